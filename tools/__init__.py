@@ -1,0 +1,1 @@
+"""Whitelisted spreadsheet tools, their registry, and safe loading and writing of files."""

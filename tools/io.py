@@ -1,0 +1,331 @@
+"""Loading tables fast and safely, and writing outputs atomically without ever overwriting a file."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tools.errors import ParseFailed, WriteFailed
+from tools.workspace import TMP_PREFIX, Workspace
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+ZIP_MAGIC = b"PK\x03\x04"
+ENCODINGS = ("utf-8-sig", "utf-8", "gb18030")
+MAX_UNCOMPRESSED = 2 * 1024**3
+MAX_RATIO = 200
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+@dataclass
+class LoadedTable:
+    """A table read from a workspace file, with how it was read."""
+
+    df: pd.DataFrame
+    path: str
+    sheet: str | None = None
+    encoding: str | None = None
+    delimiter: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _fail(name: str, zh: str, en: str) -> ParseFailed:
+    return ParseFailed(f"{name}：{zh}", f"{name}: {en}")
+
+
+def _check_container(path: Path) -> str:
+    """Classify a file by its first bytes; refuse what cannot be a readable spreadsheet."""
+    name = path.name
+    if path.is_dir():
+        raise _fail(name, "这是一个文件夹，不是表格文件。", "this is a folder, not a spreadsheet.")
+    size = path.stat().st_size
+    if size == 0:
+        raise _fail(name, "文件是空的（0 字节）。", "the file is empty (0 bytes).")
+    with path.open("rb") as f:
+        head = f.read(8)
+    ext = path.suffix.lower()
+    if head == OLE_MAGIC and ext in (".xlsx", ".xlsm"):
+        raise _fail(
+            name,
+            "文件受密码保护（加密的 Excel），请先在 Excel 里取消密码再试。",
+            "the workbook is password-protected; remove the password in Excel and try again.",
+        )
+    if ext in (".xlsx", ".xlsm", ".ods"):
+        if not head.startswith(ZIP_MAGIC):
+            if _looks_like_text(path):
+                return "csv"
+            raise _fail(name, "文件已损坏或不是 Excel 格式。", "the file is corrupt or not an Excel workbook.")
+        _check_zip(path)
+        return "excel"
+    if ext == ".xls":
+        if head != OLE_MAGIC:
+            if _looks_like_text(path):
+                return "csv"
+            raise _fail(name, "文件已损坏或不是 xls 格式。", "the file is corrupt or not an .xls workbook.")
+        return "excel"
+    if ext in (".csv", ".tsv", ".txt"):
+        return "csv"
+    raise _fail(name, "不是表格文件（支持 xlsx、xls、csv）。", "not a spreadsheet (xlsx, xls and csv are supported).")
+
+
+def _looks_like_text(path: Path) -> bool:
+    with path.open("rb") as f:
+        chunk = f.read(4096)
+    if b"\x00" in chunk:
+        return False
+    for enc in ENCODINGS:
+        try:
+            chunk.decode(enc)
+            return True
+        except UnicodeDecodeError as e:
+            if e.start > len(chunk) - 4:  # a character cut at the chunk's end
+                return True
+    return False
+
+
+def _check_zip(path: Path) -> None:
+    """Refuse zip bombs and broken archives before any parser sees them."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            infos = z.infolist()
+    except (zipfile.BadZipFile, OSError) as e:
+        raise _fail(path.name, "文件已损坏，无法打开。", "the file is corrupt and cannot be opened.") from e
+    total = sum(i.file_size for i in infos)
+    packed = max(1, sum(i.compress_size for i in infos))
+    if total > MAX_UNCOMPRESSED or (total > 50 * 1024**2 and total / packed > MAX_RATIO):
+        raise _fail(
+            path.name,
+            "解压后体积异常巨大（疑似压缩炸弹），已拒绝读取。",
+            "it would expand to an abnormal size (a zip bomb?); refused.",
+        )
+
+
+def sheet_names(path: Path) -> list[str]:
+    """Sheet names of a workbook; a CSV has none."""
+    if _check_container(path) == "csv":
+        return []
+    from python_calamine import CalamineWorkbook
+
+    try:
+        return list(CalamineWorkbook.from_path(str(path)).sheet_names)
+    except Exception as e:  # calamine raises its own error types
+        raise _fail(path.name, f"无法读取工作表列表（{type(e).__name__}）。", f"cannot list its sheets ({type(e).__name__}).") from e
+
+
+def _decode(path: Path) -> tuple[str, str]:
+    raw = path.read_bytes()
+    for enc in ENCODINGS:
+        try:
+            return raw.decode(enc), enc
+        except UnicodeDecodeError:
+            continue
+    raise _fail(
+        path.name,
+        "无法识别文件编码（试过 UTF-8、GB18030），请另存为 UTF-8 再试。",
+        "unknown text encoding (tried UTF-8 and GB18030); save it as UTF-8 and retry.",
+    )
+
+
+def _sniff_delimiter(text: str) -> str:
+    sample = "\n".join(text.splitlines()[:50])
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
+    except csv.Error:
+        return ","
+
+
+def _id_like_columns(text: str, delimiter: str) -> dict[str, type]:
+    """Columns whose values carry leading zeros (00123) stay text."""
+    reader = csv.reader(io.StringIO("\n".join(text.splitlines()[:200])), delimiter=delimiter)
+    rows = list(reader)
+    if not rows:
+        return {}
+    header, body = rows[0], rows[1:]
+    keep: dict[str, type] = {}
+    for i, name in enumerate(header):
+        vals = [r[i] for r in body if i < len(r) and r[i]]
+        if any(len(v) > 1 and v.startswith("0") and v.isdigit() for v in vals):
+            keep[name] = str
+    return keep
+
+
+def read_table(path: Path, sheet: str | None = None, nrows: int | None = None) -> LoadedTable:
+    """Read one table. Raises ParseFailed with a clear message for anything unreadable."""
+    import pandas as pd
+
+    kind = _check_container(path)
+    notes: list[str] = []
+    if kind == "csv":
+        text, enc = _decode(path)
+        if not text.strip():
+            raise _fail(path.name, "文件没有任何内容。", "the file has no content.")
+        delim = "\t" if path.suffix.lower() == ".tsv" else _sniff_delimiter(text)
+        bad: list[list[str]] = []
+        try:
+            df = pd.read_csv(
+                io.StringIO(text),
+                sep=delim,
+                nrows=nrows,
+                dtype=_id_like_columns(text, delim) or None,
+                on_bad_lines=lambda line: bad.append(line) or None,
+                engine="python",
+            )
+        except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as e:
+            raise _fail(path.name, "CSV 格式无法解析。", "the CSV cannot be parsed.") from e
+        if bad:
+            notes.append(f"跳过了 {len(bad)} 行格式不齐的行")
+        table = LoadedTable(df, path.name, None, enc, delim, notes)
+    else:
+        try:
+            names = sheet_names(path)
+            if not names:
+                raise _fail(path.name, "工作簿里没有工作表。", "the workbook has no sheets.")
+            use = sheet if sheet is not None else names[0]
+            if use not in names:
+                raise ParseFailed(
+                    f"{path.name} 里没有名为“{use}”的工作表，现有：{'、'.join(names)}。",
+                    f"{path.name} has no sheet named '{use}'; it has: {', '.join(names)}.",
+                )
+            df = pd.read_excel(path, sheet_name=use, engine="calamine", nrows=nrows)
+        except ParseFailed:
+            raise
+        except Exception as e:  # calamine and zip errors of every kind
+            raise _fail(path.name, f"文件已损坏或无法解析（{type(e).__name__}）。", f"corrupt or unreadable ({type(e).__name__}).") from e
+        table = LoadedTable(df, path.name, use, None, None, notes)
+    table.df = _fix_header(table)
+    return table
+
+
+def _fix_header(t: LoadedTable) -> pd.DataFrame:
+    """Find the real header when title rows sit above it, and make column names unique and readable."""
+    df = t.df
+    cols = [str(c) for c in df.columns]
+    unnamed = sum(c.startswith("Unnamed:") for c in cols)
+    if cols and unnamed >= max(1, len(cols) // 2) and len(df) > 1:
+        for i in range(min(20, len(df))):
+            row = df.iloc[i]
+            filled = row.notna().sum()
+            if filled >= max(2, int(len(cols) * 0.6)) and all(isinstance(v, str) for v in row.dropna()):
+                new = df.iloc[i + 1 :].copy()
+                new.columns = [str(v) if v == v else f"列{j + 1}" for j, v in enumerate(row)]
+                t.notes.append(f"表头在第 {i + 2} 行（上方是标题行）")
+                df = new.reset_index(drop=True)
+                df = df.infer_objects()
+                break
+    seen: dict[str, int] = {}
+    out: list[str] = []
+    for j, c in enumerate(str(c) for c in df.columns):
+        name = c.strip()
+        if not name or name.startswith("Unnamed:"):
+            name = f"列{j + 1}"
+        if name in seen:
+            seen[name] += 1
+            t.notes.append(f"重复的列名“{name}”改为“{name}_{seen[name]}”")
+            name = f"{name}_{seen[name]}"
+        else:
+            seen[name] = 1
+        out.append(name)
+    df.columns = out
+    return df
+
+
+# ---------------------------------------------------------------- writing
+
+
+def unique_output(ws: Workspace, stem: str, ext: str) -> Path:
+    """A new path in outputs/ that exists nowhere yet (a suffix is added when the name is taken)."""
+    ws.outputs.mkdir(parents=True, exist_ok=True)
+    safe = "".join(ch if ch not in '\\/:*?"<>|' else "_" for ch in stem).strip() or "output"
+    cand = ws.outputs / f"{safe}.{ext}"
+    n = 2
+    while cand.exists() or (ws.outputs / f"~${cand.name}").exists():
+        cand = ws.outputs / f"{safe}_{n}.{ext}"
+        n += 1
+    return cand
+
+
+def inert(value: Any) -> tuple[Any, bool]:
+    """A string cell that a spreadsheet would run as a formula, made inert."""
+    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        return "'" + value, True
+    return value, False
+
+
+def _atomic_write(target: Path, write: Any) -> None:
+    tmp = target.with_name(f"{TMP_PREFIX}{os.getpid()}-{target.name}")
+    try:
+        with open(tmp, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        if target.exists():  # never replace a file that appeared meanwhile
+            raise FileExistsError(target)
+        os.replace(tmp, target)
+    except PermissionError as e:
+        tmp.unlink(missing_ok=True)
+        raise WriteFailed(
+            f"无法写入 {target.name}（文件可能在 Excel 中打开）。", f"cannot write {target.name} (open in Excel?)."
+        ) from e
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_csv_file(ws: Workspace, df: pd.DataFrame, stem: str) -> tuple[Path, int]:
+    """Write UTF-8 with BOM so Excel shows Chinese; returns the path and how many cells were made inert."""
+    target = unique_output(ws, stem, "csv")
+    guarded = 0
+    out = df.copy()
+    for c in out.columns:
+        if out[c].dtype == object or str(out[c].dtype).startswith(("str", "string")):
+            col = out[c].map(inert)
+            guarded += int(sum(flag for _, flag in col))
+            out[c] = [v for v, _ in col]
+    data = out.to_csv(index=False).encode("utf-8-sig")
+    _atomic_write(target, lambda f: f.write(data))
+    return target, guarded
+
+
+def write_xlsx_file(ws: Workspace, df: pd.DataFrame, stem: str, sheet: str = "Sheet1") -> tuple[Path, int]:
+    """Write an xlsx in which formula-like strings are stored as plain text."""
+    import pandas as pd
+    from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+
+    if len(df) + 1 > 1_048_576:
+        raise WriteFailed(
+            f"共有 {len(df)} 行，超过 xlsx 单表上限 1,048,576 行，请改为导出 CSV。",
+            f"{len(df)} rows exceed the xlsx sheet limit of 1,048,576; export CSV instead.",
+        )
+    target = unique_output(ws, stem, "xlsx")
+    wb = Workbook(write_only=True)
+    sh = wb.create_sheet(sheet[:31] or "Sheet1")
+    sh.append([str(c) for c in df.columns])
+    guarded = 0
+    for row in df.itertuples(index=False, name=None):
+        cells = []
+        for v in row:
+            if v is None or (isinstance(v, float) and v != v) or v is pd.NaT:
+                cells.append(None)
+                continue
+            if isinstance(v, pd.Timestamp):
+                v = v.to_pydatetime()
+            elif hasattr(v, "item"):
+                v = v.item()
+            cell = WriteOnlyCell(sh, value=v)
+            if isinstance(v, str) and v.startswith(FORMULA_PREFIXES):
+                cell.data_type = "s"
+                guarded += 1
+            cells.append(cell)
+        sh.append(cells)
+    buf = io.BytesIO()
+    wb.save(buf)
+    _atomic_write(target, lambda f: f.write(buf.getvalue()))
+    return target, guarded

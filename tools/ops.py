@@ -1,0 +1,395 @@
+"""The whitelisted spreadsheet tools. Each is a typed function returning a ToolResult; none prints."""
+
+from __future__ import annotations
+
+import difflib
+import math
+from datetime import date, datetime
+from typing import Any
+
+import pandas as pd
+
+from tools.errors import ColumnMissing, ToolArgError
+from tools.io import read_table, sheet_names, write_csv_file, write_xlsx_file
+from tools.registry import ToolResult, tool
+from tools.workspace import Workspace
+
+AGGS = {"count", "sum", "mean", "min", "max"}
+AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大"}
+OPS = {
+    "eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains",
+    "in", "not_in", "empty", "not_empty", "startswith", "endswith",
+}
+
+
+def _need_columns(df: pd.DataFrame, cols: list[str]) -> None:
+    missing = [c for c in cols if c not in df.columns]
+    if missing:
+        names = [str(c) for c in df.columns]
+        close = {m: difflib.get_close_matches(m, names, n=3, cutoff=0.3) for m in missing}
+        hint = "；".join(f"“{m}”最接近：{'、'.join(v) or '无'}" for m, v in close.items())
+        raise ColumnMissing(
+            f"表里没有列 {'、'.join(missing)}（{hint}）。现有列：{'、'.join(names)}",
+            f"No column {', '.join(missing)} in the table. Columns: {', '.join(names)}",
+            missing=missing,
+            closest=close,
+        )
+
+
+def _sample(df: pd.DataFrame, n: int = 5) -> list[dict[str, Any]]:
+    return [{str(k): _plain(v) for k, v in row.items()} for row in df.head(n).to_dict("records")]
+
+
+def _plain(v: Any) -> Any:
+    if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NaT:
+        return None
+    if isinstance(v, pd.Timestamp):
+        return v.strftime("%Y-%m-%d") if v == v.normalize() else v.isoformat(sep=" ")
+    if hasattr(v, "item"):
+        return v.item()
+    return v
+
+
+def _blank_mask(s: pd.Series) -> pd.Series:
+    mask = s.isna()
+    if s.dtype == object or pd.api.types.is_string_dtype(s):
+        mask = mask | s.astype("string").str.strip().eq("").fillna(False).astype(bool)
+    return mask.astype(bool)
+
+
+def _dtype_name(s: pd.Series) -> str:
+    if pd.api.types.is_bool_dtype(s):
+        return "布尔"
+    if pd.api.types.is_integer_dtype(s):
+        return "整数"
+    if pd.api.types.is_float_dtype(s):
+        return "小数"
+    if pd.api.types.is_datetime64_any_dtype(s):
+        return "日期"
+    return "文本"
+
+
+# ---------------------------------------------------------------- reading and describing
+
+
+@tool
+def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: int = 5) -> ToolResult:
+    """Load a table and describe it: shape, columns, types, blanks, sample rows, every sheet."""
+    full = ws.resolve(path)
+    t = read_table(full, sheet)
+    df = t.df
+    sheets = sheet_names(full)
+    columns = [
+        {"name": str(c), "type": _dtype_name(df[c]), "blanks": int(_blank_mask(df[c]).sum())} for c in df.columns
+    ]
+    facts = {
+        "path": path,
+        "sheet": t.sheet,
+        "sheets": sheets,
+        "rows": len(df),
+        "columns": [str(c) for c in df.columns],
+        "column_info": columns,
+        "encoding": t.encoding,
+        "delimiter": t.delimiter,
+        "notes": t.notes,
+    }
+    return ToolResult(df, facts, {"sample": _sample(df, head)})
+
+
+@tool
+def list_files(ws: Workspace) -> ToolResult:
+    """List the files in the workspace with their type, size and sheets."""
+    rows = []
+    for rel in ws.files():
+        p = ws.root / rel
+        try:
+            sheets = "、".join(sheet_names(p)) if rel.lower().endswith((".xlsx", ".xlsm", ".xls", ".ods")) else ""
+        except Exception:  # an unreadable workbook is still listed
+            sheets = "（无法读取）"
+        rows.append({"文件": rel, "类型": p.suffix.lstrip(".").lower(), "大小KB": round(p.stat().st_size / 1024, 1), "工作表": sheets})
+    df = pd.DataFrame(rows, columns=["文件", "类型", "大小KB", "工作表"])
+    return ToolResult(df, {"files": len(df)}, {"sample": _sample(df, 50)})
+
+
+@tool
+def export_list(ws: Workspace, table: pd.DataFrame, stem: str = "文件清单") -> ToolResult:
+    """Write the workspace file list to a CSV in outputs/."""
+    path, _ = write_csv_file(ws, table, stem)
+    rel = ws.rel(path)
+    return ToolResult(table, {"path": rel, "rows": len(table)}, {}, [rel])
+
+
+@tool
+def describe_columns(table: pd.DataFrame) -> ToolResult:
+    """Per-column statistics: numbers (count, mean, min, max), text (distinct values, most common)."""
+    rows = []
+    for c in table.columns:
+        s = table[c]
+        row: dict[str, Any] = {"列": str(c), "类型": _dtype_name(s), "非空": int((~_blank_mask(s)).sum()), "空值": int(_blank_mask(s).sum())}
+        if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
+            row.update(均值=_round(s.mean()), 最小=_plain(s.min()), 最大=_plain(s.max()))
+        else:
+            vc = s.dropna().astype(str).value_counts()
+            row.update(不同值=int(vc.size), 最常见="、".join(f"{k}({v})" for k, v in vc.head(3).items()))
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    return ToolResult(df, {"rows": len(table), "columns": len(table.columns)}, {"sample": _sample(df, 50)})
+
+
+def _round(v: Any) -> Any:
+    v = _plain(v)
+    return round(v, 2) if isinstance(v, float) else v
+
+
+# ---------------------------------------------------------------- transforming
+
+
+def _coerce_value(s: pd.Series, v: Any) -> tuple[pd.Series, Any]:
+    """Compare like with like: dates as dates, numbers as numbers, text as text."""
+    if isinstance(v, dict) and "date" in v:
+        return pd.to_datetime(s, errors="coerce"), pd.Timestamp(v["date"])
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return pd.to_numeric(s, errors="coerce"), v
+    if isinstance(v, (date, datetime)):
+        return pd.to_datetime(s, errors="coerce"), pd.Timestamp(v)
+    return s.astype("string").str.strip(), str(v).strip()
+
+
+def _cond_mask(df: pd.DataFrame, cond: dict[str, Any]) -> pd.Series:
+    col, op = cond.get("column"), cond.get("op")
+    if op not in OPS:
+        raise ToolArgError(f"不支持的筛选条件：{op}。", f"Unsupported condition: {op}.")
+    _need_columns(df, [str(col)])
+    s = df[col]
+    v = cond.get("value")
+    if op == "empty":
+        return _blank_mask(s)
+    if op == "not_empty":
+        return ~_blank_mask(s)
+    if isinstance(v, dict) and "column" in v:  # column-to-column comparison
+        _need_columns(df, [v["column"]])
+        left, right = pd.to_numeric(s, errors="coerce"), pd.to_numeric(df[v["column"]], errors="coerce")
+    elif op in ("in", "not_in"):
+        vals = [str(x).strip() for x in (v if isinstance(v, list) else [v])]
+        m = s.astype("string").str.strip().isin(vals).fillna(False).astype(bool)
+        return m if op == "in" else ~m
+    elif op in ("contains", "not_contains", "startswith", "endswith"):
+        text = s.astype("string")
+        if op == "startswith":
+            m = text.str.startswith(str(v))
+        elif op == "endswith":
+            m = text.str.endswith(str(v))
+        else:
+            m = text.str.contains(str(v), regex=False)
+        m = m.fillna(False).astype(bool)
+        return ~m if op == "not_contains" else m
+    elif op == "between":
+        left, lo = _coerce_value(s, v)
+        _, hi = _coerce_value(s, cond.get("value2"))
+        return ((left >= lo) & (left <= hi)).fillna(False).astype(bool)
+    else:
+        left, right = _coerce_value(s, v)
+    if op in ("eq", "ne") and isinstance(right, str):
+        m = left.str.casefold() == right.casefold()
+        m = m.fillna(False).astype(bool)
+        return m if op == "eq" else ~m
+    res = {"eq": left == right, "ne": left != right, "gt": left > right, "ge": left >= right, "lt": left < right, "le": left <= right}[op]
+    return pd.Series(res, index=df.index).fillna(False).astype(bool)
+
+
+@tool
+def filter_rows(table: pd.DataFrame, conditions: list[dict[str, Any]], logic: str = "and") -> ToolResult:
+    """Keep the rows that meet the conditions (=, ≠, >, ≥, <, ≤, between, contains, in, empty, …), joined by and/or."""
+    if not conditions:
+        raise ToolArgError("缺少筛选条件。", "No filter condition given.")
+    masks = [_cond_mask(table, c) for c in conditions]
+    mask = masks[0]
+    for m in masks[1:]:
+        mask = (mask | m) if logic == "or" else (mask & m)
+    out = table[mask].reset_index(drop=True)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out)})
+
+
+@tool
+def select_columns(table: pd.DataFrame, columns: list[str]) -> ToolResult:
+    """Keep only the named columns, in the order given."""
+    _need_columns(table, columns)
+    out = table[columns].copy()
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "columns": columns}, {"sample": _sample(out)})
+
+
+@tool
+def sort_rows(table: pd.DataFrame, by: list[str], ascending: bool = True) -> ToolResult:
+    """Sort rows by one or more columns."""
+    _need_columns(table, by)
+    out = table.sort_values(by=by, ascending=ascending, kind="stable", na_position="last").reset_index(drop=True)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "by": by, "ascending": ascending}, {"sample": _sample(out)})
+
+
+@tool
+def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False) -> ToolResult:
+    """The first n rows by a column (largest first unless ascending)."""
+    _need_columns(table, [by])
+    out = table.sort_values(by=by, ascending=ascending, kind="stable").head(n).reset_index(drop=True)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out, n)})
+
+
+@tool
+def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, str]] | None = None) -> ToolResult:
+    """Group by one or more keys and summarise measures (count, sum, mean, min, max); no measure counts rows."""
+    measures = measures or []
+    _need_columns(table, keys + [m["column"] for m in measures])
+    for m in measures:
+        if m.get("agg") not in AGGS:
+            raise ToolArgError(f"不支持的汇总方式：{m.get('agg')}。", f"Unsupported aggregation: {m.get('agg')}.")
+    if not keys:
+        row = {f"{m['column']}_{AGG_ZH[m['agg']]}": _round(getattr(pd.to_numeric(table[m["column"]], errors="coerce"), m["agg"])()) for m in measures}
+        row["行数"] = len(table)
+        out = pd.DataFrame([row])
+    else:
+        g = table.groupby(keys, dropna=False, sort=True)
+        parts = {}
+        for m in measures:
+            col = pd.to_numeric(table[m["column"]], errors="coerce") if m["agg"] != "count" else table[m["column"]]
+            parts[f"{m['column']}_{AGG_ZH[m['agg']]}"] = col.groupby([table[k] for k in keys], dropna=False, sort=True).agg(m["agg"])
+        parts["行数"] = g.size()
+        out = pd.DataFrame(parts).reset_index()
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "groups": len(out)}, {"sample": _sample(out, 20)})
+
+
+@tool
+def deduplicate(table: pd.DataFrame, subset: list[str] | None = None) -> ToolResult:
+    """Drop duplicate rows (whole rows, or rows equal on the given columns)."""
+    if subset:
+        _need_columns(table, subset)
+    out = table.drop_duplicates(subset=subset or None).reset_index(drop=True)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "removed": len(table) - len(out)}, {"sample": _sample(out)})
+
+
+@tool
+def clean(table: pd.DataFrame, trim: bool = True, drop_empty_rows: bool = True, fill: dict[str, Any] | None = None) -> ToolResult:
+    """Trim spaces in text, drop rows that are entirely empty, fill blanks in given columns."""
+    out = table.copy()
+    trimmed = filled = 0
+    if trim:
+        for c in out.columns:
+            s = out[c]
+            if s.dtype == object or pd.api.types.is_string_dtype(s):
+                stripped = s.map(lambda v: v.strip() if isinstance(v, str) else v)
+                trimmed += int((stripped.astype("string") != s.astype("string")).fillna(False).sum())
+                out[c] = stripped
+    before = len(out)
+    if drop_empty_rows:
+        blank = pd.concat([_blank_mask(out[c]) for c in out.columns], axis=1).all(axis=1) if len(out.columns) else pd.Series([], dtype=bool)
+        out = out[~blank]
+    dropped = before - len(out)
+    for col, value in (fill or {}).items():
+        _need_columns(out, [col])
+        mask = _blank_mask(out[col])
+        filled += int(mask.sum())
+        out[col] = out[col].astype(object).where(~mask, value)
+    out = out.reset_index(drop=True)
+    facts = {"rows_in": len(table), "rows_out": len(out), "trimmed": trimmed, "dropped_empty": dropped, "filled": filled}
+    return ToolResult(out, facts, {"sample": _sample(out)})
+
+
+@tool
+def add_column(table: pd.DataFrame, name: str, left: str, op: str, right: Any) -> ToolResult:
+    """Add a column computed from a column and another column or a number (+ - * /)."""
+    if op not in ("+", "-", "*", "/"):
+        raise ToolArgError(f"不支持的运算：{op}。", f"Unsupported operator: {op}.")
+    _need_columns(table, [left] + ([right["column"]] if isinstance(right, dict) else []))
+    a = pd.to_numeric(table[left], errors="coerce")
+    b = pd.to_numeric(table[right["column"]], errors="coerce") if isinstance(right, dict) else float(right)
+    out = table.copy()
+    val = {"+": a + b, "-": a - b, "*": a * b, "/": a / b}[op]
+    out[name] = val.round(4) if hasattr(val, "round") else val
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "added": name}, {"sample": _sample(out)})
+
+
+# ---------------------------------------------------------------- exploring
+
+
+@tool
+def find_outliers(table: pd.DataFrame, column: str) -> ToolResult:
+    """Rows whose value lies outside 1.5 × IQR of a numeric column."""
+    _need_columns(table, [column])
+    s = pd.to_numeric(table[column], errors="coerce")
+    if s.notna().sum() < 4:
+        raise ToolArgError(f"列“{column}”的数值太少，无法判断异常值。", f"Too few numbers in '{column}' to find outliers.")
+    q1, q3 = s.quantile(0.25), s.quantile(0.75)
+    lo, hi = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
+    out = table[(s < lo) | (s > hi)].reset_index(drop=True)
+    facts = {"rows_in": len(table), "rows_out": len(out), "low": _round(lo), "high": _round(hi), "column": column}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def correlate_columns(table: pd.DataFrame, a: str, b: str) -> ToolResult:
+    """Pearson correlation between two columns (dates count as days)."""
+    _need_columns(table, [a, b])
+
+    def num(s: pd.Series) -> pd.Series:
+        n = pd.to_numeric(s, errors="coerce")
+        if n.notna().sum() < len(s) / 2:
+            d = pd.to_datetime(s, errors="coerce")
+            if d.notna().sum() >= len(s) / 2:
+                return (d - d.min()).dt.days.astype(float)
+        return n
+
+    x, y = num(table[a]), num(table[b])
+    both = x.notna() & y.notna()
+    if both.sum() < 3:
+        raise ToolArgError("可比较的数值太少，无法计算相关性。", "Too few paired numbers to correlate.")
+    r = float(x[both].corr(y[both]))
+    out = pd.DataFrame([{"列A": a, "列B": b, "相关系数": round(r, 3), "样本数": int(both.sum())}])
+    return ToolResult(out, {"r": round(r, 3), "n": int(both.sum()), "rows_in": len(table), "rows_out": 1}, {"sample": _sample(out)})
+
+
+@tool
+def compare_tables(ws: Workspace, table: pd.DataFrame, other_path: str, other_sheet: str | None = None, columns: list[str] | None = None) -> ToolResult:
+    """Compare two tables: rows, shared columns, and count/mean/min/max of shared numeric columns."""
+    other = read_table(ws.resolve(other_path), other_sheet).df
+    shared = [c for c in table.columns if c in other.columns]
+    if columns:
+        _need_columns(table, columns)
+        _need_columns(other, columns)
+    numeric = columns or [c for c in shared if pd.api.types.is_numeric_dtype(table[c]) and pd.api.types.is_numeric_dtype(other[c])]
+    rows = [{"指标": "行数", "当前表": len(table), "对比表": len(other)}]
+    for c in numeric:
+        a, b = pd.to_numeric(table[c], errors="coerce"), pd.to_numeric(other[c], errors="coerce")
+        rows.append({"指标": f"{c} 平均", "当前表": _round(a.mean()), "对比表": _round(b.mean())})
+        rows.append({"指标": f"{c} 最小", "当前表": _round(a.min()), "对比表": _round(b.min())})
+        rows.append({"指标": f"{c} 最大", "当前表": _round(a.max()), "对比表": _round(b.max())})
+    out = pd.DataFrame(rows)
+    facts = {"rows_in": len(table), "rows_out": len(out), "other_rows": len(other), "shared_columns": [str(c) for c in shared]}
+    return ToolResult(out, facts, {"sample": _sample(out, 50)})
+
+
+@tool
+def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, other_sheet: str | None = None) -> ToolResult:
+    """Join another table (or another sheet) on a shared column (left join)."""
+    other = read_table(ws.resolve(other_path), other_sheet).df
+    _need_columns(table, [on])
+    _need_columns(other, [on])
+    out = table.merge(other, on=on, how="left", suffixes=("", "_2"))
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on}, {"sample": _sample(out)})
+
+
+# ---------------------------------------------------------------- writing
+
+
+@tool
+def write_csv(ws: Workspace, table: pd.DataFrame, stem: str) -> ToolResult:
+    """Write the table as CSV (UTF-8 with BOM) to a new file in outputs/."""
+    path, guarded = write_csv_file(ws, table, stem)
+    rel = ws.rel(path)
+    return ToolResult(table, {"path": rel, "rows": len(table), "columns": [str(c) for c in table.columns], "inert_cells": guarded}, {}, [rel])
+
+
+@tool
+def write_xlsx(ws: Workspace, table: pd.DataFrame, stem: str, sheet: str = "Sheet1") -> ToolResult:
+    """Write the table as xlsx to a new file in outputs/."""
+    path, guarded = write_xlsx_file(ws, table, stem, sheet)
+    rel = ws.rel(path)
+    return ToolResult(table, {"path": rel, "rows": len(table), "columns": [str(c) for c in table.columns], "inert_cells": guarded}, {}, [rel])
