@@ -1,0 +1,1 @@
+"""Doing: plans, the executor, step checks, reflection, the audit log."""

@@ -1,0 +1,286 @@
+"""The executor: bind arguments, run registered tools, check each step, reflect within hard limits."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.audit import Audit
+from engine.plan import Plan, Step
+from modes.decision import Decision
+from tools import registry
+from tools.errors import ColumnMissing, ParseFailed, UserError
+from tools.registry import ToolResult
+from tools.workspace import Workspace
+
+MAX_PER_STEP = 3
+MAX_PER_REQUEST = 10
+COLUMN_ARGS = ("by", "keys", "columns", "column", "a", "b", "left", "subset", "on")
+
+
+@dataclass
+class StepOutcome:
+    step: int
+    tool: str
+    status: str
+    facts: dict[str, Any] = field(default_factory=dict)
+    evidence: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+
+@dataclass
+class RunResult:
+    status: str
+    answer: str | None
+    fallback_reason: str | None = None
+    steps: list[StepOutcome] = field(default_factory=list)
+    files: list[dict[str, Any]] = field(default_factory=list)
+    table: Any = None
+    profile: dict[str, Any] | None = None
+    current_file: str | None = None
+    notes: list[str] = field(default_factory=list)
+    tried: list[str] = field(default_factory=list)
+    reflections: int = 0
+
+
+class Stop(Exception):
+    def __init__(self, status: str, reason: str, zh: str, en: str) -> None:
+        super().__init__(zh)
+        self.status, self.reason, self.zh, self.en = status, reason, zh, en
+
+
+def _done(step: Step, res: ToolResult, ws: Workspace) -> tuple[bool, str]:
+    """doneWhen, checked in code."""
+    t = step.toolHint
+    if t == "profile_dataset":
+        return bool(res.facts.get("columns")), "表里没有任何列"
+    if t in ("write_csv", "write_xlsx", "export_list"):
+        p = res.facts.get("path")
+        ok = bool(p) and (ws.root / p).is_file() and (ws.root / p).stat().st_size > 0
+        return ok, "导出文件不存在或为空"
+    if t == "list_files":
+        return "files" in res.facts, "没有得到文件清单"
+    if res.data is None:
+        return False, "工具没有返回数据"
+    if "rows_out" in res.facts:
+        return res.facts["rows_out"] == len(res.data), "行数与结果不一致"
+    return True, ""
+
+
+def _needed_columns(step: Step) -> list[str]:
+    cols: list[str] = []
+    for k in COLUMN_ARGS:
+        v = step.args.get(k)
+        if isinstance(v, str):
+            cols.append(v)
+        elif isinstance(v, list):
+            cols += [x for x in v if isinstance(x, str)]
+    for c in step.args.get("conditions") or []:
+        cols.append(c["column"])
+        if isinstance(c.get("value"), dict) and "column" in c["value"]:
+            cols.append(c["value"]["column"])
+    for m in step.args.get("measures") or []:
+        if m.get("column"):
+            cols.append(m["column"])
+    if isinstance(step.args.get("right"), dict):
+        cols.append(step.args["right"]["column"])
+    if step.toolHint in ("compare_tables", "join_tables"):
+        return [c for c in cols if c == step.args.get("on")] if step.toolHint == "join_tables" else []
+    return cols
+
+
+def _state_hash(step: Step, args: dict[str, Any], outcome: str) -> str:
+    blob = json.dumps([step.step, step.toolHint, {k: v for k, v in args.items() if k not in ("ws", "table")}, outcome], sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _reparam_derived(step: Step, columns: list[str]) -> Step | None:
+    """A column renamed by an earlier step of our own plan (金额 -> 金额_合计): use the derived name."""
+    args = dict(step.args)
+    changed = False
+    for k in ("by", "column"):
+        v = args.get(k)
+        vals = v if isinstance(v, list) else [v] if isinstance(v, str) else []
+        new = []
+        for x in vals:
+            if x in columns:
+                new.append(x)
+                continue
+            derived = [c for c in columns if c.startswith(f"{x}_")]
+            if len(derived) == 1:
+                new.append(derived[0])
+                changed = True
+            else:
+                new.append(x)
+        if vals:
+            args[k] = new if isinstance(v, list) else new[0]
+    return Step(step.step, step.action, step.toolHint, step.doneWhen, args) if changed else None
+
+
+def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str) -> RunResult:
+    lang = d.lang
+    result = RunResult("answered", None, current_file=d.request.file)
+    table = None
+    seen: set[str] = set()
+    total_reflections = 0
+    try:
+        for step in plan.steps:
+            attempts = 0
+            current = step
+            while True:
+                if table is not None:
+                    missing = [c for c in _needed_columns(current) if c not in table.columns]
+                    if missing:
+                        revised = _reparam_derived(current, [str(c) for c in table.columns])
+                        if revised is not None and attempts < MAX_PER_STEP and total_reflections < MAX_PER_REQUEST:
+                            attempts += 1
+                            total_reflections += 1
+                            result.tried.append(f"reparam: {step.toolHint} {missing} -> {revised.args}")
+                            audit.event(trace_id, f"reflect:{step.step}", "failed -> reparam", "schema: columns needed exist", True, None,
+                                        {"missing": missing}, {"revised": revised.args}, 0)
+                            current = revised
+                            continue
+                        from modes.resolve import closest_columns
+
+                        near = {m: closest_columns(m.casefold(), [str(c) for c in table.columns]) for m in missing}
+                        hint = "；".join(f"“{m}”最接近：{'、'.join(v)}" for m, v in near.items())
+                        raise Stop("insufficient_context", "column_absent",
+                                   f"数据里没有列 {'、'.join(missing)}（{hint}）。请告诉我要用哪一列。",
+                                   f"The data has no column {', '.join(missing)}. Tell me which column to use.")
+                args = dict(current.args)
+                tool = registry.get_tool(current.toolHint)
+                if "ws" in tool.params:
+                    args["ws"] = ws
+                if "table" in tool.params:
+                    args["table"] = table
+                t0 = time.perf_counter()
+                try:
+                    res = registry.call(current.toolHint, args)
+                except ParseFailed as e:
+                    audit.event(trace_id, f"step:{step.step}", "running -> blocked", current.doneWhen, True, "parse_failed",
+                                {"tool": current.toolHint}, {"error": e.zh}, (time.perf_counter() - t0) * 1000)
+                    raise Stop("insufficient_context", "parse_failed", f"{e.zh} 请换一个文件或修好后再试。", f"{e.en} Please supply a readable file.") from e
+                except ColumnMissing as e:
+                    raise Stop("insufficient_context", "column_absent", e.zh, e.en) from e
+                ms = (time.perf_counter() - t0) * 1000
+                ok, why = _done(current, res, ws)
+                h = _state_hash(current, current.args, json.dumps(res.facts, sort_keys=True, default=str))
+                out = StepOutcome(step.step, current.toolHint, "success" if ok else "failed", _small(res.facts), res.evidence)
+                audit.event(trace_id, f"step:{step.step}", f"running -> {'done' if ok else 'failed'}", f"doneWhen: {current.doneWhen}",
+                            True, None, {"tool": current.toolHint, "args": _small(current.args)}, _small(res.facts), ms)
+                if not ok:
+                    if h in seen:
+                        raise Stop("escalated", "repeated_state", "同一步骤、同样输入得到了同样结果，已停止。", "The same step gave the same result twice; stopped.")
+                    seen.add(h)
+                    attempts += 1
+                    total_reflections += 1
+                    result.tried.append(f"retry {current.toolHint}: {why}")
+                    if attempts >= MAX_PER_STEP or total_reflections >= MAX_PER_REQUEST:
+                        raise Stop("escalated", "reflection_limit",
+                                   f"我已经尝试了{attempts}次：{'；'.join(result.tried)}。建议您检查数据或换个说法。",
+                                   f"I tried {attempts} times: {'; '.join(result.tried)}. Please check the data or rephrase.")
+                    continue
+                result.steps.append(out)
+                break
+            if current.toolHint == "profile_dataset":
+                result.profile = res.facts
+            if res.files:
+                for f in res.files:
+                    result.files.append({"path": f, "rows": res.facts.get("rows"), "columns": res.facts.get("columns", [])})
+                if res.facts.get("inert_cells"):
+                    result.notes.append(
+                        f"有 {res.facts['inert_cells']} 个以 = + - @ 开头的单元格已作为纯文本导出，防止被当成公式执行。" if lang == "zh"
+                        else f"{res.facts['inert_cells']} cells starting with = + - @ were exported as plain text so they cannot run as formulas."
+                    )
+            if res.data is not None and current.toolHint not in ("write_csv", "write_xlsx", "export_list"):
+                table = res.data
+                result.table = res.data if current.toolHint != "profile_dataset" or len(plan.steps) == 1 else result.table
+            if current.toolHint == "filter_rows" and res.facts.get("rows_out") == 0:
+                reason = "period_absent" if any(isinstance(c.get("value"), dict) and "date" in c["value"] for c in current.args["conditions"]) else "no_rows_match"
+                raise Stop("insufficient_context", reason,
+                           "没有任何行满足筛选条件，所以没有导出文件。请检查条件或换一个值。" if reason == "no_rows_match"
+                           else "数据里没有落在所问时间段内的行，所以没有导出文件。请确认时间段。",
+                           "No rows match the condition, so nothing was exported. Check the condition or try another value." if reason == "no_rows_match"
+                           else "No rows fall in the period asked for, so nothing was exported.")
+        if result.table is None and table is not None:
+            result.table = table
+        result.answer = _answer(plan, result, lang, d)
+    except Stop as s:
+        result.status, result.fallback_reason = s.status, s.reason
+        result.answer = None
+        result.notes.append(s.zh if lang == "zh" else s.en)
+        audit.event(trace_id, "run", f"running -> {s.status}", "evidence sufficient", True, s.reason, {}, {"message": s.zh}, 0)
+    except UserError as e:
+        result.status, result.fallback_reason, result.answer = "failed", e.code, None
+        result.notes.append(e.message(lang))
+        audit.event(trace_id, "run", "running -> failed", "tool succeeded", True, e.code, {}, {"message": e.zh}, 0)
+    result.reflections = total_reflections
+    return result
+
+
+def _small(d: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for k, v in d.items():
+        if k in ("ws", "table"):
+            continue
+        if k == "column_info":
+            continue
+        out[k] = v if len(json.dumps(v, default=str, ensure_ascii=False)) < 600 else f"<{type(v).__name__} …>"
+    return out
+
+
+def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
+    zh = lang == "zh"
+    facts = {s.tool: s.facts for s in r.steps}
+    parts: list[str] = []
+    if "list_files" in facts:
+        n = facts["list_files"].get("files", 0)
+        parts.append(f"工作区共有 {n} 个文件。" if zh else f"The workspace has {n} files.")
+    prof = r.profile
+    if prof and plan.steps[-1].toolHint == "profile_dataset" and len([s for s in plan.steps if s.toolHint != "profile_dataset"]) == 0:
+        sheet = f"（工作表 {prof['sheet']}）" if prof.get("sheet") and len(prof.get("sheets", [])) > 1 else ""
+        blanks = [f"{c['name']} {c['blanks']}" for c in prof.get("column_info", []) if c["blanks"]]
+        if zh:
+            parts.append(f"{prof['path']}{sheet}共 {prof['rows']} 行、{len(prof['columns'])} 列。")
+            if len(prof.get("sheets", [])) > 1:
+                parts.append(f"工作表：{'、'.join(prof['sheets'])}。")
+            parts.append(f"有空值的列：{'、'.join(blanks)}。" if blanks else "没有空值。")
+            if prof.get("encoding"):
+                parts.append(f"编码 {prof['encoding']}，分隔符“{prof['delimiter']}”。")
+            for note in prof.get("notes", []):
+                parts.append(note + "。")
+        else:
+            parts.append(f"{prof['path']}{' (sheet ' + prof['sheet'] + ')' if sheet else ''} has {prof['rows']} rows and {len(prof['columns'])} columns.")
+            parts.append(f"Blanks: {', '.join(blanks)}." if blanks else "No blanks.")
+    for s in r.steps:
+        f = s.facts
+        if s.tool == "filter_rows":
+            parts.append(f"筛选：{f['rows_in']} 行 → {f['rows_out']} 行。" if zh else f"Filter: {f['rows_in']} → {f['rows_out']} rows.")
+        elif s.tool == "deduplicate":
+            parts.append(f"去重：删除 {f['removed']} 行重复，剩 {f['rows_out']} 行。" if zh else f"Dedupe: removed {f['removed']} duplicate rows, {f['rows_out']} left.")
+        elif s.tool == "group_summarize":
+            parts.append(f"分组汇总：{f['groups']} 组。" if zh else f"Grouped into {f['groups']} groups.")
+        elif s.tool == "clean":
+            parts.append(f"清洗：去空格 {f['trimmed']} 处，删除全空行 {f['dropped_empty']} 行，填充空值 {f['filled']} 个。" if zh
+                         else f"Clean: trimmed {f['trimmed']} cells, dropped {f['dropped_empty']} empty rows, filled {f['filled']} blanks.")
+        elif s.tool == "find_outliers":
+            parts.append(f"{f['column']} 的正常范围约为 {f['low']} ~ {f['high']}，范围外的有 {f['rows_out']} 行。" if zh
+                         else f"Normal range of {f['column']} is about {f['low']} to {f['high']}; {f['rows_out']} rows fall outside.")
+        elif s.tool == "correlate_columns":
+            strength = "几乎无关" if abs(f["r"]) < 0.2 else "弱相关" if abs(f["r"]) < 0.5 else "较强相关"
+            parts.append(f"相关系数 r = {f['r']}（样本 {f['n']}），{strength}。" if zh else f"Correlation r = {f['r']} (n = {f['n']}).")
+        elif s.tool == "compare_tables":
+            parts.append(f"对比：当前表 {f['rows_in']} 行，对比表 {f['other_rows']} 行，共同列 {len(f['shared_columns'])} 个。" if zh
+                         else f"Compared: {f['rows_in']} vs {f['other_rows']} rows, {len(f['shared_columns'])} shared columns.")
+        elif s.tool == "join_tables":
+            parts.append(f"按 {f['on']} 关联后共 {f['rows_out']} 行。" if zh else f"Joined on {f['on']}: {f['rows_out']} rows.")
+        elif s.tool == "add_column":
+            parts.append(f"已新增列 {f['added']}。" if zh else f"Added column {f['added']}.")
+    for f in r.files:
+        parts.append(f"已保存到 {f['path']}（{f['rows']} 行）。" if zh else f"Saved to {f['path']} ({f['rows']} rows).")
+    if d.request.overwrite and r.files:
+        parts.append("原文件未改动。" if zh else "The source file was left as it is.")
+    return "".join(parts) if zh else " ".join(parts)

@@ -1,0 +1,1 @@
+"""Understanding: the clarification gate, slot resolution, the ordered mode table and tiers."""

@@ -1,0 +1,63 @@
+"""What understanding knows about the workspace: files, sheets, columns and a few of their values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SPREADSHEET = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv")
+
+
+@dataclass(frozen=True)
+class SheetInfo:
+    name: str | None
+    columns: tuple[str, ...]
+    values: dict[str, frozenset[str]] = field(default_factory=dict)  # low-cardinality text values
+    numeric: frozenset[str] = frozenset()
+    dates: frozenset[str] = frozenset()
+    rows: int = 0
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    path: str
+    sheets: tuple[SheetInfo, ...] = ()
+    error: str | None = None
+
+    @property
+    def is_table(self) -> bool:
+        return self.path.lower().endswith(SPREADSHEET)
+
+    @property
+    def kind(self) -> str:
+        ext = self.path.rsplit(".", 1)[-1].lower() if "." in self.path else ""
+        return {"xlsm": "xlsx", "tsv": "csv"}.get(ext, ext)
+
+    @property
+    def stem(self) -> str:
+        name = self.path.rsplit("/", 1)[-1]
+        return name.rsplit(".", 1)[0] if "." in name else name
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    def sheet(self, name: str | None) -> SheetInfo | None:
+        for s in self.sheets:
+            if s.name == name:
+                return s
+        return None
+
+
+@dataclass(frozen=True)
+class Catalog:
+    files: tuple[FileInfo, ...] = ()
+
+    def get(self, path: str | None) -> FileInfo | None:
+        for f in self.files:
+            if f.path == path:
+                return f
+        return None
+
+    @property
+    def tables(self) -> tuple[FileInfo, ...]:
+        return tuple(f for f in self.files if f.is_table)

@@ -1,0 +1,331 @@
+"""The condition grammar: comparisons, ranges, text matches, blanks, periods and value lists, in Chinese and English."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from modes.catalog import SheetInfo
+from modes.resolve import ColumnHit, closest_columns, find_values, resolve_column
+from modes.text import CJK, NUMBER_RE, _number, tidy
+
+OP_ZH = {"eq": "等于", "ne": "不等于", "gt": "大于", "ge": "不低于", "lt": "小于", "le": "不超过", "between": "介于",
+         "contains": "包含", "not_contains": "不包含", "in": "属于", "not_in": "不属于", "empty": "为空",
+         "not_empty": "不为空", "startswith": "开头是", "endswith": "结尾是"}
+OP_EN = {"eq": "=", "ne": "≠", "gt": ">", "ge": "≥", "lt": "<", "le": "≤", "between": "between", "contains": "contains",
+         "not_contains": "does not contain", "in": "in", "not_in": "not in", "empty": "is empty",
+         "not_empty": "is not empty", "startswith": "starts with", "endswith": "ends with"}
+
+
+@dataclass(frozen=True)
+class Cond:
+    column: str | None
+    op: str
+    value: Any = None
+    value2: Any = None
+    raw: str = ""
+    how: str = "exact"
+    closest: tuple[str, ...] = ()
+
+    def to_tool(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"column": self.column, "op": self.op}
+        if self.op not in ("empty", "not_empty"):
+            d["value"] = self.value
+        if self.op == "between":
+            d["value2"] = self.value2
+        return d
+
+    def describe(self, lang: str = "zh") -> str:
+        col = self.column or self.raw
+        def show(v: Any) -> str:
+            if isinstance(v, dict):
+                return v.get("date") or v.get("column") or str(v)
+            if isinstance(v, list):
+                return ("、" if lang == "zh" else ", ").join(map(str, v))
+            return str(tidy(v)) if isinstance(v, float) else str(v)
+        if self.op in ("empty", "not_empty"):
+            return f"{col}{OP_ZH[self.op]}" if lang == "zh" else f"{col} {OP_EN[self.op]}"
+        if self.op == "between":
+            return f"{col} 介于 {show(self.value)} 和 {show(self.value2)} 之间" if lang == "zh" else f"{col} between {show(self.value)} and {show(self.value2)}"
+        words = OP_ZH if lang == "zh" else OP_EN
+        return f"{col} {words[self.op]} {show(self.value)}"
+
+
+@dataclass
+class CondParse:
+    conds: list[Cond] = field(default_factory=list)
+    logic: str = "and"
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def unresolved(self) -> list[Cond]:
+        return [c for c in self.conds if c.column is None]
+
+
+def _alt(*ws: str) -> str:
+    return "|".join(sorted((re.escape(w) for w in ws), key=len, reverse=True))
+
+
+INFIX = [
+    ("ge", _alt(">=", "≥", "=>", "大于等于", "大于或等于", "不低于", "不少于", "不小于", "至少", "at least", "no less than", "greater than or equal to", "not less than")),
+    ("le", _alt("<=", "≤", "=<", "小于等于", "小于或等于", "不超过", "不高于", "不大于", "不多于", "至多", "at most", "no more than", "less than or equal to", "not more than")),
+    ("not_contains", _alt("不包含", "不含有", "不含", "不带", "does not contain", "doesn't contain", "not containing", "without")),
+    ("ne", _alt("!=", "≠", "<>", "不等于", "不是", "不为", "is not", "isn't", "not equal to", "not")),
+    ("gt", _alt(">", "大于", "超过", "高于", "多于", "greater than", "more than", "above", "over", "higher than", "larger than", "bigger than", "exceeds", "exceeding")),
+    ("lt", _alt("<", "小于", "低于", "不到", "少于", "less than", "below", "under", "lower than", "smaller than", "fewer than")),
+    ("contains", _alt("包含", "含有", "带有", "contains", "containing", "including", "like")),
+    ("eq", _alt("==", "=", "等于", "是", "为", "equals", "equal to", "is", "of")),
+]
+QUESTION_VALUE = re.compile(r"什么|啥|哪|多少|几|怎样|如何|否|吗|what|which|how", re.I | re.A)
+INFIX_RE = [(op, re.compile(pat, re.I | re.A)) for op, pat in INFIX]
+WEAK = {"是", "为", "is", "of", "not", "over", "under", "like", "without", "above", "below"}
+POSTFIX = [
+    ("ge", _alt("及以上", "或以上", "以上", "or more", "or above", "and above", "and up", "+")),
+    ("le", _alt("及以下", "或以下", "以下", "or less", "or below", "and below", "and under")),
+]
+DATE_AFTER = _alt("以后", "之后", "以来", "起", "开始", "后", "since", "from", "onwards", "or later")
+DATE_BEFORE = _alt("以前", "之前", "前", "before", "until", "earlier")
+EMPTY = [
+    ("not_empty", _alt("不为空", "不是空", "非空", "不为空白", "有值", "已填", "填了", "不空", "is not empty", "not empty", "not blank", "is not blank", "is not null", "not null", "non-empty", "non empty", "is filled", "has a value", "present")),
+    ("empty", _alt("为空", "是空的", "是空", "空着", "没填", "未填", "没有填", "缺失", "空白", "为空白", "空的", "is empty", "is blank", "is missing", "is null", "are empty", "are blank", "empty", "blank", "missing")),
+]
+DATE_RE = re.compile(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?(?!\d)")
+QUARTER_RE = re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:Q|第)\s*(?P<q>[1-4一二三四])\s*(?:季度)?", re.I | re.A)
+HALF_RE = re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?P<h>上半年|下半年|first half|second half|H1|H2)", re.I | re.A)
+STOP = re.compile(r"\s*(?:的|,|;|且|并且|而且|和|或者|或|与|及|\band\b|\bor\b|\bthen\b|$)", re.I | re.A)
+LEFT_FILLER = re.compile(r"(?:筛选出?|筛出|筛一下|筛|过滤|找出|挑出|选出|只看|里面?|中|当中|的|把|将|所有|where|with|filter|fliter|rows|only|the|and|且|并且|和|,)\s*$", re.I | re.A)
+RIGHT_STRIP = re.compile(r"(?:的.*|人$|店$|行$|记录$|数据$|订单$|的行$)")
+
+
+def _period(m_y: str | None, m_m: str | None, m_d: str | None) -> tuple[date, date]:
+    y = int(m_y or date.today().year)
+    if m_d:
+        d = date(y, int(m_m or 1), int(m_d))
+        return d, d
+    if m_m:
+        mo = int(m_m)
+        return date(y, mo, 1), (date(y + (mo == 12), mo % 12 + 1, 1))
+    return date(y, 1, 1), date(y + 1, 1, 1)
+
+
+def _iso(d: date) -> dict[str, str]:
+    return {"date": d.isoformat()}
+
+
+def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit]) -> tuple[Any, int] | None:
+    """The value that starts at text[i]: a column, a date, a number, a quoted string or a word."""
+    while i < len(text) and text[i] == " ":
+        i += 1
+    for h in hits:
+        if h.start == i:
+            return {"column": h.column}, h.end
+    m = DATE_RE.match(text, i)
+    if m and (m.group("m") or "年" in m.group(0) or "-" in m.group(0)) and not re.match(r"\d", text[m.end() : m.end() + 1]):
+        start, _ = _period(m.group("y"), m.group("m"), m.group("d"))
+        return _iso(start), m.end()
+    m = NUMBER_RE.match(text, i)
+    if m and m.group(0).strip() and (m.group("num")[0].isdigit() or m.group("num")[0] == "-" or len(m.group("num")) >= 1 and CJK.match(m.group("num")[0]) and not re.match(r"[\u4e00-\u9fff]", text[m.end() : m.end() + 1] or " ")):
+        v = _number(m)
+        if v is not None:
+            return tidy(v), m.end()
+    m = re.match(r"[\"'“‘「](.+?)[\"'”’」]", text[i:])
+    if m:
+        return m.group(1), i + m.end()
+    m = re.match(r"[A-Za-z0-9_.@\-]+(?: [A-Z][A-Za-z0-9]*)*|[\u4e00-\u9fffA-Za-z0-9_]+", text[i:])
+    if m:
+        word = m.group(0)
+        if CJK.match(word):
+            word = RIGHT_STRIP.sub("", word) or word
+        return word, i + len(word)
+    return None
+
+
+def _left_column(text: str, end: int, hits: list[ColumnHit], sheet: SheetInfo) -> tuple[str | None, str, str, tuple[str, ...], int] | None:
+    """The column written just before position `end`: (column, raw, how, closest, start)."""
+    for h in hits:
+        gap = text[h.end : end]
+        if h.end <= end and re.fullmatch(r"\s*(?:列|的|字段|column)?\s*(?:的)?\s*", gap):
+            return h.column, text[h.start : h.end], h.how, (), h.start
+    before = text[:end]
+    before = re.sub(r"\s+$", "", before)
+    m = re.search(r"([\u4e00-\u9fff]{1,8}|[A-Za-z_][A-Za-z0-9_]*(?: [A-Za-z_][A-Za-z0-9_]*)?)$", before)
+    if not m:
+        return None
+    raw = m.group(1)
+    start = m.start(1)
+    if CJK.match(raw):
+        parts = re.split(r"筛选出?|筛出|筛|过滤|找出|挑出|选出|只看|里面?|中的|当中|的|把|将|所有|要|且|并且|和|或者|或|以及", raw)
+        raw = parts[-1]
+        start = m.end(1) - len(raw)
+    else:
+        words = raw.split(" ")
+        if len(words) > 1 and words[0].casefold() in ("where", "with", "and", "or", "if", "when", "filter", "rows", "only", "the"):
+            raw = words[-1]
+            start = m.end(1) - len(raw)
+        if raw.casefold() in ("where", "with", "and", "or", "if", "when", "filter", "rows", "only", "the", "it", "that", "which", "is", "are"):
+            return None
+    if not raw:
+        return None
+    col, how, closest = resolve_column(raw, sheet)
+    return col, raw, how, tuple(closest), start
+
+
+def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked: list[tuple[int, int]] | None = None) -> CondParse:
+    """All conditions in text, against one sheet's columns."""
+    out = CondParse()
+    blocked = list(blocked or [])
+    used: list[tuple[int, int]] = list(blocked)
+
+    def free(a: int, b: int) -> bool:
+        return not any(s < b and a < e for s, e in used)
+
+    def add(c: Cond, a: int, b: int) -> None:
+        out.conds.append(c)
+        used.append((a, b))
+        out.spans.append((a, b))
+
+    # between: 在/介于 A 到/和 B 之间, between A and B
+    for m in re.finditer(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", text, re.I | re.A):
+        a_raw, b_raw = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
+        va, vb = _value_at(a_raw, 0, sheet, []), _value_at(b_raw, 0, sheet, [])
+        left = _left_column(text, m.start(), hits, sheet)
+        if va and vb and left and free(m.start(), m.end()):
+            col, raw, how, closest, s = left
+            add(Cond(col, "between", va[0], vb[0], raw, how, closest), s, m.end())
+    # blanks: 地址不为空, 电话为空, email is empty
+    for op, pat in EMPTY:
+        for m in re.finditer(r"\s*(?:" + pat + r")(?![a-z])", text, re.I | re.A):
+            if not free(m.start(), m.end()):
+                continue
+            left = _left_column(text, m.start(), hits, sheet)
+            if left and (left[0] or op == "not_empty" or "为空" in m.group(0) or "empty" in m.group(0) or "blank" in m.group(0)):
+                col, raw, how, closest, s = left
+                add(Cond(col, op, None, None, raw, how, closest), s, m.end())
+    # 没有X / 有X的 where X is a column
+    for h in hits:
+        pre = text[max(0, h.start - 2) : h.start]
+        if pre.endswith("没有") or pre.endswith("没"):
+            if free(h.start - 2, h.end):
+                add(Cond(h.column, "empty", raw=h.column), h.start - 2, h.end)
+    # periods: Q3, 下半年, 2024年3月以后, 2022年以后入职
+    date_cols = [c for c in sheet.columns if c in sheet.dates]
+    for m in list(QUARTER_RE.finditer(text)) + list(HALF_RE.finditer(text)):
+        if not free(m.start(), m.end()):
+            continue
+        y = int(m.group("y") or date.today().year)
+        if "q" in m.groupdict() and m.groupdict().get("q"):
+            q = "一二三四".find(m.group("q")) + 1 if m.group("q") in "一二三四" else int(m.group("q"))
+            lo, hi = date(y, 3 * q - 2, 1), date(y + (q == 4), (3 * q) % 12 + 1, 1)
+        else:
+            first = m.group("h").casefold() in ("上半年", "first half", "h1")
+            lo, hi = (date(y, 1, 1), date(y, 7, 1)) if first else (date(y, 7, 1), date(y + 1, 1, 1))
+        col = _date_column(text, m, hits, date_cols, sheet)
+        add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), m.start(), m.end())
+    for m in re.finditer(r"(?P<d>(?:19|20)\d{2}\s*(?:年|-|/|\.)?\s*(?:(?:1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?)\s*(?:(?P<after>" + DATE_AFTER + r")|(?P<before>" + DATE_BEFORE + r"))", text, re.I | re.A):
+        if not free(m.start(), m.end()):
+            continue
+        dm = DATE_RE.match(m.group("d"))
+        if not dm:
+            continue
+        lo, hi = _period(dm.group("y"), dm.group("m"), dm.group("d"))
+        col = _date_column(text, m, hits, date_cols, sheet)
+        after_word = (m.group("after") or "").casefold()
+        if m.group("after"):
+            start = hi if after_word == "after" else lo
+            add(Cond(col[0], "ge", _iso(start), None, col[1], col[2]), m.start(), m.end())
+        else:
+            add(Cond(col[0], "lt", _iso(lo), None, col[1], col[2]), m.start(), m.end())
+    # postfix ranges: 评分4.5以上, 3万以下, 100 or more
+    for op, pat in POSTFIX:
+        for m in re.finditer(r"(?P<v>-?\d[\d,]*(?:\.\d+)?\s*(?:万|千|k|K|%)?|[一二两三四五六七八九十百千万]+)\s*(?:" + pat + r")", text, re.I | re.A):
+            if not free(m.start(), m.end()):
+                continue
+            v = _value_at(m.group("v"), 0, sheet, [])
+            left = _left_column(text, m.start(), hits, sheet)
+            if v is None or left is None:
+                continue
+            col, raw, how, closest, s = left
+            add(Cond(col, op, v[0], None, raw, how, closest), s, m.end())
+    # text shapes: 以X开头, starts with X
+    for m in re.finditer(r"以\s*[\"“]?(?P<v>[^\s\"”,]+?)[\"”]?\s*(?P<k>开头|结尾)|(?P<k2>starts? with|ends? with|begins? with)\s+[\"']?(?P<v2>[^\s\"',]+)", text, re.I | re.A):
+        if not free(m.start(), m.end()):
+            continue
+        op = "startswith" if (m.group("k") == "开头" or (m.group("k2") or "").startswith(("start", "begin"))) else "endswith"
+        left = _left_column(text, m.start(), hits, sheet)
+        if left:
+            col, raw, how, closest, s = left
+            add(Cond(col, op, m.group("v") or m.group("v2"), None, raw, how, closest), s, m.end())
+    # infix comparisons
+    found_ops: list[tuple[int, int, str, re.Match[str]]] = []
+    for op, rx_ in INFIX_RE:
+        for m in rx_.finditer(text):
+            found_ops.append((m.start(), -(m.end() - m.start()), op, m))
+    found_ops.sort(key=lambda t: (t[0], t[1]))
+    op_spans: list[tuple[int, int]] = []
+    for _, _, op, m in found_ops:
+        word = m.group(0)
+        if not free(m.start(), m.end()) or any(s < m.end() and m.start() < e for s, e in op_spans):
+            continue
+        if re.match(r"[a-z]", word, re.I | re.A) and ((m.start() > 0 and re.match(r"[a-z]", text[m.start() - 1], re.I | re.A)) or (m.end() < len(text) and re.match(r"[a-z]", text[m.end()], re.I | re.A))):
+            continue
+        op_spans.append(m.span())
+        left = _left_column(text, m.start(), hits, sheet)
+        val = _value_at(text, m.end(), sheet, hits)
+        if left is None or val is None:
+            continue
+        col, raw, how, closest, s = left
+        weak = word.casefold() in WEAK
+        if weak and col is None:
+            continue
+        if col is None and (raw in ("筛选", "筛", "过滤") or len(raw) > 6):
+            continue
+        value, end = val
+        if isinstance(value, str) and (not value.strip() or QUESTION_VALUE.match(value)):
+            continue
+        if op in ("gt", "lt", "ge", "le") and isinstance(value, str) and not (col and col in sheet.dates):
+            continue
+        if isinstance(value, str) and col and sheet.values.get(col) and op in ("eq", "ne"):
+            value = _canonical(value, sheet.values[col])
+        add(Cond(col, op, value, None, raw, how, closest), s, end)
+    # values alone: 朝阳区的, Sales 部门的人, 上海和北京的订单
+    found = find_values(text, sheet, used)
+    for col, vals in found.items():
+        neg = any(re.search(r"(?:除了|除|不要|排除|去掉|非|not|except|excluding)\s*$", text[: s]) for _, s, _ in vals)
+        lo, hi = min(s for _, s, _ in vals), max(e for _, _, e in vals)
+        names = list(dict.fromkeys(v for v, _, _ in vals))
+        if len(names) == 1:
+            add(Cond(col, "ne" if neg else "eq", names[0], raw=col), lo, hi)
+        else:
+            add(Cond(col, "not_in" if neg else "in", names, raw=col), lo, hi)
+    if re.search(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", text, re.I | re.A) and len(out.conds) > 1:
+        between = text[min(s for s, _ in out.spans) : max(e for _, e in out.spans)]
+        if re.search(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", between, re.I | re.A) and not all(c.op == "in" for c in out.conds):
+            out.logic = "or"
+    return out
+
+
+def _canonical(value: str, values: frozenset[str]) -> str:
+    for v in values:
+        if v.casefold() == value.casefold():
+            return v
+    return value
+
+
+def _date_column(text: str, m: re.Match[str], hits: list[ColumnHit], date_cols: list[str], sheet: SheetInfo) -> tuple[str | None, str, str]:
+    """The date column a period refers to: named just before or after it, else the only date column."""
+    for h in hits:
+        if 0 <= m.start() - h.end <= 3 or 0 <= h.start - m.end() <= 3:
+            return h.column, h.column, h.how
+    after = re.match(r"\s*([\u4e00-\u9fff]{1,4})", text[m.end() :])
+    if after:
+        col, how, _ = resolve_column(after.group(1), sheet)
+        if col:
+            return col, after.group(1), how
+    if len(date_cols) == 1:
+        return date_cols[0], date_cols[0], "default"
+    return None, "日期", "unknown"
+
+
+__all__ = ["Cond", "CondParse", "parse_conditions", "closest_columns"]

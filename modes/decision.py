@@ -1,0 +1,120 @@
+"""Decisions and session state as data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+GATES = ("chat", "unknown", "clarify", "act")
+NEXTS = ("reply", "ask_intent", "ask_slots", "restate_confirm", "plan_confirm", "execute", "cancel")
+RESTATE_BELOW = 0.55
+
+
+@dataclass(frozen=True)
+class Op:
+    """One operation of a request, with resolved, typed arguments."""
+
+    kind: str  # profile | filter | sort | group | dedupe | clean | select | add_column | top_n | export | compare | outliers | correlate | join | full_analysis | list_files | answer
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the user asked for, resolved against the workspace."""
+
+    intent: str  # chat | unknown | work | export_list
+    ops: tuple[Op, ...] = ()
+    file: str | None = None
+    files: tuple[str, ...] = ()
+    sheet: str | None = None
+    file_how: str = "none"
+    candidates: tuple[str, ...] = ()
+    missing_file_name: str | None = None
+    missing: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+    closest: tuple[str, ...] = ()
+    plan_only: bool = False
+    overwrite: bool = False
+    full: bool = False
+    target_format: str | None = None
+    confidence: float = 0.9
+    lowered_by: tuple[str, ...] = ()
+    chat_kind: str | None = None
+    text: str = ""
+    lang: str = "zh"
+
+    def kinds(self) -> list[str]:
+        return [o.kind for o in self.ops]
+
+    def op(self, kind: str) -> Op | None:
+        for o in self.ops:
+            if o.kind == kind:
+                return o
+        return None
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A request waiting for slots (stage clarify) or for confirmation (stage confirm)."""
+
+    turns: tuple[str, ...]
+    stage: str
+    request: Request
+    mode: str
+    tier: str
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """Everything a session remembers between turns; /forget replaces it with a fresh one."""
+
+    current_file: str | None = None
+    current_sheet: str | None = None
+    pending: Pending | None = None
+    turn: int = 0
+
+    def evolve(self, **kw: Any) -> SessionState:
+        return replace(self, **kw)
+
+
+@dataclass(frozen=True)
+class Decision:
+    gate: str
+    next: str
+    mode: str
+    tier: str
+    confidence: float
+    request: Request
+    reply: str
+    mode_reason: str
+    plan_style_reason: str
+    rule: str
+    missing: tuple[str, ...] = ()
+    lowered_by: tuple[str, ...] = ()
+    lang: str = "zh"
+
+    @property
+    def slots(self) -> dict[str, Any]:
+        r = self.request
+        slots: dict[str, Any] = {"file": r.file}
+        if len(r.files) > 1:
+            slots["files"] = list(r.files)
+        if r.sheet:
+            slots["sheet"] = r.sheet
+        for o in r.ops:
+            if o.kind == "filter":
+                slots["conditions"] = o.args.get("conditions")
+                slots["logic"] = o.args.get("logic", "and")
+            elif o.kind == "sort":
+                slots["sort_by"] = o.args.get("by")
+                slots["ascending"] = o.args.get("ascending")
+            elif o.kind == "group":
+                slots["group_by"] = o.args.get("keys")
+                slots["measures"] = o.args.get("measures")
+            elif o.kind == "select":
+                slots["columns"] = o.args.get("columns")
+            elif o.kind == "export":
+                slots["output"] = o.args.get("format")
+        if r.target_format and "output" not in slots:
+            slots["output"] = r.target_format
+        return slots

@@ -1,0 +1,427 @@
+"""The clarification gate: decide(state, utterance, catalog) -> (Decision, new state). Pure: nothing runs here."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from modes import lexicon as lx
+from modes import replies
+from modes.catalog import Catalog, FileInfo, SheetInfo
+from modes.decision import RESTATE_BELOW, Decision, Op, Pending, Request, SessionState
+from modes.ops import TurnOps, _blank, parse_turn
+from modes.resolve import FileRef, find_files, find_sheet
+from modes.table import select_mode
+from modes.text import language, normalize
+
+WEAK_KINDS = {"profile", "export"}
+EMPTY_SHEET = SheetInfo(None, ())
+
+
+# ---------------------------------------------------------------- small talk, confirmation, cancel
+
+
+def chat_kind(text: str) -> str | None:
+    if lx.ABOUT_ME.search(text):
+        return "about"
+    if lx.GREETING.match(text.strip()):
+        return "greeting"
+    if lx.HOWTO.search(text) and re.search(r"excel|wps|表格|公式|函数|vlookup|透视|pivot|formula|sheet", text, re.I):
+        return "howto"
+    if lx.THANKS.search(text):
+        return "thanks"
+    if lx.VENTING.search(text):
+        return "venting"
+    return None
+
+
+def _words(text: str) -> list[str]:
+    parts = re.split(r"[,;!?。，！？、\s]+", text.casefold())
+    return [lx.PARTICLES.sub("", p) or p for p in parts if p.strip()]
+
+
+def is_confirm(text: str) -> bool:
+    t = text.casefold().strip()
+    if t in lx.CONFIRM_WORDS or lx.PARTICLES.sub("", t) in lx.CONFIRM_WORDS:
+        return True
+    words = _words(text)
+    return bool(words) and all(w in lx.CONFIRM_WORDS or lx.PARTICLES.sub("", w) in lx.CONFIRM_WORDS for w in words)
+
+
+def is_cancel(text: str) -> bool:
+    t = text.casefold().strip()
+    if t in lx.CANCEL_WORDS or lx.PARTICLES.sub("", t) in lx.CANCEL_WORDS:
+        return True
+    parts = [p for p in re.split(r"[,;!?。，！？、\s]+", text.casefold()) if p.strip()]
+    ok = [p in lx.CANCEL_WORDS or lx.PARTICLES.sub("", p) in lx.CANCEL_WORDS for p in parts]
+    return bool(parts) and all(ok) and any(p not in ("no", "别", "不要") for p in parts)
+
+
+# ---------------------------------------------------------------- understanding a request
+
+
+def _sheet_of(f: FileInfo, name: str | None) -> SheetInfo:
+    s = f.sheet(name) if name else None
+    return s or (f.sheets[0] if f.sheets else EMPTY_SHEET)
+
+
+def _flags(norms: list[str], refs: list[FileRef]) -> dict[str, Any]:
+    fmt = next((r.target_format for r in reversed(refs) if r.target_format), None)
+    return {
+        "plan_only": any(lx.PLAN_ONLY.search(t) for t in norms),
+        "overwrite": any(lx.OVERWRITE.search(t) for t in norms) and not any(lx.NO_OVERWRITE.search(t) for t in norms),
+        "full": any(lx.FULL.search(t) for t in norms),
+        "target_format": fmt,
+    }
+
+
+MAIN_SLOT = {"sort": "by", "group": "keys", "select": "columns", "add_column": "left", "filter": "conditions",
+             "outliers": "column", "export": "format", "correlate": "columns", "join": "on", "top_n": "by"}
+
+
+def merge_turns(turns: list[TurnOps]) -> list[Op]:
+    """Operations over several turns: later turns fill or correct earlier ones."""
+    merged: dict[str, Op] = {}
+    for t in turns:
+        for op in t.ops:
+            old = merged.get(op.kind)
+            if old is None:
+                merged[op.kind] = op
+                continue
+            if op.kind == "filter":
+                new_c = op.args.get("conditions") or []
+                old_c = old.args.get("conditions") or []
+                if not new_c:
+                    continue
+                conds = new_c if (t.correction or not old_c) else old_c + new_c
+                args = dict(op.args, conditions=conds)
+                unres = [u for u in (old.args.get("unresolved", []) if not t.correction else [])] + op.args.get("unresolved", [])
+                if unres:
+                    args["unresolved"] = unres
+                else:
+                    args.pop("unresolved", None)
+                merged["filter"] = Op("filter", args)
+            else:
+                key = MAIN_SLOT.get(op.kind)
+                if key is None or op.args.get(key) or op.args.get("unresolved"):
+                    merged[op.kind] = Op(op.kind, op.args)
+    ops = list(merged.values())
+    if len(ops) > 1:
+        ops = [o for o in ops if o.kind != "profile"]
+    return [o for o in ops if o.kind != "export"] + [o for o in ops if o.kind == "export"]
+
+
+def _fit(turns: list[str], sheet: SheetInfo, flags: dict[str, Any]) -> tuple[list[TurnOps], int, int]:
+    parsed = [parse_turn(t, sheet, flags) for t in turns]
+    return parsed, sum(p.hits for p in parsed), sum(p.unresolved for p in parsed)
+
+
+def _best_sheet(f: FileInfo, turns: list[str], flags: dict[str, Any]) -> tuple[SheetInfo, list[TurnOps], int, int]:
+    best = None
+    for s in f.sheets or (EMPTY_SHEET,):
+        parsed, hits, unres = _fit(turns, s, flags)
+        score = (hits - 3 * unres, -unres)
+        if best is None or score > best[0]:
+            best = (score, s, parsed, hits, unres)
+    assert best is not None
+    return best[1], best[2], best[3], best[4]
+
+
+def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:
+    """Resolve files, sheet and operations over the turns of one request (oldest first)."""
+    norms = [normalize(t) for t in turns]
+    latest = turns[-1]
+    lang = language(latest) if len(latest.strip()) >= 6 or len(turns) == 1 else language(" ".join(turns))
+    refs = [find_files(t, catalog, state.current_file, restrict) for t in norms]
+    ref = next((r for r in reversed(refs) if r.how != "none"), FileRef())
+    # "把它和北京_poi.xlsx比一下": the current file plus a named one
+    if ref.how in ("named", "fuzzy", "description") and state.current_file and state.current_file not in ref.paths:
+        if any(lx.DEICTIC.search(t) for t in norms[-1:]) and lx.EXPLORE_COMPARE.search(norms[-1]) or lx.EXPLORE_JOIN.search(norms[-1]):
+            if lx.DEICTIC.search(norms[-1]):
+                ref = replace(ref, paths=[state.current_file] + ref.paths)
+    flags = _flags(norms, refs)
+    texts = [_blank(t, r.spans) for t, r in zip(norms, refs, strict=True)]
+    for i, t in enumerate(texts):
+        stripped = re.sub(r"[\s,.;:!?的吧呀啊哦了]|那个|这个|文件|表格?|file|the", "", t, flags=re.I)
+        if refs[i].how in ("named", "fuzzy", "description", "type") and not stripped:
+            flags["bare_file"] = True
+    flags["export_list"] = bool(lx.EXPORT_LIST.search(norms[-1])) and len(turns) == 1
+    kw: dict[str, Any] = {
+        "text": latest, "lang": lang, "plan_only": flags["plan_only"], "overwrite": flags["overwrite"],
+        "full": flags["full"], "target_format": flags["target_format"],
+    }
+    conf, lowered = 0.9, []
+    file: str | None = None
+    how = ref.how
+    candidates = list(ref.candidates)
+    problems: list[str] = []
+    if how in ("named", "fuzzy", "description", "current", "type"):
+        file = ref.path
+        if how == "fuzzy":
+            conf -= 0.1
+            lowered.append("文件名按拼写近似匹配")
+        if how == "type":
+            conf = 0.45
+            lowered.append("文件是按类型默认选的（工作区里只有这一个）")
+    fi = catalog.get(file) if file else None
+    if fi is not None and not fi.is_table:
+        problems.append(f"{fi.name} 不是表格文件。" if lang == "zh" else f"{fi.name} is not a spreadsheet.")
+        candidates = [f.path for f in catalog.tables]
+        fi, file, how = None, None, "not_table"
+    files = tuple(p for p in ref.paths if (catalog.get(p) is not None and catalog.get(p).is_table)) if fi else ()  # type: ignore[union-attr]
+
+    sheet_name: str | None = None
+    sheet_problem = None
+    two_sheets: list[str] = []
+    if fi is not None:
+        for t in reversed(texts):
+            name, missing_name, _span = find_sheet(t, fi)
+            if name or missing_name:
+                sheet_name = name
+                if missing_name and not name:
+                    sheet_problem = missing_name
+                break
+        low = " ".join(texts).casefold()
+        two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and s.name.casefold() in low]
+    flags["two_tables"] = len(files) > 1 or len(two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(texts)))
+
+    if fi is not None:
+        if sheet_name:
+            sheet = _sheet_of(fi, sheet_name)
+            parsed, _, _ = _fit(texts, sheet, flags)
+        else:
+            sheet, parsed, _, _ = _best_sheet(fi, texts, flags)
+            if len(fi.sheets) > 1:
+                sheet_name = sheet.name
+    else:
+        sheet, parsed = EMPTY_SHEET, [parse_turn(t, EMPTY_SHEET, flags) for t in texts]
+        has_work = any(p.ops for p in parsed) or flags["full"]
+        if how in ("none", "ambiguous", "current_missing") and has_work:
+            # infer the file from the columns and values the request mentions
+            pool = [catalog.get(c) for c in candidates] if how == "ambiguous" else list(catalog.tables)
+            fits = []
+            for f in pool:
+                if f is None or f.error:
+                    continue
+                s, p, hits, unres = _best_sheet(f, texts, flags)
+                if hits > 0 and unres == 0:
+                    fits.append((f, s, p))
+            if len(fits) == 1 and how == "none":
+                fi, sheet, parsed = fits[0]
+                file, how = fi.path, "inferred"
+                sheet_name = sheet.name if len(fi.sheets) > 1 else None
+                conf = 0.45
+                lowered.append("文件是按列名推断的，用户没有指明")
+            elif len(fits) == 1 and how == "ambiguous":
+                candidates = [fits[0][0].path] + [c for c in candidates if c != fits[0][0].path]
+            elif len(fits) > 1 and how == "none":
+                how, candidates = "ambiguous", [f.path for f, _, _ in fits]
+            if state.current_file and how == "none" and not any(lx.EXPORT_LIST.search(t) for t in norms):
+                cur = catalog.get(state.current_file)
+                if cur is not None:
+                    fi, file, how = cur, cur.path, "current"
+                    sheet, parsed, _, _ = _best_sheet(cur, texts, flags)
+                    sheet_name = state.current_sheet if state.current_sheet else (sheet.name if len(cur.sheets) > 1 else None)
+
+    ops = merge_turns(parsed)
+    if file is not None and any(p.typos for p in parsed):
+        conf = min(conf, 0.5)
+        lowered.append("列名按拼写近似匹配：" + "、".join(t for p in parsed for t in p.typos))
+    if flags["full"] and not any(o.kind == "full_analysis" for o in ops):
+        ops = [Op("full_analysis", {})] + [o for o in ops if o.kind != "profile"]
+    if len(files) > 1 and not any(o.kind in ("compare", "join") for o in ops) and ops:
+        ops = [Op("compare", {"columns": []})] + [o for o in ops if o.kind != "profile"]
+    if two_sheets and any(o.kind == "join" for o in ops):
+        ops = [Op("join", dict(o.args, sheets=two_sheets)) if o.kind == "join" else o for o in ops]
+        sheet_name = two_sheets[0]
+
+    missing: list[str] = []
+    closest: list[str] = list(sheet.columns)
+    if file is None and (ops or flags["full"]):
+        missing.append("file")
+    if sheet_problem and fi is not None:
+        names = "、".join(s.name or "" for s in fi.sheets)
+        problems.append(f"{fi.name} 里没有名为“{sheet_problem}”的工作表，现有：{names}。" if lang == "zh" else
+                        f"{fi.name} has no sheet named '{sheet_problem}'; it has: {names}.")
+        missing.append("sheet")
+    if file is not None:
+        m2, p2, typo = _op_gaps(ops, fi, lang, len(files), two_sheets)
+        missing += [m for m in m2 if m not in missing]
+        problems += p2
+        if typo:
+            conf = min(conf, 0.5)
+            lowered.append("列名按拼写近似匹配")
+    if how == "description":
+        conf -= 0.05
+    return Request(
+        intent="work" if ops or flags["full"] else "none",
+        ops=tuple(ops), file=file, files=files if len(files) > 1 else (), sheet=sheet_name, file_how=how,
+        candidates=tuple(candidates), missing_file_name=ref.missing_name, missing=tuple(missing),
+        problems=tuple(problems), closest=tuple(closest), confidence=round(conf, 2), lowered_by=tuple(lowered), **kw,
+    )
+
+
+def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sheets: list[str]) -> tuple[list[str], list[str], bool]:
+    missing: list[str] = []
+    problems: list[str] = []
+    typo = False
+    name = fi.name if fi else ""
+    kinds = [o.kind for o in ops]
+    for i, o in enumerate(ops):
+        a = o.args
+        for u in a.get("unresolved", []):
+            near = "、".join(u["closest"]) if lang == "zh" else ", ".join(u["closest"])
+            problems.append(f"{name} 里没有“{u['raw']}”这一列，最接近的是：{near}。您指的是哪一列？" if lang == "zh" else
+                            f"{name} has no column '{u['raw']}'; closest: {near}. Which column do you mean?")
+            if "column" not in missing:
+                missing.append("column")
+        if o.kind == "filter":
+            if not a.get("conditions"):
+                missing.append("condition")
+            if any(c.how == "typo" for c in a.get("conditions", [])):
+                typo = True
+        elif o.kind == "sort" and not a.get("by") and not a.get("unresolved") and not ({"group", "top_n"} & set(kinds[:i])):
+            missing.append("sort_by")
+        elif o.kind == "group" and not a.get("keys") and not any(m.get("column") for m in a.get("measures", [])) and not a.get("unresolved"):
+            missing.append("group_by")
+        elif o.kind == "select" and not a.get("columns"):
+            missing.append("columns")
+        elif o.kind == "add_column" and not (a.get("left") and a.get("op")) and not a.get("unresolved"):
+            missing.append("expression")
+        elif o.kind == "outliers" and not a.get("column") and not a.get("unresolved"):
+            missing.append("column")
+            problems.append("要找哪一列的异常值？" if lang == "zh" else "Outliers in which column?")
+        elif o.kind == "correlate" and len(a.get("columns", [])) < 2:
+            missing.append("columns_pair")
+        elif o.kind == "compare" and n_files < 2 and len(two_sheets) < 2:
+            missing.append("second_table")
+        elif o.kind == "join":
+            if n_files < 2 and len(a.get("sheets", two_sheets)) < 2:
+                missing.append("second_table")
+            elif not a.get("on"):
+                missing.append("join_key")
+    for o in ops:
+        if o.kind == "sort" and any(c in o.args.get("by", []) for c in []):
+            typo = True
+    return missing, problems, typo
+
+
+# ---------------------------------------------------------------- the gate
+
+
+def _decision(gate: str, nxt: str, req: Request, reply: str, rule: str, missing: list[str] | tuple[str, ...] = (), mode_override: tuple[str, str] | None = None) -> Decision:
+    row = select_mode(gate, req)
+    mode, tier = mode_override or (row.mode, row.tier)
+    reason = row.reason
+    if mode == "transform":
+        labels = "".join(replies.OP_LABEL["zh"].get(k, k) for k in req.kinds() if k != "profile")
+        reason = f"{row.reason}: {labels}"
+    return Decision(
+        gate=gate, next=nxt, mode=mode, tier=tier, confidence=req.confidence if gate == "act" else 0.9, request=req,
+        reply=reply, mode_reason=reason, plan_style_reason=row.tier_reason, rule=rule, missing=tuple(missing),
+        lowered_by=req.lowered_by, lang=req.lang,
+    )
+
+
+def _table_names(catalog: Catalog) -> list[str]:
+    return [f.path for f in catalog.tables]
+
+
+def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decision, SessionState]:
+    """One turn of understanding: the decision and the session state after it."""
+    state = state.evolve(turn=state.turn + 1)
+    text = normalize(utterance)
+    lang = language(utterance)
+    p = state.pending
+    if not text:
+        req = Request(intent="unknown", text=utterance, lang=lang)
+        return _decision("unknown", "ask_intent", req, replies.ask_intent(lang), "empty"), state
+    if is_cancel(text):
+        req = Request(intent="chat", text=utterance, lang=lang, chat_kind="cancel")
+        reply = replies.cancelled(lang) if p else ("现在没有需要取消的操作。" if lang == "zh" else "There is nothing to cancel.")
+        return _decision("chat", "cancel", req, reply, "cancel_word"), state.evolve(pending=None)
+    if is_confirm(text):
+        if p and p.stage == "confirm":
+            req = replace(p.request, lang=p.request.lang)
+            d = _decision("act", "execute", req, "", "confirm_pending", mode_override=(p.mode, p.tier))
+            return d, state.evolve(pending=None, current_file=req.file or state.current_file, current_sheet=req.sheet)
+        if p and p.stage == "clarify":
+            req = p.request
+            d = _decision("clarify", "ask_slots", req, replies.ask_slots(req, list(req.missing), req.lang, _table_names(catalog)), "confirm_while_clarifying", req.missing)
+            return d, state
+        req = Request(intent="unknown", text=utterance, lang=lang)
+        return _decision("unknown", "ask_intent", req, replies.ask_intent(lang, nothing_pending=True), "confirm_nothing_pending"), state.evolve(pending=None)
+    if p is not None:
+        fresh = understand([utterance], catalog, state)
+        ck = chat_kind(text)
+        new_kinds = set(fresh.kinds()) - WEAK_KINDS
+        old_kinds = set(p.request.kinds())
+        if ck and not new_kinds and fresh.file_how in ("none", "current", "current_missing"):
+            return _chat(ck, utterance, lang, state)
+        if not (new_kinds - old_kinds) and not (fresh.full and not p.request.full):
+            restrict = list(p.request.candidates) if p.request.file_how == "ambiguous" else None
+            merged = understand(list(p.turns) + [utterance], catalog, state, restrict)
+            return _gate(merged, state, list(p.turns) + [utterance], multi_turn=True, catalog=catalog, prior=p)
+    req = understand([utterance], catalog, state)
+    ck = chat_kind(text)
+    strong = set(req.kinds()) - WEAK_KINDS
+    explicit = req.file_how in ("named", "fuzzy", "description") or req.missing_file_name
+    if ck in ("about", "howto") and not explicit:
+        return _chat(ck, utterance, lang, state)
+    if ck and not strong and not explicit:
+        return _chat(ck, utterance, lang, state)
+    if lx.EXPORT_LIST.search(text) and not strong and not req.file:
+        wants_file = bool(lx.EXPORT.search(text))
+        ops = (Op("list_files", {}),) + ((Op("export", {"format": "csv"}),) if wants_file else ())
+        req = replace(req, intent="export_list", ops=ops, missing=(), file=None, confidence=0.9)
+        d = _decision("act", "execute", req, "", "export_list")
+        return d, state.evolve(pending=None)
+    return _gate(req, state, [utterance], multi_turn=False, catalog=catalog, prior=None)
+
+
+def _chat(kind: str, utterance: str, lang: str, state: SessionState) -> tuple[Decision, SessionState]:
+    req = Request(intent="chat", text=utterance, lang=lang, chat_kind=kind)
+    zh, en = replies.CHAT.get(kind, replies.CHAT["other"])
+    return _decision("chat", "reply", req, en if lang == "en" else zh, f"chat:{kind}"), state
+
+
+def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool, catalog: Catalog, prior: Pending | None) -> tuple[Decision, SessionState]:
+    lang = req.lang
+    text = normalize(turns[-1])
+    if not req.ops and not req.full:
+        if prior is not None and multi_turn:
+            missing = list(prior.request.missing) or ["file"]
+            d = _decision("clarify", "ask_slots", prior.request, replies.ask_slots(prior.request, missing, lang, _table_names(catalog)), "no_new_slots", missing)
+            return d, state
+        ck = chat_kind(text)
+        if ck and not lx.VAGUE.search(text):
+            return _chat(ck, turns[-1], lang, state)
+        named = req.file if req.file_how in ("named", "fuzzy", "description", "current") else None
+        if not lx.VAGUE.search(text) and not lx.WORK_NOUN.search(text) and not named and not req.missing_file_name and ck is None and re.search(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}", text, re.I) and not lx.DEICTIC.search(text):
+            return _chat("other", turns[-1], lang, state)
+        req = replace(req, intent="unknown")
+        d = _decision("unknown", "ask_intent", req, replies.ask_intent(lang, named), "no_intent")
+        return d, state.evolve(pending=None, current_file=named or state.current_file)
+    if req.missing:
+        d = _decision("clarify", "ask_slots", req, replies.ask_slots(req, list(req.missing), lang, _table_names(catalog)), "missing_slots", req.missing)
+        pend = Pending(tuple(turns), "clarify", req, "clarify", "none")
+        return d, state.evolve(pending=pend, current_file=req.file or state.current_file)
+    row = select_mode("act", req)
+    if row.mode == "plan_review":
+        nxt, rule = "plan_confirm", "plan_card"
+        reply = replies.plan_prompt(req, lang)
+    elif multi_turn:
+        nxt, rule = "restate_confirm", "completed_over_turns"
+        reply = replies.restate(req, lang)
+    elif req.confidence < RESTATE_BELOW:
+        nxt, rule = "restate_confirm", "low_confidence"
+        why = ("（" + "；".join(req.lowered_by) + "）") if lang == "zh" and req.lowered_by else ""
+        reply = replies.restate(req, lang, why)
+    else:
+        nxt, rule, reply = "execute", "enough_to_act", ""
+    d = _decision("act", nxt, req, reply, rule)
+    if nxt == "execute":
+        return d, state.evolve(pending=None, current_file=req.file or state.current_file, current_sheet=req.sheet)
+    pend = Pending(tuple(turns), "confirm", req, d.mode, d.tier)
+    return d, state.evolve(pending=pend, current_file=req.file or state.current_file, current_sheet=req.sheet)

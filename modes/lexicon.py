@@ -1,0 +1,141 @@
+"""Words: operations, chat, vague requests, and a small bilingual lexicon of column meanings."""
+
+from __future__ import annotations
+
+import re
+
+# Plain cross-language meanings of column names. A column belongs to a concept when its folded name
+# is one of the concept's words; a word in a request then reaches that column.
+CONCEPTS: dict[str, tuple[str, ...]] = {
+    "name": ("name", "姓名", "名字", "名称", "full name"),
+    "department": ("department", "dept", "部门", "科室"),
+    "city": ("city", "城市", "所在城市", "所在地"),
+    "salary": ("salary", "工资", "薪资", "月薪", "薪水", "薪酬", "pay", "wage", "wages", "年薪"),
+    "hire_date": ("hire_date", "hire date", "hired", "入职", "入职日期", "入职时间", "joined", "join date", "start date"),
+    "email": ("email", "e-mail", "mail", "邮箱", "电子邮件", "邮件"),
+    "phone": ("phone", "tel", "telephone", "mobile", "电话", "手机", "手机号", "联系电话", "联系方式"),
+    "address": ("address", "addr", "地址", "住址"),
+    "date": ("date", "日期", "时间", "day"),
+    "amount": ("amount", "金额", "销售额", "sales amount", "revenue", "营收", "销售金额"),
+    "price": ("price", "unit price", "单价", "价格", "售价"),
+    "quantity": ("quantity", "qty", "数量", "件数", "销量"),
+    "product": ("product", "产品", "商品", "品名", "item"),
+    "customer": ("customer", "client", "客户", "顾客"),
+    "rating": ("rating", "score", "评分", "分数", "得分"),
+    "district": ("district", "区", "区县", "行政区"),
+    "country": ("country", "国家", "国别"),
+    "province": ("province", "省份", "省"),
+    "age": ("age", "年龄", "岁数"),
+    "gender": ("gender", "sex", "性别"),
+    "status": ("status", "状态"),
+    "category": ("category", "类别", "分类", "品类", "类型"),
+    "region": ("region", "地区", "区域", "大区"),
+    "cost": ("cost", "成本"),
+    "profit": ("profit", "利润", "毛利"),
+    "stock": ("stock", "inventory", "库存", "库存数量"),
+    "level": ("level", "grade", "tier", "等级", "级别"),
+    "title": ("title", "position", "job title", "职位", "岗位"),
+    "order": ("order", "订单", "order id", "订单号"),
+    "warehouse": ("warehouse", "仓库"),
+    "spend": ("人均消费", "人均", "avg spend", "spend per person", "average spend"),
+    "id": ("id", "编号", "number"),
+}
+
+_WORD_CONCEPT: dict[str, str] = {}
+for _c, _words in CONCEPTS.items():
+    for _w in _words:
+        _WORD_CONCEPT.setdefault(_w.casefold(), _c)
+
+
+def concept_of(word: str) -> str | None:
+    return _WORD_CONCEPT.get(word.casefold().strip())
+
+
+def synonyms() -> dict[str, str]:
+    return dict(_WORD_CONCEPT)
+
+
+def alt(*words: str) -> str:
+    return "(?:" + "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True)) + ")"
+
+
+def rx(*words: str) -> re.Pattern[str]:
+    return re.compile(alt(*words), re.I | re.A)
+
+
+# --- operations -----------------------------------------------------------------------------
+FILTER = rx("筛选", "筛出", "筛一下", "筛下", "筛", "过滤", "挑出", "挑选", "拉出来", "找出来", "查出", "只看", "只显示", "filter", "fliter", "filtr", "where", "rows with", "rows where", "find rows")
+DELETE_ROWS = rx("删掉", "删除", "删了", "去掉", "去除", "剔除", "排除", "remove", "delete", "drop")
+SORT = re.compile(
+    r"排序|排一下|排个序|排列|重新排|排\b|排,|排$|从高到低|从低到高|从大到小|从小到大|由高到低|由低到高|升序|降序|倒序|正序|"
+    r"\bsort(?:ed)?\b|\border(?:ed)? by\b|\brank(?:ed)?\b|\bsrot\b|\bascending\b|\bdescending\b",
+    re.I | re.A,
+)
+SORT_SOFT = re.compile(r"排", re.I | re.A)
+GROUP = re.compile(
+    r"汇总|分组|统计|求和|总和|合计|平均|均值|求均值|计数|小计|总计|按.{1,12}?算|"
+    r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b",
+    re.I | re.A,
+)
+DEDUPE = rx("去重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")
+CLEAN = rx("清洗", "清理", "数据清洗", "填成", "填为", "填充", "填上", "补成", "补全", "去空格", "去掉空格", "去除空格", "空值填", "clean", "cleanse", "tidy up", "trim", "fill")
+SELECT = re.compile(r"只保留|保留|只要.{0,20}列|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
+ADD_COLUMN = re.compile(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|\badd (?:a |new )*column|\bnew column", re.I | re.A)
+TOP_N = re.compile(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条)|\btop\s*(\d+)|最(?:高|大|多|低|小|少)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位)", re.I | re.A)
+HEAD_N = re.compile(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
+EXPORT = rx("导出", "导出来", "输出", "另存为", "另存", "保存为", "保存成", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
+FORMAT_CSV = re.compile(r"\bcsv\b|CSV", re.I | re.A)
+FORMAT_XLSX = re.compile(r"\bxlsx\b|\bxls\b|excel|表格文件|工作簿", re.I | re.A)
+PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅瞅", "打开", "长啥样", "长什么样", "什么样", "多少行", "几行", "多少条", "多少列", "几列", "有哪些列", "哪些列", "哪些字段", "列名", "字段", "表头", "什么类型", "数据类型", "类型", "空值", "缺失值", "概况", "概览", "基本情况", "描述", "介绍", "describe", "preview", "show me", "show", "look at", "peek", "how many rows", "how many columns", "rows", "rwos", "columns", "overview", "profile", "analyse", "analyze", "analysis", "inspect", "summary of", "what's in", "what is in")
+EXPLORE_COMPARE = rx("对比", "比较", "比一下", "比对", "相比", "compare", "comparison", " vs ", "versus", "差异", "区别在")
+EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal", "anomaly", "不正常", "奇怪的值")
+EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlat", "relationship", "relation", "影响")
+EXPLORE_JOIN = rx("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup")
+FULL = rx("全面分析", "完整分析", "深入分析", "详细分析", "深度分析", "全方位", "全面", "full analysis", "comprehensive", "in-depth", "thorough analysis", "complete analysis", "full report", "analyze everything", "analyse everything")
+PLAN_ONLY = re.compile(
+    r"先出个?方案|出个?方案|只要方案|先给我?个?方案|给个方案|先看方案|先看看方案|方案先|先给我?看看?计划|只出方案|不用执行|先别执行|别执行|"
+    r"\bplan first\b|\bshow me the plan\b|\bjust the plan\b|\bplan only\b|\bonly the plan\b|\bdon'?t run\b|\bdon'?t execute\b|\bwithout running\b|\bjust (?:show|give) me (?:a|the) plan\b",
+    re.I | re.A,
+)
+OVERWRITE = re.compile(
+    r"覆盖|保存回原|存回原|写回原|直接改原|直接改掉原|原地修改|替换原文件|直接保存|改原文件|在原文件上|原表上改|"
+    r"\boverwrit|\bin place\b|\bin-place\b|\bsave over\b|\breplace the original\b|\bsave it back\b|\bsave back\b",
+    re.I | re.A,
+)
+NO_OVERWRITE = re.compile(r"别动原|不要动原|不动原|不要覆盖|别覆盖|不覆盖|不改原|别改原|另存|don'?t (?:touch|overwrite|change) the original|keep the original", re.I | re.A)
+EXPORT_LIST = re.compile(
+    r"文件清单|文件列表|文件目录|表格清单|表格列表|(?:有|都有|有些)(?:哪些|啥|什么)(?:文件|表格|表)|(?:都)?有啥表|哪些文件|"
+    r"\bfile list\b|\blist (?:of )?(?:the |all )?files\b|\blist (?:the )?(?:workspace|folder)\b|\b(?:what|which) files\b|\bfiles (?:are )?in (?:the |this )?(?:workspace|folder|directory)\b",
+    re.I | re.A,
+)
+QUESTION_DATA = re.compile(r"哪个|哪些.{0,6}最|多少|是多少|最高|最低|最多|最少|\bwhich\b|\bhow many\b|\bhow much\b|\bwhat is the\b|\bhighest\b|\blowest\b", re.I | re.A)
+
+# --- chat and vague requests ------------------------------------------------------------------
+GREETING = re.compile(r"^(?:你好|您好|嗨|哈喽|哈啰|hello|hi|hey|早上好|上午好|中午好|下午好|晚上好|早安|晚安|在吗|在不在|good (?:morning|afternoon|evening)|yo)[呀啊哈!,.~ ]*$", re.I | re.A)
+THANKS = re.compile(r"谢谢|多谢|感谢|谢啦|谢了|辛苦|帮大忙|太棒了|厉害|牛|好用|thanks|thank you|\bthx\b|\bty\b|appreciate|great job|awesome|that's all|that is all|bye|再见|拜拜|没事了|没有了", re.I | re.A)
+VENTING = re.compile(r"烦|气死|累死|累了|吐了|崩溃|头疼|头大|无语|郁闷|受不了|加班|心累|抓狂|难受|讨厌|😩|😭|😫|😤|🙃|ugh|annoying|tired|exhausted|hate|frustrat|sick of|so boring", re.I | re.A)
+ABOUT_ME = re.compile(
+    r"你是谁|你叫什么|你是什么|你能做什么|你能干什么|你会做什么|你会干什么|你会什么|你可以做什么|你都能|你能帮我做什么|你有什么功能|有什么功能|"
+    r"你支持|支持哪些|支持什么|你和.{1,20}(?:区别|不同|比)|你跟.{1,20}(?:区别|不同)|你会不会|你能不能.{0,6}(?:联网|上传)|会不会把|会不会改|"
+    r"安全吗|隐私|上传|联网|发到|泄露|离线|模型|问清是|怎么用你|你怎么用|"
+    r"\bwho are you\b|\bwhat are you\b|\bwhat can you do\b|\bwhat do you do\b|\bwhat can you help\b|\bhow do you work\b|\bdo you support\b|"
+    r"\bare you\b|\bsent anywhere\b|\bonline\b|\bprivacy\b|\bupload|\bsafe\b|\byour name\b|\bwhat formats\b|\bwill you (?:change|modify|overwrite)\b",
+    re.I | re.A,
+)
+HOWTO = re.compile(
+    r"怎么用|怎么写|怎么做|如何|什么意思|是什么|啥意思|怎么弄|怎么设置|公式|函数|vlookup|透视表|数据透视|快捷键|"
+    r"\bhow (?:do|can|to|should) (?:i|you|we)?\b|\bhow to\b|\bwhat is an?\b|\bwhat does\b|\bformula\b|\bpivot\b|\bshortcut\b",
+    re.I | re.A,
+)
+VAGUE = re.compile(
+    r"弄一下|弄下|弄弄|弄|搞一下|搞下|搞|处理一下|处理下|处理|整一下|整理一下|看着办|帮个忙|帮帮忙|帮忙|帮我一下|优化一下|改一下|"
+    r"\bfix\b|\bdo something\b|\bdo the thing\b|\bhelp me\b|\bhandle\b|\bdeal with\b|\btake care of\b|\bwork on\b|\bsort (?:it|this) out\b|\bdo it\b|\bmake it better\b|\bimprove\b",
+    re.I | re.A,
+)
+WORK_NOUN = re.compile(r"表|文件|数据|sheet|excel|file|data|table|spreadsheet|csv|xlsx|列|行", re.I | re.A)
+
+CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是", "行", "执行", "执行吧", "开始", "没问题", "对", "对的", "嗯", "嗯嗯", "确定", "同意", "冲", "搞吧", "来吧", "ok", "okay", "yes", "y", "go", "go ahead", "sure", "yep", "yeah", "confirm", "proceed", "run it", "do it", "please do", "yes please", "sounds good")
+CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别弄了", "不做了", "先不", "先不用", "停", "停止", "不要", "别", "放弃", "撤销", "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't")
+PARTICLES = re.compile(r"[吧啊呀啦了哈吗嘛哦噢喔呗嗯~!.,;?\s]+")
+CORRECTION = re.compile(r"改成|改为|换成|换为|改一下条件|应该是|不是.{0,20}是|打错了|我说错了|其实是|instead|change (?:it|the \w+) to|i meant|i mean|actually", re.I | re.A)
+DEICTIC = re.compile(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)

@@ -1,0 +1,388 @@
+"""Reading the operations of one turn against one sheet's columns."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from modes import lexicon as lx
+from modes.catalog import SheetInfo
+from modes.conditions import Cond, parse_conditions
+from modes.decision import Op
+from modes.resolve import ColumnHit, find_columns, resolve_column
+from modes.text import CJK, parse_number, tidy
+
+DESC = re.compile(r"从高到低|从大到小|由高到低|由大到小|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|最高的?在前|大的在前|top", re.I | re.A)
+AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
+    ("mean", re.compile(r"平均值|平均数|平均|均值|average|mean|avg", re.I | re.A)),
+    ("sum", re.compile(r"求和|总和|合计|总计|总额|加总|\bsum\b|\btotals?\b", re.I | re.A)),
+    ("max", re.compile(r"最大值|最高值|最大|\bmax(?:imum)?\b", re.I | re.A)),
+    ("min", re.compile(r"最小值|最低值|最小|\bmin(?:imum)?\b", re.I | re.A)),
+    ("count", re.compile(r"人数|个数|计数|数目|多少个|多少人|几个|\bcount\b|\bnumber of\b|\bhow many\b|条数|笔数|单数|店数|家数", re.I | re.A)),
+]
+SORT_VERB = re.compile(r"排|sort|order|rank|从高到低|从低到高|升序|降序|倒序|desc|asc", re.I | re.A)
+GROUP_VERB = re.compile(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
+DEDUPE_VERB = lx.DEDUPE
+BY_WORD = re.compile(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|by|per)(?![a-z])|每个|每一个|各个|各(?=[\u4e00-\u9fff])", re.I | re.A)
+KEY_STOP = re.compile(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
+FILL = re.compile(
+    r"(?:的)?(?:空值|空白|空格子|缺失值|缺失|空的|空着的|空单元格)(?:都|全部|统一)?(?:填成|填为|填充为|填充成|填上|补成|补为|改成|替换成|替换为|设为|写成)\s*[\"“'「]?(?P<v>[^\"”'」,;]+?)[\"”'」]?(?=$|[,;。]|\s)"
+    r"|\bfill (?:the )?(?:blanks?|empty (?:cells|values)|missing (?:values|cells)|nulls?)(?: in (?P<c>[\w\u4e00-\u9fff]+))? with [\"']?(?P<v2>[^\"',;]+)",
+    re.I | re.A,
+)
+ARITH = re.compile(r"\s*(?P<a>[^\s=+\-*/×÷,]+?)\s*(?P<op>[+\-*/×÷xX]|乘以|除以|加上|减去|乘|除)\s*(?P<b>[^\s,;]+)")
+
+
+@dataclass
+class TurnOps:
+    """The operations found in one turn, in the order written, and what could not be resolved."""
+
+    ops: list[Op] = field(default_factory=list)
+    hits: int = 0
+    unresolved: int = 0
+    correction: bool = False
+    weak_only: bool = False
+    typos: list[str] = field(default_factory=list)
+
+    def kinds(self) -> list[str]:
+        return [o.kind for o in self.ops]
+
+
+def _unres(raw: str, closest: list[str] | tuple[str, ...], slot: str = "column") -> dict[str, Any]:
+    return {"slot": slot, "raw": raw, "closest": list(closest)}
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(text)
+    for s, e in spans:
+        for i in range(max(0, s), min(len(chars), e)):
+            chars[i] = " "
+    return "".join(chars)
+
+
+def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop: re.Pattern[str] = KEY_STOP) -> tuple[str | None, str, str, list[str], int]:
+    """The column written right after position i: (column, raw, how, closest, end)."""
+    j = i
+    while j < len(text) and text[j] in " 的:":
+        j += 1
+    for h in hits:
+        if h.start == j:
+            return h.column, text[h.start : h.end], h.how, [], h.end
+    m = re.match(r"[A-Za-z_][A-Za-z0-9_]*|[\u4e00-\u9fff]+", text[j:])
+    if not m:
+        return None, "", "none", [], j
+    raw = m.group(0)
+    if CJK.match(raw):
+        cut = stop.search(raw)
+        raw = raw[: cut.start()] if cut else raw
+    if not raw or raw.casefold() in ("the", "it", "a", "this", "一下", "下", "个", "them", "that", "its", "column", "columns"):
+        return None, "", "none", [], j
+    col, how, closest = resolve_column(raw, sheet)
+    return col, raw, how, closest, j + len(raw)
+
+
+def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
+    """Operations of one turn (file and sheet names already blanked out)."""
+    out = TurnOps(correction=bool(lx.CORRECTION.search(text)))
+    spans: list[tuple[int, int]] = []
+    for m in lx.PLAN_ONLY.finditer(text):
+        spans.append(m.span())
+    for m in lx.OVERWRITE.finditer(text):
+        spans.append(m.span())
+    text = _blank(text, spans)
+    hits = find_columns(text, sheet)
+    out.hits = len(hits)
+    found: list[tuple[int, Op]] = []
+
+    def unresolved(n: int = 1) -> None:
+        out.unresolved += n
+
+    # explore: compare, outliers, relation, join
+    m = lx.EXPLORE_COMPARE.search(text)
+    if m or flags.get("two_tables"):
+        cols = [h.column for h in hits]
+        found.append((m.start() if m else 0, Op("compare", {"columns": cols})))
+        spans.append(m.span() if m else (0, 0))
+    m = lx.EXPLORE_OUTLIER.search(text)
+    if m:
+        nums = [h.column for h in hits if h.column in sheet.numeric] or [h.column for h in hits]
+        args: dict[str, Any] = {"column": nums[0] if nums else None}
+        if not nums:
+            raw = re.search(r"([\u4e00-\u9fff]{2,6}|[A-Za-z_]\w+)\s*(?:的)?\s*(?:明显)?(?:异常|离群)|outliers? in ([\w\u4e00-\u9fff]+)", text, re.I | re.A)
+            if raw and (raw.group(1) or raw.group(2)):
+                r = raw.group(1) or raw.group(2)
+                col, how, closest = resolve_column(r, sheet)
+                if col:
+                    args["column"] = col
+                elif r.casefold() not in ("有没有", "有无", "any", "there", "找出"):
+                    args["unresolved"] = [_unres(r, closest)]
+                    unresolved()
+        found.append((m.start(), Op("outliers", args)))
+    m = lx.EXPLORE_RELATION.search(text)
+    if m and not lx.EXPLORE_JOIN.search(text):
+        cols = list(dict.fromkeys(h.column for h in hits))
+        found.append((m.start(), Op("correlate", {"columns": cols[:2]})))
+    m = lx.EXPLORE_JOIN.search(text)
+    if m:
+        on = None
+        for b in BY_WORD.finditer(text):
+            col, raw, how, closest, _ = _col_after(text, b.end(), hits, sheet)
+            if col:
+                on = col
+        found.append((m.start(), Op("join", {"on": on})))
+    explore = bool(found)
+
+    # add a computed column: 加一列含税金额，=金额×1.13
+    m = lx.ADD_COLUMN.search(text)
+    if m and not explore:
+        rest = text[m.end() :]
+        nm = re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([^\s,=:：\"”」]+?)[\"”」]?\s*(?:[,:：]|=|等于|为|是|$|\s)", rest)
+        name = nm.group(1) if nm else None
+        expr_m = re.search(r"(?:=|等于|为|是|:|：)\s*(.+)$", rest)
+        args = {"name": name}
+        if expr_m:
+            am = ARITH.match(expr_m.group(1))
+            if am:
+                opmap = {"×": "*", "x": "*", "X": "*", "乘以": "*", "乘": "*", "÷": "/", "除以": "/", "除": "/", "加上": "+", "减去": "-"}
+                op = opmap.get(am.group("op"), am.group("op"))
+                left, _, lclose = resolve_column(am.group("a"), sheet)
+                bnum = parse_number(am.group("b"))
+                right: Any = tidy(bnum) if bnum is not None else None
+                rclose: list[str] = []
+                if right is None:
+                    rcol, _, rclose = resolve_column(am.group("b"), sheet)
+                    right = {"column": rcol} if rcol else None
+                args.update(left=left, op=op, right=right)
+                if left is None:
+                    args["unresolved"] = [_unres(am.group("a"), lclose)]
+                    unresolved()
+                elif right is None:
+                    args["unresolved"] = [_unres(am.group("b"), rclose)]
+                    unresolved()
+        if not args.get("name") and args.get("left"):
+            args["name"] = f"{args['left']}_计算"
+        found.append((m.start(), Op("add_column", args)))
+        spans.append((m.start(), len(text)))
+
+    # fill blanks: 电话列的空值填成“暂无”
+    m = FILL.search(text)
+    if m:
+        col = None
+        if m.group("c"):
+            col, _, _ = resolve_column(m.group("c"), sheet)
+        else:
+            before = [h for h in hits if h.end <= m.start() + 2]
+            col = before[-1].column if before else None
+        value = (m.group("v") or m.group("v2") or "").strip()
+        num = parse_number(value)
+        fill_value: Any = tidy(num) if num is not None else value
+        found.append((m.start(), Op("clean", {"fill": {col: fill_value} if col else {"*": fill_value}})))
+        spans.append((max(0, m.start() - 8), m.end()))
+    elif lx.CLEAN.search(text) and not explore:
+        found.append((lx.CLEAN.search(text).start(), Op("clean", {})))  # type: ignore[union-attr]
+
+    # deduplicate
+    m = lx.DEDUPE.search(text)
+    if m:
+        found.append((m.start(), Op("dedupe", {})))
+        spans.append(m.span())
+        pre = re.search(r"(?:删掉|删除|去掉|去除|remove|drop|delete)\s*$", text[: m.start()], re.I | re.A)
+        if pre:
+            spans.append(pre.span())
+
+    # 按X… / by X: sort keys, group keys, dedupe keys
+    sort_keys: list[str] = []
+    group_keys: list[str] = []
+    key_spans: list[tuple[int, int]] = []
+    sorting = bool(lx.SORT.search(text))
+    grouping = bool(lx.GROUP.search(text)) and not explore
+    for b in BY_WORD.finditer(text):
+        if any(s <= b.start() < e for s, e in spans):
+            continue
+        col, raw, how, closest, end = _col_after(text, b.end(), hits, sheet)
+        if not raw:
+            continue
+        if how == "typo":
+            out.typos.append(raw)
+        keys = [(col, raw, closest)]
+        j = end
+        while True:
+            mm = re.match(r"\s*(?:和|、|与|及|以及|跟|,|and|&)\s*", text[j:], re.I | re.A)
+            if not mm:
+                break
+            c2, r2, _, cl2, e2 = _col_after(text, j + mm.end(), hits, sheet)
+            if not c2:
+                break
+            keys.append((c2, r2, cl2))
+            j = e2
+        clause = re.split(r"[,;]", text[j:], maxsplit=1)[0]
+        word = b.group(0).casefold()
+        before = text[max(0, b.start() - 30) : b.start()]
+        if word in ("每个", "每一个", "各个", "各", "per") or word.startswith("group"):
+            role = "group"
+        elif word.startswith(("sort", "order", "rank")):
+            role = "sort"
+        elif DEDUPE_VERB.search(clause[:8]):
+            role = "dedupe"
+        elif SORT_VERB.search(clause[:10]) and not GROUP_VERB.search(clause[:6]):
+            role = "sort"
+        elif GROUP_VERB.search(clause):
+            role = "group"
+        elif word == "by" and re.search(r"sort|order|rank", before, re.I | re.A):
+            role = "sort"
+        elif word == "by" and re.search(r"group|summar|total|sum|count|average", before, re.I | re.A):
+            role = "group"
+        elif sorting:
+            role = "sort"
+        elif grouping:
+            role = "group"
+        elif lx.EXPLORE_JOIN.search(clause) or explore:
+            continue
+        else:
+            role = "sort" if word in ("按", "按照", "by") and SORT_VERB.search(text[j:]) else "none"
+        if role == "none":
+            continue
+        for c, r, cl in keys:
+            if c is None:
+                if role == "dedupe":
+                    continue
+                found.append((b.start(), Op(role, {"unresolved": [_unres(r, cl)]})))
+                unresolved()
+            elif role == "sort":
+                sort_keys.append(c)
+            elif role == "group":
+                group_keys.append(c)
+            elif role == "dedupe":
+                found.append((b.start(), Op("dedupe", {"subset": [c]})))
+        key_spans.append((b.start(), j))
+    spans += key_spans
+
+    # sort
+    sm = lx.SORT.search(text)
+    if sort_keys or (sm and not explore):
+        if not sort_keys:
+            for h in hits:
+                after = text[h.end : h.end + 8]
+                if re.match(r"\s*(?:列)?\s*(?:从高到低|从低到高|从大到小|从小到大|降序|升序|倒序|desc|asc|descending|ascending)", after, re.I | re.A):
+                    sort_keys.append(h.column)
+                    spans.append((h.start, h.end))
+        found.append((sm.start() if sm else key_spans[0][0] if key_spans else 0, Op("sort", {"by": sort_keys, "ascending": not DESC.search(text)})))
+
+    # group and summarise
+    if grouping:
+        measures: list[dict[str, str]] = []
+        unres: list[dict[str, Any]] = []
+        blanked = _blank(text, key_spans)
+        for agg, rxp in AGG_WORDS:
+            for am in rxp.finditer(blanked):
+                if agg == "count":
+                    measures.append({"agg": "count"})
+                    continue
+                col, raw, how, closest, end = _col_after(blanked, am.end(), hits, sheet)
+                if col is None:
+                    pre = [h for h in hits if 0 <= am.start() - h.end <= 2 and h.column not in group_keys]
+                    if pre:
+                        col = pre[-1].column
+                    else:
+                        back = re.search(r"([\u4e00-\u9fff]{1,6})的\s*$", blanked[: am.start()])
+                        if back:
+                            col, how, closest = resolve_column(back.group(1), sheet)
+                            raw = back.group(1)
+                if col:
+                    measures.append({"column": col, "agg": agg})
+                elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一"):
+                    unres.append(_unres(raw, closest))
+        if not any("column" in m for m in measures):
+            # 汇总金额 / sum 数量: a numeric column named beside the verb
+            for h in hits:
+                if h.column in sheet.numeric and h.column not in group_keys and not any(s <= h.start < e for s, e in key_spans):
+                    gm = lx.GROUP.search(text[max(0, h.start - 6) : h.end + 6])
+                    if gm:
+                        measures.append({"column": h.column, "agg": "sum"})
+        has_measure = [m for m in measures if "column" in m]
+        if not has_measure and any(m["agg"] == "count" for m in measures):
+            measures = [{"agg": "count"}]
+        else:
+            measures = has_measure
+        args = {"keys": list(dict.fromkeys(group_keys)), "measures": measures}
+        if unres:
+            args["unresolved"] = unres
+            unresolved(len(unres))
+        gm = lx.GROUP.search(text)
+        found.append((gm.start() if gm else 0, Op("group", args)))
+        spans.append((gm.start(), gm.end()) if gm else (0, 0))
+
+    # select columns
+    m = lx.SELECT.search(text)
+    if m and not explore:
+        cols = [h.column for h in hits if h.start >= m.start() - 1 and not any(s <= h.start < e for s, e in spans)]
+        found.append((m.start(), Op("select", {"columns": list(dict.fromkeys(cols))})))
+        spans.append((m.start(), len(text)))
+
+    # top n
+    m = lx.TOP_N.search(text)
+    if m and not explore:
+        n_raw = next(g for g in m.groups() if g)
+        n = parse_number(n_raw)
+        by = [h.column for h in hits if h.column in sheet.numeric and not any(s <= h.start < e for s, e in spans)]
+        found.append((m.start(), Op("top_n", {"n": int(n or 10), "by": by[0] if by else (sort_keys[0] if sort_keys else None)})))
+        spans.append(m.span())
+
+    # filter and delete
+    cond_text = _blank(text, spans)
+    cp = parse_conditions(cond_text, sheet, [h for h in hits if not any(s <= h.start < e for s, e in spans)])
+    fm = lx.FILTER.search(cond_text)
+    dm = lx.DELETE_ROWS.search(cond_text)
+    if cp.conds or fm or dm:
+        conds = list(cp.conds)
+        logic = cp.logic
+        if dm and conds and (not fm or dm.start() > fm.start()):
+            conds = [negate(c) for c in conds]
+            logic = "or" if logic == "and" and len(conds) > 1 else "and"
+        unres_c = [c for c in conds if c.column is None]
+        args = {"conditions": conds, "logic": logic, "delete": bool(dm)}
+        if unres_c:
+            args["unresolved"] = [_unres(c.raw, c.closest) for c in unres_c]
+            unresolved(len(unres_c))
+        starts = [s for s, _ in cp.spans] + ([fm.start()] if fm else []) + ([dm.start()] if dm else [])
+        found.append((min(starts), Op("filter", args)))
+        out.hits += len(cp.conds)
+
+    # export
+    em = lx.EXPORT.search(text)
+    fmt = flags.get("target_format")
+    if (em or fmt) and not flags.get("export_list"):
+        found.append((em.start() if em else len(text), Op("export", {"format": fmt})))
+
+    # describe / preview
+    if not found:
+        pm = lx.PROFILE.search(text) or lx.HEAD_N.search(text)
+        head = lx.HEAD_N.search(text)
+        if pm or flags.get("bare_file"):
+            n = None
+            if head:
+                g = next((x for x in head.groups() if x), None)
+                n = int(parse_number(g) or 5) if g else 5
+            out.weak_only = True
+            found.append((pm.start() if pm else 0, Op("profile", {"head": n, "columns": [h.column for h in hits]})))
+
+    found.sort(key=lambda t: t[0])
+    exports = [o for _, o in found if o.kind == "export"]
+    out.ops = [o for _, o in found if o.kind != "export"] + exports[:1]
+    for o in out.ops:
+        for c in o.args.get("conditions", []):
+            if c.how == "typo":
+                out.typos.append(c.raw)
+    return out
+
+
+NEGATE = {"eq": "ne", "ne": "eq", "gt": "le", "ge": "lt", "lt": "ge", "le": "gt", "in": "not_in", "not_in": "in",
+          "contains": "not_contains", "not_contains": "contains", "empty": "not_empty", "not_empty": "empty"}
+
+
+def negate(c: Cond) -> Cond:
+    """The condition for the rows to keep when the user asks to delete the rows that meet c."""
+    if c.op in NEGATE:
+        return Cond(c.column, NEGATE[c.op], c.value, c.value2, c.raw, c.how, c.closest)
+    return c

@@ -1,0 +1,205 @@
+"""What wenqing says: Chinese first, English when the user writes English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modes.conditions import Cond
+from modes.decision import Request
+
+CONFIRM_ZH = "确认请回复'继续'"
+CONFIRM_EN = "Reply 'go' (继续) to confirm, or 'cancel'."
+
+CHAT = {
+    "greeting": ("你好！我是问清，帮你处理表格：预览、筛选、排序、汇总、去重、导出……直接告诉我要对哪个文件做什么就行。",
+                 "Hi! I'm wenqing. I work on your spreadsheets: preview, filter, sort, summarise, dedupe, export… Tell me which file and what to do."),
+    "thanks": ("不客气！还有表格要处理随时叫我。", "You're welcome! Tell me whenever there's another table to handle."),
+    "venting": ("辛苦了，表格的活儿确实磨人。把要做的事告诉我，比如“筛选 X.xlsx 里评分大于4的行”，我来跑。",
+                "That sounds tiring. Tell me what needs doing, e.g. “filter X.xlsx where rating > 4”, and I'll run it."),
+    "about": ("我是问清（wenqing），一个在终端里帮你处理表格的助手：能预览、筛选、排序、分组汇总、去重、清洗、加计算列、对比和导出 xlsx/xls/csv。"
+              "不确定时我会先问清楚或复述理解，范围大的工作先给方案卡；原文件永远不改，结果另存到 outputs/；默认完全离线运行，数据不会发到网上。",
+              "I'm wenqing, a terminal assistant for spreadsheets (xlsx, xls, csv): preview, filter, sort, group and summarise, dedupe, clean, "
+              "computed columns, compare and export. When unsure I ask or restate first; broad work gets a plan card; your source files are never "
+              "changed (results go to outputs/); by default everything runs offline and no data leaves this machine."),
+    "howto": ("这是 Excel 用法的问题。我更擅长直接替你处理工作区里的表格：比如“把订单表和客户表按客户ID关联起来”就相当于一次 VLOOKUP，告诉我文件和列就行。",
+              "That's a general Excel question. I'm best at doing the work on your workspace files directly, e.g. “join the orders and customers sheets on 客户ID” does what a VLOOKUP would."),
+    "other": ("我主要帮你处理表格。想分析、筛选或导出哪个文件？", "I mainly work on spreadsheets. Which file would you like to analyse, filter or export?"),
+}
+
+OP_LABEL = {
+    "zh": {"profile": "预览", "filter": "筛选", "sort": "排序", "group": "分组汇总", "dedupe": "去重", "clean": "清洗", "select": "选列",
+           "add_column": "加计算列", "top_n": "取前几名", "export": "导出", "compare": "对比", "outliers": "找异常值", "correlate": "看相关性",
+           "join": "关联", "full_analysis": "全面分析"},
+    "en": {"profile": "preview", "filter": "filter", "sort": "sort", "group": "group & summarise", "dedupe": "dedupe", "clean": "clean",
+           "select": "select columns", "add_column": "add a column", "top_n": "top N", "export": "export", "compare": "compare",
+           "outliers": "find outliers", "correlate": "correlation", "join": "join", "full_analysis": "full analysis"},
+}
+AGG_LABEL = {"zh": {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大"},
+             "en": {"sum": "sum", "mean": "mean", "count": "count", "min": "min", "max": "max"}}
+
+
+def op_phrase(kind: str, args: dict[str, Any], lang: str) -> str:
+    zh = lang == "zh"
+    sep = "、" if zh else ", "
+    if kind == "filter":
+        conds: list[Cond] = args.get("conditions") or []
+        joiner = (" 或 " if args.get("logic") == "or" else " 且 ") if zh else (" or " if args.get("logic") == "or" else " and ")
+        text = joiner.join(c.describe(lang) for c in conds if c.column)
+        if not text:
+            return "筛选" if zh else "filter"
+        return f"筛选 {text} 的行" if zh else f"keep rows where {text}"
+    if kind == "sort":
+        by = sep.join(args.get("by") or [])
+        if zh:
+            return f"按 {by} {'升序' if args.get('ascending') else '降序'}排序" if by else "排序"
+        return f"sort by {by} {'ascending' if args.get('ascending') else 'descending'}" if by else "sort"
+    if kind == "group":
+        keys = sep.join(args.get("keys") or [])
+        ms = args.get("measures") or []
+        mtxt = sep.join(f"{m['column']} {AGG_LABEL[lang][m['agg']]}" if m.get("column") else AGG_LABEL[lang]["count"] for m in ms)
+        if not mtxt:
+            mtxt = "各数值列合计与行数" if zh else "totals of numeric columns and row counts"
+        if zh:
+            return f"按 {keys} 分组，计算 {mtxt}" if keys else f"计算 {mtxt}"
+        return f"group by {keys}, compute {mtxt}" if keys else f"compute {mtxt}"
+    if kind == "select":
+        cols = sep.join(args.get("columns") or [])
+        return f"只保留 {cols} 列" if zh else f"keep columns {cols}"
+    if kind == "export":
+        fmt = (args.get("format") or "csv").upper()
+        return f"导出为 {fmt} 到 outputs/" if zh else f"export as {fmt} to outputs/"
+    if kind == "clean":
+        fill = args.get("fill")
+        if fill:
+            parts = sep.join(f"{'所有列' if k == '*' else k} 的空值填为“{v}”" for k, v in fill.items()) if zh else sep.join(f"fill blanks in {'all columns' if k == '*' else k} with '{v}'" for k, v in fill.items())
+            return parts
+        return "清洗（去首尾空格、删除全空行）" if zh else "clean (trim spaces, drop empty rows)"
+    if kind == "dedupe":
+        sub = args.get("subset")
+        return (f"按 {sep.join(sub)} 去重" if sub else "删除重复行") if zh else (f"dedupe on {sep.join(sub)}" if sub else "remove duplicate rows")
+    if kind == "add_column":
+        right = args.get("right")
+        r = right.get("column") if isinstance(right, dict) else right
+        return f"新增列 {args.get('name')} = {args.get('left')} {args.get('op')} {r}" if zh else f"add column {args.get('name')} = {args.get('left')} {args.get('op')} {r}"
+    if kind == "top_n":
+        return f"取 {args.get('by')} 最高的 {args.get('n')} 行" if zh else f"top {args.get('n')} rows by {args.get('by')}"
+    if kind == "outliers":
+        return f"找出 {args.get('column')} 的异常值" if zh else f"find outliers in {args.get('column')}"
+    if kind == "correlate":
+        return f"看 {sep.join(args.get('columns') or [])} 之间的相关性" if zh else f"correlate {sep.join(args.get('columns') or [])}"
+    if kind == "compare":
+        return "对比两张表" if zh else "compare the two tables"
+    if kind == "join":
+        return f"按 {args.get('on')} 关联两张表" if zh else f"join the two tables on {args.get('on')}"
+    if kind == "profile":
+        if args.get("head"):
+            return f"预览前 {args['head']} 行" if zh else f"preview the first {args['head']} rows"
+        return "预览结构（行列、类型、空值、样例）" if zh else "preview its structure (shape, types, blanks, samples)"
+    if kind == "full_analysis":
+        return "全面分析（每个工作表的结构、各列统计、空值）" if zh else "full analysis (every sheet, per-column statistics, blanks)"
+    return OP_LABEL[lang].get(kind, kind)
+
+
+def target(r: Request, lang: str) -> str:
+    files = list(r.files) or ([r.file] if r.file else [])
+    name = (" 和 " if lang == "zh" else " and ").join(files) if files else ("（未定）" if lang == "zh" else "(not chosen)")
+    if r.sheet:
+        name += f" 的 {r.sheet} 表" if lang == "zh" else f" (sheet {r.sheet})"
+    return name
+
+
+def goal_summary(r: Request, lang: str) -> str:
+    ops = [op_phrase(o.kind, o.args, lang) for o in r.ops]
+    if lang == "zh":
+        body = f"对 {target(r, lang)}：" + "，".join(ops)
+        if r.overwrite:
+            body += "；结果另存为 outputs/ 下的新文件，原文件保持不变"
+        return body
+    body = f"On {target(r, lang)}: " + "; ".join(ops)
+    if r.overwrite:
+        body += "; the result goes to a new file in outputs/, the source stays as it is"
+    return body
+
+
+def restate(r: Request, lang: str, why: str = "") -> str:
+    if lang == "zh":
+        return f"我的理解是：{goal_summary(r, lang)}。{why}{CONFIRM_ZH}，取消请回复'取消'。"
+    return f"Here is what I understood: {goal_summary(r, lang)}. {why}{CONFIRM_EN}"
+
+
+def plan_prompt(r: Request, lang: str) -> str:
+    if lang == "zh":
+        extra = "只出方案，" if r.plan_only else ""
+        return f"{extra}方案如上（{goal_summary(r, lang)}）。{CONFIRM_ZH}，取消请回复'取消'。"
+    return f"The plan is above ({goal_summary(r, lang)}). {CONFIRM_EN}"
+
+
+def ask_intent(lang: str, file: str | None = None, nothing_pending: bool = False) -> str:
+    if lang == "zh":
+        pre = "目前没有待确认的操作。" if nothing_pending else ""
+        about = f"关于 {file}，" if file else ""
+        return f"{pre}{about}您想让我做什么？比如分析数据、导出文件、筛选表格……"
+    pre = "Nothing is waiting for confirmation. " if nothing_pending else ""
+    about = f"About {file}: " if file else ""
+    return f"{pre}{about}What would you like me to do? For example: analyse data, export a file, filter a table…"
+
+
+def cancelled(lang: str) -> str:
+    return "好的，已取消，什么都没有执行。" if lang == "zh" else "OK, cancelled; nothing was run."
+
+
+def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> str:
+    zh = lang == "zh"
+    sep = "、" if zh else ", "
+    parts: list[str] = []
+    what = OP_LABEL[lang].get(r.ops[0].kind, "") if r.ops else ""
+    for m in missing:
+        if m == "file":
+            if r.missing_file_name:
+                near = sep.join(r.candidates) if r.candidates else sep.join(files[:6])
+                parts.append(f"工作区里没有 {r.missing_file_name}，最接近的文件：{near}。您指的是哪个？" if zh else
+                             f"There is no {r.missing_file_name} in the workspace; closest: {near}. Which one do you mean?")
+            elif r.file_how == "not_table":
+                parts.append(f"{r.problems[0] if r.problems else ''}请换一个表格文件（可选：{sep.join(files[:6])}）。" if zh else
+                             f"That is not a spreadsheet. Pick a table file ({sep.join(files[:6])}).")
+            elif r.file_how == "current_missing":
+                parts.append(f"还没有当前文件，您说的是哪个文件？可选：{sep.join(files[:6])}。" if zh else
+                             f"There is no current file yet; which file do you mean? Options: {sep.join(files[:6])}.")
+            elif r.candidates:
+                parts.append(f"有多个文件符合：{sep.join(r.candidates)}，要{what}哪一个？" if zh else
+                             f"Several files fit: {sep.join(r.candidates)}. Which one{' to ' + what if what else ''}?")
+            else:
+                parts.append(f"要{what}哪个文件？工作区里有：{sep.join(files[:6])}。" if zh else
+                             f"Which file{' to ' + what if what else ''}? The workspace has: {sep.join(files[:6])}.")
+        elif m == "sheet":
+            parts.append(r.problems[0] if r.problems else ("请指明工作表。" if zh else "Which sheet?"))
+        elif m == "condition":
+            parts.append("筛选条件是什么？例如“评分大于4”“地址不为空”。" if zh else "What is the condition? e.g. “rating > 4”, “address is not empty”.")
+        elif m == "column":
+            parts.extend(p for p in r.problems if p not in parts)
+        elif m == "group_by":
+            parts.append(f"按哪一列分组？{_cols_hint(r, lang)}" if zh else f"Group by which column? {_cols_hint(r, lang)}")
+        elif m == "sort_by":
+            parts.append(f"按哪一列排序？{_cols_hint(r, lang)}" if zh else f"Sort by which column? {_cols_hint(r, lang)}")
+        elif m == "columns":
+            parts.append(f"要保留哪几列？{_cols_hint(r, lang)}" if zh else f"Which columns to keep? {_cols_hint(r, lang)}")
+        elif m in ("expression", "measure"):
+            parts.append("新列怎么算？例如“含税金额=金额×1.13”。" if zh else "How is the new column computed? e.g. “with_tax = amount * 1.13”.")
+        elif m == "columns_pair":
+            parts.append(f"要看哪两列之间的关系？{_cols_hint(r, lang)}" if zh else f"Which two columns? {_cols_hint(r, lang)}")
+        elif m == "second_table":
+            parts.append("要和哪个文件或工作表比较/关联？" if zh else "Compare or join with which file or sheet?")
+        elif m == "join_key":
+            parts.append(f"按哪一列关联？{_cols_hint(r, lang)}" if zh else f"Join on which column? {_cols_hint(r, lang)}")
+    head = ""
+    if r.file and "file" not in missing:
+        head = f"好的，{what + ' ' if what else ''}{target(r, lang)}。" if zh else f"OK, {what + ' ' if what else ''}{target(r, lang)}. "
+    elif zh and not parts:
+        head = "好的，"
+    return head + ("" if zh else "") + ("".join(parts) if zh else " ".join(parts))
+
+
+def _cols_hint(r: Request, lang: str) -> str:
+    if not r.closest:
+        return ""
+    return ("现有列：" if lang == "zh" else "Columns: ") + ("、" if lang == "zh" else ", ").join(r.closest[:12])

@@ -1,0 +1,358 @@
+"""Resolving names: which file, which sheet, which column a person meant."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+
+from modes import lexicon as lx
+from modes.catalog import Catalog, FileInfo, SheetInfo
+from modes.text import CJK, edit_distance
+
+FILE_EXT = r"(?:xlsx|xlsm|xls|csv|ods|tsv|txt|json|docx?|pdf|pptx?|md)"
+NAMED_FILE = re.compile(r"([\w\-.()（）\u4e00-\u9fff]+?)\.(" + FILE_EXT[3:-1] + r")\b", re.I | re.A)
+GENERIC_TOKENS = {
+    "data", "sample", "file", "files", "table", "sheet", "list", "test", "new", "copy", "final", "output",
+    "数据", "表格", "文件", "表", "最新", "副本", "明细",
+}
+LEAD_WORDS = re.compile(r"^.*(?:把|将|打开|分析一下|分析|预览一下|预览|筛选|看看|看一下|对比一下|对比|和|跟|与|给|在|从|用|里|是)", re.S)
+FILEISH = re.compile(r"表|文件|数据|那个|那份|这个|poi|file|list|sheet|workbook|spreadsheet|data|的", re.I | re.A)
+TYPE_WORDS = re.compile(r"\bcsv\b|csv文件|\bexcel\b|\bxlsx\b|\bxls\b|表格|工作簿|spreadsheet|workbook", re.I | re.A)
+FORMAT_LEAD = re.compile(r"(?:转成|转为|转换成|转换为|转|导出成|导出为|导出|另存为|另存|存成|存为|保存为|保存成|输出为|输出成|成|为|as|to|into|in)\s*(?:一个|个|an?)?\s*$", re.I | re.A)
+
+
+@dataclass
+class FileRef:
+    """What an utterance says about files."""
+
+    how: str = "none"  # named | stem | fuzzy | description | current | type | missing | ambiguous | none
+    paths: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+    missing_name: str | None = None
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    used_tokens: list[str] = field(default_factory=list)
+    target_format: str | None = None
+
+    @property
+    def path(self) -> str | None:
+        return self.paths[0] if self.paths else None
+
+
+def _covered(spans: list[tuple[int, int]], a: int, b: int) -> bool:
+    return any(s < b and a < e for s, e in spans)
+
+
+def stem_tokens(f: FileInfo) -> list[str]:
+    parts = re.split(r"[_\-\s.()（）]+", f.stem.casefold())
+    toks: list[str] = []
+    for p in parts:
+        for run in re.findall(r"[\u4e00-\u9fff]+|[a-z]+|\d+", p):
+            if run in GENERIC_TOKENS or (not CJK.match(run) and len(run) < 3) or run.isdigit():
+                continue
+            toks.append(run)
+            if CJK.match(run) and len(run) >= 4:
+                toks += [run[i : i + 2] for i in range(0, len(run) - 1, 2) if run[i : i + 2] not in GENERIC_TOKENS]
+    return toks
+
+
+def _token_hits(token: str, low: str) -> list[tuple[int, int]]:
+    if CJK.match(token):
+        return [(m.start(), m.end()) for m in re.finditer(re.escape(token), low)]
+    pat = re.escape(token.rstrip("s")) + r"s?"
+    return [(m.start(), m.end()) for m in re.finditer(r"(?<![a-z])" + pat + r"(?![a-z])", low)]
+
+
+def find_files(text: str, catalog: Catalog, current: str | None = None, restrict: list[str] | None = None) -> FileRef:
+    """Resolve the files an utterance names, describes or points at."""
+    low = text.casefold()
+    ref = FileRef()
+    files = [f for f in catalog.files if not restrict or f.path in restrict]
+    hits: list[tuple[int, str, str]] = []  # (position, path, how)
+
+    # 1. exact names, with or without the extension, and the folder prefix if any
+    for f in sorted(catalog.files, key=lambda f: -len(f.name)):
+        for needle, how in ((f.path.casefold(), "named"), (f.name.casefold(), "named"), (f.stem.casefold(), "stem")):
+            if len(needle) < 2:
+                continue
+            start = 0
+            while (i := low.find(needle, start)) >= 0:
+                j = i + len(needle)
+                start = j
+                if _covered(ref.spans, i, j):
+                    continue
+                if how == "stem" and j < len(low) and re.match(r"[a-z0-9]", low[j]) and not CJK.match(needle[-1]):
+                    continue
+                if how == "stem" and re.match(r"\.[a-z]{2,4}(?![a-z])", low[j:]):
+                    continue
+                ref.spans.append((i, j))
+                hits.append((i, f.path, how))
+    # 2. names with an extension that match no file: a typo, or a file that does not exist
+    for m in NAMED_FILE.finditer(text):
+        if _covered(ref.spans, m.start(), m.end()):
+            continue
+        raw = m.group(0)
+        stem_run = m.group(1)
+        best = _closest_file(stem_run, raw, catalog)
+        if best is not None:
+            ref.spans.append((m.start(), m.end()))
+            hits.append((m.start(), best, "fuzzy"))
+            continue
+        name = LEAD_WORDS.sub("", stem_run) + "." + m.group(2)
+        ref.spans.append((m.start(), m.end()))
+        ref.missing_name = ref.missing_name or name
+        ref.candidates = _close_names(name, catalog)
+    # 3. small typos in a stem written without extension (销售明系 -> 销售明细)
+    if not hits:
+        for f in files:
+            st = f.stem.casefold()
+            if len(st) < 4:
+                continue
+            tol = 1 if len(st) < 8 else 2
+            for size in (len(st) - 1, len(st), len(st) + 1):
+                for i in range(0, max(0, len(low) - size + 1)):
+                    if _covered(ref.spans, i, i + size):
+                        continue
+                    if edit_distance(low[i : i + size], st, tol) <= tol:
+                        ref.spans.append((i, i + size))
+                        hits.append((i, f.path, "fuzzy"))
+                        break
+                else:
+                    continue
+                break
+    if hits:
+        hits.sort()
+        seen: list[str] = []
+        for _, p, _how in hits:
+            if p not in seen:
+                seen.append(p)
+        ref.paths = seen
+        ref.how = "named" if all(h[2] != "fuzzy" for h in hits) else "fuzzy"
+        return _with_format(ref, text)
+    if ref.missing_name:
+        ref.how = "missing"
+        return _with_format(ref, text)
+    # 4. deixis: this file / it
+    d = lx.DEICTIC.search(text)
+    if d and not (d.group(0).casefold() == "it" and re.search(r"\b(?:sum it|it up|make it|do it)\b", low)):
+        if current:
+            ref.how, ref.paths = "current", [current]
+            ref.spans.append(d.span())
+        else:
+            ref.how = "current_missing"
+        return _with_format(ref, text)
+    # 5. descriptions that fit one file: 上海的poi, 库存表, the customer list
+    scores: dict[str, tuple[int, list[str], list[tuple[int, int]]]] = {}
+    for f in files:
+        sheet_toks = [s.name.casefold() for s in f.sheets if s.name and len(f.sheets) > 1]
+        toks = stem_tokens(f) + sheet_toks
+        matched: list[str] = []
+        spans: list[tuple[int, int]] = []
+        for t in dict.fromkeys(toks):
+            hs = _token_hits(t, low)
+            if not hs and lx.concept_of(t):  # customer ~ 客户
+                for w, c in lx.synonyms().items():
+                    if c == lx.concept_of(t) and len(w) >= 2 and w not in GENERIC_TOKENS:
+                        hs = _token_hits(w, low)
+                        if hs:
+                            break
+            if hs:
+                matched.append(t)
+                spans += hs
+        if matched and not all(t in sheet_toks for t in matched):
+            scores[f.path] = (sum(len(t) for t in matched), matched, spans)
+    if scores:
+        top = max(s[0] for s in scores.values())
+        best = [p for p, s in scores.items() if s[0] == top]
+        strong = [p for p in best if len(scores[p][1]) >= 2 or restrict or FILEISH.search(_around(low, scores[p][2]))]
+        if len(strong) == 1:
+            ref.how, ref.paths = "description", strong
+            ref.spans += scores[strong[0]][2]
+            ref.used_tokens = scores[strong[0]][1]
+            return _with_format(ref, text)
+        if len(strong) > 1:
+            ref.how, ref.candidates = "ambiguous", sorted(strong)
+            for p in strong:
+                ref.spans += scores[p][2]
+            return _with_format(ref, text)
+    # 6. a kind of file: "the csv", "the Excel file", "表格"
+    ref = _with_format(ref, text)
+    kinds = []
+    for m in TYPE_WORDS.finditer(text):
+        if FORMAT_LEAD.search(text[: m.start()]):
+            continue
+        kinds.append(m.group(0).casefold())
+    if kinds:
+        want = {"csv"} if any("csv" in k for k in kinds) else ({"xlsx", "xls", "ods"} if any(k in ("excel", "xlsx", "xls", "工作簿", "workbook") for k in kinds) else None)
+        cands = [f.path for f in files if f.is_table and (want is None or f.kind in want) and (ref.target_format is None or f.kind != ref.target_format)]
+        if len(cands) == 1:
+            ref.how, ref.paths = "type", cands
+        elif cands:
+            ref.how, ref.candidates = "ambiguous", cands
+    return ref
+
+
+def _around(low: str, spans: list[tuple[int, int]]) -> str:
+    return " ".join(low[max(0, s - 3) : e + 6] for s, e in spans)
+
+
+def _with_format(ref: FileRef, text: str) -> FileRef:
+    for m in re.finditer(r"csv|xlsx|xls|excel", text, re.I | re.A):
+        if FORMAT_LEAD.search(text[: m.start()]):
+            fmt = m.group(0).casefold()
+            ref.target_format = "csv" if fmt == "csv" else "xlsx"
+    return ref
+
+
+def _closest_file(stem_run: str, raw: str, catalog: Catalog) -> str | None:
+    """A name with an extension that is one small typo away from a workspace file."""
+    low = raw.casefold()
+    for f in catalog.files:
+        name = f.name.casefold()
+        for k in range(len(low) - len(name) - 1, len(low) - len(name) + 2):
+            if k < 0:
+                continue
+            cand = low[k:]
+            if cand.rsplit(".", 1)[-1] != name.rsplit(".", 1)[-1]:
+                continue
+            if len(name) >= 6 and edit_distance(cand, name, 1) <= 1:
+                return f.path
+    return None
+
+
+def _close_names(name: str, catalog: Catalog) -> list[str]:
+    low = name.casefold()
+    stem = low.rsplit(".", 1)[0]
+    scored = []
+    for f in catalog.tables:
+        r = difflib.SequenceMatcher(None, stem, f.stem.casefold()).ratio()
+        shared = set(re.findall(r"[a-z]{3,}|[\u4e00-\u9fff]{2,}", stem)) & set(stem_tokens(f) + [f.stem.casefold()])
+        if r >= 0.5 or shared or any(t in stem for t in stem_tokens(f)):
+            scored.append((-(r + len(shared)), f.path))
+    return [p for _, p in sorted(scored)[:4]]
+
+
+# ---------------------------------------------------------------- sheets and columns
+
+
+def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[int, int] | None]:
+    """(sheet, missing_name, span): a sheet the text names, or a sheet-like name that does not exist."""
+    low = text.casefold()
+    for s in sorted(f.sheets, key=lambda s: -len(s.name or "")):
+        if s.name and len(f.sheets) > 1:
+            i = low.find(s.name.casefold())
+            if i >= 0:
+                return s.name, None, (i, i + len(s.name))
+    if len(f.sheets) > 1:  # an English word for a Chinese sheet name, or the reverse
+        for s in f.sheets:
+            c = lx.concept_of(s.name or "")
+            if not c:
+                continue
+            for w, wc in lx.synonyms().items():
+                if wc == c and len(w) >= 3:
+                    m = re.search(r"(?<![a-z])" + re.escape(w) + r"s?\s*(?:sheet|表|页)", low)
+                    if m:
+                        return s.name, None, m.span()
+    m = re.search(r"([\w\u4e00-\u9fff]{1,12}?)\s*(?:sheet|工作表|页签)|(?:sheet|工作表)\s*([\w\u4e00-\u9fff]{1,12})", text, re.I | re.A)
+    if m:
+        name = (m.group(1) or m.group(2) or "").strip()
+        name = re.sub(r"^(?:the|的|of)\s*", "", name, flags=re.I | re.A)
+        if name and name.casefold() not in ("the", "this", "that", "a", "one", "每个", "这个", "那个", "单独", "某个", "一个", "each", "every"):
+            return None, name, m.span()
+    return None, None, None
+
+
+@dataclass(frozen=True)
+class ColumnHit:
+    start: int
+    end: int
+    column: str
+    how: str  # exact | synonym | partial
+
+
+def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
+    """Every column the text mentions, by name or plain meaning, longest first, without overlaps."""
+    low = text.casefold()
+    cands: list[tuple[int, int, str, str]] = []
+    for c in sheet.columns:
+        cl = c.casefold()
+        if not cl:
+            continue
+        for m in re.finditer(re.escape(cl), low):
+            if not CJK.match(cl[0]) and m.start() > 0 and re.match(r"[a-z0-9_]", low[m.start() - 1]):
+                continue
+            if not CJK.match(cl[-1]) and m.end() < len(low) and re.match(r"[a-z0-9_]", low[m.end()]):
+                continue
+            cands.append((m.start(), m.end(), c, "exact"))
+    by_concept: dict[str, list[str]] = {}
+    for c in sheet.columns:
+        concept = lx.concept_of(c) or lx.concept_of(c.replace("_", " "))
+        if concept:
+            by_concept.setdefault(concept, []).append(c)
+    for w, concept in lx.synonyms().items():
+        cols = by_concept.get(concept)
+        if not cols or len(cols) > 1:
+            continue
+        for m in re.finditer(re.escape(w), low):
+            if not CJK.match(w[0]) and ((m.start() > 0 and re.match(r"[a-z]", low[m.start() - 1])) or (m.end() < len(low) and re.match(r"[a-z]", low[m.end()]))):
+                continue
+            cands.append((m.start(), m.end(), cols[0], "synonym"))
+    cands.sort(key=lambda t: (-(t[1] - t[0]), t[3] != "exact", t[0]))
+    chosen: list[ColumnHit] = []
+    for s, e, c, how in cands:
+        if any(h.start < e and s < h.end for h in chosen):
+            continue
+        chosen.append(ColumnHit(s, e, c, how))
+    return sorted(chosen, key=lambda h: h.start)
+
+
+def resolve_column(raw: str, sheet: SheetInfo) -> tuple[str | None, str, list[str]]:
+    """(column, how, closest): exact, by meaning, unique partial, or a small typo; else None with the closest names."""
+    r = raw.strip().strip("\"'“”「」").casefold()
+    r = re.sub(r"(?:列|字段|这一?列|那一?列|column|col)$", "", r).strip()
+    r = re.sub(r"^(?:the|列)\s*", "", r).strip()
+    if not r:
+        return None, "empty", []
+    cols = list(sheet.columns)
+    for c in cols:
+        if c.casefold() == r or c.casefold().replace("_", " ") == r:
+            return c, "exact", []
+    concept = lx.concept_of(r)
+    if concept:
+        hits = [c for c in cols if lx.concept_of(c) == concept or lx.concept_of(c.replace("_", " ")) == concept]
+        if len(hits) == 1:
+            return hits[0], "synonym", []
+    part = [c for c in cols if len(r) >= 2 and (r in c.casefold() or (len(c) >= 2 and c.casefold() in r))]
+    if len(part) == 1:
+        return part[0], "partial", []
+    typo = [c for c in cols if len(r) >= 2 and len(c) >= 2 and edit_distance(r, c.casefold(), 1) <= (1 if len(r) <= 6 else 2) and (CJK.match(r[0]) or len(r) >= 4)]
+    if len(typo) == 1:
+        return typo[0], "typo", []
+    return None, "unknown", closest_columns(r, cols)
+
+
+def closest_columns(raw: str, cols: list[str], n: int = 3) -> list[str]:
+    scored = sorted(((difflib.SequenceMatcher(None, raw, c.casefold()).ratio(), c) for c in cols), reverse=True)
+    good = [c for s, c in scored if s > 0]
+    return (good or [c for _, c in scored])[:n]
+
+
+def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> dict[str, list[tuple[str, int, int]]]:
+    """Cell values the text mentions, per column: 朝阳区 -> 区, Sales -> department."""
+    low = text.casefold()
+    found: dict[str, list[tuple[str, int, int]]] = {}
+    spans = list(taken)
+    pairs = sorted(((v, c) for c, vs in sheet.values.items() for v in vs), key=lambda p: -len(p[0]))
+    for v, c in pairs:
+        vl = v.casefold().strip()
+        if len(vl) < 2 or vl.isdigit():
+            continue
+        for m in re.finditer(re.escape(vl), low):
+            s, e = m.span()
+            if not CJK.match(vl[0]) and ((s > 0 and re.match(r"[a-z0-9]", low[s - 1])) or (e < len(low) and re.match(r"[a-z0-9]", low[e]))):
+                continue
+            if _covered(spans, s, e):
+                continue
+            spans.append((s, e))
+            found.setdefault(c, []).append((v, s, e))
+    return found

@@ -1,0 +1,116 @@
+"""Text normalisation, numbers in Chinese and English, and the user's language."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+_ZH_GRAMMAR = re.compile(r"[我你的了吗呢把帮请按给是在都要就这那个吧啊呀哦么里下]")
+_PUNCT = str.maketrans({"。": ",", "；": ";", "！": "!", "？": "?", "“": '"', "”": '"', "‘": "'", "’": "'", "【": "[", "】": "]", "《": "", "》": ""})
+
+
+def normalize(text: str) -> str:
+    """Full-width to half-width, Chinese sentence punctuation to ASCII, spaces collapsed."""
+    t = unicodedata.normalize("NFKC", text).translate(_PUNCT)
+    return re.sub(r"\s+", " ", t).strip()
+
+
+def fold(text: str) -> str:
+    return normalize(text).casefold()
+
+
+def language(text: str) -> str:
+    """'en' when the user writes English (a few Chinese column names do not change that), else 'zh'."""
+    t = re.sub(r"[\w\u4e00-\u9fff.-]+\.(xlsx|xlsm|xls|csv|ods|tsv|txt)", " ", text)
+    cjk = len(CJK.findall(t))
+    latin = len(re.findall(r"[A-Za-z]", t))
+    if cjk == 0:
+        return "en" if latin else "zh"
+    if _ZH_GRAMMAR.search(t):
+        return "zh"
+    return "en" if len(re.findall(r"[A-Za-z]{2,}", t)) >= 2 else "zh"
+
+
+_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
+CN_NUM = "零〇一二两三四五六七八九十百千万亿"
+NUMBER_RE = re.compile(
+    r"(?P<num>-?\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?)"
+    r"\s*(?P<unit>万|亿|千|百|k\b|K\b|w\b|W\b|%|％)?"
+)
+
+
+def chinese_int(s: str) -> int | None:
+    """三万五千 -> 35000; 十二 -> 12; 两千 -> 2000."""
+    if not s or any(ch not in _DIGITS and ch not in _UNITS for ch in s):
+        return None
+    total, section, digit = 0, 0, 0
+    for ch in s:
+        if ch in _DIGITS:
+            digit = _DIGITS[ch]
+        else:
+            unit = _UNITS[ch]
+            if unit >= 10_000:
+                section = (section + digit) * unit
+                total += section
+                section = 0
+            else:
+                section += (digit or 1) * unit
+            digit = 0
+    return total + section + digit
+
+
+def parse_number(text: str) -> float | None:
+    """A number written as 30000, 3万, 1.5万, 三万, 两千, 10k, 1,234 or 30%."""
+    m = NUMBER_RE.fullmatch(text.strip())
+    if not m:
+        return None
+    return _number(m)
+
+
+def _number(m: re.Match[str]) -> float | None:
+    raw, unit = m.group("num"), m.group("unit")
+    if raw[0].isdigit() or raw[0] == "-":
+        try:
+            val = float(raw.replace(",", ""))
+        except ValueError:
+            return None
+    elif "点" in raw:
+        whole, frac = raw.split("点", 1)
+        iv = chinese_int(whole) if whole else 0
+        if iv is None:
+            return None
+        val = float(f"{iv}.{''.join(str(_DIGITS[c]) for c in frac)}")
+    else:
+        iv = chinese_int(raw)
+        if iv is None:
+            return None
+        val = float(iv)
+    mult = {"万": 1e4, "w": 1e4, "W": 1e4, "亿": 1e8, "千": 1e3, "k": 1e3, "K": 1e3, "百": 100, "%": 0.01, "％": 0.01}.get(unit or "", 1)
+    return val * mult
+
+
+def find_number(text: str) -> tuple[float, int, int] | None:
+    """The first number in text with its span."""
+    for m in NUMBER_RE.finditer(text):
+        v = _number(m)
+        if v is not None:
+            return v, m.start(), m.end()
+    return None
+
+
+def tidy(v: float) -> int | float:
+    return int(v) if float(v).is_integer() else v
+
+
+def edit_distance(a: str, b: str, limit: int = 3) -> int:
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]

@@ -1,0 +1,123 @@
+"""Command line: `wenqing` (the REPL), `wenqing decide`, `wenqing chat`, `wenqing trace`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from repl import __version__
+
+app = typer.Typer(add_completion=False, no_args_is_help=False, help="问清 wenqing — 先问清楚，再动手的表格助手。")
+
+WorkspaceOpt = Annotated[Path, typer.Option("--workspace", "-w", help="工作区目录（默认当前目录）")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"wenqing {__version__}")
+        raise typer.Exit()
+
+
+def _workspace(path: Path):  # type: ignore[no-untyped-def]
+    from tools.workspace import Workspace
+
+    if not path.is_dir():
+        typer.echo(f"工作区不存在：{path}", err=True)
+        raise typer.Exit(2)
+    return Workspace.at(path)
+
+
+@app.callback(invoke_without_command=True)
+def main_callback(
+    ctx: typer.Context,
+    workspace: WorkspaceOpt = Path("."),
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="显示版本")] = False,
+) -> None:
+    """打开交互式会话（REPL）。"""
+    if ctx.invoked_subcommand is not None:
+        return
+    ws = _workspace(workspace)
+    if not sys.stdin.isatty():
+        from repl.script import run_lines
+
+        raise typer.Exit(run_lines(ws, sys.stdin.read().splitlines(), None))
+    from repl.loop import run_repl
+
+    run_repl(ws)
+
+
+@app.command()
+def decide(
+    utterance: Annotated[str | None, typer.Argument(help="一句话；省略时用 --batch")] = None,
+    workspace: WorkspaceOpt = Path("."),
+    batch: Annotated[Path | None, typer.Option("--batch", help="JSONL：每行 {id, history, utterance}")] = None,
+) -> None:
+    """只做决定，不执行：输出 SPEC §3 的 JSON 决定。"""
+    from engine.batch import decide_batch, decide_one
+
+    ws = _workspace(workspace)
+    if batch is not None:
+        if not batch.is_file():
+            typer.echo(f"找不到文件：{batch}", err=True)
+            raise typer.Exit(2)
+        for line in decide_batch(ws, batch.read_text(encoding="utf-8").splitlines()):
+            sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+        return
+    if utterance is None:
+        typer.echo("请给出一句话，或用 --batch。", err=True)
+        raise typer.Exit(2)
+    sys.stdout.write(json.dumps(decide_one(ws, utterance), ensure_ascii=False) + "\n")
+
+
+@app.command()
+def chat(
+    workspace: WorkspaceOpt = Path("."),
+    script: Annotated[Path | None, typer.Option("--script", help="每行一个用户回合")] = None,
+    events: Annotated[Path | None, typer.Option("--events", help="把事件写成 JSONL")] = None,
+) -> None:
+    """无终端运行一段对话：真实执行，打印回复，写事件。"""
+    from repl.script import run_lines
+
+    ws = _workspace(workspace)
+    if script is not None:
+        if not script.is_file():
+            typer.echo(f"找不到脚本：{script}", err=True)
+            raise typer.Exit(2)
+        lines = script.read_text(encoding="utf-8").splitlines()
+    else:
+        lines = sys.stdin.read().splitlines()
+    raise typer.Exit(run_lines(ws, lines, events))
+
+
+@app.command()
+def trace(
+    run_id: Annotated[str | None, typer.Argument(help="运行 ID（默认最近一次）")] = None,
+    workspace: WorkspaceOpt = Path("."),
+    as_json: Annotated[bool, typer.Option("--json", help="输出 JSON")] = False,
+) -> None:
+    """查看审计记录。"""
+    from engine.audit import Audit
+    from repl.render import Renderer
+
+    ws = _workspace(workspace)
+    audit = Audit.open(ws)
+    run = audit.run(run_id)
+    if run is None:
+        typer.echo("没有找到运行记录。")
+        raise typer.Exit(1)
+    if as_json:
+        sys.stdout.write(json.dumps(run, ensure_ascii=False, default=str) + "\n")
+        return
+    Renderer.plain().trace(run)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
