@@ -123,3 +123,18 @@ def _stage(state: SessionState) -> str:
     if state.pending is None:
         return "idle"
     return "pending_clarify" if state.pending.stage == "clarify" else "pending_confirm"
+
+
+def _undo(self: Session) -> list[str]:
+    """Remove the files the last run wrote (only files recorded in the audit as written by wenqing)."""
+    removed: list[str] = []
+    for rel in self.last_files:
+        p = self.ws.root / rel
+        if p.is_file() and self.ws.inside(p) and rel.startswith("outputs/"):
+            p.unlink()
+            removed.append(rel)
+    self.last_files = []
+    return removed
+
+
+Session.undo = _undo  # type: ignore[attr-defined]

@@ -286,6 +286,9 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
             continue
         if op in ("gt", "lt", "ge", "le") and isinstance(value, str) and not (col and col in sheet.dates):
             continue
+        if col is None and isinstance(value, (int, float)):
+            nums = [c for c in closest if c in sheet.numeric] + [c for c in sheet.columns if c in sheet.numeric and c not in closest]
+            closest = tuple(nums[:3]) or closest
         if isinstance(value, str) and col and sheet.values.get(col) and op in ("eq", "ne"):
             value = _canonical(value, sheet.values[col])
         add(Cond(col, op, value, None, raw, how, closest), s, end)

@@ -132,7 +132,8 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
     """Resolve files, sheet and operations over the turns of one request (oldest first)."""
     norms = [normalize(t) for t in turns]
     latest = turns[-1]
-    lang = language(latest) if len(latest.strip()) >= 6 or len(turns) == 1 else language(" ".join(turns))
+    sentence = re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", latest) or re.search(r"[我你的了吗呢把帮请按给是在都要就这那个吧啊呀哦么里下]", latest)
+    lang = language(latest) if sentence or len(turns) == 1 else language(turns[0])
     refs = [find_files(t, catalog, state.current_file, restrict) for t in norms]
     ref = next((r for r in reversed(refs) if r.how != "none"), FileRef())
     # "把它和北京_poi.xlsx比一下": the current file plus a named one

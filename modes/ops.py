@@ -287,8 +287,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                     else:
                         back = re.search(r"([\u4e00-\u9fff]{1,6})的\s*$", blanked[: am.start()])
                         if back:
-                            col, how, closest = resolve_column(back.group(1), sheet)
-                            raw = back.group(1)
+                            raw = re.sub(r"^.*(?:里|中|内|在|把|的|算一下|计算|求)", "", back.group(1)) or back.group(1)
+                            col, how, closest = resolve_column(raw, sheet)
                 if col:
                     measures.append({"column": col, "agg": agg})
                 elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一"):

@@ -1,0 +1,86 @@
+"""The interactive loop: prompt-toolkit input with history and completion, rich output."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from rich.console import Console
+
+from repl.commands import COMMANDS, Context, dispatch
+from repl.render import Renderer
+from tools.errors import UserError
+from tools.workspace import Workspace
+
+BANNER = "问清 wenqing · 工作区 {root}\n说说要对哪个表格做什么（/help 查看命令，Ctrl-D 退出）。"
+
+
+class WenqingCompleter(Completer):
+    """Slash commands at the start of a line; workspace file names anywhere."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+
+    def get_completions(self, document: Document, complete_event: Any) -> Any:
+        text = document.text_before_cursor
+        if text.startswith("/") and " " not in text:
+            for name, cmd in COMMANDS.items():
+                if name.startswith(text):
+                    yield Completion(name, -len(text), display_meta=cmd.help)
+            return
+        word = document.get_word_before_cursor(pattern=_WORD)
+        if len(word) < 1:
+            return
+        for f in self.ws.files():
+            if f.casefold().startswith(word.casefold()) or (len(word) >= 2 and word.casefold() in f.casefold()):
+                yield Completion(f, -len(word))
+
+
+import re  # noqa: E402
+
+_WORD = re.compile(r"[\w.\-\u4e00-\u9fff]+")
+
+
+def history_file() -> History:
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "wenqing"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        return FileHistory(str(base / "history"))
+    except OSError:
+        return InMemoryHistory()
+
+
+def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: Console | None = None) -> None:
+    from engine.session import Session
+
+    console = console or Console()
+    render = Renderer(console)
+    session = Session(ws)
+    ctx = Context(session, render)
+    prompt = prompt or PromptSession(history=history_file(), completer=WenqingCompleter(ws), complete_while_typing=False)
+    console.print(BANNER.format(root=ws.root), style="bold")
+    while ctx.running:
+        try:
+            line = prompt.prompt("问清> ")
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            break
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            if line.startswith("/"):
+                dispatch(ctx, line)
+                continue
+            with console.status("处理中……", spinner="dots"):
+                tr = session.turn(line)
+            render.turn(tr)
+        except UserError as e:
+            console.print(e.zh, style="red")
+    console.print("再见！")

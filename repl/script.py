@@ -1,0 +1,39 @@
+"""Running a conversation without a terminal (`wenqing chat --script`, or turns piped on stdin)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.session import Session
+from repl.commands import Context, dispatch
+from repl.render import Renderer
+from tools.workspace import Workspace
+
+
+def run_lines(ws: Workspace, lines: list[str], events_path: Path | None, render: Renderer | None = None) -> int:
+    render = render or Renderer.plain()
+    session = Session(ws)
+    ctx = Context(session, render)
+    out = events_path.open("w", encoding="utf-8") if events_path else None
+    try:
+        for raw in lines:
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            render.c.print(f"> {line}")
+            if line.startswith("/"):
+                dispatch(ctx, line)
+                if not ctx.running:
+                    break
+                continue
+            tr = session.turn(line)
+            render.turn(tr)
+            if out:
+                for ev in tr.events:
+                    out.write(json.dumps(ev, ensure_ascii=False, default=str) + "\n")
+                out.flush()
+    finally:
+        if out:
+            out.close()
+    return 0

@@ -1,0 +1,90 @@
+"""Slash commands, registered by decorator; /help is generated from the registry."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.session import Session
+from repl.render import Renderer
+
+
+@dataclass
+class Context:
+    session: Session
+    render: Renderer
+    running: bool = True
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    func: Callable[[Context, str], None]
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, help: str) -> Callable[[Callable[[Context, str], None]], Callable[[Context, str], None]]:
+    def deco(func: Callable[[Context, str], None]) -> Callable[[Context, str], None]:
+        COMMANDS[name] = Command(name, help, func)
+        return func
+
+    return deco
+
+
+def dispatch(ctx: Context, line: str) -> None:
+    name, _, arg = line.strip().partition(" ")
+    cmd = COMMANDS.get(name)
+    if cmd is None:
+        ctx.render.c.print(f"没有这个命令：{name}。输入 /help 查看全部命令。")
+        return
+    cmd.func(ctx, arg.strip())
+
+
+@command("/help", "显示帮助")
+def _help(ctx: Context, arg: str) -> None:
+    ctx.render.c.print("直接用中文或英文说要做什么，例如：“筛选 上海_poi.xlsx，地址不为空”“按城市汇总金额并导出”。")
+    for c in COMMANDS.values():
+        ctx.render.c.print(f"  {c.name:<10} {c.help}")
+
+
+@command("/forget", "忘掉本次会话（当前文件、待确认的请求、澄清状态），保留输入历史")
+def _forget(ctx: Context, arg: str) -> None:
+    ctx.session.forget()
+    ctx.render.c.print("好的，已经忘掉当前文件和待确认的请求。")
+
+
+@command("/files", "列出工作区文件和 outputs/ 里的结果")
+def _files(ctx: Context, arg: str) -> None:
+    ws = ctx.session.ws
+    ctx.render.files(ws.files(), ws.output_files())
+
+
+@command("/trace", "显示最近一次（或指定 ID）运行的审计记录")
+def _trace(ctx: Context, arg: str) -> None:
+    run = ctx.session.audit.run(arg or None)
+    if run is None:
+        ctx.render.c.print("没有找到运行记录。")
+        return
+    ctx.render.trace(run)
+
+
+@command("/history", "列出最近的运行")
+def _history(ctx: Context, arg: str) -> None:
+    ctx.render.history(ctx.session.audit.runs(10))
+
+
+@command("/undo", "删除上一次运行写出的文件（只删问清自己写的）")
+def _undo(ctx: Context, arg: str) -> None:
+    removed = ctx.session.undo()
+    if removed:
+        ctx.render.c.print("已删除：" + "、".join(removed))
+    else:
+        ctx.render.c.print("上一次运行没有写出文件，没有可撤销的。")
+
+
+@command("/exit", "退出")
+def _exit(ctx: Context, arg: str) -> None:
+    ctx.running = False
