@@ -40,7 +40,12 @@ def sheet_info(df, name: str | None) -> SheetInfo:  # type: ignore[no-untyped-de
         uniq = vals.unique()
         if 0 < len(uniq) <= max(20, int(n * 0.5)) and len(uniq) <= 200:
             values[col] = frozenset(str(u) for u in uniq if len(str(u)) <= 40)
-    return SheetInfo(name, tuple(str(c) for c in df.columns), values, frozenset(numeric), frozenset(dates), n)
+    years: dict[str, tuple[int, int]] = {}
+    for col in dates:
+        d = pd.to_datetime(df[col], errors="coerce").dropna()
+        if len(d):
+            years[col] = (int(d.min().year), int(d.max().year))
+    return SheetInfo(name, tuple(str(c) for c in df.columns), values, frozenset(numeric), frozenset(dates), n, years)
 
 
 @dataclass

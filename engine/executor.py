@@ -18,6 +18,8 @@ from tools.workspace import Workspace
 
 MAX_PER_STEP = 3
 MAX_PER_REQUEST = 10
+REPORT_TOOLS = {"describe_columns", "correlate_columns", "compare_tables"}
+WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list"}
 COLUMN_ARGS = ("by", "keys", "columns", "column", "a", "b", "left", "subset", "on")
 
 
@@ -39,6 +41,7 @@ class RunResult:
     steps: list[StepOutcome] = field(default_factory=list)
     files: list[dict[str, Any]] = field(default_factory=list)
     table: Any = None
+    reports: list[tuple[str, Any]] = field(default_factory=list)
     profile: dict[str, Any] | None = None
     current_file: str | None = None
     notes: list[str] = field(default_factory=list)
@@ -195,7 +198,9 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str)
                         f"有 {res.facts['inert_cells']} 个以 = + - @ 开头的单元格已作为纯文本导出，防止被当成公式执行。" if lang == "zh"
                         else f"{res.facts['inert_cells']} cells starting with = + - @ were exported as plain text so they cannot run as formulas."
                     )
-            if res.data is not None and current.toolHint not in ("write_csv", "write_xlsx", "export_list"):
+            if res.data is not None and current.toolHint in REPORT_TOOLS:
+                result.reports.append((current.action, res.data))
+            elif res.data is not None and current.toolHint not in WRITE_TOOLS:
                 table = res.data
                 result.table = res.data if current.toolHint != "profile_dataset" or len(plan.steps) == 1 else result.table
             if current.toolHint == "filter_rows" and res.facts.get("rows_out") == 0:
@@ -279,6 +284,23 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             parts.append(f"按 {f['on']} 关联后共 {f['rows_out']} 行。" if zh else f"Joined on {f['on']}: {f['rows_out']} rows.")
         elif s.tool == "add_column":
             parts.append(f"已新增列 {f['added']}。" if zh else f"Added column {f['added']}.")
+    q = next((o for o in d.request.ops if o.args.get("question")), None)
+    if q is not None and r.table is not None:
+        parts = [p for p in parts if not p.startswith(("筛选：", "Filter:", "分组汇总", "Grouped"))]
+        if d.request.op("count"):
+            n = facts.get("filter_rows", {}).get("rows_out", len(r.table))
+            parts.append(f"满足条件的共有 {n} 行。" if zh else f"{n} rows match.")
+        elif len(r.table):
+            row = r.table.iloc[0]
+            g = d.request.op("group")
+            keys = g.args.get("keys", []) if g else []
+            label = "、".join(str(row[k]) for k in keys)
+            measure = [c for c in r.table.columns if c not in keys][0]
+            value = row[measure]
+            value = int(value) if float(value).is_integer() else round(float(value), 2)
+            top = d.request.op("top_n")
+            word = ("最低" if top and top.args.get("ascending") else "最高") if zh else ("lowest" if top and top.args.get("ascending") else "highest")
+            parts.append(f"{'、'.join(keys)} 中 {measure} {word}的是 {label}：{value}。" if zh else f"{label} has the {word} {measure}: {value}.")
     for f in r.files:
         parts.append(f"已保存到 {f['path']}（{f['rows']} 行）。" if zh else f"Saved to {f['path']} ({f['rows']} rows).")
     if d.request.overwrite and r.files:

@@ -125,7 +125,7 @@ def build_plan(d: Decision, catalog: Catalog) -> Plan:
             add("新增计算列", "add_column", "新列已计算", name=a["name"], left=a["left"], op=a["op"], right=a["right"])
             labels.append("加列")
         elif op.kind == "top_n":
-            add("取前几名", "top_n", "筛选完成", by=a.get("by") or last_measure, n=a.get("n", 10))
+            add("取前几名", "top_n", "筛选完成", by=a.get("by") or last_measure, n=a.get("n", 10), ascending=bool(a.get("ascending", False)))
             labels.append(f"前{a.get('n', 10)}")
         elif op.kind == "compare":
             other = r.files[1] if len(r.files) > 1 else r.file
@@ -142,12 +142,18 @@ def build_plan(d: Decision, catalog: Catalog) -> Plan:
             else:
                 add("关联文件", "join_tables", "关联完成", other_path=r.files[1], on=a["on"])
             labels.append("关联")
+        elif op.kind == "append":
+            add("上下合并两张表", "append_tables", "合并完成", other_path=r.files[1] if len(r.files) > 1 else r.file)
+            labels.append("合并")
+        elif op.kind == "count":
+            pass  # the filter step's row count is the answer
         elif op.kind == "export":
             fmt = a.get("format") or _default_format(r)
             tool = "write_xlsx" if fmt == "xlsx" else "write_csv"
             add(f"导出 {fmt.upper()}", tool, "导出成功", stem=_stem(r, "".join(labels) or "导出"))
             wrote = True
-    transforming = any(k in kinds for k in ("filter", "sort", "group", "dedupe", "clean", "select", "add_column", "top_n", "join"))
+    question = any(o.args.get("question") for o in r.ops)
+    transforming = not question and any(k in kinds for k in ("filter", "sort", "group", "dedupe", "clean", "select", "add_column", "top_n", "join", "append"))
     if transforming and not wrote:
         add("保存结果 CSV", "write_csv", "导出成功", stem=_stem(r, "".join(labels)))
     if r.full and not wrote and not transforming:

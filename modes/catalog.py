@@ -15,6 +15,7 @@ class SheetInfo:
     numeric: frozenset[str] = frozenset()
     dates: frozenset[str] = frozenset()
     rows: int = 0
+    years: dict[str, tuple[int, int]] = field(default_factory=dict)  # date column -> (first year, last year)
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,7 @@ INFIX = [
     ("eq", _alt("==", "=", "等于", "是", "为", "equals", "equal to", "is", "of")),
 ]
 QUESTION_VALUE = re.compile(r"什么|啥|哪|多少|几|怎样|如何|否|吗|what|which|how", re.I | re.A)
+ANY_OP = re.compile(r"\s*(?:" + "|".join(p for _, p in INFIX[:-1]) + ")", re.I | re.A)
 INFIX_RE = [(op, re.compile(pat, re.I | re.A)) for op, pat in INFIX]
 WEAK = {"是", "为", "is", "of", "not", "over", "under", "like", "without", "above", "below"}
 POSTFIX = [
@@ -146,10 +147,10 @@ def _left_column(text: str, end: int, hits: list[ColumnHit], sheet: SheetInfo) -
     """The column written just before position `end`: (column, raw, how, closest, start)."""
     for h in hits:
         gap = text[h.end : end]
-        if h.end <= end and re.fullmatch(r"\s*(?:列|的|字段|column)?\s*(?:的)?\s*", gap):
+        if h.end <= end and re.fullmatch(r"\s*(?:列|的|字段|column)?\s*(?:的)?\s*(?:is|are|是|为)?\s*", gap, re.I | re.A):
             return h.column, text[h.start : h.end], h.how, (), h.start
     before = text[:end]
-    before = re.sub(r"\s+$", "", before)
+    before = re.sub(r"(?:\s+(?:is|are|was|were|be)|是|为)?\s*$", "", before, flags=re.I | re.A)
     m = re.search(r"([\u4e00-\u9fff]{1,8}|[A-Za-z_][A-Za-z0-9_]*(?: [A-Za-z_][A-Za-z0-9_]*)?)$", before)
     if not m:
         return None
@@ -214,14 +215,14 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
     for m in list(QUARTER_RE.finditer(text)) + list(HALF_RE.finditer(text)):
         if not free(m.start(), m.end()):
             continue
-        y = int(m.group("y") or date.today().year)
+        col = _date_column(text, m, hits, date_cols, sheet)
+        y = int(m.group("y") or sheet.years.get(col[0] or "", (0, date.today().year))[1])
         if "q" in m.groupdict() and m.groupdict().get("q"):
             q = "一二三四".find(m.group("q")) + 1 if m.group("q") in "一二三四" else int(m.group("q"))
             lo, hi = date(y, 3 * q - 2, 1), date(y + (q == 4), (3 * q) % 12 + 1, 1)
         else:
             first = m.group("h").casefold() in ("上半年", "first half", "h1")
             lo, hi = (date(y, 1, 1), date(y, 7, 1)) if first else (date(y, 7, 1), date(y + 1, 1, 1))
-        col = _date_column(text, m, hits, date_cols, sheet)
         add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), m.start(), m.end())
     for m in re.finditer(r"(?P<d>(?:19|20)\d{2}\s*(?:年|-|/|\.)?\s*(?:(?:1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?)\s*(?:(?P<after>" + DATE_AFTER + r")|(?P<before>" + DATE_BEFORE + r"))", text, re.I | re.A):
         if not free(m.start(), m.end()):
@@ -271,6 +272,8 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         if re.match(r"[a-z]", word, re.I | re.A) and ((m.start() > 0 and re.match(r"[a-z]", text[m.start() - 1], re.I | re.A)) or (m.end() < len(text) and re.match(r"[a-z]", text[m.end()], re.I | re.A))):
             continue
         op_spans.append(m.span())
+        if word.casefold() in WEAK and ANY_OP.match(text, m.end()):
+            continue  # "is at least": the stronger word that follows decides
         left = _left_column(text, m.start(), hits, sheet)
         val = _value_at(text, m.end(), sheet, hits)
         if left is None or val is None:
@@ -284,13 +287,29 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         value, end = val
         if isinstance(value, str) and (not value.strip() or QUESTION_VALUE.match(value)):
             continue
-        if op in ("gt", "lt", "ge", "le") and isinstance(value, str) and not (col and col in sheet.dates):
+        if op in ("gt", "lt", "ge", "le") and isinstance(value, (str, list)) and not (col and col in sheet.dates):
             continue
         if col is None and isinstance(value, (int, float)):
             nums = [c for c in closest if c in sheet.numeric] + [c for c in sheet.columns if c in sheet.numeric and c not in closest]
             closest = tuple(nums[:3]) or closest
-        if isinstance(value, str) and col and sheet.values.get(col) and op in ("eq", "ne"):
-            value = _canonical(value, sheet.values[col])
+        if isinstance(value, str) and op in ("eq", "ne"):
+            more = []
+            while True:
+                mm = re.match(r"\s*(?:或者|或是|或|、|/|,|(?<![a-z])or(?![a-z]))\s*([A-Za-z0-9_\u4e00-\u9fff]+)", text[end:], re.I | re.A)
+                if not mm:
+                    break
+                word = RIGHT_STRIP.sub("", mm.group(1)) or mm.group(1)
+                if len(word) > max(4, len(value) * 2):
+                    break
+                more.append(word)
+                end += mm.end()
+            if more:
+                op, value = ("in" if op == "eq" else "not_in"), [value] + more
+        if col and sheet.values.get(col):
+            if isinstance(value, str) and op in ("eq", "ne"):
+                value = _canonical(value, sheet.values[col])
+            elif isinstance(value, list):
+                value = [_canonical(v, sheet.values[col]) for v in value]
         add(Cond(col, op, value, None, raw, how, closest), s, end)
     # values alone: 朝阳区的, Sales 部门的人, 上海和北京的订单
     found = find_values(text, sheet, used)
@@ -319,12 +338,12 @@ def _canonical(value: str, values: frozenset[str]) -> str:
 def _date_column(text: str, m: re.Match[str], hits: list[ColumnHit], date_cols: list[str], sheet: SheetInfo) -> tuple[str | None, str, str]:
     """The date column a period refers to: named just before or after it, else the only date column."""
     for h in hits:
-        if 0 <= m.start() - h.end <= 3 or 0 <= h.start - m.end() <= 3:
+        if (0 <= m.start() - h.end <= 3 or 0 <= h.start - m.end() <= 3) and (h.column in sheet.dates or not sheet.dates):
             return h.column, h.column, h.how
     after = re.match(r"\s*([\u4e00-\u9fff]{1,4})", text[m.end() :])
     if after:
         col, how, _ = resolve_column(after.group(1), sheet)
-        if col:
+        if col and (col in sheet.dates or not sheet.dates):
             return col, after.group(1), how
     if len(date_cols) == 1:
         return date_cols[0], date_cols[0], "default"

@@ -119,9 +119,11 @@ def _fit(turns: list[str], sheet: SheetInfo, flags: dict[str, Any]) -> tuple[lis
 
 def _best_sheet(f: FileInfo, turns: list[str], flags: dict[str, Any]) -> tuple[SheetInfo, list[TurnOps], int, int]:
     best = None
+    low = " ".join(turns).casefold()
     for s in f.sheets or (EMPTY_SHEET,):
         parsed, hits, unres = _fit(turns, s, flags)
-        score = (hits - 3 * unres, -unres)
+        named = 2 if s.name and len(f.sheets) > 1 and s.name.casefold() in low else 0
+        score = (hits + named - 3 * unres, -unres)
         if best is None or score > best[0]:
             best = (score, s, parsed, hits, unres)
     assert best is not None
@@ -193,12 +195,24 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
             parsed, _, _ = _fit(texts, sheet, flags)
         else:
             sheet, parsed, _, _ = _best_sheet(fi, texts, flags)
-            if len(fi.sheets) > 1:
+            if len(fi.sheets) > 1 and not sheet_problem:
                 sheet_name = sheet.name
     else:
         sheet, parsed = EMPTY_SHEET, [parse_turn(t, EMPTY_SHEET, flags) for t in texts]
         has_work = any(p.ops for p in parsed) or flags["full"]
-        if how in ("none", "ambiguous", "current_missing") and has_work:
+        cur = catalog.get(state.current_file) if state.current_file else None
+        chatty = any(lx.EXPORT_LIST.search(t) or lx.ABOUT_ME.search(t) for t in norms)
+        if how == "none" and cur is not None and not chatty:
+            # a follow-up on the current file: use it when what the request names fits it
+            s_cur, p_cur, hits, unres = _best_sheet(cur, texts, flags)
+            if any(p.ops for p in p_cur) and unres == 0 and (hits > 0 or has_work):
+                fi, file, how, sheet, parsed = cur, cur.path, "current", s_cur, p_cur
+                sheet_name = s_cur.name if len(cur.sheets) > 1 else None
+                if state.current_sheet and state.current_sheet != s_cur.name and cur.sheet(state.current_sheet):
+                    p_old, h_old, u_old = _fit(texts, _sheet_of(cur, state.current_sheet), flags)
+                    if (h_old - 3 * u_old) >= (hits - 3 * unres) and not any(s.casefold() in " ".join(texts).casefold() for s in [s_cur.name or ""] if s):
+                        sheet_name, sheet, parsed = state.current_sheet, _sheet_of(cur, state.current_sheet), p_old
+        if fi is None and how in ("none", "ambiguous", "current_missing") and not chatty:
             # infer the file from the columns and values the request mentions
             pool = [catalog.get(c) for c in candidates] if how == "ambiguous" else list(catalog.tables)
             fits = []
@@ -206,7 +220,7 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
                 if f is None or f.error:
                     continue
                 s, p, hits, unres = _best_sheet(f, texts, flags)
-                if hits > 0 and unres == 0:
+                if hits > 0 and unres == 0 and any(o.kind != "profile" for q in p for o in q.ops):
                     fits.append((f, s, p))
             if len(fits) == 1 and how == "none":
                 fi, sheet, parsed = fits[0]
@@ -216,14 +230,8 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
                 lowered.append("文件是按列名推断的，用户没有指明")
             elif len(fits) == 1 and how == "ambiguous":
                 candidates = [fits[0][0].path] + [c for c in candidates if c != fits[0][0].path]
-            elif len(fits) > 1 and how == "none":
+            elif len(fits) > 1 and how == "none" and has_work:
                 how, candidates = "ambiguous", [f.path for f, _, _ in fits]
-            if state.current_file and how == "none" and not any(lx.EXPORT_LIST.search(t) for t in norms):
-                cur = catalog.get(state.current_file)
-                if cur is not None:
-                    fi, file, how = cur, cur.path, "current"
-                    sheet, parsed, _, _ = _best_sheet(cur, texts, flags)
-                    sheet_name = state.current_sheet if state.current_sheet else (sheet.name if len(cur.sheets) > 1 else None)
 
     ops = merge_turns(parsed)
     if file is not None and any(p.typos for p in parsed):
@@ -233,6 +241,11 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         ops = [Op("full_analysis", {})] + [o for o in ops if o.kind != "profile"]
     if len(files) > 1 and not any(o.kind in ("compare", "join") for o in ops) and ops:
         ops = [Op("compare", {"columns": []})] + [o for o in ops if o.kind != "profile"]
+    join = next((o for o in ops if o.kind == "join"), None)
+    if join is not None and not join.args.get("on") and len(files) == 2:
+        a, b = catalog.get(files[0]), catalog.get(files[1])
+        if a and b and a.sheets and b.sheets and set(a.sheets[0].columns) == set(b.sheets[0].columns):
+            ops = [Op("append", {}) if o.kind == "join" else o for o in ops if o.kind != "compare"]
     if two_sheets and any(o.kind == "join" for o in ops):
         ops = [Op("join", dict(o.args, sheets=two_sheets)) if o.kind == "join" else o for o in ops]
         sheet_name = two_sheets[0]
@@ -295,7 +308,7 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
             problems.append("要找哪一列的异常值？" if lang == "zh" else "Outliers in which column?")
         elif o.kind == "correlate" and len(a.get("columns", [])) < 2:
             missing.append("columns_pair")
-        elif o.kind == "compare" and n_files < 2 and len(two_sheets) < 2:
+        elif o.kind in ("compare", "append") and n_files < 2 and len(two_sheets) < 2:
             missing.append("second_table")
         elif o.kind == "join":
             if n_files < 2 and len(a.get("sheets", two_sheets)) < 2:

@@ -31,6 +31,18 @@ FILL = re.compile(
     r"|\bfill (?:the )?(?:blanks?|empty (?:cells|values)|missing (?:values|cells)|nulls?)(?: in (?P<c>[\w\u4e00-\u9fff]+))? with [\"']?(?P<v2>[^\"',;]+)",
     re.I | re.A,
 )
+DROP_COLS = re.compile(
+    r"(?:删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b|\bdelete\b)\s*(?:the\s*)?(?P<a>[^,;]{1,40}?)\s*(?:这|那)?(?:几|两|一|三)?\s*(?:列|columns?|字段)"
+    r"|(?P<b>[^,;]{1,40}?)\s*(?:这|那)?(?:几|两|一|三)?\s*(?:列|columns?|字段)\s*(?:都)?(?:删掉|删除|去掉|不要了?|移除|\bremove\b|\bdrop\b)",
+    re.I | re.A,
+)
+N_COLS = re.compile(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|columns)", re.I | re.A)
+WHICH_TOP = re.compile(
+    r"哪(?:个|些|一个|家|位|种|类)\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差)"
+    r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:has|had|have|got|with)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest)\s+(?P<y2>[\w\u4e00-\u9fff]+)",
+    re.I | re.A,
+)
+COUNT_Q = re.compile(r"有多少|多少(?:个|条|人|家|行|笔|位)|几(?:个|条|人|家|笔|位)|\bhow many\b|\bnumber of\b|\bcount of\b", re.I | re.A)
 ARITH = re.compile(r"\s*(?P<a>[^\s=+\-*/×÷,]+?)\s*(?P<op>[+\-*/×÷xX]|乘以|除以|加上|减去|乘|除)\s*(?P<b>[^\s,;]+)")
 
 
@@ -132,6 +144,38 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                 on = col
         found.append((m.start(), Op("join", {"on": on})))
     explore = bool(found)
+
+    # questions about the data: 哪个城市金额最高？ which city has the highest amount?
+    m = WHICH_TOP.search(text)
+    if m and not explore:
+        xr, yr = (m.group("x"), m.group("y")) if m.group("x") else (m.group("x2"), m.group("y2"))
+        inside = [h for h in hits if m.start() <= h.start < m.end()]
+        if m.group("x") and inside:
+            xr = inside[0].column
+            yr = inside[1].column if len(inside) > 1 else re.sub(r"^的", "", text[inside[0].end : m.start("d")].strip())
+        d = m.group("d") or m.group("d2") or ""
+        kcol, _, kclose = resolve_column(xr, sheet)
+        mcol, _, mclose = resolve_column(yr, sheet) if yr else (None, "none", [])
+        agg = "mean" if re.search(r"平均|average|mean", text, re.I | re.A) else "sum"
+        args: dict[str, Any] = {"keys": [kcol] if kcol else [], "measures": [{"column": mcol, "agg": agg}] if mcol else [{"agg": "count"}], "question": True}
+        unres = ([_unres(xr, kclose)] if not kcol else []) + ([_unres(yr, mclose)] if yr and not mcol else [])
+        if unres:
+            args["unresolved"] = unres
+            unresolved(len(unres))
+        found.append((m.start(), Op("group", args)))
+        found.append((m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest", d, re.I)), "question": True})))
+        spans.append(m.span())
+        explore = True  # nothing else to read in this turn
+
+    # drop columns: 把电话列删掉
+    m = DROP_COLS.search(text)
+    if m and not explore:
+        a, b = (m.start("a"), m.end("a")) if m.group("a") else (m.start("b"), m.end("b"))
+        drop = [h.column for h in hits if a - 1 <= h.start and h.end <= b + 1]
+        if drop:
+            keep = [c for c in sheet.columns if c not in drop]
+            found.append((m.start(), Op("select", {"columns": keep, "dropped": drop})))
+            spans.append(m.span())
 
     # add a computed column: 加一列含税金额，=金额×1.13
     m = lx.ADD_COLUMN.search(text)
@@ -315,7 +359,11 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
 
     # select columns
     m = lx.SELECT.search(text)
-    if m and not explore:
+    if not m and not found:
+        nc = N_COLS.search(text)
+        if nc and any(h.end <= nc.start() for h in hits):
+            m = re.match(r"", text)  # the columns named before "两列" are the selection
+    if m and not explore and not any(o.kind == "select" for _, o in found):
         cols = [h.column for h in hits if h.start >= m.start() - 1 and not any(s <= h.start < e for s, e in spans)]
         found.append((m.start(), Op("select", {"columns": list(dict.fromkeys(cols))})))
         spans.append((m.start(), len(text)))
@@ -348,6 +396,10 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         starts = [s for s, _ in cp.spans] + ([fm.start()] if fm else []) + ([dm.start()] if dm else [])
         found.append((min(starts), Op("filter", args)))
         out.hits += len(cp.conds)
+
+    # how many rows meet a condition: 有多少客户在上海？
+    if COUNT_Q.search(text) and any(o.kind == "filter" for _, o in found) and not any(o.kind == "group" for _, o in found):
+        found.append((len(text) - 1, Op("count", {"question": True})))
 
     # export
     em = lx.EXPORT.search(text)

@@ -29,10 +29,11 @@ CHAT = {
 OP_LABEL = {
     "zh": {"profile": "预览", "filter": "筛选", "sort": "排序", "group": "分组汇总", "dedupe": "去重", "clean": "清洗", "select": "选列",
            "add_column": "加计算列", "top_n": "取前几名", "export": "导出", "compare": "对比", "outliers": "找异常值", "correlate": "看相关性",
-           "join": "关联", "full_analysis": "全面分析"},
+           "join": "关联", "full_analysis": "全面分析", "append": "合并", "count": "计数"},
     "en": {"profile": "preview", "filter": "filter", "sort": "sort", "group": "group & summarise", "dedupe": "dedupe", "clean": "clean",
            "select": "select columns", "add_column": "add a column", "top_n": "top N", "export": "export", "compare": "compare",
-           "outliers": "find outliers", "correlate": "correlation", "join": "join", "full_analysis": "full analysis"},
+           "outliers": "find outliers", "correlate": "correlation", "join": "join", "full_analysis": "full analysis",
+           "append": "append", "count": "count"},
 }
 AGG_LABEL = {"zh": {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大"},
              "en": {"sum": "sum", "mean": "mean", "count": "count", "min": "min", "max": "max"}}
@@ -81,6 +82,9 @@ def op_phrase(kind: str, args: dict[str, Any], lang: str) -> str:
         right = args.get("right")
         r = right.get("column") if isinstance(right, dict) else right
         return f"新增列 {args.get('name')} = {args.get('left')} {args.get('op')} {r}" if zh else f"add column {args.get('name')} = {args.get('left')} {args.get('op')} {r}"
+    if kind == "top_n" and args.get("question"):
+        low = args.get("ascending")
+        return ("取最低的一组" if low else "取最高的一组") if zh else ("take the lowest group" if low else "take the highest group")
     if kind == "top_n":
         return f"取 {args.get('by')} 最高的 {args.get('n')} 行" if zh else f"top {args.get('n')} rows by {args.get('by')}"
     if kind == "outliers":
@@ -89,6 +93,10 @@ def op_phrase(kind: str, args: dict[str, Any], lang: str) -> str:
         return f"看 {sep.join(args.get('columns') or [])} 之间的相关性" if zh else f"correlate {sep.join(args.get('columns') or [])}"
     if kind == "compare":
         return "对比两张表" if zh else "compare the two tables"
+    if kind == "append":
+        return "把两张表上下合并（列相同）" if zh else "stack the two tables (same columns)"
+    if kind == "count":
+        return "统计满足条件的行数" if zh else "count the matching rows"
     if kind == "join":
         return f"按 {args.get('on')} 关联两张表" if zh else f"join the two tables on {args.get('on')}"
     if kind == "profile":

@@ -106,7 +106,7 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     if not hits:
         for f in files:
             st = f.stem.casefold()
-            if len(st) < 4:
+            if len(st) < 4 or re.search(r"[_\-\s.]", st):
                 continue
             tol = 1 if len(st) < 8 else 2
             for size in (len(st) - 1, len(st), len(st) + 1):
@@ -148,8 +148,10 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         toks = stem_tokens(f) + sheet_toks
         matched: list[str] = []
         spans: list[tuple[int, int]] = []
+        col_spans = [(m.start(), m.end()) for s in f.sheets for c in s.columns if len(c) >= 2
+                     for m in re.finditer(re.escape(c.casefold()), low)]
         for t in dict.fromkeys(toks):
-            hs = _token_hits(t, low)
+            hs = [h for h in _token_hits(t, low) if not any(a <= h[0] and h[1] <= b and (a, b) != h for a, b in col_spans)]
             if not hs and lx.concept_of(t):  # customer ~ 客户
                 for w, c in lx.synonyms().items():
                     if c == lx.concept_of(t) and len(w) >= 2 and w not in GENERIC_TOKENS:
@@ -164,7 +166,16 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     if scores:
         top = max(s[0] for s in scores.values())
         best = [p for p, s in scores.items() if s[0] == top]
-        strong = [p for p in best if len(scores[p][1]) >= 2 or restrict or FILEISH.search(_around(low, scores[p][2]))]
+        strong = [p for p in best if len(scores[p][1]) >= 2 or restrict or FILEISH.search(_around(low, scores[p][2]))
+                  or any(not CJK.match(t) and len(t) >= 5 for t in scores[p][1]) or _translated(scores[p][1], low)]
+        if len(strong) > 1 and MULTI_FILE.search(low):
+            own = [p for p in strong if set(scores[p][1]) - {t for q in strong if q != p for t in scores[q][1]}]
+            if len(own) >= 2:
+                ref.how = "description"
+                ref.paths = sorted(own, key=lambda p: min(s for s, _ in scores[p][2]))
+                for p in own:
+                    ref.spans += scores[p][2]
+                return _with_format(ref, text)
         if len(strong) == 1:
             ref.how, ref.paths = "description", strong
             ref.spans += scores[strong[0]][2]
@@ -190,6 +201,14 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         elif cands:
             ref.how, ref.candidates = "ambiguous", cands
     return ref
+
+
+MULTI_FILE = re.compile(r"对比|比较|比一下|比对|相比|compare|versus|\bvs\b|合并|关联|join|merge|拼", re.I | re.A)
+
+
+def _translated(tokens: list[str], low: str) -> bool:
+    """A token reached through its meaning in the other language (customer list ~ 客户), written as a word."""
+    return any(t not in low for t in tokens)
 
 
 def _around(low: str, spans: list[tuple[int, int]]) -> str:
@@ -253,12 +272,12 @@ def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[in
                     m = re.search(r"(?<![a-z])" + re.escape(w) + r"s?\s*(?:sheet|表|页)", low)
                     if m:
                         return s.name, None, m.span()
-    m = re.search(r"([\w\u4e00-\u9fff]{1,12}?)\s*(?:sheet|工作表|页签)|(?:sheet|工作表)\s*([\w\u4e00-\u9fff]{1,12})", text, re.I | re.A)
-    if m:
-        name = (m.group(1) or m.group(2) or "").strip()
-        name = re.sub(r"^(?:the|的|of)\s*", "", name, flags=re.I | re.A)
-        if name and name.casefold() not in ("the", "this", "that", "a", "one", "每个", "这个", "那个", "单独", "某个", "一个", "each", "every"):
-            return None, name, m.span()
+    for pat in (r"(?<![a-z])(sheet\s*\d+)", r"(?:工作表|页签)\s*[\"“]?([A-Za-z0-9_\u4e00-\u9fff]{1,12})",
+                r"([A-Za-z0-9_\u4e00-\u9fff]{1,12}?)\s*(?:sheet|工作表|页签)"):
+        for m in re.finditer(pat, text, re.I | re.A):
+            name = re.sub(r"^(?:the|的|of)\s*", "", m.group(1).strip(), flags=re.I | re.A)
+            if name and name.casefold() not in ("the", "this", "that", "a", "one", "每个", "这个", "那个", "单独", "某个", "一个", "each", "every"):
+                return None, name, m.span()
     return None, None, None
 
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from modes.decision import Request
 
-TRANSFORM_OPS = {"filter", "sort", "group", "dedupe", "clean", "select", "add_column", "top_n"}
-EXPLORE_OPS = {"compare", "outliers", "correlate", "join"}
+TRANSFORM_OPS = {"filter", "sort", "group", "dedupe", "clean", "select", "add_column", "top_n", "count"}
+EXPLORE_OPS = {"compare", "outliers", "correlate", "join", "append"}
 
 
 @dataclass(frozen=True)

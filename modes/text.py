@@ -23,6 +23,7 @@ def fold(text: str) -> str:
 def language(text: str) -> str:
     """'en' when the user writes English (a few Chinese column names do not change that), else 'zh'."""
     t = re.sub(r"[\w\u4e00-\u9fff.-]+\.(xlsx|xlsm|xls|csv|ods|tsv|txt)", " ", text)
+    t = re.sub(r"[\w\u4e00-\u9fff]*_[\w\u4e00-\u9fff]*", " ", t)
     cjk = len(CJK.findall(t))
     latin = len(re.findall(r"[A-Za-z]", t))
     if cjk == 0:

@@ -64,7 +64,9 @@ class Renderer:
         r = tr.run
         assert r is not None
         zh = tr.decision.lang == "zh"
-        if r.table is not None and r.status == "answered":
+        for title, df in r.reports:
+            self.dataframe(df, title, limit=30)
+        if r.table is not None and r.status == "answered" and not (r.reports and tr.plan is not None and tr.plan.steps[-1].toolHint in ("describe_columns", "correlate_columns", "compare_tables")):
             self.dataframe(r.table, self._title(tr))
         if r.profile and tr.plan is not None and all(s.toolHint == "profile_dataset" for s in tr.plan.steps):
             self.columns(r.profile, zh)
@@ -163,7 +165,9 @@ def _cell(v: Any) -> str:
     if isinstance(v, float):
         if v != v:
             return ""
-        return f"{v:.4g}" if abs(v) < 1e6 else f"{v:,.0f}"
+        if v.is_integer():
+            return str(int(v))
+        return f"{v:.4g}" if abs(v) < 100 else f"{v:.2f}".rstrip("0").rstrip(".")
     if hasattr(v, "strftime"):
         try:
             return v.strftime("%Y-%m-%d") if (v.hour, v.minute, v.second) == (0, 0, 0) else v.strftime("%Y-%m-%d %H:%M")

@@ -367,6 +367,17 @@ def compare_tables(ws: Workspace, table: pd.DataFrame, other_path: str, other_sh
 
 
 @tool
+def append_tables(ws: Workspace, table: pd.DataFrame, other_path: str, other_sheet: str | None = None) -> ToolResult:
+    """Stack another table with the same columns under this one."""
+    other = read_table(ws.resolve(other_path), other_sheet).df
+    missing = [c for c in table.columns if c not in other.columns]
+    if missing:
+        raise ColumnMissing(f"两张表的列不一致，缺少：{'、'.join(map(str, missing))}。", f"The tables' columns differ: {missing}.")
+    out = pd.concat([table, other[list(table.columns)]], ignore_index=True)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "other_rows": len(other)}, {"sample": _sample(out)})
+
+
+@tool
 def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, other_sheet: str | None = None) -> ToolResult:
     """Join another table (or another sheet) on a shared column (left join)."""
     other = read_table(ws.resolve(other_path), other_sheet).df

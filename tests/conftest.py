@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine.catalog import CatalogCache
+from engine.session import Session
+from modes.decision import SessionState
+from modes.gate import decide
+from tools.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+DATA = [p for p in EXAMPLES.iterdir() if p.suffix in (".xlsx", ".csv")]
+
+
+@pytest.fixture
+def ws_dir(tmp_path: Path) -> Path:
+    """A fresh copy of the bundled example files."""
+    d = tmp_path / "ws"
+    d.mkdir()
+    for p in DATA:
+        shutil.copy(p, d / p.name)
+    return d
+
+
+@pytest.fixture
+def ws(ws_dir: Path) -> Workspace:
+    return Workspace.at(ws_dir)
+
+
+@pytest.fixture
+def session(ws: Workspace) -> Session:
+    return Session(ws)
+
+
+@pytest.fixture(scope="session")
+def catalog():
+    return CatalogCache().build(Workspace.at(EXAMPLES))
+
+
+def run_turns(catalog, turns: list[str]):
+    """Decide a conversation (dry run) and return the last decision."""
+    state = SessionState()
+    d = None
+    for t in turns:
+        d, state = decide(state, t, catalog)
+    return d
