@@ -36,26 +36,29 @@ def chat_kind(text: str) -> str | None:
     return None
 
 
-def _words(text: str) -> list[str]:
-    parts = re.split(r"[,;!?。，！？、\s]+", text.casefold())
-    return [lx.PARTICLES.sub("", p) or p for p in parts if p.strip()]
+def _variants(word: str) -> list[str]:
+    """A word and the word without its trailing particles, one at a time (算了吧 -> 算了, 算)."""
+    out = [word]
+    while word and word[-1] in "吧啊呀啦了哈吗嘛哦噢喔呗嗯~!.,;? ":
+        word = word[:-1]
+        out.append(word)
+    return out
+
+
+def _only(text: str, words: tuple[str, ...]) -> bool:
+    parts = [p for p in re.split(r"[,;!?。，！？、\s]+", text.casefold().strip()) if p]
+    if text.casefold().strip() in words:
+        return True
+    return bool(parts) and all(any(v in words for v in _variants(p)) for p in parts)
 
 
 def is_confirm(text: str) -> bool:
-    t = text.casefold().strip()
-    if t in lx.CONFIRM_WORDS or lx.PARTICLES.sub("", t) in lx.CONFIRM_WORDS:
-        return True
-    words = _words(text)
-    return bool(words) and all(w in lx.CONFIRM_WORDS or lx.PARTICLES.sub("", w) in lx.CONFIRM_WORDS for w in words)
+    return _only(text, lx.CONFIRM_WORDS) or _only(text.replace(" ", ""), lx.CONFIRM_WORDS)
 
 
 def is_cancel(text: str) -> bool:
-    t = text.casefold().strip()
-    if t in lx.CANCEL_WORDS or lx.PARTICLES.sub("", t) in lx.CANCEL_WORDS:
-        return True
-    parts = [p for p in re.split(r"[,;!?。，！？、\s]+", text.casefold()) if p.strip()]
-    ok = [p in lx.CANCEL_WORDS or lx.PARTICLES.sub("", p) in lx.CANCEL_WORDS for p in parts]
-    return bool(parts) and all(ok) and any(p not in ("no", "别", "不要") for p in parts)
+    parts = [p for p in re.split(r"[,;!?。，！？、\s]+", text.casefold()) if p]
+    return _only(text, lx.CANCEL_WORDS) and any(p not in ("no", "别", "不要") for p in parts)
 
 
 # ---------------------------------------------------------------- understanding a request

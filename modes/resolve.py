@@ -51,6 +51,9 @@ def stem_tokens(f: FileInfo) -> list[str]:
             if run in GENERIC_TOKENS or (not CJK.match(run) and len(run) < 3) or run.isdigit():
                 continue
             toks.append(run)
+            core = re.sub(r"(?:表格|表|数据|明细|清单|列表|信息|记录)$", "", run) if CJK.match(run) else run
+            if core != run and len(core) >= 2:
+                toks.append(core)
             if CJK.match(run) and len(run) >= 4:
                 toks += [run[i : i + 2] for i in range(0, len(run) - 1, 2) if run[i : i + 2] not in GENERIC_TOKENS]
     return toks
@@ -132,15 +135,6 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     if ref.missing_name:
         ref.how = "missing"
         return _with_format(ref, text)
-    # 4. deixis: this file / it
-    d = lx.DEICTIC.search(text)
-    if d and not (d.group(0).casefold() == "it" and re.search(r"\b(?:sum it|it up|make it|do it)\b", low)):
-        if current:
-            ref.how, ref.paths = "current", [current]
-            ref.spans.append(d.span())
-        else:
-            ref.how = "current_missing"
-        return _with_format(ref, text)
     # 5. descriptions that fit one file: 上海的poi, 库存表, the customer list
     scores: dict[str, tuple[int, list[str], list[tuple[int, int]]]] = {}
     for f in files:
@@ -186,6 +180,15 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
             for p in strong:
                 ref.spans += scores[p][2]
             return _with_format(ref, text)
+    # 4. deixis: this file / it
+    d = lx.DEICTIC.search(text)
+    if d and not (d.group(0).casefold() == "it" and re.search(r"\b(?:sum it|it up|make it|do it)\b", low)):
+        if current:
+            ref.how, ref.paths = "current", [current]
+            ref.spans.append(d.span())
+        else:
+            ref.how = "current_missing"
+        return _with_format(ref, text)
     # 6. a kind of file: "the csv", "the Excel file", "表格"
     ref = _with_format(ref, text)
     kinds = []

@@ -1,0 +1,117 @@
+"""Decisions, table-driven by category, on the bundled examples (sentences of our own)."""
+
+import pytest
+
+from conftest import run_turns
+
+# (turns, gate, next, mode, tier, file)
+CHAT = [
+    (["在吗"], "chat", "reply", "chat", "none", None),
+    (["早上好呀"], "chat", "reply", "chat", "none", None),
+    (["今天又要加班，心态崩了"], "chat", "reply", "chat", "none", None),
+    (["你会联网吗？"], "chat", "reply", "chat", "none", None),
+    (["请问你能处理xls文件吗"], "chat", "reply", "chat", "none", None),
+    (["透视表怎么做"], "chat", "reply", "chat", "none", None),
+    (["how do I make a pivot table in excel?"], "chat", "reply", "chat", "none", None),
+    (["谢谢你，今天就到这"], "chat", "reply", "chat", "none", None),
+    (["这张表看得我头大"], "chat", "reply", "chat", "none", None),
+]
+UNKNOWN = [
+    (["整理一下"], "unknown", "ask_intent", "clarify", "none", None),
+    (["do the thing"], "unknown", "ask_intent", "clarify", "none", None),
+    (["弄一下那个库存的"], "unknown", "ask_intent", "clarify", "none", "库存明细.csv"),
+    (["could you handle 库存明细.csv"], "unknown", "ask_intent", "clarify", "none", "库存明细.csv"),
+    (["可以"], "unknown", "ask_intent", "clarify", "none", None),
+]
+CLARIFY = [
+    (["筛选门店数据"], "clarify", "ask_slots", "clarify", "none", None),
+    (["把表格导出成csv"], "clarify", "ask_slots", "clarify", "none", None),
+    (["按评分排个序"], "clarify", "ask_slots", "clarify", "none", None),
+    (["预览 销售报表.xlsx"], "clarify", "ask_slots", "clarify", "none", None),
+    (["库存明细.csv 按供应商汇总"], "clarify", "ask_slots", "clarify", "none", "库存明细.csv"),
+    (["上海_poi.xlsx 里 星级 高于 4 的"], "clarify", "ask_slots", "clarify", "none", "上海_poi.xlsx"),
+    (["sort 北京_poi.xlsx"], "clarify", "ask_slots", "clarify", "none", "北京_poi.xlsx"),
+    (["库存明细.csv 只保留几列"], "clarify", "ask_slots", "clarify", "none", "库存明细.csv"),
+    (["这个表有几行"], "clarify", "ask_slots", "clarify", "none", None),
+    (["预览 sample_data 的 Sheet3"], "clarify", "ask_slots", "clarify", "none", "sample_data.xlsx"),
+]
+ACT = [
+    (["库存表里库存数量低于安全库存的商品筛出来"], "act", "execute", "transform", "soft", "库存明细.csv"),
+    (["库存明细里华东仓的商品，按库存数量从低到高排"], "act", "execute", "transform", "soft", "库存明细.csv"),
+    (["上海的poi里评分不低于4.5并且人均消费不超过100的店"], "act", "execute", "transform", "soft", "上海_poi.xlsx"),
+    (["北京poi里面人均消费在100到200之间的"], "act", "execute", "transform", "soft", "北京_poi.xlsx"),
+    (["sample_data 订单表 Q2 的订单导出"], "act", "execute", "transform", "soft", "sample_data.xlsx"),
+    (["sample_data 按城市和产品汇总金额"], "act", "execute", "transform", "soft", "sample_data.xlsx"),
+    (["库存明细.csv 加一列 库存金额 = 库存数量 * 单价"], "act", "execute", "transform", "soft", "库存明细.csv"),
+    (["把北京_poi.xlsx的电话列删掉"], "act", "execute", "transform", "soft", "北京_poi.xlsx"),
+    (["把库存明细.csv转成xlsx"], "act", "execute", "export_data", "soft", "库存明细.csv"),
+    (["库存明细 有多少行"], "act", "execute", "profile", "silent", "库存明细.csv"),
+    (["the inventory file, how many rows?"], "act", "execute", "profile", "silent", "库存明细.csv"),
+    (["对比上海和北京的poi评分"], "act", "execute", "explore", "soft", "上海_poi.xlsx"),
+    (["上海_poi.xlsx 有没有异常的人均消费"], "act", "execute", "explore", "soft", "上海_poi.xlsx"),
+    (["list the files please"], "act", "execute", "export_list", "silent", None),
+    (["sample_data里哪个城市金额最高？"], "act", "execute", "transform", "soft", "sample_data.xlsx"),
+]
+RESTATE_AND_PLANS = [
+    (["客户表里等级是A或者B的客户"], "act", "restate_confirm", "transform", "soft", "sample_data.xlsx"),
+    (["把csv转成excel"], "act", "restate_confirm", "export_data", "soft", "库存明细.csv"),
+    (["库存明细.csv 按 仓酷 汇总库存数量"], "act", "restate_confirm", "transform", "soft", "库存明细.csv"),
+    (["先给我出个方案：库存明细按仓库汇总库存数量"], "act", "plan_confirm", "plan_review", "hard", "库存明细.csv"),
+    (["把库存明细.csv按库存数量排序后直接覆盖原文件"], "act", "plan_confirm", "plan_review", "hard", "库存明细.csv"),
+    (["全面分析一下北京_poi"], "act", "plan_confirm", "plan_review", "hard", "北京_poi.xlsx"),
+    (["北京_poi.xlsx 筛出朝阳区的，去重，按评分降序，再导出成xlsx"], "act", "plan_confirm", "plan_review", "hard", "北京_poi.xlsx"),
+    (["别动原文件，把库存明细清洗一下另存一份"], "act", "execute", "transform", "soft", "库存明细.csv"),
+]
+MULTI_TURN = [
+    (["筛选一下", "库存明细", "仓库是华南仓"], "act", "restate_confirm", "transform", "soft", "库存明细.csv"),
+    (["筛选一下 库存明细.csv", "单价大于1000的", "继续"], "act", "execute", "transform", "soft", "库存明细.csv"),
+    (["筛选一下 库存明细.csv", "单价大于1000的", "条件改成单价小于100"], "act", "restate_confirm", "transform", "soft", "库存明细.csv"),
+    (["把表转成csv", "上海那个"], "act", "restate_confirm", "export_data", "soft", "上海_poi.xlsx"),
+    (["把表转成csv", "上海那个", "不对，是北京_poi.xlsx"], "act", "restate_confirm", "export_data", "soft", "北京_poi.xlsx"),
+    (["全面分析 sample_data", "好的"], "act", "execute", "plan_review", "hard", "sample_data.xlsx"),
+    (["全面分析 sample_data", "算了吧"], "chat", "cancel", "chat", "none", None),
+    (["预览上海_poi.xlsx", "筛选评分大于4的", "算了", "北京_poi.xlsx 按评分排序"], "act", "execute", "transform", "soft", "北京_poi.xlsx"),
+    (["看看北京_poi.xlsx", "再按人均消费排一下"], "act", "execute", "transform", "soft", "北京_poi.xlsx"),
+    (["预览 库存明细.csv", "继续"], "unknown", "ask_intent", "clarify", "none", None),
+    (["你好", "ok"], "unknown", "ask_intent", "clarify", "none", None),
+]
+
+
+@pytest.mark.parametrize("turns,gate,nxt,mode,tier,file", CHAT + UNKNOWN + CLARIFY + ACT + RESTATE_AND_PLANS + MULTI_TURN)
+def test_decisions(catalog, turns, gate, nxt, mode, tier, file):
+    d = run_turns(catalog, turns)
+    assert (d.gate, d.next, d.mode, d.tier) == (gate, nxt, mode, tier), d.reply
+    assert d.slots["file"] == file
+
+
+def test_act_has_confidence_and_restate_below_055(catalog):
+    d = run_turns(catalog, ["把csv转成excel"])
+    assert d.confidence < 0.55 and d.lowered_by
+    assert d.reply.endswith("确认请回复'继续'，取消请回复'取消'。")
+    d = run_turns(catalog, ["把库存明细.csv转成xlsx"])
+    assert d.confidence >= 0.55
+
+
+def test_clarify_names_candidates_and_closest_columns(catalog):
+    d = run_turns(catalog, ["筛选门店数据"])
+    assert "上海_poi.xlsx" in d.reply and "北京_poi.xlsx" in d.reply and "file" in d.missing
+    d = run_turns(catalog, ["上海_poi.xlsx 里 星级 高于 4 的"])
+    assert "星级" in d.reply and "评分" in d.reply and d.missing == ("column",)
+    d = run_turns(catalog, ["预览 销售报表.xlsx"])
+    assert "销售报表.xlsx" in d.reply
+
+
+def test_mode_reason_and_english_replies(catalog):
+    d = run_turns(catalog, ["sort 北京_poi.xlsx"])
+    assert d.reply.startswith("OK") and "Sort by which column" in d.reply
+    d = run_turns(catalog, ["北京_poi.xlsx 按评分排序"])
+    assert d.mode_reason.startswith("匹配数据配方") and d.plan_style_reason
+
+
+def test_conditions_reach_the_request(catalog):
+    d = run_turns(catalog, ["北京poi里面人均消费在100到200之间的"])
+    cond = d.request.op("filter").args["conditions"][0]
+    assert (cond.column, cond.op, cond.value, cond.value2) == ("人均消费", "between", 100, 200)
+    d = run_turns(catalog, ["把上海_poi.xlsx里电话为空的行删掉"])
+    cond = d.request.op("filter").args["conditions"][0]
+    assert (cond.column, cond.op) == ("电话", "not_empty")
