@@ -121,7 +121,12 @@ def sheet_names(path: Path) -> list[str]:
 
 def _decode(path: Path) -> tuple[str, str]:
     raw = path.read_bytes()
-    for enc in ENCODINGS:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        try:
+            return raw.decode("utf-8-sig"), "utf-8-sig"
+        except UnicodeDecodeError:
+            pass
+    for enc in ENCODINGS[1:]:
         try:
             return raw.decode(enc), enc
         except UnicodeDecodeError:

@@ -1,0 +1,122 @@
+"""The executor: doneWhen checked in code, insufficient_context as a state, reflection within limits."""
+
+from dataclasses import replace
+
+import pytest
+
+from engine.audit import Audit
+from engine.executor import MAX_PER_STEP, execute
+from engine.plan import Plan, Step, build_plan
+from modes.decision import Decision, Op, Request
+from tools import registry
+from tools.registry import ToolResult
+
+
+def decision(file="上海_poi.xlsx", ops=(), lang="zh"):
+    req = Request(intent="work", ops=tuple(ops), file=file, lang=lang)
+    return Decision("act", "execute", "transform", "soft", 0.9, req, "", "test", "test", "test", lang=lang)
+
+
+def plan_of(steps):
+    return Plan("transform", "test", "soft", "test", [Step(i + 1, s[0], s[0], s[1], s[2]) for i, s in enumerate(steps)], "goal")
+
+
+def run(ws, steps, d=None):
+    audit = Audit.in_memory()
+    audit.start_run("t1", 1, "x", {}, 0)
+    return execute(plan_of(steps), d or decision(), ws, audit, "t1"), audit
+
+
+def test_no_rows_match_is_insufficient_context_and_nothing_is_written(ws, ws_dir):
+    r, audit = run(ws, [
+        ("profile_dataset", "获取列信息", {"path": "上海_poi.xlsx"}),
+        ("filter_rows", "筛选完成", {"conditions": [{"column": "评分", "op": "gt", "value": 99}]}),
+        ("write_csv", "导出成功", {"stem": "x"}),
+    ])
+    assert (r.status, r.answer, r.fallback_reason) == ("insufficient_context", None, "no_rows_match")
+    assert not (ws_dir / "outputs").exists() or not list((ws_dir / "outputs").iterdir())
+    ev = audit.run("t1")["events"]
+    assert ev[-1]["fallback_reason"] == "no_rows_match" and ev[-1]["constraint_evaluated"] == 1
+    assert all(e["model_called"] == 0 for e in ev)
+
+
+def test_period_absent(ws):
+    r, _ = run(ws, [
+        ("profile_dataset", "获取列信息", {"path": "sample_data.xlsx", "sheet": "订单"}),
+        ("filter_rows", "筛选完成", {"conditions": [{"column": "日期", "op": "between", "value": {"date": "2023-07-01"}, "value2": {"date": "2023-09-30"}}]}),
+    ], decision("sample_data.xlsx"))
+    assert (r.status, r.fallback_reason) == ("insufficient_context", "period_absent")
+
+
+def test_broken_schema_is_column_absent_not_a_swap(ws):
+    r, _ = run(ws, [
+        ("profile_dataset", "获取列信息", {"path": "上海_poi.xlsx"}),
+        ("sort_rows", "排序完成", {"by": ["星级"]}),
+    ])
+    assert (r.status, r.fallback_reason, r.answer) == ("insufficient_context", "column_absent", None)
+    assert "星级" in r.notes[0]
+
+
+def test_parse_failed(ws, ws_dir):
+    (ws_dir / "bad.xlsx").write_bytes(b"PK\x03\x04 broken")
+    r, _ = run(ws, [("profile_dataset", "获取列信息", {"path": "bad.xlsx"})], decision("bad.xlsx"))
+    assert (r.status, r.fallback_reason) == ("insufficient_context", "parse_failed")
+
+
+def test_good_evidence_answers(ws):
+    r, _ = run(ws, [
+        ("profile_dataset", "获取列信息", {"path": "sample_data.xlsx", "sheet": "订单"}),
+        ("group_summarize", "汇总完成", {"keys": ["城市"], "measures": [{"column": "金额", "agg": "sum"}]}),
+        ("sort_rows", "排序完成", {"by": ["金额"], "ascending": False}),
+    ], decision("sample_data.xlsx"))
+    assert r.status == "answered" and r.fallback_reason is None
+    # reparam: the sort named the source column; our own group step renamed it to 金额_合计
+    assert r.reflections == 1 and "金额_合计" in r.tried[0]
+    assert list(r.table["金额_合计"]) == sorted(r.table["金额_合计"], reverse=True)
+
+
+def test_reflection_limit_per_step(ws, monkeypatch):
+    calls = {"n": 0}
+
+    def flaky(table):
+        """Always returns a result whose facts contradict its data."""
+        calls["n"] += 1
+        return ToolResult(table, {"rows_out": -calls["n"]})
+
+    monkeypatch.setitem(registry.TOOLS, "flaky", registry.Tool("flaky", "test", flaky, ("table",), ("table",)))
+    r, _ = run(ws, [("profile_dataset", "获取列信息", {"path": "上海_poi.xlsx"}), ("flaky", "完成", {})])
+    assert r.status == "escalated" and r.fallback_reason == "reflection_limit"
+    assert calls["n"] == MAX_PER_STEP and "我已经尝试了" in r.notes[0]
+
+
+def test_repeated_state_stops_at_once(ws, monkeypatch):
+    calls = {"n": 0}
+
+    def stuck(table):
+        """Always the same wrong result."""
+        calls["n"] += 1
+        return ToolResult(table, {"rows_out": -1})
+
+    monkeypatch.setitem(registry.TOOLS, "stuck", registry.Tool("stuck", "test", stuck, ("table",), ("table",)))
+    r, _ = run(ws, [("profile_dataset", "获取列信息", {"path": "上海_poi.xlsx"}), ("stuck", "完成", {})])
+    assert r.status == "escalated" and r.fallback_reason == "repeated_state" and calls["n"] == 2
+
+
+def test_missing_argument_is_an_error_never_a_guess(ws):
+    with pytest.raises(Exception) as e:
+        registry.call("sort_rows", {"table": None})
+    assert "缺少参数" in str(e.value)
+    with pytest.raises(Exception):
+        registry.call("no_such_tool", {})
+
+
+def test_plan_object_has_exactly_the_spec_keys(catalog):
+    from conftest import run_turns
+
+    d = run_turns(catalog, ["筛选 上海_poi.xlsx，地址不为空"])
+    p = build_plan(d, catalog).to_dict()
+    assert set(p) == {"mode", "modeReason", "planStyle", "planStyleReason", "steps", "goalSummary"}
+    assert [s["toolHint"] for s in p["steps"]] == ["profile_dataset", "filter_rows", "write_csv"]
+    assert all(set(s) == {"step", "action", "toolHint", "doneWhen"} for s in p["steps"])
+    assert all(s["toolHint"] in registry.names() for s in p["steps"])
+    assert replace(d, next="x").request is d.request

@@ -1,0 +1,161 @@
+"""Loading and writing: bad inputs get typed errors with clear messages; sources are never changed."""
+
+import hashlib
+import os
+import zipfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from engine.session import Session
+from tools.errors import OutsideWorkspace, ParseFailed, WriteFailed
+from tools.io import read_table, unique_output, write_csv_file, write_xlsx_file
+from tools.workspace import Workspace
+
+
+def digest(p: Path) -> str:
+    return hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize(
+    "name,content,message",
+    [
+        ("empty.csv", b"", "文件是空的"),
+        ("blank.csv", b"\n\n  \n", "没有任何内容"),
+        ("fake.xlsx", b"\x00\x01\x02 not a workbook \x00" * 20, "已损坏"),
+        ("truncated.xlsx", b"PK\x03\x04" + b"\x00" * 40, "已损坏"),
+        ("secret.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 512, "密码保护"),
+        ("photo.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, "不是表格文件"),
+    ],
+)
+def test_bad_files_raise_parse_failed(tmp_path, name, content, message):
+    p = tmp_path / name
+    p.write_bytes(content)
+    before = digest(p)
+    with pytest.raises(ParseFailed) as e:
+        read_table(p)
+    assert message in e.value.zh and e.value.en
+    assert digest(p) == before
+
+
+def test_directory_and_header_only(tmp_path):
+    (tmp_path / "folder.xlsx").mkdir()
+    with pytest.raises(ParseFailed, match="文件夹"):
+        read_table(tmp_path / "folder.xlsx")
+    (tmp_path / "head.csv").write_text("a,b,c\n", encoding="utf-8")
+    t = read_table(tmp_path / "head.csv")
+    assert list(t.df.columns) == ["a", "b", "c"] and len(t.df) == 0
+
+
+def test_csv_renamed_xlsx_is_read_as_text(tmp_path):
+    p = tmp_path / "renamed.xlsx"
+    p.write_text("城市,金额\n上海,10\n北京,20\n", encoding="utf-8")
+    t = read_table(p)
+    assert list(t.df["城市"]) == ["上海", "北京"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-8", "gb18030", "gbk"])
+def test_csv_encodings(tmp_path, encoding):
+    p = tmp_path / "data.csv"
+    p.write_bytes("名称;城市;金额\n咖啡店;上海;12\n面馆;北京;30\n".encode(encoding))
+    t = read_table(p)
+    assert list(t.df.columns) == ["名称", "城市", "金额"] and t.delimiter == ";"
+    assert t.df["城市"].tolist() == ["上海", "北京"]
+    assert t.encoding == ("gb18030" if encoding in ("gbk", "gb18030") else encoding)
+
+
+def test_leading_zeros_stay_text_and_ragged_lines_are_counted(tmp_path):
+    p = tmp_path / "ids.csv"
+    p.write_text("编号,名称\n00123,甲\n00456,乙\n007,丙,多余\n", encoding="utf-8")
+    t = read_table(p)
+    assert t.df["编号"].tolist()[:2] == ["00123", "00456"]
+    assert any("格式不齐" in n for n in t.notes)
+
+
+def test_title_row_above_header(tmp_path):
+    p = tmp_path / "report.xlsx"
+    df = pd.DataFrame([["2024 年销售报表", None, None], ["城市", "产品", "金额"], ["上海", "键盘", 10], ["北京", "鼠标", 20]])
+    df.to_excel(p, header=False, index=False, engine="openpyxl")
+    t = read_table(p)
+    assert list(t.df.columns) == ["城市", "产品", "金额"] and len(t.df) == 2
+    assert any("表头" in n for n in t.notes)
+
+
+def test_zip_bomb_refused_before_parsing(tmp_path):
+    p = tmp_path / "bomb.xlsx"
+    with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", "<x/>")
+        z.writestr("xl/worksheets/sheet1.xml", b"\x00" * (60 * 1024 * 1024))
+    with pytest.raises(ParseFailed, match="压缩炸弹"):
+        read_table(p)
+
+
+def test_paths_outside_the_workspace_are_refused(tmp_path):
+    root = tmp_path / "ws"
+    root.mkdir()
+    (tmp_path / "ws-sibling").mkdir()
+    (tmp_path / "ws-sibling" / "x.csv").write_text("a\n1\n")
+    (tmp_path / "outside.csv").write_text("a\n1\n")
+    os.symlink(tmp_path / "outside.csv", root / "link.csv")
+    ws = Workspace.at(root)
+    for bad in ("../outside.csv", str(tmp_path / "outside.csv"), "../ws-sibling/x.csv", "link.csv"):
+        with pytest.raises(OutsideWorkspace):
+            ws.resolve(bad)
+    assert "link.csv" not in ws.files()
+
+
+def test_writes_never_overwrite_and_make_formulas_inert(tmp_path):
+    ws = Workspace.at(tmp_path)
+    df = pd.DataFrame({"名称": ["=HYPERLINK(\"http://x\")", "+1", "正常", "@SUM(A1)"], "金额": [-5, 2, 3, 4]})
+    p1, g1 = write_csv_file(ws, df, "结果")
+    p2, _ = write_csv_file(ws, df, "结果")
+    assert p1.name == "结果.csv" and p2.name == "结果_2.csv" and g1 == 3
+    text = p1.read_text(encoding="utf-8-sig")
+    assert "'=HYPERLINK" in text and "'+1" in text and "\n正常,3" in text and "-5" in text
+    assert p1.read_bytes().startswith(b"\xef\xbb\xbf")
+    x, gx = write_xlsx_file(ws, df, "结果")
+    assert gx == 3
+    from openpyxl import load_workbook
+
+    sh = load_workbook(x).active
+    assert sh["A2"].data_type == "s" and sh["A2"].value.startswith("=HYPERLINK") and sh["B2"].value == -5
+
+
+def test_lock_file_means_a_new_name(tmp_path):
+    ws = Workspace.at(tmp_path)
+    (tmp_path / "outputs").mkdir()
+    (tmp_path / "outputs" / "~$结果.xlsx").write_text("lock")
+    assert unique_output(ws, "结果", "xlsx").name == "结果_2.xlsx"
+
+
+def test_too_many_rows_for_xlsx(tmp_path, monkeypatch):
+    ws = Workspace.at(tmp_path)
+
+    class Big(pd.DataFrame):
+        def __len__(self):
+            return 2_000_000
+
+    with pytest.raises(WriteFailed, match="CSV"):
+        write_xlsx_file(ws, Big({"a": [1]}), "big")
+
+
+def test_stray_temporaries_removed_at_start(tmp_path):
+    (tmp_path / "outputs").mkdir()
+    stray = tmp_path / "outputs" / ".wq-tmp-123-x.csv"
+    stray.write_text("partial")
+    Session(Workspace.at(tmp_path))
+    assert not stray.exists()
+
+
+def test_session_goes_on_after_bad_files(session, ws_dir):
+    (ws_dir / "broken.xlsx").write_bytes(b"PK\x03\x04garbage")
+    before = digest(ws_dir / "broken.xlsx")
+    tr = session.turn("预览 broken.xlsx")
+    assert tr.run.status == "insufficient_context" and tr.run.fallback_reason == "parse_failed"
+    assert any("损坏" in n for n in tr.run.notes)
+    assert digest(ws_dir / "broken.xlsx") == before
+    tr = session.turn("预览 上海_poi.xlsx")
+    assert tr.run.status == "answered"
+    d = session.turn("分析 ../secret.xlsx").decision
+    assert d.gate == "clarify"
