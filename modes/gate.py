@@ -22,9 +22,16 @@ EMPTY_SHEET = SheetInfo(None, ())
 # ---------------------------------------------------------------- small talk, confirmation, cancel
 
 
+ABOUT_KINDS = (
+    ("safety", re.compile(r"改掉|改动|覆盖|删掉|删除|原文件|overwrite|modify|change my|delete", re.I | re.A)),
+    ("privacy", re.compile(r"联网|上传|隐私|泄露|发到|网上|离线|online|upload|privacy|sent|internet|offline|cloud", re.I | re.A)),
+    ("formats", re.compile(r"格式|xlsx?|csv|wps|ods|format", re.I | re.A)),
+)
+
+
 def chat_kind(text: str) -> str | None:
     if lx.ABOUT_ME.search(text):
-        return "about"
+        return next((k for k, rx in ABOUT_KINDS if rx.search(text)), "about")
     if lx.GREETING.match(text.strip()):
         return "greeting"
     if lx.HOWTO.search(text) and re.search(r"excel|wps|表格|公式|函数|vlookup|透视|pivot|formula|sheet", text, re.I):
@@ -257,6 +264,9 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
     closest: list[str] = list(sheet.columns)
     if file is None and (ops or flags["full"]):
         missing.append("file")
+        # what is missing whatever the file turns out to be
+        gaps, _, _ = _op_gaps([o for o in ops if not o.args.get("unresolved")], None, lang, len(ref.paths), [])
+        missing += [m for m in gaps if m in ("condition", "sort_by", "group_by", "columns", "expression") and m not in missing]
     if sheet_problem and fi is not None:
         names = "、".join(s.name or "" for s in fi.sheets)
         problems.append(f"{fi.name} 里没有名为“{sheet_problem}”的工作表，现有：{names}。" if lang == "zh" else
@@ -376,7 +386,11 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decis
         old_kinds = set(p.request.kinds())
         if ck and not new_kinds and fresh.file_how in ("none", "current", "current_missing"):
             return _chat(ck, utterance, lang, state)
-        if not (new_kinds - old_kinds) and not (fresh.full and not p.request.full):
+        other_file = bool(fresh.ops) and fresh.file_how in ("named", "fuzzy", "description", "type") and p.request.file not in (None, fresh.file)
+        if new_kinds and not fresh.missing and not other_file and not (new_kinds - old_kinds):
+            # the new turn says everything itself: it replaces the pending request, restated before running
+            return _gate(fresh, state, [utterance], multi_turn=True, catalog=catalog, prior=None)
+        if not (new_kinds - old_kinds) and not other_file and not (fresh.full and not p.request.full):
             restrict = list(p.request.candidates) if p.request.file_how == "ambiguous" else None
             merged = understand(list(p.turns) + [utterance], catalog, state, restrict)
             return _gate(merged, state, list(p.turns) + [utterance], multi_turn=True, catalog=catalog, prior=p)
@@ -384,7 +398,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decis
     ck = chat_kind(text)
     strong = set(req.kinds()) - WEAK_KINDS
     explicit = req.file_how in ("named", "fuzzy", "description") or req.missing_file_name
-    if ck in ("about", "howto") and not explicit:
+    if ck in ("about", "howto", "safety", "privacy", "formats") and not explicit:
         return _chat(ck, utterance, lang, state)
     if ck and not strong and not explicit:
         return _chat(ck, utterance, lang, state)

@@ -21,6 +21,17 @@ CHAT = {
               "I'm wenqing, a terminal assistant for spreadsheets (xlsx, xls, csv): preview, filter, sort, group and summarise, dedupe, clean, "
               "computed columns, compare and export. When unsure I ask or restate first; broad work gets a plan card; your source files are never "
               "changed (results go to outputs/); by default everything runs offline and no data leaves this machine."),
+    "safety": ("不会。问清从不改动或覆盖你的原文件：所有结果都另存为 outputs/ 下的新文件，重名时自动加后缀；写入是原子的，中途中断也不会留下半个文件。"
+               "要“覆盖原文件”时我会先出方案卡，说明结果另存、原文件不动，你确认后才执行。",
+               "No. wenqing never changes or overwrites your source files: every result is a new file in outputs/ (a suffix is added "
+               "when a name is taken), written atomically. If you ask to overwrite, I show a plan card first saying the result goes to a new file."),
+    "privacy": ("默认完全离线：规则引擎在本机理解你的话，表格只在本机读取和处理，不会上传。只有你自己配置了模型接口时才会调用它，而且可以设置不发送单元格内容。",
+                "By default everything runs offline on this machine: requests are understood by local rules and tables are read locally, "
+                "nothing is uploaded. A model is used only if you configure one yourself, and cell values can be kept out of it."),
+    "formats": ("支持 xlsx、xlsm、xls、ods 和 csv/tsv（UTF-8、带 BOM 的 UTF-8、GBK/GB18030 都能正确读取），多工作表的工作簿会列出每个工作表。"
+                "导出可以是 CSV（Excel 打开中文不乱码）或 xlsx。",
+                "xlsx, xlsm, xls, ods and csv/tsv (UTF-8, UTF-8 with BOM and GBK/GB18030 are all read correctly); every sheet of a "
+                "workbook is listed. Results can be exported as CSV (opens in Excel without garbled Chinese) or xlsx."),
     "howto": ("这是 Excel 用法的问题。我更擅长直接替你处理工作区里的表格：比如“把订单表和客户表按客户ID关联起来”就相当于一次 VLOOKUP，告诉我文件和列就行。",
               "That's a general Excel question. I'm best at doing the work on your workspace files directly, e.g. “join the orders and customers sheets on 客户ID” does what a VLOOKUP would."),
     "other": ("我主要帮你处理表格。想分析、筛选或导出哪个文件？", "I mainly work on spreadsheets. Which file would you like to analyse, filter or export?"),

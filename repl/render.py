@@ -22,7 +22,7 @@ class Renderer:
 
     @classmethod
     def plain(cls, width: int = 100) -> Renderer:
-        return cls(Console(file=sys.stdout, width=width, no_color=True, highlight=False, emoji=False, soft_wrap=False))
+        return cls(Console(file=sys.stdout, width=width, no_color=True, highlight=False, emoji=False, soft_wrap=True))
 
     # -- a whole turn ------------------------------------------------------------------------
     def turn(self, tr: TurnResult) -> None:
@@ -93,7 +93,8 @@ class Renderer:
                 limit = int(title.split("显示 ")[1].split(" ")[0])
             except (IndexError, ValueError):
                 pass
-        t = Table(title=title, show_lines=False, header_style="bold")
+        self.c.print(Text(title, style="bold"))
+        t = Table(show_lines=False, header_style="bold")
         cols = [str(c) for c in df.columns][:12]
         for c in cols:
             t.add_column(c, overflow="fold", max_width=24)
