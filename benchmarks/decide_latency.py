@@ -1,0 +1,68 @@
+"""Decision latency per utterance without a model: p50 / p99 over a labeled set.
+
+usage: python benchmarks/decide_latency.py [--labels DEV.jsonl] [--workspace DIR] [--repeat N]
+Defaults to ../shared/eval when it exists, else to the bundled examples with a few built-in utterances.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.catalog import CatalogCache  # noqa: E402
+from modes.decision import SessionState  # noqa: E402
+from modes.gate import decide  # noqa: E402
+from tools.workspace import Workspace  # noqa: E402
+
+BUILTIN = ["你好", "帮我弄一下", "筛选 上海_poi.xlsx，地址不为空", "sample_data 按城市汇总金额", "把csv转成xlsx",
+           "北京_poi.xlsx 筛出朝阳区的，按人均消费升序排，导出成xlsx", "全面分析一下 sample_data", "Compare 上海_poi.xlsx with 北京_poi.xlsx"]
+
+
+def load(labels: Path | None) -> list[dict]:
+    if labels and labels.is_file():
+        return [json.loads(line) for line in labels.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [{"history": [], "utterance": u} for u in BUILTIN]
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    ap = argparse.ArgumentParser()
+    shared = ROOT.parent / "shared" / "eval"
+    ap.add_argument("--labels", type=Path, default=shared / "decisions_dev.jsonl" if shared.is_dir() else None)
+    ap.add_argument("--workspace", type=Path, default=shared / "workspace" if shared.is_dir() else ROOT / "examples")
+    ap.add_argument("--repeat", type=int, default=20)
+    a = ap.parse_args(argv)
+    items = load(a.labels)
+    ws = Workspace.at(a.workspace)
+    t0 = time.perf_counter()
+    catalog = CatalogCache().build(ws)
+    build_ms = (time.perf_counter() - t0) * 1000
+    times: list[float] = []
+    for _ in range(a.repeat):
+        for it in items:
+            state = SessionState()
+            for h in it.get("history") or []:
+                _, state = decide(state, h, catalog)
+            s = time.perf_counter()
+            decide(state, it["utterance"], catalog)
+            times.append((time.perf_counter() - s) * 1000)
+    times.sort()
+    res = {
+        "utterances": len(items), "decisions": len(times), "catalog_build_ms": round(build_ms, 1),
+        "p50_ms": round(statistics.median(times), 3), "p99_ms": round(times[int(len(times) * 0.99) - 1], 3),
+        "max_ms": round(times[-1], 3),
+    }
+    print(f"workspace: {ws.root}")
+    print(f"{res['utterances']} utterances x {a.repeat} = {res['decisions']} decisions (catalog built once in {res['catalog_build_ms']} ms)")
+    print(f"decide latency: p50 {res['p50_ms']} ms, p99 {res['p99_ms']} ms, max {res['max_ms']} ms (target p99 < 5 ms)")
+    return res
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""The command line: decide (one and batch), chat, trace, --version, --help."""
+
+import json
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def wq(*args, input=None, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "repl.cli", *args], capture_output=True, text=True, encoding="utf-8",
+                          input=input, cwd=cwd, timeout=120)
+
+
+def test_version_and_help():
+    assert wq("--version").stdout.startswith("wenqing ")
+    out = wq("--help").stdout
+    assert "decide" in out and "chat" in out and "trace" in out
+
+
+def test_decide_one(ws_dir):
+    out = wq("decide", "--workspace", str(ws_dir), "北京_poi.xlsx按评分从高到低排序")
+    d = json.loads(out.stdout)
+    assert (d["gate"], d["next"], d["mode"], d["tier"]) == ("act", "execute", "transform", "soft")
+    assert d["slots"]["file"] == "北京_poi.xlsx" and d["plan"]["steps"][1]["toolHint"] == "sort_rows"
+    assert not (ws_dir / "outputs").exists() and not (ws_dir / ".wenqing").exists()
+
+
+def test_decide_batch_one_line_per_item_with_history(ws_dir, tmp_path):
+    items = [
+        {"id": "a", "history": [], "utterance": "你好"},
+        {"id": "b", "history": ["帮我弄一下", "筛选一下 POI 数据"], "utterance": "筛选 上海_poi.xlsx，地址不为空"},
+        {"id": "c", "history": ["帮我弄一下", "筛选一下 POI 数据", "筛选 上海_poi.xlsx，地址不为空"], "utterance": "继续"},
+    ]
+    batch = tmp_path / "in.jsonl"
+    batch.write_text("\n".join(json.dumps(i, ensure_ascii=False) for i in items) + "\n", encoding="utf-8")
+    out = wq("decide", "--workspace", str(ws_dir), "--batch", str(batch))
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    assert [x["id"] for x in lines] == ["a", "b", "c"]
+    assert [x["next"] for x in lines] == ["reply", "restate_confirm", "execute"]
+    for x in lines:
+        assert {"gate", "next", "mode", "tier", "confidence", "slots", "missing", "reply", "plan"} <= set(x)
+    assert lines[2]["plan"]["mode"] == "transform" and not (ws_dir / "outputs").exists()
+
+
+def test_chat_from_stdin_and_trace(ws_dir):
+    out = wq("--workspace", str(ws_dir), input="预览 上海_poi.xlsx\n")
+    assert "上海_poi.xlsx共 60 行、6 列" in out.stdout
+    t = json.loads(wq("trace", "--workspace", str(ws_dir), "--json").stdout)
+    assert t["status"] == "answered" and [e["node"] for e in t["events"]][:3] == ["gate", "mode", "step:1"]
+    assert "step:1" in wq("trace", "--workspace", str(ws_dir)).stdout
+
+
+def test_missing_workspace_and_script(tmp_path):
+    assert wq("decide", "--workspace", str(tmp_path / "nope"), "你好").returncode == 2
+    assert wq("chat", "--workspace", str(tmp_path), "--script", str(tmp_path / "none.txt")).returncode == 2
