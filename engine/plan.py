@@ -65,7 +65,6 @@ def _numeric_measures(sheet: SheetInfo | None, keys: list[str]) -> list[dict[str
 def build_plan(d: Decision, catalog: Catalog) -> Plan:
     """Steps for an act decision, each bound to a tool of the registry with typed arguments."""
     r = d.request
-    lang = d.lang
     steps: list[Step] = []
 
     def add(action: str, tool: str, done: str, **args: Any) -> None:

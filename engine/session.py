@@ -76,6 +76,17 @@ class Session:
     def forget(self) -> None:
         self.state = SessionState()
 
+    def undo(self) -> list[str]:
+        """Remove the files the last run wrote (only files recorded as written by wenqing, only in outputs/)."""
+        removed: list[str] = []
+        for rel in self.last_files:
+            p = self.ws.root / rel
+            if rel.startswith("outputs/") and p.is_file() and self.ws.inside(p):
+                p.unlink()
+                removed.append(rel)
+        self.last_files = []
+        return removed
+
     def turn(self, utterance: str) -> TurnResult:
         catalog = self.catalog()
         started = time.perf_counter()
@@ -124,17 +135,3 @@ def _stage(state: SessionState) -> str:
         return "idle"
     return "pending_clarify" if state.pending.stage == "clarify" else "pending_confirm"
 
-
-def _undo(self: Session) -> list[str]:
-    """Remove the files the last run wrote (only files recorded in the audit as written by wenqing)."""
-    removed: list[str] = []
-    for rel in self.last_files:
-        p = self.ws.root / rel
-        if p.is_file() and self.ws.inside(p) and rel.startswith("outputs/"):
-            p.unlink()
-            removed.append(rel)
-    self.last_files = []
-    return removed
-
-
-Session.undo = _undo  # type: ignore[attr-defined]

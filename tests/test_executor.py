@@ -7,7 +7,7 @@ import pytest
 from engine.audit import Audit
 from engine.executor import MAX_PER_STEP, execute
 from engine.plan import Plan, Step, build_plan
-from modes.decision import Decision, Op, Request
+from modes.decision import Decision, Request
 from tools import registry
 from tools.registry import ToolResult
 
@@ -103,10 +103,12 @@ def test_repeated_state_stops_at_once(ws, monkeypatch):
 
 
 def test_missing_argument_is_an_error_never_a_guess(ws):
-    with pytest.raises(Exception) as e:
+    from tools.errors import ToolArgError
+
+    with pytest.raises(ToolArgError) as e:
         registry.call("sort_rows", {"table": None})
     assert "缺少参数" in str(e.value)
-    with pytest.raises(Exception):
+    with pytest.raises(ToolArgError):
         registry.call("no_such_tool", {})
 
 

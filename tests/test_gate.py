@@ -1,7 +1,6 @@
 """Decisions, table-driven by category, on the bundled examples (sentences of our own)."""
 
 import pytest
-
 from conftest import run_turns
 
 # (turns, gate, next, mode, tier, file)

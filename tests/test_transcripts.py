@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 TRANSCRIPTS = sorted((ROOT / "examples" / "transcripts").glob("*.txt"))
