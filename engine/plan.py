@@ -10,6 +10,7 @@ from modes.decision import Decision, Op, Request
 from modes.replies import goal_summary
 
 ID_LIKE = ("id", "编号", "号", "code", "代码")
+AVERAGED = {"price", "rating", "age", "spend", "salary"}
 
 
 @dataclass
@@ -58,8 +59,11 @@ def _sheet(r: Request, catalog: Catalog) -> SheetInfo | None:
 def _numeric_measures(sheet: SheetInfo | None, keys: list[str]) -> list[dict[str, str]]:
     if sheet is None:
         return []
+    from modes.lexicon import concept_of
+
     cols = [c for c in sheet.columns if c in sheet.numeric and c not in keys and not c.casefold().endswith(ID_LIKE)]
-    return [{"column": c, "agg": "sum"} for c in cols]
+    # rates and prices are averaged, amounts and counts are added up
+    return [{"column": c, "agg": "mean" if concept_of(c) in AVERAGED else "sum"} for c in cols]
 
 
 def build_plan(d: Decision, catalog: Catalog) -> Plan:
@@ -86,11 +90,14 @@ def build_plan(d: Decision, catalog: Catalog) -> Plan:
         if op.kind == "full_analysis":
             add("逐列统计", "describe_columns", "统计完成")
             f = catalog.get(r.file)
-            if f and len(f.sheets) > 1 and not r.sheet:
-                for s in f.sheets[1:]:
-                    add(f"预览工作表 {s.name}", "profile_dataset", "获取列信息", path=r.file, sheet=s.name)
-                    add(f"逐列统计 {s.name}", "describe_columns", "统计完成")
-                add("回到第一个工作表", "profile_dataset", "获取列信息", path=r.file, sheet=f.sheets[0].name)
+            if f and len(f.sheets) > 1:
+                main_sheet = r.sheet or f.sheets[0].name
+                for s in f.sheets:
+                    if s.name != main_sheet:
+                        add(f"预览工作表 {s.name}", "profile_dataset", "获取列信息", path=r.file, sheet=s.name)
+                        add(f"逐列统计 {s.name}", "describe_columns", "统计完成")
+                if len(r.ops) > 1:
+                    add(f"回到工作表 {main_sheet}", "profile_dataset", "获取列信息", path=r.file, sheet=main_sheet)
             labels.append("分析")
         elif op.kind == "filter":
             add("筛选行", "filter_rows", "筛选完成", conditions=[c.to_tool() for c in a["conditions"]], logic=a.get("logic", "and"))

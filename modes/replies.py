@@ -70,7 +70,7 @@ def op_phrase(kind: str, args: dict[str, Any], lang: str) -> str:
         ms = args.get("measures") or []
         mtxt = sep.join(f"{m['column']} {AGG_LABEL[lang][m['agg']]}" if m.get("column") else AGG_LABEL[lang]["count"] for m in ms)
         if not mtxt:
-            mtxt = "各数值列合计与行数" if zh else "totals of numeric columns and row counts"
+            mtxt = "各数值列的合计（单价、评分等取平均）与行数" if zh else "totals of numeric columns (prices and ratings averaged) and row counts"
         if zh:
             return f"按 {keys} 分组，计算 {mtxt}" if keys else f"计算 {mtxt}"
         return f"group by {keys}, compute {mtxt}" if keys else f"compute {mtxt}"
