@@ -104,7 +104,7 @@ def _period(m_y: str | None, m_m: str | None, m_d: str | None) -> tuple[date, da
     y = int(m_y or date.today().year)
     if m_d:
         d = date(y, int(m_m or 1), int(m_d))
-        return d, d
+        return d, date.fromordinal(d.toordinal() + 1)
     if m_m:
         mo = int(m_m)
         return date(y, mo, 1), (date(y + (mo == 12), mo % 12 + 1, 1))
@@ -113,6 +113,15 @@ def _period(m_y: str | None, m_m: str | None, m_d: str | None) -> tuple[date, da
 
 def _iso(d: date) -> dict[str, str]:
     return {"date": d.isoformat()}
+
+
+def _cjk_number_ok(m: re.Match[str], text: str) -> bool:
+    """A number written in Chinese characters, not a word that starts with one (一下, 三角)."""
+    num = m.group("num")
+    if not CJK.match(num[0]):
+        return False
+    nxt = text[m.end() : m.end() + 1]
+    return len(num) >= 2 or bool(m.group("unit")) or not nxt or not CJK.match(nxt) or nxt in "的元块个人名以左次岁分"
 
 
 def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit]) -> tuple[Any, int] | None:
@@ -127,7 +136,7 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit]) -> tup
         start, _ = _period(m.group("y"), m.group("m"), m.group("d"))
         return _iso(start), m.end()
     m = NUMBER_RE.match(text, i)
-    if m and m.group(0).strip() and (m.group("num")[0].isdigit() or m.group("num")[0] == "-" or len(m.group("num")) >= 1 and CJK.match(m.group("num")[0]) and not re.match(r"[\u4e00-\u9fff]", text[m.end() : m.end() + 1] or " ")):
+    if m and m.group(0).strip() and (m.group("num")[0].isdigit() or m.group("num")[0] == "-" or _cjk_number_ok(m, text)):
         v = _number(m)
         if v is not None:
             return tidy(v), m.end()
@@ -238,6 +247,19 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
             add(Cond(col[0], "ge", _iso(start), None, col[1], col[2]), m.start(), m.end())
         else:
             add(Cond(col[0], "lt", _iso(lo), None, col[1], col[2]), m.start(), m.end())
+    for m in re.finditer(r"(?<![a-z])(?P<w>after|since|from|later than|before|until|earlier than|prior to)\s+(?P<d>(?:19|20)\d{2}(?:[-/.]\d{1,2}(?:[-/.]\d{1,2})?)?)(?!\d)", text, re.I | re.A):
+        if not free(m.start(), m.end()):
+            continue
+        dm = DATE_RE.match(m.group("d"))
+        if not dm:
+            continue
+        lo, hi = _period(dm.group("y"), dm.group("m"), dm.group("d"))
+        col = _date_column(text, m, hits, date_cols, sheet)
+        w = m.group("w").casefold()
+        if w in ("before", "until", "earlier than", "prior to"):
+            add(Cond(col[0], "lt", _iso(lo), None, col[1], col[2]), m.start(), m.end())
+        else:
+            add(Cond(col[0], "ge", _iso(hi if w in ("after", "later than") else lo), None, col[1], col[2]), m.start(), m.end())
     # postfix ranges: 评分4.5以上, 3万以下, 100 or more
     for op, pat in POSTFIX:
         for m in re.finditer(r"(?P<v>-?\d[\d,]*(?:\.\d+)?\s*(?:万|千|k|K|%)?|[一二两三四五六七八九十百千万]+)\s*(?:" + pat + r")", text, re.I | re.A):

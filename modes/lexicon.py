@@ -12,6 +12,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "city": ("city", "城市", "所在城市", "所在地"),
     "salary": ("salary", "工资", "薪资", "月薪", "薪水", "薪酬", "pay", "wage", "wages", "年薪"),
     "hire_date": ("hire_date", "hire date", "hired", "入职", "入职日期", "入职时间", "joined", "join date", "start date"),
+    "signup": ("signup_date", "signup", "sign up", "signed up", "sign-up", "registered", "registration", "注册", "注册日期", "注册时间"),
     "email": ("email", "e-mail", "mail", "邮箱", "电子邮件", "邮件"),
     "phone": ("phone", "tel", "telephone", "mobile", "电话", "手机", "手机号", "联系电话", "联系方式"),
     "address": ("address", "addr", "地址", "住址"),

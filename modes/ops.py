@@ -156,6 +156,11 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         d = m.group("d") or m.group("d2") or ""
         kcol, _, kclose = resolve_column(xr, sheet)
         mcol, _, mclose = resolve_column(yr, sheet) if yr else (None, "none", [])
+        if mcol is None and re.search(r"卖|销|sold|sell|sales|revenue|赚", yr + d + text[m.end() : m.end() + 4], re.I | re.A):
+            # "sells best": the amount column, else the quantity column
+            by_concept = {lx.concept_of(c): c for c in sheet.columns if c in sheet.numeric}
+            mcol = by_concept.get("amount") or by_concept.get("quantity")
+            yr = "" if mcol else yr
         agg = "mean" if re.search(r"平均|average|mean", text, re.I | re.A) else "sum"
         args: dict[str, Any] = {"keys": [kcol] if kcol else [], "measures": [{"column": mcol, "agg": agg}] if mcol else [{"agg": "count"}], "question": True}
         unres = ([_unres(xr, kclose)] if not kcol else []) + ([_unres(yr, mclose)] if yr and not mcol else [])
@@ -229,7 +234,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     # deduplicate
     m = lx.DEDUPE.search(text)
     if m:
-        found.append((m.start(), Op("dedupe", {})))
+        near = [h.column for h in hits if 0 <= h.start - m.end() <= 3]
+        found.append((m.start(), Op("dedupe", {"subset": near} if near else {})))
         spans.append(m.span())
         pre = re.search(r"(?:删掉|删除|去掉|去除|remove|drop|delete)\s*$", text[: m.start()], re.I | re.A)
         if pre:
@@ -395,7 +401,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             unresolved(len(unres_c))
         starts = [s for s, _ in cp.spans] + ([fm.start()] if fm else []) + ([dm.start()] if dm else [])
         found.append((min(starts), Op("filter", args)))
-        out.hits += len(cp.conds)
+        out.hits += len([c for c in cp.conds if c.how != "default"])
 
     # how many rows meet a condition: 有多少客户在上海？
     if COUNT_Q.search(text) and any(o.kind == "filter" for _, o in found) and not any(o.kind == "group" for _, o in found):

@@ -152,6 +152,13 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
                         hs = _token_hits(w, low)
                         if hs:
                             break
+            if not hs and CJK.match(t) and len(t) >= 3:  # 花名册 for 员工花名册
+                masked = "".join("\0" if any(a <= i < b for a, b in col_spans) else ch for i, ch in enumerate(low))
+                sm = difflib.SequenceMatcher(None, t, masked, autojunk=False).find_longest_match(0, len(t), 0, len(masked))
+                piece = t[sm.a : sm.a + sm.size]
+                if sm.size >= 3 or (sm.size == 2 and sm.size / len(t) >= 0.5 and piece not in GENERIC_TOKENS):
+                    hs = [(sm.b, sm.b + sm.size)]
+                    t = piece
             if hs:
                 matched.append(t)
                 spans += hs
@@ -161,7 +168,7 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         top = max(s[0] for s in scores.values())
         best = [p for p, s in scores.items() if s[0] == top]
         strong = [p for p in best if len(scores[p][1]) >= 2 or restrict or FILEISH.search(_around(low, scores[p][2]))
-                  or any(not CJK.match(t) and len(t) >= 5 for t in scores[p][1]) or _translated(scores[p][1], low)]
+                  or any(len(t) >= (3 if CJK.match(t) else 5) for t in scores[p][1]) or _translated(scores[p][1], low)]
         if len(strong) > 1 and MULTI_FILE.search(low):
             own = [p for p in strong if set(scores[p][1]) - {t for q in strong if q != p for t in scores[q][1]}]
             if len(own) >= 2:
@@ -303,9 +310,12 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
         for m in re.finditer(re.escape(cl), low):
             if not CJK.match(cl[0]) and m.start() > 0 and re.match(r"[a-z0-9_]", low[m.start() - 1]):
                 continue
-            if not CJK.match(cl[-1]) and m.end() < len(low) and re.match(r"[a-z0-9_]", low[m.end()]):
+            end = m.end()
+            if not CJK.match(cl[-1]) and end < len(low) and low[end] == "s" and not re.match(r"[a-z0-9_]", low[end + 1 : end + 2]):
+                end += 1  # emails -> email
+            elif not CJK.match(cl[-1]) and end < len(low) and re.match(r"[a-z0-9_]", low[end]):
                 continue
-            cands.append((m.start(), m.end(), c, "exact"))
+            cands.append((m.start(), end, c, "exact"))
     by_concept: dict[str, list[str]] = {}
     for c in sheet.columns:
         concept = lx.concept_of(c) or lx.concept_of(c.replace("_", " "))
