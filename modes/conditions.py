@@ -94,6 +94,7 @@ EMPTY = [
 ]
 DATE_RE = re.compile(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?(?!\d)")
 QUARTER_RE = re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:Q|第)\s*(?P<q>[1-4一二三四])\s*(?:季度)?", re.I | re.A)
+RELATIVE_RE = re.compile(r"今年|本年|去年|本月|这个月|上个月|上月|this year|last year|this month|last month", re.I | re.A)
 HALF_RE = re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?P<h>上半年|下半年|first half|second half|H1|H2)", re.I | re.A)
 STOP = re.compile(r"\s*(?:的|,|;|且|并且|而且|和|或者|或|与|及|\band\b|\bor\b|\bthen\b|$)", re.I | re.A)
 LEFT_FILLER = re.compile(r"(?:筛选出?|筛出|筛一下|筛|过滤|找出|挑出|选出|只看|里面?|中|当中|的|把|将|所有|where|with|filter|fliter|rows|only|the|and|且|并且|和|,)\s*$", re.I | re.A)
@@ -216,11 +217,30 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
     # 没有X / 有X的 where X is a column
     for h in hits:
         pre = text[max(0, h.start - 2) : h.start]
-        if pre.endswith("没有") or pre.endswith("没"):
+        if pre.endswith("没有") or pre.endswith("没") or pre.endswith("无"):
             if free(h.start - 2, h.end):
                 add(Cond(h.column, "empty", raw=h.column), h.start - 2, h.end)
+        elif pre.endswith("有") and text[h.end : h.end + 1] == "的" and free(h.start - 1, h.end):
+            add(Cond(h.column, "not_empty", raw=h.column), h.start - 1, h.end + 1)
     # periods: Q3, 下半年, 2024年3月以后, 2022年以后入职
     date_cols = [c for c in sheet.columns if c in sheet.dates]
+    for m in RELATIVE_RE.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        w = m.group(0).casefold()
+        today = date.today()
+        if w in ("今年", "本年", "this year"):
+            lo, hi = date(today.year, 1, 1), date(today.year + 1, 1, 1)
+        elif w in ("去年", "last year"):
+            lo, hi = date(today.year - 1, 1, 1), date(today.year, 1, 1)
+        elif w in ("本月", "这个月", "this month"):
+            lo = date(today.year, today.month, 1)
+            hi = date(today.year + (today.month == 12), today.month % 12 + 1, 1)
+        else:  # last month
+            hi = date(today.year, today.month, 1)
+            lo = date(hi.year - (hi.month == 1), (hi.month - 2) % 12 + 1, 1)
+        col = _date_column(text, m, hits, date_cols, sheet)
+        add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), m.start(), m.end())
     for m in list(QUARTER_RE.finditer(text)) + list(HALF_RE.finditer(text)):
         if not free(m.start(), m.end()):
             continue

@@ -27,7 +27,7 @@ DEDUPE_VERB = lx.DEDUPE
 BY_WORD = re.compile(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|by|per)(?![a-z])|每个|每一个|各个|各(?=[\u4e00-\u9fff])", re.I | re.A)
 KEY_STOP = re.compile(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = re.compile(
-    r"(?:的)?(?:空值|空白|空格子|缺失值|缺失|空的|空着的|空单元格)(?:都|全部|统一)?(?:填成|填为|填充为|填充成|填上|补成|补为|改成|替换成|替换为|设为|写成)\s*[\"“'「]?(?P<v>[^\"”'」,;]+?)[\"”'」]?(?=$|[,;。]|\s)"
+    r"(?:的)?(?:空值|空白|空格子|缺失值|缺失|空的|空着的|空单元格)(?:都|全部|统一)?(?:填成|填为|填充为|填充成|填上|补成|补为|改成|替换成|替换为|设为|写成|填|补)\s*[\"“'「]?(?P<v>[^\"”'」,;]+?)[\"”'」]?(?=$|[,;。]|\s)"
     r"|\bfill (?:the )?(?:blanks?|empty (?:cells|values)|missing (?:values|cells)|nulls?)(?: in (?P<c>[\w\u4e00-\u9fff]+))? with [\"']?(?P<v2>[^\"',;]+)",
     re.I | re.A,
 )
@@ -244,6 +244,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     # 按X… / by X: sort keys, group keys, dedupe keys
     sort_keys: list[str] = []
     group_keys: list[str] = []
+    dedupe_keys: list[str] = []
     key_spans: list[tuple[int, int]] = []
     sorting = bool(lx.SORT.search(text))
     grouping = bool(lx.GROUP.search(text)) and not explore
@@ -304,8 +305,10 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             elif role == "group":
                 group_keys.append(c)
             elif role == "dedupe":
-                found.append((b.start(), Op("dedupe", {"subset": [c]})))
+                dedupe_keys.append(c)
         key_spans.append((b.start(), j))
+    if dedupe_keys:
+        found = [(i, Op("dedupe", {"subset": list(dict.fromkeys(dedupe_keys))}) if o.kind == "dedupe" else o) for i, o in found]
     spans += key_spans
 
     # sort

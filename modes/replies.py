@@ -153,6 +153,11 @@ def plan_prompt(r: Request, lang: str) -> str:
     return f"The plan is above ({goal_summary(r, lang)}). {CONFIRM_EN}"
 
 
+def remark(file: str) -> tuple[str, str]:
+    return (f"收到。需要的话我可以对 {file} 做预览、筛选、排序、汇总或导出，直接说要做什么就行。",
+            f"Noted. I can preview, filter, sort, summarise or export {file} whenever you like; just say what to do.")
+
+
 def ask_intent(lang: str, file: str | None = None, nothing_pending: bool = False) -> str:
     if lang == "zh":
         pre = "目前没有待确认的操作。" if nothing_pending else ""
