@@ -67,6 +67,7 @@ class Session:
         self.audit = audit if audit is not None else (Audit.in_memory() if dry_run else Audit.open(ws))
         self.last_run_id: str | None = None
         self.last_files: list[str] = []
+        self.last_executed: tuple[Plan, Decision] | None = None
         if not dry_run:
             ws.remove_stray_temporaries()
 
@@ -119,6 +120,8 @@ class Session:
                               "fallback_reason": run.fallback_reason})
             self.audit.finish_run(trace_id, run.status, run.answer, run.fallback_reason, self.clock(), plan.to_dict(), run.files)
             self.last_files = [f["path"] for f in run.files]
+            if run.status == "answered":
+                self.last_executed = (plan, decision)
             if run.current_file:
                 self.state = self.state.evolve(current_file=run.current_file)
         else:

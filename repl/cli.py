@@ -93,6 +93,47 @@ def chat(
     raise typer.Exit(run_lines(ws, lines, events))
 
 
+recipe_app = typer.Typer(help="数据配方：保存过的步骤，可在别的文件上重放。")
+app.add_typer(recipe_app, name="recipe")
+
+
+@recipe_app.command("run")
+def recipe_run(
+    name: Annotated[str, typer.Argument(help="配方名")],
+    file: Annotated[str, typer.Option("--file", help="要处理的文件（工作区内）")],
+    workspace: WorkspaceOpt = Path("."),
+    sheet: Annotated[str | None, typer.Option("--sheet", help="工作表")] = None,
+) -> None:
+    """在另一个文件上重放配方（不调用任何模型）。"""
+    import uuid
+
+    from engine import recipes
+    from engine.audit import Audit
+    from tools.errors import UserError
+
+    ws = _workspace(workspace)
+    audit = Audit.open(ws)
+    tid = uuid.uuid4().hex[:12]
+    audit.start_run(tid, 0, f"recipe run {name} --file {file}", {"recipe": name}, __import__("time").time())
+    try:
+        run = recipes.run(ws, name, file, sheet, audit, tid)
+    except UserError as e:
+        typer.echo(e.zh, err=True)
+        raise typer.Exit(1) from e
+    audit.finish_run(tid, run.status, run.answer, run.fallback_reason, __import__("time").time(), None, run.files)
+    typer.echo(run.answer or "；".join(run.notes))
+    raise typer.Exit(0 if run.status == "answered" else 1)
+
+
+@recipe_app.command("list")
+def recipe_list(workspace: WorkspaceOpt = Path(".")) -> None:
+    """列出配方。"""
+    from engine import recipes
+
+    for n in recipes.list_names(_workspace(workspace)):
+        typer.echo(n)
+
+
 @app.command()
 def trace(
     run_id: Annotated[str | None, typer.Argument(help="运行 ID（默认最近一次）")] = None,

@@ -85,6 +85,39 @@ def _undo(ctx: Context, arg: str) -> None:
         ctx.render.c.print("上一次运行没有写出文件，没有可撤销的。")
 
 
+@command("/recipe", "数据配方：/recipe save 名称 | /recipe list | /recipe run 名称 文件")
+def _recipe(ctx: Context, arg: str) -> None:
+    from engine import recipes
+    from tools.errors import UserError
+
+    parts = arg.split()
+    ws = ctx.session.ws
+    try:
+        if parts[:1] == ["save"] and len(parts) == 2:
+            if ctx.session.last_executed is None:
+                ctx.render.c.print("还没有成功执行过的方案，先跑一次再保存。")
+                return
+            plan, d = ctx.session.last_executed
+            r = recipes.save(ws, parts[1], plan, d.request)
+            ctx.render.c.print(f"已保存配方“{r.name}”（{len(r.steps)} 步，需要的列：{'、'.join(r.needed_columns()) or '无'}）。")
+        elif parts[:1] == ["list"]:
+            names = recipes.list_names(ws)
+            ctx.render.c.print("配方：" + ("、".join(names) if names else "（还没有）"))
+        elif parts[:1] == ["run"] and len(parts) >= 3:
+            import uuid
+
+            tid = uuid.uuid4().hex[:12]
+            ctx.session.audit.start_run(tid, ctx.session.state.turn, f"/recipe {arg}", {"recipe": parts[1]}, ctx.session.clock())
+            run = recipes.run(ws, parts[1], parts[2], parts[3] if len(parts) > 3 else None, ctx.session.audit, tid)
+            ctx.session.audit.finish_run(tid, run.status, run.answer, run.fallback_reason, ctx.session.clock(), None, run.files)
+            ctx.session.last_files = [f["path"] for f in run.files]
+            ctx.render.c.print(run.answer or "；".join(run.notes))
+        else:
+            ctx.render.c.print("用法：/recipe save 名称 | /recipe list | /recipe run 名称 文件 [工作表]")
+    except UserError as e:
+        ctx.render.c.print(e.zh)
+
+
 @command("/exit", "退出")
 def _exit(ctx: Context, arg: str) -> None:
     ctx.running = False

@@ -169,6 +169,8 @@ def read_table(path: Path, sheet: str | None = None, nrows: int | None = None) -
     notes: list[str] = []
     if kind == "csv":
         text, enc = _decode(path)
+        if "\x00" in text[:65536]:
+            raise _fail(path.name, "内容是二进制数据，不是文本表格（CSV）。", "the content is binary, not a text table (CSV).")
         if not text.strip():
             raise _fail(path.name, "文件没有任何内容。", "the file has no content.")
         delim = "\t" if path.suffix.lower() == ".tsv" else _sniff_delimiter(text)

@@ -1,0 +1,110 @@
+"""Recipes (数据配方): an executed plan saved as typed steps, replayed on another file without any model."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from engine.audit import Audit
+from engine.catalog import file_info
+from engine.executor import COLUMN_ARGS, RunResult, execute
+from engine.plan import Plan, Step
+from modes.decision import Decision, Request
+from tools.errors import UserError
+from tools.workspace import STATE_DIR, Workspace
+
+NAME = re.compile(r"^[\w\u4e00-\u9fff\-]{1,40}$")
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    source: str
+    sheet: str | None
+    goal: str
+    steps: list[dict[str, Any]]
+
+    def needed_columns(self) -> list[str]:
+        """Columns the steps read from the source table (not the ones earlier steps create)."""
+        made: set[str] = set()
+        need: list[str] = []
+        for s in self.steps:
+            a = s["args"]
+            cols: list[str] = []
+            for k in COLUMN_ARGS:
+                v = a.get(k)
+                cols += [v] if isinstance(v, str) else [x for x in v if isinstance(x, str)] if isinstance(v, list) else []
+            cols += [c["column"] for c in a.get("conditions") or []]
+            cols += [m["column"] for m in a.get("measures") or [] if m.get("column")]
+            for c in cols:
+                if c not in made and c not in need and not any(c.startswith(f"{m}_") for m in need):
+                    need.append(c)
+            if s["toolHint"] == "add_column":
+                made.add(a["name"])
+            if s["toolHint"] == "group_summarize":
+                break  # later steps read the summary, not the source
+        return need
+
+
+def _dir(ws: Workspace):  # type: ignore[no-untyped-def]
+    return ws.root / STATE_DIR / "recipes"
+
+
+def save(ws: Workspace, name: str, plan: Plan, request: Request) -> Recipe:
+    if not NAME.match(name):
+        raise UserError("配方名只能用中文、字母、数字、下划线或短横线（最多 40 个字符）。", "A recipe name may use letters, digits, _ and - (up to 40).")
+    steps = [{"toolHint": s.toolHint, "action": s.action, "doneWhen": s.doneWhen, "args": s.args} for s in plan.steps]
+    r = Recipe(name, request.file or "", request.sheet, plan.goalSummary, steps)
+    d = _dir(ws)
+    d.mkdir(parents=True, exist_ok=True)
+    (d / f"{name}.json").write_text(json.dumps(r.__dict__, ensure_ascii=False, indent=1), encoding="utf-8")
+    return r
+
+
+def load(ws: Workspace, name: str) -> Recipe:
+    p = _dir(ws) / f"{name}.json"
+    if not NAME.match(name) or not p.is_file():
+        have = "、".join(list_names(ws)) or "（还没有）"
+        raise UserError(f"没有名为“{name}”的配方。现有配方：{have}", f"No recipe named '{name}'.")
+    return Recipe(**json.loads(p.read_text(encoding="utf-8")))
+
+
+def list_names(ws: Workspace) -> list[str]:
+    d = _dir(ws)
+    return sorted(p.stem for p in d.glob("*.json")) if d.is_dir() else []
+
+
+def run(ws: Workspace, name: str, file: str, sheet: str | None, audit: Audit, trace_id: str, lang: str = "zh") -> RunResult:
+    """Replay a recipe's typed steps on another file, after checking the columns it needs exist there."""
+    r = load(ws, name)
+    path = ws.resolve(file)
+    rel = ws.rel(path)
+    info = file_info(path, rel)
+    if info.error:
+        raise UserError(info.error)
+    target = info.sheet(sheet) if sheet else (info.sheet(r.sheet) if r.sheet and info.sheet(r.sheet) else info.sheets[0])
+    if target is None:
+        raise UserError(f"{rel} 里没有工作表“{sheet}”。", f"{rel} has no sheet '{sheet}'.")
+    missing = [c for c in r.needed_columns() if c not in target.columns]
+    if missing:
+        raise UserError(
+            f"配方“{name}”需要的列在 {rel} 里不存在：{'、'.join(missing)}。现有列：{'、'.join(target.columns)}",
+            f"Recipe '{name}' needs columns missing from {rel}: {', '.join(missing)}.",
+        )
+    stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    steps = []
+    for i, s in enumerate(r.steps, 1):
+        args = dict(s["args"])
+        if s["toolHint"] == "profile_dataset":
+            args.update(path=rel, sheet=target.name if len(info.sheets) > 1 else None)
+        if "stem" in args:
+            args["stem"] = f"{stem}_配方_{name}"
+        if s["toolHint"] in ("compare_tables", "join_tables", "append_tables") and args.get("other_path") == r.source:
+            args["other_path"] = rel
+        steps.append(Step(i, s["action"], s["toolHint"], s["doneWhen"], args))
+    req = Request(intent="work", file=rel, sheet=target.name, lang=lang)
+    d = Decision("act", "execute", "recipe", "soft", 1.0, req, "", f"数据配方: {name}", "按保存的步骤重放", "recipe", lang=lang)
+    plan = Plan("recipe", f"数据配方: {name}", "soft", "按保存的步骤重放", steps, r.goal.replace(r.source, rel))
+    return execute(plan, d, ws, audit, trace_id)
