@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -213,6 +214,12 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str)
         if result.table is None and table is not None:
             result.table = table
         result.answer = _answer(plan, result, lang, d)
+        unsupported = unsupported_numbers(result.answer, result)
+        audit.event(trace_id, "review", "done -> answered" if not unsupported else "done -> flagged",
+                    "every number in the answer appears in the tool outputs", True, None,
+                    {"answer": result.answer[:200]}, {"unsupported": unsupported}, 0)
+        if unsupported:  # a bug, never a user error: say so rather than show an unfounded figure
+            result.notes.append(f"（内部检查：答案中的数字 {unsupported} 未在工具结果中找到）")
     except Stop as s:
         result.status, result.fallback_reason = s.status, s.reason
         result.answer = None
@@ -224,6 +231,43 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str)
         audit.event(trace_id, "run", "running -> failed", "tool succeeded", True, e.code, {}, {"message": e.zh}, 0)
     result.reflections = total_reflections
     return result
+
+
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
+    """Numbers in the answer that no tool output contains (facts, result rows, file names)."""
+    if not answer:
+        return []
+    pool: set[str] = set()
+
+    def feed(v: Any) -> None:
+        if isinstance(v, dict):
+            for x in v.values():
+                feed(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                feed(x)
+        elif isinstance(v, bool) or v is None:
+            return
+        elif isinstance(v, (int, float)):
+            f = float(v)
+            pool.update({str(v), str(int(f)) if f.is_integer() else str(round(f, 2)), str(round(f, 3))})
+        else:
+            pool.update(NUMBER.findall(str(v)))
+
+    for s in r.steps:
+        feed(s.facts)
+    for f in r.files:
+        feed(f)
+    if r.table is not None:
+        for row in r.table.head(50).itertuples(index=False, name=None):
+            feed(list(row))
+        feed(len(r.table))
+    if r.profile:
+        feed(r.profile)
+    return [n for n in NUMBER.findall(answer) if n not in pool and n.lstrip("-") not in pool]
 
 
 def _small(d: dict[str, Any]) -> dict[str, Any]:

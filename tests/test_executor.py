@@ -122,3 +122,14 @@ def test_plan_object_has_exactly_the_spec_keys(catalog):
     assert all(set(s) == {"step", "action", "toolHint", "doneWhen"} for s in p["steps"])
     assert all(s["toolHint"] in registry.names() for s in p["steps"])
     assert replace(d, next="x").request is d.request
+
+
+def test_answers_carry_only_numbers_found_in_tool_outputs(session):
+    from engine.executor import unsupported_numbers
+
+    tr = session.turn("sample_data里哪个城市金额最高？")
+    assert "杭州" in tr.run.answer and "547766" in tr.run.answer
+    assert unsupported_numbers(tr.run.answer, tr.run) == []
+    assert unsupported_numbers("杭州最高：999999。", tr.run) == ["999999"]
+    review = session.audit.run(tr.trace_id)["events"][-1]
+    assert review["node"] == "review" and review["constraint_evaluated"] == 1

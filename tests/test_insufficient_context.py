@@ -18,14 +18,15 @@ def check(session, tr, status, reason):
     else:
         assert tr.run.answer is None
     events = last_run_events(session, tr)
-    evaluated = [e for e in events if e["node"].startswith(("step:", "run"))]
+    evaluated = [e for e in events if e["node"].startswith(("step:", "run", "review"))]
     assert evaluated and all(e["constraint_evaluated"] == 1 for e in evaluated)
     assert all(e["model_called"] == 0 for e in events)
     final = events[-1]
     if status != "answered":
         assert final["state_transition"] == f"running -> {status}" and final["fallback_reason"] == reason
     else:
-        assert final["state_transition"] == "running -> done"
+        assert (final["node"], final["state_transition"]) == ("review", "done -> answered")
+        assert events[-2]["state_transition"] == "running -> done"
 
 
 GOOD = [

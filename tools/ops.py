@@ -87,6 +87,7 @@ def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: in
         "sheet": t.sheet,
         "sheets": sheets,
         "rows": len(df),
+        "n_columns": len(df.columns),
         "columns": [str(c) for c in df.columns],
         "column_info": columns,
         "encoding": t.encoding,
