@@ -40,7 +40,7 @@ class Audit:
         try:
             d = ws.root / STATE_DIR
             d.mkdir(exist_ok=True)
-            conn = sqlite3.connect(d / "runs.sqlite")
+            conn = sqlite3.connect(d / "runs.sqlite", check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
             return cls(conn, str(d / "runs.sqlite"))
         except (OSError, sqlite3.Error):
@@ -48,7 +48,7 @@ class Audit:
 
     @classmethod
     def in_memory(cls) -> Audit:
-        return cls(sqlite3.connect(":memory:"), ":memory:")
+        return cls(sqlite3.connect(":memory:", check_same_thread=False), ":memory:")
 
     def _migrate(self) -> None:
         c = self.conn

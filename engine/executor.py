@@ -6,6 +6,7 @@ import hashlib
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,7 +98,7 @@ def _needed_columns(step: Step) -> list[str]:
 
 
 def _state_hash(step: Step, args: dict[str, Any], outcome: str) -> str:
-    blob = json.dumps([step.step, step.toolHint, {k: v for k, v in args.items() if k not in ("ws", "table")}, outcome], sort_keys=True, default=str, ensure_ascii=False)
+    blob = json.dumps([step.step, step.toolHint, {k: v for k, v in args.items() if k not in ("ws", "table", "cache")}, outcome], sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -124,7 +125,8 @@ def _reparam_derived(step: Step, columns: list[str]) -> Step | None:
     return Step(step.step, step.action, step.toolHint, step.doneWhen, args) if changed else None
 
 
-def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str) -> RunResult:
+def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str, cache: Any = None,
+            on_step: Callable[[int, int, str], None] | None = None) -> RunResult:
     lang = d.lang
     result = RunResult("answered", None, current_file=d.request.file)
     table = None
@@ -132,6 +134,8 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str)
     total_reflections = 0
     try:
         for step in plan.steps:
+            if on_step is not None:
+                on_step(step.step, len(plan.steps), step.action)
             attempts = 0
             current = step
             while True:
@@ -160,6 +164,8 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str)
                     args["ws"] = ws
                 if "table" in tool.params:
                     args["table"] = table
+                if "cache" in tool.params:
+                    args["cache"] = cache
                 t0 = time.perf_counter()
                 try:
                     res = registry.call(current.toolHint, args)
@@ -273,7 +279,7 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
 def _small(d: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for k, v in d.items():
-        if k in ("ws", "table"):
+        if k in ("ws", "table", "cache"):
             continue
         if k == "column_info":
             continue

@@ -15,6 +15,7 @@ from engine.plan import Plan, plan_for
 from modes.catalog import Catalog
 from modes.decision import Decision, SessionState
 from modes.gate import decide
+from tools.io import TableCache
 from tools.workspace import Workspace
 
 
@@ -68,6 +69,8 @@ class Session:
         self.last_run_id: str | None = None
         self.last_files: list[str] = []
         self.last_executed: tuple[Plan, Decision] | None = None
+        self.tables = TableCache()
+        self.on_step: Callable[[int, int, str], None] | None = None
         if not dry_run:
             ws.remove_stray_temporaries()
 
@@ -110,7 +113,7 @@ class Session:
         self.audit.event(trace_id, "mode", f"{decision.gate} -> {decision.mode}/{decision.tier}", "ordered mode table",
                          True, None, {}, {"mode_reason": decision.mode_reason, "confidence": decision.confidence}, 0)
         if decision.next == "execute" and plan is not None and not self.dry_run:
-            run = execute(plan, decision, self.ws, self.audit, trace_id)
+            run = execute(plan, decision, self.ws, self.audit, trace_id, cache=self.tables, on_step=self.on_step)
             tr.run = run
             for s in run.steps:
                 tr.events.append({"event": "step", "turn": n, "step": s.step, "tool": s.tool, "status": s.status, "facts": s.facts})

@@ -55,6 +55,35 @@ def history_file() -> History:
         return InMemoryHistory()
 
 
+SHOW_PROGRESS_AFTER = 0.8
+
+
+def turn_with_progress(console: Console, session: Any, line: str) -> Any:
+    """Run a turn in a worker; if it takes longer than about a second, show a progress bar over its steps."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import TimeoutError as FutureTimeout
+
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    state = {"i": 0, "n": 0, "label": ""}
+    session.on_step = lambda i, n, label: state.update(i=i, n=n, label=label)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        fut = pool.submit(session.turn, line)
+        try:
+            return fut.result(timeout=SHOW_PROGRESS_AFTER)
+        except FutureTimeout:
+            pass
+        columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} 步"), TimeElapsedColumn())
+        with Progress(*columns, console=console, transient=True) as progress:
+            task = progress.add_task("处理中……", total=None)
+            while not fut.done():
+                n = state["n"] or None
+                progress.update(task, total=n, completed=max(0, int(state["i"]) - 1), description=str(state["label"] or "读取中……"))
+                time.sleep(0.1)
+        return fut.result()
+
+
 def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: Console | None = None) -> None:
     from engine.session import Session
 
@@ -78,8 +107,7 @@ def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: C
             if line.startswith("/"):
                 dispatch(ctx, line)
                 continue
-            with console.status("处理中……", spinner="dots"):
-                tr = session.turn(line)
+            tr = turn_with_progress(console, session, line)
             render.turn(tr)
         except UserError as e:
             console.print(e.zh, style="red")

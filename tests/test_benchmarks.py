@@ -7,3 +7,11 @@ def test_decide_latency_runs(capsys):
     res = main(["--repeat", "1", "--labels", "/nonexistent", "--workspace", "examples"])
     assert res["decisions"] == res["utterances"] > 0 and res["p50_ms"] > 0
     assert "p99" in capsys.readouterr().out
+
+
+def test_io_bench_runs_small(tmp_path, capsys):
+    from benchmarks.io_bench import main as io_main
+
+    io_main(["--rows", "300", "--csv-rows", "500", "--dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "ratio naive / wenqing load" in out and "start-up to a ready prompt" in out and "encoding gb18030" in out

@@ -36,6 +36,33 @@ class LoadedTable:
     notes: list[str] = field(default_factory=list)
 
 
+class TableCache:
+    """Tables already loaded in this session; a file is re-read only when its size or mtime changes."""
+
+    def __init__(self, limit: int = 8) -> None:
+        self.limit = limit
+        self.entries: dict[tuple[str, str | None], tuple[tuple[int, int], LoadedTable]] = {}
+        self.hits = 0
+
+    def get(self, path: Path, sheet: str | None) -> LoadedTable:
+        st = path.stat()
+        key, stamp = (str(path), sheet), (st.st_size, st.st_mtime_ns)
+        hit = self.entries.get(key)
+        if hit and hit[0] == stamp:
+            self.hits += 1
+            t = hit[1]
+            return LoadedTable(t.df.copy(), t.path, t.sheet, t.encoding, t.delimiter, list(t.notes))
+        t = read_table(path, sheet)
+        if len(self.entries) >= self.limit:
+            self.entries.pop(next(iter(self.entries)))
+        self.entries[key] = (stamp, t)
+        return LoadedTable(t.df.copy(), t.path, t.sheet, t.encoding, t.delimiter, list(t.notes))
+
+
+def load(path: Path, sheet: str | None, cache: TableCache | None) -> LoadedTable:
+    return cache.get(path, sheet) if cache is not None else read_table(path, sheet)
+
+
 def _fail(name: str, zh: str, en: str) -> ParseFailed:
     return ParseFailed(f"{name}：{zh}", f"{name}: {en}")
 
@@ -175,16 +202,14 @@ def read_table(path: Path, sheet: str | None = None, nrows: int | None = None) -
             raise _fail(path.name, "文件没有任何内容。", "the file has no content.")
         delim = "\t" if path.suffix.lower() == ".tsv" else _sniff_delimiter(text)
         bad: list[list[str]] = []
+        dtype = _id_like_columns(text, delim) or None
         try:
-            df = pd.read_csv(
-                io.StringIO(text),
-                sep=delim,
-                nrows=nrows,
-                dtype=_id_like_columns(text, delim) or None,
-                on_bad_lines=lambda line: bad.append(line) or None,
-                engine="python",
-            )
-        except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as e:
+            try:  # the fast C parser first; ragged rows send us to the counting parser below
+                df = pd.read_csv(io.StringIO(text), sep=delim, nrows=nrows, dtype=dtype, on_bad_lines="error", engine="c")
+            except pd.errors.ParserError:
+                df = pd.read_csv(io.StringIO(text), sep=delim, nrows=nrows, dtype=dtype, engine="python",
+                                 on_bad_lines=lambda line: bad.append(line) or None)
+        except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error) as e:
             raise _fail(path.name, "CSV 格式无法解析。", "the CSV cannot be parsed.") from e
         if bad:
             notes.append(f"跳过了 {len(bad)} 行格式不齐的行")

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from tools.errors import ColumnMissing, ToolArgError
-from tools.io import read_table, sheet_names, write_csv_file, write_xlsx_file
+from tools.io import TableCache, load, sheet_names, write_csv_file, write_xlsx_file
 from tools.registry import ToolResult, tool
 from tools.workspace import Workspace
 
@@ -73,10 +73,10 @@ def _dtype_name(s: pd.Series) -> str:
 
 
 @tool
-def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: int = 5) -> ToolResult:
+def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: int = 5, cache: TableCache | None = None) -> ToolResult:
     """Load a table and describe it: shape, columns, types, blanks, sample rows, every sheet."""
     full = ws.resolve(path)
-    t = read_table(full, sheet)
+    t = load(full, sheet, cache)
     df = t.df
     sheets = sheet_names(full)
     columns = [
@@ -348,9 +348,10 @@ def correlate_columns(table: pd.DataFrame, a: str, b: str) -> ToolResult:
 
 
 @tool
-def compare_tables(ws: Workspace, table: pd.DataFrame, other_path: str, other_sheet: str | None = None, columns: list[str] | None = None) -> ToolResult:
+def compare_tables(ws: Workspace, table: pd.DataFrame, other_path: str, other_sheet: str | None = None, columns: list[str] | None = None,
+                   cache: TableCache | None = None) -> ToolResult:
     """Compare two tables: rows, shared columns, and count/mean/min/max of shared numeric columns."""
-    other = read_table(ws.resolve(other_path), other_sheet).df
+    other = load(ws.resolve(other_path), other_sheet, cache).df
     shared = [c for c in table.columns if c in other.columns]
     if columns:
         _need_columns(table, columns)
@@ -368,9 +369,9 @@ def compare_tables(ws: Workspace, table: pd.DataFrame, other_path: str, other_sh
 
 
 @tool
-def append_tables(ws: Workspace, table: pd.DataFrame, other_path: str, other_sheet: str | None = None) -> ToolResult:
+def append_tables(ws: Workspace, table: pd.DataFrame, other_path: str, other_sheet: str | None = None, cache: TableCache | None = None) -> ToolResult:
     """Stack another table with the same columns under this one."""
-    other = read_table(ws.resolve(other_path), other_sheet).df
+    other = load(ws.resolve(other_path), other_sheet, cache).df
     missing = [c for c in table.columns if c not in other.columns]
     if missing:
         raise ColumnMissing(f"两张表的列不一致，缺少：{'、'.join(map(str, missing))}。", f"The tables' columns differ: {missing}.")
@@ -379,9 +380,9 @@ def append_tables(ws: Workspace, table: pd.DataFrame, other_path: str, other_she
 
 
 @tool
-def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, other_sheet: str | None = None) -> ToolResult:
+def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, other_sheet: str | None = None, cache: TableCache | None = None) -> ToolResult:
     """Join another table (or another sheet) on a shared column (left join)."""
-    other = read_table(ws.resolve(other_path), other_sheet).df
+    other = load(ws.resolve(other_path), other_sheet, cache).df
     _need_columns(table, [on])
     _need_columns(other, [on])
     out = table.merge(other, on=on, how="left", suffixes=("", "_2"))
