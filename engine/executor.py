@@ -20,6 +20,7 @@ from tools.workspace import Workspace
 
 MAX_PER_STEP = 3
 MAX_PER_REQUEST = 10
+AGGREGATING = {"group_summarize", "add_column", "describe_columns", "correlate_columns", "compare_tables", "find_outliers", "top_n"}
 REPORT_TOOLS = {"describe_columns", "correlate_columns", "compare_tables"}
 WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list"}
 COLUMN_ARGS = ("by", "keys", "columns", "column", "a", "b", "left", "subset", "on")
@@ -197,6 +198,13 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                 break
             if current.toolHint == "profile_dataset":
                 result.profile = res.facts
+                n_f = res.facts.get("uncached_formulas") or 0
+                if n_f and any(s.toolHint in AGGREGATING for s in plan.steps):
+                    raise Stop("insufficient_context", "formulas_uncached",
+                               f"{res.facts['path']} 里有 {n_f} 个公式单元格没有缓存的计算结果（文件由程序生成、未在 Excel 中保存过），"
+                               "据此汇总会得出错误的数字，所以没有计算。请在 Excel 中打开并保存一次后再试。",
+                               f"{res.facts['path']} has {n_f} formula cells without cached values; aggregating them would give wrong "
+                               "figures, so nothing was computed. Open and save the file in Excel, then retry.")
             if res.files:
                 for f in res.files:
                     result.files.append({"path": f, "rows": res.facts.get("rows"), "columns": res.facts.get("columns", [])})

@@ -159,3 +159,26 @@ def test_session_goes_on_after_bad_files(session, ws_dir):
     assert tr.run.status == "answered"
     d = session.turn("分析 ../secret.xlsx").decision
     assert d.gate == "clarify"
+
+
+def test_formulas_without_cached_values_are_counted_and_block_aggregation(session, ws_dir):
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    sh = wb.active
+    sh.append(["城市", "金额", "含税"])
+    for i, city in enumerate(["上海", "北京", "上海"], start=2):
+        sh.append([city, 100 * i, f"=B{i}*1.13"])
+    wb.save(ws_dir / "公式表.xlsx")  # openpyxl stores formulas without cached values
+    before = digest(ws_dir / "公式表.xlsx")
+    t = read_table(ws_dir / "公式表.xlsx")
+    assert t.uncached_formulas == 3
+    tr = session.turn("公式表.xlsx 按城市汇总含税")
+    assert tr.decision.next in ("execute", "restate_confirm")
+    if tr.decision.next == "restate_confirm":
+        tr = session.turn("继续")
+    assert (tr.run.status, tr.run.fallback_reason) == ("insufficient_context", "formulas_uncached")
+    assert "3 个公式单元格" in tr.run.notes[0]
+    tr = session.turn("预览 公式表.xlsx")
+    assert tr.run.status == "answered" and "3 个公式单元格" in tr.run.answer
+    assert digest(ws_dir / "公式表.xlsx") == before

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,14 @@ class LoadedTable:
     encoding: str | None = None
     delimiter: str | None = None
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def uncached_formulas(self) -> int:
+        for n in self.notes:
+            m = re.match(r"有 (\d+) 个公式单元格没有缓存", n)
+            if m:
+                return int(m.group(1))
+        return 0
 
 
 class TableCache:
@@ -134,6 +143,41 @@ def _check_zip(path: Path) -> None:
         )
 
 
+_CELL = re.compile(rb"<c\b[^>]*?(?:/>|>(.*?)</c>)", re.S)
+
+
+def uncached_formulas(path: Path, sheet: str | None) -> int:
+    """Formula cells that carry no cached value (the workbook was written by a program, never saved by Excel)."""
+    if path.suffix.lower() not in (".xlsx", ".xlsm"):
+        return 0
+    from defusedxml import ElementTree
+
+    ns = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+          "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships"}
+    try:
+        with zipfile.ZipFile(path) as z:
+            book = ElementTree.fromstring(z.read("xl/workbook.xml"))
+            rels = ElementTree.fromstring(z.read("xl/_rels/workbook.xml.rels"))
+            targets = {r.get("Id"): r.get("Target") for r in rels}
+            sheets = book.findall("m:sheets/m:sheet", ns)
+            chosen = next((s for s in sheets if s.get("name") == sheet), sheets[0] if sheets else None)
+            if chosen is None:
+                return 0
+            target = targets.get(chosen.get(f"{{{ns['r']}}}id"), "")
+            name = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
+            data = z.read(name)
+    except (KeyError, zipfile.BadZipFile, OSError, ValueError, ElementTree.ParseError):
+        return 0
+    if b"<f" not in data:
+        return 0
+    n = 0
+    for m in _CELL.finditer(data):
+        body = m.group(1) or b""
+        if b"<f" in body and (b"<v>" not in body or b"<v></v>" in body or b"<v/>" in body):
+            n += 1
+    return n
+
+
 def sheet_names(path: Path) -> list[str]:
     """Sheet names of a workbook; a CSV has none."""
     if _check_container(path) == "csv":
@@ -226,6 +270,9 @@ def read_table(path: Path, sheet: str | None = None, nrows: int | None = None) -
                     f"{path.name} has no sheet named '{use}'; it has: {', '.join(names)}.",
                 )
             df = pd.read_excel(path, sheet_name=use, engine="calamine", nrows=nrows)
+            formulas = uncached_formulas(path, use)
+            if formulas:
+                notes.append(f"有 {formulas} 个公式单元格没有缓存的计算结果")
         except ParseFailed:
             raise
         except Exception as e:  # calamine and zip errors of every kind

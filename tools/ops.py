@@ -91,6 +91,7 @@ def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: in
         "columns": [str(c) for c in df.columns],
         "column_info": columns,
         "encoding": t.encoding,
+        "uncached_formulas": t.uncached_formulas,
         "delimiter": t.delimiter,
         "notes": t.notes,
     }
