@@ -96,6 +96,21 @@ class Audit:
         cols = [c[0] for c in cur.description]
         return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
 
+    def chain(self, trace_id: str) -> list[dict[str, Any]]:
+        """The earlier turns of the same request: the clarifications and restatements that led to this run."""
+        rows = self.conn.execute("SELECT trace_id, turn, utterance, decision FROM runs ORDER BY started, rowid").fetchall()
+        idx = next((i for i, r in enumerate(rows) if r[0] == trace_id), None)
+        if idx is None:
+            return []
+        out = []
+        for r in reversed(rows[:idx]):
+            d = json.loads(r[3] or "{}")
+            if d.get("next") not in ("ask_slots", "restate_confirm", "plan_confirm"):
+                break
+            out.append({"trace_id": r[0], "turn": r[1], "utterance": r[2], "gate": d.get("gate"), "next": d.get("next"),
+                        "missing": d.get("missing")})
+        return list(reversed(out))
+
     def run(self, trace_id: str | None) -> dict[str, Any] | None:
         if trace_id is None:
             rows = self.runs(1)
@@ -108,4 +123,5 @@ class Audit:
         ev = self.conn.execute('SELECT seq, node, state_transition, "constraint", constraint_evaluated, fallback_reason, model_called, inputs, outputs, duration_ms FROM events WHERE trace_id=? ORDER BY seq', (out["trace_id"],))
         names = [c[0] for c in ev.description]
         out["events"] = [dict(zip(names, r, strict=True)) for r in ev.fetchall()]
+        out["chain"] = self.chain(out["trace_id"])
         return out

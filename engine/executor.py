@@ -148,7 +148,7 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                             attempts += 1
                             total_reflections += 1
                             result.tried.append(f"reparam: {step.toolHint} {missing} -> {revised.args}")
-                            audit.event(trace_id, f"reflect:{step.step}", "failed -> reparam", "schema: columns needed exist", True, None,
+                            audit.event(trace_id, f"reflect:{step.step}", "failed -> reparam", "下一步需要的列都存在", True, None,
                                         {"missing": missing}, {"revised": revised.args}, 0)
                             current = revised
                             continue
@@ -230,7 +230,7 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
         result.answer = _answer(plan, result, lang, d)
         unsupported = unsupported_numbers(result.answer, result)
         audit.event(trace_id, "review", "done -> answered" if not unsupported else "done -> flagged",
-                    "every number in the answer appears in the tool outputs", True, None,
+                    "答案里的每个数字都能在工具结果中找到", True, None,
                     {"answer": result.answer[:200]}, {"unsupported": unsupported}, 0)
         if unsupported:  # a bug, never a user error: say so rather than show an unfounded figure
             result.notes.append(f"（内部检查：答案中的数字 {unsupported} 未在工具结果中找到）")
@@ -238,11 +238,11 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
         result.status, result.fallback_reason = s.status, s.reason
         result.answer = None
         result.notes.append(s.zh if lang == "zh" else s.en)
-        audit.event(trace_id, "run", f"running -> {s.status}", "evidence sufficient", True, s.reason, {}, {"message": s.zh}, 0)
+        audit.event(trace_id, "run", f"running -> {s.status}", "证据足以回答", True, s.reason, {}, {"message": s.zh}, 0)
     except UserError as e:
         result.status, result.fallback_reason, result.answer = "failed", e.code, None
         result.notes.append(e.message(lang))
-        audit.event(trace_id, "run", "running -> failed", "tool succeeded", True, e.code, {}, {"message": e.zh}, 0)
+        audit.event(trace_id, "run", "running -> failed", "工具执行成功", True, e.code, {}, {"message": e.zh}, 0)
     result.reflections = total_reflections
     return result
 

@@ -107,10 +107,10 @@ class Session:
               "rule": decision.rule, "reply": decision.reply}
         tr.events.append(ev)
         self.audit.start_run(trace_id, n, utterance, decision_json(decision, plan), self.clock())
-        self.audit.event(trace_id, "gate", f"{_stage(before)} -> {decision.gate}", "clarification gate",
+        self.audit.event(trace_id, "gate", f"{_stage(before)} -> {decision.gate}", "澄清闸门：理解是否足以行动",
                          True, None, {"utterance": utterance[:200]}, {"gate": decision.gate, "next": decision.next,
                          "missing": list(decision.missing), "rule": decision.rule}, (time.perf_counter() - started) * 1000)
-        self.audit.event(trace_id, "mode", f"{decision.gate} -> {decision.mode}/{decision.tier}", "ordered mode table",
+        self.audit.event(trace_id, "mode", f"{decision.gate} -> {decision.mode}/{decision.tier}", "按顺序匹配模式表",
                          True, None, {}, {"mode_reason": decision.mode_reason, "confidence": decision.confidence}, 0)
         if decision.next == "execute" and plan is not None and not self.dry_run:
             run = execute(plan, decision, self.ws, self.audit, trace_id, cache=self.tables, on_step=self.on_step)

@@ -322,8 +322,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                     spans.append((h.start, h.end))
         found.append((sm.start() if sm else key_spans[0][0] if key_spans else 0, Op("sort", {"by": sort_keys, "ascending": not DESC.search(text)})))
 
-    # group and summarise
-    if grouping:
+    # group and summarise (各产品的销售额: "per" words alone ask for a grouping)
+    if (grouping or group_keys) and not explore:
         measures: list[dict[str, str]] = []
         unres: list[dict[str, Any]] = []
         blanked = _blank(text, key_spans)
@@ -347,11 +347,12 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                 elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一"):
                     unres.append(_unres(raw, closest))
         if not any("column" in m for m in measures):
-            # 汇总金额 / sum 数量: a numeric column named beside the verb
+            # 汇总金额 / sum 数量 / 各产品的销售额: a numeric column named beside the verb or right after the key
             for h in hits:
                 if h.column in sheet.numeric and h.column not in group_keys and not any(s <= h.start < e for s, e in key_spans):
                     gm = lx.GROUP.search(text[max(0, h.start - 6) : h.end + 6])
-                    if gm:
+                    after_key = any(0 <= h.start - e <= 2 and re.fullmatch(r"\s*的?\s*", text[e : h.start]) for _, e in key_spans)
+                    if gm or after_key:
                         measures.append({"column": h.column, "agg": "sum"})
         has_measure = [m for m in measures if "column" in m]
         if not has_measure and any(m["agg"] == "count" for m in measures):
@@ -363,7 +364,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             args["unresolved"] = unres
             unresolved(len(unres))
         gm = lx.GROUP.search(text)
-        found.append((gm.start() if gm else 0, Op("group", args)))
+        found.append((gm.start() if gm else (key_spans[0][0] if key_spans else 0), Op("group", args)))
         spans.append((gm.start(), gm.end()) if gm else (0, 0))
 
     # select columns

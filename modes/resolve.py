@@ -145,11 +145,11 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         col_spans = [(m.start(), m.end()) for s in f.sheets for c in s.columns if len(c) >= 2
                      for m in re.finditer(re.escape(c.casefold()), low)]
         for t in dict.fromkeys(toks):
-            hs = [h for h in _token_hits(t, low) if not any(a <= h[0] and h[1] <= b and (a, b) != h for a, b in col_spans)]
+            hs = [h for h in _token_hits(t, low) if not any(a <= h[0] and h[1] <= b for a, b in col_spans)]
             if not hs and lx.concept_of(t):  # customer ~ 客户
                 for w, c in lx.synonyms().items():
                     if c == lx.concept_of(t) and len(w) >= 2 and w not in GENERIC_TOKENS:
-                        hs = _token_hits(w, low)
+                        hs = [h for h in _token_hits(w, low) if not any(a <= h[0] and h[1] <= b for a, b in col_spans)]
                         if hs:
                             break
             if not hs and CJK.match(t) and len(t) >= 3:  # 花名册 for 员工花名册

@@ -122,6 +122,13 @@ class Renderer:
         self.c.print(t)
 
     def trace(self, run: dict[str, Any]) -> None:
+        if run.get("chain"):
+            t = Table(title="这次请求的前几轮", header_style="bold")
+            for h in ("轮", "输入", "闸门", "下一步", "缺少"):
+                t.add_column(h, overflow="fold")
+            for c in run["chain"]:
+                t.add_row(str(c["turn"]), c["utterance"], c["gate"] or "", c["next"] or "", "、".join(c.get("missing") or []))
+            self.c.print(t)
         self.c.print(Text(f"运行 {run['trace_id']} · 第 {run['turn']} 轮 · 状态 {run['status']}", style="bold"))
         self.c.print(f"输入：{run['utterance']}")
         if run.get("fallback_reason"):

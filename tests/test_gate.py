@@ -107,6 +107,18 @@ def test_mode_reason_and_english_replies(catalog):
     assert d.mode_reason.startswith("匹配数据配方") and d.plan_style_reason
 
 
+@pytest.mark.parametrize(
+    "utterance,keys,measures",
+    [("sample_data 订单 Q2 各产品的销售额", ["产品"], [{"column": "金额", "agg": "sum"}]),
+     ("每个仓库的库存数量", ["仓库"], [{"column": "库存数量", "agg": "sum"}]),
+     ("sample_data 各城市订单数", ["城市"], [{"agg": "count"}]),
+     ("按城市和产品汇总 sample_data 的金额", ["城市", "产品"], [{"column": "金额", "agg": "sum"}])],
+)
+def test_per_words_ask_for_a_grouping(catalog, utterance, keys, measures):
+    g = run_turns(catalog, [utterance]).request.op("group")
+    assert g.args["keys"] == keys and g.args["measures"] == measures
+
+
 def test_conditions_reach_the_request(catalog):
     d = run_turns(catalog, ["北京poi里面人均消费在100到200之间的"])
     cond = d.request.op("filter").args["conditions"][0]
