@@ -352,7 +352,9 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                 if h.column in sheet.numeric and h.column not in group_keys and not any(s <= h.start < e for s, e in key_spans):
                     gm = lx.GROUP.search(text[max(0, h.start - 6) : h.end + 6])
                     after_key = any(0 <= h.start - e <= 2 and re.fullmatch(r"\s*的?\s*", text[e : h.start]) for _, e in key_spans)
-                    if gm or after_key:
+                    verb = lx.GROUP.search(text)
+                    later = verb is not None and h.start >= verb.end() and not re.match(r"\s*(?:[<>=≥≤]|大于|小于|超过|低于|不低于|不超过|以上|以下)", text[h.end :])
+                    if gm or after_key or later:
                         measures.append({"column": h.column, "agg": "sum"})
         has_measure = [m for m in measures if "column" in m]
         if not has_measure and any(m["agg"] == "count" for m in measures):
