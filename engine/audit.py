@@ -67,6 +67,10 @@ class Audit:
         )
         self.conn.commit()
 
+    def set_decision(self, trace_id: str, decision: dict[str, Any]) -> None:
+        self.conn.execute("UPDATE runs SET decision=? WHERE trace_id=?", (_dump(decision), trace_id))
+        self.conn.commit()
+
     def event(self, trace_id: str, node: str, transition: str, constraint: str, evaluated: bool,
               fallback_reason: str | None, inputs: dict[str, Any], outputs: dict[str, Any], duration_ms: float,
               model_called: bool = False) -> None:

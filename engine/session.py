@@ -5,18 +5,23 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from engine.audit import Audit
 from engine.catalog import CatalogCache
 from engine.executor import RunResult, execute
 from engine.plan import Plan, plan_for
 from modes.catalog import Catalog
-from modes.decision import Decision, SessionState
+from modes.decision import Decision, Pending, SessionState
 from modes.gate import decide
+from modes.replies import CONFIRM_EN
 from tools.io import TableCache
 from tools.workspace import Workspace
+
+if TYPE_CHECKING:  # the model layer (openai, pydantic) is imported only when a model is configured
+    from engine.assist import Assistant
+    from engine.model import CallLog, ModelConfig
 
 
 @dataclass
@@ -28,6 +33,7 @@ class TurnResult:
     run: RunResult | None = None
     trace_id: str | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
 
 
 def decision_json(d: Decision, plan: Plan | None, item_id: str | None = None) -> dict[str, Any]:
@@ -59,7 +65,8 @@ class Session:
     """One user's conversation with a workspace. The REPL and `chat --script` drive it."""
 
     def __init__(self, ws: Workspace, dry_run: bool = False, clock: Callable[[], float] = time.time,
-                 audit: Audit | None = None, cache: CatalogCache | None = None) -> None:
+                 audit: Audit | None = None, cache: CatalogCache | None = None, model: ModelConfig | None = None,
+                 model_sleep: Callable[[float], None] | None = None) -> None:
         self.ws = ws
         self.dry_run = dry_run
         self.clock = clock
@@ -71,8 +78,21 @@ class Session:
         self.last_executed: tuple[Plan, Decision] | None = None
         self.tables = TableCache()
         self.on_step: Callable[[int, int, str], None] | None = None
+        self._trace: str | None = None
+        self.assistant: Assistant | None = None
+        self.model_plans: dict[tuple[str, str | None], Plan | None] = {}
+        if model is not None and model.configured:
+            from engine.assist import Assistant
+
+            self.assistant = Assistant.create(model, on_call=self._model_event, sleep=model_sleep)
         if not dry_run:
             ws.remove_stray_temporaries()
+
+    def _model_event(self, c: CallLog) -> None:
+        if self._trace:
+            self.audit.event(self._trace, f"model:{c.purpose}", f"call -> {'ok' if c.ok else 'error'}", "模型输出按 schema 和工作区校验",
+                             True, None if c.ok else (c.error or "").split(":")[0], {"purpose": c.purpose, "attempt": c.attempt},
+                             {"tokens_in": c.tokens_in, "tokens_out": c.tokens_out, "error": c.error}, c.ms, model_called=True)
 
     def catalog(self) -> Catalog:
         return self.cache.build(self.ws)
@@ -96,17 +116,41 @@ class Session:
         started = time.perf_counter()
         before = self.state
         decision, self.state = decide(self.state, utterance, catalog)
+        trace_id = uuid.uuid4().hex[:12]
+        self._trace = trace_id
+        self.audit.start_run(trace_id, self.state.turn, utterance, {}, self.clock())
+        budget = None
+        notices: list[str] = []
+        if self.assistant is not None:
+            budget = self.assistant.budget()
+            decision, self.state = self.assistant.improve(before, utterance, decision, self.state, catalog, budget)
         plan = plan_for(decision, catalog)
+        if self.assistant is not None and budget is not None and plan is not None and decision.mode == "explore":
+            key = (decision.request.text, decision.request.file)
+            if key in self.model_plans:
+                plan = self.model_plans[key] or plan
+            else:
+                planned, errors = self.assistant.plan(decision, plan, catalog, budget)
+                self.model_plans[key] = planned
+                if planned is not None:
+                    plan = planned
+                elif decision.next == "execute":
+                    # the model's plan failed its checks twice: ask the user instead of running anything
+                    why = "；".join(errors[:3]) or "模型没有回答"
+                    zh = decision.lang == "zh"
+                    reply = (f"我没能规划出通过校验的步骤（{why}）。可以按内置步骤执行：{plan.goalSummary}。确认请回复'继续'，取消请回复'取消'。" if zh
+                             else f"I could not plan steps that pass the checks ({why}). I can run the built-in steps instead: {plan.goalSummary}. {CONFIRM_EN}")
+                    decision = replace(decision, next="restate_confirm", reply=reply, rule="model_plan_rejected")
+                    self.state = self.state.evolve(pending=Pending((utterance,), "confirm", decision.request, decision.mode, decision.tier))
         n = self.state.turn
         tr = TurnResult(n, utterance, decision, plan)
-        trace_id = uuid.uuid4().hex[:12]
         tr.trace_id = trace_id
         ev = {"event": "decision", "turn": n, "gate": decision.gate, "next": decision.next, "mode": decision.mode,
               "tier": decision.tier, "confidence": round(decision.confidence, 2), "slots": _jsonable(decision.slots),
               "missing": list(decision.missing), "plan": plan.to_dict() if plan else None, "mode_reason": decision.mode_reason,
               "rule": decision.rule, "reply": decision.reply}
         tr.events.append(ev)
-        self.audit.start_run(trace_id, n, utterance, decision_json(decision, plan), self.clock())
+        self.audit.set_decision(trace_id, decision_json(decision, plan))
         self.audit.event(trace_id, "gate", f"{_stage(before)} -> {decision.gate}", "澄清闸门：理解是否足以行动",
                          True, None, {"utterance": utterance[:200]}, {"gate": decision.gate, "next": decision.next,
                          "missing": list(decision.missing), "rule": decision.rule}, (time.perf_counter() - started) * 1000)
@@ -121,6 +165,10 @@ class Session:
                 tr.events.append({"event": "file_written", "turn": n, **f})
             tr.events.append({"event": "run", "turn": n, "trace_id": trace_id, "status": run.status, "answer": run.answer,
                               "fallback_reason": run.fallback_reason})
+            if self.assistant is not None and budget is not None and run.status == "answered" and run.answer:
+                review = self.assistant.review(run.answer, [s.facts for s in run.steps], budget)
+                if review is not None and review.status != "PASS":
+                    notices.append(f"复核意见：{review.next_action or '；'.join(review.missing_requirements + review.unsupported_claims)}")
             self.audit.finish_run(trace_id, run.status, run.answer, run.fallback_reason, self.clock(), plan.to_dict(), run.files)
             self.last_files = [f["path"] for f in run.files]
             if run.status == "answered":
@@ -132,7 +180,14 @@ class Session:
             tr.events.append({"event": "run", "turn": n, "trace_id": trace_id, "status": status if status != "waiting" else "answered",
                               "answer": decision.reply or None, "fallback_reason": None, "waiting_for": decision.next if status == "waiting" else None})
             self.audit.finish_run(trace_id, status, decision.reply, None, self.clock(), plan.to_dict() if plan else None, [])
+        if self.assistant is not None and budget is not None:
+            notices = list(dict.fromkeys(self.assistant.notices + notices))
+            self.assistant.notices.clear()
+            self.audit.event(trace_id, "model:budget", "request -> done", f"每次请求最多 {budget.tokens} token、10 次模型尝试", True, None,
+                             {}, {"tokens_used": budget.used_tokens, "attempts": budget.attempts}, 0, model_called=budget.attempts > 0)
+        tr.notices = notices
         self.last_run_id = trace_id
+        self._trace = None
         return tr
 
 

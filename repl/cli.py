@@ -14,12 +14,25 @@ from repl import __version__
 app = typer.Typer(add_completion=False, no_args_is_help=False, help="问清 wenqing — 先问清楚，再动手的表格助手。")
 
 WorkspaceOpt = Annotated[Path, typer.Option("--workspace", "-w", help="工作区目录（默认当前目录）")]
+BackendOpt = Annotated[str, typer.Option("--backend", help="rules | model | auto（auto：配置了模型就用）")]
+NoCellsOpt = Annotated[bool, typer.Option("--no-cell-values", help="提示词里不放任何单元格内容，只放列名、类型和计数")]
 
 
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"wenqing {__version__}")
         raise typer.Exit()
+
+
+def _model(backend: str, no_cell_values: bool):  # type: ignore[no-untyped-def]
+    from engine.model import for_backend
+    from tools.errors import UserError
+
+    try:
+        return for_backend(backend, send_cell_values=not no_cell_values)
+    except UserError as e:
+        typer.echo(e.zh, err=True)
+        raise typer.Exit(2) from e
 
 
 def _workspace(path: Path):  # type: ignore[no-untyped-def]
@@ -35,19 +48,22 @@ def _workspace(path: Path):  # type: ignore[no-untyped-def]
 def main_callback(
     ctx: typer.Context,
     workspace: WorkspaceOpt = Path("."),
+    backend: BackendOpt = "auto",
+    no_cell_values: NoCellsOpt = False,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="显示版本")] = False,
 ) -> None:
     """打开交互式会话（REPL）。"""
     if ctx.invoked_subcommand is not None:
         return
     ws = _workspace(workspace)
+    model = _model(backend, no_cell_values)
     if not sys.stdin.isatty():
         from repl.script import run_lines
 
-        raise typer.Exit(run_lines(ws, sys.stdin.read().splitlines(), None))
+        raise typer.Exit(run_lines(ws, sys.stdin.read().splitlines(), None, model=model))
     from repl.loop import run_repl
 
-    run_repl(ws)
+    run_repl(ws, model=model)
 
 
 @app.command()
@@ -55,22 +71,25 @@ def decide(
     utterance: Annotated[str | None, typer.Argument(help="一句话；省略时用 --batch")] = None,
     workspace: WorkspaceOpt = Path("."),
     batch: Annotated[Path | None, typer.Option("--batch", help="JSONL：每行 {id, history, utterance}")] = None,
+    backend: BackendOpt = "auto",
+    no_cell_values: NoCellsOpt = False,
 ) -> None:
     """只做决定，不执行：输出 SPEC §3 的 JSON 决定。"""
     from engine.batch import decide_batch, decide_one
 
     ws = _workspace(workspace)
+    model = _model(backend, no_cell_values)
     if batch is not None:
         if not batch.is_file():
             typer.echo(f"找不到文件：{batch}", err=True)
             raise typer.Exit(2)
-        for line in decide_batch(ws, batch.read_text(encoding="utf-8").splitlines()):
+        for line in decide_batch(ws, batch.read_text(encoding="utf-8").splitlines(), model):
             sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
         return
     if utterance is None:
         typer.echo("请给出一句话，或用 --batch。", err=True)
         raise typer.Exit(2)
-    sys.stdout.write(json.dumps(decide_one(ws, utterance), ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps(decide_one(ws, utterance, model), ensure_ascii=False) + "\n")
 
 
 @app.command()
@@ -78,11 +97,14 @@ def chat(
     workspace: WorkspaceOpt = Path("."),
     script: Annotated[Path | None, typer.Option("--script", help="每行一个用户回合")] = None,
     events: Annotated[Path | None, typer.Option("--events", help="把事件写成 JSONL")] = None,
+    backend: BackendOpt = "auto",
+    no_cell_values: NoCellsOpt = False,
 ) -> None:
     """无终端运行一段对话：真实执行，打印回复，写事件。"""
     from repl.script import run_lines
 
     ws = _workspace(workspace)
+    model = _model(backend, no_cell_values)
     if script is not None:
         if not script.is_file():
             typer.echo(f"找不到脚本：{script}", err=True)
@@ -90,7 +112,7 @@ def chat(
         lines = script.read_text(encoding="utf-8").splitlines()
     else:
         lines = sys.stdin.read().splitlines()
-    raise typer.Exit(run_lines(ws, lines, events))
+    raise typer.Exit(run_lines(ws, lines, events, model=model))
 
 
 recipe_app = typer.Typer(help="数据配方：保存过的步骤，可在别的文件上重放。")

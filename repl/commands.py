@@ -118,6 +118,19 @@ def _recipe(ctx: Context, arg: str) -> None:
         ctx.render.c.print(e.zh)
 
 
+@command("/model", "显示正在使用的理解方式（规则或模型）和本次会话的模型调用")
+def _model(ctx: Context, arg: str) -> None:
+    a = ctx.session.assistant
+    if a is None:
+        ctx.render.c.print("正在使用：规则（完全离线，不联网）。配置 OPENAI_API_KEY 和 WENQING_MODEL 后用 --backend auto 或 model 启用模型。")
+        return
+    log = a.client.log
+    ok = sum(1 for c in log if c.ok)
+    tokens = sum(c.tokens_in + c.tokens_out for c in log)
+    ctx.render.c.print(f"正在使用：规则 + 模型。{a.cfg.describe()}")
+    ctx.render.c.print(f"本次会话调用模型 {len(log)} 次（成功 {ok} 次），共 {tokens} token。")
+
+
 @command("/exit", "退出")
 def _exit(ctx: Context, arg: str) -> None:
     ctx.running = False

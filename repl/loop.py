@@ -84,12 +84,12 @@ def turn_with_progress(console: Console, session: Any, line: str) -> Any:
         return fut.result()
 
 
-def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: Console | None = None) -> None:
+def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: Console | None = None, model: Any = None) -> None:
     from engine.session import Session
 
     console = console or Console()
     render = Renderer(console)
-    session = Session(ws)
+    session = Session(ws, model=model)
     ctx = Context(session, render)
     prompt = prompt or PromptSession(history=history_file(), completer=WenqingCompleter(ws), complete_while_typing=False)
     console.print(BANNER.format(root=ws.root), style="bold")

@@ -26,6 +26,8 @@ class Renderer:
 
     # -- a whole turn ------------------------------------------------------------------------
     def turn(self, tr: TurnResult) -> None:
+        for n in tr.notices:
+            self.c.print(Text(n, style="dim yellow"))
         d = tr.decision
         zh = d.lang == "zh"
         if d.next == "plan_confirm" and tr.plan is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from engine.session import Session
 from repl.commands import Context, dispatch
@@ -11,9 +12,9 @@ from repl.render import Renderer
 from tools.workspace import Workspace
 
 
-def run_lines(ws: Workspace, lines: list[str], events_path: Path | None, render: Renderer | None = None) -> int:
+def run_lines(ws: Workspace, lines: list[str], events_path: Path | None, render: Renderer | None = None, model: Any = None) -> int:
     render = render or Renderer.plain()
-    session = Session(ws)
+    session = Session(ws, model=model)
     ctx = Context(session, render)
     out = events_path.open("w", encoding="utf-8") if events_path else None
     try:

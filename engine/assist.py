@@ -1,0 +1,151 @@
+"""Where the model helps: intent deconstruction when the rules are unsure, chat replies, explore planning and a
+final review. Every answer is validated; on any failure the rules' decision stands."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.model import (
+    CHAT_SYSTEM,
+    PLAN_SYSTEM,
+    REVIEW_SYSTEM,
+    Budget,
+    CallLog,
+    IntentSpec,
+    ModelClient,
+    ModelConfig,
+    PlanSpec,
+    ReviewSpec,
+    intent_messages,
+    workspace_summary,
+)
+from engine.plan import Plan, Step
+from modes.catalog import Catalog
+from modes.decision import Decision, SessionState
+from modes.intent import GOALS, decide_intent
+from tools import registry
+
+PLANNABLE = ("profile_dataset", "filter_rows", "select_columns", "sort_rows", "top_n", "group_summarize", "deduplicate",
+             "clean", "add_column", "describe_columns", "find_outliers", "correlate_columns", "compare_tables",
+             "join_tables", "append_tables", "write_csv", "write_xlsx")
+BOUND = ("ws", "table", "cache")
+
+
+@dataclass
+class Assistant:
+    cfg: ModelConfig
+    client: ModelClient
+    notices: list[str] = field(default_factory=list)
+
+    @classmethod
+    def create(cls, cfg: ModelConfig, on_call: Callable[[CallLog], None] | None = None,
+               sleep: Callable[[float], None] | None = None) -> Assistant:
+        kw: dict[str, Any] = {"on_call": on_call}
+        if sleep is not None:
+            kw["sleep"] = sleep
+        return cls(cfg, ModelClient(cfg, **kw))
+
+    def budget(self) -> Budget:
+        return Budget(self.cfg.token_budget)
+
+    def _drain(self) -> None:
+        self.notices.extend(dict.fromkeys(self.client.notices))
+        self.client.notices.clear()
+
+    # 1. intent deconstruction ----------------------------------------------------------------
+    def improve(self, before: SessionState, utterance: str, d: Decision, after: SessionState, catalog: Catalog,
+                budget: Budget) -> tuple[Decision, SessionState]:
+        """Ask the model only where the rules are unsure; a better decision must pass every check the rules pass."""
+        if d.gate == "chat" and d.next == "reply" and d.request.chat_kind not in ("remark",):
+            text = self.client.ask("chat", [{"role": "system", "content": CHAT_SYSTEM}, {"role": "user", "content": utterance}], None, budget)
+            self._drain()
+            if text:
+                from dataclasses import replace
+
+                return replace(d, reply=str(text)[:1200], rule="model:chat"), after
+            return d, after
+        unsure = d.gate == "unknown" or (d.gate == "clarify" and "column" in d.missing)
+        if not unsure:
+            return d, after
+        history = list(before.pending.turns) if before.pending else []
+        msgs = intent_messages(utterance, history, workspace_summary(catalog, self.cfg.send_cell_values))
+
+        def check(spec: IntentSpec) -> list[str]:
+            bad = [g for g in spec.goal if g not in GOALS]
+            return [f"unknown goal(s): {', '.join(bad)}; allowed: {', '.join(sorted(GOALS))}"] if bad else []
+
+        spec = self.client.ask("intent", msgs, IntentSpec, budget, check)
+        self._drain()
+        if spec is None or spec.intent == "unclear":
+            return d, after
+        better = decide_intent(before.evolve(turn=after.turn), utterance, spec.model_dump(), catalog, d.lang)
+        if better is None:
+            return d, after
+        return better
+
+    # 2. explore planning -----------------------------------------------------------------------
+    def plan(self, d: Decision, plan: Plan, catalog: Catalog, budget: Budget) -> tuple[Plan | None, list[str]]:
+        """Steps from the registry only, arguments checked against each tool's signature and the columns.
+        An invalid plan is sent back once with the exact errors; then the caller asks the user."""
+        f = catalog.get(d.request.file)
+        sheet = (f.sheet(d.request.sheet) or f.sheets[0]) if f and f.sheets else None
+        columns = set(sheet.columns) if sheet else set()
+        tools = {n: [p for p in registry.get_tool(n).params if p not in BOUND] for n in PLANNABLE}
+        last_errors: list[str] = []
+
+        def check(spec: PlanSpec) -> list[str]:
+            errors: list[str] = []
+            made: set[str] = set()
+            for i, s in enumerate(spec.steps, 1):
+                if s.tool not in tools:
+                    errors.append(f"step {i}: unknown tool {s.tool}")
+                    continue
+                t = registry.get_tool(s.tool)
+                extra = [a for a in s.args if a not in tools[s.tool]]
+                need = [p for p in t.required if p not in BOUND and p not in s.args]
+                if extra:
+                    errors.append(f"step {i}: {s.tool} has no argument(s) {', '.join(extra)}")
+                if need:
+                    errors.append(f"step {i}: {s.tool} needs {', '.join(need)}")
+                for k in ("by", "keys", "columns", "column", "a", "b", "left", "subset", "on"):
+                    v = s.args.get(k)
+                    for c in v if isinstance(v, list) else [v] if isinstance(v, str) else []:
+                        if c not in columns and c not in made and not any(c.startswith(f"{m}_") for m in columns):
+                            errors.append(f"step {i}: column {c} does not exist")
+                for c in s.args.get("conditions") or []:
+                    if isinstance(c, dict) and c.get("column") not in columns | made:
+                        errors.append(f"step {i}: column {c.get('column')} does not exist")
+                if s.tool == "add_column" and isinstance(s.args.get("name"), str):
+                    made.add(s.args["name"])
+                if s.tool == "profile_dataset" and s.args.get("path") != d.request.file:
+                    errors.append(f"step {i}: profile_dataset must read {d.request.file}")
+            if not spec.steps or spec.steps[0].tool != "profile_dataset":
+                errors.append("the first step must be profile_dataset")
+            last_errors[:] = errors
+            return errors
+
+        catalog_tools = json.dumps(tools, ensure_ascii=False)
+        ask = json.dumps({"goal": plan.goalSummary, "file": d.request.file, "sheet": d.request.sheet,
+                          "columns": sorted(columns), "tools": catalog_tools}, ensure_ascii=False)
+        spec = self.client.ask("plan", [{"role": "system", "content": PLAN_SYSTEM}, {"role": "user", "content": ask}],
+                               PlanSpec, budget, check, attempts=2)
+        self._drain()
+        if spec is None:
+            return None, last_errors
+        steps = []
+        for i, s in enumerate(spec.steps, 1):
+            args = dict(s.args)
+            if s.tool == "profile_dataset":
+                args.setdefault("sheet", d.request.sheet)
+            steps.append(Step(i, registry.get_tool(s.tool).description[:20], s.tool, "完成", args))
+        return Plan(plan.mode, plan.modeReason + "（步骤由模型规划、代码校验）", plan.planStyle, plan.planStyleReason, steps, plan.goalSummary), []
+
+    # 3. final review ---------------------------------------------------------------------------
+    def review(self, answer: str, facts: list[dict[str, Any]], budget: Budget) -> ReviewSpec | None:
+        data = json.dumps({"answer": answer, "tool_outputs": facts}, ensure_ascii=False, default=str)[:6000]
+        spec = self.client.ask("review", [{"role": "system", "content": REVIEW_SYSTEM}, {"role": "user", "content": data}], ReviewSpec, budget)
+        self._drain()
+        return spec
