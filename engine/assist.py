@@ -32,6 +32,14 @@ PLANNABLE = ("profile_dataset", "filter_rows", "select_columns", "sort_rows", "t
              "clean", "add_column", "describe_columns", "find_outliers", "correlate_columns", "compare_tables",
              "join_tables", "append_tables", "write_csv", "write_xlsx")
 BOUND = ("ws", "table", "cache")
+STEP_TEXT = {
+    "profile_dataset": ("预览数据", "获取列信息"), "filter_rows": ("筛选行", "筛选完成"), "select_columns": ("选择列", "列已选出"),
+    "sort_rows": ("排序", "排序完成"), "top_n": ("取前几名", "筛选完成"), "group_summarize": ("分组汇总", "汇总完成"),
+    "deduplicate": ("去重", "去重完成"), "clean": ("清洗", "清洗完成"), "add_column": ("新增计算列", "新列已计算"),
+    "describe_columns": ("逐列统计", "统计完成"), "find_outliers": ("找异常值", "检查完成"), "correlate_columns": ("计算相关性", "相关性已计算"),
+    "compare_tables": ("对比两张表", "对比完成"), "join_tables": ("关联表", "关联完成"), "append_tables": ("上下合并", "合并完成"),
+    "write_csv": ("导出 CSV", "导出成功"), "write_xlsx": ("导出 xlsx", "导出成功"),
+}
 
 
 @dataclass
@@ -140,7 +148,8 @@ class Assistant:
             args = dict(s.args)
             if s.tool == "profile_dataset":
                 args.setdefault("sheet", d.request.sheet)
-            steps.append(Step(i, registry.get_tool(s.tool).description[:20], s.tool, "完成", args))
+            action, done = STEP_TEXT.get(s.tool, (registry.get_tool(s.tool).description[:24], "完成"))
+            steps.append(Step(i, action, s.tool, done, args))
         return Plan(plan.mode, plan.modeReason + "（步骤由模型规划、代码校验）", plan.planStyle, plan.planStyleReason, steps, plan.goalSummary), []
 
     # 3. final review ---------------------------------------------------------------------------

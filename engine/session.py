@@ -124,6 +124,11 @@ class Session:
         if self.assistant is not None:
             budget = self.assistant.budget()
             decision, self.state = self.assistant.improve(before, utterance, decision, self.state, catalog, budget)
+        self.audit.event(trace_id, "gate", f"{_stage(before)} -> {decision.gate}", "澄清闸门：理解是否足以行动",
+                         True, None, {"utterance": utterance[:200]}, {"gate": decision.gate, "next": decision.next,
+                         "missing": list(decision.missing), "rule": decision.rule}, (time.perf_counter() - started) * 1000)
+        self.audit.event(trace_id, "mode", f"{decision.gate} -> {decision.mode}/{decision.tier}", "按顺序匹配模式表",
+                         True, None, {}, {"mode_reason": decision.mode_reason, "confidence": decision.confidence}, 0)
         plan = plan_for(decision, catalog)
         if self.assistant is not None and budget is not None and plan is not None and decision.mode == "explore":
             key = (decision.request.text, decision.request.file)
@@ -151,11 +156,6 @@ class Session:
               "rule": decision.rule, "reply": decision.reply}
         tr.events.append(ev)
         self.audit.set_decision(trace_id, decision_json(decision, plan))
-        self.audit.event(trace_id, "gate", f"{_stage(before)} -> {decision.gate}", "澄清闸门：理解是否足以行动",
-                         True, None, {"utterance": utterance[:200]}, {"gate": decision.gate, "next": decision.next,
-                         "missing": list(decision.missing), "rule": decision.rule}, (time.perf_counter() - started) * 1000)
-        self.audit.event(trace_id, "mode", f"{decision.gate} -> {decision.mode}/{decision.tier}", "按顺序匹配模式表",
-                         True, None, {}, {"mode_reason": decision.mode_reason, "confidence": decision.confidence}, 0)
         if decision.next == "execute" and plan is not None and not self.dry_run:
             run = execute(plan, decision, self.ws, self.audit, trace_id, cache=self.tables, on_step=self.on_step)
             tr.run = run

@@ -154,7 +154,8 @@ class Renderer:
         self.c.print(t)
 
 
-BRIEF_KEYS = ("gate", "next", "rule", "missing", "mode_reason", "rows", "rows_in", "rows_out", "path", "message", "revised")
+BRIEF_KEYS = ("gate", "next", "rule", "missing", "mode_reason", "rows", "rows_in", "rows_out", "path", "message", "revised",
+              "tokens_in", "tokens_out", "error", "tokens_used", "attempts", "unsupported")
 
 
 def _brief(raw: Any) -> str:
