@@ -78,7 +78,7 @@ def file_info(p: Path, rel: str) -> FileInfo:
     if not probe.is_table:
         return probe
     try:
-        names = sheet_names(p) or [None]
+        names: list[str | None] = list(sheet_names(p)) or [None]
         sheets = []
         for name in names:
             t = read_table(p, name, nrows=SAMPLE_ROWS)

@@ -65,7 +65,7 @@ def _done(step: Step, res: ToolResult, ws: Workspace) -> tuple[bool, str]:
         return bool(res.facts.get("columns")), "表里没有任何列"
     if t in ("write_csv", "write_xlsx", "export_list"):
         p = res.facts.get("path")
-        ok = bool(p) and (ws.root / p).is_file() and (ws.root / p).stat().st_size > 0
+        ok = isinstance(p, str) and (ws.root / p).is_file() and (ws.root / p).stat().st_size > 0
         return ok, "导出文件不存在或为空"
     if t == "list_files":
         return "files" in res.facts, "没有得到文件清单"

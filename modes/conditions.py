@@ -186,6 +186,9 @@ def _left_column(text: str, end: int, hits: list[ColumnHit], sheet: SheetInfo) -
 def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked: list[tuple[int, int]] | None = None) -> CondParse:
     """All conditions in text, against one sheet's columns."""
     out = CondParse()
+    col: Any
+    lo: date
+    hi: date
     blocked = list(blocked or [])
     used: list[tuple[int, int]] = list(blocked)
 
@@ -250,8 +253,8 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
             q = "一二三四".find(m.group("q")) + 1 if m.group("q") in "一二三四" else int(m.group("q"))
             lo, hi = date(y, 3 * q - 2, 1), date(y + (q == 4), (3 * q) % 12 + 1, 1)
         else:
-            first = m.group("h").casefold() in ("上半年", "first half", "h1")
-            lo, hi = (date(y, 1, 1), date(y, 7, 1)) if first else (date(y, 7, 1), date(y + 1, 1, 1))
+            first_half = m.group("h").casefold() in ("上半年", "first half", "h1")
+            lo, hi = (date(y, 1, 1), date(y, 7, 1)) if first_half else (date(y, 7, 1), date(y + 1, 1, 1))
         add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), m.start(), m.end())
     for m in re.finditer(r"(?P<d>(?:19|20)\d{2}\s*(?:年|-|/|\.)?\s*(?:(?:1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?)\s*(?:(?P<after>" + DATE_AFTER + r")|(?P<before>" + DATE_BEFORE + r"))", text, re.I | re.A):
         if not free(m.start(), m.end()):
@@ -357,12 +360,12 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
     found = find_values(text, sheet, used)
     for col, vals in found.items():
         neg = any(re.search(r"(?:除了|除|不要|排除|去掉|非|not|except|excluding)\s*$", text[: s]) for _, s, _ in vals)
-        lo, hi = min(s for _, s, _ in vals), max(e for _, _, e in vals)
+        first, last = min(s for _, s, _ in vals), max(e for _, _, e in vals)
         names = list(dict.fromkeys(v for v, _, _ in vals))
         if len(names) == 1:
-            add(Cond(col, "ne" if neg else "eq", names[0], raw=col), lo, hi)
+            add(Cond(col, "ne" if neg else "eq", names[0], raw=col), first, last)
         else:
-            add(Cond(col, "not_in" if neg else "in", names, raw=col), lo, hi)
+            add(Cond(col, "not_in" if neg else "in", names, raw=col), first, last)
     if re.search(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", text, re.I | re.A) and len(out.conds) > 1:
         between = text[min(s for s, _ in out.spans) : max(e for _, e in out.spans)]
         if re.search(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", between, re.I | re.A) and not all(c.op == "in" for c in out.conds):

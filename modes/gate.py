@@ -328,9 +328,6 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
                 missing.append("second_table")
             elif not a.get("on"):
                 missing.append("join_key")
-    for o in ops:
-        if o.kind == "sort" and any(c in o.args.get("by", []) for c in []):
-            typo = True
     return missing, problems, typo
 
 

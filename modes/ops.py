@@ -98,6 +98,11 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     """Operations of one turn (file and sheet names already blanked out)."""
     out = TurnOps(correction=bool(lx.CORRECTION.search(text)))
     spans: list[tuple[int, int]] = []
+    m: re.Match[str] | None
+    raw: Any
+    args: dict[str, Any]
+    unres: list[dict[str, Any]]
+    keys: list[tuple[str | None, str, list[str]]]
     for m in lx.PLAN_ONLY.finditer(text):
         spans.append(m.span())
     for m in lx.OVERWRITE.finditer(text):
@@ -119,7 +124,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     m = lx.EXPLORE_OUTLIER.search(text)
     if m:
         nums = [h.column for h in hits if h.column in sheet.numeric] or [h.column for h in hits]
-        args: dict[str, Any] = {"column": nums[0] if nums else None}
+        args = {"column": nums[0] if nums else None}
         if not nums:
             raw = re.search(r"([\u4e00-\u9fff]{2,6}|[A-Za-z_]\w+)\s*(?:的)?\s*(?:明显)?(?:异常|离群)|outliers? in ([\w\u4e00-\u9fff]+)", text, re.I | re.A)
             if raw and (raw.group(1) or raw.group(2)):
@@ -162,7 +167,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             mcol = by_concept.get("amount") or by_concept.get("quantity")
             yr = "" if mcol else yr
         agg = "mean" if re.search(r"平均|average|mean", text, re.I | re.A) else "sum"
-        args: dict[str, Any] = {"keys": [kcol] if kcol else [], "measures": [{"column": mcol, "agg": agg}] if mcol else [{"agg": "count"}], "question": True}
+        args = {"keys": [kcol] if kcol else [], "measures": [{"column": mcol, "agg": agg}] if mcol else [{"agg": "count"}], "question": True}
         unres = ([_unres(xr, kclose)] if not kcol else []) + ([_unres(yr, mclose)] if yr and not mcol else [])
         if unres:
             args["unresolved"] = unres
@@ -175,8 +180,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     # drop columns: 把电话列删掉
     m = DROP_COLS.search(text)
     if m and not explore:
-        a, b = (m.start("a"), m.end("a")) if m.group("a") else (m.start("b"), m.end("b"))
-        drop = [h.column for h in hits if a - 1 <= h.start and h.end <= b + 1]
+        lo, hi = (m.start("a"), m.end("a")) if m.group("a") else (m.start("b"), m.end("b"))
+        drop = [h.column for h in hits if lo - 1 <= h.start and h.end <= hi + 1]
         if drop:
             keep = [c for c in sheet.columns if c not in drop]
             found.append((m.start(), Op("select", {"columns": keep, "dropped": drop})))
@@ -221,8 +226,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         if m.group("c"):
             col, _, _ = resolve_column(m.group("c"), sheet)
         else:
-            before = [h for h in hits if h.end <= m.start() + 2]
-            col = before[-1].column if before else None
+            earlier = [h for h in hits if h.end <= m.start() + 2]
+            col = earlier[-1].column if earlier else None
         value = (m.group("v") or m.group("v2") or "").strip()
         num = parse_number(value)
         fill_value: Any = tidy(num) if num is not None else value
@@ -237,9 +242,9 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         near = [h.column for h in hits if 0 <= h.start - m.end() <= 3]
         found.append((m.start(), Op("dedupe", {"subset": near} if near else {})))
         spans.append(m.span())
-        pre = re.search(r"(?:删掉|删除|去掉|去除|remove|drop|delete)\s*$", text[: m.start()], re.I | re.A)
-        if pre:
-            spans.append(pre.span())
+        verb = re.search(r"(?:删掉|删除|去掉|去除|remove|drop|delete)\s*$", text[: m.start()], re.I | re.A)
+        if verb:
+            spans.append(verb.span())
 
     # 按X… / by X: sort keys, group keys, dedupe keys
     sort_keys: list[str] = []
@@ -325,7 +330,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     # group and summarise (各产品的销售额: "per" words alone ask for a grouping)
     if (grouping or group_keys) and not explore:
         measures: list[dict[str, str]] = []
-        unres: list[dict[str, Any]] = []
+        unres = []
         blanked = _blank(text, key_spans)
         for agg, rxp in AGG_WORDS:
             for am in rxp.finditer(blanked):

@@ -96,10 +96,10 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
             continue
         raw = m.group(0)
         stem_run = m.group(1)
-        best = _closest_file(stem_run, raw, catalog)
-        if best is not None:
+        near = _closest_file(stem_run, raw, catalog)
+        if near is not None:
             ref.spans.append((m.start(), m.end()))
-            hits.append((m.start(), best, "fuzzy"))
+            hits.append((m.start(), near, "fuzzy"))
             continue
         name = LEAD_WORDS.sub("", stem_run) + "." + m.group(2)
         ref.spans.append((m.start(), m.end()))

@@ -66,7 +66,7 @@ def turn_with_progress(console: Console, session: Any, line: str) -> Any:
 
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    state = {"i": 0, "n": 0, "label": ""}
+    state: dict[str, Any] = {"i": 0, "n": 0, "label": ""}
     session.on_step = lambda i, n, label: state.update(i=i, n=n, label=label)
     with ThreadPoolExecutor(max_workers=1) as pool:
         fut = pool.submit(session.turn, line)

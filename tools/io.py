@@ -246,13 +246,17 @@ def read_table(path: Path, sheet: str | None = None, nrows: int | None = None) -
             raise _fail(path.name, "文件没有任何内容。", "the file has no content.")
         delim = "\t" if path.suffix.lower() == ".tsv" else _sniff_delimiter(text)
         bad: list[list[str]] = []
+
+        def keep_count(line: list[str]) -> None:
+            bad.append(line)  # counted, then skipped
+
         dtype = _id_like_columns(text, delim) or None
         try:
             try:  # the fast C parser first; ragged rows send us to the counting parser below
                 df = pd.read_csv(io.StringIO(text), sep=delim, nrows=nrows, dtype=dtype, on_bad_lines="error", engine="c")
             except pd.errors.ParserError:
                 df = pd.read_csv(io.StringIO(text), sep=delim, nrows=nrows, dtype=dtype, engine="python",
-                                 on_bad_lines=lambda line: bad.append(line) or None)
+                                 on_bad_lines=keep_count)
         except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error) as e:
             raise _fail(path.name, "CSV 格式无法解析。", "the CSV cannot be parsed.") from e
         if bad:
@@ -389,7 +393,7 @@ def write_xlsx_file(ws: Workspace, df: pd.DataFrame, stem: str, sheet: str = "Sh
     sh.append([str(c) for c in df.columns])
     guarded = 0
     for row in df.itertuples(index=False, name=None):
-        cells = []
+        cells: list[Any] = []
         for v in row:
             if v is None or (isinstance(v, float) and v != v) or v is pd.NaT:
                 cells.append(None)
