@@ -92,6 +92,14 @@ EMPTY = [
     ("not_empty", _alt("不为空", "不是空", "非空", "不为空白", "有值", "已填", "填了", "不空", "is not empty", "not empty", "not blank", "is not blank", "is not null", "not null", "non-empty", "non empty", "is filled", "has a value", "present")),
     ("empty", _alt("为空", "是空的", "是空", "空着", "没填", "未填", "没有填", "缺失", "空白", "为空白", "空的", "is empty", "is blank", "is missing", "is null", "are empty", "are blank", "empty", "blank", "missing")),
 ]
+_DATE_TEXT = r"(?:19|20)\d{2}\s*(?:年|-|/|\.)?\s*(?:(?:1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?"
+DATE_WORD_FORMS = (
+    re.compile(r"(?P<d>" + _DATE_TEXT + r")\s*(?P<w>" + DATE_AFTER + "|" + DATE_BEFORE + ")", re.I | re.A),
+    re.compile(r"(?<![a-z])(?P<w>after|since|from|later than|before|until|earlier than|prior to)\s+"
+               r"(?P<d>(?:19|20)\d{2}(?:[-/.]\d{1,2}(?:[-/.]\d{1,2})?)?)(?!\d)", re.I | re.A),
+)
+BEFORE_WORDS = {"以前", "之前", "前", "before", "until", "earlier", "earlier than", "prior to"}
+STRICT_AFTER = {"after", "later than"}
 DATE_RE = re.compile(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?(?!\d)")
 QUARTER_RE = re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:Q|第)\s*(?P<q>[1-4一二三四])\s*(?:季度)?", re.I | re.A)
 RELATIVE_RE = re.compile(r"今年|本年|去年|本月|这个月|上个月|上月|this year|last year|this month|last month", re.I | re.A)
@@ -256,33 +264,18 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
             first_half = m.group("h").casefold() in ("上半年", "first half", "h1")
             lo, hi = (date(y, 1, 1), date(y, 7, 1)) if first_half else (date(y, 7, 1), date(y + 1, 1, 1))
         add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), m.start(), m.end())
-    for m in re.finditer(r"(?P<d>(?:19|20)\d{2}\s*(?:年|-|/|\.)?\s*(?:(?:1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?)\s*(?:(?P<after>" + DATE_AFTER + r")|(?P<before>" + DATE_BEFORE + r"))", text, re.I | re.A):
-        if not free(m.start(), m.end()):
-            continue
-        dm = DATE_RE.match(m.group("d"))
-        if not dm:
-            continue
-        lo, hi = _period(dm.group("y"), dm.group("m"), dm.group("d"))
-        col = _date_column(text, m, hits, date_cols, sheet)
-        after_word = (m.group("after") or "").casefold()
-        if m.group("after"):
-            start = hi if after_word == "after" else lo
-            add(Cond(col[0], "ge", _iso(start), None, col[1], col[2]), m.start(), m.end())
-        else:
-            add(Cond(col[0], "lt", _iso(lo), None, col[1], col[2]), m.start(), m.end())
-    for m in re.finditer(r"(?<![a-z])(?P<w>after|since|from|later than|before|until|earlier than|prior to)\s+(?P<d>(?:19|20)\d{2}(?:[-/.]\d{1,2}(?:[-/.]\d{1,2})?)?)(?!\d)", text, re.I | re.A):
-        if not free(m.start(), m.end()):
-            continue
-        dm = DATE_RE.match(m.group("d"))
-        if not dm:
-            continue
-        lo, hi = _period(dm.group("y"), dm.group("m"), dm.group("d"))
-        col = _date_column(text, m, hits, date_cols, sheet)
-        w = m.group("w").casefold()
-        if w in ("before", "until", "earlier than", "prior to"):
-            add(Cond(col[0], "lt", _iso(lo), None, col[1], col[2]), m.start(), m.end())
-        else:
-            add(Cond(col[0], "ge", _iso(hi if w in ("after", "later than") else lo), None, col[1], col[2]), m.start(), m.end())
+    for rx_ in DATE_WORD_FORMS:  # 2022年以后入职, after 2023-06-01, 2023年以前
+        for m in rx_.finditer(text):
+            dm = DATE_RE.match(m.group("d"))
+            if not free(m.start(), m.end()) or not dm:
+                continue
+            lo, hi = _period(dm.group("y"), dm.group("m"), dm.group("d"))
+            col = _date_column(text, m, hits, date_cols, sheet)
+            w = m.group("w").casefold()
+            if w in BEFORE_WORDS:
+                add(Cond(col[0], "lt", _iso(lo), None, col[1], col[2]), m.start(), m.end())
+            else:
+                add(Cond(col[0], "ge", _iso(hi if w in STRICT_AFTER else lo), None, col[1], col[2]), m.start(), m.end())
     # postfix ranges: 评分4.5以上, 3万以下, 100 or more
     for op, pat in POSTFIX:
         for m in re.finditer(r"(?P<v>-?\d[\d,]*(?:\.\d+)?\s*(?:万|千|k|K|%)?|[一二两三四五六七八九十百千万]+)\s*(?:" + pat + r")", text, re.I | re.A):
