@@ -32,7 +32,7 @@ ABOUT_KINDS = (
 def chat_kind(text: str) -> str | None:
     if lx.ABOUT_ME.search(text):
         return next((k for k, rx in ABOUT_KINDS if rx.search(text)), "about")
-    if lx.GREETING.match(text.strip()):
+    if lx.GREETING.match(text.strip()) or (len(re.sub(r"\W", "", text)) <= 8 and re.search(r"你好|您好|hello|(?<![a-z])hi(?![a-z])", text, re.I | re.A)):
         return "greeting"
     if lx.HOWTO.search(text) and re.search(r"excel|wps|表格|公式|函数|vlookup|透视|pivot|formula|sheet", text, re.I):
         return "howto"

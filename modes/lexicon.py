@@ -99,7 +99,7 @@ PLAN_ONLY = re.compile(
     re.I | re.A,
 )
 OVERWRITE = re.compile(
-    r"覆盖|保存回原|存回原|写回原|直接改原|直接改掉原|原地修改|替换原文件|直接保存|改原文件|在原文件上|原表上改|"
+    r"(?:保存|存|写|放)(?:到|回|进|在|入)(?:原|源)|覆盖|保存回原|存回原|写回原|直接改原|直接改掉原|原地修改|替换原文件|直接保存|改原文件|在原文件上|原表上改|"
     r"\boverwrit|\bin place\b|\bin-place\b|\bsave over\b|\breplace the original\b|\bsave it back\b|\bsave back\b",
     re.I | re.A,
 )
@@ -117,6 +117,7 @@ THANKS = re.compile(r"谢谢|多谢|感谢|谢啦|谢了|辛苦|帮大忙|太棒
 VENTING = re.compile(r"烦|气死|累死|累了|吐了|崩溃|头疼|头大|无语|郁闷|受不了|加班|心累|抓狂|难受|讨厌|😩|😭|😫|😤|🙃|ugh|annoying|tired|exhausted|hate|frustrat|sick of|so boring", re.I | re.A)
 ABOUT_ME = re.compile(
     r"你是谁|你叫什么|你是什么|你能做什么|你能干什么|你会做什么|你会干什么|你会什么|你可以做什么|你都能|你能帮我做什么|你有什么功能|有什么功能|"
+    r"你能帮我干[嘛啥]|你能干[嘛啥]|你会干[嘛啥]|能干[嘛啥]|会不会.{0,10}(?:覆盖|改|删|动|上传|丢|泄露)|"
     r"你支持|支持哪些|你(?:能|可以|会|能不能|可不可以)(?:处理|打开|读取?|识别|支持|看懂)|能处理(?:哪些|什么)|支持什么|你和.{1,20}(?:区别|不同|比)|你跟.{1,20}(?:区别|不同)|你会不会|你能不能.{0,6}(?:联网|上传)|会不会把|会不会改|"
     r"安全吗|隐私|上传|联网|发到|泄露|离线|模型|问清是|怎么用你|你怎么用|"
     r"\bwho are you\b|\bwhat are you\b|\bwhat can you do\b|\bwhat do you do\b|\bwhat can you help\b|\bhow do you work\b|\bdo you support\b|"

@@ -398,6 +398,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     cond_text = _blank(text, spans)
     cp = parse_conditions(cond_text, sheet, [h for h in hits if not any(s <= h.start < e for s, e in spans)])
     fm = lx.FILTER.search(cond_text)
+    if fm and not cp.conds and fm.group(0) in ("只看", "只显示") and re.search(r"sheet|工作表|表|页", cond_text[fm.end() : fm.end() + 20], re.I | re.A):
+        fm = None  # 只看订单那个sheet: which sheet, not which rows
     dm = lx.DELETE_ROWS.search(cond_text)
     if cp.conds or fm or dm:
         conds = list(cp.conds)

@@ -14,6 +14,9 @@ CHAT = [
     (["how do I make a pivot table in excel?"], "chat", "reply", "chat", "none", None),
     (["谢谢你，今天就到这"], "chat", "reply", "chat", "none", None),
     (["这张表看得我头大"], "chat", "reply", "chat", "none", None),
+    (["嗯嗯你好呀"], "chat", "reply", "chat", "none", None),
+    (["你能帮我干嘛"], "chat", "reply", "chat", "none", None),
+    (["这个文件会不会被你覆盖"], "chat", "reply", "chat", "none", None),
 ]
 UNKNOWN = [
     (["整理一下"], "unknown", "ask_intent", "clarify", "none", None),
@@ -60,6 +63,7 @@ RESTATE_AND_PLANS = [
     (["全面分析一下北京_poi"], "act", "plan_confirm", "plan_review", "hard", "北京_poi.xlsx"),
     (["北京_poi.xlsx 筛出朝阳区的，去重，按评分降序，再导出成xlsx"], "act", "plan_confirm", "plan_review", "hard", "北京_poi.xlsx"),
     (["别动原文件，把库存明细清洗一下另存一份"], "act", "execute", "transform", "soft", "库存明细.csv"),
+    (["把北京_poi.xlsx里地址为空的删掉，保存到原文件"], "act", "plan_confirm", "plan_review", "hard", "北京_poi.xlsx"),
 ]
 MULTI_TURN = [
     (["筛选一下", "库存明细", "仓库是华南仓"], "act", "restate_confirm", "transform", "soft", "库存明细.csv"),
@@ -68,6 +72,7 @@ MULTI_TURN = [
     (["把表转成csv", "上海那个"], "act", "restate_confirm", "export_data", "soft", "上海_poi.xlsx"),
     (["把表转成csv", "上海那个", "不对，是北京_poi.xlsx"], "act", "restate_confirm", "export_data", "soft", "北京_poi.xlsx"),
     (["全面分析 sample_data", "好的"], "act", "execute", "plan_review", "hard", "sample_data.xlsx"),
+    (["全面分析 sample_data", "只看客户那个 sheet"], "act", "plan_confirm", "plan_review", "hard", "sample_data.xlsx"),
     (["全面分析 sample_data", "算了吧"], "chat", "cancel", "chat", "none", None),
     (["预览上海_poi.xlsx", "筛选评分大于4的", "算了", "北京_poi.xlsx 按评分排序"], "act", "execute", "transform", "soft", "北京_poi.xlsx"),
     (["看看北京_poi.xlsx", "再按人均消费排一下"], "act", "execute", "transform", "soft", "北京_poi.xlsx"),
