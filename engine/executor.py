@@ -21,6 +21,7 @@ from tools.workspace import Workspace
 MAX_PER_STEP = 3
 MAX_PER_REQUEST = 10
 AGGREGATING = {"group_summarize", "add_column", "describe_columns", "correlate_columns", "compare_tables", "find_outliers", "top_n"}
+CHECKED_TOOLS = {"add_column", "join_tables", "append_tables", "clean", "select_columns"}
 REPORT_TOOLS = {"describe_columns", "correlate_columns", "compare_tables"}
 WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list"}
 COLUMN_ARGS = ("by", "keys", "columns", "column", "a", "b", "left", "subset", "on")
@@ -213,6 +214,10 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                         f"有 {res.facts['inert_cells']} 个以 = + - @ 开头的单元格已作为纯文本导出，防止被当成公式执行。" if lang == "zh"
                         else f"{res.facts['inert_cells']} cells starting with = + - @ were exported as plain text so they cannot run as formulas."
                     )
+            if table is not None and res.data is not None and current.toolHint in CHECKED_TOOLS:
+                for note in _introduced(table, res.data, lang):
+                    result.notes.append(f"第 {step.step} 步（{current.action}）：{note}" if lang == "zh" else f"Step {step.step} ({current.action}): {note}")
+                    audit.event(trace_id, f"check:{step.step}", "done -> warned", "没有引入空值或改变列类型", True, None, {}, {"message": note}, 0)
             if res.data is not None and current.toolHint in REPORT_TOOLS:
                 result.reports.append((current.action, res.data))
             elif res.data is not None and current.toolHint not in WRITE_TOOLS:
@@ -282,6 +287,27 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
     if r.profile:
         feed(r.profile)
     return [n for n in NUMBER.findall(answer) if n not in pool and n.lstrip("-") not in pool]
+
+
+def _introduced(before: Any, after: Any, lang: str) -> list[str]:
+    """Blanks a step added to a column, and columns whose kind of value changed (number <-> text)."""
+    import pandas as pd
+
+    notes = []
+    for c in after.columns:
+        new_blanks = int(after[c].isna().sum())
+        if c in before.columns:
+            old_blanks = int(before[c].isna().sum())
+            if new_blanks > old_blanks and len(after) == len(before):
+                notes.append(f"列“{c}”新增了 {new_blanks - old_blanks} 个空值" if lang == "zh" else f"column {c} gained {new_blanks - old_blanks} blanks")
+            was_num, is_num = pd.api.types.is_numeric_dtype(before[c]), pd.api.types.is_numeric_dtype(after[c])
+            if was_num != is_num and len(after):
+                notes.append(f"列“{c}”的类型从{'数字' if was_num else '文本'}变成了{'数字' if is_num else '文本'}" if lang == "zh"
+                             else f"column {c} changed from {'numbers' if was_num else 'text'} to {'numbers' if is_num else 'text'}")
+        elif new_blanks:
+            notes.append(f"新列“{c}”有 {new_blanks} 个空值（参与计算或关联的值缺失或不是数字）" if lang == "zh"
+                         else f"new column {c} has {new_blanks} blanks (inputs missing or not numbers)")
+    return notes[:5]
 
 
 def _small(d: dict[str, Any]) -> dict[str, Any]:

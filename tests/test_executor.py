@@ -133,3 +133,16 @@ def test_answers_carry_only_numbers_found_in_tool_outputs(session):
     assert unsupported_numbers("杭州最高：999999。", tr.run) == ["999999"]
     review = session.audit.run(tr.trace_id)["events"][-1]
     assert review["node"] == "review" and review["constraint_evaluated"] == 1
+
+
+def test_blanks_introduced_by_a_step_are_reported(ws, ws_dir):
+    import pandas as pd
+
+    pd.DataFrame({"商品": ["甲", "乙", "丙"], "数量": [1, "缺货", 3], "单价": [2, 3, 4]}).to_csv(ws_dir / "进货.csv", index=False)
+    r, audit = run(ws, [
+        ("profile_dataset", "获取列信息", {"path": "进货.csv"}),
+        ("add_column", "新列已计算", {"name": "金额", "left": "数量", "op": "*", "right": {"column": "单价"}}),
+    ], decision("进货.csv"))
+    assert r.status == "answered"
+    assert any("新列“金额”有 1 个空值" in n for n in r.notes)
+    assert any(e["node"] == "check:2" for e in audit.run("t1")["events"])
