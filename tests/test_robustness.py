@@ -87,3 +87,45 @@ def test_symlinked_directory_out_of_the_workspace_is_not_listed(tmp_path):
     root.mkdir()
     os.symlink(outside, root / "linked")
     assert Workspace.at(root).files() == []
+
+
+def test_xml_entity_bomb_is_not_expanded(tmp_path):
+    import resource
+    import zipfile
+
+    import pandas as pd
+
+    src = tmp_path / "ok.xlsx"
+    pd.DataFrame({"名称": ["甲", "乙"], "数量": [1, 2]}).to_excel(src, index=False)
+    bomb = tmp_path / "bomb.xlsx"
+    lol = '<!DOCTYPE lolz [<!ENTITY lol "lol">' + "".join(
+        f'<!ENTITY lol{i} "{"&lol{};".format(i - 1 if i > 1 else "") * 10}">' for i in range(1, 10)
+    ).replace("&lol0;", "&lol;") + "]>"
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(bomb, "w") as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename == "xl/sharedStrings.xml":
+                text = data.decode()
+                head, rest = text.split("?>", 1) if text.startswith("<?xml") else ("", text)
+                data = ((head + "?>") if head else "").encode() + lol.encode() + rest.replace("甲", "&lol9;").encode()
+            zout.writestr(item, data)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    try:
+        t = read_table(bomb)
+        cells = " ".join(map(str, t.df.to_numpy().ravel()))
+        assert "lollollol" not in cells
+    except UserError as e:
+        assert e.zh
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200 * 1024  # < 200 MB more
+
+
+def test_an_empty_sheet_is_described_not_a_crash(tmp_path):
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    wb.active.title = "空表"
+    wb.create_sheet("数据").append(["a", "b"])
+    wb.save(tmp_path / "two.xlsx")
+    with pytest.raises(UserError, match="是空的"):
+        read_table(tmp_path / "two.xlsx", "空表")
+    assert list(read_table(tmp_path / "two.xlsx", "数据").df.columns) == ["a", "b"]

@@ -281,6 +281,8 @@ def read_table(path: Path, sheet: str | None = None, nrows: int | None = None) -
             raise
         except Exception as e:  # calamine and zip errors of every kind
             raise _fail(path.name, f"文件已损坏或无法解析（{type(e).__name__}）。", f"corrupt or unreadable ({type(e).__name__}).") from e
+        if len(df.columns) == 0:
+            raise ParseFailed(f"{path.name} 的工作表“{use}”是空的，没有任何数据。", f"Sheet '{use}' of {path.name} is empty.")
         table = LoadedTable(df, path.name, use, None, None, notes)
     table.df = _fix_header(table)
     return table
