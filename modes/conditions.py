@@ -98,6 +98,11 @@ DATE_WORD_FORMS = (
     re.compile(r"(?<![a-z])(?P<w>after|since|from|later than|before|until|earlier than|prior to)\s+"
                r"(?P<d>(?:19|20)\d{2}(?:[-/.]\d{1,2}(?:[-/.]\d{1,2})?)?)(?!\d)", re.I | re.A),
 )
+YEAR_ALONE = re.compile(
+    r"(?P<y>(?:19|20)\d{2})\s*年\s*(?:(?P<m>1[0-2]|0?[1-9])\s*月份?)?(?!\s*(?:以后|之后|以前|之前|后|前|起|开始|以来|到|至|和|与|-|\d|第|Q|q|上半|下半))"
+    r"|(?<![a-z])(?:in|during)\s+(?P<y2>(?:19|20)\d{2})(?![\d-])",
+    re.I | re.A,
+)
 BEFORE_WORDS = {"以前", "之前", "前", "before", "until", "earlier", "earlier than", "prior to"}
 STRICT_AFTER = {"after", "later than"}
 DATE_RE = re.compile(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?(?!\d)")
@@ -276,6 +281,12 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
                 add(Cond(col[0], "lt", _iso(lo), None, col[1], col[2]), m.start(), m.end())
             else:
                 add(Cond(col[0], "ge", _iso(hi if w in STRICT_AFTER else lo), None, col[1], col[2]), m.start(), m.end())
+    for m in YEAR_ALONE.finditer(text):  # 2021年的, 2024年3月, in 2023
+        if not free(m.start(), m.end()):
+            continue
+        lo, hi = _period(m.group("y") or m.group("y2"), m.group("m"), None)
+        col = _date_column(text, m, hits, date_cols, sheet)
+        add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), m.start(), m.end())
     # postfix ranges: 评分4.5以上, 3万以下, 100 or more
     for op, pat in POSTFIX:
         for m in re.finditer(r"(?P<v>-?\d[\d,]*(?:\.\d+)?\s*(?:万|千|k|K|%)?|[一二两三四五六七八九十百千万]+)\s*(?:" + pat + r")", text, re.I | re.A):
@@ -333,7 +344,8 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         if isinstance(value, str) and op in ("eq", "ne"):
             more = []
             while True:
-                mm = re.match(r"\s*(?:或者|或是|或|、|/|,|(?<![a-z])or(?![a-z]))\s*([A-Za-z0-9_\u4e00-\u9fff]+)", text[end:], re.I | re.A)
+                joiner = r"也不是|也不等于|又不是|也非|(?<![a-z])nor(?![a-z])" if op == "ne" else r"或者|或是|或|、|/|,|(?<![a-z])or(?![a-z])"
+                mm = re.match(r"\s*,?\s*(?:" + joiner + r")\s*([A-Za-z0-9_\u4e00-\u9fff]+)", text[end:], re.I | re.A)
                 if not mm:
                     break
                 word = RIGHT_STRIP.sub("", mm.group(1)) or mm.group(1)

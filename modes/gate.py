@@ -428,7 +428,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         named = req.file if req.file_how in ("named", "fuzzy", "description", "current") else None
         if not lx.VAGUE.search(text) and not lx.WORK_NOUN.search(text) and not named and not req.missing_file_name and ck is None and re.search(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}", text, re.I) and not lx.DEICTIC.search(text):
             return _chat("other", turns[-1], lang, state)
-        if named and not lx.VAGUE.search(text) and not lx.DEICTIC.search(text.replace(named, "")) and prior is None:
+        if named and lx.REMARK.search(text) and not lx.VAGUE.search(text) and prior is None:
             zh_, en_ = replies.remark(named)
             req = replace(req, intent="chat", chat_kind="remark")
             return _decision("chat", "reply", req, en_ if lang == "en" else zh_, "chat:remark"), state.evolve(current_file=named)

@@ -82,7 +82,7 @@ DEDUPE = rx("去重", "去掉重复", "删除重复", "删掉重复", "删重复
 CLEAN = rx("清洗", "清理", "数据清洗", "填成", "填为", "填充", "填上", "补成", "补全", "去空格", "去掉空格", "去除空格", "空值填", "clean", "cleanse", "tidy up", "trim", "fill")
 SELECT = re.compile(r"只保留|保留|只要.{0,20}列|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
 ADD_COLUMN = re.compile(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|\badd (?:a |new )*column|\bnew column", re.I | re.A)
-TOP_N = re.compile(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条)|\btop\s*(\d+)|最(?:高|大|多|低|小|少)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位)", re.I | re.A)
+TOP_N = re.compile(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的)|\btop\s*(\d+)|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人)", re.I | re.A)
 HEAD_N = re.compile(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
 EXPORT = rx("导出", "导出来", "输出", "另存为", "另存", "保存为", "保存成", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
 FORMAT_CSV = re.compile(r"\bcsv\b|CSV", re.I | re.A)
@@ -91,7 +91,7 @@ PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅
 EXPLORE_COMPARE = rx("对比", "比较", "比一下", "比对", "相比", "compare", "comparison", " vs ", "versus", "差异", "区别在")
 EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal", "anomaly", "不正常", "奇怪的值")
 EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlat", "relationship", "relation", "影响")
-EXPLORE_JOIN = rx("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup")
+EXPLORE_JOIN = rx("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")
 FULL = rx("全面分析", "完整分析", "深入分析", "详细分析", "深度分析", "全方位", "全面", "full analysis", "comprehensive", "in-depth", "thorough analysis", "complete analysis", "full report", "analyze everything", "analyse everything")
 PLAN_ONLY = re.compile(
     r"先出个?方案|出个?方案|只要方案|先给我?个?方案|给个方案|先看方案|先看看方案|方案先|先给我?看看?计划|只出方案|不用执行|先别执行|别执行|"
@@ -134,6 +134,7 @@ VAGUE = re.compile(
     r"\bfix\b|\bdo something\b|\bdo the thing\b|\bhelp me\b|\bhandle\b|\bdeal with\b|\btake care of\b|\bwork on\b|\bsort (?:it|this) out\b|\bdo it\b|\bmake it better\b|\bimprove\b",
     re.I | re.A,
 )
+REMARK = re.compile(r"不错|挺好|很好|真好|好看|漂亮|厉害|有意思|有趣|整齐|干净|乱|哪来的|谁做的|谁给的|looks (?:good|nice|great|fine)|nice|interesting|neat|messy", re.I | re.A)
 WORK_NOUN = re.compile(r"表|文件|数据|sheet|excel|file|data|table|spreadsheet|csv|xlsx|列|行", re.I | re.A)
 
 CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是", "行", "执行", "执行吧", "开始", "没问题", "对", "对的", "嗯", "嗯嗯", "确定", "同意", "冲", "搞吧", "来吧", "ok", "okay", "yes", "y", "go", "go ahead", "sure", "yep", "yeah", "confirm", "proceed", "run it", "do it", "please do", "yes please", "sounds good")

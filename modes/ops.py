@@ -13,13 +13,13 @@ from modes.decision import Op
 from modes.resolve import ColumnHit, find_columns, resolve_column
 from modes.text import CJK, parse_number, tidy
 
-DESC = re.compile(r"从高到低|从大到小|由高到低|由大到小|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|最高的?在前|大的在前|top", re.I | re.A)
+DESC = re.compile(r"从高到低|从大到小|由高到低|由大到小|从新到旧|由新到旧|从晚到早|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("mean", re.compile(r"平均值|平均数|平均|均值|average|mean|avg", re.I | re.A)),
     ("sum", re.compile(r"求和|总和|合计|总计|总额|加总|\bsum\b|\btotals?\b", re.I | re.A)),
     ("max", re.compile(r"最大值|最高值|最大|\bmax(?:imum)?\b", re.I | re.A)),
     ("min", re.compile(r"最小值|最低值|最小|\bmin(?:imum)?\b", re.I | re.A)),
-    ("count", re.compile(r"人数|个数|计数|数目|多少个|多少人|几个|\bcount\b|\bnumber of\b|\bhow many\b|条数|笔数|单数|店数|家数", re.I | re.A)),
+    ("count", re.compile(r"人数|个数|计数|数目|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|几个|几家|几人|\bcount\b|\bnumber of\b|\bhow many\b|条数|笔数|单数|店数|家数|订单数|记录数", re.I | re.A)),
 ]
 SORT_VERB = re.compile(r"排|sort|order|rank|从高到低|从低到高|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = re.compile(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
@@ -33,16 +33,20 @@ FILL = re.compile(
 )
 DROP_COLS = re.compile(
     r"(?:删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b|\bdelete\b)\s*(?:the\s*)?(?P<a>[^,;]{1,40}?)\s*(?:这|那)?(?:几|两|一|三)?\s*(?:列|columns?|字段)"
-    r"|(?P<b>[^,;]{1,40}?)\s*(?:这|那)?(?:几|两|一|三)?\s*(?:列|columns?|字段)\s*(?:都)?(?:删掉|删除|去掉|不要了?|移除|\bremove\b|\bdrop\b)",
+    r"|(?P<b>[^,;]{1,40}?)\s*(?:这|那)?(?:几|两|一|三)?\s*(?:列|columns?|字段)\s*(?:都)?(?:删掉|删除|去掉|不要了?|移除|\bremove\b|\bdrop\b)(?!\s*(?:里的|中的|的)?\s*(?:空格|空白|空值|重复|首尾|多余))",
     re.I | re.A,
 )
 N_COLS = re.compile(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|columns)", re.I | re.A)
 WHICH_TOP = re.compile(
     r"哪(?:个|些|一个|家|位|种|类)\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差)"
-    r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:has|had|have|got|with)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest)\s+(?P<y2>[\w\u4e00-\u9fff]+)",
+    r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:has|had|have|got|with|gets)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest)"
+    r"\s+(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+)",
     re.I | re.A,
 )
-COUNT_Q = re.compile(r"有多少|多少(?:个|条|人|家|行|笔|位)|几(?:个|条|人|家|笔|位)|\bhow many\b|\bnumber of\b|\bcount of\b", re.I | re.A)
+COUNT_NOUN = re.compile(r"人|人数|的人|员工|个数|数量最?|记录|条|单|笔|次|家|店|门店|订单数?|rows?|records?|people|employees|entries|orders|stores|customers|items", re.I | re.A)
+VALUES_Q = re.compile(r"有哪些|都有什么|有什么|有哪几[个种类]|分别是|都有哪些|distinct|unique values|which values", re.I | re.A)
+COUNT_Q = re.compile(r"有多少|多少(?:个|条|人|家|行|笔|位)|几(?:个|条|人|家|笔|位)|[\u4e00-\u9fff]{1,3}?数(?![据量值字学额])|\bhow many\b|\bnumber of\b|\bcount of\b", re.I | re.A)
+ARITH_ANY = re.compile(r"(?P<a>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*)\s*(?P<op>[+*/×÷]|乘以|除以|加上|减去|(?<=\s)-(?=\s))\s*(?P<b>[\w\u4e00-\u9fff.]+)")
 ARITH = re.compile(r"\s*(?P<a>[^\s=+\-*/×÷,]+?)\s*(?P<op>[+\-*/×÷xX]|乘以|除以|加上|减去|乘|除)\s*(?P<b>[^\s,;]+)")
 
 
@@ -81,7 +85,7 @@ def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop:
     for h in hits:
         if h.start == j:
             return h.column, text[h.start : h.end], h.how, [], h.end
-    m = re.match(r"[A-Za-z_][A-Za-z0-9_]*|[\u4e00-\u9fff]+", text[j:])
+    m = re.match(r"[\u4e00-\u9fff]+[A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*", text[j:])
     if not m:
         return None, "", "none", [], j
     raw = m.group(0)
@@ -92,6 +96,14 @@ def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop:
         return None, "", "none", [], j
     col, how, closest = resolve_column(raw, sheet)
     return col, raw, how, closest, j + len(raw)
+
+
+def _split_key(raw: str, sheet: SheetInfo) -> tuple[str, str]:
+    """哪个城市金额: the longest prefix that names a column is the key, the rest the measure."""
+    for i in range(len(raw), 0, -1):
+        if resolve_column(raw[:i], sheet)[1] in ("exact", "synonym"):
+            return raw[:i], re.sub(r"^的", "", raw[i:])
+    return raw[:2], re.sub(r"^的", "", raw[2:])
 
 
 def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
@@ -154,12 +166,19 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     m = WHICH_TOP.search(text)
     if m and not explore:
         xr, yr = (m.group("x"), m.group("y")) if m.group("x") else (m.group("x2"), m.group("y2"))
-        inside = [h for h in hits if m.start() <= h.start < m.end()]
-        if m.group("x") and inside:
-            xr = inside[0].column
-            yr = inside[1].column if len(inside) > 1 else re.sub(r"^的", "", text[inside[0].end : m.start("d")].strip())
+        at_x = [h for h in hits if m.group("x") and h.start == m.start("x")]
+        if at_x:
+            xr = at_x[0].column
+            later = [h for h in hits if at_x[0].end <= h.start < m.start("d")]
+            yr = later[0].column if later else re.sub(r"^的", "", text[at_x[0].end : m.start("d")].strip())
+        elif m.group("x"):
+            xr, yr = _split_key(m.group("x") + m.group("y"), sheet)
         d = m.group("d") or m.group("d2") or ""
         kcol, _, kclose = resolve_column(xr, sheet)
+        if yr and COUNT_NOUN.fullmatch(yr.strip()):
+            yr = ""  # 哪个部门人最多: count the rows
+        if yr and re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) and resolve_column(yr, sheet)[0] is None:
+            yr = ""  # 哪个仓库商品最多: the most rows
         mcol, _, mclose = resolve_column(yr, sheet) if yr else (None, "none", [])
         if mcol is None and re.search(r"卖|销|sold|sell|sales|revenue|赚", yr + d + text[m.end() : m.end() + 4], re.I | re.A):
             # "sells best": the amount column, else the quantity column
@@ -214,6 +233,18 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                 elif right is None:
                     args["unresolved"] = [_unres(am.group("b"), rclose)]
                     unresolved()
+        if not args.get("left"):
+            for am in ARITH_ANY.finditer(text):
+                a_col, _, _ = resolve_column(am.group("a"), sheet)
+                b_num = parse_number(am.group("b"))
+                b_col = None if b_num is not None else resolve_column(am.group("b"), sheet)[0]
+                if a_col and (b_num is not None or b_col):
+                    opmap = {"×": "*", "x": "*", "X": "*", "乘以": "*", "乘": "*", "÷": "/", "除以": "/", "除": "/", "加上": "+", "减去": "-"}
+                    args.update(left=a_col, op=opmap.get(am.group("op"), am.group("op")), right=tidy(b_num) if b_num is not None else {"column": b_col})
+                    if not args.get("name") or args["name"] in (am.group("a"), am.group("b")):
+                        after = re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([\w\u4e00-\u9fff]+)", text[m.end() :])
+                        args["name"] = after.group(1) if after else None
+                    break
         if not args.get("name") and args.get("left"):
             args["name"] = f"{args['left']}_计算"
         found.append((m.start(), Op("add_column", args)))
@@ -390,8 +421,9 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     if m and not explore:
         n_raw = next(g for g in m.groups() if g)
         n = parse_number(n_raw)
-        by = [h.column for h in hits if h.column in sheet.numeric and not any(s <= h.start < e for s, e in spans)]
-        found.append((m.start(), Op("top_n", {"n": int(n or 10), "by": by[0] if by else (sort_keys[0] if sort_keys else None)})))
+        by = [h.column for h in hits if (h.column in sheet.numeric or h.column in sheet.dates) and not any(s <= h.start < e for s, e in spans)]
+        low_first = bool(re.search(r"最(?:低|小|少|早|旧|老)|(?<![a-z])(?:lowest|smallest|earliest|oldest|bottom)(?![a-z])", text, re.I | re.A))
+        found.append((m.start(), Op("top_n", {"n": int(n or 10), "by": by[0] if by else (sort_keys[0] if sort_keys else None), "ascending": low_first})))
         spans.append(m.span())
 
     # filter and delete
@@ -401,6 +433,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     if fm and not cp.conds and fm.group(0) in ("只看", "只显示") and re.search(r"sheet|工作表|表|页", cond_text[fm.end() : fm.end() + 20], re.I | re.A):
         fm = None  # 只看订单那个sheet: which sheet, not which rows
     dm = lx.DELETE_ROWS.search(cond_text)
+    if dm and re.match(r"\s*(?:里的|中的|的)?\s*(?:空格|空白|多余|首尾|重复|换行)", cond_text[dm.end() :]):
+        dm = None  # 去掉空格 is cleaning, not deleting rows
     if cp.conds or fm or dm:
         conds = list(cp.conds)
         logic = cp.logic
@@ -416,8 +450,22 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         found.append((min(starts), Op("filter", args)))
         out.hits += len([c for c in cp.conds if c.how != "default"])
 
+    group = next((o for _, o in found if o.kind == "group"), None)
+    if group is not None and not group.args.get("keys") and group.args.get("measures") == [{"agg": "count"}] and not group.args.get("unresolved"):
+        found = [(i, o) for i, o in found if o.kind != "group"]
+        if any(o.kind == "filter" for _, o in found):
+            found.append((len(text) - 1, Op("count", {"question": True})))
+        else:
+            found.append((0, Op("profile", {"head": None, "columns": [], "question": "rows"})))
+            out.weak_only = True
+    vq = VALUES_Q.search(text)
+    if vq and not found:
+        named = [h for h in hits if h.end <= vq.start() and re.fullmatch(r"\s*(?:列|字段)?\s*(?:里|中)?\s*(?:都|一共|总共)?\s*", text[h.end : vq.start()])]
+        if named:
+            found.append((named[-1].start, Op("group", {"keys": [named[-1].column], "measures": [{"agg": "count"}], "question": True})))
+
     # how many rows meet a condition: 有多少客户在上海？
-    if COUNT_Q.search(text) and any(o.kind == "filter" for _, o in found) and not any(o.kind == "group" for _, o in found):
+    if COUNT_Q.search(text) and any(o.kind == "filter" for _, o in found) and not any(o.kind in ("group", "count") for _, o in found):
         found.append((len(text) - 1, Op("count", {"question": True})))
 
     # export
@@ -428,7 +476,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
 
     # describe / preview
     if not found:
-        pm = lx.PROFILE.search(text) or lx.HEAD_N.search(text)
+        pm = lx.PROFILE.search(text) or lx.HEAD_N.search(text) or COUNT_Q.search(text)
         head = lx.HEAD_N.search(text)
         if pm or flags.get("bare_file"):
             n = None

@@ -171,6 +171,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
                   or any(len(t) >= (3 if CJK.match(t) else 5) for t in scores[p][1]) or _translated(scores[p][1], low)]
         if len(strong) > 1 and MULTI_FILE.search(low):
             own = [p for p in strong if set(scores[p][1]) - {t for q in strong if q != p for t in scores[q][1]}]
+            if len(strong) == 2 and BOTH.search(low):
+                own = list(strong)
             if len(own) >= 2:
                 ref.how = "description"
                 ref.paths = sorted(own, key=lambda p: min(s for s, _ in scores[p][2]))
@@ -213,7 +215,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     return ref
 
 
-MULTI_FILE = re.compile(r"对比|比较|比一下|比对|相比|compare|versus|\bvs\b|合并|关联|join|merge|拼", re.I | re.A)
+MULTI_FILE = re.compile(r"对比|比较|比一下|比对|相比|compare|versus|\bvs\b|合并|关联|join|merge|拼|合起来|合到一起|合在一起|combine|stack", re.I | re.A)
+BOTH = re.compile(r"两个|两张|两份|俩|这两|both|all (?:the )?(?:two|files)", re.I | re.A)
 
 
 def _translated(tokens: list[str], low: str) -> bool:

@@ -131,3 +131,51 @@ def test_conditions_reach_the_request(catalog):
     d = run_turns(catalog, ["把上海_poi.xlsx里电话为空的行删掉"])
     cond = d.request.op("filter").args["conditions"][0]
     assert (cond.column, cond.op) == ("电话", "not_empty")
+
+
+def _ops(d):
+    return {o.kind: o.args for o in d.request.ops}
+
+
+@pytest.mark.parametrize(
+    "utterance,kind,check",
+    [
+        ("库存明细 里 华东仓 的商品数", "count", lambda a: a == {"question": True}),
+        ("上海_poi.xlsx 的区有哪些", "group", lambda a: a["keys"] == ["区"] and a["measures"] == [{"agg": "count"}]),
+        ("上海_poi.xlsx 各区有多少家店", "group", lambda a: a["keys"] == ["区"] and a["measures"] == [{"agg": "count"}]),
+        ("两个 poi 文件合起来", "append", lambda a: True),
+        ("sample_data 订单里金额前十的订单", "top_n", lambda a: (a["by"], a["n"], a["ascending"]) == ("金额", 10, False)),
+        ("sample_data 订单 日期最早的5笔", "top_n", lambda a: (a["by"], a["n"], a["ascending"]) == ("日期", 5, True)),
+        ("sample_data 的订单按日期排一下，新的在前", "sort", lambda a: (a["by"], a["ascending"]) == (["日期"], False)),
+        ("把 sample_data 订单表里的城市列去掉空格", "clean", lambda a: True),
+        ("sample_data 订单 数量 × 单价 算一列 总价", "add_column", lambda a: (a["name"], a["left"], a["op"], a["right"]) == ("总价", "数量", "*", {"column": "单价"})),
+        ("哪个仓库商品最多", "group", lambda a: a["keys"] == ["仓库"] and a["measures"] == [{"agg": "count"}]),
+    ],
+)
+def test_more_phrasings(catalog, utterance, kind, check):
+    d = run_turns(catalog, [utterance])
+    assert d.gate == "act", d.reply
+    ops = _ops(d)
+    assert kind in ops and check(ops[kind]), ops
+    assert "select" not in ops or kind == "select"  # 去掉空格 never drops a column
+
+
+@pytest.mark.parametrize(
+    "utterance,cond",
+    [
+        ("sample_data 订单 2024年3月 的订单", ("日期", "between", {"date": "2024-03-01"}, {"date": "2024-03-31"})),
+        ("北京_poi.xlsx 区 不是 朝阳区 也不是 海淀区", ("区", "not_in", ["朝阳区", "海淀区"], None)),
+        ("sample_data 订单 in 2024 with 金额 over 10000", ("日期", "between", {"date": "2024-01-01"}, {"date": "2024-12-31"})),
+    ],
+)
+def test_more_conditions(catalog, utterance, cond):
+    f = run_turns(catalog, [utterance]).request.op("filter")
+    got = [(c.column, c.op, c.value, c.value2) for c in f.args["conditions"]]
+    assert cond in got
+
+
+def test_counting_questions_run(session):
+    tr = session.turn("上海_poi.xlsx 各区有多少家店")
+    assert tr.run.status == "answered" and tr.run.table["行数"].sum() == 60
+    tr = session.turn("库存明细 总共多少行")
+    assert tr.run.status == "answered" and "共 40 行" in tr.run.answer

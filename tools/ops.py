@@ -239,7 +239,7 @@ def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False) ->
 @tool
 def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, str]] | None = None) -> ToolResult:
     """Group by one or more keys and summarise measures (count, sum, mean, min, max); no measure counts rows."""
-    measures = measures or []
+    measures = [m for m in measures or [] if m.get("column")]  # a bare count is the row count, always included
     _need_columns(table, keys + [m["column"] for m in measures])
     for m in measures:
         if m.get("agg") not in AGGS:
