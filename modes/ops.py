@@ -352,8 +352,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     if sort_keys or (sm and not explore):
         if not sort_keys:
             for h in hits:
-                after = text[h.end : h.end + 8]
-                if re.match(r"\s*(?:列)?\s*(?:从高到低|从低到高|从大到小|从小到大|降序|升序|倒序|desc|asc|descending|ascending)", after, re.I | re.A):
+                tail = text[h.end : h.end + 8]
+                if re.match(r"\s*(?:列)?\s*(?:从高到低|从低到高|从大到小|从小到大|降序|升序|倒序|desc|asc|descending|ascending)", tail, re.I | re.A):
                     sort_keys.append(h.column)
                     spans.append((h.start, h.end))
         found.append((sm.start() if sm else key_spans[0][0] if key_spans else 0, Op("sort", {"by": sort_keys, "ascending": not DESC.search(text)})))
@@ -389,8 +389,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                     gm = lx.GROUP.search(text[max(0, h.start - 6) : h.end + 6])
                     after_key = any(0 <= h.start - e <= 2 and re.fullmatch(r"\s*的?\s*", text[e : h.start]) for _, e in key_spans)
                     verb = lx.GROUP.search(text)
-                    later = verb is not None and h.start >= verb.end() and not re.match(r"\s*(?:[<>=≥≤]|大于|小于|超过|低于|不低于|不超过|以上|以下)", text[h.end :])
-                    if gm or after_key or later:
+                    after_verb = verb is not None and h.start >= verb.end() and not re.match(r"\s*(?:[<>=≥≤]|大于|小于|超过|低于|不低于|不超过|以上|以下)", text[h.end :])
+                    if gm or after_key or after_verb:
                         measures.append({"column": h.column, "agg": "sum"})
         has_measure = [m for m in measures if "column" in m]
         if not has_measure and any(m["agg"] == "count" for m in measures):
