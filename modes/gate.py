@@ -46,7 +46,7 @@ def chat_kind(text: str) -> str | None:
 def _variants(word: str) -> list[str]:
     """A word and the word without its trailing particles, one at a time (算了吧 -> 算了, 算)."""
     out = [word]
-    while word and word[-1] in "吧啊呀啦了哈吗嘛哦噢喔呗嗯~!.,;? ":
+    while word and word[-1] in "吧啊呀啦了哈吗嘛哦噢喔呗嗯的~!.,;? ":
         word = word[:-1]
         out.append(word)
     return out
@@ -383,7 +383,8 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decis
         old_kinds = set(p.request.kinds())
         if ck and not new_kinds and fresh.file_how in ("none", "current", "current_missing"):
             return _chat(ck, utterance, lang, state)
-        other_file = bool(fresh.ops) and fresh.file_how in ("named", "fuzzy", "description", "type") and p.request.file not in (None, fresh.file)
+        other_file = (bool(fresh.ops) and fresh.file_how in ("named", "fuzzy", "description", "type") and p.request.file not in (None, fresh.file)
+                      and not lx.CORRECTION.search(text))
         if new_kinds and not fresh.missing and not other_file and not (new_kinds - old_kinds):
             # the new turn says everything itself: it replaces the pending request, restated before running
             return _gate(fresh, state, [utterance], multi_turn=True, catalog=catalog, prior=None)

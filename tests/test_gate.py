@@ -78,6 +78,9 @@ MULTI_TURN = [
     (["看看北京_poi.xlsx", "再按人均消费排一下"], "act", "execute", "transform", "soft", "北京_poi.xlsx"),
     (["预览 库存明细.csv", "继续"], "unknown", "ask_intent", "clarify", "none", None),
     (["你好", "ok"], "unknown", "ask_intent", "clarify", "none", None),
+    (["筛选一下上海_poi.xlsx", "算了，帮我把北京_poi.xlsx按评分排序"], "act", "execute", "transform", "soft", "北京_poi.xlsx"),
+    (["把csv转成xlsx", "可以的"], "act", "execute", "export_data", "soft", "库存明细.csv"),
+    (["把csv转成xlsx", "不对，我要转的是上海_poi.xlsx"], "act", "restate_confirm", "export_data", "soft", "上海_poi.xlsx"),
 ]
 
 
