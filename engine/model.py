@@ -214,6 +214,7 @@ class ModelClient:
         """Up to MAX_PER_STEP attempts: transient errors back off, invalid answers are sent back with the errors.
         Returns the validated object (or text), or None: then the rules decide."""
         feedback: str | None = None
+        json_mode = spec is not None
         for attempt in range(1, attempts + 1):
             if not budget.allow():
                 self.notices.append("模型预算已用完，改用规则。")
@@ -223,7 +224,7 @@ class ModelClient:
             t0 = time.perf_counter()
             t_in = t_out = 0
             try:
-                text, t_in, t_out = self._call(msgs, json_mode=spec is not None)
+                text, t_in, t_out = self._call(msgs, json_mode=json_mode)
                 budget.used_tokens += t_in + t_out
                 if spec is None:
                     value: Any = text.strip()
@@ -240,6 +241,9 @@ class ModelClient:
             except ModelError as e:
                 self._record(purpose, attempt, False, f"{e.kind}: {e.detail}"[:300], t_in, t_out, t0)
                 if e.kind == "client":
+                    if json_mode and e.detail == "400":
+                        json_mode = False  # a server without JSON mode: ask again in plain text, validate locally
+                        continue
                     break
                 if e.kind in TRANSIENT:
                     self.sleep(min(0.25 * 2 ** (attempt - 1), 2.0))

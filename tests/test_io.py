@@ -182,3 +182,27 @@ def test_formulas_without_cached_values_are_counted_and_block_aggregation(sessio
     tr = session.turn("预览 公式表.xlsx")
     assert tr.run.status == "answered" and "3 个公式单元格" in tr.run.answer
     assert digest(ws_dir / "公式表.xlsx") == before
+
+
+BAD_FILES = [
+    ("空文件.csv", b"", "空的"),
+    ("只有表头.csv", "a,b\n".encode(), None),
+    ("改名的.xlsx", "城市,金额\n上海,1\n".encode(), None),
+    ("坏的.xlsx", b"PK\x03\x04" + b"\x01" * 64, "损坏"),
+    ("加密.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600, "受密码保护"),
+    ("不齐.csv", "a,b\n1,2\n3,4,5\n6,7\n".encode(), None),
+    ("图片.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, None),
+]
+
+
+@pytest.mark.parametrize("name,content,message", BAD_FILES, ids=[b[0] for b in BAD_FILES])
+def test_bad_inputs_in_a_session_leave_the_source_untouched(session, ws_dir, name, content, message):
+    p = ws_dir / name
+    p.write_bytes(content)
+    before = digest(p)
+    tr = session.turn(f"预览 {name}")
+    text = " ".join(tr.run.notes + [tr.run.answer or ""]) if tr.run else tr.decision.reply
+    if message:
+        assert message in text
+    assert digest(p) == before
+    assert session.turn("预览 上海_poi.xlsx").run.status == "answered"  # the session goes on

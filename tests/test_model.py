@@ -185,3 +185,10 @@ def test_without_a_key_nothing_touches_the_network(ws, monkeypatch):
     assert s.assistant is None
     assert s.turn(VAGUE_BUT_MEANINGFUL).decision.gate == "unknown"
     assert s.turn("北京_poi.xlsx按评分从高到低排序").run.status == "answered"
+
+
+def test_a_server_without_json_mode(ws, fake):
+    server = fake([{"status": 400}, {"json": INTENT_FILTER}])
+    d = session_with(ws, server).turn(VAGUE_BUT_MEANINGFUL).decision
+    assert d.next == "restate_confirm"
+    assert len(server.requests) == 2 and "response_format" in server.requests[0] and "response_format" not in server.requests[1]
