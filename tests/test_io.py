@@ -209,3 +209,26 @@ def test_bad_inputs_in_a_session_leave_the_source_untouched(session, ws_dir, nam
     if tr.decision.next == "restate_confirm":  # the file was supplied after a question: restated first
         tr = session.turn("继续")
     assert tr.run.status == "answered"
+
+
+def test_fast_path_reads_the_same_table(monkeypatch):
+    import tools.io as tio
+    from conftest import EXAMPLES
+
+    exact = read_table(EXAMPLES / "sample_data.xlsx", "订单").df
+    monkeypatch.setattr(tio, "FAST_FROM_BYTES", 0)
+    fast = read_table(EXAMPLES / "sample_data.xlsx", "订单").df
+    assert list(fast.columns) == list(exact.columns) and len(fast) == len(exact)
+    for c in exact.columns:
+        assert [str(v)[:10] for v in fast[c]] == [str(v)[:10] for v in exact[c]], c
+    assert str(fast["数量"].dtype) == "int64"
+
+
+def test_fast_path_falls_back_for_title_rows(tmp_path, monkeypatch):
+    import tools.io as tio
+
+    monkeypatch.setattr(tio, "FAST_FROM_BYTES", 0)
+    p = tmp_path / "report.xlsx"
+    pd.DataFrame([["2024 年报表", None, None], ["城市", "产品", "金额"], ["上海", "键盘", 10]]).to_excel(p, header=False, index=False)
+    t = read_table(p)
+    assert list(t.df.columns) == ["城市", "产品", "金额"] and t.df["金额"].tolist() == [10]
