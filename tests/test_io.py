@@ -186,11 +186,11 @@ def test_formulas_without_cached_values_are_counted_and_block_aggregation(sessio
 
 BAD_FILES = [
     ("空文件.csv", b"", "空的"),
-    ("只有表头.csv", "a,b\n".encode(), None),
+    ("只有表头.csv", b"a,b\n", None),
     ("改名的.xlsx", "城市,金额\n上海,1\n".encode(), None),
     ("坏的.xlsx", b"PK\x03\x04" + b"\x01" * 64, "损坏"),
     ("加密.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600, "受密码保护"),
-    ("不齐.csv", "a,b\n1,2\n3,4,5\n6,7\n".encode(), None),
+    ("不齐.csv", b"a,b\n1,2\n3,4,5\n6,7\n", None),
     ("图片.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, None),
 ]
 
@@ -212,8 +212,9 @@ def test_bad_inputs_in_a_session_leave_the_source_untouched(session, ws_dir, nam
 
 
 def test_fast_path_reads_the_same_table(monkeypatch):
-    import tools.io as tio
     from conftest import EXAMPLES
+
+    import tools.io as tio
 
     exact = read_table(EXAMPLES / "sample_data.xlsx", "订单").df
     monkeypatch.setattr(tio, "FAST_FROM_BYTES", 0)
