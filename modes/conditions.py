@@ -218,7 +218,9 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         a_raw, b_raw = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
         va, vb = _value_at(a_raw, 0, sheet, []), _value_at(b_raw, 0, sheet, [])
         left = _left_column(text, m.start(), hits, sheet)
-        if va and vb and left and free(m.start(), m.end()):
+        if va is None or vb is None or not all(isinstance(v[0], (int, float, dict)) for v in (va, vb)):
+            continue  # "between salary and hire_date" names columns, not a range
+        if left and free(m.start(), m.end()):
             col, raw, how, closest, s = left
             add(Cond(col, "between", va[0], vb[0], raw, how, closest), s, m.end())
     # blanks: 地址不为空, 电话为空, email is empty
@@ -230,6 +232,12 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
             if left and (left[0] or op == "not_empty" or "为空" in m.group(0) or "empty" in m.group(0) or "blank" in m.group(0)):
                 col, raw, how, closest, s = left
                 add(Cond(col, op, None, None, raw, how, closest), s, m.end())
+    for m in re.finditer(r"(?<![a-z])(?P<w>empty|blank|missing|no|without(?: an?)?|non-empty|nonempty|non-blank|filled)\s+", text, re.I | re.A):
+        h = next((h for h in hits if h.start == m.end()), None)
+        if h is None or not free(m.start(), h.end):
+            continue
+        op = "not_empty" if m.group("w").casefold() in ("non-empty", "nonempty", "non-blank", "filled") else "empty"
+        add(Cond(h.column, op, raw=h.column), m.start(), h.end)
     # 没有X / 有X的 where X is a column
     for h in hits:
         pre = text[max(0, h.start - 2) : h.start]
@@ -331,7 +339,7 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         weak = word.casefold() in WEAK
         if weak and col is None:
             continue
-        if col is None and (raw in ("筛选", "筛", "过滤") or len(raw) > 6):
+        if col is None and (raw in ("筛选", "筛", "过滤") or (CJK.match(raw) and len(raw) > 6)):
             continue
         value, end = val
         if isinstance(value, str) and (not value.strip() or QUESTION_VALUE.match(value)):

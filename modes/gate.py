@@ -71,6 +71,17 @@ def is_cancel(text: str) -> bool:
 # ---------------------------------------------------------------- understanding a request
 
 
+def _sheet_named(name: str, low: str) -> bool:
+    """A sheet is named by its name, or by a word of the same plain meaning (orders ~ 订单)."""
+    if name.casefold() in low:
+        return True
+    concept = lx.concept_of(name)
+    return bool(concept) and any(
+        c == concept and len(w) >= 3 and re.search(r"(?<![a-z])" + re.escape(w) + r"s?(?![a-z])", low)
+        for w, c in lx.synonyms().items()
+    )
+
+
 def _sheet_of(f: FileInfo, name: str | None) -> SheetInfo:
     s = f.sheet(name) if name else None
     return s or (f.sheets[0] if f.sheets else EMPTY_SHEET)
@@ -160,6 +171,7 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         if refs[i].how in ("named", "fuzzy", "description", "type") and not stripped:
             flags["bare_file"] = True
     flags["export_list"] = bool(lx.EXPORT_LIST.search(norms[-1])) and len(turns) == 1
+    flags["pending_kinds"] = [o.kind for o in state.pending.request.ops] if state.pending else []
     kw: dict[str, Any] = {
         "text": latest, "lang": lang, "plan_only": flags["plan_only"], "overwrite": flags["overwrite"],
         "full": flags["full"], "target_format": flags["target_format"],
@@ -196,7 +208,7 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
                     sheet_problem = missing_name
                 break
         low = " ".join(texts).casefold()
-        two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and s.name.casefold() in low]
+        two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, low)]
     flags["two_tables"] = len(files) > 1 or len(two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(texts)))
 
     if fi is not None:

@@ -10,7 +10,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "name": ("name", "姓名", "名字", "名称", "full name"),
     "department": ("department", "dept", "部门", "科室"),
     "city": ("city", "城市", "所在城市", "所在地"),
-    "salary": ("salary", "工资", "薪资", "月薪", "薪水", "薪酬", "pay", "wage", "wages", "年薪"),
+    "salary": ("salary", "工资", "薪资", "月薪", "薪水", "薪酬", "pay", "wage", "wages", "年薪", "earning", "earnings", "earns", "income", "收入"),
     "hire_date": ("hire_date", "hire date", "hired", "入职", "入职日期", "入职时间", "joined", "join date", "start date"),
     "signup": ("signup_date", "signup", "sign up", "signed up", "sign-up", "registered", "registration", "注册", "注册日期", "注册时间"),
     "email": ("email", "e-mail", "mail", "邮箱", "电子邮件", "邮件"),
@@ -40,6 +40,11 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "warehouse": ("warehouse", "仓库"),
     "spend": ("人均消费", "人均", "avg spend", "spend per person", "average spend"),
     "id": ("id", "编号", "number"),
+    # places, so that "the shanghai file" reaches 上海_poi.xlsx
+    "shanghai": ("上海", "shanghai"), "beijing": ("北京", "beijing"), "guangzhou": ("广州", "guangzhou"),
+    "shenzhen": ("深圳", "shenzhen"), "hangzhou": ("杭州", "hangzhou"), "nanjing": ("南京", "nanjing"),
+    "suzhou": ("苏州", "suzhou"), "chengdu": ("成都", "chengdu"), "wuhan": ("武汉", "wuhan"), "tianjin": ("天津", "tianjin"),
+    "chongqing": ("重庆", "chongqing"), "xian": ("西安", "xi'an", "xian"),
 }
 
 _WORD_CONCEPT: dict[str, str] = {}
@@ -87,7 +92,7 @@ HEAD_N = re.compile(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bf
 EXPORT = rx("导出", "导出来", "输出", "另存为", "另存", "保存为", "保存成", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
 FORMAT_CSV = re.compile(r"\bcsv\b|CSV", re.I | re.A)
 FORMAT_XLSX = re.compile(r"\bxlsx\b|\bxls\b|excel|表格文件|工作簿", re.I | re.A)
-PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅瞅", "打开", "长啥样", "长什么样", "什么样", "多少行", "几行", "多少条", "多少列", "几列", "有哪些列", "哪些列", "哪些字段", "列名", "字段", "表头", "什么类型", "数据类型", "类型", "空值", "缺失值", "概况", "概览", "基本情况", "描述", "介绍", "describe", "preview", "show me", "show", "look at", "peek", "how many rows", "how many columns", "rows", "rwos", "columns", "overview", "profile", "analyse", "analyze", "analysis", "inspect", "summary of", "what's in", "what is in")
+PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅瞅", "打开", "长啥样", "长什么样", "什么样", "多少行", "几行", "多少条", "多少列", "几列", "有哪些列", "哪些列", "哪些字段", "列名", "字段", "表头", "什么类型", "数据类型", "类型", "空值", "缺失值", "概况", "概览", "基本情况", "描述", "介绍", "describe", "preview", "show me", "show", "open", "look at", "peek", "how many rows", "how many columns", "rows", "rwos", "columns", "overview", "profile", "analyse", "analyze", "analysis", "inspect", "summary of", "what's in", "what is in")
 EXPLORE_COMPARE = rx("对比", "比较", "比一下", "比对", "相比", "compare", "comparison", " vs ", "versus", "差异", "区别在")
 EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal", "anomaly", "不正常", "奇怪的值")
 EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlat", "relationship", "relation", "影响")
@@ -106,13 +111,13 @@ OVERWRITE = re.compile(
 NO_OVERWRITE = re.compile(r"别动原|不要动原|不动原|不要覆盖|别覆盖|不覆盖|不改原|别改原|另存|don'?t (?:touch|overwrite|change) the original|keep the original", re.I | re.A)
 EXPORT_LIST = re.compile(
     r"文件清单|文件列表|文件目录|表格清单|表格列表|(?:有|都有|有些)(?:哪些|啥|什么)(?:文件|表格|表)|(?:都)?有啥表|哪些文件|"
-    r"\bfile list\b|\blist (?:of )?(?:the |all )?files\b|\blist (?:the )?(?:workspace|folder)\b|\b(?:what|which) files\b|\bfiles (?:are )?in (?:the |this )?(?:workspace|folder|directory)\b",
+    r"\bfile list\b|\bwhat'?s in (?:this|the) (?:folder|directory|workspace)\b|\bwhat is in (?:this|the) (?:folder|directory|workspace)\b|\bfolder contents\b|\blist (?:of )?(?:the |all )?files\b|\blist (?:the )?(?:workspace|folder)\b|\b(?:what|which) files\b|\bfiles (?:are )?in (?:the |this )?(?:workspace|folder|directory)\b",
     re.I | re.A,
 )
 QUESTION_DATA = re.compile(r"哪个|哪些.{0,6}最|多少|是多少|最高|最低|最多|最少|\bwhich\b|\bhow many\b|\bhow much\b|\bwhat is the\b|\bhighest\b|\blowest\b", re.I | re.A)
 
 # --- chat and vague requests ------------------------------------------------------------------
-GREETING = re.compile(r"^(?:你好|您好|嗨|哈喽|哈啰|hello|hi|hey|早上好|上午好|中午好|下午好|晚上好|早安|晚安|在吗|在不在|good (?:morning|afternoon|evening)|yo)[呀啊哈!,.~ ]*$", re.I | re.A)
+GREETING = re.compile(r"^(?:你好|您好|嗨|哈喽|哈啰|hello|hi|hey|早上好|上午好|中午好|下午好|晚上好|早安|晚安|在吗|在不在|good (?:morning|afternoon|evening)|yo)(?:\s+there)?[呀啊哈!,.~ ]*$", re.I | re.A)
 THANKS = re.compile(r"谢谢|多谢|感谢|谢啦|谢了|辛苦|帮大忙|太棒了|厉害|牛|好用|thanks|thank you|\bthx\b|\bty\b|appreciate|great job|awesome|that's all|that is all|bye|再见|拜拜|没事了|没有了", re.I | re.A)
 VENTING = re.compile(r"烦|气死|累死|累了|吐了|崩溃|头疼|头大|无语|郁闷|受不了|加班|心累|抓狂|难受|讨厌|😩|😭|😫|😤|🙃|ugh|annoying|tired|exhausted|hate|frustrat|sick of|so boring", re.I | re.A)
 ABOUT_ME = re.compile(
@@ -121,7 +126,7 @@ ABOUT_ME = re.compile(
     r"你支持|支持哪些|你(?:能|可以|会|能不能|可不可以)(?:处理|打开|读取?|识别|支持|看懂)|能处理(?:哪些|什么)|支持什么|你和.{1,20}(?:区别|不同|比)|你跟.{1,20}(?:区别|不同)|你会不会|你能不能.{0,6}(?:联网|上传)|会不会把|会不会改|"
     r"安全吗|隐私|上传|联网|发到|泄露|离线|模型|问清是|怎么用你|你怎么用|"
     r"\bwho are you\b|\bwhat are you\b|\bwhat can you do\b|\bwhat do you do\b|\bwhat can you help\b|\bhow do you work\b|\bdo you support\b|"
-    r"\bare you\b|\bsent anywhere\b|\bonline\b|\bprivacy\b|\bupload|\bsafe\b|\byour name\b|\bwhat formats\b|\bwill you (?:change|modify|overwrite)\b",
+    r"\bare you\b|\bsent anywhere\b|\bonline\b|\boffline\b|\bwithout (?:the )?internet\b|\b(?:delete|remove|overwrite|change|modify|touch) my (?:files?|data|spreadsheets?)\b|\bprivacy\b|\bupload|\bsafe\b|\byour name\b|\bwhat formats\b|\bwill you (?:change|modify|overwrite)\b",
     re.I | re.A,
 )
 HOWTO = re.compile(

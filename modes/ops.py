@@ -40,7 +40,7 @@ N_COLS = re.compile(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个�
 WHICH_TOP = re.compile(
     r"哪(?:个|些|一个|家|位|种|类)\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差)"
     r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:has|had|have|got|with|gets)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest)"
-    r"\s+(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+)",
+    r"(?:\s+(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+))?",
     re.I | re.A,
 )
 COUNT_NOUN = re.compile(r"人|人数|的人|员工|个数|数量最?|记录|条|单|笔|次|家|店|门店|订单数?|rows?|records?|people|employees|entries|orders|stores|customers|items", re.I | re.A)
@@ -155,7 +155,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     m = lx.EXPLORE_JOIN.search(text)
     if m:
         on = None
-        for b in BY_WORD.finditer(text):
+        for b in list(BY_WORD.finditer(text)) + list(re.finditer(r"(?<![a-z])(?:on|using)\s+|(?:通过|用)\s*", text, re.I | re.A)):
             col, raw, how, closest, _ = _col_after(text, b.end(), hits, sheet)
             if col:
                 on = col
@@ -165,7 +165,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     # questions about the data: 哪个城市金额最高？ which city has the highest amount?
     m = WHICH_TOP.search(text)
     if m and not explore:
-        xr, yr = (m.group("x"), m.group("y")) if m.group("x") else (m.group("x2"), m.group("y2"))
+        xr, yr = (m.group("x"), m.group("y")) if m.group("x") else (m.group("x2"), m.group("y2") or "")
         at_x = [h for h in hits if m.group("x") and h.start == m.start("x")]
         if at_x:
             xr = at_x[0].column
@@ -326,6 +326,10 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             role = "group"
         elif lx.EXPLORE_JOIN.search(clause) or explore:
             continue
+        elif "sort" in flags.get("pending_kinds", []):
+            role = "sort"  # "by salary please" after "sort employees.csv"
+        elif "group" in flags.get("pending_kinds", []):
+            role = "group"
         else:
             role = "sort" if word in ("按", "按照", "by") and SORT_VERB.search(text[j:]) else "none"
         if role == "none":
@@ -438,7 +442,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     if cp.conds or fm or dm:
         conds = list(cp.conds)
         logic = cp.logic
-        if dm and conds and (not fm or dm.start() > fm.start()):
+        keeps = fm is not None and not re.fullmatch(r"where|rows with|rows where|find rows|with", fm.group(0), re.I | re.A)
+        if dm and conds and (not keeps or dm.start() > fm.start()):  # type: ignore[union-attr]
             conds = [negate(c) for c in conds]
             logic = "or" if logic == "and" and len(conds) > 1 else "and"
         unres_c = [c for c in conds if c.column is None]

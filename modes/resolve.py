@@ -216,7 +216,7 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
 
 
 MULTI_FILE = re.compile(r"对比|比较|比一下|比对|相比|compare|versus|\bvs\b|合并|关联|join|merge|拼|合起来|合到一起|合在一起|combine|stack", re.I | re.A)
-BOTH = re.compile(r"两个|两张|两份|俩|这两|both|all (?:the )?(?:two|files)", re.I | re.A)
+BOTH = re.compile(r"两个|两张|两份|俩|这两|both|(?:the|these|those) two|all (?:the )?(?:two|files)", re.I | re.A)
 
 
 def _translated(tokens: list[str], low: str) -> bool:

@@ -12,6 +12,9 @@ CHAT = [
     (["请问你能处理xls文件吗"], "chat", "reply", "chat", "none", None),
     (["透视表怎么做"], "chat", "reply", "chat", "none", None),
     (["how do I make a pivot table in excel?"], "chat", "reply", "chat", "none", None),
+    (["hello there"], "chat", "reply", "chat", "none", None),
+    (["can you delete my files?"], "chat", "reply", "chat", "none", None),
+    (["do you work offline?"], "chat", "reply", "chat", "none", None),
     (["谢谢你，今天就到这"], "chat", "reply", "chat", "none", None),
     (["这张表看得我头大"], "chat", "reply", "chat", "none", None),
     (["嗯嗯你好呀"], "chat", "reply", "chat", "none", None),
@@ -52,6 +55,11 @@ ACT = [
     (["对比上海和北京的poi评分"], "act", "execute", "explore", "soft", "上海_poi.xlsx"),
     (["上海_poi.xlsx 有没有异常的人均消费"], "act", "execute", "explore", "soft", "上海_poi.xlsx"),
     (["list the files please"], "act", "execute", "export_list", "silent", None),
+    (["what's in this folder?"], "act", "execute", "export_list", "silent", None),
+    (["filter the shanghai poi file where rating above 4.5"], "act", "execute", "transform", "soft", "上海_poi.xlsx"),
+    (["compare the two poi files"], "act", "execute", "explore", "soft", "上海_poi.xlsx"),
+    (["join the orders and customers sheets in sample_data on 城市"], "act", "execute", "explore", "soft", "sample_data.xlsx"),
+    (["drop rows with empty 地址 in 上海_poi.xlsx"], "act", "execute", "transform", "soft", "上海_poi.xlsx"),
     (["sample_data里哪个城市金额最高？"], "act", "execute", "transform", "soft", "sample_data.xlsx"),
 ]
 RESTATE_AND_PLANS = [
@@ -78,6 +86,7 @@ MULTI_TURN = [
     (["看看北京_poi.xlsx", "再按人均消费排一下"], "act", "execute", "transform", "soft", "北京_poi.xlsx"),
     (["预览 库存明细.csv", "继续"], "unknown", "ask_intent", "clarify", "none", None),
     (["你好", "ok"], "unknown", "ask_intent", "clarify", "none", None),
+    (["sort 库存明细.csv", "by 单价 please"], "act", "restate_confirm", "transform", "soft", "库存明细.csv"),
     (["筛选一下上海_poi.xlsx", "算了，帮我把北京_poi.xlsx按评分排序"], "act", "execute", "transform", "soft", "北京_poi.xlsx"),
     (["把csv转成xlsx", "可以的"], "act", "execute", "export_data", "soft", "库存明细.csv"),
     (["把csv转成xlsx", "不对，我要转的是上海_poi.xlsx"], "act", "restate_confirm", "export_data", "soft", "上海_poi.xlsx"),
@@ -175,6 +184,15 @@ def test_more_conditions(catalog, utterance, cond):
     f = run_turns(catalog, [utterance]).request.op("filter")
     got = [(c.column, c.op, c.value, c.value2) for c in f.args["conditions"]]
     assert cond in got
+
+
+def test_english_conditions_are_not_dropped(catalog):
+    d = run_turns(catalog, ["上海_poi.xlsx shops earning more than 300"])  # earning ~ no column here: ask, never drop
+    assert d.gate == "clarify" and "earning" in d.reply
+    f = run_turns(catalog, ["drop rows with empty 地址 in 上海_poi.xlsx"]).request.op("filter")
+    assert [(c.column, c.op) for c in f.args["conditions"]] == [("地址", "not_empty")]
+    d = run_turns(catalog, ["is there any correlation between 评分 and 人均消费 in 上海_poi.xlsx?"])
+    assert d.request.kinds() == ["correlate"] and d.request.op("correlate").args["columns"] == ["评分", "人均消费"]
 
 
 def test_counting_questions_run(session):
