@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> None:
     _, t_csv = timed(lambda: call("write_csv", {"ws": ws, "table": filt.data, "stem": "bench_filter"}))
     _, t_xlsx = timed(lambda: call("write_xlsx", {"ws": ws, "table": grp.data, "stem": "bench_group"}))
     print(f"\n{a.rows:,}-row x 8-column workbook ({xlsx.stat().st_size / 1e6:.1f} MB)")
-    print(f"  wenqing load (calamine):         {t_read:7.2f} s")
+    print(f"  wenqing load (fast path):        {t_read:7.2f} s")
     print(f"  wenqing load+profile:            {t_load:7.2f} s")
     print(f"  filter (2 conditions):           {t_filter:7.3f} s  -> {filt.facts['rows_out']:,} rows")
     print(f"  group by 2 keys:                 {t_group:7.3f} s  -> {grp.facts['groups']} groups")

@@ -22,6 +22,11 @@ MAX_PER_STEP = 3
 MAX_PER_REQUEST = 10
 AGGREGATING = {"group_summarize", "add_column", "describe_columns", "correlate_columns", "compare_tables", "find_outliers", "top_n"}
 CHECKED_TOOLS = {"add_column", "join_tables", "append_tables", "clean", "select_columns"}
+# how a step is revised when its tool cannot work on the data as called: (cause, argument changes)
+RETOOL: dict[str, tuple[str, dict[str, Any]]] = {
+    "sort_rows": ("reparam", {"as_text": True}),  # numbers and text mixed in the key: order them as text
+    "top_n": ("retool", {"as_text": True}),
+}
 REPORT_TOOLS = {"describe_columns", "correlate_columns", "compare_tables"}
 WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list"}
 COLUMN_ARGS = ("by", "keys", "columns", "column", "a", "b", "left", "subset", "on")
@@ -177,6 +182,21 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                     raise Stop("insufficient_context", "parse_failed", f"{e.zh} 请换一个文件或修好后再试。", f"{e.en} Please supply a readable file.") from e
                 except ColumnMissing as e:
                     raise Stop("insufficient_context", "column_absent", e.zh, e.en) from e
+                except (TypeError, ValueError) as e:  # the data did not suit the tool as called: reflect
+                    fix = RETOOL.get(current.toolHint)
+                    attempts += 1
+                    total_reflections += 1
+                    tried = f"{current.toolHint}: {type(e).__name__}"
+                    result.tried.append(tried)
+                    if fix is None or attempts >= MAX_PER_STEP or total_reflections >= MAX_PER_REQUEST or fix[1] == {k: current.args.get(k) for k in fix[1]}:
+                        raise Stop("escalated", "reflection_limit",
+                                   f"我已经尝试了{attempts}种路径（{'；'.join(result.tried)}），这一步仍然无法完成。建议您检查“{current.action}”用到的列里是否混有不同类型的值。",
+                                   f"I tried {attempts} ways ({'; '.join(result.tried)}) and this step still fails. Check the columns '{current.action}' uses for mixed kinds of values.") from e
+                    cause, extra = fix
+                    audit.event(trace_id, f"reflect:{step.step}", f"failed -> {cause}", "工具对这些数据可用", True, None,
+                                {"error": str(e)[:200]}, {"revised": extra}, (time.perf_counter() - t0) * 1000)
+                    current = Step(current.step, current.action, current.toolHint, current.doneWhen, {**current.args, **extra})
+                    continue
                 ms = (time.perf_counter() - t0) * 1000
                 ok, why = _done(current, res, ws)
                 h = _state_hash(current, current.args, json.dumps(res.facts, sort_keys=True, default=str))

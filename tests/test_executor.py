@@ -146,3 +146,27 @@ def test_blanks_introduced_by_a_step_are_reported(ws, ws_dir):
     assert r.status == "answered"
     assert any("新列“金额”有 1 个空值" in n for n in r.notes)
     assert any(e["node"] == "check:2" for e in audit.run("t1")["events"])
+
+
+def test_mixed_values_reflect_then_succeed(ws, ws_dir):
+    import pandas as pd
+
+    pd.DataFrame({"编号": [3, "A7", 1, "B2"], "名称": list("甲乙丙丁")}).to_excel(ws_dir / "混合.xlsx", index=False)
+    r, audit = run(ws, [("profile_dataset", "获取列信息", {"path": "混合.xlsx"}), ("sort_rows", "排序完成", {"by": ["编号"]})], decision("混合.xlsx"))
+    assert r.status == "answered" and r.reflections == 1 and r.table["编号"].astype(str).tolist() == ["1", "3", "A7", "B2"]
+    ev = [e for e in audit.run("t1")["events"] if e["node"] == "reflect:2"]
+    assert ev and ev[0]["state_transition"] == "failed -> reparam"
+
+
+def test_a_step_that_cannot_be_revised_escalates_with_what_was_tried(ws, monkeypatch):
+    calls = {"n": 0}
+
+    def brittle(table):
+        """Always fails on the data."""
+        calls["n"] += 1
+        raise TypeError("unsupported")
+
+    monkeypatch.setitem(registry.TOOLS, "brittle", registry.Tool("brittle", "test", brittle, ("table",), ("table",)))
+    r, _ = run(ws, [("profile_dataset", "获取列信息", {"path": "上海_poi.xlsx"}), ("brittle", "完成", {})])
+    assert (r.status, r.fallback_reason, calls["n"]) == ("escalated", "reflection_limit", 1)
+    assert "我已经尝试了1种路径" in r.notes[0] and "建议您" in r.notes[0]

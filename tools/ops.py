@@ -220,19 +220,24 @@ def select_columns(table: pd.DataFrame, columns: list[str]) -> ToolResult:
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "columns": columns}, {"sample": _sample(out)})
 
 
+def _as_text(s: pd.Series) -> pd.Series:
+    return s.map(lambda v: "" if v is None or (isinstance(v, float) and v != v) else str(v))
+
+
 @tool
-def sort_rows(table: pd.DataFrame, by: list[str], ascending: bool = True) -> ToolResult:
-    """Sort rows by one or more columns."""
+def sort_rows(table: pd.DataFrame, by: list[str], ascending: bool = True, as_text: bool = False) -> ToolResult:
+    """Sort rows by one or more columns (as_text orders mixed values as text)."""
     _need_columns(table, by)
-    out = table.sort_values(by=by, ascending=ascending, kind="stable", na_position="last").reset_index(drop=True)
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "by": by, "ascending": ascending}, {"sample": _sample(out)})
+    key = _as_text if as_text else None
+    out = table.sort_values(by=by, ascending=ascending, kind="stable", na_position="last", key=key).reset_index(drop=True)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "by": by, "ascending": ascending, "as_text": as_text}, {"sample": _sample(out)})
 
 
 @tool
-def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False) -> ToolResult:
+def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as_text: bool = False) -> ToolResult:
     """The first n rows by a column (largest first unless ascending)."""
     _need_columns(table, [by])
-    out = table.sort_values(by=by, ascending=ascending, kind="stable").head(n).reset_index(drop=True)
+    out = table.sort_values(by=by, ascending=ascending, kind="stable", key=_as_text if as_text else None).head(n).reset_index(drop=True)
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out, n)})
 
 
