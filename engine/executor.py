@@ -129,6 +129,17 @@ def _reparam_derived(step: Step, columns: list[str]) -> Step | None:
                 new.append(x)
         if vals:
             args[k] = new if isinstance(v, list) else new[0]
+    conds = args.get("conditions")
+    if conds:
+        new_conds = []
+        for c in conds:
+            derived = [x for x in columns if x.startswith(f"{c.get('column')}_")] if c.get("column") not in columns else []
+            if len(derived) == 1:
+                new_conds.append({**c, "column": derived[0]})
+                changed = True
+            else:
+                new_conds.append(c)
+        args["conditions"] = new_conds
     return Step(step.step, step.action, step.toolHint, step.doneWhen, args) if changed else None
 
 

@@ -274,6 +274,8 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
 
     missing: list[str] = []
     closest: list[str] = list(sheet.columns)
+    if how == "outside" and not ops:
+        ops = [Op("profile", {"head": None, "columns": []})]  # whatever was asked, the answer is: not that file
     if file is None and (ops or flags["full"]):
         missing.append("file")
         # what is missing whatever the file turns out to be

@@ -179,7 +179,10 @@ def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> st
     what = OP_LABEL[lang].get(r.ops[0].kind, "") if r.ops else ""
     for m in missing:
         if m == "file":
-            if r.missing_file_name:
+            if r.file_how == "outside":
+                parts.append(f"{r.missing_file_name} 在工作区之外，我只读取工作区里的文件。请从这些文件里选：{sep.join(files[:6])}。" if zh else
+                             f"{r.missing_file_name} is outside the workspace; I only read files inside it. Pick one of: {sep.join(files[:6])}.")
+            elif r.missing_file_name:
                 near = sep.join(r.candidates) if r.candidates else sep.join(files[:6])
                 parts.append(f"工作区里没有 {r.missing_file_name}，最接近的文件：{near}。您指的是哪个？" if zh else
                              f"There is no {r.missing_file_name} in the workspace; closest: {near}. Which one do you mean?")

@@ -90,6 +90,11 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
                     continue
                 ref.spans.append((i, j))
                 hits.append((i, f.path, how))
+    # paths that leave the workspace are named back as such, never resolved
+    for m in re.finditer(r"(?:(?<=\s)|^)(?:\.\./|~/|/)[^\s,，;；]+|[A-Za-z]:\\[^\s,，;；]+", text):
+        ref.spans.append(m.span())
+        ref.how, ref.missing_name = "outside", m.group(0)
+        return ref
     # 2. names with an extension that match no file: a typo, or a file that does not exist
     for m in NAMED_FILE.finditer(text):
         if _covered(ref.spans, m.start(), m.end()):

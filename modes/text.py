@@ -30,6 +30,9 @@ def language(text: str) -> str:
         return "en" if latin else "zh"
     if _ZH_GRAMMAR.search(t):
         return "zh"
+    first = re.search(r"[A-Za-z\u4e00-\u9fff]", t)
+    if first and CJK.match(first.group(0)):
+        return "zh"  # 分析 ../data/x: a Chinese verb leads
     return "en" if len(re.findall(r"[A-Za-z]{2,}", t)) >= 2 else "zh"
 
 

@@ -200,3 +200,15 @@ def test_counting_questions_run(session):
     assert tr.run.status == "answered" and tr.run.table["行数"].sum() == 60
     tr = session.turn("库存明细 总共多少行")
     assert tr.run.status == "answered" and "共 40 行" in tr.run.answer
+
+
+@pytest.mark.parametrize("utterance", ["分析 ../../etc/passwd", "把 /etc/passwd 转成 csv", "预览 ~/secret.xlsx"])
+def test_paths_outside_the_workspace_are_named_back(catalog, utterance):
+    d = run_turns(catalog, [utterance])
+    assert d.gate == "clarify" and "工作区之外" in d.reply and d.slots["file"] is None
+
+
+def test_later_steps_follow_columns_renamed_by_a_summary(session):
+    session.turn("sample_data 按 城市 汇总 金额 然后 按 金额 排序 然后 去重 然后 导出 然后 再 筛选 金额大于 100")
+    tr = session.turn("继续")
+    assert tr.run.status == "answered" and list(tr.run.table["金额_合计"]) == sorted(tr.run.table["金额_合计"])
