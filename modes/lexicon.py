@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 # Plain cross-language meanings of column names. A column belongs to a concept when its folded name
 # is one of the concept's words; a word in a request then reaches that column.
@@ -53,12 +55,16 @@ for _c, _words in CONCEPTS.items():
         _WORD_CONCEPT.setdefault(_w.casefold(), _c)
 
 
+_SYNONYMS: Mapping[str, str] = MappingProxyType(_WORD_CONCEPT)
+
+
 def concept_of(word: str) -> str | None:
     return _WORD_CONCEPT.get(word.casefold().strip())
 
 
-def synonyms() -> dict[str, str]:
-    return dict(_WORD_CONCEPT)
+def synonyms() -> Mapping[str, str]:
+    """Every word of the lexicon with its concept (read-only)."""
+    return _SYNONYMS
 
 
 def alt(*words: str) -> str:
