@@ -95,7 +95,7 @@ class Assistant:
         return better
 
     # 2. explore planning -----------------------------------------------------------------------
-    def plan(self, d: Decision, plan: Plan, catalog: Catalog, budget: Budget) -> tuple[Plan | None, list[str]]:
+    def plan(self, d: Decision, plan: Plan, catalog: Catalog, budget: Budget, feedback: list[str] | None = None) -> tuple[Plan | None, list[str]]:
         """Steps from the registry only, arguments checked against each tool's signature and the columns.
         An invalid plan is sent back once with the exact errors; then the caller asks the user."""
         f = catalog.get(d.request.file)
@@ -137,7 +137,7 @@ class Assistant:
 
         catalog_tools = json.dumps(tools, ensure_ascii=False)
         ask = json.dumps({"goal": plan.goalSummary, "file": d.request.file, "sheet": d.request.sheet,
-                          "columns": sorted(columns), "tools": catalog_tools}, ensure_ascii=False)
+                          "columns": sorted(columns), "tools": catalog_tools, "review_feedback": feedback or []}, ensure_ascii=False)
         spec = self.client.ask("plan", [{"role": "system", "content": PLAN_SYSTEM}, {"role": "user", "content": ask}],
                                PlanSpec, budget, check, attempts=2)
         self._drain()

@@ -97,6 +97,26 @@ class Session:
     def catalog(self) -> Catalog:
         return self.cache.build(self.ws)
 
+    def _review(self, d: Decision, plan: Plan, run: RunResult, catalog: Catalog, budget: Any, trace_id: str,
+                notices: list[str]) -> tuple[RunResult, Plan]:
+        """The model's final review. RETRY on a plan the model made goes back to the planner once, within the limits."""
+        assert self.assistant is not None
+        review = self.assistant.review(run.answer or "", [s.facts for s in run.steps], budget)
+        if review is None or review.status == "PASS":
+            return run, plan
+        key = (d.request.text, d.request.file)
+        if review.status == "RETRY" and self.model_plans.get(key) is not None:
+            feedback = review.missing_requirements + review.unsupported_claims + ([review.next_action] if review.next_action else [])
+            replanned, _ = self.assistant.plan(d, plan, catalog, budget, feedback=feedback)
+            if replanned is not None:
+                rerun = execute(replanned, d, self.ws, self.audit, trace_id, cache=self.tables, on_step=self.on_step)
+                if rerun.status == "answered":
+                    self.model_plans[key] = replanned
+                    notices.append("复核要求重做：已按修正后的步骤重新执行。")
+                    return rerun, replanned
+        notices.append(f"复核意见：{review.next_action or '；'.join(review.missing_requirements + review.unsupported_claims)}")
+        return run, plan
+
     def forget(self) -> None:
         self.state = SessionState()
 
@@ -158,17 +178,15 @@ class Session:
         self.audit.set_decision(trace_id, decision_json(decision, plan))
         if decision.next == "execute" and plan is not None and not self.dry_run:
             run = execute(plan, decision, self.ws, self.audit, trace_id, cache=self.tables, on_step=self.on_step)
-            tr.run = run
+            if self.assistant is not None and budget is not None and run.status == "answered" and run.answer:
+                run, plan = self._review(decision, plan, run, catalog, budget, trace_id, notices)
+            tr.run, tr.plan = run, plan
             for s in run.steps:
                 tr.events.append({"event": "step", "turn": n, "step": s.step, "tool": s.tool, "status": s.status, "facts": s.facts})
             for f in run.files:
                 tr.events.append({"event": "file_written", "turn": n, **f})
             tr.events.append({"event": "run", "turn": n, "trace_id": trace_id, "status": run.status, "answer": run.answer,
                               "fallback_reason": run.fallback_reason})
-            if self.assistant is not None and budget is not None and run.status == "answered" and run.answer:
-                review = self.assistant.review(run.answer, [s.facts for s in run.steps], budget)
-                if review is not None and review.status != "PASS":
-                    notices.append(f"复核意见：{review.next_action or '；'.join(review.missing_requirements + review.unsupported_claims)}")
             self.audit.finish_run(trace_id, run.status, run.answer, run.fallback_reason, self.clock(), plan.to_dict(), run.files)
             self.last_files = [f["path"] for f in run.files]
             if run.status == "answered":

@@ -192,3 +192,17 @@ def test_a_server_without_json_mode(ws, fake):
     d = session_with(ws, server).turn(VAGUE_BUT_MEANINGFUL).decision
     assert d.next == "restate_confirm"
     assert len(server.requests) == 2 and "response_format" in server.requests[0] and "response_format" not in server.requests[1]
+
+
+def test_review_retry_goes_back_to_the_planner_once(ws, fake):
+    plan1 = {"json": {"steps": [{"tool": "profile_dataset", "args": {"path": "上海_poi.xlsx"}},
+                                {"tool": "find_outliers", "args": {"column": "评分"}}]}}
+    retry = {"json": {"status": "RETRY", "missing_requirements": ["用户问的是人均消费"], "unsupported_claims": [], "next_action": "改查人均消费"}}
+    plan2 = {"json": {"steps": [{"tool": "profile_dataset", "args": {"path": "上海_poi.xlsx"}},
+                                {"tool": "find_outliers", "args": {"column": "人均消费"}}]}}
+    server = fake([plan1, retry, plan2])
+    tr = session_with(ws, server).turn("Any outliers in 人均消费 in 上海_poi.xlsx?")
+    assert tr.run.status == "answered" and tr.plan.steps[1].args == {"column": "人均消费"}
+    assert any("重新执行" in n for n in tr.notices)
+    assert len(server.requests) == 3
+    assert "用户问的是人均消费" in server.requests[2]["messages"][1]["content"]
