@@ -81,7 +81,8 @@ def build_plan(d: Decision, catalog: Catalog) -> Plan:
         if "export" in kinds:
             add("导出文件清单", "export_list", "导出成功", stem="文件清单")
         return _plan(d, steps, "list")
-    add("预览数据", "profile_dataset", "获取列信息", path=r.file, sheet=r.sheet, **({"head": _head(r)} if _head(r) else {}))
+    add("预览数据", "profile_dataset", "获取列信息", path=r.file, sheet=r.sheet, **({"head": _head(r)} if _head(r) else {}),
+        **({"header_row": r.header_row} if r.header_row else {}))
     labels: list[str] = []
     wrote = False
     last_measure: str | None = None

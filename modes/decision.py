@@ -37,6 +37,7 @@ class Request:
     overwrite: bool = False
     full: bool = False
     target_format: str | None = None
+    header_row: int | None = None
     confidence: float = 0.9
     lowered_by: tuple[str, ...] = ()
     chat_kind: str | None = None

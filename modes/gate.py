@@ -172,9 +172,15 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
             flags["bare_file"] = True
     flags["export_list"] = bool(lx.EXPORT_LIST.search(norms[-1])) and len(turns) == 1
     flags["pending_kinds"] = [o.kind for o in state.pending.request.ops] if state.pending else []
+    header = next((m for m in (lx.HEADER_ROW.search(t) for t in reversed(norms)) if m), None)
+    header_row = None
+    if header is not None:
+        from modes.text import parse_number
+
+        header_row = int(parse_number(next(g for g in header.groups() if g)) or 0) or None
     kw: dict[str, Any] = {
         "text": latest, "lang": lang, "plan_only": flags["plan_only"], "overwrite": flags["overwrite"],
-        "full": flags["full"], "target_format": flags["target_format"],
+        "full": flags["full"], "target_format": flags["target_format"], "header_row": header_row,
     }
     conf, lowered = 0.9, []
     file: str | None = None

@@ -145,6 +145,11 @@ VAGUE = re.compile(
     r"\bfix\b|\bdo something\b|\bdo the thing\b|\bhelp me\b|\bhandle\b|\bdeal with\b|\btake care of\b|\bwork on\b|\bsort (?:it|this) out\b|\bdo it\b|\bmake it better\b|\bimprove\b",
     re.I | re.A,
 )
+HEADER_ROW = re.compile(
+    r"(?:表头|标题行|列名)\s*(?:在|是|为)?\s*第\s*(\d+|[一二两三四五六七八九十]+)\s*行|第\s*(\d+|[一二两三四五六七八九十]+)\s*行(?:才)?是\s*(?:表头|标题行|列名)"
+    r"|header\s+(?:is\s+)?(?:on|in|at)?\s*(?:row|line)\s*(\d+)|(?:row|line)\s*(\d+)\s+is\s+the\s+header",
+    re.I | re.A,
+)
 REMARK = re.compile(r"不错|挺好|很好|真好|好看|漂亮|厉害|有意思|有趣|整齐|干净|乱|哪来的|谁做的|谁给的|looks (?:good|nice|great|fine)|nice|interesting|neat|messy", re.I | re.A)
 WORK_NOUN = re.compile(r"表|文件|数据|sheet|excel|file|data|table|spreadsheet|csv|xlsx|列|行", re.I | re.A)
 

@@ -119,6 +119,10 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         spans.append(m.span())
     for m in lx.OVERWRITE.finditer(text):
         spans.append(m.span())
+    header_said = False
+    for m in lx.HEADER_ROW.finditer(text):
+        spans.append(m.span())
+        header_said = True
     text = _blank(text, spans)
     hits = find_columns(text, sheet)
     out.hits = len(hits)
@@ -479,7 +483,10 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     if (em or fmt) and not flags.get("export_list"):
         found.append((em.start() if em else len(text), Op("export", {"format": fmt})))
 
-    # describe / preview
+    # describe / preview (表头在第3行: read it again with that header)
+    if not found and header_said:
+        found.append((0, Op("profile", {"head": None, "columns": []})))
+        out.weak_only = True
     if not found:
         pm = lx.PROFILE.search(text) or lx.HEAD_N.search(text) or COUNT_Q.search(text)
         head = lx.HEAD_N.search(text)

@@ -233,3 +233,14 @@ def test_fast_path_falls_back_for_title_rows(tmp_path, monkeypatch):
     pd.DataFrame([["2024 年报表", None, None], ["城市", "产品", "金额"], ["上海", "键盘", 10]]).to_excel(p, header=False, index=False)
     t = read_table(p)
     assert list(t.df.columns) == ["城市", "产品", "金额"] and t.df["金额"].tolist() == [10]
+
+
+def test_the_user_can_say_where_the_header_is(session, ws_dir):
+    rows = [["2024 年报表", None, None], ["城市", "产品", "金额"], ["地区", "品类", "数值"], ["上海", "键盘", 10], ["北京", "鼠标", 20]]
+    pd.DataFrame(rows).to_excel(ws_dir / "月报.xlsx", header=False, index=False)
+    tr = session.turn("预览 月报.xlsx")
+    assert "表头在第 2 行" in tr.run.answer and "第 4 行也像表头" not in tr.run.answer
+    assert "第 3 行也像表头" in tr.run.answer
+    tr = session.turn("表头在第3行")
+    assert tr.run.status == "answered" and list(tr.run.table.columns) == ["地区", "品类", "数值"]
+    assert tr.run.table["数值"].tolist() == [10, 20] and "按您说的，表头在第 3 行" in tr.run.answer

@@ -50,26 +50,26 @@ class TableCache:
 
     def __init__(self, limit: int = 8) -> None:
         self.limit = limit
-        self.entries: dict[tuple[str, str | None], tuple[tuple[int, int], LoadedTable]] = {}
+        self.entries: dict[tuple[str, str | None, int | None], tuple[tuple[int, int], LoadedTable]] = {}
         self.hits = 0
 
-    def get(self, path: Path, sheet: str | None) -> LoadedTable:
+    def get(self, path: Path, sheet: str | None, header_row: int | None = None) -> LoadedTable:
         st = path.stat()
-        key, stamp = (str(path), sheet), (st.st_size, st.st_mtime_ns)
+        key, stamp = (str(path), sheet, header_row), (st.st_size, st.st_mtime_ns)
         hit = self.entries.get(key)
         if hit and hit[0] == stamp:
             self.hits += 1
             t = hit[1]
             return LoadedTable(t.df.copy(), t.path, t.sheet, t.encoding, t.delimiter, list(t.notes))
-        t = read_table(path, sheet)
+        t = read_table(path, sheet, header_row=header_row)
         if len(self.entries) >= self.limit:
             self.entries.pop(next(iter(self.entries)))
         self.entries[key] = (stamp, t)
         return LoadedTable(t.df.copy(), t.path, t.sheet, t.encoding, t.delimiter, list(t.notes))
 
 
-def load(path: Path, sheet: str | None, cache: TableCache | None) -> LoadedTable:
-    return cache.get(path, sheet) if cache is not None else read_table(path, sheet)
+def load(path: Path, sheet: str | None, cache: TableCache | None, header_row: int | None = None) -> LoadedTable:
+    return cache.get(path, sheet, header_row) if cache is not None else read_table(path, sheet, header_row=header_row)
 
 
 def _fail(name: str, zh: str, en: str) -> ParseFailed:
@@ -256,9 +256,22 @@ def _id_like_columns(text: str, delimiter: str) -> dict[str, type]:
     return keep
 
 
-def read_table(path: Path, sheet: str | None = None, nrows: int | None = None) -> LoadedTable:
-    """Read one table. Raises ParseFailed with a clear message for anything unreadable."""
+def read_table(path: Path, sheet: str | None = None, nrows: int | None = None, header_row: int | None = None) -> LoadedTable:
+    """Read one table (header_row: the user's word for where the header is, 1-based). Raises ParseFailed with a
+    clear message for anything unreadable."""
     import pandas as pd
+
+    if header_row is not None:
+        t = read_table(path, sheet, nrows)
+        raw = _raw_rows(path, t)
+        if not 1 <= header_row <= len(raw):
+            raise ParseFailed(f"{path.name} 只有 {len(raw)} 行，没有第 {header_row} 行。", f"{path.name} has only {len(raw)} rows.")
+        body = raw.iloc[header_row:].copy()
+        body.columns = [str(v) if v == v and v is not None else f"列{j + 1}" for j, v in enumerate(raw.iloc[header_row - 1])]
+        t.df = body.reset_index(drop=True).infer_objects()
+        t.notes = [n for n in t.notes if not n.startswith("表头在")] + [f"按您说的，表头在第 {header_row} 行"]
+        t.df = _fix_header(t, detect=False)
+        return t
 
     kind = _check_container(path)
     notes: list[str] = []
@@ -312,19 +325,31 @@ def read_table(path: Path, sheet: str | None = None, nrows: int | None = None) -
     return table
 
 
-def _fix_header(t: LoadedTable) -> pd.DataFrame:
+def _raw_rows(path: Path, t: LoadedTable) -> pd.DataFrame:
+    """Every row as read, the header included, for a header the user placed."""
+    import pandas as pd
+
+    if t.sheet is None:
+        text, _ = _decode(path)
+        return pd.read_csv(io.StringIO(text), sep=t.delimiter or ",", header=None, dtype=str, on_bad_lines="skip", engine="python")
+    return pd.read_excel(path, sheet_name=t.sheet, engine="calamine", header=None)
+
+
+def _fix_header(t: LoadedTable, detect: bool = True) -> pd.DataFrame:
     """Find the real header when title rows sit above it, and make column names unique and readable."""
     df = t.df
     cols = [str(c) for c in df.columns]
     unnamed = sum(c.startswith("Unnamed:") for c in cols)
-    if cols and unnamed >= max(1, len(cols) // 2) and len(df) > 1:
+    if detect and cols and unnamed >= max(1, len(cols) // 2) and len(df) > 1:
         for i in range(min(20, len(df))):
             row = df.iloc[i]
             filled = row.notna().sum()
             if filled >= max(2, int(len(cols) * 0.6)) and all(isinstance(v, str) for v in row.dropna()):
                 new = df.iloc[i + 1 :].copy()
                 new.columns = [str(v) if v == v else f"列{j + 1}" for j, v in enumerate(row)]
-                t.notes.append(f"表头在第 {i + 2} 行（上方是标题行）")
+                nxt = df.iloc[i + 1] if i + 1 < len(df) else None
+                unsure = nxt is not None and nxt.notna().sum() >= filled and all(isinstance(v, str) for v in nxt.dropna())
+                t.notes.append(f"表头在第 {i + 2} 行（上方是标题行）" + (f"；第 {i + 3} 行也像表头，如果不对请告诉我“表头在第几行”" if unsure else ""))
                 df = new.reset_index(drop=True)
                 df = df.infer_objects()
                 break

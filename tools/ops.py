@@ -73,10 +73,11 @@ def _dtype_name(s: pd.Series) -> str:
 
 
 @tool
-def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: int = 5, cache: TableCache | None = None) -> ToolResult:
+def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: int = 5, cache: TableCache | None = None,
+                    header_row: int | None = None) -> ToolResult:
     """Load a table and describe it: shape, columns, types, blanks, sample rows, every sheet."""
     full = ws.resolve(path)
-    t = load(full, sheet, cache)
+    t = load(full, sheet, cache, header_row)
     df = t.df
     sheets = sheet_names(full)
     columns = [
