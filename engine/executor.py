@@ -406,16 +406,29 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             n = facts.get("filter_rows", {}).get("rows_out", len(r.table))
             parts.append(f"满足条件的共有 {n} 行。" if zh else f"{n} rows match.")
         elif len(r.table):
-            row = r.table.iloc[0]
             g = d.request.op("group")
             keys = g.args.get("keys", []) if g else []
-            label = "、".join(str(row[k]) for k in keys)
-            measure = [c for c in r.table.columns if c not in keys][0]
-            value = row[measure]
-            value = int(value) if float(value).is_integer() else round(float(value), 2)
+            measures = [c for c in r.table.columns if c not in keys]
             top = d.request.op("top_n")
-            word = ("最低" if top and top.args.get("ascending") else "最高") if zh else ("lowest" if top and top.args.get("ascending") else "highest")
-            parts.append(f"{'、'.join(keys)} 中 {measure} {word}的是 {label}：{value}。" if zh else f"{label} has the {word} {measure}: {value}.")
+
+            def num(v: Any) -> Any:
+                return int(v) if float(v).is_integer() else round(float(v), 2)
+
+            if not keys:  # 金额是多少: the figure itself
+                shown = [c for c in measures if c != "行数"] or measures
+                row0 = r.table.iloc[0]
+                parts.append("；".join(f"{c}：{num(row0[c])}" for c in shown) + ("。" if zh else ""))
+            elif top is not None:
+                row0 = r.table.iloc[0]
+                label = "、".join(str(row0[k]) for k in keys)
+                measure = measures[0]
+                low = bool(top.args.get("ascending"))
+                word = ("最低" if low else "最高") if zh else ("lowest" if low else "highest")
+                parts.append(f"{'、'.join(keys)} 中 {measure} {word}的是 {label}：{num(row0[measure])}。" if zh else f"{label} has the {word} {measure}: {num(row0[measure])}.")
+            else:  # 区有哪些: the distinct values with their counts
+                listed = [f"{'、'.join(str(row[k]) for k in keys)}（{int(row['行数'])}）" for _, row in r.table.head(12).iterrows()]
+                parts.append(f"{'、'.join(keys)} 共有 {len(r.table)} 个不同的值：{'、'.join(listed)}" + ("……" if len(r.table) > 12 else "") + "。" if zh
+                             else f"{', '.join(keys)} has {len(r.table)} distinct values: {', '.join(listed)}.")
     for f in r.files:
         parts.append(f"已保存到 {f['path']}（{f['rows']} 行）。" if zh else f"Saved to {f['path']} ({f['rows']} rows).")
     if d.request.overwrite and r.files:

@@ -45,6 +45,7 @@ WHICH_TOP = re.compile(
 )
 COUNT_NOUN = re.compile(r"人|人数|的人|员工|个数|数量最?|记录|条|单|笔|次|家|店|门店|订单数?|rows?|records?|people|employees|entries|orders|stores|customers|items", re.I | re.A)
 VALUES_Q = re.compile(r"有哪些|都有什么|有什么|有哪几[个种类]|分别是|都有哪些|distinct|unique values|which values", re.I | re.A)
+VALUE_Q = re.compile(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!个|条|人|家|行|笔|位|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min)", re.I | re.A)
 COUNT_Q = re.compile(r"有多少|多少(?:个|条|人|家|行|笔|位)|几(?:个|条|人|家|笔|位)|[\u4e00-\u9fff]{1,3}?数(?![据量值字学额])|\bhow many\b|\bnumber of\b|\bcount of\b", re.I | re.A)
 ARITH_ANY = re.compile(r"(?P<a>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*)\s*(?P<op>[+*/×÷]|乘以|除以|加上|减去|(?<=\s)-(?=\s))\s*(?P<b>[\w\u4e00-\u9fff.]+)")
 ARITH = re.compile(r"\s*(?P<a>[^\s=+\-*/×÷,]+?)\s*(?P<op>[+\-*/×÷xX]|乘以|除以|加上|减去|乘|除)\s*(?P<b>[^\s,;]+)")
@@ -472,6 +473,21 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         named = [h for h in hits if h.end <= vq.start() and re.fullmatch(r"\s*(?:列|字段)?\s*(?:里|中)?\s*(?:都|一共|总共)?\s*", text[h.end : vq.start()])]
         if named:
             found.append((named[-1].start, Op("group", {"keys": [named[-1].column], "measures": [{"agg": "count"}], "question": True})))
+
+    vm = VALUE_Q.search(text)
+    if vm and not any(o.kind in ("group", "count", "top_n") for _, o in found):
+        asked = [h for h in hits if h.end <= vm.start() and h.column in sheet.numeric]
+        if asked:
+            col = asked[-1].column
+            between = text[asked[-1].start : vm.end()]
+            agg = ("max" if re.search(r"最高|最大|最多|max|highest|largest", between, re.I | re.A)
+                   else "min" if re.search(r"最低|最小|最少|min|lowest|smallest", between, re.I | re.A)
+                   else "mean" if re.search(r"平均|均值|average|mean", text, re.I | re.A)
+                   else "sum" if re.search(r"一共|总共|合计|总计|总和|总额|total|sum", text, re.I | re.A)
+                   else "mean" if lx.concept_of(col) in ("price", "rating", "age", "spend", "salary") else "sum")
+            found.append((vm.start(), Op("group", {"keys": [], "measures": [{"column": col, "agg": agg}], "question": True})))
+    elif vm:  # 平均评分是多少: a summary asked as a question is answered, not exported
+        found = [(i, Op("group", {**o.args, "question": True}) if o.kind == "group" and not o.args.get("keys") else o) for i, o in found]
 
     # how many rows meet a condition: 有多少客户在上海？
     if COUNT_Q.search(text) and any(o.kind == "filter" for _, o in found) and not any(o.kind in ("group", "count") for _, o in found):

@@ -170,3 +170,16 @@ def test_a_step_that_cannot_be_revised_escalates_with_what_was_tried(ws, monkeyp
     r, _ = run(ws, [("profile_dataset", "获取列信息", {"path": "上海_poi.xlsx"}), ("brittle", "完成", {})])
     assert (r.status, r.fallback_reason, calls["n"]) == ("escalated", "reflection_limit", 1)
     assert "我已经尝试了1种路径" in r.notes[0] and "建议您" in r.notes[0]
+
+
+@pytest.mark.parametrize(
+    "utterance,answer",
+    [("库存明细 单价最高是多少", "单价_最大：5200。"), ("上海_poi.xlsx 的区有哪些", "区 共有 5 个不同的值："),
+     ("上海_poi 的平均评分是多少", "评分_平均：")],
+)
+def test_questions_are_answered_with_their_figures(session, utterance, answer):
+    from engine.executor import unsupported_numbers
+
+    tr = session.turn(utterance)
+    assert tr.run.status == "answered" and answer in tr.run.answer and not tr.run.files
+    assert unsupported_numbers(tr.run.answer, tr.run) == []
