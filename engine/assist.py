@@ -28,13 +28,13 @@ from modes.decision import Decision, SessionState
 from modes.intent import GOALS, decide_intent
 from tools import registry
 
-PLANNABLE = ("profile_dataset", "filter_rows", "select_columns", "sort_rows", "top_n", "group_summarize", "deduplicate",
+PLANNABLE = ("profile_dataset", "filter_rows", "select_columns", "sort_rows", "top_n", "head_rows", "group_summarize", "deduplicate",
              "clean", "add_column", "describe_columns", "find_outliers", "correlate_columns", "compare_tables",
              "join_tables", "append_tables", "write_csv", "write_xlsx")
 BOUND = ("ws", "table", "cache")
 STEP_TEXT = {
     "profile_dataset": ("预览数据", "获取列信息"), "filter_rows": ("筛选行", "筛选完成"), "select_columns": ("选择列", "列已选出"),
-    "sort_rows": ("排序", "排序完成"), "top_n": ("取前几名", "筛选完成"), "group_summarize": ("分组汇总", "汇总完成"),
+    "sort_rows": ("排序", "排序完成"), "top_n": ("取前几名", "筛选完成"), "head_rows": ("取前几行", "筛选完成"), "group_summarize": ("分组汇总", "汇总完成"),
     "deduplicate": ("去重", "去重完成"), "clean": ("清洗", "清洗完成"), "add_column": ("新增计算列", "新列已计算"),
     "describe_columns": ("逐列统计", "统计完成"), "find_outliers": ("找异常值", "检查完成"), "correlate_columns": ("计算相关性", "相关性已计算"),
     "compare_tables": ("对比两张表", "对比完成"), "join_tables": ("关联表", "关联完成"), "append_tables": ("上下合并", "合并完成"),

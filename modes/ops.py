@@ -493,6 +493,13 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     if COUNT_Q.search(text) and any(o.kind == "filter" for _, o in found) and not any(o.kind in ("group", "count") for _, o in found):
         found.append((len(text) - 1, Op("count", {"question": True})))
 
+    # 导出前 20 行: the first rows, when something else is done with them
+    hm = lx.HEAD_N.search(text)
+    if hm and (found or lx.EXPORT.search(text)) and not any(o.kind in ("top_n", "head") for _, o in found):
+        g = next((x for x in hm.groups() if x), None)
+        if g:
+            found.append((hm.start(), Op("head", {"n": int(parse_number(g) or 10)})))
+
     # export
     em = lx.EXPORT.search(text)
     fmt = flags.get("target_format")

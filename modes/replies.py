@@ -106,6 +106,8 @@ def op_phrase(kind: str, args: dict[str, Any], lang: str) -> str:
         return "对比两张表" if zh else "compare the two tables"
     if kind == "append":
         return "把两张表上下合并（列相同）" if zh else "stack the two tables (same columns)"
+    if kind == "head":
+        return f"取前 {args.get('n')} 行" if zh else f"take the first {args.get('n')} rows"
     if kind == "count":
         return "统计满足条件的行数" if zh else "count the matching rows"
     if kind == "join":

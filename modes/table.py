@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from modes.decision import Request
 
-TRANSFORM_OPS = {"filter", "sort", "group", "dedupe", "clean", "select", "add_column", "top_n", "count"}
+TRANSFORM_OPS = {"filter", "sort", "group", "dedupe", "clean", "select", "add_column", "top_n", "count", "head"}
 EXPLORE_OPS = {"compare", "outliers", "correlate", "join", "append"}
 
 

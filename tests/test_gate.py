@@ -212,3 +212,11 @@ def test_later_steps_follow_columns_renamed_by_a_summary(session):
     session.turn("sample_data 按 城市 汇总 金额 然后 按 金额 排序 然后 去重 然后 导出 然后 再 筛选 金额大于 100")
     tr = session.turn("继续")
     assert tr.run.status == "answered" and list(tr.run.table["金额_合计"]) == sorted(tr.run.table["金额_合计"])
+
+
+def test_first_rows_with_an_export(session):
+    tr = session.turn("北京_poi.xlsx 导出前 20 行")
+    assert tr.decision.mode == "transform" and [s.tool for s in tr.run.steps][1:] == ["head_rows", "write_csv"]
+    assert tr.run.files[0]["rows"] == 20
+    d = session.turn("预览 北京_poi.xlsx 前5行").decision
+    assert d.mode == "profile" and d.request.op("profile").args["head"] == 5

@@ -243,6 +243,13 @@ def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as
 
 
 @tool
+def head_rows(table: pd.DataFrame, n: int = 10) -> ToolResult:
+    """The first n rows, in the table's own order."""
+    out = table.head(max(0, int(n))).reset_index(drop=True)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out, n)})
+
+
+@tool
 def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, str]] | None = None) -> ToolResult:
     """Group by one or more keys and summarise measures (count, sum, mean, min, max); no measure counts rows."""
     measures = [m for m in measures or [] if m.get("column")]  # a bare count is the row count, always included
