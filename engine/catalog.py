@@ -45,7 +45,12 @@ def sheet_info(df, name: str | None) -> SheetInfo:  # type: ignore[no-untyped-de
         d = pd.to_datetime(df[col], errors="coerce").dropna()
         if len(d):
             years[col] = (int(d.min().year), int(d.max().year))
-    return SheetInfo(name, tuple(str(c) for c in df.columns), values, frozenset(numeric), frozenset(dates), n, years)
+    ranges: dict[str, tuple[float, float]] = {}
+    for col in numeric:
+        s = pd.to_numeric(df[col], errors="coerce").dropna()
+        if len(s):
+            ranges[col] = (float(s.min()), float(s.max()))
+    return SheetInfo(name, tuple(str(c) for c in df.columns), values, frozenset(numeric), frozenset(dates), n, years, ranges)
 
 
 @dataclass

@@ -16,6 +16,7 @@ class SheetInfo:
     dates: frozenset[str] = frozenset()
     rows: int = 0
     years: dict[str, tuple[int, int]] = field(default_factory=dict)  # date column -> (first year, last year)
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # numeric column -> (min, max)
 
 
 @dataclass(frozen=True)

@@ -305,7 +305,7 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
             if v is None or left is None:
                 continue
             col, raw, how, closest, s = left
-            add(Cond(col, op, v[0], None, raw, how, closest), s, m.end())
+            add(Cond(col, op, _percent(v[0], m.group("v"), col, sheet), None, raw, how, closest), s, m.end())
     # text shapes: 以X开头, starts with X
     for m in re.finditer(r"以\s*[\"“]?(?P<v>[^\s\"”,]+?)[\"”]?\s*(?P<k>开头|结尾)|(?P<k2>starts? with|ends? with|begins? with)\s+[\"']?(?P<v2>[^\s\"',]+)", text, re.I | re.A):
         if not free(m.start(), m.end()):
@@ -342,6 +342,7 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         if col is None and (raw in ("筛选", "筛", "过滤") or (CJK.match(raw) and len(raw) > 6)):
             continue
         value, end = val
+        value = _percent(value, text[m.end() : end], col, sheet)
         if isinstance(value, str) and (not value.strip() or QUESTION_VALUE.match(value)):
             continue
         if op in ("gt", "lt", "ge", "le") and isinstance(value, (str, list)) and not (col and col in sheet.dates):
@@ -384,6 +385,13 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         if re.search(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", between, re.I | re.A) and not all(c.op == "in" for c in out.conds):
             out.logic = "or"
     return out
+
+
+def _percent(value: Any, written: str, col: str | None, sheet: SheetInfo) -> Any:
+    """30% is 0.3 for a column of fractions, 30 for a column that stores percent points."""
+    if isinstance(value, (int, float)) and "%" in written and col and col in sheet.ranges and sheet.ranges[col][1] > 1.5:
+        return tidy(round(value * 100, 6))
+    return value
 
 
 def _canonical(value: str, values: frozenset[str]) -> str:

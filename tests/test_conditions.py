@@ -84,3 +84,11 @@ def test_unknown_column_is_reported_not_swapped():
 def test_question_words_are_not_values():
     got, _ = conds("月薪是什么类型")
     assert got == []
+
+
+def test_percentages_follow_how_the_column_stores_them():
+    sheet = SheetInfo("S", ("增长率", "占比"), numeric=frozenset({"增长率", "占比"}), ranges={"增长率": (-12.0, 35.0), "占比": (0.01, 0.4)})
+    for text, want in (("增长率大于10%", ("增长率", "gt", 10)), ("占比大于10%", ("占比", "gt", 0.1)), ("增长率 20%以上", ("增长率", "ge", 20))):
+        t = normalize(text)
+        c = parse_conditions(t, sheet, find_columns(t, sheet)).conds[0]
+        assert (c.column, c.op, c.value) == want
