@@ -58,6 +58,20 @@ def history_file() -> History:
 SHOW_PROGRESS_AFTER = 0.8
 
 
+def log_error(ws: Workspace, e: BaseException) -> str:
+    """Append the traceback to <workspace>/.wenqing/errors.log; return a hint for the user."""
+    import traceback
+
+    try:
+        d = ws.root / ".wenqing"
+        d.mkdir(exist_ok=True)
+        with open(d / "errors.log", "a", encoding="utf-8") as f:
+            f.write("".join(traceback.format_exception(e)) + "\n")
+        return "详情记录在 .wenqing/errors.log。"
+    except OSError:
+        return ""
+
+
 def turn_with_progress(console: Console, session: Any, line: str) -> Any:
     """Run a turn in a worker; if it takes longer than about a second, show a progress bar over its steps."""
     import time
@@ -111,4 +125,7 @@ def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: C
             render.turn(tr)
         except UserError as e:
             console.print(e.zh, style="red")
+        except Exception as e:  # a bug: say so, keep the session, keep the details
+            where = log_error(ws, e)
+            console.print(f"出错了（内部错误 {type(e).__name__}），这一步没有完成，会话继续。{where}", style="red")
     console.print("再见！")

@@ -28,7 +28,13 @@ def run_lines(ws: Workspace, lines: list[str], events_path: Path | None, render:
                 if not ctx.running:
                     break
                 continue
-            tr = session.turn(line)
+            try:
+                tr = session.turn(line)
+            except Exception as e:  # a bug: say so and go on with the next turn
+                from repl.loop import log_error
+
+                render.c.print(f"出错了（内部错误 {type(e).__name__}），这一步没有完成，会话继续。{log_error(ws, e)}")
+                continue
             render.turn(tr)
             if out:
                 for ev in tr.events:

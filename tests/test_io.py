@@ -244,3 +244,18 @@ def test_the_user_can_say_where_the_header_is(session, ws_dir):
     tr = session.turn("表头在第3行")
     assert tr.run.status == "answered" and list(tr.run.table.columns) == ["地区", "品类", "数值"]
     assert tr.run.table["数值"].tolist() == [10, 20] and "按您说的，表头在第 3 行" in tr.run.answer
+
+
+def test_outputs_folder_that_cannot_be_created(session, monkeypatch):
+    from pathlib import Path
+
+    real = Path.mkdir
+
+    def refuse(self, *a, **k):
+        if self.name == "outputs":
+            raise PermissionError("read-only")
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    tr = session.turn("北京_poi.xlsx按评分从高到低排序")
+    assert tr.run.status == "failed" and "写权限" in tr.run.notes[0]

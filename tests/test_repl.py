@@ -45,3 +45,15 @@ def test_completion_of_commands_and_files(ws):
     c = WenqingCompleter(ws)
     assert [x.text for x in c.get_completions(Document("/fo"), None)] == ["/forget"]
     assert "上海_poi.xlsx" in [x.text for x in c.get_completions(Document("预览 上海"), None)]
+
+
+def test_a_bug_does_not_end_the_session(ws, monkeypatch):
+    from engine.session import Session
+
+    def boom(self, line):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(Session, "turn", boom)
+    out = drive(ws, "你好\r/help\r\x04")
+    assert "内部错误 RuntimeError" in out and "/forget" in out and "再见" in out
+    assert (ws.root / ".wenqing" / "errors.log").read_text(encoding="utf-8").count("RuntimeError: bug") == 1

@@ -375,7 +375,13 @@ def _fix_header(t: LoadedTable, detect: bool = True) -> pd.DataFrame:
 
 def unique_output(ws: Workspace, stem: str, ext: str) -> Path:
     """A new path in outputs/ that exists nowhere yet (a suffix is added when the name is taken)."""
-    ws.outputs.mkdir(parents=True, exist_ok=True)
+    try:
+        ws.outputs.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise WriteFailed(
+            f"无法在工作区里创建 outputs/ 文件夹（{type(e).__name__}），结果没有保存。请检查工作区的写权限。",
+            f"Cannot create outputs/ in the workspace ({type(e).__name__}); nothing was saved. Check write permission.",
+        ) from e
     safe = "".join(ch if ch not in '\\/:*?"<>|' else "_" for ch in stem).strip() or "output"
     cand = ws.outputs / f"{safe}.{ext}"
     n = 2
