@@ -341,6 +341,15 @@ def _introduced(before: Any, after: Any, lang: str) -> list[str]:
     return notes[:5]
 
 
+def _plain_value(v: Any) -> Any:
+    if hasattr(v, "strftime"):
+        try:
+            return v.strftime("%Y-%m-%d")
+        except ValueError:
+            return str(v)
+    return v
+
+
 def _small(d: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for k, v in d.items():
@@ -412,7 +421,10 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             top = d.request.op("top_n")
 
             def num(v: Any) -> Any:
-                return int(v) if float(v).is_integer() else round(float(v), 2)
+                if isinstance(v, bool) or not hasattr(v, "__float__") or isinstance(v, str):
+                    return _plain_value(v)
+                f = float(v)
+                return int(f) if f.is_integer() else round(f, 2)
 
             if not keys:  # 金额是多少: the figure itself
                 shown = [c for c in measures if c != "行数"] or measures

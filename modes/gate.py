@@ -11,7 +11,7 @@ from modes import replies
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.decision import RESTATE_BELOW, Decision, Op, Pending, Request, SessionState
 from modes.ops import TurnOps, _blank, parse_turn
-from modes.resolve import FileRef, find_files, find_sheet
+from modes.resolve import FileRef, find_columns, find_files, find_sheet
 from modes.table import select_mode
 from modes.text import language, normalize
 
@@ -447,7 +447,9 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         if ck and not lx.VAGUE.search(text):
             return _chat(ck, turns[-1], lang, state)
         named = req.file if req.file_how in ("named", "fuzzy", "description", "current") else None
-        if not lx.VAGUE.search(text) and not lx.WORK_NOUN.search(text) and not named and not req.missing_file_name and ck is None and re.search(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}", text, re.I) and not lx.DEICTIC.search(text):
+        mentions_data = any(find_columns(text, s) for f in catalog.tables for s in f.sheets)
+        if not lx.VAGUE.search(text) and not lx.WORK_NOUN.search(text) and not named and not req.missing_file_name and ck is None \
+                and re.search(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}", text, re.I) and not lx.DEICTIC.search(text) and not mentions_data:
             return _chat("other", turns[-1], lang, state)
         if named and lx.REMARK.search(text) and not lx.VAGUE.search(text) and prior is None:
             zh_, en_ = replies.remark(named)

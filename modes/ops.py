@@ -43,6 +43,8 @@ WHICH_TOP = re.compile(
     r"(?:\s+(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+))?",
     re.I | re.A,
 )
+WHO_TOP = re.compile(r"(?P<d>最(?:高|大|多|低|小|少|早|晚|好|差))的?(?:是|为)?(?:谁|哪(?:个|位|家|一个|一家|条|笔)|什么)"
+                     r"|who (?:has|had|got|earns?|scored?) the (?P<d2>highest|most|largest|lowest|least|smallest)", re.I | re.A)
 COUNT_NOUN = re.compile(r"人|人数|的人|员工|个数|数量最?|记录|条|单|笔|次|家|店|门店|订单数?|rows?|records?|people|employees|entries|orders|stores|customers|items", re.I | re.A)
 VALUES_Q = re.compile(r"有哪些|都有什么|有什么|有哪几[个种类]|分别是|都有哪些|distinct|unique values|which values", re.I | re.A)
 VALUE_Q = re.compile(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!个|条|人|家|行|笔|位|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min)", re.I | re.A)
@@ -93,17 +95,26 @@ def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop:
     if CJK.match(raw):
         cut = stop.search(raw)
         raw = raw[: cut.start()] if cut else raw
+        inner = [h.start for h in hits if j < h.start < j + len(raw)]
+        if inner:  # 班语文: another column's name starts inside, so the word ends before it
+            raw = raw[: inner[0] - j]
     if not raw or raw.casefold() in ("the", "it", "a", "this", "一下", "下", "个", "them", "that", "its", "column", "columns"):
         return None, "", "none", [], j
     col, how, closest = resolve_column(raw, sheet)
+    if col is None and CJK.match(raw) and len(raw) > 2:
+        for k in range(len(raw) - 1, 0, -1):  # the longest leading part that names a column
+            c2, h2, _ = resolve_column(raw[:k], sheet)
+            if c2 is not None and h2 in ("exact", "synonym", "partial"):
+                return c2, raw[:k], h2, [], j + k
     return col, raw, how, closest, j + len(raw)
 
 
 def _split_key(raw: str, sheet: SheetInfo) -> tuple[str, str]:
-    """哪个城市金额: the longest prefix that names a column is the key, the rest the measure."""
-    for i in range(len(raw), 0, -1):
-        if resolve_column(raw[:i], sheet)[1] in ("exact", "synonym"):
-            return raw[:i], re.sub(r"^的", "", raw[i:])
+    """哪个城市金额 / 哪个班英语平均分: the longest prefix that names a column is the key, the rest the measure."""
+    for kinds in (("exact", "synonym"), ("partial",)):
+        for i in range(len(raw), 0, -1):
+            if resolve_column(raw[:i], sheet)[1] in kinds:
+                return raw[:i], re.sub(r"^的", "", raw[i:])
     return raw[:2], re.sub(r"^的", "", raw[2:])
 
 
@@ -171,20 +182,25 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     m = WHICH_TOP.search(text)
     if m and not explore:
         xr, yr = (m.group("x"), m.group("y")) if m.group("x") else (m.group("x2"), m.group("y2") or "")
-        at_x = [h for h in hits if m.group("x") and h.start == m.start("x")]
-        if at_x:
-            xr = at_x[0].column
-            later = [h for h in hits if at_x[0].end <= h.start < m.start("d")]
-            yr = later[0].column if later else re.sub(r"^的", "", text[at_x[0].end : m.start("d")].strip())
+        inside = [h for h in hits if m.group("x") and m.start("x") <= h.start < m.start("d")]
+        if inside and inside[0].start == m.start("x"):
+            xr = inside[0].column
+            later = inside[1:]
+            yr = later[0].column if later else re.sub(r"^的", "", text[inside[0].end : m.start("d")].strip())
+        elif inside:  # 哪个班英语平均分: the key is the word before the first column named
+            xr, yr = re.sub(r"的$", "", text[m.start("x") : inside[0].start].strip()), inside[0].column
         elif m.group("x"):
             xr, yr = _split_key(m.group("x") + m.group("y"), sheet)
         d = m.group("d") or m.group("d2") or ""
         kcol, _, kclose = resolve_column(xr, sheet)
+        inside_y = [h for h in hits if m.group("x") and h.column != kcol and m.start("x") <= h.start < m.start("d") and h.column in sheet.numeric]
+        if inside_y:
+            yr = inside_y[0].column
         if yr and COUNT_NOUN.fullmatch(yr.strip()):
             yr = ""  # 哪个部门人最多: count the rows
         if yr and re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) and resolve_column(yr, sheet)[0] is None:
             yr = ""  # 哪个仓库商品最多: the most rows
-        mcol, _, mclose = resolve_column(yr, sheet) if yr else (None, "none", [])
+        mcol, _, mclose = resolve_column(yr, sheet, numeric=True) if yr else (None, "none", [])
         if mcol is None and re.search(r"卖|销|sold|sell|sales|revenue|赚", yr + d + text[m.end() : m.end() + 4], re.I | re.A):
             # "sells best": the amount column, else the quantity column
             by_concept = {lx.concept_of(c): c for c in sheet.columns if c in sheet.numeric}
@@ -426,6 +442,13 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         spans.append((m.start(), len(text)))
 
     # top n
+    who = WHO_TOP.search(text)
+    if who and not explore and not any(o.kind in ("group", "top_n") for _, o in found):
+        ranked = [h for h in hits if h.end <= who.start() + 1 and (h.column in sheet.numeric or h.column in sheet.dates)]
+        if ranked:
+            low = bool(re.match(r"最(?:低|小|少|早|旧|差)|(?:lowest|smallest|least|earliest)", who.group("d") or who.group("d2") or "", re.I | re.A))
+            found.append((who.start(), Op("top_n", {"n": 1, "by": ranked[-1].column, "ascending": low, "question": True})))
+            spans.append(who.span())
     m = lx.TOP_N.search(text)
     if m and not explore:
         n_raw = next(g for g in m.groups() if g)

@@ -93,6 +93,10 @@ def op_phrase(kind: str, args: dict[str, Any], lang: str) -> str:
         right = args.get("right")
         r = right.get("column") if isinstance(right, dict) else right
         return f"新增列 {args.get('name')} = {args.get('left')} {args.get('op')} {r}" if zh else f"add column {args.get('name')} = {args.get('left')} {args.get('op')} {r}"
+    if kind == "top_n" and args.get("question") and args.get("by"):
+        low = args.get("ascending")
+        return (f"找出 {args['by']} {'最低' if low else '最高'}的那一行" if zh
+                else f"find the row with the {'lowest' if low else 'highest'} {args['by']}")
     if kind == "top_n" and args.get("question"):
         low = args.get("ascending")
         return ("取最低的一组" if low else "取最高的一组") if zh else ("take the lowest group" if low else "take the highest group")

@@ -346,7 +346,7 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
     return sorted(chosen, key=lambda h: h.start)
 
 
-def resolve_column(raw: str, sheet: SheetInfo) -> tuple[str | None, str, list[str]]:
+def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False) -> tuple[str | None, str, list[str]]:
     """(column, how, closest): exact, by meaning, unique partial, or a small typo; else None with the closest names."""
     r = raw.strip().strip("\"'“”「」").casefold()
     r = re.sub(r"(?:列|字段|这一?列|那一?列|column|col)$", "", r).strip()
@@ -362,7 +362,11 @@ def resolve_column(raw: str, sheet: SheetInfo) -> tuple[str | None, str, list[st
         hits = [c for c in cols if lx.concept_of(c) == concept or lx.concept_of(c.replace("_", " ")) == concept]
         if len(hits) == 1:
             return hits[0], "synonym", []
-    part = [c for c in cols if len(r) >= 2 and (r in c.casefold() or (len(c) >= 2 and c.casefold() in r))]
+    # a part of a name (人均 -> 人均消费, 班 -> 班级), or a name inside a word barely longer than it (评分列的)
+    part = [c for c in cols if (r in c.casefold() and (len(r) >= 2 or CJK.match(r)))
+            or (len(c) >= 2 and c.casefold() in r and len(r) <= len(c) + 2)]
+    if len(part) > 1 and numeric:
+        part = [c for c in part if c in sheet.numeric]
     if len(part) == 1:
         return part[0], "partial", []
     typo = [c for c in cols if len(r) >= 2 and len(c) >= 2 and edit_distance(r, c.casefold(), 1) <= (1 if len(r) <= 6 else 2) and (CJK.match(r[0]) or len(r) >= 4)]

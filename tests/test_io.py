@@ -259,3 +259,9 @@ def test_outputs_folder_that_cannot_be_created(session, monkeypatch):
     monkeypatch.setattr(Path, "mkdir", refuse)
     tr = session.turn("北京_poi.xlsx按评分从高到低排序")
     assert tr.run.status == "failed" and "写权限" in tr.run.notes[0]
+
+
+def test_leading_zeros_in_workbooks_stay_text(tmp_path):
+    pd.DataFrame({"工号": ["00123", "04560"], "数量": [1, 2]}).to_excel(tmp_path / "ids.xlsx", index=False)
+    df = read_table(tmp_path / "ids.xlsx").df
+    assert df["工号"].tolist() == ["00123", "04560"] and str(df["数量"].dtype) == "int64"

@@ -90,3 +90,36 @@ def test_best_seller_question_uses_the_amount_column(cat):
     d = run_turns(cat, ["哪个产品卖得最好"])
     g = d.request.op("group").args
     assert g["keys"] == ["产品"] and g["measures"] == [{"column": "销售额", "agg": "sum"}]
+
+
+@pytest.fixture(scope="module")
+def grades(tmp_path_factory):
+    d = tmp_path_factory.mktemp("grades")
+    rng = random.Random(5)
+    n = 60
+    pd.DataFrame({"学号": [f"{i:04d}" for i in range(n)], "姓名": [f"学生{i}" for i in range(n)],
+                  "班级": [rng.choice(["一班", "二班", "三班"]) for _ in range(n)], "语文": [rng.randint(50, 100) for _ in range(n)],
+                  "数学": [rng.randint(40, 100) for _ in range(n)], "英语": [rng.randint(45, 100) for _ in range(n)]}).to_excel(d / "期末成绩.xlsx", index=False)
+    return d
+
+
+@pytest.mark.parametrize(
+    "utterance,kinds,args",
+    [("各班语文平均分", ["group"], {"keys": ["班级"], "measures": [{"column": "语文", "agg": "mean"}]}),
+     ("哪个班英语平均分最高", ["group", "top_n"], {"keys": ["班级"], "measures": [{"column": "英语", "agg": "mean"}], "question": True}),
+     ("三班数学最高的是谁", ["filter", "top_n"], {"n": 1, "by": "数学", "ascending": False, "question": True})],
+)
+def test_grade_book(grades, utterance, kinds, args):
+    cat = CatalogCache().build(Workspace.at(grades))
+    d = run_turns(cat, [utterance])
+    assert d.gate == "act" and d.request.kinds() == kinds
+    assert d.request.op(kinds[-1] if kinds[-1] != "top_n" or "by" in args else kinds[0]).args == args
+
+
+def test_who_question_answers_with_the_row(grades):
+    from engine.session import Session
+
+    s = Session(Workspace.at(grades))
+    s.turn("预览 期末成绩.xlsx")
+    tr = s.turn("三班数学最高的是谁")
+    assert tr.run.status == "answered" and "班级：三班" in tr.run.answer and "学号：00" in tr.run.answer

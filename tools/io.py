@@ -211,7 +211,8 @@ def _read_workbook(path: Path, sheet: str, nrows: int | None) -> pd.DataFrame:
                 return df
         except Exception:  # noqa: BLE001  (any failure here means: read it the exact way)
             pass
-    return pd.read_excel(path, sheet_name=sheet, engine="calamine", nrows=nrows)
+    # dtype=object keeps text as written (00123 stays 00123); numbers and dates are then typed from the cells
+    return pd.read_excel(path, sheet_name=sheet, engine="calamine", nrows=nrows, dtype=object).infer_objects()
 
 
 def _decode(path: Path) -> tuple[str, str]:
