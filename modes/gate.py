@@ -447,7 +447,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         if ck and not lx.VAGUE.search(text):
             return _chat(ck, turns[-1], lang, state)
         named = req.file if req.file_how in ("named", "fuzzy", "description", "current") else None
-        mentions_data = any(find_columns(text, s) for f in catalog.tables for s in f.sheets)
+        mentions_data = bool(lx.QUESTION_DATA.search(text)) or any(find_columns(text, s) for f in catalog.tables for s in f.sheets)
         if not lx.VAGUE.search(text) and not lx.WORK_NOUN.search(text) and not named and not req.missing_file_name and ck is None \
                 and re.search(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}", text, re.I) and not lx.DEICTIC.search(text) and not mentions_data:
             return _chat("other", turns[-1], lang, state)

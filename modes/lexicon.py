@@ -120,7 +120,7 @@ EXPORT_LIST = re.compile(
     r"\bfile list\b|\bwhat'?s in (?:this|the) (?:folder|directory|workspace)\b|\bwhat is in (?:this|the) (?:folder|directory|workspace)\b|\bfolder contents\b|\blist (?:of )?(?:the |all )?files\b|\blist (?:the )?(?:workspace|folder)\b|\b(?:what|which) files\b|\bfiles (?:are )?in (?:the |this )?(?:workspace|folder|directory)\b",
     re.I | re.A,
 )
-QUESTION_DATA = re.compile(r"哪个|哪些.{0,6}最|多少|是多少|最高|最低|最多|最少|\bwhich\b|\bhow many\b|\bhow much\b|\bwhat is the\b|\bhighest\b|\blowest\b", re.I | re.A)
+QUESTION_DATA = re.compile(r"哪个|哪些.{0,6}最|多少|是多少|几次|几个|几条|几笔|几家|几人|最高|最低|最多|最少|\bwhich\b|\bhow many\b|\bhow much\b|\bwhat is the\b|\bhighest\b|\blowest\b", re.I | re.A)
 
 # --- chat and vague requests ------------------------------------------------------------------
 GREETING = re.compile(r"^(?:你好|您好|嗨|哈喽|哈啰|hello|hi|hey|早上好|上午好|中午好|下午好|晚上好|早安|晚安|在吗|在不在|good (?:morning|afternoon|evening)|yo)(?:\s+there)?[呀啊哈!,.~ ]*$", re.I | re.A)
