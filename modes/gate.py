@@ -191,10 +191,10 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         file = ref.path
         if how == "fuzzy":
             conf -= 0.1
-            lowered.append("文件名按拼写近似匹配")
+            lowered.append("文件名和工作区里的文件差一点，按最接近的理解")
         if how == "type":
             conf = 0.45
-            lowered.append("文件是按类型默认选的（工作区里只有这一个）")
+            lowered.append("您没有说是哪个文件，工作区里只有这一个这种类型的文件")
     fi = catalog.get(file) if file else None
     if fi is not None and not fi.is_table:
         problems.append(f"{fi.name} 不是表格文件。" if lang == "zh" else f"{fi.name} is not a spreadsheet.")
@@ -255,7 +255,7 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
                 file, how = fi.path, "inferred"
                 sheet_name = sheet.name if len(fi.sheets) > 1 else None
                 conf = 0.45
-                lowered.append("文件是按列名推断的，用户没有指明")
+                lowered.append("您没有说是哪个文件，只有它含有提到的列")
             elif len(fits) == 1 and how == "ambiguous":
                 candidates = [fits[0][0].path] + [c for c in candidates if c != fits[0][0].path]
             elif len(fits) > 1 and how == "none" and has_work:
@@ -264,7 +264,7 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
     ops = merge_turns(parsed)
     if file is not None and any(p.typos for p in parsed):
         conf = min(conf, 0.5)
-        lowered.append("列名按拼写近似匹配：" + "、".join(t for p in parsed for t in p.typos))
+        lowered.append("列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos))
     if flags["full"] and not any(o.kind == "full_analysis" for o in ops):
         ops = [Op("full_analysis", {})] + [o for o in ops if o.kind != "profile"]
     if len(files) > 1 and not any(o.kind in ("compare", "join") for o in ops) and ops:
@@ -298,7 +298,7 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         problems += p2
         if typo:
             conf = min(conf, 0.5)
-            lowered.append("列名按拼写近似匹配")
+            lowered.append("列名按最接近的理解")
     if how == "description":
         conf -= 0.05
     return Request(
@@ -471,7 +471,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         reply = replies.restate(req, lang)
     elif req.confidence < RESTATE_BELOW:
         nxt, rule = "restate_confirm", "low_confidence"
-        why = ("（" + "；".join(req.lowered_by) + "）") if lang == "zh" and req.lowered_by else ""
+        why = ("（" + "；".join(req.lowered_by) + "。）") if lang == "zh" and req.lowered_by else ""
         reply = replies.restate(req, lang, why)
     else:
         nxt, rule, reply = "execute", "enough_to_act", ""
