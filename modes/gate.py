@@ -13,7 +13,7 @@ from modes.decision import RESTATE_BELOW, Decision, Op, Pending, Request, Sessio
 from modes.ops import TurnOps, _blank, parse_turn
 from modes.resolve import FileRef, find_columns, find_files, find_sheet
 from modes.table import select_mode
-from modes.text import language, normalize
+from modes.text import language, normalize, parse_number
 
 WEAK_KINDS = {"profile", "export"}
 EMPTY_SHEET = SheetInfo(None, ())
@@ -160,10 +160,10 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
     refs = [find_files(t, catalog, state.current_file, restrict) for t in norms]
     ref = next((r for r in reversed(refs) if r.how != "none"), FileRef())
     # "把它和北京_poi.xlsx比一下": the current file plus a named one
-    if ref.how in ("named", "fuzzy", "description") and state.current_file and state.current_file not in ref.paths:
-        if any(lx.DEICTIC.search(t) for t in norms[-1:]) and lx.EXPLORE_COMPARE.search(norms[-1]) or lx.EXPLORE_JOIN.search(norms[-1]):
-            if lx.DEICTIC.search(norms[-1]):
-                ref = replace(ref, paths=[state.current_file] + ref.paths)
+    two_way = lx.EXPLORE_COMPARE.search(norms[-1]) or lx.EXPLORE_JOIN.search(norms[-1])
+    if (ref.how in ("named", "fuzzy", "description") and state.current_file and state.current_file not in ref.paths
+            and two_way and lx.DEICTIC.search(norms[-1])):
+        ref = replace(ref, paths=[state.current_file] + ref.paths)
     flags = _flags(norms, refs)
     texts = [_blank(t, r.spans) for t, r in zip(norms, refs, strict=True)]
     for i, t in enumerate(texts):
@@ -173,11 +173,7 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
     flags["export_list"] = bool(lx.EXPORT_LIST.search(norms[-1])) and len(turns) == 1
     flags["pending_kinds"] = [o.kind for o in state.pending.request.ops] if state.pending else []
     header = next((m for m in (lx.HEADER_ROW.search(t) for t in reversed(norms)) if m), None)
-    header_row = None
-    if header is not None:
-        from modes.text import parse_number
-
-        header_row = int(parse_number(next(g for g in header.groups() if g)) or 0) or None
+    header_row = int(parse_number(next(g for g in header.groups() if g)) or 0) or None if header else None
     kw: dict[str, Any] = {
         "text": latest, "lang": lang, "plan_only": flags["plan_only"], "overwrite": flags["overwrite"],
         "full": flags["full"], "target_format": flags["target_format"], "header_row": header_row,
