@@ -388,6 +388,8 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
         f = s.facts
         if s.tool == "filter_rows":
             parts.append(f"筛选：{f['rows_in']} 行 → {f['rows_out']} 行。" if zh else f"Filter: {f['rows_in']} → {f['rows_out']} rows.")
+        elif s.tool == "find_duplicates":
+            parts.append(f"有 {f['rows_out']} 行是重复的（每份都列出）。" if zh else f"{f['rows_out']} rows are duplicates (every copy listed).")
         elif s.tool == "deduplicate":
             parts.append(f"去重：删除 {f['removed']} 行重复，剩 {f['rows_out']} 行。" if zh else f"Dedupe: removed {f['removed']} duplicate rows, {f['rows_out']} left.")
         elif s.tool == "group_summarize":

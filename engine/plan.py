@@ -116,6 +116,9 @@ def build_plan(d: Decision, catalog: Catalog) -> Plan:
             first = next((m for m in measures if m.get("column")), None)
             last_measure = f"{first['column']}_{AGG_ZH[first['agg']]}" if first else "行数"
             labels.append("汇总")
+        elif op.kind == "dedupe" and a.get("show"):
+            add("找出重复行", "find_duplicates", "检查完成", **({"subset": a["subset"]} if a.get("subset") else {}))
+            labels.append("重复行")
         elif op.kind == "dedupe":
             add("去重", "deduplicate", "去重完成", **({"subset": a["subset"]} if a.get("subset") else {}))
             labels.append("去重")

@@ -45,6 +45,7 @@ WHICH_TOP = re.compile(
 )
 WHO_TOP = re.compile(r"(?P<d>最(?:高|大|多|低|小|少|早|晚|好|差))的?(?:是|为)?(?:谁|哪(?:个|位|家|一个|一家|条|笔)|什么)"
                      r"|who (?:has|had|got|earns?|scored?) the (?P<d2>highest|most|largest|lowest|least|smallest)", re.I | re.A)
+SHOW_DUPES = re.compile(r"找出|找到|列出|查出|查一下|看看|有没有|有哪些|哪些|是否有|find|show|list|which|any|are there", re.I | re.A)
 COUNT_NOUN = re.compile(r"人|人数|的人|员工|个数|数量最?|记录|条|单|笔|次|家|店|门店|订单数?|rows?|records?|people|employees|entries|orders|stores|customers|items", re.I | re.A)
 VALUES_Q = re.compile(r"有哪些|都有什么|有什么|有哪几[个种类]|分别是|都有哪些|distinct|unique values|which values", re.I | re.A)
 VALUE_Q = re.compile(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!个|条|人|家|行|笔|位|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min)", re.I | re.A)
@@ -292,7 +293,10 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     m = lx.DEDUPE.search(text)
     if m:
         near = [h.column for h in hits if 0 <= h.start - m.end() <= 3]
-        found.append((m.start(), Op("dedupe", {"subset": near} if near else {})))
+        args = {"subset": near} if near else {}
+        if SHOW_DUPES.search(text) and not re.search(r"去重|去掉|删|remove|drop|delete", text, re.I | re.A):
+            args["show"] = True  # 找出重复的订单: list them, do not drop them
+        found.append((m.start(), Op("dedupe", args)))
         spans.append(m.span())
         verb = re.search(r"(?:删掉|删除|去掉|去除|remove|drop|delete)\s*$", text[: m.start()], re.I | re.A)
         if verb:

@@ -86,6 +86,9 @@ def op_phrase(kind: str, args: dict[str, Any], lang: str) -> str:
             parts = sep.join(f"{'所有列' if k == '*' else k} 的空值填为“{v}”" for k, v in fill.items()) if zh else sep.join(f"fill blanks in {'all columns' if k == '*' else k} with '{v}'" for k, v in fill.items())
             return parts
         return "清洗（去首尾空格、删除全空行）" if zh else "clean (trim spaces, drop empty rows)"
+    if kind == "dedupe" and args.get("show"):
+        sub = args.get("subset")
+        return (f"找出 {sep.join(sub)} 重复的行" if sub else "找出重复的行") if zh else (f"list rows duplicated on {sep.join(sub)}" if sub else "list duplicated rows")
     if kind == "dedupe":
         sub = args.get("subset")
         return (f"按 {sep.join(sub)} 去重" if sub else "删除重复行") if zh else (f"dedupe on {sep.join(sub)}" if sub else "remove duplicate rows")

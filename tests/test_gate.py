@@ -220,3 +220,12 @@ def test_first_rows_with_an_export(session):
     assert tr.run.files[0]["rows"] == 20
     d = session.turn("预览 北京_poi.xlsx 前5行").decision
     assert d.mode == "profile" and d.request.op("profile").args["head"] == 5
+
+
+def test_finding_duplicates_lists_them(session):
+    d = session.turn("sample_data 订单里有没有重复的订单").decision
+    assert d.request.op("dedupe").args.get("show") is True
+    tr = session.turn("找出 sample_data 订单表里重复的行")
+    assert [s.tool for s in tr.run.steps][1] == "find_duplicates" and tr.run.steps[1].facts["rows_out"] == 4
+    d = session.turn("去掉 sample_data 订单表里重复的行").decision
+    assert not d.request.op("dedupe").args.get("show")

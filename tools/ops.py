@@ -282,6 +282,15 @@ def deduplicate(table: pd.DataFrame, subset: list[str] | None = None) -> ToolRes
 
 
 @tool
+def find_duplicates(table: pd.DataFrame, subset: list[str] | None = None) -> ToolResult:
+    """The rows that occur more than once (whole rows, or equal on the given columns), all copies listed."""
+    if subset:
+        _need_columns(table, subset)
+    out = table[table.duplicated(subset=subset or None, keep=False)].reset_index(drop=True)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out, 20)})
+
+
+@tool
 def clean(table: pd.DataFrame, trim: bool = True, drop_empty_rows: bool = True, fill: dict[str, Any] | None = None) -> ToolResult:
     """Trim spaces in text, drop rows that are entirely empty, fill blanks in given columns."""
     out = table.copy()
