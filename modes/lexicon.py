@@ -125,7 +125,7 @@ QUESTION_DATA = re.compile(r"哪个|哪些.{0,6}最|多少|是多少|几次|几�
 # --- chat and vague requests ------------------------------------------------------------------
 GREETING = re.compile(r"^(?:你好|您好|嗨|哈喽|哈啰|hello|hi|hey|早上好|上午好|中午好|下午好|晚上好|早安|晚安|在吗|在不在|good (?:morning|afternoon|evening)|yo)(?:\s+there)?[呀啊哈!,.~ ]*$", re.I | re.A)
 THANKS = re.compile(r"谢谢|多谢|感谢|谢啦|谢了|辛苦|帮大忙|太棒了|厉害|牛|好用|thanks|thank you|\bthx\b|\bty\b|appreciate|great job|awesome|that's all|that is all|bye|再见|拜拜|没事了|没有了", re.I | re.A)
-VENTING = re.compile(r"烦|气死|累死|累了|吐了|崩溃|头疼|头大|无语|郁闷|受不了|加班|心累|抓狂|难受|讨厌|😩|😭|😫|😤|🙃|ugh|annoying|tired|exhausted|hate|frustrat|sick of|so boring", re.I | re.A)
+VENTING = re.compile(r"烦|气死|累死|累了|吐了|崩溃|头疼|头大|无语|郁闷|受不了|加班|心累|抓狂|难受|讨厌|好难|太难|难死|麻烦死|要疯|疯了|哭了|救命|😩|😭|😫|😤|🙃|ugh|annoying|tired|exhausted|hate|frustrat|sick of|so boring", re.I | re.A)
 ABOUT_ME = re.compile(
     r"你是谁|你叫什么|你是什么|你能做什么|你能干什么|你会做什么|你会干什么|你会什么|你可以做什么|你都能|你能帮我做什么|你有什么功能|有什么功能|"
     r"你能帮我干[嘛啥]|你能干[嘛啥]|你会干[嘛啥]|能干[嘛啥]|会不会.{0,10}(?:覆盖|改|删|动|上传|丢|泄露)|"
