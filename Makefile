@@ -22,6 +22,8 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/decide_latency.py
+	$(BIN)/python benchmarks/decide_accuracy.py
+	$(BIN)/python benchmarks/io_bench.py
 
 examples: $(STAMP)
 	$(BIN)/python examples/make_examples.py

@@ -15,3 +15,10 @@ def test_io_bench_runs_small(tmp_path, capsys):
     io_main(["--rows", "300", "--csv-rows", "500", "--dir", str(tmp_path)])
     out = capsys.readouterr().out
     assert "ratio naive / wenqing load" in out and "start-up to a ready prompt" in out and "encoding gb18030" in out
+
+
+def test_decide_accuracy_runs_without_labels(tmp_path, capsys):
+    from benchmarks.decide_accuracy import main as acc_main
+
+    assert acc_main(["--labels", str(tmp_path / "none.jsonl"), "--workspace", str(tmp_path)]) == 0
+    assert "nothing to score" in capsys.readouterr().out
