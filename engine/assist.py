@@ -28,7 +28,7 @@ from modes.decision import Decision, SessionState
 from modes.intent import GOALS, decide_intent
 from tools import registry
 
-PLANNABLE = ("profile_dataset", "filter_rows", "select_columns", "sort_rows", "top_n", "head_rows", "group_summarize", "deduplicate", "find_duplicates",
+PLANNABLE = ("profile_dataset", "filter_rows", "select_columns", "sort_rows", "top_n", "head_rows", "group_summarize", "deduplicate", "find_duplicates", "rename_columns",
              "clean", "add_column", "describe_columns", "find_outliers", "correlate_columns", "compare_tables",
              "join_tables", "append_tables", "write_csv", "write_xlsx")
 BOUND = ("ws", "table", "cache")

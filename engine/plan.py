@@ -155,6 +155,9 @@ def build_plan(d: Decision, catalog: Catalog) -> Plan:
         elif op.kind == "append":
             add("上下合并两张表", "append_tables", "合并完成", other_path=r.files[1] if len(r.files) > 1 else r.file)
             labels.append("合并")
+        elif op.kind == "rename":
+            add("重命名列", "rename_columns", "列已改名", mapping=a["mapping"])
+            labels.append("改名")
         elif op.kind == "head":
             add(f"取前 {a.get('n', 10)} 行", "head_rows", "筛选完成", n=a.get("n", 10))
             labels.append(f"前{a.get('n', 10)}行")
@@ -166,7 +169,7 @@ def build_plan(d: Decision, catalog: Catalog) -> Plan:
             add(f"导出 {fmt.upper()}", tool, "导出成功", stem=_stem(r, "".join(labels) or "导出"))
             wrote = True
     question = any(o.args.get("question") for o in r.ops)
-    transforming = not question and any(k in kinds for k in ("filter", "sort", "group", "dedupe", "clean", "select", "add_column", "top_n", "join", "append", "head"))
+    transforming = not question and any(k in kinds for k in ("filter", "sort", "group", "dedupe", "clean", "select", "add_column", "top_n", "join", "append", "head", "rename"))
     if transforming and not wrote:
         add("保存结果 CSV", "write_csv", "导出成功", stem=_stem(r, "".join(labels)))
     if r.full and not wrote and not transforming:

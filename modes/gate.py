@@ -97,7 +97,7 @@ def _flags(norms: list[str], refs: list[FileRef]) -> dict[str, Any]:
     }
 
 
-MAIN_SLOT = {"sort": "by", "group": "keys", "select": "columns", "add_column": "left", "filter": "conditions",
+MAIN_SLOT = {"rename": "mapping", "sort": "by", "group": "keys", "select": "columns", "add_column": "left", "filter": "conditions",
              "outliers": "column", "export": "format", "correlate": "columns", "join": "on", "top_n": "by"}
 
 

@@ -40,6 +40,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "title": ("title", "position", "job title", "职位", "岗位"),
     "order": ("order", "订单", "order id", "订单号"),
     "warehouse": ("warehouse", "仓库"),
+    "store": ("门店", "店铺", "store", "stores", "shop", "shops"),
     "spend": ("人均消费", "人均", "avg spend", "spend per person", "average spend"),
     "id": ("id", "编号", "number"),
     # places, so that "the shanghai file" reaches 上海_poi.xlsx
@@ -68,7 +69,16 @@ def synonyms() -> Mapping[str, str]:
 
 
 def alt(*words: str) -> str:
-    return "(?:" + "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True)) + ")"
+    """Alternatives, longest first. English words match whole words ("join" not in "joined"); a trailing * marks a stem."""
+
+    def one(w: str) -> str:
+        stem = w.endswith("*")
+        w = w.rstrip("*")
+        if not re.search(r"[a-z]", w, re.I):
+            return re.escape(w)
+        return (r"(?<![a-z])" if re.match(r"[a-z]", w, re.I) else "") + re.escape(w) + ("" if stem or not re.search(r"[a-z]$", w, re.I) else r"(?![a-z])")
+
+    return "(?:" + "|".join(one(w) for w in sorted(words, key=lambda w: len(w.rstrip("*")), reverse=True)) + ")"
 
 
 def rx(*words: str) -> re.Pattern[str]:
@@ -100,8 +110,8 @@ FORMAT_CSV = re.compile(r"\bcsv\b|CSV", re.I | re.A)
 FORMAT_XLSX = re.compile(r"\bxlsx\b|\bxls\b|excel|表格文件|工作簿", re.I | re.A)
 PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅瞅", "打开", "长啥样", "长什么样", "什么样", "多少行", "几行", "多少条", "多少列", "几列", "有哪些列", "哪些列", "哪些字段", "列名", "字段", "表头", "什么类型", "数据类型", "类型", "空值", "缺失值", "概况", "概览", "基本情况", "描述", "介绍", "describe", "preview", "show me", "show", "open", "look at", "peek", "how many rows", "how many columns", "rows", "rwos", "columns", "overview", "profile", "analyse", "analyze", "analysis", "inspect", "summary of", "what's in", "what is in")
 EXPLORE_COMPARE = rx("对比", "比较", "比一下", "比对", "相比", "compare", "comparison", " vs ", "versus", "差异", "区别在")
-EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal", "anomaly", "不正常", "奇怪的值")
-EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlat", "relationship", "relation", "影响")
+EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal*", "不正常", "奇怪的值", "unusual", "abnormal")
+EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlat*", "relationship", "relation", "影响")
 EXPLORE_JOIN = rx("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")
 FULL = rx("全面分析", "完整分析", "深入分析", "详细分析", "深度分析", "全方位", "全面", "full analysis", "comprehensive", "in-depth", "thorough analysis", "complete analysis", "full report", "analyze everything", "analyse everything")
 PLAN_ONLY = re.compile(

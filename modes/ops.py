@@ -46,9 +46,14 @@ WHICH_TOP = re.compile(
 WHO_TOP = re.compile(r"(?P<d>最(?:高|大|多|低|小|少|早|晚|好|差))的?(?:是|为)?(?:谁|哪(?:个|位|家|一个|一家|条|笔)|什么)"
                      r"|who (?:has|had|got|earns?|scored?) the (?P<d2>highest|most|largest|lowest|least|smallest)", re.I | re.A)
 SHOW_DUPES = re.compile(r"找出|找到|列出|查出|查一下|看看|有没有|有哪些|哪些|是否有|find|show|list|which|any|are there", re.I | re.A)
+RENAME = re.compile(
+    r"(?:把|将)?\s*\S{0,20}?(?:列|字段)?\s*(?:改名为|改名成|重命名为|改叫|更名为|的列名改成|列名改为)\s*[\"“「]?(?P<new>[\w\u4e00-\u9fff]+)"
+    r"|(?<![a-z])rename\s+(?:the\s+)?(?:column\s+)?\S+\s+(?:column\s+)?to\s+[\"']?(?P<new2>[\w\u4e00-\u9fff]+)",
+    re.I | re.A,
+)
 COUNT_NOUN = re.compile(r"人|人数|的人|员工|个数|数量最?|记录|条|单|笔|次|家|店|门店|订单数?|rows?|records?|people|employees|entries|orders|stores|customers|items", re.I | re.A)
 VALUES_Q = re.compile(r"有哪些|都有什么|有什么|有哪几[个种类]|分别是|都有哪些|distinct|unique values|which values", re.I | re.A)
-VALUE_Q = re.compile(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!个|条|人|家|行|笔|位|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min)", re.I | re.A)
+VALUE_Q = re.compile(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!个|条|人|家|行|笔|位|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min|maximum|minimum|highest|lowest|largest|smallest|biggest)", re.I | re.A)
 COUNT_Q = re.compile(r"有多少|多少(?:个|条|人|家|行|笔|位)|几(?:个|条|人|家|笔|位)|[\u4e00-\u9fff]{1,3}?数(?![据量值字学额])|\bhow many\b|\bnumber of\b|\bcount of\b", re.I | re.A)
 ARITH_ANY = re.compile(r"(?P<a>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*)\s*(?P<op>[+*/×÷]|乘以|除以|加上|减去|(?<=\s)-(?=\s))\s*(?P<b>[\w\u4e00-\u9fff.]+)")
 ARITH = re.compile(r"\s*(?P<a>[^\s=+\-*/×÷,]+?)\s*(?P<op>[+\-*/×÷xX]|乘以|除以|加上|减去|乘|除)\s*(?P<b>[^\s,;]+)")
@@ -108,6 +113,12 @@ def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop:
             if c2 is not None and h2 in ("exact", "synonym", "partial"):
                 return c2, raw[:k], h2, [], j + k
     return col, raw, how, closest, j + len(raw)
+
+
+def _id_like(col: str, sheet: SheetInfo) -> bool:
+    """A column that names each row (order_id, 订单号): not something to group by."""
+    low = col.casefold()
+    return (low.endswith(("id", "号", "编号", "no", "number", "code")) or lx.concept_of(col) in ("id", "order")) and col not in sheet.values
 
 
 def _split_key(raw: str, sheet: SheetInfo) -> tuple[str, str]:
@@ -217,6 +228,16 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         found.append((m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest", d, re.I)), "question": True})))
         spans.append(m.span())
         explore = True  # nothing else to read in this turn
+
+    # rename a column: 把工资改名为月薪, rename 工资 to salary
+    m = RENAME.search(text)
+    if m and not explore:
+        new_at = m.start("new") if m.group("new") else m.start("new2")
+        old_hit = next((h for h in hits if h.start >= m.start() and h.end <= new_at), None)
+        new_name = (m.group("new") or m.group("new2") or "").strip().strip("\"'“”「」")
+        if old_hit and new_name and new_name != old_hit.column:
+            found.append((m.start(), Op("rename", {"mapping": {old_hit.column: new_name}})))
+            spans.append(m.span())
 
     # drop columns: 把电话列删掉
     m = DROP_COLS.search(text)
@@ -345,6 +366,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             role = "sort"
         elif word == "by" and re.search(r"group|summar|total|sum|count|average", before, re.I | re.A):
             role = "group"
+        elif word == "by" and not sorting and any(h.column in sheet.numeric and 0 <= b.start() - h.end <= 2 for h in hits):
+            role = "group"  # revenue by region
         elif sorting:
             role = "sort"
         elif grouping:
@@ -359,6 +382,9 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             role = "sort" if word in ("按", "按照", "by") and SORT_VERB.search(text[j:]) else "none"
         if role == "none":
             continue
+        if role == "group" and word in ("per", "每", "每个", "每一个") and all(c and _id_like(c, sheet) for c, _, _ in keys):
+            key_spans.append((b.start(), j))
+            continue  # average revenue per order: one value per row, so an overall average
         for c, r, cl in keys:
             if c is None:
                 if role == "dedupe":
@@ -417,6 +443,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                 if h.column in sheet.numeric and h.column not in group_keys and not any(s <= h.start < e for s, e in key_spans):
                     gm = lx.GROUP.search(text[max(0, h.start - 6) : h.end + 6])
                     after_key = any(0 <= h.start - e <= 2 and re.fullmatch(r"\s*的?\s*", text[e : h.start]) for _, e in key_spans)
+                    after_key = after_key or any(0 <= s0 - h.end <= 2 for s0, _ in key_spans)  # revenue by region
                     verb = lx.GROUP.search(text)
                     after_verb = verb is not None and h.start >= verb.end() and not re.match(r"\s*(?:[<>=≥≤]|大于|小于|超过|低于|不低于|不超过|以上|以下)", text[h.end :])
                     if gm or after_key or after_verb:
@@ -503,10 +530,10 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
 
     vm = VALUE_Q.search(text)
     if vm and not any(o.kind in ("group", "count", "top_n") for _, o in found):
-        asked = [h for h in hits if h.end <= vm.start() and h.column in sheet.numeric]
+        asked = [h for h in hits if (h.end <= vm.start() or re.match(r"what", vm.group(0), re.I)) and h.column in sheet.numeric]
         if asked:
             col = asked[-1].column
-            between = text[asked[-1].start : vm.end()]
+            between = text[asked[-1].start : vm.end()] if asked[-1].end <= vm.start() else vm.group(0)
             agg = ("max" if re.search(r"最高|最大|最多|max|highest|largest", between, re.I | re.A)
                    else "min" if re.search(r"最低|最小|最少|min|lowest|smallest", between, re.I | re.A)
                    else "mean" if re.search(r"平均|均值|average|mean", text, re.I | re.A)

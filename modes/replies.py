@@ -113,6 +113,9 @@ def op_phrase(kind: str, args: dict[str, Any], lang: str) -> str:
         return "对比两张表" if zh else "compare the two tables"
     if kind == "append":
         return "把两张表上下合并（列相同）" if zh else "stack the two tables (same columns)"
+    if kind == "rename":
+        pairs = (sep.join(f"{o} → {n}" for o, n in (args.get("mapping") or {}).items()))
+        return f"把列改名：{pairs}" if zh else f"rename columns: {pairs}"
     if kind == "head":
         return f"取前 {args.get('n')} 行" if zh else f"take the first {args.get('n')} rows"
     if kind == "count":

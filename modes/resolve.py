@@ -143,8 +143,9 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     # 5. descriptions that fit one file: 上海的poi, 库存表, the customer list
     scores: dict[str, tuple[int, list[str], list[tuple[int, int]]]] = {}
     for f in files:
-        sheet_toks = [s.name.casefold() for s in f.sheets if s.name and len(f.sheets) > 1]
-        toks = stem_tokens(f) + sheet_toks
+        own = stem_tokens(f)
+        sheet_toks = [s.name.casefold() for s in f.sheets if s.name and len(f.sheets) > 1 and s.name.casefold() not in own]
+        toks = own + sheet_toks
         matched: list[str] = []
         spans: list[tuple[int, int]] = []
         col_spans = [(m.start(), m.end()) for s in f.sheets for c in s.columns if len(c) >= 2

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from modes.decision import Request
 
-TRANSFORM_OPS = {"filter", "sort", "group", "dedupe", "clean", "select", "add_column", "top_n", "count", "head"}
+TRANSFORM_OPS = {"filter", "sort", "group", "dedupe", "clean", "select", "add_column", "top_n", "count", "head", "rename"}
 EXPLORE_OPS = {"compare", "outliers", "correlate", "join", "append"}
 
 

@@ -229,3 +229,21 @@ def test_finding_duplicates_lists_them(session):
     assert [s.tool for s in tr.run.steps][1] == "find_duplicates" and tr.run.steps[1].facts["rows_out"] == 4
     d = session.turn("去掉 sample_data 订单表里重复的行").decision
     assert not d.request.op("dedupe").args.get("show")
+
+
+@pytest.mark.parametrize(
+    "utterance,kind,args",
+    [("show 人均消费 by 区 for 上海_poi.xlsx", "group", {"keys": ["区"], "measures": [{"column": "人均消费", "agg": "sum"}]}),
+     ("what's the average 金额 per 订单号 in sample_data?", "group", {"keys": [], "measures": [{"column": "金额", "agg": "mean"}], "question": True}),
+     ("rename 评分 to rating in 上海_poi.xlsx", "rename", {"mapping": {"评分": "rating"}}),
+     ("把上海_poi.xlsx的评分列改名为得分", "rename", {"mapping": {"评分": "得分"}}),
+     ("what is the highest 单价 in 库存明细.csv?", "group", {"keys": [], "measures": [{"column": "单价", "agg": "max"}], "question": True})],
+)
+def test_english_summaries_and_renames(catalog, utterance, kind, args):
+    d = run_turns(catalog, [utterance])
+    assert d.gate == "act" and d.request.op(kind).args == args, d.request.ops
+
+
+def test_word_boundaries_in_english(catalog):
+    d = run_turns(catalog, ["sample_data orders joined after 2024-03-01"])
+    assert "join" not in d.request.kinds()

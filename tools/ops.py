@@ -214,6 +214,17 @@ def filter_rows(table: pd.DataFrame, conditions: list[dict[str, Any]], logic: st
 
 
 @tool
+def rename_columns(table: pd.DataFrame, mapping: dict[str, str]) -> ToolResult:
+    """Rename columns (old name -> new name); the data is unchanged."""
+    _need_columns(table, list(mapping))
+    clash = [n for o, n in mapping.items() if n in table.columns and n != o]
+    if clash:
+        raise ToolArgError(f"已经有名为 {'、'.join(clash)} 的列了。", f"There is already a column named {', '.join(clash)}.")
+    out = table.rename(columns=mapping)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "renamed": mapping}, {"sample": _sample(out)})
+
+
+@tool
 def select_columns(table: pd.DataFrame, columns: list[str]) -> ToolResult:
     """Keep only the named columns, in the order given."""
     _need_columns(table, columns)
