@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from modes.catalog import SheetInfo
-from modes.resolve import ColumnHit, closest_columns, find_values, resolve_column
+from modes.resolve import ColumnHit, find_values, resolve_column
 from modes.text import CJK, NUMBER_RE, _number, tidy
 
 OP_ZH = {"eq": "等于", "ne": "不等于", "gt": "大于", "ge": "不低于", "lt": "小于", "le": "不超过", "between": "介于",
@@ -415,5 +415,3 @@ def _date_column(text: str, m: re.Match[str], hits: list[ColumnHit], date_cols: 
         return date_cols[0], date_cols[0], "default"
     return None, "日期", "unknown"
 
-
-__all__ = ["Cond", "CondParse", "parse_conditions", "closest_columns"]

@@ -67,7 +67,6 @@ class TurnOps:
     hits: int = 0
     unresolved: int = 0
     correction: bool = False
-    weak_only: bool = False
     typos: list[str] = field(default_factory=list)
 
     def kinds(self) -> list[str]:
@@ -521,7 +520,6 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             found.append((len(text) - 1, Op("count", {"question": True})))
         else:
             found.append((0, Op("profile", {"head": None, "columns": [], "question": "rows"})))
-            out.weak_only = True
     vq = VALUES_Q.search(text)
     if vq and not found:
         named = [h for h in hits if h.end <= vq.start() and re.fullmatch(r"\s*(?:列|字段)?\s*(?:里|中)?\s*(?:都|一共|总共)?\s*", text[h.end : vq.start()])]
@@ -563,7 +561,6 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     # describe / preview (表头在第3行: read it again with that header)
     if not found and header_said:
         found.append((0, Op("profile", {"head": None, "columns": []})))
-        out.weak_only = True
     if not found:
         pm = lx.PROFILE.search(text) or lx.HEAD_N.search(text) or COUNT_Q.search(text)
         head = lx.HEAD_N.search(text)
@@ -572,7 +569,6 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             if head:
                 g = next((x for x in head.groups() if x), None)
                 n = int(parse_number(g) or 5) if g else 5
-            out.weak_only = True
             found.append((pm.start() if pm else 0, Op("profile", {"head": n, "columns": [h.column for h in hits]})))
 
     found.sort(key=lambda t: t[0])
