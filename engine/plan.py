@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from modes.catalog import Catalog, SheetInfo
-from modes.decision import Decision, Op, Request
+from modes.decision import Decision, Request
 from modes.replies import goal_summary
 
 ID_LIKE = ("id", "编号", "号", "code", "代码")
@@ -198,6 +198,3 @@ def plan_for(d: Decision, catalog: Catalog) -> Plan | None:
     if d.gate != "act":
         return None
     return build_plan(d, catalog)
-
-
-__all__ = ["Plan", "Step", "build_plan", "plan_for", "Op"]

@@ -109,8 +109,6 @@ DATE_RE = re.compile(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]
 QUARTER_RE = re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:Q|第)\s*(?P<q>[1-4一二三四])\s*(?:季度)?", re.I | re.A)
 RELATIVE_RE = re.compile(r"今年|本年|去年|本月|这个月|上个月|上月|this year|last year|this month|last month", re.I | re.A)
 HALF_RE = re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?P<h>上半年|下半年|first half|second half|H1|H2)", re.I | re.A)
-STOP = re.compile(r"\s*(?:的|,|;|且|并且|而且|和|或者|或|与|及|\band\b|\bor\b|\bthen\b|$)", re.I | re.A)
-LEFT_FILLER = re.compile(r"(?:筛选出?|筛出|筛一下|筛|过滤|找出|挑出|选出|只看|里面?|中|当中|的|把|将|所有|where|with|filter|fliter|rows|only|the|and|且|并且|和|,)\s*$", re.I | re.A)
 RIGHT_STRIP = re.compile(r"(?:的.*|人$|店$|行$|记录$|数据$|订单$|的行$)")
 
 

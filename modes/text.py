@@ -38,7 +38,6 @@ def language(text: str) -> str:
 
 _DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
-CN_NUM = "零〇一二两三四五六七八九十百千万亿"
 NUMBER_RE = re.compile(
     r"(?P<num>-?\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?)"
     r"\s*(?P<unit>万|亿|千|百|k\b|K\b|w\b|W\b|%|％)?"
@@ -93,15 +92,6 @@ def _number(m: re.Match[str]) -> float | None:
         val = float(iv)
     mult = {"万": 1e4, "w": 1e4, "W": 1e4, "亿": 1e8, "千": 1e3, "k": 1e3, "K": 1e3, "百": 100, "%": 0.01, "％": 0.01}.get(unit or "", 1)
     return val * mult
-
-
-def find_number(text: str) -> tuple[float, int, int] | None:
-    """The first number in text with its span."""
-    for m in NUMBER_RE.finditer(text):
-        v = _number(m)
-        if v is not None:
-            return v, m.start(), m.end()
-    return None
 
 
 def tidy(v: float) -> int | float:

@@ -54,3 +54,17 @@ def test_chat_from_stdin_and_trace(ws_dir):
 def test_missing_workspace_and_script(tmp_path):
     assert wq("decide", "--workspace", str(tmp_path / "nope"), "你好").returncode == 2
     assert wq("chat", "--workspace", str(tmp_path), "--script", str(tmp_path / "none.txt")).returncode == 2
+
+
+def test_every_decision_uses_the_contract_values(catalog):
+    from conftest import run_turns
+
+    from modes.decision import GATES, NEXTS
+    from modes.table import MODES
+
+    modes = {r.mode for r in MODES}
+    for turns in (["你好"], ["帮我弄一下"], ["筛选一下 POI 数据"], ["筛选 上海_poi.xlsx，地址不为空"], ["全面分析 sample_data"],
+                  ["全面分析 sample_data", "取消"], ["把csv转成xlsx"], ["把csv转成xlsx", "继续"], ["导出文件清单"]):
+        d = run_turns(catalog, turns)
+        assert d.gate in GATES and d.next in NEXTS and d.mode in modes and d.tier in ("none", "silent", "soft", "hard")
+        assert 0 <= d.confidence <= 1
