@@ -104,7 +104,9 @@ def op_phrase(kind: str, args: dict[str, Any], lang: str) -> str:
         low = args.get("ascending")
         return ("取最低的一组" if low else "取最高的一组") if zh else ("take the lowest group" if low else "take the highest group")
     if kind == "top_n":
-        return f"取 {args.get('by')} 最高的 {args.get('n')} 行" if zh else f"top {args.get('n')} rows by {args.get('by')}"
+        low = args.get("ascending")
+        return (f"取 {args.get('by')} {'最小' if low else '最大'}的 {args.get('n')} 行" if zh
+                else f"{'bottom' if low else 'top'} {args.get('n')} rows by {args.get('by')}")
     if kind == "outliers":
         return f"找出 {args.get('column')} 的异常值" if zh else f"find outliers in {args.get('column')}"
     if kind == "correlate":
