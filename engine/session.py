@@ -97,6 +97,25 @@ class Session:
     def catalog(self) -> Catalog:
         return self.cache.build(self.ws)
 
+    def _model_plan(self, utterance: str, d: Decision, plan: Plan, catalog: Catalog, budget: Any) -> tuple[Decision, Plan]:
+        """Explore steps from the model, once per request; when they fail their checks twice, ask the user."""
+        assert self.assistant is not None
+        key = (d.request.text, d.request.file)
+        if key in self.model_plans:
+            return d, self.model_plans[key] or plan
+        planned, errors = self.assistant.plan(d, plan, catalog, budget)
+        self.model_plans[key] = planned
+        if planned is not None:
+            return d, planned
+        if d.next != "execute":
+            return d, plan
+        why = "；".join(errors[:3]) or "模型没有回答"
+        reply = (f"我没能规划出通过校验的步骤（{why}）。可以按内置步骤执行：{plan.goalSummary}。确认请回复'继续'，取消请回复'取消'。" if d.lang == "zh"
+                 else f"I could not plan steps that pass the checks ({why}). I can run the built-in steps instead: {plan.goalSummary}. {CONFIRM_EN}")
+        d = replace(d, next="restate_confirm", reply=reply, rule="model_plan_rejected")
+        self.state = self.state.evolve(pending=Pending((utterance,), "confirm", d.request, d.mode, d.tier))
+        return d, plan
+
     def _review(self, d: Decision, plan: Plan, run: RunResult, catalog: Catalog, budget: Any, trace_id: str,
                 notices: list[str]) -> tuple[RunResult, Plan]:
         """The model's final review. RETRY on a plan the model made goes back to the planner once, within the limits."""
@@ -151,22 +170,7 @@ class Session:
                          True, None, {}, {"mode_reason": decision.mode_reason, "confidence": decision.confidence}, 0)
         plan = plan_for(decision, catalog)
         if self.assistant is not None and budget is not None and plan is not None and decision.mode == "explore":
-            key = (decision.request.text, decision.request.file)
-            if key in self.model_plans:
-                plan = self.model_plans[key] or plan
-            else:
-                planned, errors = self.assistant.plan(decision, plan, catalog, budget)
-                self.model_plans[key] = planned
-                if planned is not None:
-                    plan = planned
-                elif decision.next == "execute":
-                    # the model's plan failed its checks twice: ask the user instead of running anything
-                    why = "；".join(errors[:3]) or "模型没有回答"
-                    zh = decision.lang == "zh"
-                    reply = (f"我没能规划出通过校验的步骤（{why}）。可以按内置步骤执行：{plan.goalSummary}。确认请回复'继续'，取消请回复'取消'。" if zh
-                             else f"I could not plan steps that pass the checks ({why}). I can run the built-in steps instead: {plan.goalSummary}. {CONFIRM_EN}")
-                    decision = replace(decision, next="restate_confirm", reply=reply, rule="model_plan_rejected")
-                    self.state = self.state.evolve(pending=Pending((utterance,), "confirm", decision.request, decision.mode, decision.tier))
+            decision, plan = self._model_plan(utterance, decision, plan, catalog, budget)
         n = self.state.turn
         tr = TurnResult(n, utterance, decision, plan)
         tr.trace_id = trace_id
