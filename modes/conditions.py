@@ -378,6 +378,21 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
             add(Cond(col, "ne" if neg else "eq", names[0], raw=col), first, last)
         else:
             add(Cond(col, "not_in" if neg else "in", names, raw=col), first, last)
+    # words shaped like a column's values but absent from the data (华中仓, 丰台区): asked about, never dropped
+    for m in re.finditer(r"[\u4e00-\u9fff]+", text):
+        for tok_m in re.finditer(r"[^和与及或的里在把将从是为、]+", m.group(0)):
+            tok = tok_m.group(0)
+            a, b = m.start() + tok_m.start(), m.start() + tok_m.end()
+            if not free(a, b) or not 2 <= len(tok) <= 6 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]", tok):
+                continue
+            if any(h.start < b and a < h.end for h in hits):
+                continue
+            for col, values in sheet.values.items():
+                suffix = _value_suffix(values)
+                if suffix and tok.endswith(suffix) and tok not in values and tok != col and not any(tok in v or v in tok for v in values):
+                    near = sorted(values)[:8]
+                    add(Cond(col, "eq", tok, None, col, "absent_value", tuple(near)), a, b)
+                    break
     if re.search(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", text, re.I | re.A) and len(out.conds) > 1:
         between = text[min(s for s, _ in out.spans) : max(e for _, e in out.spans)]
         if re.search(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", between, re.I | re.A) and not all(c.op == "in" for c in out.conds):
@@ -390,6 +405,15 @@ def _percent(value: Any, written: str, col: str | None, sheet: SheetInfo) -> Any
     if isinstance(value, (int, float)) and "%" in written and col and col in sheet.ranges and sheet.ranges[col][1] > 1.5:
         return tidy(round(value * 100, 6))
     return value
+
+
+def _value_suffix(values: frozenset[str]) -> str | None:
+    """The last character most of a column's values share (区, 仓, 部), if they share one."""
+    cjk = [v for v in values if v and CJK.match(v[-1])]
+    if len(cjk) < 2:
+        return None
+    last = max({v[-1] for v in cjk}, key=lambda ch: sum(v.endswith(ch) for v in cjk))
+    return last if sum(v.endswith(last) for v in cjk) >= 0.6 * len(values) else None
 
 
 def _canonical(value: str, values: frozenset[str]) -> str:

@@ -322,6 +322,13 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
         if o.kind == "filter":
             if not a.get("conditions"):
                 missing.append("condition")
+            for c in a.get("conditions", []):
+                if c.how == "absent_value":
+                    shown = "、".join(c.closest) if lang == "zh" else ", ".join(c.closest)
+                    problems.append(f"{name} 的“{c.column}”列里没有“{c.value}”，现有的值有：{shown}。您指的是哪个？" if lang == "zh" else
+                                    f"Column {c.column} of {name} has no value '{c.value}'; it has: {shown}. Which one do you mean?")
+                    if "value" not in missing:
+                        missing.append("value")
             if any(c.how == "typo" for c in a.get("conditions", [])):
                 typo = True
         elif o.kind == "sort" and not a.get("by") and not a.get("unresolved") and not ({"group", "top_n"} & set(kinds[:i])):

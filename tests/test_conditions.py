@@ -92,3 +92,14 @@ def test_percentages_follow_how_the_column_stores_them():
         t = normalize(text)
         c = parse_conditions(t, sheet, find_columns(t, sheet)).conds[0]
         assert (c.column, c.op, c.value) == want
+
+
+def test_values_absent_from_the_data_are_asked_about_not_dropped():
+    sheet = SheetInfo("S", ("区", "评分"), values={"区": frozenset({"朝阳区", "海淀区", "东城区"})}, numeric=frozenset({"评分"}))
+    for text, absent in (("海淀区和丰台区的店", "丰台区"), ("顺义区评分大于4的", "顺义区")):
+        t = normalize(text)
+        conds = parse_conditions(t, sheet, find_columns(t, sheet)).conds
+        gone = [c for c in conds if c.how == "absent_value"]
+        assert [c.value for c in gone] == [absent] and gone[0].column == "区" and "朝阳区" in gone[0].closest
+    t = normalize("按区汇总评分")
+    assert not parse_conditions(t, sheet, find_columns(t, sheet)).conds

@@ -247,3 +247,10 @@ def test_english_summaries_and_renames(catalog, utterance, kind, args):
 def test_word_boundaries_in_english(catalog):
     d = run_turns(catalog, ["sample_data orders joined after 2024-03-01"])
     assert "join" not in d.request.kinds()
+
+
+def test_an_absent_value_is_a_question(catalog):
+    d = run_turns(catalog, ["库存明细里华中仓的商品"])
+    assert d.gate == "clarify" and "华中仓" in d.reply and "华东仓" in d.reply
+    d = run_turns(catalog, ["把北京_poi.xlsx里海淀区和丰台区的店筛出来"])
+    assert d.gate == "clarify" and "丰台区" in d.reply
