@@ -379,20 +379,24 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         else:
             add(Cond(col, "not_in" if neg else "in", names, raw=col), first, last)
     # words shaped like a column's values but absent from the data (华中仓, 丰台区): asked about, never dropped
+    def absent_value(tok: str, a: int, b: int) -> None:
+        if not free(a, b) or not 2 <= len(tok) <= 6 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]", tok):
+            return
+        if any(h.start <= a < h.end for h in hits):
+            return  # the word starts with a column's name: a column, not a value
+        for col, values in sheet.values.items():
+            suffix = _value_suffix(values)
+            if suffix and tok.endswith(suffix) and tok not in values and tok != col and not any(tok in v or v in tok for v in values):
+                add(Cond(col, "eq", tok, None, col, "absent_value", tuple(sorted(values)[:8])), a, b)
+                return
+
+    bounds = {h.start for h in hits if len(h.column) > 1} | {h.end for h in hits if len(h.column) > 1}
     for m in re.finditer(r"[\u4e00-\u9fff]+", text):
         for tok_m in re.finditer(r"[^和与及或的里在把将从是为、]+", m.group(0)):
-            tok = tok_m.group(0)
-            a, b = m.start() + tok_m.start(), m.start() + tok_m.end()
-            if not free(a, b) or not 2 <= len(tok) <= 6 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]", tok):
-                continue
-            if any(h.start < b and a < h.end for h in hits):
-                continue
-            for col, values in sheet.values.items():
-                suffix = _value_suffix(values)
-                if suffix and tok.endswith(suffix) and tok not in values and tok != col and not any(tok in v or v in tok for v in values):
-                    near = sorted(values)[:8]
-                    add(Cond(col, "eq", tok, None, col, "absent_value", tuple(near)), a, b)
-                    break
+            a0, b0 = m.start() + tok_m.start(), m.start() + tok_m.end()
+            edges = [a0] + sorted(x for x in bounds if a0 < x < b0) + [b0]  # words end where a column's name begins (顺义区|评分)
+            for a, b in zip(edges, edges[1:], strict=False):
+                absent_value(text[a:b], a, b)
     if re.search(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", text, re.I | re.A) and len(out.conds) > 1:
         between = text[min(s for s, _ in out.spans) : max(e for _, e in out.spans)]
         if re.search(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", between, re.I | re.A) and not all(c.op == "in" for c in out.conds):
