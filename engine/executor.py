@@ -28,7 +28,7 @@ RETOOL: dict[str, tuple[str, dict[str, Any]]] = {
     "top_n": ("retool", {"as_text": True}),
 }
 REPORT_TOOLS = {"describe_columns", "correlate_columns", "compare_tables"}
-WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list"}
+WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list", "write_report"}
 COLUMN_ARGS = ("by", "keys", "columns", "column", "a", "b", "left", "subset", "on")
 
 
@@ -69,7 +69,7 @@ def _done(step: Step, res: ToolResult, ws: Workspace) -> tuple[bool, str]:
     t = step.toolHint
     if t == "profile_dataset":
         return bool(res.facts.get("columns")), "表里没有任何列"
-    if t in ("write_csv", "write_xlsx", "export_list"):
+    if t in WRITE_TOOLS:
         p = res.facts.get("path")
         ok = isinstance(p, str) and (ws.root / p).is_file() and (ws.root / p).stat().st_size > 0
         return ok, "导出文件不存在或为空"
@@ -105,7 +105,7 @@ def _needed_columns(step: Step) -> list[str]:
 
 
 def _state_hash(step: Step, args: dict[str, Any], outcome: str) -> str:
-    blob = json.dumps([step.step, step.toolHint, {k: v for k, v in args.items() if k not in ("ws", "table", "cache")}, outcome], sort_keys=True, default=str, ensure_ascii=False)
+    blob = json.dumps([step.step, step.toolHint, {k: v for k, v in args.items() if k not in ("ws", "table", "cache", "reports")}, outcome], sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -184,6 +184,8 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                     args["table"] = table
                 if "cache" in tool.params:
                     args["cache"] = cache
+                if "reports" in tool.params:
+                    args["reports"] = result.reports
                 t0 = time.perf_counter()
                 try:
                     res = registry.call(current.toolHint, args)
@@ -353,7 +355,7 @@ def _plain_value(v: Any) -> Any:
 def _small(d: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for k, v in d.items():
-        if k in ("ws", "table", "cache"):
+        if k in ("ws", "table", "cache", "reports"):
             continue
         if k == "column_info":
             continue

@@ -173,7 +173,7 @@ def build_plan(d: Decision, catalog: Catalog) -> Plan:
     if transforming and not wrote:
         add("保存结果 CSV", "write_csv", "导出成功", stem=_stem(r, "".join(labels)))
     if r.full and not wrote and not transforming:
-        add("保存统计结果", "write_xlsx", "导出成功", stem=_stem(r, "分析"))
+        add("保存统计结果", "write_report", "导出成功", stem=_stem(r, "分析"))
     return _plan(d, steps, "table")
 
 

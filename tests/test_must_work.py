@@ -74,3 +74,17 @@ def test_7_small_talk_gets_a_friendly_reply_and_no_tool(session: Session):
         tr = session.turn(text)
         assert tr.decision.gate == "chat" and tr.run is None and tr.plan is None
         assert tr.decision.reply and "结果" not in tr.decision.reply
+
+
+def test_full_analysis_alone_saves_the_statistics_of_every_sheet(session, ws_dir):
+    from openpyxl import load_workbook
+
+    session.turn("全面分析一下 sample_data.xlsx")
+    tr = session.turn("继续")
+    assert tr.run.status == "answered" and tr.run.files[0]["path"].endswith(".xlsx")
+    wb = load_workbook(ws_dir / tr.run.files[0]["path"])
+    assert len(wb.sheetnames) == 2
+    first = [c.value for c in next(wb[wb.sheetnames[0]].iter_rows(max_row=1))]
+    assert first[:3] == ["列", "类型", "非空"]
+    names = [r[0].value for r in wb[wb.sheetnames[0]].iter_rows(min_row=2)]
+    assert "金额" in names and "订单号" in names

@@ -436,18 +436,39 @@ def write_csv_file(ws: Workspace, df: pd.DataFrame, stem: str) -> tuple[Path, in
 
 def write_xlsx_file(ws: Workspace, df: pd.DataFrame, stem: str, sheet: str = "Sheet1") -> tuple[Path, int]:
     """Write an xlsx in which formula-like strings are stored as plain text."""
-    import pandas as pd
-    from openpyxl import Workbook
-    from openpyxl.cell import WriteOnlyCell
+    return write_xlsx_sheets(ws, [(sheet, df)], stem)
 
-    if len(df) + 1 > 1_048_576:
-        raise WriteFailed(
-            f"共有 {len(df)} 行，超过 xlsx 单表上限 1,048,576 行，请改为导出 CSV。",
-            f"{len(df)} rows exceed the xlsx sheet limit of 1,048,576; export CSV instead.",
-        )
+
+def write_xlsx_sheets(ws: Workspace, sheets: list[tuple[str, pd.DataFrame]], stem: str) -> tuple[Path, int]:
+    """Write one xlsx with a sheet per table; formula-like strings are stored as plain text."""
+    from openpyxl import Workbook
+
+    for _, df in sheets:
+        if len(df) + 1 > 1_048_576:
+            raise WriteFailed(
+                f"共有 {len(df)} 行，超过 xlsx 单表上限 1,048,576 行，请改为导出 CSV。",
+                f"{len(df)} rows exceed the xlsx sheet limit of 1,048,576; export CSV instead.",
+            )
     target = unique_output(ws, stem, "xlsx")
     wb = Workbook(write_only=True)
-    sh = wb.create_sheet(sheet[:31] or "Sheet1")
+    guarded = 0
+    used: set[str] = set()
+    for title, df in sheets:
+        name = re.sub(r"[\\/*?:\[\]]", "_", title)[:31] or "Sheet1"
+        while name in used:
+            name = name[:28] + f"_{len(used)}"
+        used.add(name)
+        guarded += _fill_sheet(wb.create_sheet(name), df)
+    buf = io.BytesIO()
+    wb.save(buf)
+    _atomic_write(target, lambda f: f.write(buf.getvalue()))
+    return target, guarded
+
+
+def _fill_sheet(sh: Any, df: pd.DataFrame) -> int:
+    import pandas as pd
+    from openpyxl.cell import WriteOnlyCell
+
     sh.append([str(c) for c in df.columns])
     guarded = 0
     for row in df.itertuples(index=False, name=None):
@@ -466,7 +487,4 @@ def write_xlsx_file(ws: Workspace, df: pd.DataFrame, stem: str, sheet: str = "Sh
                 guarded += 1
             cells.append(cell)
         sh.append(cells)
-    buf = io.BytesIO()
-    wb.save(buf)
-    _atomic_write(target, lambda f: f.write(buf.getvalue()))
-    return target, guarded
+    return guarded

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from tools.errors import ColumnMissing, ToolArgError
-from tools.io import TableCache, load, sheet_names, write_csv_file, write_xlsx_file
+from tools.io import TableCache, load, sheet_names, write_csv_file, write_xlsx_file, write_xlsx_sheets
 from tools.registry import ToolResult, tool
 from tools.workspace import Workspace
 
@@ -432,6 +432,17 @@ def write_csv(ws: Workspace, table: pd.DataFrame, stem: str) -> ToolResult:
     path, guarded = write_csv_file(ws, table, stem)
     rel = ws.rel(path)
     return ToolResult(table, {"path": rel, "rows": len(table), "columns": [str(c) for c in table.columns], "inert_cells": guarded}, {}, [rel])
+
+
+@tool
+def write_report(ws: Workspace, reports: list[tuple[str, pd.DataFrame]], stem: str) -> ToolResult:
+    """Write the statistics gathered so far to one xlsx, a sheet per report."""
+    if not reports:
+        raise ToolArgError("还没有可保存的统计结果。", "There are no statistics to save yet.")
+    path, guarded = write_xlsx_sheets(ws, [(title, df) for title, df in reports], stem)
+    rel = ws.rel(path)
+    rows = sum(len(df) for _, df in reports)
+    return ToolResult(None, {"path": rel, "rows": rows, "sheets": [t for t, _ in reports], "inert_cells": guarded}, {}, [rel])
 
 
 @tool
