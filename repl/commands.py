@@ -56,10 +56,16 @@ def _forget(ctx: Context, arg: str) -> None:
     ctx.render.c.print("好的，已经忘掉当前文件和待确认的请求。")
 
 
-@command("/files", "列出工作区文件和 outputs/ 里的结果")
+@command("/files", "列出工作区文件（类型、大小、工作表）和 outputs/ 里的结果")
 def _files(ctx: Context, arg: str) -> None:
+    from tools import registry
+
     ws = ctx.session.ws
-    ctx.render.files(ws.files(), ws.output_files())
+    listing = registry.call("list_files", {"ws": ws}).data
+    ctx.render.dataframe(listing, f"工作区文件（{len(listing)} 个）", limit=200)
+    outputs = ws.output_files()
+    if outputs:
+        ctx.render.c.print("outputs/ 里的结果：" + "、".join(o.removeprefix("outputs/") for o in outputs))
 
 
 @command("/trace", "显示最近一次（或指定 ID）运行的审计记录")

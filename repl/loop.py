@@ -107,6 +107,8 @@ def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: C
     ctx = Context(session, render)
     prompt = prompt or PromptSession(history=history_file(), completer=WenqingCompleter(ws), complete_while_typing=False)
     console.print(BANNER.format(root=ws.root), style="bold")
+    if not ws.spreadsheets():
+        console.print("这个工作区里还没有表格文件（xlsx、xls、csv）。用 --workspace 指定别的文件夹，或把文件放进来。", style="yellow")
     while ctx.running:
         try:
             line = prompt.prompt("问清> ")

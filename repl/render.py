@@ -113,16 +113,6 @@ class Renderer:
             t.add_row(c["name"], c["type"], str(c["blanks"]))
         self.c.print(t)
 
-    def files(self, inputs: list[str], outputs: list[str], zh: bool = True) -> None:
-        t = Table(title="工作区文件" if zh else "Workspace files", header_style="bold")
-        t.add_column("文件" if zh else "file")
-        t.add_column("类别" if zh else "kind")
-        for f in inputs:
-            t.add_row(f, "输入" if zh else "input")
-        for f in outputs:
-            t.add_row(f, "输出" if zh else "output")
-        self.c.print(t)
-
     def trace(self, run: dict[str, Any]) -> None:
         if run.get("chain"):
             t = Table(title="这次请求的前几轮", header_style="bold")
