@@ -24,7 +24,7 @@ from engine.model import (
 )
 from engine.plan import Plan, Step
 from modes.catalog import Catalog
-from modes.decision import Decision, SessionState
+from modes.decision import RESTATE_BELOW, Decision, SessionState
 from modes.intent import GOALS, decide_intent
 from tools import registry
 
@@ -75,7 +75,8 @@ class Assistant:
 
                 return replace(d, reply=str(text)[:1200], rule="model:chat"), after
             return d, after
-        unsure = d.gate == "unknown" or (d.gate == "clarify" and "column" in d.missing)
+        unsure = (d.gate == "unknown" or (d.gate == "clarify" and "column" in d.missing)
+                  or (d.gate == "act" and d.next == "restate_confirm" and d.confidence < RESTATE_BELOW))
         if not unsure:
             return d, after
         history = list(before.pending.turns) if before.pending else []

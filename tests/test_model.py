@@ -206,3 +206,19 @@ def test_review_retry_goes_back_to_the_planner_once(ws, fake):
     assert any("重新执行" in n for n in tr.notices)
     assert len(server.requests) == 3
     assert "用户问的是人均消费" in server.requests[2]["messages"][1]["content"]
+
+
+def test_low_confidence_is_read_again_and_still_restated(ws, fake):
+    intent = {"json": {"intent": "work", "goal": ["export"], "file": "库存明细.csv", "output": "xlsx"}}
+    server = fake([intent])
+    d = session_with(ws, server).turn("把csv转成xlsx").decision
+    assert (d.next, d.mode, d.slots["file"]) == ("restate_confirm", "export_data", "库存明细.csv")
+    assert len(server.requests) == 1
+
+
+def test_the_model_is_not_asked_when_the_rules_are_sure(ws, fake):
+    server = fake([], default=PASS_REVIEW)
+    s = session_with(ws, server)
+    assert s.turn("筛选 上海_poi.xlsx，地址不为空").run.status == "answered"
+    assert len(server.requests) == 1  # only the final review
+    assert "You review an answer" in server.requests[0]["messages"][0]["content"]
