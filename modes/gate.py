@@ -211,6 +211,10 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
                 break
         low = " ".join(texts).casefold()
         two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, low)]
+        if len(fi.sheets) > 1:  # "订单表里…": a sheet's name is not a column mention
+            names = sorted((s.name for s in fi.sheets if s.name), key=len, reverse=True)
+            pat = re.compile("|".join(re.escape(n) + r"\s*(?:表|sheet|工作表|页)" for n in names), re.I)
+            texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in texts]
     flags["two_tables"] = len(files) > 1 or len(two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(texts)))
 
     if fi is not None:

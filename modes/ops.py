@@ -177,7 +177,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         found.append((m.start(), Op("outliers", args)))
     m = lx.EXPLORE_RELATION.search(text)
     if m and not lx.EXPLORE_JOIN.search(text):
-        cols = list(dict.fromkeys(h.column for h in hits))
+        measured = [h.column for h in hits if h.column in sheet.numeric or h.column in sheet.dates]
+        cols = list(dict.fromkeys(measured if len(set(measured)) >= 2 else [h.column for h in hits]))
         found.append((m.start(), Op("correlate", {"columns": cols[:2]})))
     m = lx.EXPLORE_JOIN.search(text)
     if m:
@@ -312,7 +313,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     # deduplicate
     m = lx.DEDUPE.search(text)
     if m:
-        near = [h.column for h in hits if 0 <= h.start - m.end() <= 3]
+        near = [h.column for h in hits if 0 <= h.start - m.end() <= 3 and re.fullmatch(r"\s*(?:的|of|in|on)?\s*", text[m.end() : h.start], re.I | re.A)]
         args = {"subset": near} if near else {}
         if SHOW_DUPES.search(text) and not re.search(r"去重|去掉|删|remove|drop|delete", text, re.I | re.A):
             args["show"] = True  # 找出重复的订单: list them, do not drop them

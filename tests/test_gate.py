@@ -254,3 +254,10 @@ def test_an_absent_value_is_a_question(catalog):
     assert d.gate == "clarify" and "华中仓" in d.reply and "华东仓" in d.reply
     d = run_turns(catalog, ["把北京_poi.xlsx里海淀区和丰台区的店筛出来"])
     assert d.gate == "clarify" and "丰台区" in d.reply
+
+
+def test_dedupe_keys_stay_in_their_clause(catalog):
+    d = run_turns(catalog, ["sample_data订单表：筛出上海和北京的订单，去掉重复，按产品汇总金额，降序排列，最后导出csv"])
+    assert d.request.op("dedupe").args == {} and d.request.op("group").args["keys"] == ["产品"]
+    d = run_turns(catalog, ["sample_data 订单表里数量和金额有关系吗"])
+    assert d.request.op("correlate").args["columns"] == ["数量", "金额"]

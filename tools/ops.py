@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import warnings
 from datetime import date, datetime
 from typing import Any
 
@@ -367,7 +368,9 @@ def correlate_columns(table: pd.DataFrame, a: str, b: str) -> ToolResult:
     def num(s: pd.Series) -> pd.Series:
         n = pd.to_numeric(s, errors="coerce")
         if n.notna().sum() < len(s) / 2:
-            d = pd.to_datetime(s, errors="coerce")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                d = pd.to_datetime(s, errors="coerce")
             if d.notna().sum() >= len(s) / 2:
                 return (d - d.min()).dt.days.astype(float)
         return n
