@@ -288,9 +288,9 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         gaps, _, _ = _op_gaps([o for o in ops if not o.args.get("unresolved")], None, lang, len(ref.paths), [])
         missing += [m for m in gaps if m in ("condition", "sort_by", "group_by", "columns", "expression") and m not in missing]
     if sheet_problem and fi is not None:
-        names = "、".join(s.name or "" for s in fi.sheets)
-        problems.append(f"{fi.name} 里没有名为“{sheet_problem}”的工作表，现有：{names}。" if lang == "zh" else
-                        f"{fi.name} has no sheet named '{sheet_problem}'; it has: {names}.")
+        have = "、".join(s.name or "" for s in fi.sheets)
+        problems.append(f"{fi.name} 里没有名为“{sheet_problem}”的工作表，现有：{have}。" if lang == "zh" else
+                        f"{fi.name} has no sheet named '{sheet_problem}'; it has: {have}.")
         missing.append("sheet")
     if file is not None:
         m2, p2, typo = _op_gaps(ops, fi, lang, len(files), two_sheets)
