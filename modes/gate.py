@@ -337,6 +337,8 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
                 typo = True
         elif o.kind == "sort" and not a.get("by") and not a.get("unresolved") and not ({"group", "top_n"} & set(kinds[:i])):
             missing.append("sort_by")
+        elif o.kind == "top_n" and not a.get("by") and "group" not in kinds[:i] and "sort_by" not in missing:
+            missing.append("sort_by")  # 前十的订单: ranked by what?
         elif o.kind == "group" and not a.get("keys") and not any(m.get("column") for m in a.get("measures", [])) and not a.get("unresolved"):
             missing.append("group_by")
         elif o.kind == "select" and not a.get("columns"):

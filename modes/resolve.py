@@ -110,6 +110,21 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         ref.spans.append((m.start(), m.end()))
         ref.missing_name = ref.missing_name or name
         ref.candidates = _close_names(name, catalog)
+    # a name shaped like a file's (sales_2023, orders-q3) that no file, sheet or column has: a missing file
+    if not hits and not ref.missing_name:
+        known = {c.casefold() for f in catalog.files for s in f.sheets for c in s.columns} | {
+            (s.name or "").casefold() for f in catalog.files for s in f.sheets}
+        for m in re.finditer(r"(?<![\w.])[A-Za-z\u4e00-\u9fff][\w\-]*[_\-][\w\-]+(?![\w.])", text):
+            tok = m.group(0)
+            if tok.casefold() in known or _covered(ref.spans, m.start(), m.end()) or re.fullmatch(r"[\d_\-]+", tok):
+                continue
+            if any(edit_distance(tok.casefold(), f.stem.casefold(), 2) <= 2 for f in catalog.files):
+                continue  # a typo of a real name: the fuzzy step below
+            ref.spans.append(m.span())
+            ref.missing_name = tok
+            ref.candidates = _close_names(tok, catalog)
+            ref.how = "missing"
+            return _with_format(ref, text)
     # 3. small typos in a stem written without extension (销售明系 -> 销售明细)
     if not hits:
         for f in files:

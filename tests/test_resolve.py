@@ -78,3 +78,9 @@ def test_unknown_column_lists_closest():
     assert col == "email"
     col, how, closest = resolve_column("salary", sheet)
     assert col is None and how == "unknown" and closest
+
+
+def test_a_file_like_name_that_matches_nothing_is_a_missing_file():
+    ref = find_files(normalize("看看 sales_2023 的数据"), CAT)
+    assert ref.how == "missing" and ref.missing_name == "sales_2023"
+    assert find_files(normalize("按 sku 排序"), CAT).how == "none"  # a column, not a file
