@@ -16,6 +16,7 @@ from modes.table import select_mode
 from modes.text import language, normalize, parse_number
 
 WEAK_KINDS = {"profile", "export"}
+FOLLOW_UP = re.compile(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z])(?:also|then|and now|now|next|what about|how about)(?![a-z])", re.I | re.A)
 EMPTY_SHEET = SheetInfo(None, ())
 
 
@@ -233,7 +234,8 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         if how == "none" and cur is not None and not chatty:
             # a follow-up on the current file: use it when what the request names fits it
             s_cur, p_cur, hits, unres = _best_sheet(cur, texts, flags)
-            if any(p.ops for p in p_cur) and unres == 0 and (hits > 0 or has_work):
+            follow_up = bool(FOLLOW_UP.search(norms[-1]) or lx.DEICTIC.search(norms[-1]) or state.pending)
+            if any(p.ops for p in p_cur) and unres == 0 and (hits > 0 or (has_work and follow_up)):
                 fi, file, how, sheet, parsed = cur, cur.path, "current", s_cur, p_cur
                 sheet_name = s_cur.name if len(cur.sheets) > 1 else None
                 if state.current_sheet and state.current_sheet != s_cur.name and cur.sheet(state.current_sheet):

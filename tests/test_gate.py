@@ -261,3 +261,15 @@ def test_dedupe_keys_stay_in_their_clause(catalog):
     assert d.request.op("dedupe").args == {} and d.request.op("group").args["keys"] == ["产品"]
     d = run_turns(catalog, ["sample_data 订单表里数量和金额有关系吗"])
     assert d.request.op("correlate").args["columns"] == ["数量", "金额"]
+
+
+@pytest.mark.parametrize(
+    "turns,gate,file",
+    [(["预览 sample_data", "市场部今年报销了多少"], "clarify", None),  # names nothing of the current file
+     (["预览 sample_data", "预览 q3 report"], "clarify", None),
+     (["预览 sample_data", "今年的呢"], "act", "sample_data.xlsx"),  # a follow-up
+     (["预览 sample_data", "按金额排序"], "act", "sample_data.xlsx")],  # names a column of it
+)
+def test_the_current_file_is_used_only_for_follow_ups(catalog, turns, gate, file):
+    d = run_turns(catalog, turns)
+    assert d.gate == gate and d.slots["file"] == file
