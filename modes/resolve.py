@@ -293,9 +293,10 @@ def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[in
     low = text.casefold()
     for s in sorted(f.sheets, key=lambda s: -len(s.name or "")):
         if s.name and len(f.sheets) > 1:
-            i = low.find(s.name.casefold())
-            if i >= 0:
-                return s.name, None, (i, i + len(s.name))
+            for m in re.finditer(re.escape(s.name.casefold()), low):
+                # 订单表, 客户 sheet, 订单里: the sheet; "VIP 客户" alone is a noun, left to the columns to decide
+                if re.match(r"\s*(?:表|sheet|工作表|页|里|中|内|那个|这个|那张|这张|的数据|数据)", low[m.end() :]) or re.search(r"(?:工作表|sheet)\s*$", low[: m.start()]):
+                    return s.name, None, m.span()
     if len(f.sheets) > 1:  # an English word for a Chinese sheet name, or the reverse
         for s in f.sheets:
             c = lx.concept_of(s.name or "")
