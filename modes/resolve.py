@@ -304,9 +304,9 @@ def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[in
                 continue
             for w, wc in lx.synonyms().items():
                 if wc == c and len(w) >= 3:
-                    m = re.search(r"(?<![a-z])" + re.escape(w) + r"s?\s*(?:sheet|表|页)", low)
-                    if m:
-                        return s.name, None, m.span()
+                    said = re.search(r"(?<![a-z])" + re.escape(w) + r"s?\s*(?:sheet|表|页)", low)
+                    if said:
+                        return s.name, None, said.span()
     for pat in (r"(?<![a-z])(sheet\s*\d+)", r"(?:工作表|页签)\s*[\"“]?([A-Za-z0-9_\u4e00-\u9fff]{1,12})",
                 r"([A-Za-z0-9_\u4e00-\u9fff]{1,12}?)\s*(?:sheet|工作表|页签)"):
         for m in re.finditer(pat, text, re.I | re.A):
