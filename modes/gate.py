@@ -16,6 +16,7 @@ from modes.table import select_mode
 from modes.text import language, normalize, parse_number
 
 WEAK_KINDS = {"profile", "export"}
+ADDITIVE = re.compile(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|(?<![a-z])(?:also|additionally|and also|plus|as well)(?![a-z])", re.I | re.A)
 FOLLOW_UP = re.compile(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z])(?:also|then|and now|now|next|what about|how about)(?![a-z])", re.I | re.A)
 EMPTY_SHEET = SheetInfo(None, ())
 
@@ -264,6 +265,13 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
                 how, candidates = "ambiguous", [f.path for f, _, _ in fits]
 
     ops = merge_turns(parsed)
+    cur = catalog.get(state.current_file) if state.current_file else None
+    if not ops and file is None and how == "none" and cur is not None and len(cur.sheets) > 1:
+        named_sheet, _, _ = find_sheet(texts[-1], cur)  # "now only the 客户 sheet": that sheet of the current file
+        if named_sheet:
+            fi, file, how, sheet_name = cur, cur.path, "current", named_sheet
+            sheet = _sheet_of(cur, named_sheet)
+            ops = [Op("profile", {"head": None, "columns": []})]
     if file is not None and any(p.typos for p in parsed):
         conf = min(conf, 0.5)
         lowered.append("列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos))
@@ -416,7 +424,8 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decis
             return _chat(ck, utterance, lang, state)
         other_file = (bool(fresh.ops) and fresh.file_how in ("named", "fuzzy", "description", "type") and p.request.file not in (None, fresh.file)
                       and not lx.CORRECTION.search(text))
-        if new_kinds and not fresh.missing and not other_file and not (new_kinds - old_kinds):
+        adding = bool(ADDITIVE.search(text))
+        if new_kinds and not fresh.missing and not other_file and not (new_kinds - old_kinds) and not adding:
             # the new turn says everything itself: it replaces the pending request, restated before running
             return _gate(fresh, state, [utterance], multi_turn=True, catalog=catalog, prior=None)
         if not (new_kinds - old_kinds) and not other_file and not (fresh.full and not p.request.full):

@@ -40,6 +40,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "title": ("title", "position", "job title", "职位", "岗位"),
     "order": ("order", "订单", "order id", "订单号"),
     "warehouse": ("warehouse", "仓库"),
+    "employee": ("employee", "employees", "员工", "职员", "staff", "人员"),
     "store": ("门店", "店铺", "store", "stores", "shop", "shops"),
     "spend": ("人均消费", "人均", "avg spend", "spend per person", "average spend"),
     "id": ("id", "编号", "number"),

@@ -273,3 +273,16 @@ def test_dedupe_keys_stay_in_their_clause(catalog):
 def test_the_current_file_is_used_only_for_follow_ups(catalog, turns, gate, file):
     d = run_turns(catalog, turns)
     assert d.gate == gate and d.slots["file"] == file
+
+
+def test_adding_a_condition_keeps_the_first(catalog):
+    d = run_turns(catalog, ["筛选一下北京_poi.xlsx", "人均消费大于100", "再加一个条件，评分大于4"])
+    got = sorted(c.describe() for c in d.request.op("filter").args["conditions"])
+    assert d.next == "restate_confirm" and got == ["人均消费 大于 100", "评分 大于 4"]
+    d = run_turns(catalog, ["筛选一下北京_poi.xlsx", "人均消费大于100", "条件改成评分大于4"])
+    assert [c.describe() for c in d.request.op("filter").args["conditions"]] == ["评分 大于 4"]
+
+
+def test_naming_another_sheet_of_the_current_file(catalog):
+    d = run_turns(catalog, ["preview sample_data", "now only the 客户 sheet"])
+    assert (d.next, d.mode, d.slots["file"], d.slots.get("sheet")) == ("execute", "profile", "sample_data.xlsx", "客户")
