@@ -16,6 +16,7 @@ from modes.table import select_mode
 from modes.text import language, normalize, parse_number
 
 WEAK_KINDS = {"profile", "export"}
+HOLD = re.compile(r"^\s*(?:等一下|等等|等会|稍等|先别|先不要|先不|别急|(?<![a-z])(?:wait|hold on|not yet|don'?t yet)(?![a-z]))", re.I | re.A)
 ADDITIVE = re.compile(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|(?<![a-z])(?:also|additionally|and also|plus|as well)(?![a-z])", re.I | re.A)
 FOLLOW_UP = re.compile(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z])(?:also|then|and now|now|next|what about|how about)(?![a-z])", re.I | re.A)
 EMPTY_SHEET = SheetInfo(None, ())
@@ -129,6 +130,8 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                 key = MAIN_SLOT.get(op.kind)
                 if key is None or op.args.get(key) or op.args.get("unresolved"):
                     merged[op.kind] = Op(op.kind, op.args)
+                elif op.kind == "sort" and op.args.get("direction_said"):  # "从高到低" after "按评分排序"
+                    merged["sort"] = Op("sort", {**old.args, "ascending": op.args["ascending"], "direction_said": True})
     ops = list(merged.values())
     if len(ops) > 1:
         ops = [o for o in ops if o.kind != "profile"]
@@ -235,7 +238,8 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         if how == "none" and cur is not None and not chatty:
             # a follow-up on the current file: use it when what the request names fits it
             s_cur, p_cur, hits, unres = _best_sheet(cur, texts, flags)
-            follow_up = bool(FOLLOW_UP.search(norms[-1]) or lx.DEICTIC.search(norms[-1]) or state.pending)
+            short = len(re.sub(r"[\s,.;:!?，。！？]", "", norms[-1])) <= 8  # 导出成excel, 去重, 今年的呢
+            follow_up = bool(FOLLOW_UP.search(norms[-1]) or lx.DEICTIC.search(norms[-1]) or state.pending or short)
             if any(p.ops for p in p_cur) and unres == 0 and (hits > 0 or (has_work and follow_up)):
                 fi, file, how, sheet, parsed = cur, cur.path, "current", s_cur, p_cur
                 sheet_name = s_cur.name if len(cur.sheets) > 1 else None
@@ -400,6 +404,8 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decis
     if not text:
         req = Request(intent="unknown", text=utterance, lang=lang)
         return _decision("unknown", "ask_intent", req, replies.ask_intent(lang), "empty"), state
+    if HOLD.match(text) and not set(understand([utterance], catalog, state).kinds()) - WEAK_KINDS - {"export"}:
+        text = "取消"  # 等一下，先别转: hold, never a request to run
     if is_cancel(text):
         req = Request(intent="chat", text=utterance, lang=lang, chat_kind="cancel")
         reply = replies.cancelled(lang) if p else ("现在没有需要取消的操作。" if lang == "zh" else "There is nothing to cancel.")

@@ -21,6 +21,7 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("min", re.compile(r"最小值|最低值|最小|\bmin(?:imum)?\b", re.I | re.A)),
     ("count", re.compile(r"人数|个数|计数|数目|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|几个|几家|几人|\bcount\b|\bnumber of\b|\bhow many\b|条数|笔数|单数|店数|家数|订单数|记录数", re.I | re.A)),
 ]
+ASC = re.compile(r"从低到高|从小到大|由低到高|由小到大|从旧到新|从早到晚|升序|正序|(?<![a-z])asc(?:ending)?(?![a-z])|lowest first|smallest first|oldest first", re.I | re.A)
 SORT_VERB = re.compile(r"排|sort|order|rank|从高到低|从低到高|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = re.compile(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
@@ -411,7 +412,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                 if re.match(r"\s*(?:列)?\s*(?:从高到低|从低到高|从大到小|从小到大|降序|升序|倒序|desc|asc|descending|ascending)", tail, re.I | re.A):
                     sort_keys.append(h.column)
                     spans.append((h.start, h.end))
-        found.append((sm.start() if sm else key_spans[0][0] if key_spans else 0, Op("sort", {"by": sort_keys, "ascending": not DESC.search(text)})))
+        direction = {"direction_said": True} if (DESC.search(text) or ASC.search(text)) else {}
+        found.append((sm.start() if sm else key_spans[0][0] if key_spans else 0, Op("sort", {"by": sort_keys, "ascending": not DESC.search(text), **direction})))
 
     # group and summarise (各产品的销售额: "per" words alone ask for a grouping)
     if (grouping or group_keys) and not explore:

@@ -286,3 +286,15 @@ def test_adding_a_condition_keeps_the_first(catalog):
 def test_naming_another_sheet_of_the_current_file(catalog):
     d = run_turns(catalog, ["preview sample_data", "now only the 客户 sheet"])
     assert (d.next, d.mode, d.slots["file"], d.slots.get("sheet")) == ("execute", "profile", "sample_data.xlsx", "客户")
+
+
+@pytest.mark.parametrize(
+    "turns,nxt,check",
+    [(["按评分排序", "北京的", "从高到低"], "restate_confirm", lambda d: d.request.op("sort").args["ascending"] is False),
+     (["预览 库存明细.csv", "导出成 excel"], "execute", lambda d: d.slots["file"] == "库存明细.csv"),
+     (["库存明细.csv 转 xlsx", "等一下，先别转"], "cancel", lambda d: d.request.ops == ()),
+     (["把csv转成xlsx", "等一下，先别转"], "cancel", lambda d: True)],
+)
+def test_direction_follow_ups_and_holds(catalog, turns, nxt, check):
+    d = run_turns(catalog, turns)
+    assert d.next == nxt and check(d), d.reply
