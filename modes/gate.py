@@ -16,6 +16,12 @@ from modes.table import select_mode
 from modes.text import language, normalize, parse_number
 
 WEAK_KINDS = {"profile", "export"}
+CJK_CHARS = re.compile(r"[\u4e00-\u9fff]")
+FUNCTION_WORDS = set(
+    "how many rows row columns column sort it by export to as csv excel xlsx the an of show me preview and then now what about "
+    "please filter where top first last desc asc descending ascending count sum total average mean dedupe duplicates remove drop "
+    "save convert open view list again too also this that one file table sheet is are there any do can you".split()
+)
 HOLD = re.compile(r"^\s*(?:等一下|等等|等会|稍等|先别|先不要|先不|别急|(?<![a-z])(?:wait|hold on|not yet|don'?t yet)(?![a-z]))", re.I | re.A)
 ADDITIVE = re.compile(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|(?<![a-z])(?:also|additionally|and also|plus|as well)(?![a-z])", re.I | re.A)
 FOLLOW_UP = re.compile(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z])(?:also|then|and now|now|next|what about|how about)(?![a-z])", re.I | re.A)
@@ -238,7 +244,10 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         if how == "none" and cur is not None and not chatty:
             # a follow-up on the current file: use it when what the request names fits it
             s_cur, p_cur, hits, unres = _best_sheet(cur, texts, flags)
-            short = len(re.sub(r"[\s,.;:!?，。！？]", "", norms[-1])) <= 8  # 导出成excel, 去重, 今年的呢
+            words = [w.casefold() for w in re.findall(r"[A-Za-z]{2,}", norms[-1])]
+            own = {c.casefold() for s in cur.sheets for c in s.columns}
+            short = (len(CJK_CHARS.findall(norms[-1])) <= 8 and len(words) <= 5  # 导出成excel, 去重, how many rows?
+                     and all(w in FUNCTION_WORDS or w in own for w in words))
             follow_up = bool(FOLLOW_UP.search(norms[-1]) or lx.DEICTIC.search(norms[-1]) or state.pending or short)
             if any(p.ops for p in p_cur) and unres == 0 and (hits > 0 or (has_work and follow_up)):
                 fi, file, how, sheet, parsed = cur, cur.path, "current", s_cur, p_cur

@@ -175,6 +175,7 @@ REMARK = re.compile(r"不错|挺好|很好|真好|好看|漂亮|厉害|有意思
 WORK_NOUN = re.compile(r"表|文件|数据|sheet|excel|file|data|table|spreadsheet|csv|xlsx|列|行", re.I | re.A)
 
 CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是", "行", "执行", "执行吧", "开始", "没问题", "对", "对的", "嗯", "嗯嗯", "确定", "同意", "冲", "搞吧", "来吧", "ok", "okay", "yes", "y", "go", "go ahead", "sure", "yep", "yeah", "confirm", "proceed", "run it", "do it", "please do", "yes please", "sounds good")
-CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别弄了", "不做了", "先不", "先不用", "停", "停止", "不要", "别", "放弃", "撤销", "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't")
+CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别弄了", "不做了", "先不", "先不用", "停", "停止", "不要", "别", "放弃", "撤销", "等等", "等一下",
+                "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't", "wait", "cancel that", "cancel it")
 CORRECTION = re.compile(r"改成|改为|换成|换为|改一下条件|应该是|不是.{0,20}是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|instead|change (?:it|the \w+) to|i meant|i mean|actually", re.I | re.A)
 DEICTIC = re.compile(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)

@@ -91,6 +91,9 @@ def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop:
     j = i
     while j < len(text) and text[j] in " 的:":
         j += 1
+    filler = re.match(r"(?:of|the|for|all|in|on)\s+(?:the\s+)?", text[j:], re.I | re.A)
+    if filler:  # sum of salary, by the city
+        j += filler.end()
     for h in hits:
         if h.start == j:
             return h.column, text[h.start : h.end], h.how, [], h.end

@@ -298,3 +298,16 @@ def test_naming_another_sheet_of_the_current_file(catalog):
 def test_direction_follow_ups_and_holds(catalog, turns, nxt, check):
     d = run_turns(catalog, turns)
     assert d.next == nxt and check(d), d.reply
+
+
+@pytest.mark.parametrize(
+    "turns,nxt",
+    [(["show me 上海_poi.xlsx", "how many rows?"], "execute"),
+     (["filter 库存明细.csv where 单价 > 1000", "no wait, cancel"], "cancel"),
+     (["group 库存明细.csv by 仓库", "sum of 库存数量"], "execute")],
+)
+def test_english_follow_ups(catalog, turns, nxt):
+    d = run_turns(catalog, turns)
+    assert d.next == nxt, d.reply
+    if turns[-1].startswith("sum"):
+        assert d.request.op("group").args["measures"] == [{"column": "库存数量", "agg": "sum"}]
