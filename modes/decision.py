@@ -72,6 +72,7 @@ class SessionState:
     current_file: str | None = None
     current_sheet: str | None = None
     pending: Pending | None = None
+    last: Pending | None = None  # the request that ran last, for corrections that come after it ran
     turn: int = 0
 
     def evolve(self, **kw: Any) -> SessionState:

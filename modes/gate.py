@@ -9,6 +9,7 @@ from typing import Any
 from modes import lexicon as lx
 from modes import replies
 from modes.catalog import Catalog, FileInfo, SheetInfo
+from modes.conditions import Cond
 from modes.decision import RESTATE_BELOW, Decision, Op, Pending, Request, SessionState
 from modes.ops import TurnOps, _blank, parse_turn
 from modes.resolve import FileRef, find_columns, find_files, find_sheet
@@ -23,6 +24,7 @@ FUNCTION_WORDS = set(
     "save convert open view list again too also this that one file table sheet is are there any do can you".split()
 )
 HOLD = re.compile(r"^\s*(?:等一下|等等|等会|稍等|先别|先不要|先不|别急|(?<![a-z])(?:wait|hold on|not yet|don'?t yet)(?![a-z]))", re.I | re.A)
+FILE_SWAP = re.compile(r"不是\s*(?P<old>[^,，。]{1,20}?)\s*[,，]?\s*(?:而)?是\s*(?P<new>[^,，。]{1,30})|not\s+(?P<old2>\S+)\s*,?\s*(?:but\s+)?(?P<new2>\S+)\s*$", re.I | re.A)
 ADDITIVE = re.compile(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|(?<![a-z])(?:also|additionally|and also|plus|as well)(?![a-z])", re.I | re.A)
 FOLLOW_UP = re.compile(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z])(?:also|then|and now|now|next|what about|how about)(?![a-z])", re.I | re.A)
 EMPTY_SHEET = SheetInfo(None, ())
@@ -114,6 +116,11 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
     """Operations over several turns: later turns fill or correct earlier ones."""
     merged: dict[str, Op] = {}
     for t in turns:
+        old_filter = merged.get("filter")
+        if t.bare and t.correction and old_filter is not None and len(old_filter.args.get("conditions") or []) == 1 and not any(o.kind == "filter" for o in t.ops):
+            c = old_filter.args["conditions"][0]
+            op_, value = t.bare[0]
+            merged["filter"] = Op("filter", {**old_filter.args, "conditions": [Cond(c.column, op_, value, None, c.raw, c.how)]})
         for op in t.ops:
             old = merged.get(op.kind)
             if old is None:
@@ -182,7 +189,8 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         if refs[i].how in ("named", "fuzzy", "description", "type") and not stripped:
             flags["bare_file"] = True
     flags["export_list"] = bool(lx.EXPORT_LIST.search(norms[-1])) and len(turns) == 1
-    flags["pending_kinds"] = [o.kind for o in state.pending.request.ops] if state.pending else []
+    earlier = state.pending or state.last
+    flags["pending_kinds"] = [o.kind for o in earlier.request.ops] if earlier else []
     header = next((m for m in (lx.HEADER_ROW.search(t) for t in reversed(norms)) if m), None)
     header_row = int(parse_number(next(g for g in header.groups() if g)) or 0) or None if header else None
     kw: dict[str, Any] = {
@@ -410,6 +418,8 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decis
     text = normalize(utterance)
     lang = language(utterance)
     p = state.pending
+    if p is None and state.last is not None and lx.CORRECTION.search(text) and not is_cancel(text):
+        p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
     if not text:
         req = Request(intent="unknown", text=utterance, lang=lang)
         return _decision("unknown", "ask_intent", req, replies.ask_intent(lang), "empty"), state
@@ -423,7 +433,8 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decis
         if p and p.stage == "confirm":
             req = replace(p.request, lang=p.request.lang)
             d = _decision("act", "execute", req, "", "confirm_pending", mode_override=(p.mode, p.tier))
-            return d, state.evolve(pending=None, current_file=req.file or state.current_file, current_sheet=req.sheet)
+            return d, state.evolve(pending=None, current_file=req.file or state.current_file, current_sheet=req.sheet,
+                                   last=replace(p, stage="done"))
         if p and p.stage == "clarify":
             req = p.request
             d = _decision("clarify", "ask_slots", req, replies.ask_slots(req, list(req.missing), req.lang, _table_names(catalog)), "confirm_while_clarifying", req.missing)
@@ -443,6 +454,12 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decis
         if new_kinds and not fresh.missing and not other_file and not (new_kinds - old_kinds) and not adding:
             # the new turn says everything itself: it replaces the pending request, restated before running
             return _gate(fresh, state, [utterance], multi_turn=True, catalog=catalog, prior=None)
+        swap = FILE_SWAP.search(text)
+        said = (swap.group("new") or swap.group("new2") or "") if swap else ""
+        if said and find_files(normalize(said), catalog, None, [f.path for f in catalog.tables]).how in ("named", "fuzzy", "description"):
+            # 不是上海，是北京: the file is what changes
+            merged = understand(list(p.turns) + [said], catalog, state, [f.path for f in catalog.tables])
+            return _gate(merged, state, list(p.turns) + [said], multi_turn=True, catalog=catalog, prior=p)
         if not (new_kinds - old_kinds) and not other_file and not (fresh.full and not p.request.full):
             restrict = list(p.request.candidates) if p.request.file_how == "ambiguous" else None
             merged = understand(list(p.turns) + [utterance], catalog, state, restrict)
@@ -512,6 +529,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         nxt, rule, reply = "execute", "enough_to_act", ""
     d = _decision("act", nxt, req, reply, rule)
     if nxt == "execute":
-        return d, state.evolve(pending=None, current_file=req.file or state.current_file, current_sheet=req.sheet)
+        return d, state.evolve(pending=None, current_file=req.file or state.current_file, current_sheet=req.sheet,
+                               last=Pending(tuple(turns), "done", req, d.mode, d.tier))
     pend = Pending(tuple(turns), "confirm", req, d.mode, d.tier)
     return d, state.evolve(pending=pend, current_file=req.file or state.current_file, current_sheet=req.sheet)

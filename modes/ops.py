@@ -52,6 +52,9 @@ RENAME = re.compile(
     r"|(?<![a-z])rename\s+(?:the\s+)?(?:column\s+)?\S+\s+(?:column\s+)?to\s+[\"']?(?P<new2>[\w\u4e00-\u9fff]+)",
     re.I | re.A,
 )
+BARE_OPS = {"大于": "gt", "超过": "gt", "高于": "gt", ">": "gt", "小于": "lt", "低于": "lt", "不到": "lt", "<": "lt",
+            "不低于": "ge", "至少": "ge", ">=": "ge", "≥": "ge", "不超过": "le", "不高于": "le", "<=": "le", "≤": "le", "等于": "eq", "=": "eq"}
+BARE_CMP = re.compile(r"(?P<op>不低于|不超过|不高于|大于|超过|高于|小于|低于|不到|至少|等于|>=|<=|≥|≤|>|<|=)\s*(?P<v>-?\d[\d,.]*\s*(?:万|千|k)?|[一二两三四五六七八九十百千万点]+)")
 COUNT_NOUN = re.compile(r"人|人数|的人|员工|个数|数量最?|记录|条|单|笔|次|家|店|门店|订单数?|rows?|records?|people|employees|entries|orders|stores|customers|items", re.I | re.A)
 VALUES_Q = re.compile(r"有哪些|都有什么|有什么|有哪几[个种类]|分别是|都有哪些|distinct|unique values|which values", re.I | re.A)
 VALUE_Q = re.compile(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!个|条|人|家|行|笔|位|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min|maximum|minimum|highest|lowest|largest|smallest|biggest)", re.I | re.A)
@@ -69,6 +72,7 @@ class TurnOps:
     unresolved: int = 0
     correction: bool = False
     typos: list[str] = field(default_factory=list)
+    bare: list[tuple[str, Any]] = field(default_factory=list)  # a comparison with no column: 大于4.5
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
@@ -546,6 +550,13 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             found.append((vm.start(), Op("group", {"keys": [], "measures": [{"column": col, "agg": agg}], "question": True})))
     elif vm:  # 平均评分是多少: a summary asked as a question is answered, not exported
         found = [(i, Op("group", {**o.args, "question": True}) if o.kind == "group" and not o.args.get("keys") else o) for i, o in found]
+
+    if not any(o.kind == "filter" for _, o in found):
+        bm = BARE_CMP.search(text)
+        if bm:
+            num = parse_number(bm.group("v"))
+            if num is not None:
+                out.bare.append((BARE_OPS[bm.group("op")], tidy(num)))
 
     # how many rows meet a condition: 有多少客户在上海？
     if COUNT_Q.search(text) and any(o.kind == "filter" for _, o in found) and not any(o.kind in ("group", "count") for _, o in found):

@@ -311,3 +311,15 @@ def test_english_follow_ups(catalog, turns, nxt):
     assert d.next == nxt, d.reply
     if turns[-1].startswith("sum"):
         assert d.request.op("group").args["measures"] == [{"column": "库存数量", "agg": "sum"}]
+
+
+@pytest.mark.parametrize(
+    "turns,check",
+    [(["帮我把上海_poi.xlsx转成csv", "不是上海，是北京"], lambda d: d.next == "restate_confirm" and d.slots["file"] == "北京_poi.xlsx"),
+     (["筛选 上海_poi.xlsx 评分大于4", "不对，是大于4.5"],
+      lambda d: d.next == "restate_confirm" and [c.describe() for c in d.request.op("filter").args["conditions"]] == ["评分 大于 4.5"]),
+     (["库存明细.csv 按 仓库 汇总", "按 商品名称"], lambda d: d.next == "execute" and d.request.op("group").args["keys"] == ["商品名称"])],
+)
+def test_corrections_after_a_request_ran(catalog, turns, check):
+    d = run_turns(catalog, turns)
+    assert check(d), (d.next, d.slots, d.reply)
