@@ -153,6 +153,7 @@ ABOUT_ME = re.compile(
     r"你支持|支持哪些|你(?:能|可以|会|能不能|可不可以)(?:处理|打开|读取?|识别|支持|看懂)|能处理(?:哪些|什么)|支持什么|你和.{1,20}(?:区别|不同|比)|你跟.{1,20}(?:区别|不同)|你会不会|你能不能.{0,6}(?:联网|上传)|会不会把|会不会改|"
     r"安全吗|隐私|上传|联网|发到|泄露|离线|模型|问清是|怎么用你|你怎么用|"
     r"\bwho are you\b|\bwhat are you\b|\bwhat can you do\b|\bwhat do you do\b|\bwhat can you help\b|\bhow do you work\b|\bdo you support\b|"
+    r"\bwho (?:made|built|created|wrote) you\b|\bcan you (?:read|open|handle|process|work with|support|deal with) (?:password|encrypted|xls|xlsx|csv|excel|big|large|chinese|gbk|files?\b)|"
     r"\bare you\b|\bsent anywhere\b|\bonline\b|\boffline\b|\bwithout (?:the )?internet\b|\b(?:delete|remove|overwrite|change|modify|touch) my (?:files?|data|spreadsheets?)\b|\bprivacy\b|\bupload|\bsafe\b|\byour name\b|\bwhat formats\b|\bwill you (?:change|modify|overwrite)\b",
     re.I | re.A,
 )
@@ -163,7 +164,7 @@ HOWTO = re.compile(
 )
 VAGUE = re.compile(
     r"弄一下|弄下|弄弄|弄|搞一下|搞下|搞|处理一下|处理下|处理|整一下|整理一下|看着办|帮个忙|帮帮忙|帮忙|帮我一下|优化一下|改一下|"
-    r"\bfix\b|\bdo something\b|\bdo the thing\b|\bhelp me\b|\bhandle\b|\bdeal with\b|\btake care of\b|\bwork on\b|\bsort (?:it|this) out\b|\bdo it\b|\bmake it better\b|\bimprove\b",
+    r"^\s*(?:help|help!+|i need help|need help|please help)\s*[!.?]*\s*$|\bfix\b|\bdo something\b|\bdo the thing\b|\bhelp me\b|\bhandle\b|\bdeal with\b|\btake care of\b|\bwork on\b|\bsort (?:it|this) out\b|\bdo it\b|\bmake it better\b|\bimprove\b",
     re.I | re.A,
 )
 HEADER_ROW = re.compile(
@@ -172,7 +173,7 @@ HEADER_ROW = re.compile(
     re.I | re.A,
 )
 REMARK = re.compile(r"不错|挺好|很好|真好|好看|漂亮|厉害|有意思|有趣|整齐|干净|乱|哪来的|谁做的|谁给的|looks (?:good|nice|great|fine)|nice|interesting|neat|messy", re.I | re.A)
-WORK_NOUN = re.compile(r"表|文件|数据|sheet|excel|file|data|table|spreadsheet|csv|xlsx|列|行", re.I | re.A)
+WORK_NOUN = re.compile(r"表|文件|数据|报告|sheet|excel|file|data|table|spreadsheet|csv|xlsx|report|列|行", re.I | re.A)
 
 CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是", "行", "执行", "执行吧", "开始", "没问题", "对", "对的", "嗯", "嗯嗯", "确定", "同意", "冲", "搞吧", "来吧", "ok", "okay", "yes", "y", "go", "go ahead", "sure", "yep", "yeah", "confirm", "proceed", "run it", "do it", "please do", "yes please", "sounds good")
 CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别弄了", "不做了", "先不", "先不用", "停", "停止", "不要", "别", "放弃", "撤销", "等等", "等一下",

@@ -15,6 +15,8 @@ CHAT = [
     (["hello there"], "chat", "reply", "chat", "none", None),
     (["can you delete my files?"], "chat", "reply", "chat", "none", None),
     (["do you work offline?"], "chat", "reply", "chat", "none", None),
+    (["who made you?"], "chat", "reply", "chat", "none", None),
+    (["can you read password protected files?"], "chat", "reply", "chat", "none", None),
     (["谢谢你，今天就到这"], "chat", "reply", "chat", "none", None),
     (["这张表看得我头大"], "chat", "reply", "chat", "none", None),
     (["嗯嗯你好呀"], "chat", "reply", "chat", "none", None),
@@ -27,6 +29,8 @@ UNKNOWN = [
     (["弄一下那个库存的"], "unknown", "ask_intent", "clarify", "none", "库存明细.csv"),
     (["could you handle 库存明细.csv"], "unknown", "ask_intent", "clarify", "none", "库存明细.csv"),
     (["可以"], "unknown", "ask_intent", "clarify", "none", None),
+    (["help"], "unknown", "ask_intent", "clarify", "none", None),
+    (["I need a report"], "unknown", "ask_intent", "clarify", "none", None),
 ]
 CLARIFY = [
     (["筛选门店数据"], "clarify", "ask_slots", "clarify", "none", None),
