@@ -110,7 +110,7 @@ class Session:
         if d.next != "execute":
             return d, plan
         why = "；".join(errors[:3]) or "模型没有回答"
-        reply = (f"我没能规划出通过校验的步骤（{why}）。可以按内置步骤执行：{plan.goalSummary}。确认请回复'继续'，取消请回复'取消'。" if d.lang == "zh"
+        reply = (f"我没能规划出通过校验的步骤（{why}）。可以按内置步骤执行：{plan.goalSummary}。取消请回复'取消'；确认请回复'继续'" if d.lang == "zh"
                  else f"I could not plan steps that pass the checks ({why}). I can run the built-in steps instead: {plan.goalSummary}. {CONFIRM_EN}")
         d = replace(d, next="restate_confirm", reply=reply, rule="model_plan_rejected")
         self.state = self.state.evolve(pending=Pending((utterance,), "confirm", d.request, d.mode, d.tier))

@@ -156,14 +156,14 @@ def goal_summary(r: Request, lang: str) -> str:
 
 def restate(r: Request, lang: str, why: str = "") -> str:
     if lang == "zh":
-        return f"我的理解是：{goal_summary(r, lang)}。{why}{CONFIRM_ZH}，取消请回复'取消'。"
+        return f"我的理解是：{goal_summary(r, lang)}。{why}不对请直接纠正，取消请回复'取消'；{CONFIRM_ZH}"
     return f"Here is what I understood: {goal_summary(r, lang)}. {why}{CONFIRM_EN}"
 
 
 def plan_prompt(r: Request, lang: str) -> str:
     if lang == "zh":
         extra = "只出方案，" if r.plan_only else ""
-        return f"{extra}方案如上（{goal_summary(r, lang)}）。{CONFIRM_ZH}，取消请回复'取消'。"
+        return f"{extra}方案如上（{goal_summary(r, lang)}）。取消请回复'取消'；{CONFIRM_ZH}"
     return f"The plan is above ({goal_summary(r, lang)}). {CONFIRM_EN}"
 
 
