@@ -83,24 +83,29 @@ def _done(step: Step, res: ToolResult, ws: Workspace) -> tuple[bool, str]:
 
 
 def _needed_columns(step: Step) -> list[str]:
+    return needed_columns(step.toolHint, step.args)
+
+
+def needed_columns(tool: str, args: dict[str, Any]) -> list[str]:
+    """The columns a step's arguments name, which its input table must have."""
     cols: list[str] = []
     for k in COLUMN_ARGS:
-        v = step.args.get(k)
+        v = args.get(k)
         if isinstance(v, str):
             cols.append(v)
         elif isinstance(v, list):
             cols += [x for x in v if isinstance(x, str)]
-    for c in step.args.get("conditions") or []:
+    for c in args.get("conditions") or []:
         cols.append(c["column"])
         if isinstance(c.get("value"), dict) and "column" in c["value"]:
             cols.append(c["value"]["column"])
-    for m in step.args.get("measures") or []:
+    for m in args.get("measures") or []:
         if m.get("column"):
             cols.append(m["column"])
-    if isinstance(step.args.get("right"), dict):
-        cols.append(step.args["right"]["column"])
-    if step.toolHint in ("compare_tables", "join_tables"):
-        return [c for c in cols if c == step.args.get("on")] if step.toolHint == "join_tables" else []
+    if isinstance(args.get("right"), dict):
+        cols.append(args["right"]["column"])
+    if tool in ("compare_tables", "join_tables"):
+        return [c for c in cols if c == args.get("on")] if tool == "join_tables" else []
     return cols
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.audit import Audit
 from engine.catalog import file_info
-from engine.executor import COLUMN_ARGS, RunResult, execute
+from engine.executor import RunResult, execute, needed_columns
 from engine.plan import Plan, Step
 from modes.decision import Decision, Request
 from tools.errors import UserError
@@ -32,13 +32,7 @@ class Recipe:
         need: list[str] = []
         for s in self.steps:
             a = s["args"]
-            cols: list[str] = []
-            for k in COLUMN_ARGS:
-                v = a.get(k)
-                cols += [v] if isinstance(v, str) else [x for x in v if isinstance(x, str)] if isinstance(v, list) else []
-            cols += [c["column"] for c in a.get("conditions") or []]
-            cols += [m["column"] for m in a.get("measures") or [] if m.get("column")]
-            for c in cols:
+            for c in needed_columns(s["toolHint"], a):
                 if c not in made and c not in need and not any(c.startswith(f"{m}_") for m in need):
                     need.append(c)
             if s["toolHint"] == "add_column":
