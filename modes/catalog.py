@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 SPREADSHEET = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv")
 
@@ -17,6 +18,11 @@ class SheetInfo:
     rows: int = 0
     years: dict[str, tuple[int, int]] = field(default_factory=dict)  # date column -> (first year, last year)
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # numeric column -> (min, max)
+
+    @cached_property
+    def value_pairs(self) -> list[tuple[str, str]]:
+        """(value, column) for every known value, longest value first; built once per sheet, read on every turn."""
+        return sorted(((v, c) for c, vs in self.values.items() for v in vs), key=lambda p: -len(p[0]))
 
 
 @dataclass(frozen=True)

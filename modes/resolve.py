@@ -403,7 +403,7 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
     low = text.casefold()
     found: dict[str, list[tuple[str, int, int]]] = {}
     spans = list(taken)
-    pairs = sorted(((v, c) for c, vs in sheet.values.items() for v in vs), key=lambda p: -len(p[0]))
+    pairs = sheet.value_pairs
     for v, c in pairs:
         vl = v.casefold().strip()
         if len(vl) < 2 or vl.isdigit():
