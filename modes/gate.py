@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from modes import lexicon as lx
-from modes import replies
+from modes import opspec, replies
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.conditions import Cond
 from modes.decision import RESTATE_BELOW, Decision, Op, Pending, Request, SessionState
@@ -108,10 +108,6 @@ def _flags(norms: list[str], refs: list[FileRef]) -> dict[str, Any]:
     }
 
 
-MAIN_SLOT = {"rename": "mapping", "sort": "by", "group": "keys", "select": "columns", "add_column": "left", "filter": "conditions",
-             "outliers": "column", "export": "format", "correlate": "columns", "join": "on", "top_n": "by"}
-
-
 def merge_turns(turns: list[TurnOps]) -> list[Op]:
     """Operations over several turns: later turns fill or correct earlier ones."""
     merged: dict[str, Op] = {}
@@ -140,7 +136,8 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                     args.pop("unresolved", None)
                 merged["filter"] = Op("filter", args)
             else:
-                key = MAIN_SLOT.get(op.kind)
+                spec = opspec.get(op.kind)
+                key = spec.main_slot if spec else None
                 if key is None or op.args.get(key) or op.args.get("unresolved"):
                     merged[op.kind] = Op(op.kind, op.args)
                 elif op.kind == "sort" and op.args.get("direction_said"):  # "从高到低" after "按评分排序"
@@ -388,6 +385,8 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
                 missing.append("second_table")
             elif not a.get("on"):
                 missing.append("join_key")
+        elif (spec := opspec.get(o.kind)) is not None and spec.words:
+            missing += [g for g in spec.gaps(a) if g not in missing]
     return missing, problems, typo
 
 
@@ -399,7 +398,7 @@ def _decision(gate: str, nxt: str, req: Request, reply: str, rule: str, missing:
     mode, tier = mode_override or (row.mode, row.tier)
     reason = row.reason
     if mode == "transform":
-        labels = "".join(replies.OP_LABEL["zh"].get(k, k) for k in req.kinds() if k != "profile")
+        labels = "".join(opspec.label(k, "zh") for k in req.kinds() if k != "profile")
         reason = f"{row.reason}: {labels}"
     return Decision(
         gate=gate, next=nxt, mode=mode, tier=tier, confidence=req.confidence if gate == "act" else 0.9, request=req,

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from modes import lexicon as lx
+from modes import opspec
 from modes.catalog import SheetInfo
 from modes.conditions import Cond, parse_conditions
 from modes.decision import Op
@@ -161,6 +162,12 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
 
     def unresolved(n: int = 1) -> None:
         out.unresolved += n
+
+    # operations asked for by their own words (registered OpSpecs with a lexicon): they own those words
+    worded = opspec.read_worded(text, hits, sheet)
+    for w in worded:
+        found.append((w.start, Op(w.kind, w.args)))
+        spans.extend(w.spans)
 
     # explore: compare, outliers, relation, join
     m = lx.EXPLORE_COMPARE.search(text)
@@ -537,7 +544,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             found.append((named[-1].start, Op("group", {"keys": [named[-1].column], "measures": [{"agg": "count"}], "question": True})))
 
     vm = VALUE_Q.search(text)
-    if vm and not any(o.kind in ("group", "count", "top_n") for _, o in found):
+    if vm and not worded and not any(o.kind in ("group", "count", "top_n") for _, o in found):
         asked = [h for h in hits if (h.end <= vm.start() or re.match(r"what", vm.group(0), re.I)) and h.column in sheet.numeric]
         if asked:
             col = asked[-1].column
