@@ -6,13 +6,14 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from modes import evidence, opspec, replies
 from modes import lexicon as lx
-from modes import opspec, replies
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.conditions import Cond
-from modes.decision import RESTATE_BELOW, Decision, Op, Pending, Request, SessionState
+from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState
+from modes.evidence import Gap
 from modes.ops import TurnOps, _blank, parse_turn
-from modes.resolve import FileRef, find_columns, find_files, find_sheet
+from modes.resolve import FileRef, find_columns, find_files, find_sheet, find_values
 from modes.table import select_mode
 from modes.text import language, normalize, parse_number
 
@@ -194,7 +195,7 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         "text": latest, "lang": lang, "plan_only": flags["plan_only"], "overwrite": flags["overwrite"],
         "full": flags["full"], "target_format": flags["target_format"], "header_row": header_row,
     }
-    conf, lowered = 0.9, []
+    ev: list[Evidence] = []
     file: str | None = None
     how = ref.how
     candidates = list(ref.candidates)
@@ -202,11 +203,9 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
     if how in ("named", "fuzzy", "description", "current", "type"):
         file = ref.path
         if how == "fuzzy":
-            conf -= 0.1
-            lowered.append("文件名和工作区里的文件差一点，按最接近的理解")
+            ev.append(Evidence("file", -0.1, "文件名和工作区里的文件差一点，按最接近的理解"))
         if how == "type":
-            conf = 0.45
-            lowered.append("您没有说是哪个文件，工作区里只有这一个这种类型的文件")
+            ev.append(Evidence("file", -0.45, "您没有说是哪个文件，工作区里只有这一个这种类型的文件"))
     fi = catalog.get(file) if file else None
     if fi is not None and not fi.is_table:
         problems.append(f"{fi.name} 不是表格文件。" if lang == "zh" else f"{fi.name} is not a spreadsheet.")
@@ -275,12 +274,18 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
                 fi, sheet, parsed = fits[0]
                 file, how = fi.path, "inferred"
                 sheet_name = sheet.name if len(fi.sheets) > 1 else None
-                conf = 0.45
-                lowered.append("您没有说是哪个文件，只有它含有提到的列")
+                ev.append(Evidence("file", -0.45, "您没有说是哪个文件，只有它含有提到的列"))
             elif len(fits) == 1 and how == "ambiguous":
                 candidates = [fits[0][0].path] + [c for c in candidates if c != fits[0][0].path]
             elif len(fits) > 1 and how == "none" and has_work:
                 how, candidates = "ambiguous", [f.path for f, _, _ in fits]
+        only = catalog.tables[0] if len(catalog.tables) == 1 else None
+        if fi is None and only is not None and not only.error and how in ("none", "current_missing") and not chatty and has_work:
+            # a one-file workspace: that file is the file
+            sheet, parsed, _, _ = _best_sheet(only, texts, flags)
+            fi, file, how = only, only.path, "only"
+            sheet_name = sheet.name if len(only.sheets) > 1 else None
+            ev.append(Evidence("file", -0.05, "工作区里只有这一个表格", "the workspace holds only this table"))
 
     ops = merge_turns(parsed)
     cur = catalog.get(state.current_file) if state.current_file else None
@@ -290,9 +295,15 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
             fi, file, how, sheet_name = cur, cur.path, "current", named_sheet
             sheet = _sheet_of(cur, named_sheet)
             ops = [Op("profile", {"head": None, "columns": []})]
+    if file is not None and ops:
+        words, found_gaps = _unread(texts[-1], parsed[-1], sheet)
+        if words:
+            ev.append(Evidence("words", -0.4, "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
+        for g in found_gaps:
+            ev.append(Evidence("gap", -0.5, g.say("zh"), g.say("en")))
+        kw["unexplained"], kw["gaps"] = tuple(words), tuple(found_gaps)
     if file is not None and any(p.typos for p in parsed):
-        conf = min(conf, 0.5)
-        lowered.append("列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos))
+        ev.append(Evidence("column", -0.4, "列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos)))
     if flags["full"] and not any(o.kind == "full_analysis" for o in ops):
         ops = [Op("full_analysis", {})] + [o for o in ops if o.kind != "profile"]
     if len(files) > 1 and not any(o.kind in ("compare", "join") for o in ops) and ops:
@@ -325,16 +336,25 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         missing += [m for m in m2 if m not in missing]
         problems += p2
         if typo:
-            conf = min(conf, 0.5)
-            lowered.append("列名按最接近的理解")
+            ev.append(Evidence("value", -0.4, "列名按最接近的理解"))
     if how == "description":
-        conf -= 0.05
+        ev.append(Evidence("file", -0.05, ""))  # named by what it holds, not by its name
     return Request(
         intent="work" if ops or flags["full"] else "none",
         ops=tuple(ops), file=file, files=files if len(files) > 1 else (), sheet=sheet_name, file_how=how,
         candidates=tuple(candidates), missing_file_name=ref.missing_name, missing=tuple(missing),
-        problems=tuple(problems), closest=tuple(closest), confidence=round(conf, 2), lowered_by=tuple(lowered), **kw,
+        problems=tuple(problems), closest=tuple(closest), evidence=tuple(ev), **kw,
     )
+
+
+def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list[Gap]]:
+    """Content words of the latest turn that no rule read, and what it asks for that no operation does."""
+    taken = list(turn.consumed)
+    for spans in find_values(text, sheet, taken).values():
+        taken += [(a, b) for _, a, b in spans]
+    found = evidence.gaps(text, taken)
+    words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
+    return words, found
 
 
 def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sheets: list[str]) -> tuple[list[str], list[str], bool]:
@@ -474,10 +494,18 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decis
     if lx.EXPORT_LIST.search(text) and not strong and not req.file:
         wants_file = bool(lx.EXPORT.search(text))
         ops = (Op("list_files", {}),) + ((Op("export", {"format": "csv"}),) if wants_file else ())
-        req = replace(req, intent="export_list", ops=ops, missing=(), file=None, confidence=0.9)
+        req = replace(req, intent="export_list", ops=ops, missing=(), file=None, evidence=())
         d = _decision("act", "execute", req, "", "export_list")
         return d, state.evolve(pending=None)
     return _gate(req, state, [utterance], multi_turn=False, catalog=catalog, prior=None)
+
+
+def _why(req: Request, lang: str) -> str:
+    """What lowered the confidence, as said in a restatement."""
+    if lang == "zh":
+        return ("（" + "；".join(req.lowered_by) + "。）") if req.lowered_by else ""
+    said = list(dict.fromkeys(e.en for e in req.evidence if e.weight < 0 and e.en))
+    return ("(" + "; ".join(said) + ".) ") if said else ""
 
 
 def _chat(kind: str, utterance: str, lang: str, state: SessionState) -> tuple[Decision, SessionState]:
@@ -507,6 +535,11 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
             req = replace(req, intent="chat", chat_kind="remark")
             return _decision("chat", "reply", req, en_ if lang == "en" else zh_, "chat:remark"), state.evolve(current_file=named)
         req = replace(req, intent="unknown")
+        cannot = evidence.gaps(text)
+        if cannot:  # 中位数是多少: say plainly what cannot be done, and the closest thing that can
+            said = ("；".join(g.say("zh") for g in cannot) + "。") if lang == "zh" else ("; ".join(g.say("en") for g in cannot) + ". ")
+            d = _decision("unknown", "ask_intent", replace(req, gaps=tuple(cannot)), said + replies.ask_intent(lang, named), "capability_gap")
+            return d, state.evolve(pending=None, current_file=named or state.current_file)
         d = _decision("unknown", "ask_intent", req, replies.ask_intent(lang, named), "no_intent")
         return d, state.evolve(pending=None, current_file=named or state.current_file)
     if req.missing:
@@ -522,7 +555,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         reply = replies.restate(req, lang)
     elif req.confidence < RESTATE_BELOW:
         nxt, rule = "restate_confirm", "low_confidence"
-        why = ("（" + "；".join(req.lowered_by) + "。）") if lang == "zh" and req.lowered_by else ""
+        why = _why(req, lang)
         reply = replies.restate(req, lang, why)
     else:
         nxt, rule, reply = "execute", "enough_to_act", ""

@@ -10,7 +10,7 @@ from typing import Any
 from modes import opspec
 from modes.catalog import Catalog
 from modes.conditions import Cond
-from modes.decision import Decision, Op, Request, SessionState
+from modes.decision import BASE_CONFIDENCE, Decision, Evidence, Op, Request, SessionState
 from modes.gate import _decision, _gate, _op_gaps
 from modes.replies import CHAT
 from modes.resolve import closest_columns, find_files
@@ -141,6 +141,6 @@ def request_from_intent(intent: dict[str, Any], goals: list[str], catalog: Catal
         file=file, files=files if len(files) > 1 else (), sheet=sheet.name if (sheet and fi and len(fi.sheets) > 1) else None,
         file_how="model" if file else ("missing" if missing_name else "none"), candidates=candidates,
         missing_file_name=missing_name, missing=tuple(missing), problems=tuple(problems), closest=tuple(columns),
-        full="full_analysis" in goals, confidence=MODEL_CONFIDENCE, lowered_by=("由模型解析，执行前需要确认",),
+        full="full_analysis" in goals, evidence=(Evidence("model", MODEL_CONFIDENCE - BASE_CONFIDENCE, "由模型解析，执行前需要确认"),),
         text=utterance, lang=lang,
     )

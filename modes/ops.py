@@ -74,6 +74,7 @@ class TurnOps:
     correction: bool = False
     typos: list[str] = field(default_factory=list)
     bare: list[tuple[str, Any]] = field(default_factory=list)  # a comparison with no column: 大于4.5
+    consumed: list[tuple[int, int]] = field(default_factory=list)  # the spans the rules read
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
@@ -595,6 +596,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                 n = int(parse_number(g) or 5) if g else 5
             found.append((pm.start() if pm else 0, Op("profile", {"head": n, "columns": [h.column for h in hits]})))
 
+    out.consumed = spans + [(h.start, h.end) for h in hits] + list(cp.spans)
     found.sort(key=lambda t: t[0])
     exports = [o for _, o in found if o.kind == "export"]
     out.ops = [o for _, o in found if o.kind != "export"] + exports[:1]
