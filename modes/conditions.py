@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from modes import lexicon as lx
 from modes.catalog import SheetInfo
 from modes.resolve import ColumnHit, find_values, resolve_column
 from modes.text import CJK, NUMBER_RE, _number, tidy
@@ -371,13 +372,14 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
     # values alone: 朝阳区的, Sales 部门的人, 上海和北京的订单
     found = find_values(text, sheet, used)
     for col, vals in found.items():
-        neg = any(re.search(r"(?:除了|除|不要|排除|去掉|非|not|except|excluding)\s*$", text[: s]) for _, s, _ in vals)
+        neg = any(lx.EXCLUDE_BEFORE.search(text[:s]) for _, s, _ in vals)
         first, last = min(s for _, s, _ in vals), max(e for _, _, e in vals)
         names = list(dict.fromkeys(v for v, _, _ in vals))
+        how = "excluded" if neg else "exact"  # the exclusion word is read here, once
         if len(names) == 1:
-            add(Cond(col, "ne" if neg else "eq", names[0], raw=col), first, last)
+            add(Cond(col, "ne" if neg else "eq", names[0], raw=col, how=how), first, last)
         else:
-            add(Cond(col, "not_in" if neg else "in", names, raw=col), first, last)
+            add(Cond(col, "not_in" if neg else "in", names, raw=col, how=how), first, last)
     # words shaped like a column's values but absent from the data (华中仓, 丰台区): asked about, never dropped
     def absent_value(tok: str, a: int, b: int) -> None:
         if not free(a, b) or not 2 <= len(tok) <= 6 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]", tok):

@@ -93,6 +93,7 @@ class SessionState:
     current_sheet: str | None = None
     pending: Pending | None = None
     last: Pending | None = None  # the request that ran last, for corrections that come after it ran
+    last_result: str | None = None  # the table the last run wrote to outputs/: the input of "在这个结果里…", "then …"
     turn: int = 0
 
     def evolve(self, **kw: Any) -> SessionState:

@@ -200,6 +200,10 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
     how = ref.how
     candidates = list(ref.candidates)
     problems: list[str] = []
+    result = catalog.get(state.last_result) if state.last_result else None
+    if result is not None and how in ("none", "current", "current_missing") and (lx.RESULT_REF.search(norms[-1]) or lx.THEN_START.search(norms[-1])):
+        how, file = "result", result.path  # 在这个结果里… / then …: the last result is the input
+        ev.append(Evidence("file", -0.05, "在上一步的结果上操作", "working on the previous result"))
     if how in ("named", "fuzzy", "description", "current", "type"):
         file = ref.path
         if how == "fuzzy":

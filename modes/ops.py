@@ -520,7 +520,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         logic = cp.logic
         keeps = fm is not None and not re.fullmatch(r"where|rows with|rows where|find rows|with", fm.group(0), re.I | re.A)
         if dm and conds and (not keeps or dm.start() > fm.start()):  # type: ignore[union-attr]
-            conds = [negate(c) for c in conds]
+            conds = [c if c.how == "excluded" else negate(c) for c in conds]
             logic = "or" if logic == "and" and len(conds) > 1 else "and"
         unres_c = [c for c in conds if c.column is None]
         args = {"conditions": conds, "logic": logic, "delete": bool(dm)}
