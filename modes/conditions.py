@@ -355,7 +355,7 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
             continue
         value, end = val
         if isinstance(value, dict) and "stat" in value:
-            if col is None or not (value["column"] or col) in sheet.numeric:
+            if col is None or (value["column"] or col) not in sheet.numeric:
                 continue
             value = {"stat": value["stat"], "column": value["column"] or col}
         value = _percent(value, text[m.end() : end], col, sheet)
