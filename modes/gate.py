@@ -471,6 +471,14 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decis
         old_kinds = set(p.request.kinds())
         if ck and not new_kinds and fresh.file_how in ("none", "current", "current_missing"):
             return _chat(ck, utterance, lang, state)
+        answer = _slot_answer(p, text, catalog) if p.stage == "clarify" and fresh.file_how not in ("named", "fuzzy", "description") else None
+        if answer is not None:  # 用 城市 这一列: the answer to our own question fills that slot, never starts a new action
+            if not answer:
+                missing = list(p.request.missing)
+                return _decision("clarify", "ask_slots", p.request, replies.ask_slots(p.request, missing, lang, _table_names(catalog)),
+                                 "slot_answer_unread", missing), state
+            merged = understand(answer, catalog, state)
+            return _gate(merged, state, answer, multi_turn=True, catalog=catalog, prior=p)
         other_file = (bool(fresh.ops) and fresh.file_how in ("named", "fuzzy", "description", "type") and p.request.file not in (None, fresh.file)
                       and not lx.CORRECTION.search(text))
         adding = bool(ADDITIVE.search(text))
@@ -510,6 +518,36 @@ def _why(req: Request, lang: str) -> str:
         return ("（" + "；".join(req.lowered_by) + "。）") if req.lowered_by else ""
     said = list(dict.fromkeys(e.en for e in req.evidence if e.weight < 0 and e.en))
     return ("(" + "; ".join(said) + ".) ") if said else ""
+
+
+SLOT_ANSWER = re.compile(r"^\s*(?:就?用|就|是|选|要|拿|按|用的是|我说的是|指的是|(?:i mean|use|the|it'?s|by)\s)?\s*(?P<body>.+?)\s*"
+                         r"(?:这一?列|那一?列|这个字段|那个字段|一列|列|字段|(?:the\s+)?column)?\s*(?:吧|就行|就好|即可|啊|呀)?\s*[。.!！]?\s*$", re.I | re.A)
+SLOT_PHRASE = {"group_by": "按{}分组", "sort_by": "按{}排序", "columns": "只保留{}列", "column": "", "columns_pair": "{}的相关性", "join_key": "按{}关联"}
+
+
+def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
+    """The turns with the columns an answer names put where they were asked for; [] when it names none; None when not an answer."""
+    asked = [m for m in p.request.missing if m in SLOT_PHRASE]
+    f = catalog.get(p.request.file) if p.request.file else None
+    m = SLOT_ANSWER.match(text)
+    if not asked or f is None or not f.sheets or m is None:
+        return None
+    sheet = _sheet_of(f, p.request.sheet)
+    hits = find_columns(m.group("body"), sheet)
+    rest = re.sub(r"[\s,，、和与及and&]+", "", _blank(m.group("body"), [(h.start, h.end) for h in hits]), flags=re.I)
+    if rest:
+        return [] if len(text) <= 12 and re.search(r"列|字段|column", text, re.I) else None
+    cols = list(dict.fromkeys(h.column for h in hits))
+    turns = list(p.turns)
+    raws = [u["raw"] for o in p.request.ops for u in o.args.get("unresolved", [])]
+    raw = next((r for r in raws if any(r in t for t in turns)), None)
+    if raw is not None:  # 按那个分组 + 城市 -> 按城市分组
+        i = max(i for i, t in enumerate(turns) if raw in t)
+        turns[i] = turns[i].replace(raw, cols[0], 1)
+        return turns
+    if asked[0] == "column":  # 找异常值 + 实际销量: the column joins the request that asked for it
+        return turns[:-1] + [f"{turns[-1]} {cols[0]}"]
+    return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
 
 
 def _chat(kind: str, utterance: str, lang: str, state: SessionState) -> tuple[Decision, SessionState]:
