@@ -354,10 +354,16 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
 def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list[Gap]]:
     """Content words of the latest turn that no rule read, and what it asks for that no operation does."""
     taken = list(turn.consumed)
-    for spans in find_values(text, sheet, taken).values():
-        taken += [(a, b) for _, a, b in spans]
     found = evidence.gaps(text, taken)
     words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
+    if words:  # values the request names outside any condition (上海的…) are read too
+        for spans in find_values(text, sheet, taken).values():
+            taken += [(a, b) for _, a, b in spans]
+        words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
+    hits = find_columns(text, sheet) if words or re.search(r"至|到|~|-|—|to|through", text) else []
+    for a, b in zip(hits, hits[1:], strict=False):  # 2015年至2020年: a range of columns, which no rule reads yet
+        if re.fullmatch(r"\s*(?:至|到|~|-|—|to|through)\s*", text[a.end : b.start], re.I):
+            words.insert(0, text[a.start : b.end])
     return words, found
 
 
@@ -572,8 +578,8 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         if not lx.VAGUE.search(text) and not lx.WORK_NOUN.search(text) and not named and not req.missing_file_name and ck is None \
                 and re.search(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}", text, re.I) and not lx.DEICTIC.search(text) and not mentions_data:
             return _chat("other", turns[-1], lang, state)
-        if named and lx.REMARK.search(text) and not lx.VAGUE.search(text) and prior is None:
-            zh_, en_ = replies.remark(named)
+        if (named or lx.DEICTIC.search(text)) and lx.REMARK.search(text) and not lx.VAGUE.search(text) and prior is None:
+            zh_, en_ = replies.remark(named or ("这个表" if lang == "zh" else "this table"))
             req = replace(req, intent="chat", chat_kind="remark")
             return _decision("chat", "reply", req, en_ if lang == "en" else zh_, "chat:remark"), state.evolve(current_file=named)
         req = replace(req, intent="unknown")

@@ -53,6 +53,7 @@ RENAME = re.compile(
     r"|(?<![a-z])rename\s+(?:the\s+)?(?:column\s+)?\S+\s+(?:column\s+)?to\s+[\"']?(?P<new2>[\w\u4e00-\u9fff]+)",
     re.I | re.A,
 )
+EXPORT_FORMAT = re.compile(r"(?:成|为|(?<![a-z])as|(?<![a-z])to|(?<![a-z])into|导出|转)\s*(?P<f>csv|tsv|xlsx|xls|excel)(?![a-z])", re.I | re.A)
 CMP_STAT = re.compile(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到))\s*(?:平均水平|平均值|平均数|平均|均值)"
                       r"|(?:(?<=above)|(?<=below)|(?<=than)|(?<=under)|(?<=over))\s+(?:the\s+)?(?:average|mean)", re.I | re.A)
 BARE_OPS = {"大于": "gt", "超过": "gt", "高于": "gt", ">": "gt", "小于": "lt", "低于": "lt", "不到": "lt", "<": "lt",
@@ -158,6 +159,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     for m in lx.HEADER_ROW.finditer(text):
         spans.append(m.span())
         header_said = True
+    for m in EXPORT_FORMAT.finditer(text) if lx.EXPORT.search(text) else ():  # 导出成 csv: the format, never a value to filter on
+        spans.append(m.span("f"))
     text = _blank(text, spans)
     hits = find_columns(text, sheet)
     out.hits = len(hits)
