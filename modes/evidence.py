@@ -142,13 +142,13 @@ def unexplained(text: str, consumed: Iterable[tuple[int, int]], extra: Iterable[
     """Content words of text outside the consumed spans that no word list explains."""
     consumed = list(consumed)
     periods = [m.group(0) for m in MONTH_ALONE.finditer(text) if not any(a < m.end() and m.start() < b for a, b in consumed)]
-    rest = _blank(text, consumed)
-    rest = NUMBER_ETC.sub(lambda m: " " * len(m.group(0)), rest)
+    read = _blank(text, consumed)
+    rest = NUMBER_ETC.sub(lambda m: " " * len(m.group(0)), read)
     if not _content(rest):  # most requests: every word already read
         return periods
     spans: list[tuple[int, int]] = []
     for p in list(_known()) + list(extra):
-        spans += [m.span() for m in p.finditer(rest) if m.end() > m.start()]
+        spans += [m.span() for m in p.finditer(read) if m.end() > m.start()]
     return list(dict.fromkeys(periods + _content(_blank(rest, spans))))  # 3月份 that no condition read: a period dropped
 
 
