@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from modes import lexicon as lx
+from modes.text import blank as _blank
 
 # Function words and politeness that carry no operation, per language (longest first when removed).
 FILLER_ZH = (
@@ -125,14 +126,6 @@ def _concept(word: str) -> bool:
     """A word of the lexicon's column meanings (商品, customers): it names what the rows or a sheet are."""
     w = word.casefold()
     return bool(lx.concept_of(w) or (w.endswith("s") and lx.concept_of(w[:-1])))
-
-
-def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
-    chars = list(text)
-    for s, e in spans:
-        for i in range(max(0, s), min(len(chars), e)):
-            chars[i] = " "
-    return "".join(chars)
 
 
 MONTH_ALONE = re.compile(r"(?<![\d年/\-.])(?:1[0-2]|0?[1-9]|[一二三四五六七八九十]|十[一二])\s*月份?(?!\d)")

@@ -12,7 +12,7 @@ from modes.catalog import SheetInfo
 from modes.conditions import Cond, parse_conditions
 from modes.decision import Op
 from modes.resolve import ColumnHit, find_columns, resolve_column
-from modes.text import CJK, parse_number, tidy
+from modes.text import CJK, blank, parse_number, tidy
 
 DESC = re.compile(r"从高到低|从大到小|由高到低|由大到小|从新到旧|由新到旧|从晚到早|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
@@ -87,12 +87,7 @@ def _unres(raw: str, closest: list[str] | tuple[str, ...], slot: str = "column")
     return {"slot": slot, "raw": raw, "closest": list(closest)}
 
 
-def _blank(text: str, spans: list[tuple[int, int]]) -> str:
-    chars = list(text)
-    for s, e in spans:
-        for i in range(max(0, s), min(len(chars), e)):
-            chars[i] = " "
-    return "".join(chars)
+_blank = blank
 
 
 def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop: re.Pattern[str] = KEY_STOP) -> tuple[str | None, str, str, list[str], int]:
