@@ -501,6 +501,12 @@ def _chat(kind: str, utterance: str, lang: str, state: SessionState) -> tuple[De
 def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool, catalog: Catalog, prior: Pending | None) -> tuple[Decision, SessionState]:
     lang = req.lang
     text = normalize(turns[-1])
+    if req.gaps and req.ops and all(o.args.get("question") or o.kind in ("profile", "count") for o in req.ops):
+        # 中位数是多少: the figure asked for is one no operation gives; never offer another figure in its place
+        said = ("；".join(g.say("zh") for g in req.gaps) + "。") if lang == "zh" else ("; ".join(g.say("en") for g in req.gaps) + ". ")
+        named = req.file if req.file_how not in ("none", "missing") else None
+        d = _decision("unknown", "ask_intent", replace(req, intent="unknown"), said + replies.ask_intent(lang, named), "capability_gap")
+        return d, state.evolve(pending=None, current_file=named or state.current_file)
     if not req.ops and not req.full:
         if prior is not None and multi_turn:
             missing = list(prior.request.missing) or ["file"]
