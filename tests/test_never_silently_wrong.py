@@ -351,6 +351,8 @@ CHAT = [
     "这个表是财务上周发我的", "sales.csv 是财务上周发我的", "my boss sent me sales.csv yesterday", "你会把我的数据传到网上吗",
     "会不会把我的原文件改掉", "你叫什么名字", "what can you do", "你支持哪些格式", "is my data uploaded anywhere?",
     "sales.csv 是同事整理的", "teams.csv 昨天才发给我", "will you change my files?",
+    # talk that names nothing of the workspace
+    "你是不是很无聊啊", "我是不是太胖了", "周末比较想去爬山", "你觉得猫和狗是什么关系", "你不是机器人吗",
 ]
 
 
