@@ -61,7 +61,7 @@ CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'_-]+")
 FORMATS = re.compile(r"(?<![a-z])(?:csv|tsv|xlsx|xlsm|xls|ods|excel|wps|utf-?8|gbk|gb18030|bom)(?![a-z])", re.I)
 PATH_PART = re.compile(r"[\w.\-\u4e00-\u9fff]+[/\\]")
-NUMBER_ETC = re.compile(r"\d[\d,.]*\s*(?:%|万|千|亿|k|元|块|岁|年|月|日|号|天|周|季度|个|条|行|名|人|家|笔|单|次)?", re.I)
+NUMBER_ETC = re.compile(r"\d[\d,.]*\s*(?:%|万|千|亿|k|元|块|岁|天|周|季度|个|条|行|名|人|家|笔|单|次)?", re.I)
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,8 @@ def _concept(word: str) -> bool:
     return bool(lx.concept_of(w) or (w.endswith("s") and lx.concept_of(w[:-1])))
 
 
-MONTH_ALONE = re.compile(r"(?<![\d年/\-.])(?:1[0-2]|0?[1-9]|[一二三四五六七八九十]|十[一二])\s*月份?(?!\d)")
+MONTH_ALONE = re.compile(r"(?<![\d年/\-.])(?:1[0-2]|0?[1-9]|[一二三四五六七八九十]|十[一二])\s*月份?(?!\d)"
+                         r"|(?:19|20)\d{2}\s*(?:年|-|/|\.)\s*(?:1[0-2]|0?[1-9])(?:\s*(?:月|-|/|\.)\s*(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?|\s*月份?)?")
 
 
 def unexplained(text: str, consumed: Iterable[tuple[int, int]], extra: Iterable[re.Pattern[str]] = ()) -> list[str]:

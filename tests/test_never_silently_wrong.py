@@ -324,6 +324,7 @@ CROSS = [
     ("sales.csv 实际销量低于平均水平的订单", lambda df: df[df["实际销量"] < df["实际销量"].mean()], RUN),
     ("sales.csv 实际销量大于等于目标销量的", lambda df: df[df["实际销量"] >= df["目标销量"]], not RUN),
     ("sales.csv 金额低于平均金额的订单", lambda df: df[df["金额"] < df["金额"].mean()], RUN),
+    ("sales.csv 里实际销量超过了平均值的订单", lambda df: df[df["实际销量"] > df["实际销量"].mean()], not RUN),
 ]
 
 
