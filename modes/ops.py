@@ -204,7 +204,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             if col:
                 on = col
         found.append((m.start(), Op("join", {"on": on})))
-    explore = bool(found)
+    explore = bool(found)  # an operation read by its own words, or an exploration: the summary rules stand aside
 
     # questions about the data: 哪个城市金额最高？ which city has the highest amount?
     m = WHICH_TOP.search(text)

@@ -31,8 +31,10 @@ Adding an operation
                return None
 
    The default `read` finds one of `words` in the request and fills the column slots from the columns
-   the request names (numeric ones for `numeric=True` slots), in the order written; override it for
-   anything finer. The default `gaps` reports required slots that stayed empty; `phrase` defaults to
+   the request names (numeric ones for `numeric=True` slots), in the order written, and a `keys` slot
+   from the columns written right after 按/by/per/每个; override it for anything finer. While an
+   operation read by its own words is in a request, the built-in summary, ranking and question rules
+   stand aside (so 按城市算金额的中位数 is one operation, not a sum plus a median). The default `gaps` reports required slots that stayed empty; `phrase` defaults to
    the label followed by the slot values.
 3. Import the module that registers it from `modes/operations.py` (the built-in operations live there)
    and write its tests. Nothing else names the operation.
@@ -46,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 FAMILIES = ("transform", "explore", "profile", "export", "list")
+BY_BEFORE = re.compile(r"(?:按照|按|根据|每个|每一个|各个|各|(?<![a-z])(?:by|per|for each|for every))\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ class Slot:
     """One argument of an operation: its key in Op.args, what fills it, and the question when it is missing."""
 
     name: str
-    kind: str  # column | columns | number | text
+    kind: str  # column | columns | keys (columns after 按/by/per) | number | text
     zh: str
     en: str
     numeric: bool = False
@@ -128,8 +131,14 @@ class OpSpec:
         used: list[tuple[int, int]] = [m.span()]
         pool = list(hits)
         numbers = [(n.span(), float(n.group(0).replace(",", ""))) for n in re.finditer(r"-?\d[\d,]*(?:\.\d+)?", text)]
+        keyed = [h for h in pool if BY_BEFORE.search(text[: h.start])]
         for s in self.slots:
-            if s.kind in ("column", "columns"):
+            if s.kind == "keys":  # 按城市 / by city: the columns named right after a BY word
+                if keyed:
+                    args[s.name] = list(dict.fromkeys(h.column for h in keyed))
+                    used += [(h.start, h.end) for h in keyed]
+                    pool = [h for h in pool if h not in keyed]
+            elif s.kind in ("column", "columns"):
                 fit = [h for h in pool if not s.numeric or h.column in sheet.numeric]
                 take = fit[:1] if s.kind == "column" else fit
                 if take:

@@ -115,3 +115,45 @@ def test_a_new_operation_reaches_the_model_goals_and_the_plan(tmp_path, value_ra
     plan = build_plan(d, Session(ws).catalog())
     assert [st.toolHint for st in plan.steps] == ["profile_dataset", "column_value_range"]
     assert plan.steps[1].args == {"column": "数量"}
+
+
+@pytest.fixture
+def spread_by():
+    """A worded operation with keys: the built-in summary rules stand aside while it is in a request."""
+    registry.names()
+
+    @tool
+    def spread_per_group(table: pd.DataFrame, keys: list[str], column: str) -> ToolResult:
+        """Largest minus smallest value of a column per group."""
+        out = table.groupby(keys)[column].agg(lambda s: s.max() - s.min()).reset_index(name=f"{column}_极差")
+        return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)})
+
+    @operation
+    class SpreadBy(OpSpec):
+        name = "spread_by_demo"
+        family = "transform"
+        label = {"zh": "分组极差", "en": "range per group"}
+        words = {"zh": ("极差",), "en": ("range",)}
+        slots = (Slot("keys", "keys", "按哪一列分组？", "Per which column?"),
+                 Slot("column", "column", "哪一列的极差？", "Range of which column?", numeric=True))
+        saves_result = True
+
+        def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+            return [StepSpec("分组算极差", "spread_per_group", "完成", {"keys": args["keys"], "column": args["column"]})]
+
+    yield SpreadBy
+    opspec.unregister("spread_by_demo")
+    registry.TOOLS.pop("spread_per_group", None)
+
+
+def test_a_worded_operation_with_keys_is_one_operation(tmp_path, spread_by):
+    ws, df = _workspace(tmp_path)
+    s = Session(ws)
+    tr = s.turn("sales.csv 按城市算金额的极差")
+    assert tr.decision.request.kinds() == ["spread_by_demo"]
+    assert tr.decision.request.ops[0].args == {"keys": ["城市"], "column": "金额"}
+    if tr.run is None:
+        tr = s.turn("继续")
+    got = pd.read_csv(tmp_path / tr.run.files[0]["path"])  # type: ignore[union-attr]
+    want = df.groupby("城市")["金额"].agg(lambda x: x.max() - x.min()).to_dict()
+    assert dict(zip(got["城市"], got["金额_极差"], strict=True)) == want
