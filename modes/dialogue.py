@@ -138,6 +138,15 @@ def on_replacement(t: Turn) -> Outcome:
     return _gate(t.fresh, t.state, [t.utterance], multi_turn=True, catalog=t.catalog, prior=None)
 
 
+def dropped_note(t: Turn, out: Outcome) -> Outcome:
+    """A new request while another waited: the new one wins, and the reply says the old one was set aside."""
+    d, state = out
+    if t.state.pending is None or d.next in ("execute", "cancel") or d.gate == "chat":
+        return out
+    note = "（之前那个请求已放下。）" if t.lang == "zh" else "(The earlier request was set aside.) "
+    return replace(d, reply=note + d.reply), state
+
+
 def on_file_swap(t: Turn) -> Outcome:
     """不是上海，是北京: the file is what changes."""
     assert t.pending is not None
@@ -164,7 +173,7 @@ def on_export_list(t: Turn) -> Outcome:
 
 
 def on_request(t: Turn) -> Outcome:
-    return _gate(t.fresh, t.state, [t.utterance], multi_turn=False, catalog=t.catalog, prior=None)
+    return dropped_note(t, _gate(t.fresh, t.state, [t.utterance], multi_turn=False, catalog=t.catalog, prior=None))
 
 
 # ---------------------------------------------------------------- classifiers

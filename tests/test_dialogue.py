@@ -28,3 +28,15 @@ def test_each_kind_of_turn_has_its_row(catalog, turns, nxt, rule):
     for t in turns:
         d, state = decide_turn(state, t, catalog)
     assert d is not None and (d.next, d.rule) == (nxt, rule), d.reply
+
+
+@pytest.mark.parametrize("turns", [
+    ["预览 销售报表.xlsx", "把库存明细.csv按库存数量排序后直接覆盖原文件"],
+    ["库存明细.csv 按那个排序", "算了，库存明细.csv 按仓库分组汇总库存数量，先出方案"],
+])
+def test_a_new_request_while_one_waits_says_the_old_one_was_set_aside(catalog, turns):
+    state = SessionState()
+    d = None
+    for t in turns:
+        d, state = decide_turn(state, t, catalog)
+    assert d is not None and d.next in ("plan_confirm", "restate_confirm") and d.reply.startswith("（之前那个请求已放下。）"), d.reply
