@@ -57,6 +57,7 @@ GAPS: tuple[tuple[str, str, str, str, str], ...] = (
     (r"排名第|名次|(?<![a-z])rank(?:ing)? of", "名次", "ranks", "排序或取前几名", "sorting or the top N"),
 )
 GAP_RES = tuple((re.compile(p, re.I), zh, en, czh, cen) for p, zh, en, czh, cen in GAPS)
+QUOTED = re.compile(r"['\"“‘「『][^'\"”’」』]{1,40}['\"”’」』]")
 CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'_-]+")
 FORMATS = re.compile(r"(?<![a-z])(?:csv|tsv|xlsx|xlsm|xls|ods|excel|wps|utf-?8|gbk|gb18030|bom)(?![a-z])", re.I)
@@ -164,5 +165,5 @@ def _content(rest: str) -> list[str]:
 
 def gaps(text: str, consumed: Iterable[tuple[int, int]] = ()) -> list[Gap]:
     """Things asked for (outside the consumed spans) that no operation does."""
-    rest = _blank(text, consumed)
+    rest = _blank(text, list(consumed) + [m.span() for m in QUOTED.finditer(text)])  # '同比增长' in quotes is a value
     return [Gap(rx, zh, en, czh, cen) for rx, zh, en, czh, cen in GAP_RES if rx.search(rest)]
