@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from modes import evidence, opspec, replies
@@ -167,6 +167,69 @@ def _best_sheet(f: FileInfo, turns: list[str], flags: dict[str, Any]) -> tuple[S
     return best[1], best[2], best[3], best[4]
 
 
+@dataclass
+class _Reading:
+    """Where a request reads from while it is being understood."""
+
+    fi: FileInfo | None
+    file: str | None
+    how: str
+    sheet: SheetInfo
+    parsed: list[TurnOps]
+    sheet_name: str | None
+    candidates: list[str]
+
+
+def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: dict[str, Any], catalog: Catalog,
+                       state: SessionState, ev: list[Evidence]) -> None:
+    """No file was named: the current file for a follow-up, the only file, or the one file that holds what is named."""
+    r.sheet, r.parsed = EMPTY_SHEET, [parse_turn(t, EMPTY_SHEET, flags) for t in texts]
+    has_work = any(p.ops for p in r.parsed) or flags["full"]
+    cur = catalog.get(state.current_file) if state.current_file else None
+    chatty = any(lx.EXPORT_LIST.search(t) or lx.ABOUT_ME.search(t) for t in norms)
+    if r.how == "none" and cur is not None and not chatty:
+        # a follow-up on the current file: use it when what the request names fits it
+        s_cur, p_cur, hits, unres = _best_sheet(cur, texts, flags)
+        words = [w.casefold() for w in re.findall(r"[A-Za-z]{2,}", norms[-1])]
+        own = {c.casefold() for s in cur.sheets for c in s.columns}
+        short = (len(CJK_CHARS.findall(norms[-1])) <= 8 and len(words) <= 5  # 导出成excel, 去重, how many rows?
+                 and all(w in FUNCTION_WORDS or w in own for w in words))
+        follow_up = bool(FOLLOW_UP.search(norms[-1]) or lx.DEICTIC.search(norms[-1]) or state.pending or short)
+        if any(p.ops for p in p_cur) and unres == 0 and (hits > 0 or (has_work and follow_up)):
+            r.fi, r.file, r.how, r.sheet, r.parsed = cur, cur.path, "current", s_cur, p_cur
+            r.sheet_name = s_cur.name if len(cur.sheets) > 1 else None
+            if state.current_sheet and state.current_sheet != s_cur.name and cur.sheet(state.current_sheet):
+                p_old, h_old, u_old = _fit(texts, _sheet_of(cur, state.current_sheet), flags)
+                if (h_old - 3 * u_old) >= (hits - 3 * unres) and not any(s.casefold() in " ".join(texts).casefold() for s in [s_cur.name or ""] if s):
+                    r.sheet_name, r.sheet, r.parsed = state.current_sheet, _sheet_of(cur, state.current_sheet), p_old
+    only = catalog.tables[0] if len(catalog.tables) == 1 else None
+    if r.fi is None and only is not None and not only.error and r.how in ("none", "current_missing") and not chatty and has_work:
+        # a one-file workspace: that file is the file
+        r.sheet, r.parsed, _, _ = _best_sheet(only, texts, flags)
+        r.fi, r.file, r.how = only, only.path, "only"
+        r.sheet_name = r.sheet.name if len(only.sheets) > 1 else None
+        ev.append(Evidence("file", -0.05, "工作区里只有这一个表格", "the workspace holds only this table"))
+    if r.fi is None and r.how in ("none", "ambiguous", "current_missing") and not chatty:
+        # infer the file from the columns and values the request mentions
+        pool = [catalog.get(c) for c in r.candidates] if r.how == "ambiguous" else list(catalog.tables)
+        fits = []
+        for f in pool:
+            if f is None or f.error:
+                continue
+            s, p, hits, unres = _best_sheet(f, texts, flags)
+            if hits > 0 and unres == 0 and any(o.kind != "profile" for q in p for o in q.ops):
+                fits.append((f, s, p))
+        if len(fits) == 1 and r.how == "none":
+            r.fi, r.sheet, r.parsed = fits[0]
+            r.file, r.how = r.fi.path, "inferred"
+            r.sheet_name = r.sheet.name if len(r.fi.sheets) > 1 else None
+            ev.append(Evidence("file", -0.45, "您没有说是哪个文件，只有它含有提到的列"))
+        elif len(fits) == 1 and r.how == "ambiguous":
+            r.candidates = [fits[0][0].path] + [c for c in r.candidates if c != fits[0][0].path]
+        elif len(fits) > 1 and r.how == "none" and has_work:
+            r.how, r.candidates = "ambiguous", [f.path for f, _, _ in fits]
+
+
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:
     """Resolve files, sheet and operations over the turns of one request (oldest first)."""
     norms = [normalize(t) for t in turns]
@@ -249,52 +312,9 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
             if len(fi.sheets) > 1 and not sheet_problem:
                 sheet_name = sheet.name
     else:
-        sheet, parsed = EMPTY_SHEET, [parse_turn(t, EMPTY_SHEET, flags) for t in texts]
-        has_work = any(p.ops for p in parsed) or flags["full"]
-        cur = catalog.get(state.current_file) if state.current_file else None
-        chatty = any(lx.EXPORT_LIST.search(t) or lx.ABOUT_ME.search(t) for t in norms)
-        if how == "none" and cur is not None and not chatty:
-            # a follow-up on the current file: use it when what the request names fits it
-            s_cur, p_cur, hits, unres = _best_sheet(cur, texts, flags)
-            words = [w.casefold() for w in re.findall(r"[A-Za-z]{2,}", norms[-1])]
-            own = {c.casefold() for s in cur.sheets for c in s.columns}
-            short = (len(CJK_CHARS.findall(norms[-1])) <= 8 and len(words) <= 5  # 导出成excel, 去重, how many rows?
-                     and all(w in FUNCTION_WORDS or w in own for w in words))
-            follow_up = bool(FOLLOW_UP.search(norms[-1]) or lx.DEICTIC.search(norms[-1]) or state.pending or short)
-            if any(p.ops for p in p_cur) and unres == 0 and (hits > 0 or (has_work and follow_up)):
-                fi, file, how, sheet, parsed = cur, cur.path, "current", s_cur, p_cur
-                sheet_name = s_cur.name if len(cur.sheets) > 1 else None
-                if state.current_sheet and state.current_sheet != s_cur.name and cur.sheet(state.current_sheet):
-                    p_old, h_old, u_old = _fit(texts, _sheet_of(cur, state.current_sheet), flags)
-                    if (h_old - 3 * u_old) >= (hits - 3 * unres) and not any(s.casefold() in " ".join(texts).casefold() for s in [s_cur.name or ""] if s):
-                        sheet_name, sheet, parsed = state.current_sheet, _sheet_of(cur, state.current_sheet), p_old
-        only = catalog.tables[0] if len(catalog.tables) == 1 else None
-        if fi is None and only is not None and not only.error and how in ("none", "current_missing") and not chatty and has_work:
-            # a one-file workspace: that file is the file
-            sheet, parsed, _, _ = _best_sheet(only, texts, flags)
-            fi, file, how = only, only.path, "only"
-            sheet_name = sheet.name if len(only.sheets) > 1 else None
-            ev.append(Evidence("file", -0.05, "工作区里只有这一个表格", "the workspace holds only this table"))
-        if fi is None and how in ("none", "ambiguous", "current_missing") and not chatty:
-            # infer the file from the columns and values the request mentions
-            pool = [catalog.get(c) for c in candidates] if how == "ambiguous" else list(catalog.tables)
-            fits = []
-            for f in pool:
-                if f is None or f.error:
-                    continue
-                s, p, hits, unres = _best_sheet(f, texts, flags)
-                if hits > 0 and unres == 0 and any(o.kind != "profile" for q in p for o in q.ops):
-                    fits.append((f, s, p))
-            if len(fits) == 1 and how == "none":
-                fi, sheet, parsed = fits[0]
-                file, how = fi.path, "inferred"
-                sheet_name = sheet.name if len(fi.sheets) > 1 else None
-                ev.append(Evidence("file", -0.45, "您没有说是哪个文件，只有它含有提到的列"))
-            elif len(fits) == 1 and how == "ambiguous":
-                candidates = [fits[0][0].path] + [c for c in candidates if c != fits[0][0].path]
-            elif len(fits) > 1 and how == "none" and has_work:
-                how, candidates = "ambiguous", [f.path for f, _, _ in fits]
-
+        rd = _Reading(None, None, how, EMPTY_SHEET, [], sheet_name, candidates)
+        _file_from_context(rd, texts, norms, flags, catalog, state, ev)
+        fi, file, how, sheet, parsed, sheet_name, candidates = rd.fi, rd.file, rd.how, rd.sheet, rd.parsed, rd.sheet_name, rd.candidates
     ops = merge_turns(parsed)
     cur = catalog.get(state.current_file) if state.current_file else None
     if not ops and file is None and how == "none" and cur is not None and len(cur.sheets) > 1:
