@@ -9,15 +9,12 @@ from typing import Any
 
 from modes import opspec
 from modes.catalog import Catalog
-from modes.conditions import Cond
 from modes.decision import BASE_CONFIDENCE, Decision, Evidence, Op, Request, SessionState
 from modes.gate import _decision, _gate, _op_gaps
 from modes.replies import CHAT
 from modes.resolve import closest_columns, find_files
 
 GOALS = opspec.proposable()
-COND_OPS = {"eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains", "in", "not_in", "empty",
-            "not_empty", "startswith", "endswith"}
 MODEL_CONFIDENCE = 0.5  # below the 0.55 line: what a model understood is always restated first
 
 
@@ -82,49 +79,9 @@ def request_from_intent(intent: dict[str, Any], goals: list[str], catalog: Catal
         return None
 
     ops: list[Op] = []
-    for g in goals:
-        if g == "filter":
-            conds = []
-            for c in intent.get("conditions") or []:
-                if c.get("op") not in COND_OPS:
-                    continue
-                value = c.get("value")
-                if isinstance(value, dict) and "column" in value:
-                    value = {"column": col(value["column"]) or value["column"]}
-                conds.append(Cond(col(c.get("column")), c["op"], value, c.get("value2"), str(c.get("column") or ""), "model"))
-            ops.append(Op("filter", {"conditions": [x for x in conds if x.column], "logic": intent.get("logic") or "and"}))
-        elif g == "sort":
-            ops.append(Op("sort", {"by": [x for x in (col(b) for b in intent.get("sort_by") or []) if x], "ascending": bool(intent.get("ascending", True))}))
-        elif g == "group":
-            ms = []
-            for m in intent.get("measures") or []:
-                if m.get("agg") == "count" and not m.get("column"):
-                    ms.append({"agg": "count"})
-                elif m.get("agg") in ("sum", "mean", "min", "max", "count") and col(m.get("column")):
-                    ms.append({"column": m["column"], "agg": m["agg"]})
-            ops.append(Op("group", {"keys": [x for x in (col(k) for k in intent.get("group_by") or []) if x], "measures": ms}))
-        elif g == "select":
-            ops.append(Op("select", {"columns": [x for x in (col(k) for k in intent.get("columns") or []) if x]}))
-        elif g == "export":
-            ops.append(Op("export", {"format": intent.get("output") if intent.get("output") in ("csv", "xlsx") else None}))
-        elif g == "outliers":
-            cols = [x for x in (col(k) for k in intent.get("columns") or []) if x]
-            ops.append(Op("outliers", {"column": cols[0] if cols else None}))
-        elif g == "correlate":
-            ops.append(Op("correlate", {"columns": [x for x in (col(k) for k in intent.get("columns") or []) if x][:2]}))
-        elif g == "top_n":
-            by = [x for x in (col(b) for b in intent.get("sort_by") or []) if x]
-            ops.append(Op("top_n", {"n": int(intent.get("n") or 10), "by": by[0] if by else None, "ascending": bool(intent.get("ascending", False))}))
-        else:  # any other operation: its column slots from the columns the model named, in order
-            spec = opspec.get(g)
-            named_cols = [x for x in (col(k) for k in intent.get("columns") or []) if x]
-            args: dict[str, Any] = {}
-            for s in spec.slots if spec else ():
-                if s.kind == "column" and named_cols:
-                    args[s.name] = named_cols.pop(0)
-                elif s.kind == "columns" and named_cols:
-                    args[s.name], named_cols = named_cols, []
-            ops.append(Op(g, args))
+    for g in goals:  # each operation reads its own arguments from the model's intent
+        spec = opspec.get(g)
+        ops.append(Op(g, spec.from_model(intent, col) if spec else {}))
     files: tuple[str, ...] = ()
     others = [f for f in (intent.get("files") or []) if isinstance(f, str)]
     if others and file:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from modes.conditions import Cond
@@ -11,6 +12,16 @@ ID_LIKE = ("id", "编号", "号", "code", "代码")
 AVERAGED = {"price", "rating", "age", "spend", "salary"}
 AGG_LABEL = {"zh": {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大"},
              "en": {"sum": "sum", "mean": "mean", "count": "count", "min": "min", "max": "max"}}
+
+
+COND_OPS = {"eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains", "in", "not_in", "empty",
+            "not_empty", "startswith", "endswith"}
+Col = Callable[[Any], "str | None"]
+
+
+def _cols(names: Any, col: Col) -> list[str]:
+    """The names a model gave that are columns of the sheet."""
+    return [x for x in (col(k) for k in names or []) if x]
 
 
 def _sep(lang: str) -> str:
@@ -35,6 +46,9 @@ class Profile(OpSpec):
             return _zh(lang, f"预览前 {args['head']} 行", f"preview the first {args['head']} rows")
         return _zh(lang, "预览结构（行列、类型、空值、样例）", "preview its structure (shape, types, blanks, samples)")
 
+    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
+        return {}
+
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return []  # the plan always starts with a preview step
 
@@ -56,6 +70,17 @@ class Filter(OpSpec):
             return self.label[lang]
         return _zh(lang, f"筛选 {text} 的行", f"keep rows where {text}")
 
+    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
+        conds = []
+        for c in intent.get("conditions") or []:
+            if c.get("op") not in COND_OPS:
+                continue
+            value = c.get("value")
+            if isinstance(value, dict) and "column" in value:
+                value = {"column": col(value["column"]) or value["column"]}
+            conds.append(Cond(col(c.get("column")), c["op"], value, c.get("value2"), str(c.get("column") or ""), "model"))
+        return {"conditions": [x for x in conds if x.column], "logic": intent.get("logic") or "and"}
+
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         conds = [c.to_tool() if hasattr(c, "to_tool") else c for c in args["conditions"]]
         return [StepSpec("筛选行", "filter_rows", "筛选完成", {"conditions": conds, "logic": args.get("logic", "and")})]
@@ -75,6 +100,9 @@ class Sort(OpSpec):
             return self.label[lang]
         asc = args.get("ascending")
         return _zh(lang, f"按 {by} {'升序' if asc else '降序'}排序", f"sort by {by} {'ascending' if asc else 'descending'}")
+
+    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
+        return {"by": _cols(intent.get("sort_by"), col), "ascending": bool(intent.get("ascending", True))}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         by = args.get("by") or ([ctx.last_measure] if ctx.last_measure else [])
@@ -112,6 +140,15 @@ class Group(OpSpec):
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return "汇总"
+
+    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
+        ms: list[dict[str, str]] = []
+        for m in intent.get("measures") or []:
+            if m.get("agg") == "count" and not m.get("column"):
+                ms.append({"agg": "count"})
+            elif m.get("agg") in ("sum", "mean", "min", "max", "count") and col(m.get("column")):
+                ms.append({"column": m["column"], "agg": m["agg"]})
+        return {"keys": _cols(intent.get("group_by"), col), "measures": ms}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         from tools.ops import AGG_ZH
@@ -177,6 +214,9 @@ class Select(OpSpec):
         cols = _sep(lang).join(args.get("columns") or [])
         return _zh(lang, f"只保留 {cols} 列", f"keep columns {cols}")
 
+    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
+        return {"columns": _cols(intent.get("columns"), col)}
+
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return [StepSpec("选择列", "select_columns", "列已选出", {"columns": args["columns"]})]
 
@@ -223,6 +263,10 @@ class TopN(OpSpec):
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return f"前{args.get('n', 10)}"
+
+    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
+        by = _cols(intent.get("sort_by"), col)
+        return {"n": int(intent.get("n") or 10), "by": by[0] if by else None, "ascending": bool(intent.get("ascending", False))}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return [StepSpec("取前几名", "top_n", "筛选完成", {"by": args.get("by") or ctx.last_measure, "n": args.get("n", 10),
@@ -274,6 +318,9 @@ class Count(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         return _zh(lang, "统计满足条件的行数", "count the matching rows")
 
+    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
+        return {}
+
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return []  # the filter step's row count is the answer
 
@@ -289,6 +336,9 @@ class Compare(OpSpec):
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         return _zh(lang, "对比两张表", "compare the two tables")
+
+    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
+        return {}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         r = ctx.request
@@ -309,6 +359,10 @@ class Outliers(OpSpec):
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return "异常值"
+
+    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
+        cols = _cols(intent.get("columns"), col)
+        return {"column": cols[0] if cols else None}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return [StepSpec("找异常值", "find_outliers", "检查完成", {"column": args["column"]})]
@@ -332,6 +386,9 @@ class Correlate(OpSpec):
     def gaps(self, args: dict[str, Any]) -> list[str]:
         return ["columns_pair"] if len(args.get("columns") or []) < 2 else []
 
+    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
+        return {"columns": _cols(intent.get("columns"), col)[:2]}
+
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return [StepSpec("计算相关性", "correlate_columns", "相关性已计算", {"a": args["columns"][0], "b": args["columns"][1]})]
 
@@ -347,6 +404,9 @@ class Join(OpSpec):
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         return _zh(lang, f"按 {args.get('on')} 关联两张表", f"join the two tables on {args.get('on')}")
+
+    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
+        return {}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         sheets = args.get("sheets") or []
@@ -384,6 +444,9 @@ class FullAnalysis(OpSpec):
     def stem_label(self, args: dict[str, Any]) -> str:
         return "分析"
 
+    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
+        return {}
+
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         steps = [StepSpec("逐列统计", "describe_columns", "统计完成")]
         r = ctx.request
@@ -408,6 +471,9 @@ class Export(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         fmt = (args.get("format") or "csv").upper()
         return _zh(lang, f"导出为 {fmt} 到 outputs/", f"export as {fmt} to outputs/")
+
+    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
+        return {"format": intent.get("output") if intent.get("output") in ("csv", "xlsx") else None}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         r = ctx.request

@@ -43,7 +43,7 @@ Adding an operation
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -150,6 +150,18 @@ class OpSpec:
                 args[s.name] = int(value) if value.is_integer() else value
                 used.append(span)
         return Found(m.start(), self.name, args, tuple(used))
+
+    def from_model(self, intent: dict[str, Any], col: Callable[[Any], str | None]) -> dict[str, Any]:
+        """Arguments from a model's intent, every column checked by `col` (None for a name the sheet lacks):
+        by default the column slots from the intent's `columns`, in order."""
+        named = [x for x in (col(k) for k in intent.get("columns") or []) if x]
+        args: dict[str, Any] = {}
+        for s in self.slots:
+            if s.kind == "column" and named:
+                args[s.name] = named.pop(0)
+            elif s.kind in ("columns", "keys") and named:
+                args[s.name], named = named, []
+        return args
 
     def gaps(self, args: dict[str, Any]) -> list[str]:
         """The missing-slot names of required slots left empty."""
