@@ -129,7 +129,9 @@ def on_slot_answer(t: Turn) -> Outcome:
     """用 城市 这一列: the answer to our own question fills that slot, never starts a new action."""
     if not t.answer:
         return ask_again(t, "slot_answer_unread")
-    merged = understand(t.answer, t.catalog, t.state)
+    assert t.pending is not None
+    keep = [t.pending.request.file] if t.pending.request.file else None  # the answer names a column, never another file
+    merged = understand(t.answer, t.catalog, t.state, keep)
     return _gate(merged, t.state, t.answer, multi_turn=True, catalog=t.catalog, prior=t.pending)
 
 

@@ -498,7 +498,8 @@ def _why(req: Request, lang: str) -> str:
 
 SLOT_ANSWER = re.compile(r"^\s*(?:就?用|就|是|选|要|拿|按|用的是|我说的是|指的是|(?:i mean|use|the|it'?s|by)\s)?\s*(?P<body>.+?)\s*"
                          r"(?:这一?列|那一?列|这个字段|那个字段|一列|列|字段|(?:the\s+)?column)?\s*(?:吧|就行|就好|即可|啊|呀)?\s*[。.!！]?\s*$", re.I | re.A)
-SLOT_PHRASE = {"group_by": "按{}分组", "sort_by": "按{}排序", "columns": "只保留{}列", "column": "", "columns_pair": "{}的相关性", "join_key": "按{}关联"}
+SLOT_PHRASE = {"group_by": "按 {} 分组", "sort_by": "按 {} 排序", "columns": "只保留 {} 列", "column": "", "columns_pair": "{} 的相关性",
+               "join_key": "按 {} 关联"}
 
 
 def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:

@@ -230,6 +230,8 @@ ANSWERS: list[tuple[list[str], Callable[[pd.DataFrame, pd.DataFrame], None]]] = 
     (["sales.csv 看看哪两列有关系", "实际销量和目标销量"], lambda df, got: None),
     (["group sales.csv by that column", "城市"], lambda df, got: group_sum(df.groupby("城市")["金额"].sum())(got, None)),  # type: ignore[arg-type]
     (["sales.csv 只保留几列", "订单号、产品"], lambda df, got: None if list(got.columns) == ["订单号", "产品"] else pytest.fail(str(got.columns))),
+    (["group teams.csv by that column", "Team_Name"], lambda df, got: None if sorted(got["Team_Name"]) == ["Beijing Ducks", "Guangdong Tigers", "Shanghai Sharks"]
+     else pytest.fail(str(got))),
 ]
 
 
