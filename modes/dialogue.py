@@ -73,8 +73,8 @@ class Turn:
     @cached_property
     def answer(self) -> list[str] | None:
         p = self.pending
-        if p is None or p.stage != "clarify" or self.fresh.file_how in EXPLICIT_FILE:
-            return None
+        if p is None or p.stage != "clarify" or (self.fresh.file_how in EXPLICIT_FILE and self.fresh.file != p.request.file):
+            return None  # naming another file is a new request, not an answer
         return _slot_answer(p, self.text, self.catalog)
 
     @cached_property
@@ -131,7 +131,7 @@ def on_slot_answer(t: Turn) -> Outcome:
         return ask_again(t, "slot_answer_unread")
     assert t.pending is not None
     keep = [t.pending.request.file] if t.pending.request.file else None  # the answer names a column, never another file
-    merged = understand(t.answer, t.catalog, t.state, keep)
+    merged = replace(understand(t.answer, t.catalog, t.state, keep), lang=t.pending.request.lang)
     return _gate(merged, t.state, t.answer, multi_turn=True, catalog=t.catalog, prior=t.pending)
 
 

@@ -284,6 +284,11 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         fi, file, how = None, None, "not_table"
     files = tuple(p for p in ref.paths if (catalog.get(p) is not None and catalog.get(p).is_table)) if fi else ()  # type: ignore[union-attr]
 
+    if fi is not None:  # a word that looked like the file (Team_Name ~ teams.csv) but is one of its columns stays a column
+        for i, (t, r) in enumerate(zip(norms, refs, strict=True)):
+            if r.spans and r.how not in ("named",):
+                cols = [(h.start, h.end) for s in fi.sheets for h in find_columns(t, s)]
+                texts[i] = _blank(t, [sp for sp in r.spans if not any(a < sp[1] and sp[0] < b for a, b in cols)])
     sheet_name: str | None = None
     sheet_problem = None
     two_sheets: list[str] = []
