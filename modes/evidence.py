@@ -61,6 +61,10 @@ QUOTED = re.compile(r"['\"“‘「『][^'\"”’」』]{1,40}['\"”’」』]
 CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'_-]+")
 FORMATS = re.compile(r"(?<![a-z])(?:csv|tsv|xlsx|xlsm|xls|ods|excel|wps|utf-?8|gbk|gb18030|bom)(?![a-z])", re.I)
+# the words of the rules whose own patterns are slow to scan (rename, drop columns, fill, which-is-highest)
+RULE_WORDS = re.compile(r"改名为|改名成|重命名为?|改叫|更名为|列名改[成为]|填成|填为|填充|补成|哪(?:个|些|一个|家|位|种|类)|谁|"
+                        r"最(?:高|大|多|低|小|少|早|晚|好|差)|(?<![a-z])(?:rename|fill|which|who|highest|lowest|most|least|largest|smallest)(?![a-z])",
+                        re.I | re.A)
 PATH_PART = re.compile(r"[\w.\-\u4e00-\u9fff]+[/\\]")
 NUMBER_ETC = re.compile(r"\d[\d,.]*\s*(?:%|万|千|亿|k|元|块|岁|天|周|季度|个|条|行|名|人|家|笔|单|次)?", re.I)
 
@@ -90,8 +94,8 @@ def _known() -> tuple[re.Pattern[str], ...]:
     pats = [lx.FILTER, lx.DELETE_ROWS, lx.EXCLUDE, lx.RESULT_REF, lx.THEN_START, lx.SET_ASIDE, lx.REMARK, lx.SORT, lx.GROUP, lx.DEDUPE, lx.CLEAN, lx.SELECT, lx.ADD_COLUMN, lx.TOP_N, lx.HEAD_N,
             lx.EXPORT, lx.PROFILE, lx.EXPLORE_COMPARE, lx.EXPLORE_OUTLIER, lx.EXPLORE_RELATION, lx.EXPLORE_JOIN, lx.FULL,
             lx.PLAN_ONLY, lx.OVERWRITE, lx.NO_OVERWRITE, lx.EXPORT_LIST, lx.QUESTION_DATA, lx.DEICTIC, lx.CORRECTION,
-            lx.HEADER_ROW, lx.VAGUE, ops.DESC, ops.ASC, ops.BY_WORD, ops.COUNT_Q, ops.VALUE_Q, ops.VALUES_Q, ops.WHICH_TOP,
-            ops.WHO_TOP, ops.RENAME, ops.DROP_COLS, ops.FILL, ops.N_COLS, ops.BARE_CMP, ops.SORT_VERB, ops.GROUP_VERB,
+            lx.HEADER_ROW, lx.VAGUE, ops.DESC, ops.ASC, ops.BY_WORD, ops.COUNT_Q, ops.VALUE_Q, ops.VALUES_Q, RULE_WORDS,
+            ops.N_COLS, ops.BARE_CMP, ops.SORT_VERB, ops.GROUP_VERB,
             cd.QUARTER_RE, cd.RELATIVE_RE, cd.HALF_RE, cd.DATE_RE, cd.YEAR_ALONE]
     pats += [p for _, p in ops.AGG_WORDS] + [p for _, p in cd.INFIX_RE]
     pats += [re.compile(p, re.I | re.A) for _, p in cd.POSTFIX + cd.EMPTY]

@@ -330,7 +330,7 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
             ops = [Op("profile", {"head": None, "columns": []})]
     if how == "only" and all(o.kind == "profile" for o in ops):  # a question in a one-file folder that only reads as a preview
         ev.append(Evidence("file", -0.4, "只理解成预览这个表", "read only as a preview of the table"))
-    if file is not None and ops:
+    if file is not None and ops and not any(u for o in ops for u in o.args.get("unresolved", [])):  # an unresolved name is asked about anyway
         words, found_gaps = _unread(texts[-1], parsed[-1], sheet)
         if words:
             ev.append(Evidence("words", -0.4, "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
@@ -391,7 +391,7 @@ def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list
         for spans in find_values(text, sheet, taken).values():
             taken += [(a, b) for _, a, b in spans]
         words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
-    hits = find_columns(text, sheet) if words or re.search(r"至|到|~|-|—|to|through", text) else []
+    hits = find_columns(text, sheet) if re.search(r"至|到|~|—", text) else []
     for a, b in zip(hits, hits[1:], strict=False):  # 2015年至2020年: a range of columns, which no rule reads yet
         if re.fullmatch(r"\s*(?:至|到|~|-|—|to|through)\s*", text[a.end : b.start], re.I):
             words.insert(0, text[a.start : b.end])
