@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from engine.audit import Audit
+from engine.audit import Audit, AuditUnavailable
 from engine.catalog import CatalogCache
 from engine.executor import RunResult, execute
 from engine.plan import Plan, plan_for
@@ -72,7 +72,8 @@ class Session:
         self.clock = clock
         self.state = SessionState()
         self.cache = cache or CatalogCache()
-        self.audit = audit if audit is not None else (Audit.in_memory() if dry_run else Audit.open(ws))
+        self.startup_notices: list[str] = []
+        self.audit = audit if audit is not None else (Audit.in_memory() if dry_run else self._open_audit(ws))
         self.last_run_id: str | None = None
         self.last_files: list[str] = []
         self.last_executed: tuple[Plan, Decision] | None = None
@@ -87,6 +88,14 @@ class Session:
             self.assistant = Assistant.create(model, on_call=self._model_event, sleep=model_sleep)
         if not dry_run:
             ws.remove_stray_temporaries()
+
+    def _open_audit(self, ws: Workspace) -> Audit:
+        """The workspace's record; when it truly cannot be opened the session says so and keeps a record in memory."""
+        try:
+            return Audit.open(ws)
+        except AuditUnavailable as e:
+            self.startup_notices.append(e.zh)
+            return Audit.in_memory()
 
     def _model_event(self, c: CallLog) -> None:
         if self._trace:
@@ -159,7 +168,8 @@ class Session:
         self._trace = trace_id
         self.audit.start_run(trace_id, self.state.turn, utterance, {}, self.clock())
         budget = None
-        notices: list[str] = []
+        notices: list[str] = self.startup_notices
+        self.startup_notices = []
         if self.assistant is not None:
             budget = self.assistant.budget()
             decision, self.state = self.assistant.improve(before, utterance, decision, self.state, catalog, budget)

@@ -134,7 +134,11 @@ def recipe_run(
     from tools.errors import UserError
 
     ws = _workspace(workspace)
-    audit = Audit.open(ws)
+    try:
+        audit = Audit.open(ws)
+    except UserError as e:
+        typer.echo(e.zh, err=True)
+        raise typer.Exit(2) from e
     tid = uuid.uuid4().hex[:12]
     audit.start_run(tid, 0, f"recipe run {name} --file {file}", {"recipe": name}, __import__("time").time())
     try:
@@ -163,11 +167,15 @@ def trace(
     as_json: Annotated[bool, typer.Option("--json", help="输出 JSON")] = False,
 ) -> None:
     """查看审计记录。"""
-    from engine.audit import Audit
+    from engine.audit import Audit, AuditUnavailable
     from repl.render import Renderer
 
     ws = _workspace(workspace)
-    audit = Audit.open(ws)
+    try:
+        audit = Audit.open(ws)
+    except AuditUnavailable as e:
+        typer.echo(e.zh, err=True)
+        raise typer.Exit(2) from e
     run = audit.run(run_id)
     if run is None:
         typer.echo("没有找到运行记录。")
