@@ -8,6 +8,7 @@ from pathlib import Path
 
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from tools.errors import UserError
+from tools.guard import Deadline
 from tools.io import read_table, sheet_names
 from tools.workspace import Workspace
 
@@ -15,13 +16,15 @@ SAMPLE_ROWS = 2000
 ISO_DATE = re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}")
 
 
-def sheet_info(df, name: str | None) -> SheetInfo:  # type: ignore[no-untyped-def]
+def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetInfo:  # type: ignore[no-untyped-def]
     import pandas as pd
 
     values: dict[str, frozenset[str]] = {}
     numeric, dates = set(), set()
     n = len(df)
     for c in df.columns:
+        if deadline is not None:
+            deadline.check()
         s = df[c]
         col = str(c)
         if pd.api.types.is_bool_dtype(s):
@@ -82,12 +85,16 @@ def file_info(p: Path, rel: str) -> FileInfo:
     probe = FileInfo(rel)
     if not probe.is_table:
         return probe
+    deadline = Deadline.for_file(p)
     try:
         names: list[str | None] = list(sheet_names(p)) or [None]
         sheets = []
         for name in names:
+            deadline.check()
             t = read_table(p, name, nrows=SAMPLE_ROWS)
-            sheets.append(sheet_info(t.df, name))
+            sheets.append(sheet_info(t.df, name, deadline))
         return FileInfo(rel, tuple(sheets))
     except UserError as e:
         return FileInfo(rel, (), e.zh)
+    except Exception as e:  # noqa: BLE001  (one odd file is marked unreadable; the session goes on)
+        return FileInfo(rel, (), f"{p.name}：读取时出错（{type(e).__name__}），已跳过这个文件。")

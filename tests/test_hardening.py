@@ -3,6 +3,8 @@ and model-proposed steps that always pass the same gate as typed requests."""
 
 from __future__ import annotations
 
+import io
+import json
 import multiprocessing
 import os
 import signal
@@ -10,12 +12,17 @@ import sqlite3
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from engine.audit import Audit, AuditUnavailable
+from engine.catalog import CatalogCache
 from engine.session import Session
+from tools import guard
+from tools.errors import ParseFailed
+from tools.io import read_table
 from tools.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,3 +86,123 @@ def test_a_run_killed_midway_is_marked_interrupted_at_the_next_start(tmp_path):
     assert again.interrupted == ["killed"]
     assert again.run("killed")["status"] == "interrupted" and again.run("killed")["ended"] is not None
     assert again.run("mine")["status"] == "running"  # this process is alive
+
+
+# ---------------------------------------------------------------- item 4: one odd file never takes the session down
+
+
+def _xlsx_bytes() -> bytes:
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    wb.active.append(["名称", "评分"])
+    wb.active.append(["甲", 4.5])
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def _patched(dst: Path, edit, extra: dict[str, bytes] | None = None) -> Path:
+    src = zipfile.ZipFile(io.BytesIO(_xlsx_bytes()))
+    with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as z:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            z.writestr(info.filename, edit(data) if info.filename == "xl/worksheets/sheet1.xml" else data)
+        for name, data in (extra or {}).items():
+            z.writestr(name, data)
+    return dst
+
+
+def _far_cell(ref: str):
+    row = ref.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    return lambda x: x.replace(b"</sheetData>", f'<row r="{row}"><c r="{ref}" t="inlineStr"><is><t>x</t></is></c></row></sheetData>'.encode())
+
+
+def _decide(ws_dir: Path, utterance: str) -> dict:
+    out = subprocess.run([sys.executable, "-m", "repl.cli", "decide", "--workspace", str(ws_dir), utterance],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout)
+
+
+def test_a_cell_claimed_at_xfd1048576_is_refused_before_parsing(ws_dir):
+    _patched(ws_dir / "远处.xlsx", _far_cell("XFD1048576"))
+    started = time.monotonic()
+    d = _decide(ws_dir, "你好")  # a dense reader would ask for 512 GB and abort the process
+    assert d["gate"] == "chat" and d["next"] == "reply"
+    assert time.monotonic() - started < 60
+    info = CatalogCache().build(Workspace.at(ws_dir)).get("远处.xlsx")
+    assert info is not None and info.sheets == () and "XFD" in info.error and "1048576" in info.error
+    assert CatalogCache().build(Workspace.at(ws_dir)).get("上海_poi.xlsx").sheets  # the other files stay readable
+
+
+def test_a_cell_at_zzzz1_and_a_sheet_too_wide_are_refused(ws_dir):
+    _patched(ws_dir / "zzzz.xlsx", lambda x: x.replace(b'<c r="B1"', b'<c r="ZZZZ1"'))
+    _patched(ws_dir / "wide.xlsx", _far_cell("XFD3"))
+    s = Session(Workspace.at(ws_dir))
+    started = time.monotonic()
+    assert s.turn("你好").decision.gate == "chat"
+    assert time.monotonic() - started < 30  # it took 166 s
+    for name, words in (("zzzz.xlsx", ("ZZZZ", "上限")), ("wide.xlsx", ("16384 列", "2048"))):
+        info = s.catalog().get(name)
+        assert info is not None and info.sheets == () and all(w in info.error for w in words), info.error
+        tr = s.turn(f"分析 {name}")
+        assert tr.run is not None and tr.run.status == "insufficient_context" and tr.run.fallback_reason == "parse_failed"
+
+
+def test_a_padded_part_is_refused_by_its_own_ratio(ws_dir):
+    padding = b"<!--" + b" " * (40 * 1024**2) + b"-->"
+    p = _patched(ws_dir / "填充.xlsx", lambda x: x.replace(b"</sheetData>", b"</sheetData>" + padding),
+                 {"xl/media/image1.png": os.urandom(1024**2)})
+    z = zipfile.ZipFile(p)
+    total = sum(i.file_size for i in z.infolist())
+    assert total / sum(i.compress_size for i in z.infolist()) < 200  # the whole archive looks normal
+    with pytest.raises(ParseFailed) as err:
+        read_table(p)
+    assert "sheet1.xml" in err.value.zh and "压缩比" in err.value.zh
+    assert guard.MAX_ENTRY_RATIO < 1000
+
+
+def test_a_part_bigger_than_its_header_says_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(guard, "MAX_ENTRY_BYTES", 64 * 1024)
+    monkeypatch.setattr(guard, "CHUNK", 16 * 1024)
+    p = _patched(tmp_path / "大.xlsx", lambda x: x.replace(b"</sheetData>", b"</sheetData>" + b" " * (200 * 1024)))
+    with pytest.raises(ParseFailed) as err:
+        read_table(p)
+    assert "sheet1.xml" in err.value.zh
+
+
+def test_a_200000_character_csv_field_breaks_nothing(ws_dir):
+    (ws_dir / "长字段.csv").write_text("名称,备注\n甲," + "x" * 200_000 + "\n乙,ok\n", encoding="utf-8")
+    s = Session(Workspace.at(ws_dir))
+    for _ in range(2):
+        assert s.turn("你好").decision.gate == "chat"
+    info = s.catalog().get("长字段.csv")
+    assert info is not None and info.sheets == () and "200001" in info.error and "131072" in info.error
+    tr = s.turn("分析 长字段.csv")
+    assert tr.run is not None and tr.run.status == "insufficient_context" and "200001" in (tr.run.answer or tr.decision.reply or str(tr.run.notes))
+    assert _decide(ws_dir, "筛选 长字段.csv，名称等于甲")["gate"] in ("act", "clarify")
+
+
+def test_any_error_reading_one_file_marks_only_that_file(ws_dir, monkeypatch):
+    import engine.catalog as catalog_mod
+
+    real = catalog_mod.read_table
+
+    def explode(path, *a, **k):
+        if path.name == "北京_poi.xlsx":
+            raise RecursionError("nested too deep")
+        return real(path, *a, **k)
+
+    monkeypatch.setattr(catalog_mod, "read_table", explode)
+    cat = CatalogCache().build(Workspace.at(ws_dir))
+    assert "RecursionError" in cat.get("北京_poi.xlsx").error and cat.get("北京_poi.xlsx").sheets == ()
+    assert cat.get("上海_poi.xlsx").sheets and cat.get("上海_poi.xlsx").error is None
+
+
+def test_reading_one_file_has_a_time_limit(ws_dir, monkeypatch):
+    monkeypatch.setattr(guard, "SECONDS_PER_FILE", -1.0)
+    monkeypatch.setattr(guard, "SECONDS_PER_MB", 0.0)
+    cat = CatalogCache().build(Workspace.at(ws_dir))
+    assert all(f.sheets == () and "秒" in f.error for f in cat.tables)
+    assert Session(Workspace.at(ws_dir)).turn("你好").decision.gate == "chat"

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tools import guard
 from tools.errors import ParseFailed, WriteFailed
 from tools.workspace import TMP_PREFIX, Workspace
 
@@ -99,6 +100,7 @@ def _check_container(path: Path) -> str:
                 return "csv"
             raise _fail(name, "文件已损坏或不是 Excel 格式。", "the file is corrupt or not an Excel workbook.")
         _check_zip(path)
+        guard.check_workbook(path)
         return "excel"
     if ext == ".xls":
         if head != OLE_MAGIC:
@@ -288,8 +290,9 @@ def read_table(path: Path, sheet: str | None = None, nrows: int | None = None, h
         def keep_count(line: list[str]) -> None:
             bad.append(line)  # counted, then skipped
 
-        dtype = _id_like_columns(text, delim) or None
+        guard.check_text(path.name, text, delim)
         try:
+            dtype = _id_like_columns(text, delim) or None
             try:  # the fast C parser first; ragged rows send us to the counting parser below
                 df = pd.read_csv(io.StringIO(text), sep=delim, nrows=nrows, dtype=dtype, on_bad_lines="error", engine="c")
             except pd.errors.ParserError:
