@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 from engine.audit import Audit, AuditUnavailable
 from engine.catalog import CatalogCache
 from engine.executor import RunResult, execute
+from engine.intake import clean, decide_checked
 from engine.plan import Plan, plan_for
 from modes.catalog import Catalog
 from modes.decision import Decision, Pending, SessionState
-from modes.gate import decide
 from modes.replies import CONFIRM_EN
 from tools.io import TableCache
 from tools.workspace import Workspace
@@ -160,10 +160,11 @@ class Session:
         return removed
 
     def turn(self, utterance: str) -> TurnResult:
+        utterance = clean(utterance)
         catalog = self.catalog()
         started = time.perf_counter()
         before = self.state
-        decision, self.state = decide(self.state, utterance, catalog)
+        decision, self.state = decide_checked(self.state, utterance, catalog)
         trace_id = uuid.uuid4().hex[:12]
         self._trace = trace_id
         self.audit.start_run(trace_id, self.state.turn, utterance, {}, self.clock())
@@ -172,7 +173,8 @@ class Session:
         self.startup_notices = []
         if self.assistant is not None:
             budget = self.assistant.budget()
-            decision, self.state = self.assistant.improve(before, utterance, decision, self.state, catalog, budget)
+            if decision.rule != "too_long":  # a line that was not read is not sent anywhere either
+                decision, self.state = self.assistant.improve(before, utterance, decision, self.state, catalog, budget)
         self.audit.event(trace_id, "gate", f"{_stage(before)} -> {decision.gate}", "澄清闸门：理解是否足以行动",
                          True, None, {"utterance": utterance[:200]}, {"gate": decision.gate, "next": decision.next,
                          "missing": list(decision.missing), "rule": decision.rule}, (time.perf_counter() - started) * 1000)

@@ -78,6 +78,7 @@ INFIX = [
     ("contains", _alt("包含", "含有", "带有", "contains", "containing", "including", "like")),
     ("eq", _alt("==", "=", "等于", "是", "为", "equals", "equal to", "is", "of")),
 ]
+MAX_COMPARISONS = 32
 QUESTION_VALUE = re.compile(r"什么|啥|哪|多少|几|怎样|如何|否|吗|what|which|how", re.I | re.A)
 ANY_OP = re.compile(r"\s*(?:" + "|".join(p for _, p in INFIX[:-1]) + ")", re.I | re.A)
 INFIX_RE = [(op, re.compile(pat, re.I | re.A)) for op, pat in INFIX]
@@ -212,7 +213,8 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         out.spans.append((a, b))
 
     # between: 在/介于 A 到/和 B 之间, between A and B
-    for m in re.finditer(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", text, re.I | re.A):
+    ranges = re.finditer(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", text, re.I | re.A)
+    for m in ranges if re.search(r"之间|between", text, re.I) else ():  # the word first: the pattern is cubic on 1-2-3-…
         a_raw, b_raw = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
         va, vb = _value_at(a_raw, 0, sheet, []), _value_at(b_raw, 0, sheet, [])
         left = _left_column(text, m.start(), hits, sheet)
@@ -295,7 +297,8 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), m.start(), m.end())
     # postfix ranges: 评分4.5以上, 3万以下, 100 or more
     for op, pat in POSTFIX:
-        for m in re.finditer(r"(?P<v>-?\d[\d,]*(?:\.\d+)?\s*(?:万|千|k|K|%)?|[一二两三四五六七八九十百千万]+)\s*(?:" + pat + r")", text, re.I | re.A):
+        # a number is tried from its first digit only (the lookbehinds): from every digit the search is quadratic
+        for m in re.finditer(r"(?P<v>(?<![\d,])-?\d[\d,]*+(?:\.\d+)?\s*(?:万|千|k|K|%)?|(?<![一二两三四五六七八九十百千万])[一二两三四五六七八九十百千万]++)\s*(?:" + pat + r")", text, re.I | re.A):
             if not free(m.start(), m.end()):
                 continue
             v = _value_at(m.group("v"), 0, sheet, [])
@@ -320,7 +323,7 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
             found_ops.append((m.start(), -(m.end() - m.start()), op, m))
     found_ops.sort(key=lambda t: (t[0], t[1]))
     op_spans: list[tuple[int, int]] = []
-    for _, _, op, m in found_ops:
+    for _, _, op, m in found_ops[:MAX_COMPARISONS]:  # a request has a few; junk may repeat 大于 hundreds of times
         word = m.group(0)
         if not free(m.start(), m.end()) or any(s < m.end() and m.start() < e for s, e in op_spans):
             continue

@@ -132,8 +132,11 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
             if len(st) < 4 or re.search(r"[_\-\s.]", st):
                 continue
             tol = 1 if len(st) < 8 else 2
+            letters = set(st)
             for size in (len(st) - 1, len(st), len(st) + 1):
                 for i in range(0, max(0, len(low) - size + 1)):
+                    if len(letters.difference(low[i : i + size])) > tol:
+                        continue  # each edit loses at most one of the stem's letters: no need to count the edits
                     if _covered(ref.spans, i, i + size):
                         continue
                     if edit_distance(low[i : i + size], st, tol) <= tol:
@@ -363,8 +366,9 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
     return sorted(chosen, key=lambda h: h.start)
 
 
-def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False) -> tuple[str | None, str, list[str]]:
-    """(column, how, closest): exact, by meaning, unique partial, or a small typo; else None with the closest names."""
+def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: bool = True) -> tuple[str | None, str, list[str]]:
+    """(column, how, closest): exact, by meaning, unique partial, or a small typo; else None with the closest names
+    (computed only when asked for: probing many prefixes of a word needs no suggestions)."""
     r = raw.strip().strip("\"'“”「」").casefold()
     r = re.sub(r"(?:列|字段|这一?列|那一?列|column|col)$", "", r).strip()
     r = re.sub(r"^(?:the|列)\s*", "", r).strip()
@@ -379,6 +383,9 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False) -> tuple[s
         hits = [c for c in cols if lx.concept_of(c) == concept or lx.concept_of(c.replace("_", " ")) == concept]
         if len(hits) == 1:
             return hits[0], "synonym", []
+    longest = max((len(c) for c in cols), default=0)
+    if len(r) > longest + 2:  # no name, part or typo can match; difflib only ever sees a span the size of a name
+        return None, "unknown", closest_columns(r[: longest + 2], cols) if closest else []
     # a part of a name (人均 -> 人均消费, 班 -> 班级), or a name inside a word barely longer than it (评分列的)
     part = [c for c in cols if (r in c.casefold() and (len(r) >= 2 or CJK.match(r)))
             or (len(c) >= 2 and c.casefold() in r and len(r) <= len(c) + 2)]
@@ -389,7 +396,7 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False) -> tuple[s
     typo = [c for c in cols if len(r) >= 2 and len(c) >= 2 and edit_distance(r, c.casefold(), 1) <= (1 if len(r) <= 6 else 2) and (CJK.match(r[0]) or len(r) >= 4)]
     if len(typo) == 1:
         return typo[0], "typo", []
-    return None, "unknown", closest_columns(r, cols)
+    return None, "unknown", closest_columns(r, cols) if closest else []
 
 
 def closest_columns(raw: str, cols: list[str], n: int = 3) -> list[str]:

@@ -76,6 +76,7 @@ def decide(
 ) -> None:
     """只做决定，不执行：输出 SPEC §3 的 JSON 决定。"""
     from engine.batch import decide_batch, decide_one
+    from engine.intake import encodable
 
     ws = _workspace(workspace)
     model = _model(backend, no_cell_values)
@@ -83,13 +84,13 @@ def decide(
         if not batch.is_file():
             typer.echo(f"找不到文件：{batch}", err=True)
             raise typer.Exit(2)
-        for line in decide_batch(ws, batch.read_text(encoding="utf-8").splitlines(), model):
-            sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+        for line in decide_batch(ws, batch.read_text(encoding="utf-8", errors="replace").split("\n"), model):
+            sys.stdout.write(encodable(json.dumps(line, ensure_ascii=False)) + "\n")
         return
     if utterance is None:
         typer.echo("请给出一句话，或用 --batch。", err=True)
         raise typer.Exit(2)
-    sys.stdout.write(json.dumps(decide_one(ws, utterance, model), ensure_ascii=False) + "\n")
+    sys.stdout.write(encodable(json.dumps(decide_one(ws, utterance, model), ensure_ascii=False)) + "\n")
 
 
 @app.command()

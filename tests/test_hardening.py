@@ -19,7 +19,10 @@ import pytest
 
 from engine.audit import Audit, AuditUnavailable
 from engine.catalog import CatalogCache
+from engine.intake import MAX_UTTERANCE_CHARS, decide_checked
 from engine.session import Session
+from modes.decision import SessionState
+from modes.resolve import resolve_column
 from tools import guard
 from tools.errors import ParseFailed
 from tools.io import read_table
@@ -206,3 +209,69 @@ def test_reading_one_file_has_a_time_limit(ws_dir, monkeypatch):
     cat = CatalogCache().build(Workspace.at(ws_dir))
     assert all(f.sheets == () and "秒" in f.error for f in cat.tables)
     assert Session(Workspace.at(ws_dir)).turn("你好").decision.gate == "chat"
+
+
+# ---------------------------------------------------------------- item 5: any input, answered in linear time
+
+
+def test_a_line_over_the_limit_is_answered_at_once_in_the_users_language(ws):
+    from engine.batch import decide_one
+
+    started = time.monotonic()
+    zh = decide_one(ws, "筛选" * 50_000)
+    en = decide_one(ws, "please filter the rows " * 5_000)
+    assert time.monotonic() - started < 10  # a 100,000-character line took 520 s
+    assert (zh["gate"], zh["next"], zh["plan"]) == ("unknown", "ask_intent", None)
+    assert "太长" in zh["reply"] and "100000" in zh["reply"] and str(MAX_UTTERANCE_CHARS) in zh["reply"]
+    assert "too long" in en["reply"] and "115000" in en["reply"]
+
+
+def test_a_long_line_keeps_what_is_pending(session):
+    session.turn("筛选一下 POI 数据")
+    assert session.turn("筛选 上海_poi.xlsx，地址不为空").decision.next == "restate_confirm"
+    assert session.turn("x" * 1000).decision.rule == "too_long"
+    tr = session.turn("继续")
+    assert tr.run is not None and tr.run.status == "answered"
+
+
+@pytest.mark.parametrize("text", ["删除" + "上海_poi.xlsx " * 38, "按城市" * 160, "-" * 300, "1" * 450, "大于" * 240,
+                                  "改名为" * 160, "平均" * 240, "一" * 300, "按" * 499])
+def test_no_pattern_or_difflib_blows_up_below_the_limit(catalog, text):
+    started = time.monotonic()
+    d, _ = decide_checked(SessionState(), text, catalog)
+    assert d.gate in ("chat", "unknown", "clarify", "act")
+    assert time.monotonic() - started < 5  # these took 4 to 43 s
+
+
+def test_column_names_are_never_compared_with_a_long_span(catalog):
+    sheet = catalog.get("上海_poi.xlsx").sheets[0]
+    col, how, closest = resolve_column("评分" * 200, sheet)
+    assert (col, how) == (None, "unknown") and closest  # still suggests names, from a name-sized span
+    assert resolve_column("评分", sheet)[0] == "评分" and resolve_column("the 评分 column", sheet)[0] == "评分"
+
+
+def test_a_lone_surrogate_does_not_kill_the_batch(ws_dir, tmp_path):
+    batch = tmp_path / "in.jsonl"
+    lines = [b'{"id": "s1", "utterance": "\\ud800\\u7b5b\\u9009 \\u4e0a\\u6d77_poi.xlsx"}',
+             b'{"id": "s2", "utterance": "\xff\xfe bad bytes"}',
+             '{"id": "s3", "utterance": "你好\u2028\x85世界"}'.encode(),
+             b'{"id": "s4", "history": "not a list", "utterance": "x"}',
+             b'[1, 2]',
+             '{"id": "s6", "utterance": "分析 库存明细.csv"}'.encode()]
+    batch.write_bytes(b"\n".join(lines) + b"\n")
+    out = subprocess.run([sys.executable, "-m", "repl.cli", "decide", "--workspace", str(ws_dir), "--batch", str(batch)],
+                         cwd=ROOT, capture_output=True, timeout=120)
+    assert out.returncode == 0 and b"Traceback" not in out.stderr
+    rows = [json.loads(x) for x in out.stdout.decode("utf-8").splitlines()]  # strict UTF-8: nothing unencodable
+    assert [r.get("id") for r in rows] == ["s1", "s2", "s3", "s4", None, "s6"]
+    assert rows[0]["gate"] in ("clarify", "act") and rows[0]["slots"]["file"] == "上海_poi.xlsx"
+    assert "error" in rows[3] and "error" in rows[4] and rows[5]["slots"]["file"] == "库存明细.csv"
+    assert "gate" in rows[1] and "gate" in rows[2]
+
+
+def test_surrogates_and_control_characters_in_a_session(session):
+    tr = session.turn("\ud800分析\x1b[2J 库存明细.csv\x00")
+    assert tr.run is not None and tr.run.status == "answered"
+    assert "\ud800" not in tr.utterance and "\x1b" not in tr.utterance
+    stored = session.audit.run(tr.trace_id)["utterance"]
+    stored.encode("utf-8")
