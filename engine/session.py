@@ -82,6 +82,7 @@ class Session:
         self._trace: str | None = None
         self.assistant: Assistant | None = None
         self.model_plans: dict[tuple[str, str | None], Plan | None] = {}
+        self.model_shown: set[tuple[str, str | None]] = set()  # model steps the user has seen restated
         if model is not None and model.configured:
             from engine.assist import Assistant
 
@@ -107,15 +108,21 @@ class Session:
         return self.cache.build(self.ws)
 
     def _model_plan(self, utterance: str, d: Decision, plan: Plan, catalog: Catalog, budget: Any) -> tuple[Decision, Plan]:
-        """Explore steps from the model, once per request; when they fail their checks twice, ask the user."""
+        """Explore steps from the model, once per request. Steps a model proposed run only after the user has
+        seen them restated and confirmed; when they fail their checks twice, the built-in steps are offered."""
         assert self.assistant is not None
         key = (d.request.text, d.request.file)
         if key in self.model_plans:
-            return d, self.model_plans[key] or plan
+            planned = self.model_plans[key]
+            if planned is None:
+                return d, plan
+            if d.rule == "confirm_pending" and key in self.model_shown:
+                return d, planned
+            return self._restate_model_steps(d, planned), planned
         planned, errors = self.assistant.plan(d, plan, catalog, budget)
         self.model_plans[key] = planned
         if planned is not None:
-            return d, planned
+            return self._restate_model_steps(d, planned), planned
         if d.next != "execute":
             return d, plan
         why = "；".join(errors[:3]) or "模型没有回答"
@@ -125,9 +132,21 @@ class Session:
         self.state = self.state.evolve(pending=Pending((utterance,), "confirm", d.request, d.mode, d.tier))
         return d, plan
 
+    def _restate_model_steps(self, d: Decision, planned: Plan) -> Decision:
+        """Show the steps a model proposed, exactly as they would run, and wait for the user's word."""
+        from engine.assist import steps_text
+
+        steps = steps_text(planned, d.lang)
+        reply = (f"模型为“{planned.goalSummary}”规划了以下步骤：{steps}。不对请直接纠正，取消请回复'取消'；确认请回复'继续'" if d.lang == "zh"
+                 else f"The model planned these steps for '{planned.goalSummary}': {steps}. {CONFIRM_EN}")
+        self.model_shown.add((d.request.text, d.request.file))
+        self.state = self.state.evolve(pending=Pending((d.request.text,), "confirm", d.request, d.mode, d.tier))
+        return replace(d, gate="act", next="restate_confirm", reply=reply, rule="model_plan_restated")
+
     def _review(self, d: Decision, plan: Plan, run: RunResult, catalog: Catalog, budget: Any, trace_id: str,
                 notices: list[str]) -> tuple[RunResult, Plan]:
-        """The model's final review. RETRY on a plan the model made goes back to the planner once, within the limits."""
+        """The model's final review. RETRY on a plan the model made goes back to the planner once; the revised
+        steps are restated and run only when the user confirms them."""
         assert self.assistant is not None
         review = self.assistant.review(run.answer or "", [s.facts for s in run.steps], budget)
         if review is None or review.status == "PASS":
@@ -137,11 +156,9 @@ class Session:
             feedback = review.missing_requirements + review.unsupported_claims + ([review.next_action] if review.next_action else [])
             replanned, _ = self.assistant.plan(d, plan, catalog, budget, feedback=feedback)
             if replanned is not None:
-                rerun = execute(replanned, d, self.ws, self.audit, trace_id, cache=self.tables, on_step=self.on_step)
-                if rerun.status == "answered":
-                    self.model_plans[key] = replanned
-                    notices.append("复核要求重做：已按修正后的步骤重新执行。")
-                    return rerun, replanned
+                self.model_plans[key] = replanned
+                notices.append("复核要求重做：" + self._restate_model_steps(d, replanned).reply)
+                return run, plan
         notices.append(f"复核意见：{review.next_action or '；'.join(review.missing_requirements + review.unsupported_claims)}")
         return run, plan
 
