@@ -50,7 +50,8 @@ def named_files(turns: list[str], catalog: Catalog, current: str | None) -> set[
     """The files the user's own words name or describe (and the current file), as the rules read them."""
     out = {current} if current else set()
     for t in turns:
-        out.update(find_files(normalize(t), catalog, current).paths)
+        ref = find_files(normalize(t), catalog, current)
+        out.update(ref.paths + (ref.candidates if ref.how == "ambiguous" else []))  # 上海那份和北京那份: both described
     return out
 
 
