@@ -22,3 +22,13 @@ def test_decide_accuracy_runs_without_labels(tmp_path, capsys):
 
     assert acc_main(["--labels", str(tmp_path / "none.jsonl"), "--workspace", str(tmp_path)]) == 0
     assert "nothing to score" in capsys.readouterr().out
+
+
+def test_fuzz_runs_small(tmp_path, capsys):
+    from benchmarks.fuzz import main as fuzz_main
+
+    res = fuzz_main(["--utterances", "21", "--files", "4", "--dir", str(tmp_path)])
+    assert res["utterances"]["output_lines"] == 21 and res["utterances"]["tracebacks"] == 0
+    assert res["files"]["files"] == 4 and res["files"]["internal_errors"] == 0 and res["files"]["changed_sources"] == 0
+    out = capsys.readouterr().out
+    assert "p99" in out and "through 分析" in out
