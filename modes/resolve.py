@@ -393,7 +393,9 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
         part = [c for c in part if c in sheet.numeric]
     if len(part) == 1:
         return part[0], "partial", []
-    typo = [c for c in cols if len(r) >= 2 and len(c) >= 2 and edit_distance(r, c.casefold(), 1) <= (1 if len(r) <= 6 else 2) and (CJK.match(r[0]) or len(r) >= 4)]
+    tol = 1 if len(r) <= 6 else 2  # each edit loses at most one of a name's letters: a cheap test before counting edits
+    typo = [c for c in cols if len(r) >= 2 and len(c) >= 2 and len(set(c.casefold()).difference(r)) <= tol
+            and edit_distance(r, c.casefold(), 1) <= tol and (CJK.match(r[0]) or len(r) >= 4)]
     if len(typo) == 1:
         return typo[0], "typo", []
     return None, "unknown", closest_columns(r, cols) if closest else []
