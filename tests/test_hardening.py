@@ -348,3 +348,21 @@ def test_a_model_may_join_the_files_the_user_named(ws, fake):
     d = _model_session(ws, server).turn("上海那份和北京那份帮我弄一下").decision
     assert "review_feedback" in server.requests[1]["messages"][1]["content"]  # accepted at once; then the planner is asked
     assert d.next == "restate_confirm" and d.slots.get("files") == ["上海_poi.xlsx", "北京_poi.xlsx"]
+
+
+def test_a_nearly_empty_sheet_spanning_millions_of_cells_is_refused(tmp_path):
+    p = _patched(tmp_path / "远处.xlsx", _far_cell("IV65536"))  # within Excel's limits: 16.7 million cells, 1 GB and 30 s
+    with pytest.raises(ParseFailed) as err:
+        read_table(p)
+    assert "几乎是空的" in err.value.zh and "IV" in err.value.zh and "65536" in err.value.zh
+
+
+def test_an_archive_no_zip_reader_supports_is_a_clear_message(tmp_path):
+    data = bytearray(_xlsx_bytes())
+    at = data.find(b"PK\x01\x02")
+    data[at + 6 : at + 8] = (186).to_bytes(2, "little")  # "version needed to extract": 18.6
+    p = tmp_path / "版本.xlsx"
+    p.write_bytes(bytes(data))
+    with pytest.raises(ParseFailed) as err:
+        read_table(p)
+    assert "损坏" in err.value.zh

@@ -22,6 +22,8 @@ MAX_ROWS = 1_048_576  # the xlsx format's own limits
 MAX_COLS = 16_384
 MAX_CELLS = 25_000_000  # rows x columns a reader would lay out densely
 MAX_READ_COLS = 2048  # wider sheets take minutes column by column
+SPARSE_FROM_CELLS = 2_000_000  # a sheet this big must hold at least 1 cell in SPARSE_RATIO that it spans
+SPARSE_RATIO = 50
 MAX_FIELD_CHARS = 131_072
 SECONDS_PER_FILE = 8.0  # plus SECONDS_PER_MB for each megabyte: big files may take their time, small ones may not
 SECONDS_PER_MB = 2.0
@@ -137,7 +139,7 @@ def _read_through(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[str, str] 
 
 def _scan_sheet(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[str, str] | None:
     """The furthest column and row any cell or row of a sheet part claims, read as a stream."""
-    seen = 0
+    seen = cells = 0
     max_col, max_row = b"A", b"1"
     carry = b""
     with z.open(info) as f:
@@ -151,6 +153,7 @@ def _scan_sheet(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[str, str] | 
             data, carry = data[:cut], data[cut:]
             if len(carry) > 65536:  # no tag is that long: scan it rather than carry it
                 data, carry = data + carry, b""
+            cells += data.count(b"<c ") + data.count(b"<c>")
             for letters in set(_COLUMNS.findall(data)):
                 max_col = _larger(max_col, letters)
             digits = _ROWS.findall(data)
@@ -167,6 +170,9 @@ def _scan_sheet(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[str, str] | 
     if cols_n > MAX_READ_COLS:
         return (f"{zh}，共 {cols_n} 列，超过了能读取的上限 {MAX_READ_COLS} 列（常见原因：远处有一个误输入的单元格），已拒绝读取。",
                 f"{en}: {cols_n} columns, over the {MAX_READ_COLS} that can be read (often a stray cell far to the right); refused.")
+    if cols_n * rows_n > SPARSE_FROM_CELLS and cols_n * rows_n > SPARSE_RATIO * max(cells, 1):
+        return (f"{zh}，但只有约 {cells} 个单元格：整张表几乎是空的（常见原因：远处有一个误输入的单元格），展开会占用大量内存，已拒绝读取。",
+                f"{en}, yet it holds about {cells} cells: the sheet is nearly empty (often a stray cell far away) and would take a lot of memory; refused.")
     if cols_n * rows_n > MAX_CELLS:
         return (f"{zh}，整张表会展开成 {rows_n} 行 × {cols_n} 列（超过 {MAX_CELLS // 1_000_000} 百万个单元格），已拒绝读取。",
                 f"{en}: the sheet would span {rows_n} rows x {cols_n} columns (over {MAX_CELLS // 1_000_000} million cells); refused.")

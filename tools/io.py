@@ -99,8 +99,8 @@ def _check_container(path: Path) -> str:
             if _looks_like_text(path):
                 return "csv"
             raise _fail(name, "文件已损坏或不是 Excel 格式。", "the file is corrupt or not an Excel workbook.")
+        guard.check_workbook(path)  # first: it reads the archive with every zip error caught
         _check_zip(path)
-        guard.check_workbook(path)
         return "excel"
     if ext == ".xls":
         if head != OLE_MAGIC:
