@@ -319,6 +319,8 @@ def fuzz_files(n: int, seed: int, work: Path) -> dict[str, float]:
     print(f"  time per file: p50 {res['p50_s']} s, max {res['max_s']} s; peak memory max {res['max_mb']} MB; outcomes {statuses}")
     for r in internal[:10]:
         print(f"  internal: {r}")
+    for r in [r for r in rows if float(r["seconds"]) > 10 or float(r["peak_mb"]) > 1024][:10]:
+        print(f"  over a limit: {r}")
     for r in sorted(rows, key=lambda r: -float(r["seconds"]))[:3]:
         print(f"  slowest: {r['file']} {r['seconds']} s {r['peak_mb']} MB {r['status']} {r.get('reason')}")
     return res
