@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.catalog import CatalogCache  # noqa: E402
+from modes.catalog import Catalog  # noqa: E402
 from modes.decision import SessionState  # noqa: E402
 from modes.gate import decide  # noqa: E402
 from tools.workspace import Workspace  # noqa: E402
@@ -31,6 +32,20 @@ def load(labels: Path | None) -> list[dict]:
     return [{"history": [], "utterance": u} for u in BUILTIN]
 
 
+def latencies(catalog: Catalog, items: list[dict], repeat: int) -> list[float]:
+    """Milliseconds per decision (after each item's history), sorted."""
+    times: list[float] = []
+    for _ in range(repeat):
+        for it in items:
+            state = SessionState()
+            for h in it.get("history") or []:
+                _, state = decide(state, h, catalog)
+            s = time.perf_counter()
+            decide(state, it["utterance"], catalog)
+            times.append((time.perf_counter() - s) * 1000)
+    return sorted(times)
+
+
 def main(argv: list[str] | None = None) -> dict[str, float]:
     ap = argparse.ArgumentParser()
     shared = ROOT.parent / "shared" / "eval"
@@ -43,16 +58,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     t0 = time.perf_counter()
     catalog = CatalogCache().build(ws)
     build_ms = (time.perf_counter() - t0) * 1000
-    times: list[float] = []
-    for _ in range(a.repeat):
-        for it in items:
-            state = SessionState()
-            for h in it.get("history") or []:
-                _, state = decide(state, h, catalog)
-            s = time.perf_counter()
-            decide(state, it["utterance"], catalog)
-            times.append((time.perf_counter() - s) * 1000)
-    times.sort()
+    times = latencies(catalog, items, a.repeat)
     res = {
         "utterances": len(items), "decisions": len(times), "catalog_build_ms": round(build_ms, 1),
         "p50_ms": round(statistics.median(times), 3), "p99_ms": round(times[int(len(times) * 0.99) - 1], 3),

@@ -23,7 +23,11 @@ def test_decide_one(ws_dir):
     d = json.loads(out.stdout)
     assert (d["gate"], d["next"], d["mode"], d["tier"]) == ("act", "execute", "transform", "soft")
     assert d["slots"]["file"] == "北京_poi.xlsx" and d["plan"]["steps"][1]["toolHint"] == "sort_rows"
-    assert not (ws_dir / "outputs").exists() and not (ws_dir / ".wenqing").exists()
+    # nothing runs and nothing is recorded; only the catalog's samples are kept for the next process
+    assert not (ws_dir / "outputs").exists()
+    assert [p.name for p in (ws_dir / ".wenqing").iterdir()] == ["catalog.json"]
+    cached = json.loads((ws_dir / ".wenqing" / "catalog.json").read_text(encoding="utf-8"))["files"]
+    assert "北京_poi.xlsx" in cached and not any(name.startswith("outputs/") for name in cached)
 
 
 def test_decide_batch_one_line_per_item_with_history(ws_dir, tmp_path):

@@ -215,23 +215,107 @@ def _read_workbook(path: Path, sheet: str, nrows: int | None) -> pd.DataFrame:
     return pd.read_excel(path, sheet_name=sheet, engine="calamine", nrows=nrows, dtype=object).infer_objects()
 
 
-def _decode(path: Path) -> tuple[str, str]:
-    raw = path.read_bytes()
+HEAD_BYTES = 1024**2  # what encoding, delimiter and id-like columns are judged on; also the catalog's sample
+
+
+@dataclass
+class CsvShape:
+    """How a CSV is written, judged on its first bytes."""
+
+    encoding: str
+    delimiter: str
+    text_columns: dict[str, type]
+    head: bytes
+    complete: bool  # the head is the whole file
+
+
+def _decode_head(raw: bytes, complete: bool) -> tuple[str, str] | None:
+    """The head decoded, and the encoding that decodes it; a character cut at the end is not an error."""
     if raw.startswith(b"\xef\xbb\xbf"):
-        try:
-            return raw.decode("utf-8-sig"), "utf-8-sig"
-        except UnicodeDecodeError:
-            pass
-    for enc in ENCODINGS[1:]:
+        candidates: tuple[str, ...] = ENCODINGS
+    else:
+        candidates = ENCODINGS[1:]
+    for enc in candidates:
         try:
             return raw.decode(enc), enc
-        except UnicodeDecodeError:
-            continue
-    raise _fail(
+        except UnicodeDecodeError as e:
+            if not complete and e.start >= len(raw) - 4:
+                try:
+                    return raw[: e.start].decode(enc), enc
+                except UnicodeDecodeError:
+                    continue
+    return None
+
+
+def csv_shape(path: Path, head_bytes: int = HEAD_BYTES) -> CsvShape:
+    """Detect encoding, delimiter and text-kept columns on the first bytes. Raises ParseFailed for binary or
+    empty content and for text in no known encoding."""
+    size = path.stat().st_size
+    with path.open("rb") as f:
+        raw = f.read(head_bytes)
+    complete = len(raw) >= size
+    if b"\x00" in raw[:65536]:
+        raise _fail(path.name, "内容是二进制数据，不是文本表格（CSV）。", "the content is binary, not a text table (CSV).")
+    decoded = _decode_head(raw, complete)
+    if decoded is None:
+        raise _unknown_encoding(path)
+    text, enc = decoded
+    if not text.strip() and (complete or not path.read_bytes().strip()):
+        raise _fail(path.name, "文件没有任何内容。", "the file has no content.")
+    delim = "\t" if path.suffix.lower() == ".tsv" else _sniff_delimiter(text)
+    return CsvShape(enc, delim, _id_like_columns(text, delim), raw, complete)
+
+
+def _unknown_encoding(path: Path) -> ParseFailed:
+    return _fail(
         path.name,
         "无法识别文件编码（试过 UTF-8、GB18030），请另存为 UTF-8 再试。",
         "unknown text encoding (tried UTF-8 and GB18030); save it as UTF-8 and retry.",
     )
+
+
+def _read_csv(path: Path, nrows: int | None, sample: bool = False) -> LoadedTable:
+    """Read a CSV by path (the parser streams the file itself); `sample` reads only the first HEAD_BYTES."""
+    import pandas as pd
+
+    shape = csv_shape(path)
+    source: Any = path
+    if sample and not shape.complete:
+        cut = shape.head.rfind(b"\n")
+        source = io.BytesIO(shape.head[: cut + 1] if cut > 0 else shape.head)
+    bad: list[list[str]] = []
+
+    def keep_count(line: list[str]) -> None:
+        bad.append(line)  # counted, then skipped
+
+    def parse(enc: str) -> pd.DataFrame:
+        if isinstance(source, io.BytesIO):
+            source.seek(0)
+        common: dict[str, Any] = {"sep": shape.delimiter, "nrows": nrows, "dtype": shape.text_columns or None,
+                                  "encoding": enc}
+        try:  # the fast C parser first; ragged rows send us to the counting parser below
+            return pd.read_csv(source, on_bad_lines="error", engine="c", **common)
+        except pd.errors.ParserError:
+            bad.clear()
+            if isinstance(source, io.BytesIO):
+                source.seek(0)
+            return pd.read_csv(source, engine="python", on_bad_lines=keep_count, **common)
+
+    enc = shape.encoding
+    try:
+        try:
+            df = parse(enc)
+        except UnicodeDecodeError:
+            if enc == "gb18030":
+                raise
+            enc = "gb18030"  # UTF-8 at the head, something else further down
+            df = parse(enc)
+    except UnicodeDecodeError as e:
+        raise _unknown_encoding(path) from e
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error) as e:
+        raise _fail(path.name, "CSV 格式无法解析。", "the CSV cannot be parsed.") from e
+    notes = [f"跳过了 {len(bad)} 行格式不齐的行"] if bad else []
+    return LoadedTable(df, path.name, None, enc, shape.delimiter, notes)
 
 
 def _sniff_delimiter(text: str) -> str:
@@ -257,11 +341,11 @@ def _id_like_columns(text: str, delimiter: str) -> dict[str, type]:
     return keep
 
 
-def read_table(path: Path, sheet: str | None = None, nrows: int | None = None, header_row: int | None = None) -> LoadedTable:
-    """Read one table (header_row: the user's word for where the header is, 1-based). Raises ParseFailed with a
-    clear message for anything unreadable."""
-    import pandas as pd
-
+def read_table(path: Path, sheet: str | None = None, nrows: int | None = None, header_row: int | None = None,
+               sample: bool = False) -> LoadedTable:
+    """Read one table (header_row: the user's word for where the header is, 1-based). `sample` reads only the
+    start of the file (a CSV's first HEAD_BYTES, a workbook's first `nrows` rows, no formula count). Raises
+    ParseFailed with a clear message for anything unreadable."""
     if header_row is not None:
         t = read_table(path, sheet, nrows)
         raw = _raw_rows(path, t)
@@ -277,29 +361,7 @@ def read_table(path: Path, sheet: str | None = None, nrows: int | None = None, h
     kind = _check_container(path)
     notes: list[str] = []
     if kind == "csv":
-        text, enc = _decode(path)
-        if "\x00" in text[:65536]:
-            raise _fail(path.name, "内容是二进制数据，不是文本表格（CSV）。", "the content is binary, not a text table (CSV).")
-        if not text.strip():
-            raise _fail(path.name, "文件没有任何内容。", "the file has no content.")
-        delim = "\t" if path.suffix.lower() == ".tsv" else _sniff_delimiter(text)
-        bad: list[list[str]] = []
-
-        def keep_count(line: list[str]) -> None:
-            bad.append(line)  # counted, then skipped
-
-        dtype = _id_like_columns(text, delim) or None
-        try:
-            try:  # the fast C parser first; ragged rows send us to the counting parser below
-                df = pd.read_csv(io.StringIO(text), sep=delim, nrows=nrows, dtype=dtype, on_bad_lines="error", engine="c")
-            except pd.errors.ParserError:
-                df = pd.read_csv(io.StringIO(text), sep=delim, nrows=nrows, dtype=dtype, engine="python",
-                                 on_bad_lines=keep_count)
-        except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error) as e:
-            raise _fail(path.name, "CSV 格式无法解析。", "the CSV cannot be parsed.") from e
-        if bad:
-            notes.append(f"跳过了 {len(bad)} 行格式不齐的行")
-        table = LoadedTable(df, path.name, None, enc, delim, notes)
+        table = _read_csv(path, nrows, sample)
     else:
         try:
             names = sheet_names(path)
@@ -312,7 +374,7 @@ def read_table(path: Path, sheet: str | None = None, nrows: int | None = None, h
                     f"{path.name} has no sheet named '{use}'; it has: {', '.join(names)}.",
                 )
             df = _read_workbook(path, use, nrows)
-            formulas = uncached_formulas(path, use)
+            formulas = 0 if sample else uncached_formulas(path, use)
             if formulas:
                 notes.append(f"有 {formulas} 个公式单元格没有缓存的计算结果")
         except ParseFailed:
@@ -331,8 +393,8 @@ def _raw_rows(path: Path, t: LoadedTable) -> pd.DataFrame:
     import pandas as pd
 
     if t.sheet is None:
-        text, _ = _decode(path)
-        return pd.read_csv(io.StringIO(text), sep=t.delimiter or ",", header=None, dtype=str, on_bad_lines="skip", engine="python")
+        return pd.read_csv(path, sep=t.delimiter or ",", header=None, dtype=str, on_bad_lines="skip", engine="python",
+                           encoding=t.encoding)
     return pd.read_excel(path, sheet_name=t.sheet, engine="calamine", header=None)
 
 
