@@ -14,7 +14,7 @@ def test_io_bench_runs_small(tmp_path, capsys):
 
     io_main(["--rows", "300", "--csv-rows", "500", "--dir", str(tmp_path)])
     out = capsys.readouterr().out
-    assert "ratio naive / wenqing load" in out and "start-up to a ready prompt" in out and "encoding gb18030" in out
+    assert "ratio naive / wenqing load" in out and "pd.read_csv(path, encoding=…)" in out and "start-up to a ready prompt" in out and "encoding gb18030" in out
 
 
 def test_decide_accuracy_runs_without_labels(tmp_path, capsys):
