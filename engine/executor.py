@@ -15,6 +15,7 @@ from engine.plan import Plan, Step
 from modes.decision import Decision
 from tools import registry
 from tools.errors import ColumnMissing, ParseFailed, UserError
+from tools.outofcore import in_memory, is_big
 from tools.registry import ToolResult
 from tools.workspace import Workspace
 
@@ -252,8 +253,8 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                         f"有 {res.facts['inert_cells']} 个以 = + - @ 开头的单元格已作为纯文本导出，防止被当成公式执行。" if lang == "zh"
                         else f"{res.facts['inert_cells']} cells starting with = + - @ were exported as plain text so they cannot run as formulas."
                     )
-            if table is not None and res.data is not None and current.toolHint in CHECKED_TOOLS:
-                for note in _introduced(table, res.data, lang):
+            if table is not None and res.data is not None and current.toolHint in CHECKED_TOOLS and not is_big(res.data):
+                for note in _introduced(in_memory(table), res.data, lang):
                     result.notes.append(f"第 {step.step} 步（{current.action}）：{note}" if lang == "zh" else f"Step {step.step} ({current.action}): {note}")
                     audit.event(trace_id, f"check:{step.step}", "done -> warned", "没有引入空值或改变列类型", True, None, {}, {"message": note}, 0)
             if res.data is not None and current.toolHint in REPORT_TOOLS:
