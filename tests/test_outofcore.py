@@ -42,7 +42,9 @@ def test_profile_reads_through_a_transcoded_copy(big):
     blanks = {c["name"]: c["blanks"] for c in res.facts["column_info"]}
     assert blanks == {c: int(df[c].isna().sum()) for c in df.columns}
     assert [c["type"] for c in res.facts["column_info"]] == ["文本", "文本", "整数", "小数", "文本"]
-    assert len(list((big.root / ".wenqing" / "cache").glob("*.utf8.csv"))) == 1
+    assert [p.suffix for p in (big.root / ".wenqing" / "cache").iterdir()] == [".parquet"]  # transcoded once, kept as Parquet
+    again = registry.call("profile_dataset", {"ws": big, "path": "订单.csv"})
+    assert again.facts["column_info"] == res.facts["column_info"]
 
 
 def test_filter_group_sort_top_dedupe_match_pandas(big):

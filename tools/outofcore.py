@@ -8,6 +8,7 @@ GBK files are transcoded once, streaming, into <workspace>/.wenqing/cache/.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 ENGINE_ENV = "WENQING_ENGINE"
-BIG_BYTES = int(os.environ.get("WENQING_BIG_BYTES", 256 * 1024**2))
+BIG_BYTES = int(os.environ.get("WENQING_BIG_BYTES", 100 * 1024**2))
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 MAX_IN_MEMORY_CELLS = 200_000_000  # a tool without SQL form loads the table into pandas only below this
 # what pandas.read_csv reads as missing by default
@@ -108,6 +109,7 @@ def _connect() -> Any:
 
     con = duckdb.connect()
     con.execute("SET preserve_insertion_order = true")
+    con.execute("SET enable_progress_bar = false")
     tmp = os.environ.get("WENQING_SPILL_DIR")
     if tmp:
         con.execute(f"SET temp_directory = {lit(tmp)}")
@@ -115,12 +117,10 @@ def _connect() -> Any:
 
 
 def transcoded(ws: Workspace, path: Path, encoding: str) -> Path:
-    """A UTF-8 copy of a GB18030/GBK file, made once (streaming) and kept while the source is unchanged."""
+    """A UTF-8 copy of a GB18030/GBK file, made in one streaming pass."""
     st = path.stat()
     folder = ws.root / STATE_DIR / "cache"
     target = folder / f"{re.sub(r'[^0-9A-Za-z一-鿿_-]', '_', path.stem)}-{st.st_size}-{st.st_mtime_ns}.utf8.csv"
-    if target.exists():
-        return target
     folder.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f"{TMP_PREFIX}{os.getpid()}-{target.name}")
     try:
@@ -148,34 +148,56 @@ def _duck_type(dtype: Any) -> str:
 
 
 def open_csv(ws: Workspace, path: Path, con: Any = None) -> BigTable | None:
-    """The CSV as a BigTable, or None when it needs the exact pandas reading (title rows above the header, ragged
-    rows, which pandas skips and counts). Opening
-    scans the file once: a value that does not fit the type pandas would give its column widens that type here,
-    never in a later step; the scan's blank counts are kept for the profile."""
+    """The CSV as a BigTable over a Parquet copy in <workspace>/.wenqing/cache/ (made in one streaming pass, kept
+    while the source is unchanged), or None when the file needs the exact pandas reading: title rows above the
+    header, or ragged rows, which pandas skips and counts. A value that does not fit the type pandas would give its
+    column widens that type while the copy is made, never in a later step."""
     shape = csv_shape(path)
-    head = read_table(path, nrows=2000, sample=True)
-    if any(n.startswith("表头在") for n in head.notes):
-        return None
-    source = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
-    types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
     con = con or _connect()
-    for attempt in ("as sampled", "numbers as decimals", "all text"):
-        if attempt == "numbers as decimals":
-            types = {c: "DOUBLE" if t == "BIGINT" else t for c, t in types.items()}
-        elif attempt == "all text":
-            types = dict.fromkeys(types, "VARCHAR")
-        sql = (f"SELECT * FROM read_csv({lit(str(source))}, header = true, delim = {lit(shape.delimiter)}, quote = '\"', "
-               f"names = [{', '.join(lit(c) for c in types)}], types = {{{', '.join(f'{lit(c)}: {lit(t)}' for c, t in types.items())}}}, "
-               f"nullstr = [{', '.join(lit(s) for s in NA_STRINGS)}], null_padding = true, parallel = true)")
-        t = BigTable(con, sql, types, path.name, shape.encoding, shape.delimiter)
+    st = path.stat()
+    folder = ws.root / STATE_DIR / "cache"
+    stem = re.sub(r"[^0-9A-Za-z一-鿿_-]", "_", path.stem) + "-" + hashlib.sha1(str(path).encode()).hexdigest()[:8]
+    parquet = folder / f"{stem}-{st.st_size}-{st.st_mtime_ns}.parquet"
+    if not parquet.exists():
+        for old in folder.glob(f"{stem}-*.parquet"):  # copies of earlier versions of the file
+            old.unlink(missing_ok=True)
+        head = read_table(path, nrows=2000, sample=True)
+        if any(n.startswith("表头在") for n in head.notes):
+            return None
+        folder.mkdir(parents=True, exist_ok=True)
+        utf8 = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
+        types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
+        tmp = parquet.with_name(f"{TMP_PREFIX}{os.getpid()}-{parquet.name}")
         try:
-            counts = con.execute(f"SELECT count(*), {', '.join(f'count(*) FILTER (WHERE {_blank(t, c)})' for c in types)} FROM ({sql})").fetchone()
-        except Exception:  # noqa: BLE001  (duckdb's conversion errors: try wider types; ragged rows: the pandas reader)
-            continue
-        t._rows = int(counts[0])
-        t.blanks = [int(b) for b in counts[1:]]
-        return t
-    return None
+            for attempt in ("as sampled", "numbers as decimals", "all text"):
+                if attempt == "numbers as decimals":
+                    types = {c: "DOUBLE" if t == "BIGINT" else t for c, t in types.items()}
+                elif attempt == "all text":
+                    types = dict.fromkeys(types, "VARCHAR")
+                sql = (f"SELECT * FROM read_csv({lit(str(utf8))}, header = true, delim = {lit(shape.delimiter)}, quote = '\"', "
+                       f"names = [{', '.join(lit(c) for c in types)}], "
+                       f"types = {{{', '.join(f'{lit(c)}: {lit(t)}' for c, t in types.items())}}}, "
+                       f"nullstr = [{', '.join(lit(s) for s in NA_STRINGS)}], null_padding = true, parallel = true)")
+                try:
+                    con.execute(f"COPY ({sql}) TO {lit(str(tmp))} (FORMAT parquet, COMPRESSION zstd)")
+                except Exception:  # noqa: BLE001  (duckdb's conversion errors: try wider types; ragged rows: pandas)
+                    tmp.unlink(missing_ok=True)
+                    continue
+                os.replace(tmp, parquet)
+                break
+        finally:
+            tmp.unlink(missing_ok=True)
+            if utf8 != path:
+                utf8.unlink(missing_ok=True)  # the Parquet copy is what is kept
+        if not parquet.exists():
+            return None
+    sql = f"SELECT * FROM read_parquet({lit(str(parquet))})"
+    types = {str(r[0]): str(r[1]) for r in con.execute(f"DESCRIBE {sql}").fetchall()}
+    t = BigTable(con, sql, types, path.name, shape.encoding, shape.delimiter)
+    counts = con.execute(f"SELECT count(*), {', '.join(f'count(*) FILTER (WHERE {_blank(t, c)})' for c in types)} FROM ({sql})").fetchone()
+    t._rows = int(counts[0])
+    t.blanks = [int(b) for b in counts[1:]]
+    return t
 
 
 # ---------------------------------------------------------------- the tools in SQL
