@@ -54,6 +54,7 @@ import duckdb
 t = time.perf_counter()
 con = duckdb.connect()
 con.execute("SET enable_progress_bar = false")
+con.execute("SET memory_limit = '1GB'")
 src = f"read_csv('{sys.argv[1]}', header = true)"
 if sys.argv[3] == "analyse":
     cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {src}").fetchall()]
@@ -118,6 +119,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
             print(f"{n:>11,} generated {csv.stat().st_size / 1e6:,.0f} MB ({a.encoding}) in {gen:.1f} s", flush=True)
             for label, (request, duck_work) in WORK.items():
                 shutil.rmtree(ws / "outputs", ignore_errors=True)
+                shutil.rmtree(ws / ".wenqing", ignore_errors=True)  # every run starts cold: no Parquet copy yet
                 w = child(WENQING, str(ROOT), str(ws), request)
                 # DuckDB alone reads UTF-8 only (without extensions); for GB18030 the column stays empty
                 d = child(DUCKDB, str(csv), str(base / f"duck_{n}.csv"), duck_work) if a.encoding == "utf-8" else None

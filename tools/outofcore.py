@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 ENGINE_ENV = "WENQING_ENGINE"
 BIG_BYTES = int(os.environ.get("WENQING_BIG_BYTES", 100 * 1024**2))
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
+MEMORY_LIMIT = "1GB"  # DuckDB's own budget; past it, work spills to disk
 MAX_IN_MEMORY_CELLS = 200_000_000  # a tool without SQL form loads the table into pandas only below this
 # what pandas.read_csv reads as missing by default
 NA_STRINGS = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A",
@@ -104,15 +105,15 @@ class BigTable:
         return self._df
 
 
-def _connect() -> Any:
+def _connect(spill: Path) -> Any:
+    """A DuckDB connection that keeps below MEMORY_LIMIT, spilling to the workspace's cache folder."""
     import duckdb
 
     con = duckdb.connect()
     con.execute("SET preserve_insertion_order = true")
     con.execute("SET enable_progress_bar = false")
-    tmp = os.environ.get("WENQING_SPILL_DIR")
-    if tmp:
-        con.execute(f"SET temp_directory = {lit(tmp)}")
+    con.execute(f"SET memory_limit = {lit(os.environ.get('WENQING_DUCKDB_MEMORY', MEMORY_LIMIT))}")
+    con.execute(f"SET temp_directory = {lit(str(spill))}")
     return con
 
 
@@ -153,9 +154,9 @@ def open_csv(ws: Workspace, path: Path, con: Any = None) -> BigTable | None:
     header, or ragged rows, which pandas skips and counts. A value that does not fit the type pandas would give its
     column widens that type while the copy is made, never in a later step."""
     shape = csv_shape(path)
-    con = con or _connect()
     st = path.stat()
     folder = ws.root / STATE_DIR / "cache"
+    con = con or _connect(folder / "spill")
     stem = re.sub(r"[^0-9A-Za-z一-鿿_-]", "_", path.stem) + "-" + hashlib.sha1(str(path).encode()).hexdigest()[:8]
     parquet = folder / f"{stem}-{st.st_size}-{st.st_mtime_ns}.parquet"
     if not parquet.exists():
@@ -179,7 +180,7 @@ def open_csv(ws: Workspace, path: Path, con: Any = None) -> BigTable | None:
                        f"types = {{{', '.join(f'{lit(c)}: {lit(t)}' for c, t in types.items())}}}, "
                        f"nullstr = [{', '.join(lit(s) for s in NA_STRINGS)}], null_padding = true, parallel = true)")
                 try:
-                    con.execute(f"COPY ({sql}) TO {lit(str(tmp))} (FORMAT parquet, COMPRESSION zstd)")
+                    con.execute(f"COPY ({sql}) TO {lit(str(tmp))} (FORMAT parquet, COMPRESSION snappy)")
                 except Exception:  # noqa: BLE001  (duckdb's conversion errors: try wider types; ragged rows: pandas)
                     tmp.unlink(missing_ok=True)
                     continue
