@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from modes import lexicon as lx
@@ -148,11 +149,14 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
             return _with_format(ref, text)
     # 3. small typos in a stem written without extension (销售明系 -> 销售明细)
     if not hits:
+        text_chars = Counter(low)
         for f in files:
             st = f.stem.casefold()
             if len(st) < 4 or re.search(r"[_\-\s.]", st):
                 continue
             tol = 1 if len(st) < 8 else 2
+            if sum((Counter(st) & text_chars).values()) < len(st) - tol:
+                continue  # each edit changes one character at most: no window of the text can be this close
             for size in (len(st) - 1, len(st), len(st) + 1):
                 for i in range(0, max(0, len(low) - size + 1)):
                     if _covered(ref.spans, i, i + size):
