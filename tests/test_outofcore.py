@@ -42,9 +42,13 @@ def test_profile_reads_through_a_transcoded_copy(big):
     blanks = {c["name"]: c["blanks"] for c in res.facts["column_info"]}
     assert blanks == {c: int(df[c].isna().sum()) for c in df.columns}
     assert [c["type"] for c in res.facts["column_info"]] == ["文本", "文本", "整数", "小数", "文本"]
-    assert [p.suffix for p in (big.root / ".wenqing" / "cache").iterdir()] == [".parquet"]  # transcoded once, kept as Parquet
+    cache = big.root / ".wenqing" / "cache"
+    copies = list(cache.glob("*.utf8.csv"))
+    assert len(copies) == 1 and pd.read_csv(copies[0])["金额"].sum() == df["金额"].sum()
+    made = copies[0].stat().st_mtime_ns
     again = registry.call("profile_dataset", {"ws": big, "path": "订单.csv"})
     assert again.facts["column_info"] == res.facts["column_info"]
+    assert list(cache.glob("*.utf8.csv")) == copies and copies[0].stat().st_mtime_ns == made  # transcoded once
 
 
 def test_filter_group_sort_top_dedupe_match_pandas(big):
@@ -99,3 +103,13 @@ def test_a_value_beyond_the_sample_widens_the_column(tmp_path, monkeypatch):
     (tmp_path / "late.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     res = registry.call("profile_dataset", {"ws": Workspace.at(tmp_path), "path": "late.csv"})
     assert res.facts["rows"] == 120_001 and {c["type"] for c in res.facts["column_info"]} == {"文本"}
+
+
+def test_column_statistics_match_the_pandas_tool(big, monkeypatch):
+    t = registry.call("profile_dataset", {"ws": big, "path": "订单.csv"}).data
+    ours = registry.call("describe_columns", {"table": t}).data
+    monkeypatch.setenv("WENQING_ENGINE", "pandas")
+    plain = registry.call("profile_dataset", {"ws": big, "path": "订单.csv"}).data
+    assert isinstance(plain, pd.DataFrame)
+    theirs = registry.call("describe_columns", {"table": plain}).data
+    pd.testing.assert_frame_equal(ours, theirs, check_dtype=False)

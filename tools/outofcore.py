@@ -2,8 +2,8 @@
 
 A CSV at or above BIG_BYTES (or every CSV when WENQING_ENGINE=duckdb; never when WENQING_ENGINE=pandas) is opened
 as a BigTable: a DuckDB query over the file, typed the way pandas would type it. filter / sort / top-N / group /
-dedupe / join / select / describe / export run as SQL; any other tool gets the table loaded into pandas. GB18030 and
-GBK files are transcoded once, streaming, into <workspace>/.wenqing/cache/.
+dedupe / join / select / describe / export run as SQL streaming over the file; any other tool gets the table loaded
+into pandas. GB18030 and GBK files are transcoded once, streaming, into <workspace>/.wenqing/cache/ and read there.
 """
 
 from __future__ import annotations
@@ -117,12 +117,24 @@ def _connect(spill: Path) -> Any:
     return con
 
 
-def transcoded(ws: Workspace, path: Path, encoding: str) -> Path:
-    """A UTF-8 copy of a GB18030/GBK file, made in one streaming pass."""
+def _cache_name(path: Path) -> str:
+    """A cache file's name for a source file: its stem, a hash of its path, then size and mtime."""
+    stem = re.sub(r"[^0-9A-Za-z一-鿿_-]", "_", path.stem) + "-" + hashlib.sha1(str(path).encode()).hexdigest()[:8]
     st = path.stat()
+    return f"{stem}-{st.st_size}-{st.st_mtime_ns}"
+
+
+def transcoded(ws: Workspace, path: Path, encoding: str) -> Path:
+    """A UTF-8 copy of a GB18030/GBK file in <workspace>/.wenqing/cache/, made once in one streaming pass and kept
+    while the source is unchanged (copies of earlier versions are removed)."""
     folder = ws.root / STATE_DIR / "cache"
-    target = folder / f"{re.sub(r'[^0-9A-Za-z一-鿿_-]', '_', path.stem)}-{st.st_size}-{st.st_mtime_ns}.utf8.csv"
+    name = _cache_name(path)
+    target = folder / f"{name}.utf8.csv"
+    if target.exists():
+        return target
     folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob(f"{name.rsplit('-', 2)[0]}-*.utf8.csv"):
+        old.unlink(missing_ok=True)
     tmp = target.with_name(f"{TMP_PREFIX}{os.getpid()}-{target.name}")
     try:
         with path.open("r", encoding=encoding, newline="") as src, tmp.open("w", encoding="utf-8", newline="") as dst:
@@ -149,56 +161,35 @@ def _duck_type(dtype: Any) -> str:
 
 
 def open_csv(ws: Workspace, path: Path, con: Any = None) -> BigTable | None:
-    """The CSV as a BigTable over a Parquet copy in <workspace>/.wenqing/cache/ (made in one streaming pass, kept
-    while the source is unchanged), or None when the file needs the exact pandas reading: title rows above the
-    header, or ragged rows, which pandas skips and counts. A value that does not fit the type pandas would give its
-    column widens that type while the copy is made, never in a later step."""
+    """The CSV as a BigTable, or None when the file needs the exact pandas reading: title rows above the header, or
+    ragged rows, which pandas skips and counts. Opening scans the file once (row and blank counts, kept for the
+    profile); a value that does not fit the type pandas would give its column widens that type there, never in a
+    later step."""
     shape = csv_shape(path)
-    st = path.stat()
+    head = read_table(path, nrows=2000, sample=True)
+    if any(n.startswith("表头在") for n in head.notes):
+        return None
     folder = ws.root / STATE_DIR / "cache"
     con = con or _connect(folder / "spill")
-    stem = re.sub(r"[^0-9A-Za-z一-鿿_-]", "_", path.stem) + "-" + hashlib.sha1(str(path).encode()).hexdigest()[:8]
-    parquet = folder / f"{stem}-{st.st_size}-{st.st_mtime_ns}.parquet"
-    if not parquet.exists():
-        for old in folder.glob(f"{stem}-*.parquet"):  # copies of earlier versions of the file
-            old.unlink(missing_ok=True)
-        head = read_table(path, nrows=2000, sample=True)
-        if any(n.startswith("表头在") for n in head.notes):
-            return None
-        folder.mkdir(parents=True, exist_ok=True)
-        utf8 = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
-        types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
-        tmp = parquet.with_name(f"{TMP_PREFIX}{os.getpid()}-{parquet.name}")
+    source = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
+    types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
+    for attempt in ("as sampled", "numbers as decimals", "all text"):
+        if attempt == "numbers as decimals":
+            types = {c: "DOUBLE" if t == "BIGINT" else t for c, t in types.items()}
+        elif attempt == "all text":
+            types = dict.fromkeys(types, "VARCHAR")
+        sql = (f"SELECT * FROM read_csv({lit(str(source))}, header = true, delim = {lit(shape.delimiter)}, quote = '\"', "
+               f"names = [{', '.join(lit(c) for c in types)}], types = {{{', '.join(f'{lit(c)}: {lit(t)}' for c, t in types.items())}}}, "
+               f"nullstr = [{', '.join(lit(s) for s in NA_STRINGS)}], null_padding = true, parallel = true)")
+        t = BigTable(con, sql, types, path.name, shape.encoding, shape.delimiter)
         try:
-            for attempt in ("as sampled", "numbers as decimals", "all text"):
-                if attempt == "numbers as decimals":
-                    types = {c: "DOUBLE" if t == "BIGINT" else t for c, t in types.items()}
-                elif attempt == "all text":
-                    types = dict.fromkeys(types, "VARCHAR")
-                sql = (f"SELECT * FROM read_csv({lit(str(utf8))}, header = true, delim = {lit(shape.delimiter)}, quote = '\"', "
-                       f"names = [{', '.join(lit(c) for c in types)}], "
-                       f"types = {{{', '.join(f'{lit(c)}: {lit(t)}' for c, t in types.items())}}}, "
-                       f"nullstr = [{', '.join(lit(s) for s in NA_STRINGS)}], null_padding = true, parallel = true)")
-                try:
-                    con.execute(f"COPY ({sql}) TO {lit(str(tmp))} (FORMAT parquet, COMPRESSION snappy)")
-                except Exception:  # noqa: BLE001  (duckdb's conversion errors: try wider types; ragged rows: pandas)
-                    tmp.unlink(missing_ok=True)
-                    continue
-                os.replace(tmp, parquet)
-                break
-        finally:
-            tmp.unlink(missing_ok=True)
-            if utf8 != path:
-                utf8.unlink(missing_ok=True)  # the Parquet copy is what is kept
-        if not parquet.exists():
-            return None
-    sql = f"SELECT * FROM read_parquet({lit(str(parquet))})"
-    types = {str(r[0]): str(r[1]) for r in con.execute(f"DESCRIBE {sql}").fetchall()}
-    t = BigTable(con, sql, types, path.name, shape.encoding, shape.delimiter)
-    counts = con.execute(f"SELECT count(*), {', '.join(f'count(*) FILTER (WHERE {_blank(t, c)})' for c in types)} FROM ({sql})").fetchone()
-    t._rows = int(counts[0])
-    t.blanks = [int(b) for b in counts[1:]]
-    return t
+            counts = con.execute(f"SELECT count(*), {', '.join(f'count(*) FILTER (WHERE {_blank(t, c)})' for c in types)} FROM ({sql})").fetchone()
+        except Exception:  # noqa: BLE001  (duckdb's conversion errors: try wider types; ragged rows: pandas)
+            continue
+        t._rows = int(counts[0])
+        t.blanks = [int(b) for b in counts[1:]]
+        return t
+    return None
 
 
 # ---------------------------------------------------------------- the tools in SQL
@@ -380,23 +371,32 @@ def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_
 
 
 def describe_columns(table: BigTable) -> ToolResult:
+    """One pass for every column's counts and figures, then one for each text column's most common values."""
     import pandas as pd
 
     from tools.ops import _round
 
+    parts: list[str] = []
+    for c in table.columns:
+        parts.append(f"count(*) FILTER (WHERE {_blank(table, c)})")
+        if table.types[c] in ("BIGINT", "DOUBLE"):
+            parts += [f"avg({q(c)})", f"min({q(c)})", f"max({q(c)})"]
+        else:
+            parts.append(f"count(DISTINCT {_text(c)})")
+    got = list(table.con.execute(f"SELECT count(*), {', '.join(parts)} FROM ({table.sql})").fetchone())
+    n = int(got.pop(0))
     rows = []
-    n = len(table)
     for c in table.columns:
         t = table.types[c]
-        blanks = int(table.con.execute(f"SELECT count(*) FILTER (WHERE {_blank(table, c)}) FROM ({table.sql})").fetchone()[0])
+        blanks = int(got.pop(0))
         row: dict[str, Any] = {"列": c, "类型": _type_name(t), "非空": n - blanks, "空值": blanks}
         if t in ("BIGINT", "DOUBLE"):
-            mean, lo, hi = table.con.execute(f"SELECT avg({q(c)}), min({q(c)}), max({q(c)}) FROM ({table.sql})").fetchone()
+            mean, lo, hi = got.pop(0), got.pop(0), got.pop(0)
             cast = int if t == "BIGINT" else float
             row.update(均值=_round(float(mean)) if mean is not None else None, 最小=cast(lo) if lo is not None else None,
                        最大=cast(hi) if hi is not None else None)
         else:
-            distinct = int(table.con.execute(f"SELECT count(DISTINCT {_text(c)}) FROM ({table.sql})").fetchone()[0])
+            distinct = int(got.pop(0))
             top = table.con.execute(f"SELECT v, count(*) AS k, min({ROW}) AS first FROM (SELECT {_text(c)} AS v, {ROW} FROM ({_numbered(table)})) "
                                     "WHERE v IS NOT NULL GROUP BY v ORDER BY k DESC, first LIMIT 3").fetchall()
             row.update(不同值=distinct, 最常见="、".join(f"{v}({k})" for v, k, _ in top))
