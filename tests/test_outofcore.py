@@ -113,3 +113,13 @@ def test_column_statistics_match_the_pandas_tool(big, monkeypatch):
     assert isinstance(plain, pd.DataFrame)
     theirs = registry.call("describe_columns", {"table": plain}).data
     pd.testing.assert_frame_equal(ours, theirs, check_dtype=False)
+
+
+def test_most_common_values_break_ties_by_first_appearance(tmp_path, monkeypatch):
+    monkeypatch.setenv("WENQING_ENGINE", "duckdb")
+    pd.DataFrame({"v": ["乙", "甲", "乙", "甲", "丙", "丁", "丁"], "ok": [True, False, True, True, False, True, True],
+                  "n": range(7)}).to_csv(tmp_path / "t.csv", index=False)
+    t = registry.call("profile_dataset", {"ws": Workspace.at(tmp_path), "path": "t.csv"}).data
+    got = registry.call("describe_columns", {"table": t}).data.set_index("列")
+    assert got.loc["v", "最常见"] == "乙(2)、甲(2)、丁(2)" and got.loc["v", "不同值"] == 4
+    assert got.loc["ok", "最常见"] == "True(5)、False(2)"

@@ -370,36 +370,70 @@ def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on}, {"sample": _sample(out.head())})
 
 
+def _as_str(t: BigTable, c: str) -> str:
+    """A column's values as pandas' astype(str) writes them."""
+    if t.types.get(c) == "BOOLEAN":
+        return f"CASE WHEN {q(c)} THEN 'True' WHEN NOT {q(c)} THEN 'False' END"
+    return _text(c)
+
+
+def _most_common(table: BigTable, cols: list[str]) -> dict[str, list[tuple[str, int]]]:
+    """The three most common values of each column, ties in order of first appearance (as pandas' value_counts),
+    in one pass; a tie that decides the order costs one more pass over the rows that hold the tied values."""
+    if not cols:
+        return {}
+    alias = {c: f"__wq_c{i}" for i, c in enumerate(cols)}
+    inner = ", ".join(f"{_as_str(table, c)} AS {alias[c]}" for c in cols)
+    sets = ", ".join(f"({alias[c]})" for c in cols)
+    grouping = f"GROUPING({', '.join(alias.values())})"
+    got = table.con.execute(
+        f"SELECT {grouping} AS g, {', '.join(alias.values())}, count(*) AS k FROM (SELECT {inner} FROM ({table.sql})) "
+        f"GROUP BY GROUPING SETS ({sets}) QUALIFY rank() OVER (PARTITION BY {grouping} ORDER BY count(*) DESC) <= 3").fetchall()
+    n = len(cols)
+    out: dict[str, list[tuple[str, int]]] = {}
+    for i, c in enumerate(cols):
+        mask = (2 ** n - 1) ^ (1 << (n - 1 - i))  # every column but this one is aggregated away
+        pairs = [(r[1 + i], int(r[-1])) for r in got if r[0] == mask and r[1 + i] is not None]
+        pairs.sort(key=lambda p: -p[1])
+        counts = [k for _, k in pairs]
+        if len(set(counts)) < len(counts):  # equal counts: order them by where each value first appears
+            vals = ", ".join(lit(v) for v, _ in pairs)
+            first = dict(table.con.execute(
+                f"SELECT v, min({ROW}) FROM (SELECT {_as_str(table, c)} AS v, {ROW} FROM ({_numbered(table)})) WHERE v IN ({vals}) GROUP BY v").fetchall())
+            pairs.sort(key=lambda p: (-p[1], first[p[0]]))
+        out[c] = pairs[:3]
+    return out
+
+
 def describe_columns(table: BigTable) -> ToolResult:
-    """One pass for every column's counts and figures, then one for each text column's most common values."""
+    """One pass for every column's counts and figures, one for the text columns' most common values."""
     import pandas as pd
 
     from tools.ops import _round
 
     parts: list[str] = []
+    texts = [c for c in table.columns if table.types[c] not in ("BIGINT", "DOUBLE")]
     for c in table.columns:
         parts.append(f"count(*) FILTER (WHERE {_blank(table, c)})")
-        if table.types[c] in ("BIGINT", "DOUBLE"):
-            parts += [f"avg({q(c)})", f"min({q(c)})", f"max({q(c)})"]
+        if c in texts:
+            parts.append(f"count(DISTINCT {_as_str(table, c)})")
         else:
-            parts.append(f"count(DISTINCT {_text(c)})")
+            parts += [f"avg({q(c)})", f"min({q(c)})", f"max({q(c)})"]
     got = list(table.con.execute(f"SELECT count(*), {', '.join(parts)} FROM ({table.sql})").fetchone())
+    common = _most_common(table, texts)
     n = int(got.pop(0))
     rows = []
     for c in table.columns:
         t = table.types[c]
         blanks = int(got.pop(0))
         row: dict[str, Any] = {"列": c, "类型": _type_name(t), "非空": n - blanks, "空值": blanks}
-        if t in ("BIGINT", "DOUBLE"):
+        if c in texts:
+            row.update(不同值=int(got.pop(0)), 最常见="、".join(f"{v}({k})" for v, k in common[c]))
+        else:
             mean, lo, hi = got.pop(0), got.pop(0), got.pop(0)
             cast = int if t == "BIGINT" else float
             row.update(均值=_round(float(mean)) if mean is not None else None, 最小=cast(lo) if lo is not None else None,
                        最大=cast(hi) if hi is not None else None)
-        else:
-            distinct = int(got.pop(0))
-            top = table.con.execute(f"SELECT v, count(*) AS k, min({ROW}) AS first FROM (SELECT {_text(c)} AS v, {ROW} FROM ({_numbered(table)})) "
-                                    "WHERE v IS NOT NULL GROUP BY v ORDER BY k DESC, first LIMIT 3").fetchall()
-            row.update(不同值=distinct, 最常见="、".join(f"{v}({k})" for v, k, _ in top))
         rows.append(row)
     df = pd.DataFrame(rows)
     return ToolResult(df, {"rows": n, "columns": len(table.columns)}, {"sample": _sample(df, 50)})
