@@ -123,3 +123,17 @@ def test_most_common_values_break_ties_by_first_appearance(tmp_path, monkeypatch
     got = registry.call("describe_columns", {"table": t}).data.set_index("列")
     assert got.loc["v", "最常见"] == "乙(2)、甲(2)、丁(2)" and got.loc["v", "不同值"] == 4
     assert got.loc["ok", "最常见"] == "True(5)、False(2)"
+
+
+def test_whitespace_only_text_is_blank_as_in_pandas(tmp_path, monkeypatch):
+    cells = ["a", " ", "\t", "\u3000", "\u00a0b", " x ", "", "\u3000\u3000", "b"]
+    pd.DataFrame({"k": range(len(cells)), "t": cells}).to_csv(tmp_path / "w.csv", index=False)
+    ws = Workspace.at(tmp_path)
+    blanks = {}
+    for engine in ("duckdb", "pandas"):
+        monkeypatch.setenv("WENQING_ENGINE", engine)
+        res = registry.call("profile_dataset", {"ws": ws, "path": "w.csv"})
+        blanks[engine] = {c["name"]: c["blanks"] for c in res.facts["column_info"]}
+        kept = registry.call("filter_rows", {"table": res.data, "conditions": [{"column": "t", "op": "not_empty"}]}).data
+        blanks[engine]["kept"] = list(pd.DataFrame(kept.to_pandas() if isinstance(kept, BigTable) else kept)["k"])
+    assert blanks["duckdb"] == blanks["pandas"] and blanks["pandas"]["t"] == 5

@@ -199,8 +199,17 @@ def _text(c: str) -> str:
     return f"CAST({q(c)} AS VARCHAR)"
 
 
+# what Python's str.isspace() calls whitespace, which pandas' str.strip() removes
+SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+ONLY_SPACES = "[\\t\\n\\x{0b}\\f\\r\\x{1c}-\\x{1f}\\x{85}\\p{Z}]*"
+
+
 def _blank(t: BigTable, c: str) -> str:
-    return f"({q(c)} IS NULL OR trim({_text(c)}) = '')" if t.types.get(c) == "VARCHAR" else f"({q(c)} IS NULL)"
+    """Missing, or text that is nothing but whitespace (the regular expression runs only on text that starts so)."""
+    if t.types.get(c) != "VARCHAR":
+        return f"({q(c)} IS NULL)"
+    return (f"({q(c)} IS NULL OR {q(c)} = '' OR (strpos({lit(SPACES)}, left({q(c)}, 1)) > 0 "
+            f"AND regexp_full_match({q(c)}, {lit(ONLY_SPACES)})))")
 
 
 def _num(c: str) -> str:
@@ -377,9 +386,9 @@ def _as_str(t: BigTable, c: str) -> str:
     return _text(c)
 
 
-def _most_common(table: BigTable, cols: list[str]) -> dict[str, list[tuple[str, int]]]:
-    """The three most common values of each column, ties in order of first appearance (as pandas' value_counts),
-    in one pass; a tie that decides the order costs one more pass over the rows that hold the tied values."""
+def _most_common(table: BigTable, cols: list[str]) -> dict[str, tuple[int, list[tuple[str, int]]]]:
+    """Each column's number of distinct values and its three most common ones, ties in order of first appearance
+    (as pandas' value_counts), in one pass; a tie that decides the order costs a pass over the tied values' rows."""
     if not cols:
         return {}
     alias = {c: f"__wq_c{i}" for i, c in enumerate(cols)}
@@ -387,13 +396,17 @@ def _most_common(table: BigTable, cols: list[str]) -> dict[str, list[tuple[str, 
     sets = ", ".join(f"({alias[c]})" for c in cols)
     grouping = f"GROUPING({', '.join(alias.values())})"
     got = table.con.execute(
-        f"SELECT {grouping} AS g, {', '.join(alias.values())}, count(*) AS k FROM (SELECT {inner} FROM ({table.sql})) "
+        f"SELECT {grouping} AS g, {', '.join(alias.values())}, "
+        f"{' + '.join(f'count({a}) OVER (PARTITION BY {grouping})' for a in alias.values())} AS distinct_values, count(*) AS k "
+        f"FROM (SELECT {inner} FROM ({table.sql})) "
         f"GROUP BY GROUPING SETS ({sets}) QUALIFY rank() OVER (PARTITION BY {grouping} ORDER BY count(*) DESC) <= 3").fetchall()
     n = len(cols)
-    out: dict[str, list[tuple[str, int]]] = {}
+    out: dict[str, tuple[int, list[tuple[str, int]]]] = {}
     for i, c in enumerate(cols):
         mask = (2 ** n - 1) ^ (1 << (n - 1 - i))  # every column but this one is aggregated away
-        pairs = [(r[1 + i], int(r[-1])) for r in got if r[0] == mask and r[1 + i] is not None]
+        mine = [r for r in got if r[0] == mask]
+        distinct = int(mine[0][-2]) if mine else 0
+        pairs = [(r[1 + i], int(r[-1])) for r in mine if r[1 + i] is not None]
         pairs.sort(key=lambda p: -p[1])
         counts = [k for _, k in pairs]
         if len(set(counts)) < len(counts):  # equal counts: order them by where each value first appears
@@ -401,12 +414,12 @@ def _most_common(table: BigTable, cols: list[str]) -> dict[str, list[tuple[str, 
             first = dict(table.con.execute(
                 f"SELECT v, min({ROW}) FROM (SELECT {_as_str(table, c)} AS v, {ROW} FROM ({_numbered(table)})) WHERE v IN ({vals}) GROUP BY v").fetchall())
             pairs.sort(key=lambda p: (-p[1], first[p[0]]))
-        out[c] = pairs[:3]
+        out[c] = (distinct, pairs[:3])
     return out
 
 
 def describe_columns(table: BigTable) -> ToolResult:
-    """One pass for every column's counts and figures, one for the text columns' most common values."""
+    """One pass for every column's counts and figures, one for the text columns' distinct and most common values."""
     import pandas as pd
 
     from tools.ops import _round
@@ -415,9 +428,7 @@ def describe_columns(table: BigTable) -> ToolResult:
     texts = [c for c in table.columns if table.types[c] not in ("BIGINT", "DOUBLE")]
     for c in table.columns:
         parts.append(f"count(*) FILTER (WHERE {_blank(table, c)})")
-        if c in texts:
-            parts.append(f"count(DISTINCT {_as_str(table, c)})")
-        else:
+        if c not in texts:
             parts += [f"avg({q(c)})", f"min({q(c)})", f"max({q(c)})"]
     got = list(table.con.execute(f"SELECT count(*), {', '.join(parts)} FROM ({table.sql})").fetchone())
     common = _most_common(table, texts)
@@ -428,7 +439,8 @@ def describe_columns(table: BigTable) -> ToolResult:
         blanks = int(got.pop(0))
         row: dict[str, Any] = {"列": c, "类型": _type_name(t), "非空": n - blanks, "空值": blanks}
         if c in texts:
-            row.update(不同值=int(got.pop(0)), 最常见="、".join(f"{v}({k})" for v, k in common[c]))
+            distinct, top = common[c]
+            row.update(不同值=distinct, 最常见="、".join(f"{v}({k})" for v, k in top))
         else:
             mean, lo, hi = got.pop(0), got.pop(0), got.pop(0)
             cast = int if t == "BIGINT" else float
