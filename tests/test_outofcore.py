@@ -137,3 +137,10 @@ def test_whitespace_only_text_is_blank_as_in_pandas(tmp_path, monkeypatch):
         kept = registry.call("filter_rows", {"table": res.data, "conditions": [{"column": "t", "op": "not_empty"}]}).data
         blanks[engine]["kept"] = list(pd.DataFrame(kept.to_pandas() if isinstance(kept, BigTable) else kept)["k"])
     assert blanks["duckdb"] == blanks["pandas"] and blanks["pandas"]["t"] == 5
+
+
+def test_a_header_only_csv(tmp_path, monkeypatch):
+    monkeypatch.setenv("WENQING_ENGINE", "duckdb")
+    (tmp_path / "h.csv").write_text("a,b\n", encoding="utf-8")
+    res = registry.call("profile_dataset", {"ws": Workspace.at(tmp_path), "path": "h.csv"})
+    assert res.facts["rows"] == 0 and [c["blanks"] for c in res.facts["column_info"]] == [0, 0]

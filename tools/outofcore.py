@@ -183,7 +183,7 @@ def open_csv(ws: Workspace, path: Path, con: Any = None) -> BigTable | None:
                f"nullstr = [{', '.join(lit(s) for s in NA_STRINGS)}], null_padding = true, parallel = true)")
         t = BigTable(con, sql, types, path.name, shape.encoding, shape.delimiter)
         try:
-            counts = con.execute(f"SELECT count(*), {', '.join(f'count(*) FILTER (WHERE {_blank(t, c)})' for c in types)} FROM ({sql})").fetchone()
+            counts = con.execute(f"SELECT count(*), {', '.join(_blank_count(t, c) for c in types)} FROM ({sql})").fetchone()
         except Exception:  # noqa: BLE001  (duckdb's conversion errors: try wider types; ragged rows: pandas)
             continue
         t._rows = int(counts[0])
@@ -199,17 +199,27 @@ def _text(c: str) -> str:
     return f"CAST({q(c)} AS VARCHAR)"
 
 
-# what Python's str.isspace() calls whitespace, which pandas' str.strip() removes
-SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+# text that is nothing but what Python's str.isspace() calls whitespace, which pandas' str.strip() removes
 ONLY_SPACES = "[\\t\\n\\x{0b}\\f\\r\\x{1c}-\\x{1f}\\x{85}\\p{Z}]*"
+SPACE_STARTS = (133, 160, 5760, *range(8192, 8203), 8232, 8233, 8239, 8287, 12288)  # whitespace above U+0020
+
+
+def _spaces_only(c: str) -> str:
+    """Empty or whitespace-only text; the regular expression runs only on text whose first character may be a space."""
+    first = f"ascii({q(c)})"
+    return (f"(({first} <= 32 OR {first} IN ({', '.join(map(str, SPACE_STARTS))})) "
+            f"AND regexp_full_match({q(c)}, {lit(ONLY_SPACES)}))")
 
 
 def _blank(t: BigTable, c: str) -> str:
-    """Missing, or text that is nothing but whitespace (the regular expression runs only on text that starts so)."""
-    if t.types.get(c) != "VARCHAR":
-        return f"({q(c)} IS NULL)"
-    return (f"({q(c)} IS NULL OR {q(c)} = '' OR (strpos({lit(SPACES)}, left({q(c)}, 1)) > 0 "
-            f"AND regexp_full_match({q(c)}, {lit(ONLY_SPACES)})))")
+    """Missing, or (text) nothing but whitespace."""
+    return f"({q(c)} IS NULL OR {_spaces_only(c)})" if t.types.get(c) == "VARCHAR" else f"({q(c)} IS NULL)"
+
+
+def _blank_count(t: BigTable, c: str) -> str:
+    """How many cells of a column _blank holds for, as one aggregate."""
+    missing = f"count(*) - count({q(c)})"
+    return f"{missing} + COALESCE(sum(CASE WHEN {_spaces_only(c)} THEN 1 ELSE 0 END), 0)" if t.types.get(c) == "VARCHAR" else missing
 
 
 def _num(c: str) -> str:
@@ -427,7 +437,7 @@ def describe_columns(table: BigTable) -> ToolResult:
     parts: list[str] = []
     texts = [c for c in table.columns if table.types[c] not in ("BIGINT", "DOUBLE")]
     for c in table.columns:
-        parts.append(f"count(*) FILTER (WHERE {_blank(table, c)})")
+        parts.append(_blank_count(table, c))
         if c not in texts:
             parts += [f"avg({q(c)})", f"min({q(c)})", f"max({q(c)})"]
     got = list(table.con.execute(f"SELECT count(*), {', '.join(parts)} FROM ({table.sql})").fetchone())
