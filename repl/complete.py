@@ -126,7 +126,12 @@ class WenqingCompleter(Completer):
             yield Completion(cand.text, -n, display_meta=cand.meta)
 
     def candidates(self, before: str) -> Iterable[Candidate]:
-        catalog = self._catalog() if self._catalog else None
+        catalog = None
+        if self._catalog is not None:
+            try:
+                catalog = self._catalog()
+            except Exception:  # completion never takes the prompt down; files still complete
+                catalog = None
         tables = {f.path: f for f in catalog.files} if catalog else {}
         for rel in self.ws.files():
             info = tables.get(rel)

@@ -23,7 +23,7 @@ BANNER = "问清 wenqing · 工作区 {root}\n说说要对哪个表格做什么�
 
 
 def completion_keys() -> KeyBindings:
-    """Tab completes a unique name at once (so typing straight on after Tab never races the menu); otherwise the menu."""
+    """Tab completes a unique name at once (typing straight on never races the menu); otherwise the menu, best first."""
     kb = KeyBindings()
 
     @kb.add("tab")
@@ -38,7 +38,7 @@ def completion_keys() -> KeyBindings:
         if len(found) == 1:
             b.apply_completion(found[0])
         elif found:
-            b.start_completion(select_first=False)
+            b.start_completion(select_first=True)
 
     return kb
 

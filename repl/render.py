@@ -27,11 +27,14 @@ MIN_CELL = 10  # a column narrower than its values is cut no further than this (
 _UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
-def safe(text: Any) -> str:
-    """Text from cells, files or users made safe for a terminal: controls shown as �, newlines and tabs as spaces."""
+def safe(text: Any, one_line: bool = False) -> str:
+    """Text from cells, files or users made safe for a terminal: controls shown as �; line breaks kept,
+    or shown as spaces when `one_line` (a table cell, a note that must not wrap)."""
     s = str(text)
-    if "\n" in s or "\t" in s or "\r" in s:
-        s = s.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
+    if "\r" in s:
+        s = s.replace("\r\n", "\n").replace("\r", "\n")
+    if one_line and ("\n" in s or "\t" in s):
+        s = s.replace("\n", " ").replace("\t", " ")
     return _UNSAFE.sub("\ufffd", s)
 
 
@@ -42,7 +45,7 @@ class Renderer:
     def say(self, text: Any, style: str = "", one_line: bool = False) -> None:
         """Print one message; what it carries is never read as markup or control sequences."""
         if one_line:
-            self.c.print(Text(safe(text), style=style, no_wrap=True, overflow="ellipsis"))
+            self.c.print(Text(safe(text, one_line=True), style=style, no_wrap=True, overflow="ellipsis"))
         else:
             self.c.print(Text(safe(text), style=style))
 
@@ -165,10 +168,11 @@ class Renderer:
         if not items:
             self.say("还没有运行过的请求。")
             return
-        t = Table(title="最近的请求", header_style="bold", box=box.SIMPLE_HEAD if self.c.width < COMPACT_BELOW else box.HEAVY_HEAD)
+        compact = self.c.width < COMPACT_BELOW
+        t = Table(title="最近的请求", header_style="bold", box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD, show_edge=not compact)
         t.add_column("#", justify="right", no_wrap=True)
-        t.add_column("请求", overflow="fold", ratio=3)
-        t.add_column("结果", overflow="fold", ratio=3)
+        t.add_column("请求", overflow="fold")
+        t.add_column("结果", overflow="fold")
         t.add_column("ID", no_wrap=True)
         for i, h in enumerate(items, 1):
             t.add_row(str(i), T(h.request), T(h.outcome), h.trace_id[:8])
@@ -193,7 +197,7 @@ def history_item(run: dict[str, Any]) -> HistoryItem:
     words = [c["utterance"] for c in run.get("chain", []) if c.get("next") != "ask_intent"] + [run["utterance"]]
     asked = [w for w in words if w.strip().casefold().rstrip("。.!！") not in CONFIRM_ONLY]
     plan = _loads(run.get("plan"))
-    request = " → ".join(asked) or (plan or {}).get("goalSummary") or run["utterance"]
+    request = " → ".join(dict.fromkeys(asked)) or (plan or {}).get("goalSummary") or run["utterance"]
     files = tuple(f["path"] for f in (_loads(run.get("files")) or []) if isinstance(f, dict) and f.get("path"))
     rows_in = rows_out = None
     for e in run.get("events", []):
@@ -209,6 +213,8 @@ def history_item(run: dict[str, Any]) -> HistoryItem:
         parts.append(f"{rows_in} 行 → {rows_out} 行" if rows_out is not None else f"{rows_in} 行")
     parts += [f"已保存 {f}" for f in files]
     status = run.get("status") or ""
+    if not files and run.get("answer") and status == "answered":
+        parts.append(clip(safe(run["answer"], one_line=True), 60))
     if status != "answered":
         parts.append(STATUS_ZH.get(status, status) + (f"（{run['fallback_reason']}）" if run.get("fallback_reason") else ""))
     return HistoryItem(run["trace_id"], request, "；".join(parts) or STATUS_ZH.get(status, status), files)
@@ -234,7 +240,7 @@ def _decided(raw: Any) -> dict[str, Any]:
 
 def T(text: Any, style: str = "") -> Text:
     """A table cell that is shown as it is (no markup, no control sequences)."""
-    return Text(safe(text), style=style)
+    return Text(safe(text, one_line=True), style=style)
 
 
 BRIEF_KEYS = ("gate", "next", "rule", "missing", "mode_reason", "rows", "rows_in", "rows_out", "path", "message", "revised",
@@ -283,8 +289,8 @@ def fit_rows(columns: list[str], cells: list[list[str]], width: int) -> tuple[Ta
     """`fit_table` for rows of text."""
     compact = width < COMPACT_BELOW
     cap = CELL_CAP[0] if compact else CELL_CAP[1]
-    names = [safe(c) for c in columns]
-    rows = [[safe(v) for v in row] for row in cells]
+    names = [safe(c, one_line=True) for c in columns]
+    rows = [[safe(v, one_line=True) for v in row] for row in cells]
     full = [max(1, cell_len(n), *(cell_len(r[i]) for r in rows)) for i, n in enumerate(names)]
     natural = [min(cap, w) for w in full]
     least = [min(w, MIN_CELL) for w in natural]
@@ -308,13 +314,28 @@ def fit_rows(columns: list[str], cells: list[list[str]], width: int) -> tuple[Ta
                     grew = True
             if not grew:
                 break
+    widths = [max(1, min(w, width - overhead(keep))) for w in widths]
     if compact:
         t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold")
     else:
         t = Table(header_style="bold")
     for i in range(keep):
-        t.add_column(Text(names[i], no_wrap=True, overflow="ellipsis"), width=max(1, min(widths[i], width - overhead(keep))), no_wrap=True, overflow="ellipsis")
+        t.add_column(Text(clip(names[i], widths[i]), no_wrap=True, overflow="ellipsis"), width=widths[i], no_wrap=True, overflow="ellipsis")
     for r in rows:
-        t.add_row(*[Text(v, no_wrap=True, overflow="ellipsis") for v in r[:keep]])
+        t.add_row(*[Text(clip(v, widths[i]), no_wrap=True, overflow="ellipsis") for i, v in enumerate(r[:keep])])
     return t, names[keep:]
+
+
+def clip(text: str, width: int) -> str:
+    """`text` cut to `width` terminal cells with a closing …, never half a wide character."""
+    if cell_len(text) <= width:
+        return text
+    out, used = [], 0
+    for ch in text:
+        w = cell_len(ch)
+        if used + w > width - 1:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + "…"
 

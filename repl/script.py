@@ -27,12 +27,12 @@ def run_lines(ws: Workspace, lines: list[str], events_path: Path | None, render:
             if not line or line.startswith("#"):
                 continue
             render.say(f"> {line}")
-            if line.startswith("/"):
-                dispatch(ctx, line)
-                if not ctx.running:
-                    break
-                continue
             try:
+                if line.startswith("/"):
+                    dispatch(ctx, line)
+                    if not ctx.running:
+                        break
+                    continue
                 tr = session.turn(line)
             except Exception as e:  # a bug: say so and go on with the next turn
                 from repl.loop import log_error
