@@ -34,7 +34,10 @@ def completion_keys() -> KeyBindings:
             return
         if b.completer is None:
             return
-        found = list(b.completer.get_completions(b.document, CompleteEvent(completion_requested=True)))
+        try:
+            found = list(b.completer.get_completions(b.document, CompleteEvent(completion_requested=True)))
+        except Exception:  # a completion problem never ends the session; the line stays as typed
+            return
         if len(found) == 1:
             b.apply_completion(found[0])
         elif found:
