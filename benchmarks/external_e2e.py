@@ -596,18 +596,22 @@ def _close(a: float, b: float, rel: float, abs_: float) -> bool:
 def match_answer(exp: Answer, text: str) -> str | None:
     """None when `text` satisfies `exp`, else the reason it does not."""
     found = stated_numbers(text)
-    low = text.lower()
+    low = _squeeze(text)
     for n in exp.numbers:
         targets = [n.value, n.value * 100] if n.pct else [n.value]
         if not any(_close(c, v, n.rel, max(n.abs, h * 1.000001)) for c, h in found for v in targets):
             return f"no {n.value:.6g} in the answer"
     for group in exp.names:
-        if not any(str(g).lower() in low for g in group):
+        if not any(_squeeze(str(g)) in low for g in group):
             return f"'{group[0]}' not named"
     for f in exp.forbid:
-        if str(f).lower() in low:
+        if _squeeze(str(f)) in low:
             return f"names '{f}', which does not qualify"
     return None
+
+
+def _squeeze(text: str) -> str:
+    return " ".join(text.lower().split())
 
 
 def _cell(v: Any) -> Any:
@@ -763,9 +767,12 @@ def judge(expects: list[Expect], run: Run) -> tuple[str, str]:
             return "error", f"run failed: {last.get('fallback_reason')}"
         tools = [e.get("tool") for e in run.events if e.get("event") == "step" and e.get("turn") in executed]
         ran = f"{via} [{','.join(t for t in tools if t)}]"
+        said = f"said: {_short(str(last.get('answer') or ''), 70)}"
+        if len(runs) > 1:
+            said = f"understood: {_gist(str(runs[0].get('answer') or ''))}; {said}"
         if status == "insufficient_context":
-            return "wrong", f"false 'no data' ({last.get('fallback_reason')}) {ran}"
-        return "wrong", f"{ran}: {reasons[0]}; said: {_short(text, 70)}"
+            return "wrong", f"false 'no data' ({last.get('fallback_reason')}) {ran}; {said}"
+        return "wrong", f"{ran}: {reasons[0]}; {said}"
     said = text.lower()
     if any(c in said for c in UNSUPPORTED_CUES):
         return "refused", _short(text)
@@ -791,6 +798,12 @@ def _match_one(exp: Expect, text: str, run: Run) -> str | None:
         return "no table written"
     whys = [match_table(exp, f) for _p, f in tables]
     return None if None in whys else f"{tables[0][0].name}: {whys[0]}"
+
+
+def _gist(restatement: str) -> str:
+    """The understood request inside a restatement, without the file-choice note and the closing prompt."""
+    core = restatement.split("我的理解是：", 1)[-1]
+    return _short(re.split(r"（|不对请|确认请", core, maxsplit=1)[0].strip().rstrip("。"), 80)
 
 
 def _short(text: str, n: int = 90) -> str:
@@ -919,6 +932,10 @@ def report(results: list[dict]) -> str:
     nodata = sum(1 for r in results if r["outcome"] == "wrong" and r["reason"].startswith("false 'no data'"))
     if nodata:
         lines.append(f"of the silently wrong, {nodata} claimed the data could not answer")
+    asked = [r for r in results if r["outcome"] == "asked"]
+    which_file = sum(1 for r in asked if "哪个文件" in r["reason"] or "工作区里" in r["reason"])
+    if asked:
+        lines.append(f"of the questions, {which_file} asked which file (each workspace here holds one table)")
     wrong = [r["id"] for r in results if r["outcome"] == "wrong"]
     if wrong:
         lines.append("silently wrong: " + ", ".join(wrong))
