@@ -101,7 +101,15 @@ class Chart:
     note: str = ""
 
 
-Expect = Answer | Table | Chart
+@dataclass
+class All:
+    """Every part holds (a chart and the figures the request asks to point out)."""
+
+    parts: list[Answer | Table | Chart]
+    note: str = ""
+
+
+Expect = Answer | Table | Chart | All
 ITEMS: dict[str, tuple[str, Callable[[Any], list[Expect]]]] = {}
 
 
@@ -242,8 +250,9 @@ def _tg174(t):
     rental = t["Housing_Tenure"] == "Rental"
     by_aff = t[rental & (t["MFI_50"] / t["Affordable_Units"] > 0.6)]
     by_total = t[rental & (t["MFI_50"] / t["Total_Units"] > 0.6)]
-    note = "MFI_50 share of affordable units, or of all units"
-    return [Table(by_aff, cols=["Project_Name", "MFI_50"], note=note), Table(by_total, cols=["Project_Name", "MFI_50"])]
+    literal = t[rental & (t["MFI_50"] > 60)]
+    note = "MFI_50 as a share of affordable units, of all units, or read literally as a number over 60"
+    return [Table(f, cols=["Project_Name", "MFI_50"], note=note) for f in (by_aff, by_total, literal)]
 
 
 @item("tg-182", "update where")
@@ -487,7 +496,8 @@ def _tg290(t):
 @item("tg-130", "correlation of two year columns")
 def _tg130(t):
     body = t.iloc[1:]
-    return [Answer([Num(float(f["2011年"].corr(f["2010年"])), abs=0.002)]) for f in (t, body)]
+    return [Answer([Num(float(f["2011年"].corr(f["2010年"], method=m)), abs=0.002)], note=f"{m}, total row {k}")
+            for f, k in ((t, "in"), (body, "out")) for m in ("pearson", "spearman")]
 
 
 @item("tg-096", "std + a normality test")
@@ -558,6 +568,31 @@ def _tg176(t):
 @item("tg-238", "line chart of several wide rows")
 def _tg238(t):
     return [Chart("line", [float(x) for x in t[_years(t, 2018, 2021)].to_numpy().ravel()])]
+
+
+@item("tg-248", "append a row holding a mean")
+def _tg248(t):
+    import pandas as pd
+
+    col = "2006-2010 estimate of obesity"
+    mean = t.loc[t["stname"] == "Pennsylvania", col].mean()
+    return [Table(pd.concat([t, pd.DataFrame({"stname": ["Pennsylvania"], col: [mean]})], ignore_index=True), cols=[col])]
+
+
+@item("tg-284", "bar chart of numbers inside text")
+def _tg284(t):
+    pos = t.sort_values("Year")["Finish position"].str.extract(r"(\d+)")[0].astype(float)
+    return [Chart("bar", list(pos))]
+
+
+@item("tg-262", "line chart + the highest year")
+def _tg262(t):
+    row = _row(t, "住户部门非金融交易资金运用劳动者报酬")
+    ys = _years(t, 2012, 2021)
+    vals = row[ys].astype(float)
+    top = vals.idxmax()
+    return [All([Chart("line", list(vals)), Answer([Num(float(vals[top]))], [[top, top.rstrip("年")]])],
+                note="the last ten years in the table: 2012-2021")]
 
 
 # --------------------------------------------------------------------------- judging
@@ -781,6 +816,8 @@ def judge(expects: list[Expect], run: Run) -> tuple[str, str]:
 
 def _match_one(exp: Expect, text: str, run: Run) -> str | None:
     outputs = run.outputs
+    if isinstance(exp, All):
+        return next((why for part in exp.parts if (why := _match_one(part, text, run))), None)
     if isinstance(exp, Answer):
         if exp.in_files:
             small = [f for p in outputs for f in read_output(p)
@@ -864,6 +901,8 @@ def run_item(wenqing: str, label: dict, set_dir: Path) -> dict:
 def _fake_outputs(exp: Expect, out_dir: Path) -> str:
     """Write what a perfect run would leave for `exp`; return the answer text it would say."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    if isinstance(exp, All):
+        return " ".join(_fake_outputs(part, out_dir) for part in exp.parts)
     if isinstance(exp, Table):
         exp.frame.to_csv(out_dir / "result.csv", index=False)
         return "已保存。"
@@ -985,6 +1024,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def describe(e: Expect) -> str:
+    if isinstance(e, All):
+        return " AND ".join(describe(p) for p in e.parts) + f" {e.note}"
     if isinstance(e, Answer):
         nums = ", ".join(f"{n.value:.6g}{'(%)' if n.pct else ''}" for n in e.numbers)
         names = " & ".join("/".join(map(str, g))[:40] for g in e.names)
