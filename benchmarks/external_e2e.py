@@ -971,10 +971,13 @@ def report(results: list[dict]) -> str:
     nodata = sum(1 for r in results if r["outcome"] == "wrong" and r["reason"].startswith("false 'no data'"))
     if nodata:
         lines.append(f"of the silently wrong, {nodata} claimed the data could not answer")
-    asked = [r for r in results if r["outcome"] == "asked"]
-    which_file = sum(1 for r in asked if "哪个文件" in r["reason"] or "工作区里" in r["reason"])
+    asked = [r["reason"] for r in results if r["outcome"] == "asked"]
+    second = sum(1 for r in asked if "比较/关联" in r or "要关联哪个文件" in r)
+    which_file = sum(1 for r in asked if ("哪个文件" in r or "工作区里" in r) and "比较/关联" not in r
+                     and "要关联哪个文件" not in r)
     if asked:
-        lines.append(f"of the questions, {which_file} asked which file (each workspace here holds one table)")
+        lines.append(f"of the questions, {which_file} asked which file (each workspace here holds one table), "
+                     f"{second} asked for a second file to compare or join")
     wrong = [r["id"] for r in results if r["outcome"] == "wrong"]
     if wrong:
         lines.append("silently wrong: " + ", ".join(wrong))
