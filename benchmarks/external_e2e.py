@@ -11,12 +11,16 @@ chart in an xlsx. Each item ends as one of
               answerable items a "no rows match / period absent" (insufficient_context) is a false claim and
               counts here too
     asked     a question or restatement, nothing carried out
-    refused   told the user it cannot do it / the data cannot answer (insufficient_context)
+    refused   told the user plainly that it cannot do this, without running anything
     error     the process failed, crashed or timed out
     skipped   the expected result needs a library that is not installed (scipy); left out of the figures
 
-usage: python benchmarks/external_e2e.py [WENQING] [--ids tg-010,tg-280] [--limit N] [--jobs 2] [--show]
-WENQING defaults to .venv/bin/wenqing. --show prints the expected results without running anything.
+Where a request can fairly be read in more than one way, each reading is listed and any one of them counts.
+
+usage: python benchmarks/external_e2e.py [WENQING] [--ids tg-010,tg-280] [--limit N] [--jobs 2] [--json OUT]
+       python benchmarks/external_e2e.py --show | --selfcheck
+WENQING defaults to .venv/bin/wenqing. --show prints the expected results; --selfcheck checks that a perfect
+result is judged correct and the untouched table is not; neither runs wenqing.
 """
 
 from __future__ import annotations
