@@ -433,7 +433,10 @@ def _tg138(t):
     nums = [Num(float(n)) for n in c] + [Num(float(n) / len(t), pct=True) for n in c]
     tab = c.rename_axis("Contribution").reset_index(name="n")
     tab["share"] = tab["n"] / len(t)
-    return [Answer(nums, [[v] for v in c.index]), Table(tab, cols=["Contribution", "n", "share"], loose=["n", "share"])]
+    in100 = tab.assign(share=tab["share"] * 100)
+    return [Answer(nums, [[v] for v in c.index])] + [
+        Table(f, cols=["Contribution", "n", "share"], loose=["n", "share"], note="share as a fraction, a % or per 100")
+        for f in (tab, in100)]
 
 
 @item("tg-212", "mean by group, max and min")
@@ -668,6 +671,8 @@ def _cell(v: Any) -> Any:
         return None
     if s in ("True", "False", "TRUE", "FALSE"):
         return s.capitalize()
+    if re.fullmatch(r"-?\d+(\.\d+)?%", s):
+        return float(s[:-1]) / 100
     try:
         return float(s.replace(",", "").replace("$", "")) if re.fullmatch(r"[-+$\d.,eE]+|[-+]?inf", s) else s
     except ValueError:

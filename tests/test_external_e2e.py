@@ -119,3 +119,8 @@ def test_two_real_items_run_end_to_end(tmp_path, capsys):
     assert sorted(r["id"] for r in results) == ["tg-054", "tg-280"]
     assert all(r["outcome"] in ("correct", "wrong", "asked", "refused", "error") and r["reason"] for r in results)
     assert "carried out correctly" in capsys.readouterr().out
+
+
+def test_percent_cells_read_as_fractions():
+    exp = Table(pd.DataFrame({"类别": ["甲", "乙"], "占比": [0.75, 0.25]}))
+    assert match_table(exp, pd.DataFrame({"类别": ["乙", "甲"], "占比": ["25.0%", "75.0%"]})) is None
