@@ -113,7 +113,7 @@ def needed_columns(tool: str, args: dict[str, Any]) -> list[str]:
 def about(plan: Plan, d: Decision) -> About:
     """What an xlsx's 说明 sheet tells about the run that wrote it."""
     r = d.request
-    return About(r.text, plan.goalSummary, r.file, r.sheet, tuple(f"{s.action}（{s.toolHint}）" for s in plan.steps), d.lang)
+    return About(plan.goalSummary, r.text, r.file, r.sheet, tuple(f"{s.action}（{s.toolHint}）" for s in plan.steps), d.lang)
 
 
 def _state_hash(step: Step, args: dict[str, Any], outcome: str) -> str:

@@ -9,7 +9,7 @@ import re
 import secrets
 import unicodedata
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -57,13 +57,12 @@ class Written:
 class About:
     """What a workbook's 说明 sheet tells: the request, its source and its steps."""
 
-    request: str = ""
-    goal: str = ""
+    goal: str = ""  # the request as understood, over all its turns
+    said: str = ""  # the user's latest words for it
     source: str | None = None
     sheet: str | None = None
     steps: tuple[str, ...] = ()
     lang: str = "zh"
-    extra: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
 
 # ---------------------------------------------------------------- formula guard
@@ -375,7 +374,9 @@ class _Styles:
 
 
 PERCENT_WORDS = ("率", "占比", "比例", "百分比", "%", "％", "pct", "percent", "ratio", "share", "rate")
-PLAIN_INT_WORDS = ("id", "编号", "编码", "代码", "code", "号", "年", "year", "电话", "手机", "phone", "邮编", "zip")
+# whole numbers read as codes, not quantities: no thousands separator
+PLAIN_INT_WORDS = ("编号", "编码", "代码", "工号", "号码", "电话", "手机", "邮编", "年份", "年度")
+PLAIN_INT_ENDINGS = ("id", "code", "year", "phone", "zip", "no", "号", "年")
 
 
 @dataclass
@@ -414,7 +415,7 @@ def _number_format(name: str, s: pd.Series) -> str:
     low = name.casefold()
     valid = s.dropna()
     if pd.api.types.is_integer_dtype(s) or (len(valid) and bool((valid % 1 == 0).all())):
-        return "0" if low.endswith(PLAIN_INT_WORDS) or any(w in low for w in ("编号", "电话", "手机", "邮编")) else "#,##0"
+        return "0" if low.endswith(PLAIN_INT_ENDINGS) or any(w in low for w in PLAIN_INT_WORDS) else "#,##0"
     if any(w in low for w in PERCENT_WORDS) and len(valid) and bool((valid.abs() <= 1).all()):
         return "0.00%"
     k = _decimals(valid)
@@ -592,8 +593,8 @@ def _fill_about(sh: Any, about: About, sheets: list[tuple[str, pd.DataFrame]], c
     """The 说明 sheet: what was asked, from which file, by which steps, and what the file holds."""
     zh = about.lang != "en"
     rows: list[tuple[str, str]] = [
-        ("请求" if zh else "Request", about.request),
-        ("目标" if zh else "Goal", about.goal),
+        ("请求" if zh else "Request", about.goal),
+        ("最近一句话" if zh else "Last words", about.said),
         ("源文件" if zh else "Source file", about.source or ("（无）" if zh else "(none)")),
     ]
     if about.sheet:
@@ -616,7 +617,6 @@ def _fill_about(sh: Any, about: About, sheets: list[tuple[str, pd.DataFrame]], c
         rows.append(("截断" if zh else "Truncated",
                      f"{counts['truncated']} 个单元格超过 32,767 个字符，已截断" if zh
                      else f"{counts['truncated']} cells exceeded 32,767 characters and were cut"))
-    rows += list(about.extra)
     rows.append(("生成时间" if zh else "Written at", datetime.now().strftime("%Y-%m-%d %H:%M:%S")))
     sh.set_column(0, 0, 14)
     sh.set_column(1, 1, min(100, max(20, max(_display_width(v) for _, v in rows) + 2)))
