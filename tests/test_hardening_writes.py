@@ -42,7 +42,8 @@ TRIGGERS = "=+-@＝＋－＠"
 
 def expect_guarded(value: str) -> bool:
     """Recomputed independently of the writer: what a spreadsheet program could run as a formula."""
-    return value[:1] in ("\t", "\r") or value.lstrip(" \t\r\n\x0b\x0c\u3000")[:1] in TRIGGERS
+    first = value.lstrip(" \t\r\n\x0b\x0c\u3000")[:1]
+    return value[:1] in ("\t", "\r") or (first != "" and first in TRIGGERS)
 
 
 def test_corpus_has_both_kinds():
@@ -295,3 +296,23 @@ def test_a_session_exports_a_cell_with_a_control_character(ws_dir):
     tr = Session(Workspace.at(ws_dir)).turn("把 控制字符.csv 转成 xlsx")
     assert tr.run.status == "answered", tr.run.notes
     assert any("有 1 个单元格含有 xlsx 无法保存的控制字符" in n for n in tr.run.notes), tr.run.notes
+
+
+ODD_COLUMNS = {
+    "category": pd.Categorical(["x", "=y", None]),
+    "infinite": [1.5, float("inf"), float("-inf")],
+    "mixed": pd.Series(["=a", 1, None], dtype=object),
+    "nullable": pd.array([True, None, False], dtype="boolean"),
+    "big ids": [2**60 + 1, 5, 7],
+}
+
+
+@pytest.mark.parametrize("kind", list(ODD_COLUMNS))
+def test_no_dtype_lets_a_formula_through(tmp_path, kind):
+    df = pd.DataFrame({kind: ODD_COLUMNS[kind], "@h": ["=1", "+2", "ok"]})
+    ws = Workspace.at(tmp_path)
+    x = write_xlsx_file(ws, df, kind)
+    cells = [c for row in load_workbook(x.path).active.iter_rows() for c in row]
+    assert not [c.coordinate for c in cells if c.data_type == "f"]
+    rows = list(csv.reader(io.StringIO(write_csv_file(ws, df, kind).path.read_bytes().decode("utf-8-sig"), newline="")))
+    assert len(rows) == 4 and not [cell for row in rows for cell in row if expect_guarded(cell)]

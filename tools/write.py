@@ -4,6 +4,7 @@ cell that a spreadsheet program would run as a formula made inert."""
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 import secrets
@@ -270,19 +271,17 @@ def _arrow_column(s: pd.Series) -> Any:
     if pd.api.types.is_bool_dtype(s):
         arr = pa.array(s, type=pa.bool_(), from_pandas=True)
         return pc.if_else(arr, "True", "False")
-    if pd.api.types.is_numeric_dtype(s) or (pd.api.types.is_string_dtype(s) and s.dtype != object):
-        try:
-            return pa.array(s, from_pandas=True)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
-            pass
-    if s.dtype == object:
-        try:
-            arr = pa.array(s, from_pandas=True)
-            if pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type) or pa.types.is_integer(arr.type) \
-                    or pa.types.is_floating(arr.type):
-                return arr
-        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError):
-            pass
+    try:
+        arr = pa.array(s, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError):
+        arr = None
+    if arr is not None and pa.types.is_dictionary(arr.type):  # categories: write their values
+        arr = arr.dictionary_decode()
+    if arr is not None and pa.types.is_floating(arr.type) and pc.any(pc.is_inf(arr)).as_py():
+        arr = pc.cast(arr, pa.string())  # -inf is text to a spreadsheet, and text starting with - is guarded
+    if arr is not None and (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)
+                            or pa.types.is_integer(arr.type) or pa.types.is_floating(arr.type)):
+        return arr
     return pa.array([_text(v) for v in s.tolist()], type=pa.large_string())
 
 
@@ -322,8 +321,7 @@ def write_xlsx_sheets(ws: Workspace, sheets: list[tuple[str, pd.DataFrame]], ste
     def fill(f: IO[bytes]) -> None:
         import xlsxwriter
 
-        wb = xlsxwriter.Workbook(f, {"constant_memory": True, "nan_inf_to_errors": True,
-                                     "strings_to_formulas": False, "strings_to_urls": False})
+        wb = xlsxwriter.Workbook(f, {"constant_memory": True, "strings_to_formulas": False, "strings_to_urls": False})
         styles = _Styles(wb)
         used: set[str] = set()
         for title, df in sheets:
@@ -424,6 +422,7 @@ def _number_format(name: str, s: pd.Series) -> str:
 
 def _prepare(df: pd.DataFrame) -> tuple[list[str], list[_Column], dict[str, int]]:
     """Each column as plain Python values with how to write them; text made safe and counted on the way."""
+    import numpy as np
     import pandas as pd
 
     counts = {"protected": 0, "cleaned": 0, "truncated": 0}
@@ -456,10 +455,12 @@ def _prepare(df: pd.DataFrame) -> tuple[list[str], list[_Column], dict[str, int]
             if pd.api.types.is_integer_dtype(s) and len(valid) and valid.abs().max() > 2**53:  # an ID Excel would round
                 cols.append(_Column(_nullable(s.astype("string")), "string", None, max(head_w, 20)))
                 continue
-            fmt = _number_format(header, s)
+            infinite = pd.api.types.is_float_dtype(s) and bool(np.isinf(valid).any())
+            valid = valid[~np.isinf(valid)] if infinite else valid
+            fmt = _number_format(header, s.where(~s.isin([np.inf, -np.inf])) if infinite else s)
             biggest = valid.abs().max() if len(valid) else 0
             digits = len(f"{biggest:,.0f}") + (1 if (valid < 0).any() else 0) + (3 if "." in fmt else 0)
-            cols.append(_Column(_nullable(s), "number", fmt, max(head_w, digits)))
+            cols.append(_Column(_nullable(s), "mixed" if infinite else "number", fmt, max(head_w, digits)))
         else:
             if not pd.api.types.is_string_dtype(s) or (s.dtype == object and not _all_text(s)):
                 cols.append(_mixed(s, counts, head_w))
@@ -567,7 +568,7 @@ def _fill_sheet(sh: Any, df: pd.DataFrame, styles: _Styles) -> dict[str, int]:
         elif c.write == "boolean":
             writers.append((sh.write_boolean, None))
         else:
-            writers.append((_mixed_writer(sh), None))
+            writers.append((_mixed_writer(sh), fmt))
     for r, row in enumerate(zip(*(c.values for c in cols), strict=True), start=1):
         for j, v in enumerate(row):
             if v is not None:
@@ -581,9 +582,9 @@ def _mixed_writer(sh: Any) -> Callable[[int, int, Any, Any], Any]:
         if isinstance(v, bool):
             return sh.write_boolean(r, j, v)
         if isinstance(v, int | float):
-            if isinstance(v, int) and abs(v) > 2**53:
+            if isinstance(v, int) and abs(v) > 2**53 or v in (math.inf, -math.inf):  # Excel would round, or show an error
                 return sh.write_string(r, j, str(v))
-            return sh.write_number(r, j, v)
+            return sh.write_number(r, j, v, fmt)
         return sh.write_string(r, j, str(v))
 
     return write
