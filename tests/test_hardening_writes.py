@@ -316,3 +316,33 @@ def test_no_dtype_lets_a_formula_through(tmp_path, kind):
     assert not [c.coordinate for c in cells if c.data_type == "f"]
     rows = list(csv.reader(io.StringIO(write_csv_file(ws, df, kind).path.read_bytes().decode("utf-8-sig"), newline="")))
     assert len(rows) == 4 and not [cell for row in rows for cell in row if expect_guarded(cell)]
+
+
+# ---------------------------------------------------------------- wenqing's own files in .wenqing/
+
+
+def test_state_files_are_replaced_never_written_through_a_link(tmp_path):
+    root, outside = _outside(tmp_path)
+    victim = outside / "victim.json"
+    victim.write_text("keep me")
+    ws = Workspace.at(root)
+    (root / ".wenqing" / "recipes").mkdir(parents=True)
+    os.symlink(victim, root / ".wenqing" / "recipes" / "r.json")
+    path = write.save_state(ws, "recipes", "r.json", b'{"a": 1}')
+    assert path.read_text() == '{"a": 1}' and not path.is_symlink() and victim.read_text() == "keep me"
+    assert sorted(p.name for p in path.parent.iterdir()) == ["r.json"]
+    os.symlink(victim, root / ".wenqing" / "errors.log")
+    with pytest.raises(OSError):
+        write.append_state(ws, "errors.log", "trace")
+    assert victim.read_text() == "keep me"
+
+
+def test_state_files_refuse_a_linked_state_folder(tmp_path):
+    root, outside = _outside(tmp_path)
+    os.symlink(outside, root / ".wenqing")
+    ws = Workspace.at(root)
+    with pytest.raises(OutsideWorkspace):
+        write.save_state(ws, "recipes", "r.json", b"{}")
+    with pytest.raises(OutsideWorkspace):
+        write.append_state(ws, "errors.log", "trace")
+    assert list(outside.iterdir()) == []

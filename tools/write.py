@@ -3,6 +3,7 @@ cell that a spreadsheet program would run as a formula made inert."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import os
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from tools.errors import WriteFailed
-from tools.workspace import OUTPUTS, TMP_PREFIX, Workspace
+from tools.workspace import OUTPUTS, STATE_DIR, TMP_PREFIX, Workspace
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,6 +40,7 @@ _ILLEGAL_RE = re.compile(_ILLEGAL)
 _NAME_BAD = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]')
 _SHEET_BAD = re.compile(r"[\\/*?:\[\]\x00-\x1f]")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _attempts = itertools.count(1)
 
@@ -222,6 +224,49 @@ def publish(ws: Workspace, stem: str, ext: str, fill: Callable[[IO[bytes]], None
             f.close()  # releases the lock only after the temporary name is gone
     finally:
         os.close(dir_fd)
+
+
+def save_state(ws: Workspace, folder: str, name: str, data: bytes) -> Path:
+    """Replace wenqing's own file .wenqing/<folder>/<name> atomically; neither the folders nor the file are
+    followed when they are links (a link at the name is replaced, its target never written)."""
+    state_fd, real = ws.open_dir(STATE_DIR)
+    try:
+        try:
+            os.mkdir(folder, dir_fd=state_fd)
+        except FileExistsError:
+            pass
+        sub = os.open(folder, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=state_fd)
+    except OSError as e:
+        raise WriteFailed(f"无法写入 {STATE_DIR}/{folder}/（{type(e).__name__}）。", f"Cannot write {STATE_DIR}/{folder}/ ({type(e).__name__}).") from e
+    finally:
+        os.close(state_fd)
+    try:
+        tmp, fd = _create_temp(sub, "part")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+                os.rename(tmp, name, src_dir_fd=sub, dst_dir_fd=sub)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=sub)
+            raise
+    finally:
+        os.close(sub)
+    return real / folder / name
+
+
+def append_state(ws: Workspace, name: str, text: str) -> Path:
+    """Append to wenqing's own file .wenqing/<name>, never through a link."""
+    state_fd, real = ws.open_dir(STATE_DIR)
+    try:
+        fd = os.open(name, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW | _CLOEXEC, 0o666, dir_fd=state_fd)
+    finally:
+        os.close(state_fd)
+    with os.fdopen(fd, "a", encoding="utf-8") as f:
+        f.write(text)
+    return real / name
 
 
 # ---------------------------------------------------------------- CSV
