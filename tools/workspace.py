@@ -10,6 +10,11 @@ from pathlib import Path
 
 from tools.errors import FileMissing, OutsideWorkspace, WriteFailed
 
+try:
+    import fcntl
+except ImportError:  # no advisory locks here: a temporary file is stray when its owner is gone or a day old
+    fcntl = None  # type: ignore[assignment]
+
 SPREADSHEET_EXTS = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv")
 OUTPUTS = "outputs"
 STATE_DIR = ".wenqing"
@@ -174,10 +179,6 @@ def _remove_if_orphaned(dir_fd: int, name: str) -> bool:
     """Remove a temporary file that no running export holds: its owner process is gone, or nobody holds its lock."""
     m = _TMP_OWNER.match(name)
     owner_gone = m is not None and int(m.group(1)) != os.getpid() and not _alive(int(m.group(1)))
-    try:
-        import fcntl
-    except ImportError:  # no advisory locks: only a dead owner, or a day of silence, makes a file stray
-        fcntl = None  # type: ignore[assignment]
     fd = None
     if not owner_gone:
         try:

@@ -23,16 +23,20 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
+try:
+    import fcntl
+except ImportError:  # no advisory locks here: the sweep then goes by the owner's process id alone
+    fcntl = None  # type: ignore[assignment]
+
 XLSX_MAX_ROWS = 1_048_576
 XLSX_MAX_CHARS = 32_767
 INFO_SHEET = "说明"
 
 # A cell is a formula to a spreadsheet program when, after any leading blanks, it starts with one of = + - @
-# (or their full-width forms); a leading tab or carriage return alone is enough for some programs. The pattern
-# reads the same to Python's re and to RE2 (Arrow).
-_TRIGGER = r"^(?:[\t\r]|[\t\n\r\x0b\x0c \x{3000}]*[=+\-@\x{ff1d}\x{ff0b}\x{ff0d}\x{ff20}])"
-_TRIGGER_RE = re.compile(_TRIGGER.replace(r"\x{3000}", "\u3000").replace(r"\x{ff1d}", "\uff1d")
-                         .replace(r"\x{ff0b}", "\uff0b").replace(r"\x{ff0d}", "\uff0d").replace(r"\x{ff20}", "\uff20"))
+# (or their full-width forms); a leading tab or carriage return alone is enough for some programs. The same
+# pattern serves Python's re and RE2 (Arrow's compute functions).
+_TRIGGER = "^(?:[\t\r]|[\t\n\r\x0b\x0c \u3000]*[=+\\-@\uff1d\uff0b\uff0d\uff20])"
+_TRIGGER_RE = re.compile(_TRIGGER)
 # characters an xlsx (XML 1.0) cannot hold: C0 controls other than tab, LF and CR; U+FFFE/U+FFFF; lone surrogates
 _ILLEGAL_XML = "[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
 _ILLEGAL = _ILLEGAL_XML[:-1] + "\ud800-\udfff]"
@@ -95,10 +99,9 @@ def _guard_arrow(arr: pa.Array | pa.ChunkedArray) -> tuple[Any, int]:
     return pc.if_else(hit, quoted, arr), n
 
 
-def _guard_series(s: pd.Series) -> tuple[pd.Series, int]:
-    """Which cells of a text column are formula-like (vectorised; non-strings never are)."""
-    hit = s.str.match(_TRIGGER_RE.pattern, na=False)
-    return hit.astype(bool), int(hit.sum())
+def _count_formula_like(s: pd.Series) -> int:
+    """How many cells of a text column are formula-like (vectorised)."""
+    return int(s.str.match(_TRIGGER, na=False).sum())
 
 
 # ---------------------------------------------------------------- safe, atomic publication
@@ -150,12 +153,8 @@ def _create_temp(dir_fd: int, ext: str) -> tuple[str, int]:
             fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o666, dir_fd=dir_fd)
         except FileExistsError:
             continue
-        try:
-            import fcntl
-
+        if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX)  # tells another session's start-up sweep that this file is in use
-        except ImportError:
-            pass
         if os.fstat(fd).st_nlink == 0:  # swept away in the instant between creating and locking it
             os.close(fd)
             continue
@@ -190,14 +189,12 @@ def publish(ws: Workspace, stem: str, ext: str, fill: Callable[[IO[bytes]], None
     try:
         tmp, fd = _create_temp(dir_fd, ext)
         f = os.fdopen(fd, "wb")
-        published = False
         try:
             fill(f)
             f.flush()
             os.fsync(f.fileno())
             for name in _candidates(stem, ext):
                 if not _taken(dir_fd, name) and _link_new(dir_fd, tmp, name, f.fileno()):
-                    published = True
                     break
             else:
                 raise WriteFailed(f"outputs/ 里 {stem} 开头的文件太多，没有保存。", f"Too many files named {stem} in outputs/.")
@@ -214,13 +211,8 @@ def publish(ws: Workspace, stem: str, ext: str, fill: Callable[[IO[bytes]], None
                 f"Writing outputs/{stem} failed ({e.strerror or type(e).__name__}); no partial file was left.",
             ) from e
         finally:
-            try:  # the temporary name goes (after a link, the file lives on under its final name)
+            with contextlib.suppress(OSError):  # after a link, the file lives on under its final name
                 os.unlink(tmp, dir_fd=dir_fd)
-            except FileNotFoundError:
-                pass
-            except OSError:
-                if not published:
-                    raise
             f.close()  # releases the lock only after the temporary name is gone
     finally:
         os.close(dir_fd)
@@ -516,7 +508,7 @@ def _prepare(df: pd.DataFrame) -> tuple[list[str], list[_Column], dict[str, int]
             if long.any():
                 counts["truncated"] += int(long.sum())
                 text = text.where(~long, text.str.slice(0, XLSX_MAX_CHARS))
-            counts["protected"] += _guard_series(text)[1]
+            counts["protected"] += _count_formula_like(text)
             cols.append(_Column(_nullable(text), "string", None, max(head_w, _text_width(text))))
     return headers, cols, counts
 
