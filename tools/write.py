@@ -37,6 +37,7 @@ INFO_SHEET = "说明"
 # pattern serves Python's re and RE2 (Arrow's compute functions).
 _TRIGGER = "^(?:[\t\r]|[\t\n\r\x0b\x0c \u3000]*[=+\\-@\uff1d\uff0b\uff0d\uff20])"
 _TRIGGER_RE = re.compile(_TRIGGER)
+_FIRST = "\t\n\r\x0b\x0c \u3000=+-@\uff1d\uff0b\uff0d\uff20"  # every character the pattern can start with
 # characters an xlsx (XML 1.0) cannot hold: C0 controls other than tab, LF and CR; U+FFFE/U+FFFF; lone surrogates
 _ILLEGAL_XML = "[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
 _ILLEGAL = _ILLEGAL_XML[:-1] + "\ud800-\udfff]"
@@ -87,16 +88,23 @@ def is_formula_like(text: str) -> bool:
 
 
 def _guard_arrow(arr: pa.Array | pa.ChunkedArray) -> tuple[Any, int]:
-    """The formula guard over a whole Arrow string column at once."""
+    """The formula guard over a whole Arrow string column at once; the pattern runs only where the first
+    character could start a formula."""
+    import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    hit = pc.match_substring_regex(arr, _TRIGGER)
-    n = pc.sum(hit).as_py() or 0
-    if not n:
+    maybe = pc.is_in(pc.utf8_slice_codeunits(arr, 0, 1), value_set=pa.array(list(_FIRST)))
+    at = pc.indices_nonzero(maybe)
+    if len(at) == 0:
         return arr, 0
+    at = pc.filter(at, pc.match_substring_regex(pc.take(arr, at), _TRIGGER))
+    if len(at) == 0:
+        return arr, 0
+    hit = np.zeros(len(arr), dtype=bool)
+    hit[at.to_numpy()] = True
     quoted = pc.binary_join_element_wise(pa.scalar("'", arr.type), arr, pa.scalar("", arr.type))
-    return pc.if_else(hit, quoted, arr), n
+    return pc.if_else(pa.array(hit), quoted, arr), len(at)
 
 
 def _count_formula_like(s: pd.Series) -> int:
@@ -302,7 +310,7 @@ def _arrow_column(s: pd.Series) -> Any:
     if pd.api.types.is_datetime64_any_dtype(s):
         valid = s.dropna()
         if (valid == valid.dt.normalize()).all():
-            return pa.array(s.dt.date, type=pa.date32(), from_pandas=True)
+            return pc.cast(pa.array(s, from_pandas=True), pa.date32())
         whole = (valid.dt.microsecond == 0).all() and (valid.dt.nanosecond == 0).all()
         return pa.array(s, from_pandas=True).cast(pa.timestamp("s" if whole else "us"), safe=False)
     if pd.api.types.is_bool_dtype(s):
