@@ -74,6 +74,13 @@ def test_a_folder_linked_out_of_the_workspace_is_refused(tmp_path, folder):
     assert list(outside.iterdir()) == []
 
 
+def test_files_behind_a_linked_outputs_are_not_listed_as_results(tmp_path):
+    root, outside = _outside(tmp_path)
+    (outside / "secret.csv").write_text("a\n1\n")
+    os.symlink(outside, root / "outputs")
+    assert Workspace.at(root).output_files() == []
+
+
 def test_a_dangling_link_out_is_refused_and_nothing_is_created(tmp_path):
     root, outside = _outside(tmp_path)
     os.symlink(outside / "new", root / "outputs")

@@ -88,7 +88,7 @@ class Workspace:
         return [f for f in self.files() if f.lower().endswith(SPREADSHEET_EXTS)]
 
     def output_files(self) -> list[str]:
-        if not self.outputs.is_dir():
+        if not self.outputs.is_dir() or not self.inside(self.outputs):
             return []
         return sorted(
             f"{OUTPUTS}/{p.name}" for p in self.outputs.iterdir() if p.is_file() and not p.name.startswith(".")
