@@ -353,3 +353,19 @@ def test_state_files_refuse_a_linked_state_folder(tmp_path):
     with pytest.raises(OutsideWorkspace):
         write.append_state(ws, "errors.log", "trace")
     assert list(outside.iterdir()) == []
+
+
+def test_three_chat_sessions_exporting_the_same_names_all_keep_their_files(ws_dir, tmp_path):
+    import json
+
+    turns = tmp_path / "turns.txt"
+    turns.write_text("把 库存明细.csv 导出为 xlsx\n把 库存明细.csv 导出为 csv\n把 北京_poi.xlsx 导出为 csv\n", encoding="utf-8")
+    cmd = [sys.executable, "-m", "repl.cli", "chat", "--workspace", str(ws_dir), "--script", str(turns), "--events"]
+    procs = [subprocess.Popen([*cmd, str(tmp_path / f"e{k}.jsonl")], cwd=ROOT, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for k in range(3)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], outs
+    written = [json.loads(line)["path"] for k in range(3)
+               for line in (tmp_path / f"e{k}.jsonl").read_text(encoding="utf-8").splitlines() if '"file_written"' in line]
+    assert len(written) == len(set(written)) == 9
+    assert sorted(written) == sorted(f"outputs/{p.name}" for p in (ws_dir / "outputs").iterdir())
