@@ -369,3 +369,15 @@ def test_three_chat_sessions_exporting_the_same_names_all_keep_their_files(ws_di
                for line in (tmp_path / f"e{k}.jsonl").read_text(encoding="utf-8").splitlines() if '"file_written"' in line]
     assert len(written) == len(set(written)) == 9
     assert sorted(written) == sorted(f"outputs/{p.name}" for p in (ws_dir / "outputs").iterdir())
+
+
+def test_lone_surrogates_anywhere_never_break_an_export(tmp_path):
+    df = pd.DataFrame({"a": pd.Series(["x\ud801", None], dtype=object)})
+    df.columns = pd.Index(["h\ud800"], dtype=object)
+    ws = Workspace.at(tmp_path)
+    x = write_xlsx_sheets(ws, [("s\ud800heet", df)], "out\udc00")
+    c = write_csv_file(ws, df, "out\udc00")
+    assert x.path.name == "out_.xlsx" and c.path.name == "out_.csv" and x.cleaned == 2
+    wb = load_workbook(x.path)
+    assert wb.sheetnames == ["sheet"] and [cell.value for cell in wb.active["A"]] == ["h", "x"]
+    assert c.path.read_bytes().decode("utf-8-sig").splitlines()[:2] == ['"h?"', '"x?"']

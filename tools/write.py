@@ -117,10 +117,10 @@ def _count_formula_like(s: pd.Series) -> int:
 
 def safe_stem(stem: str) -> str:
     """A file name stem that stays one plain, visible name in outputs/ (at most 120 bytes)."""
-    name = _NAME_BAD.sub("_", stem).strip().lstrip(".~$ ") or "output"
-    while len(name.encode("utf-8", "surrogatepass")) > 120:
+    name = _NAME_BAD.sub("_", _ILLEGAL_RE.sub("_", stem)).strip().lstrip(".~$ ") or "output"
+    while len(name.encode("utf-8")) > 120:
         name = name[:-1]
-    return name.encode("utf-8", "replace").decode("utf-8") if _has_surrogate(name) else name
+    return name
 
 
 def _has_surrogate(text: str) -> bool:
@@ -281,7 +281,7 @@ def write_csv_file(ws: Workspace, df: pd.DataFrame, stem: str) -> Written:
     names: list[str] = []
     arrays: list[Any] = []
     for i, col in enumerate(df.columns):
-        name, hit = inert(str(col))
+        name, hit = inert(_text(str(col)))
         protected += hit
         arr = _arrow_column(df.iloc[:, i])
         if pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type):
@@ -318,8 +318,8 @@ def _arrow_column(s: pd.Series) -> Any:
         return pc.if_else(arr, "True", "False")
     try:
         arr = pa.array(s, from_pandas=True)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError):
-        arr = None
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError, UnicodeEncodeError):
+        arr = None  # mixed kinds, or text with lone surrogates: written cell by cell below
     if arr is not None and pa.types.is_dictionary(arr.type):  # categories: write their values
         arr = arr.dictionary_decode()
     if arr is not None and pa.types.is_floating(arr.type) and pc.any(pc.is_inf(arr)).as_py():
@@ -385,7 +385,7 @@ def write_xlsx_sheets(ws: Workspace, sheets: list[tuple[str, pd.DataFrame]], ste
 
 def _sheet_name(title: str, used: set[str]) -> tuple[str, bool]:
     """A legal, unique sheet name; one that starts like a formula gets a leading underscore."""
-    name = _SHEET_BAD.sub("_", str(title)).strip("'") or "Sheet1"
+    name = _ILLEGAL_RE.sub("", _SHEET_BAD.sub("_", str(title))).strip("'") or "Sheet1"
     hit = is_formula_like(name)
     if hit:
         name = "_" + name
