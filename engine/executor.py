@@ -17,7 +17,7 @@ from tools import registry
 from tools.errors import ColumnMissing, ParseFailed, UserError
 from tools.registry import ToolResult
 from tools.workspace import Workspace
-from tools.write import About, safety_notes
+from tools.write import SAFETY_FACTS, About, safety_notes
 
 MAX_PER_STEP = 3
 MAX_PER_REQUEST = 10
@@ -255,8 +255,8 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                                "figures, so nothing was computed. Open and save the file in Excel, then retry.")
             if res.files:
                 for f in res.files:
-                    result.files.append({"path": f, "rows": res.facts.get("rows"), "columns": res.facts.get("columns", [])})
-                result.notes += safety_notes(res.facts, lang)
+                    result.files.append({"path": f, "rows": res.facts.get("rows"), "columns": res.facts.get("columns", []),
+                                         **{k: res.facts[k] for k in SAFETY_FACTS if res.facts.get(k)}})
             if table is not None and res.data is not None and current.toolHint in CHECKED_TOOLS:
                 for note in _introduced(table, res.data, lang):
                     result.notes.append(f"第 {step.step} 步（{current.action}）：{note}" if lang == "zh" else f"Step {step.step} ({current.action}): {note}")
@@ -457,6 +457,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                              else f"{', '.join(keys)} has {len(r.table)} distinct values: {', '.join(listed)}.")
     for f in r.files:
         parts.append(f"已保存到 {f['path']}（{f['rows']} 行）。" if zh else f"Saved to {f['path']} ({f['rows']} rows).")
+        parts += safety_notes(f, lang)
     if d.request.overwrite and r.files:
         parts.append("原文件未改动。" if zh else "The source file was left as it is.")
     return "".join(parts) if zh else " ".join(parts)

@@ -277,7 +277,9 @@ def test_the_answer_counts_protected_cells(ws_dir):
     pd.DataFrame({"名称": ["=1+1", "@SUM(A1)", "ok"], "=金额": [1, 2, 3]}).to_csv(ws_dir / "注入.csv", index=False)
     tr = Session(Workspace.at(ws_dir)).turn("把 注入.csv 转成 xlsx")
     assert tr.run.status == "answered", tr.run.notes
-    assert any("有 3 个以 = + - @ 开头的单元格" in n for n in tr.run.notes), tr.run.notes
+    assert "有 3 个以 = + - @ 开头的单元格" in tr.run.answer and not tr.run.notes, (tr.run.answer, tr.run.notes)
+    (written,) = [e for e in tr.events if e["event"] == "file_written"]
+    assert written["inert_cells"] == 3
     (path,) = [f["path"] for f in tr.run.files]
     assert not [c for row in load_workbook(ws_dir / path).worksheets[0].iter_rows() for c in row if c.data_type == "f"]
 
@@ -302,7 +304,9 @@ def test_a_session_exports_a_cell_with_a_control_character(ws_dir):
     pd.DataFrame({"名称": ["a\x07b", "ok"], "数量": [1, 2]}).to_csv(ws_dir / "控制字符.csv", index=False)
     tr = Session(Workspace.at(ws_dir)).turn("把 控制字符.csv 转成 xlsx")
     assert tr.run.status == "answered", tr.run.notes
-    assert any("有 1 个单元格含有 xlsx 无法保存的控制字符" in n for n in tr.run.notes), tr.run.notes
+    assert "有 1 个单元格含有 xlsx 无法保存的控制字符" in tr.run.answer, tr.run.answer
+    (path,) = [f["path"] for f in tr.run.files]
+    assert [c.value for c in load_workbook(ws_dir / path).active["A"]] == ["名称", "ab", "ok"]
 
 
 ODD_COLUMNS = {

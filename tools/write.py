@@ -674,6 +674,9 @@ def _fill_about(sh: Any, about: About, sheets: list[tuple[str, pd.DataFrame]], c
         sh.write_string(r, 1, _ILLEGAL_RE.sub("", v)[:XLSX_MAX_CHARS])
 
 
+SAFETY_FACTS = ("inert_cells", "cleaned_cells", "truncated_cells")
+
+
 def safety_notes(facts: dict[str, Any], lang: str) -> list[str]:
     """What was done to cells of a written file so that it is safe to open."""
     zh = lang == "zh"
