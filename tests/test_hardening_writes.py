@@ -281,7 +281,10 @@ def test_the_answer_counts_protected_cells(ws_dir):
     (written,) = [e for e in tr.events if e["event"] == "file_written"]
     assert written["inert_cells"] == 3
     (path,) = [f["path"] for f in tr.run.files]
-    assert not [c for row in load_workbook(ws_dir / path).worksheets[0].iter_rows() for c in row if c.data_type == "f"]
+    wb = load_workbook(ws_dir / path)
+    assert not [c for row in wb.worksheets[0].iter_rows() for c in row if c.data_type == "f"]
+    info = dict(wb["说明"].iter_rows(min_row=2, values_only=True))
+    assert info["安全处理"].startswith("有 3 个以 = + - @ 开头的单元格")
 
 
 # ---------------------------------------------------------------- characters an xlsx cannot hold

@@ -650,19 +650,8 @@ def _fill_about(sh: Any, about: About, sheets: list[tuple[str, pd.DataFrame]], c
     for title, df in sheets:
         rows.append(("结果" if zh else "Result", f"{title}：{len(df)} 行 × {len(df.columns)} 列" if zh
                      else f"{title}: {len(df)} rows × {len(df.columns)} columns"))
-    if counts["protected"]:
-        rows.append(("公式防护" if zh else "Formula guard",
-                     f"{counts['protected']} 个以 = + - @ 开头的单元格（含表头、工作表名）按纯文本保存，不会被当成公式执行"
-                     if zh else f"{counts['protected']} cells (headers and sheet names included) starting with = + - @ are "
-                     "stored as text and never run as formulas"))
-    if counts["cleaned"]:
-        rows.append(("字符清理" if zh else "Characters removed",
-                     f"{counts['cleaned']} 个单元格里有 Excel 无法保存的控制字符，已删除" if zh
-                     else f"{counts['cleaned']} cells held control characters an xlsx cannot store; they were removed"))
-    if counts["truncated"]:
-        rows.append(("截断" if zh else "Truncated",
-                     f"{counts['truncated']} 个单元格超过 32,767 个字符，已截断" if zh
-                     else f"{counts['truncated']} cells exceeded 32,767 characters and were cut"))
+    facts = {"inert_cells": counts["protected"], "cleaned_cells": counts["cleaned"], "truncated_cells": counts["truncated"]}
+    rows += [("安全处理" if zh else "Made safe", note) for note in safety_notes(facts, about.lang)]
     rows.append(("生成时间" if zh else "Written at", datetime.now().strftime("%Y-%m-%d %H:%M:%S")))
     sh.set_column(0, 0, 14)
     sh.set_column(1, 1, min(100, max(20, max(_display_width(v) for _, v in rows) + 2)))
@@ -683,14 +672,15 @@ def safety_notes(facts: dict[str, Any], lang: str) -> list[str]:
     notes = []
     if facts.get("inert_cells"):
         n = facts["inert_cells"]
-        notes.append(f"有 {n} 个以 = + - @ 开头的单元格（含表头、工作表名）已作为纯文本导出，防止被当成公式执行。" if zh
-                     else f"{n} cells (headers and sheet names included) starting with = + - @ were exported as plain text so they cannot run as formulas.")
+        notes.append(f"有 {n} 个以 = + - @ 开头的单元格（表头、工作表名也算在内）已作为纯文本保存，不会被当成公式执行。" if zh
+                     else f"{n} cell(s) starting with = + - @ (headers and sheet names count too) were saved as plain text, "
+                     "so they cannot run as formulas.")
     if facts.get("cleaned_cells"):
         n = facts["cleaned_cells"]
         notes.append(f"有 {n} 个单元格含有 xlsx 无法保存的控制字符，已删除这些字符。" if zh
-                     else f"{n} cells held control characters an xlsx cannot store; those characters were removed.")
+                     else f"{n} cell(s) held control characters an xlsx cannot store; those characters were removed.")
     if facts.get("truncated_cells"):
         n = facts["truncated_cells"]
         notes.append(f"有 {n} 个单元格超过 xlsx 的 32,767 字符上限，已截断。" if zh
-                     else f"{n} cells exceeded the xlsx limit of 32,767 characters and were cut.")
+                     else f"{n} cell(s) exceeded the xlsx limit of 32,767 characters and were cut.")
     return notes
