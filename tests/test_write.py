@@ -8,12 +8,13 @@ from datetime import datetime
 
 import numpy as np
 import pandas as pd
+import pytest
 from openpyxl import load_workbook
 
 from engine.session import Session
 from tools.ops import top_n
 from tools.workspace import Workspace
-from tools.write import About, write_csv_file, write_xlsx_file
+from tools.write import About, _number_format, write_csv_file, write_xlsx_file
 
 
 def sample() -> pd.DataFrame:
@@ -111,3 +112,13 @@ def test_write_bench_runs_small(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "ratio wenqing / XlsxWriter alone" in out and figures["xlsx_wenqing"] > 0
     assert "same rows: True" in out
+
+
+@pytest.mark.parametrize(("name", "values", "expected"), [
+    ("增长率", [0.5, -0.1], "0.00%"), ("click_rate", [0.1], "0.00%"), ("占比", [1.0, 0.25], "0.00%"),
+    ("增长率", [1.5, 0.2], "#,##0.0"),  # not all fractions: a plain number
+    ("corporate", [0.5], "#,##0.0"), ("user_id", [12345], "0"), ("年份", [2024], "0"), ("paid", [12345], "#,##0"),
+    ("casino", [1234], "#,##0"), ("单价", [1.25, 3.5], "#,##0.00"), ("经度", [121.473701], "#,##0.000000"),
+])
+def test_number_formats_follow_the_column(name, values, expected):
+    assert _number_format(name, pd.Series(values)) == expected

@@ -416,10 +416,10 @@ class _Styles:
         return self.cache[pattern]
 
 
-PERCENT_WORDS = ("率", "占比", "比例", "百分比", "%", "％", "pct", "percent", "ratio", "share", "rate")
+# a column of fractions whose name says it is a share is shown as a percentage (English words as whole words)
+PERCENT_WORDS = re.compile(r"率|占比|比例|百分比|%|％|(?<![a-z])(?:pct|percent|percentage|ratio|share|rate)(?![a-z])")
 # whole numbers read as codes, not quantities: no thousands separator
-PLAIN_INT_WORDS = ("编号", "编码", "代码", "工号", "号码", "电话", "手机", "邮编", "年份", "年度")
-PLAIN_INT_ENDINGS = ("id", "code", "year", "phone", "zip", "no", "号", "年")
+PLAIN_INT_WORDS = re.compile(r"编号|编码|代码|工号|号码|电话|手机|邮编|年份|年度|号$|年$|(?<![a-z])(?:id|code|year|phone|zip|no)$")
 
 
 @dataclass
@@ -458,8 +458,8 @@ def _number_format(name: str, s: pd.Series) -> str:
     low = name.casefold()
     valid = s.dropna()
     if pd.api.types.is_integer_dtype(s) or (len(valid) and bool((valid % 1 == 0).all())):
-        return "0" if low.endswith(PLAIN_INT_ENDINGS) or any(w in low for w in PLAIN_INT_WORDS) else "#,##0"
-    if any(w in low for w in PERCENT_WORDS) and len(valid) and bool((valid.abs() <= 1).all()):
+        return "0" if PLAIN_INT_WORDS.search(low) else "#,##0"
+    if PERCENT_WORDS.search(low) and len(valid) and bool((valid.abs() <= 1).all()):
         return "0.00%"
     k = _decimals(valid)
     return "#,##0" + ("." + "0" * k if k else "")
