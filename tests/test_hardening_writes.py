@@ -388,3 +388,23 @@ def test_lone_surrogates_anywhere_never_break_an_export(tmp_path):
     wb = load_workbook(x.path)
     assert wb.sheetnames == ["sheet"] and [cell.value for cell in wb.active["A"]] == ["h", "x"]
     assert c.path.read_bytes().decode("utf-8-sig").splitlines()[:2] == ['"h?"', '"x?"']
+
+
+def test_a_failed_write_leaves_neither_a_partial_file_nor_a_temporary(tmp_path):
+    import errno
+
+    def fill(f):
+        f.write(b"half")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(WriteFailed) as e:
+        publish(Workspace.at(tmp_path), "结果", "csv", fill)
+    assert "No space left on device" in e.value.zh
+    assert list((tmp_path / "outputs").iterdir()) == []
+
+
+def test_an_outputs_that_is_a_file_is_a_clear_message(tmp_path):
+    (tmp_path / "outputs").write_text("not a folder")
+    with pytest.raises(WriteFailed, match="不是一个普通文件夹"):
+        write_csv_file(Workspace.at(tmp_path), pd.DataFrame({"a": [1]}), "结果")
+    assert (tmp_path / "outputs").read_text() == "not a folder"
