@@ -122,3 +122,12 @@ def test_write_bench_runs_small(tmp_path, capsys):
 ])
 def test_number_formats_follow_the_column(name, values, expected):
     assert _number_format(name, pd.Series(values)) == expected
+
+
+def test_iso_dates_held_as_text_become_dates_in_xlsx(tmp_path):
+    df = pd.DataFrame({"日期": ["2024-03-01", None, "2024-12-31"], "时间": ["2024-03-01 08:30", "2024-03-02 09:00:05", None],
+                       "不是日期": ["2024-02-30", "2024-01-01", None]})
+    sh = load_workbook(write_xlsx_file(Workspace.at(tmp_path), df, "d").path).active
+    assert [c.value for c in sh["A"][1:]] == [datetime(2024, 3, 1), None, datetime(2024, 12, 31)]
+    assert sh["A2"].number_format == "yyyy-mm-dd" and sh["B3"].value == datetime(2024, 3, 2, 9, 0, 5)
+    assert sh["C2"].value == "2024-02-30" and sh["C3"].value == "2024-01-01"  # one impossible date: the column stays text

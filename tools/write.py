@@ -482,6 +482,7 @@ def _prepare(df: pd.DataFrame) -> tuple[list[str], list[_Column], dict[str, int]
             s = s.dt.tz_localize(None)
         if s.dtype == object:
             s = _typed_object(s)
+        s = _iso_dates(s)
         head_w = _display_width(header)
         if pd.api.types.is_bool_dtype(s):
             cols.append(_Column(_nullable(s), "boolean", None, max(head_w, 5)))
@@ -541,6 +542,22 @@ def _typed_object(s: pd.Series) -> pd.Series:
     if kinds <= {int, float} or kinds <= {bool}:
         return s.infer_objects()
     return s
+
+
+_ISO_DATE = r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?"
+
+
+def _iso_dates(s: pd.Series) -> pd.Series:
+    """A text column holding only ISO dates (2024-03-01, 2024-03-01 08:30) as dates, so that Excel sees dates."""
+    import pandas as pd
+
+    if not pd.api.types.is_string_dtype(s) or (s.dtype == object and not _all_text(s)):
+        return s
+    valid = s.dropna()
+    if valid.empty or not bool(valid.str.fullmatch(_ISO_DATE).all()):
+        return s
+    dates = pd.to_datetime(s, format="ISO8601", errors="coerce")
+    return dates if dates.notna().sum() == len(valid) else s  # 2024-02-30 stays text
 
 
 def _remove_illegal(s: pd.Series) -> tuple[pd.Series, int]:
