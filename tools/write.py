@@ -554,7 +554,7 @@ def _iso_dates(s: pd.Series) -> pd.Series:
     if not pd.api.types.is_string_dtype(s) or (s.dtype == object and not _all_text(s)):
         return s
     valid = s.dropna()
-    if valid.empty or not bool(valid.str.fullmatch(_ISO_DATE).all()):
+    if valid.empty or not re.fullmatch(_ISO_DATE, str(valid.iloc[0])) or not bool(valid.str.fullmatch(_ISO_DATE).all()):
         return s
     dates = pd.to_datetime(s, format="ISO8601", errors="coerce")
     return dates if dates.notna().sum() == len(valid) else s  # 2024-02-30 stays text
