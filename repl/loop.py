@@ -62,13 +62,13 @@ def log_error(ws: Workspace, e: BaseException) -> str:
     """Append the traceback to <workspace>/.wenqing/errors.log; return a hint for the user."""
     import traceback
 
+    from tools.errors import UserError
+    from tools.write import append_state
+
     try:
-        d = ws.root / ".wenqing"
-        d.mkdir(exist_ok=True)
-        with open(d / "errors.log", "a", encoding="utf-8") as f:
-            f.write("".join(traceback.format_exception(e)) + "\n")
+        append_state(ws, "errors.log", "".join(traceback.format_exception(e)) + "\n")
         return "详情记录在 .wenqing/errors.log。"
-    except OSError:
+    except (OSError, UserError):
         return ""
 
 
