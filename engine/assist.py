@@ -31,7 +31,7 @@ from tools import registry
 PLANNABLE = ("profile_dataset", "filter_rows", "select_columns", "sort_rows", "top_n", "head_rows", "group_summarize", "deduplicate", "find_duplicates", "rename_columns",
              "clean", "add_column", "describe_columns", "find_outliers", "correlate_columns", "compare_tables",
              "join_tables", "append_tables", "write_csv", "write_xlsx")
-BOUND = ("ws", "table", "cache")
+BOUND = ("ws", "table", "cache", "about")
 STEP_TEXT = {
     "profile_dataset": ("预览数据", "获取列信息"), "filter_rows": ("筛选行", "筛选完成"), "select_columns": ("选择列", "列已选出"),
     "sort_rows": ("排序", "排序完成"), "top_n": ("取前几名", "筛选完成"), "head_rows": ("取前几行", "筛选完成"), "group_summarize": ("分组汇总", "汇总完成"),

@@ -1,18 +1,16 @@
-"""Loading tables fast and safely, and writing outputs atomically without ever overwriting a file."""
+"""Loading tables fast and safely (writing lives in tools/write.py)."""
 
 from __future__ import annotations
 
 import csv
 import io
-import os
 import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tools.errors import ParseFailed, WriteFailed
-from tools.workspace import TMP_PREFIX, Workspace
+from tools.errors import ParseFailed
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -22,7 +20,6 @@ ZIP_MAGIC = b"PK\x03\x04"
 ENCODINGS = ("utf-8-sig", "utf-8", "gb18030")
 MAX_UNCOMPRESSED = 2 * 1024**3
 MAX_RATIO = 200
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass
@@ -431,122 +428,3 @@ def _fix_header(t: LoadedTable, detect: bool = True) -> pd.DataFrame:
         out.append(name)
     df.columns = out
     return df
-
-
-# ---------------------------------------------------------------- writing
-
-
-def unique_output(ws: Workspace, stem: str, ext: str) -> Path:
-    """A new path in outputs/ that exists nowhere yet (a suffix is added when the name is taken)."""
-    try:
-        ws.outputs.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise WriteFailed(
-            f"无法在工作区里创建 outputs/ 文件夹（{type(e).__name__}），结果没有保存。请检查工作区的写权限。",
-            f"Cannot create outputs/ in the workspace ({type(e).__name__}); nothing was saved. Check write permission.",
-        ) from e
-    safe = "".join(ch if ch not in '\\/:*?"<>|' else "_" for ch in stem).strip() or "output"
-    cand = ws.outputs / f"{safe}.{ext}"
-    n = 2
-    while cand.exists() or (ws.outputs / f"~${cand.name}").exists():
-        cand = ws.outputs / f"{safe}_{n}.{ext}"
-        n += 1
-    return cand
-
-
-def inert(value: Any) -> tuple[Any, bool]:
-    """A string cell that a spreadsheet would run as a formula, made inert."""
-    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
-        return "'" + value, True
-    return value, False
-
-
-def _atomic_write(target: Path, write: Any) -> None:
-    tmp = target.with_name(f"{TMP_PREFIX}{os.getpid()}-{target.name}")
-    try:
-        with open(tmp, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        if target.exists():  # never replace a file that appeared meanwhile
-            raise FileExistsError(target)
-        os.replace(tmp, target)
-    except PermissionError as e:
-        tmp.unlink(missing_ok=True)
-        raise WriteFailed(
-            f"无法写入 {target.name}（文件可能在 Excel 中打开）。", f"cannot write {target.name} (open in Excel?)."
-        ) from e
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def write_csv_file(ws: Workspace, df: pd.DataFrame, stem: str) -> tuple[Path, int]:
-    """Write UTF-8 with BOM so Excel shows Chinese; returns the path and how many cells were made inert."""
-    target = unique_output(ws, stem, "csv")
-    guarded = 0
-    out = df.copy()
-    for c in out.columns:
-        if out[c].dtype == object or str(out[c].dtype).startswith(("str", "string")):
-            col = out[c].map(inert)
-            guarded += int(sum(flag for _, flag in col))
-            out[c] = [v for v, _ in col]
-    data = out.to_csv(index=False).encode("utf-8-sig")
-    _atomic_write(target, lambda f: f.write(data))
-    return target, guarded
-
-
-def write_xlsx_file(ws: Workspace, df: pd.DataFrame, stem: str, sheet: str = "Sheet1") -> tuple[Path, int]:
-    """Write an xlsx in which formula-like strings are stored as plain text."""
-    return write_xlsx_sheets(ws, [(sheet, df)], stem)
-
-
-def write_xlsx_sheets(ws: Workspace, sheets: list[tuple[str, pd.DataFrame]], stem: str) -> tuple[Path, int]:
-    """Write one xlsx with a sheet per table; formula-like strings are stored as plain text."""
-    from openpyxl import Workbook
-
-    for _, df in sheets:
-        if len(df) + 1 > 1_048_576:
-            raise WriteFailed(
-                f"共有 {len(df)} 行，超过 xlsx 单表上限 1,048,576 行，请改为导出 CSV。",
-                f"{len(df)} rows exceed the xlsx sheet limit of 1,048,576; export CSV instead.",
-            )
-    target = unique_output(ws, stem, "xlsx")
-    wb = Workbook(write_only=True)
-    guarded = 0
-    used: set[str] = set()
-    for title, df in sheets:
-        name = re.sub(r"[\\/*?:\[\]]", "_", title)[:31] or "Sheet1"
-        while name in used:
-            name = name[:28] + f"_{len(used)}"
-        used.add(name)
-        guarded += _fill_sheet(wb.create_sheet(name), df)
-    buf = io.BytesIO()
-    wb.save(buf)
-    _atomic_write(target, lambda f: f.write(buf.getvalue()))
-    return target, guarded
-
-
-def _fill_sheet(sh: Any, df: pd.DataFrame) -> int:
-    import pandas as pd
-    from openpyxl.cell import WriteOnlyCell
-
-    sh.append([str(c) for c in df.columns])
-    guarded = 0
-    for row in df.itertuples(index=False, name=None):
-        cells: list[Any] = []
-        for v in row:
-            if v is None or (isinstance(v, float) and v != v) or v is pd.NaT:
-                cells.append(None)
-                continue
-            if isinstance(v, pd.Timestamp):
-                v = v.to_pydatetime()
-            elif hasattr(v, "item"):
-                v = v.item()
-            cell = WriteOnlyCell(sh, value=v)
-            if isinstance(v, str) and v.startswith(FORMULA_PREFIXES):
-                cell.data_type = "s"
-                guarded += 1
-            cells.append(cell)
-        sh.append(cells)
-    return guarded

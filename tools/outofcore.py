@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tools.errors import ParseFailed, ToolArgError, UserError
-from tools.io import FORMULA_PREFIXES, _check_container, csv_shape, read_table, unique_output
+from tools.io import _check_container, csv_shape, read_table
 from tools.registry import ToolResult
 from tools.workspace import STATE_DIR, TMP_PREFIX, Workspace
 
@@ -481,32 +481,47 @@ def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: in
 
 
 def write_csv(ws: Workspace, table: BigTable, stem: str) -> ToolResult:
-    """COPY straight from the query to the file (UTF-8 with BOM); formula-like text is made inert on the way."""
-    target = unique_output(ws, stem, "csv")
-    risky = " OR ".join(f"starts_with({{x}}, {lit(p)})" for p in FORMULA_PREFIXES)
-    text_cols = [c for c in table.columns if table.types[c] == "VARCHAR"]
-    sel = ", ".join(
-        (f"CASE WHEN {risky.format(x=q(c))} THEN '''' || {q(c)} ELSE {q(c)} END AS {q(c)}" if c in text_cols else q(c))
-        for c in table.columns)
-    guarded = 0
-    if text_cols:
-        guarded = int(table.con.execute(
-            f"SELECT {' + '.join(f'count(*) FILTER (WHERE {risky.format(x=q(c))})' for c in text_cols)} FROM ({table.sql})").fetchone()[0])
-    body = target.with_name(f"{TMP_PREFIX}{os.getpid()}-body-{target.name}")
-    tmp = target.with_name(f"{TMP_PREFIX}{os.getpid()}-{target.name}")
-    try:
-        table.con.execute(f"COPY (SELECT {sel} FROM ({table.sql})) TO {lit(str(body))} (FORMAT csv, HEADER true)")
-        with tmp.open("wb") as out, body.open("rb") as src:
-            out.write(b"\xef\xbb\xbf")
-            shutil.copyfileobj(src, out, 8 * 1024**2)
-        if target.exists():
-            raise FileExistsError(target)
-        os.replace(tmp, target)
-    finally:
-        body.unlink(missing_ok=True)
-        tmp.unlink(missing_ok=True)
-    rel = ws.rel(target)
-    return ToolResult(table, {"path": rel, "rows": len(table), "columns": table.columns, "inert_cells": guarded}, {}, [rel])
+    """Stream the query's rows in Arrow batches through the CSV writer's own formula guard into a new file in
+    outputs/ (UTF-8 with BOM, published atomically); memory stays at one batch."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    from tools.ops import _safety
+    from tools.write import Written, _guard_arrow, inert, publish
+
+    protected = 0
+    names: list[str] = []
+    for c in table.columns:
+        name, hit = inert(c)
+        protected += hit
+        names.append(name)
+
+    def fill(f: Any) -> None:
+        nonlocal protected
+        f.write(b"\xef\xbb\xbf")
+        writer = None
+        for batch in table.con.sql(table.sql).to_arrow_reader(65_536):
+            arrays = []
+            for arr in batch.columns:
+                if pa.types.is_string_view(arr.type) or pa.types.is_large_string(arr.type):
+                    arr = arr.cast(pa.string())
+                if pa.types.is_string(arr.type):
+                    arr, n = _guard_arrow(arr)
+                    protected += n
+                arrays.append(arr)
+            rb = pa.RecordBatch.from_arrays(arrays, names=names)
+            if writer is None:
+                writer = pacsv.CSVWriter(f, rb.schema, write_options=pacsv.WriteOptions(include_header=True, batch_size=16_384))
+            writer.write_batch(rb)
+        if writer is None:  # no rows: the header alone
+            f.write((",".join(f'"{n}"' for n in names) + "\n").encode("utf-8"))
+        else:
+            writer.close()
+
+    path = publish(ws, stem, "csv", fill)
+    w = Written(path, len(table), protected)
+    rel = ws.rel(path)
+    return ToolResult(table, {"path": rel, "rows": len(table), "columns": table.columns, **_safety(w)}, {}, [rel])
 
 
 SQL_TOOLS = {f.__name__: f for f in (filter_rows, sort_rows, top_n, head_rows, select_columns, group_summarize, deduplicate,
