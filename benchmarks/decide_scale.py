@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.decide_latency import latencies, load  # noqa: E402
+from benchmarks.decide_latency import best_p99, load, per_item  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "eval"
 TOPICS = ["销售", "库存", "订单", "客户", "员工", "采购", "财务", "门店", "物流", "会员"]
@@ -75,8 +75,9 @@ def process_seconds(ws: Path, utterance: str) -> float:
     return time.perf_counter() - t
 
 
-def p99(ws: Path, items: list[dict], repeat: int) -> tuple[float, float, float]:
-    """(catalog first-use ms, p50 ms, p99 ms) over the items, in one process with a warm catalog."""
+def p99(ws: Path, items: list[dict], repeat: int) -> tuple[float, float, float, float]:
+    """(catalog first-use ms, p50 ms, p99 ms, p99 of each item's best ms) over the items, in one process with a
+    warm catalog."""
     from engine.catalog import CatalogCache
     from tools.workspace import Workspace
 
@@ -86,8 +87,9 @@ def p99(ws: Path, items: list[dict], repeat: int) -> tuple[float, float, float]:
     for f in catalog.tables:  # the first decision that looks inside every file pays for this, once
         _ = f.sheets
     build = (time.perf_counter() - t0) * 1000
-    times = latencies(catalog, items, repeat)
-    return build, statistics.median(times), times[max(0, int(len(times) * 0.99) - 1)]
+    each = per_item(catalog, items, repeat)
+    times = sorted(t for ts in each for t in ts)
+    return build, statistics.median(times), times[max(0, int(len(times) * 0.99) - 1)], best_p99(each)
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
@@ -121,10 +123,11 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         print(f"  decide naming one file, whole process, cold cache: {named:.3f} s")
         print(f"decide latency over {len(items)} utterances x {a.repeat} (goal p99 < 5 ms):")
         for label, ws in (("dev workspace", plain), (f"+{a.files} files", many), (f"+{a.columns}-column sheet", wide)):
-            build, p50, pp = p99(ws, items, a.repeat)
+            build, p50, pp, best = p99(ws, items, a.repeat)
             key = label.split()[0].strip("+").replace("-", "_")
             res[f"p99_{key}_ms"] = pp
-            print(f"  {label:<22} p50 {p50:6.2f} ms   p99 {pp:6.2f} ms   (every file sampled once: {build:7.0f} ms)")
+            print(f"  {label:<22} p50 {p50:6.2f} ms   p99 {pp:6.2f} ms   p99 of best-of-{a.repeat} {best:6.2f} ms   "
+                  f"(every file sampled once: {build:7.0f} ms)")
     finally:
         if a.dir is None:
             shutil.rmtree(base, ignore_errors=True)

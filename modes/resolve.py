@@ -150,6 +150,7 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     # 3. small typos in a stem written without extension (销售明系 -> 销售明细)
     if not hits:
         text_chars = Counter(low)
+        text_pairs = Counter(low[i : i + 2] for i in range(len(low) - 1))
         for f in files:
             st = f.stem.casefold()
             if len(st) < 4 or re.search(r"[_\-\s.]", st):
@@ -157,6 +158,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
             tol = 1 if len(st) < 8 else 2
             if sum((Counter(st) & text_chars).values()) < len(st) - tol:
                 continue  # each edit changes one character at most: no window of the text can be this close
+            if sum((Counter(st[i : i + 2] for i in range(len(st) - 1)) & text_pairs).values()) < len(st) - 1 - 3 * tol:
+                continue  # nor can it share enough neighbouring pairs (an edit breaks three at most)
             for size in (len(st) - 1, len(st), len(st) + 1):
                 for i in range(0, max(0, len(low) - size + 1)):
                     if _covered(ref.spans, i, i + size):
