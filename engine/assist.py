@@ -33,7 +33,7 @@ from tools import registry
 PLANNABLE = ("profile_dataset", "filter_rows", "select_columns", "sort_rows", "top_n", "head_rows", "group_summarize", "deduplicate", "find_duplicates", "rename_columns",
              "clean", "add_column", "describe_columns", "find_outliers", "correlate_columns", "compare_tables",
              "join_tables", "append_tables", "write_csv", "write_xlsx")
-BOUND = ("ws", "table", "cache")
+BOUND = ("ws", "table", "cache", "about")
 FILE_ARGS = ("path", "other_path")  # a planned step reads only files the user named
 WRITERS = ("write_csv", "write_xlsx")  # and writes only when the user asked for a file
 STEP_TEXT = {

@@ -216,7 +216,7 @@ class Audit:
         out = []
         for r in reversed(rows[:idx]):
             d = json.loads(r[3] or "{}")
-            if d.get("next") not in ("ask_slots", "restate_confirm", "plan_confirm"):
+            if d.get("next") not in ("ask_intent", "ask_slots", "restate_confirm", "plan_confirm"):
                 break
             out.append({"trace_id": r[0], "turn": r[1], "utterance": r[2], "gate": d.get("gate"), "next": d.get("next"),
                         "missing": d.get("missing")})

@@ -20,7 +20,9 @@ def _run(ws: Workspace, cache: CatalogCache, history: list[str], utterance: str,
     for h in history:
         _, state = decide_checked(state, h, catalog)
     d, _ = decide_checked(state, utterance, catalog)
-    return decision_json(d, plan_for(d, catalog), item_id)
+    out = decision_json(d, plan_for(d, catalog), item_id)
+    cache.save(ws)
+    return out
 
 
 def _run_model(ws: Workspace, cache: CatalogCache, history: list[str], utterance: str, item_id: str | None, model: Any) -> dict[str, Any]:

@@ -15,8 +15,10 @@ from engine.plan import Plan, Step
 from modes.decision import Decision
 from tools import registry
 from tools.errors import ColumnMissing, ParseFailed, UserError
+from tools.outofcore import in_memory, is_big
 from tools.registry import ToolResult
 from tools.workspace import Workspace
+from tools.write import SAFETY_FACTS, About, safety_notes
 
 MAX_PER_STEP = 3
 MAX_PER_REQUEST = 10
@@ -109,8 +111,14 @@ def needed_columns(tool: str, args: dict[str, Any]) -> list[str]:
     return cols
 
 
+def about(plan: Plan, d: Decision) -> About:
+    """What an xlsx's 说明 sheet tells about the run that wrote it."""
+    r = d.request
+    return About(plan.goalSummary, r.text, r.file, r.sheet, tuple(f"{s.action}（{s.toolHint}）" for s in plan.steps), d.lang)
+
+
 def _state_hash(step: Step, args: dict[str, Any], outcome: str) -> str:
-    blob = json.dumps([step.step, step.toolHint, {k: v for k, v in args.items() if k not in ("ws", "table", "cache", "reports")}, outcome], sort_keys=True, default=str, ensure_ascii=False)
+    blob = json.dumps([step.step, step.toolHint, {k: v for k, v in args.items() if k not in ("ws", "table", "cache", "reports", "about")}, outcome], sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -191,6 +199,8 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                     args["cache"] = cache
                 if "reports" in tool.params:
                     args["reports"] = result.reports
+                if "about" in tool.params:
+                    args["about"] = about(plan, d)
                 t0 = time.perf_counter()
                 try:
                     res = registry.call(current.toolHint, args)
@@ -246,14 +256,10 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                                "figures, so nothing was computed. Open and save the file in Excel, then retry.")
             if res.files:
                 for f in res.files:
-                    result.files.append({"path": f, "rows": res.facts.get("rows"), "columns": res.facts.get("columns", [])})
-                if res.facts.get("inert_cells"):
-                    result.notes.append(
-                        f"有 {res.facts['inert_cells']} 个以 = + - @ 开头的单元格已作为纯文本导出，防止被当成公式执行。" if lang == "zh"
-                        else f"{res.facts['inert_cells']} cells starting with = + - @ were exported as plain text so they cannot run as formulas."
-                    )
-            if table is not None and res.data is not None and current.toolHint in CHECKED_TOOLS:
-                for note in _introduced(table, res.data, lang):
+                    result.files.append({"path": f, "rows": res.facts.get("rows"), "columns": res.facts.get("columns", []),
+                                         **{k: res.facts[k] for k in SAFETY_FACTS if res.facts.get(k)}})
+            if table is not None and res.data is not None and current.toolHint in CHECKED_TOOLS and not is_big(res.data):
+                for note in _introduced(in_memory(table), res.data, lang):
                     result.notes.append(f"第 {step.step} 步（{current.action}）：{note}" if lang == "zh" else f"Step {step.step} ({current.action}): {note}")
                     audit.event(trace_id, f"check:{step.step}", "done -> warned", "没有引入空值或改变列类型", True, None, {}, {"message": note}, 0)
             if res.data is not None and current.toolHint in REPORT_TOOLS:
@@ -452,6 +458,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                              else f"{', '.join(keys)} has {len(r.table)} distinct values: {', '.join(listed)}.")
     for f in r.files:
         parts.append(f"已保存到 {f['path']}（{f['rows']} 行）。" if zh else f"Saved to {f['path']} ({f['rows']} rows).")
+        parts += safety_notes(f, lang)
     if d.request.overwrite and r.files:
         parts.append("原文件未改动。" if zh else "The source file was left as it is.")
     return "".join(parts) if zh else " ".join(parts)

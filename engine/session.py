@@ -198,6 +198,7 @@ class Session:
         self.audit.event(trace_id, "mode", f"{decision.gate} -> {decision.mode}/{decision.tier}", "按顺序匹配模式表",
                          True, None, {}, {"mode_reason": decision.mode_reason, "confidence": decision.confidence}, 0)
         plan = plan_for(decision, catalog)
+        self.cache.save(self.ws)
         if self.assistant is not None and budget is not None and plan is not None and decision.mode == "explore":
             decision, plan = self._model_plan(utterance, decision, plan, catalog, budget)
         n = self.state.turn

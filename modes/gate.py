@@ -266,7 +266,8 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
                         sheet_name, sheet, parsed = state.current_sheet, _sheet_of(cur, state.current_sheet), p_old
         if fi is None and how in ("none", "ambiguous", "current_missing") and not chatty:
             # infer the file from the columns and values the request mentions
-            pool = [catalog.get(c) for c in candidates] if how == "ambiguous" else list(catalog.tables)
+            # only files sharing a character with the request can have a column or value it names
+            pool = [catalog.get(c) for c in candidates] if how == "ambiguous" else catalog.tables_touching(" ".join(texts))
             fits = []
             for f in pool:
                 if f is None or f.error:
@@ -423,6 +424,8 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decis
     if not text:
         req = Request(intent="unknown", text=utterance, lang=lang)
         return _decision("unknown", "ask_intent", req, replies.ask_intent(lang), "empty"), state
+    if p is None and lx.GREETING.match(text.strip()) and find_files(text, catalog).how == "none":
+        return _chat("greeting", utterance, lang, state)  # a bare greeting: no file is looked into
     if HOLD.match(text) and not set(understand([utterance], catalog, state).kinds()) - WEAK_KINDS - {"export"}:
         text = "取消"  # 等一下，先别转: hold, never a request to run
     if is_cancel(text):
@@ -499,7 +502,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         if ck and not lx.VAGUE.search(text):
             return _chat(ck, turns[-1], lang, state)
         named = req.file if req.file_how in ("named", "fuzzy", "description", "current") else None
-        mentions_data = bool(lx.QUESTION_DATA.search(text)) or any(find_columns(text, s) for f in catalog.tables for s in f.sheets)
+        mentions_data = bool(lx.QUESTION_DATA.search(text)) or any(find_columns(text, s) for s in catalog.sheets_mentioned(text))
         if not lx.VAGUE.search(text) and not lx.WORK_NOUN.search(text) and not named and not req.missing_file_name and ck is None \
                 and re.search(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}", text, re.I) and not lx.DEICTIC.search(text) and not mentions_data:
             return _chat("other", turns[-1], lang, state)

@@ -59,7 +59,10 @@ def call(name: str, args: dict[str, Any]) -> ToolResult:
     unknown = [a for a in args if a not in t.params]
     if unknown:
         raise ToolArgError(f"工具 {name} 没有参数：{', '.join(unknown)}。", f"Tool {name} has no argument {', '.join(unknown)}.")
-    return t.func(**args)
+    from tools import outofcore
+
+    routed = outofcore.route(name, args)  # a table on disk runs as SQL (or is loaded for a pandas-only tool)
+    return routed if routed is not None else t.func(**args)
 
 
 def names() -> list[str]:
