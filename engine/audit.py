@@ -103,11 +103,15 @@ class Audit:
     @classmethod
     def open(cls, ws: Workspace) -> Audit:
         """The workspace's audit record; raises AuditUnavailable (with the reason) when it cannot be opened."""
-        d = ws.root / STATE_DIR
-        path = d / "runs.sqlite"
+        try:
+            path = ws.state_dir() / "runs.sqlite"  # refused when .wenqing/ links out of the workspace
+        except UserError as e:
+            raise AuditUnavailable(
+                f"无法打开审计记录：{e.zh}本次会话的运行记录不会保存到工作区。",
+                f"Cannot open the audit record: {e.en} This session's runs will not be saved in the workspace.",
+            ) from e
 
         def connect() -> Audit:
-            d.mkdir(exist_ok=True)
             conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None)
             try:
                 conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")

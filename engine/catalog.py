@@ -110,7 +110,10 @@ class CatalogCache:
             self._stored = {}
             if self.persist:
                 try:
-                    data = json.loads((ws.root / STATE_DIR / CACHE_FILE).read_text(encoding="utf-8"))
+                    source = ws.root / STATE_DIR / CACHE_FILE
+                    if not ws.inside(source):
+                        raise OSError("the cache links out of the workspace")
+                    data = json.loads(source.read_text(encoding="utf-8"))
                     if isinstance(data, dict) and data.get("version") == CACHE_VERSION and isinstance(data.get("files"), dict):
                         self._stored = data["files"]
                 except (OSError, ValueError):
@@ -123,10 +126,12 @@ class CatalogCache:
             return
         self._dirty = False
         files = {rel: rec for rel, rec in self._stored.items() if rel in self.entries}
-        target = ws.root / STATE_DIR / CACHE_FILE
+        try:
+            target = ws.state_dir() / CACHE_FILE  # refused when .wenqing/ links out of the workspace
+        except UserError:
+            return
         tmp = target.with_name(f"{CACHE_FILE}.{os.getpid()}.tmp")
         try:
-            target.parent.mkdir(exist_ok=True)
             tmp.write_text(json.dumps({"version": CACHE_VERSION, "files": files}, ensure_ascii=False), encoding="utf-8")
             os.replace(tmp, target)
         except OSError:

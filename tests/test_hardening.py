@@ -70,6 +70,20 @@ def test_an_audit_record_that_cannot_be_opened_is_said_plainly(tmp_path):
     assert not any("无法打开审计记录" in n for n in s.turn("你好").notices)  # said once, not on every turn
 
 
+def test_a_state_folder_linking_out_of_the_workspace_receives_nothing(ws_dir, tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (ws_dir / ".wenqing").symlink_to(outside, target_is_directory=True)
+    s = Session(Workspace.at(ws_dir))
+    tr = s.turn("预览 库存明细.csv")
+    assert any("无法打开审计记录" in n for n in tr.notices)
+    s.turn("按仓库汇总库存数量并导出")
+    s.turn("继续")
+    s.cache.save(s.ws)
+    assert list(outside.iterdir()) == []  # no audit DB, no catalog cache, no recipes through the link
+    assert list((ws_dir / "outputs").glob("*.csv"))  # the work itself still ran
+
+
 def test_a_run_killed_midway_is_marked_interrupted_at_the_next_start(tmp_path):
     code = (
         "import sys, time\n"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from tools.errors import ParseFailed, ToolArgError, UserError
 from tools.io import _check_container, csv_shape, read_table
 from tools.registry import ToolResult
-from tools.workspace import STATE_DIR, TMP_PREFIX, Workspace
+from tools.workspace import TMP_PREFIX, Workspace
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -127,7 +127,7 @@ def _cache_name(path: Path) -> str:
 def transcoded(ws: Workspace, path: Path, encoding: str) -> Path:
     """A UTF-8 copy of a GB18030/GBK file in <workspace>/.wenqing/cache/, made once in one streaming pass and kept
     while the source is unchanged (copies of earlier versions are removed)."""
-    folder = ws.root / STATE_DIR / "cache"
+    folder = ws.state_dir() / "cache"  # refused when .wenqing/ links out of the workspace
     name = _cache_name(path)
     target = folder / f"{name}.utf8.csv"
     if target.exists():
@@ -169,7 +169,7 @@ def open_csv(ws: Workspace, path: Path, con: Any = None) -> BigTable | None:
     head = read_table(path, nrows=2000, sample=True)
     if any(n.startswith("表头在") for n in head.notes):
         return None
-    folder = ws.root / STATE_DIR / "cache"
+    folder = ws.state_dir() / "cache"
     con = con or _connect(folder / "spill")
     source = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
     types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
