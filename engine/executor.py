@@ -28,7 +28,7 @@ RETOOL: dict[str, tuple[str, dict[str, Any]]] = {
     "top_n": ("retool", {"as_text": True}),
 }
 REPORT_TOOLS = {"describe_columns", "correlate_columns", "compare_tables"}
-WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list", "write_report"}
+WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list", "write_report", "write_chart"}
 COLUMN_ARGS = ("by", "keys", "columns", "column", "a", "b", "left", "subset", "on")
 
 
@@ -291,6 +291,9 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
 
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# a figure as shown to a user: 1,234,567.8 / 123.46万 / 3.2亿 / 23.45%
+SHOWN = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:万|亿|%)?|-?\d+(?:\.\d+)?(?:万|亿|%)?")
+SCALE = {"万": 1e4, "亿": 1e8, "%": 0.01}
 
 
 def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
@@ -298,6 +301,7 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
     if not answer:
         return []
     pool: set[str] = set()
+    values: list[float] = []
 
     def feed(v: Any) -> None:
         if isinstance(v, dict):
@@ -311,6 +315,7 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
         elif isinstance(v, (int, float)):
             f = float(v)
             pool.update({str(v), str(int(f)) if f.is_integer() else str(round(f, 2)), str(round(f, 3))})
+            values.append(f)
         else:
             pool.update(NUMBER.findall(str(v)))
 
@@ -324,7 +329,29 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
         feed(len(r.table))
     if r.profile:
         feed(r.profile)
-    return [n for n in NUMBER.findall(answer) if n not in pool and n.lstrip("-") not in pool]
+    return [n for n in SHOWN.findall(answer) if not _supported(n, pool, values)]
+
+
+def _supported(shown: str, pool: set[str], values: list[float]) -> bool:
+    """A figure is supported when a tool output holds it, or holds the value it displays (rounded, 万/亿, %)."""
+    bare = shown.replace(",", "")
+    if bare in pool or bare.lstrip("-") in pool:
+        return True
+    scale = SCALE.get(bare[-1], 1.0)
+    digits = bare.rstrip("万亿%")
+    if digits in pool or digits.lstrip("-") in pool:
+        return True
+    if scale == 1.0 and "," not in shown:
+        return False
+    decimals = len(digits.split(".")[1]) if "." in digits else 0
+    target = float(digits)
+    tol = 0.5 * 10 ** -decimals + 1e-9
+    for v in values:
+        if abs(v / scale - target) <= tol or abs(abs(v) / scale - abs(target)) <= tol:
+            return True
+        if scale == 0.01 and abs(v - target) <= tol:  # a fact already in percent
+            return True
+    return False
 
 
 def _introduced(before: Any, after: Any, lang: str) -> list[str]:

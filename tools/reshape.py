@@ -1,0 +1,206 @@
+"""Reshaping: pivot / crosstab with totals, unpivot, transpose, and wide tables (指标 | 2015年 | 2016年 …, 1月 … 12月)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from tools.errors import ToolArgError
+from tools.fmt import rnd
+from tools.ops import _need_columns, _sample
+from tools.registry import ToolResult, tool
+from tools.stats import numeric
+from tools.timeseries import cagr_of
+
+AGGS = {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大", "median": "中位数"}
+TOTAL = "合计"
+YEAR = re.compile(r"^\s*((?:19|20|21)\d\d)\s*(?:年(?:度|末|底|初)?)?\s*$")
+MONTH = re.compile(r"^\s*(1[0-2]|0?[1-9])\s*月(?:份)?\s*$")
+MONTH_EN = {m: i + 1 for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
+QUARTER = re.compile(r"^\s*(?:第?([一二三四1-4])季度|Q([1-4]))\s*$", re.I)
+ZH_Q = {"一": 1, "二": 2, "三": 3, "四": 4}
+
+
+@dataclass(frozen=True)
+class Series:
+    """The columns of a wide table that form one series, in order, and the kind of period they name."""
+
+    columns: tuple[str, ...]
+    periods: tuple[int, ...]
+    kind: str  # year | month | quarter
+
+    def label(self, i: int) -> str:
+        return self.columns[i]
+
+
+def detect_series(columns: list[Any]) -> Series | None:
+    """Year, month or quarter columns (2015年 … / 1月 … 12月 / Jan … Dec / Q1 … Q4) that form one series; at least 3."""
+    found: dict[str, list[tuple[int, str]]] = {"year": [], "month": [], "quarter": []}
+    for c in columns:
+        t = str(c)
+        if m := YEAR.match(t):
+            found["year"].append((int(m.group(1)), t))
+        elif m := MONTH.match(t):
+            found["month"].append((int(m.group(1)), t))
+        elif t.strip()[:3].casefold() in MONTH_EN and len(t.strip()) <= 9 and t.strip().isalpha():
+            found["month"].append((MONTH_EN[t.strip()[:3].casefold()], t))
+        elif m := QUARTER.match(t):
+            q = m.group(1) or m.group(2)
+            found["quarter"].append((ZH_Q.get(q) or int(q), t))
+    kind, items = max(found.items(), key=lambda kv: len(kv[1]))
+    if len(items) < 3 or len({p for p, _ in items}) < len(items):
+        return None
+    items.sort()
+    return Series(tuple(c for _, c in items), tuple(p for p, _ in items), kind)
+
+
+def _series_or_refuse(table: pd.DataFrame) -> Series:
+    s = detect_series(list(table.columns))
+    if s is None:
+        raise ToolArgError("这张表没有按年份或月份排成一列一期的列（例如 2015年、2016年… 或 1月…12月）。",
+                           "This table has no columns forming a series of years or months (2015, 2016 … or Jan … Dec).")
+    return s
+
+
+def label_column(table: pd.DataFrame, series: Series) -> str | None:
+    """The first text column outside the series: the row's name (指标, 地区, 商品)."""
+    for c in table.columns:
+        if str(c) not in series.columns and not pd.api.types.is_numeric_dtype(table[c]):
+            return str(c)
+    return None
+
+
+def _wide_values(table: pd.DataFrame, s: Series) -> pd.DataFrame:
+    return pd.DataFrame({c: pd.to_numeric(table[c], errors="coerce") for c in s.columns}, index=table.index)
+
+
+@tool
+def pivot_table(table: pd.DataFrame, rows: list[str], columns: str | None = None, value: str | None = None, agg: str = "sum",
+                totals: bool = True) -> ToolResult:
+    """Pivot / crosstab: rows × columns with an aggregate of a value (or a row count), with 合计 row and column."""
+    if agg not in AGGS:
+        raise ToolArgError(f"不支持的汇总方式：{agg}。", f"Unsupported aggregation: {agg}.")
+    if not rows:
+        raise ToolArgError("透视表的行要按哪一列？", "Pivot rows by which column?")
+    _need_columns(table, rows + ([columns] if columns else []) + ([value] if value else []))
+    data = table.copy()
+    if value:
+        data[value] = numeric(table, value)
+    how = agg if value else "count"
+    val = value or "_n"
+    if not value:
+        data[val] = 1
+    pv = pd.pivot_table(data, index=rows, columns=columns, values=val, aggfunc=how if value else "sum", margins=totals,
+                        margins_name=TOTAL, dropna=False, observed=True, fill_value=0 if how in ("sum", "count") or not value else None)
+    if not isinstance(pv, pd.DataFrame):
+        pv = pv.to_frame()
+    if columns is None:
+        pv.columns = [f"{value}_{AGGS[agg]}" if value else "行数"]
+    pv.columns = [str(c) for c in pv.columns]
+    out = pv.reset_index()
+    for c in out.columns[len(rows):]:
+        if pd.api.types.is_float_dtype(out[c]):
+            out[c] = out[c].round(4)
+    grand = out.iloc[-1, -1] if totals and len(out) else None
+    facts = {"rows_in": len(table), "rows_out": len(out), "rows": rows, "columns": columns, "value": value, "agg": how,
+             "row_groups": len(out) - (1 if totals else 0), "col_groups": len(out.columns) - len(rows) - (1 if totals and columns else 0),
+             "grand_total": rnd(grand)}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def unpivot(table: pd.DataFrame, id_columns: list[str], value_columns: list[str] | None = None, var_name: str = "项目",
+            value_name: str = "数值") -> ToolResult:
+    """Turn columns into rows (melt): one row per id and former column name."""
+    _need_columns(table, id_columns + list(value_columns or []))
+    vals = list(value_columns or [c for c in table.columns if c not in id_columns])
+    if not vals:
+        raise ToolArgError("没有要转成行的列。", "No columns left to turn into rows.")
+    out = table.melt(id_vars=id_columns, value_vars=vals, var_name=var_name, value_name=value_name)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "melted": len(vals)}, {"sample": _sample(out)})
+
+
+@tool
+def transpose_table(table: pd.DataFrame, header_column: str | None = None) -> ToolResult:
+    """Swap rows and columns; the values of header_column (default the first column) become the new column names."""
+    if len(table) > 5000:
+        raise ToolArgError(f"表有 {len(table)} 行，转置后会有 {len(table)} 列，不适合转置。", f"{len(table)} rows would become columns; not transposed.")
+    header = header_column or str(table.columns[0])
+    _need_columns(table, [header])
+    names = table[header].astype(str)
+    body = table.drop(columns=[header])
+    out = body.T
+    out.columns = pd.Index(names.tolist())
+    out = out.reset_index().rename(columns={"index": header})
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "columns_out": len(out.columns)}, {"sample": _sample(out)})
+
+
+@tool
+def wide_summary(table: pd.DataFrame, rows: list[str] | None = None) -> ToolResult:
+    """For a wide table (one column per year or month): each row's total, mean, highest and lowest period, first-to-last change and CAGR."""
+    s = _series_or_refuse(table)
+    lab = label_column(table, s)
+    data = table
+    if rows:
+        if lab is None:
+            raise ToolArgError("这张表没有行名列，无法按名称选行。", "The table has no name column to pick rows by.")
+        keep = data[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])
+        missing = [r for r in rows if not (data[lab].astype(str).str.strip() == str(r).strip()).any()]
+        if missing:
+            raise ToolArgError(f"“{lab}”列里没有 {'、'.join(missing)}。", f"'{lab}' has no {', '.join(missing)}.")
+        data = data[keep]
+    v = _wide_values(data, s)
+    first, last = v[s.columns[0]], v[s.columns[-1]]
+    n_years = s.periods[-1] - s.periods[0]
+    out = pd.DataFrame(index=data.index)
+    if lab:
+        out[lab] = data[lab]
+    out["合计"] = v.sum(axis=1, min_count=1).round(4)
+    out["平均"] = v.mean(axis=1).round(4)
+    any_value = v.notna().any(axis=1)
+    out["最高期"] = v.fillna(float("-inf")).idxmax(axis=1).where(any_value)
+    out["最高值"] = v.max(axis=1).round(4)
+    out["最低期"] = v.fillna(float("inf")).idxmin(axis=1).where(any_value)
+    out["最低值"] = v.min(axis=1).round(4)
+    out[f"{s.columns[0]}→{s.columns[-1]}变化(%)"] = ((last - first) / first.abs() * 100).where(first.ne(0)).round(2)
+    if s.kind == "year" and n_years > 0:
+        out["年均增长率(%)"] = [None if (r := cagr_of(a, b, n_years)) is None else round(r * 100, 2)
+                              for a, b in zip(first.fillna(-1), last.fillna(-1), strict=True)]
+    out = out.reset_index(drop=True)
+    rows_facts = out.head(20).to_dict("records")
+    facts = {"rows_in": len(table), "rows_out": len(out), "series": list(s.columns), "kind": s.kind, "label_column": lab,
+             "periods": len(s.columns), "blank_cells": int(v.isna().sum().sum()), "rows": [{k: rnd(x) for k, x in r.items()} for r in rows_facts]}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def wide_growth(table: pd.DataFrame) -> ToolResult:
+    """For a wide table: the growth (%) of every period over the one before, per row."""
+    s = _series_or_refuse(table)
+    lab = label_column(table, s)
+    v = _wide_values(table, s)
+    prev = v.shift(1, axis=1)
+    g = ((v - prev) / prev.abs() * 100).where(prev.ne(0)).round(2)
+    g = g[list(s.columns[1:])]
+    g.columns = [f"{c}增长(%)" for c in s.columns[1:]]
+    out = pd.concat([table[[lab]] if lab else pd.DataFrame(index=table.index), g], axis=1).reset_index(drop=True)
+    facts = {"rows_in": len(table), "rows_out": len(out), "series": list(s.columns), "kind": s.kind, "label_column": lab,
+             "zero_base": int((prev == 0).sum().sum())}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def wide_to_long(table: pd.DataFrame) -> ToolResult:
+    """A wide table in long form (name | period | value), ready for charts and grouping."""
+    s = _series_or_refuse(table)
+    ids = [str(c) for c in table.columns if str(c) not in s.columns]
+    period = {"year": "年份", "month": "月份", "quarter": "季度"}[s.kind]
+    out = table.melt(id_vars=ids, value_vars=list(s.columns), var_name=period, value_name="数值")
+    out[period] = pd.Categorical(out[period], categories=list(s.columns), ordered=True)
+    out = out.sort_values(ids + [period], kind="stable").reset_index(drop=True)
+    out[period] = out[period].astype(str)
+    out["数值"] = pd.to_numeric(out["数值"], errors="coerce")
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "series": list(s.columns), "kind": s.kind}, {"sample": _sample(out)})
