@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from tools.errors import ToolArgError
@@ -30,12 +31,13 @@ def _too_small(what: str, sizes: dict[str, int], need: int = MIN_PER_GROUP) -> N
 def _groups(table: pd.DataFrame, column: str, group: str, levels: list[Any] | None) -> dict[str, pd.Series]:
     _need_columns(table, [column, group])
     x = numeric(table, column)
-    keys = table[group].astype("string").str.strip()
-    names = [str(v) for v in levels] if levels else sorted(keys.dropna().unique().tolist())
-    missing = [n for n in names if not (keys == n).any()]
+    codes, uniques = pd.factorize(table[group])  # word the few distinct values, not every row
+    words = [str(u).strip() for u in uniques]
+    names = [str(v).strip() for v in levels] if levels else sorted(set(words))
+    missing = [n for n in names if n not in words]
     if missing:
         raise ToolArgError(f"列“{group}”里没有 {'、'.join(missing)}。", f"Column '{group}' has no {', '.join(missing)}.")
-    return {n: x[(keys == n).fillna(False).astype(bool)].dropna() for n in names}
+    return {n: x[np.isin(codes, [i for i, w in enumerate(words) if w == n])].dropna() for n in names}
 
 
 def _result(test: str, stat_name: str, stat: float, p: float, sizes: dict[str, int], extra: dict[str, Any], rows: list[dict[str, Any]],

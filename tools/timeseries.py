@@ -75,12 +75,8 @@ def bucket_dates(table: pd.DataFrame, column: str, unit: str = "month", value: s
     bad = int((d.isna() & table[column].notna()).sum())
     keep = d.notna()
     name = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期"}[unit]
-    if unit == "weekday":
-        key = d[keep].dt.day_of_week.map(lambda i: WEEKDAYS[int(i)])
-        key = pd.Categorical(key, categories=WEEKDAYS, ordered=True)
-    else:
-        per = d[keep].dt.to_period(FREQ[unit])
-        key = per.map(lambda p: _label(p, unit))
+    # group on cheap keys (weekday numbers, periods) and word them on the few groups that result
+    key = d[keep].dt.day_of_week if unit == "weekday" else d[keep].dt.to_period(FREQ[unit])
     frame = pd.DataFrame({name: key}, index=d[keep].index)
     for b in by:
         frame[b] = table.loc[keep, b]
@@ -91,6 +87,7 @@ def bucket_dates(table: pd.DataFrame, column: str, unit: str = "month", value: s
         label = {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大", "median": "中位数"}[agg]
         parts[f"{value}_{label}"] = v.groupby([frame[k] for k in keys], sort=True, observed=True).agg(agg)
     out = pd.DataFrame(parts).reset_index()
+    out[name] = [WEEKDAYS[int(k)] if unit == "weekday" else _label(k, unit) for k in out[name]]
     out = out[[*keys, *[c for c in out.columns if c not in keys]]]
     years = sorted({int(y) for y in d[keep].dt.year.unique()})
     facts = {"rows_in": len(table), "rows_out": len(out), "periods": int(out[name].nunique()), "unit": unit, "column": column,
