@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.audit import Audit
 from engine.plan import Plan, Step
+from modes import opspec
 from modes.decision import Decision
 from tools import registry
 from tools.errors import ColumnMissing, ParseFailed, UserError
@@ -444,6 +445,10 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             parts.append(f"按 {f['on']} 关联后共 {f['rows_out']} 行。" if zh else f"Joined on {f['on']}: {f['rows_out']} rows.")
         elif s.tool == "add_column":
             parts.append(f"已新增列 {f['added']}。" if zh else f"Added column {f['added']}.")
+        else:  # a tool whose operation words its own result
+            said = opspec.answer_for(s.tool, f, "zh" if zh else "en", d.request.kinds())
+            if said:
+                parts.append(said)
     q = next((o for o in d.request.ops if o.args.get("question")), None)
     if q is not None and r.table is not None:
         parts = [p for p in parts if not p.startswith(("筛选：", "Filter:", "分组汇总", "Grouped"))]

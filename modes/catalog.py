@@ -59,9 +59,10 @@ class FileInfo:
 @dataclass(frozen=True)
 class Catalog:
     files: tuple[FileInfo, ...] = ()
+    results: tuple[FileInfo, ...] = ()  # files in outputs/ a request may read (the last result): never candidates
 
     def get(self, path: str | None) -> FileInfo | None:
-        for f in self.files:
+        for f in self.files + self.results:
             if f.path == path:
                 return f
         return None

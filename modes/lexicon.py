@@ -101,6 +101,10 @@ def rx(*words: str) -> re.Pattern[str]:
 
 # --- operations -----------------------------------------------------------------------------
 FILTER = rx("筛选", "筛出", "筛一下", "筛下", "筛", "过滤", "挑出", "挑选", "拉出来", "找出来", "查出", "只看", "只显示", "filter", "fliter", "filtr", "where", "rows with", "rows where", "find rows")
+# Words written right before values that exclude them: 剔除上海, 不包括广州, except Sales
+EXCLUDE = rx("除了", "除去", "除开", "刨除", "扣除", "剔除", "排除", "去掉", "去除", "删掉", "删除", "不包括", "不包含", "不含", "不算", "不要",
+             "除", "非", "except", "excluding", "exclude", "other than", "besides", "without", "not", "but not", "apart from")
+EXCLUDE_BEFORE = re.compile(r"(?:" + EXCLUDE.pattern + r")\s*(?:掉|了)?\s*$", re.I | re.A)
 DELETE_ROWS = rx("删掉", "删除", "删了", "去掉", "去除", "剔除", "排除", "remove", "delete", "drop")
 SORT = re.compile(
     r"排序|排一下|排个序|排列|重新排|排\b|排,|排$|从高到低|从低到高|从大到小|从小到大|由高到低|由低到高|升序|降序|倒序|正序|"
@@ -179,4 +183,8 @@ CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是",
 CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别弄了", "不做了", "先不", "先不用", "停", "停止", "不要", "别", "放弃", "撤销", "等等", "等一下",
                 "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't", "wait", "cancel that", "cancel it")
 CORRECTION = re.compile(r"改成|改为|换成|换为|改一下条件|应该是|不是.{0,20}是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|instead|change (?:it|the \w+) to|i meant|i mean|actually", re.I | re.A)
+# The previous result as the input of this request
+RESULT_REF = re.compile(r"(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果"
+                        r"|(?<![a-z])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z])", re.I | re.A)
+THEN_START = re.compile(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and then|after that|next,)", re.I | re.A)
 DEICTIC = re.compile(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from modes import lexicon as lx
+from modes import opspec
 from modes.catalog import SheetInfo
 from modes.conditions import Cond, parse_conditions
 from modes.decision import Op
@@ -52,6 +53,8 @@ RENAME = re.compile(
     r"|(?<![a-z])rename\s+(?:the\s+)?(?:column\s+)?\S+\s+(?:column\s+)?to\s+[\"']?(?P<new2>[\w\u4e00-\u9fff]+)",
     re.I | re.A,
 )
+CMP_STAT = re.compile(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到))\s*(?:平均水平|平均值|平均数|平均|均值)"
+                      r"|(?:(?<=above)|(?<=below)|(?<=than)|(?<=under)|(?<=over))\s+(?:the\s+)?(?:average|mean)", re.I | re.A)
 BARE_OPS = {"大于": "gt", "超过": "gt", "高于": "gt", ">": "gt", "小于": "lt", "低于": "lt", "不到": "lt", "<": "lt",
             "不低于": "ge", "至少": "ge", ">=": "ge", "≥": "ge", "不超过": "le", "不高于": "le", "<=": "le", "≤": "le", "等于": "eq", "=": "eq"}
 BARE_CMP = re.compile(r"(?P<op>不低于|不超过|不高于|大于|超过|高于|小于|低于|不到|至少|等于|>=|<=|≥|≤|>|<|=)\s*(?P<v>-?\d[\d,.]*\s*(?:万|千|k)?|[一二两三四五六七八九十百千万点]+)")
@@ -73,6 +76,7 @@ class TurnOps:
     correction: bool = False
     typos: list[str] = field(default_factory=list)
     bare: list[tuple[str, Any]] = field(default_factory=list)  # a comparison with no column: 大于4.5
+    consumed: list[tuple[int, int]] = field(default_factory=list)  # the spans the rules read
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
@@ -161,6 +165,12 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
 
     def unresolved(n: int = 1) -> None:
         out.unresolved += n
+
+    # operations asked for by their own words (registered OpSpecs with a lexicon): they own those words
+    worded = opspec.read_worded(text, hits, sheet)
+    for w in worded:
+        found.append((w.start, Op(w.kind, w.args)))
+        spans.extend(w.spans)
 
     # explore: compare, outliers, relation, join
     m = lx.EXPLORE_COMPARE.search(text)
@@ -337,7 +347,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     dedupe_keys: list[str] = []
     key_spans: list[tuple[int, int]] = []
     sorting = bool(lx.SORT.search(text))
-    grouping = bool(lx.GROUP.search(text)) and not explore
+    gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)])  # 高于平均 compares, it does not summarise
+    grouping = bool(lx.GROUP.search(gtext)) and not explore
     for b in BY_WORD.finditer(text):
         if any(s <= b.start() < e for s, e in spans):
             continue
@@ -426,7 +437,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     if (grouping or group_keys) and not explore:
         measures: list[dict[str, str]] = []
         unres = []
-        blanked = _blank(text, key_spans)
+        blanked = _blank(gtext, key_spans)
         for agg, rxp in AGG_WORDS:
             for am in rxp.finditer(blanked):
                 if agg == "count":
@@ -466,7 +477,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         if unres:
             args["unresolved"] = unres
             unresolved(len(unres))
-        gm = lx.GROUP.search(text)
+        gm = lx.GROUP.search(gtext)
         found.append((gm.start() if gm else (key_spans[0][0] if key_spans else 0), Op("group", args)))
         spans.append((gm.start(), gm.end()) if gm else (0, 0))
 
@@ -512,7 +523,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         logic = cp.logic
         keeps = fm is not None and not re.fullmatch(r"where|rows with|rows where|find rows|with", fm.group(0), re.I | re.A)
         if dm and conds and (not keeps or dm.start() > fm.start()):  # type: ignore[union-attr]
-            conds = [negate(c) for c in conds]
+            conds = [c if c.how == "excluded" else negate(c) for c in conds]
             logic = "or" if logic == "and" and len(conds) > 1 else "and"
         unres_c = [c for c in conds if c.column is None]
         args = {"conditions": conds, "logic": logic, "delete": bool(dm)}
@@ -537,14 +548,15 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             found.append((named[-1].start, Op("group", {"keys": [named[-1].column], "measures": [{"agg": "count"}], "question": True})))
 
     vm = VALUE_Q.search(text)
-    if vm and not any(o.kind in ("group", "count", "top_n") for _, o in found):
+    counting = bool(COUNT_Q.search(text)) and any(o.kind == "filter" for _, o in found)
+    if vm and not worded and not counting and not any(o.kind in ("group", "count", "top_n") for _, o in found):
         asked = [h for h in hits if (h.end <= vm.start() or re.match(r"what", vm.group(0), re.I)) and h.column in sheet.numeric]
         if asked:
             col = asked[-1].column
             between = text[asked[-1].start : vm.end()] if asked[-1].end <= vm.start() else vm.group(0)
             agg = ("max" if re.search(r"最高|最大|最多|max|highest|largest", between, re.I | re.A)
                    else "min" if re.search(r"最低|最小|最少|min|lowest|smallest", between, re.I | re.A)
-                   else "mean" if re.search(r"平均|均值|average|mean", text, re.I | re.A)
+                   else "mean" if re.search(r"平均|均值|average|mean", gtext, re.I | re.A)
                    else "sum" if re.search(r"一共|总共|合计|总计|总和|总额|total|sum", text, re.I | re.A)
                    else "mean" if lx.concept_of(col) in ("price", "rating", "age", "spend", "salary") else "sum")
             found.append((vm.start(), Op("group", {"keys": [], "measures": [{"column": col, "agg": agg}], "question": True})))
@@ -588,6 +600,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                 n = int(parse_number(g) or 5) if g else 5
             found.append((pm.start() if pm else 0, Op("profile", {"head": n, "columns": [h.column for h in hits]})))
 
+    out.consumed = spans + [(h.start, h.end) for h in hits] + list(cp.spans)
     found.sort(key=lambda t: t[0])
     exports = [o for _, o in found if o.kind == "export"]
     out.ops = [o for _, o in found if o.kind != "export"] + exports[:1]
