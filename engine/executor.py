@@ -219,7 +219,7 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                 ms = (time.perf_counter() - t0) * 1000
                 ok, why = _done(current, res, ws)
                 h = _state_hash(current, current.args, json.dumps(res.facts, sort_keys=True, default=str))
-                out = StepOutcome(step.step, current.toolHint, "success" if ok else "failed", _small(res.facts), res.evidence)
+                out = StepOutcome(step.step, current.toolHint, "success" if ok else "failed", _small(res.facts, 4000), res.evidence)
                 audit.event(trace_id, f"step:{step.step}", f"running -> {'done' if ok else 'failed'}", f"doneWhen: {current.doneWhen}",
                             True, None, {"tool": current.toolHint, "args": _small(current.args)}, _small(res.facts), ms)
                 if not ok:
@@ -385,14 +385,15 @@ def _plain_value(v: Any) -> Any:
     return v
 
 
-def _small(d: dict[str, Any]) -> dict[str, Any]:
+def _small(d: dict[str, Any], limit: int = 600) -> dict[str, Any]:
+    """Facts without the injected objects; a value longer than `limit` as JSON is shown by its type only."""
     out = {}
     for k, v in d.items():
         if k in ("ws", "table", "cache", "reports"):
             continue
         if k == "column_info":
             continue
-        out[k] = v if len(json.dumps(v, default=str, ensure_ascii=False)) < 600 else f"<{type(v).__name__} …>"
+        out[k] = v if len(json.dumps(v, default=str, ensure_ascii=False)) < limit else f"<{type(v).__name__} …>"
     return out
 
 

@@ -171,6 +171,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     for w in worded:
         found.append((w.start, Op(w.kind, w.args)))
         spans.extend(w.spans)
+    text = _blank(text, [s for w in worded for s in w.spans])  # words an operation read are not read again
 
     # explore: compare, outliers, relation, join
     m = lx.EXPLORE_COMPARE.search(text)

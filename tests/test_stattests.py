@@ -77,3 +77,11 @@ def test_too_small_groups_are_refused_with_the_reason():
     assert "期望频数" in e.value.zh
     with pytest.raises(ToolArgError):
         call("normality_test", table=small, column="得分")
+
+
+def test_group_difference_picks_welch_for_two_groups_and_anova_for_more():
+    two = call("group_difference_test", column="得分", group="性别")
+    want = stats.ttest_ind(DF.loc[DF["性别"] == "女", "得分"], DF.loc[DF["性别"] == "男", "得分"], equal_var=False)
+    assert two.facts["test"].startswith("Welch") and two.facts["p"] == pytest.approx(want.pvalue, abs=1e-4)
+    more = call("group_difference_test", column="得分", group="组")
+    assert more.facts["test"] == "单因素方差分析" and len(more.facts["sizes"]) == 3

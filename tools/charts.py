@@ -40,6 +40,8 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
 
     if kind not in KINDS:
         raise ToolArgError(f"不支持的图表类型：{kind}（可选 柱状图、折线图、饼图、散点图）。", f"Unsupported chart type: {kind}.")
+    if y == ["*"]:  # every column but the categories (a transposed wide table: one series per row)
+        y = [str(c) for c in table.columns if str(c) != x]
     if not y:
         raise ToolArgError("图上要画哪一列的数值？", "Which numeric column should the chart show?")
     _need_columns(table, [x] + y)

@@ -2,59 +2,18 @@
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from typing import Any
-
 import pandas as pd
 
 from tools.errors import ToolArgError
 from tools.fmt import rnd
 from tools.ops import _need_columns, _sample
 from tools.registry import ToolResult, tool
+from tools.series import Series, detect_series
 from tools.stats import numeric
 from tools.timeseries import cagr_of
 
 AGGS = {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大", "median": "中位数"}
 TOTAL = "合计"
-YEAR = re.compile(r"^\s*((?:19|20|21)\d\d)\s*(?:年(?:度|末|底|初)?)?\s*$")
-MONTH = re.compile(r"^\s*(1[0-2]|0?[1-9])\s*月(?:份)?\s*$")
-MONTH_EN = {m: i + 1 for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
-QUARTER = re.compile(r"^\s*(?:第?([一二三四1-4])季度|Q([1-4]))\s*$", re.I)
-ZH_Q = {"一": 1, "二": 2, "三": 3, "四": 4}
-
-
-@dataclass(frozen=True)
-class Series:
-    """The columns of a wide table that form one series, in order, and the kind of period they name."""
-
-    columns: tuple[str, ...]
-    periods: tuple[int, ...]
-    kind: str  # year | month | quarter
-
-    def label(self, i: int) -> str:
-        return self.columns[i]
-
-
-def detect_series(columns: list[Any]) -> Series | None:
-    """Year, month or quarter columns (2015年 … / 1月 … 12月 / Jan … Dec / Q1 … Q4) that form one series; at least 3."""
-    found: dict[str, list[tuple[int, str]]] = {"year": [], "month": [], "quarter": []}
-    for c in columns:
-        t = str(c)
-        if m := YEAR.match(t):
-            found["year"].append((int(m.group(1)), t))
-        elif m := MONTH.match(t):
-            found["month"].append((int(m.group(1)), t))
-        elif t.strip()[:3].casefold() in MONTH_EN and len(t.strip()) <= 9 and t.strip().isalpha():
-            found["month"].append((MONTH_EN[t.strip()[:3].casefold()], t))
-        elif m := QUARTER.match(t):
-            q = m.group(1) or m.group(2)
-            found["quarter"].append((ZH_Q.get(q) or int(q), t))
-    kind, items = max(found.items(), key=lambda kv: len(kv[1]))
-    if len(items) < 3 or len({p for p, _ in items}) < len(items):
-        return None
-    items.sort()
-    return Series(tuple(c for _, c in items), tuple(p for p, _ in items), kind)
 
 
 def _series_or_refuse(table: pd.DataFrame) -> Series:
@@ -139,7 +98,7 @@ def transpose_table(table: pd.DataFrame, header_column: str | None = None) -> To
 
 
 @tool
-def wide_summary(table: pd.DataFrame, rows: list[str] | None = None) -> ToolResult:
+def wide_summary(table: pd.DataFrame, rows: list[str] | None = None, focus: str = "all") -> ToolResult:
     """For a wide table (one column per year or month): each row's total, mean, highest and lowest period, first-to-last change and CAGR."""
     s = _series_or_refuse(table)
     lab = label_column(table, s)
@@ -172,7 +131,10 @@ def wide_summary(table: pd.DataFrame, rows: list[str] | None = None) -> ToolResu
     out = out.reset_index(drop=True)
     rows_facts = out.head(20).to_dict("records")
     facts = {"rows_in": len(table), "rows_out": len(out), "series": list(s.columns), "kind": s.kind, "label_column": lab,
-             "periods": len(s.columns), "blank_cells": int(v.isna().sum().sum()), "rows": [{k: rnd(x) for k, x in r.items()} for r in rows_facts]}
+             "periods": len(s.columns), "blank_cells": int(v.isna().sum().sum()), "focus": focus,
+             "first": {str(k): rnd(x) for k, x in zip(out[lab] if lab else out.index, first.head(20), strict=False)},
+             "last": {str(k): rnd(x) for k, x in zip(out[lab] if lab else out.index, last.head(20), strict=False)},
+             "rows": [{k: rnd(x) for k, x in r.items()} for r in rows_facts]}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
 
@@ -203,4 +165,5 @@ def wide_to_long(table: pd.DataFrame) -> ToolResult:
     out = out.sort_values(ids + [period], kind="stable").reset_index(drop=True)
     out[period] = out[period].astype(str)
     out["数值"] = pd.to_numeric(out["数值"], errors="coerce")
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "series": list(s.columns), "kind": s.kind}, {"sample": _sample(out)})
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "series": list(s.columns), "periods": len(s.columns), "kind": s.kind},
+                      {"sample": _sample(out)})

@@ -104,6 +104,8 @@ def column_stats(table: pd.DataFrame, columns: list[str], stats: list[str] | Non
         facts["values"] = values
     else:
         facts["groups"] = len(out) // max(1, len(columns))
+        facts["group_values"] = [{"label": "、".join(str(r[k]) for k in by), "column": r.get("列", columns[0]),
+                                  "values": {s: r[stat_label(s)] for s in stats}} for r in rows[:8]]
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
 
@@ -142,6 +144,8 @@ def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = No
     facts = {
         "rows_in": len(table), "rows_out": len(out), "groups": len(out), "keys": keys, "within": within, "column": column,
         "value_name": value_name, "total": rnd(out[value_name].sum()),
+        "shares": [{"label": "、".join(str(r[k]) for k in within + keys), "value": rnd(r[value_name]), "pct": rnd(r["占比(%)"], 2)}
+                   for r in out.head(8).to_dict("records")],
         "top": None if first is None else {"label": "、".join(str(first[k]) for k in within + keys), "value": rnd(first[value_name]),
                                              "pct": rnd(first["占比(%)"], 2)},
     }

@@ -44,7 +44,7 @@ def _result(test: str, stat_name: str, stat: float, p: float, sizes: dict[str, i
             n_in: int) -> ToolResult:
     out = pd.DataFrame(rows)
     facts = {"test": test, "statistic_name": stat_name, "statistic": rnd(stat, 4), "p": rnd(p, 4), "p_text": p_text(p),
-             "significant": bool(p < ALPHA), "sizes": sizes, "rows_in": n_in, "rows_out": len(out), **extra}
+             "significant": bool(p < ALPHA), "alpha": ALPHA, "sizes": sizes, "rows_in": n_in, "rows_out": len(out), **extra}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
 
@@ -69,6 +69,17 @@ def welch_t_test(table: pd.DataFrame, column: str, group: str, levels: list[str]
     means = {k: rnd(v.mean()) for k, v in g.items()}
     return _result("Welch t 检验", "t", float(res.statistic), float(res.pvalue), sizes,
                    {"column": column, "group": group, "means": means, "df": rnd(float(res.df), 2)}, rows, len(table))
+
+
+@tool
+def group_difference_test(table: pd.DataFrame, column: str, group: str, levels: list[str] | None = None) -> ToolResult:
+    """Do the means of a column differ between groups? Welch t-test for two groups, one-way ANOVA for more."""
+    names = levels or sorted({str(v).strip() for v in table[group].dropna().unique()}) if group in table.columns else []
+    if len(names) == 2:
+        return welch_t_test(table, column, group, names)
+    if levels:
+        table = table[table[group].astype("string").str.strip().isin([str(v).strip() for v in levels]).fillna(False).astype(bool)]
+    return anova_test(table, column, group)
 
 
 @tool
@@ -103,7 +114,7 @@ def chi_square_test(table: pd.DataFrame, a: str, b: str) -> ToolResult:
     rows = ct.reset_index().rename(columns={a: f"{a} \\ {b}"})
     out = pd.DataFrame(rows)
     facts = {"test": "卡方独立性检验", "statistic_name": "χ²", "statistic": rnd(float(res.statistic), 4), "p": rnd(float(res.pvalue), 4),
-             "p_text": p_text(float(res.pvalue)), "significant": bool(res.pvalue < ALPHA), "dof": int(res.dof), "a": a, "b": b,
+             "p_text": p_text(float(res.pvalue)), "significant": bool(res.pvalue < ALPHA), "alpha": ALPHA, "dof": int(res.dof), "a": a, "b": b,
              "n": len(both), "sizes": {"rows": len(both)}, "low_expected_cells": low, "rows_in": len(table), "rows_out": len(out)}
     if len(both) < 10 or low > expected.size * 0.2:
         raise ToolArgError(

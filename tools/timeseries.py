@@ -91,7 +91,8 @@ def bucket_dates(table: pd.DataFrame, column: str, unit: str = "month", value: s
     out = out[[*keys, *[c for c in out.columns if c not in keys]]]
     years = sorted({int(y) for y in d[keep].dt.year.unique()})
     facts = {"rows_in": len(table), "rows_out": len(out), "periods": int(out[name].nunique()), "unit": unit, "column": column,
-             "value": value, "agg": agg, "unreadable_dates": bad, "years": years, "counted": int(keep.sum())}
+             "value": value, "agg": agg, "unreadable_dates": bad, "years": years, "counted": int(keep.sum()),
+             "first": str(out[name].iloc[0]) if len(out) else None, "last": str(out[name].iloc[-1]) if len(out) else None}
     return ToolResult(out, facts, {"sample": _sample(out, 24)})
 
 
