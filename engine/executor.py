@@ -315,7 +315,8 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
             return
         elif isinstance(v, (int, float)):
             f = float(v)
-            pool.update({str(v), str(int(f)) if f.is_integer() else str(round(f, 2)), str(round(f, 3))})
+            shown = f"{f:.2f}".rstrip("0").rstrip(".")  # as tools.fmt shows it: 749.0012 -> 749
+            pool.update({str(v), str(int(f)) if f.is_integer() else str(round(f, 2)), str(round(f, 3)), shown})
             values.append(f)
         else:
             pool.update(NUMBER.findall(str(v)))

@@ -117,8 +117,8 @@ class Stats(OpSpec):
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         found = list(STAT_RX.finditer(text)) + list(PERCENTILE.finditer(text))
-        if not found:
-            return None
+        if not found or FILL_METHOD.search(text):
+            return None  # 用中位数填充空值 fills blanks
         stats: list[str] = []
         used = [m.span() for m in found]
         for m in sorted(found, key=lambda m: m.start()):
@@ -157,13 +157,13 @@ class Stats(OpSpec):
             return None
         stats = facts["stats"]
         if facts.get("by"):
-            parts = [f"{g['label']}：" + "，".join(f"{_stat_name(s, lang)} {num(v, lang)}" for s, v in g["values"].items()) for g in facts["group_values"]]
+            parts = [f"{g['label']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(f"{_stat_name(s, lang)} {num(v, lang)}" for s, v in g["values"].items()) for g in facts["group_values"]]
             more = _zh(lang, "……", " …") if facts["groups"] * len(facts["columns"]) > len(facts["group_values"]) else ""
             return _zh(lang, f"按 {'、'.join(facts['by'])} 分 {facts['groups']} 组（共 {facts['rows_in']} 行）：{'；'.join(parts)}{more}。",
                        f"Per {', '.join(facts['by'])} ({facts['groups']} groups, {facts['rows_in']} rows): {'; '.join(parts)}{more}.")
         out = []
         for c, vals in facts["values"].items():
-            shown = "，".join(f"{_stat_name(s, lang)} {num(vals[s], lang)}" for s in stats if s != "count")
+            shown = ("，" if lang == "zh" else ", ").join(f"{_stat_name(s, lang)} {num(vals[s], lang)}" for s in stats if s != "count")
             out.append(_zh(lang, f"{c}：{shown}（基于 {facts['n'][c]:,} 个非空值）", f"{c}: {shown} (from {facts['n'][c]:,} values)"))
         return ("；" if lang == "zh" else "; ").join(out) + ("。" if lang == "zh" else ".")
 
@@ -649,12 +649,9 @@ class Formula(OpSpec):
 
 # ---------------------------------------------------------------- value edits
 
-REPLACE = re.compile(
-    r"(?:把|将)?\s*(?P<col>[^\s,，把将]{1,20}?)\s*(?:列)?\s*(?:里|中|里面|中的|里的)?\s*(?:的)?\s*(?:值)?\s*(?:为|是|等于)?\s*[\"“「']?(?P<old>[^\s\"”」',，]{1,30}?)[\"”」']?\s*"
-    r"(?:的)?(?:全部|都|统一|一律)?\s*(?:替换为|替换成|改成|改为|换成|修改为|更正为|更新为)\s*[\"“「']?(?P<new>[^\s\"”」',，。]{1,30})"
-    r"|(?<![a-z])replace\s+[\"']?(?P<old2>[^\"']+?)[\"']?\s+with\s+[\"']?(?P<new2>[^\"',]+?)[\"']?\s+in\s+(?P<col2>[\w\u4e00-\u9fff]+)",
-    re.I,
-)
+REPLACE_VERB = re.compile(r"(?:全部|都|统一|一律)?\s*(?:替换为|替换成|改成|改为|换成|修改为|更正为|更新为|设为|设置为)")
+REPLACE_EN = re.compile(r"(?<![a-z])replace\s+[\"']?(?P<old>[^\"']+?)[\"']?\s+with\s+[\"']?(?P<new>[^\"',]+?)[\"']?\s+in\s+(?:the\s+)?(?:column\s+)?(?P<col>[\w\u4e00-\u9fff]+)", re.I)
+QUOTES = " \"'“”「」‘’"
 FILL_METHOD = re.compile(
     r"(?:用|以|按)(?P<m>平均值|均值|平均数|中位数|众数|上一行|前一行|前值|上一个值|下一行|后一行|0|零)\s*(?:来|去)?(?:填充|填补|补全|补齐|填上|填|补)"
     r"|(?:空值|空白|缺失值|缺失)\s*(?:用|以)(?P<m2>平均值|均值|中位数|众数|上一行|前值|下一行|0)\s*(?:填充|填补|补|填)"
@@ -677,36 +674,56 @@ class Replace(OpSpec):
     saves_result = True
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
-        m = REPLACE.search(text)
-        if m is None:
-            return None
         from modes.resolve import resolve_column
 
-        zh = bool(m.group("new"))
-        raw_col, old, new = (m.group("col"), m.group("old"), m.group("new")) if zh else (m.group("col2"), m.group("old2"), m.group("new2"))
-        if re.search(r"条件|大于|小于|高于|低于|不等于|以上|以下|列名|名字|表头", text[m.start():m.end()]):
-            return None  # 条件改成…: a correction; 列名改成…: a rename
-        verb_at = m.end("old") if zh else m.end("col2")
-        col = next((h.column for h in hits if m.start() <= h.start < verb_at), None)
-        if col is None:
-            col = resolve_column(raw_col, sheet)[0]
-        if col is None:
-            holders = [c for c, vs in sheet.values.items() if old in vs]
-            col = holders[0] if len(holders) == 1 else None
-        if col is None or old == col:
+        en = REPLACE_EN.search(text)
+        if en:
+            col = resolve_column(en.group("col"), sheet)[0]
+            if col is None:
+                return None
+            return Found(en.start(), self.name, {"column": col, "old": en.group("old").strip(QUOTES), "value": _typed(en.group("new").strip(QUOTES))}, (en.span(),))
+        m = REPLACE_VERB.search(text)
+        if m is None or re.search(r"条件|大于|小于|高于|低于|不等于|以上|以下|列名|名字|表头|格式|xlsx|csv", text, re.I):
+            return None  # 条件改成…: a correction; 列名改成…: a rename; 改成xlsx: an export
+        nm = re.match(r"\s*[\"“「']?([^\s\"”」',，。；;]{1,30})", text[m.end():])
+        if nm is None:
             return None
-        if old.startswith(col):
-            old = old[len(col):].lstrip("列里中的值为是")
-        if not old or re.fullmatch(r"(?:列)?名", old):
-            return None  # 把 X 列名改成 Y: a rename
-        return Found(m.start(), self.name, {"column": col, "old": old, "value": _typed(new)}, (m.span(),))
+        new = _typed(nm.group(1))
+        lead = re.search(r"(?:把|将)\s*", text[: m.start()])
+        begin = lead.end() if lead else 0
+        before = [h for h in hits if begin <= h.start and h.end <= m.start()]
+        if not before:  # 把 sh 改成 上海: the column that holds the old value
+            old = text[begin : m.start()].strip(QUOTES + "的")
+            holders = [c for c, vs in sheet.values.items() if old in vs]
+            if len(holders) != 1:
+                return None
+            return Found(m.start(), self.name, {"column": holders[0], "old": old, "value": new}, ((begin, m.end() + nm.end()),))
+        col = before[-1].column
+        old = re.sub(r"^(?:列)?(?:里面|里的|中的|里|中)?的?(?:值)?(?:为|是|等于)?", "", text[before[-1].end : m.start()].strip(QUOTES)).strip(QUOTES)
+        args: dict[str, Any] = {"column": col, "value": new}
+        if old:
+            args["old"] = old
+        else:  # 把华东的成本改成0: the words before the column are a condition on another column
+            cond = text[begin : before[-1].start].strip(QUOTES + "的")
+            holders = [c for c, vs in sheet.values.items() if cond in vs and c != col]
+            if not cond or len(holders) != 1:
+                return None
+            from modes.conditions import Cond
+
+            args["conditions"] = [Cond(holders[0], "eq", cond, None, cond, "exact")]
+        return Found(m.start(), self.name, args, ((begin, m.end() + nm.end()),))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
+        if args.get("conditions"):
+            c = args["conditions"][0]
+            return _zh(lang, f"把 {c.column} 为“{c.value}”的行的 {args['column']} 改为“{args['value']}”（{SOURCE_KEPT['zh']}）",
+                       f"set {args['column']} to “{args['value']}” where {c.column} is “{c.value}” ({SOURCE_KEPT['en']})")
         return _zh(lang, f"把 {args['column']} 中的“{args['old']}”替换为“{args['value']}”（{SOURCE_KEPT['zh']}）",
                    f"replace “{args['old']}” with “{args['value']}” in {args['column']} ({SOURCE_KEPT['en']})")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
-        return [StepSpec("替换值", "replace_values", "替换完成", {"column": args["column"], "value": args["value"], "old": args["old"]})]
+        where = {"conditions": [c.to_tool() for c in args["conditions"]]} if args.get("conditions") else {"old": args["old"]}
+        return [StepSpec("替换值", "replace_values", "替换完成", {"column": args["column"], "value": args["value"], **where})]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "replace_values":
@@ -764,10 +781,10 @@ TEST_RX = _rx("t检验", "t 检验", "t-test", "t test", "显著差异", "差异
               "卡方检验", "卡方", "独立性检验", "chi-square", "chi square", "正态分布", "正态性", "正态检验", "服从正态", "shapiro", "normality",
               "normally distributed", "significant difference", "significantly different", "statistically significant", "significant",
               "线性趋势", "趋势线", "线性回归", "回归分析", "斜率", "linear trend", "regression", "slope", "p值", "p-value", "p value",
-              "spearman", "pearson", "显著相关", "相关性检验")
+              "spearman", "pearson", "显著相关", "相关性检验", "显著吗", "是否显著", "显著")
 
 
-TEST_AUX = re.compile(r"不同的|不同|是否独立|相互独立|独立吗|独立性|独立|有关联吗|有关联|关联|显著吗|显著|差异|区别|差别|有没有|是否|检验一下|检验|做个|做一下|服从", re.I)
+TEST_AUX = re.compile(r"相关性|相关系数|相关|correlation|correlated|正态分布|分布|不同的|不同|是否独立|相互独立|独立吗|独立性|独立|有关联吗|有关联|关联|显著吗|显著|差异|区别|差别|有没有|是否|检验一下|检验|做个|做一下|服从", re.I)
 
 
 @operation
@@ -849,18 +866,26 @@ class StatTest(OpSpec):
         return test_sentence(facts, lang)
 
 
+TEST_EN = {"Welch t 检验": "Welch t-test", "单因素方差分析": "One-way ANOVA", "卡方独立性检验": "Chi-square test of independence",
+           "Shapiro–Wilk 正态性检验": "Shapiro–Wilk normality test", "Pearson 相关": "Pearson correlation",
+           "Spearman 等级相关": "Spearman rank correlation", "线性趋势（最小二乘）": "Linear trend (least squares)"}
+
+
 def test_sentence(f: dict[str, Any], lang: str) -> str:
     """The test, statistic, p, groups and sizes, and one plain sentence of reading."""
     sig = f["significant"]
+    if lang != "zh":
+        f = {**f, "test": TEST_EN.get(f["test"], f["test"])}
     p = f"p {f['p_text']}"
     stat = f"{f['statistic_name']} = {f['statistic']}"
     zh = lang == "zh"
     if "means" in f:
-        groups = "，".join(f"{k}（n={f['sizes'][k]}，平均 {num(v, lang)}）" for k, v in f["means"].items())
+        groups = "，".join(f"{k}（n={f['sizes'][k]}，平均 {num(v, lang)}）" for k, v in f["means"].items()) if zh else \
+            ", ".join(f"{k} (n={f['sizes'][k]}, mean {num(v, lang)})" for k, v in f["means"].items())
         reading = (f"各组 {f['column']} 的平均值差异在统计上显著（p < 0.05）。" if sig else f"没有足够证据说明各组 {f['column']} 的平均值不同（p ≥ 0.05）。") if zh else \
             (f"The mean {f['column']} differs significantly between the groups (p < 0.05)." if sig else f"No evidence that mean {f['column']} differs (p ≥ 0.05).")
         return f"{f['test']}：{groups}；{stat}，{p}。{reading}" if zh else f"{f['test']}: {groups}; {stat}, {p}. {reading}"
-    if f["test"] == "卡方独立性检验":
+    if "dof" in f:
         reading = (f"{f['a']} 与 {f['b']} 有显著关联（p < 0.05）。" if sig else f"没有足够证据说明 {f['a']} 与 {f['b']} 有关联（p ≥ 0.05）。") if zh else \
             (f"{f['a']} and {f['b']} are significantly associated." if sig else f"No evidence that {f['a']} and {f['b']} are associated.")
         return (f"{f['test']}（{f['a']} × {f['b']}，{f['n']:,} 行，自由度 {f['dof']}）：{stat}，{p}。{reading}" if zh
