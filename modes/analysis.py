@@ -62,6 +62,15 @@ def _cols(hits: list[Any], sheet: Any, taken: list[tuple[int, int]], numeric: bo
     return out
 
 
+QUOTED = re.compile(r"'[^']{1,40}'|‘[^’]{1,40}’|“[^”]{1,40}”|\"[^\"]{1,40}\"|「[^」]{1,40}」")
+
+
+def unquoted(rx: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first match of rx outside quoted values ('环比增长' in 删除包含'环比增长'的行 is a value, not a request)."""
+    inside = [q.span() for q in QUOTED.finditer(text) if re.search(r"(?:包含|含有|含|有|等于|为|是|叫|名为|或|和|、|,|，)\s*$", text[max(0, q.start() - 4) : q.start()])]
+    return next((m for m in rx.finditer(text) if _free(inside, m.start(), m.end())), None)
+
+
 def _series_of(sheet: Any) -> Any:
     return detect_series(list(sheet.columns)) if sheet is not None else None
 
@@ -186,7 +195,7 @@ class Share(OpSpec):
     main_slot = "keys"
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
-        m = SHARE_RX.search(text)
+        m = unquoted(SHARE_RX, text)
         if m is None:
             return None
         from modes.ops import _blank, _id_like
@@ -355,7 +364,7 @@ class Growth(OpSpec):
     answers_question = True
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
-        m = GROWTH_RX.search(text)
+        m = unquoted(GROWTH_RX, text)
         if m is None:
             return None
         series = _series_of(sheet)
@@ -425,6 +434,7 @@ ROWSUM_RX = _rx("历年合计", "各年合计", "每行合计", "每行的合计
 LONG_RX = _rx("转成长表", "转为长表", "宽表转长表", "长表", "一维表", "逆透视", "unpivot", "long format", "long form", "melt")
 
 
+PERIOD_WORDS = re.compile(r"本月|上月|当月|上个月|本年|上年|去年|当年|本期|上期|同期|年度变化|逐年|历年|每年|各年|年份|月份")
 UNIT_SUFFIX = re.compile(r"\s*[(（][^()（）]{1,8}[)）]\s*$")
 
 
@@ -434,19 +444,29 @@ def wide_rows(text: str, sheet: Any) -> tuple[str | None, list[str], list[tuple[
     label_col = next((c for c in sheet.columns if series is not None and c not in series.columns and c not in sheet.numeric), None)
     rows: list[str] = []
     spans: list[tuple[int, int]] = []
+    found: list[tuple[str, tuple[int, int], int, int]] = []  # value, span, literal characters, length
     for v in sorted(sheet.values.get(label_col, ()), key=len, reverse=True) if label_col else []:
         for form in dict.fromkeys((v, UNIT_SUFFIX.sub("", v))):
-            i = text.find(form) if len(form) >= 2 else -1
-            if i >= 0 and _free(spans, i, i + len(form)):
-                rows.append(v)
-                spans.append((i, i + len(form)))
+            if len(form) < 2:
+                continue
+            # characters of the name may have been blanked where they also name the file (民用 in 民用运输船舶拥有量.csv)
+            m = re.search("".join(f"(?:{re.escape(ch)}| )" for ch in form), text)
+            if m and sum(ch != " " for ch in m.group(0)) >= 2:
+                found.append((v, m.span(), sum(ch != " " for ch in m.group(0)), len(form)))
                 break
+    for v, span, lit, n in found:
+        # a partly blanked name counts when half of it is written, or when no other row fits that place
+        alone = sum(1 for _, sp, _, _ in found if sp[0] < span[1] and span[0] < sp[1]) == 1
+        if (lit * 2 >= n or (lit >= 3 and alone)) and _free(spans, *span):
+            rows.append(v)
+            spans.append(span)
     return label_col, rows, spans
 
 
 def _wide_found(text: str, hits: list[Any], sheet: Any, m: re.Match[str], what: str) -> Found:
     series = _series_of(sheet)
     _, rows, spans = wide_rows(text, sheet)
+    spans += [x.span() for rx in (HOW, PERIOD_WORDS, GROWTH_RX, GROWTH_AUX) for x in rx.finditer(text)]
     return Found(m.start(), "wide", {"what": what, "rows": rows, "series": [series.columns[0], series.columns[-1]]},
                  tuple([m.span(), *spans, *[(h.start, h.end) for h in hits]]))
 
@@ -604,6 +624,37 @@ FORMULA = re.compile(r"(?:新增|增加|添加|加|算|计算|求|生成|做)?\s
 OPERATORS = re.compile(r"[+\-*/×÷−＋－%]|乘以|除以|加上|减去")
 
 
+NEW_COLUMN = re.compile(r"(?:新增|增加|添加|加上|加)(?:一|1)?列(?:数据)?[，,\s]*(?:名为|叫做?|为|是|，|,)?\s*(?:该列(?:为|是))?\s*['‘“\"「](?P<name>[^'’”\"」]{1,40})['’”\"」]")
+HOW = re.compile(r"(?:计算(?:方法|方式|公式)|公式)\s*(?:为|是)?\s*[:：]?\s*(?P<expr>[^。；;]+)")
+SUM_OF = re.compile(r"(?P<cols>.{2,80}?)(?:三者|两者|四者|几列|各列)?(?:之和|的和|的总和|相加|加总)")
+FILLER = re.compile(r"(?<=[\w\u4e00-\u9fff)）\]])(?:的)?(?:数据|数值|的值)")
+
+
+def _said_formula(text: str, hits: list[Any]) -> Found | None:
+    """新增一列'总经济活动'，为农业、工业和服务业三者之和 / 计算方法为2011年数据减去2010年数据."""
+    nm = NEW_COLUMN.search(text)
+    if nm is None:
+        return None
+    rest = text[nm.end():]
+    how = HOW.search(rest)
+    expr = None
+    if how:
+        if PERIOD_WORDS.search(how.group("expr")):
+            return None  # 本月数据 - 上月数据: a growth rate across periods, not a formula over columns
+        expr = FILLER.sub("", re.split(r"[,，。；;]", how.group("expr"))[0]).strip()
+    else:
+        total = SUM_OF.search(rest)
+        cols = [h.column for h in hits if total and nm.end() + total.start() <= h.start < nm.end() + total.end("cols")]
+        if len(cols) >= 2:
+            expr = " + ".join(f"[{c}]" for c in cols)
+    if not expr or not OPERATORS.search(expr):
+        return None
+    name = nm.group("name").strip()
+    if "  " in name:  # part of the name was read as the file's name: name the column by its formula instead
+        name = re.sub(r"\s+", "", expr)
+    return Found(nm.start(), "formula", {"name": name, "expression": expr}, ((nm.start(), len(text)),))
+
+
 @operation
 class Formula(OpSpec):
     name = "formula"
@@ -614,6 +665,9 @@ class Formula(OpSpec):
     saves_result = True
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        said = _said_formula(text, hits)
+        if said is not None:
+            return said
         m = FORMULA.search(text)
         if m is None:
             return None
@@ -798,14 +852,14 @@ class StatTest(OpSpec):
     main_slot = "columns"
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
-        m = TEST_RX.search(text)
+        m = unquoted(TEST_RX, text)
         if m is None:
             return None
         low = text.casefold()
         used = [x.span() for rx in (TEST_RX, TEST_AUX) for x in rx.finditer(text)]
         nums = [h.column for h in hits if h.column in sheet.numeric or h.column in sheet.dates]
         cats = [h.column for h in hits if h.column not in sheet.numeric and h.column not in sheet.dates]
-        named = {c: [v for v in sorted(vs, key=len, reverse=True) if v and v in text] for c, vs in sheet.values.items()}
+        named = {c: sorted((v for v in vs if v and v in text), key=text.find) for c, vs in sheet.values.items()}  # in the order written
         pair = [c for c, vs in named.items() if len(vs) >= 2]
         if pair and not cats:  # 新客和老客的销售额: the values name the groups and their column
             cats = pair[:1]
@@ -908,6 +962,8 @@ def test_sentence(f: dict[str, Any], lang: str) -> str:
 
 # ---------------------------------------------------------------- charts
 
+CHART_AUX = re.compile(r"制作|绘制|画出|生成|展示|显示|变化趋势|走势|趋势|分布情况|分布|可视化|visuali[sz]e|showing|show", re.I)
+COUNT_RX = re.compile(r"数量|次数|个数|多少|分布|频数|count|number of|how many|distribution", re.I)
 CHART_KIND = (("散点", "scatter"), ("scatter", "scatter"), ("饼", "pie"), ("pie", "pie"), ("折线", "line"), ("趋势图", "line"), ("line", "line"),
               ("柱", "bar"), ("条形", "bar"), ("bar", "bar"))
 
@@ -922,12 +978,12 @@ class Chart(OpSpec):
     main_slot = "y"
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
-        m = CHART_RX.search(text)
+        m = unquoted(CHART_RX, text)
         if m is None:
             return None
         low = text.casefold()
         kind = next((k for w, k in CHART_KIND if w in low), None)
-        used = [m.span()]
+        used = [x.span() for rx in (CHART_RX, CHART_AUX) for x in rx.finditer(text)]
         series = _series_of(sheet)
         unit_m = BUCKET_RX.search(text)
         keys, by_spans = _by_keys(text, hits, sheet, used)
@@ -945,6 +1001,8 @@ class Chart(OpSpec):
             used.append(unit_m.span())
         else:
             args.update(x=(keys or cats or [None])[0], y=nums[:2])
+            if not nums and COUNT_RX.search(text):  # 各地区的地震数量分布: rows per category
+                args.update(agg="count", y=["行数"])
         return Found(m.start(), self.name, args, tuple(used + by_spans + [(h.start, h.end) for h in hits]))
 
     def gaps(self, args: dict[str, Any]) -> list[str]:
@@ -992,12 +1050,19 @@ class Chart(OpSpec):
                 steps.append(StepSpec("保留名称和各期", "select_columns", "列已选出", {"columns": [lab, *series.columns]}))
                 steps.append(StepSpec("行列互换", "transpose_table", "转置完成", {"header_column": lab}))
             title = ("、".join(rows) if rows else "各行") + ("历年变化" if series is not None and series.kind == "year" else "各期变化")
-            return steps + [StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": lab, "y": ["*"], "stem": stem, "title": title})]
+            steps.append(StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": lab, "y": ["*"], "stem": stem, "title": title}))
+            r = ctx.request
+            if r is not None and r.ops and r.ops[-1].kind != "chart":  # later operations read the table as it was
+                steps.append(StepSpec("回到原表", "profile_dataset", "获取列信息", {"path": r.file, "sheet": r.sheet}))
+            return steps
         y = args["y"]
         agg = args.get("agg", "sum")
         if kind == "scatter":
             return [StepSpec("写入散点图", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": y, "stem": stem})]
         label = {"sum": "合计", "mean": "平均", "count": "计数"}[agg]
+        if agg == "count" and y == ["行数"] and not args.get("unit"):
+            steps.append(StepSpec("按类别计数", "group_summarize", "汇总完成", {"keys": [args["x"]], "measures": []}))
+            return steps + [StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": ["行数"], "stem": stem})]
         if args.get("unit"):
             steps.append(StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", {"column": args["date_column"], "unit": args["unit"], "value": y[0], "agg": agg}))
             x = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期"}[args["unit"]]

@@ -145,7 +145,7 @@ def test_edits_go_to_a_new_file(ws):
 def test_difference_tests(ws):
     tr = run(ws, "门店销售.xlsx 线上和门店的销售额差异显著吗")
     a, b = SALES.loc[SALES["渠道"] == "线上", "销售额"], SALES.loc[SALES["渠道"] == "门店", "销售额"]
-    t = stats.ttest_ind(b, a, equal_var=False)
+    t = stats.ttest_ind(a, b, equal_var=False)  # the groups in the order written
     assert "Welch t 检验" in tr.run.answer and f"t = {round(t.statistic, 4)}" in tr.run.answer
     assert f"n={len(a)}" in tr.run.answer and f"n={len(b)}" in tr.run.answer
     tr = run(ws, "门店销售.xlsx 不同区域的件数有没有显著差异")
@@ -168,3 +168,13 @@ def test_pivot_with_totals(ws):
     want = pd.pivot_table(SALES, index="区域", columns="渠道", values="销售额", aggfunc="sum")
     assert out.loc[want.index, "线上"].tolist() == pytest.approx(want["线上"].tolist())
     assert out.loc["合计", "合计"] == pytest.approx(SALES["销售额"].sum())
+
+
+def test_quoted_values_are_not_requests_and_said_formulas_are(ws):
+    from modes.analysis import GROWTH_RX, unquoted
+
+    assert unquoted(GROWTH_RX, "删除所有'指标'中包含'环比增长'的行") is None
+    assert unquoted(GROWTH_RX, "新增一列'环比增长率'") is not None
+    tr = run(ws, "门店销售.xlsx 新增一列'毛利'，计算方法为销售额数据减去成本数据")
+    out = pd.read_csv(ws.root / tr.run.files[0]["path"])
+    assert out["毛利"].tolist() == pytest.approx((SALES["销售额"] - SALES["成本"]).round(6).tolist(), nan_ok=True)

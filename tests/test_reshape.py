@@ -83,3 +83,13 @@ def test_wide_growth_and_long_form():
     assert len(long.data) == 24 and list(long.data.columns) == ["商品", "月份", "数值"]
     assert long.data[long.data["商品"] == "苹果"]["月份"].tolist() == [f"{m}月" for m in range(1, 13)]
     assert long.data.groupby("商品")["数值"].sum().to_dict() == v.sum(axis=1).set_axis(MONTHS["商品"]).to_dict()
+
+
+def test_statistics_office_month_and_quarter_columns():
+    cols = ["指标", "2024年3月", "2024年2月", "2024年1月", "2023年12月"]
+    s = detect_series(cols)
+    assert s.kind == "month" and s.columns == ("2023年12月", "2024年1月", "2024年2月", "2024年3月")
+    assert detect_series(["指标", "2023年第4季度", "2023年第3季度", "2023Q2"]).kind == "quarter"
+    t = pd.DataFrame({"指标": ["价格"], "2024年2月": [12.0], "2024年1月": [10.0], "2023年12月": [8.0]})
+    g = call("wide_growth", t)
+    assert g.data["2024年2月增长(%)"].tolist() == [20.0] and g.data["2024年1月增长(%)"].tolist() == [25.0]

@@ -10,6 +10,8 @@ YEAR = re.compile(r"^\s*((?:19|20|21)\d\d)\s*(?:年(?:度|末|底|初)?)?\s*$")
 MONTH = re.compile(r"^\s*(1[0-2]|0?[1-9])\s*月(?:份)?\s*$")
 MONTH_EN = {m: i + 1 for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
 QUARTER = re.compile(r"^\s*(?:第?([一二三四1-4])季度|Q([1-4]))\s*$", re.I)
+YEAR_MONTH = re.compile(r"^\s*((?:19|20|21)\d\d)\s*[年\-/.]\s*(1[0-2]|0?[1-9])\s*月?(?:份)?\s*$")
+YEAR_QUARTER = re.compile(r"^\s*((?:19|20|21)\d\d)\s*年?\s*(?:第)?\s*([一二三四1-4])\s*季度\s*$|^\s*((?:19|20|21)\d\d)\s*Q([1-4])\s*$", re.I)
 ZH_Q = {"一": 1, "二": 2, "三": 3, "四": 4}
 
 
@@ -30,7 +32,12 @@ def detect_series(columns: list[Any]) -> Series | None:
     found: dict[str, list[tuple[int, str]]] = {"year": [], "month": [], "quarter": []}
     for c in columns:
         t = str(c)
-        if m := YEAR.match(t):
+        if m := YEAR_MONTH.match(t):  # 2024年3月: a month of a given year
+            found["month"].append((int(m.group(1)) * 12 + int(m.group(2)) - 1, t))
+        elif m := YEAR_QUARTER.match(t):
+            q = m.group(2) or m.group(4)
+            found["quarter"].append((int(m.group(1) or m.group(3)) * 4 + (ZH_Q.get(q) or int(q)) - 1, t))
+        elif m := YEAR.match(t):
             found["year"].append((int(m.group(1)), t))
         elif m := MONTH.match(t):
             found["month"].append((int(m.group(1)), t))
