@@ -1074,8 +1074,9 @@ class Chart(OpSpec):
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "write_chart":
             return None
-        return _zh(lang, f"已生成{facts['kind_zh']}“{facts['title']}”（Excel 原生图表，{facts['rows']} 个数据点，在 Excel 或 WPS 中打开即可看到）。",
-                   f"Made a {facts['kind']} chart “{facts['title']}” (a native Excel chart, {facts['rows']} data points).")
+        bars = "".join("\n  " + line for line in facts.get("preview") or [])
+        return _zh(lang, f"已生成{facts['kind_zh']}“{facts['title']}”（Excel 原生图表，{facts['rows']} 个数据点，在 Excel 或 WPS 中打开即可看到）。{bars}\n",
+                   f"Made a {facts['kind']} chart “{facts['title']}” (a native Excel chart, {facts['rows']} data points).{bars}\n")
 
 
 # ---------------------------------------------------------------- lookups

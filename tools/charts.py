@@ -98,5 +98,5 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
     rel = ws.rel(target)
     lines = preview(data[x].tolist(), data[y[0]].tolist()) if kind != "scatter" else []
     facts = {"path": rel, "rows": n, "kind": kind, "kind_zh": KINDS[kind], "title": title, "x": x, "y": y, "columns": [x] + y,
-             "data_range": f"数据!$B$2:${chr(ord('A') + len(y))}${n + 1}"}
+             "data_range": f"数据!$B$2:${chr(ord('A') + len(y))}${n + 1}", "preview": lines}
     return ToolResult(data, facts, {"sample": _sample(data, 20), "preview": lines}, [rel])
