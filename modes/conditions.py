@@ -81,6 +81,7 @@ INFIX = [
     ("contains", _alt("包含", "含有", "带有", "contains", "containing", "including", "like")),
     ("eq", _alt("==", "=", "等于", "是", "为", "equals", "equal to", "is", "of")),
 ]
+QUOTES = r"[\s'\"“”‘’「」『』]*"  # a quoted column name ('成交量'小于10000) ends at its closing quote
 STATS = {"平均": "mean", "平均值": "mean", "平均数": "mean", "平均水平": "mean", "均值": "mean", "average": "mean", "the average": "mean",
          "mean": "mean", "the mean": "mean"}
 STAT_REF = re.compile(r"(?P<stat>the average|the mean|平均水平|平均值|平均数|平均|均值|average|mean)", re.I | re.A)
@@ -178,7 +179,7 @@ def _left_column(text: str, end: int, hits: list[ColumnHit], sheet: SheetInfo) -
     """The column written just before position `end`: (column, raw, how, closest, start)."""
     for h in hits:
         gap = text[h.end : end]
-        if h.end <= end and re.fullmatch(r"\s*(?:列|的|字段|column)?\s*(?:的)?\s*(?:is|are|是|为)?\s*", gap, re.I | re.A):
+        if h.end <= end and re.fullmatch(QUOTES + r"\s*(?:列|的|字段|column)?\s*(?:里面|里的|中的|里|中|的)?\s*(?:is|are|是|为)?\s*", gap, re.I | re.A):
             return h.column, text[h.start : h.end], h.how, (), h.start
     before = text[:end]
     before = re.sub(r"(?:\s+(?:is|are|was|were|be)|是|为)?\s*$", "", before, flags=re.I | re.A)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from modes import lexicon as lx
+from modes.text import blank as _blank
 
 # Function words and politeness that carry no operation, per language (longest first when removed).
 FILLER_ZH = (
@@ -35,7 +36,8 @@ FILLER_EN = frozenset(
     "all any each every some only which what who whom how many much there here into out up about per one ones row rows column "
     "columns table tables file files sheet data value values record records entries result results list have has had not no "
     "than more less over under above below between where when whose their them they so if now first pls plz thanks "
-    "original new copy again just instead two three four five six seven eight nine ten both".split()
+    "original new copy again just instead two three four five six seven eight nine ten both take keep put "
+    "see look find".split()
 )
 # Things people ask for that no operation does yet, with the closest thing wenqing can do (data, not code).
 GAPS: tuple[tuple[str, str, str, str, str], ...] = (
@@ -84,7 +86,7 @@ def _known() -> tuple[re.Pattern[str], ...]:
     from modes import conditions as cd
     from modes import ops
 
-    pats = [lx.FILTER, lx.DELETE_ROWS, lx.EXCLUDE, lx.RESULT_REF, lx.THEN_START, lx.SORT, lx.GROUP, lx.DEDUPE, lx.CLEAN, lx.SELECT, lx.ADD_COLUMN, lx.TOP_N, lx.HEAD_N,
+    pats = [lx.FILTER, lx.DELETE_ROWS, lx.EXCLUDE, lx.RESULT_REF, lx.THEN_START, lx.SET_ASIDE, lx.REMARK, lx.SORT, lx.GROUP, lx.DEDUPE, lx.CLEAN, lx.SELECT, lx.ADD_COLUMN, lx.TOP_N, lx.HEAD_N,
             lx.EXPORT, lx.PROFILE, lx.EXPLORE_COMPARE, lx.EXPLORE_OUTLIER, lx.EXPLORE_RELATION, lx.EXPLORE_JOIN, lx.FULL,
             lx.PLAN_ONLY, lx.OVERWRITE, lx.NO_OVERWRITE, lx.EXPORT_LIST, lx.QUESTION_DATA, lx.DEICTIC, lx.CORRECTION,
             lx.HEADER_ROW, lx.VAGUE, ops.DESC, ops.ASC, ops.BY_WORD, ops.COUNT_Q, ops.VALUE_Q, ops.VALUES_Q, ops.WHICH_TOP,
@@ -98,11 +100,12 @@ def _known() -> tuple[re.Pattern[str], ...]:
 
 SPLIT_ZH = re.compile(r"[的了和与及把将在是对从给用按都也还就吗呢吧啊呀并再又]")
 FILLER_SET = frozenset(FILLER_ZH)
+FILLER_BY_LENGTH = sorted(FILLER_ZH, key=len, reverse=True)
 
 
 def _strip_edges(piece: str) -> str:
     """A run with filler words removed where they stand as whole pieces, at either end (帮我算 -> 算)."""
-    words = sorted(FILLER_ZH, key=len, reverse=True)
+    words = FILLER_BY_LENGTH
     changed = True
     while changed and piece:
         changed = False
@@ -125,22 +128,24 @@ def _concept(word: str) -> bool:
     return bool(lx.concept_of(w) or (w.endswith("s") and lx.concept_of(w[:-1])))
 
 
-def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
-    chars = list(text)
-    for s, e in spans:
-        for i in range(max(0, s), min(len(chars), e)):
-            chars[i] = " "
-    return "".join(chars)
+MONTH_ALONE = re.compile(r"(?<![\d年/\-.])(?:1[0-2]|0?[1-9]|[一二三四五六七八九十]|十[一二])\s*月份?(?!\d)")
 
 
 def unexplained(text: str, consumed: Iterable[tuple[int, int]], extra: Iterable[re.Pattern[str]] = ()) -> list[str]:
     """Content words of text outside the consumed spans that no word list explains."""
-    rest = _blank(text, consumed)
+    consumed = list(consumed)
+    periods = [m.group(0) for m in MONTH_ALONE.finditer(text) if not any(a < m.end() and m.start() < b for a, b in consumed)]
+    read = _blank(text, consumed)
+    rest = NUMBER_ETC.sub(lambda m: " " * len(m.group(0)), read)
+    if not _content(rest):  # most requests: every word already read
+        return periods
     spans: list[tuple[int, int]] = []
     for p in list(_known()) + list(extra):
-        spans += [m.span() for m in p.finditer(rest) if m.end() > m.start()]
-    rest = _blank(rest, spans)
-    rest = NUMBER_ETC.sub(lambda m: " " * len(m.group(0)), rest)
+        spans += [m.span() for m in p.finditer(read) if m.end() > m.start()]
+    return list(dict.fromkeys(periods + _content(_blank(rest, spans))))  # 3月份 that no condition read: a period dropped
+
+
+def _content(rest: str) -> list[str]:
     out: list[str] = []
     for run in CJK_RUN.findall(rest):
         for piece in SPLIT_ZH.split(run):
@@ -149,7 +154,7 @@ def unexplained(text: str, consumed: Iterable[tuple[int, int]], extra: Iterable[
     for w in LATIN_WORD.findall(rest):
         if len(w) >= 3 and w.casefold() not in FILLER_EN and w.casefold().rstrip("s") not in FILLER_EN and not _concept(w):
             out.append(w)
-    return list(dict.fromkeys(out))
+    return out
 
 
 def gaps(text: str, consumed: Iterable[tuple[int, int]] = ()) -> list[Gap]:

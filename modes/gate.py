@@ -354,10 +354,16 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
 def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list[Gap]]:
     """Content words of the latest turn that no rule read, and what it asks for that no operation does."""
     taken = list(turn.consumed)
-    for spans in find_values(text, sheet, taken).values():
-        taken += [(a, b) for _, a, b in spans]
     found = evidence.gaps(text, taken)
     words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
+    if words:  # values the request names outside any condition (上海的…) are read too
+        for spans in find_values(text, sheet, taken).values():
+            taken += [(a, b) for _, a, b in spans]
+        words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
+    hits = find_columns(text, sheet) if words or re.search(r"至|到|~|-|—|to|through", text) else []
+    for a, b in zip(hits, hits[1:], strict=False):  # 2015年至2020年: a range of columns, which no rule reads yet
+        if re.fullmatch(r"\s*(?:至|到|~|-|—|to|through)\s*", text[a.end : b.start], re.I):
+            words.insert(0, text[a.start : b.end])
     return words, found
 
 
@@ -436,80 +442,10 @@ def _table_names(catalog: Catalog) -> list[str]:
 
 
 def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decision, SessionState]:
-    """One turn of understanding: the decision and the session state after it."""
-    state = state.evolve(turn=state.turn + 1)
-    text = normalize(utterance)
-    lang = language(utterance)
-    p = state.pending
-    if p is None and state.last is not None and lx.CORRECTION.search(text) and not is_cancel(text):
-        p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
-    if not text:
-        req = Request(intent="unknown", text=utterance, lang=lang)
-        return _decision("unknown", "ask_intent", req, replies.ask_intent(lang), "empty"), state
-    if HOLD.match(text) and not set(understand([utterance], catalog, state).kinds()) - WEAK_KINDS - {"export"}:
-        text = "取消"  # 等一下，先别转: hold, never a request to run
-    if is_cancel(text):
-        req = Request(intent="chat", text=utterance, lang=lang, chat_kind="cancel")
-        reply = replies.cancelled(lang) if p else ("现在没有需要取消的操作。" if lang == "zh" else "There is nothing to cancel.")
-        return _decision("chat", "cancel", req, reply, "cancel_word"), state.evolve(pending=None)
-    if is_confirm(text):
-        if p and p.stage == "confirm":
-            req = replace(p.request, lang=p.request.lang)
-            d = _decision("act", "execute", req, "", "confirm_pending", mode_override=(p.mode, p.tier))
-            return d, state.evolve(pending=None, current_file=req.file or state.current_file, current_sheet=req.sheet,
-                                   last=replace(p, stage="done"))
-        if p and p.stage == "clarify":
-            req = p.request
-            d = _decision("clarify", "ask_slots", req, replies.ask_slots(req, list(req.missing), req.lang, _table_names(catalog)), "confirm_while_clarifying", req.missing)
-            return d, state
-        req = Request(intent="unknown", text=utterance, lang=lang)
-        return _decision("unknown", "ask_intent", req, replies.ask_intent(lang, nothing_pending=True), "confirm_nothing_pending"), state.evolve(pending=None)
-    if p is not None:
-        fresh = understand([utterance], catalog, state)
-        ck = chat_kind(text)
-        new_kinds = set(fresh.kinds()) - WEAK_KINDS
-        old_kinds = set(p.request.kinds())
-        if ck and not new_kinds and fresh.file_how in ("none", "current", "current_missing"):
-            return _chat(ck, utterance, lang, state)
-        answer = _slot_answer(p, text, catalog) if p.stage == "clarify" and fresh.file_how not in ("named", "fuzzy", "description") else None
-        if answer is not None:  # 用 城市 这一列: the answer to our own question fills that slot, never starts a new action
-            if not answer:
-                missing = list(p.request.missing)
-                return _decision("clarify", "ask_slots", p.request, replies.ask_slots(p.request, missing, lang, _table_names(catalog)),
-                                 "slot_answer_unread", missing), state
-            merged = understand(answer, catalog, state)
-            return _gate(merged, state, answer, multi_turn=True, catalog=catalog, prior=p)
-        other_file = (bool(fresh.ops) and fresh.file_how in ("named", "fuzzy", "description", "type") and p.request.file not in (None, fresh.file)
-                      and not lx.CORRECTION.search(text))
-        adding = bool(ADDITIVE.search(text))
-        if new_kinds and not fresh.missing and not other_file and not (new_kinds - old_kinds) and not adding:
-            # the new turn says everything itself: it replaces the pending request, restated before running
-            return _gate(fresh, state, [utterance], multi_turn=True, catalog=catalog, prior=None)
-        swap = FILE_SWAP.search(text)
-        said = (swap.group("new") or swap.group("new2") or "") if swap else ""
-        if said and find_files(normalize(said), catalog, None, [f.path for f in catalog.tables]).how in ("named", "fuzzy", "description"):
-            # 不是上海，是北京: the file is what changes
-            merged = understand(list(p.turns) + [said], catalog, state, [f.path for f in catalog.tables])
-            return _gate(merged, state, list(p.turns) + [said], multi_turn=True, catalog=catalog, prior=p)
-        if not (new_kinds - old_kinds) and not other_file and not (fresh.full and not p.request.full):
-            restrict = list(p.request.candidates) if p.request.file_how == "ambiguous" else None
-            merged = understand(list(p.turns) + [utterance], catalog, state, restrict)
-            return _gate(merged, state, list(p.turns) + [utterance], multi_turn=True, catalog=catalog, prior=p)
-    req = understand([utterance], catalog, state)
-    ck = chat_kind(text)
-    strong = set(req.kinds()) - WEAK_KINDS
-    explicit = req.file_how in ("named", "fuzzy", "description") or req.missing_file_name
-    if ck in ("about", "howto", "safety", "privacy", "formats") and not explicit:
-        return _chat(ck, utterance, lang, state)
-    if ck and not strong and not explicit:
-        return _chat(ck, utterance, lang, state)
-    if lx.EXPORT_LIST.search(text) and not strong and not req.file:
-        wants_file = bool(lx.EXPORT.search(text))
-        ops = (Op("list_files", {}),) + ((Op("export", {"format": "csv"}),) if wants_file else ())
-        req = replace(req, intent="export_list", ops=ops, missing=(), file=None, evidence=())
-        d = _decision("act", "execute", req, "", "export_list")
-        return d, state.evolve(pending=None)
-    return _gate(req, state, [utterance], multi_turn=False, catalog=catalog, prior=None)
+    """One turn of understanding: the decision and the session state after it (the dialogue table decides)."""
+    from modes.dialogue import decide_turn
+
+    return decide_turn(state, utterance, catalog)
 
 
 def _why(req: Request, lang: str) -> str:
@@ -572,8 +508,8 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         if not lx.VAGUE.search(text) and not lx.WORK_NOUN.search(text) and not named and not req.missing_file_name and ck is None \
                 and re.search(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}", text, re.I) and not lx.DEICTIC.search(text) and not mentions_data:
             return _chat("other", turns[-1], lang, state)
-        if named and lx.REMARK.search(text) and not lx.VAGUE.search(text) and prior is None:
-            zh_, en_ = replies.remark(named)
+        if (named or lx.DEICTIC.search(text)) and lx.REMARK.search(text) and not lx.VAGUE.search(text) and prior is None:
+            zh_, en_ = replies.remark(named or ("这个表" if lang == "zh" else "this table"))
             req = replace(req, intent="chat", chat_kind="remark")
             return _decision("chat", "reply", req, en_ if lang == "en" else zh_, "chat:remark"), state.evolve(current_file=named)
         req = replace(req, intent="unknown")

@@ -12,7 +12,7 @@ from modes.catalog import SheetInfo
 from modes.conditions import Cond, parse_conditions
 from modes.decision import Op
 from modes.resolve import ColumnHit, find_columns, resolve_column
-from modes.text import CJK, parse_number, tidy
+from modes.text import CJK, blank, parse_number, tidy
 
 DESC = re.compile(r"从高到低|从大到小|由高到低|由大到小|从新到旧|由新到旧|从晚到早|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
@@ -53,6 +53,7 @@ RENAME = re.compile(
     r"|(?<![a-z])rename\s+(?:the\s+)?(?:column\s+)?\S+\s+(?:column\s+)?to\s+[\"']?(?P<new2>[\w\u4e00-\u9fff]+)",
     re.I | re.A,
 )
+EXPORT_FORMAT = re.compile(r"(?:成|为|(?<![a-z])as|(?<![a-z])to|(?<![a-z])into|导出|转)\s*(?P<f>csv|tsv|xlsx|xls|excel)(?![a-z])", re.I | re.A)
 CMP_STAT = re.compile(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到))\s*(?:平均水平|平均值|平均数|平均|均值)"
                       r"|(?:(?<=above)|(?<=below)|(?<=than)|(?<=under)|(?<=over))\s+(?:the\s+)?(?:average|mean)", re.I | re.A)
 BARE_OPS = {"大于": "gt", "超过": "gt", "高于": "gt", ">": "gt", "小于": "lt", "低于": "lt", "不到": "lt", "<": "lt",
@@ -86,12 +87,7 @@ def _unres(raw: str, closest: list[str] | tuple[str, ...], slot: str = "column")
     return {"slot": slot, "raw": raw, "closest": list(closest)}
 
 
-def _blank(text: str, spans: list[tuple[int, int]]) -> str:
-    chars = list(text)
-    for s, e in spans:
-        for i in range(max(0, s), min(len(chars), e)):
-            chars[i] = " "
-    return "".join(chars)
+_blank = blank
 
 
 def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop: re.Pattern[str] = KEY_STOP) -> tuple[str | None, str, str, list[str], int]:
@@ -158,6 +154,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     for m in lx.HEADER_ROW.finditer(text):
         spans.append(m.span())
         header_said = True
+    for m in EXPORT_FORMAT.finditer(text) if lx.EXPORT.search(text) else ():  # 导出成 csv: the format, never a value to filter on
+        spans.append(m.span("f"))
     text = _blank(text, spans)
     hits = find_columns(text, sheet)
     out.hits = len(hits)
