@@ -371,6 +371,8 @@ class Growth(OpSpec):
         cagr = bool(CAGR_RX.search(text))
         if series is not None:
             return _wide_found(text, hits, sheet, m, "cagr" if cagr else "growth")
+        if _by_keys(text, hits, sheet, [])[0]:
+            return None  # growth per product: not an operation yet, so it is said rather than dropped
         used = [x.span() for x in GROWTH_RX.finditer(text)] + [x.span() for x in GROWTH_AUX.finditer(text)]
         unit_m = BUCKET_RX.search(text) or MONTHLY_WORD.search(text)
         unit = _unit_of(unit_m) if unit_m else None
@@ -487,6 +489,9 @@ class Wide(OpSpec):
             if m:
                 return _wide_found(text, hits, sheet, m, what)
         m = re.search(r"最高|最低|最大|最小|最多|最少|合计|总和|平均|highest|lowest|total|average", text, re.I)
+        series = _series_of(sheet)
+        if any(h.column in series.columns for h in hits):
+            return None  # 2020年的合计: one year's column, read by the other rules
         if m and re.search(r"年|月|季度|year|month|quarter", text, re.I):
             return _wide_found(text, hits, sheet, m, "summary")
         return None

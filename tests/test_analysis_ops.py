@@ -178,3 +178,17 @@ def test_quoted_values_are_not_requests_and_said_formulas_are(ws):
     tr = run(ws, "门店销售.xlsx 新增一列'毛利'，计算方法为销售额数据减去成本数据")
     out = pd.read_csv(ws.root / tr.run.files[0]["path"])
     assert out["毛利"].tolist() == pytest.approx((SALES["销售额"] - SALES["成本"]).round(6).tolist(), nan_ok=True)
+
+
+def test_standard_deviation_and_an_english_plot(ws):
+    tr = run(ws, "门店销售.xlsx 件数的标准差")
+    assert num(round(SALES["件数"].std(), 4)) in tr.run.answer
+    tr = run(ws, "plot 销售额 by 渠道 for 门店销售.xlsx")
+    sh = load_workbook(ws.root / tr.run.files[0]["path"])["数据"]
+    got = {sh.cell(i, 1).value: sh.cell(i, 2).value for i in range(2, 4)}
+    assert got == pytest.approx(SALES.groupby("渠道")["销售额"].sum().round(4).to_dict())
+
+
+def test_growth_per_group_is_said_not_dropped(ws):
+    tr = Session(ws).turn("门店销售.xlsx 按区域汇总销售额的同比增长")
+    assert tr.run is None and "做不了" in tr.decision.reply
