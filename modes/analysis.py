@@ -136,6 +136,14 @@ class Stats(OpSpec):
                 continue
             s = STAT_OF[m.group(0).casefold()]
             stats += {"quartiles": ["q1", "median", "q3"], "describe": []}.get(s, [s])
+        series = _series_of(sheet)
+        if series is not None and (stats or not any(h.column not in series.columns for h in hits)):
+            _, rows, row_spans = wide_rows(text, sheet)
+            first, last, range_spans = period_range(text, hits, series)
+            stats = (["mean"] if MEAN_WORDS.search(text) else []) + stats  # 平均值、方差和中位数 across the years
+            args_w: dict[str, Any] = {"what": "stats", "stats": list(dict.fromkeys(stats)) or ["mean", "median", "std"], "rows": rows,
+                                      "series": [first or series.columns[0], last or series.columns[-1]], "first": first, "last": last}
+            return Found(min(m.start() for m in found), "wide", args_w, tuple(used + row_spans + range_spans + [(h.start, h.end) for h in hits]))
         text_ok = set(stats) <= {"mode", "nunique"}
         cols = [h for h in hits if _free(used, h.start, h.end) and (text_ok or h.column in sheet.numeric)]
         by, by_spans = _by_keys(text, hits, sheet, used)
@@ -465,12 +473,27 @@ def wide_rows(text: str, sheet: Any) -> tuple[str | None, list[str], list[tuple[
     return label_col, rows, spans
 
 
+RANGE_JOIN = re.compile(r"\s*(?:年)?\s*(?:至|到|~|～|-|—|–|through|to)\s*")
+
+
+def period_range(text: str, hits: list[Any], series: Any) -> tuple[str | None, str | None, list[tuple[int, int]]]:
+    """2010年至2018年 / 从2018年到2021年: the first and last period columns named, in the table's order."""
+    named = [h for h in hits if h.column in series.columns]
+    for a, b in zip(named, named[1:], strict=False):
+        if RANGE_JOIN.fullmatch(text[a.end : b.start]):
+            i, j = series.columns.index(a.column), series.columns.index(b.column)
+            lo, hi = (a.column, b.column) if i <= j else (b.column, a.column)
+            return lo, hi, [(a.start, b.end)]
+    return None, None, []
+
+
 def _wide_found(text: str, hits: list[Any], sheet: Any, m: re.Match[str], what: str) -> Found:
     series = _series_of(sheet)
     _, rows, spans = wide_rows(text, sheet)
-    spans += [x.span() for rx in (HOW, PERIOD_WORDS, GROWTH_RX, GROWTH_AUX) for x in rx.finditer(text)]
-    return Found(m.start(), "wide", {"what": what, "rows": rows, "series": [series.columns[0], series.columns[-1]]},
-                 tuple([m.span(), *spans, *[(h.start, h.end) for h in hits]]))
+    first, last, range_spans = period_range(text, hits, series)
+    spans += range_spans + [x.span() for rx in (HOW, PERIOD_WORDS, GROWTH_RX, GROWTH_AUX) for x in rx.finditer(text)]
+    args = {"what": what, "rows": rows, "series": [first or series.columns[0], last or series.columns[-1]], "first": first, "last": last}
+    return Found(m.start(), "wide", args, tuple([m.span(), *spans, *[(h.start, h.end) for h in hits]]))
 
 
 @operation
@@ -503,7 +526,9 @@ class Wide(OpSpec):
                 "cagr": _zh(lang, f"计算 {rows} 在 {span} 间的年均增长率", f"the compound annual growth of {rows} over {span}"),
                 "peak": _zh(lang, f"找出 {rows} 在 {span} 中最高和最低的一期", f"the highest and lowest period of {rows} over {span}"),
                 "growth": _zh(lang, f"计算 {rows} 每一期相对上一期的增长率（{span}）", f"period-on-period growth of {rows} over {span}"),
-                "summary": _zh(lang, f"计算 {rows} 在 {span} 的合计、平均、最高/最低期和年均增长率", f"totals, means, peaks and growth of {rows} over {span}")}
+                "summary": _zh(lang, f"计算 {rows} 在 {span} 的合计、平均、最高/最低期和年均增长率", f"totals, means, peaks and growth of {rows} over {span}"),
+                "stats": _zh(lang, f"计算 {rows} 在 {span} 各期数值的{'、'.join(_stat_name(x, lang) for x in args.get('stats') or [])}",
+                             f"the {', '.join(_stat_name(x, lang) for x in args.get('stats') or [])} of {rows} across {span}")}
         return what[args["what"]]
 
     def stem_label(self, args: dict[str, Any]) -> str:
@@ -512,10 +537,15 @@ class Wide(OpSpec):
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         if args["what"] == "long":
             return [StepSpec("宽表转长表", "wide_to_long", "已转成长表", {})]
+        rng = {k: args[k] for k in ("first", "last") if args.get(k)}
         if args["what"] == "growth":
-            return [StepSpec("计算逐期增长率", "wide_growth", "增长率已算出", {})]
+            return [StepSpec("计算逐期增长率", "wide_growth", "增长率已算出", rng)]
+        if args["what"] == "stats":
+            a = {"stats": args["stats"], **({"rows": args["rows"]} if args.get("rows") else {}),
+                 **{k: args[k] for k in ("first", "last") if args.get(k)}}
+            return [StepSpec("计算各期统计量", "wide_stats", "统计量已算出", a)]
         focus = {"cagr": "cagr", "peak": "peak"}.get(args["what"], "all")
-        return [StepSpec("按行汇总各期", "wide_summary", "汇总完成", {"focus": focus, **({"rows": args["rows"]} if args.get("rows") else {})})]
+        return [StepSpec("按行汇总各期", "wide_summary", "汇总完成", {"focus": focus, **rng, **({"rows": args["rows"]} if args.get("rows") else {})})]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool == "wide_to_long":
@@ -524,6 +554,10 @@ class Wide(OpSpec):
         if tool == "wide_growth":
             return _zh(lang, f"已算出 {facts['rows_out']} 行在 {facts['series'][1]}—{facts['series'][-1]} 各期相对上一期的增长率。",
                        f"Growth over the previous period for {facts['rows_out']} rows, {facts['series'][1]} to {facts['series'][-1]}.")
+        if tool == "wide_stats":
+            said = [f"{v['name']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(f"{_stat_name(x, lang)} {num(v[x], lang)}" for x in facts["stats"])
+                    + _zh(lang, f"（{v['n']} 期）", f" ({v['n']} periods)") for v in facts["values"]]
+            return _zh(lang, f"{facts['first']}—{facts['last']}：{'；'.join(said)}。", f"{facts['first']} to {facts['last']}: {'; '.join(said)}.")
         if tool != "wide_summary":
             return None
         lab = facts.get("label_column")
@@ -997,8 +1031,9 @@ class Chart(OpSpec):
         args: dict[str, Any] = {"kind": kind or ("line" if unit_m or series is not None else "bar"), "agg": _agg(text)}
         if series is not None:
             label_col, rows, row_spans = wide_rows(text, sheet)
-            args.update(wide=True, rows=rows[:5], label_column=label_col, y=["数值"])
-            used += row_spans
+            first, last, range_spans = period_range(text, hits, series)
+            args.update(wide=True, rows=rows[:5], label_column=label_col, y=["数值"], first=first, last=last)
+            used += row_spans + range_spans
         elif args["kind"] == "scatter":
             args.update(x=nums[0] if nums else None, y=nums[1:2])
         elif unit_m and not any(h.start < unit_m.end() and unit_m.start() < h.end for h in hits):
@@ -1052,7 +1087,10 @@ class Chart(OpSpec):
             if lab and rows:
                 steps.append(StepSpec("选出要画的行", "filter_rows", "筛选完成", {"conditions": [{"column": lab, "op": "in", "value": rows}]}))
             if lab and series is not None:
-                steps.append(StepSpec("保留名称和各期", "select_columns", "列已选出", {"columns": [lab, *series.columns]}))
+                cols = list(series.columns)
+                if args.get("first") and args.get("last"):
+                    cols = cols[cols.index(args["first"]) : cols.index(args["last"]) + 1]
+                steps.append(StepSpec("保留名称和各期", "select_columns", "列已选出", {"columns": [lab, *cols]}))
                 steps.append(StepSpec("行列互换", "transpose_table", "转置完成", {"header_column": lab}))
             title = ("、".join(rows) if rows else "各行") + ("历年变化" if series is not None and series.kind == "year" else "各期变化")
             steps.append(StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": lab, "y": ["*"], "stem": stem, "title": title}))

@@ -192,3 +192,10 @@ def test_standard_deviation_and_an_english_plot(ws):
 def test_growth_per_group_is_said_not_dropped(ws):
     tr = Session(ws).turn("门店销售.xlsx 按区域汇总销售额的同比增长")
     assert tr.run is None and "做不了" in tr.decision.reply
+
+
+def test_wide_table_statistics_over_named_years(ws):
+    tr = run(ws, "年鉴.xlsx 2017年到2020年工业增加值的平均值和方差")
+    v = WIDE.set_index("指标").loc["工业增加值(亿元)", ["2017年", "2018年", "2019年", "2020年"]].astype(float)
+    assert f"平均 {num(round(v.mean(), 4))}" in tr.run.answer and f"方差 {num(round(v.var(), 4))}" in tr.run.answer
+    assert "（4 期）" in tr.run.answer

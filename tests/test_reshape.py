@@ -93,3 +93,15 @@ def test_statistics_office_month_and_quarter_columns():
     t = pd.DataFrame({"指标": ["价格"], "2024年2月": [12.0], "2024年1月": [10.0], "2023年12月": [8.0]})
     g = call("wide_growth", t)
     assert g.data["2024年2月增长(%)"].tolist() == [20.0] and g.data["2024年1月增长(%)"].tolist() == [25.0]
+
+
+def test_wide_statistics_across_a_period_range():
+    r = call("wide_stats", WIDE, stats=["mean", "median", "var"], rows=["常住人口(万人)"], first="2016年", last="2019年")
+    v = WIDE.set_index("指标").loc["常住人口(万人)", ["2016年", "2017年", "2018年", "2019年"]].astype(float)
+    got = r.facts["values"][0]
+    assert got["n"] == 4 and got["mean"] == pytest.approx(v.mean(), abs=1e-4)
+    assert got["median"] == pytest.approx(v.median(), abs=1e-4) and got["var"] == pytest.approx(v.var(), abs=1e-3)
+    g = call("wide_growth", WIDE, first="2018年", last="2020年")
+    assert list(g.data.columns) == ["指标", "2019年增长(%)", "2020年增长(%)"]
+    with pytest.raises(ToolArgError):
+        call("wide_stats", WIDE, stats=["mean"], first="2030年")

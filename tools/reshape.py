@@ -9,7 +9,7 @@ from tools.fmt import rnd
 from tools.ops import _need_columns, _sample
 from tools.registry import ToolResult, tool
 from tools.series import Series, detect_series
-from tools.stats import numeric
+from tools.stats import _one, numeric, stat_label
 from tools.timeseries import cagr_of
 
 AGGS = {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大", "median": "中位数"}
@@ -98,9 +98,10 @@ def transpose_table(table: pd.DataFrame, header_column: str | None = None) -> To
 
 
 @tool
-def wide_summary(table: pd.DataFrame, rows: list[str] | None = None, focus: str = "all") -> ToolResult:
+def wide_summary(table: pd.DataFrame, rows: list[str] | None = None, focus: str = "all", first: str | None = None,
+                 last: str | None = None) -> ToolResult:
     """For a wide table (one column per year or month): each row's total, mean, highest and lowest period, first-to-last change and CAGR."""
-    s = _series_or_refuse(table)
+    s = _narrow(_series_or_refuse(table), first, last)
     lab = label_column(table, s)
     data = table
     if rows:
@@ -112,7 +113,7 @@ def wide_summary(table: pd.DataFrame, rows: list[str] | None = None, focus: str 
             raise ToolArgError(f"“{lab}”列里没有 {'、'.join(missing)}。", f"'{lab}' has no {', '.join(missing)}.")
         data = data[keep]
     v = _wide_values(data, s)
-    first, last = v[s.columns[0]], v[s.columns[-1]]
+    v0, v1 = v[s.columns[0]], v[s.columns[-1]]
     n_years = s.periods[-1] - s.periods[0]
     out = pd.DataFrame(index=data.index)
     if lab:
@@ -124,24 +125,24 @@ def wide_summary(table: pd.DataFrame, rows: list[str] | None = None, focus: str 
     out["最高值"] = v.max(axis=1).round(4)
     out["最低期"] = v.fillna(float("inf")).idxmin(axis=1).where(any_value)
     out["最低值"] = v.min(axis=1).round(4)
-    out[f"{s.columns[0]}→{s.columns[-1]}变化(%)"] = ((last - first) / first.abs() * 100).where(first.ne(0)).round(2)
+    out[f"{s.columns[0]}→{s.columns[-1]}变化(%)"] = ((v1 - v0) / v0.abs() * 100).where(v0.ne(0)).round(2)
     if s.kind == "year" and n_years > 0:
         out["年均增长率(%)"] = [None if (r := cagr_of(a, b, n_years)) is None else round(r * 100, 2)
-                              for a, b in zip(first.fillna(-1), last.fillna(-1), strict=True)]
+                              for a, b in zip(v0.fillna(-1), v1.fillna(-1), strict=True)]
     out = out.reset_index(drop=True)
     rows_facts = out.head(20).to_dict("records")
     facts = {"rows_in": len(table), "rows_out": len(out), "series": list(s.columns), "kind": s.kind, "label_column": lab,
              "periods": len(s.columns), "blank_cells": int(v.isna().sum().sum()), "focus": focus,
-             "first": {str(k): rnd(x) for k, x in zip(out[lab] if lab else out.index, first.head(20), strict=False)},
-             "last": {str(k): rnd(x) for k, x in zip(out[lab] if lab else out.index, last.head(20), strict=False)},
+             "first": {str(k): rnd(x) for k, x in zip(out[lab] if lab else out.index, v0.head(20), strict=False)},
+             "last": {str(k): rnd(x) for k, x in zip(out[lab] if lab else out.index, v1.head(20), strict=False)},
              "rows": [{k: rnd(x) for k, x in r.items()} for r in rows_facts]}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
 
 @tool
-def wide_growth(table: pd.DataFrame) -> ToolResult:
-    """For a wide table: the growth (%) of every period over the one before, per row."""
-    s = _series_or_refuse(table)
+def wide_growth(table: pd.DataFrame, first: str | None = None, last: str | None = None) -> ToolResult:
+    """For a wide table: the growth (%) of every period over the one before, per row (optionally from first to last)."""
+    s = _narrow(_series_or_refuse(table), first, last)
     lab = label_column(table, s)
     v = _wide_values(table, s)
     prev = v.shift(1, axis=1)
@@ -167,3 +168,47 @@ def wide_to_long(table: pd.DataFrame) -> ToolResult:
     out["数值"] = pd.to_numeric(out["数值"], errors="coerce")
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "series": list(s.columns), "periods": len(s.columns), "kind": s.kind},
                       {"sample": _sample(out)})
+
+
+def _period_columns(s: Series, first: str | None, last: str | None) -> list[str]:
+    cols = list(s.columns)
+    for bound in (first, last):
+        if bound is not None and bound not in cols:
+            raise ToolArgError(f"没有“{bound}”这一期，现有：{cols[0]}—{cols[-1]}。", f"No period {bound}; the table covers {cols[0]} to {cols[-1]}.")
+    i = cols.index(first) if first else 0
+    j = cols.index(last) if last else len(cols) - 1
+    return cols[min(i, j) : max(i, j) + 1]
+
+
+def _narrow(s: Series, first: str | None, last: str | None) -> Series:
+    if first is None and last is None:
+        return s
+    cols = _period_columns(s, first, last)
+    return Series(tuple(cols), tuple(p for c, p in zip(s.columns, s.periods, strict=True) if c in cols), s.kind)
+
+
+@tool
+def wide_stats(table: pd.DataFrame, stats: list[str], rows: list[str] | None = None, first: str | None = None,
+               last: str | None = None) -> ToolResult:
+    """For a wide table: statistics (mean, median, variance, std …) of each row across its periods, optionally from first to last."""
+    s = _series_or_refuse(table)
+    lab = label_column(table, s)
+    cols = _period_columns(s, first, last)
+    data = table
+    if rows and lab:
+        data = table[table[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])]
+        if data.empty:
+            raise ToolArgError(f"“{lab}”列里没有 {'、'.join(rows)}。", f"'{lab}' has no {', '.join(rows)}.")
+    v = _wide_values(data, Series(tuple(cols), tuple(range(len(cols))), s.kind))
+    out_rows = []
+    for idx in v.index:
+        series_values = v.loc[idx]
+        row: dict[str, object] = {str(lab): data.loc[idx, lab]} if lab else {}
+        row["期数"] = int(series_values.notna().sum())
+        for st in stats:
+            row[stat_label(st)] = _one(series_values, st)
+        out_rows.append(row)
+    out = pd.DataFrame(out_rows)
+    facts = {"rows_in": len(table), "rows_out": len(out), "label_column": lab, "stats": stats, "first": cols[0], "last": cols[-1],
+             "periods": len(cols), "values": [{"name": str(r.get(str(lab), "")), "n": r["期数"], **{st: r[stat_label(st)] for st in stats}} for r in out_rows[:8]]}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
