@@ -204,7 +204,7 @@ class Share(OpSpec):
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         m = unquoted(SHARE_RX, text)
-        if m is None:
+        if m is None or unquoted(GROWTH_RX, text):
             return None
         from modes.ops import _blank, _id_like
 
@@ -353,7 +353,7 @@ class Bucket(OpSpec):
                    f"Per {facts['unit']}: {facts['periods']} periods ({facts['first']} to {facts['last']}) from {facts['counted']:,} rows.{bad}")
 
 
-GROWTH_RX = _rx("环比", "同比", "增长率", "增速", "涨幅", "增幅", "增长了多少", "年均增长率", "复合增长率", "年均增速", "年均复合增长率",
+GROWTH_RX = _rx("环比", "同比", "增长率", "增速", "涨幅", "增幅", "增长幅度", "增长最快", "增长最慢", "增长了多少", "年均增长率", "复合增长率", "年均增速", "年均复合增长率",
                 "growth rate", "growth", "year over year", "year-over-year", "month over month", "yoy", "mom", "cagr", "compound annual")
 CAGR_RX = _rx("年均增长率", "复合增长率", "年均增速", "年均复合增长率", "平均每年增长", "cagr", "compound annual", "average annual growth")
 YOY_RX = _rx("同比", "year over year", "year-over-year", "yoy", "去年同期")
@@ -444,6 +444,7 @@ ROWSUM_RX = _rx("历年合计", "各年合计", "每行合计", "每行的合计
 LONG_RX = _rx("转成长表", "转为长表", "宽表转长表", "长表", "一维表", "逆透视", "unpivot", "long format", "long form", "melt")
 
 
+ROW_WORDS = re.compile(r"(?:哪个|哪一个|哪些|每个|各个|各|所有)(?:行业|指标|地区|省份|城市|项目|类别|部门|品类|产品)")  # the rows of a wide table
 PERIOD_WORDS = re.compile(r"本月|上月|当月|上个月|本年|上年|去年|当年|本期|上期|同期|年度变化|逐年|历年|每年|各年|年份|月份")
 UNIT_SUFFIX = re.compile(r"\s*[(（][^()（）]{1,8}[)）]\s*$")
 
@@ -483,7 +484,8 @@ def period_range(text: str, hits: list[Any], series: Any) -> tuple[str | None, s
         if RANGE_JOIN.fullmatch(text[a.end : b.start]):
             i, j = series.columns.index(a.column), series.columns.index(b.column)
             lo, hi = (a.column, b.column) if i <= j else (b.column, a.column)
-            return lo, hi, [(a.start, b.end)]
+            tail = re.match(r"(?:期间|之间|间|年间)", text[b.end :])
+            return lo, hi, [(a.start, b.end + (tail.end() if tail else 0))]
     return None, None, []
 
 
@@ -491,7 +493,10 @@ def _wide_found(text: str, hits: list[Any], sheet: Any, m: re.Match[str], what: 
     series = _series_of(sheet)
     _, rows, spans = wide_rows(text, sheet)
     first, last, range_spans = period_range(text, hits, series)
-    spans += range_spans + [x.span() for rx in (HOW, PERIOD_WORDS, GROWTH_RX, GROWTH_AUX) for x in rx.finditer(text)]
+    for r in rows:  # 招生数 again after 普通高等学校招生数: the same row, said shorter
+        for k in range(len(r) - 2, 2, -1):
+            spans += [x.span() for x in re.finditer(re.escape(r[-k:]), text) if _free(spans, *x.span())]
+    spans += range_spans + [x.span() for rx in (HOW, PERIOD_WORDS, GROWTH_RX, GROWTH_AUX, ROW_WORDS) for x in rx.finditer(text)]
     args = {"what": what, "rows": rows, "series": [first or series.columns[0], last or series.columns[-1]], "first": first, "last": last}
     return Found(m.start(), "wide", args, tuple([m.span(), *spans, *[(h.start, h.end) for h in hits]]))
 
@@ -526,6 +531,7 @@ class Wide(OpSpec):
                 "cagr": _zh(lang, f"计算 {rows} 在 {span} 间的年均增长率", f"the compound annual growth of {rows} over {span}"),
                 "peak": _zh(lang, f"找出 {rows} 在 {span} 中最高和最低的一期", f"the highest and lowest period of {rows} over {span}"),
                 "growth": _zh(lang, f"计算 {rows} 每一期相对上一期的增长率（{span}）", f"period-on-period growth of {rows} over {span}"),
+                "trend": _zh(lang, f"对 {rows} 在 {span} 的数值按期拟合线性趋势（斜率、r²、p）", f"a linear trend of {rows} over {span} (slope, r², p)"),
                 "summary": _zh(lang, f"计算 {rows} 在 {span} 的合计、平均、最高/最低期和年均增长率", f"totals, means, peaks and growth of {rows} over {span}"),
                 "stats": _zh(lang, f"计算 {rows} 在 {span} 各期数值的{'、'.join(_stat_name(x, lang) for x in args.get('stats') or [])}",
                              f"the {', '.join(_stat_name(x, lang) for x in args.get('stats') or [])} of {rows} across {span}")}
@@ -538,6 +544,8 @@ class Wide(OpSpec):
         if args["what"] == "long":
             return [StepSpec("宽表转长表", "wide_to_long", "已转成长表", {})]
         rng = {k: args[k] for k in ("first", "last") if args.get(k)}
+        if args["what"] == "trend":
+            return [StepSpec("拟合各行的线性趋势", "wide_trend", "趋势已拟合", {**rng, **({"rows": args["rows"]} if args.get("rows") else {})})]
         if args["what"] == "growth":
             return [StepSpec("计算逐期增长率", "wide_growth", "增长率已算出", rng)]
         if args["what"] == "stats":
@@ -554,6 +562,12 @@ class Wide(OpSpec):
         if tool == "wide_growth":
             return _zh(lang, f"已算出 {facts['rows_out']} 行在 {facts['series'][1]}—{facts['series'][-1]} 各期相对上一期的增长率。",
                        f"Growth over the previous period for {facts['rows_out']} rows, {facts['series'][1]} to {facts['series'][-1]}.")
+        if tool == "wide_trend":
+            unit = {"year": "年", "month": "月", "quarter": "季度"}.get(facts["kind"], "期")
+            said = [_zh(lang, f"{t['name']} 平均每{unit}{'增加' if t['slope'] >= 0 else '减少'} {num(abs(t['slope']), lang)}（回归系数 {t['slope']}，截距 {t['intercept']}，r² = {t['r2']}，p {t['p_text']}，{t['n']} 期）",
+                        f"{t['name']}: slope {t['slope']} per {facts['kind']}, intercept {t['intercept']}, r² = {t['r2']}, p {t['p_text']} ({t['n']} periods)")
+                    for t in facts["trends"]]
+            return _zh(lang, f"{facts['first']}—{facts['last']} 线性趋势：{'；'.join(said)}。", f"Linear trend {facts['first']} to {facts['last']}: {'; '.join(said)}.")
         if tool == "wide_stats":
             said = [f"{v['name']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(f"{_stat_name(x, lang)} {num(v[x], lang)}" for x in facts["stats"])
                     + _zh(lang, f"（{v['n']} 期）", f" ({v['n']} periods)") for v in facts["values"]]
@@ -573,7 +587,12 @@ class Wide(OpSpec):
                     rate = r.get("年均增长率(%)")
                     said.append(_zh(lang, f"{name} 从 {num(facts['first'].get(name), lang)} 到 {num(facts['last'].get(name), lang)}，年均增长率 {rate if rate is not None else '无法计算（首期不是正数）'}{'%' if rate is not None else ''}",
                                     f"{name}: {num(facts['first'].get(name), lang)} to {num(facts['last'].get(name), lang)}, CAGR {rate}%"))
-            return _zh(lang, f"{span}：{'；'.join(said)}。", f"{span}: {'; '.join(said)}.")
+            rates = [(r.get("年均增长率(%)"), str(r.get(lab)) if lab else "") for r in facts["rows"] if r.get("年均增长率(%)") is not None]
+            best = ""
+            if facts["focus"] == "cagr" and len(rates) > 1:
+                top = max(rates)
+                best = _zh(lang, f"年均增长率最高的是 {top[1]}（{top[0]}%）。", f" Fastest: {top[1]} ({top[0]}%).")
+            return _zh(lang, f"{span}：{'；'.join(said)}。{best}", f"{span}: {'; '.join(said)}.{best}")
         out = []
         for r in facts["rows"][:6]:
             name = r.get(lab) if lab else ""
@@ -904,6 +923,10 @@ class StatTest(OpSpec):
             cats = pair[:1]
         levels = named.get(cats[0], [])[:2] if cats else []
         used += [x.span() for v in levels for x in re.finditer(re.escape(v), text)]
+        series = _series_of(sheet)
+        if series is not None and re.search(r"趋势|回归|斜率|trend|regression|slope", low):
+            f = _wide_found(text, hits, sheet, m, "trend")
+            return Found(f.start, f.kind, f.args, tuple(list(f.spans) + used))
         if re.search(r"卡方|chi|独立", low):
             test, cols = "chi", list(dict.fromkeys(cats))[:2]
         elif re.search(r"正态|shapiro|normal", low):

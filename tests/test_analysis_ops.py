@@ -199,3 +199,15 @@ def test_wide_table_statistics_over_named_years(ws):
     v = WIDE.set_index("指标").loc["工业增加值(亿元)", ["2017年", "2018年", "2019年", "2020年"]].astype(float)
     assert f"平均 {num(round(v.mean(), 4))}" in tr.run.answer and f"方差 {num(round(v.var(), 4))}" in tr.run.answer
     assert "（4 期）" in tr.run.answer
+
+
+def test_wide_table_trend_and_fastest_growth(ws):
+    from scipy import stats as st
+
+    tr = run(ws, "年鉴.xlsx 用线性回归看2017年至2021年间旅游收入的趋势")
+    v = WIDE.set_index("指标").loc["旅游收入(亿元)", [f"{y}年" for y in range(2017, 2022)]].astype(float)
+    assert f"回归系数 {round(st.linregress(range(2017, 2022), v).slope, 4)}" in tr.run.answer
+    tr = run(ws, "年鉴.xlsx 哪个指标增长最快？算各指标2016年到2022年的年均增长率")
+    rates = {n: ((r.iloc[-1] / r.iloc[0]) ** (1 / 6) - 1) * 100 for n, r in WIDE.set_index("指标")[YEARS].iterrows()}
+    best = max(rates, key=rates.get)
+    assert f"年均增长率最高的是 {best}（{round(rates[best], 2):g}%）" in tr.run.answer

@@ -105,3 +105,13 @@ def test_wide_statistics_across_a_period_range():
     assert list(g.data.columns) == ["指标", "2019年增长(%)", "2020年增长(%)"]
     with pytest.raises(ToolArgError):
         call("wide_stats", WIDE, stats=["mean"], first="2030年")
+
+
+def test_wide_trend_matches_scipy():
+    from scipy import stats
+
+    r = call("wide_trend", WIDE, rows=["财政收入(亿元)"], first="2016年", last="2020年")
+    v = WIDE.set_index("指标").loc["财政收入(亿元)", [f"{y}年" for y in range(2016, 2021)]].astype(float)
+    lr = stats.linregress(range(2016, 2021), v)
+    t = r.facts["trends"][0]
+    assert t["slope"] == pytest.approx(lr.slope, abs=1e-4) and t["r2"] == pytest.approx(lr.rvalue ** 2, abs=1e-4) and t["n"] == 5

@@ -212,3 +212,36 @@ def wide_stats(table: pd.DataFrame, stats: list[str], rows: list[str] | None = N
     facts = {"rows_in": len(table), "rows_out": len(out), "label_column": lab, "stats": stats, "first": cols[0], "last": cols[-1],
              "periods": len(cols), "values": [{"name": str(r.get(str(lab), "")), "n": r["期数"], **{st: r[stat_label(st)] for st in stats}} for r in out_rows[:8]]}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def wide_trend(table: pd.DataFrame, rows: list[str] | None = None, first: str | None = None, last: str | None = None) -> ToolResult:
+    """For a wide table of years: the least-squares trend of each row across its years (slope per year, r², p)."""
+    from scipy import stats
+
+    from tools.stattests import p_text
+
+    s = _narrow(_series_or_refuse(table), first, last)
+    lab = label_column(table, s)
+    data = table
+    if rows and lab:
+        data = table[table[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])]
+        if data.empty:
+            raise ToolArgError(f"“{lab}”列里没有 {'、'.join(rows)}。", f"'{lab}' has no {', '.join(rows)}.")
+    v = _wide_values(data, s)
+    out_rows = []
+    for idx in v.index:
+        y = v.loc[idx]
+        keep = y.notna()
+        x = pd.Series(s.periods, index=list(s.columns))[keep]
+        if keep.sum() < 3:
+            raise ToolArgError(f"{data.loc[idx, lab] if lab else idx} 只有 {int(keep.sum())} 期数值，无法拟合趋势（至少 3 期）。",
+                               "Fewer than 3 values: no trend can be fitted.")
+        res = stats.linregress(x.astype(float), y[keep].astype(float))
+        out_rows.append({str(lab): data.loc[idx, lab]} if lab else {})
+        out_rows[-1].update({"斜率(每期)": rnd(res.slope), "截距": rnd(res.intercept), "r²": rnd(res.rvalue ** 2), "p": rnd(res.pvalue), "期数": int(keep.sum())})
+    out = pd.DataFrame(out_rows)
+    facts = {"rows_in": len(table), "rows_out": len(out), "label_column": lab, "first": s.columns[0], "last": s.columns[-1], "kind": s.kind,
+             "trends": [{"name": str(r.get(str(lab), "")), "slope": r["斜率(每期)"], "intercept": r["截距"], "r2": r["r²"], "p": r["p"], "p_text": p_text(float(r["p"])), "n": r["期数"]}
+                        for r in out_rows[:8]]}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
