@@ -119,7 +119,38 @@ def j262(root: Path, run: Any) -> bool:
     return _chart_values(root, run) is not None and f"{row.idxmax()}年" in (run.answer or "") and _num_in(run.answer, row.max())
 
 
+def j014(root: Path, run: Any) -> bool:
+    from scipy import stats
+
+    v = _years(_row(root, "普通高等学校招生数"), 2013, 2023)
+    return f"回归系数 {round(stats.linregress(v.index, v.values).slope, 4)}" in (run.answer or "")
+
+
+def j132(root: Path, run: Any) -> bool:
+    src = _src(root)
+    rates = {}
+    for _, r in src.iterrows():
+        a, b = float(r["2014年"]), float(r["2019年"])
+        if a > 0 and b >= 0:
+            rates[str(r["指标"])] = ((b / a) ** (1 / 5) - 1) * 100
+    best = max(rates, key=lambda k: rates[k])
+    return f"年均增长率最高的是 {best}（{round(rates[best], 2):g}%）" in (run.answer or "")
+
+
+def j180(root: Path, run: Any) -> bool:
+    src, t = _src(root), run.table
+    if t is None or "2022年增长(%)" not in t.columns:
+        return False
+    a, b = src["2021年"].astype(float), src["2022年"].astype(float)
+    want = ((b - a) / a.abs() * 100).round(2)
+    got = t["2022年增长(%)"].astype(float)
+    return bool(((got - want).abs().fillna(0) < 0.01).all() and (got.isna() == want.isna()).all())
+
+
 JUDGES: dict[str, Callable[[Path, Any], bool]] = {
+    "tg-014": j014,
+    "tg-132": j132,
+    "tg-180": j180,
     "tg-002": j002,
     "tg-018": lambda r, run: _same_rows(r, run, lambda s: ~(s["成交量"] < 10000)),
     "tg-050": lambda r, run: _same_rows(r, run, lambda s: __import__("pandas").to_numeric(s["Grade"], errors="coerce").notna()),

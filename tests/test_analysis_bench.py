@@ -1,0 +1,14 @@
+"""Smoke tests of the analysis benchmarks (figures are printed, not asserted as timings)."""
+
+from benchmarks.analysis_bench import main as bench_main
+from benchmarks.external_e2e import main as e2e_main
+
+
+def test_analysis_bench_runs_small(tmp_path, capsys):
+    res = bench_main(["--rows", "2000", "--dir", str(tmp_path)])
+    assert len(res) >= 30 and "operations under" in capsys.readouterr().out
+
+
+def test_external_e2e_without_labels(tmp_path, capsys):
+    assert e2e_main(["--dir", str(tmp_path)]) == {"items": 0}
+    assert "nothing to run" in capsys.readouterr().out
