@@ -587,12 +587,12 @@ class Wide(OpSpec):
                     rate = r.get("年均增长率(%)")
                     said.append(_zh(lang, f"{name} 从 {num(facts['first'].get(name), lang)} 到 {num(facts['last'].get(name), lang)}，年均增长率 {rate if rate is not None else '无法计算（首期不是正数）'}{'%' if rate is not None else ''}",
                                     f"{name}: {num(facts['first'].get(name), lang)} to {num(facts['last'].get(name), lang)}, CAGR {rate}%"))
-            rates = [(r.get("年均增长率(%)"), str(r.get(lab)) if lab else "") for r in facts["rows"] if r.get("年均增长率(%)") is not None]
             best = ""
-            if facts["focus"] == "cagr" and len(rates) > 1:
-                top = max(rates)
-                best = _zh(lang, f"年均增长率最高的是 {top[1]}（{top[0]}%）。", f" Fastest: {top[1]} ({top[0]}%).")
-            return _zh(lang, f"{span}：{'；'.join(said)}。{best}", f"{span}: {'; '.join(said)}.{best}")
+            top = facts.get("fastest")
+            if facts["focus"] == "cagr" and top and facts["rows_out"] > 1:
+                best = _zh(lang, f"年均增长率最高的是 {top['name']}（{top['cagr_pct']}%）。", f" Fastest: {top['name']} ({top['cagr_pct']}%).")
+            more = _zh(lang, f"……（共 {facts['rows_out']} 行，见结果表）", f" … ({facts['rows_out']} rows)") if facts["rows_out"] > len(said) else ""
+            return _zh(lang, f"{span}：{'；'.join(said)}{more}。{best}", f"{span}: {'; '.join(said)}{more}.{best}")
         out = []
         for r in facts["rows"][:6]:
             name = r.get(lab) if lab else ""

@@ -131,11 +131,15 @@ def wide_summary(table: pd.DataFrame, rows: list[str] | None = None, focus: str 
                               for a, b in zip(v0.fillna(-1), v1.fillna(-1), strict=True)]
     out = out.reset_index(drop=True)
     rows_facts = out.head(20).to_dict("records")
+    fastest = None
+    if "年均增长率(%)" in out.columns and out["年均增长率(%)"].notna().any():
+        top = out.loc[pd.to_numeric(out["年均增长率(%)"]).idxmax()]
+        fastest = {"name": str(top[lab]) if lab else str(top.name), "cagr_pct": rnd(top["年均增长率(%)"])}
     facts = {"rows_in": len(table), "rows_out": len(out), "series": list(s.columns), "kind": s.kind, "label_column": lab,
              "periods": len(s.columns), "blank_cells": int(v.isna().sum().sum()), "focus": focus,
              "first": {str(k): rnd(x) for k, x in zip(out[lab] if lab else out.index, v0.head(20), strict=False)},
              "last": {str(k): rnd(x) for k, x in zip(out[lab] if lab else out.index, v1.head(20), strict=False)},
-             "rows": [{k: rnd(x) for k, x in r.items()} for r in rows_facts]}
+             "rows": [{k: rnd(x) for k, x in r.items()} for r in rows_facts], "fastest": fastest}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
 
