@@ -120,12 +120,12 @@ class Stats(OpSpec):
     family = "explore"
     label = {"zh": "描述统计", "en": "statistics"}
     words = {"zh": tuple(w for w, _ in STAT_WORDS if not w.isascii()), "en": tuple(w for w, _ in STAT_WORDS if w.isascii())}
-    slots = (Slot("columns", "columns", "要统计哪一列？", "Statistics of which column?"),)
+    slots = (Slot("columns", "columns", "要统计哪一列？", "Statistics of which column?", gap="stat_columns"),)
     answers_question = True
     main_slot = "columns"
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
-        found = list(STAT_RX.finditer(text)) + list(PERCENTILE.finditer(text))
+        found = [m for m in STAT_RX.finditer(text) if not text.startswith("分析", m.end())] + list(PERCENTILE.finditer(text))  # 方差分析 is a test
         if not found or FILL_METHOD.search(text):
             return None  # 用中位数填充空值 fills blanks
         stats: list[str] = []
@@ -858,7 +858,7 @@ class FillBlanks(OpSpec):
     family = "transform"
     label = {"zh": "填充空值", "en": "fill blanks"}
     words = {"zh": ("填充",), "en": ("fill blanks",)}
-    slots = (Slot("columns", "columns", "要填充哪一列的空值？", "Fill blanks in which column?"),)
+    slots = (Slot("columns", "columns", "要填充哪一列的空值？", "Fill blanks in which column?", gap="fill_columns"),)
     saves_result = True
     main_slot = "columns"
 
@@ -905,7 +905,7 @@ class StatTest(OpSpec):
     family = "explore"
     label = {"zh": "统计检验", "en": "statistical test"}
     words = {"zh": ("t检验", "方差分析", "卡方检验", "正态性", "显著差异", "线性趋势"), "en": ("t-test", "anova", "chi-square", "normality", "regression")}
-    slots = (Slot("columns", "columns", "要检验哪几列？（例如 销售额 和 区域）", "Test which columns? (e.g. revenue and region)"),)
+    slots = (Slot("columns", "columns", "要检验哪几列？（例如 销售额 和 区域）", "Test which columns? (e.g. revenue and region)", gap="test_columns"),)
     answers_question = True
     main_slot = "columns"
 
