@@ -201,7 +201,11 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
     candidates = list(ref.candidates)
     problems: list[str] = []
     result = catalog.get(state.last_result) if state.last_result else None
-    if result is not None and how in ("none", "current", "current_missing") and (lx.RESULT_REF.search(norms[-1]) or lx.THEN_START.search(norms[-1])):
+    said_result = bool(lx.RESULT_REF.search(norms[-1]))
+    if result is not None and (how in ("none", "current", "current_missing") and (said_result or lx.THEN_START.search(norms[-1]))
+                               or said_result and how in ("missing", "type", "ambiguous")):
+        if how in ("missing", "type", "ambiguous"):  # what looked like a file name (points_合计) is a column of the result
+            texts[-1] = norms[-1]
         how, file = "result", result.path  # 在这个结果里… / then …: the last result is the input
         ev.append(Evidence("file", -0.05, "在上一步的结果上操作", "working on the previous result"))
     if how in ("named", "fuzzy", "description", "current", "type"):
@@ -264,6 +268,13 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
                     p_old, h_old, u_old = _fit(texts, _sheet_of(cur, state.current_sheet), flags)
                     if (h_old - 3 * u_old) >= (hits - 3 * unres) and not any(s.casefold() in " ".join(texts).casefold() for s in [s_cur.name or ""] if s):
                         sheet_name, sheet, parsed = state.current_sheet, _sheet_of(cur, state.current_sheet), p_old
+        only = catalog.tables[0] if len(catalog.tables) == 1 else None
+        if fi is None and only is not None and not only.error and how in ("none", "current_missing") and not chatty and has_work:
+            # a one-file workspace: that file is the file
+            sheet, parsed, _, _ = _best_sheet(only, texts, flags)
+            fi, file, how = only, only.path, "only"
+            sheet_name = sheet.name if len(only.sheets) > 1 else None
+            ev.append(Evidence("file", -0.05, "工作区里只有这一个表格", "the workspace holds only this table"))
         if fi is None and how in ("none", "ambiguous", "current_missing") and not chatty:
             # infer the file from the columns and values the request mentions
             pool = [catalog.get(c) for c in candidates] if how == "ambiguous" else list(catalog.tables)
@@ -283,13 +294,6 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
                 candidates = [fits[0][0].path] + [c for c in candidates if c != fits[0][0].path]
             elif len(fits) > 1 and how == "none" and has_work:
                 how, candidates = "ambiguous", [f.path for f, _, _ in fits]
-        only = catalog.tables[0] if len(catalog.tables) == 1 else None
-        if fi is None and only is not None and not only.error and how in ("none", "current_missing") and not chatty and has_work:
-            # a one-file workspace: that file is the file
-            sheet, parsed, _, _ = _best_sheet(only, texts, flags)
-            fi, file, how = only, only.path, "only"
-            sheet_name = sheet.name if len(only.sheets) > 1 else None
-            ev.append(Evidence("file", -0.05, "工作区里只有这一个表格", "the workspace holds only this table"))
 
     ops = merge_turns(parsed)
     cur = catalog.get(state.current_file) if state.current_file else None
@@ -299,6 +303,8 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
             fi, file, how, sheet_name = cur, cur.path, "current", named_sheet
             sheet = _sheet_of(cur, named_sheet)
             ops = [Op("profile", {"head": None, "columns": []})]
+    if how == "only" and all(o.kind == "profile" for o in ops):  # a question in a one-file folder that only reads as a preview
+        ev.append(Evidence("file", -0.4, "只理解成预览这个表", "read only as a preview of the table"))
     if file is not None and ops:
         words, found_gaps = _unread(texts[-1], parsed[-1], sheet)
         if words:
@@ -346,7 +352,7 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
     return Request(
         intent="work" if ops or flags["full"] else "none",
         ops=tuple(ops), file=file, files=files if len(files) > 1 else (), sheet=sheet_name, file_how=how,
-        candidates=tuple(candidates), missing_file_name=ref.missing_name, missing=tuple(missing),
+        candidates=tuple(candidates), missing_file_name=None if how == "result" else ref.missing_name, missing=tuple(missing),
         problems=tuple(problems), closest=tuple(closest), evidence=tuple(ev), **kw,
     )
 
@@ -495,6 +501,12 @@ def _chat(kind: str, utterance: str, lang: str, state: SessionState) -> tuple[De
 def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool, catalog: Catalog, prior: Pending | None) -> tuple[Decision, SessionState]:
     lang = req.lang
     text = normalize(turns[-1])
+    if req.gaps and req.ops and all(o.args.get("question") or o.kind in ("profile", "count") for o in req.ops):
+        # 中位数是多少: the figure asked for is one no operation gives; never offer another figure in its place
+        said = ("；".join(g.say("zh") for g in req.gaps) + "。") if lang == "zh" else ("; ".join(g.say("en") for g in req.gaps) + ". ")
+        named = req.file if req.file_how not in ("none", "missing") else None
+        d = _decision("unknown", "ask_intent", replace(req, intent="unknown"), said + replies.ask_intent(lang, named), "capability_gap")
+        return d, state.evolve(pending=None, current_file=named or state.current_file)
     if not req.ops and not req.full:
         if prior is not None and multi_turn:
             missing = list(prior.request.missing) or ["file"]

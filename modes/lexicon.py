@@ -112,7 +112,7 @@ SORT = re.compile(
     re.I | re.A,
 )
 GROUP = re.compile(
-    r"汇总|分组|统计|求和|总和|合计|平均|均值|求均值|计数|小计|总计|按.{1,12}?算|"
+    r"汇总|分组|统计|求和|总和|合计|加总|平均|均值|求均值|计数|小计|总计|按.{1,12}?算|"
     r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b",
     re.I | re.A,
 )

@@ -26,7 +26,7 @@ ASC = re.compile(r"从低到高|从小到大|由低到高|由小到大|从旧到
 SORT_VERB = re.compile(r"排|sort|order|rank|从高到低|从低到高|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = re.compile(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
-BY_WORD = re.compile(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|by|per)(?![a-z])|每个|每一个|各个|各(?=[\u4e00-\u9fff])", re.I | re.A)
+BY_WORD = re.compile(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|by|per)(?![a-z])|每个|每一个|各个|各(?=[\u4e00-\u9fff])", re.I | re.A)
 KEY_STOP = re.compile(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = re.compile(
     r"(?:的)?(?:空值|空白|空格子|缺失值|缺失|空的|空着的|空单元格)(?:都|全部|统一)?(?:填成|填为|填充为|填充成|填上|补成|补为|改成|替换成|替换为|设为|写成|填|补)\s*[\"“'「]?(?P<v>[^\"”'」,;]+?)[\"”'」]?(?=$|[,;。]|\s)"
@@ -346,7 +346,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     dedupe_keys: list[str] = []
     key_spans: list[tuple[int, int]] = []
     sorting = bool(lx.SORT.search(text))
-    gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)])  # 高于平均 compares, it does not summarise
+    # 高于平均 compares, it does not summarise; a column named 金额_合计 names a column, not a summary
+    gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in hits if lx.GROUP.search(h.column) and text[h.start : h.end] == h.column])
     grouping = bool(lx.GROUP.search(gtext)) and not explore
     for b in BY_WORD.finditer(text):
         if any(s <= b.start() < e for s, e in spans):
@@ -370,7 +371,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         clause = re.split(r"[,;]", text[j:], maxsplit=1)[0]
         word = b.group(0).casefold()
         before = text[max(0, b.start() - 30) : b.start()]
-        if word in ("每个", "每一个", "各个", "各", "per") or word.startswith("group"):
+        if word in ("每个", "每一个", "各个", "各", "per", "for each", "for every") or word.startswith("group"):
             role = "group"
         elif word.startswith(("sort", "order", "rank")):
             role = "sort"
@@ -400,7 +401,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             role = "sort" if word in ("按", "按照", "by") and SORT_VERB.search(text[j:]) else "none"
         if role == "none":
             continue
-        if role == "group" and word in ("per", "每", "每个", "每一个") and all(c and _id_like(c, sheet) for c, _, _ in keys):
+        if role == "group" and word in ("per", "每", "每个", "每一个", "for each", "for every") and all(c and _id_like(c, sheet) for c, _, _ in keys):
             key_spans.append((b.start(), j))
             continue  # average revenue per order: one value per row, so an overall average
         for c, r, cl in keys:
