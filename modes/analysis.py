@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
-from tools.fmt import num, pct
+from tools.fmt import num, pct, unit_of
 from tools.series import detect_series
 
 MEAN_WORDS = re.compile(r"平均|均值|average|mean", re.I)
@@ -180,7 +180,9 @@ class Stats(OpSpec):
                        f"Per {', '.join(facts['by'])} ({facts['groups']} groups, {facts['rows_in']} rows): {'; '.join(parts)}{more}.")
         out = []
         for c, vals in facts["values"].items():
-            shown = ("，" if lang == "zh" else ", ").join(f"{_stat_name(s, lang)} {num(vals[s], lang)}" for s in stats if s != "count")
+            u = unit_of(c)  # 销售额(元): figures carry the column's unit, ratios and counts do not
+            shown = ("，" if lang == "zh" else ", ").join(f"{_stat_name(s, lang)} {num(vals[s], lang)}{'' if s in ('cv', 'var', 'nunique') else u}"
+                                                        for s in stats if s != "count")
             out.append(_zh(lang, f"{c}：{shown}（基于 {facts['n'][c]:,} 个非空值）", f"{c}: {shown} (from {facts['n'][c]:,} values)"))
         return ("；" if lang == "zh" else "; ").join(out) + ("。" if lang == "zh" else ".")
 

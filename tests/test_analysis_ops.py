@@ -211,3 +211,14 @@ def test_wide_table_trend_and_fastest_growth(ws):
     rates = {n: ((r.iloc[-1] / r.iloc[0]) ** (1 / 6) - 1) * 100 for n, r in WIDE.set_index("指标")[YEARS].iterrows()}
     best = max(rates, key=rates.get)
     assert f"年均增长率最高的是 {best}（{round(rates[best], 2):g}%）" in tr.run.answer
+
+
+def test_lookup_and_units(tmp_path):
+    people = pd.DataFrame({"姓名": ["张三", "李四", "王五", "赵六"], "部门": ["销售部", "技术部", "销售部", "财务部"],
+                           "月薪(元)": [8200, 15300, 9100, 11000]})
+    people.to_csv(tmp_path / "员工.csv", index=False)
+    ws = Workspace.at(tmp_path)
+    tr = run(ws, "员工.csv 李四的部门是什么")
+    assert tr.decision.request.kinds() == ["lookup"] and "部门 是 技术部" in tr.run.answer
+    tr = run(ws, "员工.csv 月薪(元)的中位数")
+    assert f"中位数 {num(people['月薪(元)'].median())}元" in tr.run.answer
