@@ -1186,3 +1186,133 @@ class Lookup(OpSpec):
         vals = "；".join(f"{c} 是 {'、'.join(str(num(v, lang)) for v in vs)}" for c, vs in facts["values"].items())
         rows = _zh(lang, f"（{facts['rows_out']} 行匹配）", f" ({facts['rows_out']} matching rows)") if facts["rows_out"] > 1 else ""
         return _zh(lang, f"{facts['key_column']} 为 {facts['key']} 的行：{vals}{rows}。", f"For {facts['key_column']} = {facts['key']}: {vals}{rows}.")
+
+
+# ---------------------------------------------------------------- running totals, ranks, top n within groups
+
+RUNNING_RX = _rx("累计值", "累计和", "累计求和", "累加值", "累加", "滚动累计", "逐月累计", "逐日累计", "running total", "cumulative total",
+                 "cumulative sum")
+RANK_RX = _rx("组内排名", "加一列排名", "加上排名", "排名列", "名次列", "加名次", "rank within", "add a rank", "rank column")
+PER_GROUP_TOP = re.compile(
+    r"(?:(?:每个|各个|各|每一个)\s*(?P<key>[^\s,，的]{1,12}?)\s*(?:里|内|中|之中|里面)\s*(?:的)?|组内|每组|每一组)[^,，。]{0,20}?"
+    r"(?:最高|最大|最多|最低|最小|最少)?\s*(?:的)?\s*(?:前|top\s*)(?P<n>\d+|[一二三四五六七八九十])"
+    r"|(?<![a-z])top\s*(?P<n2>\d+)\s+(?:\w+\s+)?(?:in|within|per)\s+(?:each\s+)?(?P<key2>[\w\u4e00-\u9fff]+)",
+    re.I,
+)
+ZH_N = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+
+
+@operation
+class RunningTotal(OpSpec):
+    name = "running_total"
+    label = {"zh": "累计值", "en": "running total"}
+    words = {"zh": ("累计值", "累加"), "en": ("running total", "cumulative sum")}
+    slots = (Slot("column", "column", "要累计哪一列？", "Running total of which column?", numeric=True, gap="running_column"),)
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = unquoted(RUNNING_RX, text)
+        if m is None:
+            return None
+        nums = _cols(hits, sheet, [m.span()], numeric=True)
+        keys, by_spans = _by_keys(text, hits, sheet, [m.span()])
+        keys = [k for k in keys if k not in sheet.dates]  # 按日期累计: the order, not a grouping
+        args: dict[str, Any] = {"column": nums[0].column if nums else None, "order_by": _date_column(hits, sheet)}
+        if keys:
+            args["by"] = keys
+        return Found(m.start(), self.name, args, tuple([m.span(), *by_spans, *[(h.start, h.end) for h in hits]]))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        order = _zh(lang, f"按 {args['order_by']} 的先后", f"in order of {args['order_by']}") if args.get("order_by") else _zh(lang, "按表中顺序", "in table order")
+        by = _zh(lang, f"，每个 {'、'.join(args['by'])} 分别累计", f", restarting per {', '.join(args['by'])}") if args.get("by") else ""
+        return _zh(lang, f"{order}新增 {args.get('column')} 的累计值列{by}（{SOURCE_KEPT['zh']}）", f"add a running total of {args.get('column')} {order}{by}")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {"column": args["column"], **({"order_by": args["order_by"]} if args.get("order_by") else {}), **({"by": args["by"]} if args.get("by") else {})}
+        return [StepSpec("计算累计值", "running_total", "累计值已算出", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "running_total":
+            return None
+        blanks = _zh(lang, f"（{facts['blanks_as_zero']} 个空值按 0 计）", f" ({facts['blanks_as_zero']} blanks counted as 0)") if facts["blanks_as_zero"] else ""
+        return _zh(lang, f"已新增列 {facts['added']}，最后一行累计为 {num(facts['final'], lang)}{blanks}。",
+                   f"Added {facts['added']}; the last running total is {num(facts['final'], lang)}{blanks}.")
+
+
+@operation
+class Rank(OpSpec):
+    name = "rank"
+    label = {"zh": "排名列", "en": "rank column"}
+    words = {"zh": ("组内排名", "排名列"), "en": ("rank within",)}
+    slots = (Slot("column", "column", "按哪一列的大小排名？", "Rank by which column?", numeric=True, gap="rank_column"),)
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = unquoted(RANK_RX, text)
+        if m is None:
+            return None
+        keys, by_spans = _by_keys(text, hits, sheet, [m.span()])
+        nums = _cols(hits, sheet, [m.span(), *by_spans], numeric=True)
+        args: dict[str, Any] = {"column": nums[0].column if nums else None, "ascending": bool(re.search(r"从小到大|从低到高|升序|ascending", text, re.I)),
+                                "method": "dense" if re.search(r"密集|不跳|dense", text, re.I) else "min"}
+        if keys:
+            args["by"] = keys
+        return Found(m.start(), self.name, args, tuple([m.span(), *by_spans, *[(h.start, h.end) for h in hits]]))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        by = _zh(lang, f"在每个 {'、'.join(args['by'])} 内", f"within each {', '.join(args['by'])}") if args.get("by") else ""
+        order = _zh(lang, "小的排第 1" if args.get("ascending") else "大的排第 1", "smallest first" if args.get("ascending") else "largest first")
+        return _zh(lang, f"{by}按 {args.get('column')} 新增排名列（{order}，并列同名次）", f"add a rank of {args.get('column')} {by} ({order}, ties share a rank)")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {"column": args["column"], "ascending": bool(args.get("ascending")), "method": args.get("method", "min"), **({"by": args["by"]} if args.get("by") else {})}
+        return [StepSpec("计算排名", "rank_rows", "排名已算出", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "rank_rows":
+            return None
+        return _zh(lang, f"已新增列 {facts['added']}（{facts['rows_out']:,} 行）。", f"Added {facts['added']} ({facts['rows_out']:,} rows).")
+
+
+@operation
+class TopPerGroup(OpSpec):
+    name = "top_per_group"
+    family = "explore"
+    label = {"zh": "组内前几名", "en": "top n per group"}
+    words = {"zh": ("组内前", "每组前"), "en": ("top in each",)}
+    slots = (Slot("column", "column", "按哪一列取前几名？", "Top by which column?", numeric=True, gap="top_column"),)
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        from modes.resolve import resolve_column
+
+        m = PER_GROUP_TOP.search(text)
+        if m is None:
+            return None
+        raw_key = m.group("key") or m.group("key2")
+        key = resolve_column(raw_key, sheet)[0] if raw_key else None
+        n_raw = m.group("n") or m.group("n2")
+        n = int(n_raw) if n_raw.isdigit() else ZH_N.get(n_raw, 0)
+        if not n or (raw_key and key is None):
+            return None
+        nums = [h.column for h in hits if h.column in sheet.numeric and h.column != key]
+        low = bool(re.search(r"最低|最小|最少|lowest|smallest|bottom", m.group(0), re.I))
+        args: dict[str, Any] = {"by": [key] if key else [], "column": nums[0] if nums else None, "n": n, "ascending": low}
+        return Found(m.start(), self.name, args, (m.span(), *[(h.start, h.end) for h in hits]))
+
+    def gaps(self, args: dict[str, Any]) -> list[str]:
+        return (["group_by"] if not args.get("by") else []) + (["top_column"] if not args.get("column") else [])
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        word = _zh(lang, "最低" if args.get("ascending") else "最高", "lowest" if args.get("ascending") else "highest")
+        return _zh(lang, f"在每个 {'、'.join(args.get('by') or [])} 内取 {args.get('column')} {word}的 {args['n']} 行",
+                   f"the {args['n']} rows with the {word} {args.get('column')} within each {', '.join(args.get('by') or [])}")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("每组取前几名", "top_n_per_group", "已取出", {"by": args["by"], "column": args["column"], "n": args["n"], "ascending": bool(args.get("ascending"))})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "top_n_per_group":
+            return None
+        return _zh(lang, f"{facts['groups']} 组，每组取 {facts['n']} 行，共 {facts['rows_out']:,} 行（来自 {facts['rows_in']:,} 行）。",
+                   f"{facts['groups']} groups, {facts['n']} rows each: {facts['rows_out']:,} rows (of {facts['rows_in']:,}).")

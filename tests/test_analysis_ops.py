@@ -222,3 +222,18 @@ def test_lookup_and_units(tmp_path):
     assert tr.decision.request.kinds() == ["lookup"] and "部门 是 技术部" in tr.run.answer
     tr = run(ws, "员工.csv 月薪(元)的中位数")
     assert f"中位数 {num(people['月薪(元)'].median())}元" in tr.run.answer
+
+
+def test_running_total_rank_and_top_per_group(ws):
+    tr = run(ws, "门店销售.xlsx 按日期算销售额的累计值")
+    out = pd.read_csv(ws.root / tr.run.files[0]["path"])
+    want = SALES.sort_values("日期", kind="stable")["销售额"].cumsum()
+    assert out["销售额_累计"].tolist() == pytest.approx(want.round(4).tolist())
+    assert num(round(SALES["销售额"].sum(), 4)) in tr.run.answer
+    tr = run(ws, "门店销售.xlsx 每个区域里件数最多的前2个订单")
+    out = pd.read_csv(ws.root / tr.run.files[0]["path"])
+    want = SALES.sort_values("件数", ascending=False, kind="stable").groupby("区域").head(2)
+    assert sorted(out["订单号"]) == sorted(want["订单号"])
+    tr = run(ws, "门店销售.xlsx 按区域加一列销售额的组内排名")
+    out = pd.read_csv(ws.root / tr.run.files[0]["path"])
+    assert out["销售额_组内排名"].tolist() == SALES.groupby("区域")["销售额"].rank(method="min", ascending=False).astype(int).tolist()
