@@ -6,14 +6,12 @@ Each is an OpSpec (see modes/opspec.py): how a request for it is read, restated,
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
 from tools.fmt import num, pct, unit_of
 from tools.series import detect_series
-
-MEAN_WORDS = re.compile(r"平均|均值|average|mean", re.I)
-COUNT_WORDS = re.compile(r"次数|个数|计数|多少个|多少笔|单数|订单数|行数|笔数|(?<![a-z])(?:count|number of)(?![a-z])", re.I)
 
 
 def _zh(lang: str, zh: str, en: str) -> str:
@@ -24,9 +22,49 @@ def _sep(lang: str) -> str:
     return "、" if lang == "zh" else ", "
 
 
-def _rx(*words: str) -> re.Pattern[str]:
+class Lazy:
+    """A regular expression compiled when first used, so that start-up does not pay for every operation's patterns."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern, self.flags = pattern, flags
+        self._re: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._re is None:
+            self._re = re.compile(self.pattern, self.flags)
+        return self._re
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.compiled.search(text)
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self.compiled.match(text)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self.compiled.fullmatch(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text)
+
+    def sub(self, repl: str, text: str) -> str:
+        return self.compiled.sub(repl, text)
+
+    def findall(self, text: str) -> list[Any]:
+        return self.compiled.findall(text)
+
+
+def _lazy(pattern: str, flags: int = 0) -> Lazy:
+    return Lazy(pattern, flags)
+
+
+def _rx(*words: str) -> Lazy:
     alts = sorted(words, key=len, reverse=True)
-    return re.compile("|".join(r"(?<![a-z])" + re.escape(w) + r"(?![a-z])" if w.isascii() else re.escape(w) for w in alts), re.I)
+    return Lazy("|".join(r"(?<![a-z])" + re.escape(w) + r"(?![a-z])" if w.isascii() else re.escape(w) for w in alts), re.I)
+
+
+MEAN_WORDS = _lazy(r"平均|均值|average|mean", re.I)
+COUNT_WORDS = _lazy(r"次数|个数|计数|多少个|多少笔|单数|订单数|行数|笔数|(?<![a-z])(?:count|number of)(?![a-z])", re.I)
 
 
 def _free(spans: list[tuple[int, int]], a: int, b: int) -> bool:
@@ -62,10 +100,10 @@ def _cols(hits: list[Any], sheet: Any, taken: list[tuple[int, int]], numeric: bo
     return out
 
 
-QUOTED = re.compile(r"'[^']{1,40}'|‘[^’]{1,40}’|“[^”]{1,40}”|\"[^\"]{1,40}\"|「[^」]{1,40}」")
+QUOTED = _lazy(r"'[^']{1,40}'|‘[^’]{1,40}’|“[^”]{1,40}”|\"[^\"]{1,40}\"|「[^」]{1,40}」")
 
 
-def unquoted(rx: re.Pattern[str], text: str) -> re.Match[str] | None:
+def unquoted(rx: Lazy, text: str) -> re.Match[str] | None:
     """The first match of rx outside quoted values ('环比增长' in 删除包含'环比增长'的行 is a value, not a request)."""
     inside = [q.span() for q in QUOTED.finditer(text) if re.search(r"(?:包含|含有|含|有|等于|为|是|叫|名为|或|和|、|,|，)\s*$", text[max(0, q.start() - 4) : q.start()])]
     return next((m for m in rx.finditer(text) if _free(inside, m.start(), m.end())), None)
@@ -100,7 +138,7 @@ STAT_WORDS: tuple[tuple[str, str], ...] = (
 )
 STAT_RX = _rx(*(w for w, _ in STAT_WORDS))
 STAT_OF = {w.casefold(): s for w, s in STAT_WORDS}
-PERCENTILE = re.compile(r"(?:第\s*)?(\d{1,2})\s*(?:%\s*)?(?:百分位数?|分位数?|分位点)|(\d{1,2})(?:th|st|nd|rd)\s+percentile|p(\d{2})(?![\d])", re.I)
+PERCENTILE = _lazy(r"(?:第\s*)?(\d{1,2})\s*(?:%\s*)?(?:百分位数?|分位数?|分位点)|(\d{1,2})(?:th|st|nd|rd)\s+percentile|p(\d{2})(?![\d])", re.I)
 STAT_ZH = {"median": "中位数", "mode": "众数", "std": "标准差", "var": "方差", "cv": "变异系数", "range": "极差", "iqr": "四分位距",
            "q1": "下四分位数", "q3": "上四分位数", "nunique": "不同值个数", "count": "数量", "mean": "平均", "min": "最小", "max": "最大"}
 STAT_EN = {"median": "median", "mode": "mode", "std": "standard deviation", "var": "variance", "cv": "coefficient of variation",
@@ -131,7 +169,7 @@ class Stats(OpSpec):
         stats: list[str] = []
         used = [m.span() for m in found]
         for m in sorted(found, key=lambda m: m.start()):
-            if m.re is PERCENTILE:
+            if m.re is PERCENTILE.compiled:
                 stats.append(f"p{next(g for g in m.groups() if g)}")
                 continue
             s = STAT_OF[m.group(0).casefold()]
@@ -274,12 +312,12 @@ class Proportion(OpSpec):
 # ---------------------------------------------------------------- time
 
 UNIT_WORDS = (("季度", "quarter"), ("季", "quarter"), ("月", "month"), ("年", "year"), ("星期", "weekday"), ("周几", "weekday"), ("周", "week"))
-BUCKET_RX = re.compile(
+BUCKET_RX = _lazy(
     r"(?:按|每|分|逐|各)(?:个)?(?P<zh>季度|月份?|年度?|星期|周几|周)(?:份)?|(?P<zh2>月度|年度|季度)(?:汇总|统计|销售|趋势)"
     r"|(?<![a-z])(?P<en>monthly|yearly|annually|quarterly|weekly|by (?:month|year|quarter|week|weekday|day of (?:the )?week)|per (?:month|year|quarter|week))(?![a-z])",
     re.I,
 )
-MONTHLY_WORD = re.compile(r"(?P<zh>月|季度|年|周)(?=度?(?:环比|同比|增长))")  # 月环比, 季度同比
+MONTHLY_WORD = _lazy(r"(?P<zh>月|季度|年|周)(?=度?(?:环比|同比|增长))")  # 月环比, 季度同比
 EN_UNIT = {"month": "month", "year": "year", "annual": "year", "quarter": "quarter", "week": "week", "weekday": "weekday", "day of": "weekday"}
 CHART_RX = _rx("柱状图", "条形图", "柱形图", "折线图", "趋势图", "饼图", "饼状图", "散点图", "画图", "作图", "画个图", "画一个图", "做个图", "图表",
                "bar chart", "line chart", "pie chart", "scatter plot", "scatter chart", "chart", "plot", "graph")
@@ -361,7 +399,7 @@ CAGR_RX = _rx("年均增长率", "复合增长率", "年均增速", "年均复�
 YOY_RX = _rx("同比", "year over year", "year-over-year", "yoy", "去年同期")
 
 
-GROWTH_AUX = re.compile(r"增长了?多少|增长|增加了?多少|上涨|下降了?多少|变化")
+GROWTH_AUX = _lazy(r"增长了?多少|增长|增加了?多少|上涨|下降了?多少|变化")
 
 
 @operation
@@ -446,9 +484,9 @@ ROWSUM_RX = _rx("历年合计", "各年合计", "每行合计", "每行的合计
 LONG_RX = _rx("转成长表", "转为长表", "宽表转长表", "长表", "一维表", "逆透视", "unpivot", "long format", "long form", "melt")
 
 
-ROW_WORDS = re.compile(r"(?:哪个|哪一个|哪些|每个|各个|各|所有)(?:行业|指标|地区|省份|城市|项目|类别|部门|品类|产品)")  # the rows of a wide table
-PERIOD_WORDS = re.compile(r"本月|上月|当月|上个月|本年|上年|去年|当年|本期|上期|同期|年度变化|逐年|历年|每年|各年|年份|月份")
-UNIT_SUFFIX = re.compile(r"\s*[(（][^()（）]{1,8}[)）]\s*$")
+ROW_WORDS = _lazy(r"(?:哪个|哪一个|哪些|每个|各个|各|所有)(?:行业|指标|地区|省份|城市|项目|类别|部门|品类|产品)")  # the rows of a wide table
+PERIOD_WORDS = _lazy(r"本月|上月|当月|上个月|本年|上年|去年|当年|本期|上期|同期|年度变化|逐年|历年|每年|各年|年份|月份")
+UNIT_SUFFIX = _lazy(r"\s*[(（][^()（）]{1,8}[)）]\s*$")
 
 
 def wide_rows(text: str, sheet: Any) -> tuple[str | None, list[str], list[tuple[int, int]]]:
@@ -476,7 +514,7 @@ def wide_rows(text: str, sheet: Any) -> tuple[str | None, list[str], list[tuple[
     return label_col, rows, spans
 
 
-RANGE_JOIN = re.compile(r"\s*(?:年)?\s*(?:至|到|~|～|-|—|–|through|to)\s*")
+RANGE_JOIN = _lazy(r"\s*(?:年)?\s*(?:至|到|~|～|-|—|–|through|to)\s*")
 
 
 def period_range(text: str, hits: list[Any], series: Any) -> tuple[str | None, str | None, list[tuple[int, int]]]:
@@ -679,15 +717,15 @@ class Transpose(OpSpec):
 
 # ---------------------------------------------------------------- formula columns
 
-FORMULA = re.compile(r"(?:新增|增加|添加|加|算|计算|求|生成|做)?\s*(?:一列|一个|列|个)?\s*[\"“「]?(?P<name>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff()（）%]*)[\"”」]?\s*(?:[=＝]|等于)\s*(?P<expr>[^,;，；。]+)"
+FORMULA = _lazy(r"(?:新增|增加|添加|加|算|计算|求|生成|做)?\s*(?:一列|一个|列|个)?\s*[\"“「]?(?P<name>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff()（）%]*)[\"”」]?\s*(?:[=＝]|等于)\s*(?P<expr>[^,;，；。]+)"
                      r"|(?:add|compute|create)\s+(?:a\s+)?(?:column\s+)?(?P<name2>[\w\u4e00-\u9fff]+)\s*(?:=|as)\s*(?P<expr2>[^,;]+)", re.I)
-OPERATORS = re.compile(r"[+\-*/×÷−＋－%]|乘以|除以|加上|减去")
+OPERATORS = _lazy(r"[+\-*/×÷−＋－%]|乘以|除以|加上|减去")
 
 
-NEW_COLUMN = re.compile(r"(?:新增|增加|添加|加上|加)(?:一|1)?列(?:数据)?[，,\s]*(?:名为|叫做?|为|是|，|,)?\s*(?:该列(?:为|是))?\s*['‘“\"「](?P<name>[^'’”\"」]{1,40})['’”\"」]")
-HOW = re.compile(r"(?:计算(?:方法|方式|公式)|公式)\s*(?:为|是)?\s*[:：]?\s*(?P<expr>[^。；;]+)")
-SUM_OF = re.compile(r"(?P<cols>.{2,80}?)(?:三者|两者|四者|几列|各列)?(?:之和|的和|的总和|相加|加总)")
-FILLER = re.compile(r"(?<=[\w\u4e00-\u9fff)）\]])(?:的)?(?:数据|数值|的值)")
+NEW_COLUMN = _lazy(r"(?:新增|增加|添加|加上|加)(?:一|1)?列(?:数据)?[，,\s]*(?:名为|叫做?|为|是|，|,)?\s*(?:该列(?:为|是))?\s*['‘“\"「](?P<name>[^'’”\"」]{1,40})['’”\"」]")
+HOW = _lazy(r"(?:计算(?:方法|方式|公式)|公式)\s*(?:为|是)?\s*[:：]?\s*(?P<expr>[^。；;]+)")
+SUM_OF = _lazy(r"(?P<cols>.{2,80}?)(?:三者|两者|四者|几列|各列)?(?:之和|的和|的总和|相加|加总)")
+FILLER = _lazy(r"(?<=[\w\u4e00-\u9fff)）\]])(?:的)?(?:数据|数值|的值)")
 
 
 def _said_formula(text: str, hits: list[Any]) -> Found | None:
@@ -763,10 +801,10 @@ class Formula(OpSpec):
 
 # ---------------------------------------------------------------- value edits
 
-REPLACE_VERB = re.compile(r"(?:全部|都|统一|一律)?\s*(?:替换为|替换成|改成|改为|换成|修改为|更正为|更新为|设为|设置为)")
-REPLACE_EN = re.compile(r"(?<![a-z])replace\s+[\"']?(?P<old>[^\"']+?)[\"']?\s+with\s+[\"']?(?P<new>[^\"',]+?)[\"']?\s+in\s+(?:the\s+)?(?:column\s+)?(?P<col>[\w\u4e00-\u9fff]+)", re.I)
+REPLACE_VERB = _lazy(r"(?:全部|都|统一|一律)?\s*(?:替换为|替换成|改成|改为|换成|修改为|更正为|更新为|设为|设置为)")
+REPLACE_EN = _lazy(r"(?<![a-z])replace\s+[\"']?(?P<old>[^\"']+?)[\"']?\s+with\s+[\"']?(?P<new>[^\"',]+?)[\"']?\s+in\s+(?:the\s+)?(?:column\s+)?(?P<col>[\w\u4e00-\u9fff]+)", re.I)
 QUOTES = " \"'“”「」‘’"
-FILL_METHOD = re.compile(
+FILL_METHOD = _lazy(
     r"(?:用|以|按)(?P<m>平均值|均值|平均数|中位数|众数|上一行|前一行|前值|上一个值|下一行|后一行|0|零)\s*(?:来|去)?(?:填充|填补|补全|补齐|填上|填|补)"
     r"|(?:空值|空白|缺失值|缺失)\s*(?:用|以)(?P<m2>平均值|均值|中位数|众数|上一行|前值|下一行|0)\s*(?:填充|填补|补|填)"
     r"|fill\s+(?:the\s+)?(?:blanks?|missing values|empty cells|gaps)(?:\s+in\s+(?P<c3>[\w\u4e00-\u9fff]+))?\s+with\s+(?:the\s+)?(?P<m3>mean|median|mode|previous value|next value|zero|average)",
@@ -898,7 +936,7 @@ TEST_RX = _rx("t检验", "t 检验", "t-test", "t test", "显著差异", "差异
               "spearman", "pearson", "显著相关", "相关性检验", "显著吗", "是否显著", "显著")
 
 
-TEST_AUX = re.compile(r"相关性|相关系数|相关|correlation|correlated|正态分布|分布|不同的|不同|是否独立|相互独立|独立吗|独立性|独立|有关联吗|有关联|关联|显著吗|显著|差异|区别|差别|有没有|是否|检验一下|检验|做个|做一下|服从", re.I)
+TEST_AUX = _lazy(r"相关性|相关系数|相关|correlation|correlated|正态分布|分布|不同的|不同|是否独立|相互独立|独立吗|独立性|独立|有关联吗|有关联|关联|显著吗|显著|差异|区别|差别|有没有|是否|检验一下|检验|做个|做一下|服从", re.I)
 
 
 @operation
@@ -1026,8 +1064,8 @@ def test_sentence(f: dict[str, Any], lang: str) -> str:
 
 # ---------------------------------------------------------------- charts
 
-CHART_AUX = re.compile(r"制作|绘制|画出|生成|展示|显示|变化趋势|走势|趋势|分布情况|分布|可视化|visuali[sz]e|showing|show", re.I)
-COUNT_RX = re.compile(r"数量|次数|个数|多少|分布|频数|count|number of|how many|distribution", re.I)
+CHART_AUX = _lazy(r"制作|绘制|画出|生成|展示|显示|变化趋势|走势|趋势|分布情况|分布|可视化|visuali[sz]e|showing|show", re.I)
+COUNT_RX = _lazy(r"数量|次数|个数|多少|分布|频数|count|number of|how many|distribution", re.I)
 CHART_KIND = (("散点", "scatter"), ("scatter", "scatter"), ("饼", "pie"), ("pie", "pie"), ("折线", "line"), ("趋势图", "line"), ("line", "line"),
               ("柱", "bar"), ("条形", "bar"), ("bar", "bar"))
 
@@ -1149,7 +1187,7 @@ class Chart(OpSpec):
 
 # ---------------------------------------------------------------- lookups
 
-LOOKUP = re.compile(r"(?P<key>[^\s,，的]{1,20})\s*的\s*(?P<col>[^\s,，的？?]{1,20}?)\s*(?:是什么|是多少|是啥|为多少|是哪|是哪个|是哪里)"
+LOOKUP = _lazy(r"(?P<key>[^\s,，的]{1,20})\s*的\s*(?P<col>[^\s,，的？?]{1,20}?)\s*(?:是什么|是多少|是啥|为多少|是哪|是哪个|是哪里)"
                     r"|what(?:'s| is| was) the (?P<col2>[\w\u4e00-\u9fff ]+?) of (?P<key2>[\w\u4e00-\u9fff]+)", re.I)
 
 
@@ -1193,7 +1231,7 @@ class Lookup(OpSpec):
 RUNNING_RX = _rx("累计值", "累计和", "累计求和", "累加值", "累加", "滚动累计", "逐月累计", "逐日累计", "running total", "cumulative total",
                  "cumulative sum")
 RANK_RX = _rx("组内排名", "加一列排名", "加上排名", "排名列", "名次列", "加名次", "rank within", "add a rank", "rank column")
-PER_GROUP_TOP = re.compile(
+PER_GROUP_TOP = _lazy(
     r"(?:(?:每个|各个|各|每一个)\s*(?P<key>[^\s,，的]{1,12}?)\s*(?:里|内|中|之中|里面)\s*(?:的)?|组内|每组|每一组)[^,，。]{0,20}?"
     r"(?:最高|最大|最多|最低|最小|最少)?\s*(?:的)?\s*(?:前|top\s*)(?P<n>\d+|[一二三四五六七八九十])"
     r"|(?<![a-z])top\s*(?P<n2>\d+)\s+(?:\w+\s+)?(?:in|within|per)\s+(?:each\s+)?(?P<key2>[\w\u4e00-\u9fff]+)",
