@@ -150,7 +150,7 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit]) -> tup
     for h in hits:
         if h.start == i:
             return {"column": h.column}, h.end
-    m = STAT_REF.match(text, i)
+    m = STAT_REF.match(text, i + 1 if text[i : i + 1] == "了" else i)
     if m:  # 高于平均 / above the average 金额: compared with a figure of a column, computed on the data
         after = next((h for h in hits if h.column in sheet.numeric and re.fullmatch(r"\s*(?:的|of)?\s*", text[m.end() : h.start] if h.start >= m.end() else "x")), None)
         return {"stat": STATS[m.group("stat").casefold()], "column": after.column if after else None}, (after.end if after else m.end())

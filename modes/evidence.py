@@ -61,7 +61,7 @@ CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'_-]+")
 FORMATS = re.compile(r"(?<![a-z])(?:csv|tsv|xlsx|xlsm|xls|ods|excel|wps|utf-?8|gbk|gb18030|bom)(?![a-z])", re.I)
 PATH_PART = re.compile(r"[\w.\-\u4e00-\u9fff]+[/\\]")
-NUMBER_ETC = re.compile(r"\d[\d,.]*\s*(?:%|万|千|亿|k|元|块|岁|年|月|日|号|天|周|季度|个|条|行|名|人|家|笔|单|次)?", re.I)
+NUMBER_ETC = re.compile(r"\d[\d,.]*\s*(?:%|万|千|亿|k|元|块|岁|天|周|季度|个|条|行|名|人|家|笔|单|次)?", re.I)
 
 
 @dataclass(frozen=True)
@@ -104,17 +104,21 @@ FILLER_BY_LENGTH = sorted(FILLER_ZH, key=len, reverse=True)
 
 
 def _strip_edges(piece: str) -> str:
-    """A run with filler words removed where they stand as whole pieces, at either end (帮我算 -> 算)."""
-    words = FILLER_BY_LENGTH
-    changed = True
-    while changed and piece:
-        changed = False
-        for w in words:
-            if piece.startswith(w) or piece.endswith(w):
-                piece = piece[len(w):] if piece.startswith(w) else piece[: -len(w)]
-                changed = True
-                break
-    return piece
+    """A run with filler words removed where they stand at either end (帮我算 -> 算)."""
+    return _edges().sub("", piece)
+
+
+@lru_cache(maxsize=1)
+def _edges() -> re.Pattern[str]:
+    alt = "|".join(re.escape(w) for w in FILLER_BY_LENGTH)
+    return re.compile(f"^(?:{alt})+|(?:{alt})+$")
+
+
+@lru_cache(maxsize=1)
+def _known_union() -> re.Pattern[str]:
+    """Every word list as one pattern, so most requests are scanned once."""
+    bodies = [re.sub(r"\(\?P<\w+>", "(?:", p.pattern) for p in _known()]
+    return re.compile("|".join(f"(?:{b})" for b in bodies), re.I | re.A)
 
 
 @lru_cache(maxsize=1)
@@ -128,7 +132,8 @@ def _concept(word: str) -> bool:
     return bool(lx.concept_of(w) or (w.endswith("s") and lx.concept_of(w[:-1])))
 
 
-MONTH_ALONE = re.compile(r"(?<![\d年/\-.])(?:1[0-2]|0?[1-9]|[一二三四五六七八九十]|十[一二])\s*月份?(?!\d)")
+MONTH_ALONE = re.compile(r"(?<![\d年/\-.])(?:1[0-2]|0?[1-9]|[一二三四五六七八九十]|十[一二])\s*月份?(?!\d)"
+                         r"|(?:19|20)\d{2}\s*(?:年|-|/|\.)\s*(?:1[0-2]|0?[1-9])(?:\s*(?:月|-|/|\.)\s*(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?|\s*月份?)?")
 
 
 def unexplained(text: str, consumed: Iterable[tuple[int, int]], extra: Iterable[re.Pattern[str]] = ()) -> list[str]:
@@ -139,9 +144,9 @@ def unexplained(text: str, consumed: Iterable[tuple[int, int]], extra: Iterable[
     rest = NUMBER_ETC.sub(lambda m: " " * len(m.group(0)), read)
     if not _content(rest):  # most requests: every word already read
         return periods
-    spans: list[tuple[int, int]] = []
-    for p in list(_known()) + list(extra):
-        spans += [m.span() for m in p.finditer(read) if m.end() > m.start()]
+    spans = [m.span() for p in (_known_union(), *extra) for m in p.finditer(read) if m.end() > m.start()]
+    if _content(_blank(rest, spans)):  # one scan explains most requests; the word lists one by one read the rest
+        spans += [m.span() for p in _known() for m in p.finditer(read) if m.end() > m.start()]
     return list(dict.fromkeys(periods + _content(_blank(rest, spans))))  # 3月份 that no condition read: a period dropped
 
 

@@ -454,6 +454,20 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decis
     return decide_turn(state, utterance, catalog)
 
 
+def _names_no_data(req: Request, text: str, catalog: Catalog) -> bool:
+    """A request with no file that names nothing of the workspace and whose content words no rule reads."""
+    if req.file or req.file_how != "none" or req.missing_file_name or req.full or lx.WORK_NOUN.search(text) or lx.DEICTIC.search(text) \
+            or lx.QUESTION_DATA.search(text):
+        return False
+    if set(req.kinds()) - {"profile", "filter", "compare", "correlate", "select", "export"}:
+        return False
+    for f in catalog.tables:
+        for s in f.sheets:
+            if find_columns(text, s) or find_values(text, s, []):
+                return False
+    return bool(evidence.unexplained(text, []))
+
+
 def _why(req: Request, lang: str) -> str:
     """What lowered the confidence, as said in a restatement."""
     if lang == "zh":
@@ -532,6 +546,8 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
             return d, state.evolve(pending=None, current_file=named or state.current_file)
         d = _decision("unknown", "ask_intent", req, replies.ask_intent(lang, named), "no_intent")
         return d, state.evolve(pending=None, current_file=named or state.current_file)
+    if _names_no_data(req, text, catalog):
+        return _chat("other", turns[-1], lang, state)  # 你是不是呆萌啊: talk that names no file, column or value, with words no rule reads
     if req.missing:
         d = _decision("clarify", "ask_slots", req, replies.ask_slots(req, list(req.missing), lang, _table_names(catalog)), "missing_slots", req.missing)
         pend = Pending(tuple(turns), "clarify", req, "clarify", "none")

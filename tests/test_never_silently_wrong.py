@@ -316,6 +316,7 @@ CROSS = [
     ("sales.csv 实际销量低于平均水平的订单", lambda df: df[df["实际销量"] < df["实际销量"].mean()], RUN),
     ("sales.csv 实际销量大于等于目标销量的", lambda df: df[df["实际销量"] >= df["目标销量"]], not RUN),
     ("sales.csv 金额低于平均金额的订单", lambda df: df[df["金额"] < df["金额"].mean()], RUN),
+    ("sales.csv 里实际销量超过了平均值的订单", lambda df: df[df["实际销量"] > df["实际销量"].mean()], not RUN),
 ]
 
 
@@ -343,6 +344,8 @@ CHAT = [
     "这个表是财务上周发我的", "sales.csv 是财务上周发我的", "my boss sent me sales.csv yesterday", "你会把我的数据传到网上吗",
     "会不会把我的原文件改掉", "你叫什么名字", "what can you do", "你支持哪些格式", "is my data uploaded anywhere?",
     "sales.csv 是同事整理的", "teams.csv 昨天才发给我", "will you change my files?",
+    # talk that names nothing of the workspace
+    "你是不是很无聊啊", "我是不是太胖了", "周末比较想去爬山", "你觉得猫和狗是什么关系", "你不是机器人吗",
 ]
 
 
