@@ -136,6 +136,7 @@ STAT_WORDS: tuple[tuple[str, str], ...] = (
     ("描述性统计", "describe"), ("描述统计", "describe"), ("统计描述", "describe"), ("descriptive statistics", "describe"),
     ("summary statistics", "describe"),
 )
+CMP_STAT_WORD = _lazy(r"(?:高于|低于|超过|大于|小于|不低于|不高于|above|below)\s*\S{0,10}?(?:中位数|中值|median)", re.I)
 STAT_RX = _rx(*(w for w, _ in STAT_WORDS))
 STAT_OF = {w.casefold(): s for w, s in STAT_WORDS}
 PERCENTILE = _lazy(r"(?:第\s*)?(\d{1,2})\s*(?:%\s*)?(?:百分位数?|分位数?|分位点)|(\d{1,2})(?:th|st|nd|rd)\s+percentile|p(\d{2})(?![\d])", re.I)
@@ -164,8 +165,8 @@ class Stats(OpSpec):
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         found = [m for m in STAT_RX.finditer(text) if not text.startswith("分析", m.end())] + list(PERCENTILE.finditer(text))  # 方差分析 is a test
-        if not found or FILL_METHOD.search(text):
-            return None  # 用中位数填充空值 fills blanks
+        if not found or FILL_METHOD.search(text) or CMP_STAT_WORD.search(text):
+            return None  # 用中位数填充空值 fills blanks; 低于中位数的订单 compares with it
         stats: list[str] = []
         used = [m.span() for m in found]
         for m in sorted(found, key=lambda m: m.start()):
@@ -1354,3 +1355,70 @@ class TopPerGroup(OpSpec):
             return None
         return _zh(lang, f"{facts['groups']} 组，每组取 {facts['n']} 行，共 {facts['rows_out']:,} 行（来自 {facts['rows_in']:,} 行）。",
                    f"{facts['groups']} groups, {facts['n']} rows each: {facts['rows_out']:,} rows (of {facts['rows_in']:,}).")
+
+
+# ---------------------------------------------------------------- above / below the average of one's own group
+
+GROUP_AVG = _lazy(
+    r"(?P<d>高于|低于|超过|大于|小于|不低于|不高于)\s*(?:其|所在|本|各自|同一?|自己)\s*(?P<key>[^\s,，的]{1,12}?)\s*(?:的|内|里)?\s*(?:的)?\s*(?P<agg>平均值|平均数|平均|均值|中位数)"
+    r"|(?P<d2>above|below)\s+(?:the\s+)?(?P<agg2>average|mean|median)\s+(?:of|for|in)\s+(?:its|their)\s+(?P<key2>[\w\u4e00-\u9fff]+)",
+    re.I,
+)
+
+
+OVERALL_MEDIAN = _lazy(r"(?P<d>高于|低于|超过|大于|小于|不低于|不高于)\s*(?:整体|全体|总体|全部)?\s*(?:的)?\s*(?P<agg>中位数|中值)"
+                       r"|(?P<d2>above|below)\s+(?:the\s+)?(?P<agg2>median)", re.I)
+
+
+@operation
+class AboveGroupAverage(OpSpec):
+    name = "above_group_average"
+    family = "explore"
+    label = {"zh": "与组内平均比较", "en": "compare with the group average"}
+    words = {"zh": ("所在",), "en": ("its own",)}
+    slots = (Slot("column", "column", "比较哪一列的数值？", "Compare which numeric column?", numeric=True, gap="compare_column"),)
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        from modes.resolve import resolve_column
+
+        m = GROUP_AVG.search(text) or OVERALL_MEDIAN.search(text)
+        if m is None:
+            return None
+        raw = m.groupdict().get("key") or m.groupdict().get("key2")
+        key = resolve_column(raw, sheet)[0] if raw else None
+        if raw and (key is None or key in sheet.numeric):
+            return None
+        nums = [h.column for h in hits if h.column in sheet.numeric and h.end <= m.start() + 1] or [h.column for h in hits if h.column in sheet.numeric]
+        d = (m.group("d") or m.group("d2") or "").casefold()
+        direction = {"高于": "above", "超过": "above", "大于": "above", "above": "above", "低于": "below", "小于": "below", "below": "below",
+                     "不低于": "at_least", "不高于": "at_most"}[d]
+        agg = "median" if "中位" in m.group(0) or "median" in m.group(0).casefold() else "mean"
+        args = {"column": nums[-1] if nums else None, "by": [key] if key else [], "direction": direction, "agg": agg}
+        return Found(m.start(), self.name, args, (m.span(), *[(h.start, h.end) for h in hits]))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        word = {"above": "高于", "below": "低于", "at_least": "不低于", "at_most": "不高于"}[args["direction"]]
+        agg = "平均值" if args["agg"] == "mean" else "中位数"
+        if not args["by"]:
+            return _zh(lang, f"找出 {args.get('column')} {word}整体{agg}的行", f"rows whose {args.get('column')} is {args['direction'].replace('_', ' ')} the overall {args['agg']}")
+        return _zh(lang, f"找出 {args.get('column')} {word}所在 {'、'.join(args['by'])} {agg}的行",
+                   f"rows whose {args.get('column')} is {args['direction'].replace('_', ' ')} the {args['agg']} of their {', '.join(args['by'])}")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        side = "高于" if args["direction"] in ("above", "at_least") else "低于"
+        return f"{side}{'组内' if args['by'] else ''}{'平均' if args['agg'] == 'mean' else '中位数'}"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("与组内平均比较", "compare_to_aggregate", "比较完成",
+                         {"column": args["column"], "direction": args["direction"], "agg": args["agg"], "by": args["by"]})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "compare_to_aggregate":
+            return None
+        word = _zh(lang, {"above": "高于", "below": "低于", "at_least": "不低于", "at_most": "不高于"}[facts["direction"]], facts["direction"].replace("_", " "))
+        if not facts["by"]:
+            return _zh(lang, f"{facts['column']} 的{'平均值' if facts['agg'] == 'mean' else '中位数'}是 {num(facts['reference'], lang)}，{word}它的有 {facts['rows_out']:,} 行（共 {facts['rows_in']:,} 行）。",
+                       f"The {facts['agg']} of {facts['column']} is {num(facts['reference'], lang)}; {facts['rows_out']:,} of {facts['rows_in']:,} rows are {word} it.")
+        return _zh(lang, f"{facts['column']} {word}所在 {'、'.join(facts['by'])} {'平均值' if facts['agg'] == 'mean' else '中位数'}的有 {facts['rows_out']:,} 行（共 {facts['rows_in']:,} 行）。",
+                   f"{facts['rows_out']:,} of {facts['rows_in']:,} rows have {facts['column']} {word} their {', '.join(facts['by'])}'s {facts['agg']}.")

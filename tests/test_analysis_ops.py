@@ -237,3 +237,15 @@ def test_running_total_rank_and_top_per_group(ws):
     tr = run(ws, "门店销售.xlsx 按区域加一列销售额的组内排名")
     out = pd.read_csv(ws.root / tr.run.files[0]["path"])
     assert out["销售额_组内排名"].tolist() == SALES.groupby("区域")["销售额"].rank(method="min", ascending=False).astype(int).tolist()
+
+
+def test_above_the_average_of_ones_own_group(ws):
+    tr = run(ws, "门店销售.xlsx 找出销售额高于所在区域平均值的订单")
+    out = pd.read_csv(ws.root / tr.run.files[0]["path"])
+    mean = SALES.groupby("区域")["销售额"].transform("mean")
+    assert sorted(out["订单号"]) == sorted(SALES.loc[SALES["销售额"] > mean, "订单号"])
+    assert f"{len(out):,} 行" in tr.run.answer
+    tr = run(ws, "门店销售.xlsx 件数低于中位数的订单")
+    out = pd.read_csv(ws.root / tr.run.files[0]["path"])
+    assert len(out) == int((SALES["件数"] < SALES["件数"].median()).sum())
+    assert f"中位数是 {num(SALES['件数'].median())}" in tr.run.answer
