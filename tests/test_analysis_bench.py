@@ -1,7 +1,7 @@
 """Smoke tests of the analysis benchmarks (figures are printed, not asserted as timings)."""
 
 from benchmarks.analysis_bench import main as bench_main
-from benchmarks.external_e2e import main as e2e_main
+from benchmarks.analysis_e2e import main as e2e_main
 
 
 def test_analysis_bench_runs_small(tmp_path, capsys):

@@ -9,10 +9,19 @@ import pandas as pd
 
 from tools.errors import ToolArgError
 from tools.fmt import num, rnd
-from tools.io import _atomic_write, inert, unique_output
 from tools.ops import _need_columns, _sample
 from tools.registry import ToolResult, tool
 from tools.workspace import Workspace
+
+try:  # the shared safe writer: a private temporary file published under the first free name in outputs/
+    from tools.write import inert, publish  # type: ignore[import-not-found, unused-ignore]
+except ImportError:  # the writer before it moved to tools/write.py
+    from tools.io import _atomic_write, inert, unique_output
+
+    def publish(ws: Workspace, stem: str, ext: str, fill: Any) -> Any:  # type: ignore[misc, unused-ignore]
+        target = unique_output(ws, stem, ext)
+        _atomic_write(target, fill)
+        return target
 
 KINDS = {"bar": "柱状图", "line": "折线图", "pie": "饼图", "scatter": "散点图"}
 MAX_CATEGORIES = 200
@@ -91,10 +100,9 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
     chart.title = title
     chart.width, chart.height = 18, 10
     sh.add_chart(chart, f"{chr(ord('A') + len(y) + 2)}2")
-    target = unique_output(ws, stem, "xlsx")
     buf = io.BytesIO()
     wb.save(buf)
-    _atomic_write(target, lambda f: f.write(buf.getvalue()))
+    target = publish(ws, stem, "xlsx", lambda f: f.write(buf.getvalue()))
     rel = ws.rel(target)
     lines = preview(data[x].tolist(), data[y[0]].tolist()) if kind != "scatter" else []
     facts = {"path": rel, "rows": n, "kind": kind, "kind_zh": KINDS[kind], "title": title, "x": x, "y": y, "columns": [x] + y,

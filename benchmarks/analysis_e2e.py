@@ -2,7 +2,7 @@
 end to end through a session (a restatement is confirmed with 继续), each result judged against a pandas
 computation written here. Prints how many were carried out correctly and the rest by reason.
 
-usage: python benchmarks/external_e2e.py [--limit 84] [--dir ../shared/eval/external_dev/tablegpt] [--show]
+usage: python benchmarks/analysis_e2e.py [--limit 84] [--dir ../shared/eval/external_dev/tablegpt] [--show]
 """
 
 from __future__ import annotations
