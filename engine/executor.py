@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.audit import Audit
 from engine.plan import Plan, Step
+from modes import opspec
 from modes.decision import Decision
 from tools import registry
 from tools.errors import ColumnMissing, ParseFailed, UserError
@@ -30,7 +31,7 @@ RETOOL: dict[str, tuple[str, dict[str, Any]]] = {
     "top_n": ("retool", {"as_text": True}),
 }
 REPORT_TOOLS = {"describe_columns", "correlate_columns", "compare_tables"}
-WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list", "write_report"}
+WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list", "write_report", "write_chart"}
 COLUMN_ARGS = ("by", "keys", "columns", "column", "a", "b", "left", "subset", "on")
 
 
@@ -228,7 +229,7 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                 ms = (time.perf_counter() - t0) * 1000
                 ok, why = _done(current, res, ws)
                 h = _state_hash(current, current.args, json.dumps(res.facts, sort_keys=True, default=str))
-                out = StepOutcome(step.step, current.toolHint, "success" if ok else "failed", _small(res.facts), res.evidence)
+                out = StepOutcome(step.step, current.toolHint, "success" if ok else "failed", _small(res.facts, 4000), res.evidence)
                 audit.event(trace_id, f"step:{step.step}", f"running -> {'done' if ok else 'failed'}", f"doneWhen: {current.doneWhen}",
                             True, None, {"tool": current.toolHint, "args": _small(current.args)}, _small(res.facts), ms)
                 if not ok:
@@ -297,6 +298,9 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
 
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# a figure as shown to a user: 1,234,567.8 / 123.46万 / 3.2亿 / 23.45%
+SHOWN = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:万|亿|%)?|-?\d+(?:\.\d+)?(?:万|亿|%)?")
+SCALE = {"万": 1e4, "亿": 1e8, "%": 0.01}
 
 
 def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
@@ -304,6 +308,7 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
     if not answer:
         return []
     pool: set[str] = set()
+    values: list[float] = []
 
     def feed(v: Any) -> None:
         if isinstance(v, dict):
@@ -316,7 +321,9 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
             return
         elif isinstance(v, (int, float)):
             f = float(v)
-            pool.update({str(v), str(int(f)) if f.is_integer() else str(round(f, 2)), str(round(f, 3))})
+            shown = f"{f:.2f}".rstrip("0").rstrip(".")  # as tools.fmt shows it: 749.0012 -> 749
+            pool.update({str(v), str(int(f)) if f.is_integer() else str(round(f, 2)), str(round(f, 3)), shown})
+            values.append(f)
         else:
             pool.update(NUMBER.findall(str(v)))
 
@@ -330,7 +337,29 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
         feed(len(r.table))
     if r.profile:
         feed(r.profile)
-    return [n for n in NUMBER.findall(answer) if n not in pool and n.lstrip("-") not in pool]
+    return [n for n in SHOWN.findall(answer) if not _supported(n, pool, values)]
+
+
+def _supported(shown: str, pool: set[str], values: list[float]) -> bool:
+    """A figure is supported when a tool output holds it, or holds the value it displays (rounded, 万/亿, %)."""
+    bare = shown.replace(",", "")
+    if bare in pool or bare.lstrip("-") in pool:
+        return True
+    scale = SCALE.get(bare[-1], 1.0)
+    digits = bare.rstrip("万亿%")
+    if digits in pool or digits.lstrip("-") in pool:
+        return True
+    if scale == 1.0 and "," not in shown:
+        return False
+    decimals = len(digits.split(".")[1]) if "." in digits else 0
+    target = float(digits)
+    tol = 0.5 * 10 ** -decimals + 1e-9
+    for v in values:
+        if abs(v / scale - target) <= tol or abs(abs(v) / scale - abs(target)) <= tol:
+            return True
+        if scale == 0.01 and abs(v - target) <= tol:  # a fact already in percent
+            return True
+    return False
 
 
 def _introduced(before: Any, after: Any, lang: str) -> list[str]:
@@ -363,14 +392,15 @@ def _plain_value(v: Any) -> Any:
     return v
 
 
-def _small(d: dict[str, Any]) -> dict[str, Any]:
+def _small(d: dict[str, Any], limit: int = 600) -> dict[str, Any]:
+    """Facts without the injected objects; a value longer than `limit` as JSON is shown by its type only."""
     out = {}
     for k, v in d.items():
         if k in ("ws", "table", "cache", "reports"):
             continue
         if k == "column_info":
             continue
-        out[k] = v if len(json.dumps(v, default=str, ensure_ascii=False)) < 600 else f"<{type(v).__name__} …>"
+        out[k] = v if len(json.dumps(v, default=str, ensure_ascii=False)) < limit else f"<{type(v).__name__} …>"
     return out
 
 
@@ -423,6 +453,10 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             parts.append(f"按 {f['on']} 关联后共 {f['rows_out']} 行。" if zh else f"Joined on {f['on']}: {f['rows_out']} rows.")
         elif s.tool == "add_column":
             parts.append(f"已新增列 {f['added']}。" if zh else f"Added column {f['added']}.")
+        else:  # a tool whose operation words its own result
+            said = opspec.answer_for(s.tool, f, "zh" if zh else "en", d.request.kinds())
+            if said:
+                parts.append(said)
     q = next((o for o in d.request.ops if o.args.get("question")), None)
     if q is not None and r.table is not None:
         parts = [p for p in parts if not p.startswith(("筛选：", "Filter:", "分组汇总", "Grouped"))]

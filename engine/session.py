@@ -9,11 +9,11 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from engine.audit import Audit, AuditUnavailable
-from engine.catalog import CatalogCache
+from engine.catalog import CatalogCache, file_info
 from engine.executor import RunResult, execute
 from engine.intake import clean, decide_checked
 from engine.plan import Plan, plan_for
-from modes.catalog import Catalog
+from modes.catalog import Catalog, FileInfo
 from modes.decision import Decision, Pending, SessionState
 from modes.replies import CONFIRM_EN
 from tools.io import TableCache
@@ -83,6 +83,7 @@ class Session:
         self.assistant: Assistant | None = None
         self.model_plans: dict[tuple[str, str | None], Plan | None] = {}
         self.model_shown: set[tuple[str, str | None]] = set()  # model steps the user has seen restated
+        self._result_info: tuple[tuple[str, int, float], FileInfo] | None = None
         if model is not None and model.configured:
             from engine.assist import Assistant
 
@@ -105,7 +106,16 @@ class Session:
                              {"tokens_in": c.tokens_in, "tokens_out": c.tokens_out, "error": c.error}, c.ms, model_called=True)
 
     def catalog(self) -> Catalog:
-        return self.cache.build(self.ws)
+        """The workspace's files, and the last result in outputs/ as a table a request may read."""
+        cat = self.cache.build(self.ws)
+        rel = self.state.last_result
+        p = self.ws.root / rel if rel else None
+        if rel is None or p is None or not p.is_file():
+            return cat
+        key = (rel, p.stat().st_size, p.stat().st_mtime)
+        if self._result_info is None or self._result_info[0] != key:
+            self._result_info = (key, file_info(p, rel))
+        return replace(cat, results=(self._result_info[1],))
 
     def _model_plan(self, utterance: str, d: Decision, plan: Plan, catalog: Catalog, budget: Any) -> tuple[Decision, Plan]:
         """Explore steps from the model, once per request. Steps a model proposed run only after the user has
@@ -225,6 +235,8 @@ class Session:
             self.last_files = [f["path"] for f in run.files]
             if run.status == "answered":
                 self.last_executed = (plan, decision)
+                tables = [f["path"] for f in run.files if f["path"].lower().endswith((".csv", ".xlsx")) and f.get("columns")]
+                self.state = self.state.evolve(last_result=tables[0] if tables and run.table is not None else None)
             if run.current_file:
                 self.state = self.state.evolve(current_file=run.current_file)
         else:

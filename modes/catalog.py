@@ -106,10 +106,11 @@ class FileInfo:
 @dataclass(frozen=True)
 class Catalog:
     files: tuple[FileInfo, ...] = ()
+    results: tuple[FileInfo, ...] = ()  # files in outputs/ a request may read (the last result): never candidates
 
     @cached_property
     def _by_path(self) -> dict[str, FileInfo]:
-        return {f.path: f for f in self.files}
+        return {f.path: f for f in self.files + self.results}
 
     def get(self, path: str | None) -> FileInfo | None:
         return self._by_path.get(path) if path is not None else None

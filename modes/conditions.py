@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from modes import lexicon as lx
 from modes.catalog import SheetInfo
 from modes.resolve import ColumnHit, find_values, resolve_column
 from modes.text import CJK, NUMBER_RE, _number, tidy
@@ -40,6 +41,8 @@ class Cond:
     def describe(self, lang: str = "zh") -> str:
         col = self.column or self.raw
         def show(v: Any) -> str:
+            if isinstance(v, dict) and "stat" in v:
+                return (f"{v['column']} 的平均值" if lang == "zh" else f"the mean of {v['column']}")
             if isinstance(v, dict):
                 return v.get("date") or v.get("column") or str(v)
             if isinstance(v, list):
@@ -79,6 +82,10 @@ INFIX = [
     ("eq", _alt("==", "=", "等于", "是", "为", "equals", "equal to", "is", "of")),
 ]
 MAX_COMPARISONS = 32
+QUOTES = r"[\s'\"“”‘’「」『』]*"  # a quoted column name ('成交量'小于10000) ends at its closing quote
+STATS = {"平均": "mean", "平均值": "mean", "平均数": "mean", "平均水平": "mean", "均值": "mean", "average": "mean", "the average": "mean",
+         "mean": "mean", "the mean": "mean"}
+STAT_REF = re.compile(r"(?P<stat>the average|the mean|平均水平|平均值|平均数|平均|均值|average|mean)", re.I | re.A)
 QUESTION_VALUE = re.compile(r"什么|啥|哪|多少|几|怎样|如何|否|吗|what|which|how", re.I | re.A)
 ANY_OP = re.compile(r"\s*(?:" + "|".join(p for _, p in INFIX[:-1]) + ")", re.I | re.A)
 INFIX_RE = [(op, re.compile(pat, re.I | re.A)) for op, pat in INFIX]
@@ -144,6 +151,10 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit]) -> tup
     for h in hits:
         if h.start == i:
             return {"column": h.column}, h.end
+    m = STAT_REF.match(text, i + 1 if text[i : i + 1] == "了" else i)
+    if m:  # 高于平均 / above the average 金额: compared with a figure of a column, computed on the data
+        after = next((h for h in hits if h.column in sheet.numeric and re.fullmatch(r"\s*(?:的|of)?\s*", text[m.end() : h.start] if h.start >= m.end() else "x")), None)
+        return {"stat": STATS[m.group("stat").casefold()], "column": after.column if after else None}, (after.end if after else m.end())
     m = DATE_RE.match(text, i)
     if m and (m.group("m") or "年" in m.group(0) or "-" in m.group(0)) and not re.match(r"\d", text[m.end() : m.end() + 1]):
         start, _ = _period(m.group("y"), m.group("m"), m.group("d"))
@@ -169,7 +180,7 @@ def _left_column(text: str, end: int, hits: list[ColumnHit], sheet: SheetInfo) -
     """The column written just before position `end`: (column, raw, how, closest, start)."""
     for h in hits:
         gap = text[h.end : end]
-        if h.end <= end and re.fullmatch(r"\s*(?:列|的|字段|column)?\s*(?:的)?\s*(?:is|are|是|为)?\s*", gap, re.I | re.A):
+        if h.end <= end and re.fullmatch(QUOTES + r"\s*(?:列|的|字段|column)?\s*(?:里面|里的|中的|里|中|的)?\s*(?:is|are|是|为)?\s*", gap, re.I | re.A):
             return h.column, text[h.start : h.end], h.how, (), h.start
     before = text[:end]
     before = re.sub(r"(?:\s+(?:is|are|was|were|be)|是|为)?\s*$", "", before, flags=re.I | re.A)
@@ -203,9 +214,10 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
     hi: date
     blocked = list(blocked or [])
     used: list[tuple[int, int]] = list(blocked)
+    shield: list[tuple[int, int]] = []  # spans a rule may not read (a column named 2019年 while reading periods)
 
     def free(a: int, b: int) -> bool:
-        return not any(s < b and a < e for s, e in used)
+        return not any(s < b and a < e for s, e in used + shield)
 
     def add(c: Cond, a: int, b: int) -> None:
         out.conds.append(c)
@@ -246,8 +258,10 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
                 add(Cond(h.column, "empty", raw=h.column), h.start - 2, h.end)
         elif pre.endswith("有") and text[h.end : h.end + 1] == "的" and free(h.start - 1, h.end):
             add(Cond(h.column, "not_empty", raw=h.column), h.start - 1, h.end + 1)
-    # periods: Q3, 下半年, 2024年3月以后, 2022年以后入职
+    # periods: Q3, 下半年, 2024年3月以后, 2022年以后入职 (a column named 2019年 is a column, never a period)
     date_cols = [c for c in sheet.columns if c in sheet.dates]
+    shield.extend((h.start, h.end) for h in hits if re.search(r"\d", h.column))
+
     for m in RELATIVE_RE.finditer(text):
         if not free(m.start(), m.end()):
             continue
@@ -295,6 +309,7 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         lo, hi = _period(m.group("y") or m.group("y2"), m.group("m"), None)
         col = _date_column(text, m, hits, date_cols, sheet)
         add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), m.start(), m.end())
+    shield.clear()
     # postfix ranges: 评分4.5以上, 3万以下, 100 or more
     for op, pat in POSTFIX:
         # a number is tried from its first digit only (the lookbehinds): from every digit the search is quadratic
@@ -343,6 +358,10 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         if col is None and (raw in ("筛选", "筛", "过滤") or (CJK.match(raw) and len(raw) > 6)):
             continue
         value, end = val
+        if isinstance(value, dict) and "stat" in value:
+            if col is None or (value["column"] or col) not in sheet.numeric:
+                continue
+            value = {"stat": value["stat"], "column": value["column"] or col}
         value = _percent(value, text[m.end() : end], col, sheet)
         if isinstance(value, str) and (not value.strip() or QUESTION_VALUE.match(value)):
             continue
@@ -374,13 +393,14 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
     # values alone: 朝阳区的, Sales 部门的人, 上海和北京的订单
     found = find_values(text, sheet, used)
     for col, vals in found.items():
-        neg = any(re.search(r"(?:除了|除|不要|排除|去掉|非|not|except|excluding)\s*$", text[: s]) for _, s, _ in vals)
+        neg = any(lx.EXCLUDE_BEFORE.search(text[:s]) for _, s, _ in vals)
         first, last = min(s for _, s, _ in vals), max(e for _, _, e in vals)
         names = list(dict.fromkeys(v for v, _, _ in vals))
+        how = "excluded" if neg else "exact"  # the exclusion word is read here, once
         if len(names) == 1:
-            add(Cond(col, "ne" if neg else "eq", names[0], raw=col), first, last)
+            add(Cond(col, "ne" if neg else "eq", names[0], raw=col, how=how), first, last)
         else:
-            add(Cond(col, "not_in" if neg else "in", names, raw=col), first, last)
+            add(Cond(col, "not_in" if neg else "in", names, raw=col, how=how), first, last)
     # words shaped like a column's values but absent from the data (华中仓, 丰台区): asked about, never dropped
     def absent_value(tok: str, a: int, b: int) -> None:
         if not free(a, b) or not 2 <= len(tok) <= 6 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]", tok):

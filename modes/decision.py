@@ -8,6 +8,17 @@ from typing import Any
 GATES = ("chat", "unknown", "clarify", "act")
 NEXTS = ("reply", "ask_intent", "ask_slots", "restate_confirm", "plan_confirm", "execute", "cancel")
 RESTATE_BELOW = 0.55
+BASE_CONFIDENCE = 0.9  # a request whose every part was read by a rule, with nothing defaulted
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One thing that bears on how sure the reading is: a factor, its weight (negative lowers), and why."""
+
+    factor: str  # file | column | value | words | model | slot
+    weight: float
+    reason: str
+    en: str = ""
 
 
 @dataclass(frozen=True)
@@ -38,11 +49,20 @@ class Request:
     full: bool = False
     target_format: str | None = None
     header_row: int | None = None
-    confidence: float = 0.9
-    lowered_by: tuple[str, ...] = ()
+    evidence: tuple[Evidence, ...] = ()
+    unexplained: tuple[str, ...] = ()  # content words of the request that no rule read
+    gaps: tuple[Any, ...] = ()  # modes.evidence.Gap: things asked for that no operation does
     chat_kind: str | None = None
     text: str = ""
     lang: str = "zh"
+
+    @property
+    def confidence(self) -> float:
+        return round(min(1.0, max(0.0, BASE_CONFIDENCE + sum(e.weight for e in self.evidence))), 2)
+
+    @property
+    def lowered_by(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(e.reason for e in self.evidence if e.weight < 0 and e.reason))
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
@@ -73,6 +93,7 @@ class SessionState:
     current_sheet: str | None = None
     pending: Pending | None = None
     last: Pending | None = None  # the request that ran last, for corrections that come after it ran
+    last_result: str | None = None  # the table the last run wrote to outputs/: the input of "在这个结果里…", "then …"
     turn: int = 0
 
     def evolve(self, **kw: Any) -> SessionState:

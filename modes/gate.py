@@ -6,13 +6,14 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from modes import evidence, opspec, replies
 from modes import lexicon as lx
-from modes import replies
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.conditions import Cond
-from modes.decision import RESTATE_BELOW, Decision, Op, Pending, Request, SessionState
+from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState
+from modes.evidence import Gap
 from modes.ops import TurnOps, _blank, parse_turn
-from modes.resolve import FileRef, find_columns, find_files, find_sheet
+from modes.resolve import FileRef, find_columns, find_files, find_sheet, find_values
 from modes.table import select_mode
 from modes.text import language, normalize, parse_number
 
@@ -108,10 +109,6 @@ def _flags(norms: list[str], refs: list[FileRef]) -> dict[str, Any]:
     }
 
 
-MAIN_SLOT = {"rename": "mapping", "sort": "by", "group": "keys", "select": "columns", "add_column": "left", "filter": "conditions",
-             "outliers": "column", "export": "format", "correlate": "columns", "join": "on", "top_n": "by"}
-
-
 def merge_turns(turns: list[TurnOps]) -> list[Op]:
     """Operations over several turns: later turns fill or correct earlier ones."""
     merged: dict[str, Op] = {}
@@ -140,7 +137,8 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                     args.pop("unresolved", None)
                 merged["filter"] = Op("filter", args)
             else:
-                key = MAIN_SLOT.get(op.kind)
+                spec = opspec.get(op.kind)
+                key = spec.main_slot if spec else None
                 if key is None or op.args.get(key) or op.args.get("unresolved"):
                     merged[op.kind] = Op(op.kind, op.args)
                 elif op.kind == "sort" and op.args.get("direction_said"):  # "从高到低" after "按评分排序"
@@ -197,19 +195,25 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         "text": latest, "lang": lang, "plan_only": flags["plan_only"], "overwrite": flags["overwrite"],
         "full": flags["full"], "target_format": flags["target_format"], "header_row": header_row,
     }
-    conf, lowered = 0.9, []
+    ev: list[Evidence] = []
     file: str | None = None
     how = ref.how
     candidates = list(ref.candidates)
     problems: list[str] = []
+    result = catalog.get(state.last_result) if state.last_result else None
+    said_result = bool(lx.RESULT_REF.search(norms[-1]))
+    if result is not None and (how in ("none", "current", "current_missing") and (said_result or lx.THEN_START.search(norms[-1]))
+                               or said_result and how in ("missing", "type", "ambiguous")):
+        if how in ("missing", "type", "ambiguous"):  # what looked like a file name (points_合计) is a column of the result
+            texts[-1] = norms[-1]
+        how, file = "result", result.path  # 在这个结果里… / then …: the last result is the input
+        ev.append(Evidence("file", -0.05, "在上一步的结果上操作", "working on the previous result"))
     if how in ("named", "fuzzy", "description", "current", "type"):
         file = ref.path
         if how == "fuzzy":
-            conf -= 0.1
-            lowered.append("文件名和工作区里的文件差一点，按最接近的理解")
+            ev.append(Evidence("file", -0.1, "文件名和工作区里的文件差一点，按最接近的理解"))
         if how == "type":
-            conf = 0.45
-            lowered.append("您没有说是哪个文件，工作区里只有这一个这种类型的文件")
+            ev.append(Evidence("file", -0.45, "您没有说是哪个文件，工作区里只有这一个这种类型的文件"))
     fi = catalog.get(file) if file else None
     if fi is not None and not fi.is_table:
         problems.append(f"{fi.name} 不是表格文件。" if lang == "zh" else f"{fi.name} is not a spreadsheet.")
@@ -264,6 +268,13 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
                     p_old, h_old, u_old = _fit(texts, _sheet_of(cur, state.current_sheet), flags)
                     if (h_old - 3 * u_old) >= (hits - 3 * unres) and not any(s.casefold() in " ".join(texts).casefold() for s in [s_cur.name or ""] if s):
                         sheet_name, sheet, parsed = state.current_sheet, _sheet_of(cur, state.current_sheet), p_old
+        only = catalog.tables[0] if len(catalog.tables) == 1 else None
+        if fi is None and only is not None and not only.error and how in ("none", "current_missing") and not chatty and has_work:
+            # a one-file workspace: that file is the file
+            sheet, parsed, _, _ = _best_sheet(only, texts, flags)
+            fi, file, how = only, only.path, "only"
+            sheet_name = sheet.name if len(only.sheets) > 1 else None
+            ev.append(Evidence("file", -0.05, "工作区里只有这一个表格", "the workspace holds only this table"))
         if fi is None and how in ("none", "ambiguous", "current_missing") and not chatty:
             # infer the file from the columns and values the request mentions
             # only files sharing a character with the request can have a column or value it names
@@ -279,8 +290,7 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
                 fi, sheet, parsed = fits[0]
                 file, how = fi.path, "inferred"
                 sheet_name = sheet.name if len(fi.sheets) > 1 else None
-                conf = 0.45
-                lowered.append("您没有说是哪个文件，只有它含有提到的列")
+                ev.append(Evidence("file", -0.45, "您没有说是哪个文件，只有它含有提到的列"))
             elif len(fits) == 1 and how == "ambiguous":
                 candidates = [fits[0][0].path] + [c for c in candidates if c != fits[0][0].path]
             elif len(fits) > 1 and how == "none" and has_work:
@@ -294,9 +304,17 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
             fi, file, how, sheet_name = cur, cur.path, "current", named_sheet
             sheet = _sheet_of(cur, named_sheet)
             ops = [Op("profile", {"head": None, "columns": []})]
+    if how == "only" and all(o.kind == "profile" for o in ops):  # a question in a one-file folder that only reads as a preview
+        ev.append(Evidence("file", -0.4, "只理解成预览这个表", "read only as a preview of the table"))
+    if file is not None and ops:
+        words, found_gaps = _unread(texts[-1], parsed[-1], sheet)
+        if words:
+            ev.append(Evidence("words", -0.4, "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
+        for g in found_gaps:
+            ev.append(Evidence("gap", -0.5, g.say("zh"), g.say("en")))
+        kw["unexplained"], kw["gaps"] = tuple(words), tuple(found_gaps)
     if file is not None and any(p.typos for p in parsed):
-        conf = min(conf, 0.5)
-        lowered.append("列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos))
+        ev.append(Evidence("column", -0.4, "列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos)))
     if flags["full"] and not any(o.kind == "full_analysis" for o in ops):
         ops = [Op("full_analysis", {})] + [o for o in ops if o.kind != "profile"]
     if len(files) > 1 and not any(o.kind in ("compare", "join") for o in ops) and ops:
@@ -329,16 +347,31 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         missing += [m for m in m2 if m not in missing]
         problems += p2
         if typo:
-            conf = min(conf, 0.5)
-            lowered.append("列名按最接近的理解")
+            ev.append(Evidence("value", -0.4, "列名按最接近的理解"))
     if how == "description":
-        conf -= 0.05
+        ev.append(Evidence("file", -0.05, ""))  # named by what it holds, not by its name
     return Request(
         intent="work" if ops or flags["full"] else "none",
         ops=tuple(ops), file=file, files=files if len(files) > 1 else (), sheet=sheet_name, file_how=how,
-        candidates=tuple(candidates), missing_file_name=ref.missing_name, missing=tuple(missing),
-        problems=tuple(problems), closest=tuple(closest), confidence=round(conf, 2), lowered_by=tuple(lowered), **kw,
+        candidates=tuple(candidates), missing_file_name=None if how == "result" else ref.missing_name, missing=tuple(missing),
+        problems=tuple(problems), closest=tuple(closest), evidence=tuple(ev), **kw,
     )
+
+
+def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list[Gap]]:
+    """Content words of the latest turn that no rule read, and what it asks for that no operation does."""
+    taken = list(turn.consumed)
+    found = evidence.gaps(text, taken)
+    words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
+    if words:  # values the request names outside any condition (上海的…) are read too
+        for spans in find_values(text, sheet, taken).values():
+            taken += [(a, b) for _, a, b in spans]
+        words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
+    hits = find_columns(text, sheet) if words or re.search(r"至|到|~|-|—|to|through", text) else []
+    for a, b in zip(hits, hits[1:], strict=False):  # 2015年至2020年: a range of columns, which no rule reads yet
+        if re.fullmatch(r"\s*(?:至|到|~|-|—|to|through)\s*", text[a.end : b.start], re.I):
+            words.insert(0, text[a.start : b.end])
+    return words, found
 
 
 def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sheets: list[str]) -> tuple[list[str], list[str], bool]:
@@ -389,6 +422,8 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
                 missing.append("second_table")
             elif not a.get("on"):
                 missing.append("join_key")
+        elif (spec := opspec.get(o.kind)) is not None and spec.words:
+            missing += [g for g in spec.gaps(a) if g not in missing]
     return missing, problems, typo
 
 
@@ -400,7 +435,7 @@ def _decision(gate: str, nxt: str, req: Request, reply: str, rule: str, missing:
     mode, tier = mode_override or (row.mode, row.tier)
     reason = row.reason
     if mode == "transform":
-        labels = "".join(replies.OP_LABEL["zh"].get(k, k) for k in req.kinds() if k != "profile")
+        labels = "".join(opspec.label(k, "zh") for k in req.kinds() if k != "profile")
         reason = f"{row.reason}: {labels}"
     return Decision(
         gate=gate, next=nxt, mode=mode, tier=tier, confidence=req.confidence if gate == "act" else 0.9, request=req,
@@ -414,74 +449,62 @@ def _table_names(catalog: Catalog) -> list[str]:
 
 
 def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decision, SessionState]:
-    """One turn of understanding: the decision and the session state after it."""
-    state = state.evolve(turn=state.turn + 1)
-    text = normalize(utterance)
-    lang = language(utterance)
-    p = state.pending
-    if p is None and state.last is not None and lx.CORRECTION.search(text) and not is_cancel(text):
-        p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
-    if not text:
-        req = Request(intent="unknown", text=utterance, lang=lang)
-        return _decision("unknown", "ask_intent", req, replies.ask_intent(lang), "empty"), state
-    if p is None and lx.GREETING.match(text.strip()) and find_files(text, catalog).how == "none":
-        return _chat("greeting", utterance, lang, state)  # a bare greeting: no file is looked into
-    if HOLD.match(text) and not set(understand([utterance], catalog, state).kinds()) - WEAK_KINDS - {"export"}:
-        text = "取消"  # 等一下，先别转: hold, never a request to run
-    if is_cancel(text):
-        req = Request(intent="chat", text=utterance, lang=lang, chat_kind="cancel")
-        reply = replies.cancelled(lang) if p else ("现在没有需要取消的操作。" if lang == "zh" else "There is nothing to cancel.")
-        return _decision("chat", "cancel", req, reply, "cancel_word"), state.evolve(pending=None)
-    if is_confirm(text):
-        if p and p.stage == "confirm":
-            req = replace(p.request, lang=p.request.lang)
-            d = _decision("act", "execute", req, "", "confirm_pending", mode_override=(p.mode, p.tier))
-            return d, state.evolve(pending=None, current_file=req.file or state.current_file, current_sheet=req.sheet,
-                                   last=replace(p, stage="done"))
-        if p and p.stage == "clarify":
-            req = p.request
-            d = _decision("clarify", "ask_slots", req, replies.ask_slots(req, list(req.missing), req.lang, _table_names(catalog)), "confirm_while_clarifying", req.missing)
-            return d, state
-        req = Request(intent="unknown", text=utterance, lang=lang)
-        return _decision("unknown", "ask_intent", req, replies.ask_intent(lang, nothing_pending=True), "confirm_nothing_pending"), state.evolve(pending=None)
-    if p is not None:
-        fresh = understand([utterance], catalog, state)
-        ck = chat_kind(text)
-        new_kinds = set(fresh.kinds()) - WEAK_KINDS
-        old_kinds = set(p.request.kinds())
-        if ck and not new_kinds and fresh.file_how in ("none", "current", "current_missing"):
-            return _chat(ck, utterance, lang, state)
-        other_file = (bool(fresh.ops) and fresh.file_how in ("named", "fuzzy", "description", "type") and p.request.file not in (None, fresh.file)
-                      and not lx.CORRECTION.search(text))
-        adding = bool(ADDITIVE.search(text))
-        if new_kinds and not fresh.missing and not other_file and not (new_kinds - old_kinds) and not adding:
-            # the new turn says everything itself: it replaces the pending request, restated before running
-            return _gate(fresh, state, [utterance], multi_turn=True, catalog=catalog, prior=None)
-        swap = FILE_SWAP.search(text)
-        said = (swap.group("new") or swap.group("new2") or "") if swap else ""
-        if said and find_files(normalize(said), catalog, None, [f.path for f in catalog.tables]).how in ("named", "fuzzy", "description"):
-            # 不是上海，是北京: the file is what changes
-            merged = understand(list(p.turns) + [said], catalog, state, [f.path for f in catalog.tables])
-            return _gate(merged, state, list(p.turns) + [said], multi_turn=True, catalog=catalog, prior=p)
-        if not (new_kinds - old_kinds) and not other_file and not (fresh.full and not p.request.full):
-            restrict = list(p.request.candidates) if p.request.file_how == "ambiguous" else None
-            merged = understand(list(p.turns) + [utterance], catalog, state, restrict)
-            return _gate(merged, state, list(p.turns) + [utterance], multi_turn=True, catalog=catalog, prior=p)
-    req = understand([utterance], catalog, state)
-    ck = chat_kind(text)
-    strong = set(req.kinds()) - WEAK_KINDS
-    explicit = req.file_how in ("named", "fuzzy", "description") or req.missing_file_name
-    if ck in ("about", "howto", "safety", "privacy", "formats") and not explicit:
-        return _chat(ck, utterance, lang, state)
-    if ck and not strong and not explicit:
-        return _chat(ck, utterance, lang, state)
-    if lx.EXPORT_LIST.search(text) and not strong and not req.file:
-        wants_file = bool(lx.EXPORT.search(text))
-        ops = (Op("list_files", {}),) + ((Op("export", {"format": "csv"}),) if wants_file else ())
-        req = replace(req, intent="export_list", ops=ops, missing=(), file=None, confidence=0.9)
-        d = _decision("act", "execute", req, "", "export_list")
-        return d, state.evolve(pending=None)
-    return _gate(req, state, [utterance], multi_turn=False, catalog=catalog, prior=None)
+    """One turn of understanding: the decision and the session state after it (the dialogue table decides)."""
+    from modes.dialogue import decide_turn
+
+    return decide_turn(state, utterance, catalog)
+
+
+def _names_no_data(req: Request, text: str, catalog: Catalog) -> bool:
+    """A request with no file that names nothing of the workspace and whose content words no rule reads."""
+    if req.file or req.file_how != "none" or req.missing_file_name or req.full or lx.WORK_NOUN.search(text) or lx.DEICTIC.search(text) \
+            or lx.QUESTION_DATA.search(text):
+        return False
+    if set(req.kinds()) - {"profile", "filter", "compare", "correlate", "select", "export"}:
+        return False
+    for f in catalog.tables:
+        for s in f.sheets:
+            if find_columns(text, s) or find_values(text, s, []):
+                return False
+    return bool(evidence.unexplained(text, []))
+
+
+def _why(req: Request, lang: str) -> str:
+    """What lowered the confidence, as said in a restatement."""
+    if lang == "zh":
+        return ("（" + "；".join(req.lowered_by) + "。）") if req.lowered_by else ""
+    said = list(dict.fromkeys(e.en for e in req.evidence if e.weight < 0 and e.en))
+    return ("(" + "; ".join(said) + ".) ") if said else ""
+
+
+SLOT_ANSWER = re.compile(r"^\s*(?:就?用|就|是|选|要|拿|按|用的是|我说的是|指的是|(?:i mean|use|the|it'?s|by)\s)?\s*(?P<body>.+?)\s*"
+                         r"(?:这一?列|那一?列|这个字段|那个字段|一列|列|字段|(?:the\s+)?column)?\s*(?:吧|就行|就好|即可|啊|呀)?\s*[。.!！]?\s*$", re.I | re.A)
+SLOT_PHRASE = {"group_by": "按{}分组", "sort_by": "按{}排序", "columns": "只保留{}列", "column": "", "columns_pair": "{}的相关性", "join_key": "按{}关联"}
+
+
+def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
+    """The turns with the columns an answer names put where they were asked for; [] when it names none; None when not an answer."""
+    asked = [m for m in p.request.missing if m in SLOT_PHRASE]
+    f = catalog.get(p.request.file) if p.request.file else None
+    m = SLOT_ANSWER.match(text)
+    if not asked or f is None or not f.sheets or m is None:
+        return None
+    sheet = _sheet_of(f, p.request.sheet)
+    hits = find_columns(m.group("body"), sheet)
+    rest = re.sub(r"[\s,，、和与及and&]+", "", _blank(m.group("body"), [(h.start, h.end) for h in hits]), flags=re.I)
+    if rest:
+        return [] if len(text) <= 12 and re.search(r"列|字段|column", text, re.I) else None
+    cols = list(dict.fromkeys(h.column for h in hits))
+    turns = list(p.turns)
+    raws = [u["raw"] for o in p.request.ops for u in o.args.get("unresolved", [])]
+    raw = next((r for r in raws if any(r in t for t in turns)), None)
+    if raw is not None:  # 按那个分组 + 城市 -> 按城市分组
+        i = max(i for i, t in enumerate(turns) if raw in t)
+        turns[i] = turns[i].replace(raw, cols[0], 1)
+        return turns
+    if asked[0] == "column":  # 找异常值 + 实际销量: the column joins the request that asked for it
+        return turns[:-1] + [f"{turns[-1]} {cols[0]}"]
+    return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
 
 
 def _chat(kind: str, utterance: str, lang: str, state: SessionState) -> tuple[Decision, SessionState]:
@@ -493,6 +516,12 @@ def _chat(kind: str, utterance: str, lang: str, state: SessionState) -> tuple[De
 def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool, catalog: Catalog, prior: Pending | None) -> tuple[Decision, SessionState]:
     lang = req.lang
     text = normalize(turns[-1])
+    if req.gaps and req.ops and all(o.args.get("question") or o.kind in ("profile", "count") for o in req.ops):
+        # 中位数是多少: the figure asked for is one no operation gives; never offer another figure in its place
+        said = ("；".join(g.say("zh") for g in req.gaps) + "。") if lang == "zh" else ("; ".join(g.say("en") for g in req.gaps) + ". ")
+        named = req.file if req.file_how not in ("none", "missing") else None
+        d = _decision("unknown", "ask_intent", replace(req, intent="unknown"), said + replies.ask_intent(lang, named), "capability_gap")
+        return d, state.evolve(pending=None, current_file=named or state.current_file)
     if not req.ops and not req.full:
         if prior is not None and multi_turn:
             missing = list(prior.request.missing) or ["file"]
@@ -506,13 +535,20 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         if not lx.VAGUE.search(text) and not lx.WORK_NOUN.search(text) and not named and not req.missing_file_name and ck is None \
                 and re.search(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}", text, re.I) and not lx.DEICTIC.search(text) and not mentions_data:
             return _chat("other", turns[-1], lang, state)
-        if named and lx.REMARK.search(text) and not lx.VAGUE.search(text) and prior is None:
-            zh_, en_ = replies.remark(named)
+        if (named or lx.DEICTIC.search(text)) and lx.REMARK.search(text) and not lx.VAGUE.search(text) and prior is None:
+            zh_, en_ = replies.remark(named or ("这个表" if lang == "zh" else "this table"))
             req = replace(req, intent="chat", chat_kind="remark")
             return _decision("chat", "reply", req, en_ if lang == "en" else zh_, "chat:remark"), state.evolve(current_file=named)
         req = replace(req, intent="unknown")
+        cannot = evidence.gaps(text)
+        if cannot:  # 中位数是多少: say plainly what cannot be done, and the closest thing that can
+            said = ("；".join(g.say("zh") for g in cannot) + "。") if lang == "zh" else ("; ".join(g.say("en") for g in cannot) + ". ")
+            d = _decision("unknown", "ask_intent", replace(req, gaps=tuple(cannot)), said + replies.ask_intent(lang, named), "capability_gap")
+            return d, state.evolve(pending=None, current_file=named or state.current_file)
         d = _decision("unknown", "ask_intent", req, replies.ask_intent(lang, named), "no_intent")
         return d, state.evolve(pending=None, current_file=named or state.current_file)
+    if _names_no_data(req, text, catalog):
+        return _chat("other", turns[-1], lang, state)  # 你是不是呆萌啊: talk that names no file, column or value, with words no rule reads
     if req.missing:
         d = _decision("clarify", "ask_slots", req, replies.ask_slots(req, list(req.missing), lang, _table_names(catalog)), "missing_slots", req.missing)
         pend = Pending(tuple(turns), "clarify", req, "clarify", "none")
@@ -526,7 +562,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         reply = replies.restate(req, lang)
     elif req.confidence < RESTATE_BELOW:
         nxt, rule = "restate_confirm", "low_confidence"
-        why = ("（" + "；".join(req.lowered_by) + "。）") if lang == "zh" and req.lowered_by else ""
+        why = _why(req, lang)
         reply = replies.restate(req, lang, why)
     else:
         nxt, rule, reply = "execute", "enough_to_act", ""

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from modes import opspec
 from modes.catalog import Catalog
 from modes.conditions import Cond
-from modes.decision import Decision, Op, Request, SessionState
+from modes.decision import BASE_CONFIDENCE, Decision, Evidence, Op, Request, SessionState
 from modes.gate import _decision, _gate, _op_gaps
 from modes.replies import CHAT
 from modes.resolve import closest_columns, find_files
 
-GOALS = {"profile", "filter", "sort", "group", "dedupe", "clean", "select", "export", "compare", "outliers",
-         "correlate", "join", "full_analysis", "top_n", "count"}
+GOALS = opspec.proposable()
 COND_OPS = {"eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains", "in", "not_in", "empty",
             "not_empty", "startswith", "endswith"}
 MODEL_CONFIDENCE = 0.5  # below the 0.55 line: what a model understood is always restated first
@@ -115,8 +115,16 @@ def request_from_intent(intent: dict[str, Any], goals: list[str], catalog: Catal
         elif g == "top_n":
             by = [x for x in (col(b) for b in intent.get("sort_by") or []) if x]
             ops.append(Op("top_n", {"n": int(intent.get("n") or 10), "by": by[0] if by else None, "ascending": bool(intent.get("ascending", False))}))
-        else:
-            ops.append(Op(g, {}))
+        else:  # any other operation: its column slots from the columns the model named, in order
+            spec = opspec.get(g)
+            named_cols = [x for x in (col(k) for k in intent.get("columns") or []) if x]
+            args: dict[str, Any] = {}
+            for s in spec.slots if spec else ():
+                if s.kind == "column" and named_cols:
+                    args[s.name] = named_cols.pop(0)
+                elif s.kind == "columns" and named_cols:
+                    args[s.name], named_cols = named_cols, []
+            ops.append(Op(g, args))
     files: tuple[str, ...] = ()
     others = [f for f in (intent.get("files") or []) if isinstance(f, str)]
     if others and file:
@@ -133,6 +141,6 @@ def request_from_intent(intent: dict[str, Any], goals: list[str], catalog: Catal
         file=file, files=files if len(files) > 1 else (), sheet=sheet.name if (sheet and fi and len(fi.sheets) > 1) else None,
         file_how="model" if file else ("missing" if missing_name else "none"), candidates=candidates,
         missing_file_name=missing_name, missing=tuple(missing), problems=tuple(problems), closest=tuple(columns),
-        full="full_analysis" in goals, confidence=MODEL_CONFIDENCE, lowered_by=("由模型解析，执行前需要确认",),
+        full="full_analysis" in goals, evidence=(Evidence("model", MODEL_CONFIDENCE - BASE_CONFIDENCE, "由模型解析，执行前需要确认"),),
         text=utterance, lang=lang,
     )

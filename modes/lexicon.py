@@ -101,6 +101,10 @@ def rx(*words: str) -> re.Pattern[str]:
 
 # --- operations -----------------------------------------------------------------------------
 FILTER = rx("筛选", "筛出", "筛一下", "筛下", "筛", "过滤", "挑出", "挑选", "拉出来", "找出来", "查出", "只看", "只显示", "filter", "fliter", "filtr", "where", "rows with", "rows where", "find rows")
+# Words written right before values that exclude them: 剔除上海, 不包括广州, except Sales
+EXCLUDE = rx("除了", "除去", "除开", "刨除", "扣除", "剔除", "排除", "去掉", "去除", "删掉", "删除", "不包括", "不包含", "不含", "不算", "不要",
+             "除", "非", "except", "excluding", "exclude", "other than", "besides", "without", "not", "but not", "apart from")
+EXCLUDE_BEFORE = re.compile(r"(?:" + EXCLUDE.pattern + r")\s*(?:掉|了)?\s*$", re.I | re.A)
 DELETE_ROWS = rx("删掉", "删除", "删了", "去掉", "去除", "剔除", "排除", "remove", "delete", "drop")
 SORT = re.compile(
     r"排序|排一下|排个序|排列|重新排|排\b|排,|排$|从高到低|从低到高|从大到小|从小到大|由高到低|由低到高|升序|降序|倒序|正序|"
@@ -108,7 +112,7 @@ SORT = re.compile(
     re.I | re.A,
 )
 GROUP = re.compile(
-    r"汇总|分组|统计|求和|总和|合计|平均|均值|求均值|计数|小计|总计|按.{1,12}?算|"
+    r"汇总|分组|统计|求和|总和|合计|加总|平均|均值|求均值|计数|小计|总计|按.{1,12}?算|"
     r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b",
     re.I | re.A,
 )
@@ -151,7 +155,7 @@ ABOUT_ME = re.compile(
     r"你是谁|你叫什么|你是什么|你能做什么|你能干什么|你会做什么|你会干什么|你会什么|你可以做什么|你都能|你能帮我做什么|你有什么功能|有什么功能|"
     r"你能帮我干[嘛啥]|你能干[嘛啥]|你会干[嘛啥]|能干[嘛啥]|会不会.{0,10}(?:覆盖|改|删|动|上传|丢|泄露)|"
     r"你支持|支持哪些|你(?:能|可以|会|能不能|可不可以)(?:处理|打开|读取?|识别|支持|看懂)|能处理(?:哪些|什么)|支持什么|你和.{1,20}(?:区别|不同|比)|你跟.{1,20}(?:区别|不同)|你会不会|你能不能.{0,6}(?:联网|上传)|会不会把|会不会改|"
-    r"安全吗|隐私|上传|联网|发到|泄露|离线|模型|问清是|怎么用你|你怎么用|"
+    r"安全吗|隐私|上传|联网|发到|泄露|离线|模型|问清是|怎么用你|你怎么用|传到网上|传到云|传出去|发出去|云端|服务器上|会不会.{0,10}(?:传|发给|外泄)|"
     r"\bwho are you\b|\bwhat are you\b|\bwhat can you do\b|\bwhat do you do\b|\bwhat can you help\b|\bhow do you work\b|\bdo you support\b|"
     r"\bwho (?:made|built|created|wrote) you\b|\bcan you (?:read|open|handle|process|work with|support|deal with) (?:password|encrypted|xls|xlsx|csv|excel|big|large|chinese|gbk|files?\b)|"
     r"\bare you\b|\bsent anywhere\b|\bonline\b|\boffline\b|\bwithout (?:the )?internet\b|\b(?:delete|remove|overwrite|change|modify|touch) my (?:files?|data|spreadsheets?)\b|\bprivacy\b|\bupload|\bsafe\b|\byour name\b|\bwhat formats\b|\bwill you (?:change|modify|overwrite)\b",
@@ -172,11 +176,21 @@ HEADER_ROW = re.compile(
     r"|header\s+(?:is\s+)?(?:on|in|at)?\s*(?:row|line)\s*(\d+)|(?:row|line)\s*(\d+)\s+is\s+the\s+header",
     re.I | re.A,
 )
-REMARK = re.compile(r"不错|挺好|很好|真好|好看|漂亮|厉害|有意思|有趣|整齐|干净|乱|哪来的|谁做的|谁给的|looks (?:good|nice|great|fine)|nice|interesting|neat|messy", re.I | re.A)
+REMARK = re.compile(r"不错|挺好|很好|真好|好看|漂亮|厉害|有意思|有趣|整齐|干净|乱|哪来的|谁做的|谁给的|发我的|发给我的|发来的|给我的|传给我|传过来的|"
+                    r"(?:上周|昨天|前天|今天|刚才|上个月|早上)(?:才)?(?:发|给|传)|(?:财务|同事|领导|老板|客户|助理)(?:那边)?(?:发|给|做|整理)的|"
+                    r"sent (?:it |this )?(?:to )?me|gave (?:it |this )?(?:to )?me|(?:is|was) from (?:my|the|our) \w+|came from|"
+                    r"looks (?:good|nice|great|fine)|nice|interesting|neat|messy", re.I | re.A)
 WORK_NOUN = re.compile(r"表|文件|数据|报告|sheet|excel|file|data|table|spreadsheet|csv|xlsx|report|列|行", re.I | re.A)
 
 CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是", "行", "执行", "执行吧", "开始", "没问题", "对", "对的", "嗯", "嗯嗯", "确定", "同意", "冲", "搞吧", "来吧", "ok", "okay", "yes", "y", "go", "go ahead", "sure", "yep", "yeah", "confirm", "proceed", "run it", "do it", "please do", "yes please", "sounds good")
 CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别弄了", "不做了", "先不", "先不用", "停", "停止", "不要", "别", "放弃", "撤销", "等等", "等一下",
                 "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't", "wait", "cancel that", "cancel it")
 CORRECTION = re.compile(r"改成|改为|换成|换为|改一下条件|应该是|不是.{0,20}是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|instead|change (?:it|the \w+) to|i meant|i mean|actually", re.I | re.A)
+# Setting the earlier request aside before a new one: 算了这个先放着，帮我…
+SET_ASIDE = re.compile(r"算了|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
+                       r"(?<![a-z])(?:never ?mind|forget (?:it|that|about it)|scratch that|leave (?:it|that) for now|skip that)(?![a-z])", re.I | re.A)
+# The previous result as the input of this request
+RESULT_REF = re.compile(r"(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果"
+                        r"|(?<![a-z])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z])", re.I | re.A)
+THEN_START = re.compile(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and then|after that|next,)", re.I | re.A)
 DEICTIC = re.compile(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)

@@ -8,11 +8,12 @@ from itertools import islice
 from typing import Any
 
 from modes import lexicon as lx
+from modes import opspec
 from modes.catalog import SheetInfo
 from modes.conditions import Cond, parse_conditions
 from modes.decision import Op
 from modes.resolve import ColumnHit, find_columns, resolve_column
-from modes.text import CJK, parse_number, tidy
+from modes.text import CJK, blank, parse_number, tidy
 
 DESC = re.compile(r"从高到低|从大到小|由高到低|由大到小|从新到旧|由新到旧|从晚到早|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
@@ -27,7 +28,7 @@ SORT_VERB = re.compile(r"排|sort|order|rank|从高到低|从低到高|升序|�
 GROUP_VERB = re.compile(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = re.compile(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|by|per)(?![a-z])|每个|每一个|各个|各(?=[\u4e00-\u9fff])", re.I | re.A)
+BY_WORD = re.compile(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|by|per)(?![a-z])|每个|每一个|各个|各(?=[\u4e00-\u9fff])", re.I | re.A)
 KEY_STOP = re.compile(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = re.compile(
     r"(?:的)?(?:空值|空白|空格子|缺失值|缺失|空的|空着的|空单元格)(?:都|全部|统一)?(?:填成|填为|填充为|填充成|填上|补成|补为|改成|替换成|替换为|设为|写成|填|补)\s*[\"“'「]?(?P<v>[^\"”'」,;]+?)[\"”'」]?(?=$|[,;。]|\s)"
@@ -56,6 +57,9 @@ RENAME = re.compile(
     re.I | re.A,
 )
 RENAME_VERB = re.compile(r"改名|重命名|改叫|更名|列名改|rename", re.I | re.A)
+EXPORT_FORMAT = re.compile(r"(?:成|为|(?<![a-z])as|(?<![a-z])to|(?<![a-z])into|导出|转)\s*(?P<f>csv|tsv|xlsx|xls|excel)(?![a-z])", re.I | re.A)
+CMP_STAT = re.compile(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到)|(?<=于了)|(?<=过了))\s*(?:平均水平|平均值|平均数|平均|均值)"
+                      r"|(?:(?<=above)|(?<=below)|(?<=than)|(?<=under)|(?<=over))\s+(?:the\s+)?(?:average|mean)", re.I | re.A)
 BARE_OPS = {"大于": "gt", "超过": "gt", "高于": "gt", ">": "gt", "小于": "lt", "低于": "lt", "不到": "lt", "<": "lt",
             "不低于": "ge", "至少": "ge", ">=": "ge", "≥": "ge", "不超过": "le", "不高于": "le", "<=": "le", "≤": "le", "等于": "eq", "=": "eq"}
 BARE_CMP = re.compile(r"(?P<op>不低于|不超过|不高于|大于|超过|高于|小于|低于|不到|至少|等于|>=|<=|≥|≤|>|<|=)\s*(?P<v>-?\d[\d,.]*\s*(?:万|千|k)?|[一二两三四五六七八九十百千万点]+)")
@@ -77,6 +81,7 @@ class TurnOps:
     correction: bool = False
     typos: list[str] = field(default_factory=list)
     bare: list[tuple[str, Any]] = field(default_factory=list)  # a comparison with no column: 大于4.5
+    consumed: list[tuple[int, int]] = field(default_factory=list)  # the spans the rules read
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
@@ -86,12 +91,7 @@ def _unres(raw: str, closest: list[str] | tuple[str, ...], slot: str = "column")
     return {"slot": slot, "raw": raw, "closest": list(closest)}
 
 
-def _blank(text: str, spans: list[tuple[int, int]]) -> str:
-    chars = list(text)
-    for s, e in spans:
-        for i in range(max(0, s), min(len(chars), e)):
-            chars[i] = " "
-    return "".join(chars)
+_blank = blank
 
 
 def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop: re.Pattern[str] = KEY_STOP) -> tuple[str | None, str, str, list[str], int]:
@@ -159,6 +159,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     for m in lx.HEADER_ROW.finditer(text):
         spans.append(m.span())
         header_said = True
+    for m in EXPORT_FORMAT.finditer(text) if lx.EXPORT.search(text) else ():  # 导出成 csv: the format, never a value to filter on
+        spans.append(m.span("f"))
     text = _blank(text, spans)
     hits = find_columns(text, sheet)
     out.hits = len(hits)
@@ -166,6 +168,13 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
 
     def unresolved(n: int = 1) -> None:
         out.unresolved += n
+
+    # operations asked for by their own words (registered OpSpecs with a lexicon): they own those words
+    worded = opspec.read_worded(text, hits, sheet)
+    for w in worded:
+        found.append((w.start, Op(w.kind, w.args)))
+        spans.extend(w.spans)
+    text = _blank(text, [s for w in worded for s in w.spans])  # words an operation read are not read again
 
     # explore: compare, outliers, relation, join
     m = lx.EXPLORE_COMPARE.search(text)
@@ -342,7 +351,9 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     dedupe_keys: list[str] = []
     key_spans: list[tuple[int, int]] = []
     sorting = bool(lx.SORT.search(text))
-    grouping = bool(lx.GROUP.search(text)) and not explore
+    # 高于平均 compares, it does not summarise; a column named 金额_合计 names a column, not a summary
+    gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in hits if lx.GROUP.search(h.column) and text[h.start : h.end] == h.column])
+    grouping = bool(lx.GROUP.search(gtext)) and not explore
     for b in islice(BY_WORD.finditer(text), MAX_KEYS):  # a request names a few keys; junk may repeat 按 hundreds of times
         if any(s <= b.start() < e for s, e in spans):
             continue
@@ -365,7 +376,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         clause = re.split(r"[,;]", text[j:], maxsplit=1)[0]
         word = b.group(0).casefold()
         before = text[max(0, b.start() - 30) : b.start()]
-        if word in ("每个", "每一个", "各个", "各", "per") or word.startswith("group"):
+        if word in ("每个", "每一个", "各个", "各", "per", "for each", "for every") or word.startswith("group"):
             role = "group"
         elif word.startswith(("sort", "order", "rank")):
             role = "sort"
@@ -395,7 +406,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             role = "sort" if word in ("按", "按照", "by") and SORT_VERB.search(text[j:]) else "none"
         if role == "none":
             continue
-        if role == "group" and word in ("per", "每", "每个", "每一个") and all(c and _id_like(c, sheet) for c, _, _ in keys):
+        if role == "group" and word in ("per", "每", "每个", "每一个", "for each", "for every") and all(c and _id_like(c, sheet) for c, _, _ in keys):
             key_spans.append((b.start(), j))
             continue  # average revenue per order: one value per row, so an overall average
         for c, r, cl in keys:
@@ -431,7 +442,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     if (grouping or group_keys) and not explore:
         measures: list[dict[str, str]] = []
         unres = []
-        blanked = _blank(text, key_spans)
+        blanked = _blank(gtext, key_spans)
         for agg, rxp in AGG_WORDS:
             for am in islice(rxp.finditer(blanked), MAX_KEYS):
                 if agg == "count":
@@ -471,7 +482,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         if unres:
             args["unresolved"] = unres
             unresolved(len(unres))
-        gm = lx.GROUP.search(text)
+        gm = lx.GROUP.search(gtext)
         found.append((gm.start() if gm else (key_spans[0][0] if key_spans else 0), Op("group", args)))
         spans.append((gm.start(), gm.end()) if gm else (0, 0))
 
@@ -517,7 +528,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         logic = cp.logic
         keeps = fm is not None and not re.fullmatch(r"where|rows with|rows where|find rows|with", fm.group(0), re.I | re.A)
         if dm and conds and (not keeps or dm.start() > fm.start()):  # type: ignore[union-attr]
-            conds = [negate(c) for c in conds]
+            conds = [c if c.how == "excluded" else negate(c) for c in conds]
             logic = "or" if logic == "and" and len(conds) > 1 else "and"
         unres_c = [c for c in conds if c.column is None]
         args = {"conditions": conds, "logic": logic, "delete": bool(dm)}
@@ -542,14 +553,15 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             found.append((named[-1].start, Op("group", {"keys": [named[-1].column], "measures": [{"agg": "count"}], "question": True})))
 
     vm = VALUE_Q.search(text)
-    if vm and not any(o.kind in ("group", "count", "top_n") for _, o in found):
+    counting = bool(COUNT_Q.search(text)) and any(o.kind == "filter" for _, o in found)
+    if vm and not worded and not counting and not any(o.kind in ("group", "count", "top_n") for _, o in found):
         asked = [h for h in hits if (h.end <= vm.start() or re.match(r"what", vm.group(0), re.I)) and h.column in sheet.numeric]
         if asked:
             col = asked[-1].column
             between = text[asked[-1].start : vm.end()] if asked[-1].end <= vm.start() else vm.group(0)
             agg = ("max" if re.search(r"最高|最大|最多|max|highest|largest", between, re.I | re.A)
                    else "min" if re.search(r"最低|最小|最少|min|lowest|smallest", between, re.I | re.A)
-                   else "mean" if re.search(r"平均|均值|average|mean", text, re.I | re.A)
+                   else "mean" if re.search(r"平均|均值|average|mean", gtext, re.I | re.A)
                    else "sum" if re.search(r"一共|总共|合计|总计|总和|总额|total|sum", text, re.I | re.A)
                    else "mean" if lx.concept_of(col) in ("price", "rating", "age", "spend", "salary") else "sum")
             found.append((vm.start(), Op("group", {"keys": [], "measures": [{"column": col, "agg": agg}], "question": True})))
@@ -593,6 +605,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                 n = int(parse_number(g) or 5) if g else 5
             found.append((pm.start() if pm else 0, Op("profile", {"head": n, "columns": [h.column for h in hits]})))
 
+    out.consumed = spans + [(h.start, h.end) for h in hits] + list(cp.spans)
     found.sort(key=lambda t: t[0])
     exports = [o for _, o in found if o.kind == "export"]
     out.ops = [o for _, o in found if o.kind != "export"] + exports[:1]

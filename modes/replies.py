@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from modes.conditions import Cond
+from modes import opspec
 from modes.decision import Request
 
 CONFIRM_ZH = "确认请回复'继续'"
@@ -37,100 +37,9 @@ CHAT = {
     "other": ("我主要帮你处理表格。想分析、筛选或导出哪个文件？", "I mainly work on spreadsheets. Which file would you like to analyse, filter or export?"),
 }
 
-OP_LABEL = {
-    "zh": {"profile": "预览", "filter": "筛选", "sort": "排序", "group": "分组汇总", "dedupe": "去重", "clean": "清洗", "select": "选列",
-           "add_column": "加计算列", "top_n": "取前几名", "export": "导出", "compare": "对比", "outliers": "找异常值", "correlate": "看相关性",
-           "join": "关联", "full_analysis": "全面分析", "append": "合并", "count": "计数"},
-    "en": {"profile": "preview", "filter": "filter", "sort": "sort", "group": "group & summarise", "dedupe": "dedupe", "clean": "clean",
-           "select": "select columns", "add_column": "add a column", "top_n": "top N", "export": "export", "compare": "compare",
-           "outliers": "find outliers", "correlate": "correlation", "join": "join", "full_analysis": "full analysis",
-           "append": "append", "count": "count"},
-}
-AGG_LABEL = {"zh": {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大"},
-             "en": {"sum": "sum", "mean": "mean", "count": "count", "min": "min", "max": "max"}}
-
-
 def op_phrase(kind: str, args: dict[str, Any], lang: str) -> str:
-    zh = lang == "zh"
-    sep = "、" if zh else ", "
-    if kind == "filter":
-        conds: list[Cond] = args.get("conditions") or []
-        joiner = (" 或 " if args.get("logic") == "or" else " 且 ") if zh else (" or " if args.get("logic") == "or" else " and ")
-        text = joiner.join(c.describe(lang) for c in conds if c.column)
-        if not text:
-            return "筛选" if zh else "filter"
-        return f"筛选 {text} 的行" if zh else f"keep rows where {text}"
-    if kind == "sort":
-        by = sep.join(args.get("by") or [])
-        if zh:
-            return f"按 {by} {'升序' if args.get('ascending') else '降序'}排序" if by else "排序"
-        return f"sort by {by} {'ascending' if args.get('ascending') else 'descending'}" if by else "sort"
-    if kind == "group":
-        keys = sep.join(args.get("keys") or [])
-        ms = args.get("measures") or []
-        mtxt = sep.join(f"{m['column']} {AGG_LABEL[lang][m['agg']]}" if m.get("column") else AGG_LABEL[lang]["count"] for m in ms)
-        if not mtxt:
-            mtxt = "各数值列的合计（单价、评分等取平均）与行数" if zh else "totals of numeric columns (prices and ratings averaged) and row counts"
-        if zh:
-            return f"按 {keys} 分组，计算 {mtxt}" if keys else f"计算 {mtxt}"
-        return f"group by {keys}, compute {mtxt}" if keys else f"compute {mtxt}"
-    if kind == "select":
-        cols = sep.join(args.get("columns") or [])
-        return f"只保留 {cols} 列" if zh else f"keep columns {cols}"
-    if kind == "export":
-        fmt = (args.get("format") or "csv").upper()
-        return f"导出为 {fmt} 到 outputs/" if zh else f"export as {fmt} to outputs/"
-    if kind == "clean":
-        fill = args.get("fill")
-        if fill:
-            parts = sep.join(f"{'所有列' if k == '*' else k} 的空值填为“{v}”" for k, v in fill.items()) if zh else sep.join(f"fill blanks in {'all columns' if k == '*' else k} with '{v}'" for k, v in fill.items())
-            return parts
-        return "清洗（去首尾空格、删除全空行）" if zh else "clean (trim spaces, drop empty rows)"
-    if kind == "dedupe" and args.get("show"):
-        sub = args.get("subset")
-        return (f"找出 {sep.join(sub)} 重复的行" if sub else "找出重复的行") if zh else (f"list rows duplicated on {sep.join(sub)}" if sub else "list duplicated rows")
-    if kind == "dedupe":
-        sub = args.get("subset")
-        return (f"按 {sep.join(sub)} 去重" if sub else "删除重复行") if zh else (f"dedupe on {sep.join(sub)}" if sub else "remove duplicate rows")
-    if kind == "add_column":
-        right = args.get("right")
-        r = right.get("column") if isinstance(right, dict) else right
-        return f"新增列 {args.get('name')} = {args.get('left')} {args.get('op')} {r}" if zh else f"add column {args.get('name')} = {args.get('left')} {args.get('op')} {r}"
-    if kind == "top_n" and args.get("question") and args.get("by"):
-        low = args.get("ascending")
-        return (f"找出 {args['by']} {'最低' if low else '最高'}的那一行" if zh
-                else f"find the row with the {'lowest' if low else 'highest'} {args['by']}")
-    if kind == "top_n" and args.get("question"):
-        low = args.get("ascending")
-        return ("取最低的一组" if low else "取最高的一组") if zh else ("take the lowest group" if low else "take the highest group")
-    if kind == "top_n":
-        low = args.get("ascending")
-        return (f"取 {args.get('by')} {'最小' if low else '最大'}的 {args.get('n')} 行" if zh
-                else f"{'bottom' if low else 'top'} {args.get('n')} rows by {args.get('by')}")
-    if kind == "outliers":
-        return f"找出 {args.get('column')} 的异常值" if zh else f"find outliers in {args.get('column')}"
-    if kind == "correlate":
-        return f"看 {sep.join(args.get('columns') or [])} 之间的相关性" if zh else f"correlate {sep.join(args.get('columns') or [])}"
-    if kind == "compare":
-        return "对比两张表" if zh else "compare the two tables"
-    if kind == "append":
-        return "把两张表上下合并（列相同）" if zh else "stack the two tables (same columns)"
-    if kind == "rename":
-        pairs = (sep.join(f"{o} → {n}" for o, n in (args.get("mapping") or {}).items()))
-        return f"把列改名：{pairs}" if zh else f"rename columns: {pairs}"
-    if kind == "head":
-        return f"取前 {args.get('n')} 行" if zh else f"take the first {args.get('n')} rows"
-    if kind == "count":
-        return "统计满足条件的行数" if zh else "count the matching rows"
-    if kind == "join":
-        return f"按 {args.get('on')} 关联两张表" if zh else f"join the two tables on {args.get('on')}"
-    if kind == "profile":
-        if args.get("head"):
-            return f"预览前 {args['head']} 行" if zh else f"preview the first {args['head']} rows"
-        return "预览结构（行列、类型、空值、样例）" if zh else "preview its structure (shape, types, blanks, samples)"
-    if kind == "full_analysis":
-        return "全面分析（每个工作表的结构、各列统计、空值）" if zh else "full analysis (every sheet, per-column statistics, blanks)"
-    return OP_LABEL[lang].get(kind, kind)
+    spec = opspec.get(kind)
+    return spec.phrase(args, lang) if spec else kind
 
 
 def target(r: Request, lang: str) -> str:
@@ -190,7 +99,7 @@ def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> st
     zh = lang == "zh"
     sep = "、" if zh else ", "
     parts: list[str] = []
-    what = OP_LABEL[lang].get(r.ops[0].kind, "") if r.ops else ""
+    what = opspec.label(r.ops[0].kind, lang) if r.ops and opspec.get(r.ops[0].kind) else ""
     for m in missing:
         if m == "file":
             if r.file_how == "outside":
@@ -216,7 +125,7 @@ def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> st
             parts.append(r.problems[0] if r.problems else ("请指明工作表。" if zh else "Which sheet?"))
         elif m == "condition":
             parts.append("筛选条件是什么？例如“评分大于4”“地址不为空”。" if zh else "What is the condition? e.g. “rating > 4”, “address is not empty”.")
-        elif m in ("column", "value"):
+        elif m in ("column", "value") and r.problems:
             parts.extend(p for p in r.problems if p not in parts)
         elif m == "group_by":
             parts.append(f"按哪一列分组？{_cols_hint(r, lang)}" if zh else f"Group by which column? {_cols_hint(r, lang)}")
@@ -232,6 +141,10 @@ def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> st
             parts.append("要和哪个文件或工作表比较/关联？" if zh else "Compare or join with which file or sheet?")
         elif m == "join_key":
             parts.append(f"按哪一列关联？{_cols_hint(r, lang)}" if zh else f"Join on which column? {_cols_hint(r, lang)}")
+        else:  # a slot of another operation: its own question
+            q = next((x for o in r.ops if (spec := opspec.get(o.kind)) and (x := spec.question(m, lang))), None)
+            if q:
+                parts.append(f"{q}{_cols_hint(r, lang)}" if zh else f"{q} {_cols_hint(r, lang)}")
     head = ""
     if r.file and "file" not in missing:
         head = f"好的，{what + ' ' if what else ''}{target(r, lang)}。" if zh else f"OK, {what + ' ' if what else ''}{target(r, lang)}. "

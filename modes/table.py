@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from modes import opspec
 from modes.decision import Request
 
-TRANSFORM_OPS = {"filter", "sort", "group", "dedupe", "clean", "select", "add_column", "top_n", "count", "head", "rename"}
-EXPLORE_OPS = {"compare", "outliers", "correlate", "join", "append"}
+
+def _family(r: Request, family: str) -> bool:
+    """Whether the request has an operation of this family (the family is the OpSpec's)."""
+    return any(s is not None and s.family == family for s in map(opspec.get, r.kinds()))
 
 
 @dataclass(frozen=True)
@@ -34,8 +37,8 @@ MODES: tuple[Row, ...] = (
     Row("export_list", lambda g, r: r.intent == "export_list", "silent", "导出/列出工作区文件清单", "只读操作，直接执行"),
     Row("profile", lambda g, r: r.kinds() == ["profile"], "silent", "预览/描述数据，没有其他操作", "只读操作，直接执行"),
     Row("export_data", lambda g, r: r.kinds() == ["export"], "soft", "原样转换或导出表格", "涉及导出，先简短告知"),
-    Row("transform", lambda g, r: bool(set(r.kinds()) & TRANSFORM_OPS) and not set(r.kinds()) & EXPLORE_OPS, "soft", "匹配数据配方", "涉及改动数据或导出，先简短告知"),
-    Row("explore", lambda g, r: bool(set(r.kinds()) & EXPLORE_OPS), "soft", "没有现成配方，由规划器组合工具", "多步探索，先简短告知"),
+    Row("transform", lambda g, r: _family(r, "transform") and not _family(r, "explore"), "soft", "匹配数据配方", "涉及改动数据或导出，先简短告知"),
+    Row("explore", lambda g, r: _family(r, "explore"), "soft", "没有现成配方，由规划器组合工具", "多步探索，先简短告知"),
     Row("chat", lambda g, r: True, "none", "未匹配任何工作模式", "无需工具"),
 )
 

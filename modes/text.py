@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 _ZH_GRAMMAR = re.compile(r"[我你的了吗呢把帮请按给是在都要就这那个吧啊呀哦么里下]")
@@ -114,3 +115,12 @@ def edit_distance(a: str, b: str, limit: int = 3) -> int:
             if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
                 d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
     return d[-1][-1]
+
+
+def blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """The text with the given spans turned to spaces, so positions stay where they were."""
+    chars = list(text)
+    for s, e in spans:
+        for i in range(max(0, s), min(len(chars), e)):
+            chars[i] = " "
+    return "".join(chars)

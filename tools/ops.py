@@ -171,7 +171,10 @@ def _cond_mask(df: pd.DataFrame, cond: dict[str, Any]) -> pd.Series:
         return _blank_mask(s)
     if op == "not_empty":
         return ~_blank_mask(s)
-    if isinstance(v, dict) and "column" in v:  # column-to-column comparison
+    if isinstance(v, dict) and v.get("stat") in ("mean", "median", "min", "max"):  # a column against a figure of a column
+        _need_columns(df, [v["column"]])
+        left, right = pd.to_numeric(s, errors="coerce"), getattr(pd.to_numeric(df[v["column"]], errors="coerce"), v["stat"])()
+    elif isinstance(v, dict) and "column" in v:  # column-to-column comparison
         _need_columns(df, [v["column"]])
         left, right = pd.to_numeric(s, errors="coerce"), pd.to_numeric(df[v["column"]], errors="coerce")
     elif op in ("in", "not_in"):

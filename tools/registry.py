@@ -71,5 +71,12 @@ def names() -> list[str]:
 
 
 def _load() -> None:
-    if not TOOLS:
-        import tools.ops  # noqa: F401  (registers the tools)
+    """Import every tool module (a module imported on its own registers only its own tools); cached after the first call."""
+    import tools.charts  # noqa: F401  (each module registers its tools)
+    import tools.edits  # noqa: F401
+    import tools.formula  # noqa: F401
+    import tools.ops  # noqa: F401
+    import tools.reshape  # noqa: F401
+    import tools.stats  # noqa: F401
+    import tools.stattests  # noqa: F401
+    import tools.timeseries  # noqa: F401

@@ -1,0 +1,254 @@
+"""The dialogue as an ordered table: (stage, classifier, handler) rows; the first row whose stage fits, whose
+classifier holds and whose handler answers wins. The last row decides the turn as a new request.
+
+Stages: `any`; `pending` (something waits: a question or a confirmation); `confirm` and `clarify` (what
+waits); `idle` (nothing waits). Reading the table is reading how a turn is taken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+from modes import lexicon as lx
+from modes import replies
+from modes.catalog import Catalog
+from modes.decision import Decision, Op, Pending, Request, SessionState
+from modes.gate import (
+    ADDITIVE,
+    FILE_SWAP,
+    HOLD,
+    WEAK_KINDS,
+    _chat,
+    _decision,
+    _gate,
+    _slot_answer,
+    _table_names,
+    chat_kind,
+    is_cancel,
+    is_confirm,
+    understand,
+)
+from modes.resolve import find_files
+from modes.text import language, normalize
+
+Outcome = tuple[Decision, SessionState]
+EXPLICIT_FILE = ("named", "fuzzy", "description")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One utterance in its context; what is read from it is read once, when a row first asks."""
+
+    utterance: str
+    text: str
+    lang: str
+    state: SessionState
+    catalog: Catalog
+    pending: Pending | None
+
+    @cached_property
+    def fresh(self) -> Request:
+        return understand([self.utterance], self.catalog, self.state)
+
+    @cached_property
+    def chat(self) -> str | None:
+        return chat_kind(self.text)
+
+    @cached_property
+    def new_kinds(self) -> set[str]:
+        return set(self.fresh.kinds()) - WEAK_KINDS
+
+    @cached_property
+    def old_kinds(self) -> set[str]:
+        return set(self.pending.request.kinds()) if self.pending else set()
+
+    @cached_property
+    def other_file(self) -> bool:
+        f = self.fresh
+        return (bool(f.ops) and f.file_how in (*EXPLICIT_FILE, "type") and self.pending is not None
+                and self.pending.request.file not in (None, f.file) and not lx.CORRECTION.search(self.text))
+
+    @cached_property
+    def answer(self) -> list[str] | None:
+        p = self.pending
+        if p is None or p.stage != "clarify" or self.fresh.file_how in EXPLICIT_FILE:
+            return None
+        return _slot_answer(p, self.text, self.catalog)
+
+    @cached_property
+    def swapped_to(self) -> str:
+        swap = FILE_SWAP.search(self.text)
+        said = (swap.group("new") or swap.group("new2") or "") if swap else ""
+        tables = [f.path for f in self.catalog.tables]
+        return said if said and find_files(normalize(said), self.catalog, None, tables).how in EXPLICIT_FILE else ""
+
+
+# ---------------------------------------------------------------- handlers
+
+
+def on_empty(t: Turn) -> Outcome:
+    req = Request(intent="unknown", text=t.utterance, lang=t.lang)
+    return _decision("unknown", "ask_intent", req, replies.ask_intent(t.lang), "empty"), t.state
+
+
+def on_cancel(t: Turn) -> Outcome:
+    req = Request(intent="chat", text=t.utterance, lang=t.lang, chat_kind="cancel")
+    reply = replies.cancelled(t.lang) if t.pending else ("现在没有需要取消的操作。" if t.lang == "zh" else "There is nothing to cancel.")
+    return _decision("chat", "cancel", req, reply, "cancel_word"), t.state.evolve(pending=None)
+
+
+def on_confirm(t: Turn) -> Outcome:
+    p = t.pending
+    assert p is not None
+    req = p.request
+    d = _decision("act", "execute", req, "", "confirm_pending", mode_override=(p.mode, p.tier))
+    return d, t.state.evolve(pending=None, current_file=req.file or t.state.current_file, current_sheet=req.sheet, last=replace(p, stage="done"))
+
+
+def ask_again(t: Turn, rule: str) -> Outcome:
+    assert t.pending is not None
+    req = t.pending.request
+    missing = list(req.missing)
+    return _decision("clarify", "ask_slots", req, replies.ask_slots(req, missing, req.lang, _table_names(t.catalog)), rule, missing), t.state
+
+
+def on_confirm_nothing(t: Turn) -> Outcome:
+    req = Request(intent="unknown", text=t.utterance, lang=t.lang)
+    reply = replies.ask_intent(t.lang, nothing_pending=True)
+    return _decision("unknown", "ask_intent", req, reply, "confirm_nothing_pending"), t.state.evolve(pending=None)
+
+
+def on_chat(t: Turn) -> Outcome:
+    assert t.chat is not None
+    return _chat(t.chat, t.utterance, t.lang, t.state)
+
+
+def on_slot_answer(t: Turn) -> Outcome:
+    """用 城市 这一列: the answer to our own question fills that slot, never starts a new action."""
+    if not t.answer:
+        return ask_again(t, "slot_answer_unread")
+    merged = understand(t.answer, t.catalog, t.state)
+    return _gate(merged, t.state, t.answer, multi_turn=True, catalog=t.catalog, prior=t.pending)
+
+
+def on_replacement(t: Turn) -> Outcome:
+    """The new turn says everything itself: it replaces what was pending, restated before it runs."""
+    return _gate(t.fresh, t.state, [t.utterance], multi_turn=True, catalog=t.catalog, prior=None)
+
+
+def on_file_swap(t: Turn) -> Outcome:
+    """不是上海，是北京: the file is what changes."""
+    assert t.pending is not None
+    turns = list(t.pending.turns) + [t.swapped_to]
+    merged = understand(turns, t.catalog, t.state, [f.path for f in t.catalog.tables])
+    return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=t.pending)
+
+
+def on_more_of_the_same(t: Turn) -> Outcome:
+    """A turn that adds to or corrects what is pending: the turns are understood together."""
+    p = t.pending
+    assert p is not None
+    restrict = list(p.request.candidates) if p.request.file_how == "ambiguous" else None
+    turns = list(p.turns) + [t.utterance]
+    merged = understand(turns, t.catalog, t.state, restrict)
+    return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
+
+
+def on_export_list(t: Turn) -> Outcome:
+    wants_file = bool(lx.EXPORT.search(t.text))
+    ops = (Op("list_files", {}),) + ((Op("export", {"format": "csv"}),) if wants_file else ())
+    req = replace(t.fresh, intent="export_list", ops=ops, missing=(), file=None, evidence=())
+    return _decision("act", "execute", req, "", "export_list"), t.state.evolve(pending=None)
+
+
+def on_request(t: Turn) -> Outcome:
+    return _gate(t.fresh, t.state, [t.utterance], multi_turn=False, catalog=t.catalog, prior=None)
+
+
+# ---------------------------------------------------------------- classifiers
+
+
+def holds(t: Turn) -> bool:
+    """取消 / 算了, or 等一下，先别转 (a hold that asks for nothing new)."""
+    return is_cancel(t.text) or bool(HOLD.match(t.text) and not t.new_kinds - {"export"})
+
+
+def bare_greeting(t: Turn) -> bool:
+    """你好 / hello alone: answered before any file is looked into."""
+    return bool(lx.GREETING.match(t.text.strip())) and find_files(t.text, t.catalog).how == "none"
+
+
+def only_chat(t: Turn) -> bool:
+    return bool(t.chat) and not t.new_kinds and t.fresh.file_how in ("none", "current", "current_missing")
+
+
+def complete_new_request(t: Turn) -> bool:
+    return (bool(t.new_kinds) and not t.fresh.missing and not t.other_file and not (t.new_kinds - t.old_kinds)
+            and not ADDITIVE.search(t.text))
+
+
+def more_of_the_same(t: Turn) -> bool:
+    p = t.pending
+    return p is not None and not (t.new_kinds - t.old_kinds) and not t.other_file and not (t.fresh.full and not p.request.full)
+
+
+def about_wenqing(t: Turn) -> bool:
+    explicit = t.fresh.file_how in EXPLICIT_FILE or bool(t.fresh.missing_file_name)
+    strong = set(t.fresh.kinds()) - WEAK_KINDS
+    return bool(t.chat) and not explicit and (t.chat in ("about", "howto", "safety", "privacy", "formats") or not strong)
+
+
+def lists_files(t: Turn) -> bool:
+    return bool(lx.EXPORT_LIST.search(t.text)) and not (set(t.fresh.kinds()) - WEAK_KINDS) and not t.fresh.file
+
+
+@dataclass(frozen=True)
+class Row:
+    stage: str  # any | pending | confirm | clarify | idle
+    when: Callable[[Turn], bool]
+    then: Callable[[Turn], Outcome]
+
+
+DIALOGUE: tuple[Row, ...] = (
+    Row("any", lambda t: not t.text, on_empty),
+    Row("idle", bare_greeting, lambda t: _chat("greeting", t.utterance, t.lang, t.state)),
+    Row("any", holds, on_cancel),
+    Row("confirm", lambda t: is_confirm(t.text), on_confirm),
+    Row("clarify", lambda t: is_confirm(t.text), lambda t: ask_again(t, "confirm_while_clarifying")),
+    Row("any", lambda t: is_confirm(t.text), on_confirm_nothing),
+    Row("pending", only_chat, on_chat),
+    Row("clarify", lambda t: t.answer is not None, on_slot_answer),
+    Row("pending", complete_new_request, on_replacement),
+    Row("pending", lambda t: bool(t.swapped_to), on_file_swap),
+    Row("pending", more_of_the_same, on_more_of_the_same),
+    Row("any", about_wenqing, on_chat),
+    Row("any", lists_files, on_export_list),
+    Row("any", lambda t: True, on_request),
+)
+
+
+def _fits(stage: str, p: Pending | None) -> bool:
+    if stage == "any":
+        return True
+    if stage == "pending":
+        return p is not None
+    if stage == "idle":
+        return p is None
+    return p is not None and p.stage == stage
+
+
+def decide_turn(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
+    """One turn of understanding: the decision and the session state after it."""
+    state = state.evolve(turn=state.turn + 1)
+    text = normalize(utterance)
+    p = state.pending
+    if p is None and state.last is not None and lx.CORRECTION.search(text) and not is_cancel(text):
+        p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
+    t = Turn(utterance, text, language(utterance), state, catalog, p)
+    for row in DIALOGUE:
+        if _fits(row.stage, p) and row.when(t):
+            return row.then(t)
+    raise AssertionError("the last row always answers")  # pragma: no cover
+

@@ -1,0 +1,168 @@
+"""What a reading explains and what it leaves out: unexplained content words and requests no tool can do.
+
+A request is explained span by span: file and sheet names, column and value mentions, the words the
+operation and condition rules read, numbers and dates, and filler (function words listed below as data).
+Content words that remain are evidence that part of the request was not understood; a request with
+such words is restated, naming them, never run silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from modes import lexicon as lx
+from modes.text import blank as _blank
+
+# Function words and politeness that carry no operation, per language (longest first when removed).
+FILLER_ZH = (
+    "帮我", "帮忙", "麻烦你", "麻烦", "请你", "请帮我", "请", "能不能", "能否", "可不可以", "可以", "能", "一下", "一下子", "给我", "给",
+    "我想", "我要", "我需要", "想要", "需要", "我们", "我", "你", "您", "咱们", "把", "将", "对", "对于", "关于", "从", "在", "用", "拿",
+    "的", "地", "得", "了", "吗", "呢", "吧", "啊", "呀", "哦", "嘛", "么", "哈", "和", "与", "及", "以及", "并且", "并", "然后", "接着",
+    "再", "都", "也", "还", "就", "又", "里面", "里", "中", "之中", "当中", "其中", "内", "上", "所有", "全部", "全都", "每", "各", "是",
+    "有", "没有", "出来", "出", "一个", "一些", "个", "些", "这个", "那个", "这些", "那些", "这", "那", "它", "他们", "哪些", "哪个",
+    "什么", "多少", "几", "表格", "表", "数据", "文件", "工作表", "行", "列", "字段", "记录", "结果", "内容", "信息", "情况", "一共",
+    "总共", "共", "只", "仅", "分别", "按", "要", "想", "做", "弄", "搞", "看", "看看", "查", "查看", "列出", "显示", "展示", "给出",
+    "告诉", "找", "找出", "一样", "如何", "怎么", "怎样", "为", "成", "好", "下", "以", "及其", "其", "以上", "以下", "之间", "时",
+    "同时", "另外", "顺便", "先", "最后", "目前", "现在", "当前", "已经", "其他", "其余", "剩下", "多", "少", "大", "小", "高", "低",
+    "最", "按照", "根据", "分别是", "一列", "一行", "每个", "每一个", "名", "条", "笔", "家", "人", "位", "次", "项", "种", "类",
+    "明显", "直接", "单独", "原文件", "原表", "原来的", "原来", "回", "格式", "编码", "一份", "份", "新的", "新", "帮", "下来",
+)
+FILLER_EN = frozenset(
+    "a an the of to in on at for from with by and or but then also too as is are was were be been it its this that these those "
+    "me my we our you your i please can could would will should do does did done get give show tell let make want need like just "
+    "all any each every some only which what who whom how many much there here into out up about per one ones row rows column "
+    "columns table tables file files sheet data value values record records entries result results list have has had not no "
+    "than more less over under above below between where when whose their them they so if now first pls plz thanks "
+    "original new copy again just instead two three four five six seven eight nine ten both take keep put "
+    "see look find".split()
+)
+# Things people ask for that no operation does yet, with the closest thing wenqing can do (data, not code).
+GAPS: tuple[tuple[str, str, str, str, str], ...] = (
+    (r"中位数|中值|(?<![a-z])median", "中位数", "the median", "平均值、最小值、最大值", "mean, min and max"),
+    (r"众数|(?<![a-z])mode of", "众数", "the mode", "按该列分组计数", "counts per value (group and count)"),
+    (r"标准差|方差|(?<![a-z])(?:std|standard deviation|variance)(?![a-z])", "标准差/方差", "standard deviation or variance",
+     "全面分析里的逐列统计", "per-column statistics of a full analysis"),
+    (r"占比|比例|比重|百分比|百分之几|份额|(?<![a-z])(?:proportion|percentage|share of|ratio|percent of)(?![a-z])", "占比/比例", "proportions or percentages",
+     "分组求和或计数（再自己相除）", "group totals or counts"),
+    (r"图表|柱状图|折线图|饼图|条形图|散点图|画图|画个图|作图|可视化|(?<![a-z])(?:chart|plot|graph|visuali[sz]e|histogram)(?![a-z])", "图表", "charts",
+     "导出汇总表，用 Excel 画图", "export the summary table and chart it in Excel"),
+    (r"同比|环比|增长率|增速|涨幅|变化率|(?<![a-z])(?:growth rate|year over year|yoy|month over month|mom)(?![a-z])", "增长率/同比环比", "growth rates",
+     "加一个计算列（两列相除）", "a computed column (one column divided by another)"),
+    (r"累计|累加|running total|cumulative", "累计值", "cumulative totals", "分组求和", "group totals"),
+    (r"透视表|数据透视|(?<![a-z])pivot", "透视表", "pivot tables", "按两列分组汇总", "grouping by two columns"),
+    (r"预测|(?<![a-z])(?:forecast|predict)", "预测", "forecasts", "看两列的相关性", "the correlation of two columns"),
+    (r"排名第|名次|(?<![a-z])rank(?:ing)? of", "名次", "ranks", "排序或取前几名", "sorting or the top N"),
+)
+GAP_RES = tuple((re.compile(p, re.I), zh, en, czh, cen) for p, zh, en, czh, cen in GAPS)
+CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'_-]+")
+FORMATS = re.compile(r"(?<![a-z])(?:csv|tsv|xlsx|xlsm|xls|ods|excel|wps|utf-?8|gbk|gb18030|bom)(?![a-z])", re.I)
+PATH_PART = re.compile(r"[\w.\-\u4e00-\u9fff]+[/\\]")
+NUMBER_ETC = re.compile(r"\d[\d,.]*\s*(?:%|万|千|亿|k|元|块|岁|天|周|季度|个|条|行|名|人|家|笔|单|次)?", re.I)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Something asked for that no operation does: its name and the closest thing wenqing can do."""
+
+    rx: re.Pattern[str]
+    zh: str
+    en: str
+    closest_zh: str
+    closest_en: str
+
+    def say(self, lang: str) -> str:
+        if lang == "zh":
+            return f"问清还做不了：{self.zh}（最接近的做法：{self.closest_zh}）"
+        return f"wenqing cannot do {self.en} yet (closest: {self.closest_en})"
+
+
+@lru_cache(maxsize=1)
+def _known() -> tuple[re.Pattern[str], ...]:
+    """Every word list the operation and condition rules read: matches of these are explained."""
+    from modes import conditions as cd
+    from modes import ops
+
+    pats = [lx.FILTER, lx.DELETE_ROWS, lx.EXCLUDE, lx.RESULT_REF, lx.THEN_START, lx.SET_ASIDE, lx.REMARK, lx.SORT, lx.GROUP, lx.DEDUPE, lx.CLEAN, lx.SELECT, lx.ADD_COLUMN, lx.TOP_N, lx.HEAD_N,
+            lx.EXPORT, lx.PROFILE, lx.EXPLORE_COMPARE, lx.EXPLORE_OUTLIER, lx.EXPLORE_RELATION, lx.EXPLORE_JOIN, lx.FULL,
+            lx.PLAN_ONLY, lx.OVERWRITE, lx.NO_OVERWRITE, lx.EXPORT_LIST, lx.QUESTION_DATA, lx.DEICTIC, lx.CORRECTION,
+            lx.HEADER_ROW, lx.VAGUE, ops.DESC, ops.ASC, ops.BY_WORD, ops.COUNT_Q, ops.VALUE_Q, ops.VALUES_Q, ops.WHICH_TOP,
+            ops.WHO_TOP, ops.RENAME, ops.DROP_COLS, ops.FILL, ops.N_COLS, ops.BARE_CMP, ops.SORT_VERB, ops.GROUP_VERB,
+            cd.QUARTER_RE, cd.RELATIVE_RE, cd.HALF_RE, cd.DATE_RE, cd.YEAR_ALONE]
+    pats += [p for _, p in ops.AGG_WORDS] + [p for _, p in cd.INFIX_RE]
+    pats += [re.compile(p, re.I | re.A) for _, p in cd.POSTFIX + cd.EMPTY]
+    pats += [FORMATS, PATH_PART, re.compile(cd.DATE_AFTER + "|" + cd.DATE_BEFORE, re.I | re.A)]
+    return tuple(pats)
+
+
+SPLIT_ZH = re.compile(r"[的了和与及把将在是对从给用按都也还就吗呢吧啊呀并再又]")
+FILLER_SET = frozenset(FILLER_ZH)
+FILLER_BY_LENGTH = sorted(FILLER_ZH, key=len, reverse=True)
+
+
+def _strip_edges(piece: str) -> str:
+    """A run with filler words removed where they stand at either end (帮我算 -> 算)."""
+    return _edges().sub("", piece)
+
+
+@lru_cache(maxsize=1)
+def _edges() -> re.Pattern[str]:
+    alt = "|".join(re.escape(w) for w in FILLER_BY_LENGTH)
+    return re.compile(f"^(?:{alt})+|(?:{alt})+$")
+
+
+@lru_cache(maxsize=1)
+def _known_union() -> re.Pattern[str]:
+    """Every word list as one pattern, so most requests are scanned once."""
+    bodies = [re.sub(r"\(\?P<\w+>", "(?:", p.pattern) for p in _known()]
+    return re.compile("|".join(f"(?:{b})" for b in bodies), re.I | re.A)
+
+
+@lru_cache(maxsize=1)
+def _filler_zh() -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(w) for w in sorted(FILLER_ZH, key=len, reverse=True)))
+
+
+def _concept(word: str) -> bool:
+    """A word of the lexicon's column meanings (商品, customers): it names what the rows or a sheet are."""
+    w = word.casefold()
+    return bool(lx.concept_of(w) or (w.endswith("s") and lx.concept_of(w[:-1])))
+
+
+MONTH_ALONE = re.compile(r"(?<![\d年/\-.])(?:1[0-2]|0?[1-9]|[一二三四五六七八九十]|十[一二])\s*月份?(?!\d)"
+                         r"|(?:19|20)\d{2}\s*(?:年|-|/|\.)\s*(?:1[0-2]|0?[1-9])(?:\s*(?:月|-|/|\.)\s*(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?|\s*月份?)?")
+
+
+def unexplained(text: str, consumed: Iterable[tuple[int, int]], extra: Iterable[re.Pattern[str]] = ()) -> list[str]:
+    """Content words of text outside the consumed spans that no word list explains."""
+    consumed = list(consumed)
+    periods = [m.group(0) for m in MONTH_ALONE.finditer(text) if not any(a < m.end() and m.start() < b for a, b in consumed)]
+    read = _blank(text, consumed)
+    rest = NUMBER_ETC.sub(lambda m: " " * len(m.group(0)), read)
+    if not _content(rest):  # most requests: every word already read
+        return periods
+    spans = [m.span() for p in (_known_union(), *extra) for m in p.finditer(read) if m.end() > m.start()]
+    if _content(_blank(rest, spans)):  # one scan explains most requests; the word lists one by one read the rest
+        spans += [m.span() for p in _known() for m in p.finditer(read) if m.end() > m.start()]
+    return list(dict.fromkeys(periods + _content(_blank(rest, spans))))  # 3月份 that no condition read: a period dropped
+
+
+def _content(rest: str) -> list[str]:
+    out: list[str] = []
+    for run in CJK_RUN.findall(rest):
+        for piece in SPLIT_ZH.split(run):
+            left = _filler_zh().sub(" ", piece) if piece in FILLER_SET else _strip_edges(piece)
+            out += [w for w in left.split() if len(w) >= 2 and not _concept(w)]  # 商品, 员工: what the rows are
+    for w in LATIN_WORD.findall(rest):
+        if len(w) >= 3 and w.casefold() not in FILLER_EN and w.casefold().rstrip("s") not in FILLER_EN and not _concept(w):
+            out.append(w)
+    return out
+
+
+def gaps(text: str, consumed: Iterable[tuple[int, int]] = ()) -> list[Gap]:
+    """Things asked for (outside the consumed spans) that no operation does."""
+    rest = _blank(text, consumed)
+    return [Gap(rx, zh, en, czh, cen) for rx, zh, en, czh, cen in GAP_RES if rx.search(rest)]

@@ -1,0 +1,441 @@
+"""The built-in operations, each in one place (see modes/opspec.py for how to add one)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modes.conditions import Cond
+from modes.opspec import OpSpec, PlanContext, Slot, StepSpec, operation
+
+ID_LIKE = ("id", "编号", "号", "code", "代码")
+AVERAGED = {"price", "rating", "age", "spend", "salary"}
+AGG_LABEL = {"zh": {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大"},
+             "en": {"sum": "sum", "mean": "mean", "count": "count", "min": "min", "max": "max"}}
+
+
+def _sep(lang: str) -> str:
+    return "、" if lang == "zh" else ", "
+
+
+def _zh(lang: str, zh: str, en: str) -> str:
+    return zh if lang == "zh" else en
+
+
+@operation
+class Profile(OpSpec):
+    name = "profile"
+    family = "profile"
+    label = {"zh": "预览", "en": "preview"}
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return ""
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        if args.get("head"):
+            return _zh(lang, f"预览前 {args['head']} 行", f"preview the first {args['head']} rows")
+        return _zh(lang, "预览结构（行列、类型、空值、样例）", "preview its structure (shape, types, blanks, samples)")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return []  # the plan always starts with a preview step
+
+
+@operation
+class Filter(OpSpec):
+    name = "filter"
+    label = {"zh": "筛选", "en": "filter"}
+    slots = (Slot("conditions", "conditions", "筛选条件是什么？例如“评分大于4”“地址不为空”。",
+                  "What is the condition? e.g. “rating > 4”, “address is not empty”.", gap="condition"),)
+    saves_result = True
+    main_slot = "conditions"
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        conds: list[Cond] = args.get("conditions") or []
+        joiner = _zh(lang, " 或 ", " or ") if args.get("logic") == "or" else _zh(lang, " 且 ", " and ")
+        text = joiner.join(c.describe(lang) for c in conds if c.column)
+        if not text:
+            return self.label[lang]
+        return _zh(lang, f"筛选 {text} 的行", f"keep rows where {text}")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        conds = [c.to_tool() if hasattr(c, "to_tool") else c for c in args["conditions"]]
+        return [StepSpec("筛选行", "filter_rows", "筛选完成", {"conditions": conds, "logic": args.get("logic", "and")})]
+
+
+@operation
+class Sort(OpSpec):
+    name = "sort"
+    label = {"zh": "排序", "en": "sort"}
+    slots = (Slot("by", "columns", "按哪一列排序？", "Sort by which column?", gap="sort_by"),)
+    saves_result = True
+    main_slot = "by"
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        by = _sep(lang).join(args.get("by") or [])
+        if not by:
+            return self.label[lang]
+        asc = args.get("ascending")
+        return _zh(lang, f"按 {by} {'升序' if asc else '降序'}排序", f"sort by {by} {'ascending' if asc else 'descending'}")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        by = args.get("by") or ([ctx.last_measure] if ctx.last_measure else [])
+        return [StepSpec("排序", "sort_rows", "排序完成", {"by": by, "ascending": bool(args.get("ascending", True))})]
+
+
+def numeric_measures(sheet: Any, keys: list[str]) -> list[dict[str, str]]:
+    """Every numeric column that is not a key or an id: rates and prices averaged, amounts added up."""
+    if sheet is None:
+        return []
+    from modes.lexicon import concept_of
+
+    cols = [c for c in sheet.columns if c in sheet.numeric and c not in keys and not c.casefold().endswith(ID_LIKE)]
+    return [{"column": c, "agg": "mean" if concept_of(c) in AVERAGED else "sum"} for c in cols]
+
+
+@operation
+class Group(OpSpec):
+    name = "group"
+    label = {"zh": "分组汇总", "en": "group & summarise"}
+    slots = (Slot("keys", "columns", "按哪一列分组？", "Group by which column?", gap="group_by"),)
+    saves_result = True
+    main_slot = "keys"
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        sep = _sep(lang)
+        keys = sep.join(args.get("keys") or [])
+        ms = args.get("measures") or []
+        mtxt = sep.join(f"{m['column']} {AGG_LABEL[lang][m['agg']]}" if m.get("column") else AGG_LABEL[lang]["count"] for m in ms)
+        if not mtxt:
+            mtxt = _zh(lang, "各数值列的合计（单价、评分等取平均）与行数", "totals of numeric columns (prices and ratings averaged) and row counts")
+        if lang == "zh":
+            return f"按 {keys} 分组，计算 {mtxt}" if keys else f"计算 {mtxt}"
+        return f"group by {keys}, compute {mtxt}" if keys else f"compute {mtxt}"
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "汇总"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        from tools.ops import AGG_ZH
+
+        keys = list(args.get("keys") or [])
+        measures = list(args.get("measures") or []) or numeric_measures(ctx.sheet, keys)
+        first = next((m for m in measures if m.get("column")), None)
+        ctx.last_measure = f"{first['column']}_{AGG_ZH[first['agg']]}" if first else "行数"
+        return [StepSpec("分组汇总", "group_summarize", "汇总完成", {"keys": keys, "measures": measures})]
+
+
+@operation
+class Dedupe(OpSpec):
+    name = "dedupe"
+    label = {"zh": "去重", "en": "dedupe"}
+    saves_result = True
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        sub = _sep(lang).join(args.get("subset") or [])
+        if args.get("show"):
+            return _zh(lang, f"找出 {sub} 重复的行" if sub else "找出重复的行", f"list rows duplicated on {sub}" if sub else "list duplicated rows")
+        return _zh(lang, f"按 {sub} 去重" if sub else "删除重复行", f"dedupe on {sub}" if sub else "remove duplicate rows")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "重复行" if args.get("show") else "去重"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        sub = {"subset": args["subset"]} if args.get("subset") else {}
+        if args.get("show"):
+            return [StepSpec("找出重复行", "find_duplicates", "检查完成", sub)]
+        return [StepSpec("去重", "deduplicate", "去重完成", sub)]
+
+
+@operation
+class Clean(OpSpec):
+    name = "clean"
+    label = {"zh": "清洗", "en": "clean"}
+    saves_result = True
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        fill = args.get("fill")
+        if fill:
+            return _sep(lang).join(_zh(lang, f"{'所有列' if k == '*' else k} 的空值填为“{v}”", f"fill blanks in {'all columns' if k == '*' else k} with '{v}'")
+                                   for k, v in fill.items())
+        return _zh(lang, "清洗（去首尾空格、删除全空行）", "clean (trim spaces, drop empty rows)")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        fill = args.get("fill")
+        if fill and "*" in fill and ctx.sheet is not None:
+            fill = {c: fill["*"] for c in ctx.sheet.columns}
+        return [StepSpec("清洗", "clean", "清洗完成", {"fill": fill} if fill else {})]
+
+
+@operation
+class Select(OpSpec):
+    name = "select"
+    label = {"zh": "选列", "en": "select columns"}
+    slots = (Slot("columns", "columns", "要保留哪几列？", "Which columns to keep?"),)
+    saves_result = True
+    main_slot = "columns"
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        cols = _sep(lang).join(args.get("columns") or [])
+        return _zh(lang, f"只保留 {cols} 列", f"keep columns {cols}")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("选择列", "select_columns", "列已选出", {"columns": args["columns"]})]
+
+
+@operation
+class AddColumn(OpSpec):
+    name = "add_column"
+    label = {"zh": "加计算列", "en": "add a column"}
+    slots = (Slot("left", "column", "新列怎么算？例如“含税金额=金额×1.13”。", "How is the new column computed? e.g. “with_tax = amount * 1.13”.",
+                  gap="expression"),)
+    saves_result = True
+    main_slot = "left"
+    model_may_propose = False
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        right = args.get("right")
+        r = right.get("column") if isinstance(right, dict) else right
+        return _zh(lang, "新增列", "add column") + f" {args.get('name')} = {args.get('left')} {args.get('op')} {r}"
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "加列"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("新增计算列", "add_column", "新列已计算", {k: args[k] for k in ("name", "left", "op", "right")})]
+
+
+@operation
+class TopN(OpSpec):
+    name = "top_n"
+    label = {"zh": "取前几名", "en": "top N"}
+    slots = (Slot("by", "column", "按哪一列排序？", "Sort by which column?", gap="sort_by"),)
+    saves_result = True
+    main_slot = "by"
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        low = args.get("ascending")
+        if args.get("question") and args.get("by"):
+            return _zh(lang, f"找出 {args['by']} {'最低' if low else '最高'}的那一行",
+                       f"find the row with the {'lowest' if low else 'highest'} {args['by']}")
+        if args.get("question"):
+            return _zh(lang, "取最低的一组" if low else "取最高的一组", "take the lowest group" if low else "take the highest group")
+        return _zh(lang, f"取 {args.get('by')} {'最小' if low else '最大'}的 {args.get('n')} 行",
+                   f"{'bottom' if low else 'top'} {args.get('n')} rows by {args.get('by')}")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return f"前{args.get('n', 10)}"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("取前几名", "top_n", "筛选完成", {"by": args.get("by") or ctx.last_measure, "n": args.get("n", 10),
+                                                        "ascending": bool(args.get("ascending", False))})]
+
+
+@operation
+class Head(OpSpec):
+    name = "head"
+    label = {"zh": "取前几行", "en": "first rows"}
+    saves_result = True
+    model_may_propose = False
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, f"取前 {args.get('n')} 行", f"take the first {args.get('n')} rows")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return f"前{args.get('n', 10)}行"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec(f"取前 {args.get('n', 10)} 行", "head_rows", "筛选完成", {"n": args.get("n", 10)})]
+
+
+@operation
+class Rename(OpSpec):
+    name = "rename"
+    label = {"zh": "改名", "en": "rename"}
+    saves_result = True
+    main_slot = "mapping"
+    model_may_propose = False
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        pairs = _sep(lang).join(f"{o} → {n}" for o, n in (args.get("mapping") or {}).items())
+        return _zh(lang, f"把列改名：{pairs}", f"rename columns: {pairs}")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("重命名列", "rename_columns", "列已改名", {"mapping": args["mapping"]})]
+
+
+@operation
+class Count(OpSpec):
+    name = "count"
+    label = {"zh": "计数", "en": "count"}
+    answers_question = True
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return ""
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, "统计满足条件的行数", "count the matching rows")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return []  # the filter step's row count is the answer
+
+
+@operation
+class Compare(OpSpec):
+    name = "compare"
+    family = "explore"
+    label = {"zh": "对比", "en": "compare"}
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return ""
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, "对比两张表", "compare the two tables")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        r = ctx.request
+        other = r.files[1] if len(r.files) > 1 else r.file
+        return [StepSpec("对比两张表", "compare_tables", "对比完成", {"other_path": other, **({"columns": args["columns"]} if args.get("columns") else {})})]
+
+
+@operation
+class Outliers(OpSpec):
+    name = "outliers"
+    family = "explore"
+    label = {"zh": "找异常值", "en": "find outliers"}
+    slots = (Slot("column", "column", "要找哪一列的异常值？", "Outliers in which column?", numeric=True),)
+    main_slot = "column"
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, f"找出 {args.get('column')} 的异常值", f"find outliers in {args.get('column')}")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "异常值"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("找异常值", "find_outliers", "检查完成", {"column": args["column"]})]
+
+
+@operation
+class Correlate(OpSpec):
+    name = "correlate"
+    family = "explore"
+    label = {"zh": "看相关性", "en": "correlation"}
+    slots = (Slot("columns", "columns", "要看哪两列之间的关系？", "Which two columns?", gap="columns_pair"),)
+    main_slot = "columns"
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return ""
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        cols = _sep(lang).join(args.get("columns") or [])
+        return _zh(lang, f"看 {cols} 之间的相关性", f"correlate {cols}")
+
+    def gaps(self, args: dict[str, Any]) -> list[str]:
+        return ["columns_pair"] if len(args.get("columns") or []) < 2 else []
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("计算相关性", "correlate_columns", "相关性已计算", {"a": args["columns"][0], "b": args["columns"][1]})]
+
+
+@operation
+class Join(OpSpec):
+    name = "join"
+    family = "explore"
+    label = {"zh": "关联", "en": "join"}
+    slots = (Slot("on", "column", "按哪一列关联？", "Join on which column?", gap="join_key"),)
+    saves_result = True
+    main_slot = "on"
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, f"按 {args.get('on')} 关联两张表", f"join the two tables on {args.get('on')}")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        sheets = args.get("sheets") or []
+        r = ctx.request
+        if len(sheets) > 1:
+            return [StepSpec("关联工作表", "join_tables", "关联完成", {"other_path": r.file, "other_sheet": sheets[1], "on": args["on"]})]
+        return [StepSpec("关联文件", "join_tables", "关联完成", {"other_path": r.files[1], "on": args["on"]})]
+
+
+@operation
+class Append(OpSpec):
+    name = "append"
+    family = "explore"
+    label = {"zh": "合并", "en": "append"}
+    saves_result = True
+    model_may_propose = False
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, "把两张表上下合并（列相同）", "stack the two tables (same columns)")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        r = ctx.request
+        return [StepSpec("上下合并两张表", "append_tables", "合并完成", {"other_path": r.files[1] if len(r.files) > 1 else r.file})]
+
+
+@operation
+class FullAnalysis(OpSpec):
+    name = "full_analysis"
+    family = "profile"
+    label = {"zh": "全面分析", "en": "full analysis"}
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, "全面分析（每个工作表的结构、各列统计、空值）", "full analysis (every sheet, per-column statistics, blanks)")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "分析"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        steps = [StepSpec("逐列统计", "describe_columns", "统计完成")]
+        r = ctx.request
+        if len(ctx.sheets) > 1:
+            main = r.sheet or ctx.sheets[0].name
+            for s in ctx.sheets:
+                if s.name != main:
+                    steps.append(StepSpec(f"预览工作表 {s.name}", "profile_dataset", "获取列信息", {"path": r.file, "sheet": s.name}))
+                    steps.append(StepSpec(f"逐列统计 {s.name}", "describe_columns", "统计完成"))
+            if len(r.ops) > 1:
+                steps.append(StepSpec(f"回到工作表 {main}", "profile_dataset", "获取列信息", {"path": r.file, "sheet": main}))
+        return steps
+
+
+@operation
+class Export(OpSpec):
+    name = "export"
+    family = "export"
+    label = {"zh": "导出", "en": "export"}
+    main_slot = "format"
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        fmt = (args.get("format") or "csv").upper()
+        return _zh(lang, f"导出为 {fmt} 到 outputs/", f"export as {fmt} to outputs/")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        r = ctx.request
+        fmt = args.get("format") or r.target_format
+        if not fmt:
+            fmt = "xlsx" if r.kinds() == ["export"] and r.file and r.file.lower().endswith((".csv", ".tsv")) else "csv"
+        tool = "write_xlsx" if fmt == "xlsx" else "write_csv"
+        return [StepSpec(f"导出 {fmt.upper()}", tool, "导出成功", {"stem": output_stem(r, "".join(ctx.labels) or "导出")})]
+
+
+@operation
+class ListFiles(OpSpec):
+    name = "list_files"
+    family = "list"
+    label = {"zh": "列出文件", "en": "list files"}
+    model_may_propose = False
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return ""
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("列出工作区文件", "list_files", "获得文件清单")]
+
+
+def output_stem(r: Any, label: str) -> str:
+    """The name of a result file: the source's name, its sheet, and what was done."""
+    base = (r.file or "result").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if r.sheet:
+        base += f"_{r.sheet}"
+    return f"{base}_{label}"
+import modes.analysis  # noqa: E402,F401  (analysis operations: statistics, shares, time, pivots, wide tables, formulas, edits, tests, charts)

@@ -1,0 +1,254 @@
+"""One home per operation: the `OpSpec` registry.
+
+Everything wenqing knows about an operation lives in its OpSpec: the words that ask for it (per
+language), its slots and the question asked when one is missing, its zh/en labels, how a request for it
+is restated (`phrase`), the plan steps that carry it out (`to_steps`, naming registered tools), how its
+result is worded (`answer`), its mode family and whether a model may propose it. The mode table, the
+gap questions, restatements, plan building, answers and model prompts read it from here.
+
+Adding an operation
+-------------------
+1. Write its tool in tools/ (a typed function registered with `@tool`).
+2. Register its OpSpec::
+
+       from modes.opspec import OpSpec, Slot, StepSpec, operation
+
+       @operation
+       class Median(OpSpec):
+           name = "median"
+           family = "explore"                      # transform | explore | profile | export | list
+           label = {"zh": "中位数", "en": "median"}
+           words = {"zh": ("中位数", "中值"), "en": ("median",)}
+           slots = (Slot("column", "column", "要算哪一列的中位数？", "Median of which column?", numeric=True),)
+           answers_question = True                 # the answer is a figure, no result file is saved
+
+           def to_steps(self, args, ctx):
+               return [StepSpec("计算中位数", "column_median", "中位数已算出", {"column": args["column"]})]
+
+           def answer(self, tool, facts, lang):
+               if tool == "column_median":
+                   return f"{facts['column']} 的中位数是 {facts['median']}。" if lang == "zh" else f"..."
+               return None
+
+   The default `read` finds one of `words` in the request and fills the column slots from the columns
+   the request names (numeric ones for `numeric=True` slots), in the order written; override it for
+   anything finer. The default `gaps` reports required slots that stayed empty; `phrase` defaults to
+   the label followed by the slot values.
+3. Import the module that registers it from `modes/operations.py` (the built-in operations live there)
+   and write its tests. Nothing else names the operation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+FAMILIES = ("transform", "explore", "profile", "export", "list")
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One argument of an operation: its key in Op.args, what fills it, and the question when it is missing."""
+
+    name: str
+    kind: str  # column | columns | number | text
+    zh: str
+    en: str
+    numeric: bool = False
+    required: bool = True
+    gap: str = ""  # the name reported in Decision.missing (defaults to the slot's name)
+
+    @property
+    def missing_name(self) -> str:
+        return self.gap or self.name
+
+
+@dataclass(frozen=True)
+class StepSpec:
+    """A plan step an operation asks for: what it does, the registered tool, when it is done, its arguments."""
+
+    action: str
+    tool: str
+    done: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class PlanContext:
+    """What an operation's steps may depend on: the request, its sheet, and what earlier steps produced."""
+
+    request: Any  # modes.decision.Request
+    sheet: Any = None  # modes.catalog.SheetInfo | None
+    sheets: tuple[Any, ...] = ()  # every sheet of the file
+    last_measure: str | None = None  # the column an earlier summary produced (金额_合计)
+    labels: list[str] = field(default_factory=list)  # words for the output file's name
+
+
+@dataclass(frozen=True)
+class Found:
+    """An operation read from a request: where it starts, its arguments and the text it consumed."""
+
+    start: int
+    kind: str
+    args: dict[str, Any]
+    spans: tuple[tuple[int, int], ...]
+
+
+class OpSpec:
+    """The base of every operation. Subclass, set the class attributes, register with `@operation`."""
+
+    name: ClassVar[str] = ""
+    family: ClassVar[str] = "transform"
+    label: ClassVar[dict[str, str]] = {}
+    words: ClassVar[dict[str, tuple[str, ...]]] = {}
+    slots: ClassVar[tuple[Slot, ...]] = ()
+    model_may_propose: ClassVar[bool] = True
+    answers_question: ClassVar[bool] = False  # a figure in the answer, no result file
+    saves_result: ClassVar[bool] = False  # a changed table is saved to outputs/ when nothing else writes it
+    main_slot: ClassVar[str | None] = None  # the slot a later turn fills or corrects
+
+    # ---- reading
+    def pattern(self) -> re.Pattern[str] | None:
+        ws = [w for lang in ("zh", "en") for w in self.words.get(lang, ())]
+        if not ws:
+            return None
+        alts = sorted(ws, key=len, reverse=True)
+        body = "|".join(r"(?<![a-z])" + re.escape(w) + r"(?![a-z])" if w.isascii() else re.escape(w) for w in alts)
+        return re.compile(body, re.I)
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        """The operation when one of its words is in the text; column slots filled from the named columns."""
+        pat = _pattern(self)
+        m = pat.search(text) if pat else None
+        if m is None:
+            return None
+        args: dict[str, Any] = {}
+        used: list[tuple[int, int]] = [m.span()]
+        pool = list(hits)
+        numbers = [(n.span(), float(n.group(0).replace(",", ""))) for n in re.finditer(r"-?\d[\d,]*(?:\.\d+)?", text)]
+        for s in self.slots:
+            if s.kind in ("column", "columns"):
+                fit = [h for h in pool if not s.numeric or h.column in sheet.numeric]
+                take = fit[:1] if s.kind == "column" else fit
+                if take:
+                    args[s.name] = take[0].column if s.kind == "column" else list(dict.fromkeys(h.column for h in take))
+                    used += [(h.start, h.end) for h in take]
+                    pool = [h for h in pool if h not in take]
+            elif s.kind == "number" and numbers:
+                span, value = numbers.pop(0)
+                args[s.name] = int(value) if value.is_integer() else value
+                used.append(span)
+        return Found(m.start(), self.name, args, tuple(used))
+
+    def gaps(self, args: dict[str, Any]) -> list[str]:
+        """The missing-slot names of required slots left empty."""
+        return [s.missing_name for s in self.slots if s.required and not args.get(s.name)]
+
+    def question(self, slot: str, lang: str) -> str | None:
+        s = next((x for x in self.slots if x.missing_name == slot or x.name == slot), None)
+        return None if s is None else (s.en if lang == "en" else s.zh)
+
+    # ---- saying
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        sep = "、" if lang == "zh" else ", "
+        vals = [sep.join(v) if isinstance(v, list) else str(v) for s in self.slots if (v := args.get(s.name)) not in (None, "", [])]
+        lab = self.label.get(lang, self.name)
+        return (f"{lab}：{sep.join(vals)}" if lang == "zh" else f"{lab}: {sep.join(vals)}") if vals else lab
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        """The word for this operation in an output file's name."""
+        return self.label.get("zh", self.name)
+
+    # ---- doing
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        raise NotImplementedError(f"{self.name}: to_steps")
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        """The sentence for one of this operation's steps, or None to leave it to the generic wording."""
+        return None
+
+
+OPS: dict[str, OpSpec] = {}
+_PATTERNS: dict[str, re.Pattern[str] | None] = {}
+
+
+def operation(cls: type[OpSpec]) -> type[OpSpec]:
+    """Register an operation (class decorator); its name must be new and its family known."""
+    if not cls.name or cls.name in OPS:
+        raise ValueError(f"operation name missing or taken: {cls.name!r}")
+    if cls.family not in FAMILIES:
+        raise ValueError(f"{cls.name}: unknown family {cls.family!r}")
+    OPS[cls.name] = cls()
+    _PATTERNS.pop(cls.name, None)
+    return cls
+
+
+def unregister(name: str) -> None:
+    """Remove an operation (tests that register their own)."""
+    OPS.pop(name, None)
+    _PATTERNS.pop(name, None)
+
+
+def _pattern(s: OpSpec) -> re.Pattern[str] | None:
+    if s.name not in _PATTERNS:
+        _PATTERNS[s.name] = s.pattern()
+    return _PATTERNS[s.name]
+
+
+def get(name: str) -> OpSpec | None:
+    _load()
+    return OPS.get(name)
+
+
+def all_ops() -> list[OpSpec]:
+    _load()
+    return list(OPS.values())
+
+
+def kinds_of(family: str) -> frozenset[str]:
+    return frozenset(s.name for s in all_ops() if s.family == family)
+
+
+def label(kind: str, lang: str) -> str:
+    s = get(kind)
+    return s.label.get(lang, kind) if s else kind
+
+
+def labels(lang: str) -> dict[str, str]:
+    return {s.name: s.label.get(lang, s.name) for s in all_ops()}
+
+
+def proposable() -> frozenset[str]:
+    """The operations a model may name as goals."""
+    return frozenset(s.name for s in all_ops() if s.model_may_propose)
+
+
+def read_worded(text: str, hits: list[Any], sheet: Any) -> list[Found]:
+    """Operations asked for by their own words (those with `words`), longest matching word first."""
+    out: list[Found] = []
+    taken: list[tuple[int, int]] = []
+    for s in all_ops():
+        if not s.words:
+            continue
+        f = s.read(text, hits, sheet)
+        if f is not None and not any(a < f.spans[0][1] and f.spans[0][0] < b for a, b in taken):
+            out.append(f)
+            taken.append(f.spans[0])
+    return out
+
+
+def answer_for(tool: str, facts: dict[str, Any], lang: str, kinds: Iterable[str]) -> str | None:
+    for k in kinds:
+        s = get(k)
+        if s is not None:
+            text = s.answer(tool, facts, lang)
+            if text:
+                return text
+    return None
+
+
+def _load() -> None:
+    if "filter" not in OPS:
+        import modes.operations  # noqa: F401  (registers the built-in operations)
