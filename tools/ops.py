@@ -149,14 +149,23 @@ def _round(v: Any) -> Any:
 # ---------------------------------------------------------------- transforming
 
 
+def as_dates(s: pd.Series) -> pd.Series:
+    """A column as dates, unreadable values as NaT; pandas' format-guessing warnings stay out of the terminal."""
+    if pd.api.types.is_datetime64_any_dtype(s):
+        return s
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pd.to_datetime(s, errors="coerce")
+
+
 def _coerce_value(s: pd.Series, v: Any) -> tuple[pd.Series, Any]:
     """Compare like with like: dates as dates, numbers as numbers, text as text."""
     if isinstance(v, dict) and "date" in v:
-        return pd.to_datetime(s, errors="coerce"), pd.Timestamp(v["date"])
+        return as_dates(s), pd.Timestamp(v["date"])
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return pd.to_numeric(s, errors="coerce"), v
     if isinstance(v, (date, datetime)):
-        return pd.to_datetime(s, errors="coerce"), pd.Timestamp(v)
+        return as_dates(s), pd.Timestamp(v)
     return s.astype("string").str.strip(), str(v).strip()
 
 
@@ -377,9 +386,7 @@ def correlate_columns(table: pd.DataFrame, a: str, b: str) -> ToolResult:
     def num(s: pd.Series) -> pd.Series:
         n = pd.to_numeric(s, errors="coerce")
         if n.notna().sum() < len(s) / 2:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                d = pd.to_datetime(s, errors="coerce")
+            d = as_dates(s)
             if d.notna().sum() >= len(s) / 2:
                 return (d - d.min()).dt.days.astype(float)
         return n

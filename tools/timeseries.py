@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import pandas as pd
 
 from tools.errors import ToolArgError
 from tools.fmt import rnd
-from tools.ops import _need_columns, _sample
+from tools.ops import _need_columns, _sample, as_dates
 from tools.registry import ToolResult, tool
 from tools.stats import numeric
 
@@ -28,10 +27,7 @@ def dates(table: pd.DataFrame, column: str) -> pd.Series:
     n = pd.to_numeric(s, errors="coerce")
     if n.notna().any() and n.dropna().between(1900, 2200).all() and (n.dropna() % 1 == 0).all():
         return pd.to_datetime(n.astype("Int64").astype("string") + "-01-01", errors="coerce")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        d = pd.to_datetime(s.astype("string").str.strip().str.replace(r"[年月]", "-", regex=True).str.replace("日", "", regex=False),
-                           errors="coerce")
+    d = as_dates(s.astype("string").str.strip().str.replace(r"[年月]", "-", regex=True).str.replace("日", "", regex=False))
     if d.notna().sum() == 0:
         raise ToolArgError(f"列“{column}”里没有能识别的日期。", f"Column '{column}' holds no recognisable dates.")
     return d
