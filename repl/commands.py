@@ -169,8 +169,10 @@ def _open(ctx: Context, arg: str) -> None:
         if launch:
             try:
                 ctx.opener(path)
+            except FileNotFoundError:
+                ctx.render.say("这台机器上没有可用的系统打开程序（如 xdg-open），请按上面的路径手动打开。", "red")
             except OSError as e:
-                ctx.render.say(f"没能用系统程序打开：{e}", "red")
+                ctx.render.say(f"没能用系统程序打开（{type(e).__name__}），请按上面的路径手动打开。", "red")
 
 
 @command("/undo", "删除上一次运行写出的文件（只删问清自己写的）")

@@ -83,7 +83,7 @@ def _column_meta(sheet: SheetInfo, col: str) -> str:
 def _num(v: float | None) -> str:
     if v is None:
         return ""
-    return str(int(v)) if float(v).is_integer() else f"{v:.4g}"
+    return f"{int(v):,}" if float(v).is_integer() else f"{v:,.2f}".rstrip("0").rstrip(".")
 
 
 def _size(n: int) -> str:

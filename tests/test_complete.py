@@ -65,3 +65,10 @@ def test_matching_rules():
     assert match_rank("北", "北京") == 0 and match_rank("bj", "北京_poi") == 1
     assert match_rank("poi", "北京_poi") == 2 and match_rank("sdx", "sample_data.xlsx") == 3
     assert match_rank("北", "南京") is None and match_rank("x", "ax") is None
+
+
+@pytest.mark.parametrize("value, shown", [(19609.86, "19,609.86"), (384.0, "384"), (3.1, "3.1"), (1234567.0, "1,234,567")])
+def test_number_ranges_in_the_menu_read_as_written(value, shown):
+    from repl.complete import _num
+
+    assert _num(value) == shown
