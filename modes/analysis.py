@@ -836,8 +836,8 @@ class Replace(OpSpec):
                 return None
             return Found(en.start(), self.name, {"column": col, "old": en.group("old").strip(QUOTES), "value": _typed(en.group("new").strip(QUOTES))}, (en.span(),))
         m = REPLACE_VERB.search(text)
-        if m is None or re.search(r"条件|大于|小于|高于|低于|不等于|以上|以下|列名|名字|表头|格式|xlsx|csv", text, re.I):
-            return None  # 条件改成…: a correction; 列名改成…: a rename; 改成xlsx: an export
+        if m is None or re.search(r"条件|列名|名字|表头|格式|xlsx|csv", text, re.I) or re.search(r"大于|小于|高于|低于|不等于|以上|以下", text[m.end():]):
+            return None  # 条件改成… / 改成评分大于4: a correction; 列名改成…: a rename; 改成xlsx: an export
         nm = re.match(r"\s*[\"“「']?([^\s\"”」',，。；;]{1,30})", text[m.end():])
         if nm is None:
             return None
@@ -856,21 +856,33 @@ class Replace(OpSpec):
         args: dict[str, Any] = {"column": col, "value": new}
         if old:
             args["old"] = old
-        else:  # 把华东的成本改成0: the words before the column are a condition on another column
-            cond = text[begin : before[-1].start].strip(QUOTES + "的")
-            holders = [c for c, vs in sheet.values.items() if cond in vs and c != col]
-            if not cond or len(holders) != 1:
-                return None
-            from modes.conditions import Cond
-
-            args["conditions"] = [Cond(holders[0], "eq", cond, None, cond, "exact")]
+        else:  # 把华东的成本改成0 / 将系统类型为未知的记录的草皮类型改为填充: the words before the column are a condition
+            conds = _where(text, begin, before[-1], hits, sheet)
+            if not conds:  # an edit whose rows were not understood: asked about, never run as something else
+                args["where_unread"] = text[begin : before[-1].start].strip(QUOTES + "的，,") or None
+                if args["where_unread"] is None:
+                    return None  # 把城市改成北京: every row, or a correction — not an edit this rule reads
+            else:
+                args["conditions"] = conds
         return Found(m.start(), self.name, args, ((begin, m.end() + nm.end()),))
 
+    def gaps(self, args: dict[str, Any]) -> list[str]:
+        return ["condition"] if args.get("where_unread") else []
+
+    def question(self, slot: str, lang: str) -> str | None:
+        if slot != "condition":
+            return None
+        return _zh(lang, "要改哪些行？没读懂这部分条件，请换个说法，例如“系统类型为未知的行的草皮类型改成填充”。",
+                   "Which rows should change? I could not read that condition; try e.g. “set Turf_Type to Infill where System_Type is Unknown”.")
+
     def phrase(self, args: dict[str, Any], lang: str) -> str:
+        if args.get("where_unread"):
+            return _zh(lang, f"把（没读懂的条件：{args['where_unread']}）的行的 {args['column']} 改为“{args['value']}”",
+                       f"set {args['column']} to “{args['value']}” where (not understood: {args['where_unread']})")
         if args.get("conditions"):
-            c = args["conditions"][0]
-            return _zh(lang, f"把 {c.column} 为“{c.value}”的行的 {args['column']} 改为“{args['value']}”（{SOURCE_KEPT['zh']}）",
-                       f"set {args['column']} to “{args['value']}” where {c.column} is “{c.value}” ({SOURCE_KEPT['en']})")
+            where = (" 且 " if lang == "zh" else " and ").join(c.describe(lang) for c in args["conditions"])
+            return _zh(lang, f"把 {where} 的行的 {args['column']} 改为“{args['value']}”（{SOURCE_KEPT['zh']}）",
+                       f"set {args['column']} to “{args['value']}” where {where} ({SOURCE_KEPT['en']})")
         return _zh(lang, f"把 {args['column']} 中的“{args['old']}”替换为“{args['value']}”（{SOURCE_KEPT['zh']}）",
                    f"replace “{args['old']}” with “{args['value']}” in {args['column']} ({SOURCE_KEPT['en']})")
 
@@ -883,6 +895,45 @@ class Replace(OpSpec):
             return None
         return _zh(lang, f"已把 {facts['changed']:,} 行的 {facts['column']} 改为 {facts['value']}（共 {facts['rows_in']:,} 行，原文件未改动）。",
                    f"Set {facts['column']} to {facts['value']} in {facts['changed']:,} of {facts['rows_in']:,} rows (the source file is unchanged).")
+
+
+WHERE_FILLER = re.compile(r"^(?:所有|全部|凡是|凡|那些)?|(?:的(?:所有)?(?:记录|行|数据|条目)?的?|中的|里的|这些行的)?$")
+
+
+def _where(text: str, begin: int, target: Any, hits: list[Any], sheet: Any) -> list[Any]:
+    """The condition written before the column an edit changes: a value of another column (华东), or a comparison
+    the condition grammar reads whole (系统类型为未知, 'Present' 是 'haju'). Anything left unread means no condition."""
+    from modes.conditions import Cond, parse_conditions
+
+    span = text[begin : target.start]
+    lead = len(span) - len(span.lstrip(QUOTES + "，,"))
+    body = WHERE_FILLER.sub("", span.strip(QUOTES + "，,")).strip(QUOTES)
+    if not body:
+        return []
+    holders = [c for c, vs in sheet.values.items() if body in vs and c != target.column]
+    if len(holders) == 1:
+        return [Cond(holders[0], "eq", body, None, body, "exact")]
+    start = begin + lead + span.strip(QUOTES + "，,").find(body)
+    inner = [h for h in hits if start <= h.start and h.end <= start + len(body) and h.column != target.column]
+    if not inner:
+        return []
+    from dataclasses import replace as _shift
+
+    local = [_shift(h, start=h.start - start, end=h.end - start) for h in inner]
+    parsed = parse_conditions(body, sheet, local)
+    if not parsed.conds or parsed.unresolved or parsed.logic != "and":
+        return []
+    for c in parsed.conds:  # a text value must be one the column holds (未知或人工 is two values, not one)
+        known = sheet.values.get(c.column)
+        if c.op in ("eq", "ne") and isinstance(c.value, str) and known and c.value not in known:
+            return []
+    named = {c.column for c in parsed.conds}
+    rest = list(body)
+    for a, b in parsed.spans + [(h.start, h.end) for h in local if h.column in named]:
+        rest[a:b] = [" "] * (b - a)
+    if re.sub(r"[\s" + re.escape(QUOTES) + r"的且并和为是等于]+", "", "".join(rest)):
+        return []  # part of the condition was not read: better no edit than a different one
+    return list(parsed.conds)
 
 
 def _typed(v: str) -> Any:

@@ -249,3 +249,25 @@ def test_above_the_average_of_ones_own_group(ws):
     out = pd.read_csv(ws.root / tr.run.files[0]["path"])
     assert len(out) == int((SALES["件数"] < SALES["件数"].median()).sum())
     assert f"中位数是 {num(SALES['件数'].median())}" in tr.run.answer
+
+
+@pytest.mark.parametrize("text, where", [
+    ("门店销售.xlsx 将所有区域为东区的记录的渠道修改为门店", lambda d: d["区域"] == "东区"),
+    ("门店销售.xlsx 把区域是西区的行的渠道改成门店", lambda d: d["区域"] == "西区"),
+    ("门店销售.xlsx 把'区域'为'南区'的记录，'渠道'设置为'门店'", lambda d: d["区域"] == "南区"),
+    ("门店销售.xlsx 把销售额大于2000的行的渠道改成门店", lambda d: d["销售额"] > 2000),
+    ("门店销售.xlsx 将件数小于5的渠道改为门店", lambda d: d["件数"] < 5),
+])
+def test_an_edit_where_a_condition_holds_changes_exactly_those_rows(ws, text, where):
+    tr = run(ws, text)
+    assert [s.tool for s in tr.run.steps if s.tool == "filter_rows"] == []  # never run as a filter
+    out = pd.read_csv(ws.root / tr.run.files[0]["path"])
+    want = SALES["渠道"].where(~where(SALES), "门店")
+    assert len(out) == len(SALES) and out["渠道"].tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("text", ["门店销售.xlsx 把区域是东区或西区的行的渠道改成门店",
+                                  "门店销售.xlsx 把区域为东区并且件数小于5的渠道改为门店"])
+def test_an_edit_whose_condition_is_not_read_whole_is_asked_about(ws, text):
+    tr = Session(ws).turn(text)
+    assert tr.run is None and tr.decision.next == "ask_slots" and "condition" in tr.decision.missing
