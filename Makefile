@@ -13,8 +13,12 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/wenqing --workspace examples
 
+# the tools, executor and io tests once more with every CSV read by the out-of-core engine
+OOC_TESTS := tests/test_tools.py tests/test_executor.py tests/test_must_work.py tests/test_insufficient_context.py tests/test_io.py
+
 test: $(STAMP)
 	$(BIN)/python -m pytest
+	WENQING_ENGINE=duckdb $(BIN)/python -m pytest $(OOC_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check repl modes engine tools tests benchmarks examples
@@ -24,6 +28,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/decide_latency.py
 	$(BIN)/python benchmarks/decide_accuracy.py
 	$(BIN)/python benchmarks/io_bench.py
+	$(BIN)/python benchmarks/decide_scale.py
+	$(BIN)/python benchmarks/scale_curve.py
 
 examples: $(STAMP)
 	$(BIN)/python examples/make_examples.py

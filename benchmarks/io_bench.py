@@ -35,7 +35,7 @@ def make_workbook(path: Path, rows: int) -> None:
     wb.save(path)
 
 
-def make_csv(path: Path, rows: int) -> None:
+def make_csv(path: Path, rows: int, encoding: str = "gb18030") -> None:
     import numpy as np
     import pandas as pd
 
@@ -46,7 +46,29 @@ def make_csv(path: Path, rows: int) -> None:
         "日期": pd.to_datetime("2024-01-01") + pd.to_timedelta(rng.integers(0, 365, rows), unit="D"),
     })
     df.loc[rng.random(rows) < 0.1, "评分"] = None
-    df.to_csv(path, index=False, encoding="gb18030")
+    df.to_csv(path, index=False, encoding=encoding)
+
+
+def csv_load_ratios(folder: Path, rows: int, base: Path) -> None:
+    """wenqing's CSV load against pd.read_csv(path, encoding=…) on the same file, best of 3 each, interleaved."""
+    import pandas as pd
+
+    from tools.io import read_table
+
+    utf8 = folder / f"big_{rows}_utf8.csv"
+    if not utf8.exists():
+        make_csv(utf8, rows, "utf-8")
+    print(f"\n{rows:,}-row CSV load, wenqing read_table vs pd.read_csv(path, encoding=…) (goal ratio <= 1.3)")
+    for path, enc in ((utf8, "utf-8"), (base, "gb18030")):
+        ours, theirs = [], []
+        for _ in range(3):
+            t, t_ours = timed(lambda p=path: read_table(p))
+            ours.append(t_ours)
+            _, t_pd = timed(lambda p=path, e=enc: pd.read_csv(p, encoding=e))
+            theirs.append(t_pd)
+        assert len(t.df) == rows and t.encoding == enc
+        print(f"  {enc:<8} ({path.stat().st_size / 1e6:5.1f} MB): wenqing {min(ours):6.2f} s   pandas {min(theirs):6.2f} s   "
+              f"ratio {min(ours) / min(theirs):4.2f}")
 
 
 def timed(fn):  # type: ignore[no-untyped-def]
@@ -130,6 +152,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  ratio naive / wenqing load:      {t_naive / t_read:7.1f} x  (target >= 10 x)")
         print(f"  ratio naive / load+profile:      {t_naive / t_load:7.1f} x")
 
+    csv_load_ratios(a.dir, a.csv_rows, csvf)
     out = subprocess.run([sys.executable, "-c", CHILD, str(ROOT), str(a.dir), csvf.name], capture_output=True, text=True, check=True)
     r = json.loads(out.stdout)
     print(f"\n{a.csv_rows:,}-row CSV, GB18030 ({csvf.stat().st_size / 1e6:.1f} MB), profiled in a fresh process")

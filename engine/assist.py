@@ -26,12 +26,16 @@ from engine.plan import Plan, Step
 from modes.catalog import Catalog
 from modes.decision import RESTATE_BELOW, Decision, SessionState
 from modes.intent import GOALS, decide_intent
+from modes.resolve import find_files
+from modes.text import normalize
 from tools import registry
 
 PLANNABLE = ("profile_dataset", "filter_rows", "select_columns", "sort_rows", "top_n", "head_rows", "group_summarize", "deduplicate", "find_duplicates", "rename_columns",
              "clean", "add_column", "describe_columns", "find_outliers", "correlate_columns", "compare_tables",
              "join_tables", "append_tables", "write_csv", "write_xlsx")
-BOUND = ("ws", "table", "cache")
+BOUND = ("ws", "table", "cache", "about")
+FILE_ARGS = ("path", "other_path")  # a planned step reads only files the user named
+WRITERS = ("write_csv", "write_xlsx")  # and writes only when the user asked for a file
 STEP_TEXT = {
     "profile_dataset": ("预览数据", "获取列信息"), "filter_rows": ("筛选行", "筛选完成"), "select_columns": ("选择列", "列已选出"),
     "sort_rows": ("排序", "排序完成"), "top_n": ("取前几名", "筛选完成"), "head_rows": ("取前几行", "筛选完成"), "group_summarize": ("分组汇总", "汇总完成"),
@@ -40,6 +44,24 @@ STEP_TEXT = {
     "compare_tables": ("对比两张表", "对比完成"), "join_tables": ("关联表", "关联完成"), "append_tables": ("上下合并", "合并完成"),
     "write_csv": ("导出 CSV", "导出成功"), "write_xlsx": ("导出 xlsx", "导出成功"),
 }
+
+
+def named_files(turns: list[str], catalog: Catalog, current: str | None) -> set[str]:
+    """The files the user's own words name or describe (and the current file), as the rules read them."""
+    out = {current} if current else set()
+    for t in turns:
+        ref = find_files(normalize(t), catalog, current)
+        out.update(ref.paths + (ref.candidates if ref.how == "ambiguous" else []))  # 上海那份和北京那份: both described
+    return out
+
+
+def steps_text(plan: Plan, lang: str) -> str:
+    """The steps of a plan as the user confirms them: each tool with its arguments."""
+    parts = []
+    for s in plan.steps:
+        args = json.dumps(s.args, ensure_ascii=False)[:120] if s.args else ""
+        parts.append(f"{s.step}. {s.action}（{s.toolHint} {args}）" if lang == "zh" else f"{s.step}. {s.action} ({s.toolHint} {args})")
+    return "；".join(parts) if lang == "zh" else "; ".join(parts)
 
 
 @dataclass
@@ -82,9 +104,16 @@ class Assistant:
         history = list(before.pending.turns) if before.pending else []
         msgs = intent_messages(utterance, history, workspace_summary(catalog, self.cfg.send_cell_values))
 
+        said = named_files([*history, utterance], catalog, before.current_file)
+
         def check(spec: IntentSpec) -> list[str]:
             bad = [g for g in spec.goal if g not in GOALS]
-            return [f"unknown goal(s): {', '.join(bad)}; allowed: {', '.join(sorted(GOALS))}"] if bad else []
+            errors = [f"unknown goal(s): {', '.join(bad)}; allowed: {', '.join(sorted(GOALS))}"] if bad else []
+            for other in spec.files:
+                path = find_files(normalize(str(other)), catalog).path
+                if path is not None and path != spec.file and path not in said:
+                    errors.append(f"file {other} was not named by the user; only files the user named can be joined or compared")
+            return errors
 
         spec = self.client.ask("intent", msgs, IntentSpec, budget, check)
         self._drain()
@@ -104,6 +133,8 @@ class Assistant:
         columns = set(sheet.columns) if sheet else set()
         tools = {n: [p for p in registry.get_tool(n).params if p not in BOUND] for n in PLANNABLE}
         last_errors: list[str] = []
+        allowed_files = {f for f in (d.request.file, *d.request.files) if f}
+        wants_output = d.request.op("export") is not None
 
         def check(spec: PlanSpec) -> list[str]:
             errors: list[str] = []
@@ -131,6 +162,13 @@ class Assistant:
                     made.add(s.args["name"])
                 if s.tool == "profile_dataset" and s.args.get("path") != d.request.file:
                     errors.append(f"step {i}: profile_dataset must read {d.request.file}")
+            for i, s in enumerate(spec.steps, 1):
+                for k in FILE_ARGS:
+                    v = s.args.get(k)
+                    if v is not None and v not in allowed_files:
+                        errors.append(f"step {i}: {s.tool} may only read {', '.join(sorted(allowed_files))} (the files the user named), not {v}")
+                if s.tool in WRITERS and not wants_output:
+                    errors.append(f"step {i}: the user did not ask for a file to be written; remove {s.tool}")
             if not spec.steps or spec.steps[0].tool != "profile_dataset":
                 errors.append("the first step must be profile_dataset")
             last_errors[:] = errors

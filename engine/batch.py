@@ -7,10 +7,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from engine.catalog import CatalogCache
+from engine.intake import decide_checked
 from engine.plan import plan_for
 from engine.session import decision_json
 from modes.decision import SessionState
-from modes.gate import decide
 from tools.workspace import Workspace
 
 
@@ -18,9 +18,11 @@ def _run(ws: Workspace, cache: CatalogCache, history: list[str], utterance: str,
     catalog = cache.build(ws)
     state = SessionState()
     for h in history:
-        _, state = decide(state, h, catalog)
-    d, _ = decide(state, utterance, catalog)
-    return decision_json(d, plan_for(d, catalog), item_id)
+        _, state = decide_checked(state, h, catalog)
+    d, _ = decide_checked(state, utterance, catalog)
+    out = decision_json(d, plan_for(d, catalog), item_id)
+    cache.save(ws)
+    return out
 
 
 def _run_model(ws: Workspace, cache: CatalogCache, history: list[str], utterance: str, item_id: str | None, model: Any) -> dict[str, Any]:
@@ -40,13 +42,24 @@ def decide_one(ws: Workspace, utterance: str, model: Any = None) -> dict[str, An
 
 
 def decide_batch(ws: Workspace, lines: Iterable[str], model: Any = None) -> Iterator[dict[str, Any]]:
+    """One decision per line; a line that cannot be read, or that meets a bug, yields an error line and the
+    batch goes on."""
     cache = CatalogCache()
     for raw in lines:
         if not raw.strip():
             continue
+        item_id = None
         try:
             item = json.loads(raw)
-            args = (ws, cache, list(item.get("history") or []), str(item.get("utterance", "")), item.get("id"))
+            if not isinstance(item, dict):
+                raise TypeError("each line must be a JSON object")
+            item_id = item.get("id")
+            history = item.get("history") or []
+            if not isinstance(history, list):
+                raise TypeError("history must be a list of strings")
+            args = (ws, cache, [str(h) for h in history], str(item.get("utterance", "")), item_id)
             yield _run_model(*args, model) if model is not None else _run(*args)
         except (json.JSONDecodeError, AttributeError, TypeError) as e:
-            yield {"id": None, "error": f"bad input line: {e}"}
+            yield {"id": item_id, "error": f"bad input line: {e}"}
+        except Exception as e:  # noqa: BLE001  (a bug on one line must not lose the rest of the batch)
+            yield {"id": item_id, "error": f"internal error: {type(e).__name__}"}

@@ -2,26 +2,33 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from tools.errors import UserError
+from tools.guard import Deadline
 from tools.io import read_table, sheet_names
-from tools.workspace import Workspace
+from tools.workspace import STATE_DIR, Workspace
 
 SAMPLE_ROWS = 2000
 ISO_DATE = re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}")
 
 
-def sheet_info(df, name: str | None) -> SheetInfo:  # type: ignore[no-untyped-def]
+def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetInfo:  # type: ignore[no-untyped-def]
     import pandas as pd
 
     values: dict[str, frozenset[str]] = {}
     numeric, dates = set(), set()
     n = len(df)
     for c in df.columns:
+        if deadline is not None:
+            deadline.check()
         s = df[c]
         col = str(c)
         if pd.api.types.is_bool_dtype(s):
@@ -53,11 +60,19 @@ def sheet_info(df, name: str | None) -> SheetInfo:  # type: ignore[no-untyped-de
     return SheetInfo(name, tuple(str(c) for c in df.columns), values, frozenset(numeric), frozenset(dates), n, years, ranges)
 
 
+CACHE_FILE = "catalog.json"
+CACHE_VERSION = 1
+
+
 @dataclass
 class CatalogCache:
-    """Per-session cache: a file is re-read only when its size or mtime changes."""
+    """What is known about each file, re-read only when its size or mtime changes. A file is sampled the first
+    time a turn looks inside it; samples are kept in <workspace>/.wenqing/catalog.json across processes."""
 
-    entries: dict[str, tuple[tuple[int, float], FileInfo]] = field(default_factory=dict)
+    entries: dict[str, tuple[tuple[int, int], FileInfo]] = field(default_factory=dict)
+    persist: bool = True
+    _stored: dict[str, Any] | None = None
+    _dirty: bool = False
 
     def build(self, ws: Workspace) -> Catalog:
         infos = []
@@ -67,27 +82,91 @@ class CatalogCache:
                 st = p.stat()
             except OSError:
                 continue
-            key = (st.st_size, st.st_mtime)
+            key = (st.st_size, st.st_mtime_ns)
             hit = self.entries.get(rel)
             if hit and hit[0] == key:
                 infos.append(hit[1])
                 continue
-            info = file_info(p, rel)
+            info = FileInfo(rel, load=partial(self._load, ws, rel, key)) if FileInfo(rel).is_table else FileInfo(rel)
             self.entries[rel] = (key, info)
             infos.append(info)
         return Catalog(tuple(infos))
 
+    def _load(self, ws: Workspace, rel: str, key: tuple[int, int]) -> tuple[tuple[SheetInfo, ...], str | None]:
+        stored = self._read_store(ws)
+        rec = stored.get(rel)
+        if isinstance(rec, dict) and rec.get("key") == list(key):
+            try:
+                return tuple(_sheet_from_json(x) for x in rec["sheets"]), rec.get("error")
+            except (KeyError, TypeError, ValueError):
+                pass
+        info = file_info(ws.root / rel, rel)
+        stored[rel] = {"key": list(key), "sheets": [_sheet_to_json(x) for x in info.sheets], "error": info.error}
+        self._dirty = True
+        return info.sheets, info.error
+
+    def _read_store(self, ws: Workspace) -> dict[str, Any]:
+        if self._stored is None:
+            self._stored = {}
+            if self.persist:
+                try:
+                    source = ws.root / STATE_DIR / CACHE_FILE
+                    if not ws.inside(source):
+                        raise OSError("the cache links out of the workspace")
+                    data = json.loads(source.read_text(encoding="utf-8"))
+                    if isinstance(data, dict) and data.get("version") == CACHE_VERSION and isinstance(data.get("files"), dict):
+                        self._stored = data["files"]
+                except (OSError, ValueError):
+                    pass
+        return self._stored
+
+    def save(self, ws: Workspace) -> None:
+        """Write the samples taken since the last save; a workspace that cannot be written to is left alone."""
+        if not (self.persist and self._dirty and self._stored is not None):
+            return
+        self._dirty = False
+        files = {rel: rec for rel, rec in self._stored.items() if rel in self.entries}
+        try:
+            target = ws.state_dir() / CACHE_FILE  # refused when .wenqing/ links out of the workspace
+        except UserError:
+            return
+        tmp = target.with_name(f"{CACHE_FILE}.{os.getpid()}.tmp")
+        try:
+            tmp.write_text(json.dumps({"version": CACHE_VERSION, "files": files}, ensure_ascii=False), encoding="utf-8")
+            os.replace(tmp, target)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+
+
+def _sheet_to_json(s: SheetInfo) -> dict[str, Any]:
+    return {"name": s.name, "columns": list(s.columns), "values": {c: sorted(v) for c, v in s.values.items()},
+            "numeric": sorted(s.numeric), "dates": sorted(s.dates), "rows": s.rows,
+            "years": {c: list(v) for c, v in s.years.items()}, "ranges": {c: list(v) for c, v in s.ranges.items()}}
+
+
+def _sheet_from_json(d: dict[str, Any]) -> SheetInfo:
+    return SheetInfo(
+        d["name"], tuple(str(c) for c in d["columns"]), {c: frozenset(v) for c, v in d["values"].items()},
+        frozenset(d["numeric"]), frozenset(d["dates"]), int(d["rows"]),
+        {c: (int(v[0]), int(v[1])) for c, v in d["years"].items()}, {c: (float(v[0]), float(v[1])) for c, v in d["ranges"].items()},
+    )
+
 
 def file_info(p: Path, rel: str) -> FileInfo:
+    """Sample a file now: its sheets' columns, kinds and a few values from the first rows."""
     probe = FileInfo(rel)
     if not probe.is_table:
         return probe
+    deadline = Deadline.for_file(p)
     try:
         names: list[str | None] = list(sheet_names(p)) or [None]
         sheets = []
         for name in names:
-            t = read_table(p, name, nrows=SAMPLE_ROWS)
-            sheets.append(sheet_info(t.df, name))
+            deadline.check()
+            t = read_table(p, name, nrows=SAMPLE_ROWS, sample=True)
+            sheets.append(sheet_info(t.df, name, deadline))
         return FileInfo(rel, tuple(sheets))
     except UserError as e:
         return FileInfo(rel, (), e.zh)
+    except Exception as e:  # noqa: BLE001  (one odd file is marked unreadable; the session goes on)
+        return FileInfo(rel, (), f"{p.name}：读取时出错（{type(e).__name__}），已跳过这个文件。")

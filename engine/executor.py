@@ -16,8 +16,10 @@ from modes import opspec
 from modes.decision import Decision
 from tools import registry
 from tools.errors import ColumnMissing, ParseFailed, UserError
+from tools.outofcore import in_memory, is_big
 from tools.registry import ToolResult
 from tools.workspace import Workspace
+from tools.write import SAFETY_FACTS, About, safety_notes
 
 MAX_PER_STEP = 3
 MAX_PER_REQUEST = 10
@@ -29,7 +31,7 @@ RETOOL: dict[str, tuple[str, dict[str, Any]]] = {
     "top_n": ("retool", {"as_text": True}),
 }
 REPORT_TOOLS = {"describe_columns", "correlate_columns", "compare_tables"}
-WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list", "write_report"}
+WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list", "write_report", "write_chart"}
 COLUMN_ARGS = ("by", "keys", "columns", "column", "a", "b", "left", "subset", "on")
 
 
@@ -110,8 +112,14 @@ def needed_columns(tool: str, args: dict[str, Any]) -> list[str]:
     return cols
 
 
+def about(plan: Plan, d: Decision) -> About:
+    """What an xlsx's 说明 sheet tells about the run that wrote it."""
+    r = d.request
+    return About(plan.goalSummary, r.text, r.file, r.sheet, tuple(f"{s.action}（{s.toolHint}）" for s in plan.steps), d.lang)
+
+
 def _state_hash(step: Step, args: dict[str, Any], outcome: str) -> str:
-    blob = json.dumps([step.step, step.toolHint, {k: v for k, v in args.items() if k not in ("ws", "table", "cache", "reports")}, outcome], sort_keys=True, default=str, ensure_ascii=False)
+    blob = json.dumps([step.step, step.toolHint, {k: v for k, v in args.items() if k not in ("ws", "table", "cache", "reports", "about")}, outcome], sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -192,6 +200,8 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                     args["cache"] = cache
                 if "reports" in tool.params:
                     args["reports"] = result.reports
+                if "about" in tool.params:
+                    args["about"] = about(plan, d)
                 t0 = time.perf_counter()
                 try:
                     res = registry.call(current.toolHint, args)
@@ -219,7 +229,7 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                 ms = (time.perf_counter() - t0) * 1000
                 ok, why = _done(current, res, ws)
                 h = _state_hash(current, current.args, json.dumps(res.facts, sort_keys=True, default=str))
-                out = StepOutcome(step.step, current.toolHint, "success" if ok else "failed", _small(res.facts), res.evidence)
+                out = StepOutcome(step.step, current.toolHint, "success" if ok else "failed", _small(res.facts, 4000), res.evidence)
                 audit.event(trace_id, f"step:{step.step}", f"running -> {'done' if ok else 'failed'}", f"doneWhen: {current.doneWhen}",
                             True, None, {"tool": current.toolHint, "args": _small(current.args)}, _small(res.facts), ms)
                 if not ok:
@@ -247,14 +257,10 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                                "figures, so nothing was computed. Open and save the file in Excel, then retry.")
             if res.files:
                 for f in res.files:
-                    result.files.append({"path": f, "rows": res.facts.get("rows"), "columns": res.facts.get("columns", [])})
-                if res.facts.get("inert_cells"):
-                    result.notes.append(
-                        f"有 {res.facts['inert_cells']} 个以 = + - @ 开头的单元格已作为纯文本导出，防止被当成公式执行。" if lang == "zh"
-                        else f"{res.facts['inert_cells']} cells starting with = + - @ were exported as plain text so they cannot run as formulas."
-                    )
-            if table is not None and res.data is not None and current.toolHint in CHECKED_TOOLS:
-                for note in _introduced(table, res.data, lang):
+                    result.files.append({"path": f, "rows": res.facts.get("rows"), "columns": res.facts.get("columns", []),
+                                         **{k: res.facts[k] for k in SAFETY_FACTS if res.facts.get(k)}})
+            if table is not None and res.data is not None and current.toolHint in CHECKED_TOOLS and not is_big(res.data):
+                for note in _introduced(in_memory(table), res.data, lang):
                     result.notes.append(f"第 {step.step} 步（{current.action}）：{note}" if lang == "zh" else f"Step {step.step} ({current.action}): {note}")
                     audit.event(trace_id, f"check:{step.step}", "done -> warned", "没有引入空值或改变列类型", True, None, {}, {"message": note}, 0)
             if res.data is not None and current.toolHint in REPORT_TOOLS:
@@ -292,6 +298,9 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
 
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# a figure as shown to a user: 1,234,567.8 / 123.46万 / 3.2亿 / 23.45%
+SHOWN = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:万|亿|%)?|-?\d+(?:\.\d+)?(?:万|亿|%)?")
+SCALE = {"万": 1e4, "亿": 1e8, "%": 0.01}
 
 
 def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
@@ -299,6 +308,7 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
     if not answer:
         return []
     pool: set[str] = set()
+    values: list[float] = []
 
     def feed(v: Any) -> None:
         if isinstance(v, dict):
@@ -311,7 +321,9 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
             return
         elif isinstance(v, (int, float)):
             f = float(v)
-            pool.update({str(v), str(int(f)) if f.is_integer() else str(round(f, 2)), str(round(f, 3))})
+            shown = f"{f:.2f}".rstrip("0").rstrip(".")  # as tools.fmt shows it: 749.0012 -> 749
+            pool.update({str(v), str(int(f)) if f.is_integer() else str(round(f, 2)), str(round(f, 3)), shown})
+            values.append(f)
         else:
             pool.update(NUMBER.findall(str(v)))
 
@@ -325,7 +337,29 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
         feed(len(r.table))
     if r.profile:
         feed(r.profile)
-    return [n for n in NUMBER.findall(answer) if n not in pool and n.lstrip("-") not in pool]
+    return [n for n in SHOWN.findall(answer) if not _supported(n, pool, values)]
+
+
+def _supported(shown: str, pool: set[str], values: list[float]) -> bool:
+    """A figure is supported when a tool output holds it, or holds the value it displays (rounded, 万/亿, %)."""
+    bare = shown.replace(",", "")
+    if bare in pool or bare.lstrip("-") in pool:
+        return True
+    scale = SCALE.get(bare[-1], 1.0)
+    digits = bare.rstrip("万亿%")
+    if digits in pool or digits.lstrip("-") in pool:
+        return True
+    if scale == 1.0 and "," not in shown:
+        return False
+    decimals = len(digits.split(".")[1]) if "." in digits else 0
+    target = float(digits)
+    tol = 0.5 * 10 ** -decimals + 1e-9
+    for v in values:
+        if abs(v / scale - target) <= tol or abs(abs(v) / scale - abs(target)) <= tol:
+            return True
+        if scale == 0.01 and abs(v - target) <= tol:  # a fact already in percent
+            return True
+    return False
 
 
 def _introduced(before: Any, after: Any, lang: str) -> list[str]:
@@ -358,14 +392,15 @@ def _plain_value(v: Any) -> Any:
     return v
 
 
-def _small(d: dict[str, Any]) -> dict[str, Any]:
+def _small(d: dict[str, Any], limit: int = 600) -> dict[str, Any]:
+    """Facts without the injected objects; a value longer than `limit` as JSON is shown by its type only."""
     out = {}
     for k, v in d.items():
         if k in ("ws", "table", "cache", "reports"):
             continue
         if k == "column_info":
             continue
-        out[k] = v if len(json.dumps(v, default=str, ensure_ascii=False)) < 600 else f"<{type(v).__name__} …>"
+        out[k] = v if len(json.dumps(v, default=str, ensure_ascii=False)) < limit else f"<{type(v).__name__} …>"
     return out
 
 
@@ -457,6 +492,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                              else f"{', '.join(keys)} has {len(r.table)} distinct values: {', '.join(listed)}.")
     for f in r.files:
         parts.append(f"已保存到 {f['path']}（{f['rows']} 行）。" if zh else f"Saved to {f['path']} ({f['rows']} rows).")
+        parts += safety_notes(f, lang)
     if d.request.overwrite and r.files:
         parts.append("原文件未改动。" if zh else "The source file was left as it is.")
     return "".join(parts) if zh else " ".join(parts)

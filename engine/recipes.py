@@ -14,6 +14,7 @@ from engine.plan import Plan, Step
 from modes.decision import Decision, Request
 from tools.errors import UserError
 from tools.workspace import STATE_DIR, Workspace
+from tools.write import save_state
 
 NAME = re.compile(r"^[\w\u4e00-\u9fff\-]{1,40}$")
 
@@ -51,9 +52,7 @@ def save(ws: Workspace, name: str, plan: Plan, request: Request) -> Recipe:
         raise UserError("配方名只能用中文、字母、数字、下划线或短横线（最多 40 个字符）。", "A recipe name may use letters, digits, _ and - (up to 40).")
     steps = [{"toolHint": s.toolHint, "action": s.action, "doneWhen": s.doneWhen, "args": s.args} for s in plan.steps]
     r = Recipe(name, request.file or "", request.sheet, plan.goalSummary, steps)
-    d = _dir(ws)
-    d.mkdir(parents=True, exist_ok=True)
-    (d / f"{name}.json").write_text(json.dumps(r.__dict__, ensure_ascii=False, indent=1), encoding="utf-8")
+    save_state(ws, "recipes", f"{name}.json", json.dumps(r.__dict__, ensure_ascii=False, indent=1).encode("utf-8"))
     return r
 
 

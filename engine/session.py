@@ -8,13 +8,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from engine.audit import Audit
+from engine.audit import Audit, AuditUnavailable
 from engine.catalog import CatalogCache, file_info
 from engine.executor import RunResult, execute
+from engine.intake import clean, decide_checked
 from engine.plan import Plan, plan_for
 from modes.catalog import Catalog, FileInfo
 from modes.decision import Decision, Pending, SessionState
-from modes.gate import decide
 from modes.replies import CONFIRM_EN
 from tools.io import TableCache
 from tools.workspace import Workspace
@@ -72,7 +72,8 @@ class Session:
         self.clock = clock
         self.state = SessionState()
         self.cache = cache or CatalogCache()
-        self.audit = audit if audit is not None else (Audit.in_memory() if dry_run else Audit.open(ws))
+        self.startup_notices: list[str] = []
+        self.audit = audit if audit is not None else (Audit.in_memory() if dry_run else self._open_audit(ws))
         self.last_run_id: str | None = None
         self.last_files: list[str] = []
         self.last_executed: tuple[Plan, Decision] | None = None
@@ -81,6 +82,7 @@ class Session:
         self._trace: str | None = None
         self.assistant: Assistant | None = None
         self.model_plans: dict[tuple[str, str | None], Plan | None] = {}
+        self.model_shown: set[tuple[str, str | None]] = set()  # model steps the user has seen restated
         self._result_info: tuple[tuple[str, int, float], FileInfo] | None = None
         if model is not None and model.configured:
             from engine.assist import Assistant
@@ -88,6 +90,14 @@ class Session:
             self.assistant = Assistant.create(model, on_call=self._model_event, sleep=model_sleep)
         if not dry_run:
             ws.remove_stray_temporaries()
+
+    def _open_audit(self, ws: Workspace) -> Audit:
+        """The workspace's record; when it truly cannot be opened the session says so and keeps a record in memory."""
+        try:
+            return Audit.open(ws)
+        except AuditUnavailable as e:
+            self.startup_notices.append(e.zh)
+            return Audit.in_memory()
 
     def _model_event(self, c: CallLog) -> None:
         if self._trace:
@@ -108,15 +118,21 @@ class Session:
         return replace(cat, results=(self._result_info[1],))
 
     def _model_plan(self, utterance: str, d: Decision, plan: Plan, catalog: Catalog, budget: Any) -> tuple[Decision, Plan]:
-        """Explore steps from the model, once per request; when they fail their checks twice, ask the user."""
+        """Explore steps from the model, once per request. Steps a model proposed run only after the user has
+        seen them restated and confirmed; when they fail their checks twice, the built-in steps are offered."""
         assert self.assistant is not None
         key = (d.request.text, d.request.file)
         if key in self.model_plans:
-            return d, self.model_plans[key] or plan
+            planned = self.model_plans[key]
+            if planned is None:
+                return d, plan
+            if d.rule == "confirm_pending" and key in self.model_shown:
+                return d, planned
+            return self._restate_model_steps(d, planned), planned
         planned, errors = self.assistant.plan(d, plan, catalog, budget)
         self.model_plans[key] = planned
         if planned is not None:
-            return d, planned
+            return self._restate_model_steps(d, planned), planned
         if d.next != "execute":
             return d, plan
         why = "；".join(errors[:3]) or "模型没有回答"
@@ -126,9 +142,21 @@ class Session:
         self.state = self.state.evolve(pending=Pending((utterance,), "confirm", d.request, d.mode, d.tier))
         return d, plan
 
+    def _restate_model_steps(self, d: Decision, planned: Plan) -> Decision:
+        """Show the steps a model proposed, exactly as they would run, and wait for the user's word."""
+        from engine.assist import steps_text
+
+        steps = steps_text(planned, d.lang)
+        reply = (f"模型为“{planned.goalSummary}”规划了以下步骤：{steps}。不对请直接纠正，取消请回复'取消'；确认请回复'继续'" if d.lang == "zh"
+                 else f"The model planned these steps for '{planned.goalSummary}': {steps}. {CONFIRM_EN}")
+        self.model_shown.add((d.request.text, d.request.file))
+        self.state = self.state.evolve(pending=Pending((d.request.text,), "confirm", d.request, d.mode, d.tier))
+        return replace(d, gate="act", next="restate_confirm", reply=reply, rule="model_plan_restated")
+
     def _review(self, d: Decision, plan: Plan, run: RunResult, catalog: Catalog, budget: Any, trace_id: str,
                 notices: list[str]) -> tuple[RunResult, Plan]:
-        """The model's final review. RETRY on a plan the model made goes back to the planner once, within the limits."""
+        """The model's final review. RETRY on a plan the model made goes back to the planner once; the revised
+        steps are restated and run only when the user confirms them."""
         assert self.assistant is not None
         review = self.assistant.review(run.answer or "", [s.facts for s in run.steps], budget)
         if review is None or review.status == "PASS":
@@ -138,11 +166,9 @@ class Session:
             feedback = review.missing_requirements + review.unsupported_claims + ([review.next_action] if review.next_action else [])
             replanned, _ = self.assistant.plan(d, plan, catalog, budget, feedback=feedback)
             if replanned is not None:
-                rerun = execute(replanned, d, self.ws, self.audit, trace_id, cache=self.tables, on_step=self.on_step)
-                if rerun.status == "answered":
-                    self.model_plans[key] = replanned
-                    notices.append("复核要求重做：已按修正后的步骤重新执行。")
-                    return rerun, replanned
+                self.model_plans[key] = replanned
+                notices.append("复核要求重做：" + self._restate_model_steps(d, replanned).reply)
+                return run, plan
         notices.append(f"复核意见：{review.next_action or '；'.join(review.missing_requirements + review.unsupported_claims)}")
         return run, plan
 
@@ -161,24 +187,28 @@ class Session:
         return removed
 
     def turn(self, utterance: str) -> TurnResult:
+        utterance = clean(utterance)
         catalog = self.catalog()
         started = time.perf_counter()
         before = self.state
-        decision, self.state = decide(self.state, utterance, catalog)
+        decision, self.state = decide_checked(self.state, utterance, catalog)
         trace_id = uuid.uuid4().hex[:12]
         self._trace = trace_id
         self.audit.start_run(trace_id, self.state.turn, utterance, {}, self.clock())
         budget = None
-        notices: list[str] = []
+        notices: list[str] = self.startup_notices
+        self.startup_notices = []
         if self.assistant is not None:
             budget = self.assistant.budget()
-            decision, self.state = self.assistant.improve(before, utterance, decision, self.state, catalog, budget)
+            if decision.rule != "too_long":  # a line that was not read is not sent anywhere either
+                decision, self.state = self.assistant.improve(before, utterance, decision, self.state, catalog, budget)
         self.audit.event(trace_id, "gate", f"{_stage(before)} -> {decision.gate}", "澄清闸门：理解是否足以行动",
                          True, None, {"utterance": utterance[:200]}, {"gate": decision.gate, "next": decision.next,
                          "missing": list(decision.missing), "rule": decision.rule}, (time.perf_counter() - started) * 1000)
         self.audit.event(trace_id, "mode", f"{decision.gate} -> {decision.mode}/{decision.tier}", "按顺序匹配模式表",
                          True, None, {}, {"mode_reason": decision.mode_reason, "confidence": decision.confidence}, 0)
         plan = plan_for(decision, catalog)
+        self.cache.save(self.ws)
         if self.assistant is not None and budget is not None and plan is not None and decision.mode == "explore":
             decision, plan = self._model_plan(utterance, decision, plan, catalog, budget)
         n = self.state.turn

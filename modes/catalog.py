@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -24,12 +26,57 @@ class SheetInfo:
         """(value, column) for every known value, longest value first; built once per sheet, read on every turn."""
         return sorted(((v, c) for c, vs in self.values.items() for v in vs), key=lambda p: -len(p[0]))
 
+    @cached_property
+    def folded(self) -> tuple[tuple[str, str], ...]:
+        """(column, its casefolded name) for every named column; built once per sheet."""
+        return tuple((c, c.casefold()) for c in self.columns if c.casefold())
 
-@dataclass(frozen=True)
+    @cached_property
+    def synonym_words(self) -> tuple[tuple[str, str], ...]:
+        """(lexicon word, column) for every concept that exactly one column of this sheet carries, in lexicon order."""
+        from modes import lexicon as lx
+
+        by_concept: dict[str, list[str]] = {}
+        for c in self.columns:
+            concept = lx.concept_of(c) or lx.concept_of(c.replace("_", " "))
+            if concept:
+                by_concept.setdefault(concept, []).append(c)
+        return tuple((w, cols[0]) for w, concept in lx.synonyms().items()
+                     if (cols := by_concept.get(concept)) is not None and len(cols) == 1)
+
+
 class FileInfo:
-    path: str
-    sheets: tuple[SheetInfo, ...] = ()
-    error: str | None = None
+    """A workspace file. Its sheets may be read lazily: `load` is called on first use of `sheets` or `error`,
+    so a turn that never looks inside the file never reads it."""
+
+    def __init__(self, path: str, sheets: tuple[SheetInfo, ...] = (), error: str | None = None,
+                 load: Callable[[], tuple[tuple[SheetInfo, ...], str | None]] | None = None) -> None:
+        self.path = path
+        self._sheets = sheets
+        self._error = error
+        self._load = load
+
+    def _ensure(self) -> None:
+        if self._load is not None:
+            load, self._load = self._load, None
+            self._sheets, self._error = load()
+
+    @property
+    def loaded(self) -> bool:
+        return self._load is None
+
+    @property
+    def sheets(self) -> tuple[SheetInfo, ...]:
+        self._ensure()
+        return self._sheets
+
+    @property
+    def error(self) -> str | None:
+        self._ensure()
+        return self._error
+
+    def __repr__(self) -> str:
+        return f"FileInfo({self.path!r}{'' if self.loaded else ', <not read yet>'})"
 
     @property
     def is_table(self) -> bool:
@@ -61,12 +108,84 @@ class Catalog:
     files: tuple[FileInfo, ...] = ()
     results: tuple[FileInfo, ...] = ()  # files in outputs/ a request may read (the last result): never candidates
 
+    @cached_property
+    def _by_path(self) -> dict[str, FileInfo]:
+        return {f.path: f for f in self.files + self.results}
+
     def get(self, path: str | None) -> FileInfo | None:
-        for f in self.files + self.results:
-            if f.path == path:
-                return f
-        return None
+        return self._by_path.get(path) if path is not None else None
 
     @property
     def tables(self) -> tuple[FileInfo, ...]:
         return tuple(f for f in self.files if f.is_table)
+
+    @cached_property
+    def known_names(self) -> set[str]:
+        """Every casefolded column and sheet name in the workspace (reads every file's sheets, once)."""
+        return {c.casefold() for f in self.files for s in f.sheets for c in s.columns} | {
+            (s.name or "").casefold() for f in self.files for s in f.sheets}
+
+    @cached_property
+    def _word_index(self) -> dict[str, list[SheetInfo]]:
+        """Casefolded column names and the lexicon words that stand for a column -> the sheets that have them.
+        Built once per catalog; reads every table file's sheets."""
+        index: dict[str, list[SheetInfo]] = {}
+        for f in self.tables:
+            for s in f.sheets:
+                for w in dict.fromkeys([cl for _, cl in s.folded] + [w for w, _ in s.synonym_words]):
+                    index.setdefault(w, []).append(s)
+        return index
+
+    @cached_property
+    def _gram_index(self) -> dict[str, list[FileInfo]]:
+        """Each character gram of a column name, a word for a column's meaning or a known value -> the files with it."""
+        from modes import lexicon as lx
+
+        words_of: dict[str, list[str]] = {}
+        for w, concept in lx.synonyms().items():
+            words_of.setdefault(concept, []).append(w)
+        index: dict[str, list[FileInfo]] = {}
+        for f in self.tables:
+            grams: set[str] = set()
+            for s in f.sheets:
+                for c in s.columns:
+                    grams |= _grams(c)
+                    meaning = lx.concept_of(c) or lx.concept_of(c.replace("_", " "))
+                    for w in words_of.get(meaning or "", ()):
+                        grams |= _grams(w)
+                for vs in s.values.values():
+                    for v in vs:
+                        grams |= _grams(v)
+            for g in grams or {""}:  # a file whose names have no letters at all is always a candidate
+                index.setdefault(g, []).append(f)
+        return index
+
+    def tables_touching(self, text: str) -> list[FileInfo]:
+        """The table files that share a character gram (a CJK character, two ASCII letters) with the text: a superset
+        of the files in which the text can name a column, by name, meaning, part or small typo, or a value."""
+        found: dict[str, FileInfo] = {}
+        index = self._gram_index
+        for g in _grams(text) | {""}:
+            for f in index.get(g, ()):
+                found.setdefault(f.path, f)
+        return [f for f in self.tables if f.path in found]
+
+    def sheets_mentioned(self, text: str) -> list[SheetInfo]:
+        """The sheets one of whose column names (or a word for one) occurs in the text: the only sheets in
+        which resolve.find_columns can find anything."""
+        low = text.casefold()
+        found: dict[int, SheetInfo] = {}
+        for w, sheets in self._word_index.items():
+            if w in low:
+                for s in sheets:
+                    found.setdefault(id(s), s)
+        return list(found.values())
+
+
+def _grams(text: str) -> set[str]:
+    """Non-ASCII characters one by one; ASCII letters and digits in pairs (a lone one by itself)."""
+    low = text.casefold()
+    out = {ch for ch in low if not ch.isascii() and ch.isalnum()}
+    for run in re.findall(r"[a-z0-9]+", low):
+        out |= {run[i : i + 2] for i in range(len(run) - 1)} if len(run) > 1 else {run}
+    return out

@@ -81,6 +81,7 @@ INFIX = [
     ("contains", _alt("包含", "含有", "带有", "contains", "containing", "including", "like")),
     ("eq", _alt("==", "=", "等于", "是", "为", "equals", "equal to", "is", "of")),
 ]
+MAX_COMPARISONS = 32
 QUOTES = r"[\s'\"“”‘’「」『』]*"  # a quoted column name ('成交量'小于10000) ends at its closing quote
 STATS = {"平均": "mean", "平均值": "mean", "平均数": "mean", "平均水平": "mean", "均值": "mean", "average": "mean", "the average": "mean",
          "mean": "mean", "the mean": "mean"}
@@ -224,7 +225,8 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         out.spans.append((a, b))
 
     # between: 在/介于 A 到/和 B 之间, between A and B
-    for m in re.finditer(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", text, re.I | re.A):
+    ranges = re.finditer(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", text, re.I | re.A)
+    for m in ranges if re.search(r"之间|between", text, re.I) else ():  # the word first: the pattern is cubic on 1-2-3-…
         a_raw, b_raw = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
         va, vb = _value_at(a_raw, 0, sheet, []), _value_at(b_raw, 0, sheet, [])
         left = _left_column(text, m.start(), hits, sheet)
@@ -310,7 +312,8 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
     shield.clear()
     # postfix ranges: 评分4.5以上, 3万以下, 100 or more
     for op, pat in POSTFIX:
-        for m in re.finditer(r"(?P<v>-?\d[\d,]*(?:\.\d+)?\s*(?:万|千|k|K|%)?|[一二两三四五六七八九十百千万]+)\s*(?:" + pat + r")", text, re.I | re.A):
+        # a number is tried from its first digit only (the lookbehinds): from every digit the search is quadratic
+        for m in re.finditer(r"(?P<v>(?<![\d,])-?\d[\d,]*+(?:\.\d+)?\s*(?:万|千|k|K|%)?|(?<![一二两三四五六七八九十百千万])[一二两三四五六七八九十百千万]++)\s*(?:" + pat + r")", text, re.I | re.A):
             if not free(m.start(), m.end()):
                 continue
             v = _value_at(m.group("v"), 0, sheet, [])
@@ -335,7 +338,7 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
             found_ops.append((m.start(), -(m.end() - m.start()), op, m))
     found_ops.sort(key=lambda t: (t[0], t[1]))
     op_spans: list[tuple[int, int]] = []
-    for _, _, op, m in found_ops:
+    for _, _, op, m in found_ops[:MAX_COMPARISONS]:  # a request has a few; junk may repeat 大于 hundreds of times
         word = m.group(0)
         if not free(m.start(), m.end()) or any(s < m.end() and m.start() < e for s, e in op_spans):
             continue

@@ -186,6 +186,11 @@ def holds(t: Turn) -> bool:
     return is_cancel(t.text) or bool(HOLD.match(t.text) and not t.new_kinds - {"export"})
 
 
+def bare_greeting(t: Turn) -> bool:
+    """你好 / hello alone: answered before any file is looked into."""
+    return bool(lx.GREETING.match(t.text.strip())) and find_files(t.text, t.catalog).how == "none"
+
+
 def only_chat(t: Turn) -> bool:
     return bool(t.chat) and not t.new_kinds and t.fresh.file_how in ("none", "current", "current_missing")
 
@@ -219,6 +224,7 @@ class Row:
 
 DIALOGUE: tuple[Row, ...] = (
     Row("any", lambda t: not t.text, on_empty),
+    Row("idle", bare_greeting, lambda t: _chat("greeting", t.utterance, t.lang, t.state)),
     Row("any", holds, on_cancel),
     Row("confirm", lambda t: is_confirm(t.text), on_confirm),
     Row("clarify", lambda t: is_confirm(t.text), lambda t: ask_again(t, "confirm_while_clarifying")),

@@ -211,7 +211,8 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
         ev.append(Evidence("file", -0.05, "工作区里只有这一个表格", "the workspace holds only this table"))
     if r.fi is None and r.how in ("none", "ambiguous", "current_missing") and not chatty:
         # infer the file from the columns and values the request mentions
-        pool = [catalog.get(c) for c in r.candidates] if r.how == "ambiguous" else list(catalog.tables)
+        # only files sharing a character with the request can have a column or value it names
+        pool = [catalog.get(c) for c in r.candidates] if r.how == "ambiguous" else catalog.tables_touching(" ".join(texts))
         fits = []
         for f in pool:
             if f is None or f.error:
@@ -556,7 +557,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         if ck and not lx.VAGUE.search(text):
             return _chat(ck, turns[-1], lang, state)
         named = req.file if req.file_how in ("named", "fuzzy", "description", "current") else None
-        mentions_data = bool(lx.QUESTION_DATA.search(text)) or any(find_columns(text, s) for f in catalog.tables for s in f.sheets)
+        mentions_data = bool(lx.QUESTION_DATA.search(text)) or any(find_columns(text, s) for s in catalog.sheets_mentioned(text))
         if not lx.VAGUE.search(text) and not lx.WORK_NOUN.search(text) and not named and not req.missing_file_name and ck is None \
                 and re.search(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}", text, re.I) and not lx.DEICTIC.search(text) and not mentions_data:
             return _chat("other", turns[-1], lang, state)

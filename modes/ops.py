@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from modes import lexicon as lx
@@ -26,6 +27,7 @@ ASC = re.compile(r"从低到高|从小到大|由低到高|由小到大|从旧到
 SORT_VERB = re.compile(r"排|sort|order|rank|从高到低|从低到高|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = re.compile(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
+MAX_KEYS = 16
 BY_WORD = re.compile(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|by|per)(?![a-z])|每个|每一个|各个|各(?=[\u4e00-\u9fff])", re.I | re.A)
 KEY_STOP = re.compile(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = re.compile(
@@ -34,10 +36,11 @@ FILL = re.compile(
     re.I | re.A,
 )
 DROP_COLS = re.compile(
-    r"(?:删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b|\bdelete\b)\s*(?:the\s*)?(?P<a>[^,;]{1,40}?)\s*(?:这|那)?(?:几|两|一|三)?\s*(?:列|columns?|字段)"
-    r"|(?P<b>[^,;]{1,40}?)\s*(?:这|那)?(?:几|两|一|三)?\s*(?:列|columns?|字段)\s*(?:都)?(?:删掉|删除|去掉|不要了?|移除|\bremove\b|\bdrop\b)(?!\s*(?:里的|中的|的)?\s*(?:空格|空白|空值|重复|首尾|多余))",
+    r"(?:删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b|\bdelete\b)\s*+(?:the\s*+)?(?P<a>[^,;]{1,40}?)\s*+(?:这|那)?(?:几|两|一|三)?\s*+(?:列|columns?|字段)"
+    r"|(?P<b>[^,;]{1,40}?)\s*+(?:这|那)?(?:几|两|一|三)?\s*+(?:列|columns?|字段)\s*+(?:都)?(?:删掉|删除|去掉|不要了?|移除|\bremove\b|\bdrop\b)(?!\s*(?:里的|中的|的)?\s*(?:空格|空白|空值|重复|首尾|多余))",
     re.I | re.A,
 )
+DROP_VERB = re.compile(r"删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b|\bdelete\b", re.I | re.A)
 N_COLS = re.compile(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|columns)", re.I | re.A)
 WHICH_TOP = re.compile(
     r"哪(?:个|些|一个|家|位|种|类)\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差)"
@@ -53,6 +56,7 @@ RENAME = re.compile(
     r"|(?<![a-z])rename\s+(?:the\s+)?(?:column\s+)?\S+\s+(?:column\s+)?to\s+[\"']?(?P<new2>[\w\u4e00-\u9fff]+)",
     re.I | re.A,
 )
+RENAME_VERB = re.compile(r"改名|重命名|改叫|更名|列名改|rename", re.I | re.A)
 EXPORT_FORMAT = re.compile(r"(?:成|为|(?<![a-z])as|(?<![a-z])to|(?<![a-z])into|导出|转)\s*(?P<f>csv|tsv|xlsx|xls|excel)(?![a-z])", re.I | re.A)
 CMP_STAT = re.compile(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到)|(?<=于了)|(?<=过了))\s*(?:平均水平|平均值|平均数|平均|均值)"
                       r"|(?:(?<=above)|(?<=below)|(?<=than)|(?<=under)|(?<=over))\s+(?:the\s+)?(?:average|mean)", re.I | re.A)
@@ -115,8 +119,9 @@ def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop:
         return None, "", "none", [], j
     col, how, closest = resolve_column(raw, sheet)
     if col is None and CJK.match(raw) and len(raw) > 2:
-        for k in range(len(raw) - 1, 0, -1):  # the longest leading part that names a column
-            c2, h2, _ = resolve_column(raw[:k], sheet)
+        longest = max((len(c) for c in sheet.columns), default=0) + 8  # no name is longer: a bounded search
+        for k in range(min(len(raw) - 1, longest), 0, -1):  # the longest leading part that names a column
+            c2, h2, _ = resolve_column(raw[:k], sheet, closest=False)
             if c2 is not None and h2 in ("exact", "synonym", "partial"):
                 return c2, raw[:k], h2, [], j + k
     return col, raw, how, closest, j + len(raw)
@@ -131,8 +136,8 @@ def _id_like(col: str, sheet: SheetInfo) -> bool:
 def _split_key(raw: str, sheet: SheetInfo) -> tuple[str, str]:
     """哪个城市金额 / 哪个班英语平均分: the longest prefix that names a column is the key, the rest the measure."""
     for kinds in (("exact", "synonym"), ("partial",)):
-        for i in range(len(raw), 0, -1):
-            if resolve_column(raw[:i], sheet)[1] in kinds:
+        for i in range(min(len(raw), max((len(c) for c in sheet.columns), default=0) + 8), 0, -1):
+            if resolve_column(raw[:i], sheet, closest=False)[1] in kinds:
                 return raw[:i], re.sub(r"^的", "", raw[i:])
     return raw[:2], re.sub(r"^的", "", raw[2:])
 
@@ -169,6 +174,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     for w in worded:
         found.append((w.start, Op(w.kind, w.args)))
         spans.extend(w.spans)
+    text = _blank(text, [s for w in worded for s in w.spans])  # words an operation read are not read again
 
     # explore: compare, outliers, relation, join
     m = lx.EXPLORE_COMPARE.search(text)
@@ -246,7 +252,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         explore = True  # nothing else to read in this turn
 
     # rename a column: 把工资改名为月薪, rename 工资 to salary
-    m = RENAME.search(text)
+    m = RENAME.search(text) if RENAME_VERB.search(text) else None  # the verb first: the full pattern is slow on long text
     if m and not explore:
         new_at = m.start("new") if m.group("new") else m.start("new2")
         old_hit = next((h for h in hits if h.start >= m.start() and h.end <= new_at), None)
@@ -256,7 +262,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             spans.append(m.span())
 
     # drop columns: 把电话列删掉
-    m = DROP_COLS.search(text)
+    m = DROP_COLS.search(text) if DROP_VERB.search(text) else None  # the verb first: the full pattern backtracks on long text
     if m and not explore:
         lo, hi = (m.start("a"), m.end("a")) if m.group("a") else (m.start("b"), m.end("b"))
         drop = [h.column for h in hits if lo - 1 <= h.start and h.end <= hi + 1]
@@ -348,7 +354,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     # 高于平均 compares, it does not summarise; a column named 金额_合计 names a column, not a summary
     gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in hits if lx.GROUP.search(h.column) and text[h.start : h.end] == h.column])
     grouping = bool(lx.GROUP.search(gtext)) and not explore
-    for b in BY_WORD.finditer(text):
+    for b in islice(BY_WORD.finditer(text), MAX_KEYS):  # a request names a few keys; junk may repeat 按 hundreds of times
         if any(s <= b.start() < e for s, e in spans):
             continue
         col, raw, how, closest, end = _col_after(text, b.end(), hits, sheet)
@@ -438,7 +444,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         unres = []
         blanked = _blank(gtext, key_spans)
         for agg, rxp in AGG_WORDS:
-            for am in rxp.finditer(blanked):
+            for am in islice(rxp.finditer(blanked), MAX_KEYS):
                 if agg == "count":
                     measures.append({"agg": "count"})
                     continue

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from modes import lexicon as lx
@@ -43,8 +45,9 @@ def _covered(spans: list[tuple[int, int]], a: int, b: int) -> bool:
     return any(s < b and a < e for s, e in spans)
 
 
-def stem_tokens(f: FileInfo) -> list[str]:
-    parts = re.split(r"[_\-\s.()（）]+", f.stem.casefold())
+@functools.lru_cache(maxsize=8192)
+def _stem_tokens(stem: str) -> tuple[str, ...]:
+    parts = re.split(r"[_\-\s.()（）]+", stem.casefold())
     toks: list[str] = []
     for p in parts:
         for run in re.findall(r"[\u4e00-\u9fff]+|[a-z]+|\d+", p):
@@ -56,14 +59,35 @@ def stem_tokens(f: FileInfo) -> list[str]:
                 toks.append(core)
             if CJK.match(run) and len(run) >= 4:
                 toks += [run[i : i + 2] for i in range(0, len(run) - 1, 2) if run[i : i + 2] not in GENERIC_TOKENS]
-    return toks
+    return tuple(toks)
+
+
+def stem_tokens(f: FileInfo) -> list[str]:
+    return list(_stem_tokens(f.stem))
 
 
 def _token_hits(token: str, low: str) -> list[tuple[int, int]]:
     if CJK.match(token):
-        return [(m.start(), m.end()) for m in re.finditer(re.escape(token), low)]
+        return [(m.start(), m.end()) for m in re.finditer(re.escape(token), low)] if token in low else []
+    if token.rstrip("s") not in low:
+        return []
     pat = re.escape(token.rstrip("s")) + r"s?"
     return [(m.start(), m.end()) for m in re.finditer(r"(?<![a-z])" + pat + r"(?![a-z])", low)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _concept_words(concept: str) -> tuple[str, ...]:
+    """The lexicon's words for a concept that can describe a file (two characters or more, not generic), in lexicon order."""
+    return tuple(w for w, c in lx.synonyms().items() if c == concept and len(w) >= 2 and w not in GENERIC_TOKENS)
+
+
+def _may_hit(token: str, low: str) -> bool:
+    """Whether a stem token can match in find_files' description step (by itself, a synonym, or a 2-character piece)."""
+    if _token_hits(token, low):
+        return True
+    if any(_token_hits(w, low) for w in _concept_words(lx.concept_of(token) or "")):
+        return True
+    return bool(CJK.match(token)) and len(token) >= 3 and any(token[i : i + 2] in low for i in range(len(token) - 1))
 
 
 def find_files(text: str, catalog: Catalog, current: str | None = None, restrict: list[str] | None = None) -> FileRef:
@@ -112,11 +136,9 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         ref.candidates = _close_names(name, catalog)
     # a name shaped like a file's (sales_2023, orders-q3) that no file, sheet or column has: a missing file
     if not hits and not ref.missing_name:
-        known = {c.casefold() for f in catalog.files for s in f.sheets for c in s.columns} | {
-            (s.name or "").casefold() for f in catalog.files for s in f.sheets}
         for m in re.finditer(r"(?<![\w.])[A-Za-z\u4e00-\u9fff][\w\-]*[_\-][\w\-]+(?![\w.])", text):
             tok = m.group(0)
-            if tok.casefold() in known or _covered(ref.spans, m.start(), m.end()) or re.fullmatch(r"[\d_\-]+", tok):
+            if _covered(ref.spans, m.start(), m.end()) or re.fullmatch(r"[\d_\-]+", tok) or tok.casefold() in catalog.known_names:
                 continue
             if any(edit_distance(tok.casefold(), f.stem.casefold(), 2) <= 2 for f in catalog.files):
                 continue  # a typo of a real name: the fuzzy step below
@@ -127,13 +149,22 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
             return _with_format(ref, text)
     # 3. small typos in a stem written without extension (销售明系 -> 销售明细)
     if not hits:
+        text_chars = Counter(low)
+        text_pairs = Counter(low[i : i + 2] for i in range(len(low) - 1))
         for f in files:
             st = f.stem.casefold()
             if len(st) < 4 or re.search(r"[_\-\s.]", st):
                 continue
             tol = 1 if len(st) < 8 else 2
+            if sum((Counter(st) & text_chars).values()) < len(st) - tol:
+                continue  # each edit changes one character at most: no window of the text can be this close
+            if sum((Counter(st[i : i + 2] for i in range(len(st) - 1)) & text_pairs).values()) < len(st) - 1 - 3 * tol:
+                continue  # nor can it share enough neighbouring pairs (an edit breaks three at most)
+            letters = set(st)
             for size in (len(st) - 1, len(st), len(st) + 1):
                 for i in range(0, max(0, len(low) - size + 1)):
+                    if len(letters.difference(low[i : i + size])) > tol:
+                        continue  # each edit loses at most one of the stem's letters: no need to count the edits
                     if _covered(ref.spans, i, i + size):
                         continue
                     if edit_distance(low[i : i + size], st, tol) <= tol:
@@ -157,8 +188,11 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         return _with_format(ref, text)
     # 5. descriptions that fit one file: 上海的poi, 库存表, the customer list
     scores: dict[str, tuple[int, list[str], list[tuple[int, int]]]] = {}
+    may: dict[str, bool] = {}  # many files share their name's tokens: judge each token once
     for f in files:
         own = stem_tokens(f)
+        if not any(may[t] if t in may else may.setdefault(t, _may_hit(t, low)) for t in own):
+            continue  # without a hit of its own name nothing below can score this file: its sheets stay unread
         sheet_toks = [s.name.casefold() for s in f.sheets if s.name and len(f.sheets) > 1 and s.name.casefold() not in own]
         toks = own + sheet_toks
         matched: list[str] = []
@@ -168,11 +202,10 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         for t in dict.fromkeys(toks):
             hs = [h for h in _token_hits(t, low) if not any(a <= h[0] and h[1] <= b for a, b in col_spans)]
             if not hs and lx.concept_of(t):  # customer ~ 客户
-                for w, c in lx.synonyms().items():
-                    if c == lx.concept_of(t) and len(w) >= 2 and w not in GENERIC_TOKENS:
-                        hs = [h for h in _token_hits(w, low) if not any(a <= h[0] and h[1] <= b for a, b in col_spans)]
-                        if hs:
-                            break
+                for w in _concept_words(lx.concept_of(t) or ""):
+                    hs = [h for h in _token_hits(w, low) if not any(a <= h[0] and h[1] <= b for a, b in col_spans)]
+                    if hs:
+                        break
             if not hs and CJK.match(t) and len(t) >= 3:  # 花名册 for 员工花名册
                 masked = "".join("\0" if any(a <= i < b for a, b in col_spans) else ch for i, ch in enumerate(low))
                 sm = difflib.SequenceMatcher(None, t, masked, autojunk=False).find_longest_match(0, len(t), 0, len(masked))
@@ -328,9 +361,8 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
     """Every column the text mentions, by name or plain meaning, longest first, without overlaps."""
     low = text.casefold()
     cands: list[tuple[int, int, str, str]] = []
-    for c in sheet.columns:
-        cl = c.casefold()
-        if not cl:
+    for c, cl in sheet.folded:
+        if cl not in low:
             continue
         for m in re.finditer(re.escape(cl), low):
             if not CJK.match(cl[0]) and m.start() > 0 and re.match(r"[a-z0-9_]", low[m.start() - 1]):
@@ -341,30 +373,27 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
             elif not CJK.match(cl[-1]) and end < len(low) and re.match(r"[a-z0-9_]", low[end]):
                 continue
             cands.append((m.start(), end, c, "exact"))
-    by_concept: dict[str, list[str]] = {}
-    for c in sheet.columns:
-        concept = lx.concept_of(c) or lx.concept_of(c.replace("_", " "))
-        if concept:
-            by_concept.setdefault(concept, []).append(c)
-    for w, concept in lx.synonyms().items():
-        cols = by_concept.get(concept)
-        if not cols or len(cols) > 1:
+    for w, col in sheet.synonym_words:
+        if w not in low:
             continue
         for m in re.finditer(re.escape(w), low):
             if not CJK.match(w[0]) and ((m.start() > 0 and re.match(r"[a-z]", low[m.start() - 1])) or (m.end() < len(low) and re.match(r"[a-z]", low[m.end()]))):
                 continue
-            cands.append((m.start(), m.end(), cols[0], "synonym"))
+            cands.append((m.start(), m.end(), col, "synonym"))
     cands.sort(key=lambda t: (-(t[1] - t[0]), t[3] != "exact", t[0]))
     chosen: list[ColumnHit] = []
+    taken = bytearray(len(low) + 1)  # characters already inside a chosen hit: one lookup, not a scan of every hit
     for s, e, c, how in cands:
-        if any(h.start < e and s < h.end for h in chosen):
+        if taken.find(1, s, e) != -1:
             continue
+        taken[s:e] = b"\x01" * (e - s)
         chosen.append(ColumnHit(s, e, c, how))
     return sorted(chosen, key=lambda h: h.start)
 
 
-def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False) -> tuple[str | None, str, list[str]]:
-    """(column, how, closest): exact, by meaning, unique partial, or a small typo; else None with the closest names."""
+def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: bool = True) -> tuple[str | None, str, list[str]]:
+    """(column, how, closest): exact, by meaning, unique partial, or a small typo; else None with the closest names
+    (computed only when asked for: probing many prefixes of a word needs no suggestions)."""
     r = raw.strip().strip("\"'“”「」").casefold()
     r = re.sub(r"(?:列|字段|这一?列|那一?列|column|col)$", "", r).strip()
     r = re.sub(r"^(?:the|列)\s*", "", r).strip()
@@ -379,6 +408,9 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False) -> tuple[s
         hits = [c for c in cols if lx.concept_of(c) == concept or lx.concept_of(c.replace("_", " ")) == concept]
         if len(hits) == 1:
             return hits[0], "synonym", []
+    longest = max((len(c) for c in cols), default=0)
+    if len(r) > longest + 2:  # no name, part or typo can match; difflib only ever sees a span the size of a name
+        return None, "unknown", closest_columns(r[: longest + 2], cols) if closest else []
     # a part of a name (人均 -> 人均消费, 班 -> 班级), or a name inside a word barely longer than it (评分列的)
     part = [c for c in cols if (r in c.casefold() and (len(r) >= 2 or CJK.match(r)))
             or (len(c) >= 2 and c.casefold() in r and len(r) <= len(c) + 2)]
@@ -386,10 +418,12 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False) -> tuple[s
         part = [c for c in part if c in sheet.numeric]
     if len(part) == 1:
         return part[0], "partial", []
-    typo = [c for c in cols if len(r) >= 2 and len(c) >= 2 and edit_distance(r, c.casefold(), 1) <= (1 if len(r) <= 6 else 2) and (CJK.match(r[0]) or len(r) >= 4)]
+    tol = 1 if len(r) <= 6 else 2  # each edit loses at most one of a name's letters: a cheap test before counting edits
+    typo = [c for c in cols if len(r) >= 2 and len(c) >= 2 and len(set(c.casefold()).difference(r)) <= tol
+            and edit_distance(r, c.casefold(), 1) <= tol and (CJK.match(r[0]) or len(r) >= 4)]
     if len(typo) == 1:
         return typo[0], "typo", []
-    return None, "unknown", closest_columns(r, cols)
+    return None, "unknown", closest_columns(r, cols) if closest else []
 
 
 def closest_columns(raw: str, cols: list[str], n: int = 3) -> list[str]:

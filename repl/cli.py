@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -35,6 +35,25 @@ def _model(backend: str, no_cell_values: bool):  # type: ignore[no-untyped-def]
         raise typer.Exit(2) from e
 
 
+def _split(text: str) -> list[str]:
+    """Lines end at \\n only: U+2028 or U+0085 inside a JSON string or a typed turn does not end it."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
+def _read_lines(path: Path, what: str) -> list[str]:
+    """The lines of a file, or of standard input when the path is "-" (/dev/stdin works as any file does)."""
+    if str(path) == "-":
+        return _split(sys.stdin.buffer.read().decode("utf-8-sig", errors="replace"))
+    if not path.exists() or path.is_dir():
+        typer.echo(f"找不到{what}：{path}", err=True)
+        raise typer.Exit(2)
+    try:
+        return _split(path.read_bytes().decode("utf-8-sig", errors="replace"))
+    except OSError as e:
+        typer.echo(f"读不了{what}：{path}（{e.strerror}）", err=True)
+        raise typer.Exit(2) from e
+
+
 def _workspace(path: Path):  # type: ignore[no-untyped-def]
     from tools.workspace import Workspace
 
@@ -50,7 +69,7 @@ def main_callback(
     workspace: WorkspaceOpt = Path("."),
     backend: BackendOpt = "auto",
     no_cell_values: NoCellsOpt = False,
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="显示版本")] = False,
+    version: Annotated[bool, typer.Option("--version", "-V", callback=_version, is_eager=True, help="显示版本")] = False,
 ) -> None:
     """打开交互式会话（REPL）。"""
     if ctx.invoked_subcommand is not None:
@@ -60,7 +79,7 @@ def main_callback(
     if not sys.stdin.isatty():
         from repl.script import run_lines
 
-        raise typer.Exit(run_lines(ws, sys.stdin.read().splitlines(), None, model=model))
+        raise typer.Exit(run_lines(ws, _read_lines(Path("-"), "输入"), None, model=model))
     from repl.loop import run_repl
 
     run_repl(ws, model=model)
@@ -70,32 +89,30 @@ def main_callback(
 def decide(
     utterance: Annotated[str | None, typer.Argument(help="一句话；省略时用 --batch")] = None,
     workspace: WorkspaceOpt = Path("."),
-    batch: Annotated[Path | None, typer.Option("--batch", help="JSONL：每行 {id, history, utterance}")] = None,
+    batch: Annotated[Path | None, typer.Option("--batch", help="JSONL：每行 {id, history, utterance}；- 表示标准输入")] = None,
     backend: BackendOpt = "auto",
     no_cell_values: NoCellsOpt = False,
 ) -> None:
     """只做决定，不执行：输出 SPEC §3 的 JSON 决定。"""
     from engine.batch import decide_batch, decide_one
+    from engine.intake import encodable
 
     ws = _workspace(workspace)
     model = _model(backend, no_cell_values)
     if batch is not None:
-        if not batch.is_file():
-            typer.echo(f"找不到文件：{batch}", err=True)
-            raise typer.Exit(2)
-        for line in decide_batch(ws, batch.read_text(encoding="utf-8").splitlines(), model):
-            sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+        for line in decide_batch(ws, _read_lines(batch, "文件"), model):
+            sys.stdout.write(encodable(json.dumps(line, ensure_ascii=False)) + "\n")
         return
     if utterance is None:
         typer.echo("请给出一句话，或用 --batch。", err=True)
         raise typer.Exit(2)
-    sys.stdout.write(json.dumps(decide_one(ws, utterance, model), ensure_ascii=False) + "\n")
+    sys.stdout.write(encodable(json.dumps(decide_one(ws, utterance, model), ensure_ascii=False)) + "\n")
 
 
 @app.command()
 def chat(
     workspace: WorkspaceOpt = Path("."),
-    script: Annotated[Path | None, typer.Option("--script", help="每行一个用户回合")] = None,
+    script: Annotated[Path | None, typer.Option("--script", help="每行一个用户回合；- 表示标准输入")] = None,
     events: Annotated[Path | None, typer.Option("--events", help="把事件写成 JSONL")] = None,
     backend: BackendOpt = "auto",
     no_cell_values: NoCellsOpt = False,
@@ -105,13 +122,7 @@ def chat(
 
     ws = _workspace(workspace)
     model = _model(backend, no_cell_values)
-    if script is not None:
-        if not script.is_file():
-            typer.echo(f"找不到脚本：{script}", err=True)
-            raise typer.Exit(2)
-        lines = script.read_text(encoding="utf-8").splitlines()
-    else:
-        lines = sys.stdin.read().splitlines()
+    lines = _read_lines(script if script is not None else Path("-"), "脚本")
     raise typer.Exit(run_lines(ws, lines, events, model=model))
 
 
@@ -134,7 +145,11 @@ def recipe_run(
     from tools.errors import UserError
 
     ws = _workspace(workspace)
-    audit = Audit.open(ws)
+    try:
+        audit = Audit.open(ws)
+    except UserError as e:
+        typer.echo(e.zh, err=True)
+        raise typer.Exit(2) from e
     tid = uuid.uuid4().hex[:12]
     audit.start_run(tid, 0, f"recipe run {name} --file {file}", {"recipe": name}, __import__("time").time())
     try:
@@ -163,22 +178,50 @@ def trace(
     as_json: Annotated[bool, typer.Option("--json", help="输出 JSON")] = False,
 ) -> None:
     """查看审计记录。"""
-    from engine.audit import Audit
+    from engine.audit import Audit, AuditUnavailable
     from repl.render import Renderer
 
     ws = _workspace(workspace)
-    audit = Audit.open(ws)
+    try:
+        audit = Audit.open(ws)
+    except AuditUnavailable as e:
+        typer.echo(e.zh, err=True)
+        raise typer.Exit(2) from e
     run = audit.run(run_id)
     if run is None:
         typer.echo("没有找到运行记录。")
         raise typer.Exit(1)
     if as_json:
-        sys.stdout.write(json.dumps(run, ensure_ascii=False, default=str) + "\n")
+        sys.stdout.write(json.dumps(trace_json(run), ensure_ascii=False, default=str) + "\n")
         return
     Renderer.plain().trace(run)
 
 
+JSON_FIELDS = ("decision", "plan", "files", "inputs", "outputs")
+
+
+def trace_json(run: dict[str, Any]) -> dict[str, Any]:
+    """A run as `trace --json` prints it: the columns of the audit record, its stored JSON fields parsed into objects."""
+
+    def parsed(d: dict[str, Any]) -> dict[str, Any]:
+        out = dict(d)
+        for k in JSON_FIELDS:
+            if isinstance(out.get(k), str):
+                try:
+                    out[k] = json.loads(out[k])
+                except ValueError:
+                    pass
+        return out
+
+    out = parsed(run)
+    out["events"] = [parsed(e) for e in run.get("events", [])]
+    return out
+
+
 def main() -> None:
+    for stream in (sys.stdout, sys.stderr):  # a lone surrogate from a file or a pipe never ends a run
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     app()
 
 

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from prompt_toolkit import PromptSession
-from prompt_toolkit.completion import Completer, Completion
-from prompt_toolkit.document import Document
+from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings
 from rich.console import Console
 
-from repl.commands import COMMANDS, Context, dispatch
+from repl.commands import Context, dispatch
+from repl.complete import WenqingCompleter
 from repl.render import Renderer
 from tools.errors import UserError
 from tools.workspace import Workspace
@@ -20,30 +22,28 @@ from tools.workspace import Workspace
 BANNER = "问清 wenqing · 工作区 {root}\n说说要对哪个表格做什么（/help 查看命令，Ctrl-D 退出）。"
 
 
-class WenqingCompleter(Completer):
-    """Slash commands at the start of a line; workspace file names anywhere."""
+def completion_keys() -> KeyBindings:
+    """Tab completes a unique name at once (typing straight on never races the menu); otherwise the menu, best first."""
+    kb = KeyBindings()
 
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
-
-    def get_completions(self, document: Document, complete_event: Any) -> Any:
-        text = document.text_before_cursor
-        if text.startswith("/") and " " not in text:
-            for name, cmd in COMMANDS.items():
-                if name.startswith(text):
-                    yield Completion(name, -len(text), display_meta=cmd.help)
+    @kb.add("tab")
+    def _(event: Any) -> None:
+        b = event.current_buffer
+        if b.complete_state:
+            b.complete_next()
             return
-        word = document.get_word_before_cursor(pattern=_WORD)
-        if len(word) < 1:
+        if b.completer is None:
             return
-        for f in self.ws.files():
-            if f.casefold().startswith(word.casefold()) or (len(word) >= 2 and word.casefold() in f.casefold()):
-                yield Completion(f, -len(word))
+        try:
+            found = list(b.completer.get_completions(b.document, CompleteEvent(completion_requested=True)))
+        except Exception:  # a completion problem never ends the session; the line stays as typed
+            return
+        if len(found) == 1:
+            b.apply_completion(found[0])
+        elif found:
+            b.start_completion(select_first=True)
 
-
-import re  # noqa: E402
-
-_WORD = re.compile(r"[\w.\-\u4e00-\u9fff]+")
+    return kb
 
 
 def history_file() -> History:
@@ -62,13 +62,13 @@ def log_error(ws: Workspace, e: BaseException) -> str:
     """Append the traceback to <workspace>/.wenqing/errors.log; return a hint for the user."""
     import traceback
 
+    from tools.errors import UserError
+    from tools.write import append_state
+
     try:
-        d = ws.root / ".wenqing"
-        d.mkdir(exist_ok=True)
-        with open(d / "errors.log", "a", encoding="utf-8") as f:
-            f.write("".join(traceback.format_exception(e)) + "\n")
+        append_state(ws, "errors.log", "".join(traceback.format_exception(e)) + "\n")
         return "详情记录在 .wenqing/errors.log。"
-    except OSError:
+    except (OSError, UserError):
         return ""
 
 
@@ -98,15 +98,22 @@ def turn_with_progress(console: Console, session: Any, line: str) -> Any:
         return fut.result()
 
 
-def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: Console | None = None, model: Any = None) -> None:
+def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: Console | None = None, model: Any = None,
+             opener: Callable[[Path], None] | None = None) -> None:
     from engine.session import Session
 
     console = console or Console()
     render = Renderer(console)
     session = Session(ws, model=model)
-    ctx = Context(session, render)
-    prompt = prompt or PromptSession(history=history_file(), completer=WenqingCompleter(ws), complete_while_typing=False)
-    console.print(BANNER.format(root=ws.root), style="bold")
+    ctx = Context(session, render) if opener is None else Context(session, render, opener=opener)
+    completer = WenqingCompleter(ws, catalog=session.catalog, current_file=lambda: session.state.current_file)
+    if prompt is None:
+        prompt = PromptSession(history=history_file(), completer=completer, complete_while_typing=False,
+                               key_bindings=completion_keys())
+    elif prompt.completer is None:
+        prompt.completer = completer
+        prompt.key_bindings = prompt.key_bindings or completion_keys()
+    render.say(BANNER.format(root=ws.root), "bold")
     if not ws.spreadsheets():
         console.print("这个工作区里还没有表格文件（xlsx、xls、csv）。用 --workspace 指定别的文件夹，或把文件放进来。", style="yellow")
     while ctx.running:
@@ -126,8 +133,8 @@ def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: C
             tr = turn_with_progress(console, session, line)
             render.turn(tr)
         except UserError as e:
-            console.print(e.zh, style="red")
+            render.say(e.zh, "red")
         except Exception as e:  # a bug: say so, keep the session, keep the details
             where = log_error(ws, e)
-            console.print(f"出错了（内部错误 {type(e).__name__}），这一步没有完成，会话继续。{where}", style="red")
+            render.say(f"出错了（内部错误 {type(e).__name__}），这一步没有完成，会话继续。{where}", "red")
     console.print("再见！")

@@ -3,22 +3,51 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
+from dataclasses import dataclass
 from typing import Any
 
+from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from engine.session import TurnResult
+from modes.lexicon import CONFIRM_WORDS
 
 PREVIEW_ROWS = 10
+COMPACT_BELOW = 100  # terminal columns under which tables drop their borders and narrow their cells
+CELL_CAP = (16, 24)  # widest a cell may be: compact, wide
+MIN_CELL = 10  # a column narrower than its values is cut no further than this (a whole date still fits)
+
+# C0/C1 controls, DEL, bidi overrides and lone surrogates never reach the terminal as they are.
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def safe(text: Any, one_line: bool = False) -> str:
+    """Text from cells, files or users made safe for a terminal: controls shown as �; line breaks kept,
+    or shown as spaces when `one_line` (a table cell, a note that must not wrap)."""
+    s = str(text)
+    if "\r" in s:
+        s = s.replace("\r\n", "\n").replace("\r", "\n")
+    if one_line and ("\n" in s or "\t" in s):
+        s = s.replace("\n", " ").replace("\t", " ")
+    return _UNSAFE.sub("\ufffd", s)
 
 
 class Renderer:
     def __init__(self, console: Console) -> None:
         self.c = console
+
+    def say(self, text: Any, style: str = "", one_line: bool = False) -> None:
+        """Print one message; what it carries is never read as markup or control sequences."""
+        if one_line:
+            self.c.print(Text(safe(text, one_line=True), style=style, no_wrap=True, overflow="ellipsis"))
+        else:
+            self.c.print(Text(safe(text), style=style))
 
     @classmethod
     def plain(cls, width: int = 100) -> Renderer:
@@ -27,23 +56,23 @@ class Renderer:
     # -- a whole turn ------------------------------------------------------------------------
     def turn(self, tr: TurnResult) -> None:
         for n in tr.notices:
-            self.c.print(Text(n, style="dim yellow"))
+            self.say(n, "dim yellow")
         d = tr.decision
         zh = d.lang == "zh"
         if d.next == "plan_confirm" and tr.plan is not None:
             self.plan_card(tr)
-            self.c.print(d.reply)
+            self.say(d.reply)
             return
         if d.next == "execute" and tr.plan is not None:
             if d.tier == "soft":
-                self.c.print(Text(("准备：" if zh else "About to: ") + tr.plan.goalSummary + ("……" if zh else "…"), style="cyan"))
+                self.say(("准备：" if zh else "About to: ") + tr.plan.goalSummary + ("……" if zh else "…"), "cyan")
             elif d.tier == "hard":
-                self.c.print(Text(("按方案执行：" if zh else "Running the plan: ") + tr.plan.goalSummary, style="cyan"))
+                self.say(("按方案执行：" if zh else "Running the plan: ") + tr.plan.goalSummary, "cyan")
             if tr.run is not None:
                 self.result(tr)
             return
         style = {"reply": "", "cancel": "yellow", "ask_intent": "yellow", "ask_slots": "yellow", "restate_confirm": "magenta"}.get(d.next, "")
-        self.c.print(Text(d.reply, style=style))
+        self.say(d.reply, style)
 
     def plan_card(self, tr: TurnResult) -> None:
         p = tr.plan
@@ -55,9 +84,9 @@ class Renderer:
         t.add_column("tool" if not zh else "工具")
         t.add_column("done when" if not zh else "完成标准")
         for s in p.steps:
-            t.add_row(str(s.step), s.action, s.toolHint, s.doneWhen)
-        head = Text.assemble(("目标：" if zh else "Goal: ", "bold"), p.goalSummary, "\n",
-                             ("为什么先出方案：" if zh else "Why a plan first: ", "bold"), p.modeReason, "；" if zh else "; ", p.planStyleReason, "\n")
+            t.add_row(str(s.step), T(s.action), T(s.toolHint), T(s.doneWhen))
+        head = Text.assemble(("目标：" if zh else "Goal: ", "bold"), safe(p.goalSummary), "\n",
+                             ("为什么先出方案：" if zh else "Why a plan first: ", "bold"), safe(p.modeReason), "；" if zh else "; ", safe(p.planStyleReason), "\n")
         from rich.console import Group
 
         self.c.print(Panel(Group(head, t), title="方案卡" if zh else "Plan", border_style="blue", expand=False))
@@ -73,13 +102,13 @@ class Renderer:
         if r.profile and tr.plan is not None and all(s.toolHint == "profile_dataset" for s in tr.plan.steps):
             self.columns(r.profile, zh)
         if r.answer:
-            self.c.print(Text(r.answer, style="green"))
+            self.say(r.answer, "green")
         for n in r.notes:
-            self.c.print(Text(n, style="yellow" if r.status == "answered" else "red"))
+            self.say(n, "yellow" if r.status == "answered" else "red")
         if r.status != "answered":
             label = {"insufficient_context": "证据不足" if zh else "insufficient context", "escalated": "已停止" if zh else "stopped",
                      "failed": "失败" if zh else "failed"}.get(r.status, r.status)
-            self.c.print(Text(f"[{label}: {r.fallback_reason}]", style="red"))
+            self.say(f"[{label}: {r.fallback_reason}]", "red")
 
     def _title(self, tr: TurnResult) -> str:
         r = tr.run
@@ -95,14 +124,11 @@ class Renderer:
                 limit = int(title.split("显示 ")[1].split(" ")[0])
             except (IndexError, ValueError):
                 pass
-        self.c.print(Text(title, style="bold"))
-        t = Table(show_lines=False, header_style="bold")
-        cols = [str(c) for c in df.columns][:12]
-        for c in cols:
-            t.add_column(c, overflow="fold", max_width=24)
-        for row in df.head(limit).itertuples(index=False, name=None):
-            t.add_row(*[_cell(v) for v in row[: len(cols)]])
-        self.c.print(t)
+        self.say(title, "bold")
+        table, hidden = fit_table(df, limit, self.c.width)
+        self.c.print(table)
+        if hidden:
+            self.say(f"… 还有 {len(hidden)} 列未显示：{'、'.join(hidden[:8])}{'……' if len(hidden) > 8 else ''}", "dim", one_line=True)
 
     def columns(self, prof: dict[str, Any], zh: bool) -> None:
         t = Table(title="列信息" if zh else "Columns", header_style="bold")
@@ -110,38 +136,111 @@ class Renderer:
         t.add_column("类型" if zh else "type")
         t.add_column("空值" if zh else "blanks", justify="right")
         for c in prof.get("column_info", []):
-            t.add_row(c["name"], c["type"], str(c["blanks"]))
+            t.add_row(T(c["name"]), T(c["type"]), str(c["blanks"]))
         self.c.print(t)
 
     def trace(self, run: dict[str, Any]) -> None:
-        if run.get("chain"):
-            t = Table(title="这次请求的前几轮", header_style="bold")
+        """The audit record of a run: every turn of its request, then the run's events."""
+        turns = [*run.get("chain", []), {"turn": run["turn"], "utterance": run["utterance"], **_decided(run.get("decision"))}]
+        if len(turns) > 1:
+            t = Table(title="这次请求的每一轮", header_style="bold")
             for h in ("轮", "输入", "闸门", "下一步", "缺少"):
                 t.add_column(h, overflow="fold")
-            for c in run["chain"]:
-                t.add_row(str(c["turn"]), c["utterance"], c["gate"] or "", c["next"] or "", "、".join(c.get("missing") or []))
+            for c in turns:
+                t.add_row(str(c["turn"]), T(c["utterance"]), c.get("gate") or "", c.get("next") or "", T("、".join(c.get("missing") or [])))
             self.c.print(t)
-        self.c.print(Text(f"运行 {run['trace_id']} · 第 {run['turn']} 轮 · 状态 {run['status']}", style="bold"))
-        self.c.print(f"输入：{run['utterance']}")
+        self.say(f"运行 {run['trace_id']} · 第 {run['turn']} 轮 · 状态 {run['status']}", "bold")
+        self.say(f"输入：{run['utterance']}")
         if run.get("fallback_reason"):
-            self.c.print(f"fallback_reason：{run['fallback_reason']}")
+            self.say(f"fallback_reason：{run['fallback_reason']}")
         t = Table(header_style="bold")
         for h in ("#", "节点", "状态转换", "约束", "已检查", "fallback", "模型", "输出摘要", "ms"):
             t.add_column(h, overflow="fold")
         for e in run.get("events", []):
-            t.add_row(str(e["seq"]), e["node"], e["state_transition"], e["constraint"] or "", "✓" if e["constraint_evaluated"] else "",
-                      e["fallback_reason"] or "", "是" if e["model_called"] else "否", _brief(e.get("outputs")), f"{e['duration_ms']:.1f}")
+            t.add_row(str(e["seq"]), T(e["node"]), T(e["state_transition"]), T(e["constraint"] or ""), "✓" if e["constraint_evaluated"] else "",
+                      T(e["fallback_reason"] or ""), "是" if e["model_called"] else "否", T(_brief(e.get("outputs"))), f"{e['duration_ms']:.1f}")
         self.c.print(t)
         if run.get("answer"):
-            self.c.print(f"回答：{run['answer']}")
+            self.say(f"回答：{run['answer']}")
 
-    def history(self, runs: list[dict[str, Any]]) -> None:
-        t = Table(title="最近的运行", header_style="bold")
-        for h in ("ID", "轮", "输入", "状态"):
-            t.add_column(h, overflow="fold")
-        for r in runs:
-            t.add_row(r["trace_id"], str(r["turn"]), r["utterance"][:40], r["status"])
+    def history(self, items: list[HistoryItem]) -> None:
+        """Requests, newest first, each with its result; # is the number /open takes."""
+        if not items:
+            self.say("还没有运行过的请求。")
+            return
+        compact = self.c.width < COMPACT_BELOW
+        t = Table(title="最近的请求", header_style="bold", box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD, show_edge=not compact)
+        t.add_column("#", justify="right", no_wrap=True)
+        t.add_column("请求", overflow="fold")
+        t.add_column("结果", overflow="fold")
+        t.add_column("ID", no_wrap=True)
+        for i, h in enumerate(items, 1):
+            t.add_row(str(i), T(h.request), T(h.outcome), h.trace_id[:8])
         self.c.print(t)
+
+
+@dataclass(frozen=True)
+class HistoryItem:
+    """One request as /history shows it: the words that asked for it and what came of it."""
+
+    trace_id: str
+    request: str
+    outcome: str
+    files: tuple[str, ...]
+
+
+CONFIRM_ONLY = frozenset(CONFIRM_WORDS)
+
+
+def history_item(run: dict[str, Any]) -> HistoryItem:
+    """A run from the audit as a request and its result (rows in → out, files written)."""
+    words = [c["utterance"] for c in run.get("chain", []) if c.get("next") != "ask_intent"] + [run["utterance"]]
+    asked = [w for w in words if w.strip().casefold().rstrip("。.!！") not in CONFIRM_ONLY]
+    plan = _loads(run.get("plan"))
+    request = " → ".join(dict.fromkeys(asked)) or (plan or {}).get("goalSummary") or run["utterance"]
+    files = tuple(f["path"] for f in (_loads(run.get("files")) or []) if isinstance(f, dict) and f.get("path"))
+    rows_in = rows_out = None
+    for e in run.get("events", []):
+        if not str(e.get("node", "")).startswith("step:"):
+            continue
+        out = _loads(e.get("outputs")) or {}
+        if rows_in is None:
+            rows_in = out.get("rows_in", out.get("rows"))
+        if "rows_out" in out:
+            rows_out = out["rows_out"]
+    parts = []
+    if rows_in is not None:
+        parts.append(f"{rows_in} 行 → {rows_out} 行" if rows_out is not None else f"{rows_in} 行")
+    parts += [f"已保存 {f}" for f in files]
+    status = run.get("status") or ""
+    if not files and run.get("answer") and status == "answered":
+        parts.append(clip(safe(run["answer"], one_line=True), 60))
+    if status != "answered":
+        parts.append(STATUS_ZH.get(status, status) + (f"（{run['fallback_reason']}）" if run.get("fallback_reason") else ""))
+    return HistoryItem(run["trace_id"], request, "；".join(parts) or STATUS_ZH.get(status, status), files)
+
+
+STATUS_ZH = {"answered": "完成", "insufficient_context": "证据不足", "escalated": "已停止", "failed": "失败",
+             "cancelled": "已取消", "waiting": "等待确认", "running": "未完成"}
+
+
+def _loads(raw: Any) -> Any:
+    if not isinstance(raw, str):
+        return raw
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
+
+
+def _decided(raw: Any) -> dict[str, Any]:
+    d = _loads(raw) or {}
+    return {"gate": d.get("gate"), "next": d.get("next"), "missing": d.get("missing")}
+
+
+def T(text: Any, style: str = "") -> Text:
+    """A table cell that is shown as it is (no markup, no control sequences)."""
+    return Text(safe(text, one_line=True), style=style)
 
 
 BRIEF_KEYS = ("gate", "next", "rule", "missing", "mode_reason", "rows", "rows_in", "rows_out", "path", "message", "revised",
@@ -175,3 +274,68 @@ def _cell(v: Any) -> str:
         except (ValueError, AttributeError):
             return str(v)
     return str(v)
+
+
+def fit_table(df: Any, limit: int, width: int) -> tuple[Table, list[str]]:
+    """A preview that fits `width` terminal cells: the columns that fit, cells cut with … by display width.
+
+    Returns the table and the names of the columns left out. No value is ever wrapped onto a second line.
+    """
+    rows = [[_cell(v) for v in row] for row in df.head(limit).itertuples(index=False, name=None)]
+    return fit_rows([str(c) for c in df.columns], rows, width)
+
+
+def fit_rows(columns: list[str], cells: list[list[str]], width: int) -> tuple[Table, list[str]]:
+    """`fit_table` for rows of text."""
+    compact = width < COMPACT_BELOW
+    cap = CELL_CAP[0] if compact else CELL_CAP[1]
+    names = [safe(c, one_line=True) for c in columns]
+    rows = [[safe(v, one_line=True) for v in row] for row in cells]
+    full = [max(1, cell_len(n), *(cell_len(r[i]) for r in rows)) for i, n in enumerate(names)]
+    natural = [min(cap, w) for w in full]
+    least = [min(w, MIN_CELL) for w in natural]
+
+    def overhead(k: int) -> int:
+        return 3 * (k - 1) if compact else 3 * k + 1
+
+    keep = 0
+    while keep < len(names) and sum(least[: keep + 1]) + overhead(keep + 1) <= width:
+        keep += 1
+    keep = max(keep, 1)
+    widths = least[:keep]
+    room = width - overhead(keep) - sum(widths)
+    for want in (natural, full):  # spare cells, one at a time: first up to the cap, then to whole values
+        while room > 0:
+            grew = False
+            for i in range(keep):
+                if room > 0 and widths[i] < want[i]:
+                    widths[i] += 1
+                    room -= 1
+                    grew = True
+            if not grew:
+                break
+    widths = [max(1, min(w, width - overhead(keep))) for w in widths]
+    if compact:
+        t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold")
+    else:
+        t = Table(header_style="bold")
+    for i in range(keep):
+        t.add_column(Text(clip(names[i], widths[i]), no_wrap=True, overflow="ellipsis"), width=widths[i], no_wrap=True, overflow="ellipsis")
+    for r in rows:
+        t.add_row(*[Text(clip(v, widths[i]), no_wrap=True, overflow="ellipsis") for i, v in enumerate(r[:keep])])
+    return t, names[keep:]
+
+
+def clip(text: str, width: int) -> str:
+    """`text` cut to `width` terminal cells with a closing …, never half a wide character."""
+    if cell_len(text) <= width:
+        return text
+    out, used = [], 0
+    for ch in text:
+        w = cell_len(ch)
+        if used + w > width - 1:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + "…"
+

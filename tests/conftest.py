@@ -36,6 +36,23 @@ def session(ws: Workspace) -> Session:
     return Session(ws)
 
 
+@pytest.fixture
+def fake():
+    """Start scripted OpenAI-compatible servers on 127.0.0.1 (make(replies, default)); stopped after the test."""
+    from fake_openai import FakeOpenAI
+
+    servers = []
+
+    def make(replies, default=None):
+        s = FakeOpenAI(replies, default).start()
+        servers.append(s)
+        return s
+
+    yield make
+    for s in servers:
+        s.stop()
+
+
 @pytest.fixture(scope="session")
 def catalog():
     return CatalogCache().build(Workspace.at(EXAMPLES))

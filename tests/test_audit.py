@@ -2,13 +2,15 @@
 
 import sqlite3
 
+from engine.audit import MIGRATIONS
+
 
 def test_runs_and_events_are_recorded(session, ws_dir):
     session.turn("筛选一下 POI 数据")
     session.turn("筛选 上海_poi.xlsx，地址不为空")
     tr = session.turn("继续")
     db = sqlite3.connect(ws_dir / ".wenqing" / "runs.sqlite")
-    assert db.execute("SELECT max(version) FROM schema_migrations").fetchone()[0] == 1
+    assert db.execute("SELECT max(version) FROM schema_migrations").fetchone()[0] == len(MIGRATIONS)
     rows = db.execute("SELECT utterance, status FROM runs ORDER BY started").fetchall()
     assert [r[0] for r in rows] == ["筛选一下 POI 数据", "筛选 上海_poi.xlsx，地址不为空", "继续"]
     run = session.audit.run(tr.trace_id)

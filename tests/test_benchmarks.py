@@ -14,7 +14,7 @@ def test_io_bench_runs_small(tmp_path, capsys):
 
     io_main(["--rows", "300", "--csv-rows", "500", "--dir", str(tmp_path)])
     out = capsys.readouterr().out
-    assert "ratio naive / wenqing load" in out and "start-up to a ready prompt" in out and "encoding gb18030" in out
+    assert "ratio naive / wenqing load" in out and "pd.read_csv(path, encoding=…)" in out and "start-up to a ready prompt" in out and "encoding gb18030" in out
 
 
 def test_decide_accuracy_runs_without_labels(tmp_path, capsys):
@@ -22,3 +22,31 @@ def test_decide_accuracy_runs_without_labels(tmp_path, capsys):
 
     assert acc_main(["--labels", str(tmp_path / "none.jsonl"), "--workspace", str(tmp_path)]) == 0
     assert "nothing to score" in capsys.readouterr().out
+
+
+def test_decide_scale_runs_small(capsys):
+    from benchmarks.decide_scale import main as scale_main
+
+    res = scale_main(["--files", "6", "--columns", "30", "--repeat", "1"])
+    out = capsys.readouterr().out
+    assert "decide '你好' whole process: cold" in out and "+30-column sheet" in out
+    assert res["hello_cold_s"] > 0 and res["p99_6_ms"] > 0
+
+
+def test_scale_curve_runs_small(capsys):
+    from benchmarks.scale_curve import main as curve_main
+
+    rows = curve_main(["--sizes", "2k"])
+    assert [(r["rows"], r["work"]) for r in rows] == [(2000, "分析"), (2000, "group → export")]
+    assert all(r["status"][-1] == "answered" and r["duck_secs"] > 0 for r in rows)
+    assert "peak MB" in capsys.readouterr().out
+
+
+def test_fuzz_runs_small(tmp_path, capsys):
+    from benchmarks.fuzz import main as fuzz_main
+
+    res = fuzz_main(["--utterances", "21", "--files", "4", "--dir", str(tmp_path)])
+    assert res["utterances"]["output_lines"] == 21 and res["utterances"]["tracebacks"] == 0
+    assert res["files"]["files"] == 4 and res["files"]["internal_errors"] == 0 and res["files"]["changed_sources"] == 0
+    out = capsys.readouterr().out
+    assert "p99" in out and "through 分析" in out

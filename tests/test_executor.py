@@ -183,3 +183,11 @@ def test_questions_are_answered_with_their_figures(session, utterance, answer):
     tr = session.turn(utterance)
     assert tr.run.status == "answered" and answer in tr.run.answer and not tr.run.files
     assert unsupported_numbers(tr.run.answer, tr.run) == []
+
+
+def test_shown_figures_are_checked_against_tool_values():
+    from engine.executor import RunResult, StepOutcome, unsupported_numbers
+
+    r = RunResult("answered", None, steps=[StepOutcome(1, "share_of_total", "success", {"total": 12345678.9, "pct": 23.46, "ratio": 0.0512})])
+    assert unsupported_numbers("合计 1234.57万，占 23.46%，另 5.12%，即 12,345,678.9", r) == []
+    assert unsupported_numbers("合计 1300万，占 24%", r) == ["1300万", "24%"]

@@ -10,8 +10,9 @@ import pytest
 
 from engine.session import Session
 from tools.errors import OutsideWorkspace, ParseFailed, WriteFailed
-from tools.io import read_table, unique_output, write_csv_file, write_xlsx_file
+from tools.io import read_table
 from tools.workspace import Workspace
+from tools.write import unique_output, write_csv_file, write_xlsx_file
 
 
 def digest(p: Path) -> str:
@@ -108,14 +109,15 @@ def test_paths_outside_the_workspace_are_refused(tmp_path):
 def test_writes_never_overwrite_and_make_formulas_inert(tmp_path):
     ws = Workspace.at(tmp_path)
     df = pd.DataFrame({"名称": ["=HYPERLINK(\"http://x\")", "+1", "正常", "@SUM(A1)"], "金额": [-5, 2, 3, 4]})
-    p1, g1 = write_csv_file(ws, df, "结果")
-    p2, _ = write_csv_file(ws, df, "结果")
-    assert p1.name == "结果.csv" and p2.name == "结果_2.csv" and g1 == 3
+    w1 = write_csv_file(ws, df, "结果")
+    p1, p2 = w1.path, write_csv_file(ws, df, "结果").path
+    assert p1.name == "结果.csv" and p2.name == "结果_2.csv" and w1.protected == 3
     text = p1.read_text(encoding="utf-8-sig")
-    assert "'=HYPERLINK" in text and "'+1" in text and "\n正常,3" in text and "-5" in text
+    assert "'=HYPERLINK" in text and "'+1" in text and '\n"正常",3' in text and "-5" in text
     assert p1.read_bytes().startswith(b"\xef\xbb\xbf")
-    x, gx = write_xlsx_file(ws, df, "结果")
-    assert gx == 3
+    wx = write_xlsx_file(ws, df, "结果")
+    x = wx.path
+    assert wx.protected == 3
     from openpyxl import load_workbook
 
     sh = load_workbook(x).active

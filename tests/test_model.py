@@ -4,25 +4,10 @@ Each test asserts the decision or result and the exact number of HTTP calls."""
 import json
 import socket
 
-import pytest
-from fake_openai import PASS_REVIEW, FakeOpenAI
+from fake_openai import PASS_REVIEW
 
 from engine.model import ModelConfig, load_config
 from engine.session import Session
-
-
-@pytest.fixture
-def fake():
-    servers = []
-
-    def make(replies, default=None):
-        s = FakeOpenAI(replies, default).start()
-        servers.append(s)
-        return s
-
-    yield make
-    for s in servers:
-        s.stop()
 
 
 def session_with(ws, server, **kw):
@@ -75,14 +60,17 @@ def test_invented_tool_is_sent_back_once_then_the_user_is_asked(ws, fake, ws_dir
     assert len(server.requests) == 3  # + the final review
 
 
-def test_valid_plan_from_the_model_runs(ws, fake):
+def test_valid_plan_from_the_model_is_restated_then_runs(ws, fake):
     plan = {"json": {"steps": [{"tool": "profile_dataset", "args": {"path": "上海_poi.xlsx"}},
                                {"tool": "find_outliers", "args": {"column": "人均消费"}}]}}
     server = fake([plan, PASS_REVIEW])
-    tr = session_with(ws, server).turn("Any outliers in 人均消费 in 上海_poi.xlsx?")
+    s = session_with(ws, server)
+    tr = s.turn("Any outliers in 人均消费 in 上海_poi.xlsx?")
+    assert tr.run is None and tr.decision.next == "restate_confirm" and "find_outliers" in tr.decision.reply
+    tr = s.turn("ok")
     assert tr.run.status == "answered" and [x.tool for x in tr.run.steps] == ["profile_dataset", "find_outliers"]
     assert "由模型规划" in tr.plan.modeReason
-    assert len(server.requests) == 2
+    assert len(server.requests) == 2  # planned once, reviewed once
 
 
 def test_invalid_json_then_valid(ws, fake):
@@ -194,18 +182,23 @@ def test_a_server_without_json_mode(ws, fake):
     assert len(server.requests) == 2 and "response_format" in server.requests[0] and "response_format" not in server.requests[1]
 
 
-def test_review_retry_goes_back_to_the_planner_once(ws, fake):
+def test_review_retry_goes_back_to_the_planner_once_and_asks_before_running(ws, fake):
     plan1 = {"json": {"steps": [{"tool": "profile_dataset", "args": {"path": "上海_poi.xlsx"}},
                                 {"tool": "find_outliers", "args": {"column": "评分"}}]}}
     retry = {"json": {"status": "RETRY", "missing_requirements": ["用户问的是人均消费"], "unsupported_claims": [], "next_action": "改查人均消费"}}
     plan2 = {"json": {"steps": [{"tool": "profile_dataset", "args": {"path": "上海_poi.xlsx"}},
                                 {"tool": "find_outliers", "args": {"column": "人均消费"}}]}}
-    server = fake([plan1, retry, plan2])
-    tr = session_with(ws, server).turn("Any outliers in 人均消费 in 上海_poi.xlsx?")
-    assert tr.run.status == "answered" and tr.plan.steps[1].args == {"column": "人均消费"}
-    assert any("重新执行" in n for n in tr.notices)
+    server = fake([plan1, retry, plan2, PASS_REVIEW])
+    s = session_with(ws, server)
+    assert s.turn("Any outliers in 人均消费 in 上海_poi.xlsx?").decision.next == "restate_confirm"
+    tr = s.turn("ok")
+    assert tr.run.status == "answered" and tr.plan.steps[1].args == {"column": "评分"}  # what was confirmed ran
+    assert any("复核要求重做" in n and "人均消费" in n and "继续" in n for n in tr.notices)
     assert len(server.requests) == 3
     assert "用户问的是人均消费" in server.requests[2]["messages"][1]["content"]
+    tr = s.turn("ok")  # the revised steps run only now
+    assert tr.run.status == "answered" and tr.plan.steps[1].args == {"column": "人均消费"}
+    assert len(server.requests) == 4
 
 
 def test_low_confidence_is_read_again_and_still_restated(ws, fake):

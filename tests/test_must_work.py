@@ -83,7 +83,7 @@ def test_full_analysis_alone_saves_the_statistics_of_every_sheet(session, ws_dir
     tr = session.turn("继续")
     assert tr.run.status == "answered" and tr.run.files[0]["path"].endswith(".xlsx")
     wb = load_workbook(ws_dir / tr.run.files[0]["path"])
-    assert len(wb.sheetnames) == 2
+    assert len(wb.sheetnames) == 3 and wb.sheetnames[-1] == "说明"
     first = [c.value for c in next(wb[wb.sheetnames[0]].iter_rows(max_row=1))]
     assert first[:3] == ["列", "类型", "非空"]
     names = [r[0].value for r in wb[wb.sheetnames[0]].iter_rows(min_row=2)]

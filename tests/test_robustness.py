@@ -45,7 +45,7 @@ WRITER = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
 import pandas as pd
-from tools.io import write_csv_file
+from tools.write import write_csv_file
 from tools.workspace import Workspace
 df = pd.DataFrame({"a": range(3_000_000), "b": ["文本"] * 3_000_000})
 print("ready", flush=True)

@@ -1,18 +1,17 @@
-"""Loading tables fast and safely, and writing outputs atomically without ever overwriting a file."""
+"""Loading tables fast and safely (writing lives in tools/write.py)."""
 
 from __future__ import annotations
 
 import csv
 import io
-import os
 import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tools.errors import ParseFailed, WriteFailed
-from tools.workspace import TMP_PREFIX, Workspace
+from tools import guard
+from tools.errors import ParseFailed
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -22,7 +21,6 @@ ZIP_MAGIC = b"PK\x03\x04"
 ENCODINGS = ("utf-8-sig", "utf-8", "gb18030")
 MAX_UNCOMPRESSED = 2 * 1024**3
 MAX_RATIO = 200
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass
@@ -98,6 +96,7 @@ def _check_container(path: Path) -> str:
             if _looks_like_text(path):
                 return "csv"
             raise _fail(name, "文件已损坏或不是 Excel 格式。", "the file is corrupt or not an Excel workbook.")
+        guard.check_workbook(path)  # first: it reads the archive with every zip error caught
         _check_zip(path)
         return "excel"
     if ext == ".xls":
@@ -215,23 +214,111 @@ def _read_workbook(path: Path, sheet: str, nrows: int | None) -> pd.DataFrame:
     return pd.read_excel(path, sheet_name=sheet, engine="calamine", nrows=nrows, dtype=object).infer_objects()
 
 
-def _decode(path: Path) -> tuple[str, str]:
-    raw = path.read_bytes()
+HEAD_BYTES = 1024**2  # what encoding, delimiter and id-like columns are judged on; also the catalog's sample
+
+
+@dataclass
+class CsvShape:
+    """How a CSV is written, judged on its first bytes."""
+
+    encoding: str
+    delimiter: str
+    text_columns: dict[str, type]
+    head: bytes
+    complete: bool  # the head is the whole file
+
+
+def _decode_head(raw: bytes, complete: bool) -> tuple[str, str] | None:
+    """The head decoded, and the encoding that decodes it; a character cut at the end is not an error."""
     if raw.startswith(b"\xef\xbb\xbf"):
-        try:
-            return raw.decode("utf-8-sig"), "utf-8-sig"
-        except UnicodeDecodeError:
-            pass
-    for enc in ENCODINGS[1:]:
+        candidates: tuple[str, ...] = ENCODINGS
+    else:
+        candidates = ENCODINGS[1:]
+    for enc in candidates:
         try:
             return raw.decode(enc), enc
-        except UnicodeDecodeError:
-            continue
-    raise _fail(
+        except UnicodeDecodeError as e:
+            if not complete and e.start >= len(raw) - 4:
+                try:
+                    return raw[: e.start].decode(enc), enc
+                except UnicodeDecodeError:
+                    continue
+    return None
+
+
+def csv_shape(path: Path, head_bytes: int = HEAD_BYTES) -> CsvShape:
+    """Detect encoding, delimiter and text-kept columns on the first bytes. Raises ParseFailed for binary or
+    empty content and for text in no known encoding."""
+    size = path.stat().st_size
+    with path.open("rb") as f:
+        raw = f.read(head_bytes)
+    complete = len(raw) >= size
+    if b"\x00" in raw[:65536]:
+        raise _fail(path.name, "内容是二进制数据，不是文本表格（CSV）。", "the content is binary, not a text table (CSV).")
+    decoded = _decode_head(raw, complete)
+    if decoded is None:
+        raise _unknown_encoding(path)
+    text, enc = decoded
+    if not text.strip() and (complete or not path.read_bytes().strip()):
+        raise _fail(path.name, "文件没有任何内容。", "the file has no content.")
+    delim = "\t" if path.suffix.lower() == ".tsv" else _sniff_delimiter(text)
+    guard.check_text(path.name, text, delim)
+    try:
+        return CsvShape(enc, delim, _id_like_columns(text, delim), raw, complete)
+    except csv.Error as e:
+        raise _fail(path.name, "CSV 格式无法解析。", "the CSV cannot be parsed.") from e
+
+
+def _unknown_encoding(path: Path) -> ParseFailed:
+    return _fail(
         path.name,
         "无法识别文件编码（试过 UTF-8、GB18030），请另存为 UTF-8 再试。",
         "unknown text encoding (tried UTF-8 and GB18030); save it as UTF-8 and retry.",
     )
+
+
+def _read_csv(path: Path, nrows: int | None, sample: bool = False) -> LoadedTable:
+    """Read a CSV by path (the parser streams the file itself); `sample` reads only the first HEAD_BYTES."""
+    import pandas as pd
+
+    shape = csv_shape(path)
+    source: Any = path
+    if sample and not shape.complete:
+        cut = shape.head.rfind(b"\n")
+        source = io.BytesIO(shape.head[: cut + 1] if cut > 0 else shape.head)
+    bad: list[list[str]] = []
+
+    def keep_count(line: list[str]) -> None:
+        bad.append(line)  # counted, then skipped
+
+    def parse(enc: str) -> pd.DataFrame:
+        if isinstance(source, io.BytesIO):
+            source.seek(0)
+        common: dict[str, Any] = {"sep": shape.delimiter, "nrows": nrows, "dtype": shape.text_columns or None,
+                                  "encoding": enc}
+        try:  # the fast C parser first; ragged rows send us to the counting parser below
+            return pd.read_csv(source, on_bad_lines="error", engine="c", **common)
+        except pd.errors.ParserError:
+            bad.clear()
+            if isinstance(source, io.BytesIO):
+                source.seek(0)
+            return pd.read_csv(source, engine="python", on_bad_lines=keep_count, **common)
+
+    enc = shape.encoding
+    try:
+        try:
+            df = parse(enc)
+        except UnicodeDecodeError:
+            if enc == "gb18030":
+                raise
+            enc = "gb18030"  # UTF-8 at the head, something else further down
+            df = parse(enc)
+    except UnicodeDecodeError as e:
+        raise _unknown_encoding(path) from e
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error) as e:
+        raise _fail(path.name, "CSV 格式无法解析。", "the CSV cannot be parsed.") from e
+    notes = [f"跳过了 {len(bad)} 行格式不齐的行"] if bad else []
+    return LoadedTable(df, path.name, None, enc, shape.delimiter, notes)
 
 
 def _sniff_delimiter(text: str) -> str:
@@ -257,11 +344,11 @@ def _id_like_columns(text: str, delimiter: str) -> dict[str, type]:
     return keep
 
 
-def read_table(path: Path, sheet: str | None = None, nrows: int | None = None, header_row: int | None = None) -> LoadedTable:
-    """Read one table (header_row: the user's word for where the header is, 1-based). Raises ParseFailed with a
-    clear message for anything unreadable."""
-    import pandas as pd
-
+def read_table(path: Path, sheet: str | None = None, nrows: int | None = None, header_row: int | None = None,
+               sample: bool = False) -> LoadedTable:
+    """Read one table (header_row: the user's word for where the header is, 1-based). `sample` reads only the
+    start of the file (a CSV's first HEAD_BYTES, a workbook's first `nrows` rows, no formula count). Raises
+    ParseFailed with a clear message for anything unreadable."""
     if header_row is not None:
         t = read_table(path, sheet, nrows)
         raw = _raw_rows(path, t)
@@ -277,29 +364,7 @@ def read_table(path: Path, sheet: str | None = None, nrows: int | None = None, h
     kind = _check_container(path)
     notes: list[str] = []
     if kind == "csv":
-        text, enc = _decode(path)
-        if "\x00" in text[:65536]:
-            raise _fail(path.name, "内容是二进制数据，不是文本表格（CSV）。", "the content is binary, not a text table (CSV).")
-        if not text.strip():
-            raise _fail(path.name, "文件没有任何内容。", "the file has no content.")
-        delim = "\t" if path.suffix.lower() == ".tsv" else _sniff_delimiter(text)
-        bad: list[list[str]] = []
-
-        def keep_count(line: list[str]) -> None:
-            bad.append(line)  # counted, then skipped
-
-        dtype = _id_like_columns(text, delim) or None
-        try:
-            try:  # the fast C parser first; ragged rows send us to the counting parser below
-                df = pd.read_csv(io.StringIO(text), sep=delim, nrows=nrows, dtype=dtype, on_bad_lines="error", engine="c")
-            except pd.errors.ParserError:
-                df = pd.read_csv(io.StringIO(text), sep=delim, nrows=nrows, dtype=dtype, engine="python",
-                                 on_bad_lines=keep_count)
-        except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error) as e:
-            raise _fail(path.name, "CSV 格式无法解析。", "the CSV cannot be parsed.") from e
-        if bad:
-            notes.append(f"跳过了 {len(bad)} 行格式不齐的行")
-        table = LoadedTable(df, path.name, None, enc, delim, notes)
+        table = _read_csv(path, nrows, sample)
     else:
         try:
             names = sheet_names(path)
@@ -312,7 +377,7 @@ def read_table(path: Path, sheet: str | None = None, nrows: int | None = None, h
                     f"{path.name} has no sheet named '{use}'; it has: {', '.join(names)}.",
                 )
             df = _read_workbook(path, use, nrows)
-            formulas = uncached_formulas(path, use)
+            formulas = 0 if sample else uncached_formulas(path, use)
             if formulas:
                 notes.append(f"有 {formulas} 个公式单元格没有缓存的计算结果")
         except ParseFailed:
@@ -331,8 +396,8 @@ def _raw_rows(path: Path, t: LoadedTable) -> pd.DataFrame:
     import pandas as pd
 
     if t.sheet is None:
-        text, _ = _decode(path)
-        return pd.read_csv(io.StringIO(text), sep=t.delimiter or ",", header=None, dtype=str, on_bad_lines="skip", engine="python")
+        return pd.read_csv(path, sep=t.delimiter or ",", header=None, dtype=str, on_bad_lines="skip", engine="python",
+                           encoding=t.encoding)
     return pd.read_excel(path, sheet_name=t.sheet, engine="calamine", header=None)
 
 
@@ -369,122 +434,3 @@ def _fix_header(t: LoadedTable, detect: bool = True) -> pd.DataFrame:
         out.append(name)
     df.columns = out
     return df
-
-
-# ---------------------------------------------------------------- writing
-
-
-def unique_output(ws: Workspace, stem: str, ext: str) -> Path:
-    """A new path in outputs/ that exists nowhere yet (a suffix is added when the name is taken)."""
-    try:
-        ws.outputs.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise WriteFailed(
-            f"无法在工作区里创建 outputs/ 文件夹（{type(e).__name__}），结果没有保存。请检查工作区的写权限。",
-            f"Cannot create outputs/ in the workspace ({type(e).__name__}); nothing was saved. Check write permission.",
-        ) from e
-    safe = "".join(ch if ch not in '\\/:*?"<>|' else "_" for ch in stem).strip() or "output"
-    cand = ws.outputs / f"{safe}.{ext}"
-    n = 2
-    while cand.exists() or (ws.outputs / f"~${cand.name}").exists():
-        cand = ws.outputs / f"{safe}_{n}.{ext}"
-        n += 1
-    return cand
-
-
-def inert(value: Any) -> tuple[Any, bool]:
-    """A string cell that a spreadsheet would run as a formula, made inert."""
-    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
-        return "'" + value, True
-    return value, False
-
-
-def _atomic_write(target: Path, write: Any) -> None:
-    tmp = target.with_name(f"{TMP_PREFIX}{os.getpid()}-{target.name}")
-    try:
-        with open(tmp, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        if target.exists():  # never replace a file that appeared meanwhile
-            raise FileExistsError(target)
-        os.replace(tmp, target)
-    except PermissionError as e:
-        tmp.unlink(missing_ok=True)
-        raise WriteFailed(
-            f"无法写入 {target.name}（文件可能在 Excel 中打开）。", f"cannot write {target.name} (open in Excel?)."
-        ) from e
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def write_csv_file(ws: Workspace, df: pd.DataFrame, stem: str) -> tuple[Path, int]:
-    """Write UTF-8 with BOM so Excel shows Chinese; returns the path and how many cells were made inert."""
-    target = unique_output(ws, stem, "csv")
-    guarded = 0
-    out = df.copy()
-    for c in out.columns:
-        if out[c].dtype == object or str(out[c].dtype).startswith(("str", "string")):
-            col = out[c].map(inert)
-            guarded += int(sum(flag for _, flag in col))
-            out[c] = [v for v, _ in col]
-    data = out.to_csv(index=False).encode("utf-8-sig")
-    _atomic_write(target, lambda f: f.write(data))
-    return target, guarded
-
-
-def write_xlsx_file(ws: Workspace, df: pd.DataFrame, stem: str, sheet: str = "Sheet1") -> tuple[Path, int]:
-    """Write an xlsx in which formula-like strings are stored as plain text."""
-    return write_xlsx_sheets(ws, [(sheet, df)], stem)
-
-
-def write_xlsx_sheets(ws: Workspace, sheets: list[tuple[str, pd.DataFrame]], stem: str) -> tuple[Path, int]:
-    """Write one xlsx with a sheet per table; formula-like strings are stored as plain text."""
-    from openpyxl import Workbook
-
-    for _, df in sheets:
-        if len(df) + 1 > 1_048_576:
-            raise WriteFailed(
-                f"共有 {len(df)} 行，超过 xlsx 单表上限 1,048,576 行，请改为导出 CSV。",
-                f"{len(df)} rows exceed the xlsx sheet limit of 1,048,576; export CSV instead.",
-            )
-    target = unique_output(ws, stem, "xlsx")
-    wb = Workbook(write_only=True)
-    guarded = 0
-    used: set[str] = set()
-    for title, df in sheets:
-        name = re.sub(r"[\\/*?:\[\]]", "_", title)[:31] or "Sheet1"
-        while name in used:
-            name = name[:28] + f"_{len(used)}"
-        used.add(name)
-        guarded += _fill_sheet(wb.create_sheet(name), df)
-    buf = io.BytesIO()
-    wb.save(buf)
-    _atomic_write(target, lambda f: f.write(buf.getvalue()))
-    return target, guarded
-
-
-def _fill_sheet(sh: Any, df: pd.DataFrame) -> int:
-    import pandas as pd
-    from openpyxl.cell import WriteOnlyCell
-
-    sh.append([str(c) for c in df.columns])
-    guarded = 0
-    for row in df.itertuples(index=False, name=None):
-        cells: list[Any] = []
-        for v in row:
-            if v is None or (isinstance(v, float) and v != v) or v is pd.NaT:
-                cells.append(None)
-                continue
-            if isinstance(v, pd.Timestamp):
-                v = v.to_pydatetime()
-            elif hasattr(v, "item"):
-                v = v.item()
-            cell = WriteOnlyCell(sh, value=v)
-            if isinstance(v, str) and v.startswith(FORMULA_PREFIXES):
-                cell.data_type = "s"
-                guarded += 1
-            cells.append(cell)
-        sh.append(cells)
-    return guarded

@@ -11,9 +11,10 @@ from typing import Any
 import pandas as pd
 
 from tools.errors import ColumnMissing, ToolArgError
-from tools.io import TableCache, load, sheet_names, write_csv_file, write_xlsx_file, write_xlsx_sheets
+from tools.io import TableCache, load, sheet_names
 from tools.registry import ToolResult, tool
 from tools.workspace import Workspace
+from tools.write import About, Written, write_csv_file, write_xlsx_file, write_xlsx_sheets
 
 AGGS = {"count", "sum", "mean", "min", "max"}
 AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大"}
@@ -118,9 +119,9 @@ def list_files(ws: Workspace) -> ToolResult:
 @tool
 def export_list(ws: Workspace, table: pd.DataFrame, stem: str = "文件清单") -> ToolResult:
     """Write the workspace file list to a CSV in outputs/."""
-    path, _ = write_csv_file(ws, table, stem)
-    rel = ws.rel(path)
-    return ToolResult(table, {"path": rel, "rows": len(table)}, {}, [rel])
+    w = write_csv_file(ws, table, stem)
+    rel = ws.rel(w.path)
+    return ToolResult(table, {"path": rel, "rows": len(table), **_safety(w)}, {}, [rel])
 
 
 @tool
@@ -148,14 +149,23 @@ def _round(v: Any) -> Any:
 # ---------------------------------------------------------------- transforming
 
 
+def as_dates(s: pd.Series) -> pd.Series:
+    """A column as dates, unreadable values as NaT; pandas' format-guessing warnings stay out of the terminal."""
+    if pd.api.types.is_datetime64_any_dtype(s):
+        return s
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pd.to_datetime(s, errors="coerce")
+
+
 def _coerce_value(s: pd.Series, v: Any) -> tuple[pd.Series, Any]:
     """Compare like with like: dates as dates, numbers as numbers, text as text."""
     if isinstance(v, dict) and "date" in v:
-        return pd.to_datetime(s, errors="coerce"), pd.Timestamp(v["date"])
+        return as_dates(s), pd.Timestamp(v["date"])
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return pd.to_numeric(s, errors="coerce"), v
     if isinstance(v, (date, datetime)):
-        return pd.to_datetime(s, errors="coerce"), pd.Timestamp(v)
+        return as_dates(s), pd.Timestamp(v)
     return s.astype("string").str.strip(), str(v).strip()
 
 
@@ -253,7 +263,12 @@ def sort_rows(table: pd.DataFrame, by: list[str], ascending: bool = True, as_tex
 def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as_text: bool = False) -> ToolResult:
     """The first n rows by a column (largest first unless ascending)."""
     _need_columns(table, [by])
-    out = table.sort_values(by=by, ascending=ascending, kind="stable", key=_as_text if as_text else None).head(n).reset_index(drop=True)
+    s = table[by]
+    if not as_text and n > 0 and pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s) and s.notna().sum() >= n:
+        # a partial selection, in the same order as a stable full sort (ties keep their order)
+        out = (table.nsmallest if ascending else table.nlargest)(n, by, keep="first").reset_index(drop=True)
+    else:
+        out = table.sort_values(by=by, ascending=ascending, kind="stable", key=_as_text if as_text else None).head(n).reset_index(drop=True)
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out, n)})
 
 
@@ -371,9 +386,7 @@ def correlate_columns(table: pd.DataFrame, a: str, b: str) -> ToolResult:
     def num(s: pd.Series) -> pd.Series:
         n = pd.to_numeric(s, errors="coerce")
         if n.notna().sum() < len(s) / 2:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                d = pd.to_datetime(s, errors="coerce")
+            d = as_dates(s)
             if d.notna().sum() >= len(s) / 2:
                 return (d - d.min()).dt.days.astype(float)
         return n
@@ -432,28 +445,32 @@ def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, ot
 # ---------------------------------------------------------------- writing
 
 
+def _safety(w: Written) -> dict[str, int]:
+    """What was done to cells to make the file safe to open, for the answer to report."""
+    return {"inert_cells": w.protected, "cleaned_cells": w.cleaned, "truncated_cells": w.truncated}
+
+
 @tool
 def write_csv(ws: Workspace, table: pd.DataFrame, stem: str) -> ToolResult:
     """Write the table as CSV (UTF-8 with BOM) to a new file in outputs/."""
-    path, guarded = write_csv_file(ws, table, stem)
-    rel = ws.rel(path)
-    return ToolResult(table, {"path": rel, "rows": len(table), "columns": [str(c) for c in table.columns], "inert_cells": guarded}, {}, [rel])
+    w = write_csv_file(ws, table, stem)
+    rel = ws.rel(w.path)
+    return ToolResult(table, {"path": rel, "rows": len(table), "columns": [str(c) for c in table.columns], **_safety(w)}, {}, [rel])
 
 
 @tool
-def write_report(ws: Workspace, reports: list[tuple[str, pd.DataFrame]], stem: str) -> ToolResult:
+def write_report(ws: Workspace, reports: list[tuple[str, pd.DataFrame]], stem: str, about: About | None = None) -> ToolResult:
     """Write the statistics gathered so far to one xlsx, a sheet per report."""
     if not reports:
         raise ToolArgError("还没有可保存的统计结果。", "There are no statistics to save yet.")
-    path, guarded = write_xlsx_sheets(ws, [(title, df) for title, df in reports], stem)
-    rel = ws.rel(path)
-    rows = sum(len(df) for _, df in reports)
-    return ToolResult(None, {"path": rel, "rows": rows, "sheets": [t for t, _ in reports], "inert_cells": guarded}, {}, [rel])
+    w = write_xlsx_sheets(ws, [(title, df) for title, df in reports], stem, about)
+    rel = ws.rel(w.path)
+    return ToolResult(None, {"path": rel, "rows": w.rows, "sheets": [t for t, _ in reports], **_safety(w)}, {}, [rel])
 
 
 @tool
-def write_xlsx(ws: Workspace, table: pd.DataFrame, stem: str, sheet: str = "Sheet1") -> ToolResult:
-    """Write the table as xlsx to a new file in outputs/."""
-    path, guarded = write_xlsx_file(ws, table, stem, sheet)
-    rel = ws.rel(path)
-    return ToolResult(table, {"path": rel, "rows": len(table), "columns": [str(c) for c in table.columns], "inert_cells": guarded}, {}, [rel])
+def write_xlsx(ws: Workspace, table: pd.DataFrame, stem: str, sheet: str = "Sheet1", about: About | None = None) -> ToolResult:
+    """Write the table as xlsx to a new file in outputs/ (with a 说明 sheet describing the request)."""
+    w = write_xlsx_file(ws, table, stem, sheet, about)
+    rel = ws.rel(w.path)
+    return ToolResult(table, {"path": rel, "rows": len(table), "columns": [str(c) for c in table.columns], **_safety(w)}, {}, [rel])

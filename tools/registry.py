@@ -59,7 +59,10 @@ def call(name: str, args: dict[str, Any]) -> ToolResult:
     unknown = [a for a in args if a not in t.params]
     if unknown:
         raise ToolArgError(f"工具 {name} 没有参数：{', '.join(unknown)}。", f"Tool {name} has no argument {', '.join(unknown)}.")
-    return t.func(**args)
+    from tools import outofcore
+
+    routed = outofcore.route(name, args)  # a table on disk runs as SQL (or is loaded for a pandas-only tool)
+    return routed if routed is not None else t.func(**args)
 
 
 def names() -> list[str]:
@@ -68,5 +71,12 @@ def names() -> list[str]:
 
 
 def _load() -> None:
-    if not TOOLS:
-        import tools.ops  # noqa: F401  (registers the tools)
+    """Import every tool module (a module imported on its own registers only its own tools); cached after the first call."""
+    import tools.charts  # noqa: F401  (each module registers its tools)
+    import tools.edits  # noqa: F401
+    import tools.formula  # noqa: F401
+    import tools.ops  # noqa: F401
+    import tools.reshape  # noqa: F401
+    import tools.stats  # noqa: F401
+    import tools.stattests  # noqa: F401
+    import tools.timeseries  # noqa: F401

@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import os
+import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.errors import FileMissing, OutsideWorkspace
+from tools.errors import FileMissing, OutsideWorkspace, WriteFailed
+
+try:
+    import fcntl
+except ImportError:  # no advisory locks here: a temporary file is stray when its owner is gone or a day old
+    fcntl = None  # type: ignore[assignment]
 
 SPREADSHEET_EXTS = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv")
 OUTPUTS = "outputs"
 STATE_DIR = ".wenqing"
 TMP_PREFIX = ".wq-tmp-"
+_TMP_OWNER = re.compile(re.escape(TMP_PREFIX) + r"(\d+)-")
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 
 
 @dataclass(frozen=True)
@@ -78,21 +88,119 @@ class Workspace:
         return [f for f in self.files() if f.lower().endswith(SPREADSHEET_EXTS)]
 
     def output_files(self) -> list[str]:
-        if not self.outputs.is_dir():
+        if not self.outputs.is_dir() or not self.inside(self.outputs):
             return []
         return sorted(
             f"{OUTPUTS}/{p.name}" for p in self.outputs.iterdir() if p.is_file() and not p.name.startswith(".")
         )
 
+    def open_dir(self, name: str) -> tuple[int, Path]:
+        """An open descriptor of the folder `name` at the workspace root (created if absent) and its real path.
+
+        Refuses a folder that is, or leads through, a link out of the workspace: nothing is written there."""
+        full = self.root / name
+        try:
+            full.mkdir()  # never follows a link at the name: an existing link gives FileExistsError
+        except FileExistsError:
+            pass
+        except OSError as e:
+            raise WriteFailed(
+                f"无法在工作区里创建 {name}/ 文件夹（{type(e).__name__}），没有写入任何文件。请检查工作区的写权限。",
+                f"Cannot create {name}/ in the workspace ({type(e).__name__}); nothing was written. Check write permission.",
+            ) from e
+        real = Path(os.path.realpath(full))
+        if real == self.root or not self.inside(real):
+            raise _escapes(name, real)
+        try:
+            fd = os.open(real, os.O_RDONLY | _DIRECTORY | _NOFOLLOW)
+        except OSError as e:  # not a folder, or swapped for a link since it was checked
+            raise WriteFailed(
+                f"工作区里的 {name} 不是一个普通文件夹，没有写入任何文件。",
+                f"{name} in the workspace is not a plain folder; nothing was written.",
+            ) from e
+        opened = _fd_path(fd)
+        if opened is not None and (opened == self.root or self.root not in opened.parents):
+            os.close(fd)
+            raise _escapes(name, opened)
+        return fd, real
+
+    def state_dir(self) -> Path:
+        """The real path of .wenqing/ (created if absent), refused when it is a link out of the workspace."""
+        fd, real = self.open_dir(STATE_DIR)
+        os.close(fd)
+        return real
+
     def remove_stray_temporaries(self) -> int:
-        """Delete temporary files an interrupted export left behind."""
+        """Delete temporary files left by exports whose process is gone; a running export's file is kept."""
+        out = self.root / OUTPUTS
+        if not out.is_dir():
+            return 0
+        try:
+            fd, _ = self.open_dir(OUTPUTS)
+        except (OutsideWorkspace, WriteFailed):
+            return 0  # never delete anything outside the workspace
         n = 0
-        if self.outputs.is_dir():
-            for p in self.outputs.iterdir():
-                if p.name.startswith(TMP_PREFIX):
-                    try:
-                        p.unlink()
-                        n += 1
-                    except OSError:
-                        pass
+        try:
+            for name in os.listdir(fd):
+                if name.startswith(TMP_PREFIX) and _remove_if_orphaned(fd, name):
+                    n += 1
+        finally:
+            os.close(fd)
         return n
+
+
+def _escapes(name: str, real: Path) -> OutsideWorkspace:
+    return OutsideWorkspace(
+        f"{name}/ 指向工作区之外（{real}），为安全起见没有在那里写入任何文件。请把它换成工作区里的普通文件夹。",
+        f"{name}/ points outside the workspace ({real}); nothing was written there. Replace it with a plain folder "
+        "inside the workspace.",
+    )
+
+
+def _fd_path(fd: int) -> Path | None:
+    """Where an open folder really is, as the kernel sees it (None where /proc is not available)."""
+    try:
+        return Path(os.readlink(f"/proc/self/fd/{fd}"))
+    except OSError:
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def _remove_if_orphaned(dir_fd: int, name: str) -> bool:
+    """Remove a temporary file that no running export holds: its owner process is gone, or nobody holds its lock."""
+    m = _TMP_OWNER.match(name)
+    owner_gone = m is not None and int(m.group(1)) != os.getpid() and not _alive(int(m.group(1)))
+    fd = None
+    if not owner_gone:
+        try:
+            fd = os.open(name, os.O_RDONLY | _NOFOLLOW | os.O_NONBLOCK, dir_fd=dir_fd)
+        except FileNotFoundError:
+            return False
+        except OSError:  # a link or something else planted under our prefix: only the name goes
+            pass
+    try:
+        if fd is not None:
+            if fcntl is None:
+                if time.time() - os.fstat(fd).st_mtime < 86400:
+                    return False
+            else:
+                try:  # a writer holds this lock from creating its file until it is done with it
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    return False
+        os.unlink(name, dir_fd=dir_fd)  # removes a planted link itself, never its target
+        return True
+    except OSError:
+        return False
+    finally:
+        if fd is not None:
+            os.close(fd)  # the lock is released only after the name is gone

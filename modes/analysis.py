@@ -1,0 +1,1475 @@
+"""Analysis operations: statistics, shares, time buckets and growth, pivots, wide tables, formulas, edits, tests, charts.
+
+Each is an OpSpec (see modes/opspec.py): how a request for it is read, restated, planned and answered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
+from tools.fmt import num, pct, unit_of
+from tools.series import detect_series
+
+
+def _zh(lang: str, zh: str, en: str) -> str:
+    return zh if lang == "zh" else en
+
+
+def _sep(lang: str) -> str:
+    return "、" if lang == "zh" else ", "
+
+
+class Lazy:
+    """A regular expression compiled when first used, so that start-up does not pay for every operation's patterns."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern, self.flags = pattern, flags
+        self._re: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._re is None:
+            self._re = re.compile(self.pattern, self.flags)
+        return self._re
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.compiled.search(text)
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self.compiled.match(text)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self.compiled.fullmatch(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text)
+
+    def sub(self, repl: str, text: str) -> str:
+        return self.compiled.sub(repl, text)
+
+    def findall(self, text: str) -> list[Any]:
+        return self.compiled.findall(text)
+
+
+def _lazy(pattern: str, flags: int = 0) -> Lazy:
+    return Lazy(pattern, flags)
+
+
+def _rx(*words: str) -> Lazy:
+    alts = sorted(words, key=len, reverse=True)
+    return Lazy("|".join(r"(?<![a-z])" + re.escape(w) + r"(?![a-z])" if w.isascii() else re.escape(w) for w in alts), re.I)
+
+
+MEAN_WORDS = _lazy(r"平均|均值|average|mean", re.I)
+COUNT_WORDS = _lazy(r"次数|个数|计数|多少个|多少笔|单数|订单数|行数|笔数|(?<![a-z])(?:count|number of)(?![a-z])", re.I)
+
+
+def _free(spans: list[tuple[int, int]], a: int, b: int) -> bool:
+    return not any(s < b and a < e for s, e in spans)
+
+
+def _by_keys(text: str, hits: list[Any], sheet: Any, taken: list[tuple[int, int]]) -> tuple[list[str], list[tuple[int, int]]]:
+    """Grouping columns written as 按X / 各X / 每个X / by X / per X, with the spans they occupy."""
+    from modes.ops import BY_WORD, _col_after
+
+    keys: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for b in BY_WORD.finditer(text):
+        if not _free(taken, b.start(), b.end()):
+            continue
+        col, raw, how, _, end = _col_after(text, b.end(), hits, sheet)
+        if col and col not in sheet.numeric and how in ("exact", "synonym", "partial"):
+            keys.append(col)
+            spans.append((b.start(), end))
+    return list(dict.fromkeys(keys)), spans
+
+
+def _cols(hits: list[Any], sheet: Any, taken: list[tuple[int, int]], numeric: bool | None = None) -> list[Any]:
+    out = []
+    for h in hits:
+        if not _free(taken, h.start, h.end):
+            continue
+        if numeric is True and h.column not in sheet.numeric:
+            continue
+        if numeric is False and (h.column in sheet.numeric or h.column in sheet.dates):
+            continue
+        out.append(h)
+    return out
+
+
+QUOTED = _lazy(r"'[^']{1,40}'|‘[^’]{1,40}’|“[^”]{1,40}”|\"[^\"]{1,40}\"|「[^」]{1,40}」")
+
+
+def unquoted(rx: Lazy, text: str) -> re.Match[str] | None:
+    """The first match of rx outside quoted values ('环比增长' in 删除包含'环比增长'的行 is a value, not a request)."""
+    inside = [q.span() for q in QUOTED.finditer(text) if re.search(r"(?:包含|含有|含|有|等于|为|是|叫|名为|或|和|、|,|，)\s*$", text[max(0, q.start() - 4) : q.start()])]
+    return next((m for m in rx.finditer(text) if _free(inside, m.start(), m.end())), None)
+
+
+def _series_of(sheet: Any) -> Any:
+    return detect_series(list(sheet.columns)) if sheet is not None else None
+
+
+def _agg(text: str) -> str:
+    return "mean" if MEAN_WORDS.search(text) else "count" if COUNT_WORDS.search(text) else "sum"
+
+
+AGG_ZH = {"sum": "合计", "mean": "平均", "count": "计数"}
+AGG_EN = {"sum": "total", "mean": "mean", "count": "count"}
+
+
+# ---------------------------------------------------------------- descriptive statistics
+
+STAT_WORDS: tuple[tuple[str, str], ...] = (
+    ("四分位距", "iqr"), ("四分位差", "iqr"), ("iqr", "iqr"), ("interquartile range", "iqr"),
+    ("中位数", "median"), ("中值", "median"), ("median", "median"),
+    ("众数", "mode"), ("mode", "mode"),
+    ("标准差", "std"), ("standard deviation", "std"), ("std", "std"),
+    ("方差", "var"), ("variance", "var"),
+    ("变异系数", "cv"), ("离散系数", "cv"), ("coefficient of variation", "cv"),
+    ("全距", "range"),  # 极差 is the word tests/test_opspec.py registers for its own demonstration operation
+    ("上四分位数", "q3"), ("下四分位数", "q1"), ("四分位数", "quartiles"), ("quartiles", "quartiles"), ("quartile", "quartiles"),
+    ("不同值个数", "nunique"), ("去重计数", "nunique"), ("distinct count", "nunique"),
+    ("描述性统计", "describe"), ("描述统计", "describe"), ("统计描述", "describe"), ("descriptive statistics", "describe"),
+    ("summary statistics", "describe"),
+)
+CMP_STAT_WORD = _lazy(r"(?:高于|低于|超过|大于|小于|不低于|不高于|above|below)\s*\S{0,10}?(?:中位数|中值|median)", re.I)
+STAT_RX = _rx(*(w for w, _ in STAT_WORDS))
+STAT_OF = {w.casefold(): s for w, s in STAT_WORDS}
+PERCENTILE = _lazy(r"(?:第\s*)?(\d{1,2})\s*(?:%\s*)?(?:百分位数?|分位数?|分位点)|(\d{1,2})(?:th|st|nd|rd)\s+percentile|p(\d{2})(?![\d])", re.I)
+STAT_ZH = {"median": "中位数", "mode": "众数", "std": "标准差", "var": "方差", "cv": "变异系数", "range": "极差", "iqr": "四分位距",
+           "q1": "下四分位数", "q3": "上四分位数", "nunique": "不同值个数", "count": "数量", "mean": "平均", "min": "最小", "max": "最大"}
+STAT_EN = {"median": "median", "mode": "mode", "std": "standard deviation", "var": "variance", "cv": "coefficient of variation",
+           "range": "range", "iqr": "IQR", "q1": "lower quartile", "q3": "upper quartile", "nunique": "distinct values", "count": "count",
+           "mean": "mean", "min": "min", "max": "max"}
+
+
+def _stat_name(s: str, lang: str) -> str:
+    if s.startswith("p") and s[1:].replace(".", "").isdigit():
+        return f"第{s[1:]}百分位数" if lang == "zh" else f"{s[1:]}th percentile"
+    return (STAT_ZH if lang == "zh" else STAT_EN).get(s, s)
+
+
+@operation
+class Stats(OpSpec):
+    name = "stats"
+    family = "explore"
+    label = {"zh": "描述统计", "en": "statistics"}
+    words = {"zh": tuple(w for w, _ in STAT_WORDS if not w.isascii()), "en": tuple(w for w, _ in STAT_WORDS if w.isascii())}
+    slots = (Slot("columns", "columns", "要统计哪一列？", "Statistics of which column?", gap="stat_columns"),)
+    answers_question = True
+    main_slot = "columns"
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        found = [m for m in STAT_RX.finditer(text) if not text.startswith("分析", m.end())] + list(PERCENTILE.finditer(text))  # 方差分析 is a test
+        if not found or FILL_METHOD.search(text) or CMP_STAT_WORD.search(text):
+            return None  # 用中位数填充空值 fills blanks; 低于中位数的订单 compares with it
+        stats: list[str] = []
+        used = [m.span() for m in found]
+        for m in sorted(found, key=lambda m: m.start()):
+            if m.re is PERCENTILE.compiled:
+                stats.append(f"p{next(g for g in m.groups() if g)}")
+                continue
+            s = STAT_OF[m.group(0).casefold()]
+            stats += {"quartiles": ["q1", "median", "q3"], "describe": []}.get(s, [s])
+        series = _series_of(sheet)
+        if series is not None and (stats or not any(h.column not in series.columns for h in hits)):
+            _, rows, row_spans = wide_rows(text, sheet)
+            first, last, range_spans = period_range(text, hits, series)
+            stats = (["mean"] if MEAN_WORDS.search(text) else []) + stats  # 平均值、方差和中位数 across the years
+            args_w: dict[str, Any] = {"what": "stats", "stats": list(dict.fromkeys(stats)) or ["mean", "median", "std"], "rows": rows,
+                                      "series": [first or series.columns[0], last or series.columns[-1]], "first": first, "last": last}
+            return Found(min(m.start() for m in found), "wide", args_w, tuple(used + row_spans + range_spans + [(h.start, h.end) for h in hits]))
+        text_ok = set(stats) <= {"mode", "nunique"}
+        cols = [h for h in hits if _free(used, h.start, h.end) and (text_ok or h.column in sheet.numeric)]
+        by, by_spans = _by_keys(text, hits, sheet, used)
+        cols = [h for h in cols if h.column not in by and _free(by_spans, h.start, h.end)]
+        args: dict[str, Any] = {"columns": list(dict.fromkeys(h.column for h in cols)), "stats": list(dict.fromkeys(stats))}
+        if by:
+            args["by"] = by
+        return Found(min(m.start() for m in found), self.name, args, tuple(used + [(h.start, h.end) for h in cols] + by_spans))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        stats = args.get("stats") or []
+        what = _sep(lang).join(_stat_name(s, lang) for s in stats) or _zh(lang, "数量、平均、标准差、最小、四分位数、最大", "count, mean, std, min, quartiles, max")
+        cols = _sep(lang).join(args.get("columns") or [])
+        by = _sep(lang).join(args.get("by") or [])
+        if lang == "zh":
+            return f"{'按 ' + by + ' 分组，' if by else ''}计算 {cols} 的{what}"
+        return f"compute the {what} of {cols}{' per ' + by if by else ''}"
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "统计"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {"columns": args["columns"], **({"stats": args["stats"]} if args.get("stats") else {}), **({"by": args["by"]} if args.get("by") else {})}
+        return [StepSpec("计算统计量", "column_stats", "统计量已算出", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "column_stats":
+            return None
+        stats = facts["stats"]
+        if facts.get("by"):
+            parts = [f"{g['label']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(f"{_stat_name(s, lang)} {num(v, lang)}" for s, v in g["values"].items()) for g in facts["group_values"]]
+            more = _zh(lang, "……", " …") if facts["groups"] * len(facts["columns"]) > len(facts["group_values"]) else ""
+            return _zh(lang, f"按 {'、'.join(facts['by'])} 分 {facts['groups']} 组（共 {facts['rows_in']} 行）：{'；'.join(parts)}{more}。",
+                       f"Per {', '.join(facts['by'])} ({facts['groups']} groups, {facts['rows_in']} rows): {'; '.join(parts)}{more}.")
+        out = []
+        for c, vals in facts["values"].items():
+            u = unit_of(c)  # 销售额(元): figures carry the column's unit, ratios and counts do not
+            shown = ("，" if lang == "zh" else ", ").join(f"{_stat_name(s, lang)} {num(vals[s], lang)}{'' if s in ('cv', 'var', 'nunique') else u}"
+                                                        for s in stats if s != "count")
+            out.append(_zh(lang, f"{c}：{shown}（基于 {facts['n'][c]:,} 个非空值）", f"{c}: {shown} (from {facts['n'][c]:,} values)"))
+        return ("；" if lang == "zh" else "; ").join(out) + ("。" if lang == "zh" else ".")
+
+
+# ---------------------------------------------------------------- shares and proportions
+
+SHARE_RX = _rx("占比", "比重", "份额", "所占比例", "占总", "占全部", "占多少比例", "占多大比例", "占百分之几", "的比例", "比例是多少", "百分比",
+               "share of", "proportion", "percentage", "what share", "what percent")
+
+
+@operation
+class Share(OpSpec):
+    name = "share"
+    family = "explore"
+    label = {"zh": "占比", "en": "share"}
+    words = {"zh": ("占比", "比重", "份额", "比例", "百分比"), "en": ("share of", "proportion", "percentage")}
+    slots = (Slot("keys", "columns", "按哪一列算占比？（例如各区域的销售额占比）", "Shares per which column? (e.g. each region's share of sales)",
+                  gap="group_by"),)
+    answers_question = True
+    main_slot = "keys"
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = unquoted(SHARE_RX, text)
+        if m is None or unquoted(GROWTH_RX, text):
+            return None
+        from modes.ops import _blank, _id_like
+
+        used = [x.span() for x in SHARE_RX.finditer(text)]
+        keys, by_spans = _by_keys(text, hits, sheet, used)
+        if not keys:  # 销售额大于2000的订单占多少比例: the proportion of rows meeting a condition
+            from modes.conditions import parse_conditions
+
+            cp = parse_conditions(_blank(text, used), sheet, [h for h in hits if _free(used, h.start, h.end)])
+            if cp.conds and all(c.column for c in cp.conds):
+                return Found(m.start(), "proportion", {"conditions": cp.conds, "logic": cp.logic}, tuple(used + cp.spans))
+            # 区域的销售额占比: a text column named before the share word
+            keys = [h.column for h in _cols(hits, sheet, used, numeric=False) if h.end <= m.start() and not _id_like(h.column, sheet)][:1]
+            by_spans += [(h.start, h.end) for h in hits if h.column in keys]
+        values = _cols(hits, sheet, used + by_spans, numeric=True)
+        args: dict[str, Any] = {"keys": keys}
+        if values and not COUNT_WORDS.search(text):
+            args["column"] = values[0].column
+            used.append((values[0].start, values[0].end))
+        return Found(m.start(), self.name, args, tuple(used + by_spans))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        keys = _sep(lang).join(args.get("keys") or [])
+        what = args.get("column") or _zh(lang, "行数", "row count")
+        return _zh(lang, f"计算各 {keys} 的 {what} 占总体的比例（含累计占比）", f"each {keys}'s share of total {what} (with cumulative share)")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {"keys": args["keys"], **({"column": args["column"]} if args.get("column") else {})}
+        return [StepSpec("计算占比", "share_of_total", "占比已算出", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "share_of_total":
+            return None
+        parts = [f"{s['label']} {pct(s['pct'] / 100)}" for s in facts["shares"]]
+        what = facts["column"] or _zh(lang, "行数", "rows")
+        more = "……" if facts["groups"] > len(parts) else ""
+        return _zh(lang, f"各 {'、'.join(facts['keys'])} 占 {what} 总计 {num(facts['total'], lang)} 的比例：{'，'.join(parts)}{more}（共 {facts['rows_in']:,} 行）。",
+                   f"Share of total {what} ({num(facts['total'], lang)}): {', '.join(parts)}{more} ({facts['rows_in']:,} rows).")
+
+
+@operation
+class Proportion(OpSpec):
+    name = "proportion"
+    family = "explore"
+    label = {"zh": "满足条件的比例", "en": "proportion of rows"}
+    words = {}  # read by Share: a share word with a condition and no grouping column
+    slots = (Slot("conditions", "conditions", "满足什么条件的行？", "Rows meeting which condition?", gap="condition"),)
+    answers_question = True
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        conds = _zh(lang, " 且 ", " and ").join(c.describe(lang) for c in args.get("conditions") or [])
+        return _zh(lang, f"计算 {conds} 的行占全部行的比例", f"the proportion of rows where {conds}")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        conds = [c.to_tool() if hasattr(c, "to_tool") else c for c in args["conditions"]]
+        return [StepSpec("计算比例", "proportion_where", "比例已算出", {"conditions": conds, "logic": args.get("logic", "and")})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "proportion_where":
+            return None
+        return _zh(lang, f"满足条件的有 {facts['matched']:,} 行，占全部 {facts['total']:,} 行的 {facts['pct']}%。",
+                   f"{facts['matched']:,} of {facts['total']:,} rows meet the condition: {facts['pct']}%.")
+
+
+# ---------------------------------------------------------------- time
+
+UNIT_WORDS = (("季度", "quarter"), ("季", "quarter"), ("月", "month"), ("年", "year"), ("星期", "weekday"), ("周几", "weekday"), ("周", "week"))
+BUCKET_RX = _lazy(
+    r"(?:按|每|分|逐|各)(?:个)?(?P<zh>季度|月份?|年度?|星期|周几|周)(?:份)?|(?P<zh2>月度|年度|季度)(?:汇总|统计|销售|趋势)"
+    r"|(?<![a-z])(?P<en>monthly|yearly|annually|quarterly|weekly|by (?:month|year|quarter|week|weekday|day of (?:the )?week)|per (?:month|year|quarter|week))(?![a-z])",
+    re.I,
+)
+MONTHLY_WORD = _lazy(r"(?P<zh>月|季度|年|周)(?=度?(?:环比|同比|增长))")  # 月环比, 季度同比
+EN_UNIT = {"month": "month", "year": "year", "annual": "year", "quarter": "quarter", "week": "week", "weekday": "weekday", "day of": "weekday"}
+CHART_RX = _rx("柱状图", "条形图", "柱形图", "折线图", "趋势图", "饼图", "饼状图", "散点图", "画图", "作图", "画个图", "画一个图", "做个图", "图表",
+               "bar chart", "line chart", "pie chart", "scatter plot", "scatter chart", "chart", "plot", "graph")
+
+
+def _unit_of(m: re.Match[str]) -> str:
+    g = m.groupdict()
+    w = (g.get("zh") or g.get("zh2") or "").rstrip("份度")
+    if w:
+        return next(u for z, u in UNIT_WORDS if w.startswith(z))
+    en = (g.get("en") or "").casefold()
+    if "day of" in en or "weekday" in en:
+        return "weekday"
+    return next(u for k, u in EN_UNIT.items() if k in en)
+
+
+def _date_column(hits: list[Any], sheet: Any) -> str | None:
+    named = [h.column for h in hits if h.column in sheet.dates]
+    if named:
+        return named[0]
+    return sorted(sheet.dates)[0] if len(sheet.dates) == 1 else None
+
+
+@operation
+class Bucket(OpSpec):
+    name = "bucket"
+    family = "explore"
+    label = {"zh": "按时间汇总", "en": "summarise by period"}
+    words = {"zh": ("按月", "按年", "按季度", "按周", "按星期", "每月", "每年"), "en": ("monthly", "by month", "by year", "quarterly", "weekly")}
+    slots = (Slot("column", "column", "按哪一个日期列分期？", "Which date column?", gap="date_column"),)
+    answers_question = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = BUCKET_RX.search(text)
+        if m is None or CHART_RX.search(text) or GROWTH_RX.search(text) or _series_of(sheet) is not None:
+            return None
+        if any(h.start < m.end() and m.start() < h.end for h in hits):
+            return None  # 按年份 where 年份 is a column: a grouping, not a period
+        used = [m.span()]
+        values = _cols(hits, sheet, used, numeric=True)
+        keys, by_spans = _by_keys(text, hits, sheet, used)
+        args: dict[str, Any] = {"unit": _unit_of(m), "column": _date_column(hits, sheet), "agg": _agg(text)}
+        if values and args["agg"] != "count":
+            args["value"] = values[0].column
+            used.append((values[0].start, values[0].end))
+        if keys:
+            args["by"] = keys
+        used += [(h.start, h.end) for h in hits if h.column == args["column"]]
+        return Found(m.start(), self.name, args, tuple(used + by_spans))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "weekday": "星期"}[args["unit"]]
+        what = f"{args['value']} {AGG_ZH[args['agg']]}" if args.get("value") else "行数"
+        by = f"{'、'.join(args['by'])}、" if args.get("by") else ""
+        if lang == "zh":
+            return f"按 {by}{args.get('column') or '日期'} 的{unit}汇总 {what}"
+        return f"{AGG_EN[args['agg']]} of {args.get('value') or 'rows'} per {args['unit']} of {args.get('column') or 'the date'}"
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return {"year": "按年", "quarter": "按季度", "month": "按月", "week": "按周", "weekday": "按星期"}[args["unit"]]
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {"column": args["column"], "unit": args["unit"], "agg": args.get("agg", "sum"), **({"value": args["value"]} if args.get("value") else {}),
+             **({"by": args["by"]} if args.get("by") else {})}
+        return [StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "bucket_dates":
+            return None
+        unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "weekday": "星期"}[facts["unit"]]
+        bad = _zh(lang, f"另有 {facts['unreadable_dates']} 行日期无法识别，未计入。", f" {facts['unreadable_dates']} rows with unreadable dates were left out.") if facts["unreadable_dates"] else ""
+        return _zh(lang, f"按{unit}汇总：{facts['periods']} 期（{facts['first']} 至 {facts['last']}），基于 {facts['counted']:,} 行。{bad}",
+                   f"Per {facts['unit']}: {facts['periods']} periods ({facts['first']} to {facts['last']}) from {facts['counted']:,} rows.{bad}")
+
+
+GROWTH_RX = _rx("环比", "同比", "增长率", "增速", "涨幅", "增幅", "增长幅度", "增长最快", "增长最慢", "增长了多少", "年均增长率", "复合增长率", "年均增速", "年均复合增长率",
+                "growth rate", "growth", "year over year", "year-over-year", "month over month", "yoy", "mom", "cagr", "compound annual")
+CAGR_RX = _rx("年均增长率", "复合增长率", "年均增速", "年均复合增长率", "平均每年增长", "cagr", "compound annual", "average annual growth")
+YOY_RX = _rx("同比", "year over year", "year-over-year", "yoy", "去年同期")
+
+
+GROWTH_AUX = _lazy(r"增长了?多少|增长|增加了?多少|上涨|下降了?多少|变化")
+
+
+@operation
+class Growth(OpSpec):
+    name = "growth"
+    family = "explore"
+    label = {"zh": "增长率", "en": "growth"}
+    words = {"zh": ("环比", "同比", "增长率", "年均增长率"), "en": ("growth", "cagr", "yoy")}
+    slots = (Slot("value", "column", "要算哪一列的增长率？", "Growth of which column?", numeric=True),)
+    answers_question = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = unquoted(GROWTH_RX, text)
+        if m is None:
+            return None
+        series = _series_of(sheet)
+        cagr = bool(CAGR_RX.search(text))
+        if series is not None:
+            return _wide_found(text, hits, sheet, m, "cagr" if cagr else "growth")
+        if _by_keys(text, hits, sheet, [])[0]:
+            return None  # growth per product: not an operation yet, so it is said rather than dropped
+        used = [x.span() for x in GROWTH_RX.finditer(text)] + [x.span() for x in GROWTH_AUX.finditer(text)]
+        unit_m = BUCKET_RX.search(text) or MONTHLY_WORD.search(text)
+        unit = _unit_of(unit_m) if unit_m else None
+        if unit_m:
+            used.append(unit_m.span())
+        values = _cols(hits, sheet, used, numeric=True)
+        kind = "cagr" if cagr else "yoy" if YOY_RX.search(text) else "pop"
+        args: dict[str, Any] = {"kind": kind, "column": _date_column(hits, sheet), "value": values[0].column if values else None,
+                                "unit": unit or ("year" if kind == "cagr" else "month")}
+        used += [(h.start, h.end) for h in hits if h.column in (args["column"], args["value"])]
+        return Found(m.start(), self.name, args, tuple(used))
+
+    def gaps(self, args: dict[str, Any]) -> list[str]:
+        return (["value"] if not args.get("value") else []) + (["date_column"] if not args.get("column") else [])
+
+    def question(self, slot: str, lang: str) -> str | None:
+        if slot == "date_column":
+            return _zh(lang, "按哪一个日期列计算增长？", "Growth along which date column?")
+        return super().question(slot, lang)
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周"}.get(args["unit"], args["unit"])
+        what = {"pop": f"按{unit}的环比增长率", "yoy": f"按{unit}的同比增长率", "cagr": "年均增长率（复合）"}[args["kind"]]
+        if lang == "zh":
+            return f"计算 {args.get('value')} {what}（按 {args.get('column')}，各期合计后比较）"
+        return f"{ {'pop': 'period-over-period', 'yoy': 'year-over-year', 'cagr': 'compound annual'}[args['kind']]} growth of {args.get('value')} per {args['unit']}"
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return {"pop": "环比", "yoy": "同比", "cagr": "年均增长率"}[args["kind"]]
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        if args["kind"] == "cagr":
+            return [StepSpec("计算年均增长率", "cagr", "年均增长率已算出", {"column": args["column"], "value": args["value"]})]
+        unit = args["unit"] if args["unit"] in ("year", "quarter", "month", "week") else "month"
+        return [StepSpec("计算增长率", "period_growth", "增长率已算出", {"column": args["column"], "value": args["value"], "unit": unit, "kind": args["kind"]})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool == "cagr":
+            return _zh(lang, f"{facts['value']} 从 {facts['first_year']} 年的 {num(facts['first'], lang)} 到 {facts['last_year']} 年的 {num(facts['last'], lang)}，"
+                             f"{facts['years']} 年间年均增长率为 {facts['cagr_pct']}%（基于 {facts['rows_in']:,} 行）。",
+                       f"{facts['value']} went from {num(facts['first'], lang)} in {facts['first_year']} to {num(facts['last'], lang)} in {facts['last_year']}: "
+                       f"a compound annual growth rate of {facts['cagr_pct']}% ({facts['rows_in']:,} rows).")
+        if tool != "period_growth":
+            return None
+        word = _zh(lang, "环比" if facts["kind"] == "pop" else "同比", "period-over-period" if facts["kind"] == "pop" else "year-over-year")
+        last = facts.get("last")
+        tail = ""
+        if facts.get("missing_periods"):
+            tail = _zh(lang, f"其中 {facts['missing_periods']} 期没有数据。", f" {facts['missing_periods']} periods have no data.")
+        if not last:
+            return _zh(lang, f"已算出 {facts['periods']} 期的{word}增长率。{tail}", f"{word} growth over {facts['periods']} periods.{tail}")
+        return _zh(lang, f"共 {facts['periods']} 期；最近一期 {last['period']} 的 {facts['value']} 为 {num(last['value'], lang)}，{word}增长 {last['growth_pct']}%。{tail}",
+                   f"{facts['periods']} periods; in {last['period']} {facts['value']} was {num(last['value'], lang)}, {word} growth {last['growth_pct']}%.{tail}")
+
+
+# ---------------------------------------------------------------- wide tables
+
+PEAK_RX = _rx("哪一年", "哪年", "哪个年份", "哪个月", "哪一个月", "哪月", "哪个季度", "which year", "which month", "which quarter")
+ROWSUM_RX = _rx("历年合计", "各年合计", "每行合计", "每行的合计", "历年总和", "全年合计", "每行平均", "历年平均", "各年平均", "年平均",
+                "row total", "row totals", "across years", "across the years", "across months")
+LONG_RX = _rx("转成长表", "转为长表", "宽表转长表", "长表", "一维表", "逆透视", "unpivot", "long format", "long form", "melt")
+
+
+ROW_WORDS = _lazy(r"(?:哪个|哪一个|哪些|每个|各个|各|所有)(?:行业|指标|地区|省份|城市|项目|类别|部门|品类|产品)")  # the rows of a wide table
+PERIOD_WORDS = _lazy(r"本月|上月|当月|上个月|本年|上年|去年|当年|本期|上期|同期|年度变化|逐年|历年|每年|各年|年份|月份")
+UNIT_SUFFIX = _lazy(r"\s*[(（][^()（）]{1,8}[)）]\s*$")
+
+
+def wide_rows(text: str, sheet: Any) -> tuple[str | None, list[str], list[tuple[int, int]]]:
+    """A wide table's name column, the rows the text names (地区生产总值 names 地区生产总值(亿元)) and where."""
+    series = _series_of(sheet)
+    label_col = next((c for c in sheet.columns if series is not None and c not in series.columns and c not in sheet.numeric), None)
+    rows: list[str] = []
+    spans: list[tuple[int, int]] = []
+    found: list[tuple[str, tuple[int, int], int, int]] = []  # value, span, literal characters, length
+    for v in sorted(sheet.values.get(label_col, ()), key=len, reverse=True) if label_col else []:
+        for form in dict.fromkeys((v, UNIT_SUFFIX.sub("", v))):
+            if len(form) < 2:
+                continue
+            # characters of the name may have been blanked where they also name the file (民用 in 民用运输船舶拥有量.csv)
+            m = re.search("".join(f"(?:{re.escape(ch)}| )" for ch in form), text)
+            if m and sum(ch != " " for ch in m.group(0)) >= 2:
+                found.append((v, m.span(), sum(ch != " " for ch in m.group(0)), len(form)))
+                break
+    for v, span, lit, n in found:
+        # a partly blanked name counts when half of it is written, or when no other row fits that place
+        alone = sum(1 for _, sp, _, _ in found if sp[0] < span[1] and span[0] < sp[1]) == 1
+        if (lit * 2 >= n or (lit >= 3 and alone)) and _free(spans, *span):
+            rows.append(v)
+            spans.append(span)
+    return label_col, rows, spans
+
+
+RANGE_JOIN = _lazy(r"\s*(?:年)?\s*(?:至|到|~|～|-|—|–|through|to)\s*")
+
+
+def period_range(text: str, hits: list[Any], series: Any) -> tuple[str | None, str | None, list[tuple[int, int]]]:
+    """2010年至2018年 / 从2018年到2021年: the first and last period columns named, in the table's order."""
+    named = [h for h in hits if h.column in series.columns]
+    for a, b in zip(named, named[1:], strict=False):
+        if RANGE_JOIN.fullmatch(text[a.end : b.start]):
+            i, j = series.columns.index(a.column), series.columns.index(b.column)
+            lo, hi = (a.column, b.column) if i <= j else (b.column, a.column)
+            tail = re.match(r"(?:期间|之间|间|年间)", text[b.end :])
+            return lo, hi, [(a.start, b.end + (tail.end() if tail else 0))]
+    return None, None, []
+
+
+def _wide_found(text: str, hits: list[Any], sheet: Any, m: re.Match[str], what: str) -> Found:
+    series = _series_of(sheet)
+    _, rows, spans = wide_rows(text, sheet)
+    first, last, range_spans = period_range(text, hits, series)
+    for r in rows:  # 招生数 again after 普通高等学校招生数: the same row, said shorter
+        for k in range(len(r) - 2, 2, -1):
+            spans += [x.span() for x in re.finditer(re.escape(r[-k:]), text) if _free(spans, *x.span())]
+    spans += range_spans + [x.span() for rx in (HOW, PERIOD_WORDS, GROWTH_RX, GROWTH_AUX, ROW_WORDS) for x in rx.finditer(text)]
+    args = {"what": what, "rows": rows, "series": [first or series.columns[0], last or series.columns[-1]], "first": first, "last": last}
+    return Found(m.start(), "wide", args, tuple([m.span(), *spans, *[(h.start, h.end) for h in hits]]))
+
+
+@operation
+class Wide(OpSpec):
+    name = "wide"
+    family = "explore"
+    label = {"zh": "宽表分析", "en": "wide table"}
+    words = {"zh": ("哪一年", "历年合计", "长表"), "en": ("which year", "row totals", "long format")}
+    answers_question = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        if _series_of(sheet) is None:
+            return None
+        for rx, what in ((LONG_RX, "long"), (CAGR_RX, "cagr"), (PEAK_RX, "peak"), (ROWSUM_RX, "summary")):
+            m = rx.search(text)
+            if m:
+                return _wide_found(text, hits, sheet, m, what)
+        m = re.search(r"最高|最低|最大|最小|最多|最少|合计|总和|平均|highest|lowest|total|average", text, re.I)
+        series = _series_of(sheet)
+        if any(h.column in series.columns for h in hits):
+            return None  # 2020年的合计: one year's column, read by the other rules
+        if m and re.search(r"年|月|季度|year|month|quarter", text, re.I):
+            return _wide_found(text, hits, sheet, m, "summary")
+        return None
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        rows = _sep(lang).join(args.get("rows") or []) or _zh(lang, "每一行", "every row")
+        span = "—".join(args.get("series") or [])
+        what = {"long": _zh(lang, "把年份/月份列转成长表（名称 | 期 | 数值）", "turn the period columns into a long table"),
+                "cagr": _zh(lang, f"计算 {rows} 在 {span} 间的年均增长率", f"the compound annual growth of {rows} over {span}"),
+                "peak": _zh(lang, f"找出 {rows} 在 {span} 中最高和最低的一期", f"the highest and lowest period of {rows} over {span}"),
+                "growth": _zh(lang, f"计算 {rows} 每一期相对上一期的增长率（{span}）", f"period-on-period growth of {rows} over {span}"),
+                "trend": _zh(lang, f"对 {rows} 在 {span} 的数值按期拟合线性趋势（斜率、r²、p）", f"a linear trend of {rows} over {span} (slope, r², p)"),
+                "summary": _zh(lang, f"计算 {rows} 在 {span} 的合计、平均、最高/最低期和年均增长率", f"totals, means, peaks and growth of {rows} over {span}"),
+                "stats": _zh(lang, f"计算 {rows} 在 {span} 各期数值的{'、'.join(_stat_name(x, lang) for x in args.get('stats') or [])}",
+                             f"the {', '.join(_stat_name(x, lang) for x in args.get('stats') or [])} of {rows} across {span}")}
+        return what[args["what"]]
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return {"long": "长表", "growth": "增长率"}.get(args["what"], "宽表汇总")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        if args["what"] == "long":
+            return [StepSpec("宽表转长表", "wide_to_long", "已转成长表", {})]
+        rng = {k: args[k] for k in ("first", "last") if args.get(k)}
+        if args["what"] == "trend":
+            return [StepSpec("拟合各行的线性趋势", "wide_trend", "趋势已拟合", {**rng, **({"rows": args["rows"]} if args.get("rows") else {})})]
+        if args["what"] == "growth":
+            return [StepSpec("计算逐期增长率", "wide_growth", "增长率已算出", rng)]
+        if args["what"] == "stats":
+            a = {"stats": args["stats"], **({"rows": args["rows"]} if args.get("rows") else {}),
+                 **{k: args[k] for k in ("first", "last") if args.get(k)}}
+            return [StepSpec("计算各期统计量", "wide_stats", "统计量已算出", a)]
+        focus = {"cagr": "cagr", "peak": "peak"}.get(args["what"], "all")
+        return [StepSpec("按行汇总各期", "wide_summary", "汇总完成", {"focus": focus, **rng, **({"rows": args["rows"]} if args.get("rows") else {})})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool == "wide_to_long":
+            return _zh(lang, f"已转成长表：{facts['rows_in']} 行 × {facts['periods']} 期 → {facts['rows_out']:,} 行。",
+                       f"Long form: {facts['rows_in']} rows × {facts['periods']} periods → {facts['rows_out']:,} rows.")
+        if tool == "wide_growth":
+            return _zh(lang, f"已算出 {facts['rows_out']} 行在 {facts['series'][1]}—{facts['series'][-1]} 各期相对上一期的增长率。",
+                       f"Growth over the previous period for {facts['rows_out']} rows, {facts['series'][1]} to {facts['series'][-1]}.")
+        if tool == "wide_trend":
+            unit = {"year": "年", "month": "月", "quarter": "季度"}.get(facts["kind"], "期")
+            said = [_zh(lang, f"{t['name']} 平均每{unit}{'增加' if t['slope'] >= 0 else '减少'} {num(abs(t['slope']), lang)}（回归系数 {t['slope']}，截距 {t['intercept']}，r² = {t['r2']}，p {t['p_text']}，{t['n']} 期）",
+                        f"{t['name']}: slope {t['slope']} per {facts['kind']}, intercept {t['intercept']}, r² = {t['r2']}, p {t['p_text']} ({t['n']} periods)")
+                    for t in facts["trends"]]
+            return _zh(lang, f"{facts['first']}—{facts['last']} 线性趋势：{'；'.join(said)}。", f"Linear trend {facts['first']} to {facts['last']}: {'; '.join(said)}.")
+        if tool == "wide_stats":
+            said = [f"{v['name']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(f"{_stat_name(x, lang)} {num(v[x], lang)}" for x in facts["stats"])
+                    + _zh(lang, f"（{v['n']} 期）", f" ({v['n']} periods)") for v in facts["values"]]
+            return _zh(lang, f"{facts['first']}—{facts['last']}：{'；'.join(said)}。", f"{facts['first']} to {facts['last']}: {'; '.join(said)}.")
+        if tool != "wide_summary":
+            return None
+        lab = facts.get("label_column")
+        span = f"{facts['series'][0]}—{facts['series'][-1]}"
+        if facts.get("focus") in ("peak", "cagr"):
+            said = []
+            for r in facts["rows"][:8]:
+                name = str(r.get(lab)) if lab else ""
+                if facts["focus"] == "peak":
+                    said.append(_zh(lang, f"{name} 最高的是 {r['最高期']}（{num(r['最高值'], lang)}），最低的是 {r['最低期']}（{num(r['最低值'], lang)}）",
+                                    f"{name}: highest in {r['最高期']} ({num(r['最高值'], lang)}), lowest in {r['最低期']} ({num(r['最低值'], lang)})"))
+                else:
+                    rate = r.get("年均增长率(%)")
+                    said.append(_zh(lang, f"{name} 从 {num(facts['first'].get(name), lang)} 到 {num(facts['last'].get(name), lang)}，年均增长率 {rate if rate is not None else '无法计算（首期不是正数）'}{'%' if rate is not None else ''}",
+                                    f"{name}: {num(facts['first'].get(name), lang)} to {num(facts['last'].get(name), lang)}, CAGR {rate}%"))
+            best = ""
+            top = facts.get("fastest")
+            if facts["focus"] == "cagr" and top and facts["rows_out"] > 1:
+                best = _zh(lang, f"年均增长率最高的是 {top['name']}（{top['cagr_pct']}%）。", f" Fastest: {top['name']} ({top['cagr_pct']}%).")
+            more = _zh(lang, f"……（共 {facts['rows_out']} 行，见结果表）", f" … ({facts['rows_out']} rows)") if facts["rows_out"] > len(said) else ""
+            return _zh(lang, f"{span}：{'；'.join(said)}{more}。{best}", f"{span}: {'; '.join(said)}{more}.{best}")
+        out = []
+        for r in facts["rows"][:6]:
+            name = r.get(lab) if lab else ""
+            cagr = r.get("年均增长率(%)")
+            piece = _zh(lang, f"{name}：合计 {num(r['合计'], lang)}，平均 {num(r['平均'], lang)}，最高 {r['最高期']}（{num(r['最高值'], lang)}），最低 {r['最低期']}（{num(r['最低值'], lang)}）",
+                        f"{name}: total {num(r['合计'], lang)}, mean {num(r['平均'], lang)}, highest {r['最高期']} ({num(r['最高值'], lang)}), lowest {r['最低期']} ({num(r['最低值'], lang)})")
+            if cagr is not None:
+                piece += _zh(lang, f"，年均增长率 {cagr}%", f", CAGR {cagr}%")
+            out.append(piece)
+        more = _zh(lang, f"……（共 {facts['rows_out']} 行）", f" … ({facts['rows_out']} rows)") if facts["rows_out"] > 6 else ""
+        blanks = _zh(lang, f"有 {facts['blank_cells']} 个空格未计入。", f" {facts['blank_cells']} blank cells were skipped.") if facts["blank_cells"] else ""
+        return _zh(lang, f"{span}：{'；'.join(out)}{more}。{blanks}", f"{span}: {'; '.join(out)}{more}.{blanks}")
+
+
+# ---------------------------------------------------------------- pivots and reshaping
+
+PIVOT_RX = _rx("透视表", "数据透视", "交叉表", "列联表", "二维表", "pivot table", "pivot", "crosstab", "cross tab", "cross-tab")
+TRANSPOSE_RX = _rx("转置", "行列互换", "行列转换", "transpose")
+
+
+@operation
+class Pivot(OpSpec):
+    name = "pivot"
+    family = "explore"
+    label = {"zh": "透视表", "en": "pivot table"}
+    words = {"zh": ("透视表", "交叉表"), "en": ("pivot", "crosstab")}
+    slots = (Slot("rows", "columns", "透视表的行按哪一列？列按哪一列？", "Pivot rows by which column, and columns by which?", gap="group_by"),)
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = PIVOT_RX.search(text)
+        if m is None:
+            return None
+        used = [m.span()]
+        keys, by_spans = _by_keys(text, hits, sheet, used)
+        cats = [h.column for h in _cols(hits, sheet, used, numeric=False)]
+        keys = list(dict.fromkeys(keys + cats))
+        values = [h for h in _cols(hits, sheet, used + by_spans, numeric=True)]
+        agg = _agg(text)
+        args: dict[str, Any] = {"rows": keys[:1], "columns": keys[1] if len(keys) > 1 else None, "agg": agg if values else "count"}
+        if values and agg != "count":
+            args["value"] = values[0].column
+        return Found(m.start(), self.name, args, tuple(used + by_spans + [(h.start, h.end) for h in hits]))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        rows = "、".join(args.get("rows") or [])
+        cols = args.get("columns")
+        what = f"{args['value']} 的{AGG_ZH.get(args['agg'], args['agg'])}" if args.get("value") else "行数"
+        if lang == "zh":
+            return f"做透视表：行 {rows}" + (f"，列 {cols}" if cols else "") + f"，值为 {what}，带合计"
+        return f"pivot: rows {rows}" + (f", columns {cols}" if cols else "") + f", {args.get('value') or 'row count'} ({args['agg']}), with totals"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {"rows": args["rows"], "columns": args.get("columns"), "agg": args.get("agg", "sum"), **({"value": args["value"]} if args.get("value") else {})}
+        return [StepSpec("生成透视表", "pivot_table", "透视表完成", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "pivot_table":
+            return None
+        return _zh(lang, f"透视表：{facts['row_groups']} 行" + (f" × {facts['col_groups']} 列" if facts.get("columns") else "") + f"，总计 {num(facts['grand_total'], lang)}（基于 {facts['rows_in']:,} 行）。",
+                   f"Pivot: {facts['row_groups']} rows" + (f" × {facts['col_groups']} columns" if facts.get("columns") else "") + f", grand total {num(facts['grand_total'], lang)} ({facts['rows_in']:,} rows).")
+
+
+@operation
+class Transpose(OpSpec):
+    name = "transpose"
+    family = "transform"
+    label = {"zh": "转置", "en": "transpose"}
+    words = {"zh": ("转置", "行列互换"), "en": ("transpose",)}
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = TRANSPOSE_RX.search(text)
+        return Found(m.start(), self.name, {}, (m.span(),)) if m else None
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, "行列互换（第一列的值成为新列名），另存为新文件", "swap rows and columns into a new file")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("转置", "transpose_table", "转置完成", {})]
+
+
+# ---------------------------------------------------------------- formula columns
+
+FORMULA = _lazy(r"(?:新增|增加|添加|加|算|计算|求|生成|做)?\s*(?:一列|一个|列|个)?\s*[\"“「]?(?P<name>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff()（）%]*)[\"”」]?\s*(?:[=＝]|等于)\s*(?P<expr>[^,;，；。]+)"
+                     r"|(?:add|compute|create)\s+(?:a\s+)?(?:column\s+)?(?P<name2>[\w\u4e00-\u9fff]+)\s*(?:=|as)\s*(?P<expr2>[^,;]+)", re.I)
+OPERATORS = _lazy(r"[+\-*/×÷−＋－%]|乘以|除以|加上|减去")
+
+
+NEW_COLUMN = _lazy(r"(?:新增|增加|添加|加上|加)(?:一|1)?列(?:数据)?[，,\s]*(?:名为|叫做?|为|是|，|,)?\s*(?:该列(?:为|是))?\s*['‘“\"「](?P<name>[^'’”\"」]{1,40})['’”\"」]")
+HOW = _lazy(r"(?:计算(?:方法|方式|公式)|公式)\s*(?:为|是)?\s*[:：]?\s*(?P<expr>[^。；;]+)")
+SUM_OF = _lazy(r"(?P<cols>.{2,80}?)(?:三者|两者|四者|几列|各列)?(?:之和|的和|的总和|相加|加总)")
+FILLER = _lazy(r"(?<=[\w\u4e00-\u9fff)）\]])(?:的)?(?:数据|数值|的值)")
+
+
+def _said_formula(text: str, hits: list[Any]) -> Found | None:
+    """新增一列'总经济活动'，为农业、工业和服务业三者之和 / 计算方法为2011年数据减去2010年数据."""
+    nm = NEW_COLUMN.search(text)
+    if nm is None:
+        return None
+    rest = text[nm.end():]
+    how = HOW.search(rest)
+    expr = None
+    if how:
+        if PERIOD_WORDS.search(how.group("expr")):
+            return None  # 本月数据 - 上月数据: a growth rate across periods, not a formula over columns
+        expr = FILLER.sub("", re.split(r"[,，。；;]", how.group("expr"))[0]).strip()
+    else:
+        total = SUM_OF.search(rest)
+        cols = [h.column for h in hits if total and nm.end() + total.start() <= h.start < nm.end() + total.end("cols")]
+        if len(cols) >= 2:
+            expr = " + ".join(f"[{c}]" for c in cols)
+    if not expr or not OPERATORS.search(expr):
+        return None
+    name = nm.group("name").strip()
+    if "  " in name:  # part of the name was read as the file's name: name the column by its formula instead
+        name = re.sub(r"\s+", "", expr)
+    return Found(nm.start(), "formula", {"name": name, "expression": expr}, ((nm.start(), len(text)),))
+
+
+@operation
+class Formula(OpSpec):
+    name = "formula"
+    family = "transform"
+    label = {"zh": "公式列", "en": "formula column"}
+    words = {"zh": ("公式",), "en": ("formula",)}
+    slots = (Slot("expression", "text", "新列按什么公式算？例如 毛利率 = (销售额 - 成本) / 销售额", "What is the formula? e.g. margin = (revenue - cost) / revenue"),)
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        said = _said_formula(text, hits)
+        if said is not None:
+            return said
+        m = FORMULA.search(text)
+        if m is None:
+            return None
+        name, expr = (m.group("name"), m.group("expr")) if m.group("name") else (m.group("name2"), m.group("expr2"))
+        expr = expr.strip()
+        ops = OPERATORS.findall(expr)
+        if not ops or not any(m.start("expr" if m.group("name") else "expr2") <= h.start for h in hits):
+            return None
+        if len(ops) < 2 and "(" not in expr and "（" not in expr and "%" not in expr:
+            return None  # two operands: the add_column operation reads it
+        name = re.sub(r"^(?:新增|增加|添加|加|算|计算|求|生成|做)?(?:一列|一个|列|个)?", "", name) or "计算列"
+        return Found(m.start(), self.name, {"name": name, "expression": expr}, ((m.start(), len(text)),))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, f"新增列 {args.get('name')} = {args.get('expression')}（只用列名、数字和四则运算；除数为 0 的行留空并告知）",
+                   f"add column {args.get('name')} = {args.get('expression')} (arithmetic only; rows dividing by zero stay blank and are counted)")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "加列"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("按公式新增列", "formula_column", "新列已计算", {"name": args["name"], "expression": args["expression"]})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "formula_column":
+            return None
+        zero = _zh(lang, f"有 {facts['div_by_zero']} 行除数为 0，结果留空。", f" {facts['div_by_zero']} rows divide by zero and were left blank.") if facts["div_by_zero"] else ""
+        blank = facts["blank_results"] - facts["div_by_zero"]
+        other = _zh(lang, f"另有 {blank} 行因参与计算的值为空或不是数字而留空。", f" {blank} rows have blank or non-numeric inputs.") if blank > 0 else ""
+        return _zh(lang, f"已新增列 {facts['added']}（{facts['rows_out']:,} 行，平均 {num(facts['mean'], lang)}）。{zero}{other}",
+                   f"Added column {facts['added']} ({facts['rows_out']:,} rows, mean {num(facts['mean'], lang)}).{zero}{other}")
+
+
+# ---------------------------------------------------------------- value edits
+
+REPLACE_VERB = _lazy(r"(?:全部|都|统一|一律)?\s*(?:替换为|替换成|改成|改为|换成|修改为|更正为|更新为|设为|设置为)")
+REPLACE_EN = _lazy(r"(?<![a-z])replace\s+[\"']?(?P<old>[^\"']+?)[\"']?\s+with\s+[\"']?(?P<new>[^\"',]+?)[\"']?\s+in\s+(?:the\s+)?(?:column\s+)?(?P<col>[\w\u4e00-\u9fff]+)", re.I)
+QUOTES = " \"'“”「」‘’"
+FILL_METHOD = _lazy(
+    r"(?:用|以|按)(?P<m>平均值|均值|平均数|中位数|众数|上一行|前一行|前值|上一个值|下一行|后一行|0|零)\s*(?:来|去)?(?:填充|填补|补全|补齐|填上|填|补)"
+    r"|(?:空值|空白|缺失值|缺失)\s*(?:用|以)(?P<m2>平均值|均值|中位数|众数|上一行|前值|下一行|0)\s*(?:填充|填补|补|填)"
+    r"|fill\s+(?:the\s+)?(?:blanks?|missing values|empty cells|gaps)(?:\s+in\s+(?P<c3>[\w\u4e00-\u9fff]+))?\s+with\s+(?:the\s+)?(?P<m3>mean|median|mode|previous value|next value|zero|average)",
+    re.I,
+)
+METHOD_OF = {"平均值": "mean", "均值": "mean", "平均数": "mean", "average": "mean", "mean": "mean", "中位数": "median", "median": "median", "众数": "mode",
+             "mode": "mode", "上一行": "previous", "前一行": "previous", "前值": "previous", "上一个值": "previous", "previous value": "previous",
+             "下一行": "next", "后一行": "next", "next value": "next", "0": "zero", "零": "zero", "zero": "zero"}
+METHOD_ZH = {"mean": "平均值", "median": "中位数", "mode": "众数", "previous": "上一行的值", "next": "下一行的值", "zero": "0"}
+SOURCE_KEPT = {"zh": "结果另存为新文件，原文件不改动", "en": "the result goes to a new file; the source is not changed"}
+
+
+@operation
+class Replace(OpSpec):
+    name = "replace"
+    family = "transform"
+    label = {"zh": "替换值", "en": "replace values"}
+    words = {"zh": ("替换为", "改成"), "en": ("replace",)}
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        from modes.resolve import resolve_column
+
+        en = REPLACE_EN.search(text)
+        if en:
+            col = resolve_column(en.group("col"), sheet)[0]
+            if col is None:
+                return None
+            return Found(en.start(), self.name, {"column": col, "old": en.group("old").strip(QUOTES), "value": _typed(en.group("new").strip(QUOTES))}, (en.span(),))
+        m = REPLACE_VERB.search(text)
+        if m is None or re.search(r"条件|列名|名字|表头|格式|xlsx|csv", text, re.I) or re.search(r"大于|小于|高于|低于|不等于|以上|以下", text[m.end():]):
+            return None  # 条件改成… / 改成评分大于4: a correction; 列名改成…: a rename; 改成xlsx: an export
+        nm = re.match(r"\s*[\"“「']?([^\s\"”」',，。；;]{1,30})", text[m.end():])
+        if nm is None:
+            return None
+        new = _typed(nm.group(1))
+        lead = re.search(r"(?:把|将)\s*", text[: m.start()])
+        begin = lead.end() if lead else 0
+        before = [h for h in hits if begin <= h.start and h.end <= m.start()]
+        if not before:  # 把 sh 改成 上海: the column that holds the old value
+            old = text[begin : m.start()].strip(QUOTES + "的")
+            holders = [c for c, vs in sheet.values.items() if old in vs]
+            if len(holders) != 1:
+                return None
+            return Found(m.start(), self.name, {"column": holders[0], "old": old, "value": new}, ((begin, m.end() + nm.end()),))
+        col = before[-1].column
+        old = re.sub(r"^(?:列)?(?:里面|里的|中的|里|中)?的?(?:值)?(?:为|是|等于)?", "", text[before[-1].end : m.start()].strip(QUOTES)).strip(QUOTES)
+        args: dict[str, Any] = {"column": col, "value": new}
+        if old:
+            args["old"] = old
+        else:  # 把华东的成本改成0 / 将系统类型为未知的记录的草皮类型改为填充: the words before the column are a condition
+            conds = _where(text, begin, before[-1], hits, sheet)
+            if not conds:  # an edit whose rows were not understood: asked about, never run as something else
+                args["where_unread"] = text[begin : before[-1].start].strip(QUOTES + "的，,") or None
+                if args["where_unread"] is None:
+                    return None  # 把城市改成北京: every row, or a correction — not an edit this rule reads
+            else:
+                args["conditions"] = conds
+        return Found(m.start(), self.name, args, ((begin, m.end() + nm.end()),))
+
+    def gaps(self, args: dict[str, Any]) -> list[str]:
+        return ["condition"] if args.get("where_unread") else []
+
+    def question(self, slot: str, lang: str) -> str | None:
+        if slot != "condition":
+            return None
+        return _zh(lang, "要改哪些行？没读懂这部分条件，请换个说法，例如“系统类型为未知的行的草皮类型改成填充”。",
+                   "Which rows should change? I could not read that condition; try e.g. “set Turf_Type to Infill where System_Type is Unknown”.")
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        if args.get("where_unread"):
+            return _zh(lang, f"把（没读懂的条件：{args['where_unread']}）的行的 {args['column']} 改为“{args['value']}”",
+                       f"set {args['column']} to “{args['value']}” where (not understood: {args['where_unread']})")
+        if args.get("conditions"):
+            where = (" 且 " if lang == "zh" else " and ").join(c.describe(lang) for c in args["conditions"])
+            return _zh(lang, f"把 {where} 的行的 {args['column']} 改为“{args['value']}”（{SOURCE_KEPT['zh']}）",
+                       f"set {args['column']} to “{args['value']}” where {where} ({SOURCE_KEPT['en']})")
+        return _zh(lang, f"把 {args['column']} 中的“{args['old']}”替换为“{args['value']}”（{SOURCE_KEPT['zh']}）",
+                   f"replace “{args['old']}” with “{args['value']}” in {args['column']} ({SOURCE_KEPT['en']})")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        where = {"conditions": [c.to_tool() for c in args["conditions"]]} if args.get("conditions") else {"old": args["old"]}
+        return [StepSpec("替换值", "replace_values", "替换完成", {"column": args["column"], "value": args["value"], **where})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "replace_values":
+            return None
+        return _zh(lang, f"已把 {facts['changed']:,} 行的 {facts['column']} 改为 {facts['value']}（共 {facts['rows_in']:,} 行，原文件未改动）。",
+                   f"Set {facts['column']} to {facts['value']} in {facts['changed']:,} of {facts['rows_in']:,} rows (the source file is unchanged).")
+
+
+WHERE_FILLER = re.compile(r"^(?:所有|全部|凡是|凡|那些)?|(?:的(?:所有)?(?:记录|行|数据|条目)?的?|中的|里的|这些行的)?$")
+
+
+def _where(text: str, begin: int, target: Any, hits: list[Any], sheet: Any) -> list[Any]:
+    """The condition written before the column an edit changes: a value of another column (华东), or a comparison
+    the condition grammar reads whole (系统类型为未知, 'Present' 是 'haju'). Anything left unread means no condition."""
+    from modes.conditions import Cond, parse_conditions
+
+    span = text[begin : target.start]
+    lead = len(span) - len(span.lstrip(QUOTES + "，,"))
+    body = WHERE_FILLER.sub("", span.strip(QUOTES + "，,")).strip(QUOTES)
+    if not body:
+        return []
+    holders = [c for c, vs in sheet.values.items() if body in vs and c != target.column]
+    if len(holders) == 1:
+        return [Cond(holders[0], "eq", body, None, body, "exact")]
+    start = begin + lead + span.strip(QUOTES + "，,").find(body)
+    inner = [h for h in hits if start <= h.start and h.end <= start + len(body) and h.column != target.column]
+    if not inner:
+        return []
+    from dataclasses import replace as _shift
+
+    local = [_shift(h, start=h.start - start, end=h.end - start) for h in inner]
+    parsed = parse_conditions(body, sheet, local)
+    if not parsed.conds or parsed.unresolved or parsed.logic != "and":
+        return []
+    for c in parsed.conds:  # a text value must be one the column holds (未知或人工 is two values, not one)
+        known = sheet.values.get(c.column)
+        if c.op in ("eq", "ne") and isinstance(c.value, str) and known and c.value not in known:
+            return []
+    named = {c.column for c in parsed.conds}
+    rest = list(body)
+    for a, b in parsed.spans + [(h.start, h.end) for h in local if h.column in named]:
+        rest[a:b] = [" "] * (b - a)
+    if re.sub(r"[\s" + re.escape(QUOTES) + r"的且并和为是等于]+", "", "".join(rest)):
+        return []  # part of the condition was not read: better no edit than a different one
+    return list(parsed.conds)
+
+
+def _typed(v: str) -> Any:
+    try:
+        f = float(v.replace(",", ""))
+        return int(f) if f.is_integer() else f
+    except ValueError:
+        return v
+
+
+@operation
+class FillBlanks(OpSpec):
+    name = "fill_method"
+    family = "transform"
+    label = {"zh": "填充空值", "en": "fill blanks"}
+    words = {"zh": ("填充",), "en": ("fill blanks",)}
+    slots = (Slot("columns", "columns", "要填充哪一列的空值？", "Fill blanks in which column?", gap="fill_columns"),)
+    saves_result = True
+    main_slot = "columns"
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = FILL_METHOD.search(text)
+        if m is None:
+            return None
+        method = METHOD_OF[(m.group("m") or m.group("m2") or m.group("m3")).casefold()]
+        cols = [h.column for h in hits if h.end <= m.start() + 2 or (m.group("c3") and h.column == m.group("c3"))]
+        if method in ("mean", "median"):
+            cols = [c for c in cols if c in sheet.numeric]
+        return Found(m.start(), self.name, {"columns": list(dict.fromkeys(cols)), "method": method}, ((0, m.end()),))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        cols = _sep(lang).join(args.get("columns") or [])
+        return _zh(lang, f"用{METHOD_ZH[args['method']]}填充 {cols} 的空值（{SOURCE_KEPT['zh']}）", f"fill blanks in {cols} with the {args['method']} ({SOURCE_KEPT['en']})")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("填充空值", "fill_blanks", "填充完成", {"columns": args["columns"], "method": args["method"]})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "fill_blanks":
+            return None
+        used = "，".join(f"{c} 填 {num(v, lang)}" for c, v in facts["fill_values"].items()) if facts["fill_values"] else ""
+        return _zh(lang, f"已填充 {facts['filled']:,} 个空值{('（' + used + '）') if used else ''}，原文件未改动。",
+                   f"Filled {facts['filled']:,} blanks{(' (' + used + ')') if used else ''}; the source file is unchanged.")
+
+
+# ---------------------------------------------------------------- statistical tests
+
+TEST_RX = _rx("t检验", "t 检验", "t-test", "t test", "显著差异", "差异显著", "差异是否显著", "有没有显著", "是否显著", "显著性", "方差分析", "anova",
+              "卡方检验", "卡方", "独立性检验", "chi-square", "chi square", "正态分布", "正态性", "正态检验", "服从正态", "shapiro", "normality",
+              "normally distributed", "significant difference", "significantly different", "statistically significant", "significant",
+              "线性趋势", "趋势线", "线性回归", "回归分析", "斜率", "linear trend", "regression", "slope", "p值", "p-value", "p value",
+              "spearman", "pearson", "显著相关", "相关性检验", "显著吗", "是否显著", "显著")
+
+
+TEST_AUX = _lazy(r"相关性|相关系数|相关|correlation|correlated|正态分布|分布|不同的|不同|是否独立|相互独立|独立吗|独立性|独立|有关联吗|有关联|关联|显著吗|显著|差异|区别|差别|有没有|是否|检验一下|检验|做个|做一下|服从", re.I)
+
+
+@operation
+class StatTest(OpSpec):
+    name = "stat_test"
+    family = "explore"
+    label = {"zh": "统计检验", "en": "statistical test"}
+    words = {"zh": ("t检验", "方差分析", "卡方检验", "正态性", "显著差异", "线性趋势"), "en": ("t-test", "anova", "chi-square", "normality", "regression")}
+    slots = (Slot("columns", "columns", "要检验哪几列？（例如 销售额 和 区域）", "Test which columns? (e.g. revenue and region)", gap="test_columns"),)
+    answers_question = True
+    main_slot = "columns"
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = unquoted(TEST_RX, text)
+        if m is None:
+            return None
+        low = text.casefold()
+        used = [x.span() for rx in (TEST_RX, TEST_AUX) for x in rx.finditer(text)]
+        nums = [h.column for h in hits if h.column in sheet.numeric or h.column in sheet.dates]
+        cats = [h.column for h in hits if h.column not in sheet.numeric and h.column not in sheet.dates]
+        named = {c: sorted((v for v in vs if v and v in text), key=text.find) for c, vs in sheet.values.items()}  # in the order written
+        pair = [c for c, vs in named.items() if len(vs) >= 2]
+        if pair and not cats:  # 新客和老客的销售额: the values name the groups and their column
+            cats = pair[:1]
+        levels = named.get(cats[0], [])[:2] if cats else []
+        used += [x.span() for v in levels for x in re.finditer(re.escape(v), text)]
+        series = _series_of(sheet)
+        if series is not None and re.search(r"趋势|回归|斜率|trend|regression|slope", low):
+            f = _wide_found(text, hits, sheet, m, "trend")
+            return Found(f.start, f.kind, f.args, tuple(list(f.spans) + used))
+        if re.search(r"卡方|chi|独立", low):
+            test, cols = "chi", list(dict.fromkeys(cats))[:2]
+        elif re.search(r"正态|shapiro|normal", low):
+            test, cols = "normal", nums[:1]
+        elif re.search(r"趋势|回归|斜率|trend|regression|slope", low):
+            test, cols = "trend", list(dict.fromkeys(nums))[:2]
+        elif re.search(r"相关|spearman|pearson|correlat", low):
+            test, cols = "spearman" if "spearman" in low or "等级" in low else "pearson", list(dict.fromkeys(nums))[:2]
+        else:
+            test, cols = "difference", nums[:1] + cats[:1]
+        args: dict[str, Any] = {"test": test, "columns": cols}
+        if levels and test == "difference" and len(levels) == 2:
+            args["levels"] = levels
+        need = {"chi": 2, "normal": 1, "trend": 2, "pearson": 2, "spearman": 2, "difference": 2}[test]
+        if len(cols) < need:
+            args["columns"] = []  # ask, naming what the test needs
+        return Found(m.start(), self.name, args, tuple(used + [(h.start, h.end) for h in hits]))
+
+    def question(self, slot: str, lang: str) -> str | None:
+        return _zh(lang, "要检验哪几列？差异检验需要一个数值列和一个分组列（例如 销售额 和 区域）；卡方检验需要两个分类列；正态性检验需要一个数值列。",
+                   "Which columns? A difference test needs a numeric and a grouping column; chi-square two categorical columns; normality one numeric column.")
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        c = args.get("columns") or []
+        t = args["test"]
+        if t == "difference":
+            lv = f"（{'、'.join(args['levels'])} 两组）" if args.get("levels") else ""
+            return _zh(lang, f"检验不同 {c[1] if len(c) > 1 else '?'}{lv} 的 {c[0] if c else '?'} 平均值是否有显著差异（两组用 Welch t 检验，多组用方差分析）",
+                       f"test whether mean {c[0] if c else '?'} differs across {c[1] if len(c) > 1 else '?'} (Welch t-test for two groups, ANOVA for more)")
+        names = {"chi": ("卡方独立性检验", "chi-square test of independence"), "normal": ("Shapiro–Wilk 正态性检验", "Shapiro–Wilk normality test"),
+                 "trend": ("线性趋势（最小二乘）", "linear trend (least squares)"), "pearson": ("Pearson 相关检验", "Pearson correlation test"),
+                 "spearman": ("Spearman 等级相关检验", "Spearman correlation test")}[t]
+        return _zh(lang, f"{names[0]}：{'、'.join(c)}", f"{names[1]}: {', '.join(c)}")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        c, t = args["columns"], args["test"]
+        if t == "chi":
+            return [StepSpec("卡方检验", "chi_square_test", "检验完成", {"a": c[0], "b": c[1]})]
+        if t == "normal":
+            return [StepSpec("正态性检验", "normality_test", "检验完成", {"column": c[0]})]
+        if t == "trend":
+            dates = [x for x in c if ctx.sheet is not None and x in ctx.sheet.dates]
+            x = dates[0] if dates else c[1]
+            y = next(v for v in c if v != x)
+            return [StepSpec("拟合线性趋势", "linear_trend", "趋势已拟合", {"x": x, "y": y})]
+        if t in ("pearson", "spearman"):
+            return [StepSpec("相关性检验", "correlation_test", "检验完成", {"a": c[0], "b": c[1], "method": t})]
+        return [StepSpec("差异检验", "group_difference_test", "检验完成", {"column": c[0], "group": c[1], **({"levels": args["levels"]} if args.get("levels") else {})})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool not in ("welch_t_test", "anova_test", "group_difference_test", "chi_square_test", "normality_test", "correlation_test", "linear_trend"):
+            return None
+        return test_sentence(facts, lang)
+
+
+TEST_EN = {"Welch t 检验": "Welch t-test", "单因素方差分析": "One-way ANOVA", "卡方独立性检验": "Chi-square test of independence",
+           "Shapiro–Wilk 正态性检验": "Shapiro–Wilk normality test", "Pearson 相关": "Pearson correlation",
+           "Spearman 等级相关": "Spearman rank correlation", "线性趋势（最小二乘）": "Linear trend (least squares)"}
+
+
+def test_sentence(f: dict[str, Any], lang: str) -> str:
+    """The test, statistic, p, groups and sizes, and one plain sentence of reading."""
+    sig = f["significant"]
+    if lang != "zh":
+        f = {**f, "test": TEST_EN.get(f["test"], f["test"])}
+    p = f"p {f['p_text']}"
+    stat = f"{f['statistic_name']} = {f['statistic']}"
+    zh = lang == "zh"
+    if "means" in f:
+        groups = "，".join(f"{k}（n={f['sizes'][k]}，平均 {num(v, lang)}）" for k, v in f["means"].items()) if zh else \
+            ", ".join(f"{k} (n={f['sizes'][k]}, mean {num(v, lang)})" for k, v in f["means"].items())
+        reading = (f"各组 {f['column']} 的平均值差异在统计上显著（p < 0.05）。" if sig else f"没有足够证据说明各组 {f['column']} 的平均值不同（p ≥ 0.05）。") if zh else \
+            (f"The mean {f['column']} differs significantly between the groups (p < 0.05)." if sig else f"No evidence that mean {f['column']} differs (p ≥ 0.05).")
+        return f"{f['test']}：{groups}；{stat}，{p}。{reading}" if zh else f"{f['test']}: {groups}; {stat}, {p}. {reading}"
+    if "dof" in f:
+        reading = (f"{f['a']} 与 {f['b']} 有显著关联（p < 0.05）。" if sig else f"没有足够证据说明 {f['a']} 与 {f['b']} 有关联（p ≥ 0.05）。") if zh else \
+            (f"{f['a']} and {f['b']} are significantly associated." if sig else f"No evidence that {f['a']} and {f['b']} are associated.")
+        return (f"{f['test']}（{f['a']} × {f['b']}，{f['n']:,} 行，自由度 {f['dof']}）：{stat}，{p}。{reading}" if zh
+                else f"Chi-square test ({f['a']} × {f['b']}, {f['n']:,} rows, dof {f['dof']}): {stat}, {p}. {reading}")
+    if "strength" in f:
+        reading = (f"相关性在统计上显著（{f['strength']}{'正' if f['r'] > 0 else '负'}相关）。" if sig else "相关性不显著。") if zh else \
+            ("The correlation is significant." if sig else "The correlation is not significant.")
+        return f"{f['test']}：{f['a']} 与 {f['b']}（n={f['n']:,}）r = {f['r']}，{p}。{reading}" if zh else f"{f['test']}: {f['a']} vs {f['b']} (n={f['n']:,}) r = {f['r']}, {p}. {reading}"
+    if "slope" in f:
+        per = f"每{f['x_unit']}" if f.get("x_unit") else f"{f['x']} 每增加 1，"
+        reading = (f"{per}{f['y']} 平均{'增加' if f['slope'] > 0 else '减少'} {num(abs(f['slope']), lang)}，趋势显著。" if sig else "趋势不显著。") if zh else \
+            (f"{f['y']} changes by {f['slope']} per unit of {f['x']}; the trend is significant." if sig else "The trend is not significant.")
+        return (f"{f['test']}：{f['y']} = {f['slope']} × {f['x']} + {f['intercept']}，r² = {f['r2']}，{p}（n={f['n']:,}）。{reading}" if zh
+                else f"Linear trend: {f['y']} = {f['slope']} × {f['x']} + {f['intercept']}, r² = {f['r2']}, {p} (n={f['n']:,}). {reading}")
+    reading = ("数据明显偏离正态分布（p < 0.05）。" if sig else "没有证据表明数据偏离正态分布（p ≥ 0.05）。") if zh else \
+        ("The data depart from a normal distribution." if sig else "No evidence of departure from normality.")
+    sampled = "（随机抽取 5,000 个值检验）" if f.get("sampled") and zh else ""
+    return f"{f['test']}：{f['column']}（n={f['n']:,}）{stat}，{p}{sampled}。{reading}" if zh else f"{f['test']}: {f['column']} (n={f['n']:,}) {stat}, {p}. {reading}"
+
+
+# ---------------------------------------------------------------- charts
+
+CHART_AUX = _lazy(r"制作|绘制|画出|生成|展示|显示|变化趋势|走势|趋势|分布情况|分布|可视化|visuali[sz]e|showing|show", re.I)
+COUNT_RX = _lazy(r"数量|次数|个数|多少|分布|频数|count|number of|how many|distribution", re.I)
+CHART_KIND = (("散点", "scatter"), ("scatter", "scatter"), ("饼", "pie"), ("pie", "pie"), ("折线", "line"), ("趋势图", "line"), ("line", "line"),
+              ("柱", "bar"), ("条形", "bar"), ("bar", "bar"))
+
+
+@operation
+class Chart(OpSpec):
+    name = "chart"
+    family = "explore"
+    label = {"zh": "图表", "en": "chart"}
+    words = {"zh": ("柱状图", "折线图", "饼图", "散点图", "图表"), "en": ("chart", "plot")}
+    slots = (Slot("y", "columns", "图上画哪一列的数值？", "Which numeric column should the chart show?", numeric=True),)
+    main_slot = "y"
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = unquoted(CHART_RX, text)
+        if m is None:
+            return None
+        low = text.casefold()
+        kind = next((k for w, k in CHART_KIND if w in low), None)
+        used = [x.span() for rx in (CHART_RX, CHART_AUX) for x in rx.finditer(text)]
+        series = _series_of(sheet)
+        unit_m = BUCKET_RX.search(text)
+        keys, by_spans = _by_keys(text, hits, sheet, used)
+        nums = [h.column for h in _cols(hits, sheet, used + by_spans, numeric=True)]
+        cats = [h.column for h in _cols(hits, sheet, used + by_spans, numeric=False)]
+        args: dict[str, Any] = {"kind": kind or ("line" if unit_m or series is not None else "bar"), "agg": _agg(text)}
+        if series is not None:
+            label_col, rows, row_spans = wide_rows(text, sheet)
+            first, last, range_spans = period_range(text, hits, series)
+            args.update(wide=True, rows=rows[:5], label_column=label_col, y=["数值"], first=first, last=last)
+            used += row_spans + range_spans
+        elif args["kind"] == "scatter":
+            args.update(x=nums[0] if nums else None, y=nums[1:2])
+        elif unit_m and not any(h.start < unit_m.end() and unit_m.start() < h.end for h in hits):
+            args.update(unit=_unit_of(unit_m), date_column=_date_column(hits, sheet), y=nums[:1])
+            used.append(unit_m.span())
+        else:
+            args.update(x=(keys or cats or [None])[0], y=nums[:2])
+            if not nums and COUNT_RX.search(text):  # 各地区的地震数量分布: rows per category
+                args.update(agg="count", y=["行数"])
+        return Found(m.start(), self.name, args, tuple(used + by_spans + [(h.start, h.end) for h in hits]))
+
+    def gaps(self, args: dict[str, Any]) -> list[str]:
+        if args.get("wide"):
+            return []
+        out = [] if args.get("y") else ["y"]
+        if not args.get("unit") and not args.get("x"):
+            out.append("x")
+        return out
+
+    def question(self, slot: str, lang: str) -> str | None:
+        if slot == "x":
+            return _zh(lang, "横轴（分类）用哪一列？例如按区域画柱状图。", "Which column goes on the x axis (categories)?")
+        return super().question(slot, lang)
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        kind = {"bar": ("柱状图", "bar chart"), "line": ("折线图", "line chart"), "pie": ("饼图", "pie chart"), "scatter": ("散点图", "scatter plot")}[args["kind"]]
+        if args.get("wide"):
+            rows = "、".join(args.get("rows") or []) or "各行"
+            return _zh(lang, f"画 {rows} 各期数值的{kind[0]}，写入 outputs/ 下的新 xlsx（Excel 原生图表）", f"a {kind[1]} of {rows} across the periods, as a new xlsx in outputs/")
+        y = "、".join(args.get("y") or [])
+        if args["kind"] == "scatter":
+            return _zh(lang, f"画 {args.get('x')} 与 {y} 的散点图，写入 outputs/ 下的新 xlsx", f"a scatter plot of {args.get('x')} vs {y}, as a new xlsx in outputs/")
+        by = f"每{ {'year': '年', 'quarter': '季度', 'month': '月', 'week': '周', 'weekday': '星期'}[args['unit']]}" if args.get("unit") else f"各 {args.get('x')}"
+        agg = AGG_ZH.get(args.get("agg", "sum"), "合计")
+        return _zh(lang, f"按{by}汇总 {y}（{agg}），画{kind[0]}，写入 outputs/ 下的新 xlsx（Excel 原生图表）",
+                   f"a {kind[1]} of {y} ({AGG_EN.get(args.get('agg', 'sum'), 'total')}) per {args.get('unit') or args.get('x')}, as a new xlsx in outputs/")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return {"bar": "柱状图", "line": "折线图", "pie": "饼图", "scatter": "散点图"}[args["kind"]]
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        from modes.operations import output_stem
+
+        kind = args["kind"]
+        stem = output_stem(ctx.request, self.stem_label(args))
+        steps: list[StepSpec] = []
+        if args.get("wide"):  # one line (or bar group) per row of the table, the periods along the x axis
+            lab = args.get("label_column")
+            series = _series_of(ctx.sheet)
+            rows = args.get("rows") or []
+            if lab and rows:
+                steps.append(StepSpec("选出要画的行", "filter_rows", "筛选完成", {"conditions": [{"column": lab, "op": "in", "value": rows}]}))
+            if lab and series is not None:
+                cols = list(series.columns)
+                if args.get("first") and args.get("last"):
+                    cols = cols[cols.index(args["first"]) : cols.index(args["last"]) + 1]
+                steps.append(StepSpec("保留名称和各期", "select_columns", "列已选出", {"columns": [lab, *cols]}))
+                steps.append(StepSpec("行列互换", "transpose_table", "转置完成", {"header_column": lab}))
+            title = ("、".join(rows) if rows else "各行") + ("历年变化" if series is not None and series.kind == "year" else "各期变化")
+            steps.append(StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": lab, "y": ["*"], "stem": stem, "title": title}))
+            r = ctx.request
+            if r is not None and r.ops and r.ops[-1].kind != "chart":  # later operations read the table as it was
+                steps.append(StepSpec("回到原表", "profile_dataset", "获取列信息", {"path": r.file, "sheet": r.sheet}))
+            return steps
+        y = args["y"]
+        agg = args.get("agg", "sum")
+        if kind == "scatter":
+            return [StepSpec("写入散点图", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": y, "stem": stem})]
+        label = {"sum": "合计", "mean": "平均", "count": "计数"}[agg]
+        if agg == "count" and y == ["行数"] and not args.get("unit"):
+            steps.append(StepSpec("按类别计数", "group_summarize", "汇总完成", {"keys": [args["x"]], "measures": []}))
+            return steps + [StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": ["行数"], "stem": stem})]
+        if args.get("unit"):
+            steps.append(StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", {"column": args["date_column"], "unit": args["unit"], "value": y[0], "agg": agg}))
+            x = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期"}[args["unit"]]
+            return steps + [StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": x, "y": [f"{y[0]}_{label}"], "stem": stem})]
+        measures = [{"column": c, "agg": agg} for c in y]
+        steps.append(StepSpec("按类别汇总", "group_summarize", "汇总完成", {"keys": [args["x"]], "measures": measures}))
+        return steps + [StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": [f"{c}_{label}" for c in y], "stem": stem})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "write_chart":
+            return None
+        bars = "".join("\n  " + line for line in facts.get("preview") or [])
+        return _zh(lang, f"已生成{facts['kind_zh']}“{facts['title']}”（Excel 原生图表，{facts['rows']} 个数据点，在 Excel 或 WPS 中打开即可看到）。{bars}\n",
+                   f"Made a {facts['kind']} chart “{facts['title']}” (a native Excel chart, {facts['rows']} data points).{bars}\n")
+
+
+# ---------------------------------------------------------------- lookups
+
+LOOKUP = _lazy(r"(?P<key>[^\s,，的]{1,20})\s*的\s*(?P<col>[^\s,，的？?]{1,20}?)\s*(?:是什么|是多少|是啥|为多少|是哪|是哪个|是哪里)"
+                    r"|what(?:'s| is| was) the (?P<col2>[\w\u4e00-\u9fff ]+?) of (?P<key2>[\w\u4e00-\u9fff]+)", re.I)
+
+
+@operation
+class Lookup(OpSpec):
+    name = "lookup"
+    family = "explore"
+    label = {"zh": "查值", "en": "look up"}
+    words = {"zh": ("是什么",), "en": ("what is the",)}
+    answers_question = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = LOOKUP.search(text)
+        if m is None:
+            return None
+        key, col_raw = (m.group("key"), m.group("col")) if m.group("key") else (m.group("key2"), m.group("col2"))
+        from modes.resolve import resolve_column
+
+        col = resolve_column(col_raw.strip(), sheet)[0]
+        holders = [c for c, vs in sheet.values.items() if key in vs]
+        if col is None or len(holders) != 1 or holders[0] == col:
+            return None  # not a row's name and a column: other rules read it
+        return Found(m.start(), self.name, {"key_column": holders[0], "key": key, "columns": [col]}, (m.span(),))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, f"查 {args['key_column']} 为 {args['key']} 的行的 {'、'.join(args['columns'])}", f"look up {', '.join(args['columns'])} where {args['key_column']} is {args['key']}")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("查值", "lookup_value", "已找到", {"key_column": args["key_column"], "key": args["key"], "columns": args["columns"]})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "lookup_value":
+            return None
+        vals = "；".join(f"{c} 是 {'、'.join(str(num(v, lang)) for v in vs)}" for c, vs in facts["values"].items())
+        rows = _zh(lang, f"（{facts['rows_out']} 行匹配）", f" ({facts['rows_out']} matching rows)") if facts["rows_out"] > 1 else ""
+        return _zh(lang, f"{facts['key_column']} 为 {facts['key']} 的行：{vals}{rows}。", f"For {facts['key_column']} = {facts['key']}: {vals}{rows}.")
+
+
+# ---------------------------------------------------------------- running totals, ranks, top n within groups
+
+RUNNING_RX = _rx("累计值", "累计和", "累计求和", "累加值", "累加", "滚动累计", "逐月累计", "逐日累计", "running total", "cumulative total",
+                 "cumulative sum")
+RANK_RX = _rx("组内排名", "加一列排名", "加上排名", "排名列", "名次列", "加名次", "rank within", "add a rank", "rank column")
+PER_GROUP_TOP = _lazy(
+    r"(?:(?:每个|各个|各|每一个)\s*(?P<key>[^\s,，的]{1,12}?)\s*(?:里|内|中|之中|里面)\s*(?:的)?|组内|每组|每一组)[^,，。]{0,20}?"
+    r"(?:最高|最大|最多|最低|最小|最少)?\s*(?:的)?\s*(?:前|top\s*)(?P<n>\d+|[一二三四五六七八九十])"
+    r"|(?<![a-z])top\s*(?P<n2>\d+)\s+(?:\w+\s+)?(?:in|within|per)\s+(?:each\s+)?(?P<key2>[\w\u4e00-\u9fff]+)",
+    re.I,
+)
+ZH_N = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+
+
+@operation
+class RunningTotal(OpSpec):
+    name = "running_total"
+    label = {"zh": "累计值", "en": "running total"}
+    words = {"zh": ("累计值", "累加"), "en": ("running total", "cumulative sum")}
+    slots = (Slot("column", "column", "要累计哪一列？", "Running total of which column?", numeric=True, gap="running_column"),)
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = unquoted(RUNNING_RX, text)
+        if m is None:
+            return None
+        nums = _cols(hits, sheet, [m.span()], numeric=True)
+        keys, by_spans = _by_keys(text, hits, sheet, [m.span()])
+        keys = [k for k in keys if k not in sheet.dates]  # 按日期累计: the order, not a grouping
+        args: dict[str, Any] = {"column": nums[0].column if nums else None, "order_by": _date_column(hits, sheet)}
+        if keys:
+            args["by"] = keys
+        return Found(m.start(), self.name, args, tuple([m.span(), *by_spans, *[(h.start, h.end) for h in hits]]))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        order = _zh(lang, f"按 {args['order_by']} 的先后", f"in order of {args['order_by']}") if args.get("order_by") else _zh(lang, "按表中顺序", "in table order")
+        by = _zh(lang, f"，每个 {'、'.join(args['by'])} 分别累计", f", restarting per {', '.join(args['by'])}") if args.get("by") else ""
+        return _zh(lang, f"{order}新增 {args.get('column')} 的累计值列{by}（{SOURCE_KEPT['zh']}）", f"add a running total of {args.get('column')} {order}{by}")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {"column": args["column"], **({"order_by": args["order_by"]} if args.get("order_by") else {}), **({"by": args["by"]} if args.get("by") else {})}
+        return [StepSpec("计算累计值", "running_total", "累计值已算出", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "running_total":
+            return None
+        blanks = _zh(lang, f"（{facts['blanks_as_zero']} 个空值按 0 计）", f" ({facts['blanks_as_zero']} blanks counted as 0)") if facts["blanks_as_zero"] else ""
+        return _zh(lang, f"已新增列 {facts['added']}，最后一行累计为 {num(facts['final'], lang)}{blanks}。",
+                   f"Added {facts['added']}; the last running total is {num(facts['final'], lang)}{blanks}.")
+
+
+@operation
+class Rank(OpSpec):
+    name = "rank"
+    label = {"zh": "排名列", "en": "rank column"}
+    words = {"zh": ("组内排名", "排名列"), "en": ("rank within",)}
+    slots = (Slot("column", "column", "按哪一列的大小排名？", "Rank by which column?", numeric=True, gap="rank_column"),)
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = unquoted(RANK_RX, text)
+        if m is None:
+            return None
+        keys, by_spans = _by_keys(text, hits, sheet, [m.span()])
+        nums = _cols(hits, sheet, [m.span(), *by_spans], numeric=True)
+        args: dict[str, Any] = {"column": nums[0].column if nums else None, "ascending": bool(re.search(r"从小到大|从低到高|升序|ascending", text, re.I)),
+                                "method": "dense" if re.search(r"密集|不跳|dense", text, re.I) else "min"}
+        if keys:
+            args["by"] = keys
+        return Found(m.start(), self.name, args, tuple([m.span(), *by_spans, *[(h.start, h.end) for h in hits]]))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        by = _zh(lang, f"在每个 {'、'.join(args['by'])} 内", f"within each {', '.join(args['by'])}") if args.get("by") else ""
+        order = _zh(lang, "小的排第 1" if args.get("ascending") else "大的排第 1", "smallest first" if args.get("ascending") else "largest first")
+        return _zh(lang, f"{by}按 {args.get('column')} 新增排名列（{order}，并列同名次）", f"add a rank of {args.get('column')} {by} ({order}, ties share a rank)")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {"column": args["column"], "ascending": bool(args.get("ascending")), "method": args.get("method", "min"), **({"by": args["by"]} if args.get("by") else {})}
+        return [StepSpec("计算排名", "rank_rows", "排名已算出", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "rank_rows":
+            return None
+        return _zh(lang, f"已新增列 {facts['added']}（{facts['rows_out']:,} 行）。", f"Added {facts['added']} ({facts['rows_out']:,} rows).")
+
+
+@operation
+class TopPerGroup(OpSpec):
+    name = "top_per_group"
+    family = "explore"
+    label = {"zh": "组内前几名", "en": "top n per group"}
+    words = {"zh": ("组内前", "每组前"), "en": ("top in each",)}
+    slots = (Slot("column", "column", "按哪一列取前几名？", "Top by which column?", numeric=True, gap="top_column"),)
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        from modes.resolve import resolve_column
+
+        m = PER_GROUP_TOP.search(text)
+        if m is None:
+            return None
+        raw_key = m.group("key") or m.group("key2")
+        key = resolve_column(raw_key, sheet)[0] if raw_key else None
+        n_raw = m.group("n") or m.group("n2")
+        n = int(n_raw) if n_raw.isdigit() else ZH_N.get(n_raw, 0)
+        if not n or (raw_key and key is None):
+            return None
+        nums = [h.column for h in hits if h.column in sheet.numeric and h.column != key]
+        low = bool(re.search(r"最低|最小|最少|lowest|smallest|bottom", m.group(0), re.I))
+        args: dict[str, Any] = {"by": [key] if key else [], "column": nums[0] if nums else None, "n": n, "ascending": low}
+        return Found(m.start(), self.name, args, (m.span(), *[(h.start, h.end) for h in hits]))
+
+    def gaps(self, args: dict[str, Any]) -> list[str]:
+        return (["group_by"] if not args.get("by") else []) + (["top_column"] if not args.get("column") else [])
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        word = _zh(lang, "最低" if args.get("ascending") else "最高", "lowest" if args.get("ascending") else "highest")
+        return _zh(lang, f"在每个 {'、'.join(args.get('by') or [])} 内取 {args.get('column')} {word}的 {args['n']} 行",
+                   f"the {args['n']} rows with the {word} {args.get('column')} within each {', '.join(args.get('by') or [])}")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("每组取前几名", "top_n_per_group", "已取出", {"by": args["by"], "column": args["column"], "n": args["n"], "ascending": bool(args.get("ascending"))})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "top_n_per_group":
+            return None
+        return _zh(lang, f"{facts['groups']} 组，每组取 {facts['n']} 行，共 {facts['rows_out']:,} 行（来自 {facts['rows_in']:,} 行）。",
+                   f"{facts['groups']} groups, {facts['n']} rows each: {facts['rows_out']:,} rows (of {facts['rows_in']:,}).")
+
+
+# ---------------------------------------------------------------- above / below the average of one's own group
+
+GROUP_AVG = _lazy(
+    r"(?P<d>高于|低于|超过|大于|小于|不低于|不高于)\s*(?:其|所在|本|各自|同一?|自己)\s*(?P<key>[^\s,，的]{1,12}?)\s*(?:的|内|里)?\s*(?:的)?\s*(?P<agg>平均值|平均数|平均|均值|中位数)"
+    r"|(?P<d2>above|below)\s+(?:the\s+)?(?P<agg2>average|mean|median)\s+(?:of|for|in)\s+(?:its|their)\s+(?P<key2>[\w\u4e00-\u9fff]+)",
+    re.I,
+)
+
+
+OVERALL_MEDIAN = _lazy(r"(?P<d>高于|低于|超过|大于|小于|不低于|不高于)\s*(?:整体|全体|总体|全部)?\s*(?:的)?\s*(?P<agg>中位数|中值)"
+                       r"|(?P<d2>above|below)\s+(?:the\s+)?(?P<agg2>median)", re.I)
+
+
+@operation
+class AboveGroupAverage(OpSpec):
+    name = "above_group_average"
+    family = "explore"
+    label = {"zh": "与组内平均比较", "en": "compare with the group average"}
+    words = {"zh": ("所在",), "en": ("its own",)}
+    slots = (Slot("column", "column", "比较哪一列的数值？", "Compare which numeric column?", numeric=True, gap="compare_column"),)
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        from modes.resolve import resolve_column
+
+        m = GROUP_AVG.search(text) or OVERALL_MEDIAN.search(text)
+        if m is None:
+            return None
+        raw = m.groupdict().get("key") or m.groupdict().get("key2")
+        key = resolve_column(raw, sheet)[0] if raw else None
+        if raw and (key is None or key in sheet.numeric):
+            return None
+        nums = [h.column for h in hits if h.column in sheet.numeric and h.end <= m.start() + 1] or [h.column for h in hits if h.column in sheet.numeric]
+        d = (m.group("d") or m.group("d2") or "").casefold()
+        direction = {"高于": "above", "超过": "above", "大于": "above", "above": "above", "低于": "below", "小于": "below", "below": "below",
+                     "不低于": "at_least", "不高于": "at_most"}[d]
+        agg = "median" if "中位" in m.group(0) or "median" in m.group(0).casefold() else "mean"
+        args = {"column": nums[-1] if nums else None, "by": [key] if key else [], "direction": direction, "agg": agg}
+        return Found(m.start(), self.name, args, (m.span(), *[(h.start, h.end) for h in hits]))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        word = {"above": "高于", "below": "低于", "at_least": "不低于", "at_most": "不高于"}[args["direction"]]
+        agg = "平均值" if args["agg"] == "mean" else "中位数"
+        if not args["by"]:
+            return _zh(lang, f"找出 {args.get('column')} {word}整体{agg}的行", f"rows whose {args.get('column')} is {args['direction'].replace('_', ' ')} the overall {args['agg']}")
+        return _zh(lang, f"找出 {args.get('column')} {word}所在 {'、'.join(args['by'])} {agg}的行",
+                   f"rows whose {args.get('column')} is {args['direction'].replace('_', ' ')} the {args['agg']} of their {', '.join(args['by'])}")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        side = "高于" if args["direction"] in ("above", "at_least") else "低于"
+        return f"{side}{'组内' if args['by'] else ''}{'平均' if args['agg'] == 'mean' else '中位数'}"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("与组内平均比较", "compare_to_aggregate", "比较完成",
+                         {"column": args["column"], "direction": args["direction"], "agg": args["agg"], "by": args["by"]})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "compare_to_aggregate":
+            return None
+        word = _zh(lang, {"above": "高于", "below": "低于", "at_least": "不低于", "at_most": "不高于"}[facts["direction"]], facts["direction"].replace("_", " "))
+        if not facts["by"]:
+            return _zh(lang, f"{facts['column']} 的{'平均值' if facts['agg'] == 'mean' else '中位数'}是 {num(facts['reference'], lang)}，{word}它的有 {facts['rows_out']:,} 行（共 {facts['rows_in']:,} 行）。",
+                       f"The {facts['agg']} of {facts['column']} is {num(facts['reference'], lang)}; {facts['rows_out']:,} of {facts['rows_in']:,} rows are {word} it.")
+        return _zh(lang, f"{facts['column']} {word}所在 {'、'.join(facts['by'])} {'平均值' if facts['agg'] == 'mean' else '中位数'}的有 {facts['rows_out']:,} 行（共 {facts['rows_in']:,} 行）。",
+                   f"{facts['rows_out']:,} of {facts['rows_in']:,} rows have {facts['column']} {word} their {', '.join(facts['by'])}'s {facts['agg']}.")

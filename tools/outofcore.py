@@ -1,0 +1,563 @@
+"""Files too big for memory: the same tools, run by DuckDB over the file on disk, results streamed to disk.
+
+A CSV at or above BIG_BYTES (or every CSV when WENQING_ENGINE=duckdb; never when WENQING_ENGINE=pandas) is opened
+as a BigTable: a DuckDB query over the file, typed the way pandas would type it. filter / sort / top-N / group /
+dedupe / join / select / describe / export run as SQL streaming over the file; any other tool gets the table loaded
+into pandas. GB18030 and GBK files are transcoded once, streaming, into <workspace>/.wenqing/cache/ and read there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tools.errors import ParseFailed, ToolArgError, UserError
+from tools.io import _check_container, csv_shape, read_table
+from tools.registry import ToolResult
+from tools.workspace import TMP_PREFIX, Workspace
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+ENGINE_ENV = "WENQING_ENGINE"
+BIG_BYTES = int(os.environ.get("WENQING_BIG_BYTES", 100 * 1024**2))
+CSV_SUFFIXES = (".csv", ".tsv", ".txt")
+MEMORY_LIMIT = "1GB"  # DuckDB's own budget; past it, work spills to disk
+MAX_IN_MEMORY_CELLS = 200_000_000  # a tool without SQL form loads the table into pandas only below this
+# what pandas.read_csv reads as missing by default
+NA_STRINGS = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A",
+              "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
+AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大"}
+ROW = "__wq_row"
+
+
+def wanted(path: Path) -> bool:
+    """Whether this file is read out of core."""
+    mode = os.environ.get(ENGINE_ENV, "").lower()
+    if mode == "pandas" or path.suffix.lower() not in CSV_SUFFIXES:
+        return False
+    try:
+        return mode == "duckdb" or path.stat().st_size >= BIG_BYTES
+    except OSError:
+        return False
+
+
+def q(name: str) -> str:
+    return '"' + str(name).replace('"', '""') + '"'
+
+
+def lit(v: Any) -> str:
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, (int, float)):
+        return repr(float(v)) if isinstance(v, float) else str(v)
+    return "'" + str(v).replace("'", "''") + "'"
+
+
+class BigTable:
+    """A table that stays on disk: a DuckDB query plus what pandas would call its columns and dtypes."""
+
+    def __init__(self, con: Any, sql: str, types: dict[str, str], name: str, encoding: str | None = None,
+                 delimiter: str | None = None) -> None:
+        self.con, self.sql, self.types, self.name = con, sql, types, name
+        self.encoding, self.delimiter = encoding, delimiter
+        self._rows: int | None = None
+        self.blanks: list[int] = []
+        self._df: pd.DataFrame | None = None
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self.types)
+
+    def derive(self, sql: str, types: dict[str, str] | None = None) -> BigTable:
+        return BigTable(self.con, sql, dict(self.types) if types is None else types, self.name, self.encoding, self.delimiter)
+
+    def __len__(self) -> int:
+        if self._rows is None:
+            self._rows = int(self.con.execute(f"SELECT count(*) FROM ({self.sql})").fetchone()[0])
+        return self._rows
+
+    def head(self, n: int = 5) -> pd.DataFrame:
+        return self.fetch(f"SELECT * FROM ({self.sql}) LIMIT {max(0, int(n))}")
+
+    def fetch(self, sql: str) -> pd.DataFrame:
+        """Run a query whose result is small, as pandas would have typed it."""
+        df = self.con.execute(sql).df()
+        for c in df.columns:
+            if str(df[c].dtype) == "object" and self.types.get(c) == "VARCHAR":
+                continue
+            if self.types.get(c) == "BIGINT" and df[c].isna().any():
+                df[c] = df[c].astype("float64")
+        return df
+
+    def to_pandas(self) -> pd.DataFrame:
+        """The whole table in memory (kept: a step and its checks share one copy)."""
+        if self._df is not None:
+            return self._df
+        if len(self) * max(1, len(self.types)) > MAX_IN_MEMORY_CELLS:
+            raise UserError(f"{self.name} 太大（{len(self):,} 行），这一步只能在内存中完成，无法执行。请先筛选或汇总后再做。",
+                            f"{self.name} is too big ({len(self):,} rows) for this step, which needs it in memory. Filter or group it first.")
+        self._df = self.fetch(self.sql)
+        return self._df
+
+
+def _connect(spill: Path) -> Any:
+    """A DuckDB connection that keeps below MEMORY_LIMIT, spilling to the workspace's cache folder."""
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("SET preserve_insertion_order = true")
+    con.execute("SET enable_progress_bar = false")
+    con.execute(f"SET memory_limit = {lit(os.environ.get('WENQING_DUCKDB_MEMORY', MEMORY_LIMIT))}")
+    con.execute(f"SET temp_directory = {lit(str(spill))}")
+    return con
+
+
+def _cache_name(path: Path) -> str:
+    """A cache file's name for a source file: its stem, a hash of its path, then size and mtime."""
+    stem = re.sub(r"[^0-9A-Za-z一-鿿_-]", "_", path.stem) + "-" + hashlib.sha1(str(path).encode()).hexdigest()[:8]
+    st = path.stat()
+    return f"{stem}-{st.st_size}-{st.st_mtime_ns}"
+
+
+def transcoded(ws: Workspace, path: Path, encoding: str) -> Path:
+    """A UTF-8 copy of a GB18030/GBK file in <workspace>/.wenqing/cache/, made once in one streaming pass and kept
+    while the source is unchanged (copies of earlier versions are removed)."""
+    folder = ws.state_dir() / "cache"  # refused when .wenqing/ links out of the workspace
+    name = _cache_name(path)
+    target = folder / f"{name}.utf8.csv"
+    if target.exists():
+        return target
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob(f"{name.rsplit('-', 2)[0]}-*.utf8.csv"):
+        old.unlink(missing_ok=True)
+    tmp = target.with_name(f"{TMP_PREFIX}{os.getpid()}-{target.name}")
+    try:
+        with path.open("r", encoding=encoding, newline="") as src, tmp.open("w", encoding="utf-8", newline="") as dst:
+            shutil.copyfileobj(src, dst, 8 * 1024**2)
+        os.replace(tmp, target)
+    except UnicodeDecodeError as e:
+        tmp.unlink(missing_ok=True)
+        raise ParseFailed(f"{path.name}：无法识别文件编码，请另存为 UTF-8 再试。", f"{path.name}: unknown text encoding.") from e
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return target
+
+
+def _duck_type(dtype: Any) -> str:
+    s = str(dtype)
+    if s.startswith("int") or s.startswith("uint"):
+        return "BIGINT"
+    if s.startswith("float"):
+        return "DOUBLE"
+    if s == "bool":
+        return "BOOLEAN"
+    return "VARCHAR"
+
+
+def open_csv(ws: Workspace, path: Path, con: Any = None) -> BigTable | None:
+    """The CSV as a BigTable, or None when the file needs the exact pandas reading: title rows above the header, or
+    ragged rows, which pandas skips and counts. Opening scans the file once (row and blank counts, kept for the
+    profile); a value that does not fit the type pandas would give its column widens that type there, never in a
+    later step."""
+    shape = csv_shape(path)
+    head = read_table(path, nrows=2000, sample=True)
+    if any(n.startswith("表头在") for n in head.notes):
+        return None
+    folder = ws.state_dir() / "cache"
+    con = con or _connect(folder / "spill")
+    source = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
+    types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
+    for attempt in ("as sampled", "numbers as decimals", "all text"):
+        if attempt == "numbers as decimals":
+            types = {c: "DOUBLE" if t == "BIGINT" else t for c, t in types.items()}
+        elif attempt == "all text":
+            types = dict.fromkeys(types, "VARCHAR")
+        sql = (f"SELECT * FROM read_csv({lit(str(source))}, header = true, delim = {lit(shape.delimiter)}, quote = '\"', "
+               f"names = [{', '.join(lit(c) for c in types)}], types = {{{', '.join(f'{lit(c)}: {lit(t)}' for c, t in types.items())}}}, "
+               f"nullstr = [{', '.join(lit(s) for s in NA_STRINGS)}], null_padding = true, parallel = true)")
+        t = BigTable(con, sql, types, path.name, shape.encoding, shape.delimiter)
+        try:
+            counts = con.execute(f"SELECT count(*), {', '.join(_blank_count(t, c) for c in types)} FROM ({sql})").fetchone()
+        except Exception:  # noqa: BLE001  (duckdb's conversion errors: try wider types; ragged rows: pandas)
+            continue
+        t._rows = int(counts[0])
+        t.blanks = [int(b) for b in counts[1:]]
+        return t
+    return None
+
+
+# ---------------------------------------------------------------- the tools in SQL
+
+
+def _text(c: str) -> str:
+    return f"CAST({q(c)} AS VARCHAR)"
+
+
+# text that is nothing but what Python's str.isspace() calls whitespace, which pandas' str.strip() removes
+ONLY_SPACES = "[\\t\\n\\x{0b}\\f\\r\\x{1c}-\\x{1f}\\x{85}\\p{Z}]*"
+SPACE_STARTS = (133, 160, 5760, *range(8192, 8203), 8232, 8233, 8239, 8287, 12288)  # whitespace above U+0020
+
+
+def _spaces_only(c: str) -> str:
+    """Empty or whitespace-only text; the regular expression runs only on text whose first character may be a space."""
+    first = f"ascii({q(c)})"
+    return (f"(({first} <= 32 OR {first} IN ({', '.join(map(str, SPACE_STARTS))})) "
+            f"AND regexp_full_match({q(c)}, {lit(ONLY_SPACES)}))")
+
+
+def _blank(t: BigTable, c: str) -> str:
+    """Missing, or (text) nothing but whitespace."""
+    return f"({q(c)} IS NULL OR {_spaces_only(c)})" if t.types.get(c) == "VARCHAR" else f"({q(c)} IS NULL)"
+
+
+def _blank_count(t: BigTable, c: str) -> str:
+    """How many cells of a column _blank holds for, as one aggregate."""
+    missing = f"count(*) - count({q(c)})"
+    return f"{missing} + COALESCE(sum(CASE WHEN {_spaces_only(c)} THEN 1 ELSE 0 END), 0)" if t.types.get(c) == "VARCHAR" else missing
+
+
+def _num(c: str) -> str:
+    return f"TRY_CAST({q(c)} AS DOUBLE)"
+
+
+class NoSql(Exception):
+    """This call has no SQL form that is sure to match pandas: run the pandas tool."""
+
+
+def _need(t: BigTable, cols: list[str]) -> None:
+    missing = [c for c in cols if c not in t.types]
+    if missing:
+        from tools.ops import _need_columns
+
+        _need_columns(t.head(0), cols)
+
+
+def _cond(t: BigTable, cond: dict[str, Any]) -> str:
+    col, op, v = str(cond.get("column")), cond.get("op"), cond.get("value")
+    _need(t, [col])
+    if op == "empty":
+        return _blank(t, col)
+    if op == "not_empty":
+        return f"NOT {_blank(t, col)}"
+    if isinstance(v, dict) and "column" in v:
+        _need(t, [v["column"]])
+        return _compare(op, _num(col), _num(v["column"]))
+    if isinstance(v, dict) or isinstance(cond.get("value2"), dict) or hasattr(v, "year"):
+        raise NoSql  # dates are parsed the pandas way
+    if op in ("in", "not_in"):
+        vals = [str(x).strip() for x in (v if isinstance(v, list) else [v])]
+        m = f"COALESCE(trim({_text(col)}) IN ({', '.join(lit(x) for x in vals)}), FALSE)"
+        return m if op == "in" else f"NOT {m}"
+    if op in ("contains", "not_contains", "startswith", "endswith"):
+        fn = {"startswith": "starts_with", "endswith": "ends_with"}.get(op, "contains")
+        m = f"COALESCE({fn}({_text(col)}, {lit(str(v))}), FALSE)"
+        return f"NOT {m}" if op == "not_contains" else m
+    if op == "between":
+        lo, hi = v, cond.get("value2")
+        if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (lo, hi)):
+            raise NoSql
+        return f"COALESCE({_num(col)} >= {lit(lo)} AND {_num(col)} <= {lit(hi)}, FALSE)"
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return _compare(op, _num(col), lit(v))
+    if op in ("eq", "ne"):
+        m = f"COALESCE(lower(trim({_text(col)})) = {lit(str(v).strip().casefold())}, FALSE)"
+        return m if op == "eq" else f"NOT {m}"
+    return _compare(op, f"trim({_text(col)})", lit(str(v).strip()))
+
+
+def _compare(op: Any, left: str, right: str) -> str:
+    sym = {"eq": "=", "ne": "<>", "gt": ">", "ge": ">=", "lt": "<", "le": "<="}.get(str(op))
+    if sym is None:
+        raise ToolArgError(f"不支持的筛选条件：{op}。", f"Unsupported condition: {op}.")
+    return f"COALESCE({left} {sym} {right}, FALSE)"
+
+
+def _numbered(t: BigTable) -> str:
+    return f"SELECT *, row_number() OVER () AS {ROW} FROM ({t.sql})"
+
+
+def _sample(df: pd.DataFrame, n: int = 5) -> list[dict[str, Any]]:
+    from tools.ops import _sample as sample
+
+    return sample(df, n)
+
+
+def filter_rows(table: BigTable, conditions: list[dict[str, Any]], logic: str = "and") -> ToolResult:
+    if not conditions:
+        raise ToolArgError("缺少筛选条件。", "No filter condition given.")
+    where = f" {'OR' if logic == 'or' else 'AND'} ".join(f"({_cond(table, c)})" for c in conditions)
+    out = table.derive(f"SELECT * FROM ({table.sql}) WHERE {where}")
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out.head())})
+
+
+def _order(table: BigTable, by: list[str], ascending: bool, as_text: bool) -> str:
+    keys = [f"COALESCE({_text(c)}, '')" if as_text else q(c) for c in by]
+    return ", ".join(f"{k} {'ASC' if ascending else 'DESC'} NULLS LAST" for k in keys) + f", {ROW}"
+
+
+def sort_rows(table: BigTable, by: list[str], ascending: bool = True, as_text: bool = False) -> ToolResult:
+    _need(table, by)
+    out = table.derive(f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(table)}) ORDER BY {_order(table, by, ascending, as_text)}")
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "by": by, "ascending": ascending, "as_text": as_text},
+                      {"sample": _sample(out.head())})
+
+
+def top_n(table: BigTable, by: str, n: int = 10, ascending: bool = False, as_text: bool = False) -> ToolResult:
+    _need(table, [by])
+    out = table.fetch(f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(table)}) ORDER BY {_order(table, [by], ascending, as_text)} LIMIT {int(n)}")
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out, n)})
+
+
+def head_rows(table: BigTable, n: int = 10) -> ToolResult:
+    out = table.head(n)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out, n)})
+
+
+def select_columns(table: BigTable, columns: list[str]) -> ToolResult:
+    _need(table, columns)
+    out = table.derive(f"SELECT {', '.join(q(c) for c in columns)} FROM ({table.sql})", {c: table.types[c] for c in columns})
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "columns": columns}, {"sample": _sample(out.head())})
+
+
+def _measure(table: BigTable, m: dict[str, str]) -> str:
+    c, agg = m["column"], m["agg"]
+    if agg == "count":
+        return f"count({q(c)})"
+    x = q(c) if table.types.get(c) in ("BIGINT", "DOUBLE") else _num(c)
+    if agg == "sum":
+        return f"CAST(COALESCE(sum({x}), 0) AS BIGINT)" if table.types.get(c) == "BIGINT" else f"COALESCE(sum({x}), 0.0)"
+    return f"{'avg' if agg == 'mean' else agg}({x})"
+
+
+def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, str]] | None = None) -> ToolResult:
+    import pandas as pd
+
+    measures = [m for m in measures or [] if m.get("column")]
+    _need(table, keys + [m["column"] for m in measures])
+    for m in measures:
+        if m.get("agg") not in AGG_ZH:
+            raise ToolArgError(f"不支持的汇总方式：{m.get('agg')}。", f"Unsupported aggregation: {m.get('agg')}.")
+    cols = [f"{_measure(table, m)} AS {q(m['column'] + '_' + AGG_ZH[m['agg']])}" for m in measures] + [f"count(*) AS {q('行数')}"]
+    if not keys:
+        from tools.ops import _round
+
+        row = table.fetch(f"SELECT {', '.join(cols)} FROM ({table.sql})").iloc[0].to_dict()
+        out = pd.DataFrame([{k: (int(v) if k == "行数" else _round(v)) for k, v in row.items()}])
+    else:
+        ks = ", ".join(q(k) for k in keys)
+        out = table.fetch(f"SELECT {ks}, {', '.join(cols)} FROM ({table.sql}) GROUP BY {ks} ORDER BY "
+                          + ", ".join(f"{q(k)} ASC NULLS LAST" for k in keys))
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "groups": len(out)}, {"sample": _sample(out, 20)})
+
+
+def deduplicate(table: BigTable, subset: list[str] | None = None) -> ToolResult:
+    if subset:
+        _need(table, subset)
+    part = ", ".join(q(c) for c in (subset or table.columns))
+    out = table.derive(f"SELECT * EXCLUDE ({ROW}, __wq_k) FROM (SELECT *, row_number() OVER (PARTITION BY {part} ORDER BY {ROW}) AS __wq_k "
+                       f"FROM ({_numbered(table)})) WHERE __wq_k = 1 ORDER BY {ROW}")
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "removed": len(table) - len(out)}, {"sample": _sample(out.head())})
+
+
+def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_sheet: str | None = None, cache: Any = None) -> ToolResult:
+    from tools.io import load
+
+    full = ws.resolve(other_path)
+    other = open_csv(ws, full, table.con) if wanted(full) and other_sheet is None else None
+    if other is None:
+        other_df = load(full, other_sheet, cache).df
+        view = f"__wq_other_{id(other_df)}"
+        table.con.register(view, other_df)
+        other = BigTable(table.con, f"SELECT * FROM {view}", {str(c): _duck_type(other_df[c].dtype) for c in other_df.columns}, full.name)
+    _need(table, [on])
+    _need(other, [on])
+    if (table.types[on] == "VARCHAR") != (other.types[on] == "VARCHAR"):
+        raise ValueError("join keys of different kinds")  # as pandas.merge: the executor reflects on it
+    other_types, other_sql = other.types, other.sql
+    right = {c: t for c, t in other_types.items() if c != on}
+    names = {c: (f"{c}_2" if c in table.types else c) for c in right}
+    sel = ", ".join([f"l.{q(c)}" for c in table.columns] + [f"r.{q(c)} AS {q(names[c])}" for c in right])
+    sql = (f"SELECT {sel} FROM ({_numbered(table)}) l LEFT JOIN (SELECT *, row_number() OVER () AS {ROW} FROM ({other_sql})) r "
+           f"ON l.{q(on)} = r.{q(on)} ORDER BY l.{ROW}, r.{ROW}")
+    out = table.derive(sql, {**table.types, **{names[c]: t for c, t in right.items()}})
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on}, {"sample": _sample(out.head())})
+
+
+def _as_str(t: BigTable, c: str) -> str:
+    """A column's values as pandas' astype(str) writes them."""
+    if t.types.get(c) == "BOOLEAN":
+        return f"CASE WHEN {q(c)} THEN 'True' WHEN NOT {q(c)} THEN 'False' END"
+    return _text(c)
+
+
+def _most_common(table: BigTable, cols: list[str]) -> dict[str, tuple[int, list[tuple[str, int]]]]:
+    """Each column's number of distinct values and its three most common ones, ties in order of first appearance
+    (as pandas' value_counts), in one pass; a tie that decides the order costs a pass over the tied values' rows."""
+    if not cols:
+        return {}
+    alias = {c: f"__wq_c{i}" for i, c in enumerate(cols)}
+    inner = ", ".join(f"{_as_str(table, c)} AS {alias[c]}" for c in cols)
+    sets = ", ".join(f"({alias[c]})" for c in cols)
+    grouping = f"GROUPING({', '.join(alias.values())})"
+    got = table.con.execute(
+        f"SELECT {grouping} AS g, {', '.join(alias.values())}, "
+        f"{' + '.join(f'count({a}) OVER (PARTITION BY {grouping})' for a in alias.values())} AS distinct_values, count(*) AS k "
+        f"FROM (SELECT {inner} FROM ({table.sql})) "
+        f"GROUP BY GROUPING SETS ({sets}) QUALIFY rank() OVER (PARTITION BY {grouping} ORDER BY count(*) DESC) <= 3").fetchall()
+    n = len(cols)
+    out: dict[str, tuple[int, list[tuple[str, int]]]] = {}
+    for i, c in enumerate(cols):
+        mask = (2 ** n - 1) ^ (1 << (n - 1 - i))  # every column but this one is aggregated away
+        mine = [r for r in got if r[0] == mask]
+        distinct = int(mine[0][-2]) if mine else 0
+        pairs = [(r[1 + i], int(r[-1])) for r in mine if r[1 + i] is not None]
+        pairs.sort(key=lambda p: -p[1])
+        counts = [k for _, k in pairs]
+        if len(set(counts)) < len(counts):  # equal counts: order them by where each value first appears
+            vals = ", ".join(lit(v) for v, _ in pairs)
+            first = dict(table.con.execute(
+                f"SELECT v, min({ROW}) FROM (SELECT {_as_str(table, c)} AS v, {ROW} FROM ({_numbered(table)})) WHERE v IN ({vals}) GROUP BY v").fetchall())
+            pairs.sort(key=lambda p: (-p[1], first[p[0]]))
+        out[c] = (distinct, pairs[:3])
+    return out
+
+
+def describe_columns(table: BigTable) -> ToolResult:
+    """One pass for every column's counts and figures, one for the text columns' distinct and most common values."""
+    import pandas as pd
+
+    from tools.ops import _round
+
+    parts: list[str] = []
+    texts = [c for c in table.columns if table.types[c] not in ("BIGINT", "DOUBLE")]
+    for c in table.columns:
+        parts.append(_blank_count(table, c))
+        if c not in texts:
+            parts += [f"avg({q(c)})", f"min({q(c)})", f"max({q(c)})"]
+    got = list(table.con.execute(f"SELECT count(*), {', '.join(parts)} FROM ({table.sql})").fetchone())
+    common = _most_common(table, texts)
+    n = int(got.pop(0))
+    rows = []
+    for c in table.columns:
+        t = table.types[c]
+        blanks = int(got.pop(0))
+        row: dict[str, Any] = {"列": c, "类型": _type_name(t), "非空": n - blanks, "空值": blanks}
+        if c in texts:
+            distinct, top = common[c]
+            row.update(不同值=distinct, 最常见="、".join(f"{v}({k})" for v, k in top))
+        else:
+            mean, lo, hi = got.pop(0), got.pop(0), got.pop(0)
+            cast = int if t == "BIGINT" else float
+            row.update(均值=_round(float(mean)) if mean is not None else None, 最小=cast(lo) if lo is not None else None,
+                       最大=cast(hi) if hi is not None else None)
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    return ToolResult(df, {"rows": n, "columns": len(table.columns)}, {"sample": _sample(df, 50)})
+
+
+def _type_name(t: str) -> str:
+    return {"BIGINT": "整数", "DOUBLE": "小数", "BOOLEAN": "布尔"}.get(t, "日期" if t.startswith(("DATE", "TIMESTAMP")) else "文本")
+
+
+def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: int = 5, cache: Any = None,
+                    header_row: int | None = None) -> ToolResult | None:
+    full = ws.resolve(path)
+    t = open_csv(ws, full)
+    if t is None:
+        return None
+    blanks = t.blanks
+    facts = {
+        "path": path, "sheet": None, "sheets": [], "rows": len(t), "n_columns": len(t.columns), "columns": t.columns,
+        "column_info": [{"name": c, "type": _type_name(t.types[c]), "blanks": int(b)} for c, b in zip(t.columns, blanks, strict=True)],
+        "encoding": t.encoding, "uncached_formulas": 0, "delimiter": t.delimiter, "notes": [],
+    }
+    return ToolResult(t, facts, {"sample": _sample(t.head(head), head), "engine": "duckdb"})
+
+
+def write_csv(ws: Workspace, table: BigTable, stem: str) -> ToolResult:
+    """Stream the query's rows in Arrow batches through the CSV writer's own formula guard into a new file in
+    outputs/ (UTF-8 with BOM, published atomically); memory stays at one batch."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    from tools.ops import _safety
+    from tools.write import Written, _guard_arrow, inert, publish
+
+    protected = 0
+    names: list[str] = []
+    for c in table.columns:
+        name, hit = inert(c)
+        protected += hit
+        names.append(name)
+
+    def fill(f: Any) -> None:
+        nonlocal protected
+        f.write(b"\xef\xbb\xbf")
+        writer = None
+        for batch in table.con.sql(table.sql).to_arrow_reader(65_536):
+            arrays = []
+            for arr in batch.columns:
+                if pa.types.is_string_view(arr.type) or pa.types.is_large_string(arr.type):
+                    arr = arr.cast(pa.string())
+                if pa.types.is_string(arr.type):
+                    arr, n = _guard_arrow(arr)
+                    protected += n
+                arrays.append(arr)
+            rb = pa.RecordBatch.from_arrays(arrays, names=names)
+            if writer is None:
+                writer = pacsv.CSVWriter(f, rb.schema, write_options=pacsv.WriteOptions(include_header=True, batch_size=16_384))
+            writer.write_batch(rb)
+        if writer is None:  # no rows: the header alone
+            f.write((",".join(f'"{n}"' for n in names) + "\n").encode("utf-8"))
+        else:
+            writer.close()
+
+    path = publish(ws, stem, "csv", fill)
+    w = Written(path, len(table), protected)
+    rel = ws.rel(path)
+    return ToolResult(table, {"path": rel, "rows": len(table), "columns": table.columns, **_safety(w)}, {}, [rel])
+
+
+SQL_TOOLS = {f.__name__: f for f in (filter_rows, sort_rows, top_n, head_rows, select_columns, group_summarize, deduplicate,
+                                     join_tables, describe_columns, write_csv)}
+
+
+def route(name: str, args: dict[str, Any]) -> ToolResult | None:
+    """Run a tool out of core when its input lives on disk; None: run the pandas tool (with the table loaded)."""
+    if name == "profile_dataset":
+        if args.get("header_row") is None and args.get("sheet") is None:
+            try:
+                full = args["ws"].resolve(args["path"])
+            except UserError:
+                return None
+            if wanted(full):
+                _check_container(full)
+                return profile_dataset(**args)
+        return None
+    table = args.get("table")
+    if not isinstance(table, BigTable):
+        return None
+    fn = SQL_TOOLS.get(name)
+    if fn is not None:
+        try:
+            res: ToolResult = fn(**args)
+            return res
+        except NoSql:
+            pass
+    args["table"] = table.to_pandas()
+    return None
+
+
+def is_big(table: Any) -> bool:
+    return isinstance(table, BigTable)
+
+
+def in_memory(table: Any) -> Any:
+    """A table as pandas, for checks that compare a step's input and output."""
+    return table.to_pandas() if isinstance(table, BigTable) else table

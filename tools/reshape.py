@@ -1,0 +1,251 @@
+"""Reshaping: pivot / crosstab with totals, unpivot, transpose, and wide tables (指标 | 2015年 | 2016年 …, 1月 … 12月)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from tools.errors import ToolArgError
+from tools.fmt import rnd
+from tools.ops import _need_columns, _sample
+from tools.registry import ToolResult, tool
+from tools.series import Series, detect_series
+from tools.stats import _one, numeric, stat_label
+from tools.timeseries import cagr_of
+
+AGGS = {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大", "median": "中位数"}
+TOTAL = "合计"
+
+
+def _series_or_refuse(table: pd.DataFrame) -> Series:
+    s = detect_series(list(table.columns))
+    if s is None:
+        raise ToolArgError("这张表没有按年份或月份排成一列一期的列（例如 2015年、2016年… 或 1月…12月）。",
+                           "This table has no columns forming a series of years or months (2015, 2016 … or Jan … Dec).")
+    return s
+
+
+def label_column(table: pd.DataFrame, series: Series) -> str | None:
+    """The first text column outside the series: the row's name (指标, 地区, 商品)."""
+    for c in table.columns:
+        if str(c) not in series.columns and not pd.api.types.is_numeric_dtype(table[c]):
+            return str(c)
+    return None
+
+
+def _wide_values(table: pd.DataFrame, s: Series) -> pd.DataFrame:
+    return pd.DataFrame({c: pd.to_numeric(table[c], errors="coerce") for c in s.columns}, index=table.index)
+
+
+@tool
+def pivot_table(table: pd.DataFrame, rows: list[str], columns: str | None = None, value: str | None = None, agg: str = "sum",
+                totals: bool = True) -> ToolResult:
+    """Pivot / crosstab: rows × columns with an aggregate of a value (or a row count), with 合计 row and column."""
+    if agg not in AGGS:
+        raise ToolArgError(f"不支持的汇总方式：{agg}。", f"Unsupported aggregation: {agg}.")
+    if not rows:
+        raise ToolArgError("透视表的行要按哪一列？", "Pivot rows by which column?")
+    _need_columns(table, rows + ([columns] if columns else []) + ([value] if value else []))
+    data = table.copy()
+    if value:
+        data[value] = numeric(table, value)
+    how = agg if value else "count"
+    val = value or "_n"
+    if not value:
+        data[val] = 1
+    pv = pd.pivot_table(data, index=rows, columns=columns, values=val, aggfunc=how if value else "sum", margins=totals,
+                        margins_name=TOTAL, dropna=False, observed=True, fill_value=0 if how in ("sum", "count") or not value else None)
+    if not isinstance(pv, pd.DataFrame):
+        pv = pv.to_frame()
+    if columns is None:
+        pv.columns = [f"{value}_{AGGS[agg]}" if value else "行数"]
+    pv.columns = [str(c) for c in pv.columns]
+    out = pv.reset_index()
+    for c in out.columns[len(rows):]:
+        if pd.api.types.is_float_dtype(out[c]):
+            out[c] = out[c].round(4)
+    grand = out.iloc[-1, -1] if totals and len(out) else None
+    facts = {"rows_in": len(table), "rows_out": len(out), "rows": rows, "columns": columns, "value": value, "agg": how,
+             "row_groups": len(out) - (1 if totals else 0), "col_groups": len(out.columns) - len(rows) - (1 if totals and columns else 0),
+             "grand_total": rnd(grand)}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def unpivot(table: pd.DataFrame, id_columns: list[str], value_columns: list[str] | None = None, var_name: str = "项目",
+            value_name: str = "数值") -> ToolResult:
+    """Turn columns into rows (melt): one row per id and former column name."""
+    _need_columns(table, id_columns + list(value_columns or []))
+    vals = list(value_columns or [c for c in table.columns if c not in id_columns])
+    if not vals:
+        raise ToolArgError("没有要转成行的列。", "No columns left to turn into rows.")
+    out = table.melt(id_vars=id_columns, value_vars=vals, var_name=var_name, value_name=value_name)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "melted": len(vals)}, {"sample": _sample(out)})
+
+
+@tool
+def transpose_table(table: pd.DataFrame, header_column: str | None = None) -> ToolResult:
+    """Swap rows and columns; the values of header_column (default the first column) become the new column names."""
+    if len(table) > 5000:
+        raise ToolArgError(f"表有 {len(table)} 行，转置后会有 {len(table)} 列，不适合转置。", f"{len(table)} rows would become columns; not transposed.")
+    header = header_column or str(table.columns[0])
+    _need_columns(table, [header])
+    names = table[header].astype(str)
+    body = table.drop(columns=[header])
+    out = body.T
+    out.columns = pd.Index(names.tolist())
+    out = out.reset_index().rename(columns={"index": header})
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "columns_out": len(out.columns)}, {"sample": _sample(out)})
+
+
+@tool
+def wide_summary(table: pd.DataFrame, rows: list[str] | None = None, focus: str = "all", first: str | None = None,
+                 last: str | None = None) -> ToolResult:
+    """For a wide table (one column per year or month): each row's total, mean, highest and lowest period, first-to-last change and CAGR."""
+    s = _narrow(_series_or_refuse(table), first, last)
+    lab = label_column(table, s)
+    data = table
+    if rows:
+        if lab is None:
+            raise ToolArgError("这张表没有行名列，无法按名称选行。", "The table has no name column to pick rows by.")
+        keep = data[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])
+        missing = [r for r in rows if not (data[lab].astype(str).str.strip() == str(r).strip()).any()]
+        if missing:
+            raise ToolArgError(f"“{lab}”列里没有 {'、'.join(missing)}。", f"'{lab}' has no {', '.join(missing)}.")
+        data = data[keep]
+    v = _wide_values(data, s)
+    v0, v1 = v[s.columns[0]], v[s.columns[-1]]
+    n_years = s.periods[-1] - s.periods[0]
+    out = pd.DataFrame(index=data.index)
+    if lab:
+        out[lab] = data[lab]
+    out["合计"] = v.sum(axis=1, min_count=1).round(4)
+    out["平均"] = v.mean(axis=1).round(4)
+    any_value = v.notna().any(axis=1)
+    out["最高期"] = v.fillna(float("-inf")).idxmax(axis=1).where(any_value)
+    out["最高值"] = v.max(axis=1).round(4)
+    out["最低期"] = v.fillna(float("inf")).idxmin(axis=1).where(any_value)
+    out["最低值"] = v.min(axis=1).round(4)
+    out[f"{s.columns[0]}→{s.columns[-1]}变化(%)"] = ((v1 - v0) / v0.abs() * 100).where(v0.ne(0)).round(2)
+    if s.kind == "year" and n_years > 0:
+        out["年均增长率(%)"] = [None if (r := cagr_of(a, b, n_years)) is None else round(r * 100, 2)
+                              for a, b in zip(v0.fillna(-1), v1.fillna(-1), strict=True)]
+    out = out.reset_index(drop=True)
+    rows_facts = out.head(20).to_dict("records")
+    fastest = None
+    if "年均增长率(%)" in out.columns and out["年均增长率(%)"].notna().any():
+        top = out.loc[pd.to_numeric(out["年均增长率(%)"]).idxmax()]
+        fastest = {"name": str(top[lab]) if lab else str(top.name), "cagr_pct": rnd(top["年均增长率(%)"])}
+    facts = {"rows_in": len(table), "rows_out": len(out), "series": list(s.columns), "kind": s.kind, "label_column": lab,
+             "periods": len(s.columns), "blank_cells": int(v.isna().sum().sum()), "focus": focus,
+             "first": {str(k): rnd(x) for k, x in zip(out[lab] if lab else out.index, v0.head(20), strict=False)},
+             "last": {str(k): rnd(x) for k, x in zip(out[lab] if lab else out.index, v1.head(20), strict=False)},
+             "rows": [{k: rnd(x) for k, x in r.items()} for r in rows_facts], "fastest": fastest}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def wide_growth(table: pd.DataFrame, first: str | None = None, last: str | None = None) -> ToolResult:
+    """For a wide table: the growth (%) of every period over the one before, per row (optionally from first to last)."""
+    s = _narrow(_series_or_refuse(table), first, last)
+    lab = label_column(table, s)
+    v = _wide_values(table, s)
+    prev = v.shift(1, axis=1)
+    g = ((v - prev) / prev.abs() * 100).where(prev.ne(0)).round(2)
+    g = g[list(s.columns[1:])]
+    g.columns = [f"{c}增长(%)" for c in s.columns[1:]]
+    out = pd.concat([table[[lab]] if lab else pd.DataFrame(index=table.index), g], axis=1).reset_index(drop=True)
+    facts = {"rows_in": len(table), "rows_out": len(out), "series": list(s.columns), "kind": s.kind, "label_column": lab,
+             "zero_base": int((prev == 0).sum().sum())}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def wide_to_long(table: pd.DataFrame) -> ToolResult:
+    """A wide table in long form (name | period | value), ready for charts and grouping."""
+    s = _series_or_refuse(table)
+    ids = [str(c) for c in table.columns if str(c) not in s.columns]
+    period = {"year": "年份", "month": "月份", "quarter": "季度"}[s.kind]
+    out = table.melt(id_vars=ids, value_vars=list(s.columns), var_name=period, value_name="数值")
+    out[period] = pd.Categorical(out[period], categories=list(s.columns), ordered=True)
+    out = out.sort_values(ids + [period], kind="stable").reset_index(drop=True)
+    out[period] = out[period].astype(str)
+    out["数值"] = pd.to_numeric(out["数值"], errors="coerce")
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "series": list(s.columns), "periods": len(s.columns), "kind": s.kind},
+                      {"sample": _sample(out)})
+
+
+def _period_columns(s: Series, first: str | None, last: str | None) -> list[str]:
+    cols = list(s.columns)
+    for bound in (first, last):
+        if bound is not None and bound not in cols:
+            raise ToolArgError(f"没有“{bound}”这一期，现有：{cols[0]}—{cols[-1]}。", f"No period {bound}; the table covers {cols[0]} to {cols[-1]}.")
+    i = cols.index(first) if first else 0
+    j = cols.index(last) if last else len(cols) - 1
+    return cols[min(i, j) : max(i, j) + 1]
+
+
+def _narrow(s: Series, first: str | None, last: str | None) -> Series:
+    if first is None and last is None:
+        return s
+    cols = _period_columns(s, first, last)
+    return Series(tuple(cols), tuple(p for c, p in zip(s.columns, s.periods, strict=True) if c in cols), s.kind)
+
+
+@tool
+def wide_stats(table: pd.DataFrame, stats: list[str], rows: list[str] | None = None, first: str | None = None,
+               last: str | None = None) -> ToolResult:
+    """For a wide table: statistics (mean, median, variance, std …) of each row across its periods, optionally from first to last."""
+    s = _series_or_refuse(table)
+    lab = label_column(table, s)
+    cols = _period_columns(s, first, last)
+    data = table
+    if rows and lab:
+        data = table[table[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])]
+        if data.empty:
+            raise ToolArgError(f"“{lab}”列里没有 {'、'.join(rows)}。", f"'{lab}' has no {', '.join(rows)}.")
+    v = _wide_values(data, Series(tuple(cols), tuple(range(len(cols))), s.kind))
+    out_rows = []
+    for idx in v.index:
+        series_values = v.loc[idx]
+        row: dict[str, object] = {str(lab): data.loc[idx, lab]} if lab else {}
+        row["期数"] = int(series_values.notna().sum())
+        for st in stats:
+            row[stat_label(st)] = _one(series_values, st)
+        out_rows.append(row)
+    out = pd.DataFrame(out_rows)
+    facts = {"rows_in": len(table), "rows_out": len(out), "label_column": lab, "stats": stats, "first": cols[0], "last": cols[-1],
+             "periods": len(cols), "values": [{"name": str(r.get(str(lab), "")), "n": r["期数"], **{st: r[stat_label(st)] for st in stats}} for r in out_rows[:8]]}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def wide_trend(table: pd.DataFrame, rows: list[str] | None = None, first: str | None = None, last: str | None = None) -> ToolResult:
+    """For a wide table of years: the least-squares trend of each row across its years (slope per year, r², p)."""
+    from scipy import stats
+
+    from tools.stattests import p_text
+
+    s = _narrow(_series_or_refuse(table), first, last)
+    lab = label_column(table, s)
+    data = table
+    if rows and lab:
+        data = table[table[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])]
+        if data.empty:
+            raise ToolArgError(f"“{lab}”列里没有 {'、'.join(rows)}。", f"'{lab}' has no {', '.join(rows)}.")
+    v = _wide_values(data, s)
+    out_rows = []
+    for idx in v.index:
+        y = v.loc[idx]
+        keep = y.notna()
+        x = pd.Series(s.periods, index=list(s.columns))[keep]
+        if keep.sum() < 3:
+            raise ToolArgError(f"{data.loc[idx, lab] if lab else idx} 只有 {int(keep.sum())} 期数值，无法拟合趋势（至少 3 期）。",
+                               "Fewer than 3 values: no trend can be fitted.")
+        res = stats.linregress(x.astype(float), y[keep].astype(float))
+        out_rows.append({str(lab): data.loc[idx, lab]} if lab else {})
+        out_rows[-1].update({"斜率(每期)": rnd(res.slope), "截距": rnd(res.intercept), "r²": rnd(res.rvalue ** 2), "p": rnd(res.pvalue), "期数": int(keep.sum())})
+    out = pd.DataFrame(out_rows)
+    facts = {"rows_in": len(table), "rows_out": len(out), "label_column": lab, "first": s.columns[0], "last": s.columns[-1], "kind": s.kind,
+             "trends": [{"name": str(r.get(str(lab), "")), "slope": r["斜率(每期)"], "intercept": r["截距"], "r2": r["r²"], "p": r["p"], "p_text": p_text(float(r["p"])), "n": r["期数"]}
+                        for r in out_rows[:8]]}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})

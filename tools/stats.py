@@ -1,0 +1,247 @@
+"""Descriptive statistics, shares and proportions, comparisons with aggregates, ranks and lookups."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pandas as pd
+
+from tools.edits import where
+from tools.errors import ToolArgError
+from tools.fmt import rnd
+from tools.ops import _blank_mask, _need_columns, _sample
+from tools.registry import ToolResult, tool
+
+STAT_ZH = {
+    "count": "数量", "mean": "平均", "median": "中位数", "mode": "众数", "std": "标准差", "var": "方差",
+    "min": "最小", "max": "最大", "range": "极差", "iqr": "四分位距", "q1": "下四分位数", "q3": "上四分位数",
+    "nunique": "不同值个数", "cv": "变异系数", "sum": "合计",
+}
+DESCRIBE = ("count", "mean", "std", "min", "q1", "median", "q3", "max")
+PCT = re.compile(r"^p(\d{1,2}(?:\.\d+)?)$")  # p90: the 90th percentile
+
+
+def numeric(table: pd.DataFrame, column: str) -> pd.Series:
+    """A column as numbers; refuses a column with no numbers at all."""
+    s = pd.to_numeric(table[column], errors="coerce")
+    if len(table) and s.notna().sum() == 0:
+        raise ToolArgError(f"列“{column}”里没有数字，无法计算。", f"Column '{column}' holds no numbers.")
+    return s
+
+
+def stat_label(stat: str) -> str:
+    m = PCT.match(stat)
+    return f"第{m.group(1)}百分位数" if m else STAT_ZH.get(stat, stat)
+
+
+def _one(s: pd.Series, stat: str) -> Any:
+    """One statistic of a series (text columns: count, nunique and mode only)."""
+    if stat == "nunique":
+        return int(s.dropna().nunique())
+    if stat == "mode":
+        m = s.dropna().mode()
+        return None if m.empty else "、".join(str(rnd(v)) for v in m.head(3))
+    if stat == "count":
+        return int(s.notna().sum())
+    x = pd.to_numeric(s, errors="coerce").dropna()
+    if x.empty:
+        return None
+    m = PCT.match(stat)
+    if m:
+        return rnd(x.quantile(float(m.group(1)) / 100))
+    if stat == "q1":
+        return rnd(x.quantile(0.25))
+    if stat == "q3":
+        return rnd(x.quantile(0.75))
+    if stat == "iqr":
+        return rnd(x.quantile(0.75) - x.quantile(0.25))
+    if stat == "range":
+        return rnd(x.max() - x.min())
+    if stat == "cv":
+        mean = x.mean()
+        return None if mean == 0 or len(x) < 2 else rnd(x.std() / mean)
+    if stat in ("std", "var") and len(x) < 2:
+        return None
+    return rnd(getattr(x, stat)())
+
+
+def _check_stats(stats: list[str]) -> None:
+    bad = [s for s in stats if s not in STAT_ZH and not PCT.match(s)]
+    if bad:
+        raise ToolArgError(f"不支持的统计量：{'、'.join(bad)}。", f"Unsupported statistics: {', '.join(bad)}.")
+
+
+@tool
+def column_stats(table: pd.DataFrame, columns: list[str], stats: list[str] | None = None, by: list[str] | None = None) -> ToolResult:
+    """Median, mode, std, variance, quantiles (p90), IQR, range, distinct count, CV … of columns, overall or per group."""
+    stats = list(stats or DESCRIBE)
+    _check_stats(stats)
+    by = list(by or [])
+    _need_columns(table, columns + by)
+    numeric_stats = [s for s in stats if s not in ("count", "nunique", "mode")]
+    for c in columns:
+        if numeric_stats and not pd.api.types.is_numeric_dtype(table[c]):
+            numeric(table, c)
+    rows: list[dict[str, Any]] = []
+    values: dict[str, dict[str, Any]] = {}
+    if not by:
+        for c in columns:
+            row = {"列": c, **{stat_label(s): _one(table[c], s) for s in stats}}
+            rows.append(row)
+            values[c] = {s: row[stat_label(s)] for s in stats}
+    else:
+        for key, part in table.groupby(by, dropna=False, sort=True):
+            key = key if isinstance(key, tuple) else (key,)
+            for c in columns:
+                rows.append({**dict(zip(by, key, strict=True)), "列": c, "行数": len(part), **{stat_label(s): _one(part[c], s) for s in stats}})
+    out = pd.DataFrame(rows)
+    if len(columns) == 1:
+        out = out.drop(columns=["列"])
+    n = {c: int(table[c].notna().sum()) for c in columns}
+    facts = {"rows_in": len(table), "rows_out": len(out), "columns": columns, "stats": stats, "by": by, "n": n}
+    if not by:
+        facts["values"] = values
+    else:
+        facts["groups"] = len(out) // max(1, len(columns))
+        facts["group_values"] = [{"label": "、".join(str(r[k]) for k in by), "column": r.get("列", columns[0]),
+                                  "values": {s: r[stat_label(s)] for s in stats}} for r in rows[:8]]
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+def _totals(table: pd.DataFrame, keys: list[str], column: str | None) -> pd.Series:
+    if column:
+        return numeric(table, column).groupby([table[k] for k in keys], dropna=False, sort=True).sum()
+    return table.groupby(keys, dropna=False, sort=True).size()
+
+
+@tool
+def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = None, within: list[str] | None = None) -> ToolResult:
+    """Each group's share of the total of a column (or of the row count), optionally within a parent group, with cumulative share."""
+    within = list(within or [])
+    if not keys:
+        raise ToolArgError("要按哪一列算占比？", "Shares of which grouping column?")
+    _need_columns(table, keys + within + ([column] if column else []))
+    value_name = f"{column}_合计" if column else "行数"
+    s = _totals(table, within + [k for k in keys if k not in within], column).rename(value_name)
+    out = s.reset_index()
+    if within:
+        parent = out.groupby(within, dropna=False)[value_name].transform("sum")
+        out["占比(%)"] = (out[value_name] / parent * 100).round(2)
+        out = out.sort_values(within + [value_name], ascending=[True] * len(within) + [False], kind="stable")
+        out["累计占比(%)"] = (out.groupby(within, dropna=False)[value_name].cumsum() / parent.loc[out.index] * 100).round(2)
+    else:
+        total = out[value_name].sum()
+        if total == 0:
+            raise ToolArgError(f"{value_name} 的总和为 0，无法计算占比。", f"The total of {value_name} is 0; shares are undefined.")
+        out = out.sort_values(value_name, ascending=False, kind="stable")
+        out["占比(%)"] = (out[value_name] / total * 100).round(2)
+        out["累计占比(%)"] = (out[value_name].cumsum() / total * 100).round(2)
+    out = out.reset_index(drop=True)
+    if pd.api.types.is_float_dtype(out[value_name]):
+        out[value_name] = out[value_name].round(4)
+    first = out.iloc[0] if len(out) else None
+    facts = {
+        "rows_in": len(table), "rows_out": len(out), "groups": len(out), "keys": keys, "within": within, "column": column,
+        "value_name": value_name, "total": rnd(out[value_name].sum()),
+        "shares": [{"label": "、".join(str(r[k]) for k in within + keys), "value": rnd(r[value_name]), "pct": rnd(r["占比(%)"], 2)}
+                   for r in out.head(8).to_dict("records")],
+        "top": None if first is None else {"label": "、".join(str(first[k]) for k in within + keys), "value": rnd(first[value_name]),
+                                             "pct": rnd(first["占比(%)"], 2)},
+    }
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def proportion_where(table: pd.DataFrame, conditions: list[dict[str, Any]], logic: str = "and") -> ToolResult:
+    """The number and proportion of rows that meet the conditions (占多少比例)."""
+    if not conditions:
+        raise ToolArgError("缺少条件：要算满足什么条件的行的比例？", "Proportion of rows meeting which condition?")
+    mask = where(table, conditions, logic)
+    hit, total = int(mask.sum()), len(table)
+    if total == 0:
+        raise ToolArgError("表里没有数据行。", "The table has no rows.")
+    p = round(hit / total * 100, 2)
+    out = pd.DataFrame([{"满足条件": hit, "总行数": total, "比例(%)": p}])
+    return ToolResult(out, {"rows_in": total, "rows_out": 1, "matched": hit, "total": total, "pct": p}, {"sample": _sample(out)})
+
+
+@tool
+def compare_to_aggregate(table: pd.DataFrame, column: str, direction: str = "above", agg: str = "mean",
+                         by: list[str] | None = None) -> ToolResult:
+    """Rows whose value is above (or below) the mean or median of the column, overall or within their group."""
+    if direction not in ("above", "below", "at_least", "at_most"):
+        raise ToolArgError(f"不支持的比较方向：{direction}。", f"Unsupported direction: {direction}.")
+    if agg not in ("mean", "median"):
+        raise ToolArgError(f"只能和平均值或中位数比较，不支持 {agg}。", f"Only the mean or median can be compared with, not {agg}.")
+    by = list(by or [])
+    _need_columns(table, [column] + by)
+    x = numeric(table, column)
+    ref = x.groupby([table[k] for k in by], dropna=False).transform(agg) if by else pd.Series(getattr(x, agg)(), index=table.index)
+    mask = {"above": x > ref, "below": x < ref, "at_least": x >= ref, "at_most": x <= ref}[direction].fillna(False).astype(bool)
+    label = f"{'组内' if by else ''}{'平均' if agg == 'mean' else '中位数'}"
+    out = table[mask].copy()
+    out[f"{column}_{label}"] = ref[mask].round(4)
+    out = out.reset_index(drop=True)
+    facts = {"rows_in": len(table), "rows_out": len(out), "column": column, "direction": direction, "agg": agg, "by": by,
+             "counted": int(x.notna().sum())}
+    if not by:
+        facts["reference"] = rnd(ref.iloc[0]) if len(ref) else None
+    return ToolResult(out, facts, {"sample": _sample(out)})
+
+
+@tool
+def top_n_per_group(table: pd.DataFrame, by: list[str], column: str, n: int = 3, ascending: bool = False) -> ToolResult:
+    """The n rows with the largest (or smallest) value of a column within each group."""
+    _need_columns(table, by + [column])
+    if n < 1:
+        raise ToolArgError("n 必须至少为 1。", "n must be at least 1.")
+    x = numeric(table, column)
+    order = table.assign(_v=x).sort_values(by + ["_v"], ascending=[True] * len(by) + [ascending], kind="stable", na_position="last")
+    out = order.groupby(by, dropna=False, sort=False).head(n).drop(columns="_v").reset_index(drop=True)
+    groups = int(table.groupby(by, dropna=False).ngroups)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "groups": groups, "n": n, "column": column, "by": by,
+                            "ascending": ascending}, {"sample": _sample(out, 20)})
+
+
+@tool
+def rank_rows(table: pd.DataFrame, column: str, by: list[str] | None = None, method: str = "min", ascending: bool = False,
+              name: str | None = None) -> ToolResult:
+    """Add a rank column (1 = largest unless ascending), overall or within each group; ties share a rank (min or dense)."""
+    if method not in ("min", "dense"):
+        raise ToolArgError(f"不支持的排名方式：{method}（可选 min、dense）。", f"Unsupported rank method: {method} (min or dense).")
+    by = list(by or [])
+    _need_columns(table, [column] + by)
+    x = numeric(table, column)
+    ranks = (x.groupby([table[k] for k in by], dropna=False) if by else x).rank(method=method, ascending=ascending)
+    name = name or (f"{column}_组内排名" if by else f"{column}_排名")
+    if name in table.columns:
+        raise ToolArgError(f"已经有名为 {name} 的列了。", f"There is already a column named {name}.")
+    out = table.copy()
+    out[name] = ranks.astype("Int64")
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "added": name, "column": column, "by": by, "method": method},
+                      {"sample": _sample(out)})
+
+
+@tool
+def lookup_value(table: pd.DataFrame, key_column: str, key: Any, columns: list[str] | None = None) -> ToolResult:
+    """The value(s) of some columns in the row(s) whose key column equals the key ("X 的 Y 是什么")."""
+    columns = list(columns or [])
+    _need_columns(table, [key_column] + columns)
+    s = table[key_column]
+    if isinstance(key, (int, float)) and not isinstance(key, bool):
+        mask = pd.to_numeric(s, errors="coerce") == key
+    else:
+        mask = s.astype("string").str.strip().str.casefold() == str(key).strip().casefold()
+    mask = mask.fillna(False).astype(bool) & ~_blank_mask(s)
+    out = table.loc[mask, [key_column] + [c for c in columns if c != key_column] if columns else list(table.columns)].reset_index(drop=True)
+    if out.empty:
+        near = s.dropna().astype(str).unique()[:2000].tolist()
+        import difflib
+
+        close = difflib.get_close_matches(str(key), near, n=3, cutoff=0.5)
+        raise ToolArgError(f"列“{key_column}”里没有“{key}”。" + (f"最接近的有：{'、'.join(close)}。" if close else ""),
+                           f"'{key}' is not in column '{key_column}'." + (f" Closest: {', '.join(close)}." if close else ""))
+    values = {c: [rnd(v) if not isinstance(v, pd.Timestamp) else v.strftime("%Y-%m-%d") for v in out[c].head(10)] for c in columns}
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "key_column": key_column, "key": key, "columns": columns,
+                            "values": values}, {"sample": _sample(out, 10)})
