@@ -539,6 +539,13 @@ def _chat(kind: str, utterance: str, lang: str, state: SessionState) -> tuple[De
     return _decision("chat", "reply", req, en if lang == "en" else zh, f"chat:{kind}"), state
 
 
+def _only_guesses(req: Request, multi_turn: bool) -> bool:
+    """A reading with nothing firm in it: the file not named, a column or value guessed from a near-miss word,
+    several content words no rule read, and no confidence left. Restating such a reading would restate a guess."""
+    return (not multi_turn and req.file_how in ("none", "only", "inferred") and req.confidence <= 0.1
+            and len(req.unexplained) >= 2 and any(e.factor in ("column", "value") and e.weight <= -0.4 for e in req.evidence))
+
+
 def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool, catalog: Catalog, prior: Pending | None) -> tuple[Decision, SessionState]:
     lang = req.lang
     text = normalize(turns[-1])
@@ -579,6 +586,10 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         d = _decision("clarify", "ask_slots", req, replies.ask_slots(req, list(req.missing), lang, _table_names(catalog)), "missing_slots", req.missing)
         pend = Pending(tuple(turns), "clarify", req, "clarify", "none")
         return d, state.evolve(pending=pend, current_file=req.file or state.current_file)
+    if _only_guesses(req, multi_turn):  # "definition of indeterminism": no file named, names guessed, words unread
+        said = ("没理解：" + "、".join(req.unexplained) + "。") if lang == "zh" else ("Not understood: " + ", ".join(req.unexplained) + ". ")
+        d = _decision("unknown", "ask_intent", replace(req, intent="unknown"), said + replies.ask_intent(lang), "only_guesses")
+        return d, state.evolve(pending=None)
     row = select_mode("act", req)
     if row.mode == "plan_review":
         nxt, rule = "plan_confirm", "plan_card"

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo, SheetInfo
+from modes.evidence import FILLER_EN
 from modes.text import CJK, edit_distance
 
 FILE_EXT = r"(?:xlsx|xlsm|xls|csv|ods|tsv|txt|json|docx?|pdf|pptx?|md)"
@@ -440,7 +441,7 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
     pairs = sheet.value_pairs
     for v, c in pairs:
         vl = v.casefold().strip()
-        if len(vl) < 2 or vl.isdigit():
+        if len(vl) < 2 or vl.isdigit() or vl in FILLER_EN:  # a cell holding "the" or "so" is not named by prose
             continue
         for m in re.finditer(re.escape(vl), low):
             s, e = m.span()

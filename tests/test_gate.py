@@ -327,3 +327,37 @@ def test_english_follow_ups(catalog, turns, nxt):
 def test_corrections_after_a_request_ran(catalog, turns, check):
     d = run_turns(catalog, turns)
     assert check(d), (d.next, d.slots, d.reply)
+
+
+# Prose in a one-table workspace whose words happen to be cell values ("the", "so") or near-misses of column names
+# is not a request: it never becomes a filter on those words.
+PROSE = ["what part of the knee hurts with a torn ligament",
+         "not much, I guess the actors will make their way back into the media but not so sure",
+         "my friend said the storm ruined their whole weekend trip",
+         "honestly the weather was terrible and nobody came to the party"]
+
+
+@pytest.fixture
+def shows(tmp_path):
+    import pandas as pd
+
+    pd.DataFrame({"title": ["so", "the", "a storm", "Dune"], "date": ["the", "x", "y", "z"], "name": ["so", "Bob", "Ann", "Lee"],
+                  "media": ["tv", "radio", "web", "tv"], "year": [2001, 2002, 2003, 2004]}).to_csv(tmp_path / "shows.csv", index=False)
+    return tmp_path
+
+
+@pytest.mark.parametrize("text", PROSE)
+def test_prose_is_not_read_as_a_filter_on_its_words(shows, text):
+    from engine.batch import decide_one
+    from tools.workspace import Workspace
+
+    d = decide_one(Workspace.at(shows), text)
+    assert d["next"] in ("reply", "ask_intent") and d["plan"] is None, d["reply"]
+
+
+def test_a_value_named_in_a_request_still_filters(shows):
+    from engine.batch import decide_one
+    from tools.workspace import Workspace
+
+    d = decide_one(Workspace.at(shows), "shows.csv rows where name is Bob")
+    assert d["next"] == "execute" and d["slots"]["conditions"] == [{"column": "name", "op": "eq", "value": "Bob"}]
