@@ -30,6 +30,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/io_bench.py
 	$(BIN)/python benchmarks/decide_scale.py
 	$(BIN)/python benchmarks/scale_curve.py
+	$(BIN)/python benchmarks/write_bench.py
+	$(BIN)/python benchmarks/analysis_bench.py
 
 examples: $(STAMP)
 	$(BIN)/python examples/make_examples.py
