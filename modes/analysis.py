@@ -10,12 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
+from modes.opspec import said_in as _zh
 from tools.fmt import num, pct, unit_of
 from tools.series import detect_series
-
-
-def _zh(lang: str, zh: str, en: str) -> str:
-    return zh if lang == "zh" else en
 
 
 def _sep(lang: str) -> str:

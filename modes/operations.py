@@ -7,6 +7,7 @@ from typing import Any
 
 from modes.conditions import Cond
 from modes.opspec import OpSpec, PlanContext, Slot, StepSpec, operation
+from modes.opspec import said_in as _zh
 
 ID_LIKE = ("id", "编号", "号", "code", "代码")
 AVERAGED = {"price", "rating", "age", "spend", "salary"}
@@ -26,10 +27,6 @@ def _cols(names: Any, col: Col) -> list[str]:
 
 def _sep(lang: str) -> str:
     return "、" if lang == "zh" else ", "
-
-
-def _zh(lang: str, zh: str, en: str) -> str:
-    return zh if lang == "zh" else en
 
 
 @operation

@@ -51,6 +51,11 @@ FAMILIES = ("transform", "explore", "profile", "export", "list")
 BY_BEFORE = re.compile(r"(?:按照|按|根据|每个|每一个|各个|各|(?<![a-z])(?:by|per|for each|for every))\s*$", re.I)
 
 
+def said_in(lang: str, zh: str, en: str) -> str:
+    """The Chinese or the English wording, by the request's language."""
+    return zh if lang == "zh" else en
+
+
 @dataclass(frozen=True)
 class Slot:
     """One argument of an operation: its key in Op.args, what fills it, and the question when it is missing."""
