@@ -398,6 +398,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             role = "group"
         elif lx.EXPLORE_JOIN.search(clause) or explore:
             continue
+        elif lx.TOP_N.search(text):
+            continue  # top 3 employees by salary: the top-N reads its own ranking column, whatever ran before
         elif "sort" in flags.get("pending_kinds", []):
             role = "sort"  # "by salary please" after "sort employees.csv"
         elif "group" in flags.get("pending_kinds", []):

@@ -322,7 +322,11 @@ def test_english_follow_ups(catalog, turns, nxt):
     [(["帮我把上海_poi.xlsx转成csv", "不是上海，是北京"], lambda d: d.next == "restate_confirm" and d.slots["file"] == "北京_poi.xlsx"),
      (["筛选 上海_poi.xlsx 评分大于4", "不对，是大于4.5"],
       lambda d: d.next == "restate_confirm" and [c.describe() for c in d.request.op("filter").args["conditions"]] == ["评分 大于 4.5"]),
-     (["库存明细.csv 按 仓库 汇总", "按 商品名称"], lambda d: d.next == "execute" and d.request.op("group").args["keys"] == ["商品名称"])],
+     (["库存明细.csv 按 仓库 汇总", "按 商品名称"], lambda d: d.next == "execute" and d.request.op("group").args["keys"] == ["商品名称"]),
+     # a request with its own ranking is no follow-up of the summary before it
+     (["库存明细.csv 按 仓库 汇总", "库存明细.csv 库存数量前3名"], lambda d: d.next == "execute" and d.request.kinds() == ["top_n"]),
+     (["库存明细.csv 按 仓库 汇总", "top 3 products in 库存明细.csv by 库存数量"], lambda d: d.next == "execute" and d.request.kinds() == ["top_n"]),
+     (["库存明细.csv 按 仓库 汇总", "库存明细.csv 前5个 按 库存数量"], lambda d: d.next == "execute" and d.request.kinds() == ["top_n"])],
 )
 def test_corrections_after_a_request_ran(catalog, turns, check):
     d = run_turns(catalog, turns)
