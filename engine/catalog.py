@@ -13,7 +13,7 @@ from typing import Any
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from tools.errors import UserError
 from tools.guard import Deadline
-from tools.io import read_table, sheet_names
+from tools.io import as_dates, read_table, sheet_names
 from tools.workspace import STATE_DIR, Workspace
 
 SAMPLE_ROWS = 2000
@@ -49,7 +49,7 @@ def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetI
             values[col] = frozenset(str(u) for u in uniq if len(str(u)) <= 40)
     years: dict[str, tuple[int, int]] = {}
     for col in dates:
-        d = pd.to_datetime(df[col], errors="coerce").dropna()
+        d = as_dates(df[col]).dropna()
         if len(d):
             years[col] = (int(d.min().year), int(d.max().year))
     ranges: dict[str, tuple[float, float]] = {}

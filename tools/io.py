@@ -434,3 +434,16 @@ def _fix_header(t: LoadedTable, detect: bool = True) -> pd.DataFrame:
         out.append(name)
     df.columns = out
     return df
+
+
+def as_dates(s: Any) -> Any:
+    """A column as dates, unreadable values as NaT; pandas' format-guessing warnings stay out of the terminal."""
+    import warnings
+
+    import pandas as pd
+
+    if pd.api.types.is_datetime64_any_dtype(s):
+        return s
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pd.to_datetime(s, errors="coerce")

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import difflib
 import math
-import warnings
 from datetime import date, datetime
 from typing import Any
 
 import pandas as pd
 
 from tools.errors import ColumnMissing, ToolArgError
-from tools.io import TableCache, load, sheet_names
+from tools.io import TableCache, as_dates, load, sheet_names
 from tools.registry import ToolResult, tool
 from tools.workspace import Workspace
 from tools.write import About, Written, write_csv_file, write_xlsx_file, write_xlsx_sheets
@@ -147,15 +146,6 @@ def _round(v: Any) -> Any:
 
 
 # ---------------------------------------------------------------- transforming
-
-
-def as_dates(s: pd.Series) -> pd.Series:
-    """A column as dates, unreadable values as NaT; pandas' format-guessing warnings stay out of the terminal."""
-    if pd.api.types.is_datetime64_any_dtype(s):
-        return s
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return pd.to_datetime(s, errors="coerce")
 
 
 def _coerce_value(s: pd.Series, v: Any) -> tuple[pd.Series, Any]:

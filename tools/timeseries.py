@@ -8,7 +8,8 @@ import pandas as pd
 
 from tools.errors import ToolArgError
 from tools.fmt import rnd
-from tools.ops import _need_columns, _sample, as_dates
+from tools.io import as_dates
+from tools.ops import _need_columns, _sample
 from tools.registry import ToolResult, tool
 from tools.stats import numeric
 
