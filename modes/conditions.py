@@ -144,6 +144,9 @@ def _cjk_number_ok(m: re.Match[str], text: str) -> bool:
     return len(num) >= 2 or bool(m.group("unit")) or not nxt or not CJK.match(nxt) or nxt in "的元块个人名以左次岁分"
 
 
+VALUE_JOIN = re.compile(r"并且|而且|但是|同时|或者|以及|且|但")
+
+
 def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit]) -> tuple[Any, int] | None:
     """The value that starts at text[i]: a column, a date, a number, a quoted string or a word."""
     while i < len(text) and text[i] == " ":
@@ -171,6 +174,9 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit]) -> tup
     if m:
         word = m.group(0)
         if CJK.match(word):
+            # a value ends where the next column's name begins, and at a joining word (男且月薪高于平均 -> 男)
+            nxt = min((h.start for h in hits if i < h.start < i + len(word)), default=i + len(word))
+            word = VALUE_JOIN.split(word[: nxt - i], maxsplit=1)[0] or word
             word = RIGHT_STRIP.sub("", word) or word
         return word, i + len(word)
     return None

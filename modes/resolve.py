@@ -19,6 +19,8 @@ GENERIC_TOKENS = {
     "data", "sample", "file", "files", "table", "sheet", "list", "test", "new", "copy", "final", "output",
     "数据", "表格", "文件", "表", "最新", "副本", "明细",
 }
+# words that name what to do, not which file: 统计 in 按部门统计月薪 never describes 统计年鉴摘录.xlsx by itself
+VERB_TOKENS = {"统计", "汇总", "分析", "筛选", "排序", "对比", "比较", "合计", "计算", "清洗", "导出", "预览", "查询", "整理"}
 LEAD_WORDS = re.compile(r"^.*(?:把|将|打开|分析一下|分析|预览一下|预览|筛选|看看|看一下|对比一下|对比|和|跟|与|给|在|从|用|里|是)", re.S)
 FILEISH = re.compile(r"表|文件|数据|那个|那份|这个|poi|file|list|sheet|workbook|spreadsheet|data|的", re.I | re.A)
 TYPE_WORDS = re.compile(r"\bcsv\b|csv文件|\bexcel\b|\bxlsx\b|\bxls\b|表格|工作簿|spreadsheet|workbook", re.I | re.A)
@@ -195,7 +197,7 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         if not any(may[t] if t in may else may.setdefault(t, _may_hit(t, low)) for t in own):
             continue  # without a hit of its own name nothing below can score this file: its sheets stay unread
         sheet_toks = [s.name.casefold() for s in f.sheets if s.name and len(f.sheets) > 1 and s.name.casefold() not in own]
-        toks = own + sheet_toks
+        toks = [t for t in own if t not in VERB_TOKENS] + sheet_toks
         matched: list[str] = []
         spans: list[tuple[int, int]] = []
         col_spans = [(m.start(), m.end()) for s in f.sheets for c in s.columns if len(c) >= 2
@@ -211,7 +213,7 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
                 masked = "".join("\0" if any(a <= i < b for a, b in col_spans) else ch for i, ch in enumerate(low))
                 sm = difflib.SequenceMatcher(None, t, masked, autojunk=False).find_longest_match(0, len(t), 0, len(masked))
                 piece = t[sm.a : sm.a + sm.size]
-                if sm.size >= 3 or (sm.size == 2 and sm.size / len(t) >= 0.5 and piece not in GENERIC_TOKENS):
+                if sm.size >= 3 or (sm.size == 2 and sm.size / len(t) >= 0.5 and piece not in GENERIC_TOKENS | VERB_TOKENS):
                     hs = [(sm.b, sm.b + sm.size)]
                     t = piece
             if hs:

@@ -103,3 +103,13 @@ def test_values_absent_from_the_data_are_asked_about_not_dropped():
         assert [c.value for c in gone] == [absent] and gone[0].column == "区" and "朝阳区" in gone[0].closest
     t = normalize("按区汇总评分")
     assert not parse_conditions(t, sheet, find_columns(t, sheet)).conds
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("城市为上海且月薪大于20000", [("城市", "eq", "上海"), ("月薪", "gt", 20000)]),
+    ("部门是财务部并且城市为北京", [("部门", "eq", "财务部"), ("城市", "eq", "北京")]),
+    ("城市是广州但月薪低于8000", [("城市", "eq", "广州"), ("月薪", "lt", 8000)]),
+    ("部门为人事部同时库存数量小于安全库存", [("部门", "eq", "人事部"), ("库存数量", "lt", {"column": "安全库存"})]),
+])
+def test_a_value_ends_at_a_joining_word_or_the_next_column(text, expected):
+    assert conds(text)[0] == expected

@@ -84,3 +84,21 @@ def test_a_file_like_name_that_matches_nothing_is_a_missing_file():
     ref = find_files(normalize("看看 sales_2023 的数据"), CAT)
     assert ref.how == "missing" and ref.missing_name == "sales_2023"
     assert find_files(normalize("按 sku 排序"), CAT).how == "none"  # a column, not a file
+
+
+OFFICE = Catalog((
+    FileInfo("统计年鉴摘录.xlsx", (SheetInfo("Sheet1", ("指标", "2021年", "2022年")),)),
+    FileInfo("汇总报表.xlsx", (SheetInfo("Sheet1", ("地区", "金额")),)),
+    FileInfo("人事档案.xlsx", (SheetInfo("员工", ("部门", "月薪")),)),
+))
+
+
+@pytest.mark.parametrize("text", ["按部门统计月薪的中位数", "统计一下各部门的人数", "汇总的月薪是多少", "把部门的月薪汇总一下"])
+def test_a_word_for_what_to_do_never_describes_a_file(text):
+    assert find_files(normalize(text), OFFICE).how == "none"
+
+
+@pytest.mark.parametrize("text,path", [("统计年鉴里2022年最高的指标", "统计年鉴摘录.xlsx"), ("年鉴的数据", "统计年鉴摘录.xlsx"),
+                                       ("汇总报表里的金额", "汇总报表.xlsx")])
+def test_the_other_words_of_such_a_name_still_do(text, path):
+    assert find_files(normalize(text), OFFICE).paths == [path]
