@@ -127,6 +127,19 @@ def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop:
     return col, raw, how, closest, j + len(raw)
 
 
+JOINED = re.compile(r"\s*(?:和|与|及|以及|、|,|，|and|&)\s*", re.I | re.A)
+
+
+def _joined_before(last: ColumnHit, hits: list[ColumnHit], text: str) -> list[ColumnHit]:
+    """The columns listed before `last` with 和 / 、 / and between them, in the order written."""
+    chain: list[ColumnHit] = []
+    cur = last
+    while prev := next((h for h in hits if h.end <= cur.start and JOINED.fullmatch(text[h.end : cur.start])), None):
+        chain.insert(0, prev)
+        cur = prev
+    return chain
+
+
 def _id_like(col: str, sheet: SheetInfo) -> bool:
     """A column that names each row (order_id, 订单号): not something to group by."""
     low = col.casefold()
@@ -455,6 +468,9 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                     pre = [h for h in hits if 0 <= am.start() - h.end <= 2 and h.column not in group_keys]
                     if pre:
                         col = pre[-1].column
+                        for h in _joined_before(pre[-1], hits, blanked):  # 销售额和件数合计: every column of the list
+                            if h.column not in group_keys:
+                                measures.append({"column": h.column, "agg": agg})
                     else:
                         back = re.search(r"([\u4e00-\u9fff]{1,6})的\s*$", blanked[: am.start()])
                         if back:

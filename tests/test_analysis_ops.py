@@ -3,6 +3,7 @@ generated here; every figure is recomputed independently with pandas or scipy.""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -271,3 +272,17 @@ def test_an_edit_where_a_condition_holds_changes_exactly_those_rows(ws, text, wh
 def test_an_edit_whose_condition_is_not_read_whole_is_asked_about(ws, text):
     tr = Session(ws).turn(text)
     assert tr.run is None and tr.decision.next == "ask_slots" and "condition" in tr.decision.missing
+
+
+@pytest.mark.parametrize("text", ["门店销售.xlsx 东区的销售额和件数合计", "门店销售.xlsx 东区销售额、件数的合计是多少",
+                                  "门店销售.xlsx 东区的成本与销售额与件数合计"])
+def test_every_column_of_a_listed_sum_is_summed(ws, text):
+    tr = run(ws, text)
+    east = SALES[SALES["区域"] == "东区"]
+    if tr.run.files:
+        out = pd.read_csv(ws.root / tr.run.files[0]["path"])
+        got = {c.split("_")[0]: out[c].iloc[0] for c in out.columns}
+    else:  # a question is answered in words: 销售额_合计：155908.82；件数_合计：2482。
+        got = {k.split("_")[0]: float(v.replace(",", "")) for k, v in re.findall(r"([^\s；;]+?)_合计：([\d,.]+)", tr.run.answer)}
+    for col in ("销售额", "件数") + (("成本",) if "成本" in text else ()):
+        assert got[col] == pytest.approx(east[col].sum(), abs=0.01), col
