@@ -174,9 +174,7 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit]) -> tup
     if m:
         word = m.group(0)
         if CJK.match(word):
-            # a value ends where the next column's name begins, and at a joining word (男且月薪高于平均 -> 男)
-            nxt = min((h.start for h in hits if i < h.start < i + len(word)), default=i + len(word))
-            word = VALUE_JOIN.split(word[: nxt - i], maxsplit=1)[0] or word
+            word = VALUE_JOIN.split(word, maxsplit=1)[0] or word  # a value ends at a joining word (男且月薪高于平均 -> 男)
             word = RIGHT_STRIP.sub("", word) or word
         return word, i + len(word)
     return None

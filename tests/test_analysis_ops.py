@@ -258,6 +258,8 @@ def test_above_the_average_of_ones_own_group(ws):
     ("门店销售.xlsx 把'区域'为'南区'的记录，'渠道'设置为'门店'", lambda d: d["区域"] == "南区"),
     ("门店销售.xlsx 把销售额大于2000的行的渠道改成门店", lambda d: d["销售额"] > 2000),
     ("门店销售.xlsx 将件数小于5的渠道改为门店", lambda d: d["件数"] < 5),
+    ("门店销售.xlsx 把区域为东区并且件数小于5的渠道改为门店", lambda d: (d["区域"] == "东区") & (d["件数"] < 5)),
+    ("门店销售.xlsx 把区域是东区或者西区的渠道改为门店", lambda d: d["区域"].isin(["东区", "西区"])),
 ])
 def test_an_edit_where_a_condition_holds_changes_exactly_those_rows(ws, text, where):
     tr = run(ws, text)
@@ -268,7 +270,7 @@ def test_an_edit_where_a_condition_holds_changes_exactly_those_rows(ws, text, wh
 
 
 @pytest.mark.parametrize("text", ["门店销售.xlsx 把区域是东区或西区的行的渠道改成门店",
-                                  "门店销售.xlsx 把区域为东区并且件数小于5的渠道改为门店"])
+                                  "门店销售.xlsx 把区域像东区的行的渠道改成门店"])
 def test_an_edit_whose_condition_is_not_read_whole_is_asked_about(ws, text):
     tr = Session(ws).turn(text)
     assert tr.run is None and tr.decision.next == "ask_slots" and "condition" in tr.decision.missing
