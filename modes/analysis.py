@@ -854,7 +854,9 @@ class Replace(OpSpec):
         if old:
             args["old"] = old
         else:  # 把华东的成本改成0 / 将系统类型为未知的记录的草皮类型改为填充: the words before the column are a condition
-            conds = _where(text, begin, before[-1], hits, sheet)
+            if lead and not text[begin : before[-1].start].strip(QUOTES + "的，, "):
+                begin = 0  # 绩效评分小于60，把部门改为待定: the condition comes before 把
+            conds = _where(text, begin, before[-1], hits, sheet) if begin or not lead else _where_before(text, lead.start(), hits, sheet, before[-1])
             if not conds:  # an edit whose rows were not understood: asked about, never run as something else
                 args["where_unread"] = text[begin : before[-1].start].strip(QUOTES + "的，,") or None
                 if args["where_unread"] is None:
@@ -894,7 +896,7 @@ class Replace(OpSpec):
                    f"Set {facts['column']} to {facts['value']} in {facts['changed']:,} of {facts['rows_in']:,} rows (the source file is unchanged).")
 
 
-WHERE_FILLER = re.compile(r"^(?:所有|全部|凡是|凡|那些)?|(?:的(?:所有)?(?:记录|行|数据|条目)?的?|中的|里的|这些行的)?$")
+WHERE_FILLER = re.compile(r"^(?:所有|全部|凡是|凡|那些)?|(?:的(?:所有)?[\u4e00-\u9fff]{0,4}?的?|中的|里的|这些行的)?$")
 
 
 def _where(text: str, begin: int, target: Any, hits: list[Any], sheet: Any) -> list[Any]:
@@ -931,6 +933,13 @@ def _where(text: str, begin: int, target: Any, hits: list[Any], sheet: Any) -> l
     if re.sub(r"[\s" + re.escape(QUOTES) + r"的且并和为是等于]+", "", "".join(rest)):
         return []  # part of the condition was not read: better no edit than a different one
     return list(parsed.conds)
+
+
+def _where_before(text: str, end: int, hits: list[Any], sheet: Any, target: Any) -> list[Any]:
+    """The condition written before 把/将 (绩效评分小于60，把部门改为待定), read like one written after it."""
+    span_end = len(text[:end].rstrip(QUOTES + "，,；; "))
+    fake = type(target)(span_end, span_end, target.column, target.how)
+    return _where(text, 0, fake, [h for h in hits if h.end <= span_end], sheet)
 
 
 def _typed(v: str) -> Any:

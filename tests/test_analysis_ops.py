@@ -260,6 +260,8 @@ def test_above_the_average_of_ones_own_group(ws):
     ("门店销售.xlsx 将件数小于5的渠道改为门店", lambda d: d["件数"] < 5),
     ("门店销售.xlsx 把区域为东区并且件数小于5的渠道改为门店", lambda d: (d["区域"] == "东区") & (d["件数"] < 5)),
     ("门店销售.xlsx 把区域是东区或者西区的渠道改为门店", lambda d: d["区域"].isin(["东区", "西区"])),
+    ("门店销售.xlsx 件数小于5，把渠道改为门店", lambda d: d["件数"] < 5),
+    ("门店销售.xlsx 把件数不到5的订单的渠道改成门店", lambda d: d["件数"] < 5),
 ])
 def test_an_edit_where_a_condition_holds_changes_exactly_those_rows(ws, text, where):
     tr = run(ws, text)
