@@ -338,6 +338,10 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         for g in found_gaps:
             ev.append(Evidence("gap", -0.5, g.say("zh"), g.say("en")))
         kw["unexplained"], kw["gaps"] = tuple(words), tuple(found_gaps)
+        unused = _unused_columns(texts[-1], ops, sheet)
+        if unused:  # 每个大区里销售额最高的品类: a column the request names that no step uses
+            ev.append(Evidence("words", -0.5, "没用上：" + "、".join(unused), "not used: " + ", ".join(unused)))
+            kw["unexplained"] = tuple(words) + tuple(unused)
     if file is not None and any(p.typos for p in parsed):
         ev.append(Evidence("column", -0.4, "列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos)))
     if flags["full"] and not any(o.kind == "full_analysis" for o in ops):
@@ -381,6 +385,33 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         candidates=tuple(candidates), missing_file_name=None if how == "result" else ref.missing_name, missing=tuple(missing),
         problems=tuple(problems), closest=tuple(closest), evidence=tuple(ev), **kw,
     )
+
+
+WHOLE_TABLE_OPS = {"profile", "export", "full_analysis", "list_files", "compare", "join", "append", "clean"}
+
+
+def _unused_columns(text: str, ops: list[Op], sheet: SheetInfo) -> list[str]:
+    """Columns the latest turn names that no operation of the reading uses (a part of the request dropped)."""
+    if not ops or all(o.kind in WHOLE_TABLE_OPS for o in ops):
+        return []
+    used: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, str):
+            used.add(x)
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                walk(k)
+                walk(v)
+        elif isinstance(x, (list, tuple, set, frozenset)):
+            for v in x:
+                walk(v)
+        elif hasattr(x, "__dataclass_fields__"):
+            walk(vars(x))
+
+    for o in ops:
+        walk(o.args)
+    return list(dict.fromkeys(h.column for h in find_columns(text, sheet) if h.how == "exact" and h.column not in used))
 
 
 def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list[Gap]]:

@@ -290,3 +290,13 @@ def test_every_column_of_a_listed_sum_is_summed(ws, text):
         got = {k.split("_")[0]: float(v.replace(",", "")) for k, v in re.findall(r"([^\s；;]+?)_合计：([\d,.]+)", tr.run.answer)}
     for col in ("销售额", "件数") + (("成本",) if "成本" in text else ()):
         assert got[col] == pytest.approx(east[col].sum(), abs=0.01), col
+
+
+@pytest.mark.parametrize("text, unused", [
+    ("门店销售.xlsx 件数不低于20但销售额低于中位数的订单有几个", "件数"),
+    ("门店销售.xlsx 分区域计算销售额按年的同比增长", "区域"),
+    ("门店销售.xlsx 每个区域里销售额最高的渠道是哪个", "渠道"),
+])
+def test_a_named_column_no_step_uses_is_said_never_dropped(ws, text, unused):
+    d = Session(ws).turn(text).decision
+    assert d.next == "restate_confirm" and "没用上" in d.reply and unused in d.reply, d.reply
