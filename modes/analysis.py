@@ -856,7 +856,8 @@ class Replace(OpSpec):
         else:  # 把华东的成本改成0 / 将系统类型为未知的记录的草皮类型改为填充: the words before the column are a condition
             if lead and not text[begin : before[-1].start].strip(QUOTES + "的，, "):
                 begin = 0  # 绩效评分小于60，把部门改为待定: the condition comes before 把
-            conds = _where(text, begin, before[-1], hits, sheet) if begin or not lead else _where_before(text, lead.start(), hits, sheet, before[-1])
+            end = before[-1].start if begin or not lead else len(text[: lead.start()].rstrip(QUOTES + "，,；; "))
+            conds = _where(text, begin, end, before[-1].column, hits, sheet)
             if not conds:  # an edit whose rows were not understood: asked about, never run as something else
                 args["where_unread"] = text[begin : before[-1].start].strip(QUOTES + "的，,") or None
                 if args["where_unread"] is None:
@@ -899,21 +900,21 @@ class Replace(OpSpec):
 WHERE_FILLER = re.compile(r"^(?:所有|全部|凡是|凡|那些)?|(?:的(?:所有)?[\u4e00-\u9fff]{0,4}?的?|中的|里的|这些行的)?$")
 
 
-def _where(text: str, begin: int, target: Any, hits: list[Any], sheet: Any) -> list[Any]:
+def _where(text: str, begin: int, end: int, changed: str, hits: list[Any], sheet: Any) -> list[Any]:
     """The condition written before the column an edit changes: a value of another column (华东), or a comparison
     the condition grammar reads whole (系统类型为未知, 'Present' 是 'haju'). Anything left unread means no condition."""
     from modes.conditions import Cond, parse_conditions
 
-    span = text[begin : target.start]
+    span = text[begin:end]
     lead = len(span) - len(span.lstrip(QUOTES + "，,"))
     body = WHERE_FILLER.sub("", span.strip(QUOTES + "，,")).strip(QUOTES)
     if not body:
         return []
-    holders = [c for c, vs in sheet.values.items() if body in vs and c != target.column]
+    holders = [c for c, vs in sheet.values.items() if body in vs and c != changed]
     if len(holders) == 1:
         return [Cond(holders[0], "eq", body, None, body, "exact")]
     start = begin + lead + span.strip(QUOTES + "，,").find(body)
-    inner = [h for h in hits if start <= h.start and h.end <= start + len(body) and h.column != target.column]
+    inner = [h for h in hits if start <= h.start and h.end <= start + len(body) and h.column != changed]
     if not inner:
         return []
     from dataclasses import replace as _shift
@@ -933,13 +934,6 @@ def _where(text: str, begin: int, target: Any, hits: list[Any], sheet: Any) -> l
     if re.sub(r"[\s" + re.escape(QUOTES) + r"的且并和为是等于]+", "", "".join(rest)):
         return []  # part of the condition was not read: better no edit than a different one
     return list(parsed.conds)
-
-
-def _where_before(text: str, end: int, hits: list[Any], sheet: Any, target: Any) -> list[Any]:
-    """The condition written before 把/将 (绩效评分小于60，把部门改为待定), read like one written after it."""
-    span_end = len(text[:end].rstrip(QUOTES + "，,；; "))
-    fake = type(target)(span_end, span_end, target.column, target.how)
-    return _where(text, 0, fake, [h for h in hits if h.end <= span_end], sheet)
 
 
 def _typed(v: str) -> Any:
