@@ -118,6 +118,7 @@ class OpSpec:
     answers_question: ClassVar[bool] = False  # a figure in the answer, no result file
     saves_result: ClassVar[bool] = False  # a changed table is saved to outputs/ when nothing else writes it
     main_slot: ClassVar[str | None] = None  # the slot a later turn fills or corrects
+    precedence: ClassVar[int] = 0  # where two operations' words overlap, the higher reads them (a more specific word)
 
     # ---- reading
     def pattern(self) -> re.Pattern[str] | None:
@@ -257,7 +258,7 @@ def read_worded(text: str, hits: list[Any], sheet: Any) -> list[Found]:
     """Operations asked for by their own words (those with `words`), longest matching word first."""
     out: list[Found] = []
     taken: list[tuple[int, int]] = []
-    for s in all_ops():
+    for s in sorted(all_ops(), key=lambda s: -s.precedence):  # stable: registration order among equals
         if not s.words:
             continue
         f = s.read(text, hits, sheet)
