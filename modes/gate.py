@@ -611,9 +611,18 @@ SLOT_PHRASE = {"group_by": "按 {} 分组", "sort_by": "按 {} 排序", "columns
                "join_key": "按 {} 关联"}
 
 
+def _spec_slot(req: Request, missing: str) -> bool:
+    """A missing slot of a column kind that one of the request's operations asks about with its own question."""
+    for o in req.ops:
+        spec = opspec.get(o.kind)
+        if spec is not None and any(s.missing_name == missing and s.kind in ("column", "columns", "keys") for s in spec.slots):
+            return True
+    return False
+
+
 def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     """The turns with the columns an answer names put where they were asked for; [] when it names none; None when not an answer."""
-    asked = [m for m in p.request.missing if m in SLOT_PHRASE]
+    asked = [m for m in p.request.missing if m in SLOT_PHRASE or _spec_slot(p.request, m)]
     f = catalog.get(p.request.file) if p.request.file else None
     m = SLOT_ANSWER.match(text)
     if not asked or f is None or not f.sheets or m is None:
@@ -633,6 +642,8 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         return turns
     if asked[0] == "column":  # 找异常值 + 实际销量: the column joins the request that asked for it
         return turns[:-1] + [f"{turns[-1]} {cols[0]}"]
+    if asked[0] not in SLOT_PHRASE:  # a slot an operation asked about in its own words: the columns join that request
+        return turns[:-1] + [f"{turns[-1]} {'、'.join(cols)}"]
     return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
 
 

@@ -47,6 +47,7 @@ import pkgutil
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar
 
 FAMILIES = ("transform", "explore", "profile", "export", "list")
@@ -281,7 +282,12 @@ def answer_for(tool: str, facts: dict[str, Any], lang: str, kinds: Iterable[str]
 def _load() -> None:
     if "filter" not in OPS:
         import modes.operations  # noqa: F401  (registers the built-in operations)
-        import modes.opspecs
+    _load_opspecs()
 
-        for m in pkgutil.iter_modules(modes.opspecs.__path__):  # one module per operation, each registers itself
-            importlib.import_module(f"modes.opspecs.{m.name}")
+
+@cache
+def _load_opspecs() -> None:
+    import modes.opspecs
+
+    for m in pkgutil.iter_modules(modes.opspecs.__path__):  # one module per operation, each registers itself
+        importlib.import_module(f"modes.opspecs.{m.name}")
