@@ -71,3 +71,14 @@ def test_confidence_falls_as_unexplained_words_rise(catalog: Catalog, base: str,
     clean = decide(catalog, base.rsplit("，", 1)[0].removesuffix(" with").removesuffix(" plus"))
     assert clean.confidence >= RESTATE_BELOW > seen[0]
     assert seen == sorted(seen, reverse=True) and len(set(seen)) == len(seen)
+
+
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "eval" / "decisions_dev.jsonl").is_file(), reason="no labeled sets here")
+def test_the_calibration_fits_and_reports_the_split(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import calibrate_evidence
+
+    assert calibrate_evidence.main(["--sets", "dev"]) == 0
+    out = capsys.readouterr().out
+    assert "words_unread" in out and "after: fitted items" in out
+    dev_after = [line for line in out.splitlines() if line.strip().startswith("dev")][-1]
+    assert "'false_runs': 0" in dev_after and "'next_right': 1.0" in dev_after
