@@ -479,6 +479,8 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 shown = [c for c in measures if c != "行数"] or measures
                 row0 = r.table.iloc[0]
                 parts.append("；".join(f"{c}：{num(row0[c])}" for c in shown) + ("。" if zh else ""))
+            elif top is not None and top.args.get("both"):
+                pass  # the highest and the lowest: worded by the operation (extremes)
             elif top is not None:
                 row0 = r.table.iloc[0]
                 label = "、".join(str(row0[k]) for k in keys)

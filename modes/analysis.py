@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
@@ -223,6 +224,15 @@ class Stats(OpSpec):
         return ("；" if lang == "zh" else "; ").join(out) + ("。" if lang == "zh" else ".")
 
 
+HIGH_END = _lazy(r"最(?:高|多|大|好)|(?<![a-z])(?:highest|most|largest|biggest|maximum)(?![a-z])", re.I)
+LOW_END = _lazy(r"最(?:低|少|小|差)|(?<![a-z])(?:lowest|least|fewest|smallest|minimum)(?![a-z])", re.I)
+
+
+def asks_both_ends(text: str) -> bool:
+    """哪个最多、哪个最少 / which is highest and which lowest: both ends of a ranking are asked for."""
+    return bool(HIGH_END.search(text) and LOW_END.search(text))
+
+
 # ---------------------------------------------------------------- shares and proportions
 
 SHARE_RX = _rx("占比", "比重", "份额", "所占比例", "占总", "占全部", "占多少比例", "占多大比例", "占百分之几", "的比例", "比例是多少", "百分比",
@@ -248,6 +258,9 @@ class Share(OpSpec):
 
         used = [x.span() for x in SHARE_RX.finditer(text)]
         keys, by_spans = _by_keys(text, hits, sheet, used)
+        within = _within_groups(text, hits, sheet, used, keys, by_spans, m.start())
+        if within is not None:
+            return within
         if not keys:  # 销售额大于2000的订单占多少比例: the proportion of rows meeting a condition
             from modes.conditions import parse_conditions
 
@@ -283,6 +296,27 @@ class Share(OpSpec):
                    f"Share of total {what} ({num(facts['total'], lang)}): {', '.join(parts)}{more} ({facts['rows_in']:,} rows).")
 
 
+def _within_groups(text: str, hits: list[Any], sheet: Any, used: list[tuple[int, int]], keys: list[str],
+                   by_spans: list[tuple[int, int]], at: int) -> Found | None:
+    """按部门分组，女性所占比例 / the share of women in each department: a condition's proportion within each group.
+
+    Only when the grouping is written before the condition; a condition written first and closed by 中/里
+    (女性中各部门的占比) picks the rows whose split by group is asked, and stays a filter and a share."""
+    if not keys or not by_spans:
+        return None
+    from modes.conditions import parse_conditions
+    from modes.ops import _blank
+
+    rest = [h for h in hits if _free(used + by_spans, h.start, h.end) and h.column not in keys]
+    cp = parse_conditions(_blank(text, used + by_spans), sheet, rest)
+    if not cp.conds or not all(c.column for c in cp.conds) or not cp.spans:
+        return None
+    first_cond = min(a for a, _ in cp.spans)
+    if first_cond < min(a for a, _ in by_spans):
+        return None
+    return Found(at, "proportion", {"conditions": cp.conds, "logic": cp.logic, "by": keys}, tuple(used + by_spans + list(cp.spans)))
+
+
 @operation
 class Proportion(OpSpec):
     name = "proportion"
@@ -294,15 +328,25 @@ class Proportion(OpSpec):
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         conds = _zh(lang, " 且 ", " and ").join(c.describe(lang) for c in args.get("conditions") or [])
+        by = _sep(lang).join(args.get("by") or [])
+        if by:
+            return _zh(lang, f"按 {by} 分组，计算每组内 {conds} 的行占该组行数的比例", f"within each {by}, the proportion of its rows where {conds}")
         return _zh(lang, f"计算 {conds} 的行占全部行的比例", f"the proportion of rows where {conds}")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         conds = [c.to_tool() if hasattr(c, "to_tool") else c for c in args["conditions"]]
-        return [StepSpec("计算比例", "proportion_where", "比例已算出", {"conditions": conds, "logic": args.get("logic", "and")})]
+        a = {"conditions": conds, "logic": args.get("logic", "and"), **({"by": args["by"]} if args.get("by") else {})}
+        return [StepSpec("计算比例", "proportion_where", "比例已算出", a)]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "proportion_where":
             return None
+        if facts.get("by"):
+            parts = [_zh(lang, f"{g['label']} {g['matched']:,}/{g['total']:,}（{g['pct']}%）", f"{g['label']} {g['matched']:,}/{g['total']:,} ({g['pct']}%)")
+                     for g in facts["group_pcts"]]
+            more = _zh(lang, "……", " …") if facts["groups"] > len(parts) else ""
+            return _zh(lang, f"按 {'、'.join(facts['by'])} 分组，每组内满足条件的行占该组的比例：{'，'.join(parts)}{more}（共 {facts['total']:,} 行）。",
+                       f"Within each {', '.join(facts['by'])}, the share of its rows meeting the condition: {', '.join(parts)}{more} ({facts['total']:,} rows).")
         return _zh(lang, f"满足条件的有 {facts['matched']:,} 行，占全部 {facts['total']:,} 行的 {facts['pct']}%。",
                    f"{facts['matched']:,} of {facts['total']:,} rows meet the condition: {facts['pct']}%.")
 
@@ -499,9 +543,11 @@ def wide_rows(text: str, sheet: Any) -> tuple[str | None, list[str], list[tuple[
             if len(form) < 2:
                 continue
             # characters of the name may have been blanked where they also name the file (民用 in 民用运输船舶拥有量.csv)
-            m = re.search("".join(f"(?:{re.escape(ch)}| )" for ch in form), text)
-            if m and sum(ch != " " for ch in m.group(0)) >= 2:
-                found.append((v, m.span(), sum(ch != " " for ch in m.group(0)), len(form)))
+            # every start is tried: a run of blanks (a file name taken out) must not hide the written name after it
+            pat = "".join(f"(?:{re.escape(ch)}| )" for ch in form)
+            best = max(((sum(ch != " " for ch in g.group(1)), g.start(1)) for g in re.finditer(f"(?=({pat}))", text)), default=(0, 0))
+            if best[0] >= 2:
+                found.append((v, (best[1], best[1] + len(form)), best[0], len(form)))
                 break
     for v, span, lit, n in found:
         # a partly blanked name counts when half of it is written, or when no other row fits that place
@@ -515,14 +561,34 @@ def wide_rows(text: str, sheet: Any) -> tuple[str | None, list[str], list[tuple[
 RANGE_JOIN = _lazy(r"\s*(?:年)?\s*(?:至|到|~|～|-|—|–|through|to)\s*")
 
 
+BARE_YEAR = _lazy(r"(?<![\d.])((?:19|20|21)\d\d)(?![\d.%])")
+BETWEEN = _lazy(r"(?:between|介于|在)\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class _Named:
+    start: int
+    end: int
+    column: str
+
+
 def period_range(text: str, hits: list[Any], series: Any) -> tuple[str | None, str | None, list[tuple[int, int]]]:
-    """2010年至2018年 / 从2018年到2021年: the first and last period columns named, in the table's order."""
-    named = [h for h in hits if h.column in series.columns]
+    """2010年至2018年 / 从2018年到2021年 / from 2016 to 2020 / between 2016 and 2020: the first and last period
+    columns named, in the table's order. A bare year names its column (2016 → 2016年) in a table of years."""
+    named: list[Any] = [h for h in hits if h.column in series.columns]
+    if series.kind == "year":
+        col_of = dict(zip(series.periods, series.columns, strict=True))
+        for y in BARE_YEAR.finditer(text):
+            col = col_of.get(int(y.group(1)))
+            if col and not any(h.start < y.end() and y.start() < h.end for h in named):
+                named.append(_Named(y.start(), y.end(), col))
+        named.sort(key=lambda h: h.start)
     for a, b in zip(named, named[1:], strict=False):
-        if RANGE_JOIN.fullmatch(text[a.end : b.start]):
+        gap = text[a.end : b.start]
+        if RANGE_JOIN.fullmatch(gap) or (re.fullmatch(r"\s*(?:and|与|和)\s*", gap, re.I) and BETWEEN.search(text[: a.start])):
             i, j = series.columns.index(a.column), series.columns.index(b.column)
             lo, hi = (a.column, b.column) if i <= j else (b.column, a.column)
-            tail = re.match(r"(?:期间|之间|间|年间)", text[b.end :])
+            tail = re.match(r"(?:年)?(?:期间|之间|间|年间)", text[b.end :])
             return lo, hi, [(a.start, b.end + (tail.end() if tail else 0))]
     return None, None, []
 

@@ -260,7 +260,10 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             args["unresolved"] = unres
             unresolved(len(unres))
         found.append((m.start(), Op("group", args)))
-        found.append((m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest", d, re.I)), "question": True})))
+        from modes.analysis import asks_both_ends
+
+        both = {"both": True} if asks_both_ends(text) else {}  # 哪个最多，哪个最少: both ends are answered
+        found.append((m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest", d, re.I)), "question": True, **both})))
         spans.append(m.span())
         explore = True  # nothing else to read in this turn
 

@@ -153,17 +153,49 @@ def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = No
 
 
 @tool
-def proportion_where(table: pd.DataFrame, conditions: list[dict[str, Any]], logic: str = "and") -> ToolResult:
-    """The number and proportion of rows that meet the conditions (占多少比例)."""
+def proportion_where(table: pd.DataFrame, conditions: list[dict[str, Any]], logic: str = "and", by: list[str] | None = None) -> ToolResult:
+    """The number and proportion of rows that meet the conditions (占多少比例), overall or within each group."""
     if not conditions:
         raise ToolArgError("缺少条件：要算满足什么条件的行的比例？", "Proportion of rows meeting which condition?")
+    by = list(by or [])
+    _need_columns(table, by)
     mask = where(table, conditions, logic)
     hit, total = int(mask.sum()), len(table)
     if total == 0:
         raise ToolArgError("表里没有数据行。", "The table has no rows.")
     p = round(hit / total * 100, 2)
-    out = pd.DataFrame([{"满足条件": hit, "总行数": total, "比例(%)": p}])
-    return ToolResult(out, {"rows_in": total, "rows_out": 1, "matched": hit, "total": total, "pct": p}, {"sample": _sample(out)})
+    if not by:
+        out = pd.DataFrame([{"满足条件": hit, "总行数": total, "比例(%)": p}])
+        return ToolResult(out, {"rows_in": total, "rows_out": 1, "matched": hit, "total": total, "pct": p}, {"sample": _sample(out)})
+    # within each group: the group's matching rows over the group's own rows (not over all matching rows)
+    g = mask.astype(int).groupby([table[k] for k in by], dropna=False, sort=True).agg(["sum", "size"])
+    out = g.rename(columns={"sum": "满足条件", "size": "总行数"}).reset_index()
+    out["比例(%)"] = (out["满足条件"] / out["总行数"] * 100).round(2)
+    groups = [{"label": "、".join(str(r[k]) for k in by), "matched": int(r["满足条件"]), "total": int(r["总行数"]), "pct": rnd(r["比例(%)"], 2)}
+              for r in out.head(12).to_dict("records")]
+    facts = {"rows_in": total, "rows_out": len(out), "matched": hit, "total": total, "pct": p, "by": by, "groups": len(out), "group_pcts": groups}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def extremes(table: pd.DataFrame, by: str, keys: list[str] | None = None) -> ToolResult:
+    """The rows with the highest and with the lowest value of a column (every tied row), highest first."""
+    keys = list(keys or [])
+    _need_columns(table, [by] + keys)
+    x = numeric(table, by)
+    if x.notna().sum() == 0:
+        raise ToolArgError(f"列“{by}”没有可比较的数值。", f"Column '{by}' has no values to compare.")
+    hi, lo = x.max(), x.min()
+    top, bottom = table[x == hi], table[x == lo]
+    out = pd.concat([top.assign(位置="最高"), bottom.assign(位置="最低")], ignore_index=True)
+    name = keys or [c for c in table.columns if c != by and not pd.api.types.is_numeric_dtype(table[c])][:1]
+
+    def labels(part: pd.DataFrame) -> list[str]:
+        return ["、".join(str(r[k]) for k in name) for r in part.head(10).to_dict("records")] if name else [str(i + 1) for i in part.index[:10]]
+
+    facts = {"rows_in": len(table), "rows_out": len(out), "by": by, "keys": name, "max": rnd(hi), "min": rnd(lo),
+             "highest": labels(top), "lowest": labels(bottom), "counted": int(x.notna().sum())}
+    return ToolResult(out, facts, {"sample": _sample(out)})
 
 
 @tool

@@ -1,0 +1,114 @@
+"""Analyst readings end to end, in Chinese and English, on data generated here and recomputed with pandas:
+a share within each group, both ends of a ranking, and growth over a named range of years."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.session import Session
+from tools.fmt import num
+from tools.workspace import Workspace
+
+RNG = np.random.default_rng(77)
+N = 300
+STAFF = pd.DataFrame({
+    "工号": [f"E{i:04d}" for i in range(N)],
+    "部门": RNG.choice(["销售", "研发", "行政", "财务"], N, p=[0.4, 0.3, 0.2, 0.1]),
+    "性别": RNG.choice(["男", "女"], N),
+    "月薪": RNG.uniform(5000, 30000, N).round(0),
+    "工龄": RNG.integers(0, 30, N),
+})
+YEARS = [f"{y}年" for y in range(2014, 2023)]
+WIDE = pd.DataFrame({"指标": ["货物出口额(亿元)", "常住人口(万人)", "粮食产量(万吨)"],
+                     **{y: RNG.uniform(100, 900, 3).round(2) for y in YEARS}})
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    STAFF.to_csv(tmp_path / "员工名册.csv", index=False)
+    WIDE.to_csv(tmp_path / "统计公报.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+def run(ws: Workspace, text: str):
+    s = Session(ws)
+    tr = s.turn(text)
+    if tr.run is None and ("继续" in (tr.decision.reply or "")):
+        tr = s.turn("继续")
+    assert tr.run is not None, tr.decision.reply
+    assert tr.run.status == "answered", tr.run.notes
+    return tr
+
+
+@pytest.mark.parametrize("text, cond", [
+    ("员工名册.csv 按部门分组，计算 性别=女 的行所占比例", STAFF["性别"] == "女"),
+    ("员工名册.csv 各部门中性别为女的员工占比是多少", STAFF["性别"] == "女"),
+    ("员工名册.csv 每个部门里月薪超过20000的人占多大比例", STAFF["月薪"] > 20000),
+    ("员工名册.csv: per 部门, what proportion of rows have 月薪 above 20000?", STAFF["月薪"] > 20000),
+    ("员工名册.csv: for each 部门, the share of employees whose 性别 is 女", STAFF["性别"] == "女"),
+])
+def test_a_conditions_share_within_each_group_is_over_that_groups_rows(ws, text, cond):
+    tr = run(ws, text)
+    assert tr.decision.request.kinds() == ["proportion"]
+    want = cond.groupby(STAFF["部门"]).mean() * 100
+    hits = cond.groupby(STAFF["部门"]).sum()
+    sizes = STAFF.groupby("部门").size()
+    for dept, p in want.items():
+        shown = f"{dept} {int(hits[dept])}/{int(sizes[dept])}"
+        assert shown in tr.run.answer and f"{round(p, 2):g}%" in tr.run.answer, (dept, tr.run.answer)
+    # never the share of all matching rows that falls in each department
+    across = cond[cond].groupby(STAFF["部门"]).size() / cond.sum() * 100
+    assert not any(f"{dept} {round(p, 2):g}%" in tr.run.answer for dept, p in across.items() if abs(p - want[dept]) > 0.01)
+
+
+def test_a_condition_written_before_the_groups_picks_the_rows_whose_split_is_asked(ws):
+    tr = run(ws, "员工名册.csv 性别为女的员工中各部门的占比")
+    women = STAFF[STAFF["性别"] == "女"]
+    share = women.groupby("部门").size() / len(women) * 100
+    for dept, p in share.items():
+        assert f"{dept} {round(p, 2):g}%" in tr.run.answer
+
+
+@pytest.mark.parametrize("text, agg", [
+    ("员工名册.csv 哪个部门人数最少，哪个最多？", "size"),
+    ("员工名册.csv 计算各部门的平均月薪，并指出哪个部门月薪最高，哪个部门最低", "mean"),
+    ("员工名册.csv: which 部门 has the highest average 月薪 and which has the lowest?", "mean"),
+    ("员工名册.csv which 部门 has the most rows, and which the fewest", "size"),
+])
+def test_both_ends_of_a_ranking_are_answered(ws, text, agg):
+    tr = run(ws, text)
+    lang = "zh" if not text.startswith("员工名册.csv:") and "which" not in text else "en"
+    g = STAFF.groupby("部门").size() if agg == "size" else STAFF.groupby("部门")["月薪"].mean()
+    hi, lo = g.idxmax(), g.idxmin()
+    a = tr.run.answer
+    assert hi in a and lo in a, a
+    assert num(round(g.max(), 4), lang) in a and num(round(g.min(), 4), lang) in a, a
+    assert a.index(hi) < a.index(lo)
+
+
+def test_extremes_list_every_tied_row():
+    from tools.stats import extremes
+
+    t = pd.DataFrame({"场地": ["A", "B", "C", "D"], "观众": [10, 30, 30, 5]})
+    r = extremes(t, "观众")
+    assert r.facts["highest"] == ["B", "C"] and r.facts["lowest"] == ["D"]
+    assert r.facts["max"] == 30 and r.facts["min"] == 5 and len(r.data) == 3
+
+
+@pytest.mark.parametrize("text", [
+    "统计公报.csv 计算货物出口额2016年至2020年的年均增长率",
+    "统计公报.csv 货物出口额从2016到2020的年均增长率是多少",
+    "in 统计公报.csv, what is the CAGR of 货物出口额 from 2016 to 2020?",
+    "统计公报.csv: compound annual growth rate of 货物出口额 between 2016 and 2020",
+])
+def test_cagr_over_a_named_range_uses_that_range(ws, text):
+    tr = run(ws, text)
+    row = WIDE.iloc[0]
+    want = ((row["2020年"] / row["2016年"]) ** (1 / 4) - 1) * 100
+    whole = ((row["2022年"] / row["2014年"]) ** (1 / 8) - 1) * 100
+    assert f"{round(want, 2):g}%" in tr.run.answer, tr.run.answer
+    assert f"{round(whole, 2):g}%" not in tr.run.answer
