@@ -101,7 +101,12 @@ def main(argv: list[str] | None = None) -> list[tuple[str, float]]:
     wide["区"] = "全部"
     with tempfile.TemporaryDirectory(dir=a.dir) as d:
         ws = Workspace.at(d)
+        import numpy as np
+
+        big = pd.DataFrame({"指标": [f"指标{i}" for i in range(a.rows)],
+                            **{f"{y}年": np.random.default_rng(y).uniform(1, 100, a.rows).round(2) for y in range(2015, 2023)}})
         for label, name, args in [("宽表汇总", "wide_summary", {"table": wide}), ("宽表增长", "wide_growth", {"table": wide}),
+                                  ("两期对比(阈值, 每行一项)", "wide_change", {"table": big, "first": "2016年", "last": "2021年", "above": 10.0}),
                                   ("按月柱状图(汇总后)", "write_chart", {"ws": ws, "table": monthly, "kind": "bar", "x": "月份", "y": ["销售额_合计"], "stem": "bench"})]:
             t = time.perf_counter()
             registry.call(name, args)

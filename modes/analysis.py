@@ -145,6 +145,13 @@ STAT_EN = {"median": "median", "mode": "mode", "std": "standard deviation", "var
            "mean": "mean", "min": "min", "max": "max"}
 
 
+def _stat_said(s: str, v: Any, lang: str, unit: str = "") -> str:
+    """One statistic as said: 中位数 9,584元; a mode where no value repeats is said to be none."""
+    if s == "mode" and v is None:
+        return _zh(lang, "众数 无（没有重复出现的值）", "mode none (no value repeats)")
+    return f"{_stat_name(s, lang)} {num(v, lang)}{'' if s in ('cv', 'var', 'nunique', 'mode') else unit}"
+
+
 def _stat_name(s: str, lang: str) -> str:
     if s.startswith("p") and s[1:].replace(".", "").isdigit():
         return f"第{s[1:]}百分位数" if lang == "zh" else f"{s[1:]}th percentile"
@@ -175,9 +182,15 @@ class Stats(OpSpec):
             stats += {"quartiles": ["q1", "median", "q3"], "describe": []}.get(s, [s])
         series = _series_of(sheet)
         if series is not None and (stats or not any(h.column not in series.columns for h in hits)):
-            _, rows, row_spans = wide_rows(text, sheet)
+            label, rows, row_spans = wide_rows(text, sheet)
             first, last, range_spans = period_range(text, hits, series)
             stats = (["mean"] if MEAN_WORDS.search(text) else []) + stats  # 平均值、方差和中位数 across the years
+            apart = list(dict.fromkeys(h.column for h in _named_periods(text, hits, series)))
+            if first is None and len(apart) >= 2:  # 比较2010年和2020年的平均值、中位数: each named period down the rows
+                spans = used + row_spans + [(h.start, h.end) for h in hits] + [x.span() for x in COMPARE_WORDS.finditer(text)]
+                spans += [x.span() for x in MEAN_WORDS.finditer(text)] + [(h.start, h.end) for h in _named_periods(text, hits, series)]
+                args_c = {"columns": apart, "stats": list(dict.fromkeys(stats)), **({"label": label} if label else {})}
+                return Found(min(m.start() for m in found), self.name, args_c, tuple(spans))
             args_w: dict[str, Any] = {"what": "stats", "stats": list(dict.fromkeys(stats)) or ["mean", "median", "std"], "rows": rows,
                                       "series": [first or series.columns[0], last or series.columns[-1]], "first": first, "last": last}
             return Found(min(m.start() for m in found), "wide", args_w, tuple(used + row_spans + range_spans + [(h.start, h.end) for h in hits]))
@@ -211,15 +224,14 @@ class Stats(OpSpec):
             return None
         stats = facts["stats"]
         if facts.get("by"):
-            parts = [f"{g['label']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(f"{_stat_name(s, lang)} {num(v, lang)}" for s, v in g["values"].items()) for g in facts["group_values"]]
+            parts = [f"{g['label']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(_stat_said(s, v, lang) for s, v in g["values"].items()) for g in facts["group_values"]]
             more = _zh(lang, "……", " …") if facts["groups"] * len(facts["columns"]) > len(facts["group_values"]) else ""
             return _zh(lang, f"按 {'、'.join(facts['by'])} 分 {facts['groups']} 组（共 {facts['rows_in']} 行）：{'；'.join(parts)}{more}。",
                        f"Per {', '.join(facts['by'])} ({facts['groups']} groups, {facts['rows_in']} rows): {'; '.join(parts)}{more}.")
         out = []
         for c, vals in facts["values"].items():
             u = unit_of(c)  # 销售额(元): figures carry the column's unit, ratios and counts do not
-            shown = ("，" if lang == "zh" else ", ").join(f"{_stat_name(s, lang)} {num(vals[s], lang)}{'' if s in ('cv', 'var', 'nunique') else u}"
-                                                        for s in stats if s != "count")
+            shown = ("，" if lang == "zh" else ", ").join(_stat_said(s, vals[s], lang, u) for s in stats if s != "count")
             out.append(_zh(lang, f"{c}：{shown}（基于 {facts['n'][c]:,} 个非空值）", f"{c}: {shown} (from {facts['n'][c]:,} values)"))
         return ("；" if lang == "zh" else "; ").join(out) + ("。" if lang == "zh" else ".")
 
@@ -435,7 +447,8 @@ class Bucket(OpSpec):
                    f"Per {facts['unit']}: {facts['periods']} periods ({facts['first']} to {facts['last']}) from {facts['counted']:,} rows.{bad}")
 
 
-GROWTH_RX = _rx("环比", "同比", "增长率", "增速", "涨幅", "增幅", "增长幅度", "增长最快", "增长最慢", "增长了多少", "年均增长率", "复合增长率", "年均增速", "年均复合增长率",
+GROWTH_RX = _rx("增长或减少的百分比", "增减的百分比", "增减百分比", "增长百分比", "变化百分比", "变动百分比", "增减率", "percentage change", "percent change",
+                "环比", "同比", "增长率", "增速", "涨幅", "增幅", "增长幅度", "增长最快", "增长最慢", "增长了多少", "年均增长率", "复合增长率", "年均增速", "年均复合增长率",
                 "growth rate", "growth", "year over year", "year-over-year", "month over month", "yoy", "mom", "cagr", "compound annual")
 CAGR_RX = _rx("年均增长率", "复合增长率", "年均增速", "年均复合增长率", "平均每年增长", "cagr", "compound annual", "average annual growth")
 YOY_RX = _rx("同比", "year over year", "year-over-year", "yoy", "去年同期")
@@ -575,14 +588,7 @@ class _Named:
 def period_range(text: str, hits: list[Any], series: Any) -> tuple[str | None, str | None, list[tuple[int, int]]]:
     """2010年至2018年 / 从2018年到2021年 / from 2016 to 2020 / between 2016 and 2020: the first and last period
     columns named, in the table's order. A bare year names its column (2016 → 2016年) in a table of years."""
-    named: list[Any] = [h for h in hits if h.column in series.columns]
-    if series.kind == "year":
-        col_of = dict(zip(series.periods, series.columns, strict=True))
-        for y in BARE_YEAR.finditer(text):
-            col = col_of.get(int(y.group(1)))
-            if col and not any(h.start < y.end() and y.start() < h.end for h in named):
-                named.append(_Named(y.start(), y.end(), col))
-        named.sort(key=lambda h: h.start)
+    named = _named_periods(text, hits, series)
     for a, b in zip(named, named[1:], strict=False):
         gap = text[a.end : b.start]
         if RANGE_JOIN.fullmatch(gap) or (re.fullmatch(r"\s*(?:and|与|和)\s*", gap, re.I) and BETWEEN.search(text[: a.start])):
@@ -593,10 +599,52 @@ def period_range(text: str, hits: list[Any], series: Any) -> tuple[str | None, s
     return None, None, []
 
 
+RATE_NAME = _lazy(r"增长率|增速|增幅|涨幅|变化率|growth(?: rate)?|change rate", re.I)
+ONE_CHANGE = _rx("增长或减少的百分比", "增减的百分比", "增减百分比", "增长百分比", "变化百分比", "变动百分比", "增减率", "percentage change", "percent change")
+COMPARE_WORDS = _lazy(r"对比情况|对比|比较|相比|相较|较之|(?<![a-z])(?:compared?|comparison|versus|vs\.?)(?![a-z])", re.I)
+RATE_LIMIT = _lazy(r"(?:增长率|增速|增幅|涨幅|增长|变化率|growth(?: rate)?|change)[^,，。;；%]{0,30}?(?P<d>超过|大于|高于|多于|不低于|低于|小于|少于|不到|above|over|more than|greater than|exceeds?|exceeding|below|under|less than)\s*"
+                   r"(?P<n>-?\d+(?:\.\d+)?)\s*(?:%|％|个百分点|percent)?", re.I)
+
+
+def _named_periods(text: str, hits: list[Any], series: Any) -> list[Any]:
+    """The period columns the text names, in the order written: hits, and bare years (2016 → 2016年) in a table of years."""
+    named: list[Any] = [h for h in hits if h.column in series.columns]
+    if series.kind == "year":
+        col_of = dict(zip(series.periods, series.columns, strict=True))
+        for y in BARE_YEAR.finditer(text):
+            col = col_of.get(int(y.group(1)))
+            if col and not any(h.start < y.end() and y.start() < h.end for h in named):
+                named.append(_Named(y.start(), y.end(), col))
+    return sorted(named, key=lambda h: h.start)
+
+
+def _wide_change(text: str, hits: list[Any], sheet: Any, m: re.Match[str], rows: list[str], spans: list[tuple[int, int]]) -> Found | None:
+    """'2005年'和'2010年'的对比，增长的百分比 / growth from 2021 to 2022 above 10%: the change between two periods named apart."""
+    series = _series_of(sheet)
+    named = _named_periods(text, hits, series)
+    cols = sorted(dict.fromkeys(h.column for h in named), key=series.columns.index)
+    if len(cols) != 2:
+        return None
+    label = wide_rows(text, sheet)[0]
+    args: dict[str, Any] = {"first": cols[0], "last": cols[1], "rows": rows, **({"label": label} if label else {})}
+    lim = RATE_LIMIT.search(text)
+    if lim:
+        low = re.match(r"低于|小于|少于|不到|below|under|less", lim.group("d"), re.I)
+        args["below" if low else "above"] = float(lim.group("n"))
+        spans = spans + [lim.span()]
+    spans = spans + [(h.start, h.end) for h in named] + [x.span() for x in COMPARE_WORDS.finditer(text)]
+    spans += [f.span() for f in FORMULA.finditer(text) if RATE_NAME.fullmatch((f.group("name") or f.group("name2") or "").strip())]
+    return Found(m.start(), "wide_change", args, tuple([m.span(), *spans, *[(h.start, h.end) for h in hits]]))
+
+
 def _wide_found(text: str, hits: list[Any], sheet: Any, m: re.Match[str], what: str) -> Found:
     series = _series_of(sheet)
     _, rows, spans = wide_rows(text, sheet)
     first, last, range_spans = period_range(text, hits, series)
+    if what == "growth" and (first is None or ONE_CHANGE.search(text) or RATE_LIMIT.search(text)):
+        change = _wide_change(text, hits, sheet, m, rows, spans + [x.span() for rx in (HOW, PERIOD_WORDS, GROWTH_RX, GROWTH_AUX, ROW_WORDS) for x in rx.finditer(text)])
+        if change is not None:
+            return change
     for r in rows:  # 招生数 again after 普通高等学校招生数: the same row, said shorter
         for k in range(len(r) - 2, 2, -1):
             spans += [x.span() for x in re.finditer(re.escape(r[-k:]), text) if _free(spans, *x.span())]
@@ -673,7 +721,7 @@ class Wide(OpSpec):
                     for t in facts["trends"]]
             return _zh(lang, f"{facts['first']}—{facts['last']} 线性趋势：{'；'.join(said)}。", f"Linear trend {facts['first']} to {facts['last']}: {'; '.join(said)}.")
         if tool == "wide_stats":
-            said = [f"{v['name']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(f"{_stat_name(x, lang)} {num(v[x], lang)}" for x in facts["stats"])
+            said = [f"{v['name']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(_stat_said(x, v[x], lang) for x in facts["stats"])
                     + _zh(lang, f"（{v['n']} 期）", f" ({v['n']} periods)") for v in facts["values"]]
             return _zh(lang, f"{facts['first']}—{facts['last']}：{'；'.join(said)}。", f"{facts['first']} to {facts['last']}: {'; '.join(said)}.")
         if tool != "wide_summary":
@@ -709,6 +757,53 @@ class Wide(OpSpec):
         more = _zh(lang, f"……（共 {facts['rows_out']} 行）", f" … ({facts['rows_out']} rows)") if facts["rows_out"] > 6 else ""
         blanks = _zh(lang, f"有 {facts['blank_cells']} 个空格未计入。", f" {facts['blank_cells']} blank cells were skipped.") if facts["blank_cells"] else ""
         return _zh(lang, f"{span}：{'；'.join(out)}{more}。{blanks}", f"{span}: {'; '.join(out)}{more}.{blanks}")
+
+
+@operation
+class WideChange(OpSpec):
+    name = "wide_change"
+    family = "explore"
+    label = {"zh": "两期对比", "en": "change between two periods"}
+    words = {}  # read by Growth: two periods named apart in a wide table
+    saves_result = True
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        rows = _sep(lang).join(args.get("rows") or []) or _zh(lang, "每一行", "every row")
+        a, b = args["first"], args["last"]
+        lim = ""
+        if args.get("above") is not None:
+            lim = _zh(lang, f"，只留增长率高于 {num(args['above'])}% 的行", f", keeping rows whose rate is above {num(args['above'], lang)}%")
+        elif args.get("below") is not None:
+            lim = _zh(lang, f"，只留增长率低于 {num(args['below'])}% 的行", f", keeping rows whose rate is below {num(args['below'], lang)}%")
+        return _zh(lang, f"对比 {rows} 在 {a} 和 {b} 的数值，计算变化和增长率（后期−前期）/前期×100{lim}",
+                   f"compare {rows} between {a} and {b}: the change and its rate (later − earlier) / earlier × 100{lim}")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "两期对比"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {"first": args["first"], "last": args["last"], **({"rows": args["rows"]} if args.get("rows") else {}),
+             **{k: args[k] for k in ("above", "below") if args.get(k) is not None}}
+        return [StepSpec("计算两期变化", "wide_change", "变化已算出", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "wide_change":
+            return None
+        a, b = facts["first"], facts["last"]
+        said = [_zh(lang, f"{r['name']}：{a} {num(r['first'])} → {b} {num(r['last'])}，{'增长' if (r['change'] or 0) >= 0 else '减少'} {num(abs(r['change'] or 0))}"
+                          + (f"（{'+' if r['pct'] >= 0 else ''}{r['pct']}%）" if r["pct"] is not None else "（前期为 0 或空，无法算增长率）"),
+                    f"{r['name']}: {a} {num(r['first'], lang)} → {b} {num(r['last'], lang)}, change {num(r['change'], lang)}"
+                    + (f" ({'+' if r['pct'] >= 0 else ''}{r['pct']}%)" if r["pct"] is not None else " (no base to compute a rate)"))
+                for r in facts["rows"]]
+        lim = ""
+        if facts.get("above") is not None or facts.get("below") is not None:
+            word = _zh(lang, "高于" if facts.get("above") is not None else "低于", "above" if facts.get("above") is not None else "below")
+            limit = facts["above"] if facts.get("above") is not None else facts["below"]
+            lim = _zh(lang, f"增长率{word} {num(limit)}% 的有 {facts['rows_out']} 行（共 {facts['rows_in']} 行）。",
+                      f"{facts['rows_out']} of {facts['rows_in']} rows have a rate {word} {num(limit, lang)}%. ")
+        more = _zh(lang, "……", " …") if facts["rows_out"] > len(said) else ""
+        body = _zh(lang, "；".join(said), "; ".join(said))
+        return lim + (body + more + _zh(lang, "。", ".") if said else "")
 
 
 # ---------------------------------------------------------------- pivots and reshaping
@@ -834,6 +929,8 @@ class Formula(OpSpec):
         if m is None:
             return None
         name, expr = (m.group("name"), m.group("expr")) if m.group("name") else (m.group("name2"), m.group("expr2"))
+        if RATE_NAME.fullmatch(name.strip()) and RATE_LIMIT.search(text) and _series_of(sheet) is not None:
+            return None  # 增长率超过10%的记录，增长率=(2022年-2021年)/2021年*100: the rate's definition, read with its limit
         expr = expr.strip()
         ops = OPERATORS.findall(expr)
         if not ops or not any(m.start("expr" if m.group("name") else "expr2") <= h.start for h in hits):

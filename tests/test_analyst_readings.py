@@ -112,3 +112,65 @@ def test_cagr_over_a_named_range_uses_that_range(ws, text):
     whole = ((row["2022年"] / row["2014年"]) ** (1 / 8) - 1) * 100
     assert f"{round(want, 2):g}%" in tr.run.answer, tr.run.answer
     assert f"{round(whole, 2):g}%" not in tr.run.answer
+
+
+def _saved(tr, ws: Workspace) -> pd.DataFrame:
+    assert tr.run.files, tr.run.answer
+    return pd.read_csv(ws.root / tr.run.files[0]["path"], encoding="utf-8-sig")
+
+
+@pytest.mark.parametrize("text, a, b", [
+    ("统计公报.csv 请提供'2016年'和'2020年'两个时间点的对比情况，并计算增长或减少的百分比", "2016年", "2020年"),
+    ("统计公报.csv 2021年与2018年相比，各指标的增减百分比", "2018年", "2021年"),
+    ("in 统计公报.csv, the percentage change from 2015 to 2019", "2015年", "2019年"),
+])
+def test_change_between_two_named_years(ws, text, a, b):
+    tr = run(ws, text)
+    out = _saved(tr, ws)
+    want = (WIDE[b] - WIDE[a]) / WIDE[a] * 100
+    assert list(out["指标"]) == list(WIDE["指标"])
+    assert np.allclose(out["增长率(%)"], want.round(2), atol=0.006)
+    assert np.allclose(out["变化"], (WIDE[b] - WIDE[a]).round(4))
+    assert f"{round(want.iloc[0], 2):g}%" in tr.run.answer
+
+
+@pytest.mark.parametrize("text, limit, above", [
+    ("统计公报.csv 查询2020年与2019年相比增长率超过10%的指标", 10.0, True),
+    ("统计公报.csv 2022年度与2021年度增长率低于-5%的记录，增长率=(2022年度数据-2021年度数据)/2021年度数据*100", -5.0, False),
+    ("统计公报.csv: rows whose growth from 2019 to 2020 is above 10%", 10.0, True),
+])
+def test_rows_whose_growth_between_two_years_passes_a_limit(ws, text, limit, above):
+    tr = run(ws, text)
+    late = "2020年" if "2020" in text else "2022年"
+    early = "2019年" if late == "2020年" else "2021年"
+    rate = (WIDE[late] - WIDE[early]) / WIDE[early] * 100
+    keep = WIDE[rate > limit] if above else WIDE[rate < limit]
+    out = _saved(tr, ws) if len(keep) else None
+    if out is not None:
+        assert sorted(out["指标"]) == sorted(keep["指标"])
+    assert f"{len(keep)} 行" in tr.run.answer or f"{len(keep)} of" in tr.run.answer
+
+
+@pytest.mark.parametrize("text", [
+    "统计公报.csv 请计算并比较2015年和2021年的平均值、中位数以及众数",
+    "统计公报.csv: compare the mean and median of 2015 and 2021",
+])
+def test_statistics_of_named_year_columns_are_down_the_rows(ws, text):
+    tr = run(ws, text)
+    lang = "en" if ":" in text else "zh"
+    assert tr.decision.request.kinds() == ["stats"]
+    for y in ("2015年", "2021年"):
+        assert f"{y}" in tr.run.answer
+        assert num(round(WIDE[y].mean(), 4), lang) in tr.run.answer
+        assert num(round(WIDE[y].median(), 4), lang) in tr.run.answer
+    if lang == "zh":  # three different values: no mode, said so rather than listing every value
+        assert "众数 无" in tr.run.answer
+
+
+def test_a_mode_where_nothing_repeats_is_none():
+    from tools.stats import column_stats
+
+    t = pd.DataFrame({"x": [3.0, 1.0, 2.0], "y": [1, 1, 2]})
+    r = column_stats(t, ["x", "y"], ["mode"])
+    assert r.facts["values"]["x"]["mode"] is None
+    assert r.facts["values"]["y"]["mode"] == str(t["y"].mode().iloc[0])

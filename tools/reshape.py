@@ -160,6 +160,39 @@ def wide_growth(table: pd.DataFrame, first: str | None = None, last: str | None 
 
 
 @tool
+def wide_change(table: pd.DataFrame, first: str, last: str, rows: list[str] | None = None, above: float | None = None,
+                below: float | None = None) -> ToolResult:
+    """For a wide table: each row's change from one named period to another, and its rate (%) = (later − earlier) / earlier × 100;
+    with `above` / `below`, only the rows whose rate is above / below that many percent."""
+    s = _series_or_refuse(table)
+    for bound in (first, last):
+        if bound not in s.columns:
+            raise ToolArgError(f"没有“{bound}”这一期，现有：{s.columns[0]}—{s.columns[-1]}。", f"No period {bound}; the table covers {s.columns[0]} to {s.columns[-1]}.")
+    early, late = sorted((first, last), key=s.columns.index)
+    if early == late:
+        raise ToolArgError("比较需要两个不同的时期。", "A change needs two different periods.")
+    lab = label_column(table, s)
+    data = table
+    if rows and lab:
+        data = table[table[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])]
+        if data.empty:
+            raise ToolArgError(f"“{lab}”列里没有 {'、'.join(rows)}。", f"'{lab}' has no {', '.join(rows)}.")
+    a, b = numeric(data, early), numeric(data, late)
+    rate = ((b - a) / a.abs() * 100).where(a.ne(0) & a.notna() & b.notna())
+    out = pd.DataFrame({**({lab: data[lab]} if lab else {}), early: a, late: b, "变化": (b - a).round(4), "增长率(%)": rate.round(2)})
+    if above is not None:
+        out = out[rate > above]
+    if below is not None:
+        out = out[rate < below]
+    out = out.reset_index(drop=True)
+    said = [{"name": str(r[lab]) if lab else str(i + 1), "first": rnd(r[early]), "last": rnd(r[late]), "change": rnd(r["变化"]),
+             "pct": rnd(r["增长率(%)"], 2)} for i, r in enumerate(out.head(8).to_dict("records"))]
+    facts = {"rows_in": len(data), "rows_out": len(out), "first": early, "last": late, "label_column": lab, "above": above, "below": below,
+             "no_base": int(rate.isna().sum()), "rows": said}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
 def wide_to_long(table: pd.DataFrame) -> ToolResult:
     """A wide table in long form (name | period | value), ready for charts and grouping."""
     s = _series_or_refuse(table)

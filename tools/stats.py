@@ -40,7 +40,10 @@ def _one(s: pd.Series, stat: str) -> Any:
     if stat == "nunique":
         return int(s.dropna().nunique())
     if stat == "mode":
-        m = s.dropna().mode()
+        x = s.dropna()
+        if len(x) > 1 and not x.duplicated().any():
+            return None  # no value repeats: there is no mode (never every value listed as one)
+        m = x.mode()
         return None if m.empty else "、".join(str(rnd(v)) for v in m.head(3))
     if stat == "count":
         return int(s.notna().sum())
