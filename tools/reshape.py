@@ -36,6 +36,16 @@ def _wide_values(table: pd.DataFrame, s: Series) -> pd.DataFrame:
     return pd.DataFrame({c: pd.to_numeric(table[c], errors="coerce") for c in s.columns}, index=table.index)
 
 
+def _named_rows(table: pd.DataFrame, lab: str | None, rows: list[str] | None) -> pd.DataFrame:
+    """The rows of a wide table whose name is one of `rows` (all rows when none are named)."""
+    if not rows or not lab:
+        return table
+    data = table[table[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])]
+    if data.empty:
+        raise ToolArgError(f"“{lab}”列里没有 {'、'.join(rows)}。", f"'{lab}' has no {', '.join(rows)}.")
+    return data
+
+
 @tool
 def pivot_table(table: pd.DataFrame, rows: list[str], columns: str | None = None, value: str | None = None, agg: str = "sum",
                 totals: bool = True) -> ToolResult:
@@ -172,11 +182,7 @@ def wide_change(table: pd.DataFrame, first: str, last: str, rows: list[str] | No
     if early == late:
         raise ToolArgError("比较需要两个不同的时期。", "A change needs two different periods.")
     lab = label_column(table, s)
-    data = table
-    if rows and lab:
-        data = table[table[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])]
-        if data.empty:
-            raise ToolArgError(f"“{lab}”列里没有 {'、'.join(rows)}。", f"'{lab}' has no {', '.join(rows)}.")
+    data = _named_rows(table, lab, rows)
     a, b = numeric(data, early), numeric(data, late)
     rate = ((b - a) / a.abs() * 100).where(a.ne(0) & a.notna() & b.notna())
     out = pd.DataFrame({**({lab: data[lab]} if lab else {}), early: a, late: b, "变化": (b - a).round(4), "增长率(%)": rate.round(2)})
@@ -231,11 +237,7 @@ def wide_stats(table: pd.DataFrame, stats: list[str], rows: list[str] | None = N
     s = _series_or_refuse(table)
     lab = label_column(table, s)
     cols = _period_columns(s, first, last)
-    data = table
-    if rows and lab:
-        data = table[table[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])]
-        if data.empty:
-            raise ToolArgError(f"“{lab}”列里没有 {'、'.join(rows)}。", f"'{lab}' has no {', '.join(rows)}.")
+    data = _named_rows(table, lab, rows)
     v = _wide_values(data, Series(tuple(cols), tuple(range(len(cols))), s.kind))
     out_rows = []
     for idx in v.index:
@@ -260,11 +262,7 @@ def wide_trend(table: pd.DataFrame, rows: list[str] | None = None, first: str | 
 
     s = _narrow(_series_or_refuse(table), first, last)
     lab = label_column(table, s)
-    data = table
-    if rows and lab:
-        data = table[table[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])]
-        if data.empty:
-            raise ToolArgError(f"“{lab}”列里没有 {'、'.join(rows)}。", f"'{lab}' has no {', '.join(rows)}.")
+    data = _named_rows(table, lab, rows)
     v = _wide_values(data, s)
     out_rows = []
     for idx in v.index:
