@@ -269,6 +269,9 @@ class Share(OpSpec):
         from modes.ops import _blank, _id_like
 
         used = [x.span() for x in SHARE_RX.finditer(text)]
+        ratio = _column_ratio(text, hits, sheet, m)
+        if ratio is not None:
+            return ratio
         keys, by_spans = _by_keys(text, hits, sheet, used)
         within = _within_groups(text, hits, sheet, used, keys, by_spans, m.start())
         if within is not None:
@@ -308,6 +311,34 @@ class Share(OpSpec):
                    f"Share of total {what} ({num(facts['total'], lang)}): {', '.join(parts)}{more} ({facts['rows_in']:,} rows).")
 
 
+WHICH_ROW = _lazy(r"哪(?:一)?(?:个|家|位|些|种|类|条|行)?|(?:各|每)(?:一)?(?:个|家|位)|(?<![a-z])which(?![a-z])", re.I)  # 哪家 / 各家: the rows themselves
+ID_NAME = _lazy(r"(?:^|[_\s])(?:id|uuid|guid|key)$|^(?:id|uuid)[_\s]|编号$|编码$|序号$|代码$", re.I)  # names a row, never says which one it is
+RATIO_GAP = _lazy(r"\s*(?:的)?\s*(?:占|占到|占了|相对于)\s*(?:其|它的|它们的|他们的|该行的|自身的?|各自的?)?\s*(?:的)?\s*"
+                  r"|\s*(?:as an?|as the)\s+(?:share|percentage|proportion|fraction|percent)\s+of\s+(?:its|their|the)?\s*", re.I)
+
+
+def _column_ratio(text: str, hits: list[Any], sheet: Any, m: re.Match[str]) -> Found | None:
+    """汇兑收益占其营业收入的比重 / A as a share of B: one column over another, row by row; 最高/最低 picks the row."""
+    from modes.ops import _id_like
+
+    nums = [h for h in hits if h.column in sheet.numeric]
+    for a, b in zip(nums, nums[1:], strict=False):
+        if a.column == b.column or not RATIO_GAP.fullmatch(text[a.end : b.start]):
+            continue
+        if not (b.end <= m.start() <= b.end + 4 or a.start <= m.start() < b.start):
+            continue  # the share word belongs to this pair: right after it (…的比重) or inside it (as a share of)
+        hi, lo = HIGH_END.search(text), LOW_END.search(text)
+        which = "both" if hi and lo else "max" if hi else "min" if lo else None
+        texts = [c for c in sheet.columns if c not in sheet.numeric and c not in sheet.dates and not _id_like(c, sheet) and not ID_NAME.search(c)]
+        named = [h.column for h in hits if h.column in texts]
+        label = (named or texts or [None])[0]
+        spans = [m.span(), (a.start, b.end)] + [x.span() for rx in (HIGH_END, LOW_END, WHICH_ROW) for x in rx.finditer(text)]
+        spans += [(h.start, h.end) for h in hits if h.column == label]
+        args = {"numerator": a.column, "denominator": b.column, **({"label": label} if label else {}), **({"which": which} if which else {})}
+        return Found(m.start(), "column_ratio", args, tuple(spans))
+    return None
+
+
 def _within_groups(text: str, hits: list[Any], sheet: Any, used: list[tuple[int, int]], keys: list[str],
                    by_spans: list[tuple[int, int]], at: int) -> Found | None:
     """按部门分组，女性所占比例 / the share of women in each department: a condition's proportion within each group.
@@ -327,6 +358,48 @@ def _within_groups(text: str, hits: list[Any], sheet: Any, used: list[tuple[int,
     if first_cond < min(a for a, _ in by_spans):
         return None
     return Found(at, "proportion", {"conditions": cp.conds, "logic": cp.logic, "by": keys}, tuple(used + by_spans + list(cp.spans)))
+
+
+@operation
+class ColumnRatio(OpSpec):
+    name = "column_ratio"
+    family = "explore"
+    label = {"zh": "两列之比", "en": "ratio of two columns"}
+    words = {}  # read by Share: 汇兑收益占营业收入的比重
+    saves_result = True
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        a, b = args["numerator"], args["denominator"]
+        pick = {"max": _zh(lang, "，找出最高的", ", and find the highest"), "min": _zh(lang, "，找出最低的", ", and find the lowest"),
+                "both": _zh(lang, "，找出最高和最低的", ", and find the highest and the lowest")}.get(args.get("which") or "", "")
+        return _zh(lang, f"逐行计算 {a} 占 {b} 的比重（{a} ÷ {b} × 100%）{pick}", f"row by row, {a} as a share of {b} ({a} ÷ {b} × 100%){pick}")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "占比"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {k: args[k] for k in ("numerator", "denominator", "label", "which") if args.get(k)}
+        return [StepSpec("计算两列之比", "column_ratio", "比重已算出", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "column_ratio":
+            return None
+        a, b = facts["numerator"], facts["denominator"]
+        skip = _zh(lang, f"{facts['no_ratio']} 行因 {b} 为 0 或空未计算。", f" {facts['no_ratio']} rows have no {b} and no ratio.") if facts["no_ratio"] else ""
+
+        def said(rows: list[dict[str, Any]]) -> str:
+            return _sep(lang).join(f"{r['label']}（{r['pct']}%）" if lang == "zh" else f"{r['label']} ({r['pct']}%)" for r in rows)
+
+        w = facts.get("which")
+        if w and facts.get("highest"):
+            hi = _zh(lang, f"{a} 占 {b} 比重最高的是 {said(facts['highest'])}", f"Highest {a} as a share of {b}: {said(facts['highest'])}")
+            lo = _zh(lang, f"最低的是 {said(facts['lowest'])}", f"lowest: {said(facts['lowest'])}")
+            body = {"max": hi, "min": _zh(lang, f"{a} 占 {b} 比重{lo}", f"Lowest {a} as a share of {b}: {said(facts['lowest'])}"),
+                    "both": f"{hi}{_zh(lang, '，', '; ')}{lo}"}[w]
+            return _zh(lang, f"{body}（共 {facts['counted']} 行有比值）。{skip}", f"{body} ({facts['counted']} rows with a ratio).{skip}")
+        more = "……" if facts["counted"] > len(facts["first"]) else ""
+        return _zh(lang, f"{a} 占 {b} 的比重（从高到低）：{said(facts['first'])}{more}。{skip}",
+                   f"{a} as a share of {b}, highest first: {said(facts['first'])}{more}.{skip}")
 
 
 @operation
@@ -637,6 +710,22 @@ def _wide_change(text: str, hits: list[Any], sheet: Any, m: re.Match[str], rows:
     return Found(m.start(), "wide_change", args, tuple([m.span(), *spans, *[(h.start, h.end) for h in hits]]))
 
 
+RELATION_WORDS = _lazy(r"相关性|相关系数|相关程度|相关|(?<![a-z])(?:correlation|correlated|correlate)(?![a-z])", re.I)
+BETWEEN_ROWS = _lazy(r"(?:各|每个|所有)?[\u4e00-\u9fff]{0,4}?之间|(?<![a-z])(?:across|over) (?:the )?rows(?![a-z])", re.I)
+
+
+def _wide_pair(text: str, hits: list[Any], sheet: Any, rel: re.Match[str]) -> Found | None:
+    """Two period columns named apart with a word for correlation: the correlation of those two columns over the rows."""
+    named = _named_periods(text, hits, _series_of(sheet))
+    cols = list(dict.fromkeys(h.column for h in named))
+    if len(cols) != 2 or any(h.column not in cols and h.column in sheet.numeric for h in hits):
+        return None
+    label, _, row_spans = wide_rows(text, sheet)
+    spans = [rel.span(), *row_spans, *[(h.start, h.end) for h in named], *[(h.start, h.end) for h in hits if h.column == label]]
+    spans += [x.span() for rx in (ROW_WORDS, BETWEEN_ROWS, COMPARE_WORDS) for x in rx.finditer(text)]
+    return Found(rel.start(), "correlate", {"columns": cols, **({"label": label} if label else {})}, tuple(spans))
+
+
 def _wide_found(text: str, hits: list[Any], sheet: Any, m: re.Match[str], what: str) -> Found:
     series = _series_of(sheet)
     _, rows, spans = wide_rows(text, sheet)
@@ -664,6 +753,9 @@ class Wide(OpSpec):
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         if _series_of(sheet) is None:
             return None
+        rel = RELATION_WORDS.search(text)
+        if rel:  # 分析2011年与2010年各行业的相关性: two period columns, correlated over the rows
+            return _wide_pair(text, hits, sheet, rel)
         for rx, what in ((LONG_RX, "long"), (CAGR_RX, "cagr"), (PEAK_RX, "peak"), (ROWSUM_RX, "summary")):
             m = rx.search(text)
             if m:

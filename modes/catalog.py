@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+UNIT_TAIL = re.compile(r"\s*[(（][^()（）]{1,12}[)）]\s*$")  # 销售额(元), 汇兑收益(万元/年度), 占比（%）
 SPREADSHEET = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv")
 
 
@@ -28,8 +29,15 @@ class SheetInfo:
 
     @cached_property
     def folded(self) -> tuple[tuple[str, str], ...]:
-        """(column, its casefolded name) for every named column; built once per sheet."""
-        return tuple((c, c.casefold()) for c in self.columns if c.casefold())
+        """(column, its casefolded name) for every named column, and its name without a unit in brackets
+        (汇兑收益 for 汇兑收益(万元/年度)) where no other column has that name; built once per sheet."""
+        full = [(c, c.casefold()) for c in self.columns if c.casefold()]
+        names = {f for _, f in full}
+        bare = [(c, b) for c, f in full if (b := UNIT_TAIL.sub("", f).strip()) != f and len(b) >= 2 and b not in names]
+        counts: dict[str, int] = {}
+        for _, b in bare:
+            counts[b] = counts.get(b, 0) + 1
+        return tuple(full + [(c, b) for c, b in bare if counts[b] == 1])
 
     @cached_property
     def synonym_words(self) -> tuple[tuple[str, str], ...]:

@@ -174,3 +174,53 @@ def test_a_mode_where_nothing_repeats_is_none():
     r = column_stats(t, ["x", "y"], ["mode"])
     assert r.facts["values"]["x"]["mode"] is None
     assert r.facts["values"]["y"]["mode"] == str(t["y"].mode().iloc[0])
+
+
+BANKS = pd.DataFrame({
+    "id": [f"{i:08x}-aa" for i in range(12)],
+    "归属机构": [f"银行{chr(0x41 + i)}" for i in range(12)],
+    "营业收入(万元/年度)": RNG.uniform(1e5, 9e5, 12).round(1),
+    "汇兑收益(万元/年度)": RNG.uniform(-2e3, 2e4, 12).round(1),
+})
+BANKS.loc[4, "营业收入(万元/年度)"] = 0.0
+
+
+@pytest.mark.parametrize("text, which", [
+    ("银行.csv 哪一家的汇兑收益占其营业收入比重最高？", "max"),
+    ("银行.csv 汇兑收益占营业收入的比例最低的是哪家", "min"),
+    ("银行.csv: which bank has the highest 汇兑收益 as a share of its 营业收入?", "max"),
+    ("银行.csv 各家银行汇兑收益占营业收入的比重，哪家最高，哪家最低", "both"),
+])
+def test_one_column_as_a_share_of_another_row_by_row(tmp_path, text, which):
+    BANKS.to_csv(tmp_path / "银行.csv", index=False)
+    ws = Workspace.at(tmp_path)
+    tr = run(ws, text)
+    assert tr.decision.request.kinds() == ["column_ratio"]
+    r = (BANKS["汇兑收益(万元/年度)"] / BANKS["营业收入(万元/年度)"]).where(BANKS["营业收入(万元/年度)"] != 0) * 100
+    top, bottom = BANKS.loc[r.idxmax(), "归属机构"], BANKS.loc[r.idxmin(), "归属机构"]
+    a = tr.run.answer
+    if which in ("max", "both"):
+        assert f"{top}（{round(r.max(), 2):g}%）" in a or f"{top} ({round(r.max(), 2):g}%)" in a, a
+    if which in ("min", "both"):
+        assert f"{bottom}（{round(r.min(), 2):g}%）" in a, a
+    assert "id" not in a and "1 行因" in a or "1 rows have no" in a
+    out = _saved(tr, ws)
+    assert np.allclose(out.set_index("归属机构").iloc[:, -1].reindex(BANKS["归属机构"]).to_numpy(), r.round(4).to_numpy(), equal_nan=True)
+
+
+@pytest.mark.parametrize("text", [
+    "统计公报.csv 分析2016年与2015年各指标的相关性",
+    "统计公报.csv: how correlated are 2019 and 2022 across the rows?",
+])
+def test_correlation_of_two_named_year_columns_over_the_rows(ws, text):
+    tr = run(ws, text)
+    a, b = ("2016年", "2015年") if "2016" in text else ("2019年", "2022年")
+    assert tr.decision.request.kinds() == ["correlate"]
+    r = WIDE[a].corr(WIDE[b])
+    assert f"{round(r, 4)}" in tr.run.answer or f"{round(r, 3)}" in tr.run.answer, tr.run.answer
+
+
+def test_a_column_named_without_its_unit_is_that_column(tmp_path):
+    BANKS.to_csv(tmp_path / "银行.csv", index=False)
+    tr = run(Workspace.at(tmp_path), "银行.csv 营业收入的中位数是多少")
+    assert num(round(BANKS["营业收入(万元/年度)"].median(), 4)) in tr.run.answer

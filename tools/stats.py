@@ -202,6 +202,34 @@ def extremes(table: pd.DataFrame, by: str, keys: list[str] | None = None) -> Too
 
 
 @tool
+def column_ratio(table: pd.DataFrame, numerator: str, denominator: str, label: str | None = None, which: str | None = None) -> ToolResult:
+    """Each row's numerator as a share of its denominator (A 占 B 的比重, %); with `which` = max / min / both, the row(s) where it is
+    highest / lowest (every tied row). A zero or blank denominator gives no ratio and is counted."""
+    if which not in (None, "max", "min", "both"):
+        raise ToolArgError(f"不支持的取法：{which}。", f"Unsupported choice: {which}.")
+    _need_columns(table, [numerator, denominator] + ([label] if label else []))
+    a, b = numeric(table, numerator), numeric(table, denominator)
+    name = f"{numerator}占{denominator}(%)"
+    ratio = (a / b * 100).where(b.ne(0) & a.notna() & b.notna())
+    out = table[[c for c in dict.fromkeys([label, numerator, denominator]) if c]].copy()
+    out[name] = ratio.round(4)
+    out = out.sort_values(name, ascending=False, kind="stable", na_position="last").reset_index(drop=True)
+
+    def rows(mask: pd.Series) -> list[dict[str, Any]]:
+        return [{"label": str(r[label]) if label else str(i + 1), "pct": rnd(r[name], 2), "numerator": rnd(r[numerator]), "denominator": rnd(r[denominator])}
+                for i, r in out[mask].head(10).iterrows()]
+
+    have = out[name].notna()
+    facts: dict[str, Any] = {"rows_in": len(table), "rows_out": len(out), "numerator": numerator, "denominator": denominator, "label": label,
+                             "which": which, "column": name, "no_ratio": int((~have).sum()), "counted": int(have.sum())}
+    if have.any():
+        facts["highest"] = rows(out[name] == out[name].max())
+        facts["lowest"] = rows(out[name] == out[name].min())
+    facts["first"] = rows(have)[:8]
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
 def compare_to_aggregate(table: pd.DataFrame, column: str, direction: str = "above", agg: str = "mean",
                          by: list[str] | None = None) -> ToolResult:
     """Rows whose value is above (or below) the mean or median of the column, overall or within their group."""
