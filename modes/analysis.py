@@ -361,6 +361,41 @@ def _within_groups(text: str, hits: list[Any], sheet: Any, used: list[tuple[int,
 
 
 @operation
+class AcrossColumns(OpSpec):
+    name = "across_columns"
+    family = "explore"
+    label = {"zh": "各列比较", "en": "compare columns"}
+    words = {"zh": ("哪类", "哪一类", "哪种", "哪个"), "en": ("which",)}
+    answers_question = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        """哪类商家数量最少，哪类最多 on a one-row table whose columns are the categories: compare the columns."""
+        if sheet is None or sheet.rows != 1 or len(sheet.numeric) < 2:
+            return None
+        which = WHICH_ROW.search(text)
+        ends = [x.span() for rx in (HIGH_END, LOW_END) for x in rx.finditer(text)]
+        if which is None or not ends:
+            return None
+        named = list(dict.fromkeys(h.column for h in hits if h.column in sheet.numeric))
+        cols = named if len(named) >= 2 else [c for c in sheet.columns if c in sheet.numeric]
+        spans = [which.span(), *ends, *[x.span() for x in WHICH_ROW.finditer(text)], *[(h.start, h.end) for h in hits]]
+        return Found(which.start(), self.name, {"columns": cols}, tuple(spans))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, f"比较这一行的 {'、'.join(args['columns'])}，找出最高和最低的一列",
+                   f"compare {', '.join(args['columns'])} in the table's one row: the highest and the lowest")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("比较各列", "extremes_across_columns", "已比较", {"columns": args["columns"]})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "extremes_across_columns":
+            return None
+        return _zh(lang, f"最高的是 {'、'.join(facts['highest'])}（{num(facts['max'])}），最低的是 {'、'.join(facts['lowest'])}（{num(facts['min'])}）。",
+                   f"Highest: {', '.join(facts['highest'])} ({num(facts['max'], lang)}); lowest: {', '.join(facts['lowest'])} ({num(facts['min'], lang)}).")
+
+
+@operation
 class ColumnRatio(OpSpec):
     name = "column_ratio"
     family = "explore"
@@ -400,6 +435,32 @@ class ColumnRatio(OpSpec):
         more = "……" if facts["counted"] > len(facts["first"]) else ""
         return _zh(lang, f"{a} 占 {b} 的比重（从高到低）：{said(facts['first'])}{more}。{skip}",
                    f"{a} as a share of {b}, highest first: {said(facts['first'])}{more}.{skip}")
+
+
+DISTRIBUTION = _lazy(r"(?P<by>不同|各个|各类|各|每个|每一个)\s*(?P<col>[^\s，,。；;的]{1,24}?)\s*(?:之间|当中|中|里|上|间)?\s*的?\s*(?:分布情况|分布)"
+                     r"|(?<![a-z])(?:distribution|distributed|spread)\s+(?:across|by|over|among|between)\s+(?:the\s+)?(?:different\s+)?(?P<col2>[\w\u4e00-\u9fff()（）]+)", re.I)
+
+
+@operation
+class Distribution(OpSpec):
+    name = "distribution"
+    family = "explore"
+    label = {"zh": "分布", "en": "distribution"}
+    words = {"zh": ("分布",), "en": ("distribution", "distributed")}
+    model_may_propose = False
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        """这些学校在不同区域中的分布情况 / their distribution across regions: how many rows fall in each value of a column,
+        with each value's share (read as a share of the row count)."""
+        for m in DISTRIBUTION.finditer(text):
+            a, b = m.span("col") if m.group("col") else m.span("col2")
+            inside = [h for h in hits if a <= h.start and h.end <= b + 1 and h.column not in sheet.numeric]
+            if inside and not text[a : inside[0].start].strip() and (len(inside) == 1 or inside[1].column == inside[0].column):
+                return Found(m.start(), "share", {"keys": [inside[0].column]}, (m.span(), (inside[0].start, inside[0].end)))
+        return None
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return Share().to_steps(args, ctx)  # a distribution is each value's count and share of the rows
 
 
 @operation

@@ -224,3 +224,33 @@ def test_a_column_named_without_its_unit_is_that_column(tmp_path):
     BANKS.to_csv(tmp_path / "银行.csv", index=False)
     tr = run(Workspace.at(tmp_path), "银行.csv 营业收入的中位数是多少")
     assert num(round(BANKS["营业收入(万元/年度)"].median(), 4)) in tr.run.answer
+
+
+@pytest.mark.parametrize("text", [
+    "店.csv 哪类门店的数量最少，而哪类最多？",
+    "店.csv: which kind of store is the most numerous and which the least?",
+])
+def test_a_one_row_table_compares_its_columns(tmp_path, text):
+    t = pd.DataFrame({"零售门店": [5427], "批发门店": [1099], "加盟门店": [263], "直营门店": [1433]})
+    t.to_csv(tmp_path / "店.csv", index=False)
+    tr = run(Workspace.at(tmp_path), text)
+    row = t.iloc[0]
+    lang = "en" if text.startswith("店.csv:") else "zh"
+    assert row.idxmax() in tr.run.answer and row.idxmin() in tr.run.answer
+    assert num(int(row.max()), lang) in tr.run.answer and num(int(row.min()), lang) in tr.run.answer
+    assert tr.run.answer.index(row.idxmax()) < tr.run.answer.index(row.idxmin())
+
+
+@pytest.mark.parametrize("text, cond", [
+    ("员工名册.csv 筛选出月薪大于20000的员工，并指出这些员工在不同部门中的分布情况", STAFF["月薪"] > 20000),
+    ("员工名册.csv 性别为女的员工在各部门的分布", STAFF["性别"] == "女"),
+    ("员工名册.csv: rows where 月薪 is above 20000, and their distribution across 部门", STAFF["月薪"] > 20000),
+])
+def test_a_distribution_over_groups_counts_each_group(ws, text, cond):
+    tr = run(ws, text)
+    assert tr.decision.request.kinds()[-1] == "share"
+    out = _saved(tr, ws)
+    want = STAFF[cond].groupby("部门").size()
+    got = out.set_index("部门")["行数"]
+    assert got.to_dict() == want.to_dict()
+    assert np.allclose(out.set_index("部门")["占比(%)"].reindex(want.index), (want / want.sum() * 100).round(2))

@@ -202,6 +202,24 @@ def extremes(table: pd.DataFrame, by: str, keys: list[str] | None = None) -> Too
 
 
 @tool
+def extremes_across_columns(table: pd.DataFrame, columns: list[str]) -> ToolResult:
+    """A one-row table whose columns are the categories (零售商 | 批发商 | …): the column(s) with the highest and the lowest value."""
+    _need_columns(table, columns)
+    if len(table) != 1:
+        raise ToolArgError(f"这张表有 {len(table)} 行，不是一行一类的汇总表，请说明按哪一行比较。",
+                           f"The table has {len(table)} rows, not one; say which row to compare.")
+    if len(columns) < 2:
+        raise ToolArgError("至少要两列才能比较。", "At least two columns are needed to compare.")
+    row = pd.Series({c: pd.to_numeric(table[c], errors="coerce").iloc[0] for c in columns}, dtype="float64")
+    if row.notna().sum() == 0:
+        raise ToolArgError("这些列里没有数字。", "These columns hold no numbers.")
+    out = row.rename_axis("列").reset_index(name="数值").sort_values("数值", ascending=False, kind="stable").reset_index(drop=True)
+    facts = {"rows_in": 1, "rows_out": len(out), "columns": columns, "max": rnd(row.max()), "min": rnd(row.min()),
+             "highest": [str(c) for c in row.index[row == row.max()]], "lowest": [str(c) for c in row.index[row == row.min()]]}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
 def column_ratio(table: pd.DataFrame, numerator: str, denominator: str, label: str | None = None, which: str | None = None) -> ToolResult:
     """Each row's numerator as a share of its denominator (A 占 B 的比重, %); with `which` = max / min / both, the row(s) where it is
     highest / lowest (every tied row). A zero or blank denominator gives no ratio and is counted."""
