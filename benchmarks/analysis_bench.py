@@ -104,9 +104,13 @@ def main(argv: list[str] | None = None) -> list[tuple[str, float]]:
         ws = Workspace.at(d)
         import numpy as np
 
+        months = [f"{y}年{m}月" for y in range(2015, 2023) for m in range(1, 13)]
+        monthly_wide = pd.DataFrame({"指标": [f"指标{i}" for i in range(a.rows // 100)],
+                                     **{c: np.random.default_rng(i).uniform(1, 100, a.rows // 100) for i, c in enumerate(months)}})
         big = pd.DataFrame({"指标": [f"指标{i}" for i in range(a.rows)],
                             **{f"{y}年": np.random.default_rng(y).uniform(1, 100, a.rows).round(2) for y in range(2015, 2023)}})
         for label, name, args in [("宽表汇总", "wide_summary", {"table": wide}), ("宽表增长", "wide_growth", {"table": wide}),
+                                  ("按年的各月方差(宽表)", "wide_stats_per_year", {"table": monthly_wide, "stats": ["var", "mean"]}),
                                   ("两期对比(阈值, 每行一项)", "wide_change", {"table": big, "first": "2016年", "last": "2021年", "above": 10.0}),
                                   ("按月柱状图(汇总后)", "write_chart", {"ws": ws, "table": monthly, "kind": "bar", "x": "月份", "y": ["销售额_合计"], "stem": "bench"})]:
             t = time.perf_counter()

@@ -145,6 +145,10 @@ STAT_EN = {"median": "median", "mode": "mode", "std": "standard deviation", "var
            "mean": "mean", "min": "min", "max": "max"}
 
 
+PER_YEAR = _lazy(r"每一?年度?|各年度?|逐年|年度|(?<![a-z])(?:each|every|per|by) year(?![a-z])|yearly|annual", re.I)
+YEAR_WORD = _lazy(r"(?<![\d.])((?:19|20)\d\d)\s*年?(?!\s*\d{1,2}\s*月)(?![\d.%])")
+
+
 def _stat_said(s: str, v: Any, lang: str, unit: str = "") -> str:
     """One statistic as said: 中位数 9,584元; a mode where no value repeats is said to be none."""
     if s == "mode" and v is None:
@@ -185,6 +189,13 @@ class Stats(OpSpec):
             label, rows, row_spans = wide_rows(text, sheet)
             first, last, range_spans = period_range(text, hits, series)
             stats = (["mean"] if MEAN_WORDS.search(text) else []) + stats  # 平均值、方差和中位数 across the years
+            if series.kind == "month" and series.periods[0] >= 12 * 1000 and (PER_YEAR.search(text) or YEAR_WORD.search(text)):
+                # 2022年与2023年…每一年度的方差: each year's months of a monthly table
+                years = sorted({int(y.group(1)) for y in YEAR_WORD.finditer(text)})
+                spans = used + row_spans + [x.span() for rx in (PER_YEAR, YEAR_WORD, COMPARE_WORDS, PEAK_RX) for x in rx.finditer(text)]
+                args_y = {"what": "stats", "stats": list(dict.fromkeys(stats)) or ["mean", "median", "std"], "rows": rows, "per_year": True,
+                          "years": years, "series": [series.columns[0], series.columns[-1]], "first": None, "last": None}
+                return Found(min(m.start() for m in found), "wide", args_y, tuple(spans + [(h.start, h.end) for h in hits]))
             apart = list(dict.fromkeys(h.column for h in _named_periods(text, hits, series)))
             if first is None and len(apart) >= 2:  # 比较2010年和2020年的平均值、中位数: each named period down the rows
                 spans = used + row_spans + [(h.start, h.end) for h in hits] + [x.span() for x in COMPARE_WORDS.finditer(text)]
@@ -838,7 +849,9 @@ class Wide(OpSpec):
                 "growth": _zh(lang, f"计算 {rows} 每一期相对上一期的增长率（{span}）", f"period-on-period growth of {rows} over {span}"),
                 "trend": _zh(lang, f"对 {rows} 在 {span} 的数值按期拟合线性趋势（斜率、r²、p）", f"a linear trend of {rows} over {span} (slope, r², p)"),
                 "summary": _zh(lang, f"计算 {rows} 在 {span} 的合计、平均、最高/最低期和年均增长率", f"totals, means, peaks and growth of {rows} over {span}"),
-                "stats": _zh(lang, f"计算 {rows} 在 {span} 各期数值的{'、'.join(_stat_name(x, lang) for x in args.get('stats') or [])}",
+                "stats": _zh(lang, f"按年份分组，计算 {rows} 在{'、'.join(f'{y}年' for y in args.get('years') or []) or '每一年'}各月数值的{'、'.join(_stat_name(x, lang) for x in args.get('stats') or [])}",
+                             f"the {', '.join(_stat_name(x, lang) for x in args.get('stats') or [])} of {rows} over the months of {', '.join(map(str, args.get('years') or [])) or 'each year'}")
+                if args.get("per_year") else _zh(lang, f"计算 {rows} 在 {span} 各期数值的{'、'.join(_stat_name(x, lang) for x in args.get('stats') or [])}",
                              f"the {', '.join(_stat_name(x, lang) for x in args.get('stats') or [])} of {rows} across {span}")}
         return what[args["what"]]
 
@@ -853,6 +866,9 @@ class Wide(OpSpec):
             return [StepSpec("拟合各行的线性趋势", "wide_trend", "趋势已拟合", {**rng, **({"rows": args["rows"]} if args.get("rows") else {})})]
         if args["what"] == "growth":
             return [StepSpec("计算逐期增长率", "wide_growth", "增长率已算出", rng)]
+        if args["what"] == "stats" and args.get("per_year"):
+            a = {"stats": args["stats"], **({"rows": args["rows"]} if args.get("rows") else {}), **({"years": args["years"]} if args.get("years") else {})}
+            return [StepSpec("按年份计算各月统计量", "wide_stats_per_year", "统计量已算出", a)]
         if args["what"] == "stats":
             a = {"stats": args["stats"], **({"rows": args["rows"]} if args.get("rows") else {}),
                  **{k: args[k] for k in ("first", "last") if args.get(k)}}
@@ -873,6 +889,16 @@ class Wide(OpSpec):
                         f"{t['name']}: slope {t['slope']} per {facts['kind']}, intercept {t['intercept']}, r² = {t['r2']}, p {t['p_text']} ({t['n']} periods)")
                     for t in facts["trends"]]
             return _zh(lang, f"{facts['first']}—{facts['last']} 线性趋势：{'；'.join(said)}。", f"Linear trend {facts['first']} to {facts['last']}: {'; '.join(said)}.")
+        if tool == "wide_stats_per_year":
+            said = [f"{v['name']} {v['year']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(_stat_said(x, v[x], lang) for x in facts["stats"])
+                    + _zh(lang, f"（{v['n']} 个月）", f" ({v['n']} months)") for v in facts["values"]]
+            largest = ""
+            first = [v for v in facts["values"] if v["name"] == facts["values"][0]["name"]] if facts["values"] else []
+            st = facts["stats"][0] if facts["stats"] else None
+            if st and len(first) > 1 and all(isinstance(v[st], (int, float)) for v in first):
+                best = max(first, key=lambda v: v[st])
+                largest = _zh(lang, f"{first[0]['name']} 的{_stat_name(st, lang)}最大的是 {best['year']}。", f" Largest {_stat_name(st, lang)}: {best['year']}.")
+            return _zh(lang, f"{'；'.join(said)}。{largest}", f"{'; '.join(said)}.{largest}")
         if tool == "wide_stats":
             said = [f"{v['name']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(_stat_said(x, v[x], lang) for x in facts["stats"])
                     + _zh(lang, f"（{v['n']} 期）", f" ({v['n']} periods)") for v in facts["values"]]

@@ -254,3 +254,26 @@ def test_a_distribution_over_groups_counts_each_group(ws, text, cond):
     got = out.set_index("部门")["行数"]
     assert got.to_dict() == want.to_dict()
     assert np.allclose(out.set_index("部门")["占比(%)"].reindex(want.index), (want / want.sum() * 100).round(2))
+
+
+MONTHS = [f"{y}年{m}月" for y in (2023, 2022, 2021) for m in range(12, 0, -1)]
+MONTHLY = pd.DataFrame({"指标": ["出口交货值_当期值", "出口交货值_累计值"], **{c: RNG.uniform(10, 30, 2).round(1) for c in MONTHS}})
+MONTHLY.loc[0, "2022年1月"] = np.nan
+
+
+@pytest.mark.parametrize("text, years, stat", [
+    ("月度.csv 对比2022年与2023年的数据，哪一年的出口交货值波动更大？请计算每一年度的方差", [2022, 2023], "var"),
+    ("月度.csv 各年度出口交货值_当期值的标准差", [2021, 2022, 2023], "std"),
+    ("月度.csv: the variance of each year's months in 2021 and 2023", [2021, 2023], "var"),
+])
+def test_statistics_of_each_years_months(tmp_path, text, years, stat):
+    MONTHLY.to_csv(tmp_path / "月度.csv", index=False)
+    tr = run(Workspace.at(tmp_path), text)
+    lang = "en" if ":" in text else "zh"
+    row = MONTHLY.iloc[0]
+    for y in years:
+        v = row[[c for c in MONTHS if c.startswith(f"{y}年")]].astype(float).dropna()
+        assert num(round(getattr(v, stat)(), 4), lang) in tr.run.answer, (y, tr.run.answer)
+    if lang == "zh" and stat == "var":
+        best = max(years, key=lambda y: row[[c for c in MONTHS if c.startswith(f"{y}年")]].astype(float).var())
+        assert f"方差最大的是 {best}年" in tr.run.answer

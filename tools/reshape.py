@@ -9,7 +9,7 @@ from tools.fmt import rnd
 from tools.ops import _need_columns, _sample
 from tools.registry import ToolResult, tool
 from tools.series import Series, detect_series
-from tools.stats import _one, numeric, stat_label
+from tools.stats import PCT, _one, numeric, stat_label
 from tools.timeseries import cagr_of
 
 AGGS = {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大", "median": "中位数"}
@@ -250,6 +250,59 @@ def wide_stats(table: pd.DataFrame, stats: list[str], rows: list[str] | None = N
     out = pd.DataFrame(out_rows)
     facts = {"rows_in": len(table), "rows_out": len(out), "label_column": lab, "stats": stats, "first": cols[0], "last": cols[-1],
              "periods": len(cols), "values": [{"name": str(r.get(str(lab), "")), "n": r["期数"], **{st: r[stat_label(st)] for st in stats}} for r in out_rows[:8]]}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+def _row_stat(block: pd.DataFrame, st: str) -> pd.Series:
+    """One statistic of every row of a block of numeric columns (ddof 1, blanks skipped), rounded as tables show it."""
+    n = block.notna().sum(axis=1)
+    m = PCT.match(st)
+    if st in ("mean", "median", "std", "var", "min", "max", "sum"):
+        r = getattr(block, st)(axis=1)
+    elif st == "count":
+        return n
+    elif st == "range":
+        r = block.max(axis=1) - block.min(axis=1)
+    elif st in ("q1", "q3") or m:
+        r = block.quantile({"q1": 0.25, "q3": 0.75}.get(st) or float(m.group(1)) / 100 if m else {"q1": 0.25, "q3": 0.75}[st], axis=1)
+    elif st == "iqr":
+        r = block.quantile(0.75, axis=1) - block.quantile(0.25, axis=1)
+    elif st == "cv":
+        mean = block.mean(axis=1)
+        r = (block.std(axis=1) / mean).where(mean.ne(0) & (n >= 2))
+    else:  # mode, nunique: row by row
+        return block.apply(lambda row: _one(row, st), axis=1)
+    return r.where(n > 0).round(4)
+
+
+@tool
+def wide_stats_per_year(table: pd.DataFrame, stats: list[str], rows: list[str] | None = None, years: list[int] | None = None) -> ToolResult:
+    """For a wide table of months (2023年1月 … 2024年3月): statistics (variance, mean …) of each row over each year's months,
+    optionally for some years only."""
+    s = _series_or_refuse(table)
+    if s.kind != "month" or s.periods[0] < 12 * 1000:
+        raise ToolArgError("这张表的列不是“某年某月”，无法按年份分组计算。", "The columns are not months of given years; they cannot be grouped by year.")
+    lab = label_column(table, s)
+    data = _named_rows(table, lab, rows)
+    by_year: dict[int, list[str]] = {}
+    for c, p in zip(s.columns, s.periods, strict=True):
+        by_year.setdefault(p // 12, []).append(c)
+    want = sorted(set(years)) if years else sorted(by_year)
+    missing = [y for y in want if y not in by_year]
+    if missing:
+        raise ToolArgError(f"表里没有 {'、'.join(f'{y}年' for y in missing)} 的月份列（有 {min(by_year)}—{max(by_year)} 年）。",
+                           f"No months of {', '.join(map(str, missing))} (the table covers {min(by_year)} to {max(by_year)}).")
+    parts = []
+    for y in want:  # one block of months per year, every row at once
+        block = pd.DataFrame({c: pd.to_numeric(data[c], errors="coerce") for c in by_year[y]}, index=data.index)
+        part = pd.DataFrame({**({str(lab): data[lab]} if lab else {}), "年份": f"{y}年", "月数": block.notna().sum(axis=1)}, index=data.index)
+        for st in stats:
+            part[stat_label(st)] = _row_stat(block, st)
+        parts.append(part.assign(_row=range(len(part))))
+    out = pd.concat(parts).sort_values("_row", kind="stable").drop(columns="_row").reset_index(drop=True)
+    out_rows = out.head(12).to_dict("records")
+    values = [{"name": str(r.get(str(lab), "")), "year": r["年份"], "n": int(r["月数"]), **{st: rnd(r[stat_label(st)]) for st in stats}} for r in out_rows]
+    facts = {"rows_in": len(table), "rows_out": len(out), "label_column": lab, "stats": stats, "years": [f"{y}年" for y in want], "values": values}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
 
