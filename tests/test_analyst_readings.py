@@ -277,3 +277,16 @@ def test_statistics_of_each_years_months(tmp_path, text, years, stat):
     if lang == "zh" and stat == "var":
         best = max(years, key=lambda y: row[[c for c in MONTHS if c.startswith(f"{y}年")]].astype(float).var())
         assert f"方差最大的是 {best}年" in tr.run.answer
+
+
+@pytest.mark.parametrize("text", [
+    "在COVID-19数据中，People_Tested的中位数是多少",
+    "COVID-19数据里年龄0-17岁的People_Tested的中位数",
+    "通过Service_Name筛选以后，People_Tested的中位数是多少",
+])
+def test_words_glued_to_chinese_are_not_missing_files(tmp_path, text):
+    t = pd.DataFrame({"Service_Name": ["a", "b", "c", "d"], "People_Tested": [5, 9, 2, 7]})
+    t.to_csv(tmp_path / "COVID-19_Daily_Testing_-_By_Person.csv", index=False)
+    d = Session(Workspace.at(tmp_path)).turn(text).decision
+    assert "工作区里没有" not in (d.reply or ""), d.reply
+    assert d.request.file == "COVID-19_Daily_Testing_-_By_Person.csv"
