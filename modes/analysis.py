@@ -318,6 +318,8 @@ class Share(OpSpec):
         parts = [f"{s['label']} {pct(s['pct'] / 100)}" for s in facts["shares"]]
         what = facts["column"] or _zh(lang, "行数", "rows")
         more = "……" if facts["groups"] > len(parts) else ""
+        if facts.get("skipped_totals"):
+            more += _zh(lang, f"（表中自带的合计行 {'、'.join(facts['skipped_totals'])} 未计入）", f" (the table's own total row {', '.join(facts['skipped_totals'])} left out)")
         return _zh(lang, f"各 {'、'.join(facts['keys'])} 占 {what} 总计 {num(facts['total'], lang)} 的比例：{'，'.join(parts)}{more}（共 {facts['rows_in']:,} 行）。",
                    f"Share of total {what} ({num(facts['total'], lang)}): {', '.join(parts)}{more} ({facts['rows_in']:,} rows).")
 

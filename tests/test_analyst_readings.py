@@ -290,3 +290,35 @@ def test_words_glued_to_chinese_are_not_missing_files(tmp_path, text):
     d = Session(Workspace.at(tmp_path)).turn(text).decision
     assert "工作区里没有" not in (d.reply or ""), d.reply
     assert d.request.file == "COVID-19_Daily_Testing_-_By_Person.csv"
+
+
+DISEASES = pd.DataFrame({"编码": ["A", "B", "C", "D", None], "疾病类别": ["甲类", "乙类", "丙类", "丁类", "总计"],
+                         "人次": [120.0, 80.0, 55.0, 45.0, 300.0]})
+
+
+@pytest.mark.parametrize("text", ["病.csv 请列出所有疾病类别的人次总和", "病.csv: what is the total of 人次?"])
+def test_a_tables_own_total_row_is_not_added_in_again(tmp_path, text):
+    DISEASES.to_csv(tmp_path / "病.csv", index=False)
+    ws = Workspace.at(tmp_path)
+    tr = run(ws, text)
+    body = DISEASES[DISEASES["疾病类别"] != "总计"]["人次"].sum()
+    said = tr.run.answer + "".join(_saved(tr, ws).to_csv(index=False) for _ in [0] if tr.run.files)
+    assert f"{int(body)}" in said.replace(",", "") and f"{int(body * 2)}" not in said.replace(",", "")
+
+
+def test_shares_leave_out_the_tables_own_total_row(tmp_path):
+    DISEASES.to_csv(tmp_path / "病.csv", index=False)
+    tr = run(Workspace.at(tmp_path), "病.csv 各疾病类别的人次占比")
+    body = DISEASES[DISEASES["疾病类别"] != "总计"].set_index("疾病类别")["人次"]
+    for k, v in body.items():
+        assert f"{k} {round(v / body.sum() * 100, 2):g}%" in tr.run.answer
+    assert "，总计 " not in tr.run.answer and "：总计 " not in tr.run.answer and "合计行 总计 未计入" in tr.run.answer
+
+
+def test_a_total_word_in_the_middle_of_a_table_is_an_ordinary_row():
+    from tools.stats import total_rows
+
+    t = pd.DataFrame({"项目": ["甲", "合计", "乙", "丙"], "值": [1.0, 2.0, 3.0, 4.0]})
+    assert not total_rows(t).any()
+    t2 = pd.DataFrame({"项目": ["Total", "甲", "乙", "丙"], "值": [10.0, 2.0, 3.0, 5.0]})
+    assert list(total_rows(t2)) == [True, False, False, False]

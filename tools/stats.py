@@ -30,6 +30,27 @@ def numeric(table: pd.DataFrame, column: str) -> pd.Series:
     return s
 
 
+TOTAL_WORDS = frozenset({"总计", "合计", "总数", "总和", "共计", "总共", "全部", "汇总", "小计合计", "total", "totals", "grand total", "sum", "all"})
+
+
+def total_rows(table: pd.DataFrame) -> pd.Series:
+    """Rows that are the table's own total (a text cell 总计 / 合计 / Total …, as the first or last row holding numbers):
+    an aggregate across the rows that kept them would count everything twice."""
+    mask = pd.Series(False, index=table.index)
+    text_cols = [c for c in table.columns if not pd.api.types.is_numeric_dtype(table[c])]
+    nums = [c for c in table.columns if pd.api.types.is_numeric_dtype(table[c]) and not pd.api.types.is_bool_dtype(table[c])]
+    if not text_cols or not nums or len(table) < 3:
+        return mask
+    with_numbers = table.index[table[nums].notna().any(axis=1)]
+    if len(with_numbers) < 3:
+        return mask
+    ends = {with_numbers[0], with_numbers[-1]}
+    for c in text_cols:
+        said = table[c].astype("string").str.strip().str.casefold().isin(TOTAL_WORDS).fillna(False).astype(bool)
+        mask |= said & table.index.isin(list(ends))
+    return mask
+
+
 def stat_label(stat: str) -> str:
     m = PCT.match(stat)
     return f"第{m.group(1)}百分位数" if m else STAT_ZH.get(stat, stat)
@@ -125,6 +146,9 @@ def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = No
     if not keys:
         raise ToolArgError("要按哪一列算占比？", "Shares of which grouping column?")
     _need_columns(table, keys + within + ([column] if column else []))
+    own_total = total_rows(table)
+    skipped = [str(v) for v in table.loc[own_total, keys[0]].head(3)] if own_total.any() else []
+    table = table[~own_total]
     value_name = f"{column}_合计" if column else "行数"
     s = _totals(table, within + [k for k in keys if k not in within], column).rename(value_name)
     out = s.reset_index()
@@ -146,7 +170,7 @@ def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = No
     first = out.iloc[0] if len(out) else None
     facts = {
         "rows_in": len(table), "rows_out": len(out), "groups": len(out), "keys": keys, "within": within, "column": column,
-        "value_name": value_name, "total": rnd(out[value_name].sum()),
+        "value_name": value_name, "total": rnd(out[value_name].sum()), "skipped_totals": skipped,
         "shares": [{"label": "、".join(str(r[k]) for k in within + keys), "value": rnd(r[value_name]), "pct": rnd(r["占比(%)"], 2)}
                    for r in out.head(8).to_dict("records")],
         "top": None if first is None else {"label": "、".join(str(first[k]) for k in within + keys), "value": rnd(first[value_name]),
