@@ -46,6 +46,7 @@ def cases(rows: int) -> list[tuple[str, str, dict[str, Any]]]:
         ("满足条件的比例", "proportion_where", {"conditions": gt}),
         ("组内满足条件的比例", "proportion_where", {"conditions": gt, "by": ["区域"]}),
         ("最高和最低(并列全列)", "extremes", {"by": "销售额"}),
+        ("按两列之比筛选", "rows_by_share_of_column", {"numerator": "成本", "denominator": "销售额", "op": "gt", "percent": 50.0}),
         ("两列之比(逐行, 取最高)", "column_ratio", {"numerator": "成本", "denominator": "销售额", "label": "产品", "which": "max"}),
         ("高于组内平均", "compare_to_aggregate", {"column": "销售额", "by": ["区域"]}),
         ("每组前3", "top_n_per_group", {"by": ["区域"], "column": "销售额", "n": 3}),

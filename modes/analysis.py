@@ -373,6 +373,73 @@ def _within_groups(text: str, hits: list[Any], sheet: Any, used: list[tuple[int,
     return Found(at, "proportion", {"conditions": cp.conds, "logic": cp.logic, "by": keys}, tuple(used + by_spans + list(cp.spans)))
 
 
+SHARE_LIMIT = _lazy(r"(?P<d>超过了?|超出了?|高于|大于|多于|不低于|不少于|低于|小于|少于|不到|不足|不超过|(?<![a-z])(?:more than|over|above|greater than|at least|less than|below|under|at most)(?![a-z]))\s*"
+                    r"(?:其|它的|它们的|他们的|自身的?|各自的?|its|their|the)?\s*(?P<b>[^\s，,。；;？?、的]{1,24}?|[A-Za-z_][\w ]{0,30}?)\s*的\s*(?P<n>\d+(?:\.\d+)?)\s*(?:%|％)"
+                    r"|(?P<d2>more than|over|above|greater than|at least|less than|below|under|at most)\s+(?P<n2>\d+(?:\.\d+)?)\s*(?:%|percent)\s+of\s+"
+                    r"(?:its|their|the)?\s*(?P<b2>[\w\u4e00-\u9fff()（）/]+)", re.I)
+LIMIT_OP = (("不低于|不少于|at least", "ge"), ("不超过|at most", "le"), ("低于|小于|少于|不到|不足|less than|below|under", "lt"))
+
+
+def _resolve_measure(raw: str, sheet: Any) -> str | None:
+    """A numeric column from a name as written; 总资产 also names 资产总计 (总 before the noun or 总计 after it)."""
+    from modes.resolve import resolve_column
+
+    for form in dict.fromkeys([raw, raw[1:] if raw.startswith("总") and len(raw) > 2 else raw]):
+        col, how, _ = resolve_column(form, sheet, numeric=True, closest=False)
+        if col and col in sheet.numeric and how in ("exact", "synonym", "partial"):
+            return col
+    return None
+
+
+@operation
+class ShareLimit(OpSpec):
+    name = "share_limit"
+    family = "transform"
+    label = {"zh": "按两列之比筛选", "en": "filter by one column's share of another"}
+    words = {"zh": ("%",), "en": ("%", "percent")}
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        """存款总额超过了其总资产的50% / deposits above 50% of their total assets: A compared with a share of B, row by row."""
+        from modes.ops import _id_like
+
+        for m in SHARE_LIMIT.finditer(text):
+            before = [h for h in hits if h.end <= m.start() and not text[h.end : m.start()].strip(" 是都已经的") and h.column in sheet.numeric]
+            raw_b = (m.group("b") or m.group("b2") or "").strip()
+            b = _resolve_measure(raw_b, sheet)
+            if not before or b is None or b == before[-1].column:
+                continue
+            d = (m.group("d") or m.group("d2") or "").casefold()
+            op = next((o for words, o in LIMIT_OP if re.fullmatch(words, d, re.I)), "gt")
+            texts = [c for c in sheet.columns if c not in sheet.numeric and c not in sheet.dates and not _id_like(c, sheet) and not ID_NAME.search(c)]
+            named = [h.column for h in hits if h.column in texts]
+            label = (named or texts or [None])[0]
+            spans = [(before[-1].start, m.end())] + [x.span() for x in WHICH_ROW.finditer(text)] + [(h.start, h.end) for h in hits if h.column == label]
+            args = {"numerator": before[-1].column, "denominator": b, "op": op, "percent": float(m.group("n") or m.group("n2")),
+                    **({"label": label} if label else {})}
+            return Found(before[-1].start, self.name, args, tuple(spans))
+        return None
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        word = {"gt": ("超过", "above"), "ge": ("不低于", "at least"), "lt": ("低于", "below"), "le": ("不超过", "at most")}[args["op"]]
+        return _zh(lang, f"筛选 {args['numerator']} {word[0]} 本行 {args['denominator']} 的 {num(args['percent'])}% 的行",
+                   f"rows whose {args['numerator']} is {word[1]} {num(args['percent'], lang)}% of their own {args['denominator']}")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "筛选"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {k: args[k] for k in ("numerator", "denominator", "op", "percent", "label") if args.get(k) is not None}
+        return [StepSpec("按两列之比筛选", "rows_by_share_of_column", "筛选完成", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "rows_by_share_of_column":
+            return None
+        names = _sep(lang).join(facts["names"]) + ("……" if facts["rows_out"] > len(facts["names"]) else "")
+        return _zh(lang, f"{facts['rows_in']} 行中有 {facts['rows_out']} 行符合" + (f"：{names}。" if names else "。"),
+                   f"{facts['rows_out']} of {facts['rows_in']} rows qualify" + (f": {names}." if names else "."))
+
+
 @operation
 class AcrossColumns(OpSpec):
     name = "across_columns"

@@ -322,3 +322,27 @@ def test_a_total_word_in_the_middle_of_a_table_is_an_ordinary_row():
     assert not total_rows(t).any()
     t2 = pd.DataFrame({"项目": ["Total", "甲", "乙", "丙"], "值": [10.0, 2.0, 3.0, 5.0]})
     assert list(total_rows(t2)) == [True, False, False, False]
+
+
+LEDGER = pd.DataFrame({
+    "归属机构": [f"机构{i}" for i in range(10)],
+    "资产总计(万元/年度)": RNG.uniform(1e5, 9e5, 10).round(1),
+    "存款总额(万元/年度)": RNG.uniform(1e4, 8e5, 10).round(1),
+})
+
+
+@pytest.mark.parametrize("text, op, pct", [
+    ("账.csv 哪些机构的存款总额超过了其总资产的50%？", "gt", 50),
+    ("账.csv 存款总额低于资产总计的40%的机构有哪些", "lt", 40),
+    ("账.csv: which rows have 存款总额 more than 60% of their 资产总计?", "gt", 60),
+])
+def test_rows_whose_column_passes_a_share_of_another(tmp_path, text, op, pct):
+    LEDGER.to_csv(tmp_path / "账.csv", index=False)
+    ws = Workspace.at(tmp_path)
+    tr = run(ws, text)
+    a, b = LEDGER["存款总额(万元/年度)"], LEDGER["资产总计(万元/年度)"] * pct / 100
+    keep = LEDGER[a > b] if op == "gt" else LEDGER[a < b]
+    out = _saved(tr, ws)
+    assert sorted(out["归属机构"]) == sorted(keep["归属机构"])
+    for name in LEDGER["归属机构"]:
+        assert (name in tr.run.answer) == (name in set(keep["归属机构"]))

@@ -226,6 +226,24 @@ def extremes(table: pd.DataFrame, by: str, keys: list[str] | None = None) -> Too
 
 
 @tool
+def rows_by_share_of_column(table: pd.DataFrame, numerator: str, denominator: str, op: str, percent: float, label: str | None = None) -> ToolResult:
+    """Rows whose numerator is above / below a percentage of their own denominator (存款总额超过其总资产的50%): A op B × percent / 100."""
+    if op not in ("gt", "ge", "lt", "le"):
+        raise ToolArgError(f"不支持的比较：{op}。", f"Unsupported comparison: {op}.")
+    _need_columns(table, [numerator, denominator] + ([label] if label else []))
+    a, b = numeric(table, numerator), numeric(table, denominator)
+    limit = b * percent / 100
+    mask = {"gt": a > limit, "ge": a >= limit, "lt": a < limit, "le": a <= limit}[op].fillna(False).astype(bool)
+    out = table[mask].copy()
+    out[f"{numerator}占{denominator}(%)"] = (a[mask] / b[mask] * 100).where(b[mask].ne(0)).round(2)
+    out = out.reset_index(drop=True)
+    names = [str(v) for v in out[label].head(20)] if label else []
+    facts = {"rows_in": len(table), "rows_out": len(out), "numerator": numerator, "denominator": denominator, "op": op, "percent": percent,
+             "label": label, "names": names, "unknown": int((a.isna() | b.isna()).sum())}
+    return ToolResult(out, facts, {"sample": _sample(out)})
+
+
+@tool
 def extremes_across_columns(table: pd.DataFrame, columns: list[str]) -> ToolResult:
     """A one-row table whose columns are the categories (零售商 | 批发商 | …): the column(s) with the highest and the lowest value."""
     _need_columns(table, columns)
