@@ -292,7 +292,8 @@ class Share(OpSpec):
 
             cp = parse_conditions(_blank(text, used), sheet, [h for h in hits if _free(used, h.start, h.end)])
             if cp.conds and all(c.column for c in cp.conds):
-                return Found(m.start(), "proportion", {"conditions": cp.conds, "logic": cp.logic}, tuple(used + cp.spans))
+                lead = _lead(text, min(a for a, _ in cp.spans)) if cp.spans else []
+                return Found(m.start(), "proportion", {"conditions": cp.conds, "logic": cp.logic}, tuple(used + cp.spans + lead))
             # 区域的销售额占比: a text column named before the share word
             keys = [h.column for h in _cols(hits, sheet, used, numeric=False) if h.end <= m.start() and not _id_like(h.column, sheet)][:1]
             by_spans += [(h.start, h.end) for h in hits if h.column in keys]
@@ -352,6 +353,9 @@ def _column_ratio(text: str, hits: list[Any], sheet: Any, m: re.Match[str]) -> F
     return None
 
 
+EN_EACH = _lazy(r"^\s*(?:per|for each|for every|within each|in each|within every)(?![a-z])", re.I)  # …, per department: within each
+
+
 def _within_groups(text: str, hits: list[Any], sheet: Any, used: list[tuple[int, int]], keys: list[str],
                    by_spans: list[tuple[int, int]], at: int) -> Found | None:
     """按部门分组，女性所占比例 / the share of women in each department: a condition's proportion within each group.
@@ -367,10 +371,19 @@ def _within_groups(text: str, hits: list[Any], sheet: Any, used: list[tuple[int,
     cp = parse_conditions(_blank(text, used + by_spans), sheet, rest)
     if not cp.conds or not all(c.column for c in cp.conds) or not cp.spans:
         return None
-    first_cond = min(a for a, _ in cp.spans)
-    if first_cond < min(a for a, _ in by_spans):
-        return None
-    return Found(at, "proportion", {"conditions": cp.conds, "logic": cp.logic, "by": keys}, tuple(used + by_spans + list(cp.spans)))
+    first_cond, by_at = min(a for a, _ in cp.spans), min(a for a, _ in by_spans)
+    if first_cond < by_at and not EN_EACH.search(text[by_at : by_at + 16]):
+        return None  # 女性中各部门的占比: among those rows, each group's share (a filter, then shares)
+    return Found(at, "proportion", {"conditions": cp.conds, "logic": cp.logic, "by": keys}, tuple(used + by_spans + list(cp.spans) + _lead(text, first_cond)))
+
+
+ROWS_WHERE = _lazy(r"(?:rows?|records?|entries|ones|items|people|employees)?\s*(?:where|whose|with|having|that have|that has|which have)\s*$", re.I)
+
+
+def _lead(text: str, at: int) -> list[tuple[int, int]]:
+    """'rows where' / 'whose' right before a condition: part of the condition, not a filter request of its own."""
+    m = ROWS_WHERE.search(text[:at])
+    return [m.span()] if m else []
 
 
 SHARE_LIMIT = _lazy(r"(?P<d>超过了?|超出了?|高于|大于|多于|不低于|不少于|低于|小于|少于|不到|不足|不超过|(?<![a-z])(?:more than|over|above|greater than|at least|less than|below|under|at most)(?![a-z]))\s*"

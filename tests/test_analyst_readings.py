@@ -50,6 +50,8 @@ def run(ws: Workspace, text: str):
     ("员工名册.csv 每个部门里月薪超过20000的人占多大比例", STAFF["月薪"] > 20000),
     ("员工名册.csv: per 部门, what proportion of rows have 月薪 above 20000?", STAFF["月薪"] > 20000),
     ("员工名册.csv: for each 部门, the share of employees whose 性别 is 女", STAFF["性别"] == "女"),
+    ("员工名册.csv: proportion of rows where 月薪 is above 20000, for each 部门", STAFF["月薪"] > 20000),
+    ("员工名册.csv: the share of rows whose 性别 is 女, per 部门", STAFF["性别"] == "女"),
 ])
 def test_a_conditions_share_within_each_group_is_over_that_groups_rows(ws, text, cond):
     tr = run(ws, text)
