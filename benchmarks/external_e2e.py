@@ -868,7 +868,7 @@ def _match_one(exp: Expect, text: str, run: Run) -> str | None:
         if exp.in_files:
             small = [f for p in outputs for f in read_output(p)
                      if len(f) <= MAX_RESULT_ROWS and {str(c).strip() for c in f.columns} - run.source_cols]
-            text = "\n".join([text, *(f.to_csv(index=False) for f in small)])
+            text = "\n".join([text, *(f.to_csv(index=False, sep="\t") for f in small)])  # tabs: "2169258,21" is not one number
         return match_answer(exp, text)
     if isinstance(exp, Chart):
         books = [p for p in outputs if p.suffix.lower() == ".xlsx"]
