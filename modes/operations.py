@@ -251,7 +251,7 @@ class TopN(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         low = args.get("ascending")
         if args.get("both"):
-            return _zh(lang, f"找出 {args.get('by') or ''} 最高和最低的{'行' if args.get('by') else '组'}（并列的都列出）",
+            return _zh(lang, f"找出{' ' + args['by'] + ' ' if args.get('by') else ''}最高和最低的{'行' if args.get('by') else '组'}（并列的都列出）",
                        f"find the {'rows' if args.get('by') else 'groups'} with the highest and the lowest {args.get('by') or 'value'} (ties listed)")
         if args.get("question") and args.get("by"):
             return _zh(lang, f"找出 {args['by']} {'最低' if low else '最高'}的那一行",
