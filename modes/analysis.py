@@ -283,6 +283,9 @@ class Share(OpSpec):
         ratio = _column_ratio(text, hits, sheet, m)
         if ratio is not None:
             return ratio
+        pair = _value_pair(text, sheet, m)
+        if pair is not None:
+            return pair
         keys, by_spans = _by_keys(text, hits, sheet, used)
         within = _within_groups(text, hits, sheet, used, keys, by_spans, m.start())
         if within is not None:
@@ -350,6 +353,27 @@ def _column_ratio(text: str, hits: list[Any], sheet: Any, m: re.Match[str]) -> F
         spans += [(h.start, h.end) for h in hits if h.column == label]
         args = {"numerator": a.column, "denominator": b.column, **({"label": label} if label else {}), **({"which": which} if which else {})}
         return Found(m.start(), "column_ratio", args, tuple(spans))
+    return None
+
+
+PAIR_JOIN = _lazy(r"\s*(?:与|和|跟|及|对|比|:|：|/|(?<![a-z])(?:and|to|vs\.?)(?![a-z]))\s*", re.I)
+
+
+def _value_pair(text: str, sheet: Any, m: re.Match[str]) -> Found | None:
+    """男与女的比例 / the ratio of 男 to 女: two values of one column named together before the share word: each value's share."""
+    found = []
+    for col, vals in sheet.values.items():
+        for v in vals:
+            if not v.isdigit():
+                found += [(x.start(), x.end(), col, v) for x in re.finditer(re.escape(v), text) if m.start() - 12 < x.end() <= m.start() or m.end() <= x.start() < m.end() + 16]
+    found.sort()
+    for a, b in zip(found, found[1:], strict=False):
+        if a[2] != b[2] or a[3] == b[3] or not PAIR_JOIN.fullmatch(text[a[1] : b[0]]):
+            continue
+        before = b[1] <= m.start() and re.fullmatch(r"\s*(?:之间)?\s*的?\s*", text[b[1] : m.start()])
+        after = a[0] >= m.end() and re.fullmatch(r"\s*(?:of|between)?\s*", text[m.end() : a[0]], re.I)
+        if before or after:
+            return Found(m.start(), "share", {"keys": [a[2]]}, (m.span(), (a[0], b[1])))
     return None
 
 

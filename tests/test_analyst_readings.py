@@ -348,3 +348,11 @@ def test_rows_whose_column_passes_a_share_of_another(tmp_path, text, op, pct):
     assert sorted(out["归属机构"]) == sorted(keep["归属机构"])
     for name in LEDGER["归属机构"]:
         assert (name in tr.run.answer) == (name in set(keep["归属机构"]))
+
+
+@pytest.mark.parametrize("text", ["员工名册.csv 男与女的比例是多少", "员工名册.csv: what is the proportion of 男 and 女?", "员工名册.csv 性别中男和女的占比"])
+def test_two_values_of_a_column_named_together_give_each_ones_share(ws, text):
+    tr = run(ws, text)
+    share = STAFF["性别"].value_counts(normalize=True) * 100
+    for v, p in share.items():
+        assert f"{v} {round(p, 2):g}%" in tr.run.answer, tr.run.answer
