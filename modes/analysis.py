@@ -310,10 +310,13 @@ class Share(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         keys = _sep(lang).join(args.get("keys") or [])
         what = args.get("column") or _zh(lang, "行数", "row count")
+        if args.get("among"):
+            vals = _zh(lang, "与", " and ").join(args["among"])
+            return _zh(lang, f"只比较 {keys} 为 {vals} 的行，计算两者的 {what} 各占多少", f"{keys} {vals} only: each one's share of their total {what}")
         return _zh(lang, f"计算各 {keys} 的 {what} 占总体的比例（含累计占比）", f"each {keys}'s share of total {what} (with cumulative share)")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
-        a = {"keys": args["keys"], **({"column": args["column"]} if args.get("column") else {})}
+        a = {"keys": args["keys"], **({"column": args["column"]} if args.get("column") else {}), **({"among": args["among"]} if args.get("among") else {})}
         return [StepSpec("计算占比", "share_of_total", "占比已算出", a)]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
@@ -372,8 +375,9 @@ def _value_pair(text: str, sheet: Any, m: re.Match[str]) -> Found | None:
             continue
         before = b[1] <= m.start() and re.fullmatch(r"\s*(?:之间)?\s*的?\s*", text[b[1] : m.start()])
         after = a[0] >= m.end() and re.fullmatch(r"\s*(?:of|between)?\s*", text[m.end() : a[0]], re.I)
-        if before or after:
-            return Found(m.start(), "share", {"keys": [a[2]]}, (m.span(), (a[0], b[1])))
+        if before or after:  # 研发与销售的比例 among three departments: the two compared with each other, not with all rows
+            among = {} if set(sheet.values.get(a[2], ())) == {a[3], b[3]} else {"among": [a[3], b[3]]}
+            return Found(m.start(), "share", {"keys": [a[2]], **among}, (m.span(), (a[0], b[1])))
     return None
 
 

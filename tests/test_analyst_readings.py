@@ -356,3 +356,12 @@ def test_two_values_of_a_column_named_together_give_each_ones_share(ws, text):
     share = STAFF["性别"].value_counts(normalize=True) * 100
     for v, p in share.items():
         assert f"{v} {round(p, 2):g}%" in tr.run.answer, tr.run.answer
+
+
+@pytest.mark.parametrize("text", ["员工名册.csv 研发与销售的比例是多少", "员工名册.csv: the proportion of 研发 and 销售"])
+def test_two_of_several_values_are_compared_with_each_other(ws, text):
+    tr = run(ws, text)
+    two = STAFF[STAFF["部门"].isin(["研发", "销售"])]["部门"].value_counts(normalize=True) * 100
+    for v, p in two.items():
+        assert f"{v} {round(p, 2):g}%" in tr.run.answer, tr.run.answer
+    assert "行政" not in tr.run.answer and "财务" not in tr.run.answer

@@ -140,12 +140,18 @@ def _totals(table: pd.DataFrame, keys: list[str], column: str | None) -> pd.Seri
 
 
 @tool
-def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = None, within: list[str] | None = None) -> ToolResult:
-    """Each group's share of the total of a column (or of the row count), optionally within a parent group, with cumulative share."""
+def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = None, within: list[str] | None = None,
+                   among: list[str] | None = None) -> ToolResult:
+    """Each group's share of the total of a column (or of the row count), optionally within a parent group, with cumulative share;
+    with `among`, only those values of the first key are compared (研发与销售的比例)."""
     within = list(within or [])
     if not keys:
         raise ToolArgError("要按哪一列算占比？", "Shares of which grouping column?")
     _need_columns(table, keys + within + ([column] if column else []))
+    if among:
+        table = table[table[keys[0]].astype("string").str.strip().isin([str(v) for v in among]).fillna(False).astype(bool)]
+        if table.empty:
+            raise ToolArgError(f"“{keys[0]}”里没有 {'、'.join(map(str, among))}。", f"'{keys[0]}' has none of {', '.join(map(str, among))}.")
     own_total = total_rows(table)
     skipped = [str(v) for v in table.loc[own_total, keys[0]].head(3)] if own_total.any() else []
     table = table[~own_total]
