@@ -938,6 +938,22 @@ class Wide(OpSpec):
         rel = RELATION_WORDS.search(text)
         if rel:  # 分析2011年与2010年各行业的相关性: two period columns, correlated over the rows
             return _wide_pair(text, hits, sheet, rel)
+        cmp = COMPARE_WORDS.search(text)
+        other = (STAT_RX, GROWTH_RX, SHARE_RX, CHART_RX, TEST_RX, MEAN_WORDS, PEAK_RX, ROWSUM_RX, LONG_RX, CAGR_RX)
+        mean = MEAN_WORDS.search(text)
+        if cmp and mean and not any(rx.search(text) for rx in other if rx is not MEAN_WORDS):  # 比较2016年和2020年的平均值: each year down the rows
+            series = _series_of(sheet)
+            named = _named_periods(text, hits, series)
+            apart = list(dict.fromkeys(h.column for h in named))
+            if len(apart) >= 2 and period_range(text, hits, series)[0] is None:
+                label, _, row_spans = wide_rows(text, sheet)
+                spans = [cmp.span(), mean.span(), *row_spans, *[(h.start, h.end) for h in named], *[(h.start, h.end) for h in hits]]
+                return Found(cmp.start(), "stats", {"columns": apart, "stats": ["mean"], **({"label": label} if label else {})}, tuple(spans))
+        if cmp and not any(rx.search(text) for rx in other):  # 对比2016年和2020年: each row's change between the two
+            _, rows, spans = wide_rows(text, sheet)
+            change = _wide_change(text, hits, sheet, cmp, rows, spans + [x.span() for x in ROW_WORDS.finditer(text)])
+            if change is not None:
+                return change
         for rx, what in ((LONG_RX, "long"), (CAGR_RX, "cagr"), (PEAK_RX, "peak"), (ROWSUM_RX, "summary")):
             m = rx.search(text)
             if m:

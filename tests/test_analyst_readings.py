@@ -365,3 +365,19 @@ def test_two_of_several_values_are_compared_with_each_other(ws, text):
     for v, p in two.items():
         assert f"{v} {round(p, 2):g}%" in tr.run.answer, tr.run.answer
     assert "行政" not in tr.run.answer and "财务" not in tr.run.answer
+
+
+@pytest.mark.parametrize("text", ["统计公报.csv 比较2016年和2020年", "统计公报.csv: compare 2016 and 2020 for each 指标"])
+def test_comparing_two_named_years_gives_each_rows_change(ws, text):
+    tr = run(ws, text)
+    out = _saved(tr, ws)
+    want = (WIDE["2020年"] - WIDE["2016年"]) / WIDE["2016年"] * 100
+    assert np.allclose(out["增长率(%)"], want.round(2), atol=0.006)
+
+
+@pytest.mark.parametrize("text", ["统计公报.csv 比较2016年和2020年的平均值", "统计公报.csv: compare the average of 2016 and 2020"])
+def test_comparing_the_mean_of_two_named_years(ws, text):
+    tr = run(ws, text)
+    lang = "en" if ":" in text else "zh"
+    for y in ("2016年", "2020年"):
+        assert num(round(WIDE[y].mean(), 4), lang) in tr.run.answer
