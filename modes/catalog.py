@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+UNIT_TAIL = re.compile(r"\s*[(（][^()（）]{1,12}[)）]\s*$")  # 销售额(元), 汇兑收益(万元/年度), 占比（%）
+ZH_TAG = re.compile(r"[(（]\s*(?:中文|简体|繁体|中|chinese|zh|cn)\s*[)）]\s*$", re.I)
 SPREADSHEET = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv")
 
 
@@ -28,8 +30,18 @@ class SheetInfo:
 
     @cached_property
     def folded(self) -> tuple[tuple[str, str], ...]:
-        """(column, its casefolded name) for every named column; built once per sheet."""
-        return tuple((c, c.casefold()) for c in self.columns if c.casefold())
+        """(column, its casefolded name) for every named column, and its name without a unit in brackets
+        (汇兑收益 for 汇兑收益(万元/年度)) where no other column has that name; built once per sheet."""
+        full = [(c, c.casefold()) for c in self.columns if c.casefold()]
+        names = {f for _, f in full}
+        bare = [(c, b) for c, f in full if (b := UNIT_TAIL.sub("", f).strip()) != f and len(b) >= 2 and b not in names]
+        by_bare: dict[str, list[str]] = {}
+        for c, b in bare:
+            by_bare.setdefault(b, []).append(c)
+        # 区域(中文) and 区域(英文) both say 区域: the one tagged Chinese, when exactly one is
+        pick = {b: cs[0] if len(cs) == 1 else next(iter(zh), None) if len(zh := [c for c in cs if ZH_TAG.search(c)]) == 1 else None
+                for b, cs in by_bare.items()}
+        return tuple(full + [(c, b) for c, b in bare if pick[b] == c])
 
     @cached_property
     def synonym_words(self) -> tuple[tuple[str, str], ...]:

@@ -497,7 +497,7 @@ def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list
         words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
     hits = find_columns(text, sheet) if re.search(r"至|到|~|—", text) else []
     for a, b in zip(hits, hits[1:], strict=False):  # 2015年至2020年: a range of columns, which no rule reads yet
-        if re.fullmatch(r"\s*(?:至|到|~|-|—|to|through)\s*", text[a.end : b.start], re.I):
+        if re.fullmatch(r"\s*(?:至|到|~|-|—|to|through)\s*", text[a.end : b.start], re.I) and not any(s <= a.start and b.end <= e for s, e in turn.consumed):
             words.insert(0, text[a.start : b.end])
     return words, found
 

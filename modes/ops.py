@@ -313,7 +313,10 @@ def _rule_which_top(t: _Turn) -> None:
         t.unresolved(len(unres))
     t.add(m.start(), Op("group", args))
     low = bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest", d, re.I))
-    t.add(m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": low, "question": True}))
+    from modes.analysis import asks_both_ends
+
+    both = {"both": True} if asks_both_ends(text) else {}  # 哪个最多，哪个最少: both ends are answered
+    t.add(m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": low, "question": True, **both}))
     t.spans.append(m.span())
     t.explore = True  # nothing else to read in this turn
 

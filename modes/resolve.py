@@ -145,6 +145,12 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
                 continue
             if any(edit_distance(tok.casefold(), f.stem.casefold(), 2) <= 2 for f in catalog.files):
                 continue  # a typo of a real name: the fuzzy step below
+            if not re.search(r"[_\-]", re.sub(r"\d+\s*[-–—~]\s*\d+", "", tok)):
+                continue  # 年龄0-17岁, 2010-2018年: a range of numbers, not a file's name
+            runs = [r for r in re.findall(r"[a-z0-9][a-z0-9_\-]*", tok.casefold()) if re.search(r"[a-z]", r)]
+            if runs != [tok.casefold()] and any(r in catalog.known_names or (len(r) >= 4 and any(r in f.stem.casefold() for f in catalog.files))
+                                                for r in runs):
+                continue  # 通过SERVICE_DESCRIPTION模糊匹配, 在COVID-19数据中: a column or a file's own word glued to Chinese text
             ref.spans.append(m.span())
             ref.missing_name = tok
             ref.candidates = _close_names(tok, catalog)
