@@ -142,6 +142,12 @@ class Turn:
 # ---------------------------------------------------------------- handlers
 
 
+def say_unknown(state: SessionState, utterance: str, reply: str, rule: str) -> Outcome:
+    """A turn answered with what cannot be done (没有第 9 个结果): nothing is run and nothing waits."""
+    req = Request(intent="unknown", text=utterance, lang=language(utterance))
+    return _decision("unknown", "ask_intent", req, reply, rule), state.evolve(turn=state.turn + 1, pending=None)
+
+
 def on_empty(t: Turn) -> Outcome:
     req = Request(intent="unknown", text=t.utterance, lang=t.lang)
     return _decision("unknown", "ask_intent", req, replies.ask_intent(t.lang), "empty"), t.state
@@ -251,9 +257,17 @@ def on_request(t: Turn) -> Outcome:
 # ---------------------------------------------------------------- classifiers
 
 
+HOLD_FILLER = re.compile(r"[\s,，。.!！~、]|这个|那个|吧|了|先|啊|呀|哈|(?<![a-z])(?:for now|it|that|this|please|ok|okay)(?![a-z])", re.I | re.A)
+
+
 def holds(t: Turn) -> bool:
-    """取消 / 算了, or 等一下，先别转 (a hold that asks for nothing new)."""
-    return is_cancel(t.text) or bool(HOLD.match(t.text) and not t.new_kinds - {"export"})
+    """取消 / 算了, 等一下，先别转, 先放着 / leave it for now, 不用了，谢谢: a hold or cancel that asks for nothing new."""
+    if is_cancel(t.text) or (HOLD.match(t.text) and not t.new_kinds - {"export"}):
+        return True
+    if lx.SET_ASIDE.search(t.text) and not HOLD_FILLER.sub("", lx.SET_ASIDE.sub(" ", t.text)):
+        return True  # 这个先放一放吧
+    no_thanks = lx.THANKS.sub(" ", t.text)
+    return no_thanks != t.text and bool(no_thanks.strip(" ,，。.!！~")) and is_cancel(no_thanks.strip(" ,，。.!！~"))
 
 
 def bare_greeting(t: Turn) -> bool:

@@ -56,8 +56,18 @@ def op_phrase(kind: str, args: dict[str, Any], lang: str) -> str:
     return spec.phrase(args, lang) if spec else kind
 
 
+HELD = ".wenqing/results/"  # where a result shown but not saved is kept as the input of the next request
+
+
+def file_label(path: str, lang: str) -> str:
+    """A file as the user knows it: a held result is "上一步的结果", never its internal name."""
+    if path.startswith(HELD):
+        return "上一步的结果" if lang == "zh" else "the last result"
+    return path
+
+
 def target(r: Request, lang: str) -> str:
-    files = list(r.files) or ([r.file] if r.file else [])
+    files = [file_label(f, lang) for f in (list(r.files) or ([r.file] if r.file else []))]
     name = (" 和 " if lang == "zh" else " and ").join(files) if files else ("（未定）" if lang == "zh" else "(not chosen)")
     if r.sheet:
         name += f" 的 {r.sheet} 表" if lang == "zh" else f" (sheet {r.sheet})"
