@@ -285,9 +285,10 @@ class Session:
         stem = re.sub(r"_结果_[0-9a-f]{6}$", "", Path(d.request.file or "结果").stem)  # a result of a result keeps the source's name
         name = f"{safe_stem(stem)}_结果_{trace_id[:6]}.csv"
         try:
-            save_state(self.ws, RESULTS_DIR, name, table.to_csv(index=False).encode("utf-8-sig"))
+            saved = save_state(self.ws, RESULTS_DIR, name, table.to_csv(index=False).encode("utf-8-sig"))
         except UserError:
             return None  # a workspace that cannot hold it: the follow-up asks which file, as before
+        _prune(saved.parent, keep=HOLD_KEEP)
         return f"{HELD}{name}"
 
     def history(self, limit: int = 10) -> list[dict[str, Any]]:
@@ -341,6 +342,20 @@ class Session:
 NUMBERED_RESULT = re.compile(r"第\s*(\d+)\s*(?:个|条|号)?\s*结果|结果\s*#?\s*(\d+)|(?<![a-z])result\s*#?\s*(\d+)|#(\d+)\s*(?:的|号)?结果", re.I)
 HOLD_ROWS_MAX = 200_000  # a bigger table shown only in the terminal is not copied; its follow-up asks for a file
 RESULTS_DIR = HELD.rstrip("/").rsplit("/", 1)[-1]
+
+
+HOLD_KEEP = 50  # held results kept per workspace; /history lists the last 10
+
+
+def _prune(folder: Path, keep: int) -> None:
+    """Only the newest `keep` held results stay (plain files of wenqing's own folder; links are never followed)."""
+    try:
+        held = sorted((p for p in folder.iterdir() if p.suffix == ".csv" and p.is_file() and not p.is_symlink()),
+                      key=lambda p: p.stat().st_mtime, reverse=True)
+        for p in held[keep:]:
+            p.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def _is_frame(x: Any) -> bool:

@@ -60,9 +60,9 @@ HELD = ".wenqing/results/"  # where a result shown but not saved is kept as the 
 
 
 def file_label(path: str, lang: str) -> str:
-    """A file as the user knows it: a held result is "上一步的结果", never its internal name."""
+    """A file as the user knows it: a result that was shown but not saved is "显示过的结果", never its internal name."""
     if path.startswith(HELD):
-        return "上一步的结果" if lang == "zh" else "the last result"
+        return "显示过的结果（未保存）" if lang == "zh" else "the result shown (not saved)"
     return path
 
 

@@ -185,5 +185,33 @@ def test_a_held_result_is_wenqings_own_file_and_the_source_is_untouched(two_file
     assert held and held.startswith(".wenqing/results/")
     assert pd.read_csv(root / held)["金额_合计"].tolist() == _monthly(df).tolist()
     tr = s.turn("在这个结果里只看金额_合计大于0的")
-    assert "上一步的结果" in (tr.decision.reply + (tr.plan.goalSummary if tr.plan else ""))  # never the internal name
+    assert "显示过的结果" in (tr.decision.reply + (tr.plan.goalSummary if tr.plan else ""))  # never the internal name
+    assert ".wenqing" not in (tr.decision.reply + (tr.plan.goalSummary if tr.plan else ""))
     assert (root / "sales.csv").read_bytes() == before
+
+
+def test_a_chat_script_follows_up_on_a_shown_result(two_files):
+    """The same through `wenqing chat --script`: the follow-up's events name the held result, and its file holds
+    exactly the monthly totals pandas computes above the threshold."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root, df = two_files
+    monthly = _monthly(df)
+    x = int(round(monthly.median(), -3))
+    script = root / "turns.txt"
+    script.write_text(f"sales.csv 按月汇总金额\n刚才的结果里筛选金额_合计大于{x}的\n把它导出成xlsx\n", encoding="utf-8")
+    events = root / "events.jsonl"
+    subprocess.run([sys.executable, "-m", "repl.cli", "chat", "--workspace", str(root), "--script", str(script), "--events", str(events)],
+                   check=True, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1], timeout=120)
+    evs = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines()]
+    decided = [e for e in evs if e["event"] == "decision"]
+    assert [d["next"] for d in decided] == ["execute", "execute", "execute"], [d["reply"] for d in decided]
+    assert decided[1]["slots"]["file"].startswith(".wenqing/results/") and decided[2]["slots"]["file"].startswith("outputs/")
+    written = [e["path"] for e in evs if e["event"] == "file_written"]
+    filtered = pd.read_csv(root / written[0])
+    assert dict(zip(filtered["月份"], filtered["金额_合计"], strict=True)) == monthly[monthly > x].to_dict()
+    exported = pd.read_excel(root / written[1], engine="openpyxl")
+    assert exported["金额_合计"].tolist() == filtered["金额_合计"].tolist()
