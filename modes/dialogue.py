@@ -36,6 +36,7 @@ from modes.text import language, normalize
 
 Outcome = tuple[Decision, SessionState]
 NAMELESS_KINDS = {"profile", "compare", "filter"}  # what a bare 看看 / 比较 / 不是… reads as when it names nothing
+FEEDBACK = re.compile(r"算|错|漏|结果|对不上|不对|少了|多了|(?<![a-z])(?:wrong|mistake|missed|missing|result)(?![a-z])", re.I | re.A)
 QUOTED = re.compile(r"['\"“”‘’「」][^'\"“”‘’「」]{1,40}['\"“”‘’「」]")
 EXPLICIT_FILE = ("named", "fuzzy", "description")
 
@@ -113,7 +114,7 @@ class Turn:
             return "service"
         if lx.CONVERSATION.search(text):
             return "conversation"
-        if lx.PERSONA.search(text):
+        if lx.PERSONA.search(text) and not FEEDBACK.search(text):  # 你是不是算错了 is about a result, not about wenqing
             return "persona"
         outside = bool(evidence.unexplained(text, []))  # words no rule of wenqing reads: about something else
         if lx.KNOWLEDGE.search(text) and outside:
@@ -266,8 +267,8 @@ def holds(t: Turn) -> bool:
         return True
     if lx.SET_ASIDE.search(t.text) and not HOLD_FILLER.sub("", lx.SET_ASIDE.sub(" ", t.text)):
         return True  # 这个先放一放吧
-    no_thanks = lx.THANKS.sub(" ", t.text)
-    return no_thanks != t.text and bool(no_thanks.strip(" ,，。.!！~")) and is_cancel(no_thanks.strip(" ,，。.!！~"))
+    no_thanks = lx.THANKS.sub(" ", t.text).strip(" ,，。.!！~")
+    return no_thanks != t.text.strip(" ,，。.!！~") and (no_thanks.casefold() == "no" or bool(no_thanks) and is_cancel(no_thanks))
 
 
 def bare_greeting(t: Turn) -> bool:

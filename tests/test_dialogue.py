@@ -92,7 +92,7 @@ def test_confirm_variants_run_what_waits(ws, word):
     assert list(got["评分"]) == sorted(_src(ws, "上海_poi.csv")["评分"])
 
 
-@pytest.mark.parametrize("word", ["取消", "算了", "不用了", "cancel", "never mind", "不用了，谢谢", "先放着", "这个先放一放吧", "leave it for now",
+@pytest.mark.parametrize("word", ["取消", "算了", "不用了", "cancel", "never mind", "不用了，谢谢", "no thanks", "先放着", "这个先放一放吧", "leave it for now",
                                   "等一下", "hold on", "forget it"])
 def test_cancel_and_hold_run_nothing_and_drop_what_waits(ws, word):
     s = _session(ws)
