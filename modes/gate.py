@@ -306,8 +306,9 @@ def _u_input(u: _Understanding) -> None:
     how = u.how
     result = catalog.get(state.last_result) if state.last_result else None
     said_result = bool(lx.RESULT_REF.search(norms[-1]))
-    if result is not None and (how in ("none", "current", "current_missing") and (said_result or lx.THEN_START.search(norms[-1]))
-                               or said_result and how in ("missing", "type", "ambiguous")):
+    then = result is not None and bool(lx.THEN_START.search(norms[-1])) and _goes_on_from(result, norms[-1], catalog.get(state.current_file))
+    if result is not None and (how in ("none", "current", "current_missing") and (said_result or then)
+                               or (said_result or then) and how in ("missing", "type", "ambiguous")):
         if how in ("missing", "type", "ambiguous"):  # what looked like a file name (points_合计) is a column of the result
             u.texts[-1] = norms[-1]
         u.how, u.file = "result", result.path  # 在这个结果里… / then …: the last result is the input
@@ -457,6 +458,24 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         candidates=tuple(u.candidates), missing_file_name=None if how == "result" else u.ref.missing_name, missing=tuple(u.missing),
         problems=tuple(u.problems), closest=tuple(u.sheet.columns), evidence=tuple(u.ev), **u.kw,
     )
+
+
+def _goes_on_from(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
+    """然后 / 再把 / then … goes on from the last result, unless it names a sheet of the current file or a column only
+    the current file has (再把客户表里等级是A的筛出来). 金额 after a summary is its 金额_合计."""
+    if cur is None:
+        return True
+    low = text.casefold()
+    if len(cur.sheets) > 1 and any(s.name and s.name.casefold() in low for s in cur.sheets):
+        return False
+    res_hits = [h for s in result.sheets for h in find_columns(text, s)]
+    res_cols = [c.casefold() for s in result.sheets for c in s.columns]
+
+    def only_current(h: Any) -> bool:
+        inside = any(r.start <= h.start and h.end <= r.end for r in res_hits)
+        return h.how == "exact" and not inside and not any(h.column.casefold() in c for c in res_cols)
+
+    return not any(only_current(h) for s in cur.sheets for h in find_columns(text, s))
 
 
 WHOLE_TABLE_OPS = {"profile", "export", "full_analysis", "list_files", "compare", "join", "append", "clean"}

@@ -158,6 +158,8 @@ ABOUT_ME = re.compile(
     r"安全吗|隐私|上传|联网|发到|泄露|离线|模型|问清是|怎么用你|你怎么用|传到网上|传到云|传出去|发出去|云端|服务器上|会不会.{0,10}(?:传|发给|外泄)|"
     r"\bwho are you\b|\bwhat are you\b|\bwhat can you do\b|\bwhat do you do\b|\bwhat can you help\b|\bhow do you work\b|\bdo you support\b|"
     r"\bwho (?:made|built|created|wrote) you\b|\bcan you (?:read|open|handle|process|work with|support|deal with) (?:password|encrypted|xls|xlsx|csv|excel|big|large|chinese|gbk|files?\b)|"
+    r"你能做(?:些|哪些)|能做些什么|能帮(?:我|上)?(?:做|干)?(?:些|哪些)|怎么使用|使用说明|用法|"
+    r"\bhow (?:do|can|should) i use (?:you|this|it)\b|\bwhat (?:file )?(?:types|kinds of files|files) (?:can|do) you\b|\bleave (?:this|my) (?:computer|machine|laptop)\b|"
     r"\bare you\b|\bsent anywhere\b|\bonline\b|\boffline\b|\bwithout (?:the )?internet\b|\b(?:delete|remove|overwrite|change|modify|touch) my (?:files?|data|spreadsheets?)\b|\bprivacy\b|\bupload|\bsafe\b|\byour name\b|\bwhat formats\b|\bwill you (?:change|modify|overwrite)\b",
     re.I | re.A,
 )
@@ -182,15 +184,62 @@ REMARK = re.compile(r"不错|挺好|很好|真好|好看|漂亮|厉害|有意思
                     r"looks (?:good|nice|great|fine)|nice|interesting|neat|messy", re.I | re.A)
 WORK_NOUN = re.compile(r"表|文件|数据|报告|sheet|excel|file|data|table|spreadsheet|csv|xlsx|report|列|行", re.I | re.A)
 
-CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是", "行", "执行", "执行吧", "开始", "没问题", "对", "对的", "嗯", "嗯嗯", "确定", "同意", "冲", "搞吧", "来吧", "ok", "okay", "yes", "y", "go", "go ahead", "sure", "yep", "yeah", "confirm", "proceed", "run it", "do it", "please do", "yes please", "sounds good")
+CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是", "行", "执行", "执行吧", "开始", "没问题", "对", "对的", "嗯", "嗯嗯", "确定", "同意", "冲", "搞吧", "来吧", "ok", "okay", "yes", "y", "go", "go ahead", "sure", "yep", "yeah", "confirm", "proceed", "run it", "do it", "please do", "yes please", "sounds good",
+                 "就这样", "就这么办", "这么办", "跑", "跑吧", "跑一下", "ahead", "let's", "lets", "do", "it", "run", "please", "alright", "all right",
+                 "fine", "go for it", "that's right", "right", "correct")
 CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别弄了", "不做了", "先不", "先不用", "停", "停止", "不要", "别", "放弃", "撤销", "等等", "等一下",
                 "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't", "wait", "cancel that", "cancel it")
 CORRECTION = re.compile(r"改成|改为|换成|换为|改一下条件|应该是|不是.{0,20}是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|instead|change (?:it|the \w+) to|i meant|i mean|actually", re.I | re.A)
 # Setting the earlier request aside before a new one: 算了这个先放着，帮我…
 SET_ASIDE = re.compile(r"算了|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
                        r"(?<![a-z])(?:never ?mind|forget (?:it|that|about it)|scratch that|leave (?:it|that) for now|skip that)(?![a-z])", re.I | re.A)
-# The previous result as the input of this request
-RESULT_REF = re.compile(r"(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果"
-                        r"|(?<![a-z])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z])", re.I | re.A)
 THEN_START = re.compile(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and then|after that|next,)", re.I | re.A)
+# The previous result as the input of this request
+RESULT_REF = re.compile(r"(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d"
+                        r"|(?<![a-z])(?:export|save|sort|filter|group|keep|chart|plot) (?:it|them|that)(?![a-z])|(?<![a-z])result\s*#?\s*\d"
+                        r"|(?<![a-z])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z])", re.I | re.A)
 DEICTIC = re.compile(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)
+
+# --- talk that is not about the workspace ---------------------------------------------------------
+# Things other apps and services do: weather, tickets and timetables, matches, shows, music, mail, maps…
+# A word here is a request for that service only when the workspace names no such file, sheet or column.
+OTHER_SERVICE = re.compile(
+    r"天气|气温|下雨|下雪|雾霾|空气质量|火车|高铁|动车|车次|火车票|机票|航班|飞机|航空公司|酒店|宾馆|打车|叫车|滴滴|导航|怎么走|路线|公交|地铁|"
+    r"比赛|赛程|联赛|比分|球赛|直播|电视剧|综艺|电影|节目|第[一二三四五六七八九十百\d]+(?:集|期|季)|放一首|播放|听歌|唱歌|音乐|歌曲|"
+    r"闹钟|提醒我|日程|发短信|短信|打电话|微信|朋友圈|外卖|菜谱|做法|快递|股价|彩票|新闻|翻译|"
+    r"(?<![a-z])(?:weather|forecast|flights?|train tickets?|trains? to|hotels?|taxi|uber|navigate|directions to|play (?:a |some )?(?:song|music|video)|"
+    r"songs?|movies?|tv show|episode|match score|alarm|remind me|text message|call (?:my|mom|dad)|news|translate|recipe)(?![a-z])",
+    re.I | re.A,
+)
+# Questions about wenqing's own name and about undoing what it did
+ABOUT_NAME = re.compile(r"你叫|你的名字|问清是什么意思|问清这个名字|为什么叫问清|问清(?:是|什么)|名字(?:是什么|什么意思|的意思)|"
+                        r"(?<![a-z])(?:your name|what are you called|why (?:is it|are you) called|what does wenqing mean|who is wenqing|what is wenqing)(?![a-z])",
+                        re.I | re.A)
+ABOUT_UNDO = re.compile(r"撤销|撤回|还原|恢复(?:原|之前|刚才)|回退|反悔|后悔|(?<![a-z])(?:undo|revert|roll ?back|take (?:it|that) back)(?![a-z])", re.I | re.A)
+# Opening an app: 打开mail, 打开微信, open spotify — not a file of the workspace
+OPEN_APP = re.compile(r"(?:打开|启动|开一下|open|launch|start)\s*(?P<app>mail|email|邮件|邮箱|微信|qq|淘宝|支付宝|微博|抖音|浏览器|百度|地图|相机|计算器|日历|"
+                      r"音乐|网易云|spotify|outlook|gmail|browser|camera|calendar|maps?|wechat)(?![a-z])", re.I | re.A)
+# Talk about the assistant as a person: 你喜欢…, 你是不是…, 你不是…吗, 这不是你的名字吗, are you human
+PERSONA = re.compile(
+    r"你(?:是不是|不是|真是|是个|是真人|喜欢|爱|讨厌|怕|觉得|认为|猜|多大|几岁|住在|住哪|在干|在做什么|吃饭|睡|累不累|开心|难过|生气|疯|傻|笨|聪明|可爱|漂亮|帅|"
+    r"有没有(?:男|女|朋友|对象|感情)|有男朋友|有女朋友|结婚|本人|机器人|人工|真人)|你的(?:名字|年龄|性别|爱好|生日|家)|"
+    r"(?<![a-z])(?:do you (?:like|love|hate|think|feel|believe|know|remember)|are you (?:a |an )?(?:human|real|robot|bot|happy|sad|ok|okay|crazy|alive)|"
+    r"how old are you|what do you think|you(?:'re| are) (?:right|wrong|funny|smart|stupid|crazy))(?![a-z])",
+    re.I | re.A,
+)
+# The conversation itself: 我说的倒数第三句话, 你能分析上下文吗, what did I just say
+CONVERSATION = re.compile(r"上下文|倒数第.{1,3}句|我(?:刚才|刚刚|之前|前面)?说的(?:话|第.{1,3}句|那句)|我(?:刚才|刚刚)说了什么|聊天记录|我们(?:刚才)?聊(?:了|到|的)|"
+                          r"(?<![a-z])(?:what did i (?:just )?say|our conversation|this conversation|chat history|remember what i said)(?![a-z])", re.I | re.A)
+# Asking what a word means, or a fact about the world: definition of X, 什么是X, X是什么意思
+KNOWLEDGE = re.compile(
+    r"^\s*(?:什么是|什么叫)|(?:是什么意思|什么意思|的意思是|的定义|是谁|是哪国人|有多高|有多大|怎么来的|是怎么.{1,6}的)\s*[?？]?\s*$|"
+    r"(?<![a-z])(?:definition of|define|meaning of|what does \w+ mean|who (?:is|was|were)|when (?:did|was|were)|where (?:is|was)|why (?:did|do|does|is)|"
+    r"how did|did you know|what (?:is|are) (?:a |an |the )?\w+(?: \w+)?\s*\??\s*$|\w+ definition\s*$)(?![a-z])",
+    re.I | re.A,
+)
+# A remark about the world in the first or third person: He makes…, They say…, I think the coach…, 我在想…, …对不对
+STATEMENT = re.compile(
+    r"^\s*(?:he|she|they|his|her|their|we|it was|there (?:is|are|was|were)|yes you are|yeah|i think|i know|i guess|i'?m (?:curious|not sure)|but they|and to think)(?![a-z])|"
+    r"^\s*(?:我在想|我觉得|我猜|我认为|听说|据说)|(?:对不对|是不是啊|对吧|你说呢)\s*[?？]?\s*$|应该是.{1,16}吧",
+    re.I | re.A,
+)

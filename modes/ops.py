@@ -624,6 +624,10 @@ def _rule_group(t: _Turn) -> None:
     t.spans.append((gm.start(), gm.end()) if gm else (0, 0))
 
 
+ROWS_NOT_COLUMNS = re.compile(r"大于|小于|高于|低于|超过|不到|不足|少于|多于|等于|不为空|为空|非空|[<>=≥≤]|的行|的记录|"
+                              r"(?<![a-z])(?:rows?|records?|where)(?![a-z])", re.I | re.A)
+
+
 def _rule_select(t: _Turn) -> None:
     """Keep some columns: 只要姓名和电话; the columns named before 两列."""
     m = lx.SELECT.search(t.text)
@@ -631,6 +635,9 @@ def _rule_select(t: _Turn) -> None:
         nc = N_COLS.search(t.text)
         if nc and any(h.end <= nc.start() for h in t.hits):
             m = re.match(r"", t.text)  # the columns named before "两列" are the selection
+    rest = t.text[m.end() :] if m else ""
+    if m and ROWS_NOT_COLUMNS.search(rest) and not re.search(r"列|字段|columns?", rest, re.I):
+        return  # 只保留金额大于100的行 / keep only rows where …: which rows, left to the filter rule
     if m and not t.explore and not t.has("select"):
         cols = [h.column for h in t.hits if h.start >= m.start() - 1 and t.free(h.start)]
         t.add(m.start(), Op("select", {"columns": list(dict.fromkeys(cols))}))
