@@ -41,13 +41,13 @@ def total_rows(table: pd.DataFrame) -> pd.Series:
     nums = [c for c in table.columns if pd.api.types.is_numeric_dtype(table[c]) and not pd.api.types.is_bool_dtype(table[c])]
     if not text_cols or not nums or len(table) < 3:
         return mask
-    with_numbers = table.index[table[nums].notna().any(axis=1)]
-    if len(with_numbers) < 3:
+    has = table[nums].notna().any(axis=1).to_numpy()
+    where_ = has.nonzero()[0]
+    if len(where_) < 3:
         return mask
-    ends = {with_numbers[0], with_numbers[-1]}
-    for c in text_cols:
-        said = table[c].astype("string").str.strip().str.casefold().isin(TOTAL_WORDS).fillna(False).astype(bool)
-        mask |= said & table.index.isin(list(ends))
+    for pos in dict.fromkeys((int(where_[0]), int(where_[-1]))):  # only the two ends can be the table's own total
+        if any(str(table[c].iat[pos]).strip().casefold() in TOTAL_WORDS for c in text_cols):
+            mask.iat[pos] = True
     return mask
 
 
