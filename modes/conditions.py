@@ -242,7 +242,7 @@ class _Scan:
         self.add(Cond(col[0], op, _iso(lo), value2, col[1], col[2]), m.start(), m.end())
 
 
-RANGE_RE = re.compile(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", re.I | re.A)
+RANGE_RE = lazy(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", re.I | re.A)
 
 
 def _cond_between(sc: _Scan) -> None:
@@ -505,7 +505,7 @@ def _cond_absent_values(sc: _Scan) -> None:
                 _absent_value(sc, sc.text[a:b], a, b)
 
 
-OR_WORD = re.compile(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", re.I | re.A)
+OR_WORD = lazy(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", re.I | re.A)
 
 
 def _cond_logic(sc: _Scan) -> None:
