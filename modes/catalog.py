@@ -27,6 +27,15 @@ class SheetInfo:
         return sorted(((v, c) for c, vs in self.values.items() for v in vs), key=lambda p: -len(p[0]))
 
     @cached_property
+    def nameable_values(self) -> tuple[tuple[str, str, str], ...]:
+        """(value, column, casefolded value) for the values prose can name (two characters or more, not a number,
+        not a filler word such as "the"), longest first; built once per sheet."""
+        from modes.evidence import FILLER_EN
+
+        folded = ((v, c, v.casefold().strip()) for v, c in self.value_pairs)
+        return tuple((v, c, vl) for v, c, vl in folded if len(vl) >= 2 and not vl.isdigit() and vl not in FILLER_EN)
+
+    @cached_property
     def folded(self) -> tuple[tuple[str, str], ...]:
         """(column, its casefolded name) for every named column; built once per sheet."""
         return tuple((c, c.casefold()) for c in self.columns if c.casefold())

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo, SheetInfo
-from modes.evidence import FILLER_EN
 from modes.lazyre import lazy
 from modes.text import CJK, edit_distance
 
@@ -502,10 +501,8 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
     low = text.casefold()
     found: dict[str, list[tuple[str, int, int]]] = {}
     spans = list(taken)
-    pairs = sheet.value_pairs
-    for v, c in pairs:
-        vl = v.casefold().strip()
-        if len(vl) < 2 or vl.isdigit() or vl in FILLER_EN:  # a cell holding "the" or "so" is not named by prose
+    for v, c, vl in sheet.nameable_values:
+        if vl not in low:
             continue
         for m in re.finditer(re.escape(vl), low):
             s, e = m.span()
