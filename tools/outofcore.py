@@ -209,10 +209,11 @@ SPACE_STARTS = (133, 160, 5760, *range(8192, 8203), 8232, 8233, 8239, 8287, 1228
 
 
 def _spaces_only(c: str) -> str:
-    """Empty or whitespace-only text; the regular expression runs only on text whose first character may be a space."""
+    """Empty or whitespace-only text; the regular expression runs only on text whose first character may be a space
+    (letters, digits and CJK text leave at the range test, before the list of space characters is read)."""
     first = f"ascii({q(c)})"
-    return (f"(({first} <= 32 OR {first} IN ({', '.join(map(str, SPACE_STARTS))})) "
-            f"AND regexp_full_match({q(c)}, {lit(ONLY_SPACES)}))")
+    return (f"(({first} <= 32 OR ({first} BETWEEN {min(SPACE_STARTS)} AND {max(SPACE_STARTS)} "
+            f"AND {first} IN ({', '.join(map(str, SPACE_STARTS))}))) AND regexp_full_match({q(c)}, {lit(ONLY_SPACES)}))")
 
 
 def _blank(t: BigTable, c: str) -> str:
