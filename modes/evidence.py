@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from modes import lexicon as lx
+from modes.decision import Evidence
+from modes.evidence_weights import WEIGHTS
 from modes.lazyre import lazy
 from modes.text import blank as _blank
 
@@ -172,3 +174,8 @@ def gaps(text: str, consumed: Iterable[tuple[int, int]] = ()) -> list[Gap]:
     """Things asked for (outside the consumed spans) that no operation does."""
     rest = _blank(text, list(consumed) + [m.span() for m in QUOTED.finditer(text)])  # '同比增长' in quotes is a value
     return [Gap(rx, zh, en, czh, cen) for rx, zh, en, czh, cen in GAP_RES if rx.search(rest)]
+
+
+def weighed(key: str, reason: str, en: str = "") -> Evidence:
+    """One piece of evidence, its weight read from the calibrated table; the factor is the key's first part."""
+    return Evidence(key.split("_", 1)[0], WEIGHTS[key], reason, en, key)

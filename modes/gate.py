@@ -209,7 +209,7 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
         r.sheet, r.parsed, _, _ = _best_sheet(only, texts, flags)
         r.fi, r.file, r.how = only, only.path, "only"
         r.sheet_name = r.sheet.name if len(only.sheets) > 1 else None
-        ev.append(Evidence("file", -0.05, "工作区里只有这一个表格", "the workspace holds only this table"))
+        ev.append(evidence.weighed("file_only", "工作区里只有这一个表格", "the workspace holds only this table"))
     if r.fi is None and r.how in ("none", "ambiguous", "current_missing") and not chatty:
         # infer the file from the columns and values the request mentions
         # only files sharing a character with the request can have a column or value it names
@@ -225,7 +225,7 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
             r.fi, r.sheet, r.parsed = fits[0]
             r.file, r.how = r.fi.path, "inferred"
             r.sheet_name = r.sheet.name if len(r.fi.sheets) > 1 else None
-            ev.append(Evidence("file", -0.45, "您没有说是哪个文件，只有它含有提到的列"))
+            ev.append(evidence.weighed("file_inferred", "您没有说是哪个文件，只有它含有提到的列"))
         elif len(fits) == 1 and r.how == "ambiguous":
             r.candidates = [fits[0][0].path] + [c for c in r.candidates if c != fits[0][0].path]
         elif len(fits) > 1 and r.how == "none" and has_work:
@@ -312,13 +312,13 @@ def _u_input(u: _Understanding) -> None:
         if how in ("missing", "type", "ambiguous"):  # what looked like a file name (points_合计) is a column of the result
             u.texts[-1] = norms[-1]
         u.how, u.file = "result", result.path  # 在这个结果里… / then …: the last result is the input
-        u.ev.append(Evidence("file", -0.05, "在上一步的结果上操作", "working on the previous result"))
+        u.ev.append(evidence.weighed("file_result", "在上一步的结果上操作", "working on the previous result"))
     if u.how in ("named", "fuzzy", "description", "current", "type"):
         u.file = u.ref.path
         if u.how == "fuzzy":
-            u.ev.append(Evidence("file", -0.1, "文件名和工作区里的文件差一点，按最接近的理解"))
+            u.ev.append(evidence.weighed("file_fuzzy", "文件名和工作区里的文件差一点，按最接近的理解"))
         if u.how == "type":
-            u.ev.append(Evidence("file", -0.45, "您没有说是哪个文件，工作区里只有这一个这种类型的文件"))
+            u.ev.append(evidence.weighed("file_type", "您没有说是哪个文件，工作区里只有这一个这种类型的文件"))
     fi = catalog.get(u.file) if u.file else None
     if fi is not None and not fi.is_table:
         u.problems.append(f"{fi.name} 不是表格文件。" if lang == "zh" else f"{fi.name} is not a spreadsheet.")
@@ -382,20 +382,21 @@ def _u_understood(u: _Understanding) -> None:
     """Evidence of what was not understood: a preview only, words no rule read, columns no step uses, typos."""
     ops, ev, parsed = u.ops, u.ev, u.parsed
     if u.how == "only" and all(o.kind == "profile" for o in ops):  # a question in a one-file folder that only reads as a preview
-        ev.append(Evidence("file", -0.4, "只理解成预览这个表", "read only as a preview of the table"))
+        ev.append(evidence.weighed("file_preview_only", "只理解成预览这个表", "read only as a preview of the table"))
     if u.file is not None and ops and not any(x for o in ops for x in o.args.get("unresolved", [])):  # an unresolved name is asked about anyway
         words, found_gaps = _unread(u.texts[-1], parsed[-1], u.sheet)
         if words:
-            ev.append(Evidence("words", -0.4, "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
+            ev.append(evidence.weighed("words_unread", "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
+            ev += [evidence.weighed("words_unread_more", "") for _ in words[1:]]  # each further word unread lowers it more
         for g in found_gaps:
-            ev.append(Evidence("gap", -0.5, g.say("zh"), g.say("en")))
+            ev.append(evidence.weighed("gap_unsupported", g.say("zh"), g.say("en")))
         u.kw["unexplained"], u.kw["gaps"] = tuple(words), tuple(found_gaps)
         unused = _unused_columns(u.texts[-1], ops, u.sheet)
         if unused:  # 每个大区里销售额最高的品类: a column the request names that no step uses
-            ev.append(Evidence("words", -0.5, "没用上：" + "、".join(unused), "not used: " + ", ".join(unused)))
+            ev.append(evidence.weighed("words_unused", "没用上：" + "、".join(unused), "not used: " + ", ".join(unused)))
             u.kw["unexplained"] = tuple(words) + tuple(unused)
     if u.file is not None and any(p.typos for p in parsed):
-        ev.append(Evidence("column", -0.4, "列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos)))
+        ev.append(evidence.weighed("column_typo", "列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos)))
 
 
 def _u_whole_tables(u: _Understanding) -> None:
@@ -436,9 +437,9 @@ def _u_missing(u: _Understanding) -> None:
         missing += [m for m in m2 if m not in missing]
         u.problems += p2
         if typo:
-            u.ev.append(Evidence("value", -0.4, "列名按最接近的理解"))
+            u.ev.append(evidence.weighed("value_typo", "列名按最接近的理解"))
     if u.how == "description":
-        u.ev.append(Evidence("file", -0.05, ""))  # named by what it holds, not by its name
+        u.ev.append(evidence.weighed("file_description", ""))  # named by what it holds, not by its name
 
 
 # the steps of understanding one request, in the order they run
@@ -611,9 +612,18 @@ SLOT_PHRASE = {"group_by": "按 {} 分组", "sort_by": "按 {} 排序", "columns
                "join_key": "按 {} 关联"}
 
 
+def _spec_slot(req: Request, missing: str) -> bool:
+    """A missing slot of a column kind that one of the request's operations asks about with its own question."""
+    for o in req.ops:
+        spec = opspec.get(o.kind)
+        if spec is not None and any(s.missing_name == missing and s.kind in ("column", "columns", "keys") for s in spec.slots):
+            return True
+    return False
+
+
 def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     """The turns with the columns an answer names put where they were asked for; [] when it names none; None when not an answer."""
-    asked = [m for m in p.request.missing if m in SLOT_PHRASE]
+    asked = [m for m in p.request.missing if m in SLOT_PHRASE or _spec_slot(p.request, m)]
     f = catalog.get(p.request.file) if p.request.file else None
     m = SLOT_ANSWER.match(text)
     if not asked or f is None or not f.sheets or m is None:
@@ -633,6 +643,8 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         return turns
     if asked[0] == "column":  # 找异常值 + 实际销量: the column joins the request that asked for it
         return turns[:-1] + [f"{turns[-1]} {cols[0]}"]
+    if asked[0] not in SLOT_PHRASE:  # a slot an operation asked about in its own words: the columns join that request
+        return turns[:-1] + [f"{turns[-1]} {'、'.join(cols)}"]
     return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
 
 
@@ -646,7 +658,7 @@ def _only_guesses(req: Request, multi_turn: bool) -> bool:
     """A reading with nothing firm in it: the file not named, a column or value guessed from a near-miss word,
     several content words no rule read, and no confidence left. Restating such a reading would restate a guess."""
     return (not multi_turn and req.file_how in ("none", "only", "inferred") and req.confidence <= 0.1
-            and len(req.unexplained) >= 2 and any(e.factor in ("column", "value") and e.weight <= -0.4 for e in req.evidence))
+            and len(req.unexplained) >= 2 and any(e.key in ("column_typo", "value_typo") for e in req.evidence))
 
 
 def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool, catalog: Catalog, prior: Pending | None) -> tuple[Decision, SessionState]:
