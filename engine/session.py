@@ -15,7 +15,7 @@ from engine.audit import Audit, AuditUnavailable
 from engine.catalog import CatalogCache, file_info
 from engine.executor import RunResult, execute
 from engine.intake import clean, decide_checked
-from engine.plan import Plan, plan_for
+from engine.plan import Plan, decision_json, jsonable, plan_for
 from modes.catalog import Catalog, FileInfo
 from modes.decision import Decision, Pending, SessionState
 from modes.dialogue import say_unknown
@@ -41,31 +41,6 @@ class TurnResult:
     trace_id: str | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
-
-
-def decision_json(d: Decision, plan: Plan | None, item_id: str | None = None) -> dict[str, Any]:
-    """The decision line of SPEC §3."""
-    out: dict[str, Any] = {}
-    if item_id is not None:
-        out["id"] = item_id
-    out.update(
-        gate=d.gate, next=d.next, mode=d.mode, tier=d.tier, confidence=round(d.confidence, 2),
-        slots=_jsonable(d.slots), missing=list(d.missing), reply=d.reply, plan=plan.to_dict() if plan else None,
-        mode_reason=d.mode_reason, rule=d.rule, lowered_by=list(d.lowered_by),
-    )
-    if d.request.candidates and d.gate == "clarify":
-        out["candidates"] = list(d.request.candidates)
-    return out
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {k: _jsonable(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
-    if hasattr(v, "to_tool"):
-        return v.to_tool()
-    return v
 
 
 class Session:
@@ -229,7 +204,7 @@ class Session:
         tr = TurnResult(n, utterance, decision, plan)
         tr.trace_id = trace_id
         ev = {"event": "decision", "turn": n, "gate": decision.gate, "next": decision.next, "mode": decision.mode,
-              "tier": decision.tier, "confidence": round(decision.confidence, 2), "slots": _jsonable(decision.slots),
+              "tier": decision.tier, "confidence": round(decision.confidence, 2), "slots": jsonable(decision.slots),
               "missing": list(decision.missing), "plan": plan.to_dict() if plan else None, "mode_reason": decision.mode_reason,
               "rule": decision.rule, "reply": decision.reply}
         tr.events.append(ev)

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from modes.lazyre import LazyPattern as Lazy
+from modes.lazyre import lazy
 from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
 from modes.opspec import said_in as _zh
 from tools.fmt import num, pct, unit_of
@@ -18,38 +20,6 @@ from tools.series import detect_series
 
 def _sep(lang: str) -> str:
     return "、" if lang == "zh" else ", "
-
-
-class Lazy:
-    """A regular expression compiled when first used, so that start-up does not pay for every operation's patterns."""
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self.pattern, self.flags = pattern, flags
-        self._re: re.Pattern[str] | None = None
-
-    @property
-    def compiled(self) -> re.Pattern[str]:
-        if self._re is None:
-            self._re = re.compile(self.pattern, self.flags)
-        return self._re
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self.compiled.search(text)
-
-    def match(self, text: str) -> re.Match[str] | None:
-        return self.compiled.match(text)
-
-    def fullmatch(self, text: str) -> re.Match[str] | None:
-        return self.compiled.fullmatch(text)
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.compiled.finditer(text)
-
-    def sub(self, repl: str, text: str) -> str:
-        return self.compiled.sub(repl, text)
-
-    def findall(self, text: str) -> list[Any]:
-        return self.compiled.findall(text)
 
 
 def _lazy(pattern: str, flags: int = 0) -> Lazy:
@@ -1365,7 +1335,7 @@ class Replace(OpSpec):
                    f"Set {facts['column']} to {facts['value']} in {facts['changed']:,} of {facts['rows_in']:,} rows (the source file is unchanged).")
 
 
-WHERE_FILLER = re.compile(r"^(?:所有|全部|凡是|凡|那些)?|(?:的(?:所有)?[\u4e00-\u9fff]{0,4}?的?|中的|里的|这些行的)?$")
+WHERE_FILLER = lazy(r"^(?:所有|全部|凡是|凡|那些)?|(?:的(?:所有)?[\u4e00-\u9fff]{0,4}?的?|中的|里的|这些行的)?$")
 
 
 def _where(text: str, begin: int, end: int, changed: str, hits: list[Any], sheet: Any) -> list[Any]:

@@ -12,22 +12,23 @@ from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.conditions import Cond
 from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState
 from modes.evidence import Gap
+from modes.lazyre import lazy
 from modes.ops import TurnOps, _blank, parse_turn
 from modes.resolve import FileRef, find_columns, find_files, find_sheet, find_values
 from modes.table import select_mode
 from modes.text import language, normalize, parse_number
 
 WEAK_KINDS = {"profile", "export"}
-CJK_CHARS = re.compile(r"[\u4e00-\u9fff]")
+CJK_CHARS = lazy(r"[\u4e00-\u9fff]")
 FUNCTION_WORDS = set(
     "how many rows row columns column sort it by export to as csv excel xlsx the an of show me preview and then now what about "
     "please filter where top first last desc asc descending ascending count sum total average mean dedupe duplicates remove drop "
     "save convert open view list again too also this that one file table sheet is are there any do can you".split()
 )
-HOLD = re.compile(r"^\s*(?:等一下|等等|等会|稍等|先别|先不要|先不|别急|(?<![a-z])(?:wait|hold on|not yet|don'?t yet)(?![a-z]))", re.I | re.A)
-FILE_SWAP = re.compile(r"不是\s*(?P<old>[^,，。]{1,20}?)\s*[,，]?\s*(?:而)?是\s*(?P<new>[^,，。]{1,30})|not\s+(?P<old2>\S+)\s*,?\s*(?:but\s+)?(?P<new2>\S+)\s*$", re.I | re.A)
-ADDITIVE = re.compile(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|(?<![a-z])(?:also|additionally|and also|plus|as well)(?![a-z])", re.I | re.A)
-FOLLOW_UP = re.compile(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z])(?:also|then|and now|now|next|what about|how about)(?![a-z])", re.I | re.A)
+HOLD = lazy(r"^\s*(?:等一下|等等|等会|稍等|先别|先不要|先不|别急|(?<![a-z])(?:wait|hold on|not yet|don'?t yet)(?![a-z]))", re.I | re.A)
+FILE_SWAP = lazy(r"不是\s*(?P<old>[^,，。]{1,20}?)\s*[,，]?\s*(?:而)?是\s*(?P<new>[^,，。]{1,30})|not\s+(?P<old2>\S+)\s*,?\s*(?:but\s+)?(?P<new2>\S+)\s*$", re.I | re.A)
+ADDITIVE = lazy(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|(?<![a-z])(?:also|additionally|and also|plus|as well)(?![a-z])", re.I | re.A)
+FOLLOW_UP = lazy(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z])(?:also|then|and now|now|next|what about|how about)(?![a-z])", re.I | re.A)
 EMPTY_SHEET = SheetInfo(None, ())
 
 
@@ -35,9 +36,9 @@ EMPTY_SHEET = SheetInfo(None, ())
 
 
 ABOUT_KINDS = (
-    ("safety", re.compile(r"改掉|改动|覆盖|删掉|删除|原文件|overwrite|modify|change my|delete", re.I | re.A)),
-    ("privacy", re.compile(r"联网|上传|隐私|泄露|发到|网上|离线|online|upload|privacy|sent|internet|offline|cloud", re.I | re.A)),
-    ("formats", re.compile(r"格式|xlsx?|csv|wps|ods|format", re.I | re.A)),
+    ("safety", lazy(r"改掉|改动|覆盖|删掉|删除|原文件|overwrite|modify|change my|delete", re.I | re.A)),
+    ("privacy", lazy(r"联网|上传|隐私|泄露|发到|网上|离线|online|upload|privacy|sent|internet|offline|cloud", re.I | re.A)),
+    ("formats", lazy(r"格式|xlsx?|csv|wps|ods|format", re.I | re.A)),
 )
 
 
@@ -624,7 +625,7 @@ def _why(req: Request, lang: str) -> str:
     return ("(" + "; ".join(said) + ".) ") if said else ""
 
 
-SLOT_ANSWER = re.compile(r"^\s*(?:就?用|就|是|选|要|拿|按|用的是|我说的是|指的是|(?:i mean|use|the|it'?s|by)\s)?\s*(?P<body>.+?)\s*"
+SLOT_ANSWER = lazy(r"^\s*(?:就?用|就|是|选|要|拿|按|用的是|我说的是|指的是|(?:i mean|use|the|it'?s|by)\s)?\s*(?P<body>.+?)\s*"
                          r"(?:这一?列|那一?列|这个字段|那个字段|一列|列|字段|(?:the\s+)?column)?\s*(?:吧|就行|就好|即可|啊|呀)?\s*[。.!！]?\s*$", re.I | re.A)
 SLOT_PHRASE = {"group_by": "按 {} 分组", "sort_by": "按 {} 排序", "columns": "只保留 {} 列", "column": "", "columns_pair": "{} 的相关性",
                "join_key": "按 {} 关联"}

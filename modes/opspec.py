@@ -50,8 +50,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar
 
+from modes.lazyre import lazy
+
 FAMILIES = ("transform", "explore", "profile", "export", "list")
-BY_BEFORE = re.compile(r"(?:按照|按|根据|每个|每一个|各个|各|(?<![a-z])(?:by|per|for each|for every))\s*$", re.I)
+BY_BEFORE = lazy(r"(?:按照|按|根据|每个|每一个|各个|各|(?<![a-z])(?:by|per|for each|for every))\s*$", re.I)
 
 
 def said_in(lang: str, zh: str, en: str) -> str:
