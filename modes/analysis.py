@@ -6,7 +6,6 @@ Each is an OpSpec (see modes/opspec.py): how a request for it is read, restated,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
