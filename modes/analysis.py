@@ -97,6 +97,18 @@ def _cols(hits: list[Any], sheet: Any, taken: list[tuple[int, int]], numeric: bo
     return out
 
 
+def numberish(sheet: Any, col: str) -> bool:
+    """A numeric column, or one whose values are numbers but for a stray placeholder ('.', '–', 'n/a'): tools read it as
+    numbers (blank where a value is not one)."""
+    if col in sheet.numeric:
+        return True
+    vals = sheet.values.get(col)
+    if not vals:
+        return False
+    ok = sum(1 for v in vals if re.fullmatch(r"-?\d[\d,]*(?:\.\d+)?", v.strip()))
+    return ok >= 3 and ok >= 0.8 * len(vals)
+
+
 QUOTED = _lazy(r"'[^']{1,40}'|‘[^’]{1,40}’|“[^”]{1,40}”|\"[^\"]{1,40}\"|「[^」]{1,40}」")
 
 
@@ -833,7 +845,7 @@ class Replace(OpSpec):
                 return None
             return Found(en.start(), self.name, {"column": col, "old": en.group("old").strip(QUOTES), "value": _typed(en.group("new").strip(QUOTES))}, (en.span(),))
         m = REPLACE_VERB.search(text)
-        if m is None or re.search(r"条件|列名|名字|表头|格式|xlsx|csv", text, re.I) or re.search(r"大于|小于|高于|低于|不等于|以上|以下", text[m.end():]):
+        if m is None or re.search(r"条件|列名|名字|名称|表头|格式|xlsx|csv", text, re.I) or re.search(r"大于|小于|高于|低于|不等于|以上|以下", text[m.end():]):
             return None  # 条件改成… / 改成评分大于4: a correction; 列名改成…: a rename; 改成xlsx: an export
         nm = re.match(r"\s*[\"“「']?([^\s\"”」',，。；;]{1,30})", text[m.end():])
         if nm is None:
@@ -1007,8 +1019,8 @@ class StatTest(OpSpec):
             return None
         low = text.casefold()
         used = [x.span() for rx in (TEST_RX, TEST_AUX) for x in rx.finditer(text)]
-        nums = [h.column for h in hits if h.column in sheet.numeric or h.column in sheet.dates]
-        cats = [h.column for h in hits if h.column not in sheet.numeric and h.column not in sheet.dates]
+        nums = [h.column for h in hits if numberish(sheet, h.column) or h.column in sheet.dates]
+        cats = [h.column for h in hits if not numberish(sheet, h.column) and h.column not in sheet.dates]
         named = {c: sorted((v for v in vs if v and v in text), key=text.find) for c, vs in sheet.values.items()}  # in the order written
         pair = [c for c, vs in named.items() if len(vs) >= 2]
         if pair and not cats:  # 新客和老客的销售额: the values name the groups and their column

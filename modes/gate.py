@@ -245,7 +245,7 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
             and two_way and lx.DEICTIC.search(norms[-1])):
         ref = replace(ref, paths=[state.current_file] + ref.paths)
     flags = _flags(norms, refs)
-    texts = [_blank(t, r.spans) for t, r in zip(norms, refs, strict=True)]
+    texts = [_blank(t, r.spans + [m.span() for m in lx.PURPOSE.finditer(t)]) for t, r in zip(norms, refs, strict=True)]
     for i, t in enumerate(texts):
         stripped = re.sub(r"[\s,.;:!?的吧呀啊哦了]|那个|这个|文件|表格?|file|the", "", t, flags=re.I)
         if refs[i].how in ("named", "fuzzy", "description", "type") and not stripped:
@@ -414,9 +414,25 @@ def _unused_columns(text: str, ops: list[Op], sheet: SheetInfo) -> list[str]:
     return list(dict.fromkeys(h.column for h in find_columns(text, sheet) if h.how == "exact" and h.column not in used))
 
 
+GLOSS = re.compile(r"(?P<gloss>[\u4e00-\u9fff]{2,12})\s*[（(]\s*(?P<inner>[^（）()]*(?:\([^()]*\)[^（）()]*)?)[）)]")
+
+
+def _glossed(text: str, sheet: SheetInfo) -> list[tuple[int, int]]:
+    """寿命（'bee longevity in bioassay (days)'）, 城市（Municipality）: Chinese words glossing the column named in the
+    parentheses after them are explained by that column (up to the last 的/中/和 before them)."""
+    out: list[tuple[int, int]] = []
+    for m in GLOSS.finditer(text):
+        inner = m.group("inner").strip(" '\"")
+        if not any(h.start == 0 for h in find_columns(inner, sheet)):
+            continue
+        cut = max(m.group("gloss").rfind(w) + len(w) for w in ("的", "中", "和", "与", "在", "那些", "所有"))
+        out.append((m.start("gloss") + max(cut, 0), m.end()))
+    return out
+
+
 def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list[Gap]]:
     """Content words of the latest turn that no rule read, and what it asks for that no operation does."""
-    taken = list(turn.consumed)
+    taken = list(turn.consumed) + _glossed(text, sheet)
     found = evidence.gaps(text, taken)
     words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
     if words:  # values the request names outside any condition (上海的…) are read too

@@ -194,3 +194,11 @@ RESULT_REF = re.compile(r"(?:刚才|刚刚|上一步|上面|前面|之前)的?(?
                         r"|(?<![a-z])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z])", re.I | re.A)
 THEN_START = re.compile(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and then|after that|next,)", re.I | re.A)
 DEICTIC = re.compile(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)
+# Why a request is asked, not what it asks: 为了…，/ …，以便… / 这有助于… / because … . Read as context, never as a
+# condition, column or operation.
+PURPOSE = re.compile(
+    r"(?:^|(?<=[。；;!?！？]))\s*为了[^，,。；;]{2,40}[，,]"
+    r"|[，,]?\s*(?:以便于?|以保证|以确保|以观察|以了解|以便我们|便于我们|这有助于|这将有助于|这样可以帮助|因为这些|因为(?=[^，,。]{0,8}(?:记录|数据|行))|so that we can|in order to see)[^。；;?？]*",
+    re.I,
+)
+

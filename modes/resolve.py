@@ -93,6 +93,10 @@ def _may_hit(token: str, low: str) -> bool:
     return bool(CJK.match(token)) and len(token) >= 3 and any(token[i : i + 2] in low for i in range(len(token) - 1))
 
 
+NAME_GIVEN = re.compile(r"(?:改名为|改名成|重命名为|命名为|更名为|(?:名称|名字|列名|名)(?:更改|修改|改)?[为成]|(?:更改|修改|改)(?:列名|名称)为|名为|叫做|"
+                        r"(?<![a-z])(?:to|as|called|named)(?![a-z]))\s*[\'\"“‘「]?\s*(?:$|(?=[A-Za-z]))", re.I)
+
+
 def find_files(text: str, catalog: Catalog, current: str | None = None, restrict: list[str] | None = None) -> FileRef:
     """Resolve the files an utterance names, describes or points at."""
     low = text.casefold()
@@ -145,6 +149,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
                 continue
             if any(edit_distance(tok.casefold(), f.stem.casefold(), 2) <= 2 for f in catalog.files):
                 continue  # a typo of a real name: the fuzzy step below
+            if NAME_GIVEN.search(text[max(0, m.start() - 12) : m.start()]) or NAME_GIVEN.search(tok):
+                continue  # 列名更改为'FLU_SEASON' / rename … to new_name: a name being given, not a file
             ref.spans.append(m.span())
             ref.missing_name = tok
             ref.candidates = _close_names(tok, catalog)

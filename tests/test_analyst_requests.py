@@ -1,0 +1,97 @@
+"""Long analyst requests, as people write them: a purpose clause, a Chinese gloss before a column named in
+parentheses, "如何…" for "do it", a new name in quotes. Run for real on a one-file workspace generated here;
+every result is recomputed with pandas / scipy. A phrasing either gives exactly that result or asks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from engine.session import Session, TurnResult
+from tools.workspace import Workspace
+
+RNG = np.random.default_rng(31)
+N = 60
+LOG = pd.DataFrame({
+    "Code": [f"K{i:03d}" + ("#" if i % 7 == 0 else "") for i in range(N)],
+    "Channel": RNG.choice(["WEB", "SHOP"], N),
+    "Region": RNG.choice(["North", "South", "East"], N),
+    "revision": RNG.integers(1000, 9000, N),
+    "duration (days)": RNG.integers(1, 30, N).astype(str),
+    "Board_No": RNG.integers(1, 12, N),
+})
+LOG.loc[4, "duration (days)"] = "."  # a stray placeholder in a numeric column
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    LOG.to_csv(tmp_path / "work_log.csv", index=False)
+    return tmp_path
+
+
+def talk(root: Path, text: str) -> TurnResult:
+    s = Session(Workspace.at(root))
+    tr = s.turn(text)
+    if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
+        tr = s.turn("继续")
+    return tr
+
+
+def written(root: Path, tr: TurnResult) -> pd.DataFrame:
+    assert tr.run is not None and tr.run.status == "answered", (tr.decision.next, tr.decision.reply)
+    paths = [f["path"] for f in tr.run.files if f["path"].endswith((".csv", ".xlsx"))]
+    assert paths, tr.run.answer
+    p = root / paths[0]
+    return pd.read_csv(p) if p.suffix == ".csv" else pd.read_excel(p, engine="openpyxl")
+
+
+@pytest.mark.parametrize("text", [
+    "为了让表头更清楚，我们考虑将'Board_No'列的名称更改为'Board_Number'，请问如何进行列名修改？",
+    "我们需要把 Board_No 的列名修改为 Board_Number，应该如何操作？",
+    "请将Board_No列的名字改为Board_Number",
+    "rename the column Board_No to Board_Number",
+])
+def test_a_column_renamed_to_a_new_name_that_looks_like_a_file_name(root, text):
+    got = written(root, talk(root, text))
+    assert "Board_No" not in got.columns
+    assert got["Board_Number"].tolist() == LOG["Board_No"].tolist()
+    assert pd.read_csv(root / "work_log.csv").columns.tolist() == LOG.columns.tolist()  # the source is untouched
+
+
+@pytest.mark.parametrize("text", [
+    "删除所有'Code'列中包含'#'字符的记录，因为这些记录是作废的编码，而我们只需要分析有效数据。",
+    "请问如何删除 Code 列中含有'#'的数据行？",
+    "Delete the rows where Code contains '#', so that we can see only valid codes.",
+])
+def test_rows_deleted_where_a_column_contains_a_symbol(root, text):
+    got = written(root, talk(root, text))
+    want = LOG[~LOG["Code"].str.contains("#", regex=False)]
+    assert got["Code"].tolist() == want["Code"].tolist()
+    assert len(got.columns) == len(LOG.columns)  # rows go, never the column
+
+
+@pytest.mark.parametrize("text", [
+    "请删除那些修订号较低（revision < 3000）的条目，以保证数据的时效性和相关性。",
+    "请删除那些修订号较低（revision 小于 3000）的记录，以便我们只看新的版本",
+])
+def test_rows_deleted_by_a_comparison_on_a_glossed_column(root, text):
+    got = written(root, talk(root, text))
+    assert got["revision"].tolist() == LOG.loc[LOG["revision"] >= 3000, "revision"].tolist()
+
+
+@pytest.mark.parametrize("text", [
+    "不同渠道（'WEB' 和 'SHOP'）的处理时长（'duration (days)'）是否存在显著差异？请通过T检验进行分析。",
+    "Is there a significant difference in duration (days) between WEB and SHOP? Use a t-test.",
+])
+def test_two_groups_by_their_values_t_test_on_a_column_with_a_placeholder(root, text):
+    tr = talk(root, text)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    d = pd.to_numeric(LOG["duration (days)"], errors="coerce")
+    a, b = d[LOG["Channel"] == "WEB"].dropna(), d[LOG["Channel"] == "SHOP"].dropna()
+    t = stats.ttest_ind(a, b, equal_var=False)
+    assert f"t = {round(abs(float(t.statistic)), 4)}" in tr.run.answer.replace("t = -", "t = ")
+    assert f"n={len(a)}" in tr.run.answer and f"n={len(b)}" in tr.run.answer
