@@ -246,7 +246,9 @@ def _tg160(t):
 def _tg168(t):
     u = t.copy()
     u["Construction Cost"] = t["Declared Valuation"] / t["Building Area"]
-    return [Table(u, cols=["Permit Number", "Construction Cost"], loose=["Construction Cost"], rel=5e-3)]
+    blank = u.assign(**{"Construction Cost": t["Declared Valuation"] / t["Building Area"].mask(t["Building Area"] == 0)})
+    return [Table(f, cols=["Permit Number", "Construction Cost"], loose=["Construction Cost"], rel=5e-3,
+                  note="an area of 0: infinity, or blank and said (as Excel's #DIV/0!)") for f in (u, blank)]
 
 
 @item("tg-174", "filter on ratio of columns")

@@ -734,7 +734,9 @@ OPERATORS = _lazy(r"[+\-*/×÷−＋－%]|乘以|除以|加上|减去")
 
 NEW_COLUMN = _lazy(r"(?:新增|增加|添加|加上|加)(?:一|1)?列(?:数据)?[，,\s]*(?:名为|叫做?|为|是|，|,)?\s*(?:该列(?:为|是))?\s*['‘“\"「](?P<name>[^'’”\"」]{1,40})['’”\"」]")
 HOW = _lazy(r"(?:计算(?:方法|方式|公式)|公式)\s*(?:为|是)?\s*[:：]?\s*(?P<expr>[^。；;]+)")
-SUM_OF = _lazy(r"(?P<cols>.{2,80}?)(?:三者|两者|四者|几列|各列)?(?:之和|的和|的总和|相加|加总)")
+WORDED_ARITH = _lazy(r"(?P<cols>.{2,80}?)\s*(?:三者|两者|二者|四者|几列|各列|两列)?\s*(?:(?P<add>之和|的和|的总和|相加|加总|合计)|(?P<sub>之差|的差|相减)"
+                     r"|(?P<mul>之积|的积|的乘积|相乘)|(?P<div>之比|的比值|相除))")
+WORDED_OP = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 FILLER = _lazy(r"(?<=[\w\u4e00-\u9fff)）\]])(?:的)?(?:数据|数值|的值)")
 
 
@@ -750,17 +752,31 @@ def _said_formula(text: str, hits: list[Any]) -> Found | None:
         if PERIOD_WORDS.search(how.group("expr")):
             return None  # 本月数据 - 上月数据: a growth rate across periods, not a formula over columns
         expr = FILLER.sub("", re.split(r"[,，。；;]", how.group("expr"))[0]).strip()
-    else:
-        total = SUM_OF.search(rest)
-        cols = [h.column for h in hits if total and nm.end() + total.start() <= h.start < nm.end() + total.end("cols")]
-        if len(cols) >= 2:
-            expr = " + ".join(f"[{c}]" for c in cols)
+    else:  # 为农业、工业和服务业三者之和 / 由'A'与'B'相除得到: the columns in the order written, one operator
+        said = WORDED_ARITH.search(rest)
+        cols = list(dict.fromkeys(h.column for h in hits if said and nm.end() + said.start() <= h.start < nm.end() + said.end("cols")))
+        kind = next((k for k in WORDED_OP if said and said.group(k)), "")
+        if len(cols) >= 2 and (kind in ("add", "mul") or len(cols) == 2):
+            expr = f" {WORDED_OP[kind]} ".join(f"[{c}]" for c in cols)
     if not expr or not OPERATORS.search(expr):
         return None
     name = nm.group("name").strip()
     if "  " in name:  # part of the name was read as the file's name: name the column by its formula instead
         name = re.sub(r"\s+", "", expr)
-    return Found(nm.start(), "formula", {"name": name, "expression": expr}, ((nm.start(), len(text)),))
+    return Found(nm.start(), "formula", {"name": name, "expression": expr}, (*_goal_said(text, nm.start(), hits), (nm.start(), len(text))))
+
+
+GOAL = _lazy(r"^\s*(?:根据现有数据[，,]?\s*)?(?:我们|我)?(?:需要|想要|想|要)?(?:计算|算出|求出|得到|知道)[^，,。；;]{1,30}[，,]\s*(?:请|麻烦)?$")
+
+
+def _goal_said(text: str, at: int, hits: list[Any]) -> list[tuple[int, int]]:
+    """我们需要计算每个许可证对应的建筑成本，请添加一列…: the clause before a new column that says in words what it
+    will hold (no column named in it) is that column's description, not a grouping or a filter."""
+    begin = max(text.rfind(c, 0, at) for c in "。；;!?！？") + 1
+    said = GOAL.match(text[begin:at])
+    if said is None or any(begin <= h.start < at for h in hits):
+        return []
+    return [(begin, at)]
 
 
 @operation

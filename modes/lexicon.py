@@ -56,6 +56,9 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "zip": ("zip", "zipcode", "zip code", "postcode", "postal code", "邮编", "邮政编码"),
     "education": ("education", "degree", "学历"),
     "unit": ("unit", "单位"),
+    "agriculture": ("agriculture", "农业", "第一产业"),
+    "industry": ("industry", "工业", "第二产业"),
+    "services": ("services", "service", "服务业", "第三产业"),
     "remark": ("remark", "remarks", "note", "notes", "comment", "comments", "备注"),
     # places, so that "the shanghai file" reaches 上海_poi.xlsx
     "shanghai": ("上海", "shanghai"), "beijing": ("北京", "beijing"), "guangzhou": ("广州", "guangzhou"),

@@ -25,11 +25,26 @@ LOG = pd.DataFrame({
     "Board_No": RNG.integers(1, 12, N),
 })
 LOG.loc[4, "duration (days)"] = "."  # a stray placeholder in a numeric column
+SECTORS = pd.DataFrame({
+    "Year": range(2001, 2011),
+    "Agriculture": [f"{v:,}" for v in RNG.integers(500, 5000, 10)],  # numbers written as text with thousands separators
+    "Industry": [f"{v:,}" for v in RNG.integers(1000, 90000, 10)],
+    "Services": [f"{v:,}" for v in RNG.integers(1000, 90000, 10)],
+    "Valuation": RNG.integers(0, 50000, 10).astype(float),
+    "Area": [0.0] + list(RNG.integers(50, 900, 9).astype(float)),
+})
+SECTORS.loc[3, "Services"] = "–"  # no figure that year
 
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     LOG.to_csv(tmp_path / "work_log.csv", index=False)
+    return tmp_path
+
+
+@pytest.fixture
+def sectors(tmp_path: Path) -> Path:
+    SECTORS.to_csv(tmp_path / "regional_gva.csv", index=False)
     return tmp_path
 
 
@@ -95,3 +110,31 @@ def test_two_groups_by_their_values_t_test_on_a_column_with_a_placeholder(root, 
     t = stats.ttest_ind(a, b, equal_var=False)
     assert f"t = {round(abs(float(t.statistic)), 4)}" in tr.run.answer.replace("t = -", "t = ")
     assert f"n={len(a)}" in tr.run.answer and f"n={len(b)}" in tr.run.answer
+
+
+def _numbers(s: pd.Series) -> pd.Series:
+    return pd.to_numeric(s.str.replace(",", ""), errors="coerce")
+
+
+@pytest.mark.parametrize("text", [
+    "假设我们需要增加一列'总产出'，该列数据为农业、工业和服务业三者之和，请问如何计算并添加这一列？",
+    "新增一列“总产出”，为Agriculture、Industry与Services的总和",
+    "add a column 总产出 = Agriculture + Industry + Services",
+])
+def test_a_new_column_summing_columns_written_with_thousands_separators(sectors, text):
+    got = written(sectors, talk(sectors, text))
+    want = _numbers(SECTORS["Agriculture"]) + _numbers(SECTORS["Industry"]) + _numbers(SECTORS["Services"])
+    assert got["总产出"].tolist() == pytest.approx(want.tolist(), nan_ok=True)
+    assert got["总产出"].isna().sum() == 1  # the year without a figure stays blank
+
+
+@pytest.mark.parametrize("text", [
+    "根据现有数据，我们需要计算每个项目对应的单位造价，请添加一列数据'单位造价'，其值由'Valuation'与'Area'相除得到。",
+    "请新增一列'单位造价'，为Valuation和Area两者之比",
+])
+def test_a_new_column_from_two_columns_said_in_words_keeps_their_order(sectors, text):
+    tr = talk(sectors, text)
+    got = written(sectors, tr)
+    want = SECTORS["Valuation"] / SECTORS["Area"].mask(SECTORS["Area"] == 0)
+    assert got["单位造价"].tolist() == pytest.approx(want.round(6).tolist(), nan_ok=True)
+    assert "除数为 0" in tr.run.answer  # the row dividing by zero is said, not hidden
