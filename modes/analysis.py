@@ -130,6 +130,48 @@ AGG_ZH = {"sum": "合计", "mean": "平均", "count": "计数"}
 AGG_EN = {"sum": "total", "mean": "mean", "count": "count"}
 
 
+# ---------------------------------------------------------------- charts no tool draws
+
+# chart kinds no tool draws: said plainly, with the kinds that can be drawn (never another chart in their place)
+UNSUPPORTED_CHARTS = (("热力图", "热力图"), ("热图", "热力图"), ("heatmap", "heatmap"), ("heat map", "heatmap"), ("雷达图", "雷达图"),
+                      ("radar chart", "radar chart"), ("箱线图", "箱线图"), ("箱形图", "箱线图"), ("box plot", "box plot"), ("boxplot", "box plot"),
+                      ("直方图", "直方图"), ("histogram", "histogram"), ("词云", "词云"), ("word cloud", "word cloud"), ("桑基图", "桑基图"),
+                      ("气泡图", "气泡图"), ("bubble chart", "bubble chart"), ("地图", "地图"))
+UNSUPPORTED_RX = _rx(*(w for w, _ in UNSUPPORTED_CHARTS))
+
+
+@operation
+class UnsupportedChart(OpSpec):
+    """热力图 / heatmap: said plainly, with the charts that can be drawn; the whole request describes that chart, so no
+    other operation is read from it (registered first: it owns the text)."""
+
+    name = "chart_unsupported"
+    family = "explore"
+    label = {"zh": "图表（暂不支持的类型）", "en": "chart (unsupported kind)"}
+    words = {"zh": ("热力图",), "en": ("heatmap",)}
+    slots = (Slot("kind", "text", "暂不支持画这种图（热力图、雷达图、箱线图、直方图等都还不能画）。能画的是柱状图、折线图、饼图和散点图，"
+                  "例如按类别汇总后画柱状图。要改画其中哪一种？请说明横轴和数值各用哪一列。",
+                  "This kind of chart is not supported (heatmaps, radar charts, box plots, histograms cannot be drawn yet). "
+                  "Bar, line, pie and scatter charts can, e.g. a bar chart of a total per category. Which one, with which columns?", gap="chart_kind"),)
+    model_may_propose = False
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = unquoted(UNSUPPORTED_RX, text)
+        if m is None:
+            return None
+        kind = next(name for w, name in UNSUPPORTED_CHARTS if w == m.group(0).casefold())
+        return Found(m.start(), self.name, {"unsupported": kind}, ((0, len(text)),))
+
+    def gaps(self, args: dict[str, Any]) -> list[str]:
+        return ["chart_kind"]
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, f"画{args['unsupported']}（暂不支持）", f"a {args['unsupported']} (not supported)")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return []  # never planned: its gap is always open
+
+
 # ---------------------------------------------------------------- descriptive statistics
 
 STAT_WORDS: tuple[tuple[str, str], ...] = (
@@ -1164,8 +1206,8 @@ class Chart(OpSpec):
         if m is None:
             return None
         low = text.casefold()
-        kind = next((k for w, k in CHART_KIND if w in low), None)
         used = [x.span() for rx in (CHART_RX, CHART_AUX) for x in rx.finditer(text)]
+        kind = next((k for w, k in CHART_KIND if w in low), None)
         series = _series_of(sheet)
         unit_m = BUCKET_RX.search(text)
         keys, by_spans = _by_keys(text, hits, sheet, used)

@@ -149,6 +149,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
                 continue
             if any(edit_distance(tok.casefold(), f.stem.casefold(), 2) <= 2 for f in catalog.files):
                 continue  # a typo of a real name: the fuzzy step below
+            if any(p.casefold() in catalog.known_names for p in re.findall(r"[A-Za-z0-9][A-Za-z0-9_\-]*[_\-][A-Za-z0-9_\-]+", tok) if p != tok):
+                continue  # 代表Board_No的大小: a column's name glued to Chinese text
             if NAME_GIVEN.search(text[max(0, m.start() - 12) : m.start()]) or NAME_GIVEN.search(tok):
                 continue  # 列名更改为'FLU_SEASON' / rename … to new_name: a name being given, not a file
             ref.spans.append(m.span())

@@ -138,3 +138,18 @@ def test_a_new_column_from_two_columns_said_in_words_keeps_their_order(sectors, 
     want = SECTORS["Valuation"] / SECTORS["Area"].mask(SECTORS["Area"] == 0)
     assert got["单位造价"].tolist() == pytest.approx(want.round(6).tolist(), nan_ok=True)
     assert "除数为 0" in tr.run.answer  # the row dividing by zero is said, not hidden
+
+
+@pytest.mark.parametrize("text", [
+    "制作一张热力图，以Region为横轴，revision为纵轴，颜色深度代表Board_No的大小，以便我们直观了解差异",
+    "能否通过热力图展示各个Region的记录密度？",
+    "请画一个箱线图看看revision的分布",
+    "draw a heatmap of revision by Region and Channel",
+])
+def test_a_chart_kind_no_tool_draws_is_said_plainly_never_replaced(root, text):
+    tr = talk(root, text)
+    assert tr.run is None or not tr.run.files
+    assert tr.decision.next == "ask_slots" and tr.decision.missing == ("chart_kind",), (tr.decision.next, tr.decision.reply)
+    reply = tr.decision.reply
+    assert ("暂不支持" in reply and "柱状图" in reply) if not text.startswith("draw") else ("not supported" in reply and "Bar" in reply)
+    assert not (root / "outputs").exists() or not list((root / "outputs").iterdir())
