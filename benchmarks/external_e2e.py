@@ -594,17 +594,6 @@ def _tg284(t):
     return [Chart("bar", list(pos))]
 
 
-@item("tg-184", "heatmap (not drawn: said so)")
-def _tg184(t):
-    share = _num(t["Foreign population"]) / _num(t["Population (2004)"])
-    return [Chart("heatmap", [float(x) for x in share.dropna()], note="colour = foreign share per commune")]
-
-
-@item("tg-234", "heatmap of counts (not drawn)")
-def _tg234(t):
-    return [Chart("heatmap", [float(n) for n in t["County"].value_counts()], note="ATMs per county")]
-
-
 @item("tg-262", "line chart + the highest year")
 def _tg262(t):
     row = _row(t, "住户部门非金融交易资金运用劳动者报酬")
