@@ -97,6 +97,16 @@ def _cols(hits: list[Any], sheet: Any, taken: list[tuple[int, int]], numeric: bo
     return out
 
 
+def _categories(sheet: Any, col: str) -> bool:
+    """A column whose values are categories: text, or whole years (赛季 2005…2012); never dates or measurements."""
+    if col in sheet.dates:
+        return False
+    if col not in sheet.numeric:
+        return True
+    lo, hi = sheet.ranges.get(col, (0.0, 0.0))
+    return 1900 <= lo <= hi <= 2100 and float(lo).is_integer() and float(hi).is_integer()
+
+
 def numberish(sheet: Any, col: str) -> bool:
     """A numeric column, or one whose values are numbers but for a stray placeholder ('.', '–', 'n/a'): tools read it as
     numbers (blank where a value is not one)."""
@@ -563,7 +573,49 @@ def wide_rows(text: str, sheet: Any) -> tuple[str | None, list[str], list[tuple[
         if (lit * 2 >= n or (lit >= 3 and alone)) and _free(spans, *span):
             rows.append(v)
             spans.append(span)
+    if not rows and label_col:  # 从美国、英国引进的… names 从美国引进电视节目版权总数 and 从英国引进电视节目版权总数
+        for v, at in _rows_by_core(text, sorted(sheet.values.get(label_col, ()))):
+            rows.append(v)
+            spans.append(at)
     return label_col, rows, spans
+
+
+def _affixes(names: list[str], suffix: bool) -> list[str]:
+    """The prefixes (or suffixes) most of the names share, longest first, and the empty one."""
+    out = [""]
+    for size in range(1, max((len(x) for x in names), default=0)):
+        ends: dict[str, int] = {}
+        for x in names:
+            if len(x) > size:
+                e = x[-size:] if suffix else x[:size]
+                ends[e] = ends.get(e, 0) + 1
+        e, k = max(ends.items(), key=lambda p: p[1], default=("", 0))
+        if k * 2 < len(names) or k < 3:
+            break
+        out.append(e)
+    return out[::-1]
+
+
+def _rows_by_core(text: str, names: list[str]) -> list[tuple[str, tuple[int, int]]]:
+    """Rows named by the part that tells them apart (美国 for 从美国引进电视节目版权总数, when most rows read 从…引进电视节目版权总数):
+    the longest shared prefix and suffix that leave two or more rows named in the text."""
+    for pre in _affixes(names, False)[:4]:
+        for suf in _affixes(names, True)[:4]:
+            if not pre and not suf:
+                continue
+            cores: dict[str, str] = {}
+            for x in names:
+                core = x[len(pre) if x.startswith(pre) else 0 : len(x) - len(suf) if suf and x.endswith(suf) else len(x)]
+                if len(core) >= 2 and core != x:
+                    cores[core] = "" if core in cores else x  # a core two rows share names neither
+            out: list[tuple[str, tuple[int, int]]] = []
+            for core, x in sorted(cores.items(), key=lambda p: -len(p[0])):
+                at = text.find(core)
+                if x and at >= 0 and _free([sp for _, sp in out], at, at + len(core)):
+                    out.append((x, (at, at + len(core))))
+            if len(out) >= 2:
+                return sorted(out, key=lambda p: p[1][0])
+    return []
 
 
 RANGE_JOIN = _lazy(r"\s*(?:年)?\s*(?:至|到|~|～|-|—|–|through|to)\s*")
@@ -1086,11 +1138,14 @@ class StatTest(OpSpec):
         levels = named.get(cats[0], [])[:2] if cats else []
         used += [x.span() for v in levels for x in re.finditer(re.escape(v), text)]
         series = _series_of(sheet)
+        between = _between_rows(text, hits, sheet, series, low) if series is not None else None
+        if between is not None:  # 比较A行业与B行业2012年至2019年…T检验: the rows' values over the periods are the samples
+            return Found(m.start(), self.name, between[0], tuple(used + between[1] + [(h.start, h.end) for h in hits]))
         if series is not None and re.search(r"趋势|回归|斜率|trend|regression|slope", low):
             f = _wide_found(text, hits, sheet, m, "trend")
             return Found(f.start, f.kind, f.args, tuple(list(f.spans) + used))
         if re.search(r"卡方|chi|独立", low):
-            test, cols = "chi", list(dict.fromkeys(cats))[:2]
+            test, cols = "chi", list(dict.fromkeys(h.column for h in hits if _categories(sheet, h.column)))[:2]
         elif re.search(r"正态|shapiro|normal", low):
             test, cols = "normal", nums[:1]
         elif re.search(r"趋势|回归|斜率|trend|regression|slope", low):
@@ -1114,6 +1169,13 @@ class StatTest(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         c = args.get("columns") or []
         t = args["test"]
+        if args.get("wide"):
+            rows, span = "、".join(args["rows"]), f"{args.get('first') or ''}–{args.get('last') or ''}".strip("–") or _zh(lang, "各期", "all periods")
+            if t == "chi":
+                return _zh(lang, f"卡方检验：{rows} 在 {span} 各期的数值分布是否不同（每行一组，每期一格）",
+                           f"chi-square test: do {rows} spread differently over {span} (one row each, one cell per period)")
+            return _zh(lang, f"检验 {rows} 在 {span} 各期数值的平均值是否有显著差异（每期一个值；两行用 Welch t 检验，多行用方差分析）",
+                       f"test whether the mean of {rows} over {span} differs (one value per period; Welch t-test for two rows, ANOVA for more)")
         if t == "difference":
             lv = f"（{'、'.join(args['levels'])} 两组）" if args.get("levels") else ""
             return _zh(lang, f"检验不同 {c[1] if len(c) > 1 else '?'}{lv} 的 {c[0] if c else '?'} 平均值是否有显著差异（两组用 Welch t 检验，多组用方差分析）",
@@ -1125,6 +1187,8 @@ class StatTest(OpSpec):
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         c, t = args["columns"], args["test"]
+        if args.get("wide"):
+            return _between_rows_steps(args, ctx)
         if t == "chi":
             return [StepSpec("卡方检验", "chi_square_test", "检验完成", {"a": c[0], "b": c[1]})]
         if t == "normal":
@@ -1142,6 +1206,37 @@ class StatTest(OpSpec):
         if tool not in ("welch_t_test", "anova_test", "group_difference_test", "chi_square_test", "normality_test", "correlation_test", "linear_trend"):
             return None
         return test_sentence(facts, lang)
+
+
+def _between_rows(text: str, hits: list[Any], sheet: Any, series: Any, low: str) -> tuple[dict[str, Any], list[tuple[int, int]]] | None:
+    """Two or more rows of a wide table compared by a test (t-test / ANOVA / chi-square), over the periods named."""
+    if re.search(r"相关|correlat|正态|normal|回归|斜率|regression|slope", low):
+        return None
+    label, rows, row_spans = wide_rows(text, sheet)
+    if label and len(rows) < 2:  # 美国和英国的引进节目数: the total row's name is written whole, the rows by their own part
+        named = _rows_by_core(text, sorted(sheet.values.get(label, ())))
+        rows, row_spans = [x for x, _ in named], [sp for _, sp in named] + row_spans
+    if not label or len(rows) < 2:
+        return None
+    first, last, range_spans = period_range(text, hits, series)
+    test = "chi" if re.search(r"卡方|chi", low) else "difference"
+    args = {"test": test, "wide": True, "rows": rows, "label_column": label, "first": first, "last": last, "columns": [label]}
+    compared = [m.span() for m in re.finditer(r"比较|对比|相比|比一下|compare|versus|\bvs\b", text, re.I)]  # the rows are what is compared
+    return args, row_spans + range_spans + compared
+
+
+def _between_rows_steps(args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+    """The rows, their periods as one long table (row, period, value), then the test over it."""
+    lab, rows = args["label_column"], args["rows"]
+    cols = list(_series_of(ctx.sheet).columns)
+    if args.get("first") and args.get("last"):
+        cols = cols[cols.index(args["first"]) : cols.index(args["last"]) + 1]
+    steps = [StepSpec("选出要比较的行", "filter_rows", "筛选完成", {"conditions": [{"column": lab, "op": "in", "value": rows}]}),
+             StepSpec("保留名称和各期", "select_columns", "列已选出", {"columns": [lab, *cols]}),
+             StepSpec("各期转成行", "unpivot", "已转成长表", {"id_columns": [lab], "var_name": "期", "value_name": "数值"})]
+    if args["test"] == "chi":
+        return steps + [StepSpec("卡方检验", "chi_square_test", "检验完成", {"a": lab, "b": "期", "weight": "数值"})]
+    return steps + [StepSpec("差异检验", "group_difference_test", "检验完成", {"column": "数值", "group": lab, "levels": rows})]
 
 
 TEST_EN = {"Welch t 检验": "Welch t-test", "单因素方差分析": "One-way ANOVA", "卡方独立性检验": "Chi-square test of independence",
@@ -1166,8 +1261,9 @@ def test_sentence(f: dict[str, Any], lang: str) -> str:
     if "dof" in f:
         reading = (f"{f['a']} 与 {f['b']} 有显著关联（p < 0.05）。" if sig else f"没有足够证据说明 {f['a']} 与 {f['b']} 有关联（p ≥ 0.05）。") if zh else \
             (f"{f['a']} and {f['b']} are significantly associated." if sig else f"No evidence that {f['a']} and {f['b']} are associated.")
-        return (f"{f['test']}（{f['a']} × {f['b']}，{f['n']:,} 行，自由度 {f['dof']}）：{stat}，{p}。{reading}" if zh
-                else f"Chi-square test ({f['a']} × {f['b']}, {f['n']:,} rows, dof {f['dof']}): {stat}, {p}. {reading}")
+        n = (f"合计 {num(f['n'], lang)}" if zh else f"total {num(f['n'], lang)}") if f.get("weight") else (f"{f['n']:,} 行" if zh else f"{f['n']:,} rows")
+        return (f"{f['test']}（{f['a']} × {f['b']}，{n}，自由度 {f['dof']}）：{stat}，{p}。{reading}" if zh
+                else f"Chi-square test ({f['a']} × {f['b']}, {n}, dof {f['dof']}): {stat}, {p}. {reading}")
     if "strength" in f:
         reading = (f"相关性在统计上显著（{f['strength']}{'正' if f['r'] > 0 else '负'}相关）。" if sig else "相关性不显著。") if zh else \
             ("The correlation is significant." if sig else "The correlation is not significant.")
@@ -1217,8 +1313,13 @@ class Chart(OpSpec):
         if series is not None:
             label_col, rows, row_spans = wide_rows(text, sheet)
             first, last, range_spans = period_range(text, hits, series)
-            args.update(wide=True, rows=rows[:5], label_column=label_col, y=["数值"], first=first, last=last)
-            used += row_spans + range_spans
+            named = list(dict.fromkeys(h.column for h in hits if h.column in series.columns and _free(range_spans, h.start, h.end)))
+            if named and not rows and not first and label_col:  # 对比2010年和2020年所有行业: the rows along x, one series per period named
+                args.update(kind=kind or "bar", x=label_col, y=named, columns=True)
+                used += [x.span() for x in re.finditer(r"对比|比较|相比|compare|versus|\bvs\b", text, re.I)]
+            else:
+                args.update(wide=True, rows=rows[:5], label_column=label_col, y=["数值"], first=first, last=last)
+                used += row_spans + range_spans
         elif args["kind"] == "scatter":
             args.update(x=nums[0] if nums else None, y=nums[1:2])
         elif unit_m and not any(h.start < unit_m.end() and unit_m.start() < h.end for h in hits):
@@ -1249,6 +1350,9 @@ class Chart(OpSpec):
             rows = "、".join(args.get("rows") or []) or "各行"
             return _zh(lang, f"画 {rows} 各期数值的{kind[0]}，写入 outputs/ 下的新 xlsx（Excel 原生图表）", f"a {kind[1]} of {rows} across the periods, as a new xlsx in outputs/")
         y = "、".join(args.get("y") or [])
+        if args.get("columns"):
+            return _zh(lang, f"画各 {args.get('x')} 的 {y} 的{kind[0]}（每列一组柱子），写入 outputs/ 下的新 xlsx（Excel 原生图表）",
+                       f"a {kind[1]} of {y} for each {args.get('x')} (one series per column), as a new xlsx in outputs/")
         if args["kind"] == "scatter":
             return _zh(lang, f"画 {args.get('x')} 与 {y} 的散点图，写入 outputs/ 下的新 xlsx", f"a scatter plot of {args.get('x')} vs {y}, as a new xlsx in outputs/")
         by = f"每{ {'year': '年', 'quarter': '季度', 'month': '月', 'week': '周', 'weekday': '星期'}[args['unit']]}" if args.get("unit") else f"各 {args.get('x')}"
@@ -1285,6 +1389,9 @@ class Chart(OpSpec):
             return steps
         y = args["y"]
         agg = args.get("agg", "sum")
+        if args.get("columns"):  # the columns as they are, one series each, the rows along x
+            return [StepSpec("保留要画的列", "select_columns", "列已选出", {"columns": [args["x"], *y]}),
+                    StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": y, "stem": stem})]
         if kind == "scatter":
             return [StepSpec("写入散点图", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": y, "stem": stem})]
         label = {"sum": "合计", "mean": "平均", "count": "计数"}[agg]

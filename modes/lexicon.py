@@ -59,6 +59,10 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "agriculture": ("agriculture", "农业", "第一产业"),
     "industry": ("industry", "工业", "第二产业"),
     "services": ("services", "service", "服务业", "第三产业"),
+    "epicenter": ("epicenter", "epicentre", "震中", "震中地区"),
+    "magnitude": ("magnitude", "震级"),
+    "season": ("season", "赛季"),
+    "team": ("team", "球队", "车队", "队伍", "team(s)"),
     "remark": ("remark", "remarks", "note", "notes", "comment", "comments", "备注"),
     # places, so that "the shanghai file" reaches 上海_poi.xlsx
     "shanghai": ("上海", "shanghai"), "beijing": ("北京", "beijing"), "guangzhou": ("广州", "guangzhou"),

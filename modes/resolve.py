@@ -97,6 +97,12 @@ NAME_GIVEN = re.compile(r"(?:改名为|改名成|重命名为|命名为|更名�
                         r"(?<![a-z])(?:to|as|called|named)(?![a-z]))\s*[\'\"“‘「]?\s*(?:$|(?=[A-Za-z]))", re.I)
 
 
+def _names_operation(tok: str) -> bool:
+    from modes import opspec
+
+    return any((p := opspec._pattern(s)) is not None and p.fullmatch(tok) for s in opspec.all_ops())
+
+
 def find_files(text: str, catalog: Catalog, current: str | None = None, restrict: list[str] | None = None) -> FileRef:
     """Resolve the files an utterance names, describes or points at."""
     low = text.casefold()
@@ -151,6 +157,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
                 continue  # a typo of a real name: the fuzzy step below
             if any(p.casefold() in catalog.known_names for p in re.findall(r"[A-Za-z0-9][A-Za-z0-9_\-]*[_\-][A-Za-z0-9_\-]+", tok) if p != tok):
                 continue  # 代表Board_No的大小: a column's name glued to Chinese text
+            if _names_operation(tok):
+                continue  # chi-square, t-test: the word of an operation, not a file
             if NAME_GIVEN.search(text[max(0, m.start() - 12) : m.start()]) or NAME_GIVEN.search(tok):
                 continue  # 列名更改为'FLU_SEASON' / rename … to new_name: a name being given, not a file
             ref.spans.append(m.span())

@@ -153,3 +153,107 @@ def test_a_chart_kind_no_tool_draws_is_said_plainly_never_replaced(root, text):
     reply = tr.decision.reply
     assert ("暂不支持" in reply and "柱状图" in reply) if not text.startswith("draw") else ("not supported" in reply and "Bar" in reply)
     assert not (root / "outputs").exists() or not list((root / "outputs").iterdir())
+
+
+IMPORTS = pd.DataFrame({"指标": ["引进节目数", "从美国引进节目数", "从英国引进节目数", "从日本引进节目数", "从法国引进节目数"],
+                        **{f"{y}年": RNG.integers(40, 400, 5) for y in range(2022, 2014, -1)}})
+IMPORTS.loc[0, [f"{y}年" for y in range(2015, 2023)]] = IMPORTS.iloc[1:][[f"{y}年" for y in range(2015, 2023)]].sum()
+
+
+@pytest.fixture
+def imports(tmp_path: Path) -> Path:
+    IMPORTS.to_csv(tmp_path / "引进情况.csv", index=False)
+    return tmp_path
+
+
+def _row_values(name: str, first: int, last: int) -> np.ndarray:
+    return IMPORTS.loc[IMPORTS["指标"] == name, [f"{y}年" for y in range(first, last + 1)]].to_numpy(dtype=float).ravel()
+
+
+@pytest.mark.parametrize("text", [
+    "能否进行一次卡方检验，分析从2016年到2020年，从美国、英国引进的节目数是否存在显著差异？",
+    "对美国和英国在2016年至2020年的引进节目数做个卡方检验",
+])
+def test_chi_square_between_rows_of_a_wide_table_named_by_what_tells_them_apart(imports, text):
+    tr = talk(imports, text)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    chi = stats.chi2_contingency([_row_values("从美国引进节目数", 2016, 2020), _row_values("从英国引进节目数", 2016, 2020)])
+    assert f"χ² = {round(float(chi.statistic), 4)}" in tr.run.answer and f"自由度 {chi.dof}" in tr.run.answer
+
+
+@pytest.mark.parametrize("text,rows,first,last", [
+    ("比较美国与日本在2015年至2022年间的引进节目数是否存在显著差异？请使用T检验", ["从美国引进节目数", "从日本引进节目数"], 2015, 2022),
+    ("Is there a significant difference between 从英国引进节目数 and 从法国引进节目数 from 2017年 to 2021年? Use a t-test.",
+     ["从英国引进节目数", "从法国引进节目数"], 2017, 2021),
+    ("美国、英国和日本的引进节目数有没有显著差异？做方差分析", ["从美国引进节目数", "从英国引进节目数", "从日本引进节目数"], 2015, 2022),
+])
+def test_difference_between_rows_of_a_wide_table_over_the_periods_named(imports, text, rows, first, last):
+    tr = talk(imports, text)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    samples = [_row_values(r, first, last) for r in rows]
+    if len(rows) == 2:
+        t = stats.ttest_ind(*samples, equal_var=False)
+        assert f"t = {round(abs(float(t.statistic)), 4)}" in tr.run.answer.replace("t = -", "t = "), tr.run.answer
+    else:
+        f = stats.f_oneway(*samples)
+        assert f"F = {round(float(f.statistic), 4)}" in tr.run.answer, tr.run.answer
+    assert all(f"n={last - first + 1}" in tr.run.answer for _ in rows)
+
+
+@pytest.mark.parametrize("text", [
+    "能否生成一个柱状图，对比2016年和2020年所有指标的数据，以观察这几年间各项的变化情况？",
+    "make a bar chart comparing 2016年 and 2020年 for every 指标",
+])
+def test_a_chart_of_the_periods_named_has_the_rows_along_x_and_one_series_per_period(imports, text):
+    from openpyxl import load_workbook
+
+    tr = talk(imports, text)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    sh = load_workbook(imports / tr.run.files[0]["path"])["数据"]
+    chart = sh._charts[0]
+    assert type(chart).__name__ == "BarChart" and len(chart.series) == 2
+    got = [[sh.cell(i, j).value for i in range(2, 2 + len(IMPORTS))] for j in (1, 2, 3)]
+    assert got == [IMPORTS["指标"].tolist(), IMPORTS["2016年"].tolist(), IMPORTS["2020年"].tolist()]
+
+
+@pytest.mark.parametrize("text", [
+    "请制作一个饼图，显示不同Region的记录数量分布，以便我们分析哪些区域记录最多。",
+    "make a pie chart of the number of rows per Region",
+])
+def test_a_pie_chart_of_row_counts_per_category(root, text):
+    from openpyxl import load_workbook
+
+    tr = talk(root, text)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    sh = load_workbook(root / tr.run.files[0]["path"])["数据"]
+    assert type(sh._charts[0]).__name__ == "PieChart"
+    got = {sh.cell(i, 1).value: sh.cell(i, 2).value for i in range(2, 2 + LOG["Region"].nunique())}
+    assert got == LOG["Region"].value_counts().to_dict()
+
+
+RACES = pd.DataFrame({"Year": RNG.choice([2019, 2020, 2021, 2022], 240), "Team": RNG.choice(["Alpha", "Beta", "Gamma"], 240),
+                      "Wins": RNG.integers(0, 9, 240)})
+
+
+@pytest.mark.parametrize("text", [
+    "能否进行一次卡方检验，分析年份与Team是否存在显著的关联性？我们想了解不同年份中参与的Team分布是否有统计学上的差异。",
+    "run a chi-square test of Year and Team",
+])
+def test_chi_square_reads_a_year_column_as_categories(tmp_path, text):
+    RACES.to_csv(tmp_path / "races.csv", index=False)
+    tr = talk(tmp_path, text)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    chi = stats.chi2_contingency(pd.crosstab(RACES["Year"], RACES["Team"]))
+    assert f"χ² = {round(float(chi.statistic), 4)}" in tr.run.answer, tr.run.answer
+
+
+@pytest.mark.parametrize("text", [
+    "我们能否通过卡方分析来检验'日期'与'涨跌幅'之间是否存在某种关联性？",
+    "chi-square test of 日期 and 涨跌幅",
+])
+def test_chi_square_of_dates_or_measurements_is_asked_about_never_run(tmp_path, text):
+    pd.DataFrame({"日期": pd.date_range("2023-01-02", periods=80, freq="7D").strftime("%Y-%m-%d"),
+                  "涨跌幅": RNG.normal(0, 1.5, 80).round(3)}).to_csv(tmp_path / "指数.csv", index=False)
+    tr = talk(tmp_path, text)
+    assert tr.run is None and tr.decision.next == "ask_slots", (tr.decision.next, tr.decision.reply)
+    assert "卡方检验需要两个分类列" in tr.decision.reply or "chi-square two categorical" in tr.decision.reply
