@@ -112,6 +112,14 @@ def test_two_groups_by_their_values_t_test_on_a_column_with_a_placeholder(root, 
     assert f"n={len(a)}" in tr.run.answer and f"n={len(b)}" in tr.run.answer
 
 
+def chart_sheet(root: Path, tr: TurnResult):  # type: ignore[no-untyped-def]
+    """The data sheet (with its chart) of the workbook a chart request wrote."""
+    from openpyxl import load_workbook
+
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    return load_workbook(root / tr.run.files[0]["path"])["数据"]
+
+
 def _numbers(s: pd.Series) -> pd.Series:
     return pd.to_numeric(s.str.replace(",", ""), errors="coerce")
 
@@ -205,11 +213,7 @@ def test_difference_between_rows_of_a_wide_table_over_the_periods_named(imports,
     "make a bar chart comparing 2016年 and 2020年 for every 指标",
 ])
 def test_a_chart_of_the_periods_named_has_the_rows_along_x_and_one_series_per_period(imports, text):
-    from openpyxl import load_workbook
-
-    tr = talk(imports, text)
-    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
-    sh = load_workbook(imports / tr.run.files[0]["path"])["数据"]
+    sh = chart_sheet(imports, talk(imports, text))
     chart = sh._charts[0]
     assert type(chart).__name__ == "BarChart" and len(chart.series) == 2
     got = [[sh.cell(i, j).value for i in range(2, 2 + len(IMPORTS))] for j in (1, 2, 3)]
@@ -221,11 +225,7 @@ def test_a_chart_of_the_periods_named_has_the_rows_along_x_and_one_series_per_pe
     "make a pie chart of the number of rows per Region",
 ])
 def test_a_pie_chart_of_row_counts_per_category(root, text):
-    from openpyxl import load_workbook
-
-    tr = talk(root, text)
-    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
-    sh = load_workbook(root / tr.run.files[0]["path"])["数据"]
+    sh = chart_sheet(root, talk(root, text))
     assert type(sh._charts[0]).__name__ == "PieChart"
     got = {sh.cell(i, 1).value: sh.cell(i, 2).value for i in range(2, 2 + LOG["Region"].nunique())}
     assert got == LOG["Region"].value_counts().to_dict()
