@@ -537,6 +537,17 @@ def _tg272(t):
     return [Answer([Num(float(r.statistic), rel=0.01), Num(float(r.pvalue), rel=0.02, abs=0.0011)])]
 
 
+@item("tg-052", "yearly totals + ANOVA across year columns")
+def _tg052(t):
+    from scipy import stats
+
+    ys = _years(t, 2019, 2023)
+    totals = [Num(float(t[y].sum())) for y in ys]
+    f = stats.f_oneway(*[t[y].dropna().astype(float) for y in ys])
+    return [Answer(totals + [Num(float(f.statistic), rel=0.01), Num(float(f.pvalue), rel=0.02, abs=0.0011)],
+                   note="each year a group of the school types (blank rows left out)")]
+
+
 @item("tg-296", "t-test between two wide rows")
 def _tg296(t):
     from scipy import stats

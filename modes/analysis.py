@@ -1169,6 +1169,9 @@ class StatTest(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         c = args.get("columns") or []
         t = args["test"]
+        if args.get("periods"):
+            return _zh(lang, f"检验 {args['first']}–{args['last']} 各期之间 {args['label_column']} 各行数值的平均值是否有显著差异（每期一组，两期用 Welch t 检验，多期用方差分析；并给出每期合计）",
+                       f"test whether the values differ between the periods {args['first']}–{args['last']} (one group per period over every row; with each period's total)")
         if args.get("wide"):
             rows, span = "、".join(args["rows"]), f"{args.get('first') or ''}–{args.get('last') or ''}".strip("–") or _zh(lang, "各期", "all periods")
             if t == "chi":
@@ -1216,10 +1219,13 @@ def _between_rows(text: str, hits: list[Any], sheet: Any, series: Any, low: str)
     if label and len(rows) < 2:  # 美国和英国的引进节目数: the total row's name is written whole, the rows by their own part
         named = _rows_by_core(text, sorted(sheet.values.get(label, ())))
         rows, row_spans = [x for x, _ in named], [sp for _, sp in named] + row_spans
-    if not label or len(rows) < 2:
-        return None
     first, last, range_spans = period_range(text, hits, series)
     test = "chi" if re.search(r"卡方|chi", low) else "difference"
+    if label and not rows and first and test == "difference":  # 2019年至2023年期间…这几年间是否存在显著差异: each period is a group of all rows
+        return {"test": test, "wide": True, "periods": True, "rows": [], "label_column": label, "first": first, "last": last,
+                "columns": [label]}, range_spans
+    if not label or len(rows) < 2:
+        return None
     args = {"test": test, "wide": True, "rows": rows, "label_column": label, "first": first, "last": last, "columns": [label]}
     compared = [m.span() for m in re.finditer(r"比较|对比|相比|比一下|compare|versus|\bvs\b", text, re.I)]  # the rows are what is compared
     return args, row_spans + range_spans + compared
@@ -1231,9 +1237,11 @@ def _between_rows_steps(args: dict[str, Any], ctx: PlanContext) -> list[StepSpec
     cols = list(_series_of(ctx.sheet).columns)
     if args.get("first") and args.get("last"):
         cols = cols[cols.index(args["first"]) : cols.index(args["last"]) + 1]
-    steps = [StepSpec("选出要比较的行", "filter_rows", "筛选完成", {"conditions": [{"column": lab, "op": "in", "value": rows}]}),
-             StepSpec("保留名称和各期", "select_columns", "列已选出", {"columns": [lab, *cols]}),
-             StepSpec("各期转成行", "unpivot", "已转成长表", {"id_columns": [lab], "var_name": "期", "value_name": "数值"})]
+    steps = [StepSpec("选出要比较的行", "filter_rows", "筛选完成", {"conditions": [{"column": lab, "op": "in", "value": rows}]})] if rows else []
+    steps += [StepSpec("保留名称和各期", "select_columns", "列已选出", {"columns": [lab, *cols]}),
+              StepSpec("各期转成行", "unpivot", "已转成长表", {"id_columns": [lab], "var_name": "期", "value_name": "数值"})]
+    if args.get("periods"):
+        return steps + [StepSpec("各期之间的差异检验", "group_difference_test", "检验完成", {"column": "数值", "group": "期", "levels": cols})]
     if args["test"] == "chi":
         return steps + [StepSpec("卡方检验", "chi_square_test", "检验完成", {"a": lab, "b": "期", "weight": "数值"})]
     return steps + [StepSpec("差异检验", "group_difference_test", "检验完成", {"column": "数值", "group": lab, "levels": rows})]
@@ -1253,8 +1261,9 @@ def test_sentence(f: dict[str, Any], lang: str) -> str:
     stat = f"{f['statistic_name']} = {f['statistic']}"
     zh = lang == "zh"
     if "means" in f:
-        groups = "，".join(f"{k}（n={f['sizes'][k]}，平均 {num(v, lang)}）" for k, v in f["means"].items()) if zh else \
-            ", ".join(f"{k} (n={f['sizes'][k]}, mean {num(v, lang)})" for k, v in f["means"].items())
+        tot = f.get("totals") if f.get("group") == "期" else None  # groups that are periods of a wide table: their totals too
+        groups = "，".join(f"{k}（n={f['sizes'][k]}，平均 {num(v, lang)}{f'，合计 {num(tot[k], lang)}' if tot else ''}）" for k, v in f["means"].items()) if zh else \
+            ", ".join(f"{k} (n={f['sizes'][k]}, mean {num(v, lang)}{f', total {num(tot[k], lang)}' if tot else ''})" for k, v in f["means"].items())
         reading = (f"各组 {f['column']} 的平均值差异在统计上显著（p < 0.05）。" if sig else f"没有足够证据说明各组 {f['column']} 的平均值不同（p ≥ 0.05）。") if zh else \
             (f"The mean {f['column']} differs significantly between the groups (p < 0.05)." if sig else f"No evidence that mean {f['column']} differs (p ≥ 0.05).")
         return f"{f['test']}：{groups}；{stat}，{p}。{reading}" if zh else f"{f['test']}: {groups}; {stat}, {p}. {reading}"

@@ -12,6 +12,7 @@ import pytest
 from scipy import stats
 
 from engine.session import Session, TurnResult
+from tools.fmt import num
 from tools.workspace import Workspace
 
 RNG = np.random.default_rng(31)
@@ -257,3 +258,20 @@ def test_chi_square_of_dates_or_measurements_is_asked_about_never_run(tmp_path, 
     tr = talk(tmp_path, text)
     assert tr.run is None and tr.decision.next == "ask_slots", (tr.decision.next, tr.decision.reply)
     assert "卡方检验需要两个分类列" in tr.decision.reply or "chi-square two categorical" in tr.decision.reply
+
+
+@pytest.mark.parametrize("text,first,last", [
+    ("请分别计算2016年至2020年期间每年的合计，并进行单因素方差分析，以判断这几年间是否存在显著差异？", 2016, 2020),
+    ("do the values differ significantly from 2018年 to 2021年? run an ANOVA", 2018, 2021),
+])
+def test_periods_of_a_wide_table_as_the_groups_of_a_test(imports, text, first, last):
+    tr = talk(imports, text)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    cols = [f"{y}年" for y in range(first, last + 1)]
+    groups = [IMPORTS[c].astype(float) for c in cols]
+    if len(cols) == 2:
+        assert f"t = {round(abs(float(stats.ttest_ind(*groups, equal_var=False).statistic)), 4)}" in tr.run.answer.replace("t = -", "t = ")
+    else:
+        assert f"F = {round(float(stats.f_oneway(*groups).statistic), 4)}" in tr.run.answer, tr.run.answer
+    word = "合计" if text[0] > "z" else "total"
+    assert all(f"{word} {num(float(g.sum()), 'zh' if word == '合计' else 'en')}" in tr.run.answer for g in groups), tr.run.answer

@@ -68,7 +68,8 @@ def welch_t_test(table: pd.DataFrame, column: str, group: str, levels: list[str]
     rows = [{"组": k, "样本数": len(v), "平均": rnd(v.mean()), "标准差": rnd(v.std())} for k, v in g.items()]
     means = {k: rnd(v.mean()) for k, v in g.items()}
     return _result("Welch t 检验", "t", float(res.statistic), float(res.pvalue), sizes,
-                   {"column": column, "group": group, "means": means, "df": rnd(float(res.df), 2)}, rows, len(table))
+                   {"column": column, "group": group, "means": means, "totals": {k: rnd(v.sum()) for k, v in g.items()}, "df": rnd(float(res.df), 2)},
+                   rows, len(table))
 
 
 @tool
@@ -95,7 +96,8 @@ def anova_test(table: pd.DataFrame, column: str, group: str) -> ToolResult:
     res = stats.f_oneway(*g.values())
     rows = [{"组": k, "样本数": len(v), "平均": rnd(v.mean()), "标准差": rnd(v.std())} for k, v in g.items()]
     return _result("单因素方差分析", "F", float(res.statistic), float(res.pvalue), sizes,
-                   {"column": column, "group": group, "means": {k: rnd(v.mean()) for k, v in g.items()}}, rows, len(table))
+                   {"column": column, "group": group, "means": {k: rnd(v.mean()) for k, v in g.items()}, "totals": {k: rnd(v.sum()) for k, v in g.items()}},
+                   rows, len(table))
 
 
 @tool
