@@ -157,7 +157,7 @@ class UnsupportedChart(OpSpec):
 
     name = "chart_unsupported"
     family = "explore"
-    label = {"zh": "图表（暂不支持的类型）", "en": "chart (unsupported kind)"}
+    label = {"zh": "画图", "en": "chart"}
     words = {"zh": ("热力图",), "en": ("heatmap",)}
     slots = (Slot("kind", "text", "暂不支持画这种图（热力图、雷达图、箱线图、直方图等都还不能画）。能画的是柱状图、折线图、饼图和散点图，"
                   "例如按类别汇总后画柱状图。要改画其中哪一种？请说明横轴和数值各用哪一列。",
