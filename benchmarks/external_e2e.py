@@ -246,7 +246,9 @@ def _tg160(t):
 def _tg168(t):
     u = t.copy()
     u["Construction Cost"] = t["Declared Valuation"] / t["Building Area"]
-    return [Table(u, cols=["Permit Number", "Construction Cost"], loose=["Construction Cost"], rel=5e-3)]
+    blank = u.assign(**{"Construction Cost": t["Declared Valuation"] / t["Building Area"].mask(t["Building Area"] == 0)})
+    return [Table(f, cols=["Permit Number", "Construction Cost"], loose=["Construction Cost"], rel=5e-3,
+                  note="an area of 0: infinity, or blank and said (as Excel's #DIV/0!)") for f in (u, blank)]
 
 
 @item("tg-174", "filter on ratio of columns")
@@ -533,6 +535,17 @@ def _tg272(t):
     obs = [_row(t, n)[ys].astype(float).to_numpy() for n in ("从美国引进电视节目版权总数", "从英国引进电视节目版权总数")]
     r = stats.chi2_contingency(obs)
     return [Answer([Num(float(r.statistic), rel=0.01), Num(float(r.pvalue), rel=0.02, abs=0.0011)])]
+
+
+@item("tg-052", "yearly totals + ANOVA across year columns")
+def _tg052(t):
+    from scipy import stats
+
+    ys = _years(t, 2019, 2023)
+    totals = [Num(float(t[y].sum())) for y in ys]
+    f = stats.f_oneway(*[t[y].dropna().astype(float) for y in ys])
+    return [Answer(totals + [Num(float(f.statistic), rel=0.01), Num(float(f.pvalue), rel=0.02, abs=0.0011)],
+                   note="each year a group of the school types (blank rows left out)")]
 
 
 @item("tg-296", "t-test between two wide rows")

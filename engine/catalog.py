@@ -48,7 +48,8 @@ def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetI
             dates.add(col)
             continue
         uniq = vals.unique()
-        if 0 < len(uniq) <= max(20, int(n * 0.5)) and len(uniq) <= 200:
+        names_rows = c == df.columns[0] and all(pd.api.types.is_numeric_dtype(df[o]) for o in df.columns[1:]) and len(df.columns) > 2
+        if 0 < len(uniq) <= (200 if names_rows else max(20, int(n * 0.5))) and len(uniq) <= 200:  # a wide table's row names: all kept
             values[col] = frozenset(str(u) for u in uniq if len(str(u)) <= 40)
     years: dict[str, tuple[int, int]] = {}
     for col in dates:
@@ -64,7 +65,7 @@ def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetI
 
 
 CACHE_FILE = "catalog.json"
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: a wide table's row names are all kept
 
 
 @dataclass

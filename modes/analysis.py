@@ -67,6 +67,28 @@ def _cols(hits: list[Any], sheet: Any, taken: list[tuple[int, int]], numeric: bo
     return out
 
 
+def _categories(sheet: Any, col: str) -> bool:
+    """A column whose values are categories: text, or whole years (赛季 2005…2012); never dates or measurements."""
+    if col in sheet.dates:
+        return False
+    if col not in sheet.numeric:
+        return True
+    lo, hi = sheet.ranges.get(col, (0.0, 0.0))
+    return 1900 <= lo <= hi <= 2100 and float(lo).is_integer() and float(hi).is_integer()
+
+
+def numberish(sheet: Any, col: str) -> bool:
+    """A numeric column, or one whose values are numbers but for a stray placeholder ('.', '–', 'n/a'): tools read it as
+    numbers (blank where a value is not one)."""
+    if col in sheet.numeric:
+        return True
+    vals = sheet.values.get(col)
+    if not vals:
+        return False
+    ok = sum(1 for v in vals if re.fullmatch(r"-?\d[\d,]*(?:\.\d+)?", v.strip()))
+    return ok >= 3 and ok >= 0.8 * len(vals)
+
+
 QUOTED = _lazy(r"'[^']{1,40}'|‘[^’]{1,40}’|“[^”]{1,40}”|\"[^\"]{1,40}\"|「[^」]{1,40}」")
 
 
@@ -86,6 +108,48 @@ def _agg(text: str) -> str:
 
 AGG_ZH = {"sum": "合计", "mean": "平均", "count": "计数"}
 AGG_EN = {"sum": "total", "mean": "mean", "count": "count"}
+
+
+# ---------------------------------------------------------------- charts no tool draws
+
+# chart kinds no tool draws: said plainly, with the kinds that can be drawn (never another chart in their place)
+UNSUPPORTED_CHARTS = (("热力图", "热力图"), ("热图", "热力图"), ("heatmap", "heatmap"), ("heat map", "heatmap"), ("雷达图", "雷达图"),
+                      ("radar chart", "radar chart"), ("箱线图", "箱线图"), ("箱形图", "箱线图"), ("box plot", "box plot"), ("boxplot", "box plot"),
+                      ("直方图", "直方图"), ("histogram", "histogram"), ("词云", "词云"), ("word cloud", "word cloud"), ("桑基图", "桑基图"),
+                      ("气泡图", "气泡图"), ("bubble chart", "bubble chart"), ("地图", "地图"))
+UNSUPPORTED_RX = _rx(*(w for w, _ in UNSUPPORTED_CHARTS))
+
+
+@operation
+class UnsupportedChart(OpSpec):
+    """热力图 / heatmap: said plainly, with the charts that can be drawn; the whole request describes that chart, so no
+    other operation is read from it (registered first: it owns the text)."""
+
+    name = "chart_unsupported"
+    family = "explore"
+    label = {"zh": "画图", "en": "chart"}
+    words = {"zh": ("热力图",), "en": ("heatmap",)}
+    slots = (Slot("kind", "text", "暂不支持画这种图（热力图、雷达图、箱线图、直方图等都还不能画）。能画的是柱状图、折线图、饼图和散点图，"
+                  "例如按类别汇总后画柱状图。要改画其中哪一种？请说明横轴和数值各用哪一列。",
+                  "This kind of chart is not supported (heatmaps, radar charts, box plots, histograms cannot be drawn yet). "
+                  "Bar, line, pie and scatter charts can, e.g. a bar chart of a total per category. Which one, with which columns?", gap="chart_kind"),)
+    model_may_propose = False
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        m = unquoted(UNSUPPORTED_RX, text)
+        if m is None:
+            return None
+        kind = next(name for w, name in UNSUPPORTED_CHARTS if w == m.group(0).casefold())
+        return Found(m.start(), self.name, {"unsupported": kind}, ((0, len(text)),))
+
+    def gaps(self, args: dict[str, Any]) -> list[str]:
+        return ["chart_kind"]
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, f"画{args['unsupported']}（暂不支持）", f"a {args['unsupported']} (not supported)")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return []  # never planned: its gap is always open
 
 
 # ---------------------------------------------------------------- descriptive statistics
@@ -792,7 +856,49 @@ def wide_rows(text: str, sheet: Any) -> tuple[str | None, list[str], list[tuple[
         if (lit * 2 >= n or (lit >= 3 and alone)) and _free(spans, *span):
             rows.append(v)
             spans.append(span)
+    if not rows and label_col:  # 从美国、英国引进的… names 从美国引进电视节目版权总数 and 从英国引进电视节目版权总数
+        for v, at in _rows_by_core(text, sorted(sheet.values.get(label_col, ()))):
+            rows.append(v)
+            spans.append(at)
     return label_col, rows, spans
+
+
+def _affixes(names: list[str], suffix: bool) -> list[str]:
+    """The prefixes (or suffixes) most of the names share, longest first, and the empty one."""
+    out = [""]
+    for size in range(1, max((len(x) for x in names), default=0)):
+        ends: dict[str, int] = {}
+        for x in names:
+            if len(x) > size:
+                e = x[-size:] if suffix else x[:size]
+                ends[e] = ends.get(e, 0) + 1
+        e, k = max(ends.items(), key=lambda p: p[1], default=("", 0))
+        if k * 2 < len(names) or k < 3:
+            break
+        out.append(e)
+    return out[::-1]
+
+
+def _rows_by_core(text: str, names: list[str]) -> list[tuple[str, tuple[int, int]]]:
+    """Rows named by the part that tells them apart (美国 for 从美国引进电视节目版权总数, when most rows read 从…引进电视节目版权总数):
+    the longest shared prefix and suffix that leave two or more rows named in the text."""
+    for pre in _affixes(names, False)[:4]:
+        for suf in _affixes(names, True)[:4]:
+            if not pre and not suf:
+                continue
+            cores: dict[str, str] = {}
+            for x in names:
+                core = x[len(pre) if x.startswith(pre) else 0 : len(x) - len(suf) if suf and x.endswith(suf) else len(x)]
+                if len(core) >= 2 and core != x:
+                    cores[core] = "" if core in cores else x  # a core two rows share names neither
+            out: list[tuple[str, tuple[int, int]]] = []
+            for core, x in sorted(cores.items(), key=lambda p: -len(p[0])):
+                at = text.find(core)
+                if x and at >= 0 and _free([sp for _, sp in out], at, at + len(core)):
+                    out.append((x, (at, at + len(core))))
+            if len(out) >= 2:
+                return sorted(out, key=lambda p: p[1][0])
+    return []
 
 
 RANGE_JOIN = _lazy(r"\s*(?:年)?\s*(?:至|到|~|～|-|—|–|through|to)\s*")
@@ -1157,7 +1263,9 @@ OPERATORS = _lazy(r"[+\-*/×÷−＋－%]|乘以|除以|加上|减去")
 
 NEW_COLUMN = _lazy(r"(?:新增|增加|添加|加上|加)(?:一|1)?列(?:数据)?[，,\s]*(?:名为|叫做?|为|是|，|,)?\s*(?:该列(?:为|是))?\s*['‘“\"「](?P<name>[^'’”\"」]{1,40})['’”\"」]")
 HOW = _lazy(r"(?:计算(?:方法|方式|公式)|公式)\s*(?:为|是)?\s*[:：]?\s*(?P<expr>[^。；;]+)")
-SUM_OF = _lazy(r"(?P<cols>.{2,80}?)(?:三者|两者|四者|几列|各列)?(?:之和|的和|的总和|相加|加总)")
+WORDED_ARITH = _lazy(r"(?P<cols>.{2,80}?)\s*(?:三者|两者|二者|四者|几列|各列|两列)?\s*(?:(?P<add>之和|的和|的总和|相加|加总|合计)|(?P<sub>之差|的差|相减)"
+                     r"|(?P<mul>之积|的积|的乘积|相乘)|(?P<div>之比|的比值|相除))")
+WORDED_OP = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 FILLER = _lazy(r"(?<=[\w\u4e00-\u9fff)）\]])(?:的)?(?:数据|数值|的值)")
 
 
@@ -1173,17 +1281,31 @@ def _said_formula(text: str, hits: list[Any]) -> Found | None:
         if PERIOD_WORDS.search(how.group("expr")):
             return None  # 本月数据 - 上月数据: a growth rate across periods, not a formula over columns
         expr = FILLER.sub("", re.split(r"[,，。；;]", how.group("expr"))[0]).strip()
-    else:
-        total = SUM_OF.search(rest)
-        cols = [h.column for h in hits if total and nm.end() + total.start() <= h.start < nm.end() + total.end("cols")]
-        if len(cols) >= 2:
-            expr = " + ".join(f"[{c}]" for c in cols)
+    else:  # 为农业、工业和服务业三者之和 / 由'A'与'B'相除得到: the columns in the order written, one operator
+        said = WORDED_ARITH.search(rest)
+        cols = list(dict.fromkeys(h.column for h in hits if said and nm.end() + said.start() <= h.start < nm.end() + said.end("cols")))
+        kind = next((k for k in WORDED_OP if said and said.group(k)), "")
+        if len(cols) >= 2 and (kind in ("add", "mul") or len(cols) == 2):
+            expr = f" {WORDED_OP[kind]} ".join(f"[{c}]" for c in cols)
     if not expr or not OPERATORS.search(expr):
         return None
     name = nm.group("name").strip()
     if "  " in name:  # part of the name was read as the file's name: name the column by its formula instead
         name = re.sub(r"\s+", "", expr)
-    return Found(nm.start(), "formula", {"name": name, "expression": expr}, ((nm.start(), len(text)),))
+    return Found(nm.start(), "formula", {"name": name, "expression": expr}, (*_goal_said(text, nm.start(), hits), (nm.start(), len(text))))
+
+
+GOAL = _lazy(r"^\s*(?:根据现有数据[，,]?\s*)?(?:我们|我)?(?:需要|想要|想|要)?(?:计算|算出|求出|得到|知道)[^，,。；;]{1,30}[，,]\s*(?:请|麻烦)?$")
+
+
+def _goal_said(text: str, at: int, hits: list[Any]) -> list[tuple[int, int]]:
+    """我们需要计算每个许可证对应的建筑成本，请添加一列…: the clause before a new column that says in words what it
+    will hold (no column named in it) is that column's description, not a grouping or a filter."""
+    begin = max(text.rfind(c, 0, at) for c in "。；;!?！？") + 1
+    said = GOAL.match(text[begin:at])
+    if said is None or any(begin <= h.start < at for h in hits):
+        return []
+    return [(begin, at)]
 
 
 @operation
@@ -1270,7 +1392,7 @@ class Replace(OpSpec):
                 return None
             return Found(en.start(), self.name, {"column": col, "old": en.group("old").strip(QUOTES), "value": _typed(en.group("new").strip(QUOTES))}, (en.span(),))
         m = REPLACE_VERB.search(text)
-        if m is None or re.search(r"条件|列名|名字|表头|格式|xlsx|csv", text, re.I) or re.search(r"大于|小于|高于|低于|不等于|以上|以下", text[m.end():]):
+        if m is None or re.search(r"条件|列名|名字|名称|表头|格式|xlsx|csv", text, re.I) or re.search(r"大于|小于|高于|低于|不等于|以上|以下", text[m.end():]):
             return None  # 条件改成… / 改成评分大于4: a correction; 列名改成…: a rename; 改成xlsx: an export
         nm = re.match(r"\s*[\"“「']?([^\s\"”」',，。；;]{1,30})", text[m.end():])
         if nm is None:
@@ -1444,8 +1566,8 @@ class StatTest(OpSpec):
             return None
         low = text.casefold()
         used = [x.span() for rx in (TEST_RX, TEST_AUX) for x in rx.finditer(text)]
-        nums = [h.column for h in hits if h.column in sheet.numeric or h.column in sheet.dates]
-        cats = [h.column for h in hits if h.column not in sheet.numeric and h.column not in sheet.dates]
+        nums = [h.column for h in hits if numberish(sheet, h.column) or h.column in sheet.dates]
+        cats = [h.column for h in hits if not numberish(sheet, h.column) and h.column not in sheet.dates]
         named = {c: sorted((v for v in vs if v and v in text), key=text.find) for c, vs in sheet.values.items()}  # in the order written
         pair = [c for c, vs in named.items() if len(vs) >= 2]
         if pair and not cats:  # 新客和老客的销售额: the values name the groups and their column
@@ -1453,11 +1575,14 @@ class StatTest(OpSpec):
         levels = named.get(cats[0], [])[:2] if cats else []
         used += [x.span() for v in levels for x in re.finditer(re.escape(v), text)]
         series = _series_of(sheet)
+        between = _between_rows(text, hits, sheet, series, low) if series is not None else None
+        if between is not None:  # 比较A行业与B行业2012年至2019年…T检验: the rows' values over the periods are the samples
+            return Found(m.start(), self.name, between[0], tuple(used + between[1] + [(h.start, h.end) for h in hits]))
         if series is not None and re.search(r"趋势|回归|斜率|trend|regression|slope", low):
             f = _wide_found(text, hits, sheet, m, "trend")
             return Found(f.start, f.kind, f.args, tuple(list(f.spans) + used))
         if re.search(r"卡方|chi|独立", low):
-            test, cols = "chi", list(dict.fromkeys(cats))[:2]
+            test, cols = "chi", list(dict.fromkeys(h.column for h in hits if _categories(sheet, h.column)))[:2]
         elif re.search(r"正态|shapiro|normal", low):
             test, cols = "normal", nums[:1]
         elif re.search(r"趋势|回归|斜率|trend|regression|slope", low):
@@ -1481,6 +1606,16 @@ class StatTest(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         c = args.get("columns") or []
         t = args["test"]
+        if args.get("periods"):
+            return _zh(lang, f"检验 {args['first']}–{args['last']} 各期之间 {args['label_column']} 各行数值的平均值是否有显著差异（每期一组，两期用 Welch t 检验，多期用方差分析；并给出每期合计）",
+                       f"test whether the values differ between the periods {args['first']}–{args['last']} (one group per period over every row; with each period's total)")
+        if args.get("wide"):
+            rows, span = "、".join(args["rows"]), f"{args.get('first') or ''}–{args.get('last') or ''}".strip("–") or _zh(lang, "各期", "all periods")
+            if t == "chi":
+                return _zh(lang, f"卡方检验：{rows} 在 {span} 各期的数值分布是否不同（每行一组，每期一格）",
+                           f"chi-square test: do {rows} spread differently over {span} (one row each, one cell per period)")
+            return _zh(lang, f"检验 {rows} 在 {span} 各期数值的平均值是否有显著差异（每期一个值；两行用 Welch t 检验，多行用方差分析）",
+                       f"test whether the mean of {rows} over {span} differs (one value per period; Welch t-test for two rows, ANOVA for more)")
         if t == "difference":
             lv = f"（{'、'.join(args['levels'])} 两组）" if args.get("levels") else ""
             return _zh(lang, f"检验不同 {c[1] if len(c) > 1 else '?'}{lv} 的 {c[0] if c else '?'} 平均值是否有显著差异（两组用 Welch t 检验，多组用方差分析）",
@@ -1492,6 +1627,8 @@ class StatTest(OpSpec):
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         c, t = args["columns"], args["test"]
+        if args.get("wide"):
+            return _between_rows_steps(args, ctx)
         if t == "chi":
             return [StepSpec("卡方检验", "chi_square_test", "检验完成", {"a": c[0], "b": c[1]})]
         if t == "normal":
@@ -1511,6 +1648,42 @@ class StatTest(OpSpec):
         return test_sentence(facts, lang)
 
 
+def _between_rows(text: str, hits: list[Any], sheet: Any, series: Any, low: str) -> tuple[dict[str, Any], list[tuple[int, int]]] | None:
+    """Two or more rows of a wide table compared by a test (t-test / ANOVA / chi-square), over the periods named."""
+    if re.search(r"相关|correlat|正态|normal|回归|斜率|regression|slope", low):
+        return None
+    label, rows, row_spans = wide_rows(text, sheet)
+    if label and len(rows) < 2:  # 美国和英国的引进节目数: the total row's name is written whole, the rows by their own part
+        named = _rows_by_core(text, sorted(sheet.values.get(label, ())))
+        rows, row_spans = [x for x, _ in named], [sp for _, sp in named] + row_spans
+    first, last, range_spans = period_range(text, hits, series)
+    test = "chi" if re.search(r"卡方|chi", low) else "difference"
+    if label and not rows and first and test == "difference":  # 2019年至2023年期间…这几年间是否存在显著差异: each period is a group of all rows
+        return {"test": test, "wide": True, "periods": True, "rows": [], "label_column": label, "first": first, "last": last,
+                "columns": [label]}, range_spans
+    if not label or len(rows) < 2:
+        return None
+    args = {"test": test, "wide": True, "rows": rows, "label_column": label, "first": first, "last": last, "columns": [label]}
+    compared = [m.span() for m in re.finditer(r"比较|对比|相比|比一下|compare|versus|\bvs\b", text, re.I)]  # the rows are what is compared
+    return args, row_spans + range_spans + compared
+
+
+def _between_rows_steps(args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+    """The rows, their periods as one long table (row, period, value), then the test over it."""
+    lab, rows = args["label_column"], args["rows"]
+    cols = list(_series_of(ctx.sheet).columns)
+    if args.get("first") and args.get("last"):
+        cols = cols[cols.index(args["first"]) : cols.index(args["last"]) + 1]
+    steps = [StepSpec("选出要比较的行", "filter_rows", "筛选完成", {"conditions": [{"column": lab, "op": "in", "value": rows}]})] if rows else []
+    steps += [StepSpec("保留名称和各期", "select_columns", "列已选出", {"columns": [lab, *cols]}),
+              StepSpec("各期转成行", "unpivot", "已转成长表", {"id_columns": [lab], "var_name": "期", "value_name": "数值"})]
+    if args.get("periods"):
+        return steps + [StepSpec("各期之间的差异检验", "group_difference_test", "检验完成", {"column": "数值", "group": "期", "levels": cols})]
+    if args["test"] == "chi":
+        return steps + [StepSpec("卡方检验", "chi_square_test", "检验完成", {"a": lab, "b": "期", "weight": "数值"})]
+    return steps + [StepSpec("差异检验", "group_difference_test", "检验完成", {"column": "数值", "group": lab, "levels": rows})]
+
+
 TEST_EN = {"Welch t 检验": "Welch t-test", "单因素方差分析": "One-way ANOVA", "卡方独立性检验": "Chi-square test of independence",
            "Shapiro–Wilk 正态性检验": "Shapiro–Wilk normality test", "Pearson 相关": "Pearson correlation",
            "Spearman 等级相关": "Spearman rank correlation", "线性趋势（最小二乘）": "Linear trend (least squares)"}
@@ -1525,16 +1698,18 @@ def test_sentence(f: dict[str, Any], lang: str) -> str:
     stat = f"{f['statistic_name']} = {f['statistic']}"
     zh = lang == "zh"
     if "means" in f:
-        groups = "，".join(f"{k}（n={f['sizes'][k]}，平均 {num(v, lang)}）" for k, v in f["means"].items()) if zh else \
-            ", ".join(f"{k} (n={f['sizes'][k]}, mean {num(v, lang)})" for k, v in f["means"].items())
+        tot = f.get("totals") if f.get("group") == "期" else None  # groups that are periods of a wide table: their totals too
+        groups = "，".join(f"{k}（n={f['sizes'][k]}，平均 {num(v, lang)}{f'，合计 {num(tot[k], lang)}' if tot else ''}）" for k, v in f["means"].items()) if zh else \
+            ", ".join(f"{k} (n={f['sizes'][k]}, mean {num(v, lang)}{f', total {num(tot[k], lang)}' if tot else ''})" for k, v in f["means"].items())
         reading = (f"各组 {f['column']} 的平均值差异在统计上显著（p < 0.05）。" if sig else f"没有足够证据说明各组 {f['column']} 的平均值不同（p ≥ 0.05）。") if zh else \
             (f"The mean {f['column']} differs significantly between the groups (p < 0.05)." if sig else f"No evidence that mean {f['column']} differs (p ≥ 0.05).")
         return f"{f['test']}：{groups}；{stat}，{p}。{reading}" if zh else f"{f['test']}: {groups}; {stat}, {p}. {reading}"
     if "dof" in f:
         reading = (f"{f['a']} 与 {f['b']} 有显著关联（p < 0.05）。" if sig else f"没有足够证据说明 {f['a']} 与 {f['b']} 有关联（p ≥ 0.05）。") if zh else \
             (f"{f['a']} and {f['b']} are significantly associated." if sig else f"No evidence that {f['a']} and {f['b']} are associated.")
-        return (f"{f['test']}（{f['a']} × {f['b']}，{f['n']:,} 行，自由度 {f['dof']}）：{stat}，{p}。{reading}" if zh
-                else f"Chi-square test ({f['a']} × {f['b']}, {f['n']:,} rows, dof {f['dof']}): {stat}, {p}. {reading}")
+        n = (f"合计 {num(f['n'], lang)}" if zh else f"total {num(f['n'], lang)}") if f.get("weight") else (f"{f['n']:,} 行" if zh else f"{f['n']:,} rows")
+        return (f"{f['test']}（{f['a']} × {f['b']}，{n}，自由度 {f['dof']}）：{stat}，{p}。{reading}" if zh
+                else f"Chi-square test ({f['a']} × {f['b']}, {n}, dof {f['dof']}): {stat}, {p}. {reading}")
     if "strength" in f:
         reading = (f"相关性在统计上显著（{f['strength']}{'正' if f['r'] > 0 else '负'}相关）。" if sig else "相关性不显著。") if zh else \
             ("The correlation is significant." if sig else "The correlation is not significant.")
@@ -1573,8 +1748,8 @@ class Chart(OpSpec):
         if m is None:
             return None
         low = text.casefold()
-        kind = next((k for w, k in CHART_KIND if w in low), None)
         used = [x.span() for rx in (CHART_RX, CHART_AUX) for x in rx.finditer(text)]
+        kind = next((k for w, k in CHART_KIND if w in low), None)
         series = _series_of(sheet)
         unit_m = BUCKET_RX.search(text)
         keys, by_spans = _by_keys(text, hits, sheet, used)
@@ -1584,8 +1759,13 @@ class Chart(OpSpec):
         if series is not None:
             label_col, rows, row_spans = wide_rows(text, sheet)
             first, last, range_spans = period_range(text, hits, series)
-            args.update(wide=True, rows=rows[:5], label_column=label_col, y=["数值"], first=first, last=last)
-            used += row_spans + range_spans
+            named = list(dict.fromkeys(h.column for h in hits if h.column in series.columns and _free(range_spans, h.start, h.end)))
+            if named and not rows and not first and label_col:  # 对比2010年和2020年所有行业: the rows along x, one series per period named
+                args.update(kind=kind or "bar", x=label_col, y=named, columns=True)
+                used += [x.span() for x in re.finditer(r"对比|比较|相比|compare|versus|\bvs\b", text, re.I)]
+            else:
+                args.update(wide=True, rows=rows[:5], label_column=label_col, y=["数值"], first=first, last=last)
+                used += row_spans + range_spans
         elif args["kind"] == "scatter":
             args.update(x=nums[0] if nums else None, y=nums[1:2])
         elif unit_m and not any(h.start < unit_m.end() and unit_m.start() < h.end for h in hits):
@@ -1616,6 +1796,9 @@ class Chart(OpSpec):
             rows = "、".join(args.get("rows") or []) or "各行"
             return _zh(lang, f"画 {rows} 各期数值的{kind[0]}，写入 outputs/ 下的新 xlsx（Excel 原生图表）", f"a {kind[1]} of {rows} across the periods, as a new xlsx in outputs/")
         y = "、".join(args.get("y") or [])
+        if args.get("columns"):
+            return _zh(lang, f"画各 {args.get('x')} 的 {y} 的{kind[0]}（每列一组柱子），写入 outputs/ 下的新 xlsx（Excel 原生图表）",
+                       f"a {kind[1]} of {y} for each {args.get('x')} (one series per column), as a new xlsx in outputs/")
         if args["kind"] == "scatter":
             return _zh(lang, f"画 {args.get('x')} 与 {y} 的散点图，写入 outputs/ 下的新 xlsx", f"a scatter plot of {args.get('x')} vs {y}, as a new xlsx in outputs/")
         by = f"每{ {'year': '年', 'quarter': '季度', 'month': '月', 'week': '周', 'weekday': '星期'}[args['unit']]}" if args.get("unit") else f"各 {args.get('x')}"
@@ -1652,6 +1835,9 @@ class Chart(OpSpec):
             return steps
         y = args["y"]
         agg = args.get("agg", "sum")
+        if args.get("columns"):  # the columns as they are, one series each, the rows along x
+            return [StepSpec("保留要画的列", "select_columns", "列已选出", {"columns": [args["x"], *y]}),
+                    StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": y, "stem": stem})]
         if kind == "scatter":
             return [StepSpec("写入散点图", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": y, "stem": stem})]
         label = {"sum": "合计", "mean": "平均", "count": "计数"}[agg]

@@ -280,11 +280,16 @@ def _u_files(u: _Understanding) -> None:
     u.ref = ref
 
 
+def _purpose(text: str) -> list[tuple[int, int]]:
+    """为了…， / …，以便…: why the request is asked, read as context (blanked), never as what to do."""
+    return [m.span() for m in lx.PURPOSE.finditer(text)]
+
+
 def _u_flags(u: _Understanding) -> None:
     """How the request runs (plan only, overwrite, format, header row) and the texts with file names blanked."""
     norms, refs = u.norms, u.refs
     flags = u.flags = _flags(norms, refs)
-    u.texts = [_blank(t, r.spans) for t, r in zip(norms, refs, strict=True)]
+    u.texts = [_blank(t, r.spans + _purpose(t)) for t, r in zip(norms, refs, strict=True)]
     for i, t in enumerate(u.texts):
         stripped = re.sub(r"[\s,.;:!?的吧呀啊哦了]|那个|这个|文件|表格?|file|the", "", t, flags=re.I)
         if refs[i].how in ("named", "fuzzy", "description", "type") and not stripped:
@@ -311,7 +316,7 @@ def _u_input(u: _Understanding) -> None:
     if result is not None and (how in ("none", "current", "current_missing") and (said_result or then)
                                or (said_result or then) and how in ("missing", "type", "ambiguous")):
         if how in ("missing", "type", "ambiguous"):  # what looked like a file name (points_合计) is a column of the result
-            u.texts[-1] = norms[-1]
+            u.texts[-1] = _blank(norms[-1], _purpose(norms[-1]))
         u.how, u.file = "result", result.path  # 在这个结果里… / then …: the last result is the input
         u.ev.append(evidence.weighed("file_result", "在上一步的结果上操作", "working on the previous result"))
     if u.how in ("named", "fuzzy", "description", "current", "type"):
@@ -331,7 +336,7 @@ def _u_input(u: _Understanding) -> None:
         for i, (t, r) in enumerate(zip(norms, u.refs, strict=True)):
             if r.spans and r.how not in ("named",):
                 cols = [(h.start, h.end) for s in fi.sheets for h in find_columns(t, s)]
-                u.texts[i] = _blank(t, [sp for sp in r.spans if not any(a < sp[1] and sp[0] < b for a, b in cols)])
+                u.texts[i] = _blank(t, [sp for sp in r.spans if not any(a < sp[1] and sp[0] < b for a, b in cols)] + _purpose(t))
 
 
 def _u_sheet(u: _Understanding) -> None:
@@ -506,9 +511,25 @@ def _unused_columns(text: str, ops: list[Op], sheet: SheetInfo) -> list[str]:
     return list(dict.fromkeys(h.column for h in find_columns(text, sheet) if h.how == "exact" and h.column not in used))
 
 
+GLOSS = re.compile(r"(?P<gloss>[\u4e00-\u9fff]{2,12})\s*[（(]\s*(?P<inner>[^（）()]*(?:\([^()]*\)[^（）()]*)?)[）)]")
+
+
+def _glossed(text: str, sheet: SheetInfo) -> list[tuple[int, int]]:
+    """寿命（'bee longevity in bioassay (days)'）, 城市（Municipality）: Chinese words glossing the column named in the
+    parentheses after them are explained by that column (up to the last 的/中/和 before them)."""
+    out: list[tuple[int, int]] = []
+    for m in GLOSS.finditer(text):
+        inner = m.group("inner").strip(" '\"")
+        if not any(h.start == 0 for h in find_columns(inner, sheet)):
+            continue
+        cut = max(m.group("gloss").rfind(w) + len(w) for w in ("的", "中", "和", "与", "在", "那些", "所有"))
+        out.append((m.start("gloss") + max(cut, 0), m.end()))
+    return out
+
+
 def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list[Gap]]:
     """Content words of the latest turn that no rule read, and what it asks for that no operation does."""
-    taken = list(turn.consumed)
+    taken = list(turn.consumed) + _glossed(text, sheet)
     found = evidence.gaps(text, taken)
     words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
     if words:  # values the request names outside any condition (上海的…) are read too
@@ -517,7 +538,7 @@ def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list
         words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
     hits = find_columns(text, sheet) if re.search(r"至|到|~|—", text) else []
     for a, b in zip(hits, hits[1:], strict=False):  # 2015年至2020年: a range of columns, which no rule reads yet
-        if re.fullmatch(r"\s*(?:至|到|~|-|—|to|through)\s*", text[a.end : b.start], re.I) and not any(s <= a.start and b.end <= e for s, e in turn.consumed):
+        if re.fullmatch(r"\s*(?:至|到|~|-|—|to|through)\s*", text[a.end : b.start], re.I) and not any(x <= a.start and b.end <= y for x, y in taken):
             words.insert(0, text[a.start : b.end])
     return words, found
 

@@ -58,6 +58,13 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "zip": ("zip", "zipcode", "zip code", "postcode", "postal code", "邮编", "邮政编码"),
     "education": ("education", "degree", "学历"),
     "unit": ("unit", "单位"),
+    "agriculture": ("agriculture", "农业", "第一产业"),
+    "industry": ("industry", "工业", "第二产业"),
+    "services": ("services", "service", "服务业", "第三产业"),
+    "epicenter": ("epicenter", "epicentre", "震中", "震中地区"),
+    "magnitude": ("magnitude", "震级"),
+    "season": ("season", "赛季"),
+    "team": ("team", "球队", "车队", "队伍", "team(s)"),
     "remark": ("remark", "remarks", "note", "notes", "comment", "comments", "备注"),
     # places, so that "the shanghai file" reaches 上海_poi.xlsx
     "shanghai": ("上海", "shanghai"), "beijing": ("北京", "beijing"), "guangzhou": ("广州", "guangzhou"),
@@ -245,3 +252,12 @@ STATEMENT = lazy(
     r"^\s*(?:我在想|我觉得|我猜|我认为|听说|据说)|(?:对不对|是不是啊|对吧|你说呢)\s*[?？]?\s*$|应该是.{1,16}吧",
     re.I | re.A,
 )
+
+# Why a request is asked, not what it asks: 为了…，/ …，以便… / 这有助于… / because … . Read as context, never as a
+# condition, column or operation.
+PURPOSE = lazy(
+    r"(?:^|(?<=[。；;!?！？]))\s*为了[^，,。；;]{2,40}[，,]"
+    r"|[，,]?\s*(?:以便于?|以保证|以确保|以观察|以了解|以便我们|便于我们|这有助于|这将有助于|这样可以帮助|因为这些|因为(?=[^，,。]{0,8}(?:记录|数据|行))|so that we can|in order to see)[^。；;?？]*",
+    re.I,
+)
+

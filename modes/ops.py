@@ -37,7 +37,7 @@ FILL = lazy(
     re.I | re.A,
 )
 DROP_COLS = lazy(
-    r"(?:删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b|\bdelete\b)\s*+(?:the\s*+)?(?P<a>[^,;]{1,40}?)\s*+(?:这|那)?(?:几|两|一|三)?\s*+(?:列|columns?|字段)"
+    r"(?:删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b|\bdelete\b)\s*+(?:the\s*+)?(?P<a>[^,;]{1,40}?)\s*+(?:这|那)?(?:几|两|一|三)?\s*+(?:列|columns?|字段)(?!\s*(?:中|里|内|当中|之中))"
     r"|(?P<b>[^,;]{1,40}?)\s*+(?:这|那)?(?:几|两|一|三)?\s*+(?:列|columns?|字段)\s*+(?:都)?(?:删掉|删除|去掉|不要了?|移除|\bremove\b|\bdrop\b)(?!\s*(?:里的|中的|的)?\s*(?:空格|空白|空值|重复|首尾|多余))",
     re.I | re.A,
 )
@@ -53,11 +53,11 @@ WHO_TOP = lazy(r"(?P<d>最(?:高|大|多|低|小|少|早|晚|好|差))的?(?:是
                      r"|who (?:has|had|got|earns?|scored?) the (?P<d2>highest|most|largest|lowest|least|smallest)", re.I | re.A)
 SHOW_DUPES = lazy(r"找出|找到|列出|查出|查一下|看看|有没有|有哪些|哪些|是否有|find|show|list|which|any|are there", re.I | re.A)
 RENAME = lazy(
-    r"(?:把|将)?\s*\S{0,20}?(?:列|字段)?\s*(?:改名为|改名成|重命名为|改叫|更名为|的列名改成|列名改为)\s*[\"“「]?(?P<new>[\w\u4e00-\u9fff]+)"
+    r"(?:把|将)?\s*\S{0,20}?(?:列|字段)?\s*(?:改名为|改名成|重命名为|改叫|更名为|的列名改成|列名改为|(?:的)?(?:列名|名称|名字)(?:更改|修改|改)[为成])\s*[\"“「']?(?P<new>[\w\u4e00-\u9fff]+)"
     r"|(?<![a-z])rename\s+(?:the\s+)?(?:column\s+)?\S+\s+(?:column\s+)?to\s+[\"']?(?P<new2>[\w\u4e00-\u9fff]+)",
     re.I | re.A,
 )
-RENAME_VERB = lazy(r"改名|重命名|改叫|更名|列名改|rename", re.I | re.A)
+RENAME_VERB = lazy(r"改名|重命名|改叫|更名|列名改|(?:列名|名称|名字)(?:更改|修改|改)[为成]?|rename", re.I | re.A)
 EXPORT_FORMAT = lazy(r"(?:成|为|(?<![a-z])as|(?<![a-z])to|(?<![a-z])into|导出|转)\s*(?P<f>csv|tsv|xlsx|xls|excel)(?![a-z])", re.I | re.A)
 CMP_STAT = lazy(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到)|(?<=于了)|(?<=过了))\s*(?:平均水平|平均值|平均数|平均|均值)"
                       r"|(?:(?<=above)|(?<=below)|(?<=than)|(?<=under)|(?<=over))\s+(?:the\s+)?(?:average|mean)", re.I | re.A)
@@ -328,11 +328,11 @@ def _rule_rename(t: _Turn) -> None:
     if not m or t.explore:
         return
     new_at = m.start("new") if m.group("new") else m.start("new2")
-    old_hit = next((h for h in t.hits if h.start >= m.start() and h.end <= new_at), None)
+    old_hit = next((h for h in t.hits if h.end > m.start() and h.end <= new_at), None)  # 'Community Board'列: a name with a space
     new_name = (m.group("new") or m.group("new2") or "").strip().strip("\"'“”「」")
     if old_hit and new_name and new_name != old_hit.column:
         t.add(m.start(), Op("rename", {"mapping": {old_hit.column: new_name}}))
-        t.spans.append(m.span())
+        t.spans += [m.span()] + [r.span() for r in RENAME_VERB.finditer(t.text)]  # 请问如何进行列名修改: the request said again
 
 
 def _rule_drop_columns(t: _Turn) -> None:

@@ -98,6 +98,16 @@ def _may_hit(token: str, low: str) -> bool:
     return bool(CJK.match(token)) and len(token) >= 3 and any(token[i : i + 2] in low for i in range(len(token) - 1))
 
 
+NAME_GIVEN = re.compile(r"(?:改名为|改名成|重命名为|命名为|更名为|(?:名称|名字|列名|名)(?:更改|修改|改)?[为成]|(?:更改|修改|改)(?:列名|名称)为|名为|叫做|"
+                        r"(?<![a-z])(?:to|as|called|named)(?![a-z]))\s*[\'\"“‘「]?\s*(?:$|(?=[A-Za-z]))", re.I)
+
+
+def _names_operation(tok: str) -> bool:
+    from modes import opspec
+
+    return any((p := opspec._pattern(s)) is not None and p.fullmatch(tok) for s in opspec.all_ops())
+
+
 def find_files(text: str, catalog: Catalog, current: str | None = None, restrict: list[str] | None = None) -> FileRef:
     """Resolve the files an utterance names, describes or points at."""
     low = text.casefold()
@@ -195,6 +205,12 @@ def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
         if runs != [tok.casefold()] and any(r in catalog.known_names or (len(r) >= 4 and any(r in f.stem.casefold() for f in catalog.files))
                                             for r in runs):
             continue  # 通过SERVICE_DESCRIPTION模糊匹配, 在COVID-19数据中: a column or a file's own word glued to Chinese text
+        if any(p.casefold() in catalog.known_names for p in re.findall(r"[A-Za-z0-9][A-Za-z0-9_\-]*[_\-][A-Za-z0-9_\-]+", tok) if p != tok):
+            continue  # 代表Board_No的大小: a column's name glued to Chinese text
+        if _names_operation(tok):
+            continue  # chi-square, t-test: the word of an operation, not a file
+        if NAME_GIVEN.search(text[max(0, m.start() - 12) : m.start()]) or NAME_GIVEN.search(tok):
+            continue  # 列名更改为'FLU_SEASON' / rename … to new_name: a name being given, not a file
         ref.spans.append(m.span())
         ref.missing_name = tok
         ref.candidates = _close_names(tok, catalog)

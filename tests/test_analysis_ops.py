@@ -115,6 +115,8 @@ def test_bar_chart_per_region(ws):
     assert type(chart).__name__ == "BarChart" and chart.series[0].val.numRef.f == "'数据'!$B$2:$B$5"
     got = {sh.cell(i, 1).value: sh.cell(i, 2).value for i in range(2, 6)}
     assert got == pytest.approx(SALES.groupby("区域")["销售额"].sum().round(4).to_dict())
+    info = {r[0]: r[1] for r in load_workbook(ws.root / tr.run.files[0]["path"])["说明"].iter_rows(min_row=2, values_only=True)}
+    assert info["源文件"] == "门店销售.xlsx" and "write_chart" in info["步骤 3"], info  # the 说明 sheet other results carry
 
 
 def test_formula_column_and_refusal(ws):

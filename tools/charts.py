@@ -12,7 +12,7 @@ from tools.fmt import num, rnd
 from tools.ops import _need_columns, _sample
 from tools.registry import ToolResult, tool
 from tools.workspace import Workspace
-from tools.write import inert, publish
+from tools.write import INFO_SHEET, About, about_rows, inert, publish
 
 KINDS = {"bar": "柱状图", "line": "折线图", "pie": "饼图", "scatter": "散点图"}
 MAX_CATEGORIES = 200
@@ -32,7 +32,8 @@ def preview(labels: list[Any], values: list[Any], lang: str = "zh", limit: int =
 
 
 @tool
-def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[str], stem: str, title: str | None = None) -> ToolResult:
+def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[str], stem: str, title: str | None = None,
+                about: About | None = None) -> ToolResult:
     """Write the data and a native bar / line / pie / scatter chart to a new xlsx in outputs/."""
     from openpyxl import Workbook
     from openpyxl.chart import BarChart, LineChart, PieChart, Reference, ScatterChart
@@ -91,6 +92,12 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
     chart.title = title
     chart.width, chart.height = 18, 10
     sh.add_chart(chart, f"{chr(ord('A') + len(y) + 2)}2")
+    if about is not None:  # the 说明 sheet every result workbook carries: what was asked, from which file, by which steps
+        info = wb.create_sheet(INFO_SHEET)
+        info.append(["项目" if about.lang != "en" else "Item", "内容" if about.lang != "en" else "Details"])
+        for k, v in about_rows(about, [(str(sh.title), data)], {"protected": 0, "cleaned": 0, "truncated": 0}):
+            info.append([k, inert(v)[0]])
+        info.column_dimensions["A"].width, info.column_dimensions["B"].width = 14, 80
     buf = io.BytesIO()
     wb.save(buf)
     def fill(f: IO[bytes]) -> None:

@@ -68,7 +68,8 @@ def welch_t_test(table: pd.DataFrame, column: str, group: str, levels: list[str]
     rows = [{"组": k, "样本数": len(v), "平均": rnd(v.mean()), "标准差": rnd(v.std())} for k, v in g.items()]
     means = {k: rnd(v.mean()) for k, v in g.items()}
     return _result("Welch t 检验", "t", float(res.statistic), float(res.pvalue), sizes,
-                   {"column": column, "group": group, "means": means, "df": rnd(float(res.df), 2)}, rows, len(table))
+                   {"column": column, "group": group, "means": means, "totals": {k: rnd(v.sum()) for k, v in g.items()}, "df": rnd(float(res.df), 2)},
+                   rows, len(table))
 
 
 @tool
@@ -95,17 +96,25 @@ def anova_test(table: pd.DataFrame, column: str, group: str) -> ToolResult:
     res = stats.f_oneway(*g.values())
     rows = [{"组": k, "样本数": len(v), "平均": rnd(v.mean()), "标准差": rnd(v.std())} for k, v in g.items()]
     return _result("单因素方差分析", "F", float(res.statistic), float(res.pvalue), sizes,
-                   {"column": column, "group": group, "means": {k: rnd(v.mean()) for k, v in g.items()}}, rows, len(table))
+                   {"column": column, "group": group, "means": {k: rnd(v.mean()) for k, v in g.items()}, "totals": {k: rnd(v.sum()) for k, v in g.items()}},
+                   rows, len(table))
 
 
 @tool
-def chi_square_test(table: pd.DataFrame, a: str, b: str) -> ToolResult:
-    """Chi-square test of independence between two categorical columns (the crosstab is the result)."""
+def chi_square_test(table: pd.DataFrame, a: str, b: str, weight: str | None = None) -> ToolResult:
+    """Chi-square test of independence between two categorical columns (the crosstab is the result); with `weight`, each
+    row counts that many times (a table of counts: row, period, count)."""
     from scipy import stats
 
-    _need_columns(table, [a, b])
+    _need_columns(table, [a, b] + ([weight] if weight else []))
     both = table[[a, b]].dropna()
-    ct = pd.crosstab(both[a].astype(str), both[b].astype(str))
+    if weight:
+        w = numeric(table, weight).loc[both.index]
+        if (w.dropna() < 0).any():
+            raise ToolArgError(f"“{weight}”里有负数，不是计数，不能做卡方检验。", f"'{weight}' has negative values; it is not a count.")
+        ct = pd.crosstab(both[a].astype(str), both[b].astype(str), values=w, aggfunc="sum").fillna(0)
+    else:
+        ct = pd.crosstab(both[a].astype(str), both[b].astype(str))
     if ct.shape[0] < 2 or ct.shape[1] < 2:
         raise ToolArgError(f"“{a}”和“{b}”至少各需要两个不同的值才能做卡方检验。", f"'{a}' and '{b}' each need two or more values.")
     res = stats.chi2_contingency(ct)
@@ -115,8 +124,9 @@ def chi_square_test(table: pd.DataFrame, a: str, b: str) -> ToolResult:
     out = pd.DataFrame(rows)
     facts = {"test": "卡方独立性检验", "statistic_name": "χ²", "statistic": rnd(float(res.statistic), 4), "p": rnd(float(res.pvalue), 4),
              "p_text": p_text(float(res.pvalue)), "significant": bool(res.pvalue < ALPHA), "alpha": ALPHA, "dof": int(res.dof), "a": a, "b": b,
-             "n": len(both), "sizes": {"rows": len(both)}, "low_expected_cells": low, "rows_in": len(table), "rows_out": len(out)}
-    if len(both) < 10 or low > expected.size * 0.2:
+             "n": rnd(float(ct.to_numpy().sum())) if weight else len(both), "sizes": {"rows": len(both)}, "low_expected_cells": low,
+             "rows_in": len(table), "rows_out": len(out), "weight": weight}
+    if (float(ct.to_numpy().sum()) if weight else len(both)) < 10 or low > expected.size * 0.2:
         raise ToolArgError(
             f"样本太少：{len(both)} 行里有 {low} 个格子的期望频数小于 5，卡方检验不可靠，所以没有给出结论。",
             f"Too few rows: {low} cells of the {a} × {b} table expect fewer than 5, so the chi-square test is unreliable.",

@@ -652,8 +652,8 @@ def _mixed_writer(sh: Any) -> Callable[[int, int, Any, Any], Any]:
     return write
 
 
-def _fill_about(sh: Any, about: About, sheets: list[tuple[str, pd.DataFrame]], counts: dict[str, int], styles: _Styles) -> None:
-    """The 说明 sheet: what was asked, from which file, by which steps, and what the file holds."""
+def about_rows(about: About, sheets: list[tuple[str, pd.DataFrame]], counts: dict[str, int]) -> list[tuple[str, str]]:
+    """The lines of a 说明 sheet: what was asked, from which file, by which steps, and what the file holds."""
     zh = about.lang != "en"
     rows: list[tuple[str, str]] = [
         ("请求" if zh else "Request", about.goal),
@@ -670,6 +670,13 @@ def _fill_about(sh: Any, about: About, sheets: list[tuple[str, pd.DataFrame]], c
     facts = {"inert_cells": counts["protected"], "cleaned_cells": counts["cleaned"], "truncated_cells": counts["truncated"]}
     rows += [("安全处理" if zh else "Made safe", note) for note in safety_notes(facts, about.lang)]
     rows.append(("生成时间" if zh else "Written at", datetime.now().strftime("%Y-%m-%d %H:%M:%S")))
+    return [(k, _ILLEGAL_RE.sub("", v)[:XLSX_MAX_CHARS]) for k, v in rows]
+
+
+def _fill_about(sh: Any, about: About, sheets: list[tuple[str, pd.DataFrame]], counts: dict[str, int], styles: _Styles) -> None:
+    """The 说明 sheet of a workbook written with XlsxWriter."""
+    zh = about.lang != "en"
+    rows = about_rows(about, sheets, counts)
     sh.set_column(0, 0, 14)
     sh.set_column(1, 1, min(100, max(20, max(_display_width(v) for _, v in rows) + 2)))
     sh.freeze_panes(1, 0)
@@ -677,7 +684,7 @@ def _fill_about(sh: Any, about: About, sheets: list[tuple[str, pd.DataFrame]], c
     sh.write_string(0, 1, "内容" if zh else "Details", styles.header)
     for r, (k, v) in enumerate(rows, start=1):
         sh.write_string(r, 0, k)
-        sh.write_string(r, 1, _ILLEGAL_RE.sub("", v)[:XLSX_MAX_CHARS])
+        sh.write_string(r, 1, v)
 
 
 SAFETY_FACTS = ("inert_cells", "cleaned_cells", "truncated_cells")
