@@ -320,10 +320,10 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
         elif isinstance(v, bool) or v is None:
             return
         elif isinstance(v, (int, float)):
-            f = float(v)
-            shown = f"{f:.2f}".rstrip("0").rstrip(".")  # as tools.fmt shows it: 749.0012 -> 749
-            pool.update({str(v), str(int(f)) if f.is_integer() else str(round(f, 2)), str(round(f, 3)), shown})
-            values.append(f)
+            for f in {float(v), abs(float(v))}:  # a change of -4.8 is said as 减少 4.8
+                shown = f"{f:.2f}".rstrip("0").rstrip(".")  # as tools.fmt shows it: 749.0012 -> 749
+                pool.update({str(v), str(int(f)) if f.is_integer() else str(round(f, 2)), str(round(f, 3)), shown})
+                values.append(f)
         else:
             pool.update(NUMBER.findall(str(v)))
 

@@ -191,3 +191,11 @@ def test_shown_figures_are_checked_against_tool_values():
     r = RunResult("answered", None, steps=[StepOutcome(1, "share_of_total", "success", {"total": 12345678.9, "pct": 23.46, "ratio": 0.0512})])
     assert unsupported_numbers("合计 1234.57万，占 23.46%，另 5.12%，即 12,345,678.9", r) == []
     assert unsupported_numbers("合计 1300万，占 24%", r) == ["1300万", "24%"]
+
+
+def test_a_decrease_said_without_its_sign_is_found_in_the_tool_outputs():
+    from engine.executor import RunResult, StepOutcome, unsupported_numbers
+
+    run = RunResult(status="answered", answer=None, steps=[StepOutcome(step=1, tool="compare_years", status="done", facts={"change": -4.8, "rate": -0.0312})])
+    assert unsupported_numbers("比上一年减少 4.8（下降 3.12%）。", run) == []
+    assert unsupported_numbers("比上一年减少 5.8。", run) == ["5.8"]
