@@ -502,3 +502,4 @@ def output_stem(r: Any, label: str) -> str:
         base += f"_{r.sheet}"
     return f"{base}_{label}"
 import modes.analysis  # noqa: E402,F401  (analysis operations: statistics, shares, time, pivots, wide tables, formulas, edits, tests, charts)
+import modes.english  # noqa: E402,F401  (English look-up questions)

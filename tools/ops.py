@@ -233,7 +233,9 @@ def select_columns(table: pd.DataFrame, columns: list[str]) -> ToolResult:
     """Keep only the named columns, in the order given."""
     _need_columns(table, columns)
     out = table[columns].copy()
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "columns": columns}, {"sample": _sample(out)})
+    shown = min(len(out), 10)  # the first values, for a question that asked for them
+    values = {c: [_plain(v) for v in out[c].head(shown)] for c in dict.fromkeys(columns)}
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "columns": columns, "values": values, "shown": shown}, {"sample": _sample(out)})
 
 
 def _as_text(s: pd.Series) -> pd.Series:
