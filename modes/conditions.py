@@ -217,64 +217,94 @@ def _left_column(text: str, end: int, hits: list[ColumnHit], sheet: SheetInfo) -
     return col, raw, how, tuple(closest), start
 
 
-def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked: list[tuple[int, int]] | None = None) -> CondParse:
-    """All conditions in text, against one sheet's columns."""
-    out = CondParse()
-    col: Any
-    lo: date
-    hi: date
-    blocked = list(blocked or [])
-    used: list[tuple[int, int]] = list(blocked)
-    shield: list[tuple[int, int]] = []  # spans a rule may not read (a column named 2019年 while reading periods)
+@dataclass
+class _Scan:
+    """One condition parse in progress: the text, the sheet, the spans read so far and the conditions found."""
 
-    def free(a: int, b: int) -> bool:
-        return not any(s < b and a < e for s, e in used + shield)
+    text: str
+    sheet: SheetInfo
+    hits: list[ColumnHit]
+    out: CondParse
+    used: list[tuple[int, int]]
+    shield: list[tuple[int, int]] = field(default_factory=list)  # spans a rule may not read (a column named 2019年 while reading periods)
 
-    def add(c: Cond, a: int, b: int) -> None:
-        out.conds.append(c)
-        used.append((a, b))
-        out.spans.append((a, b))
+    def free(self, a: int, b: int) -> bool:
+        return not any(s < b and a < e for s, e in self.used + self.shield)
 
-    # between: 在/介于 A 到/和 B 之间, between A and B
-    ranges = re.finditer(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", text, re.I | re.A)
-    for m in ranges if re.search(r"之间|between", text, re.I) else ():  # the word first: the pattern is cubic on 1-2-3-…
+    def add(self, c: Cond, a: int, b: int) -> None:
+        self.out.conds.append(c)
+        self.used.append((a, b))
+        self.out.spans.append((a, b))
+
+    def add_left(self, left: tuple[str | None, str, str, tuple[str, ...], int], op: str, value: Any, value2: Any, end: int) -> None:
+        """A condition on the column written before the operator: from that column's start to `end`."""
+        col, raw, how, closest, s = left
+        self.add(Cond(col, op, value, value2, raw, how, closest), s, end)
+
+    def add_period(self, m: re.Match[str], op: str, lo: date, hi: date | None) -> None:
+        """A condition on the date column the period belongs to; `hi` is the first day after the period."""
+        col = _date_column(self.text, m, self.hits, [c for c in self.sheet.columns if c in self.sheet.dates], self.sheet)
+        value2 = _iso(date.fromordinal(hi.toordinal() - 1)) if hi is not None else None
+        self.add(Cond(col[0], op, _iso(lo), value2, col[1], col[2]), m.start(), m.end())
+
+
+RANGE_RE = re.compile(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", re.I | re.A)
+
+
+def _cond_between(sc: _Scan) -> None:
+    """在/介于 A 到/和 B 之间, between A and B."""
+    text = sc.text
+    for m in RANGE_RE.finditer(text) if re.search(r"之间|between", text, re.I) else ():  # the word first: the pattern is cubic on 1-2-3-…
         a_raw, b_raw = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
-        va, vb = _value_at(a_raw, 0, sheet, []), _value_at(b_raw, 0, sheet, [])
-        left = _left_column(text, m.start(), hits, sheet)
+        va, vb = _value_at(a_raw, 0, sc.sheet, []), _value_at(b_raw, 0, sc.sheet, [])
+        left = _left_column(text, m.start(), sc.hits, sc.sheet)
         if va is None or vb is None or not all(isinstance(v[0], (int, float, dict)) for v in (va, vb)):
             continue  # "between salary and hire_date" names columns, not a range
-        if left and free(m.start(), m.end()):
-            col, raw, how, closest, s = left
-            add(Cond(col, "between", va[0], vb[0], raw, how, closest), s, m.end())
-    # blanks: 地址不为空, 电话为空, email is empty
+        if left and sc.free(m.start(), m.end()):
+            sc.add_left(left, "between", va[0], vb[0], m.end())
+
+
+def _cond_blanks(sc: _Scan) -> None:
+    """地址不为空, 电话为空, email is empty; empty email, no phone."""
+    text = sc.text
     for op, pat in EMPTY:
         for m in re.finditer(r"\s*(?:" + pat + r")(?![a-z])", text, re.I | re.A):
-            if not free(m.start(), m.end()):
+            if not sc.free(m.start(), m.end()):
                 continue
-            left = _left_column(text, m.start(), hits, sheet)
+            left = _left_column(text, m.start(), sc.hits, sc.sheet)
             if left and (left[0] or op == "not_empty" or "为空" in m.group(0) or "empty" in m.group(0) or "blank" in m.group(0)):
-                col, raw, how, closest, s = left
-                add(Cond(col, op, None, None, raw, how, closest), s, m.end())
+                sc.add_left(left, op, None, None, m.end())
     for m in re.finditer(r"(?<![a-z])(?P<w>empty|blank|missing|no|without(?: an?)?|non-empty|nonempty|non-blank|filled)\s+", text, re.I | re.A):
-        h = next((h for h in hits if h.start == m.end()), None)
-        if h is None or not free(m.start(), h.end):
+        h = next((h for h in sc.hits if h.start == m.end()), None)
+        if h is None or not sc.free(m.start(), h.end):
             continue
         op = "not_empty" if m.group("w").casefold() in ("non-empty", "nonempty", "non-blank", "filled") else "empty"
-        add(Cond(h.column, op, raw=h.column), m.start(), h.end)
-    # 没有X / 有X的 where X is a column
-    for h in hits:
+        sc.add(Cond(h.column, op, raw=h.column), m.start(), h.end)
+
+
+def _cond_has_column(sc: _Scan) -> None:
+    """没有X / 有X的 where X is a column."""
+    text = sc.text
+    for h in sc.hits:
         pre = text[max(0, h.start - 2) : h.start]
         if pre.endswith("没有") or pre.endswith("没") or pre.endswith("无"):
-            if free(h.start - 2, h.end):
-                add(Cond(h.column, "empty", raw=h.column), h.start - 2, h.end)
-        elif pre.endswith("有") and text[h.end : h.end + 1] == "的" and free(h.start - 1, h.end):
-            add(Cond(h.column, "not_empty", raw=h.column), h.start - 1, h.end + 1)
-    # periods: Q3, 下半年, 2024年3月以后, 2022年以后入职 (a column named 2019年 is a column, never a period)
-    date_cols = [c for c in sheet.columns if c in sheet.dates]
-    shield.extend((h.start, h.end) for h in hits if re.search(r"\d", h.column))
+            if sc.free(h.start - 2, h.end):
+                sc.add(Cond(h.column, "empty", raw=h.column), h.start - 2, h.end)
+        elif pre.endswith("有") and text[h.end : h.end + 1] == "的" and sc.free(h.start - 1, h.end):
+            sc.add(Cond(h.column, "not_empty", raw=h.column), h.start - 1, h.end + 1)
 
-    for m in RELATIVE_RE.finditer(text):
-        if not free(m.start(), m.end()):
+
+def _shield_year_columns(sc: _Scan) -> None:
+    """While periods are read, a column named 2019年 is a column, never a period."""
+    sc.shield.extend((h.start, h.end) for h in sc.hits if re.search(r"\d", h.column))
+
+
+def _cond_relative_period(sc: _Scan) -> None:
+    """今年, 上个月, last year."""
+    lo: date
+    hi: date
+    for m in RELATIVE_RE.finditer(sc.text):
+        if not sc.free(m.start(), m.end()):
             continue
         w = m.group(0).casefold()
         today = date.today()
@@ -288,154 +318,225 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
         else:  # last month
             hi = date(today.year, today.month, 1)
             lo = date(hi.year - (hi.month == 1), (hi.month - 2) % 12 + 1, 1)
-        col = _date_column(text, m, hits, date_cols, sheet)
-        add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), m.start(), m.end())
-    for m in list(QUARTER_RE.finditer(text)) + list(HALF_RE.finditer(text)):
-        if not free(m.start(), m.end()):
+        sc.add_period(m, "between", lo, hi)
+
+
+def _cond_quarter_half(sc: _Scan) -> None:
+    """Q3, 第三季度, 下半年, first half."""
+    for m in list(QUARTER_RE.finditer(sc.text)) + list(HALF_RE.finditer(sc.text)):
+        if not sc.free(m.start(), m.end()):
             continue
-        col = _date_column(text, m, hits, date_cols, sheet)
-        y = int(m.group("y") or sheet.years.get(col[0] or "", (0, date.today().year))[1])
+        col = _date_column(sc.text, m, sc.hits, [c for c in sc.sheet.columns if c in sc.sheet.dates], sc.sheet)
+        y = int(m.group("y") or sc.sheet.years.get(col[0] or "", (0, date.today().year))[1])
         if "q" in m.groupdict() and m.groupdict().get("q"):
             q = "一二三四".find(m.group("q")) + 1 if m.group("q") in "一二三四" else int(m.group("q"))
             lo, hi = date(y, 3 * q - 2, 1), date(y + (q == 4), (3 * q) % 12 + 1, 1)
         else:
             first_half = m.group("h").casefold() in ("上半年", "first half", "h1")
             lo, hi = (date(y, 1, 1), date(y, 7, 1)) if first_half else (date(y, 7, 1), date(y + 1, 1, 1))
-        add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), m.start(), m.end())
-    for rx_ in DATE_WORD_FORMS:  # 2022年以后入职, after 2023-06-01, 2023年以前
-        for m in rx_.finditer(text):
+        sc.add_period(m, "between", lo, hi)
+
+
+def _cond_date_words(sc: _Scan) -> None:
+    """2022年以后入职, after 2023-06-01, 2023年以前."""
+    for rx_ in DATE_WORD_FORMS:
+        for m in rx_.finditer(sc.text):
             dm = DATE_RE.match(m.group("d"))
-            if not free(m.start(), m.end()) or not dm:
+            if not sc.free(m.start(), m.end()) or not dm:
                 continue
             lo, hi = _period(dm.group("y"), dm.group("m"), dm.group("d"))
-            col = _date_column(text, m, hits, date_cols, sheet)
             w = m.group("w").casefold()
             if w in BEFORE_WORDS:
-                add(Cond(col[0], "lt", _iso(lo), None, col[1], col[2]), m.start(), m.end())
+                sc.add_period(m, "lt", lo, None)
             else:
-                add(Cond(col[0], "ge", _iso(hi if w in STRICT_AFTER else lo), None, col[1], col[2]), m.start(), m.end())
-    for m in YEAR_ALONE.finditer(text):  # 2021年的, 2024年3月, in 2023
-        if not free(m.start(), m.end()):
+                sc.add_period(m, "ge", hi if w in STRICT_AFTER else lo, None)
+
+
+def _cond_year_alone(sc: _Scan) -> None:
+    """2021年的, 2024年3月, in 2023."""
+    for m in YEAR_ALONE.finditer(sc.text):
+        if not sc.free(m.start(), m.end()):
             continue
         lo, hi = _period(m.group("y") or m.group("y2"), m.group("m"), None)
-        col = _date_column(text, m, hits, date_cols, sheet)
-        add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), m.start(), m.end())
-    shield.clear()
-    # postfix ranges: 评分4.5以上, 3万以下, 100 or more
+        sc.add_period(m, "between", lo, hi)
+
+
+def _unshield(sc: _Scan) -> None:
+    sc.shield.clear()
+
+
+def _cond_postfix(sc: _Scan) -> None:
+    """评分4.5以上, 3万以下, 100 or more."""
+    text = sc.text
     for op, pat in POSTFIX:
         # a number is tried from its first digit only (the lookbehinds): from every digit the search is quadratic
         for m in re.finditer(r"(?P<v>(?<![\d,])-?\d[\d,]*+(?:\.\d+)?\s*(?:万|千|k|K|%)?|(?<![一二两三四五六七八九十百千万])[一二两三四五六七八九十百千万]++)\s*(?:" + pat + r")", text, re.I | re.A):
-            if not free(m.start(), m.end()):
+            if not sc.free(m.start(), m.end()):
                 continue
-            v = _value_at(m.group("v"), 0, sheet, [])
-            left = _left_column(text, m.start(), hits, sheet)
+            v = _value_at(m.group("v"), 0, sc.sheet, [])
+            left = _left_column(text, m.start(), sc.hits, sc.sheet)
             if v is None or left is None:
                 continue
-            col, raw, how, closest, s = left
-            add(Cond(col, op, _percent(v[0], m.group("v"), col, sheet), None, raw, how, closest), s, m.end())
-    # text shapes: 以X开头, starts with X
-    for m in re.finditer(r"以\s*[\"“]?(?P<v>[^\s\"”,]+?)[\"”]?\s*(?P<k>开头|结尾)|(?P<k2>starts? with|ends? with|begins? with)\s+[\"']?(?P<v2>[^\s\"',]+)", text, re.I | re.A):
-        if not free(m.start(), m.end()):
+            sc.add_left(left, op, _percent(v[0], m.group("v"), left[0], sc.sheet), None, m.end())
+
+
+def _cond_text_shapes(sc: _Scan) -> None:
+    """以X开头, starts with X."""
+    for m in re.finditer(r"以\s*[\"“]?(?P<v>[^\s\"”,]+?)[\"”]?\s*(?P<k>开头|结尾)|(?P<k2>starts? with|ends? with|begins? with)\s+[\"']?(?P<v2>[^\s\"',]+)", sc.text, re.I | re.A):
+        if not sc.free(m.start(), m.end()):
             continue
         op = "startswith" if (m.group("k") == "开头" or (m.group("k2") or "").startswith(("start", "begin"))) else "endswith"
-        left = _left_column(text, m.start(), hits, sheet)
+        left = _left_column(sc.text, m.start(), sc.hits, sc.sheet)
         if left:
-            col, raw, how, closest, s = left
-            add(Cond(col, op, m.group("v") or m.group("v2"), None, raw, how, closest), s, m.end())
-    # infix comparisons
+            sc.add_left(left, op, m.group("v") or m.group("v2"), None, m.end())
+
+
+def _infix_words(text: str) -> list[tuple[str, re.Match[str]]]:
+    """The comparison words of the text, earliest and longest first; a request has a few, junk may repeat 大于 hundreds of times."""
     found_ops: list[tuple[int, int, str, re.Match[str]]] = []
     for op, rx_ in INFIX_RE:
         for m in rx_.finditer(text):
             found_ops.append((m.start(), -(m.end() - m.start()), op, m))
     found_ops.sort(key=lambda t: (t[0], t[1]))
+    return [(op, m) for _, _, op, m in found_ops[:MAX_COMPARISONS]]
+
+
+def _glued(text: str, m: re.Match[str]) -> bool:
+    """An English comparison word inside a longer word (over in 'overall')."""
+    return bool(re.match(r"[a-z]", m.group(0), re.I | re.A) and ((m.start() > 0 and re.match(r"[a-z]", text[m.start() - 1], re.I | re.A))
+                                                            or (m.end() < len(text) and re.match(r"[a-z]", text[m.end()], re.I | re.A))))
+
+
+def _value_list(text: str, op: str, value: str, end: int) -> tuple[str, Any, int]:
+    """上海或北京 / neither A nor B: one value becomes a list when more are joined to it."""
+    more = []
+    while True:
+        joiner = r"也不是|也不等于|又不是|也非|(?<![a-z])nor(?![a-z])" if op == "ne" else r"或者|或是|或|、|/|,|(?<![a-z])or(?![a-z])"
+        mm = re.match(r"\s*,?\s*(?:" + joiner + r")\s*([A-Za-z0-9_\u4e00-\u9fff]+)", text[end:], re.I | re.A)
+        if not mm:
+            break
+        word = RIGHT_STRIP.sub("", mm.group(1)) or mm.group(1)
+        if len(word) > max(4, len(value) * 2):
+            break
+        more.append(word)
+        end += mm.end()
+    if more:
+        return ("in" if op == "eq" else "not_in"), [value] + more, end
+    return op, value, end
+
+
+def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
+    """One comparison: the column before the word, the value after it."""
+    text, sheet = sc.text, sc.sheet
+    word = m.group(0)
+    if word.casefold() in WEAK and ANY_OP.match(text, m.end()):
+        return  # "is at least": the stronger word that follows decides
+    left = _left_column(text, m.start(), sc.hits, sheet)
+    val = _value_at(text, m.end(), sheet, sc.hits)
+    if left is None or val is None:
+        return
+    col, raw, how, closest, s = left
+    if word.casefold() in WEAK and col is None:
+        return
+    if col is None and (raw in ("筛选", "筛", "过滤") or (CJK.match(raw) and len(raw) > 6)):
+        return
+    value, end = val
+    if isinstance(value, dict) and "stat" in value:
+        if col is None or (value["column"] or col) not in sheet.numeric:
+            return
+        value = {"stat": value["stat"], "column": value["column"] or col}
+    value = _percent(value, text[m.end() : end], col, sheet)
+    if isinstance(value, str) and (not value.strip() or QUESTION_VALUE.match(value) or _article(value, col, sheet)):
+        return
+    if op in ("gt", "lt", "ge", "le") and isinstance(value, (str, list)) and not (col and col in sheet.dates):
+        return
+    if col is None and isinstance(value, (int, float)):
+        nums = [c for c in closest if c in sheet.numeric] + [c for c in sheet.columns if c in sheet.numeric and c not in closest]
+        closest = tuple(nums[:3]) or closest
+    if isinstance(value, str) and op in ("eq", "ne"):
+        op, value, end = _value_list(text, op, value, end)
+    if col and sheet.values.get(col):
+        if isinstance(value, str) and op in ("eq", "ne"):
+            value = _canonical(value, sheet.values[col])
+        elif isinstance(value, list):
+            value = [_canonical(v, sheet.values[col]) for v in value]
+    sc.add(Cond(col, op, value, None, raw, how, closest), s, end)
+
+
+def _cond_infix(sc: _Scan) -> None:
+    """Infix comparisons: 金额大于1000, 城市是上海, salary at least 5000; each word read once."""
     op_spans: list[tuple[int, int]] = []
-    for _, _, op, m in found_ops[:MAX_COMPARISONS]:  # a request has a few; junk may repeat 大于 hundreds of times
-        word = m.group(0)
-        if not free(m.start(), m.end()) or any(s < m.end() and m.start() < e for s, e in op_spans):
-            continue
-        if re.match(r"[a-z]", word, re.I | re.A) and ((m.start() > 0 and re.match(r"[a-z]", text[m.start() - 1], re.I | re.A)) or (m.end() < len(text) and re.match(r"[a-z]", text[m.end()], re.I | re.A))):
+    for op, m in _infix_words(sc.text):
+        if not sc.free(m.start(), m.end()) or any(s < m.end() and m.start() < e for s, e in op_spans) or _glued(sc.text, m):
             continue
         op_spans.append(m.span())
-        if word.casefold() in WEAK and ANY_OP.match(text, m.end()):
-            continue  # "is at least": the stronger word that follows decides
-        left = _left_column(text, m.start(), hits, sheet)
-        val = _value_at(text, m.end(), sheet, hits)
-        if left is None or val is None:
-            continue
-        col, raw, how, closest, s = left
-        weak = word.casefold() in WEAK
-        if weak and col is None:
-            continue
-        if col is None and (raw in ("筛选", "筛", "过滤") or (CJK.match(raw) and len(raw) > 6)):
-            continue
-        value, end = val
-        if isinstance(value, dict) and "stat" in value:
-            if col is None or (value["column"] or col) not in sheet.numeric:
-                continue
-            value = {"stat": value["stat"], "column": value["column"] or col}
-        value = _percent(value, text[m.end() : end], col, sheet)
-        if isinstance(value, str) and (not value.strip() or QUESTION_VALUE.match(value) or _article(value, col, sheet)):
-            continue
-        if op in ("gt", "lt", "ge", "le") and isinstance(value, (str, list)) and not (col and col in sheet.dates):
-            continue
-        if col is None and isinstance(value, (int, float)):
-            nums = [c for c in closest if c in sheet.numeric] + [c for c in sheet.columns if c in sheet.numeric and c not in closest]
-            closest = tuple(nums[:3]) or closest
-        if isinstance(value, str) and op in ("eq", "ne"):
-            more = []
-            while True:
-                joiner = r"也不是|也不等于|又不是|也非|(?<![a-z])nor(?![a-z])" if op == "ne" else r"或者|或是|或|、|/|,|(?<![a-z])or(?![a-z])"
-                mm = re.match(r"\s*,?\s*(?:" + joiner + r")\s*([A-Za-z0-9_\u4e00-\u9fff]+)", text[end:], re.I | re.A)
-                if not mm:
-                    break
-                word = RIGHT_STRIP.sub("", mm.group(1)) or mm.group(1)
-                if len(word) > max(4, len(value) * 2):
-                    break
-                more.append(word)
-                end += mm.end()
-            if more:
-                op, value = ("in" if op == "eq" else "not_in"), [value] + more
-        if col and sheet.values.get(col):
-            if isinstance(value, str) and op in ("eq", "ne"):
-                value = _canonical(value, sheet.values[col])
-            elif isinstance(value, list):
-                value = [_canonical(v, sheet.values[col]) for v in value]
-        add(Cond(col, op, value, None, raw, how, closest), s, end)
-    # values alone: 朝阳区的, Sales 部门的人, 上海和北京的订单
-    found = find_values(text, sheet, used)
-    for col, vals in found.items():
+        _infix_one(sc, op, m)
+
+
+def _cond_values_alone(sc: _Scan) -> None:
+    """Values alone: 朝阳区的, Sales 部门的人, 上海和北京的订单 (除了上海: not that value)."""
+    text = sc.text
+    for col, vals in find_values(text, sc.sheet, sc.used).items():
         neg = any(lx.EXCLUDE_BEFORE.search(text[:s]) for _, s, _ in vals)
         first, last = min(s for _, s, _ in vals), max(e for _, _, e in vals)
         names = list(dict.fromkeys(v for v, _, _ in vals))
         how = "excluded" if neg else "exact"  # the exclusion word is read here, once
         if len(names) == 1:
-            add(Cond(col, "ne" if neg else "eq", names[0], raw=col, how=how), first, last)
+            sc.add(Cond(col, "ne" if neg else "eq", names[0], raw=col, how=how), first, last)
         else:
-            add(Cond(col, "not_in" if neg else "in", names, raw=col, how=how), first, last)
-    # words shaped like a column's values but absent from the data (华中仓, 丰台区): asked about, never dropped
-    def absent_value(tok: str, a: int, b: int) -> None:
-        if not free(a, b) or not 2 <= len(tok) <= 6 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]", tok):
-            return
-        if any(h.start <= a < h.end for h in hits):
-            return  # the word starts with a column's name: a column, not a value
-        for col, values in sheet.values.items():
-            suffix = _value_suffix(values)
-            if suffix and tok.endswith(suffix) and tok not in values and tok != col and not any(tok in v or v in tok for v in values):
-                add(Cond(col, "eq", tok, None, col, "absent_value", tuple(sorted(values)[:8])), a, b)
-                return
+            sc.add(Cond(col, "not_in" if neg else "in", names, raw=col, how=how), first, last)
 
+
+def _absent_value(sc: _Scan, tok: str, a: int, b: int) -> None:
+    if not sc.free(a, b) or not 2 <= len(tok) <= 6 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]", tok):
+        return
+    if any(h.start <= a < h.end for h in sc.hits):
+        return  # the word starts with a column's name: a column, not a value
+    for col, values in sc.sheet.values.items():
+        suffix = _value_suffix(values)
+        if suffix and tok.endswith(suffix) and tok not in values and tok != col and not any(tok in v or v in tok for v in values):
+            sc.add(Cond(col, "eq", tok, None, col, "absent_value", tuple(sorted(values)[:8])), a, b)
+            return
+
+
+def _cond_absent_values(sc: _Scan) -> None:
+    """Words shaped like a column's values but absent from the data (华中仓, 丰台区): asked about, never dropped."""
+    hits = sc.hits
     bounds = {h.start for h in hits if len(h.column) > 1} | {h.end for h in hits if len(h.column) > 1}
-    for m in re.finditer(r"[\u4e00-\u9fff]+", text):
+    for m in re.finditer(r"[\u4e00-\u9fff]+", sc.text):
         for tok_m in re.finditer(r"[^和与及或的里在把将从是为、]+", m.group(0)):
             a0, b0 = m.start() + tok_m.start(), m.start() + tok_m.end()
             edges = [a0] + sorted(x for x in bounds if a0 < x < b0) + [b0]  # words end where a column's name begins (顺义区|评分)
             for a, b in zip(edges, edges[1:], strict=False):
-                absent_value(text[a:b], a, b)
-    if re.search(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", text, re.I | re.A) and len(out.conds) > 1:
-        between = text[min(s for s, _ in out.spans) : max(e for _, e in out.spans)]
-        if re.search(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", between, re.I | re.A) and not all(c.op == "in" for c in out.conds):
+                _absent_value(sc, sc.text[a:b], a, b)
+
+
+OR_WORD = re.compile(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", re.I | re.A)
+
+
+def _cond_logic(sc: _Scan) -> None:
+    """或 / or between the conditions joins them with or (a list of values is already one condition)."""
+    out = sc.out
+    if OR_WORD.search(sc.text) and len(out.conds) > 1:
+        between = sc.text[min(s for s, _ in out.spans) : max(e for _, e in out.spans)]
+        if OR_WORD.search(between) and not all(c.op == "in" for c in out.conds):
             out.logic = "or"
-    return out
+
+
+# the condition rules, in the order they run: a span one rule read is not read by a later one
+COND_RULES = (
+    _cond_between, _cond_blanks, _cond_has_column,
+    _shield_year_columns, _cond_relative_period, _cond_quarter_half, _cond_date_words, _cond_year_alone, _unshield,
+    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_values_alone, _cond_absent_values, _cond_logic,
+)
+
+
+def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked: list[tuple[int, int]] | None = None) -> CondParse:
+    """All conditions in text, against one sheet's columns."""
+    sc = _Scan(text, sheet, hits, CondParse(), list(blocked or []))
+    for rule in COND_RULES:
+        rule(sc)
+    return sc.out
 
 
 def _percent(value: Any, written: str, col: str | None, sheet: SheetInfo) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from modes import evidence, opspec, replies
@@ -232,161 +232,232 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
             r.how, r.candidates = "ambiguous", [f.path for f, _, _ in fits]
 
 
-def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:
-    """Resolve files, sheet and operations over the turns of one request (oldest first)."""
-    norms = [normalize(t) for t in turns]
-    latest = turns[-1]
+@dataclass
+class _Understanding:
+    """One request being understood: its turns, the files and sheet found, the operations read and the evidence."""
+
+    turns: list[str]
+    catalog: Catalog
+    state: SessionState
+    restrict: list[str] | None
+    norms: list[str] = field(default_factory=list)
+    lang: str = "zh"
+    refs: list[FileRef] = field(default_factory=list)
+    ref: FileRef = field(default_factory=FileRef)
+    flags: dict[str, Any] = field(default_factory=dict)
+    texts: list[str] = field(default_factory=list)
+    kw: dict[str, Any] = field(default_factory=dict)
+    ev: list[Evidence] = field(default_factory=list)
+    file: str | None = None
+    how: str = "none"
+    candidates: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    fi: FileInfo | None = None
+    files: tuple[str, ...] = ()
+    sheet_name: str | None = None
+    sheet_problem: str | None = None
+    two_sheets: list[str] = field(default_factory=list)
+    sheet: SheetInfo = field(default_factory=lambda: EMPTY_SHEET)
+    parsed: list[TurnOps] = field(default_factory=list)
+    ops: list[Op] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+
+def _u_files(u: _Understanding) -> None:
+    """The language of the request and the files its turns name."""
+    state = u.state
+    u.norms = [normalize(t) for t in u.turns]
+    latest = u.turns[-1]
     sentence = re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", latest) or re.search(r"[我你的了吗呢把帮请按给是在都要就这那个吧啊呀哦么里下]", latest)
-    lang = language(latest) if sentence or len(turns) == 1 else language(turns[0])
-    refs = [find_files(t, catalog, state.current_file, restrict) for t in norms]
-    ref = next((r for r in reversed(refs) if r.how != "none"), FileRef())
+    u.lang = language(latest) if sentence or len(u.turns) == 1 else language(u.turns[0])
+    u.refs = [find_files(t, u.catalog, state.current_file, u.restrict) for t in u.norms]
+    ref = next((r for r in reversed(u.refs) if r.how != "none"), FileRef())
     # "把它和北京_poi.xlsx比一下": the current file plus a named one
-    two_way = lx.EXPLORE_COMPARE.search(norms[-1]) or lx.EXPLORE_JOIN.search(norms[-1])
+    two_way = lx.EXPLORE_COMPARE.search(u.norms[-1]) or lx.EXPLORE_JOIN.search(u.norms[-1])
     if (ref.how in ("named", "fuzzy", "description") and state.current_file and state.current_file not in ref.paths
-            and two_way and lx.DEICTIC.search(norms[-1])):
+            and two_way and lx.DEICTIC.search(u.norms[-1])):
         ref = replace(ref, paths=[state.current_file] + ref.paths)
-    flags = _flags(norms, refs)
-    texts = [_blank(t, r.spans) for t, r in zip(norms, refs, strict=True)]
-    for i, t in enumerate(texts):
+    u.ref = ref
+
+
+def _u_flags(u: _Understanding) -> None:
+    """How the request runs (plan only, overwrite, format, header row) and the texts with file names blanked."""
+    norms, refs = u.norms, u.refs
+    flags = u.flags = _flags(norms, refs)
+    u.texts = [_blank(t, r.spans) for t, r in zip(norms, refs, strict=True)]
+    for i, t in enumerate(u.texts):
         stripped = re.sub(r"[\s,.;:!?的吧呀啊哦了]|那个|这个|文件|表格?|file|the", "", t, flags=re.I)
         if refs[i].how in ("named", "fuzzy", "description", "type") and not stripped:
             flags["bare_file"] = True
-    flags["export_list"] = bool(lx.EXPORT_LIST.search(norms[-1])) and len(turns) == 1
-    earlier = state.pending or state.last
+    flags["export_list"] = bool(lx.EXPORT_LIST.search(norms[-1])) and len(u.turns) == 1
+    earlier = u.state.pending or u.state.last
     flags["pending_kinds"] = [o.kind for o in earlier.request.ops] if earlier else []
     header = next((m for m in (lx.HEADER_ROW.search(t) for t in reversed(norms)) if m), None)
     header_row = int(parse_number(next(g for g in header.groups() if g)) or 0) or None if header else None
-    kw: dict[str, Any] = {
-        "text": latest, "lang": lang, "plan_only": flags["plan_only"], "overwrite": flags["overwrite"],
+    u.kw = {
+        "text": u.turns[-1], "lang": u.lang, "plan_only": flags["plan_only"], "overwrite": flags["overwrite"],
         "full": flags["full"], "target_format": flags["target_format"], "header_row": header_row,
     }
-    ev: list[Evidence] = []
-    file: str | None = None
-    how = ref.how
-    candidates = list(ref.candidates)
-    problems: list[str] = []
+
+
+def _u_input(u: _Understanding) -> None:
+    """The input: the previous result (在这个结果里 / then …), or the file named; a file that is no table is said."""
+    catalog, state, norms, lang = u.catalog, u.state, u.norms, u.lang
+    u.how, u.candidates = u.ref.how, list(u.ref.candidates)
+    how = u.how
     result = catalog.get(state.last_result) if state.last_result else None
     said_result = bool(lx.RESULT_REF.search(norms[-1]))
     if result is not None and (how in ("none", "current", "current_missing") and (said_result or lx.THEN_START.search(norms[-1]))
                                or said_result and how in ("missing", "type", "ambiguous")):
         if how in ("missing", "type", "ambiguous"):  # what looked like a file name (points_合计) is a column of the result
-            texts[-1] = norms[-1]
-        how, file = "result", result.path  # 在这个结果里… / then …: the last result is the input
-        ev.append(Evidence("file", -0.05, "在上一步的结果上操作", "working on the previous result"))
-    if how in ("named", "fuzzy", "description", "current", "type"):
-        file = ref.path
-        if how == "fuzzy":
-            ev.append(Evidence("file", -0.1, "文件名和工作区里的文件差一点，按最接近的理解"))
-        if how == "type":
-            ev.append(Evidence("file", -0.45, "您没有说是哪个文件，工作区里只有这一个这种类型的文件"))
-    fi = catalog.get(file) if file else None
+            u.texts[-1] = norms[-1]
+        u.how, u.file = "result", result.path  # 在这个结果里… / then …: the last result is the input
+        u.ev.append(Evidence("file", -0.05, "在上一步的结果上操作", "working on the previous result"))
+    if u.how in ("named", "fuzzy", "description", "current", "type"):
+        u.file = u.ref.path
+        if u.how == "fuzzy":
+            u.ev.append(Evidence("file", -0.1, "文件名和工作区里的文件差一点，按最接近的理解"))
+        if u.how == "type":
+            u.ev.append(Evidence("file", -0.45, "您没有说是哪个文件，工作区里只有这一个这种类型的文件"))
+    fi = catalog.get(u.file) if u.file else None
     if fi is not None and not fi.is_table:
-        problems.append(f"{fi.name} 不是表格文件。" if lang == "zh" else f"{fi.name} is not a spreadsheet.")
-        candidates = [f.path for f in catalog.tables]
-        fi, file, how = None, None, "not_table"
-    files = tuple(p for p in ref.paths if (catalog.get(p) is not None and catalog.get(p).is_table)) if fi else ()  # type: ignore[union-attr]
-
+        u.problems.append(f"{fi.name} 不是表格文件。" if lang == "zh" else f"{fi.name} is not a spreadsheet.")
+        u.candidates = [f.path for f in catalog.tables]
+        fi, u.file, u.how = None, None, "not_table"
+    u.fi = fi
+    u.files = tuple(p for p in u.ref.paths if (catalog.get(p) is not None and catalog.get(p).is_table)) if fi else ()  # type: ignore[union-attr]
     if fi is not None:  # a word that looked like the file (Team_Name ~ teams.csv) but is one of its columns stays a column
-        for i, (t, r) in enumerate(zip(norms, refs, strict=True)):
+        for i, (t, r) in enumerate(zip(norms, u.refs, strict=True)):
             if r.spans and r.how not in ("named",):
                 cols = [(h.start, h.end) for s in fi.sheets for h in find_columns(t, s)]
-                texts[i] = _blank(t, [sp for sp in r.spans if not any(a < sp[1] and sp[0] < b for a, b in cols)])
-    sheet_name: str | None = None
-    sheet_problem = None
-    two_sheets: list[str] = []
+                u.texts[i] = _blank(t, [sp for sp in r.spans if not any(a < sp[1] and sp[0] < b for a, b in cols)])
+
+
+def _u_sheet(u: _Understanding) -> None:
+    """The sheet named (or a sheet name that does not exist), and the sheets a comparison names."""
+    fi = u.fi
     if fi is not None:
-        for t in reversed(texts):
+        for t in reversed(u.texts):
             name, missing_name, _span = find_sheet(t, fi)
             if name or missing_name:
-                sheet_name = name
+                u.sheet_name = name
                 if missing_name and not name:
-                    sheet_problem = missing_name
+                    u.sheet_problem = missing_name
                 break
-        low = " ".join(texts).casefold()
-        two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, low)]
+        low = " ".join(u.texts).casefold()
+        u.two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, low)]
         if len(fi.sheets) > 1:  # "订单表里…": a sheet's name is not a column mention
             names = sorted((s.name for s in fi.sheets if s.name), key=len, reverse=True)
             pat = re.compile("|".join(re.escape(n) + r"\s*(?:表|sheet|工作表|页)" for n in names), re.I)
-            texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in texts]
-    flags["two_tables"] = len(files) > 1 or len(two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(texts)))
+            u.texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
+    u.flags["two_tables"] = len(u.files) > 1 or len(u.two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(u.texts)))
 
+
+def _u_parse(u: _Understanding) -> None:
+    """The operations of every turn against the chosen sheet (or the file found from the context), merged."""
+    fi = u.fi
     if fi is not None:
-        if sheet_name:
-            sheet = _sheet_of(fi, sheet_name)
-            parsed, _, _ = _fit(texts, sheet, flags)
+        if u.sheet_name:
+            u.sheet = _sheet_of(fi, u.sheet_name)
+            u.parsed, _, _ = _fit(u.texts, u.sheet, u.flags)
         else:
-            sheet, parsed, _, _ = _best_sheet(fi, texts, flags)
-            if len(fi.sheets) > 1 and not sheet_problem:
-                sheet_name = sheet.name
+            u.sheet, u.parsed, _, _ = _best_sheet(fi, u.texts, u.flags)
+            if len(fi.sheets) > 1 and not u.sheet_problem:
+                u.sheet_name = u.sheet.name
     else:
-        rd = _Reading(None, None, how, EMPTY_SHEET, [], sheet_name, candidates)
-        _file_from_context(rd, texts, norms, flags, catalog, state, ev)
-        fi, file, how, sheet, parsed, sheet_name, candidates = rd.fi, rd.file, rd.how, rd.sheet, rd.parsed, rd.sheet_name, rd.candidates
-    ops = merge_turns(parsed)
-    cur = catalog.get(state.current_file) if state.current_file else None
-    if not ops and file is None and how == "none" and cur is not None and len(cur.sheets) > 1:
-        named_sheet, _, _ = find_sheet(texts[-1], cur)  # "now only the 客户 sheet": that sheet of the current file
+        rd = _Reading(None, None, u.how, EMPTY_SHEET, [], u.sheet_name, u.candidates)
+        _file_from_context(rd, u.texts, u.norms, u.flags, u.catalog, u.state, u.ev)
+        u.fi, u.file, u.how, u.sheet, u.parsed, u.sheet_name, u.candidates = rd.fi, rd.file, rd.how, rd.sheet, rd.parsed, rd.sheet_name, rd.candidates
+    u.ops = merge_turns(u.parsed)
+    cur = u.catalog.get(u.state.current_file) if u.state.current_file else None
+    if not u.ops and u.file is None and u.how == "none" and cur is not None and len(cur.sheets) > 1:
+        named_sheet, _, _ = find_sheet(u.texts[-1], cur)  # "now only the 客户 sheet": that sheet of the current file
         if named_sheet:
-            fi, file, how, sheet_name = cur, cur.path, "current", named_sheet
-            sheet = _sheet_of(cur, named_sheet)
-            ops = [Op("profile", {"head": None, "columns": []})]
-    if how == "only" and all(o.kind == "profile" for o in ops):  # a question in a one-file folder that only reads as a preview
+            u.fi, u.file, u.how, u.sheet_name = cur, cur.path, "current", named_sheet
+            u.sheet = _sheet_of(cur, named_sheet)
+            u.ops = [Op("profile", {"head": None, "columns": []})]
+
+
+def _u_understood(u: _Understanding) -> None:
+    """Evidence of what was not understood: a preview only, words no rule read, columns no step uses, typos."""
+    ops, ev, parsed = u.ops, u.ev, u.parsed
+    if u.how == "only" and all(o.kind == "profile" for o in ops):  # a question in a one-file folder that only reads as a preview
         ev.append(Evidence("file", -0.4, "只理解成预览这个表", "read only as a preview of the table"))
-    if file is not None and ops and not any(u for o in ops for u in o.args.get("unresolved", [])):  # an unresolved name is asked about anyway
-        words, found_gaps = _unread(texts[-1], parsed[-1], sheet)
+    if u.file is not None and ops and not any(x for o in ops for x in o.args.get("unresolved", [])):  # an unresolved name is asked about anyway
+        words, found_gaps = _unread(u.texts[-1], parsed[-1], u.sheet)
         if words:
             ev.append(Evidence("words", -0.4, "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
         for g in found_gaps:
             ev.append(Evidence("gap", -0.5, g.say("zh"), g.say("en")))
-        kw["unexplained"], kw["gaps"] = tuple(words), tuple(found_gaps)
-        unused = _unused_columns(texts[-1], ops, sheet)
+        u.kw["unexplained"], u.kw["gaps"] = tuple(words), tuple(found_gaps)
+        unused = _unused_columns(u.texts[-1], ops, u.sheet)
         if unused:  # 每个大区里销售额最高的品类: a column the request names that no step uses
             ev.append(Evidence("words", -0.5, "没用上：" + "、".join(unused), "not used: " + ", ".join(unused)))
-            kw["unexplained"] = tuple(words) + tuple(unused)
+            u.kw["unexplained"] = tuple(words) + tuple(unused)
     for factor, zh_, en_ in (d for o in ops for d in o.args.get("doubts", ())):  # a reading the operation itself is unsure of
         ev.append(Evidence(factor, -0.45, zh_, en_))
-    if file is not None and any(p.typos for p in parsed):
+    if u.file is not None and any(p.typos for p in parsed):
         ev.append(Evidence("column", -0.4, "列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos)))
-    if flags["full"] and not any(o.kind == "full_analysis" for o in ops):
+
+
+def _u_whole_tables(u: _Understanding) -> None:
+    """Operations over whole tables: a full analysis, two files compared, joined or appended, two sheets joined."""
+    ops, files = u.ops, u.files
+    if u.flags["full"] and not any(o.kind == "full_analysis" for o in ops):
         ops = [Op("full_analysis", {})] + [o for o in ops if o.kind != "profile"]
     if len(files) > 1 and not any(o.kind in ("compare", "join") for o in ops) and ops:
         ops = [Op("compare", {"columns": []})] + [o for o in ops if o.kind != "profile"]
     join = next((o for o in ops if o.kind == "join"), None)
     if join is not None and not join.args.get("on") and len(files) == 2:
-        a, b = catalog.get(files[0]), catalog.get(files[1])
+        a, b = u.catalog.get(files[0]), u.catalog.get(files[1])
         if a and b and a.sheets and b.sheets and set(a.sheets[0].columns) == set(b.sheets[0].columns):
             ops = [Op("append", {}) if o.kind == "join" else o for o in ops if o.kind != "compare"]
-    if two_sheets and any(o.kind == "join" for o in ops):
-        ops = [Op("join", dict(o.args, sheets=two_sheets)) if o.kind == "join" else o for o in ops]
-        sheet_name = two_sheets[0]
+    if u.two_sheets and any(o.kind == "join" for o in ops):
+        ops = [Op("join", dict(o.args, sheets=u.two_sheets)) if o.kind == "join" else o for o in ops]
+        u.sheet_name = u.two_sheets[0]
+    u.ops = ops
 
-    missing: list[str] = []
-    closest: list[str] = list(sheet.columns)
-    if how == "outside" and not ops:
-        ops = [Op("profile", {"head": None, "columns": []})]  # whatever was asked, the answer is: not that file
-    if file is None and (ops or flags["full"]):
+
+def _u_missing(u: _Understanding) -> None:
+    """What is missing or wrong: the file, the sheet, the slots of each operation."""
+    lang, fi, missing = u.lang, u.fi, u.missing
+    if u.how == "outside" and not u.ops:
+        u.ops = [Op("profile", {"head": None, "columns": []})]  # whatever was asked, the answer is: not that file
+    if u.file is None and (u.ops or u.flags["full"]):
         missing.append("file")
         # what is missing whatever the file turns out to be
-        gaps, _, _ = _op_gaps([o for o in ops if not o.args.get("unresolved")], None, lang, len(ref.paths), [])
+        gaps, _, _ = _op_gaps([o for o in u.ops if not o.args.get("unresolved")], None, lang, len(u.ref.paths), [])
         missing += [m for m in gaps if m in ("condition", "sort_by", "group_by", "columns", "expression") and m not in missing]
-    if sheet_problem and fi is not None:
+    if u.sheet_problem and fi is not None:
         have = "、".join(s.name or "" for s in fi.sheets)
-        problems.append(f"{fi.name} 里没有名为“{sheet_problem}”的工作表，现有：{have}。" if lang == "zh" else
-                        f"{fi.name} has no sheet named '{sheet_problem}'; it has: {have}.")
+        u.problems.append(f"{fi.name} 里没有名为“{u.sheet_problem}”的工作表，现有：{have}。" if lang == "zh" else
+                          f"{fi.name} has no sheet named '{u.sheet_problem}'; it has: {have}.")
         missing.append("sheet")
-    if file is not None:
-        m2, p2, typo = _op_gaps(ops, fi, lang, len(files), two_sheets)
+    if u.file is not None:
+        m2, p2, typo = _op_gaps(u.ops, fi, lang, len(u.files), u.two_sheets)
         missing += [m for m in m2 if m not in missing]
-        problems += p2
+        u.problems += p2
         if typo:
-            ev.append(Evidence("value", -0.4, "列名按最接近的理解"))
-    if how == "description":
-        ev.append(Evidence("file", -0.05, ""))  # named by what it holds, not by its name
+            u.ev.append(Evidence("value", -0.4, "列名按最接近的理解"))
+    if u.how == "description":
+        u.ev.append(Evidence("file", -0.05, ""))  # named by what it holds, not by its name
+
+
+# the steps of understanding one request, in the order they run
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_parse, _u_understood, _u_whole_tables, _u_missing)
+
+
+def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:
+    """Resolve files, sheet and operations over the turns of one request (oldest first)."""
+    u = _Understanding(turns, catalog, state, restrict)
+    for step in UNDERSTAND_STEPS:
+        step(u)
+    ops, how = u.ops, u.how
     return Request(
-        intent="work" if ops or flags["full"] else "none",
-        ops=tuple(ops), file=file, files=files if len(files) > 1 else (), sheet=sheet_name, file_how=how,
-        candidates=tuple(candidates), missing_file_name=None if how == "result" else ref.missing_name, missing=tuple(missing),
-        problems=tuple(problems), closest=tuple(closest), evidence=tuple(ev), **kw,
+        intent="work" if ops or u.flags["full"] else "none",
+        ops=tuple(ops), file=u.file, files=u.files if len(u.files) > 1 else (), sheet=u.sheet_name, file_how=how,
+        candidates=tuple(u.candidates), missing_file_name=None if how == "result" else u.ref.missing_name, missing=tuple(u.missing),
+        problems=tuple(u.problems), closest=tuple(u.sheet.columns), evidence=tuple(u.ev), **u.kw,
     )
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from modes import lexicon as lx
 from modes import opspec
 from modes.catalog import SheetInfo
-from modes.conditions import Cond, parse_conditions
+from modes.conditions import Cond, CondParse, parse_conditions
 from modes.decision import Op
 from modes.resolve import ColumnHit, find_columns, resolve_column
 from modes.text import CJK, blank, parse_number, tidy
@@ -155,476 +155,648 @@ def _split_key(raw: str, sheet: SheetInfo) -> tuple[str, str]:
     return raw[:2], re.sub(r"^的", "", raw[2:])
 
 
-def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
-    """Operations of one turn (file and sheet names already blanked out)."""
-    out = TurnOps(correction=bool(lx.CORRECTION.search(text)))
-    spans: list[tuple[int, int]] = []
-    m: re.Match[str] | None
-    raw: Any
-    args: dict[str, Any]
-    unres: list[dict[str, Any]]
-    keys: list[tuple[str | None, str, list[str]]]
-    for m in lx.PLAN_ONLY.finditer(text):
+@dataclass
+class _Turn:
+    """One turn's parse in progress: the text, the sheet, what the rules found and the spans they read."""
+
+    text: str
+    sheet: SheetInfo
+    flags: dict[str, Any]
+    out: TurnOps
+    hits: list[ColumnHit] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    found: list[tuple[int, Op]] = field(default_factory=list)
+    worded: list[opspec.Found] = field(default_factory=list)
+    explore: bool = False  # an operation read by its own words, or an exploration: the summary rules stand aside
+    header_said: bool = False
+    sort_keys: list[str] = field(default_factory=list)
+    group_keys: list[str] = field(default_factory=list)
+    dedupe_keys: list[str] = field(default_factory=list)
+    key_spans: list[tuple[int, int]] = field(default_factory=list)
+    sorting: bool = False
+    grouping: bool = False
+    gtext: str = ""
+    cp: CondParse = field(default_factory=CondParse)
+
+    def add(self, at: int, op: Op) -> None:
+        self.found.append((at, op))
+
+    def unresolved(self, n: int = 1) -> None:
+        self.out.unresolved += n
+
+    def has(self, *kinds: str) -> bool:
+        return any(o.kind in kinds for _, o in self.found)
+
+    def free(self, i: int) -> bool:
+        return not any(s <= i < e for s, e in self.spans)
+
+
+def _prepare(t: _Turn) -> None:
+    """Words that set how the turn runs, not what it does, are read first and blanked; then the columns."""
+    spans = t.spans
+    for m in lx.PLAN_ONLY.finditer(t.text):
         spans.append(m.span())
-    for m in lx.OVERWRITE.finditer(text):
+    for m in lx.OVERWRITE.finditer(t.text):
         spans.append(m.span())
-    header_said = False
-    for m in lx.HEADER_ROW.finditer(text):
+    for m in lx.HEADER_ROW.finditer(t.text):
         spans.append(m.span())
-        header_said = True
-    for m in EXPORT_FORMAT.finditer(text) if lx.EXPORT.search(text) else ():  # 导出成 csv: the format, never a value to filter on
+        t.header_said = True
+    for m in EXPORT_FORMAT.finditer(t.text) if lx.EXPORT.search(t.text) else ():  # 导出成 csv: the format, never a value to filter on
         spans.append(m.span("f"))
-    text = _blank(text, spans)
-    hits = find_columns(text, sheet)
-    out.hits = len(hits)
-    found: list[tuple[int, Op]] = []
+    t.text = _blank(t.text, spans)
+    t.hits = find_columns(t.text, t.sheet)
+    t.out.hits = len(t.hits)
 
-    def unresolved(n: int = 1) -> None:
-        out.unresolved += n
 
-    # operations asked for by their own words (registered OpSpecs with a lexicon): they own those words
-    worded = opspec.read_worded(text, hits, sheet)
-    for w in worded:
-        found.append((w.start, Op(w.kind, w.args)))
-        spans.extend(w.spans)
-    text = _blank(text, [s for w in worded for s in w.spans])  # words an operation read are not read again
+def _rule_worded(t: _Turn) -> None:
+    """Operations asked for by their own words (registered OpSpecs with a lexicon): they own those words."""
+    t.worded = opspec.read_worded(t.text, t.hits, t.sheet)
+    for w in t.worded:
+        t.add(w.start, Op(w.kind, w.args))
+        t.spans.extend(w.spans)
+    t.text = _blank(t.text, [s for w in t.worded for s in w.spans])  # words an operation read are not read again
 
-    # explore: compare, outliers, relation, join
-    m = lx.EXPLORE_COMPARE.search(text)
-    if m or flags.get("two_tables"):
-        cols = [h.column for h in hits]
-        found.append((m.start() if m else 0, Op("compare", {"columns": cols})))
-        spans.append(m.span() if m else (0, 0))
-    m = lx.EXPLORE_OUTLIER.search(text)
-    if m:
-        nums = [h.column for h in hits if h.column in sheet.numeric] or [h.column for h in hits]
-        args = {"column": nums[0] if nums else None}
-        if not nums:
-            raw = re.search(r"([\u4e00-\u9fff]{2,6}|[A-Za-z_]\w+)\s*(?:的)?\s*(?:明显)?(?:异常|离群)|outliers? in ([\w\u4e00-\u9fff]+)", text, re.I | re.A)
-            if raw and (raw.group(1) or raw.group(2)):
-                r = raw.group(1) or raw.group(2)
-                col, how, closest = resolve_column(r, sheet)
-                if col:
-                    args["column"] = col
-                elif r.casefold() not in ("有没有", "有无", "any", "there", "找出"):
-                    args["unresolved"] = [_unres(r, closest)]
-                    unresolved()
-        found.append((m.start(), Op("outliers", args)))
-    m = lx.EXPLORE_RELATION.search(text)
-    if m and not lx.EXPLORE_JOIN.search(text):
-        measured = [h.column for h in hits if h.column in sheet.numeric or h.column in sheet.dates]
-        cols = list(dict.fromkeys(measured if len(set(measured)) >= 2 else [h.column for h in hits]))
-        found.append((m.start(), Op("correlate", {"columns": cols[:2]})))
-    m = lx.EXPLORE_JOIN.search(text)
-    if m:
-        on = None
-        for b in list(BY_WORD.finditer(text)) + list(re.finditer(r"(?<![a-z])(?:on|using)\s+|(?:通过|用)\s*", text, re.I | re.A)):
-            col, raw, how, closest, _ = _col_after(text, b.end(), hits, sheet)
+
+def _rule_compare(t: _Turn) -> None:
+    m = lx.EXPLORE_COMPARE.search(t.text)
+    if m or t.flags.get("two_tables"):
+        t.add(m.start() if m else 0, Op("compare", {"columns": [h.column for h in t.hits]}))
+        t.spans.append(m.span() if m else (0, 0))
+
+
+def _rule_outliers(t: _Turn) -> None:
+    m = lx.EXPLORE_OUTLIER.search(t.text)
+    if not m:
+        return
+    nums = [h.column for h in t.hits if h.column in t.sheet.numeric] or [h.column for h in t.hits]
+    args: dict[str, Any] = {"column": nums[0] if nums else None}
+    if not nums:
+        raw = re.search(r"([\u4e00-\u9fff]{2,6}|[A-Za-z_]\w+)\s*(?:的)?\s*(?:明显)?(?:异常|离群)|outliers? in ([\w\u4e00-\u9fff]+)", t.text, re.I | re.A)
+        if raw and (raw.group(1) or raw.group(2)):
+            r = raw.group(1) or raw.group(2)
+            col, how, closest = resolve_column(r, t.sheet)
             if col:
-                on = col
-        found.append((m.start(), Op("join", {"on": on})))
-    explore = bool(found)  # an operation read by its own words, or an exploration: the summary rules stand aside
+                args["column"] = col
+            elif r.casefold() not in ("有没有", "有无", "any", "there", "找出"):
+                args["unresolved"] = [_unres(r, closest)]
+                t.unresolved()
+    t.add(m.start(), Op("outliers", args))
 
-    # questions about the data: 哪个城市金额最高？ which city has the highest amount?
-    m = WHICH_TOP.search(text)
-    if m and not explore:
-        xr, yr = (m.group("x"), m.group("y")) if m.group("x") else (m.group("x2"), m.group("y2") or "")
-        inside = [h for h in hits if m.group("x") and m.start("x") <= h.start < m.start("d")]
-        if inside and inside[0].start == m.start("x"):
-            xr = inside[0].column
-            later = inside[1:]
-            yr = later[0].column if later else re.sub(r"^的", "", text[inside[0].end : m.start("d")].strip())
-        elif inside:  # 哪个班英语平均分: the key is the word before the first column named
-            xr, yr = re.sub(r"的$", "", text[m.start("x") : inside[0].start].strip()), inside[0].column
-        elif m.group("x"):
-            xr, yr = _split_key(m.group("x") + m.group("y"), sheet)
-        d = m.group("d") or m.group("d2") or ""
-        kcol, _, kclose = resolve_column(xr, sheet)
-        inside_y = [h for h in hits if m.group("x") and h.column != kcol and m.start("x") <= h.start < m.start("d") and h.column in sheet.numeric]
-        if inside_y:
-            yr = inside_y[0].column
-        if yr and COUNT_NOUN.fullmatch(yr.strip()):
-            yr = ""  # 哪个部门人最多: count the rows
-        if yr and re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) and resolve_column(yr, sheet)[0] is None:
-            yr = ""  # 哪个仓库商品最多: the most rows
-        mcol, _, mclose = resolve_column(yr, sheet, numeric=True) if yr else (None, "none", [])
-        if mcol is None and re.search(r"卖|销|sold|sell|sales|revenue|赚", yr + d + text[m.end() : m.end() + 4], re.I | re.A):
-            # "sells best": the amount column, else the quantity column
-            by_concept = {lx.concept_of(c): c for c in sheet.columns if c in sheet.numeric}
-            mcol = by_concept.get("amount") or by_concept.get("quantity")
-            yr = "" if mcol else yr
-        agg = "mean" if re.search(r"平均|average|mean", text, re.I | re.A) else "sum"
-        args = {"keys": [kcol] if kcol else [], "measures": [{"column": mcol, "agg": agg}] if mcol else [{"agg": "count"}], "question": True}
-        unres = ([_unres(xr, kclose)] if not kcol else []) + ([_unres(yr, mclose)] if yr and not mcol else [])
-        if unres:
-            args["unresolved"] = unres
-            unresolved(len(unres))
-        found.append((m.start(), Op("group", args)))
-        found.append((m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest", d, re.I)), "question": True})))
-        spans.append(m.span())
-        explore = True  # nothing else to read in this turn
 
-    # rename a column: 把工资改名为月薪, rename 工资 to salary
-    m = RENAME.search(text) if RENAME_VERB.search(text) else None  # the verb first: the full pattern is slow on long text
-    if m and not explore:
-        new_at = m.start("new") if m.group("new") else m.start("new2")
-        old_hit = next((h for h in hits if h.start >= m.start() and h.end <= new_at), None)
-        new_name = (m.group("new") or m.group("new2") or "").strip().strip("\"'“”「」")
-        if old_hit and new_name and new_name != old_hit.column:
-            found.append((m.start(), Op("rename", {"mapping": {old_hit.column: new_name}})))
-            spans.append(m.span())
+def _rule_correlate(t: _Turn) -> None:
+    m = lx.EXPLORE_RELATION.search(t.text)
+    if m and not lx.EXPLORE_JOIN.search(t.text):
+        measured = [h.column for h in t.hits if h.column in t.sheet.numeric or h.column in t.sheet.dates]
+        cols = list(dict.fromkeys(measured if len(set(measured)) >= 2 else [h.column for h in t.hits]))
+        t.add(m.start(), Op("correlate", {"columns": cols[:2]}))
 
-    # drop columns: 把电话列删掉
-    m = DROP_COLS.search(text) if DROP_VERB.search(text) else None  # the verb first: the full pattern backtracks on long text
-    if m and not explore:
-        lo, hi = (m.start("a"), m.end("a")) if m.group("a") else (m.start("b"), m.end("b"))
-        drop = [h.column for h in hits if lo - 1 <= h.start and h.end <= hi + 1]
-        if drop:
-            keep = [c for c in sheet.columns if c not in drop]
-            found.append((m.start(), Op("select", {"columns": keep, "dropped": drop})))
-            spans.append(m.span())
 
-    # add a computed column: 加一列含税金额，=金额×1.13
-    m = lx.ADD_COLUMN.search(text)
-    if m and not explore:
-        rest = text[m.end() :]
-        nm = re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([^\s,=:：\"”」]+?)[\"”」]?\s*(?:[,:：]|=|等于|为|是|$|\s)", rest)
-        name = nm.group(1) if nm else None
-        expr_m = re.search(r"(?:=|等于|为|是|:|：)\s*(.+)$", rest)
-        args = {"name": name}
-        if expr_m:
-            am = ARITH.match(expr_m.group(1))
-            if am:
-                opmap = {"×": "*", "x": "*", "X": "*", "乘以": "*", "乘": "*", "÷": "/", "除以": "/", "除": "/", "加上": "+", "减去": "-"}
-                op = opmap.get(am.group("op"), am.group("op"))
-                left, _, lclose = resolve_column(am.group("a"), sheet)
-                bnum = parse_number(am.group("b"))
-                right: Any = tidy(bnum) if bnum is not None else None
-                rclose: list[str] = []
-                if right is None:
-                    rcol, _, rclose = resolve_column(am.group("b"), sheet)
-                    right = {"column": rcol} if rcol else None
-                args.update(left=left, op=op, right=right)
-                if left is None:
-                    args["unresolved"] = [_unres(am.group("a"), lclose)]
-                    unresolved()
-                elif right is None:
-                    args["unresolved"] = [_unres(am.group("b"), rclose)]
-                    unresolved()
-        if not args.get("left"):
-            for am in ARITH_ANY.finditer(text):
-                a_col, _, _ = resolve_column(am.group("a"), sheet)
-                b_num = parse_number(am.group("b"))
-                b_col = None if b_num is not None else resolve_column(am.group("b"), sheet)[0]
-                if a_col and (b_num is not None or b_col):
-                    opmap = {"×": "*", "x": "*", "X": "*", "乘以": "*", "乘": "*", "÷": "/", "除以": "/", "除": "/", "加上": "+", "减去": "-"}
-                    args.update(left=a_col, op=opmap.get(am.group("op"), am.group("op")), right=tidy(b_num) if b_num is not None else {"column": b_col})
-                    if not args.get("name") or args["name"] in (am.group("a"), am.group("b")):
-                        after = re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([\w\u4e00-\u9fff]+)", text[m.end() :])
-                        args["name"] = after.group(1) if after else None
-                    break
-        if not args.get("name") and args.get("left"):
-            args["name"] = f"{args['left']}_计算"
-        found.append((m.start(), Op("add_column", args)))
-        spans.append((m.start(), len(text)))
+def _rule_join(t: _Turn) -> None:
+    m = lx.EXPLORE_JOIN.search(t.text)
+    if not m:
+        return
+    on = None
+    for b in list(BY_WORD.finditer(t.text)) + list(re.finditer(r"(?<![a-z])(?:on|using)\s+|(?:通过|用)\s*", t.text, re.I | re.A)):
+        col, _raw, _how, _closest, _ = _col_after(t.text, b.end(), t.hits, t.sheet)
+        if col:
+            on = col
+    t.add(m.start(), Op("join", {"on": on}))
 
-    # fill blanks: 电话列的空值填成“暂无”
-    m = FILL.search(text)
+
+def _settle_explore(t: _Turn) -> None:
+    t.explore = bool(t.found)
+
+
+def _which_top_words(t: _Turn, m: re.Match[str]) -> tuple[str, str]:
+    """The key and measure words of 哪个城市金额最高 / which city has the highest amount."""
+    text, hits = t.text, t.hits
+    xr, yr = (m.group("x"), m.group("y")) if m.group("x") else (m.group("x2"), m.group("y2") or "")
+    inside = [h for h in hits if m.group("x") and m.start("x") <= h.start < m.start("d")]
+    if inside and inside[0].start == m.start("x"):
+        xr = inside[0].column
+        later = inside[1:]
+        yr = later[0].column if later else re.sub(r"^的", "", text[inside[0].end : m.start("d")].strip())
+    elif inside:  # 哪个班英语平均分: the key is the word before the first column named
+        xr, yr = re.sub(r"的$", "", text[m.start("x") : inside[0].start].strip()), inside[0].column
+    elif m.group("x"):
+        xr, yr = _split_key(m.group("x") + m.group("y"), t.sheet)
+    return xr, yr
+
+
+def _rule_which_top(t: _Turn) -> None:
+    """Questions about the data: 哪个城市金额最高？ which city has the highest amount?"""
+    m = WHICH_TOP.search(t.text)
+    if not m or t.explore:
+        return
+    text, hits, sheet = t.text, t.hits, t.sheet
+    xr, yr = _which_top_words(t, m)
+    d = m.group("d") or m.group("d2") or ""
+    kcol, _, kclose = resolve_column(xr, sheet)
+    inside_y = [h for h in hits if m.group("x") and h.column != kcol and m.start("x") <= h.start < m.start("d") and h.column in sheet.numeric]
+    if inside_y:
+        yr = inside_y[0].column
+    if yr and COUNT_NOUN.fullmatch(yr.strip()):
+        yr = ""  # 哪个部门人最多: count the rows
+    if yr and re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) and resolve_column(yr, sheet)[0] is None:
+        yr = ""  # 哪个仓库商品最多: the most rows
+    mcol, _, mclose = resolve_column(yr, sheet, numeric=True) if yr else (None, "none", [])
+    if mcol is None and re.search(r"卖|销|sold|sell|sales|revenue|赚", yr + d + text[m.end() : m.end() + 4], re.I | re.A):
+        # "sells best": the amount column, else the quantity column
+        by_concept = {lx.concept_of(c): c for c in sheet.columns if c in sheet.numeric}
+        mcol = by_concept.get("amount") or by_concept.get("quantity")
+        yr = "" if mcol else yr
+    agg = "mean" if re.search(r"平均|average|mean", text, re.I | re.A) else "sum"
+    args: dict[str, Any] = {"keys": [kcol] if kcol else [], "measures": [{"column": mcol, "agg": agg}] if mcol else [{"agg": "count"}], "question": True}
+    unres = ([_unres(xr, kclose)] if not kcol else []) + ([_unres(yr, mclose)] if yr and not mcol else [])
+    if unres:
+        args["unresolved"] = unres
+        t.unresolved(len(unres))
+    t.add(m.start(), Op("group", args))
+    low = bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest", d, re.I))
+    t.add(m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": low, "question": True}))
+    t.spans.append(m.span())
+    t.explore = True  # nothing else to read in this turn
+
+
+def _rule_rename(t: _Turn) -> None:
+    """Rename a column: 把工资改名为月薪, rename 工资 to salary."""
+    m = RENAME.search(t.text) if RENAME_VERB.search(t.text) else None  # the verb first: the full pattern is slow on long text
+    if not m or t.explore:
+        return
+    new_at = m.start("new") if m.group("new") else m.start("new2")
+    old_hit = next((h for h in t.hits if h.start >= m.start() and h.end <= new_at), None)
+    new_name = (m.group("new") or m.group("new2") or "").strip().strip("\"'“”「」")
+    if old_hit and new_name and new_name != old_hit.column:
+        t.add(m.start(), Op("rename", {"mapping": {old_hit.column: new_name}}))
+        t.spans.append(m.span())
+
+
+def _rule_drop_columns(t: _Turn) -> None:
+    """Drop columns: 把电话列删掉."""
+    m = DROP_COLS.search(t.text) if DROP_VERB.search(t.text) else None  # the verb first: the full pattern backtracks on long text
+    if not m or t.explore:
+        return
+    lo, hi = (m.start("a"), m.end("a")) if m.group("a") else (m.start("b"), m.end("b"))
+    drop = [h.column for h in t.hits if lo - 1 <= h.start and h.end <= hi + 1]
+    if drop:
+        keep = [c for c in t.sheet.columns if c not in drop]
+        t.add(m.start(), Op("select", {"columns": keep, "dropped": drop}))
+        t.spans.append(m.span())
+
+
+ARITH_OPS = {"×": "*", "x": "*", "X": "*", "乘以": "*", "乘": "*", "÷": "/", "除以": "/", "除": "/", "加上": "+", "减去": "-"}
+
+
+def _expression_after(t: _Turn, rest: str, args: dict[str, Any]) -> None:
+    """=金额×1.13 written after the new column's name: left, op and right, or what could not be resolved."""
+    expr_m = re.search(r"(?:=|等于|为|是|:|：)\s*(.+)$", rest)
+    am = ARITH.match(expr_m.group(1)) if expr_m else None
+    if not am:
+        return
+    op = ARITH_OPS.get(am.group("op"), am.group("op"))
+    left, _, lclose = resolve_column(am.group("a"), t.sheet)
+    bnum = parse_number(am.group("b"))
+    right: Any = tidy(bnum) if bnum is not None else None
+    rclose: list[str] = []
+    if right is None:
+        rcol, _, rclose = resolve_column(am.group("b"), t.sheet)
+        right = {"column": rcol} if rcol else None
+    args.update(left=left, op=op, right=right)
+    if left is None:
+        args["unresolved"] = [_unres(am.group("a"), lclose)]
+        t.unresolved()
+    elif right is None:
+        args["unresolved"] = [_unres(am.group("b"), rclose)]
+        t.unresolved()
+
+
+def _expression_anywhere(t: _Turn, m: re.Match[str], args: dict[str, Any]) -> None:
+    """A column times a number (or a column) written anywhere in the turn."""
+    for am in ARITH_ANY.finditer(t.text):
+        a_col, _, _ = resolve_column(am.group("a"), t.sheet)
+        b_num = parse_number(am.group("b"))
+        b_col = None if b_num is not None else resolve_column(am.group("b"), t.sheet)[0]
+        if a_col and (b_num is not None or b_col):
+            args.update(left=a_col, op=ARITH_OPS.get(am.group("op"), am.group("op")), right=tidy(b_num) if b_num is not None else {"column": b_col})
+            if not args.get("name") or args["name"] in (am.group("a"), am.group("b")):
+                after = re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([\w\u4e00-\u9fff]+)", t.text[m.end() :])
+                args["name"] = after.group(1) if after else None
+            break
+
+
+def _rule_add_column(t: _Turn) -> None:
+    """Add a computed column: 加一列含税金额，=金额×1.13."""
+    m = lx.ADD_COLUMN.search(t.text)
+    if not m or t.explore:
+        return
+    rest = t.text[m.end() :]
+    nm = re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([^\s,=:：\"”」]+?)[\"”」]?\s*(?:[,:：]|=|等于|为|是|$|\s)", rest)
+    args: dict[str, Any] = {"name": nm.group(1) if nm else None}
+    _expression_after(t, rest, args)
+    if not args.get("left"):
+        _expression_anywhere(t, m, args)
+    if not args.get("name") and args.get("left"):
+        args["name"] = f"{args['left']}_计算"
+    t.add(m.start(), Op("add_column", args))
+    t.spans.append((m.start(), len(t.text)))
+
+
+def _rule_fill_or_clean(t: _Turn) -> None:
+    """Fill blanks: 电话列的空值填成“暂无”; else a general clean-up."""
+    m = FILL.search(t.text)
     if m:
         col = None
         if m.group("c"):
-            col, _, _ = resolve_column(m.group("c"), sheet)
+            col, _, _ = resolve_column(m.group("c"), t.sheet)
         else:
-            earlier = [h for h in hits if h.end <= m.start() + 2]
+            earlier = [h for h in t.hits if h.end <= m.start() + 2]
             col = earlier[-1].column if earlier else None
         value = (m.group("v") or m.group("v2") or "").strip()
         num = parse_number(value)
         fill_value: Any = tidy(num) if num is not None else value
-        found.append((m.start(), Op("clean", {"fill": {col: fill_value} if col else {"*": fill_value}})))
-        spans.append((max(0, m.start() - 8), m.end()))
-    elif lx.CLEAN.search(text) and not explore:
-        found.append((lx.CLEAN.search(text).start(), Op("clean", {})))  # type: ignore[union-attr]
+        t.add(m.start(), Op("clean", {"fill": {col: fill_value} if col else {"*": fill_value}}))
+        t.spans.append((max(0, m.start() - 8), m.end()))
+    elif (cm := lx.CLEAN.search(t.text)) and not t.explore:
+        t.add(cm.start(), Op("clean", {}))
 
-    # deduplicate
-    m = lx.DEDUPE.search(text)
-    if m:
-        near = [h.column for h in hits if 0 <= h.start - m.end() <= 3 and re.fullmatch(r"\s*(?:的|of|in|on)?\s*", text[m.end() : h.start], re.I | re.A)]
-        args = {"subset": near} if near else {}
-        if SHOW_DUPES.search(text) and not re.search(r"去重|去掉|删|remove|drop|delete", text, re.I | re.A):
-            args["show"] = True  # 找出重复的订单: list them, do not drop them
-        found.append((m.start(), Op("dedupe", args)))
-        spans.append(m.span())
-        verb = re.search(r"(?:删掉|删除|去掉|去除|remove|drop|delete)\s*$", text[: m.start()], re.I | re.A)
-        if verb:
-            spans.append(verb.span())
 
-    # 按X… / by X: sort keys, group keys, dedupe keys
-    sort_keys: list[str] = []
-    group_keys: list[str] = []
-    dedupe_keys: list[str] = []
-    key_spans: list[tuple[int, int]] = []
-    sorting = bool(lx.SORT.search(text))
+def _rule_dedupe(t: _Turn) -> None:
+    m = lx.DEDUPE.search(t.text)
+    if not m:
+        return
+    text = t.text
+    near = [h.column for h in t.hits if 0 <= h.start - m.end() <= 3 and re.fullmatch(r"\s*(?:的|of|in|on)?\s*", text[m.end() : h.start], re.I | re.A)]
+    args: dict[str, Any] = {"subset": near} if near else {}
+    if SHOW_DUPES.search(text) and not re.search(r"去重|去掉|删|remove|drop|delete", text, re.I | re.A):
+        args["show"] = True  # 找出重复的订单: list them, do not drop them
+    t.add(m.start(), Op("dedupe", args))
+    t.spans.append(m.span())
+    verb = re.search(r"(?:删掉|删除|去掉|去除|remove|drop|delete)\s*$", text[: m.start()], re.I | re.A)
+    if verb:
+        t.spans.append(verb.span())
+
+
+KeyList = list[tuple[str | None, str, list[str]]]
+
+
+def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
+    """The columns named after 按 / by, joined by 和 / 、 / and: (keys, end, how the first was resolved)."""
+    col, raw, how, closest, end = _col_after(t.text, start, t.hits, t.sheet)
+    if not raw:
+        return [], end, how
+    keys: KeyList = [(col, raw, closest)]
+    j = end
+    while True:
+        mm = re.match(r"\s*(?:和|、|与|及|以及|跟|,|and|&)\s*", t.text[j:], re.I | re.A)
+        if not mm:
+            break
+        c2, r2, _, cl2, e2 = _col_after(t.text, j + mm.end(), t.hits, t.sheet)
+        if not c2:
+            break
+        keys.append((c2, r2, cl2))
+        j = e2
+    return keys, j, how
+
+
+def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
+    """What the keys after one 按 / by are for: sort, group, dedupe, none; None when another rule reads them."""
+    text = t.text
+    clause = re.split(r"[,;]", text[j:], maxsplit=1)[0]
+    word = b.group(0).casefold()
+    before = text[max(0, b.start() - 30) : b.start()]
+    if word in ("每个", "每一个", "各个", "各", "per", "for each", "for every") or word.startswith("group"):
+        return "group"
+    if word.startswith(("sort", "order", "rank")):
+        return "sort"
+    if DEDUPE_VERB.search(clause[:8]):
+        return "dedupe"
+    if SORT_VERB.search(clause[:10]) and not GROUP_VERB.search(clause[:6]):
+        return "sort"
+    if GROUP_VERB.search(clause):
+        return "group"
+    if word == "by" and re.search(r"sort|order|rank", before, re.I | re.A):
+        return "sort"
+    if word == "by" and re.search(r"group|summar|total|sum|count|average", before, re.I | re.A):
+        return "group"
+    if word == "by" and not t.sorting and any(h.column in t.sheet.numeric and 0 <= b.start() - h.end <= 2 for h in t.hits):
+        return "group"  # revenue by region
+    if t.sorting:
+        return "sort"
+    if t.grouping:
+        return "group"
+    if lx.EXPLORE_JOIN.search(clause) or t.explore:
+        return None
+    if lx.TOP_N.search(text):
+        return None  # top 3 employees by salary: the top-N reads its own ranking column, whatever ran before
+    if "sort" in t.flags.get("pending_kinds", []):
+        return "sort"  # "by salary please" after "sort employees.csv"
+    if "group" in t.flags.get("pending_kinds", []):
+        return "group"
+    return "sort" if word in ("按", "按照", "by") and SORT_VERB.search(text[j:]) else "none"
+
+
+def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
+    """The keys after one 按 / by, put where their role says."""
+    keys, j, how = _key_list(t, b.end())
+    if not keys:
+        return
+    if how == "typo":
+        t.out.typos.append(keys[0][1])
+    role = _key_role(t, b, j)
+    if role is None or role == "none":
+        return
+    word = b.group(0).casefold()
+    if role == "group" and word in ("per", "每", "每个", "每一个", "for each", "for every") and all(c and _id_like(c, t.sheet) for c, _, _ in keys):
+        t.key_spans.append((b.start(), j))
+        return  # average revenue per order: one value per row, so an overall average
+    for c, r, cl in keys:
+        if c is None:
+            if role == "dedupe":
+                continue
+            t.add(b.start(), Op(role, {"unresolved": [_unres(r, cl)]}))
+            t.unresolved()
+        elif role == "sort":
+            t.sort_keys.append(c)
+        elif role == "group":
+            t.group_keys.append(c)
+        elif role == "dedupe":
+            t.dedupe_keys.append(c)
+    t.key_spans.append((b.start(), j))
+
+
+def _rule_keys(t: _Turn) -> None:
+    """按X… / by X: sort keys, group keys, dedupe keys."""
+    text = t.text
+    t.sorting = bool(lx.SORT.search(text))
     # 高于平均 compares, it does not summarise; a column named 金额_合计 names a column, not a summary
-    gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in hits if lx.GROUP.search(h.column) and text[h.start : h.end] == h.column])
-    grouping = bool(lx.GROUP.search(gtext)) and not explore
+    t.gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in t.hits if lx.GROUP.search(h.column) and text[h.start : h.end] == h.column])
+    t.grouping = bool(lx.GROUP.search(t.gtext)) and not t.explore
     for b in islice(BY_WORD.finditer(text), MAX_KEYS):  # a request names a few keys; junk may repeat 按 hundreds of times
-        if any(s <= b.start() < e for s, e in spans):
-            continue
-        col, raw, how, closest, end = _col_after(text, b.end(), hits, sheet)
-        if not raw:
-            continue
-        if how == "typo":
-            out.typos.append(raw)
-        keys = [(col, raw, closest)]
-        j = end
-        while True:
-            mm = re.match(r"\s*(?:和|、|与|及|以及|跟|,|and|&)\s*", text[j:], re.I | re.A)
-            if not mm:
-                break
-            c2, r2, _, cl2, e2 = _col_after(text, j + mm.end(), hits, sheet)
-            if not c2:
-                break
-            keys.append((c2, r2, cl2))
-            j = e2
-        clause = re.split(r"[,;]", text[j:], maxsplit=1)[0]
-        word = b.group(0).casefold()
-        before = text[max(0, b.start() - 30) : b.start()]
-        if word in ("每个", "每一个", "各个", "各", "per", "for each", "for every") or word.startswith("group"):
-            role = "group"
-        elif word.startswith(("sort", "order", "rank")):
-            role = "sort"
-        elif DEDUPE_VERB.search(clause[:8]):
-            role = "dedupe"
-        elif SORT_VERB.search(clause[:10]) and not GROUP_VERB.search(clause[:6]):
-            role = "sort"
-        elif GROUP_VERB.search(clause):
-            role = "group"
-        elif word == "by" and re.search(r"sort|order|rank", before, re.I | re.A):
-            role = "sort"
-        elif word == "by" and re.search(r"group|summar|total|sum|count|average", before, re.I | re.A):
-            role = "group"
-        elif word == "by" and not sorting and any(h.column in sheet.numeric and 0 <= b.start() - h.end <= 2 for h in hits):
-            role = "group"  # revenue by region
-        elif sorting:
-            role = "sort"
-        elif grouping:
-            role = "group"
-        elif lx.EXPLORE_JOIN.search(clause) or explore:
-            continue
-        elif lx.TOP_N.search(text):
-            continue  # top 3 employees by salary: the top-N reads its own ranking column, whatever ran before
-        elif "sort" in flags.get("pending_kinds", []):
-            role = "sort"  # "by salary please" after "sort employees.csv"
-        elif "group" in flags.get("pending_kinds", []):
-            role = "group"
+        if t.free(b.start()):
+            _read_keys_at(t, b)
+    if t.dedupe_keys:
+        subset = list(dict.fromkeys(t.dedupe_keys))
+        t.found = [(i, Op("dedupe", {"subset": subset}) if o.kind == "dedupe" else o) for i, o in t.found]
+    t.spans += t.key_spans
+
+
+def _rule_sort(t: _Turn) -> None:
+    sm = lx.SORT.search(t.text)
+    if not (t.sort_keys or (sm and not t.explore)):
+        return
+    if not t.sort_keys:
+        for h in t.hits:
+            tail = t.text[h.end : h.end + 8]
+            if re.match(r"\s*(?:列)?\s*(?:从高到低|从低到高|从大到小|从小到大|降序|升序|倒序|desc|asc|descending|ascending)", tail, re.I | re.A):
+                t.sort_keys.append(h.column)
+                t.spans.append((h.start, h.end))
+    direction = {"direction_said": True} if (DESC.search(t.text) or ASC.search(t.text)) else {}
+    at = sm.start() if sm else t.key_spans[0][0] if t.key_spans else 0
+    t.add(at, Op("sort", {"by": t.sort_keys, "ascending": not DESC.search(t.text), **direction}))
+
+
+def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: list[dict[str, str]], unres: list[dict[str, Any]]) -> None:
+    """The column one aggregate word (合计 / average) applies to: after it, before it, or 的-joined before it."""
+    col, raw, how, closest, end = _col_after(blanked, am.end(), t.hits, t.sheet)
+    if col is None:
+        pre = [h for h in t.hits if 0 <= am.start() - h.end <= 2 and h.column not in t.group_keys]
+        if pre:
+            col = pre[-1].column
+            for h in _joined_before(pre[-1], t.hits, blanked):  # 销售额和件数合计: every column of the list
+                if h.column not in t.group_keys:
+                    measures.append({"column": h.column, "agg": agg})
         else:
-            role = "sort" if word in ("按", "按照", "by") and SORT_VERB.search(text[j:]) else "none"
-        if role == "none":
-            continue
-        if role == "group" and word in ("per", "每", "每个", "每一个", "for each", "for every") and all(c and _id_like(c, sheet) for c, _, _ in keys):
-            key_spans.append((b.start(), j))
-            continue  # average revenue per order: one value per row, so an overall average
-        for c, r, cl in keys:
-            if c is None:
-                if role == "dedupe":
-                    continue
-                found.append((b.start(), Op(role, {"unresolved": [_unres(r, cl)]})))
-                unresolved()
-            elif role == "sort":
-                sort_keys.append(c)
-            elif role == "group":
-                group_keys.append(c)
-            elif role == "dedupe":
-                dedupe_keys.append(c)
-        key_spans.append((b.start(), j))
-    if dedupe_keys:
-        found = [(i, Op("dedupe", {"subset": list(dict.fromkeys(dedupe_keys))}) if o.kind == "dedupe" else o) for i, o in found]
-    spans += key_spans
+            back = re.search(r"([\u4e00-\u9fff]{1,6})的\s*$", blanked[: am.start()])
+            if back:
+                raw = re.sub(r"^.*(?:里|中|内|在|把|的|算一下|计算|求)", "", back.group(1)) or back.group(1)
+                col, how, closest = resolve_column(raw, t.sheet)
+    if col:
+        measures.append({"column": col, "agg": agg})
+    elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一"):
+        unres.append(_unres(raw, closest))
 
-    # sort
-    sm = lx.SORT.search(text)
-    if sort_keys or (sm and not explore):
-        if not sort_keys:
-            for h in hits:
-                tail = text[h.end : h.end + 8]
-                if re.match(r"\s*(?:列)?\s*(?:从高到低|从低到高|从大到小|从小到大|降序|升序|倒序|desc|asc|descending|ascending)", tail, re.I | re.A):
-                    sort_keys.append(h.column)
-                    spans.append((h.start, h.end))
-        direction = {"direction_said": True} if (DESC.search(text) or ASC.search(text)) else {}
-        found.append((sm.start() if sm else key_spans[0][0] if key_spans else 0, Op("sort", {"by": sort_keys, "ascending": not DESC.search(text), **direction})))
 
-    # group and summarise (各产品的销售额: "per" words alone ask for a grouping)
-    if (grouping or group_keys) and not explore:
-        measures: list[dict[str, str]] = []
-        unres = []
-        blanked = _blank(gtext, key_spans)
-        for agg, rxp in AGG_WORDS:
-            for am in islice(rxp.finditer(blanked), MAX_KEYS):
-                if agg == "count":
-                    measures.append({"agg": "count"})
-                    continue
-                col, raw, how, closest, end = _col_after(blanked, am.end(), hits, sheet)
-                if col is None:
-                    pre = [h for h in hits if 0 <= am.start() - h.end <= 2 and h.column not in group_keys]
-                    if pre:
-                        col = pre[-1].column
-                        for h in _joined_before(pre[-1], hits, blanked):  # 销售额和件数合计: every column of the list
-                            if h.column not in group_keys:
-                                measures.append({"column": h.column, "agg": agg})
-                    else:
-                        back = re.search(r"([\u4e00-\u9fff]{1,6})的\s*$", blanked[: am.start()])
-                        if back:
-                            raw = re.sub(r"^.*(?:里|中|内|在|把|的|算一下|计算|求)", "", back.group(1)) or back.group(1)
-                            col, how, closest = resolve_column(raw, sheet)
-                if col:
-                    measures.append({"column": col, "agg": agg})
-                elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一"):
-                    unres.append(_unres(raw, closest))
-        if not any("column" in m for m in measures):
-            # 汇总金额 / sum 数量 / 各产品的销售额: a numeric column named beside the verb or right after the key
-            for h in hits:
-                if h.column in sheet.numeric and h.column not in group_keys and not any(s <= h.start < e for s, e in key_spans):
-                    gm = lx.GROUP.search(text[max(0, h.start - 6) : h.end + 6])
-                    after_key = any(0 <= h.start - e <= 2 and re.fullmatch(r"\s*的?\s*", text[e : h.start]) for _, e in key_spans)
-                    after_key = after_key or any(0 <= s0 - h.end <= 2 for s0, _ in key_spans)  # revenue by region
-                    verb = lx.GROUP.search(text)
-                    after_verb = verb is not None and h.start >= verb.end() and not re.match(r"\s*(?:[<>=≥≤]|大于|小于|超过|低于|不低于|不超过|以上|以下)", text[h.end :])
-                    if gm or after_key or after_verb:
-                        measures.append({"column": h.column, "agg": "sum"})
-        has_measure = [m for m in measures if "column" in m]
-        if not has_measure and any(m["agg"] == "count" for m in measures):
-            measures = [{"agg": "count"}]
-        else:
-            measures = has_measure
-        args = {"keys": list(dict.fromkeys(group_keys)), "measures": measures}
-        if unres:
-            args["unresolved"] = unres
-            unresolved(len(unres))
-        gm = lx.GROUP.search(gtext)
-        found.append((gm.start() if gm else (key_spans[0][0] if key_spans else 0), Op("group", args)))
-        spans.append((gm.start(), gm.end()) if gm else (0, 0))
+def _measures_beside(t: _Turn) -> list[dict[str, str]]:
+    """汇总金额 / sum 数量 / 各产品的销售额: a numeric column named beside the verb or right after the key."""
+    text = t.text
+    measures: list[dict[str, str]] = []
+    for h in t.hits:
+        if h.column in t.sheet.numeric and h.column not in t.group_keys and not any(s <= h.start < e for s, e in t.key_spans):
+            gm = lx.GROUP.search(text[max(0, h.start - 6) : h.end + 6])
+            after_key = any(0 <= h.start - e <= 2 and re.fullmatch(r"\s*的?\s*", text[e : h.start]) for _, e in t.key_spans)
+            after_key = after_key or any(0 <= s0 - h.end <= 2 for s0, _ in t.key_spans)  # revenue by region
+            verb = lx.GROUP.search(text)
+            after_verb = verb is not None and h.start >= verb.end() and not re.match(r"\s*(?:[<>=≥≤]|大于|小于|超过|低于|不低于|不超过|以上|以下)", text[h.end :])
+            if gm or after_key or after_verb:
+                measures.append({"column": h.column, "agg": "sum"})
+    return measures
 
-    # select columns
-    m = lx.SELECT.search(text)
-    if not m and not found:
-        nc = N_COLS.search(text)
-        if nc and any(h.end <= nc.start() for h in hits):
-            m = re.match(r"", text)  # the columns named before "两列" are the selection
-    if m and not explore and not any(o.kind == "select" for _, o in found):
-        cols = [h.column for h in hits if h.start >= m.start() - 1 and not any(s <= h.start < e for s, e in spans)]
-        found.append((m.start(), Op("select", {"columns": list(dict.fromkeys(cols))})))
-        spans.append((m.start(), len(text)))
 
-    # top n
+def _rule_group(t: _Turn) -> None:
+    """Group and summarise (各产品的销售额: "per" words alone ask for a grouping)."""
+    if not (t.grouping or t.group_keys) or t.explore:
+        return
+    measures: list[dict[str, str]] = []
+    unres: list[dict[str, Any]] = []
+    blanked = _blank(t.gtext, t.key_spans)
+    for agg, rxp in AGG_WORDS:
+        for am in islice(rxp.finditer(blanked), MAX_KEYS):
+            if agg == "count":
+                measures.append({"agg": "count"})
+            else:
+                _measure_at(t, blanked, am, agg, measures, unres)
+    if not any("column" in m for m in measures):
+        measures += _measures_beside(t)
+    has_measure = [m for m in measures if "column" in m]
+    if not has_measure and any(m["agg"] == "count" for m in measures):
+        measures = [{"agg": "count"}]
+    else:
+        measures = has_measure
+    args: dict[str, Any] = {"keys": list(dict.fromkeys(t.group_keys)), "measures": measures}
+    if unres:
+        args["unresolved"] = unres
+        t.unresolved(len(unres))
+    gm = lx.GROUP.search(t.gtext)
+    t.add(gm.start() if gm else (t.key_spans[0][0] if t.key_spans else 0), Op("group", args))
+    t.spans.append((gm.start(), gm.end()) if gm else (0, 0))
+
+
+def _rule_select(t: _Turn) -> None:
+    """Keep some columns: 只要姓名和电话; the columns named before 两列."""
+    m = lx.SELECT.search(t.text)
+    if not m and not t.found:
+        nc = N_COLS.search(t.text)
+        if nc and any(h.end <= nc.start() for h in t.hits):
+            m = re.match(r"", t.text)  # the columns named before "两列" are the selection
+    if m and not t.explore and not t.has("select"):
+        cols = [h.column for h in t.hits if h.start >= m.start() - 1 and t.free(h.start)]
+        t.add(m.start(), Op("select", {"columns": list(dict.fromkeys(cols))}))
+        t.spans.append((m.start(), len(t.text)))
+
+
+def _rule_top_n(t: _Turn) -> None:
+    """最高的是谁 (the top row by the column named before) and 前N / top N."""
+    text, hits, sheet = t.text, t.hits, t.sheet
     who = WHO_TOP.search(text)
-    if who and not explore and not any(o.kind in ("group", "top_n") for _, o in found):
+    if who and not t.explore and not t.has("group", "top_n"):
         ranked = [h for h in hits if h.end <= who.start() + 1 and (h.column in sheet.numeric or h.column in sheet.dates)]
         if ranked:
             low = bool(re.match(r"最(?:低|小|少|早|旧|差)|(?:lowest|smallest|least|earliest)", who.group("d") or who.group("d2") or "", re.I | re.A))
-            found.append((who.start(), Op("top_n", {"n": 1, "by": ranked[-1].column, "ascending": low, "question": True})))
-            spans.append(who.span())
+            t.add(who.start(), Op("top_n", {"n": 1, "by": ranked[-1].column, "ascending": low, "question": True}))
+            t.spans.append(who.span())
     m = lx.TOP_N.search(text)
-    if m and not explore:
+    if m and not t.explore:
         n_raw = next(g for g in m.groups() if g)
         n = parse_number(n_raw)
-        by = [h.column for h in hits if (h.column in sheet.numeric or h.column in sheet.dates) and not any(s <= h.start < e for s, e in spans)]
+        by = [h.column for h in hits if (h.column in sheet.numeric or h.column in sheet.dates) and t.free(h.start)]
         low_first = bool(re.search(r"最(?:低|小|少|早|旧|老)|(?<![a-z])(?:lowest|smallest|earliest|oldest|bottom)(?![a-z])", text, re.I | re.A))
-        found.append((m.start(), Op("top_n", {"n": int(n or 10), "by": by[0] if by else (sort_keys[0] if sort_keys else None), "ascending": low_first})))
-        spans.append(m.span())
+        by_col = by[0] if by else (t.sort_keys[0] if t.sort_keys else None)
+        t.add(m.start(), Op("top_n", {"n": int(n or 10), "by": by_col, "ascending": low_first}))
+        t.spans.append(m.span())
 
-    # filter and delete
-    cond_text = _blank(text, spans)
-    cp = parse_conditions(cond_text, sheet, [h for h in hits if not any(s <= h.start < e for s, e in spans)])
+
+def _rule_filter(t: _Turn) -> None:
+    """Filter and delete rows: the conditions in what no other rule read."""
+    cond_text = _blank(t.text, t.spans)
+    cp = t.cp = parse_conditions(cond_text, t.sheet, [h for h in t.hits if t.free(h.start)])
     fm = lx.FILTER.search(cond_text)
     if fm and not cp.conds and fm.group(0) in ("只看", "只显示") and re.search(r"sheet|工作表|表|页", cond_text[fm.end() : fm.end() + 20], re.I | re.A):
         fm = None  # 只看订单那个sheet: which sheet, not which rows
     dm = lx.DELETE_ROWS.search(cond_text)
     if dm and re.match(r"\s*(?:里的|中的|的)?\s*(?:空格|空白|多余|首尾|重复|换行)", cond_text[dm.end() :]):
         dm = None  # 去掉空格 is cleaning, not deleting rows
-    if cp.conds or fm or dm:
-        conds = list(cp.conds)
-        logic = cp.logic
-        keeps = fm is not None and not re.fullmatch(r"where|rows with|rows where|find rows|with", fm.group(0), re.I | re.A)
-        if dm and conds and (not keeps or dm.start() > fm.start()):  # type: ignore[union-attr]
-            conds = [c if c.how == "excluded" else negate(c) for c in conds]
-            logic = "or" if logic == "and" and len(conds) > 1 else "and"
-        unres_c = [c for c in conds if c.column is None]
-        args = {"conditions": conds, "logic": logic, "delete": bool(dm)}
-        if unres_c:
-            args["unresolved"] = [_unres(c.raw, c.closest) for c in unres_c]
-            unresolved(len(unres_c))
-        starts = [s for s, _ in cp.spans] + ([fm.start()] if fm else []) + ([dm.start()] if dm else [])
-        found.append((min(starts), Op("filter", args)))
-        out.hits += len([c for c in cp.conds if c.how != "default"])
+    if not (cp.conds or fm or dm):
+        return
+    conds = list(cp.conds)
+    logic = cp.logic
+    keeps = fm is not None and not re.fullmatch(r"where|rows with|rows where|find rows|with", fm.group(0), re.I | re.A)
+    if dm and conds and (not keeps or dm.start() > fm.start()):  # type: ignore[union-attr]
+        conds = [c if c.how == "excluded" else negate(c) for c in conds]
+        logic = "or" if logic == "and" and len(conds) > 1 else "and"
+    unres_c = [c for c in conds if c.column is None]
+    args: dict[str, Any] = {"conditions": conds, "logic": logic, "delete": bool(dm)}
+    if unres_c:
+        args["unresolved"] = [_unres(c.raw, c.closest) for c in unres_c]
+        t.unresolved(len(unres_c))
+    starts = [s for s, _ in cp.spans] + ([fm.start()] if fm else []) + ([dm.start()] if dm else [])
+    t.add(min(starts), Op("filter", args))
+    t.out.hits += len([c for c in cp.conds if c.how != "default"])
 
-    group = next((o for _, o in found if o.kind == "group"), None)
-    if group is not None and not group.args.get("keys") and group.args.get("measures") == [{"agg": "count"}] and not group.args.get("unresolved"):
-        found = [(i, o) for i, o in found if o.kind != "group"]
-        if any(o.kind == "filter" for _, o in found):
-            found.append((len(text) - 1, Op("count", {"question": True})))
-        else:
-            found.append((0, Op("profile", {"head": None, "columns": [], "question": "rows"})))
-    vq = VALUES_Q.search(text)
-    if vq and not found:
-        named = [h for h in hits if h.end <= vq.start() and re.fullmatch(r"\s*(?:列|字段)?\s*(?:里|中)?\s*(?:都|一共|总共)?\s*", text[h.end : vq.start()])]
+
+def _rule_row_count(t: _Turn) -> None:
+    """A bare count with no key is a count of the filtered rows, or of the table's rows."""
+    group = next((o for _, o in t.found if o.kind == "group"), None)
+    if group is None or group.args.get("keys") or group.args.get("measures") != [{"agg": "count"}] or group.args.get("unresolved"):
+        return
+    t.found = [(i, o) for i, o in t.found if o.kind != "group"]
+    if t.has("filter"):
+        t.add(len(t.text) - 1, Op("count", {"question": True}))
+    else:
+        t.add(0, Op("profile", {"head": None, "columns": [], "question": "rows"}))
+
+
+def _rule_values_question(t: _Turn) -> None:
+    """城市都有哪些: the distinct values of the column named before."""
+    vq = VALUES_Q.search(t.text)
+    if vq and not t.found:
+        named = [h for h in t.hits if h.end <= vq.start() and re.fullmatch(r"\s*(?:列|字段)?\s*(?:里|中)?\s*(?:都|一共|总共)?\s*", t.text[h.end : vq.start()])]
         if named:
-            found.append((named[-1].start, Op("group", {"keys": [named[-1].column], "measures": [{"agg": "count"}], "question": True})))
+            t.add(named[-1].start, Op("group", {"keys": [named[-1].column], "measures": [{"agg": "count"}], "question": True}))
 
-    vm = VALUE_Q.search(text)
-    counting = bool(COUNT_Q.search(text)) and any(o.kind == "filter" for _, o in found)
-    if vm and not worded and not counting and not any(o.kind in ("group", "count", "top_n") for _, o in found):
-        asked = [h for h in hits if (h.end <= vm.start() or re.match(r"what", vm.group(0), re.I)) and h.column in sheet.numeric]
+
+def _question_agg(t: _Turn, col: str, between: str) -> str:
+    """The statistic a question about one column's value asks for (最高 / 平均 / 一共 / what suits the column)."""
+    if re.search(r"最高|最大|最多|max|highest|largest", between, re.I | re.A):
+        return "max"
+    if re.search(r"最低|最小|最少|min|lowest|smallest", between, re.I | re.A):
+        return "min"
+    if re.search(r"平均|均值|average|mean", t.gtext, re.I | re.A):
+        return "mean"
+    if re.search(r"一共|总共|合计|总计|总和|总额|total|sum", t.text, re.I | re.A):
+        return "sum"
+    return "mean" if lx.concept_of(col) in ("price", "rating", "age", "spend", "salary") else "sum"
+
+
+def _rule_value_question(t: _Turn) -> None:
+    """销售额一共多少 / what is the total amount: one value, answered."""
+    vm = VALUE_Q.search(t.text)
+    counting = bool(COUNT_Q.search(t.text)) and t.has("filter")
+    if vm and not t.worded and not counting and not t.has("group", "count", "top_n"):
+        asked = [h for h in t.hits if (h.end <= vm.start() or re.match(r"what", vm.group(0), re.I)) and h.column in t.sheet.numeric]
         if asked:
             col = asked[-1].column
-            between = text[asked[-1].start : vm.end()] if asked[-1].end <= vm.start() else vm.group(0)
-            agg = ("max" if re.search(r"最高|最大|最多|max|highest|largest", between, re.I | re.A)
-                   else "min" if re.search(r"最低|最小|最少|min|lowest|smallest", between, re.I | re.A)
-                   else "mean" if re.search(r"平均|均值|average|mean", gtext, re.I | re.A)
-                   else "sum" if re.search(r"一共|总共|合计|总计|总和|总额|total|sum", text, re.I | re.A)
-                   else "mean" if lx.concept_of(col) in ("price", "rating", "age", "spend", "salary") else "sum")
-            found.append((vm.start(), Op("group", {"keys": [], "measures": [{"column": col, "agg": agg}], "question": True})))
+            between = t.text[asked[-1].start : vm.end()] if asked[-1].end <= vm.start() else vm.group(0)
+            t.add(vm.start(), Op("group", {"keys": [], "measures": [{"column": col, "agg": _question_agg(t, col, between)}], "question": True}))
     elif vm:  # 平均评分是多少: a summary asked as a question is answered, not exported
-        found = [(i, Op("group", {**o.args, "question": True}) if o.kind == "group" and not o.args.get("keys") else o) for i, o in found]
+        t.found = [(i, Op("group", {**o.args, "question": True}) if o.kind == "group" and not o.args.get("keys") else o) for i, o in t.found]
 
-    if not any(o.kind == "filter" for _, o in found):
-        bm = BARE_CMP.search(text)
+
+def _rule_bare_comparison(t: _Turn) -> None:
+    """大于4.5 with no column: kept for the caller to ask about."""
+    if not t.has("filter"):
+        bm = BARE_CMP.search(t.text)
         if bm:
             num = parse_number(bm.group("v"))
             if num is not None:
-                out.bare.append((BARE_OPS[bm.group("op")], tidy(num)))
+                t.out.bare.append((BARE_OPS[bm.group("op")], tidy(num)))
 
-    # how many rows meet a condition: 有多少客户在上海？
-    if COUNT_Q.search(text) and any(o.kind == "filter" for _, o in found) and not any(o.kind in ("group", "count") for _, o in found):
-        found.append((len(text) - 1, Op("count", {"question": True})))
 
-    # 导出前 20 行: the first rows, when something else is done with them
-    hm = lx.HEAD_N.search(text)
-    if hm and (found or lx.EXPORT.search(text)) and not any(o.kind in ("top_n", "head") for _, o in found):
+def _rule_count_question(t: _Turn) -> None:
+    """How many rows meet a condition: 有多少客户在上海？"""
+    if COUNT_Q.search(t.text) and t.has("filter") and not t.has("group", "count"):
+        t.add(len(t.text) - 1, Op("count", {"question": True}))
+
+
+def _rule_head(t: _Turn) -> None:
+    """导出前 20 行: the first rows, when something else is done with them."""
+    hm = lx.HEAD_N.search(t.text)
+    if hm and (t.found or lx.EXPORT.search(t.text)) and not t.has("top_n", "head"):
         g = next((x for x in hm.groups() if x), None)
         if g:
-            found.append((hm.start(), Op("head", {"n": int(parse_number(g) or 10)})))
+            t.add(hm.start(), Op("head", {"n": int(parse_number(g) or 10)}))
 
-    # export
-    em = lx.EXPORT.search(text)
-    fmt = flags.get("target_format")
-    if (em or fmt) and not flags.get("export_list"):
-        found.append((em.start() if em else len(text), Op("export", {"format": fmt})))
 
-    # describe / preview (表头在第3行: read it again with that header)
-    if not found and header_said:
-        found.append((0, Op("profile", {"head": None, "columns": []})))
-    if not found:
-        pm = lx.PROFILE.search(text) or lx.HEAD_N.search(text) or COUNT_Q.search(text)
-        head = lx.HEAD_N.search(text)
-        if pm or flags.get("bare_file"):
-            n = None
-            if head:
-                g = next((x for x in head.groups() if x), None)
-                n = int(parse_number(g) or 5) if g else 5
-            found.append((pm.start() if pm else 0, Op("profile", {"head": n, "columns": [h.column for h in hits]})))
+def _rule_export(t: _Turn) -> None:
+    em = lx.EXPORT.search(t.text)
+    fmt = t.flags.get("target_format")
+    if (em or fmt) and not t.flags.get("export_list"):
+        t.add(em.start() if em else len(t.text), Op("export", {"format": fmt}))
 
-    out.consumed = spans + [(h.start, h.end) for h in hits] + list(cp.spans)
-    found.sort(key=lambda t: t[0])
+
+def _rule_profile(t: _Turn) -> None:
+    """Describe / preview (表头在第3行: read it again with that header)."""
+    if not t.found and t.header_said:
+        t.add(0, Op("profile", {"head": None, "columns": []}))
+    if t.found:
+        return
+    pm = lx.PROFILE.search(t.text) or lx.HEAD_N.search(t.text) or COUNT_Q.search(t.text)
+    head = lx.HEAD_N.search(t.text)
+    if pm or t.flags.get("bare_file"):
+        n = None
+        if head:
+            g = next((x for x in head.groups() if x), None)
+            n = int(parse_number(g) or 5) if g else 5
+        t.add(pm.start() if pm else 0, Op("profile", {"head": n, "columns": [h.column for h in t.hits]}))
+
+
+# the rules of one turn, in the order they run: a later rule sees what the earlier ones read
+TURN_RULES = (
+    _prepare, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
+    _rule_which_top, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
+    _rule_keys, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
+    _rule_values_question, _rule_value_question, _rule_bare_comparison, _rule_count_question, _rule_head,
+    _rule_export, _rule_profile,
+)
+
+
+def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
+    """Operations of one turn (file and sheet names already blanked out)."""
+    t = _Turn(text, sheet, flags, TurnOps(correction=bool(lx.CORRECTION.search(text))))
+    for rule in TURN_RULES:
+        rule(t)
+    out = t.out
+    out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans)
+    found = sorted(t.found, key=lambda f: f[0])
     exports = [o for _, o in found if o.kind == "export"]
     out.ops = [o for _, o in found if o.kind != "export"] + exports[:1]
     for o in out.ops:
