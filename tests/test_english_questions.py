@@ -147,3 +147,24 @@ def test_plural_singular_and_spaced_column_names_are_found() -> None:
     sheet = SheetInfo(None, ("candidates", "team_name", "category"))
     hits = column_hits("the candidate of the team name in categories", [], sheet)
     assert [h.column for h in hits] == ["candidates", "team_name", "category"]
+
+
+@pytest.mark.parametrize("request_text,measure,rows", [
+    ("what is the average score per position in roster.csv?", "score_mean", "rows"),
+    ("total rounds for each country in roster.csv", "rounds_sum", "rows"),
+    ("按 position 统计 roster.csv 的 score 平均值", "score_平均", "行数"),
+])
+def test_summary_columns_are_named_in_the_language_of_the_request(root: Path, request_text: str, measure: str, rows: str) -> None:
+    s = Session(Workspace.at(root))
+    tr = s.turn(request_text)
+    if tr.run is None and tr.decision.next == "restate_confirm":
+        tr = s.turn("go")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    got = pd.read_csv(root / tr.run.files[0]["path"])
+    key = "country" if "country" in request_text else "position"
+    df = table(root)
+    column, agg = ("rounds", "sum") if "rounds" in request_text else ("score", "mean")
+    expected = df.groupby(key)[column].agg(agg)
+    assert list(got.columns) == [key, measure, rows]
+    assert dict(zip(got[key], got[measure], strict=True)) == pytest.approx(expected.to_dict())
+    assert dict(zip(got[key], got[rows], strict=True)) == df.groupby(key).size().to_dict()

@@ -17,6 +17,13 @@ from tools.write import About, Written, write_csv_file, write_xlsx_file, write_x
 
 AGGS = {"count", "sum", "mean", "min", "max"}
 AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大"}
+AGG_NAMES = {"zh": AGG_ZH, "en": {"count": "count", "sum": "sum", "mean": "mean", "min": "min", "max": "max"}}
+ROWS = {"zh": "行数", "en": "rows"}  # the row-count column of a summary, in the request's language
+
+
+def measure_name(column: str, agg: str, lang: str = "zh") -> str:
+    """The summary column for a measure in the request's language: 金额_合计, salary_mean."""
+    return f"{column}_{AGG_NAMES.get(lang, AGG_ZH)[agg]}"
 OPS = {
     "eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains",
     "in", "not_in", "empty", "not_empty", "startswith", "endswith",
@@ -272,24 +279,26 @@ def head_rows(table: pd.DataFrame, n: int = 10) -> ToolResult:
 
 
 @tool
-def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, str]] | None = None) -> ToolResult:
-    """Group by one or more keys and summarise measures (count, sum, mean, min, max); no measure counts rows."""
+def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, str]] | None = None, lang: str = "zh") -> ToolResult:
+    """Group by one or more keys and summarise measures (count, sum, mean, min, max); no measure counts rows.
+    Result columns are named in the request's language (lang: zh or en)."""
+    rows = ROWS.get(lang, ROWS["zh"])
     measures = [m for m in measures or [] if m.get("column")]  # a bare count is the row count, always included
     _need_columns(table, keys + [m["column"] for m in measures])
     for m in measures:
         if m.get("agg") not in AGGS:
             raise ToolArgError(f"不支持的汇总方式：{m.get('agg')}。", f"Unsupported aggregation: {m.get('agg')}.")
     if not keys:
-        row = {f"{m['column']}_{AGG_ZH[m['agg']]}": _round(getattr(pd.to_numeric(table[m["column"]], errors="coerce"), m["agg"])()) for m in measures}
-        row["行数"] = len(table)
+        row = {measure_name(m["column"], m["agg"], lang): _round(getattr(pd.to_numeric(table[m["column"]], errors="coerce"), m["agg"])()) for m in measures}
+        row[rows] = len(table)
         out = pd.DataFrame([row])
     else:
         g = table.groupby(keys, dropna=False, sort=True)
         parts = {}
         for m in measures:
             col = pd.to_numeric(table[m["column"]], errors="coerce") if m["agg"] != "count" else table[m["column"]]
-            parts[f"{m['column']}_{AGG_ZH[m['agg']]}"] = col.groupby([table[k] for k in keys], dropna=False, sort=True).agg(m["agg"])
-        parts["行数"] = g.size()
+            parts[measure_name(m["column"], m["agg"], lang)] = col.groupby([table[k] for k in keys], dropna=False, sort=True).agg(m["agg"])
+        parts[rows] = g.size()
         out = pd.DataFrame(parts).reset_index()
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "groups": len(out)}, {"sample": _sample(out, 20)})
 
