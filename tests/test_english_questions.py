@@ -168,3 +168,24 @@ def test_summary_columns_are_named_in_the_language_of_the_request(root: Path, re
     assert list(got.columns) == [key, measure, rows]
     assert dict(zip(got[key], got[measure], strict=True)) == pytest.approx(expected.to_dict())
     assert dict(zip(got[key], got[rows], strict=True)) == df.groupby(key).size().to_dict()
+
+
+@pytest.mark.parametrize("request_text,test_name", [
+    ("t-test of score by position in roster.csv", "difference"),
+    ("chi-square test of country and position in roster.csv", "chi"),
+    ("is there a significant association between country and position in roster.csv?", "chi"),
+    ("anova of score across positions in roster.csv", "difference"),
+])
+def test_statistical_test_words_are_tests_never_file_names(root: Path, request_text: str, test_name: str) -> None:
+    tr = ask(root, request_text)
+    assert tr.decision.request.file == "roster.csv" and not tr.decision.request.missing_file_name, tr.decision.reply
+    op = tr.decision.request.op("stat_test")
+    assert op is not None and op.args["test"] == test_name, tr.decision.reply
+    assert "not understood" not in tr.decision.reply, tr.decision.reply
+
+
+def test_a_hyphenated_column_in_the_plural_is_a_column_not_a_missing_file(tmp_path: Path) -> None:
+    pd.DataFrame({"wins": [1, 2, 0], "top-10": [1, 3, 1], "top-25": [4, 6, 2], "events": [10, 15, 12]}).to_csv(tmp_path / "golf.csv", index=False)
+    tr = Session(Workspace.at(tmp_path)).turn("what is the number of top-25s in events under 13 and 1 top-10?")
+    assert tr.decision.request.file == "golf.csv", tr.decision.reply
+    assert tr.decision.next == "restate_confirm" and "not a count" in tr.decision.reply, tr.decision.reply
