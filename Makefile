@@ -13,8 +13,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/wenqing --workspace examples
 
-# the tools, executor and io tests once more with every CSV read by the out-of-core engine
-OOC_TESTS := tests/test_tools.py tests/test_executor.py tests/test_must_work.py tests/test_insufficient_context.py tests/test_io.py
+# every test that runs tools on a CSV, once more with every CSV read by the out-of-core engine (tests of understanding
+# alone, of xlsx or in-memory tables, and of the command line's plumbing read nothing the engine changes; the golden
+# transcripts replay conversations the other files already run, at many times their cost)
+OOC_TESTS := tests/test_tools.py tests/test_executor.py tests/test_must_work.py tests/test_insufficient_context.py tests/test_io.py \
+	tests/test_analysis_ops.py tests/test_audit.py tests/test_hardening.py tests/test_hardening_writes.py \
+	tests/test_never_silently_wrong.py tests/test_one_file_and_results.py tests/test_recipes.py \
+	tests/test_unseen.py tests/test_robustness.py tests/test_model.py tests/test_opspec.py tests/test_external_e2e.py
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -44,6 +44,10 @@ def cases(rows: int) -> list[tuple[str, str, dict[str, Any]]]:
         ("占比", "share_of_total", {"keys": ["区域"], "column": "销售额"}),
         ("组内占比", "share_of_total", {"keys": ["产品"], "column": "销售额", "within": ["区域"]}),
         ("满足条件的比例", "proportion_where", {"conditions": gt}),
+        ("组内满足条件的比例", "proportion_where", {"conditions": gt, "by": ["区域"]}),
+        ("最高和最低(并列全列)", "extremes", {"by": "销售额"}),
+        ("按两列之比筛选", "rows_by_share_of_column", {"numerator": "成本", "denominator": "销售额", "op": "gt", "percent": 50.0}),
+        ("两列之比(逐行, 取最高)", "column_ratio", {"numerator": "成本", "denominator": "销售额", "label": "产品", "which": "max"}),
         ("高于组内平均", "compare_to_aggregate", {"column": "销售额", "by": ["区域"]}),
         ("每组前3", "top_n_per_group", {"by": ["区域"], "column": "销售额", "n": 3}),
         ("组内排名", "rank_rows", {"column": "销售额", "by": ["区域"]}),
@@ -99,7 +103,16 @@ def main(argv: list[str] | None = None) -> list[tuple[str, float]]:
     wide["区"] = "全部"
     with tempfile.TemporaryDirectory(dir=a.dir) as d:
         ws = Workspace.at(d)
+        import numpy as np
+
+        months = [f"{y}年{m}月" for y in range(2015, 2023) for m in range(1, 13)]
+        monthly_wide = pd.DataFrame({"指标": [f"指标{i}" for i in range(a.rows // 100)],
+                                     **{c: np.random.default_rng(i).uniform(1, 100, a.rows // 100) for i, c in enumerate(months)}})
+        big = pd.DataFrame({"指标": [f"指标{i}" for i in range(a.rows)],
+                            **{f"{y}年": np.random.default_rng(y).uniform(1, 100, a.rows).round(2) for y in range(2015, 2023)}})
         for label, name, args in [("宽表汇总", "wide_summary", {"table": wide}), ("宽表增长", "wide_growth", {"table": wide}),
+                                  ("按年的各月方差(宽表)", "wide_stats_per_year", {"table": monthly_wide, "stats": ["var", "mean"]}),
+                                  ("两期对比(阈值, 每行一项)", "wide_change", {"table": big, "first": "2016年", "last": "2021年", "above": 10.0}),
                                   ("按月柱状图(汇总后)", "write_chart", {"ws": ws, "table": monthly, "kind": "bar", "x": "月份", "y": ["销售额_合计"], "stem": "bench"})]:
             t = time.perf_counter()
             registry.call(name, args)

@@ -8,6 +8,7 @@ The workspaces are generated in --dir (default: a temporary folder) and deleted 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
 import statistics
@@ -21,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.decide_latency import best_p99, load, per_item  # noqa: E402
+from benchmarks.io_bench import STARTUP  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "eval"
 TOPICS = ["销售", "库存", "订单", "客户", "员工", "采购", "财务", "门店", "物流", "会员"]
@@ -67,12 +69,54 @@ def seed_workspace(root: Path) -> None:
             shutil.copy2(p, root / p.name)
 
 
-def process_seconds(ws: Path, utterance: str) -> float:
+def _command() -> list[str]:
     exe = Path(sys.executable).with_name("wenqing")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "repl.cli"]
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "repl.cli"]
+
+
+def bytecode_env(prefix: Path | None) -> dict[str, str]:
+    """The environment to run in: as it is here (prefix None), or with every module's bytecode written once into
+    `prefix` and read from there (as an installed package has it)."""
+    env = dict(os.environ)
+    if prefix is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(prefix)
+    return env
+
+
+def process_seconds(ws: Path | None, utterance: str | None, env: dict[str, str] | None = None, args: list[str] | None = None) -> float:
+    cmd = _command() + (args if args is not None else ["decide", "--workspace", str(ws), str(utterance)])
     t = time.perf_counter()
-    subprocess.run(cmd + ["decide", "--workspace", str(ws), utterance], check=True, capture_output=True)
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
     return time.perf_counter() - t
+
+
+def startup_seconds(ws: Path, env: dict[str, str]) -> float:
+    """Imports, a session and a prompt, in a fresh process (the interpreter's own start not counted)."""
+    out = subprocess.run([sys.executable, "-c", STARTUP, str(ROOT), str(ws)], check=True, capture_output=True, text=True, env=env)
+    return float(out.stdout.split()[0])
+
+
+def startup_lines(many: Path, plain: Path, repeat: int = 5) -> dict[str, float]:
+    """`decide "你好"` on the big workspace (cold and warm catalog cache), `--version` and start-up to a ready prompt,
+    each without the project's bytecode (as this machine runs it) and with every module's bytecode."""
+    res: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="wq-pyc-") as pyc:
+        for label, env in (("as here", bytecode_env(None)), ("bytecode", bytecode_env(Path(pyc)))):
+            process_seconds(many, "你好", env)  # writes the bytecode once when allowed
+            cold = []
+            for _ in range(repeat):
+                shutil.rmtree(many / ".wenqing", ignore_errors=True)
+                cold.append(process_seconds(many, "你好", env))
+            warm = [process_seconds(many, "你好", env) for _ in range(repeat)]
+            version = [process_seconds(None, None, env, ["--version"]) for _ in range(repeat)]
+            start = [startup_seconds(plain, env) for _ in range(repeat)]
+            key = label.replace(" ", "_")
+            res.update({f"hello_cold_s_{key}": min(cold), f"hello_warm_s_{key}": min(warm), f"version_s_{key}": min(version),
+                        f"startup_s_{key}": min(start)})
+            print(f"  [{label:<8}] decide '你好': cold {min(cold):.3f} s (goal < 0.5)   warm {min(warm):.3f} s (goal < 0.3)   "
+                  f"--version {min(version):.3f} s (goal < 0.2)   start-up to a prompt {min(start):.3f} s (goal < 0.35)")
+    return res
 
 
 def p99(ws: Path, items: list[dict], repeat: int) -> tuple[float, float, float, float]:
@@ -110,16 +154,12 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         make_many(many, a.files)
         make_wide(wide, a.columns)
         n_many = sum(1 for _ in many.iterdir())
-        cold = []
-        for _ in range(3):
-            shutil.rmtree(many / ".wenqing", ignore_errors=True)
-            cold.append(process_seconds(many, "你好"))
-        warm = [process_seconds(many, "你好") for _ in range(3)]
+        print(f"workspace of {n_many} files ({a.files} generated + the dev workspace); best of {a.repeat} whole processes:")
+        res.update(startup_lines(many, plain, a.repeat))
+        res["hello_cold_s"], res["hello_warm_s"] = res["hello_cold_s_as_here"], res["hello_warm_s_as_here"]
         shutil.rmtree(many / ".wenqing", ignore_errors=True)
         named = process_seconds(many, f"{PLACES[0]}_{TOPICS[0]}_2020_000 按地区汇总数量")
-        res.update(hello_cold_s=min(cold), hello_warm_s=min(warm), named_cold_s=named)
-        print(f"workspace of {n_many} files ({a.files} generated + the dev workspace)")
-        print(f"  decide '你好' whole process: cold {min(cold):.3f} s (goal < 0.5)   warm {min(warm):.3f} s (goal < 0.3)")
+        res.update(named_cold_s=named)
         print(f"  decide naming one file, whole process, cold cache: {named:.3f} s")
         print(f"decide latency over {len(items)} utterances x {a.repeat} (goal p99 < 5 ms):")
         for label, ws in (("dev workspace", plain), (f"+{a.files} files", many), (f"+{a.columns}-column sheet", wide)):

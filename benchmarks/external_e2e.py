@@ -548,6 +548,43 @@ def _tg296(t):
     return [Answer([Num(float(p), rel=0.02, abs=0.0011)], note="on values or on yearly growth") for p in ps]
 
 
+@item("tg-172", "shares of two columns in one row")
+def _tg172(t):
+    cols = [str(c) for c in t.columns]
+    row = t[(t["Description"].astype(str).str.replace("–", "-").str.contains("19 - 21")) & (t["Type"] == "Number")].iloc[0]
+    pct_row = t[(t["Description"].astype(str).str.replace("–", "-").str.contains("19 - 21")) & (t["Type"] == "Percentage")].iloc[0]
+    out = []
+    for male in (c for c in cols if c.endswith("- Male")):
+        female = male[: -len("Male")] + "Female"
+        m, f = float(row[male]), float(row[female])
+        out.append(Answer([Num(m / (m + f), pct=True, abs=0.0006), Num(f / (m + f), pct=True, abs=0.0006)],
+                          note=f"each sex's share of the candidates in 19-21 ({male[-60:]})"))
+        pm, pf = (float(str(pct_row[c]).rstrip("%")) / 100 for c in (male, female))
+        out.append(Answer([Num(pm, pct=True), Num(pf, pct=True)], note="the share of all male / all female candidates (the table's own %)"))
+    return out
+
+
+@item("tg-270", "mean, variance, std of finishing times")
+def _tg270(t):
+    import pandas as pd
+
+    def secs(s: str) -> float:
+        parts = [float(x) for x in s.split(":")]
+        return sum(v * 60 ** i for i, v in enumerate(reversed(parts)))
+
+    txt = t["Time/Retired"].astype(str).str.strip()
+    win = secs(txt.iloc[0])
+    gaps = txt.str.extract(r"^\+(\d+(?::\d+)?\.\d+)$")[0]
+    total = pd.Series([win] + [win + secs(g) for g in gaps.dropna()])
+    out = []
+    for scale, unit in ((1, "seconds"), (60, "minutes")):
+        x = total / scale
+        for dd in (1, 0):
+            out.append(Answer([Num(x.mean(), rel=0.0005), Num(x.var(ddof=dd), rel=0.005), Num(x.std(ddof=dd), rel=0.005)],
+                              note=f"finishers on the lead lap, in {unit}, ddof={dd}"))
+    return out
+
+
 # ---- charts (an xlsx with a native chart holding the plotted values)
 
 
@@ -831,7 +868,7 @@ def _match_one(exp: Expect, text: str, run: Run) -> str | None:
         if exp.in_files:
             small = [f for p in outputs for f in read_output(p)
                      if len(f) <= MAX_RESULT_ROWS and {str(c).strip() for c in f.columns} - run.source_cols]
-            text = "\n".join([text, *(f.to_csv(index=False) for f in small)])
+            text = "\n".join([text, *(f.to_csv(index=False, sep="\t") for f in small)])  # tabs: "2169258,21" is not one number
         return match_answer(exp, text)
     if isinstance(exp, Chart):
         books = [p for p in outputs if p.suffix.lower() == ".xlsx"]

@@ -97,7 +97,7 @@ from prompt_toolkit import PromptSession
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.input import create_pipe_input
 from rich.console import Console
-import repl.cli, repl.loop
+import repl.fast, repl.loop  # the start-up path of a plain `wenqing [--workspace DIR]`
 from engine.session import Session
 from tools.workspace import Workspace
 s = Session(Workspace.at(sys.argv[2]))

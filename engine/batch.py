@@ -8,8 +8,7 @@ from typing import Any
 
 from engine.catalog import CatalogCache
 from engine.intake import decide_checked
-from engine.plan import plan_for
-from engine.session import decision_json
+from engine.plan import decision_json, plan_for
 from modes.decision import SessionState
 from tools.workspace import Workspace
 

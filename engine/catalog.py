@@ -8,13 +8,14 @@ import re
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from tools.errors import UserError
-from tools.guard import Deadline
-from tools.io import as_dates, read_table, sheet_names
 from tools.workspace import STATE_DIR, Workspace
+
+if TYPE_CHECKING:  # reading files is imported when a file is first sampled, not by every decision
+    from tools.guard import Deadline
 
 SAMPLE_ROWS = 2000
 ISO_DATE = re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}")
@@ -22,6 +23,8 @@ ISO_DATE = re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}")
 
 def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetInfo:  # type: ignore[no-untyped-def]
     import pandas as pd
+
+    from tools.io import as_dates
 
     values: dict[str, frozenset[str]] = {}
     numeric, dates = set(), set()
@@ -154,6 +157,9 @@ def _sheet_from_json(d: dict[str, Any]) -> SheetInfo:
 
 def file_info(p: Path, rel: str) -> FileInfo:
     """Sample a file now: its sheets' columns, kinds and a few values from the first rows."""
+    from tools.guard import Deadline
+    from tools.io import read_table, sheet_names
+
     probe = FileInfo(rel)
     if not probe.is_table:
         return probe

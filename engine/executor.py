@@ -438,6 +438,8 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             parts.append(f"去重：删除 {f['removed']} 行重复，剩 {f['rows_out']} 行。" if zh else f"Dedupe: removed {f['removed']} duplicate rows, {f['rows_out']} left.")
         elif s.tool == "group_summarize":
             parts.append(f"分组汇总：{f['groups']} 组。" if zh else f"Grouped into {f['groups']} groups.")
+            if f.get("skipped_totals"):
+                parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）没有重复计入。" if zh else f"The table's own total row ({f['skipped_totals']}) was not counted again.")
         elif s.tool == "clean":
             parts.append(f"清洗：去空格 {f['trimmed']} 处，删除全空行 {f['dropped_empty']} 行，填充空值 {f['filled']} 个。" if zh
                          else f"Clean: trimmed {f['trimmed']} cells, dropped {f['dropped_empty']} empty rows, filled {f['filled']} blanks.")
@@ -480,6 +482,8 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 shown = [c for c in measures if c not in ROWS.values()] or measures
                 row0 = r.table.iloc[0]
                 parts.append("；".join(f"{c}：{num(row0[c])}" for c in shown) + ("。" if zh else ""))
+            elif top is not None and top.args.get("both"):
+                pass  # the highest and the lowest: worded by the operation (extremes)
             elif top is not None:
                 row0 = r.table.iloc[0]
                 label = "、".join(str(row0[k]) for k in keys)

@@ -104,3 +104,28 @@ def plan_for(d: Decision, catalog: Catalog) -> Plan | None:
     if d.gate != "act":
         return None
     return build_plan(d, catalog)
+
+
+def decision_json(d: Decision, plan: Plan | None, item_id: str | None = None) -> dict[str, Any]:
+    """The decision line of SPEC §3."""
+    out: dict[str, Any] = {}
+    if item_id is not None:
+        out["id"] = item_id
+    out.update(
+        gate=d.gate, next=d.next, mode=d.mode, tier=d.tier, confidence=round(d.confidence, 2),
+        slots=jsonable(d.slots), missing=list(d.missing), reply=d.reply, plan=plan.to_dict() if plan else None,
+        mode_reason=d.mode_reason, rule=d.rule, lowered_by=list(d.lowered_by),
+    )
+    if d.request.candidates and d.gate == "clarify":
+        out["candidates"] = list(d.request.candidates)
+    return out
+
+
+def jsonable(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [jsonable(x) for x in v]
+    if hasattr(v, "to_tool"):
+        return v.to_tool()
+    return v

@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
+import json
+import re
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.audit import Audit, AuditUnavailable
 from engine.catalog import CatalogCache, file_info
 from engine.executor import RunResult, execute
 from engine.intake import clean, decide_checked
-from engine.plan import Plan, plan_for
+from engine.plan import Plan, decision_json, jsonable, plan_for
 from modes.catalog import Catalog, FileInfo
 from modes.decision import Decision, Pending, SessionState
-from modes.replies import CONFIRM_EN
+from modes.dialogue import say_unknown
+from modes.replies import CONFIRM_EN, HELD
+from modes.text import language
+from tools.errors import UserError
 from tools.io import TableCache
 from tools.workspace import Workspace
+from tools.write import safe_stem, save_state
 
 if TYPE_CHECKING:  # the model layer (openai, pydantic) is imported only when a model is configured
     from engine.assist import Assistant
@@ -34,31 +41,6 @@ class TurnResult:
     trace_id: str | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
-
-
-def decision_json(d: Decision, plan: Plan | None, item_id: str | None = None) -> dict[str, Any]:
-    """The decision line of SPEC §3."""
-    out: dict[str, Any] = {}
-    if item_id is not None:
-        out["id"] = item_id
-    out.update(
-        gate=d.gate, next=d.next, mode=d.mode, tier=d.tier, confidence=round(d.confidence, 2),
-        slots=_jsonable(d.slots), missing=list(d.missing), reply=d.reply, plan=plan.to_dict() if plan else None,
-        mode_reason=d.mode_reason, rule=d.rule, lowered_by=list(d.lowered_by),
-    )
-    if d.request.candidates and d.gate == "clarify":
-        out["candidates"] = list(d.request.candidates)
-    return out
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {k: _jsonable(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
-    if hasattr(v, "to_tool"):
-        return v.to_tool()
-    return v
 
 
 class Session:
@@ -84,6 +66,7 @@ class Session:
         self.model_plans: dict[tuple[str, str | None], Plan | None] = {}
         self.model_shown: set[tuple[str, str | None]] = set()  # model steps the user has seen restated
         self._result_info: tuple[tuple[str, int, float], FileInfo] | None = None
+        self.results: dict[str, str | None] = {}  # trace id -> the table that run produced (outputs/ or .wenqing/results/)
         if model is not None and model.configured:
             from engine.assist import Assistant
 
@@ -188,19 +171,25 @@ class Session:
 
     def turn(self, utterance: str) -> TurnResult:
         utterance = clean(utterance)
+        read, no_result = self._refer_to_numbered(utterance)
         catalog = self.catalog()
         started = time.perf_counter()
         before = self.state
-        decision, self.state = decide_checked(self.state, utterance, catalog)
+        if no_result is not None:
+            decision, self.state = say_unknown(self.state, utterance, no_result, "no_such_result")
+        else:
+            decision, self.state = decide_checked(self.state, read, catalog)
         trace_id = uuid.uuid4().hex[:12]
         self._trace = trace_id
         self.audit.start_run(trace_id, self.state.turn, utterance, {}, self.clock())
         budget = None
         notices: list[str] = self.startup_notices
         self.startup_notices = []
+        if before.pending is not None and decision.next == "execute" and decision.rule != "confirm_pending":
+            notices.append("之前那个请求已放下，这次执行的是新的请求。" if decision.lang == "zh" else "The earlier request was set aside; this runs the new one.")
         if self.assistant is not None:
             budget = self.assistant.budget()
-            if decision.rule != "too_long":  # a line that was not read is not sent anywhere either
+            if decision.rule not in ("too_long", "no_such_result"):  # a line that was not read is not sent anywhere either
                 decision, self.state = self.assistant.improve(before, utterance, decision, self.state, catalog, budget)
         self.audit.event(trace_id, "gate", f"{_stage(before)} -> {decision.gate}", "澄清闸门：理解是否足以行动",
                          True, None, {"utterance": utterance[:200]}, {"gate": decision.gate, "next": decision.next,
@@ -215,7 +204,7 @@ class Session:
         tr = TurnResult(n, utterance, decision, plan)
         tr.trace_id = trace_id
         ev = {"event": "decision", "turn": n, "gate": decision.gate, "next": decision.next, "mode": decision.mode,
-              "tier": decision.tier, "confidence": round(decision.confidence, 2), "slots": _jsonable(decision.slots),
+              "tier": decision.tier, "confidence": round(decision.confidence, 2), "slots": jsonable(decision.slots),
               "missing": list(decision.missing), "plan": plan.to_dict() if plan else None, "mode_reason": decision.mode_reason,
               "rule": decision.rule, "reply": decision.reply}
         tr.events.append(ev)
@@ -235,8 +224,7 @@ class Session:
             self.last_files = [f["path"] for f in run.files]
             if run.status == "answered":
                 self.last_executed = (plan, decision)
-                tables = [f["path"] for f in run.files if f["path"].lower().endswith((".csv", ".xlsx")) and f.get("columns")]
-                self.state = self.state.evolve(last_result=tables[0] if tables and run.table is not None else None)
+                self._keep_result(plan, decision, run, trace_id)
             if run.current_file:
                 self.state = self.state.evolve(current_file=run.current_file)
         else:
@@ -253,6 +241,100 @@ class Session:
         self.last_run_id = trace_id
         self._trace = None
         return tr
+
+
+    def _keep_result(self, plan: Plan, d: Decision, run: RunResult, trace_id: str) -> None:
+        """The table a run produced is the input of the next "在这个结果里…" / "then …". A table it wrote to outputs/
+        is read from there; a table only shown (monthly totals, quantiles, a summary answered in text) is kept as
+        wenqing's own file under .wenqing/results/ so that a follow-up reads exactly what was shown."""
+        tables = [f["path"] for f in run.files if f["path"].lower().endswith((".csv", ".xlsx")) and f.get("columns")]
+        held = self._hold(plan, d, run.table, trace_id) if not tables else None
+        self.results[trace_id] = tables[0] if tables and run.table is not None else held
+        self.state = self.state.evolve(last_result=self.results[trace_id])
+
+    def _hold(self, plan: Plan, d: Decision, table: Any, trace_id: str) -> str | None:
+        if not _is_frame(table) or table.empty or len(table) > HOLD_ROWS_MAX or len(table.columns) == 0:
+            return None
+        if all(s.toolHint == "profile_dataset" for s in plan.steps):
+            return None  # a preview of a file is that file: nothing new to keep
+        stem = re.sub(r"_结果_[0-9a-f]{6}$", "", Path(d.request.file or "结果").stem)  # a result of a result keeps the source's name
+        name = f"{safe_stem(stem)}_结果_{trace_id[:6]}.csv"
+        try:
+            saved = save_state(self.ws, RESULTS_DIR, name, table.to_csv(index=False).encode("utf-8-sig"))
+        except UserError:
+            return None  # a workspace that cannot hold it: the follow-up asks which file, as before
+        _prune(saved.parent, keep=HOLD_KEEP)
+        return f"{HELD}{name}"
+
+    def history(self, limit: int = 10) -> list[dict[str, Any]]:
+        """The runs that executed steps in this workspace, newest first: what /history lists and numbers from 1."""
+        out: list[dict[str, Any]] = []
+        for r in self.audit.runs(limit * 8):
+            if r["status"] in ("waiting", "cancelled", "running"):
+                continue
+            run = self.audit.run(r["trace_id"])
+            if run is None or not any(str(e["node"]).startswith("step:") for e in run["events"]):
+                continue
+            out.append(run)
+            if len(out) == limit:
+                break
+        return out
+
+    def numbered_result(self, n: int) -> tuple[str | None, int]:
+        """The table produced by /history's request number n (a file it wrote, else the result it showed), and how many there are."""
+        runs = self.history()
+        if not 1 <= n <= len(runs):
+            return None, len(runs)
+        run = runs[n - 1]
+        tid = str(run["trace_id"])
+        if tid in self.results:
+            return self.results[tid], len(runs)
+        files = json.loads(run.get("files") or "[]") if isinstance(run.get("files"), str) else (run.get("files") or [])
+        written = [f["path"] for f in files if isinstance(f, dict) and str(f.get("path", "")).lower().endswith((".csv", ".xlsx"))]
+        if written and (self.ws.root / written[0]).is_file():
+            return written[0], len(runs)
+        held = sorted((self.ws.root / HELD).glob(f"*_结果_{tid[:6]}.csv")) if (self.ws.root / HELD).is_dir() else []
+        return (f"{HELD}{held[0].name}" if held else None), len(runs)
+
+    def _refer_to_numbered(self, utterance: str) -> tuple[str, str | None]:
+        """在第2个结果里… / in result 2 …: that result, by its /history number, is the one the request works on. The
+        words that name it read as "this result"; a number /history does not list is said, never another table."""
+        m = NUMBERED_RESULT.search(utterance)
+        if m is None:
+            return utterance, None
+        n = int(next(g for g in m.groups() if g))
+        path, count = self.numbered_result(n)
+        zh = language(utterance) == "zh"
+        if path is None:
+            if not count:
+                return utterance, "还没有运行过的请求，也就没有结果可用。" if zh else "Nothing has run yet, so there is no result to use."
+            return utterance, (f"没有第 {n} 个结果（/history 里有 {count} 个），这次什么都没有执行。" if zh
+                               else f"There is no result {n} (/history lists {count}); nothing was run.")
+        self.state = self.state.evolve(last_result=path)
+        return utterance[: m.start()] + ("这个结果" if zh else "this result") + utterance[m.end() :], None
+
+
+NUMBERED_RESULT = re.compile(r"第\s*(\d+)\s*(?:个|条|号)?\s*结果|结果\s*#?\s*(\d+)|(?<![a-z])result\s*#?\s*(\d+)|#(\d+)\s*(?:的|号)?结果", re.I)
+HOLD_ROWS_MAX = 200_000  # a bigger table shown only in the terminal is not copied; its follow-up asks for a file
+RESULTS_DIR = HELD.rstrip("/").rsplit("/", 1)[-1]
+
+
+HOLD_KEEP = 50  # held results kept per workspace; /history lists the last 10
+
+
+def _prune(folder: Path, keep: int) -> None:
+    """Only the newest `keep` held results stay (plain files of wenqing's own folder; links are never followed)."""
+    try:
+        held = sorted((p for p in folder.iterdir() if p.suffix == ".csv" and p.is_file() and not p.is_symlink()),
+                      key=lambda p: p.stat().st_mtime, reverse=True)
+        for p in held[keep:]:
+            p.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _is_frame(x: Any) -> bool:
+    return type(x).__name__ == "DataFrame" and hasattr(x, "to_csv")
 
 
 def _stage(state: SessionState) -> str:

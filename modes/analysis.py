@@ -6,9 +6,11 @@ Each is an OpSpec (see modes/opspec.py): how a request for it is read, restated,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
+from modes.lazyre import LazyPattern as Lazy
+from modes.lazyre import lazy
 from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
 from modes.opspec import said_in as _zh
 from tools.fmt import num, pct, unit_of
@@ -17,38 +19,6 @@ from tools.series import detect_series
 
 def _sep(lang: str) -> str:
     return "、" if lang == "zh" else ", "
-
-
-class Lazy:
-    """A regular expression compiled when first used, so that start-up does not pay for every operation's patterns."""
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self.pattern, self.flags = pattern, flags
-        self._re: re.Pattern[str] | None = None
-
-    @property
-    def compiled(self) -> re.Pattern[str]:
-        if self._re is None:
-            self._re = re.compile(self.pattern, self.flags)
-        return self._re
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self.compiled.search(text)
-
-    def match(self, text: str) -> re.Match[str] | None:
-        return self.compiled.match(text)
-
-    def fullmatch(self, text: str) -> re.Match[str] | None:
-        return self.compiled.fullmatch(text)
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.compiled.finditer(text)
-
-    def sub(self, repl: str, text: str) -> str:
-        return self.compiled.sub(repl, text)
-
-    def findall(self, text: str) -> list[Any]:
-        return self.compiled.findall(text)
 
 
 def _lazy(pattern: str, flags: int = 0) -> Lazy:
@@ -144,6 +114,17 @@ STAT_EN = {"median": "median", "mode": "mode", "std": "standard deviation", "var
            "mean": "mean", "min": "min", "max": "max"}
 
 
+PER_YEAR = _lazy(r"每一?年度?|各年度?|逐年|年度|(?<![a-z])(?:each|every|per|by) year(?![a-z])|yearly|annual", re.I)
+YEAR_WORD = _lazy(r"(?<![\d.])((?:19|20)\d\d)\s*年?(?!\s*\d{1,2}\s*月)(?![\d.%])")
+
+
+def _stat_said(s: str, v: Any, lang: str, unit: str = "") -> str:
+    """One statistic as said: 中位数 9,584元; a mode where no value repeats is said to be none."""
+    if s == "mode" and v is None:
+        return _zh(lang, "众数 无（没有重复出现的值）", "mode none (no value repeats)")
+    return f"{_stat_name(s, lang)} {num(v, lang)}{'' if s in ('cv', 'var', 'nunique', 'mode') else unit}"
+
+
 def _stat_name(s: str, lang: str) -> str:
     if s.startswith("p") and s[1:].replace(".", "").isdigit():
         return f"第{s[1:]}百分位数" if lang == "zh" else f"{s[1:]}th percentile"
@@ -174,9 +155,22 @@ class Stats(OpSpec):
             stats += {"quartiles": ["q1", "median", "q3"], "describe": []}.get(s, [s])
         series = _series_of(sheet)
         if series is not None and (stats or not any(h.column not in series.columns for h in hits)):
-            _, rows, row_spans = wide_rows(text, sheet)
+            label, rows, row_spans = wide_rows(text, sheet)
             first, last, range_spans = period_range(text, hits, series)
             stats = (["mean"] if MEAN_WORDS.search(text) else []) + stats  # 平均值、方差和中位数 across the years
+            if series.kind == "month" and series.periods[0] >= 12 * 1000 and (PER_YEAR.search(text) or YEAR_WORD.search(text)):
+                # 2022年与2023年…每一年度的方差: each year's months of a monthly table
+                years = sorted({int(y.group(1)) for y in YEAR_WORD.finditer(text)})
+                spans = used + row_spans + [x.span() for rx in (PER_YEAR, YEAR_WORD, COMPARE_WORDS, PEAK_RX) for x in rx.finditer(text)]
+                args_y = {"what": "stats", "stats": list(dict.fromkeys(stats)) or ["mean", "median", "std"], "rows": rows, "per_year": True,
+                          "years": years, "series": [series.columns[0], series.columns[-1]], "first": None, "last": None}
+                return Found(min(m.start() for m in found), "wide", args_y, tuple(spans + [(h.start, h.end) for h in hits]))
+            apart = list(dict.fromkeys(h.column for h in _named_periods(text, hits, series)))
+            if first is None and len(apart) >= 2:  # 比较2010年和2020年的平均值、中位数: each named period down the rows
+                spans = used + row_spans + [(h.start, h.end) for h in hits] + [x.span() for x in COMPARE_WORDS.finditer(text)]
+                spans += [x.span() for x in MEAN_WORDS.finditer(text)] + [(h.start, h.end) for h in _named_periods(text, hits, series)]
+                args_c = {"columns": apart, "stats": list(dict.fromkeys(stats)), **({"label": label} if label else {})}
+                return Found(min(m.start() for m in found), self.name, args_c, tuple(spans))
             args_w: dict[str, Any] = {"what": "stats", "stats": list(dict.fromkeys(stats)) or ["mean", "median", "std"], "rows": rows,
                                       "series": [first or series.columns[0], last or series.columns[-1]], "first": first, "last": last}
             return Found(min(m.start() for m in found), "wide", args_w, tuple(used + row_spans + range_spans + [(h.start, h.end) for h in hits]))
@@ -210,17 +204,25 @@ class Stats(OpSpec):
             return None
         stats = facts["stats"]
         if facts.get("by"):
-            parts = [f"{g['label']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(f"{_stat_name(s, lang)} {num(v, lang)}" for s, v in g["values"].items()) for g in facts["group_values"]]
+            parts = [f"{g['label']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(_stat_said(s, v, lang) for s, v in g["values"].items()) for g in facts["group_values"]]
             more = _zh(lang, "……", " …") if facts["groups"] * len(facts["columns"]) > len(facts["group_values"]) else ""
             return _zh(lang, f"按 {'、'.join(facts['by'])} 分 {facts['groups']} 组（共 {facts['rows_in']} 行）：{'；'.join(parts)}{more}。",
                        f"Per {', '.join(facts['by'])} ({facts['groups']} groups, {facts['rows_in']} rows): {'; '.join(parts)}{more}.")
         out = []
         for c, vals in facts["values"].items():
             u = unit_of(c)  # 销售额(元): figures carry the column's unit, ratios and counts do not
-            shown = ("，" if lang == "zh" else ", ").join(f"{_stat_name(s, lang)} {num(vals[s], lang)}{'' if s in ('cv', 'var', 'nunique') else u}"
-                                                        for s in stats if s != "count")
+            shown = ("，" if lang == "zh" else ", ").join(_stat_said(s, vals[s], lang, u) for s in stats if s != "count")
             out.append(_zh(lang, f"{c}：{shown}（基于 {facts['n'][c]:,} 个非空值）", f"{c}: {shown} (from {facts['n'][c]:,} values)"))
         return ("；" if lang == "zh" else "; ").join(out) + ("。" if lang == "zh" else ".")
+
+
+HIGH_END = _lazy(r"最(?:高|多|大|好)|(?<![a-z])(?:highest|most|largest|biggest|maximum)(?![a-z])", re.I)
+LOW_END = _lazy(r"最(?:低|少|小|差)|(?<![a-z])(?:lowest|least|fewest|smallest|minimum)(?![a-z])", re.I)
+
+
+def asks_both_ends(text: str) -> bool:
+    """哪个最多、哪个最少 / which is highest and which lowest: both ends of a ranking are asked for."""
+    return bool(HIGH_END.search(text) and LOW_END.search(text))
 
 
 # ---------------------------------------------------------------- shares and proportions
@@ -247,13 +249,23 @@ class Share(OpSpec):
         from modes.ops import _blank, _id_like
 
         used = [x.span() for x in SHARE_RX.finditer(text)]
+        ratio = _column_ratio(text, hits, sheet, m)
+        if ratio is not None:
+            return ratio
+        pair = _value_pair(text, sheet, m)
+        if pair is not None:
+            return pair
         keys, by_spans = _by_keys(text, hits, sheet, used)
+        within = _within_groups(text, hits, sheet, used, keys, by_spans, m.start())
+        if within is not None:
+            return within
         if not keys:  # 销售额大于2000的订单占多少比例: the proportion of rows meeting a condition
             from modes.conditions import parse_conditions
 
             cp = parse_conditions(_blank(text, used), sheet, [h for h in hits if _free(used, h.start, h.end)])
             if cp.conds and all(c.column for c in cp.conds):
-                return Found(m.start(), "proportion", {"conditions": cp.conds, "logic": cp.logic}, tuple(used + cp.spans))
+                lead = _lead(text, min(a for a, _ in cp.spans)) if cp.spans else []
+                return Found(m.start(), "proportion", {"conditions": cp.conds, "logic": cp.logic}, tuple(used + cp.spans + lead))
             # 区域的销售额占比: a text column named before the share word
             keys = [h.column for h in _cols(hits, sheet, used, numeric=False) if h.end <= m.start() and not _id_like(h.column, sheet)][:1]
             by_spans += [(h.start, h.end) for h in hits if h.column in keys]
@@ -267,10 +279,13 @@ class Share(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         keys = _sep(lang).join(args.get("keys") or [])
         what = args.get("column") or _zh(lang, "行数", "row count")
+        if args.get("among"):
+            vals = _zh(lang, "与", " and ").join(args["among"])
+            return _zh(lang, f"只比较 {keys} 为 {vals} 的行，计算两者的 {what} 各占多少", f"{keys} {vals} only: each one's share of their total {what}")
         return _zh(lang, f"计算各 {keys} 的 {what} 占总体的比例（含累计占比）", f"each {keys}'s share of total {what} (with cumulative share)")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
-        a = {"keys": args["keys"], **({"column": args["column"]} if args.get("column") else {})}
+        a = {"keys": args["keys"], **({"column": args["column"]} if args.get("column") else {}), **({"among": args["among"]} if args.get("among") else {})}
         return [StepSpec("计算占比", "share_of_total", "占比已算出", a)]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
@@ -279,8 +294,263 @@ class Share(OpSpec):
         parts = [f"{s['label']} {pct(s['pct'] / 100)}" for s in facts["shares"]]
         what = facts["column"] or _zh(lang, "行数", "rows")
         more = "……" if facts["groups"] > len(parts) else ""
+        if facts.get("skipped_totals"):
+            more += _zh(lang, f"（表中自带的合计行 {'、'.join(facts['skipped_totals'])} 未计入）", f" (the table's own total row {', '.join(facts['skipped_totals'])} left out)")
         return _zh(lang, f"各 {'、'.join(facts['keys'])} 占 {what} 总计 {num(facts['total'], lang)} 的比例：{'，'.join(parts)}{more}（共 {facts['rows_in']:,} 行）。",
                    f"Share of total {what} ({num(facts['total'], lang)}): {', '.join(parts)}{more} ({facts['rows_in']:,} rows).")
+
+
+WHICH_ROW = _lazy(r"哪(?:一)?(?:个|家|位|些|种|类|条|行)?|(?:各|每)(?:一)?(?:个|家|位)|(?<![a-z])which(?![a-z])", re.I)  # 哪家 / 各家: the rows themselves
+ID_NAME = _lazy(r"(?:^|[_\s])(?:id|uuid|guid|key)$|^(?:id|uuid)[_\s]|编号$|编码$|序号$|代码$", re.I)  # names a row, never says which one it is
+RATIO_GAP = _lazy(r"\s*(?:的)?\s*(?:占|占到|占了|相对于)\s*(?:其|它的|它们的|他们的|该行的|自身的?|各自的?)?\s*(?:的)?\s*"
+                  r"|\s*(?:as an?|as the)\s+(?:share|percentage|proportion|fraction|percent)\s+of\s+(?:its|their|the)?\s*", re.I)
+
+
+def _column_ratio(text: str, hits: list[Any], sheet: Any, m: re.Match[str]) -> Found | None:
+    """汇兑收益占其营业收入的比重 / A as a share of B: one column over another, row by row; 最高/最低 picks the row."""
+    from modes.ops import _id_like
+
+    nums = [h for h in hits if h.column in sheet.numeric]
+    for a, b in zip(nums, nums[1:], strict=False):
+        if a.column == b.column or not RATIO_GAP.fullmatch(text[a.end : b.start]):
+            continue
+        if not (b.end <= m.start() <= b.end + 4 or a.start <= m.start() < b.start):
+            continue  # the share word belongs to this pair: right after it (…的比重) or inside it (as a share of)
+        hi, lo = HIGH_END.search(text), LOW_END.search(text)
+        which = "both" if hi and lo else "max" if hi else "min" if lo else None
+        texts = [c for c in sheet.columns if c not in sheet.numeric and c not in sheet.dates and not _id_like(c, sheet) and not ID_NAME.search(c)]
+        named = [h.column for h in hits if h.column in texts]
+        label = (named or texts or [None])[0]
+        spans = [m.span(), (a.start, b.end)] + [x.span() for rx in (HIGH_END, LOW_END, WHICH_ROW) for x in rx.finditer(text)]
+        spans += [(h.start, h.end) for h in hits if h.column == label]
+        args = {"numerator": a.column, "denominator": b.column, **({"label": label} if label else {}), **({"which": which} if which else {})}
+        return Found(m.start(), "column_ratio", args, tuple(spans))
+    return None
+
+
+PAIR_JOIN = _lazy(r"\s*(?:与|和|跟|及|对|比|:|：|/|(?<![a-z])(?:and|to|vs\.?)(?![a-z]))\s*", re.I)
+
+
+def _value_pair(text: str, sheet: Any, m: re.Match[str]) -> Found | None:
+    """男与女的比例 / the ratio of 男 to 女: two values of one column named together before the share word: each value's share."""
+    found = []
+    for col, vals in sheet.values.items():
+        for v in vals:
+            if not v.isdigit():
+                found += [(x.start(), x.end(), col, v) for x in re.finditer(re.escape(v), text) if m.start() - 12 < x.end() <= m.start() or m.end() <= x.start() < m.end() + 16]
+    found.sort()
+    for a, b in zip(found, found[1:], strict=False):
+        if a[2] != b[2] or a[3] == b[3] or not PAIR_JOIN.fullmatch(text[a[1] : b[0]]):
+            continue
+        before = b[1] <= m.start() and re.fullmatch(r"\s*(?:之间)?\s*的?\s*", text[b[1] : m.start()])
+        after = a[0] >= m.end() and re.fullmatch(r"\s*(?:of|between)?\s*", text[m.end() : a[0]], re.I)
+        if before or after:  # 研发与销售的比例 among three departments: the two compared with each other, not with all rows
+            among = {} if set(sheet.values.get(a[2], ())) == {a[3], b[3]} else {"among": [a[3], b[3]]}
+            return Found(m.start(), "share", {"keys": [a[2]], **among}, (m.span(), (a[0], b[1])))
+    return None
+
+
+EN_EACH = _lazy(r"^\s*(?:per|for each|for every|within each|in each|within every)(?![a-z])", re.I)  # …, per department: within each
+
+
+def _within_groups(text: str, hits: list[Any], sheet: Any, used: list[tuple[int, int]], keys: list[str],
+                   by_spans: list[tuple[int, int]], at: int) -> Found | None:
+    """按部门分组，女性所占比例 / the share of women in each department: a condition's proportion within each group.
+
+    Only when the grouping is written before the condition; a condition written first and closed by 中/里
+    (女性中各部门的占比) picks the rows whose split by group is asked, and stays a filter and a share."""
+    if not keys or not by_spans:
+        return None
+    from modes.conditions import parse_conditions
+    from modes.ops import _blank
+
+    rest = [h for h in hits if _free(used + by_spans, h.start, h.end) and h.column not in keys]
+    cp = parse_conditions(_blank(text, used + by_spans), sheet, rest)
+    if not cp.conds or not all(c.column for c in cp.conds) or not cp.spans:
+        return None
+    first_cond, by_at = min(a for a, _ in cp.spans), min(a for a, _ in by_spans)
+    if first_cond < by_at and not EN_EACH.search(text[by_at : by_at + 16]):
+        return None  # 女性中各部门的占比: among those rows, each group's share (a filter, then shares)
+    return Found(at, "proportion", {"conditions": cp.conds, "logic": cp.logic, "by": keys}, tuple(used + by_spans + list(cp.spans) + _lead(text, first_cond)))
+
+
+ROWS_WHERE = _lazy(r"(?:rows?|records?|entries|ones|items|people|employees)?\s*(?:where|whose|with|having|that have|that has|which have)\s*$", re.I)
+
+
+def _lead(text: str, at: int) -> list[tuple[int, int]]:
+    """'rows where' / 'whose' right before a condition: part of the condition, not a filter request of its own."""
+    m = ROWS_WHERE.search(text[:at])
+    return [m.span()] if m else []
+
+
+SHARE_LIMIT = _lazy(r"(?P<d>超过了?|超出了?|高于|大于|多于|不低于|不少于|低于|小于|少于|不到|不足|不超过|(?<![a-z])(?:more than|over|above|greater than|at least|less than|below|under|at most)(?![a-z]))\s*"
+                    r"(?:其|它的|它们的|他们的|自身的?|各自的?|its|their|the)?\s*(?P<b>[^\s，,。；;？?、的]{1,24}?|[A-Za-z_][\w ]{0,30}?)\s*的\s*(?P<n>\d+(?:\.\d+)?)\s*(?:%|％)"
+                    r"|(?P<d2>more than|over|above|greater than|at least|less than|below|under|at most)\s+(?P<n2>\d+(?:\.\d+)?)\s*(?:%|percent)\s+of\s+"
+                    r"(?:its|their|the)?\s*(?P<b2>[\w\u4e00-\u9fff()（）/]+)", re.I)
+LIMIT_OP = (("不低于|不少于|at least", "ge"), ("不超过|at most", "le"), ("低于|小于|少于|不到|不足|less than|below|under", "lt"))
+
+
+def _resolve_measure(raw: str, sheet: Any) -> str | None:
+    """A numeric column from a name as written; 总资产 also names 资产总计 (总 before the noun or 总计 after it)."""
+    from modes.resolve import resolve_column
+
+    for form in dict.fromkeys([raw, raw[1:] if raw.startswith("总") and len(raw) > 2 else raw]):
+        col, how, _ = resolve_column(form, sheet, numeric=True, closest=False)
+        if col and col in sheet.numeric and how in ("exact", "synonym", "partial"):
+            return col
+    return None
+
+
+@operation
+class ShareLimit(OpSpec):
+    name = "share_limit"
+    family = "transform"
+    label = {"zh": "按两列之比筛选", "en": "filter by one column's share of another"}
+    words = {"zh": ("%",), "en": ("%", "percent")}
+    saves_result = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        """存款总额超过了其总资产的50% / deposits above 50% of their total assets: A compared with a share of B, row by row."""
+        from modes.ops import _id_like
+
+        for m in SHARE_LIMIT.finditer(text):
+            before = [h for h in hits if h.end <= m.start() and not text[h.end : m.start()].strip(" 是都已经的") and h.column in sheet.numeric]
+            raw_b = (m.group("b") or m.group("b2") or "").strip()
+            b = _resolve_measure(raw_b, sheet)
+            if not before or b is None or b == before[-1].column:
+                continue
+            d = (m.group("d") or m.group("d2") or "").casefold()
+            op = next((o for words, o in LIMIT_OP if re.fullmatch(words, d, re.I)), "gt")
+            texts = [c for c in sheet.columns if c not in sheet.numeric and c not in sheet.dates and not _id_like(c, sheet) and not ID_NAME.search(c)]
+            named = [h.column for h in hits if h.column in texts]
+            label = (named or texts or [None])[0]
+            spans = [(before[-1].start, m.end())] + [x.span() for x in WHICH_ROW.finditer(text)] + [(h.start, h.end) for h in hits if h.column == label]
+            args = {"numerator": before[-1].column, "denominator": b, "op": op, "percent": float(m.group("n") or m.group("n2")),
+                    **({"label": label} if label else {})}
+            return Found(before[-1].start, self.name, args, tuple(spans))
+        return None
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        word = {"gt": ("超过", "above"), "ge": ("不低于", "at least"), "lt": ("低于", "below"), "le": ("不超过", "at most")}[args["op"]]
+        return _zh(lang, f"筛选 {args['numerator']} {word[0]} 本行 {args['denominator']} 的 {num(args['percent'])}% 的行",
+                   f"rows whose {args['numerator']} is {word[1]} {num(args['percent'], lang)}% of their own {args['denominator']}")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "筛选"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {k: args[k] for k in ("numerator", "denominator", "op", "percent", "label") if args.get(k) is not None}
+        return [StepSpec("按两列之比筛选", "rows_by_share_of_column", "筛选完成", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "rows_by_share_of_column":
+            return None
+        names = _sep(lang).join(facts["names"]) + ("……" if facts["rows_out"] > len(facts["names"]) else "")
+        return _zh(lang, f"{facts['rows_in']} 行中有 {facts['rows_out']} 行符合" + (f"：{names}。" if names else "。"),
+                   f"{facts['rows_out']} of {facts['rows_in']} rows qualify" + (f": {names}." if names else "."))
+
+
+@operation
+class AcrossColumns(OpSpec):
+    name = "across_columns"
+    family = "explore"
+    label = {"zh": "各列比较", "en": "compare columns"}
+    words = {"zh": ("哪类", "哪一类", "哪种", "哪个"), "en": ("which",)}
+    answers_question = True
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        """哪类商家数量最少，哪类最多 on a one-row table whose columns are the categories: compare the columns."""
+        if sheet is None or sheet.rows != 1 or len(sheet.numeric) < 2:
+            return None
+        which = WHICH_ROW.search(text)
+        ends = [x.span() for rx in (HIGH_END, LOW_END) for x in rx.finditer(text)]
+        if which is None or not ends:
+            return None
+        named = list(dict.fromkeys(h.column for h in hits if h.column in sheet.numeric))
+        cols = named if len(named) >= 2 else [c for c in sheet.columns if c in sheet.numeric]
+        spans = [which.span(), *ends, *[x.span() for x in WHICH_ROW.finditer(text)], *[(h.start, h.end) for h in hits]]
+        return Found(which.start(), self.name, {"columns": cols}, tuple(spans))
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        return _zh(lang, f"比较这一行的 {'、'.join(args['columns'])}，找出最高和最低的一列",
+                   f"compare {', '.join(args['columns'])} in the table's one row: the highest and the lowest")
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("比较各列", "extremes_across_columns", "已比较", {"columns": args["columns"]})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "extremes_across_columns":
+            return None
+        return _zh(lang, f"最高的是 {'、'.join(facts['highest'])}（{num(facts['max'])}），最低的是 {'、'.join(facts['lowest'])}（{num(facts['min'])}）。",
+                   f"Highest: {', '.join(facts['highest'])} ({num(facts['max'], lang)}); lowest: {', '.join(facts['lowest'])} ({num(facts['min'], lang)}).")
+
+
+@operation
+class ColumnRatio(OpSpec):
+    name = "column_ratio"
+    family = "explore"
+    label = {"zh": "两列之比", "en": "ratio of two columns"}
+    words = {}  # read by Share: 汇兑收益占营业收入的比重
+    saves_result = True
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        a, b = args["numerator"], args["denominator"]
+        pick = {"max": _zh(lang, "，找出最高的", ", and find the highest"), "min": _zh(lang, "，找出最低的", ", and find the lowest"),
+                "both": _zh(lang, "，找出最高和最低的", ", and find the highest and the lowest")}.get(args.get("which") or "", "")
+        return _zh(lang, f"逐行计算 {a} 占 {b} 的比重（{a} ÷ {b} × 100%）{pick}", f"row by row, {a} as a share of {b} ({a} ÷ {b} × 100%){pick}")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "占比"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {k: args[k] for k in ("numerator", "denominator", "label", "which") if args.get(k)}
+        return [StepSpec("计算两列之比", "column_ratio", "比重已算出", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "column_ratio":
+            return None
+        a, b = facts["numerator"], facts["denominator"]
+        skip = _zh(lang, f"{facts['no_ratio']} 行因 {b} 为 0 或空未计算。", f" {facts['no_ratio']} rows have no {b} and no ratio.") if facts["no_ratio"] else ""
+
+        def said(rows: list[dict[str, Any]]) -> str:
+            return _sep(lang).join(f"{r['label']}（{r['pct']}%）" if lang == "zh" else f"{r['label']} ({r['pct']}%)" for r in rows)
+
+        w = facts.get("which")
+        if w and facts.get("highest"):
+            hi = _zh(lang, f"{a} 占 {b} 比重最高的是 {said(facts['highest'])}", f"Highest {a} as a share of {b}: {said(facts['highest'])}")
+            lo = _zh(lang, f"最低的是 {said(facts['lowest'])}", f"lowest: {said(facts['lowest'])}")
+            body = {"max": hi, "min": _zh(lang, f"{a} 占 {b} 比重{lo}", f"Lowest {a} as a share of {b}: {said(facts['lowest'])}"),
+                    "both": f"{hi}{_zh(lang, '，', '; ')}{lo}"}[w]
+            return _zh(lang, f"{body}（共 {facts['counted']} 行有比值）。{skip}", f"{body} ({facts['counted']} rows with a ratio).{skip}")
+        more = "……" if facts["counted"] > len(facts["first"]) else ""
+        return _zh(lang, f"{a} 占 {b} 的比重（从高到低）：{said(facts['first'])}{more}。{skip}",
+                   f"{a} as a share of {b}, highest first: {said(facts['first'])}{more}.{skip}")
+
+
+DISTRIBUTION = _lazy(r"(?P<by>不同|各个|各类|各|每个|每一个)\s*(?P<col>[^\s，,。；;的]{1,24}?)\s*(?:之间|当中|中|里|上|间)?\s*的?\s*(?:分布情况|分布)"
+                     r"|(?<![a-z])(?:distribution|distributed|spread)\s+(?:across|by|over|among|between)\s+(?:the\s+)?(?:different\s+)?(?P<col2>[\w\u4e00-\u9fff()（）]+)", re.I)
+
+
+@operation
+class Distribution(OpSpec):
+    name = "distribution"
+    family = "explore"
+    label = {"zh": "分布", "en": "distribution"}
+    words = {"zh": ("分布",), "en": ("distribution", "distributed")}
+    model_may_propose = False
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        """这些学校在不同区域中的分布情况 / their distribution across regions: how many rows fall in each value of a column,
+        with each value's share (read as a share of the row count)."""
+        for m in DISTRIBUTION.finditer(text):
+            a, b = m.span("col") if m.group("col") else m.span("col2")
+            inside = [h for h in hits if a <= h.start and h.end <= b + 1 and h.column not in sheet.numeric]
+            if inside and not text[a : inside[0].start].strip() and (len(inside) == 1 or inside[1].column == inside[0].column):
+                return Found(m.start(), "share", {"keys": [inside[0].column]}, (m.span(), (inside[0].start, inside[0].end)))
+        return None
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return Share().to_steps(args, ctx)  # a distribution is each value's count and share of the rows
 
 
 @operation
@@ -294,15 +564,25 @@ class Proportion(OpSpec):
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         conds = _zh(lang, " 且 ", " and ").join(c.describe(lang) for c in args.get("conditions") or [])
+        by = _sep(lang).join(args.get("by") or [])
+        if by:
+            return _zh(lang, f"按 {by} 分组，计算每组内 {conds} 的行占该组行数的比例", f"within each {by}, the proportion of its rows where {conds}")
         return _zh(lang, f"计算 {conds} 的行占全部行的比例", f"the proportion of rows where {conds}")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         conds = [c.to_tool() if hasattr(c, "to_tool") else c for c in args["conditions"]]
-        return [StepSpec("计算比例", "proportion_where", "比例已算出", {"conditions": conds, "logic": args.get("logic", "and")})]
+        a = {"conditions": conds, "logic": args.get("logic", "and"), **({"by": args["by"]} if args.get("by") else {})}
+        return [StepSpec("计算比例", "proportion_where", "比例已算出", a)]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "proportion_where":
             return None
+        if facts.get("by"):
+            parts = [_zh(lang, f"{g['label']} {g['matched']:,}/{g['total']:,}（{g['pct']}%）", f"{g['label']} {g['matched']:,}/{g['total']:,} ({g['pct']}%)")
+                     for g in facts["group_pcts"]]
+            more = _zh(lang, "……", " …") if facts["groups"] > len(parts) else ""
+            return _zh(lang, f"按 {'、'.join(facts['by'])} 分组，每组内满足条件的行占该组的比例：{'，'.join(parts)}{more}（共 {facts['total']:,} 行）。",
+                       f"Within each {', '.join(facts['by'])}, the share of its rows meeting the condition: {', '.join(parts)}{more} ({facts['total']:,} rows).")
         return _zh(lang, f"满足条件的有 {facts['matched']:,} 行，占全部 {facts['total']:,} 行的 {facts['pct']}%。",
                    f"{facts['matched']:,} of {facts['total']:,} rows meet the condition: {facts['pct']}%.")
 
@@ -391,7 +671,8 @@ class Bucket(OpSpec):
                    f"Per {facts['unit']}: {facts['periods']} periods ({facts['first']} to {facts['last']}) from {facts['counted']:,} rows.{bad}")
 
 
-GROWTH_RX = _rx("环比", "同比", "增长率", "增速", "涨幅", "增幅", "增长幅度", "增长最快", "增长最慢", "增长了多少", "年均增长率", "复合增长率", "年均增速", "年均复合增长率",
+GROWTH_RX = _rx("增长或减少的百分比", "增减的百分比", "增减百分比", "增长百分比", "变化百分比", "变动百分比", "增减率", "percentage change", "percent change",
+                "环比", "同比", "增长率", "增速", "涨幅", "增幅", "增长幅度", "增长最快", "增长最慢", "增长了多少", "年均增长率", "复合增长率", "年均增速", "年均复合增长率",
                 "growth rate", "growth", "year over year", "year-over-year", "month over month", "yoy", "mom", "cagr", "compound annual")
 CAGR_RX = _rx("年均增长率", "复合增长率", "年均增速", "年均复合增长率", "平均每年增长", "cagr", "compound annual", "average annual growth")
 YOY_RX = _rx("同比", "year over year", "year-over-year", "yoy", "去年同期")
@@ -499,9 +780,11 @@ def wide_rows(text: str, sheet: Any) -> tuple[str | None, list[str], list[tuple[
             if len(form) < 2:
                 continue
             # characters of the name may have been blanked where they also name the file (民用 in 民用运输船舶拥有量.csv)
-            m = re.search("".join(f"(?:{re.escape(ch)}| )" for ch in form), text)
-            if m and sum(ch != " " for ch in m.group(0)) >= 2:
-                found.append((v, m.span(), sum(ch != " " for ch in m.group(0)), len(form)))
+            # every start is tried: a run of blanks (a file name taken out) must not hide the written name after it
+            pat = "".join(f"(?:{re.escape(ch)}| )" for ch in form)
+            best = max(((sum(ch != " " for ch in g.group(1)), g.start(1)) for g in re.finditer(f"(?=({pat}))", text)), default=(0, 0))
+            if best[0] >= 2:
+                found.append((v, (best[1], best[1] + len(form)), best[0], len(form)))
                 break
     for v, span, lit, n in found:
         # a partly blanked name counts when half of it is written, or when no other row fits that place
@@ -515,22 +798,93 @@ def wide_rows(text: str, sheet: Any) -> tuple[str | None, list[str], list[tuple[
 RANGE_JOIN = _lazy(r"\s*(?:年)?\s*(?:至|到|~|～|-|—|–|through|to)\s*")
 
 
+BARE_YEAR = _lazy(r"(?<![\d.])((?:19|20|21)\d\d)(?![\d.%])")
+BETWEEN = _lazy(r"(?:between|介于|在)\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class _Named:
+    start: int
+    end: int
+    column: str
+
+
 def period_range(text: str, hits: list[Any], series: Any) -> tuple[str | None, str | None, list[tuple[int, int]]]:
-    """2010年至2018年 / 从2018年到2021年: the first and last period columns named, in the table's order."""
-    named = [h for h in hits if h.column in series.columns]
+    """2010年至2018年 / 从2018年到2021年 / from 2016 to 2020 / between 2016 and 2020: the first and last period
+    columns named, in the table's order. A bare year names its column (2016 → 2016年) in a table of years."""
+    named = _named_periods(text, hits, series)
     for a, b in zip(named, named[1:], strict=False):
-        if RANGE_JOIN.fullmatch(text[a.end : b.start]):
+        gap = text[a.end : b.start]
+        if RANGE_JOIN.fullmatch(gap) or (re.fullmatch(r"\s*(?:and|与|和)\s*", gap, re.I) and BETWEEN.search(text[: a.start])):
             i, j = series.columns.index(a.column), series.columns.index(b.column)
             lo, hi = (a.column, b.column) if i <= j else (b.column, a.column)
-            tail = re.match(r"(?:期间|之间|间|年间)", text[b.end :])
+            tail = re.match(r"(?:年)?(?:期间|之间|间|年间)", text[b.end :])
             return lo, hi, [(a.start, b.end + (tail.end() if tail else 0))]
     return None, None, []
+
+
+RATE_NAME = _lazy(r"增长率|增速|增幅|涨幅|变化率|growth(?: rate)?|change rate", re.I)
+ONE_CHANGE = _rx("增长或减少的百分比", "增减的百分比", "增减百分比", "增长百分比", "变化百分比", "变动百分比", "增减率", "percentage change", "percent change")
+COMPARE_WORDS = _lazy(r"对比情况|对比|比较|相比|相较|较之|(?<![a-z])(?:compared?|comparison|versus|vs\.?)(?![a-z])", re.I)
+RATE_LIMIT = _lazy(r"(?:增长率|增速|增幅|涨幅|增长|变化率|growth(?: rate)?|change)[^,，。;；%]{0,30}?(?P<d>超过|大于|高于|多于|不低于|低于|小于|少于|不到|above|over|more than|greater than|exceeds?|exceeding|below|under|less than)\s*"
+                   r"(?P<n>-?\d+(?:\.\d+)?)\s*(?:%|％|个百分点|percent)?", re.I)
+
+
+def _named_periods(text: str, hits: list[Any], series: Any) -> list[Any]:
+    """The period columns the text names, in the order written: hits, and bare years (2016 → 2016年) in a table of years."""
+    named: list[Any] = [h for h in hits if h.column in series.columns]
+    if series.kind == "year":
+        col_of = dict(zip(series.periods, series.columns, strict=True))
+        for y in BARE_YEAR.finditer(text):
+            col = col_of.get(int(y.group(1)))
+            if col and not any(h.start < y.end() and y.start() < h.end for h in named):
+                named.append(_Named(y.start(), y.end(), col))
+    return sorted(named, key=lambda h: h.start)
+
+
+def _wide_change(text: str, hits: list[Any], sheet: Any, m: re.Match[str], rows: list[str], spans: list[tuple[int, int]]) -> Found | None:
+    """'2005年'和'2010年'的对比，增长的百分比 / growth from 2021 to 2022 above 10%: the change between two periods named apart."""
+    series = _series_of(sheet)
+    named = _named_periods(text, hits, series)
+    cols = sorted(dict.fromkeys(h.column for h in named), key=series.columns.index)
+    if len(cols) != 2:
+        return None
+    label = wide_rows(text, sheet)[0]
+    args: dict[str, Any] = {"first": cols[0], "last": cols[1], "rows": rows, **({"label": label} if label else {})}
+    lim = RATE_LIMIT.search(text)
+    if lim:
+        low = re.match(r"低于|小于|少于|不到|below|under|less", lim.group("d"), re.I)
+        args["below" if low else "above"] = float(lim.group("n"))
+        spans = spans + [lim.span()]
+    spans = spans + [(h.start, h.end) for h in named] + [x.span() for x in COMPARE_WORDS.finditer(text)]
+    spans += [f.span() for f in FORMULA.finditer(text) if RATE_NAME.fullmatch((f.group("name") or f.group("name2") or "").strip())]
+    return Found(m.start(), "wide_change", args, tuple([m.span(), *spans, *[(h.start, h.end) for h in hits]]))
+
+
+RELATION_WORDS = _lazy(r"相关性|相关系数|相关程度|相关|(?<![a-z])(?:correlation|correlated|correlate)(?![a-z])", re.I)
+BETWEEN_ROWS = _lazy(r"(?:各|每个|所有)?[\u4e00-\u9fff]{0,4}?之间|(?<![a-z])(?:across|over) (?:the )?rows(?![a-z])", re.I)
+
+
+def _wide_pair(text: str, hits: list[Any], sheet: Any, rel: re.Match[str]) -> Found | None:
+    """Two period columns named apart with a word for correlation: the correlation of those two columns over the rows."""
+    named = _named_periods(text, hits, _series_of(sheet))
+    cols = list(dict.fromkeys(h.column for h in named))
+    if len(cols) != 2 or any(h.column not in cols and h.column in sheet.numeric for h in hits):
+        return None
+    label, _, row_spans = wide_rows(text, sheet)
+    spans = [rel.span(), *row_spans, *[(h.start, h.end) for h in named], *[(h.start, h.end) for h in hits if h.column == label]]
+    spans += [x.span() for rx in (ROW_WORDS, BETWEEN_ROWS, COMPARE_WORDS) for x in rx.finditer(text)]
+    return Found(rel.start(), "correlate", {"columns": cols, **({"label": label} if label else {})}, tuple(spans))
 
 
 def _wide_found(text: str, hits: list[Any], sheet: Any, m: re.Match[str], what: str) -> Found:
     series = _series_of(sheet)
     _, rows, spans = wide_rows(text, sheet)
     first, last, range_spans = period_range(text, hits, series)
+    if what == "growth" and (first is None or ONE_CHANGE.search(text) or RATE_LIMIT.search(text)):
+        change = _wide_change(text, hits, sheet, m, rows, spans + [x.span() for rx in (HOW, PERIOD_WORDS, GROWTH_RX, GROWTH_AUX, ROW_WORDS) for x in rx.finditer(text)])
+        if change is not None:
+            return change
     for r in rows:  # 招生数 again after 普通高等学校招生数: the same row, said shorter
         for k in range(len(r) - 2, 2, -1):
             spans += [x.span() for x in re.finditer(re.escape(r[-k:]), text) if _free(spans, *x.span())]
@@ -550,6 +904,25 @@ class Wide(OpSpec):
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         if _series_of(sheet) is None:
             return None
+        rel = RELATION_WORDS.search(text)
+        if rel:  # 分析2011年与2010年各行业的相关性: two period columns, correlated over the rows
+            return _wide_pair(text, hits, sheet, rel)
+        cmp = COMPARE_WORDS.search(text)
+        other = (STAT_RX, GROWTH_RX, SHARE_RX, CHART_RX, TEST_RX, MEAN_WORDS, PEAK_RX, ROWSUM_RX, LONG_RX, CAGR_RX)
+        mean = MEAN_WORDS.search(text)
+        if cmp and mean and not any(rx.search(text) for rx in other if rx is not MEAN_WORDS):  # 比较2016年和2020年的平均值: each year down the rows
+            series = _series_of(sheet)
+            named = _named_periods(text, hits, series)
+            apart = list(dict.fromkeys(h.column for h in named))
+            if len(apart) >= 2 and period_range(text, hits, series)[0] is None:
+                label, _, row_spans = wide_rows(text, sheet)
+                spans = [cmp.span(), mean.span(), *row_spans, *[(h.start, h.end) for h in named], *[(h.start, h.end) for h in hits]]
+                return Found(cmp.start(), "stats", {"columns": apart, "stats": ["mean"], **({"label": label} if label else {})}, tuple(spans))
+        if cmp and not any(rx.search(text) for rx in other):  # 对比2016年和2020年: each row's change between the two
+            _, rows, spans = wide_rows(text, sheet)
+            change = _wide_change(text, hits, sheet, cmp, rows, spans + [x.span() for x in ROW_WORDS.finditer(text)])
+            if change is not None:
+                return change
         for rx, what in ((LONG_RX, "long"), (CAGR_RX, "cagr"), (PEAK_RX, "peak"), (ROWSUM_RX, "summary")):
             m = rx.search(text)
             if m:
@@ -571,7 +944,9 @@ class Wide(OpSpec):
                 "growth": _zh(lang, f"计算 {rows} 每一期相对上一期的增长率（{span}）", f"period-on-period growth of {rows} over {span}"),
                 "trend": _zh(lang, f"对 {rows} 在 {span} 的数值按期拟合线性趋势（斜率、r²、p）", f"a linear trend of {rows} over {span} (slope, r², p)"),
                 "summary": _zh(lang, f"计算 {rows} 在 {span} 的合计、平均、最高/最低期和年均增长率", f"totals, means, peaks and growth of {rows} over {span}"),
-                "stats": _zh(lang, f"计算 {rows} 在 {span} 各期数值的{'、'.join(_stat_name(x, lang) for x in args.get('stats') or [])}",
+                "stats": _zh(lang, f"按年份分组，计算 {rows} 在{'、'.join(f'{y}年' for y in args.get('years') or []) or '每一年'}各月数值的{'、'.join(_stat_name(x, lang) for x in args.get('stats') or [])}",
+                             f"the {', '.join(_stat_name(x, lang) for x in args.get('stats') or [])} of {rows} over the months of {', '.join(map(str, args.get('years') or [])) or 'each year'}")
+                if args.get("per_year") else _zh(lang, f"计算 {rows} 在 {span} 各期数值的{'、'.join(_stat_name(x, lang) for x in args.get('stats') or [])}",
                              f"the {', '.join(_stat_name(x, lang) for x in args.get('stats') or [])} of {rows} across {span}")}
         return what[args["what"]]
 
@@ -586,6 +961,9 @@ class Wide(OpSpec):
             return [StepSpec("拟合各行的线性趋势", "wide_trend", "趋势已拟合", {**rng, **({"rows": args["rows"]} if args.get("rows") else {})})]
         if args["what"] == "growth":
             return [StepSpec("计算逐期增长率", "wide_growth", "增长率已算出", rng)]
+        if args["what"] == "stats" and args.get("per_year"):
+            a = {"stats": args["stats"], **({"rows": args["rows"]} if args.get("rows") else {}), **({"years": args["years"]} if args.get("years") else {})}
+            return [StepSpec("按年份计算各月统计量", "wide_stats_per_year", "统计量已算出", a)]
         if args["what"] == "stats":
             a = {"stats": args["stats"], **({"rows": args["rows"]} if args.get("rows") else {}),
                  **{k: args[k] for k in ("first", "last") if args.get(k)}}
@@ -606,8 +984,18 @@ class Wide(OpSpec):
                         f"{t['name']}: slope {t['slope']} per {facts['kind']}, intercept {t['intercept']}, r² = {t['r2']}, p {t['p_text']} ({t['n']} periods)")
                     for t in facts["trends"]]
             return _zh(lang, f"{facts['first']}—{facts['last']} 线性趋势：{'；'.join(said)}。", f"Linear trend {facts['first']} to {facts['last']}: {'; '.join(said)}.")
+        if tool == "wide_stats_per_year":
+            said = [f"{v['name']} {v['year']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(_stat_said(x, v[x], lang) for x in facts["stats"])
+                    + _zh(lang, f"（{v['n']} 个月）", f" ({v['n']} months)") for v in facts["values"]]
+            largest = ""
+            first = [v for v in facts["values"] if v["name"] == facts["values"][0]["name"]] if facts["values"] else []
+            st = facts["stats"][0] if facts["stats"] else None
+            if st and len(first) > 1 and all(isinstance(v[st], (int, float)) for v in first):
+                best = max(first, key=lambda v: v[st])
+                largest = _zh(lang, f"{first[0]['name']} 的{_stat_name(st, lang)}最大的是 {best['year']}。", f" Largest {_stat_name(st, lang)}: {best['year']}.")
+            return _zh(lang, f"{'；'.join(said)}。{largest}", f"{'; '.join(said)}.{largest}")
         if tool == "wide_stats":
-            said = [f"{v['name']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(f"{_stat_name(x, lang)} {num(v[x], lang)}" for x in facts["stats"])
+            said = [f"{v['name']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(_stat_said(x, v[x], lang) for x in facts["stats"])
                     + _zh(lang, f"（{v['n']} 期）", f" ({v['n']} periods)") for v in facts["values"]]
             return _zh(lang, f"{facts['first']}—{facts['last']}：{'；'.join(said)}。", f"{facts['first']} to {facts['last']}: {'; '.join(said)}.")
         if tool != "wide_summary":
@@ -643,6 +1031,53 @@ class Wide(OpSpec):
         more = _zh(lang, f"……（共 {facts['rows_out']} 行）", f" … ({facts['rows_out']} rows)") if facts["rows_out"] > 6 else ""
         blanks = _zh(lang, f"有 {facts['blank_cells']} 个空格未计入。", f" {facts['blank_cells']} blank cells were skipped.") if facts["blank_cells"] else ""
         return _zh(lang, f"{span}：{'；'.join(out)}{more}。{blanks}", f"{span}: {'; '.join(out)}{more}.{blanks}")
+
+
+@operation
+class WideChange(OpSpec):
+    name = "wide_change"
+    family = "explore"
+    label = {"zh": "两期对比", "en": "change between two periods"}
+    words = {}  # read by Growth: two periods named apart in a wide table
+    saves_result = True
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        rows = _sep(lang).join(args.get("rows") or []) or _zh(lang, "每一行", "every row")
+        a, b = args["first"], args["last"]
+        lim = ""
+        if args.get("above") is not None:
+            lim = _zh(lang, f"，只留增长率高于 {num(args['above'])}% 的行", f", keeping rows whose rate is above {num(args['above'], lang)}%")
+        elif args.get("below") is not None:
+            lim = _zh(lang, f"，只留增长率低于 {num(args['below'])}% 的行", f", keeping rows whose rate is below {num(args['below'], lang)}%")
+        return _zh(lang, f"对比 {rows} 在 {a} 和 {b} 的数值，计算变化和增长率（后期−前期）/前期×100{lim}",
+                   f"compare {rows} between {a} and {b}: the change and its rate (later − earlier) / earlier × 100{lim}")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "两期对比"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {"first": args["first"], "last": args["last"], **({"rows": args["rows"]} if args.get("rows") else {}),
+             **{k: args[k] for k in ("above", "below") if args.get(k) is not None}}
+        return [StepSpec("计算两期变化", "wide_change", "变化已算出", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "wide_change":
+            return None
+        a, b = facts["first"], facts["last"]
+        said = [_zh(lang, f"{r['name']}：{a} {num(r['first'])} → {b} {num(r['last'])}，{'增长' if (r['change'] or 0) >= 0 else '减少'} {num(abs(r['change'] or 0))}"
+                          + (f"（{'+' if r['pct'] >= 0 else ''}{r['pct']}%）" if r["pct"] is not None else "（前期为 0 或空，无法算增长率）"),
+                    f"{r['name']}: {a} {num(r['first'], lang)} → {b} {num(r['last'], lang)}, change {num(r['change'], lang)}"
+                    + (f" ({'+' if r['pct'] >= 0 else ''}{r['pct']}%)" if r["pct"] is not None else " (no base to compute a rate)"))
+                for r in facts["rows"]]
+        lim = ""
+        if facts.get("above") is not None or facts.get("below") is not None:
+            word = _zh(lang, "高于" if facts.get("above") is not None else "低于", "above" if facts.get("above") is not None else "below")
+            limit = facts["above"] if facts.get("above") is not None else facts["below"]
+            lim = _zh(lang, f"增长率{word} {num(limit)}% 的有 {facts['rows_out']} 行（共 {facts['rows_in']} 行）。",
+                      f"{facts['rows_out']} of {facts['rows_in']} rows have a rate {word} {num(limit, lang)}%. ")
+        more = _zh(lang, "……", " …") if facts["rows_out"] > len(said) else ""
+        body = _zh(lang, "；".join(said), "; ".join(said))
+        return lim + (body + more + _zh(lang, "。", ".") if said else "")
 
 
 # ---------------------------------------------------------------- pivots and reshaping
@@ -768,6 +1203,8 @@ class Formula(OpSpec):
         if m is None:
             return None
         name, expr = (m.group("name"), m.group("expr")) if m.group("name") else (m.group("name2"), m.group("expr2"))
+        if RATE_NAME.fullmatch(name.strip()) and RATE_LIMIT.search(text) and _series_of(sheet) is not None:
+            return None  # 增长率超过10%的记录，增长率=(2022年-2021年)/2021年*100: the rate's definition, read with its limit
         expr = expr.strip()
         ops = OPERATORS.findall(expr)
         if not ops or not any(m.start("expr" if m.group("name") else "expr2") <= h.start for h in hits):
@@ -897,7 +1334,7 @@ class Replace(OpSpec):
                    f"Set {facts['column']} to {facts['value']} in {facts['changed']:,} of {facts['rows_in']:,} rows (the source file is unchanged).")
 
 
-WHERE_FILLER = re.compile(r"^(?:所有|全部|凡是|凡|那些)?|(?:的(?:所有)?[\u4e00-\u9fff]{0,4}?的?|中的|里的|这些行的)?$")
+WHERE_FILLER = lazy(r"^(?:所有|全部|凡是|凡|那些)?|(?:的(?:所有)?[\u4e00-\u9fff]{0,4}?的?|中的|里的|这些行的)?$")
 
 
 def _where(text: str, begin: int, end: int, changed: str, hits: list[Any], sheet: Any) -> list[Any]:

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+UNIT_TAIL = re.compile(r"\s*[(（][^()（）]{1,12}[)）]\s*$")  # 销售额(元), 汇兑收益(万元/年度), 占比（%）
+ZH_TAG = re.compile(r"[(（]\s*(?:中文|简体|繁体|中|chinese|zh|cn)\s*[)）]\s*$", re.I)
 SPREADSHEET = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv")
 
 
@@ -27,9 +29,33 @@ class SheetInfo:
         return sorted(((v, c) for c, vs in self.values.items() for v in vs), key=lambda p: -len(p[0]))
 
     @cached_property
+    def nameable_values(self) -> tuple[tuple[str, str, str], ...]:
+        """(value, column, casefolded value) for the values prose can name (two characters or more, not a number,
+        not a filler word such as "the"), longest first; built once per sheet."""
+        from modes.evidence import FILLER_EN
+
+        folded = ((v, c, v.casefold().strip()) for v, c in self.value_pairs)
+        return tuple((v, c, vl) for v, c, vl in folded if len(vl) >= 2 and not vl.isdigit() and vl not in FILLER_EN)
+
+    @cached_property
     def folded(self) -> tuple[tuple[str, str], ...]:
-        """(column, its casefolded name) for every named column; built once per sheet."""
-        return tuple((c, c.casefold()) for c in self.columns if c.casefold())
+        """(column, its casefolded name) for every named column, and its name without a unit in brackets
+        (汇兑收益 for 汇兑收益(万元/年度)) where no other column has that name; built once per sheet."""
+        full = [(c, c.casefold()) for c in self.columns if c.casefold()]
+        names = {f for _, f in full}
+        bare = [(c, b) for c, f in full if (b := UNIT_TAIL.sub("", f).strip()) != f and len(b) >= 2 and b not in names]
+        by_bare: dict[str, list[str]] = {}
+        for c, b in bare:
+            by_bare.setdefault(b, []).append(c)
+        # 区域(中文) and 区域(英文) both say 区域: the one tagged Chinese, when exactly one is
+        pick = {b: cs[0] if len(cs) == 1 else next(iter(zh), None) if len(zh := [c for c in cs if ZH_TAG.search(c)]) == 1 else None
+                for b, cs in by_bare.items()}
+        return tuple(full + [(c, b) for c, b in bare if pick[b] == c])
+
+    @cached_property
+    def names(self) -> ColumnNames:
+        """The sheet's column names indexed for resolving a written name; built once per sheet."""
+        return ColumnNames.of(self.columns)
 
     @cached_property
     def synonym_words(self) -> tuple[tuple[str, str], ...]:
@@ -43,6 +69,33 @@ class SheetInfo:
                 by_concept.setdefault(concept, []).append(c)
         return tuple((w, cols[0]) for w, concept in lx.synonyms().items()
                      if (cols := by_concept.get(concept)) is not None and len(cols) == 1)
+
+
+@dataclass(frozen=True)
+class ColumnNames:
+    """A sheet's column names, prepared once for resolve.resolve_column: by exact (casefolded, _ as space) name,
+    by plain meaning, and each name with its casefolded form and letters."""
+
+    exact: dict[str, str]  # casefolded name (or with _ as space) -> the first column so named
+    by_concept: dict[str, tuple[str, ...]]  # lexicon concept -> the columns that carry it
+    folded: tuple[tuple[str, str, frozenset[str]], ...]  # (column, casefolded, its letters), in column order
+    longest: int
+
+    @classmethod
+    def of(cls, columns: tuple[str, ...]) -> ColumnNames:
+        from modes import lexicon as lx
+
+        exact: dict[str, str] = {}
+        by_concept: dict[str, list[str]] = {}
+        for c in columns:
+            cf = c.casefold()
+            exact.setdefault(cf, c)
+            exact.setdefault(cf.replace("_", " "), c)
+            for concept in dict.fromkeys((lx.concept_of(c), lx.concept_of(c.replace("_", " ")))):
+                if concept:
+                    by_concept.setdefault(concept, []).append(c)
+        folded = tuple((c, c.casefold(), frozenset(c.casefold())) for c in columns)
+        return cls(exact, {k: tuple(v) for k, v in by_concept.items()}, folded, max((len(c) for c in columns), default=0))
 
 
 class FileInfo:
@@ -87,12 +140,12 @@ class FileInfo:
         ext = self.path.rsplit(".", 1)[-1].lower() if "." in self.path else ""
         return {"xlsm": "xlsx", "tsv": "csv"}.get(ext, ext)
 
-    @property
+    @cached_property
     def stem(self) -> str:
         name = self.path.rsplit("/", 1)[-1]
         return name.rsplit(".", 1)[0] if "." in name else name
 
-    @property
+    @cached_property
     def name(self) -> str:
         return self.path.rsplit("/", 1)[-1]
 
@@ -120,6 +173,16 @@ class Catalog:
         return tuple(f for f in self.files if f.is_table)
 
     @cached_property
+    def name_needles(self) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+        """(path, ((casefolded path, "named"), (name, "named"), (stem, "stem"))) for every file, longest name first:
+        what the text is searched for when it names a file; built once per catalog."""
+        out = []
+        for f in sorted(self.files, key=lambda f: -len(f.name)):
+            needles = ((f.path.casefold(), "named"), (f.name.casefold(), "named"), (f.stem.casefold(), "stem"))
+            out.append((f.path, tuple((n, how) for n, how in needles if len(n) >= 2)))
+        return tuple(out)
+
+    @cached_property
     def known_names(self) -> set[str]:
         """Every casefolded column and sheet name in the workspace (reads every file's sheets, once)."""
         return {c.casefold() for f in self.files for s in f.sheets for c in s.columns} | {
@@ -138,21 +201,13 @@ class Catalog:
 
     @cached_property
     def _gram_index(self) -> dict[str, list[FileInfo]]:
-        """Each character gram of a column name, a word for a column's meaning or a known value -> the files with it."""
-        from modes import lexicon as lx
-
-        words_of: dict[str, list[str]] = {}
-        for w, concept in lx.synonyms().items():
-            words_of.setdefault(concept, []).append(w)
+        """Each character gram of a column name or a known value -> the files with it."""
         index: dict[str, list[FileInfo]] = {}
         for f in self.tables:
             grams: set[str] = set()
             for s in f.sheets:
                 for c in s.columns:
                     grams |= _grams(c)
-                    meaning = lx.concept_of(c) or lx.concept_of(c.replace("_", " "))
-                    for w in words_of.get(meaning or "", ()):
-                        grams |= _grams(w)
                 for vs in s.values.values():
                     for v in vs:
                         grams |= _grams(v)
@@ -160,14 +215,36 @@ class Catalog:
                 index.setdefault(g, []).append(f)
         return index
 
+    @cached_property
+    def _meaning_index(self) -> dict[str, list[FileInfo]]:
+        """Each lexicon word (casefolded) for the meaning of a column -> the files with such a column. A word
+        stands for a column only when written whole (lexicon.concept_of is a lookup), so it is searched whole."""
+        from modes import lexicon as lx
+
+        words_of: dict[str, list[str]] = {}
+        for w, concept in lx.synonyms().items():
+            words_of.setdefault(concept, []).append(w.casefold())
+        index: dict[str, list[FileInfo]] = {}
+        for f in self.tables:
+            meanings = {lx.concept_of(c) or lx.concept_of(c.replace("_", " ")) for s in f.sheets for c in s.columns}
+            for w in dict.fromkeys(w for m in meanings if m for w in words_of.get(m, ())):
+                index.setdefault(w, []).append(f)
+        return index
+
     def tables_touching(self, text: str) -> list[FileInfo]:
-        """The table files that share a character gram (a CJK character, two ASCII letters) with the text: a superset
-        of the files in which the text can name a column, by name, meaning, part or small typo, or a value."""
+        """The table files that share a character gram (a CJK character, two ASCII letters) with the text, or whose
+        columns' meaning the text writes as a word: a superset of the files in which the text can name a column, by
+        name, meaning, part or small typo, or a value."""
         found: dict[str, FileInfo] = {}
         index = self._gram_index
         for g in _grams(text) | {""}:
             for f in index.get(g, ()):
                 found.setdefault(f.path, f)
+        low = text.casefold()
+        for w, files in self._meaning_index.items():
+            if w in low:
+                for f in files:
+                    found.setdefault(f.path, f)
         return [f for f in self.tables if f.path in found]
 
     def sheets_mentioned(self, text: str) -> list[SheetInfo]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from modes import lexicon as lx
 from modes.catalog import SheetInfo
+from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_values, resolve_column
 from modes.text import CJK, NUMBER_RE, _number, tidy
 
@@ -85,10 +86,10 @@ MAX_COMPARISONS = 32
 QUOTES = r"[\s'\"“”‘’「」『』]*"  # a quoted column name ('成交量'小于10000) ends at its closing quote
 STATS = {"平均": "mean", "平均值": "mean", "平均数": "mean", "平均水平": "mean", "均值": "mean", "average": "mean", "the average": "mean",
          "mean": "mean", "the mean": "mean"}
-STAT_REF = re.compile(r"(?P<stat>the average|the mean|平均水平|平均值|平均数|平均|均值|average|mean)", re.I | re.A)
-QUESTION_VALUE = re.compile(r"什么|啥|哪|多少|几|怎样|如何|否|吗|what|which|how", re.I | re.A)
-ANY_OP = re.compile(r"\s*(?:" + "|".join(p for _, p in INFIX[:-1]) + ")", re.I | re.A)
-INFIX_RE = [(op, re.compile(pat, re.I | re.A)) for op, pat in INFIX]
+STAT_REF = lazy(r"(?P<stat>the average|the mean|平均水平|平均值|平均数|平均|均值|average|mean)", re.I | re.A)
+QUESTION_VALUE = lazy(r"什么|啥|哪|多少|几|怎样|如何|否|吗|what|which|how", re.I | re.A)
+ANY_OP = lazy(r"\s*(?:" + "|".join(p for _, p in INFIX[:-1]) + ")", re.I | re.A)
+INFIX_RE = [(op, lazy(pat, re.I | re.A)) for op, pat in INFIX]
 ARTICLES = {"the", "a", "an", "all", "any", "some", "this", "that", "these", "those", "its", "their", "each", "every"}
 WEAK = {"是", "为", "is", "of", "not", "over", "under", "like", "without", "above", "below"}
 POSTFIX = [
@@ -103,22 +104,22 @@ EMPTY = [
 ]
 _DATE_TEXT = r"(?:19|20)\d{2}\s*(?:年|-|/|\.)?\s*(?:(?:1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?"
 DATE_WORD_FORMS = (
-    re.compile(r"(?P<d>" + _DATE_TEXT + r")\s*(?P<w>" + DATE_AFTER + "|" + DATE_BEFORE + ")", re.I | re.A),
-    re.compile(r"(?<![a-z])(?P<w>after|since|from|later than|before|until|earlier than|prior to)\s+"
+    lazy(r"(?P<d>" + _DATE_TEXT + r")\s*(?P<w>" + DATE_AFTER + "|" + DATE_BEFORE + ")", re.I | re.A),
+    lazy(r"(?<![a-z])(?P<w>after|since|from|later than|before|until|earlier than|prior to)\s+"
                r"(?P<d>(?:19|20)\d{2}(?:[-/.]\d{1,2}(?:[-/.]\d{1,2})?)?)(?!\d)", re.I | re.A),
 )
-YEAR_ALONE = re.compile(
+YEAR_ALONE = lazy(
     r"(?P<y>(?:19|20)\d{2})\s*年\s*(?:(?P<m>1[0-2]|0?[1-9])\s*月份?)?(?!\s*(?:以后|之后|以前|之前|后|前|起|开始|以来|到|至|和|与|-|\d|第|Q|q|上半|下半))"
     r"|(?<![a-z])(?:in|during)\s+(?P<y2>(?:19|20)\d{2})(?![\d-])",
     re.I | re.A,
 )
 BEFORE_WORDS = {"以前", "之前", "前", "before", "until", "earlier", "earlier than", "prior to"}
 STRICT_AFTER = {"after", "later than"}
-DATE_RE = re.compile(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?(?!\d)")
-QUARTER_RE = re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:Q|第)\s*(?P<q>[1-4一二三四])\s*(?:季度)?", re.I | re.A)
-RELATIVE_RE = re.compile(r"今年|本年|去年|本月|这个月|上个月|上月|this year|last year|this month|last month", re.I | re.A)
-HALF_RE = re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?P<h>上半年|下半年|first half|second half|H1|H2)", re.I | re.A)
-RIGHT_STRIP = re.compile(r"(?:的.*|人$|店$|行$|记录$|数据$|订单$|的行$)")
+DATE_RE = lazy(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?(?!\d)")
+QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:Q|第)\s*(?P<q>[1-4一二三四])\s*(?:季度)?", re.I | re.A)
+RELATIVE_RE = lazy(r"今年|本年|去年|本月|这个月|上个月|上月|this year|last year|this month|last month", re.I | re.A)
+HALF_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?P<h>上半年|下半年|first half|second half|H1|H2)", re.I | re.A)
+RIGHT_STRIP = lazy(r"(?:的.*|人$|店$|行$|记录$|数据$|订单$|的行$)")
 
 
 def _article(value: str, col: str | None, sheet: SheetInfo) -> bool:
@@ -151,7 +152,7 @@ def _cjk_number_ok(m: re.Match[str], text: str) -> bool:
     return len(num) >= 2 or bool(m.group("unit")) or not nxt or not CJK.match(nxt) or nxt in "的元块个人名以左次岁分"
 
 
-VALUE_JOIN = re.compile(r"并且|而且|但是|同时|或者|以及|且|但")
+VALUE_JOIN = lazy(r"并且|而且|但是|同时|或者|以及|且|但")
 
 
 def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit]) -> tuple[Any, int] | None:
@@ -248,7 +249,7 @@ class _Scan:
         self.add(Cond(col[0], op, _iso(lo), value2, col[1], col[2]), m.start(), m.end())
 
 
-RANGE_RE = re.compile(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", re.I | re.A)
+RANGE_RE = lazy(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", re.I | re.A)
 
 
 def _cond_between(sc: _Scan) -> None:
@@ -511,7 +512,7 @@ def _cond_absent_values(sc: _Scan) -> None:
                 _absent_value(sc, sc.text[a:b], a, b)
 
 
-OR_WORD = re.compile(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", re.I | re.A)
+OR_WORD = lazy(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", re.I | re.A)
 
 
 def _cond_logic(sc: _Scan) -> None:

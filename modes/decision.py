@@ -19,6 +19,7 @@ class Evidence:
     weight: float
     reason: str
     en: str = ""
+    key: str = ""  # the row of modes/evidence_weights.py the weight was read from
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,13 @@ waits); `idle` (nothing waits). Reading the table is reading how a turn is taken
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from modes import evidence, replies
 from modes import lexicon as lx
-from modes import replies
 from modes.catalog import Catalog
 from modes.decision import Decision, Op, Pending, Request, SessionState
 from modes.gate import (
@@ -30,10 +31,13 @@ from modes.gate import (
     is_confirm,
     understand,
 )
-from modes.resolve import find_files
+from modes.resolve import find_columns, find_files, find_values
 from modes.text import language, normalize
 
 Outcome = tuple[Decision, SessionState]
+NAMELESS_KINDS = {"profile", "compare", "filter"}  # what a bare 看看 / 比较 / 不是… reads as when it names nothing
+FEEDBACK = re.compile(r"算|错|漏|结果|对不上|不对|少了|多了|(?<![a-z])(?:wrong|mistake|missed|missing|result)(?![a-z])", re.I | re.A)
+QUOTED = re.compile(r"['\"“”‘’「」][^'\"“”‘’「」]{1,40}['\"“”‘’「」]")
 EXPLICIT_FILE = ("named", "fuzzy", "description")
 
 
@@ -78,6 +82,57 @@ class Turn:
         return _slot_answer(p, self.text, self.catalog)
 
     @cached_property
+    def names_data(self) -> bool:
+        """The turn points at the workspace: a file or the last result by name, a work noun, a deictic, a column by its exact name."""
+        f, text = self.fresh, self.text
+        if f.file_how in ("named", "result") or f.missing_file_name or f.full or f.plan_only or f.overwrite:
+            return True
+        if any(p.search(text) for p in (lx.WORK_NOUN, lx.DEICTIC, lx.RESULT_REF, lx.THEN_START, lx.EXPORT_LIST)):
+            return True
+        return self.column_named
+
+    @cached_property
+    def column_named(self) -> bool:
+        return any(h.how == "exact" for s in self.catalog.sheets_mentioned(self.text) for h in find_columns(self.text, s))
+
+    @cached_property
+    def names_values(self) -> bool:
+        return any(find_values(self.text, s, []) for f in self.catalog.tables_touching(self.text) for s in f.sheets)
+
+    @cached_property
+    def talk(self) -> str | None:
+        """The kind of talk that is not a request on the workspace, or None."""
+        if not self.new_kinds and not self.fresh.missing_file_name and not self.column_named:  # 怎么撤销 / 你叫问清吗: about wenqing
+            if lx.ABOUT_UNDO.search(self.text):
+                return "undo"
+            if lx.ABOUT_NAME.search(self.text):
+                return "name"
+        if self.names_data:
+            return None
+        text = self.text
+        if self.other_service:
+            return "service"
+        if lx.CONVERSATION.search(text):
+            return "conversation"
+        if lx.PERSONA.search(text) and not FEEDBACK.search(text):  # 你是不是算错了 is about a result, not about wenqing
+            return "persona"
+        outside = bool(evidence.unexplained(text, []))  # words no rule of wenqing reads: about something else
+        if lx.KNOWLEDGE.search(text) and outside:
+            return "knowledge"
+        if lx.STATEMENT.search(text) and outside and not self.names_values:
+            return "other"
+        return None
+
+    @cached_property
+    def other_service(self) -> bool:
+        """天气 / 火车票 / 打开mail: what another app does, when the workspace has no such file, sheet or column."""
+        m = lx.OPEN_APP.search(self.text) or lx.OTHER_SERVICE.search(self.text)
+        if m is None or set(self.fresh.kinds()) - NAMELESS_KINDS or QUOTED.search(self.text):  # 删除比分为'1-0'的比赛记录: work on data
+            return False
+        word = (m.groupdict().get("app") or m.group(0)).casefold()
+        return not any(word in n for n in self.catalog.known_names) and not any(word in f.path.casefold() for f in self.catalog.files)
+
+    @cached_property
     def swapped_to(self) -> str:
         swap = FILE_SWAP.search(self.text)
         said = (swap.group("new") or swap.group("new2") or "") if swap else ""
@@ -86,6 +141,12 @@ class Turn:
 
 
 # ---------------------------------------------------------------- handlers
+
+
+def say_unknown(state: SessionState, utterance: str, reply: str, rule: str) -> Outcome:
+    """A turn answered with what cannot be done (没有第 9 个结果): nothing is run and nothing waits."""
+    req = Request(intent="unknown", text=utterance, lang=language(utterance))
+    return _decision("unknown", "ask_intent", req, reply, rule), state.evolve(turn=state.turn + 1, pending=None)
 
 
 def on_empty(t: Turn) -> Outcome:
@@ -174,6 +235,22 @@ def on_export_list(t: Turn) -> Outcome:
     return _decision("act", "execute", req, "", "export_list"), t.state.evolve(pending=None)
 
 
+def on_talk(t: Turn) -> Outcome:
+    """Talk that is not about the workspace: a reply, and nothing pending is touched."""
+    assert t.talk is not None
+    return _chat(t.talk, t.utterance, t.lang, t.state)
+
+
+def on_names_nothing(t: Turn) -> Outcome:
+    """看看 / 比较 with nothing of the workspace named: ask what to do, never which file to preview. Words no rule
+    reads (周末比较想去爬山) make it talk about something else: a reply."""
+    if t.fresh.unexplained or evidence.unexplained(t.text, []):
+        return _chat("other", t.utterance, t.lang, t.state)
+    req = replace(t.fresh, intent="unknown")
+    d = _decision("unknown", "ask_intent", req, replies.ask_intent(t.lang), "names_nothing")
+    return d, t.state.evolve(pending=None)
+
+
 def on_request(t: Turn) -> Outcome:
     return dropped_note(t, _gate(t.fresh, t.state, [t.utterance], multi_turn=False, catalog=t.catalog, prior=None))
 
@@ -181,9 +258,17 @@ def on_request(t: Turn) -> Outcome:
 # ---------------------------------------------------------------- classifiers
 
 
+HOLD_FILLER = re.compile(r"[\s,，。.!！~、]|这个|那个|吧|了|先|啊|呀|哈|(?<![a-z])(?:for now|it|that|this|please|ok|okay)(?![a-z])", re.I | re.A)
+
+
 def holds(t: Turn) -> bool:
-    """取消 / 算了, or 等一下，先别转 (a hold that asks for nothing new)."""
-    return is_cancel(t.text) or bool(HOLD.match(t.text) and not t.new_kinds - {"export"})
+    """取消 / 算了, 等一下，先别转, 先放着 / leave it for now, 不用了，谢谢: a hold or cancel that asks for nothing new."""
+    if is_cancel(t.text) or (HOLD.match(t.text) and not t.new_kinds - {"export"}):
+        return True
+    if lx.SET_ASIDE.search(t.text) and not HOLD_FILLER.sub("", lx.SET_ASIDE.sub(" ", t.text)):
+        return True  # 这个先放一放吧
+    no_thanks = lx.THANKS.sub(" ", t.text).strip(" ,，。.!！~")
+    return no_thanks != t.text.strip(" ,，。.!！~") and (no_thanks.casefold() == "no" or bool(no_thanks) and is_cancel(no_thanks))
 
 
 def bare_greeting(t: Turn) -> bool:
@@ -211,6 +296,23 @@ def about_wenqing(t: Turn) -> bool:
     return bool(t.chat) and not explicit and (t.chat in ("about", "howto", "safety", "privacy", "formats") or not strong)
 
 
+DEGREE_BIJIAO = re.compile(r"比较(?=[有想喜爱好多少大小高低贵便快慢远近难容累忙])")  # 比较有名: "rather", not "compare"
+
+
+def names_nothing(t: Turn) -> bool:
+    """Talk read as 看看 / 比较 / 不是… that names no file, column or value: words no rule reads, a condition with no
+    column (你不是本人吗), or 比较 meaning "rather". A bare 筛选一下 is a clear intent and is asked about as usual."""
+    f = t.fresh
+    if f.file_how != "none" or not f.ops or t.names_data or t.names_values or set(f.kinds()) - NAMELESS_KINDS:
+        return False
+    if any(o.args.get("unresolved") for o in f.ops):
+        return False
+    conds = [c for o in f.ops if o.kind == "filter" for c in o.args.get("conditions") or []]
+    if any(getattr(c, "column", None) for c in conds):
+        return False
+    return bool(f.unexplained or evidence.unexplained(t.text, [])) or bool(conds) or bool(DEGREE_BIJIAO.search(t.text))
+
+
 def lists_files(t: Turn) -> bool:
     return bool(lx.EXPORT_LIST.search(t.text)) and not (set(t.fresh.kinds()) - WEAK_KINDS) and not t.fresh.file
 
@@ -231,11 +333,13 @@ DIALOGUE: tuple[Row, ...] = (
     Row("any", lambda t: is_confirm(t.text), on_confirm_nothing),
     Row("pending", only_chat, on_chat),
     Row("clarify", lambda t: t.answer is not None, on_slot_answer),
+    Row("any", lambda t: t.talk is not None, on_talk),
     Row("pending", complete_new_request, on_replacement),
     Row("pending", lambda t: bool(t.swapped_to), on_file_swap),
     Row("pending", more_of_the_same, on_more_of_the_same),
     Row("any", about_wenqing, on_chat),
     Row("any", lists_files, on_export_list),
+    Row("idle", names_nothing, on_names_nothing),
     Row("any", lambda t: True, on_request),
 )
 

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from modes import lexicon as lx
+from modes.decision import Evidence
+from modes.evidence_weights import WEIGHTS
+from modes.lazyre import lazy
 from modes.text import blank as _blank
 
 # Function words and politeness that carry no operation, per language (longest first when removed).
@@ -56,17 +59,17 @@ GAPS: tuple[tuple[str, str, str, str, str], ...] = (
     (r"预测|(?<![a-z])(?:forecast|predict)", "预测", "forecasts", "看两列的相关性", "the correlation of two columns"),
     (r"排名第|名次|(?<![a-z])rank(?:ing)? of", "名次", "ranks", "排序或取前几名", "sorting or the top N"),
 )
-GAP_RES = tuple((re.compile(p, re.I), zh, en, czh, cen) for p, zh, en, czh, cen in GAPS)
-QUOTED = re.compile(r"['\"“‘「『][^'\"”’」』]{1,40}['\"”’」』]")
-CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
-LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'_-]+")
-FORMATS = re.compile(r"(?<![a-z])(?:csv|tsv|xlsx|xlsm|xls|ods|excel|wps|utf-?8|gbk|gb18030|bom)(?![a-z])", re.I)
+GAP_RES = tuple((lazy(p, re.I), zh, en, czh, cen) for p, zh, en, czh, cen in GAPS)
+QUOTED = lazy(r"['\"“‘「『][^'\"”’」』]{1,40}['\"”’」』]")
+CJK_RUN = lazy(r"[\u4e00-\u9fff]+")
+LATIN_WORD = lazy(r"[A-Za-z][A-Za-z'_-]+")
+FORMATS = lazy(r"(?<![a-z])(?:csv|tsv|xlsx|xlsm|xls|ods|excel|wps|utf-?8|gbk|gb18030|bom)(?![a-z])", re.I)
 # the words of the rules whose own patterns are slow to scan (rename, drop columns, fill, which-is-highest)
-RULE_WORDS = re.compile(r"改名为|改名成|重命名为?|改叫|更名为|列名改[成为]|填成|填为|填充|补成|哪(?:个|些|一个|家|位|种|类)|谁|"
+RULE_WORDS = lazy(r"改名为|改名成|重命名为?|改叫|更名为|列名改[成为]|填成|填为|填充|补成|哪(?:个|些|一个|家|位|种|类)|谁|"
                         r"最(?:高|大|多|低|小|少|早|晚|好|差)|(?<![a-z])(?:rename|fill|which|who|highest|lowest|most|least|largest|smallest)(?![a-z])",
                         re.I | re.A)
-PATH_PART = re.compile(r"[\w.\-\u4e00-\u9fff]+[/\\]")
-NUMBER_ETC = re.compile(r"\d[\d,.]*\s*(?:%|万|千|亿|k|元|块|岁|天|周|季度|个|条|行|名|人|家|笔|单|次)?", re.I)
+PATH_PART = lazy(r"[\w.\-\u4e00-\u9fff]+[/\\]")
+NUMBER_ETC = lazy(r"\d[\d,.]*\s*(?:%|万|千|亿|k|元|块|岁|天|周|季度|个|条|行|名|人|家|笔|单|次)?", re.I)
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,7 @@ def _known() -> tuple[re.Pattern[str], ...]:
     return tuple(pats)
 
 
-SPLIT_ZH = re.compile(r"[的了和与及把将在是对从给用按都也还就吗呢吧啊呀并再又]")
+SPLIT_ZH = lazy(r"[的了和与及把将在是对从给用按都也还就吗呢吧啊呀并再又]")
 FILLER_SET = frozenset(FILLER_ZH)
 FILLER_BY_LENGTH = sorted(FILLER_ZH, key=len, reverse=True)
 
@@ -137,7 +140,7 @@ def _concept(word: str) -> bool:
     return bool(lx.concept_of(w) or (w.endswith("s") and lx.concept_of(w[:-1])))
 
 
-MONTH_ALONE = re.compile(r"(?<![\d年/\-.])(?:1[0-2]|0?[1-9]|[一二三四五六七八九十]|十[一二])\s*月份?(?!\d)"
+MONTH_ALONE = lazy(r"(?<![\d年/\-.])(?:1[0-2]|0?[1-9]|[一二三四五六七八九十]|十[一二])\s*月份?(?!\d)"
                          r"|(?:19|20)\d{2}\s*(?:年|-|/|\.)\s*(?:1[0-2]|0?[1-9])(?:\s*(?:月|-|/|\.)\s*(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?|\s*月份?)?")
 
 
@@ -171,3 +174,8 @@ def gaps(text: str, consumed: Iterable[tuple[int, int]] = ()) -> list[Gap]:
     """Things asked for (outside the consumed spans) that no operation does."""
     rest = _blank(text, list(consumed) + [m.span() for m in QUOTED.finditer(text)])  # '同比增长' in quotes is a value
     return [Gap(rx, zh, en, czh, cen) for rx, zh, en, czh, cen in GAP_RES if rx.search(rest)]
+
+
+def weighed(key: str, reason: str, en: str = "") -> Evidence:
+    """One piece of evidence, its weight read from the calibrated table; the factor is the key's first part."""
+    return Evidence(key.split("_", 1)[0], WEIGHTS[key], reason, en, key)

@@ -12,22 +12,23 @@ from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.conditions import Cond
 from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState
 from modes.evidence import Gap
+from modes.lazyre import lazy
 from modes.ops import TurnOps, _blank, parse_turn
 from modes.resolve import FileRef, find_columns, find_files, find_sheet, find_values
 from modes.table import select_mode
 from modes.text import language, normalize, parse_number
 
 WEAK_KINDS = {"profile", "export"}
-CJK_CHARS = re.compile(r"[\u4e00-\u9fff]")
+CJK_CHARS = lazy(r"[\u4e00-\u9fff]")
 FUNCTION_WORDS = set(
     "how many rows row columns column sort it by export to as csv excel xlsx the an of show me preview and then now what about "
     "please filter where top first last desc asc descending ascending count sum total average mean dedupe duplicates remove drop "
     "save convert open view list again too also this that one file table sheet is are there any do can you".split()
 )
-HOLD = re.compile(r"^\s*(?:等一下|等等|等会|稍等|先别|先不要|先不|别急|(?<![a-z])(?:wait|hold on|not yet|don'?t yet)(?![a-z]))", re.I | re.A)
-FILE_SWAP = re.compile(r"不是\s*(?P<old>[^,，。]{1,20}?)\s*[,，]?\s*(?:而)?是\s*(?P<new>[^,，。]{1,30})|not\s+(?P<old2>\S+)\s*,?\s*(?:but\s+)?(?P<new2>\S+)\s*$", re.I | re.A)
-ADDITIVE = re.compile(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|(?<![a-z])(?:also|additionally|and also|plus|as well)(?![a-z])", re.I | re.A)
-FOLLOW_UP = re.compile(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z])(?:also|then|and now|now|next|what about|how about)(?![a-z])", re.I | re.A)
+HOLD = lazy(r"^\s*(?:等一下|等等|等会|稍等|先别|先不要|先不|别急|(?<![a-z])(?:wait|hold on|not yet|don'?t yet)(?![a-z]))", re.I | re.A)
+FILE_SWAP = lazy(r"不是\s*(?P<old>[^,，。]{1,20}?)\s*[,，]?\s*(?:而)?是\s*(?P<new>[^,，。]{1,30})|not\s+(?P<old2>\S+)\s*,?\s*(?:but\s+)?(?P<new2>\S+)\s*$", re.I | re.A)
+ADDITIVE = lazy(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|(?<![a-z])(?:also|additionally|and also|plus|as well)(?![a-z])", re.I | re.A)
+FOLLOW_UP = lazy(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z])(?:also|then|and now|now|next|what about|how about)(?![a-z])", re.I | re.A)
 EMPTY_SHEET = SheetInfo(None, ())
 
 
@@ -35,9 +36,9 @@ EMPTY_SHEET = SheetInfo(None, ())
 
 
 ABOUT_KINDS = (
-    ("safety", re.compile(r"改掉|改动|覆盖|删掉|删除|原文件|overwrite|modify|change my|delete", re.I | re.A)),
-    ("privacy", re.compile(r"联网|上传|隐私|泄露|发到|网上|离线|online|upload|privacy|sent|internet|offline|cloud", re.I | re.A)),
-    ("formats", re.compile(r"格式|xlsx?|csv|wps|ods|format", re.I | re.A)),
+    ("safety", lazy(r"改掉|改动|覆盖|删掉|删除|原文件|overwrite|modify|change my|delete", re.I | re.A)),
+    ("privacy", lazy(r"联网|上传|隐私|泄露|发到|网上|离线|online|upload|privacy|sent|internet|offline|cloud", re.I | re.A)),
+    ("formats", lazy(r"格式|xlsx?|csv|wps|ods|format", re.I | re.A)),
 )
 
 
@@ -209,7 +210,7 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
         r.sheet, r.parsed, _, _ = _best_sheet(only, texts, flags)
         r.fi, r.file, r.how = only, only.path, "only"
         r.sheet_name = r.sheet.name if len(only.sheets) > 1 else None
-        ev.append(Evidence("file", -0.05, "工作区里只有这一个表格", "the workspace holds only this table"))
+        ev.append(evidence.weighed("file_only", "工作区里只有这一个表格", "the workspace holds only this table"))
     if r.fi is None and r.how in ("none", "ambiguous", "current_missing") and not chatty:
         # infer the file from the columns and values the request mentions
         # only files sharing a character with the request can have a column or value it names
@@ -225,7 +226,7 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
             r.fi, r.sheet, r.parsed = fits[0]
             r.file, r.how = r.fi.path, "inferred"
             r.sheet_name = r.sheet.name if len(r.fi.sheets) > 1 else None
-            ev.append(Evidence("file", -0.45, "您没有说是哪个文件，只有它含有提到的列"))
+            ev.append(evidence.weighed("file_inferred", "您没有说是哪个文件，只有它含有提到的列"))
         elif len(fits) == 1 and r.how == "ambiguous":
             r.candidates = [fits[0][0].path] + [c for c in r.candidates if c != fits[0][0].path]
         elif len(fits) > 1 and r.how == "none" and has_work:
@@ -307,18 +308,19 @@ def _u_input(u: _Understanding) -> None:
     how = u.how
     result = catalog.get(state.last_result) if state.last_result else None
     said_result = bool(lx.RESULT_REF.search(norms[-1]))
-    if result is not None and (how in ("none", "current", "current_missing") and (said_result or lx.THEN_START.search(norms[-1]))
-                               or said_result and how in ("missing", "type", "ambiguous")):
+    then = result is not None and bool(lx.THEN_START.search(norms[-1])) and _goes_on_from(result, norms[-1], catalog.get(state.current_file))
+    if result is not None and (how in ("none", "current", "current_missing") and (said_result or then)
+                               or (said_result or then) and how in ("missing", "type", "ambiguous")):
         if how in ("missing", "type", "ambiguous"):  # what looked like a file name (points_合计) is a column of the result
             u.texts[-1] = norms[-1]
         u.how, u.file = "result", result.path  # 在这个结果里… / then …: the last result is the input
-        u.ev.append(Evidence("file", -0.05, "在上一步的结果上操作", "working on the previous result"))
+        u.ev.append(evidence.weighed("file_result", "在上一步的结果上操作", "working on the previous result"))
     if u.how in ("named", "fuzzy", "description", "current", "type"):
         u.file = u.ref.path
         if u.how == "fuzzy":
-            u.ev.append(Evidence("file", -0.1, "文件名和工作区里的文件差一点，按最接近的理解"))
+            u.ev.append(evidence.weighed("file_fuzzy", "文件名和工作区里的文件差一点，按最接近的理解"))
         if u.how == "type":
-            u.ev.append(Evidence("file", -0.45, "您没有说是哪个文件，工作区里只有这一个这种类型的文件"))
+            u.ev.append(evidence.weighed("file_type", "您没有说是哪个文件，工作区里只有这一个这种类型的文件"))
     fi = catalog.get(u.file) if u.file else None
     if fi is not None and not fi.is_table:
         u.problems.append(f"{fi.name} 不是表格文件。" if lang == "zh" else f"{fi.name} is not a spreadsheet.")
@@ -382,22 +384,23 @@ def _u_understood(u: _Understanding) -> None:
     """Evidence of what was not understood: a preview only, words no rule read, columns no step uses, typos."""
     ops, ev, parsed = u.ops, u.ev, u.parsed
     if u.how == "only" and all(o.kind == "profile" for o in ops):  # a question in a one-file folder that only reads as a preview
-        ev.append(Evidence("file", -0.4, "只理解成预览这个表", "read only as a preview of the table"))
+        ev.append(evidence.weighed("file_preview_only", "只理解成预览这个表", "read only as a preview of the table"))
     if u.file is not None and ops and not any(x for o in ops for x in o.args.get("unresolved", [])):  # an unresolved name is asked about anyway
         words, found_gaps = _unread(u.texts[-1], parsed[-1], u.sheet)
         if words:
-            ev.append(Evidence("words", -0.4, "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
+            ev.append(evidence.weighed("words_unread", "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
+            ev += [evidence.weighed("words_unread_more", "") for _ in words[1:]]  # each further word unread lowers it more
         for g in found_gaps:
-            ev.append(Evidence("gap", -0.5, g.say("zh"), g.say("en")))
+            ev.append(evidence.weighed("gap_unsupported", g.say("zh"), g.say("en")))
         u.kw["unexplained"], u.kw["gaps"] = tuple(words), tuple(found_gaps)
         unused = _unused_columns(u.texts[-1], ops, u.sheet)
         if unused:  # 每个大区里销售额最高的品类: a column the request names that no step uses
-            ev.append(Evidence("words", -0.5, "没用上：" + "、".join(unused), "not used: " + ", ".join(unused)))
+            ev.append(evidence.weighed("words_unused", "没用上：" + "、".join(unused), "not used: " + ", ".join(unused)))
             u.kw["unexplained"] = tuple(words) + tuple(unused)
     for factor, zh_, en_ in (d for o in ops for d in o.args.get("doubts", ())):  # a reading the operation itself is unsure of
         ev.append(Evidence(factor, -0.45, zh_, en_))
     if u.file is not None and any(p.typos for p in parsed):
-        ev.append(Evidence("column", -0.4, "列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos)))
+        ev.append(evidence.weighed("column_typo", "列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos)))
 
 
 def _u_whole_tables(u: _Understanding) -> None:
@@ -438,9 +441,9 @@ def _u_missing(u: _Understanding) -> None:
         missing += [m for m in m2 if m not in missing]
         u.problems += p2
         if typo:
-            u.ev.append(Evidence("value", -0.4, "列名按最接近的理解"))
+            u.ev.append(evidence.weighed("value_typo", "列名按最接近的理解"))
     if u.how == "description":
-        u.ev.append(Evidence("file", -0.05, ""))  # named by what it holds, not by its name
+        u.ev.append(evidence.weighed("file_description", ""))  # named by what it holds, not by its name
 
 
 # the steps of understanding one request, in the order they run
@@ -459,6 +462,24 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         candidates=tuple(u.candidates), missing_file_name=None if how == "result" else u.ref.missing_name, missing=tuple(u.missing),
         problems=tuple(u.problems), closest=tuple(u.sheet.columns), evidence=tuple(u.ev), **u.kw,
     )
+
+
+def _goes_on_from(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
+    """然后 / 再把 / then … goes on from the last result, unless it names a sheet of the current file or a column only
+    the current file has (再把客户表里等级是A的筛出来). 金额 after a summary is its 金额_合计."""
+    if cur is None:
+        return True
+    low = text.casefold()
+    if len(cur.sheets) > 1 and any(s.name and s.name.casefold() in low for s in cur.sheets):
+        return False
+    res_hits = [h for s in result.sheets for h in find_columns(text, s)]
+    res_cols = [c.casefold() for s in result.sheets for c in s.columns]
+
+    def only_current(h: Any) -> bool:
+        inside = any(r.start <= h.start and h.end <= r.end for r in res_hits)
+        return h.how == "exact" and not inside and not any(h.column.casefold() in c for c in res_cols)
+
+    return not any(only_current(h) for s in cur.sheets for h in find_columns(text, s))
 
 
 WHOLE_TABLE_OPS = {"profile", "export", "full_analysis", "list_files", "compare", "join", "append", "clean"}
@@ -499,7 +520,7 @@ def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list
         words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
     hits = find_columns(text, sheet) if re.search(r"至|到|~|—", text) else []
     for a, b in zip(hits, hits[1:], strict=False):  # 2015年至2020年: a range of columns, which no rule reads yet
-        if re.fullmatch(r"\s*(?:至|到|~|-|—|to|through)\s*", text[a.end : b.start], re.I):
+        if re.fullmatch(r"\s*(?:至|到|~|-|—|to|through)\s*", text[a.end : b.start], re.I) and not any(s <= a.start and b.end <= e for s, e in turn.consumed):
             words.insert(0, text[a.start : b.end])
     return words, found
 
@@ -607,15 +628,24 @@ def _why(req: Request, lang: str) -> str:
     return ("(" + "; ".join(said) + ".) ") if said else ""
 
 
-SLOT_ANSWER = re.compile(r"^\s*(?:就?用|就|是|选|要|拿|按|用的是|我说的是|指的是|(?:i mean|use|the|it'?s|by)\s)?\s*(?P<body>.+?)\s*"
+SLOT_ANSWER = lazy(r"^\s*(?:就?用|就|是|选|要|拿|按|用的是|我说的是|指的是|(?:i mean|use|the|it'?s|by)\s)?\s*(?P<body>.+?)\s*"
                          r"(?:这一?列|那一?列|这个字段|那个字段|一列|列|字段|(?:the\s+)?column)?\s*(?:吧|就行|就好|即可|啊|呀)?\s*[。.!！]?\s*$", re.I | re.A)
 SLOT_PHRASE = {"group_by": "按 {} 分组", "sort_by": "按 {} 排序", "columns": "只保留 {} 列", "column": "", "columns_pair": "{} 的相关性",
                "join_key": "按 {} 关联"}
 
 
+def _spec_slot(req: Request, missing: str) -> bool:
+    """A missing slot of a column kind that one of the request's operations asks about with its own question."""
+    for o in req.ops:
+        spec = opspec.get(o.kind)
+        if spec is not None and any(s.missing_name == missing and s.kind in ("column", "columns", "keys") for s in spec.slots):
+            return True
+    return False
+
+
 def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     """The turns with the columns an answer names put where they were asked for; [] when it names none; None when not an answer."""
-    asked = [m for m in p.request.missing if m in SLOT_PHRASE]
+    asked = [m for m in p.request.missing if m in SLOT_PHRASE or _spec_slot(p.request, m)]
     f = catalog.get(p.request.file) if p.request.file else None
     m = SLOT_ANSWER.match(text)
     if not asked or f is None or not f.sheets or m is None:
@@ -635,6 +665,8 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         return turns
     if asked[0] == "column":  # 找异常值 + 实际销量: the column joins the request that asked for it
         return turns[:-1] + [f"{turns[-1]} {cols[0]}"]
+    if asked[0] not in SLOT_PHRASE:  # a slot an operation asked about in its own words: the columns join that request
+        return turns[:-1] + [f"{turns[-1]} {'、'.join(cols)}"]
     return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
 
 
@@ -648,7 +680,7 @@ def _only_guesses(req: Request, multi_turn: bool) -> bool:
     """A reading with nothing firm in it: the file not named, a column or value guessed from a near-miss word,
     several content words no rule read, and no confidence left. Restating such a reading would restate a guess."""
     return (not multi_turn and req.file_how in ("none", "only", "inferred") and req.confidence <= 0.1
-            and len(req.unexplained) >= 2 and any(e.factor in ("column", "value") and e.weight <= -0.4 for e in req.evidence))
+            and len(req.unexplained) >= 2 and any(e.key in ("column_typo", "value_typo") for e in req.evidence))
 
 
 def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool, catalog: Catalog, prior: Pending | None) -> tuple[Decision, SessionState]:

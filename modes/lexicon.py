@@ -6,6 +6,8 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from modes.lazyre import lazy
+
 # Plain cross-language meanings of column names. A column belongs to a concept when its folded name
 # is one of the concept's words; a word in a request then reaches that column.
 CONCEPTS: dict[str, tuple[str, ...]] = {
@@ -96,7 +98,7 @@ def alt(*words: str) -> str:
 
 
 def rx(*words: str) -> re.Pattern[str]:
-    return re.compile(alt(*words), re.I | re.A)
+    return lazy(alt(*words), re.I | re.A)
 
 
 # --- operations -----------------------------------------------------------------------------
@@ -104,24 +106,24 @@ FILTER = rx("筛选", "筛出", "筛一下", "筛下", "筛", "过滤", "挑出"
 # Words written right before values that exclude them: 剔除上海, 不包括广州, except Sales
 EXCLUDE = rx("除了", "除去", "除开", "刨除", "扣除", "剔除", "排除", "去掉", "去除", "删掉", "删除", "不包括", "不包含", "不含", "不算", "不要",
              "除", "非", "except", "excluding", "exclude", "other than", "besides", "without", "not", "but not", "apart from")
-EXCLUDE_BEFORE = re.compile(r"(?:" + EXCLUDE.pattern + r")\s*(?:掉|了)?\s*$", re.I | re.A)
+EXCLUDE_BEFORE = lazy(r"(?:" + EXCLUDE.pattern + r")\s*(?:掉|了)?\s*$", re.I | re.A)
 DELETE_ROWS = rx("删掉", "删除", "删了", "去掉", "去除", "剔除", "排除", "remove", "delete", "drop")
-SORT = re.compile(
+SORT = lazy(
     r"排序|排一下|排个序|排列|重新排|排\b|排,|排$|从高到低|从低到高|从大到小|从小到大|由高到低|由低到高|升序|降序|倒序|正序|"
     r"\bsort(?:ed)?\b|\border(?:ed)? by\b|\brank(?:ed)?\b|\bsrot\b|\bascending\b|\bdescending\b",
     re.I | re.A,
 )
-GROUP = re.compile(
+GROUP = lazy(
     r"汇总|分组|统计|求和|总和|合计|加总|平均|均值|求均值|计数|小计|总计|按.{1,12}?算|"
     r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b",
     re.I | re.A,
 )
 DEDUPE = rx("去重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")
 CLEAN = rx("清洗", "清理", "数据清洗", "填成", "填为", "填充", "填上", "补成", "补全", "去空格", "去掉空格", "去除空格", "空值填", "clean", "cleanse", "tidy up", "trim", "fill")
-SELECT = re.compile(r"只保留|保留|只要.{0,20}列|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
-ADD_COLUMN = re.compile(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|\badd (?:a |new )*column|\bnew column", re.I | re.A)
-TOP_N = re.compile(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的)|\btop\s*(\d+)|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人)", re.I | re.A)
-HEAD_N = re.compile(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
+SELECT = lazy(r"只保留|保留|只要.{0,20}列|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
+ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|\badd (?:a |new )*column|\bnew column", re.I | re.A)
+TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的)|\btop\s*(\d+)|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人)", re.I | re.A)
+HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
 EXPORT = rx("导出", "导出来", "输出", "另存为", "另存", "保存为", "保存成", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
 PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅瞅", "打开", "长啥样", "长什么样", "什么样", "多少行", "几行", "多少条", "多少列", "几列", "有哪些列", "哪些列", "哪些字段", "列名", "字段", "表头", "什么类型", "数据类型", "类型", "空值", "缺失值", "概况", "概览", "基本情况", "描述", "介绍", "describe", "preview", "show me", "show", "open", "look at", "peek", "how many rows", "how many columns", "rows", "rwos", "columns", "overview", "profile", "analyse", "analyze", "analysis", "inspect", "summary of", "what's in", "what is in")
 EXPLORE_COMPARE = rx("对比", "比较", "比一下", "比对", "相比", "compare", "comparison", " vs ", "versus", "差异", "区别在")
@@ -129,68 +131,117 @@ EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal*", "不�
 EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlation", "correlations", "correlated", "correlate", "correlat*", "relationship", "relation", "影响")
 EXPLORE_JOIN = rx("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")
 FULL = rx("全面分析", "完整分析", "深入分析", "详细分析", "深度分析", "全方位", "全面", "full analysis", "comprehensive", "in-depth", "thorough analysis", "complete analysis", "full report", "analyze everything", "analyse everything")
-PLAN_ONLY = re.compile(
+PLAN_ONLY = lazy(
     r"先出个?方案|出个?方案|只要方案|先给我?个?方案|给个方案|先看方案|先看看方案|方案先|先给我?看看?计划|只出方案|不用执行|先别执行|别执行|"
     r"\bplan first\b|\bshow me the plan\b|\bjust the plan\b|\bplan only\b|\bonly the plan\b|\bdon'?t run\b|\bdon'?t execute\b|\bwithout running\b|\bjust (?:show|give) me (?:a|the) plan\b",
     re.I | re.A,
 )
-OVERWRITE = re.compile(
+OVERWRITE = lazy(
     r"(?:保存|存|写|放)(?:到|回|进|在|入)(?:原|源)|覆盖|保存回原|存回原|写回原|直接改原|直接改掉原|原地修改|替换原文件|直接保存|改原文件|在原文件上|原表上改|"
     r"\boverwrit|\bin place\b|\bin-place\b|\bsave over\b|\breplace the original\b|\bsave it back\b|\bsave back\b",
     re.I | re.A,
 )
-NO_OVERWRITE = re.compile(r"别动原|不要动原|不动原|不要覆盖|别覆盖|不覆盖|不改原|别改原|另存|don'?t (?:touch|overwrite|change) the original|keep the original", re.I | re.A)
-EXPORT_LIST = re.compile(
+NO_OVERWRITE = lazy(r"别动原|不要动原|不动原|不要覆盖|别覆盖|不覆盖|不改原|别改原|另存|don'?t (?:touch|overwrite|change) the original|keep the original", re.I | re.A)
+EXPORT_LIST = lazy(
     r"文件清单|文件列表|文件目录|表格清单|表格列表|(?:有|都有|有些)(?:哪些|啥|什么)(?:文件|表格|表)|(?:都)?有啥表|哪些文件|"
     r"\bfile list\b|\bwhat'?s in (?:this|the) (?:folder|directory|workspace)\b|\bwhat is in (?:this|the) (?:folder|directory|workspace)\b|\bfolder contents\b|\blist (?:of )?(?:the |all )?files\b|\blist (?:the )?(?:workspace|folder)\b|\b(?:what|which) files\b|\bfiles (?:are )?in (?:the |this )?(?:workspace|folder|directory)\b",
     re.I | re.A,
 )
-QUESTION_DATA = re.compile(r"哪个|哪些.{0,6}最|多少|是多少|几次|几个|几条|几笔|几家|几人|最高|最低|最多|最少|\bwhich\b|\bhow many\b|\bhow much\b|\bwhat is the\b|\bhighest\b|\blowest\b", re.I | re.A)
+QUESTION_DATA = lazy(r"哪个|哪些.{0,6}最|多少|是多少|几次|几个|几条|几笔|几家|几人|最高|最低|最多|最少|\bwhich\b|\bhow many\b|\bhow much\b|\bwhat is the\b|\bhighest\b|\blowest\b", re.I | re.A)
 
 # --- chat and vague requests ------------------------------------------------------------------
-GREETING = re.compile(r"^(?:你好|您好|嗨|哈喽|哈啰|hello|hi|hey|早上好|上午好|中午好|下午好|晚上好|早安|晚安|在吗|在不在|good (?:morning|afternoon|evening)|yo)(?:\s+there)?[呀啊哈!,.~ ]*$", re.I | re.A)
-THANKS = re.compile(r"谢谢|多谢|感谢|谢啦|谢了|辛苦|帮大忙|太棒了|厉害|牛|好用|thanks|thank you|\bthx\b|\bty\b|appreciate|great job|awesome|that's all|that is all|bye|再见|拜拜|没事了|没有了", re.I | re.A)
-VENTING = re.compile(r"烦|气死|累死|累了|吐了|崩溃|头疼|头大|无语|郁闷|受不了|加班|心累|抓狂|难受|讨厌|好难|太难|难死|麻烦死|要疯|疯了|哭了|救命|😩|😭|😫|😤|🙃|ugh|annoying|tired|exhausted|hate|frustrat|sick of|so boring", re.I | re.A)
-ABOUT_ME = re.compile(
+GREETING = lazy(r"^(?:你好|您好|嗨|哈喽|哈啰|hello|hi|hey|早上好|上午好|中午好|下午好|晚上好|早安|晚安|在吗|在不在|good (?:morning|afternoon|evening)|yo)(?:\s+there)?[呀啊哈!,.~ ]*$", re.I | re.A)
+THANKS = lazy(r"谢谢|多谢|感谢|谢啦|谢了|辛苦|帮大忙|太棒了|厉害|牛|好用|thanks|thank you|\bthx\b|\bty\b|appreciate|great job|awesome|that's all|that is all|bye|再见|拜拜|没事了|没有了", re.I | re.A)
+VENTING = lazy(r"烦|气死|累死|累了|吐了|崩溃|头疼|头大|无语|郁闷|受不了|加班|心累|抓狂|难受|讨厌|好难|太难|难死|麻烦死|要疯|疯了|哭了|救命|😩|😭|😫|😤|🙃|ugh|annoying|tired|exhausted|hate|frustrat|sick of|so boring", re.I | re.A)
+ABOUT_ME = lazy(
     r"你是谁|你叫什么|你是什么|你能做什么|你能干什么|你会做什么|你会干什么|你会什么|你可以做什么|你都能|你能帮我做什么|你有什么功能|有什么功能|"
     r"你能帮我干[嘛啥]|你能干[嘛啥]|你会干[嘛啥]|能干[嘛啥]|会不会.{0,10}(?:覆盖|改|删|动|上传|丢|泄露)|"
     r"你支持|支持哪些|你(?:能|可以|会|能不能|可不可以)(?:处理|打开|读取?|识别|支持|看懂)|能处理(?:哪些|什么)|支持什么|你和.{1,20}(?:区别|不同|比)|你跟.{1,20}(?:区别|不同)|你会不会|你能不能.{0,6}(?:联网|上传)|会不会把|会不会改|"
     r"安全吗|隐私|上传|联网|发到|泄露|离线|模型|问清是|怎么用你|你怎么用|传到网上|传到云|传出去|发出去|云端|服务器上|会不会.{0,10}(?:传|发给|外泄)|"
     r"\bwho are you\b|\bwhat are you\b|\bwhat can you do\b|\bwhat do you do\b|\bwhat can you help\b|\bhow do you work\b|\bdo you support\b|"
     r"\bwho (?:made|built|created|wrote) you\b|\bcan you (?:read|open|handle|process|work with|support|deal with) (?:password|encrypted|xls|xlsx|csv|excel|big|large|chinese|gbk|files?\b)|"
+    r"你能做(?:些|哪些)|能做些什么|能帮(?:我|上)?(?:做|干)?(?:些|哪些)|怎么使用|使用说明|用法|"
+    r"\bhow (?:do|can|should) i use (?:you|this|it)\b|\bwhat (?:file )?(?:types|kinds of files|files) (?:can|do) you\b|\bleave (?:this|my) (?:computer|machine|laptop)\b|"
     r"\bare you\b|\bsent anywhere\b|\bonline\b|\boffline\b|\bwithout (?:the )?internet\b|\b(?:delete|remove|overwrite|change|modify|touch) my (?:files?|data|spreadsheets?)\b|\bprivacy\b|\bupload|\bsafe\b|\byour name\b|\bwhat formats\b|\bwill you (?:change|modify|overwrite)\b",
     re.I | re.A,
 )
-HOWTO = re.compile(
+HOWTO = lazy(
     r"怎么用|怎么写|怎么做|如何|什么意思|是什么|啥意思|怎么弄|怎么设置|公式|函数|vlookup|透视表|数据透视|快捷键|"
     r"\bhow (?:do|can|to|should) (?:i|you|we)?\b|\bhow to\b|\bwhat is an?\b|\bwhat does\b|\bformula\b|\bpivot\b|\bshortcut\b",
     re.I | re.A,
 )
-VAGUE = re.compile(
+VAGUE = lazy(
     r"弄一下|弄下|弄弄|弄|搞一下|搞下|搞|处理一下|处理下|处理|整一下|整理一下|看着办|帮个忙|帮帮忙|帮忙|帮我一下|优化一下|改一下|"
     r"^\s*(?:help|help!+|i need help|need help|please help)\s*[!.?]*\s*$|\bfix\b|\bdo something\b|\bdo the thing\b|\bhelp me\b|\bhandle\b|\bdeal with\b|\btake care of\b|\bwork on\b|\bsort (?:it|this) out\b|\bdo it\b|\bmake it better\b|\bimprove\b",
     re.I | re.A,
 )
-HEADER_ROW = re.compile(
+HEADER_ROW = lazy(
     r"(?:表头|标题行|列名)\s*(?:在|是|为)?\s*第\s*(\d+|[一二两三四五六七八九十]+)\s*行|第\s*(\d+|[一二两三四五六七八九十]+)\s*行(?:才)?是\s*(?:表头|标题行|列名)"
     r"|header\s+(?:is\s+)?(?:on|in|at)?\s*(?:row|line)\s*(\d+)|(?:row|line)\s*(\d+)\s+is\s+the\s+header",
     re.I | re.A,
 )
-REMARK = re.compile(r"不错|挺好|很好|真好|好看|漂亮|厉害|有意思|有趣|整齐|干净|乱|哪来的|谁做的|谁给的|发我的|发给我的|发来的|给我的|传给我|传过来的|"
+REMARK = lazy(r"不错|挺好|很好|真好|好看|漂亮|厉害|有意思|有趣|整齐|干净|乱|哪来的|谁做的|谁给的|发我的|发给我的|发来的|给我的|传给我|传过来的|"
                     r"(?:上周|昨天|前天|今天|刚才|上个月|早上)(?:才)?(?:发|给|传)|(?:财务|同事|领导|老板|客户|助理)(?:那边)?(?:发|给|做|整理)的|"
                     r"sent (?:it |this )?(?:to )?me|gave (?:it |this )?(?:to )?me|(?:is|was) from (?:my|the|our) \w+|came from|"
                     r"looks (?:good|nice|great|fine)|nice|interesting|neat|messy", re.I | re.A)
-WORK_NOUN = re.compile(r"表|文件|数据|报告|sheet|excel|file|data|table|spreadsheet|csv|xlsx|report|列|行", re.I | re.A)
+WORK_NOUN = lazy(r"表|文件|数据|报告|sheet|excel|file|data|table|spreadsheet|csv|xlsx|report|列|行", re.I | re.A)
 
-CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是", "行", "执行", "执行吧", "开始", "没问题", "对", "对的", "嗯", "嗯嗯", "确定", "同意", "冲", "搞吧", "来吧", "ok", "okay", "yes", "y", "go", "go ahead", "sure", "yep", "yeah", "confirm", "proceed", "run it", "do it", "please do", "yes please", "sounds good")
+CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是", "行", "执行", "执行吧", "开始", "没问题", "对", "对的", "嗯", "嗯嗯", "确定", "同意", "冲", "搞吧", "来吧", "ok", "okay", "yes", "y", "go", "go ahead", "sure", "yep", "yeah", "confirm", "proceed", "run it", "do it", "please do", "yes please", "sounds good",
+                 "就这样", "就这么办", "这么办", "跑", "跑吧", "跑一下", "ahead", "let's", "lets", "do", "it", "run", "please", "alright", "all right",
+                 "fine", "go for it", "that's right", "right", "correct")
 CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别弄了", "不做了", "先不", "先不用", "停", "停止", "不要", "别", "放弃", "撤销", "等等", "等一下",
                 "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't", "wait", "cancel that", "cancel it")
-CORRECTION = re.compile(r"改成|改为|换成|换为|改一下条件|应该是|不是.{0,20}是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|instead|change (?:it|the \w+) to|i meant|i mean|actually", re.I | re.A)
+CORRECTION = lazy(r"改成|改为|换成|换为|改一下条件|应该是|不是.{0,20}是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|instead|change (?:it|the \w+) to|i meant|i mean|actually", re.I | re.A)
 # Setting the earlier request aside before a new one: 算了这个先放着，帮我…
-SET_ASIDE = re.compile(r"算了|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
+SET_ASIDE = lazy(r"算了|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
                        r"(?<![a-z])(?:never ?mind|forget (?:it|that|about it)|scratch that|leave (?:it|that) for now|skip that)(?![a-z])", re.I | re.A)
+THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and then|after that|next,)", re.I | re.A)
 # The previous result as the input of this request
-RESULT_REF = re.compile(r"(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果"
+RESULT_REF = lazy(r"(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d"
+                        r"|(?<![a-z])(?:export|save|sort|filter|group|keep|chart|plot) (?:it|them|that)(?![a-z])|(?<![a-z])result\s*#?\s*\d"
                         r"|(?<![a-z])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z])", re.I | re.A)
-THEN_START = re.compile(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and then|after that|next,)", re.I | re.A)
-DEICTIC = re.compile(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)
+DEICTIC = lazy(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)
+
+# --- talk that is not about the workspace ---------------------------------------------------------
+# Things other apps and services do: weather, tickets and timetables, matches, shows, music, mail, maps…
+# A word here is a request for that service only when the workspace names no such file, sheet or column.
+OTHER_SERVICE = lazy(
+    r"天气|气温|下雨|下雪|雾霾|空气质量|火车|高铁|动车|车次|火车票|机票|航班|飞机|航空公司|酒店|宾馆|打车|叫车|滴滴|导航|怎么走|路线|公交|地铁|"
+    r"比赛|赛程|联赛|比分|球赛|直播|电视剧|综艺|电影|节目|第[一二三四五六七八九十百\d]+(?:集|期|季)|放一首|播放|听歌|唱歌|音乐|歌曲|"
+    r"闹钟|提醒我|日程|发短信|短信|打电话|微信|朋友圈|外卖|菜谱|做法|快递|股价|彩票|新闻|翻译|"
+    r"(?<![a-z])(?:weather|forecast|flights?|train tickets?|trains? to|hotels?|taxi|uber|navigate|directions to|play (?:a |some )?(?:song|music|video)|"
+    r"songs?|movies?|tv show|episode|match score|alarm|remind me|text message|call (?:my|mom|dad)|news|translate|recipe)(?![a-z])",
+    re.I | re.A,
+)
+# Questions about wenqing's own name and about undoing what it did
+ABOUT_NAME = lazy(r"你叫|你的名字|问清是什么意思|问清这个名字|为什么叫问清|问清(?:是|什么)|名字(?:是什么|什么意思|的意思)|"
+                        r"(?<![a-z])(?:your name|what are you called|why (?:is it|are you) called|what does wenqing mean|who is wenqing|what is wenqing)(?![a-z])",
+                        re.I | re.A)
+ABOUT_UNDO = lazy(r"撤销|撤回|还原|恢复(?:原|之前|刚才)|回退|反悔|后悔|(?<![a-z])(?:undo|revert|roll ?back|take (?:it|that) back)(?![a-z])", re.I | re.A)
+# Opening an app: 打开mail, 打开微信, open spotify — not a file of the workspace
+OPEN_APP = lazy(r"(?:打开|启动|开一下|open|launch|start)\s*(?P<app>mail|email|邮件|邮箱|微信|qq|淘宝|支付宝|微博|抖音|浏览器|百度|地图|相机|计算器|日历|"
+                      r"音乐|网易云|spotify|outlook|gmail|browser|camera|calendar|maps?|wechat)(?![a-z])", re.I | re.A)
+# Talk about the assistant as a person: 你喜欢…, 你是不是…, 你不是…吗, 这不是你的名字吗, are you human
+PERSONA = lazy(
+    r"你(?:是不是|不是|真是|是个|是真人|喜欢|爱|讨厌|怕|觉得|认为|猜|多大|几岁|住在|住哪|在干|在做什么|吃饭|睡|累不累|开心|难过|生气|疯|傻|笨|聪明|可爱|漂亮|帅|"
+    r"有没有(?:男|女|朋友|对象|感情)|有男朋友|有女朋友|结婚|本人|机器人|人工|真人)|你的(?:名字|年龄|性别|爱好|生日|家)|"
+    r"(?<![a-z])(?:do you (?:like|love|hate|think|feel|believe|know|remember)|are you (?:a |an )?(?:human|real|robot|bot|happy|sad|ok|okay|crazy|alive)|"
+    r"how old are you|what do you think|you(?:'re| are) (?:right|wrong|funny|smart|stupid|crazy))(?![a-z])",
+    re.I | re.A,
+)
+# The conversation itself: 我说的倒数第三句话, 你能分析上下文吗, what did I just say
+CONVERSATION = lazy(r"上下文|倒数第.{1,3}句|我(?:刚才|刚刚|之前|前面)?说的(?:话|第.{1,3}句|那句)|我(?:刚才|刚刚)说了什么|聊天记录|我们(?:刚才)?聊(?:了|到|的)|"
+                          r"(?<![a-z])(?:what did i (?:just )?say|our conversation|this conversation|chat history|remember what i said)(?![a-z])", re.I | re.A)
+# Asking what a word means, or a fact about the world: definition of X, 什么是X, X是什么意思
+KNOWLEDGE = lazy(
+    r"^\s*(?:什么是|什么叫)|(?:是什么意思|什么意思|的意思是|的定义|是谁|是哪国人|有多高|有多大|怎么来的|是怎么.{1,6}的)\s*[?？]?\s*$|"
+    r"(?<![a-z])(?:definition of|define|meaning of|what does \w+ mean|who (?:is|was|were)|when (?:did|was|were)|where (?:is|was)|why (?:did|do|does|is)|"
+    r"how did|did you know|what (?:is|are) (?:a |an |the )?\w+(?: \w+)?\s*\??\s*$|\w+ definition\s*$)(?![a-z])",
+    re.I | re.A,
+)
+# A remark about the world in the first or third person: He makes…, They say…, I think the coach…, 我在想…, …对不对
+STATEMENT = lazy(
+    r"^\s*(?:he|she|they|his|her|their|we|it was|there (?:is|are|was|were)|yes you are|yeah|i think|i know|i guess|i'?m (?:curious|not sure)|but they|and to think)(?![a-z])|"
+    r"^\s*(?:我在想|我觉得|我猜|我认为|听说|据说)|(?:对不对|是不是啊|对吧|你说呢)\s*[?？]?\s*$|应该是.{1,16}吧",
+    re.I | re.A,
+)

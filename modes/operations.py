@@ -252,6 +252,9 @@ class TopN(OpSpec):
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         low = args.get("ascending")
+        if args.get("both"):
+            return _zh(lang, f"找出{' ' + args['by'] + ' ' if args.get('by') else ''}最高和最低的{'行' if args.get('by') else '组'}（并列的都列出）",
+                       f"find the {'rows' if args.get('by') else 'groups'} with the highest and the lowest {args.get('by') or 'value'} (ties listed)")
         if args.get("question") and args.get("by"):
             return _zh(lang, f"找出 {args['by']} {'最低' if low else '最高'}的那一行",
                        f"find the row with the {'lowest' if low else 'highest'} {args['by']}")
@@ -261,13 +264,27 @@ class TopN(OpSpec):
                    f"{'bottom' if low else 'top'} {args.get('n')} rows by {args.get('by')}")
 
     def stem_label(self, args: dict[str, Any]) -> str:
-        return f"前{args.get('n', 10)}"
+        return "最高最低" if args.get("both") else f"前{args.get('n', 10)}"
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "extremes":
+            return None
+        from tools.fmt import num
+
+        keys = "、".join(facts["keys"]) if lang == "zh" else ", ".join(facts["keys"])
+        hi, lo = "、".join(facts["highest"]), "、".join(facts["lowest"])
+        return _zh(lang, f"{keys} 中 {facts['by']} 最高的是 {hi}（{num(facts['max'], lang)}），最低的是 {lo}（{num(facts['min'], lang)}）。",
+                   f"Highest {facts['by']}: {', '.join(facts['highest'])} ({num(facts['max'], lang)}); lowest: {', '.join(facts['lowest'])} ({num(facts['min'], lang)}).")
 
     def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
         by = _cols(intent.get("sort_by"), col)
         return {"n": int(intent.get("n") or 10), "by": by[0] if by else None, "ascending": bool(intent.get("ascending", False))}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        if args.get("both"):  # the highest and the lowest, every tied row
+            g = ctx.request.op("group") if ctx.request is not None else None
+            keys = {"keys": g.args["keys"]} if g is not None and g.args.get("keys") else {}
+            return [StepSpec("找出最高和最低", "extremes", "已找出", {"by": args.get("by") or ctx.last_measure, **keys})]
         return [StepSpec("取前几名", "top_n", "筛选完成", {"by": args.get("by") or ctx.last_measure, "n": args.get("n", 10),
                                                         "ascending": bool(args.get("ascending", False))})]
 

@@ -12,63 +12,64 @@ from modes import opspec
 from modes.catalog import SheetInfo
 from modes.conditions import Cond, CondParse, parse_conditions
 from modes.decision import Op
+from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, resolve_column
 from modes.text import CJK, blank, parse_number, tidy
 
-DESC = re.compile(r"从高到低|从大到小|由高到低|由大到小|从新到旧|由新到旧|从晚到早|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|top", re.I | re.A)
+DESC = lazy(r"从高到低|从大到小|由高到低|由大到小|从新到旧|由新到旧|从晚到早|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
-    ("mean", re.compile(r"平均值|平均数|平均|均值|average|mean|avg", re.I | re.A)),
-    ("sum", re.compile(r"求和|总和|合计|总计|总额|加总|\bsum\b|\btotals?\b", re.I | re.A)),
-    ("max", re.compile(r"最大值|最高值|最大|\bmax(?:imum)?\b", re.I | re.A)),
-    ("min", re.compile(r"最小值|最低值|最小|\bmin(?:imum)?\b", re.I | re.A)),
-    ("count", re.compile(r"人数|个数|计数|数目|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|几个|几家|几人|\bcount\b|\bnumber of\b|\bhow many\b|条数|笔数|单数|店数|家数|订单数|记录数", re.I | re.A)),
+    ("mean", lazy(r"平均值|平均数|平均|均值|average|mean|avg", re.I | re.A)),
+    ("sum", lazy(r"求和|总和|合计|总计|总额|加总|\bsum\b|\btotals?\b", re.I | re.A)),
+    ("max", lazy(r"最大值|最高值|最大|\bmax(?:imum)?\b", re.I | re.A)),
+    ("min", lazy(r"最小值|最低值|最小|\bmin(?:imum)?\b", re.I | re.A)),
+    ("count", lazy(r"人数|个数|计数|数目|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|几个|几家|几人|\bcount\b|\bnumber of\b|\bhow many\b|条数|笔数|单数|店数|家数|订单数|记录数", re.I | re.A)),
 ]
-ASC = re.compile(r"从低到高|从小到大|由低到高|由小到大|从旧到新|从早到晚|升序|正序|(?<![a-z])asc(?:ending)?(?![a-z])|lowest first|smallest first|oldest first", re.I | re.A)
-SORT_VERB = re.compile(r"排|sort|order|rank|从高到低|从低到高|升序|降序|倒序|desc|asc", re.I | re.A)
-GROUP_VERB = re.compile(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
+ASC = lazy(r"从低到高|从小到大|由低到高|由小到大|从旧到新|从早到晚|升序|正序|(?<![a-z])asc(?:ending)?(?![a-z])|lowest first|smallest first|oldest first", re.I | re.A)
+SORT_VERB = lazy(r"排|sort|order|rank|从高到低|从低到高|升序|降序|倒序|desc|asc", re.I | re.A)
+GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = re.compile(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|by|per)(?![a-z])|每个|每一个|各个|各(?=[\u4e00-\u9fff])", re.I | re.A)
-KEY_STOP = re.compile(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
-FILL = re.compile(
+BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|by|per)(?![a-z])|每个|每一个|各个|各(?=[\u4e00-\u9fff])", re.I | re.A)
+KEY_STOP = lazy(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
+FILL = lazy(
     r"(?:的)?(?:空值|空白|空格子|缺失值|缺失|空的|空着的|空单元格)(?:都|全部|统一)?(?:填成|填为|填充为|填充成|填上|补成|补为|改成|替换成|替换为|设为|写成|填|补)\s*[\"“'「]?(?P<v>[^\"”'」,;]+?)[\"”'」]?(?=$|[,;。]|\s)"
     r"|\bfill (?:the )?(?:blanks?|empty (?:cells|values)|missing (?:values|cells)|nulls?)(?: in (?P<c>[\w\u4e00-\u9fff]+))? with [\"']?(?P<v2>[^\"',;]+)",
     re.I | re.A,
 )
-DROP_COLS = re.compile(
+DROP_COLS = lazy(
     r"(?:删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b|\bdelete\b)\s*+(?:the\s*+)?(?P<a>[^,;]{1,40}?)\s*+(?:这|那)?(?:几|两|一|三)?\s*+(?:列|columns?|字段)"
     r"|(?P<b>[^,;]{1,40}?)\s*+(?:这|那)?(?:几|两|一|三)?\s*+(?:列|columns?|字段)\s*+(?:都)?(?:删掉|删除|去掉|不要了?|移除|\bremove\b|\bdrop\b)(?!\s*(?:里的|中的|的)?\s*(?:空格|空白|空值|重复|首尾|多余))",
     re.I | re.A,
 )
-DROP_VERB = re.compile(r"删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b|\bdelete\b", re.I | re.A)
-N_COLS = re.compile(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|columns)", re.I | re.A)
-WHICH_TOP = re.compile(
+DROP_VERB = lazy(r"删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b|\bdelete\b", re.I | re.A)
+N_COLS = lazy(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|columns)", re.I | re.A)
+WHICH_TOP = lazy(
     r"哪(?:个|些|一个|家|位|种|类)\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差)"
     r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:has|had|have|got|with|gets)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest)"
     r"(?:\s+(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+))?",
     re.I | re.A,
 )
-WHO_TOP = re.compile(r"(?P<d>最(?:高|大|多|低|小|少|早|晚|好|差))的?(?:是|为)?(?:谁|哪(?:个|位|家|一个|一家|条|笔)|什么)"
+WHO_TOP = lazy(r"(?P<d>最(?:高|大|多|低|小|少|早|晚|好|差))的?(?:是|为)?(?:谁|哪(?:个|位|家|一个|一家|条|笔)|什么)"
                      r"|who (?:has|had|got|earns?|scored?) the (?P<d2>highest|most|largest|lowest|least|smallest)", re.I | re.A)
-SHOW_DUPES = re.compile(r"找出|找到|列出|查出|查一下|看看|有没有|有哪些|哪些|是否有|find|show|list|which|any|are there", re.I | re.A)
-RENAME = re.compile(
+SHOW_DUPES = lazy(r"找出|找到|列出|查出|查一下|看看|有没有|有哪些|哪些|是否有|find|show|list|which|any|are there", re.I | re.A)
+RENAME = lazy(
     r"(?:把|将)?\s*\S{0,20}?(?:列|字段)?\s*(?:改名为|改名成|重命名为|改叫|更名为|的列名改成|列名改为)\s*[\"“「]?(?P<new>[\w\u4e00-\u9fff]+)"
     r"|(?<![a-z])rename\s+(?:the\s+)?(?:column\s+)?\S+\s+(?:column\s+)?to\s+[\"']?(?P<new2>[\w\u4e00-\u9fff]+)",
     re.I | re.A,
 )
-RENAME_VERB = re.compile(r"改名|重命名|改叫|更名|列名改|rename", re.I | re.A)
-EXPORT_FORMAT = re.compile(r"(?:成|为|(?<![a-z])as|(?<![a-z])to|(?<![a-z])into|导出|转)\s*(?P<f>csv|tsv|xlsx|xls|excel)(?![a-z])", re.I | re.A)
-CMP_STAT = re.compile(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到)|(?<=于了)|(?<=过了))\s*(?:平均水平|平均值|平均数|平均|均值)"
+RENAME_VERB = lazy(r"改名|重命名|改叫|更名|列名改|rename", re.I | re.A)
+EXPORT_FORMAT = lazy(r"(?:成|为|(?<![a-z])as|(?<![a-z])to|(?<![a-z])into|导出|转)\s*(?P<f>csv|tsv|xlsx|xls|excel)(?![a-z])", re.I | re.A)
+CMP_STAT = lazy(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到)|(?<=于了)|(?<=过了))\s*(?:平均水平|平均值|平均数|平均|均值)"
                       r"|(?:(?<=above)|(?<=below)|(?<=than)|(?<=under)|(?<=over))\s+(?:the\s+)?(?:average|mean)", re.I | re.A)
 BARE_OPS = {"大于": "gt", "超过": "gt", "高于": "gt", ">": "gt", "小于": "lt", "低于": "lt", "不到": "lt", "<": "lt",
             "不低于": "ge", "至少": "ge", ">=": "ge", "≥": "ge", "不超过": "le", "不高于": "le", "<=": "le", "≤": "le", "等于": "eq", "=": "eq"}
-BARE_CMP = re.compile(r"(?P<op>不低于|不超过|不高于|大于|超过|高于|小于|低于|不到|至少|等于|>=|<=|≥|≤|>|<|=)\s*(?P<v>-?\d[\d,.]*\s*(?:万|千|k)?|[一二两三四五六七八九十百千万点]+)")
-COUNT_NOUN = re.compile(r"人|人数|的人|员工|个数|数量最?|记录|条|单|笔|次|家|店|门店|订单数?|rows?|records?|people|employees|entries|orders|stores|customers|items", re.I | re.A)
-VALUES_Q = re.compile(r"有哪些|都有什么|有什么|有哪几[个种类]|分别是|都有哪些|distinct|unique values|which values", re.I | re.A)
-VALUE_Q = re.compile(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!个|条|人|家|行|笔|位|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min|maximum|minimum|highest|lowest|largest|smallest|biggest)", re.I | re.A)
-COUNT_Q = re.compile(r"有多少|多少(?:个|条|人|家|行|笔|位)|几(?:个|条|人|家|笔|位)|[\u4e00-\u9fff]{1,3}?数(?![据量值字学额])|\bhow many\b|\bnumber of\b|\bcount of\b", re.I | re.A)
-ARITH_ANY = re.compile(r"(?P<a>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*)\s*(?P<op>[+*/×÷]|乘以|除以|加上|减去|(?<=\s)-(?=\s))\s*(?P<b>[\w\u4e00-\u9fff.]+)")
-ARITH = re.compile(r"\s*(?P<a>[^\s=+\-*/×÷,]+?)\s*(?P<op>[+\-*/×÷xX]|乘以|除以|加上|减去|乘|除)\s*(?P<b>[^\s,;]+)")
+BARE_CMP = lazy(r"(?P<op>不低于|不超过|不高于|大于|超过|高于|小于|低于|不到|至少|等于|>=|<=|≥|≤|>|<|=)\s*(?P<v>-?\d[\d,.]*\s*(?:万|千|k)?|[一二两三四五六七八九十百千万点]+)")
+COUNT_NOUN = lazy(r"人|人数|的人|员工|个数|数量最?|记录|条|单|笔|次|家|店|门店|订单数?|rows?|records?|people|employees|entries|orders|stores|customers|items", re.I | re.A)
+VALUES_Q = lazy(r"有哪些|都有什么|有什么|有哪几[个种类]|分别是|都有哪些|distinct|unique values|which values", re.I | re.A)
+VALUE_Q = lazy(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!个|条|人|家|行|笔|位|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min|maximum|minimum|highest|lowest|largest|smallest|biggest)", re.I | re.A)
+COUNT_Q = lazy(r"有多少|多少(?:个|条|人|家|行|笔|位)|几(?:个|条|人|家|笔|位)|[\u4e00-\u9fff]{1,3}?数(?![据量值字学额])|\bhow many\b|\bnumber of\b|\bcount of\b", re.I | re.A)
+ARITH_ANY = lazy(r"(?P<a>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*)\s*(?P<op>[+*/×÷]|乘以|除以|加上|减去|(?<=\s)-(?=\s))\s*(?P<b>[\w\u4e00-\u9fff.]+)")
+ARITH = lazy(r"\s*(?P<a>[^\s=+\-*/×÷,]+?)\s*(?P<op>[+\-*/×÷xX]|乘以|除以|加上|减去|乘|除)\s*(?P<b>[^\s,;]+)")
 
 
 @dataclass
@@ -127,7 +128,7 @@ def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop:
     return col, raw, how, closest, j + len(raw)
 
 
-JOINED = re.compile(r"\s*(?:和|与|及|以及|、|,|，|and|&)\s*", re.I | re.A)
+JOINED = lazy(r"\s*(?:和|与|及|以及|、|,|，|and|&)\s*", re.I | re.A)
 
 
 def _joined_before(last: ColumnHit, hits: list[ColumnHit], text: str) -> list[ColumnHit]:
@@ -313,7 +314,10 @@ def _rule_which_top(t: _Turn) -> None:
         t.unresolved(len(unres))
     t.add(m.start(), Op("group", args))
     low = bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest", d, re.I))
-    t.add(m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": low, "question": True}))
+    from modes.analysis import asks_both_ends
+
+    both = {"both": True} if asks_both_ends(text) else {}  # 哪个最多，哪个最少: both ends are answered
+    t.add(m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": low, "question": True, **both}))
     t.spans.append(m.span())
     t.explore = True  # nothing else to read in this turn
 
@@ -621,6 +625,10 @@ def _rule_group(t: _Turn) -> None:
     t.spans.append((gm.start(), gm.end()) if gm else (0, 0))
 
 
+ROWS_NOT_COLUMNS = re.compile(r"大于|小于|高于|低于|超过|不到|不足|少于|多于|等于|不为空|为空|非空|[<>=≥≤]|的行|的记录|"
+                              r"(?<![a-z])(?:rows?|records?|where)(?![a-z])", re.I | re.A)
+
+
 def _rule_select(t: _Turn) -> None:
     """Keep some columns: 只要姓名和电话; the columns named before 两列."""
     m = lx.SELECT.search(t.text)
@@ -628,6 +636,9 @@ def _rule_select(t: _Turn) -> None:
         nc = N_COLS.search(t.text)
         if nc and any(h.end <= nc.start() for h in t.hits):
             m = re.match(r"", t.text)  # the columns named before "两列" are the selection
+    rest = t.text[m.end() :] if m else ""
+    if m and ROWS_NOT_COLUMNS.search(rest) and not re.search(r"列|字段|columns?", rest, re.I):
+        return  # 只保留金额大于100的行 / keep only rows where …: which rows, left to the filter rule
     if m and not t.explore and not t.has("select"):
         cols = [h.column for h in t.hits if h.start >= m.start() - 1 and t.free(h.start)]
         t.add(m.start(), Op("select", {"columns": list(dict.fromkeys(cols))}))

@@ -8,7 +8,7 @@ gap questions, restatements, plan building, answers and model prompts read it fr
 
 Adding an operation
 -------------------
-1. Write its tool in tools/ (a typed function registered with `@tool`).
+1. Write its tool (a typed function registered with `@tool`).
 2. Register its OpSpec::
 
        from modes.opspec import OpSpec, Slot, StepSpec, operation
@@ -36,19 +36,24 @@ Adding an operation
    operation read by its own words is in a request, the built-in summary, ranking and question rules
    stand aside (so 按城市算金额的中位数 is one operation, not a sum plus a median). The default `gaps` reports required slots that stayed empty; `phrase` defaults to
    the label followed by the slot values.
-3. Import the module that registers it from `modes/operations.py` (the built-in operations live there)
-   and write its tests. Nothing else names the operation.
+3. Put the OpSpec in its own module in `modes/opspecs/` and the tool in its own module in `tools/optools/`:
+   both registries import every module there, so nothing else names the operation. Then write its tests.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar
 
+from modes.lazyre import lazy
+
 FAMILIES = ("transform", "explore", "profile", "export", "list")
-BY_BEFORE = re.compile(r"(?:按照|按|根据|每个|每一个|各个|各|(?<![a-z])(?:by|per|for each|for every))\s*$", re.I)
+BY_BEFORE = lazy(r"(?:按照|按|根据|每个|每一个|各个|各|(?<![a-z])(?:by|per|for each|for every))\s*$", re.I)
 
 
 def said_in(lang: str, zh: str, en: str) -> str:
@@ -116,6 +121,7 @@ class OpSpec:
     answers_question: ClassVar[bool] = False  # a figure in the answer, no result file
     saves_result: ClassVar[bool] = False  # a changed table is saved to outputs/ when nothing else writes it
     main_slot: ClassVar[str | None] = None  # the slot a later turn fills or corrects
+    precedence: ClassVar[int] = 0  # where two operations' words overlap, the higher reads them (a more specific word)
 
     # ---- reading
     def pattern(self) -> re.Pattern[str] | None:
@@ -255,7 +261,7 @@ def read_worded(text: str, hits: list[Any], sheet: Any) -> list[Found]:
     """Operations asked for by their own words (those with `words`), longest matching word first."""
     out: list[Found] = []
     taken: list[tuple[int, int]] = []
-    for s in all_ops():
+    for s in sorted(all_ops(), key=lambda s: -s.precedence):  # stable: registration order among equals
         if not s.words:
             continue
         f = s.read(text, hits, sheet)
@@ -278,3 +284,12 @@ def answer_for(tool: str, facts: dict[str, Any], lang: str, kinds: Iterable[str]
 def _load() -> None:
     if "filter" not in OPS:
         import modes.operations  # noqa: F401  (registers the built-in operations)
+    _load_opspecs()
+
+
+@cache
+def _load_opspecs() -> None:
+    import modes.opspecs
+
+    for m in pkgutil.iter_modules(modes.opspecs.__path__):  # one module per operation, each registers itself
+        importlib.import_module(f"modes.opspecs.{m.name}")

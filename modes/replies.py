@@ -34,6 +34,20 @@ CHAT = {
                 "workbook is listed. Results can be exported as CSV (opens in Excel without garbled Chinese) or xlsx."),
     "howto": ("这是 Excel 用法的问题。我更擅长直接替你处理工作区里的表格：比如“把订单表和客户表按客户ID关联起来”就相当于一次 VLOOKUP，告诉我文件和列就行。",
               "That's a general Excel question. I'm best at doing the work on your workspace files directly, e.g. “join the orders and customers sheets on 客户ID” does what a VLOOKUP would."),
+    "undo": ("原文件从不改动，所以没有需要恢复的原文件。/undo 会删除上一次运行写到 outputs/ 的文件；还在等确认的请求，回复'取消'就不会执行。",
+             "Your source files are never changed, so there is nothing to restore there. /undo deletes the files the last run wrote to "
+             "outputs/; a request still waiting for confirmation is dropped by replying 'cancel'."),
+    "name": ("我叫问清（wenqing）：先问清楚再动手。不确定时我先问或复述理解，你确认了才执行；处理的是工作区里的表格。",
+             "I'm wenqing (问清, “ask until clear”): when unsure I ask or restate first and run only once you confirm. I work on the spreadsheets in this workspace."),
+    "service": ("这个我帮不上：天气、车票航班、比赛节目、音乐、邮件这类事要用别的应用。我只处理工作区里的表格，比如“按城市汇总销售额”。",
+                "I can't help with that: weather, tickets and flights, matches and shows, music or mail need another app. "
+                "I only work on the spreadsheets in this workspace, e.g. “sum sales by city”."),
+    "persona": ("我是问清，一个处理表格的助手，没有自己的喜好和生活。有表格要处理随时告诉我。",
+                "I'm wenqing, an assistant for spreadsheets, without likes or a life of my own. Tell me whenever a table needs handling."),
+    "conversation": ("我不复述聊天内容，但记得这次会话做过的请求和结果：/history 会列出来；要在某个结果上接着做，说“在刚才的结果里…”或“在第2个结果里…”。",
+                     "I don't replay the chat, but I keep this session's requests and results: /history lists them; to work on one, "
+                     "say “in the last result …” or “in result 2 …”."),
+    "knowledge": ("这超出了我的范围：我不查百科知识，只回答工作区里表格能回答的问题。", "That's outside what I do: I don't look up general knowledge, only what the tables in this workspace can answer."),
     "other": ("我主要帮你处理表格。想分析、筛选或导出哪个文件？", "I mainly work on spreadsheets. Which file would you like to analyse, filter or export?"),
 }
 
@@ -42,8 +56,18 @@ def op_phrase(kind: str, args: dict[str, Any], lang: str) -> str:
     return spec.phrase(args, lang) if spec else kind
 
 
+HELD = ".wenqing/results/"  # where a result shown but not saved is kept as the input of the next request
+
+
+def file_label(path: str, lang: str) -> str:
+    """A file as the user knows it: a result that was shown but not saved is "显示过的结果", never its internal name."""
+    if path.startswith(HELD):
+        return "显示过的结果（未保存）" if lang == "zh" else "the result shown (not saved)"
+    return path
+
+
 def target(r: Request, lang: str) -> str:
-    files = list(r.files) or ([r.file] if r.file else [])
+    files = [file_label(f, lang) for f in (list(r.files) or ([r.file] if r.file else []))]
     name = (" 和 " if lang == "zh" else " and ").join(files) if files else ("（未定）" if lang == "zh" else "(not chosen)")
     if r.sheet:
         name += f" 的 {r.sheet} 表" if lang == "zh" else f" (sheet {r.sheet})"

@@ -10,21 +10,21 @@ from dataclasses import dataclass, field
 
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo, SheetInfo
-from modes.evidence import FILLER_EN
+from modes.lazyre import lazy
 from modes.text import CJK, edit_distance
 
 FILE_EXT = r"(?:xlsx|xlsm|xls|csv|ods|tsv|txt|json|docx?|pdf|pptx?|md)"
-NAMED_FILE = re.compile(r"([\w\-.()（）\u4e00-\u9fff]+?)\.(" + FILE_EXT[3:-1] + r")\b", re.I | re.A)
+NAMED_FILE = lazy(r"([\w\-.()（）\u4e00-\u9fff]+?)\.(" + FILE_EXT[3:-1] + r")\b", re.I | re.A)
 GENERIC_TOKENS = {
     "data", "sample", "file", "files", "table", "sheet", "list", "test", "new", "copy", "final", "output",
     "数据", "表格", "文件", "表", "最新", "副本", "明细",
 }
 # words that name what to do, not which file: 统计 in 按部门统计月薪 never describes 统计年鉴摘录.xlsx by itself
 VERB_TOKENS = {"统计", "汇总", "分析", "筛选", "排序", "对比", "比较", "合计", "计算", "清洗", "导出", "预览", "查询", "整理"}
-LEAD_WORDS = re.compile(r"^.*(?:把|将|打开|分析一下|分析|预览一下|预览|筛选|看看|看一下|对比一下|对比|和|跟|与|给|在|从|用|里|是)", re.S)
-FILEISH = re.compile(r"表|文件|数据|那个|那份|这个|poi|file|list|sheet|workbook|spreadsheet|data|的", re.I | re.A)
-TYPE_WORDS = re.compile(r"\bcsv\b|csv文件|\bexcel\b|\bxlsx\b|\bxls\b|表格|工作簿|spreadsheet|workbook", re.I | re.A)
-FORMAT_LEAD = re.compile(r"(?:转成|转为|转换成|转换为|转|导出成|导出为|导出|另存为|另存|存成|存为|保存为|保存成|输出为|输出成|成|为|as|to|into|in)\s*(?:一个|个|an?)?\s*$", re.I | re.A)
+LEAD_WORDS = lazy(r"^.*(?:把|将|打开|分析一下|分析|预览一下|预览|筛选|看看|看一下|对比一下|对比|和|跟|与|给|在|从|用|里|是)", re.S)
+FILEISH = lazy(r"表|文件|数据|那个|那份|这个|poi|file|list|sheet|workbook|spreadsheet|data|的", re.I | re.A)
+TYPE_WORDS = lazy(r"\bcsv\b|csv文件|\bexcel\b|\bxlsx\b|\bxls\b|表格|工作簿|spreadsheet|workbook", re.I | re.A)
+FORMAT_LEAD = lazy(r"(?:转成|转为|转换成|转换为|转|导出成|导出为|导出|另存为|另存|存成|存为|保存为|保存成|输出为|输出成|成|为|as|to|into|in)\s*(?:一个|个|an?)?\s*$", re.I | re.A)
 
 
 @dataclass
@@ -48,19 +48,24 @@ def _covered(spans: list[tuple[int, int]], a: int, b: int) -> bool:
     return any(s < b and a < e for s, e in spans)
 
 
+STEM_SPLIT = lazy(r"[_\-\s.()（）]+")
+STEM_RUN = lazy(r"[\u4e00-\u9fff]+|[a-z]+|\d+")
+NAME_SUFFIX = lazy(r"(?:表格|表|数据|明细|清单|列表|信息|记录)$")
+
+
 @functools.lru_cache(maxsize=8192)
 def _stem_tokens(stem: str) -> tuple[str, ...]:
-    parts = re.split(r"[_\-\s.()（）]+", stem.casefold())
     toks: list[str] = []
-    for p in parts:
-        for run in re.findall(r"[\u4e00-\u9fff]+|[a-z]+|\d+", p):
-            if run in GENERIC_TOKENS or (not CJK.match(run) and len(run) < 3) or run.isdigit():
+    for p in STEM_SPLIT.split(stem.casefold()):
+        for run in STEM_RUN.findall(p):
+            cjk = "\u4e00" <= run[0] <= "\u9fff"
+            if run in GENERIC_TOKENS or (not cjk and len(run) < 3) or run.isdigit():
                 continue
             toks.append(run)
-            core = re.sub(r"(?:表格|表|数据|明细|清单|列表|信息|记录)$", "", run) if CJK.match(run) else run
+            core = NAME_SUFFIX.sub("", run) if cjk else run
             if core != run and len(core) >= 2:
                 toks.append(core)
-            if CJK.match(run) and len(run) >= 4:
+            if cjk and len(run) >= 4:
                 toks += [run[i : i + 2] for i in range(0, len(run) - 1, 2) if run[i : i + 2] not in GENERIC_TOKENS]
     return tuple(toks)
 
@@ -117,31 +122,68 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     low = text.casefold()
     ref = FileRef()
     files = [f for f in catalog.files if not restrict or f.path in restrict]
-    hits: list[tuple[int, str, str]] = []  # (position, path, how)
+    hits = _exact_names(low, catalog, ref)  # (position, path, how)
+    # paths that leave the workspace are named back as such, never resolved
+    for m in OUTSIDE_PATH.finditer(text):
+        ref.spans.append(m.span())
+        ref.how, ref.missing_name = "outside", m.group(0)
+        return ref
+    _names_with_extension(text, catalog, ref, hits)
+    if not hits and not ref.missing_name and _missing_file_shaped(text, catalog, ref):
+        return _with_format(ref, text)
+    if not hits:
+        _stem_typos(low, files, ref, hits)
+    if hits:
+        hits.sort()
+        ref.paths = list(dict.fromkeys(p for _, p, _how in hits))
+        ref.how = "named" if all(h[2] != "fuzzy" for h in hits) else "fuzzy"
+        return _with_format(ref, text)
+    if ref.missing_name:
+        ref.how = "missing"
+        return _with_format(ref, text)
+    if _described(low, files, restrict, ref):
+        return _with_format(ref, text)
+    # 4. deixis: this file / it
+    d = lx.DEICTIC.search(text)
+    if d and not (d.group(0).casefold() == "it" and IT_IDIOM.search(low)):
+        if current:
+            ref.how, ref.paths = "current", [current]
+            ref.spans.append(d.span())
+        else:
+            ref.how = "current_missing"
+        return _with_format(ref, text)
+    return _by_type(text, files, _with_format(ref, text))
 
-    # 1. exact names, with or without the extension, and the folder prefix if any
-    for f in sorted(catalog.files, key=lambda f: -len(f.name)):
-        for needle, how in ((f.path.casefold(), "named"), (f.name.casefold(), "named"), (f.stem.casefold(), "stem")):
-            if len(needle) < 2:
-                continue
+
+OUTSIDE_PATH = lazy(r"(?:(?<=\s)|^)(?:\.\./|~/|/)[^\s,，;；]+|[A-Za-z]:\\[^\s,，;；]+")
+FILE_SHAPED = lazy(r"(?<![\w.])[A-Za-z\u4e00-\u9fff][\w\-]*[_\-][\w\-]+(?![\w.])")
+IT_IDIOM = lazy(r"\b(?:sum it|it up|make it|do it)\b")
+NEXT_ALNUM = lazy(r"[a-z0-9]")
+NEXT_EXTENSION = lazy(r"\.[a-z]{2,4}(?![a-z])")
+
+
+def _exact_names(low: str, catalog: Catalog, ref: FileRef) -> list[tuple[int, str, str]]:
+    """1. exact names, with or without the extension, and the folder prefix if any (longest names first)."""
+    hits: list[tuple[int, str, str]] = []
+    for path, needles in catalog.name_needles:
+        for needle, how in needles:
             start = 0
             while (i := low.find(needle, start)) >= 0:
                 j = i + len(needle)
                 start = j
                 if _covered(ref.spans, i, j):
                     continue
-                if how == "stem" and j < len(low) and re.match(r"[a-z0-9]", low[j]) and not CJK.match(needle[-1]):
+                if how == "stem" and j < len(low) and NEXT_ALNUM.match(low[j]) and not CJK.match(needle[-1]):
                     continue
-                if how == "stem" and re.match(r"\.[a-z]{2,4}(?![a-z])", low[j:]):
+                if how == "stem" and NEXT_EXTENSION.match(low, j):
                     continue
                 ref.spans.append((i, j))
-                hits.append((i, f.path, how))
-    # paths that leave the workspace are named back as such, never resolved
-    for m in re.finditer(r"(?:(?<=\s)|^)(?:\.\./|~/|/)[^\s,，;；]+|[A-Za-z]:\\[^\s,，;；]+", text):
-        ref.spans.append(m.span())
-        ref.how, ref.missing_name = "outside", m.group(0)
-        return ref
-    # 2. names with an extension that match no file: a typo, or a file that does not exist
+                hits.append((i, path, how))
+    return hits
+
+
+def _names_with_extension(text: str, catalog: Catalog, ref: FileRef, hits: list[tuple[int, str, str]]) -> None:
+    """2. names with an extension that match no file: a typo, or a file that does not exist."""
     for m in NAMED_FILE.finditer(text):
         if _covered(ref.spans, m.start(), m.end()):
             continue
@@ -156,126 +198,151 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         ref.spans.append((m.start(), m.end()))
         ref.missing_name = ref.missing_name or name
         ref.candidates = _close_names(name, catalog)
-    # a name shaped like a file's (sales_2023, orders-q3) that no file, sheet or column has: a missing file
-    if not hits and not ref.missing_name:
-        for m in re.finditer(r"(?<![\w.])[A-Za-z\u4e00-\u9fff][\w\-]*[_\-][\w\-]+(?![\w.])", text):
-            tok = m.group(0)
-            if _covered(ref.spans, m.start(), m.end()) or re.fullmatch(r"[\d_\-]+", tok) or _a_word(tok, catalog):
-                continue
-            if any(edit_distance(tok.casefold(), f.stem.casefold(), 2) <= 2 for f in catalog.files):
-                continue  # a typo of a real name: the fuzzy step below
-            ref.spans.append(m.span())
-            ref.missing_name = tok
-            ref.candidates = _close_names(tok, catalog)
-            ref.how = "missing"
-            return _with_format(ref, text)
-    # 3. small typos in a stem written without extension (销售明系 -> 销售明细)
-    if not hits:
-        text_chars = Counter(low)
-        text_pairs = Counter(low[i : i + 2] for i in range(len(low) - 1))
-        for f in files:
-            st = f.stem.casefold()
-            if len(st) < 4 or re.search(r"[_\-\s.]", st):
-                continue
-            tol = 1 if len(st) < 8 else 2
-            if sum((Counter(st) & text_chars).values()) < len(st) - tol:
-                continue  # each edit changes one character at most: no window of the text can be this close
-            if sum((Counter(st[i : i + 2] for i in range(len(st) - 1)) & text_pairs).values()) < len(st) - 1 - 3 * tol:
-                continue  # nor can it share enough neighbouring pairs (an edit breaks three at most)
-            letters = set(st)
-            for size in (len(st) - 1, len(st), len(st) + 1):
-                for i in range(0, max(0, len(low) - size + 1)):
-                    if len(letters.difference(low[i : i + size])) > tol:
-                        continue  # each edit loses at most one of the stem's letters: no need to count the edits
-                    if _covered(ref.spans, i, i + size):
-                        continue
-                    if edit_distance(low[i : i + size], st, tol) <= tol:
-                        ref.spans.append((i, i + size))
-                        hits.append((i, f.path, "fuzzy"))
-                        break
-                else:
-                    continue
-                break
-    if hits:
-        hits.sort()
-        seen: list[str] = []
-        for _, p, _how in hits:
-            if p not in seen:
-                seen.append(p)
-        ref.paths = seen
-        ref.how = "named" if all(h[2] != "fuzzy" for h in hits) else "fuzzy"
-        return _with_format(ref, text)
-    if ref.missing_name:
+
+
+def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
+    """A name shaped like a file's (sales_2023, orders-q3) that no file, sheet or column has: a missing file."""
+    for m in FILE_SHAPED.finditer(text):
+        tok = m.group(0)
+        if _covered(ref.spans, m.start(), m.end()) or re.fullmatch(r"[\d_\-]+", tok) or _a_word(tok, catalog):
+            continue
+        if any(edit_distance(tok.casefold(), f.stem.casefold(), 2) <= 2 for f in catalog.files):
+            continue  # a typo of a real name: the fuzzy step below
+        if not re.search(r"[_\-]", re.sub(r"\d+\s*[-–—~]\s*\d+", "", tok)):
+            continue  # 年龄0-17岁, 2010-2018年: a range of numbers, not a file's name
+        runs = [r for r in re.findall(r"[a-z0-9][a-z0-9_\-]*", tok.casefold()) if re.search(r"[a-z]", r)]
+        if runs != [tok.casefold()] and any(r in catalog.known_names or (len(r) >= 4 and any(r in f.stem.casefold() for f in catalog.files))
+                                            for r in runs):
+            continue  # 通过SERVICE_DESCRIPTION模糊匹配, 在COVID-19数据中: a column or a file's own word glued to Chinese text
+        ref.spans.append(m.span())
+        ref.missing_name = tok
+        ref.candidates = _close_names(tok, catalog)
         ref.how = "missing"
-        return _with_format(ref, text)
-    # 5. descriptions that fit one file: 上海的poi, 库存表, the customer list
-    scores: dict[str, tuple[int, list[str], list[tuple[int, int]]]] = {}
+        return True
+    return False
+
+
+def _stem_typos(low: str, files: list[FileInfo], ref: FileRef, hits: list[tuple[int, str, str]]) -> None:
+    """3. small typos in a stem written without extension (销售明系 -> 销售明细)."""
+    text_chars = Counter(low)
+    text_pairs = Counter(low[i : i + 2] for i in range(len(low) - 1))
+    for f in files:
+        st = f.stem.casefold()
+        if len(st) < 4 or re.search(r"[_\-\s.]", st):
+            continue
+        tol = 1 if len(st) < 8 else 2
+        if sum((Counter(st) & text_chars).values()) < len(st) - tol:
+            continue  # each edit changes one character at most: no window of the text can be this close
+        if sum((Counter(st[i : i + 2] for i in range(len(st) - 1)) & text_pairs).values()) < len(st) - 1 - 3 * tol:
+            continue  # nor can it share enough neighbouring pairs (an edit breaks three at most)
+        at = _typo_window(low, st, tol, ref.spans)
+        if at is not None:
+            ref.spans.append(at)
+            hits.append((at[0], f.path, "fuzzy"))
+
+
+def _typo_window(low: str, st: str, tol: int, spans: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The first window of the text (shortest size first) within `tol` edits of the stem, outside the taken spans."""
+    letters = set(st)
+    for size in (len(st) - 1, len(st), len(st) + 1):
+        for i in range(0, max(0, len(low) - size + 1)):
+            if len(letters.difference(low[i : i + size])) > tol:
+                continue  # each edit loses at most one of the stem's letters: no need to count the edits
+            if _covered(spans, i, i + size):
+                continue
+            if edit_distance(low[i : i + size], st, tol) <= tol:
+                return (i, i + size)
+    return None
+
+
+def _described(low: str, files: list[FileInfo], restrict: list[str] | None, ref: FileRef) -> bool:
+    """5. descriptions that fit one file (上海的poi, 库存表, the customer list), or several when the request
+    compares or joins them; several equally good ones are ambiguous."""
+    scores = _description_scores(low, files)
+    if not scores:
+        return False
+    top = max(s[0] for s in scores.values())
+    best = [p for p, s in scores.items() if s[0] == top]
+    strong = [p for p in best if len(scores[p][1]) >= 2 or restrict or FILEISH.search(_around(low, scores[p][2]))
+              or any(len(t) >= (3 if CJK.match(t) else 5) for t in scores[p][1]) or _translated(scores[p][1], low)]
+    if len(strong) > 1 and MULTI_FILE.search(low):
+        own = [p for p in strong if set(scores[p][1]) - {t for q in strong if q != p for t in scores[q][1]}]
+        if len(strong) == 2 and BOTH.search(low):
+            own = list(strong)
+        if len(own) >= 2:
+            ref.how = "description"
+            ref.paths = sorted(own, key=lambda p: min(s for s, _ in scores[p][2]))
+            for p in own:
+                ref.spans += scores[p][2]
+            return True
+    if len(strong) == 1:
+        ref.how, ref.paths = "description", strong
+        ref.spans += scores[strong[0]][2]
+        ref.used_tokens = scores[strong[0]][1]
+        return True
+    if len(strong) > 1:
+        ref.how, ref.candidates = "ambiguous", sorted(strong)
+        for p in strong:
+            ref.spans += scores[p][2]
+        return True
+    return False
+
+
+Score = tuple[int, list[str], list[tuple[int, int]]]
+
+
+def _description_scores(low: str, files: list[FileInfo]) -> dict[str, Score]:
+    """Each file whose name's words (or its sheets' names) the text uses, outside the column names it writes:
+    (total length of the words, the words, their spans)."""
+    scores: dict[str, Score] = {}
     may: dict[str, bool] = {}  # many files share their name's tokens: judge each token once
+    col_spans_of: dict[str, list[tuple[int, int]]] = {}  # many files share their column names: find each once
     for f in files:
         own = stem_tokens(f)
         if not any(may[t] if t in may else may.setdefault(t, _may_hit(t, low)) for t in own):
             continue  # without a hit of its own name nothing below can score this file: its sheets stay unread
         sheet_toks = [s.name.casefold() for s in f.sheets if s.name and len(f.sheets) > 1 and s.name.casefold() not in own]
         toks = [t for t in own if t not in VERB_TOKENS] + sheet_toks
-        matched: list[str] = []
-        spans: list[tuple[int, int]] = []
-        col_spans = [(m.start(), m.end()) for s in f.sheets for c in s.columns if len(c) >= 2
-                     for m in re.finditer(re.escape(c.casefold()), low)]
-        for t in dict.fromkeys(toks):
-            hs = [h for h in _token_hits(t, low) if not any(a <= h[0] and h[1] <= b for a, b in col_spans)]
-            if not hs and lx.concept_of(t):  # customer ~ 客户
-                for w in _concept_words(lx.concept_of(t) or ""):
-                    hs = [h for h in _token_hits(w, low) if not any(a <= h[0] and h[1] <= b for a, b in col_spans)]
-                    if hs:
-                        break
-            if not hs and CJK.match(t) and len(t) >= 3:  # 花名册 for 员工花名册
-                masked = "".join("\0" if any(a <= i < b for a, b in col_spans) else ch for i, ch in enumerate(low))
-                sm = difflib.SequenceMatcher(None, t, masked, autojunk=False).find_longest_match(0, len(t), 0, len(masked))
-                piece = t[sm.a : sm.a + sm.size]
-                if sm.size >= 3 or (sm.size == 2 and sm.size / len(t) >= 0.5 and piece not in GENERIC_TOKENS | VERB_TOKENS):
-                    hs = [(sm.b, sm.b + sm.size)]
-                    t = piece
-            if hs:
-                matched.append(t)
-                spans += hs
+        col_spans = [span for s in f.sheets for c, cl in s.folded if len(c) >= 2 for span in _spans_of(cl, low, col_spans_of)]
+        matched, spans = _description_hits(low, toks, col_spans)
         if matched and not all(t in sheet_toks for t in matched):
             scores[f.path] = (sum(len(t) for t in matched), matched, spans)
-    if scores:
-        top = max(s[0] for s in scores.values())
-        best = [p for p, s in scores.items() if s[0] == top]
-        strong = [p for p in best if len(scores[p][1]) >= 2 or restrict or FILEISH.search(_around(low, scores[p][2]))
-                  or any(len(t) >= (3 if CJK.match(t) else 5) for t in scores[p][1]) or _translated(scores[p][1], low)]
-        if len(strong) > 1 and MULTI_FILE.search(low):
-            own = [p for p in strong if set(scores[p][1]) - {t for q in strong if q != p for t in scores[q][1]}]
-            if len(strong) == 2 and BOTH.search(low):
-                own = list(strong)
-            if len(own) >= 2:
-                ref.how = "description"
-                ref.paths = sorted(own, key=lambda p: min(s for s, _ in scores[p][2]))
-                for p in own:
-                    ref.spans += scores[p][2]
-                return _with_format(ref, text)
-        if len(strong) == 1:
-            ref.how, ref.paths = "description", strong
-            ref.spans += scores[strong[0]][2]
-            ref.used_tokens = scores[strong[0]][1]
-            return _with_format(ref, text)
-        if len(strong) > 1:
-            ref.how, ref.candidates = "ambiguous", sorted(strong)
-            for p in strong:
-                ref.spans += scores[p][2]
-            return _with_format(ref, text)
-    # 4. deixis: this file / it
-    d = lx.DEICTIC.search(text)
-    if d and not (d.group(0).casefold() == "it" and re.search(r"\b(?:sum it|it up|make it|do it)\b", low)):
-        if current:
-            ref.how, ref.paths = "current", [current]
-            ref.spans.append(d.span())
-        else:
-            ref.how = "current_missing"
-        return _with_format(ref, text)
-    # 6. a kind of file: "the csv", "the Excel file", "表格"
-    ref = _with_format(ref, text)
+    return scores
+
+
+def _spans_of(word: str, low: str, memo: dict[str, list[tuple[int, int]]]) -> list[tuple[int, int]]:
+    if word not in memo:
+        memo[word] = [(m.start(), m.end()) for m in re.finditer(re.escape(word), low)] if word in low else []
+    return memo[word]
+
+
+def _description_hits(low: str, toks: list[str], col_spans: list[tuple[int, int]]) -> tuple[list[str], list[tuple[int, int]]]:
+    """The tokens of a file's name the text uses (by itself, its meaning in the other language, or a long enough
+    piece of it), outside the spans where the text writes a column's name."""
+    matched: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for t in dict.fromkeys(toks):
+        hs = [h for h in _token_hits(t, low) if not any(a <= h[0] and h[1] <= b for a, b in col_spans)]
+        if not hs and lx.concept_of(t):  # customer ~ 客户
+            for w in _concept_words(lx.concept_of(t) or ""):
+                hs = [h for h in _token_hits(w, low) if not any(a <= h[0] and h[1] <= b for a, b in col_spans)]
+                if hs:
+                    break
+        if not hs and CJK.match(t) and len(t) >= 3:  # 花名册 for 员工花名册
+            masked = "".join("\0" if any(a <= i < b for a, b in col_spans) else ch for i, ch in enumerate(low))
+            sm = difflib.SequenceMatcher(None, t, masked, autojunk=False).find_longest_match(0, len(t), 0, len(masked))
+            piece = t[sm.a : sm.a + sm.size]
+            if sm.size >= 3 or (sm.size == 2 and sm.size / len(t) >= 0.5 and piece not in GENERIC_TOKENS | VERB_TOKENS):
+                hs = [(sm.b, sm.b + sm.size)]
+                t = piece
+        if hs:
+            matched.append(t)
+            spans += hs
+    return matched, spans
+
+
+def _by_type(text: str, files: list[FileInfo], ref: FileRef) -> FileRef:
+    """6. a kind of file: "the csv", "the Excel file", "表格"."""
     kinds = []
     for m in TYPE_WORDS.finditer(text):
         if FORMAT_LEAD.search(text[: m.start()]):
@@ -291,8 +358,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     return ref
 
 
-MULTI_FILE = re.compile(r"对比|比较|比一下|比对|相比|compare|versus|\bvs\b|合并|关联|join|merge|拼|合起来|合到一起|合在一起|combine|stack", re.I | re.A)
-BOTH = re.compile(r"两个|两张|两份|俩|这两|both|(?:the|these|those) two|all (?:the )?(?:two|files)", re.I | re.A)
+MULTI_FILE = lazy(r"对比|比较|比一下|比对|相比|compare|versus|\bvs\b|合并|关联|join|merge|拼|合起来|合到一起|合在一起|combine|stack", re.I | re.A)
+BOTH = lazy(r"两个|两张|两份|俩|这两|both|(?:the|these|those) two|all (?:the )?(?:two|files)", re.I | re.A)
 
 
 def _translated(tokens: list[str], low: str) -> bool:
@@ -422,27 +489,27 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
     if not r:
         return None, "empty", []
     cols = list(sheet.columns)
-    for c in cols:
-        if c.casefold() == r or c.casefold().replace("_", " ") == r:
-            return c, "exact", []
+    names = sheet.names
+    if r in names.exact:
+        return names.exact[r], "exact", []
     concept = lx.concept_of(r)
     if concept:
-        hits = [c for c in cols if lx.concept_of(c) == concept or lx.concept_of(c.replace("_", " ")) == concept]
+        hits = names.by_concept.get(concept, ())
         if len(hits) == 1:
             return hits[0], "synonym", []
-    longest = max((len(c) for c in cols), default=0)
+    longest = names.longest
     if len(r) > longest + 2:  # no name, part or typo can match; difflib only ever sees a span the size of a name
         return None, "unknown", closest_columns(r[: longest + 2], cols) if closest else []
     # a part of a name (人均 -> 人均消费, 班 -> 班级), or a name inside a word barely longer than it (评分列的)
-    part = [c for c in cols if (r in c.casefold() and (len(r) >= 2 or CJK.match(r)))
-            or (len(c) >= 2 and c.casefold() in r and len(r) <= len(c) + 2)]
+    short_ok = len(r) >= 2 or bool(CJK.match(r))
+    part = [c for c, cf, _ in names.folded if (short_ok and r in cf) or (len(c) >= 2 and cf in r and len(r) <= len(c) + 2)]
     if len(part) > 1 and numeric:
         part = [c for c in part if c in sheet.numeric]
     if len(part) == 1:
         return part[0], "partial", []
     tol = 1 if len(r) <= 6 else 2  # each edit loses at most one of a name's letters: a cheap test before counting edits
-    typo = [c for c in cols if len(r) >= 2 and len(c) >= 2 and len(set(c.casefold()).difference(r)) <= tol
-            and edit_distance(r, c.casefold(), 1) <= tol and (CJK.match(r[0]) or len(r) >= 4)]
+    typo = [c for c, cf, letters in names.folded if len(c) >= 2 and len(letters.difference(r)) <= tol
+            and edit_distance(r, cf, 1) <= tol] if len(r) >= 2 and (CJK.match(r[0]) or len(r) >= 4) else []
     if len(typo) == 1:
         return typo[0], "typo", []
     return None, "unknown", closest_columns(r, cols) if closest else []
@@ -459,10 +526,8 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
     low = text.casefold()
     found: dict[str, list[tuple[str, int, int]]] = {}
     spans = list(taken)
-    pairs = sheet.value_pairs
-    for v, c in pairs:
-        vl = v.casefold().strip()
-        if len(vl) < 2 or vl.isdigit() or vl in FILLER_EN:  # a cell holding "the" or "so" is not named by prose
+    for v, c, vl in sheet.nameable_values:
+        if vl not in low:
             continue
         for m in re.finditer(re.escape(vl), low):
             s, e = m.span()

@@ -6,8 +6,10 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from modes.lazyre import lazy
+
 CJK = re.compile(r"[\u4e00-\u9fff]")
-_ZH_GRAMMAR = re.compile(r"[我你的了吗呢把帮请按给是在都要就这那个吧啊呀哦么里下]")
+_ZH_GRAMMAR = lazy(r"[我你的了吗呢把帮请按给是在都要就这那个吧啊呀哦么里下]")
 _PUNCT = str.maketrans({"。": ",", "；": ";", "！": "!", "？": "?", "“": '"', "”": '"', "‘": "'", "’": "'", "【": "[", "】": "]", "《": "", "》": ""})
 
 
@@ -39,7 +41,7 @@ def language(text: str) -> str:
 
 _DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
-NUMBER_RE = re.compile(
+NUMBER_RE = lazy(
     r"(?P<num>-?\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?)"
     r"\s*(?P<unit>万|亿|千|百|k\b|K\b|w\b|W\b|%|％)?"
 )

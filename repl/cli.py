@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 
-from repl import __version__
+from repl import __version__, fast
+
+T = TypeVar("T")
 
 app = typer.Typer(add_completion=False, no_args_is_help=False, help="问清 wenqing — 先问清楚，再动手的表格助手。")
 
@@ -24,43 +27,24 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-def _model(backend: str, no_cell_values: bool):  # type: ignore[no-untyped-def]
-    from engine.model import for_backend
-    from tools.errors import UserError
-
+def _typer_exit(fn: Callable[..., T], *args: Any) -> T:
+    """Run a command helper; its CliExit becomes typer's exit with the same code."""
     try:
-        return for_backend(backend, send_cell_values=not no_cell_values)
-    except UserError as e:
-        typer.echo(e.zh, err=True)
-        raise typer.Exit(2) from e
+        return fn(*args)
+    except fast.CliExit as e:
+        raise typer.Exit(e.code) from e
 
 
-def _split(text: str) -> list[str]:
-    """Lines end at \\n only: U+2028 or U+0085 inside a JSON string or a typed turn does not end it."""
-    return [line.removesuffix("\r") for line in text.split("\n")]
+def _model(backend: str, no_cell_values: bool):  # type: ignore[no-untyped-def]
+    return _typer_exit(fast.model_for, backend, no_cell_values)
 
 
 def _read_lines(path: Path, what: str) -> list[str]:
-    """The lines of a file, or of standard input when the path is "-" (/dev/stdin works as any file does)."""
-    if str(path) == "-":
-        return _split(sys.stdin.buffer.read().decode("utf-8-sig", errors="replace"))
-    if not path.exists() or path.is_dir():
-        typer.echo(f"找不到{what}：{path}", err=True)
-        raise typer.Exit(2)
-    try:
-        return _split(path.read_bytes().decode("utf-8-sig", errors="replace"))
-    except OSError as e:
-        typer.echo(f"读不了{what}：{path}（{e.strerror}）", err=True)
-        raise typer.Exit(2) from e
+    return _typer_exit(fast.read_lines, path, what)
 
 
 def _workspace(path: Path):  # type: ignore[no-untyped-def]
-    from tools.workspace import Workspace
-
-    if not path.is_dir():
-        typer.echo(f"工作区不存在：{path}", err=True)
-        raise typer.Exit(2)
-    return Workspace.at(path)
+    return _typer_exit(fast.workspace_at, path)
 
 
 @app.callback(invoke_without_command=True)
@@ -74,15 +58,7 @@ def main_callback(
     """打开交互式会话（REPL）。"""
     if ctx.invoked_subcommand is not None:
         return
-    ws = _workspace(workspace)
-    model = _model(backend, no_cell_values)
-    if not sys.stdin.isatty():
-        from repl.script import run_lines
-
-        raise typer.Exit(run_lines(ws, _read_lines(Path("-"), "输入"), None, model=model))
-    from repl.loop import run_repl
-
-    run_repl(ws, model=model)
+    raise typer.Exit(_typer_exit(fast.session, workspace, backend, no_cell_values))
 
 
 @app.command()
@@ -94,19 +70,7 @@ def decide(
     no_cell_values: NoCellsOpt = False,
 ) -> None:
     """只做决定，不执行：输出 SPEC §3 的 JSON 决定。"""
-    from engine.batch import decide_batch, decide_one
-    from engine.intake import encodable
-
-    ws = _workspace(workspace)
-    model = _model(backend, no_cell_values)
-    if batch is not None:
-        for line in decide_batch(ws, _read_lines(batch, "文件"), model):
-            sys.stdout.write(encodable(json.dumps(line, ensure_ascii=False)) + "\n")
-        return
-    if utterance is None:
-        typer.echo("请给出一句话，或用 --batch。", err=True)
-        raise typer.Exit(2)
-    sys.stdout.write(encodable(json.dumps(decide_one(ws, utterance, model), ensure_ascii=False)) + "\n")
+    _typer_exit(fast.decide, utterance, workspace, batch, backend, no_cell_values)
 
 
 @app.command()

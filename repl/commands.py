@@ -124,18 +124,7 @@ HISTORY_SIZE = 10
 
 def requests(ctx: Context, limit: int = HISTORY_SIZE) -> list[HistoryItem]:
     """The executed requests of this workspace, newest first (what /history lists and /open N counts)."""
-    audit = ctx.session.audit
-    out: list[HistoryItem] = []
-    for r in audit.runs(limit * 8):
-        if r["status"] in ("waiting", "cancelled", "running"):
-            continue
-        run = audit.run(r["trace_id"])
-        if run is None or not any(str(e["node"]).startswith("step:") for e in run["events"]):
-            continue
-        out.append(history_item(run))
-        if len(out) == limit:
-            break
-    return out
+    return [history_item(run) for run in ctx.session.history(limit)]
 
 
 @command("/history", "列出最近的请求和结果（行数、写出的文件）")

@@ -29,8 +29,9 @@ def test_decide_scale_runs_small(capsys):
 
     res = scale_main(["--files", "6", "--columns", "30", "--repeat", "1"])
     out = capsys.readouterr().out
-    assert "decide '你好' whole process: cold" in out and "+30-column sheet" in out
+    assert "[as here ] decide '你好': cold" in out and "[bytecode] decide '你好': cold" in out and "+30-column sheet" in out
     assert res["hello_cold_s"] > 0 and res["p99_6_ms"] > 0
+    assert res["version_s_bytecode"] > 0 and res["startup_s_as_here"] > 0
 
 
 def test_scale_curve_runs_small(capsys):

@@ -357,6 +357,55 @@ def test_statements_and_questions_about_wenqing_run_no_tool(ws_root, utterance):
     assert tr.run is None and tr.decision.gate == "chat" and tr.decision.next == "reply", (tr.decision.next, tr.decision.reply)
 
 
+# what other apps do, talk to wenqing as a person, the conversation itself, general knowledge, and questions about
+# wenqing's own name and undo: each a reply of its kind, never a tool and never "which file?"
+TALK: list[tuple[str, str]] = [
+    ("上海明天会下雨吗", "service"), ("帮我订一张去深圳的机票", "service"), ("查一下今晚北京到广州的高铁", "service"),
+    ("打开微信", "service"), ("放一首周杰伦的歌", "service"), ("what's the weather like in Beijing tomorrow", "service"),
+    ("book me a hotel near the station", "service"), ("play some music", "service"), ("open gmail", "service"),
+    ("这部剧第五集讲了什么", "service"),
+    ("你喜欢吃辣吗", "persona"), ("你是不是真人", "persona"), ("你多大了", "persona"), ("do you like cats", "persona"),
+    ("are you a robot", "persona"), ("你觉得今天开心吗", "persona"),
+    ("我刚才说了什么", "conversation"), ("你记得我们聊到哪了吗，我说的倒数第二句话是什么", "conversation"), ("what did I just say", "conversation"),
+    ("definition of entropy", "knowledge"), ("what does serendipity mean", "knowledge"), ("光合作用是什么意思", "knowledge"),
+    ("怎么撤销刚才的操作", "undo"), ("how do I undo an export", "undo"), ("can I take that back?", "undo"),
+    ("你为什么叫问清", "name"), ("what's your name", "name"), ("问清这个名字是什么意思", "name"),
+]
+
+
+@pytest.mark.parametrize("utterance,kind", TALK)
+def test_talk_that_is_not_about_the_workspace_gets_a_reply_of_its_kind(ws_root, utterance, kind):
+    tr = talk(ws_root, [utterance])
+    assert tr.run is None and tr.decision.next == "reply", (tr.decision.next, tr.decision.reply)
+    assert tr.decision.rule == f"chat:{kind}", (tr.decision.rule, tr.decision.reply)
+
+
+@pytest.fixture()
+def travel_ws(tmp_path: Path) -> Path:
+    pd.DataFrame({"航班号": ["CA1", "MU2", "CZ3", "CA4"], "出发城市": ["北京", "上海", "广州", "北京"],
+                  "到达城市": ["上海", "广州", "北京", "广州"], "票价": [800, 900, 1000, 700]}).to_csv(tmp_path / "航班.csv", index=False)
+    pd.DataFrame({"date": ["2024-01-01", "2024-01-02", "2024-01-03"], "city": ["Paris", "Oslo", "Paris"],
+                  "weather": ["rain", "snow", "sun"], "temp": [8, -3, 12]}).to_csv(tmp_path / "weather.csv", index=False)
+    return tmp_path
+
+
+@pytest.mark.parametrize("utterance,expect", [
+    ("航班.csv 里到达城市是广州的航班", lambda f: f[f["到达城市"] == "广州"]),
+    ("航班.csv 按出发城市汇总票价", None),
+    ("filter weather.csv where weather is rain", lambda f: f[f["weather"] == "rain"]),
+    ("weather.csv 里 city 是 Paris 的行", lambda f: f[f["city"] == "Paris"]),
+])
+def test_a_service_word_that_names_the_workspace_is_work(travel_ws, utterance, expect):
+    """航班 / weather are a file or a column here: the request works on it, with the rows pandas keeps."""
+    tr = talk(travel_ws, [utterance], confirm=True)
+    assert tr.decision.gate == "act" and tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    if expect is not None:
+        name = "航班.csv" if "航班" in utterance else "weather.csv"
+        want = expect(pd.read_csv(travel_ws / name))
+        got = result_table(travel_ws, tr)
+        assert got.reset_index(drop=True).equals(want.reset_index(drop=True)), (got, want)
+
+
 # ---------------------------------------------------------------- 8. setting a request aside for a new one
 
 

@@ -157,3 +157,75 @@ def test_a_worded_operation_with_keys_is_one_operation(tmp_path, spread_by):
     got = pd.read_csv(tmp_path / tr.run.files[0]["path"])  # type: ignore[union-attr]
     want = df.groupby("城市")["金额"].agg(lambda x: x.max() - x.min()).to_dict()
     assert dict(zip(got["城市"], got["金额_极差"], strict=True)) == want
+
+
+def test_every_module_of_the_operation_packages_registers_itself():
+    import pkgutil
+
+    import modes.opspecs
+    import tools.optools
+
+    specs = {type(s).__module__ for s in opspec.all_ops()}
+    tools_ = {t.func.__module__ for t in registry.TOOLS.values()} if registry.names() else set()
+    for m in pkgutil.iter_modules(modes.opspecs.__path__):
+        assert f"modes.opspecs.{m.name}" in specs, m.name
+    for m in pkgutil.iter_modules(tools.optools.__path__):
+        assert f"tools.optools.{m.name}" in tools_, m.name
+
+
+@pytest.fixture
+def overlapping():
+    @operation
+    class Plain(OpSpec):
+        name = "plain_word_demo"
+        label = {"zh": "整表", "en": "whole"}
+        words = {"zh": ("全距表",)}
+
+    @operation
+    class Specific(OpSpec):
+        name = "specific_word_demo"
+        label = {"zh": "全距", "en": "range"}
+        words = {"zh": ("全距",)}
+        precedence = 1
+
+    yield
+    opspec.unregister("plain_word_demo")
+    opspec.unregister("specific_word_demo")
+
+
+def test_where_words_overlap_the_operation_of_higher_precedence_reads_them(overlapping):
+    kinds = [f.kind for f in opspec.read_worded("看一下全距表", [], None)]
+    assert "specific_word_demo" in kinds and "plain_word_demo" not in kinds
+
+
+@pytest.fixture
+def named_gap(value_range):
+    @operation
+    class FullRange(OpSpec):
+        name = "full_range_demo"
+        family = "explore"
+        label = {"zh": "摆幅", "en": "swing"}
+        words = {"zh": ("摆幅",), "en": ("swing",)}
+        slots = (Slot("column", "column", "要算哪一列的摆幅？", "Swing of which column?", numeric=True, gap="range_of"),)
+        answers_question = True
+
+        def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+            return [StepSpec("计算摆幅", "column_value_range", "摆幅已算出", {"column": args["column"]})]
+
+    yield FullRange
+    opspec.unregister("full_range_demo")
+
+
+@pytest.mark.parametrize("answer", ["数量", "用 数量 这一列"])
+def test_an_answer_to_an_operations_own_question_fills_its_slot(tmp_path, named_gap, answer):
+    ws, df = _workspace(tmp_path)
+    s = Session(ws)
+    tr = s.turn("算一下 sales.csv 的摆幅")
+    assert tr.decision.next == "ask_slots" and "range_of" in tr.decision.missing and "要算哪一列的摆幅" in tr.decision.reply
+    tr = s.turn(answer)
+    if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
+        tr = s.turn("继续")
+    assert tr.decision.request.op("full_range_demo").args["column"] == "数量"  # type: ignore[union-attr]
+    assert tr.run is not None and tr.run.status == "answered"
+    facts = next(o.facts for o in tr.run.steps if o.tool == "column_value_range")
+    assert facts["column"] == "数量" and facts["range"] == df["数量"].max() - df["数量"].min()

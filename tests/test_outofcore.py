@@ -144,3 +144,15 @@ def test_a_header_only_csv(tmp_path, monkeypatch):
     (tmp_path / "h.csv").write_text("a,b\n", encoding="utf-8")
     res = registry.call("profile_dataset", {"ws": Workspace.at(tmp_path), "path": "h.csv"})
     assert res.facts["rows"] == 0 and [c["blanks"] for c in res.facts["column_info"]] == [0, 0]
+
+
+@pytest.mark.parametrize("stat,op,of", [("mean", "lt", "评分"), ("median", "ge", "评分"), ("min", "eq", "评分"), ("max", "lt", "金额")])
+def test_a_column_against_a_figure_of_a_column_keeps_the_rows_pandas_keeps(big, stat, op, of):
+    res = registry.call("profile_dataset", {"ws": big, "path": "订单.csv"})
+    cond = {"column": "评分", "op": op, "value": {"column": of, "stat": stat}}
+    kept = registry.call("filter_rows", {"table": res.data, "conditions": [cond]}).data
+    df = pandas_frame(big)
+    figure = getattr(df[of], stat)()
+    want = df[{"lt": df["评分"] < figure, "ge": df["评分"] >= figure, "eq": df["评分"] == figure}[op]]
+    got = kept.to_pandas() if isinstance(kept, BigTable) else kept
+    assert len(want) > 0 and list(got["编号"]) == list(want["编号"])

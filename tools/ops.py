@@ -288,7 +288,12 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
     for m in measures:
         if m.get("agg") not in AGGS:
             raise ToolArgError(f"不支持的汇总方式：{m.get('agg')}。", f"Unsupported aggregation: {m.get('agg')}.")
+    skipped = 0
     if not keys:
+        from tools.stats import total_rows
+
+        own_total = total_rows(table)  # the table's own 总计 row is not added in again
+        skipped, table = int(own_total.sum()), table[~own_total]
         row = {measure_name(m["column"], m["agg"], lang): _round(getattr(pd.to_numeric(table[m["column"]], errors="coerce"), m["agg"])()) for m in measures}
         row[rows] = len(table)
         out = pd.DataFrame([row])
@@ -300,7 +305,7 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
             parts[measure_name(m["column"], m["agg"], lang)] = col.groupby([table[k] for k in keys], dropna=False, sort=True).agg(m["agg"])
         parts[rows] = g.size()
         out = pd.DataFrame(parts).reset_index()
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "groups": len(out)}, {"sample": _sample(out, 20)})
+    return ToolResult(out, {"rows_in": len(table) + skipped, "rows_out": len(out), "groups": len(out), "skipped_totals": skipped}, {"sample": _sample(out, 20)})
 
 
 @tool

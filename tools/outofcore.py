@@ -31,6 +31,7 @@ MAX_IN_MEMORY_CELLS = 200_000_000  # a tool without SQL form loads the table int
 # what pandas.read_csv reads as missing by default
 NA_STRINGS = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A",
               "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
+STAT_SQL = {"mean": "avg", "median": "median", "min": "min", "max": "max"}  # pandas skips missing values, as these do
 AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大"}
 ROW = "__wq_row"
 
@@ -165,11 +166,14 @@ def open_csv(ws: Workspace, path: Path, con: Any = None) -> BigTable | None:
     ragged rows, which pandas skips and counts. Opening scans the file once (row and blank counts, kept for the
     profile); a value that does not fit the type pandas would give its column widens that type there, never in a
     later step."""
+    try:
+        folder = ws.state_dir() / "cache"
+    except UserError:
+        return None  # .wenqing/ links out of the workspace: nothing is cached or spilled there; pandas reads the file
     shape = csv_shape(path)
     head = read_table(path, nrows=2000, sample=True)
     if any(n.startswith("表头在") for n in head.notes):
         return None
-    folder = ws.state_dir() / "cache"
     con = con or _connect(folder / "spill")
     source = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
     types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
@@ -205,10 +209,11 @@ SPACE_STARTS = (133, 160, 5760, *range(8192, 8203), 8232, 8233, 8239, 8287, 1228
 
 
 def _spaces_only(c: str) -> str:
-    """Empty or whitespace-only text; the regular expression runs only on text whose first character may be a space."""
+    """Empty or whitespace-only text; the regular expression runs only on text whose first character may be a space
+    (letters, digits and CJK text leave at the range test, before the list of space characters is read)."""
     first = f"ascii({q(c)})"
-    return (f"(({first} <= 32 OR {first} IN ({', '.join(map(str, SPACE_STARTS))})) "
-            f"AND regexp_full_match({q(c)}, {lit(ONLY_SPACES)}))")
+    return (f"(({first} <= 32 OR ({first} BETWEEN {min(SPACE_STARTS)} AND {max(SPACE_STARTS)} "
+            f"AND {first} IN ({', '.join(map(str, SPACE_STARTS))}))) AND regexp_full_match({q(c)}, {lit(ONLY_SPACES)}))")
 
 
 def _blank(t: BigTable, c: str) -> str:
@@ -245,6 +250,9 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         return _blank(t, col)
     if op == "not_empty":
         return f"NOT {_blank(t, col)}"
+    if isinstance(v, dict) and v.get("stat") in STAT_SQL:  # a column against a figure of a column, as pandas computes it
+        _need(t, [v["column"]])
+        return _compare(op, _num(col), f"(SELECT {STAT_SQL[v['stat']]}({_num(v['column'])}) FROM ({t.sql}))")
     if isinstance(v, dict) and "column" in v:
         _need(t, [v["column"]])
         return _compare(op, _num(col), _num(v["column"]))

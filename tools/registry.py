@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from tools.errors import ToolArgError
@@ -80,3 +83,13 @@ def _load() -> None:
     import tools.stats  # noqa: F401
     import tools.stattests  # noqa: F401
     import tools.timeseries  # noqa: F401
+
+    _load_optools()
+
+
+@cache
+def _load_optools() -> None:
+    import tools.optools
+
+    for m in pkgutil.iter_modules(tools.optools.__path__):  # one module per operation's tool, each registers itself
+        importlib.import_module(f"tools.optools.{m.name}")

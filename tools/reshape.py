@@ -9,7 +9,7 @@ from tools.fmt import rnd
 from tools.ops import _need_columns, _sample
 from tools.registry import ToolResult, tool
 from tools.series import Series, detect_series
-from tools.stats import _one, numeric, stat_label
+from tools.stats import PCT, _one, numeric, stat_label
 from tools.timeseries import cagr_of
 
 AGGS = {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大", "median": "中位数"}
@@ -34,6 +34,16 @@ def label_column(table: pd.DataFrame, series: Series) -> str | None:
 
 def _wide_values(table: pd.DataFrame, s: Series) -> pd.DataFrame:
     return pd.DataFrame({c: pd.to_numeric(table[c], errors="coerce") for c in s.columns}, index=table.index)
+
+
+def _named_rows(table: pd.DataFrame, lab: str | None, rows: list[str] | None) -> pd.DataFrame:
+    """The rows of a wide table whose name is one of `rows` (all rows when none are named)."""
+    if not rows or not lab:
+        return table
+    data = table[table[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])]
+    if data.empty:
+        raise ToolArgError(f"“{lab}”列里没有 {'、'.join(rows)}。", f"'{lab}' has no {', '.join(rows)}.")
+    return data
 
 
 @tool
@@ -160,6 +170,35 @@ def wide_growth(table: pd.DataFrame, first: str | None = None, last: str | None 
 
 
 @tool
+def wide_change(table: pd.DataFrame, first: str, last: str, rows: list[str] | None = None, above: float | None = None,
+                below: float | None = None) -> ToolResult:
+    """For a wide table: each row's change from one named period to another, and its rate (%) = (later − earlier) / earlier × 100;
+    with `above` / `below`, only the rows whose rate is above / below that many percent."""
+    s = _series_or_refuse(table)
+    for bound in (first, last):
+        if bound not in s.columns:
+            raise ToolArgError(f"没有“{bound}”这一期，现有：{s.columns[0]}—{s.columns[-1]}。", f"No period {bound}; the table covers {s.columns[0]} to {s.columns[-1]}.")
+    early, late = sorted((first, last), key=s.columns.index)
+    if early == late:
+        raise ToolArgError("比较需要两个不同的时期。", "A change needs two different periods.")
+    lab = label_column(table, s)
+    data = _named_rows(table, lab, rows)
+    a, b = numeric(data, early), numeric(data, late)
+    rate = ((b - a) / a.abs() * 100).where(a.ne(0) & a.notna() & b.notna())
+    out = pd.DataFrame({**({lab: data[lab]} if lab else {}), early: a, late: b, "变化": (b - a).round(4), "增长率(%)": rate.round(2)})
+    if above is not None:
+        out = out[rate > above]
+    if below is not None:
+        out = out[rate < below]
+    out = out.reset_index(drop=True)
+    said = [{"name": str(r[lab]) if lab else str(i + 1), "first": rnd(r[early]), "last": rnd(r[late]), "change": rnd(r["变化"]),
+             "pct": rnd(r["增长率(%)"], 2)} for i, r in enumerate(out.head(8).to_dict("records"))]
+    facts = {"rows_in": len(data), "rows_out": len(out), "first": early, "last": late, "label_column": lab, "above": above, "below": below,
+             "no_base": int(rate.isna().sum()), "rows": said}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
 def wide_to_long(table: pd.DataFrame) -> ToolResult:
     """A wide table in long form (name | period | value), ready for charts and grouping."""
     s = _series_or_refuse(table)
@@ -198,11 +237,7 @@ def wide_stats(table: pd.DataFrame, stats: list[str], rows: list[str] | None = N
     s = _series_or_refuse(table)
     lab = label_column(table, s)
     cols = _period_columns(s, first, last)
-    data = table
-    if rows and lab:
-        data = table[table[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])]
-        if data.empty:
-            raise ToolArgError(f"“{lab}”列里没有 {'、'.join(rows)}。", f"'{lab}' has no {', '.join(rows)}.")
+    data = _named_rows(table, lab, rows)
     v = _wide_values(data, Series(tuple(cols), tuple(range(len(cols))), s.kind))
     out_rows = []
     for idx in v.index:
@@ -218,6 +253,59 @@ def wide_stats(table: pd.DataFrame, stats: list[str], rows: list[str] | None = N
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
 
+def _row_stat(block: pd.DataFrame, st: str) -> pd.Series:
+    """One statistic of every row of a block of numeric columns (ddof 1, blanks skipped), rounded as tables show it."""
+    n = block.notna().sum(axis=1)
+    m = PCT.match(st)
+    if st in ("mean", "median", "std", "var", "min", "max", "sum"):
+        r = getattr(block, st)(axis=1)
+    elif st == "count":
+        return n
+    elif st == "range":
+        r = block.max(axis=1) - block.min(axis=1)
+    elif st in ("q1", "q3") or m:
+        r = block.quantile({"q1": 0.25, "q3": 0.75}.get(st) or float(m.group(1)) / 100 if m else {"q1": 0.25, "q3": 0.75}[st], axis=1)
+    elif st == "iqr":
+        r = block.quantile(0.75, axis=1) - block.quantile(0.25, axis=1)
+    elif st == "cv":
+        mean = block.mean(axis=1)
+        r = (block.std(axis=1) / mean).where(mean.ne(0) & (n >= 2))
+    else:  # mode, nunique: row by row
+        return block.apply(lambda row: _one(row, st), axis=1)
+    return r.where(n > 0).round(4)
+
+
+@tool
+def wide_stats_per_year(table: pd.DataFrame, stats: list[str], rows: list[str] | None = None, years: list[int] | None = None) -> ToolResult:
+    """For a wide table of months (2023年1月 … 2024年3月): statistics (variance, mean …) of each row over each year's months,
+    optionally for some years only."""
+    s = _series_or_refuse(table)
+    if s.kind != "month" or s.periods[0] < 12 * 1000:
+        raise ToolArgError("这张表的列不是“某年某月”，无法按年份分组计算。", "The columns are not months of given years; they cannot be grouped by year.")
+    lab = label_column(table, s)
+    data = _named_rows(table, lab, rows)
+    by_year: dict[int, list[str]] = {}
+    for c, p in zip(s.columns, s.periods, strict=True):
+        by_year.setdefault(p // 12, []).append(c)
+    want = sorted(set(years)) if years else sorted(by_year)
+    missing = [y for y in want if y not in by_year]
+    if missing:
+        raise ToolArgError(f"表里没有 {'、'.join(f'{y}年' for y in missing)} 的月份列（有 {min(by_year)}—{max(by_year)} 年）。",
+                           f"No months of {', '.join(map(str, missing))} (the table covers {min(by_year)} to {max(by_year)}).")
+    parts = []
+    for y in want:  # one block of months per year, every row at once
+        block = pd.DataFrame({c: pd.to_numeric(data[c], errors="coerce") for c in by_year[y]}, index=data.index)
+        part = pd.DataFrame({**({str(lab): data[lab]} if lab else {}), "年份": f"{y}年", "月数": block.notna().sum(axis=1)}, index=data.index)
+        for st in stats:
+            part[stat_label(st)] = _row_stat(block, st)
+        parts.append(part.assign(_row=range(len(part))))
+    out = pd.concat(parts).sort_values("_row", kind="stable").drop(columns="_row").reset_index(drop=True)
+    out_rows = out.head(12).to_dict("records")
+    values = [{"name": str(r.get(str(lab), "")), "year": r["年份"], "n": int(r["月数"]), **{st: rnd(r[stat_label(st)]) for st in stats}} for r in out_rows]
+    facts = {"rows_in": len(table), "rows_out": len(out), "label_column": lab, "stats": stats, "years": [f"{y}年" for y in want], "values": values}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
 @tool
 def wide_trend(table: pd.DataFrame, rows: list[str] | None = None, first: str | None = None, last: str | None = None) -> ToolResult:
     """For a wide table of years: the least-squares trend of each row across its years (slope per year, r², p)."""
@@ -227,11 +315,7 @@ def wide_trend(table: pd.DataFrame, rows: list[str] | None = None, first: str | 
 
     s = _narrow(_series_or_refuse(table), first, last)
     lab = label_column(table, s)
-    data = table
-    if rows and lab:
-        data = table[table[lab].astype(str).str.strip().isin([str(r).strip() for r in rows])]
-        if data.empty:
-            raise ToolArgError(f"“{lab}”列里没有 {'、'.join(rows)}。", f"'{lab}' has no {', '.join(rows)}.")
+    data = _named_rows(table, lab, rows)
     v = _wide_values(data, s)
     out_rows = []
     for idx in v.index:

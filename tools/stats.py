@@ -30,6 +30,27 @@ def numeric(table: pd.DataFrame, column: str) -> pd.Series:
     return s
 
 
+TOTAL_WORDS = frozenset({"总计", "合计", "总数", "总和", "共计", "总共", "全部", "汇总", "小计合计", "total", "totals", "grand total", "sum", "all"})
+
+
+def total_rows(table: pd.DataFrame) -> pd.Series:
+    """Rows that are the table's own total (a text cell 总计 / 合计 / Total …, as the first or last row holding numbers):
+    an aggregate across the rows that kept them would count everything twice."""
+    mask = pd.Series(False, index=table.index)
+    text_cols = [c for c in table.columns if not pd.api.types.is_numeric_dtype(table[c])]
+    nums = [c for c in table.columns if pd.api.types.is_numeric_dtype(table[c]) and not pd.api.types.is_bool_dtype(table[c])]
+    if not text_cols or not nums or len(table) < 3:
+        return mask
+    has = table[nums].notna().any(axis=1).to_numpy()
+    where_ = has.nonzero()[0]
+    if len(where_) < 3:
+        return mask
+    for pos in dict.fromkeys((int(where_[0]), int(where_[-1]))):  # only the two ends can be the table's own total
+        if any(str(table[c].iat[pos]).strip().casefold() in TOTAL_WORDS for c in text_cols):
+            mask.iat[pos] = True
+    return mask
+
+
 def stat_label(stat: str) -> str:
     m = PCT.match(stat)
     return f"第{m.group(1)}百分位数" if m else STAT_ZH.get(stat, stat)
@@ -40,7 +61,10 @@ def _one(s: pd.Series, stat: str) -> Any:
     if stat == "nunique":
         return int(s.dropna().nunique())
     if stat == "mode":
-        m = s.dropna().mode()
+        x = s.dropna()
+        if len(x) > 1 and not x.duplicated().any():
+            return None  # no value repeats: there is no mode (never every value listed as one)
+        m = x.mode()
         return None if m.empty else "、".join(str(rnd(v)) for v in m.head(3))
     if stat == "count":
         return int(s.notna().sum())
@@ -116,12 +140,21 @@ def _totals(table: pd.DataFrame, keys: list[str], column: str | None) -> pd.Seri
 
 
 @tool
-def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = None, within: list[str] | None = None) -> ToolResult:
-    """Each group's share of the total of a column (or of the row count), optionally within a parent group, with cumulative share."""
+def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = None, within: list[str] | None = None,
+                   among: list[str] | None = None) -> ToolResult:
+    """Each group's share of the total of a column (or of the row count), optionally within a parent group, with cumulative share;
+    with `among`, only those values of the first key are compared (研发与销售的比例)."""
     within = list(within or [])
     if not keys:
         raise ToolArgError("要按哪一列算占比？", "Shares of which grouping column?")
     _need_columns(table, keys + within + ([column] if column else []))
+    if among:
+        table = table[table[keys[0]].astype("string").str.strip().isin([str(v) for v in among]).fillna(False).astype(bool)]
+        if table.empty:
+            raise ToolArgError(f"“{keys[0]}”里没有 {'、'.join(map(str, among))}。", f"'{keys[0]}' has none of {', '.join(map(str, among))}.")
+    own_total = total_rows(table)
+    skipped = [str(v) for v in table.loc[own_total, keys[0]].head(3)] if own_total.any() else []
+    table = table[~own_total]
     value_name = f"{column}_合计" if column else "行数"
     s = _totals(table, within + [k for k in keys if k not in within], column).rename(value_name)
     out = s.reset_index()
@@ -143,7 +176,7 @@ def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = No
     first = out.iloc[0] if len(out) else None
     facts = {
         "rows_in": len(table), "rows_out": len(out), "groups": len(out), "keys": keys, "within": within, "column": column,
-        "value_name": value_name, "total": rnd(out[value_name].sum()),
+        "value_name": value_name, "total": rnd(out[value_name].sum()), "skipped_totals": skipped,
         "shares": [{"label": "、".join(str(r[k]) for k in within + keys), "value": rnd(r[value_name]), "pct": rnd(r["占比(%)"], 2)}
                    for r in out.head(8).to_dict("records")],
         "top": None if first is None else {"label": "、".join(str(first[k]) for k in within + keys), "value": rnd(first[value_name]),
@@ -153,17 +186,113 @@ def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = No
 
 
 @tool
-def proportion_where(table: pd.DataFrame, conditions: list[dict[str, Any]], logic: str = "and") -> ToolResult:
-    """The number and proportion of rows that meet the conditions (占多少比例)."""
+def proportion_where(table: pd.DataFrame, conditions: list[dict[str, Any]], logic: str = "and", by: list[str] | None = None) -> ToolResult:
+    """The number and proportion of rows that meet the conditions (占多少比例), overall or within each group."""
     if not conditions:
         raise ToolArgError("缺少条件：要算满足什么条件的行的比例？", "Proportion of rows meeting which condition?")
+    by = list(by or [])
+    _need_columns(table, by)
     mask = where(table, conditions, logic)
     hit, total = int(mask.sum()), len(table)
     if total == 0:
         raise ToolArgError("表里没有数据行。", "The table has no rows.")
     p = round(hit / total * 100, 2)
-    out = pd.DataFrame([{"满足条件": hit, "总行数": total, "比例(%)": p}])
-    return ToolResult(out, {"rows_in": total, "rows_out": 1, "matched": hit, "total": total, "pct": p}, {"sample": _sample(out)})
+    if not by:
+        out = pd.DataFrame([{"满足条件": hit, "总行数": total, "比例(%)": p}])
+        return ToolResult(out, {"rows_in": total, "rows_out": 1, "matched": hit, "total": total, "pct": p}, {"sample": _sample(out)})
+    # within each group: the group's matching rows over the group's own rows (not over all matching rows)
+    g = mask.astype(int).groupby([table[k] for k in by], dropna=False, sort=True).agg(["sum", "size"])
+    out = g.rename(columns={"sum": "满足条件", "size": "总行数"}).reset_index()
+    out["比例(%)"] = (out["满足条件"] / out["总行数"] * 100).round(2)
+    groups = [{"label": "、".join(str(r[k]) for k in by), "matched": int(r["满足条件"]), "total": int(r["总行数"]), "pct": rnd(r["比例(%)"], 2)}
+              for r in out.head(12).to_dict("records")]
+    facts = {"rows_in": total, "rows_out": len(out), "matched": hit, "total": total, "pct": p, "by": by, "groups": len(out), "group_pcts": groups}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def extremes(table: pd.DataFrame, by: str, keys: list[str] | None = None) -> ToolResult:
+    """The rows with the highest and with the lowest value of a column (every tied row), highest first."""
+    keys = list(keys or [])
+    _need_columns(table, [by] + keys)
+    x = numeric(table, by)
+    if x.notna().sum() == 0:
+        raise ToolArgError(f"列“{by}”没有可比较的数值。", f"Column '{by}' has no values to compare.")
+    hi, lo = x.max(), x.min()
+    top, bottom = table[x == hi], table[x == lo]
+    out = pd.concat([top.assign(位置="最高"), bottom.assign(位置="最低")], ignore_index=True)
+    name = keys or [c for c in table.columns if c != by and not pd.api.types.is_numeric_dtype(table[c])][:1]
+
+    def labels(part: pd.DataFrame) -> list[str]:
+        return ["、".join(str(r[k]) for k in name) for r in part.head(10).to_dict("records")] if name else [str(i + 1) for i in part.index[:10]]
+
+    facts = {"rows_in": len(table), "rows_out": len(out), "by": by, "keys": name, "max": rnd(hi), "min": rnd(lo),
+             "highest": labels(top), "lowest": labels(bottom), "counted": int(x.notna().sum())}
+    return ToolResult(out, facts, {"sample": _sample(out)})
+
+
+@tool
+def rows_by_share_of_column(table: pd.DataFrame, numerator: str, denominator: str, op: str, percent: float, label: str | None = None) -> ToolResult:
+    """Rows whose numerator is above / below a percentage of their own denominator (存款总额超过其总资产的50%): A op B × percent / 100."""
+    if op not in ("gt", "ge", "lt", "le"):
+        raise ToolArgError(f"不支持的比较：{op}。", f"Unsupported comparison: {op}.")
+    _need_columns(table, [numerator, denominator] + ([label] if label else []))
+    a, b = numeric(table, numerator), numeric(table, denominator)
+    limit = b * percent / 100
+    mask = {"gt": a > limit, "ge": a >= limit, "lt": a < limit, "le": a <= limit}[op].fillna(False).astype(bool)
+    out = table[mask].copy()
+    out[f"{numerator}占{denominator}(%)"] = (a[mask] / b[mask] * 100).where(b[mask].ne(0)).round(2)
+    out = out.reset_index(drop=True)
+    names = [str(v) for v in out[label].head(20)] if label else []
+    facts = {"rows_in": len(table), "rows_out": len(out), "numerator": numerator, "denominator": denominator, "op": op, "percent": percent,
+             "label": label, "names": names, "unknown": int((a.isna() | b.isna()).sum())}
+    return ToolResult(out, facts, {"sample": _sample(out)})
+
+
+@tool
+def extremes_across_columns(table: pd.DataFrame, columns: list[str]) -> ToolResult:
+    """A one-row table whose columns are the categories (零售商 | 批发商 | …): the column(s) with the highest and the lowest value."""
+    _need_columns(table, columns)
+    if len(table) != 1:
+        raise ToolArgError(f"这张表有 {len(table)} 行，不是一行一类的汇总表，请说明按哪一行比较。",
+                           f"The table has {len(table)} rows, not one; say which row to compare.")
+    if len(columns) < 2:
+        raise ToolArgError("至少要两列才能比较。", "At least two columns are needed to compare.")
+    row = pd.Series({c: pd.to_numeric(table[c], errors="coerce").iloc[0] for c in columns}, dtype="float64")
+    if row.notna().sum() == 0:
+        raise ToolArgError("这些列里没有数字。", "These columns hold no numbers.")
+    out = row.rename_axis("列").reset_index(name="数值").sort_values("数值", ascending=False, kind="stable").reset_index(drop=True)
+    facts = {"rows_in": 1, "rows_out": len(out), "columns": columns, "max": rnd(row.max()), "min": rnd(row.min()),
+             "highest": [str(c) for c in row.index[row == row.max()]], "lowest": [str(c) for c in row.index[row == row.min()]]}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def column_ratio(table: pd.DataFrame, numerator: str, denominator: str, label: str | None = None, which: str | None = None) -> ToolResult:
+    """Each row's numerator as a share of its denominator (A 占 B 的比重, %); with `which` = max / min / both, the row(s) where it is
+    highest / lowest (every tied row). A zero or blank denominator gives no ratio and is counted."""
+    if which not in (None, "max", "min", "both"):
+        raise ToolArgError(f"不支持的取法：{which}。", f"Unsupported choice: {which}.")
+    _need_columns(table, [numerator, denominator] + ([label] if label else []))
+    a, b = numeric(table, numerator), numeric(table, denominator)
+    name = f"{numerator}占{denominator}(%)"
+    ratio = (a / b * 100).where(b.ne(0) & a.notna() & b.notna())
+    out = table[[c for c in dict.fromkeys([label, numerator, denominator]) if c]].copy()
+    out[name] = ratio.round(4)
+    out = out.sort_values(name, ascending=False, kind="stable", na_position="last").reset_index(drop=True)
+
+    def rows(mask: pd.Series) -> list[dict[str, Any]]:
+        return [{"label": str(r[label]) if label else str(i + 1), "pct": rnd(r[name], 2), "numerator": rnd(r[numerator]), "denominator": rnd(r[denominator])}
+                for i, r in out[mask].head(10).iterrows()]
+
+    have = out[name].notna()
+    facts: dict[str, Any] = {"rows_in": len(table), "rows_out": len(out), "numerator": numerator, "denominator": denominator, "label": label,
+                             "which": which, "column": name, "no_ratio": int((~have).sum()), "counted": int(have.sum())}
+    if have.any():
+        facts["highest"] = rows(out[name] == out[name].max())
+        facts["lowest"] = rows(out[name] == out[name].min())
+    facts["first"] = rows(have)[:8]
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
 
 @tool

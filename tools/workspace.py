@@ -77,7 +77,8 @@ class Workspace:
                 if name.startswith((".", "~$")):
                     continue
                 full = base / name
-                if not self.inside(full):
+                # os.walk never enters a linked folder: only a link itself can lead out of the workspace
+                if os.path.islink(full) and not self.inside(full):
                     continue
                 found.append(full.relative_to(self.root).as_posix())
             if len(found) > 5000:
