@@ -405,6 +405,7 @@ def _small(d: dict[str, Any], limit: int = 600) -> dict[str, Any]:
 
 
 def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
+    from tools.ops import ROWS  # the row-count column of a summary, in either language
     zh = lang == "zh"
     facts = {s.tool: s.facts for s in r.steps}
     parts: list[str] = []
@@ -478,7 +479,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 return int(f) if f.is_integer() else round(f, 2)
 
             if not keys:  # 金额是多少: the figure itself
-                shown = [c for c in measures if c != "行数"] or measures
+                shown = [c for c in measures if c not in ROWS.values()] or measures
                 row0 = r.table.iloc[0]
                 parts.append("；".join(f"{c}：{num(row0[c])}" for c in shown) + ("。" if zh else ""))
             elif top is not None and top.args.get("both"):
@@ -491,7 +492,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 word = ("最低" if low else "最高") if zh else ("lowest" if low else "highest")
                 parts.append(f"{'、'.join(keys)} 中 {measure} {word}的是 {label}：{num(row0[measure])}。" if zh else f"{label} has the {word} {measure}: {num(row0[measure])}.")
             else:  # 区有哪些: the distinct values with their counts
-                listed = [f"{'、'.join(str(row[k]) for k in keys)}（{int(row['行数'])}）" for _, row in r.table.head(12).iterrows()]
+                listed = [f"{'、'.join(str(row[k]) for k in keys)}（{int(row[next(c for c in ROWS.values() if c in row)])}）" for _, row in r.table.head(12).iterrows()]
                 parts.append(f"{'、'.join(keys)} 共有 {len(r.table)} 个不同的值：{'、'.join(listed)}" + ("……" if len(r.table) > 12 else "") + "。" if zh
                              else f"{', '.join(keys)} has {len(r.table)} distinct values: {', '.join(listed)}.")
     for f in r.files:

@@ -157,7 +157,7 @@ class UnsupportedChart(OpSpec):
 STAT_WORDS: tuple[tuple[str, str], ...] = (
     ("四分位距", "iqr"), ("四分位差", "iqr"), ("iqr", "iqr"), ("interquartile range", "iqr"),
     ("中位数", "median"), ("中值", "median"), ("median", "median"),
-    ("众数", "mode"), ("mode", "mode"),
+    ("众数", "mode"), ("mode", "mode"), ("most common", "mode"), ("most frequent", "mode"), ("most frequently", "mode"), ("most often", "mode"),
     ("标准差", "std"), ("standard deviation", "std"), ("std", "std"),
     ("方差", "var"), ("variance", "var"),
     ("变异系数", "cv"), ("离散系数", "cv"), ("coefficient of variation", "cv"),
@@ -1547,7 +1547,7 @@ TEST_RX = _rx("t检验", "t 检验", "t-test", "t test", "显著差异", "差异
               "spearman", "pearson", "显著相关", "相关性检验", "显著吗", "是否显著", "显著")
 
 
-TEST_AUX = _lazy(r"相关性|相关系数|相关|correlation|correlated|正态分布|分布|不同的|不同|是否独立|相互独立|独立吗|独立性|独立|有关联吗|有关联|关联|显著吗|显著|差异|区别|差别|有没有|是否|检验一下|检验|做个|做一下|服从", re.I)
+TEST_AUX = _lazy(r"相关性|相关系数|相关|correlation|correlated|(?<![a-z])(?:tests?|association|associated|significant(?:ly)?|significance|differences?|differs?|across)(?![a-z])|正态分布|分布|不同的|不同|是否独立|相互独立|独立吗|独立性|独立|有关联吗|有关联|关联|显著吗|显著|差异|区别|差别|有没有|是否|检验一下|检验|做个|做一下|服从", re.I)
 
 
 @operation
@@ -1581,7 +1581,7 @@ class StatTest(OpSpec):
         if series is not None and re.search(r"趋势|回归|斜率|trend|regression|slope", low):
             f = _wide_found(text, hits, sheet, m, "trend")
             return Found(f.start, f.kind, f.args, tuple(list(f.spans) + used))
-        if re.search(r"卡方|chi|独立", low):
+        if re.search(r"卡方|chi|独立|associat|independen", low):
             test, cols = "chi", list(dict.fromkeys(h.column for h in hits if _categories(sheet, h.column)))[:2]
         elif re.search(r"正态|shapiro|normal", low):
             test, cols = "normal", nums[:1]

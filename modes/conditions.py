@@ -90,6 +90,7 @@ STAT_REF = lazy(r"(?P<stat>the average|the mean|平均水平|平均值|平均数
 QUESTION_VALUE = lazy(r"什么|啥|哪|多少|几|怎样|如何|否|吗|what|which|how", re.I | re.A)
 ANY_OP = lazy(r"\s*(?:" + "|".join(p for _, p in INFIX[:-1]) + ")", re.I | re.A)
 INFIX_RE = [(op, lazy(pat, re.I | re.A)) for op, pat in INFIX]
+ARTICLES = {"the", "a", "an", "all", "any", "some", "this", "that", "these", "those", "its", "their", "each", "every"}
 WEAK = {"是", "为", "is", "of", "not", "over", "under", "like", "without", "above", "below"}
 POSTFIX = [
     ("ge", _alt("及以上", "或以上", "以上", "or more", "or above", "and above", "and up", "+")),
@@ -119,6 +120,12 @@ QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:Q|第)\s*(?P<q>[1-4�
 RELATIVE_RE = lazy(r"今年|本年|去年|本月|这个月|上个月|上月|this year|last year|this month|last month", re.I | re.A)
 HALF_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?P<h>上半年|下半年|first half|second half|H1|H2)", re.I | re.A)
 RIGHT_STRIP = lazy(r"(?:的.*|人$|店$|行$|记录$|数据$|订单$|的行$)")
+
+
+def _article(value: str, col: str | None, sheet: SheetInfo) -> bool:
+    """"the score of the …": an English article is not a value, unless the column holds it (等级是A)."""
+    v = value.strip().casefold()
+    return v in ARTICLES and not any(str(x).casefold() == v for x in sheet.values.get(col or "", ()))
 
 
 def _period(m_y: str | None, m_m: str | None, m_d: str | None) -> tuple[date, date]:
@@ -440,7 +447,7 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
             return
         value = {"stat": value["stat"], "column": value["column"] or col}
     value = _percent(value, text[m.end() : end], col, sheet)
-    if isinstance(value, str) and (not value.strip() or QUESTION_VALUE.match(value)):
+    if isinstance(value, str) and (not value.strip() or QUESTION_VALUE.match(value) or _article(value, col, sheet)):
         return
     if op in ("gt", "lt", "ge", "le") and isinstance(value, (str, list)) and not (col and col in sheet.dates):
         return

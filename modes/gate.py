@@ -204,7 +204,8 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
                 if (h_old - 3 * u_old) >= (hits - 3 * unres) and not any(s.casefold() in " ".join(texts).casefold() for s in [s_cur.name or ""] if s):
                     r.sheet_name, r.sheet, r.parsed = state.current_sheet, _sheet_of(cur, state.current_sheet), p_old
     only = catalog.tables[0] if len(catalog.tables) == 1 else None
-    if r.fi is None and only is not None and not only.error and r.how in ("none", "current_missing") and not chatty and has_work:
+    if r.fi is None and only is not None and not only.error and r.how in ("none", "current_missing") and not chatty and (
+            has_work or any(p.ops for p in _best_sheet(only, texts, flags)[1])):  # work read on the only file's own columns
         # a one-file workspace: that file is the file
         r.sheet, r.parsed, _, _ = _best_sheet(only, texts, flags)
         r.fi, r.file, r.how = only, only.path, "only"
@@ -401,6 +402,8 @@ def _u_understood(u: _Understanding) -> None:
         if unused:  # 每个大区里销售额最高的品类: a column the request names that no step uses
             ev.append(evidence.weighed("words_unused", "没用上：" + "、".join(unused), "not used: " + ", ".join(unused)))
             u.kw["unexplained"] = tuple(words) + tuple(unused)
+    for factor, zh_, en_ in (d for o in ops for d in o.args.get("doubts", ())):  # a reading the operation itself is unsure of
+        ev.append(Evidence(factor, -0.45, zh_, en_))
     if u.file is not None and any(p.typos for p in parsed):
         ev.append(evidence.weighed("column_typo", "列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos)))
 

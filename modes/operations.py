@@ -148,13 +148,15 @@ class Group(OpSpec):
         return {"keys": _cols(intent.get("group_by"), col), "measures": ms}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
-        from tools.ops import AGG_ZH
+        from tools.ops import ROWS, measure_name
 
         keys = list(args.get("keys") or [])
         measures = list(args.get("measures") or []) or numeric_measures(ctx.sheet, keys)
+        lang = "en" if getattr(ctx.request, "lang", "zh") == "en" else "zh"  # result columns in the request's language
         first = next((m for m in measures if m.get("column")), None)
-        ctx.last_measure = f"{first['column']}_{AGG_ZH[first['agg']]}" if first else "行数"
-        return [StepSpec("分组汇总", "group_summarize", "汇总完成", {"keys": keys, "measures": measures})]
+        ctx.last_measure = measure_name(first["column"], first["agg"], lang) if first else ROWS[lang]
+        named = {"lang": lang} if lang != "zh" else {}
+        return [StepSpec("分组汇总", "group_summarize", "汇总完成", {"keys": keys, "measures": measures, **named})]
 
 
 @operation
@@ -519,3 +521,4 @@ def output_stem(r: Any, label: str) -> str:
         base += f"_{r.sheet}"
     return f"{base}_{label}"
 import modes.analysis  # noqa: E402,F401  (analysis operations: statistics, shares, time, pivots, wide tables, formulas, edits, tests, charts)
+import modes.english  # noqa: E402,F401  (English look-up questions)

@@ -108,6 +108,25 @@ def _names_operation(tok: str) -> bool:
     return any((p := opspec._pattern(s)) is not None and p.fullmatch(tok) for s in opspec.all_ops())
 
 
+RANK_WORD = re.compile(r"(?:top|bottom|first|last)-\d+s?", re.I)
+
+
+@functools.cache
+def _operation_words() -> frozenset[str]:
+    """The hyphenated words that ask for an operation (t-test, chi-square) or name a concept (e-mail)."""
+    from modes import opspec
+
+    words = [w for s in opspec.all_ops() for ws in s.words.values() for w in ws] + list(lx.synonyms())
+    return frozenset(w.casefold() for w in words if "-" in w or "_" in w)
+
+
+def _a_word(tok: str, catalog: Catalog) -> bool:
+    """A token shaped like a file name that is a word: a column's name (a plural too), an operation's word, top-10."""
+    low = tok.casefold()
+    return (low in catalog.known_names or low.removesuffix("s") in catalog.known_names or low in _operation_words()
+            or bool(RANK_WORD.fullmatch(tok)))
+
+
 def find_files(text: str, catalog: Catalog, current: str | None = None, restrict: list[str] | None = None) -> FileRef:
     """Resolve the files an utterance names, describes or points at."""
     low = text.casefold()
@@ -195,7 +214,7 @@ def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
     """A name shaped like a file's (sales_2023, orders-q3) that no file, sheet or column has: a missing file."""
     for m in FILE_SHAPED.finditer(text):
         tok = m.group(0)
-        if _covered(ref.spans, m.start(), m.end()) or re.fullmatch(r"[\d_\-]+", tok) or tok.casefold() in catalog.known_names:
+        if _covered(ref.spans, m.start(), m.end()) or re.fullmatch(r"[\d_\-]+", tok) or _a_word(tok, catalog):
             continue
         if any(edit_distance(tok.casefold(), f.stem.casefold(), 2) <= 2 for f in catalog.files):
             continue  # a typo of a real name: the fuzzy step below

@@ -17,6 +17,13 @@ from tools.write import About, Written, write_csv_file, write_xlsx_file, write_x
 
 AGGS = {"count", "sum", "mean", "min", "max"}
 AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大"}
+AGG_NAMES = {"zh": AGG_ZH, "en": {"count": "count", "sum": "sum", "mean": "mean", "min": "min", "max": "max"}}
+ROWS = {"zh": "行数", "en": "rows"}  # the row-count column of a summary, in the request's language
+
+
+def measure_name(column: str, agg: str, lang: str = "zh") -> str:
+    """The summary column for a measure in the request's language: 金额_合计, salary_mean."""
+    return f"{column}_{AGG_NAMES.get(lang, AGG_ZH)[agg]}"
 OPS = {
     "eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains",
     "in", "not_in", "empty", "not_empty", "startswith", "endswith",
@@ -233,7 +240,9 @@ def select_columns(table: pd.DataFrame, columns: list[str]) -> ToolResult:
     """Keep only the named columns, in the order given."""
     _need_columns(table, columns)
     out = table[columns].copy()
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "columns": columns}, {"sample": _sample(out)})
+    shown = min(len(out), 10)  # the first values, for a question that asked for them
+    values = {c: [_plain(v) for v in out[c].head(shown)] for c in dict.fromkeys(columns)}
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "columns": columns, "values": values, "shown": shown}, {"sample": _sample(out)})
 
 
 def _as_text(s: pd.Series) -> pd.Series:
@@ -270,8 +279,10 @@ def head_rows(table: pd.DataFrame, n: int = 10) -> ToolResult:
 
 
 @tool
-def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, str]] | None = None) -> ToolResult:
-    """Group by one or more keys and summarise measures (count, sum, mean, min, max); no measure counts rows."""
+def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, str]] | None = None, lang: str = "zh") -> ToolResult:
+    """Group by one or more keys and summarise measures (count, sum, mean, min, max); no measure counts rows.
+    Result columns are named in the request's language (lang: zh or en)."""
+    rows = ROWS.get(lang, ROWS["zh"])
     measures = [m for m in measures or [] if m.get("column")]  # a bare count is the row count, always included
     _need_columns(table, keys + [m["column"] for m in measures])
     for m in measures:
@@ -283,16 +294,16 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
 
         own_total = total_rows(table)  # the table's own 总计 row is not added in again
         skipped, table = int(own_total.sum()), table[~own_total]
-        row = {f"{m['column']}_{AGG_ZH[m['agg']]}": _round(getattr(pd.to_numeric(table[m["column"]], errors="coerce"), m["agg"])()) for m in measures}
-        row["行数"] = len(table)
+        row = {measure_name(m["column"], m["agg"], lang): _round(getattr(pd.to_numeric(table[m["column"]], errors="coerce"), m["agg"])()) for m in measures}
+        row[rows] = len(table)
         out = pd.DataFrame([row])
     else:
         g = table.groupby(keys, dropna=False, sort=True)
         parts = {}
         for m in measures:
             col = pd.to_numeric(table[m["column"]], errors="coerce") if m["agg"] != "count" else table[m["column"]]
-            parts[f"{m['column']}_{AGG_ZH[m['agg']]}"] = col.groupby([table[k] for k in keys], dropna=False, sort=True).agg(m["agg"])
-        parts["行数"] = g.size()
+            parts[measure_name(m["column"], m["agg"], lang)] = col.groupby([table[k] for k in keys], dropna=False, sort=True).agg(m["agg"])
+        parts[rows] = g.size()
         out = pd.DataFrame(parts).reset_index()
     return ToolResult(out, {"rows_in": len(table) + skipped, "rows_out": len(out), "groups": len(out), "skipped_totals": skipped}, {"sample": _sample(out, 20)})
 

@@ -343,20 +343,23 @@ def _measure(table: BigTable, m: dict[str, str]) -> str:
     return f"{'avg' if agg == 'mean' else agg}({x})"
 
 
-def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, str]] | None = None) -> ToolResult:
+def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, str]] | None = None, lang: str = "zh") -> ToolResult:
     import pandas as pd
 
+    from tools.ops import ROWS, measure_name
+
+    rows = ROWS.get(lang, ROWS["zh"])
     measures = [m for m in measures or [] if m.get("column")]
     _need(table, keys + [m["column"] for m in measures])
     for m in measures:
         if m.get("agg") not in AGG_ZH:
             raise ToolArgError(f"不支持的汇总方式：{m.get('agg')}。", f"Unsupported aggregation: {m.get('agg')}.")
-    cols = [f"{_measure(table, m)} AS {q(m['column'] + '_' + AGG_ZH[m['agg']])}" for m in measures] + [f"count(*) AS {q('行数')}"]
+    cols = [f"{_measure(table, m)} AS {q(measure_name(m['column'], m['agg'], lang))}" for m in measures] + [f"count(*) AS {q(rows)}"]
     if not keys:
         from tools.ops import _round
 
         row = table.fetch(f"SELECT {', '.join(cols)} FROM ({table.sql})").iloc[0].to_dict()
-        out = pd.DataFrame([{k: (int(v) if k == "行数" else _round(v)) for k, v in row.items()}])
+        out = pd.DataFrame([{k: (int(v) if k == rows else _round(v)) for k, v in row.items()}])
     else:
         ks = ", ".join(q(k) for k in keys)
         out = table.fetch(f"SELECT {ks}, {', '.join(cols)} FROM ({table.sql}) GROUP BY {ks} ORDER BY "
