@@ -147,7 +147,16 @@ def _cjk_number_ok(m: re.Match[str], text: str) -> bool:
 VALUE_JOIN = re.compile(r"并且|而且|但是|同时|或者|以及|且|但")
 
 
-def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit]) -> tuple[Any, int] | None:
+def _date_form(m: re.Match[str], date_col: bool) -> bool:
+    """Whether digits read as a date: a written date form (2024-05-01, 2024年5月, 2024/5) always; bare digits
+    (19058, 2023.5) only against a date column, for a number compared with a numeric column is a number."""
+    written = m.group(0)
+    if re.search(r"[年月日号/]|-", written):
+        return bool(m.group("m") or "年" in written or "-" in written)
+    return date_col and bool(m.group("m"))
+
+
+def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit], date_col: bool = False) -> tuple[Any, int] | None:
     """The value that starts at text[i]: a column, a date, a number, a quoted string or a word."""
     while i < len(text) and text[i] == " ":
         i += 1
@@ -159,7 +168,7 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit]) -> tup
         after = next((h for h in hits if h.column in sheet.numeric and re.fullmatch(r"\s*(?:的|of)?\s*", text[m.end() : h.start] if h.start >= m.end() else "x")), None)
         return {"stat": STATS[m.group("stat").casefold()], "column": after.column if after else None}, (after.end if after else m.end())
     m = DATE_RE.match(text, i)
-    if m and (m.group("m") or "年" in m.group(0) or "-" in m.group(0)) and not re.match(r"\d", text[m.end() : m.end() + 1]):
+    if m and _date_form(m, date_col) and not re.match(r"\d", text[m.end() : m.end() + 1]):
         start, _ = _period(m.group("y"), m.group("m"), m.group("d"))
         return _iso(start), m.end()
     m = NUMBER_RE.match(text, i)
@@ -249,8 +258,9 @@ def _cond_between(sc: _Scan) -> None:
     text = sc.text
     for m in RANGE_RE.finditer(text) if re.search(r"之间|between", text, re.I) else ():  # the word first: the pattern is cubic on 1-2-3-…
         a_raw, b_raw = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
-        va, vb = _value_at(a_raw, 0, sc.sheet, []), _value_at(b_raw, 0, sc.sheet, [])
         left = _left_column(text, m.start(), sc.hits, sc.sheet)
+        on_dates = bool(left and left[0] in sc.sheet.dates)
+        va, vb = _value_at(a_raw, 0, sc.sheet, [], on_dates), _value_at(b_raw, 0, sc.sheet, [], on_dates)
         if va is None or vb is None or not all(isinstance(v[0], (int, float, dict)) for v in (va, vb)):
             continue  # "between salary and hire_date" names columns, not a range
         if left and sc.free(m.start(), m.end()):
@@ -366,8 +376,8 @@ def _cond_postfix(sc: _Scan) -> None:
         for m in re.finditer(r"(?P<v>(?<![\d,])-?\d[\d,]*+(?:\.\d+)?\s*(?:万|千|k|K|%)?|(?<![一二两三四五六七八九十百千万])[一二两三四五六七八九十百千万]++)\s*(?:" + pat + r")", text, re.I | re.A):
             if not sc.free(m.start(), m.end()):
                 continue
-            v = _value_at(m.group("v"), 0, sc.sheet, [])
             left = _left_column(text, m.start(), sc.hits, sc.sheet)
+            v = _value_at(m.group("v"), 0, sc.sheet, [], bool(left and left[0] in sc.sheet.dates))
             if v is None or left is None:
                 continue
             sc.add_left(left, op, _percent(v[0], m.group("v"), left[0], sc.sheet), None, m.end())
@@ -425,8 +435,10 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     if word.casefold() in WEAK and ANY_OP.match(text, m.end()):
         return  # "is at least": the stronger word that follows decides
     left = _left_column(text, m.start(), sc.hits, sheet)
-    val = _value_at(text, m.end(), sheet, sc.hits)
-    if left is None or val is None:
+    if left is None:
+        return
+    val = _value_at(text, m.end(), sheet, sc.hits, left[0] in sheet.dates)
+    if val is None:
         return
     col, raw, how, closest, s = left
     if word.casefold() in WEAK and col is None:
@@ -469,7 +481,9 @@ def _cond_infix(sc: _Scan) -> None:
 def _cond_values_alone(sc: _Scan) -> None:
     """Values alone: 朝阳区的, Sales 部门的人, 上海和北京的订单 (除了上海: not that value)."""
     text = sc.text
-    for col, vals in find_values(text, sc.sheet, sc.used).items():
+    found = find_values(text, sc.sheet, sc.used)
+    for col in sorted(found, key=lambda c: min(s for _, s, _ in found[c])):  # in the order written, whatever the set order
+        vals = sorted(found[col], key=lambda t: t[1])
         neg = any(lx.EXCLUDE_BEFORE.search(text[:s]) for _, s, _ in vals)
         first, last = min(s for _, s, _ in vals), max(e for _, _, e in vals)
         names = list(dict.fromkeys(v for v, _, _ in vals))
