@@ -345,7 +345,7 @@ def _cond_date_words(sc: _Scan) -> None:
     for rx_ in DATE_WORD_FORMS:
         for m in rx_.finditer(sc.text):
             dm = DATE_RE.match(m.group("d"))
-            if not sc.free(m.start(), m.end()) or not dm:
+            if not sc.free(m.start(), m.end()) or not dm or _number_on_numeric(sc, m, dm):
                 continue
             lo, hi = _period(dm.group("y"), dm.group("m"), dm.group("d"))
             w = m.group("w").casefold()
@@ -353,6 +353,15 @@ def _cond_date_words(sc: _Scan) -> None:
                 sc.add_period(m, "lt", lo, None)
             else:
                 sc.add_period(m, "ge", hi if w in STRICT_AFTER else lo, None)
+
+
+def _number_on_numeric(sc: _Scan, m: re.Match[str], dm: re.Match[str]) -> bool:
+    """金额从19058起: bare digits after a numeric column are a number, not the period 1905-08."""
+    if _date_form(dm, False) or not dm.group("m"):
+        return False
+    head = re.sub(r"(?:从|在|自|由|(?<![a-z])(?:from|since|after|before|until))\s*$", "", sc.text[: m.start()].rstrip(), flags=re.I | re.A).rstrip()
+    left = _left_column(sc.text, len(head), sc.hits, sc.sheet) if head else None
+    return bool(left and left[0] in sc.sheet.numeric and left[0] not in sc.sheet.dates)
 
 
 def _cond_year_alone(sc: _Scan) -> None:

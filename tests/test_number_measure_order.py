@@ -85,6 +85,18 @@ def test_a_number_on_a_numeric_column_is_a_number(orders, utterance, op, v):
     assert kept_ids(orders, tr) == sorted(df.loc[mask, "订单号"]), (utterance, tr.run.answer)
 
 
+@pytest.mark.parametrize("utterance,v", [("orders.csv 金额从19058起", "19058"), ("orders.csv amount from 20231 onwards", "20231"),
+                                         ("orders.csv 金额自2023.5起", "2023.5")])
+def test_period_words_after_a_numeric_column_never_read_a_date(orders, utterance, v):
+    df = pd.read_csv(orders / "orders.csv")
+    col = df["amount"] if "amount" in utterance else df["金额"]
+    tr = talk(orders, [utterance])
+    if tr.run is None:
+        assert tr.decision.next in WAITS and "日期" not in tr.decision.reply, tr.decision.reply
+        return
+    assert kept_ids(orders, tr) == sorted(df.loc[col >= _number(v), "订单号"]), tr.run.answer
+
+
 @pytest.mark.parametrize("utterance,lo", [
     ("orders.csv 日期大于2024-03-01", "2024-03-01"),
     ("orders.csv 日期在20240301以后", "2024-03-01"),
