@@ -25,8 +25,10 @@ class SheetInfo:
 
     @cached_property
     def value_pairs(self) -> list[tuple[str, str]]:
-        """(value, column) for every known value, longest value first; built once per sheet, read on every turn."""
-        return sorted(((v, c) for c, vs in self.values.items() for v in vs), key=lambda p: -len(p[0]))
+        """(value, column) for every known value, longest value first, then by value and the columns' order (never
+        the order of a set, which changes with the hash seed); built once per sheet, read on every turn."""
+        order = {c: i for i, c in enumerate(self.columns)}
+        return sorted(((v, c) for c, vs in self.values.items() for v in vs), key=lambda p: (-len(p[0]), p[0], order.get(p[1], len(order))))
 
     @cached_property
     def nameable_values(self) -> tuple[tuple[str, str, str], ...]:

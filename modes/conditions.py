@@ -155,7 +155,16 @@ def _cjk_number_ok(m: re.Match[str], text: str) -> bool:
 VALUE_JOIN = lazy(r"并且|而且|但是|同时|或者|以及|且|但")
 
 
-def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit]) -> tuple[Any, int] | None:
+def _date_form(m: re.Match[str], date_col: bool) -> bool:
+    """Whether digits read as a date: a written date form (2024-05-01, 2024年5月, 2024/5) always; bare digits
+    (19058, 2023.5) only against a date column, for a number compared with a numeric column is a number."""
+    written = m.group(0)
+    if re.search(r"[年月日号/]|-", written):
+        return bool(m.group("m") or "年" in written or "-" in written)
+    return date_col and bool(m.group("m"))
+
+
+def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit], date_col: bool = False) -> tuple[Any, int] | None:
     """The value that starts at text[i]: a column, a date, a number, a quoted string or a word."""
     while i < len(text) and text[i] == " ":
         i += 1
@@ -167,7 +176,7 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit]) -> tup
         after = next((h for h in hits if h.column in sheet.numeric and re.fullmatch(r"\s*(?:的|of)?\s*", text[m.end() : h.start] if h.start >= m.end() else "x")), None)
         return {"stat": STATS[m.group("stat").casefold()], "column": after.column if after else None}, (after.end if after else m.end())
     m = DATE_RE.match(text, i)
-    if m and (m.group("m") or "年" in m.group(0) or "-" in m.group(0)) and not re.match(r"\d", text[m.end() : m.end() + 1]):
+    if m and _date_form(m, date_col) and not re.match(r"\d", text[m.end() : m.end() + 1]):
         start, _ = _period(m.group("y"), m.group("m"), m.group("d"))
         return _iso(start), m.end()
     m = NUMBER_RE.match(text, i)
@@ -257,8 +266,9 @@ def _cond_between(sc: _Scan) -> None:
     text = sc.text
     for m in RANGE_RE.finditer(text) if re.search(r"之间|between", text, re.I) else ():  # the word first: the pattern is cubic on 1-2-3-…
         a_raw, b_raw = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
-        va, vb = _value_at(a_raw, 0, sc.sheet, []), _value_at(b_raw, 0, sc.sheet, [])
         left = _left_column(text, m.start(), sc.hits, sc.sheet)
+        on_dates = bool(left and left[0] in sc.sheet.dates)
+        va, vb = _value_at(a_raw, 0, sc.sheet, [], on_dates), _value_at(b_raw, 0, sc.sheet, [], on_dates)
         if va is None or vb is None or not all(isinstance(v[0], (int, float, dict)) for v in (va, vb)):
             continue  # "between salary and hire_date" names columns, not a range
         if left and sc.free(m.start(), m.end()):
@@ -343,7 +353,7 @@ def _cond_date_words(sc: _Scan) -> None:
     for rx_ in DATE_WORD_FORMS:
         for m in rx_.finditer(sc.text):
             dm = DATE_RE.match(m.group("d"))
-            if not sc.free(m.start(), m.end()) or not dm:
+            if not sc.free(m.start(), m.end()) or not dm or _number_on_numeric(sc, m, dm):
                 continue
             lo, hi = _period(dm.group("y"), dm.group("m"), dm.group("d"))
             w = m.group("w").casefold()
@@ -351,6 +361,15 @@ def _cond_date_words(sc: _Scan) -> None:
                 sc.add_period(m, "lt", lo, None)
             else:
                 sc.add_period(m, "ge", hi if w in STRICT_AFTER else lo, None)
+
+
+def _number_on_numeric(sc: _Scan, m: re.Match[str], dm: re.Match[str]) -> bool:
+    """金额从19058起: bare digits after a numeric column are a number, not the period 1905-08."""
+    if _date_form(dm, False) or not dm.group("m"):
+        return False
+    head = re.sub(r"(?:从|在|自|由|(?<![a-z])(?:from|since|after|before|until))\s*$", "", sc.text[: m.start()].rstrip(), flags=re.I | re.A).rstrip()
+    left = _left_column(sc.text, len(head), sc.hits, sc.sheet) if head else None
+    return bool(left and left[0] in sc.sheet.numeric and left[0] not in sc.sheet.dates)
 
 
 def _cond_year_alone(sc: _Scan) -> None:
@@ -374,8 +393,8 @@ def _cond_postfix(sc: _Scan) -> None:
         for m in re.finditer(r"(?P<v>(?<![\d,])-?\d[\d,]*+(?:\.\d+)?\s*(?:万|千|k|K|%)?|(?<![一二两三四五六七八九十百千万])[一二两三四五六七八九十百千万]++)\s*(?:" + pat + r")", text, re.I | re.A):
             if not sc.free(m.start(), m.end()):
                 continue
-            v = _value_at(m.group("v"), 0, sc.sheet, [])
             left = _left_column(text, m.start(), sc.hits, sc.sheet)
+            v = _value_at(m.group("v"), 0, sc.sheet, [], bool(left and left[0] in sc.sheet.dates))
             if v is None or left is None:
                 continue
             sc.add_left(left, op, _percent(v[0], m.group("v"), left[0], sc.sheet), None, m.end())
@@ -433,8 +452,10 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     if word.casefold() in WEAK and ANY_OP.match(text, m.end()):
         return  # "is at least": the stronger word that follows decides
     left = _left_column(text, m.start(), sc.hits, sheet)
-    val = _value_at(text, m.end(), sheet, sc.hits)
-    if left is None or val is None:
+    if left is None:
+        return
+    val = _value_at(text, m.end(), sheet, sc.hits, left[0] in sheet.dates)
+    if val is None:
         return
     col, raw, how, closest, s = left
     if word.casefold() in WEAK and col is None:
@@ -477,7 +498,9 @@ def _cond_infix(sc: _Scan) -> None:
 def _cond_values_alone(sc: _Scan) -> None:
     """Values alone: 朝阳区的, Sales 部门的人, 上海和北京的订单 (除了上海: not that value)."""
     text = sc.text
-    for col, vals in find_values(text, sc.sheet, sc.used).items():
+    found = find_values(text, sc.sheet, sc.used)
+    for col in sorted(found, key=lambda c: min(s for _, s, _ in found[c])):  # in the order written, whatever the set order
+        vals = sorted(found[col], key=lambda t: t[1])
         neg = any(lx.EXCLUDE_BEFORE.search(text[:s]) for _, s, _ in vals)
         first, last = min(s for _, s, _ in vals), max(e for _, _, e in vals)
         names = list(dict.fromkeys(v for v, _, _ in vals))

@@ -556,6 +556,11 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
         a = o.args
         for u in a.get("unresolved", []):
             near = "、".join(u["closest"]) if lang == "zh" else ", ".join(u["closest"])
+            if u.get("slot") == "measure":  # 哪个月最高 with several numeric columns: which one is meant
+                problems.append(f"“{u['raw']}”是按哪一列比较？{name} 里可以比较的数值列有：{near}。" if lang == "zh" else
+                                f"'{u['raw']}' by which column? The numeric columns of {name} are: {near}.")
+                missing += [] if "column" in missing else ["column"]
+                continue
             problems.append(f"{name} 里没有“{u['raw']}”这一列，最接近的是：{near}。您指的是哪一列？" if lang == "zh" else
                             f"{name} has no column '{u['raw']}'; closest: {near}. Which column do you mean?")
             if "column" not in missing:

@@ -45,8 +45,8 @@ DROP_VERB = lazy(r"删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b
 N_COLS = lazy(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|columns)", re.I | re.A)
 WHICH_TOP = lazy(
     r"哪(?:个|些|一个|家|位|种|类)\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差)"
-    r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:has|had|have|got|with|gets)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest)"
-    r"(?:\s+(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+))?",
+    r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:has|had|have|got|with|gets|is|was|are|were|ranks?)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest)"
+    r"(?:\s+(?:(?:in|by|for|on)\s+)?(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+))?",
     re.I | re.A,
 )
 WHO_TOP = lazy(r"(?P<d>最(?:高|大|多|低|小|少|早|晚|好|差))的?(?:是|为)?(?:谁|哪(?:个|位|家|一个|一家|条|笔)|什么)"
@@ -284,6 +284,14 @@ def _which_top_words(t: _Turn, m: re.Match[str]) -> tuple[str, str]:
     return xr, yr
 
 
+def _unnamed_measure(sheet: SheetInfo, key: str | None, word: str) -> tuple[str | None, list[dict[str, Any]]]:
+    """The measure of 哪个月最高 when none is named: the one numeric column, else a question naming the candidates."""
+    nums = [c for c in sheet.columns if c in sheet.numeric and c != key]
+    if len(nums) == 1:
+        return nums[0], []
+    return None, [_unres(word, nums, slot="measure")] if nums else []
+
+
 def _rule_which_top(t: _Turn) -> None:
     """Questions about the data: 哪个城市金额最高？ which city has the highest amount?"""
     m = WHICH_TOP.search(t.text)
@@ -296,10 +304,10 @@ def _rule_which_top(t: _Turn) -> None:
     inside_y = [h for h in hits if m.group("x") and h.column != kcol and m.start("x") <= h.start < m.start("d") and h.column in sheet.numeric]
     if inside_y:
         yr = inside_y[0].column
-    if yr and COUNT_NOUN.fullmatch(yr.strip()):
-        yr = ""  # 哪个部门人最多: count the rows
+    counted = bool(yr and COUNT_NOUN.fullmatch(yr.strip()) and yr.strip() not in sheet.numeric)  # 哪个部门人最多: count the rows
     if yr and re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) and resolve_column(yr, sheet)[0] is None:
-        yr = ""  # 哪个仓库商品最多: the most rows
+        counted = True  # 哪个仓库商品最多: the most rows
+    yr = "" if counted else yr
     mcol, _, mclose = resolve_column(yr, sheet, numeric=True) if yr else (None, "none", [])
     if mcol is None and re.search(r"卖|销|sold|sell|sales|revenue|赚", yr + d + text[m.end() : m.end() + 4], re.I | re.A):
         # "sells best": the amount column, else the quantity column
@@ -307,8 +315,11 @@ def _rule_which_top(t: _Turn) -> None:
         mcol = by_concept.get("amount") or by_concept.get("quantity")
         yr = "" if mcol else yr
     agg = "mean" if re.search(r"平均|average|mean", text, re.I | re.A) else "sum"
+    unnamed: list[dict[str, Any]] = []
+    if mcol is None and not yr and not counted and not re.match(r"最多|最少|most|fewest|least", d, re.I | re.A):
+        mcol, unnamed = _unnamed_measure(sheet, kcol, d)  # 哪个月最高: highest by what? never a count nobody asked for
     args: dict[str, Any] = {"keys": [kcol] if kcol else [], "measures": [{"column": mcol, "agg": agg}] if mcol else [{"agg": "count"}], "question": True}
-    unres = ([_unres(xr, kclose)] if not kcol else []) + ([_unres(yr, mclose)] if yr and not mcol else [])
+    unres = ([_unres(xr, kclose)] if not kcol else []) + ([_unres(yr, mclose)] if yr and not mcol else []) + unnamed
     if unres:
         args["unresolved"] = unres
         t.unresolved(len(unres))
