@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from modes import crosslang
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.evidence import FILLER_EN
@@ -419,7 +420,7 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
             return hits[0], "synonym", []
     longest = max((len(c) for c in cols), default=0)
     if len(r) > longest + 2:  # no name, part or typo can match; difflib only ever sees a span the size of a name
-        return None, "unknown", closest_columns(r[: longest + 2], cols) if closest else []
+        return _unknown(r, sheet, r[: longest + 2], closest)
     # a part of a name (人均 -> 人均消费, 班 -> 班级), or a name inside a word barely longer than it (评分列的)
     part = [c for c in cols if (r in c.casefold() and (len(r) >= 2 or CJK.match(r)))
             or (len(c) >= 2 and c.casefold() in r and len(r) <= len(c) + 2)]
@@ -432,7 +433,17 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
             and edit_distance(r, c.casefold(), 1) <= tol and (CJK.match(r[0]) or len(r) >= 4)]
     if len(typo) == 1:
         return typo[0], "typo", []
-    return None, "unknown", closest_columns(r, cols) if closest else []
+    return _unknown(r, sheet, r, closest)
+
+
+def _unknown(r: str, sheet: SheetInfo, near: str, closest: bool) -> tuple[str | None, str, list[str]]:
+    """No column by name, part or typo: one in the other language (场地 -> Venue, restated before it is used), or
+    None with the closest names. A cell value is never read as a column."""
+    if closest and crosslang.applies(r, sheet.columns) and not any(v.casefold() == r for v, _ in sheet.value_pairs):
+        col, cands = crosslang.translate(r, sheet.columns)
+        if col or cands:
+            return col, "translated" if col else "unknown", cands
+    return None, "unknown", closest_columns(near, list(sheet.columns)) if closest else []
 
 
 def closest_columns(raw: str, cols: list[str], n: int = 3) -> list[str]:
