@@ -1,6 +1,7 @@
 """How much each kind of evidence lowers the confidence of a reading (written by benchmarks/calibrate_evidence.py)."""
 
 WEIGHTS: dict[str, float] = {
+    "column_translated": -0.48,
     "column_typo": -0.48,
     "file_description": -0.06,
     "file_fuzzy": -0.12,

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from modes import evidence, opspec, replies
+from modes import crosslang, evidence, opspec, replies
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.conditions import Cond
@@ -392,6 +392,7 @@ def _u_understood(u: _Understanding) -> None:
         ev.append(evidence.weighed("file_preview_only", "只理解成预览这个表", "read only as a preview of the table"))
     if u.file is not None and ops and not any(x for o in ops for x in o.args.get("unresolved", [])):  # an unresolved name is asked about anyway
         words, found_gaps = _unread(u.texts[-1], parsed[-1], u.sheet)
+        words = [w for w in words if w.casefold() not in {t.casefold() for t, _ in crosslang.made()}]  # read across languages
         if words:
             ev.append(evidence.weighed("words_unread", "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
             ev += [evidence.weighed("words_unread_more", "") for _ in words[1:]]  # each further word unread lowers it more
@@ -406,6 +407,11 @@ def _u_understood(u: _Understanding) -> None:
         ev.append(Evidence(factor, -0.45, zh_, en_))
     if u.file is not None and any(p.typos for p in parsed):
         ev.append(evidence.weighed("column_typo", "列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos)))
+    if u.file is not None:  # 场地 -> Venue: a column reached through translation is restated
+        pairs = crosslang.made()
+        if pairs:
+            ev.append(evidence.weighed("column_translated", "列名按中英对照理解：" + "、".join(f"{w} → {c}" for w, c in pairs),
+                                       "column names read across languages: " + ", ".join(f"{w} → {c}" for w, c in pairs)))
 
 
 def _u_whole_tables(u: _Understanding) -> None:
@@ -457,6 +463,7 @@ UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_parse, _u_underst
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:
     """Resolve files, sheet and operations over the turns of one request (oldest first)."""
+    crosslang.forget()
     u = _Understanding(turns, catalog, state, restrict)
     for step in UNDERSTAND_STEPS:
         step(u)

