@@ -179,3 +179,17 @@ def test_a_pivot_over_a_period_buckets_the_dates(ws, utterance, freq, where):
     for r in expected.index:
         for c in expected.columns:
             assert got.loc[str(r), str(c)] == expected.loc[r, c], (r, c)
+
+
+@pytest.mark.parametrize("low", [False, True])
+def test_top_rows_within_groups_agree_on_both_engines(tmp_path, low):
+    from tools import ops, outofcore
+
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"id": range(50), "g": rng.choice(["a", "b", "c"], 50), "v": rng.permutation(50)})
+    df.to_csv(tmp_path / "t.csv", index=False)
+    expected = sorted(df.sort_values("v", ascending=low).groupby("g").head(2)["id"])
+    assert sorted(ops.top_n(df, "v", 2, ascending=low, within=["g"]).data["id"]) == expected
+    big = outofcore.open_csv(Workspace.at(tmp_path), tmp_path / "t.csv")
+    assert big is not None
+    assert sorted(outofcore.top_n(big, "v", 2, ascending=low, within=["g"]).data["id"]) == expected
