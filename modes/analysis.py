@@ -167,6 +167,34 @@ STAT_WORDS: tuple[tuple[str, str], ...] = (
     ("描述性统计", "describe"), ("描述统计", "describe"), ("统计描述", "describe"), ("descriptive statistics", "describe"),
     ("summary statistics", "describe"),
 )
+PCT_LISTED = _lazy(r"(?:第\s*)?\d{1,2}\s*(?:th|st|nd|rd|%)?(?:\s*(?:,|，|、|和|及|与|以及|and|&|or)\s*(?:the\s+)?(?:第\s*)?\d{1,2}\s*(?:th|st|nd|rd|%)?)*"
+                   r"\s*(?:,|，|、|和|及|与|以及|and|&|or)\s*(?:the\s+)?$", re.I)
+AGG_LISTED_OF = (("mean", r"平均值|平均数|平均|均值|mean|average"), ("max", r"最大值|最高值|最大|最高|max(?:imum)?"),
+                 ("min", r"最小值|最低值|最小|最低|min(?:imum)?"), ("sum", r"总和|合计|总计|sum|total"), ("count", r"计数|个数|count"))
+AGG_LISTED = _lazy("|".join(w for _, w in AGG_LISTED_OF), re.I)
+LIST_SEP = _lazy(r"\s*(?:,|，|、|和|及|与|以及|还有|and|&)?\s*(?:the\s+)?", re.I)
+
+
+def _listed_with(text: str, found: list[re.Match[str]]) -> list[re.Match[str]]:
+    """Statistics written in one list with the statistic words found: the numbers listed before a percentile word
+    (25th, 75th and 90th percentiles) and the plain aggregates beside a statistic word (众数和最大值)."""
+    more: list[re.Match[str]] = []
+    for m in found:
+        if m.re is PERCENTILE.compiled:
+            lead = PCT_LISTED.search(text, 0, m.start())
+            if lead is not None and lead.end() == m.start() and re.search(r"\d", lead.group(0)):
+                more.append(lead)
+    edges = [(m.start(), m.end()) for m in found]
+    for a in AGG_LISTED.finditer(text):
+        if not _free(edges, a.start(), a.end()):
+            continue
+        if any(LIST_SEP.fullmatch(text[y : a.start()]) for _, y in edges if y <= a.start()) or \
+           any(LIST_SEP.fullmatch(text[a.end() : x]) for x, _ in edges if a.end() <= x):
+            more.append(a)
+            edges.append(a.span())
+    return more
+
+
 CMP_STAT_WORD = _lazy(r"(?:高于|低于|超过|大于|小于|不低于|不高于|above|below)\s*\S{0,10}?(?:中位数|中值|median)", re.I)
 STAT_RX = _rx(*(w for w, _ in STAT_WORDS))
 STAT_OF = {w.casefold(): s for w, s in STAT_WORDS}
@@ -210,8 +238,15 @@ class Stats(OpSpec):
         if not found or FILL_METHOD.search(text) or CMP_STAT_WORD.search(text):
             return None  # 用中位数填充空值 fills blanks; 低于中位数的订单 compares with it
         stats: list[str] = []
+        found += _listed_with(text, found)
         used = [m.span() for m in found]
         for m in sorted(found, key=lambda m: m.start()):
+            if m.re is PCT_LISTED.compiled:  # 25th, 75th and 90th percentiles: each number listed before the word
+                stats += [f"p{x}" for x in re.findall(r"\d{1,2}", m.group(0))]
+                continue
+            if m.re is AGG_LISTED.compiled:  # 众数和最大值: a plain aggregate listed with a statistic
+                stats.append(next(k for k, w in AGG_LISTED_OF if re.fullmatch(w, m.group(0), re.I)))
+                continue
             if m.re is PERCENTILE.compiled:
                 stats.append(f"p{next(g for g in m.groups() if g)}")
                 continue
@@ -291,6 +326,8 @@ def asks_both_ends(text: str) -> bool:
 
 # ---------------------------------------------------------------- shares and proportions
 
+WITHIN_RX = _lazy(r"(?:在|于)?(?:组内|分组内|各组内|组里|内部|本组|该组|所在组|所在的?(?=[\u4e00-\u9fff]{1,6}(?:的|中|里))|该(?=[\u4e00-\u9fff]{1,6}的?(?:比例|占比|比重|份额|总)))"
+                  r"|(?<![a-z])within\s+(?:each|its|their|the|every)(?:\s+group)?(?![a-z])|of\s+(?:its|their)\s+(?:group|own)", re.I)
 SHARE_RX = _rx("占比", "比重", "份额", "所占比例", "占总", "占全部", "占多少比例", "占多大比例", "占百分之几", "的比例", "比例是多少", "百分比",
                "share of", "proportion", "percentage", "what share", "what percent")
 
@@ -335,6 +372,15 @@ class Share(OpSpec):
             by_spans += [(h.start, h.end) for h in hits if h.column in keys]
         values = _cols(hits, sheet, used + by_spans, numeric=True)
         args: dict[str, Any] = {"keys": keys}
+        inner = [m for m in WITHIN_RX.finditer(text) if _free(used, m.start(), m.end())]
+        if inner and len(keys) < 2:  # 组内占比 with one grouping column: the parent group is unknown, so the words stay unread
+            others = [h.column for h in _cols(hits, sheet, used + by_spans, numeric=False) if not _id_like(h.column, sheet)]
+            both = list(dict.fromkeys(keys + others))
+            keys = both if keys and len(both) == 2 else keys  # the grouping column named with 按/每个 is the parent
+        if inner and len(keys) == 2:  # 按区域分组，各类别在组内的占比: each (区域, 类别) total over its 区域 total
+            args = {"keys": keys[1:], "within": keys[:1]}
+            used += [m.span() for m in inner]
+            by_spans += [(h.start, h.end) for h in hits if h.column in keys]
         if values and not COUNT_WORDS.search(text):
             args["column"] = values[0].column
             used.append((values[0].start, values[0].end))
@@ -346,10 +392,13 @@ class Share(OpSpec):
         if args.get("among"):
             vals = _zh(lang, "与", " and ").join(args["among"])
             return _zh(lang, f"只比较 {keys} 为 {vals} 的行，计算两者的 {what} 各占多少", f"{keys} {vals} only: each one's share of their total {what}")
+        if args.get("within"):
+            parent = _sep(lang).join(args["within"])
+            return _zh(lang, f"在每个 {parent} 内，计算各 {keys} 的 {what} 占该 {parent} 的比例", f"within each {parent}, each {keys}'s share of that {parent}'s {what}")
         return _zh(lang, f"计算各 {keys} 的 {what} 占总体的比例（含累计占比）", f"each {keys}'s share of total {what} (with cumulative share)")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
-        a = {"keys": args["keys"], **({"column": args["column"]} if args.get("column") else {}), **({"among": args["among"]} if args.get("among") else {})}
+        a = {"keys": args["keys"], **{k: args[k] for k in ("column", "among", "within") if args.get(k)}}
         return [StepSpec("计算占比", "share_of_total", "占比已算出", a)]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
@@ -360,6 +409,10 @@ class Share(OpSpec):
         more = "……" if facts["groups"] > len(parts) else ""
         if facts.get("skipped_totals"):
             more += _zh(lang, f"（表中自带的合计行 {'、'.join(facts['skipped_totals'])} 未计入）", f" (the table's own total row {', '.join(facts['skipped_totals'])} left out)")
+        if facts.get("within"):
+            parent = "、".join(facts["within"])
+            return _zh(lang, f"每个 {parent} 内，各 {'、'.join(facts['keys'])} 占该 {parent} {what} 的比例：{'，'.join(parts)}{more}。",
+                       f"Within each {parent}, each {', '.join(facts['keys'])}'s share of its {what}: {', '.join(parts)}{more}.")
         return _zh(lang, f"各 {'、'.join(facts['keys'])} 占 {what} 总计 {num(facts['total'], lang)} 的比例：{'，'.join(parts)}{more}（共 {facts['rows_in']:,} 行）。",
                    f"Share of total {what} ({num(facts['total'], lang)}): {', '.join(parts)}{more} ({facts['rows_in']:,} rows).")
 
@@ -1188,6 +1241,9 @@ class WideChange(OpSpec):
 
 # ---------------------------------------------------------------- pivots and reshaping
 
+PERIOD_UNIT = (("quarter", r"季度|季|quarters?|quarterly"), ("month", r"月份|月度|月|months?|monthly"), ("year", r"年度|年份|年|years?|yearly|annual"))
+PIVOT_PERIOD = _lazy(r"(?<![\d一二三四五六七八九十上下本去今前第])(?:季度|月份|月度|年度|年份)|(?<=按)[季月年](?![\d])|(?<=[每各])(?:季|月|年)(?![\d])"
+                     r"|(?<![a-z])(?:quarters?|quarterly|months?|monthly|years?|yearly|annual)(?![a-z])", re.I)
 PIVOT_RX = _rx("透视表", "数据透视", "交叉表", "列联表", "二维表", "pivot table", "pivot", "crosstab", "cross tab", "cross-tab")
 TRANSPOSE_RX = _rx("转置", "行列互换", "行列转换", "transpose")
 
@@ -1212,6 +1268,19 @@ class Pivot(OpSpec):
         values = [h for h in _cols(hits, sheet, used + by_spans, numeric=True)]
         agg = _agg(text)
         args: dict[str, Any] = {"rows": keys[:1], "columns": keys[1] if len(keys) > 1 else None, "agg": agg if values else "count"}
+        pm = next((x for x in PIVOT_PERIOD.finditer(text) if _free([(h.start, h.end) for h in hits], x.start(), x.end())), None)
+        if pm is not None:  # 行为季度，列为区域: the date column bucketed by the period named
+            named = [h.column for h in hits if h.column in sheet.dates]
+            when = list(dict.fromkeys(named)) or sorted(sheet.dates)
+            if len(when) != 1 or len(keys) > 1:
+                return None  # no single date column to bucket: the pivot is restated as not done, never run without the period
+            across = bool(re.search(r"列|columns?|across", text[max(0, pm.start() - 8) : pm.start()], re.I))
+            args["rows"], args["columns"] = ((keys[:1], when[0]) if across else ([when[0]], keys[0] if keys else None))
+            args["period"] = next(u for u, w in PERIOD_UNIT if re.fullmatch(w, pm.group(0), re.I))
+            args["dated"] = when[0]
+            lead = re.search(r"(?:(?<![a-z])by\s+(?:the\s+)?|按|每个?|各)$", text[: pm.start()], re.I)
+            tail = re.match(r"\s*(?:and|和|与|及)(?=\s*\S)", text[pm.end() :], re.I)  # by quarter and 区域: both are the pivot's
+            used.append((lead.start() if lead else pm.start(), pm.end() + (tail.end() if tail else 0)))
         if values and agg != "count":
             args["value"] = values[0].column
         return Found(m.start(), self.name, args, tuple(used + by_spans + [(h.start, h.end) for h in hits]))
@@ -1219,13 +1288,18 @@ class Pivot(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         rows = "、".join(args.get("rows") or [])
         cols = args.get("columns")
+        if args.get("period"):  # the date column shown with its period: 日期（按季度）
+            zh, en = {"quarter": ("季度", "quarter"), "month": ("月", "month"), "year": ("年", "year")}[args["period"]]
+            dated = args.get("dated") or ""
+            said = f"{dated}（按{zh}）" if lang == "zh" else f"{dated} (by {en})"
+            rows, cols = (said if rows == dated else rows), (said if cols == dated else cols)
         what = f"{args['value']} 的{AGG_ZH.get(args['agg'], args['agg'])}" if args.get("value") else "行数"
         if lang == "zh":
             return f"做透视表：行 {rows}" + (f"，列 {cols}" if cols else "") + f"，值为 {what}，带合计"
         return f"pivot: rows {rows}" + (f", columns {cols}" if cols else "") + f", {args.get('value') or 'row count'} ({args['agg']}), with totals"
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
-        a = {"rows": args["rows"], "columns": args.get("columns"), "agg": args.get("agg", "sum"), **({"value": args["value"]} if args.get("value") else {})}
+        a = {"rows": args["rows"], "columns": args.get("columns"), "agg": args.get("agg", "sum"), **{k: args[k] for k in ("value", "period", "dated") if args.get(k)}}
         return [StepSpec("生成透视表", "pivot_table", "透视表完成", a)]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:

@@ -51,6 +51,8 @@ GAPS: tuple[tuple[str, str, str, str, str], ...] = (
      "全面分析里的逐列统计", "per-column statistics of a full analysis"),
     (r"占比|比例|比重|百分比|百分之几|份额|(?<![a-z])(?:proportion|percentage|share of|ratio|percent of)(?![a-z])", "占比/比例", "proportions or percentages",
      "分组求和或计数（再自己相除）", "group totals or counts"),
+    (r"组内|组里|内部各|占(?:该|所在|本组)|(?<![a-z])within (?:each|its|their)(?![a-z])", "组内占比", "shares within each group",
+     "写明按哪一列分组，例如：按区域分组，各类别在组内的占比", "name the grouping column, e.g. by region, each category's share within the region"),
     (r"图表|柱状图|折线图|饼图|条形图|散点图|画图|画个图|作图|可视化|(?<![a-z])(?:chart|plot|graph|visuali[sz]e|histogram)(?![a-z])", "图表", "charts",
      "导出汇总表，用 Excel 画图", "export the summary table and chart it in Excel"),
     (r"同比|环比|增长率|增速|涨幅|变化率|(?<![a-z])(?:growth rate|year over year|yoy|month over month|mom)(?![a-z])", "增长率/同比环比", "growth rates",

@@ -260,6 +260,10 @@ class TopN(OpSpec):
                        f"find the row with the {'lowest' if low else 'highest'} {args['by']}")
         if args.get("question"):
             return _zh(lang, "取最低的一组" if low else "取最高的一组", "take the lowest group" if low else "take the highest group")
+        if args.get("within"):
+            keys = _zh(lang, "、", ", ").join(args["within"])
+            return _zh(lang, f"在每个 {keys} 内，取 {args.get('by')} {'最小' if low else '最大'}的 {args.get('n')} 行",
+                       f"within each {keys}, the {'bottom' if low else 'top'} {args.get('n')} rows by {args.get('by')}")
         return _zh(lang, f"取 {args.get('by')} {'最小' if low else '最大'}的 {args.get('n')} 行",
                    f"{'bottom' if low else 'top'} {args.get('n')} rows by {args.get('by')}")
 
@@ -285,8 +289,9 @@ class TopN(OpSpec):
             g = ctx.request.op("group") if ctx.request is not None else None
             keys = {"keys": g.args["keys"]} if g is not None and g.args.get("keys") else {}
             return [StepSpec("找出最高和最低", "extremes", "已找出", {"by": args.get("by") or ctx.last_measure, **keys})]
+        within = {"within": args["within"]} if args.get("within") else {}
         return [StepSpec("取前几名", "top_n", "筛选完成", {"by": args.get("by") or ctx.last_measure, "n": args.get("n", 10),
-                                                        "ascending": bool(args.get("ascending", False))})]
+                                                        "ascending": bool(args.get("ascending", False)), **within})]
 
 
 @operation

@@ -673,8 +673,27 @@ def _rule_top_n(t: _Turn) -> None:
         by = [h.column for h in hits if (h.column in sheet.numeric or h.column in sheet.dates) and t.free(h.start)]
         low_first = bool(re.search(r"最(?:低|小|少|早|旧|老)|(?<![a-z])(?:lowest|smallest|earliest|oldest|bottom)(?![a-z])", text, re.I | re.A))
         by_col = by[0] if by else (t.sort_keys[0] if t.sort_keys else None)
-        t.add(m.start(), Op("top_n", {"n": int(n or 10), "by": by_col, "ascending": low_first}))
+        top: dict[str, Any] = {"n": int(n or 10), "by": by_col, "ascending": low_first}
+        t.add(m.start(), Op("top_n", {**top, **_top_within(t, by_col)}))
         t.spans.append(m.span())
+
+
+TOTAL_ASKED = lazy(r"合计|总和|总额|总计|求和|汇总|平均|均值|总(?:销售|金额|数|量)|(?<![a-z])(?:totals?|sum|average|mean|avg)(?![a-z])", re.I | re.A)
+
+
+def _top_within(t: _Turn, by: str | None) -> dict[str, Any]:
+    """每个部门 bonus 最高的前3名 / top 2 orders in each region: the first N rows of each group, not the top groups.
+
+    A grouping with no total or average asked is where the ranking happens; the grouping step is dropped."""
+    groups = [o for _, o in t.found if o.kind == "group" and o.args.get("keys") and not o.args.get("question") and not o.args.get("unresolved")]
+    if len(groups) != 1 or TOTAL_ASKED.search(t.text):
+        return {}
+    g = groups[0]
+    measure = by or next((x["column"] for x in g.args.get("measures", []) if x.get("column")), None)
+    if measure is None:
+        return {}
+    t.found = [(i, o) for i, o in t.found if o is not g]
+    return {"by": measure, "within": list(g.args["keys"])}
 
 
 def _rule_filter(t: _Turn) -> None:

@@ -268,7 +268,12 @@ def read_worded(text: str, hits: list[Any], sheet: Any) -> list[Found]:
         if f is not None and not any(a < f.spans[0][1] and f.spans[0][0] < b for a, b in taken):
             out.append(f)
             taken.append(f.spans[0])
-    return out
+
+    def inside_other(f: Found) -> bool:  # 透视表…by quarter: the pivot read the period word another operation starts at
+        a, b = f.spans[0]
+        return any(g is not f and g.kind == "pivot" and any(x < b and a < y for x, y in g.spans[1:] if not any(h.start <= x and y <= h.end for h in hits))
+                   for g in out)
+    return [f for f in out if not inside_other(f)]
 
 
 def answer_for(tool: str, facts: dict[str, Any], lang: str, kinds: Iterable[str]) -> str | None:

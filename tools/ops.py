@@ -259,10 +259,18 @@ def sort_rows(table: pd.DataFrame, by: list[str], ascending: bool = True, as_tex
 
 
 @tool
-def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as_text: bool = False) -> ToolResult:
-    """The first n rows by a column (largest first unless ascending)."""
-    _need_columns(table, [by])
+def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as_text: bool = False,
+          within: list[str] | None = None) -> ToolResult:
+    """The first n rows by a column (largest first unless ascending); with `within`, the first n rows of each group."""
+    within = list(within or [])
+    _need_columns(table, [by] + within)
     s = table[by]
+    if within:  # sort, then the first n rows of each group, shown group by group
+        ranked = table.sort_values(by=by, ascending=ascending, kind="stable", na_position="last", key=_as_text if as_text else None)
+        out = ranked.groupby(within, sort=True, dropna=False).head(max(0, int(n)))
+        out = out.sort_values(within, kind="stable").reset_index(drop=True)
+        facts = {"rows_in": len(table), "rows_out": len(out), "within": within, "groups": int(out[within].drop_duplicates().shape[0])}
+        return ToolResult(out, facts, {"sample": _sample(out, n)})
     if not as_text and n > 0 and pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s) and s.notna().sum() >= n:
         # a partial selection, in the same order as a stable full sort (ties keep their order)
         out = (table.nsmallest if ascending else table.nlargest)(n, by, keep="first").reset_index(drop=True)

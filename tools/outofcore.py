@@ -316,8 +316,14 @@ def sort_rows(table: BigTable, by: list[str], ascending: bool = True, as_text: b
                       {"sample": _sample(out.head())})
 
 
-def top_n(table: BigTable, by: str, n: int = 10, ascending: bool = False, as_text: bool = False) -> ToolResult:
-    _need(table, [by])
+def top_n(table: BigTable, by: str, n: int = 10, ascending: bool = False, as_text: bool = False, within: list[str] | None = None) -> ToolResult:
+    within = list(within or [])
+    _need(table, [by] + within)
+    if within:  # the first n rows of each group, shown group by group
+        part = ", ".join(q(c) for c in within)
+        out = table.fetch(f"SELECT * EXCLUDE ({ROW}, __wq_k) FROM (SELECT *, row_number() OVER (PARTITION BY {part} ORDER BY {_order(table, [by], ascending, as_text)}) "
+                          f"AS __wq_k FROM ({_numbered(table)})) WHERE __wq_k <= {int(n)} ORDER BY {part}, __wq_k")
+        return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "within": within}, {"sample": _sample(out, n)})
     out = table.fetch(f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(table)}) ORDER BY {_order(table, [by], ascending, as_text)} LIMIT {int(n)}")
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out, n)})
 

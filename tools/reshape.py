@@ -48,14 +48,24 @@ def _named_rows(table: pd.DataFrame, lab: str | None, rows: list[str] | None) ->
 
 @tool
 def pivot_table(table: pd.DataFrame, rows: list[str], columns: str | None = None, value: str | None = None, agg: str = "sum",
-                totals: bool = True) -> ToolResult:
-    """Pivot / crosstab: rows × columns with an aggregate of a value (or a row count), with 合计 row and column."""
+                totals: bool = True, period: str | None = None, dated: str | None = None) -> ToolResult:
+    """Pivot / crosstab: rows × columns with an aggregate of a value (or a row count), with 合计 row and column;
+    with `period` (year / quarter / month), the date column `dated` (else the first row column) is bucketed by it (2023Q1)."""
     if agg not in AGGS:
         raise ToolArgError(f"不支持的汇总方式：{agg}。", f"Unsupported aggregation: {agg}.")
     if not rows:
         raise ToolArgError("透视表的行要按哪一列？", "Pivot rows by which column?")
     _need_columns(table, rows + ([columns] if columns else []) + ([value] if value else []))
     data = table.copy()
+    if period:
+        from tools.timeseries import FREQ, _label, dates
+
+        if period not in ("year", "quarter", "month"):
+            raise ToolArgError(f"不支持的时间段：{period}。", f"Unsupported period: {period}.")
+        dated = dated or rows[0]
+        if dated not in rows + [columns]:
+            raise ToolArgError(f"“{dated}”不在透视表的行或列里。", f"'{dated}' is neither a row nor a column of the pivot.")
+        data[dated] = dates(table, dated).dt.to_period(FREQ[period]).map(lambda p: _label(p, period) if pd.notna(p) else None)
     if value:
         data[value] = numeric(table, value)
     how = agg if value else "count"
