@@ -13,6 +13,7 @@ from modes.lazyre import LazyPattern as Lazy
 from modes.lazyre import lazy
 from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
 from modes.opspec import said_in as _zh
+from modes.resolve import resolve_column
 from tools.fmt import num, pct, unit_of
 from tools.series import detect_series
 
@@ -709,7 +710,10 @@ class Proportion(OpSpec):
 UNIT_WORDS = (("季度", "quarter"), ("季", "quarter"), ("月", "month"), ("年", "year"), ("星期", "weekday"), ("周几", "weekday"), ("周", "week"))
 BUCKET_RX = _lazy(
     r"(?:按|每|分|逐|各)(?:个)?(?P<zh>季度|月份?|年度?|星期|周几|周)(?:份)?|(?P<zh2>月度|年度|季度)(?:汇总|统计|销售|趋势)"
-    r"|(?<![a-z])(?P<en>monthly|yearly|annually|quarterly|weekly|by (?:month|year|quarter|week|weekday|day of (?:the )?week)|per (?:month|year|quarter|week))(?![a-z])",
+    r"|(?<![a-z])(?P<en>monthly|yearly|annually|quarterly|weekly|by (?:month|year|quarter|week|weekday|day of (?:the )?week)|per (?:month|year|quarter|week))(?![a-z])"
+    # 按入职年份, by hire year: a period word after a date column's name buckets that column (read() checks the name)
+    r"|(?:按|每|分|各)\s*(?P<col>[\u4e00-\u9fffA-Za-z_][\u4e00-\u9fffA-Za-z0-9_ ]{0,11}?)\s*的?\s*(?P<zh3>年份|月份|季度|年度)"
+    r"|(?<![a-z])(?:by|per)\s+(?P<col2>[a-z_][a-z0-9_ ]{0,19}?)[\s_]+(?P<en2>year|month|quarter)(?![a-z])",
     re.I,
 )
 MONTHLY_WORD = _lazy(r"(?P<zh>月|季度|年|周)(?=度?(?:环比|同比|增长))")  # 月环比, 季度同比
@@ -718,12 +722,30 @@ CHART_RX = _rx("柱状图", "条形图", "柱形图", "折线图", "趋势图", 
                "bar chart", "line chart", "pie chart", "scatter plot", "scatter chart", "chart", "plot", "graph")
 
 
+def _bucket_match(text: str, hits: list[Any], sheet: Any) -> tuple[re.Match[str] | None, str | None]:
+    """The period word and, for 按入职年份 / by hire year, the date column named before it."""
+    m = BUCKET_RX.search(text)
+    while m is not None:
+        g = "col" if m.group("col") else "col2" if m.group("col2") else None
+        if g is None:
+            if any(h.start < m.end() and m.start() < h.end for h in hits):
+                return None, None  # 按年份 where 年份 is a column: a grouping, not a period
+            return m, None
+        a, b = m.span(g)
+        col, _, _ = resolve_column(m.group(g).strip(), sheet)
+        over = [h for h in hits if h.start < m.end() and m.start() < h.end]
+        if col in sheet.dates and all(h.column == col and h.start < b and a < h.end for h in over):
+            return m, col
+        m = BUCKET_RX.search(text, m.start("zh3" if g == "col" else "en2"))  # 按部门年度汇总: no date column named; the period word alone
+    return None, None
+
+
 def _unit_of(m: re.Match[str]) -> str:
     g = m.groupdict()
-    w = (g.get("zh") or g.get("zh2") or "").rstrip("份度")
+    w = (g.get("zh") or g.get("zh2") or g.get("zh3") or "").rstrip("份度")
     if w:
         return next(u for z, u in UNIT_WORDS if w.startswith(z))
-    en = (g.get("en") or "").casefold()
+    en = (g.get("en") or g.get("en2") or "").casefold()
     if "day of" in en or "weekday" in en:
         return "weekday"
     return next(u for k, u in EN_UNIT.items() if k in en)
@@ -746,15 +768,13 @@ class Bucket(OpSpec):
     answers_question = True
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
-        m = BUCKET_RX.search(text)
+        m, named = _bucket_match(text, hits, sheet)
         if m is None or CHART_RX.search(text) or GROWTH_RX.search(text) or _series_of(sheet) is not None:
             return None
-        if any(h.start < m.end() and m.start() < h.end for h in hits):
-            return None  # 按年份 where 年份 is a column: a grouping, not a period
         used = [m.span()]
         values = _cols(hits, sheet, used, numeric=True)
         keys, by_spans = _by_keys(text, hits, sheet, used)
-        args: dict[str, Any] = {"unit": _unit_of(m), "column": _date_column(hits, sheet), "agg": _agg(text)}
+        args: dict[str, Any] = {"unit": _unit_of(m), "column": named or _date_column(hits, sheet), "agg": _agg(text)}
         if values and args["agg"] != "count":
             args["value"] = values[0].column
             used.append((values[0].start, values[0].end))

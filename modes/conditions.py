@@ -87,7 +87,7 @@ QUOTES = r"[\s'\"“”‘’「」『』]*"  # a quoted column name ('成交量
 STATS = {"平均": "mean", "平均值": "mean", "平均数": "mean", "平均水平": "mean", "均值": "mean", "average": "mean", "the average": "mean",
          "mean": "mean", "the mean": "mean"}
 STAT_REF = lazy(r"(?P<stat>the average|the mean|平均水平|平均值|平均数|平均|均值|average|mean)", re.I | re.A)
-QUESTION_VALUE = lazy(r"什么|啥|哪|多少|几|怎样|如何|否|吗|what|which|how", re.I | re.A)
+QUESTION_VALUE = lazy(r"(?:什么|啥|哪|谁|多少|几|怎样|如何|否|吗|(?:what|which|how|who|whom|whose)(?![a-z]))", re.I | re.A)
 ANY_OP = lazy(r"\s*(?:" + "|".join(p for _, p in INFIX[:-1]) + ")", re.I | re.A)
 INFIX_RE = [(op, lazy(pat, re.I | re.A)) for op, pat in INFIX]
 ARTICLES = {"the", "a", "an", "all", "any", "some", "this", "that", "these", "those", "its", "their", "each", "every"}
@@ -152,7 +152,8 @@ def _cjk_number_ok(m: re.Match[str], text: str) -> bool:
     return len(num) >= 2 or bool(m.group("unit")) or not nxt or not CJK.match(nxt) or nxt in "的元块个人名以左次岁分"
 
 
-VALUE_JOIN = lazy(r"并且|而且|但是|同时|或者|以及|且|但")
+VALUE_JOIN = lazy(r"并且|而且|但是|同时|或者|以及|且|但|或|" + lx.SEQUENCE_WORDS)
+SEQUENCE_START = lazy(r"(?:" + lx.SEQUENCE_WORDS + r"|(?:then|and|next|after that|afterwards)(?![a-z]))", re.I | re.A)
 
 
 def _date_form(m: re.Match[str], date_col: bool) -> bool:
@@ -435,8 +436,11 @@ def _value_list(text: str, op: str, value: str, end: int) -> tuple[str, Any, int
         mm = re.match(r"\s*,?\s*(?:" + joiner + r")\s*([A-Za-z0-9_\u4e00-\u9fff]+)", text[end:], re.I | re.A)
         if not mm:
             break
-        word = RIGHT_STRIP.sub("", mm.group(1)) or mm.group(1)
-        if len(word) > max(4, len(value) * 2):
+        if SEQUENCE_START.match(mm.group(1)):
+            break  # 华北或华南，再按城市…: a value list ends at a sequencing word
+        word = VALUE_JOIN.split(mm.group(1), maxsplit=1)[0] if CJK.match(mm.group(1)) else mm.group(1)
+        word = RIGHT_STRIP.sub("", word) or word
+        if not word or len(word) > max(4, len(value) * 2) or QUESTION_VALUE.fullmatch(word):
             break
         more.append(word)
         end += mm.end()
@@ -542,8 +546,10 @@ def _cond_logic(sc: _Scan) -> None:
     """或 / or between the conditions joins them with or (a list of values is already one condition)."""
     out = sc.out
     if OR_WORD.search(sc.text) and len(out.conds) > 1:
-        between = sc.text[min(s for s, _ in out.spans) : max(e for _, e in out.spans)]
-        if OR_WORD.search(between) and not all(c.op == "in" for c in out.conds):
+        spans = sorted(out.spans)
+        # only an or in the gap between two conditions joins them; 或 inside a value list (Sales 或 Marketing) does not
+        gaps = [sc.text[e0:s1] for (_, e0), (s1, _) in zip(spans, spans[1:], strict=False)]
+        if any(OR_WORD.search(g) for g in gaps) and not all(c.op == "in" for c in out.conds):
             out.logic = "or"
 
 

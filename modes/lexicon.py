@@ -202,6 +202,8 @@ CORRECTION = lazy(r"改成|改为|换成|换为|改一下条件|应该是|不是
 # Setting the earlier request aside before a new one: 算了这个先放着，帮我…
 SET_ASIDE = lazy(r"算了|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
                        r"(?<![a-z])(?:never ?mind|forget (?:it|that|about it)|scratch that|leave (?:it|that) for now|skip that)(?![a-z])", re.I | re.A)
+# words that begin the next step of a request; a value never runs past them (华北或华南，再按城市…)
+SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
 THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and then|after that|next,)", re.I | re.A)
 # The previous result as the input of this request
 RESULT_REF = lazy(r"(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d"

@@ -29,7 +29,8 @@ SORT_VERB = lazy(r"排|sort|order|rank|从高到低|从低到高|升序|降序|�
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|by|per)(?![a-z])|每个|每一个|各个|各(?=[\u4e00-\u9fff])", re.I | re.A)
+BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|by|per)(?![a-z])|每个|每一个|各个|各(?!自)(?=[\u4e00-\u9fff])"
+               r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
 KEY_STOP = lazy(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
     r"(?:的)?(?:空值|空白|空格子|缺失值|缺失|空的|空着的|空单元格)(?:都|全部|统一)?(?:填成|填为|填充为|填充成|填上|补成|补为|改成|替换成|替换为|设为|写成|填|补)\s*[\"“'「]?(?P<v>[^\"”'」,;]+?)[\"”'」]?(?=$|[,;。]|\s)"
@@ -479,7 +480,7 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
     clause = re.split(r"[,;]", text[j:], maxsplit=1)[0]
     word = b.group(0).casefold()
     before = text[max(0, b.start() - 30) : b.start()]
-    if word in ("每个", "每一个", "各个", "各", "per", "for each", "for every") or word.startswith("group"):
+    if word in ("每个", "每一个", "各个", "各", "per", "for each", "for every", "其他", "其余", "其它", "剩下的", "其他的") or word.startswith("group"):
         return "group"
     if word.startswith(("sort", "order", "rank")):
         return "sort"
@@ -711,7 +712,10 @@ def _rule_filter(t: _Turn) -> None:
     conds = list(cp.conds)
     logic = cp.logic
     keeps = fm is not None and not re.fullmatch(r"where|rows with|rows where|find rows|with", fm.group(0), re.I | re.A)
-    if dm and conds and (not keeps or dm.start() > fm.start()):  # type: ignore[union-attr]
+    if dm and conds and keeps and dm.start() > fm.start():  # type: ignore[union-attr]
+        # 筛出A且B，剔除C: the exclusion word negates only the conditions written after it
+        conds = [negate(c) if c.how != "excluded" and s >= dm.start() else c for c, (s, _) in zip(conds, cp.spans, strict=True)]
+    elif dm and conds and not keeps:
         conds = [c if c.how == "excluded" else negate(c) for c in conds]
         logic = "or" if logic == "and" and len(conds) > 1 else "and"
     unres_c = [c for c in conds if c.column is None]

@@ -264,6 +264,7 @@ def test_above_the_average_of_ones_own_group(ws):
     ("门店销售.xlsx 把区域是东区或者西区的渠道改为门店", lambda d: d["区域"].isin(["东区", "西区"])),
     ("门店销售.xlsx 件数小于5，把渠道改为门店", lambda d: d["件数"] < 5),
     ("门店销售.xlsx 把件数不到5的订单的渠道改成门店", lambda d: d["件数"] < 5),
+    ("门店销售.xlsx 把区域是东区或西区的行的渠道改成门店", lambda d: d["区域"].isin(["东区", "西区"])),
 ])
 def test_an_edit_where_a_condition_holds_changes_exactly_those_rows(ws, text, where):
     tr = run(ws, text)
@@ -273,8 +274,7 @@ def test_an_edit_where_a_condition_holds_changes_exactly_those_rows(ws, text, wh
     assert len(out) == len(SALES) and out["渠道"].tolist() == want.tolist()
 
 
-@pytest.mark.parametrize("text", ["门店销售.xlsx 把区域是东区或西区的行的渠道改成门店",
-                                  "门店销售.xlsx 把区域像东区的行的渠道改成门店"])
+@pytest.mark.parametrize("text", ["门店销售.xlsx 把区域像东区的行的渠道改成门店"])
 def test_an_edit_whose_condition_is_not_read_whole_is_asked_about(ws, text):
     tr = Session(ws).turn(text)
     assert tr.run is None and tr.decision.next == "ask_slots" and "condition" in tr.decision.missing
