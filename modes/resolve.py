@@ -505,7 +505,6 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
     r = re.sub(r"^(?:the|列)\s*", "", r).strip()
     if not r:
         return None, "empty", []
-    cols = list(sheet.columns)
     names = sheet.names
     if r in names.exact:
         return names.exact[r], "exact", []
