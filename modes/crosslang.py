@@ -122,6 +122,10 @@ def applies(word: str, columns: tuple[str, ...]) -> bool:
         return False
     if not zh and not re.fullmatch(r"[A-Za-z][A-Za-z ]*", word):
         return False
+    if not zh:  # "amount of" where a column is named amount: that column, not a translation
+        words = set(re.findall(r"[a-z]+", word.casefold()))
+        if any(c.casefold() in words for c in columns if not CJK.search(c)):
+            return False
     return any(bool(CJK.search(c)) != zh for c in columns)
 
 
