@@ -748,7 +748,9 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
             said = ("；".join(g.say("zh") for g in cannot) + "。") if lang == "zh" else ("; ".join(g.say("en") for g in cannot) + ". ")
             d = _decision("unknown", "ask_intent", replace(req, gaps=tuple(cannot)), said + replies.ask_intent(lang, named), "capability_gap")
             return d, state.evolve(pending=None, current_file=named or state.current_file)
-        d = _decision("unknown", "ask_intent", req, replies.ask_intent(lang, named), "no_intent")
+        unread = _not_understood(text, named)
+        said = (f"没理解：{'、'.join(unread)}。" if lang == "zh" else f"Not understood: {', '.join(unread)}. ") if unread else ""
+        d = _decision("unknown", "ask_intent", req, said + replies.ask_intent(lang, named), "no_intent")
         return d, state.evolve(pending=None, current_file=named or state.current_file)
     if _names_no_data(req, text, catalog):
         return _chat("other", turns[-1], lang, state)  # 你是不是呆萌啊: talk that names no file, column or value, with words no rule reads
@@ -779,3 +781,18 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
                                last=Pending(tuple(turns), "done", req, d.mode, d.tier))
     pend = Pending(tuple(turns), "confirm", req, d.mode, d.tier)
     return d, state.evolve(pending=pend, current_file=req.file or state.current_file, current_sheet=req.sheet)
+
+
+def _not_understood(text: str, named: str | None) -> list[str]:
+    """The words of a request about a file that no rule read (偏度, kurtosis), whole words, the file's own name left out."""
+    stem = (named or "").casefold()
+    out: list[str] = []
+    for w in evidence.unexplained(text, ()):
+        at = text.casefold().find(w.casefold())
+        if at >= 0 and w.isascii():  # a stem the word lists cut (kurtos): the whole word as written
+            m = re.match(r"[A-Za-z]+", text[at - len(re.search(r"[A-Za-z]*$", text[:at]).group(0)) :])  # type: ignore[union-attr]
+            w = m.group(0) if m else w
+        if w.casefold() not in stem and w not in out:
+            out.append(w)
+    return out[:4]
+

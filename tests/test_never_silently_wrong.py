@@ -145,6 +145,14 @@ DROPPED = [  # median, std, shares, charts and running totals are operations now
     "sales.csv 按产品汇总金额的同比增长",
     "sales.csv 预测下个月的金额",
     "sales.csv 每个城市金额的排名第几",
+    "sales.csv 预测明年每个城市的金额",
+    "sales.csv forecast next month's 金额",
+    "sales.csv 计算金额的偏度",
+    "sales.csv what is the kurtosis of 金额",
+    "sales.csv 按城市汇总金额，再做个词云",
+    "sales.csv 按产品汇总金额并画一张热力图",
+    "sales.csv 用聚类把城市分成三类",
+    "sales.csv 金额合计，然后做个雷达图",
 ]
 
 
@@ -154,7 +162,7 @@ def test_a_part_that_cannot_be_done_is_said_never_dropped(ws_root, utterance):
     assert tr.run is None, f"ran without the part it cannot do: {tr.run and tr.run.answer}"
     assert tr.decision.next in WAITS
     reply = tr.decision.reply
-    assert "做不了" in reply or "没理解" in reply or "cannot" in reply or "not understood" in reply, reply
+    assert any(w in reply.casefold() for w in ("做不了", "没理解", "不支持", "cannot", "not understood", "not supported")), reply
 
 
 def test_a_month_with_its_year_is_a_filter_that_runs(ws_root):
