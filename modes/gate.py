@@ -789,9 +789,8 @@ def _not_understood(text: str, named: str | None) -> list[str]:
     out: list[str] = []
     for w in evidence.unexplained(text, ()):
         at = text.casefold().find(w.casefold())
-        if at >= 0 and w.isascii():  # a stem the word lists cut (kurtos): the whole word as written
-            m = re.match(r"[A-Za-z]+", text[at - len(re.search(r"[A-Za-z]*$", text[:at]).group(0)) :])  # type: ignore[union-attr]
-            w = m.group(0) if m else w
+        if w.isascii():  # a stem the word lists cut (kurtos): the whole word as written
+            w = next((m.group(0) for m in re.finditer(r"[A-Za-z]+", text) if m.start() <= at < m.end()), w)
         if w.casefold() not in stem and w not in out:
             out.append(w)
     return out[:4]

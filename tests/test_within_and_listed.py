@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from test_analyst_requests import talk
 
 from engine.session import Session, TurnResult
 from tools.workspace import Workspace
@@ -34,14 +35,6 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def orders(root: Path) -> pd.DataFrame:
     return pd.read_csv(root / "orders.csv")
-
-
-def talk(root: Path, text: str) -> TurnResult:
-    s = Session(Workspace.at(root))
-    tr = s.turn(text)
-    if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
-        tr = s.turn("继续")
-    return tr
 
 
 def table_of(root: Path, tr: TurnResult) -> pd.DataFrame:
