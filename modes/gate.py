@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -89,10 +90,13 @@ def _sheet_named(name: str, low: str) -> bool:
     if name.casefold() in low:
         return True
     concept = lx.concept_of(name)
-    return bool(concept) and any(
-        c == concept and len(w) >= 3 and re.search(r"(?<![a-z])" + re.escape(w) + r"s?(?![a-z])", low)
-        for w, c in lx.synonyms().items()
-    )
+    return bool(concept) and any(re.search(r"(?<![a-z])" + re.escape(w) + r"s?(?![a-z])", low) for w in _long_words(concept))
+
+
+@functools.lru_cache(maxsize=1024)
+def _long_words(concept: str) -> tuple[str, ...]:
+    """The lexicon's words of three characters or more for a concept, in lexicon order."""
+    return tuple(w for w, c in lx.synonyms().items() if c == concept and len(w) >= 3)
 
 
 def _sheet_of(f: FileInfo, name: str | None) -> SheetInfo:
@@ -214,10 +218,14 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
     if r.fi is None and r.how in ("none", "ambiguous", "current_missing") and not chatty:
         # infer the file from the columns and values the request mentions
         # only files sharing a character with the request can have a column or value it names
-        pool = [catalog.get(c) for c in r.candidates] if r.how == "ambiguous" else catalog.tables_touching(" ".join(texts))
+        # a file none of whose columns is named cannot fit; nor can one that shares no character with the request
+        pool = catalog.naming_columns([f for c in r.candidates if (f := catalog.get(c))] if r.how == "ambiguous" else list(catalog.tables), texts)
+        if pool and r.how != "ambiguous":
+            named = {f.path for f in pool}
+            pool = [f for f in catalog.tables_touching(" ".join(texts)) if f.path in named]
         fits = []
         for f in pool:
-            if f is None or f.error:
+            if f.error:
                 continue
             s, p, hits, unres = _best_sheet(f, texts, flags)
             if hits > 0 and unres == 0 and any(o.kind != "profile" for q in p for o in q.ops):
