@@ -490,7 +490,13 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 measure = measures[0]
                 low = bool(top.args.get("ascending"))
                 word = ("最低" if low else "最高") if zh else ("lowest" if low else "highest")
-                parts.append(f"{'、'.join(keys)} 中 {measure} {word}的是 {label}：{num(row0[measure])}。" if zh else f"{label} has the {word} {measure}: {num(row0[measure])}.")
+                if (top.args.get("n") or 1) > 1 and len(r.table) > 1:  # 前三的销售员: each key's figure over its rows, ranked
+                    ranked = [("、" if zh else ", ").join(str(row[k]) for k in keys) + (f"（{num(row[measure])}）" if zh else f" ({num(row[measure])})")
+                            for _, row in r.table.iterrows()]
+                    parts.append(f"按 {'、'.join(keys)} 汇总后，{measure} {word}的 {len(ranked)} 个是：{'、'.join(ranked)}。" if zh
+                                 else f"Per {', '.join(keys)}, the {word} {len(ranked)} by {measure}: {', '.join(ranked)}.")
+                else:
+                    parts.append(f"{'、'.join(keys)} 中 {measure} {word}的是 {label}：{num(row0[measure])}。" if zh else f"{label} has the {word} {measure}: {num(row0[measure])}.")
             else:  # 区有哪些: the distinct values with their counts
                 listed = [f"{'、'.join(str(row[k]) for k in keys)}（{int(row[next(c for c in ROWS.values() if c in row)])}）" for _, row in r.table.head(12).iterrows()]
                 parts.append(f"{'、'.join(keys)} 共有 {len(r.table)} 个不同的值：{'、'.join(listed)}" + ("……" if len(r.table) > 12 else "") + "。" if zh

@@ -1058,7 +1058,7 @@ def _wide_pair(text: str, hits: list[Any], sheet: Any, rel: re.Match[str]) -> Fo
 
 def _wide_found(text: str, hits: list[Any], sheet: Any, m: re.Match[str], what: str) -> Found:
     series = _series_of(sheet)
-    _, rows, spans = wide_rows(text, sheet)
+    label, rows, spans = wide_rows(text, sheet)
     first, last, range_spans = period_range(text, hits, series)
     if what == "growth" and (first is None or ONE_CHANGE.search(text) or RATE_LIMIT.search(text)):
         change = _wide_change(text, hits, sheet, m, rows, spans + [x.span() for rx in (HOW, PERIOD_WORDS, GROWTH_RX, GROWTH_AUX, ROW_WORDS) for x in rx.finditer(text)])
@@ -1068,7 +1068,8 @@ def _wide_found(text: str, hits: list[Any], sheet: Any, m: re.Match[str], what: 
         for k in range(len(r) - 2, 2, -1):
             spans += [x.span() for x in re.finditer(re.escape(r[-k:]), text) if _free(spans, *x.span())]
     spans += range_spans + [x.span() for rx in (HOW, PERIOD_WORDS, GROWTH_RX, GROWTH_AUX, ROW_WORDS) for x in rx.finditer(text)]
-    args = {"what": what, "rows": rows, "series": [first or series.columns[0], last or series.columns[-1]], "first": first, "last": last}
+    args = {"what": what, "rows": rows, "series": [first or series.columns[0], last or series.columns[-1]], "first": first, "last": last,
+            **({"label": label} if label else {})}  # 各省份…: the name column is the rows, used
     return Found(m.start(), "wide", args, tuple([m.span(), *spans, *[(h.start, h.end) for h in hits]]))
 
 
@@ -1108,6 +1109,9 @@ class Wide(OpSpec):
                 return _wide_found(text, hits, sheet, m, what)
         m = re.search(r"最高|最低|最大|最小|最多|最少|合计|总和|平均|highest|lowest|total|average", text, re.I)
         series = _series_of(sheet)
+        if m and period_range(text, hits, series)[0] is not None and not any(rx.search(text) for rx in other if rx is not MEAN_WORDS):
+            # 2018年到2021年的合计: each row over that range of columns
+            return _wide_found(text, hits, sheet, m, "summary")
         if any(h.column in series.columns for h in hits):
             return None  # 2020年的合计: one year's column, read by the other rules
         if m and re.search(r"年|月|季度|year|month|quarter", text, re.I):
@@ -1975,6 +1979,8 @@ class Lookup(OpSpec):
         key, col_raw = (m.group("key"), m.group("col")) if m.group("key") else (m.group("key2"), m.group("col2"))
         from modes.resolve import resolve_column
 
+        if re.search(r"合计|总和|总计|总额|平均|均值|一共|总共|最高|最低|最大|最小|(?<![a-z])(?:total|sum|average|mean)(?![a-z])", col_raw + text[m.end() - 4 : m.end()], re.I):
+            return None  # 华东的销售额合计是多少: a total over the rows, not one row's value
         col = resolve_column(col_raw.strip(), sheet)[0]
         holders = [c for c, vs in sheet.values.items() if key in vs]
         if col is None or len(holders) != 1 or holders[0] == col:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -276,6 +276,19 @@ def _cond_between(sc: _Scan) -> None:
             sc.add_left(left, "between", va[0], vb[0], m.end())
 
 
+NOT_BUT = lazy(r"不是\s*(?P<a>[^\s，,。是]{1,12}?)\s*[，,]?\s*(?:而|应该)?是\s*(?P<b>[^\s，,。的]{1,12})"
+              r"|(?<![a-z])not\s+(?P<a2>[^\s,]+)\s*,?\s*but\s+(?P<b2>[^\s,.]+)", re.I | re.A)
+
+
+def _cond_not_but(sc: _Scan) -> None:
+    """不是华东，是华南 / not 华东 but 华南: two values of one column, the second one replaces the first."""
+    for m in NOT_BUT.finditer(sc.text):
+        a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("a2"), m.group("b2"))
+        col = next((c for c, vs in sc.sheet.values.items() if _canonical(a, vs) in vs and _canonical(b, vs) in vs), None)
+        if col is not None and sc.free(m.start(), m.end()):
+            sc.add(Cond(col, "eq", _canonical(b, sc.sheet.values[col]), raw=col), m.start(), m.end())
+
+
 def _cond_blanks(sc: _Scan) -> None:
     """地址不为空, 电话为空, email is empty; empty email, no phone."""
     text = sc.text
@@ -295,20 +308,94 @@ def _cond_blanks(sc: _Scan) -> None:
 
 
 def _cond_has_column(sc: _Scan) -> None:
-    """没有X / 有X的 where X is a column."""
+    """没有X / 有X的 where X is a column (of a yes/no column: X is not yes / X is yes)."""
     text = sc.text
     for h in sc.hits:
         pre = text[max(0, h.start - 2) : h.start]
+        yes = _flag_yes(sc.sheet, h.column)
         if pre.endswith("没有") or pre.endswith("没") or pre.endswith("无"):
-            if sc.free(h.start - 2, h.end):
-                sc.add(Cond(h.column, "empty", raw=h.column), h.start - 2, h.end)
+            a = h.start - (2 if pre.endswith("没有") else 1)
+            if sc.free(a, h.end):
+                sc.add(Cond(h.column, "ne", yes, raw=h.column) if yes else Cond(h.column, "empty", raw=h.column), a, h.end)
         elif pre.endswith("有") and text[h.end : h.end + 1] == "的" and sc.free(h.start - 1, h.end):
-            sc.add(Cond(h.column, "not_empty", raw=h.column), h.start - 1, h.end + 1)
+            sc.add(Cond(h.column, "eq", yes, raw=h.column) if yes else Cond(h.column, "not_empty", raw=h.column), h.start - 1, h.end + 1)
+
+
+YES_NO = (frozenset({"是", "有", "y", "yes", "true", "1", "已"}), frozenset({"否", "无", "n", "no", "false", "0", "未"}))
+FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[，,。;；)）\]]|$|(?=且|并且|而且|同时))|\s*(?:[)）\]]|$)")
+
+
+def _flag_yes(sheet: SheetInfo, col: str) -> str | None:
+    """The 'yes' value of a column that holds only a yes and a no (退货: 是/否), else None."""
+    vals = sheet.values.get(col) or frozenset()
+    if len(vals) != 2:
+        return None
+    yes = [v for v in vals if v.strip().casefold() in YES_NO[0]]
+    no = [v for v in vals if v.strip().casefold() in YES_NO[1]]
+    return yes[0] if len(yes) == 1 and len(no) == 1 else None
+
+
+def _cond_flag_column(sc: _Scan) -> None:
+    """退货的订单 / （不包括退货的）/ 不含退货: a yes/no column named as a condition is 'yes' (an exclusion: not 'yes')."""
+    for h in sc.hits:
+        yes = _flag_yes(sc.sheet, h.column)
+        if yes is None or not sc.free(h.start, h.end):
+            continue
+        excluded = lx.EXCLUDE_BEFORE.search(sc.text[: h.start])
+        end = FLAG_END.match(sc.text, h.end)
+        if end is None or (not excluded and not sc.text[h.end :].lstrip().startswith("的")):
+            continue
+        a = excluded.start() if excluded else h.start
+        if re.search(r"按|根据|(?<![a-z])by\s*$", sc.text[max(0, a - 3) : a], re.I | re.A):
+            continue  # 按退货分组: a key, not a condition
+        sc.add(Cond(h.column, "ne" if excluded else "eq", yes, raw=h.column, how="excluded" if excluded else "exact"), a, end.end())
 
 
 def _shield_year_columns(sc: _Scan) -> None:
     """While periods are read, a column named 2019年 is a column, never a period."""
     sc.shield.extend((h.start, h.end) for h in sc.hits if re.search(r"\d", h.column))
+
+
+PERIOD_RANGE = lazy(
+    r"(?P<pre>(?:从|自|由|在|介于|(?<![a-z])(?:from|between))\s*)?(?P<a>" + _DATE_TEXT + r")(?!\d)\s*"
+    r"(?P<j>到|至|~|～|—|–|-|(?<![a-z])(?:to|through|until|and)(?![a-z]))\s*(?P<b>" + _DATE_TEXT + r")(?!\d)(?:\s*(?:之间|期间|年间|间|为止|止))?",
+    re.I | re.A,
+)
+
+
+def _cond_period_range(sc: _Scan) -> None:
+    """从2018年到2021年, 2019年至2020年, from 2019 to 2020, between 2018 and 2021: one period, both ends included.
+    Bare years are a period only where a date column holds them and no numeric column is compared."""
+    for m in PERIOD_RANGE.finditer(sc.text):
+        a, b = DATE_RE.fullmatch(m.group("a").strip()), DATE_RE.fullmatch(m.group("b").strip())
+        pre = (m.group("pre") or "").strip().casefold()
+        if a is None or b is None or not sc.free(m.start(), m.end()) or (m.group("j").casefold() == "and" and pre != "between"):
+            continue
+        if any(h.start < m.end() and m.start() < h.end and re.search(r"\d", h.column) for h in sc.hits):
+            continue  # 2018年到2021年 over columns named so: a range of columns, read by the wide-table rules
+        written = _date_form(a, False) or _date_form(b, False)
+        bare = "" if written else _bare_years(sc, m, int(a.group("y")), int(b.group("y")), pre) if pre else "no"
+        if bare == "no":
+            continue
+        lo, _ = _period(a.group("y"), a.group("m"), a.group("d"))
+        _, hi = _period(b.group("y"), b.group("m"), b.group("d"))
+        if hi > lo:
+            sc.add_period(m, "between", lo, hi)
+            if bare:  # total 销售额 from 2019 to 2020: years, most likely, but said before it runs
+                sc.out.conds[-1] = replace(sc.out.conds[-1], how=bare)
+
+
+def _bare_years(sc: _Scan, m: re.Match[str], y1: int, y2: int, pre: str) -> str:
+    """from 2019 to 2020: "" for years of a date column; "bare_years" when a numeric column stands before them (金额从2019到
+    2020 may be amounts); "no" when no date column holds those years, or a numeric column is placed between them (金额在
+    2018到2020之间: amounts, read by the range rule)."""
+    spans = [sc.sheet.years[c] for c in sc.sheet.dates if c in sc.sheet.years]
+    if not spans or not any(lo <= max(y1, y2) and min(y1, y2) <= hi for lo, hi in spans):
+        return "no"
+    left = _left_column(sc.text, m.start(), sc.hits, sc.sheet)
+    if not (left and left[0] in sc.sheet.numeric and left[0] not in sc.sheet.dates):
+        return ""
+    return "no" if pre in ("在", "介于", "between") else "bare_years"
 
 
 def _cond_relative_period(sc: _Scan) -> None:
@@ -464,6 +551,8 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     col, raw, how, closest, s = left
     if word.casefold() in WEAK and col is None:
         return
+    if word.casefold() in WEAK and col in sheet.numeric and isinstance(val[0], str) and col not in sheet.dates:
+        return  # 销售额 of ONLINE orders: a word is never compared with a column of numbers
     if col is None and (raw in ("筛选", "筛", "过滤") or (CJK.match(raw) and len(raw) > 6)):
         return
     value, end = val
@@ -555,9 +644,9 @@ def _cond_logic(sc: _Scan) -> None:
 
 # the condition rules, in the order they run: a span one rule read is not read by a later one
 COND_RULES = (
-    _cond_between, _cond_blanks, _cond_has_column,
+    _cond_period_range, _cond_not_but, _cond_between, _cond_blanks, _cond_has_column,
     _shield_year_columns, _cond_relative_period, _cond_quarter_half, _cond_date_words, _cond_year_alone, _unshield,
-    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_values_alone, _cond_absent_values, _cond_logic,
+    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_flag_column, _cond_values_alone, _cond_absent_values, _cond_logic,
 )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -43,8 +44,17 @@ ABOUT_KINDS = (
 )
 
 
-def chat_kind(text: str) -> str | None:
-    if lx.ABOUT_ME.search(text):
+def data_words(catalog: Catalog | None) -> Callable[[str], set[str]]:
+    """The casefolded cell values and column names of the tables a text touches: words that are data, never chat."""
+    def words(text: str) -> set[str]:
+        if catalog is None:
+            return set()
+        return {w.casefold() for f in catalog.tables_touching(text) for s in f.sheets for w in (*s.columns, *(v for vs in s.values.values() for v in vs))}
+    return words
+
+
+def chat_kind(text: str, catalog: Catalog | None = None) -> str | None:
+    if lx.about_me(text, data_words(catalog)):
         return next((k for k, rx in ABOUT_KINDS if rx.search(text)), "about")
     if lx.GREETING.match(text.strip()) or (len(re.sub(r"\W", "", text)) <= 8 and re.search(r"你好|您好|hello|(?<![a-z])hi(?![a-z])", text, re.I | re.A)):
         return "greeting"
@@ -133,7 +143,9 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                 old_c = old.args.get("conditions") or []
                 if not new_c:
                     continue
-                conds = new_c if (t.correction or not old_c) else old_c + new_c
+                if t.correction and not t.whole_condition:  # 不对，是华北: the condition on that column changes, the others stay
+                    old_c = [c for c in old_c if c.column not in {n.column for n in new_c}]
+                conds = new_c if (t.correction and t.whole_condition) else old_c + new_c
                 args = dict(op.args, conditions=conds)
                 unres = [u for u in (old.args.get("unresolved", []) if not t.correction else [])] + op.args.get("unresolved", [])
                 if unres:
@@ -191,7 +203,7 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
     r.sheet, r.parsed = EMPTY_SHEET, [parse_turn(t, EMPTY_SHEET, flags) for t in texts]
     has_work = any(p.ops for p in r.parsed) or flags["full"]
     cur = catalog.get(state.current_file) if state.current_file else None
-    chatty = any(lx.EXPORT_LIST.search(t) or lx.ABOUT_ME.search(t) for t in norms)
+    chatty = any(lx.EXPORT_LIST.search(t) or lx.about_me(t, data_words(catalog)) for t in norms)
     if r.how == "none" and cur is not None and not chatty:
         # a follow-up on the current file: use it when what the request names fits it
         s_cur, p_cur, hits, unres = _best_sheet(cur, texts, flags)
@@ -738,7 +750,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
             missing = list(prior.request.missing) or ["file"]
             d = _decision("clarify", "ask_slots", prior.request, replies.ask_slots(prior.request, missing, lang, _table_names(catalog)), "no_new_slots", missing)
             return d, state
-        ck = chat_kind(text)
+        ck = chat_kind(text, catalog)
         if ck and not lx.VAGUE.search(text):
             return _chat(ck, turns[-1], lang, state)
         named = req.file if req.file_how in ("named", "fuzzy", "description", "current") else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 
 from modes.lazyre import lazy
@@ -263,3 +263,13 @@ PURPOSE = lazy(
     re.I,
 )
 
+
+
+def about_me(text: str, data_words: Callable[[str], Iterable[str]]) -> bool:
+    """A question about wenqing itself: a cue of ABOUT_ME that is not a word of the data. `data_words(text)` gives the
+    casefolded cell values and column names the text could mean (ONLINE as a channel's value is data, never chat)."""
+    cues = [m.group(0).strip().casefold() for m in ABOUT_ME.finditer(text)]
+    if not cues:
+        return False
+    data = set(data_words(text))
+    return any(c not in data for c in cues)

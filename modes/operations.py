@@ -258,6 +258,8 @@ class TopN(OpSpec):
         if args.get("question") and args.get("by"):
             return _zh(lang, f"找出 {args['by']} {'最低' if low else '最高'}的那一行",
                        f"find the row with the {'lowest' if low else 'highest'} {args['by']}")
+        if args.get("question") and (args.get("n") or 1) > 1:  # 前三的销售员: the groups ranked by their total
+            return _zh(lang, f"取{'最低' if low else '最高'}的 {args['n']} 组", f"take the {'lowest' if low else 'highest'} {args['n']} groups")
         if args.get("question"):
             return _zh(lang, "取最低的一组" if low else "取最高的一组", "take the lowest group" if low else "take the highest group")
         if args.get("within"):

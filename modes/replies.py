@@ -181,3 +181,24 @@ def _cols_hint(r: Request, lang: str) -> str:
     if not r.closest:
         return ""
     return ("现有列：" if lang == "zh" else "Columns: ") + ("、" if lang == "zh" else ", ").join(r.closest[:12])
+
+
+SLOT_NAMES = {"file": ("文件", "file"), "condition": ("条件", "condition"), "group_by": ("分组的列", "column to group by"),
+              "sort_by": ("排序的列", "column to sort by"), "columns": ("列", "columns"), "intent": ("要做的事", "what to do")}
+
+
+def not_matched(said: str, slot: str, choices: list[str], lang: str, again: bool = False) -> str:
+    """Asked once already and the answer still fits nothing: say what could not be matched and offer the choices."""
+    zh = lang == "zh"
+    what = SLOT_NAMES.get(slot, ("列", "column"))[0 if zh else 1]
+    said = said.strip()[:40]
+    listed = ("、" if zh else ", ").join(choices[:12])
+    if zh:
+        head = f"“{said}”里没有我能对上的{what}。" if said else f"还缺{what}。"
+        pick = f"可以直接回复其中一个：{listed}。" if listed else ""
+        tail = "也可以换个说法，或回复“取消”。" if not again else "如果都不是，请换个说法描述要做的事，或回复“取消”。"
+        return head + pick + tail
+    head = f"I could not match a {what} in “{said}”. " if said else f"The {what} is still missing. "
+    pick = f"Reply with one of: {listed}. " if listed else ""
+    tail = "Or say it another way, or 'cancel'." if not again else "If none of these, describe the task another way, or reply 'cancel'."
+    return head + pick + tail
