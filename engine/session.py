@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.audit import Audit, AuditUnavailable
 from engine.catalog import CatalogCache, file_info
+from modes import results
 from modes.catalog import Catalog, FileInfo
 from modes.decision import Decision, Pending, SessionState
 from modes.replies import CONFIRM_EN, HELD
@@ -63,7 +64,7 @@ class Session:
         self.assistant: Assistant | None = None
         self.model_plans: dict[tuple[str, str | None], Plan | None] = {}
         self.model_shown: set[tuple[str, str | None]] = set()  # model steps the user has seen restated
-        self._result_info: tuple[tuple[str, int, float], FileInfo] | None = None
+        self._result_info: dict[str, tuple[tuple[int, float], FileInfo]] = {}
         self.results: dict[str, str | None] = {}  # trace id -> the table that run produced (outputs/ or .wenqing/results/)
         if model is not None and model.configured:
             from engine.assist import Assistant
@@ -86,17 +87,26 @@ class Session:
                              True, None if c.ok else (c.error or "").split(":")[0], {"purpose": c.purpose, "attempt": c.attempt},
                              {"tokens_in": c.tokens_in, "tokens_out": c.tokens_out, "error": c.error}, c.ms, model_called=True)
 
-    def catalog(self) -> Catalog:
-        """The workspace's files, and the last result in outputs/ as a table a request may read."""
+    def catalog(self, utterance: str = "") -> Catalog:
+        """The workspace's files, and the results a request may read: the last result, the result the request
+        waiting (or just run) works on, and the files of outputs/ the utterance names."""
         cat = self.cache.build(self.ws)
-        rel = self.state.last_result
-        p = self.ws.root / rel if rel else None
-        if rel is None or p is None or not p.is_file():
-            return cat
-        key = (rel, p.stat().st_size, p.stat().st_mtime)
-        if self._result_info is None or self._result_info[0] != key:
-            self._result_info = (key, file_info(p, rel))
-        return replace(cat, results=(self._result_info[1],))
+        earlier = [p.request.file for p in (self.state.pending, self.state.last) if p is not None]
+        named = results.outputs_named(utterance, self.ws.output_files(), {f.name.casefold() for f in cat.files}) if "." in utterance else []
+        wanted = [self.state.last_result, *earlier, *named]
+        infos = [i for rel in dict.fromkeys(w for w in wanted if w and results.is_result(w)) if (i := self._result_file(rel)) is not None]
+        return replace(cat, results=tuple(infos)) if infos else cat
+
+    def _result_file(self, rel: str) -> FileInfo | None:
+        """What is known of a result file, sampled once per version of the file."""
+        p = self.ws.root / rel
+        if not p.is_file():
+            return None
+        key = (p.stat().st_size, p.stat().st_mtime)
+        known = self._result_info.get(rel)
+        if known is None or known[0] != key:
+            known = self._result_info[rel] = (key, file_info(p, rel))
+        return known[1]
 
     def _model_plan(self, utterance: str, d: Decision, plan: Plan, catalog: Catalog, budget: Any) -> tuple[Decision, Plan]:
         """Explore steps from the model, once per request. Steps a model proposed run only after the user has
@@ -175,7 +185,7 @@ class Session:
 
         utterance = clean(utterance)
         read, no_result = self._refer_to_numbered(utterance)
-        catalog = self.catalog()
+        catalog = self.catalog(read)
         started = time.perf_counter()
         before = self.state
         if no_result is not None:

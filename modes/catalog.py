@@ -161,7 +161,7 @@ class FileInfo:
 @dataclass(frozen=True)
 class Catalog:
     files: tuple[FileInfo, ...] = ()
-    results: tuple[FileInfo, ...] = ()  # files in outputs/ a request may read (the last result): never candidates
+    results: tuple[FileInfo, ...] = ()  # results a request may read (the last one, outputs/ files named): found by name, never candidates
 
     @cached_property
     def _by_path(self) -> dict[str, FileInfo]:
@@ -179,7 +179,7 @@ class Catalog:
         """(path, ((casefolded path, "named"), (name, "named"), (stem, "stem"))) for every file, longest name first:
         what the text is searched for when it names a file; built once per catalog."""
         out = []
-        for f in sorted(self.files, key=lambda f: -len(f.name)):
+        for f in sorted(self.files + self.results, key=lambda f: -len(f.name)):
             needles = ((f.path.casefold(), "named"), (f.name.casefold(), "named"), (f.stem.casefold(), "stem"))
             out.append((f.path, tuple((n, how) for n, how in needles if len(n) >= 2)))
         return tuple(out)

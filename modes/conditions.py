@@ -124,6 +124,8 @@ RIGHT_STRIP = lazy(r"(?:的.*|人$|店$|行$|记录$|数据$|订单$|的行$)")
 
 def _article(value: str, col: str | None, sheet: SheetInfo) -> bool:
     """"the score of the …": an English article is not a value, unless the column holds it (等级是A)."""
+    if value.strip() == "A":
+        return False  # 等级是A或B: a capital A written as a value is the value
     v = value.strip().casefold()
     return v in ARTICLES and not any(str(x).casefold() == v for x in sheet.values.get(col or "", ()))
 
@@ -212,7 +214,7 @@ def _left_column(text: str, end: int, hits: list[ColumnHit], sheet: SheetInfo) -
     raw = m.group(1)
     start = m.start(1)
     if CJK.match(raw):
-        parts = re.split(r"筛选出?|筛出|筛|过滤|找出|挑出|选出|只看|里面?|中的|当中|的|把|将|所有|要|且|并且|和|或者|或|以及", raw)
+        parts = re.split(r"筛选出?|筛出|筛|过滤|找出|挑出|选出|只看|只?保留|留下|里面?|中的|当中|的|把|将|所有|要|且|并且|和|或者|或|以及", raw)
         raw = parts[-1]
         start = m.end(1) - len(raw)
     else:
@@ -561,7 +563,8 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
             return
         value = {"stat": value["stat"], "column": value["column"] or col}
     value = _percent(value, text[m.end() : end], col, sheet)
-    if isinstance(value, str) and (not value.strip() or QUESTION_VALUE.match(value) or _article(value, col, sheet)):
+    known = isinstance(value, str) and value in sheet.values.get(col or "", ())  # 是否退货为否: 否 is a value of the column
+    if isinstance(value, str) and not known and (not value.strip() or QUESTION_VALUE.match(value) or _article(value, col, sheet)):
         return
     if op in ("gt", "lt", "ge", "le") and isinstance(value, (str, list)) and not (col and col in sheet.dates):
         return
@@ -602,6 +605,32 @@ def _cond_values_alone(sc: _Scan) -> None:
             sc.add(Cond(col, "ne" if neg else "eq", names[0], raw=col, how=how), first, last)
         else:
             sc.add(Cond(col, "not_in" if neg else "in", names, raw=col, how=how), first, last)
+
+
+YES_NO_PAIRS = (("是", "否"), ("yes", "no"), ("y", "n"), ("true", "false"), ("有", "无"), ("已", "未"))
+FLAG_COLUMN = lazy(r"^(?:是否|是不是|有没有|有无|(?:is|has|was)[_ ])(?P<noun>.{2,12})$", re.I)
+NOT_BEFORE = lazy(r"(?:没有|没|未|无|不|非|(?<![a-z])(?:not|no|non|never)[\s\-]*)$", re.I | re.A)
+
+
+def _cond_flags(sc: _Scan) -> None:
+    """退货的订单 / 没有退货的 / not returned, over a yes-no column 是否退货 (is_returned): the column's yes or no value;
+    去掉退货的 / 不要退货的: not that value."""
+    for col in sc.sheet.columns:
+        m = FLAG_COLUMN.match(col)
+        vals = {v.casefold(): v for v in sc.sheet.values.get(col, ())}
+        pair = next(((vals.get(y, y), vals.get(n, n)) for y, n in YES_NO_PAIRS if vals and set(vals) <= {y, n}), None) if m else None
+        if m is None or pair is None:
+            continue
+        noun = m.group("noun").replace("_", " ").casefold()
+        for w in re.finditer(re.escape(noun), sc.text.casefold()):
+            a, b = w.span()
+            if not sc.free(a, b) or any(h.start <= a < h.end for h in sc.hits):
+                continue  # the column's own name (是否退货为否) is read by the comparison rules
+            neg = NOT_BEFORE.search(sc.text[:a])
+            start = neg.start() if neg else a
+            excl = lx.EXCLUDE_BEFORE.search(sc.text[:start])
+            value = pair[1] if neg else pair[0]
+            sc.add(Cond(col, "ne" if excl else "eq", value, raw=col, how="excluded" if excl else "exact"), excl.start() if excl else start, b)
 
 
 def _absent_value(sc: _Scan, tok: str, a: int, b: int) -> None:
@@ -646,7 +675,7 @@ def _cond_logic(sc: _Scan) -> None:
 COND_RULES = (
     _cond_period_range, _cond_not_but, _cond_between, _cond_blanks, _cond_has_column,
     _shield_year_columns, _cond_relative_period, _cond_quarter_half, _cond_date_words, _cond_year_alone, _unshield,
-    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_flag_column, _cond_values_alone, _cond_absent_values, _cond_logic,
+    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_logic,
 )
 
 
@@ -675,10 +704,11 @@ def _value_suffix(values: frozenset[str]) -> str | None:
 
 
 def _canonical(value: str, values: frozenset[str]) -> str:
-    for v in values:
-        if v.casefold() == value.casefold():
-            return v
-    return value
+    """The column's own spelling of a value written in another case; a value written as the data has it stays
+    itself (B never becomes a stray b); of several spellings, the first in sorted order, never a set's order."""
+    if value in values:
+        return value
+    return next((v for v in sorted(values) if v.casefold() == value.casefold()), value)
 
 
 def _date_column(text: str, m: re.Match[str], hits: list[ColumnHit], date_cols: list[str], sheet: SheetInfo) -> tuple[str | None, str, str]:

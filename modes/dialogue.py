@@ -77,7 +77,7 @@ class Turn:
     @cached_property
     def answer(self) -> list[str] | None:
         p = self.pending
-        if p is None or p.stage != "clarify" or (self.fresh.file_how in EXPLICIT_FILE and self.fresh.file != p.request.file):
+        if p is None or p.stage != "clarify" or (self.fresh.file_how in EXPLICIT_FILE and self.fresh.file not in (p.request.file, *p.request.files)):
             return None  # naming another file is a new request, not an answer
         return _slot_answer(p, self.text, self.catalog)
 

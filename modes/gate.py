@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from modes import crosslang, evidence, opspec, replies
+from modes import crosslang, evidence, joins, opspec, replies, results
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.conditions import Cond
@@ -278,6 +278,7 @@ class _Understanding:
     sheet_name: str | None = None
     sheet_problem: str | None = None
     two_sheets: list[str] = field(default_factory=list)
+    join_pair: tuple[str, str] | None = None  # the keys of a join, as the user paired them
     sheet: SheetInfo = field(default_factory=lambda: EMPTY_SHEET)
     parsed: list[TurnOps] = field(default_factory=list)
     ops: list[Op] = field(default_factory=list)
@@ -293,6 +294,9 @@ def _u_files(u: _Understanding) -> None:
     u.lang = language(latest) if sentence or len(u.turns) == 1 else language(u.turns[0])
     u.refs = [find_files(t, u.catalog, state.current_file, u.restrict) for t in u.norms]
     ref = next((r for r in reversed(u.refs) if r.how != "none"), FileRef())
+    fuller = next((r for r in u.refs if set(ref.paths) < set(r.paths) and r.how in ("named", "fuzzy")), None)
+    if ref.how == "named" and fuller is not None:
+        ref = fuller  # 客户编号 对应 Client Code after "订单.csv和客户.csv": a later turn naming one of them keeps both
     # "把它和北京_poi.xlsx比一下": the current file plus a named one
     two_way = lx.EXPLORE_COMPARE.search(u.norms[-1]) or lx.EXPLORE_JOIN.search(u.norms[-1])
     if (ref.how in ("named", "fuzzy", "description") and state.current_file and state.current_file not in ref.paths
@@ -331,12 +335,11 @@ def _u_input(u: _Understanding) -> None:
     catalog, state, norms, lang = u.catalog, u.state, u.norms, u.lang
     u.how, u.candidates = u.ref.how, list(u.ref.candidates)
     how = u.how
-    result = catalog.get(state.last_result) if state.last_result else None
-    said_result = bool(lx.RESULT_REF.search(norms[-1]))
-    then = result is not None and bool(lx.THEN_START.search(norms[-1])) and _goes_on_from(result, norms[-1], catalog.get(state.current_file))
-    if result is not None and (how in ("none", "current", "current_missing") and (said_result or then)
-                               or (said_result or then) and how in ("missing", "type", "ambiguous")):
-        if how in ("missing", "type", "ambiguous"):  # what looked like a file name (points_合计) is a column of the result
+    last = catalog.get(state.last_result) if state.last_result else None
+    then = last is not None and bool(lx.THEN_START.search(norms[-1])) and _goes_on_from(last, norms[-1], catalog.get(state.current_file))
+    result = results.scope(how, u.ref.path, norms, state, catalog, then)
+    if result is not None:
+        if how in ("missing", "type", "ambiguous", "description", "fuzzy"):  # what looked like a file (points_合计, 订单) is read on the result
             u.texts[-1] = _blank(norms[-1], _purpose(norms[-1]))
         u.how, u.file = "result", result.path  # 在这个结果里… / then …: the last result is the input
         u.ev.append(evidence.weighed("file_result", "在上一步的结果上操作", "working on the previous result"))
@@ -353,29 +356,36 @@ def _u_input(u: _Understanding) -> None:
         fi, u.file, u.how = None, None, "not_table"
     u.fi = fi
     u.files = tuple(p for p in u.ref.paths if (catalog.get(p) is not None and catalog.get(p).is_table)) if fi else ()  # type: ignore[union-attr]
-    if fi is not None:  # a word that looked like the file (Team_Name ~ teams.csv) but is one of its columns stays a column
+    if fi is not None and u.how != "result":  # a word that looked like the file (Team_Name ~ teams.csv) but is one of its columns stays a column
         for i, (t, r) in enumerate(zip(norms, u.refs, strict=True)):
             if r.spans and r.how not in ("named",):
                 cols = [(h.start, h.end) for s in fi.sheets for h in find_columns(t, s)]
                 u.texts[i] = _blank(t, [sp for sp in r.spans if not any(a < sp[1] and sp[0] < b for a, b in cols)] + _purpose(t))
+            elif r.spans:  # 客户编号 holds the name of 客户.csv: a part of a longer column name is that column's
+                cols = [(h.start, h.end) for s in fi.sheets for h in find_columns(t, s)]
+                inside = [sp for sp in r.spans if any(a <= sp[0] and sp[1] <= b and b - a > sp[1] - sp[0] for a, b in cols)]
+                if inside:
+                    u.texts[i] = _blank(t, [sp for sp in r.spans if sp not in inside] + _purpose(t))
 
 
 def _u_sheet(u: _Understanding) -> None:
     """The sheet named (or a sheet name that does not exist), and the sheets a comparison names."""
     fi = u.fi
     if fi is not None:
-        for t in reversed(u.texts):
-            name, missing_name, _span = find_sheet(t, fi)
+        for i in reversed(range(len(u.texts))):
+            name, missing_name, span = find_sheet(u.texts[i], fi)
             if name or missing_name:
                 u.sheet_name = name
                 if missing_name and not name:
                     u.sheet_problem = missing_name
+                    if span is not None:  # 的 汇总 表: the name of a sheet, not the word of an operation
+                        u.texts[i] = _blank(u.texts[i], [span])
                 break
         low = " ".join(u.texts).casefold()
         u.two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, low)]
         if len(fi.sheets) > 1:  # "订单表里…": a sheet's name is not a column mention
             names = sorted((s.name for s in fi.sheets if s.name), key=len, reverse=True)
-            pat = re.compile("|".join(re.escape(n) + r"\s*(?:表|sheet|工作表|页)" for n in names), re.I)
+            pat = re.compile("|".join(re.escape(n) + r"\s*(?:(?:这|那)?(?:两|2|俩|二)\s*(?:个|张)?\s*)?(?:表|sheet|工作表|页)" for n in names), re.I)
             u.texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
     u.flags["two_tables"] = len(u.files) > 1 or len(u.two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(u.texts)))
 
@@ -395,7 +405,12 @@ def _u_parse(u: _Understanding) -> None:
         rd = _Reading(None, None, u.how, EMPTY_SHEET, [], u.sheet_name, u.candidates)
         _file_from_context(rd, u.texts, u.norms, u.flags, u.catalog, u.state, u.ev)
         u.fi, u.file, u.how, u.sheet, u.parsed, u.sheet_name, u.candidates = rd.fi, rd.file, rd.how, rd.sheet, rd.parsed, rd.sheet_name, rd.candidates
+    joined = _joined_sheet(u) if any(o.kind == "join" for o in merge_turns(u.parsed)) else None
+    if joined is not None:  # 按部门合并，算执行率 = 实际支出/预算: what follows the join reads the joined columns
+        u.parsed, _, _ = _fit(u.texts, joined, u.flags)
     u.ops = merge_turns(u.parsed)
+    if u.sheet_problem and not u.ops:  # 汇总 表看一下 where there is no such sheet: what was asked is to see it
+        u.ops = [Op("profile", {"head": None, "columns": []})]
     cur = u.catalog.get(u.state.current_file) if u.state.current_file else None
     if not u.ops and u.file is None and u.how == "none" and cur is not None and len(cur.sheets) > 1:
         named_sheet, _, _ = find_sheet(u.texts[-1], cur)  # "now only the 客户 sheet": that sheet of the current file
@@ -449,7 +464,62 @@ def _u_whole_tables(u: _Understanding) -> None:
     if u.two_sheets and any(o.kind == "join" for o in ops):
         ops = [Op("join", dict(o.args, sheets=u.two_sheets)) if o.kind == "join" else o for o in ops]
         u.sheet_name = u.two_sheets[0]
-    u.ops = ops
+    if any(o.kind == "join" for o in ops) and not any(lx.EXPLORE_COMPARE.search(t) for t in u.texts):
+        ops = [o for o in ops if o.kind != "compare"]  # two tables joined are not also compared
+    u.ops = [_join_keys(u, o) if o.kind == "join" else o for o in ops]
+
+
+def _join_sheets(u: _Understanding) -> tuple[SheetInfo, SheetInfo, str] | None:
+    """The two tables a join works on (two files, or two sheets of one workbook) and how the second is named."""
+    b = u.catalog.get(u.files[1]) if len(u.files) > 1 else None
+    if u.fi is None or (b is None and len(u.two_sheets) < 2):
+        return None
+    if b is not None:
+        return _sheet_of(u.fi, u.sheet_name), _sheet_of(b, None), b.name
+    return _sheet_of(u.fi, u.two_sheets[0]), _sheet_of(u.fi, u.two_sheets[1]), f"{u.fi.name} 的 {u.two_sheets[1]} 表"
+
+
+def _joined_sheet(u: _Understanding) -> SheetInfo | None:
+    """The columns the joined table will have: the first table's, then the second's new ones."""
+    tables = _join_sheets(u)
+    if tables is None:
+        return None
+    a, b, _ = tables
+    right_key = u.join_pair[1] if u.join_pair else None
+    extra = tuple(c for c in b.columns if c not in a.columns and c != right_key)
+    return replace(a, columns=a.columns + extra, values={**b.values, **a.values}, numeric=a.numeric | b.numeric,
+                   dates=a.dates | b.dates, years={**b.years, **a.years}, ranges={**b.ranges, **a.ranges})
+
+
+def _u_join_pair(u: _Understanding) -> None:
+    """A key pair stated for a join (客户ID对应Customer ID, a.x = b.y) is the join's keys; its words are set aside,
+    never read as a condition."""
+    tables = _join_sheets(u) if any(lx.EXPLORE_JOIN.search(t) for t in u.texts) else None
+    if tables is None:
+        return
+    for i in reversed(range(len(u.texts))):
+        p = joins.pair_span(u.texts[i], tables[0], tables[1])
+        if p is not None:
+            u.join_pair = (p[0], p[1])
+            u.texts[i] = _blank(u.texts[i], [(p[2], p[3])])
+            return
+
+
+def _join_keys(u: _Understanding, join: Op) -> Op:
+    """The key of each table: the pair the user stated, or the key read, asked about when the second table has no
+    such column (naming the columns it has)."""
+    if u.join_pair is not None:
+        return Op("join", {**join.args, "on": u.join_pair[0], "other_on": u.join_pair[1]})
+    tables = _join_sheets(u)
+    on = join.args.get("on")
+    if tables is None or on is None or on in tables[1].columns or not tables[1].columns:
+        return join
+    sep = "、" if u.lang == "zh" else ", "
+    cols = sep.join(tables[1].columns[:12])
+    u.problems.append(f"{tables[2]} 里没有“{on}”这一列，它对应哪一列？现有列：{cols}。" if u.lang == "zh" else
+                      f"{tables[2]} has no column '{on}'; which of its columns matches it? Columns: {cols}.")
+    u.missing.append("other_key")
+    return join
 
 
 def _u_missing(u: _Understanding) -> None:
@@ -478,7 +548,7 @@ def _u_missing(u: _Understanding) -> None:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_parse, _u_understood, _u_whole_tables, _u_missing)
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_understood, _u_whole_tables, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:
@@ -502,10 +572,13 @@ def _goes_on_from(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
     if cur is None:
         return True
     low = text.casefold()
-    if len(cur.sheets) > 1 and any(s.name and s.name.casefold() in low for s in cur.sheets):
-        return False
     res_hits = [h for s in result.sheets for h in find_columns(text, s)]
     res_cols = [c.casefold() for s in result.sheets for c in s.columns]
+    def names_sheet(name: str) -> bool:  # 预算 / 实际 as a sheet, not inside the result's column 实际金额
+        return any(not any(h.start <= m.start() and m.end() <= h.end for h in res_hits) for m in re.finditer(re.escape(name), low))
+
+    if len(cur.sheets) > 1 and any(s.name and s.name.casefold() not in res_cols and names_sheet(s.name.casefold()) for s in cur.sheets):
+        return False  # a sheet of the current file, unless the result has a column of that name (预算 after a join)
 
     def only_current(h: Any) -> bool:
         inside = any(r.start <= h.start and h.end <= r.end for r in res_hits)
@@ -699,6 +772,9 @@ def _spec_slot(req: Request, missing: str) -> bool:
 def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     """The turns with the columns an answer names put where they were asked for; [] when it names none; None when not an answer."""
     asked = [m for m in p.request.missing if m in SLOT_PHRASE or _spec_slot(p.request, m)]
+    join = p.request.op("join")
+    if p.request.missing[:1] == ("other_key",) and join is not None:
+        return _other_key_answer(p, join, text, catalog)
     f = catalog.get(p.request.file) if p.request.file else None
     m = SLOT_ANSWER.match(text)
     if not asked or f is None or not f.sheets or m is None:
@@ -721,6 +797,19 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     if asked[0] not in SLOT_PHRASE:  # a slot an operation asked about in its own words: the columns join that request
         return turns[:-1] + [f"{turns[-1]} {'、'.join(cols)}"]
     return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
+
+
+def _other_key_answer(p: Pending, join: Op, text: str, catalog: Catalog) -> list[str] | None:
+    """Customer ID, to "customers.csv 里没有客户ID，它对应哪一列？": the pair joins the request that asked."""
+    sheets = join.args.get("sheets") or []
+    other = catalog.get(p.request.files[1] if len(p.request.files) > 1 else p.request.file)
+    m = SLOT_ANSWER.match(text)
+    if other is None or m is None or not join.args.get("on"):
+        return None
+    hits = find_columns(m.group("body"), _sheet_of(other, sheets[1] if len(sheets) > 1 else None))
+    if len(hits) != 1 or _blank(m.group("body"), [(hits[0].start, hits[0].end)]).strip():
+        return None
+    return list(p.turns) + [f"{join.args['on']} 对应 {hits[0].column}"]
 
 
 def _chat(kind: str, utterance: str, lang: str, state: SessionState) -> tuple[Decision, SessionState]:
@@ -788,7 +877,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         reply = replies.plan_prompt(req, lang)
     elif multi_turn:
         nxt, rule = "restate_confirm", "completed_over_turns"
-        reply = replies.restate(req, lang)
+        reply = replies.restate(req, lang, _why(req, lang) if req.unexplained or req.gaps else "")  # a correction's unread part is named
     elif req.confidence < RESTATE_BELOW:
         nxt, rule = "restate_confirm", "low_confidence"
         why = _why(req, lang)

@@ -426,7 +426,8 @@ class Join(OpSpec):
     main_slot = "on"
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
-        return _zh(lang, f"按 {args.get('on')} 关联两张表", f"join the two tables on {args.get('on')}")
+        on = f"{args.get('on')} ↔ {args['other_on']}" if args.get("other_on") else args.get("on")
+        return _zh(lang, f"按 {on} 关联两张表", f"join the two tables on {on}")
 
     def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
         return {}
@@ -434,9 +435,10 @@ class Join(OpSpec):
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         sheets = args.get("sheets") or []
         r = ctx.request
+        keys = {"on": args["on"], **({"other_on": args["other_on"]} if args.get("other_on") else {})}
         if len(sheets) > 1:
-            return [StepSpec("关联工作表", "join_tables", "关联完成", {"other_path": r.file, "other_sheet": sheets[1], "on": args["on"]})]
-        return [StepSpec("关联文件", "join_tables", "关联完成", {"other_path": r.files[1], "on": args["on"]})]
+            return [StepSpec("关联工作表", "join_tables", "关联完成", {"other_path": r.file, "other_sheet": sheets[1], **keys})]
+        return [StepSpec("关联文件", "join_tables", "关联完成", {"other_path": r.files[1], **keys})]
 
 
 @operation

@@ -408,7 +408,7 @@ def _expression_anywhere(t: _Turn, m: re.Match[str], args: dict[str, Any]) -> No
 def _rule_add_column(t: _Turn) -> None:
     """Add a computed column: 加一列含税金额，=金额×1.13."""
     m = lx.ADD_COLUMN.search(t.text)
-    if not m or t.explore:
+    if not m or t.explore and not t.has("join"):  # 合并后算执行率 = 实际/预算: a column computed on the joined table
         return
     rest = t.text[m.end() :]
     nm = re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([^\s,=:：\"”」]+?)[\"”」]?\s*(?:[,:：]|=|等于|为|是|$|\s)", rest)
@@ -579,8 +579,10 @@ def _rule_sort(t: _Turn) -> None:
 def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: list[dict[str, str]], unres: list[dict[str, Any]]) -> None:
     """The column one aggregate word (合计 / average) applies to: after it, before it, or 的-joined before it."""
     col, raw, how, closest, end = _col_after(blanked, am.end(), t.hits, t.sheet)
+    pre = [h for h in t.hits if 0 <= am.start() - h.end <= 2 and h.column not in t.group_keys]
+    if col is not None and how not in ("exact", "synonym") and pre:
+        col = None  # 含税金额合计是多少: the column named before, never 是多少 read as part of 是否退货
     if col is None:
-        pre = [h for h in t.hits if 0 <= am.start() - h.end <= 2 and h.column not in t.group_keys]
         if pre:
             col = pre[-1].column
             for h in _joined_before(pre[-1], t.hits, blanked):  # 销售额和件数合计: every column of the list
@@ -647,7 +649,8 @@ def _rule_group(t: _Turn) -> None:
 
 
 ROWS_NOT_COLUMNS = re.compile(r"大于|小于|高于|低于|超过|不到|不足|少于|多于|等于|不为空|为空|非空|[<>=≥≤]|的行|的记录|"
-                              r"(?<![a-z])(?:rows?|records?|where)(?![a-z])", re.I | re.A)
+                              r"(?:是|为|属于)[^,，。;；]{1,20}?的|"  # 只保留绩效是A或B的: which rows
+                              r"(?<![a-z])(?:rows?|records?|where|whose|who)(?![a-z])", re.I | re.A)
 
 
 def _rule_select(t: _Turn) -> None:

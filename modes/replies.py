@@ -163,6 +163,8 @@ def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> st
             parts.append(f"要看哪两列之间的关系？{_cols_hint(r, lang)}" if zh else f"Which two columns? {_cols_hint(r, lang)}")
         elif m == "second_table":
             parts.append("要和哪个文件或工作表比较/关联？" if zh else "Compare or join with which file or sheet?")
+        elif m == "other_key":  # the second table calls the key differently: its columns are named
+            parts.extend(p for p in r.problems if p not in parts)
         elif m == "join_key":
             parts.append(f"按哪一列关联？{_cols_hint(r, lang)}" if zh else f"Join on which column? {_cols_hint(r, lang)}")
         else:  # a slot of another operation: its own question

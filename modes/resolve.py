@@ -147,6 +147,13 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     near = _files_worth_reading(low, catalog, files) if not hits else []
     if not hits:
         _stem_typos(low, near, ref, hits)
+    full = [catalog.get(p) for _, p, h in hits if h == "named"]
+    if full:  # 订单_筛选.csv 里…订单数: 订单 is part of the name given in full, not another file
+        stems = [f.stem.casefold() for f in full if f is not None]
+        part = [x for x in hits if x[2] == "stem" and any((g := catalog.get(x[1])) and g.stem.casefold() in st != g.stem.casefold() for st in stems)]
+        for i, path, _how in part:
+            ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
+        hits[:] = [x for x in hits if x not in part]
     if hits:
         hits.sort()
         ref.paths = list(dict.fromkeys(p for _, p, _how in hits))
@@ -533,12 +540,18 @@ def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[in
                     said = re.search(r"(?<![a-z])" + re.escape(w) + r"s?\s*(?:sheet|表|页)", low)
                     if said:
                         return s.name, None, said.span()
-    for pat in (r"(?<![a-z])(sheet\s*\d+)", r"(?:工作表|页签)\s*[\"“]?([A-Za-z0-9_\u4e00-\u9fff]{1,12})",
-                r"([A-Za-z0-9_\u4e00-\u9fff]{1,12}?)\s*(?:sheet|工作表|页签)"):
+    pats = [r"(?<![a-z])(sheet\s*\d+)", r"(?:工作表|页签)\s*[\"“]?([A-Za-z0-9_\u4e00-\u9fff]{1,12})",
+            r"([A-Za-z0-9_\u4e00-\u9fff]{1,12}?)\s*(?:sheet|工作表|页签)"]
+    if len(f.sheets) > 1:  # 预算执行.xlsx 的 汇总 表看一下: a sheet asked for by name, in a workbook of several
+        pats.append(r"^\s*(?:的|里的|中的)\s*([A-Za-z0-9_\u4e00-\u9fff]{1,8}?)\s*(?:表|页)(?=\s*(?:看一下|看看|打开|预览|显示|的内容|内容|呢)?\s*[?？。.!！]?\s*$)")
+    sheet_names = [s.name.casefold() for s in f.sheets if s.name]
+    for pat in pats:
         for m in re.finditer(pat, text, re.I | re.A):
             name = re.sub(r"^(?:the|的|of)\s*", "", m.group(1).strip(), flags=re.I | re.A)
+            if any(n in name.casefold() for n in sheet_names):
+                continue  # 把预算和实际两个sheet: the sheets named, with words around them
             if name and name.casefold() not in ("the", "this", "that", "a", "one", "每个", "这个", "那个", "单独", "某个", "一个", "each", "every"):
-                return None, name, m.span()
+                return None, name, m.span(1)
     return None, None, None
 
 

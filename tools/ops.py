@@ -204,8 +204,9 @@ def _cond_mask(df: pd.DataFrame, cond: dict[str, Any]) -> pd.Series:
     else:
         left, right = _coerce_value(s, v)
     if op in ("eq", "ne") and isinstance(right, str):
-        m = left.str.casefold() == right.casefold()
-        m = m.fillna(False).astype(bool)
+        exact = (left == right).fillna(False).astype(bool)
+        # B where the column has both B and a stray b: the value as written; another case only when it is the only one
+        m = exact if exact.any() else (left.str.casefold() == right.casefold()).fillna(False).astype(bool)
         return m if op == "eq" else ~m
     res = {"eq": left == right, "ne": left != right, "gt": left > right, "ge": left >= right, "lt": left < right, "le": left <= right}[op]
     return pd.Series(res, index=df.index).fillna(False).astype(bool)
@@ -447,13 +448,18 @@ def append_tables(ws: Workspace, table: pd.DataFrame, other_path: str, other_she
 
 
 @tool
-def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, other_sheet: str | None = None, cache: TableCache | None = None) -> ToolResult:
-    """Join another table (or another sheet) on a shared column (left join)."""
+def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, other_sheet: str | None = None, cache: TableCache | None = None,
+                other_on: str | None = None) -> ToolResult:
+    """Join another table (or another sheet) on a key column (left join); `other_on` names the other table's key
+    when it is called differently (客户ID ↔ Customer ID); the joined table keeps this table's key only."""
     other = load(ws.resolve(other_path), other_sheet, cache).df
+    rk = other_on or on
     _need_columns(table, [on])
-    _need_columns(other, [on])
+    _need_columns(other, [rk])
+    if rk != on:
+        other = other.drop(columns=[on], errors="ignore").rename(columns={rk: on})
     out = table.merge(other, on=on, how="left", suffixes=("", "_2"))
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on}, {"sample": _sample(out)})
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk}, {"sample": _sample(out)})
 
 
 # ---------------------------------------------------------------- writing

@@ -273,8 +273,10 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         return f"COALESCE({_num(col)} >= {lit(lo)} AND {_num(col)} <= {lit(hi)}, FALSE)"
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return _compare(op, _num(col), lit(v))
-    if op in ("eq", "ne"):
-        m = f"COALESCE(lower(trim({_text(col)})) = {lit(str(v).strip().casefold())}, FALSE)"
+    if op in ("eq", "ne"):  # the value as written when the column has it, else the same value in another case
+        exact = f"trim({_text(col)}) = {lit(str(v).strip())}"
+        folded = f"lower(trim({_text(col)})) = {lit(str(v).strip().casefold())}"
+        m = f"COALESCE(CASE WHEN EXISTS (SELECT 1 FROM ({t.sql}) WHERE {exact}) THEN {exact} ELSE {folded} END, FALSE)"
         return m if op == "eq" else f"NOT {m}"
     return _compare(op, f"trim({_text(col)})", lit(str(v).strip()))
 
@@ -382,7 +384,8 @@ def deduplicate(table: BigTable, subset: list[str] | None = None) -> ToolResult:
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "removed": len(table) - len(out)}, {"sample": _sample(out.head())})
 
 
-def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_sheet: str | None = None, cache: Any = None) -> ToolResult:
+def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_sheet: str | None = None, cache: Any = None,
+                other_on: str | None = None) -> ToolResult:
     from tools.io import load
 
     full = ws.resolve(other_path)
@@ -392,18 +395,19 @@ def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_
         view = f"__wq_other_{id(other_df)}"
         table.con.register(view, other_df)
         other = BigTable(table.con, f"SELECT * FROM {view}", {str(c): _duck_type(other_df[c].dtype) for c in other_df.columns}, full.name)
+    rk = other_on or on
     _need(table, [on])
-    _need(other, [on])
-    if (table.types[on] == "VARCHAR") != (other.types[on] == "VARCHAR"):
+    _need(other, [rk])
+    if (table.types[on] == "VARCHAR") != (other.types[rk] == "VARCHAR"):
         raise ValueError("join keys of different kinds")  # as pandas.merge: the executor reflects on it
     other_types, other_sql = other.types, other.sql
-    right = {c: t for c, t in other_types.items() if c != on}
+    right = {c: t for c, t in other_types.items() if c not in (on, rk)}
     names = {c: (f"{c}_2" if c in table.types else c) for c in right}
     sel = ", ".join([f"l.{q(c)}" for c in table.columns] + [f"r.{q(c)} AS {q(names[c])}" for c in right])
     sql = (f"SELECT {sel} FROM ({_numbered(table)}) l LEFT JOIN (SELECT *, row_number() OVER () AS {ROW} FROM ({other_sql})) r "
-           f"ON l.{q(on)} = r.{q(on)} ORDER BY l.{ROW}, r.{ROW}")
+           f"ON l.{q(on)} = r.{q(rk)} ORDER BY l.{ROW}, r.{ROW}")
     out = table.derive(sql, {**table.types, **{names[c]: t for c, t in right.items()}})
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on}, {"sample": _sample(out.head())})
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk}, {"sample": _sample(out.head())})
 
 
 def _as_str(t: BigTable, c: str) -> str:

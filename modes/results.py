@@ -1,0 +1,70 @@
+"""Results as inputs: which earlier table a request works on.
+
+The last result (a file written to outputs/ or a table only shown, kept under .wenqing/results/) is the input
+of a request that refers to it (在这个结果里 / 刚才的结果 / then …), whatever words of the request also describe the
+source file (订单 in 平均订单金额 describes 销售订单.csv, yet the request is about the result). A request completed
+or corrected over several turns keeps the table its first turn worked on. A file of outputs/ named by its
+path or by a name only outputs/ has is that file, read as an input and never written over.
+"""
+
+from __future__ import annotations
+
+import re
+
+from modes import lexicon as lx
+from modes.catalog import Catalog, FileInfo
+from modes.decision import SessionState
+from modes.replies import HELD
+
+OUTPUTS = "outputs/"
+# a file name with a spreadsheet extension, with or without the outputs/ folder before it
+NAMED_TABLE = re.compile(r"(?P<dir>outputs\s*[/\\]\s*)?(?P<name>[\w\-.()（）\u4e00-\u9fff]+\.(?:csv|xlsx|xlsm|xls|tsv|ods))(?![a-z])", re.I)
+
+
+def is_result(path: str | None) -> bool:
+    """A table wenqing produced: a file of outputs/ or a result kept after it was shown."""
+    return bool(path) and (path.startswith(OUTPUTS) or path.startswith(HELD))  # type: ignore[union-attr]
+
+
+def outputs_named(text: str, outputs: list[str], sources: set[str]) -> list[str]:
+    """The files of outputs/ the text names: by the outputs/ path, or by a name no source file has."""
+    if "." not in text:
+        return []
+    by_name = {p.rsplit("/", 1)[-1].casefold(): p for p in outputs}
+    found = []
+    for m in NAMED_TABLE.finditer(text):
+        name = m.group("name").casefold()
+        if name in by_name and (m.group("dir") or name not in sources):
+            found.append(by_name[name])
+    return found
+
+
+def scope(ref_how: str, ref_path: str | None, norms: list[str], state: SessionState, catalog: Catalog,
+          goes_on: bool) -> FileInfo | None:
+    """The earlier result this request works on, or None when it works on the file it names (or on none).
+
+    - 在这个结果里… / then …: the last result, unless the request names another file by its name (a word that only
+      describes a source file, or the current file, does not take it away);
+    - a request completed over turns (a correction, an answer, an added condition): the result its earlier turns
+      worked on, unless the latest turn names a file;
+    - outputs/x.csv named: that file (it is found by name like any file: see Catalog.name_needles)."""
+    said = bool(lx.RESULT_REF.search(norms[-1]))
+    last = catalog.get(state.last_result) if state.last_result else None
+    own = ref_how in ("none", "current", "current_missing", "missing", "type", "ambiguous")  # no other file named by name
+    # a word that describes a file (订单) or is a near-miss of a name without its extension (算执行 ~ 预算执行) is weak
+    by_stem = ref_how in ("named", "fuzzy") and ref_path is not None and ref_path.rsplit("/", 1)[-1].casefold() not in norms[-1].casefold()
+    weak = ref_how == "description" or by_stem and not NAMED_TABLE.search(norms[-1])  # 订单数 holds the stem of 订单.csv
+    if last is not None and (said or goes_on) and (own or said and weak or goes_on and weak and _made_from(last, ref_path, state)):
+        return last
+    earlier = state.pending or state.last
+    if len(norms) > 1 and earlier is not None and is_result(earlier.request.file) and (ref_how in ("none", "current", "current_missing") or weak):
+        return catalog.get(earlier.request.file)
+    return None
+
+
+def _made_from(result: FileInfo, source: str | None, state: SessionState) -> bool:
+    """Whether a source file is the one the result was made from (results are named after their source)."""
+    if source is None:
+        return False
+    stem = source.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return source == state.current_file or result.name.startswith(stem + "_")
