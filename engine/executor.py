@@ -404,6 +404,19 @@ def _small(d: dict[str, Any], limit: int = 600) -> dict[str, Any]:
     return out
 
 
+def _versus_line(v: dict[str, Any], zh: bool) -> str:
+    """整体平均 月薪 24,152.96；高于它的：技术部."""
+    from tools.fmt import num
+
+    ref = num(v["reference"], "zh" if zh else "en")
+    above = ("、" if zh else ", ").join(v["above"]) or ("无" if zh else "none")
+    if zh:
+        what = "整体平均" if v["rows_mean"] else "各组平均"
+        return f"{v['measure']} 的{what}为 {ref}，高于它的：{above}。"
+    what = "overall mean" if v["rows_mean"] else "mean of the groups"
+    return f"{v['measure']} {what}: {ref}; above it: {above}."
+
+
 def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
     from tools.ops import ROWS  # the row-count column of a summary, in either language
     zh = lang == "zh"
@@ -438,6 +451,8 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             parts.append(f"去重：删除 {f['removed']} 行重复，剩 {f['rows_out']} 行。" if zh else f"Dedupe: removed {f['removed']} duplicate rows, {f['rows_out']} left.")
         elif s.tool == "group_summarize":
             parts.append(f"分组汇总：{f['groups']} 组。" if zh else f"Grouped into {f['groups']} groups.")
+            for v in f.get("versus_overall", []):
+                parts.append(_versus_line(v, zh))
             if f.get("skipped_totals"):
                 parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）没有重复计入。" if zh else f"The table's own total row ({f['skipped_totals']}) was not counted again.")
         elif s.tool == "clean":

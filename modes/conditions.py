@@ -11,7 +11,7 @@ from modes import lexicon as lx
 from modes.catalog import SheetInfo
 from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_values, resolve_column
-from modes.text import CJK, NUMBER_RE, _number, tidy
+from modes.text import CJK, NUMBER_RE, _number, parse_number, tidy
 
 OP_ZH = {"eq": "等于", "ne": "不等于", "gt": "大于", "ge": "不低于", "lt": "小于", "le": "不超过", "between": "介于",
          "contains": "包含", "not_contains": "不包含", "in": "属于", "not_in": "不属于", "empty": "为空",
@@ -86,7 +86,7 @@ MAX_COMPARISONS = 32
 QUOTES = r"[\s'\"“”‘’「」『』]*"  # a quoted column name ('成交量'小于10000) ends at its closing quote
 STATS = {"平均": "mean", "平均值": "mean", "平均数": "mean", "平均水平": "mean", "均值": "mean", "average": "mean", "the average": "mean",
          "mean": "mean", "the mean": "mean"}
-STAT_REF = lazy(r"(?P<stat>the average|the mean|平均水平|平均值|平均数|平均|均值|average|mean)", re.I | re.A)
+STAT_REF = lazy(r"(?:" + lx.OVERALL + r")?(?P<stat>the average|the mean|平均水平|平均值|平均数|平均|均值|average|mean)", re.I | re.A)
 QUESTION_VALUE = lazy(r"(?:什么|啥|哪|谁|多少|几|怎样|如何|否|吗|(?:what|which|how|who|whom|whose)(?![a-z]))", re.I | re.A)
 ANY_OP = lazy(r"\s*(?:" + "|".join(p for _, p in INFIX[:-1]) + ")", re.I | re.A)
 INFIX_RE = [(op, lazy(pat, re.I | re.A)) for op, pat in INFIX]
@@ -154,7 +154,7 @@ def _cjk_number_ok(m: re.Match[str], text: str) -> bool:
     return len(num) >= 2 or bool(m.group("unit")) or not nxt or not CJK.match(nxt) or nxt in "的元块个人名以左次岁分"
 
 
-VALUE_JOIN = lazy(r"并且|而且|但是|同时|或者|以及|且|但|或|" + lx.SEQUENCE_WORDS)
+VALUE_JOIN = lazy(r"也不是|也不等于|又不是|也非|并且|而且|但是|同时|或者|以及|且|但|或|" + lx.SEQUENCE_WORDS)
 SEQUENCE_START = lazy(r"(?:" + lx.SEQUENCE_WORDS + r"|(?:then|and|next|after that|afterwards)(?![a-z]))", re.I | re.A)
 
 
@@ -422,6 +422,37 @@ def _cond_relative_period(sc: _Scan) -> None:
         sc.add_period(m, "between", lo, hi)
 
 
+TENURE_RE = lazy(
+    r"(?P<v>入职|工作|加入|入司|在职|工龄|司龄|注册|开户|签约|成立|开业)(?:时间|日期)?\s*(?:已经?)?\s*(?P<w>满了?|已满|超过|超出|达到|不少于|至少|不满|不到|未满|少于|不足)?\s*"
+    r"(?P<n>\d{1,2}|[一二两三四五六七八九十]+)\s*(?:周)?年(?P<w2>以上|及以上|或以上|多|以下|以内|之内)?(?!\d|份|度|月)"
+    r"|(?<![a-z])(?P<ev>hired|joined|signed up|registered|started)\s+(?P<we>more than|over|at least|less than|under|within the last|in the last)\s+"
+    r"(?P<ne>\d{1,2})\s+years?(?:\s+ago)?"
+    r"|(?<![a-z])(?P<we2>at least|more than|over|less than|under)\s+(?P<ne2>\d{1,2})\s+years?\s+(?:of\s+)?(?:service|tenure|with the company)",
+    re.I | re.A,
+)
+
+
+def _years_before(today: date, n: int) -> date:
+    return today.replace(year=today.year - n) if not (today.month == 2 and today.day == 29) else date(today.year - n, 2, 28)
+
+
+def _cond_tenure(sc: _Scan) -> None:
+    """入职满5年 / 工龄不到3年 / hired more than 5 years ago: the date column against today minus N years."""
+    dates = [c for c in sc.sheet.columns if c in sc.sheet.dates]
+    for m in TENURE_RE.finditer(sc.text) if dates else ():
+        if not sc.free(m.start(), m.end()):
+            continue
+        n = parse_number(m.group("n") or m.group("ne") or m.group("ne2") or "")
+        if not n:
+            continue
+        word = (m.group("w") or m.group("w2") or m.group("we") or m.group("we2") or "满").casefold()
+        short = word in ("不满", "不到", "未满", "少于", "不足", "以下", "以内", "之内", "less than", "under", "within the last", "in the last")
+        inside = next((h for h in sc.hits if h.start < m.end() and m.start() < h.end and h.column in dates), None)
+        col = (inside.column, inside.column, inside.how) if inside else _date_column(sc.text, m, sc.hits, dates, sc.sheet)
+        cut = _iso(_years_before(date.today(), int(n)))
+        sc.add(Cond(col[0], "gt" if short else "le", cut, None, col[1], col[2]), m.start(), m.end())
+
+
 def _cond_quarter_half(sc: _Scan) -> None:
     """Q3, 第三季度, 下半年, first half."""
     for m in list(QUARTER_RE.finditer(sc.text)) + list(HALF_RE.finditer(sc.text)):
@@ -538,6 +569,28 @@ def _value_list(text: str, op: str, value: str, end: int) -> tuple[str, Any, int
     return op, value, end
 
 
+SAME_COLUMN_JOIN = lazy(r"\s*[,，]?\s*(?:并且|而且|同时|且|但|又|(?<![a-z])(?:and|but)(?![a-z]))?\s*", re.I | re.A)
+
+
+def _joined_to_last(sc: _Scan, at: int) -> bool:
+    """The comparison word follows the last condition with only a joining word between (…5000并且小于12000)."""
+    if not sc.out.conds:
+        return False
+    end = max(e for _, e in sc.out.spans)
+    return end <= at and bool(SAME_COLUMN_JOIN.fullmatch(sc.text[end:at]))
+
+
+def _same_column(sc: _Scan, at: int) -> tuple[str | None, str, str, tuple[str, ...], int] | None:
+    """金额大于等于5000并且小于等于12000 / at least 5 and at most 9: a second comparison with no column of its own
+    is on the column of the comparison just before it."""
+    if not _joined_to_last(sc, at):
+        return None
+    last = sc.out.conds[-1]
+    if last.column is None or last.op not in ("gt", "ge", "lt", "le"):
+        return None
+    return last.column, last.raw, last.how, (), at
+
+
 def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     """One comparison: the column before the word, the value after it."""
     text, sheet = sc.text, sc.sheet
@@ -545,6 +598,8 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     if word.casefold() in WEAK and ANY_OP.match(text, m.end()):
         return  # "is at least": the stronger word that follows decides
     left = _left_column(text, m.start(), sc.hits, sheet)
+    if left is None or (left[0] is None and not left[1]) or _joined_to_last(sc, m.start()):
+        left = _same_column(sc, m.start()) or left
     if left is None:
         return
     val = _value_at(text, m.end(), sheet, sc.hits, left[0] in sheet.dates)
@@ -674,7 +729,7 @@ def _cond_logic(sc: _Scan) -> None:
 # the condition rules, in the order they run: a span one rule read is not read by a later one
 COND_RULES = (
     _cond_period_range, _cond_not_but, _cond_between, _cond_blanks, _cond_has_column,
-    _shield_year_columns, _cond_relative_period, _cond_quarter_half, _cond_date_words, _cond_year_alone, _unshield,
+    _shield_year_columns, _cond_relative_period, _cond_tenure, _cond_quarter_half, _cond_date_words, _cond_year_alone, _unshield,
     _cond_postfix, _cond_text_shapes, _cond_infix, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_logic,
 )
 

@@ -60,6 +60,8 @@ def chat_kind(text: str, catalog: Catalog | None = None) -> str | None:
         return "greeting"
     if lx.HOWTO.search(text) and re.search(r"excel|wps|表格|公式|函数|vlookup|透视|pivot|formula|sheet", text, re.I):
         return "howto"
+    if lx.FAREWELL.search(text):
+        return "farewell"
     if lx.THANKS.search(text):
         return "thanks"
     if lx.VENTING.search(text):
@@ -630,6 +632,16 @@ def _glossed(text: str, sheet: SheetInfo) -> list[tuple[int, int]]:
     return out
 
 
+NUMBER_PHRASE = lazy(r"[\u4e00-\u9fff]{1,3}(?:\d+(?:\.\d+)?\s*[%％]?|[一二两三四五六七八九十百千万]+(?=[年月天岁倍成]))(?:周年|个月|年|月|天|岁|倍|成|名|位|个|人)?"
+                     r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:[%％]|周年|个月|年|天|岁|倍|成|名|位|个|人)")
+
+
+def _numbers_unread(text: str, taken: list[tuple[int, int]]) -> list[str]:
+    """Figures of the request (with the words around them) that no rule read."""
+    rest = _blank(text, taken)
+    return [m.group(0).strip() for m in NUMBER_PHRASE.finditer(rest) if m.group(0).strip()]
+
+
 def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list[Gap]]:
     """Content words of the latest turn that no rule read, and what it asks for that no operation does."""
     taken = list(turn.consumed) + _glossed(text, sheet)
@@ -639,6 +651,8 @@ def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list
         for spans in find_values(text, sheet, taken).values():
             taken += [(a, b) for _, a, b in spans]
         words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
+    if not words and [o.kind for o in turn.ops] == ["profile"] and not turn.ops[0].args.get("head"):
+        words = _numbers_unread(text, taken)  # 来了满5年的员工有多少人: a preview would drop the figure asked about
     hits = find_columns(text, sheet) if re.search(r"至|到|~|—", text) else []
     for a, b in zip(hits, hits[1:], strict=False):  # 2015年至2020年: a range of columns, which no rule reads yet
         if re.fullmatch(r"\s*(?:至|到|~|-|—|to|through)\s*", text[a.end : b.start], re.I) and not any(x <= a.start and b.end <= y for x, y in taken):

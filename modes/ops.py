@@ -16,7 +16,7 @@ from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, resolve_column
 from modes.text import CJK, blank, parse_number, tidy
 
-DESC = lazy(r"从高到低|从大到小|由高到低|由大到小|从新到旧|由新到旧|从晚到早|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|top", re.I | re.A)
+DESC = lazy(r"从高到低|从大到小|由高到低|由大到小|从新到旧|由新到旧|从晚到早|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排)?在前|排名|排行|名次|(?<![a-z])ranking(?![a-z])|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("mean", lazy(r"平均值|平均数|平均|均值|average|mean|avg", re.I | re.A)),
     ("sum", lazy(r"求和|总和|合计|总计|总额|加总|\bsum\b|\btotals?\b", re.I | re.A)),
@@ -28,12 +28,12 @@ EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("max", lazy(r"最高的?|最大的?|(?<![a-z])(?:the )?(?:highest|largest|biggest)(?![a-z])", re.I | re.A)),
     ("min", lazy(r"最低的?|最小的?|(?<![a-z])(?:the )?(?:lowest|smallest)(?![a-z])", re.I | re.A)),
 ]
-ASC = lazy(r"从低到高|从小到大|由低到高|由小到大|从旧到新|从早到晚|升序|正序|(?<![a-z])asc(?:ending)?(?![a-z])|lowest first|smallest first|oldest first", re.I | re.A)
+ASC = lazy(r"从低到高|从小到大|由低到高|由小到大|从旧到新|从早到晚|升序|正序|(?<![a-z])asc(?:ending)?(?![a-z])|lowest first|smallest first|oldest first|least first|fewest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排)?在前|倒数", re.I | re.A)
 SORT_VERB = lazy(r"排|sort|order|rank|从高到低|从低到高|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|by|per)(?![a-z])|每个|每一个|各个|各(?!自)(?=[\u4e00-\u9fff])"
+BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|by|per)(?![a-z])|每个|每一个|各个|各(?!自)(?=[\u4e00-\u9fffA-Za-z])"
                r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
 KEY_STOP = lazy(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
@@ -64,8 +64,8 @@ RENAME = lazy(
 )
 RENAME_VERB = lazy(r"改名|重命名|改叫|更名|列名改|(?:列名|名称|名字)(?:更改|修改|改)[为成]?|rename", re.I | re.A)
 EXPORT_FORMAT = lazy(r"(?:成|为|(?<![a-z])as|(?<![a-z])to|(?<![a-z])into|导出|转)\s*(?P<f>csv|tsv|xlsx|xls|excel)(?![a-z])", re.I | re.A)
-CMP_STAT = lazy(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到)|(?<=于了)|(?<=过了))\s*(?:平均水平|平均值|平均数|平均|均值)"
-                      r"|(?:(?<=above)|(?<=below)|(?<=than)|(?<=under)|(?<=over))\s+(?:the\s+)?(?:average|mean)", re.I | re.A)
+CMP_STAT = lazy(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到)|(?<=于了)|(?<=过了))\s*(?:" + lx.OVERALL + r")?(?:平均水平|平均值|平均数|平均|均值)"
+                      r"|(?:(?<=above)|(?<=below)|(?<=than)|(?<=under)|(?<=over))\s+(?:" + lx.OVERALL + r")?(?:the\s+)?(?:average|mean)", re.I | re.A)
 BARE_OPS = {"大于": "gt", "超过": "gt", "高于": "gt", ">": "gt", "小于": "lt", "低于": "lt", "不到": "lt", "<": "lt",
             "不低于": "ge", "至少": "ge", ">=": "ge", "≥": "ge", "不超过": "le", "不高于": "le", "<=": "le", "≤": "le", "等于": "eq", "=": "eq"}
 BARE_CMP = lazy(r"(?P<op>不低于|不超过|不高于|大于|超过|高于|小于|低于|不到|至少|等于|>=|<=|≥|≤|>|<|=)\s*(?P<v>-?\d[\d,.]*\s*(?:万|千|k)?|[一二两三四五六七八九十百千万点]+)")
@@ -182,6 +182,7 @@ class _Turn:
     key_spans: list[tuple[int, int]] = field(default_factory=list)
     sorting: bool = False
     grouping: bool = False
+    versus_overall: bool = False
     gtext: str = ""
     cp: CondParse = field(default_factory=CondParse)
 
@@ -213,6 +214,19 @@ def _prepare(t: _Turn) -> None:
     t.text = _blank(t.text, spans)
     t.hits = find_columns(t.text, t.sheet)
     t.out.hits = len(t.hits)
+
+
+def _rule_versus_overall(t: _Turn) -> None:
+    """各部门平均月薪…高于公司平均的 / how does each compare to the overall average: in a grouping, each group's
+    figure beside the whole table's; the words are read here, never as a comparison of files or a filter."""
+    if not (BY_WORD.search(t.text) and lx.GROUP.search(t.text)):
+        return
+    spans = [m.span() for m in lx.VERSUS_OVERALL.finditer(t.text) if m.group(0).strip()]
+    if spans:  # 与整体平均比较 / compare each … with the overall average: the comparison word is read here too
+        spans += [m.span() for m in lx.EXPLORE_COMPARE.finditer(t.text)]
+        t.versus_overall = True
+        t.spans.extend(spans)
+        t.text = _blank(t.text, spans)
 
 
 def _rule_worded(t: _Turn) -> None:
@@ -573,7 +587,8 @@ def _rule_sort(t: _Turn) -> None:
                 t.spans.append((h.start, h.end))
     direction = {"direction_said": True} if (DESC.search(t.text) or ASC.search(t.text)) else {}
     at = sm.start() if sm else t.key_spans[0][0] if t.key_spans else 0
-    t.add(at, Op("sort", {"by": t.sort_keys, "ascending": not DESC.search(t.text), **direction}))
+    ascending = bool(ASC.search(t.text)) or not DESC.search(t.text)  # 从低到高排名: the written direction wins over 排名's own
+    t.add(at, Op("sort", {"by": t.sort_keys, "ascending": ascending, **direction}))
 
 
 def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: list[dict[str, str]], unres: list[dict[str, Any]]) -> None:
@@ -593,6 +608,8 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
             if back:
                 raw = re.sub(r"^.*(?:里|中|内|在|把|的|算一下|计算|求)", "", back.group(1)) or back.group(1)
                 col, how, closest = resolve_column(raw, t.sheet)
+    if col and agg in ("mean", "sum") and (col in t.group_keys or col not in t.sheet.numeric):
+        return  # 各部门…公司平均的部门: a key or a text column is never averaged or added up
     if col:
         measures.append({"column": col, "agg": agg})
     elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一"):
@@ -640,6 +657,8 @@ def _rule_group(t: _Turn) -> None:
     else:
         measures = has_measure
     args: dict[str, Any] = {"keys": list(dict.fromkeys(t.group_keys)), "measures": measures}
+    if t.versus_overall and args["keys"]:
+        args["versus_overall"] = True
     if unres:
         args["unresolved"] = unres
         t.unresolved(len(unres))
@@ -739,6 +758,9 @@ def _top_within(t: _Turn, by: str | None) -> dict[str, Any]:
     return {"by": measure, "within": list(g.args["keys"])}
 
 
+CLEANING_OBJECT = lazy(r"\s*(?:掉)?(?:里的|中的|的)?\s*(?:首尾|前后|两端|多余的?)?\s*(?:空格|空白|多余|重复|换行)")
+
+
 def _rule_filter(t: _Turn) -> None:
     """Filter and delete rows: the conditions in what no other rule read."""
     cond_text = _blank(t.text, t.spans)
@@ -746,9 +768,8 @@ def _rule_filter(t: _Turn) -> None:
     fm = lx.FILTER.search(cond_text)
     if fm and not cp.conds and fm.group(0) in ("只看", "只显示") and re.search(r"sheet|工作表|表|页", cond_text[fm.end() : fm.end() + 20], re.I | re.A):
         fm = None  # 只看订单那个sheet: which sheet, not which rows
-    dm = lx.DELETE_ROWS.search(cond_text)
-    if dm and re.match(r"\s*(?:里的|中的|的)?\s*(?:空格|空白|多余|首尾|重复|换行)", cond_text[dm.end() :]):
-        dm = None  # 去掉空格 is cleaning, not deleting rows
+    # 去掉空格 / 删除重复行 is cleaning, not deleting rows; a later 删掉 may still delete (…、金额为空的删掉)
+    dm = next((d for d in lx.DELETE_ROWS.finditer(cond_text) if not CLEANING_OBJECT.match(cond_text, d.end())), None)
     if not (cp.conds or fm or dm):
         return
     conds = list(cp.conds)
@@ -883,7 +904,7 @@ def _rule_profile(t: _Turn) -> None:
 
 # the rules of one turn, in the order they run: a later rule sees what the earlier ones read
 TURN_RULES = (
-    _prepare, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
+    _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
     _rule_keys, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
     _rule_values_question, _rule_value_question, _rule_bare_comparison, _rule_count_question, _rule_head,

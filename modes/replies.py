@@ -14,6 +14,10 @@ CHAT = {
     "greeting": ("你好！我是问清，帮你处理表格：预览、筛选、排序、汇总、去重、导出……直接告诉我要对哪个文件做什么就行。",
                  "Hi! I'm wenqing. I work on your spreadsheets: preview, filter, sort, summarise, dedupe, export… Tell me which file and what to do."),
     "thanks": ("不客气！还有表格要处理随时叫我。", "You're welcome! Tell me whenever there's another table to handle."),
+    "farewell": ("再见！下次有表格要处理随时找我。", "Bye! Come back whenever there's a table to handle."),
+    "deliver": ("问清不能发邮件、打印或上传文件，只在本机处理表格。我可以把表格（或处理后的结果）导出成 xlsx 或 csv 存到 outputs/，你再自己发送：比如说“把它导出成excel”。",
+                "wenqing cannot send email, print or upload files; it only works on tables on this machine. I can export the table (or a result) "
+                "as xlsx or csv into outputs/ for you to send, e.g. “export it to excel”."),
     "venting": ("辛苦了，表格的活儿确实磨人。把要做的事告诉我，比如“筛选 X.xlsx 里评分大于4的行”，我来跑。",
                 "That sounds tiring. Tell me what needs doing, e.g. “filter X.xlsx where rating > 4”, and I'll run it."),
     "about": ("我是问清（wenqing），一个在终端里帮你处理表格的助手：能预览、筛选、排序、分组汇总、去重、清洗、加计算列、对比和导出 xlsx/xls/csv。"

@@ -311,6 +311,13 @@ def _files_worth_reading(low: str, catalog: Catalog, files: list[FileInfo]) -> l
     return [f for f in files if f.path in keep]
 
 
+def _inside_values(low: str, spans: list[tuple[int, int]], files: list[FileInfo], path: str) -> bool:
+    """Every span of the description lies inside a longer cell value another table holds, written in the text."""
+    occ = [(m.start(), m.end()) for f in files if f.path != path and f.is_table for sh in f.sheets for vs in sh.values.values()
+           for v in vs if len(v) >= 2 and v.casefold() in low for m in re.finditer(re.escape(v.casefold()), low)]
+    return bool(spans) and all(any(a <= x and y <= b and b - a > y - x for a, b in occ) for x, y in spans)
+
+
 def _described(low: str, files: list[FileInfo], restrict: list[str] | None, ref: FileRef) -> bool:
     """5. descriptions that fit one file (上海的poi, 库存表, the customer list), or several when the request
     compares or joins them; several equally good ones are ambiguous."""
@@ -331,6 +338,8 @@ def _described(low: str, files: list[FileInfo], restrict: list[str] | None, ref:
             for p in own:
                 ref.spans += scores[p][2]
             return True
+    if len(strong) == 1 and _inside_values(low, scores[strong[0]][2], files, strong[0]):
+        return False  # 技术部和销售部的月薪: 销售 inside 销售部, a value of another table, not a description of 销售订单
     if len(strong) == 1:
         ref.how, ref.paths = "description", strong
         ref.spans += scores[strong[0]][2]
