@@ -225,3 +225,20 @@ def test_a_ragged_row_past_the_first_rows_gets_the_pandas_reading(tmp_path, monk
     want = _pandas_sums(tmp_path, on_bad_lines="skip")
     assert "running -> retried" in events
     assert got["金额_合计"].tolist() == want["金额"].tolist() and tr.run.steps[1].facts["rows_in"] == 4999
+
+
+@pytest.mark.parametrize("cells", [
+    {"k": range(9), "t": ["a", " ", "\t", "\u3000", "\u00a0b", " x ", "", "\u3000\u3000", "b"], "ok": [True, False, None] * 3},
+    {"t": ["甲", "乙", "", " "], "n": [1, None, 3, 4]},
+    {"t": [], "n": []},
+])
+def test_column_summary_counts_blanks_as_the_pandas_tool(tmp_path, monkeypatch, cells):
+    """Text blanks come from the most-common pass (missing and whitespace-only groups), numbers' from theirs."""
+    pd.DataFrame(cells).to_csv(tmp_path / "w.csv", index=False)
+    ws = Workspace.at(tmp_path)
+    got = {}
+    for engine in ("duckdb", "pandas"):
+        monkeypatch.setenv("WENQING_ENGINE", engine)
+        t = registry.call("profile_dataset", {"ws": ws, "path": "w.csv"}).data
+        got[engine] = registry.call("describe_columns", {"table": t}).data
+    assert got["duckdb"][["列", "非空", "空值"]].to_dict("records") == got["pandas"][["列", "非空", "空值"]].to_dict("records")

@@ -481,26 +481,30 @@ def _as_str(t: BigTable, c: str) -> str:
     return _text(c)
 
 
-def _most_common(table: BigTable, cols: list[str]) -> dict[str, tuple[int, list[tuple[str, int]]]]:
-    """Each column's number of distinct values and its three most common ones, ties in order of first appearance
-    (as pandas' value_counts), in one pass; a tie that decides the order costs a pass over the tied values' rows."""
+def _most_common(table: BigTable, cols: list[str]) -> dict[str, tuple[int, list[tuple[str, int]], int]]:
+    """Each column's number of distinct values, its three most common ones, ties in order of first appearance (as
+    pandas' value_counts), and its blanks (the missing and whitespace-only groups), in one pass; a tie that decides
+    the order costs a pass over the tied values' rows."""
     if not cols:
         return {}
     alias = {c: f"__wq_c{i}" for i, c in enumerate(cols)}
     inner = ", ".join(f"{_as_str(table, c)} AS {alias[c]}" for c in cols)
     sets = ", ".join(f"({alias[c]})" for c in cols)
     grouping = f"GROUPING({', '.join(alias.values())})"
+    n = len(cols)
+    masks = [(2 ** n - 1) ^ (1 << (n - 1 - i)) for i in range(n)]  # in column i's set, every other column is aggregated away
+    blank = " ".join(f"WHEN {grouping} = {m} THEN ({q(alias[c])} IS NULL"
+                     + (f" OR {_spaces_only(alias[c])})" if table.types.get(c) == "VARCHAR" else ")") for c, m in zip(cols, masks, strict=True))
     got = table.run(
         f"SELECT {grouping} AS g, {', '.join(alias.values())}, "
+        f"sum(CASE {blank} ELSE FALSE END::INT * count(*)) OVER (PARTITION BY {grouping}) AS blanks, "
         f"{' + '.join(f'count({a}) OVER (PARTITION BY {grouping})' for a in alias.values())} AS distinct_values, count(*) AS k "
         f"FROM (SELECT {inner} FROM ({table.sql})) "
         f"GROUP BY GROUPING SETS ({sets}) QUALIFY rank() OVER (PARTITION BY {grouping} ORDER BY count(*) DESC) <= 3").fetchall()
-    n = len(cols)
-    out: dict[str, tuple[int, list[tuple[str, int]]]] = {}
+    out: dict[str, tuple[int, list[tuple[str, int]], int]] = {}
     for i, c in enumerate(cols):
-        mask = (2 ** n - 1) ^ (1 << (n - 1 - i))  # every column but this one is aggregated away
-        mine = [r for r in got if r[0] == mask]
-        distinct = int(mine[0][-2]) if mine else 0
+        mine = [r for r in got if r[0] == masks[i]]
+        distinct, blanks = (int(mine[0][-2]), int(mine[0][-3])) if mine else (0, 0)
         pairs = [(r[1 + i], int(r[-1])) for r in mine if r[1 + i] is not None]
         pairs.sort(key=lambda p: -p[1])
         counts = [k for _, k in pairs]
@@ -509,39 +513,36 @@ def _most_common(table: BigTable, cols: list[str]) -> dict[str, tuple[int, list[
             first = dict(table.run(
                 f"SELECT v, min({ROW}) FROM (SELECT {_as_str(table, c)} AS v, {ROW} FROM ({_numbered(table)})) WHERE v IN ({vals}) GROUP BY v").fetchall())
             pairs.sort(key=lambda p: (-p[1], first[p[0]]))
-        out[c] = (distinct, pairs[:3])
+        out[c] = (distinct, pairs[:3], blanks)
     return out
 
 
 def describe_columns(table: BigTable) -> ToolResult:
-    """One pass for every column's counts and figures, one for the text columns' distinct and most common values."""
+    """One pass over the number columns for their counts and figures, one over the text columns for their blanks,
+    distinct and most common values: each column is read once."""
     import pandas as pd
 
     from tools.ops import _round
 
-    parts: list[str] = []
     texts = [c for c in table.columns if table.types[c] not in ("BIGINT", "DOUBLE")]
-    at: dict[str, int] = {}  # where each column's blank count is in the row of figures
-    for c in table.columns:
-        at[c] = 1 + len(parts)
-        parts.append(_blank_count(table, c))
-        if c not in texts:
-            parts += [f"avg({q(c)})", f"min({q(c)})", f"max({q(c)})"]
-    got = list(table.run(f"SELECT count(*), {', '.join(parts)} FROM ({table.sql})").fetchone())
-    if table.pending:  # the pass a deferred profile left to this step
-        table.settle(int(got[0]), [int(got[at[c]]) for c in table.columns])
-    common = _most_common(table, texts)
+    nums = [c for c in table.columns if c not in texts]
+    parts = [f"{_blank_count(table, c)}, avg({q(c)}), min({q(c)}), max({q(c)})" for c in nums]
+    got = list(table.run(f"SELECT {', '.join(['count(*)', *parts])} FROM ({table.sql})").fetchone())
     n = int(got.pop(0))
+    figures = {c: got[4 * i: 4 * i + 4] for i, c in enumerate(nums)}
+    common = _most_common(table, texts)
+    blanks = {c: int(figures[c][0]) if c in figures else common[c][2] for c in table.columns}
+    if table.pending:  # the passes a deferred profile left to this step read every column
+        table.settle(n, [blanks[c] for c in table.columns])
     rows = []
     for c in table.columns:
         t = table.types[c]
-        blanks = int(got.pop(0))
-        row: dict[str, Any] = {"列": c, "类型": _type_name(t), "非空": n - blanks, "空值": blanks}
+        row: dict[str, Any] = {"列": c, "类型": _type_name(t), "非空": n - blanks[c], "空值": blanks[c]}
         if c in texts:
-            distinct, top = common[c]
+            distinct, top, _ = common[c]
             row.update(不同值=distinct, 最常见="、".join(f"{v}({k})" for v, k in top))
         else:
-            mean, lo, hi = got.pop(0), got.pop(0), got.pop(0)
+            _, mean, lo, hi = figures[c]
             cast = int if t == "BIGINT" else float
             row.update(均值=_round(float(mean)) if mean is not None else None, 最小=cast(lo) if lo is not None else None,
                        最大=cast(hi) if hi is not None else None)
