@@ -242,3 +242,14 @@ def test_column_summary_counts_blanks_as_the_pandas_tool(tmp_path, monkeypatch, 
         t = registry.call("profile_dataset", {"ws": ws, "path": "w.csv"}).data
         got[engine] = registry.call("describe_columns", {"table": t}).data
     assert got["duckdb"][["列", "非空", "空值"]].to_dict("records") == got["pandas"][["列", "非空", "空值"]].to_dict("records")
+
+
+def test_integers_beyond_two_to_the_53_stay_exact(tmp_path, monkeypatch):
+    """A decimal cannot hold them: the column is read again as text and cast, as pandas keeps int64."""
+    monkeypatch.setenv("WENQING_ENGINE", "duckdb")
+    big = [9007199254740993 + i for i in range(6)] + [123456789012345678]
+    pd.DataFrame({"身份": pd.array(big, dtype="Int64"), "城市": list("甲乙甲乙甲乙甲")}).to_csv(tmp_path / "ids.csv", index=False)
+    t = registry.call("profile_dataset", {"ws": Workspace.at(tmp_path), "path": "ids.csv"}).data
+    got = registry.call("group_summarize", {"table": t, "keys": ["城市"], "measures": [{"column": "身份", "agg": "sum"}]}).data
+    want = pd.read_csv(tmp_path / "ids.csv").groupby("城市")["身份"].sum()
+    assert t.types["身份"] == "BIGINT" and [int(v) for v in got["身份_合计"]] == [int(v) for v in want]

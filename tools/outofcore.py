@@ -231,16 +231,16 @@ def open_csv(ws: Workspace, path: Path, con: Any = None, defer: bool = False) ->
     con = con or _connect(folder / "spill")
     source = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
     types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
-    for attempt in ("as sampled", "numbers as decimals", "all text"):
+    for attempt in ("as sampled", "exact integers", "numbers as decimals", "all text"):
         if attempt == "numbers as decimals":
             types = {c: "DOUBLE" if t == "BIGINT" else t for c, t in types.items()}
         elif attempt == "all text":
             types = dict.fromkeys(types, "VARCHAR")
-        # integers are read as text and cast here: DuckDB's own integer reading rounds 12.5 to 13, where pandas makes
-        # the column decimal; such a value stops the pass, and the next attempt reads the column as decimals
-        read = {c: "VARCHAR" if t == "BIGINT" else t for c, t in types.items()}
-        cols = ", ".join(f"CASE WHEN contains({q(c)}, '.') THEN error({lit(f'{c}: not an integer')}) ELSE CAST({q(c)} AS BIGINT) END AS {q(c)}"
-                         if t == "BIGINT" else q(c) for c, t in types.items())
+        # DuckDB's own integer reading rounds 12.5 to 13, where pandas makes the column decimal: integers are read as
+        # decimals and cast here, and a value with a fraction stops the pass. Past 2^53 a decimal is not exact: such a
+        # column is read again as text and cast exactly; a fraction or a word then moves on to decimals, then text.
+        read = {c: ("DOUBLE" if attempt == "as sampled" else "VARCHAR") if t == "BIGINT" else t for c, t in types.items()}
+        cols = ", ".join(_as_integer(c, read[c]) if t == "BIGINT" else q(c) for c, t in types.items())
         sql = (f"SELECT {cols} FROM read_csv({lit(str(source))}, header = true, delim = {lit(shape.delimiter)}, quote = '\"', "
                f"names = [{', '.join(lit(c) for c in read)}], types = {{{', '.join(f'{lit(c)}: {lit(t)}' for c, t in read.items())}}}, "
                f"nullstr = [{', '.join(lit(s) for s in NA_STRINGS)}], null_padding = true, parallel = true)")
@@ -255,6 +255,15 @@ def open_csv(ws: Workspace, path: Path, con: Any = None, defer: bool = False) ->
         t.settle(int(counts[0]), [int(b) for b in counts[1:]])
         return t
     return None
+
+
+def _as_integer(c: str, read: str) -> str:
+    """A column pandas would read as integers, from what DuckDB read (decimals or text); anything else stops the pass."""
+    stop = f"error({lit(f'{c}: not an integer')})"
+    if read == "DOUBLE":
+        return (f"CASE WHEN {q(c)} IS NULL THEN NULL WHEN {q(c)} = trunc({q(c)}) AND abs({q(c)}) < 9007199254740992 "
+                f"THEN CAST({q(c)} AS BIGINT) ELSE {stop} END AS {q(c)}")
+    return f"CASE WHEN contains({q(c)}, '.') THEN {stop} ELSE CAST({q(c)} AS BIGINT) END AS {q(c)}"
 
 
 def counts_sql(t: BigTable) -> list[str]:
