@@ -1,7 +1,7 @@
 """Decisions on big workspaces: `wenqing decide "你好"` as a whole process (cold and warm catalog cache) and the
 decide p99 over the dev set, on the dev workspace plus N extra files and on one 1,000-column sheet.
 
-usage: python benchmarks/decide_scale.py [--files 500] [--columns 1000] [--repeat 5] [--dir DIR [--keep]] [--baseline OTHER/.venv/bin/wenqing]
+usage: python benchmarks/decide_scale.py [--files 500] [--columns 1000] [--repeat 5] [--dir DIR [--keep]] [--baseline OTHER_CHECKOUT]
 The workspaces are generated in --dir (default: a temporary folder) and deleted afterwards unless --keep is given.
 """
 
@@ -92,34 +92,49 @@ def process_seconds(ws: Path | None, utterance: str | None, env: dict[str, str] 
     return time.perf_counter() - t
 
 
-def startup_seconds(ws: Path, env: dict[str, str], python: str = sys.executable, root: Path = ROOT) -> float:
+def startup_seconds(ws: Path, env: dict[str, str], root: Path = ROOT) -> float:
     """Imports, a session and a prompt, in a fresh process (the interpreter's own start not counted)."""
-    out = subprocess.run([python, "-c", STARTUP, str(root), str(ws)], check=True, capture_output=True, text=True, env=env)
+    out = subprocess.run([sys.executable, "-c", STARTUP, str(root), str(ws)], check=True, capture_output=True, text=True, env=env)
     return float(out.stdout.split()[0])
+
+
+# the `wenqing` command of the checkout whose folder is the first argument
+LAUNCH = "import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = 'wenqing'; import repl; repl.main()"
+PACKAGES = ("repl", "modes", "engine", "tools")
+
+
+def _source_only(root: Path, into: Path) -> Path:
+    """A copy of the checkout's packages without their bytecode: a fresh install where PYTHONDONTWRITEBYTECODE is set."""
+    for pkg in PACKAGES:
+        shutil.copytree(root / pkg, into / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    return into
 
 
 def startup_lines(many: Path, plain: Path, repeat: int = 5, baseline: Path | None = None) -> dict[str, float]:
     """`decide "你好"` on the big workspace (cold and warm catalog cache), `--version` and start-up to a ready prompt,
-    each without bytecode (PYTHONDONTWRITEBYTECODE and no bytecode in the cache used) and with every module's bytecode;
-    with a baseline (another checkout's wenqing), its figures are measured in turn with these, side by side."""
+    each with the project's modules as source only (PYTHONDONTWRITEBYTECODE set, no bytecode written before) and with
+    every module's bytecode (as `make` installs it); with a baseline (another checkout's folder), its figures are
+    measured in turn with these, side by side. The dependencies keep their bytecode in both."""
     res: dict[str, float] = {}
-    runs = [("this", _command(), sys.executable, ROOT)]
-    if baseline is not None:  # <checkout>/.venv/bin/wenqing
-        runs.append(("baseline", [str(baseline)], str(baseline.with_name("python")), baseline.parent.parent.parent))
-    with tempfile.TemporaryDirectory(prefix="wq-pyc-") as pyc, tempfile.TemporaryDirectory(prefix="wq-nopyc-") as none:
-        for label, env in (("no bytecode", {**bytecode_env(Path(none)), "PYTHONDONTWRITEBYTECODE": "1"}), ("bytecode", bytecode_env(Path(pyc)))):
-            figures: dict[str, dict[str, list[float]]] = {name: {"cold": [], "warm": [], "version": [], "start": []} for name, *_ in runs}
-            for _name, cmd, *_ in runs:
-                process_seconds(many, "你好", env, command=cmd)  # writes the bytecode once when allowed
+    checkouts = [("this", ROOT)] + ([("baseline", baseline)] if baseline is not None else [])
+    with tempfile.TemporaryDirectory(prefix="wq-pyc-") as tmp:
+        env_src = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        env_src.pop("PYTHONPYCACHEPREFIX", None)
+        modes = [("no bytecode", env_src, {n: _source_only(r, Path(tmp) / f"src-{n}") for n, r in checkouts}),
+                 ("bytecode", bytecode_env(Path(tmp) / "pyc"), dict(checkouts))]
+        for label, env, roots in modes:
+            figures: dict[str, dict[str, list[float]]] = {name: {"cold": [], "warm": [], "version": [], "start": []} for name, _ in checkouts}
+            for name, _ in checkouts:
+                process_seconds(many, "你好", env, command=[sys.executable, "-c", LAUNCH, str(roots[name])])  # bytecode once when allowed
             for _ in range(repeat):  # the checkouts in turn, so a busy moment of the machine falls on both
-                for name, cmd, python, root in runs:
-                    f = figures[name]
+                for name, _ in checkouts:
+                    f, cmd = figures[name], [sys.executable, "-c", LAUNCH, str(roots[name])]
                     shutil.rmtree(many / ".wenqing", ignore_errors=True)
                     f["cold"].append(process_seconds(many, "你好", env, command=cmd))
                     f["warm"].append(process_seconds(many, "你好", env, command=cmd))
                     f["version"].append(process_seconds(None, None, env, ["--version"], command=cmd))
-                    f["start"].append(startup_seconds(plain, env, python, root))
-            for name, *_ in runs:
+                    f["start"].append(startup_seconds(plain, env, roots[name]))
+            for name, _ in checkouts:
                 f = figures[name]
                 key = label.replace(" ", "_") + ("" if name == "this" else "_baseline")
                 res.update({f"hello_cold_s_{key}": min(f["cold"]), f"hello_warm_s_{key}": min(f["warm"]),
@@ -155,7 +170,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--labels", type=Path, default=SHARED / "decisions_dev.jsonl")
     ap.add_argument("--dir", type=Path, default=None)
-    ap.add_argument("--baseline", type=Path, default=None, help="another checkout's .venv/bin/wenqing, measured side by side")
+    ap.add_argument("--baseline", type=Path, default=None, help="another checkout's folder (e.g. from git archive), measured side by side")
     ap.add_argument("--keep", action="store_true", help="keep the generated workspaces in --dir (and reuse them)")
     a = ap.parse_args(argv)
     base = a.dir or Path(tempfile.mkdtemp(prefix="wq-decide-scale-"))
