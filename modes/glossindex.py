@@ -4,7 +4,7 @@ The index has two tables: headword -> the content words of its glosses, and cont
 alone glosses. It is built by a caller-given function the first time it is needed and written atomically as an
 SQLite file in the user's cache directory (WENQING_CACHE_DIR, else $XDG_CACHE_HOME/wenqing, else ~/.cache/wenqing),
 named by a digest of the caller's key (the dictionary's version and the derivation's format). A later process
-opens that file read-only and queries one word at a time. A missing, corrupt or stale file (its stored key is not
+opens that file read-only and asks only for the words it looks up, many in one query where it can (preload). A missing, corrupt or stale file (its stored key is not
 the one asked for) is rebuilt; when the directory cannot be written the index built stays in memory for the
 process. Answers are the same whichever way they come.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,8 @@ SCHEMA = 1  # the layout of the file below; a change makes every older file stal
 ENV = "WENQING_CACHE_DIR"
 Table = dict[str, frozenset[str]]
 Tables = tuple[Table, Table]  # (headword -> gloss words, gloss word -> headwords)
-_QUERIES = ("SELECT words FROM forward WHERE head = ?", "SELECT heads FROM reverse WHERE word = ?")
+_SELECT = ("SELECT head, words FROM forward WHERE head IN ({})", "SELECT word, heads FROM reverse WHERE word IN ({})")
+_CHUNK = 500  # words asked in one query (SQLite allows 32,766 parameters; a chunk keeps each statement small)
 
 
 def cache_dir() -> Path:
@@ -51,36 +52,49 @@ class GlossIndex:
 
     def glosses(self, head: str) -> frozenset[str] | None:
         """The content words of a headword's glosses; None when it is no headword (an empty set is one)."""
-        return self._get(0, head)
+        memo = self._memo[0]
+        return memo[head] if head in memo else self._get(0, head)
 
     def heads(self, word: str) -> frozenset[str]:
         """The headwords (two characters or more) that this content word alone glosses."""
-        return self._get(1, word) or frozenset()
+        memo = self._memo[1]
+        return (memo[word] if word in memo else self._get(1, word)) or frozenset()
+
+    def preload(self, heads: Iterable[str] = (), words: Iterable[str] = ()) -> None:
+        """Fetch many headwords and gloss words at once, so the single look-ups that follow are answered from memory."""
+        for table, asked in enumerate((heads, words)):
+            memo = self._memo[table]
+            new = [w for w in dict.fromkeys(asked) if w not in memo]
+            if new:
+                with self._lock:
+                    memo.update(self._fetch(table, new))
 
     def _get(self, table: int, word: str) -> frozenset[str] | None:
         memo = self._memo[table]
-        if word in memo:
-            return memo[word]
-        with self._lock:
-            if self._tables is None and self._con is None:
-                self._open()
-            got = self._query(table, word)
-        memo[word] = got
-        return got
+        if word not in memo:
+            with self._lock:
+                memo.update(self._fetch(table, [word]))
+        return memo[word]
 
-    def _query(self, table: int, word: str) -> frozenset[str] | None:
+    def _fetch(self, table: int, asked: list[str]) -> dict[str, frozenset[str] | None]:
+        if self._tables is None and self._con is None:
+            self._open()
         if self._con is not None:
             import sqlite3
 
             try:
-                row = self._con.execute(_QUERIES[table], (word,)).fetchone()
-                return None if row is None else frozenset(row[0].split())
+                found: dict[str, frozenset[str] | None] = dict.fromkeys(asked)
+                for i in range(0, len(asked), _CHUNK):
+                    chunk = asked[i:i + _CHUNK]
+                    sql = _SELECT[table].format(",".join("?" * len(chunk)))
+                    found.update((k, frozenset(v.split())) for k, v in self._con.execute(sql, chunk))
+                return found
             except sqlite3.Error:  # damaged after it was opened: built again, answered from what is built
                 self._con.close()
                 self._con = None
                 self._rebuild()
         assert self._tables is not None
-        return self._tables[table].get(word)
+        return {w: self._tables[table].get(w) for w in asked}
 
     def _open(self) -> None:
         import sqlite3

@@ -136,3 +136,17 @@ def test_the_cache_folder_is_the_users_never_the_workspace(monkeypatch, tmp_path
     assert glossindex.cache_dir() == tmp_path / "home" / ".cache" / "wenqing"
     monkeypatch.setenv(glossindex.ENV, str(tmp_path / "override"))
     assert glossindex.cache_dir() == tmp_path / "override"
+
+
+def test_many_words_are_asked_in_a_few_queries_and_answered_alike(cache):
+    GlossIndex("t", "k1", Builder()).glosses("场地")
+    ix = GlossIndex("t", "k1", never)
+    ix.glosses("场地")
+    asked: list[str] = []
+    ix._con.set_trace_callback(asked.append)
+    heads = [*TABLES[0], *(f"词{i}" for i in range(1200))]
+    ix.preload(heads=heads, words=["venue", "nothing"])
+    assert len(asked) == 4  # 1,204 headwords in chunks of 500, and one query for the gloss words
+    assert [ix.glosses(h) for h in heads] == [TABLES[0].get(h) for h in heads]
+    assert ix.heads("venue") == frozenset({"会场"}) and ix.heads("nothing") == frozenset()
+    assert len(asked) == 4  # every answer came from what was fetched
