@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/scale_curve.py
 	$(BIN)/python benchmarks/write_bench.py
 	$(BIN)/python benchmarks/analysis_bench.py
+	$(BIN)/python benchmarks/dict_cache.py
 
 examples: $(STAMP)
 	$(BIN)/python examples/make_examples.py
