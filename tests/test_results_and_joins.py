@@ -267,3 +267,12 @@ def test_a_missing_sheet_is_said_with_the_sheets_there_are(shop, utterance):
     assert tr.run is None and tr.decision.next == "ask_slots", tr.decision.reply
     assert "计划" in tr.decision.reply and "实际" in tr.decision.reply
     assert ("没有名为" in tr.decision.reply) or ("no sheet named" in tr.decision.reply), tr.decision.reply
+
+
+@pytest.mark.parametrize(("utterance", "value"), [("客户.csv 里 Tier 为 gold 的行", "gold"), ("客户.csv 里 Tier 为 Gold 的行", "Gold"),
+                                                  ("客户.csv 里 gold 的客户", "gold"), ("客户.csv rows where Tier is Gold", "Gold")])
+def test_of_two_spellings_the_one_written_is_used(tmp_path, utterance, value):
+    df = pd.DataFrame({"Client Code": [f"C{i}" for i in range(8)], "Tier": ["Gold", "gold", "Gold", "Silver", "gold", "Gold", "Silver", "Gold"]})
+    df.to_csv(tmp_path / "客户.csv", index=False)
+    got = written(tmp_path, run(Session(Workspace.at(tmp_path)), utterance))
+    assert list(got["Client Code"]) == list(df[df["Tier"] == value]["Client Code"])
