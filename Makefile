@@ -3,14 +3,20 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench examples clean
+.PHONY: run test lint bench examples clean bytecode
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(MAKE) bytecode
 	touch $(STAMP)
 
-run: $(STAMP)
+# the project's own modules compiled once (pip does it for the dependencies): start-up reads bytecode even where
+# PYTHONDONTWRITEBYTECODE keeps Python from writing it; a module edited later is compiled in memory until the next run
+bytecode:
+	$(BIN)/python -m compileall -q repl modes engine tools
+
+run: $(STAMP) bytecode
 	$(BIN)/wenqing --workspace examples
 
 # every test that runs tools on a CSV, once more with every CSV read by the out-of-core engine (tests of understanding

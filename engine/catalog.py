@@ -77,9 +77,13 @@ class CatalogCache:
     persist: bool = True
     _stored: dict[str, Any] | None = None
     _dirty: bool = False
+    _last: tuple[Path, list[tuple[str, tuple[int, int]]], Catalog] | None = None
 
     def build(self, ws: Workspace) -> Catalog:
+        """The catalog of the workspace's files now: the one built last when no file was added, removed or changed,
+        so what it indexed on an earlier turn is not indexed again."""
         infos = []
+        seen: list[tuple[str, tuple[int, int]]] = []
         for rel in ws.files():
             p = ws.root / rel
             try:
@@ -87,6 +91,7 @@ class CatalogCache:
             except OSError:
                 continue
             key = (st.st_size, st.st_mtime_ns)
+            seen.append((rel, key))
             hit = self.entries.get(rel)
             if hit and hit[0] == key:
                 infos.append(hit[1])
@@ -94,7 +99,11 @@ class CatalogCache:
             info = FileInfo(rel, load=partial(self._load, ws, rel, key)) if FileInfo(rel).is_table else FileInfo(rel)
             self.entries[rel] = (key, info)
             infos.append(info)
-        return Catalog(tuple(infos))
+        if self._last is not None and self._last[0] == ws.root and self._last[1] == seen:
+            return self._last[2]
+        catalog = Catalog(tuple(infos))
+        self._last = (ws.root, seen, catalog)
+        return catalog
 
     def _load(self, ws: Workspace, rel: str, key: tuple[int, int]) -> tuple[tuple[SheetInfo, ...], str | None]:
         stored = self._read_store(ws)

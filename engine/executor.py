@@ -404,6 +404,19 @@ def _small(d: dict[str, Any], limit: int = 600) -> dict[str, Any]:
     return out
 
 
+def _versus_line(v: dict[str, Any], zh: bool) -> str:
+    """整体平均 月薪 24,152.96；高于它的：技术部."""
+    from tools.fmt import num
+
+    ref = num(v["reference"], "zh" if zh else "en")
+    above = ("、" if zh else ", ").join(v["above"]) or ("无" if zh else "none")
+    if zh:
+        what = "整体平均" if v["rows_mean"] else "各组平均"
+        return f"{v['measure']} 的{what}为 {ref}，高于它的：{above}。"
+    what = "overall mean" if v["rows_mean"] else "mean of the groups"
+    return f"{v['measure']} {what}: {ref}; above it: {above}."
+
+
 def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
     from tools.ops import ROWS  # the row-count column of a summary, in either language
     zh = lang == "zh"
@@ -438,6 +451,8 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             parts.append(f"去重：删除 {f['removed']} 行重复，剩 {f['rows_out']} 行。" if zh else f"Dedupe: removed {f['removed']} duplicate rows, {f['rows_out']} left.")
         elif s.tool == "group_summarize":
             parts.append(f"分组汇总：{f['groups']} 组。" if zh else f"Grouped into {f['groups']} groups.")
+            for v in f.get("versus_overall", []):
+                parts.append(_versus_line(v, zh))
             if f.get("skipped_totals"):
                 parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）没有重复计入。" if zh else f"The table's own total row ({f['skipped_totals']}) was not counted again.")
         elif s.tool == "clean":
@@ -490,7 +505,13 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 measure = measures[0]
                 low = bool(top.args.get("ascending"))
                 word = ("最低" if low else "最高") if zh else ("lowest" if low else "highest")
-                parts.append(f"{'、'.join(keys)} 中 {measure} {word}的是 {label}：{num(row0[measure])}。" if zh else f"{label} has the {word} {measure}: {num(row0[measure])}.")
+                if (top.args.get("n") or 1) > 1 and len(r.table) > 1:  # 前三的销售员: each key's figure over its rows, ranked
+                    ranked = [("、" if zh else ", ").join(str(row[k]) for k in keys) + (f"（{num(row[measure])}）" if zh else f" ({num(row[measure])})")
+                            for _, row in r.table.iterrows()]
+                    parts.append(f"按 {'、'.join(keys)} 汇总后，{measure} {word}的 {len(ranked)} 个是：{'、'.join(ranked)}。" if zh
+                                 else f"Per {', '.join(keys)}, the {word} {len(ranked)} by {measure}: {', '.join(ranked)}.")
+                else:
+                    parts.append(f"{'、'.join(keys)} 中 {measure} {word}的是 {label}：{num(row0[measure])}。" if zh else f"{label} has the {word} {measure}: {num(row0[measure])}.")
             else:  # 区有哪些: the distinct values with their counts
                 listed = [f"{'、'.join(str(row[k]) for k in keys)}（{int(row[next(c for c in ROWS.values() if c in row)])}）" for _, row in r.table.head(12).iterrows()]
                 parts.append(f"{'、'.join(keys)} 共有 {len(r.table)} 个不同的值：{'、'.join(listed)}" + ("……" if len(r.table) > 12 else "") + "。" if zh

@@ -13,23 +13,21 @@ from typing import TYPE_CHECKING, Any
 
 from engine.audit import Audit, AuditUnavailable
 from engine.catalog import CatalogCache, file_info
-from engine.executor import RunResult, execute
-from engine.intake import clean, decide_checked
-from engine.plan import Plan, decision_json, jsonable, plan_for
 from modes import results
 from modes.catalog import Catalog, FileInfo
 from modes.decision import Decision, Pending, SessionState
-from modes.dialogue import say_unknown
 from modes.replies import CONFIRM_EN, HELD
-from modes.text import language
 from tools.errors import UserError
 from tools.io import TableCache
 from tools.workspace import Workspace
 from tools.write import safe_stem, save_state
 
-if TYPE_CHECKING:  # the model layer (openai, pydantic) is imported only when a model is configured
+if TYPE_CHECKING:  # the model layer (openai, pydantic) is imported only when a model is configured; understanding,
+    # planning and running a turn when the first turn comes, so the prompt is ready before them
     from engine.assist import Assistant
+    from engine.executor import RunResult
     from engine.model import CallLog, ModelConfig
+    from engine.plan import Plan
 
 
 @dataclass
@@ -180,6 +178,11 @@ class Session:
         return removed
 
     def turn(self, utterance: str) -> TurnResult:
+        from engine.executor import execute
+        from engine.intake import clean, decide_checked
+        from engine.plan import decision_json, jsonable, plan_for
+        from modes.dialogue import say_unknown
+
         utterance = clean(utterance)
         read, no_result = self._refer_to_numbered(utterance)
         catalog = self.catalog(read)
@@ -314,6 +317,8 @@ class Session:
             return utterance, None
         n = int(next(g for g in m.groups() if g))
         path, count = self.numbered_result(n)
+        from modes.text import language
+
         zh = language(utterance) == "zh"
         if path is None:
             if not count:

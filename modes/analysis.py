@@ -200,6 +200,9 @@ CMP_STAT_WORD = _lazy(r"(?:高于|低于|超过|大于|小于|不低于|不高�
 STAT_RX = _rx(*(w for w, _ in STAT_WORDS))
 STAT_OF = {w.casefold(): s for w, s in STAT_WORDS}
 PERCENTILE = _lazy(r"(?:第\s*)?(\d{1,2})\s*(?:%\s*)?(?:百分位数?|分位数?|分位点)|(\d{1,2})(?:th|st|nd|rd)\s+percentile|p(\d{2})(?![\d])", re.I)
+# the percentile word first, then the list: 分位数，25%、50%、75%、90% / percentiles 10, 50 and 90
+PCT_AFTER = _lazy(r"(?:百分位数?|分位数|分位点|percentiles?)\s*(?:[:：,，(（]|是|为|分别是|分别为|取|at|of)?\s*"
+                  r"(?P<list>\d{1,2}\s*(?:%|th|st|nd|rd)?(?:\s*(?:,|，|、|和|及|与|以及|and|&)\s*\d{1,2}\s*(?:%|th|st|nd|rd)?)+)", re.I)
 STAT_ZH = {"median": "中位数", "mode": "众数", "std": "标准差", "var": "方差", "cv": "变异系数", "range": "极差", "iqr": "四分位距",
            "q1": "下四分位数", "q3": "上四分位数", "nunique": "不同值个数", "count": "数量", "mean": "平均", "min": "最小", "max": "最大"}
 STAT_EN = {"median": "median", "mode": "mode", "std": "standard deviation", "var": "variance", "cv": "coefficient of variation",
@@ -236,6 +239,7 @@ class Stats(OpSpec):
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         found = [m for m in STAT_RX.finditer(text) if not text.startswith("分析", m.end())] + list(PERCENTILE.finditer(text))  # 方差分析 is a test
+        found += [m for m in PCT_AFTER.finditer(text) if _free([x.span() for x in found], *m.span())]
         if not found or FILL_METHOD.search(text) or CMP_STAT_WORD.search(text):
             return None  # 用中位数填充空值 fills blanks; 低于中位数的订单 compares with it
         stats: list[str] = []
@@ -244,6 +248,9 @@ class Stats(OpSpec):
         for m in sorted(found, key=lambda m: m.start()):
             if m.re is PCT_LISTED.compiled:  # 25th, 75th and 90th percentiles: each number listed before the word
                 stats += [f"p{x}" for x in re.findall(r"\d{1,2}", m.group(0))]
+                continue
+            if m.re is PCT_AFTER.compiled:
+                stats += [f"p{x}" for x in re.findall(r"\d{1,2}", m.group("list"))]
                 continue
             if m.re is AGG_LISTED.compiled:  # 众数和最大值: a plain aggregate listed with a statistic
                 stats.append(next(k for k, w in AGG_LISTED_OF if re.fullmatch(w, m.group(0), re.I)))
@@ -809,7 +816,7 @@ class Bucket(OpSpec):
 
 
 GROWTH_RX = _rx("增长或减少的百分比", "增减的百分比", "增减百分比", "增长百分比", "变化百分比", "变动百分比", "增减率", "percentage change", "percent change",
-                "环比", "同比", "增长率", "增速", "涨幅", "增幅", "增长幅度", "增长最快", "增长最慢", "增长了多少", "年均增长率", "复合增长率", "年均增速", "年均复合增长率",
+                "环比", "同比", "增长率", "增速", "涨幅", "增幅", "增长幅度", "增长最快", "增长最慢", "增长最多", "增长最少", "增长得最快", "增长得最多", "增长了多少", "年均增长率", "复合增长率", "年均增速", "年均复合增长率",
                 "growth rate", "growth", "year over year", "year-over-year", "month over month", "yoy", "mom", "cagr", "compound annual")
 CAGR_RX = _rx("年均增长率", "复合增长率", "年均增速", "年均复合增长率", "平均每年增长", "cagr", "compound annual", "average annual growth")
 YOY_RX = _rx("同比", "year over year", "year-over-year", "yoy", "去年同期")
@@ -1037,7 +1044,34 @@ def _wide_change(text: str, hits: list[Any], sheet: Any, m: re.Match[str], rows:
         spans = spans + [lim.span()]
     spans = spans + [(h.start, h.end) for h in named] + [x.span() for x in COMPARE_WORDS.finditer(text)]
     spans += [f.span() for f in FORMULA.finditer(text) if RATE_NAME.fullmatch((f.group("name") or f.group("name2") or "").strip())]
+    spans += _change_ranking(text, args)
     return Found(m.start(), "wide_change", args, tuple([m.span(), *spans, *[(h.start, h.end) for h in hits]]))
+
+
+CHANGE_RANK = _lazy(r"(?:增长|增速|涨幅|增幅|变化|增加|下降|减少|growth|grew|growing|rose|fell|change)?\s*(?:得|的)?\s*"
+                    r"(?P<d>最快|最多|最大|最高|最猛|最慢|最少|最小|最低|(?<![a-z])(?:fastest|most|highest|largest|biggest|slowest|least|lowest|smallest)(?![a-z]))"
+                    r"|排名|排行|从高到低|从低到高|从大到小|从小到大|(?<![a-z])(?:ranked|ranking|rank)(?![a-z])", re.I)
+
+
+CHANGE_TOP = _lazy(r"(?:最快|最慢|最多|最少|最大|最小|最高|最低)的?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|位|家|行)"
+                   r"|(?<![\w.])(\d+)\s+(?:fastest|slowest)", re.I)
+
+
+def _change_ranking(text: str, args: dict[str, Any]) -> list[tuple[int, int]]:
+    """增长最快的前3个省 / 增长最慢的2个省 / 按增长率排名: the rows ordered by their rate, the first N kept."""
+    from modes.lexicon import TOP_N
+    from modes.text import parse_number
+
+    rank = CHANGE_RANK.search(text)
+    top = TOP_N.search(text) or CHANGE_TOP.search(text)
+    if rank is None and top is None:
+        return []
+    if top is not None:
+        n = parse_number(next(g for g in top.groups() if g))
+        args["top"] = int(n) if n else None
+    args["ranked"] = True
+    args["lowest"] = bool(re.search(r"最慢|最少|最小|最低|倒数|从低到高|从小到大|slowest|least|lowest|smallest|bottom", text, re.I))
+    return [x.span() for x in (rank, top) if x is not None]
 
 
 RELATION_WORDS = _lazy(r"相关性|相关系数|相关程度|相关|(?<![a-z])(?:correlation|correlated|correlate)(?![a-z])", re.I)
@@ -1058,17 +1092,21 @@ def _wide_pair(text: str, hits: list[Any], sheet: Any, rel: re.Match[str]) -> Fo
 
 def _wide_found(text: str, hits: list[Any], sheet: Any, m: re.Match[str], what: str) -> Found:
     series = _series_of(sheet)
-    _, rows, spans = wide_rows(text, sheet)
+    label, rows, spans = wide_rows(text, sheet)
     first, last, range_spans = period_range(text, hits, series)
-    if what == "growth" and (first is None or ONE_CHANGE.search(text) or RATE_LIMIT.search(text)):
-        change = _wide_change(text, hits, sheet, m, rows, spans + [x.span() for rx in (HOW, PERIOD_WORDS, GROWTH_RX, GROWTH_AUX, ROW_WORDS) for x in rx.finditer(text)])
+    adjacent = first is not None and last is not None and series.columns.index(last) - series.columns.index(first) == 1
+    ranked = adjacent and bool(CHANGE_RANK.search(text))  # 2022年到2023年增长最慢的2个省: one change, ranked
+    if what == "growth" and (first is None or ONE_CHANGE.search(text) or RATE_LIMIT.search(text) or ranked):
+        change = _wide_change(text, hits, sheet, m, rows, spans + (range_spans if ranked else [])
+                              + [x.span() for rx in (HOW, PERIOD_WORDS, GROWTH_RX, GROWTH_AUX, ROW_WORDS) for x in rx.finditer(text)])
         if change is not None:
             return change
     for r in rows:  # 招生数 again after 普通高等学校招生数: the same row, said shorter
         for k in range(len(r) - 2, 2, -1):
             spans += [x.span() for x in re.finditer(re.escape(r[-k:]), text) if _free(spans, *x.span())]
     spans += range_spans + [x.span() for rx in (HOW, PERIOD_WORDS, GROWTH_RX, GROWTH_AUX, ROW_WORDS) for x in rx.finditer(text)]
-    args = {"what": what, "rows": rows, "series": [first or series.columns[0], last or series.columns[-1]], "first": first, "last": last}
+    args = {"what": what, "rows": rows, "series": [first or series.columns[0], last or series.columns[-1]], "first": first, "last": last,
+            **({"label": label} if label else {})}  # 各省份…: the name column is the rows, used
     return Found(m.start(), "wide", args, tuple([m.span(), *spans, *[(h.start, h.end) for h in hits]]))
 
 
@@ -1108,6 +1146,9 @@ class Wide(OpSpec):
                 return _wide_found(text, hits, sheet, m, what)
         m = re.search(r"最高|最低|最大|最小|最多|最少|合计|总和|平均|highest|lowest|total|average", text, re.I)
         series = _series_of(sheet)
+        if m and period_range(text, hits, series)[0] is not None and not any(rx.search(text) for rx in other if rx is not MEAN_WORDS):
+            # 2018年到2021年的合计: each row over that range of columns
+            return _wide_found(text, hits, sheet, m, "summary")
         if any(h.column in series.columns for h in hits):
             return None  # 2020年的合计: one year's column, read by the other rules
         if m and re.search(r"年|月|季度|year|month|quarter", text, re.I):
@@ -1228,6 +1269,10 @@ class WideChange(OpSpec):
             lim = _zh(lang, f"，只留增长率高于 {num(args['above'])}% 的行", f", keeping rows whose rate is above {num(args['above'], lang)}%")
         elif args.get("below") is not None:
             lim = _zh(lang, f"，只留增长率低于 {num(args['below'])}% 的行", f", keeping rows whose rate is below {num(args['below'], lang)}%")
+        if args.get("ranked"):
+            order = _zh(lang, "从低到高" if args.get("lowest") else "从高到低", "lowest first" if args.get("lowest") else "highest first")
+            lim += _zh(lang, f"，按增长率{order}排列" + (f"，取前 {args['top']} 行" if args.get("top") else ""),
+                       f", ordered by rate {order}" + (f", the first {args['top']} rows" if args.get("top") else ""))
         return _zh(lang, f"对比 {rows} 在 {a} 和 {b} 的数值，计算变化和增长率（后期−前期）/前期×100{lim}",
                    f"compare {rows} between {a} and {b}: the change and its rate (later − earlier) / earlier × 100{lim}")
 
@@ -1236,7 +1281,8 @@ class WideChange(OpSpec):
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         a = {"first": args["first"], "last": args["last"], **({"rows": args["rows"]} if args.get("rows") else {}),
-             **{k: args[k] for k in ("above", "below") if args.get(k) is not None}}
+             **{k: args[k] for k in ("above", "below", "top") if args.get(k) is not None},
+             **{k: True for k in ("ranked", "lowest") if args.get(k)}}
         return [StepSpec("计算两期变化", "wide_change", "变化已算出", a)]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
@@ -1254,6 +1300,9 @@ class WideChange(OpSpec):
             limit = facts["above"] if facts.get("above") is not None else facts["below"]
             lim = _zh(lang, f"增长率{word} {num(limit)}% 的有 {facts['rows_out']} 行（共 {facts['rows_in']} 行）。",
                       f"{facts['rows_out']} of {facts['rows_in']} rows have a rate {word} {num(limit, lang)}%. ")
+        if facts.get("top"):
+            word = _zh(lang, "最低" if facts.get("lowest") else "最高", "lowest" if facts.get("lowest") else "highest")
+            lim += _zh(lang, f"增长率{word}的 {facts['rows_out']} 行（共 {facts['rows_in']} 行）：", f"The {facts['rows_out']} rows with the {word} rate (of {facts['rows_in']}): ")
         more = _zh(lang, "……", " …") if facts["rows_out"] > len(said) else ""
         body = _zh(lang, "；".join(said), "; ".join(said))
         return lim + (body + more + _zh(lang, "。", ".") if said else "")
@@ -1828,6 +1877,22 @@ CHART_KIND = (("散点", "scatter"), ("scatter", "scatter"), ("饼", "pie"), ("p
               ("柱", "bar"), ("条形", "bar"), ("bar", "bar"))
 
 
+CHART_COUNT = _lazy(r"人数|个数|数量|次数|件数|单数|笔数|多少|频数|count|number of|how many", re.I)
+
+
+def _chart_clause_measure(text: str, m: re.Match[str], nums: list[Any]) -> list[str] | None:
+    """The measure named in the chart's own clause (画个饼图看人数分布 -> the row count; pie chart of revenue ->
+    revenue), when the request names other figures elsewhere; None when the clause names none."""
+    lo = max((text.rfind(c, 0, m.start()) for c in ",，;；。"), default=-1) + 1
+    his = [i for i in (text.find(c, m.end()) for c in ",，;；。") if i >= 0]
+    hi = min(his) if his else len(text)
+    inside = [h.column for h in nums if lo <= h.start < hi]
+    if inside:
+        return inside[:1]
+    count = CHART_COUNT.search(text, lo, hi)
+    return ["行数"] if count else None
+
+
 @operation
 class Chart(OpSpec):
     name = "chart"
@@ -1867,7 +1932,10 @@ class Chart(OpSpec):
             used.append(unit_m.span())
         else:
             args.update(x=(keys or cats or [None])[0], y=nums[:2])
-            if not nums and COUNT_RX.search(text):  # 各地区的地震数量分布: rows per category
+            own = _chart_clause_measure(text, m, _cols(hits, sheet, used + by_spans, numeric=True))
+            if own is not None:  # 每个城市的人数和平均工资，画个饼图看人数分布: what the chart's own clause names
+                args.update(y=own) if own != ["行数"] else args.update(agg="count", y=own)
+            elif not nums and COUNT_RX.search(text):  # 各地区的地震数量分布: rows per category
                 args.update(agg="count", y=["行数"])
         return Found(m.start(), self.name, args, tuple(used + by_spans + [(h.start, h.end) for h in hits]))
 
@@ -1975,6 +2043,8 @@ class Lookup(OpSpec):
         key, col_raw = (m.group("key"), m.group("col")) if m.group("key") else (m.group("key2"), m.group("col2"))
         from modes.resolve import resolve_column
 
+        if re.search(r"合计|总和|总计|总额|平均|均值|一共|总共|最高|最低|最大|最小|(?<![a-z])(?:total|sum|average|mean)(?![a-z])", col_raw + text[m.end() - 4 : m.end()], re.I):
+            return None  # 华东的销售额合计是多少: a total over the rows, not one row's value
         col = resolve_column(col_raw.strip(), sheet)[0]
         holders = [c for c, vs in sheet.values.items() if key in vs]
         if col is None or len(holders) != 1 or holders[0] == col:

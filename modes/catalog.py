@@ -170,7 +170,7 @@ class Catalog:
     def get(self, path: str | None) -> FileInfo | None:
         return self._by_path.get(path) if path is not None else None
 
-    @property
+    @cached_property
     def tables(self) -> tuple[FileInfo, ...]:
         return tuple(f for f in self.files if f.is_table)
 
@@ -183,6 +183,28 @@ class Catalog:
             needles = ((f.path.casefold(), "named"), (f.name.casefold(), "named"), (f.stem.casefold(), "stem"))
             out.append((f.path, tuple((n, how) for n, how in needles if len(n) >= 2)))
         return tuple(out)
+
+    @cached_property
+    def derived(self) -> dict[str, object]:
+        """Indexes that other modules build from this catalog once and read on every turn, by the builder's name."""
+        return {}
+
+    @cached_property
+    def _needle_heads(self) -> dict[str, tuple[int, ...]]:
+        """The first two characters of each needle -> the positions in name_needles of the files with such a needle."""
+        heads: dict[str, dict[int, None]] = {}
+        for i, (_, needles) in enumerate(self.name_needles):
+            for n, _how in needles:
+                heads.setdefault(n[:2], {})[i] = None
+        return {k: tuple(v) for k, v in heads.items()}
+
+    def needles_in(self, low: str) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+        """The rows of name_needles with a needle whose first two characters the casefolded text holds, in order."""
+        heads = self._needle_heads
+        rows: set[int] = set()
+        for i in range(len(low) - 1):
+            rows.update(heads.get(low[i : i + 2], ()))
+        return [self.name_needles[i] for i in sorted(rows)]
 
     @cached_property
     def known_names(self) -> set[str]:
@@ -249,15 +271,37 @@ class Catalog:
                     found.setdefault(f.path, f)
         return [f for f in self.tables if f.path in found]
 
+    @cached_property
+    def _word_files(self) -> list[tuple[tuple[str, ...], set[str]]]:
+        """(the space-free pieces of a casefolded column name or of a lexicon word that stands for a column, the
+        paths of the table files that have it). Built once per catalog; reads every table file's sheets."""
+        return [(tuple(w.split(" ")), {p for s in sheets if (p := self._path_of_sheet.get(id(s)))})
+                for w, sheets in self._word_index.items()]
+
+    @cached_property
+    def _path_of_sheet(self) -> dict[int, str]:
+        return {id(s): f.path for f in self.tables for s in f.sheets}
+
+    def naming_columns(self, files: list[FileInfo], texts: list[str]) -> list[FileInfo]:
+        """Those of the files in a sheet of which resolve.find_columns can find a column in one of the texts, even
+        with parts of a text turned to spaces first (every space-free piece of the name is in the text): a request
+        names no column of any other file, so parsing it against them finds nothing."""
+        lows = [t.casefold() for t in texts]
+        found: set[str] = set()
+        for pieces, paths in self._word_files:
+            if not paths <= found and any(all(piece in low for piece in pieces) for low in lows):
+                found |= paths
+        return [f for f in files if f.path in found]
+
     def sheets_mentioned(self, text: str) -> list[SheetInfo]:
-        """The sheets one of whose column names (or a word for one) occurs in the text: the only sheets in
-        which resolve.find_columns can find anything."""
+        """The sheets one of whose column names (or a word for one) occurs in the text, one for each list of columns
+        (resolve.find_columns reads only a sheet's columns): the only sheets in which it can find anything."""
         low = text.casefold()
-        found: dict[int, SheetInfo] = {}
+        found: dict[tuple[str, ...], SheetInfo] = {}
         for w, sheets in self._word_index.items():
             if w in low:
                 for s in sheets:
-                    found.setdefault(id(s), s)
+                    found.setdefault(s.columns, s)
         return list(found.values())
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -11,7 +11,7 @@ from modes import lexicon as lx
 from modes.catalog import SheetInfo
 from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_values, resolve_column
-from modes.text import CJK, NUMBER_RE, _number, tidy
+from modes.text import CJK, NUMBER_RE, _number, parse_number, tidy
 
 OP_ZH = {"eq": "等于", "ne": "不等于", "gt": "大于", "ge": "不低于", "lt": "小于", "le": "不超过", "between": "介于",
          "contains": "包含", "not_contains": "不包含", "in": "属于", "not_in": "不属于", "empty": "为空",
@@ -86,7 +86,7 @@ MAX_COMPARISONS = 32
 QUOTES = r"[\s'\"“”‘’「」『』]*"  # a quoted column name ('成交量'小于10000) ends at its closing quote
 STATS = {"平均": "mean", "平均值": "mean", "平均数": "mean", "平均水平": "mean", "均值": "mean", "average": "mean", "the average": "mean",
          "mean": "mean", "the mean": "mean"}
-STAT_REF = lazy(r"(?P<stat>the average|the mean|平均水平|平均值|平均数|平均|均值|average|mean)", re.I | re.A)
+STAT_REF = lazy(r"(?:" + lx.OVERALL + r")?(?P<stat>the average|the mean|平均水平|平均值|平均数|平均|均值|average|mean)", re.I | re.A)
 QUESTION_VALUE = lazy(r"(?:什么|啥|哪|谁|多少|几|怎样|如何|否|吗|(?:what|which|how|who|whom|whose)(?![a-z]))", re.I | re.A)
 ANY_OP = lazy(r"\s*(?:" + "|".join(p for _, p in INFIX[:-1]) + ")", re.I | re.A)
 INFIX_RE = [(op, lazy(pat, re.I | re.A)) for op, pat in INFIX]
@@ -154,7 +154,7 @@ def _cjk_number_ok(m: re.Match[str], text: str) -> bool:
     return len(num) >= 2 or bool(m.group("unit")) or not nxt or not CJK.match(nxt) or nxt in "的元块个人名以左次岁分"
 
 
-VALUE_JOIN = lazy(r"并且|而且|但是|同时|或者|以及|且|但|或|" + lx.SEQUENCE_WORDS)
+VALUE_JOIN = lazy(r"也不是|也不等于|又不是|也非|并且|而且|但是|同时|或者|以及|且|但|或|" + lx.SEQUENCE_WORDS)
 SEQUENCE_START = lazy(r"(?:" + lx.SEQUENCE_WORDS + r"|(?:then|and|next|after that|afterwards)(?![a-z]))", re.I | re.A)
 
 
@@ -278,6 +278,19 @@ def _cond_between(sc: _Scan) -> None:
             sc.add_left(left, "between", va[0], vb[0], m.end())
 
 
+NOT_BUT = lazy(r"不是\s*(?P<a>[^\s，,。是]{1,12}?)\s*[，,]?\s*(?:而|应该)?是\s*(?P<b>[^\s，,。的]{1,12})"
+              r"|(?<![a-z])not\s+(?P<a2>[^\s,]+)\s*,?\s*but\s+(?P<b2>[^\s,.]+)", re.I | re.A)
+
+
+def _cond_not_but(sc: _Scan) -> None:
+    """不是华东，是华南 / not 华东 but 华南: two values of one column, the second one replaces the first."""
+    for m in NOT_BUT.finditer(sc.text):
+        a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("a2"), m.group("b2"))
+        col = next((c for c, vs in sc.sheet.values.items() if _canonical(a, vs) in vs and _canonical(b, vs) in vs), None)
+        if col is not None and sc.free(m.start(), m.end()):
+            sc.add(Cond(col, "eq", _canonical(b, sc.sheet.values[col]), raw=col), m.start(), m.end())
+
+
 def _cond_blanks(sc: _Scan) -> None:
     """地址不为空, 电话为空, email is empty; empty email, no phone."""
     text = sc.text
@@ -297,20 +310,94 @@ def _cond_blanks(sc: _Scan) -> None:
 
 
 def _cond_has_column(sc: _Scan) -> None:
-    """没有X / 有X的 where X is a column."""
+    """没有X / 有X的 where X is a column (of a yes/no column: X is not yes / X is yes)."""
     text = sc.text
     for h in sc.hits:
         pre = text[max(0, h.start - 2) : h.start]
+        yes = _flag_yes(sc.sheet, h.column)
         if pre.endswith("没有") or pre.endswith("没") or pre.endswith("无"):
-            if sc.free(h.start - 2, h.end):
-                sc.add(Cond(h.column, "empty", raw=h.column), h.start - 2, h.end)
+            a = h.start - (2 if pre.endswith("没有") else 1)
+            if sc.free(a, h.end):
+                sc.add(Cond(h.column, "ne", yes, raw=h.column) if yes else Cond(h.column, "empty", raw=h.column), a, h.end)
         elif pre.endswith("有") and text[h.end : h.end + 1] == "的" and sc.free(h.start - 1, h.end):
-            sc.add(Cond(h.column, "not_empty", raw=h.column), h.start - 1, h.end + 1)
+            sc.add(Cond(h.column, "eq", yes, raw=h.column) if yes else Cond(h.column, "not_empty", raw=h.column), h.start - 1, h.end + 1)
+
+
+YES_NO = (frozenset({"是", "有", "y", "yes", "true", "1", "已"}), frozenset({"否", "无", "n", "no", "false", "0", "未"}))
+FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[，,。;；)）\]]|$|(?=且|并且|而且|同时))|\s*(?:[)）\]]|$)")
+
+
+def _flag_yes(sheet: SheetInfo, col: str) -> str | None:
+    """The 'yes' value of a column that holds only a yes and a no (退货: 是/否), else None."""
+    vals = sheet.values.get(col) or frozenset()
+    if len(vals) != 2:
+        return None
+    yes = [v for v in vals if v.strip().casefold() in YES_NO[0]]
+    no = [v for v in vals if v.strip().casefold() in YES_NO[1]]
+    return yes[0] if len(yes) == 1 and len(no) == 1 else None
+
+
+def _cond_flag_column(sc: _Scan) -> None:
+    """退货的订单 / （不包括退货的）/ 不含退货: a yes/no column named as a condition is 'yes' (an exclusion: not 'yes')."""
+    for h in sc.hits:
+        yes = _flag_yes(sc.sheet, h.column)
+        if yes is None or not sc.free(h.start, h.end):
+            continue
+        excluded = lx.EXCLUDE_BEFORE.search(sc.text[: h.start])
+        end = FLAG_END.match(sc.text, h.end)
+        if end is None or (not excluded and not sc.text[h.end :].lstrip().startswith("的")):
+            continue
+        a = excluded.start() if excluded else h.start
+        if re.search(r"按|根据|(?<![a-z])by\s*$", sc.text[max(0, a - 3) : a], re.I | re.A):
+            continue  # 按退货分组: a key, not a condition
+        sc.add(Cond(h.column, "ne" if excluded else "eq", yes, raw=h.column, how="excluded" if excluded else "exact"), a, end.end())
 
 
 def _shield_year_columns(sc: _Scan) -> None:
     """While periods are read, a column named 2019年 is a column, never a period."""
     sc.shield.extend((h.start, h.end) for h in sc.hits if re.search(r"\d", h.column))
+
+
+PERIOD_RANGE = lazy(
+    r"(?P<pre>(?:从|自|由|在|介于|(?<![a-z])(?:from|between))\s*)?(?P<a>" + _DATE_TEXT + r")(?!\d)\s*"
+    r"(?P<j>到|至|~|～|—|–|-|(?<![a-z])(?:to|through|until|and)(?![a-z]))\s*(?P<b>" + _DATE_TEXT + r")(?!\d)(?:\s*(?:之间|期间|年间|间|为止|止))?",
+    re.I | re.A,
+)
+
+
+def _cond_period_range(sc: _Scan) -> None:
+    """从2018年到2021年, 2019年至2020年, from 2019 to 2020, between 2018 and 2021: one period, both ends included.
+    Bare years are a period only where a date column holds them and no numeric column is compared."""
+    for m in PERIOD_RANGE.finditer(sc.text):
+        a, b = DATE_RE.fullmatch(m.group("a").strip()), DATE_RE.fullmatch(m.group("b").strip())
+        pre = (m.group("pre") or "").strip().casefold()
+        if a is None or b is None or not sc.free(m.start(), m.end()) or (m.group("j").casefold() == "and" and pre != "between"):
+            continue
+        if any(h.start < m.end() and m.start() < h.end and re.search(r"\d", h.column) for h in sc.hits):
+            continue  # 2018年到2021年 over columns named so: a range of columns, read by the wide-table rules
+        written = _date_form(a, False) or _date_form(b, False)
+        bare = "" if written else _bare_years(sc, m, int(a.group("y")), int(b.group("y")), pre) if pre else "no"
+        if bare == "no":
+            continue
+        lo, _ = _period(a.group("y"), a.group("m"), a.group("d"))
+        _, hi = _period(b.group("y"), b.group("m"), b.group("d"))
+        if hi > lo:
+            sc.add_period(m, "between", lo, hi)
+            if bare:  # total 销售额 from 2019 to 2020: years, most likely, but said before it runs
+                sc.out.conds[-1] = replace(sc.out.conds[-1], how=bare)
+
+
+def _bare_years(sc: _Scan, m: re.Match[str], y1: int, y2: int, pre: str) -> str:
+    """from 2019 to 2020: "" for years of a date column; "bare_years" when a numeric column stands before them (金额从2019到
+    2020 may be amounts); "no" when no date column holds those years, or a numeric column is placed between them (金额在
+    2018到2020之间: amounts, read by the range rule)."""
+    spans = [sc.sheet.years[c] for c in sc.sheet.dates if c in sc.sheet.years]
+    if not spans or not any(lo <= max(y1, y2) and min(y1, y2) <= hi for lo, hi in spans):
+        return "no"
+    left = _left_column(sc.text, m.start(), sc.hits, sc.sheet)
+    if not (left and left[0] in sc.sheet.numeric and left[0] not in sc.sheet.dates):
+        return ""
+    return "no" if pre in ("在", "介于", "between") else "bare_years"
 
 
 def _cond_relative_period(sc: _Scan) -> None:
@@ -333,6 +420,37 @@ def _cond_relative_period(sc: _Scan) -> None:
             hi = date(today.year, today.month, 1)
             lo = date(hi.year - (hi.month == 1), (hi.month - 2) % 12 + 1, 1)
         sc.add_period(m, "between", lo, hi)
+
+
+TENURE_RE = lazy(
+    r"(?P<v>入职|工作|加入|入司|在职|工龄|司龄|注册|开户|签约|成立|开业)(?:时间|日期)?\s*(?:已经?)?\s*(?P<w>满了?|已满|超过|超出|达到|不少于|至少|不满|不到|未满|少于|不足)?\s*"
+    r"(?P<n>\d{1,2}|[一二两三四五六七八九十]+)\s*(?:周)?年(?P<w2>以上|及以上|或以上|多|以下|以内|之内)?(?!\d|份|度|月)"
+    r"|(?<![a-z])(?P<ev>hired|joined|signed up|registered|started)\s+(?P<we>more than|over|at least|less than|under|within the last|in the last)\s+"
+    r"(?P<ne>\d{1,2})\s+years?(?:\s+ago)?"
+    r"|(?<![a-z])(?P<we2>at least|more than|over|less than|under)\s+(?P<ne2>\d{1,2})\s+years?\s+(?:of\s+)?(?:service|tenure|with the company)",
+    re.I | re.A,
+)
+
+
+def _years_before(today: date, n: int) -> date:
+    return today.replace(year=today.year - n) if not (today.month == 2 and today.day == 29) else date(today.year - n, 2, 28)
+
+
+def _cond_tenure(sc: _Scan) -> None:
+    """入职满5年 / 工龄不到3年 / hired more than 5 years ago: the date column against today minus N years."""
+    dates = [c for c in sc.sheet.columns if c in sc.sheet.dates]
+    for m in TENURE_RE.finditer(sc.text) if dates else ():
+        if not sc.free(m.start(), m.end()):
+            continue
+        n = parse_number(m.group("n") or m.group("ne") or m.group("ne2") or "")
+        if not n:
+            continue
+        word = (m.group("w") or m.group("w2") or m.group("we") or m.group("we2") or "满").casefold()
+        short = word in ("不满", "不到", "未满", "少于", "不足", "以下", "以内", "之内", "less than", "under", "within the last", "in the last")
+        inside = next((h for h in sc.hits if h.start < m.end() and m.start() < h.end and h.column in dates), None)
+        col = (inside.column, inside.column, inside.how) if inside else _date_column(sc.text, m, sc.hits, dates, sc.sheet)
+        cut = _iso(_years_before(date.today(), int(n)))
+        sc.add(Cond(col[0], "gt" if short else "le", cut, None, col[1], col[2]), m.start(), m.end())
 
 
 def _cond_quarter_half(sc: _Scan) -> None:
@@ -451,6 +569,28 @@ def _value_list(text: str, op: str, value: str, end: int) -> tuple[str, Any, int
     return op, value, end
 
 
+SAME_COLUMN_JOIN = lazy(r"\s*[,，]?\s*(?:并且|而且|同时|且|但|又|(?<![a-z])(?:and|but)(?![a-z]))?\s*", re.I | re.A)
+
+
+def _joined_to_last(sc: _Scan, at: int) -> bool:
+    """The comparison word follows the last condition with only a joining word between (…5000并且小于12000)."""
+    if not sc.out.conds:
+        return False
+    end = max(e for _, e in sc.out.spans)
+    return end <= at and bool(SAME_COLUMN_JOIN.fullmatch(sc.text[end:at]))
+
+
+def _same_column(sc: _Scan, at: int) -> tuple[str | None, str, str, tuple[str, ...], int] | None:
+    """金额大于等于5000并且小于等于12000 / at least 5 and at most 9: a second comparison with no column of its own
+    is on the column of the comparison just before it."""
+    if not _joined_to_last(sc, at):
+        return None
+    last = sc.out.conds[-1]
+    if last.column is None or last.op not in ("gt", "ge", "lt", "le"):
+        return None
+    return last.column, last.raw, last.how, (), at
+
+
 def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     """One comparison: the column before the word, the value after it."""
     text, sheet = sc.text, sc.sheet
@@ -458,6 +598,8 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     if word.casefold() in WEAK and ANY_OP.match(text, m.end()):
         return  # "is at least": the stronger word that follows decides
     left = _left_column(text, m.start(), sc.hits, sheet)
+    if left is None or (left[0] is None and not left[1]) or _joined_to_last(sc, m.start()):
+        left = _same_column(sc, m.start()) or left
     if left is None:
         return
     val = _value_at(text, m.end(), sheet, sc.hits, left[0] in sheet.dates)
@@ -466,6 +608,8 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     col, raw, how, closest, s = left
     if word.casefold() in WEAK and col is None:
         return
+    if word.casefold() in WEAK and col in sheet.numeric and isinstance(val[0], str) and col not in sheet.dates:
+        return  # 销售额 of ONLINE orders: a word is never compared with a column of numbers
     if col is None and (raw in ("筛选", "筛", "过滤") or (CJK.match(raw) and len(raw) > 6)):
         return
     value, end = val
@@ -518,7 +662,7 @@ def _cond_values_alone(sc: _Scan) -> None:
             sc.add(Cond(col, "not_in" if neg else "in", names, raw=col, how=how), first, last)
 
 
-YES_NO = (("是", "否"), ("yes", "no"), ("y", "n"), ("true", "false"), ("有", "无"), ("已", "未"))
+YES_NO_PAIRS = (("是", "否"), ("yes", "no"), ("y", "n"), ("true", "false"), ("有", "无"), ("已", "未"))
 FLAG_COLUMN = lazy(r"^(?:是否|是不是|有没有|有无|(?:is|has|was)[_ ])(?P<noun>.{2,12})$", re.I)
 NOT_BEFORE = lazy(r"(?:没有|没|未|无|不|非|(?<![a-z])(?:not|no|non|never)[\s\-]*)$", re.I | re.A)
 
@@ -529,7 +673,7 @@ def _cond_flags(sc: _Scan) -> None:
     for col in sc.sheet.columns:
         m = FLAG_COLUMN.match(col)
         vals = {v.casefold(): v for v in sc.sheet.values.get(col, ())}
-        pair = next(((vals.get(y, y), vals.get(n, n)) for y, n in YES_NO if vals and set(vals) <= {y, n}), None) if m else None
+        pair = next(((vals.get(y, y), vals.get(n, n)) for y, n in YES_NO_PAIRS if vals and set(vals) <= {y, n}), None) if m else None
         if m is None or pair is None:
             continue
         noun = m.group("noun").replace("_", " ").casefold()
@@ -584,9 +728,9 @@ def _cond_logic(sc: _Scan) -> None:
 
 # the condition rules, in the order they run: a span one rule read is not read by a later one
 COND_RULES = (
-    _cond_between, _cond_blanks, _cond_has_column,
-    _shield_year_columns, _cond_relative_period, _cond_quarter_half, _cond_date_words, _cond_year_alone, _unshield,
-    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_logic,
+    _cond_period_range, _cond_not_but, _cond_between, _cond_blanks, _cond_has_column,
+    _shield_year_columns, _cond_relative_period, _cond_tenure, _cond_quarter_half, _cond_date_words, _cond_year_alone, _unshield,
+    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_logic,
 )
 
 

@@ -96,6 +96,7 @@ class SessionState:
     last: Pending | None = None  # the request that ran last, for corrections that come after it ran
     last_result: str | None = None  # the table the last run wrote to outputs/: the input of "在这个结果里…", "then …"
     turn: int = 0
+    asked: tuple[str, str] = ("", "")  # the question the last turn asked, and the words shown: never asked again word for word
 
     def evolve(self, **kw: Any) -> SessionState:
         return replace(self, **kw)

@@ -32,7 +32,7 @@ from modes.gate import (
     understand,
 )
 from modes.resolve import find_columns, find_files, find_values
-from modes.text import language, normalize
+from modes.text import language, normalize, tidy
 
 Outcome = tuple[Decision, SessionState]
 NAMELESS_KINDS = {"profile", "compare", "filter"}  # what a bare 看看 / 比较 / 不是… reads as when it names nothing
@@ -58,7 +58,7 @@ class Turn:
 
     @cached_property
     def chat(self) -> str | None:
-        return chat_kind(self.text)
+        return chat_kind(self.text, self.catalog)
 
     @cached_property
     def new_kinds(self) -> set[str]:
@@ -107,6 +107,8 @@ class Turn:
                 return "undo"
             if lx.ABOUT_NAME.search(self.text):
                 return "name"
+        if lx.DELIVER.search(self.text) and not self.new_kinds - {"export"}:
+            return "deliver"  # 把花名册发邮件给王经理: cannot be done; said, with the export that can
         if self.names_data:
             return None
         text = self.text
@@ -201,13 +203,15 @@ def on_replacement(t: Turn) -> Outcome:
     return _gate(t.fresh, t.state, [t.utterance], multi_turn=True, catalog=t.catalog, prior=None)
 
 
+SET_ASIDE_NOTE = {True: "（之前那个请求已放下。）", False: "(The earlier request was set aside.) "}
+
+
 def dropped_note(t: Turn, out: Outcome) -> Outcome:
     """A new request while another waited: the new one wins, and the reply says the old one was set aside."""
     d, state = out
     if t.state.pending is None or d.next in ("execute", "cancel") or d.gate == "chat":
         return out
-    note = "（之前那个请求已放下。）" if t.lang == "zh" else "(The earlier request was set aside.) "
-    return replace(d, reply=note + d.reply), state
+    return replace(d, reply=SET_ASIDE_NOTE[t.lang == "zh"] + d.reply), state
 
 
 def on_file_swap(t: Turn) -> Outcome:
@@ -281,8 +285,9 @@ def only_chat(t: Turn) -> bool:
 
 
 def complete_new_request(t: Turn) -> bool:
+    """A turn that says a whole request of the same kinds itself; a correction (不对，是华北) changes what waits instead."""
     return (bool(t.new_kinds) and not t.fresh.missing and not t.other_file and not (t.new_kinds - t.old_kinds)
-            and not ADDITIVE.search(t.text))
+            and not ADDITIVE.search(t.text) and not lx.CORRECTION.search(t.text))
 
 
 def more_of_the_same(t: Turn) -> bool:
@@ -364,6 +369,46 @@ def decide_turn(state: SessionState, utterance: str, catalog: Catalog) -> Outcom
     t = Turn(utterance, text, language(utterance), state, catalog, p)
     for row in DIALOGUE:
         if _fits(row.stage, p) and row.when(t):
-            return row.then(t)
+            return never_twice(t, *row.then(t))
     raise AssertionError("the last row always answers")  # pragma: no cover
+
+
+ASKING = ("ask_slots", "ask_intent")
+INTENT_CHOICES = {"zh": ["筛选", "排序", "分组汇总", "去重", "导出", "全面分析"], "en": ["filter", "sort", "group and summarise", "dedupe", "export", "full analysis"]}
+
+
+def never_twice(t: Turn, d: Decision, state: SessionState) -> Outcome:
+    """A question asked again word for word after the user answered is a loop: from the second time on it says what
+    could not be matched in the answer and offers the choices (never the same text twice in a row)."""
+    if d.next not in ASKING:
+        return d, state.evolve(asked=("", ""))
+    question, shown = t.state.asked
+    asked = d.reply.removeprefix(SET_ASIDE_NOTE[True]).removeprefix(SET_ASIDE_NOTE[False])
+    if asked != question:
+        return d, state.evolve(asked=(asked, d.reply))
+    req = d.request
+    slot = next(iter(d.missing or req.missing), "intent" if d.next == "ask_intent" else "column")
+    choices = _choices(t, req, slot)
+    reply = replies.not_matched(t.utterance, slot, choices, t.lang)
+    if reply == shown:
+        reply = replies.not_matched(t.utterance, slot, choices, t.lang, again=True)
+    return replace(d, reply=reply), state.evolve(asked=(question, reply))
+
+
+def _choices(t: Turn, req: Request, slot: str) -> list[str]:
+    """What the user can pick from for one slot: files, the file's columns, or the kinds of work."""
+    if slot == "file" or (slot != "intent" and not req.file):
+        return list(req.candidates) or _table_names(t.catalog)
+    if slot == "intent":
+        return INTENT_CHOICES["zh" if t.lang == "zh" else "en"]
+    fi = t.catalog.get(req.file) if req.file else None
+    sheet = (fi.sheet(req.sheet) if fi and req.sheet else None) or (fi.sheets[0] if fi and fi.sheets else None)
+    if sheet is None:
+        return list(req.closest)
+    if slot == "condition":  # 区域是华东, 数量大于5: conditions written with this file's own columns and values
+        text = next((f"{c}{'是' if t.lang == 'zh' else ' is '}{sorted(vs)[0]}" for c, vs in sheet.values.items() if vs), None)
+        num = next((c for c in sheet.columns if c in sheet.numeric and c in sheet.ranges), None)
+        said = [x for x in (text, f"{num}{'大于' if t.lang == 'zh' else ' > '}{tidy(round(sheet.ranges[num][1] / 2))}" if num else None) if x]
+        return said or list(sheet.columns)
+    return list(sheet.columns)
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -42,13 +44,24 @@ ABOUT_KINDS = (
 )
 
 
-def chat_kind(text: str) -> str | None:
-    if lx.ABOUT_ME.search(text):
+def data_words(catalog: Catalog | None) -> Callable[[str], set[str]]:
+    """The casefolded cell values and column names of the tables a text touches: words that are data, never chat."""
+    def words(text: str) -> set[str]:
+        if catalog is None:
+            return set()
+        return {w.casefold() for f in catalog.tables_touching(text) for s in f.sheets for w in (*s.columns, *(v for vs in s.values.values() for v in vs))}
+    return words
+
+
+def chat_kind(text: str, catalog: Catalog | None = None) -> str | None:
+    if lx.about_me(text, data_words(catalog)):
         return next((k for k, rx in ABOUT_KINDS if rx.search(text)), "about")
     if lx.GREETING.match(text.strip()) or (len(re.sub(r"\W", "", text)) <= 8 and re.search(r"你好|您好|hello|(?<![a-z])hi(?![a-z])", text, re.I | re.A)):
         return "greeting"
     if lx.HOWTO.search(text) and re.search(r"excel|wps|表格|公式|函数|vlookup|透视|pivot|formula|sheet", text, re.I):
         return "howto"
+    if lx.FAREWELL.search(text):
+        return "farewell"
     if lx.THANKS.search(text):
         return "thanks"
     if lx.VENTING.search(text):
@@ -89,10 +102,13 @@ def _sheet_named(name: str, low: str) -> bool:
     if name.casefold() in low:
         return True
     concept = lx.concept_of(name)
-    return bool(concept) and any(
-        c == concept and len(w) >= 3 and re.search(r"(?<![a-z])" + re.escape(w) + r"s?(?![a-z])", low)
-        for w, c in lx.synonyms().items()
-    )
+    return bool(concept) and any(re.search(r"(?<![a-z])" + re.escape(w) + r"s?(?![a-z])", low) for w in _long_words(concept))
+
+
+@functools.lru_cache(maxsize=1024)
+def _long_words(concept: str) -> tuple[str, ...]:
+    """The lexicon's words of three characters or more for a concept, in lexicon order."""
+    return tuple(w for w, c in lx.synonyms().items() if c == concept and len(w) >= 3)
 
 
 def _sheet_of(f: FileInfo, name: str | None) -> SheetInfo:
@@ -129,7 +145,9 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                 old_c = old.args.get("conditions") or []
                 if not new_c:
                     continue
-                conds = new_c if (t.correction or not old_c) else old_c + new_c
+                if t.correction and not t.whole_condition:  # 不对，是华北: the condition on that column changes, the others stay
+                    old_c = [c for c in old_c if c.column not in {n.column for n in new_c}]
+                conds = new_c if (t.correction and t.whole_condition) else old_c + new_c
                 args = dict(op.args, conditions=conds)
                 unres = [u for u in (old.args.get("unresolved", []) if not t.correction else [])] + op.args.get("unresolved", [])
                 if unres:
@@ -187,7 +205,7 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
     r.sheet, r.parsed = EMPTY_SHEET, [parse_turn(t, EMPTY_SHEET, flags) for t in texts]
     has_work = any(p.ops for p in r.parsed) or flags["full"]
     cur = catalog.get(state.current_file) if state.current_file else None
-    chatty = any(lx.EXPORT_LIST.search(t) or lx.ABOUT_ME.search(t) for t in norms)
+    chatty = any(lx.EXPORT_LIST.search(t) or lx.about_me(t, data_words(catalog)) for t in norms)
     if r.how == "none" and cur is not None and not chatty:
         # a follow-up on the current file: use it when what the request names fits it
         s_cur, p_cur, hits, unres = _best_sheet(cur, texts, flags)
@@ -214,10 +232,14 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
     if r.fi is None and r.how in ("none", "ambiguous", "current_missing") and not chatty:
         # infer the file from the columns and values the request mentions
         # only files sharing a character with the request can have a column or value it names
-        pool = [catalog.get(c) for c in r.candidates] if r.how == "ambiguous" else catalog.tables_touching(" ".join(texts))
+        # a file none of whose columns is named cannot fit; nor can one that shares no character with the request
+        pool = catalog.naming_columns([f for c in r.candidates if (f := catalog.get(c))] if r.how == "ambiguous" else list(catalog.tables), texts)
+        if pool and r.how != "ambiguous":
+            named = {f.path for f in pool}
+            pool = [f for f in catalog.tables_touching(" ".join(texts)) if f.path in named]
         fits = []
         for f in pool:
-            if f is None or f.error:
+            if f.error:
                 continue
             s, p, hits, unres = _best_sheet(f, texts, flags)
             if hits > 0 and unres == 0 and any(o.kind != "profile" for q in p for o in q.ops):
@@ -610,6 +632,16 @@ def _glossed(text: str, sheet: SheetInfo) -> list[tuple[int, int]]:
     return out
 
 
+NUMBER_PHRASE = lazy(r"[\u4e00-\u9fff]{1,3}(?:\d+(?:\.\d+)?\s*[%％]?|[一二两三四五六七八九十百千万]+(?=[年月天岁倍成]))(?:周年|个月|年|月|天|岁|倍|成|名|位|个|人)?"
+                     r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:[%％]|周年|个月|年|天|岁|倍|成|名|位|个|人)")
+
+
+def _numbers_unread(text: str, taken: list[tuple[int, int]]) -> list[str]:
+    """Figures of the request (with the words around them) that no rule read."""
+    rest = _blank(text, taken)
+    return [m.group(0).strip() for m in NUMBER_PHRASE.finditer(rest) if m.group(0).strip()]
+
+
 def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list[Gap]]:
     """Content words of the latest turn that no rule read, and what it asks for that no operation does."""
     taken = list(turn.consumed) + _glossed(text, sheet)
@@ -619,6 +651,8 @@ def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list
         for spans in find_values(text, sheet, taken).values():
             taken += [(a, b) for _, a, b in spans]
         words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
+    if not words and [o.kind for o in turn.ops] == ["profile"] and not turn.ops[0].args.get("head"):
+        words = _numbers_unread(text, taken)  # 来了满5年的员工有多少人: a preview would drop the figure asked about
     hits = find_columns(text, sheet) if re.search(r"至|到|~|—", text) else []
     for a, b in zip(hits, hits[1:], strict=False):  # 2015年至2020年: a range of columns, which no rule reads yet
         if re.fullmatch(r"\s*(?:至|到|~|-|—|to|through)\s*", text[a.end : b.start], re.I) and not any(x <= a.start and b.end <= y for x, y in taken):
@@ -819,7 +853,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
             missing = list(prior.request.missing) or ["file"]
             d = _decision("clarify", "ask_slots", prior.request, replies.ask_slots(prior.request, missing, lang, _table_names(catalog)), "no_new_slots", missing)
             return d, state
-        ck = chat_kind(text)
+        ck = chat_kind(text, catalog)
         if ck and not lx.VAGUE.search(text):
             return _chat(ck, turns[-1], lang, state)
         named = req.file if req.file_how in ("named", "fuzzy", "description", "current") else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 
 from modes.lazyre import lazy
@@ -116,7 +116,8 @@ EXCLUDE = rx("除了", "除去", "除开", "刨除", "扣除", "剔除", "排除
 EXCLUDE_BEFORE = lazy(r"(?:" + EXCLUDE.pattern + r")\s*(?:掉|了)?\s*$", re.I | re.A)
 DELETE_ROWS = rx("删掉", "删除", "删了", "去掉", "去除", "剔除", "排除", "remove", "delete", "drop")
 SORT = lazy(
-    r"排序|排一下|排个序|排列|重新排|排\b|排,|排$|从高到低|从低到高|从大到小|从小到大|由高到低|由低到高|升序|降序|倒序|正序|"
+    r"排序|排一下|排个序|排列|重新排|排\b|排,|排$|排名|排行|名次|从高到低|从低到高|从大到小|从小到大|由高到低|由低到高|升序|降序|倒序|正序|"
+    r"(?:最)?(?:高|大|多|低|小|少)的?(?:排)?在前|\b(?:highest|lowest|largest|smallest|biggest|most|least|best|worst|top) first\b|\b(?:high|low) to (?:low|high)\b|\branking\b|"
     r"\bsort(?:ed)?\b|\border(?:ed)? by\b|\brank(?:ed)?\b|\bsrot\b|\bascending\b|\bdescending\b",
     re.I | re.A,
 )
@@ -126,7 +127,7 @@ GROUP = lazy(
     re.I | re.A,
 )
 DEDUPE = rx("去重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")
-CLEAN = rx("清洗", "清理", "数据清洗", "填成", "填为", "填充", "填上", "补成", "补全", "去空格", "去掉空格", "去除空格", "空值填", "clean", "cleanse", "tidy up", "trim", "fill")
+CLEAN = rx("清洗", "清理", "数据清洗", "填成", "填为", "填充", "填上", "补成", "补全", "去空格", "去掉空格", "去除空格", "首尾空格", "前后空格", "两端空格", "多余空格", "多余的空格", "空值填", "clean", "cleanse", "tidy up", "trim", "fill")
 SELECT = lazy(r"只保留|保留|只要.{0,20}列|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
 ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|\badd (?:a |new )*column|\bnew column"
                   r"|(?:算|计算|求|算出)(?=\s*[\w\u4e00-\u9fff]{1,12}\s*[=＝]\s*[\w\u4e00-\u9fff])"  # 算执行率 = 实际支出/预算: a named formula
@@ -161,7 +162,8 @@ QUESTION_DATA = lazy(r"哪个|哪些.{0,6}最|多少|是多少|几次|几个|几
 # --- chat and vague requests ------------------------------------------------------------------
 GREETING = lazy(r"^(?:你好|您好|嗨|哈喽|哈啰|hello|hi|hey|早上好|上午好|中午好|下午好|晚上好|早安|晚安|在吗|在不在|good (?:morning|afternoon|evening)|yo)(?:\s+there)?[呀啊哈!,.~ ]*$", re.I | re.A)
 THANKS = lazy(r"谢谢|多谢|感谢|谢啦|谢了|辛苦|帮大忙|太棒了|厉害|牛|好用|thanks|thank you|\bthx\b|\bty\b|appreciate|great job|awesome|that's all|that is all|bye|再见|拜拜|没事了|没有了", re.I | re.A)
-VENTING = lazy(r"烦|气死|累死|累了|吐了|崩溃|头疼|头大|无语|郁闷|受不了|加班|心累|抓狂|难受|讨厌|好难|太难|难死|麻烦死|要疯|疯了|哭了|救命|😩|😭|😫|😤|🙃|ugh|annoying|tired|exhausted|hate|frustrat|sick of|so boring", re.I | re.A)
+FAREWELL = lazy(r"(?:再见|拜拜|回头见|下次见|(?<![a-z])(?:bye|bye-bye|goodbye|good bye|see you|see ya|cya)(?:\s+(?:now|then|later))?)\s*[!！.。~]*\s*$", re.I | re.A)
+VENTING = lazy(r"烦|气死|累死|累了|好累|很累|太累|真累|累坏|累得|吐了|崩溃|头疼|头大|无语|郁闷|受不了|加班|心累|抓狂|难受|讨厌|好难|太难|难死|麻烦死|要疯|疯了|哭了|救命|😩|😭|😫|😤|🙃|ugh|annoying|tired|exhausted|hate|frustrat|sick of|so boring", re.I | re.A)
 ABOUT_ME = lazy(
     r"你是谁|你叫什么|你是什么|你能做什么|你能干什么|你会做什么|你会干什么|你会什么|你可以做什么|你都能|你能帮我做什么|你有什么功能|有什么功能|"
     r"你能帮我干[嘛啥]|你能干[嘛啥]|你会干[嘛啥]|能干[嘛啥]|会不会.{0,10}(?:覆盖|改|删|动|上传|丢|泄露)|"
@@ -200,7 +202,7 @@ CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是",
                  "fine", "go for it", "that's right", "right", "correct")
 CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别弄了", "不做了", "先不", "先不用", "停", "停止", "不要", "别", "放弃", "撤销", "等等", "等一下",
                 "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't", "wait", "cancel that", "cancel it")
-CORRECTION = lazy(r"改成|改为|换成|换为|改一下条件|应该是|不是.{0,20}是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|instead|change (?:it|the \w+) to|i meant|i mean|actually", re.I | re.A)
+CORRECTION = lazy(r"改成|改为|换成|换为|改一下条件|应该是|不是.{0,20}(?<![不也又])是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|instead|change (?:it|the \w+) to|i meant|i mean|actually", re.I | re.A)
 # Setting the earlier request aside before a new one: 算了这个先放着，帮我…
 SET_ASIDE = lazy(r"算了|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
                        r"(?<![a-z])(?:never ?mind|forget (?:it|that|about it)|scratch that|leave (?:it|that) for now|skip that)(?![a-z])", re.I | re.A)
@@ -224,6 +226,21 @@ OTHER_SERVICE = lazy(
     r"songs?|movies?|tv show|episode|match score|alarm|remind me|text message|call (?:my|mom|dad)|news|translate|recipe)(?![a-z])",
     re.I | re.A,
 )
+# Words naming the whole table as what an aggregate is taken over: 全公司平均, the overall average
+OVERALL = r"(?:全公司|全部门|公司|整体|总体|全体|全部|全员|所有人|所有员工|大家|全表|(?<![a-z])(?:the\s+)?(?:overall|company|whole|total)(?![a-z]))\s*的?\s*"
+# Each group's figure set beside the whole table's: 高于公司平均的部门, 与整体均值比较, how does each compare to the overall average
+_AVG_WORD = r"(?:平均水平|平均值|平均数|平均|均值)"
+VERSUS_OVERALL = lazy(
+    r"(?:标出|标记|标注|看看|算出)?\s*(?:(?:高于|低于|超过|超出|偏离)\s*(?:" + OVERALL + r")?|(?:比|与|和|跟|同|相比|对比|比较)\s*" + OVERALL + r")"
+    + _AVG_WORD + r"(?:相比|比较|对比|比)?\s*(?:高|低|多|少|差)?了?\s*(?:多少|几何)?"
+    r"|(?<![a-z])(?:(?:how does |how do )?(?:each |they |it )?(?:compares?|compared|comparison|relative|vs\.?|versus|against|above|below|with|to)\s+(?:to|with)?\s*"
+    r"(?:the\s+)?(?:overall|company|total|whole)(?:\s+(?:table|company))?\s+(?:average|mean))(?![a-z])",
+    re.I | re.A,
+)
+# Sending, printing or uploading a table: nothing wenqing can do; it can export the table for the user to send
+DELIVER = lazy(r"发邮件|发个邮件|发封邮件|邮件发|用邮件|发到(?:\S{0,6})?邮箱|邮箱发|打印(?!机)(?:出来|一下|一份)?|上传到|传到(?:网盘|群|云)|分享给|转发给|发到(?:\S{0,4})?群|发微信|"
+                     r"(?<![a-z])(?:e-?mail (?:it|this|that|them|the)|send (?:it|this|that|them|the \S+(?: \S+)?) (?:to|by e-?mail|via e-?mail)|mail (?:it|this) to|print (?:it|this|that|the)|upload (?:it|this|the))(?![a-z])",
+                     re.I | re.A)
 # Questions about wenqing's own name and about undoing what it did
 ABOUT_NAME = lazy(r"你叫|你的名字|问清是什么意思|问清这个名字|为什么叫问清|问清(?:是|什么)|名字(?:是什么|什么意思|的意思)|"
                         r"(?<![a-z])(?:your name|what are you called|why (?:is it|are you) called|what does wenqing mean|who is wenqing|what is wenqing)(?![a-z])",
@@ -265,3 +282,13 @@ PURPOSE = lazy(
     re.I,
 )
 
+
+
+def about_me(text: str, data_words: Callable[[str], Iterable[str]]) -> bool:
+    """A question about wenqing itself: a cue of ABOUT_ME that is not a word of the data. `data_words(text)` gives the
+    casefolded cell values and column names the text could mean (ONLINE as a channel's value is data, never chat)."""
+    cues = [m.group(0).strip().casefold() for m in ABOUT_ME.finditer(text)]
+    if not cues:
+        return False
+    data = set(data_words(text))
+    return any(c not in data for c in cues)

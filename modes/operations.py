@@ -131,6 +131,8 @@ class Group(OpSpec):
         mtxt = sep.join(f"{m['column']} {AGG_LABEL[lang][m['agg']]}" if m.get("column") else AGG_LABEL[lang]["count"] for m in ms)
         if not mtxt:
             mtxt = _zh(lang, "各数值列的合计（单价、评分等取平均）与行数", "totals of numeric columns (prices and ratings averaged) and row counts")
+        if args.get("versus_overall"):
+            mtxt += _zh(lang, "，并与整体平均比较（差值、是否高于）", ", each compared with the overall average (difference, above or not)")
         if lang == "zh":
             return f"按 {keys} 分组，计算 {mtxt}" if keys else f"计算 {mtxt}"
         return f"group by {keys}, compute {mtxt}" if keys else f"compute {mtxt}"
@@ -155,7 +157,9 @@ class Group(OpSpec):
         lang = "en" if getattr(ctx.request, "lang", "zh") == "en" else "zh"  # result columns in the request's language
         first = next((m for m in measures if m.get("column")), None)
         ctx.last_measure = measure_name(first["column"], first["agg"], lang) if first else ROWS[lang]
-        named = {"lang": lang} if lang != "zh" else {}
+        named: dict[str, Any] = {"lang": lang} if lang != "zh" else {}
+        if args.get("versus_overall"):
+            named["versus_overall"] = True
         return [StepSpec("分组汇总", "group_summarize", "汇总完成", {"keys": keys, "measures": measures, **named})]
 
 
@@ -258,6 +262,8 @@ class TopN(OpSpec):
         if args.get("question") and args.get("by"):
             return _zh(lang, f"找出 {args['by']} {'最低' if low else '最高'}的那一行",
                        f"find the row with the {'lowest' if low else 'highest'} {args['by']}")
+        if args.get("question") and (args.get("n") or 1) > 1:  # 前三的销售员: the groups ranked by their total
+            return _zh(lang, f"取{'最低' if low else '最高'}的 {args['n']} 组", f"take the {'lowest' if low else 'highest'} {args['n']} groups")
         if args.get("question"):
             return _zh(lang, "取最低的一组" if low else "取最高的一组", "take the lowest group" if low else "take the highest group")
         if args.get("within"):

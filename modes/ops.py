@@ -16,7 +16,7 @@ from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, resolve_column
 from modes.text import CJK, blank, parse_number, tidy
 
-DESC = lazy(r"从高到低|从大到小|由高到低|由大到小|从新到旧|由新到旧|从晚到早|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|top", re.I | re.A)
+DESC = lazy(r"从高到低|从大到小|由高到低|由大到小|从新到旧|由新到旧|从晚到早|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排)?在前|排名|排行|名次|(?<![a-z])ranking(?![a-z])|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("mean", lazy(r"平均值|平均数|平均|均值|average|mean|avg", re.I | re.A)),
     ("sum", lazy(r"求和|总和|合计|总计|总额|加总|\bsum\b|\btotals?\b", re.I | re.A)),
@@ -24,12 +24,16 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("min", lazy(r"最小值|最低值|最小|\bmin(?:imum)?\b", re.I | re.A)),
     ("count", lazy(r"人数|个数|计数|数目|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|几个|几家|几人|\bcount\b|\bnumber of\b|\bhow many\b|条数|笔数|单数|店数|家数|订单数|记录数", re.I | re.A)),
 ]
-ASC = lazy(r"从低到高|从小到大|由低到高|由小到大|从旧到新|从早到晚|升序|正序|(?<![a-z])asc(?:ending)?(?![a-z])|lowest first|smallest first|oldest first", re.I | re.A)
+EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
+    ("max", lazy(r"最高的?|最大的?|(?<![a-z])(?:the )?(?:highest|largest|biggest)(?![a-z])", re.I | re.A)),
+    ("min", lazy(r"最低的?|最小的?|(?<![a-z])(?:the )?(?:lowest|smallest)(?![a-z])", re.I | re.A)),
+]
+ASC = lazy(r"从低到高|从小到大|由低到高|由小到大|从旧到新|从早到晚|升序|正序|(?<![a-z])asc(?:ending)?(?![a-z])|lowest first|smallest first|oldest first|least first|fewest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排)?在前|倒数", re.I | re.A)
 SORT_VERB = lazy(r"排|sort|order|rank|从高到低|从低到高|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|by|per)(?![a-z])|每个|每一个|各个|各(?!自)(?=[\u4e00-\u9fff])"
+BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|by|per)(?![a-z])|每个|每一个|各个|各(?!自)(?=[\u4e00-\u9fffA-Za-z])"
                r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
 KEY_STOP = lazy(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
@@ -60,8 +64,8 @@ RENAME = lazy(
 )
 RENAME_VERB = lazy(r"改名|重命名|改叫|更名|列名改|(?:列名|名称|名字)(?:更改|修改|改)[为成]?|rename", re.I | re.A)
 EXPORT_FORMAT = lazy(r"(?:成|为|(?<![a-z])as|(?<![a-z])to|(?<![a-z])into|导出|转)\s*(?P<f>csv|tsv|xlsx|xls|excel)(?![a-z])", re.I | re.A)
-CMP_STAT = lazy(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到)|(?<=于了)|(?<=过了))\s*(?:平均水平|平均值|平均数|平均|均值)"
-                      r"|(?:(?<=above)|(?<=below)|(?<=than)|(?<=under)|(?<=over))\s+(?:the\s+)?(?:average|mean)", re.I | re.A)
+CMP_STAT = lazy(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到)|(?<=于了)|(?<=过了))\s*(?:" + lx.OVERALL + r")?(?:平均水平|平均值|平均数|平均|均值)"
+                      r"|(?:(?<=above)|(?<=below)|(?<=than)|(?<=under)|(?<=over))\s+(?:" + lx.OVERALL + r")?(?:the\s+)?(?:average|mean)", re.I | re.A)
 BARE_OPS = {"大于": "gt", "超过": "gt", "高于": "gt", ">": "gt", "小于": "lt", "低于": "lt", "不到": "lt", "<": "lt",
             "不低于": "ge", "至少": "ge", ">=": "ge", "≥": "ge", "不超过": "le", "不高于": "le", "<=": "le", "≤": "le", "等于": "eq", "=": "eq"}
 BARE_CMP = lazy(r"(?P<op>不低于|不超过|不高于|大于|超过|高于|小于|低于|不到|至少|等于|>=|<=|≥|≤|>|<|=)\s*(?P<v>-?\d[\d,.]*\s*(?:万|千|k)?|[一二两三四五六七八九十百千万点]+)")
@@ -81,6 +85,7 @@ class TurnOps:
     hits: int = 0
     unresolved: int = 0
     correction: bool = False
+    whole_condition: bool = False  # 条件改成… / change the condition to…: the correction replaces every condition
     typos: list[str] = field(default_factory=list)
     bare: list[tuple[str, Any]] = field(default_factory=list)  # a comparison with no column: 大于4.5
     consumed: list[tuple[int, int]] = field(default_factory=list)  # the spans the rules read
@@ -177,6 +182,7 @@ class _Turn:
     key_spans: list[tuple[int, int]] = field(default_factory=list)
     sorting: bool = False
     grouping: bool = False
+    versus_overall: bool = False
     gtext: str = ""
     cp: CondParse = field(default_factory=CondParse)
 
@@ -208,6 +214,19 @@ def _prepare(t: _Turn) -> None:
     t.text = _blank(t.text, spans)
     t.hits = find_columns(t.text, t.sheet)
     t.out.hits = len(t.hits)
+
+
+def _rule_versus_overall(t: _Turn) -> None:
+    """各部门平均月薪…高于公司平均的 / how does each compare to the overall average: in a grouping, each group's
+    figure beside the whole table's; the words are read here, never as a comparison of files or a filter."""
+    if not (BY_WORD.search(t.text) and lx.GROUP.search(t.text)):
+        return
+    spans = [m.span() for m in lx.VERSUS_OVERALL.finditer(t.text) if m.group(0).strip()]
+    if spans:  # 与整体平均比较 / compare each … with the overall average: the comparison word is read here too
+        spans += [m.span() for m in lx.EXPLORE_COMPARE.finditer(t.text)]
+        t.versus_overall = True
+        t.spans.extend(spans)
+        t.text = _blank(t.text, spans)
 
 
 def _rule_worded(t: _Turn) -> None:
@@ -480,7 +499,7 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
     clause = re.split(r"[,;]", text[j:], maxsplit=1)[0]
     word = b.group(0).casefold()
     before = text[max(0, b.start() - 30) : b.start()]
-    if word in ("每个", "每一个", "各个", "各", "per", "for each", "for every", "其他", "其余", "其它", "剩下的", "其他的") or word.startswith("group"):
+    if word in ("每个", "每一个", "各个", "各", "per", "for each", "for every", "in each", "in every", "within each", "within every", "其他", "其余", "其它", "剩下的", "其他的") or word.startswith("group"):
         return "group"
     if word.startswith(("sort", "order", "rank")):
         return "sort"
@@ -522,7 +541,7 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     if role is None or role == "none":
         return
     word = b.group(0).casefold()
-    if role == "group" and word in ("per", "每", "每个", "每一个", "for each", "for every") and all(c and _id_like(c, t.sheet) for c, _, _ in keys):
+    if role == "group" and word in ("per", "每", "每个", "每一个", "for each", "for every", "in each", "in every") and all(c and _id_like(c, t.sheet) for c, _, _ in keys):
         t.key_spans.append((b.start(), j))
         return  # average revenue per order: one value per row, so an overall average
     for c, r, cl in keys:
@@ -568,7 +587,8 @@ def _rule_sort(t: _Turn) -> None:
                 t.spans.append((h.start, h.end))
     direction = {"direction_said": True} if (DESC.search(t.text) or ASC.search(t.text)) else {}
     at = sm.start() if sm else t.key_spans[0][0] if t.key_spans else 0
-    t.add(at, Op("sort", {"by": t.sort_keys, "ascending": not DESC.search(t.text), **direction}))
+    ascending = bool(ASC.search(t.text)) or not DESC.search(t.text)  # 从低到高排名: the written direction wins over 排名's own
+    t.add(at, Op("sort", {"by": t.sort_keys, "ascending": ascending, **direction}))
 
 
 def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: list[dict[str, str]], unres: list[dict[str, Any]]) -> None:
@@ -588,6 +608,8 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
             if back:
                 raw = re.sub(r"^.*(?:里|中|内|在|把|的|算一下|计算|求)", "", back.group(1)) or back.group(1)
                 col, how, closest = resolve_column(raw, t.sheet)
+    if col and agg in ("mean", "sum") and (col in t.group_keys or col not in t.sheet.numeric):
+        return  # 各部门…公司平均的部门: a key or a text column is never averaged or added up
     if col:
         measures.append({"column": col, "agg": agg})
     elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一"):
@@ -623,6 +645,10 @@ def _rule_group(t: _Turn) -> None:
                 measures.append({"agg": "count"})
             else:
                 _measure_at(t, blanked, am, agg, measures, unres)
+    if not any("column" in m for m in measures):  # 每个区域最高的销售额 / the highest amount in each region: the largest value
+        for agg, rxp in EXTREME_WORDS:
+            for am in islice(rxp.finditer(blanked), MAX_KEYS):
+                _measure_at(t, blanked, am, agg, measures, [])
     if not any("column" in m for m in measures):
         measures += _measures_beside(t)
     has_measure = [m for m in measures if "column" in m]
@@ -631,6 +657,8 @@ def _rule_group(t: _Turn) -> None:
     else:
         measures = has_measure
     args: dict[str, Any] = {"keys": list(dict.fromkeys(t.group_keys)), "measures": measures}
+    if t.versus_overall and args["keys"]:
+        args["versus_overall"] = True
     if unres:
         args["unresolved"] = unres
         t.unresolved(len(unres))
@@ -678,8 +706,38 @@ def _rule_top_n(t: _Turn) -> None:
         low_first = bool(re.search(r"最(?:低|小|少|早|旧|老)|(?<![a-z])(?:lowest|smallest|earliest|oldest|bottom)(?![a-z])", text, re.I | re.A))
         by_col = by[0] if by else (t.sort_keys[0] if t.sort_keys else None)
         top: dict[str, Any] = {"n": int(n or 10), "by": by_col, "ascending": low_first}
+        keyless = [o for _, o in t.found if o.kind == "group" and not o.args.get("keys") and not o.args.get("unresolved")
+                   and [x.get("column") for x in o.args.get("measures", [])] == [by_col]]  # 平均销售额前2的区域
+        key = _ranked_key(t, m) if by_col in sheet.numeric and (not t.has("group") or keyless) else None
+        if key is not None:  # 销售额前三的销售员: a salesperson sells on many rows, so each one's total is ranked
+            agg = keyless[0].args["measures"][0].get("agg", "sum") if keyless else "sum"
+            t.found = [(i, o) for i, o in t.found if not any(o is g for g in keyless)]
+            t.add(m.start(), Op("group", {"keys": [key.column], "measures": [{"column": by_col, "agg": agg}], "question": True}))
+            t.add(m.start() + 1, Op("top_n", {**top, "by": None, "question": True}))
+            t.spans += [m.span(), (key.start, key.end)]
+            return
         t.add(m.start(), Op("top_n", {**top, **_top_within(t, by_col)}))
         t.spans.append(m.span())
+
+
+RANKED_TAIL = lazy(r"\s*(?:是|为|有)?\s*(?:谁|哪些|哪几[个位家]|是哪些|是谁|(?:的)?名单|$|[，,。？?])|\s*(?:and|with|by|who)(?![a-z])|\s*$", re.I | re.A)
+
+
+def _ranked_key(t: _Turn, m: re.Match[str]) -> ColumnHit | None:
+    """The one text column a ranking names as what is ranked (前三的销售员 / top 3 salespeople), when its values repeat
+    across rows; a column of unique names (订单号) is a ranking of rows and is left to the row ranking."""
+    from modes.conditions import ANY_OP
+
+    sheet = t.sheet
+    named = [h for h in t.hits if t.free(h.start) and h.column not in sheet.numeric and h.column not in sheet.dates
+             and not ANY_OP.match(t.text, h.end) and not re.match(r"\s*(?:里|中|内|in|within)(?![a-z])", t.text[h.end :], re.I | re.A)]
+    after = [h for h in named if h.start >= m.end() and re.fullmatch(r"\s*(?:的|个|位|名|家)?\s*", t.text[m.end() : h.start])]
+    around = after or [h for h in named if h.end <= m.start()]
+    if len(around) != 1:
+        return None
+    key = around[0]
+    vals = sheet.values.get(key.column)
+    return key if vals and sheet.rows > len(vals) else None
 
 
 TOTAL_ASKED = lazy(r"合计|总和|总额|总计|求和|汇总|平均|均值|总(?:销售|金额|数|量)|(?<![a-z])(?:totals?|sum|average|mean|avg)(?![a-z])", re.I | re.A)
@@ -700,6 +758,9 @@ def _top_within(t: _Turn, by: str | None) -> dict[str, Any]:
     return {"by": measure, "within": list(g.args["keys"])}
 
 
+CLEANING_OBJECT = lazy(r"\s*(?:掉)?(?:里的|中的|的)?\s*(?:首尾|前后|两端|多余的?)?\s*(?:空格|空白|多余|重复|换行)")
+
+
 def _rule_filter(t: _Turn) -> None:
     """Filter and delete rows: the conditions in what no other rule read."""
     cond_text = _blank(t.text, t.spans)
@@ -707,9 +768,8 @@ def _rule_filter(t: _Turn) -> None:
     fm = lx.FILTER.search(cond_text)
     if fm and not cp.conds and fm.group(0) in ("只看", "只显示") and re.search(r"sheet|工作表|表|页", cond_text[fm.end() : fm.end() + 20], re.I | re.A):
         fm = None  # 只看订单那个sheet: which sheet, not which rows
-    dm = lx.DELETE_ROWS.search(cond_text)
-    if dm and re.match(r"\s*(?:里的|中的|的)?\s*(?:空格|空白|多余|首尾|重复|换行)", cond_text[dm.end() :]):
-        dm = None  # 去掉空格 is cleaning, not deleting rows
+    # 去掉空格 / 删除重复行 is cleaning, not deleting rows; a later 删掉 may still delete (…、金额为空的删掉)
+    dm = next((d for d in lx.DELETE_ROWS.finditer(cond_text) if not CLEANING_OBJECT.match(cond_text, d.end())), None)
     if not (cp.conds or fm or dm):
         return
     conds = list(cp.conds)
@@ -723,12 +783,27 @@ def _rule_filter(t: _Turn) -> None:
         logic = "or" if logic == "and" and len(conds) > 1 else "and"
     unres_c = [c for c in conds if c.column is None]
     args: dict[str, Any] = {"conditions": conds, "logic": logic, "delete": bool(dm)}
+    doubts = [_years_or_amounts(c, t.sheet) for c in conds if _years_or_amounts(c, t.sheet)]
+    if doubts:
+        args["doubts"] = doubts
     if unres_c:
         args["unresolved"] = [_unres(c.raw, c.closest) for c in unres_c]
         t.unresolved(len(unres_c))
     starts = [s for s, _ in cp.spans] + ([fm.start()] if fm else []) + ([dm.start()] if dm else [])
     t.add(min(starts), Op("filter", args))
     t.out.hits += len([c for c in cp.conds if c.how != "default"])
+
+
+def _years_or_amounts(c: Cond, sheet: SheetInfo) -> tuple[str, str, str] | None:
+    """销售额 between 2018 and 2020 where a date column holds those years: amounts or a period? Said, never guessed."""
+    if c.how == "bare_years":
+        lo, hi = (str(v.get("date", ""))[:4] if isinstance(v, dict) else str(v) for v in (c.value, c.value2))
+        return ("slot", f"{lo}–{hi} 按 {c.column} 的年份理解，不是数值", f"{lo}–{hi} read as years of {c.column}, not as amounts")
+    if c.op != "between" or c.column in sheet.dates or not all(isinstance(v, int) and 1900 <= v <= 2100 for v in (c.value, c.value2)):
+        return None
+    if not any(lo <= c.value2 and c.value <= hi for d, (lo, hi) in sheet.years.items() if d in sheet.dates):
+        return None
+    return ("slot", f"{c.value}–{c.value2} 按 {c.column} 的数值理解，不是年份", f"{c.value}–{c.value2} read as values of {c.column}, not as years")
 
 
 def _rule_row_count(t: _Turn) -> None:
@@ -829,7 +904,7 @@ def _rule_profile(t: _Turn) -> None:
 
 # the rules of one turn, in the order they run: a later rule sees what the earlier ones read
 TURN_RULES = (
-    _prepare, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
+    _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
     _rule_keys, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
     _rule_values_question, _rule_value_question, _rule_bare_comparison, _rule_count_question, _rule_head,
@@ -837,14 +912,17 @@ TURN_RULES = (
 )
 
 
+WHOLE_CONDITION = lazy(r"条件|筛选|(?<![a-z])(?:condition|filter)", re.I | re.A)
+
+
 def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     """Operations of one turn (file and sheet names already blanked out)."""
-    t = _Turn(text, sheet, flags, TurnOps(correction=bool(lx.CORRECTION.search(text))))
+    t = _Turn(text, sheet, flags, TurnOps(correction=bool(lx.CORRECTION.search(text)), whole_condition=bool(WHOLE_CONDITION.search(text))))
     for rule in TURN_RULES:
         rule(t)
     out = t.out
     out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans)
-    found = sorted(t.found, key=lambda f: f[0])
+    found = _filter_first(sorted(t.found, key=lambda f: f[0]))
     exports = [o for _, o in found if o.kind == "export"]
     out.ops = [o for _, o in found if o.kind != "export"] + exports[:1]
     for o in out.ops:
@@ -852,6 +930,22 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             if c.how == "typo":
                 out.typos.append(c.raw)
     return out
+
+
+def _filter_first(found: list[tuple[int, Op]]) -> list[tuple[int, Op]]:
+    """total 销售额 between 2018 and 2020 / 合计…只看2019年: a filter on a column the summary drops is over the rows,
+    so it runs before the summary, wherever it was written."""
+    for i, (at, g) in enumerate(found):
+        if g.kind != "group" or g.args.get("unresolved"):
+            continue
+        kept = set(g.args.get("keys") or []) | {m.get("column") for m in g.args.get("measures") or []}
+        later = [(a, o) for a, o in found[i + 1 :] if o.kind == "filter" and any(
+            getattr(c, "column", None) and c.column not in kept for c in o.args.get("conditions") or [])]
+        if later:
+            rest = [f for f in found if not any(f[1] is o for _, o in later)]
+            j = next(k for k, f in enumerate(rest) if f[1] is g)
+            return rest[:j] + [(at, o) for _, o in later] + rest[j:]
+    return found
 
 
 NEGATE = {"eq": "ne", "ne": "eq", "gt": "le", "ge": "lt", "lt": "ge", "le": "gt", "in": "not_in", "not_in": "in",

@@ -14,6 +14,10 @@ CHAT = {
     "greeting": ("你好！我是问清，帮你处理表格：预览、筛选、排序、汇总、去重、导出……直接告诉我要对哪个文件做什么就行。",
                  "Hi! I'm wenqing. I work on your spreadsheets: preview, filter, sort, summarise, dedupe, export… Tell me which file and what to do."),
     "thanks": ("不客气！还有表格要处理随时叫我。", "You're welcome! Tell me whenever there's another table to handle."),
+    "farewell": ("再见！下次有表格要处理随时找我。", "Bye! Come back whenever there's a table to handle."),
+    "deliver": ("问清不能发邮件、打印或上传文件，只在本机处理表格。我可以把表格（或处理后的结果）导出成 xlsx 或 csv 存到 outputs/，你再自己发送：比如说“把它导出成excel”。",
+                "wenqing cannot send email, print or upload files; it only works on tables on this machine. I can export the table (or a result) "
+                "as xlsx or csv into outputs/ for you to send, e.g. “export it to excel”."),
     "venting": ("辛苦了，表格的活儿确实磨人。把要做的事告诉我，比如“筛选 X.xlsx 里评分大于4的行”，我来跑。",
                 "That sounds tiring. Tell me what needs doing, e.g. “filter X.xlsx where rating > 4”, and I'll run it."),
     "about": ("我是问清（wenqing），一个在终端里帮你处理表格的助手：能预览、筛选、排序、分组汇总、去重、清洗、加计算列、对比和导出 xlsx/xls/csv。"
@@ -183,3 +187,24 @@ def _cols_hint(r: Request, lang: str) -> str:
     if not r.closest:
         return ""
     return ("现有列：" if lang == "zh" else "Columns: ") + ("、" if lang == "zh" else ", ").join(r.closest[:12])
+
+
+SLOT_NAMES = {"file": ("文件", "file"), "condition": ("条件", "condition"), "group_by": ("分组的列", "column to group by"),
+              "sort_by": ("排序的列", "column to sort by"), "columns": ("列", "columns"), "intent": ("要做的事", "what to do")}
+
+
+def not_matched(said: str, slot: str, choices: list[str], lang: str, again: bool = False) -> str:
+    """Asked once already and the answer still fits nothing: say what could not be matched and offer the choices."""
+    zh = lang == "zh"
+    what = SLOT_NAMES.get(slot, ("列", "column"))[0 if zh else 1]
+    said = said.strip()[:40]
+    listed = ("、" if zh else ", ").join(choices[:12])
+    if zh:
+        head = f"“{said}”里没有我能对上的{what}。" if said else f"还缺{what}。"
+        pick = f"可以直接回复其中一个：{listed}。" if listed else ""
+        tail = "也可以换个说法，或回复“取消”。" if not again else "如果都不是，请换个说法描述要做的事，或回复“取消”。"
+        return head + pick + tail
+    head = f"I could not match a {what} in “{said}”. " if said else f"The {what} is still missing. "
+    pick = f"Reply with one of: {listed}. " if listed else ""
+    tail = "Or say it another way, or 'cancel'." if not again else "If none of these, describe the task another way, or reply 'cancel'."
+    return head + pick + tail

@@ -132,7 +132,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     """Resolve the files an utterance names, describes or points at."""
     low = text.casefold()
     ref = FileRef()
-    files = [f for f in catalog.files if not restrict or f.path in restrict]
+    allowed = set(restrict or ())
+    files = [f for f in catalog.files if f.path in allowed] if allowed else list(catalog.files)
     hits = _exact_names(low, catalog, ref)  # (position, path, how)
     # paths that leave the workspace are named back as such, never resolved
     for m in OUTSIDE_PATH.finditer(text):
@@ -142,8 +143,10 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     _names_with_extension(text, catalog, ref, hits)
     if not hits and not ref.missing_name and _missing_file_shaped(text, catalog, ref):
         return _with_format(ref, text)
+    # only files with a stem a typo can be looked for in, or a word of a name the text may use, can be found in it
+    near = _files_worth_reading(low, catalog, files) if not hits else []
     if not hits:
-        _stem_typos(low, files, ref, hits)
+        _stem_typos(low, near, ref, hits)
     full = [catalog.get(p) for _, p, h in hits if h == "named"]
     if full:  # 订单_筛选.csv 里…订单数: 订单 is part of the name given in full, not another file
         stems = [f.stem.casefold() for f in full if f is not None]
@@ -159,7 +162,7 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     if ref.missing_name:
         ref.how = "missing"
         return _with_format(ref, text)
-    if _described(low, files, restrict, ref):
+    if _described(low, near, restrict, ref):
         return _with_format(ref, text)
     # 4. deixis: this file / it
     d = lx.DEICTIC.search(text)
@@ -183,7 +186,7 @@ NEXT_EXTENSION = lazy(r"\.[a-z]{2,4}(?![a-z])")
 def _exact_names(low: str, catalog: Catalog, ref: FileRef) -> list[tuple[int, str, str]]:
     """1. exact names, with or without the extension, and the folder prefix if any (longest names first)."""
     hits: list[tuple[int, str, str]] = []
-    for path, needles in catalog.name_needles:
+    for path, needles in catalog.needles_in(low):  # only names whose start the text holds can be found in it
         for needle, how in needles:
             start = 0
             while (i := low.find(needle, start)) >= 0:
@@ -252,17 +255,27 @@ def _stem_typos(low: str, files: list[FileInfo], ref: FileRef, hits: list[tuple[
     text_pairs = Counter(low[i : i + 2] for i in range(len(low) - 1))
     for f in files:
         st = f.stem.casefold()
-        if len(st) < 4 or re.search(r"[_\-\s.]", st):
+        shape = _typo_shape(st)
+        if shape is None:
             continue
-        tol = 1 if len(st) < 8 else 2
-        if sum((Counter(st) & text_chars).values()) < len(st) - tol:
+        tol, chars, pairs = shape
+        if sum((chars & text_chars).values()) < len(st) - tol:
             continue  # each edit changes one character at most: no window of the text can be this close
-        if sum((Counter(st[i : i + 2] for i in range(len(st) - 1)) & text_pairs).values()) < len(st) - 1 - 3 * tol:
+        if sum((pairs & text_pairs).values()) < len(st) - 1 - 3 * tol:
             continue  # nor can it share enough neighbouring pairs (an edit breaks three at most)
         at = _typo_window(low, st, tol, ref.spans)
         if at is not None:
             ref.spans.append(at)
             hits.append((at[0], f.path, "fuzzy"))
+
+
+@functools.lru_cache(maxsize=8192)
+def _typo_shape(st: str) -> tuple[int, Counter[str], Counter[str]] | None:
+    """(edits allowed, letters, neighbouring pairs) of a casefolded stem a typo is looked for in; None for a short
+    stem or one of several words (those are matched by their words)."""
+    if len(st) < 4 or re.search(r"[_\-\s.]", st):
+        return None
+    return (1 if len(st) < 8 else 2), Counter(st), Counter(st[i : i + 2] for i in range(len(st) - 1))
 
 
 def _typo_window(low: str, st: str, tol: int, spans: list[tuple[int, int]]) -> tuple[int, int] | None:
@@ -277,6 +290,32 @@ def _typo_window(low: str, st: str, tol: int, spans: list[tuple[int, int]]) -> t
             if edit_distance(low[i : i + size], st, tol) <= tol:
                 return (i, i + size)
     return None
+
+
+def _files_worth_reading(low: str, catalog: Catalog, files: list[FileInfo]) -> list[FileInfo]:
+    """Those of the files the typo and description steps can find in the text: a stem written as one word, or a word
+    of its name that may hit (_may_hit). Names sharing their words are judged once per word."""
+    index = catalog.derived.get("stem_words")
+    if not isinstance(index, tuple):
+        typo_able = {f.path for f in catalog.files if _typo_shape(f.stem.casefold()) is not None}
+        by_word: dict[str, set[str]] = {}
+        for f in catalog.files:
+            for t in stem_tokens(f):
+                by_word.setdefault(t, set()).add(f.path)
+        index = catalog.derived["stem_words"] = (typo_able, by_word)
+    typo_able, by_word = index
+    keep = set(typo_able)
+    for t, paths in by_word.items():
+        if not paths <= keep and _may_hit(t, low):
+            keep |= paths
+    return [f for f in files if f.path in keep]
+
+
+def _inside_values(low: str, spans: list[tuple[int, int]], files: list[FileInfo], path: str) -> bool:
+    """Every span of the description lies inside a longer cell value another table holds, written in the text."""
+    occ = [(m.start(), m.end()) for f in files if f.path != path and f.is_table for sh in f.sheets for vs in sh.values.values()
+           for v in vs if len(v) >= 2 and v.casefold() in low for m in re.finditer(re.escape(v.casefold()), low)]
+    return bool(spans) and all(any(a <= x and y <= b and b - a > y - x for a, b in occ) for x, y in spans)
 
 
 def _described(low: str, files: list[FileInfo], restrict: list[str] | None, ref: FileRef) -> bool:
@@ -299,6 +338,8 @@ def _described(low: str, files: list[FileInfo], restrict: list[str] | None, ref:
             for p in own:
                 ref.spans += scores[p][2]
             return True
+    if len(strong) == 1 and _inside_values(low, scores[strong[0]][2], files, strong[0]):
+        return False  # 技术部和销售部的月薪: 销售 inside 销售部, a value of another table, not a description of 销售订单
     if len(strong) == 1:
         ref.how, ref.paths = "description", strong
         ref.spans += scores[strong[0]][2]
@@ -406,8 +447,11 @@ def _with_format(ref: FileRef, text: str) -> FileRef:
 def _closest_file(stem_run: str, raw: str, catalog: Catalog) -> str | None:
     """A name with an extension that is one small typo away from a workspace file."""
     low = raw.casefold()
-    for f in catalog.files:
-        name = f.name.casefold()
+    ext = low.rsplit(".", 1)[-1]
+    # a window of the text as long as a name of six characters or more holds the text's extension whenever that is
+    # four letters or fewer: only names with the same extension can then be one typo away
+    names = _names_by_extension(catalog).get(ext, []) if "." in low and len(ext) <= 4 else [(f.path, f.name.casefold()) for f in catalog.files]
+    for path, name in names:
         for k in range(len(low) - len(name) - 1, len(low) - len(name) + 2):
             if k < 0:
                 continue
@@ -415,19 +459,71 @@ def _closest_file(stem_run: str, raw: str, catalog: Catalog) -> str | None:
             if cand.rsplit(".", 1)[-1] != name.rsplit(".", 1)[-1]:
                 continue
             if len(name) >= 6 and edit_distance(cand, name, 1) <= 1:
-                return f.path
+                return path
     return None
+
+
+def _names_by_extension(catalog: Catalog) -> dict[str, list[tuple[str, str]]]:
+    """Extension -> (path, casefolded name) of the files whose names have six characters or more, in catalog order."""
+    index = catalog.derived.get("names_by_extension")
+    if isinstance(index, dict):
+        return index
+    by_ext: dict[str, list[tuple[str, str]]] = {}
+    for f in catalog.files:
+        name = f.name.casefold()
+        if len(name) >= 6:
+            by_ext.setdefault(name.rsplit(".", 1)[-1], []).append((f.path, name))
+    catalog.derived["names_by_extension"] = by_ext
+    return by_ext
+
+
+StemRow = tuple[str, str, tuple[str, ...], frozenset[str]]  # path, casefolded stem, its words, its words and itself
+
+
+@dataclass(frozen=True)
+class _Stems:
+    """A row for every table file, each letter -> (row, how often the stem has it), and every stem word."""
+
+    rows: list[StemRow]
+    by_letter: dict[str, list[tuple[int, int]]]
+    words: frozenset[str]
+
+
+def _table_stems(catalog: Catalog) -> _Stems:
+    """The table files' stems, indexed once per catalog."""
+    index = catalog.derived.get("table_stems")
+    if not isinstance(index, _Stems):
+        rows: list[StemRow] = []
+        by_letter: dict[str, list[tuple[int, int]]] = {}
+        for i, f in enumerate(catalog.tables):
+            st, toks = f.stem.casefold(), tuple(stem_tokens(f))
+            rows.append((f.path, st, toks, frozenset(toks + (st,))))
+            for ch, n in Counter(st).items():
+                by_letter.setdefault(ch, []).append((i, n))
+        index = catalog.derived["table_stems"] = _Stems(rows, by_letter, frozenset(t for r in rows for t in r[2]))
+    return index
 
 
 def _close_names(name: str, catalog: Catalog) -> list[str]:
     low = name.casefold()
     stem = low.rsplit(".", 1)[0]
     scored = []
-    for f in catalog.tables:
-        r = difflib.SequenceMatcher(None, stem, f.stem.casefold()).ratio()
-        shared = set(re.findall(r"[a-z]{3,}|[\u4e00-\u9fff]{2,}", stem)) & set(stem_tokens(f) + [f.stem.casefold()])
-        if r >= 0.5 or shared or any(t in stem for t in stem_tokens(f)):
-            scored.append((-(r + len(shared)), f.path))
+    words = set(re.findall(r"[a-z]{3,}|[\u4e00-\u9fff]{2,}", stem))
+    stems = _table_stems(catalog)
+    rows = stems.rows
+    common: dict[int, int] = {}  # row -> letters in common with the stem, counted as SequenceMatcher.quick_ratio does
+    for ch, n in Counter(stem).items():
+        for i, m in stems.by_letter.get(ch, ()):
+            common[i] = common.get(i, 0) + min(n, m)
+    inside = {t for t in stems.words if t in stem}  # the stem words written in the name
+    for i in sorted(common) if stem else range(len(rows)):  # a name with no letter in common shares no word either
+        path, fstem, toks, named = rows[i]
+        shared = words & named
+        if not shared and inside.isdisjoint(toks) and 2 * common.get(i, 0) < 0.5 * (len(stem) + len(fstem)):
+            continue  # the letters in common bound SequenceMatcher.ratio from above (its quick_ratio): not close enough
+        r = difflib.SequenceMatcher(None, stem, fstem).ratio()
+        if r >= 0.5 or shared or not inside.isdisjoint(toks):
+            scored.append((-(r + len(shared)), path))
     return [p for _, p in sorted(scored)[:4]]
 
 

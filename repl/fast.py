@@ -128,7 +128,9 @@ def plain_args(argv: list[str], values: dict[str, str], words_allowed: int) -> d
 
 def run_plain(argv: list[str]) -> int | None:
     """Run a plain `wenqing [options]` or `wenqing decide ...` and return its exit code; None when the command
-    line is not plain."""
+    line is not plain. A bug is said in one short line (the details go to the workspace's error log)."""
+    args: dict[str, Any] | None = None
+    words: list[str] = []
     try:
         if argv[:1] == ["decide"]:
             args = plain_args(argv[1:], {**VALUES, "--batch": "batch"}, 1)
@@ -144,3 +146,34 @@ def run_plain(argv: list[str]) -> int | None:
         return session(**args)
     except CliExit as e:
         return e.code
+    except KeyboardInterrupt:
+        say("已中断。" if not _english(words) else "Interrupted.", err=True)
+        return 130
+    except Exception as e:  # a bug: one line for the user, the traceback in the error log
+        where = _log_bug(args["workspace"] if args else None, e)
+        if _english(words):
+            say(f"Something went wrong (internal error {type(e).__name__}); the command did not finish. {where[1]}".rstrip(), err=True)
+        else:
+            say(f"出错了（内部错误 {type(e).__name__}），命令没有完成。{where[0]}", err=True)
+        return 1
+
+
+def _english(words: list[str]) -> bool:
+    """The request of the command line is written in English."""
+    from modes.text import language
+
+    return bool(words) and language(words[0]) == "en"
+
+
+def _log_bug(workspace: Path | None, e: BaseException) -> tuple[str, str]:
+    """Append the traceback to <workspace>/.wenqing/errors.log; (Chinese hint, English hint) saying where it is."""
+    if workspace is None or not workspace.is_dir():
+        return "", ""
+    try:
+        from repl.loop import log_error
+        from tools.workspace import Workspace
+
+        hint = log_error(Workspace.at(workspace), e)
+    except Exception:  # noqa: BLE001  (the log is a help, never a second failure)
+        return "", ""
+    return (hint, "Details are in .wenqing/errors.log.") if hint else ("", "")

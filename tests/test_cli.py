@@ -154,3 +154,24 @@ def test_trace_json_is_parsed_and_stable(ws_dir):
     t = json.loads(wq("trace", "--workspace", str(ws_dir), "--json").stdout)
     assert list(t)[:3] == ["trace_id", "turn", "utterance"] and t["decision"]["next"] == "execute"
     assert t["plan"]["steps"][0]["toolHint"] == "profile_dataset" and t["events"][2]["outputs"]["rows"] == 60
+
+
+def test_a_bug_on_the_plain_command_line_is_one_short_line_and_logged(ws_dir, monkeypatch, capsys):
+    import engine.batch
+    from repl.fast import run_plain
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("bug in decide")
+
+    monkeypatch.setattr(engine.batch, "decide_one", boom)
+    assert run_plain(["decide", "--workspace", str(ws_dir), "北京_poi.xlsx按评分排序"]) == 1
+    err = capsys.readouterr().err
+    assert err == "出错了（内部错误 RuntimeError），命令没有完成。详情记录在 .wenqing/errors.log。\n"
+    assert run_plain(["decide", "-w", str(ws_dir), "sort the poi file by rating"]) == 1
+    assert capsys.readouterr().err == ("Something went wrong (internal error RuntimeError); the command did not finish. "
+                                       "Details are in .wenqing/errors.log.\n")
+    log = (ws_dir / ".wenqing" / "errors.log").read_text(encoding="utf-8")
+    assert log.count("RuntimeError: bug in decide") == 2 and "Traceback" in log
+    # a workspace that does not exist is said as before, and nothing is logged anywhere
+    assert run_plain(["decide", "--workspace", str(ws_dir / "nope"), "你好"]) == 2
+    assert "工作区不存在" in capsys.readouterr().err

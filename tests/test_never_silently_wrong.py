@@ -298,10 +298,14 @@ NAMES = [
 
 @pytest.mark.parametrize("utterance,make_check,must_run", NAMES)
 def test_names_numbers_and_year_columns_are_read_as_written(ws_root, utterance, make_check, must_run):
-    if "至" in utterance:  # a range of year columns is not a period: never a date filter, never a silent guess
-        tr = talk(ws_root, [utterance])
-        assert tr.run is None and tr.decision.next in WAITS, tr.run and tr.run.answer
+    if "至" in utterance:  # a range of year columns is a range of columns: never a date filter, each row's total over it
+        tr = talk(ws_root, [utterance], confirm=True)
         assert "日期" not in tr.decision.reply
+        assert tr.run is not None and tr.run.table is not None, tr.decision.reply
+        got = tr.run.table
+        years = _years(ws_root)
+        want = years.set_index("地区")[[f"{y}年" for y in range(2015, 2021)]].sum(axis=1)
+        assert dict(zip(got["地区"], got["合计"], strict=True)) == pytest.approx(want.to_dict())
         return
     verdict(ws_root, [utterance], make_check(ws_root), must_run)
 

@@ -110,9 +110,10 @@ def test_the_top_groups_by_a_total_stay_groups(ws):
     assert sorted(got["区域"]) == sorted(totals.index)
 
 
-def test_each_written_with_in_is_restated_not_run_on_the_whole_table(ws):
-    reply = restated(ws, "orders.csv top 2 orders by 销售额 in each 区域")
-    assert "区域" in reply
+def test_each_written_with_in_is_per_group_never_the_whole_table(ws):
+    df = orders(ws)
+    got = table_of(ws, talk(ws, "orders.csv top 2 orders by 销售额 in each 区域"))
+    assert sorted(got["订单号"]) == sorted(df.sort_values("销售额", ascending=False).groupby("区域").head(2)["订单号"])
 
 
 def test_the_n_largest_rows_by_a_column_named_in_chinese(ws):

@@ -53,6 +53,8 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
         raise ToolArgError(f"有 {len(table)} 个{'点' if kind == 'scatter' else '类别'}，超过 {limit} 个，图会看不清；请先分组汇总或筛选。",
                            f"{len(table)} {'points' if kind == 'scatter' else 'categories'} exceed {limit}; group or filter first.")
     data = table[[x] + y].copy()
+    if data[x].isna().any():  # a blank category is a slice or bar of its own, named as blank, never "nan"
+        data[x] = data[x].astype(object).where(data[x].notna(), "（空白）")
     for c in y:
         data[c] = pd.to_numeric(data[c], errors="coerce")
         if data[c].notna().sum() == 0:

@@ -287,10 +287,35 @@ def head_rows(table: pd.DataFrame, n: int = 10) -> ToolResult:
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out, n)})
 
 
+VERSUS = {"zh": ("与整体平均之差", "高于整体平均", "与各组平均之差", "高于各组平均", "是", "否"),
+          "en": ("vs_overall_mean", "above_overall_mean", "vs_mean_of_groups", "above_mean_of_groups", "yes", "no")}
+
+
+def versus_overall_columns(out: pd.DataFrame, keys: list[str], measures: list[dict[str, str]], overall: dict[str, float], lang: str) -> dict[str, Any]:
+    """Each group's figure beside the whole table's: a mean against the mean of all rows, any other figure against
+    the mean of the groups' figures. Adds a difference and a yes/no column per measure; returns the facts."""
+    words = VERSUS.get(lang, VERSUS["zh"])
+    facts: list[dict[str, Any]] = []
+    for m in measures:
+        name = measure_name(m["column"], m["agg"], lang)
+        values = pd.to_numeric(out[name], errors="coerce")
+        rows_mean = m["agg"] == "mean" and m["column"] in overall
+        ref = overall[m["column"]] if rows_mean else float(values.mean())
+        diff_word, above_word = (words[0], words[1]) if rows_mean else (words[2], words[3])
+        out[f"{name}_{diff_word}"] = (values - ref).round(2)
+        out[f"{name}_{above_word}"] = [words[4] if v > ref else words[5] for v in values]
+        label = out[keys].map(lambda v: ("（空白）" if lang == "zh" else "(blank)") if pd.isna(v) else str(v)).agg("、".join, axis=1)
+        facts.append({"measure": name, "reference": _round(ref), "rows_mean": rows_mean,
+                      "above": [label[i] for i in range(len(out)) if values.iloc[i] > ref]})
+    return {"versus_overall": facts}
+
+
 @tool
-def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, str]] | None = None, lang: str = "zh") -> ToolResult:
+def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, str]] | None = None, lang: str = "zh",
+                    versus_overall: bool = False) -> ToolResult:
     """Group by one or more keys and summarise measures (count, sum, mean, min, max); no measure counts rows.
-    Result columns are named in the request's language (lang: zh or en)."""
+    Result columns are named in the request's language (lang: zh or en). versus_overall adds, per measure, each
+    group's difference from the overall figure and whether it is above it."""
     rows = ROWS.get(lang, ROWS["zh"])
     measures = [m for m in measures or [] if m.get("column")]  # a bare count is the row count, always included
     _need_columns(table, keys + [m["column"] for m in measures])
@@ -314,7 +339,12 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
             parts[measure_name(m["column"], m["agg"], lang)] = col.groupby([table[k] for k in keys], dropna=False, sort=True).agg(m["agg"])
         parts[rows] = g.size()
         out = pd.DataFrame(parts).reset_index()
-    return ToolResult(out, {"rows_in": len(table) + skipped, "rows_out": len(out), "groups": len(out), "skipped_totals": skipped}, {"sample": _sample(out, 20)})
+    extra: dict[str, Any] = {}
+    if versus_overall and keys and measures:
+        overall = {m["column"]: float(pd.to_numeric(table[m["column"]], errors="coerce").mean()) for m in measures if m["agg"] == "mean"}
+        extra = versus_overall_columns(out, keys, measures, overall, lang)
+    return ToolResult(out, {"rows_in": len(table) + skipped, "rows_out": len(out), "groups": len(out), "skipped_totals": skipped, **extra},
+                      {"sample": _sample(out, 20)})
 
 
 @tool

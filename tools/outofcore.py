@@ -351,7 +351,8 @@ def _measure(table: BigTable, m: dict[str, str]) -> str:
     return f"{'avg' if agg == 'mean' else agg}({x})"
 
 
-def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, str]] | None = None, lang: str = "zh") -> ToolResult:
+def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, str]] | None = None, lang: str = "zh",
+                    versus_overall: bool = False) -> ToolResult:
     import pandas as pd
 
     from tools.ops import ROWS, measure_name
@@ -372,7 +373,14 @@ def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, s
         ks = ", ".join(q(k) for k in keys)
         out = table.fetch(f"SELECT {ks}, {', '.join(cols)} FROM ({table.sql}) GROUP BY {ks} ORDER BY "
                           + ", ".join(f"{q(k)} ASC NULLS LAST" for k in keys))
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "groups": len(out)}, {"sample": _sample(out, 20)})
+    extra: dict[str, Any] = {}
+    if versus_overall and keys and measures:
+        from tools.ops import versus_overall_columns
+
+        means = [m for m in measures if m["agg"] == "mean"]
+        row = table.fetch(f"SELECT {', '.join(_measure(table, m) for m in means)} FROM ({table.sql})").iloc[0].tolist() if means else []
+        extra = versus_overall_columns(out, keys, measures, {m["column"]: float(v) for m, v in zip(means, row, strict=True)}, lang)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "groups": len(out), **extra}, {"sample": _sample(out, 20)})
 
 
 def deduplicate(table: BigTable, subset: list[str] | None = None) -> ToolResult:

@@ -181,9 +181,10 @@ def wide_growth(table: pd.DataFrame, first: str | None = None, last: str | None 
 
 @tool
 def wide_change(table: pd.DataFrame, first: str, last: str, rows: list[str] | None = None, above: float | None = None,
-                below: float | None = None) -> ToolResult:
+                below: float | None = None, top: int | None = None, lowest: bool = False, ranked: bool = False) -> ToolResult:
     """For a wide table: each row's change from one named period to another, and its rate (%) = (later − earlier) / earlier × 100;
-    with `above` / `below`, only the rows whose rate is above / below that many percent."""
+    with `above` / `below`, only the rows whose rate is above / below that many percent; `ranked` orders the rows by the
+    rate (highest first, or lowest first with `lowest`) and `top` keeps the first that many."""
     s = _series_or_refuse(table)
     for bound in (first, last):
         if bound not in s.columns:
@@ -200,11 +201,15 @@ def wide_change(table: pd.DataFrame, first: str, last: str, rows: list[str] | No
         out = out[rate > above]
     if below is not None:
         out = out[rate < below]
+    if ranked or top:
+        out = out.sort_values("增长率(%)", ascending=lowest, na_position="last", kind="stable")
+        out = out.head(top) if top else out
     out = out.reset_index(drop=True)
     said = [{"name": str(r[lab]) if lab else str(i + 1), "first": rnd(r[early]), "last": rnd(r[late]), "change": rnd(r["变化"]),
              "pct": rnd(r["增长率(%)"], 2)} for i, r in enumerate(out.head(8).to_dict("records"))]
     facts = {"rows_in": len(data), "rows_out": len(out), "first": early, "last": late, "label_column": lab, "above": above, "below": below,
-             "no_base": int(rate.isna().sum()), "rows": said}
+             "no_base": int(rate.isna().sum()), "rows": said,
+             **({"top": top, "lowest": lowest} if top else {"ranked": True, "lowest": lowest} if ranked else {})}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
 
