@@ -147,8 +147,10 @@ def test_an_outputs_path_is_that_file(shop):
 # ---------------------------------------------------------------- 2. corrections replace what they name, keep the rest
 
 
-@pytest.mark.parametrize("correction", ["不对，我是说筛选等级是A或B的行", "条件改成等级为A、B", "不对，是等级为B或者A的"])
-def test_a_correction_keeps_the_result_it_works_on(shop, correction):
+@pytest.mark.parametrize(("correction", "dept_kept"), [("不对，我是说筛选等级是A或B的行", False), ("条件改成等级为A、B", False),
+                                                    ("不对，是等级为B或者A的", True)])
+def test_a_correction_keeps_the_result_it_works_on(shop, correction, dept_kept):
+    """A whole new condition replaces the old one; a correction naming one column replaces that column's condition only."""
     root, d = shop
     s = Session(Workspace.at(root))
     staff = d["staff"]
@@ -158,7 +160,7 @@ def test_a_correction_keeps_the_result_it_works_on(shop, correction):
     assert tr.run is None and tr.decision.next == "restate_confirm", tr.decision.reply
     assert tr.decision.request.file.startswith("outputs/")
     got = written(root, s.turn("继续"))
-    want = staff[(staff["月薪"] > 20000) & staff["等级"].isin(["A", "B"])]
+    want = staff[(staff["月薪"] > 20000) & staff["等级"].isin(["A", "B"]) & ((staff["部门"] == "技术部") | (not dept_kept))]
     assert list(got["工号"]) == list(want["工号"])
 
 
