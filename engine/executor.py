@@ -16,7 +16,7 @@ from modes import opspec
 from modes.decision import Decision
 from tools import registry
 from tools.errors import ColumnMissing, ParseFailed, UserError
-from tools.outofcore import in_memory, is_big
+from tools.outofcore import Retype, counted_by_next_step, in_memory, is_big
 from tools.registry import ToolResult
 from tools.workspace import Workspace
 from tools.write import SAFETY_FACTS, About, safety_notes
@@ -33,6 +33,7 @@ RETOOL: dict[str, tuple[str, dict[str, Any]]] = {
 REPORT_TOOLS = {"describe_columns", "correlate_columns", "compare_tables"}
 WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list", "write_report", "write_chart"}
 COLUMN_ARGS = ("by", "keys", "columns", "column", "a", "b", "left", "subset", "on")
+COUNTING_TOOLS = {"group_summarize", "describe_columns"}  # their pass over a big file also takes a profile's counts
 
 
 @dataclass
@@ -159,13 +160,25 @@ def _reparam_derived(step: Step, columns: list[str]) -> Step | None:
 
 def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str, cache: Any = None,
             on_step: Callable[[int, int, str], None] | None = None) -> RunResult:
+    """Run the plan. A big file profiled just before a step that reads it whole is read once, by that step; when the
+    types taken from its first rows do not hold over the whole file, the plan runs again with the file checked first."""
+    try:
+        return _execute(plan, d, ws, audit, trace_id, cache, on_step, defer=True)
+    except Retype as e:
+        audit.event(trace_id, "run", "running -> retried", "每列的类型对整个文件成立", True, None, {}, {"message": str(e)[:200]}, 0)
+        return _execute(plan, d, ws, audit, trace_id, cache, on_step, defer=False)
+
+
+def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str, cache: Any,
+             on_step: Callable[[int, int, str], None] | None, defer: bool) -> RunResult:
     lang = d.lang
     result = RunResult("answered", None, current_file=d.request.file)
     table = None
     seen: set[str] = set()
     total_reflections = 0
     try:
-        for step in plan.steps:
+        for i, step in enumerate(plan.steps):
+            counted_next = defer and step.toolHint == "profile_dataset" and i + 1 < len(plan.steps) and plan.steps[i + 1].toolHint in COUNTING_TOOLS
             if on_step is not None:
                 on_step(step.step, len(plan.steps), step.action)
             attempts = 0
@@ -204,7 +217,11 @@ def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str,
                     args["about"] = about(plan, d)
                 t0 = time.perf_counter()
                 try:
-                    res = registry.call(current.toolHint, args)
+                    if counted_next:
+                        with counted_by_next_step():
+                            res = registry.call(current.toolHint, args)
+                    else:
+                        res = registry.call(current.toolHint, args)
                 except ParseFailed as e:
                     audit.event(trace_id, f"step:{step.step}", "running -> blocked", current.doneWhen, True, "parse_failed",
                                 {"tool": current.toolHint}, {"error": e.zh}, (time.perf_counter() - t0) * 1000)

@@ -29,6 +29,7 @@ EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("min", lazy(r"最低的?|最小的?|(?<![a-z])(?:the )?(?:lowest|smallest)(?![a-z])", re.I | re.A)),
 ]
 ASC = lazy(r"从低到高|从小到大|由低到高|由小到大|从旧到新|从早到晚|升序|正序|(?<![a-z])asc(?:ending)?(?![a-z])|lowest first|smallest first|oldest first|least first|fewest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排)?在前|倒数", re.I | re.A)
+RANK_WORD = lazy(r"排名|排行|名次|ranking", re.I)
 SORT_VERB = lazy(r"排|sort|order|rank|从高到低|从低到高|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
@@ -579,6 +580,8 @@ def _rule_sort(t: _Turn) -> None:
     sm = lx.SORT.search(t.text)
     if not (t.sort_keys or (sm and not t.explore)):
         return
+    if not t.sort_keys and sm and RANK_WORD.fullmatch(sm.group(0)) and lx.TOP_N.search(t.text):
+        return  # 销售额排名前三的销售员: the ranking is the top-N's, never a sort with no column
     if not t.sort_keys:
         for h in t.hits:
             tail = t.text[h.end : h.end + 8]

@@ -156,3 +156,100 @@ def test_a_column_against_a_figure_of_a_column_keeps_the_rows_pandas_keeps(big, 
     want = df[{"lt": df["评分"] < figure, "ge": df["评分"] >= figure, "eq": df["评分"] == figure}[op]]
     got = kept.to_pandas() if isinstance(kept, BigTable) else kept
     assert len(want) > 0 and list(got["编号"]) == list(want["编号"])
+
+
+def _orders(n: int, late: dict[str, str] | None = None, ragged: bool = False) -> str:
+    """A CSV whose first rows type 编号 and 金额 as integers; `late` puts other text in those columns near the end,
+    `ragged` adds a row with one field too many there."""
+    rng = np.random.default_rng(3)
+    cities = rng.choice(["上海", "北京", "广州"], n)
+    lines = ["编号,城市,金额,备注"] + [f"{i},{c},{int(a)},{'' if i % 7 else '加急'}" for i, c, a in zip(range(n), cities, rng.integers(1, 900, n), strict=True)]
+    if late:
+        lines[-3] = f"{late.get('编号', n - 3)},上海,{late.get('金额', 5)},"
+    if ragged:
+        lines[-2] = lines[-2] + ",多出来"
+    return "\n".join(lines) + "\n"
+
+
+def _group_export(tmp_path, monkeypatch, text: str):
+    from engine.session import Session
+
+    monkeypatch.setenv("WENQING_ENGINE", "duckdb")
+    (tmp_path / "订单.csv").write_text(text, encoding="utf-8")
+    passes: list[str] = []
+    run = BigTable.run
+
+    def counted(self, sql):
+        if "LIMIT" not in sql:
+            passes.append(sql)
+        return run(self, sql)
+
+    monkeypatch.setattr(BigTable, "run", counted)
+    s = Session(Workspace.at(tmp_path))
+    tr = s.turn("订单.csv 按城市汇总金额，导出csv")
+    if tr.run is None:
+        tr = s.turn("继续")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    got = pd.read_csv(tmp_path / tr.run.files[0]["path"], encoding="utf-8-sig")
+    events = [e["state_transition"] for e in s.audit.run(s.last_run_id)["events"]]
+    return got, passes, events, tr
+
+
+def _pandas_sums(tmp_path, **kw) -> pd.DataFrame:
+    df = pd.read_csv(tmp_path / "订单.csv", **kw)
+    df["金额"] = pd.to_numeric(df["金额"], errors="coerce")
+    return df.groupby("城市", sort=True)["金额"].sum().reset_index()
+
+
+def test_a_group_of_a_big_file_reads_it_once(tmp_path, monkeypatch):
+    """The profile before a group takes no pass of its own: the group's pass counts the rows; the answer is pandas'."""
+    got, passes, events, tr = _group_export(tmp_path, monkeypatch, _orders(5000, late={"编号": "X-1"}))
+    want = _pandas_sums(tmp_path)
+    assert got["城市"].tolist() == want["城市"].tolist() and got["金额_合计"].tolist() == want["金额"].tolist()
+    assert len(passes) == 1 and "GROUP BY" in passes[0]  # the id column that stops being a number is not read at all
+    assert "running -> retried" not in events
+    assert tr.run.profile["rows"] == 5000 and tr.run.steps[1].facts["rows_in"] == 5000
+
+
+@pytest.mark.parametrize("late", [{"金额": "约300"}, {"金额": "12.5"}])
+def test_a_value_past_the_first_rows_that_breaks_a_read_column_runs_the_request_again(tmp_path, monkeypatch, late):
+    got, passes, events, _ = _group_export(tmp_path, monkeypatch, _orders(5000, late=late))
+    want = _pandas_sums(tmp_path)
+    assert "running -> retried" in events
+    assert got["城市"].tolist() == want["城市"].tolist()
+    assert np.allclose(got["金额_合计"].astype(float), want["金额"].astype(float))
+
+
+def test_a_ragged_row_past_the_first_rows_gets_the_pandas_reading(tmp_path, monkeypatch):
+    got, _, events, tr = _group_export(tmp_path, monkeypatch, _orders(5000, ragged=True))
+    want = _pandas_sums(tmp_path, on_bad_lines="skip")
+    assert "running -> retried" in events
+    assert got["金额_合计"].tolist() == want["金额"].tolist() and tr.run.steps[1].facts["rows_in"] == 4999
+
+
+@pytest.mark.parametrize("cells", [
+    {"k": range(9), "t": ["a", " ", "\t", "\u3000", "\u00a0b", " x ", "", "\u3000\u3000", "b"], "ok": [True, False, None] * 3},
+    {"t": ["甲", "乙", "", " "], "n": [1, None, 3, 4]},
+    {"t": [], "n": []},
+])
+def test_column_summary_counts_blanks_as_the_pandas_tool(tmp_path, monkeypatch, cells):
+    """Text blanks come from the most-common pass (missing and whitespace-only groups), numbers' from theirs."""
+    pd.DataFrame(cells).to_csv(tmp_path / "w.csv", index=False)
+    ws = Workspace.at(tmp_path)
+    got = {}
+    for engine in ("duckdb", "pandas"):
+        monkeypatch.setenv("WENQING_ENGINE", engine)
+        t = registry.call("profile_dataset", {"ws": ws, "path": "w.csv"}).data
+        got[engine] = registry.call("describe_columns", {"table": t}).data
+    assert got["duckdb"][["列", "非空", "空值"]].to_dict("records") == got["pandas"][["列", "非空", "空值"]].to_dict("records")
+
+
+def test_integers_beyond_two_to_the_53_stay_exact(tmp_path, monkeypatch):
+    """A decimal cannot hold them: the column is read again as text and cast, as pandas keeps int64."""
+    monkeypatch.setenv("WENQING_ENGINE", "duckdb")
+    big = [9007199254740993 + i for i in range(6)] + [123456789012345678]
+    pd.DataFrame({"身份": pd.array(big, dtype="Int64"), "城市": list("甲乙甲乙甲乙甲")}).to_csv(tmp_path / "ids.csv", index=False)
+    t = registry.call("profile_dataset", {"ws": Workspace.at(tmp_path), "path": "ids.csv"}).data
+    got = registry.call("group_summarize", {"table": t, "keys": ["城市"], "measures": [{"column": "身份", "agg": "sum"}]}).data
+    want = pd.read_csv(tmp_path / "ids.csv").groupby("城市")["身份"].sum()
+    assert t.types["身份"] == "BIGINT" and [int(v) for v in got["身份_合计"]] == [int(v) for v in want]

@@ -12,6 +12,9 @@ import hashlib
 import os
 import re
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +37,26 @@ NA_STRINGS = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-na
 STAT_SQL = {"mean": "avg", "median": "median", "min": "min", "max": "max"}  # pandas skips missing values, as these do
 AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大"}
 ROW = "__wq_row"
+
+
+# set while a profile runs whose next step takes the counts in its own pass over the file (see counted_by_next_step)
+_DEFER: ContextVar[bool] = ContextVar("wenqing_counts_deferred", default=False)
+
+
+class Retype(Exception):
+    """A pass over a table whose types were taken from its first rows failed: the request runs again with the whole
+    file checked first (wider types, or the exact pandas reading), as an undeferred profile does."""
+
+
+@contextmanager
+def counted_by_next_step() -> Iterator[None]:
+    """Within this block a profile of a big CSV does not read the whole file: the next step's own pass over it counts
+    rows and blanks and checks every column's type (group_summarize, describe_columns), so a request reads it once."""
+    token = _DEFER.set(True)
+    try:
+        yield
+    finally:
+        _DEFER.reset(token)
 
 
 def wanted(path: Path) -> bool:
@@ -69,17 +92,47 @@ class BigTable:
         self._rows: int | None = None
         self.blanks: list[int] = []
         self._df: pd.DataFrame | None = None
+        self.pending = False  # types from the first rows only: a step's pass must check every column (settle)
+        self.facts: dict[str, Any] | None = None  # the profile whose counts that pass completes
+
+    def run(self, sql: str) -> Any:
+        """Run a query over this table. On a table still pending, a failure (a value beyond the first rows that does not
+        fit its column's type, a ragged row) raises Retype."""
+        import duckdb
+
+        try:
+            out = self.con.execute(sql)
+        except duckdb.Error as e:
+            if self.pending:
+                raise Retype(str(e)) from e
+            raise
+        return out
+
+    def settle(self, rows: int, blanks: list[int] | None = None) -> None:
+        """Counts taken by a step's own pass, given to the deferred profile. With every column's blanks, the pass read
+        every column: the table is checked. Without, it read only the columns its result depends on (DuckDB checks
+        the types of those as it reads them), which is all a plan whose next step uses only that result needs."""
+        self._rows = rows
+        if self.facts is not None:
+            self.facts["rows"] = rows
+        if blanks is not None:
+            self.blanks, self.pending = blanks, False
+            if self.facts is not None:
+                for info, b in zip(self.facts["column_info"], blanks, strict=True):
+                    info["blanks"] = b
 
     @property
     def columns(self) -> list[str]:
         return list(self.types)
 
     def derive(self, sql: str, types: dict[str, str] | None = None) -> BigTable:
+        if self.pending:  # nothing is built on a table whose types a pass has not checked
+            raise Retype("derived from an unchecked table")
         return BigTable(self.con, sql, dict(self.types) if types is None else types, self.name, self.encoding, self.delimiter)
 
     def __len__(self) -> int:
         if self._rows is None:
-            self._rows = int(self.con.execute(f"SELECT count(*) FROM ({self.sql})").fetchone()[0])
+            self._rows = int(self.run(f"SELECT count(*) FROM ({self.sql})").fetchone()[0])
         return self._rows
 
     def head(self, n: int = 5) -> pd.DataFrame:
@@ -87,7 +140,7 @@ class BigTable:
 
     def fetch(self, sql: str) -> pd.DataFrame:
         """Run a query whose result is small, as pandas would have typed it."""
-        df = self.con.execute(sql).df()
+        df = self.run(sql).df()
         for c in df.columns:
             if str(df[c].dtype) == "object" and self.types.get(c) == "VARCHAR":
                 continue
@@ -161,11 +214,12 @@ def _duck_type(dtype: Any) -> str:
     return "VARCHAR"
 
 
-def open_csv(ws: Workspace, path: Path, con: Any = None) -> BigTable | None:
+def open_csv(ws: Workspace, path: Path, con: Any = None, defer: bool = False) -> BigTable | None:
     """The CSV as a BigTable, or None when the file needs the exact pandas reading: title rows above the header, or
     ragged rows, which pandas skips and counts. Opening scans the file once (row and blank counts, kept for the
     profile); a value that does not fit the type pandas would give its column widens that type there, never in a
-    later step."""
+    later step. With `defer`, nothing past the first rows is read: the table is pending, and the next step's own
+    pass takes the counts and checks the types (a failure there runs the request again, undeferred)."""
     try:
         folder = ws.state_dir() / "cache"
     except UserError:
@@ -177,23 +231,44 @@ def open_csv(ws: Workspace, path: Path, con: Any = None) -> BigTable | None:
     con = con or _connect(folder / "spill")
     source = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
     types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
-    for attempt in ("as sampled", "numbers as decimals", "all text"):
+    for attempt in ("as sampled", "exact integers", "numbers as decimals", "all text"):
         if attempt == "numbers as decimals":
             types = {c: "DOUBLE" if t == "BIGINT" else t for c, t in types.items()}
         elif attempt == "all text":
             types = dict.fromkeys(types, "VARCHAR")
-        sql = (f"SELECT * FROM read_csv({lit(str(source))}, header = true, delim = {lit(shape.delimiter)}, quote = '\"', "
-               f"names = [{', '.join(lit(c) for c in types)}], types = {{{', '.join(f'{lit(c)}: {lit(t)}' for c, t in types.items())}}}, "
+        # DuckDB's own integer reading rounds 12.5 to 13, where pandas makes the column decimal: integers are read as
+        # decimals and cast here, and a value with a fraction stops the pass. Past 2^53 a decimal is not exact: such a
+        # column is read again as text and cast exactly; a fraction or a word then moves on to decimals, then text.
+        read = {c: ("DOUBLE" if attempt == "as sampled" else "VARCHAR") if t == "BIGINT" else t for c, t in types.items()}
+        cols = ", ".join(_as_integer(c, read[c]) if t == "BIGINT" else q(c) for c, t in types.items())
+        sql = (f"SELECT {cols} FROM read_csv({lit(str(source))}, header = true, delim = {lit(shape.delimiter)}, quote = '\"', "
+               f"names = [{', '.join(lit(c) for c in read)}], types = {{{', '.join(f'{lit(c)}: {lit(t)}' for c, t in read.items())}}}, "
                f"nullstr = [{', '.join(lit(s) for s in NA_STRINGS)}], null_padding = true, parallel = true)")
         t = BigTable(con, sql, types, path.name, shape.encoding, shape.delimiter)
+        if defer:
+            t.pending = True
+            return t
         try:
-            counts = con.execute(f"SELECT count(*), {', '.join(_blank_count(t, c) for c in types)} FROM ({sql})").fetchone()
+            counts = con.execute(f"SELECT {', '.join(counts_sql(t))} FROM ({sql})").fetchone()
         except Exception:  # noqa: BLE001  (duckdb's conversion errors: try wider types; ragged rows: pandas)
             continue
-        t._rows = int(counts[0])
-        t.blanks = [int(b) for b in counts[1:]]
+        t.settle(int(counts[0]), [int(b) for b in counts[1:]])
         return t
     return None
+
+
+def _as_integer(c: str, read: str) -> str:
+    """A column pandas would read as integers, from what DuckDB read (decimals or text); anything else stops the pass."""
+    stop = f"error({lit(f'{c}: not an integer')})"
+    if read == "DOUBLE":
+        return (f"CASE WHEN {q(c)} IS NULL THEN NULL WHEN {q(c)} = trunc({q(c)}) AND abs({q(c)}) < 9007199254740992 "
+                f"THEN CAST({q(c)} AS BIGINT) ELSE {stop} END AS {q(c)}")
+    return f"CASE WHEN contains({q(c)}, '.') THEN {stop} ELSE CAST({q(c)} AS BIGINT) END AS {q(c)}"
+
+
+def counts_sql(t: BigTable) -> list[str]:
+    """The aggregates a profile needs, in order: rows, then each column's blanks (as BIGINT)."""
+    return ["count(*)"] + [f"CAST({_blank_count(t, c)} AS BIGINT)" for c in t.columns]
 
 
 # ---------------------------------------------------------------- the tools in SQL
@@ -373,6 +448,8 @@ def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, s
         ks = ", ".join(q(k) for k in keys)
         out = table.fetch(f"SELECT {ks}, {', '.join(cols)} FROM ({table.sql}) GROUP BY {ks} ORDER BY "
                           + ", ".join(f"{q(k)} ASC NULLS LAST" for k in keys))
+    if table.pending:  # this pass read the columns the result depends on, and counted the rows
+        table.settle(int(out[rows].sum()))
     extra: dict[str, Any] = {}
     if versus_overall and keys and measures:
         from tools.ops import versus_overall_columns
@@ -425,63 +502,68 @@ def _as_str(t: BigTable, c: str) -> str:
     return _text(c)
 
 
-def _most_common(table: BigTable, cols: list[str]) -> dict[str, tuple[int, list[tuple[str, int]]]]:
-    """Each column's number of distinct values and its three most common ones, ties in order of first appearance
-    (as pandas' value_counts), in one pass; a tie that decides the order costs a pass over the tied values' rows."""
+def _most_common(table: BigTable, cols: list[str]) -> dict[str, tuple[int, list[tuple[str, int]], int]]:
+    """Each column's number of distinct values, its three most common ones, ties in order of first appearance (as
+    pandas' value_counts), and its blanks (the missing and whitespace-only groups), in one pass; a tie that decides
+    the order costs a pass over the tied values' rows."""
     if not cols:
         return {}
     alias = {c: f"__wq_c{i}" for i, c in enumerate(cols)}
     inner = ", ".join(f"{_as_str(table, c)} AS {alias[c]}" for c in cols)
     sets = ", ".join(f"({alias[c]})" for c in cols)
     grouping = f"GROUPING({', '.join(alias.values())})"
-    got = table.con.execute(
+    n = len(cols)
+    masks = [(2 ** n - 1) ^ (1 << (n - 1 - i)) for i in range(n)]  # in column i's set, every other column is aggregated away
+    blank = " ".join(f"WHEN {grouping} = {m} THEN ({q(alias[c])} IS NULL"
+                     + (f" OR {_spaces_only(alias[c])})" if table.types.get(c) == "VARCHAR" else ")") for c, m in zip(cols, masks, strict=True))
+    got = table.run(
         f"SELECT {grouping} AS g, {', '.join(alias.values())}, "
+        f"sum(CASE {blank} ELSE FALSE END::INT * count(*)) OVER (PARTITION BY {grouping}) AS blanks, "
         f"{' + '.join(f'count({a}) OVER (PARTITION BY {grouping})' for a in alias.values())} AS distinct_values, count(*) AS k "
         f"FROM (SELECT {inner} FROM ({table.sql})) "
         f"GROUP BY GROUPING SETS ({sets}) QUALIFY rank() OVER (PARTITION BY {grouping} ORDER BY count(*) DESC) <= 3").fetchall()
-    n = len(cols)
-    out: dict[str, tuple[int, list[tuple[str, int]]]] = {}
+    out: dict[str, tuple[int, list[tuple[str, int]], int]] = {}
     for i, c in enumerate(cols):
-        mask = (2 ** n - 1) ^ (1 << (n - 1 - i))  # every column but this one is aggregated away
-        mine = [r for r in got if r[0] == mask]
-        distinct = int(mine[0][-2]) if mine else 0
+        mine = [r for r in got if r[0] == masks[i]]
+        distinct, blanks = (int(mine[0][-2]), int(mine[0][-3])) if mine else (0, 0)
         pairs = [(r[1 + i], int(r[-1])) for r in mine if r[1 + i] is not None]
         pairs.sort(key=lambda p: -p[1])
         counts = [k for _, k in pairs]
         if len(set(counts)) < len(counts):  # equal counts: order them by where each value first appears
             vals = ", ".join(lit(v) for v, _ in pairs)
-            first = dict(table.con.execute(
+            first = dict(table.run(
                 f"SELECT v, min({ROW}) FROM (SELECT {_as_str(table, c)} AS v, {ROW} FROM ({_numbered(table)})) WHERE v IN ({vals}) GROUP BY v").fetchall())
             pairs.sort(key=lambda p: (-p[1], first[p[0]]))
-        out[c] = (distinct, pairs[:3])
+        out[c] = (distinct, pairs[:3], blanks)
     return out
 
 
 def describe_columns(table: BigTable) -> ToolResult:
-    """One pass for every column's counts and figures, one for the text columns' distinct and most common values."""
+    """One pass over the number columns for their counts and figures, one over the text columns for their blanks,
+    distinct and most common values: each column is read once."""
     import pandas as pd
 
     from tools.ops import _round
 
-    parts: list[str] = []
     texts = [c for c in table.columns if table.types[c] not in ("BIGINT", "DOUBLE")]
-    for c in table.columns:
-        parts.append(_blank_count(table, c))
-        if c not in texts:
-            parts += [f"avg({q(c)})", f"min({q(c)})", f"max({q(c)})"]
-    got = list(table.con.execute(f"SELECT count(*), {', '.join(parts)} FROM ({table.sql})").fetchone())
-    common = _most_common(table, texts)
+    nums = [c for c in table.columns if c not in texts]
+    parts = [f"{_blank_count(table, c)}, avg({q(c)}), min({q(c)}), max({q(c)})" for c in nums]
+    got = list(table.run(f"SELECT {', '.join(['count(*)', *parts])} FROM ({table.sql})").fetchone())
     n = int(got.pop(0))
+    figures = {c: got[4 * i: 4 * i + 4] for i, c in enumerate(nums)}
+    common = _most_common(table, texts)
+    blanks = {c: int(figures[c][0]) if c in figures else common[c][2] for c in table.columns}
+    if table.pending:  # the passes a deferred profile left to this step read every column
+        table.settle(n, [blanks[c] for c in table.columns])
     rows = []
     for c in table.columns:
         t = table.types[c]
-        blanks = int(got.pop(0))
-        row: dict[str, Any] = {"列": c, "类型": _type_name(t), "非空": n - blanks, "空值": blanks}
+        row: dict[str, Any] = {"列": c, "类型": _type_name(t), "非空": n - blanks[c], "空值": blanks[c]}
         if c in texts:
-            distinct, top = common[c]
+            distinct, top, _ = common[c]
             row.update(不同值=distinct, 最常见="、".join(f"{v}({k})" for v, k in top))
         else:
-            mean, lo, hi = got.pop(0), got.pop(0), got.pop(0)
+            _, mean, lo, hi = figures[c]
             cast = int if t == "BIGINT" else float
             row.update(均值=_round(float(mean)) if mean is not None else None, 最小=cast(lo) if lo is not None else None,
                        最大=cast(hi) if hi is not None else None)
@@ -497,15 +579,16 @@ def _type_name(t: str) -> str:
 def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: int = 5, cache: Any = None,
                     header_row: int | None = None) -> ToolResult | None:
     full = ws.resolve(path)
-    t = open_csv(ws, full)
+    t = open_csv(ws, full, defer=_DEFER.get())
     if t is None:
         return None
-    blanks = t.blanks
+    blanks: list[int | None] = list(t.blanks) if not t.pending else [None] * len(t.columns)  # pending: the next step counts
     facts = {
-        "path": path, "sheet": None, "sheets": [], "rows": len(t), "n_columns": len(t.columns), "columns": t.columns,
-        "column_info": [{"name": c, "type": _type_name(t.types[c]), "blanks": int(b)} for c, b in zip(t.columns, blanks, strict=True)],
+        "path": path, "sheet": None, "sheets": [], "rows": None if t.pending else len(t), "n_columns": len(t.columns), "columns": t.columns,
+        "column_info": [{"name": c, "type": _type_name(t.types[c]), "blanks": b} for c, b in zip(t.columns, blanks, strict=True)],
         "encoding": t.encoding, "uncached_formulas": 0, "delimiter": t.delimiter, "notes": [],
     }
+    t.facts = facts
     return ToolResult(t, facts, {"sample": _sample(t.head(head), head), "engine": "duckdb"})
 
 
