@@ -666,6 +666,8 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
             continue
         for m in re.finditer(re.escape(vl), low):
             s, e = m.span()
+            if len(text) == len(low) and text[s:e] != v and text[s:e].strip() in sheet.values.get(c, ()):
+                continue  # usa where the column has both USA and usa: the value as written, never the other case
             if not CJK.match(vl[0]) and ((s > 0 and re.match(r"[a-z0-9]", low[s - 1])) or (e < len(low) and re.match(r"[a-z0-9]", low[e]))):
                 continue
             if _covered(spans, s, e):

@@ -147,8 +147,10 @@ def test_an_outputs_path_is_that_file(shop):
 # ---------------------------------------------------------------- 2. corrections replace what they name, keep the rest
 
 
-@pytest.mark.parametrize("correction", ["不对，我是说筛选等级是A或B的行", "条件改成等级为A、B", "不对，是等级为B或者A的"])
-def test_a_correction_keeps_the_result_it_works_on(shop, correction):
+@pytest.mark.parametrize(("correction", "dept_kept"), [("不对，我是说筛选等级是A或B的行", False), ("条件改成等级为A、B", False),
+                                                    ("不对，是等级为B或者A的", True)])
+def test_a_correction_keeps_the_result_it_works_on(shop, correction, dept_kept):
+    """A whole new condition replaces the old one; a correction naming one column replaces that column's condition only."""
     root, d = shop
     s = Session(Workspace.at(root))
     staff = d["staff"]
@@ -158,7 +160,7 @@ def test_a_correction_keeps_the_result_it_works_on(shop, correction):
     assert tr.run is None and tr.decision.next == "restate_confirm", tr.decision.reply
     assert tr.decision.request.file.startswith("outputs/")
     got = written(root, s.turn("继续"))
-    want = staff[(staff["月薪"] > 20000) & staff["等级"].isin(["A", "B"])]
+    want = staff[(staff["月薪"] > 20000) & staff["等级"].isin(["A", "B"]) & ((staff["部门"] == "技术部") | (not dept_kept))]
     assert list(got["工号"]) == list(want["工号"])
 
 
@@ -267,3 +269,12 @@ def test_a_missing_sheet_is_said_with_the_sheets_there_are(shop, utterance):
     assert tr.run is None and tr.decision.next == "ask_slots", tr.decision.reply
     assert "计划" in tr.decision.reply and "实际" in tr.decision.reply
     assert ("没有名为" in tr.decision.reply) or ("no sheet named" in tr.decision.reply), tr.decision.reply
+
+
+@pytest.mark.parametrize(("utterance", "value"), [("客户.csv 里 Tier 为 gold 的行", "gold"), ("客户.csv 里 Tier 为 Gold 的行", "Gold"),
+                                                  ("客户.csv 里 gold 的客户", "gold"), ("客户.csv rows where Tier is Gold", "Gold")])
+def test_of_two_spellings_the_one_written_is_used(tmp_path, utterance, value):
+    df = pd.DataFrame({"Client Code": [f"C{i}" for i in range(8)], "Tier": ["Gold", "gold", "Gold", "Silver", "gold", "Gold", "Silver", "Gold"]})
+    df.to_csv(tmp_path / "客户.csv", index=False)
+    got = written(tmp_path, run(Session(Workspace.at(tmp_path)), utterance))
+    assert list(got["Client Code"]) == list(df[df["Tier"] == value]["Client Code"])
