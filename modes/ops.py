@@ -184,6 +184,7 @@ class _Turn:
     sorting: bool = False
     grouping: bool = False
     versus_overall: bool = False
+    compare_groups: bool = False
     gtext: str = ""
     cp: CondParse = field(default_factory=CondParse)
 
@@ -239,8 +240,21 @@ def _rule_worded(t: _Turn) -> None:
     t.text = _blank(t.text, [s for w in t.worded for s in w.spans])  # words an operation read are not read again
 
 
+def _compares_groups(t: _Turn) -> bool:
+    """按部门比较月薪 / 比较各部门的平均月薪 / compare average revenue by segment: one table's groups compared
+    with each other, when no second table is named."""
+    if t.flags.get("two_tables") or not lx.GROUP.search(t.text) and not re.search(r"比较|对比|compare", t.text, re.I):
+        return False
+    return any(_col_after(t.text, b.end(), t.hits, t.sheet)[0] for b in BY_WORD.finditer(t.text))
+
+
 def _rule_compare(t: _Turn) -> None:
     m = lx.EXPLORE_COMPARE.search(t.text)
+    if m and _compares_groups(t):
+        t.compare_groups = True
+        t.spans.append(m.span())  # the groups are summarised side by side; the word is read
+        t.text = _blank(t.text, [m.span()])
+        return
     if m or t.flags.get("two_tables"):
         t.add(m.start() if m else 0, Op("compare", {"columns": [h.column for h in t.hits]}))
         t.spans.append(m.span() if m else (0, 0))
@@ -566,7 +580,7 @@ def _rule_keys(t: _Turn) -> None:
     t.sorting = bool(lx.SORT.search(text))
     # 高于平均 compares, it does not summarise; a column named 金额_合计 names a column, not a summary
     t.gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in t.hits if lx.GROUP.search(h.column) and text[h.start : h.end] == h.column])
-    t.grouping = bool(lx.GROUP.search(t.gtext)) and not t.explore
+    t.grouping = (bool(lx.GROUP.search(t.gtext)) or t.compare_groups) and not t.explore
     for b in islice(BY_WORD.finditer(text), MAX_KEYS):  # a request names a few keys; junk may repeat 按 hundreds of times
         if t.free(b.start()):
             _read_keys_at(t, b)
@@ -652,8 +666,8 @@ def _rule_group(t: _Turn) -> None:
         for agg, rxp in EXTREME_WORDS:
             for am in islice(rxp.finditer(blanked), MAX_KEYS):
                 _measure_at(t, blanked, am, agg, measures, [])
-    if not any("column" in m for m in measures):
-        measures += _measures_beside(t)
+    if not any("column" in m for m in measures):  # groups compared with no statistic said: their means
+        measures += [dict(m, agg="mean") if t.compare_groups else m for m in _measures_beside(t)]
     has_measure = [m for m in measures if "column" in m]
     if not has_measure and any(m["agg"] == "count" for m in measures):
         measures = [{"agg": "count"}]

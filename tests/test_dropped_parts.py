@@ -327,3 +327,22 @@ def test_the_overall_comparison_is_the_same_on_the_out_of_core_engine(root, monk
     means, overall = ORDERS.groupby("品类")["销售额"].mean(), ORDERS["销售额"].mean()
     assert np.allclose(got.loc[means.index, "销售额_平均_与整体平均之差"].to_numpy(float), (means - overall).round(2).to_numpy(float), atol=0.011)
     assert set(got.index[got["销售额_平均_高于整体平均"] == "是"]) == set(means.index[means > overall])
+
+
+@pytest.mark.parametrize(("text", "keep"), [
+    ("职员表.xlsx，按部门分组比较月薪，只比研发部和采购部", ["研发部", "采购部"]),
+    ("职员表 比较各部门的平均月薪", None),
+    ("职员表 按部门比较月薪", None),
+])
+def test_groups_of_one_table_compared_are_their_means_side_by_side(root, text, keep):
+    got = written(root, talk(root, text)).set_index("部门")
+    means = STAFF.groupby("部门")["月薪"].mean()
+    means = means[means.index.isin(keep)] if keep else means
+    assert sorted(got.index) == sorted(means.index)
+    assert np.allclose(got.loc[means.index, "月薪_平均"].to_numpy(float), means.to_numpy(float), atol=0.01)
+
+
+def test_groups_compared_in_english(root):
+    got = written(root, talk(root, "shops.csv compare average Sales by Tier")).set_index("Tier")
+    means = SHOPS.groupby("Tier")["Sales"].mean()
+    assert np.allclose(got.loc[means.index, "Sales_mean"].to_numpy(float), means.to_numpy(float), atol=0.01)
