@@ -1119,8 +1119,8 @@ class Wide(OpSpec):
     answers_question = True
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
-        if _series_of(sheet) is None:
-            return None
+        if _series_of(sheet) is None or _formula_said(text) or _said_formula(text, hits) is not None:
+            return None  # 新增一列'年均增长率'，计算公式为…: the user's own formula, not a rate of ours
         rel = RELATION_WORDS.search(text)
         if rel:  # 分析2011年与2010年各行业的相关性: two period columns, correlated over the rows
             return _wide_pair(text, hits, sheet, rel)
@@ -1412,6 +1412,33 @@ WORDED_OP = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 FILLER = _lazy(r"(?<=[\w\u4e00-\u9fff)）\]])(?:的)?(?:数据|数值|的值)")
 
 
+RELATIVE_CHANGE = _lazy(r"^\s*(?:的)?(?:数据|数值|的值)?\s*(?:相对于|相较于|相比于|相比|较)\s*$")
+CHANGE_KIND = _lazy(r"^\s*(?:的)?(?:数据|数值|的值)?\s*(?:的)?(?P<kind>增长数|增加数|增长量|增加量|增量|变化量|变化数|差值|差额|增长率|增幅|变化率)"
+                    r"(?:\s*(?:再)?除以\s*(?P<n>\d+(?:\.\d+)?)\s*(?:年|期|个月)?)?")
+
+
+def _relative_change(rest: str, hits: list[Any], offset: int) -> str | None:
+    """2018年数据相对于2010年数据的增长数除以8年 -> ([2018年] - [2010年]) / 8; …的增长率 -> ([A] - [B]) / [B]."""
+    for a, b in zip(hits, hits[1:], strict=False):
+        if a.column == b.column or not RELATIVE_CHANGE.match(rest[a.end - offset : b.start - offset]):
+            continue
+        k = CHANGE_KIND.match(rest[b.end - offset :])
+        if k is None:
+            return None
+        diff = f"([{a.column}] - [{b.column}])"
+        rate = k.group("kind") in ("增长率", "增幅", "变化率")
+        expr = f"{diff} / [{b.column}]" if rate else diff
+        return (f"({expr})" if rate else expr) + f" / {k.group('n')}" if k.group("n") else expr
+    return None
+
+
+def _formula_said(text: str) -> bool:
+    """A new column whose arithmetic the request writes out (新增一列'X'，计算公式为：(A - B) / B)."""
+    nm = NEW_COLUMN.search(text)
+    how = HOW.search(text[nm.end():]) if nm else None
+    return how is not None and len(OPERATORS.findall(how.group("expr"))) >= 1 and not PERIOD_WORDS.search(how.group("expr"))
+
+
 def _said_formula(text: str, hits: list[Any]) -> Found | None:
     """新增一列'总经济活动'，为农业、工业和服务业三者之和 / 计算方法为2011年数据减去2010年数据."""
     nm = NEW_COLUMN.search(text)
@@ -1424,6 +1451,8 @@ def _said_formula(text: str, hits: list[Any]) -> Found | None:
         if PERIOD_WORDS.search(how.group("expr")):
             return None  # 本月数据 - 上月数据: a growth rate across periods, not a formula over columns
         expr = FILLER.sub("", re.split(r"[,，。；;]", how.group("expr"))[0]).strip()
+    elif (rel := _relative_change(rest, [h for h in hits if h.start >= nm.end()], nm.end())) is not None:
+        expr = rel
     else:  # 为农业、工业和服务业三者之和 / 由'A'与'B'相除得到: the columns in the order written, one operator
         said = WORDED_ARITH.search(rest)
         cols = list(dict.fromkeys(h.column for h in hits if said and nm.end() + said.start() <= h.start < nm.end() + said.end("cols")))
@@ -1435,7 +1464,10 @@ def _said_formula(text: str, hits: list[Any]) -> Found | None:
     name = nm.group("name").strip()
     if "  " in name:  # part of the name was read as the file's name: name the column by its formula instead
         name = re.sub(r"\s+", "", expr)
-    return Found(nm.start(), "formula", {"name": name, "expression": expr}, (*_goal_said(text, nm.start(), hits), (nm.start(), len(text))))
+    # the columns the formula names, and 为每个指标: the rows it runs over (every row, by their label)
+    uses = [h.column for h in hits if h.start >= nm.end() or re.search(r"(?:每个|每一个|各个|各|每)\s*$", text[: h.start])]
+    args = {"name": name, "expression": expr, "uses": list(dict.fromkeys(uses))}
+    return Found(nm.start(), "formula", args, (*_goal_said(text, nm.start(), hits), (nm.start(), len(text))))
 
 
 GOAL = _lazy(r"^\s*(?:根据现有数据[，,]?\s*)?(?:我们|我)?(?:需要|想要|想|要)?(?:计算|算出|求出|得到|知道)[^，,。；;]{1,30}[，,]\s*(?:请|麻烦)?$")
@@ -1459,6 +1491,7 @@ class Formula(OpSpec):
     words = {"zh": ("公式",), "en": ("formula",)}
     slots = (Slot("expression", "text", "新列按什么公式算？例如 毛利率 = (销售额 - 成本) / 销售额", "What is the formula? e.g. margin = (revenue - cost) / revenue"),)
     saves_result = True
+    precedence = 1  # a formula written out holds rate and growth words (年均增长率 = …) that are its own, not an operation's
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         said = _said_formula(text, hits)
@@ -1547,12 +1580,19 @@ class Replace(OpSpec):
         if not before:  # 把 sh 改成 上海: the column that holds the old value
             old = text[begin : m.start()].strip(QUOTES + "的")
             holders = [c for c, vs in sheet.values.items() if old in vs]
+            target = EDIT_TARGET.search(old)
+            if len(holders) != 1 and lead and target:  # 将现在时为haju的记录的过去时修改为aveva: the column to change was not found
+                unread = {"column": None, "target_unread": target.group("t"), "value": new}
+                return Found(m.start(), self.name, unread, ((begin, m.end() + nm.end()),))
             if len(holders) != 1:
                 return None
             return Found(m.start(), self.name, {"column": holders[0], "old": old, "value": new}, ((begin, m.end() + nm.end()),))
         col = before[-1].column
         old = re.sub(r"^(?:列)?(?:里面|里的|中的|里|中)?的?(?:值)?(?:为|是|等于)?", "", text[before[-1].end : m.start()].strip(QUOTES)).strip(QUOTES)
         args: dict[str, Any] = {"column": col, "value": new}
+        target = EDIT_TARGET.search(old) if old and old not in sheet.values.get(col, ()) else None
+        if target:  # 将Present为ha的记录的过去完成式修改为X: a condition on Present, then a column that was not found
+            return Found(m.start(), self.name, {"column": None, "target_unread": target.group("t"), "value": new}, ((begin, m.end() + nm.end()),))
         if old:
             args["old"] = old
         else:  # 把华东的成本改成0 / 将系统类型为未知的记录的草皮类型改为填充: the words before the column are a condition
@@ -1569,15 +1609,22 @@ class Replace(OpSpec):
         return Found(m.start(), self.name, args, ((begin, m.end() + nm.end()),))
 
     def gaps(self, args: dict[str, Any]) -> list[str]:
+        if args.get("target_unread"):
+            return ["edit_column"]
         return ["condition"] if args.get("where_unread") else []
 
     def question(self, slot: str, lang: str) -> str | None:
+        if slot == "edit_column":
+            return _zh(lang, "要改哪一列？没找到您说的那一列，请用表里的列名说，例如“把 城市 为 上海 的行的 区域 改为 华东”。",
+                       "Which column should change? I could not find the one you named; use a column name of the table, e.g. “set Region to East where City is Shanghai”.")
         if slot != "condition":
             return None
         return _zh(lang, "要改哪些行？没读懂这部分条件，请换个说法，例如“系统类型为未知的行的草皮类型改成填充”。",
                    "Which rows should change? I could not read that condition; try e.g. “set Turf_Type to Infill where System_Type is Unknown”.")
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
+        if args.get("target_unread"):
+            return _zh(lang, f"把（没找到的列：{args['target_unread']}）改为“{args['value']}”", f"set (column not found: {args['target_unread']}) to “{args['value']}”")
         if args.get("where_unread"):
             return _zh(lang, f"把（没读懂的条件：{args['where_unread']}）的行的 {args['column']} 改为“{args['value']}”",
                        f"set {args['column']} to “{args['value']}” where (not understood: {args['where_unread']})")
@@ -1599,6 +1646,7 @@ class Replace(OpSpec):
                    f"Set {facts['column']} to {facts['value']} in {facts['changed']:,} of {facts['rows_in']:,} rows (the source file is unchanged).")
 
 
+EDIT_TARGET = _lazy(r"的(?:记录|行|数据|条目)?的?(?P<t>[^的\s'\"“”‘’]{2,20})$")
 WHERE_FILLER = lazy(r"^(?:所有|全部|凡是|凡|那些)?|(?:的(?:所有)?[\u4e00-\u9fff]{0,4}?的?|中的|里的|这些行的)?$")
 
 
@@ -1769,6 +1817,15 @@ class StatTest(OpSpec):
         return _zh(lang, f"{names[0]}：{'、'.join(c)}", f"{names[1]}: {', '.join(c)}")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        steps = self._test_steps(args, ctx)
+        ops = list(ctx.request.ops)
+        before = ops[: next((i for i, o in enumerate(ops) if o.kind == self.name), 0)]
+        if before and all(o.kind == "stats" for o in before) and ctx.request.file:  # 算标准差，再做正态性检验: the test reads the table, not the figures
+            again = StepSpec("重新读取数据", "profile_dataset", "获取列信息", {"path": ctx.request.file, "sheet": ctx.request.sheet})
+            return [again, *steps]
+        return steps
+
+    def _test_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         c, t = args["columns"], args["test"]
         if args.get("wide"):
             return _between_rows_steps(args, ctx)
@@ -1851,8 +1908,15 @@ def test_sentence(f: dict[str, Any], lang: str) -> str:
         reading = (f"{f['a']} 与 {f['b']} 有显著关联（p < 0.05）。" if sig else f"没有足够证据说明 {f['a']} 与 {f['b']} 有关联（p ≥ 0.05）。") if zh else \
             (f"{f['a']} and {f['b']} are significantly associated." if sig else f"No evidence that {f['a']} and {f['b']} are associated.")
         n = (f"合计 {num(f['n'], lang)}" if zh else f"total {num(f['n'], lang)}") if f.get("weight") else (f"{f['n']:,} 行" if zh else f"{f['n']:,} rows")
-        return (f"{f['test']}（{f['a']} × {f['b']}，{n}，自由度 {f['dof']}）：{stat}，{p}。{reading}" if zh
-                else f"Chi-square test ({f['a']} × {f['b']}, {n}, dof {f['dof']}): {stat}, {p}. {reading}")
+        caveat = ""
+        if f.get("low_expected_cells") and f.get("low_expected_share", 0) > 0.2:  # Cochran's rule: the approximation is rough
+            share = f"{f['low_expected_share']:.0%}"
+            caveat = (f"注意：{f['low_expected_cells']} 个格子（{share}）的期望频数小于 5，卡方近似不可靠，这个结论只能作参考；"
+                      "合并稀少的类别或增加样本后再检验更可靠。") if zh else \
+                (f" Caution: {f['low_expected_cells']} cells ({share}) expect fewer than 5, so the chi-square approximation is rough; "
+                 "take the result as indicative only, or merge rare categories first.")
+        return (f"{f['test']}（{f['a']} × {f['b']}，{n}，自由度 {f['dof']}）：{stat}，{p}。{reading}{caveat}" if zh
+                else f"Chi-square test ({f['a']} × {f['b']}, {n}, dof {f['dof']}): {stat}, {p}. {reading}{caveat}")
     if "strength" in f:
         reading = (f"相关性在统计上显著（{f['strength']}{'正' if f['r'] > 0 else '负'}相关）。" if sig else "相关性不显著。") if zh else \
             ("The correlation is significant." if sig else "The correlation is not significant.")
@@ -1893,6 +1957,9 @@ def _chart_clause_measure(text: str, m: re.Match[str], nums: list[Any]) -> list[
     return ["行数"] if count else None
 
 
+YEAR_NAMED = _lazy(r"^(?:year|years|yr|年份|年度|年)$", re.I)
+
+
 @operation
 class Chart(OpSpec):
     name = "chart"
@@ -1928,7 +1995,9 @@ class Chart(OpSpec):
         elif args["kind"] == "scatter":
             args.update(x=nums[0] if nums else None, y=nums[1:2])
         elif unit_m and not any(h.start < unit_m.end() and unit_m.start() < h.end for h in hits):
-            args.update(unit=_unit_of(unit_m), date_column=_date_column(hits, sheet), y=nums[:1])
+            dated = _date_column(hits, sheet)
+            y = [c for c in nums if c != dated and c not in sheet.dates and not YEAR_NAMED.search(c)][:1]  # 每年的平均名次: never the mean of Year
+            args.update(unit=_unit_of(unit_m), date_column=dated, y=y)
             used.append(unit_m.span())
         else:
             args.update(x=(keys or cats or [None])[0], y=nums[:2])

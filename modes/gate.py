@@ -44,6 +44,9 @@ ABOUT_KINDS = (
 )
 
 
+FORMULA_GIVEN = lazy(r"(?:公式|formula)\s*(?:为|是|is|:|：)\s*[:：]?[^。；;?？]*?[\w\u4e00-\u9fff)）]\s*[-+*/×÷]\s*[\w\u4e00-\u9fff(（]", re.I)  # a formula written out is a request
+
+
 def data_words(catalog: Catalog | None) -> Callable[[str], set[str]]:
     """The casefolded cell values and column names of the tables a text touches: words that are data, never chat."""
     def words(text: str) -> set[str]:
@@ -58,7 +61,7 @@ def chat_kind(text: str, catalog: Catalog | None = None) -> str | None:
         return next((k for k, rx in ABOUT_KINDS if rx.search(text)), "about")
     if lx.GREETING.match(text.strip()) or (len(re.sub(r"\W", "", text)) <= 8 and re.search(r"你好|您好|hello|(?<![a-z])hi(?![a-z])", text, re.I | re.A)):
         return "greeting"
-    if lx.HOWTO.search(text) and re.search(r"excel|wps|表格|公式|函数|vlookup|透视|pivot|formula|sheet", text, re.I):
+    if lx.HOWTO.search(text) and re.search(r"excel|wps|表格|公式|函数|vlookup|透视|pivot|formula|sheet", text, re.I) and not FORMULA_GIVEN.search(text):
         return "howto"
     if lx.FAREWELL.search(text):
         return "farewell"
@@ -839,6 +842,52 @@ def _only_guesses(req: Request, multi_turn: bool) -> bool:
             and len(req.unexplained) >= 2 and any(e.key in ("column_typo", "value_typo") for e in req.evidence))
 
 
+QUOTED = lazy(r"'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|“([^”\n]{1,60})”|‘([^’\n]{1,60})’|「([^」\n]{1,60})」")
+
+
+def _left_out(req: Request, text: str) -> tuple[str, list[str]] | None:
+    """What the request names that the reading leaves out, by kind: 删除包含'A'或'B'的行 read without B; 2023财年 dropped
+    (a total over every year); 无效的值，例如'NS' read as the whole condition."""
+    for kind, find in (("quoted", lambda: _quoted_missed(req, text)),
+                       ("period", lambda: [w for w in req.unexplained if evidence.MONTH_ALONE.fullmatch(w) and not _in_file_name(w, req.file)]),
+                       ("example", lambda: _example_as_condition(req, text))):
+        names = find()
+        if names:
+            return kind, names
+    return None
+
+
+def _quoted_missed(req: Request, text: str) -> list[str]:
+    """Names the user put in quotes that the reading left unread or unused: what would run is not what was asked."""
+    if not req.unexplained:
+        return []
+    names = [next(g for g in m.groups() if g).strip() for m in QUOTED.finditer(text)]
+    low = [w.casefold() for w in req.unexplained if w.strip()]
+    return [n for n in dict.fromkeys(names) if n and any(w in n.casefold() or n.casefold() in w for w in low)]
+
+
+def _in_file_name(period: str, file: str | None) -> bool:
+    """2021年7月10日 asked of 气象数据_2021-07-10.csv: the file is that period."""
+    said = [int(x) for x in re.findall(r"\d+", period)]
+    named = {int(x) for x in re.findall(r"\d+", file or "")}
+    return bool(said) and len(said) >= 2 and set(said) <= named
+
+
+EXAMPLE_CUE = lazy(r"例如|比如|譬如|诸如|像是|(?<![a-z])(?:e\.g\.|for example|for instance|such as)", re.I)
+
+
+def _example_as_condition(req: Request, text: str) -> list[str]:
+    """Condition values the request gave only as examples (例如'NS', such as "N/A"): the rows meant are a kind the
+    example stands for, so a condition on the example alone is not the request."""
+    values = {str(v).casefold(): str(v) for o in req.ops for c in o.args.get("conditions", []) if isinstance(c, Cond)
+              for v in (c.value if isinstance(c.value, list) else [c.value]) if isinstance(v, (str, int, float)) and str(v).strip()}
+    out: list[str] = []
+    for m in EXAMPLE_CUE.finditer(text):
+        window = text[m.end() : m.end() + 24].casefold()
+        out += [v for k, v in values.items() if k in window and v not in out]
+    return out
+
+
 def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool, catalog: Catalog, prior: Pending | None) -> tuple[Decision, SessionState]:
     lang = req.lang
     text = normalize(turns[-1])
@@ -881,6 +930,11 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         d = _decision("clarify", "ask_slots", req, replies.ask_slots(req, list(req.missing), lang, _table_names(catalog)), "missing_slots", req.missing)
         pend = Pending(tuple(turns), "clarify", req, "clarify", "none")
         return d, state.evolve(pending=pend, current_file=req.file or state.current_file)
+    left = _left_out(req, turns[-1])
+    if left is not None:  # a quoted name, a period or the kind an example stands for, missing from the reading: asked, never run
+        kind, names = left
+        d = _decision("clarify", "ask_slots", req, replies.left_out(kind, req, names, lang), f"left_out:{kind}", () if kind == "quoted" else ("condition",))
+        return d, state.evolve(pending=None, current_file=req.file or state.current_file)
     if _only_guesses(req, multi_turn):  # "definition of indeterminism": no file named, names guessed, words unread
         said = ("没理解：" + "、".join(req.unexplained) + "。") if lang == "zh" else ("Not understood: " + ", ".join(req.unexplained) + ". ")
         d = _decision("unknown", "ask_intent", replace(req, intent="unknown"), said + replies.ask_intent(lang), "only_guesses")

@@ -97,6 +97,29 @@ def restate(r: Request, lang: str, why: str = "") -> str:
     return f"Here is what I understood: {goal_summary(r, lang)}. {why}{CONFIRM_EN}"
 
 
+# a reading that left out something the request names: (what was not understood, what the reading would miss, the ask)
+LEFT_OUT = {
+    "quoted": (("您引号里的{said}（没用上）", "会漏掉它", "请换个说法说明{said}指什么（哪一列、哪个值），我再做。"),
+               ("{said}, which you quoted (left out)", "which leaves it out", "Please say what {said} refers to (which column or value) and I will do it.")),
+    "example": (("{said}是您举的例子，要删或要留的是哪一类值", "会漏掉同类的其它值", "请直接说明要哪些行：列出所有的值，或给出比较条件。"),
+                ("{said} was given as an example, of which kind of values", "which would miss other values of that kind",
+                 "Please say which rows exactly: list every value, or give a comparison.")),
+    "period": (("时间{said}对应表里的哪一列", "会把所有时间都算进去", "请说明按哪一列筛选这个时间，例如“年份 等于 2023”。"),
+               ("which column holds the period {said}", "which would include every period", "Please say which column holds it, e.g. “Year = 2023”.")),
+}
+
+
+def left_out(kind: str, r: Request, names: list[str], lang: str) -> str:
+    """A reading that left out a quoted name, took an example for the whole condition, or dropped a period: what was
+    not understood, what would have run, and the question; nothing runs."""
+    zh = lang == "zh"
+    said = "、".join(f"“{n}”" for n in names) if zh else ", ".join(f"'{n}'" for n in names)
+    what, miss, ask = (x.format(said=said) for x in LEFT_OUT[kind][0 if zh else 1])
+    if zh:
+        return f"没理解：{what}。按我的理解只能做：{goal_summary(r, lang)}，{miss}。{ask}"
+    return f"Not understood: {what}. All I understood was: {goal_summary(r, lang)}, {miss}. {ask}"
+
+
 def plan_prompt(r: Request, lang: str) -> str:
     if lang == "zh":
         extra = "只出方案，" if r.plan_only else ""

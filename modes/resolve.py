@@ -603,7 +603,46 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
             continue
         taken[s:e] = b"\x01" * (e - s)
         chosen.append(ColumnHit(s, e, c, how))
-    return sorted(chosen, key=lambda h: h.start)
+    return _glosses_after(_without_glosses(sorted(chosen, key=lambda h: h.start), low), low, sheet)
+
+
+GLOSS_GAP = re.compile(r"[\u4e00-\u9fff]{0,6}\s*[（(]\s*['\"“‘]?\s*")
+
+
+GLOSS_AFTER = re.compile(r"\s*['\"“”‘’]?\s*[（(]\s*(?P<g>[\u4e00-\u9fff][\u4e00-\u9fff/／ ]{0,19})\s*[）)]")
+
+
+def _glosses_after(hits: list[ColumnHit], low: str, sheet: SheetInfo) -> list[ColumnHit]:
+    """'State Code'（州/省代码）为'TX': a Chinese gloss in brackets right after a column's name is part of the mention,
+    unless it names a value (城市（上海）) or another column."""
+    out: list[ColumnHit] = []
+    for i, h in enumerate(hits):
+        m = GLOSS_AFTER.match(low, h.end) if h.how == "exact" else None
+        nxt = hits[i + 1].start if i + 1 < len(hits) else len(low)
+        if m is not None and m.end() <= nxt and not any(m.group("g").strip() in vs for vs in sheet.values.values()):
+            h = ColumnHit(h.start, m.end(), h.column, h.how)
+        out.append(h)
+    return out
+
+
+def _without_glosses(hits: list[ColumnHit], low: str) -> list[ColumnHit]:
+    """价格差（diff）: a word by meaning glossing the column named in the brackets after it is that column, not
+    another, there and wherever the same word comes again."""
+    glossed: dict[str, str] = {}
+    for h, nxt in zip(hits, hits[1:], strict=False):
+        gap = GLOSS_GAP.fullmatch(low[h.end : nxt.start]) if h.how != "exact" and nxt.how == "exact" and nxt.column != h.column else None
+        if gap is not None:
+            glossed[low[h.start : nxt.start].rstrip(" （(\'\"“‘")] = nxt.column
+    if not glossed:
+        return hits
+    out: list[ColumnHit] = []
+    for i, h in enumerate(hits):
+        word = next((w for w in glossed if h.how != "exact" and low.startswith(w, h.start)), None)
+        if word is None:
+            out.append(h)
+        elif not (i + 1 < len(hits) and hits[i + 1].column == glossed[word] and GLOSS_GAP.fullmatch(low[h.end : hits[i + 1].start])):
+            out.append(ColumnHit(h.start, h.start + len(word), glossed[word], "synonym"))  # the glossed word said again
+    return out
 
 
 def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: bool = True) -> tuple[str | None, str, list[str]]:

@@ -126,7 +126,8 @@ def chi_square_test(table: pd.DataFrame, a: str, b: str, weight: str | None = No
              "p_text": p_text(float(res.pvalue)), "significant": bool(res.pvalue < ALPHA), "alpha": ALPHA, "dof": int(res.dof), "a": a, "b": b,
              "n": rnd(float(ct.to_numpy().sum())) if weight else len(both), "sizes": {"rows": len(both)}, "low_expected_cells": low,
              "rows_in": len(table), "rows_out": len(out), "weight": weight}
-    if (float(ct.to_numpy().sum()) if weight else len(both)) < 10 or low > expected.size * 0.2:
+    facts["low_expected_share"] = rnd(low / expected.size, 4)
+    if (float(ct.to_numpy().sum()) if weight else len(both)) < 10:
         raise ToolArgError(
             f"样本太少：{len(both)} 行里有 {low} 个格子的期望频数小于 5，卡方检验不可靠，所以没有给出结论。",
             f"Too few rows: {low} cells of the {a} × {b} table expect fewer than 5, so the chi-square test is unreliable.",
