@@ -372,3 +372,10 @@ def test_a_cancel_followed_by_a_new_request_decides_the_new_one(ws, turns):
     assert tr.decision.gate == "act" and tr.run is not None and tr.run.status == "answered", tr.decision.reply
     got = table(ws, tr)
     assert dict(zip(got["区域"], got[figure_column(got, "销售额")], strict=True)) == orders(ws).groupby("区域")["销售额"].sum().to_dict()
+
+
+@pytest.mark.parametrize("utterance,word", [("orders.csv 按那个分组", "那个"), ("orders.csv 按这个字段排序", "这个字段"), ("group orders.csv by that column", "Group by which column")])
+def test_a_placeholder_for_a_column_is_asked_with_every_column(ws, utterance, word):
+    d = Session(Workspace.at(ws)).turn(utterance).decision
+    assert d.next == "ask_slots" and word in d.reply, d.reply
+    assert all(c in d.reply for c in orders(ws).columns), d.reply  # never "the closest to 那个"
