@@ -678,6 +678,10 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
                                 f"'{u['raw']}' by which column? The numeric columns of {name} are: {near}.")
                 missing += [] if "column" in missing else ["column"]
                 continue
+            if u.get("slot") == "placeholder":  # 按那个分组: no column was said
+                problems.append(f"“{u['raw']}”指的是哪一列？{name} 的列有：{near}。" if lang == "zh" else f"Which column is '{u['raw']}'? {name} has: {near}.")
+                missing += [] if "column" in missing else ["column"]
+                continue
             problems.append(f"{name} 里没有“{u['raw']}”这一列，最接近的是：{near}。您指的是哪一列？" if lang == "zh" else
                             f"{name} has no column '{u['raw']}'; closest: {near}. Which column do you mean?")
             if "column" not in missing:

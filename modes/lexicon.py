@@ -204,8 +204,8 @@ CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别�
                 "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't", "wait", "cancel that", "cancel it")
 CORRECTION = lazy(r"改成|改为|换成|换为|改一下条件|应该是|不是.{0,20}(?<![不也又])是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|instead|change (?:it|the \w+) to|i meant|i mean|actually", re.I | re.A)
 # Setting the earlier request aside before a new one: 算了这个先放着，帮我…
-SET_ASIDE = lazy(r"算了|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
-                       r"(?<![a-z])(?:never ?mind|forget (?:it|that|about it)|scratch that|leave (?:it|that) for now|skip that)(?![a-z])", re.I | re.A)
+SET_ASIDE = lazy(r"算了|取消(?:这个|那个|掉)?(?=\s*[，,。;；])|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
+                       r"(?<![a-z])(?:never ?mind|forget (?:it|that|about it)|scratch that|cancel (?:that|it|this)|leave (?:it|that) for now|skip that)(?![a-z])", re.I | re.A)
 # words that begin the next step of a request; a value never runs past them (华北或华南，再按城市…)
 SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
 THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and then|after that|next,)", re.I | re.A)

@@ -545,6 +545,9 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
     return "sort" if word in ("按", "按照", "by") and SORT_VERB.search(text[j:]) else "none"
 
 
+PLACEHOLDER = lazy(r"(?:那个|这个|那|这|某个|某|哪个)(?:列|字段)?|(?:it|that|this|that one|this one|that column|the thing)", re.I | re.A)
+
+
 def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     """The keys after one 按 / by, put where their role says."""
     keys, j, how = _key_list(t, b.end())
@@ -563,7 +566,8 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
         if c is None:
             if role == "dedupe":
                 continue
-            t.add(b.start(), Op(role, {"unresolved": [_unres(r, cl)]}))
+            placeholder = PLACEHOLDER.fullmatch(r.strip())  # 按那个分组: which column is not said at all
+            t.add(b.start(), Op(role, {"unresolved": [_unres(r, list(t.sheet.columns), "placeholder") if placeholder else _unres(r, cl)]}))
             t.unresolved()
         elif role == "sort":
             t.sort_keys.append(c)

@@ -358,3 +358,24 @@ def test_hold_then_a_new_request_while_one_waits(ws):
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     got = table(ws, tr)
     assert dict(zip(got["区域"], got[figure_column(got, "销售额")], strict=True)) == orders(ws).groupby("区域")["销售额"].sum().to_dict()
+
+
+@pytest.mark.parametrize("turns", [
+    ["orders.csv 按那个排序", "cancel that, group orders.csv by 区域 and sum 销售额"],
+    ["orders.csv 找异常值", "取消，帮我把 orders.csv 按区域汇总销售额"],
+    ["orders.csv 只保留几列", "取消这个，orders.csv 按区域汇总销售额"],
+])
+def test_a_cancel_followed_by_a_new_request_decides_the_new_one(ws, turns):
+    s = Session(Workspace.at(ws))
+    s.turn(turns[0])
+    tr = s.turn(turns[1])
+    assert tr.decision.gate == "act" and tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    got = table(ws, tr)
+    assert dict(zip(got["区域"], got[figure_column(got, "销售额")], strict=True)) == orders(ws).groupby("区域")["销售额"].sum().to_dict()
+
+
+@pytest.mark.parametrize("utterance,word", [("orders.csv 按那个分组", "那个"), ("orders.csv 按这个字段排序", "这个字段"), ("group orders.csv by that column", "Group by which column")])
+def test_a_placeholder_for_a_column_is_asked_with_every_column(ws, utterance, word):
+    d = Session(Workspace.at(ws)).turn(utterance).decision
+    assert d.next == "ask_slots" and word in d.reply, d.reply
+    assert all(c in d.reply for c in orders(ws).columns), d.reply  # never "the closest to 那个"
