@@ -199,7 +199,7 @@ def _listed_with(text: str, found: list[re.Match[str]]) -> list[re.Match[str]]:
 CMP_STAT_WORD = _lazy(r"(?:高于|低于|超过|大于|小于|不低于|不高于|above|below)\s*\S{0,10}?(?:中位数|中值|median)", re.I)
 STAT_RX = _rx(*(w for w, _ in STAT_WORDS))
 STAT_OF = {w.casefold(): s for w, s in STAT_WORDS}
-PERCENTILE = _lazy(r"(?:第\s*)?(\d{1,2})\s*(?:%\s*)?(?:百分位数?|分位数?|分位点)|(\d{1,2})(?:th|st|nd|rd)\s+percentile|p(\d{2})(?![\d])", re.I)
+PERCENTILE = _lazy(r"(?:第\s*)?(\d{1,2})\s*(?:%\s*)?(?:百分位数?|分位数?|分位点)|(\d{1,2})(?:th|st|nd|rd)\s+percentile|(?<![a-z])p(\d{2})(?![\d])", re.I)
 # the percentile word first, then the list: 分位数，25%、50%、75%、90% / percentiles 10, 50 and 90
 PCT_AFTER = _lazy(r"(?:百分位数?|分位数|分位点|percentiles?)\s*(?:[:：,，(（]|是|为|分别是|分别为|取|at|of)?\s*"
                   r"(?P<list>\d{1,2}\s*(?:%|th|st|nd|rd)?(?:\s*(?:,|，|、|和|及|与|以及|and|&)\s*\d{1,2}\s*(?:%|th|st|nd|rd)?)+)", re.I)

@@ -72,6 +72,8 @@ RULE_WORDS = lazy(r"改名为|改名成|重命名为?|改叫|更名为|列名改
                         r"最(?:高|大|多|低|小|少|早|晚|好|差)|(?<![a-z])(?:rename|fill|which|who|highest|lowest|most|least|largest|smallest)(?![a-z])",
                         re.I | re.A)
 PATH_PART = lazy(r"[\w.\-\u4e00-\u9fff]+[/\\]")
+# a code such as S0003 or ORD-1023: letters and digits in one token, a value of some column the sample may not hold
+ID_TOKEN = lazy(r"(?<![A-Za-z0-9_.])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_-]{2,}(?![A-Za-z0-9_.])")
 NUMBER_ETC = lazy(r"\d[\d,.]*\s*(?:%|万|千|亿|k|元|块|岁|天|周|季度|个|条|行|名|人|家|笔|单|次)?", re.I)
 
 
@@ -155,12 +157,14 @@ def unexplained(text: str, consumed: Iterable[tuple[int, int]], extra: Iterable[
     periods = [m.group(0) for m in MONTH_ALONE.finditer(text) if not any(a < m.end() and m.start() < b for a, b in consumed)]
     read = _blank(text, consumed)
     rest = NUMBER_ETC.sub(lambda m: " " * len(m.group(0)), read)
-    if not _content(rest):  # most requests: every word already read
+    codes = list(ID_TOKEN.finditer(read))
+    if not _content(rest) and not codes:  # most requests: every word already read
         return periods
     spans = [m.span() for p in (_known_union(), *extra) for m in p.finditer(read) if m.end() > m.start()]
     if _content(_blank(rest, spans)):  # one scan explains most requests; the word lists one by one read the rest
         spans += [m.span() for p in _known() for m in p.finditer(read) if m.end() > m.start()]
-    return list(dict.fromkeys(periods + _content(_blank(rest, spans))))  # 3月份 that no condition read: a period dropped
+    codes_left = [m.group(0) for m in codes if not any(a < m.end() and m.start() < b for a, b in spans)]  # top10 is read
+    return list(dict.fromkeys(periods + codes_left + _content(_blank(rest, spans))))  # 3月份 that no condition read: a period dropped
 
 
 def _content(rest: str) -> list[str]:

@@ -6,6 +6,7 @@ different result. Phrasings marked `RUN` must also run (directly, or after 继�
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -163,6 +164,31 @@ def test_a_part_that_cannot_be_done_is_said_never_dropped(ws_root, utterance):
     assert tr.decision.next in WAITS
     reply = tr.decision.reply
     assert any(w in reply.casefold() for w in ("做不了", "没理解", "不支持", "cannot", "not understood", "not supported")), reply
+
+
+CODES = [  # a code no rule read (an ID outside the sample, a customer number) is a condition never applied
+    "sales.csv X9999的金额合计是多少",
+    "sales.csv 客户C1024的金额合计",
+    "sales.csv what is the total 金额 of order ZX-5501",
+    "sales.csv 门店SH02的平均金额",
+]
+
+
+@pytest.mark.parametrize("utterance", CODES)
+def test_a_code_that_was_not_read_is_named_never_summed_over(ws_root, utterance):
+    tr = talk(ws_root, [utterance])
+    assert tr.run is None, f"ran over every row: {tr.run and tr.run.answer}"
+    assert tr.decision.next in WAITS
+    code = re.search(r"[A-Za-z]+-?\d+", utterance).group(0)  # type: ignore[union-attr]
+    assert code in tr.decision.reply, tr.decision.reply
+
+
+@pytest.mark.parametrize("utterance,n", [("sales.csv top5 金额", 5), ("sales.csv 金额 top10", 10), ("sales.csv TOP3的金额", 3)])
+def test_top_n_glued_to_its_number_is_a_ranking_never_a_percentile(ws_root, utterance, n):
+    tr = talk(ws_root, [utterance], confirm=True)
+    got = result_table(ws_root, tr)
+    want = sales(ws_root).nlargest(n, "金额")
+    assert sorted(got["金额"], reverse=True) == list(want["金额"]), tr.run and tr.run.answer
 
 
 def test_a_month_with_its_year_is_a_filter_that_runs(ws_root):
