@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+CJK_UNDERSCORE = re.compile(r"(?<=[\u4e00-\u9fff])_(?=[\u4e00-\u9fff])")
 UNIT_TAIL = re.compile(r"\s*[(（][^()（）]{1,12}[)）]\s*$")  # 销售额(元), 汇兑收益(万元/年度), 占比（%）
 ZH_TAG = re.compile(r"[(（]\s*(?:中文|简体|繁体|中|chinese|zh|cn)\s*[)）]\s*$", re.I)
 SPREADSHEET = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv")
@@ -52,7 +53,9 @@ class SheetInfo:
         # 区域(中文) and 区域(英文) both say 区域: the one tagged Chinese, when exactly one is
         pick = {b: cs[0] if len(cs) == 1 else next(iter(zh), None) if len(zh := [c for c in cs if ZH_TAG.search(c)]) == 1 else None
                 for b, cs in by_bare.items()}
-        return tuple(full + [(c, b) for c, b in bare if pick[b] == c])
+        # 金额_合计, a summary's own column, also as written without its underscore (金额合计)
+        joined = [(c, j) for c, f in full if "_" in f and (j := CJK_UNDERSCORE.sub("", f)) != f and j not in names]
+        return tuple(full + [(c, b) for c, b in bare if pick[b] == c] + joined)
 
     @cached_property
     def names(self) -> ColumnNames:

@@ -195,7 +195,7 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit], date_c
         word = m.group(0)
         if CJK.match(word):
             word = VALUE_JOIN.split(word, maxsplit=1)[0] or word  # a value ends at a joining word (男且月薪高于平均 -> 男)
-            word = RIGHT_STRIP.sub("", word) or word
+            word = _strip_tail(word, sheet)
         return word, i + len(word)
     return None
 
@@ -548,7 +548,15 @@ def _glued(text: str, m: re.Match[str]) -> bool:
                                                             or (m.end() < len(text) and re.match(r"[a-z]", text[m.end()], re.I | re.A))))
 
 
-def _value_list(text: str, op: str, value: str, end: int) -> tuple[str, Any, int]:
+def _strip_tail(word: str, sheet: SheetInfo | None) -> str:
+    """A word without a trailing 的…/人/店/行 that only describes it (上海的店 -> 上海), unless the data holds the
+    whole word as a value (静安店)."""
+    if sheet is not None and any(word in vs for vs in sheet.values.values()):
+        return word
+    return RIGHT_STRIP.sub("", word) or word
+
+
+def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | None = None) -> tuple[str, Any, int]:
     """上海或北京 / neither A nor B: one value becomes a list when more are joined to it."""
     more = []
     while True:
@@ -559,7 +567,9 @@ def _value_list(text: str, op: str, value: str, end: int) -> tuple[str, Any, int
         if SEQUENCE_START.match(mm.group(1)):
             break  # 华北或华南，再按城市…: a value list ends at a sequencing word
         word = VALUE_JOIN.split(mm.group(1), maxsplit=1)[0] if CJK.match(mm.group(1)) else mm.group(1)
-        word = RIGHT_STRIP.sub("", word) or word
+        word = _strip_tail(word, sheet)
+        if sheet is not None and "," in mm.group(0).split(mm.group(1))[0] and not any(word in vs for vs in sheet.values.values()):
+            break  # 静安店，去掉退货的: after a comma, only a value the data holds continues the list
         if not word or len(word) > max(4, len(value) * 2) or QUESTION_VALUE.fullmatch(word):
             break
         more.append(word)
@@ -627,7 +637,7 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
         nums = [c for c in closest if c in sheet.numeric] + [c for c in sheet.columns if c in sheet.numeric and c not in closest]
         closest = tuple(nums[:3]) or closest
     if isinstance(value, str) and op in ("eq", "ne"):
-        op, value, end = _value_list(text, op, value, end)
+        op, value, end = _value_list(text, op, value, end, sheet)
     if col and sheet.values.get(col):
         if isinstance(value, str) and op in ("eq", "ne"):
             value = _canonical(value, sheet.values[col])

@@ -1,0 +1,70 @@
+"""Names as people write them: a value the data holds whole (静安店) is never cut to a shorter word, a list after a
+comma goes on only with values the data holds, and a summary's own column (金额_合计) is found when written
+without its underscore (金额合计). Results are recomputed with pandas on data generated here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.session import Session, TurnResult
+from tools.workspace import Workspace
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("forms")
+    rng = np.random.default_rng(3)
+    n = 120
+    pd.DataFrame({
+        "单号": [f"P{i:04d}" for i in range(n)],
+        "门店": rng.choice(["静安店", "徐汇店", "浦东店"], n),
+        "店员": rng.choice(["周一", "吴二", "郑三"], n),
+        "金额": rng.integers(50, 3000, n),
+        "是否退货": rng.choice(["是", "否"], n, p=[0.2, 0.8]),
+    }).to_csv(root / "流水.csv", index=False)
+    return root
+
+
+def data(root: Path) -> pd.DataFrame:
+    return pd.read_csv(root / "流水.csv")
+
+
+def last_table(root: Path, tr: TurnResult) -> pd.DataFrame:
+    assert tr.run is not None and tr.run.status == "answered", (tr.decision.next, tr.decision.reply)
+    path = next(f["path"] for f in tr.run.files if f["path"].endswith(".csv"))
+    return pd.read_csv(root / path)
+
+
+@pytest.mark.parametrize("text,want", [
+    ("筛选流水.csv 门店是静安店，去掉退货的", lambda d: d[(d["门店"] == "静安店") & (d["是否退货"] != "是")]),
+    ("流水.csv 里门店为徐汇店，金额大于1000", lambda d: d[(d["门店"] == "徐汇店") & (d["金额"] > 1000)]),
+    ("筛选流水.csv 门店是浦东店或静安店的", lambda d: d[d["门店"].isin(["浦东店", "静安店"])]),
+    ("filter 流水.csv where 门店 is 静安店, 金额 at least 2000", lambda d: d[(d["门店"] == "静安店") & (d["金额"] >= 2000)]),
+])
+def test_a_value_the_data_holds_whole_is_kept_whole(root, text, want):
+    s = Session(Workspace.at(root))
+    tr = s.turn(text)
+    if tr.run is None and tr.decision.next == "restate_confirm":
+        tr = s.turn("继续")
+    got = last_table(root, tr)
+    assert sorted(got["单号"]) == sorted(want(data(root))["单号"])
+
+
+@pytest.mark.parametrize("follow,want", [
+    ("在这个结果里筛选金额合计大于60000的行", lambda g: sorted(g[g > 60000].index)),
+    ("在这个结果里只保留金额合计不到59000的", lambda g: sorted(g[g < 59000].index)),
+    ("then keep the rows where 金额合计 is over 58500", lambda g: sorted(g[g > 58500].index)),
+])
+def test_a_summary_column_written_without_its_underscore_is_that_column(root, follow, want):
+    s = Session(Workspace.at(root))
+    s.turn("流水.csv 按店员汇总金额")
+    tr = s.turn(follow)
+    if tr.run is None and tr.decision.next == "restate_confirm":
+        tr = s.turn("继续")
+    got = last_table(root, tr)
+    totals = data(root).groupby("店员")["金额"].sum()
+    assert sorted(got["店员"]) == want(totals)
