@@ -62,6 +62,7 @@ class CondParse:
     conds: list[Cond] = field(default_factory=list)
     logic: str = "and"
     spans: list[tuple[int, int]] = field(default_factory=list)
+    mixed: bool = False  # or between some conditions, and between others
 
     @property
     def unresolved(self) -> list[Cond]:
@@ -570,6 +571,8 @@ def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | Non
         word = _strip_tail(word, sheet)
         if sheet is not None and "," in mm.group(0).split(mm.group(1))[0] and not any(word in vs for vs in sheet.values.values()):
             break  # 静安店，去掉退货的: after a comma, only a value the data holds continues the list
+        if sheet is not None and not any(word in vs for vs in sheet.values.values()) and any(word.casefold().startswith(cl) for _, cl in sheet.folded):
+            break  # 门店 is 静安店 or 金额 > 2900: a column's name starts another condition
         if not word or len(word) > max(4, len(value) * 2) or QUESTION_VALUE.fullmatch(word):
             break
         more.append(word)
@@ -734,6 +737,9 @@ def _cond_logic(sc: _Scan) -> None:
         gaps = [sc.text[e0:s1] for (_, e0), (s1, _) in zip(spans, spans[1:], strict=False)]
         if any(OR_WORD.search(g) for g in gaps) and not all(c.op == "in" for c in out.conds):
             out.logic = "or"
+            # 门店是A或金额大于X，是否退货为否: an or between two conditions and an and before another; one filter
+            # joins them all one way, so the reading is said before it runs
+            out.mixed = len(gaps) > 1 and not all(OR_WORD.search(g) for g in gaps)
 
 
 # the condition rules, in the order they run: a span one rule read is not read by a later one

@@ -805,6 +805,9 @@ def _rule_filter(t: _Turn) -> None:
     unres_c = [c for c in conds if c.column is None]
     args: dict[str, Any] = {"conditions": conds, "logic": logic, "delete": bool(dm)}
     doubts = [_years_or_amounts(c, t.sheet) for c in conds if _years_or_amounts(c, t.sheet)]
+    if cp.mixed and logic == "or":
+        doubts.append(("slot", "“或”和“且”同时出现：这里所有条件都按“或”连接；若要（A 或 B）且 C，请分两步说",
+                       "'or' and 'and' are both used: every condition is joined with 'or' here; for (A or B) and C, say it in two steps"))
     if doubts:
         args["doubts"] = doubts
     if unres_c:

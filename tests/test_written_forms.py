@@ -68,3 +68,24 @@ def test_a_summary_column_written_without_its_underscore_is_that_column(root, fo
     got = last_table(root, tr)
     totals = data(root).groupby("店员")["金额"].sum()
     assert sorted(got["店员"]) == want(totals)
+
+
+@pytest.mark.parametrize("text", [
+    "筛选流水.csv 门店是静安店或金额大于2900，是否退货为否",
+    "流水.csv 里店员是周一或者金额不到100，并且门店是徐汇店",
+    "filter 流水.csv where 门店 is 浦东店 or 金额 is over 2500, and 是否退货 is 否",
+])
+def test_or_and_and_together_are_said_before_anything_runs(root, text):
+    tr = Session(Workspace.at(root)).turn(text)
+    assert tr.run is None and tr.decision.next == "restate_confirm", tr.decision.reply
+    assert "两步" in tr.decision.reply or "two steps" in tr.decision.reply
+
+
+@pytest.mark.parametrize("text", ["筛选流水.csv 门店是静安店或金额大于2900", "filter 流水.csv where 门店 is 静安店 or 金额 > 2900"])
+def test_or_alone_joins_every_condition(root, text):
+    s = Session(Workspace.at(root))
+    tr = s.turn(text)
+    if tr.run is None and tr.decision.next == "restate_confirm":
+        tr = s.turn("继续")
+    d = data(root)
+    assert sorted(last_table(root, tr)["单号"]) == sorted(d[(d["门店"] == "静安店") | (d["金额"] > 2900)]["单号"])
