@@ -105,7 +105,7 @@ class Session:
         key = (p.stat().st_size, p.stat().st_mtime)
         known = self._result_info.get(rel)
         if known is None or known[0] != key:
-            known = self._result_info[rel] = (key, file_info(p, rel))
+            known = self._result_info[rel] = (key, _without_info_sheet(file_info(p, rel)))
         return known[1]
 
     def _model_plan(self, utterance: str, d: Decision, plan: Plan, catalog: Catalog, budget: Any) -> tuple[Decision, Plan]:
@@ -356,4 +356,15 @@ def _stage(state: SessionState) -> str:
     if state.pending is None:
         return "idle"
     return "pending_clarify" if state.pending.stage == "clarify" else "pending_confirm"
+
+
+def _without_info_sheet(info: FileInfo) -> FileInfo:
+    """A result workbook wenqing wrote, without the 说明 sheet it added: that sheet describes the table, and its words
+    (导出, 筛选) are never values a request means."""
+    from tools.write import INFO_SHEET
+
+    def load() -> tuple[tuple[Any, ...], str | None]:
+        return tuple(s for s in info.sheets if s.name != INFO_SHEET) or info.sheets, info.error
+
+    return FileInfo(info.path, load=load)
 

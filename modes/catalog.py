@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 CJK_UNDERSCORE = re.compile(r"(?<=[\u4e00-\u9fff])_(?=[\u4e00-\u9fff])")
+SUMMARY_NAME = re.compile(r"([\u4e00-\u9fff]{1,12})_(合计|平均|最大|最小|计数)")  # the names a summary gives its measures
 UNIT_TAIL = re.compile(r"\s*[(（][^()（）]{1,12}[)）]\s*$")  # 销售额(元), 汇兑收益(万元/年度), 占比（%）
 ZH_TAG = re.compile(r"[(（]\s*(?:中文|简体|繁体|中|chinese|zh|cn)\s*[)）]\s*$", re.I)
 SPREADSHEET = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv")
@@ -55,6 +56,8 @@ class SheetInfo:
                 for b, cs in by_bare.items()}
         # 金额_合计, a summary's own column, also as written without its underscore (金额合计)
         joined = [(c, j) for c, f in full if "_" in f and (j := CJK_UNDERSCORE.sub("", f)) != f and j not in names]
+        # and as said in the other order (平均费用 for 费用_平均)
+        joined += [(c, r) for c, f in full if (m := SUMMARY_NAME.fullmatch(f)) and (r := m.group(2) + m.group(1)) not in names]
         return tuple(full + [(c, b) for c, b in bare if pick[b] == c] + joined)
 
     @cached_property

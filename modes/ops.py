@@ -68,8 +68,11 @@ EXPORT_FORMAT = lazy(r"(?:成|为|(?<![a-z])as|(?<![a-z])to|(?<![a-z])into|导�
 CMP_STAT = lazy(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到)|(?<=于了)|(?<=过了))\s*(?:" + lx.OVERALL + r")?(?:平均水平|平均值|平均数|平均|均值)"
                       r"|(?:(?<=above)|(?<=below)|(?<=than)|(?<=under)|(?<=over))\s+(?:" + lx.OVERALL + r")?(?:the\s+)?(?:average|mean)", re.I | re.A)
 BARE_OPS = {"大于": "gt", "超过": "gt", "高于": "gt", ">": "gt", "小于": "lt", "低于": "lt", "不到": "lt", "<": "lt",
-            "不低于": "ge", "至少": "ge", ">=": "ge", "≥": "ge", "不超过": "le", "不高于": "le", "<=": "le", "≤": "le", "等于": "eq", "=": "eq"}
-BARE_CMP = lazy(r"(?P<op>不低于|不超过|不高于|大于|超过|高于|小于|低于|不到|至少|等于|>=|<=|≥|≤|>|<|=)\s*(?P<v>-?\d[\d,.]*\s*(?:万|千|k)?|[一二两三四五六七八九十百千万点]+)")
+            "不低于": "ge", "至少": "ge", ">=": "ge", "≥": "ge", "不超过": "le", "不高于": "le", "<=": "le", "≤": "le", "等于": "eq", "=": "eq",
+            "over": "gt", "above": "gt", "more than": "gt", "greater than": "gt", "below": "lt", "under": "lt", "less than": "lt",
+            "at least": "ge", "at most": "le"}
+BARE_CMP = lazy(r"(?P<op>不低于|不超过|不高于|大于|超过|高于|小于|低于|不到|至少|等于|>=|<=|≥|≤|>|<|=|(?<![a-z])(?:over|above|more than|greater than|below|under|less than|at least|at most)(?= ))"
+               r"\s*(?P<v>-?\d[\d,.]*\s*(?:万|千|k)?|[一二两三四五六七八九十百千万点]+)")
 COUNT_NOUN = lazy(r"人|人数|的人|员工|个数|数量最?|记录|条|单|笔|次|家|店|门店|订单数?|rows?|records?|people|employees|entries|orders|stores|customers|items", re.I | re.A)
 VALUES_Q = lazy(r"有哪些|都有什么|有什么|有哪几[个种类]|分别是|都有哪些|distinct|unique values|which values", re.I | re.A)
 VALUE_Q = lazy(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!个|条|人|家|行|笔|位|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min|maximum|minimum|highest|lowest|largest|smallest|biggest)", re.I | re.A)
@@ -879,13 +882,22 @@ def _rule_value_question(t: _Turn) -> None:
 
 
 def _rule_bare_comparison(t: _Turn) -> None:
-    """大于4.5 with no column: kept for the caller to ask about."""
-    if not t.has("filter"):
-        bm = BARE_CMP.search(t.text)
-        if bm:
-            num = parse_number(bm.group("v"))
-            if num is not None:
-                t.out.bare.append((BARE_OPS[bm.group("op")], tidy(num)))
+    """大于4.5 with no column: kept for the caller to ask about, also beside conditions that did find their columns
+    (数学或物理（低于60分）: 科目 is read, 低于60 has no column and is never dropped)."""
+    read = t.cp.spans if t.has("filter") and t.cp is not None else []
+    for bm in BARE_CMP.finditer(t.text):
+        if any(a < bm.end() and bm.start() < b for a, b in read):
+            continue
+        num = parse_number(bm.group("v"))
+        if num is not None:
+            t.out.bare.append((BARE_OPS[bm.group("op")], tidy(num)))
+            f = next((o for _, o in t.found if o.kind == "filter"), None)
+            if f is not None:  # the filter asks which column the comparison is on
+                nums = tuple(c for c in t.sheet.columns if c in t.sheet.numeric)[:3]
+                f.args["conditions"] = [*f.args["conditions"], Cond(None, BARE_OPS[bm.group("op")], tidy(num), None, bm.group(0), "bare", nums)]
+                f.args["unresolved"] = [*f.args.get("unresolved", []), _unres(bm.group(0), nums)]
+                t.unresolved(1)
+        break
 
 
 def _rule_count_question(t: _Turn) -> None:

@@ -20,6 +20,10 @@ OUTPUTS = "outputs/"
 # a file name with a spreadsheet extension, with or without the outputs/ folder before it
 NAMED_TABLE = re.compile(r"(?P<dir>outputs\s*[/\\]\s*)?(?P<name>[\w\-.()（）\u4e00-\u9fff]+\.(?:csv|xlsx|xlsm|xls|tsv|ods))(?![a-z])", re.I)
 
+# an export that names nothing else: what was just shown is what is exported
+EXPORT_ALONE = re.compile(r"(?:请|帮我|麻烦|再)?\s*(?:导出|输出|另存|export|save)\s*(?:it|this|that|them|the result)?\s*(?:成|为|到|as|to|into)?\s*"
+                          r"(?:一下|一份|an?)?\s*(?:xlsx|csv|excel|表格)?\s*(?:格式|文件|file)?\s*[。.!！]?", re.I)
+
 
 def is_result(path: str | None) -> bool:
     """A table wenqing produced: a file of outputs/ or a result kept after it was shown."""
@@ -56,6 +60,8 @@ def scope(ref_how: str, ref_path: str | None, norms: list[str], state: SessionSt
     weak = ref_how == "description" or by_stem and not NAMED_TABLE.search(norms[-1])  # 订单数 holds the stem of 订单.csv
     if last is not None and (said or goes_on) and (own or said and weak or goes_on and weak and _made_from(last, ref_path, state)):
         return last
+    if last is not None and own and EXPORT_ALONE.fullmatch(norms[-1].strip()):
+        return last  # 导出 / 导出成xlsx / export it, right after a result: that result
     earlier = state.pending or state.last
     if len(norms) > 1 and earlier is not None and is_result(earlier.request.file) and (ref_how in ("none", "current", "current_missing") or weak):
         return catalog.get(earlier.request.file)

@@ -89,3 +89,41 @@ def test_or_alone_joins_every_condition(root, text):
         tr = s.turn("继续")
     d = data(root)
     assert sorted(last_table(root, tr)["单号"]) == sorted(d[(d["门店"] == "静安店") | (d["金额"] > 2900)]["单号"])
+
+
+@pytest.mark.parametrize("follow,want", [
+    ("在这个结果里只保留平均金额超过1400的", lambda g: sorted(g[g > 1400].index)),
+    ("在这个结果里筛选平均金额不到1500的行", lambda g: sorted(g[g < 1500].index)),
+])
+def test_a_summary_column_said_in_the_other_order_is_that_column(root, follow, want):
+    s = Session(Workspace.at(root))
+    s.turn("流水.csv 按店员汇总平均金额")
+    tr = s.turn(follow)
+    if tr.run is None and tr.decision.next == "restate_confirm":
+        tr = s.turn("继续")
+    means = data(root).groupby("店员")["金额"].mean()
+    assert sorted(last_table(root, tr)["店员"]) == want(means)
+
+
+@pytest.mark.parametrize("then", ["导出", "导出成xlsx", "把它导出", "export it as csv", "再导出一份excel"])
+def test_an_export_that_names_nothing_else_exports_what_was_just_made(root, then):
+    s = Session(Workspace.at(root))
+    s.turn("筛选流水.csv 门店是徐汇店")
+    s.turn("导出成xlsx")  # a result workbook with its 说明 sheet: its words (导出) are never values
+    tr = s.turn(then)
+    assert tr.run is not None and tr.run.status == "answered", (tr.decision.next, tr.decision.reply)
+    path = root / next(f["path"] for f in tr.run.files)
+    got = pd.read_csv(path) if path.suffix == ".csv" else pd.read_excel(path, engine="openpyxl")
+    d = data(root)
+    assert sorted(got["单号"]) == sorted(d[d["门店"] == "徐汇店"]["单号"])
+
+
+@pytest.mark.parametrize("text", [
+    "流水.csv 门店是静安店或徐汇店（低于500的）",
+    "流水.csv 店员是周一，不到300",
+    "filter 流水.csv where 门店 is 浦东店, below 200",
+])
+def test_a_comparison_with_no_column_beside_other_conditions_is_asked_about(root, text):
+    tr = Session(Workspace.at(root)).turn(text)
+    assert tr.run is None and tr.decision.next in ("ask_slots", "restate_confirm"), (tr.decision.next, tr.decision.reply)
+    assert "金额" in tr.decision.reply  # the numeric column it may mean is offered
