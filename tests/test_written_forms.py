@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from test_letter_case import talk as confirmed
 
 from engine.session import Session, TurnResult
 from tools.workspace import Workspace
@@ -46,11 +47,7 @@ def last_table(root: Path, tr: TurnResult) -> pd.DataFrame:
     ("filter 流水.csv where 门店 is 静安店, 金额 at least 2000", lambda d: d[(d["门店"] == "静安店") & (d["金额"] >= 2000)]),
 ])
 def test_a_value_the_data_holds_whole_is_kept_whole(root, text, want):
-    s = Session(Workspace.at(root))
-    tr = s.turn(text)
-    if tr.run is None and tr.decision.next == "restate_confirm":
-        tr = s.turn("继续")
-    got = last_table(root, tr)
+    got = last_table(root, confirmed(root, text))
     assert sorted(got["单号"]) == sorted(want(data(root))["单号"])
 
 
@@ -60,12 +57,7 @@ def test_a_value_the_data_holds_whole_is_kept_whole(root, text, want):
     ("then keep the rows where 金额合计 is over 58500", lambda g: sorted(g[g > 58500].index)),
 ])
 def test_a_summary_column_written_without_its_underscore_is_that_column(root, follow, want):
-    s = Session(Workspace.at(root))
-    s.turn("流水.csv 按店员汇总金额")
-    tr = s.turn(follow)
-    if tr.run is None and tr.decision.next == "restate_confirm":
-        tr = s.turn("继续")
-    got = last_table(root, tr)
+    got = last_table(root, confirmed(root, "流水.csv 按店员汇总金额", follow))
     totals = data(root).groupby("店员")["金额"].sum()
     assert sorted(got["店员"]) == want(totals)
 
@@ -83,12 +75,8 @@ def test_or_and_and_together_are_said_before_anything_runs(root, text):
 
 @pytest.mark.parametrize("text", ["筛选流水.csv 门店是静安店或金额大于2900", "filter 流水.csv where 门店 is 静安店 or 金额 > 2900"])
 def test_or_alone_joins_every_condition(root, text):
-    s = Session(Workspace.at(root))
-    tr = s.turn(text)
-    if tr.run is None and tr.decision.next == "restate_confirm":
-        tr = s.turn("继续")
     d = data(root)
-    assert sorted(last_table(root, tr)["单号"]) == sorted(d[(d["门店"] == "静安店") | (d["金额"] > 2900)]["单号"])
+    assert sorted(last_table(root, confirmed(root, text))["单号"]) == sorted(d[(d["门店"] == "静安店") | (d["金额"] > 2900)]["单号"])
 
 
 @pytest.mark.parametrize("follow,want", [
@@ -96,11 +84,7 @@ def test_or_alone_joins_every_condition(root, text):
     ("在这个结果里筛选平均金额不到1500的行", lambda g: sorted(g[g < 1500].index)),
 ])
 def test_a_summary_column_said_in_the_other_order_is_that_column(root, follow, want):
-    s = Session(Workspace.at(root))
-    s.turn("流水.csv 按店员汇总平均金额")
-    tr = s.turn(follow)
-    if tr.run is None and tr.decision.next == "restate_confirm":
-        tr = s.turn("继续")
+    tr = confirmed(root, "流水.csv 按店员汇总平均金额", follow)
     means = data(root).groupby("店员")["金额"].mean()
     assert sorted(last_table(root, tr)["店员"]) == want(means)
 
