@@ -1140,13 +1140,14 @@ class Wide(OpSpec):
             change = _wide_change(text, hits, sheet, cmp, rows, spans + [x.span() for x in ROW_WORDS.finditer(text)])
             if change is not None:
                 return change
+        per_column = PER_COLUMN.search(text)  # 每列的合计: one figure per column, which a row summary is not
         for rx, what in ((LONG_RX, "long"), (CAGR_RX, "cagr"), (PEAK_RX, "peak"), (ROWSUM_RX, "summary")):
             m = rx.search(text)
-            if m:
+            if m and not (what == "summary" and per_column):
                 return _wide_found(text, hits, sheet, m, what)
         m = re.search(r"最高|最低|最大|最小|最多|最少|合计|总和|平均|highest|lowest|total|average", text, re.I)
         series = _series_of(sheet)
-        if m and period_range(text, hits, series)[0] is not None and not any(rx.search(text) for rx in other if rx is not MEAN_WORDS):
+        if m and not per_column and period_range(text, hits, series)[0] is not None and not any(rx.search(text) for rx in other if rx is not MEAN_WORDS):
             # 2018年到2021年的合计: each row over that range of columns
             return _wide_found(text, hits, sheet, m, "summary")
         if any(h.column in series.columns for h in hits):
@@ -1957,6 +1958,7 @@ def _chart_clause_measure(text: str, m: re.Match[str], nums: list[Any]) -> list[
     return ["行数"] if count else None
 
 
+PER_COLUMN = _lazy(r"每列|各列|每一列|每个月|每月|各月|每一年|每年|各年|(?<![a-z])(?:each|every|per) (?:column|month|year)(?![a-z])", re.I)
 YEAR_NAMED = _lazy(r"^(?:year|years|yr|年份|年度|年)$", re.I)
 
 

@@ -111,3 +111,15 @@ def test_a_comparison_with_no_column_beside_other_conditions_is_asked_about(root
     tr = Session(Workspace.at(root)).turn(text)
     assert tr.run is None and tr.decision.next in ("ask_slots", "restate_confirm"), (tr.decision.next, tr.decision.reply)
     assert "金额" in tr.decision.reply  # the numeric column it may mean is offered
+
+
+@pytest.mark.parametrize("text", ["营收.csv 1月到6月每列的合计", "营收.csv 1月到6月各月的合计", "营收.csv total of each month from 1月 to 6月"])
+def test_a_total_per_column_of_a_wide_table_is_never_a_total_per_row(tmp_path, text):
+    df = pd.DataFrame({"门店": ["甲店", "乙店", "丙店"], **{f"{m}月": [m * 10, m * 20, m * 30] for m in range(1, 7)}})
+    df.to_csv(tmp_path / "营收.csv", index=False)
+    tr = confirmed(tmp_path, text)
+    if tr.run is None:
+        assert tr.decision.next in ("ask_slots", "ask_intent", "restate_confirm", "plan_confirm")
+        return
+    answer = tr.run.answer or ""
+    assert all(str(v) in answer.replace(",", "") for v in df[[f"{m}月" for m in range(1, 7)]].sum()), answer
