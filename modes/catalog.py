@@ -25,6 +25,10 @@ class SheetInfo:
     years: dict[str, tuple[int, int]] = field(default_factory=dict)  # date column -> (first year, last year)
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # numeric column -> (min, max)
 
+    def holds(self, value: str) -> bool:
+        """Whether some column's known values include this one, as written."""
+        return any(value in vs for vs in self.values.values())
+
     @cached_property
     def value_pairs(self) -> list[tuple[str, str]]:
         """(value, column) for every known value, longest value first, then by value and the columns' order (never

@@ -552,7 +552,7 @@ def _glued(text: str, m: re.Match[str]) -> bool:
 def _strip_tail(word: str, sheet: SheetInfo | None) -> str:
     """A word without a trailing 的…/人/店/行 that only describes it (上海的店 -> 上海), unless the data holds the
     whole word as a value (静安店)."""
-    if sheet is not None and any(word in vs for vs in sheet.values.values()):
+    if sheet is not None and sheet.holds(word):
         return word
     return RIGHT_STRIP.sub("", word) or word
 
@@ -562,17 +562,18 @@ def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | Non
     more = []
     while True:
         joiner = r"也不是|也不等于|又不是|也非|(?<![a-z])nor(?![a-z])" if op == "ne" else r"或者|或是|或|、|/|,|(?<![a-z])or(?![a-z])"
-        mm = re.match(r"\s*,?\s*(?:" + joiner + r")\s*([A-Za-z0-9_\u4e00-\u9fff]+)", text[end:], re.I | re.A)
+        mm = re.match(r"\s*(?P<j>,?\s*(?:" + joiner + r"))\s*(?P<w>[A-Za-z0-9_\u4e00-\u9fff]+)", text[end:], re.I | re.A)
         if not mm:
             break
-        if SEQUENCE_START.match(mm.group(1)):
+        if SEQUENCE_START.match(mm.group("w")):
             break  # 华北或华南，再按城市…: a value list ends at a sequencing word
-        word = VALUE_JOIN.split(mm.group(1), maxsplit=1)[0] if CJK.match(mm.group(1)) else mm.group(1)
+        word = VALUE_JOIN.split(mm.group("w"), maxsplit=1)[0] if CJK.match(mm.group("w")) else mm.group("w")
         word = _strip_tail(word, sheet)
-        if sheet is not None and "," in mm.group(0).split(mm.group(1))[0] and not any(word in vs for vs in sheet.values.values()):
-            break  # 静安店，去掉退货的: after a comma, only a value the data holds continues the list
-        if sheet is not None and not any(word in vs for vs in sheet.values.values()) and any(word.casefold().startswith(cl) for _, cl in sheet.folded):
-            break  # 门店 is 静安店 or 金额 > 2900: a column's name starts another condition
+        if sheet is not None and not sheet.holds(word):
+            if "," in mm.group("j"):
+                break  # 静安店，去掉退货的: after a comma, only a value the data holds continues the list
+            if any(word.casefold().startswith(cl) for _, cl in sheet.folded):
+                break  # 门店 is 静安店 or 金额 > 2900: a column's name starts another condition
         if not word or len(word) > max(4, len(value) * 2) or QUESTION_VALUE.fullmatch(word):
             break
         more.append(word)

@@ -619,7 +619,7 @@ def _glosses_after(hits: list[ColumnHit], low: str, sheet: SheetInfo) -> list[Co
     for i, h in enumerate(hits):
         m = GLOSS_AFTER.match(low, h.end) if h.how == "exact" else None
         nxt = hits[i + 1].start if i + 1 < len(hits) else len(low)
-        if m is not None and m.end() <= nxt and not any(m.group("g").strip() in vs for vs in sheet.values.values()):
+        if m is not None and m.end() <= nxt and not sheet.holds(m.group("g").strip()):
             h = ColumnHit(h.start, m.end(), h.column, h.how)
         out.append(h)
     return out
