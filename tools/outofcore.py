@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tools.errors import ParseFailed, ToolArgError, UserError
-from tools.io import _check_container, csv_shape, read_table
+from tools.io import NA_STRINGS, _check_container, csv_sample, csv_shape, read_table
 from tools.registry import ToolResult
 from tools.workspace import TMP_PREFIX, Workspace
 
@@ -31,9 +31,8 @@ BIG_BYTES = int(os.environ.get("WENQING_BIG_BYTES", 100 * 1024**2))
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 MEMORY_LIMIT = "1GB"  # DuckDB's own budget; past it, work spills to disk
 MAX_IN_MEMORY_CELLS = 200_000_000  # a tool without SQL form loads the table into pandas only below this
-# what pandas.read_csv reads as missing by default
-NA_STRINGS = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A",
-              "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
+SAMPLE_ROWS = 2000  # the rows a column's type is first taken from
+PLAIN_TYPES = {"int": "BIGINT", "float": "DOUBLE", "text": "VARCHAR"}
 STAT_SQL = {"mean": "avg", "median": "median", "min": "min", "max": "max"}  # pandas skips missing values, as these do
 AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大"}
 ROW = "__wq_row"
@@ -225,12 +224,16 @@ def open_csv(ws: Workspace, path: Path, con: Any = None, defer: bool = False) ->
     except UserError:
         return None  # .wenqing/ links out of the workspace: nothing is cached or spilled there; pandas reads the file
     shape = csv_shape(path)
-    head = read_table(path, nrows=2000, sample=True)
-    if any(n.startswith("表头在") for n in head.notes):
-        return None
+    plain = csv_sample(path, SAMPLE_ROWS)  # the first rows typed as pandas types them, read without pandas when simply written
+    if plain is not None:
+        types = {c: PLAIN_TYPES[k] for c, k in zip(plain.columns, plain.kinds, strict=True)}
+    else:
+        head = read_table(path, nrows=SAMPLE_ROWS, sample=True)
+        if any(n.startswith("表头在") for n in head.notes):
+            return None
+        types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
     con = con or _connect(folder / "spill")
     source = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
-    types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
     for attempt in ("as sampled", "exact integers", "numbers as decimals", "all text"):
         if attempt == "numbers as decimals":
             types = {c: "DOUBLE" if t == "BIGINT" else t for c, t in types.items()}
