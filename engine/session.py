@@ -384,19 +384,24 @@ def _load_request_modules(ws: Workspace) -> None:
 
 def _import_request_modules(ws: Workspace) -> None:
     import pandas  # noqa: F401
+    import pyarrow.csv  # noqa: F401  (the CSV writer)
+    import xlsxwriter  # noqa: F401  (reports and workbooks)
 
     import engine.executor  # noqa: F401
     import engine.intake  # noqa: F401
     import engine.plan  # noqa: F401
     import modes.dialogue  # noqa: F401
-    from tools import outofcore
+    import modes.opspecs  # noqa: F401
+    from tools import outofcore, registry
+
+    registry.get_tool("profile_dataset")  # every tool module, registered
 
     try:
         big = any(outofcore.wanted(ws.root / rel) for rel in ws.files())
     except OSError:
         big = False
     if big:
-        import duckdb  # noqa: F401
+        outofcore.prepare(ws)
 
 
 def _stage(state: SessionState) -> str:

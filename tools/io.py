@@ -7,6 +7,7 @@ import io
 import re
 import zipfile
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -247,10 +248,21 @@ def _decode_head(raw: bytes, complete: bool) -> tuple[str, str] | None:
     return None
 
 
+def _version(path: Path) -> tuple[str, int, int]:
+    st = path.stat()
+    return str(path), st.st_size, st.st_mtime_ns
+
+
 def csv_shape(path: Path, head_bytes: int = HEAD_BYTES) -> CsvShape:
     """Detect encoding, delimiter and text-kept columns on the first bytes. Raises ParseFailed for binary or
-    empty content and for text in no known encoding."""
-    size = path.stat().st_size
+    empty content and for text in no known encoding. A request asks several times: the answer is kept for the
+    file's version (path, size, mtime)."""
+    return _csv_shape(*_version(path), head_bytes)
+
+
+@lru_cache(maxsize=4)
+def _csv_shape(name: str, size: int, mtime_ns: int, head_bytes: int) -> CsvShape:
+    path = Path(name)
     with path.open("rb") as f:
         raw = f.read(head_bytes)
     complete = len(raw) >= size
@@ -349,7 +361,14 @@ def csv_sample(path: Path, nrows: int) -> PlainSample | None:
     """The first `nrows` rows of a CSV typed as `read_table(path, nrows=nrows, sample=True)` types them, for files
     simply written: a header of distinct names, every row as long as the header, numbers written plainly. Anything
     else (title rows, ragged or blank rows, booleans, padded or exponent numbers, values pandas may read otherwise)
-    gives None: read it with pandas. Raises ParseFailed as read_table does."""
+    gives None: read it with pandas. Raises ParseFailed as read_table does. Kept for the file's version, as
+    csv_shape; the sample is shared, not to be changed."""
+    return _csv_sample(*_version(path), nrows)
+
+
+@lru_cache(maxsize=4)
+def _csv_sample(name: str, size: int, mtime_ns: int, nrows: int) -> PlainSample | None:
+    path = Path(name)
     shape = csv_shape(path)
     text = shape.text
     if not shape.complete:  # whole lines only, as the pandas sample reads (a newline byte is a newline in UTF-8 and GB18030)

@@ -12,6 +12,7 @@ import hashlib
 import os
 import re
 import shutil
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -158,16 +159,39 @@ class BigTable:
         return self._df
 
 
+_DATABASES: dict[tuple[str, str], Any] = {}
+KEPT_DATABASES = 2
+_DATABASES_LOCK = threading.Lock()
+
+
 def _connect(spill: Path) -> Any:
-    """A DuckDB connection that keeps below MEMORY_LIMIT, spilling to the workspace's cache folder."""
+    """A DuckDB connection that keeps below MEMORY_LIMIT, spilling to the workspace's cache folder. The database behind
+    it is made once per process and folder (making one costs more than the work on a small file); each connection
+    has its own registered tables, gone with it."""
     import duckdb
 
-    con = duckdb.connect()
-    con.execute("SET preserve_insertion_order = true")
+    memory = os.environ.get("WENQING_DUCKDB_MEMORY", MEMORY_LIMIT)
+    with _DATABASES_LOCK:
+        db = _DATABASES.get((str(spill), memory))
+        if db is None:
+            db = duckdb.connect()
+            db.execute("SET preserve_insertion_order = true")
+            db.execute(f"SET memory_limit = {lit(memory)}")
+            db.execute(f"SET temp_directory = {lit(str(spill))}")
+            while len(_DATABASES) >= KEPT_DATABASES:  # an older workspace's: it ends when its last table is let go
+                _DATABASES.pop(next(iter(_DATABASES)))
+            _DATABASES[(str(spill), memory)] = db
+    con = db.cursor()
     con.execute("SET enable_progress_bar = false")
-    con.execute(f"SET memory_limit = {lit(os.environ.get('WENQING_DUCKDB_MEMORY', MEMORY_LIMIT))}")
-    con.execute(f"SET temp_directory = {lit(str(spill))}")
     return con
+
+
+def prepare(ws: Workspace) -> None:
+    """Make the workspace's database before a request needs it (the session's warm-up, in the background)."""
+    try:
+        _connect(ws.state_dir() / "cache" / "spill")
+    except UserError:
+        pass
 
 
 def _cache_name(path: Path) -> str:
