@@ -126,7 +126,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     print("What each figure includes. DuckDB s: connect, settings, the query and its file, after `import duckdb`.")
     print("cold s: the first request of a fresh session, after importing the session module; it imports pandas, understanding")
     print("and the tools on the way. warm s: the same request after Session.warm_up(), what the REPL loads while the user types")
-    print("(the same footing as the reference's import). proc: whole processes as a user waits for them, interpreter start included.")
+    print("(the modules; for a CSV read out of core, also its DuckDB database, which the reference makes inside its time).")
+    print("proc: whole processes as a user waits for them, interpreter start and every import included.")
     print(f"{'rows':>11} {'work':<15} {'cold s':>7} {'warm s':>7} {'µs/row':>7} {'peak MB':>8} {'duckdb s':>8} {'duck MB':>8} "
           f"{'cold ×':>6} {'warm ×':>6} {'wq proc':>8} {'duck proc':>9} {'proc ×':>6}" + ("   before: cold × proc ×" if a.baseline else "") + "  status")
     try:
