@@ -190,7 +190,8 @@ class Session:
             return
         import threading
 
-        self._warming = threading.Thread(target=_load_request_modules, args=(self.ws,), name="wenqing-warm-up", daemon=True)
+        self._warming = threading.Thread(target=_load_request_modules, args=(self.ws, PROMPT_FIRST_S), name="wenqing-warm-up",
+                                         daemon=True)
         self._warming.start()
 
     def _warmed(self) -> None:
@@ -373,9 +374,14 @@ def _is_frame(x: Any) -> bool:
     return type(x).__name__ == "DataFrame" and hasattr(x, "to_csv")
 
 
-def _load_request_modules(ws: Workspace) -> None:
+PROMPT_FIRST_S = 0.05  # the background warm-up starts once the prompt has been drawn
+
+
+def _load_request_modules(ws: Workspace, after: float = 0.0) -> None:
     """Import the modules a request runs (warm_up): every import here is of a package's top, as the turn's own are.
     A failure here is left for the turn's own import to meet and report."""
+    if after:
+        time.sleep(after)
     try:
         _import_request_modules(ws)
     except Exception:  # noqa: BLE001, S110  (nothing is lost: the turn imports what it needs itself)
