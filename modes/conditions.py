@@ -323,8 +323,8 @@ def _cond_blanks(sc: _Scan) -> None:
 
 
 NUMERIC_WORD = lazy(
-    r"(?P<w>不是|不为|不全是|并非|为非|是非|非|是|为)\s*(?:纯|一个)?\s*(?:数字|数值)(?:型|类型)?(?![\u4e00-\u9fff]*?(?:列|字段))"
-    r"|(?<![a-z])(?P<we>is not|isn't|are not|aren't|is|are|non-?|not)\s*(?:a\s+|an\s+)?(?:numeric|numerical|numbers?)(?![a-z])(?!\s+columns?)",
+    r"(?P<w>不是|不为|不全是|并非|为非|是非|非|是|为)\s*(?:纯|一个)?\s*(?:数字|数值)(?:型|类型)?(?![\u4e00-\u9fff]*?(?:列|字段))(?!\s*[\d零一二两三四五六七八九十])"
+    r"|(?<![a-z])(?P<we>is not|isn't|are not|aren't|is|are|non-?|not)\s*(?:a\s+|an\s+)?(?:numeric|numerical|numbers?)(?![a-z])(?!\s+columns?)(?!\s*\d)",
     re.I | re.A,
 )
 NUMERIC_TAIL = lazy(r"\s*(?:的)?(?:值|内容|取值|数据|级别|等级|values?|entries|cells?)?\s*(?:的行|的记录|的数据|的)?\s*$", re.I | re.A)
@@ -485,7 +485,7 @@ MONTHS_EN = {m: i + 1 for i, ms in enumerate(("jan january", "feb february", "ma
              for m in ms.split()}
 _MONTH_EN = r"(?:" + "|".join(sorted(MONTHS_EN, key=len, reverse=True)) + r")"
 MONTH_RANGE = lazy(
-    r"(?<![\d年/.-])(?:从|自|由|在)?\s*(?P<a>1[0-2]|0?[1-9])\s*月份?\s*(?P<j>到|至|~|～|—|–|-)\s*(?P<b>1[0-2]|0?[1-9])\s*月(?:份)?(?!\s*\d|\s*[日号])"
+    r"(?<![\d年/.-])(?:从|自|由|在)?\s*(?:(?P<y>(?:19|20)\d{2})\s*年\s*)?(?P<a>1[0-2]|0?[1-9])\s*月份?\s*(?P<j>到|至|~|～|—|–|-)\s*(?P<b>1[0-2]|0?[1-9])\s*月(?:份)?(?!\s*\d|\s*[日号])"
     r"(?:\s*(?:之间|期间|间|为止|底|末))?"
     r"|(?<![a-z])(?:from|between)\s+(?P<ae>" + _MONTH_EN + r")\s+(?:to|through|until|and)\s+(?P<be>" + _MONTH_EN + r")(?![a-z])(?!\s*\d)",
     re.I | re.A,
@@ -504,6 +504,9 @@ def _cond_month_range(sc: _Scan) -> None:
             continue  # 11月到2月 runs over a year's end: left unread, so it is asked about
         col = _date_column(sc.text, m, sc.hits, [c for c in sc.sheet.columns if c in sc.sheet.dates], sc.sheet)
         span = sc.sheet.years.get(col[0] or "")
+        if m.group("y"):  # 2021年8月到9月: the year said once holds for both months
+            sc.add_period(m, "between", _period(m.group("y"), str(a), None)[0], _period(m.group("y"), str(b), None)[1])
+            continue
         if col[0] is None or span is None:
             continue
         if span[0] != span[1]:
@@ -643,9 +646,7 @@ def _cond_quarter_half(sc: _Scan) -> None:
         else:
             first_half = m.group("h").casefold() in ("上半年", "first half", "h1")
             lo, hi = (date(y, 1, 1), date(y, 7, 1)) if first_half else (date(y, 7, 1), date(y + 1, 1, 1))
-        sc.add_period(m, "between", lo, hi)
-        if not m.group("y") and span:  # 下半年 over one year of data: that year, said
-            sc.out.conds[-1] = replace(sc.out.conds[-1], how="year_from_data")
+        sc.add_period(m, "between", lo, hi)  # over one year of data, that year: the plan's dates show it
 
 
 def _cond_date_words(sc: _Scan) -> None:

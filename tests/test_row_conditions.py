@@ -238,3 +238,11 @@ def test_numbers_after_another_number_column_are_not_years(root: Path) -> None:
     tr = talk(root, "output.csv 产量在2015到2020之间的行")
     if tr.run is not None:  # never the years 2015-2020 (6 rows): no amount is that large, or it is asked
         assert tr.run.status == "insufficient_context", tr.run.answer
+
+
+def test_a_month_range_with_its_year_said_once_runs(root: Path) -> None:
+    df = read(root, "years.csv")
+    d = pd.to_datetime(df["日期"])
+    want = int(df[(d >= "2021-08-01") & (d <= "2021-09-30")]["件数"].astype(int).sum())
+    got = table_of(root, talk(root, "years.csv 2021年8月到9月的件数合计"))
+    assert pd.to_numeric(got[next(c for c in got.columns if "件数" in c)]).tolist() == [want]
