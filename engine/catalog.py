@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # reading files is imported when a file is first sampled, not
     from tools.io import PlainSample
 
 SAMPLE_ROWS = 2000
-ISO_DATE = re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}")
+ISO_DATE = re.compile(r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}/\d{1,2}/\d{4}(?!\d))")  # 2020-08-13, 08/13/2020
 
 
 def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetInfo:  # type: ignore[no-untyped-def]
@@ -120,7 +120,7 @@ def _iso_years(written: list[str]) -> tuple[int, int] | None:
 
 
 CACHE_FILE = "catalog.json"
-CACHE_VERSION = 2  # 2: a wide table's row names are all kept
+CACHE_VERSION = 3  # 2: a wide table's row names are all kept; 3: 08/13/2020 is a date
 
 
 @dataclass

@@ -345,6 +345,9 @@ def _need(t: BigTable, cols: list[str]) -> None:
         _need_columns(t.head(0), cols)
 
 
+NUMERIC_OPS = ("numeric", "not_numeric", "blank_or_numeric", "blank_or_not_numeric")
+
+
 def _cond(t: BigTable, cond: dict[str, Any]) -> str:
     col, op, v = str(cond.get("column")), cond.get("op"), cond.get("value")
     _need(t, [col])
@@ -357,7 +360,11 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         return _compare(op, _num(col), f"(SELECT {STAT_SQL[v['stat']]}({_num(v['column'])}) FROM ({t.sql}))")
     if isinstance(v, dict) and "column" in v:
         _need(t, [v["column"]])
+        if op in ("eq", "ne") and "VARCHAR" in (t.types.get(col), t.types.get(v["column"])):
+            raise NoSql  # text against text, compared the pandas way
         return _compare(op, _num(col), _num(v["column"]))
+    if op in NUMERIC_OPS or isinstance(v, list) and op in ("contains", "not_contains"):
+        raise NoSql
     if isinstance(v, dict) or isinstance(cond.get("value2"), dict) or hasattr(v, "year"):
         raise NoSql  # dates are parsed the pandas way
     if op in ("in", "not_in"):
@@ -368,11 +375,12 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         fn = {"startswith": "starts_with", "endswith": "ends_with"}.get(op, "contains")
         m = f"COALESCE({fn}({_text(col)}, {lit(str(v))}), FALSE)"
         return f"NOT {m}" if op == "not_contains" else m
-    if op == "between":
+    if op in ("between", "not_between"):
         lo, hi = v, cond.get("value2")
         if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (lo, hi)):
             raise NoSql
-        return f"COALESCE({_num(col)} >= {lit(lo)} AND {_num(col)} <= {lit(hi)}, FALSE)"
+        inside = f"COALESCE({_num(col)} >= {lit(lo)} AND {_num(col)} <= {lit(hi)}, FALSE)"
+        return inside if op == "between" else f"NOT {inside}"
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return _compare(op, _num(col), lit(v))
     if op in ("eq", "ne"):  # the value as written when the column has it, else the same value in another case
