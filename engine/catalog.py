@@ -25,6 +25,7 @@ def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetI
     import pandas as pd
 
     from tools.io import as_dates
+    from tools.values import as_numbers, reads_as_dates, reads_as_numbers
 
     values: dict[str, frozenset[str]] = {}
     numeric, dates = set(), set()
@@ -44,9 +45,11 @@ def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetI
             continue
         vals = s.dropna().astype(str).str.strip()
         vals = vals[vals != ""]
-        if len(vals) and vals.head(50).map(lambda v: bool(ISO_DATE.match(v))).mean() > 0.8:
+        if len(vals) and (vals.head(50).map(lambda v: bool(ISO_DATE.match(v))).mean() > 0.8 or reads_as_dates(s)):
             dates.add(col)
             continue
+        if reads_as_numbers(s):  # amounts written as text (591,323.86 / ¥1,234 / 12.5万): the tools read them as numbers
+            numeric.add(col)
         uniq = vals.unique()
         names_rows = c == df.columns[0] and all(pd.api.types.is_numeric_dtype(df[o]) for o in df.columns[1:]) and len(df.columns) > 2
         if 0 < len(uniq) <= (200 if names_rows else max(20, int(n * 0.5))) and len(uniq) <= 200:  # a wide table's row names: all kept
@@ -58,14 +61,14 @@ def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetI
             years[col] = (int(d.min().year), int(d.max().year))
     ranges: dict[str, tuple[float, float]] = {}
     for col in numeric:
-        s = pd.to_numeric(df[col], errors="coerce").dropna()
+        s = as_numbers(df[col]).dropna()
         if len(s):
             ranges[col] = (float(s.min()), float(s.max()))
     return SheetInfo(name, tuple(str(c) for c in df.columns), values, frozenset(numeric), frozenset(dates), n, years, ranges)
 
 
 CACHE_FILE = "catalog.json"
-CACHE_VERSION = 2  # 2: a wide table's row names are all kept
+CACHE_VERSION = 3  # 2: a wide table's row names are all kept; 3: amounts and dates written as text are typed
 
 
 @dataclass
