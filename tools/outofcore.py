@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from tools.errors import ParseFailed, ToolArgError, UserError
 from tools.io import _check_container, csv_shape, read_table
 from tools.registry import ToolResult
+from tools.values import TIME_TEXT
 from tools.workspace import TMP_PREFIX, Workspace
 
 if TYPE_CHECKING:
@@ -352,6 +353,8 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         return f"COALESCE({_num(t, col)} >= {lit(lo)} AND {_num(t, col)} <= {lit(hi)}, FALSE)"
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return _compare(op, _num(t, col), lit(v))
+    if op in ("gt", "ge", "lt", "le") and re.fullmatch(TIME_TEXT, str(v)):
+        raise NoSql  # clock times (9:05 before 20:00) are compared the pandas way
     if op in ("eq", "ne"):  # the value as written when the column has it, else the same value in another case
         exact = f"trim({_text(col)}) = {lit(str(v).strip())}"
         folded = f"lower(trim({_text(col)})) = {lit(str(v).strip().casefold())}"
