@@ -411,3 +411,27 @@ def test_clock_times_without_a_leading_zero_compare_as_times(root: Path, turn: s
     if tr is None:
         return
     assert written(root, tr)["班次"].tolist() == keep
+
+
+@pytest.mark.parametrize("turns, kind", [
+    (["把合同台账的合同金额转换成数字，去掉千分位逗号"], "number"),
+    (["合同台账 合同金额转数值"], "number"),
+    (["convert 合同金额 in 合同台账 to numbers"], "number"),
+    (["合同台账的签订日期转成日期格式"], "date"),
+    (["合同台账的到期日期和签订日期转换为日期"], "date"),
+])
+def test_text_is_converted_on_request_and_what_did_not_convert_is_kept(root: Path, data: dict[str, pd.DataFrame], turns: list[str], kind: str) -> None:
+    tr = outcome(root, turns, True)
+    assert tr is not None
+    out = pd.read_csv(root / tr.run.files[0]["path"], dtype=str)
+    c = data["contracts"]
+    if kind == "number":
+        got = out["合同金额"].tolist()
+        assert got[7] == "待定" and pd.isna(got[9])
+        keep = c["合同金额"].notna()
+        assert [float(v) for v in out.loc[keep, "合同金额"]] == pytest.approx(c.loc[keep, "合同金额"].tolist())
+        assert "1" in (tr.run.answer or "") and "待定" in (tr.run.answer or "")
+    else:
+        for col in [h for h in ("签订日期", "到期日期") if h in turns[0]]:
+            assert out[col].tolist() == [d.isoformat() for d in c[col]]
+    assert not any("按数字读取" in n or "按日期读取" in n for n in tr.run.notes)
