@@ -26,6 +26,7 @@ def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetI
     import pandas as pd
 
     from tools.io import as_dates
+    from tools.values import as_numbers, reads_as_dates, reads_as_numbers
 
     values: dict[str, frozenset[str]] = {}
     numeric, dates = set(), set()
@@ -45,9 +46,11 @@ def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetI
             continue
         vals = s.dropna().astype(str).str.strip()
         vals = vals[vals != ""]
-        if len(vals) and vals.head(50).map(lambda v: bool(ISO_DATE.match(v))).mean() > 0.8:
+        if len(vals) and (vals.head(50).map(lambda v: bool(ISO_DATE.match(v))).mean() > 0.8 or reads_as_dates(s)):
             dates.add(col)
             continue
+        if reads_as_numbers(s):  # amounts written as text (591,323.86 / ¥1,234 / 12.5万): the tools read them as numbers
+            numeric.add(col)
         uniq = vals.unique()
         names_rows = c == df.columns[0] and all(pd.api.types.is_numeric_dtype(df[o]) for o in df.columns[1:]) and len(df.columns) > 2
         if 0 < len(uniq) <= (200 if names_rows else max(20, int(n * 0.5))) and len(uniq) <= 200:  # a wide table's row names: all kept
@@ -59,7 +62,7 @@ def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetI
             years[col] = (int(d.min().year), int(d.max().year))
     ranges: dict[str, tuple[float, float]] = {}
     for col in numeric:
-        s = pd.to_numeric(df[col], errors="coerce").dropna()
+        s = as_numbers(df[col]).dropna()
         if len(s):
             ranges[col] = (float(s.min()), float(s.max()))
     return SheetInfo(name, tuple(str(c) for c in df.columns), values, frozenset(numeric), frozenset(dates), n, years, ranges)
@@ -84,6 +87,8 @@ def plain_sheet_info(t: PlainSample, deadline: Deadline | None = None) -> SheetI
                 ranges[col] = (float(min(got)), float(max(got)))
             continue
         written = [w for v in vals if v is not None and (w := v.strip())]
+        if _typed_text(written):
+            return None  # amounts or dates written as text: sheet_info's reading of them (tools.values) decides
         head = written[:50]
         if head and sum(bool(ISO_DATE.match(v)) for v in head) / len(head) > 0.8:
             dates.add(col)
@@ -96,6 +101,17 @@ def plain_sheet_info(t: PlainSample, deadline: Deadline | None = None) -> SheetI
         if 0 < len(uniq) <= (200 if j == 0 and wide else max(20, int(n * 0.5))) and len(uniq) <= 200:
             values[col] = frozenset(u for u in uniq if len(u) <= 40)
     return SheetInfo(None, tuple(t.columns), values, frozenset(numeric), frozenset(dates), n, years, ranges)
+
+
+def _typed_text(written: list[str]) -> bool:
+    """Whether tools.values may read these cells as numbers or dates (a generous test: pandas then decides)."""
+    from tools.values import CJK_DATE, MOSTLY, NUMBER_TEXT, SAMPLE
+
+    head = written[:SAMPLE]
+    if not head:
+        return False
+    number, date = re.compile(NUMBER_TEXT), re.compile(CJK_DATE)
+    return any(sum(bool(p.match(v)) for v in head) / len(head) >= MOSTLY for p in (number, date))
 
 
 ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -120,7 +136,7 @@ def _iso_years(written: list[str]) -> tuple[int, int] | None:
 
 
 CACHE_FILE = "catalog.json"
-CACHE_VERSION = 3  # 2: a wide table's row names are all kept; 3: 08/13/2020 is a date
+CACHE_VERSION = 4  # 2: a wide table's row names are all kept; 3: 08/13/2020 is a date; 4: amounts and dates written as text are typed
 
 
 @dataclass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
@@ -90,8 +91,8 @@ INFIX = [
     ("le", _alt("<=", "≤", "=<", "小于等于", "小于或等于", "不超过", "不高于", "不大于", "不多于", "至多", "at most", "no more than", "less than or equal to", "not more than")),
     ("not_contains", _alt("不包含", "不含有", "不含", "不带", "does not contain", "doesn't contain", "not containing", "without")),
     ("ne", _alt("!=", "≠", "<>", "不等于", "不是", "不为", "is not", "isn't", "not equal to", "not")),
-    ("gt", _alt(">", "大于", "超过", "高于", "多于", "greater than", "more than", "above", "over", "higher than", "larger than", "bigger than", "exceeds", "exceeding")),
-    ("lt", _alt("<", "小于", "低于", "不到", "少于", "less than", "below", "under", "lower than", "smaller than", "fewer than")),
+    ("gt", _alt(">", "大于", "超过", "高于", "多于", "晚于", "greater than", "more than", "above", "over", "higher than", "larger than", "bigger than", "exceeds", "exceeding")),
+    ("lt", _alt("<", "小于", "低于", "不到", "少于", "早于", "less than", "below", "under", "lower than", "smaller than", "fewer than")),
     ("contains", _alt("包含", "含有", "带有", "contains", "containing", "including", "like")),
     ("eq", _alt("==", "=", "等于", "是", "为", "equals", "equal to", "is", "of")),
 ]
@@ -180,6 +181,9 @@ def _date_form(m: re.Match[str], date_col: bool) -> bool:
     return date_col and bool(m.group("m"))
 
 
+CLOCK_RE = lazy(r"(?:[01]?\d|2[0-3])[:：][0-5]\d(?:[:：][0-5]\d)?(?![\d:：])")
+
+
 def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit], date_col: bool = False) -> tuple[Any, int] | None:
     """The value that starts at text[i]: a column, a date, a number, a quoted string or a word."""
     while i < len(text) and text[i] == " ":
@@ -195,6 +199,9 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit], date_c
     if m and _date_form(m, date_col) and not re.match(r"\d", text[m.end() : m.end() + 1]):
         start, _ = _period(m.group("y"), m.group("m"), m.group("d"))
         return _iso(start), m.end()
+    m = CLOCK_RE.match(text, i)
+    if m:  # 20:30 is a time of day, compared as one
+        return m.group(0).replace("：", ":"), m.end()
     m = NUMBER_RE.match(text, i)
     if m and m.group(0).strip() and (m.group("num")[0].isdigit() or m.group("num")[0] == "-" or _cjk_number_ok(m, text)):
         v = _number(m)
@@ -269,9 +276,10 @@ class _Scan:
 
     def add_period(self, m: re.Match[str], op: str, lo: date, hi: date | None) -> None:
         """A condition on the date column the period belongs to; `hi` is the first day after the period."""
-        col = _date_column(self.text, m, self.hits, [c for c in self.sheet.columns if c in self.sheet.dates], self.sheet)
+        dated = [c for c in self.sheet.columns if c in self.sheet.dates]
+        col = _date_column(self.text, m, self.hits, dated, self.sheet)
         value2 = _iso(date.fromordinal(hi.toordinal() - 1)) if hi is not None else None
-        self.add(Cond(col[0], op, _iso(lo), value2, col[1], col[2]), m.start(), m.end())
+        self.add(Cond(col[0], op, _iso(lo), value2, col[1], col[2], () if col[0] else tuple(dated)), m.start(), m.end())
 
 
 RANGE_RE = lazy(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", re.I | re.A)
@@ -304,16 +312,21 @@ def _cond_not_but(sc: _Scan) -> None:
             sc.add(Cond(col, "eq", _canonical(b, sc.sheet.values[col]), raw=col), m.start(), m.end())
 
 
+def _words_after_columns(sc: _Scan, table: list[tuple[str, str]] | tuple[tuple[str, str], ...], before: str) -> Iterator[
+        tuple[str, re.Match[str], tuple[str | None, str, str, tuple[str, ...], int] | None]]:
+    """Each word of an (op, pattern) table not yet read, with the column written just before it (or None)."""
+    for op, pat in table:
+        for m in re.finditer(before + r"(?:" + pat + r")(?![a-z])", sc.text, re.I | re.A):
+            if sc.free(m.start(), m.end()):
+                yield op, m, _left_column(sc.text, m.start(), sc.hits, sc.sheet)
+
+
 def _cond_blanks(sc: _Scan) -> None:
     """地址不为空, 电话为空, email is empty; empty email, no phone."""
     text = sc.text
-    for op, pat in EMPTY:
-        for m in re.finditer(r"\s*(?:" + pat + r")(?![a-z])", text, re.I | re.A):
-            if not sc.free(m.start(), m.end()):
-                continue
-            left = _left_column(text, m.start(), sc.hits, sc.sheet)
-            if left and (left[0] or op == "not_empty" or "为空" in m.group(0) or "empty" in m.group(0) or "blank" in m.group(0)):
-                sc.add_left(left, op, None, None, m.end())
+    for op, m, left in _words_after_columns(sc, EMPTY, r"\s*"):
+        if left and (left[0] or op == "not_empty" or "为空" in m.group(0) or "empty" in m.group(0) or "blank" in m.group(0)):
+            sc.add_left(left, op, None, None, m.end())
     for m in re.finditer(r"(?<![a-z])(?P<w>empty|blank|missing|no|without(?: an?)?|non-empty|nonempty|non-blank|filled)\s+", text, re.I | re.A):
         h = next((h for h in sc.hits if h.start == m.end()), None)
         if h is None or not sc.free(m.start(), h.end):
@@ -387,6 +400,25 @@ SAME_AS = lazy(
     r"[\s'\"“”‘’「」]*(?:列|column)?\s*(?:(?P<same>和|与|跟)?\s*(?:is|are)?\s*(?:the same as|equals?|equal to|matches)(?:\s+the)?|(?P<diff>differs? from|is different from|(?:does not|doesn't) (?:equal|match)))[\s'\"“”‘’「」]*",
     re.I | re.A,
 )
+
+
+# the sign of a number said in words: 负数 is < 0, 正数 is > 0, 非负 is >= 0 (the longer forms first: 不是负数 before 负数)
+SIGN = (
+    ("ge", _alt("非负数", "非负", "不是负数", "不为负", "不是负的", "non-negative", "nonnegative", "not negative")),
+    ("lt", _alt("是负数", "为负数", "负数", "负值", "是负的", "为负", "negative", "below zero", "less than zero")),
+    ("gt", _alt("是正数", "为正数", "正数", "正值", "是正的", "为正", "positive", "above zero", "greater than zero")),
+)
+
+
+def _cond_sign(sc: _Scan) -> None:
+    """数量是负数, 金额为负, 利润非负, qty is negative, negative qty: the column against zero."""
+    for op, m, left in _words_after_columns(sc, SIGN, r"(?<![a-z])"):
+        if left and left[0] in sc.sheet.numeric:
+            sc.add_left(left, op, 0, None, m.end())
+            continue
+        h = next((h for h in sc.hits if 0 <= h.start - m.end() <= 1 and h.column in sc.sheet.numeric), None)  # negative qty
+        if h is not None and sc.free(m.start(), h.end):
+            sc.add(Cond(h.column, op, 0, raw=sc.text[h.start : h.end], how=h.how), m.start(), h.end)
 
 
 def _cond_has_column(sc: _Scan) -> None:
@@ -664,6 +696,25 @@ def _cond_date_words(sc: _Scan) -> None:
                 sc.add_period(m, "ge", hi if w in STRICT_AFTER else lo, None)
 
 
+MONTH_DAY_WORD = lazy(r"(?<![\d年/\-.])(?P<m>1[0-2]|0?[1-9])\s*月\s*(?P<d>3[01]|[12]\d|0?[1-9])\s*[日号]\s*(?P<w>" + DATE_AFTER + "|" + DATE_BEFORE + ")", re.I | re.A)
+
+
+def _cond_month_day_words(sc: _Scan) -> None:
+    """9月15号之后, 3月1日以前: a day with no year, in the one year the date column holds (else left unread, and said)."""
+    for m in MONTH_DAY_WORD.finditer(sc.text):
+        if not sc.free(m.start(), m.end()):
+            continue
+        col = _date_column(sc.text, m, sc.hits, [c for c in sc.sheet.columns if c in sc.sheet.dates], sc.sheet)[0]
+        years = sc.sheet.years.get(col or "")
+        if not years or years[0] != years[1]:
+            continue
+        lo, hi = _period(str(years[0]), m.group("m"), m.group("d"))
+        if m.group("w").casefold() in BEFORE_WORDS:
+            sc.add_period(m, "lt", lo, None)
+        else:
+            sc.add_period(m, "ge", hi if m.group("w").casefold() in STRICT_AFTER else lo, None)
+
+
 def _number_on_numeric(sc: _Scan, m: re.Match[str], dm: re.Match[str]) -> bool:
     """金额从19058起: bare digits after a numeric column are a number, not the period 1905-08."""
     if _date_form(dm, False) or not dm.group("m"):
@@ -814,7 +865,8 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     known = isinstance(value, str) and value in sheet.values.get(col or "", ())  # 是否退货为否: 否 is a value of the column
     if isinstance(value, str) and not known and (not value.strip() or QUESTION_VALUE.match(value) or _article(value, col, sheet)):
         return
-    if op in ("gt", "lt", "ge", "le") and isinstance(value, (str, list)) and not (col and col in sheet.dates):
+    if op in ("gt", "lt", "ge", "le") and isinstance(value, (str, list)) and not (col and col in sheet.dates) and not (
+            isinstance(value, str) and col and CLOCK_RE.fullmatch(value)):  # 上班打卡晚于9:00: clock times compare
         return
     if col is None and isinstance(value, (int, float)):
         nums = [c for c in closest if c in sheet.numeric] + [c for c in sheet.columns if c in sheet.numeric and c not in closest]
@@ -946,8 +998,9 @@ def _cond_logic(sc: _Scan) -> None:
 
 # the condition rules, in the order they run: a span one rule read is not read by a later one
 COND_RULES = (
-    _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_blanks, _cond_numeric, _cond_same_columns, _cond_has_column,
-    _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half, _cond_date_words, _cond_year_alone, _unshield,
+    _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
+    _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
+    _cond_date_words, _cond_month_day_words, _cond_year_alone, _unshield,
     _cond_postfix, _cond_text_shapes, _cond_infix, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_example_of_kind, _cond_logic,
 )
 
@@ -989,8 +1042,8 @@ def _date_column(text: str, m: re.Match[str], hits: list[ColumnHit], date_cols: 
     for h in hits:
         if (0 <= m.start() - h.end <= 3 or 0 <= h.start - m.end() <= 3) and (h.column in sheet.dates or not sheet.dates):
             return h.column, h.column, h.how
-    after = re.match(r"\s*([\u4e00-\u9fff]{1,4})", text[m.end() :])
-    if after:
+    after = re.match(r"\s*(?:的)?([\u4e00-\u9fff]{1,4}?)(?:的|[\u4e00-\u9fff]*$|[^\u4e00-\u9fff])", text[m.end() :])
+    if after:  # 2025年签订的 -> 签订日期
         col, how, _ = resolve_column(after.group(1), sheet)
         if col and (col in sheet.dates or not sheet.dates):
             return col, after.group(1), how

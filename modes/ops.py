@@ -263,10 +263,18 @@ def _rule_compare(t: _Turn) -> None:
         t.spans.append(m.span() if m else (0, 0))
 
 
+ROWS_NOUN = lazy(r"\s*(?:的)?\s*(?:记录|数据|行|单子|单据|订单|条目|(?<![a-z])(?:records?|rows?|entries|orders?)(?![a-z]))", re.I | re.A)
+
+
 def _rule_outliers(t: _Turn) -> None:
     m = lx.EXPLORE_OUTLIER.search(t.text)
     if not m:
         return
+    if ROWS_NOUN.match(t.text, m.end()) and re.search(r"的\s*$", t.text[: m.start()]):  # 数量是负数的异常记录: the condition says
+        before = parse_conditions(t.text[: m.start()], t.sheet, [h for h in t.hits if h.end <= m.start()])  # what is abnormal
+        if before.conds and all(c.column for c in before.conds) and max(b for _, b in before.spans) >= len(t.text[: m.start()].rstrip()) - 1:
+            t.spans.append(m.span())
+            return
     nums = [h.column for h in t.hits if h.column in t.sheet.numeric] or [h.column for h in t.hits]
     args: dict[str, Any] = {"column": nums[0] if nums else None}
     if not nums:
@@ -663,18 +671,24 @@ def _rule_group(t: _Turn) -> None:
     measures: list[dict[str, str]] = []
     unres: list[dict[str, Any]] = []
     blanked = _blank(t.gtext, t.key_spans)
+    bare: list[str] = []  # 按季度求平均: a statistic said with no column
     for agg, rxp in AGG_WORDS:
         for am in islice(rxp.finditer(blanked), MAX_KEYS):
             if agg == "count":
                 measures.append({"agg": "count"})
             else:
+                before = len(measures) + len(unres)
                 _measure_at(t, blanked, am, agg, measures, unres)
+                bare += [agg] if len(measures) + len(unres) == before else []
     if not any("column" in m for m in measures):  # 每个区域最高的销售额 / the highest amount in each region: the largest value
         for agg, rxp in EXTREME_WORDS:
             for am in islice(rxp.finditer(blanked), MAX_KEYS):
                 _measure_at(t, blanked, am, agg, measures, [])
     if not any("column" in m for m in measures):  # groups compared with no statistic said: their means
         measures += [dict(m, agg="mean") if t.compare_groups else m for m in _measures_beside(t)]
+    if bare and t.group_keys and not any("column" in m for m in measures):  # the statistic said, over each numeric column but the keys
+        measures += [{"column": c, "agg": agg} for agg in dict.fromkeys(bare) for c in t.sheet.columns
+                     if c in t.sheet.numeric and c not in t.group_keys]
     has_measure = [m for m in measures if "column" in m]
     if not has_measure and any(m["agg"] == "count" for m in measures):
         measures = [{"agg": "count"}]

@@ -576,13 +576,7 @@ def _fix_header(t: LoadedTable, detect: bool = True) -> pd.DataFrame:
 
 
 def as_dates(s: Any) -> Any:
-    """A column as dates, unreadable values as NaT; pandas' format-guessing warnings stay out of the terminal."""
-    import warnings
+    """A column as dates, unreadable values as NaT (see tools.values: 2025年3月4日 and 2025/3/4 read too)."""
+    from tools.values import as_dates as read_dates
 
-    import pandas as pd
-
-    if pd.api.types.is_datetime64_any_dtype(s):
-        return s
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return pd.to_datetime(s, errors="coerce")
+    return read_dates(s)

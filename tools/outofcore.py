@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from tools.errors import ParseFailed, ToolArgError, UserError
 from tools.io import NA_STRINGS, _check_container, csv_sample, csv_shape, read_table
 from tools.registry import ToolResult
+from tools.values import TIME_TEXT
 from tools.workspace import TMP_PREFIX, Workspace
 
 if TYPE_CHECKING:
@@ -329,7 +330,11 @@ def _blank_count(t: BigTable, c: str) -> str:
     return f"{missing} + COALESCE(sum(CASE WHEN {_spaces_only(c)} THEN 1 ELSE 0 END), 0)" if t.types.get(c) == "VARCHAR" else missing
 
 
-def _num(c: str) -> str:
+def _num(t: BigTable, c: str) -> str:
+    """A column as numbers. Text is read the pandas way (tools.values: 1,234.50, ¥1,234, 12.5万 and the cells that do
+    not read are named), so a text column sends the step to pandas."""
+    if t.types.get(c) not in ("BIGINT", "DOUBLE", "BOOLEAN"):
+        raise NoSql
     return f"TRY_CAST({q(c)} AS DOUBLE)"
 
 
@@ -357,12 +362,12 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         return f"NOT {_blank(t, col)}"
     if isinstance(v, dict) and v.get("stat") in STAT_SQL:  # a column against a figure of a column, as pandas computes it
         _need(t, [v["column"]])
-        return _compare(op, _num(col), f"(SELECT {STAT_SQL[v['stat']]}({_num(v['column'])}) FROM ({t.sql}))")
+        return _compare(op, _num(t, col), f"(SELECT {STAT_SQL[v['stat']]}({_num(t, v['column'])}) FROM ({t.sql}))")
     if isinstance(v, dict) and "column" in v:
         _need(t, [v["column"]])
         if op in ("eq", "ne") and "VARCHAR" in (t.types.get(col), t.types.get(v["column"])):
             raise NoSql  # text against text, compared the pandas way
-        return _compare(op, _num(col), _num(v["column"]))
+        return _compare(op, _num(t, col), _num(t, v["column"]))
     if op in NUMERIC_OPS or isinstance(v, list) and op in ("contains", "not_contains"):
         raise NoSql
     if isinstance(v, dict) or isinstance(cond.get("value2"), dict) or hasattr(v, "year"):
@@ -379,10 +384,12 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         lo, hi = v, cond.get("value2")
         if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (lo, hi)):
             raise NoSql
-        inside = f"COALESCE({_num(col)} >= {lit(lo)} AND {_num(col)} <= {lit(hi)}, FALSE)"
+        inside = f"COALESCE({_num(t, col)} >= {lit(lo)} AND {_num(t, col)} <= {lit(hi)}, FALSE)"
         return inside if op == "between" else f"NOT {inside}"
     if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return _compare(op, _num(col), lit(v))
+        return _compare(op, _num(t, col), lit(v))
+    if op in ("gt", "ge", "lt", "le") and re.fullmatch(TIME_TEXT, str(v)):
+        raise NoSql  # clock times (9:05 before 20:00) are compared the pandas way
     if op in ("eq", "ne"):  # the value as written when the column has it, else the same value in another case
         exact = f"trim({_text(col)}) = {lit(str(v).strip())}"
         folded = f"lower(trim({_text(col)})) = {lit(str(v).strip().casefold())}"
@@ -417,6 +424,12 @@ def filter_rows(table: BigTable, conditions: list[dict[str, Any]], logic: str = 
 
 
 def _order(table: BigTable, by: list[str], ascending: bool, as_text: bool) -> str:
+    if not as_text and any(table.types.get(c) == "VARCHAR" for c in by):
+        from tools.values import reads_as_numbers
+
+        head = table.head(2000)
+        if any(table.types.get(c) == "VARCHAR" and reads_as_numbers(head[c]) for c in by):
+            raise NoSql  # amounts written as text are ordered by value, the pandas way
     keys = [f"COALESCE({_text(c)}, '')" if as_text else q(c) for c in by]
     return ", ".join(f"{k} {'ASC' if ascending else 'DESC'} NULLS LAST" for k in keys) + f", {ROW}"
 
@@ -455,7 +468,7 @@ def _measure(table: BigTable, m: dict[str, str]) -> str:
     c, agg = m["column"], m["agg"]
     if agg == "count":
         return f"count({q(c)})"
-    x = q(c) if table.types.get(c) in ("BIGINT", "DOUBLE") else _num(c)
+    x = q(c) if table.types.get(c) in ("BIGINT", "DOUBLE") else _num(table, c)
     if agg == "sum":
         return f"CAST(COALESCE(sum({x}), 0) AS BIGINT)" if table.types.get(c) == "BIGINT" else f"COALESCE(sum({x}), 0.0)"
     return f"{'avg' if agg == 'mean' else agg}({x})"
