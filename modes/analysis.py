@@ -2386,10 +2386,11 @@ class AboveGroupAverage(OpSpec):
 # ---------------------------------------------------------------- one value of a column against another on a measure
 
 GAP_CUE = _lazy(r"(?:比|较)[^,，。;；?？!！]{0,30}?(?:高|多|低|少|大|小|贵|便宜|长|短|快|慢|强|差)(?:出|了)?\s*(?:多少|几|百分之几)"
-                r"|(?:相差|差距|差值|差额|差了)(?:是|有|为)?\s*(?:多少|多大|几)|(?<![极误偏方])差(?:多少|几)"
-                r"|(?<![a-z])(?:how much (?:higher|more|lower|less|greater|larger|bigger|smaller)|by how much|how many (?:more|fewer)"
+                r"|(?:相差|差距|差值|差额|差了)(?:是|有|为)?\s*(?:多少|多大|几)|(?<![极误偏方])差(?:多少|几)|是[^,，。;；?？!！]{1,30}?的(?:几|多少)倍"
+                r"|(?<![a-z])(?:how much (?:higher|more|lower|less|greater|larger|bigger|smaller)|by how much|how many (?:more|fewer)|how many times"
                 r"|(?:difference|gap) (?:in|of|between))(?![a-z])", re.I)
-GAP_LINK = _lazy(r"(?<![a-z])(?:than|and|between|versus|vs\.?|compared (?:with|to)|of|is|was|are|were|does|did|the|has|have|where|whose|for|in|among)(?![a-z])|比|与|和|跟|同|的|相比|之间", re.I)
+GAP_LINK = _lazy(r"(?<![a-z])(?:than|and|between|versus|vs\.?|compared (?:with|to)|of|is|was|are|were|does|did|the|has|have|where|whose|for|in|among"
+                 r"|higher|larger|bigger|greater|more|lower|smaller|less|fewer|as)(?![a-z])|比|与|和|跟|同|的|相比|之间", re.I)
 GAP_SUM = _lazy(r"总|合计|总和|一共|总计|(?<![a-z])(?:total|sum)(?![a-z])", re.I)
 GAP_MEDIAN = _lazy(r"中位数|中值|(?<![a-z])median(?![a-z])", re.I)
 PERIOD_WORD = _lazy(r"去年|今年|上月|本月|上季度|同期|环比|同比|(?<![a-z])(?:last|this|previous) (?:year|month|quarter)(?![a-z])", re.I)
@@ -2460,6 +2461,12 @@ class ValueGap(OpSpec):
             spans.append(agg_m.span())
         elif args.get("group") and sheet.rows > len(sheet.values.get(args["group"], ())):  # several rows per value: which figure is not said
             args["doubts"] = [("slot", f"{args['group']} 的每个值有多行：按各自的平均值比较", f"{args['group']} has several rows per value: their means are compared")]
+        elif args.get("group"):
+            args["one_row"] = True  # one row per value: the figures are the values themselves
+        times = [m.span() for m in re.finditer(r"几倍|多少倍|(?<![a-z])times(?![a-z])", text, re.I)]
+        if times:  # 是上海的几倍 / how many times as high: the ratio is said too
+            args["times"] = True
+            spans += times
         spans += [m.span() for m in GAP_LINK.finditer(text)]
         return Found(cue.start(), self.name, args, tuple(spans))
 
@@ -2470,15 +2477,18 @@ class ValueGap(OpSpec):
         a, b = (args.get("levels") or ["?", "?"])[:2]
         agg = {"mean": ("平均", "mean"), "sum": ("合计", "total"), "median": ("中位数", "median")}[args.get("agg", "mean")]
         col = args.get("column") or "?"
-        return _zh(lang, f"分别计算 {args.get('group', '?')} 为 {a} 和 {b} 的 {col}（{agg[0]}），再算两者之差（{a} − {b}）",
-                   f"the {agg[1]} {col} of {a} and of {b} ({args.get('group', '?')}), and their difference ({a} − {b})")
+        how = ("", "") if args.get("one_row") else (f"（{agg[0]}）", f"{agg[1]} ")
+        times = _zh(lang, f"及 {a} 是 {b} 的几倍", f" and the ratio {a} ÷ {b}") if args.get("times") else ""
+        return _zh(lang, f"分别计算 {args.get('group', '?')} 为 {a} 和 {b} 的 {col}{how[0]}，再算两者之差（{a} − {b}）{times}",
+                   f"the {how[1]}{col} of {a} and of {b} ({args.get('group', '?')}), and their difference ({a} − {b}){times}")
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return "差值"
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return [StepSpec("分别计算两个值并求差", "value_gap", "差值已算出",
-                         {"column": args["column"], "group": args["group"], "levels": args["levels"], "agg": args.get("agg", "mean")})]
+                         {"column": args["column"], "group": args["group"], "levels": args["levels"], "agg": args.get("agg", "mean"),
+                          **({"times": True} if args.get("times") else {})})]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "value_gap":
@@ -2496,6 +2506,8 @@ class ValueGap(OpSpec):
             gap = _zh(lang, "两者相同", "they are equal")
         else:
             gap = _zh(lang, f"{a} 比 {b} {'高' if d > 0 else '低'} {num(facts['gap'], lang)}{rel}", f"{a} is {num(facts['gap'], lang)}{rel} {'higher' if d > 0 else 'lower'} than {b}")
+        if facts.get("times") and facts.get("ratio") is not None:
+            gap += _zh(lang, f"，{a} 是 {b} 的 {num(facts['ratio'], lang)} 倍", f"; {a} is {num(facts['ratio'], lang)} times {b}")
         return _zh(lang, f"{figs}；{gap}。", f"{figs}; {gap}.")
 
 
@@ -2571,3 +2583,63 @@ class ShareGap(OpSpec):
         summed = _zh(lang, f"（每个 {facts['label']} 的多行先相加）", f" (each {facts['label']}'s rows added up first)") if facts.get("summed") else ""
         return _zh(lang, f"{a} 与 {b} 占比相差{end}的是{summed}：{'；'.join(said(r) for r in rows)}{ties}。{skip}",
                    f"The {end} gap between the shares of {a} and {b}{summed}: {'; '.join(said(r) for r in rows)}{ties}.{skip}")
+
+
+# ---------------------------------------------------------------- two or more columns as shares of their sum
+
+COLUMN_SHARES_ZH = _lazy(r"\s*(?:的|之间的?|两者的?)?\s*(?:比例|占比|比重|构成)\s*(?:各|分别)?\s*(?:是|为|占)?\s*(?:多少|几何)?(?!\s*(?:的)?\s*(?:差|相差))")
+COLUMN_SHARES_EN = _lazy(r"(?<![a-z])(?:shares?|proportions?|percentages?|split)\s+(?:of|between)\s+(?:the\s+)?$", re.I)
+
+
+@operation
+class ColumnShares(OpSpec):
+    """达到19至21分的候选人中男性与女性的比例各是多少 / the shares of A and B: each column's total as a share of the
+    columns' combined total (over the rows a condition keeps), and their ratio."""
+
+    name = "column_shares"
+    family = "explore"
+    label = {"zh": "几列各占的比例", "en": "shares of columns"}
+    words = {"zh": ("比例各是多少",), "en": ("shares of",)}
+    answers_question = True
+    precedence = 1  # its 比例 is the named columns' shares of their sum, not a share of a total per group
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        from modes.ops import JOINED
+
+        nums = [h for h in hits if h.column in sheet.numeric]
+        for i, a in enumerate(nums):
+            chain = [a]
+            for b in nums[i + 1 :]:
+                if b.column in {c.column for c in chain} or not JOINED.fullmatch(text[chain[-1].end : b.start]):
+                    break
+                chain.append(b)
+            if len(chain) < 2:
+                continue
+            zh = COLUMN_SHARES_ZH.match(text, chain[-1].end)
+            en = COLUMN_SHARES_EN.search(text, 0, a.start)
+            cue = zh if zh is not None and zh.group(0).strip() else en if en is not None and en.end() == a.start else None
+            if cue is None or _by_keys(text, hits, sheet, [])[0] or re.search(r"每|各(?!是|占|为)|(?<![a-z])(?:by|per|each)(?![a-z])", text[: a.start]):
+                continue  # 各区域销售额和利润的占比: shares per group, another reading
+            spans = [cue.span(), (a.start, chain[-1].end), *[m.span() for m in re.finditer(r"(?<![a-z])(?:what|are|is|the|and)(?![a-z])|各是|分别", text, re.I)]]
+            return Found(min(cue.start(), a.start), self.name, {"columns": [h.column for h in chain]}, tuple(spans))
+        return None
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        cols = args["columns"]
+        return _zh(lang, f"分别合计 {'、'.join(cols)}，计算各占它们总和的比例（以及 {cols[0]} 与 {cols[1]} 之比）",
+                   f"the totals of {', '.join(cols)}, each as a share of their sum (and the ratio {cols[0]} : {cols[1]})")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "各列占比"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("计算各列占比", "column_shares", "占比已算出", {"columns": args["columns"]})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "column_shares":
+            return None
+        parts = [_zh(lang, f"{s['column']} 合计 {num(s['total'], lang)}，占 {pct(s['pct'] / 100)}", f"{s['column']} {num(s['total'], lang)} ({pct(s['pct'] / 100)})")
+                 for s in facts["shares"]]
+        cols = facts["columns"]
+        ratio = _zh(lang, f"；{cols[0]} : {cols[1]} = {num(facts['ratio'], lang)} : 1", f"; {cols[0]} : {cols[1]} = {num(facts['ratio'], lang)} : 1") if facts.get("ratio") is not None else ""
+        return _zh(lang, f"共 {facts['rows_in']:,} 行：{'；'.join(parts)}{ratio}。", f"Over {facts['rows_in']:,} rows: {'; '.join(parts)}{ratio}.")

@@ -93,6 +93,16 @@ def test_one_row_per_value_is_compared_as_written(ws):
     assert f["diff"] == pytest.approx(2487.1 - 2189.3) and f["rows_a"] == f["rows_b"] == 1
 
 
+@pytest.mark.parametrize(("text", "a", "b", "col", "lang"), [("城市.csv 上海的人口是深圳的几倍", "上海", "深圳", "人口", "zh"),
+                                                        ("城市.csv: how many times larger is the 面积 of 北京 than 深圳?", "北京", "深圳", "面积", "en")])
+def test_how_many_times_one_value_is_the_other(ws, text, a, b, col, lang):
+    tr = run(ws, text)
+    by = CITIES.set_index("城市")[col]
+    f = facts_of(tr, "value_gap")
+    assert f["ratio"] == pytest.approx(by[a] / by[b], abs=1e-4) and f["diff"] == pytest.approx(by[a] - by[b])
+    assert num(round(by[a] / by[b], 4), lang) in tr.run.answer
+
+
 def test_several_rows_per_value_restates_which_figure(ws):
     d = Session(ws, dry_run=True).turn("成绩.csv 一班的数学比二班高多少").decision
     assert d.next == "restate_confirm" and "平均值" in d.reply
@@ -253,3 +263,27 @@ def test_time_cells(text, want):
 def test_comparisons_that_name_no_two_values_never_run_a_gap(ws, text):
     d = Session(ws, dry_run=True).turn(text).decision
     assert "value_gap" not in d.request.kinds() or d.next == "ask_slots"
+
+
+# ---------------------------------------------------------------- named columns as shares of their sum
+
+EXAM = pd.DataFrame({"成绩段": ["16-18", "19-21", "22-24", "25-27", "合计"], "男": [175, 520, 610, 330, 0], "女": [260, 740, 655, 280, 0]})
+EXAM.loc[4, ["男", "女"]] = EXAM[["男", "女"]].iloc[:4].sum()
+
+
+@pytest.mark.parametrize(("text", "rows"), [("考试.csv 成绩段为19-21的候选人中，男与女的比例各是多少？", ["19-21"]),
+                                            ("考试.csv 男和女的比例分别是多少", ["16-18", "19-21", "22-24", "25-27"]),
+                                            ("考试.csv: what are the shares of 男 and 女?", ["16-18", "19-21", "22-24", "25-27"])])
+def test_named_columns_as_shares_of_their_sum(tmp_path, text, rows):
+    EXAM.to_csv(tmp_path / "考试.csv", index=False)
+    tr = run(Workspace.at(tmp_path), text)
+    f = facts_of(tr, "column_shares")
+    kept = EXAM[EXAM["成绩段"].isin(rows)]  # the table's own total row is never counted again
+    m, w = kept["男"].sum(), kept["女"].sum()
+    assert [s["pct"] for s in f["shares"]] == pytest.approx([m / (m + w) * 100, w / (m + w) * 100], abs=0.01)
+    assert f["ratio"] == pytest.approx(m / w, abs=1e-4)
+
+
+def test_shares_per_group_are_not_read_as_column_shares(ws):
+    d = Session(ws, dry_run=True).turn("成绩.csv 各班级数学和语文的占比").decision
+    assert "column_shares" not in d.request.kinds()

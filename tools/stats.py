@@ -403,9 +403,10 @@ GAP_AGGS = ("mean", "sum", "median", "max", "min")
 
 
 @tool
-def value_gap(table: pd.DataFrame, column: str, group: str, levels: list[str], agg: str = "mean") -> ToolResult:
+def value_gap(table: pd.DataFrame, column: str, group: str, levels: list[str], agg: str = "mean", times: bool = False) -> ToolResult:
     """How much one value of `group` is above another on `column` (A 的 X 比 B 高多少): X(A), X(B) — each the `agg` of its
-    rows — the difference X(A) − X(B) and the relative difference to X(B). Never a figure pooled over both."""
+    rows — the difference X(A) − X(B), the relative difference to X(B) and, with `times`, X(A) ÷ X(B). Never a figure
+    pooled over both."""
     if agg not in GAP_AGGS:
         raise ToolArgError(f"不支持的取法：{agg}。", f"Unsupported aggregate: {agg}.")
     if len(levels) != 2 or levels[0] == levels[1]:
@@ -428,7 +429,8 @@ def value_gap(table: pd.DataFrame, column: str, group: str, levels: list[str], a
     out = pd.DataFrame(rows + [{group: f"{levels[0]} − {levels[1]}", column: rnd(diff), "行数": None}])
     facts = {"rows_in": len(table), "rows_out": len(out), "column": column, "group": group, "agg": agg, "a": levels[0], "b": levels[1],
              "value_a": rnd(a), "value_b": rnd(b), "diff": rnd(diff), "gap": None if diff is None else rnd(abs(diff)), "pct": pct_diff,
-             "gap_pct": None if pct_diff is None else abs(pct_diff), "rows_a": rows[0]["行数"], "rows_b": rows[1]["行数"]}
+             "gap_pct": None if pct_diff is None else abs(pct_diff), "rows_a": rows[0]["行数"], "rows_b": rows[1]["行数"], "times": times,
+             "ratio": rnd(a / b) if a is not None and b else None}
     return ToolResult(out, facts, {"sample": _sample(out, 5)})
 
 
@@ -460,3 +462,22 @@ def share_gap(table: pd.DataFrame, a: str, b: str, label: str | None = None, whi
     facts = {"rows_in": len(table), "rows_out": len(out), "a": a, "b": b, "label": label, "which": which, "extreme": extreme,
              "tied": len(tied), "counted": int(have.sum()), "no_share": int((~have).sum()), "summed": summed}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def column_shares(table: pd.DataFrame, columns: list[str]) -> ToolResult:
+    """The total of each column and its share of the columns' combined total (男性与女性的比例), with the ratio of the first
+    two; the table's own total row, if any, is left out."""
+    if len(columns) < 2:
+        raise ToolArgError("至少需要两列。", "At least two columns are needed.")
+    _need_columns(table, columns)
+    table = table[~total_rows(table)]
+    totals = {c: float(numeric(table, c).sum()) for c in columns}
+    whole = sum(totals.values())
+    if whole == 0:
+        raise ToolArgError(f"{'、'.join(columns)} 的总和为 0，无法计算比例。", f"The total of {', '.join(columns)} is 0; shares are undefined.")
+    out = pd.DataFrame([{"列": c, "合计": rnd(v), "占比(%)": rnd(v / whole * 100, 2)} for c, v in totals.items()])
+    a, b = totals[columns[0]], totals[columns[1]]
+    facts = {"rows_in": len(table), "rows_out": len(out), "columns": columns, "whole": rnd(whole), "ratio": rnd(a / b) if b else None,
+             "shares": [{"column": c, "total": rnd(v), "pct": rnd(v / whole * 100, 2)} for c, v in totals.items()]}
+    return ToolResult(out, facts, {"sample": _sample(out, 10)})
