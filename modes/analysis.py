@@ -90,6 +90,13 @@ def numberish(sheet: Any, col: str) -> bool:
     return ok >= 3 and ok >= 0.8 * len(vals)
 
 
+def timeish(sheet: Any, col: str) -> bool:
+    """A text column whose values are times or gaps written as text (1:28:37.554, +5.462): tools read them as seconds."""
+    from tools.durations import reads_as_times
+
+    return col not in sheet.numeric and bool(sheet.values.get(col)) and reads_as_times(sheet.values[col])
+
+
 QUOTED = _lazy(r"'[^']{1,40}'|‘[^’]{1,40}’|“[^”]{1,40}”|\"[^\"]{1,40}\"|「[^」]{1,40}」")
 
 
@@ -177,7 +184,7 @@ PCT_LISTED = _lazy(r"(?:第\s*)?\d{1,2}\s*(?:th|st|nd|rd|%)?(?:\s*(?:,|，|、|�
 AGG_LISTED_OF = (("mean", r"平均值|平均数|平均|均值|mean|average"), ("max", r"最大值|最高值|最大|最高|max(?:imum)?"),
                  ("min", r"最小值|最低值|最小|最低|min(?:imum)?"), ("sum", r"总和|合计|总计|sum|total"), ("count", r"计数|个数|count"))
 AGG_LISTED = _lazy("|".join(w for _, w in AGG_LISTED_OF), re.I)
-LIST_SEP = _lazy(r"\s*(?:,|，|、|和|及|与|以及|还有|and|&)?\s*(?:the\s+)?", re.I)
+LIST_SEP = _lazy(r"\s*(?:[?？。;；]\s*)?(?:,|，|、|和|及|与|以及|还有|and|&)?\s*(?:the\s+)?", re.I)
 
 
 def _listed_with(text: str, found: list[re.Match[str]]) -> list[re.Match[str]]:
@@ -200,6 +207,9 @@ def _listed_with(text: str, found: list[re.Match[str]]) -> list[re.Match[str]]:
     return more
 
 
+# how often the mode occurs, said beside the mode (众数以及它出现的次数 / the mode and how many times it occurs)
+MODE_FREQ = _lazy(r"(?:出现|重复)(?:的|了)?(?:次数|频次|频数|几次|多少次)|频次|频数"
+                  r"|(?<![a-z])(?:how (?:many times|often)|frequency|occurrences?|times it (?:occurs|appears))(?![a-z])", re.I)
 CMP_STAT_WORD = _lazy(r"(?:高于|低于|超过|大于|小于|不低于|不高于|above|below)\s*\S{0,10}?(?:中位数|中值|median)", re.I)
 STAT_RX = _rx(*(w for w, _ in STAT_WORDS))
 STAT_OF = {w.casefold(): s for w, s in STAT_WORDS}
@@ -208,10 +218,11 @@ PERCENTILE = _lazy(r"(?:第\s*)?(\d{1,2})\s*(?:%\s*)?(?:百分位数?|分位数?
 PCT_AFTER = _lazy(r"(?:百分位数?|分位数|分位点|percentiles?)\s*(?:[:：,，(（]|是|为|分别是|分别为|取|at|of)?\s*"
                   r"(?P<list>\d{1,2}\s*(?:%|th|st|nd|rd)?(?:\s*(?:,|，|、|和|及|与|以及|and|&)\s*\d{1,2}\s*(?:%|th|st|nd|rd)?)+)", re.I)
 STAT_ZH = {"median": "中位数", "mode": "众数", "std": "标准差", "var": "方差", "cv": "变异系数", "range": "极差", "iqr": "四分位距",
-           "q1": "下四分位数", "q3": "上四分位数", "nunique": "不同值个数", "count": "数量", "mean": "平均", "min": "最小", "max": "最大"}
+           "q1": "下四分位数", "q3": "上四分位数", "nunique": "不同值个数", "count": "数量", "mean": "平均", "min": "最小", "max": "最大",
+           "mode_count": "众数出现次数"}
 STAT_EN = {"median": "median", "mode": "mode", "std": "standard deviation", "var": "variance", "cv": "coefficient of variation",
            "range": "range", "iqr": "IQR", "q1": "lower quartile", "q3": "upper quartile", "nunique": "distinct values", "count": "count",
-           "mean": "mean", "min": "min", "max": "max"}
+           "mean": "mean", "min": "min", "max": "max", "mode_count": "times the mode occurs"}
 
 
 PER_YEAR = _lazy(r"每一?年度?|各年度?|逐年|年度|(?<![a-z])(?:each|every|per|by) year(?![a-z])|yearly|annual", re.I)
@@ -222,7 +233,7 @@ def _stat_said(s: str, v: Any, lang: str, unit: str = "") -> str:
     """One statistic as said: 中位数 9,584元; a mode where no value repeats is said to be none."""
     if s == "mode" and v is None:
         return _zh(lang, "众数 无（没有重复出现的值）", "mode none (no value repeats)")
-    return f"{_stat_name(s, lang)} {num(v, lang)}{'' if s in ('cv', 'var', 'nunique', 'mode') else unit}"
+    return f"{_stat_name(s, lang)} {num(v, lang)}{'' if s in ('cv', 'var', 'nunique', 'mode', 'mode_count') else unit}"
 
 
 def _stat_name(s: str, lang: str) -> str:
@@ -247,6 +258,9 @@ class Stats(OpSpec):
         if not found or FILL_METHOD.search(text) or CMP_STAT_WORD.search(text):
             return None  # 用中位数填充空值 fills blanks; 低于中位数的订单 compares with it
         stats: list[str] = []
+        freq = MODE_FREQ.search(text) if any(m.re is STAT_RX.compiled and STAT_OF[m.group(0).casefold()] == "mode" for m in found) else None
+        if freq is not None and _free([m.span() for m in found], *freq.span()):  # 众数以及出现的次数: how often the mode occurs too
+            found.append(freq)
         found += _listed_with(text, found)
         used = [m.span() for m in found]
         for m in sorted(found, key=lambda m: m.start()):
@@ -261,6 +275,9 @@ class Stats(OpSpec):
                 continue
             if m.re is PERCENTILE.compiled:
                 stats.append(f"p{next(g for g in m.groups() if g)}")
+                continue
+            if m.re is MODE_FREQ.compiled:
+                stats.append("mode_count")
                 continue
             s = STAT_OF[m.group(0).casefold()]
             stats += {"quartiles": ["q1", "median", "q3"], "describe": []}.get(s, [s])
@@ -285,8 +302,8 @@ class Stats(OpSpec):
             args_w: dict[str, Any] = {"what": "stats", "stats": list(dict.fromkeys(stats)) or ["mean", "median", "std"], "rows": rows,
                                       "series": [first or series.columns[0], last or series.columns[-1]], "first": first, "last": last}
             return Found(min(m.start() for m in found), "wide", args_w, tuple(used + row_spans + range_spans + [(h.start, h.end) for h in hits]))
-        text_ok = set(stats) <= {"mode", "nunique"}
-        cols = [h for h in hits if _free(used, h.start, h.end) and (text_ok or h.column in sheet.numeric)]
+        text_ok = set(stats) <= {"mode", "mode_count", "nunique"}
+        cols = [h for h in hits if _free(used, h.start, h.end) and (text_ok or h.column in sheet.numeric or timeish(sheet, h.column))]
         by, by_spans = _by_keys(text, hits, sheet, used)
         cols = [h for h in cols if h.column not in by and _free(by_spans, h.start, h.end)]
         args: dict[str, Any] = {"columns": list(dict.fromkeys(h.column for h in cols)), "stats": list(dict.fromkeys(stats))}
@@ -321,10 +338,34 @@ class Stats(OpSpec):
                        f"Per {', '.join(facts['by'])} ({facts['groups']} groups, {facts['rows_in']} rows): {'; '.join(parts)}{more}.")
         out = []
         for c, vals in facts["values"].items():
+            if c in facts.get("times", {}):
+                out.append(_times_said(c, vals, stats, facts["n"][c], facts["times"][c], lang))
+                continue
             u = unit_of(c)  # 销售额(元): figures carry the column's unit, ratios and counts do not
             shown = ("，" if lang == "zh" else ", ").join(_stat_said(s, vals[s], lang, u) for s in stats if s != "count")
             out.append(_zh(lang, f"{c}：{shown}（基于 {facts['n'][c]:,} 个非空值）", f"{c}: {shown} (from {facts['n'][c]:,} values)"))
         return ("；" if lang == "zh" else "; ").join(out) + ("。" if lang == "zh" else ".")
+
+
+def _times_said(c: str, vals: dict[str, Any], stats: list[str], n: int, how: dict[str, Any], lang: str) -> str:
+    """Statistics of a column of times: seconds (with the clock form), and the values that were not times."""
+    def one(s: str) -> str:
+        v = vals[s]
+        if v is None or s in ("count", "nunique", "mode_count", "cv"):
+            return _stat_said(s, v, lang)
+        if s == "var":
+            return f"{_stat_name(s, lang)} {num(v, lang)}{_zh(lang, ' 平方秒', ' s²')}"
+        shown = how["clock"].get(s)
+        return f"{_stat_name(s, lang)} {num(v, lang)}{_zh(lang, ' 秒', ' s')}" + (_zh(lang, f"（{shown}）", f" ({shown})") if shown else "")
+
+    shown = _zh(lang, "，", ", ").join(one(s) for s in stats if s != "count")
+    gaps = _zh(lang, "以“+”开头的是与第一名的差距，已加上第一名的时间；", "values starting with '+' are gaps to the leader and were added to the leader's time; ") if how["gaps_added"] else ""
+    left = ""
+    if how["n_left_out"]:
+        eg = _sep(lang).join(how["left_out"][:4])
+        left = _zh(lang, f"{how['n_left_out']} 个值不是时间，未计入（如 {eg}）", f"{how['n_left_out']} values are not times and were left out (e.g. {eg})")
+    return _zh(lang, f"{c}（按秒计算）：{shown}（基于 {n:,} 个能读成时间的值；{gaps}{left}）".replace("；）", "）"),
+               f"{c} (in seconds): {shown} (from {n:,} values read as times; {gaps}{left})".replace("; )", ")"))
 
 
 HIGH_END = _lazy(r"最(?:高|多|大|好)|(?<![a-z])(?:highest|most|largest|biggest|maximum)(?![a-z])", re.I)
@@ -416,7 +457,8 @@ class Share(OpSpec):
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "share_of_total":
             return None
-        parts = [f"{s['label']} {pct(s['pct'] / 100)}" for s in facts["shares"]]
+        counted = "" if facts["column"] else _zh(lang, "（{} 行）", " ({} rows)")  # shares of the row count: each count said too
+        parts = [f"{s['label']} {pct(s['pct'] / 100)}{counted.format(num(s['value'], lang)) if counted else ''}" for s in facts["shares"]]
         what = facts["column"] or _zh(lang, "行数", "rows")
         more = "……" if facts["groups"] > len(parts) else ""
         if facts.get("skipped_totals"):
@@ -1759,12 +1801,19 @@ TEST_RX = _rx("t检验", "t 检验", "t-test", "t test", "显著差异", "差异
 TEST_AUX = _lazy(r"相关性|相关系数|相关|correlation|correlated|(?<![a-z])(?:tests?|association|associated|significant(?:ly)?|significance|differences?|differs?|across)(?![a-z])|正态分布|分布|不同的|不同|是否独立|相互独立|独立吗|独立性|独立|有关联吗|有关联|关联|显著吗|显著|差异|区别|差别|有没有|是否|检验一下|检验|做个|做一下|服从", re.I)
 
 
+# the groups of a difference test said in words: 按X列将数据分为两组、分别计算两组的平均值 / split the rows into two groups by X
+TEST_GROUPS = _lazy(r"(?:将|把)?(?:数据|样本|记录)?\s*(?:分为|分成|划分为|划分成|拆分为|拆成)\s*(?:两|二|几|多|若干|[三四五六七八九十\d]+)?\s*个?\s*组"
+                    r"|(?:这|那)?(?:两|二|各|每|不同)(?:个)?组(?:之间|中|里|间|的)?|单因素|基于|根据|依据|按照|按|分别(?:计算|算出|求出?)?|判断|验证|来验证|列"
+                    r"|(?<![a-z])(?:one[- ]way|split (?:the )?(?:rows|data|records)?\s*into (?:two|2|several|three|\d+) groups|(?:two|both|each|the) groups?"
+                    r"|by|separately|respectively|compute|calculate|run|perform|column)(?![a-z])", re.I)
+
+
 @operation
 class StatTest(OpSpec):
     name = "stat_test"
     family = "explore"
     label = {"zh": "统计检验", "en": "statistical test"}
-    words = {"zh": ("t检验", "方差分析", "卡方检验", "正态性", "显著差异", "线性趋势"), "en": ("t-test", "anova", "chi-square", "normality", "regression")}
+    words = {"zh": ("t检验", "方差分析", "卡方检验", "正态性", "显著差异", "线性趋势"), "en": ("t-test", "anova", "chi-square", "normality", "regression", "one-way", "two-sample")}
     slots = (Slot("columns", "columns", "要检验哪几列？（例如 销售额 和 区域）", "Test which columns? (e.g. revenue and region)", gap="test_columns"),)
     answers_question = True
     main_slot = "columns"
@@ -1800,6 +1849,7 @@ class StatTest(OpSpec):
             test, cols = "spearman" if "spearman" in low or "等级" in low else "pearson", list(dict.fromkeys(nums))[:2]
         else:
             test, cols = "difference", nums[:1] + cats[:1]
+            used += [x.span() for rx in (TEST_GROUPS, MEAN_WORDS) for x in rx.finditer(text)]  # the test reports each group's mean
         args: dict[str, Any] = {"test": test, "columns": cols}
         if levels and test == "difference" and len(levels) == 2:
             args["levels"] = levels
@@ -2348,3 +2398,265 @@ class AboveGroupAverage(OpSpec):
                        f"The {facts['agg']} of {facts['column']} is {num(facts['reference'], lang)}; {facts['rows_out']:,} of {facts['rows_in']:,} rows are {word} it.")
         return _zh(lang, f"{facts['column']} {word}所在 {'、'.join(facts['by'])} {'平均值' if facts['agg'] == 'mean' else '中位数'}的有 {facts['rows_out']:,} 行（共 {facts['rows_in']:,} 行）。",
                    f"{facts['rows_out']:,} of {facts['rows_in']:,} rows have {facts['column']} {word} their {', '.join(facts['by'])}'s {facts['agg']}.")
+
+
+# ---------------------------------------------------------------- one value of a column against another on a measure
+
+GAP_CUE = _lazy(r"(?:比|较)[^,，。;；?？!！]{0,30}?(?:高|多|低|少|大|小|贵|便宜|长|短|快|慢|强|差)(?:出|了)?\s*(?:多少|几|百分之几)"
+                r"|(?:相差|差距|差值|差额|差了)(?:是|有|为)?\s*(?:多少|多大|几)|(?<![极误偏方])差(?:多少|几)|是[^,，。;；?？!！]{1,30}?的(?:几|多少)倍"
+                r"|(?<![a-z])(?:how much (?:higher|more|lower|less|greater|larger|bigger|smaller)|by how much|how many (?:more|fewer)|how many times"
+                r"|(?:difference|gap) (?:in|of|between))(?![a-z])", re.I)
+GAP_LINK = _lazy(r"(?<![a-z])(?:than|and|between|versus|vs\.?|compared (?:with|to)|of|is|was|are|were|does|did|the|has|have|where|whose|for|in|among"
+                 r"|higher|larger|bigger|greater|more|lower|smaller|less|fewer|as)(?![a-z])|比|与|和|跟|同|的|相比|之间", re.I)
+GAP_SUM = _lazy(r"总|合计|总和|一共|总计|(?<![a-z])(?:total|sum)(?![a-z])", re.I)
+GAP_MEDIAN = _lazy(r"中位数|中值|(?<![a-z])median(?![a-z])", re.I)
+PERIOD_WORD = _lazy(r"去年|今年|上月|本月|上季度|同期|环比|同比|(?<![a-z])(?:last|this|previous) (?:year|month|quarter)(?![a-z])", re.I)
+
+
+def _named_values(text: str, sheet: Any, taken: list[tuple[int, int]]) -> dict[str, list[tuple[str, tuple[int, int]]]]:
+    """The data's own values written in the text, per column, in the order written (longest value first where two overlap)."""
+    low = text.casefold()
+    spans = list(taken)
+    out: dict[str, list[tuple[str, tuple[int, int]]]] = {}
+    for v, col, vl in sheet.nameable_values:
+        if col in sheet.numeric:
+            continue
+        for m in re.finditer(re.escape(vl), low):
+            a, b = m.span()
+            if vl.isascii() and (re.match(r"[a-z0-9]", low[b : b + 1]) or (a and re.match(r"[a-z0-9]", low[a - 1]))):
+                continue
+            if _free(spans, a, b):
+                out.setdefault(col, []).append((v, (a, b)))
+                spans.append((a, b))
+    for v, col in sheet.value_pairs:  # 男生 / 女性 / 为男的: a one-character value said as a word of its own
+        if len(v) == 1 and "\u4e00" <= v <= "\u9fff" and col not in sheet.numeric and len(sheet.values.get(col, ())) <= 4:
+            for m in re.finditer(rf"(?<=[为是]){re.escape(v)}|{re.escape(v)}(?=[生性士子孩方队组人员的])", text):
+                if _free(spans, *m.span()):
+                    out.setdefault(col, []).append((v, m.span()))
+                    spans.append(m.span())
+    return {c: sorted(vs, key=lambda x: x[1][0]) for c, vs in out.items()}
+
+
+@operation
+class ValueGap(OpSpec):
+    """北京的得分比上海高多少 / how much higher is the score of A than B: each value's figure and their difference,
+    never one figure pooled over both."""
+
+    name = "value_gap"
+    family = "explore"
+    label = {"zh": "两个值之差", "en": "difference between two values"}
+    words = {"zh": ("高多少", "相差多少"), "en": ("how much higher",)}
+    slots = (Slot("levels", "text", "要比较哪两个值？（例如 城市 列的 北京 和 上海）", "Compare which two values? (e.g. Beijing and Shanghai of the city column)", gap="gap_values"),
+             Slot("column", "column", "比较哪一列的数值？", "Compare which numeric column?", numeric=True, gap="gap_column"))
+    answers_question = True
+    main_slot = "column"
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        cue = unquoted(GAP_CUE, text)
+        if cue is None or sheet is None:
+            return None
+        named = _named_values(text, sheet, [(h.start, h.end) for h in hits])
+        pairs = [(c, vs) for c, vs in named.items() if len({v for v, _ in vs}) >= 2]
+        nums = [h for h in hits if h.column in sheet.numeric and all(_free([sp], h.start, h.end) for vs in named.values() for _, sp in vs)]
+        if not pairs and (len({h.column for h in nums}) >= 2 or PERIOD_WORD.search(text) or sheet.dates or not cue.group(0).startswith(("比", "较"))):
+            return None  # 男性人数比女性人数多多少 compares columns; 比去年高多少 compares periods: other readings
+        args: dict[str, Any] = {}
+        spans = [cue.span()]
+        if pairs:
+            col, vs = min(pairs, key=lambda p: abs(p[1][0][1][0] - cue.start()))
+            levels = list(dict.fromkeys(v for v, _ in vs))[:2]
+            args.update(group=col, levels=levels)
+            spans += [sp for v, sp in vs if v in levels] + [(h.start, h.end) for h in hits if h.column == col]  # 性别为男…女的: the column too
+            spans += [x.span() for _, sp in vs for x in re.finditer(r"(?:为|是|等于|(?<![a-z])(?:is|=)(?![a-z]))\s*$", text[: sp[0]])]
+        measures = list(dict.fromkeys(h.column for h in nums if h.column != args.get("group")))
+        if len(measures) == 1:
+            args["column"] = measures[0]
+            spans += [(h.start, h.end) for h in nums]
+        agg_m = MEAN_WORDS.search(text) or GAP_MEDIAN.search(text) or GAP_SUM.search(text)
+        args["agg"] = "mean" if agg_m is None or MEAN_WORDS.search(text) else "median" if GAP_MEDIAN.search(text) else "sum"
+        if agg_m is not None:
+            spans.append(agg_m.span())
+        elif args.get("group") and sheet.rows > len(sheet.values.get(args["group"], ())):  # several rows per value: which figure is not said
+            args["doubts"] = [("slot", f"{args['group']} 的每个值有多行：按各自的平均值比较", f"{args['group']} has several rows per value: their means are compared")]
+        elif args.get("group"):
+            args["one_row"] = True  # one row per value: the figures are the values themselves
+        times = [m.span() for m in re.finditer(r"几倍|多少倍|(?<![a-z])times(?![a-z])", text, re.I)]
+        if times:  # 是上海的几倍 / how many times as high: the ratio is said too
+            args["times"] = True
+            spans += times
+        spans += [m.span() for m in GAP_LINK.finditer(text)]
+        return Found(cue.start(), self.name, args, tuple(spans))
+
+    def gaps(self, args: dict[str, Any]) -> list[str]:
+        return (["gap_values"] if not args.get("levels") else []) + (["gap_column"] if not args.get("column") else [])
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        a, b = (args.get("levels") or ["?", "?"])[:2]
+        agg = {"mean": ("平均", "mean"), "sum": ("合计", "total"), "median": ("中位数", "median")}[args.get("agg", "mean")]
+        col = args.get("column") or "?"
+        how = ("", "") if args.get("one_row") else (f"（{agg[0]}）", f"{agg[1]} ")
+        times = _zh(lang, f"及 {a} 是 {b} 的几倍", f" and the ratio {a} ÷ {b}") if args.get("times") else ""
+        return _zh(lang, f"分别计算 {args.get('group', '?')} 为 {a} 和 {b} 的 {col}{how[0]}，再算两者之差（{a} − {b}）{times}",
+                   f"the {how[1]}{col} of {a} and of {b} ({args.get('group', '?')}), and their difference ({a} − {b}){times}")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "差值"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("分别计算两个值并求差", "value_gap", "差值已算出",
+                         {"column": args["column"], "group": args["group"], "levels": args["levels"], "agg": args.get("agg", "mean"),
+                          **({"times": True} if args.get("times") else {})})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "value_gap":
+            return None
+        a, b, d, col = facts["a"], facts["b"], facts["diff"], facts["column"]
+        agg = {"mean": ("平均", "mean"), "sum": ("合计", "total"), "median": ("中位数", "median"), "max": ("最大", "max"), "min": ("最小", "min")}[facts["agg"]]
+        one = facts["rows_a"] == 1 and facts["rows_b"] == 1
+        how = "" if one else _zh(lang, f"（{agg[0]}，{a} {facts['rows_a']} 行、{b} {facts['rows_b']} 行）", f" ({agg[1]}; {facts['rows_a']} and {facts['rows_b']} rows)")
+        figs = _zh(lang, f"{a} 的 {col} 为 {num(facts['value_a'], lang)}，{b} 为 {num(facts['value_b'], lang)}{how}",
+                   f"{col} of {a}: {num(facts['value_a'], lang)}; of {b}: {num(facts['value_b'], lang)}{how}")
+        if d is None:
+            return figs + _zh(lang, "；其中一个没有数值，无法求差。", "; one of them has no figure, so no difference.")
+        rel = "" if facts["gap_pct"] is None else _zh(lang, f"（{facts['gap_pct']}%）", f" ({facts['gap_pct']}%)")
+        if d == 0:
+            gap = _zh(lang, "两者相同", "they are equal")
+        else:
+            gap = _zh(lang, f"{a} 比 {b} {'高' if d > 0 else '低'} {num(facts['gap'], lang)}{rel}", f"{a} is {num(facts['gap'], lang)}{rel} {'higher' if d > 0 else 'lower'} than {b}")
+        if facts.get("times") and facts.get("ratio") is not None:
+            gap += _zh(lang, f"，{a} 是 {b} 的 {num(facts['ratio'], lang)} 倍", f"; {a} is {num(facts['ratio'], lang)} times {b}")
+        return _zh(lang, f"{figs}；{gap}。", f"{figs}; {gap}.")
+
+
+# ---------------------------------------------------------------- where two columns' shares of their sum differ most
+
+PAIR_GAP_ZH = _lazy(r"\s*(?:的|之间的?)?\s*(?:比例|比率|占比|比重|构成)\s*(?:的)?\s*(?:差异|差距|差别|差值|相差|差)\s*(?:是)?\s*(?P<d>最大|最小|最高|最低|最悬殊|最明显)")
+PAIR_GAP_EN = _lazy(r"(?P<d>largest|biggest|greatest|widest|smallest|least)\s+(?:difference|gap)\s+between\s+(?:the\s+)?(?:shares?|proportions?|percentages?|ratios?)"
+                    r"\s+of\s+$", re.I)
+
+
+@operation
+class ShareGap(OpSpec):
+    """哪种类别中男性和女性的比例差异最大 / which category has the largest gap between the shares of A and B: each row's
+    A and B as shares of A + B, and the row(s) where they differ most."""
+
+    name = "share_gap"
+    family = "explore"
+    label = {"zh": "两列占比之差", "en": "gap between two columns' shares"}
+    words = {"zh": ("比例差异最大",), "en": ("largest difference between the shares",)}
+    answers_question = True
+    precedence = 1  # its 比例 is the two columns' shares, not a share of a total
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        from modes.ops import JOINED, _id_like
+
+        nums = [h for h in hits if h.column in sheet.numeric]
+        for a, b in zip(nums, nums[1:], strict=False):
+            if a.column == b.column or not JOINED.fullmatch(text[a.end : b.start]):
+                continue
+            zh = PAIR_GAP_ZH.match(text, b.end)
+            en = PAIR_GAP_EN.search(text, 0, a.start)
+            if zh is None and (en is None or en.end() != a.start):
+                continue
+            cue = zh or en
+            assert cue is not None
+            low = re.match(r"最小|最低|smallest|least", cue.group("d"), re.I) is not None
+            texts = [c for c in sheet.columns if c not in sheet.numeric and c not in sheet.dates and not _id_like(c, sheet) and not ID_NAME.search(c)]
+            named = [h for h in hits if h.column in texts]
+            label = (named[0].column if named else texts[0]) if (named or texts) else None
+            spans = [cue.span(), (a.start, b.end), *[(h.start, h.end) for h in named], *[x.span() for x in WHICH_ROW.finditer(text)]]
+            spans += [x.span() for x in re.finditer(r"(?<![a-z])(?:which|has|have|the|in|of)(?![a-z])|中|里|在", text, re.I)]
+            args = {"a": a.column, "b": b.column, "label": label, "which": "min" if low else "max"}
+            return Found(min(cue.start(), a.start), self.name, args, tuple(spans))
+        return None
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        a, b, lab = args["a"], args["b"], args.get("label") or _zh(lang, "行", "row")
+        end = _zh(lang, "最大" if args["which"] == "max" else "最小", "most" if args["which"] == "max" else "least")
+        return _zh(lang, f"逐行计算 {a} 和 {b} 各占两者之和的比例（{a} ÷ ({a} + {b})），找出两者相差{end}的 {lab}",
+                   f"row by row, {a} and {b} as shares of their sum ({a} ÷ ({a} + {b})), and the {lab} where they differ {end}")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "占比差异"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {k: args[k] for k in ("a", "b", "label", "which") if args.get(k)}
+        return [StepSpec("计算两列占比之差", "share_gap", "占比差已算出", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "share_gap" or not facts["extreme"]:
+            return None if tool != "share_gap" else _zh(lang, f"没有一行的 {facts['a']} 与 {facts['b']} 之和大于 0，无法计算占比。",
+                                                          f"No row has a positive {facts['a']} + {facts['b']}; no shares.")
+        a, b = facts["a"], facts["b"]
+
+        def said(r: dict[str, Any]) -> str:
+            return _zh(lang, f"{r['label']}（{a} {num(r['a'])}，{b} {num(r['b'])}；分别占 {r['share_a']}% 和 {r['share_b']}%，相差 {r['gap']} 个百分点）",
+                       f"{r['label']} ({a} {num(r['a'], lang)}, {b} {num(r['b'], lang)}: {r['share_a']}% vs {r['share_b']}%, {r['gap']} points apart)")
+
+        end = _zh(lang, "最大" if facts["which"] == "max" else "最小", "largest" if facts["which"] == "max" else "smallest")
+        rows = facts["extreme"]
+        ties = _zh(lang, f"（共 {facts['tied']} 行并列，列出前 {len(rows)} 行）", f" ({facts['tied']} rows tie; the first {len(rows)} shown)") if facts["tied"] > len(rows) else ""
+        skip = _zh(lang, f"{facts['no_share']} 行两者之和为 0 或空，未计算。", f" {facts['no_share']} rows with no {a} + {b} were left out.") if facts["no_share"] else ""
+        summed = _zh(lang, f"（每个 {facts['label']} 的多行先相加）", f" (each {facts['label']}'s rows added up first)") if facts.get("summed") else ""
+        return _zh(lang, f"{a} 与 {b} 占比相差{end}的是{summed}：{'；'.join(said(r) for r in rows)}{ties}。{skip}",
+                   f"The {end} gap between the shares of {a} and {b}{summed}: {'; '.join(said(r) for r in rows)}{ties}.{skip}")
+
+
+# ---------------------------------------------------------------- two or more columns as shares of their sum
+
+COLUMN_SHARES_ZH = _lazy(r"\s*(?:的|之间的?|两者的?)?\s*(?:比例|占比|比重|构成)\s*(?:各|分别)?\s*(?:是|为|占)?\s*(?:多少|几何)?(?!\s*(?:的)?\s*(?:差|相差))")
+COLUMN_SHARES_EN = _lazy(r"(?<![a-z])(?:shares?|proportions?|percentages?|split)\s+(?:of|between)\s+(?:the\s+)?$", re.I)
+
+
+@operation
+class ColumnShares(OpSpec):
+    """达到19至21分的候选人中男性与女性的比例各是多少 / the shares of A and B: each column's total as a share of the
+    columns' combined total (over the rows a condition keeps), and their ratio."""
+
+    name = "column_shares"
+    family = "explore"
+    label = {"zh": "几列各占的比例", "en": "shares of columns"}
+    words = {"zh": ("比例各是多少",), "en": ("shares of",)}
+    answers_question = True
+    precedence = 1  # its 比例 is the named columns' shares of their sum, not a share of a total per group
+
+    def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        from modes.ops import JOINED
+
+        nums = [h for h in hits if h.column in sheet.numeric]
+        for i, a in enumerate(nums):
+            chain = [a]
+            for b in nums[i + 1 :]:
+                if b.column in {c.column for c in chain} or not JOINED.fullmatch(text[chain[-1].end : b.start]):
+                    break
+                chain.append(b)
+            if len(chain) < 2:
+                continue
+            zh = COLUMN_SHARES_ZH.match(text, chain[-1].end)
+            en = COLUMN_SHARES_EN.search(text, 0, a.start)
+            cue = zh if zh is not None and zh.group(0).strip() else en if en is not None and en.end() == a.start else None
+            if cue is None or _by_keys(text, hits, sheet, [])[0] or re.search(r"每|各(?!是|占|为)|(?<![a-z])(?:by|per|each)(?![a-z])", text[: a.start]):
+                continue  # 各区域销售额和利润的占比: shares per group, another reading
+            spans = [cue.span(), (a.start, chain[-1].end), *[m.span() for m in re.finditer(r"(?<![a-z])(?:what|are|is|the|and)(?![a-z])|各是|分别", text, re.I)]]
+            return Found(min(cue.start(), a.start), self.name, {"columns": [h.column for h in chain]}, tuple(spans))
+        return None
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        cols = args["columns"]
+        return _zh(lang, f"分别合计 {'、'.join(cols)}，计算各占它们总和的比例（以及 {cols[0]} 与 {cols[1]} 之比）",
+                   f"the totals of {', '.join(cols)}, each as a share of their sum (and the ratio {cols[0]} : {cols[1]})")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "各列占比"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        return [StepSpec("计算各列占比", "column_shares", "占比已算出", {"columns": args["columns"]})]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "column_shares":
+            return None
+        parts = [_zh(lang, f"{s['column']} 合计 {num(s['total'], lang)}，占 {pct(s['pct'] / 100)}", f"{s['column']} {num(s['total'], lang)} ({pct(s['pct'] / 100)})")
+                 for s in facts["shares"]]
+        cols = facts["columns"]
+        ratio = _zh(lang, f"；{cols[0]} : {cols[1]} = {num(facts['ratio'], lang)} : 1", f"; {cols[0]} : {cols[1]} = {num(facts['ratio'], lang)} : 1") if facts.get("ratio") is not None else ""
+        return _zh(lang, f"共 {facts['rows_in']:,} 行：{'；'.join(parts)}{ratio}。", f"Over {facts['rows_in']:,} rows: {'; '.join(parts)}{ratio}.")

@@ -203,6 +203,11 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit], date_c
     if m:  # 20:30 is a time of day, compared as one
         return m.group(0).replace("：", ":"), m.end()
     m = NUMBER_RE.match(text, i)
+    if m and m.group(0).strip() and text[i : i + 1].isdigit():  # 成绩段为19-21: a value the data holds, written with digits, is that value
+        held = next((v for v, _ in sheet.value_pairs if len(v) > len(m.group(0).strip()) and v[:1].isdigit() and text.startswith(v, i)
+                     and not re.match(r"[\w.]", text[i + len(v) : i + len(v) + 1], re.A)), None)
+        if held is not None:
+            return held, i + len(held)
     if m and m.group(0).strip() and (m.group("num")[0].isdigit() or m.group("num")[0] == "-" or _cjk_number_ok(m, text)):
         v = _number(m)
         if v is not None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 
+from tools.durations import clock
 from tools.edits import where
 from tools.errors import ToolArgError
 from tools.fmt import rnd
@@ -17,10 +18,11 @@ from tools.values import as_numbers
 STAT_ZH = {
     "count": "数量", "mean": "平均", "median": "中位数", "mode": "众数", "std": "标准差", "var": "方差",
     "min": "最小", "max": "最大", "range": "极差", "iqr": "四分位距", "q1": "下四分位数", "q3": "上四分位数",
-    "nunique": "不同值个数", "cv": "变异系数", "sum": "合计",
+    "nunique": "不同值个数", "cv": "变异系数", "sum": "合计", "mode_count": "众数出现次数",
 }
 DESCRIBE = ("count", "mean", "std", "min", "q1", "median", "q3", "max")
 PCT = re.compile(r"^p(\d{1,2}(?:\.\d+)?)$")  # p90: the 90th percentile
+CLOCK_STATS = frozenset({"mean", "median", "min", "max", "q1", "q3", "sum"})  # figures of a time column that are themselves times
 
 
 def numeric(table: pd.DataFrame, column: str) -> pd.Series:
@@ -67,6 +69,9 @@ def _one(s: pd.Series, stat: str) -> Any:
             return None  # no value repeats: there is no mode (never every value listed as one)
         m = x.mode()
         return None if m.empty else "、".join(str(rnd(v)) for v in m.head(3))
+    if stat == "mode_count":  # how many times the mode occurs (every tied mode occurs as often)
+        counts = s.dropna().value_counts()
+        return None if counts.empty or (len(counts) > 1 and counts.iloc[0] == 1) else int(counts.iloc[0])
     if stat == "count":
         return int(s.notna().sum())
     x = as_numbers(s).dropna()
@@ -91,6 +96,16 @@ def _one(s: pd.Series, stat: str) -> Any:
     return rnd(getattr(x, stat)())
 
 
+def _as_times(s: pd.Series) -> tuple[pd.Series, dict[str, Any]] | None:
+    """A text column of times or gaps as seconds, with what was left out; None when it does not read as times."""
+    from tools.durations import as_seconds, reads_as_times
+
+    if not reads_as_times(s.dropna().astype(str).head(500).tolist()):
+        return None
+    secs, left, gaps = as_seconds(s.tolist())
+    return pd.Series(secs, index=s.index, dtype="float64"), {"left_out": list(dict.fromkeys(left))[:6], "n_left_out": len(left), "gaps_added": gaps}
+
+
 def _check_stats(stats: list[str]) -> None:
     bad = [s for s in stats if s not in STAT_ZH and not PCT.match(s)]
     if bad:
@@ -104,10 +119,16 @@ def column_stats(table: pd.DataFrame, columns: list[str], stats: list[str] | Non
     _check_stats(stats)
     by = list(by or [])
     _need_columns(table, columns + by)
-    numeric_stats = [s for s in stats if s not in ("count", "nunique", "mode")]
+    numeric_stats = [s for s in stats if s not in ("count", "nunique", "mode", "mode_count")]
+    times: dict[str, dict[str, Any]] = {}
     for c in columns:
         if numeric_stats and not pd.api.types.is_numeric_dtype(table[c]):
-            numeric(table, c)
+            read = _as_times(table[c])
+            if read is None:
+                numeric(table, c)
+            else:  # 1:28:37.554 / +5.462: seconds; what is not a time is left out and said
+                table = table.assign(**{c: read[0]})
+                times[c] = read[1]
     rows: list[dict[str, Any]] = []
     values: dict[str, dict[str, Any]] = {}
     if not by:
@@ -124,7 +145,9 @@ def column_stats(table: pd.DataFrame, columns: list[str], stats: list[str] | Non
     if len(columns) == 1:
         out = out.drop(columns=["列"])
     n = {c: int(table[c].notna().sum()) for c in columns}
-    facts = {"rows_in": len(table), "rows_out": len(out), "columns": columns, "stats": stats, "by": by, "n": n}
+    facts = {"rows_in": len(table), "rows_out": len(out), "columns": columns, "stats": stats, "by": by, "n": n, "times": times}
+    for c, how in times.items():  # the clock form of each figure that is a time (not of a spread such as std or variance)
+        how["clock"] = {s: clock(float(v)) for s, v in values.get(c, {}).items() if v is not None and (s in CLOCK_STATS or PCT.match(s))}
     if not by:
         facts["values"] = values
     else:
@@ -375,3 +398,87 @@ def lookup_value(table: pd.DataFrame, key_column: str, key: Any, columns: list[s
     values = {c: [rnd(v) if not isinstance(v, pd.Timestamp) else v.strftime("%Y-%m-%d") for v in out[c].head(10)] for c in columns}
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "key_column": key_column, "key": key, "columns": columns,
                             "values": values}, {"sample": _sample(out, 10)})
+
+
+GAP_AGGS = ("mean", "sum", "median", "max", "min")
+
+
+@tool
+def value_gap(table: pd.DataFrame, column: str, group: str, levels: list[str], agg: str = "mean", times: bool = False) -> ToolResult:
+    """How much one value of `group` is above another on `column` (A 的 X 比 B 高多少): X(A), X(B) — each the `agg` of its
+    rows — the difference X(A) − X(B), the relative difference to X(B) and, with `times`, X(A) ÷ X(B). Never a figure
+    pooled over both."""
+    if agg not in GAP_AGGS:
+        raise ToolArgError(f"不支持的取法：{agg}。", f"Unsupported aggregate: {agg}.")
+    if len(levels) != 2 or levels[0] == levels[1]:
+        raise ToolArgError("需要两个不同的值来比较。", "Two different values are needed to compare.")
+    _need_columns(table, [column, group])
+    x = numeric(table, column)
+    keys = table[group].astype("string").str.strip()
+    rows, figures = [], []
+    for lv in levels:
+        part = x[keys == str(lv).strip()]
+        if part.empty:
+            raise ToolArgError(f"“{group}”列里没有“{lv}”。", f"'{lv}' is not a value of {group}.")
+        v = part.dropna()
+        figure = float(getattr(v, agg)()) if len(v) else None
+        rows.append({group: lv, column: rnd(figure), "行数": len(part)})
+        figures.append(figure)
+    a, b = figures
+    diff = a - b if a is not None and b is not None else None
+    pct_diff = rnd(diff / abs(b) * 100, 2) if diff is not None and b else None
+    out = pd.DataFrame(rows + [{group: f"{levels[0]} − {levels[1]}", column: rnd(diff), "行数": None}])
+    facts = {"rows_in": len(table), "rows_out": len(out), "column": column, "group": group, "agg": agg, "a": levels[0], "b": levels[1],
+             "value_a": rnd(a), "value_b": rnd(b), "diff": rnd(diff), "gap": None if diff is None else rnd(abs(diff)), "pct": pct_diff,
+             "gap_pct": None if pct_diff is None else abs(pct_diff), "rows_a": rows[0]["行数"], "rows_b": rows[1]["行数"], "times": times,
+             "ratio": rnd(a / b) if a is not None and b else None}
+    return ToolResult(out, facts, {"sample": _sample(out, 5)})
+
+
+@tool
+def share_gap(table: pd.DataFrame, a: str, b: str, label: str | None = None, which: str = "max") -> ToolResult:
+    """Each row's `a` and `b` as shares of a + b (%), the gap between them in points, and the row(s) where the gap is largest
+    (`which` = max) or smallest (min). A row whose a + b is zero or blank has no shares and is counted."""
+    if which not in ("max", "min"):
+        raise ToolArgError(f"不支持的取法：{which}。", f"Unsupported choice: {which}.")
+    _need_columns(table, [a, b] + ([label] if label else []))
+    x, y = numeric(table, a), numeric(table, b)
+    summed = bool(label) and table[label].duplicated().any()
+    if summed:  # a category on several rows: its rows are added up first
+        table = pd.DataFrame({a: x, b: y, label: table[label]}).groupby(label, sort=False, dropna=False)[[a, b]].sum(min_count=1).reset_index()
+        x, y = table[a], table[b]
+    total = x + y
+    ok = total.gt(0) & x.notna() & y.notna()
+    out = table[[c for c in dict.fromkeys([label, a, b]) if c]].copy()
+    out[f"{a}占比(%)"] = (x / total * 100).where(ok).round(4)
+    out[f"{b}占比(%)"] = (y / total * 100).where(ok).round(4)
+    gap = (out[f"{a}占比(%)"] - out[f"{b}占比(%)"]).abs()
+    out["相差(百分点)"] = gap.round(4)
+    out = out.sort_values("相差(百分点)", ascending=which == "min", kind="stable", na_position="last").reset_index(drop=True)
+    have = out["相差(百分点)"].notna()
+    best = out["相差(百分点)"].max() if which == "max" else out["相差(百分点)"].min()
+    tied = out[have & out["相差(百分点)"].eq(best)]
+    extreme = [{"label": str(r[label]) if label else str(i + 1), "a": rnd(r[a]), "b": rnd(r[b]), "share_a": rnd(r[f"{a}占比(%)"], 2),
+                "share_b": rnd(r[f"{b}占比(%)"], 2), "gap": rnd(r["相差(百分点)"], 2)} for i, r in tied.head(5).iterrows()]
+    facts = {"rows_in": len(table), "rows_out": len(out), "a": a, "b": b, "label": label, "which": which, "extreme": extreme,
+             "tied": len(tied), "counted": int(have.sum()), "no_share": int((~have).sum()), "summed": summed}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def column_shares(table: pd.DataFrame, columns: list[str]) -> ToolResult:
+    """The total of each column and its share of the columns' combined total (男性与女性的比例), with the ratio of the first
+    two; the table's own total row, if any, is left out."""
+    if len(columns) < 2:
+        raise ToolArgError("至少需要两列。", "At least two columns are needed.")
+    _need_columns(table, columns)
+    table = table[~total_rows(table)]
+    totals = {c: float(numeric(table, c).sum()) for c in columns}
+    whole = sum(totals.values())
+    if whole == 0:
+        raise ToolArgError(f"{'、'.join(columns)} 的总和为 0，无法计算比例。", f"The total of {', '.join(columns)} is 0; shares are undefined.")
+    out = pd.DataFrame([{"列": c, "合计": rnd(v), "占比(%)": rnd(v / whole * 100, 2)} for c, v in totals.items()])
+    a, b = totals[columns[0]], totals[columns[1]]
+    facts = {"rows_in": len(table), "rows_out": len(out), "columns": columns, "whole": rnd(whole), "ratio": rnd(a / b) if b else None,
+             "shares": [{"column": c, "total": rnd(v), "pct": rnd(v / whole * 100, 2)} for c, v in totals.items()]}
+    return ToolResult(out, facts, {"sample": _sample(out, 10)})
