@@ -412,7 +412,11 @@ class Share(OpSpec):
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "share_of_total":
             return None
-        parts = [f"{s['label']} {pct(s['pct'] / 100)}" for s in facts["shares"]]
+        if facts["column"]:
+            parts = [f"{s['label']} {pct(s['pct'] / 100)}" for s in facts["shares"]]
+        else:  # shares of the rows: each group's count is said with its share
+            parts = [_zh(lang, f"{s['label']} {pct(s['pct'] / 100)}（{num(s['value'], lang)} 行）", f"{s['label']} {pct(s['pct'] / 100)} ({num(s['value'], lang)} rows)")
+                     for s in facts["shares"]]
         what = facts["column"] or _zh(lang, "行数", "rows")
         more = "……" if facts["groups"] > len(parts) else ""
         if facts.get("skipped_totals"):
