@@ -172,6 +172,7 @@ Mention = tuple[int, int, "str | None", tuple[str, ...]]  # start, end, the colu
 UNIT_AFTER_COMMA = re.compile(r",\s*(?=[^,]*[/%$€])[A-Za-z%$€/.\d ]{1,12}$|,\s*[A-Za-z]{1,4}$")
 
 
+@lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
     """A word of a header or gloss as compared: singular, without -ing/-ed/-e, and the lexicon's one word for a meaning
     said several ways (nation -> country)."""
@@ -233,13 +234,22 @@ def header_words(column: str) -> tuple[tuple[str, ...], frozenset[str]]:
 
 def _items(text: str) -> dict[tuple[int, int], frozenset[str]]:
     """Every dictionary word of the text's Chinese runs, by its place, with the header words it means."""
+    out: dict[tuple[int, int], frozenset[str]] = {}
+    for m in CJK_RUN.finditer(text):
+        out.update(((i + m.start(), j + m.start()), meant) for (i, j), meant in _run_items(m.group(0)).items())
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _run_items(run: str) -> dict[tuple[int, int], frozenset[str]]:
+    """The dictionary words of one run of Chinese, by place in it: the same run in the request's other readings (with
+    some words blanked) is looked up once."""
     ix, curated = _index(), _curated()
-    runs = [m.span() for m in CJK_RUN.finditer(text)]
-    places = [(i, j) for a, b in runs for i in range(a, b) for j in range(i + 1, min(b, i + MAX_WORD) + 1)]
-    ix.preload(heads={text[i:j] for i, j in places})
+    places = [(i, j) for i in range(len(run)) for j in range(i + 1, min(len(run), i + MAX_WORD) + 1)]
+    ix.preload(heads={run[i:j] for i, j in places})
     out: dict[tuple[int, int], frozenset[str]] = {}
     for i, j in places:
-        w = text[i:j]
+        w = run[i:j]
         glossed, named = ix.glosses(w), curated.get(w)
         if glossed is not None or named:
             out[(i, j)] = frozenset(_stem(g) for g in glossed or ()) | (named or frozenset())
@@ -292,6 +302,7 @@ def _edge(text: str, items: dict[tuple[int, int], frozenset[str]], k: int, befor
     return any((x, y) in items for n in range(2, MAX_WORD + 1) for x, y in [((k + 1 - n, k + 1) if before else (k, k + n))])
 
 
+@lru_cache(maxsize=256)
 def _value_words(values: frozenset[str]) -> frozenset[str]:
     return frozenset(_stem(v) for v in values if re.fullmatch(r"[A-Za-z]+", v))
 
