@@ -79,3 +79,11 @@ def confirmed_reading(ws: Workspace, text: str, *said: str):
     tr = s.turn("继续")
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     return tr
+
+
+def written_table(ws: Workspace, tr):
+    """The table a run wrote first, read back."""
+    import pandas as pd
+
+    assert tr.run.files, tr.run.answer
+    return pd.read_csv(ws.root / tr.run.files[0]["path"])

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import confirmed_reading
+from conftest import confirmed_reading, written_table
 
 from engine.session import Session
 from modes import crosslang
@@ -60,11 +60,6 @@ def ws(tmp_path: Path) -> Workspace:
     return Workspace.at(tmp_path)
 
 
-def _table(ws: Workspace, tr) -> pd.DataFrame:
-    assert tr.run.files, tr.run.answer
-    return pd.read_csv(ws.root / tr.run.files[0]["path"])
-
-
 @pytest.mark.parametrize("text, key, col, agg, said", [
     ("matches.csv 各场地的平均观众人数", "Venue", "Crowd", "mean", ("场地 → Venue", "观众人数 → Crowd")),
     ("matches.csv 按场地统计主队得分的总和", "Venue", "Home team score", "sum", ("主队得分 → Home team score",)),
@@ -74,7 +69,7 @@ def _table(ws: Workspace, tr) -> pd.DataFrame:
 def test_a_group_summary_over_columns_named_by_meaning(ws, text, key, col, agg, said):
     tr = confirmed_reading(ws, text, *said)
     df = {"matches.csv": MATCHES, "race.csv": RACE}[text.split()[0]]
-    got = _table(ws, tr).set_index(key)
+    got = written_table(ws, tr).set_index(key)
     got_col = got[next(c for c in got.columns if c.startswith(col))]
     want = df.groupby(key)[col].agg(agg)
     assert len(got_col) == len(want)
@@ -93,7 +88,7 @@ def test_a_single_figure_over_a_column_named_by_meaning(ws, text, col, agg, said
     df = {"formats.csv": VIDEO, "towns.csv": TOWNS}[text.split()[0]]
     want = float(getattr(df[col], agg)())
     if tr.run.files:  # the figure as a one-row table
-        got = _table(ws, tr)
+        got = written_table(ws, tr)
         assert len(got) == 1 and got.iloc[0][next(c for c in got.columns if c.startswith(col))] == pytest.approx(want)
     else:
         assert any(f in tr.run.answer for f in (num(round(want, 2)), str(round(want, 2)), str(int(want)))), tr.run.answer

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import confirmed_reading
+from conftest import confirmed_reading, written_table
 
 from engine.session import Session
 from modes import crosslang
@@ -38,18 +38,13 @@ def ws(tmp_path: Path) -> Workspace:
     return Workspace.at(tmp_path)
 
 
-def _groups(ws: Workspace, tr) -> pd.DataFrame:
-    assert tr.run.files, tr.run.answer
-    return pd.read_csv(ws.root / tr.run.files[0]["path"])
-
-
 @pytest.mark.parametrize("text, agg", [
     ("matches.csv 每个场地的Attendance总和", "sum"),
     ("matches.csv 按比赛场地统计平均Attendance", "mean"),
 ])
 def test_a_chinese_word_reaches_an_english_column_after_confirmation(ws, text, agg):
     tr = confirmed_reading(ws, text, "场地 → Venue")
-    df = _groups(ws, tr).set_index("Venue")
+    df = written_table(ws, tr).set_index("Venue")
     got = df[next(c for c in df.columns if c.startswith("Attendance"))]
     want = GAMES.groupby("Venue")["Attendance"].agg(agg)
     assert len(got) == len(want)
@@ -64,7 +59,7 @@ def test_a_chinese_word_reaches_an_english_column_after_confirmation(ws, text, a
 def test_an_english_word_reaches_a_chinese_column_after_confirmation(ws, text, agg):
     tr = confirmed_reading(ws, text, "bonus → 奖金")
     assert "not understood" not in (Session(ws).turn(text).decision.reply or "")
-    df = _groups(ws, tr).set_index("部门")
+    df = written_table(ws, tr).set_index("部门")
     got = df[next(c for c in df.columns if c.startswith("奖金"))]
     want = STAFF.groupby("部门")["奖金"].agg(agg)
     for dept, v in want.items():
