@@ -30,6 +30,12 @@ class SheetInfo:
         return any(value in vs for vs in self.values.values())
 
     @cached_property
+    def word_values(self) -> frozenset[str]:
+        """The known values that are one word of letters (Friendly, Gold): what a word in another language may mean
+        instead of a column; built once per sheet."""
+        return frozenset(v for vs in self.values.values() for v in vs if v.isascii() and v.isalpha())
+
+    @cached_property
     def value_pairs(self) -> list[tuple[str, str]]:
         """(value, column) for every known value, longest value first, then by value and the columns' order (never
         the order of a set, which changes with the hash seed); built once per sheet, read on every turn."""

@@ -1045,7 +1045,7 @@ def _canonical(value: str, values: frozenset[str]) -> str:
 def _date_column(text: str, m: re.Match[str], hits: list[ColumnHit], date_cols: list[str], sheet: SheetInfo) -> tuple[str | None, str, str]:
     """The date column a period refers to: named just before or after it, else the only date column."""
     for h in hits:
-        if (0 <= m.start() - h.end <= 3 or 0 <= h.start - m.end() <= 3) and (h.column in sheet.dates or not sheet.dates):
+        if (0 <= m.start() - h.end <= 3 or 0 <= h.start - m.end() <= 3) and (h.column in sheet.dates or not sheet.dates and h.how != "translated"):
             return h.column, h.column, h.how
     after = re.match(r"\s*(?:的)?([\u4e00-\u9fff]{1,4}?)(?:的|[\u4e00-\u9fff]*$|[^\u4e00-\u9fff])", text[m.end() :])
     if after:  # 2025年签订的 -> 签订日期

@@ -448,7 +448,7 @@ def _u_understood(u: _Understanding) -> None:
     if u.file is not None and any(p.typos for p in parsed):
         ev.append(evidence.weighed("column_typo", "列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos)))
     if u.file is not None:  # 场地 -> Venue: a column reached through translation is restated
-        pairs = crosslang.made()
+        pairs = crosslang.made(u.sheet.columns)
         if pairs:
             ev.append(evidence.weighed("column_translated", "列名按中英对照理解：" + "、".join(f"{w} → {c}" for w, c in pairs),
                                        "column names read across languages: " + ", ".join(f"{w} → {c}" for w, c in pairs)))

@@ -73,6 +73,80 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "chongqing": ("重庆", "chongqing"), "xian": ("西安", "xi'an", "xian"),
 }
 
+# Common words of spreadsheet headers in English with the Chinese a request says them with, where the dictionary's
+# glosses do not join the two (观众人数 for Attendance, 车手 for Driver). Read by modes/crosslang.py together with
+# CC-CEDICT; a header word is written singular and lower case.
+HEADER_WORDS: dict[str, tuple[str, ...]] = {
+    "attendance": ("观众人数", "观众", "到场人数", "入场人数", "上座人数", "现场观众", "出席人数"),
+    "crowd": ("观众人数", "观众", "到场人数", "现场观众", "人群"),
+    "venue": ("场地", "比赛场地", "场馆", "赛场", "球场", "举办地", "举办地点", "比赛地点"),
+    "ground": ("场地", "球场"),
+    "position": ("名次", "排名", "位置"),
+    "place": ("名次", "地点"),
+    "rank": ("排名", "名次", "排位"),
+    "finish": ("完赛", "完成比赛"),
+    "gold": ("金牌", "金牌数"), "silver": ("银牌", "银牌数"), "bronze": ("铜牌", "铜牌数"),
+    "medal": ("奖牌", "奖牌数"),
+    "vehicle": ("飞行器", "航天器", "载具", "车辆"),
+    "driver": ("车手", "赛车手", "驾驶员", "司机"),
+    "rider": ("车手", "骑手"),
+    "constructor": ("车队", "制造商"),
+    "mintage": ("发行量", "铸造量"),
+    "time": ("用时", "耗时", "所用时间"),
+    "duration": ("时长", "持续时间", "用时"),
+    "pole": ("杆位",),
+    "win": ("胜场", "胜场数", "胜利场次", "获胜场次"),
+    "loss": ("负场", "败场", "负场数", "败场数"),
+    "draw": ("平局", "平局数"),
+    "lap": ("圈数",),
+    "county": ("县", "郡", "县区", "县份"),
+    "population": ("人口", "人口数量", "人口数"),
+    "household": ("户数", "家庭数", "住户数"),
+    "subsidy": ("补助", "补贴"),
+    "salary": ("工资", "薪资", "薪水", "薪酬", "月薪"),
+    "score": ("得分", "比分", "分数"),
+    "home": ("主队", "主场"), "away": ("客队", "客场"),
+    "opponent": ("对手",),
+    "winner": ("冠军", "获胜者", "胜者"),
+    "artist": ("艺术家", "设计者", "设计师", "作者"),
+    "album": ("专辑",), "song": ("歌曲",), "band": ("乐队",),
+    "club": ("俱乐部",),
+    "height": ("身高", "高度"), "weight": ("体重", "重量"),
+    "capacity": ("容量", "容纳人数", "可容纳人数"),
+    "prevalence": ("患病率", "流行率"),
+    "municipality": ("市镇",),
+    "episode": ("集数",),
+    "viewer": ("观众", "观看人数", "收视人数"),
+    "rating": ("收视率", "评分"),
+    "elevation": ("海拔",),
+    "enrollment": ("招生人数", "在校人数", "入学人数"),
+    "number": ("数量", "数目", "个数"),
+    "fund": ("资助", "拨款", "资金"),
+}
+# English header words said with one meaning (Nation and Country): a gloss of one reaches a column named by another
+HEADER_SAME: tuple[tuple[str, ...], ...] = (
+    ("country", "nation"), ("attendance", "crowd", "audience", "spectator"), ("salary", "wage", "pay"),
+    ("venue", "stadium", "ground"), ("position", "place", "rank", "ranking"), ("employee", "staff"),
+    ("vehicle", "craft", "spacecraft", "aircraft"), ("child", "children"), ("people", "person"),
+    ("category", "class", "classification"), ("base", "basic"), ("fund", "funding"),
+    # abbreviations headers use
+    ("population", "pop"), ("average", "avg"), ("number", "no", "num"), ("percent", "pct"), ("department", "dept"),
+    ("quantity", "qty"), ("amount", "amt"),
+)
+# Words of a request that name what is asked about or done, or a period, never a column by meaning (记录 is not the
+# Record column, 次数 not the Time column)
+NOT_HEADER_WORDS = frozenset(
+    "数据 记录 比赛 信息 情况 结果 内容 表格 表 项目 问题 方法 时候 次数 数量 总数 人数 个数 数目 比例 比率 占比 平均 平均值 "
+    "均值 总和 合计 总计 最大 最小 最高 最低 最多 最少 所有 全部 每个 各个 分布 趋势 关系 差异 变化 增长 图表 图 "
+    "部分 方面 整体 总体 排序 分组 统计 计算 分析 筛选 查询 列出 显示 展示 "
+    # periods, read by the period and time-bucket rules (每年 is per year, not the Year column)
+    "每年 每月 每天 每日 每周 每季度 历年 各年 全年 当年 今年 去年 明年 年中 年底 年初 月份 期间 时期".split()
+)
+
+# Nouns that, right after a column's name by meaning, make the phrase name something else about it (未完成形式 is
+# the form, 筹资效率 the efficiency): such a mention names no column
+ABOUT_HEADER_NOUNS = frozenset("形式 方式 形态 方法 原因 目的 效率 效果 影响 水平 能力 结构 特点 特征 规律 标准".split())
+
 _WORD_CONCEPT: dict[str, str] = {}
 for _c, _words in CONCEPTS.items():
     for _w in _words:

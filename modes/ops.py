@@ -593,8 +593,9 @@ def _rule_keys(t: _Turn) -> None:
     """按X… / by X: sort keys, group keys, dedupe keys."""
     text = t.text
     t.sorting = bool(lx.SORT.search(text))
-    # 高于平均 compares, it does not summarise; a column named 金额_合计 names a column, not a summary
-    t.gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in t.hits if lx.GROUP.search(h.column) and h.how == "exact" and lx.GROUP.search(text[h.start : h.end])])
+    # 高于平均 compares, it does not summarise; a column named 金额_合计 (or Average of Base Salary, said 平均基本工资)
+    # names a column, not a summary
+    t.gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in t.hits if lx.GROUP.search(h.column) and h.how in ("exact", "translated") and lx.GROUP.search(text[h.start : h.end])])
     t.grouping = (bool(lx.GROUP.search(t.gtext)) or t.compare_groups) and not t.explore
     for b in islice(BY_WORD.finditer(text), MAX_KEYS):  # a request names a few keys; junk may repeat 按 hundreds of times
         if t.free(b.start()):

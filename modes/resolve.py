@@ -603,7 +603,24 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
             continue
         taken[s:e] = b"\x01" * (e - s)
         chosen.append(ColumnHit(s, e, c, how))
-    return _glosses_after(_without_glosses(sorted(chosen, key=lambda h: h.start), low), low, sheet)
+    hits = _glosses_after(_without_glosses(sorted(chosen, key=lambda h: h.start), low), low, sheet)
+    meant = _by_meaning(low, sheet, [(h.start, h.end) for h in chosen + hits])
+    return sorted(hits + meant, key=lambda h: h.start) if meant else hits
+
+
+def _by_meaning(low: str, sheet: SheetInfo, read: list[tuple[int, int]]) -> list[ColumnHit]:
+    """Chinese words naming an English column by meaning (观众人数 -> Crowd), outside the names, synonyms and glosses
+    in brackets found (价格变动（diff）: 价格 is read with its gloss), where no cell value is written; each is remembered, so the request is restated with the column
+    used."""
+    if not CJK.search(low) or all(CJK.search(c) for c in sheet.columns):
+        return []
+    out: list[ColumnHit] = []
+    for s, e, col, _ in crosslang.mentions(low, sheet.columns, sheet.word_values):
+        if col is None or _covered(read, s, e) or sheet.holds(low[s:e]):
+            continue
+        crosslang.remember(low[s:e], col)
+        out.append(ColumnHit(s, e, col, "translated"))
+    return out
 
 
 GLOSS_GAP = re.compile(r"[\u4e00-\u9fff]{0,6}\s*[（(]\s*['\"“‘]?\s*")

@@ -65,3 +65,25 @@ def run_turns(catalog, turns: list[str]):
     for t in turns:
         d, state = decide(state, t, catalog)
     return d
+
+
+def confirmed_reading(ws: Workspace, text: str, *said: str):
+    """A request read through a column's meaning: restated naming each reading, carried out only after 继续."""
+    s = Session(ws)
+    first = s.turn(text)
+    reply = first.decision.reply or ""
+    assert first.run is None, "a column read by meaning is never used silently"
+    for m in said:
+        assert m in reply, reply
+    assert "继续" in reply
+    tr = s.turn("继续")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    return tr
+
+
+def written_table(ws: Workspace, tr):
+    """The table a run wrote first, read back."""
+    import pandas as pd
+
+    assert tr.run.files, tr.run.answer
+    return pd.read_csv(ws.root / tr.run.files[0]["path"])

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import confirmed_reading, written_table
 
 from engine.session import Session
 from modes import crosslang
@@ -37,30 +38,13 @@ def ws(tmp_path: Path) -> Workspace:
     return Workspace.at(tmp_path)
 
 
-def confirmed(ws: Workspace, text: str, mapping: str):
-    """The request is restated naming the mapping, and carried out only after 继续."""
-    s = Session(ws)
-    first = s.turn(text)
-    assert first.run is None, "a translated column is never used silently"
-    assert mapping in (first.decision.reply or ""), first.decision.reply
-    assert "继续" in (first.decision.reply or "")
-    tr = s.turn("继续")
-    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
-    return tr
-
-
-def _groups(ws: Workspace, tr) -> pd.DataFrame:
-    assert tr.run.files, tr.run.answer
-    return pd.read_csv(ws.root / tr.run.files[0]["path"])
-
-
 @pytest.mark.parametrize("text, agg", [
     ("matches.csv 每个场地的Attendance总和", "sum"),
     ("matches.csv 按比赛场地统计平均Attendance", "mean"),
 ])
 def test_a_chinese_word_reaches_an_english_column_after_confirmation(ws, text, agg):
-    tr = confirmed(ws, text, "场地 → Venue")
-    df = _groups(ws, tr).set_index("Venue")
+    tr = confirmed_reading(ws, text, "场地 → Venue")
+    df = written_table(ws, tr).set_index("Venue")
     got = df[next(c for c in df.columns if c.startswith("Attendance"))]
     want = GAMES.groupby("Venue")["Attendance"].agg(agg)
     assert len(got) == len(want)
@@ -73,9 +57,9 @@ def test_a_chinese_word_reaches_an_english_column_after_confirmation(ws, text, a
     ("员工.csv average bonus for each 部门", "mean"),
 ])
 def test_an_english_word_reaches_a_chinese_column_after_confirmation(ws, text, agg):
-    tr = confirmed(ws, text, "bonus → 奖金")
+    tr = confirmed_reading(ws, text, "bonus → 奖金")
     assert "not understood" not in (Session(ws).turn(text).decision.reply or "")
-    df = _groups(ws, tr).set_index("部门")
+    df = written_table(ws, tr).set_index("部门")
     got = df[next(c for c in df.columns if c.startswith("奖金"))]
     want = STAFF.groupby("部门")["奖金"].agg(agg)
     for dept, v in want.items():
@@ -83,7 +67,7 @@ def test_an_english_word_reaches_a_chinese_column_after_confirmation(ws, text, a
 
 
 def test_a_single_figure_over_a_translated_column(ws):
-    tr = confirmed(ws, "员工.csv what is the average seniority", "seniority → 工龄")
+    tr = confirmed_reading(ws, "员工.csv what is the average seniority", "seniority → 工龄")
     assert num(round(STAFF["工龄"].mean(), 2)) in tr.run.answer
 
 
