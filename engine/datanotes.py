@@ -42,6 +42,8 @@ def step_notes(tool: str, args: dict[str, Any], before: Any, after: Any, lang: s
                 notes.append(f"注意：{key} 里有只差空格或大小写的写法（{pairs}），按原样分开算了；要合并可先清洗（去掉首尾空格、统一大小写）再算。" if zh
                              else f"Note: {key} has labels that differ only in spaces or letter case ({pairs}); they were counted apart as written. "
                                   "To merge them, clean the column first (trim spaces, one letter case).")
+    if tool == "filter_rows" and _is_frame(before):
+        notes += [_other_case(c, before, zh) for c in args.get("conditions", []) if _other_case(c, before, zh)]
     if tool in RANKED and _is_frame(after) and len(after):
         repeated = int(after.duplicated().sum())
         if repeated:
@@ -49,3 +51,21 @@ def step_notes(tool: str, args: dict[str, Any], before: Any, after: Any, lang: s
                          else f"Note: {repeated} row(s) of the result repeat another row exactly (duplicate rows in the data); "
                               "deduplicate first if they should count once.")
     return notes
+
+
+def _other_case(cond: dict[str, Any], table: Any, zh: bool) -> str:
+    """A condition on a text value, where other rows hold the same value in another letter case: how many, said."""
+    said = cond.get("value") if cond.get("op") in ("eq", "in", "ne", "not_in") else None
+    values = [v for v in (said if isinstance(said, list) else [said]) if isinstance(v, str)]
+    col = cond.get("column")
+    if not values or col not in table.columns or table[col].dtype.kind not in "OSU":
+        return ""
+    cells = table[col].dropna().astype(str).str.strip()
+    exact = {v.strip() for v in values}
+    other = cells[cells.str.casefold().isin({v.casefold() for v in exact}) & ~cells.isin(exact)]
+    if other.empty:
+        return ""
+    spelled = ("、" if zh else ", ").join(sorted(set(other))[:SHOWN])
+    return (f"注意：{col} 里另有 {len(other)} 行写作 {spelled}（只差大小写），没有按 {'、'.join(sorted(exact))} 算。" if zh
+            else f"Note: {len(other)} more row(s) of {col} read {spelled} (only the letter case differs) and were not taken as {', '.join(sorted(exact))}.")
+

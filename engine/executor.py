@@ -352,6 +352,7 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
         feed(s.facts)
     for f in r.files:
         feed(f)
+    feed(r.data_notes)  # counted from the data by code, as tool facts are
     if r.table is not None:
         for row in r.table.head(50).itertuples(index=False, name=None):
             feed(list(row))

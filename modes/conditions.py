@@ -661,7 +661,7 @@ def _cond_infix(sc: _Scan) -> None:
 
 
 # a value said after a negated "is": 状态不是已完成的, tasks that aren't Done, which are not yet Closed
-NEG_COPULA = lazy(r"(?:不是|并非|不为|(?<![a-z])(?:isn't|aren't|wasn't|weren't|isnt|arent|(?:is|are|was|were) not|not yet|never)(?: yet)?)\s*$", re.I | re.A)
+NEG_COPULA = lazy(r"(?:不是|并非|不为|(?<![a-z])(?:isn't|aren't|wasn't|weren't|isnt|arent|(?:is|are|was|were) not|not yet|never)(?: yet)?(?:\s+(?:marked|set|flagged|labell?ed|tagged)(?:\s+(?:as|to))?)?|(?<![a-z])not\s+(?:marked|set|flagged|labell?ed|tagged)(?:\s+(?:as|to))?)\s*$", re.I | re.A)
 
 
 def _cond_values_alone(sc: _Scan) -> None:
@@ -672,6 +672,8 @@ def _cond_values_alone(sc: _Scan) -> None:
         vals = sorted(found[col], key=lambda t: t[1])
         neg = any(lx.EXCLUDE_BEFORE.search(text[:s]) or NEG_COPULA.search(text[:s]) for _, s, _ in vals)
         first, last = min(s for _, s, _ in vals), max(e for _, _, e in vals)
+        said_not = NEG_COPULA.search(text[:first])
+        first = said_not.start() if said_not else first  # not marked as Done: the negation is read with the value
         names = list(dict.fromkeys(v for v, _, _ in vals))
         how = "excluded" if neg else "exact"  # the exclusion word is read here, once
         if len(names) == 1:
