@@ -26,7 +26,7 @@ OOC_TESTS := tests/test_tools.py tests/test_executor.py tests/test_must_work.py 
 	tests/test_analysis_ops.py tests/test_audit.py tests/test_hardening.py tests/test_hardening_writes.py \
 	tests/test_never_silently_wrong.py tests/test_one_file_and_results.py tests/test_recipes.py \
 	tests/test_unseen.py tests/test_robustness.py tests/test_model.py tests/test_opspec.py tests/test_external_e2e.py \
-	tests/test_results_and_joins.py
+	tests/test_results_and_joins.py tests/test_text_values.py
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -19,6 +19,7 @@ from tools import registry
 from tools.errors import ColumnMissing, ParseFailed, UserError
 from tools.outofcore import Retype, counted_by_next_step, in_memory, is_big
 from tools.registry import ToolResult
+from tools.values import reading_notes, recording
 from tools.workspace import Workspace
 from tools.write import SAFETY_FACTS, About, safety_notes
 
@@ -211,6 +212,7 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
                     args["ws"] = ws
                 if "table" in tool.params:
                     args["table"] = table
+                before = table
                 if "cache" in tool.params:
                     args["cache"] = cache
                 if "reports" in tool.params:
@@ -219,11 +221,12 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
                     args["about"] = about(plan, d)
                 t0 = time.perf_counter()
                 try:
-                    if counted_next:
-                        with counted_by_next_step():
+                    with recording() as readings:
+                        if counted_next:
+                            with counted_by_next_step():
+                                res = registry.call(current.toolHint, args)
+                        else:
                             res = registry.call(current.toolHint, args)
-                    else:
-                        res = registry.call(current.toolHint, args)
                 except ParseFailed as e:
                     audit.event(trace_id, f"step:{step.step}", "running -> blocked", current.doneWhen, True, "parse_failed",
                                 {"tool": current.toolHint}, {"error": e.zh}, (time.perf_counter() - t0) * 1000)
@@ -264,6 +267,7 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
                                    f"I tried {attempts} times: {'; '.join(result.tried)}. Please check the data or rephrase.")
                     continue
                 result.steps.append(out)
+                _say_readings(readings, result, audit, trace_id, step.step, lang)
                 break
             if current.toolHint == "profile_dataset":
                 result.profile = res.facts
@@ -290,12 +294,7 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
                 table = res.data
                 result.table = res.data if current.toolHint != "profile_dataset" or len(plan.steps) == 1 else result.table
             if current.toolHint == "filter_rows" and res.facts.get("rows_out") == 0:
-                reason = "period_absent" if any(isinstance(c.get("value"), dict) and "date" in c["value"] for c in current.args["conditions"]) else "no_rows_match"
-                raise Stop("insufficient_context", reason,
-                           "没有任何行满足筛选条件，所以没有导出文件。请检查条件或换一个值。" if reason == "no_rows_match"
-                           else "数据里没有落在所问时间段内的行，所以没有导出文件。请确认时间段。",
-                           "No rows match the condition, so nothing was exported. Check the condition or try another value." if reason == "no_rows_match"
-                           else "No rows fall in the period asked for, so nothing was exported.")
+                raise _no_rows(before, current.args["conditions"])
         if result.table is None and table is not None:
             result.table = table
         result.answer = _answer(plan, result, lang, d)
@@ -382,6 +381,49 @@ def _supported(shown: str, pool: set[str], values: list[float]) -> bool:
         if scale == 0.01 and abs(v - target) <= tol:  # a fact already in percent
             return True
     return False
+
+
+def _say_readings(readings: dict[Any, Any], result: RunResult, audit: Audit, trace_id: str, step: int, lang: str) -> None:
+    """Columns a step read as numbers, dates or times from text, and the cells that did not read: said once each."""
+    notes = reading_notes(readings, lang)
+    if not notes:
+        return
+    if result.steps:
+        result.steps[-1].facts["read_as"] = [{"column": r.column, "kind": r.kind, "converted": r.converted, "unread": r.unread,
+                                              "examples": r.examples} for r in readings.values()]
+    for note in notes:
+        if note not in result.notes:
+            result.notes.append(note)
+    audit.event(trace_id, f"read:{step}", "running -> done", "文本写的数字、日期按值读取，读不出的行要说明", True, None, {}, {"notes": notes}, 0)
+
+
+def _no_rows(table: Any, conditions: list[dict[str, Any]]) -> Stop:
+    """Why a filter kept nothing: a date column whose cells do not read as dates, a period no row falls in, or
+    conditions that each match rows but not together. A period is called absent only when it is."""
+    dated = [c for c in conditions if isinstance(c.get("value"), dict) and "date" in c["value"]]
+    none = Stop("insufficient_context", "no_rows_match", "没有任何行满足筛选条件，所以没有导出文件。请检查条件或换一个值。",
+                "No rows match the condition, so nothing was exported. Check the condition or try another value.")
+    absent = Stop("insufficient_context", "period_absent", "数据里没有落在所问时间段内的行，所以没有导出文件。请确认时间段。",
+                  "No rows fall in the period asked for, so nothing was exported.")
+    if not dated:
+        return none
+    if table is None or is_big(table):
+        return absent
+    from tools.io import as_dates
+
+    for c in dated:
+        col = c.get("column")
+        if col not in table.columns:
+            continue
+        filled = table[col].astype("string").str.strip().fillna("") != ""
+        if filled.any() and as_dates(table[col]).notna().sum() == 0:
+            shown = "、".join(f"“{v}”" for v in table[col][filled].astype(str).head(2))
+            return Stop("insufficient_context", "dates_unreadable",
+                        f"列“{col}”里的值读不成日期（如 {shown}），所以无法按时间段筛选；这不说明该时间段没有数据。",
+                        f"The values of '{col}' do not read as dates, so the period cannot be applied; this does not mean the period has no rows.")
+        if registry.call("filter_rows", {"table": table, "conditions": [c]}).facts.get("rows_out") == 0:
+            return absent
+    return none
 
 
 def _introduced(before: Any, after: Any, lang: str) -> list[str]:

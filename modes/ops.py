@@ -10,7 +10,7 @@ from typing import Any
 from modes import lexicon as lx
 from modes import opspec
 from modes.catalog import SheetInfo
-from modes.conditions import Cond, CondParse, parse_conditions
+from modes.conditions import Cond, CondParse, parse_conditions, reading_said
 from modes.decision import Op
 from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, resolve_column
@@ -263,10 +263,18 @@ def _rule_compare(t: _Turn) -> None:
         t.spans.append(m.span() if m else (0, 0))
 
 
+ROWS_NOUN = lazy(r"\s*(?:的)?\s*(?:记录|数据|行|单子|单据|订单|条目|(?<![a-z])(?:records?|rows?|entries|orders?)(?![a-z]))", re.I | re.A)
+
+
 def _rule_outliers(t: _Turn) -> None:
     m = lx.EXPLORE_OUTLIER.search(t.text)
     if not m:
         return
+    if ROWS_NOUN.match(t.text, m.end()) and re.search(r"的\s*$", t.text[: m.start()]):  # 数量是负数的异常记录: the condition says
+        before = parse_conditions(t.text[: m.start()], t.sheet, [h for h in t.hits if h.end <= m.start()])  # what is abnormal
+        if before.conds and all(c.column for c in before.conds) and max(b for _, b in before.spans) >= len(t.text[: m.start()].rstrip()) - 1:
+            t.spans.append(m.span())
+            return
     nums = [h.column for h in t.hits if h.column in t.sheet.numeric] or [h.column for h in t.hits]
     args: dict[str, Any] = {"column": nums[0] if nums else None}
     if not nums:
@@ -663,18 +671,24 @@ def _rule_group(t: _Turn) -> None:
     measures: list[dict[str, str]] = []
     unres: list[dict[str, Any]] = []
     blanked = _blank(t.gtext, t.key_spans)
+    bare: list[str] = []  # 按季度求平均: a statistic said with no column
     for agg, rxp in AGG_WORDS:
         for am in islice(rxp.finditer(blanked), MAX_KEYS):
             if agg == "count":
                 measures.append({"agg": "count"})
             else:
+                before = len(measures) + len(unres)
                 _measure_at(t, blanked, am, agg, measures, unres)
+                bare += [agg] if len(measures) + len(unres) == before else []
     if not any("column" in m for m in measures):  # 每个区域最高的销售额 / the highest amount in each region: the largest value
         for agg, rxp in EXTREME_WORDS:
             for am in islice(rxp.finditer(blanked), MAX_KEYS):
                 _measure_at(t, blanked, am, agg, measures, [])
     if not any("column" in m for m in measures):  # groups compared with no statistic said: their means
         measures += [dict(m, agg="mean") if t.compare_groups else m for m in _measures_beside(t)]
+    if bare and t.group_keys and not any("column" in m for m in measures):  # the statistic said, over each numeric column but the keys
+        measures += [{"column": c, "agg": agg} for agg in dict.fromkeys(bare) for c in t.sheet.columns
+                     if c in t.sheet.numeric and c not in t.group_keys]
     has_measure = [m for m in measures if "column" in m]
     if not has_measure and any(m["agg"] == "count" for m in measures):
         measures = [{"agg": "count"}]
@@ -821,7 +835,7 @@ def _rule_filter(t: _Turn) -> None:
         logic = "or" if logic == "and" and len(conds) > 1 else "and"
     unres_c = [c for c in conds if c.column is None]
     args: dict[str, Any] = {"conditions": conds, "logic": logic, "delete": bool(dm)}
-    doubts = [_years_or_amounts(c, t.sheet) for c in conds if _years_or_amounts(c, t.sheet)]
+    doubts = [d for c in conds if (d := _years_or_amounts(c, t.sheet) or reading_said(c))]
     if cp.mixed and logic == "or":
         doubts.append(("slot", "“或”和“且”同时出现：这里所有条件都按“或”连接；若要（A 或 B）且 C，请分两步说",
                        "'or' and 'and' are both used: every condition is joined with 'or' here; for (A or B) and C, say it in two steps"))
@@ -999,7 +1013,9 @@ def _filter_first(found: list[tuple[int, Op]]) -> list[tuple[int, Op]]:
 
 
 NEGATE = {"eq": "ne", "ne": "eq", "gt": "le", "ge": "lt", "lt": "ge", "le": "gt", "in": "not_in", "not_in": "in",
-          "contains": "not_contains", "not_contains": "contains", "empty": "not_empty", "not_empty": "empty"}
+          "contains": "not_contains", "not_contains": "contains", "empty": "not_empty", "not_empty": "empty",
+          "between": "not_between", "not_between": "between", "numeric": "blank_or_not_numeric", "not_numeric": "blank_or_numeric",
+          "blank_or_numeric": "not_numeric", "blank_or_not_numeric": "numeric"}
 
 
 def negate(c: Cond) -> Cond:

@@ -11,6 +11,7 @@ from tools.errors import ToolArgError
 from tools.fmt import num, rnd
 from tools.ops import _need_columns, _sample
 from tools.registry import ToolResult, tool
+from tools.values import as_numbers
 from tools.workspace import Workspace
 from tools.write import INFO_SHEET, About, about_rows, inert, publish
 
@@ -56,7 +57,7 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
     if data[x].isna().any():  # a blank category is a slice or bar of its own, named as blank, never "nan"
         data[x] = data[x].astype(object).where(data[x].notna(), "（空白）")
     for c in y:
-        data[c] = pd.to_numeric(data[c], errors="coerce")
+        data[c] = as_numbers(data[c])
         if data[c].notna().sum() == 0:
             raise ToolArgError(f"列“{c}”里没有数字，无法作图。", f"Column '{c}' holds no numbers to chart.")
     if kind == "pie" and (data[y[0]] < 0).any():

@@ -10,6 +10,7 @@ from tools.errors import ToolArgError
 from tools.fmt import rnd
 from tools.ops import _blank_mask, _cond_mask, _need_columns, _sample
 from tools.registry import ToolResult, tool
+from tools.values import as_numbers
 
 FILL_METHODS = ("mean", "median", "mode", "previous", "next", "zero")
 
@@ -105,7 +106,7 @@ def fill_blanks(table: pd.DataFrame, columns: list[str], value: Any = None, meth
             out[c] = new
             continue
         if method in ("mean", "median"):
-            x = pd.to_numeric(table[c], errors="coerce")
+            x = as_numbers(table[c])
             if x.notna().sum() == 0:
                 raise ToolArgError(f"列“{c}”里没有数字，无法用{'平均值' if method == 'mean' else '中位数'}填充。",
                                    f"Column '{c}' holds no numbers to take the {method} of.")

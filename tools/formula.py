@@ -17,6 +17,7 @@ from tools.errors import ColumnMissing, ToolArgError
 from tools.fmt import rnd
 from tools.ops import _need_columns, _sample
 from tools.registry import ToolResult, tool
+from tools.values import as_numbers
 
 MAX_LEN = 400
 SYMBOLS = str.maketrans({"×": "*", "÷": "/", "−": "-", "－": "-", "＋": "+", "（": "(", "）": ")", "＊": "*", "／": "/", "％": "%",
@@ -110,18 +111,6 @@ def _missing(names: list[str], columns: list[str]) -> ColumnMissing:
                          missing=names, closest=close)
 
 
-THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-
-
-def as_numbers(s: pd.Series) -> pd.Series:
-    """A column as numbers: text written with thousands separators or a currency sign (1,234 / $5) reads as the
-    number; anything else that is not a number ('–', 'n/a') is blank."""
-    if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
-        return s.astype(float)
-    text = s.astype("string").str.strip().str.replace(THOUSANDS, "", regex=True).str.replace(r"^[$¥￥€£]\s*", "", regex=True)
-    return pd.to_numeric(text, errors="coerce").astype(float)
-
-
 def evaluate(f: Formula, table: pd.DataFrame) -> tuple[pd.Series, int]:
     """The formula's values per row, and how many rows divided by zero (those become blank)."""
     zero = pd.Series(False, index=table.index)
@@ -133,7 +122,7 @@ def evaluate(f: Formula, table: pd.DataFrame) -> tuple[pd.Series, int]:
         if isinstance(node, ast.Constant):
             return float(node.value)  # type: ignore[arg-type]  # parse_formula admits numbers only
         if isinstance(node, ast.Name):
-            return as_numbers(table[f.columns[node.id]])
+            return as_numbers(table[f.columns[node.id]]).astype(float)
         if isinstance(node, ast.UnaryOp):
             v = ev(node.operand)
             return -v if isinstance(node.op, ast.USub) else v

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
@@ -12,6 +14,15 @@ import pandas as pd
 from tools.errors import ColumnMissing, ToolArgError
 from tools.io import TableCache, as_dates, load, sheet_names
 from tools.registry import ToolResult, tool
+from tools.values import (
+    TIME_TEXT,
+    as_numbers,
+    as_times,
+    clock,
+    reads_as_dates,
+    reads_as_numbers,
+    reads_as_times,
+)
 from tools.workspace import Workspace
 from tools.write import About, Written, write_csv_file, write_xlsx_file, write_xlsx_sheets
 
@@ -26,7 +37,8 @@ def measure_name(column: str, agg: str, lang: str = "zh") -> str:
     return f"{column}_{AGG_NAMES.get(lang, AGG_ZH)[agg]}"
 OPS = {
     "eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains",
-    "in", "not_in", "empty", "not_empty", "startswith", "endswith",
+    "in", "not_in", "empty", "not_empty", "startswith", "endswith", "numeric", "not_numeric", "not_between",
+    "blank_or_numeric", "blank_or_not_numeric",
 }
 
 
@@ -102,9 +114,20 @@ def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: in
         "encoding": t.encoding,
         "uncached_formulas": t.uncached_formulas,
         "delimiter": t.delimiter,
-        "notes": t.notes,
+        "notes": t.notes + written_as_text(df),
     }
     return ToolResult(df, facts, {"sample": _sample(df, head)})
+
+
+def written_as_text(df: pd.DataFrame) -> list[str]:
+    """Columns whose cells are text that reads as numbers, dates or clock times: said when a table is previewed."""
+    kinds = {"数字": reads_as_numbers, "日期": reads_as_dates, "时间": reads_as_times}
+    said = []
+    for kind, reads in kinds.items():
+        cols = [str(c) for c in df.columns if df[c].dtype == object or pd.api.types.is_string_dtype(df[c]) if reads(df[c])]
+        if cols:
+            said.append(f"{'、'.join(cols)} 是写成文本的{kind}，计算和比较时按{kind}读取")
+    return said
 
 
 @tool
@@ -155,15 +178,30 @@ def _round(v: Any) -> Any:
 # ---------------------------------------------------------------- transforming
 
 
+def _all_numbers(s: pd.Series) -> bool:
+    """Whether every filled cell of a column is a number (a column compared with another as numbers)."""
+    filled = s[~_blank_mask(s)]
+    return bool(pd.to_numeric(filled, errors="coerce").notna().all())
+
+
 def _coerce_value(s: pd.Series, v: Any) -> tuple[pd.Series, Any]:
     """Compare like with like: dates as dates, numbers as numbers, text as text."""
     if isinstance(v, dict) and "date" in v:
         return as_dates(s), pd.Timestamp(v["date"])
     if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return pd.to_numeric(s, errors="coerce"), v
+        return as_numbers(s), v
     if isinstance(v, (date, datetime)):
         return as_dates(s), pd.Timestamp(v)
+    if isinstance(v, str) and re.fullmatch(TIME_TEXT, v) and reads_as_times(s):  # 下班打卡晚于20:00: clock times
+        times, at = as_times(s), as_times(pd.Series([v]))
+        if times is not None and at is not None:
+            return times, at.iloc[0]
     return s.astype("string").str.strip(), str(v).strip()
+
+
+def _whole_day(v: Any) -> bool:
+    """A date written without a time of day (2025-04-30): as a bound it covers the whole day, 14:27 included."""
+    return isinstance(v, dict) and bool(re.fullmatch(r"\s*\d{4}-\d{1,2}-\d{1,2}\s*", str(v.get("date", ""))))
 
 
 def _cond_mask(df: pd.DataFrame, cond: dict[str, Any]) -> pd.Series:
@@ -177,12 +215,25 @@ def _cond_mask(df: pd.DataFrame, cond: dict[str, Any]) -> pd.Series:
         return _blank_mask(s)
     if op == "not_empty":
         return ~_blank_mask(s)
+    if op in ("numeric", "not_numeric", "blank_or_numeric", "blank_or_not_numeric"):
+        # a filled cell that reads as a number (27,479 too); blanks are neither, and the blank_or_ forms (what a
+        # deletion keeps) are the exact complements
+        filled = ~_blank_mask(s)
+        number = pd.to_numeric(s.astype("string").str.strip().str.replace(",", "", regex=False), errors="coerce").notna()
+        numeric = (filled & number).fillna(False).astype(bool)
+        other = (filled & ~number).fillna(False).astype(bool)
+        return {"numeric": numeric, "not_numeric": other, "blank_or_numeric": ~other, "blank_or_not_numeric": ~numeric}[op]
     if isinstance(v, dict) and v.get("stat") in ("mean", "median", "min", "max"):  # a column against a figure of a column
         _need_columns(df, [v["column"]])
-        left, right = pd.to_numeric(s, errors="coerce"), getattr(pd.to_numeric(df[v["column"]], errors="coerce"), v["stat"])()
+        left, right = as_numbers(s), getattr(as_numbers(df[v["column"]]), v["stat"])()
     elif isinstance(v, dict) and "column" in v:  # column-to-column comparison
         _need_columns(df, [v["column"]])
-        left, right = pd.to_numeric(s, errors="coerce"), pd.to_numeric(df[v["column"]], errors="coerce")
+        other = df[v["column"]]
+        if op in ("eq", "ne") and not (_all_numbers(s) and _all_numbers(other)):  # Party = Party 2: the same text
+            a, b = s.astype("string").str.strip(), other.astype("string").str.strip()
+            same = (a == b).fillna(False).astype(bool)
+            return same if op == "eq" else (~same & (a.notna() | b.notna())).astype(bool)
+        left, right = as_numbers(s), as_numbers(other)
     elif op in ("in", "not_in"):
         vals = [str(x).strip() for x in (v if isinstance(v, list) else [v])]
         m = s.astype("string").str.strip().isin(vals).fillna(False).astype(bool)
@@ -193,16 +244,23 @@ def _cond_mask(df: pd.DataFrame, cond: dict[str, Any]) -> pd.Series:
             m = text.str.startswith(str(v))
         elif op == "endswith":
             m = text.str.endswith(str(v))
-        else:
-            m = text.str.contains(str(v), regex=False)
+        else:  # a list of words: any of them (环比增长 或 同比增长)
+            words = v if isinstance(v, list) else [v]
+            m = pd.concat([text.str.contains(str(w), regex=False) for w in words], axis=1).any(axis=1)
         m = m.fillna(False).astype(bool)
         return ~m if op == "not_contains" else m
-    elif op == "between":
+    elif op in ("between", "not_between"):  # not_between: the rows a deletion of a range keeps (blanks among them)
         left, lo = _coerce_value(s, v)
         _, hi = _coerce_value(s, cond.get("value2"))
-        return ((left >= lo) & (left <= hi)).fillna(False).astype(bool)
+        upper = (left < hi + pd.Timedelta(days=1)) if _whole_day(cond.get("value2")) else (left <= hi)
+        inside = ((left >= lo) & upper).fillna(False).astype(bool)
+        return inside if op == "between" else ~inside
     else:
         left, right = _coerce_value(s, v)
+        if _whole_day(v) and op in ("eq", "ne", "gt", "le"):  # a day on a column with times is the whole day
+            end = right + pd.Timedelta(days=1)
+            res = {"eq": (left >= right) & (left < end), "ne": ~((left >= right) & (left < end)), "gt": left >= end, "le": left < end}[op]
+            return pd.Series(res, index=df.index).fillna(False).astype(bool)
     if op in ("eq", "ne") and isinstance(right, str):
         exact = (left == right).fillna(False).astype(bool)
         # B where the column has both B and a stray b: the value as written; another case only when it is the only one
@@ -250,11 +308,16 @@ def _as_text(s: pd.Series) -> pd.Series:
     return s.map(lambda v: "" if v is None or (isinstance(v, float) and v != v) else str(v))
 
 
+def _amounts_as_numbers(s: pd.Series) -> pd.Series:
+    """Order amounts written as text (591,323.86 / 12万) by their value; any other column as it is."""
+    return as_numbers(s) if reads_as_numbers(s) else s
+
+
 @tool
 def sort_rows(table: pd.DataFrame, by: list[str], ascending: bool = True, as_text: bool = False) -> ToolResult:
     """Sort rows by one or more columns (as_text orders mixed values as text)."""
     _need_columns(table, by)
-    key = _as_text if as_text else None
+    key = _as_text if as_text else _amounts_as_numbers
     out = table.sort_values(by=by, ascending=ascending, kind="stable", na_position="last", key=key).reset_index(drop=True)
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "by": by, "ascending": ascending, "as_text": as_text}, {"sample": _sample(out)})
 
@@ -267,7 +330,7 @@ def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as
     _need_columns(table, [by] + within)
     s = table[by]
     if within:  # sort, then the first n rows of each group, shown group by group
-        ranked = table.sort_values(by=by, ascending=ascending, kind="stable", na_position="last", key=_as_text if as_text else None)
+        ranked = table.sort_values(by=by, ascending=ascending, kind="stable", na_position="last", key=_as_text if as_text else _amounts_as_numbers)
         out = ranked.groupby(within, sort=True, dropna=False).head(max(0, int(n)))
         out = out.sort_values(within, kind="stable").reset_index(drop=True)
         facts = {"rows_in": len(table), "rows_out": len(out), "within": within, "groups": int(out[within].drop_duplicates().shape[0])}
@@ -276,7 +339,7 @@ def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as
         # a partial selection, in the same order as a stable full sort (ties keep their order)
         out = (table.nsmallest if ascending else table.nlargest)(n, by, keep="first").reset_index(drop=True)
     else:
-        out = table.sort_values(by=by, ascending=ascending, kind="stable", key=_as_text if as_text else None).head(n).reset_index(drop=True)
+        out = table.sort_values(by=by, ascending=ascending, kind="stable", key=_as_text if as_text else _amounts_as_numbers).head(n).reset_index(drop=True)
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out, n)})
 
 
@@ -310,6 +373,17 @@ def versus_overall_columns(out: pd.DataFrame, keys: list[str], measures: list[di
     return {"versus_overall": facts}
 
 
+def _measured(s: pd.Series, agg: str) -> tuple[pd.Series, Callable[[Any], Any] | None]:
+    """What a measure aggregates (numbers, text such as 1,234.50 read as numbers), and for clock times written as text
+    (08:49) under min / max / mean, how a figure is shown as a time again."""
+    n = as_numbers(s)
+    if agg in ("min", "max", "mean") and n.notna().sum() == 0:
+        times = as_times(s)
+        if times is not None:
+            return times, clock
+    return n, None
+
+
 @tool
 def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, str]] | None = None, lang: str = "zh",
                     versus_overall: bool = False) -> ToolResult:
@@ -328,20 +402,24 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
 
         own_total = total_rows(table)  # the table's own 总计 row is not added in again
         skipped, table = int(own_total.sum()), table[~own_total]
-        row = {measure_name(m["column"], m["agg"], lang): _round(getattr(pd.to_numeric(table[m["column"]], errors="coerce"), m["agg"])()) for m in measures}
+        row = {}
+        for m in measures:
+            values, shown = _measured(table[m["column"]], m["agg"])
+            row[measure_name(m["column"], m["agg"], lang)] = (shown or _round)(getattr(values, m["agg"])())
         row[rows] = len(table)
         out = pd.DataFrame([row])
     else:
         g = table.groupby(keys, dropna=False, sort=True)
         parts = {}
         for m in measures:
-            col = pd.to_numeric(table[m["column"]], errors="coerce") if m["agg"] != "count" else table[m["column"]]
-            parts[measure_name(m["column"], m["agg"], lang)] = col.groupby([table[k] for k in keys], dropna=False, sort=True).agg(m["agg"])
+            col, shown = _measured(table[m["column"]], m["agg"]) if m["agg"] != "count" else (table[m["column"]], None)
+            figures = col.groupby([table[k] for k in keys], dropna=False, sort=True).agg(m["agg"])
+            parts[measure_name(m["column"], m["agg"], lang)] = figures.map(shown) if shown else figures
         parts[rows] = g.size()
         out = pd.DataFrame(parts).reset_index()
     extra: dict[str, Any] = {}
     if versus_overall and keys and measures:
-        overall = {m["column"]: float(pd.to_numeric(table[m["column"]], errors="coerce").mean()) for m in measures if m["agg"] == "mean"}
+        overall = {m["column"]: float(as_numbers(table[m["column"]]).mean()) for m in measures if m["agg"] == "mean"}
         extra = versus_overall_columns(out, keys, measures, overall, lang)
     return ToolResult(out, {"rows_in": len(table) + skipped, "rows_out": len(out), "groups": len(out), "skipped_totals": skipped, **extra},
                       {"sample": _sample(out, 20)})
@@ -398,8 +476,8 @@ def add_column(table: pd.DataFrame, name: str, left: str, op: str, right: Any) -
     if op not in ("+", "-", "*", "/"):
         raise ToolArgError(f"不支持的运算：{op}。", f"Unsupported operator: {op}.")
     _need_columns(table, [left] + ([right["column"]] if isinstance(right, dict) else []))
-    a = pd.to_numeric(table[left], errors="coerce")
-    b = pd.to_numeric(table[right["column"]], errors="coerce") if isinstance(right, dict) else float(right)
+    a = as_numbers(table[left])
+    b = as_numbers(table[right["column"]]) if isinstance(right, dict) else float(right)
     out = table.copy()
     val = {"+": a + b, "-": a - b, "*": a * b, "/": a / b}[op]
     out[name] = val.round(4) if hasattr(val, "round") else val
@@ -413,7 +491,7 @@ def add_column(table: pd.DataFrame, name: str, left: str, op: str, right: Any) -
 def find_outliers(table: pd.DataFrame, column: str) -> ToolResult:
     """Rows whose value lies outside 1.5 × IQR of a numeric column."""
     _need_columns(table, [column])
-    s = pd.to_numeric(table[column], errors="coerce")
+    s = as_numbers(table[column])
     if s.notna().sum() < 4:
         raise ToolArgError(f"列“{column}”的数值太少，无法判断异常值。", f"Too few numbers in '{column}' to find outliers.")
     q1, q3 = s.quantile(0.25), s.quantile(0.75)
@@ -429,7 +507,7 @@ def correlate_columns(table: pd.DataFrame, a: str, b: str) -> ToolResult:
     _need_columns(table, [a, b])
 
     def num(s: pd.Series) -> pd.Series:
-        n = pd.to_numeric(s, errors="coerce")
+        n = as_numbers(s)
         if n.notna().sum() < len(s) / 2:
             d = as_dates(s)
             if d.notna().sum() >= len(s) / 2:

@@ -12,6 +12,7 @@ import hashlib
 import os
 import re
 import shutil
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -19,8 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tools.errors import ParseFailed, ToolArgError, UserError
-from tools.io import _check_container, csv_shape, read_table
+from tools.io import NA_STRINGS, _check_container, csv_sample, csv_shape, read_table
 from tools.registry import ToolResult
+from tools.values import TIME_TEXT
 from tools.workspace import TMP_PREFIX, Workspace
 
 if TYPE_CHECKING:
@@ -31,9 +33,8 @@ BIG_BYTES = int(os.environ.get("WENQING_BIG_BYTES", 100 * 1024**2))
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 MEMORY_LIMIT = "1GB"  # DuckDB's own budget; past it, work spills to disk
 MAX_IN_MEMORY_CELLS = 200_000_000  # a tool without SQL form loads the table into pandas only below this
-# what pandas.read_csv reads as missing by default
-NA_STRINGS = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A",
-              "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
+SAMPLE_ROWS = 2000  # the rows a column's type is first taken from
+PLAIN_TYPES = {"int": "BIGINT", "float": "DOUBLE", "text": "VARCHAR"}
 STAT_SQL = {"mean": "avg", "median": "median", "min": "min", "max": "max"}  # pandas skips missing values, as these do
 AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大"}
 ROW = "__wq_row"
@@ -159,16 +160,39 @@ class BigTable:
         return self._df
 
 
+_DATABASES: dict[tuple[str, str], Any] = {}
+KEPT_DATABASES = 2
+_DATABASES_LOCK = threading.Lock()
+
+
 def _connect(spill: Path) -> Any:
-    """A DuckDB connection that keeps below MEMORY_LIMIT, spilling to the workspace's cache folder."""
+    """A DuckDB connection that keeps below MEMORY_LIMIT, spilling to the workspace's cache folder. The database behind
+    it is made once per process and folder (making one costs more than the work on a small file); each connection
+    has its own registered tables, gone with it."""
     import duckdb
 
-    con = duckdb.connect()
-    con.execute("SET preserve_insertion_order = true")
+    memory = os.environ.get("WENQING_DUCKDB_MEMORY", MEMORY_LIMIT)
+    with _DATABASES_LOCK:
+        db = _DATABASES.get((str(spill), memory))
+        if db is None:
+            db = duckdb.connect()
+            db.execute("SET preserve_insertion_order = true")
+            db.execute(f"SET memory_limit = {lit(memory)}")
+            db.execute(f"SET temp_directory = {lit(str(spill))}")
+            while len(_DATABASES) >= KEPT_DATABASES:  # an older workspace's: it ends when its last table is let go
+                _DATABASES.pop(next(iter(_DATABASES)))
+            _DATABASES[(str(spill), memory)] = db
+    con = db.cursor()
     con.execute("SET enable_progress_bar = false")
-    con.execute(f"SET memory_limit = {lit(os.environ.get('WENQING_DUCKDB_MEMORY', MEMORY_LIMIT))}")
-    con.execute(f"SET temp_directory = {lit(str(spill))}")
     return con
+
+
+def prepare(ws: Workspace) -> None:
+    """Make the workspace's database before a request needs it (the session's warm-up, in the background)."""
+    try:
+        _connect(ws.state_dir() / "cache" / "spill")
+    except UserError:
+        pass
 
 
 def _cache_name(path: Path) -> str:
@@ -225,12 +249,16 @@ def open_csv(ws: Workspace, path: Path, con: Any = None, defer: bool = False) ->
     except UserError:
         return None  # .wenqing/ links out of the workspace: nothing is cached or spilled there; pandas reads the file
     shape = csv_shape(path)
-    head = read_table(path, nrows=2000, sample=True)
-    if any(n.startswith("表头在") for n in head.notes):
-        return None
+    plain = csv_sample(path, SAMPLE_ROWS)  # the first rows typed as pandas types them, read without pandas when simply written
+    if plain is not None:
+        types = {c: PLAIN_TYPES[k] for c, k in zip(plain.columns, plain.kinds, strict=True)}
+    else:
+        head = read_table(path, nrows=SAMPLE_ROWS, sample=True)
+        if any(n.startswith("表头在") for n in head.notes):
+            return None
+        types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
     con = con or _connect(folder / "spill")
     source = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
-    types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
     for attempt in ("as sampled", "exact integers", "numbers as decimals", "all text"):
         if attempt == "numbers as decimals":
             types = {c: "DOUBLE" if t == "BIGINT" else t for c, t in types.items()}
@@ -302,7 +330,11 @@ def _blank_count(t: BigTable, c: str) -> str:
     return f"{missing} + COALESCE(sum(CASE WHEN {_spaces_only(c)} THEN 1 ELSE 0 END), 0)" if t.types.get(c) == "VARCHAR" else missing
 
 
-def _num(c: str) -> str:
+def _num(t: BigTable, c: str) -> str:
+    """A column as numbers. Text is read the pandas way (tools.values: 1,234.50, ¥1,234, 12.5万 and the cells that do
+    not read are named), so a text column sends the step to pandas."""
+    if t.types.get(c) not in ("BIGINT", "DOUBLE", "BOOLEAN"):
+        raise NoSql
     return f"TRY_CAST({q(c)} AS DOUBLE)"
 
 
@@ -318,6 +350,9 @@ def _need(t: BigTable, cols: list[str]) -> None:
         _need_columns(t.head(0), cols)
 
 
+NUMERIC_OPS = ("numeric", "not_numeric", "blank_or_numeric", "blank_or_not_numeric")
+
+
 def _cond(t: BigTable, cond: dict[str, Any]) -> str:
     col, op, v = str(cond.get("column")), cond.get("op"), cond.get("value")
     _need(t, [col])
@@ -327,10 +362,14 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         return f"NOT {_blank(t, col)}"
     if isinstance(v, dict) and v.get("stat") in STAT_SQL:  # a column against a figure of a column, as pandas computes it
         _need(t, [v["column"]])
-        return _compare(op, _num(col), f"(SELECT {STAT_SQL[v['stat']]}({_num(v['column'])}) FROM ({t.sql}))")
+        return _compare(op, _num(t, col), f"(SELECT {STAT_SQL[v['stat']]}({_num(t, v['column'])}) FROM ({t.sql}))")
     if isinstance(v, dict) and "column" in v:
         _need(t, [v["column"]])
-        return _compare(op, _num(col), _num(v["column"]))
+        if op in ("eq", "ne") and "VARCHAR" in (t.types.get(col), t.types.get(v["column"])):
+            raise NoSql  # text against text, compared the pandas way
+        return _compare(op, _num(t, col), _num(t, v["column"]))
+    if op in NUMERIC_OPS or isinstance(v, list) and op in ("contains", "not_contains"):
+        raise NoSql
     if isinstance(v, dict) or isinstance(cond.get("value2"), dict) or hasattr(v, "year"):
         raise NoSql  # dates are parsed the pandas way
     if op in ("in", "not_in"):
@@ -341,13 +380,16 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         fn = {"startswith": "starts_with", "endswith": "ends_with"}.get(op, "contains")
         m = f"COALESCE({fn}({_text(col)}, {lit(str(v))}), FALSE)"
         return f"NOT {m}" if op == "not_contains" else m
-    if op == "between":
+    if op in ("between", "not_between"):
         lo, hi = v, cond.get("value2")
         if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (lo, hi)):
             raise NoSql
-        return f"COALESCE({_num(col)} >= {lit(lo)} AND {_num(col)} <= {lit(hi)}, FALSE)"
+        inside = f"COALESCE({_num(t, col)} >= {lit(lo)} AND {_num(t, col)} <= {lit(hi)}, FALSE)"
+        return inside if op == "between" else f"NOT {inside}"
     if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return _compare(op, _num(col), lit(v))
+        return _compare(op, _num(t, col), lit(v))
+    if op in ("gt", "ge", "lt", "le") and re.fullmatch(TIME_TEXT, str(v)):
+        raise NoSql  # clock times (9:05 before 20:00) are compared the pandas way
     if op in ("eq", "ne"):  # the value as written when the column has it, else the same value in another case
         exact = f"trim({_text(col)}) = {lit(str(v).strip())}"
         folded = f"lower(trim({_text(col)})) = {lit(str(v).strip().casefold())}"
@@ -382,6 +424,12 @@ def filter_rows(table: BigTable, conditions: list[dict[str, Any]], logic: str = 
 
 
 def _order(table: BigTable, by: list[str], ascending: bool, as_text: bool) -> str:
+    if not as_text and any(table.types.get(c) == "VARCHAR" for c in by):
+        from tools.values import reads_as_numbers
+
+        head = table.head(2000)
+        if any(table.types.get(c) == "VARCHAR" and reads_as_numbers(head[c]) for c in by):
+            raise NoSql  # amounts written as text are ordered by value, the pandas way
     keys = [f"COALESCE({_text(c)}, '')" if as_text else q(c) for c in by]
     return ", ".join(f"{k} {'ASC' if ascending else 'DESC'} NULLS LAST" for k in keys) + f", {ROW}"
 
@@ -420,7 +468,7 @@ def _measure(table: BigTable, m: dict[str, str]) -> str:
     c, agg = m["column"], m["agg"]
     if agg == "count":
         return f"count({q(c)})"
-    x = q(c) if table.types.get(c) in ("BIGINT", "DOUBLE") else _num(c)
+    x = q(c) if table.types.get(c) in ("BIGINT", "DOUBLE") else _num(table, c)
     if agg == "sum":
         return f"CAST(COALESCE(sum({x}), 0) AS BIGINT)" if table.types.get(c) == "BIGINT" else f"COALESCE(sum({x}), 0.0)"
     return f"{'avg' if agg == 'mean' else agg}({x})"

@@ -11,6 +11,7 @@ from tools.registry import ToolResult, tool
 from tools.series import Series, detect_series
 from tools.stats import PCT, _one, numeric, stat_label
 from tools.timeseries import cagr_of
+from tools.values import as_numbers
 
 AGGS = {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大", "median": "中位数"}
 TOTAL = "合计"
@@ -33,7 +34,7 @@ def label_column(table: pd.DataFrame, series: Series) -> str | None:
 
 
 def _wide_values(table: pd.DataFrame, s: Series) -> pd.DataFrame:
-    return pd.DataFrame({c: pd.to_numeric(table[c], errors="coerce") for c in s.columns}, index=table.index)
+    return pd.DataFrame({c: as_numbers(table[c]) for c in s.columns}, index=table.index)
 
 
 def _named_rows(table: pd.DataFrame, lab: str | None, rows: list[str] | None) -> pd.DataFrame:
@@ -223,7 +224,7 @@ def wide_to_long(table: pd.DataFrame) -> ToolResult:
     out[period] = pd.Categorical(out[period], categories=list(s.columns), ordered=True)
     out = out.sort_values(ids + [period], kind="stable").reset_index(drop=True)
     out[period] = out[period].astype(str)
-    out["数值"] = pd.to_numeric(out["数值"], errors="coerce")
+    out["数值"] = as_numbers(out["数值"])
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "series": list(s.columns), "periods": len(s.columns), "kind": s.kind},
                       {"sample": _sample(out)})
 
@@ -309,7 +310,7 @@ def wide_stats_per_year(table: pd.DataFrame, stats: list[str], rows: list[str] |
                            f"No months of {', '.join(map(str, missing))} (the table covers {min(by_year)} to {max(by_year)}).")
     parts = []
     for y in want:  # one block of months per year, every row at once
-        block = pd.DataFrame({c: pd.to_numeric(data[c], errors="coerce") for c in by_year[y]}, index=data.index)
+        block = pd.DataFrame({c: as_numbers(data[c]) for c in by_year[y]}, index=data.index)
         part = pd.DataFrame({**({str(lab): data[lab]} if lab else {}), "年份": f"{y}年", "月数": block.notna().sum(axis=1)}, index=data.index)
         for st in stats:
             part[stat_label(st)] = _row_stat(block, st)

@@ -12,6 +12,7 @@ from tools.errors import ToolArgError
 from tools.fmt import rnd
 from tools.ops import _blank_mask, _need_columns, _sample
 from tools.registry import ToolResult, tool
+from tools.values import as_numbers
 
 STAT_ZH = {
     "count": "数量", "mean": "平均", "median": "中位数", "mode": "众数", "std": "标准差", "var": "方差",
@@ -24,7 +25,7 @@ PCT = re.compile(r"^p(\d{1,2}(?:\.\d+)?)$")  # p90: the 90th percentile
 
 def numeric(table: pd.DataFrame, column: str) -> pd.Series:
     """A column as numbers; refuses a column with no numbers at all."""
-    s = pd.to_numeric(table[column], errors="coerce")
+    s = as_numbers(table[column])
     if len(table) and s.notna().sum() == 0:
         raise ToolArgError(f"列“{column}”里没有数字，无法计算。", f"Column '{column}' holds no numbers.")
     return s
@@ -68,7 +69,7 @@ def _one(s: pd.Series, stat: str) -> Any:
         return None if m.empty else "、".join(str(rnd(v)) for v in m.head(3))
     if stat == "count":
         return int(s.notna().sum())
-    x = pd.to_numeric(s, errors="coerce").dropna()
+    x = as_numbers(s).dropna()
     if x.empty:
         return None
     m = PCT.match(stat)

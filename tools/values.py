@@ -1,0 +1,220 @@
+"""How cells written as text read as numbers, dates and times ("1,234.50", "¥1,234", "12.5万", "2025年3月4日",
+"2025/3/4", "18:30"), and what a step read that way.
+
+Tools compare and compute through `as_numbers`, `as_dates` and `as_times`; the table itself keeps the text as written
+(a filter's output shows "591,323.86", not 591323.86). Each conversion of text, and each value left unread in a column
+that otherwise reads, is recorded while a step runs (`reading_notes`), so the answer can say "合同金额 按数字读取" and
+name the rows that did not convert instead of dropping them silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# a number as people write it in a cell: sign or accounting brackets, currency, thousands separators, a unit
+NUMBER_TEXT = (r"^\s*(?P<neg>[-−－(（])?\s*(?:[¥￥$€£]|RMB|CNY|USD)?\s*(?P<neg2>[-−－])?\s*"
+               r"(?P<num>\d{1,3}(?:[,，]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*(?P<unit>亿|万|千)?\s*(?:元|块|RMB|CNY)?\s*[)）]?\s*$")
+UNITS = {"亿": 1e8, "万": 1e4, "千": 1e3}
+# dates as written in Chinese or with slashes and dots; what pandas reads directly (ISO) needs no rewriting
+CJK_DATE = r"^\s*(\d{4})\s*[年./]\s*(\d{1,2})\s*[月./]\s*(\d{1,2})\s*[日号]?"
+TIME_TEXT = r"^\s*([01]?\d|2[0-3])\s*[:：]\s*([0-5]\d)(?:\s*[:：]\s*([0-5]\d))?\s*$"
+MOSTLY = 0.8  # a column reads as numbers / dates when this share of its filled cells does
+SAMPLE = 2000  # what a column's kind is judged on
+
+
+@dataclass
+class Reading:
+    """What one column read as: how many text cells converted, and the filled cells that did not."""
+
+    column: str
+    kind: str  # "number" | "date" | "time"
+    converted: int = 0
+    unread: int = 0
+    examples: list[str] = field(default_factory=list)
+
+
+_READINGS: ContextVar[dict[tuple[str, str], Reading] | None] = ContextVar("wenqing_readings", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[dict[tuple[str, str], Reading]]:
+    """Collect the readings of text made inside this block (one step of a plan)."""
+    found: dict[tuple[str, str], Reading] = {}
+    token = _READINGS.set(found)
+    try:
+        yield found
+    finally:
+        _READINGS.reset(token)
+
+
+def _record(s: pd.Series, kind: str, converted: int, unread: pd.Series) -> None:
+    found = _READINGS.get()
+    if found is None or s.name is None or (not converted and not len(unread)):
+        return
+    r = found.setdefault((str(s.name), kind), Reading(str(s.name), kind))
+    r.converted = max(r.converted, converted)
+    if len(unread) >= r.unread:
+        r.unread = len(unread)
+        r.examples = list(dict.fromkeys(str(v).strip() for v in unread))[:3]
+
+
+def _filled_text(s: pd.Series) -> pd.Series:
+    t = s.astype("string").str.strip()
+    return t[t.notna() & (t != "")]
+
+
+def as_numbers(s: pd.Series) -> pd.Series:
+    """A column as numbers (float where text was read): plain numbers as pandas reads them, and text such as
+    "1,234.50", "¥1,234", "(300)", "12.5万" converted. Anything else is missing (and recorded when the column reads)."""
+    import pandas as pd
+
+    if pd.api.types.is_bool_dtype(s):
+        return pd.to_numeric(s, errors="coerce")
+    if pd.api.types.is_numeric_dtype(s):
+        return s
+    plain = pd.to_numeric(s, errors="coerce")
+    text = _filled_text(s)
+    rest = text[plain.reindex(text.index).isna()]
+    if not len(rest):
+        return plain
+    parts = rest.str.extract(NUMBER_TEXT)
+    ok = parts["num"].notna()
+    if ok.any():
+        value = pd.to_numeric(parts.loc[ok, "num"].str.replace(r"[,，]", "", regex=True), errors="coerce").astype(float)
+        value = value * parts.loc[ok, "unit"].map(UNITS).fillna(1.0).astype(float)
+        value = value.where(parts.loc[ok, "neg"].isna() & parts.loc[ok, "neg2"].isna(), -value)
+        plain = plain.astype(float)
+        plain.loc[value.index] = value
+    unread = rest[~ok]
+    if len(text) and (len(text) - len(unread)) / len(text) >= MOSTLY:
+        _record(s, "number", int(ok.sum()), unread)
+    return plain
+
+
+def reads_as_numbers(s: pd.Series) -> bool:
+    """Text most of whose filled cells read as numbers, at least one of them written as text (1,234 / 12万 / ¥5)."""
+    import pandas as pd
+
+    if pd.api.types.is_numeric_dtype(s) or pd.api.types.is_datetime64_any_dtype(s):
+        return False
+    text = _filled_text(s.head(SAMPLE))
+    if not len(text):
+        return False
+    parts = text.str.extract(NUMBER_TEXT)
+    ok = parts["num"].notna()
+    decorated = ok & (text.str.contains(r"[,，¥￥$€£万亿千元()（）]", regex=True) | parts["neg"].notna())
+    return bool(ok.mean() >= MOSTLY and decorated.any() and not _codes(text[ok]))
+
+
+def _codes(text: pd.Series) -> bool:
+    """Digits with leading zeros (00123) are codes, not numbers."""
+    return bool(text.str.match(r"^0\d").any())
+
+
+def as_dates(s: Any) -> Any:
+    """A column as dates, unreadable values as NaT: ISO text as pandas reads it, and 2025年3月4日, 2025/3/4, 2025.3.4.
+    pandas' format-guessing warnings stay out of the terminal."""
+    import warnings
+
+    import pandas as pd
+
+    if pd.api.types.is_datetime64_any_dtype(s):
+        return s
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        d = pd.to_datetime(s, errors="coerce")
+        if not isinstance(s, pd.Series) or pd.api.types.is_numeric_dtype(s):
+            return d
+        text = _filled_text(s)
+        rest = text[d.reindex(text.index).isna()]
+        if not len(rest):
+            return d
+        parts = rest.str.extract(CJK_DATE + r"(?:\s+(\d{1,2}[:：]\d{2}(?:[:：]\d{2})?))?\s*$")
+        ok = parts[0].notna()
+        if ok.any():
+            iso = parts[0] + "-" + parts[1].str.zfill(2) + "-" + parts[2].str.zfill(2) + (" " + parts[3].str.replace("：", ":")).fillna("")
+            d = d.astype("datetime64[ns]") if d.dtype == object else d
+            d.loc[iso[ok].index] = pd.to_datetime(iso[ok], errors="coerce", format="mixed")
+        unread = rest[~ok | d.reindex(rest.index).isna()]
+        if len(text) and (len(text) - len(unread)) / len(text) >= MOSTLY:
+            _record(s, "date", int(ok.sum()), unread)
+        return d
+
+
+def reads_as_dates(s: pd.Series) -> bool:
+    """Text most of whose filled cells are dates written the Chinese or slash way (2025年3月4日, 2025/03/04)."""
+    text = _filled_text(s.head(SAMPLE))
+    return bool(len(text)) and float(text.str.match(CJK_DATE).mean()) >= MOSTLY
+
+
+def as_times(s: pd.Series) -> pd.Series | None:
+    """A column of clock times written as text (08:49, 18:30:05) as durations since midnight; None when most filled
+    cells are not times."""
+    import pandas as pd
+
+    if pd.api.types.is_numeric_dtype(s) or pd.api.types.is_datetime64_any_dtype(s):
+        return None
+    text = _filled_text(s)
+    if not len(text):
+        return None
+    parts = text.str.extract(TIME_TEXT)
+    ok = parts[0].notna()
+    if float(ok.mean()) < MOSTLY:
+        return None
+    secs = parts[0].astype(float) * 3600 + parts[1].astype(float) * 60 + parts[2].fillna("0").astype(float)
+    out = pd.Series(pd.NaT, index=s.index, dtype="timedelta64[ns]")
+    out.loc[secs[ok].index] = pd.to_timedelta(secs[ok], unit="s")
+    _record(s, "time", int(ok.sum()), text[~ok])
+    return out
+
+
+def reads_as_times(s: pd.Series) -> bool:
+    """Text most of whose filled cells are clock times (08:49)."""
+    import pandas as pd
+
+    if pd.api.types.is_numeric_dtype(s) or pd.api.types.is_datetime64_any_dtype(s):
+        return False
+    text = _filled_text(s.head(SAMPLE))
+    return bool(len(text)) and float(text.str.match(TIME_TEXT).mean()) >= MOSTLY
+
+
+def clock(v: Any) -> Any:
+    """A duration since midnight written back as a clock time (20:49, 20:49:30); missing stays missing."""
+    import pandas as pd
+
+    if v is None or pd.isna(v):
+        return None
+    total = int(pd.Timedelta(v).total_seconds())
+    h, rest = divmod(total, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h:02d}:{m:02d}" + (f":{sec:02d}" if sec else "")
+
+
+KIND_ZH = {"number": "数字", "date": "日期", "time": "时间"}
+KIND_EN = {"number": "numbers", "date": "dates", "time": "clock times"}
+
+
+def reading_notes(found: dict[tuple[str, str], Reading], lang: str) -> list[str]:
+    """One sentence per column read from text, and per column whose cells did not all read."""
+    out = []
+    for r in found.values():
+        if not r.converted and not r.unread:
+            continue
+        shown = "、".join(f"“{e}”" for e in r.examples) if lang == "zh" else ", ".join(f"'{e}'" for e in r.examples)
+        if lang == "zh":
+            said = f"{r.column} 按{KIND_ZH[r.kind]}读取（原文是文本）" if r.converted else f"{r.column} 按{KIND_ZH[r.kind]}读取"
+            if r.unread:
+                said += f"；有 {r.unread} 行不是{KIND_ZH[r.kind]}（{shown}），没有参与计算或比较"
+        else:
+            said = f"{r.column} read as {KIND_EN[r.kind]}" + (" (written as text)" if r.converted else "")
+            if r.unread:
+                said += f"; {r.unread} rows are not {KIND_EN[r.kind]} ({shown}) and were left out"
+        out.append(said)
+    return out
