@@ -87,7 +87,7 @@ def plain_sheet_info(t: PlainSample, deadline: Deadline | None = None) -> SheetI
                 ranges[col] = (float(min(got)), float(max(got)))
             continue
         written = [w for v in vals if v is not None and (w := v.strip())]
-        if _typed_text(written):
+        if _typed_text(vals):
             return None  # amounts or dates written as text: sheet_info's reading of them (tools.values) decides
         head = written[:50]
         if head and sum(bool(ISO_DATE.match(v)) for v in head) / len(head) > 0.8:
@@ -103,15 +103,21 @@ def plain_sheet_info(t: PlainSample, deadline: Deadline | None = None) -> SheetI
     return SheetInfo(None, tuple(t.columns), values, frozenset(numeric), frozenset(dates), n, years, ranges)
 
 
-def _typed_text(written: list[str]) -> bool:
-    """Whether tools.values may read these cells as numbers or dates (a generous test: pandas then decides)."""
+def _typed_text(vals: list[Any]) -> bool:
+    """Whether tools.values reads these cells as numbers or dates written as text (reads_as_numbers, reads_as_dates,
+    the same tests on the same first cells); sheet_info then decides with pandas."""
     from tools.values import CJK_DATE, MOSTLY, NUMBER_TEXT, SAMPLE
 
-    head = written[:SAMPLE]
+    head = [w for v in vals[:SAMPLE] if v is not None and (w := v.strip())]
     if not head:
         return False
-    number, date = re.compile(NUMBER_TEXT), re.compile(CJK_DATE)
-    return any(sum(bool(p.match(v)) for v in head) / len(head) >= MOSTLY for p in (number, date))
+    if sum(bool(re.match(CJK_DATE, v)) for v in head) / len(head) >= MOSTLY:
+        return True
+    parts = [re.match(NUMBER_TEXT, v) for v in head]
+    ok = [(v, m) for v, m in zip(head, parts, strict=True) if m is not None]
+    decorated = any(re.search(r"[,，¥￥$€£万亿千元()（）]", v) or m.group("neg") for v, m in ok)
+    codes = any(re.match(r"^0\d", v) for v, _ in ok)
+    return len(ok) / len(head) >= MOSTLY and decorated and not codes
 
 
 ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")

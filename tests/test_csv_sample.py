@@ -102,3 +102,12 @@ def test_sampling_a_plain_csv_does_not_import_pandas(tmp_path):
             f"info = file_info(Path({str(p)!r}), 't.csv'); print(info.sheets[0].numeric == {{'金额'}}, 'pandas' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["True", "False"], out.stderr[-2000:]
+
+
+@pytest.mark.parametrize("column", [["1,234.50", "¥88", "12.5万", "300"], ["2025年3月4日", "2025/3/5", "2025.3.6", "2025年4月1日"]])
+def test_amounts_and_dates_written_as_text_are_typed_as_the_pandas_sample_types_them(tmp_path, column):
+    rows = [[f"C{i}", column[i % 4]] for i in range(40)]
+    p = _write(tmp_path / "t.csv", ["编号", "值"], rows)
+    pandas_info = _by_pandas(p)
+    assert "值" in pandas_info.numeric | pandas_info.dates
+    assert file_info(p, "t.csv").sheets == (pandas_info,)
