@@ -6,9 +6,10 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from engine.catalog import CatalogCache
+from engine.catalog import CatalogCache, with_results
 from engine.intake import decide_checked
 from engine.plan import decision_json, plan_for
+from modes.catalog import Catalog
 from modes.decision import SessionState
 from tools.workspace import Workspace
 
@@ -16,10 +17,16 @@ from tools.workspace import Workspace
 def _run(ws: Workspace, cache: CatalogCache, history: list[str], utterance: str, item_id: str | None) -> dict[str, Any]:
     catalog = cache.build(ws)
     state = SessionState()
+
+    def seen(text: str) -> Catalog:  # outputs/x.csv named, or worked on by an earlier turn: a table this turn may read
+        earlier = [p.request.file for p in (state.pending, state.last) if p is not None]
+        return with_results(catalog, ws, text, earlier) if "." in text or any(earlier) else catalog
+
     for h in history:
-        _, state = decide_checked(state, h, catalog)
-    d, _ = decide_checked(state, utterance, catalog)
-    out = decision_json(d, plan_for(d, catalog), item_id)
+        _, state = decide_checked(state, h, seen(h))
+    cat = seen(utterance)
+    d, _ = decide_checked(state, utterance, cat)
+    out = decision_json(d, plan_for(d, cat), item_id)
     cache.save(ws)
     return out
 

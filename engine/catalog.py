@@ -268,3 +268,35 @@ def file_info(p: Path, rel: str) -> FileInfo:
         return FileInfo(rel, (), e.zh)
     except Exception as e:  # noqa: BLE001  (one odd file is marked unreadable; the session goes on)
         return FileInfo(rel, (), f"{p.name}：读取时出错（{type(e).__name__}），已跳过这个文件。")
+
+
+def result_info(p: Path, rel: str) -> FileInfo:
+    """A result file wenqing wrote, without the 说明 sheet it added to a workbook: that sheet describes the table, and
+    its words (导出, 筛选) are never values a request means."""
+    from tools.write import INFO_SHEET
+
+    info = file_info(p, rel)
+
+    def load() -> tuple[tuple[Any, ...], str | None]:
+        return tuple(s for s in info.sheets if s.name != INFO_SHEET) or info.sheets, info.error
+
+    return FileInfo(info.path, load=load)
+
+
+def named_outputs(ws: Workspace, catalog: Catalog, text: str) -> list[str]:
+    """The files of outputs/ the text names (by the outputs/ path, or by a name no source file has)."""
+    from modes.results import outputs_named
+
+    return outputs_named(text, ws.output_files(), {f.name.casefold() for f in catalog.files}) if "." in text else []
+
+
+def with_results(catalog: Catalog, ws: Workspace, text: str, earlier: list[str | None]) -> Catalog:
+    """The catalog with the results a request may read: those the text names and those earlier turns worked on."""
+    from dataclasses import replace
+
+    from modes.results import is_result
+
+    wanted = [w for w in dict.fromkeys([*earlier, *named_outputs(ws, catalog, text)]) if w and is_result(w)]
+    infos = [result_info(ws.root / rel, rel) for rel in wanted if (ws.root / rel).is_file()]
+    return replace(catalog, results=tuple(infos)) if infos else catalog
+

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.audit import Audit
+from engine.datanotes import step_notes
 from engine.plan import Plan, Step
 from modes import opspec
 from modes.decision import Decision
@@ -59,6 +60,7 @@ class RunResult:
     profile: dict[str, Any] | None = None
     current_file: str | None = None
     notes: list[str] = field(default_factory=list)
+    data_notes: list[str] = field(default_factory=list)  # said with the answer: what in the data the result rests on
     tried: list[str] = field(default_factory=list)
     reflections: int = 0
 
@@ -284,6 +286,8 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
                 for note in _introduced(in_memory(table), res.data, lang):
                     result.notes.append(f"第 {step.step} 步（{current.action}）：{note}" if lang == "zh" else f"Step {step.step} ({current.action}): {note}")
                     audit.event(trace_id, f"check:{step.step}", "done -> warned", "没有引入空值或改变列类型", True, None, {}, {"message": note}, 0)
+            if res.data is not None and not is_big(res.data) and (table is None or not is_big(table)):
+                result.data_notes += [n for n in step_notes(current.toolHint, current.args, table, res.data, lang) if n not in result.data_notes]
             if res.data is not None and current.toolHint in REPORT_TOOLS:
                 result.reports.append((current.action, res.data))
             elif res.data is not None and current.toolHint not in WRITE_TOOLS:
@@ -347,6 +351,7 @@ def unsupported_numbers(answer: str | None, r: RunResult) -> list[str]:
         feed(s.facts)
     for f in r.files:
         feed(f)
+    feed(r.data_notes)  # counted from the data by code, as tool facts are
     if r.table is not None:
         for row in r.table.head(50).itertuples(index=False, name=None):
             feed(list(row))
@@ -575,6 +580,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 listed = [f"{'、'.join(str(row[k]) for k in keys)}（{int(row[next(c for c in ROWS.values() if c in row)])}）" for _, row in r.table.head(12).iterrows()]
                 parts.append(f"{'、'.join(keys)} 共有 {len(r.table)} 个不同的值：{'、'.join(listed)}" + ("……" if len(r.table) > 12 else "") + "。" if zh
                              else f"{', '.join(keys)} has {len(r.table)} distinct values: {', '.join(listed)}.")
+    parts += r.data_notes
     for f in r.files:
         parts.append(f"已保存到 {f['path']}（{f['rows']} 行）。" if zh else f"Saved to {f['path']} ({f['rows']} rows).")
         parts += safety_notes(f, lang)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.audit import Audit, AuditUnavailable
-from engine.catalog import CatalogCache, file_info
+from engine.catalog import CatalogCache, named_outputs, result_info
 from modes import results
 from modes.catalog import Catalog, FileInfo
 from modes.decision import Decision, Pending, SessionState
@@ -93,8 +93,7 @@ class Session:
         waiting (or just run) works on, and the files of outputs/ the utterance names."""
         cat = self.cache.build(self.ws)
         earlier = [p.request.file for p in (self.state.pending, self.state.last) if p is not None]
-        named = results.outputs_named(utterance, self.ws.output_files(), {f.name.casefold() for f in cat.files}) if "." in utterance else []
-        wanted = [self.state.last_result, *earlier, *named]
+        wanted = [self.state.last_result, *earlier, *named_outputs(self.ws, cat, utterance)]
         infos = [i for rel in dict.fromkeys(w for w in wanted if w and results.is_result(w)) if (i := self._result_file(rel)) is not None]
         return replace(cat, results=tuple(infos)) if infos else cat
 
@@ -106,7 +105,7 @@ class Session:
         key = (p.stat().st_size, p.stat().st_mtime)
         known = self._result_info.get(rel)
         if known is None or known[0] != key:
-            known = self._result_info[rel] = (key, _without_info_sheet(file_info(p, rel)))
+            known = self._result_info[rel] = (key, result_info(p, rel))
         return known[1]
 
     def _model_plan(self, utterance: str, d: Decision, plan: Plan, catalog: Catalog, budget: Any) -> tuple[Decision, Plan]:
@@ -415,14 +414,4 @@ def _stage(state: SessionState) -> str:
         return "idle"
     return "pending_clarify" if state.pending.stage == "clarify" else "pending_confirm"
 
-
-def _without_info_sheet(info: FileInfo) -> FileInfo:
-    """A result workbook wenqing wrote, without the 说明 sheet it added: that sheet describes the table, and its words
-    (导出, 筛选) are never values a request means."""
-    from tools.write import INFO_SHEET
-
-    def load() -> tuple[tuple[Any, ...], str | None]:
-        return tuple(s for s in info.sheets if s.name != INFO_SHEET) or info.sheets, info.error
-
-    return FileInfo(info.path, load=load)
 

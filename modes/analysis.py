@@ -2214,6 +2214,20 @@ PER_GROUP_TOP = _lazy(
     r"|(?<![a-z])top\s*(?P<n2>\d+)\s+(?:\w+\s+)?(?:in|within|per)\s+(?:each\s+)?(?P<key2>[\w\u4e00-\u9fff]+)",
     re.I,
 )
+# the rows at the top of each group, asked for by what they are (行 / 记录 / 人 / 是谁 / person / row), never a figure:
+# 每个科目取成绩最高的1行, 每个部门薪资最高的人是谁, each department's highest-paid person
+ROWS_AT_TOP = _lazy(
+    r"(?P<d>最高|最大|最多|最低|最小|最少|最贵|最便宜|最早|最晚|排名第一|排第一|第一名|第一)\s*(?P<mw>(?:(?![的那前是])[\u4e00-\u9fff]){1,3}?)?\s*的?\s*(?:那|前)?\s*(?P<n>\d+|[一二两三四五六七八九十])?\s*(?:个|位|名|条|笔)?\s*"
+    r"(?P<noun>行|条记录|记录|个人|人(?![数次均])|员工|职员|人员|学生|同学|老师|是谁|是哪(?:一|几)?(?:个|位|些|条|行)|(?<=\d)名|(?<=[一二两三四五六七八九十])名)"
+    r"|(?P<d2>highest|largest|biggest|top|lowest|smallest|bottom)(?:[- ](?P<adj>paid|scoring|earning|rated|priced|selling|grossing))?"
+    r"\s+(?P<noun2>rows?|records?|entr(?:y|ies)|persons?|people|employees?|staff|students?|workers?|ones?)(?![a-z])"
+    r"|(?<![a-z])(?:(?P<n3>\d+|two|three|four|five)\s+)?(?:rows?|records?|entr(?:y|ies)|persons?|people|employees?|students?|ones?)\s+(?:with|having)\s+(?:the\s+)?(?P<d3>highest|largest|biggest|top|lowest|smallest)(?![a-z])",
+    re.I,
+)
+GROUP_EACH = _lazy(r"每一?(?:个|门|位|名|家|类|种|所|项|款|支|间|组)|各个|各(?!自|位)|组内"
+                   r"|(?<![a-z])(?:(?:in|within|for|of)\s+)?(?:each|every|per)(?![a-z])", re.I)
+ADJ_MEASURE = {"paid": "salary", "earning": "salary", "scoring": "score", "rated": "rating", "priced": "price", "selling": "sales", "grossing": "revenue"}
+EN_N = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 ZH_N = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
 
@@ -2303,7 +2317,7 @@ class TopPerGroup(OpSpec):
 
         m = PER_GROUP_TOP.search(text)
         if m is None:
-            return None
+            return self._rows_at_top(text, hits, sheet)
         raw_key = m.group("key") or m.group("key2")
         key = resolve_column(raw_key, sheet)[0] if raw_key else None
         n_raw = m.group("n") or m.group("n2")
@@ -2314,6 +2328,54 @@ class TopPerGroup(OpSpec):
         low = bool(re.search(r"最低|最小|最少|lowest|smallest|bottom", m.group(0), re.I))
         args: dict[str, Any] = {"by": [key] if key else [], "column": nums[0] if nums else None, "n": n, "ascending": low}
         return Found(m.start(), self.name, args, (m.span(), *[(h.start, h.end) for h in hits]))
+
+    def _rows_at_top(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        """每个科目成绩最高的1行 / 每个部门薪资最高的人 / each department's highest-paid person: rows, not a figure."""
+        m = ROWS_AT_TOP.search(text)
+        if m is None:
+            return None
+        each = [e for e in GROUP_EACH.finditer(text) if e.end() <= m.start() or e.start() >= m.end()]
+        if not each:
+            return self._top_rows(text, m, hits, sheet)
+        keys = [h for e in each for h in hits if 0 <= h.start - e.end() <= 2 and h.column not in sheet.numeric]
+        keys += [h for h in hits if h.column not in sheet.numeric and re.match(r"\s*(?:'s|’s)?\s", text[h.end :]) and any(0 <= h.start - e.end() <= 1 for e in each)]
+        keys += [h for h in hits if re.match(r"\s*(?:内|里|中|之中)", text[h.end :]) and h.column not in sheet.numeric and any(0 <= h.start - e.end() <= 2 for e in each)]
+        key = keys[0].column if keys else None
+        adj = (m.group("adj") or "").casefold()
+        nums = [h for h in hits if h.column in sheet.numeric and h.column != key]
+        before = [h for h in nums if h.end <= m.start()]
+        after = [h for h in nums if h.start >= m.end()]
+        column = before[-1].column if before else after[0].column if after else None
+        if column is None and m.group("mw"):  # 最高分是谁: the measure said inside the superlative
+            column = resolve_column(m.group("mw"), sheet, numeric=True)[0]
+        if column is None and adj:
+            column = resolve_column(ADJ_MEASURE[adj], sheet, numeric=True)[0]
+        n, low = self._n_low(m)
+        args: dict[str, Any] = {"by": [key] if key else [], "column": column, "n": n, "ascending": low}
+        spans = [m.span(), *[e.span() for e in each], *[(h.start, h.end) for h in hits]]
+        return Found(min(m.start(), each[0].start()), self.name, args, tuple(spans))
+
+    @staticmethod
+    def _n_low(m: re.Match[str]) -> tuple[int, bool]:
+        n_raw = m.group("n") or m.group("n3") or ""
+        n = int(n_raw) if n_raw.isdigit() else ZH_N.get(n_raw, EN_N.get(n_raw.casefold(), 1))
+        low = bool(re.match(r"最(?:低|小|少|便宜|早)|lowest|smallest|bottom", m.group("d") or m.group("d2") or m.group("d3") or "", re.I))
+        return max(n, 1), low
+
+    def _top_rows(self, text: str, m: re.Match[str], hits: list[Any], sheet: Any) -> Found | None:
+        """薪资最高的员工是谁 / 分数最高的1行 / the 3 rows with the lowest Cost, with no group: the top rows of the table."""
+        nums = [h for h in hits if h.column in sheet.numeric]
+        before = [h for h in nums if h.end <= m.start() and not text[h.end : m.start()].strip(" 的")]
+        after = [h for h in nums if h.start >= m.end() and not text[m.end() : h.start].strip()]
+        col = before[-1] if before else after[0] if after else None
+        adj = (m.group("adj") or "").casefold()
+        by = col.column if col is not None else resolve_column(ADJ_MEASURE[adj], sheet, numeric=True)[0] if adj else None
+        if by is None:
+            return None
+        n, low = self._n_low(m)
+        spans = (m.span(), (col.start, col.end)) if col is not None else (m.span(),)
+        who = {"question": True} if re.search(r"谁|哪|(?<![a-z])(?:who|which)(?![a-z])", text, re.I) else {}  # answered with the row
+        return Found(min(m.start(), col.start) if col is not None else m.start(), "top_n", {"n": n, "by": by, "ascending": low, **who}, spans)
 
     def gaps(self, args: dict[str, Any]) -> list[str]:
         return (["group_by"] if not args.get("by") else []) + (["top_column"] if not args.get("column") else [])

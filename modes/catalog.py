@@ -29,6 +29,11 @@ class SheetInfo:
         """Whether some column's known values include this one, as written."""
         return any(value in vs for vs in self.values.values())
 
+    def variants(self, column: str, value: str) -> list[str]:
+        """The column's other known values that differ from this one only in letter case (Active / active)."""
+        folded = value.strip().casefold()
+        return sorted(v for v in self.values.get(column, ()) if v != value and v.strip().casefold() == folded)
+
     @cached_property
     def word_values(self) -> frozenset[str]:
         """The known values that are one word of letters (Friendly, Gold): what a word in another language may mean
@@ -50,6 +55,14 @@ class SheetInfo:
 
         folded = ((v, c, v.casefold().strip()) for v, c in self.value_pairs)
         return tuple((v, c, vl) for v, c, vl in folded if len(vl) >= 2 and not vl.isdigit() and vl not in FILLER_EN)
+
+    @cached_property
+    def cased_values(self) -> tuple[tuple[str, str], ...]:
+        """(value, column) for values that are also common English words but are written with a capital in the data
+        (Done, Open, All): prose names them only when it writes them the same way."""
+        from modes.evidence import FILLER_EN
+
+        return tuple((v, c) for v, c in self.value_pairs if v.strip().casefold() in FILLER_EN and v.strip() != v.strip().casefold())
 
     @cached_property
     def folded(self) -> tuple[tuple[str, str], ...]:

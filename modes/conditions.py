@@ -899,20 +899,44 @@ def _cond_infix(sc: _Scan) -> None:
         _infix_one(sc, op, m)
 
 
+# a value said after a negated "is": 状态不是已完成的, tasks that aren't Done, which are not yet Closed
+NEG_COPULA = lazy(r"(?:不是|并非|不为|(?<![a-z])(?:isn't|aren't|wasn't|weren't|isnt|arent|(?:is|are|was|were) not|not yet|never)(?: yet)?(?:\s+(?:marked|set|flagged|labell?ed|tagged)(?:\s+(?:as|to))?)?|(?<![a-z])not\s+(?:marked|set|flagged|labell?ed|tagged)(?:\s+(?:as|to))?)\s*$", re.I | re.A)
+
+
 def _cond_values_alone(sc: _Scan) -> None:
     """Values alone: 朝阳区的, Sales 部门的人, 上海和北京的订单 (除了上海: not that value)."""
     text = sc.text
     found = find_values(text, sc.sheet, sc.used)
     for col in sorted(found, key=lambda c: min(s for _, s, _ in found[c])):  # in the order written, whatever the set order
         vals = sorted(found[col], key=lambda t: t[1])
-        neg = any(lx.EXCLUDE_BEFORE.search(text[:s]) for _, s, _ in vals)
+        neg = any(lx.EXCLUDE_BEFORE.search(text[:s]) or NEG_COPULA.search(text[:s]) for _, s, _ in vals)
         first, last = min(s for _, s, _ in vals), max(e for _, _, e in vals)
+        said_not = NEG_COPULA.search(text[:first])
+        first = said_not.start() if said_not else first  # not marked as Done: the negation is read with the value
         names = list(dict.fromkeys(v for v, _, _ in vals))
         how = "excluded" if neg else "exact"  # the exclusion word is read here, once
         if len(names) == 1:
             sc.add(Cond(col, "ne" if neg else "eq", names[0], raw=col, how=how), first, last)
         else:
             sc.add(Cond(col, "not_in" if neg else "in", names, raw=col, how=how), first, last)
+
+
+KEY_CODE = lazy(r"\s*(?:[:：=＝]|是|为|号为|号是)?\s*(?P<code>(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_-]{2,})(?![A-Za-z0-9_.])")
+
+
+def _cond_key_code(sc: _Scan) -> None:
+    """就诊号V000123 / 订单号 SO-1023 / OrderID ORD-0012: a code written right after a column that names each row is
+    that row's key (the code need not be among the values the catalog sampled)."""
+    for h in sc.hits:
+        m = KEY_CODE.match(sc.text, h.end)
+        if m is None or not sc.free(h.start, m.end()) or h.column in sc.sheet.numeric or h.column in sc.sheet.dates:
+            continue
+        known = sc.sheet.values.get(h.column)
+        if known is not None and m.group("code") not in known:
+            continue  # the column's values are all known, and this code is not one of them: left to the value rules
+        if not re.search(r"(?:id|号|编号|编码|代码|no|number|code|key)$", h.column.strip(), re.I):
+            continue
+        sc.add(Cond(h.column, "eq", m.group("code"), raw=h.column, how="exact"), h.start, m.end())
 
 
 YES_NO_PAIRS = (("是", "否"), ("yes", "no"), ("y", "n"), ("true", "false"), ("有", "无"), ("已", "未"))
@@ -1006,7 +1030,7 @@ COND_RULES = (
     _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
     _cond_date_words, _cond_month_day_words, _cond_year_alone, _unshield,
-    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_example_of_kind, _cond_logic,
+    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_example_of_kind, _cond_logic,
 )
 
 

@@ -175,9 +175,23 @@ def _content(rest: str) -> list[str]:
             left = _filler_zh().sub(" ", piece) if piece in FILLER_SET else _strip_edges(piece)
             out += [w for w in left.split() if len(w) >= 2 and not _concept(w)]  # 商品, 员工: what the rows are
     for w in LATIN_WORD.findall(rest):
-        if len(w) >= 3 and w.casefold() not in FILLER_EN and w.casefold().rstrip("s") not in FILLER_EN and not _concept(w):
+        if len(w) >= 3 and not _filler_en(w.casefold()) and not _concept(w):
             out.append(w)
     return out
+
+
+CONTRACTION = lazy(r"^(?P<stem>[a-z]+?)(?:n't|'s|'re|'ve|'ll|'d|'m)$|^(?P<neg>[a-z]+)n't$")
+NEGATED = {"is", "are", "was", "were", "do", "does", "did", "have", "has", "had", "can", "could", "would", "should", "will", "wo", "ca"}
+
+
+def _filler_en(w: str) -> bool:
+    """A function word, or one written with its plural s or a contraction (what's, there're, isn't, don't)."""
+    w = w.replace("’", "'")
+    if w in FILLER_EN or w.rstrip("s") in FILLER_EN:
+        return True
+    m = CONTRACTION.match(w)
+    stem = (m.group("stem") or m.group("neg")) if m else None
+    return stem is not None and (stem in FILLER_EN or stem in NEGATED)
 
 
 def gaps(text: str, consumed: Iterable[tuple[int, int]] = ()) -> list[Gap]:

@@ -12,6 +12,7 @@ WEIGHTS: dict[str, float] = {
     "file_type": -0.51,
     "gap_unsupported": -0.5,
     "value_typo": -0.4,
+    "value_variants": -0.48,
     "words_unread": -0.44,
     "words_unread_more": -0.07,
     "words_unused": -0.5,

@@ -208,6 +208,11 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
     r.sheet, r.parsed = EMPTY_SHEET, [parse_turn(t, EMPTY_SHEET, flags) for t in texts]
     has_work = any(p.ops for p in r.parsed) or flags["full"]
     cur = catalog.get(state.current_file) if state.current_file else None
+    latest = catalog.get(state.last_result) if state.last_result and cur is not None and results.is_result(cur.path) else None
+    if latest is not None and cur is not None and latest.path != cur.path:
+        _, _, hits_latest, unres_latest = _best_sheet(latest, texts, flags)
+        if hits_latest > 0 and unres_latest == 0:
+            cur = latest  # 按平均费用排序 after a result made from a result: the latest of them that has the column
     chatty = any(lx.EXPORT_LIST.search(t) or lx.about_me(t, data_words(catalog)) for t in norms)
     if r.how == "none" and cur is not None and not chatty:
         # a follow-up on the current file: use it when what the request names fits it
@@ -445,6 +450,9 @@ def _u_understood(u: _Understanding) -> None:
             u.kw["unexplained"] = tuple(words) + tuple(unused)
     for factor, zh_, en_ in (d for o in ops for d in o.args.get("doubts", ())):  # a reading the operation itself is unsure of
         ev.append(Evidence(factor, -0.45, zh_, en_))
+    variants = _value_variants(ops, u.sheet) if u.file is not None else []
+    if variants:  # State 是 Active where the column also holds active: which rows are meant is asked, never guessed
+        ev.append(evidence.weighed("value_variants", "；".join(_variants_said(variants, "zh")), "; ".join(_variants_said(variants, "en"))))
     if u.file is not None and any(p.typos for p in parsed):
         ev.append(evidence.weighed("column_typo", "列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos)))
     if u.file is not None:  # 场地 -> Venue: a column reached through translation is restated
@@ -452,6 +460,31 @@ def _u_understood(u: _Understanding) -> None:
         if pairs:
             ev.append(evidence.weighed("column_translated", "列名按中英对照理解：" + "、".join(f"{w} → {c}" for w, c in pairs),
                                        "column names read across languages: " + ", ".join(f"{w} → {c}" for w, c in pairs)))
+
+
+def _value_variants(ops: list[Op], sheet: SheetInfo) -> list[tuple[str, list[str], list[str], bool]]:
+    """(column, values as written, other spellings, negated) for each condition whose value the column also holds in
+    another letter case: 只看 active 的 where both Active and active occur."""
+    out: list[tuple[str, list[str], list[str], bool]] = []
+    for o in ops:
+        for c in o.args.get("conditions", []):
+            if getattr(c, "op", None) not in ("eq", "ne", "in", "not_in") or not c.column:
+                continue
+            said = [str(v) for v in (c.value if isinstance(c.value, list) else [c.value]) if isinstance(v, str)]
+            others = [v for w in said for v in sheet.variants(c.column, w) if v not in said]
+            if others:
+                out.append((c.column, said, list(dict.fromkeys(others)), c.op in ("ne", "not_in")))
+    return out
+
+
+def _variants_said(variants: list[tuple[str, list[str], list[str], bool]], lang: str) -> list[str]:
+    if lang == "zh":
+        return [f"{col} 里除了 {'、'.join(said)}，还有只差大小写的写法 {'、'.join(others)}；现在只按所写的 {'、'.join(said)} 筛选，"
+                f"要一起算请说“不对，{col} {('不是 ' + ' 也不是 '.join(said + others)) if neg else ('是 ' + ' 或 '.join(said + others))}”"
+                for col, said, others, neg in variants]
+    return [f"{col} also holds {', '.join(others)}, differing from {', '.join(said)} only in letter case; only {', '.join(said)} as written "
+            f"would be used — to include both say \"actually, {col} is {('not ' + ' and not '.join(said + others)) if neg else ' or '.join(said + others)}\""
+            for col, said, others, neg in variants]
 
 
 def _u_whole_tables(u: _Understanding) -> None:
@@ -815,13 +848,26 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     raw = next((r for r in raws if any(r in t for t in turns)), None)
     if raw is not None:  # 按那个分组 + 城市 -> 按城市分组
         i = max(i for i, t in enumerate(turns) if raw in t)
-        turns[i] = turns[i].replace(raw, cols[0], 1)
+        turns[i] = turns[i].replace(raw, _filled(raw, cols[0], sheet), 1)
         return turns
     if asked[0] == "column":  # 找异常值 + 实际销量: the column joins the request that asked for it
         return turns[:-1] + [f"{turns[-1]} {cols[0]}"]
     if asked[0] not in SLOT_PHRASE:  # a slot an operation asked about in its own words: the columns join that request
         return turns[:-1] + [f"{turns[-1]} {'、'.join(cols)}"]
     return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
+
+
+def _filled(raw: str, col: str, sheet: SheetInfo) -> str:
+    """The words asked about with the column said in them: 低于60 + 成绩 -> 成绩低于60 (the comparison stays); 数学低于60,
+    where 数学 is a value of another column, + 成绩 -> 数学 成绩低于60; 那个 + 城市 -> 城市."""
+    from modes.conditions import ANY_OP
+
+    if ANY_OP.match(raw) and ANY_OP.match(raw).end() > 0:  # type: ignore[union-attr]
+        return f"{col}{raw}"
+    for v in sorted((v for vs in sheet.values.values() for v in vs if len(v) >= 2 and raw.startswith(v)), key=len, reverse=True)[:1]:
+        if ANY_OP.match(raw, len(v)) and ANY_OP.match(raw, len(v)).end() > len(v):  # type: ignore[union-attr]
+            return f"{v} {col}{raw[len(v):]}"
+    return f"{raw} {col}" if sheet.holds(raw) else col  # 数学 asked about as a column, where it is a value: both stay
 
 
 def _other_key_answer(p: Pending, join: Op, text: str, catalog: Catalog) -> list[str] | None:

@@ -202,7 +202,7 @@ GROUP = lazy(
 )
 DEDUPE = rx("去重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")
 CLEAN = rx("清洗", "清理", "数据清洗", "填成", "填为", "填充", "填上", "补成", "补全", "去空格", "去掉空格", "去除空格", "首尾空格", "前后空格", "两端空格", "多余空格", "多余的空格", "空值填", "clean", "cleanse", "tidy up", "trim", "fill")
-SELECT = lazy(r"只保留|保留|只要.{0,20}列|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
+SELECT = lazy(r"只保留|保留|只要[^。；;]{0,20}列|只要[^。；;]{0,120}?(?:这|那)(?:几|些|\d+|[两三四五六七八九十]+)(?:个)?(?:列|字段)|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
 ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|\badd (?:a |new )*column|\bnew column"
                   r"|(?:算|计算|求|算出)(?=\s*[\w\u4e00-\u9fff]{1,12}\s*[=＝]\s*[\w\u4e00-\u9fff])"  # 算执行率 = 实际支出/预算: a named formula
                   r"|(?<![a-z])(?:compute|calculate)(?=\s+\w+\s*=\s*\w)", re.I | re.A)

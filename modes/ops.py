@@ -34,7 +34,7 @@ SORT_VERB = lazy(r"排|sort|order|rank|从高到低|从低到高|升序|降序|�
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|by|per)(?![a-z])|每个|每一个|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自)(?=[\u4e00-\u9fffA-Za-z])"
+BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|by|per)(?![a-z])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自)(?=[\u4e00-\u9fffA-Za-z])"
                r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
 KEY_STOP = lazy(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
@@ -525,7 +525,7 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
     clause = re.split(r"[,;]", text[j:], maxsplit=1)[0]
     word = b.group(0).casefold()
     before = text[max(0, b.start() - 30) : b.start()]
-    if word in ("每个", "每一个", "各个", "各项", "各种", "各", "per", "for each", "for every", "in each", "in every", "within each", "within every", "其他", "其余", "其它", "剩下的", "其他的") or word.startswith("group"):
+    if word.startswith("每") or word in ("各个", "各项", "各种", "各", "per", "for each", "for every", "in each", "in every", "within each", "within every", "其他", "其余", "其它", "剩下的", "其他的") or word.startswith("group"):
         return "group"
     if word.startswith(("sort", "order", "rank")):
         return "sort"
@@ -570,7 +570,7 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     if role is None or role == "none":
         return
     word = b.group(0).casefold()
-    if role == "group" and word in ("per", "每", "每个", "每一个", "for each", "for every", "in each", "in every") and all(c and _id_like(c, t.sheet) for c, _, _ in keys):
+    if role == "group" and (word.startswith("每") or word in ("per", "for each", "for every", "in each", "in every")) and all(c and _id_like(c, t.sheet) for c, _, _ in keys):
         t.key_spans.append((b.start(), j))
         return  # average revenue per order: one value per row, so an overall average
     for c, r, cl in keys:
@@ -722,9 +722,23 @@ def _rule_select(t: _Turn) -> None:
     if m and ROWS_NOT_COLUMNS.search(rest) and not re.search(r"列|字段|columns?", rest, re.I):
         return  # 只保留金额大于100的行 / keep only rows where …: which rows, left to the filter rule
     if m and not t.explore and not t.has("select"):
-        cols = [h.column for h in t.hits if h.start >= m.start() - 1 and t.free(h.start)]
+        cols = _through([h for h in t.hits if h.start >= m.start() - 1 and t.free(h.start)], t)
         t.add(m.start(), Op("select", {"columns": list(dict.fromkeys(cols))}))
         t.spans.append((m.start(), len(t.text)))
+
+
+COLUMN_RANGE = lazy(r"\s*(?:…+|\.{2,}|～|~|—+|-|到|至|(?<![a-z])(?:to|through|thru)(?![a-z]))\s*(?:的)?\s*$", re.I | re.A)
+
+
+def _through(hits: list[ColumnHit], t: _Turn) -> list[str]:
+    """1月…6月 / 1月到6月 / Jan to Jun between two named columns: every column from one to the other, in the table's order."""
+    order = {c: i for i, c in enumerate(t.sheet.columns)}
+    cols: list[str] = []
+    for a, b in zip([None, *hits], hits, strict=False):
+        if a is not None and COLUMN_RANGE.match(t.text[a.end : b.start]) and order[a.column] < order[b.column]:
+            cols += list(t.sheet.columns[order[a.column] + 1 : order[b.column]])
+        cols.append(b.column)
+    return cols
 
 
 def _rule_top_n(t: _Turn) -> None:

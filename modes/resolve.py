@@ -730,4 +730,9 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
                 continue
             spans.append((s, e))
             found.setdefault(c, []).append((v, s, e))
+    for v, c in sheet.cased_values:  # not Done: a value that is also a common word, written as the data writes it
+        for m in re.finditer(r"(?<![A-Za-z0-9])" + re.escape(v.strip()) + r"(?![A-Za-z0-9])", text):
+            if not _covered(spans, *m.span()):
+                spans.append(m.span())
+                found.setdefault(c, []).append((v, *m.span()))
     return found
