@@ -726,7 +726,7 @@ BUCKET_RX = _lazy(
 )
 MONTHLY_WORD = _lazy(r"(?P<zh>月|季度|年|周)(?=度?(?:环比|同比|增长))")  # 月环比, 季度同比
 EN_UNIT = {"month": "month", "year": "year", "annual": "year", "quarter": "quarter", "week": "week", "weekday": "weekday", "day of": "weekday"}
-CHART_RX = _rx("柱状图", "条形图", "柱形图", "折线图", "趋势图", "饼图", "饼状图", "散点图", "热力图", "热图", "heatmap", "heat map", "画图", "作图", "画个图", "画一个图", "做个图", "图表",
+CHART_RX = _rx("柱状图", "条形图", "柱形图", "折线图", "趋势图", "走势图", "饼图", "饼状图", "散点图", "热力图", "热图", "heatmap", "heat map", "画图", "作图", "画个图", "画一个图", "做个图", "图表",
                "bar chart", "line chart", "pie chart", "scatter plot", "scatter chart", "chart", "plot", "graph")
 
 
@@ -1939,7 +1939,7 @@ def test_sentence(f: dict[str, Any], lang: str) -> str:
 
 CHART_AUX = _lazy(r"(?<![a-z])(?:draw|make|create|produce|build)(?![a-z])|制作|绘制|画出|生成|展示|显示|一张|一幅|一个|变化趋势|走势|趋势|分布情况|分布|可视化|visuali[sz]e|showing|show", re.I)
 CHART_KIND = (("热力", "heatmap"), ("热图", "heatmap"), ("heatmap", "heatmap"), ("heat map", "heatmap"), ("散点", "scatter"),
-              ("scatter", "scatter"), ("饼", "pie"), ("pie", "pie"), ("折线", "line"), ("趋势图", "line"), ("line", "line"),
+              ("scatter", "scatter"), ("饼", "pie"), ("pie", "pie"), ("折线", "line"), ("趋势图", "line"), ("走势图", "line"), ("line", "line"),
               ("柱", "bar"), ("条形", "bar"), ("bar", "bar"))
 # the roles written out: 以X为横轴 / Y为纵轴 / 颜色代表Z, X on the x axis, colour by Z
 AXIS_AFTER = {"x": _lazy(r"\s*(?:为|作为|做|当|是)\s*(?:横轴|横坐标|x\s*轴)|\s+(?:on|along) the (?:x[- ]axis|horizontal axis)", re.I),
@@ -2012,31 +2012,41 @@ def _compared(text: str, h: Any) -> bool:
     return bool(ANY_OP.match(text, i)) and not re.match(r"\s*(?:是|为|is|of)(?![a-z])", text[i:], re.I)
 
 
-def _chart_order(text: str, keys: list[str], key_spans: list[tuple[int, int]]) -> tuple[dict[str, Any], list[tuple[int, int]], list[str]]:
-    """How the chart's categories are ordered and marked: 降序排列 (by the measure), 按年份排序 (by the key),
-    标注前5 (the five largest coloured), 前5 (only the five largest). Returns the args, the spans read and the keys
-    that were sort keys rather than categories."""
+SORT_BY_BEFORE = _lazy(r"(?:按照|按|根据|依照|(?<![a-z])(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?) by(?: the)?)\s*$", re.I)
+
+
+def _chart_order(text: str, hits: list[Any], kind: str | None) -> tuple[dict[str, Any], list[tuple[int, int]], Any]:
+    """How the chart's categories are ordered and marked: 降序排列 (by the measure), 按年份排序 (by the column named),
+    标注前5 (the five largest coloured: bars and slices only), 前5 (only the five largest). Returns the args, the
+    spans read and the hit of the column named to sort by (None when none is)."""
     args: dict[str, Any] = {}
     spans: list[tuple[int, int]] = []
-    sort_keys = [k for k, (_, e) in zip(keys, key_spans, strict=False) if CHART_SORT.match(text, e) or CHART_SORT.match(text, e + 1)]
+    by = next((h for h in hits if SORT_BY_BEFORE.search(text[max(0, h.start - 12) : h.start])
+               and (CHART_SORT.match(text, h.end) or re.match(r"\s*(?:进行|来)?\s*(?:升序|降序)?\s*(?:排序|排列)|\s*$|\s*[,，]", text[h.end :]))
+               and (CHART_SORT.match(text, h.end) or re.match(r"\s*(?:进行|来)?\s*(?:升序|降序)?\s*(?:排序|排列)", text[h.end :])
+                    or re.search(r"(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?) by(?: the)?\s*$", text[: h.start], re.I))), None)
     for rx in (CHART_DESC, CHART_ASC, CHART_SORT):
         spans += [x.span() for x in rx.finditer(text)]
     desc, asc = CHART_DESC.search(text), CHART_ASC.search(text)
-    if sort_keys:
-        args.update(sort="key", ascending=not desc)
+    if by is not None:
+        args.update(sort="column", sort_column=by.column, ascending=not desc)
+        spans.append((by.start, by.end))
     elif desc or asc or CHART_SORT.search(text):
         args.update(sort="measure", ascending=bool(asc and not desc))
     top = CHART_TOP.search(text)
-    if top:
+    mark = CHART_MARK.search(text)
+    timed = bool(top and re.match(r"\s*(?:年|个?月|季度?|天|周|(?<![a-z])(?:years?|months?|quarters?|days?|weeks?))", text[top.end() :], re.I))
+    if top and (kind in ("scatter", "heatmap", "line") or timed):  # 前2年 may be the first two years: asked about, never guessed or dropped
+        args["cannot_mark"] = True
+        spans += [top.span()] + ([mark.span()] if mark else [])
+    elif top:
         from modes.text import parse_number
 
-        args["top"] = int(parse_number(top.group("n")) or 0) or None
-        mark = CHART_MARK.search(text)
-        args["mark"] = bool(mark)
+        args.update(top=int(parse_number(top.group("n")) or 0) or None, mark=bool(mark))
         spans += [top.span()] + ([mark.span()] if mark else [])
         args.setdefault("sort", "measure")
         args.setdefault("ascending", False)
-    return args, spans, sort_keys
+    return args, spans, by
 
 
 PER_COLUMN = _lazy(r"每列|各列|每一列|每个月|每月|各月|每一年|每年|各年|(?<![a-z])(?:each|every|per) (?:column|month|year)(?![a-z])", re.I)
@@ -2117,10 +2127,9 @@ class Chart(OpSpec):
         kind = next((k for w, k in CHART_KIND if w in low), None)
         series = _series_of(sheet)
         keys, by_spans = _by_keys(text, hits, sheet, used)
-        order, order_spans, sort_keys = _chart_order(text, keys, by_spans)
-        keys = [k for k in keys if k not in sort_keys] or keys
+        order, order_spans, sort_hit = _chart_order(text, hits, kind)
         used += order_spans
-        free = [h for h in hits if _free(by_spans, h.start, h.end) and not _compared(text, h)]
+        free = [h for h in hits if _free(by_spans, h.start, h.end) and not _compared(text, h) and h is not sort_hit]
         args: dict[str, Any] = {"kind": kind or ("line" if BUCKET_RX.search(text) or series is not None else "bar"), "agg": _agg(text), **order}
         if args["kind"] == "pie":  # a pie's slices are the shares: 占比 / share of is what it shows
             used += [x.span() for x in SHARE_RX.finditer(text)]
@@ -2130,8 +2139,19 @@ class Chart(OpSpec):
         elif args["kind"] == "heatmap" and (axes or AXIS_WORDS.search(text) and re.search(r"轴|axis|颜色|colou?r", text, re.I)):
             used += self._by_axes(text, sheet, axes, [h.column for h in free], args)
         else:
-            used += self._measure(text, m, free, sheet, keys, axes, args)
+            used += self._measure(text, m, free, sheet, keys, axes, args, hits)
             used += [a.span() for a in AXIS_WORDS.finditer(text)]  # 纵轴用 / 以…为横轴: the chart's own words
+        if args.get("sort") == "column":  # 按年份排序 / sorted by region: the categories, or the value drawn; nothing else
+            col = args.pop("sort_column")
+            measures = [c for c in args.get("y") or []]
+            if col == args.get("x") or args.get("unit") and YEAR_NAMED.search(col) or col in (args.get("keys") or []):
+                args["sort"] = "key"
+            elif measures == [col]:
+                args["sort"] = "measure"
+            else:
+                args.pop("sort")
+                args.pop("ascending", None)
+                used = [u for u in used if u != (sort_hit.start, sort_hit.end)]
         drawn = {c for c in (args.get("x"), *(args.get("y") or []), *(args.get("keys") or [])) if c}
         if series is not None:
             drawn = {h.column for h in hits}
@@ -2161,7 +2181,7 @@ class Chart(OpSpec):
         return [a.span() for a in AXIS_WORDS.finditer(text)]
 
     def _measure(self, text: str, m: re.Match[str], free: list[Any], sheet: Any, keys: list[str], axes: dict[str, str],
-                 args: dict[str, Any]) -> list[tuple[int, int]]:
+                 args: dict[str, Any], hits: list[Any]) -> list[tuple[int, int]]:
         """What is drawn against what: the key(s), the measure named (or the row count), for each kind; the spans of
         the words read for them."""
         spans: list[tuple[int, int]] = []
@@ -2172,8 +2192,10 @@ class Chart(OpSpec):
             args.update(x=named[0] if named else None, y=named[1:2])
             return spans
         unit_m = BUCKET_RX.search(text)
+        if unit_m and any(h.start < unit_m.end() and unit_m.start() < h.end for h in hits):  # 按年龄: a column, not a period
+            unit_m = None
         year = _year_column(sheet, free) if unit_m and _unit_of(unit_m) == "year" else None
-        if unit_m and not year and not any(h.start < unit_m.end() and unit_m.start() < h.end for h in free):
+        if unit_m and not year:
             dated = _date_column(free, sheet)
             y = [c for c in nums if c != dated and c not in sheet.dates and not YEAR_NAMED.search(c)][:1]  # 每年的平均名次: never the mean of Year
             args.update(unit=_unit_of(unit_m), date_column=dated, y=y)
@@ -2215,11 +2237,18 @@ class Chart(OpSpec):
             out.append("x")
         if args.get("top") is None and "top" in args:
             out.append("top")
+        if args.get("cannot_mark"):
+            out.append("mark")
         return out
 
     def question(self, slot: str, lang: str) -> str | None:
         if slot == "top":
             return _zh(lang, "要标出前几名？", "How many of the largest should be marked?")
+        if slot == "mark":
+            return _zh(lang, "“前几名”在这里没法照做：折线图、散点图和热力图不能标出或只画前几名，按时间的“前几年/前几个月”也可能是指最早的几期。"
+                       "要改成柱状图标出数值最大的几项，还是改成筛选某段时间？",
+                       "The top few cannot be done here: line, scatter charts and heat maps cannot mark or keep only the top few, and "
+                       "“the first years/months” may mean the earliest periods. A bar chart marking the largest, or a filter on a period?")
         return super().question(slot, lang)
 
     def answer_word(self, slot: str, text: str) -> str | None:

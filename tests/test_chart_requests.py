@@ -191,3 +191,41 @@ def test_a_heat_map_of_one_key_colours_the_counts(root, text):
     sh = sheet_of(root, talk(root, text))
     assert not sh._charts and [r.type for cf in sh.conditional_formatting for r in cf.rules] == ["colorScale"]
     assert pairs(sh) == VISITS["城市"].value_counts().to_dict()
+
+
+@pytest.mark.parametrize("text,key", [
+    ("就诊记录 各科室平均年龄的条形图，按科室排序", "科室"),
+    ("就诊记录 bar chart of the average 年龄 per 城市, sorted by 城市", "城市"),
+    ("就诊记录 每年平均年龄的柱状图，按照年份进行排序", "年份"),
+])
+def test_sorted_by_the_key_named_keeps_the_categories_in_order(root, text, key):
+    sh = sheet_of(root, talk(root, text))
+    expect = VISITS.groupby(key)["年龄"].mean().sort_index()
+    got = pairs(sh)
+    assert list(got) == expect.index.tolist() and np.allclose(list(got.values()), expect.to_numpy(), atol=0.01)
+
+
+@pytest.mark.parametrize("text", [
+    "就诊记录 画出费用与年龄的散点图并标出前5",
+    "就诊记录 每年平均费用的折线图，标出最高的前2年",
+    "就诊记录 每年平均费用的柱状图，只画前2年",  # the first two years, or the two largest: asked
+    "就诊记录 scatter plot of 费用 and 年龄, highlight the top 3",
+])
+def test_a_top_n_a_chart_cannot_show_is_asked_never_dropped(root, text):
+    tr = Session(Workspace.at(root)).turn(text)
+    assert tr.run is None and tr.decision.missing == ("mark",), (tr.decision.missing, tr.decision.reply)
+
+
+def test_a_sort_by_a_column_the_chart_does_not_show_is_restated_and_a_column_is_never_a_period(root):
+    tr = Session(Workspace.at(root)).turn("就诊记录 各城市平均费用的柱状图，按年龄排序")
+    assert tr.run is None and tr.decision.next == "restate_confirm" and "年龄" in tr.decision.reply
+    assert "城市" in tr.decision.reply and "年份" not in tr.decision.reply
+
+
+def test_a_filter_said_to_come_after_the_chart_runs_after_it(root):
+    tr = talk(root, "就诊记录 画各城市人数的柱状图，然后筛选出内科的记录导出")
+    assert tr.run is not None and tr.run.status == "answered"
+    sh = sheet_of(root, tr)
+    assert pairs(sh) == VISITS["城市"].value_counts().to_dict()  # every row drawn
+    csv = next(f["path"] for f in tr.run.files if f["path"].endswith(".csv"))
+    assert len(pd.read_csv(root / csv)) == int((VISITS["科室"] == "内科").sum())
