@@ -1965,6 +1965,7 @@ def _axes(text: str, hits: list[Any]) -> dict[str, str]:
     return out
 
 
+PIE_SHARE = _lazy(SHARE_RX.pattern + r"|比例|(?<![a-z])(?:shares?|proportions?|percentages?)(?![a-z])", re.I)
 PIE_RX = _lazy(r"饼图|饼状图|(?<![a-z])pie(?![a-z])", re.I)
 CHART_NAMES = {"bar": ("柱状图", "bar chart"), "line": ("折线图", "line chart"), "pie": ("饼图", "pie chart"), "scatter": ("散点图", "scatter plot"),
                "heatmap": ("热力图", "heat map")}
@@ -2124,15 +2125,18 @@ class Chart(OpSpec):
             return None
         low = text.casefold()
         used = [x.span() for rx in (CHART_RX, CHART_AUX) for x in rx.finditer(text)]
-        kind = next((k for w, k in CHART_KIND if w in low), None)
+        named = sorted({k: low.find(w) for w, k in reversed(CHART_KIND) if w in low}.items(), key=lambda kv: kv[1])
+        kind = named[0][0] if named else None
         series = _series_of(sheet)
         keys, by_spans = _by_keys(text, hits, sheet, used)
         order, order_spans, sort_hit = _chart_order(text, hits, kind)
         used += order_spans
         free = [h for h in hits if _free(by_spans, h.start, h.end) and not _compared(text, h) and h is not sort_hit]
         args: dict[str, Any] = {"kind": kind or ("line" if BUCKET_RX.search(text) or series is not None else "bar"), "agg": _agg(text), **order}
-        if args["kind"] == "pie":  # a pie's slices are the shares: 占比 / share of is what it shows
-            used += [x.span() for x in SHARE_RX.finditer(text)]
+        if len(named) > 1:  # 柱状图和饼图: each kind named is drawn from the same figures
+            args["also"] = [k for k, _ in named[1:]]
+        if "pie" in [args["kind"], *args.get("also", [])]:  # a pie's slices are the shares: 占比 / share is what it shows
+            used += [x.span() for x in PIE_SHARE.finditer(text)]
         axes = _axes(text, free)
         if series is not None:
             used += self._wide(text, hits, sheet, series, kind, args)
@@ -2231,6 +2235,8 @@ class Chart(OpSpec):
         if args.get("wide"):
             return []
         out = [] if args.get("y") else ["y"]
+        if args.get("also") and not {args["kind"], *args["also"]} <= {"bar", "line", "pie"} or args.get("also") and len(args.get("y") or []) > 1:
+            out.append("chart_kind")  # 散点图和柱状图 / two figures on a bar and a pie: which chart is asked
         if args["kind"] == "heatmap" and not args.get("keys") and not args.get("x"):
             out.append("axes")
         elif not args.get("unit") and not args.get("x"):
@@ -2244,6 +2250,9 @@ class Chart(OpSpec):
     def question(self, slot: str, lang: str) -> str | None:
         if slot == "top":
             return _zh(lang, "要标出前几名？", "How many of the largest should be marked?")
+        if slot == "chart_kind":
+            return _zh(lang, "这几种图没法用同一份数据一起画（散点图、热力图要单独画，两个数值也只能画在柱状图或折线图上）。先画哪一种？",
+                       "These charts cannot be drawn from the same figures together (scatter plots and heat maps stand alone; two figures fit a bar or line chart). Which one first?")
         if slot == "mark":
             return _zh(lang, "“前几名”在这里没法照做：折线图、散点图和热力图不能标出或只画前几名，按时间的“前几年/前几个月”也可能是指最早的几期。"
                        "要改成柱状图标出数值最大的几项，还是改成筛选某段时间？",
@@ -2263,6 +2272,8 @@ class Chart(OpSpec):
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         kind = CHART_NAMES[args["kind"]]
+        if args.get("also"):  # 柱状图和饼图
+            kind = ("和".join(CHART_NAMES[k][0] for k in [args["kind"], *args["also"]]), " and ".join(CHART_NAMES[k][1] for k in [args["kind"], *args["also"]]))
         if args.get("wide"):
             rows = "、".join(args.get("rows") or []) or "各行"
             return _zh(lang, f"画 {rows} 各期数值的{kind[0]}，写入 outputs/ 下的新 xlsx（Excel 原生图表）", f"a {kind[1]} of {rows} across the periods, as a new xlsx in outputs/")
@@ -2333,7 +2344,12 @@ class Chart(OpSpec):
         if args.get("top") and not args.get("mark"):
             steps.append(StepSpec("取前几名", "top_n", "筛选完成", {"by": measure[0], "n": args["top"], "ascending": False}))
         mark = {"mark_top": args["top"]} if args.get("top") and args.get("mark") and kind in ("bar", "pie") else {}
-        return steps + [StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": x, "y": measure, "stem": stem, **mark})]
+        steps.append(StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": x, "y": measure, "stem": stem, **mark}))
+        for other in args.get("also") or []:  # the same figures drawn again as each further kind named, each in its own file
+            stem2 = output_stem(ctx.request, CHART_NAMES[other][0])
+            more = mark if other in ("bar", "pie") else {}
+            steps.append(StepSpec(f"写入{CHART_NAMES[other][0]}", "write_chart", "图表已生成", {"kind": other, "x": x, "y": measure, "stem": stem2, **more}))
+        return steps
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         """The chart's steps; when more operations follow, they read the rows the chart was drawn from, never its summary."""

@@ -229,3 +229,22 @@ def test_a_filter_said_to_come_after_the_chart_runs_after_it(root):
     assert pairs(sh) == VISITS["城市"].value_counts().to_dict()  # every row drawn
     csv = next(f["path"] for f in tr.run.files if f["path"].endswith(".csv"))
     assert len(pd.read_csv(root / csv)) == int((VISITS["科室"] == "内科").sum())
+
+
+@pytest.mark.parametrize("text", ["就诊记录 各城市费用的柱状图和饼图", "就诊记录 a bar chart and a pie chart of 费用 per 城市"])
+def test_two_kinds_named_are_both_drawn_from_the_same_figures(root, text):
+    tr = talk(root, text)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    kinds = {}
+    for f in tr.run.files:
+        sh = load_workbook(root / f["path"])["数据"]
+        kinds[type(sh._charts[0]).__name__] = pairs(sh)
+    expect = VISITS.groupby("城市")["费用"].sum()
+    assert set(kinds) == {"BarChart", "PieChart"}
+    for got in kinds.values():
+        assert set(got) == set(expect.index) and all(abs(got[k] - v) < 0.01 for k, v in expect.items())
+
+
+def test_two_kinds_that_cannot_share_figures_are_asked_about(root):
+    tr = Session(Workspace.at(root)).turn("就诊记录 费用和年龄的散点图和柱状图")
+    assert tr.run is None and "chart_kind" in tr.decision.missing
