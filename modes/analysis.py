@@ -2277,7 +2277,7 @@ class Chart(OpSpec):
         if args.get("wide"):
             rows = "、".join(args.get("rows") or []) or "各行"
             return _zh(lang, f"画 {rows} 各期数值的{kind[0]}，写入 outputs/ 下的新 xlsx（Excel 原生图表）", f"a {kind[1]} of {rows} across the periods, as a new xlsx in outputs/")
-        y = "、".join(args.get("y") or [])
+        y = _sep(lang).join("row count" if c == "行数" and lang == "en" else c for c in args.get("y") or [])
         if args.get("columns"):
             return _zh(lang, f"画各 {args.get('x')} 的 {y} 的{kind[0]}（每列一组柱子），写入 outputs/ 下的新 xlsx（Excel 原生图表）",
                        f"a {kind[1]} of {y} for each {args.get('x')} (one series per column), as a new xlsx in outputs/")
@@ -2322,12 +2322,15 @@ class Chart(OpSpec):
             return [StepSpec("写入散点图", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": y, "stem": stem})]
         agg = args.get("agg", "sum")
         counting = agg == "count" and y == ["行数"]
+        en = getattr(ctx.request, "lang", "zh") == "en"  # result columns and titles in the request's language
         if kind == "heatmap" and args.get("keys"):  # two keys: a pivot, each cell coloured by its value
             a = {"rows": args["keys"][:1], "columns": args["keys"][1], "agg": "count" if counting else agg, "totals": False,
                  **({} if counting else {"value": y[0]})}
+            k1, k2 = args["keys"][:2]
+            what = "rows" if counting and en else y[0]
+            title = f"{what} ({AGG_EN[agg]}, {k1} × {k2})" if en else f"{y[0]}（{AGG_ZH[agg]}，{k1} × {k2}）"
             return [StepSpec("生成透视表", "pivot_table", "透视表完成", a),
-                    StepSpec("写入色阶表", "write_chart", "图表已生成", {"kind": kind, "x": args["keys"][0], "y": ["*"], "stem": stem,
-                                                                     "title": f"{y[0]}（{AGG_ZH[agg]}，{args['keys'][0]} × {args['keys'][1]}）"})]
+                    StepSpec("写入色阶表", "write_chart", "图表已生成", {"kind": kind, "x": k1, "y": ["*"], "stem": stem, "title": title})]
         label = AGG_ZH[agg]
         if args.get("unit"):
             x = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期"}[args["unit"]]
@@ -2335,19 +2338,21 @@ class Chart(OpSpec):
             steps = [StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", {"column": args["date_column"], "unit": args["unit"], "value": y[0], "agg": agg})]
         else:
             x = args["x"]
-            measure = [c if c == "行数" else f"{c}_{label}" for c in y]  # the row count comes with every summary
+            names = {"rows": "rows", "agg": {"sum": "sum", "mean": "mean", "count": "count"}[agg]} if en else {"rows": "行数", "agg": label}
+            measure = [names["rows"] if c == "行数" else f"{c}_{names['agg']}" for c in y]  # the row count comes with every summary
             steps = [StepSpec("按类别计数" if counting else "按类别汇总", "group_summarize", "汇总完成",
-                              {"keys": [x], "measures": [{"column": c, "agg": agg} for c in y if c != "行数"]})]
+                              {"keys": [x], "measures": [{"column": c, "agg": agg} for c in y if c != "行数"], **({"lang": "en"} if en else {})})]
         if args.get("sort"):
             by = [x] if args["sort"] == "key" else measure[:1]
             steps.append(StepSpec("排序", "sort_rows", "排序完成", {"by": by, "ascending": bool(args.get("ascending"))}))
         if args.get("top") and not args.get("mark"):
             steps.append(StepSpec("取前几名", "top_n", "筛选完成", {"by": measure[0], "n": args["top"], "ascending": False}))
         mark = {"mark_top": args["top"]} if args.get("top") and args.get("mark") and kind in ("bar", "pie") else {}
+        mark.update({"title": f"{', '.join(measure)} by {x}"} if en else {})
         steps.append(StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": x, "y": measure, "stem": stem, **mark}))
         for other in args.get("also") or []:  # the same figures drawn again as each further kind named, each in its own file
             stem2 = output_stem(ctx.request, CHART_NAMES[other][0])
-            more = mark if other in ("bar", "pie") else {}
+            more = mark if other in ("bar", "pie") else {k: v for k, v in mark.items() if k == "title"}
             steps.append(StepSpec(f"写入{CHART_NAMES[other][0]}", "write_chart", "图表已生成", {"kind": other, "x": x, "y": measure, "stem": stem2, **more}))
         return steps
 

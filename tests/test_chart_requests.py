@@ -248,3 +248,12 @@ def test_two_kinds_named_are_both_drawn_from_the_same_figures(root, text):
 def test_two_kinds_that_cannot_share_figures_are_asked_about(root):
     tr = Session(Workspace.at(root)).turn("就诊记录 费用和年龄的散点图和柱状图")
     assert tr.run is None and "chart_kind" in tr.decision.missing
+
+
+def test_an_english_request_gets_english_columns_and_titles(tmp_path):
+    sales = pd.DataFrame({"region": RNG.choice(["North", "South", "East"], 90), "revenue": RNG.uniform(10, 500, 90).round(2)})
+    sales.to_csv(tmp_path / "sales.csv", index=False)
+    sh = sheet_of(tmp_path, talk(tmp_path, "pie chart of the number of rows per region"))
+    assert [c.value for c in sh[1]] == ["region", "rows"] and pairs(sh) == sales["region"].value_counts().to_dict()
+    title = sh._charts[0].title.tx.rich.p[0].r[0].t
+    assert title == "rows by region"
