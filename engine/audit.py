@@ -117,6 +117,10 @@ class Audit:
                 conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
                 if str(conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]).lower() != "wal":
                     raise sqlite3.OperationalError("database is locked (journal mode not switched to WAL)")
+                # a commit is not flushed to the disk one by one (each flush costs milliseconds, a dozen per request):
+                # in WAL mode the record stays whole, and what a killed process committed is kept; only the system
+                # itself failing may lose the last commits
+                conn.execute("PRAGMA synchronous=NORMAL")
                 audit = cls(conn, str(path))
                 audit.interrupted = _retry(audit.mark_interrupted)
                 return audit

@@ -16,9 +16,10 @@ from tools.workspace import STATE_DIR, Workspace
 
 if TYPE_CHECKING:  # reading files is imported when a file is first sampled, not by every decision
     from tools.guard import Deadline
+    from tools.io import PlainSample
 
 SAMPLE_ROWS = 2000
-ISO_DATE = re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}")
+ISO_DATE = re.compile(r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}/\d{1,2}/\d{4}(?!\d))")  # 2020-08-13, 08/13/2020
 
 
 def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetInfo:  # type: ignore[no-untyped-def]
@@ -64,8 +65,62 @@ def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetI
     return SheetInfo(name, tuple(str(c) for c in df.columns), values, frozenset(numeric), frozenset(dates), n, years, ranges)
 
 
+def plain_sheet_info(t: PlainSample, deadline: Deadline | None = None) -> SheetInfo | None:
+    """sheet_info for a CSV sample read without pandas (tools.io.csv_sample), the same facts computed the same way;
+    None when a date column holds what only pandas' date reading can say."""
+    values: dict[str, frozenset[str]] = {}
+    numeric, dates = set(), set()
+    years: dict[str, tuple[int, int]] = {}
+    ranges: dict[str, tuple[float, float]] = {}
+    n = t.rows
+    wide = len(t.columns) > 2 and all(k != "text" for k in t.kinds[1:])  # a wide table's row names: all kept
+    for j, (col, kind, vals) in enumerate(zip(t.columns, t.kinds, t.values, strict=True)):
+        if deadline is not None:
+            deadline.check()
+        if kind != "text":
+            numeric.add(col)
+            got = [v for v in vals if v is not None]
+            if got:
+                ranges[col] = (float(min(got)), float(max(got)))
+            continue
+        written = [w for v in vals if v is not None and (w := v.strip())]
+        head = written[:50]
+        if head and sum(bool(ISO_DATE.match(v)) for v in head) / len(head) > 0.8:
+            dates.add(col)
+            span = _iso_years([v for v in vals if v is not None])
+            if span is None:
+                return None
+            years[col] = span
+            continue
+        uniq = list(dict.fromkeys(written))
+        if 0 < len(uniq) <= (200 if j == 0 and wide else max(20, int(n * 0.5))) and len(uniq) <= 200:
+            values[col] = frozenset(u for u in uniq if len(u) <= 40)
+    return SheetInfo(None, tuple(t.columns), values, frozenset(numeric), frozenset(dates), n, years, ranges)
+
+
+ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _iso_years(written: list[str]) -> tuple[int, int] | None:
+    """The first and last year of dates all written YYYY-MM-DD (valid, within pandas' range); None otherwise."""
+    import datetime
+
+    years = []
+    for v in set(written):
+        if not ISO_DAY.fullmatch(v):
+            return None
+        try:
+            d = datetime.date(int(v[:4]), int(v[5:7]), int(v[8:]))
+        except ValueError:
+            return None
+        if not 1678 <= d.year <= 2261:
+            return None
+        years.append(d.year)
+    return (min(years), max(years)) if years else None
+
+
 CACHE_FILE = "catalog.json"
-CACHE_VERSION = 2  # 2: a wide table's row names are all kept
+CACHE_VERSION = 3  # 2: a wide table's row names are all kept; 3: 08/13/2020 is a date
 
 
 @dataclass
@@ -168,7 +223,7 @@ def _sheet_from_json(d: dict[str, Any]) -> SheetInfo:
 def file_info(p: Path, rel: str) -> FileInfo:
     """Sample a file now: its sheets' columns, kinds and a few values from the first rows."""
     from tools.guard import Deadline
-    from tools.io import read_table, sheet_names
+    from tools.io import csv_sample, read_table, sheet_names
 
     probe = FileInfo(rel)
     if not probe.is_table:
@@ -176,6 +231,11 @@ def file_info(p: Path, rel: str) -> FileInfo:
     deadline = Deadline.for_file(p)
     try:
         names: list[str | None] = list(sheet_names(p)) or [None]
+        if names == [None]:  # a CSV simply written is sampled without pandas
+            plain = csv_sample(p, SAMPLE_ROWS)
+            info = plain_sheet_info(plain, deadline) if plain is not None else None
+            if info is not None:
+                return FileInfo(rel, (info,))
         sheets = []
         for name in names:
             deadline.check()

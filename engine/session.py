@@ -66,6 +66,7 @@ class Session:
         self.model_shown: set[tuple[str, str | None]] = set()  # model steps the user has seen restated
         self._result_info: dict[str, tuple[tuple[int, float], FileInfo]] = {}
         self.results: dict[str, str | None] = {}  # trace id -> the table that run produced (outputs/ or .wenqing/results/)
+        self._warming: Any = None  # the thread loading what the first turn needs, while the user types
         if model is not None and model.configured:
             from engine.assist import Assistant
 
@@ -177,7 +178,28 @@ class Session:
         self.last_files = []
         return removed
 
+    def warm_up(self, background: bool = True) -> None:
+        """Load what a request needs (understanding, planning, running, pandas; DuckDB when a CSV here is read out of
+        core) before the first one comes: in the REPL, in a thread while the user types. A turn waits for it to end
+        first, so no import runs in two threads at once; it changes nothing the turn computes."""
+        if self._warming is not None:
+            return
+        if not background:
+            _load_request_modules(self.ws)
+            self._warming = False
+            return
+        import threading
+
+        self._warming = threading.Thread(target=_load_request_modules, args=(self.ws, PROMPT_FIRST_S), name="wenqing-warm-up",
+                                         daemon=True)
+        self._warming.start()
+
+    def _warmed(self) -> None:
+        if self._warming:
+            self._warming.join()
+
     def turn(self, utterance: str) -> TurnResult:
+        self._warmed()
         from engine.executor import execute
         from engine.intake import clean, decide_checked
         from engine.plan import decision_json, jsonable, plan_for
@@ -350,6 +372,42 @@ def _prune(folder: Path, keep: int) -> None:
 
 def _is_frame(x: Any) -> bool:
     return type(x).__name__ == "DataFrame" and hasattr(x, "to_csv")
+
+
+PROMPT_FIRST_S = 0.05  # the background warm-up starts once the prompt has been drawn
+
+
+def _load_request_modules(ws: Workspace, after: float = 0.0) -> None:
+    """Import the modules a request runs (warm_up): every import here is of a package's top, as the turn's own are.
+    A failure here is left for the turn's own import to meet and report."""
+    if after:
+        time.sleep(after)
+    try:
+        _import_request_modules(ws)
+    except Exception:  # noqa: BLE001, S110  (nothing is lost: the turn imports what it needs itself)
+        pass
+
+
+def _import_request_modules(ws: Workspace) -> None:
+    import pandas  # noqa: F401
+    import pyarrow.csv  # noqa: F401  (the CSV writer)
+    import xlsxwriter  # noqa: F401  (reports and workbooks)
+
+    import engine.executor  # noqa: F401
+    import engine.intake  # noqa: F401
+    import engine.plan  # noqa: F401
+    import modes.dialogue  # noqa: F401
+    import modes.opspecs  # noqa: F401
+    from tools import outofcore, registry
+
+    registry.get_tool("profile_dataset")  # every tool module, registered
+
+    try:
+        big = any(outofcore.wanted(ws.root / rel) for rel in ws.files())
+    except OSError:
+        big = False
+    if big:
+        outofcore.prepare(ws)
 
 
 def _stage(state: SessionState) -> str:

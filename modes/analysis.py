@@ -94,9 +94,13 @@ def numberish(sheet: Any, col: str) -> bool:
 QUOTED = _lazy(r"'[^']{1,40}'|‘[^’]{1,40}’|“[^”]{1,40}”|\"[^\"]{1,40}\"|「[^」]{1,40}」")
 
 
+CONTAINED = _lazy(r"(?:包含|含有|带有|(?<![a-z])contains?|containing)\s*(?P<v>[^\s的，,。；;？?'\"“”‘’]{1,30}(?:\s*(?:或者|或是|或|、|/|(?<![a-z])or(?![a-z]))\s*[^\s的，,。；;？?'\"“”‘’]{1,30})*)", re.I)
+
+
 def unquoted(rx: Lazy, text: str) -> re.Match[str] | None:
     """The first match of rx outside quoted values ('环比增长' in 删除包含'环比增长'的行 is a value, not a request)."""
-    inside = [q.span() for q in QUOTED.finditer(text) if re.search(r"(?:包含|含有|含|有|等于|为|是|叫|名为|或|和|、|,|，)\s*$", text[max(0, q.start() - 4) : q.start()])]
+    inside = [q.span() for q in QUOTED.finditer(text) if re.search(r"(?:包含|含有|含|有|等于|为|是|叫|名为|或者|或|和|、|,|，)\s*$", text[max(0, q.start() - 4) : q.start()])]
+    inside += [c.span("v") for c in CONTAINED.finditer(text)]  # 指标包含环比增长或同比增长的行: the words are values
     return next((m for m in rx.finditer(text) if _free(inside, m.start(), m.end())), None)
 
 
@@ -1538,6 +1542,10 @@ class Formula(OpSpec):
 
 REPLACE_VERB = _lazy(r"(?:全部|都|统一|一律)?\s*(?:替换为|替换成|改成|改为|换成|修改为|更正为|更新为|设为|设置为)")
 REPLACE_EN = _lazy(r"(?<![a-z])replace\s+[\"']?(?P<old>[^\"']+?)[\"']?\s+with\s+[\"']?(?P<new>[^\"',]+?)[\"']?\s+in\s+(?:the\s+)?(?:column\s+)?(?P<col>[\w\u4e00-\u9fff]+)", re.I)
+SET_EN = _lazy(r"(?<![a-z])(?:set|change|update)\s+(?:the\s+)?(?:column\s+)?[\"']?(?P<col>[^\"']+?)[\"']?\s+to\s+[\"']?(?P<new>-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[^\s\"',]+)[\"']?\s+"
+               r"(?:(?:for|in|on)\s+(?:all\s+|the\s+)?(?:rows|records|entries)\s+)?(?:where|whose|with|if)\s+(?P<cond>.+?)\s*[.?!]?$", re.I)
+NEW_NUMBER = _lazy(r"\s*[\"“「']?(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?)(?![\d,])")  # 600,000: one number, never 600
+NO_OLD = frozenset({"数据", "数值", "值", "内容", "数字", "取值"})  # 2021年数据改为600: the column's cells, not an old value
 QUOTES = " \"'“”「」‘’"
 FILL_METHOD = _lazy(
     r"(?:用|以|按)(?P<m>平均值|均值|平均数|中位数|众数|上一行|前一行|前值|上一个值|下一行|后一行|0|零)\s*(?:来|去)?(?:填充|填补|补全|补齐|填上|填|补)"
@@ -1569,10 +1577,18 @@ class Replace(OpSpec):
             if col is None:
                 return None
             return Found(en.start(), self.name, {"column": col, "old": en.group("old").strip(QUOTES), "value": _typed(en.group("new").strip(QUOTES))}, (en.span(),))
+        se = SET_EN.search(text)
+        if se:  # set 2021 to 600,000 where Indicator is Heating capacity
+            col = resolve_column(se.group("col"), sheet)[0]
+            conds = _where(text, se.start("cond"), se.end("cond"), col, hits, sheet) if col else []
+            if col is None or not conds:
+                return None
+            return Found(se.start(), self.name, {"column": col, "value": _typed(se.group("new")), "conditions": conds}, (se.span(),))
         m = REPLACE_VERB.search(text)
         if m is None or re.search(r"条件|列名|名字|名称|表头|格式|xlsx|csv", text, re.I) or re.search(r"大于|小于|高于|低于|不等于|以上|以下", text[m.end():]):
             return None  # 条件改成… / 改成评分大于4: a correction; 列名改成…: a rename; 改成xlsx: an export
-        nm = re.match(r"\s*[\"“「']?([^\s\"”」',，。；;]{1,30})", text[m.end():])
+        big = NEW_NUMBER.match(text[m.end():])
+        nm = big or re.match(r"\s*[\"“「']?([^\s\"”」',，。；;]{1,30})", text[m.end():])
         if nm is None:
             return None
         new = _typed(nm.group(1))
@@ -1591,6 +1607,7 @@ class Replace(OpSpec):
             return Found(m.start(), self.name, {"column": holders[0], "old": old, "value": new}, ((begin, m.end() + nm.end()),))
         col = before[-1].column
         old = re.sub(r"^(?:列)?(?:里面|里的|中的|里|中)?的?(?:值)?(?:为|是|等于)?", "", text[before[-1].end : m.start()].strip(QUOTES)).strip(QUOTES)
+        old = "" if old.lstrip("的") in NO_OLD else old
         args: dict[str, Any] = {"column": col, "value": new}
         target = EDIT_TARGET.search(old) if old and old not in sheet.values.get(col, ()) else None
         if target:  # 将Present为ha的记录的过去完成式修改为X: a condition on Present, then a column that was not found
@@ -1649,7 +1666,7 @@ class Replace(OpSpec):
 
 
 EDIT_TARGET = _lazy(r"的(?:记录|行|数据|条目)?的?(?P<t>[^的\s'\"“”‘’]{2,20})$")
-WHERE_FILLER = lazy(r"^(?:所有|全部|凡是|凡|那些)?|(?:的(?:所有)?[\u4e00-\u9fff]{0,4}?的?|中的|里的|这些行的)?$")
+WHERE_FILLER = lazy(r"^(?:中的|里的|里面|中|里)?(?:所有|全部|凡是|凡|那些)?|(?:的(?:所有)?[\u4e00-\u9fff]{0,4}?的?|中的|里的|这些行的)?$")
 
 
 def _where(text: str, begin: int, end: int, changed: str, hits: list[Any], sheet: Any) -> list[Any]:

@@ -15,10 +15,17 @@ from modes.text import CJK, NUMBER_RE, _number, parse_number, tidy
 
 OP_ZH = {"eq": "等于", "ne": "不等于", "gt": "大于", "ge": "不低于", "lt": "小于", "le": "不超过", "between": "介于",
          "contains": "包含", "not_contains": "不包含", "in": "属于", "not_in": "不属于", "empty": "为空",
-         "not_empty": "不为空", "startswith": "开头是", "endswith": "结尾是"}
+         "not_empty": "不为空", "startswith": "开头是", "endswith": "结尾是", "numeric": "是数字（空值不算）",
+         "not_numeric": "不是数字（空值不算）", "not_between": "不在", "blank_or_numeric": "是数字或为空",
+         "blank_or_not_numeric": "不是数字或为空"}
 OP_EN = {"eq": "=", "ne": "≠", "gt": ">", "ge": "≥", "lt": "<", "le": "≤", "between": "between", "contains": "contains",
          "not_contains": "does not contain", "in": "in", "not_in": "not in", "empty": "is empty",
-         "not_empty": "is not empty", "startswith": "starts with", "endswith": "ends with"}
+         "not_empty": "is not empty", "startswith": "starts with", "endswith": "ends with", "numeric": "is a number (blanks aside)",
+         "not_numeric": "is not a number (blanks aside)", "not_between": "not between", "blank_or_numeric": "is a number or blank",
+         "blank_or_not_numeric": "is not a number, or blank"}
+
+
+NO_VALUE = ("empty", "not_empty", "numeric", "not_numeric", "blank_or_numeric", "blank_or_not_numeric")
 
 
 @dataclass(frozen=True)
@@ -33,9 +40,9 @@ class Cond:
 
     def to_tool(self) -> dict[str, Any]:
         d: dict[str, Any] = {"column": self.column, "op": self.op}
-        if self.op not in ("empty", "not_empty"):
+        if self.op not in NO_VALUE:
             d["value"] = self.value
-        if self.op == "between":
+        if self.op in ("between", "not_between"):
             d["value2"] = self.value2
         return d
 
@@ -46,13 +53,18 @@ class Cond:
                 return (f"{v['column']} 的平均值" if lang == "zh" else f"the mean of {v['column']}")
             if isinstance(v, dict):
                 return v.get("date") or v.get("column") or str(v)
-            if isinstance(v, list):
-                return ("、" if lang == "zh" else ", ").join(map(str, v))
+            if isinstance(v, list):  # 包含 A 或 B: any of the words
+                either = self.op in ("contains", "not_contains")
+                return ((" 或 " if either else "、") if lang == "zh" else (" or " if either else ", ")).join(map(str, v))
             return str(tidy(v)) if isinstance(v, float) else str(v)
-        if self.op in ("empty", "not_empty"):
+        if self.op in NO_VALUE:
             return f"{col}{OP_ZH[self.op]}" if lang == "zh" else f"{col} {OP_EN[self.op]}"
         if self.op == "between":
             return f"{col} 介于 {show(self.value)} 和 {show(self.value2)} 之间" if lang == "zh" else f"{col} between {show(self.value)} and {show(self.value2)}"
+        if self.op == "not_between":
+            return f"{col} 不在 {show(self.value)} 和 {show(self.value2)} 之间" if lang == "zh" else f"{col} not between {show(self.value)} and {show(self.value2)}"
+        if self.op == "not_contains" and isinstance(self.value, list):  # contains none of the words
+            return f"{col} 不包含 {'、'.join(map(str, self.value))} 中的任何一个" if lang == "zh" else f"{col} contains none of {', '.join(map(str, self.value))}"
         words = OP_ZH if lang == "zh" else OP_EN
         return f"{col} {words[self.op]} {show(self.value)}"
 
@@ -117,7 +129,7 @@ YEAR_ALONE = lazy(
 BEFORE_WORDS = {"以前", "之前", "前", "before", "until", "earlier", "earlier than", "prior to"}
 STRICT_AFTER = {"after", "later than"}
 DATE_RE = lazy(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?(?!\d)")
-QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:Q|第)\s*(?P<q>[1-4一二三四])\s*(?:季度)?", re.I | re.A)
+QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:(?<![a-z])Q|第(?=\s*[1-4一二三四]\s*季))\s*(?P<q>[1-4一二三四])(?!\d)\s*(?:季度)?", re.I | re.A)  # 第一党派 is no quarter
 RELATIVE_RE = lazy(r"今年|本年|去年|本月|这个月|上个月|上月|this year|last year|this month|last month", re.I | re.A)
 HALF_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?P<h>上半年|下半年|first half|second half|H1|H2)", re.I | re.A)
 RIGHT_STRIP = lazy(r"(?:的.*|人$|店$|行$|记录$|数据$|订单$|的行$)")
@@ -310,6 +322,73 @@ def _cond_blanks(sc: _Scan) -> None:
         sc.add(Cond(h.column, op, raw=h.column), m.start(), h.end)
 
 
+NUMERIC_WORD = lazy(
+    r"(?P<w>不是|不为|不全是|并非|为非|是非|非|是|为)\s*(?:纯|一个)?\s*(?:数字|数值)(?:型|类型)?(?![\u4e00-\u9fff]*?(?:列|字段))(?!\s*[\d零一二两三四五六七八九十])"
+    r"|(?<![a-z])(?P<we>is not|isn't|are not|aren't|is|are|non-?|not)\s*(?:a\s+|an\s+)?(?:numeric|numerical|numbers?)(?![a-z])(?!\s+columns?)(?!\s*\d)",
+    re.I | re.A,
+)
+NUMERIC_TAIL = lazy(r"\s*(?:的)?(?:值|内容|取值|数据|级别|等级|values?|entries|cells?)?\s*(?:的行|的记录|的数据|的)?\s*$", re.I | re.A)
+NUMERIC_LEAD = lazy(r"(?:列|字段)?\s*(?:里面|里的|中的|里|中)?\s*(?:的)?\s*(?:值|内容|取值|数据|values?)?\s*$", re.I | re.A)
+NUMERIC_HOLDS = lazy(r"(?:包含|含有|带有|有|含|(?<![a-z])(?:with|having|has|have|containing))\s*$", re.I | re.A)
+
+
+def _cond_numeric(sc: _Scan) -> None:
+    """Grade 不是数字 / 非数字的 Grade / 包含非数字级别的行 / Grade is not a number / non-numeric Grade: a filled cell that
+    does (not) read as a number. With no column beside the words, the only column the request names is the one meant,
+    said before it runs (how = "named_once"); with none or several, nothing is read and the words stay unexplained."""
+    text = sc.text
+    for m in NUMERIC_WORD.finditer(text):
+        if not sc.free(m.start(), m.end()):
+            continue
+        w = (m.group("w") or m.group("we") or "").strip().casefold()
+        neg = w in ("不是", "不为", "不全是", "并非", "为非", "是非", "非", "is not", "isn't", "are not", "aren't", "non", "non-", "not")
+        op = "not_numeric" if neg else "numeric"
+        lead = NUMERIC_LEAD.search(text[: m.start()])
+        holds = NUMERIC_HOLDS.search(text[: m.start()])
+        left = None if holds else _left_column(text, lead.start() if lead else m.start(), sc.hits, sc.sheet)
+        if left and left[0] and sc.free(left[4], m.end()):
+            sc.add_left(left, op, None, None, m.end())
+            continue
+        after = next((h for h in sc.hits if 0 <= h.start - m.end() <= 1), None)  # non-numeric Grade, 非数字的 Grade
+        if after and sc.free(m.start(), after.end):
+            sc.add(Cond(after.column, op, raw=after.column, how=after.how), m.start(), after.end)
+            continue
+        named = list(dict.fromkeys(h.column for h in sc.hits))
+        if len(named) == 1 and (holds or NUMERIC_TAIL.match(text, m.end())) and neg:
+            start = holds.start() if holds else m.start()
+            sc.add(Cond(named[0], op, raw=named[0], how="named_once"), start, m.end())
+
+
+def _cond_same_columns(sc: _Scan) -> None:
+    """第一党派 和 第二党派 相同 / A 与 B 不一样 / A and B are the same / A differs from B: two columns compared row by row."""
+    text = sc.text
+    for a, b in zip(sc.hits, sc.hits[1:], strict=False):
+        if a.column == b.column or not SAME_PAIR_JOIN.fullmatch(text[a.end : b.start]):
+            continue
+        m = SAME_WORD.match(text, b.end)
+        if m is None or not sc.free(a.start, m.end()):
+            continue
+        same = m.group("diff") is None
+        sc.add(Cond(a.column, "eq" if same else "ne", {"column": b.column}, raw=a.column, how=a.how), a.start, m.end())
+    for a, b in zip(sc.hits, sc.hits[1:], strict=False):  # A is the same as B / A differs from B
+        m = SAME_AS.fullmatch(text[a.end : b.start])
+        if a.column != b.column and m and sc.free(a.start, b.end):
+            same = m.group("diff") is None
+            sc.add(Cond(a.column, "eq" if same else "ne", {"column": b.column}, raw=a.column, how=a.how), a.start, b.end)
+
+
+SAME_PAIR_JOIN = lazy(r"[\s'\"“”‘’「」]*(?:列|字段)?[\s'\"“”‘’「」]*(?:和|与|跟|同|及|(?<![a-z])and(?![a-z]))[\s'\"“”‘’「」]*", re.I | re.A)
+SAME_WORD = lazy(
+    r"[\s'\"“”‘’「」]*(?:列|字段|columns?)?(?:的值|的内容|values?)?\s*(?:都|均|全)?\s*(?:是|为|are|were|is)?\s*(?:属于)?\s*"
+    r"(?:(?P<same>相同|一样|相等|一致|同一[\u4e00-\u9fff]{0,4}|the same|equal|identical|match)|(?P<diff>不同|不一样|不相等|不一致|different|not the same|not equal|differ))",
+    re.I | re.A,
+)
+SAME_AS = lazy(
+    r"[\s'\"“”‘’「」]*(?:列|column)?\s*(?:(?P<same>和|与|跟)?\s*(?:is|are)?\s*(?:the same as|equals?|equal to|matches)(?:\s+the)?|(?P<diff>differs? from|is different from|(?:does not|doesn't) (?:equal|match)))[\s'\"“”‘’「」]*",
+    re.I | re.A,
+)
+
+
 def _cond_has_column(sc: _Scan) -> None:
     """没有X / 有X的 where X is a column (of a yes/no column: X is not yes / X is yes)."""
     text = sc.text
@@ -401,6 +480,102 @@ def _bare_years(sc: _Scan, m: re.Match[str], y1: int, y2: int, pre: str) -> str:
     return "no" if pre in ("在", "介于", "between") else "bare_years"
 
 
+MONTHS_EN = {m: i + 1 for i, ms in enumerate(("jan january", "feb february", "mar march", "apr april", "may", "jun june", "jul july",
+                                             "aug august", "sep sept september", "oct october", "nov november", "dec december"))
+             for m in ms.split()}
+_MONTH_EN = r"(?:" + "|".join(sorted(MONTHS_EN, key=len, reverse=True)) + r")"
+MONTH_RANGE = lazy(
+    r"(?<![\d年/.-])(?:从|自|由|在)?\s*(?:(?P<y>(?:19|20)\d{2})\s*年\s*)?(?P<a>1[0-2]|0?[1-9])\s*月份?\s*(?P<j>到|至|~|～|—|–|-)\s*(?P<b>1[0-2]|0?[1-9])\s*月(?:份)?(?!\s*\d|\s*[日号])"
+    r"(?:\s*(?:之间|期间|间|为止|底|末))?"
+    r"|(?<![a-z])(?:from|between)\s+(?P<ae>" + _MONTH_EN + r")\s+(?:to|through|until|and)\s+(?P<be>" + _MONTH_EN + r")(?![a-z])(?!\s*\d)",
+    re.I | re.A,
+)
+
+
+def _cond_month_range(sc: _Scan) -> None:
+    """从8月到9月 / from August to September, with no year: the year of the date column when its data holds one year
+    (said before it runs: how = "year_from_data"); over several years the year is asked (how = "month_no_year")."""
+    for m in MONTH_RANGE.finditer(sc.text):
+        if not sc.free(m.start(), m.end()):
+            continue
+        a = int(m.group("a")) if m.group("a") else MONTHS_EN[m.group("ae").casefold()]
+        b = int(m.group("b")) if m.group("b") else MONTHS_EN[m.group("be").casefold()]
+        if a > b:
+            continue  # 11月到2月 runs over a year's end: left unread, so it is asked about
+        col = _date_column(sc.text, m, sc.hits, [c for c in sc.sheet.columns if c in sc.sheet.dates], sc.sheet)
+        span = sc.sheet.years.get(col[0] or "")
+        if m.group("y"):  # 2021年8月到9月: the year said once holds for both months
+            sc.add_period(m, "between", _period(m.group("y"), str(a), None)[0], _period(m.group("y"), str(b), None)[1])
+            continue
+        if col[0] is None or span is None:
+            continue
+        if span[0] != span[1]:
+            said = re.sub(r"^(?:从|自|由|在)\s*", "", m.group(0).strip())
+            sc.add(Cond(col[0], "between", None, None, said, "month_no_year", (str(span[0]), str(span[1]))), m.start(), m.end())
+            continue
+        lo, _ = _period(str(span[0]), str(a), None)
+        _, hi = _period(str(span[0]), str(b), None)
+        sc.add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], "year_from_data"), m.start(), m.end())
+
+
+FISCAL_RE = lazy(r"(?P<y>(?:19|20)\d{2})\s*(?:财年|财政年度|会计年度)|(?:(?<![a-z])FY|财年|fiscal year)\s*(?P<y2>(?:19|20)\d{2})(?!\d)", re.I | re.A)
+FISCAL_COLUMN = lazy(r"fiscal|(?<![a-z])fy(?![a-z])|财年|财政年度|会计年度", re.I | re.A)
+
+
+def _cond_fiscal_year(sc: _Scan) -> None:
+    """2023财年 / FY2023 / fiscal year 2023 on the column named for fiscal years (Fiscal Year = 2023, or its value FY2023);
+    with no such column, nothing is read and the period is asked about, for a fiscal year is not a calendar year."""
+    cols = [c for c in sc.sheet.columns if FISCAL_COLUMN.search(c)]
+    for m in FISCAL_RE.finditer(sc.text) if len(cols) == 1 else ():
+        if not sc.free(m.start(), m.end()):
+            continue
+        y, col = int(m.group("y") or m.group("y2")), cols[0]
+        lo, hi = sc.sheet.ranges.get(col, (0.0, 0.0))
+        if col in sc.sheet.numeric and 1900 <= lo <= hi <= 2100:
+            sc.add(Cond(col, "eq", y, raw=col, how="fiscal"), m.start(), m.end())
+            continue
+        named = [v for v in sc.sheet.values.get(col, ()) if re.fullmatch(r"(?:FY|财年)?\s*" + str(y) + r"(?:财年|年度)?", v.strip(), re.I)]
+        if len(named) == 1:
+            sc.add(Cond(col, "eq", named[0], raw=col, how="fiscal"), m.start(), m.end())
+
+
+YEAR_COLUMN = lazy(r"^(?:年份?|年度|(?:the\s+)?years?|yr)$|年份|(?<![a-z])year(?![a-z])", re.I | re.A)
+YEAR_SPAN = lazy(
+    r"(?P<pre>从|自|由|在|介于|(?<![a-z])(?:from|between)\s+)?(?P<a>(?:19|20)\d{2})\s*年?\s*(?:到|至|~|～|—|–|-|(?<![a-z])(?:to|through|until|and)(?![a-z]))\s*"
+    r"(?P<b>(?:19|20)\d{2})(?!\s*[-/.]\s*\d|\d)\s*年?(?!\s*\d|\s*[月季])(?:\s*(?:之间|期间|年间|间|为止))?",
+    re.I | re.A,
+)
+
+
+def _cond_year_column(sc: _Scan) -> None:
+    """2015年至2020年 / from 2015 to 2020 on a column of years (年份, Year: numbers 1900-2100) in a table with no date
+    column: both ends included. A table whose columns are named for years (2015年) is left to the wide-table rules."""
+    if sc.sheet.dates:
+        return
+    cols = [c for c in sc.sheet.columns if YEAR_COLUMN.search(c) and c in sc.sheet.numeric
+            and 1900 <= sc.sheet.ranges.get(c, (0.0, 0.0))[0] <= sc.sheet.ranges.get(c, (0.0, 0.0))[1] <= 2100]
+    for m in YEAR_SPAN.finditer(sc.text) if len(cols) == 1 else ():
+        a, b = int(m.group("a")), int(m.group("b"))
+        if a >= b or not sc.free(m.start(), m.end()) or any(h.start < m.end() and m.start() < h.end for h in sc.hits if h.column != cols[0]):
+            continue
+        left = _left_column(sc.text, m.start(), sc.hits, sc.sheet)
+        amounts = bool(left and left[0] and left[0] != cols[0] and left[0] in sc.sheet.numeric)
+        if amounts and (m.group("pre") or "").strip().casefold() in ("在", "介于", "between"):
+            continue  # 金额在2000到2020之间: amounts of the column before, read by the range rule
+        # total 产量 from 2015 to 2020: years most likely, said before it runs
+        sc.add(Cond(cols[0], "between", a, b, cols[0], "bare_years" if amounts else "year_column"), m.start(), m.end())
+
+
+def reading_said(c: Cond) -> tuple[str, str, str] | None:
+    """A reading of a condition that is likely but chosen by wenqing, said before it runs: (factor, zh, en)."""
+    if c.how == "named_once":
+        return ("slot", f"“{OP_ZH[c.op]}”按 {c.column} 列理解（请求里只提到这一列）", f"'{OP_EN[c.op]}' read on {c.column}, the only column named")
+    if c.how == "year_from_data" and isinstance(c.value, dict):
+        y = str(c.value.get("date", ""))[:4]
+        return ("slot", f"没说年份，按 {c.column} 里数据所在的 {y} 年理解", f"no year was given; read as {y}, the only year in {c.column}")
+    return None
+
+
 def _cond_relative_period(sc: _Scan) -> None:
     """今年, 上个月, last year."""
     lo: date
@@ -460,14 +635,18 @@ def _cond_quarter_half(sc: _Scan) -> None:
         if not sc.free(m.start(), m.end()):
             continue
         col = _date_column(sc.text, m, sc.hits, [c for c in sc.sheet.columns if c in sc.sheet.dates], sc.sheet)
-        y = int(m.group("y") or sc.sheet.years.get(col[0] or "", (0, date.today().year))[1])
+        span = sc.sheet.years.get(col[0] or "")
+        if not m.group("y") and col[0] and span and span[0] != span[1]:  # 第三季度 over data of several years: which year
+            sc.add(Cond(col[0], "between", None, None, m.group(0).strip(), "month_no_year", (str(span[0]), str(span[1]))), m.start(), m.end())
+            continue
+        y = int(m.group("y") or (span or (0, date.today().year))[1])
         if "q" in m.groupdict() and m.groupdict().get("q"):
             q = "一二三四".find(m.group("q")) + 1 if m.group("q") in "一二三四" else int(m.group("q"))
             lo, hi = date(y, 3 * q - 2, 1), date(y + (q == 4), (3 * q) % 12 + 1, 1)
         else:
             first_half = m.group("h").casefold() in ("上半年", "first half", "h1")
             lo, hi = (date(y, 1, 1), date(y, 7, 1)) if first_half else (date(y, 7, 1), date(y + 1, 1, 1))
-        sc.add_period(m, "between", lo, hi)
+        sc.add_period(m, "between", lo, hi)  # over one year of data, that year: the plan's dates show it
 
 
 def _cond_date_words(sc: _Scan) -> None:
@@ -562,7 +741,7 @@ def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | Non
     more = []
     while True:
         joiner = r"也不是|也不等于|又不是|也非|(?<![a-z])nor(?![a-z])" if op == "ne" else r"或者|或是|或|、|/|,|(?<![a-z])or(?![a-z])"
-        mm = re.match(r"\s*(?P<j>,?\s*(?:" + joiner + r"))\s*(?P<w>[A-Za-z0-9_\u4e00-\u9fff]+)", text[end:], re.I | re.A)
+        mm = re.match(r"\s*(?P<j>,?\s*(?:" + joiner + r"))\s*(?P<q>[\"'“‘「])?(?P<w>[A-Za-z0-9_\u4e00-\u9fff]+)(?(q)[\"'”’」])", text[end:], re.I | re.A)
         if not mm:
             break
         if SEQUENCE_START.match(mm.group("w")):
@@ -642,6 +821,9 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
         closest = tuple(nums[:3]) or closest
     if isinstance(value, str) and op in ("eq", "ne"):
         op, value, end = _value_list(text, op, value, end, sheet)
+    elif isinstance(value, str) and op in ("contains", "not_contains"):  # 包含 环比增长 或 同比增长: any of the words
+        listed, words, end = _value_list(text, "eq", value, end, sheet)
+        value = words if listed == "in" else value
     if col and sheet.values.get(col):
         if isinstance(value, str) and op in ("eq", "ne"):
             value = _canonical(value, sheet.values[col])
@@ -726,6 +908,25 @@ def _cond_absent_values(sc: _Scan) -> None:
                 _absent_value(sc, sc.text[a:b], a, b)
 
 
+EXAMPLE_CUE = lazy(r"例如|比如|譬如|诸如|像是|(?<![a-z])(?:e\.g\.|for example|for instance|such as)", re.I)
+
+
+def _cond_example_of_kind(sc: _Scan) -> None:
+    """'Grade' has invalid values, e.g. 'NS' … delete the non-numeric ones: a value given as an example of the kind
+    another condition on that column names (not a number) is that condition's example, not a condition of its own."""
+    kinds = {c.column: c.op for c in sc.out.conds if c.op in ("numeric", "not_numeric")}
+    if not kinds:
+        return
+    shown = [sc.text[m.end() : m.end() + 24] for m in EXAMPLE_CUE.finditer(sc.text)]
+    keep = []
+    for c, span in zip(sc.out.conds, sc.out.spans, strict=True):
+        example = c.column in kinds and c.op in ("eq", "ne") and isinstance(c.value, str) and any(c.value in w for w in shown)
+        if example and kinds[c.column] == "not_numeric" and parse_number(c.value) is None:
+            continue  # the span stays read: the example is accounted for
+        keep.append((c, span))
+    sc.out.conds, sc.out.spans = [c for c, _ in keep], [sp for _, sp in keep]
+
+
 OR_WORD = lazy(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", re.I | re.A)
 
 
@@ -745,9 +946,9 @@ def _cond_logic(sc: _Scan) -> None:
 
 # the condition rules, in the order they run: a span one rule read is not read by a later one
 COND_RULES = (
-    _cond_period_range, _cond_not_but, _cond_between, _cond_blanks, _cond_has_column,
-    _shield_year_columns, _cond_relative_period, _cond_tenure, _cond_quarter_half, _cond_date_words, _cond_year_alone, _unshield,
-    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_logic,
+    _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_blanks, _cond_numeric, _cond_same_columns, _cond_has_column,
+    _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half, _cond_date_words, _cond_year_alone, _unshield,
+    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_example_of_kind, _cond_logic,
 )
 
 

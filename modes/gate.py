@@ -690,6 +690,10 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
             if not a.get("conditions"):
                 missing.append("condition")
             for c in a.get("conditions", []):
+                if c.how == "month_no_year":  # 8月到9月 over data of several years: which year
+                    problems.append(f"{name} 的 {c.column} 跨 {c.closest[0]}–{c.closest[1]} 年，“{c.raw}”是哪一年的？请带上年份，例如“{c.closest[1]}年{c.raw}”。"
+                                    if lang == "zh" else f"{c.column} of {name} spans {c.closest[0]}–{c.closest[1]}; which year is '{c.raw}'? Say it with the year.")
+                    missing += [] if "value" in missing else ["value"]
                 if c.how == "absent_value":
                     shown = "、".join(c.closest) if lang == "zh" else ", ".join(c.closest)
                     problems.append(f"{name} 的“{c.column}”列里没有“{c.value}”，现有的值有：{shown}。您指的是哪个？" if lang == "zh" else

@@ -22,7 +22,9 @@ class LazyPattern:
     @property
     def compiled(self) -> re.Pattern[str]:
         if self._re is None:
-            self._re = re.compile(self.pattern, self.flags)
+            from modes import recache
+
+            self._re = recache.compile(self.pattern, self.flags)
         return self._re
 
     def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:

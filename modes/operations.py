@@ -16,7 +16,7 @@ AGG_LABEL = {"zh": {"sum": "合计", "mean": "平均", "count": "计数", "min":
 
 
 COND_OPS = {"eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains", "in", "not_in", "empty",
-            "not_empty", "startswith", "endswith"}
+            "not_empty", "startswith", "endswith", "numeric", "not_numeric", "not_between", "blank_or_numeric", "blank_or_not_numeric"}
 Col = Callable[[Any], "str | None"]
 
 

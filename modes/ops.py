@@ -10,7 +10,7 @@ from typing import Any
 from modes import lexicon as lx
 from modes import opspec
 from modes.catalog import SheetInfo
-from modes.conditions import Cond, CondParse, parse_conditions
+from modes.conditions import Cond, CondParse, parse_conditions, reading_said
 from modes.decision import Op
 from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, resolve_column
@@ -807,7 +807,7 @@ def _rule_filter(t: _Turn) -> None:
         logic = "or" if logic == "and" and len(conds) > 1 else "and"
     unres_c = [c for c in conds if c.column is None]
     args: dict[str, Any] = {"conditions": conds, "logic": logic, "delete": bool(dm)}
-    doubts = [_years_or_amounts(c, t.sheet) for c in conds if _years_or_amounts(c, t.sheet)]
+    doubts = [d for c in conds if (d := _years_or_amounts(c, t.sheet) or reading_said(c))]
     if cp.mixed and logic == "or":
         doubts.append(("slot", "“或”和“且”同时出现：这里所有条件都按“或”连接；若要（A 或 B）且 C，请分两步说",
                        "'or' and 'and' are both used: every condition is joined with 'or' here; for (A or B) and C, say it in two steps"))
@@ -999,7 +999,9 @@ def _rows_before_drawing(found: list[tuple[int, Op]], text: str) -> list[tuple[i
 
 
 NEGATE = {"eq": "ne", "ne": "eq", "gt": "le", "ge": "lt", "lt": "ge", "le": "gt", "in": "not_in", "not_in": "in",
-          "contains": "not_contains", "not_contains": "contains", "empty": "not_empty", "not_empty": "empty"}
+          "contains": "not_contains", "not_contains": "contains", "empty": "not_empty", "not_empty": "empty",
+          "between": "not_between", "not_between": "between", "numeric": "blank_or_not_numeric", "not_numeric": "blank_or_numeric",
+          "blank_or_numeric": "not_numeric", "blank_or_not_numeric": "numeric"}
 
 
 def negate(c: Cond) -> Cond:

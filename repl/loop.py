@@ -116,6 +116,7 @@ def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: C
     render.say(BANNER.format(root=ws.root), "bold")
     if not ws.spreadsheets():
         console.print("这个工作区里还没有表格文件（xlsx、xls、csv）。用 --workspace 指定别的文件夹，或把文件放进来。", style="yellow")
+    session.warm_up()  # while the user types the first request
     while ctx.running:
         try:
             line = prompt.prompt("问清> ")

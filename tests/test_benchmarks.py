@@ -40,7 +40,7 @@ def test_scale_curve_runs_small(capsys):
 
     rows = curve_main(["--sizes", "2k"])
     assert [(r["rows"], r["work"]) for r in rows] == [(2000, "分析"), (2000, "group → export")]
-    assert all(r["status"][-1] == "answered" and r["duck_secs"] > 0 for r in rows)
+    assert all(r["status"][-1] == "answered" and r["duck_secs"] > 0 and r["warm_secs"] > 0 for r in rows)
     assert "peak MB" in capsys.readouterr().out
 
 

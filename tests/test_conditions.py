@@ -68,9 +68,10 @@ def test_and_or():
     assert ("月薪", "gt", 30000) in got and ("部门", "eq", "人事部") in got and logic == "or"
 
 
-def test_quarter_uses_the_data_year():
-    got, _ = conds("Q3 入职的")
-    assert got == [("入职日期", "between", ({"date": "2024-07-01"}, {"date": "2024-09-30"}))]
+def test_quarter_without_a_year_over_several_years_is_asked_about():
+    t = normalize("Q3 入职的")
+    cp = parse_conditions(t, STAFF, find_columns(t, STAFF))
+    assert [(c.column, c.how, c.closest) for c in cp.conds] == [("入职日期", "month_no_year", ("2018", "2024"))]
     got, _ = conds("2022年下半年入职")
     assert got == [("入职日期", "between", ({"date": "2022-07-01"}, {"date": "2022-12-31"}))]
 

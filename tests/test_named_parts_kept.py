@@ -56,13 +56,21 @@ def assert_asked_never_ran(tr, *names: str) -> None:  # type: ignore[no-untyped-
 
 
 @pytest.mark.parametrize("text, name", [
-    ("删除'指标'里含有'进口量'或者'出口量'的行", "出口量"),
-    ("把所有“指标”中带有“出口量”或“库存量”的数据行去掉", "库存量"),
-    ("delete the rows whose 指标 contains '进口量' or '库存量'", "库存量"),
     ("筛选'指标'包含'库存量'的行，只看'梨子'", "梨子"),
 ])
 def test_a_quoted_name_the_reading_leaves_out_is_asked_about(root, text, name):
     assert_asked_never_ran(first(root, "prices", text), name)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("删除'指标'里含有'进口量'或者'出口量'的行", ("进口量", "出口量")),
+    ("把所有“指标”中带有“出口量”或“库存量”的数据行去掉", ("出口量", "库存量")),
+    ("delete the rows whose 指标 contains '进口量' or '库存量'", ("进口量", "库存量")),
+])
+def test_quoted_words_joined_by_or_are_all_kept(root, text, words):
+    got = written(root / "prices", talk(root / "prices", text))
+    hit = QUOTES_DF["指标"].str.contains(words[0]) | QUOTES_DF["指标"].str.contains(words[1])
+    assert got["指标"].tolist() == QUOTES_DF.loc[~hit, "指标"].tolist()
 
 
 @pytest.mark.parametrize("text, value", [
@@ -80,12 +88,18 @@ def test_a_value_named_outright_still_runs(root):
 
 
 @pytest.mark.parametrize("text, period", [
-    ("2023财年中，按Region计算Children的总数", "2023财年"),
     ("在2022年度里，各个 Region 的 Federal 合计是多少", None),
-    ("for FY2023, total Children by Region", "FY2023"),
 ])
 def test_a_period_the_reading_drops_is_asked_about(root, text, period):
     assert_asked_never_ran(first(root, "grants", text), *([period] if period else []))
+
+
+@pytest.mark.parametrize("text", ["2023财年中，按Region计算Children的总数", "for FY2023, total Children by Region"])
+def test_a_fiscal_year_reads_the_fiscal_year_column(root, text):
+    got = written(root / "grants", talk(root / "grants", text))
+    want = GRANTS[GRANTS["Fiscal Year"] == 2023].groupby("Region")["Children"].sum()
+    col = next(c for c in got.columns if "Children" in c)
+    assert dict(zip(got["Region"], got[col], strict=True)) == want.to_dict()
 
 
 def test_without_a_period_the_same_request_runs(root):

@@ -7,6 +7,7 @@ import io
 import re
 import zipfile
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -226,6 +227,7 @@ class CsvShape:
     text_columns: dict[str, type]
     head: bytes
     complete: bool  # the head is the whole file
+    text: str = ""  # the head decoded (a character cut at its end left out)
 
 
 def _decode_head(raw: bytes, complete: bool) -> tuple[str, str] | None:
@@ -246,10 +248,21 @@ def _decode_head(raw: bytes, complete: bool) -> tuple[str, str] | None:
     return None
 
 
+def _version(path: Path) -> tuple[str, int, int]:
+    st = path.stat()
+    return str(path), st.st_size, st.st_mtime_ns
+
+
 def csv_shape(path: Path, head_bytes: int = HEAD_BYTES) -> CsvShape:
     """Detect encoding, delimiter and text-kept columns on the first bytes. Raises ParseFailed for binary or
-    empty content and for text in no known encoding."""
-    size = path.stat().st_size
+    empty content and for text in no known encoding. A request asks several times: the answer is kept for the
+    file's version (path, size, mtime)."""
+    return _csv_shape(*_version(path), head_bytes)
+
+
+@lru_cache(maxsize=4)
+def _csv_shape(name: str, size: int, mtime_ns: int, head_bytes: int) -> CsvShape:
+    path = Path(name)
     with path.open("rb") as f:
         raw = f.read(head_bytes)
     complete = len(raw) >= size
@@ -264,7 +277,7 @@ def csv_shape(path: Path, head_bytes: int = HEAD_BYTES) -> CsvShape:
     delim = "\t" if path.suffix.lower() == ".tsv" else _sniff_delimiter(text)
     guard.check_text(path.name, text, delim)
     try:
-        return CsvShape(enc, delim, _id_like_columns(text, delim), raw, complete)
+        return CsvShape(enc, delim, _id_like_columns(text, delim), raw, complete, text)
     except csv.Error as e:
         raise _fail(path.name, "CSV 格式无法解析。", "the CSV cannot be parsed.") from e
 
@@ -321,8 +334,134 @@ def _read_csv(path: Path, nrows: int | None, sample: bool = False) -> LoadedTabl
     return LoadedTable(df, path.name, None, enc, shape.delimiter, notes)
 
 
+# what pandas.read_csv reads as missing by default (pandas._libs.parsers.STR_NA_VALUES)
+NA_STRINGS = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A",
+              "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
+_NA = frozenset(NA_STRINGS)
+_INT = re.compile(r"[+-]?[0-9]{1,18}")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+)")  # digits counted apart: at most 15, so every reading rounds alike
+_FIELD_LIMIT = 100_000
+
+
+@dataclass
+class PlainSample:
+    """A CSV's first rows as pandas.read_csv would type them, read without pandas: each column's kind ("int",
+    "float" or "text") and its values (None where pandas reads a missing value)."""
+
+    columns: list[str]
+    kinds: list[str]
+    values: list[list[Any]]
+
+    @property
+    def rows(self) -> int:
+        return len(self.values[0]) if self.values else 0
+
+
+def csv_sample(path: Path, nrows: int) -> PlainSample | None:
+    """The first `nrows` rows of a CSV typed as `read_table(path, nrows=nrows, sample=True)` types them, for files
+    simply written: a header of distinct names, every row as long as the header, numbers written plainly. Anything
+    else (title rows, ragged or blank rows, booleans, padded or exponent numbers, values pandas may read otherwise)
+    gives None: read it with pandas. Raises ParseFailed as read_table does. Kept for the file's version, as
+    csv_shape; the sample is shared, not to be changed."""
+    return _csv_sample(*_version(path), nrows)
+
+
+@lru_cache(maxsize=4)
+def _csv_sample(name: str, size: int, mtime_ns: int, nrows: int) -> PlainSample | None:
+    path = Path(name)
+    shape = csv_shape(path)
+    text = shape.text
+    if not shape.complete:  # whole lines only, as the pandas sample reads (a newline byte is a newline in UTF-8 and GB18030)
+        cut = text.rfind("\n")
+        if cut <= 0:
+            return None
+        text = text[: cut + 1]
+    try:
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=shape.delimiter, strict=True)
+        header = next(reader, None)
+        if not header or len(header) < 2:
+            return None
+        width = len(header)
+        names = [h.strip() for h in header]
+        if any(not n or n.startswith("Unnamed:") or len(n) > _FIELD_LIMIT for n in names) or len(set(names)) < width or len(set(header)) < width:
+            return None
+        rows: list[list[str]] = []
+        ended = False
+        for row in reader:
+            if not row:
+                ended = True  # a blank line: fine only as the last
+                continue
+            if ended or len(row) != width:
+                return None
+            rows.append(row)
+            if len(rows) >= nrows:
+                break
+    except csv.Error:
+        return None
+    if not rows:
+        return None
+    kinds: list[str] = []
+    values: list[list[Any]] = []
+    for j, name in enumerate(header):
+        col = [r[j] for r in rows]
+        if name in shape.text_columns:
+            kinds.append("text")
+            values.append([None if v in _NA else v for v in col])
+            continue
+        typed = _plain_numbers(col)
+        if typed is None:
+            return None
+        kinds.append(typed[0])
+        values.append(typed[1])
+    return PlainSample(names, kinds, values)
+
+
+def _plain_numbers(col: list[str]) -> tuple[str, list[Any]] | None:
+    """A column's kind and values as pandas' parser gives them; None when a value could be read more than one way.
+    Each distinct value is read once."""
+    kind = "int"
+    read: dict[str, Any] = {}
+    distinct = [v for v in dict.fromkeys(col) if v not in _NA]
+    for v in distinct:
+        if _INT.fullmatch(v):
+            read[v] = int(v)
+        elif _DECIMAL.fullmatch(v) and len(v) - 1 - (v[0] in "+-") <= 15:  # at most 15 digits
+            read[v] = float(v)
+            kind = "float"
+        else:
+            kind = "text"
+            break
+    if kind == "text":  # pandas keeps such a column as the text written, unless every value might be a number to it
+        if any(v.strip().lower() in ("true", "false") for v in distinct) or all(_could_be_number(v) for v in distinct):
+            return None
+        return "text", [None if v in _NA else v for v in col]
+    missing = any(v in _NA for v in col)
+    if kind == "int" and not missing:
+        return "int", [read[v] for v in col]
+    return "float", [None if v in _NA else float(read[v]) for v in col]
+
+
+def _could_be_number(v: str) -> bool:
+    """Whether pandas' parser might read this text as a number (padded, signed oddly, with an exponent, inf...)."""
+    try:
+        float(v.replace("_", "x"))
+    except ValueError:
+        return False
+    return True
+
+
+def _first_lines(text: str, n: int) -> list[str]:
+    """text.splitlines()[:n] without splitting all of a long text: the lines up to its (n+1)th newline are enough."""
+    end = 0
+    for _ in range(n + 1):
+        end = text.find("\n", end) + 1
+        if end == 0:
+            return text.splitlines()[:n]
+    return text[:end].splitlines()[:n]
+
+
 def _sniff_delimiter(text: str) -> str:
-    sample = "\n".join(text.splitlines()[:50])
+    sample = "\n".join(_first_lines(text, 50))
     try:
         return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
     except csv.Error:
@@ -331,7 +470,7 @@ def _sniff_delimiter(text: str) -> str:
 
 def _id_like_columns(text: str, delimiter: str) -> dict[str, type]:
     """Columns whose values carry leading zeros (00123) stay text."""
-    reader = csv.reader(io.StringIO("\n".join(text.splitlines()[:200])), delimiter=delimiter)
+    reader = csv.reader(io.StringIO("\n".join(_first_lines(text, 200))), delimiter=delimiter)
     rows = list(reader)
     if not rows:
         return {}

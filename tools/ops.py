@@ -26,7 +26,8 @@ def measure_name(column: str, agg: str, lang: str = "zh") -> str:
     return f"{column}_{AGG_NAMES.get(lang, AGG_ZH)[agg]}"
 OPS = {
     "eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains",
-    "in", "not_in", "empty", "not_empty", "startswith", "endswith",
+    "in", "not_in", "empty", "not_empty", "startswith", "endswith", "numeric", "not_numeric", "not_between",
+    "blank_or_numeric", "blank_or_not_numeric",
 }
 
 
@@ -155,6 +156,12 @@ def _round(v: Any) -> Any:
 # ---------------------------------------------------------------- transforming
 
 
+def _all_numbers(s: pd.Series) -> bool:
+    """Whether every filled cell of a column is a number (a column compared with another as numbers)."""
+    filled = s[~_blank_mask(s)]
+    return bool(pd.to_numeric(filled, errors="coerce").notna().all())
+
+
 def _coerce_value(s: pd.Series, v: Any) -> tuple[pd.Series, Any]:
     """Compare like with like: dates as dates, numbers as numbers, text as text."""
     if isinstance(v, dict) and "date" in v:
@@ -177,12 +184,25 @@ def _cond_mask(df: pd.DataFrame, cond: dict[str, Any]) -> pd.Series:
         return _blank_mask(s)
     if op == "not_empty":
         return ~_blank_mask(s)
+    if op in ("numeric", "not_numeric", "blank_or_numeric", "blank_or_not_numeric"):
+        # a filled cell that reads as a number (27,479 too); blanks are neither, and the blank_or_ forms (what a
+        # deletion keeps) are the exact complements
+        filled = ~_blank_mask(s)
+        number = pd.to_numeric(s.astype("string").str.strip().str.replace(",", "", regex=False), errors="coerce").notna()
+        numeric = (filled & number).fillna(False).astype(bool)
+        other = (filled & ~number).fillna(False).astype(bool)
+        return {"numeric": numeric, "not_numeric": other, "blank_or_numeric": ~other, "blank_or_not_numeric": ~numeric}[op]
     if isinstance(v, dict) and v.get("stat") in ("mean", "median", "min", "max"):  # a column against a figure of a column
         _need_columns(df, [v["column"]])
         left, right = pd.to_numeric(s, errors="coerce"), getattr(pd.to_numeric(df[v["column"]], errors="coerce"), v["stat"])()
     elif isinstance(v, dict) and "column" in v:  # column-to-column comparison
         _need_columns(df, [v["column"]])
-        left, right = pd.to_numeric(s, errors="coerce"), pd.to_numeric(df[v["column"]], errors="coerce")
+        other = df[v["column"]]
+        if op in ("eq", "ne") and not (_all_numbers(s) and _all_numbers(other)):  # Party = Party 2: the same text
+            a, b = s.astype("string").str.strip(), other.astype("string").str.strip()
+            same = (a == b).fillna(False).astype(bool)
+            return same if op == "eq" else (~same & (a.notna() | b.notna())).astype(bool)
+        left, right = pd.to_numeric(s, errors="coerce"), pd.to_numeric(other, errors="coerce")
     elif op in ("in", "not_in"):
         vals = [str(x).strip() for x in (v if isinstance(v, list) else [v])]
         m = s.astype("string").str.strip().isin(vals).fillna(False).astype(bool)
@@ -193,14 +213,16 @@ def _cond_mask(df: pd.DataFrame, cond: dict[str, Any]) -> pd.Series:
             m = text.str.startswith(str(v))
         elif op == "endswith":
             m = text.str.endswith(str(v))
-        else:
-            m = text.str.contains(str(v), regex=False)
+        else:  # a list of words: any of them (环比增长 或 同比增长)
+            words = v if isinstance(v, list) else [v]
+            m = pd.concat([text.str.contains(str(w), regex=False) for w in words], axis=1).any(axis=1)
         m = m.fillna(False).astype(bool)
         return ~m if op == "not_contains" else m
-    elif op == "between":
+    elif op in ("between", "not_between"):  # not_between: the rows a deletion of a range keeps (blanks among them)
         left, lo = _coerce_value(s, v)
         _, hi = _coerce_value(s, cond.get("value2"))
-        return ((left >= lo) & (left <= hi)).fillna(False).astype(bool)
+        inside = ((left >= lo) & (left <= hi)).fillna(False).astype(bool)
+        return inside if op == "between" else ~inside
     else:
         left, right = _coerce_value(s, v)
     if op in ("eq", "ne") and isinstance(right, str):

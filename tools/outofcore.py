@@ -12,6 +12,7 @@ import hashlib
 import os
 import re
 import shutil
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tools.errors import ParseFailed, ToolArgError, UserError
-from tools.io import _check_container, csv_shape, read_table
+from tools.io import NA_STRINGS, _check_container, csv_sample, csv_shape, read_table
 from tools.registry import ToolResult
 from tools.workspace import TMP_PREFIX, Workspace
 
@@ -31,9 +32,8 @@ BIG_BYTES = int(os.environ.get("WENQING_BIG_BYTES", 100 * 1024**2))
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 MEMORY_LIMIT = "1GB"  # DuckDB's own budget; past it, work spills to disk
 MAX_IN_MEMORY_CELLS = 200_000_000  # a tool without SQL form loads the table into pandas only below this
-# what pandas.read_csv reads as missing by default
-NA_STRINGS = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A",
-              "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
+SAMPLE_ROWS = 2000  # the rows a column's type is first taken from
+PLAIN_TYPES = {"int": "BIGINT", "float": "DOUBLE", "text": "VARCHAR"}
 STAT_SQL = {"mean": "avg", "median": "median", "min": "min", "max": "max"}  # pandas skips missing values, as these do
 AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大"}
 ROW = "__wq_row"
@@ -159,16 +159,39 @@ class BigTable:
         return self._df
 
 
+_DATABASES: dict[tuple[str, str], Any] = {}
+KEPT_DATABASES = 2
+_DATABASES_LOCK = threading.Lock()
+
+
 def _connect(spill: Path) -> Any:
-    """A DuckDB connection that keeps below MEMORY_LIMIT, spilling to the workspace's cache folder."""
+    """A DuckDB connection that keeps below MEMORY_LIMIT, spilling to the workspace's cache folder. The database behind
+    it is made once per process and folder (making one costs more than the work on a small file); each connection
+    has its own registered tables, gone with it."""
     import duckdb
 
-    con = duckdb.connect()
-    con.execute("SET preserve_insertion_order = true")
+    memory = os.environ.get("WENQING_DUCKDB_MEMORY", MEMORY_LIMIT)
+    with _DATABASES_LOCK:
+        db = _DATABASES.get((str(spill), memory))
+        if db is None:
+            db = duckdb.connect()
+            db.execute("SET preserve_insertion_order = true")
+            db.execute(f"SET memory_limit = {lit(memory)}")
+            db.execute(f"SET temp_directory = {lit(str(spill))}")
+            while len(_DATABASES) >= KEPT_DATABASES:  # an older workspace's: it ends when its last table is let go
+                _DATABASES.pop(next(iter(_DATABASES)))
+            _DATABASES[(str(spill), memory)] = db
+    con = db.cursor()
     con.execute("SET enable_progress_bar = false")
-    con.execute(f"SET memory_limit = {lit(os.environ.get('WENQING_DUCKDB_MEMORY', MEMORY_LIMIT))}")
-    con.execute(f"SET temp_directory = {lit(str(spill))}")
     return con
+
+
+def prepare(ws: Workspace) -> None:
+    """Make the workspace's database before a request needs it (the session's warm-up, in the background)."""
+    try:
+        _connect(ws.state_dir() / "cache" / "spill")
+    except UserError:
+        pass
 
 
 def _cache_name(path: Path) -> str:
@@ -225,12 +248,16 @@ def open_csv(ws: Workspace, path: Path, con: Any = None, defer: bool = False) ->
     except UserError:
         return None  # .wenqing/ links out of the workspace: nothing is cached or spilled there; pandas reads the file
     shape = csv_shape(path)
-    head = read_table(path, nrows=2000, sample=True)
-    if any(n.startswith("表头在") for n in head.notes):
-        return None
+    plain = csv_sample(path, SAMPLE_ROWS)  # the first rows typed as pandas types them, read without pandas when simply written
+    if plain is not None:
+        types = {c: PLAIN_TYPES[k] for c, k in zip(plain.columns, plain.kinds, strict=True)}
+    else:
+        head = read_table(path, nrows=SAMPLE_ROWS, sample=True)
+        if any(n.startswith("表头在") for n in head.notes):
+            return None
+        types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
     con = con or _connect(folder / "spill")
     source = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
-    types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
     for attempt in ("as sampled", "exact integers", "numbers as decimals", "all text"):
         if attempt == "numbers as decimals":
             types = {c: "DOUBLE" if t == "BIGINT" else t for c, t in types.items()}
@@ -318,6 +345,9 @@ def _need(t: BigTable, cols: list[str]) -> None:
         _need_columns(t.head(0), cols)
 
 
+NUMERIC_OPS = ("numeric", "not_numeric", "blank_or_numeric", "blank_or_not_numeric")
+
+
 def _cond(t: BigTable, cond: dict[str, Any]) -> str:
     col, op, v = str(cond.get("column")), cond.get("op"), cond.get("value")
     _need(t, [col])
@@ -330,7 +360,11 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         return _compare(op, _num(col), f"(SELECT {STAT_SQL[v['stat']]}({_num(v['column'])}) FROM ({t.sql}))")
     if isinstance(v, dict) and "column" in v:
         _need(t, [v["column"]])
+        if op in ("eq", "ne") and "VARCHAR" in (t.types.get(col), t.types.get(v["column"])):
+            raise NoSql  # text against text, compared the pandas way
         return _compare(op, _num(col), _num(v["column"]))
+    if op in NUMERIC_OPS or isinstance(v, list) and op in ("contains", "not_contains"):
+        raise NoSql
     if isinstance(v, dict) or isinstance(cond.get("value2"), dict) or hasattr(v, "year"):
         raise NoSql  # dates are parsed the pandas way
     if op in ("in", "not_in"):
@@ -341,11 +375,12 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         fn = {"startswith": "starts_with", "endswith": "ends_with"}.get(op, "contains")
         m = f"COALESCE({fn}({_text(col)}, {lit(str(v))}), FALSE)"
         return f"NOT {m}" if op == "not_contains" else m
-    if op == "between":
+    if op in ("between", "not_between"):
         lo, hi = v, cond.get("value2")
         if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (lo, hi)):
             raise NoSql
-        return f"COALESCE({_num(col)} >= {lit(lo)} AND {_num(col)} <= {lit(hi)}, FALSE)"
+        inside = f"COALESCE({_num(col)} >= {lit(lo)} AND {_num(col)} <= {lit(hi)}, FALSE)"
+        return inside if op == "between" else f"NOT {inside}"
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return _compare(op, _num(col), lit(v))
     if op in ("eq", "ne"):  # the value as written when the column has it, else the same value in another case
