@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from modes import opspec
 from modes.lazyre import LazyPattern as Lazy
 from modes.lazyre import lazy
 from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
@@ -125,7 +126,7 @@ AGG_EN = {"sum": "total", "mean": "mean", "count": "count"}
 # ---------------------------------------------------------------- charts no tool draws
 
 # chart kinds no tool draws: said plainly, with the kinds that can be drawn (never another chart in their place)
-UNSUPPORTED_CHARTS = (("热力图", "热力图"), ("热图", "热力图"), ("heatmap", "heatmap"), ("heat map", "heatmap"), ("雷达图", "雷达图"),
+UNSUPPORTED_CHARTS = (("雷达图", "雷达图"),
                       ("radar chart", "radar chart"), ("箱线图", "箱线图"), ("箱形图", "箱线图"), ("box plot", "box plot"), ("boxplot", "box plot"),
                       ("直方图", "直方图"), ("histogram", "histogram"), ("词云", "词云"), ("word cloud", "word cloud"), ("桑基图", "桑基图"),
                       ("气泡图", "气泡图"), ("bubble chart", "bubble chart"), ("地图", "地图"))
@@ -134,17 +135,17 @@ UNSUPPORTED_RX = _rx(*(w for w, _ in UNSUPPORTED_CHARTS))
 
 @operation
 class UnsupportedChart(OpSpec):
-    """热力图 / heatmap: said plainly, with the charts that can be drawn; the whole request describes that chart, so no
+    """雷达图 / box plot: said plainly, with the charts that can be drawn; the whole request describes that chart, so no
     other operation is read from it (registered first: it owns the text)."""
 
     name = "chart_unsupported"
     family = "explore"
     label = {"zh": "画图", "en": "chart"}
-    words = {"zh": ("热力图",), "en": ("heatmap",)}
-    slots = (Slot("kind", "text", "暂不支持画这种图（热力图、雷达图、箱线图、直方图等都还不能画）。能画的是柱状图、折线图、饼图和散点图，"
+    words = {"zh": ("雷达图",), "en": ("radar chart",)}
+    slots = (Slot("kind", "text", "暂不支持画这种图（雷达图、箱线图、直方图等都还不能画）。能画的是柱状图、折线图、饼图、散点图和热力图（带色阶的表），"
                   "例如按类别汇总后画柱状图。要改画其中哪一种？请说明横轴和数值各用哪一列。",
-                  "This kind of chart is not supported (heatmaps, radar charts, box plots, histograms cannot be drawn yet). "
-                  "Bar, line, pie and scatter charts can, e.g. a bar chart of a total per category. Which one, with which columns?", gap="chart_kind"),)
+                  "This kind of chart is not supported (radar charts, box plots, histograms cannot be drawn yet). "
+                  "Bar, line, pie, scatter charts and heat maps (a table with a colour scale) can, e.g. a bar chart of a total per category. Which one, with which columns?", gap="chart_kind"),)
     model_may_propose = False
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
@@ -398,7 +399,7 @@ class Share(OpSpec):
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         m = unquoted(SHARE_RX, text)
-        if m is None or unquoted(GROWTH_RX, text):
+        if m is None or unquoted(GROWTH_RX, text) or PIE_RX.search(text):  # 各郡面积占比的饼图: the pie shows the shares
             return None
         from modes.ops import _blank, _id_like
 
@@ -771,7 +772,7 @@ BUCKET_RX = _lazy(
 )
 MONTHLY_WORD = _lazy(r"(?P<zh>月|季度|年|周)(?=度?(?:环比|同比|增长))")  # 月环比, 季度同比
 EN_UNIT = {"month": "month", "year": "year", "annual": "year", "quarter": "quarter", "week": "week", "weekday": "weekday", "day of": "weekday"}
-CHART_RX = _rx("柱状图", "条形图", "柱形图", "折线图", "趋势图", "饼图", "饼状图", "散点图", "画图", "作图", "画个图", "画一个图", "做个图", "图表",
+CHART_RX = _rx("柱状图", "条形图", "柱形图", "折线图", "趋势图", "走势图", "饼图", "饼状图", "散点图", "热力图", "热图", "heatmap", "heat map", "画图", "作图", "画个图", "画一个图", "做个图", "图表",
                "bar chart", "line chart", "pie chart", "scatter plot", "scatter chart", "chart", "plot", "graph")
 
 
@@ -2003,40 +2004,187 @@ def test_sentence(f: dict[str, Any], lang: str) -> str:
 
 # ---------------------------------------------------------------- charts
 
-CHART_AUX = _lazy(r"制作|绘制|画出|生成|展示|显示|变化趋势|走势|趋势|分布情况|分布|可视化|visuali[sz]e|showing|show", re.I)
-COUNT_RX = _lazy(r"数量|次数|个数|多少|分布|频数|count|number of|how many|distribution", re.I)
-CHART_KIND = (("散点", "scatter"), ("scatter", "scatter"), ("饼", "pie"), ("pie", "pie"), ("折线", "line"), ("趋势图", "line"), ("line", "line"),
+CHART_AUX = _lazy(r"(?<![a-z])(?:draw|make|create|produce|build)(?![a-z])|制作|绘制|画出|生成|展示|显示|一张|一幅|一个|变化趋势|走势|趋势|分布情况|分布|可视化|visuali[sz]e|showing|show", re.I)
+CHART_KIND = (("热力", "heatmap"), ("热图", "heatmap"), ("heatmap", "heatmap"), ("heat map", "heatmap"), ("散点", "scatter"),
+              ("scatter", "scatter"), ("饼", "pie"), ("pie", "pie"), ("折线", "line"), ("趋势图", "line"), ("走势图", "line"), ("line", "line"),
               ("柱", "bar"), ("条形", "bar"), ("bar", "bar"))
+# the roles written out: 以X为横轴 / Y为纵轴 / 颜色代表Z, X on the x axis, colour by Z
+AXIS_AFTER = {"x": _lazy(r"\s*(?:为|作为|做|当|是)\s*(?:横轴|横坐标|x\s*轴)|\s+(?:on|along) the (?:x[- ]axis|horizontal axis)", re.I),
+              "y": _lazy(r"\s*(?:为|作为|做|当|是)\s*(?:纵轴|纵坐标|y\s*轴)|\s+(?:on|along) the (?:y[- ]axis|vertical axis)", re.I)}
+AXIS_BEFORE = {"x": _lazy(r"(?:横轴|横坐标|x\s*轴|x[- ]axis)\s*(?:为|是|用|:|：|is|=)?\s*$", re.I),
+               "y": _lazy(r"(?:纵轴|纵坐标|y\s*轴|y[- ]axis)\s*(?:为|是|用|:|：|is|=)?\s*$", re.I),
+               "colour": _lazy(r"(?:(?:颜色|色彩|色块)(?:的?深浅|的?深度)?\s*(?:代表|表示|对应|为|是|反映)|colou?r(?:ed)? (?:by|shows?|represents?))"
+                              r"\s*(?:的|各自的|the)?\s*(?:平均|总|合计|average|mean|total)?\s*$", re.I)}
+AXIS_WORDS = _lazy(r"以|横轴|横坐标|纵轴|纵坐标|[xy]\s*轴|[xy][- ]axis|(?:horizontal|vertical) axis|颜色(?:的?深浅|的?深度)?\s*(?:代表|表示|对应|反映)|"
+                   r"colou?r(?:ed)? (?:by|shows?|represents?)", re.I)
 
 
-CHART_COUNT = _lazy(r"人数|个数|数量|次数|件数|单数|笔数|多少|频数|count|number of|how many", re.I)
+def _axes(text: str, hits: list[Any]) -> dict[str, str]:
+    """The columns given a role in words: {"x": …, "y": …, "colour": …}."""
+    out: dict[str, str] = {}
+    for h in hits:
+        for role in ("x", "y"):
+            if AXIS_AFTER[role].match(text, h.end):
+                out.setdefault(role, h.column)
+        for role, rx in AXIS_BEFORE.items():
+            if rx.search(text[max(0, h.start - 16) : h.start]):
+                out.setdefault(role, h.column)
+    return out
 
 
-def _chart_clause_measure(text: str, m: re.Match[str], nums: list[Any]) -> list[str] | None:
-    """The measure named in the chart's own clause (画个饼图看人数分布 -> the row count; pie chart of revenue ->
-    revenue), when the request names other figures elsewhere; None when the clause names none."""
-    lo = max((text.rfind(c, 0, m.start()) for c in ",，;；。"), default=-1) + 1
-    his = [i for i in (text.find(c, m.end()) for c in ",，;；。") if i >= 0]
-    hi = min(his) if his else len(text)
-    inside = [h.column for h in nums if lo <= h.start < hi]
-    if inside:
-        return inside[:1]
-    count = CHART_COUNT.search(text, lo, hi)
-    return ["行数"] if count else None
+PIE_SHARE = _lazy(SHARE_RX.pattern + r"|比例|(?<![a-z])(?:shares?|proportions?|percentages?)(?![a-z])", re.I)
+PIE_RX = _lazy(r"饼图|饼状图|(?<![a-z])pie(?![a-z])", re.I)
+CHART_NAMES = {"bar": ("柱状图", "bar chart"), "line": ("折线图", "line chart"), "pie": ("饼图", "pie chart"), "scatter": ("散点图", "scatter plot"),
+               "heatmap": ("热力图", "heat map")}
+# a count of rows: 人次 / 人数 / 次数 / number of … (a column of that name is a column, found first)
+CHART_COUNT = _lazy(r"人数|人次|次数|个数|数量|件数|单数|笔数|条数|记录数|行数|频数|频次|计数|多少(?:人|次|个|条|笔|家|件)|"
+                    r"(?<![a-z])(?:count|counts|headcount|number of|how many|rows)(?![a-z])", re.I)
+COUNT_RX = _lazy(CHART_COUNT.pattern + r"|分布|密度|distribution|density", re.I)
+CHART_DESC = _lazy(r"降序|倒序|从高到低|从大到小|由高到低|由大到小|从多到少|由多到少|(?<![a-z])(?:descending|largest first|highest first)(?![a-z])", re.I)
+CHART_ASC = _lazy(r"升序|从低到高|从小到大|由低到高|由小到大|从少到多|由少到多|(?<![a-z])(?:ascending|smallest first|lowest first)(?![a-z])", re.I)
+CHART_SORT = _lazy(r"(?:进行|来)?(?:排序|排列|排好)|(?<![a-z])(?:sorted|sort(?:ed)? (?:it|them|the bars)|in order|ordered)(?![a-z])", re.I)
+CHART_TOP = _lazy(r"(?:(?:最多|最高|最大|最好)的)?(?:前|(?<![a-z])top\s*)(?P<n>\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|项|大)?", re.I)
+CHART_MARK = _lazy(r"标注出?|标出|标记出?|标明|突出显示|突出|高亮|(?<![a-z])(?:highlight(?:ing)?|mark(?:ing)?|label(?:ling)?)(?![a-z])", re.I)
+
+
+def _clause(text: str, at: int) -> tuple[int, int]:
+    """The clause (between commas and stops) holding position `at`."""
+    lo = max((text.rfind(c, 0, at) for c in ",，;；。"), default=-1) + 1
+    his = [i for i in (text.find(c, at) for c in ",，;；。") if i >= 0]
+    return lo, min(his) if his else len(text)
+
+
+MEASURE_SAID = _lazy(r"纵轴|纵坐标|y\s*轴|(?<![a-z])y[- ]axis|颜色|colou?r", re.I)
+
+
+def _chart_measures(text: str, m: re.Match[str], named: list[Any], hits: list[Any]) -> tuple[list[str], list[tuple[int, int]]]:
+    """What a chart draws, in the order written: the numeric columns named and the row count (人数 / 次数 / number of),
+    read first in the clause that says what the values are (纵轴用…, 颜色代表…), then in the chart's own clause (画个饼图看
+    人数分布), then in the whole request; with the spans of the count words read."""
+    cols = [(h.start, h.end) for h in hits]
+    counts = [c for c in CHART_COUNT.finditer(text) if _free(cols, *c.span())]
+    clauses = [_clause(text, x.start()) for x in MEASURE_SAID.finditer(text)] + [_clause(text, m.start()), (0, len(text))]
+    for lo, hi in clauses:
+        found = sorted([(h.start, h.column) for h in named if lo <= h.start < hi] + [(c.start(), "行数") for c in counts if lo <= c.start() < hi])
+        if found:
+            return list(dict.fromkeys(c for _, c in found)), [c.span() for c in counts if lo <= c.start() < hi]
+    weak = [c.span() for c in COUNT_RX.finditer(text) if _free(cols, *c.span())]  # 各地区的地震分布 / 记录密度: rows per category
+    return (["行数"], weak) if weak else ([], [])
+
+
+def _compared(text: str, h: Any) -> bool:
+    """A column written before a comparison (满意度超过0.7): a condition's column, never what a chart draws."""
+    from modes.conditions import ANY_OP
+
+    i = h.end + (1 if text[h.end : h.end + 1] == "的" else 0)
+    return bool(ANY_OP.match(text, i)) and not re.match(r"\s*(?:是|为|is|of)(?![a-z])", text[i:], re.I)
+
+
+SORT_BY_BEFORE = _lazy(r"(?:按照|按|根据|依照|(?<![a-z])(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?) by(?: the)?)\s*$", re.I)
+
+
+def _chart_order(text: str, hits: list[Any], kind: str | None) -> tuple[dict[str, Any], list[tuple[int, int]], Any]:
+    """How the chart's categories are ordered and marked: 降序排列 (by the measure), 按年份排序 (by the column named),
+    标注前5 (the five largest coloured: bars and slices only), 前5 (only the five largest). Returns the args, the
+    spans read and the hit of the column named to sort by (None when none is)."""
+    args: dict[str, Any] = {}
+    spans: list[tuple[int, int]] = []
+    by = next((h for h in hits if SORT_BY_BEFORE.search(text[max(0, h.start - 12) : h.start])
+               and (CHART_SORT.match(text, h.end) or re.match(r"\s*(?:进行|来)?\s*(?:升序|降序)?\s*(?:排序|排列)|\s*$|\s*[,，]", text[h.end :]))
+               and (CHART_SORT.match(text, h.end) or re.match(r"\s*(?:进行|来)?\s*(?:升序|降序)?\s*(?:排序|排列)", text[h.end :])
+                    or re.search(r"(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?) by(?: the)?\s*$", text[: h.start], re.I))), None)
+    for rx in (CHART_DESC, CHART_ASC, CHART_SORT):
+        spans += [x.span() for x in rx.finditer(text)]
+    desc, asc = CHART_DESC.search(text), CHART_ASC.search(text)
+    if by is not None:
+        args.update(sort="column", sort_column=by.column, ascending=not desc)
+        spans.append((by.start, by.end))
+    elif desc or asc or CHART_SORT.search(text):
+        args.update(sort="measure", ascending=bool(asc and not desc))
+    top = CHART_TOP.search(text)
+    mark = CHART_MARK.search(text)
+    timed = bool(top and re.match(r"\s*(?:年|个?月|季度?|天|周|(?<![a-z])(?:years?|months?|quarters?|days?|weeks?))", text[top.end() :], re.I))
+    if top and (kind in ("scatter", "heatmap", "line") or timed):  # 前2年 may be the first two years: asked about, never guessed or dropped
+        args["cannot_mark"] = True
+        spans += [top.span()] + ([mark.span()] if mark else [])
+    elif top:
+        from modes.text import parse_number
+
+        args.update(top=int(parse_number(top.group("n")) or 0) or None, mark=bool(mark))
+        spans += [top.span()] + ([mark.span()] if mark else [])
+        args.setdefault("sort", "measure")
+        args.setdefault("ascending", False)
+    return args, spans, by
 
 
 PER_COLUMN = _lazy(r"每列|各列|每一列|每个月|每月|各月|每一年|每年|各年|(?<![a-z])(?:each|every|per) (?:column|month|year)(?![a-z])", re.I)
 YEAR_NAMED = _lazy(r"^(?:year|years|yr|年份|年度|年)$", re.I)
 
 
+def _year_column(sheet: Any, hits: list[Any]) -> str | None:
+    """每年 on a table with a column of whole years and no date column: that column is the year."""
+    if sheet.dates:
+        return None
+    named = [h.column for h in hits if h.column in sheet.numeric and _categories(sheet, h.column)]
+    years = named or [c for c in sheet.columns if YEAR_NAMED.search(c) or c in sheet.numeric and _categories(sheet, c)]
+    return years[0] if len(years) == 1 or named else None
+
+
+OF_WORD = _lazy(r"(?:的|of the|of)\s*(?P<w>[\u4e00-\u9fff]{2,8}|[A-Za-z][A-Za-z ]{1,20}?)(?=占比|比例|分布|情况|的|[，,。？?；;]|$|\s)", re.I)
+CJK_RUN = _lazy(r"[\u4e00-\u9fff]")
+WORD_TAIL = _lazy(r"(?:占比|比例|分布|情况|总和|总数|合计|平均|数量|总量)+$")
+
+
+def _said_column(raw: str, sheet: Any, numeric: bool) -> str | None:
+    """A column a word names in the sheet's own or the other language (面积 -> Area (Square km)); the gate restates
+    every translation, so a word read this way never runs silently."""
+    for k in range(min(len(raw), 8), 0 if CJK_RUN.match(raw) else 1, -1):
+        col, how, _ = resolve_column(raw[:k], sheet)
+        if col and how in ("exact", "synonym", "partial", "translated") and (col in sheet.numeric) == numeric:
+            return col
+    return None
+
+
+def _said_key(text: str, sheet: Any) -> tuple[str | None, tuple[int, int]]:
+    """各个郡 / 各国 / by county: the key written after a BY word, read across languages when no name matched."""
+    from modes.ops import BY_WORD
+
+    for b in BY_WORD.finditer(text):
+        w = re.match(r"\s*(?:个|一个)?(?P<w>[\u4e00-\u9fff]{1,4}?|[A-Za-z]+)(?=的|中|在|[，,。？?\s]|$)", text[b.end() :])
+        if w:
+            col = _said_column(WORD_TAIL.sub("", w.group("w")) or w.group("w"), sheet, numeric=False)
+            if col:
+                return col, (b.start(), b.end() + w.end())
+    return None, (0, 0)
+
+
+def _said_measure(text: str, sheet: Any) -> tuple[str | None, tuple[int, int]]:
+    """的面积占比 / 获得的金牌数: the numeric column a word after 的 (or of) names, read across languages."""
+    for m in OF_WORD.finditer(text):
+        raw = WORD_TAIL.sub("", m.group("w").strip())
+        col = _said_column(raw, sheet, numeric=True) if len(raw) >= 2 else None
+        if col:
+            return col, m.span("w")
+    return None, (0, 0)
+
+
 @operation
 class Chart(OpSpec):
+    """柱状图 / 折线图 / 饼图 / 散点图 / 热力图: the measure named (a row count for 人次 / 人数 / number of), per the key
+    named, after the request's filters; sorted, cut to the top N or with the top N marked when asked."""
+
     name = "chart"
     family = "explore"
     label = {"zh": "图表", "en": "chart"}
-    words = {"zh": ("柱状图", "折线图", "饼图", "散点图", "图表"), "en": ("chart", "plot")}
-    slots = (Slot("y", "columns", "图上画哪一列的数值？", "Which numeric column should the chart show?", numeric=True),)
+    words = {"zh": ("柱状图", "折线图", "饼图", "散点图", "热力图", "图表"), "en": ("chart", "plot", "heatmap")}
+    slots = (Slot("y", "columns", "图上画哪一列的数值？（也可以回答“行数”，即每类的行数）",
+                  "Which numeric column should the chart show? (or “count”, the number of rows per category)", numeric=True),
+             Slot("x", "column", "横轴（分类）用哪一列？例如按区域画柱状图。", "Which column goes on the x axis (categories)?", required=False),
+             Slot("keys", "columns", "热力图的横轴和纵轴要用两个分类列（例如地区、类别），颜色代表汇总的数值。横轴和纵轴各用哪一列？",
+                  "A heat map needs two category columns for its axes (e.g. region, category); the colour shows the measure. Which two columns?",
+                  required=False, gap="axes"))
     main_slot = "y"
+    draws_rows = True
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         m = unquoted(CHART_RX, text)
@@ -2044,58 +2192,159 @@ class Chart(OpSpec):
             return None
         low = text.casefold()
         used = [x.span() for rx in (CHART_RX, CHART_AUX) for x in rx.finditer(text)]
-        kind = next((k for w, k in CHART_KIND if w in low), None)
+        named = sorted({k: low.find(w) for w, k in reversed(CHART_KIND) if w in low}.items(), key=lambda kv: kv[1])
+        kind = named[0][0] if named else None
         series = _series_of(sheet)
-        unit_m = BUCKET_RX.search(text)
         keys, by_spans = _by_keys(text, hits, sheet, used)
-        nums = [h.column for h in _cols(hits, sheet, used + by_spans, numeric=True)]
-        cats = [h.column for h in _cols(hits, sheet, used + by_spans, numeric=False)]
-        args: dict[str, Any] = {"kind": kind or ("line" if unit_m or series is not None else "bar"), "agg": _agg(text)}
+        order, order_spans, sort_hit = _chart_order(text, hits, kind)
+        used += order_spans
+        free = [h for h in hits if _free(by_spans, h.start, h.end) and not _compared(text, h) and h is not sort_hit]
+        args: dict[str, Any] = {"kind": kind or ("line" if BUCKET_RX.search(text) or series is not None else "bar"), "agg": _agg(text), **order}
+        if len(named) > 1:  # 柱状图和饼图: each kind named is drawn from the same figures
+            args["also"] = [k for k, _ in named[1:]]
+        if "pie" in [args["kind"], *args.get("also", [])]:  # a pie's slices are the shares: 占比 / share is what it shows
+            used += [x.span() for x in PIE_SHARE.finditer(text)]
+        axes = _axes(text, free)
         if series is not None:
-            label_col, rows, row_spans = wide_rows(text, sheet)
-            first, last, range_spans = period_range(text, hits, series)
-            named = list(dict.fromkeys(h.column for h in hits if h.column in series.columns and _free(range_spans, h.start, h.end)))
-            if named and not rows and not first and label_col:  # 对比2010年和2020年所有行业: the rows along x, one series per period named
-                args.update(kind=kind or "bar", x=label_col, y=named, columns=True)
-                used += [x.span() for x in re.finditer(r"对比|比较|相比|compare|versus|\bvs\b", text, re.I)]
+            used += self._wide(text, hits, sheet, series, kind, args)
+        elif args["kind"] == "heatmap" and (axes or AXIS_WORDS.search(text) and re.search(r"轴|axis|颜色|colou?r", text, re.I)):
+            used += self._by_axes(text, sheet, axes, [h.column for h in free], args)
+        else:
+            used += self._measure(text, m, free, sheet, keys, axes, args, hits)
+            used += [a.span() for a in AXIS_WORDS.finditer(text)]  # 纵轴用 / 以…为横轴: the chart's own words
+        if args.get("sort") == "column":  # 按年份排序 / sorted by region: the categories, or the value drawn; nothing else
+            col = args.pop("sort_column")
+            measures = [c for c in args.get("y") or []]
+            if col == args.get("x") or args.get("unit") and YEAR_NAMED.search(col) or col in (args.get("keys") or []):
+                args["sort"] = "key"
+            elif measures == [col]:
+                args["sort"] = "measure"
             else:
-                args.update(wide=True, rows=rows[:5], label_column=label_col, y=["数值"], first=first, last=last)
-                used += row_spans + range_spans
-        elif args["kind"] == "scatter":
-            args.update(x=nums[0] if nums else None, y=nums[1:2])
-        elif unit_m and not any(h.start < unit_m.end() and unit_m.start() < h.end for h in hits):
-            dated = _date_column(hits, sheet)
+                args.pop("sort")
+                args.pop("ascending", None)
+                used = [u for u in used if u != (sort_hit.start, sort_hit.end)]
+        drawn = {c for c in (args.get("x"), *(args.get("y") or []), *(args.get("keys") or [])) if c}
+        if series is not None:
+            drawn = {h.column for h in hits}
+        spans = used + by_spans + [(h.start, h.end) for h in hits if h.column in drawn and (series is not None or h in free)]
+        return Found(m.start(), self.name, args, tuple(spans))
+
+    def _wide(self, text: str, hits: list[Any], sheet: Any, series: Any, kind: str | None, args: dict[str, Any]) -> list[tuple[int, int]]:
+        """A wide table (one column per period): the rows named along x, or the periods along x."""
+        label_col, rows, row_spans = wide_rows(text, sheet)
+        first, last, range_spans = period_range(text, hits, series)
+        named = list(dict.fromkeys(h.column for h in hits if h.column in series.columns and _free(range_spans, h.start, h.end)))
+        if named and not rows and not first and label_col:  # 对比2010年和2020年所有行业: the rows along x, one series per period named
+            args.update(kind=kind or "bar", x=label_col, y=named, columns=True)
+            return [x.span() for x in re.finditer(r"对比|比较|相比|compare|versus|\bvs\b", text, re.I)]
+        args.update(wide=True, rows=rows[:5], label_column=label_col, y=["数值"], first=first, last=last)
+        return row_spans + range_spans
+
+    def _by_axes(self, text: str, sheet: Any, axes: dict[str, str], named: list[str], args: dict[str, Any]) -> list[tuple[int, int]]:
+        """以X为横轴，Y为纵轴，颜色代表Z: each role filled by the column written for it, or left open to ask; a heat
+        map's two axes are categories (a category named without a role, as an answer, fills a free axis) and its colour the measure."""
+        x, y, colour = axes.get("x"), axes.get("y"), axes.get("colour")
+        cats = [c for c in dict.fromkeys((x, y, *named)) if c and c not in sheet.numeric and c not in sheet.dates][:2]
+        args.update(x=cats[0] if len(cats) == 2 else None, keys=cats if len(cats) == 2 else None,
+                    y=[colour] if colour and colour in sheet.numeric else [], agg="mean" if MEAN_WORDS.search(text) else "sum")
+        if not args["y"] and not colour and COUNT_RX.search(text):
+            args.update(y=["行数"], agg="count")
+        return [a.span() for a in AXIS_WORDS.finditer(text)]
+
+    def _measure(self, text: str, m: re.Match[str], free: list[Any], sheet: Any, keys: list[str], axes: dict[str, str],
+                 args: dict[str, Any], hits: list[Any]) -> list[tuple[int, int]]:
+        """What is drawn against what: the key(s), the measure named (or the row count), for each kind; the spans of
+        the words read for them."""
+        spans: list[tuple[int, int]] = []
+        nums = [h.column for h in free if h.column in sheet.numeric and h.column not in keys]
+        cats = [h.column for h in free if h.column not in sheet.numeric and h.column not in sheet.dates and h.column not in keys]
+        if args["kind"] == "scatter":
+            named = list(dict.fromkeys(nums))
+            args.update(x=named[0] if named else None, y=named[1:2])
+            return spans
+        unit_m = BUCKET_RX.search(text)
+        if unit_m and any(h.start < unit_m.end() and unit_m.start() < h.end for h in hits):  # 按年龄: a column, not a period
+            unit_m = None
+        year = _year_column(sheet, free) if unit_m and _unit_of(unit_m) == "year" else None
+        if unit_m and not year:
+            dated = _date_column(free, sheet)
             y = [c for c in nums if c != dated and c not in sheet.dates and not YEAR_NAMED.search(c)][:1]  # 每年的平均名次: never the mean of Year
             args.update(unit=_unit_of(unit_m), date_column=dated, y=y)
-            used.append(unit_m.span())
-        else:
-            args.update(x=(keys or cats or [None])[0], y=nums[:2])
-            own = _chart_clause_measure(text, m, _cols(hits, sheet, used + by_spans, numeric=True))
-            if own is not None:  # 每个城市的人数和平均工资，画个饼图看人数分布: what the chart's own clause names
-                args.update(y=own) if own != ["行数"] else args.update(agg="count", y=own)
-            elif not nums and COUNT_RX.search(text):  # 各地区的地震数量分布: rows per category
-                args.update(agg="count", y=["行数"])
-        return Found(m.start(), self.name, args, tuple(used + by_spans + [(h.start, h.end) for h in hits]))
+            args.setdefault("sort", None)
+            return spans
+        if year:  # 每年的平均名次 over a Year column of whole years: the years are the categories
+            keys, nums = [year], [c for c in nums if c != year]
+        groups = list(dict.fromkeys(keys + cats)) or [c for c in dict.fromkeys(nums) if _categories(sheet, c)][:1]
+        if not groups:  # 各个郡 / 各国: a key named in the other language
+            key, span = _said_key(text, sheet)
+            groups, spans = ([key], spans + [span]) if key else (groups, spans)
+        if axes.get("x"):  # 以科室为横轴: the axis named first
+            groups = [axes["x"]] + [g for g in groups if g != axes["x"]]
+        y, counted = _chart_measures(text, m, [h for h in free if h.column in nums and h.column not in groups], free)
+        spans += counted
+        if not y or y == ["行数"] and not counted:  # 各郡的面积占比 / 获得的金牌数: a measure named in the other language
+            col, span = _said_measure(text, sheet)
+            y, spans = ([col], spans + [span]) if col and col not in groups else (y, spans)
+        if len(y) > 1 and args["kind"] in ("pie", "heatmap"):
+            y = []  # 各城市的人数和平均月薪，画饼图: a pie shows one figure, which one is asked, never picked
+        elif len(y) > 2:
+            y = y[:2]
+        if y == ["行数"]:
+            args["agg"] = "count"
+        elif args["agg"] == "count":  # the count words were read as the row count: the columns are added up or averaged
+            args["agg"] = "mean" if MEAN_WORDS.search(text) else "sum"
+        args.update(x=groups[0] if groups else None, y=y)
+        if args["kind"] == "heatmap" and len(groups) > 1:
+            args["keys"] = groups[:2]
+        return spans
 
     def gaps(self, args: dict[str, Any]) -> list[str]:
         if args.get("wide"):
             return []
         out = [] if args.get("y") else ["y"]
-        if not args.get("unit") and not args.get("x"):
+        if args.get("also") and not {args["kind"], *args["also"]} <= {"bar", "line", "pie"} or args.get("also") and len(args.get("y") or []) > 1:
+            out.append("chart_kind")  # 散点图和柱状图 / two figures on a bar and a pie: which chart is asked
+        if args["kind"] == "heatmap" and not args.get("keys") and not args.get("x"):
+            out.append("axes")
+        elif not args.get("unit") and not args.get("x"):
             out.append("x")
+        if args.get("top") is None and "top" in args:
+            out.append("top")
+        if args.get("cannot_mark"):
+            out.append("mark")
         return out
 
     def question(self, slot: str, lang: str) -> str | None:
-        if slot == "x":
-            return _zh(lang, "横轴（分类）用哪一列？例如按区域画柱状图。", "Which column goes on the x axis (categories)?")
+        if slot == "top":
+            return _zh(lang, "要标出前几名？", "How many of the largest should be marked?")
+        if slot == "chart_kind":
+            return _zh(lang, "这几种图没法用同一份数据一起画（散点图、热力图要单独画，两个数值也只能画在柱状图或折线图上）。先画哪一种？",
+                       "These charts cannot be drawn from the same figures together (scatter plots and heat maps stand alone; two figures fit a bar or line chart). Which one first?")
+        if slot == "mark":
+            return _zh(lang, "“前几名”在这里没法照做：折线图、散点图和热力图不能标出或只画前几名，按时间的“前几年/前几个月”也可能是指最早的几期。"
+                       "要改成柱状图标出数值最大的几项，还是改成筛选某段时间？",
+                       "The top few cannot be done here: line, scatter charts and heat maps cannot mark or keep only the top few, and "
+                       "“the first years/months” may mean the earliest periods. A bar chart marking the largest, or a filter on a period?")
         return super().question(slot, lang)
 
+    def answer_word(self, slot: str, text: str) -> str | None:
+        if slot == "y" and CHART_COUNT.fullmatch(text.strip()):  # 行数 / 人数 / count: the rows of each category
+            return "行数"
+        return None
+
+    def answer_join(self, slot: str, words: str, args: dict[str, Any]) -> str:
+        if slot == "y":  # the clause that says what the values are is read before any other
+            return f"，颜色代表 {words}" if args.get("kind") == "heatmap" else f"，纵轴用 {words}"
+        return f"，横轴用 {words}" if slot == "x" else f" {words}"
+
     def phrase(self, args: dict[str, Any], lang: str) -> str:
-        kind = {"bar": ("柱状图", "bar chart"), "line": ("折线图", "line chart"), "pie": ("饼图", "pie chart"), "scatter": ("散点图", "scatter plot")}[args["kind"]]
+        kind = CHART_NAMES[args["kind"]]
+        if args.get("also"):  # 柱状图和饼图
+            kind = ("和".join(CHART_NAMES[k][0] for k in [args["kind"], *args["also"]]), " and ".join(CHART_NAMES[k][1] for k in [args["kind"], *args["also"]]))
         if args.get("wide"):
             rows = "、".join(args.get("rows") or []) or "各行"
             return _zh(lang, f"画 {rows} 各期数值的{kind[0]}，写入 outputs/ 下的新 xlsx（Excel 原生图表）", f"a {kind[1]} of {rows} across the periods, as a new xlsx in outputs/")
-        y = "、".join(args.get("y") or [])
+        y = _sep(lang).join("row count" if c == "行数" and lang == "en" else c for c in args.get("y") or [])
         if args.get("columns"):
             return _zh(lang, f"画各 {args.get('x')} 的 {y} 的{kind[0]}（每列一组柱子），写入 outputs/ 下的新 xlsx（Excel 原生图表）",
                        f"a {kind[1]} of {y} for each {args.get('x')} (one series per column), as a new xlsx in outputs/")
@@ -2103,61 +2352,120 @@ class Chart(OpSpec):
             return _zh(lang, f"画 {args.get('x')} 与 {y} 的散点图，写入 outputs/ 下的新 xlsx", f"a scatter plot of {args.get('x')} vs {y}, as a new xlsx in outputs/")
         by = f"每{ {'year': '年', 'quarter': '季度', 'month': '月', 'week': '周', 'weekday': '星期'}[args['unit']]}" if args.get("unit") else f"各 {args.get('x')}"
         agg = AGG_ZH.get(args.get("agg", "sum"), "合计")
-        return _zh(lang, f"按{by}汇总 {y}（{agg}），画{kind[0]}，写入 outputs/ 下的新 xlsx（Excel 原生图表）",
-                   f"a {kind[1]} of {y} ({AGG_EN.get(args.get('agg', 'sum'), 'total')}) per {args.get('unit') or args.get('x')}, as a new xlsx in outputs/")
+        if args["kind"] == "heatmap":
+            keys = " × ".join(args.get("keys") or [args.get("x") or ""])
+            return _zh(lang, f"按 {keys} 汇总 {y}（{agg}），写成带色阶的表（热力图；Excel 没有原生热力图，颜色越深数值越大），写入 outputs/ 下的新 xlsx",
+                       f"{y} ({AGG_EN.get(args.get('agg', 'sum'), 'total')}) by {keys} as a table with a colour scale (a heat map; Excel has no native one), "
+                       f"as a new xlsx in outputs/")
+        return _zh(lang, f"按{by}汇总 {y}（{agg}）{self._order_phrase(args, lang)}，画{kind[0]}，写入 outputs/ 下的新 xlsx（Excel 原生图表）",
+                   f"a {kind[1]} of {y} ({AGG_EN.get(args.get('agg', 'sum'), 'total')}) per {args.get('unit') or args.get('x')}"
+                   f"{self._order_phrase(args, lang)}, as a new xlsx in outputs/")
+
+    def _order_phrase(self, args: dict[str, Any], lang: str) -> str:
+        sort, asc = args.get("sort"), args.get("ascending")
+        by = (args.get("x") or "") if sort == "key" else "数值"
+        out = _zh(lang, f"，按{by}{'升序' if asc else '降序'}排列", f", sorted by {'the categories' if sort == 'key' else 'value'} "
+                  f"{'ascending' if asc else 'descending'}") if sort else ""
+        if args.get("top"):
+            n = args["top"]
+            out += _zh(lang, f"，标出最大的 {n} 项" if args.get("mark") else f"，只画最大的 {n} 项",
+                       f", the {n} largest marked" if args.get("mark") else f", only the {n} largest")
+        return out
 
     def stem_label(self, args: dict[str, Any]) -> str:
-        return {"bar": "柱状图", "line": "折线图", "pie": "饼图", "scatter": "散点图"}[args["kind"]]
+        return "热力图" if args["kind"] == "heatmap" else CHART_NAMES[args["kind"]][0]
 
-    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+    def _steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         from modes.operations import output_stem
 
-        kind = args["kind"]
         stem = output_stem(ctx.request, self.stem_label(args))
-        steps: list[StepSpec] = []
-        if args.get("wide"):  # one line (or bar group) per row of the table, the periods along the x axis
-            lab = args.get("label_column")
-            series = _series_of(ctx.sheet)
-            rows = args.get("rows") or []
-            if lab and rows:
-                steps.append(StepSpec("选出要画的行", "filter_rows", "筛选完成", {"conditions": [{"column": lab, "op": "in", "value": rows}]}))
-            if lab and series is not None:
-                cols = list(series.columns)
-                if args.get("first") and args.get("last"):
-                    cols = cols[cols.index(args["first"]) : cols.index(args["last"]) + 1]
-                steps.append(StepSpec("保留名称和各期", "select_columns", "列已选出", {"columns": [lab, *cols]}))
-                steps.append(StepSpec("行列互换", "transpose_table", "转置完成", {"header_column": lab}))
-            title = ("、".join(rows) if rows else "各行") + ("历年变化" if series is not None and series.kind == "year" else "各期变化")
-            steps.append(StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": lab, "y": ["*"], "stem": stem, "title": title}))
-            r = ctx.request
-            if r is not None and r.ops and r.ops[-1].kind != "chart":  # later operations read the table as it was
-                steps.append(StepSpec("回到原表", "profile_dataset", "获取列信息", {"path": r.file, "sheet": r.sheet}))
-            return steps
-        y = args["y"]
-        agg = args.get("agg", "sum")
+        if args.get("wide"):
+            return self._wide_steps(args, ctx, stem)
+        kind, y = args["kind"], args["y"]
         if args.get("columns"):  # the columns as they are, one series each, the rows along x
             return [StepSpec("保留要画的列", "select_columns", "列已选出", {"columns": [args["x"], *y]}),
                     StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": y, "stem": stem})]
         if kind == "scatter":
             return [StepSpec("写入散点图", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": y, "stem": stem})]
-        label = {"sum": "合计", "mean": "平均", "count": "计数"}[agg]
-        if agg == "count" and y == ["行数"] and not args.get("unit"):
-            steps.append(StepSpec("按类别计数", "group_summarize", "汇总完成", {"keys": [args["x"]], "measures": []}))
-            return steps + [StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": ["行数"], "stem": stem})]
+        agg = args.get("agg", "sum")
+        counting = agg == "count" and y == ["行数"]
+        en = getattr(ctx.request, "lang", "zh") == "en"  # result columns and titles in the request's language
+        if kind == "heatmap" and args.get("keys"):  # two keys: a pivot, each cell coloured by its value
+            a = {"rows": args["keys"][:1], "columns": args["keys"][1], "agg": "count" if counting else agg, "totals": False,
+                 **({} if counting else {"value": y[0]})}
+            k1, k2 = args["keys"][:2]
+            what = "rows" if counting and en else y[0]
+            title = f"{what} ({AGG_EN[agg]}, {k1} × {k2})" if en else f"{y[0]}（{AGG_ZH[agg]}，{k1} × {k2}）"
+            return [StepSpec("生成透视表", "pivot_table", "透视表完成", a),
+                    StepSpec("写入色阶表", "write_chart", "图表已生成", {"kind": kind, "x": k1, "y": ["*"], "stem": stem, "title": title})]
+        label = AGG_ZH[agg]
         if args.get("unit"):
-            steps.append(StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", {"column": args["date_column"], "unit": args["unit"], "value": y[0], "agg": agg}))
             x = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期"}[args["unit"]]
-            return steps + [StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": x, "y": [f"{y[0]}_{label}"], "stem": stem})]
-        measures = [{"column": c, "agg": agg} for c in y]
-        steps.append(StepSpec("按类别汇总", "group_summarize", "汇总完成", {"keys": [args["x"]], "measures": measures}))
-        return steps + [StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": [f"{c}_{label}" for c in y], "stem": stem})]
+            measure = [f"{y[0]}_{label}"]
+            steps = [StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", {"column": args["date_column"], "unit": args["unit"], "value": y[0], "agg": agg})]
+        else:
+            x = args["x"]
+            names = {"rows": "rows", "agg": {"sum": "sum", "mean": "mean", "count": "count"}[agg]} if en else {"rows": "行数", "agg": label}
+            measure = [names["rows"] if c == "行数" else f"{c}_{names['agg']}" for c in y]  # the row count comes with every summary
+            steps = [StepSpec("按类别计数" if counting else "按类别汇总", "group_summarize", "汇总完成",
+                              {"keys": [x], "measures": [{"column": c, "agg": agg} for c in y if c != "行数"], **({"lang": "en"} if en else {})})]
+        if args.get("sort"):
+            by = [x] if args["sort"] == "key" else measure[:1]
+            steps.append(StepSpec("排序", "sort_rows", "排序完成", {"by": by, "ascending": bool(args.get("ascending"))}))
+        if args.get("top") and not args.get("mark"):
+            steps.append(StepSpec("取前几名", "top_n", "筛选完成", {"by": measure[0], "n": args["top"], "ascending": False}))
+        mark = {"mark_top": args["top"]} if args.get("top") and args.get("mark") and kind in ("bar", "pie") else {}
+        mark.update({"title": f"{', '.join(measure)} by {x}"} if en else {})
+        steps.append(StepSpec("写入图表", "write_chart", "图表已生成", {"kind": kind, "x": x, "y": measure, "stem": stem, **mark}))
+        for other in args.get("also") or []:  # the same figures drawn again as each further kind named, each in its own file
+            stem2 = output_stem(ctx.request, CHART_NAMES[other][0])
+            more = mark if other in ("bar", "pie") else {k: v for k, v in mark.items() if k == "title"}
+            steps.append(StepSpec(f"写入{CHART_NAMES[other][0]}", "write_chart", "图表已生成", {"kind": other, "x": x, "y": measure, "stem": stem2, **more}))
+        return steps
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        """The chart's steps; when more operations follow, they read the rows the chart was drawn from, never its summary."""
+        steps = self._steps(args, ctx)
+        r = ctx.request
+        i = next((k for k, o in enumerate(r.ops) if o.args is args), None) if r is not None else None
+        if r is None or i is None or i == len(r.ops) - 1:
+            return steps
+        steps.append(StepSpec("回到原表", "profile_dataset", "获取列信息", {"path": r.file, "sheet": r.sheet}))
+        for o in r.ops[:i]:
+            if o.kind == "filter":  # the rows chosen before the chart stay chosen
+                steps += opspec.get("filter").to_steps(o.args, ctx)  # type: ignore[union-attr]
+        return steps
+
+    def _wide_steps(self, args: dict[str, Any], ctx: PlanContext, stem: str) -> list[StepSpec]:
+        """One line (or bar group) per row of the table, the periods along the x axis."""
+        steps: list[StepSpec] = []
+        lab = args.get("label_column")
+        series = _series_of(ctx.sheet)
+        rows = args.get("rows") or []
+        if lab and rows:
+            steps.append(StepSpec("选出要画的行", "filter_rows", "筛选完成", {"conditions": [{"column": lab, "op": "in", "value": rows}]}))
+        if lab and series is not None:
+            cols = list(series.columns)
+            if args.get("first") and args.get("last"):
+                cols = cols[cols.index(args["first"]) : cols.index(args["last"]) + 1]
+            steps.append(StepSpec("保留名称和各期", "select_columns", "列已选出", {"columns": [lab, *cols]}))
+            steps.append(StepSpec("行列互换", "transpose_table", "转置完成", {"header_column": lab}))
+        title = ("、".join(rows) if rows else "各行") + ("历年变化" if series is not None and series.kind == "year" else "各期变化")
+        steps.append(StepSpec("写入图表", "write_chart", "图表已生成", {"kind": args["kind"], "x": lab, "y": ["*"], "stem": stem, "title": title}))
+        return steps
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "write_chart":
             return None
         bars = "".join("\n  " + line for line in facts.get("preview") or [])
-        return _zh(lang, f"已生成{facts['kind_zh']}“{facts['title']}”（Excel 原生图表，{facts['rows']} 个数据点，在 Excel 或 WPS 中打开即可看到）。{bars}\n",
-                   f"Made a {facts['kind']} chart “{facts['title']}” (a native Excel chart, {facts['rows']} data points).{bars}\n")
+        marked = "、".join(str(v) for v in facts.get("marked") or [])
+        if facts["kind"] == "heatmap":
+            return _zh(lang, f"已生成热力图“{facts['title']}”：Excel 没有原生热力图，写成了带色阶的表（{facts['rows']} 行，颜色越深数值越大）。\n",
+                       f"Made a heat map “{facts['title']}”: Excel has no native heat map, so it is a table with a colour scale "
+                       f"({facts['rows']} rows, darker = larger).\n")
+        note = _zh(lang, f"已用另一种颜色标出：{marked}。", f" Marked in another colour: {marked}.") if marked else ""
+        return _zh(lang, f"已生成{facts['kind_zh']}“{facts['title']}”（Excel 原生图表，{facts['rows']} 个数据点，在 Excel 或 WPS 中打开即可看到）。{note}{bars}\n",
+                   f"Made a {facts['kind']} chart “{facts['title']}” (a native Excel chart, {facts['rows']} data points).{note}{bars}\n")
 
 
 # ---------------------------------------------------------------- lookups

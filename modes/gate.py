@@ -827,6 +827,24 @@ def _spec_slot(req: Request, missing: str) -> bool:
     return False
 
 
+def _spec_answer(req: Request, slot: str, body: str) -> str | None:
+    for o in req.ops:
+        spec = opspec.get(o.kind)
+        said = spec.answer_word(slot, body) if spec is not None else None
+        if said:
+            return _spec_join(req, slot, said)
+    return None
+
+
+def _spec_join(req: Request, slot: str, words: str) -> str:
+    """An answer as the asking operation joins it to the request ("，纵轴用 月薪" for a chart's measure)."""
+    for o in req.ops:
+        spec = opspec.get(o.kind)
+        if spec is not None and any(s.missing_name == slot for s in spec.slots):
+            return spec.answer_join(slot, words, o.args)
+    return f" {words}"
+
+
 def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     """The turns with the columns an answer names put where they were asked for; [] when it names none; None when not an answer."""
     asked = [m for m in p.request.missing if m in SLOT_PHRASE or _spec_slot(p.request, m)]
@@ -841,6 +859,9 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     hits = find_columns(m.group("body"), sheet)
     rest = re.sub(r"[\s,，、和与及and&]+", "", _blank(m.group("body"), [(h.start, h.end) for h in hits]), flags=re.I)
     if rest:
+        said = _spec_answer(p.request, asked[0], m.group("body"))
+        if said:  # 行数, to 图上画哪一列的数值？: a word the asking operation understands joins its request
+            return list(p.turns[:-1]) + [f"{p.turns[-1]}{said}"]
         return [] if len(text) <= 12 and re.search(r"列|字段|column", text, re.I) else None
     cols = list(dict.fromkeys(h.column for h in hits))
     turns = list(p.turns)
@@ -853,7 +874,7 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     if asked[0] == "column":  # 找异常值 + 实际销量: the column joins the request that asked for it
         return turns[:-1] + [f"{turns[-1]} {cols[0]}"]
     if asked[0] not in SLOT_PHRASE:  # a slot an operation asked about in its own words: the columns join that request
-        return turns[:-1] + [f"{turns[-1]} {'、'.join(cols)}"]
+        return turns[:-1] + [f"{turns[-1]}{_spec_join(p.request, asked[0], '、'.join(cols))}"]
     return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
 
 

@@ -987,7 +987,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         rule(t)
     out = t.out
     out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans)
-    found = _filter_first(sorted(t.found, key=lambda f: f[0]))
+    found = _rows_before_drawing(_filter_first(sorted(t.found, key=lambda f: f[0])), t.text)
     exports = [o for _, o in found if o.kind == "export"]
     out.ops = [o for _, o in found if o.kind != "export"] + exports[:1]
     for o in out.ops:
@@ -1011,6 +1011,20 @@ def _filter_first(found: list[tuple[int, Op]]) -> list[tuple[int, Op]]:
             j = next(k for k, f in enumerate(rest) if f[1] is g)
             return rest[:j] + [(at, o) for _, o in later] + rest[j:]
     return found
+
+
+LATER_STEP = lazy(lx.SEQUENCE_WORDS + r"|(?<![a-z])(?:then|after that|afterwards)(?![a-z])", re.I | re.A)
+
+
+def _rows_before_drawing(found: list[tuple[int, Op]], text: str) -> list[tuple[int, Op]]:
+    """画散点图…并筛选出成功率超过70%的点: the rows are chosen before an operation that draws them, wherever the filter was
+    written, unless it is said to come after (画完图，然后筛选出…)."""
+    i = next((k for k, (_, o) in enumerate(found) if (s := opspec.get(o.kind)) is not None and s.draws_rows), None)
+    if i is None:
+        return found
+    later = [f for f in found[i + 1 :] if f[1].kind == "filter" and not LATER_STEP.search(text, found[i][0], f[0])]
+    rest = [f for f in found if not any(f is g for g in later)]
+    return rest[:i] + later + rest[i:]
 
 
 NEGATE = {"eq": "ne", "ne": "eq", "gt": "le", "ge": "lt", "lt": "ge", "le": "gt", "in": "not_in", "not_in": "in",

@@ -122,6 +122,7 @@ class OpSpec:
     saves_result: ClassVar[bool] = False  # a changed table is saved to outputs/ when nothing else writes it
     main_slot: ClassVar[str | None] = None  # the slot a later turn fills or corrects
     precedence: ClassVar[int] = 0  # where two operations' words overlap, the higher reads them (a more specific word)
+    draws_rows: ClassVar[bool] = False  # it shows the rows the request chose: filters written after it run before it
 
     # ---- reading
     def pattern(self) -> re.Pattern[str] | None:
@@ -177,6 +178,15 @@ class OpSpec:
     def gaps(self, args: dict[str, Any]) -> list[str]:
         """The missing-slot names of required slots left empty."""
         return [s.missing_name for s in self.slots if s.required and not args.get(s.name)]
+
+    def answer_word(self, slot: str, text: str) -> str | None:
+        """A reply to this operation's own question that names no column yet is understood (行数 for a chart's
+        measure): the words that join the request, or None."""
+        return None
+
+    def answer_join(self, slot: str, words: str, args: dict[str, Any]) -> str:
+        """How an answer to this operation's question joins the request's text (by default: appended)."""
+        return f" {words}"
 
     def question(self, slot: str, lang: str) -> str | None:
         s = next((x for x in self.slots if x.missing_name == slot or x.name == slot), None)

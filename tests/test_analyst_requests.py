@@ -150,10 +150,10 @@ def test_a_new_column_from_two_columns_said_in_words_keeps_their_order(sectors, 
 
 
 @pytest.mark.parametrize("text", [
-    "制作一张热力图，以Region为横轴，revision为纵轴，颜色深度代表Board_No的大小，以便我们直观了解差异",
-    "能否通过热力图展示各个Region的记录密度？",
+    "制作一张雷达图，以Region为维度，颜色深度代表Board_No的大小，以便我们直观了解差异",
+    "能否通过词云展示各个Region的记录？",
     "请画一个箱线图看看revision的分布",
-    "draw a heatmap of revision by Region and Channel",
+    "draw a box plot of revision by Region and Channel",
 ])
 def test_a_chart_kind_no_tool_draws_is_said_plainly_never_replaced(root, text):
     tr = talk(root, text)

@@ -159,7 +159,7 @@ DROPPED = [  # median, std, shares, charts and running totals are operations now
     "sales.csv 计算金额的偏度",
     "sales.csv what is the kurtosis of 金额",
     "sales.csv 按城市汇总金额，再做个词云",
-    "sales.csv 按产品汇总金额并画一张热力图",
+    "sales.csv 按产品汇总金额并画一张箱线图",
     "sales.csv 用聚类把城市分成三类",
     "sales.csv 金额合计，然后做个雷达图",
 ]

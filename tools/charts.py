@@ -1,4 +1,7 @@
-"""Charts: an xlsx in outputs/ holding the data and a native Excel chart, plus a small text preview."""
+"""Charts: an xlsx in outputs/ holding the data and a native Excel chart, plus a small text preview.
+
+A heat map has no native Excel chart: it is written as the table itself with a colour scale over its values
+(a pivot of two keys, or one column per key), which is what a spreadsheet user would make."""
 
 from __future__ import annotations
 
@@ -9,13 +12,15 @@ import pandas as pd
 
 from tools.errors import ToolArgError
 from tools.fmt import num, rnd
-from tools.ops import _need_columns, _sample
+from tools.ops import _need_columns, _plain, _sample
 from tools.registry import ToolResult, tool
 from tools.values import as_numbers
 from tools.workspace import Workspace
 from tools.write import INFO_SHEET, About, about_rows, inert, publish
 
-KINDS = {"bar": "柱状图", "line": "折线图", "pie": "饼图", "scatter": "散点图"}
+KINDS = {"bar": "柱状图", "line": "折线图", "pie": "饼图", "scatter": "散点图", "heatmap": "热力图（色阶表）"}
+MARK_COLOUR = "C0504D"  # the bars of the largest values, when the request asks to mark them
+HEAT_COLOURS = ("F8F8F8", "F8B26A", "C0504D")  # low, middle, high
 MAX_CATEGORIES = 200
 MAX_POINTS = 100_000
 BAR_WIDTH = 30
@@ -32,17 +37,11 @@ def preview(labels: list[Any], values: list[Any], lang: str = "zh", limit: int =
     return lines
 
 
-@tool
-def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[str], stem: str, title: str | None = None,
-                about: About | None = None) -> ToolResult:
-    """Write the data and a native bar / line / pie / scatter chart to a new xlsx in outputs/."""
-    from openpyxl import Workbook
-    from openpyxl.chart import BarChart, LineChart, PieChart, Reference, ScatterChart
-    from openpyxl.chart import Series as ChartSeries
-
+def _checked(table: pd.DataFrame, kind: str, x: str, y: list[str]) -> tuple[list[str], pd.DataFrame]:
+    """The series and the data to draw, or a typed refusal saying why they cannot be drawn."""
     if kind not in KINDS:
-        raise ToolArgError(f"不支持的图表类型：{kind}（可选 柱状图、折线图、饼图、散点图）。", f"Unsupported chart type: {kind}.")
-    if y == ["*"]:  # every column but the categories (a transposed wide table: one series per row)
+        raise ToolArgError(f"不支持的图表类型：{kind}（可选 柱状图、折线图、饼图、散点图、热力图）。", f"Unsupported chart type: {kind}.")
+    if y == ["*"]:  # every column but the categories (a transposed wide table or a pivot: one series per column)
         y = [str(c) for c in table.columns if str(c) != x]
     if not y:
         raise ToolArgError("图上要画哪一列的数值？", "Which numeric column should the chart show?")
@@ -62,7 +61,66 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
             raise ToolArgError(f"列“{c}”里没有数字，无法作图。", f"Column '{c}' holds no numbers to chart.")
     if kind == "pie" and (data[y[0]] < 0).any():
         raise ToolArgError(f"“{y[0]}”里有负数，饼图画不了；可以改用柱状图。", f"'{y[0]}' has negative values; use a bar chart.")
-    title = title or f"{'、'.join(y)}（按 {x}）"
+    return y, data
+
+
+def _native(sh: Any, kind: str, x: str, y: list[str], n: int, marked: list[int]) -> Any:
+    """The native chart over the data sheet: categories in column A, one series per later column."""
+    from openpyxl.chart import BarChart, LineChart, PieChart, Reference, ScatterChart
+    from openpyxl.chart import Series as ChartSeries
+    from openpyxl.chart.marker import DataPoint
+
+    cats = Reference(sh, min_col=1, min_row=2, max_row=n + 1)
+    chart: Any
+    if kind == "scatter":
+        chart = ScatterChart()
+        chart.style = 13
+        for j in range(len(y)):
+            s = ChartSeries(Reference(sh, min_col=2 + j, min_row=1, max_row=n + 1), cats, title_from_data=True)
+            s.marker.symbol = "circle"
+            s.graphicalProperties.line.noFill = True
+            chart.series.append(s)
+        chart.x_axis.title, chart.y_axis.title = str(x), str(y[0])
+        return chart
+    chart = {"bar": BarChart, "line": LineChart, "pie": PieChart}[kind]()
+    chart.add_data(Reference(sh, min_col=2, max_col=1 + len(y), min_row=1, max_row=n + 1), titles_from_data=True)
+    chart.set_categories(cats)
+    for i in marked:  # the largest values stand out in their own colour
+        pt = DataPoint(idx=i)
+        pt.graphicalProperties.solidFill = MARK_COLOUR
+        chart.series[0].dPt.append(pt)
+    if kind == "pie":  # each slice labelled with its share
+        from openpyxl.chart.label import DataLabelList
+
+        chart.dataLabels = DataLabelList()
+        chart.dataLabels.showPercent = True
+    else:
+        chart.x_axis.title, chart.y_axis.title = str(x), "、".join(y)
+    return chart
+
+
+def _colour_scale(sh: Any, y: list[str], n: int) -> None:
+    """A heat map in a spreadsheet: a three-colour scale over the value cells (low light, high dark)."""
+    from openpyxl.formatting.rule import ColorScaleRule
+    from openpyxl.utils import get_column_letter
+
+    cells = f"B2:{get_column_letter(1 + len(y))}{n + 1}"
+    sh.conditional_formatting.add(cells, ColorScaleRule(start_type="min", start_color=HEAT_COLOURS[0], mid_type="percentile", mid_value=50,
+                                                        mid_color=HEAT_COLOURS[1], end_type="max", end_color=HEAT_COLOURS[2]))
+
+
+@tool
+def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[str], stem: str, title: str | None = None,
+                about: About | None = None, mark_top: int = 0) -> ToolResult:
+    """Write the data and a native bar / line / pie / scatter chart to a new xlsx in outputs/; a heatmap is the table
+    with a colour scale over its values. mark_top colours the bars (or slices) of the largest values."""
+    from openpyxl import Workbook
+    from openpyxl.utils import get_column_letter
+
+    y, data = _checked(table, kind, x, y)
+    if mark_top and kind not in ("bar", "pie"):
+        raise ToolArgError("只有柱状图和饼图能标出最大的几项。", "Only bar and pie charts can mark the largest values.")
+    title = title or (f"{x} 与 {y[0]}" if kind == "scatter" else f"{'、'.join(y)}（按 {x}）")
     wb = Workbook()
     sh = wb.active
     sh.title = "数据"
@@ -70,31 +128,16 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
     for row in data.itertuples(index=False, name=None):
         label = row[0].to_pydatetime() if isinstance(row[0], pd.Timestamp) else row[0]
         label = inert(label)[0] if isinstance(label, str) else rnd(label)
-        sh.append([label] + [rnd(v) for v in row[1:]])
+        sh.append([label] + [rnd(v) if v == v else None for v in row[1:]])
     n = len(data)
-    cats = Reference(sh, min_col=1, min_row=2, max_row=n + 1)
-    chart: Any
-    if kind == "scatter":
-        chart = ScatterChart()
-        chart.style = 13
-        for j in range(len(y)):
-            vals = Reference(sh, min_col=2 + j, min_row=1, max_row=n + 1)
-            s = ChartSeries(vals, cats, title_from_data=True)
-            s.marker.symbol = "circle"
-            s.graphicalProperties.line.noFill = True
-            chart.series.append(s)
-        chart.x_axis.title = str(x)
-        chart.y_axis.title = str(y[0])
+    marked = sorted(data[y[0]].reset_index(drop=True).nlargest(max(0, int(mark_top)), keep="first").index.tolist()) if mark_top else []
+    if kind == "heatmap":
+        _colour_scale(sh, y, n)
     else:
-        chart = {"bar": BarChart, "line": LineChart, "pie": PieChart}[kind]()
-        chart.add_data(Reference(sh, min_col=2, max_col=1 + len(y), min_row=1, max_row=n + 1), titles_from_data=True)
-        chart.set_categories(cats)
-        if kind != "pie":
-            chart.x_axis.title = str(x)
-            chart.y_axis.title = "、".join(y)
-    chart.title = title
-    chart.width, chart.height = 18, 10
-    sh.add_chart(chart, f"{chr(ord('A') + len(y) + 2)}2")
+        chart = _native(sh, kind, x, y, n, marked)
+        chart.title = title
+        chart.width, chart.height = 18, 10
+        sh.add_chart(chart, f"{get_column_letter(len(y) + 3)}2")
     if about is not None:  # the 说明 sheet every result workbook carries: what was asked, from which file, by which steps
         info = wb.create_sheet(INFO_SHEET)
         info.append(["项目" if about.lang != "en" else "Item", "内容" if about.lang != "en" else "Details"])
@@ -103,12 +146,14 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
         info.column_dimensions["A"].width, info.column_dimensions["B"].width = 14, 80
     buf = io.BytesIO()
     wb.save(buf)
+
     def fill(f: IO[bytes]) -> None:
         f.write(buf.getvalue())
 
     target = publish(ws, stem, "xlsx", fill)
     rel = ws.rel(target)
-    lines = preview(data[x].tolist(), data[y[0]].tolist()) if kind != "scatter" else []
+    lines = preview(data[x].tolist(), data[y[0]].tolist()) if kind not in ("scatter", "heatmap") else []
     facts = {"path": rel, "rows": n, "kind": kind, "kind_zh": KINDS[kind], "title": title, "x": x, "y": y, "columns": [x] + y,
-             "data_range": f"数据!$B$2:${chr(ord('A') + len(y))}${n + 1}", "preview": lines}
+             "data_range": f"数据!$B$2:${get_column_letter(1 + len(y))}${n + 1}", "preview": lines,
+             "marked": [_plain(data[x].iloc[i]) for i in marked]}
     return ToolResult(data, facts, {"sample": _sample(data, 20), "preview": lines}, [rel])
