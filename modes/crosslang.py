@@ -222,7 +222,7 @@ def header_words(column: str) -> tuple[tuple[str, ...], frozenset[str]]:
     heads: set[str] = set()
     for part in re.split(r"/|\bor\b", name):
         part = re.sub(r"([a-z])([A-Z])", r"\1 \2", part)
-        ws = [_stem(w) for w in re.findall(r"[A-Za-z]+", part) if w.casefold() not in HEADER_STOP and len(w) > 1]
+        ws = [_stem(w) for w in re.findall(r"\d+(?:st|nd|rd|th)(?![A-Za-z])|[A-Za-z]+", part) if w.casefold() not in HEADER_STOP and len(w) > 1]
         if ws:
             heads.add(ws[-1])
         of = re.search(r"([A-Za-z]+)\s+of\s", part)

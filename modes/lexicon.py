@@ -132,6 +132,8 @@ HEADER_SAME: tuple[tuple[str, ...], ...] = (
     # abbreviations headers use
     ("population", "pop"), ("average", "avg"), ("number", "no", "num"), ("percent", "pct"), ("department", "dept"),
     ("quantity", "qty"), ("amount", "amt"),
+    # ordinals written as numbers (1st Party is the first party, 第一党派)
+    ("first", "1st"), ("second", "2nd"), ("third", "3rd"), ("fourth", "4th"),
 )
 # Words of a request that name what is asked about or done, or a period, never a column by meaning (记录 is not the
 # Record column, 次数 not the Time column)

@@ -133,6 +133,8 @@ def test_a_near_tie_asks_naming_both_columns(ws, text):
     (("Rank", "Nation", "Gold", "Silver", "Total"), "金牌数最多的国家", "Gold"),
     (("Year", "Artist", "Mintage", "Issue Price"), "发行价格从高到低", "Issue Price"),
     (("Driver", "Constructor", "Laps", "Time/Retired"), "车手所用的时间", "Time/Retired"),
+    (("Election", "1st Member", "1st Party", "2nd Member", "2nd Party"), "第二党派是Labour的", "2nd Party"),
+    (("Election", "1st Member", "1st Party", "2nd Member", "2nd Party"), "第一成员", "1st Member"),
 ])
 def test_the_column_a_chinese_word_means(columns, text, want):
     said = {m[2] for m in crosslang.mentions(text, columns)}
@@ -183,3 +185,15 @@ def test_each_column_read_by_meaning_is_said_once_by_its_longest_word():
     assert crosslang.made() == [("观众人数", "Crowd"), ("场地", "Venue")]
     assert crosslang.made(("Venue", "Date")) == [("场地", "Venue")]
     crosslang.forget()
+
+
+def test_ordinal_headers_compared_row_by_row(tmp_path):
+    seats = pd.DataFrame({
+        "Election": range(1900, 1900 + N),
+        "1st Party": RNG.choice(["Liberal", "Conservative", "Labour"], N),
+        "2nd Party": RNG.choice(["Liberal", "Conservative", "Labour"], N),
+    })
+    seats.to_csv(tmp_path / "seats.csv", index=False)
+    tr = confirmed_reading(Workspace.at(tmp_path), "seats.csv 第一党派和第二党派相同的记录", "第一党派 → 1st Party")
+    want = seats[seats["1st Party"] == seats["2nd Party"]]
+    assert str(len(want)) in tr.run.answer
