@@ -100,3 +100,14 @@ def test_follow_up_step_not_run_is_named(root: Path, text: str, dropped: str) ->
     tr = Session(Workspace.at(root)).turn(text)
     assert tr.run is None and tr.decision.next == "restate_confirm"
     assert dropped in tr.decision.reply and ("没用上" in tr.decision.reply or "not used" in tr.decision.reply)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("筛选pay中支付方式是现金的记录", "现金"),
+    ("pay 里支付方式为微信的行", "微信"),
+    ("show the rows of pay where 支付方式 is 支付宝", "支付宝"),
+])
+def test_filter_value_without_its_particle(root: Path, text: str, value: str) -> None:
+    src = pay()
+    out = written(root, talk(root, text))
+    assert out["单号"].tolist() == src.loc[src["支付方式"] == value, "单号"].tolist()
