@@ -1589,10 +1589,17 @@ SET_EN = _lazy(r"(?<![a-z])(?:set|change|update)\s+(?:the\s+)?(?:column\s+)?[\"'
 NEW_NUMBER = _lazy(r"\s*[\"“「']?(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?)(?![\d,])")  # 600,000: one number, never 600
 NO_OLD = frozenset({"数据", "数值", "值", "内容", "数字", "取值"})  # 2021年数据改为600: the column's cells, not an old value
 QUOTES = " \"'“”「」‘’"
+VALUE_TAIL = _lazy(r"的(?:所有|全部)?(?:记录|行|数据|条目|单子|人)?$")
 FILL_METHOD = _lazy(
     r"(?:用|以|按)(?P<m>平均值|均值|平均数|中位数|众数|上一行|前一行|前值|上一个值|下一行|后一行|0|零)\s*(?:来|去)?(?:填充|填补|补全|补齐|填上|填|补)"
     r"|(?:空值|空白|缺失值|缺失)\s*(?:用|以)(?P<m2>平均值|均值|中位数|众数|上一行|前值|下一行|0)\s*(?:填充|填补|补|填)"
     r"|fill\s+(?:the\s+)?(?:blanks?|missing values|empty cells|gaps)(?:\s+in\s+(?P<c3>[\w\u4e00-\u9fff]+))?\s+with\s+(?:the\s+)?(?P<m3>mean|median|mode|previous value|next value|zero|average)",
+    re.I,
+)
+FILL_VALUE = _lazy(  # 空部门填成未知 / 部门为空的补为待定 / fill blanks in Dept with Unknown: blanks of named columns get a given value
+    r"(?P<blank>空值|空白|缺失值|缺失|空)[^，,。；;]{0,12}?(?:都|全部|统一|一律)?\s*(?:填成|填为|填上|填写为|填充为|填充成|补成|补为|补上)\s*[\"“「']?(?P<v>[^\s\"”」'，,。；;]{1,20})"
+    r"|fill\s+(?:in\s+)?(?:the\s+|all\s+)?(?:blanks?|missing values|empty cells|empty values|gaps)\s+(?:in|of)\s+(?:the\s+)?(?:column\s+)?[\"']?(?P<c2>[^\"']+?)[\"']?"
+    r"(?:\s+column)?\s+with\s+[\"']?(?P<v2>[^\s\"',.]+)",
     re.I,
 )
 METHOD_OF = {"平均值": "mean", "均值": "mean", "平均数": "mean", "average": "mean", "mean": "mean", "中位数": "median", "median": "median", "众数": "mode",
@@ -1650,6 +1657,9 @@ class Replace(OpSpec):
         col = before[-1].column
         old = re.sub(r"^(?:列)?(?:里面|里的|中的|里|中)?的?(?:值)?(?:为|是|等于)?", "", text[before[-1].end : m.start()].strip(QUOTES)).strip(QUOTES)
         old = "" if old.lstrip("的") in NO_OLD else old
+        bare = VALUE_TAIL.sub("", old)
+        if bare and bare != old and old not in sheet.values.get(col, ()):
+            old = bare  # 支付方式为现金的改成…: the particle (的记录/的行) is not part of the value
         args: dict[str, Any] = {"column": col, "value": new}
         target = EDIT_TARGET.search(old) if old and old not in sheet.values.get(col, ()) else None
         if target:  # 将Present为ha的记录的过去完成式修改为X: a condition on Present, then a column that was not found
@@ -1768,24 +1778,45 @@ class FillBlanks(OpSpec):
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         m = FILL_METHOD.search(text)
         if m is None:
-            return None
+            return self._with_value(text, hits, sheet)
         method = METHOD_OF[(m.group("m") or m.group("m2") or m.group("m3")).casefold()]
         cols = [h.column for h in hits if h.end <= m.start() + 2 or (m.group("c3") and h.column == m.group("c3"))]
         if method in ("mean", "median"):
             cols = [c for c in cols if c in sheet.numeric]
         return Found(m.start(), self.name, {"columns": list(dict.fromkeys(cols)), "method": method}, ((0, m.end()),))
 
+    def _with_value(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        from modes.resolve import resolve_column
+
+        m = FILL_VALUE.search(text)
+        if m is None:
+            return None
+        if m.group("v2"):
+            col = resolve_column(m.group("c2"), sheet)[0]
+            cols, value = ([col] if col else []), m.group("v2")
+        else:  # the columns named in the same clause, before the verb: 空部门 / 部门为空的
+            clause = max(text.rfind(p, 0, m.start("blank")) for p in "，,。；;") + 1
+            cols = [h.column for h in hits if clause <= h.start and h.end <= m.start("v")]
+            value = m.group("v")
+        if value.casefold() in METHOD_OF:
+            return None
+        return Found(m.start(), self.name, {"columns": list(dict.fromkeys(cols)), "value": _typed(value)}, (m.span(),))
+
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         cols = _sep(lang).join(args.get("columns") or [])
+        if "value" in args:
+            return _zh(lang, f"把 {cols} 的空值填为“{args['value']}”（{SOURCE_KEPT['zh']}）", f"fill blanks in {cols} with “{args['value']}” ({SOURCE_KEPT['en']})")
         return _zh(lang, f"用{METHOD_ZH[args['method']]}填充 {cols} 的空值（{SOURCE_KEPT['zh']}）", f"fill blanks in {cols} with the {args['method']} ({SOURCE_KEPT['en']})")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
-        return [StepSpec("填充空值", "fill_blanks", "填充完成", {"columns": args["columns"], "method": args["method"]})]
+        how = {"value": args["value"]} if "value" in args else {"method": args["method"]}
+        return [StepSpec("填充空值", "fill_blanks", "填充完成", {"columns": args["columns"], **how})]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "fill_blanks":
             return None
-        used = "，".join(f"{c} 填 {num(v, lang)}" for c, v in facts["fill_values"].items()) if facts["fill_values"] else ""
+        fill = "填" if lang == "zh" else "with"
+        used = _sep(lang).join(f"{c} {fill} {num(v, lang)}" for c, v in facts["fill_values"].items()) if facts["fill_values"] else ""
         return _zh(lang, f"已填充 {facts['filled']:,} 个空值{('（' + used + '）') if used else ''}，原文件未改动。",
                    f"Filled {facts['filled']:,} blanks{(' (' + used + ')') if used else ''}; the source file is unchanged.")
 

@@ -58,11 +58,30 @@ def replace_values(table: pd.DataFrame, column: str, value: Any, conditions: lis
     if conditions is None and old is None:
         raise ToolArgError("要改哪些行？请给出条件（例如“城市是上海的”）或要替换的原值。",
                            "Which rows? Give a condition or the old value to replace.")
+    changed = int(mask.sum())
+    if not changed:
+        _nothing_matched(table, column, old, conditions)
     out = table.copy()
     out[column] = _assign(table[column], mask, value)
-    changed = int(mask.sum())
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "changed": changed, "column": column, "value": rnd(value)},
                       {"sample": _sample(out[mask] if changed else out)})
+
+
+def _nothing_matched(table: pd.DataFrame, column: str, old: Any, conditions: list[dict[str, Any]] | None) -> None:
+    """An edit that would change no row is refused, naming the closest values the column does hold."""
+    import difflib
+
+    wanted = [(column, old)] if old is not None else [(c["column"], c.get("value")) for c in conditions or [] if c.get("op") == "eq"]
+    zh, en = [], []
+    for col, v in wanted:
+        if col not in table.columns or v is None:
+            continue
+        held = table[col].dropna().astype(str).str.strip().unique()[:2000].tolist()
+        close = difflib.get_close_matches(str(v), held, n=3, cutoff=0.3)
+        zh.append(f"列“{col}”里没有“{v}”" + (f"（最接近：{'、'.join(close)}）" if close else ""))
+        en.append(f"'{v}' is not in column '{col}'" + (f" (closest: {', '.join(close)})" if close else ""))
+    raise ToolArgError(("；".join(zh) or "没有任何行满足条件") + "，所以一行也没有改，也没有保存新文件。",
+                       ("; ".join(en) or "No row matches the condition") + ", so nothing was changed and no file was written.")
 
 
 @tool

@@ -16,6 +16,8 @@ CASE_WORDS = (
 CASE_RX = re.compile("|".join(f"(?P<{k}>{p})" for k, p in CASE_WORDS), re.I)
 VERB = re.compile(r"(?:统一|全部|全都|都)?\s*(?:改成|改为|转成|转为|变成|换成|设为|转换成|转换为|改|转)?\s*$"
                   r"|(?<![a-z])(?:make|convert|change|turn|put|set|transform)(?![a-z])[^,;]*$", re.I)
+# 统一成首字母大写后按部门统计人数 / title case it and then count by department: a further step this operation does not run
+AFTER = re.compile(r"^[^，,。；;]{0,8}?(?:之后|以后|然后|后|再)\s*[，,]?\s*(?P<rest>\S.*)$|^\s*[,;]?\s*(?:and\s+)?then\s+(?P<rest_en>\S.*)$", re.I)
 CASE_ZH = {"upper": "大写", "lower": "小写", "title": "首字母大写"}
 CASE_EN = {"upper": "upper case", "lower": "lower case", "title": "title case"}
 
@@ -41,6 +43,11 @@ class LetterCase(OpSpec):
         start = verb.start() if verb and verb.end() > verb.start() else m.start()
         texts = [h for h in hits if h.column not in sheet.numeric and h.column not in sheet.dates]
         args: dict[str, Any] = {"case": case, "columns": list(dict.fromkeys(h.column for h in texts))}
+        after = AFTER.match(text[m.end():])
+        if after:  # never dropped in silence: the restatement names the step left out
+            rest = (after.group("rest") or after.group("rest_en")).strip(" 。.!?？！")
+            args["doubts"] = [("slot", f"没用上：{rest}（这一步只改大小写，{rest}请改完后再说一次）",
+                               f"not used: {rest} (this step only changes the case; ask for it again afterwards)")]
         return Found(start, self.name, args, ((start, m.end()), *((h.start, h.end) for h in texts)))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
@@ -58,6 +65,8 @@ class LetterCase(OpSpec):
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "change_case":
             return None
-        cols = facts["columns"]
-        return said_in(lang, f"已把 {'、'.join(cols)} 列改为{CASE_ZH[facts['case']]}：改动 {facts['changed']:,} 个单元格（共 {facts['rows']:,} 行）。",
-                       f"Changed {', '.join(cols)} to {CASE_EN[facts['case']]}: {facts['changed']:,} cells changed ({facts['rows']:,} rows).")
+        cols, kept = facts["columns"], facts.get("acronyms") or []
+        keep_zh = f"全大写的缩写 {'、'.join(kept)} 保持大写。" if kept else ""
+        keep_en = f" Acronyms written in capitals ({', '.join(kept)}) stay in capitals." if kept else ""
+        return said_in(lang, f"已把 {'、'.join(cols)} 列改为{CASE_ZH[facts['case']]}：改动 {facts['changed']:,} 个单元格（共 {facts['rows']:,} 行）。{keep_zh}",
+                       f"Changed {', '.join(cols)} to {CASE_EN[facts['case']]}: {facts['changed']:,} cells changed ({facts['rows']:,} rows).{keep_en}")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 import pandas as pd
 
 from tools.errors import ToolArgError
@@ -9,6 +12,19 @@ from tools.ops import _need_columns, _sample
 from tools.registry import ToolResult, tool
 
 CASES = {"upper": str.upper, "lower": str.lower, "title": str.title}
+WORD = re.compile(r"[^\W\d_]+")
+
+
+def _title(s: pd.Series, kept: list[str]) -> Callable[[str], str]:
+    """Title case that keeps acronyms: a word of 2-4 letters written all in capitals somewhere in the column (HR, IT)
+    stays in capitals wherever it appears (hr -> HR), never HR -> Hr."""
+    acronyms = {w for v in s.dropna() if isinstance(v, str) for w in WORD.findall(v) if 2 <= len(w) <= 4 and w.isascii() and w.isupper()}
+    kept.extend(acronyms)
+
+    def change(v: str) -> str:
+        return WORD.sub(lambda m: m.group().upper() if m.group().upper() in acronyms else m.group().capitalize(), v)
+
+    return change
 
 
 @tool
@@ -22,12 +38,13 @@ def change_case(table: pd.DataFrame, columns: list[str], case: str) -> ToolResul
     numeric = [c for c in columns if pd.api.types.is_numeric_dtype(table[c]) or pd.api.types.is_datetime64_any_dtype(table[c])]
     if numeric:
         raise ToolArgError(f"“{'、'.join(numeric)}”不是文本列，没有大小写可改。", f"{', '.join(numeric)} is not a text column; it has no letter case.")
-    change = CASES[case]
     out = table.copy()
     changed = 0
+    kept: list[str] = []
     for c in columns:
-        new = out[c].map(lambda v: change(v) if isinstance(v, str) else v)
+        change = CASES[case] if case != "title" else _title(out[c], kept)
+        new = out[c].map(lambda v, change=change: change(v) if isinstance(v, str) else v)
         changed += int((new != out[c]).where(out[c].notna(), False).sum())
         out[c] = new
-    facts = {"columns": list(columns), "case": case, "changed": changed, "rows": len(out)}
+    facts = {"columns": list(columns), "case": case, "changed": changed, "rows": len(out), "acronyms": sorted(set(kept))}
     return ToolResult(out, facts, {"sample": _sample(out)})
