@@ -297,6 +297,8 @@ def _cond_between(sc: _Scan) -> None:
         a_raw, b_raw = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
         left = _left_column(text, m.start(), sc.hits, sc.sheet)
         on_dates = bool(left and left[0] in sc.sheet.dates)
+        if a_raw and b_raw and all(re.fullmatch(r"(?:1[0-2]|0?[1-9])\s*月", x.strip()) for x in (a_raw, b_raw)):
+            continue  # 在3月到5月之间: a month range, a period read by the month-range rule, never the numbers 3 and 5
         va, vb = _value_at(a_raw, 0, sc.sheet, [], on_dates), _value_at(b_raw, 0, sc.sheet, [], on_dates)
         if va is None or vb is None or not all(isinstance(v[0], (int, float, dict)) for v in (va, vb)):
             continue  # "between salary and hire_date" names columns, not a range
@@ -522,7 +524,8 @@ MONTHS_EN = {m: i + 1 for i, ms in enumerate(("jan january", "feb february", "ma
              for m in ms.split()}
 _MONTH_EN = r"(?:" + "|".join(sorted(MONTHS_EN, key=len, reverse=True)) + r")"
 MONTH_RANGE = lazy(
-    r"(?<![\d年/.-])(?:从|自|由|在)?\s*(?:(?P<y>(?:19|20)\d{2})\s*年\s*)?(?P<a>1[0-2]|0?[1-9])\s*月份?\s*(?P<j>到|至|~|～|—|–|-)\s*(?P<b>1[0-2]|0?[1-9])\s*月(?:份)?(?!\s*\d|\s*[日号])"
+    r"(?<![\d年/.-])(?:从|自|由|在|介于)?\s*(?:(?P<y>(?:19|20)\d{2})\s*年\s*)?(?P<a>1[0-2]|0?[1-9])\s*月份?\s*"
+    r"(?P<j>到|至|~|～|—|–|-|(?:和|与)(?=\s*(?:1[0-2]|0?[1-9])\s*月份?\s*之间))\s*(?P<b>1[0-2]|0?[1-9])\s*月(?:份)?(?!\s*\d|\s*[日号])"
     r"(?:\s*(?:之间|期间|间|为止|底|末))?"
     r"|(?<![a-z])(?:from|between)\s+(?P<ae>" + _MONTH_EN + r")\s+(?:to|through|until|and)\s+(?P<be>" + _MONTH_EN + r")(?![a-z])(?!\s*\d)",
     re.I | re.A,
@@ -547,7 +550,7 @@ def _cond_month_range(sc: _Scan) -> None:
         if col[0] is None or span is None:
             continue
         if span[0] != span[1]:
-            said = re.sub(r"^(?:从|自|由|在)\s*", "", m.group(0).strip())
+            said = re.sub(r"^(?:从|自|由|在|介于)\s*", "", m.group(0).strip())
             sc.add(Cond(col[0], "between", None, None, said, "month_no_year", (str(span[0]), str(span[1]))), m.start(), m.end())
             continue
         lo, _ = _period(str(span[0]), str(a), None)

@@ -24,6 +24,12 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("min", lazy(r"最小值|最低值|最小|\bmin(?:imum)?\b", re.I | re.A)),
     ("count", lazy(r"人数|个数|计数|数目|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|几个|几家|几人|\bcount\b|\bnumber of\b|\bhow many\b|条数|笔数|单数|店数|家数|订单数|记录数", re.I | re.A)),
 ]
+_AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最大|最高|最小值|最低值|最小|最低"
+            r"|(?<![a-z])(?:average|mean|avg|sum|total|max(?:imum)?|min(?:imum)?)(?![a-z]))")
+# 总和、平均值、最大值 / sum, mean and max / 最大最小和平均: several statistics of one column, said as one list
+AGG_LIST = lazy(_AGG_ONE + r"(?:\s*(?:、|,|，|/|和|及|与|以及|还有|(?<![a-z])and(?![a-z])|&)?\s*(?:the\s+)?" + _AGG_ONE + r")+", re.I | re.A)
+AGG_OF_WORD = [("mean", lazy(r"平均|均值|average|mean|avg", re.I)), ("sum", lazy(r"求和|总和|合计|总计|总额|sum|total", re.I)),
+               ("max", lazy(r"最大|最高|max", re.I)), ("min", lazy(r"最小|最低|min", re.I))]
 EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("max", lazy(r"最高的?|最大的?|(?<![a-z])(?:the )?(?:highest|largest|biggest)(?![a-z])", re.I | re.A)),
     ("min", lazy(r"最低的?|最小的?|(?<![a-z])(?:the )?(?:lowest|smallest)(?![a-z])", re.I | re.A)),
@@ -665,6 +671,22 @@ def _measures_beside(t: _Turn) -> list[dict[str, str]]:
     return measures
 
 
+def _listed_aggs(t: _Turn, blanked: str, measures: list[dict[str, str]], unres: list[dict[str, Any]]) -> str:
+    """维修费用的总和、平均值、最大值 / sum, mean and max of fee: every statistic of the list, of the one column it is said
+    of; the list is blanked so that no word of it is read again alone."""
+    for lm in list(AGG_LIST.finditer(blanked)):
+        words = re.findall(_AGG_ONE, lm.group(0), re.I | re.A)
+        aggs = list(dict.fromkeys(next(a for a, rx in AGG_OF_WORD if rx.match(w)) for w in words))
+        if len(aggs) < 2:
+            continue
+        before = len(measures)
+        _measure_at(t, blanked, lm, aggs[0], measures, unres)
+        cols = list(dict.fromkeys(m["column"] for m in measures[before:]))
+        measures += [{"column": c, "agg": a} for a in aggs[1:] for c in cols]
+        blanked = blanked[: lm.start()] + " " * (lm.end() - lm.start()) + blanked[lm.end() :]
+    return blanked
+
+
 def _rule_group(t: _Turn) -> None:
     """Group and summarise (各产品的销售额: "per" words alone ask for a grouping)."""
     if not (t.grouping or t.group_keys) or t.explore:
@@ -673,6 +695,7 @@ def _rule_group(t: _Turn) -> None:
     unres: list[dict[str, Any]] = []
     blanked = _blank(t.gtext, t.key_spans)
     bare: list[str] = []  # 按季度求平均: a statistic said with no column
+    blanked = _listed_aggs(t, blanked, measures, unres)
     for agg, rxp in AGG_WORDS:
         for am in islice(rxp.finditer(blanked), MAX_KEYS):
             if agg == "count":
