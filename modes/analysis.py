@@ -208,6 +208,20 @@ def _listed_with(text: str, found: list[re.Match[str]]) -> list[re.Match[str]]:
     return more
 
 
+def _aggs_on_columns(text: str, cols: list[Any], hits: list[Any], used: list[tuple[int, int]]) -> list[tuple[re.Match[str], str]]:
+    """Plain aggregates said right on a column the statistics are of (平均圈数 / 圈数的平均值), away from the statistic
+    words: each is asked for too, never dropped."""
+    out = []
+    names = [(h.start, h.end) for h in hits]
+    for a in AGG_LISTED.finditer(text):
+        if not _free(used, *a.span()) or not _free(names, *a.span()):
+            continue
+        if any(re.fullmatch(r"\s*(?:的)?\s*", text[a.end() : h.start]) or re.fullmatch(r"\s*的\s*", text[h.end : a.start()]) for h in cols
+               if a.end() <= h.start or h.end <= a.start()):
+            out.append((a, next(k for k, w in AGG_LISTED_OF if re.fullmatch(w, a.group(0), re.I))))
+    return out
+
+
 # how often the mode occurs, said beside the mode (众数以及它出现的次数 / the mode and how many times it occurs)
 MODE_FREQ = _lazy(r"(?:出现|重复)(?:的|了)?(?:次数|频次|频数|几次|多少次)|频次|频数"
                   r"|(?<![a-z])(?:how (?:many times|often)|frequency|occurrences?|times it (?:occurs|appears))(?![a-z])", re.I)
@@ -313,6 +327,11 @@ class Stats(OpSpec):
         cols = [h for h in hits if _free(used, h.start, h.end) and (text_ok or h.column in sheet.numeric or timeish(sheet, h.column))]
         by, by_spans = _by_keys(text, hits, sheet, used)
         cols = [h for h in cols if h.column not in by and _free(by_spans, h.start, h.end)]
+        said = _aggs_on_columns(text, cols, hits, used)  # 平均圈数…圈数的方差: the plain aggregate said on the column too
+        if said:
+            first = min(m.start() for m in found)
+            stats = [k for a, k in said if a.start() < first] + stats + [k for a, k in said if a.start() > first]
+            used += [a.span() for a, _ in said]
         args: dict[str, Any] = {"columns": list(dict.fromkeys(h.column for h in cols)), "stats": list(dict.fromkeys(stats))}
         if by:
             args["by"] = by

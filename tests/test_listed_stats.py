@@ -167,3 +167,17 @@ def test_numbers_between_stay_numbers(root: Path) -> None:
     df = _fee(root)
     tr = _ran(Session(Workspace.at(root)), "inspect.csv 温度在50到70之间的行")
     assert len(_table(root, tr)) == int(df["温度"].between(50, 70).sum())
+
+
+@pytest.mark.parametrize(("text", "stats"), [
+    ("inspect.csv 请计算平均温度，并给出温度的方差", ["mean", "var"]),
+    ("inspect.csv 平均温度以及标准差", ["mean", "std"]),
+    ("inspect.csv 算一下温度的平均值，还有温度的中位数", ["mean", "median"]),
+])
+def test_a_plain_aggregate_said_on_the_column_apart_from_the_statistics_is_kept(root: Path, text: str, stats: list[str]) -> None:
+    from tools.fmt import num
+
+    df = _fee(root)
+    answer = _ran(Session(Workspace.at(root)), text).run.answer or ""
+    for stat in stats:
+        assert num(float(getattr(df["温度"], stat)()), "zh") in answer, (stat, answer)
