@@ -2839,6 +2839,16 @@ GAP_MEDIAN = _lazy(r"中位数|中值|(?<![a-z])median(?![a-z])", re.I)
 PERIOD_WORD = _lazy(r"去年|今年|上月|本月|上季度|同期|环比|同比|(?<![a-z])(?:last|this|previous) (?:year|month|quarter)(?![a-z])", re.I)
 
 
+def _inside_own_value(text: str, hit: Any, sheet: Any) -> bool:
+    """车间 inside 一车间: a column's name written as part of one of its own values is that value, not the column."""
+    low = text.casefold()
+    for _v, col, vl in sheet.nameable_values:
+        if col == hit.column and len(vl) > hit.end - hit.start:
+            if any(m.start() <= hit.start and hit.end <= m.end() for m in re.finditer(re.escape(vl), low)):
+                return True
+    return False
+
+
 def _named_values(text: str, sheet: Any, taken: list[tuple[int, int]]) -> dict[str, list[tuple[str, tuple[int, int]]]]:
     """The data's own values written in the text, per column, in the order written (longest value first where two overlap)."""
     low = text.casefold()
@@ -2881,7 +2891,7 @@ class ValueGap(OpSpec):
         cue = unquoted(GAP_CUE, text)
         if cue is None or sheet is None:
             return None
-        named = _named_values(text, sheet, [(h.start, h.end) for h in hits])
+        named = _named_values(text, sheet, [(h.start, h.end) for h in hits if not _inside_own_value(text, h, sheet)])
         pairs = [(c, vs) for c, vs in named.items() if len({v for v, _ in vs}) >= 2]
         nums = [h for h in hits if h.column in sheet.numeric and all(_free([sp], h.start, h.end) for vs in named.values() for _, sp in vs)]
         if not pairs and (len({h.column for h in nums}) >= 2 or PERIOD_WORD.search(text) or sheet.dates or not cue.group(0).startswith(("比", "较"))):

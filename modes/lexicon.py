@@ -286,9 +286,10 @@ SET_ASIDE = lazy(r"算了|取消(?:这个|那个|掉)?(?=\s*[，,。;；])|先�
 SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
 THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and then|after that|next,)", re.I | re.A)
 # The previous result as the input of this request
-RESULT_REF = lazy(r"(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d"
+RESULT_REF = lazy(r"(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d"
                         r"|(?<![a-z])(?:export|save|sort|filter|group|keep|chart|plot) (?:it|them|that)(?![a-z])|(?<![a-z])result\s*#?\s*\d"
-                        r"|(?<![a-z])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z])", re.I | re.A)
+                        r"|(?<![a-z])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z])"
+                        r"|(?<![a-z])(?:these|those) (?:rows|records|ones|orders|items|entries)(?![a-z])|(?<![a-z])(?:of|for|in) (?:these|them)(?![a-z])", re.I | re.A)
 DEICTIC = lazy(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)
 
 # --- talk that is not about the workspace ---------------------------------------------------------

@@ -40,7 +40,7 @@ SORT_VERB = lazy(r"排|sort|order|rank|从高到低|从低到高|升序|降序|�
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|by|per)(?![a-z])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自)(?=[\u4e00-\u9fffA-Za-z])"
+BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|by|per)(?![a-z])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=[\u4e00-\u9fffA-Za-z])"
                r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
 KEY_STOP = lazy(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
@@ -958,6 +958,65 @@ def _rule_count_question(t: _Turn) -> None:
         t.add(len(t.text) - 1, Op("count", {"question": True}))
 
 
+EACH_VALUE = lazy(r"分别|各自|各是|各为|各有|各(?=多少|几)|(?<![a-z])(?:respectively|each)(?![a-z])", re.I | re.A)
+
+
+def _split_values(f: Op) -> str | None:
+    """The column whose two or more values a filter keeps (A和B / A或B / A, B): the one each figure is asked of."""
+    conds = [c for c in f.args.get("conditions", []) if c.column]
+    multi = [c.column for c in conds if c.op == "in" and isinstance(c.value, list) and len(c.value) >= 2]
+    if len(multi) == 1:
+        return multi[0]
+    eqs = [c.column for c in conds if c.op == "eq"]
+    if not multi and f.args.get("logic") == "or" and len(eqs) >= 2 and len(set(eqs)) == 1:
+        return eqs[0]
+    return None
+
+
+def _rule_each_value(t: _Turn) -> None:
+    """技术部和市场部金额合计分别是多少 / A and B's totals, respectively: one figure per value (the filter to those values,
+    grouped by their column), never one figure pooled over both."""
+    em = EACH_VALUE.search(t.text)
+    f = next((o for _, o in t.found if o.kind == "filter" and not o.args.get("delete")), None)
+    if em is None or f is None or t.worded:
+        return
+    col = _split_values(f)
+    if col is None:
+        return
+    for k, (i, o) in enumerate(t.found):
+        if o.kind == "group" and not o.args.get("keys"):
+            t.found[k] = (i, Op("group", {**{a: v for a, v in o.args.items() if a != "question"}, "keys": [col]}))
+        elif o.kind == "count":
+            t.found[k] = (i, Op("group", {"keys": [col], "measures": [{"agg": "count"}]}))
+        else:
+            continue
+        t.spans.append(em.span())
+        return
+
+
+MONEY_Q = lazy(r"多少钱|花(?:了|掉|费)?(?:多少|几)|(?<![a-z])(?:how much (?:money|did|was|were|is|are)|spent|spend|cost)(?![a-z])", re.I | re.A)
+SUM_Q = lazy(r"一共|总共|合计|总计|共计|加起来|总额|花(?:了|掉|费)|(?<![a-z])(?:total|in all|altogether|spent|spend)(?![a-z])", re.I | re.A)
+MONEY_COL = lazy(r"金额|费用|费|钱|花费|支出|成本|价款|(?<![a-z])(?:amount|cost|spend|spending|expense|fee|payment)s?(?![a-z])", re.I | re.A)
+
+
+def _rule_money_question(t: _Turn) -> None:
+    """市场部的差旅一共花了多少钱 / how much was spent on travel: the total of the table's money column over the rows
+    the conditions keep; with several money columns, which one is asked back."""
+    mq = MONEY_Q.search(t.text)
+    if mq is None or not SUM_Q.search(t.text) or t.worded or t.has("group", "count", "top_n"):
+        return
+    if any(h.column in t.sheet.numeric for h in t.hits if t.free(h.start)):
+        return  # a numeric column is named: the value question reads it
+    money = [c for c in t.sheet.columns if c in t.sheet.numeric and (lx.concept_of(c) == "amount" or MONEY_COL.search(c))]
+    if len(money) == 1:
+        t.add(mq.start(), Op("group", {"keys": [], "measures": [{"column": money[0], "agg": "sum"}], "question": True}))
+    else:  # none or several: never a row listing in place of the total asked for
+        t.add(mq.start(), Op("group", {"keys": [], "measures": [], "question": True,
+                                       "unresolved": [_unres(mq.group(0), tuple(money) or tuple(c for c in t.sheet.columns if c in t.sheet.numeric)[:3])]}))
+        t.unresolved(1)
+    t.spans.append(mq.span())
+
+
 def _rule_head(t: _Turn) -> None:
     """导出前 20 行: the first rows, when something else is done with them."""
     hm = lx.HEAD_N.search(t.text)
@@ -995,7 +1054,7 @@ TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
     _rule_keys, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
-    _rule_values_question, _rule_value_question, _rule_bare_comparison, _rule_count_question, _rule_head,
+    _rule_values_question, _rule_money_question, _rule_value_question, _rule_bare_comparison, _rule_count_question, _rule_each_value, _rule_head,
     _rule_export, _rule_profile,
 )
 
