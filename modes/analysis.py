@@ -329,8 +329,8 @@ class Stats(OpSpec):
         cols = [h for h in cols if h.column not in by and _free(by_spans, h.start, h.end)]
         said = _aggs_on_columns(text, cols, hits, used)  # 平均圈数…圈数的方差: the plain aggregate said on the column too
         if said:
-            first = min(m.start() for m in found)
-            stats = [k for a, k in said if a.start() < first] + stats + [k for a, k in said if a.start() > first]
+            at = min(m.start() for m in found)
+            stats = [k for a, k in said if a.start() < at] + stats + [k for a, k in said if a.start() > at]
             used += [a.span() for a, _ in said]
         args: dict[str, Any] = {"columns": list(dict.fromkeys(h.column for h in cols)), "stats": list(dict.fromkeys(stats))}
         if by:
