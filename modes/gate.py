@@ -649,7 +649,7 @@ def _unused_columns(text: str, ops: list[Op], sheet: SheetInfo) -> list[str]:
 
     for o in ops:
         walk(o.args)
-    return list(dict.fromkeys(h.column for h in find_columns(text, sheet) if h.how == "exact" and h.column not in used))
+    return list(dict.fromkeys(h.column for h in find_columns(text, sheet) if h.how in ("exact", "translated") and h.column not in used))
 
 
 GLOSS = re.compile(r"(?P<gloss>[\u4e00-\u9fff]{2,12})\s*[（(]\s*(?P<inner>[^（）()]*(?:\([^()]*\)[^（）()]*)?)[）)]")

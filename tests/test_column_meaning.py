@@ -197,3 +197,8 @@ def test_ordinal_headers_compared_row_by_row(tmp_path):
     tr = confirmed_reading(Workspace.at(tmp_path), "seats.csv 第一党派和第二党派相同的记录", "第一党派 → 1st Party")
     want = seats[seats["1st Party"] == seats["2nd Party"]]
     assert str(len(want)) in tr.run.answer
+
+
+def test_a_column_read_by_meaning_that_no_step_uses_is_named_as_not_used(ws):
+    reply = Session(ws).turn("matches.csv 按场地分组，计算主队得分合计，并评估观众人数的效率").decision.reply or ""
+    assert "没用上：Crowd" in reply or ("没用上" in reply and "Crowd" in reply.split("没用上")[1].split("；")[0]), reply
