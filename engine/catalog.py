@@ -71,6 +71,8 @@ def sheet_info(df, name: str | None, deadline: Deadline | None = None) -> SheetI
 def plain_sheet_info(t: PlainSample, deadline: Deadline | None = None) -> SheetInfo | None:
     """sheet_info for a CSV sample read without pandas (tools.io.csv_sample), the same facts computed the same way;
     None when a date column holds what only pandas' date reading can say."""
+    from tools.values import cells_read_typed
+
     values: dict[str, frozenset[str]] = {}
     numeric, dates = set(), set()
     years: dict[str, tuple[int, int]] = {}
@@ -87,7 +89,7 @@ def plain_sheet_info(t: PlainSample, deadline: Deadline | None = None) -> SheetI
                 ranges[col] = (float(min(got)), float(max(got)))
             continue
         written = [w for v in vals if v is not None and (w := v.strip())]
-        if _typed_text(vals):
+        if cells_read_typed(vals):
             return None  # amounts or dates written as text: sheet_info's reading of them (tools.values) decides
         head = written[:50]
         if head and sum(bool(ISO_DATE.match(v)) for v in head) / len(head) > 0.8:
@@ -101,23 +103,6 @@ def plain_sheet_info(t: PlainSample, deadline: Deadline | None = None) -> SheetI
         if 0 < len(uniq) <= (200 if j == 0 and wide else max(20, int(n * 0.5))) and len(uniq) <= 200:
             values[col] = frozenset(u for u in uniq if len(u) <= 40)
     return SheetInfo(None, tuple(t.columns), values, frozenset(numeric), frozenset(dates), n, years, ranges)
-
-
-def _typed_text(vals: list[Any]) -> bool:
-    """Whether tools.values reads these cells as numbers or dates written as text (reads_as_numbers, reads_as_dates,
-    the same tests on the same first cells); sheet_info then decides with pandas."""
-    from tools.values import CJK_DATE, MOSTLY, NUMBER_TEXT, SAMPLE
-
-    head = [w for v in vals[:SAMPLE] if v is not None and (w := v.strip())]
-    if not head:
-        return False
-    if sum(bool(re.match(CJK_DATE, v)) for v in head) / len(head) >= MOSTLY:
-        return True
-    parts = [re.match(NUMBER_TEXT, v) for v in head]
-    ok = [(v, m) for v, m in zip(head, parts, strict=True) if m is not None]
-    decorated = any(re.search(r"[,，¥￥$€£万亿千元()（）]", v) or m.group("neg") for v, m in ok)
-    codes = any(re.match(r"^0\d", v) for v, _ in ok)
-    return len(ok) / len(head) >= MOSTLY and decorated and not codes
 
 
 ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")

@@ -25,6 +25,8 @@ UNITS = {"亿": 1e8, "万": 1e4, "千": 1e3}
 # dates as written in Chinese or with slashes and dots; what pandas reads directly (ISO) needs no rewriting
 CJK_DATE = r"^\s*(\d{4})\s*[年./]\s*(\d{1,2})\s*[月./]\s*(\d{1,2})\s*[日号]?"
 TIME_TEXT = r"^\s*([01]?\d|2[0-3])\s*[:：]\s*([0-5]\d)(?:\s*[:：]\s*([0-5]\d))?\s*$"
+DECORATION = r"[,，¥￥$€£万亿千元()（）]"  # what marks a number written as text: separators, currency, units, brackets
+CODE = r"^0\d"  # digits with a leading zero: a code
 MOSTLY = 0.8  # a column reads as numbers / dates when this share of its filled cells does
 SAMPLE = 2000  # what a column's kind is judged on
 
@@ -109,13 +111,28 @@ def reads_as_numbers(s: pd.Series) -> bool:
         return False
     parts = text.str.extract(NUMBER_TEXT)
     ok = parts["num"].notna()
-    decorated = ok & (text.str.contains(r"[,，¥￥$€£万亿千元()（）]", regex=True) | parts["neg"].notna())
+    decorated = ok & (text.str.contains(DECORATION, regex=True) | parts["neg"].notna())
     return bool(ok.mean() >= MOSTLY and decorated.any() and not _codes(text[ok]))
 
 
 def _codes(text: pd.Series) -> bool:
     """Digits with leading zeros (00123) are codes, not numbers."""
-    return bool(text.str.match(r"^0\d").any())
+    return bool(text.str.match(CODE).any())
+
+
+def cells_read_typed(cells: list[str | None]) -> bool:
+    """reads_as_numbers or reads_as_dates for cells read without pandas (None for a missing cell): the same tests on
+    the same first cells."""
+    import re
+
+    head = [w for v in cells[:SAMPLE] if v is not None and (w := v.strip())]
+    if not head:
+        return False
+    if sum(bool(re.match(CJK_DATE, v)) for v in head) / len(head) >= MOSTLY:
+        return True
+    ok = [(v, m) for v in head if (m := re.match(NUMBER_TEXT, v)) is not None]
+    decorated = any(re.search(DECORATION, v) or m.group("neg") for v, m in ok)
+    return len(ok) / len(head) >= MOSTLY and decorated and not any(re.match(CODE, v) for v, _ in ok)
 
 
 def as_dates(s: Any) -> Any:
