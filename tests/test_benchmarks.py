@@ -52,3 +52,16 @@ def test_fuzz_runs_small(tmp_path, capsys):
     assert res["files"]["files"] == 4 and res["files"]["internal_errors"] == 0 and res["files"]["changed_sources"] == 0
     out = capsys.readouterr().out
     assert "p99" in out and "through 分析" in out
+
+
+def test_warm_session_runs_small(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "warm_session.py"
+    out = subprocess.run([sys.executable, str(script), "--rows", "2000", "--skip-big", "--workdir", str(tmp_path)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "overall ratio wenqing/duckdb" in out.stdout and any(line.startswith("total ") for line in out.stdout.splitlines())
+    assert out.stdout.count("→ answered") == 5, out.stdout
