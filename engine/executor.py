@@ -102,10 +102,19 @@ def needed_columns(tool: str, args: dict[str, Any]) -> list[str]:
             cols.append(v)
         elif isinstance(v, list):
             cols += [x for x in v if isinstance(x, str)]
+    def cond_columns(c: dict[str, Any]) -> None:  # a comparison, or a tree of them
+        for k in ("and", "or"):
+            for x in c.get(k) or [] if "op" not in c else []:
+                cond_columns(x)
+        if "not" in c:
+            cond_columns(c["not"])
+        if "op" in c:
+            cols.append(c["column"])
+            if isinstance(c.get("value"), dict) and "column" in c["value"]:
+                cols.append(c["value"]["column"])
+
     for c in args.get("conditions") or []:
-        cols.append(c["column"])
-        if isinstance(c.get("value"), dict) and "column" in c["value"]:
-            cols.append(c["value"]["column"])
+        cond_columns(c)
     for m in args.get("measures") or []:
         if m.get("column"):
             cols.append(m["column"])

@@ -28,6 +28,7 @@ class Op:
 
     kind: str  # profile | filter | sort | group | dedupe | clean | select | add_column | top_n | export | compare | outliers | correlate | join | full_analysis | list_files | answer
     args: dict[str, Any] = field(default_factory=dict)
+    after: bool = False  # the words place it after the operation before it (然后, 再, then): it runs on that result
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,13 @@ class Request:
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
+
+    @property
+    def query(self) -> Any:
+        """The typed query this request asks for (modes.query.Query), or None for chat and the file list."""
+        from modes.query import from_request
+
+        return from_request(self)
 
     def op(self, kind: str) -> Op | None:
         for o in self.ops:

@@ -6,6 +6,7 @@ from typing import Any
 
 from modes import opspec
 from modes.decision import Request
+from modes.query import phrases
 
 CONFIRM_ZH = "确认请回复'继续'"
 CONFIRM_EN = "Reply 'go' (继续) to confirm, or 'cancel'."
@@ -79,7 +80,9 @@ def target(r: Request, lang: str) -> str:
 
 
 def goal_summary(r: Request, lang: str) -> str:
-    ops = [op_phrase(o.kind, o.args, lang) for o in r.ops]
+    """What the request's query does, every part in the order it runs (modes.query)."""
+    q = r.query
+    ops = phrases(q, lang) if q is not None else [op_phrase(o.kind, o.args, lang) for o in r.ops]
     if lang == "zh":
         body = f"对 {target(r, lang)}：" + "，".join(ops)
         if r.overwrite:
@@ -118,6 +121,18 @@ def left_out(kind: str, r: Request, names: list[str], lang: str) -> str:
     if zh:
         return f"没理解：{what}。按我的理解只能做：{goal_summary(r, lang)}，{miss}。{ask}"
     return f"Not understood: {what}. All I understood was: {goal_summary(r, lang)}, {miss}. {ask}"
+
+
+def ask_unexplained(r: Request, words: list[str], lang: str) -> str:
+    """The words of a request that have no place in its query, asked about instead of run without."""
+    if lang == "zh":
+        said = "、".join(f"“{w}”" for w in words)
+        return (f"还没理解{said}在这个请求里要做什么，不能只做其余部分（{goal_summary(r, lang)}）。"
+                f"请换个说法说明它，例如写成条件（“性别为女”）或列名；不需要它的话，请不带它重新说一遍；取消请回复'取消'。")
+    said = ", ".join(f"'{w}'" for w in words)
+    return (f"I still don't know what {said} should do in this request, and I won't run only the rest ({goal_summary(r, lang)}). "
+            "Please say it another way, e.g. as a condition ('gender is F') or a column name; if it is not needed, say the "
+            "request again without it; or reply 'cancel'.")
 
 
 def plan_prompt(r: Request, lang: str) -> str:

@@ -205,6 +205,16 @@ def _whole_day(v: Any) -> bool:
 
 
 def _cond_mask(df: pd.DataFrame, cond: dict[str, Any]) -> pd.Series:
+    """The rows meeting one condition: a comparison, or a tree of them ({"and"|"or": [...]}, {"not": …})."""
+    if "not" in cond:
+        return ~_cond_mask(df, cond["not"])
+    for logic in ("and", "or"):
+        if logic in cond and "op" not in cond:
+            masks = [_cond_mask(df, c) for c in cond[logic]] or [pd.Series(True, index=df.index)]
+            out = masks[0]
+            for m in masks[1:]:
+                out = (out & m) if logic == "and" else (out | m)
+            return out
     col, op = cond.get("column"), cond.get("op")
     if op not in OPS:
         raise ToolArgError(f"不支持的筛选条件：{op}。", f"Unsupported condition: {op}.")

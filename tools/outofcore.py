@@ -354,6 +354,11 @@ NUMERIC_OPS = ("numeric", "not_numeric", "blank_or_numeric", "blank_or_not_numer
 
 
 def _cond(t: BigTable, cond: dict[str, Any]) -> str:
+    if "not" in cond:
+        return f"NOT ({_cond(t, cond['not'])})"
+    for logic in ("and", "or"):
+        if logic in cond and "op" not in cond:
+            return "(" + f" {logic.upper()} ".join(f"({_cond(t, c)})" for c in cond[logic]) + ")" if cond[logic] else "TRUE"
     col, op, v = str(cond.get("column")), cond.get("op"), cond.get("value")
     _need(t, [col])
     if op == "empty":
