@@ -307,13 +307,15 @@ def _cond_between(sc: _Scan) -> None:
 
 
 NOT_BUT = lazy(r"不是\s*(?P<a>[^\s，,。是]{1,12}?)\s*[，,]?\s*(?:而|应该)?是\s*(?P<b>[^\s，,。的]{1,12})"
-              r"|(?<![a-z])not\s+(?P<a2>[^\s,]+)\s*,?\s*but\s+(?P<b2>[^\s,.]+)", re.I | re.A)
+              r"|(?<![a-z])not\s+(?P<a2>[^\s,]+)\s*,?\s*but\s+(?P<b2>[^\s,.]+)"
+              r"|^\s*(?:no\s*[,，]?\s*)?not\s+(?P<a3>[^\s,，]+)\s*[,，]\s*(?P<b3>[^\s,.，。]+)\s*[.。]?\s*$"
+              r"|^\s*(?P<b4>[^\s,，]+)\s*[,，]\s*not\s+(?P<a4>[^\s,.，。]+)\s*[.。]?\s*$", re.I | re.A)
 
 
 def _cond_not_but(sc: _Scan) -> None:
     """不是华东，是华南 / not 华东 but 华南: two values of one column, the second one replaces the first."""
     for m in NOT_BUT.finditer(sc.text):
-        a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("a2"), m.group("b2"))
+        a, b = next((m.group(f"a{k}"), m.group(f"b{k}")) for k in ("", "2", "3", "4") if m.group(f"a{k}"))
         col = next((c for c, vs in sc.sheet.values.items() if _canonical(a, vs) in vs and _canonical(b, vs) in vs), None)
         if col is not None and sc.free(m.start(), m.end()):
             sc.add(Cond(col, "eq", _canonical(b, sc.sheet.values[col]), raw=col), m.start(), m.end())
@@ -1029,11 +1031,36 @@ def _cond_logic(sc: _Scan) -> None:
 
 
 # the condition rules, in the order they run: a span one rule read is not read by a later one
+# An exclusion's scope is the one condition it is written against: before it with a few words between (excluding
+# those in York, not in the North region, 除了是销售部的) or after it (销售部以外的女员工, 月薪为0的不算, 华东除外)
+EXCLUSION_FILLER = r"(?:\s*(?:the|those|that|these|ones?|rows?|records?|items?|in|from|of|at|within|with|where|是|在|为|属于)(?![a-z]))*\s*$"
+EXCLUDED_BEFORE = lazy(r"(?:" + lx.EXCLUDE.pattern + r"|(?<![a-z])(?:outside(?: of)?|not in|not from|not at|other than))" + EXCLUSION_FILLER,
+                       re.I | re.A)
+EXCLUDED_AFTER = lazy(r"^\s*(?:的(?:人|行|记录|数据|项|部分)?)?\s*(?:以外|之外|除外|不算|不计|不计入|不包括|不要了?|不用|不看|去掉|排除|剔除)", re.I | re.A)
+
+
+def _cond_scope_of_negation(sc: _Scan) -> None:
+    """Each condition written inside an exclusion's scope is negated once; the other conditions stay as they are."""
+    from modes.ops import negate
+
+    for i, (c, (a, b)) in enumerate(zip(sc.out.conds, sc.out.spans, strict=True)):
+        if c.how == "excluded" or c.column is None:
+            continue
+        before = EXCLUDED_BEFORE.search(sc.text[:a])
+        after = EXCLUDED_AFTER.match(sc.text[b:])
+        if before is None and after is None:
+            continue
+        if before is not None and any(x <= before.start() < y for x, y in sc.out.spans[:i] + sc.out.spans[i + 1 :]):
+            continue  # the word belongs to a condition already read (不包含X)
+        sc.out.conds[i] = replace(negate(c), how="excluded")
+        sc.out.spans[i] = (before.start() if before is not None else a, b + (after.end() if after is not None else 0))
+
+
 COND_RULES = (
     _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
     _cond_date_words, _cond_month_day_words, _cond_year_alone, _unshield,
-    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_example_of_kind, _cond_logic,
+    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_example_of_kind, _cond_scope_of_negation, _cond_logic,
 )
 
 

@@ -170,6 +170,33 @@ def on_confirm(t: Turn) -> Outcome:
     return d, t.state.evolve(pending=None, current_file=req.file or t.state.current_file, current_sheet=req.sheet, last=replace(p, stage="done"))
 
 
+def data_words_unexplained(t: Turn) -> list[str]:
+    """The words a pending reading left without a place that name the data: a word holding a value of the table in play
+    (女员工 over 性别 女, 退货 over 状态 退货). Those never run without; words no rule read that name no data (function
+    words, phrasing) are restated and may be confirmed."""
+    p = t.pending
+    if p is None or not p.request.unexplained or not p.request.file:
+        return []
+    f = t.catalog.get(p.request.file)
+    sheet = (f.sheet(p.request.sheet) or f.sheets[0]) if f is not None and f.sheets else None
+    if sheet is None:
+        return []
+    values = {v.casefold() for vs in sheet.values.values() for v in vs if v.strip()}
+    return [w for w in p.request.unexplained if any(v in w.casefold() for v in values if len(v) >= 2 or not v.isascii())]
+
+
+def on_confirm_unexplained(t: Turn) -> Outcome:
+
+
+    """Ask what the words not understood should do; the request waits, as restated, for a correction or 取消."""
+    p = t.pending
+    assert p is not None
+    req = p.request
+    reply = replies.ask_unexplained(req, data_words_unexplained(t), req.lang)
+    d = _decision("clarify", "ask_slots", req, reply, "confirm_with_words_unexplained", ["unexplained"])
+    return d, t.state
+
+
 def ask_again(t: Turn, rule: str) -> Outcome:
     assert t.pending is not None
     req = t.pending.request
@@ -290,6 +317,13 @@ def complete_new_request(t: Turn) -> bool:
             and not ADDITIVE.search(t.text) and not lx.CORRECTION.search(t.text))
 
 
+def swaps_statistic(t: Turn) -> bool:
+    """换成中位数 / use the median instead, while a summary waits or just ran: a correction of its statistic."""
+    p = t.pending
+    return (p is not None and bool(lx.CORRECTION.search(t.text)) and t.new_kinds <= {"stats", "group"} and "stats" in t.new_kinds
+            and bool(t.old_kinds & {"group", "stats"}) and not t.other_file)
+
+
 def more_of_the_same(t: Turn) -> bool:
     p = t.pending
     return p is not None and not (t.new_kinds - t.old_kinds) and not t.other_file and not (t.fresh.full and not p.request.full)
@@ -333,6 +367,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("any", lambda t: not t.text, on_empty),
     Row("idle", bare_greeting, lambda t: _chat("greeting", t.utterance, t.lang, t.state)),
     Row("any", holds, on_cancel),
+    Row("confirm", lambda t: is_confirm(t.text) and bool(data_words_unexplained(t)), on_confirm_unexplained),
     Row("confirm", lambda t: is_confirm(t.text), on_confirm),
     Row("clarify", lambda t: is_confirm(t.text), lambda t: ask_again(t, "confirm_while_clarifying")),
     Row("any", lambda t: is_confirm(t.text), on_confirm_nothing),
@@ -341,6 +376,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("any", lambda t: t.talk is not None, on_talk),
     Row("pending", complete_new_request, on_replacement),
     Row("pending", lambda t: bool(t.swapped_to), on_file_swap),
+    Row("pending", swaps_statistic, on_more_of_the_same),
     Row("pending", more_of_the_same, on_more_of_the_same),
     Row("any", about_wenqing, on_chat),
     Row("any", lists_files, on_export_list),

@@ -132,6 +132,7 @@ def _flags(norms: list[str], refs: list[FileRef]) -> dict[str, Any]:
 def merge_turns(turns: list[TurnOps]) -> list[Op]:
     """Operations over several turns: later turns fill or correct earlier ones."""
     merged: dict[str, Op] = {}
+    swapped = False
     for t in turns:
         old_filter = merged.get("filter")
         if t.bare and t.correction and old_filter is not None and len(old_filter.args.get("conditions") or []) == 1 and not any(o.kind == "filter" for o in t.ops):
@@ -140,6 +141,8 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
             merged["filter"] = Op("filter", {**old_filter.args, "conditions": [Cond(c.column, op_, value, None, c.raw, c.how)]})
         for op in t.ops:
             old = merged.get(op.kind)
+            if t.correction and op.kind == "stats" and not op.args.get("columns"):
+                swapped = True  # 换成中位数 / use the median instead: the statistic of what was summarised changes
             if old is None:
                 merged[op.kind] = op
                 continue
@@ -161,14 +164,47 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
             else:
                 spec = opspec.get(op.kind)
                 key = spec.main_slot if spec else None
-                if key is None or op.args.get(key) or op.args.get("unresolved"):
-                    merged[op.kind] = Op(op.kind, op.args)
-                elif op.kind == "sort" and op.args.get("direction_said"):  # "从高到低" after "按评分排序"
-                    merged["sort"] = Op("sort", {**old.args, "ascending": op.args["ascending"], "direction_said": True})
+                if op.args.get("unresolved"):
+                    merged[op.kind] = Op(op.kind, op.args, op.after)
+                elif t.correction or key is None or not op.args.get(key):
+                    # 改成前3个 / actually per channel / 换成中位数: the part the later turn names replaces the earlier one,
+                    # the parts it does not name are kept
+                    said = {k: v for k, v in op.args.items() if v is not None and not (isinstance(v, (list, dict, str)) and not v)}
+                    aggs = said.pop("aggs", None)
+                    if op.kind == "group" and aggs and not said.get("measures"):  # use the mean instead: the same columns
+                        cols = [m["column"] for m in old.args.get("measures") or [] if m.get("column")]
+                        said["measures"] = [{"column": c, "agg": a} for c in cols for a in aggs]
+                    if op.kind == "sort" and not op.args.get("direction_said"):
+                        said.pop("ascending", None)
+                    merged[op.kind] = Op(op.kind, {**old.args, **said}, old.after)
+                else:
+                    merged[op.kind] = Op(op.kind, op.args, op.after)
+    _swap_statistic(merged, swapped)
     ops = list(merged.values())
     if len(ops) > 1:
         ops = [o for o in ops if o.kind != "profile"]
     return [o for o in ops if o.kind != "export"] + [o for o in ops if o.kind == "export"]
+
+
+GROUP_AGGS = ("sum", "mean", "min", "max", "count")
+
+
+def _swap_statistic(merged: dict[str, Op], swapped: bool) -> None:
+    """A correction that names only a statistic replaces the statistic of the summary before it, keeping its keys and
+    columns: a figure the summary computes stays a summary, any other (median, std…) is computed per group."""
+    st, g = merged.get("stats"), merged.get("group")
+    if not swapped or st is None or g is None:
+        return
+    cols = [m["column"] for m in g.args.get("measures") or [] if m.get("column")]
+    stats = list(st.args.get("stats") or [])
+    if not cols or not stats:
+        return
+    del merged["stats"]
+    if all(x in GROUP_AGGS for x in stats):
+        merged["group"] = Op("group", {**g.args, "measures": [{"column": c, "agg": x} for c in cols for x in stats]}, g.after)
+        return
+    del merged["group"]
+    merged["stats"] = Op("stats", {**st.args, "columns": cols, **({"by": list(g.args["keys"])} if g.args.get("keys") else {})}, g.after)
 
 
 def _fit(turns: list[str], sheet: SheetInfo, flags: dict[str, Any]) -> tuple[list[TurnOps], int, int]:
@@ -395,7 +431,8 @@ def _u_sheet(u: _Understanding) -> None:
         u.two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, low)]
         if len(fi.sheets) > 1:  # "订单表里…": a sheet's name is not a column mention
             names = sorted((s.name for s in fi.sheets if s.name), key=len, reverse=True)
-            pat = re.compile("|".join(re.escape(n) + r"\s*(?:(?:这|那)?(?:两|2|俩|二)\s*(?:个|张)?\s*)?(?:表|sheet|工作表|页)" for n in names), re.I)
+            pat = re.compile("|".join(re.escape(n) + r"\s*(?:(?:这|那)?(?:两|2|俩|二)\s*(?:个|张)?\s*)?(?:表|sheet|工作表|页)"
+                                      + r"|(?<![a-z])(?:sheet|工作表)\s*[:：]?\s*" + re.escape(n) for n in names), re.I)
             u.texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
     u.flags["two_tables"] = len(u.files) > 1 or len(u.two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(u.texts)))
 
@@ -649,7 +686,17 @@ def _unused_columns(text: str, ops: list[Op], sheet: SheetInfo) -> list[str]:
 
     for o in ops:
         walk(o.args)
-    return list(dict.fromkeys(h.column for h in find_columns(text, sheet) if h.how in ("exact", "translated") and h.column not in used))
+    exprs = [u for u in used if any(ch in u for ch in "+-*/()[]")]  # a formula's text uses the columns written in it
+
+    def names_rows(h: Any) -> bool:  # top 3 stores, stores with sales over 5000: the plural of the column naming each row
+        unique = h.column not in sheet.values or len(sheet.values[h.column]) >= max(sheet.rows, 2)
+        naming = h.column not in sheet.numeric and h.column not in sheet.dates and unique
+        said = text[h.start : h.end].casefold()
+        plural = said in (h.column.casefold() + "s", h.column.casefold() + "es") or re.match(r"e?s(?![a-z])", text[h.end : h.end + 3], re.I)
+        return naming and bool(plural)
+
+    return list(dict.fromkeys(h.column for h in find_columns(text, sheet) if h.how in ("exact", "translated") and h.column not in used
+                              and not any(h.column in e for e in exprs) and not names_rows(h)))
 
 
 GLOSS = re.compile(r"(?P<gloss>[\u4e00-\u9fff]{2,12})\s*[（(]\s*(?P<inner>[^（）()]*(?:\([^()]*\)[^（）()]*)?)[）)]")

@@ -10,11 +10,11 @@ from typing import Any
 from modes import lexicon as lx
 from modes import opspec
 from modes.catalog import SheetInfo
-from modes.conditions import Cond, CondParse, parse_conditions, reading_said
+from modes.conditions import INFIX, Cond, CondParse, parse_conditions, reading_said
 from modes.decision import Op
 from modes.lazyre import lazy
-from modes.resolve import ColumnHit, find_columns, resolve_column
-from modes.text import CJK, blank, parse_number, tidy
+from modes.resolve import ColumnHit, find_columns, find_values, resolve_column
+from modes.text import CJK, blank, language, parse_number, tidy
 
 DESC = lazy(r"从高到低|从大到小|由高到低|由大到小|从新到旧|由新到旧|从晚到早|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排)?在前|排名|排行|名次|(?<![a-z])ranking(?![a-z])|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
@@ -189,6 +189,7 @@ class _Turn:
     sort_keys: list[str] = field(default_factory=list)
     group_keys: list[str] = field(default_factory=list)
     dedupe_keys: list[str] = field(default_factory=list)
+    having: list[tuple[tuple[int, int], dict[str, str]]] = field(default_factory=list)  # (span, measure) of each having
     key_spans: list[tuple[int, int]] = field(default_factory=list)
     sorting: bool = False
     grouping: bool = False
@@ -489,6 +490,12 @@ def _rule_fill_or_clean(t: _Turn) -> None:
 
 def _rule_dedupe(t: _Turn) -> None:
     m = lx.DEDUPE.search(t.text)
+    one = lx.ONE_ROW_EACH.search(t.text)
+    if not m and one and BY_WORD.search(t.text):  # 每个部门保留一行 / keep one row per region: the keys say which rows
+        t.add(one.start(), Op("dedupe", {}))
+        by = BY_WORD.search(t.text, one.start(), one.end())
+        t.spans.append((one.start(), by.start() if by else one.end()))  # per / for each stays for the keys' rule
+        return
     if not m:
         return
     text = t.text
@@ -518,8 +525,8 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
         if not mm:
             break
         c2, r2, _, cl2, e2 = _col_after(t.text, j + mm.end(), t.hits, t.sheet)
-        if not c2:
-            break
+        if not c2 or COMPARED_NEXT.match(t.text, e2):
+            break  # per channel, sales at least 3000: a column compared with a value starts a condition, not a key
         keys.append((c2, r2, cl2))
         j = e2
     return keys, j, how
@@ -531,6 +538,8 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
     clause = re.split(r"[,;]", text[j:], maxsplit=1)[0]
     word = b.group(0).casefold()
     before = text[max(0, b.start() - 30) : b.start()]
+    if t.has("dedupe") and any(o.start() <= b.start() <= o.end() or 0 <= o.start() - j <= 3 for o in lx.ONE_ROW_EACH.finditer(text)):
+        return "dedupe"  # one row per region / 每个部门保留一行: these keys choose the rows kept
     if word.startswith("每") or word in ("各个", "各项", "各种", "各", "per", "for each", "for every", "in each", "in every", "within each", "within every", "其他", "其余", "其它", "剩下的", "其他的") or word.startswith("group"):
         return "group"
     if word.startswith(("sort", "order", "rank")):
@@ -651,8 +660,8 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
         return  # 各部门…公司平均的部门: a key or a text column is never averaged or added up
     if col:
         measures.append({"column": col, "agg": agg})
-    elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一"):
-        unres.append(_unres(raw, closest))
+    elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一", "instead", "then", "too", "also", "again", "please"):
+        unres.append(_unres(raw, closest))  # the mean instead: a word of the sentence after the statistic names no column
 
 
 def _measures_beside(t: _Turn) -> list[dict[str, str]]:
@@ -691,11 +700,14 @@ def _rule_group(t: _Turn) -> None:
     """Group and summarise (各产品的销售额: "per" words alone ask for a grouping)."""
     if not (t.grouping or t.group_keys) or t.explore:
         return
+    if not t.group_keys and t.dedupe_keys and lx.ONE_ROW_EACH.search(t.text):
+        return  # one row per region: the keys choose rows, nothing is summarised
     measures: list[dict[str, str]] = []
     unres: list[dict[str, Any]] = []
-    blanked = _blank(t.gtext, t.key_spans)
+    blanked = _blank(t.gtext, t.key_spans + [sp for sp, _ in t.having])  # a having's statistic is read by its rule
     bare: list[str] = []  # 按季度求平均: a statistic said with no column
     blanked = _listed_aggs(t, blanked, measures, unres)
+    measures += [m for _, m in t.having if m not in measures]  # the figure a having keeps groups by is computed
     for agg, rxp in AGG_WORDS:
         for am in islice(rxp.finditer(blanked), MAX_KEYS):
             if agg == "count":
@@ -718,7 +730,10 @@ def _rule_group(t: _Turn) -> None:
         measures = [{"agg": "count"}]
     else:
         measures = has_measure
+    measures = [m for i, m in enumerate(measures) if m not in measures[:i]]  # total sales … whose total sales: one measure
     args: dict[str, Any] = {"keys": list(dict.fromkeys(t.group_keys)), "measures": measures}
+    if bare and not measures:
+        args["aggs"] = list(dict.fromkeys(bare))  # the mean instead: the statistic said, for a correction to apply
     if t.versus_overall and args["keys"]:
         args["versus_overall"] = True
     if unres:
@@ -734,9 +749,68 @@ ROWS_NOT_COLUMNS = re.compile(r"大于|小于|高于|低于|超过|不到|不足
                               r"(?<![a-z])(?:rows?|records?|where|whose|who)(?![a-z])", re.I | re.A)
 
 
+HAVING_AGG = {"mean": r"平均值|平均数|平均|均值|average|mean|avg", "sum": r"总和|合计|总计|总额|总|total|sum of(?: the)?|sum"}
+HAVING_CMP = lazy(r"\s*(?:的)?\s*(?:is\s+|are\s+)?(?P<op>" + "|".join(f"(?P<{op}>{p})" for op, p in INFIX[:-1] if op in ("ge", "le", "gt", "lt"))
+                  + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?", re.I | re.A)
+# the groups a condition on an aggregate keeps: 的部门 / 的城市 after it, or "cities whose …" before it
+HAVING_KEY_AFTER = lazy(r"\s*(?:的|之)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,12})")
+HAVING_KEY_BEFORE = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:whose|with|where|that have|having)\s*$", re.I)
+
+
+def _having_at(t: _Turn, h: ColumnHit) -> tuple[str, int, int, str, float] | None:
+    """(agg, start, end, op, value) for 平均月薪大于10000 / 月薪总和超过20万 / total sales over 70000 at this column."""
+    for agg, words in HAVING_AGG.items():
+        before = re.search(r"(?:" + words + r")\s*(?:的)?\s*$", t.text[: h.start], re.I | re.A)
+        after = re.match(r"\s*(?:的)?\s*(?:" + words + r")", t.text[h.end :], re.I | re.A)
+        if not (before or after):
+            continue
+        end = h.end + (after.end() if after else 0)
+        m = HAVING_CMP.match(t.text, end)
+        if m is None:
+            continue
+        op = next(k for k in ("ge", "le", "gt", "lt") if m.group(k))
+        value = float(m.group("n").replace(",", "")) * {"万": 1e4, "千": 1e3, "k": 1e3}.get((m.group("unit") or "").casefold(), 1)
+        return agg, before.start() if before else h.start, m.end(), op, tidy(value)
+    return None
+
+
+def _rule_having(t: _Turn) -> None:
+    """A condition on an aggregate of each group (平均月薪大于10000的城市, cities whose total sales is over 70000) is kept
+    for the summary: a having, never a condition on the rows."""
+    from tools.ops import measure_name
+
+    for h in t.hits:
+        if h.column not in t.sheet.numeric or not t.free(h.start):
+            continue
+        found = _having_at(t, h)
+        if found is None:
+            continue
+        agg, a, b, op, value = found
+        key = HAVING_KEY_AFTER.match(t.text, b)
+        col = resolve_column(key.group("k"), t.sheet, closest=False)[0] if key else None
+        if col is None:
+            back = HAVING_KEY_BEFORE.search(t.text[:a])
+            word = re.sub(r"ies$", "y", back.group(0).split()[0]) if back else ""
+            col = resolve_column(word, t.sheet, closest=False)[0] or resolve_column(back.group("k"), t.sheet, closest=False)[0] if back else None
+            if col is not None and back is not None:
+                t.spans.append((back.start(), back.end()))
+        if col is None and not t.group_keys:
+            continue  # no groups named: a figure over the rows, left to the question rules
+        if col is not None and col not in t.group_keys:
+            t.group_keys.append(col)
+        t.grouping = True
+        lang = "en" if language(t.text) == "en" else "zh"
+        cond = Cond(measure_name(h.column, agg, lang), op, value, raw=t.text[a:b], how="aggregate")
+        t.add(b, Op("having", {"conditions": [cond], "measure": {"column": h.column, "agg": agg}}))
+        t.spans.append((a, b + (key.end() - b if key and col else 0)))
+        t.having.append(((a, b), {"column": h.column, "agg": agg}))
+
+
 def _rule_select(t: _Turn) -> None:
     """Keep some columns: 只要姓名和电话; the columns named before 两列."""
     m = lx.SELECT.search(t.text)
+    if m and t.has("dedupe") and lx.ONE_ROW_EACH.match(t.text, m.start()):
+        return  # 保留一行 of each key: which rows, read by the dedupe rule
     if not m and not t.found:
         nc = N_COLS.search(t.text)
         if nc and any(h.end <= nc.start() for h in t.hits):
@@ -745,11 +819,26 @@ def _rule_select(t: _Turn) -> None:
     if m and ROWS_NOT_COLUMNS.search(rest) and not re.search(r"列|字段|columns?", rest, re.I):
         return  # 只保留金额大于100的行 / keep only rows where …: which rows, left to the filter rule
     if m and not t.explore and not t.has("select"):
-        cols = _through([h for h in t.hits if h.start >= m.start() - 1 and t.free(h.start)], t)
+        # the columns kept are those of the clause that says so (只保留姓名和月薪两列，月薪大于15000的: the rest is a filter)
+        end = len(t.text)
+        for stop in CLAUSE_END.finditer(t.text, m.end()):  # a comma inside a list of columns (company, country and …) goes on
+            nxt = re.match(r"[\s，,]*(?:and\s+|和|及|以及)?", t.text[stop.end() :], re.I)
+            at = stop.end() + (nxt.end() if nxt else 0)
+            listed = next((h for h in t.hits if h.start == at), None)
+            said_columns = re.search(r"(?:列|字段|columns?)\s*$", t.text[m.end() : stop.start()], re.I)
+            if listed is None or said_columns or COMPARED_NEXT.match(t.text, listed.end):
+                end = stop.start()
+                break
+        clause = t.text[m.end() : end]
+        if find_values(clause, t.sheet, []) and not re.search(r"列|字段|columns?", clause, re.I):
+            return  # keep only the North region: a value of a column, so which rows, left to the filter rule
+        cols = _through([h for h in t.hits if m.start() - 1 <= h.start < end and t.free(h.start)], t)
         t.add(m.start(), Op("select", {"columns": list(dict.fromkeys(cols))}))
-        t.spans.append((m.start(), len(t.text)))
+        t.spans.append((m.start(), end))
 
 
+CLAUSE_END = lazy(r"[，,；;。]")
+COMPARED_NEXT = lazy(r"\s*(?:is\s+|are\s+|的)?(?:" + "|".join(p for _, p in INFIX[:-1]) + r"|[<>=≥≤]|[\d])", re.I | re.A)
 COLUMN_RANGE = lazy(r"\s*(?:…+|\.{2,}|～|~|—+|-|到|至|(?<![a-z])(?:to|through|thru)(?![a-z]))\s*(?:的)?\s*$", re.I | re.A)
 
 
@@ -848,6 +937,9 @@ def _rule_filter(t: _Turn) -> None:
     dm = next((d for d in lx.DELETE_ROWS.finditer(cond_text) if not CLEANING_OBJECT.match(cond_text, d.end())), None)
     if not (cp.conds or fm or dm):
         return
+    if not cp.conds and not dm and fm and any(0 <= a - fm.end() <= 3 for (a, _), _m in t.having):
+        t.spans.append(fm.span())
+        return  # 只看平均月薪低于11000的: the words choose groups, read by the having rule
     conds = list(cp.conds)
     logic = cp.logic
     keeps = fm is not None and not re.fullmatch(r"where|rows with|rows where|find rows|with", fm.group(0), re.I | re.A)
@@ -936,7 +1028,7 @@ def _rule_value_question(t: _Turn) -> None:
 def _rule_bare_comparison(t: _Turn) -> None:
     """大于4.5 with no column: kept for the caller to ask about, also beside conditions that did find their columns
     (数学或物理（低于60分）: 科目 is read, 低于60 has no column and is never dropped)."""
-    read = t.cp.spans if t.has("filter") and t.cp is not None else []
+    read = (t.cp.spans if t.has("filter") and t.cp is not None else []) + [sp for sp, _ in t.having]
     for bm in BARE_CMP.finditer(t.text):
         if any(a < bm.end() and bm.start() < b for a, b in read):
             continue
@@ -1053,7 +1145,7 @@ def _rule_profile(t: _Turn) -> None:
 TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
-    _rule_keys, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
+    _rule_keys, _rule_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
     _rule_values_question, _rule_money_question, _rule_value_question, _rule_bare_comparison, _rule_count_question, _rule_each_value, _rule_head,
     _rule_export, _rule_profile,
 )
@@ -1069,7 +1161,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         rule(t)
     out = t.out
     out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans)
-    found = _rows_before_drawing(_filter_first(sorted(t.found, key=lambda f: f[0])), t.text)
+    found = _said_after(_rows_before_drawing(_filter_first(sorted(t.found, key=lambda f: f[0])), t.text), t.text)
     exports = [o for _, o in found if o.kind == "export"]
     out.ops = [o for _, o in found if o.kind != "export"] + exports[:1]
     for o in out.ops:
@@ -1093,6 +1185,18 @@ def _filter_first(found: list[tuple[int, Op]]) -> list[tuple[int, Op]]:
             j = next(k for k, f in enumerate(rest) if f[1] is g)
             return rest[:j] + [(at, o) for _, o in later] + rest[j:]
     return found
+
+
+def _said_after(found: list[tuple[int, Op]], text: str) -> list[tuple[int, Op]]:
+    """An operation written after a sequence word (然后, 再, then) that follows the operation before it in the words is
+    marked to run on that result (modes.query keeps it there)."""
+    out: list[tuple[int, Op]] = []
+    for i, (at, o) in enumerate(found):
+        prev = found[i - 1][0] if i else None
+        if prev is not None and prev < at and o.kind != "export" and LATER_STEP.search(text, prev, at):
+            o = Op(o.kind, o.args, after=True)
+        out.append((at, o))
+    return out
 
 
 LATER_STEP = lazy(lx.SEQUENCE_WORDS + r"|(?<![a-z])(?:then|after that|afterwards)(?![a-z])", re.I | re.A)

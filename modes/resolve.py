@@ -154,6 +154,15 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         for i, path, _how in part:
             ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
         hits[:] = [x for x in hits if x not in part]
+        # staff.csv 销售部以外的: 销售 inside 销售部, a value (or column) of the file named in full, is that word, not 销售.xlsx
+        named = [f for f in full if f is not None]
+        words = {w for f in named if f.is_table for sh in f.sheets for c in sh.columns for w in _word_forms(c.casefold())}
+        inside = [x for x in hits if x[2] == "stem" and x[1] not in {f.path for f in named}
+                  and (_inside_values(low, [(x[0], x[0] + len(catalog.get(x[1]).stem))], named, x[1])  # type: ignore[union-attr]
+                       or catalog.get(x[1]).stem.casefold() in words)]  # type: ignore[union-attr]  # top 3 stores: the column store
+        for i, path, _how in inside:
+            ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
+        hits[:] = [x for x in hits if x not in inside]
     if hits:
         hits.sort()
         ref.paths = list(dict.fromkeys(p for _, p, _how in hits))
@@ -311,10 +320,16 @@ def _files_worth_reading(low: str, catalog: Catalog, files: list[FileInfo]) -> l
     return [f for f in files if f.path in keep]
 
 
+def _word_forms(word: str) -> tuple[str, ...]:
+    """A column's name and its plural: the forms a request uses for it as a plain word (store, stores)."""
+    return (word, word + "s", word + "es") if word.isascii() and word.isalpha() else (word,)
+
+
 def _inside_values(low: str, spans: list[tuple[int, int]], files: list[FileInfo], path: str) -> bool:
     """Every span of the description lies inside a longer cell value another table holds, written in the text."""
-    occ = [(m.start(), m.end()) for f in files if f.path != path and f.is_table for sh in f.sheets for vs in sh.values.values()
-           for v in vs if len(v) >= 2 and v.casefold() in low for m in re.finditer(re.escape(v.casefold()), low)]
+    occ = [(m.start(), m.end()) for f in files if f.path != path and f.is_table for sh in f.sheets
+           for v in [*(x for vs in sh.values.values() for x in vs), *sh.columns]
+           if len(v) >= 2 and v.casefold() in low for m in re.finditer(re.escape(v.casefold()), low)]
     return bool(spans) and all(any(a <= x and y <= b and b - a > y - x for a, b in occ) for x, y in spans)
 
 
