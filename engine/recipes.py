@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.audit import Audit
@@ -26,6 +26,9 @@ class Recipe:
     sheet: str | None
     goal: str
     steps: list[dict[str, Any]]
+    # the requests that each went on from the result before (filter → 在这个结果里汇总 → 排序 …), replayed in turn; the first
+    # is `steps`. Each link keeps its typed query.
+    chain: list[dict[str, Any]] = field(default_factory=list)
 
     def needed_columns(self) -> list[str]:
         """Columns the steps read from the source table (not the ones earlier steps create)."""
@@ -47,11 +50,21 @@ def _dir(ws: Workspace):  # type: ignore[no-untyped-def]
     return ws.root / STATE_DIR / "recipes"
 
 
-def save(ws: Workspace, name: str, plan: Plan, request: Request) -> Recipe:
+def _link(plan: Plan, request: Request) -> dict[str, Any]:
+    q = request.query
+    return {"goal": plan.goalSummary, "query": q.to_json() if q is not None else None,
+            "steps": [{"toolHint": s.toolHint, "action": s.action, "doneWhen": s.doneWhen, "args": s.args} for s in plan.steps]}
+
+
+def save(ws: Workspace, name: str, plan: Plan, request: Request, chain: list[tuple[Plan, Decision]] | None = None) -> Recipe:
+    """Save the last run, or the whole chain of runs that led to it (each on the result of the one before)."""
     if not NAME.match(name):
         raise UserError("配方名只能用中文、字母、数字、下划线或短横线（最多 40 个字符）。", "A recipe name may use letters, digits, _ and - (up to 40).")
-    steps = [{"toolHint": s.toolHint, "action": s.action, "doneWhen": s.doneWhen, "args": s.args} for s in plan.steps]
-    r = Recipe(name, request.file or "", request.sheet, plan.goalSummary, steps)
+    links = [_link(p, d.request) for p, d in chain] if chain and len(chain) > 1 else []
+    first_plan, first_req = (chain[0][0], chain[0][1].request) if links and chain else (plan, request)
+    steps = _link(first_plan, first_req)["steps"]
+    goal = "；然后".join(link["goal"] for link in links) if links else plan.goalSummary
+    r = Recipe(name, first_req.file or "", first_req.sheet, goal, steps, links[1:])
     save_state(ws, "recipes", f"{name}.json", json.dumps(r.__dict__, ensure_ascii=False, indent=1).encode("utf-8"))
     return r
 
@@ -87,17 +100,46 @@ def run(ws: Workspace, name: str, file: str, sheet: str | None, audit: Audit, tr
             f"Recipe '{name}' needs columns missing from {rel}: {', '.join(missing)}.",
         )
     stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    run = _replay(ws, r, r.steps, rel, target.name if len(info.sheets) > 1 else None, stem, name, audit, trace_id, lang, r.goal.replace(r.source, rel))
+    for link in r.chain:  # each further request reads the result of the one before, as it did when it was saved
+        if run.status != "answered":
+            return run
+        prev = _result_of(ws, run, stem, trace_id)
+        if prev is None:
+            run.status, run.answer = "insufficient_context", None
+            run.notes.append("上一步没有产生可以接着处理的表格，配方停在这里。")
+            return run
+        run = _replay(ws, r, link["steps"], prev, None, stem, name, audit, trace_id, lang, link["goal"])
+    return run
+
+
+def _result_of(ws: Workspace, run: RunResult, stem: str, trace_id: str) -> str | None:
+    """The table a replayed step produced: the file it wrote, else its table kept under .wenqing/results/."""
+    tables = [f["path"] for f in run.files if f["path"].lower().endswith((".csv", ".xlsx")) and f.get("columns")]
+    if tables:
+        return tables[0]
+    table = run.table
+    if table is None or not hasattr(table, "to_csv"):
+        return None
+    from modes.replies import HELD
+
+    saved = save_state(ws, HELD.rstrip("/").rsplit("/", 1)[-1], f"{stem}_配方_{trace_id[:6]}_{len(run.steps)}.csv", table.to_csv(index=False).encode("utf-8-sig"))
+    return ws.rel(saved)
+
+
+def _replay(ws: Workspace, r: Recipe, saved: list[dict[str, Any]], rel: str, sheet: str | None, stem: str, name: str,
+            audit: Audit, trace_id: str, lang: str, goal: str) -> RunResult:
     steps = []
-    for i, s in enumerate(r.steps, 1):
+    for i, s in enumerate(saved, 1):
         args = dict(s["args"])
         if s["toolHint"] == "profile_dataset":
-            args.update(path=rel, sheet=target.name if len(info.sheets) > 1 else None)
+            args.update(path=rel, sheet=sheet)
         if "stem" in args:
             args["stem"] = f"{stem}_配方_{name}"
         if s["toolHint"] in ("compare_tables", "join_tables", "append_tables") and args.get("other_path") == r.source:
             args["other_path"] = rel
         steps.append(Step(i, s["action"], s["toolHint"], s["doneWhen"], args))
-    req = Request(intent="work", file=rel, sheet=target.name, lang=lang)
+    req = Request(intent="work", file=rel, sheet=sheet, lang=lang)
     d = Decision("act", "execute", "recipe", "soft", 1.0, req, "", f"数据配方: {name}", "按保存的步骤重放", "recipe", lang=lang)
-    plan = Plan("recipe", f"数据配方: {name}", "soft", "按保存的步骤重放", steps, r.goal.replace(r.source, rel))
+    plan = Plan("recipe", f"数据配方: {name}", "soft", "按保存的步骤重放", steps, goal)
     return execute(plan, d, ws, audit, trace_id)

@@ -58,6 +58,7 @@ class Session:
         self.last_run_id: str | None = None
         self.last_files: list[str] = []
         self.last_executed: tuple[Plan, Decision] | None = None
+        self.chain: list[tuple[Plan, Decision]] = []  # the runs that each went on from the result before: a recipe saves them all
         self.tables = TableCache()
         self.on_step: Callable[[int, int, str], None] | None = None
         self._trace: str | None = None
@@ -165,6 +166,7 @@ class Session:
 
     def forget(self) -> None:
         self.state = SessionState()
+        self.chain = []
 
     def undo(self) -> list[str]:
         """Remove the files the last run wrote (only files recorded as written by wenqing, only in outputs/)."""
@@ -241,6 +243,8 @@ class Session:
               "tier": decision.tier, "confidence": round(decision.confidence, 2), "slots": jsonable(decision.slots),
               "missing": list(decision.missing), "plan": plan.to_dict() if plan else None, "mode_reason": decision.mode_reason,
               "rule": decision.rule, "reply": decision.reply}
+        query = decision.request.query if decision.gate == "act" else None
+        ev["query"] = query.to_json() if query is not None else None
         tr.events.append(ev)
         self.audit.set_decision(trace_id, decision_json(decision, plan))
         if decision.next == "execute" and plan is not None and not self.dry_run:
@@ -258,6 +262,8 @@ class Session:
             self.last_files = [f["path"] for f in run.files]
             if run.status == "answered":
                 self.last_executed = (plan, decision)
+                went_on = bool(self.chain) and decision.request.file is not None and decision.request.file == self.state.last_result
+                self.chain = [*self.chain, (plan, decision)] if went_on else [(plan, decision)]
                 self._keep_result(plan, decision, run, trace_id)
             if run.current_file:
                 self.state = self.state.evolve(current_file=run.current_file)

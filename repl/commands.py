@@ -186,8 +186,9 @@ def _recipe(ctx: Context, arg: str) -> None:
                 ctx.render.say("还没有成功执行过的方案，先跑一次再保存。")
                 return
             plan, d = ctx.session.last_executed
-            r = recipes.save(ws, parts[1], plan, d.request)
-            ctx.render.say(f"已保存配方“{r.name}”（{len(r.steps)} 步，需要的列：{'、'.join(r.needed_columns()) or '无'}）。")
+            r = recipes.save(ws, parts[1], plan, d.request, ctx.session.chain)
+            links = f"，连同它之前的 {len(r.chain)} 个接续请求" if r.chain else ""
+            ctx.render.say(f"已保存配方“{r.name}”（{len(r.steps)} 步{links}，需要的列：{'、'.join(r.needed_columns()) or '无'}）。")
         elif parts[:1] == ["list"]:
             names = recipes.list_names(ws)
             ctx.render.say("配方：" + ("、".join(names) if names else "（还没有）"))

@@ -39,3 +39,43 @@ def test_bad_names(ws):
         recipes.load(ws, "../../etc/passwd")
     with pytest.raises(UserError):
         recipes.load(ws, "nope")
+
+
+def test_a_chain_of_four_requests_is_saved_whole_and_replayed_on_next_months_file(tmp_path):
+    """筛选 → 在这个结果里汇总 → 排序 → 取前几: each request went on from the one before; the recipe replays all four on
+    another month's file, and the result is what pandas computes there."""
+    import numpy as np
+    import pandas as pd
+
+    from engine.session import Session
+    from tools.workspace import Workspace
+
+    rng = np.random.default_rng(4)
+
+    def month(seed_shift: int) -> pd.DataFrame:
+        n = 80
+        return pd.DataFrame({"单号": [f"N{seed_shift}{i:03d}" for i in range(n)], "区域": rng.choice(["华东", "华南", "华北"], n),
+                             "产品": rng.choice(["甲", "乙", "丙", "丁", "戊"], n), "金额": rng.integers(100, 5000, n)})
+
+    nov, dec = month(11), month(12)
+    nov.to_csv(tmp_path / "销售_11月.csv", index=False)
+    dec.to_csv(tmp_path / "销售_12月.csv", index=False)
+    ws = Workspace.at(tmp_path)
+    s = Session(ws)
+    turns = ["筛选 销售_11月.csv 区域为华东", "在这个结果里按产品汇总金额", "把结果按金额合计降序排列", "在这个结果里取金额合计最大的3行"]
+    for t in turns:
+        tr = s.turn(t)
+        if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
+            tr = s.turn("继续")
+        assert tr.run is not None and tr.run.status == "answered", (t, tr.decision.reply)
+    assert len(s.chain) == 4
+    plan, d = s.last_executed  # type: ignore[misc]
+    r = recipes.save(ws, "华东前三", plan, d.request, s.chain)
+    assert len(r.chain) == 3 and all(link["query"] for link in r.chain)
+    run = recipes.run(ws, "华东前三", "销售_12月.csv", None, Audit.in_memory(), "chain1")
+    assert run.status == "answered", run.notes
+    written = [f["path"] for f in run.files if f["path"].endswith(".csv")]
+    out = pd.read_csv(tmp_path / written[0]) if written else run.table
+    want = dec[dec["区域"] == "华东"].groupby("产品")["金额"].sum().sort_values(ascending=False).head(3)
+    assert out["产品"].tolist() == want.index.tolist()
+    assert out["金额_合计"].tolist() == want.tolist()
