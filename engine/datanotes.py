@@ -43,7 +43,7 @@ def step_notes(tool: str, args: dict[str, Any], before: Any, after: Any, lang: s
                              else f"Note: {key} has labels that differ only in spaces or letter case ({pairs}); they were counted apart as written. "
                                   "To merge them, clean the column first (trim spaces, one letter case).")
     if tool == "filter_rows" and _is_frame(before):
-        notes += [_other_case(c, before, zh) for c in args.get("conditions", []) if _other_case(c, before, zh)]
+        notes += [n for c in args.get("conditions", []) if (n := _other_case(c, before, zh))]
     if tool in RANKED and _is_frame(after) and len(after):
         repeated = int(after.duplicated().sum())
         if repeated:
@@ -60,9 +60,16 @@ def _other_case(cond: dict[str, Any], table: Any, zh: bool) -> str:
     col = cond.get("column")
     if not values or col not in table.columns or table[col].dtype.kind not in "OSU":
         return ""
-    cells = table[col].dropna().astype(str).str.strip()
+    import pandas as pd
+
     exact = {v.strip() for v in values}
-    other = cells[cells.str.casefold().isin({v.casefold() for v in exact}) & ~cells.isin(exact)]
+    folded = {v.casefold() for v in exact}
+    kinds = pd.Series(table[col].dropna().unique()).astype(str).str.strip()  # each spelling once, then the rows of the others
+    spellings = set(kinds[kinds.str.casefold().isin(folded) & ~kinds.isin(exact)])
+    if not spellings:
+        return ""
+    cells = table[col].dropna().astype(str).str.strip()
+    other = cells[cells.isin(spellings)]
     if other.empty:
         return ""
     spelled = ("、" if zh else ", ").join(sorted(set(other))[:SHOWN])

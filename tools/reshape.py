@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from tools.errors import ToolArgError
@@ -66,7 +67,9 @@ def pivot_table(table: pd.DataFrame, rows: list[str], columns: str | None = None
         dated = dated or rows[0]
         if dated not in rows + [columns]:
             raise ToolArgError(f"“{dated}”不在透视表的行或列里。", f"'{dated}' is neither a row nor a column of the pivot.")
-        data[dated] = dates(table, dated).dt.to_period(FREQ[period]).map(lambda p: _label(p, period) if pd.notna(p) else None)
+        codes, uniques = pd.factorize(dates(table, dated).dt.to_period(FREQ[period]))  # each period labelled once
+        labels = np.array([_label(p, period) for p in uniques] + [None], dtype=object)
+        data[dated] = labels[codes]
     if value:
         data[value] = numeric(table, value)
     how = agg if value else "count"

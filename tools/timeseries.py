@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from tools.errors import ToolArgError
@@ -25,7 +26,9 @@ def dates(table: pd.DataFrame, column: str) -> pd.Series:
     s = table[column]
     if pd.api.types.is_datetime64_any_dtype(s):
         return s
-    n = pd.to_numeric(s, errors="coerce")
+    head = s.dropna().head(1000)
+    numbers_said = s.dtype.kind in "iuf" or pd.to_numeric(head, errors="coerce").notna().any()
+    n = pd.to_numeric(s, errors="coerce") if numbers_said else pd.Series(np.nan, index=s.index)  # text dates are not read as numbers
     if n.notna().any() and n.dropna().between(1900, 2200).all() and (n.dropna() % 1 == 0).all():
         return pd.to_datetime(n.astype("Int64").astype("string") + "-01-01", errors="coerce")
     d = as_dates(s.astype("string").str.strip().str.replace(r"[年月]", "-", regex=True).str.replace("日", "", regex=False))
