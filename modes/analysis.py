@@ -2240,7 +2240,6 @@ class Chart(OpSpec):
                   "A heat map needs two category columns for its axes (e.g. region, category); the colour shows the measure. Which two columns?",
                   required=False, gap="axes"))
     main_slot = "y"
-    draws_rows = True
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         m = unquoted(CHART_RX, text)

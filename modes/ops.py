@@ -1161,7 +1161,9 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         rule(t)
     out = t.out
     out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans)
-    found = _said_after(_rows_before_drawing(_filter_first(sorted(t.found, key=lambda f: f[0])), t.text), t.text)
+    # the words' order, with what a sequence word places after the operation before it; the query (modes.query) runs
+    # the rows' operations before any summary, cut or chart, whatever that order
+    found = _said_after(sorted(t.found, key=lambda f: f[0]), t.text)
     exports = [o for _, o in found if o.kind == "export"]
     out.ops = [o for _, o in found if o.kind != "export"] + exports[:1]
     for o in out.ops:
@@ -1169,22 +1171,6 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             if c.how == "typo":
                 out.typos.append(c.raw)
     return out
-
-
-def _filter_first(found: list[tuple[int, Op]]) -> list[tuple[int, Op]]:
-    """total 销售额 between 2018 and 2020 / 合计…只看2019年: a filter on a column the summary drops is over the rows,
-    so it runs before the summary, wherever it was written."""
-    for i, (at, g) in enumerate(found):
-        if g.kind != "group" or g.args.get("unresolved"):
-            continue
-        kept = set(g.args.get("keys") or []) | {m.get("column") for m in g.args.get("measures") or []}
-        later = [(a, o) for a, o in found[i + 1 :] if o.kind == "filter" and any(
-            getattr(c, "column", None) and c.column not in kept for c in o.args.get("conditions") or [])]
-        if later:
-            rest = [f for f in found if not any(f[1] is o for _, o in later)]
-            j = next(k for k, f in enumerate(rest) if f[1] is g)
-            return rest[:j] + [(at, o) for _, o in later] + rest[j:]
-    return found
 
 
 def _said_after(found: list[tuple[int, Op]], text: str) -> list[tuple[int, Op]]:
@@ -1200,17 +1186,6 @@ def _said_after(found: list[tuple[int, Op]], text: str) -> list[tuple[int, Op]]:
 
 
 LATER_STEP = lazy(lx.SEQUENCE_WORDS + r"|(?<![a-z])(?:then|after that|afterwards)(?![a-z])", re.I | re.A)
-
-
-def _rows_before_drawing(found: list[tuple[int, Op]], text: str) -> list[tuple[int, Op]]:
-    """画散点图…并筛选出成功率超过70%的点: the rows are chosen before an operation that draws them, wherever the filter was
-    written, unless it is said to come after (画完图，然后筛选出…)."""
-    i = next((k for k, (_, o) in enumerate(found) if (s := opspec.get(o.kind)) is not None and s.draws_rows), None)
-    if i is None:
-        return found
-    later = [f for f in found[i + 1 :] if f[1].kind == "filter" and not LATER_STEP.search(text, found[i][0], f[0])]
-    rest = [f for f in found if not any(f is g for g in later)]
-    return rest[:i] + later + rest[i:]
 
 
 NEGATE = {"eq": "ne", "ne": "eq", "gt": "le", "ge": "lt", "lt": "ge", "le": "gt", "in": "not_in", "not_in": "in",

@@ -122,7 +122,6 @@ class OpSpec:
     saves_result: ClassVar[bool] = False  # a changed table is saved to outputs/ when nothing else writes it
     main_slot: ClassVar[str | None] = None  # the slot a later turn fills or corrects
     precedence: ClassVar[int] = 0  # where two operations' words overlap, the higher reads them (a more specific word)
-    draws_rows: ClassVar[bool] = False  # it shows the rows the request chose: filters written after it run before it
 
     # ---- reading
     def pattern(self) -> re.Pattern[str] | None:

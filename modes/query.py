@@ -159,6 +159,10 @@ def placed(ops: list[Op]) -> list[tuple[str, Op]]:
     staged = [("having" if _is_having(o, group) else STAGE_OF.get(o.kind, "analysis"), o) for o in ops]
     front = sorted((s for s in staged if s[0] in ROW_STAGES and not s[1].after), key=lambda s: STAGES.index(s[0]))
     said_later = [s for s in staged if not (s[0] in ROW_STAGES and not s[1].after)]
+    # the columns kept (只保留姓名和月薪两列) are kept last: an order or a cut said after them orders the same rows
+    kept = [s for s in said_later if s[1].kind == "select" and not s[1].after]
+    if kept and all(st in ("order", "limit", "project", "output") for st, _ in said_later):
+        said_later = [s for s in said_later if s not in kept and s[0] != "output"] + kept + [s for s in said_later if s[0] == "output"]
     # a row operation whose words put it after another runs where it was said
     return front + said_later
 
