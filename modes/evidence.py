@@ -65,6 +65,7 @@ GAPS: tuple[tuple[str, str, str, str, str], ...] = (
 GAP_RES = tuple((lazy(p, re.I), zh, en, czh, cen) for p, zh, en, czh, cen in GAPS)
 QUOTED = lazy(r"['\"“‘「『][^'\"”’」』]{1,40}['\"”’」』]")
 CJK_RUN = lazy(r"[\u4e00-\u9fff]+")
+CJK_CHAR = lazy(r"[\u4e00-\u9fff]")
 LATIN_WORD = lazy(r"[A-Za-z][A-Za-z'_-]+")
 FORMATS = lazy(r"(?<![a-z])(?:csv|tsv|xlsx|xlsm|xls|ods|excel|wps|utf-?8|gbk|gb18030|bom)(?![a-z])", re.I)
 # the words of the rules whose own patterns are slow to scan (rename, drop columns, fill, which-is-highest)
@@ -152,20 +153,57 @@ MONTH_ALONE = lazy(r"(?<![\d年/\-.])(?:1[0-2]|0?[1-9]|[一二三四五六七八
                          r"|(?:19|20)\d{2}\s*(?:年|-|/|\.)\s*(?:1[0-2]|0?[1-9])(?:\s*(?:月|-|/|\.)\s*(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?|\s*月份?)?")
 
 
-def unexplained(text: str, consumed: Iterable[tuple[int, int]], extra: Iterable[re.Pattern[str]] = ()) -> list[str]:
-    """Content words of text outside the consumed spans that no word list explains."""
+def unexplained(text: str, consumed: Iterable[tuple[int, int]], extra: Iterable[re.Pattern[str]] = (),
+                data: frozenset[str] | None = None) -> list[str]:
+    """Content words of text outside the consumed spans that no word list explains. With `data` (the words of the
+    table in play: its values and columns), Chinese is read as words by the segmenter: a word left out is named
+    whole, a data word counts whatever its length, and function words by their class never count."""
     consumed = list(consumed)
     periods = [m.group(0) for m in MONTH_ALONE.finditer(text) if not any(a < m.end() and m.start() < b for a, b in consumed)]
     read = _blank(text, consumed)
     rest = NUMBER_ETC.sub(lambda m: " " * len(m.group(0)), read)
     codes = list(ID_TOKEN.finditer(read))
-    if not _content(rest) and not codes:  # most requests: every word already read
+    data_left = data is not None and any(len(w) == 1 and w in rest for w in data)  # 女的有几个: a one-character value
+    if not _content(rest) and not codes and not data_left:  # most requests: every word already read
         return periods
     spans = [m.span() for p in (_known_union(), *extra) for m in p.finditer(read) if m.end() > m.start()]
-    if _content(_blank(rest, spans)):  # one scan explains most requests; the word lists one by one read the rest
+    if _content(_blank(rest, spans)) or data_left:  # one scan explains most requests; the word lists one by one read the rest
         spans += [m.span() for p in _known() for m in p.finditer(read) if m.end() > m.start()]
     codes_left = [m.group(0) for m in codes if not any(a < m.end() and m.start() < b for a, b in spans)]  # top10 is read
-    return list(dict.fromkeys(periods + codes_left + _content(_blank(rest, spans))))  # 3月份 that no condition read: a period dropped
+    left = _blank(rest, spans)
+    words = _words_left(text, left, data) if data is not None else None
+    return list(dict.fromkeys(periods + codes_left + (words if words is not None else _content(left))))  # 3月份 unread: a period dropped
+
+
+def _words_left(text: str, left: str, data: frozenset[str]) -> list[str] | None:
+    """The content words of the text that lie wholly in what no rule read (`left` is text with the read spans
+    blanked): Chinese by the segmenter's words, Latin as before. None without a segmenter."""
+    from modes.tagging import segment
+
+    segment.add_data_words(data)
+    toks = segment.tokens(text)
+    if toks is None:
+        return None
+    out: list[str] = []
+    after_purpose = False
+    end = -1  # where the last word named ends: words right after it are one phrase with it (物流 + 时效)
+    for t in toks:
+        if not all(CJK_CHAR.match(ch) for ch in t.word):
+            continue
+        whole = left[t.start : t.end] == t.word
+        if t.word in segment.words().purpose:
+            after_purpose = True  # 发给领导: whom the result is for, not what it holds
+            continue
+        only_filler = t.word not in data and not _filler_zh().sub("", t.word)  # 表里, 一下子: filler words run together
+        if whole and not after_purpose and not only_filler and segment.is_content(t, data) and not _concept(t.word):
+            if out and t.start == end:
+                out[-1] += t.word
+            else:
+                out.append(t.word)
+            end = t.end
+        after_purpose = after_purpose and not whole
+    cjk_free = CJK_RUN.sub(lambda m: " " * len(m.group(0)), left)
+    return out + _content(cjk_free)
 
 
 def _content(rest: str) -> list[str]:

@@ -153,6 +153,9 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                     continue
                 if t.correction and not t.whole_condition:  # 不对，是华北: the condition on that column changes, the others stay
                     old_c = [c for c in old_c if c.column not in {n.column for n in new_c}]
+                # a column cannot equal two values at once: 那深圳的呢 after 广州的… swaps the value
+                said_eq = {n.column for n in new_c if n.op in ("eq", "in")}
+                old_c = [c for c in old_c if not (c.op in ("eq", "in") and c.column in said_eq)]
                 conds = new_c if (t.correction and t.whole_condition) else old_c + new_c
                 args = dict(op.args, conditions=conds)
                 unres = [u for u in (old.args.get("unresolved", []) if not t.correction else [])] + op.args.get("unresolved", [])
@@ -725,15 +728,21 @@ def _numbers_unread(text: str, taken: list[tuple[int, int]]) -> list[str]:
     return [m.group(0).strip() for m in NUMBER_PHRASE.finditer(rest) if m.group(0).strip()]
 
 
+def _data_words(sheet: SheetInfo) -> frozenset[str]:
+    """The words the table in play holds: its columns and its known values."""
+    return frozenset([*sheet.columns, *(v for vs in sheet.values.values() for v in vs)])
+
+
 def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list[Gap]]:
     """Content words of the latest turn that no rule read, and what it asks for that no operation does."""
     taken = list(turn.consumed) + _glossed(text, sheet)
     found = evidence.gaps(text, taken)
-    words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
+    data = _data_words(sheet)
+    words = evidence.unexplained(text, taken, [g.rx for g in found] if found else (), data)
     if words:  # values the request names outside any condition (上海的…) are read too
         for spans in find_values(text, sheet, taken).values():
             taken += [(a, b) for _, a, b in spans]
-        words = evidence.unexplained(text, taken, [g.rx for g in found] if found else ())
+        words = evidence.unexplained(text, taken, [g.rx for g in found] if found else (), data)
     if not words and [o.kind for o in turn.ops] == ["profile"] and not turn.ops[0].args.get("head"):
         words = _numbers_unread(text, taken)  # 来了满5年的员工有多少人: a preview would drop the figure asked about
     hits = find_columns(text, sheet) if re.search(r"至|到|~|—", text) else []

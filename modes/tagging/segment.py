@@ -1,0 +1,108 @@
+"""Chinese words with their part-of-speech class, from jieba, with the workspace's data words added to its dictionary.
+
+Loaded the first time a request leaves words no rule read (most requests never need it); a missing or damaged
+segmenter leaves `tokens` returning None, and callers read characters as before.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from modes.text import CJK
+
+DATA_FREQ = 2_000_000  # a data word of the workspace wins over the general words around it (徐汇区 stays one word)
+
+
+@dataclass(frozen=True)
+class Token:
+    word: str
+    start: int
+    end: int
+    pos: str
+
+
+@dataclass(frozen=True)
+class Words:
+    politeness: frozenset[str]
+    request: frozenset[str]
+    purpose: frozenset[str]
+    operative: frozenset[str]
+    function_classes: tuple[str, ...]
+
+
+@cache
+def words() -> Words:
+    """The word lists of words.toml, read once."""
+    data = tomllib.loads((Path(__file__).parent / "words.toml").read_text(encoding="utf-8"))
+    return Words(frozenset(data["function"]["politeness"]), frozenset(data["function"]["request"]), frozenset(data["function"]["purpose"]),
+                 frozenset(data["operative"]["words"]), tuple(data["classes"]["function"]))
+
+
+_state: dict[str, Any] = {}
+
+
+def _tokenizer() -> Any:
+    """jieba's part-of-speech tokenizer, loaded once; None when jieba is missing or cannot load its dictionary."""
+    if "pos" not in _state:
+        try:
+            import logging
+
+            import jieba
+            import jieba.posseg
+
+            jieba.setLogLevel(logging.ERROR)
+            jieba.initialize()
+            _state["jieba"], _state["pos"], _state["added"] = jieba, jieba.posseg.POSTokenizer(jieba.dt), set()
+        except Exception:  # noqa: BLE001  (an absent or damaged segmenter: characters are read as before)
+            _state["pos"] = None
+    return _state["pos"]
+
+
+def available() -> bool:
+    return _tokenizer() is not None
+
+
+def add_data_words(found: Iterable[str]) -> None:
+    """File stems, sheet and column names, cell values: whole words of the dictionary, winning over general words."""
+    if _tokenizer() is None:
+        return
+    added: set[str] = _state["added"]
+    for w in found:
+        w = w.strip()
+        if w and w not in added and len(w) <= 20 and all(CJK.match(ch) for ch in w):
+            _state["jieba"].add_word(w, freq=DATA_FREQ, tag="nz")
+            added.add(w)
+
+
+def tokens(text: str) -> list[Token] | None:
+    """The words of text in order, with their spans and classes; None without a segmenter."""
+    tk = _tokenizer()
+    if tk is None:
+        return None
+    out: list[Token] = []
+    at = 0
+    for pair in tk.cut(text):
+        w = pair.word
+        i = text.find(w, at)
+        if i < 0:
+            continue
+        out.append(Token(w, i, i + len(w), pair.flag))
+        at = i + len(w)
+    return out
+
+
+def is_content(tok: Token, data: frozenset[str]) -> bool:
+    """A word that says something of its own: a data word, an operative word, or a word of a content class."""
+    ws = words()
+    if tok.word in data:
+        return True
+    if tok.word in ws.operative:
+        return True
+    if len(tok.word) < 2 or tok.word in ws.politeness or tok.word in ws.request or tok.word in ws.purpose:
+        return False
+    return not tok.pos.startswith(ws.function_classes)
