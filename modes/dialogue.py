@@ -51,6 +51,7 @@ class Turn:
     state: SessionState
     catalog: Catalog
     pending: Pending | None
+    refining: bool = False  # the turn may refine the request that just ran (a follow-up word, no file named)
 
     @cached_property
     def fresh(self) -> Request:
@@ -317,6 +318,20 @@ def complete_new_request(t: Turn) -> bool:
             and not ADDITIVE.search(t.text) and not lx.CORRECTION.search(t.text))
 
 
+REFINING_KINDS = {"filter", "sort", "select", "top_n", "head", "dedupe", "having"}
+
+
+def refines(t: Turn) -> bool:
+    """A turn right after a run that only adds or swaps a part of it (a condition, an exclusion, an order, the columns
+    kept, a cut), said with a follow-up word (那…呢, 只看, 也去掉, now, what about) and naming no file."""
+    last = t.pending
+    if last is None or t.chat is not None or t.other_file or not t.new_kinds:
+        return False
+    if t.fresh.file_how in (*EXPLICIT_FILE, "result", "missing", "outside"):
+        return False  # a file named (even the same one) starts a request of its own
+    return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
+
+
 def swaps_statistic(t: Turn) -> bool:
     """换成中位数 / use the median instead, while a summary waits or just ran: a correction of its statistic."""
     p = t.pending
@@ -367,6 +382,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("any", lambda t: not t.text, on_empty),
     Row("idle", bare_greeting, lambda t: _chat("greeting", t.utterance, t.lang, t.state)),
     Row("any", holds, on_cancel),
+    Row("pending", lambda t: t.refining, on_more_of_the_same),
     Row("confirm", lambda t: is_confirm(t.text) and bool(data_words_unexplained(t)), on_confirm_unexplained),
     Row("confirm", lambda t: is_confirm(t.text), on_confirm),
     Row("clarify", lambda t: is_confirm(t.text), lambda t: ask_again(t, "confirm_while_clarifying")),
@@ -400,9 +416,16 @@ def decide_turn(state: SessionState, utterance: str, catalog: Catalog) -> Outcom
     state = state.evolve(turn=state.turn + 1)
     text = normalize(utterance)
     p = state.pending
-    if p is None and state.last is not None and lx.CORRECTION.search(text) and not is_cancel(text):
-        p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
-    t = Turn(utterance, text, language(utterance), state, catalog, p)
+    refining = False
+    if p is None and state.last is not None and not is_cancel(text):
+        if lx.CORRECTION.search(text):
+            p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
+        elif not lx.RESULT_REF.search(text) and not lx.THEN_START.search(text):
+            p, refining = replace(state.last, stage="confirm"), True  # 那深圳的呢 / 只看华南区的呢: maybe a refinement of it
+    t = Turn(utterance, text, language(utterance), state, catalog, p, refining)
+    if refining and not refines(t):
+        p = None
+        t = Turn(utterance, text, t.lang, state, catalog, None)
     for row in DIALOGUE:
         if _fits(row.stage, p) and row.when(t):
             return never_twice(t, *row.then(t))

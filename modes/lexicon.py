@@ -288,6 +288,12 @@ SET_ASIDE = lazy(r"算了|取消(?:这个|那个|掉)?(?=\s*[，,。;；])|先�
                        r"(?<![a-z])(?:never ?mind|forget (?:it|that|about it)|scratch that|cancel (?:that|it|this)|leave (?:it|that) for now|skip that)(?![a-z])", re.I | re.A)
 # words that begin the next step of a request; a value never runs past them (华北或华南，再按城市…)
 SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
+# A follow-up that refines what just ran (那深圳的呢, 只看华南区的呢, 把广州的也去掉, now only for Online, what about York):
+# the request that ran, with this part added or swapped, restated before it runs again
+FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看|只要|只留|还要|也(?:去掉|不要|不算|排除|剔除|加上|算上)|再(?:去掉|排除|剔除|加上)"
+                 r"|的?(?:不算|不要|除外|不计|不含)\s*[。.!！]?\s*$|^\s*(?:去掉|排除|剔除|除了|不算|不要)"
+                 r"|(?<![a-z])(?:now|also|too|as well|what about|how about|just|instead)(?![a-z])|^\s*(?:and|but)?\s*only(?![a-z])"
+                 r"|^\s*(?:excluding|except|without|leave out|drop|other than)(?![a-z])", re.I | re.A)
 THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and then|after that|next,)", re.I | re.A)
 # The previous result as the input of this request
 RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:把|将|对|从)结果|(?<![a-z])(?:they|them|their|these)(?![a-z])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d"

@@ -154,15 +154,7 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         for i, path, _how in part:
             ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
         hits[:] = [x for x in hits if x not in part]
-        # staff.csv 销售部以外的: 销售 inside 销售部, a value (or column) of the file named in full, is that word, not 销售.xlsx
-        named = [f for f in full if f is not None]
-        words = {w for f in named if f.is_table for sh in f.sheets for c in sh.columns for w in _word_forms(c.casefold())}
-        inside = [x for x in hits if x[2] == "stem" and x[1] not in {f.path for f in named}
-                  and (_inside_values(low, [(x[0], x[0] + len(catalog.get(x[1]).stem))], named, x[1])  # type: ignore[union-attr]
-                       or catalog.get(x[1]).stem.casefold() in words)]  # type: ignore[union-attr]  # top 3 stores: the column store
-        for i, path, _how in inside:
-            ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
-        hits[:] = [x for x in hits if x not in inside]
+    _data_words_not_files(low, catalog, [f for f in full if f is not None] + ([c] if (c := catalog.get(current)) is not None and current else []), ref, hits)
     if hits:
         hits.sort()
         ref.paths = list(dict.fromkeys(p for _, p, _how in hits))
@@ -171,8 +163,14 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     if ref.missing_name:
         ref.how = "missing"
         return _with_format(ref, text)
+    before = list(ref.spans)
     if _described(low, near, restrict, ref):
-        return _with_format(ref, text)
+        cur = catalog.get(current) if current else None
+        words = {w for sh in cur.sheets for c in sh.columns for w in _word_forms(c.casefold())} if cur is not None and cur.is_table else set()
+        if not (ref.how == "description" and ref.used_tokens and all(t.casefold() in words for t in ref.used_tokens)):
+            return _with_format(ref, text)
+        ref.how, ref.paths, ref.spans, ref.used_tokens = "none", [], before, []  # per region, after stores.csv: its column
+
     # 4. deixis: this file / it
     d = lx.DEICTIC.search(text)
     if d and not (d.group(0).casefold() == "it" and IT_IDIOM.search(low)):
@@ -318,6 +316,27 @@ def _files_worth_reading(low: str, catalog: Catalog, files: list[FileInfo]) -> l
         if not paths <= keep and _may_hit(t, low):
             keep |= paths
     return [f for f in files if f.path in keep]
+
+
+def _data_words_not_files(low: str, catalog: Catalog, named: list[FileInfo], ref: FileRef, hits: list[tuple[int, str, str]]) -> None:
+    """staff.csv 销售部以外的 / (after stores.csv) how many per region: a file's stem written inside a longer value or
+    column of the file in play (销售 in 销售部), or as one of its columns (stores, region), is that word, not the file."""
+    if not named or not hits:
+        return
+    words = {w for f in named if f.is_table for sh in f.sheets for c in sh.columns for w in _word_forms(c.casefold())}
+    mine = {f.path for f in named}
+    drop = []
+    for x in hits:
+        f = catalog.get(x[1])
+        if x[2] not in ("stem", "fuzzy") or x[1] in mine or f is None:
+            continue
+        span = next(((a, b) for a, b in ref.spans if a == x[0]), (x[0], x[0] + len(f.stem)))
+        if _inside_values(low, [span], named, x[1]) or f.stem.casefold() in words or low[span[0] : span[1]] in words:
+            drop.append((x, span))
+    for x, span in drop:
+        if span in ref.spans:
+            ref.spans.remove(span)
+        hits.remove(x)
 
 
 def _word_forms(word: str) -> tuple[str, ...]:

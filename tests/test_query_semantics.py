@@ -402,3 +402,26 @@ SWAPS = cases(
 @pytest.mark.parametrize(("turns", "check", "must_run"), SWAPS)
 def test_operation_swaps(root: Path, turns: list[str], check: Check, must_run: bool) -> None:
     verdict(root, turns, check, must_run)
+
+
+# ---- 7. refinements: a follow-up word after a run adds or swaps a part of the query that ran, restated first --------
+
+REFINEMENTS = cases(
+    (["staff.csv 按城市算平均月薪", "那成都的呢"], groups(lambda r: chengdu(r).groupby("城市")["月薪"].mean()), RUN),
+    (["staff.csv 月薪最高的5个人，不含成都的", "那把重庆的也去掉呢"],
+     ranked(lambda r: staff(r)[~staff(r)["城市"].isin(["成都", "重庆"])].nlargest(5, "月薪"), "姓名"), RUN),
+    (["staff.csv 按部门算平均月薪", "月薪为0的不算"], groups(lambda r: staff(r)[staff(r)["月薪"] != 0].groupby("部门")["月薪"].mean()), RUN),
+    (["staff.csv 按学历统计人数", "还要去掉销售部和财务部"],
+     counts(lambda r: staff(r)[~staff(r)["部门"].isin(["销售部", "财务部"])].groupby("学历").size()), RUN),
+    (["stores.csv top 5 stores by sales", "now only for the Online channel"],
+     ranked(lambda r: stores(r)[stores(r)["channel"] == "Online"].nlargest(5, "sales"), "store"), RUN),
+    (["stores.csv count stores per region", "excluding those in York"],
+     counts(lambda r: stores(r)[stores(r)["city"] != "York"].groupby("region").size()), RUN),
+    (["staff.csv 筛选城市为成都", "只要姓名和月薪两列"], rows(lambda r: chengdu(r), "姓名"), RUN),
+    (["staff.csv 筛选城市为成都", "去掉财务部的"], rows(lambda r: chengdu(r)[chengdu(r)["部门"] != "财务部"], "姓名"), RUN),
+)
+
+
+@pytest.mark.parametrize(("turns", "check", "must_run"), REFINEMENTS)
+def test_refinements_of_what_just_ran(root: Path, turns: list[str], check: Check, must_run: bool) -> None:
+    verdict(root, turns, check, must_run, between=True)
