@@ -22,6 +22,8 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("sum", lazy(r"求和|总和|合计|总计|总额|加总|\bsum\b|\btotals?\b", re.I | re.A)),
     ("max", lazy(r"最大值|最高值|最大|\bmax(?:imum)?\b", re.I | re.A)),
     ("min", lazy(r"最小值|最低值|最小|\bmin(?:imum)?\b", re.I | re.A)),
+    # how many different values: 有多少种产品, 不重复的客户数, distinct / unique customers (its column named after it)
+    ("distinct", lazy(r"多少种|几种|不重复的?|(?<![a-z])(?:distinct|unique|different)(?![a-z])", re.I | re.A)),
     ("count", lazy(r"人数|个数|计数|数目|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|几个|几家|几人|\bcount\b|\bnumber of\b|\bhow many\b|条数|笔数|单数|店数|家数|订单数|记录数", re.I | re.A)),
 ]
 _AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最大|最高|最小值|最低值|最小|最低"
@@ -698,8 +700,10 @@ def _listed_aggs(t: _Turn, blanked: str, measures: list[dict[str, str]], unres: 
 
 def _rule_group(t: _Turn) -> None:
     """Group and summarise (各产品的销售额: "per" words alone ask for a grouping)."""
-    if not (t.grouping or t.group_keys) or t.explore:
-        return
+    distinct = next((am for agg, rxp in AGG_WORDS if agg == "distinct" for am in rxp.finditer(t.gtext)
+                     if _col_after(t.gtext, am.end(), t.hits, t.sheet)[0] is not None), None)
+    if not (t.grouping or t.group_keys or distinct) or t.explore:
+        return  # how many unique customers: a figure over the rows, summarised like a group
     if not t.group_keys and t.dedupe_keys and lx.ONE_ROW_EACH.search(t.text):
         return  # one row per region: the keys choose rows, nothing is summarised
     measures: list[dict[str, str]] = []
@@ -712,6 +716,8 @@ def _rule_group(t: _Turn) -> None:
         for am in islice(rxp.finditer(blanked), MAX_KEYS):
             if agg == "count":
                 measures.append({"agg": "count"})
+            elif agg == "distinct":
+                _measure_at(t, blanked, am, agg, measures, [])  # a word with no column after it (different from) says nothing
             else:
                 before = len(measures) + len(unres)
                 _measure_at(t, blanked, am, agg, measures, unres)
@@ -1036,6 +1042,10 @@ def _rule_bare_comparison(t: _Turn) -> None:
         if num is not None:
             t.out.bare.append((BARE_OPS[bm.group("op")], tidy(num)))
             f = next((o for _, o in t.found if o.kind == "filter"), None)
+            if f is None and not any(a < bm.end() and bm.start() < b for a, b in t.spans) and t.found:
+                # average revenue per region, only orders over 100: a comparison is never dropped; which column is asked
+                f = Op("filter", {"conditions": [], "logic": "and"})
+                t.add(bm.start(), f)
             if f is not None:  # the filter asks which column the comparison is on
                 nums = tuple(c for c in t.sheet.columns if c in t.sheet.numeric)[:3]
                 f.args["conditions"] = [*f.args["conditions"], Cond(None, BARE_OPS[bm.group("op")], tidy(num), None, bm.group(0), "bare", nums)]

@@ -425,3 +425,35 @@ REFINEMENTS = cases(
 @pytest.mark.parametrize(("turns", "check", "must_run"), REFINEMENTS)
 def test_refinements_of_what_just_ran(root: Path, turns: list[str], check: Check, must_run: bool) -> None:
     verdict(root, turns, check, must_run, between=True)
+
+
+# ---- 8. count distinct and comparisons with no column -------------------------------------------------------------
+
+OTHERS = cases(
+    (["visits.csv number of distinct products per customer"], groups(lambda r: visits(r).groupby("customer")["product"].nunique(), "product_distinct"), RUN),
+    (["visits.csv how many unique customers are there"], figure(lambda r: float(visits(r)["customer"].nunique())), RUN),
+    (["staff.csv 每个城市有多少种学历"], groups(lambda r: staff(r).groupby("城市")["学历"].nunique(), "学历_不同值数"), RUN),
+    (["stores.csv average sales per region, only stores over 5000"],
+     groups(lambda r: stores(r)[stores(r)["sales"] > 5000].groupby("region")["sales"].mean()), False),
+)
+
+
+@pytest.mark.parametrize(("turns", "check", "must_run"), OTHERS)
+def test_distinct_counts_and_bare_comparisons(root: Path, turns: list[str], check: Check, must_run: bool) -> None:
+    verdict(root, turns, check, must_run)
+
+
+def test_count_distinct_reads_the_same_out_of_core(tmp_path: Path) -> None:
+    import duckdb
+
+    from tools.outofcore import BigTable
+    from tools.outofcore import group_summarize as big_group
+    from tools.registry import call
+
+    df = pd.DataFrame({"k": ["a", "a", "b", "b", "b"], "v": ["x", "y", "x", "x", None]})
+    df.to_csv(tmp_path / "t.csv", index=False)
+    t = BigTable(duckdb.connect(), f"SELECT * FROM read_csv_auto('{tmp_path / 't.csv'}')", {"k": "VARCHAR", "v": "VARCHAR"}, "t.csv")
+    m = [{"column": "v", "agg": "distinct"}]
+    small = call("group_summarize", {"table": df, "keys": ["k"], "measures": m}).data
+    big = big_group(t, ["k"], m).data
+    assert small["v_不同值数"].tolist() == big["v_不同值数"].tolist() == [2, 1]

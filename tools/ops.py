@@ -26,9 +26,9 @@ from tools.values import (
 from tools.workspace import Workspace
 from tools.write import About, Written, write_csv_file, write_xlsx_file, write_xlsx_sheets
 
-AGGS = {"count", "sum", "mean", "min", "max"}
-AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大"}
-AGG_NAMES = {"zh": AGG_ZH, "en": {"count": "count", "sum": "sum", "mean": "mean", "min": "min", "max": "max"}}
+AGGS = {"count", "sum", "mean", "min", "max", "distinct"}
+AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大", "distinct": "不同值数"}
+AGG_NAMES = {"zh": AGG_ZH, "en": {"count": "count", "sum": "sum", "mean": "mean", "min": "min", "max": "max", "distinct": "distinct"}}
 ROWS = {"zh": "行数", "en": "rows"}  # the row-count column of a summary, in the request's language
 
 
@@ -397,7 +397,7 @@ def _measured(s: pd.Series, agg: str) -> tuple[pd.Series, Callable[[Any], Any] |
 @tool
 def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, str]] | None = None, lang: str = "zh",
                     versus_overall: bool = False) -> ToolResult:
-    """Group by one or more keys and summarise measures (count, sum, mean, min, max); no measure counts rows.
+    """Group by one or more keys and summarise measures (count, sum, mean, min, max, distinct); no measure counts rows.
     Result columns are named in the request's language (lang: zh or en). versus_overall adds, per measure, each
     group's difference from the overall figure and whether it is above it."""
     rows = ROWS.get(lang, ROWS["zh"])
@@ -414,6 +414,9 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
         skipped, table = int(own_total.sum()), table[~own_total]
         row = {}
         for m in measures:
+            if m["agg"] == "distinct":  # how many different values, blanks aside
+                row[measure_name(m["column"], "distinct", lang)] = int(table[m["column"]].nunique())
+                continue
             values, shown = _measured(table[m["column"]], m["agg"])
             row[measure_name(m["column"], m["agg"], lang)] = (shown or _round)(getattr(values, m["agg"])())
         row[rows] = len(table)
@@ -422,8 +425,8 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
         g = table.groupby(keys, dropna=False, sort=True)
         parts = {}
         for m in measures:
-            col, shown = _measured(table[m["column"]], m["agg"]) if m["agg"] != "count" else (table[m["column"]], None)
-            figures = col.groupby([table[k] for k in keys], dropna=False, sort=True).agg(m["agg"])
+            col, shown = _measured(table[m["column"]], m["agg"]) if m["agg"] not in ("count", "distinct") else (table[m["column"]], None)
+            figures = col.groupby([table[k] for k in keys], dropna=False, sort=True).agg("nunique" if m["agg"] == "distinct" else m["agg"])
             parts[measure_name(m["column"], m["agg"], lang)] = figures.map(shown) if shown else figures
         parts[rows] = g.size()
         out = pd.DataFrame(parts).reset_index()

@@ -36,7 +36,7 @@ MAX_IN_MEMORY_CELLS = 200_000_000  # a tool without SQL form loads the table int
 SAMPLE_ROWS = 2000  # the rows a column's type is first taken from
 PLAIN_TYPES = {"int": "BIGINT", "float": "DOUBLE", "text": "VARCHAR"}
 STAT_SQL = {"mean": "avg", "median": "median", "min": "min", "max": "max"}  # pandas skips missing values, as these do
-AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大"}
+AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大", "distinct": "不同值数"}
 ROW = "__wq_row"
 
 
@@ -473,6 +473,8 @@ def _measure(table: BigTable, m: dict[str, str]) -> str:
     c, agg = m["column"], m["agg"]
     if agg == "count":
         return f"count({q(c)})"
+    if agg == "distinct":
+        return f"count(DISTINCT {q(c)})"
     x = q(c) if table.types.get(c) in ("BIGINT", "DOUBLE") else _num(table, c)
     if agg == "sum":
         return f"CAST(COALESCE(sum({x}), 0) AS BIGINT)" if table.types.get(c) == "BIGINT" else f"COALESCE(sum({x}), 0.0)"
