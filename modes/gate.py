@@ -743,8 +743,9 @@ def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list
         for spans in find_values(text, sheet, taken).values():
             taken += [(a, b) for _, a, b in spans]
         words = evidence.unexplained(text, taken, [g.rx for g in found] if found else (), data)
-    if not words and [o.kind for o in turn.ops] == ["profile"] and not turn.ops[0].args.get("head"):
-        words = _numbers_unread(text, taken)  # 来了满5年的员工有多少人: a preview would drop the figure asked about
+    if not (turn.ops and turn.ops[0].kind == "profile" and turn.ops[0].args.get("head")):
+        # 来了满5年的员工有多少人 / 每个区域取前2: a figure no rule read is a part that would be dropped
+        words += [w for w in _numbers_unread(text, taken) if w not in words]
     hits = find_columns(text, sheet) if re.search(r"至|到|~|—", text) else []
     for a, b in zip(hits, hits[1:], strict=False):  # 2015年至2020年: a range of columns, which no rule reads yet
         if re.fullmatch(r"\s*(?:至|到|~|-|—|to|through)\s*", text[a.end : b.start], re.I) and not any(x <= a.start and b.end <= y for x, y in taken):

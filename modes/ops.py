@@ -887,7 +887,8 @@ def _rule_top_n(t: _Turn) -> None:
             t.add(m.start() + 1, Op("top_n", {**top, "by": None, "question": True}))
             t.spans += [m.span(), (key.start, key.end)]
             return
-        t.add(m.start(), Op("top_n", {**top, **_top_within(t, by_col)}))
+        per = _top_per_summary_key(t, m)
+        t.add(m.start(), Op("top_n", {**top, "by": None, "within": per} if per else {**top, **_top_within(t, by_col)}))
         t.spans.append(m.span())
 
 
@@ -912,6 +913,25 @@ def _ranked_key(t: _Turn, m: re.Match[str]) -> ColumnHit | None:
 
 
 TOTAL_ASKED = lazy(r"合计|总和|总额|总计|求和|汇总|平均|均值|总(?:销售|金额|数|量)|(?<![a-z])(?:totals?|sum|average|mean|avg)(?![a-z])", re.I | re.A)
+
+
+PER_KEY = lazy(r"\s*(?:的)?\s*(?:(?<![a-z])(?:per|for each|for every|in each|in every|within each|of each|by)(?![a-z])|每个|每一个|各个|各)\s*", re.I | re.A)
+
+
+def _top_per_summary_key(t: _Turn, m: re.Match[str]) -> list[str] | None:
+    """sum revenue by region and product, the 3 biggest products per region: the summary's rows ranked within each
+    value of one of its keys, never the top rows overall."""
+    groups = [o for _, o in t.found if o.kind == "group" and len(o.args.get("keys") or []) >= 2 and not o.args.get("unresolved")]
+    if len(groups) != 1:
+        return None
+    after = re.search(r"[^,，;；。]{0,30}", t.text[m.end() :])
+    tail = m.end() + (after.end() if after else 0)
+    for h in t.hits:
+        if m.end() <= h.start <= tail and h.column in groups[0].args["keys"]:
+            w = PER_KEY.search(t.text, m.end(), h.start)
+            if w is not None and w.end() == h.start:
+                return [h.column]
+    return None
 
 
 def _top_within(t: _Turn, by: str | None) -> dict[str, Any]:
