@@ -1036,7 +1036,9 @@ def _cond_logic(sc: _Scan) -> None:
 EXCLUSION_FILLER = r"(?:\s*(?:the|those|that|these|ones?|rows?|records?|items?|in|from|of|at|within|with|where|是|在|为|属于)(?![a-z]))*\s*$"
 EXCLUDED_BEFORE = lazy(r"(?:" + lx.EXCLUDE.pattern + r"|(?<![a-z])(?:outside(?: of)?|not in|not from|not at|other than))" + EXCLUSION_FILLER,
                        re.I | re.A)
-EXCLUDED_AFTER = lazy(r"^\s*(?:的(?:人|行|记录|数据|项|部分)?)?\s*(?:以外|之外|除外|不算|不计|不计入|不包括|不要了?|不用|不看|去掉|排除|剔除)", re.I | re.A)
+# after the condition: 的, a few words naming the rows (的订单, 级客户, 分公司), then the exclusion
+EXCLUDED_AFTER = lazy(r"^\s*的?[\u4e00-\u9fff]{0,4}?\s*(?:以外|之外|除外|不算|不计|不计入|不包括|不要了?|不用|不看|去掉|排除|剔除)",
+                      re.I | re.A)
 
 
 def _cond_scope_of_negation(sc: _Scan) -> None:

@@ -40,7 +40,7 @@ FILLER_EN = frozenset(
     "all any each every some only which what who whom how many much there here into out up about per one ones row rows column "
     "columns table tables file files sheet data value values record records entries result results list have has had not no "
     "than more less over under above below between where when whose their them they so if now first pls plz thanks "
-    "original new copy again just instead use using among two three four five six seven eight nine ten both take keep put "
+    "original new copy again just instead use using among across two three four five six seven eight nine ten both take keep put "
     "see look find appear appears appeared occur occurs occurred run perform compute calculate".split()
 )
 # Things people ask for that no operation does yet, with the closest thing wenqing can do (data, not code).

@@ -100,6 +100,11 @@ def is_cancel(text: str) -> bool:
 # ---------------------------------------------------------------- understanding a request
 
 
+def _split_table(f: FileInfo) -> bool:
+    """A workbook whose sheets are one table split (same columns on every sheet: 一季度/二季度, North/South)."""
+    return len(f.sheets) > 1 and len({tuple(s.columns) for s in f.sheets}) == 1 and bool(f.sheets[0].columns)
+
+
 def _sheet_named(name: str, low: str) -> bool:
     """A sheet is named by its name, or by a word of the same plain meaning (orders ~ 订单)."""
     if name.casefold() in low:
@@ -327,6 +332,7 @@ class _Understanding:
     sheet_name: str | None = None
     sheet_problem: str | None = None
     two_sheets: list[str] = field(default_factory=list)
+    stacked: list[str] = field(default_factory=list)  # the sheets read as one table, stacked
     join_pair: tuple[str, str] | None = None  # the keys of a join, as the user paired them
     sheet: SheetInfo = field(default_factory=lambda: EMPTY_SHEET)
     parsed: list[TurnOps] = field(default_factory=list)
@@ -429,9 +435,20 @@ def _u_sheet(u: _Understanding) -> None:
                     u.sheet_problem = missing_name
                     if span is not None:  # 的 汇总 表: the name of a sheet, not the word of an operation
                         u.texts[i] = _blank(u.texts[i], [span])
+                elif name and span is not None and len({tuple(s.columns) for s in fi.sheets}) == 1:
+                    u.texts[i] = _blank(u.texts[i], [span])  # 下半年 naming a sheet is not also a period of its rows
                 break
         low = " ".join(u.texts).casefold()
         u.two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, low)]
+        every = lx.ALL_SHEETS.search(" ".join(u.norms).casefold()) is not None
+        if _split_table(fi) and not lx.EXPLORE_COMPARE.search(low) and (len(u.two_sheets) > 1 or every):
+            # 上半年和下半年合在一起 / all sheets: one table split into sheets, read stacked; the names are the sheets
+            u.stacked = list(u.two_sheets) if len(u.two_sheets) > 1 and not every else [s.name for s in fi.sheets if s.name]
+            stacked = "|".join(re.escape(n) for n in sorted(u.stacked, key=len, reverse=True))
+            u.texts = [re.sub(stacked, lambda m: " " * len(m.group(0)), t) for t in u.texts]
+            u.texts = [lx.ALL_SHEETS.sub(lambda m: " " * len(m.group(0)), re.sub(r"(?<![a-z])all(?= +sheets)", "   ", t)) for t in u.texts]
+            u.sheet_name, u.two_sheets, u.sheet_problem = u.stacked[0], [], None
+            u.flags["stacked"] = True
         if len(fi.sheets) > 1:  # "订单表里…": a sheet's name is not a column mention
             names = sorted((s.name for s in fi.sheets if s.name), key=len, reverse=True)
             pat = re.compile("|".join(re.escape(n) + r"\s*(?:(?:这|那)?(?:两|2|俩|二)\s*(?:个|张)?\s*)?(?:表|sheet|工作表|页)"
@@ -459,6 +476,9 @@ def _u_parse(u: _Understanding) -> None:
     if joined is not None:  # 按部门合并，算执行率 = 实际支出/预算: what follows the join reads the joined columns
         u.parsed, _, _ = _fit(u.texts, joined, u.flags)
     u.ops = merge_turns(u.parsed)
+    if u.stacked and u.ops:
+        rest = [o for o in u.ops if o.kind not in ("join", "append", "compare") and (o.kind != "profile" or len(u.ops) == 1)]
+        u.ops = [Op("stack", {"sheets": list(u.stacked)}), *rest]  # stacking is the one way the sheets are put together
     if u.sheet_problem and not u.ops:  # 汇总 表看一下 where there is no such sheet: what was asked is to see it
         u.ops = [Op("profile", {"head": None, "columns": []})]
     cur = u.catalog.get(u.state.current_file) if u.state.current_file else None

@@ -530,7 +530,7 @@ class ListFiles(OpSpec):
 def output_stem(r: Any, label: str) -> str:
     """The name of a result file: the source's name, its sheet, and what was done."""
     base = (r.file or "result").rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    if r.sheet:
+    if r.sheet and not any(o.kind == "stack" for o in getattr(r, "ops", ())):  # stacked sheets: the workbook's name
         base += f"_{r.sheet}"
     return f"{base}_{label}"
 import modes.analysis  # noqa: E402,F401  (analysis operations: statistics, shares, time, pivots, wide tables, formulas, edits, tests, charts)

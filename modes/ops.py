@@ -309,8 +309,8 @@ def _rule_correlate(t: _Turn) -> None:
 
 def _rule_join(t: _Turn) -> None:
     m = lx.EXPLORE_JOIN.search(t.text)
-    if not m:
-        return
+    if not m or t.flags.get("stacked"):
+        return  # the sheets of a split table are stacked, never joined
     on = None
     for b in list(BY_WORD.finditer(t.text)) + list(re.finditer(r"(?<![a-z])(?:on|using)\s+|(?:通过|用)\s*", t.text, re.I | re.A)):
         col, _raw, _how, _closest, _ = _col_after(t.text, b.end(), t.hits, t.sheet)
@@ -1209,10 +1209,18 @@ def _said_after(found: list[tuple[int, Op]], text: str) -> list[tuple[int, Op]]:
     out: list[tuple[int, Op]] = []
     for i, (at, o) in enumerate(found):
         prev = found[i - 1][0] if i else None
-        if prev is not None and prev < at and o.kind != "export" and LATER_STEP.search(text, prev, at):
+        cut = i > 0 and found[i - 1][1].kind in ("top_n", "head")
+        within = cut and prev is not None and (WITHIN_CUT.search(text, prev, at) is not None  # 金额前10的订单里，华丰的…
+                                               or AMONG_BEFORE.search(text[max(0, prev - 14) : prev]) is not None)  # among the top 10
+        if prev is not None and prev < at and o.kind != "export" and (LATER_STEP.search(text, prev, at) or within):
             o = Op(o.kind, o.args, after=True)
         out.append((at, o))
     return out
+
+
+# the rows of a cut said as where the rest is looked for: 前10的订单里 / among the top 5, …
+AMONG_BEFORE = lazy(r"(?<![a-z])(?:among|of|within|from)\s+(?:the\s+)?$|在\s*$", re.I | re.A)
+WITHIN_CUT = lazy(r"(?:里|中|之中|当中|其中|里面)\s*[，,]|(?<![a-z])(?:among|of these|of those|of them)(?![a-z])", re.I | re.A)
 
 
 LATER_STEP = lazy(lx.SEQUENCE_WORDS + r"|(?<![a-z])(?:then|after that|afterwards)(?![a-z])", re.I | re.A)

@@ -41,7 +41,7 @@ STAGE_OF = {
     "pivot": "reshape", "transpose": "reshape",
     "export": "output",
 }
-SOURCE_OPS = ("join", "append")  # operations that make the table the rest of the query reads
+SOURCE_OPS = ("join", "append", "stack")  # operations that make the table the rest of the query reads
 AGG_WORDS = {"sum": ("总", "合计", "总和", "total", "sum of", "sum"), "mean": ("平均", "均值", "average", "mean")}
 
 Logic = Literal["and", "or"]

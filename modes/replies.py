@@ -74,7 +74,7 @@ def file_label(path: str, lang: str) -> str:
 def target(r: Request, lang: str) -> str:
     files = [file_label(f, lang) for f in (list(r.files) or ([r.file] if r.file else []))]
     name = (" 和 " if lang == "zh" else " and ").join(files) if files else ("（未定）" if lang == "zh" else "(not chosen)")
-    if r.sheet:
+    if r.sheet and r.op("stack") is None:  # stacked sheets are named by the step that stacks them
         name += f" 的 {r.sheet} 表" if lang == "zh" else f" (sheet {r.sheet})"
     return name
 

@@ -573,6 +573,12 @@ def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[in
                 # 订单表, 客户 sheet, 订单里: the sheet; "VIP 客户" alone is a noun, left to the columns to decide
                 if re.match(r"\s*(?:表|sheet|工作表|页|里|中|内|那个|这个|那张|这张|的数据|数据)", low[m.end() :]) or re.search(r"(?:工作表|sheet)\s*$", low[: m.start()]):
                     return s.name, None, m.span()
+    if len(f.sheets) > 1 and len({tuple(s.columns) for s in f.sheets}) == 1:
+        # one table split into sheets (一季度/二季度, North/South): a sheet's name said anywhere chooses it
+        named = [(s, m) for s in sorted(f.sheets, key=lambda s: -len(s.name or "")) if s.name and len(s.name) >= 2
+                 for m in re.finditer(r"(?<![a-z0-9])" + re.escape(s.name.casefold()) + r"(?![a-z0-9])", low)]
+        if len({s.name for s, _ in named}) == 1:
+            return named[0][0].name, None, named[0][1].span()
     if len(f.sheets) > 1:  # an English word for a Chinese sheet name, or the reverse
         for s in f.sheets:
             c = lx.concept_of(s.name or "")

@@ -235,6 +235,8 @@ NEGATION = cases(
      groups(lambda r: stores(r)[stores(r)["region"] != "South"].groupby("city")["sales"].mean()), RUN),
     (["stores.csv stores whose region is not East"], rows(lambda r: stores(r)[stores(r)["region"] != "East"], "store"), RUN),
     (["stores.csv the stores other than York ones"], rows(lambda r: stores(r)[stores(r)["city"] != "York"], "store"), False),
+    (["staff.csv 月薪为0的职员不算，按部门算平均月薪"], groups(lambda r: staff(r)[staff(r)["月薪"] != 0].groupby("部门")["月薪"].mean()), RUN),
+    (["staff.csv 硕士学历不算，各城市人数"], counts(lambda r: staff(r)[staff(r)["学历"] != "硕士"].groupby("城市").size()), RUN),
 )
 
 
@@ -271,6 +273,9 @@ ORDER = cases(
      ranked(lambda r: staff(r)[staff(r)["月薪"] != 0].nsmallest(3, "月薪"), "姓名"), RUN),
     (["stores.csv total sales per region, Retail only"], groups(lambda r: stores(r)[stores(r)["channel"] == "Retail"].groupby("region")["sales"].sum()), RUN),
     (["staff.csv 按部门算月薪总和，城市是重庆的"], groups(lambda r: staff(r)[staff(r)["城市"] == "重庆"].groupby("部门")["月薪"].sum()), RUN),
+    (["staff.csv 月薪前10的员工里，成都的有哪些"], rows(lambda r: staff(r).nlargest(10, "月薪").query("城市 == '成都'"), "姓名"), RUN),
+    (["stores.csv among the top 10 stores by sales, the Online ones"],
+     rows(lambda r: stores(r).nlargest(10, "sales").query("channel == 'Online'"), "store"), False),
 )
 
 
@@ -322,7 +327,7 @@ def h2(r: Path) -> pd.DataFrame:
 
 
 SHEETS = cases(
-    (["销售.xlsx 下半年 各产品销售额合计"], groups(lambda r: h2(r).groupby("产品")["销售额"].sum()), False),
+    (["销售.xlsx 下半年 各产品销售额合计"], groups(lambda r: h2(r).groupby("产品")["销售额"].sum()), RUN),
     (["销售.xlsx 的下半年表，按产品汇总销售额"], groups(lambda r: h2(r).groupby("产品")["销售额"].sum()), RUN),
     (["销售.xlsx 下半年表里销售额最高的3行"], ranked(lambda r: h2(r).nlargest(3, "销售额"), "销售额"), RUN),
     (["销售.xlsx 上半年表 产品为乙的销售额合计"], figure(lambda r: sheet(r, "上半年").query("产品 == '乙'")["销售额"].sum()), False),
@@ -332,9 +337,14 @@ SHEETS = cases(
      rows(lambda r: sheet(r, "North", "regions.xlsx").query("sales > 5000"), "store"), RUN),
     (["regions.xlsx North sheet top 3 stores by sales"], ranked(lambda r: sheet(r, "North", "regions.xlsx").nlargest(3, "sales"), "store"), RUN),
     (["销售.xlsx 把上半年和下半年合在一起，按产品汇总销售额"],
-     groups(lambda r: pd.concat([sheet(r, "上半年"), h2(r)]).groupby("产品")["销售额"].sum()), False),
+     groups(lambda r: pd.concat([sheet(r, "上半年"), h2(r)]).groupby("产品")["销售额"].sum()), RUN),
     (["regions.xlsx stack all sheets, then average sales per city"],
-     groups(lambda r: pd.concat([sheet(r, "North", "regions.xlsx"), sheet(r, "South", "regions.xlsx")]).groupby("city")["sales"].mean()), False),
+     groups(lambda r: pd.concat([sheet(r, "North", "regions.xlsx"), sheet(r, "South", "regions.xlsx")]).groupby("city")["sales"].mean()), RUN),
+    (["regions.xlsx average sales per city across all sheets"],
+     groups(lambda r: pd.concat([sheet(r, "North", "regions.xlsx"), sheet(r, "South", "regions.xlsx")]).groupby("city")["sales"].mean()), RUN),
+    (["下半年表里各产品的销售额合计"], groups(lambda r: h2(r).groupby("产品")["销售额"].sum()), False),
+    (["regions.xlsx South: number of Online stores per city"],
+     counts(lambda r: sheet(r, "South", "regions.xlsx").query("channel == 'Online'").groupby("city").size()), RUN),
     (["销售.xlsx 下半年表的平均销售额"], figure(lambda r: h2(r)["销售额"].mean()), False),
     (["销售.xlsx 上半年表 按月份汇总销售额"], groups(lambda r: sheet(r, "上半年").groupby("月份")["销售额"].sum()), RUN),
     (["regions.xlsx the South sheet, sorted by sales descending"],

@@ -569,6 +569,21 @@ def append_tables(ws: Workspace, table: pd.DataFrame, other_path: str, other_she
 
 
 @tool
+def stack_sheets(ws: Workspace, path: str, sheets: list[str], label: str = "工作表", cache: TableCache | None = None) -> ToolResult:
+    """The sheets of one workbook that share their columns, stacked into one table, with a column naming each row's sheet."""
+    if len(sheets) < 2:
+        raise ToolArgError("要合并的工作表至少两个。", "Name at least two sheets to stack.")
+    parts: list[pd.DataFrame] = []
+    for name in sheets:
+        df = load(ws.resolve(path), name, cache).df
+        if parts and list(df.columns) != list(parts[0].columns[1:]):
+            raise ColumnMissing(f"工作表 {name} 的列和 {sheets[0]} 不一致，不能上下合并。", f"Sheet {name} has other columns than {sheets[0]}.")
+        parts.append(pd.concat([pd.Series([name] * len(df), name=label, index=df.index), df], axis=1))
+    out = pd.concat(parts, ignore_index=True)
+    return ToolResult(out, {"rows_in": sum(len(p) for p in parts), "rows_out": len(out), "sheets": list(sheets)}, {"sample": _sample(out)})
+
+
+@tool
 def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, other_sheet: str | None = None, cache: TableCache | None = None,
                 other_on: str | None = None) -> ToolResult:
     """Join another table (or another sheet) on a key column (left join); `other_on` names the other table's key
