@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from modes.conditions import Cond as Pred  # a column against a value, another column, a figure, a period or a list
 from modes.decision import Op, Request
 
 QUERY_VERSION = 1
@@ -45,20 +46,6 @@ SOURCE_OPS = ("join", "append", "stack")  # operations that make the table the r
 AGG_WORDS = {"sum": ("总", "合计", "总和", "total", "sum of", "sum"), "mean": ("平均", "均值", "average", "mean")}
 
 Logic = Literal["and", "or"]
-
-
-@dataclass(frozen=True)
-class Pred:
-    """A column against a value, another column ({"column": c}), a figure of a column ({"stat": s, "column": c}),
-    a period ({"date": …}) or a list of values."""
-
-    column: str | None
-    op: str
-    value: Any = None
-    value2: Any = None
-    raw: str = ""
-    how: str = "exact"
-    closest: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,13 +110,8 @@ class Query:
 
 # ---- from a request ---------------------------------------------------------------------------------------------
 
-def cond_of(c: Any) -> Pred:
-    """A condition of the reader (modes.conditions.Cond) as a predicate of the query."""
-    return Pred(c.column, c.op, c.value, c.value2, c.raw, c.how, tuple(c.closest))
-
-
 def _tree(conds: list[Any], logic: str) -> Cond | None:
-    preds: list[Cond] = [cond_of(c) for c in conds]
+    preds: list[Cond] = list(conds)
     if not preds:
         return None
     if len(preds) == 1:
@@ -216,9 +198,7 @@ def _make(source: Source, parts: dict[str, list[Any]], where_args: dict[str, Any
 def cond_tool(c: Cond) -> dict[str, Any]:
     """A condition as the filter tools take it: a predicate, or {"and"|"or": [...]} / {"not": …}."""
     if isinstance(c, Pred):
-        from modes.conditions import Cond as ReaderCond
-
-        return ReaderCond(c.column, c.op, c.value, c.value2).to_tool()
+        return c.to_tool()
     if isinstance(c, Not):
         return {"not": cond_tool(c.item)}
     return {c.logic: [cond_tool(i) for i in c.items]}
@@ -226,12 +206,10 @@ def cond_tool(c: Cond) -> dict[str, Any]:
 
 def _reader_conds(c: Cond) -> tuple[list[Any], str]:
     """A flat condition as the reader's conditions and logic; a nested one as one tree condition."""
-    from modes.conditions import Cond as ReaderCond
-
     if isinstance(c, Pred):
-        return [ReaderCond(c.column, c.op, c.value, c.value2, c.raw, c.how, c.closest)], "and"
+        return [c], "and"
     if isinstance(c, Junction) and all(isinstance(i, Pred) for i in c.items):
-        return [ReaderCond(i.column, i.op, i.value, i.value2, i.raw, i.how, i.closest) for i in c.items if isinstance(i, Pred)], c.logic
+        return list(c.items), c.logic
     return [TreeCond(c)], "and"
 
 
@@ -270,10 +248,8 @@ def ops_in_order(q: Query) -> list[Op]:
 # ---- said back -----------------------------------------------------------------------------------------------------
 
 def describe_cond(c: Cond, lang: str) -> str:
-    from modes.conditions import Cond as ReaderCond
-
     if isinstance(c, Pred):
-        return ReaderCond(c.column, c.op, c.value, c.value2, c.raw, c.how, c.closest).describe(lang)
+        return c.describe(lang)
     if isinstance(c, Not):
         inner = describe_cond(c.item, lang)
         return f"不满足（{inner}）" if lang == "zh" else f"not ({inner})"
@@ -340,8 +316,6 @@ def _plain(v: Any) -> Any:
         return {"not": _plain(v.item)}
     if isinstance(v, TreeCond):
         return _plain(v.tree)
-    if hasattr(v, "to_tool") and hasattr(v, "op"):  # a reader condition inside an operation's arguments
-        return _plain(cond_of(v))
     if isinstance(v, Step):
         return {"op": v.kind, **{k: _plain(x) for k, x in v.args.items() if x not in (None, [], {}, ())}}
     if isinstance(v, Source):
