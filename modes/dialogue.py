@@ -327,8 +327,10 @@ def refines(t: Turn) -> bool:
     last = t.pending
     if last is None or t.chat is not None or t.other_file or not t.new_kinds:
         return False
-    if t.fresh.file_how in (*EXPLICIT_FILE, "result", "missing", "outside"):
+    if t.fresh.file_how in ("named", "fuzzy", "result", "missing", "outside"):
         return False  # a file named (even the same one) starts a request of its own
+    if t.fresh.file_how == "description" and t.fresh.file != last.request.file:
+        return False  # words that describe another file
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
 
 

@@ -67,8 +67,10 @@ def chat_kind(text: str, catalog: Catalog | None = None) -> str | None:
         return "farewell"
     if lx.THANKS.search(text):
         return "thanks"
-    if lx.VENTING.search(text):
-        return "venting"
+    vent = lx.VENTING.search(text)
+    asks = lx.FILTER.search(text) or lx.SELECT.search(text) or lx.GROUP.search(text)
+    if vent and not (asks and any(vent.group(0).casefold() in w for w in data_words(catalog)(text))):
+        return "venting"  # 只看加班的 over a column 是否加班 is about the data
     return None
 
 

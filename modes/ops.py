@@ -524,8 +524,8 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
     j = end
     while True:
         mm = re.match(r"\s*(?:和|、|与|及|以及|跟|,|and|&)\s*", t.text[j:], re.I | re.A)
-        if not mm:
-            break
+        if not mm or lx.EXCLUDE.match(t.text, j + mm.end()):
+            break  # by warehouse, excluding Toys: the list of keys has ended
         c2, r2, _, cl2, e2 = _col_after(t.text, j + mm.end(), t.hits, t.sheet)
         if not c2 or COMPARED_NEXT.match(t.text, e2):
             break  # per channel, sales at least 3000: a column compared with a value starts a condition, not a key
@@ -712,6 +712,9 @@ def _rule_group(t: _Turn) -> None:
     bare: list[str] = []  # 按季度求平均: a statistic said with no column
     blanked = _listed_aggs(t, blanked, measures, unres)
     measures += [m for _, m in t.having if m not in measures]  # the figure a having keeps groups by is computed
+    measures += [{"column": h.column, "agg": "sum"} for h in t.hits  # 每个项目的总工时 / 总金额: the column's total
+                 if h.column in t.sheet.numeric and h.start > 0 and t.text[h.start - 1] == "总" and not h.column.startswith("总")
+                 and {"column": h.column, "agg": "sum"} not in measures and t.free(h.start)]
     for agg, rxp in AGG_WORDS:
         for am in islice(rxp.finditer(blanked), MAX_KEYS):
             if agg == "count":

@@ -19,7 +19,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from modes.conditions import Cond as Pred  # a column against a value, another column, a figure, a period or a list
+from modes.conditions import (
+    Cond as Pred,  # a column against a value, another column, a figure, a period or a list
+)
 from modes.decision import Op, Request
 
 QUERY_VERSION = 1
