@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 GATES = ("chat", "unknown", "clarify", "act")
@@ -69,9 +70,10 @@ class Request:
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
 
-    @property
+    @cached_property
     def query(self) -> Any:
-        """The typed query this request asks for (modes.query.Query), or None for chat and the file list."""
+        """The typed query this request asks for (modes.query.Query), or None for chat and the file list; built once
+        per request (the plan, the restatement, the decision's JSON and the events all read it)."""
         from modes.query import from_request
 
         return from_request(self)

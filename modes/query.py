@@ -272,8 +272,8 @@ def phrases(q: Query, lang: str) -> list[str]:
         mine: list[str] = [said(s) for s in part.source.steps]
         for stage in STAGES:
             if stage == "where" and part.where is not None:
-                mine.append(said(Step("filter", {**part.where_args, "conditions": _reader_conds(part.where)[0],
-                                                 "logic": _reader_conds(part.where)[1]})))
+                conds, logic = _reader_conds(part.where)
+                mine.append(said(Step("filter", {**part.where_args, "conditions": conds, "logic": logic})))
             elif stage == "having" and part.having is not None:
                 text = describe_cond(part.having, lang)
                 mine.append(f"汇总后只保留 {text} 的组" if lang == "zh" else f"then keep the groups where {text}")
