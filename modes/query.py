@@ -24,7 +24,7 @@ from modes.conditions import (
 )
 from modes.decision import Op, Request
 
-QUERY_VERSION = 1
+QUERY_VERSION = 2  # 2: a step is {"op", "args"} (an argument may itself be called op)
 
 STAGES = ("clean", "derive", "where", "distinct", "group", "having", "window", "order", "limit", "project", "reshape",
           "analysis", "output")
@@ -310,8 +310,8 @@ def walk(c: Cond | None) -> Iterator[Pred]:
 
 def _plain(v: Any) -> Any:
     if isinstance(v, Pred):
-        return {"column": v.column, "op": v.op, **({"value": _plain(v.value)} if v.value is not None else {}),
-                **({"value2": _plain(v.value2)} if v.value2 is not None else {})}
+        return {"column": v.column, "op": v.op, **({"value": _value(v.value)} if v.value is not None else {}),
+                **({"value2": _value(v.value2)} if v.value2 is not None else {})}
     if isinstance(v, Junction):
         return {v.logic: [_plain(i) for i in v.items]}
     if isinstance(v, Not):
@@ -319,7 +319,7 @@ def _plain(v: Any) -> Any:
     if isinstance(v, TreeCond):
         return _plain(v.tree)
     if isinstance(v, Step):
-        return {"op": v.kind, **{k: _plain(x) for k, x in v.args.items() if x not in (None, [], {}, ())}}
+        return {"op": v.kind, "args": {k: _plain(x) for k, x in v.args.items() if x not in (None, [], {}, ())}}
     if isinstance(v, Source):
         d: dict[str, Any] = {"kind": v.kind}
         if v.kind == "query" and v.query is not None:
@@ -340,6 +340,13 @@ def _plain(v: Any) -> Any:
     if hasattr(v, "isoformat"):
         return v.isoformat()
     return str(v)
+
+
+def _value(v: Any) -> Any:
+    """A condition's value as the schema writes it: a day as its ISO text."""
+    if isinstance(v, dict) and set(v) == {"date"}:
+        return v["date"]
+    return _plain(v)
 
 
 def _json(q: Query) -> dict[str, Any]:

@@ -78,9 +78,9 @@ def test_the_query_is_json_and_versioned() -> None:
     q = from_request(req(flt("城市", "eq", "上海"), Op("group", {"keys": ["城市"], "measures": [{"agg": "count"}]})))
     assert q is not None
     d = json.loads(json.dumps(q.to_json(), ensure_ascii=False))
-    assert d["version"] == 1 and d["source"] == {"kind": "file", "file": "t.csv"}
+    assert d["version"] == 2 and d["source"] == {"kind": "file", "file": "t.csv"}
     assert d["where"] == {"column": "城市", "op": "eq", "value": "上海"}
-    assert d["group"][0]["keys"] == ["城市"]
+    assert d["group"][0] == {"op": "group", "args": {"keys": ["城市"], "measures": [{"agg": "count"}]}}
 
 
 def test_a_condition_tree_with_not_and_or_is_kept_whole_by_the_filter_tools() -> None:
