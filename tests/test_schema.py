@@ -12,8 +12,17 @@ from engine.catalog import CatalogCache
 from engine.intake import decide_checked
 from modes import opspec
 from modes.decision import SessionState
-from modes.schema import NOT_A_STEP, View, described, internal_keys, op_params, operations_text, read_answer, schema, step_kinds
 from modes.query import STAGES
+from modes.schema import (
+    NOT_A_STEP,
+    View,
+    described,
+    internal_keys,
+    operations_text,
+    read_answer,
+    schema,
+    step_kinds,
+)
 from tools.workspace import Workspace
 
 EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
