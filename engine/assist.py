@@ -14,19 +14,19 @@ from engine.model import (
     REVIEW_SYSTEM,
     Budget,
     CallLog,
-    IntentSpec,
     ModelClient,
     ModelConfig,
     PlanSpec,
     ReviewSpec,
-    intent_messages,
+    query_messages,
     workspace_summary,
 )
 from engine.plan import Plan, Step
 from modes.catalog import Catalog
 from modes.decision import RESTATE_BELOW, Decision, SessionState
-from modes.intent import GOALS, decide_intent
+from modes.intent import decide_answer
 from modes.resolve import find_files
+from modes.schema import Answer, View, read_answer, schema
 from modes.text import normalize
 from tools import registry
 
@@ -44,6 +44,18 @@ STEP_TEXT = {
     "compare_tables": ("对比两张表", "对比完成"), "join_tables": ("关联表", "关联完成"), "append_tables": ("上下合并", "合并完成"),
     "write_csv": ("导出 CSV", "导出成功"), "write_xlsx": ("导出 xlsx", "导出成功"),
 }
+
+
+def consult(d: Decision) -> bool:
+    """Whether the model is asked: whenever the rules did not reach a confident act or a clear chat (a restatement,
+    a question, an unknown request, words no rule read)."""
+    if d.gate == "chat":
+        return False
+    if d.gate == "act" and d.next in ("execute", "plan_confirm") and d.confidence >= RESTATE_BELOW and not d.request.unexplained:
+        return False
+    if d.gate == "act" and d.request.plan_only:
+        return False
+    return not d.rule.startswith("confirm")  # 继续 runs what was restated, never a new reading
 
 
 def named_files(turns: list[str], catalog: Catalog, current: str | None) -> set[str]:
@@ -97,32 +109,35 @@ class Assistant:
 
                 return replace(d, reply=str(text)[:1200], rule="model:chat"), after
             return d, after
-        unsure = (d.gate == "unknown" or (d.gate == "clarify" and "column" in d.missing)
-                  or (d.gate == "act" and d.next == "restate_confirm" and d.confidence < RESTATE_BELOW))
-        if not unsure:
+        if not consult(d):
             return d, after
         history = list(before.pending.turns) if before.pending else []
-        msgs = intent_messages(utterance, history, workspace_summary(catalog, self.cfg.send_cell_values))
-
+        last = before.last.request.query if before.last is not None else None
+        view = View.of(catalog, previous=before.last_result)
+        msgs = query_messages(utterance, history, workspace_summary(catalog, self.cfg.send_cell_values),
+                              last.to_json() if last is not None else None)
         said = named_files([*history, utterance], catalog, before.current_file)
+        read: list[Answer] = []
 
-        def check(spec: IntentSpec) -> list[str]:
-            bad = [g for g in spec.goal if g not in GOALS]
-            errors = [f"unknown goal(s): {', '.join(bad)}; allowed: {', '.join(sorted(GOALS))}"] if bad else []
-            for other in spec.files:
-                path = find_files(normalize(str(other)), catalog).path
-                if path is not None and path != spec.file and path not in said:
-                    errors.append(f"file {other} was not named by the user; only files the user named can be joined or compared")
+        def check(obj: Any) -> list[str]:
+            a = read_answer(obj, view, d.lang)
+            read[:] = [a]
+            errors = list(a.errors)
+            q = a.query
+            for part in q.chain() if q is not None else []:
+                for other in part.source.files[1:]:
+                    if other not in said:
+                        errors.append(f"file {other} was not named by the user; only files the user named can be joined or compared")
             return errors
 
-        spec = self.client.ask("intent", msgs, IntentSpec, budget, check)
+        obj = self.client.ask("query", msgs, None, budget, check, schema=schema(view), repairs=1)
         self._drain()
-        if spec is None or spec.intent == "unclear":
+        if obj is None or not read:
             return d, after
-        better = decide_intent(before.evolve(turn=after.turn), utterance, spec.model_dump(), catalog, d.lang)
+        better = decide_answer(before.evolve(turn=after.turn), utterance, read[0], catalog, d.lang, rules=d)
         if better is None:
             return d, after
-        return better
+        return better[0], better[1].evolve(turn=after.turn)
 
     # 2. explore planning -----------------------------------------------------------------------
     def plan(self, d: Decision, plan: Plan, catalog: Catalog, budget: Budget, feedback: list[str] | None = None) -> tuple[Plan | None, list[str]]:

@@ -21,14 +21,18 @@ class ModelConfig:
     timeout: float = 30.0
     send_cell_values: bool = True
     token_budget: int = 8000
+    cassette: str | None = None  # recorded answers (engine.cassette): replayed, or recorded while a real model answers
+    cassette_mode: str = "replay"
 
     @property
     def configured(self) -> bool:
-        return bool(self.api_key and self.model)
+        return bool(self.api_key and self.model) or bool(self.cassette and self.cassette_mode == "replay")
 
     def describe(self) -> str:
         if not self.configured:
             return "未配置模型：只用规则（完全离线）。设置 OPENAI_API_KEY、WENQING_MODEL（可选 OPENAI_BASE_URL）即可启用。"
+        if self.cassette and self.cassette_mode == "replay":
+            return f"模型回答从录制文件回放：{self.cassette}（不连网络）。"
         cells = "发送" if self.send_cell_values else "不发送（只发列名、类型和计数）"
         return f"模型 {self.model} @ {self.base_url or '默认地址'}；超时 {self.timeout:g} 秒；单元格内容：{cells}；每次请求的 token 预算 {self.token_budget}。"
 
@@ -50,6 +54,8 @@ def load_config(env: dict[str, str] | None = None, path: Path | None = None, sen
         timeout=float(env.get("WENQING_MODEL_TIMEOUT") or file.get("timeout") or 30.0),
         send_cell_values=send_cell_values and bool(file.get("send_cell_values", True)),
         token_budget=int(file.get("token_budget") or 8000),
+        cassette=env.get("WENQING_MODEL_CASSETTE") or None,
+        cassette_mode="record" if (env.get("WENQING_MODEL_CASSETTE_MODE") or "").strip().lower() == "record" else "replay",
     )
 
 

@@ -146,7 +146,6 @@ class UnsupportedChart(OpSpec):
                   "例如按类别汇总后画柱状图。要改画其中哪一种？请说明横轴和数值各用哪一列。",
                   "This kind of chart is not supported (radar charts, box plots, histograms cannot be drawn yet). "
                   "Bar, line, pie, scatter charts and heat maps (a table with a colour scale) can, e.g. a bar chart of a total per category. Which one, with which columns?", gap="chart_kind"),)
-    model_may_propose = False
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         m = unquoted(UNSUPPORTED_RX, text)
@@ -734,7 +733,6 @@ class Distribution(OpSpec):
     family = "explore"
     label = {"zh": "分布", "en": "distribution"}
     words = {"zh": ("分布",), "en": ("distribution", "distributed")}
-    model_may_propose = False
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         """这些学校在不同区域中的分布情况 / their distribution across regions: how many rows fall in each value of a column,

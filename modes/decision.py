@@ -58,6 +58,7 @@ class Request:
     chat_kind: str | None = None
     text: str = ""
     lang: str = "zh"
+    given: Any = None  # (ops, Query): a query read from outside (a model's answer), kept while the ops are these
 
     @property
     def confidence(self) -> float:
@@ -76,6 +77,8 @@ class Request:
         per request (the plan, the restatement, the decision's JSON and the events all read it)."""
         from modes.query import from_request
 
+        if self.given is not None and self.given[0] == self.ops:
+            return self.given[1]
         return from_request(self)
 
     def op(self, kind: str) -> Op | None:

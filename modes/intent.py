@@ -1,103 +1,98 @@
-"""A structured intent (from the optional model) checked against the workspace, then decided like any request.
+"""A query from outside (the optional model's answer, read by `modes.schema`) decided like any request.
 
-The model never gets more power than the rules: every file, sheet and column it names is resolved here; a name
-that does not exist becomes a clarify question, and an act decision always restates before running."""
+The model never gets more power than the rules: its answer is a typed query whose every file, sheet and column was
+checked against the workspace; a name that does not exist becomes a question, never a guess; an act decision
+always restates before running (its confidence is below the restatement line), and what is restated is the query
+that runs. Where the rules read the same words differently, the restatement says what differs.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
-from modes import opspec
 from modes.catalog import Catalog
-from modes.decision import BASE_CONFIDENCE, Decision, Evidence, Op, Request, SessionState
-from modes.gate import _decision, _gate, _op_gaps
+from modes.decision import BASE_CONFIDENCE, Decision, Evidence, Request, SessionState
+from modes.gate import _decision, _gate
+from modes.query import Query, ops_in_order, phrases
 from modes.replies import CHAT
-from modes.resolve import closest_columns, find_files
+from modes.schema import Answer
 
-GOALS = opspec.proposable()
 MODEL_CONFIDENCE = 0.5  # below the 0.55 line: what a model understood is always restated first
+WHAT_ZH = {"file": "文件", "sheet": "工作表", "column": "列", "name": "文件或列"}
 
 
-def decide_intent(state: SessionState, utterance: str, intent: dict[str, Any], catalog: Catalog, lang: str,
-                  chat_reply: str | None = None) -> tuple[Decision, SessionState] | None:
-    """A decision from a validated intent, or None when the intent adds nothing to the rules' decision."""
-    kind = intent.get("intent")
-    if kind == "chat":
+def decide_answer(state: SessionState, utterance: str, answer: Answer, catalog: Catalog, lang: str,
+                  rules: Decision | None = None, chat_reply: str | None = None) -> tuple[Decision, SessionState] | None:
+    """A decision from a checked answer, or None when the answer adds nothing to the rules' decision."""
+    if answer.intent == "chat":
         req = Request(intent="chat", text=utterance, lang=lang, chat_kind="model")
         reply = chat_reply or CHAT["other"][1 if lang == "en" else 0]
         return _decision("chat", "reply", req, reply, "model:chat"), state
-    if kind != "work":
+    if answer.intent == "unsupported" and answer.unsupported:
+        req = Request(intent="unknown", text=utterance, lang=lang)
+        said = (f"这个我还做不到：{answer.unsupported}。您可以换一种做法，或者告诉我想先看哪部分数据。" if lang == "zh"
+                else f"I cannot do that yet: {answer.unsupported}. You could ask for it another way, or say which part of the data to look at first.")
+        return _decision("unknown", "ask_intent", req, said, "model:unsupported"), state
+    if answer.unknown or (answer.words and answer.intent in ("work", "unclear")):
+        return _ask_names(state, utterance, answer, catalog, lang)
+    if answer.intent != "work":
         return None
-    goals = [g for g in intent.get("goal") or [] if g in GOALS]
-    if not goals:
+    q = answer.query
+    if q is None:
         return None
-    req = request_from_intent(intent, goals, catalog, state, utterance, lang)
-    return _gate(req, state, [utterance], multi_turn=False, catalog=catalog, prior=None)
+    req = request_of(q, utterance, lang, state)
+    d, after = _gate(req, state, [utterance], multi_turn=False, catalog=catalog, prior=None)
+    if d.gate == "act" and d.next == "restate_confirm" and rules is not None:
+        other = rules.request.query if rules.gate == "act" else None
+        if other is not None and other.to_json() != q.to_json():
+            d = replace(d, reply=d.reply + differs(q, other, lang))
+    return d, after
 
 
-def request_from_intent(intent: dict[str, Any], goals: list[str], catalog: Catalog, state: SessionState,
-                        utterance: str, lang: str) -> Request:
-    problems: list[str] = []
-    missing: list[str] = []
-    file: str | None = None
-    candidates: tuple[str, ...] = ()
-    missing_name = None
-    named = intent.get("file")
-    if named:
-        ref = find_files(str(named), catalog, state.current_file)
-        if ref.how in ("named", "current") and ref.path and catalog.get(ref.path) and catalog.get(ref.path).is_table:  # type: ignore[union-attr]
-            file = ref.path
-        else:  # a file the model named that is not in the workspace: ask, never guess
-            missing_name = str(named)
-            candidates = tuple(ref.candidates or [f.path for f in catalog.tables][:6])
-    elif state.current_file:
-        file = state.current_file
-    fi = catalog.get(file) if file else None
-    sheet_name = intent.get("sheet")
-    sheet = None
-    if fi is not None:
-        sheet = fi.sheet(sheet_name) if sheet_name else None
-        if sheet_name and sheet is None:
-            problems.append(f"{fi.name} 里没有名为“{sheet_name}”的工作表。" if lang == "zh" else f"{fi.name} has no sheet '{sheet_name}'.")
-            missing.append("sheet")
-        sheet = sheet or (fi.sheets[0] if fi.sheets else None)
-    columns = list(sheet.columns) if sheet else []
-
-    def col(name: Any) -> str | None:
-        if not isinstance(name, str) or not name:
-            return None
-        if name in columns:
-            return name
-        if fi is not None:
-            near = "、".join(closest_columns(name.casefold(), columns)) if lang == "zh" else ", ".join(closest_columns(name.casefold(), columns))
-            msg = (f"{fi.name} 里没有“{name}”这一列，最接近的是：{near}。您指的是哪一列？" if lang == "zh"
-                   else f"{fi.name} has no column '{name}'; closest: {near}. Which column do you mean?")
-            if msg not in problems:
-                problems.append(msg)
-            if "column" not in missing:
-                missing.append("column")
-        return None
-
-    ops: list[Op] = []
-    for g in goals:  # each operation reads its own arguments from the model's intent
-        spec = opspec.get(g)
-        ops.append(Op(g, spec.from_model(intent, col) if spec else {}))
-    files: tuple[str, ...] = ()
-    others = [f for f in (intent.get("files") or []) if isinstance(f, str)]
-    if others and file:
-        resolved = [file] + [p for p in (find_files(o, catalog).path for o in others) if p and p != file]
-        files = tuple(dict.fromkeys(resolved))
-    if file is None and "file" not in missing:
-        missing.insert(0, "file")
-    if fi is not None:
-        m2, p2, _ = _op_gaps(ops, fi, lang, len(files), [])
-        missing += [m for m in m2 if m not in missing]
-        problems += [p for p in p2 if p not in problems]
+def request_of(q: Query, utterance: str, lang: str, state: SessionState) -> Request:
+    """The request that runs exactly this query."""
+    inner = q.chain()[0].source
+    ops = tuple(ops_in_order(q))
     return Request(
-        intent="work", ops=tuple([o for o in ops if o.kind != "export"] + [o for o in ops if o.kind == "export"]),
-        file=file, files=files if len(files) > 1 else (), sheet=sheet.name if (sheet and fi and len(fi.sheets) > 1) else None,
-        file_how="model" if file else ("missing" if missing_name else "none"), candidates=candidates,
-        missing_file_name=missing_name, missing=tuple(missing), problems=tuple(problems), closest=tuple(columns),
-        full="full_analysis" in goals, evidence=(Evidence("model", MODEL_CONFIDENCE - BASE_CONFIDENCE, "由模型解析，执行前需要确认"),),
-        text=utterance, lang=lang,
+        intent="work", ops=ops, file=inner.file, files=inner.files, sheet=inner.sheet,
+        file_how="model", evidence=(Evidence("model", MODEL_CONFIDENCE - BASE_CONFIDENCE, "由模型解析，执行前需要确认", "read by the model; confirmed before it runs"),),
+        text=utterance, lang=lang, given=(ops, q), full=any(o.kind == "full_analysis" for o in ops),
     )
+
+
+def differs(model: Query, rules: Query, lang: str) -> str:
+    """What the model's reading says that the rules' does not, and the other way round."""
+    a, b = phrases(model, lang), phrases(rules, lang)
+    only_rules = [p for p in b if p not in a]
+    if not only_rules:
+        return ""
+    sep = "；" if lang == "zh" else "; "
+    return (f"（按字面规则的理解不同：{sep.join(only_rules)}。）" if lang == "zh"
+            else f" (Read word by word it would instead be: {sep.join(only_rules)}.)")
+
+
+def _ask_names(state: SessionState, utterance: str, answer: Answer, catalog: Catalog, lang: str) -> tuple[Decision, SessionState]:
+    from modes.resolve import closest_columns
+    from modes.schema import Unknown
+
+    parts = []
+    missing: list[str] = []
+    columns = list(dict.fromkeys(c for f in catalog.tables for s in f.sheets for c in s.columns))
+    said = [u for u in answer.unknown] + [Unknown("name", w, tuple(closest_columns(w.casefold(), columns)))
+                                          for w in answer.words if not any(u.name == w for u in answer.unknown)]
+    for u in said:
+        near = ("、" if lang == "zh" else ", ").join(u.closest)
+        if lang == "zh":
+            parts.append(f"工作区里没有{WHAT_ZH[u.what]}“{u.name}”" + (f"，最接近的是：{near}" if near else ""))
+        else:
+            parts.append(f"there is no {u.what} '{u.name}' in the workspace" + (f"; closest: {near}" if near else ""))
+        missing.append("column" if u.what == "name" else u.what)
+    ask = ("。".join(parts) + "。您指的是哪一个？") if lang == "zh" else ("; ".join(parts) + ". Which one do you mean?")
+    if lang == "en":
+        ask = ask[0].upper() + ask[1:]
+    file = next((u.name for u in said if u.what == "file"), None)
+    req = Request(intent="work", text=utterance, lang=lang, missing=tuple(dict.fromkeys(missing)), problems=(ask,),
+                  missing_file_name=file, file_how="missing" if file else "model",
+                  candidates=tuple(next((u.closest for u in answer.unknown if u.what == "file"), ())),
+                  evidence=(Evidence("model", MODEL_CONFIDENCE - BASE_CONFIDENCE, "由模型解析", "read by the model"),))
+    return _decision("clarify", "ask_slots", req, ask, "model:unknown_name", list(dict.fromkeys(missing))), state

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from modes.conditions import Cond
@@ -17,14 +16,6 @@ AGG_LABEL = {"zh": {"sum": "合计", "mean": "平均", "count": "计数", "min":
 
 COND_OPS = {"eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains", "in", "not_in", "empty",
             "not_empty", "startswith", "endswith", "numeric", "not_numeric", "not_between", "blank_or_numeric", "blank_or_not_numeric"}
-Col = Callable[[Any], "str | None"]
-
-
-def _cols(names: Any, col: Col) -> list[str]:
-    """The names a model gave that are columns of the sheet."""
-    return [x for x in (col(k) for k in names or []) if x]
-
-
 def _sep(lang: str) -> str:
     return "、" if lang == "zh" else ", "
 
@@ -42,9 +33,6 @@ class Profile(OpSpec):
         if args.get("head"):
             return _zh(lang, f"预览前 {args['head']} 行", f"preview the first {args['head']} rows")
         return _zh(lang, "预览结构（行列、类型、空值、样例）", "preview its structure (shape, types, blanks, samples)")
-
-    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
-        return {}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return []  # the plan always starts with a preview step
@@ -67,17 +55,6 @@ class Filter(OpSpec):
             return self.label[lang]
         return _zh(lang, f"筛选 {text} 的行", f"keep rows where {text}")
 
-    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
-        conds = []
-        for c in intent.get("conditions") or []:
-            if c.get("op") not in COND_OPS:
-                continue
-            value = c.get("value")
-            if isinstance(value, dict) and "column" in value:
-                value = {"column": col(value["column"]) or value["column"]}
-            conds.append(Cond(col(c.get("column")), c["op"], value, c.get("value2"), str(c.get("column") or ""), "model"))
-        return {"conditions": [x for x in conds if x.column], "logic": intent.get("logic") or "and"}
-
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         conds = [c.to_tool() if hasattr(c, "to_tool") else c for c in args["conditions"]]
         return [StepSpec("筛选行", "filter_rows", "筛选完成", {"conditions": conds, "logic": args.get("logic", "and")})]
@@ -97,9 +74,6 @@ class Sort(OpSpec):
             return self.label[lang]
         asc = args.get("ascending")
         return _zh(lang, f"按 {by} {'升序' if asc else '降序'}排序", f"sort by {by} {'ascending' if asc else 'descending'}")
-
-    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
-        return {"by": _cols(intent.get("sort_by"), col), "ascending": bool(intent.get("ascending", True))}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         by = args.get("by") or ([ctx.last_measure] if ctx.last_measure else [])
@@ -139,15 +113,6 @@ class Group(OpSpec):
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return "汇总"
-
-    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
-        ms: list[dict[str, str]] = []
-        for m in intent.get("measures") or []:
-            if m.get("agg") == "count" and not m.get("column"):
-                ms.append({"agg": "count"})
-            elif m.get("agg") in ("sum", "mean", "min", "max", "count") and col(m.get("column")):
-                ms.append({"column": m["column"], "agg": m["agg"]})
-        return {"keys": _cols(intent.get("group_by"), col), "measures": ms}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         from tools.ops import ROWS, measure_name
@@ -217,9 +182,6 @@ class Select(OpSpec):
         cols = _sep(lang).join(args.get("columns") or [])
         return _zh(lang, f"只保留 {cols} 列", f"keep columns {cols}")
 
-    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
-        return {"columns": _cols(intent.get("columns"), col)}
-
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return [StepSpec("选择列", "select_columns", "列已选出", {"columns": args["columns"]})]
 
@@ -232,7 +194,6 @@ class AddColumn(OpSpec):
                   gap="expression"),)
     saves_result = True
     main_slot = "left"
-    model_may_propose = False
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         right = args.get("right")
@@ -286,10 +247,6 @@ class TopN(OpSpec):
         return _zh(lang, f"{keys} 中 {facts['by']} 最高的是 {hi}（{num(facts['max'], lang)}），最低的是 {lo}（{num(facts['min'], lang)}）。",
                    f"Highest {facts['by']}: {', '.join(facts['highest'])} ({num(facts['max'], lang)}); lowest: {', '.join(facts['lowest'])} ({num(facts['min'], lang)}).")
 
-    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
-        by = _cols(intent.get("sort_by"), col)
-        return {"n": int(intent.get("n") or 10), "by": by[0] if by else None, "ascending": bool(intent.get("ascending", False))}
-
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         if args.get("both"):  # the highest and the lowest, every tied row
             g = ctx.request.op("group") if ctx.request is not None else None
@@ -305,7 +262,6 @@ class Head(OpSpec):
     name = "head"
     label = {"zh": "取前几行", "en": "first rows"}
     saves_result = True
-    model_may_propose = False
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         return _zh(lang, f"取前 {args.get('n')} 行", f"take the first {args.get('n')} rows")
@@ -323,7 +279,6 @@ class Rename(OpSpec):
     label = {"zh": "改名", "en": "rename"}
     saves_result = True
     main_slot = "mapping"
-    model_may_propose = False
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         pairs = _sep(lang).join(f"{o} → {n}" for o, n in (args.get("mapping") or {}).items())
@@ -345,9 +300,6 @@ class Count(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         return _zh(lang, "统计满足条件的行数", "count the matching rows")
 
-    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
-        return {}
-
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return []  # the filter step's row count is the answer
 
@@ -363,9 +315,6 @@ class Compare(OpSpec):
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         return _zh(lang, "对比两张表", "compare the two tables")
-
-    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
-        return {}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         r = ctx.request
@@ -386,10 +335,6 @@ class Outliers(OpSpec):
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return "异常值"
-
-    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
-        cols = _cols(intent.get("columns"), col)
-        return {"column": cols[0] if cols else None}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return [StepSpec("找异常值", "find_outliers", "检查完成", {"column": args["column"]})]
@@ -413,9 +358,6 @@ class Correlate(OpSpec):
     def gaps(self, args: dict[str, Any]) -> list[str]:
         return ["columns_pair"] if len(args.get("columns") or []) < 2 else []
 
-    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
-        return {"columns": _cols(intent.get("columns"), col)[:2]}
-
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return [StepSpec("计算相关性", "correlate_columns", "相关性已计算", {"a": args["columns"][0], "b": args["columns"][1]})]
 
@@ -433,9 +375,6 @@ class Join(OpSpec):
         on = f"{args.get('on')} ↔ {args['other_on']}" if args.get("other_on") else args.get("on")
         return _zh(lang, f"按 {on} 关联两张表", f"join the two tables on {on}")
 
-    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
-        return {}
-
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         sheets = args.get("sheets") or []
         r = ctx.request
@@ -451,7 +390,6 @@ class Append(OpSpec):
     family = "explore"
     label = {"zh": "合并", "en": "append"}
     saves_result = True
-    model_may_propose = False
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         return _zh(lang, "把两张表上下合并（列相同）", "stack the two tables (same columns)")
@@ -472,9 +410,6 @@ class FullAnalysis(OpSpec):
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return "分析"
-
-    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
-        return {}
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         steps = [StepSpec("逐列统计", "describe_columns", "统计完成")]
@@ -501,9 +436,6 @@ class Export(OpSpec):
         fmt = (args.get("format") or "csv").upper()
         return _zh(lang, f"导出为 {fmt} 到 outputs/", f"export as {fmt} to outputs/")
 
-    def from_model(self, intent: dict[str, Any], col: Col) -> dict[str, Any]:
-        return {"format": intent.get("output") if intent.get("output") in ("csv", "xlsx") else None}
-
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         r = ctx.request
         fmt = args.get("format") or r.target_format
@@ -518,7 +450,6 @@ class ListFiles(OpSpec):
     name = "list_files"
     family = "list"
     label = {"zh": "列出文件", "en": "list files"}
-    model_may_propose = False
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return ""

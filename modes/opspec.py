@@ -3,7 +3,8 @@
 Everything wenqing knows about an operation lives in its OpSpec: the words that ask for it (per
 language), its slots and the question asked when one is missing, its zh/en labels, how a request for it
 is restated (`phrase`), the plan steps that carry it out (`to_steps`, naming registered tools), how its
-result is worded (`answer`), its mode family and whether a model may propose it. The mode table, the
+result is worded (`answer`), its mode family. Its arguments, as a model or a recipe gives them, are listed in
+modes/opspecs/params.toml (the query's schema is generated from there). The mode table, the
 gap questions, restatements, plan building, answers and model prompts read it from here.
 
 Adding an operation
@@ -45,7 +46,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar
@@ -117,7 +118,6 @@ class OpSpec:
     label: ClassVar[dict[str, str]] = {}
     words: ClassVar[dict[str, tuple[str, ...]]] = {}
     slots: ClassVar[tuple[Slot, ...]] = ()
-    model_may_propose: ClassVar[bool] = True
     answers_question: ClassVar[bool] = False  # a figure in the answer, no result file
     saves_result: ClassVar[bool] = False  # a changed table is saved to outputs/ when nothing else writes it
     main_slot: ClassVar[str | None] = None  # the slot a later turn fills or corrects
@@ -161,18 +161,6 @@ class OpSpec:
                 args[s.name] = int(value) if value.is_integer() else value
                 used.append(span)
         return Found(m.start(), self.name, args, tuple(used))
-
-    def from_model(self, intent: dict[str, Any], col: Callable[[Any], str | None]) -> dict[str, Any]:
-        """Arguments from a model's intent, every column checked by `col` (None for a name the sheet lacks):
-        by default the column slots from the intent's `columns`, in order."""
-        named = [x for x in (col(k) for k in intent.get("columns") or []) if x]
-        args: dict[str, Any] = {}
-        for s in self.slots:
-            if s.kind == "column" and named:
-                args[s.name] = named.pop(0)
-            elif s.kind in ("columns", "keys") and named:
-                args[s.name], named = named, []
-        return args
 
     def gaps(self, args: dict[str, Any]) -> list[str]:
         """The missing-slot names of required slots left empty."""
@@ -259,11 +247,6 @@ def label(kind: str, lang: str) -> str:
 
 def labels(lang: str) -> dict[str, str]:
     return {s.name: s.label.get(lang, s.name) for s in all_ops()}
-
-
-def proposable() -> frozenset[str]:
-    """The operations a model may name as goals."""
-    return frozenset(s.name for s in all_ops() if s.model_may_propose)
 
 
 def read_worded(text: str, hits: list[Any], sheet: Any) -> list[Found]:

@@ -110,7 +110,9 @@ def test_a_new_operation_asks_its_own_question_for_a_missing_slot(tmp_path, valu
 
 def test_a_new_operation_reaches_the_model_goals_and_the_plan(tmp_path, value_range):
     ws, _ = _workspace(tmp_path)
-    assert "value_range_demo" in opspec.proposable()
+    from modes.schema import operations_text
+
+    assert "/ value_range_demo:" in operations_text()  # the model's prompt lists it
     d, _ = decide(SessionState(), "what is the value range of 数量 in sales.csv", Session(ws).catalog())
     plan = build_plan(d, Session(ws).catalog())
     assert [st.toolHint for st in plan.steps] == ["profile_dataset", "column_value_range"]

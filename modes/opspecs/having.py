@@ -17,7 +17,6 @@ class Having(OpSpec):
     family = "transform"
     label = {"zh": "按汇总结果筛选", "en": "keep groups by their figure"}
     saves_result = True
-    model_may_propose = False
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         return None  # read by the reader's having rule, which knows the summary it belongs to

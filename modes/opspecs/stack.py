@@ -17,7 +17,6 @@ class Stack(OpSpec):
     family = "transform"
     label = {"zh": "合并工作表", "en": "stack sheets"}
     saves_result = True
-    model_may_propose = False
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         return None
