@@ -954,7 +954,20 @@ def run_item(wenqing: str, label: dict, set_dir: Path) -> dict:
             outcome, reason = judge(expects, run)
         except Exception as e:
             outcome, reason = "error", f"judging: {type(e).__name__}: {e}"
-    return res | {"outcome": outcome, "reason": reason}
+    return res | {"outcome": outcome, "reason": reason, "said": said_and_ran(run)}
+
+
+def said_and_ran(run: Run) -> dict:
+    """The query the request's turn restated (or ran), the query that ran, and the steps that ran vs planned."""
+    first, second = run.turn("decision", run.ut), run.turn("decision", run.ut + 1)
+    ran = second if first.get("next") in ("restate_confirm", "plan_confirm") and second.get("next") == "execute" else \
+        first if first.get("next") == "execute" else {}
+    turn = ran.get("turn")
+    steps = [e.get("tool") for e in run.events if e.get("event") == "step" and e.get("turn") == turn and e.get("tool")]
+    planned = [s.get("toolHint") for s in ((ran.get("plan") or {}).get("steps") or [])]
+    return {"next": first.get("next"), "gate": first.get("gate"), "rule": first.get("rule"), "reply": first.get("reply") or "",
+            "query_said": first.get("query"), "query_ran": ran.get("query"), "ran": bool(ran),
+            "steps": steps, "planned": planned}
 
 
 def _fake_outputs(exp: Expect, out_dir: Path) -> str:

@@ -11,7 +11,8 @@ A cassette is a JSON Lines file, one call per line:
 `key` is written when recording: a call matches it only when its purpose and every message are the same (whitespace
 aside), so a changed prompt or workspace misses rather than replaying a stale answer. An entry written by hand (an
 oracle's answer, a test's) may leave `key` out and give `match` instead — {"purpose": "query", "request": "…"}
-(and optionally "turns": the earlier turns) — matched on the request's words. An answer is {"content": text} or
+(and optionally "turns": the earlier turns) — matched on the request's words; "request": "*" answers every call of
+that purpose that nothing else matched. An answer is {"content": text} or
 {"status": 429|500|…}.
 
 Replay runs a loopback OpenAI-compatible server on 127.0.0.1 and points the real `openai` client at it, so the
@@ -87,7 +88,7 @@ class Cassette:
         if e is None:
             words, turns = request_of(messages)
             w = " ".join(words.split())
-            e = self.loose.get((purpose, w, tuple(turns))) or self.loose.get((purpose, w, None))
+            e = self.loose.get((purpose, w, tuple(turns))) or self.loose.get((purpose, w, None)) or self.loose.get((purpose, "*", None))
         if e is None:
             words, _ = request_of(messages)
             self.misses.append({"purpose": purpose, "request": words})

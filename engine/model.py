@@ -246,7 +246,8 @@ def workspace_summary(catalog: Any, send_cell_values: bool) -> list[dict[str, An
 
 
 QUERY_SYSTEM = """You read a spreadsheet request and answer with one JSON object (no prose) that fits the schema:
-{"intent": "work" | "chat" | "list_files" | "unsupported" | "unclear", "query": {...}, "unknown": [...], "unsupported": "..."}.
+{"intent": "work" | "chat" | "list_files" | "unsupported" | "unclear", "query": {...}, "unknown": [...], "unsupported": "...",
+ "plan_only": true when the user wants to see the plan first, "overwrite": true when they ask to save into the source file}.
 
 intent work: "query" is a typed query. It runs in its own logical order, whatever the order of the words:
   source -> clean -> derive -> where -> distinct -> group -> having -> window -> order -> limit -> project -> reshape

@@ -234,7 +234,8 @@ class Session:
                          True, None, {}, {"mode_reason": decision.mode_reason, "confidence": decision.confidence}, 0)
         plan = plan_for(decision, catalog)
         self.cache.save(self.ws)
-        if self.assistant is not None and budget is not None and plan is not None and decision.mode == "explore":
+        if self.assistant is not None and budget is not None and plan is not None and decision.mode == "explore" \
+                and not decision.rule.startswith("model:"):  # a query the model read is planned from the query
             decision, plan = self._model_plan(utterance, decision, plan, catalog, budget)
         n = self.state.turn
         tr = TurnResult(n, utterance, decision, plan)

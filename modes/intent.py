@@ -34,14 +34,15 @@ def decide_answer(state: SessionState, utterance: str, answer: Answer, catalog: 
                 else f"I cannot do that yet: {answer.unsupported}. You could ask for it another way, or say which part of the data to look at first.")
         return _decision("unknown", "ask_intent", req, said, "model:unsupported"), state
     if answer.unknown or (answer.words and answer.intent in ("work", "unclear")):
-        return _ask_names(state, utterance, answer, catalog, lang)
+        return _ask_names(state, utterance, answer, catalog, lang, rules)
     if answer.intent != "work":
         return None
     q = answer.query
     if q is None:
         return None
-    req = request_of(q, utterance, lang, state)
+    req = replace(request_of(q, utterance, lang, state), plan_only=answer.plan_only, overwrite=answer.overwrite)
     d, after = _gate(req, state, [utterance], multi_turn=False, catalog=catalog, prior=None)
+    d = replace(d, rule=f"model:{d.rule}")
     if d.gate == "act" and d.next == "restate_confirm" and rules is not None:
         other = rules.request.query if rules.gate == "act" else None
         if other is not None and other.to_json() != q.to_json():
@@ -71,14 +72,19 @@ def differs(model: Query, rules: Query, lang: str) -> str:
             else f" (Read word by word it would instead be: {sep.join(only_rules)}.)")
 
 
-def _ask_names(state: SessionState, utterance: str, answer: Answer, catalog: Catalog, lang: str) -> tuple[Decision, SessionState]:
+def _ask_names(state: SessionState, utterance: str, answer: Answer, catalog: Catalog, lang: str,
+               rules: Decision | None) -> tuple[Decision, SessionState]:
     from modes.resolve import closest_columns
     from modes.schema import Unknown
 
     parts = []
     missing: list[str] = []
-    columns = list(dict.fromkeys(c for f in catalog.tables for s in f.sheets for c in s.columns))
-    said = [u for u in answer.unknown] + [Unknown("name", w, tuple(closest_columns(w.casefold(), columns)))
+    named = rules.request.file if rules is not None and rules.request.file_how in ("named", "fuzzy", "description", "current", "only") else None
+    file_of = answer.file or named
+    fi = catalog.get(file_of) if file_of else None
+    tables = [fi] if fi is not None else list(catalog.tables)
+    columns = list(dict.fromkeys(c for f in tables for s in f.sheets for c in s.columns))
+    said = [u for u in answer.unknown] + [Unknown("name", w, tuple(c for c in closest_columns(w.casefold(), columns) if c != w))
                                           for w in answer.words if not any(u.name == w for u in answer.unknown)]
     for u in said:
         near = ("、" if lang == "zh" else ", ").join(u.closest)
@@ -92,7 +98,7 @@ def _ask_names(state: SessionState, utterance: str, answer: Answer, catalog: Cat
         ask = ask[0].upper() + ask[1:]
     file = next((u.name for u in said if u.what == "file"), None)
     req = Request(intent="work", text=utterance, lang=lang, missing=tuple(dict.fromkeys(missing)), problems=(ask,),
-                  missing_file_name=file, file_how="missing" if file else "model",
+                  missing_file_name=file, file_how="missing" if file else "model", file=None if file else file_of,
                   candidates=tuple(next((u.closest for u in answer.unknown if u.what == "file"), ())),
                   evidence=(Evidence("model", MODEL_CONFIDENCE - BASE_CONFIDENCE, "由模型解析", "read by the model"),))
     return _decision("clarify", "ask_slots", req, ask, "model:unknown_name", list(dict.fromkeys(missing))), state

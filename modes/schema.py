@@ -202,6 +202,8 @@ def schema(view: View) -> dict[str, Any]:
             "unknown": {"type": "array", "items": {"type": "string"},
                         "description": "the user's words that name something not in the workspace (a file, a column), copied as written"},
             "unsupported": {"type": "string", "description": "intent unsupported: what was asked that no operation does"},
+            "plan_only": {"type": "boolean", "description": "the user wants to see the plan first, nothing run yet"},
+            "overwrite": {"type": "boolean", "description": "the user asks to write the result back into the source file"},
         },
         "required": ["intent"],
         "additionalProperties": False,
@@ -242,6 +244,9 @@ class Answer:
     unknown: list[Unknown] = field(default_factory=list)
     unsupported: str = ""
     words: tuple[str, ...] = ()  # the user's words the model said name nothing in the workspace
+    file: str | None = None  # the file the answer reads, when it named one of the workspace (kept when a column is unknown)
+    plan_only: bool = False  # show the plan first
+    overwrite: bool = False  # write back into the source file (confirmed like any overwrite)
 
 
 def read_answer(obj: Any, view: View, lang: str = "zh") -> Answer:
@@ -249,7 +254,7 @@ def read_answer(obj: Any, view: View, lang: str = "zh") -> Answer:
     if not isinstance(obj, dict):
         return Answer("unclear", errors=["the answer must be one JSON object"])
     intent = obj.get("intent")
-    extra = sorted(set(obj) - {"intent", "query", "unknown", "unsupported"})
+    extra = sorted(set(obj) - {"intent", "query", "unknown", "unsupported", "plan_only", "overwrite"})
     r = Answer(intent if intent in INTENTS else "unclear")
     if intent not in INTENTS:
         r.errors.append(f"intent must be one of {', '.join(INTENTS)}")
@@ -257,6 +262,7 @@ def read_answer(obj: Any, view: View, lang: str = "zh") -> Answer:
         r.errors.append(f"unknown key(s) at the top level: {', '.join(extra)}")
     r.words = tuple(str(w) for w in obj.get("unknown") or [] if isinstance(w, (str, int, float)))
     r.unsupported = str(obj.get("unsupported") or "")
+    r.plan_only, r.overwrite = obj.get("plan_only") is True, obj.get("overwrite") is True
     if r.intent != "work":
         return r
     q = obj.get("query")
@@ -343,6 +349,7 @@ class _Reader:
         path = self.file(file)
         if path is None:
             return None, []
+        self.out.file = self.out.file or path
         sheet = s.get("sheet")
         sheets = self.view.files[path]
         if sheet is not None and (not isinstance(sheet, str) or sheet not in sheets):

@@ -347,20 +347,22 @@ def test_valid_model_steps_wait_for_confirmation_and_a_retry_never_rewrites_unas
 
 
 def test_a_model_cannot_add_a_file_the_user_did_not_name(ws, fake):
-    join = {"json": {"intent": "work", "goal": ["join"], "file": "上海_poi.xlsx", "files": ["北京_poi.xlsx"]}}
+    join = {"json": {"intent": "work", "query": {"source": {"kind": "file", "file": "上海_poi.xlsx", "files": ["上海_poi.xlsx", "北京_poi.xlsx"],
+                                                            "steps": [{"op": "join", "args": {"on": "名称"}}]}}}}
     server = fake([join, join, join])
     s = _model_session(ws, server)
     d = s.turn("帮我整理出上海那份里口碑好的店").decision
     assert "北京_poi.xlsx" not in (d.slots.get("files") or []) and d.slots.get("file") != "北京_poi.xlsx"
     assert "北京_poi.xlsx was not named by the user" in server.requests[1]["messages"][-1]["content"]
-    assert len(server.requests) == 3
+    assert len(server.requests) == 2  # sent back once, then the rules decide
 
 
 def test_a_model_may_join_the_files_the_user_named(ws, fake):
-    join = {"json": {"intent": "work", "goal": ["compare"], "file": "上海_poi.xlsx", "files": ["北京_poi.xlsx"]}}
+    join = {"json": {"intent": "work", "query": {"source": {"kind": "file", "file": "上海_poi.xlsx", "files": ["上海_poi.xlsx", "北京_poi.xlsx"]},
+                                                 "analysis": [{"op": "compare", "args": {}}]}}}
     server = fake([join])
     d = _model_session(ws, server).turn("上海那份和北京那份帮我弄一下").decision
-    assert "review_feedback" in server.requests[1]["messages"][1]["content"]  # accepted at once; then the planner is asked
+    assert len(server.requests) == 1  # accepted at once; its plan comes from the query, not from a second call
     assert d.next == "restate_confirm" and d.slots.get("files") == ["上海_poi.xlsx", "北京_poi.xlsx"]
 
 
