@@ -516,6 +516,12 @@ class _Reader:
                 v = self.arg(raw[k], p, f"{where}.args.{k}")
                 if v is not _BAD:
                     args[k] = v
+        if kind == "formula" and isinstance(args.get("expression"), str):  # [列名] inside the formula: columns too
+            import re
+
+            for name in re.findall(r"\[([^\[\]]+)\]", args["expression"]):
+                if self.column(name, f"{where}.args.expression") is None:
+                    return None
         return Step(kind, _defaults(kind, args))
 
     def arg(self, v: Any, p: dict[str, Any], where: str) -> Any:
