@@ -50,7 +50,7 @@ def consult(d: Decision) -> bool:
     """Whether the model is asked: whenever the rules did not reach a confident act or a clear chat (a restatement,
     a question, an unknown request, words no rule read)."""
     if d.gate == "chat":
-        return False
+        return d.request.chat_kind == "other" and d.next == "reply"  # not read as work, not known small talk either
     if d.gate == "act" and d.next in ("execute", "plan_confirm") and d.confidence >= RESTATE_BELOW and not d.request.unexplained:
         return False
     if d.gate == "act" and d.request.plan_only:
@@ -101,6 +101,10 @@ class Assistant:
     def improve(self, before: SessionState, utterance: str, d: Decision, after: SessionState, catalog: Catalog,
                 budget: Budget) -> tuple[Decision, SessionState]:
         """Ask the model only where the rules are unsure; a better decision must pass every check the rules pass."""
+        if consult(d):
+            better = self._read(before, utterance, d, after, catalog, budget)
+            if better is not None:
+                return better
         if d.gate == "chat" and d.next == "reply" and d.request.chat_kind not in ("remark",):
             text = self.client.ask("chat", [{"role": "system", "content": CHAT_SYSTEM}, {"role": "user", "content": utterance}], None, budget)
             self._drain()
@@ -108,9 +112,11 @@ class Assistant:
                 from dataclasses import replace
 
                 return replace(d, reply=str(text)[:1200], rule="model:chat"), after
-            return d, after
-        if not consult(d):
-            return d, after
+        return d, after
+
+    def _read(self, before: SessionState, utterance: str, d: Decision, after: SessionState, catalog: Catalog,
+              budget: Budget) -> tuple[Decision, SessionState] | None:
+        """The model's reading of the request as a checked query, decided like any request (None: the rules' stands)."""
         history = list(before.pending.turns) if before.pending else []
         last = before.last.request.query if before.last is not None else None
         view = View.of(catalog, previous=before.last_result)
@@ -132,11 +138,11 @@ class Assistant:
 
         obj = self.client.ask("query", msgs, None, budget, check, schema=schema(view), repairs=1)
         self._drain()
-        if obj is None or not read:
-            return d, after
+        if obj is None or not read or (read[0].intent == "chat" and d.gate == "chat"):
+            return None
         better = decide_answer(before.evolve(turn=after.turn), utterance, read[0], catalog, d.lang, rules=d)
         if better is None:
-            return d, after
+            return None
         return better[0], better[1].evolve(turn=after.turn)
 
     # 2. explore planning -----------------------------------------------------------------------

@@ -42,6 +42,45 @@ class ReviewSpec(BaseModel):
 from engine.cassette import PURPOSE_HEADER  # noqa: E402  (what a call is for: query, chat, plan, review)
 
 
+def _int(v: Any) -> int:
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 else 0
+
+
+def read_reply(body: str) -> tuple[str, int, int]:
+    """(content, tokens in, tokens out) of a chat completion body, whatever its shape: an HTML page, a message
+    that is a string or a list of parts, usage that is not numbers, NUL bytes — anything off is a ModelError."""
+    try:
+        data = json.loads(body)
+    except (json.JSONDecodeError, TypeError) as e:
+        raise ModelError("malformed", "the body is not JSON" + (" (an HTML page)" if "<html" in str(body)[:200].lower() else "")) from e
+    if not isinstance(data, dict):
+        raise ModelError("malformed", "the body is not a JSON object")
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    t_in, t_out = _int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens"))
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices:
+        raise ModelError("blank", "no choices")
+    choice = choices[0] if isinstance(choices[0], dict) else {}
+    msg = choice.get("message")
+    if isinstance(msg, str):
+        msg = {"content": msg}
+    if not isinstance(msg, dict):
+        raise ModelError("malformed", "no message")
+    if msg.get("refusal"):
+        raise ModelError("refusal", str(msg["refusal"])[:200])
+    if choice.get("finish_reason") == "length":
+        raise ModelError("cutoff", "the answer was cut off")
+    content = msg.get("content")
+    if isinstance(content, list):  # parts: [{"type": "text", "text": …}]
+        content = "".join(str(p.get("text") or "") if isinstance(p, dict) else str(p) for p in content)
+    if not isinstance(content, str):
+        content = "" if content is None else str(content)
+    content = content.replace("\x00", "")
+    if not content.strip():
+        raise ModelError("blank", "empty content")
+    return content, t_in, t_out
+
+
 def _json_text(text: str) -> str:
     """The JSON object of a plain-text answer (a server without JSON mode may wrap it in a code fence)."""
     t = text.strip()
@@ -125,7 +164,8 @@ class ModelClient:
         elif json_mode:
             kwargs["response_format"] = {"type": "json_object"}
         try:
-            resp = self.client.chat.completions.create(**kwargs)
+            raw = self._within_deadline(lambda: self.client.chat.completions.with_raw_response.create(**kwargs))
+            body = raw.http_response.text
         except openai.APITimeoutError as e:
             raise ModelError("timeout") from e
         except openai.RateLimitError as e:
@@ -134,22 +174,32 @@ class ModelClient:
             raise ModelError("server" if e.status_code >= 500 else "client", str(e.status_code)) from e
         except openai.APIConnectionError as e:
             raise ModelError("connection") from e
-        usage = getattr(resp, "usage", None)
-        t_in = int(getattr(usage, "prompt_tokens", 0) or 0)
-        t_out = int(getattr(usage, "completion_tokens", 0) or 0)
-        if not resp.choices:
-            raise ModelError("blank", "no choices")
-        choice = resp.choices[0]
-        if getattr(choice.message, "refusal", None):
-            raise ModelError("refusal", str(choice.message.refusal)[:200])
-        if choice.finish_reason == "length":
-            raise ModelError("cutoff", "the answer was cut off")
-        content = choice.message.content or ""
-        if not content.strip():
-            raise ModelError("blank", "empty content")
+        content, t_in, t_out = read_reply(body)
         if self.recorder is not None:
             self.recorder.add(purpose, messages, content)
         return content, t_in, t_out
+
+    def _within_deadline(self, call: Callable[[], Any]) -> Any:
+        """The whole call within the configured timeout (a server that drips bytes resets a per-read timeout)."""
+        import queue
+        import threading
+
+        box: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
+
+        def run() -> None:
+            try:
+                box.put((True, call()))
+            except BaseException as e:  # handed to the caller's thread as it is
+                box.put((False, e))
+
+        threading.Thread(target=run, daemon=True, name="wenqing-model-call").start()
+        try:
+            ok, value = box.get(timeout=self.cfg.timeout + 0.5)
+        except queue.Empty as e:
+            raise ModelError("timeout", f"no complete answer within {self.cfg.timeout:g} s") from e
+        if not ok:
+            raise value
+        return value
 
     def ask(self, purpose: str, messages: list[dict[str, str]], spec: type[BaseModel] | None, budget: Budget,
             check: Callable[[Any], list[str]] | None = None, attempts: int = MAX_PER_STEP,
@@ -247,7 +297,9 @@ def workspace_summary(catalog: Any, send_cell_values: bool) -> list[dict[str, An
 
 QUERY_SYSTEM = """You read a spreadsheet request and answer with one JSON object (no prose) that fits the schema:
 {"intent": "work" | "chat" | "list_files" | "unsupported" | "unclear", "query": {...}, "unknown": [...], "unsupported": "...",
- "plan_only": true when the user wants to see the plan first, "overwrite": true when they ask to save into the source file}.
+ "question": true when the user asks a question (which one, how many, what is the total: the answer states the
+ figures and rows in text, no file unless asked), "plan_only": true when the user wants to see the plan first,
+ "overwrite": true when they ask to save into the source file}.
 
 intent work: "query" is a typed query. It runs in its own logical order, whatever the order of the words:
   source -> clean -> derive -> where -> distinct -> group -> having -> window -> order -> limit -> project -> reshape

@@ -235,7 +235,7 @@ class Session:
         plan = plan_for(decision, catalog)
         self.cache.save(self.ws)
         if self.assistant is not None and budget is not None and plan is not None and decision.mode == "explore" \
-                and not decision.rule.startswith("model:"):  # a query the model read is planned from the query
+                and decision.request.given is None:  # a query the model read is planned from the query, then and after 继续
             decision, plan = self._model_plan(utterance, decision, plan, catalog, budget)
         n = self.state.turn
         tr = TurnResult(n, utterance, decision, plan)

@@ -1228,7 +1228,7 @@ class Wide(OpSpec):
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         rows = _sep(lang).join(args.get("rows") or []) or _zh(lang, "每一行", "every row")
-        span = "—".join(args.get("series") or [])
+        span = "—".join(args.get("series") or [x for x in (args.get("first"), args.get("last")) if x]) or _zh(lang, "各期", "all periods")
         what = {"long": _zh(lang, "把年份/月份列转成长表（名称 | 期 | 数值）", "turn the period columns into a long table"),
                 "cagr": _zh(lang, f"计算 {rows} 在 {span} 间的年均增长率", f"the compound annual growth of {rows} over {span}"),
                 "peak": _zh(lang, f"找出 {rows} 在 {span} 中最高和最低的一期", f"the highest and lowest period of {rows} over {span}"),
@@ -1924,7 +1924,7 @@ class StatTest(OpSpec):
             return _zh(lang, f"检验 {args['first']}–{args['last']} 各期之间 {args['label_column']} 各行数值的平均值是否有显著差异（每期一组，两期用 Welch t 检验，多期用方差分析；并给出每期合计）",
                        f"test whether the values differ between the periods {args['first']}–{args['last']} (one group per period over every row; with each period's total)")
         if args.get("wide"):
-            rows, span = "、".join(args["rows"]), f"{args.get('first') or ''}–{args.get('last') or ''}".strip("–") or _zh(lang, "各期", "all periods")
+            rows, span = "、".join(args.get("rows") or []), f"{args.get('first') or ''}–{args.get('last') or ''}".strip("–") or _zh(lang, "各期", "all periods")
             if t == "chi":
                 return _zh(lang, f"卡方检验：{rows} 在 {span} 各期的数值分布是否不同（每行一组，每期一格）",
                            f"chi-square test: do {rows} spread differently over {span} (one row each, one cell per period)")
@@ -1993,7 +1993,7 @@ def _between_rows(text: str, hits: list[Any], sheet: Any, series: Any, low: str)
 
 def _between_rows_steps(args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
     """The rows, their periods as one long table (row, period, value), then the test over it."""
-    lab, rows = args["label_column"], args["rows"]
+    lab, rows = args.get("label_column"), args.get("rows") or []
     cols = list(_series_of(ctx.sheet).columns)
     if args.get("first") and args.get("last"):
         cols = cols[cols.index(args["first"]) : cols.index(args["last"]) + 1]

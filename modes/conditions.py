@@ -51,7 +51,8 @@ class Cond:
         col = self.column or self.raw
         def show(v: Any) -> str:
             if isinstance(v, dict) and "stat" in v:
-                return (f"{v['column']} 的平均值" if lang == "zh" else f"the mean of {v['column']}")
+                zh = {"mean": "平均值", "median": "中位数", "min": "最小值", "max": "最大值"}.get(v["stat"], v["stat"])
+                return (f"{v['column']} 的{zh}" if lang == "zh" else f"the {v['stat']} of {v['column']}")
             if isinstance(v, dict):
                 return v.get("date") or v.get("column") or str(v)
             if isinstance(v, list):  # 包含 A 或 B: any of the words

@@ -43,10 +43,13 @@ def decide_answer(state: SessionState, utterance: str, answer: Answer, catalog: 
     req = replace(request_of(q, utterance, lang, state), plan_only=answer.plan_only, overwrite=answer.overwrite)
     d, after = _gate(req, state, [utterance], multi_turn=False, catalog=catalog, prior=None)
     d = replace(d, rule=f"model:{d.rule}")
+    if answer.unsupported and d.gate == "act":  # the part no operation does is said, never dropped silently
+        d = replace(d, reply=_noted(d.reply, f"（这部分我做不到，不会执行：{answer.unsupported}。）" if lang == "zh"
+                                    else f"(This part I cannot do and will not run: {answer.unsupported}.) "))
     if d.gate == "act" and d.next == "restate_confirm" and rules is not None:
         other = rules.request.query if rules.gate == "act" else None
         if other is not None and other.to_json() != q.to_json():
-            d = replace(d, reply=d.reply + differs(q, other, lang))
+            d = replace(d, reply=_noted(d.reply, differs(q, other, lang)))
     return d, after
 
 
@@ -61,6 +64,17 @@ def request_of(q: Query, utterance: str, lang: str, state: SessionState) -> Requ
     )
 
 
+def _noted(reply: str, note: str) -> str:
+    """A note said inside a restatement, before the line that asks to confirm."""
+    from modes.replies import CONFIRM_EN
+
+    for tail in ("不对请直接纠正", CONFIRM_EN):
+        i = reply.find(tail)
+        if note and i > 0:
+            return reply[:i] + note + reply[i:]
+    return reply + note
+
+
 def differs(model: Query, rules: Query, lang: str) -> str:
     """What the model's reading says that the rules' does not, and the other way round."""
     a, b = phrases(model, lang), phrases(rules, lang)
@@ -69,7 +83,7 @@ def differs(model: Query, rules: Query, lang: str) -> str:
         return ""
     sep = "；" if lang == "zh" else "; "
     return (f"（按字面规则的理解不同：{sep.join(only_rules)}。）" if lang == "zh"
-            else f" (Read word by word it would instead be: {sep.join(only_rules)}.)")
+            else f"(Read word by word it would instead be: {sep.join(only_rules)}.) ")
 
 
 def _ask_names(state: SessionState, utterance: str, answer: Answer, catalog: Catalog, lang: str,

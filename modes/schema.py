@@ -202,6 +202,7 @@ def schema(view: View) -> dict[str, Any]:
             "unknown": {"type": "array", "items": {"type": "string"},
                         "description": "the user's words that name something not in the workspace (a file, a column), copied as written"},
             "unsupported": {"type": "string", "description": "intent unsupported: what was asked that no operation does"},
+            "question": {"type": "boolean", "description": "the user asks a question (which one, how many, what is the total): the answer states the figures and rows in text, and no file is saved unless asked"},
             "plan_only": {"type": "boolean", "description": "the user wants to see the plan first, nothing run yet"},
             "overwrite": {"type": "boolean", "description": "the user asks to write the result back into the source file"},
         },
@@ -254,7 +255,7 @@ def read_answer(obj: Any, view: View, lang: str = "zh") -> Answer:
     if not isinstance(obj, dict):
         return Answer("unclear", errors=["the answer must be one JSON object"])
     intent = obj.get("intent")
-    extra = sorted(set(obj) - {"intent", "query", "unknown", "unsupported", "plan_only", "overwrite"})
+    extra = sorted(set(obj) - {"intent", "query", "unknown", "unsupported", "plan_only", "overwrite", "question"})
     r = Answer(intent if intent in INTENTS else "unclear")
     if intent not in INTENTS:
         r.errors.append(f"intent must be one of {', '.join(INTENTS)}")
@@ -270,15 +271,20 @@ def read_answer(obj: Any, view: View, lang: str = "zh") -> Answer:
         r.errors.append("intent work needs a query")
         return r
     reader = _Reader(view, lang, r)
+    reader.question = obj.get("question") is True
     r.query = reader.query(q, "query")
     if r.errors or r.unknown:  # never a query with a part left out
         r.query = None
     return r
 
 
+QUESTION_KINDS = ("group", "top_n", "count")  # the operations whose answer is worded as the figures when asked as a question
+
+
 class _Reader:
     def __init__(self, view: View, lang: str, out: Answer) -> None:
         self.view, self.lang, self.out = view, lang, out
+        self.question = False
 
     def err(self, text: str) -> None:
         if text not in self.out.errors:
@@ -522,6 +528,8 @@ class _Reader:
             for name in re.findall(r"\[([^\[\]]+)\]", args["expression"]):
                 if self.column(name, f"{where}.args.expression") is None:
                     return None
+        if self.question and kind in QUESTION_KINDS:
+            args["question"] = True
         return Step(kind, _defaults(kind, args))
 
     def arg(self, v: Any, p: dict[str, Any], where: str) -> Any:

@@ -19,6 +19,7 @@ PASS_REVIEW = {"content": json.dumps({"status": "PASS", "missing_requirements": 
 
 class FakeOpenAI:
     """Replies: {"content": str} | {"json": obj} | {"status": 429|500} | {"sleep": secs, ...} |
+    {"raw": body, "content_type": …} (any body) | {"drip": secs, "json": obj} (one byte every secs) |
     {"content": str, "finish_reason": "length"} | {"refusal": str}."""
 
     def __init__(self, replies: list[dict[str, Any]] | None = None, default: dict[str, Any] | None = None) -> None:
@@ -41,6 +42,22 @@ class FakeOpenAI:
                     reply = {"status": 500}
                 if reply.get("sleep"):
                     time.sleep(reply["sleep"])
+                if "raw" in reply or "drip" in reply:  # a body of any shape, or one byte at a time
+                    data = reply["raw"].encode() if "raw" in reply else json.dumps(
+                        {"choices": [{"index": 0, "message": {"role": "assistant", "content": json.dumps(reply.get("json", {}))}, "finish_reason": "stop"}]}).encode()
+                    try:
+                        self.send_response(200)
+                        self.send_header("Content-Type", reply.get("content_type", "application/json"))
+                        self.send_header("Content-Length", str(len(data)))
+                        self.end_headers()
+                        for i in range(0, len(data), 1 if "drip" in reply else len(data) or 1):
+                            self.wfile.write(data[i:i + (1 if "drip" in reply else len(data))])
+                            self.wfile.flush()
+                            if "drip" in reply:
+                                time.sleep(reply["drip"])
+                    except (BrokenPipeError, ConnectionResetError):
+                        pass
+                    return
                 status = reply.get("status", 200)
                 if status != 200:
                     payload = {"error": {"message": f"scripted {status}", "type": "server_error", "code": status}}

@@ -231,3 +231,79 @@ def test_the_model_is_not_asked_when_the_rules_are_sure(ws, fake):
     assert s.turn("筛选 上海_poi.xlsx，地址不为空").run.status == "answered"
     assert len(server.requests) == 1  # only the final review
     assert "You review an answer" in server.requests[0]["messages"][0]["content"]
+
+
+def _body(message, usage=None):
+    return json.dumps({"choices": [{"index": 0, "message": message, "finish_reason": "stop"}], **({"usage": usage} if usage is not None else {})})
+
+
+def test_any_shape_of_reply_is_read_or_falls_back_without_killing_the_turn(ws, fake):
+    good = json.dumps(INTENT_FILTER, ensure_ascii=False)
+    shapes = [
+        {"raw": "<html><body>502 Bad Gateway</body></html>", "content_type": "text/html"},
+        {"raw": _body("just a string")},
+        {"raw": json.dumps({"choices": {"a": 1}})},
+        {"raw": ""},
+        {"raw": "[1, 2]"},
+    ]
+    for shape in shapes:
+        server = fake([shape, shape, shape])
+        tr = session_with(ws, server).turn(VAGUE_BUT_MEANINGFUL)
+        assert tr.decision.gate == "unknown" and any("改用规则" in n for n in tr.notices), shape
+    # parts, odd usage and NUL bytes are read
+    for shape in ({"raw": _body({"role": "assistant", "content": [{"type": "text", "text": good}]})},
+                  {"raw": _body({"role": "assistant", "content": good}, usage="lots")},
+                  {"raw": _body({"role": "assistant", "content": good.replace("评分", "评分\u0000")})}):
+        server = fake([shape])
+        d = session_with(ws, server).turn(VAGUE_BUT_MEANINGFUL).decision
+        assert d.next == "restate_confirm" and "评分 不低于 4.5" in d.reply, shape
+
+
+def test_a_reply_that_drips_is_cut_at_the_deadline_of_the_whole_call(ws, fake):
+    import time
+
+    server = fake([], default={"drip": 0.2, "json": INTENT_FILTER})
+    t0 = time.perf_counter()
+    tr = session_with(ws, server, timeout=0.5).turn(VAGUE_BUT_MEANINGFUL)
+    took = time.perf_counter() - t0
+    assert tr.decision.gate == "unknown" and len(server.requests) == 3
+    assert took < 3 * (0.5 + 0.5) + 2.0  # three attempts, each cut at its deadline (the body alone drips ~40 s)
+
+
+def test_where_the_rules_read_the_words_otherwise_the_restatement_says_so_and_the_model_query_runs(ws, ws_dir, fake):
+    import pandas as pd
+
+    answer = query({"column": "评分", "op": "ge", "value": 4.5},
+                   group=[{"op": "group", "args": {"keys": ["区"], "measures": [{"column": "人均消费", "agg": "mean"}]}}])
+    server = fake([{"json": answer}], default=PASS_REVIEW)
+    s = session_with(ws, server)
+    d = s.turn("上海_poi里口碑好的店按区汇总人均消费").decision
+    assert d.next == "restate_confirm" and "评分 不低于 4.5" in d.reply and "人均消费 平均" in d.reply
+    assert "按字面规则的理解不同" in d.reply and "人均消费 合计" in d.reply
+    assert d.reply.index("按字面规则的理解不同") < d.reply.index("确认请回复")
+    tr = s.turn("继续")
+    assert tr.run.status == "answered" and tr.decision.request.query.to_json() == d.request.query.to_json()
+    df = pd.read_excel(ws_dir / "上海_poi.xlsx")
+    want = df[df["评分"] >= 4.5].groupby("区")["人均消费"].mean().round(2)
+    out = pd.read_csv(next(p for p in (ws_dir / "outputs").glob("*.csv")))
+    got = out.set_index("区")[out.columns[1]].round(2)
+    assert got.sort_index().tolist() == want.sort_index().tolist()
+    assert len(server.requests) == 2  # the reading, then the review; no planning call after 继续
+
+
+def test_a_part_the_model_says_no_operation_does_is_said_before_confirming(ws, fake):
+    answer = {**query({"column": "评分", "op": "ge", "value": 4.5}), "unsupported": "给每家店写一段点评"}
+    server = fake([{"json": answer}])
+    d = session_with(ws, server).turn(VAGUE_BUT_MEANINGFUL + "，再给每家店写一段点评").decision
+    assert d.next == "restate_confirm" and "这部分我做不到，不会执行：给每家店写一段点评" in d.reply
+
+
+def test_a_follow_up_sends_the_previous_query(ws, fake):
+    server = fake([], default=PASS_REVIEW)
+    s = session_with(ws, server)
+    assert s.turn("北京_poi.xlsx按评分从高到低排序").run.status == "answered"
+    server.replies.append({"json": {"intent": "unclear"}})
+    s.turn("那口碑差一点的呢")
+    body = next(r for r in server.requests if "<previous_query>" in r["messages"][-1]["content"])
+    prev = json.loads(body["messages"][-1]["content"].split("<previous_query>")[1].split("</previous_query>")[0])
+    assert prev["source"]["file"] == "北京_poi.xlsx" and prev["order"][0]["op"] == "sort"
