@@ -106,8 +106,11 @@ def load_answers(path: Path) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+RECORDED: list[dict[str, Any]] = []  # --cassette: recorded calls, matched by their keys
+
+
 def cassette_for(it: dict[str, Any], entries: list[dict[str, Any]], out: Path) -> Path:
-    lines = []
+    lines = [e for e in RECORDED if e.get("id") in (None, it["id"])]
     for e in entries:
         ans = e["answer"]
         content = ans if isinstance(ans, str) else json.dumps(ans, ensure_ascii=False)
@@ -133,7 +136,7 @@ def _columns_in(q: Any) -> list[str]:
                 if k in ("column", "by", "keys", "columns", "x", "y", "value", "rows", "subset") and isinstance(v, str) and key != "source":
                     found.append(v)
                 elif k in ("keys", "columns", "by", "y", "subset") and isinstance(v, list):
-                    found += [c for c in v if isinstance(c, str)]
+                    found.extend(c for c in v if isinstance(c, str))
                 walk(v, k)
         elif isinstance(x, list):
             for v in x:
@@ -143,7 +146,10 @@ def _columns_in(q: Any) -> list[str]:
     return found
 
 
-def corrupt(answer: dict[str, Any], columns: list[str], rng: random.Random) -> tuple[dict[str, Any], str]:
+KINDS = ("other_column", "other_operation", "invented_column", "dropped_condition", "invented_file")
+
+
+def corrupt(answer: dict[str, Any], columns: list[str], rng: random.Random, turn: int = 0) -> tuple[dict[str, Any], str]:
     """One corruption of a work answer: (answer, how)."""
     a = copy.deepcopy(answer)
     q = a.get("query") or {}
@@ -156,7 +162,8 @@ def corrupt(answer: dict[str, Any], columns: list[str], rng: random.Random) -> t
         kinds.append("dropped_condition")
     if '"agg": "' in text or '"ascending"' in text:
         kinds.append("other_operation")
-    how = rng.choice(kinds)
+    order = KINDS[turn % len(KINDS):] + KINDS[:turn % len(KINDS)]  # each kind in turn, where it applies
+    how = next(k for k in order if k in kinds)
     if how in ("invented_column", "other_column"):
         old = rng.choice(used) if used else None
         new = INVENTED_COLUMN if how == "invented_column" else rng.choice([c for c in columns if c != old])
@@ -192,19 +199,26 @@ def corrupt(answer: dict[str, Any], columns: list[str], rng: random.Random) -> t
 
 
 def noisy(answers: dict[str, list[dict[str, Any]]], items: list[dict[str, Any]]) -> tuple[dict[str, list[dict[str, Any]]], dict[str, str]]:
+    """A fifth of the work answers (chosen with a fixed seed), each corrupted one way."""
     rng = random.Random(SEED)
     by_id = {it["id"]: it for it in items}
+
+    def main_of(i: str) -> dict[str, Any] | None:
+        it = by_id.get(i)
+        return next((e for e in answers[i] if it and (not e.get("request") or e["request"] == it["utterance"])), None)
+
+    eligible = sorted(i for i in answers if (m := main_of(i)) is not None and isinstance(m["answer"], dict) and m["answer"].get("intent") == "work")
+    chosen = set(rng.sample(eligible, round(NOISE * len(eligible)))) if eligible else set()
     out: dict[str, list[dict[str, Any]]] = {}
     how: dict[str, str] = {}
-    for i, entries in answers.items():
-        it = by_id.get(i)
-        main = next((e for e in entries if not e.get("request") or (it and e["request"] == it["utterance"])), None)
-        if it is None or main is None or not isinstance(main["answer"], dict) or main["answer"].get("intent") != "work" or rng.random() >= NOISE:
+    for i, entries in sorted(answers.items()):
+        if i not in chosen:
             out[i] = entries
             continue
-        cat = _catalog(it["ws"])
+        main = main_of(i)
+        cat = _catalog(by_id[i]["ws"])
         cols = list(dict.fromkeys(c for f in cat.tables for s in f.sheets for c in s.columns))
-        bad, h = corrupt(main["answer"], cols, rng)
+        bad, h = corrupt(main["answer"], cols, rng, len(how))
         out[i] = [e if e is not main else {**e, "answer": bad} for e in entries]
         how[i] = h
     return out, how
@@ -213,7 +227,6 @@ def noisy(answers: dict[str, list[dict[str, Any]]], items: list[dict[str, Any]])
 # ---- running --------------------------------------------------------------------------------------------------------
 
 def run_tablegpt(items: list[dict[str, Any]], answers: dict[str, list[dict[str, Any]]], tmp: Path, jobs: int) -> list[dict[str, Any]]:
-    import external_e2e as e2e
     from concurrent.futures import ProcessPoolExecutor
 
     wenqing = str(ROOT / ".venv" / "bin" / "wenqing")
@@ -298,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
             p.add_argument("--answers", type=Path, action="append",
                            help="answer files (default: benchmarks/model_ceiling/oracle_*.jsonl)")
             p.add_argument("--noisy", action="store_true")
+            p.add_argument("--cassette", type=Path, help="recorded answers (matched by key), e.g. benchmarks/model_ceiling/capable_tablegpt.jsonl")
             p.add_argument("--jobs", type=int, default=2)
             p.add_argument("--json", type=Path)
     a = ap.parse_args(argv)
@@ -318,7 +332,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if a.cmd == "check":
         return check(a.answers, items)
-    files = a.answers or sorted(HERE.glob("oracle_*.jsonl"))
+    if a.cassette:
+        RECORDED[:] = [json.loads(x) for x in a.cassette.read_text(encoding="utf-8").splitlines() if x.strip()]
+        ids = {e.get("id") for e in RECORDED}
+        items = [it for it in items if it["id"] in ids]
+    files = a.answers or ([] if a.cassette else sorted(HERE.glob("oracle_*.jsonl")))
     answers: dict[str, list[dict[str, Any]]] = {}
     for f in files:
         for k, v in load_answers(f).items():

@@ -1913,6 +1913,12 @@ class StatTest(OpSpec):
             args["columns"] = []  # ask, naming what the test needs
         return Found(m.start(), self.name, args, tuple(used + [(h.start, h.end) for h in hits]))
 
+    def gaps(self, args: dict[str, Any]) -> list[str]:
+        need = {"chi": 2, "normal": 1, "trend": 2, "pearson": 2, "spearman": 2, "difference": 2}.get(args.get("test") or "", 1)
+        if not args.get("wide") and len(args.get("columns") or []) < need:
+            return ["columns"]
+        return super().gaps(args)
+
     def question(self, slot: str, lang: str) -> str | None:
         return _zh(lang, "要检验哪几列？差异检验需要一个数值列和一个分组列（例如 销售额 和 区域）；卡方检验需要两个分类列；正态性检验需要一个数值列。",
                    "Which columns? A difference test needs a numeric and a grouping column; chi-square two categorical columns; normality one numeric column.")

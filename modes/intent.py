@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from modes.catalog import Catalog
 from modes.decision import BASE_CONFIDENCE, Decision, Evidence, Request, SessionState
-from modes.gate import _decision, _gate
+from modes.gate import _decision, _gate, _op_gaps
 from modes.query import Query, ops_in_order, phrases
 from modes.replies import CHAT
 from modes.schema import Answer
@@ -41,6 +41,11 @@ def decide_answer(state: SessionState, utterance: str, answer: Answer, catalog: 
     if q is None:
         return None
     req = replace(request_of(q, utterance, lang, state), plan_only=answer.plan_only, overwrite=answer.overwrite)
+    fi = catalog.get(req.file) if req.file else None
+    missing, problems, _ = _op_gaps(list(req.ops), fi, lang, len(req.files), list(q.chain()[0].source.steps[0].args.get("sheets") or [])
+                                    if q.chain()[0].source.steps else [])
+    if missing:  # a slot the model left empty is asked, as for any request
+        req = replace(req, missing=tuple(missing), problems=tuple(problems))
     d, after = _gate(req, state, [utterance], multi_turn=False, catalog=catalog, prior=None)
     d = replace(d, rule=f"model:{d.rule}")
     if answer.unsupported and d.gate == "act":  # the part no operation does is said, never dropped silently

@@ -48,8 +48,12 @@ def op_doc(kind: str) -> str:
 
 
 def op_params(kind: str) -> dict[str, dict[str, Any]]:
-    """The arguments an operation takes: name -> {type, doc, required, values}."""
+    """The arguments an operation takes: name -> {type, doc, required, values, default, min}."""
     return {k: v for k, v in _params().get(kind, {}).items() if isinstance(v, dict)}
+
+
+def one_of(kind: str) -> list[str]:
+    return list(_params().get(kind, {}).get("one_of", ()))
 
 
 def internal_keys(kind: str) -> frozenset[str]:
@@ -116,7 +120,7 @@ def _type_schema(p: dict[str, Any], col: dict[str, Any]) -> dict[str, Any]:
     if t == "column":
         return {**col, **doc}
     if t == "columns":
-        return {"type": "array", "items": col, **doc}
+        return {"type": "array", "items": col, **({"minItems": p["min"]} if p.get("min") else {}), **doc}
     if t in ("number", "integer"):
         return {"type": t, **doc}
     if t == "numbers":
@@ -126,7 +130,7 @@ def _type_schema(p: dict[str, Any], col: dict[str, Any]) -> dict[str, Any]:
     if t == "text":
         return {"type": ["string", "number"], **doc} if p.get("numeric_ok", True) else {"type": "string", **doc}
     if t in ("texts", "sheets"):
-        return {"type": "array", "items": {"type": "string"}, **doc}
+        return {"type": "array", "items": {"type": "string"}, **({"minItems": p["min"]} if p.get("min") else {}), **doc}
     if t == "enum":
         return {"enum": list(p["values"]), **doc}
     if t == "enum_list":
@@ -516,6 +520,14 @@ class _Reader:
         if need:
             self.err(f"{where}: {kind} needs {', '.join(need)}")
             return None
+        either = one_of(kind)
+        if either and all(raw.get(k) in (None, "", [], False) for k in either):
+            self.err(f"{where}: {kind} needs one of {', '.join(either)}")
+            return None
+        short = [k for k, p in ps.items() if p.get("min") and isinstance(raw.get(k), list) and len(raw[k]) < p["min"]]
+        if short:
+            self.err(f"{where}: {kind} needs at least {ps[short[0]]['min']} in {short[0]}")
+            return None
         args: dict[str, Any] = {}
         for k, p in ps.items():
             if k in raw and raw[k] is not None:
@@ -528,6 +540,12 @@ class _Reader:
             for name in re.findall(r"\[([^\[\]]+)\]", args["expression"]):
                 if self.column(name, f"{where}.args.expression") is None:
                     return None
+        if args.get("wide") is True:  # a step over period columns needs a table whose columns are periods
+            from tools.series import detect_series
+
+            if detect_series(list(self.cols)) is None:
+                self.err(f"{where}: wide is only for a table whose columns are periods (2019年, 2020年 …); this one has none")
+                return None
         if self.question and kind in QUESTION_KINDS:
             args["question"] = True
         return Step(kind, _defaults(kind, args))
@@ -623,6 +641,9 @@ _BAD = object()
 
 def _defaults(kind: str, args: dict[str, Any]) -> dict[str, Any]:
     """What the rules would have filled by default where the model left it out (the operation's own defaults)."""
+    for k, p in op_params(kind).items():
+        if k not in args and "default" in p:
+            args[k] = p["default"]
     if kind in ("sort", "top_n") and "ascending" not in args:
         args["ascending"] = kind == "sort"
     return args

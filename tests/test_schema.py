@@ -11,6 +11,7 @@ import pytest
 from engine.catalog import CatalogCache
 from engine.intake import decide_checked
 from modes import opspec
+from modes.conditions import Cond as Pred
 from modes.decision import SessionState
 from modes.query import STAGES
 from modes.schema import (
@@ -18,6 +19,7 @@ from modes.schema import (
     View,
     described,
     internal_keys,
+    op_params,
     operations_text,
     read_answer,
     schema,
@@ -117,3 +119,57 @@ def test_a_having_names_the_measure_by_its_column_and_aggregate() -> None:
         "source": {"kind": "file", "file": "staff.csv"},
         "having": {"column": "月薪", "agg": "mean", "op": "gt", "value": 10000}}}, view)
     assert a.query is None and [u.name for u in a.unknown] == ["月薪_平均"]  # no summary, no measure to compare
+
+
+TEXTISH = ("keys", "by", "x", "group", "label_column", "key_column", "subset", "within", "rows", "on")
+
+
+def _synthetic(name: str, p: dict) -> object:
+    t = p["type"]
+    doc = p.get("doc", "")
+    one = "日期" if "date" in doc else "城市" if name in TEXTISH else "金额"
+    many = [one, "数量", "单价"][: max(1, int(p.get("min", 1)))] if one == "金额" else [one]
+    return {"column": one, "columns": many, "number": 5, "integer": 3, "numbers": [2024], "bool": True, "text": "1",
+            "texts": ["上海"], "sheets": ["S1", "S2"], "enum": p.get("values", [None])[0], "enum_list": p.get("values", [None])[:1],
+            "conditions": [{"column": "金额", "op": "gt", "value": 1}], "measures": [{"column": "金额", "agg": "sum"}],
+            "mapping": {"城市": "城市名"}}[t]
+
+
+def test_every_operation_that_reads_back_is_planned_without_an_internal_error(tmp_path: Path) -> None:
+    """An answer that fits the schema never breaks the plan: for each operation, with only its required arguments
+    and with all of them, the answer is read back, decided, and planned — or asked about — never a crash."""
+    import pandas as pd
+
+    from engine.plan import plan_for
+    from modes.intent import decide_answer
+
+    pd.DataFrame({"城市": ["上海", "北京", "上海"], "金额": [1.0, 2.0, 3.0], "数量": [1, 2, 3], "单价": [1.0, 1.0, 1.0],
+                  "日期": ["2024-01-01", "2024-02-01", "2024-03-01"]}).to_csv(tmp_path / "t.csv", index=False)
+    pd.DataFrame({"城市": ["上海"], "人口": [1]}).to_csv(tmp_path / "u.csv", index=False)
+    catalog = CatalogCache().build(Workspace.at(tmp_path))
+    view = View.of(catalog)
+    broken = []
+    for stage in [*STAGES, "source"]:
+        kinds = step_kinds(stage) if stage != "source" else ["join", "append"]
+        for kind in kinds:
+            ps = op_params(kind)
+            for which in ("required", "all"):
+                args = {k: _synthetic(k, p) for k, p in ps.items() if which == "all" or p.get("required")}
+                src = {"kind": "file", "file": "t.csv"}
+                q: dict = {"source": src}
+                if stage == "source":
+                    q["source"] = {**src, "files": ["t.csv", "u.csv"], "steps": [{"op": kind, "args": args}]}
+                elif kind == "compare":
+                    q = {"source": {**src, "files": ["t.csv", "u.csv"]}, "analysis": [{"op": kind, "args": args}]}
+                else:
+                    q[stage] = [{"op": kind, "args": args}]
+                a = read_answer({"intent": "work", "query": q}, view)
+                if a.query is None:
+                    continue  # said back to the model or asked: no plan is built
+                try:
+                    d, _ = decide_answer(SessionState(), "做一下", a, catalog, "zh")
+                    if d.gate == "act":
+                        plan_for(d, catalog)
+                except Exception as e:  # noqa: BLE001  (any exception here is a crash a user would see)
+                    broken.append(f"{kind} ({which}: {args}): {type(e).__name__}: {e}")
+    assert not broken, "\n".join(broken)
