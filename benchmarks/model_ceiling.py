@@ -199,7 +199,7 @@ def corrupt(answer: dict[str, Any], columns: list[str], rng: random.Random, turn
 
 
 def noisy(answers: dict[str, list[dict[str, Any]]], items: list[dict[str, Any]]) -> tuple[dict[str, list[dict[str, Any]]], dict[str, str]]:
-    """A fifth of the work answers (chosen with a fixed seed), each corrupted one way."""
+    """A fifth of the work answers the model is asked for (chosen with a fixed seed), each corrupted one way."""
     rng = random.Random(SEED)
     by_id = {it["id"]: it for it in items}
 
@@ -207,7 +207,9 @@ def noisy(answers: dict[str, list[dict[str, Any]]], items: list[dict[str, Any]])
         it = by_id.get(i)
         return next((e for e in answers[i] if it and (not e.get("request") or e["request"] == it["utterance"])), None)
 
-    eligible = sorted(i for i in answers if (m := main_of(i)) is not None and isinstance(m["answer"], dict) and m["answer"].get("intent") == "work")
+    # the answers the model is asked for: the requests the rules do not read alone
+    eligible = sorted(i for i in answers if (m := main_of(i)) is not None and isinstance(m["answer"], dict)
+                      and m["answer"].get("intent") == "work" and consulted(by_id[i]))
     chosen = set(rng.sample(eligible, round(NOISE * len(eligible)))) if eligible else set()
     out: dict[str, list[dict[str, Any]]] = {}
     how: dict[str, str] = {}
@@ -292,6 +294,20 @@ def differs(r: dict[str, Any]) -> bool:
     return bool(s.get("planned")) and [t for t in s["steps"]] != [t for t in s["planned"]][: len(s["steps"])]
 
 
+def consulted(it: dict[str, Any]) -> bool:
+    """Whether the model is asked at the item's request (the rules' own decision there is not a confident act)."""
+    from engine.assist import consult
+    from engine.intake import decide_checked
+    from modes.decision import SessionState
+
+    cat = _catalog(it["ws"])
+    state = SessionState()
+    d = None
+    for u in [*it.get("history", []), it["utterance"]]:
+        d, state = decide_checked(state, u, cat)
+    return d is not None and consult(d)
+
+
 def asked_about(r: dict[str, Any], how: str) -> bool:
     s = r.get("said") or {}
     name = INVENTED_COLUMN if how == "invented_column" else INVENTED_FILE
@@ -352,8 +368,11 @@ def main(argv: list[str] | None = None) -> int:
             results += [{**r, "set": "tablegpt"} for r in run_tablegpt(tg, answers, Path(tmp), a.jobs)]
         if dv:
             results += [{**r, "set": "dev"} for r in run_dev(dv, answers, Path(tmp))]
+    by_id = {it["id"]: it for it in items}
     for r in results:
         r["noise"] = how.get(r["id"])
+        if r["noise"]:
+            r["consulted"] = consulted(by_id[r["id"]])
     print(report(results, answered=set(answers), noisy=a.noisy))
     if a.json:
         a.json.write_text(json.dumps(results, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
@@ -374,9 +393,12 @@ def report(results: list[dict[str, Any]], answered: set[str], noisy: bool) -> st
         lines.append(f"  results that differ from their restatement: {len(off)}" + (f" ({', '.join(off)})" if off else ""))
         if noisy:
             hit = [r for r in rs if r.get("noise")]
+            unread = [r for r in hit if not r.get("consulted")]
+            hit = [r for r in hit if r.get("consulted")]
             inv = [r for r in hit if r["noise"] in ("invented_column", "invented_file")]
             asked = [r for r in inv if asked_about(r, r["noise"])]
-            lines.append(f"  corrupted answers: {len(hit)} ({', '.join(f'{k} {v}' for k, v in sorted(Counter(r['noise'] for r in hit).items()))}); "
+            lines.append(f"  corrupted answers read: {len(hit)} ({', '.join(f'{k} {v}' for k, v in sorted(Counter(r['noise'] for r in hit).items()))}); "
+                         f"{len(unread)} more never asked for (the rules read those requests alone); "
                          f"invented names asked {len(asked)}/{len(inv)}"
                          + (f" — not asked: {', '.join(r['id'] for r in inv if r not in asked)}" if len(asked) < len(inv) else ""))
             ran_wrong = [r["id"] for r in hit if r["noise"] not in ("invented_column", "invented_file") and r["outcome"] == "wrong"]
