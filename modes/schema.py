@@ -216,19 +216,22 @@ def schema(view: View) -> dict[str, Any]:
     }
 
 
+def _arg_text(n: str, p: dict[str, Any]) -> str:
+    kind = p["type"] + (": " + "|".join(map(str, p["values"])) if p.get("values") else "")
+    extra = [x for x in (("required" if p.get("required") else ""), (f"at least {p['min']}" if p.get("min") else ""),
+                         (f"default {p['default']}" if "default" in p else "")) if x]
+    return f"{n} ({', '.join([kind, *extra])}): {p.get('doc', '')}"
+
+
 def operations_text() -> str:
     """Every operation with its stage and arguments, as the prompt lists them (generated from the registry)."""
     lines = []
-    for stage in STAGES:
-        for k in step_kinds(stage):
+    for stage in [*STAGES, "source.steps"]:
+        for k in step_kinds(stage) if stage != "source.steps" else list(SOURCE_OPS):
             ps = op_params(k)
-            args = "; ".join(f"{n} ({p['type']}{'' if not p.get('values') else ': ' + '|'.join(map(str, p['values']))}"
-                             f"{', required' if p.get('required') else ''}): {p.get('doc', '')}" for n, p in ps.items())
-            lines.append(f"- {stage} / {k}: {op_doc(k)}" + (f" Args: {args}" if args else " No args."))
-    for k in SOURCE_OPS:
-        ps = op_params(k)
-        args = "; ".join(f"{n} ({p['type']}{', required' if p.get('required') else ''}): {p.get('doc', '')}" for n, p in ps.items())
-        lines.append(f"- source.steps / {k}: {op_doc(k)}" + (f" Args: {args}" if args else ""))
+            args = "; ".join(_arg_text(n, p) for n, p in ps.items())
+            either = f" Needs one of: {', '.join(one_of(k))}." if one_of(k) else ""
+            lines.append(f"- {stage} / {k}: {op_doc(k)}" + (f" Args: {args}." if args else " No args.") + either)
     return "\n".join(lines)
 
 
