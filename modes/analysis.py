@@ -1916,7 +1916,7 @@ class StatTest(OpSpec):
     def gaps(self, args: dict[str, Any]) -> list[str]:
         need = {"chi": 2, "normal": 1, "trend": 2, "pearson": 2, "spearman": 2, "difference": 2}.get(args.get("test") or "", 1)
         if not args.get("wide") and len(args.get("columns") or []) < need:
-            return ["columns"]
+            return ["test_columns"]
         return super().gaps(args)
 
     def question(self, slot: str, lang: str) -> str | None:

@@ -107,8 +107,9 @@ class Renderer:
             self.say(n, "yellow" if r.status == "answered" else "red")
         if r.status != "answered":
             label = {"insufficient_context": "证据不足" if zh else "insufficient context", "escalated": "已停止" if zh else "stopped",
-                     "failed": "失败" if zh else "failed"}.get(r.status, r.status)
-            self.say(f"[{label}: {r.fallback_reason}]", "red")
+                     "failed": "未完成" if zh else "not done"}.get(r.status, r.status)
+            why = REASON_WORDS.get(r.fallback_reason or "", ("", ""))[0 if zh else 1]
+            self.say(f"（{label}：{why}）" if zh and why else f"（{label}）" if zh else f"({label}: {why})" if why else f"({label})", "red")
 
     def _title(self, tr: TurnResult) -> str:
         r = tr.run
@@ -219,6 +220,20 @@ def history_item(run: dict[str, Any]) -> HistoryItem:
         parts.append(STATUS_ZH.get(status, status) + (f"（{run['fallback_reason']}）" if run.get("fallback_reason") else ""))
     return HistoryItem(run["trace_id"], request, "；".join(parts) or STATUS_ZH.get(status, status), files)
 
+
+# the reason a run stopped, in words (the code itself stays in the audit record and the events)
+REASON_WORDS = {
+    "bad_argument": ("这一步不适用于这份数据", "a step does not fit this data"),
+    "column_absent": ("用到的列不在表里", "a column it needs is not in the table"),
+    "file_missing": ("文件不存在", "the file does not exist"),
+    "parse_failed": ("文件读不了", "the file cannot be read"),
+    "outside_workspace": ("路径在工作区之外", "the path is outside the workspace"),
+    "write_failed": ("结果没能写入", "the result could not be written"),
+    "no_rows_match": ("没有满足条件的行", "no rows match"),
+    "period_absent": ("数据里没有这个时间段", "the period is not in the data"),
+    "dates_unreadable": ("日期读不出来", "the dates cannot be read"),
+    "formulas_uncached": ("公式没有缓存的结果", "the formulas have no cached values"),
+}
 
 STATUS_ZH = {"answered": "完成", "insufficient_context": "证据不足", "escalated": "已停止", "failed": "失败",
              "cancelled": "已取消", "waiting": "等待确认", "running": "未完成"}
