@@ -11,7 +11,6 @@ import pytest
 from engine.catalog import CatalogCache
 from engine.intake import decide_checked
 from modes import opspec
-from modes.conditions import Cond as Pred
 from modes.decision import SessionState
 from modes.query import STAGES
 from modes.schema import (
