@@ -17,6 +17,10 @@ from tools.workspace import STATE_DIR, Workspace
 from tools.write import save_state
 
 NAME = re.compile(r"^[\w\u4e00-\u9fff\-]{1,40}$")
+MAX_STEPS = 200  # a recipe is a saved request or a short chain of them, never a program
+KEYS = ("name", "source", "sheet", "goal", "steps", "chain")
+STEP_KEYS = ("toolHint", "action", "doneWhen", "args")
+BOUND = ("ws", "table", "cache")  # bound by the executor, never given by a recipe
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,60 @@ def load(ws: Workspace, name: str) -> Recipe:
     if not NAME.match(name) or not p.is_file():
         have = "、".join(list_names(ws)) or "（还没有）"
         raise UserError(f"没有名为“{name}”的配方。现有配方：{have}", f"No recipe named '{name}'.")
-    return Recipe(**json.loads(p.read_text(encoding="utf-8")))
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError, OSError) as e:
+        raise UserError(f"配方“{name}”的文件读不了（不是有效的 JSON：{getattr(e, 'msg', type(e).__name__)}），没有运行。",
+                        f"Recipe '{name}' cannot be read (not valid JSON), nothing was run.") from e
+    problems = validate(data)
+    if problems:
+        zh = "；".join(z for z, _ in problems[:6])
+        en = "; ".join(e for _, e in problems[:6])
+        raise UserError(f"配方“{name}”的内容不对，没有运行：{zh}。", f"Recipe '{name}' is not valid, nothing was run: {en}.")
+    return Recipe(**{k: data.get(k, [] if k == "chain" else None) for k in KEYS})
+
+
+def validate(data: Any) -> list[tuple[str, str]]:
+    """Each problem of a recipe's saved form, in Chinese and English: its keys, its steps (registered tools with
+    their own arguments only), and its size."""
+    from tools import registry
+
+    if not isinstance(data, dict):
+        return [("内容应当是一个对象", "it must be one JSON object")]
+    out: list[tuple[str, str]] = []
+    extra = sorted(set(data) - set(KEYS))
+    if extra:
+        out.append((f"多了字段 {'、'.join(extra)}", f"unknown field(s) {', '.join(extra)}"))
+    for k, kind in (("name", str), ("source", str), ("goal", str), ("steps", list)):
+        if not isinstance(data.get(k), kind):
+            out.append((f"缺少或写错了字段 {k}", f"field {k} is missing or of the wrong type"))
+    if data.get("sheet") is not None and not isinstance(data.get("sheet"), str):
+        out.append(("sheet 应当是文字", "sheet must be text"))
+    chain = data.get("chain", [])
+    if not isinstance(chain, list) or not all(isinstance(c, dict) and isinstance(c.get("steps"), list) for c in chain):
+        out.append(("chain 应当是一串带 steps 的请求", "chain must be a list of requests with steps"))
+        chain = []
+    parts = [data.get("steps") if isinstance(data.get("steps"), list) else []] + [c["steps"] for c in chain]
+    total = sum(len(p) for p in parts)
+    if total > MAX_STEPS:
+        out.append((f"一共 {total} 步，超过上限 {MAX_STEPS} 步", f"{total} steps, more than the limit of {MAX_STEPS}"))
+        return out
+    for n, steps in enumerate(parts):
+        for i, st in enumerate(steps, 1):
+            where = f"第 {i} 步" if n == 0 else f"第 {n + 1} 段第 {i} 步"
+            where_en = f"step {i}" if n == 0 else f"link {n + 1}, step {i}"
+            if not isinstance(st, dict) or set(st) - set(STEP_KEYS) or not isinstance(st.get("args"), dict) or not isinstance(st.get("toolHint"), str):
+                out.append((f"{where}的格式不对", f"{where_en} is malformed"))
+                continue
+            try:
+                t = registry.get_tool(st["toolHint"])
+            except UserError:
+                out.append((f"{where}用了不存在的工具 {st['toolHint']}", f"{where_en} names no tool ({st['toolHint']})"))
+                continue
+            bad = sorted(a for a in st["args"] if a not in t.params or a in BOUND)
+            if bad:
+                out.append((f"{where}（{t.name}）没有参数 {'、'.join(bad)}", f"{where_en} ({t.name}) takes no {', '.join(bad)}"))
+    return out
 
 
 def list_names(ws: Workspace) -> list[str]:

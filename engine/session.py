@@ -57,6 +57,8 @@ class Session:
         self.audit = audit if audit is not None else (Audit.in_memory() if dry_run else self._open_audit(ws))
         self.last_run_id: str | None = None
         self.last_files: list[str] = []
+        self.last_identities: list[tuple[int, int, str] | None] = []
+        self.undo_kept: list[str] = []
         self.last_executed: tuple[Plan, Decision] | None = None
         self.chain: list[tuple[Plan, Decision]] = []  # the runs that each went on from the result before: a recipe saves them all
         self.tables = TableCache()
@@ -169,14 +171,21 @@ class Session:
         self.chain = []
 
     def undo(self) -> list[str]:
-        """Remove the files the last run wrote (only files recorded as written by wenqing, only in outputs/)."""
+        """Remove the files the last run wrote: only files recorded as written by wenqing, only in outputs/, and
+        only while each is still the very file written (same inode, size and content) — never whatever now has
+        its name. The others are listed in `undo_kept`."""
         removed: list[str] = []
-        for rel in self.last_files:
+        self.undo_kept = []
+        for rel, ident in zip(self.last_files, self.last_identities + [None] * len(self.last_files), strict=False):
             p = self.ws.root / rel
-            if rel.startswith("outputs/") and p.is_file() and self.ws.inside(p):
-                p.unlink()
-                removed.append(rel)
-        self.last_files = []
+            if not (rel.startswith("outputs/") and self.ws.inside(p)) or p.is_symlink() or not p.is_file():
+                continue
+            if ident is None or _identity(p) != ident:
+                self.undo_kept.append(rel)
+                continue
+            p.unlink()
+            removed.append(rel)
+        self.last_files, self.last_identities = [], []
         return removed
 
     def warm_up(self, background: bool = True) -> None:
@@ -261,6 +270,7 @@ class Session:
                               "fallback_reason": run.fallback_reason})
             self.audit.finish_run(trace_id, run.status, run.answer, run.fallback_reason, self.clock(), plan.to_dict(), run.files)
             self.last_files = [f["path"] for f in run.files]
+            self.last_identities = [_identity(self.ws.root / f) for f in self.last_files]
             if run.status == "answered":
                 self.last_executed = (plan, decision)
                 went_on = bool(self.chain) and decision.request.file is not None and decision.request.file == self.state.last_result
@@ -381,6 +391,23 @@ def _is_frame(x: Any) -> bool:
 
 
 PROMPT_FIRST_S = 0.05  # the background warm-up starts once the prompt has been drawn
+
+
+def _identity(p: Path) -> tuple[int, int, str] | None:
+    """What a written file is: its inode, its size and a hash of its bytes (the first and last 4 MiB of a big one)."""
+    import hashlib
+
+    try:
+        st = p.stat()
+        h = hashlib.sha256()
+        with p.open("rb") as f:
+            h.update(f.read(4 << 20))
+            if st.st_size > 8 << 20:
+                f.seek(-(4 << 20), 2)
+                h.update(f.read())
+        return st.st_ino, st.st_size, h.hexdigest()
+    except OSError:
+        return None
 
 
 def _load_request_modules(ws: Workspace, after: float = 0.0) -> None:

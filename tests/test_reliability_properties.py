@@ -1,0 +1,64 @@
+"""Promises held as properties: a recipe is checked before anything runs; /undo removes only the very file it
+wrote; model replies of any shape are covered in test_model.py."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import recipes
+from engine.audit import Audit
+from engine.session import Session
+from tools.errors import UserError
+
+GOOD_STEP = {"toolHint": "profile_dataset", "action": "预览数据", "doneWhen": "获取列信息", "args": {"path": "库存明细.csv"}}
+
+
+def _recipe(ws, name: str, body: object) -> None:
+    d = ws.root / ".wenqing" / "recipes"
+    d.mkdir(parents=True, exist_ok=True)
+    (d / f"{name}.json").write_text(body if isinstance(body, str) else json.dumps(body, ensure_ascii=False), encoding="utf-8")
+
+
+def _base() -> dict:
+    return {"name": "r", "source": "库存明细.csv", "sheet": None, "goal": "预览", "steps": [GOOD_STEP], "chain": []}
+
+
+@pytest.mark.parametrize("body,said", [
+    ("{not json", "不是有效的 JSON"),
+    ({**_base(), "surprise": 1}, "多了字段 surprise"),
+    ({k: v for k, v in _base().items() if k != "steps"}, "字段 steps"),
+    ({**_base(), "steps": [{**GOOD_STEP, "toolHint": "rm_rf"}]}, "不存在的工具 rm_rf"),
+    ({**_base(), "steps": [{**GOOD_STEP, "args": {"path": "库存明细.csv", "ws": "/"}}]}, "没有参数 ws"),
+    ({**_base(), "steps": [GOOD_STEP] * 100_000}, "超过上限 200 步"),
+    ([1, 2, 3], "一个对象"),
+])
+def test_a_hand_edited_recipe_is_refused_with_its_problem_and_runs_nothing(ws, ws_dir, body, said):
+    _recipe(ws, "r", body)
+    before = sorted(p.name for p in ws_dir.rglob("*") if p.is_file() and ".wenqing" not in p.parts)
+    with pytest.raises(UserError) as err:
+        recipes.run(ws, "r", "库存明细.csv", None, Audit.in_memory(), "t1")
+    assert said in err.value.zh and "没有运行" in err.value.zh
+    assert sorted(p.name for p in ws_dir.rglob("*") if p.is_file() and ".wenqing" not in p.parts) == before
+
+
+def test_a_valid_recipe_still_runs(ws):
+    _recipe(ws, "ok", _base())
+    run = recipes.run(ws, "ok", "库存明细.csv", None, Audit.in_memory(), "t2")
+    assert run.status == "answered"
+
+
+def test_undo_removes_only_the_file_it_wrote_never_another_under_its_name(ws, ws_dir):
+    s = Session(ws)
+    tr = s.turn("筛选 上海_poi.xlsx，地址不为空")
+    assert tr.run.status == "answered" and s.last_files
+    rel = s.last_files[0]
+    written = ws_dir / rel
+    written.unlink()
+    written.write_text("someone else's file\n", encoding="utf-8")  # another file now has that name
+    assert s.undo() == [] and s.undo_kept == [rel]
+    assert written.read_text(encoding="utf-8") == "someone else's file\n"
+    tr = s.turn("筛选 北京_poi.xlsx，地址不为空")
+    mine = ws_dir / s.last_files[0]
+    assert s.undo() == [tr.run.files[0]["path"]] and not mine.exists()
