@@ -917,7 +917,7 @@ def load_table(ws: Path):
     return pd.read_csv(files[0]) if files[0].suffix.lower() == ".csv" else pd.read_excel(files[0])
 
 
-def run_item(wenqing: str, label: dict, set_dir: Path) -> dict:
+def run_item(wenqing: str, label: dict, set_dir: Path, env: dict[str, str] | None = None) -> dict:
     kind, fn = ITEMS[label["id"]]
     res = {"id": label["id"], "kind": kind, "utterance": label["utterance"]}
     try:
@@ -935,7 +935,7 @@ def run_item(wenqing: str, label: dict, set_dir: Path) -> dict:
         script.write_text("\n".join(turns) + "\n", encoding="utf-8")
         cmd = [wenqing, "chat", "--workspace", str(ws), "--script", str(script), "--events", str(events)]
         try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S, check=False, env=env)
             rc, err = p.returncode, p.stderr
         except subprocess.TimeoutExpired:
             rc, err = -1, f"timed out after {TIMEOUT_S} s"

@@ -229,14 +229,14 @@ def noisy(answers: dict[str, list[dict[str, Any]]], items: list[dict[str, Any]])
 # ---- running --------------------------------------------------------------------------------------------------------
 
 def run_tablegpt(items: list[dict[str, Any]], answers: dict[str, list[dict[str, Any]]], tmp: Path, jobs: int) -> list[dict[str, Any]]:
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ThreadPoolExecutor  # each item runs in its own wenqing process already
 
     wenqing = str(ROOT / ".venv" / "bin" / "wenqing")
     tasks = []
     for it in items:
         tape = cassette_for(it, answers.get(it["id"], []), tmp / f"{it['id']}.jsonl")
         tasks.append((wenqing, it, str(tape)))
-    with ProcessPoolExecutor(max_workers=jobs) as ex:
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
         return list(ex.map(_one_tablegpt, tasks))
 
 
@@ -244,11 +244,11 @@ def _one_tablegpt(task: tuple[str, dict[str, Any], str]) -> dict[str, Any]:
     import external_e2e as e2e
 
     wenqing, it, tape = task
-    os.environ["WENQING_MODEL_CASSETTE"] = tape
-    os.environ.pop("WENQING_MODEL_CASSETTE_MODE", None)
+    env = {k: v for k, v in os.environ.items() if k not in ("WENQING_MODEL_CASSETTE_MODE", "OPENAI_API_KEY", "WENQING_MODEL", "OPENAI_BASE_URL")}
+    env["WENQING_MODEL_CASSETTE"] = tape
     label = {k: v for k, v in it.items() if k not in ("set",)}
     label["ws"] = Path(it["ws"]).name
-    return e2e.run_item(wenqing, label, TABLEGPT)
+    return e2e.run_item(wenqing, label, TABLEGPT, env=env)
 
 
 def run_dev(items: list[dict[str, Any]], answers: dict[str, list[dict[str, Any]]], tmp: Path) -> list[dict[str, Any]]:

@@ -438,9 +438,9 @@ class Export(OpSpec):
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         r = ctx.request
-        fmt = args.get("format") or r.target_format
-        if not fmt:
-            fmt = "xlsx" if r.kinds() == ["export"] and r.file and r.file.lower().endswith((".csv", ".tsv")) else "csv"
+        from modes.query import export_format
+
+        fmt = args.get("format") or export_format(r)
         tool = "write_xlsx" if fmt == "xlsx" else "write_csv"
         return [StepSpec(f"导出 {fmt.upper()}", tool, "导出成功", {"stem": output_stem(r, "".join(ctx.labels) or "导出")})]
 

@@ -177,10 +177,21 @@ def from_request(r: Request) -> Query | None:
             parts[stage].append(_tree(list(op.args.get("conditions") or []), op.args.get("logic", "and")))
             if stage == "where":
                 q_args.update({k: v for k, v in op.args.items() if k not in ("conditions", "logic")})
+        elif op.kind == "export" and not op.args.get("format"):  # the format that is written is the one said back
+            parts[stage].append(Step(op.kind, {**op.args, "format": export_format(r)}))
         else:
             parts[stage].append(Step(op.kind, op.args))  # the same arguments: an operation's steps may look itself up
     queries.append(_make(source if not queries else Source("query", query=queries[-1]), parts, q_args))
     return queries[-1]
+
+
+def export_format(r: Request) -> str:
+    """The format of an export that names none: the one the words named (导出 d.csv, 转成 excel), else a CSV turned
+    into xlsx when exporting is all that is asked, else CSV."""
+    if r.target_format:
+        return r.target_format
+    only_export = [o.kind for o in r.ops if o.kind != "profile"] == ["export"]
+    return "xlsx" if only_export and r.file and r.file.lower().endswith((".csv", ".tsv")) else "csv"
 
 
 def _make(source: Source, parts: dict[str, list[Any]], where_args: dict[str, Any]) -> Query:

@@ -461,6 +461,10 @@ MULTI_FILE = lazy(r"对比|比较|比一下|比对|相比|compare|versus|\bvs\b|
 BOTH = lazy(r"两个|两张|两份|俩|这两|both|(?:the|these|those) two|all (?:the )?(?:two|files)", re.I | re.A)
 
 
+OUTPUT_NAMED = lazy(r"(?:导出|另存为|保存为|存为|存成|导成|输出为?|export(?:ed)?(?: it)?(?: to| as)?|save(?: it)?(?: as| to))\s*(?:到|成|为)?\s*"
+                    r"[\w\u4e00-\u9fff\-]+\.(?P<ext>csv|xlsx|xls)\b", re.I)
+
+
 def _translated(tokens: list[str], low: str) -> bool:
     """A token reached through its meaning in the other language (customer list ~ 客户), written as a word."""
     return any(t not in low for t in tokens)
@@ -475,6 +479,8 @@ def _with_format(ref: FileRef, text: str) -> FileRef:
         if FORMAT_LEAD.search(text[: m.start()]):
             fmt = m.group(0).casefold()
             ref.target_format = "csv" if fmt == "csv" else "xlsx"
+    for m in OUTPUT_NAMED.finditer(text):  # 导出 d.csv / save as out.xlsx: the file to write names the format
+        ref.target_format = "csv" if m.group("ext").casefold() == "csv" else "xlsx"
     return ref
 
 

@@ -62,3 +62,17 @@ def test_undo_removes_only_the_file_it_wrote_never_another_under_its_name(ws, ws
     tr = s.turn("筛选 北京_poi.xlsx，地址不为空")
     mine = ws_dir / s.last_files[0]
     assert s.undo() == [tr.run.files[0]["path"]] and not mine.exists()
+
+
+@pytest.mark.parametrize("text,fmt", [("库存明细.csv 导出 d.csv", "csv"), ("库存明细.csv 导出", "xlsx"),
+                                      ("把上海_poi.xlsx导出 d.xlsx", "xlsx"), ("筛选 上海_poi.xlsx，地址不为空，导出", "csv")])
+def test_the_format_said_is_the_format_written(ws, ws_dir, text, fmt):
+    from engine.plan import plan_for
+    from modes.replies import goal_summary
+
+    s = Session(ws)
+    d, _ = __import__("engine.intake", fromlist=["decide_checked"]).decide_checked(s.state, text, s.catalog())
+    said = goal_summary(d.request, "zh")
+    assert f"导出为 {fmt.upper()}" in said, said
+    plan = plan_for(d, s.catalog())
+    assert plan.steps[-1].toolHint == f"write_{fmt}"
