@@ -58,6 +58,12 @@ def consult(d: Decision) -> bool:
     return not d.rule.startswith("confirm")  # 继续 runs what was restated, never a new reading
 
 
+def model_asked(before: SessionState) -> bool:
+    """Whether the turn answers a question the model's reading asked (its reply is read with that request)."""
+    p = before.pending
+    return p is not None and any(e.factor == "model" for e in p.request.evidence)
+
+
 def named_files(turns: list[str], catalog: Catalog, current: str | None) -> set[str]:
     """The files the user's own words name or describe (and the current file), as the rules read them."""
     out = {current} if current else set()
@@ -101,7 +107,7 @@ class Assistant:
     def improve(self, before: SessionState, utterance: str, d: Decision, after: SessionState, catalog: Catalog,
                 budget: Budget) -> tuple[Decision, SessionState]:
         """Ask the model only where the rules are unsure; a better decision must pass every check the rules pass."""
-        if consult(d):
+        if consult(d) or (model_asked(before) and not d.rule.startswith("confirm")):
             better = self._read(before, utterance, d, after, catalog, budget)
             if better is not None:
                 return better

@@ -566,7 +566,17 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 f = float(v)
                 return int(f) if f.is_integer() else round(f, 2)
 
-            if not keys:  # 金额是多少: the figure itself
+            by = top.args.get("by") if top is not None else None
+            if not keys and top is not None and by in r.table.columns and len(r.table) > 1 and (top.args.get("n") or 1) > 1:
+                # 工资最高的三个人是谁: every row of the cut, named by its first text column, with its figure
+                from pandas.api.types import is_numeric_dtype
+
+                label_col = next((c for c in r.table.columns if c != by and not is_numeric_dtype(r.table[c])), None)
+                listed = [(f"{row[label_col]}（{num(row[by])}）" if zh else f"{row[label_col]} ({num(row[by])})") if label_col else str(num(row[by]))
+                          for _, row in r.table.head(20).iterrows()]
+                parts.append((f"{by} {'最低' if top.args.get('ascending') else '最高'}的 {len(listed)} 行：{'、'.join(listed)}。") if zh
+                             else f"The {len(listed)} rows with the {'lowest' if top.args.get('ascending') else 'highest'} {by}: {', '.join(listed)}.")
+            elif not keys:  # 金额是多少: the figure itself
                 shown = [c for c in measures if c not in ROWS.values()] or measures
                 row0 = r.table.iloc[0]
                 parts.append("；".join(f"{c}：{num(row0[c])}" for c in shown) + ("。" if zh else ""))

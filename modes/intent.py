@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from modes.catalog import Catalog
-from modes.decision import BASE_CONFIDENCE, Decision, Evidence, Request, SessionState
+from modes.decision import BASE_CONFIDENCE, Decision, Evidence, Pending, Request, SessionState
 from modes.gate import _decision, _gate, _op_gaps
 from modes.query import Query, ops_in_order, phrases
 from modes.replies import CHAT
@@ -120,4 +120,6 @@ def _ask_names(state: SessionState, utterance: str, answer: Answer, catalog: Cat
                   missing_file_name=file, file_how="missing" if file else "model", file=None if file else file_of,
                   candidates=tuple(next((u.closest for u in answer.unknown if u.what == "file"), ())),
                   evidence=(Evidence("model", MODEL_CONFIDENCE - BASE_CONFIDENCE, "由模型解析", "read by the model"),))
-    return _decision("clarify", "ask_slots", req, ask, "model:unknown_name", list(dict.fromkeys(missing))), state
+    d = _decision("clarify", "ask_slots", req, ask, "model:unknown_name", list(dict.fromkeys(missing)))
+    # the answer to this question is read with the request it answers (by the model again: see engine.assist.consult)
+    return d, state.evolve(pending=Pending(turns=(utterance,), stage="clarify", request=req, mode=d.mode, tier=d.tier))

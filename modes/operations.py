@@ -220,6 +220,9 @@ class TopN(OpSpec):
         if args.get("both"):
             return _zh(lang, f"找出{' ' + args['by'] + ' ' if args.get('by') else ''}最高和最低的{'行' if args.get('by') else '组'}（并列的都列出）",
                        f"find the {'rows' if args.get('by') else 'groups'} with the highest and the lowest {args.get('by') or 'value'} (ties listed)")
+        if args.get("question") and args.get("by") and (args.get("n") or 1) > 1:
+            return _zh(lang, f"找出 {args['by']} {'最低' if low else '最高'}的 {args['n']} 行",
+                       f"find the {args['n']} rows with the {'lowest' if low else 'highest'} {args['by']}")
         if args.get("question") and args.get("by"):
             return _zh(lang, f"找出 {args['by']} {'最低' if low else '最高'}的那一行",
                        f"find the row with the {'lowest' if low else 'highest'} {args['by']}")

@@ -307,3 +307,26 @@ def test_a_follow_up_sends_the_previous_query(ws, fake):
     body = next(r for r in server.requests if "<previous_query>" in r["messages"][-1]["content"])
     prev = json.loads(body["messages"][-1]["content"].split("<previous_query>")[1].split("</previous_query>")[0])
     assert prev["source"]["file"] == "北京_poi.xlsx" and prev["order"][0]["op"] == "sort"
+
+
+def test_the_answer_to_a_question_the_model_asked_is_read_with_the_request_it_answers(ws, fake):
+    asked = {"json": {"intent": "unclear", "unknown": ["口碑"]}}
+    answer = {"json": query(group=[{"op": "group", "args": {"keys": ["区"], "measures": [{"column": "评分", "agg": "mean"}]}}])}
+    server = fake([asked, answer], default=PASS_REVIEW)
+    s = session_with(ws, server)
+    d = s.turn("上海_poi按区看看口碑").decision
+    assert d.gate == "clarify" and "口碑" in d.reply
+    d = s.turn("就用评分吧").decision
+    assert d.next == "restate_confirm" and "评分 平均" in d.reply  # never run at once on the rules' reading of the reply
+    said = server.requests[1]["messages"][-1]["content"]
+    assert "上海_poi按区看看口碑" in said.split("<earlier_turns>")[1].split("</earlier_turns>")[0]
+
+
+def test_a_question_for_the_top_three_says_and_answers_three_rows(ws, fake):
+    answer = {"json": {**query(limit=[{"op": "top_n", "args": {"by": "评分", "n": 3}}]), "question": True}}
+    server = fake([answer], default=PASS_REVIEW)
+    s = session_with(ws, server)
+    d = s.turn("上海那份里评价最靠谱的三家是哪几家").decision
+    assert "评分 最高的 3 行" in d.reply, d.reply
+    tr = s.turn("继续")
+    assert "最高的 3 行" in tr.run.answer and tr.run.answer.count("（") >= 3, tr.run.answer
