@@ -596,7 +596,12 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 else:
                     parts.append(f"{'、'.join(keys)} 中 {measure} {word}的是 {label}：{num(row0[measure])}。" if zh else f"{label} has the {word} {measure}: {num(row0[measure])}.")
             else:  # 区有哪些: the distinct values with their counts
-                listed = [f"{'、'.join(str(row[k]) for k in keys)}（{int(row[next(c for c in ROWS.values() if c in row)])}）" for _, row in r.table.head(12).iterrows()]
+                def counted(row: Any) -> str:
+                    name = ("、" if zh else ", ").join(str(row[k]) for k in keys)
+                    n = int(row[next(c for c in ROWS.values() if c in row)])
+                    return f"{name}（{n}）" if zh else f"{name} ({n})"
+
+                listed = [counted(row) for _, row in r.table.head(12).iterrows()]
                 parts.append(f"{'、'.join(keys)} 共有 {len(r.table)} 个不同的值：{'、'.join(listed)}" + ("……" if len(r.table) > 12 else "") + "。" if zh
                              else f"{', '.join(keys)} has {len(r.table)} distinct values: {', '.join(listed)}.")
     parts += r.data_notes

@@ -2750,7 +2750,7 @@ class TopPerGroup(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         word = _zh(lang, "最低" if args.get("ascending") else "最高", "lowest" if args.get("ascending") else "highest")
         return _zh(lang, f"在每个 {'、'.join(args.get('by') or [])} 内取 {args.get('column')} {word}的 {args['n']} 行",
-                   f"the {args['n']} rows with the {word} {args.get('column')} within each {', '.join(args.get('by') or [])}")
+                   f"the {'row' if args['n'] == 1 else str(args['n']) + ' rows'} with the {word} {args.get('column')} within each {', '.join(args.get('by') or [])}")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return [StepSpec("每组取前几名", "top_n_per_group", "已取出", {"by": args["by"], "column": args["column"], "n": args["n"], "ascending": bool(args.get("ascending"))})]
