@@ -111,6 +111,24 @@ class Recorder:
             f.write(json.dumps(entry, ensure_ascii=False) + "\n")
 
 
+def send(handler: BaseHTTPRequestHandler, status: int, data: bytes, content_type: str = "application/json", drip: float = 0.0) -> None:
+    """Write one HTTP response (a client that went away is no error); `drip` sends it a byte at a time."""
+    import time
+
+    try:
+        handler.send_response(status)
+        handler.send_header("Content-Type", content_type)
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        for i in range(0, len(data), 1 if drip else max(len(data), 1)):
+            handler.wfile.write(data[i:i + (1 if drip else len(data))])
+            handler.wfile.flush()
+            if drip:
+                time.sleep(drip)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+
+
 class ReplayServer:
     """A loopback OpenAI-compatible server answering from a cassette."""
 
@@ -138,15 +156,7 @@ class ReplayServer:
                                "choices": [{"index": 0, "message": {"role": "assistant", "content": str(answer.get("content") or "")},
                                             "finish_reason": "stop"}],
                                "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}
-                data = json.dumps(payload, ensure_ascii=False).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
+                send(self, status, json.dumps(payload, ensure_ascii=False).encode())
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)

@@ -170,13 +170,18 @@ class Session:
         self.state = SessionState()
         self.chain = []
 
+    def remember_written(self, files: list[dict[str, Any]]) -> None:
+        """The files a run wrote, each with what it is now: /undo removes only these, and only while unchanged."""
+        self.last_files = [f["path"] for f in files]
+        self.last_identities = [_identity(self.ws.root / f) for f in self.last_files]
+
     def undo(self) -> list[str]:
         """Remove the files the last run wrote: only files recorded as written by wenqing, only in outputs/, and
         only while each is still the very file written (same inode, size and content) — never whatever now has
         its name. The others are listed in `undo_kept`."""
         removed: list[str] = []
         self.undo_kept = []
-        for rel, ident in zip(self.last_files, self.last_identities + [None] * len(self.last_files), strict=False):
+        for rel, ident in zip(self.last_files, self.last_identities, strict=True):
             p = self.ws.root / rel
             if not (rel.startswith("outputs/") and self.ws.inside(p)) or p.is_symlink() or not p.is_file():
                 continue
@@ -269,8 +274,7 @@ class Session:
             tr.events.append({"event": "run", "turn": n, "trace_id": trace_id, "status": run.status, "answer": run.answer,
                               "fallback_reason": run.fallback_reason})
             self.audit.finish_run(trace_id, run.status, run.answer, run.fallback_reason, self.clock(), plan.to_dict(), run.files)
-            self.last_files = [f["path"] for f in run.files]
-            self.last_identities = [_identity(self.ws.root / f) for f in self.last_files]
+            self.remember_written(run.files)
             if run.status == "answered":
                 self.last_executed = (plan, decision)
                 went_on = bool(self.chain) and decision.request.file is not None and decision.request.file == self.state.last_result

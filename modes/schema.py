@@ -128,7 +128,7 @@ def _type_schema(p: dict[str, Any], col: dict[str, Any]) -> dict[str, Any]:
     if t == "bool":
         return {"type": "boolean", **doc}
     if t == "text":
-        return {"type": ["string", "number"], **doc} if p.get("numeric_ok", True) else {"type": "string", **doc}
+        return {"type": ["string", "number"], **doc}
     if t in ("texts", "sheets"):
         return {"type": "array", "items": {"type": "string"}, **({"minItems": p["min"]} if p.get("min") else {}), **doc}
     if t == "enum":

@@ -164,16 +164,10 @@ def _open(ctx: Context, arg: str) -> None:
                 ctx.render.say(f"没能用系统程序打开（{type(e).__name__}），请按上面的路径手动打开。", "red")
 
 
-def _identity(p):  # type: ignore[no-untyped-def]
-    from engine.session import _identity as ident
-
-    return ident(p)
-
-
 @command("/undo", "删除上一次运行写出的文件（只删问清自己写的）")
 def _undo(ctx: Context, arg: str) -> None:
     removed = ctx.session.undo()
-    kept = getattr(ctx.session, "undo_kept", [])
+    kept = ctx.session.undo_kept
     if removed:
         ctx.render.say("已删除：" + "、".join(removed))
     if kept:
@@ -208,8 +202,7 @@ def _recipe(ctx: Context, arg: str) -> None:
             ctx.session.audit.start_run(tid, ctx.session.state.turn, f"/recipe {arg}", {"recipe": parts[1]}, ctx.session.clock())
             run = recipes.run(ws, parts[1], parts[2], parts[3] if len(parts) > 3 else None, ctx.session.audit, tid)
             ctx.session.audit.finish_run(tid, run.status, run.answer, run.fallback_reason, ctx.session.clock(), None, run.files)
-            ctx.session.last_files = [f["path"] for f in run.files]
-            ctx.session.last_identities = [_identity(ctx.session.ws.root / f["path"]) for f in run.files]
+            ctx.session.remember_written(run.files)
             ctx.render.say(run.answer or "；".join(run.notes))
         else:
             ctx.render.say("用法：/recipe save 名称 | /recipe list | /recipe run 名称 文件 [工作表]")

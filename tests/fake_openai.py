@@ -14,6 +14,8 @@ from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from engine.cassette import send
+
 PASS_REVIEW = {"content": json.dumps({"status": "PASS", "missing_requirements": [], "unsupported_claims": [], "next_action": ""})}
 
 
@@ -45,18 +47,7 @@ class FakeOpenAI:
                 if "raw" in reply or "drip" in reply:  # a body of any shape, or one byte at a time
                     data = reply["raw"].encode() if "raw" in reply else json.dumps(
                         {"choices": [{"index": 0, "message": {"role": "assistant", "content": json.dumps(reply.get("json", {}))}, "finish_reason": "stop"}]}).encode()
-                    try:
-                        self.send_response(200)
-                        self.send_header("Content-Type", reply.get("content_type", "application/json"))
-                        self.send_header("Content-Length", str(len(data)))
-                        self.end_headers()
-                        for i in range(0, len(data), 1 if "drip" in reply else len(data) or 1):
-                            self.wfile.write(data[i:i + (1 if "drip" in reply else len(data))])
-                            self.wfile.flush()
-                            if "drip" in reply:
-                                time.sleep(reply["drip"])
-                    except (BrokenPipeError, ConnectionResetError):
-                        pass
+                    send(self, 200, data, reply.get("content_type", "application/json"), float(reply.get("drip") or 0))
                     return
                 status = reply.get("status", 200)
                 if status != 200:
@@ -71,15 +62,7 @@ class FakeOpenAI:
                         "choices": [{"index": 0, "message": message, "finish_reason": reply.get("finish_reason", "stop")}],
                         "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
                     }
-                data = json.dumps(payload, ensure_ascii=False).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
+                send(self, status, json.dumps(payload, ensure_ascii=False).encode())
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
