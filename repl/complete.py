@@ -64,9 +64,15 @@ def match_rank(tail: str, cand: str) -> int | None:
 
 
 def tails(before: str) -> list[str]:
-    """The tails of the last word before the cursor, longest first ("看看北" → 看看北, 看北, 北)."""
+    """The tails of the last word before the cursor, longest first ("看看北" → 看看北, 看北, 北). Chinese has no spaces,
+    so a tail may start at any Chinese character; a Latin word is never entered in the middle ("md" is "md", never
+    "d", so Tab cannot turn it into "mdiscount")."""
     word = _STOP.split(before)[-1][-MAX_TAIL:]
-    return [word[i:] for i in range(len(word))]
+    return [word[i:] for i in range(len(word)) if i == 0 or not (_latin(word[i - 1]) and _latin(word[i]))]
+
+
+def _latin(ch: str) -> bool:
+    return ch.isascii() and (ch.isalnum() or ch in "_.-")
 
 
 def _column_meta(sheet: SheetInfo, col: str) -> str:

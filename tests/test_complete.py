@@ -72,3 +72,22 @@ def test_number_ranges_in_the_menu_read_as_written(value, shown):
     from repl.complete import _num
 
     assert _num(value) == shown
+
+
+def test_a_latin_word_is_replaced_whole_never_entered_in_the_middle(tmp_path):
+    """Tab on "md" or "cs" must not offer "discount" or "Sheet1" for their last letter (→ mdiscount, cSheet1)."""
+    import pandas as pd
+
+    from tools.workspace import Workspace
+
+    with pd.ExcelWriter(tmp_path / "orders.xlsx") as w:
+        pd.DataFrame({"discount": [0.1, 0.2], "city": ["a", "b"]}).to_excel(w, sheet_name="Sheet1", index=False)
+    c = completer(Workspace(tmp_path), current="orders.xlsx")
+    for before in ("md", "show md", "cs", "orders cs", "看看md"):
+        for text, start in texts(c, before):
+            word = before.split()[-1].removeprefix("看看")
+            assert -start == len(word), (before, text, start)  # the whole Latin word is what is replaced
+            assert not (before + text[-start:]).endswith(("mdiscount", "cSheet1"))
+    assert ("discount", -1) in texts(c, "看看d")  # a Latin word after Chinese still completes
+    assert ("discount", -4) in texts(c, "disc")
+    assert tails("看看md") == ["看看md", "看md", "md"]
