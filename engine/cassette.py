@@ -148,7 +148,7 @@ class ReplayServer:
                 purpose = self.headers.get(PURPOSE_HEADER, "")
                 answer = srv.cassette.find(purpose, body.get("messages") or [])
                 status = 404 if answer is None else int(answer.get("status", 200))
-                if status != 200:
+                if answer is None or status != 200:
                     payload: dict[str, Any] = {"error": {"message": "no recorded answer for this call" if answer is None else f"recorded {status}",
                                                          "type": "cassette", "code": status}}
                 else:

@@ -71,6 +71,29 @@ class Stop(Exception):
         self.status, self.reason, self.zh, self.en = status, reason, zh, en
 
 
+def _cancelled(cancel: Any, step: int, total: int) -> Stop | None:
+    """Ctrl-C while a request runs is seen at the next step boundary (a running DuckDB query is stopped at once)."""
+    if cancel is None or not cancel.is_set():
+        return None
+    at = (f"第 {step} 步之前（共 {total} 步）", f"before step {step} of {total}") if step <= total else ("所有步骤做完之后、给出答案之前", "after the last step, before the answer")
+    return Stop("cancelled", "cancelled", f"已取消：在{at[0]}停下。", f"Cancelled: stopped {at[1]}.")
+
+
+def _discard_written(result: RunResult, ws: Workspace, lang: str) -> None:
+    """A cancelled run leaves nothing behind: the files its finished steps wrote (all new names in outputs/) go."""
+    removed = []
+    for f in result.files:
+        p = ws.root / f["path"]
+        if str(f["path"]).startswith("outputs/") and ws.inside(p) and p.is_file() and not p.is_symlink():
+            p.unlink(missing_ok=True)
+            removed.append(str(f["path"]))
+    result.files = []
+    if lang == "zh":
+        result.notes.append(f"这次已写出的 {'、'.join(removed)} 已删除，没有留下任何文件。" if removed else "没有写入任何文件。")
+    else:
+        result.notes.append(f"The {', '.join(removed)} it had written {'was' if len(removed) == 1 else 'were'} removed; nothing is left behind." if removed else "Nothing was written.")
+
+
 def _done(step: Step, res: ToolResult, ws: Workspace) -> tuple[bool, str]:
     """doneWhen, checked in code."""
     t = step.toolHint
@@ -171,18 +194,18 @@ def _reparam_derived(step: Step, columns: list[str]) -> Step | None:
 
 
 def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str, cache: Any = None,
-            on_step: Callable[[int, int, str], None] | None = None) -> RunResult:
+            on_step: Callable[[int, int, str], None] | None = None, cancel: Any = None) -> RunResult:
     """Run the plan. A big file profiled just before a step that reads it whole is read once, by that step; when the
     types taken from its first rows do not hold over the whole file, the plan runs again with the file checked first."""
     try:
-        return _execute(plan, d, ws, audit, trace_id, cache, on_step, defer=True)
+        return _execute(plan, d, ws, audit, trace_id, cache, on_step, defer=True, cancel=cancel)
     except Retype as e:
         audit.event(trace_id, "run", "running -> retried", "每列的类型对整个文件成立", True, None, {}, {"message": str(e)[:200]}, 0)
-        return _execute(plan, d, ws, audit, trace_id, cache, on_step, defer=False)
+        return _execute(plan, d, ws, audit, trace_id, cache, on_step, defer=False, cancel=cancel)
 
 
 def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str, cache: Any,
-             on_step: Callable[[int, int, str], None] | None, defer: bool) -> RunResult:
+             on_step: Callable[[int, int, str], None] | None, defer: bool, cancel: Any = None) -> RunResult:
     lang = d.lang
     result = RunResult("answered", None, current_file=d.request.file)
     table = None
@@ -190,6 +213,8 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
     total_reflections = 0
     try:
         for i, step in enumerate(plan.steps):
+            if (stop := _cancelled(cancel, step.step, len(plan.steps))) is not None:
+                raise stop
             counted_next = defer and step.toolHint == "profile_dataset" and i + 1 < len(plan.steps) and plan.steps[i + 1].toolHint in COUNTING_TOOLS
             if on_step is not None:
                 on_step(step.step, len(plan.steps), step.action)
@@ -242,7 +267,11 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
                     raise Stop("insufficient_context", "parse_failed", f"{e.zh} 请换一个文件或修好后再试。", f"{e.en} Please supply a readable file.") from e
                 except ColumnMissing as e:
                     raise Stop("insufficient_context", "column_absent", e.zh, e.en) from e
-                except (TypeError, ValueError) as e:  # the data did not suit the tool as called: reflect
+                except Exception as e:
+                    if (stop := _cancelled(cancel, step.step, len(plan.steps))) is not None:
+                        raise stop from e  # the query was stopped by Ctrl-C, not by the data
+                    if not isinstance(e, (TypeError, ValueError)):
+                        raise
                     fix = RETOOL.get(current.toolHint)
                     attempts += 1
                     total_reflections += 1
@@ -304,6 +333,8 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
                 result.table = res.data if current.toolHint != "profile_dataset" or len(plan.steps) == 1 else result.table
             if current.toolHint == "filter_rows" and res.facts.get("rows_out") == 0:
                 raise _no_rows(before, current.args["conditions"])
+        if (stop := _cancelled(cancel, len(plan.steps) + 1, len(plan.steps))) is not None:
+            raise stop
         if result.table is None and table is not None:
             result.table = table
         result.answer = _answer(plan, result, lang, d)
@@ -317,6 +348,8 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
         result.status, result.fallback_reason = s.status, s.reason
         result.answer = None
         result.notes.append(s.zh if lang == "zh" else s.en)
+        if s.status == "cancelled":
+            _discard_written(result, ws, lang)
         audit.event(trace_id, "run", f"running -> {s.status}", "证据足以回答", True, s.reason, {}, {"message": s.zh}, 0)
     except UserError as e:
         result.status, result.fallback_reason, result.answer = "failed", e.code, None

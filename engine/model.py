@@ -55,7 +55,8 @@ def read_reply(body: str) -> tuple[str, int, int]:
         raise ModelError("malformed", "the body is not JSON" + (" (an HTML page)" if "<html" in str(body)[:200].lower() else "")) from e
     if not isinstance(data, dict):
         raise ModelError("malformed", "the body is not a JSON object")
-    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    got = data.get("usage")
+    usage: dict[str, Any] = got if isinstance(got, dict) else {}
     t_in, t_out = _int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens"))
     choices = data.get("choices")
     if not isinstance(choices, list) or not choices:

@@ -111,7 +111,8 @@ def validate(data: Any) -> list[tuple[str, str]]:
     if not isinstance(chain, list) or not all(isinstance(c, dict) and isinstance(c.get("steps"), list) for c in chain):
         out.append(("chain 应当是一串带 steps 的请求", "chain must be a list of requests with steps"))
         chain = []
-    parts = [data.get("steps") if isinstance(data.get("steps"), list) else []] + [c["steps"] for c in chain]
+    first = data.get("steps")
+    parts: list[list[Any]] = [first if isinstance(first, list) else []] + [c["steps"] for c in chain]
     total = sum(len(p) for p in parts)
     if total > MAX_STEPS:
         out.append((f"一共 {total} 步，超过上限 {MAX_STEPS} 步", f"{total} steps, more than the limit of {MAX_STEPS}"))

@@ -63,6 +63,9 @@ class Session:
         self.chain: list[tuple[Plan, Decision]] = []  # the runs that each went on from the result before: a recipe saves them all
         self.tables = TableCache()
         self.on_step: Callable[[int, int, str], None] | None = None
+        import threading
+
+        self.cancel = threading.Event()  # set by interrupt(): the running request stops at its next step boundary
         self._trace: str | None = None
         self.assistant: Assistant | None = None
         self.model_plans: dict[tuple[str, str | None], Plan | None] = {}
@@ -213,6 +216,16 @@ class Session:
         if self._warming:
             self._warming.join()
 
+    def interrupt(self) -> None:
+        """Ctrl-C while a request runs: it stops at the next step boundary and a running DuckDB query stops at once;
+        what its finished steps wrote is removed, and the session stays."""
+        import sys
+
+        self.cancel.set()
+        outofcore = sys.modules.get("tools.outofcore")
+        if outofcore is not None:
+            outofcore.interrupt_queries()
+
     def turn(self, utterance: str) -> TurnResult:
         self._warmed()
         from engine.executor import execute
@@ -263,7 +276,8 @@ class Session:
         tr.events.append(ev)
         self.audit.set_decision(trace_id, decision_json(decision, plan))
         if decision.next == "execute" and plan is not None and not self.dry_run:
-            run = execute(plan, decision, self.ws, self.audit, trace_id, cache=self.tables, on_step=self.on_step)
+            run = execute(plan, decision, self.ws, self.audit, trace_id, cache=self.tables, on_step=self.on_step,
+                          cancel=self.cancel)
             if self.assistant is not None and budget is not None and run.status == "answered" and run.answer:
                 run, plan = self._review(decision, plan, run, catalog, budget, trace_id, notices)
             tr.run, tr.plan = run, plan
@@ -295,6 +309,7 @@ class Session:
         tr.notices = notices
         self.last_run_id = trace_id
         self._trace = None
+        self.cancel.clear()  # a Ctrl-C that came after the last step boundary does not cancel the next request
         return tr
 
 

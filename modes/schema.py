@@ -634,8 +634,8 @@ class _Reader:
             if not isinstance(v, dict) or not all(isinstance(x, str) and x for x in v.values()):
                 self.err(f"{where}: an object from old column name to new name")
                 return _BAD
-            got = {self.column(k, where): x for k, x in v.items()}
-            return _BAD if None in got else got
+            renamed = {self.column(k, where): x for k, x in v.items()}
+            return _BAD if None in renamed else renamed
         raise ValueError(t)
 
 

@@ -73,29 +73,55 @@ def log_error(ws: Workspace, e: BaseException) -> str:
 
 
 def turn_with_progress(console: Console, session: Any, line: str) -> Any:
-    """Run a turn in a worker; if it takes longer than about a second, show a progress bar over its steps."""
+    """Run a turn in a worker; if it takes longer than about a second, show a progress bar over its steps. Ctrl-C
+    cancels the request, not the session: it stops at the next step boundary, keeps nothing it wrote, and the
+    prompt comes back."""
     import time
-    from concurrent.futures import ThreadPoolExecutor
-    from concurrent.futures import TimeoutError as FutureTimeout
+    from concurrent.futures import ThreadPoolExecutor, wait
 
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     state: dict[str, Any] = {"i": 0, "n": 0, "label": ""}
     session.on_step = lambda i, n, label: state.update(i=i, n=n, label=label)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        fut = pool.submit(session.turn, line)
-        try:
-            return fut.result(timeout=SHOW_PROGRESS_AFTER)
-        except FutureTimeout:
-            pass
-        columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} 步"), TimeElapsedColumn())
-        with Progress(*columns, console=console, transient=True) as progress:
-            task = progress.add_task("处理中……", total=None)
-            while not fut.done():
-                n = state["n"] or None
-                progress.update(task, total=n, completed=max(0, int(state["i"]) - 1), description=str(state["label"] or "读取中……"))
-                time.sleep(0.1)
-        return fut.result()
+    cancel = getattr(session, "cancel", None)
+    if cancel is not None:
+        cancel.clear()
+    pool = ThreadPoolExecutor(max_workers=1)
+    fut = pool.submit(session.turn, line)
+    asked = False
+    progress = None
+    started = time.perf_counter()
+    try:
+        while not fut.done():
+            try:
+                if progress is None and time.perf_counter() - started >= SHOW_PROGRESS_AFTER:
+                    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} 步"),
+                               TimeElapsedColumn())
+                    progress = Progress(*columns, console=console, transient=True)
+                    progress.start()
+                    task = progress.add_task("处理中……", total=None)
+                if progress is not None:
+                    n = state["n"] or None
+                    label = "正在取消……" if asked else str(state["label"] or "读取中……")
+                    progress.update(task, total=n, completed=max(0, int(state["i"]) - 1), description=label)
+                wait([fut], timeout=0.1)
+            except KeyboardInterrupt:
+                if not asked and hasattr(session, "interrupt"):
+                    session.interrupt()
+                    asked = True
+                    console.print("正在取消：当前这一步结束后停下，不留下写了一半的文件。" if not _english(line) else
+                                  "Cancelling: stopping after the current step; nothing half-written is kept.", style="yellow")
+    finally:
+        if progress is not None:
+            progress.stop()
+        pool.shutdown(wait=False)
+    return fut.result()
+
+
+def _english(line: str) -> bool:
+    from modes.text import language
+
+    return language(line) == "en"
 
 
 def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: Console | None = None, model: Any = None,

@@ -105,7 +105,7 @@ class Renderer:
             self.say(r.answer, "green")
         for n in r.notes:
             self.say(n, "yellow" if r.status == "answered" else "red")
-        if r.status != "answered":
+        if r.status not in ("answered", "cancelled"):  # a cancelled run's note already says so
             label = {"insufficient_context": "证据不足" if zh else "insufficient context", "escalated": "已停止" if zh else "stopped",
                      "failed": "未完成" if zh else "not done"}.get(r.status, r.status)
             why = REASON_WORDS.get(r.fallback_reason or "", ("", ""))[0 if zh else 1]

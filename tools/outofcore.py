@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -163,6 +164,16 @@ class BigTable:
 _DATABASES: dict[tuple[str, str], Any] = {}
 KEPT_DATABASES = 2
 _DATABASES_LOCK = threading.Lock()
+_OPEN: weakref.WeakSet[Any] = weakref.WeakSet()  # the connections in use, so that a cancelled request can stop its query
+
+
+def interrupt_queries() -> None:
+    """Stop whatever query is running on any connection (Ctrl-C on a request): the query raises, the step ends."""
+    for con in list(_OPEN):
+        try:
+            con.interrupt()
+        except Exception:  # a connection already closed has nothing to stop
+            pass
 
 
 def _connect(spill: Path) -> Any:
@@ -184,6 +195,7 @@ def _connect(spill: Path) -> Any:
             _DATABASES[(str(spill), memory)] = db
     con = db.cursor()
     con.execute("SET enable_progress_bar = false")
+    _OPEN.add(con)
     return con
 
 
