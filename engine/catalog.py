@@ -258,12 +258,12 @@ def file_info(p: Path, rel: str) -> FileInfo:
 def result_info(p: Path, rel: str) -> FileInfo:
     """A result file wenqing wrote, without the 说明 sheet it added to a workbook: that sheet describes the table, and
     its words (导出, 筛选) are never values a request means."""
-    from tools.write import INFO_SHEET
+    from tools.write import INFO_SHEETS
 
     info = file_info(p, rel)
 
     def load() -> tuple[tuple[Any, ...], str | None]:
-        return tuple(s for s in info.sheets if s.name != INFO_SHEET) or info.sheets, info.error
+        return tuple(s for s in info.sheets if s.name not in INFO_SHEETS) or info.sheets, info.error
 
     return FileInfo(info.path, load=load)
 

@@ -151,7 +151,8 @@ def needed_columns(tool: str, args: dict[str, Any]) -> list[str]:
 def about(plan: Plan, d: Decision) -> About:
     """What an xlsx's 说明 sheet tells about the run that wrote it."""
     r = d.request
-    return About(plan.goalSummary, r.text, r.file, r.sheet, tuple(f"{s.action}（{s.toolHint}）" for s in plan.steps), d.lang)
+    steps = (f"{s.action}（{s.toolHint}）" if d.lang != "en" else s.toolHint.replace("_", " ") for s in plan.steps)
+    return About(plan.goalSummary, r.text, r.file, r.sheet, tuple(steps), d.lang)
 
 
 def _state_hash(step: Step, args: dict[str, Any], outcome: str) -> str:
@@ -194,21 +195,23 @@ def _reparam_derived(step: Step, columns: list[str]) -> Step | None:
 
 
 def execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str, cache: Any = None,
-            on_step: Callable[[int, int, str], None] | None = None, cancel: Any = None) -> RunResult:
+            on_step: Callable[[int, int, str], None] | None = None, cancel: Any = None, own: set[str] | None = None) -> RunResult:
     """Run the plan. A big file profiled just before a step that reads it whole is read once, by that step; when the
-    types taken from its first rows do not hold over the whole file, the plan runs again with the file checked first."""
+    types taken from its first rows do not hold over the whole file, the plan runs again with the file checked first.
+    `own` are the headers of the user's files (the catalog's): never renamed when wenqing's own words are put in English."""
     try:
-        return _execute(plan, d, ws, audit, trace_id, cache, on_step, defer=True, cancel=cancel)
+        return _execute(plan, d, ws, audit, trace_id, cache, on_step, defer=True, cancel=cancel, own=own)
     except Retype as e:
         audit.event(trace_id, "run", "running -> retried", "每列的类型对整个文件成立", True, None, {}, {"message": str(e)[:200]}, 0)
-        return _execute(plan, d, ws, audit, trace_id, cache, on_step, defer=False, cancel=cancel)
+        return _execute(plan, d, ws, audit, trace_id, cache, on_step, defer=False, cancel=cancel, own=own)
 
 
 def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str, cache: Any,
-             on_step: Callable[[int, int, str], None] | None, defer: bool, cancel: Any = None) -> RunResult:
+             on_step: Callable[[int, int, str], None] | None, defer: bool, cancel: Any = None, own: set[str] | None = None) -> RunResult:
     lang = d.lang
     result = RunResult("answered", None, current_file=d.request.file)
     table = None
+    own = set(own or ())  # the headers of the user's data, and those of every file a step reads
     seen: set[str] = set()
     total_reflections = 0
     try:
@@ -246,6 +249,8 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
                     args["ws"] = ws
                 if "table" in tool.params:
                     args["table"] = table
+                if lang == "en" and current.toolHint in WRITE_TOOLS:  # what is written is what is shown: in English
+                    _in_english(args, own)
                 before = table
                 if "cache" in tool.params:
                     args["cache"] = cache
@@ -309,6 +314,9 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
                 break
             if current.toolHint == "profile_dataset":
                 result.profile = res.facts
+                own.update(str(c) for c in res.facts.get("columns", []))
+                if res.facts.get("skipped"):
+                    result.notes.append(skipped_note(res.facts, lang))
                 n_f = res.facts.get("uncached_formulas") or 0
                 if n_f and any(s.toolHint in AGGREGATING for s in plan.steps):
                     raise Stop("insufficient_context", "formulas_uncached",
@@ -327,7 +335,7 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
             if res.data is not None and not is_big(res.data) and (table is None or not is_big(table)):
                 result.data_notes += [n for n in step_notes(current.toolHint, current.args, table, res.data, lang) if n not in result.data_notes]
             if res.data is not None and current.toolHint in REPORT_TOOLS:
-                result.reports.append((current.action, res.data))
+                result.reports.append((current.action if lang != "en" else current.toolHint.replace("_", " "), res.data))
             elif res.data is not None and current.toolHint not in WRITE_TOOLS:
                 table = res.data
                 result.table = res.data if current.toolHint != "profile_dataset" or len(plan.steps) == 1 else result.table
@@ -338,12 +346,22 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
         if result.table is None and table is not None:
             result.table = table
         result.answer = _answer(plan, result, lang, d)
+        if lang == "en":  # wenqing's own headers and labels in English; the answer names them as the table does
+            made = result.table
+            result.table = _table_en(made, own)
+            result.reports = [(a, _table_en(t, own)) for a, t in result.reports]
+            if result.table is not made and hasattr(made, "columns"):
+                for old, new in zip(made.columns, result.table.columns, strict=False):
+                    if old != new and isinstance(old, str) and result.answer:
+                        result.answer = result.answer.replace(old, str(new))
         unsupported = unsupported_numbers(result.answer, result)
         audit.event(trace_id, "review", "done -> answered" if not unsupported else "done -> flagged",
                     "答案里的每个数字都能在工具结果中找到", True, None,
                     {"answer": result.answer[:200]}, {"unsupported": unsupported}, 0)
         if unsupported:  # a bug, never a user error: say so rather than show an unfounded figure
-            result.notes.append(f"（内部检查：答案中的数字 {unsupported} 未在工具结果中找到）")
+            shown = ("、" if lang == "zh" else ", ").join(map(str, unsupported)) if isinstance(unsupported, (list, tuple, set)) else str(unsupported)
+            result.notes.append(f"注意：回答里的数字 {shown} 在计算结果里找不到对应，请以表格为准。" if lang == "zh" else
+                                f"Note: the figure {shown} in this answer does not match the computed results; trust the table.")
     except Stop as s:
         result.status, result.fallback_reason = s.status, s.reason
         result.answer = None
@@ -423,6 +441,43 @@ def _supported(shown: str, pool: set[str], values: list[float]) -> bool:
         if scale == 0.01 and abs(v - target) <= tol:  # a fact already in percent
             return True
     return False
+
+
+def _table_en(t: Any, own: set[str]) -> Any:
+    from tools.localise import table_en
+
+    return table_en(t, own) if t is not None and not is_big(t) and hasattr(t, "columns") else t
+
+
+def _in_english(args: dict[str, Any], own: set[str]) -> None:
+    """A write step's table (or reports) with wenqing's own headers and labels in English; a chart's columns follow."""
+    from tools.localise import header_en
+
+    if "table" in args:
+        before = args["table"]
+        args["table"] = _table_en(before, own)
+        if args["table"] is not before and hasattr(before, "columns"):
+            names = {c: header_en(c) for c in before.columns if isinstance(c, str) and c not in own}
+            for k in ("x", "y"):
+                v = args.get(k)
+                if isinstance(v, str):
+                    args[k] = names.get(v, v)
+                elif isinstance(v, list):
+                    args[k] = [names.get(c, c) if isinstance(c, str) else c for c in v]
+    if "reports" in args:
+        args["reports"] = [(a, _table_en(t, own)) for a, t in args["reports"]]
+
+
+def skipped_note(facts: dict[str, Any], lang: str) -> str:
+    """Rows the reader left out of a file (more fields than its header): said in every answer that read it."""
+    n, lines, name = facts["skipped"], facts.get("skipped_lines") or [], facts["path"]
+    shown = lines[:10]
+    more = len(lines) > len(shown)
+    if lang == "zh":
+        where = f"（第 {'、'.join(map(str, shown))}{' 等' if more else ''} 行）" if shown else ""
+        return f"读取 {name} 时跳过了 {n} 行字段比表头多的行{where}，结果里不含这些行。"
+    where = f" (line{'s' if len(lines) > 1 else ''} {', '.join(map(str, shown))}{' …' if more else ''})" if shown else ""
+    return f"Reading {name} skipped {n} row{'s' if n != 1 else ''} with more fields than the header{where}; the result leaves {'them' if n != 1 else 'it'} out."
 
 
 def _say_readings(readings: dict[Any, Any], result: RunResult, audit: Audit, trace_id: str, step: int, lang: str) -> None:

@@ -65,7 +65,7 @@ def build_plan(d: Decision, catalog: Catalog) -> Plan:
     if kinds and kinds[0] == "list_files":
         add("列出工作区文件", "list_files", "获得文件清单")
         if "export" in kinds:
-            add("导出文件清单", "export_list", "导出成功", stem="文件清单")
+            add("导出文件清单", "export_list", "导出成功", stem="file_list" if r.lang == "en" else "文件清单")
         return _plan(d, steps, "list")
     add("预览数据", "profile_dataset", "获取列信息", path=r.file, sheet=r.sheet, **({"head": _head(r)} if _head(r) else {}),
         **({"header_row": r.header_row} if r.header_row else {}))
@@ -87,7 +87,7 @@ def build_plan(d: Decision, catalog: Catalog) -> Plan:
     question = any(o.args.get("question") for o in r.ops)
     transforming = not question and saves
     if transforming and not wrote:
-        add("保存结果 CSV", "write_csv", "导出成功", stem=output_stem(r, "".join(ctx.labels)))
+        add("保存结果 CSV", "write_csv", "导出成功", stem=output_stem(r, ctx.labels))
     if r.full and not wrote and not transforming:
         add("保存统计结果", "write_report", "导出成功", stem=output_stem(r, "分析"))
     return _plan(d, steps, "table")

@@ -16,7 +16,7 @@ from engine.catalog import CatalogCache, named_outputs, result_info
 from modes import results
 from modes.catalog import Catalog, FileInfo
 from modes.decision import Decision, Pending, SessionState
-from modes.replies import CONFIRM_EN, HELD
+from modes.replies import CONFIRM_EN, HELD, NAMED
 from tools.errors import UserError
 from tools.io import TableCache
 from tools.workspace import Workspace
@@ -66,6 +66,8 @@ class Session:
         import threading
 
         self.cancel = threading.Event()  # set by interrupt(): the running request stops at its next step boundary
+        self.lang = "zh"  # the language the session speaks: the user's, from their last request (or /lang)
+        self.lang_fixed: str | None = None
         self._trace: str | None = None
         self.assistant: Assistant | None = None
         self.model_plans: dict[tuple[str, str | None], Plan | None] = {}
@@ -164,9 +166,10 @@ class Session:
             replanned, _ = self.assistant.plan(d, plan, catalog, budget, feedback=feedback)
             if replanned is not None:
                 self.model_plans[key] = replanned
-                notices.append("复核要求重做：" + self._restate_model_steps(d, replanned).reply)
+                notices.append(("复核要求重做：" if d.lang == "zh" else "The review asked for another way: ") + self._restate_model_steps(d, replanned).reply)
                 return run, plan
-        notices.append(f"复核意见：{review.next_action or '；'.join(review.missing_requirements + review.unsupported_claims)}")
+        said = review.next_action or ("；" if d.lang == "zh" else "; ").join(review.missing_requirements + review.unsupported_claims)
+        notices.append(f"复核意见：{said}" if d.lang == "zh" else f"The review says: {said}")
         return run, plan
 
     def forget(self) -> None:
@@ -227,6 +230,17 @@ class Session:
             outofcore.interrupt_queries()
 
     def turn(self, utterance: str) -> TurnResult:
+        """One turn, in the session's language: a line of no language keeps it, /lang fixes it."""
+        from modes.text import FIXED_LANG, SESSION_LANG
+
+        tokens = SESSION_LANG.set(self.lang), FIXED_LANG.set(self.lang_fixed)
+        try:
+            return self._turn(utterance)
+        finally:
+            SESSION_LANG.reset(tokens[0])
+            FIXED_LANG.reset(tokens[1])
+
+    def _turn(self, utterance: str) -> TurnResult:
         self._warmed()
         from engine.executor import execute
         from engine.intake import clean, decide_checked
@@ -234,7 +248,7 @@ class Session:
         from modes.dialogue import say_unknown
 
         utterance = clean(utterance)
-        read, no_result = self._refer_to_numbered(utterance)
+        read, no_result = self._refer_to_numbered(self._refer_to_named(utterance))
         catalog = self.catalog(read)
         started = time.perf_counter()
         before = self.state
@@ -276,8 +290,9 @@ class Session:
         tr.events.append(ev)
         self.audit.set_decision(trace_id, decision_json(decision, plan))
         if decision.next == "execute" and plan is not None and not self.dry_run:
+            own = {c for f in (*catalog.files, *catalog.results) if f.loaded for sh in f.sheets for c in sh.columns}
             run = execute(plan, decision, self.ws, self.audit, trace_id, cache=self.tables, on_step=self.on_step,
-                          cancel=self.cancel)
+                          cancel=self.cancel, own=own)
             if self.assistant is not None and budget is not None and run.status == "answered" and run.answer:
                 run, plan = self._review(decision, plan, run, catalog, budget, trace_id, notices)
             tr.run, tr.plan = run, plan
@@ -307,6 +322,7 @@ class Session:
             self.audit.event(trace_id, "model:budget", "request -> done", f"每次请求最多 {budget.tokens} token、10 次模型尝试", True, None,
                              {}, {"tokens_used": budget.used_tokens, "attempts": budget.attempts}, 0, model_called=budget.attempts > 0)
         tr.notices = notices
+        self.lang = self.lang_fixed or decision.lang
         self.last_run_id = trace_id
         self._trace = None
         self.cancel.clear()  # a Ctrl-C that came after the last step boundary does not cancel the next request
@@ -327,8 +343,9 @@ class Session:
             return None
         if all(s.toolHint == "profile_dataset" for s in plan.steps):
             return None  # a preview of a file is that file: nothing new to keep
-        stem = re.sub(r"_结果_[0-9a-f]{6}$", "", Path(d.request.file or "结果").stem)  # a result of a result keeps the source's name
-        name = f"{safe_stem(stem)}_结果_{trace_id[:6]}.csv"
+        word = "result" if d.lang == "en" else "结果"
+        stem = re.sub(r"_(?:结果|result)_[0-9a-f]{6}$", "", Path(d.request.file or word).stem)  # a result of a result keeps the source's name
+        name = f"{safe_stem(stem)}_{word}_{trace_id[:6]}.csv"
         try:
             saved = save_state(self.ws, RESULTS_DIR, name, table.to_csv(index=False).encode("utf-8-sig"))
         except UserError:
@@ -363,8 +380,93 @@ class Session:
         written = [f["path"] for f in files if isinstance(f, dict) and str(f.get("path", "")).lower().endswith((".csv", ".xlsx"))]
         if written and (self.ws.root / written[0]).is_file():
             return written[0], len(runs)
-        held = sorted((self.ws.root / HELD).glob(f"*_结果_{tid[:6]}.csv")) if (self.ws.root / HELD).is_dir() else []
+        folder = self.ws.root / HELD
+        held = sorted(p for w in ("结果", "result") for p in folder.glob(f"*_{w}_{tid[:6]}.csv")) if folder.is_dir() else []
         return (f"{HELD}{held[0].name}" if held else None), len(runs)
+
+    def named_results(self) -> dict[str, str]:
+        """The results the user named (/name), name → wenqing's copy of the table; kept across sessions."""
+        d = self.ws.root / NAMED
+        try:
+            if d.is_symlink() or not d.is_dir():
+                return {}
+            return {p.stem: f"{NAMED}{p.name}" for p in d.iterdir() if p.suffix == ".csv" and p.is_file() and not p.is_symlink()}
+        except OSError:
+            return {}
+
+    def result_path(self, which: str) -> str:
+        """The table `which` means: a /history number ("" is 1, the latest) or a name given with /name. A number
+        /history does not list, or a name nobody gave, is said, never another table."""
+        zh = self.lang == "zh"
+        which = which.strip()
+        named = self.named_results()
+        if which in named:
+            return named[which]
+        if which and not which.isdigit():
+            known = "、".join(sorted(named)) if zh else ", ".join(sorted(named))
+            raise UserError(f"没有名为“{which}”的结果。" + (f"已命名的结果：{known}。" if named else "还没有命名过结果（/name N 名字）。"),
+                            f"No result is named '{which}'. " + (f"Named results: {known}." if named else "No result has been named yet (/name N name)."))
+        n = int(which or 1)
+        path, count = self.numbered_result(n)
+        if path is None:
+            raise UserError("还没有运行过的请求，也就没有结果。" if not count else f"没有第 {n} 个结果（/history 里有 {count} 个）。",
+                            "Nothing has run yet, so there is no result." if not count else f"There is no result {n} (/history lists {count}).")
+        if not (self.ws.root / path).is_file():
+            raise UserError(f"第 {n} 个结果的文件已经不在了（{path}）。", f"The file of result {n} is gone ({path}).")
+        return path
+
+    def file_label(self, path: str) -> str:
+        from modes.replies import file_label
+
+        return file_label(path, self.lang)
+
+    def result_table(self, which: str) -> tuple[str, Any]:
+        """(path, the whole table) of a result, read as any file of the workspace is."""
+        from tools.io import read_table
+
+        path = self.result_path(which)
+        return path, read_table(self.ws.root / path).df
+
+    def name_result(self, which: str, name: str) -> str:
+        """Keep result `which` under `name` (in .wenqing/named/, never pruned): a request that says the name works on
+        it. A name the rules would read as something else (a file, a column, a value, an operation) is refused."""
+        from engine.intake import decide_checked
+
+        name = name.strip()
+        if not NAME_OK.fullmatch(name):
+            raise UserError("名字用 1–30 个汉字、字母、数字或下划线，不含空格和标点。",
+                            "A name is 1–30 letters, digits, Chinese characters or underscores, without spaces or punctuation.")
+        catalog = self.catalog()
+        taken = {f.stem for f in catalog.files} | {f.name for f in catalog.files}
+        for f in catalog.tables:
+            for s in f.sheets:
+                taken |= {s.name or "", *map(str, s.columns)}
+                for vals in s.values.values():
+                    taken |= set(map(str, vals))
+        if name in taken:
+            raise UserError(f"“{name}”已经是工作区里的文件、工作表、列或值的名字，请换一个。",
+                            f"'{name}' already names a file, sheet, column or value of the workspace; choose another.")
+        read, _ = decide_checked(SessionState(), name, catalog)
+        if read.request.ops:
+            raise UserError(f"“{name}”里有问清会当作操作来读的词（{read.request.ops[0].kind}），请求里说到它时会被误读；请换一个名字，例如“{name[:2]}表”。",
+                            f"'{name}' holds words wenqing reads as an operation ({read.request.ops[0].kind}), so a request saying it would be misread; "
+                            "choose another, such as 'table1'.")
+        path, table = self.result_table(which)
+        save_state(self.ws, NAMED.rstrip("/").rsplit("/", 1)[-1], f"{name}.csv", table.to_csv(index=False).encode("utf-8-sig"))
+        return path
+
+    def _refer_to_named(self, utterance: str) -> str:
+        """A request that says the name of a named result works on that result (its name reads as "this result")."""
+        named = self.named_results()
+        for name in sorted(named, key=len, reverse=True):
+            at = utterance.find(name)
+            if at < 0 or (name.isascii() and re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", utterance) is None):
+                continue
+            from modes.text import language
+
+            self.state = self.state.evolve(last_result=named[name])
+            return utterance[:at] + ("这个结果" if language(utterance) == "zh" else "this result") + utterance[at + len(name):]
+        return utterance
 
     def _refer_to_numbered(self, utterance: str) -> tuple[str, str | None]:
         """在第2个结果里… / in result 2 …: that result, by its /history number, is the one the request works on. The
@@ -391,6 +493,7 @@ HOLD_ROWS_MAX = 200_000  # a bigger table shown only in the terminal is not copi
 RESULTS_DIR = HELD.rstrip("/").rsplit("/", 1)[-1]
 
 
+NAME_OK = re.compile(r"[\w\u4e00-\u9fff]{1,30}")
 HOLD_KEEP = 50  # held results kept per workspace; /history lists the last 10
 
 

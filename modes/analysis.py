@@ -16,6 +16,7 @@ from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
 from modes.opspec import said_in as _zh
 from modes.resolve import resolve_column
 from tools.fmt import num, pct, unit_of
+from tools.localise import value_en
 from tools.series import detect_series
 
 
@@ -882,7 +883,7 @@ class Bucket(OpSpec):
         unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "weekday": "星期"}[facts["unit"]]
         bad = _zh(lang, f"另有 {facts['unreadable_dates']} 行日期无法识别，未计入。", f" {facts['unreadable_dates']} rows with unreadable dates were left out.") if facts["unreadable_dates"] else ""
         return _zh(lang, f"按{unit}汇总：{facts['periods']} 期（{facts['first']} 至 {facts['last']}），基于 {facts['counted']:,} 行。{bad}",
-                   f"Per {facts['unit']}: {facts['periods']} periods ({facts['first']} to {facts['last']}) from {facts['counted']:,} rows.{bad}")
+                   f"Per {facts['unit']}: {facts['periods']} periods ({value_en(facts['first'])} to {value_en(facts['last'])}) from {facts['counted']:,} rows.{bad}")
 
 
 GROWTH_RX = _rx("增长或减少的百分比", "增减的百分比", "增减百分比", "增长百分比", "变化百分比", "变动百分比", "增减率", "percentage change", "percent change",

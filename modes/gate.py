@@ -783,7 +783,7 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
     kinds = [o.kind for o in ops]
     for i, o in enumerate(ops):
         a = o.args
-        for u in a.get("unresolved", []):
+        for u in [] if fi is not None and fi.error else a.get("unresolved", []):  # a file that cannot be read: its read says why
             near = "、".join(u["closest"]) if lang == "zh" else ", ".join(u["closest"])
             if u.get("slot") == "measure":  # 哪个月最高 with several numeric columns: which one is meant
                 problems.append(f"“{u['raw']}”是按哪一列比较？{name} 里可以比较的数值列有：{near}。" if lang == "zh" else

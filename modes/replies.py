@@ -9,7 +9,7 @@ from modes.decision import Request
 from modes.query import phrases
 
 CONFIRM_ZH = "确认请回复'继续'"
-CONFIRM_EN = "Reply 'go' (继续) to confirm, or 'cancel'."
+CONFIRM_EN = "Reply 'go' to confirm, or 'cancel'."
 
 CHAT = {
     "greeting": ("你好！我是问清，帮你处理表格：预览、筛选、排序、汇总、去重、导出……直接告诉我要对哪个文件做什么就行。",
@@ -62,10 +62,15 @@ def op_phrase(kind: str, args: dict[str, Any], lang: str) -> str:
 
 
 HELD = ".wenqing/results/"  # where a result shown but not saved is kept as the input of the next request
+NAMED = ".wenqing/named/"  # a result the user named (/name N 名字): kept until they remove it, referred to by its name
 
 
 def file_label(path: str, lang: str) -> str:
-    """A file as the user knows it: a result that was shown but not saved is "显示过的结果", never its internal name."""
+    """A file as the user knows it: a result that was shown but not saved is "显示过的结果", never its internal name;
+    a named result is called by its name."""
+    if path.startswith(NAMED):
+        stem = path[len(NAMED):].removesuffix(".csv")
+        return f"结果“{stem}”" if lang == "zh" else f"the result '{stem}'"
     if path.startswith(HELD):
         return "显示过的结果（未保存）" if lang == "zh" else "the result shown (not saved)"
     return path

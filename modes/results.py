@@ -14,7 +14,7 @@ import re
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo
 from modes.decision import SessionState
-from modes.replies import HELD
+from modes.replies import HELD, NAMED
 
 OUTPUTS = "outputs/"
 # a file name with a spreadsheet extension, with or without the outputs/ folder before it
@@ -27,7 +27,7 @@ EXPORT_ALONE = re.compile(r"(?:请|帮我|麻烦|再)?\s*(?:导出|输出|另存
 
 def is_result(path: str | None) -> bool:
     """A table wenqing produced: a file of outputs/ or a result kept after it was shown."""
-    return bool(path) and (path.startswith(OUTPUTS) or path.startswith(HELD))  # type: ignore[union-attr]
+    return bool(path) and path.startswith((OUTPUTS, HELD, NAMED))  # type: ignore[union-attr]
 
 
 def outputs_named(text: str, outputs: list[str], sources: set[str]) -> list[str]:

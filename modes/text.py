@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from contextvars import ContextVar
 
 from modes.lazyre import lazy
 
@@ -23,14 +24,26 @@ def fold(text: str) -> str:
     return normalize(text).casefold()
 
 
+# The session's language: the one it has spoken so far (a line of no language, such as "3" or a formula, keeps it),
+# and the one /lang fixed (every line is answered in it). Set by the session around each turn.
+SESSION_LANG: ContextVar[str | None] = ContextVar("session_lang", default=None)
+FIXED_LANG: ContextVar[str | None] = ContextVar("fixed_lang", default=None)
+_FORMULA = re.compile(r"=?\b[A-Z][A-Z0-9.]*\([^()]*\)|\$?\b[A-Z]{1,3}\$?\d+\b(?::\$?[A-Z]{1,3}\$?\d+)?|\b[A-Z]{1,3}:[A-Z]{1,3}\b")
+
+
 def language(text: str) -> str:
-    """'en' when the user writes English (a few Chinese column names do not change that), else 'zh'."""
+    """'en' when the user writes English (a few Chinese column names do not change that), else 'zh'. A line with
+    no words of either (a number, a date, a spreadsheet formula or cell reference) is in the session's language."""
+    fixed = FIXED_LANG.get()
+    if fixed is not None:
+        return fixed
     t = re.sub(r"[\w\u4e00-\u9fff.-]+\.(xlsx|xlsm|xls|csv|ods|tsv|txt)", " ", text)
     t = re.sub(r"[\w\u4e00-\u9fff]*_[\w\u4e00-\u9fff]*", " ", t)
+    t = _FORMULA.sub(" ", t)
     cjk = len(CJK.findall(t))
     latin = len(re.findall(r"[A-Za-z]", t))
     if cjk == 0:
-        return "en" if latin else "zh"
+        return "en" if latin else SESSION_LANG.get() or "zh"
     if _ZH_GRAMMAR.search(t):
         return "zh"
     first = re.search(r"[A-Za-z\u4e00-\u9fff]", t)

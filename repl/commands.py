@@ -22,12 +22,32 @@ def system_open(path: Path) -> None:
     subprocess.Popen([opener, str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
 
+def console_pager(ctx: Context, draw: Callable[[], None]) -> None:
+    """Page what `draw` prints through the terminal's pager (rich's, over less or more); printed as it is when the
+    output is not a terminal."""
+    c = ctx.render.c
+    if not c.is_terminal:
+        draw()
+        return
+    less = os.environ.get("LESS")
+    os.environ["LESS"] = "-R" if less is None else (less if "R" in less else less + " -R")  # less shows the styles, not ESC[1m
+    try:
+        with c.pager(styles=True):
+            draw()
+    finally:
+        if less is None:
+            os.environ.pop("LESS", None)
+        else:
+            os.environ["LESS"] = less
+
+
 @dataclass
 class Context:
     session: Session
     render: Renderer
     running: bool = True
     opener: Callable[[Path], None] = field(default=system_open)
+    pager: Callable[[Context, Callable[[], None]], None] = field(default=console_pager)
 
 
 @dataclass(frozen=True)
@@ -35,14 +55,15 @@ class Command:
     name: str
     help: str
     func: Callable[[Context, str], None]
+    en: str = ""
 
 
 COMMANDS: dict[str, Command] = {}
 
 
-def command(name: str, help: str) -> Callable[[Callable[[Context, str], None]], Callable[[Context, str], None]]:
+def command(name: str, help: str, en: str) -> Callable[[Callable[[Context, str], None]], Callable[[Context, str], None]]:
     def deco(func: Callable[[Context, str], None]) -> Callable[[Context, str], None]:
-        COMMANDS[name] = Command(name, help, func)
+        COMMANDS[name] = Command(name, help, func, en)
         return func
 
     return deco
@@ -52,26 +73,30 @@ def dispatch(ctx: Context, line: str) -> None:
     name, _, arg = line.strip().partition(" ")
     cmd = COMMANDS.get(name)
     if cmd is None:
-        ctx.render.say(f"没有这个命令：{name}。输入 /help 查看全部命令。")
+        ctx.render.say(f"没有这个命令：{name}。输入 /help 查看全部命令。" if ctx.session.lang == "zh" else f"There is no command {name}. Type /help for the list.")
         return
     cmd.func(ctx, arg.strip())
 
 
-@command("/help", "显示帮助")
+@command("/help", "显示帮助", "show this help")
 def _help(ctx: Context, arg: str) -> None:
-    ctx.render.say("直接用中文或英文说要做什么，例如：“筛选 上海_poi.xlsx，地址不为空”“按城市汇总金额并导出”。")
+    zh = ctx.session.lang == "zh"
+    ctx.render.say("直接用中文或英文说要做什么，例如：“筛选 上海_poi.xlsx，地址不为空”“按城市汇总金额并导出”。" if zh else
+                   "Say what to do, in English or Chinese, for example: 'keep the rows of orders.xlsx where city is Paris', "
+                   "'total sales by region and export it'.")
     for c in COMMANDS.values():
-        ctx.render.say(f"  {c.name:<10} {c.help}")
+        ctx.render.say(f"  {c.name:<10} {c.help if zh or not c.en else c.en}")
 
 
-@command("/forget", "忘掉本次会话（当前文件、待确认的请求、澄清状态），保留输入历史")
+@command("/forget", "忘掉本次会话（当前文件、待确认的请求、澄清状态），保留输入历史", "forget this session (current file, pending request, questions); input history stays")
 def _forget(ctx: Context, arg: str) -> None:
     ctx.session.forget()
-    ctx.render.say("好的，已经忘掉当前文件和待确认的请求。")
+    ctx.render.say("好的，已经忘掉当前文件和待确认的请求。" if ctx.session.lang == "zh" else "Done: the current file and any pending request are forgotten.")
 
 
-@command("/files", "列出工作区文件（大小、工作表、行数）和 outputs/ 里的结果")
+@command("/files", "列出工作区文件（大小、工作表、行数）和 outputs/ 里的结果", "list the workspace's files (size, sheets, rows) and the results in outputs/")
 def _files(ctx: Context, arg: str) -> None:
+    zh = ctx.session.lang == "zh"
     ws = ctx.session.ws
     catalog = ctx.session.catalog()
     rows = []
@@ -82,18 +107,33 @@ def _files(ctx: Context, arg: str) -> None:
         except OSError:
             size = ""
         sheets = rowcount = ""
+        sep = "、" if zh else ", "
         if info is not None and info.error:
-            sheets = "无法读取：" + info.error
+            sheets = ("无法读取：" + info.error) if zh else "cannot be read: " + _error_en(ws.root / rel)
         elif info is not None and info.sheets:
-            sheets = "、".join(s.name for s in info.sheets if s.name)
-            rowcount = "、".join(_rows(s.rows) for s in info.sheets)
+            sheets = sep.join(s.name for s in info.sheets if s.name)
+            rowcount = sep.join(_rows(s.rows) for s in info.sheets)
         rows.append([rel, size, sheets, rowcount])
-    ctx.render.say(f"工作区文件（{len(rows)} 个）", "bold")
-    table, _ = fit_rows(["文件", "大小", "工作表", "行数"], rows, ctx.render.c.width)
+    ctx.render.say(f"工作区文件（{len(rows)} 个）" if zh else f"Workspace files ({len(rows)})", "bold")
+    table, _ = fit_rows(["文件", "大小", "工作表", "行数"] if zh else ["file", "size", "sheets", "rows"], rows, ctx.render.c.width)
     ctx.render.c.print(table)
     outputs = ws.output_files()
     if outputs:
-        ctx.render.say("outputs/ 里的结果：" + "、".join(o.removeprefix("outputs/") for o in outputs))
+        ctx.render.say(("outputs/ 里的结果：" if zh else "Results in outputs/: ") + ("、" if zh else ", ").join(o.removeprefix("outputs/") for o in outputs))
+
+
+def _error_en(path: Path) -> str:
+    """Why a file cannot be read, in English (the catalog keeps the Chinese reason): its first rows read again."""
+    from tools.errors import UserError
+    from tools.io import read_table
+
+    try:
+        read_table(path, nrows=5, sample=True)
+    except UserError as e:
+        return e.message("en")
+    except Exception as e:  # noqa: BLE001  (what the catalog met: said by its kind)
+        return f"reading it failed ({type(e).__name__})"
+    return "it could not be read when the workspace was scanned"
 
 
 def _size(n: float) -> str:
@@ -110,13 +150,14 @@ def _rows(n: int) -> str:
     return f"{n}+" if n >= SAMPLE_ROWS else str(n)
 
 
-@command("/trace", "显示最近一次（或指定 ID）运行的审计记录，包括这次请求的每一轮")
+@command("/trace", "显示最近一次（或指定 ID）运行的审计记录，包括这次请求的每一轮", "show the audit record of the last run (or of a given ID), every turn of its request included")
 def _trace(ctx: Context, arg: str) -> None:
     run = ctx.session.audit.run(arg or None)
+    zh = ctx.session.lang == "zh"
     if run is None:
-        ctx.render.say("没有找到运行记录。")
+        ctx.render.say("没有找到运行记录。" if zh else "No run was found.")
         return
-    ctx.render.trace(run)
+    ctx.render.trace(run, zh)
 
 
 HISTORY_SIZE = 10
@@ -124,59 +165,129 @@ HISTORY_SIZE = 10
 
 def requests(ctx: Context, limit: int = HISTORY_SIZE) -> list[HistoryItem]:
     """The executed requests of this workspace, newest first (what /history lists and /open N counts)."""
-    return [history_item(run) for run in ctx.session.history(limit)]
+    return [history_item(run, ctx.session.lang == "zh") for run in ctx.session.history(limit)]
 
 
-@command("/history", "列出最近的请求和结果（行数、写出的文件）")
+@command("/history", "列出最近的请求和结果（行数、写出的文件）", "list the latest requests and their results (rows, files written)")
 def _history(ctx: Context, arg: str) -> None:
-    ctx.render.history(requests(ctx))
+    ctx.render.history(requests(ctx), ctx.session.lang == "zh")
 
 
-@command("/open", "/open N：显示第 N 个结果（见 /history）的路径；/open N 打开：用系统程序打开")
+@command("/open", "/open N：显示第 N 个结果（见 /history）的路径；/open N 打开：用系统程序打开", "/open N: the path of result N (see /history); /open N open: open it with the system's program")
 def _open(ctx: Context, arg: str) -> None:
     parts = arg.split()
+    zh = ctx.session.lang == "zh"
     try:
         n = int(parts[0]) if parts else 1
     except ValueError:
-        ctx.render.say("用法：/open N（N 是 /history 里的编号），/open N 打开")
+        ctx.render.say("用法：/open N（N 是 /history 里的编号），/open N 打开" if zh else "Usage: /open N (N is a number in /history), /open N open")
         return
     items = requests(ctx)
     if not 1 <= n <= len(items):
-        ctx.render.say(f"没有第 {n} 个结果；/history 里有 {len(items)} 个。" if items else "还没有运行过的请求。")
+        ctx.render.say((f"没有第 {n} 个结果；/history 里有 {len(items)} 个。" if items else "还没有运行过的请求。") if zh else
+                       (f"There is no result {n}; /history has {len(items)}." if items else "No request has run yet."))
         return
     item = items[n - 1]
     if not item.files:
-        ctx.render.say(f"第 {n} 个请求（{item.request}）没有写出文件。")
+        ctx.render.say(f"第 {n} 个请求（{item.request}）没有写出文件。" if zh else f"Request {n} ({item.request}) wrote no file.")
         return
     launch = any(p.casefold() in ("打开", "open", "-o", "--open") for p in parts[1:])
     for rel in item.files:
         path = ctx.session.ws.root / rel
         if not path.is_file():
-            ctx.render.say(f"{path}（文件已不在了）")
+            ctx.render.say(f"{path}（文件已不在了）" if zh else f"{path} (the file is gone)")
             continue
         ctx.render.say(str(path))
         if launch:
             try:
                 ctx.opener(path)
             except FileNotFoundError:
-                ctx.render.say("这台机器上没有可用的系统打开程序（如 xdg-open），请按上面的路径手动打开。", "red")
+                ctx.render.say("这台机器上没有可用的系统打开程序（如 xdg-open），请按上面的路径手动打开。" if zh else
+                               "This machine has no program to open files (such as xdg-open); open it from the path above.", "red")
             except OSError as e:
-                ctx.render.say(f"没能用系统程序打开（{type(e).__name__}），请按上面的路径手动打开。", "red")
+                ctx.render.say(f"没能用系统程序打开（{type(e).__name__}），请按上面的路径手动打开。" if zh else
+                               f"The system's program could not open it ({type(e).__name__}); open it from the path above.", "red")
 
 
-@command("/undo", "删除上一次运行写出的文件（只删问清自己写的）")
+SHOW_PAGE = 1000  # rows one /show pages through; /show N FROM goes on from row FROM
+
+
+@command("/show", "/show [N|名字] [起始行]：分页查看第 N 个（或命名的）结果的全部行，q 退出", "/show [N|name] [from row]: page through every row of result N (or a named one); q quits the pager")
+def _show(ctx: Context, arg: str) -> None:
+    from tools.errors import UserError
+
+    zh = ctx.session.lang == "zh"
+    parts = arg.split()
+    start = 1
+    if len(parts) >= 2 and parts[-1].isdigit():
+        start = max(1, int(parts.pop()))
+    try:
+        path, df = ctx.session.result_table(parts[0] if parts else "")
+    except UserError as e:
+        ctx.render.say(e.message(ctx.session.lang))
+        return
+    rows, cols = len(df), len(df.columns)
+    if start > max(rows, 1):
+        ctx.render.say(f"这个结果只有 {rows} 行。" if zh else f"That result has only {rows} rows.")
+        return
+    page = df.iloc[start - 1 : start - 1 + SHOW_PAGE]
+    end = start - 1 + len(page)
+    label = ctx.session.file_label(path)
+    title = (f"{label}：共 {rows} 行 × {cols} 列，第 {start}–{end} 行" if zh else f"{label}: {rows} rows × {cols} columns, rows {start}–{end}")
+
+    def draw() -> None:
+        from repl.render import fit_table
+
+        ctx.render.say(title, "bold")
+        table, hidden = fit_table(page, len(page), ctx.render.c.width)
+        ctx.render.c.print(table)
+        if hidden:
+            ctx.render.say((f"还有 {len(hidden)} 列放不下：" + "、".join(hidden)) if zh else f"{len(hidden)} more columns do not fit: " + ", ".join(hidden), "dim")
+        if end < rows:
+            which = parts[0] if parts else "1"
+            ctx.render.say(f"还有 {rows - end} 行：/show {which} {end + 1}" if zh else f"{rows - end} more rows: /show {which} {end + 1}", "dim")
+
+    ctx.pager(ctx, draw)
+
+
+@command("/name", "/name N 名字：给第 N 个结果起名，之后请求里说这个名字就用这个结果", "/name N name: name result N; a request that says the name works on that result")
+def _name(ctx: Context, arg: str) -> None:
+    from tools.errors import UserError
+
+    zh = ctx.session.lang == "zh"
+    parts = arg.split(maxsplit=1)
+    if parts and not parts[0].isdigit():
+        parts = ["1", arg.strip()]
+    if len(parts) != 2:
+        named = ctx.session.named_results()
+        if named:
+            ctx.render.say(("已命名的结果：" + "、".join(sorted(named))) if zh else "Named results: " + ", ".join(sorted(named)))
+        ctx.render.say("用法：/name N 名字（N 是 /history 里的编号，省略时是最近的结果）" if zh else "Usage: /name N name (N as /history numbers it; the latest when left out)")
+        return
+    try:
+        ctx.session.name_result(parts[0], parts[1])
+    except UserError as e:
+        ctx.render.say(e.message(ctx.session.lang))
+        return
+    ctx.render.say(f"已把第 {parts[0]} 个结果命名为“{parts[1]}”。之后说“{parts[1]}里……”就用这个结果，/show {parts[1]} 查看。" if zh
+                   else f"Result {parts[0]} is now named '{parts[1]}'. Say '{parts[1]}' in a request to work on it; /show {parts[1]} to look at it.")
+
+
+@command("/undo", "删除上一次运行写出的文件（只删问清自己写的）", "remove the files the last run wrote (only files wenqing wrote)")
 def _undo(ctx: Context, arg: str) -> None:
     removed = ctx.session.undo()
     kept = ctx.session.undo_kept
+    zh = ctx.session.lang == "zh"
     if removed:
-        ctx.render.say("已删除：" + "、".join(removed))
+        ctx.render.say(("已删除：" + "、".join(removed)) if zh else "Removed: " + ", ".join(removed))
     if kept:
-        ctx.render.say("这些文件在写出后被改动或换成了别的文件，没有删除：" + "、".join(kept), "yellow")
+        ctx.render.say(("这些文件在写出后被改动或换成了别的文件，没有删除：" + "、".join(kept)) if zh else
+                       "Changed or replaced since they were written, so not removed: " + ", ".join(kept), "yellow")
     if not removed and not kept:
-        ctx.render.say("上一次运行没有写出文件，没有可撤销的。")
+        ctx.render.say("上一次运行没有写出文件，没有可撤销的。" if zh else "The last run wrote no file; there is nothing to undo.")
 
 
-@command("/recipe", "数据配方：/recipe save 名称 | /recipe list | /recipe run 名称 文件")
+@command("/recipe", "数据配方：/recipe save 名称 | /recipe list | /recipe run 名称 文件", "recipes: /recipe save NAME | /recipe list | /recipe run NAME FILE")
 def _recipe(ctx: Context, arg: str) -> None:
     from engine import recipes
     from tools.errors import UserError
@@ -210,7 +321,7 @@ def _recipe(ctx: Context, arg: str) -> None:
         ctx.render.say(e.zh)
 
 
-@command("/model", "显示正在使用的理解方式（规则或模型）和本次会话的模型调用")
+@command("/model", "显示正在使用的理解方式（规则或模型）和本次会话的模型调用", "show how requests are understood (rules, or rules and a model) and this session's model calls")
 def _model(ctx: Context, arg: str) -> None:
     a = ctx.session.assistant
     if a is None:
@@ -223,6 +334,18 @@ def _model(ctx: Context, arg: str) -> None:
     ctx.render.say(f"本次会话调用模型 {len(log)} 次（成功 {ok} 次），共 {tokens} token。")
 
 
-@command("/exit", "退出")
+@command("/lang", "/lang zh|en：固定会话语言（默认跟随您的用语）", "/lang zh|en: fix the session's language (by default it follows yours)")
+def _lang(ctx: Context, arg: str) -> None:
+    want = {"zh": "zh", "中文": "zh", "cn": "zh", "en": "en", "english": "en", "英文": "en"}.get(arg.strip().casefold())
+    if want is None:
+        s = ctx.session
+        now = ("中文" if s.lang == "zh" else "English") + ("（已固定）" if s.lang_fixed and s.lang == "zh" else " (fixed)" if s.lang_fixed else "")
+        ctx.render.say(f"现在的语言：{now}。用法：/lang zh 或 /lang en" if s.lang == "zh" else f"Language now: {now}. Usage: /lang zh or /lang en")
+        return
+    ctx.session.lang = ctx.session.lang_fixed = want
+    ctx.render.say("好的，之后都用中文回答。" if want == "zh" else "OK, every answer is in English from now on.")
+
+
+@command("/exit", "退出", "quit")
 def _exit(ctx: Context, arg: str) -> None:
     ctx.running = False

@@ -86,6 +86,7 @@ def turn_with_progress(console: Console, session: Any, line: str) -> Any:
     cancel = getattr(session, "cancel", None)
     if cancel is not None:
         cancel.clear()
+    en = _english(session, line)
     pool = ThreadPoolExecutor(max_workers=1)
     fut = pool.submit(session.turn, line)
     asked = False
@@ -95,21 +96,21 @@ def turn_with_progress(console: Console, session: Any, line: str) -> Any:
         while not fut.done():
             try:
                 if progress is None and time.perf_counter() - started >= SHOW_PROGRESS_AFTER:
-                    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} 步"),
-                               TimeElapsedColumn())
+                    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                               TextColumn("{task.completed}/{task.total} " + ("steps" if en else "步")), TimeElapsedColumn())
                     progress = Progress(*columns, console=console, transient=True)
                     progress.start()
-                    task = progress.add_task("处理中……", total=None)
+                    task = progress.add_task("Working…" if en else "处理中……", total=None)
                 if progress is not None:
                     n = state["n"] or None
-                    label = "正在取消……" if asked else str(state["label"] or "读取中……")
+                    label = ("Cancelling…" if en else "正在取消……") if asked else str(state["label"] or ("Reading…" if en else "读取中……"))
                     progress.update(task, total=n, completed=max(0, int(state["i"]) - 1), description=label)
                 wait([fut], timeout=0.1)
             except KeyboardInterrupt:
                 if not asked and hasattr(session, "interrupt"):
                     session.interrupt()
                     asked = True
-                    console.print("正在取消：当前这一步结束后停下，不留下写了一半的文件。" if not _english(line) else
+                    console.print("正在取消：当前这一步结束后停下，不留下写了一半的文件。" if not en else
                                   "Cancelling: stopping after the current step; nothing half-written is kept.", style="yellow")
     finally:
         if progress is not None:
@@ -118,10 +119,14 @@ def turn_with_progress(console: Console, session: Any, line: str) -> Any:
     return fut.result()
 
 
-def _english(line: str) -> bool:
-    from modes.text import language
+def _english(session: Any, line: str) -> bool:
+    from modes.text import SESSION_LANG, language
 
-    return language(line) == "en"
+    token = SESSION_LANG.set(getattr(session, "lang", None))
+    try:
+        return bool(getattr(session, "lang_fixed", None) == "en" or language(line) == "en")
+    finally:
+        SESSION_LANG.reset(token)
 
 
 def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: Console | None = None, model: Any = None,
@@ -160,8 +165,12 @@ def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: C
             tr = turn_with_progress(console, session, line)
             render.turn(tr)
         except UserError as e:
-            render.say(e.zh, "red")
+            render.say(e.message(session.lang), "red")
         except Exception as e:  # a bug: say so, keep the session, keep the details
             where = log_error(ws, e)
-            render.say(f"出错了（内部错误 {type(e).__name__}），这一步没有完成，会话继续。{where}", "red")
-    console.print("再见！")
+            if session.lang == "en":
+                render.say(f"Something went wrong (internal error {type(e).__name__}); this step did not finish and the session goes on."
+                           + (" Details are in .wenqing/errors.log." if where else ""), "red")
+            else:
+                render.say(f"出错了（内部错误 {type(e).__name__}），这一步没有完成，会话继续。{where}", "red")
+    console.print("再见！" if session.lang == "zh" else "Bye!")

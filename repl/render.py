@@ -137,43 +137,49 @@ class Renderer:
         t.add_column("类型" if zh else "type")
         t.add_column("空值" if zh else "blanks", justify="right")
         for c in prof.get("column_info", []):
-            t.add_row(T(c["name"]), T(c["type"]), str(c["blanks"]))
+            t.add_row(T(c["name"]), T(c["type"] if zh else TYPE_EN.get(c["type"], c["type"])), str(c["blanks"]))
         self.c.print(t)
 
-    def trace(self, run: dict[str, Any]) -> None:
-        """The audit record of a run: every turn of its request, then the run's events."""
+    def trace(self, run: dict[str, Any], zh: bool = True) -> None:
+        """The audit record of a run: every turn of its request, then the run's events (in the session's language:
+        in English, the checks are named in English and wenqing's own Chinese notes are left out of the summaries)."""
         turns = [*run.get("chain", []), {"turn": run["turn"], "utterance": run["utterance"], **_decided(run.get("decision"))}]
         if len(turns) > 1:
-            t = Table(title="这次请求的每一轮", header_style="bold")
-            for h in ("轮", "输入", "闸门", "下一步", "缺少"):
+            t = Table(title="这次请求的每一轮" if zh else "Every turn of this request", header_style="bold")
+            for h in ("轮", "输入", "闸门", "下一步", "缺少") if zh else ("turn", "input", "gate", "next", "missing"):
                 t.add_column(h, overflow="fold")
             for c in turns:
-                t.add_row(str(c["turn"]), T(c["utterance"]), c.get("gate") or "", c.get("next") or "", T("、".join(c.get("missing") or [])))
+                t.add_row(str(c["turn"]), T(c["utterance"]), c.get("gate") or "", c.get("next") or "", T(("、" if zh else ", ").join(c.get("missing") or [])))
             self.c.print(t)
-        self.say(f"运行 {run['trace_id']} · 第 {run['turn']} 轮 · 状态 {run['status']}", "bold")
-        self.say(f"输入：{run['utterance']}")
+        self.say(f"运行 {run['trace_id']} · 第 {run['turn']} 轮 · 状态 {run['status']}" if zh else
+                 f"Run {run['trace_id']} · turn {run['turn']} · status {run['status']}", "bold")
+        self.say(f"输入：{run['utterance']}" if zh else f"Input: {run['utterance']}")
         if run.get("fallback_reason"):
-            self.say(f"fallback_reason：{run['fallback_reason']}")
+            self.say(f"fallback_reason：{run['fallback_reason']}" if zh else f"fallback_reason: {run['fallback_reason']}")
         t = Table(header_style="bold")
-        for h in ("#", "节点", "状态转换", "约束", "已检查", "fallback", "模型", "输出摘要", "ms"):
+        for h in ("#", "节点", "状态转换", "约束", "已检查", "fallback", "模型", "输出摘要", "ms") if zh else \
+                ("#", "node", "transition", "constraint", "checked", "fallback", "model", "outputs", "ms"):
             t.add_column(h, overflow="fold")
         for e in run.get("events", []):
-            t.add_row(str(e["seq"]), T(e["node"]), T(e["state_transition"]), T(e["constraint"] or ""), "✓" if e["constraint_evaluated"] else "",
-                      T(e["fallback_reason"] or ""), "是" if e["model_called"] else "否", T(_brief(e.get("outputs"))), f"{e['duration_ms']:.1f}")
+            model = ("是" if e["model_called"] else "否") if zh else ("yes" if e["model_called"] else "no")
+            t.add_row(str(e["seq"]), T(e["node"]), T(e["state_transition"]), T((e["constraint"] or "") if zh else _constraint_en(e)),
+                      "✓" if e["constraint_evaluated"] else "", T(e["fallback_reason"] or ""), model, T(_brief(e.get("outputs"), zh)),
+                      f"{e['duration_ms']:.1f}")
         self.c.print(t)
         if run.get("answer"):
-            self.say(f"回答：{run['answer']}")
+            self.say(f"回答：{run['answer']}" if zh else f"Answer: {run['answer']}")
 
-    def history(self, items: list[HistoryItem]) -> None:
+    def history(self, items: list[HistoryItem], zh: bool = True) -> None:
         """Requests, newest first, each with its result; # is the number /open takes."""
         if not items:
-            self.say("还没有运行过的请求。")
+            self.say("还没有运行过的请求。" if zh else "No request has run yet.")
             return
         compact = self.c.width < COMPACT_BELOW
-        t = Table(title="最近的请求", header_style="bold", box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD, show_edge=not compact)
+        t = Table(title="最近的请求" if zh else "Latest requests", header_style="bold", box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD,
+                  show_edge=not compact)
         t.add_column("#", justify="right", no_wrap=True)
-        t.add_column("请求", overflow="fold")
-        t.add_column("结果", overflow="fold")
+        t.add_column("请求" if zh else "request", overflow="fold")
+        t.add_column("结果" if zh else "result", overflow="fold")
         t.add_column("ID", no_wrap=True)
         for i, h in enumerate(items, 1):
             t.add_row(str(i), T(h.request), T(h.outcome), h.trace_id[:8])
@@ -193,7 +199,7 @@ class HistoryItem:
 CONFIRM_ONLY = frozenset(CONFIRM_WORDS)
 
 
-def history_item(run: dict[str, Any]) -> HistoryItem:
+def history_item(run: dict[str, Any], zh: bool = True) -> HistoryItem:
     """A run from the audit as a request and its result (rows in → out, files written)."""
     words = [c["utterance"] for c in run.get("chain", []) if c.get("next") != "ask_intent"] + [run["utterance"]]
     asked = [w for w in words if w.strip().casefold().rstrip("。.!！") not in CONFIRM_ONLY]
@@ -210,15 +216,19 @@ def history_item(run: dict[str, Any]) -> HistoryItem:
         if "rows_out" in out:
             rows_out = out["rows_out"]
     parts = []
-    if rows_in is not None:
+    if rows_in is not None and zh:
         parts.append(f"{rows_in} 行 → {rows_out} 行" if rows_out is not None else f"{rows_in} 行")
-    parts += [f"已保存 {f}" for f in files]
+    elif rows_in is not None:
+        parts.append(f"{rows_in} → {rows_out} rows" if rows_out is not None else f"{rows_in} rows")
+    parts += [f"已保存 {f}" if zh else f"saved {f}" for f in files]
     status = run.get("status") or ""
     if not files and run.get("answer") and status == "answered":
         parts.append(clip(safe(run["answer"], one_line=True), 60))
+    said = STATUS_ZH.get(status, status) if zh else status.replace("_", " ")
     if status != "answered":
-        parts.append(STATUS_ZH.get(status, status) + (f"（{run['fallback_reason']}）" if run.get("fallback_reason") else ""))
-    return HistoryItem(run["trace_id"], request, "；".join(parts) or STATUS_ZH.get(status, status), files)
+        reason = run.get("fallback_reason")
+        parts.append(said + ((f"（{reason}）" if zh else f" ({reason})") if reason else ""))
+    return HistoryItem(run["trace_id"], request, ("；" if zh else "; ").join(parts) or said, files)
 
 
 # the reason a run stopped, in words (the code itself stays in the audit record and the events)
@@ -235,6 +245,7 @@ REASON_WORDS = {
     "formulas_uncached": ("公式没有缓存的结果", "the formulas have no cached values"),
 }
 
+TYPE_EN = {"布尔": "boolean", "整数": "integer", "小数": "decimal", "日期": "date", "文本": "text"}  # a profile's column types
 STATUS_ZH = {"answered": "完成", "insufficient_context": "证据不足", "escalated": "已停止", "failed": "失败",
              "cancelled": "已取消", "waiting": "等待确认", "running": "未完成"}
 
@@ -262,15 +273,51 @@ BRIEF_KEYS = ("gate", "next", "rule", "missing", "mode_reason", "rows", "rows_in
               "tokens_in", "tokens_out", "error", "tokens_used", "attempts", "unsupported")
 
 
-def _brief(raw: Any) -> str:
-    """A one-line summary of an event's outputs."""
+CJK_CHAR = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+
+
+# the checks the audit names, in English (the record itself keeps the Chinese text it was written with)
+CONSTRAINTS_EN = {
+    "澄清闸门：理解是否足以行动": "clarification gate: is the understanding enough to act",
+    "按顺序匹配模式表": "modes tried in order",
+    "下一步需要的列都存在": "the columns the next step needs exist",
+    "工具对这些数据可用": "the tool fits this data",
+    "工具执行成功": "the tool ran",
+    "文本写的数字、日期按值读取，读不出的行要说明": "numbers and dates written as text are read as values; cells that do not read are said",
+    "模型输出按 schema 和工作区校验": "model output checked against the schema and the workspace",
+    "每列的类型对整个文件成立": "each column's type holds over the whole file",
+    "没有引入空值或改变列类型": "no blanks introduced, no column type changed",
+    "答案里的每个数字都能在工具结果中找到": "every figure in the answer is in the tools' results",
+    "证据足以回答": "the evidence answers the request",
+}
+
+
+def _constraint_en(e: dict[str, Any]) -> str:
+    c = str(e.get("constraint") or "")
+    if c in CONSTRAINTS_EN:
+        return CONSTRAINTS_EN[c]
+    if not CJK_CHAR.search(c):
+        return c
+    try:
+        tool = (json.loads(e["inputs"]) if isinstance(e.get("inputs"), str) else e.get("inputs") or {}).get("tool")
+    except (ValueError, AttributeError):
+        tool = None
+    if c.startswith("doneWhen") or tool:
+        return f"doneWhen: {tool} done" if tool else "doneWhen: step done"
+    if "token" in c:
+        return "model budget per request"
+    return "checked"
+
+
+def _brief(raw: Any, zh: bool = True) -> str:
+    """A one-line summary of an event's outputs (in English, wenqing's Chinese notes are left out)."""
     try:
         data = json.loads(raw) if isinstance(raw, str) else (raw or {})
     except ValueError:
         return str(raw)[:60]
     if not isinstance(data, dict):
         return str(data)[:60]
-    parts = [f"{k}={data[k]}" for k in BRIEF_KEYS if k in data and data[k] not in (None, [], "")]
+    parts = [f"{k}={data[k]}" for k in BRIEF_KEYS if k in data and data[k] not in (None, [], "") and (zh or not CJK_CHAR.search(str(data[k])))]
     return ", ".join(parts)[:90]
 
 

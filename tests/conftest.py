@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,34 @@ from modes.gate import decide
 from tools.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# what only a program would write: a missing value's repr, a failure code, a traceback, an internal check's wording
+LEAK = re.compile(r"(?<![A-Za-z_])(?:nan|NaN|None|NaT|<NA>)(?![A-Za-z_])|\[失败|Traceback|内部检查|bad_argument\]")
+
+
+def said_in(tr) -> list[str]:
+    """Every text a turn shows the user: the reply, the notices, the answer and its notes."""
+    texts = [tr.decision.reply or "", *tr.notices]
+    if tr.run is not None:
+        texts += [tr.run.answer or "", *tr.run.notes, *tr.run.data_notes]
+    return [t for t in texts if t]
+
+
+@pytest.fixture(autouse=True)
+def _no_internal_text_reaches_the_user(monkeypatch):
+    """Every turn of every test: no text a user sees carries nan, None, [失败 … unless the user's own words did."""
+    real = Session.turn
+    leaks: list[tuple[str, str]] = []
+
+    def turn(self, utterance):
+        tr = real(self, utterance)
+        if not LEAK.search(utterance):
+            leaks.extend((utterance, t) for t in said_in(tr) if LEAK.search(t))
+        return tr
+
+    monkeypatch.setattr(Session, "turn", turn)
+    yield
+    assert not leaks, leaks[:5]
 EXAMPLES = ROOT / "examples"
 DATA = [p for p in EXAMPLES.iterdir() if p.suffix in (".xlsx", ".csv")]
 
@@ -75,7 +104,7 @@ def confirmed_reading(ws: Workspace, text: str, *said: str):
     assert first.run is None, "a column read by meaning is never used silently"
     for m in said:
         assert m in reply, reply
-    assert "继续" in reply
+    assert "继续" in reply or "'go'" in reply  # the confirmation word, in the request's language
     tr = s.turn("继续")
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     return tr
@@ -87,3 +116,23 @@ def written_table(ws: Workspace, tr):
 
     assert tr.run.files, tr.run.answer
     return pd.read_csv(ws.root / tr.run.files[0]["path"])
+
+
+def header(tr, name: str) -> str:
+    """A header wenqing writes (行数, 金额_合计), as a run in the request's language names it (rows, 金额_sum)."""
+    from tools.localise import header_en
+
+    return header_en(name) if tr.decision.lang == "en" else name
+
+
+def say(ctx, buf, line: str) -> str:
+    """What the REPL prints for one line: a slash command, or a request and its rendered turn."""
+    from repl.commands import dispatch
+
+    start = buf.tell()
+    if line.startswith("/"):
+        dispatch(ctx, line)
+    else:
+        ctx.session.last_tr = ctx.session.turn(line)
+        ctx.render.turn(ctx.session.last_tr)
+    return buf.getvalue()[start:]

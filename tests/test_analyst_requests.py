@@ -118,7 +118,7 @@ def chart_sheet(root: Path, tr: TurnResult):  # type: ignore[no-untyped-def]
     from openpyxl import load_workbook
 
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
-    return load_workbook(root / tr.run.files[0]["path"])["数据"]
+    return load_workbook(root / tr.run.files[0]["path"]).worksheets[0]
 
 
 def _numbers(s: pd.Series) -> pd.Series:

@@ -38,7 +38,7 @@ def root(tmp_path: Path) -> Path:
 def sheet_of(root: Path, tr: TurnResult) -> Any:
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     path = next(f["path"] for f in tr.run.files if f["path"].endswith(".xlsx"))
-    return load_workbook(root / path)["数据"]
+    return load_workbook(root / path).worksheets[0]
 
 
 def pairs(sh: Any) -> dict[Any, Any]:
@@ -237,7 +237,7 @@ def test_two_kinds_named_are_both_drawn_from_the_same_figures(root, text):
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     kinds = {}
     for f in tr.run.files:
-        sh = load_workbook(root / f["path"])["数据"]
+        sh = load_workbook(root / f["path"]).worksheets[0]
         kinds[type(sh._charts[0]).__name__] = pairs(sh)
     expect = VISITS.groupby("城市")["费用"].sum()
     assert set(kinds) == {"BarChart", "PieChart"}

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import header
 from test_analyst_requests import talk
 from test_analyst_requests import written as table
 
@@ -112,5 +113,5 @@ def test_a_period_word_after_a_date_column_buckets_the_date(root, text, unit):
     want = pd.to_datetime(df.hire_date).dt.to_period(unit).value_counts()
     tr = talk(root, text)
     assert tr.run is not None and tr.run.status == "answered", (tr.decision.next, tr.decision.reply)
-    counts = sorted(int(v) for v in tr.run.table["行数"] if v > 0)
+    counts = sorted(int(v) for v in tr.run.table[header(tr, "行数")] if v > 0)
     assert counts == sorted(int(v) for v in want.values)

@@ -71,7 +71,31 @@ def test_leading_zeros_stay_text_and_ragged_lines_are_counted(tmp_path):
     p.write_text("编号,名称\n00123,甲\n00456,乙\n007,丙,多余\n", encoding="utf-8")
     t = read_table(p)
     assert t.df["编号"].tolist()[:2] == ["00123", "00456"]
-    assert any("格式不齐" in n for n in t.notes)
+    assert (t.skipped, t.skipped_lines) == (1, [4])
+
+
+def test_a_quote_that_never_closes_is_an_error_with_its_line_never_a_short_table(tmp_path):
+    rows = "".join(f"c{i},{i}\n" for i in range(40))
+    (tmp_path / "broken.csv").write_text("city,amount\nLyon,5\n" + 'Nice,"Paris,10\n' + rows, encoding="utf-8")
+    with pytest.raises(ParseFailed) as e:
+        read_table(tmp_path / "broken.csv")
+    assert "第 3 行" in e.value.zh and "line 3" in e.value.en
+    s = Session(Workspace.at(tmp_path))
+    for request in ("筛选 broken.csv amount大于1", "按city汇总broken.csv的amount"):
+        tr = s.turn(request)
+        assert (tr.run.status, tr.run.fallback_reason) == ("insufficient_context", "parse_failed"), request
+        assert any("第 3 行" in n and "引号" in n for n in tr.run.notes)
+    assert not (tmp_path / "outputs").exists() or not any((tmp_path / "outputs").iterdir())
+
+
+def test_rows_left_out_by_the_reader_are_said_in_every_answer_that_read_them(tmp_path):
+    (tmp_path / "ragged.csv").write_text("city,amount\nLyon,5\nRome,3,9\nOslo,4\nBern,7,1,2\nNice,2\n", encoding="utf-8")
+    s = Session(Workspace.at(tmp_path))
+    tr = s.turn("筛选 ragged.csv amount大于1")
+    assert tr.run.status == "answered" and tr.run.steps[1].facts["rows_in"] == 3
+    assert any("跳过了 2 行" in n and "第 3、5 行" in n for n in tr.run.notes)
+    tr = s.turn("filter ragged.csv where amount > 3")
+    assert any("skipped 2 rows" in n and "lines 3, 5" in n for n in tr.run.notes)
 
 
 def test_title_row_above_header(tmp_path):

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import header
 from test_letter_case import talk as confirmed
 
 from engine.session import Session, TurnResult
@@ -224,8 +225,9 @@ YEAR_COLUMNS = [
 def test_a_range_of_year_named_columns(ws, utterance, first, last, column, agg):
     df = pd.read_csv(ws / "output.csv").set_index("省份")
     want = df[[f"{y}年" for y in range(first, last + 1)]].agg(agg, axis=1)
-    got = table(ws, run(ws, [utterance]))
-    assert dict(zip(got["省份"], got[column], strict=True)) == pytest.approx(want.to_dict(), abs=1e-3)
+    tr = run(ws, [utterance])
+    got = table(ws, tr)
+    assert dict(zip(got["省份"], got[header(tr, column)], strict=True)) == pytest.approx(want.to_dict(), abs=1e-3)
 
 
 # ---------------------------------------------------------------- 6. words of the data are data, never chat

@@ -16,7 +16,7 @@ from tools.ops import _need_columns, _plain, _sample
 from tools.registry import ToolResult, tool
 from tools.values import as_numbers
 from tools.workspace import Workspace
-from tools.write import INFO_SHEET, About, about_rows, inert, publish
+from tools.write import INFO_SHEET, INFO_SHEET_EN, About, about_rows, inert, publish
 
 KINDS = {"bar": "柱状图", "line": "折线图", "pie": "饼图", "scatter": "散点图", "heatmap": "热力图（色阶表）"}
 MARK_COLOUR = "C0504D"  # the bars of the largest values, when the request asks to mark them
@@ -120,10 +120,13 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
     y, data = _checked(table, kind, x, y)
     if mark_top and kind not in ("bar", "pie"):
         raise ToolArgError("只有柱状图和饼图能标出最大的几项。", "Only bar and pie charts can mark the largest values.")
+    lang = about.lang if about is not None else "zh"
+    if lang == "en":
+        title = title or (f"{x} and {y[0]}" if kind == "scatter" else f"{', '.join(y)} by {x}")
     title = title or (f"{x} 与 {y[0]}" if kind == "scatter" else f"{'、'.join(y)}（按 {x}）")
     wb = Workbook()
     sh = wb.active
-    sh.title = "数据"
+    sh.title = "Data" if lang == "en" else "数据"
     sh.append([str(x)] + [str(c) for c in y])
     for row in data.itertuples(index=False, name=None):
         label = row[0].to_pydatetime() if isinstance(row[0], pd.Timestamp) else row[0]
@@ -139,7 +142,7 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
         chart.width, chart.height = 18, 10
         sh.add_chart(chart, f"{get_column_letter(len(y) + 3)}2")
     if about is not None:  # the 说明 sheet every result workbook carries: what was asked, from which file, by which steps
-        info = wb.create_sheet(INFO_SHEET)
+        info = wb.create_sheet(INFO_SHEET_EN if lang == "en" else INFO_SHEET)
         info.append(["项目" if about.lang != "en" else "Item", "内容" if about.lang != "en" else "Details"])
         for k, v in about_rows(about, [(str(sh.title), data)], {"protected": 0, "cleaned": 0, "truncated": 0}):
             info.append([k, inert(v)[0]])
@@ -152,8 +155,8 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
 
     target = publish(ws, stem, "xlsx", fill)
     rel = ws.rel(target)
-    lines = preview(data[x].tolist(), data[y[0]].tolist()) if kind not in ("scatter", "heatmap") else []
+    lines = preview(data[x].tolist(), data[y[0]].tolist(), lang) if kind not in ("scatter", "heatmap") else []
     facts = {"path": rel, "rows": n, "kind": kind, "kind_zh": KINDS[kind], "title": title, "x": x, "y": y, "columns": [x] + y,
-             "data_range": f"数据!$B$2:${get_column_letter(1 + len(y))}${n + 1}", "preview": lines,
+             "data_range": f"{sh.title}!$B$2:${get_column_letter(1 + len(y))}${n + 1}", "preview": lines,
              "marked": [_plain(data[x].iloc[i]) for i in marked]}
     return ToolResult(data, facts, {"sample": _sample(data, 20), "preview": lines}, [rel])

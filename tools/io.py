@@ -6,7 +6,7 @@ import csv
 import io
 import re
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +34,8 @@ class LoadedTable:
     encoding: str | None = None
     delimiter: str | None = None
     notes: list[str] = field(default_factory=list)
+    skipped: int = 0  # rows with more fields than the header, left out (said in every answer that reads the table)
+    skipped_lines: list[int] = field(default_factory=list)  # where they start in the file, when known
 
     @property
     def uncached_formulas(self) -> int:
@@ -58,13 +60,16 @@ class TableCache:
         hit = self.entries.get(key)
         if hit and hit[0] == stamp:
             self.hits += 1
-            t = hit[1]
-            return LoadedTable(t.df.copy(), t.path, t.sheet, t.encoding, t.delimiter, list(t.notes))
+            return _copy(hit[1])
         t = read_table(path, sheet, header_row=header_row)
         if len(self.entries) >= self.limit:
             self.entries.pop(next(iter(self.entries)))
         self.entries[key] = (stamp, t)
-        return LoadedTable(t.df.copy(), t.path, t.sheet, t.encoding, t.delimiter, list(t.notes))
+        return _copy(t)
+
+
+def _copy(t: LoadedTable) -> LoadedTable:
+    return replace(t, df=t.df.copy(), notes=list(t.notes), skipped_lines=list(t.skipped_lines))
 
 
 def load(path: Path, sheet: str | None, cache: TableCache | None, header_row: int | None = None) -> LoadedTable:
@@ -311,7 +316,10 @@ def _read_csv(path: Path, nrows: int | None, sample: bool = False) -> LoadedTabl
                                   "encoding": enc}
         try:  # the fast C parser first; ragged rows send us to the counting parser below
             return pd.read_csv(source, on_bad_lines="error", engine="c", **common)
-        except pd.errors.ParserError:
+        except pd.errors.ParserError as e:
+            if "EOF inside string" in str(e) and not isinstance(source, io.BytesIO):
+                # the python parser would end the table at that quote without a word: the rest of the file is lost
+                raise _unclosed_quote(path, enc, shape.delimiter, str(e)) from e
             bad.clear()
             if isinstance(source, io.BytesIO):
                 source.seek(0)
@@ -330,8 +338,62 @@ def _read_csv(path: Path, nrows: int | None, sample: bool = False) -> LoadedTabl
         raise _unknown_encoding(path) from e
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error) as e:
         raise _fail(path.name, "CSV 格式无法解析。", "the CSV cannot be parsed.") from e
-    notes = [f"跳过了 {len(bad)} 行格式不齐的行"] if bad else []
-    return LoadedTable(df, path.name, None, enc, shape.delimiter, notes)
+    lines: list[int] = []
+    if bad and not isinstance(source, io.BytesIO):
+        scan = _scan_records(path, enc, shape.delimiter, len(df.columns), nrows)
+        if scan.unclosed is not None:  # a quote that never closes after a ragged row: the table would end there
+            raise _unclosed_error(path, scan.unclosed)
+        lines = scan.long if len(scan.long) == len(bad) else []
+    return LoadedTable(df, path.name, None, enc, shape.delimiter, [], len(bad), lines)
+
+
+@dataclass
+class _Scan:
+    long: list[int]  # first lines of records with more fields than the header
+    unclosed: int | None  # first line of a record whose quote never closes
+
+
+def _scan_records(path: Path, enc: str, delim: str, fields: int, nrows: int | None = None) -> _Scan:
+    """Walk the file's records as the csv module reads them, to say where the rows a parser left out start."""
+    long: list[int] = []
+    line, records = 0, 0
+    with path.open(encoding=enc, errors="replace", newline="") as f:
+        reader = csv.reader(f, delimiter=delim, strict=True)
+        try:
+            next(reader, None)  # the header
+            line = reader.line_num
+            for rec in reader:
+                if rec:
+                    records += 1
+                    if len(rec) > fields:
+                        long.append(line + 1)
+                line = reader.line_num
+                if nrows is not None and records >= nrows + len(long):
+                    break
+        except csv.Error as e:
+            if "unexpected end of data" in str(e) or "field larger" in str(e):
+                return _Scan(long, line + 1)
+            return _Scan([], None)  # quoting the csv module reads otherwise than pandas: no line numbers
+    return _Scan(long, None)
+
+
+def _unclosed_quote(path: Path, enc: str, delim: str, message: str) -> ParseFailed:
+    scan = _scan_records(path, enc, delim, 1 << 30)
+    if scan.unclosed is None:  # pandas counts records from 0 after the header
+        m = re.search(r"starting at row (\d+)", message)
+        return _unclosed_error(path, int(m.group(1)) + 2 if m else None)
+    return _unclosed_error(path, scan.unclosed)
+
+
+def _unclosed_error(path: Path, line: int | None) -> ParseFailed:
+    at_zh, at_en = (f"第 {line} 行", f"line {line}") if line else ("某一行", "a line")
+    return _fail(
+        path.name,
+        f"{at_zh}有一个没有闭合的引号（\"），从那里到文件末尾都会被读成一个单元格，所以没有读取这个文件，以免少算后面的行。"
+        "请在该行补上或删去这个引号后再试。",
+        f"{at_en} has a quote (\") that never closes: everything from there to the end of the file would read as one cell, "
+        "so the file was not read (rather than silently losing the rows after it). Close or remove that quote and retry.",
+    )
 
 
 # what pandas.read_csv reads as missing by default (pandas._libs.parsers.STR_NA_VALUES)

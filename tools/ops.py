@@ -115,6 +115,8 @@ def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: in
         "uncached_formulas": t.uncached_formulas,
         "delimiter": t.delimiter,
         "notes": t.notes + written_as_text(df),
+        "skipped": t.skipped,
+        "skipped_lines": t.skipped_lines,
     }
     return ToolResult(df, facts, {"sample": _sample(df, head)})
 

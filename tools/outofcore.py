@@ -282,7 +282,7 @@ def open_csv(ws: Workspace, path: Path, con: Any = None, defer: bool = False) ->
         read = {c: ("DOUBLE" if attempt == "as sampled" else "VARCHAR") if t == "BIGINT" else t for c, t in types.items()}
         cols = ", ".join(_as_integer(c, read[c]) if t == "BIGINT" else q(c) for c, t in types.items())
         sql = (f"SELECT {cols} FROM read_csv({lit(str(source))}, header = true, delim = {lit(shape.delimiter)}, quote = '\"', "
-               f"names = [{', '.join(lit(c) for c in read)}], types = {{{', '.join(f'{lit(c)}: {lit(t)}' for c, t in read.items())}}}, "
+               f"columns = {{{', '.join(f'{lit(c)}: {lit(t)}' for c, t in read.items())}}}, auto_detect = false, "
                f"nullstr = [{', '.join(lit(s) for s in NA_STRINGS)}], null_padding = true, parallel = true)")
         t = BigTable(con, sql, types, path.name, shape.encoding, shape.delimiter)
         if defer:
@@ -290,7 +290,9 @@ def open_csv(ws: Workspace, path: Path, con: Any = None, defer: bool = False) ->
             return t
         try:
             counts = con.execute(f"SELECT {', '.join(counts_sql(t))} FROM ({sql})").fetchone()
-        except Exception:  # noqa: BLE001  (duckdb's conversion errors: try wider types; ragged rows: pandas)
+        except Exception as e:  # noqa: BLE001  (duckdb's conversion errors: try wider types; ragged rows: pandas)
+            if "Expected Number of Columns" in str(e) or "quote" in str(e).lower():
+                return None  # no wider type reads it: pandas reads it and says what it left out
             continue
         t.settle(int(counts[0]), [int(b) for b in counts[1:]])
         return t

@@ -31,6 +31,8 @@ except ImportError:  # no advisory locks here: the sweep then goes by the owner'
 XLSX_MAX_ROWS = 1_048_576
 XLSX_MAX_CHARS = 32_767
 INFO_SHEET = "说明"
+INFO_SHEET_EN = "About"  # the same sheet in an English session
+INFO_SHEETS = frozenset({INFO_SHEET, INFO_SHEET_EN})
 
 # A cell is a formula to a spreadsheet program when, after any leading blanks, it starts with one of = + - @
 # (or their full-width forms); a leading tab or carriage return alone is enough for some programs. The same
@@ -375,7 +377,7 @@ def write_xlsx_sheets(ws: Workspace, sheets: list[tuple[str, pd.DataFrame]], ste
             for k, v in _fill_sheet(wb.add_worksheet(name), df, styles).items():
                 counts[k] += v
         if about is not None:
-            info, _ = _sheet_name(INFO_SHEET, used)
+            info, _ = _sheet_name(INFO_SHEET_EN if about.lang == "en" else INFO_SHEET, used)
             _fill_about(wb.add_worksheet(info), about, sheets, counts, styles)
         wb.close()
 

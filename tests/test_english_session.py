@@ -1,0 +1,98 @@
+"""An English conversation over an English workspace is English throughout: every answer, table header, label, number,
+file name, written workbook and slash command's output (the user's own data aside, and here it is English too)."""
+
+from __future__ import annotations
+
+import re
+from io import StringIO
+
+import numpy as np
+import openpyxl
+import pandas as pd
+import pytest
+from conftest import say
+from rich.console import Console
+
+from engine.session import Session
+from repl.commands import Context
+from repl.render import Renderer
+from tools.workspace import Workspace
+
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+
+# twenty-odd kinds of request, then the commands that show what they did
+WALK = [
+    "hi",
+    "show me sales.csv",
+    "filter sales.csv where region is not North",
+    "total revenue by region in sales.csv",
+    "average salary by dept in staff.xlsx",
+    "top 5 orders by revenue in sales.csv",
+    "sort staff.xlsx by age descending",
+    "how many orders per product in sales.csv",
+    "count distinct customers in sales.csv",
+    "pivot sales.csv with region as rows, product as columns, sum of revenue",
+    "remove duplicates from sales.csv",
+    "chart revenue by region in sales.csv",
+    "describe staff.xlsx",
+    "which dept has the highest average salary in staff.xlsx?",
+    "export the last result to xlsx",
+    "rows of staff.xlsx where salary is between 4000 and 6000",
+    "revenue by weekday in sales.csv",
+    "quarterly revenue in sales.csv",
+    "share of revenue by region in sales.csv",
+    "running total of revenue by order_date in sales.csv",
+    "month over month growth of revenue in sales.csv",
+    "what is the median price in sales.csv?",
+    "how many orders have revenue above 5000 in sales.csv?",
+    "thanks",
+    "/help",
+    "/history",
+    "/files",
+    "/trace",
+    "/show 1",
+    "/name 1 weekly",
+    "/show weekly",
+    "/undo",
+    "/nonsense",
+]
+
+
+@pytest.fixture
+def english(tmp_path) -> Workspace:
+    rng = np.random.default_rng(3)
+    n = 120
+    sales = pd.DataFrame({
+        "order_id": range(1001, 1001 + n), "region": rng.choice(["North", "South", "East", "West"], n),
+        "product": rng.choice(["Laptop", "Phone", "Tablet"], n), "channel": rng.choice(["Online", "Store"], n),
+        "units": rng.integers(1, 20, n), "price": rng.choice([199.0, 499.5, 899.0], n),
+        "order_date": pd.date_range("2024-01-01", periods=n, freq="D").strftime("%Y-%m-%d"),
+        "customer": rng.choice(["Acme", "Globex", "Initech", "Hooli"], n)})
+    sales["revenue"] = sales.units * sales.price
+    sales.to_csv(tmp_path / "sales.csv", index=False)
+    staff = pd.DataFrame({"name": [f"Emp{i}" for i in range(30)], "dept": rng.choice(["Sales", "IT", "HR"], 30),
+                          "salary": rng.integers(3000, 9000, 30), "age": rng.integers(22, 60, 30)})
+    staff.to_excel(tmp_path / "staff.xlsx", index=False)
+    return Workspace.at(tmp_path)
+
+
+def test_an_english_session_says_nothing_in_chinese(english):
+    buf = StringIO()
+    ctx = Context(Session(english), Renderer(Console(file=buf, width=140, no_color=True)), pager=lambda c, draw: draw())
+    leaks = []
+    for line in WALK:
+        out = say(ctx, buf, line)
+        assert out.strip(), line
+        leaks += [(line, row.strip()) for row in out.splitlines() if CJK.search(row)]
+    assert not leaks, leaks[:10]
+    written = [p for p in english.root.rglob("*") if p.is_file() and p.parent != english.root and p.suffix in (".csv", ".xlsx")]
+    assert len([p for p in written if p.parent.name == "outputs"]) >= 10
+    assert not [p.name for p in written if CJK.search(p.name)]
+    for p in written:
+        if p.suffix == ".csv":
+            assert not CJK.search(p.read_text(encoding="utf-8-sig")), p.name
+            continue
+        for sheet in openpyxl.load_workbook(p).worksheets:
+            assert not CJK.search(sheet.title), (p.name, sheet.title)
+            cells = [v for row in sheet.iter_rows(values_only=True) for v in row if isinstance(v, str) and CJK.search(v)]
+            assert not cells, (p.name, sheet.title, cells[:3])

@@ -1,0 +1,62 @@
+"""A result table in the session's language: the headers and labels wenqing wrote, in English for an English
+session (the words are data, in english.toml); the user's own headers and values are never changed."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+@lru_cache(maxsize=1)
+def _words() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    data = tomllib.loads((Path(__file__).parent / "english.toml").read_text(encoding="utf-8"))
+    return dict(data["headers"]), dict(data["values"]), dict(data["suffixes"])
+
+
+def header_en(name: str) -> str:
+    """金额_合计 → 金额_total, 星期 → weekday; a header with no listed word is kept."""
+    headers, _, suffixes = _words()
+    if name in headers:
+        return headers[name]
+    head, sep, word = name.rpartition("_")
+    if sep and (word in suffixes or word in headers):
+        return f"{head}_{suffixes.get(word) or headers[word]}"
+    return name
+
+
+def value_en(v: Any) -> Any:
+    """A label wenqing wrote into a cell (周一, 合计), in English; anything else as it is."""
+    return _words()[1].get(v, v) if isinstance(v, str) else v
+
+
+def table_en(df: pd.DataFrame, own: set[str]) -> pd.DataFrame:
+    """The table with wenqing's headers and labels in English; `own` are the headers of the user's data, kept."""
+    if df is None or not hasattr(df, "columns"):
+        return df
+    made = [c for c in df.columns if isinstance(c, str) and c not in own and _CJK.search(c) and header_en(c) != c]
+    pivot = any(c in ("合计", "总计") for c in made) and _total_row(df)  # a pivot's margins: a total column and a total row
+    if not made:
+        return df
+    out = df.rename(columns={c: header_en(c) for c in made})
+    renamed = {header_en(c) for c in made}
+    for c in out.columns:
+        if c in renamed and out[c].dtype.kind not in "biufcmM":  # a label column wenqing made: its labels too
+            out[c] = out[c].map(value_en).astype(out[c].dtype if out[c].dtype.kind == "O" else object)
+    if pivot:
+        first = out.columns[0]
+        out[first] = out[first].astype(object)
+        out.iloc[-1, 0] = value_en(out.iloc[-1, 0])
+    return out
+
+
+def _total_row(df: pd.DataFrame) -> bool:
+    """A last row whose first cell says 合计 (or 总计)."""
+    return len(df) > 0 and len(df.columns) > 0 and isinstance(df.iloc[-1, 0], str) and df.iloc[-1, 0] in ("合计", "总计")
