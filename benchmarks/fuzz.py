@@ -3,8 +3,10 @@
 1. Utterances: junk, very long lines, control characters, mixed scripts and injection strings go through
    `wenqing decide --batch` (one process, end to end: exit code, stderr, one JSON line each) and through the
    same batch code in-process for the time of each decision (p50 / p99 / max).
-2. Files: xlsx and csv files mutated at the byte, archive and cell level go through "分析 <file>", each in a
-   forked process so that its time and peak memory are its own; the source file must be unchanged after.
+2. Files: xlsx, ods, xls and csv files mutated at the byte, archive and cell level, and bombs (a shared-strings
+   table claiming 4 billion entries, cells repeated over a whole sheet, far cell references), go through
+   "分析 <file>", each in a forked process so that its time and peak memory are its own (the parse box's worker
+   counted with it); the source file must be unchanged after.
 
 usage: python benchmarks/fuzz.py [--utterances 10000] [--files 1000] [--seed 13] [--dir /tmp/wenqing-fuzz]
 """
@@ -170,7 +172,71 @@ def _base_files(work: Path) -> list[Path]:
         df.to_excel(w, sheet_name="明细", index=False)
         df.groupby("城市", as_index=False)["金额"].sum().to_excel(w, sheet_name="汇总", index=False)
     df.to_csv(base / "明细.csv", index=False, encoding="gb18030")
-    return out + [base / "多表.xlsx", base / "明细.csv"]
+    write_ods(base / "明细.ods", [list(df.columns)] + df.head(120).astype(str).values.tolist())
+    # an .xls is a compound document: no writer is at hand, so its cases are the header and damaged bodies
+    (base / "旧表.xls").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(rng.randrange(256) for _ in range(4096)))
+    return out + [base / "多表.xlsx", base / "明细.csv", base / "明细.ods", base / "旧表.xls"]
+
+
+ODS_NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+          'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"')
+
+
+def write_ods(path: Path, rows: list[list[str]], raw_rows: str = "") -> None:
+    """A minimal OpenDocument spreadsheet (what LibreOffice reads): text cells, then `raw_rows` of table XML as given."""
+    from xml.sax.saxutils import escape
+
+    cells = "".join("<table:table-row>" + "".join(f'<table:table-cell office:value-type="string"><text:p>{escape(str(v))}</text:p>'
+                                                   "</table:table-cell>" for v in r) + "</table:table-row>" for r in rows)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
+        z.writestr("META-INF/manifest.xml", '<?xml version="1.0"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">'
+                   '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/></manifest:manifest>')
+        z.writestr("content.xml", f'<?xml version="1.0"?><office:document-content {ODS_NS}><office:body><office:spreadsheet>'
+                   f'<table:table table:name="S1">{cells}{raw_rows}</table:table></office:spreadsheet></office:body></office:document-content>')
+
+
+def _mutate_ods(data: bytes, rng: random.Random) -> bytes:
+    """Repeated rows and cells (a whole sheet claimed by one cell), broken XML, dropped parts, flipped bytes."""
+    src = zipfile.ZipFile(io.BytesIO(data))
+    how = rng.choice(["rows", "cells", "both", "xml", "drop", "flip"])
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in src.namelist():
+            b = src.read(name)
+            if name == "content.xml":
+                if how in ("rows", "both"):
+                    b = b.replace(b"<table:table-row>", b'<table:table-row table:number-rows-repeated="%d">' % rng.choice([10**4, 10**6, 2**31]), 1)
+                if how in ("cells", "both"):
+                    b = b.replace(b"<table:table-cell ", b'<table:table-cell table:number-columns-repeated="%d" ' % rng.choice([1024, 16384, 10**9]), 1)
+                if how == "xml":
+                    cut = rng.randrange(len(b))
+                    b = b[:cut] + rng.choice([b"<", b"&bogus;", b"<!DOCTYPE x [<!ENTITY a 'aaaa'>]>", b"\x00\xff"]) + b[cut:]
+                if how == "drop":
+                    continue
+            z.writestr(name, b)
+    data = out.getvalue()
+    if how == "flip":
+        buf = bytearray(data)
+        for _ in range(rng.randint(1, 12)):
+            buf[rng.randrange(len(buf))] = rng.randrange(256)
+        data = bytes(buf)
+    return data
+
+
+def _mutate_xls(data: bytes, rng: random.Random) -> bytes:
+    """A damaged compound document: cut short, padded, its header kept or broken."""
+    how = rng.choice(["cut", "pad", "flip", "header"])
+    if how == "cut":
+        return data[: rng.randint(8, 512)]
+    if how == "pad":
+        return data + b"\x00" * rng.choice([10**3, 10**6])
+    if how == "header":
+        return b"\xd0\xcf\x11\xe0" + data[4:]
+    buf = bytearray(data)
+    for _ in range(rng.randint(1, 32)):
+        buf[rng.randrange(8, len(buf))] = rng.randrange(256)
+    return bytes(buf)
 
 
 def _rezip(data: bytes, rng: random.Random) -> bytes:
@@ -239,7 +305,11 @@ def mutated_files(n: int, seed: int, work: Path) -> list[Path]:
     for i in range(n):
         src = rng.choice(bases)
         data = src.read_bytes()
-        if src.suffix == ".xlsx":
+        if src.suffix == ".ods":
+            data = _mutate_ods(data, rng)
+        elif src.suffix == ".xls":
+            data = _mutate_xls(data, rng)
+        elif src.suffix == ".xlsx":
             if rng.random() < 0.6:
                 data = _rezip(data, rng)
             else:
@@ -252,7 +322,31 @@ def mutated_files(n: int, seed: int, work: Path) -> list[Path]:
         p = out_dir / f"m{i:04d}{src.suffix}"
         p.write_bytes(data)
         made.append(p)
-    return made
+    return made + bombs(out_dir, bases)
+
+
+def bombs(out_dir: Path, bases: list[Path]) -> list[Path]:
+    """Files that claim far more than they hold, each a few KB: every run meets them."""
+    import re
+
+    xlsx = next(p for p in bases if p.suffix == ".xlsx")
+    src = zipfile.ZipFile(xlsx)
+    made = []
+    for name, part, edit in (
+        ("bomb_strings.xlsx", "xl/sharedStrings.xml", lambda b: re.sub(rb'uniqueCount="\d+"', b'uniqueCount="4294967295"', b)),
+        ("bomb_far.xlsx", "xl/worksheets/sheet1.xml", lambda b: b.replace(b"</sheetData>", b'<row r="1048576"><c r="XFD1048576"><v>1</v></c></row></sheetData>', 1)),
+    ):
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+            for n in src.namelist():
+                z.writestr(n, edit(src.read(n)) if n == part else src.read(n))
+        (out_dir / name).write_bytes(out.getvalue())
+        made.append(out_dir / name)
+    cell = '<table:table-cell table:number-columns-repeated="16384" office:value-type="string"><text:p>x</text:p></table:table-cell>'
+    write_ods(out_dir / "bomb_cells.ods", [["a", "b"]], f'<table:table-row table:number-rows-repeated="1048576">{cell}</table:table-row>')
+    write_ods(out_dir / "bomb_rows.ods", [["a", "b"]], '<table:table-row table:number-rows-repeated="100000000">'
+              '<table:table-cell office:value-type="float" office:value="1"><text:p>1</text:p></table:table-cell></table:table-row>')
+    return made + [out_dir / "bomb_cells.ods", out_dir / "bomb_rows.ods"]
 
 
 def _analyse_in_child(path: Path, ws_dir: Path, report: Path) -> None:
@@ -267,6 +361,9 @@ def _analyse_in_child(path: Path, ws_dir: Path, report: Path) -> None:
         outcome.update(status=tr.run.status if tr.run else tr.decision.next, reason=tr.run.fallback_reason if tr.run else tr.decision.rule)
     except BaseException as e:  # noqa: BLE001  (this is what the fuzz counts)
         outcome.update(status="internal_error", reason=f"{type(e).__name__}: {e}"[:200])
+    from tools import sandbox
+
+    outcome["box_peak_mb"] = sandbox.worker_peak_mb()  # the parse box's worker, when it is still there; a killed one stayed under its cap
     report.write_text(json.dumps(outcome, ensure_ascii=False), encoding="utf-8")
     os._exit(0)
 
@@ -302,7 +399,8 @@ def fuzz_files(n: int, seed: int, work: Path) -> dict[str, float]:
             time.sleep(0.005)
         secs = time.perf_counter() - started
         outcome = json.loads(report.read_text(encoding="utf-8")) if report.exists() else {"status": "crashed", "reason": f"exit status {status}"}
-        outcome.update(seconds=round(secs, 2), peak_mb=round(usage.ru_maxrss / 1024, 1), killed=killed,
+        box = float(outcome.pop("box_peak_mb", 0) or 0)
+        outcome.update(seconds=round(secs, 2), peak_mb=round(usage.ru_maxrss / 1024 + box, 1), killed=killed,
                        unchanged=hashlib.sha256(target.read_bytes()).hexdigest() == digest)
         rows.append(outcome)
     internal = [r for r in rows if r["status"] in ("internal_error", "crashed") or r["killed"]]
@@ -311,10 +409,10 @@ def fuzz_files(n: int, seed: int, work: Path) -> dict[str, float]:
     statuses: dict[str, int] = {}
     for r in rows:
         statuses[str(r["status"])] = statuses.get(str(r["status"]), 0) + 1
-    res = {"files": n, "internal_errors": len(internal), "over_10s": sum(s > 10 for s in secs), "over_1gb": sum(m > 1024 for m in mem),
+    res = {"files": len(rows), "internal_errors": len(internal), "over_10s": sum(s > 10 for s in secs), "over_1gb": sum(m > 1024 for m in mem),
            "changed_sources": sum(not r["unchanged"] for r in rows), "max_s": round(max(secs), 2), "p50_s": round(statistics.median(secs), 2),
            "max_mb": round(max(mem), 1)}
-    print(f"files: {n} mutated xlsx/csv through 分析: {len(internal)} internal errors, {res['over_10s']} over 10 s, "
+    print(f"files: {len(rows)} mutated xlsx/ods/xls/csv and bombs through 分析: {len(internal)} internal errors, {res['over_10s']} over 10 s, "
           f"{res['over_1gb']} over 1 GB, {res['changed_sources']} sources changed")
     print(f"  time per file: p50 {res['p50_s']} s, max {res['max_s']} s; peak memory max {res['max_mb']} MB; outcomes {statuses}")
     for r in internal[:10]:

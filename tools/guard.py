@@ -98,6 +98,8 @@ def _workbook_verdict(path: str, size: int, mtime_ns: int) -> tuple[str, str] | 
                 name = info.filename
                 if _SHEET_PART.match(name):
                     verdict = _scan_sheet(z, info)
+                elif name.lower().endswith("sharedstrings.xml"):
+                    verdict = _shared_strings(z, info) or _read_through(z, info)
                 elif name.lower().endswith((".xml", ".rels", ".vml")):
                     verdict = _read_through(z, info)
                 else:
@@ -134,6 +136,24 @@ def _read_through(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[str, str] 
             seen += len(chunk)
             if seen > MAX_ENTRY_BYTES:
                 return _too_big(info, seen)
+    return None
+
+
+_SST = re.compile(rb"<(?:\w+:)?sst\b[^>]*>")
+_UNIQUE = re.compile(rb'\buniqueCount="(\d{1,20})"')  # count is how often strings are used: any size is fine
+MIN_STRING_BYTES = 12  # <si><t/></si>: the least one entry of the shared-strings table takes
+
+
+def _shared_strings(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[str, str] | None:
+    """A shared-strings table that claims more entries than its bytes can hold: readers allocate for the claim."""
+    with z.open(info) as f:
+        head = f.read(4096)
+    m = _SST.search(head)
+    claims = [int(c) for c in _UNIQUE.findall(m.group(0))] if m else []
+    most = max(claims, default=0)
+    if most > max(1000, 2 * info.file_size // MIN_STRING_BYTES):
+        return (f"其中的共享字符串表声称有 {most:,} 项，但内容只有 {info.file_size:,} 字节：文件结构异常，已拒绝读取。",
+                f"its shared-strings table claims {most:,} entries in {info.file_size:,} bytes: oddly built; refused.")
     return None
 
 

@@ -187,22 +187,58 @@ def sheet_names(path: Path) -> list[str]:
     """Sheet names of a workbook; a CSV has none."""
     if _check_container(path) == "csv":
         return []
+    try:
+        return _boxed(path, _sheet_names_in, str(path))
+    except ParseFailed:
+        raise
+    except Exception as e:  # calamine raises its own error types
+        raise _parser_failed(path.name, e, "无法读取工作表列表", "cannot list its sheets") from e
+
+
+def _parser_failed(name: str, e: Exception, zh: str, en: str) -> ParseFailed:
+    """A parser's own error in words: a workbook claiming more cells than any reader lays out, or its kind."""
+    m = re.search(r"Cell limit exceeded \((\d+) cells requested", str(e))
+    if m:
+        n = int(m.group(1))
+        return _fail(name, f"工作表声称有 {n:,} 个单元格，远超能读取的上限（文件结构异常），已拒绝读取。",
+                     f"a sheet claims {n:,} cells, far beyond what can be read (the file is oddly built); refused.")
+    return _fail(name, f"{zh}（{type(e).__name__}）。", f"{en} ({type(e).__name__}).")
+
+
+def _sheet_names_in(path: str) -> list[str]:
     from python_calamine import CalamineWorkbook
 
+    return list(CalamineWorkbook.from_path(path).sheet_names)
+
+
+def _boxed(path: Path, fn: Any, *args: Any) -> Any:
+    """fn(*args) where a workbook's parse cannot take the session down: in the parse box (tools/sandbox.py), under a
+    memory cap that grows with the workbook's uncompressed size and killed at its reading deadline."""
+    from tools import sandbox
+
+    size = path.stat().st_size
     try:
-        return list(CalamineWorkbook.from_path(str(path)).sheet_names)
-    except Exception as e:  # calamine raises its own error types
-        raise _fail(path.name, f"无法读取工作表列表（{type(e).__name__}）。", f"cannot list its sheets ({type(e).__name__}).") from e
+        with zipfile.ZipFile(path) as z:
+            size = max(size, sum(i.file_size for i in z.infolist()))
+    except (zipfile.BadZipFile, OSError, ValueError):
+        pass  # an .xls: its own size
+    return sandbox.call(path.name, fn, args, guard.Deadline.for_file(path).seconds * 3, sandbox.memory_for(size))
 
 
 FAST_FROM_BYTES = 3 * 1024**2
 
 
 def _read_workbook(path: Path, sheet: str, nrows: int | None) -> pd.DataFrame:
+    """A sheet of a workbook, parsed in the box."""
+    return _boxed(path, _read_workbook_in, str(path), sheet, nrows)
+
+
+def _read_workbook_in(name: str, sheet: str, nrows: int | None) -> pd.DataFrame:
     """Big workbooks through fastexcel (Arrow, several times faster); small ones, and anything fastexcel cannot
     read exactly, through pandas with the calamine engine."""
     import pandas as pd
 
+    path = Path(name)
     if path.stat().st_size >= FAST_FROM_BYTES:
         try:
             import fastexcel
@@ -584,7 +620,7 @@ def read_table(path: Path, sheet: str | None = None, nrows: int | None = None, h
         except ParseFailed:
             raise
         except Exception as e:  # calamine and zip errors of every kind
-            raise _fail(path.name, f"文件已损坏或无法解析（{type(e).__name__}）。", f"corrupt or unreadable ({type(e).__name__}).") from e
+            raise _parser_failed(path.name, e, "文件已损坏或无法解析", "corrupt or unreadable") from e
         if len(df.columns) == 0:
             raise ParseFailed(f"{path.name} 的工作表“{use}”是空的，没有任何数据。", f"Sheet '{use}' of {path.name} is empty.")
         table = LoadedTable(df, path.name, use, None, None, notes)
@@ -599,7 +635,13 @@ def _raw_rows(path: Path, t: LoadedTable) -> pd.DataFrame:
     if t.sheet is None:
         return pd.read_csv(path, sep=t.delimiter or ",", header=None, dtype=str, on_bad_lines="skip", engine="python",
                            encoding=t.encoding)
-    return pd.read_excel(path, sheet_name=t.sheet, engine="calamine", header=None)
+    return _boxed(path, _raw_sheet_in, str(path), t.sheet)
+
+
+def _raw_sheet_in(name: str, sheet: str) -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.read_excel(name, sheet_name=sheet, engine="calamine", header=None)
 
 
 def _fix_header(t: LoadedTable, detect: bool = True) -> pd.DataFrame:
