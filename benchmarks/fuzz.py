@@ -398,7 +398,7 @@ def fuzz_files(n: int, seed: int, work: Path) -> dict[str, float]:
                 killed = True
             time.sleep(0.005)
         secs = time.perf_counter() - started
-        outcome = json.loads(report.read_text(encoding="utf-8")) if report.exists() else {"status": "crashed", "reason": f"exit status {status}"}
+        outcome = json.loads(report.read_text(encoding="utf-8")) if report.exists() else {"file": p.name, "status": "crashed", "reason": f"exit status {status}"}
         box = float(outcome.pop("box_peak_mb", 0) or 0)
         outcome.update(seconds=round(secs, 2), peak_mb=round(usage.ru_maxrss / 1024 + box, 1), killed=killed,
                        unchanged=hashlib.sha256(target.read_bytes()).hexdigest() == digest)

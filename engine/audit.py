@@ -18,8 +18,8 @@ from typing import Any, TypeVar
 from tools.errors import UserError
 from tools.workspace import STATE_DIR, Workspace
 
-BUSY_TIMEOUT_S = 5.0
-ATTEMPTS = 6
+BUSY_TIMEOUT_S = 1.0  # another process holding the record: a turn waits about ATTEMPTS seconds once, then goes on in memory
+ATTEMPTS = 3
 T = TypeVar("T")
 
 MIGRATIONS = [
@@ -97,6 +97,7 @@ class Audit:
         self.where = where
         self.owner = process_token(os.getpid()) or str(os.getpid())
         self.interrupted: list[str] = []
+        self.notices: list[tuple[str, str]] = []  # (zh, en) said once with the next answer: the record went to memory
         self._seq: dict[str, int] = {}
         _retry(self._migrate)
 
@@ -161,7 +162,28 @@ class Audit:
             raise
 
     def _write(self, sql: str, params: tuple[Any, ...]) -> None:
-        _retry(lambda: self.conn.execute(sql, params))
+        """A write; when the file cannot take it (locked by another process, read-only, a full disk, a damaged page),
+        the record goes on in memory for the rest of the session and the user is told once."""
+        try:
+            _retry(lambda: self.conn.execute(sql, params))
+        except (sqlite3.Error, OSError) as e:
+            if self.where == ":memory:":
+                raise
+            self._to_memory(e)
+            self.conn.execute(sql, params)
+
+    def _to_memory(self, e: BaseException) -> None:
+        where = f"{STATE_DIR}/runs.sqlite"
+        self.notices.append((f"审计记录 {where} 写不进去（{type(e).__name__}: {e}），这次会话之后的运行记录只保存在内存里。",
+                             f"The audit record {where} cannot be written ({type(e).__name__}: {e}); the rest of this session's "
+                             "runs are kept in memory only."))
+        try:
+            self.conn.close()
+        except sqlite3.Error:
+            pass
+        self.conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        self.where = ":memory:"
+        self._migrate()
 
     def mark_interrupted(self) -> list[str]:
         """Runs still "running" whose process is gone (killed, crashed) become "interrupted"."""

@@ -212,10 +212,13 @@ def _curated() -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
+MAX_HEADER_CHARS = 200
+
+
 @lru_cache(maxsize=4096)
 def header_words(column: str) -> tuple[tuple[str, ...], frozenset[str]]:
     """(the words of an English header, stemmed, in order; its heads); empty for a header in Chinese or of no words."""
-    if CJK.search(column):
+    if CJK.search(column) or len(column) > MAX_HEADER_CHARS:  # a header of a page of text names nothing (and costs)
         return (), frozenset()
     name = UNIT_AFTER_COMMA.sub("", re.sub(r"\([^)]*\)|（[^）]*）", " ", column))
     words: list[str] = []

@@ -76,3 +76,62 @@ def test_the_format_said_is_the_format_written(ws, ws_dir, text, fmt):
     assert f"导出为 {fmt.upper()}" in said, said
     plan = plan_for(d, s.catalog())
     assert plan.steps[-1].toolHint == f"write_{fmt}"
+
+
+def _locked_by_another_process(path, seconds: float):
+    import subprocess
+    import sys
+
+    holder = subprocess.Popen([sys.executable, "-c", "import sqlite3, sys, time\n"
+                               f"c = sqlite3.connect({str(path)!r}, isolation_level=None)\n"
+                               "c.execute('BEGIN EXCLUSIVE'); print('held', flush=True)\n"
+                               f"time.sleep({seconds})"], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def test_an_audit_record_locked_by_another_process_never_stops_a_turn(ws, ws_dir):
+    Session(ws).turn("你好")  # the record exists
+    holder = _locked_by_another_process(ws_dir / ".wenqing" / "runs.sqlite", 120)
+    try:
+        s = Session(ws)
+        first = s.turn("你好")
+        assert first.decision.gate == "chat"
+        tr = s.turn("筛选 库存明细.csv 库存数量大于100")
+        assert tr.run is not None and tr.run.status == "answered"
+        said = [n for t in (first, tr) for n in t.notices if "审计记录" in n]
+        assert len(said) == 1 and "内存" in said[0], said  # told once, and the session goes on in memory
+        assert s.audit.run(tr.trace_id) is not None  # /trace still shows the run
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+class _FailingWrites:
+    """A connection whose writes fail the way a full disk, a read-only file or a damaged page makes them fail."""
+
+    def __init__(self, conn, message: str) -> None:
+        self.conn, self.message = conn, message
+
+    def execute(self, sql, *args):
+        import sqlite3
+
+        if sql.lstrip().upper().startswith(("INSERT", "UPDATE")):
+            raise sqlite3.OperationalError(self.message)
+        return self.conn.execute(sql, *args)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+@pytest.mark.parametrize("message", ["database or disk is full", "attempt to write a readonly database",
+                                     "database disk image is malformed"])
+def test_an_audit_record_that_cannot_be_written_is_said_once_and_the_session_goes_on(ws, message):
+    s = Session(ws)
+    s.audit.conn = _FailingWrites(s.audit.conn, message)
+    first = s.turn("你好")
+    tr = s.turn("筛选 库存明细.csv 库存数量大于100")
+    assert first.decision.gate == "chat" and tr.run is not None and tr.run.status == "answered"
+    said = [n for t in (first, tr) for n in t.notices if "审计记录" in n]
+    assert len(said) == 1 and message in said[0]
+    assert s.audit.run(tr.trace_id)["status"] == "answered"

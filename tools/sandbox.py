@@ -18,7 +18,7 @@ from tools.errors import ParseFailed
 MEMORY_BASE = 768 * 1024**2  # what any workbook may take, above what the worker holds before the call
 MEMORY_PER_BYTE = 40  # of a workbook's uncompressed size: what its cells may take when laid out
 MEMORY_MAX = 8 * 1024**3
-MIN_SECONDS = 10.0
+MIN_SECONDS = 8.0  # the reading deadline of a small file (tools.guard)
 
 _lock = threading.Lock()
 _worker: _Worker | None = None
