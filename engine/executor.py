@@ -468,6 +468,11 @@ def _in_english(args: dict[str, Any], own: set[str]) -> None:
         args["reports"] = [(a, _table_en(t, own)) for a, t in args["reports"]]
 
 
+def _n(n: Any, word: str) -> str:
+    """3 rows, 1 row: an English count with its noun."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def skipped_note(facts: dict[str, Any], lang: str) -> str:
     """Rows the reader left out of a file (more fields than its header): said in every answer that read it."""
     n, lines, name = facts["skipped"], facts.get("skipped_lines") or [], facts["path"]
@@ -605,17 +610,19 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
     for s in r.steps:
         f = s.facts
         if s.tool == "filter_rows":
-            parts.append(f"筛选：{f['rows_in']} 行 → {f['rows_out']} 行。" if zh else f"Filter: {f['rows_in']} → {f['rows_out']} rows.")
+            parts.append(f"筛选：{f['rows_in']} 行 → {f['rows_out']} 行。" if zh else f"Filter: {f['rows_in']} → {_n(f['rows_out'], 'row')}.")
         elif s.tool == "find_duplicates":
             parts.append(f"有 {f['rows_out']} 行是重复的（每份都列出）。" if zh else f"{f['rows_out']} rows are duplicates (every copy listed).")
         elif s.tool == "deduplicate":
             parts.append(f"去重：删除 {f['removed']} 行重复，剩 {f['rows_out']} 行。" if zh else f"Dedupe: removed {f['removed']} duplicate rows, {f['rows_out']} left.")
         elif s.tool == "group_summarize":
-            parts.append(f"分组汇总：{f['groups']} 组。" if zh else f"Grouped into {f['groups']} groups.")
+            parts.append(f"分组汇总：{f['groups']} 组。" if zh else f"Grouped into {_n(f['groups'], 'group')}.")
             for v in f.get("versus_overall", []):
                 parts.append(_versus_line(v, zh))
             if f.get("skipped_totals"):
-                parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）没有重复计入。" if zh else f"The table's own total row ({f['skipped_totals']}) was not counted again.")
+                parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）没有重复计入。" if zh else f"The table's own total row ({f['skipped_totals']}) was left out: counted once, never as a group.")
+        elif s.tool in ("top_n", "extremes") and f.get("skipped_totals"):
+            parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）不参与比较。" if zh else f"The table's own total row ({f['skipped_totals']}) was left out of the comparison.")
         elif s.tool == "clean":
             parts.append(f"清洗：去空格 {f['trimmed']} 处，删除全空行 {f['dropped_empty']} 行，填充空值 {f['filled']} 个。" if zh
                          else f"Clean: trimmed {f['trimmed']} cells, dropped {f['dropped_empty']} empty rows, filled {f['filled']} blanks.")
@@ -694,7 +701,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                              else f"{', '.join(keys)} has {len(r.table)} distinct values: {', '.join(listed)}.")
     parts += r.data_notes
     for f in r.files:
-        parts.append(f"已保存到 {f['path']}（{f['rows']} 行）。" if zh else f"Saved to {f['path']} ({f['rows']} rows).")
+        parts.append(f"已保存到 {f['path']}（{f['rows']} 行）。" if zh else f"Saved to {f['path']} ({_n(f['rows'], 'row')}).")
         parts += safety_notes(f, lang)
     if d.request.overwrite and r.files:
         parts.append("原文件未改动。" if zh else "The source file was left as it is.")

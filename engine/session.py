@@ -290,7 +290,8 @@ class Session:
         tr.events.append(ev)
         self.audit.set_decision(trace_id, decision_json(decision, plan))
         if decision.next == "execute" and plan is not None and not self.dry_run:
-            own = {c for f in (*catalog.files, *catalog.results) if f.loaded for sh in f.sheets for c in sh.columns}
+            # the headers of the user's own files: wenqing's results (行数, 金额_合计 of an earlier Chinese run) are its words
+            own = {c for f in catalog.files if f.loaded and not results.is_result(f.path) for sh in f.sheets for c in sh.columns}
             run = execute(plan, decision, self.ws, self.audit, trace_id, cache=self.tables, on_step=self.on_step,
                           cancel=self.cancel, own=own)
             if self.assistant is not None and budget is not None and run.status == "answered" and run.answer:
@@ -321,6 +322,8 @@ class Session:
             self.assistant.notices.clear()
             self.audit.event(trace_id, "model:budget", "request -> done", f"每次请求最多 {budget.tokens} token、10 次模型尝试", True, None,
                              {}, {"tokens_used": budget.used_tokens, "attempts": budget.attempts}, 0, model_called=budget.attempts > 0)
+        notices += [zh if decision.lang == "zh" else en for zh, en in self.audit.notices]  # the record went to memory
+        self.audit.notices.clear()
         tr.notices = notices
         self.lang = self.lang_fixed or decision.lang
         self.last_run_id = trace_id

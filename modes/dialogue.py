@@ -24,6 +24,7 @@ from modes.gate import (
     _chat,
     _decision,
     _gate,
+    _sheet_named,
     _slot_answer,
     _table_names,
     chat_kind,
@@ -226,6 +227,36 @@ def on_slot_answer(t: Turn) -> Outcome:
     return _gate(merged, t.state, t.answer, multi_turn=True, catalog=t.catalog, prior=t.pending)
 
 
+def corrected_sheet(t: Turn) -> str | None:
+    """不对，是下半年 / no, the Q2 sheet: a correction that names another sheet of the request's workbook and nothing
+    else — the sheet is what it changes; the rest of the request stays."""
+    p = t.pending
+    if p is None or not lx.CORRECTION.search(t.text) or not p.request.file or t.other_file:
+        return None
+    f = t.catalog.get(p.request.file)
+    if f is None or len(f.sheets) < 2:
+        return None
+    low = t.text.casefold()
+    named = [s.name for s in f.sheets if s.name and s.name != p.request.sheet and _sheet_named(s.name, low)]
+    if len(named) != 1:
+        return None
+    rest = lx.CORRECTION.sub(" ", low.replace(named[0].casefold(), " "))
+    rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|的|用|是|这|那|不|[\s,，。.!！]|(?<![a-z])(?:no|the|use|it|is|should|be)(?![a-z])", "", rest)
+    return named[0] if not rest else None
+
+
+def on_sheet_correction(t: Turn) -> Outcome:
+    """The request said again on the sheet the correction names, restated before it runs."""
+    p = t.pending
+    assert p is not None
+    sheet = corrected_sheet(t)
+    old = p.request.sheet
+    said = [re.sub(re.escape(old) + r"\s*(?:这|那)?\s*(?:张|个)?\s*(?:工作表|表|sheet)?", " ", u) if old else u for u in p.turns]
+    turns = [*said, f"{sheet}表"]  # the sheet it was on is no longer said (上半年 would read as a period of the new one)
+    merged = replace(understand(turns, t.catalog, t.state, [p.request.file] if p.request.file else None), lang=p.request.lang)
+    return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
+
+
 def on_replacement(t: Turn) -> Outcome:
     """The new turn says everything itself: it replaces what was pending, restated before it runs."""
     return _gate(t.fresh, t.state, [t.utterance], multi_turn=True, catalog=t.catalog, prior=None)
@@ -390,6 +421,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("clarify", lambda t: is_confirm(t.text), lambda t: ask_again(t, "confirm_while_clarifying")),
     Row("any", lambda t: is_confirm(t.text), on_confirm_nothing),
     Row("pending", only_chat, on_chat),
+    Row("pending", lambda t: corrected_sheet(t) is not None, on_sheet_correction),
     Row("clarify", lambda t: t.answer is not None, on_slot_answer),
     Row("any", lambda t: t.talk is not None, on_talk),
     Row("pending", complete_new_request, on_replacement),

@@ -333,6 +333,7 @@ class _Understanding:
     files: tuple[str, ...] = ()
     sheet_name: str | None = None
     sheet_problem: str | None = None
+    sheet_guessed: bool = False  # the sheet was chosen, not said: asked about when the sheets are one table split
     two_sheets: list[str] = field(default_factory=list)
     stacked: list[str] = field(default_factory=list)  # the sheets read as one table, stacked
     join_pair: tuple[str, str] | None = None  # the keys of a join, as the user paired them
@@ -428,9 +429,13 @@ def _u_input(u: _Understanding) -> None:
 def _u_sheet(u: _Understanding) -> None:
     """The sheet named (or a sheet name that does not exist), and the sheets a comparison names."""
     fi = u.fi
-    if fi is not None:
+    if fi is not None and u.ref.sheet and fi.sheet(u.ref.sheet) is not None:
+        u.sheet_name = u.ref.sheet  # the sheet's name was what described the file; its words are gone from the text
+    if fi is not None and u.sheet_name is None:
         for i in reversed(range(len(u.texts))):
             name, missing_name, span = find_sheet(u.texts[i], fi)
+            if missing_name and not name and lx.ALL_SHEETS.search(u.texts[i].casefold()):
+                break  # 所有工作表合在一起: every sheet, not one named 所有
             if name or missing_name:
                 u.sheet_name = name
                 if missing_name and not name:
@@ -470,19 +475,34 @@ def _u_parse(u: _Understanding) -> None:
             u.sheet, u.parsed, _, _ = _best_sheet(fi, u.texts, u.flags)
             if len(fi.sheets) > 1 and not u.sheet_problem:
                 u.sheet_name = u.sheet.name
+                u.sheet_guessed = not u.stacked and not _sheet_named(u.sheet.name or "", " ".join(u.texts).casefold())
     else:
         rd = _Reading(None, None, u.how, EMPTY_SHEET, [], u.sheet_name, u.candidates)
         _file_from_context(rd, u.texts, u.norms, u.flags, u.catalog, u.state, u.ev)
         u.fi, u.file, u.how, u.sheet, u.parsed, u.sheet_name, u.candidates = rd.fi, rd.file, rd.how, rd.sheet, rd.parsed, rd.sheet_name, rd.candidates
+        if rd.fi is not None and rd.how in ("only", "inferred") and len(rd.fi.sheets) > 1:
+            u.sheet_guessed = not _sheet_named(rd.sheet.name or "", " ".join(u.texts).casefold())
     joined = _joined_sheet(u) if any(o.kind == "join" for o in merge_turns(u.parsed)) else None
-    if joined is not None:  # 按部门合并，算执行率 = 实际支出/预算: what follows the join reads the joined columns
+    after = _after_join(u.texts[-1]) if joined is not None else None
+    if joined is not None and after is not None:
+        # 按 customer 关联，再按 segment 汇总 amount: the join is read on its own clause (its key is the one it says),
+        # and what is done to the joined table on the rest, over the joined columns
+        head, then_text = after
+        u.parsed, _, _ = _fit([*u.texts[:-1], head], _sheet_of(u.fi, u.sheet_name) if u.fi else u.sheet, u.flags)
+        then, _, _ = _fit([then_text], joined, {**u.flags, "two_tables": False})  # one table now: the joined one
+        u.ops = [*merge_turns(u.parsed), *[o for o in merge_turns(then) if o.kind not in WHOLE_TABLE_OPS]]
+        u.parsed = [*u.parsed, *then]
+    elif joined is not None:  # 按部门合并，算执行率 = 实际支出/预算: what follows the join reads the joined columns
         u.parsed, _, _ = _fit(u.texts, joined, u.flags)
-    u.ops = merge_turns(u.parsed)
+    if not (joined is not None and after is not None):
+        u.ops = merge_turns(u.parsed)
     if u.stacked and u.ops:
         rest = [o for o in u.ops if o.kind not in ("join", "append", "compare") and (o.kind != "profile" or len(u.ops) == 1)]
         u.ops = [Op("stack", {"sheets": list(u.stacked)}), *rest]  # stacking is the one way the sheets are put together
     if u.sheet_problem and not u.ops:  # 汇总 表看一下 where there is no such sheet: what was asked is to see it
         u.ops = [Op("profile", {"head": None, "columns": []})]
+    if not u.ops and u.how == "description" and u.ref.by_sheet and u.sheet_name:
+        u.ops = [Op("profile", {"head": None, "columns": []})]  # now only the 客户 sheet: that sheet, to look at
     cur = u.catalog.get(u.state.current_file) if u.state.current_file else None
     if not u.ops and u.file is None and u.how == "none" and cur is not None and len(cur.sheets) > 1:
         named_sheet, _, _ = find_sheet(u.texts[-1], cur)  # "now only the 客户 sheet": that sheet of the current file
@@ -579,6 +599,20 @@ def _join_sheets(u: _Understanding) -> tuple[SheetInfo, SheetInfo, str] | None:
     return _sheet_of(u.fi, u.two_sheets[0]), _sheet_of(u.fi, u.two_sheets[1]), f"{u.fi.name} 的 {u.two_sheets[1]} 表"
 
 
+JOIN_THEN = re.compile(r"(?:[,，;；]\s*|\s)(?:然后|接着|之后|再|and then|then)(?=\s*\S)", re.I)
+
+
+def _after_join(text: str) -> tuple[str, str] | None:
+    """A join said first and what to do with the joined table after 然后 / 再 / then: (the join's clause, the rest)."""
+    j = lx.EXPLORE_JOIN.search(text)
+    if j is None:
+        return None
+    m = next((m for m in JOIN_THEN.finditer(text) if m.start() >= j.start()), None)
+    if m is None or not text[m.end():].strip():
+        return None
+    return text[: m.start()] + " " * (len(text) - m.start()), " " * m.end() + text[m.end():]
+
+
 def _joined_sheet(u: _Understanding) -> SheetInfo | None:
     """The columns the joined table will have: the first table's, then the second's new ones."""
     tables = _join_sheets(u)
@@ -632,6 +666,15 @@ def _u_missing(u: _Understanding) -> None:
         # what is missing whatever the file turns out to be
         gaps, _, _ = _op_gaps([o for o in u.ops if not o.args.get("unresolved")], None, lang, len(u.ref.paths), [])
         missing += [m for m in gaps if m in ("condition", "sort_by", "group_by", "columns", "expression") and m not in missing]
+    if (u.sheet_guessed and fi is not None and _split_table(fi) and not u.stacked and not u.sheet_problem
+            and any(o.kind not in WHOLE_TABLE_OPS for o in u.ops)):
+        # 销售台账按城市汇总 over 上半年 / 下半年: the same columns on every sheet, so no column tells which is meant
+        sep = "、" if lang == "zh" else ", "
+        names = sep.join(s.name or "" for s in fi.sheets)
+        u.problems.insert(0, f"{fi.name} 有 {len(fi.sheets)} 个列相同的工作表：{names}。用哪一个？也可以说“合在一起”。" if lang == "zh" else
+                          f"{fi.name} has {len(fi.sheets)} sheets with the same columns: {names}. Which one? Or say 'all sheets'.")
+        missing.append("sheet")
+        u.sheet_name = None  # not chosen yet: the reply does not name one
     if u.sheet_problem and fi is not None:
         have = "、".join(s.name or "" for s in fi.sheets)
         u.problems.append(f"{fi.name} 里没有名为“{u.sheet_problem}”的工作表，现有：{have}。" if lang == "zh" else
@@ -645,6 +688,8 @@ def _u_missing(u: _Understanding) -> None:
             u.ev.append(evidence.weighed("value_typo", "列名按最接近的理解"))
     if u.how == "description":
         u.ev.append(evidence.weighed("file_description", ""))  # named by what it holds, not by its name
+        if u.ref.by_sheet and u.file != u.state.current_file:  # 用二季度那张表: only a sheet's name points at the workbook
+            u.ev.append(evidence.weighed("file_inferred", "您没有说是哪个文件，只有它有这个工作表", "no file was named; only this one has that sheet"))
 
 
 # the steps of understanding one request, in the order they run
@@ -931,6 +976,8 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     if p.request.missing[:1] == ("other_key",) and join is not None:
         return _other_key_answer(p, join, text, catalog)
     f = catalog.get(p.request.file) if p.request.file else None
+    if p.request.missing[:1] == ("sheet",) and f is not None and len(f.sheets) > 1:
+        return _sheet_answer(p, text, f)
     m = SLOT_ANSWER.match(text)
     if not asked or f is None or not f.sheets or m is None:
         return None
@@ -955,6 +1002,17 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     if asked[0] not in SLOT_PHRASE:  # a slot an operation asked about in its own words: the columns join that request
         return turns[:-1] + [f"{turns[-1]}{_spec_join(p.request, asked[0], '、'.join(cols))}"]
     return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
+
+
+def _sheet_answer(p: Pending, text: str, f: FileInfo) -> list[str] | None:
+    """下半年 / 合在一起 / both, to "用哪一个工作表？": the sheet (or every sheet, stacked) joins the request that asked."""
+    low = text.casefold().strip(" 。.!！")
+    if lx.ALL_SHEETS.search(low) or re.fullmatch(r"(?:都要|全部|都|两个都要|全都要|all|both|all of them)", low):
+        return list(p.turns) + ["所有工作表合在一起"]
+    named = [s.name for s in f.sheets if s.name and _sheet_named(s.name, low)]
+    if len(named) == 1:
+        return list(p.turns) + [f"{named[0]}表"]
+    return None
 
 
 def _filled(raw: str, col: str, sheet: SheetInfo) -> str:

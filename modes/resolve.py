@@ -39,6 +39,8 @@ class FileRef:
     spans: list[tuple[int, int]] = field(default_factory=list)
     used_tokens: list[str] = field(default_factory=list)
     target_format: str | None = None
+    sheet: str | None = None  # a sheet whose name described the file (用下半年那张表): that sheet is the one meant
+    by_sheet: bool = False  # the file was found by a sheet's name alone: a guess, said back before it runs
 
     @property
     def path(self) -> str | None:
@@ -145,6 +147,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         return _with_format(ref, text)
     # only files with a stem a typo can be looked for in, or a word of a name the text may use, can be found in it
     near = _files_worth_reading(low, catalog, files) if not hits else []
+    if not hits and ("表" in low or "sheet" in low or "tab" in low):  # 用二季度那张表: a workbook named by its sheet
+        near += [f for f in files if f not in near and _sheet_said(f, low)]
     if not hits:
         _stem_typos(low, near, ref, hits)
     full = [catalog.get(p) for _, p, h in hits if h == "named"]
@@ -378,6 +382,10 @@ def _described(low: str, files: list[FileInfo], restrict: list[str] | None, ref:
         ref.how, ref.paths = "description", strong
         ref.spans += scores[strong[0]][2]
         ref.used_tokens = scores[strong[0]][1]
+        f = next(f for f in files if f.path == strong[0])
+        named = [sh.name for sh in f.sheets if sh.name and len(f.sheets) > 1 and sh.name.casefold() in ref.used_tokens]
+        ref.sheet = named[0] if len(named) == 1 else None
+        ref.by_sheet = all(t in {n.casefold() for n in named} for t in ref.used_tokens)
         return True
     if len(strong) > 1:
         ref.how, ref.candidates = "ambiguous", sorted(strong)
@@ -398,15 +406,28 @@ def _description_scores(low: str, files: list[FileInfo]) -> dict[str, Score]:
     col_spans_of: dict[str, list[tuple[int, int]]] = {}  # many files share their column names: find each once
     for f in files:
         own = stem_tokens(f)
-        if not any(may[t] if t in may else may.setdefault(t, _may_hit(t, low)) for t in own):
+        said_sheet = _sheet_said(f, low)
+        if not said_sheet and not any(may[t] if t in may else may.setdefault(t, _may_hit(t, low)) for t in own):
             continue  # without a hit of its own name nothing below can score this file: its sheets stay unread
         sheet_toks = [s.name.casefold() for s in f.sheets if s.name and len(f.sheets) > 1 and s.name.casefold() not in own]
         toks = [t for t in own if t not in VERB_TOKENS] + sheet_toks
         col_spans = [span for s in f.sheets for c, cl in s.folded if len(c) >= 2 for span in _spans_of(cl, low, col_spans_of)]
         matched, spans = _description_hits(low, toks, col_spans)
-        if matched and not all(t in sheet_toks for t in matched):
+        if matched and (not all(t in sheet_toks for t in matched) or said_sheet):
             scores[f.path] = (sum(len(t) for t in matched), matched, spans)
     return scores
+
+
+def _sheet_said(f: FileInfo, low: str) -> bool:
+    """A sheet of this workbook named as a sheet (二季度那张表, the Q2 sheet, 工作表 二季度): that names the file too."""
+    if not f.is_table or len(f.sheets) < 2:
+        return False
+    for sh in f.sheets:
+        n = (sh.name or "").casefold()
+        if len(n) >= 2 and n in low and re.search(re.escape(n) + r"\s*(?:这|那)?\s*(?:一|1)?\s*(?:张|个)?\s*(?:工作表|表|sheet|tab|页)"
+                                                   r"|(?:sheet|工作表|tab)\s*[:：]?\s*['\"“]?" + re.escape(n), low):
+            return True
+    return False
 
 
 def _spans_of(word: str, low: str, memo: dict[str, list[tuple[int, int]]]) -> list[tuple[int, int]]:

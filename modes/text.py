@@ -11,6 +11,9 @@ from modes.lazyre import lazy
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 _ZH_GRAMMAR = lazy(r"[我你的了吗呢把帮请按给是在都要就这那个吧啊呀哦么里下]")
+# English words that hold a sentence together: two of them around Chinese names make the sentence English
+_EN_GLUE = frozenset({"in", "on", "of", "for", "by", "the", "an", "and", "or", "with", "where", "from", "to", "per", "each",
+                      "what", "which", "how", "is", "are", "me", "show", "whose", "than", "as", "into", "only", "all"})
 _PUNCT = str.maketrans({"。": ",", "；": ";", "！": "!", "？": "?", "“": '"', "”": '"', "‘": "'", "’": "'", "【": "[", "】": "]", "《": "", "》": ""})
 
 
@@ -44,9 +47,14 @@ def language(text: str) -> str:
     latin = len(re.findall(r"[A-Za-z]", t))
     if cjk == 0:
         return "en" if latin else SESSION_LANG.get() or "zh"
+    first = re.search(r"[A-Za-z\u4e00-\u9fff]", t)
+    words = re.findall(r"[A-Za-z]{2,}", t)
+    runs = re.findall(r"[\u4e00-\u9fff]+", t)
+    if (first and not CJK.match(first.group(0)) and len(words) >= 3 and len(words) >= len(runs) and max(map(len, runs)) <= 8
+            and sum(w.casefold() in _EN_GLUE for w in words) >= 2):
+        return "en"  # in 销售台账.xlsx, total 销售额 by 城市 for the 下半年 sheet: English around the data's own names
     if _ZH_GRAMMAR.search(t):
         return "zh"
-    first = re.search(r"[A-Za-z\u4e00-\u9fff]", t)
     if first and CJK.match(first.group(0)):
         return "zh"  # 分析 ../data/x: a Chinese verb leads
     return "en" if len(re.findall(r"[A-Za-z]{2,}", t)) >= 2 else "zh"

@@ -117,7 +117,7 @@ class Renderer:
         n = len(r.table)
         zh = tr.decision.lang == "zh"
         shown = min(n, PREVIEW_ROWS if not tr.decision.request.op("profile") else (tr.decision.request.op("profile").args.get("head") or PREVIEW_ROWS))  # type: ignore[union-attr]
-        return f"结果预览（共 {n} 行，显示 {shown} 行）" if zh else f"Preview ({n} rows, showing {shown})"
+        return f"结果预览（共 {n} 行，显示 {shown} 行）" if zh else f"Preview ({n} row{'' if n == 1 else 's'}, showing {shown})"
 
     def dataframe(self, df: Any, title: str, limit: int = PREVIEW_ROWS) -> None:
         if "共" in title and "显示" in title:

@@ -136,3 +136,12 @@ def say(ctx, buf, line: str) -> str:
         ctx.session.last_tr = ctx.session.turn(line)
         ctx.render.turn(ctx.session.last_tr)
     return buf.getvalue()[start:]
+
+
+def answered(s: Session, utterance: str):
+    """A request carried out: confirmed with 继续 when it was restated first; the run must answer."""
+    tr = s.turn(utterance)
+    if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
+        tr = s.turn("继续")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    return tr

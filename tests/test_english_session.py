@@ -96,3 +96,17 @@ def test_an_english_session_says_nothing_in_chinese(english):
             assert not CJK.search(sheet.title), (p.name, sheet.title)
             cells = [v for row in sheet.iter_rows(values_only=True) for v in row if isinstance(v, str) and CJK.search(v)]
             assert not cells, (p.name, sheet.title, cells[:3])
+
+
+@pytest.mark.parametrize("line,lang", [
+    ("in 销售台账.xlsx, total 销售额 by 城市 for the 下半年 sheet", "en"),
+    ("sum of 金额 by 城市 in 订单表", "en"),
+    ("monthly totals of 销售额 in 销售台账.xlsx", "en"),
+    ("按城市汇总 revenue", "zh"),
+    ("show me 我的订单", "zh"),
+    ("下半年每个月的销售额 total", "zh"),
+])
+def test_english_around_the_datas_chinese_names_is_english(line, lang):
+    from modes.text import language
+
+    assert language(line) == lang

@@ -6,6 +6,7 @@ import re
 
 import pandas as pd
 import pytest
+from conftest import answered
 
 from engine.session import Session
 from tools.workspace import Workspace
@@ -86,11 +87,7 @@ def two_files(tmp_path):
 
 
 def _run(s: Session, utterance: str):
-    tr = s.turn(utterance)
-    if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
-        tr = s.turn("继续")
-    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
-    return tr
+    return answered(s, utterance)
 
 
 def _written(root, tr) -> pd.DataFrame:

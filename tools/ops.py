@@ -340,19 +340,24 @@ def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as
     """The first n rows by a column (largest first unless ascending); with `within`, the first n rows of each group."""
     within = list(within or [])
     _need_columns(table, [by] + within)
+    from tools.stats import total_rows
+
+    own_total = total_rows(table)  # the table's own 合计 row is never one of the top rows
+    skipped, rows_in, table = int(own_total.sum()), len(table), table[~own_total]
     s = table[by]
     if within:  # sort, then the first n rows of each group, shown group by group
         ranked = table.sort_values(by=by, ascending=ascending, kind="stable", na_position="last", key=_as_text if as_text else _amounts_as_numbers)
         out = ranked.groupby(within, sort=True, dropna=False).head(max(0, int(n)))
         out = out.sort_values(within, kind="stable").reset_index(drop=True)
-        facts = {"rows_in": len(table), "rows_out": len(out), "within": within, "groups": int(out[within].drop_duplicates().shape[0])}
+        facts = {"rows_in": rows_in, "rows_out": len(out), "within": within, "groups": int(out[within].drop_duplicates().shape[0]),
+                 "skipped_totals": skipped}
         return ToolResult(out, facts, {"sample": _sample(out, n)})
     if not as_text and n > 0 and pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s) and s.notna().sum() >= n:
         # a partial selection, in the same order as a stable full sort (ties keep their order)
         out = (table.nsmallest if ascending else table.nlargest)(n, by, keep="first").reset_index(drop=True)
     else:
         out = table.sort_values(by=by, ascending=ascending, kind="stable", key=_as_text if as_text else _amounts_as_numbers).head(n).reset_index(drop=True)
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out, n)})
+    return ToolResult(out, {"rows_in": rows_in, "rows_out": len(out), "skipped_totals": skipped}, {"sample": _sample(out, n)})
 
 
 @tool
@@ -408,12 +413,11 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
     for m in measures:
         if m.get("agg") not in AGGS:
             raise ToolArgError(f"不支持的汇总方式：{m.get('agg')}。", f"Unsupported aggregation: {m.get('agg')}.")
-    skipped = 0
-    if not keys:
-        from tools.stats import total_rows
+    from tools.stats import total_rows
 
-        own_total = total_rows(table)  # the table's own 总计 row is not added in again
-        skipped, table = int(own_total.sum()), table[~own_total]
+    own_total = total_rows(table)  # the table's own 总计 row: not added in again, and never a group of its own
+    skipped, table = int(own_total.sum()), table[~own_total]
+    if not keys:
         row = {}
         for m in measures:
             if m["agg"] == "distinct":  # how many different values, blanks aside

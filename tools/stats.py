@@ -239,6 +239,8 @@ def extremes(table: pd.DataFrame, by: str, keys: list[str] | None = None) -> Too
     """The rows with the highest and with the lowest value of a column (every tied row), highest first."""
     keys = list(keys or [])
     _need_columns(table, [by] + keys)
+    own_total = total_rows(table)  # the table's own 合计 row is the highest of all, and never the answer
+    skipped, rows_in, table = int(own_total.sum()), len(table), table[~own_total]
     x = numeric(table, by)
     if x.notna().sum() == 0:
         raise ToolArgError(f"列“{by}”没有可比较的数值。", f"Column '{by}' has no values to compare.")
@@ -250,8 +252,8 @@ def extremes(table: pd.DataFrame, by: str, keys: list[str] | None = None) -> Too
     def labels(part: pd.DataFrame) -> list[str]:
         return ["、".join(str(r[k]) for k in name) for r in part.head(10).to_dict("records")] if name else [str(i + 1) for i in part.index[:10]]
 
-    facts = {"rows_in": len(table), "rows_out": len(out), "by": by, "keys": name, "max": rnd(hi), "min": rnd(lo),
-             "highest": labels(top), "lowest": labels(bottom), "counted": int(x.notna().sum())}
+    facts = {"rows_in": rows_in, "rows_out": len(out), "by": by, "keys": name, "max": rnd(hi), "min": rnd(lo),
+             "highest": labels(top), "lowest": labels(bottom), "counted": int(x.notna().sum()), "skipped_totals": skipped}
     return ToolResult(out, facts, {"sample": _sample(out)})
 
 
