@@ -151,8 +151,13 @@ def needed_columns(tool: str, args: dict[str, Any]) -> list[str]:
 def about(plan: Plan, d: Decision) -> About:
     """What an xlsx's 说明 sheet tells about the run that wrote it."""
     r = d.request
-    steps = (f"{s.action}（{s.toolHint}）" if d.lang != "en" else s.toolHint.replace("_", " ") for s in plan.steps)
+    steps = (f"{s.action}（{s.toolHint}）" if d.lang != "en" else _step_en(s) for s in plan.steps)
     return About(plan.goalSummary, r.text, r.file, r.sheet, tuple(steps), d.lang)
+
+
+def _step_en(step: Step) -> str:
+    """A step named in English (its action is written in Chinese): its tool, in words."""
+    return step.toolHint.replace("_", " ")
 
 
 def _state_hash(step: Step, args: dict[str, Any], outcome: str) -> str:
@@ -335,7 +340,7 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
             if res.data is not None and not is_big(res.data) and (table is None or not is_big(table)):
                 result.data_notes += [n for n in step_notes(current.toolHint, current.args, table, res.data, lang) if n not in result.data_notes]
             if res.data is not None and current.toolHint in REPORT_TOOLS:
-                result.reports.append((current.action if lang != "en" else current.toolHint.replace("_", " "), res.data))
+                result.reports.append((current.action if lang != "en" else _step_en(current), res.data))
             elif res.data is not None and current.toolHint not in WRITE_TOOLS:
                 table = res.data
                 result.table = res.data if current.toolHint != "profile_dataset" or len(plan.steps) == 1 else result.table
@@ -347,19 +352,17 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
             result.table = table
         result.answer = _answer(plan, result, lang, d)
         if lang == "en":  # wenqing's own headers and labels in English; the answer names them as the table does
-            made = result.table
-            result.table = _table_en(made, own)
+            renamed = _names_en(result.table, own)
+            result.table = _table_en(result.table, own)
             result.reports = [(a, _table_en(t, own)) for a, t in result.reports]
-            if result.table is not made and hasattr(made, "columns"):
-                for old, new in zip(made.columns, result.table.columns, strict=False):
-                    if old != new and isinstance(old, str) and result.answer:
-                        result.answer = result.answer.replace(old, str(new))
+            for old, new in renamed.items():
+                result.answer = result.answer.replace(old, new)
         unsupported = unsupported_numbers(result.answer, result)
         audit.event(trace_id, "review", "done -> answered" if not unsupported else "done -> flagged",
                     "答案里的每个数字都能在工具结果中找到", True, None,
                     {"answer": result.answer[:200]}, {"unsupported": unsupported}, 0)
         if unsupported:  # a bug, never a user error: say so rather than show an unfounded figure
-            shown = ("、" if lang == "zh" else ", ").join(map(str, unsupported)) if isinstance(unsupported, (list, tuple, set)) else str(unsupported)
+            shown = ("、" if lang == "zh" else ", ").join(unsupported)
             result.notes.append(f"注意：回答里的数字 {shown} 在计算结果里找不到对应，请以表格为准。" if lang == "zh" else
                                 f"Note: the figure {shown} in this answer does not match the computed results; trust the table.")
     except Stop as s:
@@ -443,27 +446,33 @@ def _supported(shown: str, pool: set[str], values: list[float]) -> bool:
     return False
 
 
+def _in_memory_table(t: Any) -> bool:
+    return t is not None and not is_big(t) and hasattr(t, "columns")
+
+
 def _table_en(t: Any, own: set[str]) -> Any:
     from tools.localise import table_en
 
-    return table_en(t, own) if t is not None and not is_big(t) and hasattr(t, "columns") else t
+    return table_en(t, own) if _in_memory_table(t) else t
+
+
+def _names_en(t: Any, own: set[str]) -> dict[str, str]:
+    from tools.localise import english_names
+
+    return english_names(t.columns, own) if _in_memory_table(t) else {}
 
 
 def _in_english(args: dict[str, Any], own: set[str]) -> None:
     """A write step's table (or reports) with wenqing's own headers and labels in English; a chart's columns follow."""
-    from tools.localise import header_en
-
     if "table" in args:
-        before = args["table"]
-        args["table"] = _table_en(before, own)
-        if args["table"] is not before and hasattr(before, "columns"):
-            names = {c: header_en(c) for c in before.columns if isinstance(c, str) and c not in own}
-            for k in ("x", "y"):
-                v = args.get(k)
-                if isinstance(v, str):
-                    args[k] = names.get(v, v)
-                elif isinstance(v, list):
-                    args[k] = [names.get(c, c) if isinstance(c, str) else c for c in v]
+        names = _names_en(args["table"], own)
+        args["table"] = _table_en(args["table"], own)
+        for k in ("x", "y"):
+            v = args.get(k)
+            if isinstance(v, str):
+                args[k] = names.get(v, v)
+            elif isinstance(v, list):
+                args[k] = [names.get(c, c) if isinstance(c, str) else c for c in v]
     if "reports" in args:
         args["reports"] = [(a, _table_en(t, own)) for a, t in args["reports"]]
 
@@ -482,7 +491,7 @@ def skipped_note(facts: dict[str, Any], lang: str) -> str:
         where = f"（第 {'、'.join(map(str, shown))}{' 等' if more else ''} 行）" if shown else ""
         return f"读取 {name} 时跳过了 {n} 行字段比表头多的行{where}，结果里不含这些行。"
     where = f" (line{'s' if len(lines) > 1 else ''} {', '.join(map(str, shown))}{' …' if more else ''})" if shown else ""
-    return f"Reading {name} skipped {n} row{'s' if n != 1 else ''} with more fields than the header{where}; the result leaves {'them' if n != 1 else 'it'} out."
+    return f"Reading {name} skipped {_n(n, 'row')} with more fields than the header{where}; the result leaves {'them' if n != 1 else 'it'} out."
 
 
 def _say_readings(readings: dict[Any, Any], result: RunResult, audit: Audit, trace_id: str, step: int, lang: str) -> None:

@@ -290,8 +290,10 @@ class Session:
         tr.events.append(ev)
         self.audit.set_decision(trace_id, decision_json(decision, plan))
         if decision.next == "execute" and plan is not None and not self.dry_run:
-            # the headers of the user's own files: wenqing's results (行数, 金额_合计 of an earlier Chinese run) are its words
-            own = {c for f in catalog.files if f.loaded and not results.is_result(f.path) for sh in f.sheets for c in sh.columns}
+            # the headers of the user's own files, kept when an English run puts wenqing's words in English (a result's
+            # headers, 行数 and 金额_合计 of an earlier Chinese run, are its words); a Chinese run renames nothing
+            own = ({c for f in catalog.files if f.loaded and not results.is_result(f.path) for sh in f.sheets for c in sh.columns}
+                   if decision.lang == "en" else set())
             run = execute(plan, decision, self.ws, self.audit, trace_id, cache=self.tables, on_step=self.on_step,
                           cancel=self.cancel, own=own)
             if self.assistant is not None and budget is not None and run.status == "answered" and run.answer:

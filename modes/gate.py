@@ -492,9 +492,9 @@ def _u_parse(u: _Understanding) -> None:
         then, _, _ = _fit([then_text], joined, {**u.flags, "two_tables": False})  # one table now: the joined one
         u.ops = [*merge_turns(u.parsed), *[o for o in merge_turns(then) if o.kind not in WHOLE_TABLE_OPS]]
         u.parsed = [*u.parsed, *then]
-    elif joined is not None:  # 按部门合并，算执行率 = 实际支出/预算: what follows the join reads the joined columns
-        u.parsed, _, _ = _fit(u.texts, joined, u.flags)
-    if not (joined is not None and after is not None):
+    else:
+        if joined is not None:  # 按部门合并，算执行率 = 实际支出/预算: what follows the join reads the joined columns
+            u.parsed, _, _ = _fit(u.texts, joined, u.flags)
         u.ops = merge_turns(u.parsed)
     if u.stacked and u.ops:
         rest = [o for o in u.ops if o.kind not in ("join", "append", "compare") and (o.kind != "profile" or len(u.ops) == 1)]

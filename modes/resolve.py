@@ -147,8 +147,9 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         return _with_format(ref, text)
     # only files with a stem a typo can be looked for in, or a word of a name the text may use, can be found in it
     near = _files_worth_reading(low, catalog, files) if not hits else []
-    if not hits and ("表" in low or "sheet" in low or "tab" in low):  # 用二季度那张表: a workbook named by its sheet
-        near += [f for f in files if f not in near and _sheet_said(f, low)]
+    said = ({f.path for f in files if _sheet_said(f, low)} if not hits and ("表" in low or "sheet" in low or "tab" in low)
+            else set())  # 用二季度那张表: a workbook named by its sheet
+    near += [f for f in files if f.path in said and f not in near]
     if not hits:
         _stem_typos(low, near, ref, hits)
     full = [catalog.get(p) for _, p, h in hits if h == "named"]
@@ -168,7 +169,7 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         ref.how = "missing"
         return _with_format(ref, text)
     before = list(ref.spans)
-    if _described(low, near, restrict, ref):
+    if _described(low, near, restrict, ref, said):
         cur = catalog.get(current) if current else None
         words = {w for sh in cur.sheets for c in sh.columns for w in _word_forms(c.casefold())} if cur is not None and cur.is_table else set()
         if not (ref.how == "description" and ref.used_tokens and all(t.casefold() in words for t in ref.used_tokens)):
@@ -356,10 +357,10 @@ def _inside_values(low: str, spans: list[tuple[int, int]], files: list[FileInfo]
     return bool(spans) and all(any(a <= x and y <= b and b - a > y - x for a, b in occ) for x, y in spans)
 
 
-def _described(low: str, files: list[FileInfo], restrict: list[str] | None, ref: FileRef) -> bool:
+def _described(low: str, files: list[FileInfo], restrict: list[str] | None, ref: FileRef, sheet_said: set[str]) -> bool:
     """5. descriptions that fit one file (上海的poi, 库存表, the customer list), or several when the request
     compares or joins them; several equally good ones are ambiguous."""
-    scores = _description_scores(low, files)
+    scores = _description_scores(low, files, sheet_said)
     if not scores:
         return False
     top = max(s[0] for s in scores.values())
@@ -398,7 +399,7 @@ def _described(low: str, files: list[FileInfo], restrict: list[str] | None, ref:
 Score = tuple[int, list[str], list[tuple[int, int]]]
 
 
-def _description_scores(low: str, files: list[FileInfo]) -> dict[str, Score]:
+def _description_scores(low: str, files: list[FileInfo], sheet_said: set[str]) -> dict[str, Score]:
     """Each file whose name's words (or its sheets' names) the text uses, outside the column names it writes:
     (total length of the words, the words, their spans)."""
     scores: dict[str, Score] = {}
@@ -406,7 +407,7 @@ def _description_scores(low: str, files: list[FileInfo]) -> dict[str, Score]:
     col_spans_of: dict[str, list[tuple[int, int]]] = {}  # many files share their column names: find each once
     for f in files:
         own = stem_tokens(f)
-        said_sheet = _sheet_said(f, low)
+        said_sheet = f.path in sheet_said
         if not said_sheet and not any(may[t] if t in may else may.setdefault(t, _may_hit(t, low)) for t in own):
             continue  # without a hit of its own name nothing below can score this file: its sheets stay unread
         sheet_toks = [s.name.casefold() for s in f.sheets if s.name and len(f.sheets) > 1 and s.name.casefold() not in own]

@@ -216,13 +216,17 @@ def _boxed(path: Path, fn: Any, *args: Any) -> Any:
     memory cap that grows with the workbook's uncompressed size and killed at its reading deadline."""
     from tools import sandbox
 
-    size = path.stat().st_size
+    return sandbox.call(path.name, fn, args, guard.Deadline.for_file(path).seconds, sandbox.memory_for(_unpacked_size(*_version(path))))
+
+
+@lru_cache(maxsize=64)
+def _unpacked_size(name: str, size: int, mtime_ns: int) -> int:
+    """A workbook's size once inflated (an .xls: its own size); a read asks more than once, per file version."""
     try:
-        with zipfile.ZipFile(path) as z:
-            size = max(size, sum(i.file_size for i in z.infolist()))
+        with zipfile.ZipFile(name) as z:
+            return max(size, sum(i.file_size for i in z.infolist()))
     except (zipfile.BadZipFile, OSError, ValueError):
-        pass  # an .xls: its own size
-    return sandbox.call(path.name, fn, args, guard.Deadline.for_file(path).seconds, sandbox.memory_for(size))
+        return size
 
 
 FAST_FROM_BYTES = 3 * 1024**2

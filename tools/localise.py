@@ -37,18 +37,23 @@ def value_en(v: Any) -> Any:
     return _words()[1].get(v, v) if isinstance(v, str) else v
 
 
+def english_names(columns: Any, own: set[str]) -> dict[str, str]:
+    """wenqing's own headers among `columns` and their English names; the user's headers (`own`) are never renamed."""
+    names = {c: header_en(c) for c in columns if isinstance(c, str) and c not in own and _CJK.search(c)}
+    return {c: e for c, e in names.items() if e != c}
+
+
 def table_en(df: pd.DataFrame, own: set[str]) -> pd.DataFrame:
     """The table with wenqing's headers and labels in English; `own` are the headers of the user's data, kept."""
     if df is None or not hasattr(df, "columns"):
         return df
-    made = [c for c in df.columns if isinstance(c, str) and c not in own and _CJK.search(c) and header_en(c) != c]
-    pivot = any(c in ("合计", "总计") for c in made) and _total_row(df)  # a pivot's margins: a total column and a total row
-    if not made:
+    names = english_names(df.columns, own)
+    if not names:
         return df
-    out = df.rename(columns={c: header_en(c) for c in made})
-    renamed = {header_en(c) for c in made}
-    for c in out.columns:
-        if c in renamed and out[c].dtype.kind not in "biufcmM":  # a label column wenqing made: its labels too
+    pivot = any(c in ("合计", "总计") for c in names) and _total_row(df)  # a pivot's margins: a total column and a total row
+    out = df.rename(columns=names)
+    for c in names.values():
+        if out[c].dtype.kind not in "biufcmM":  # a label column wenqing made: its labels too
             out[c] = out[c].map(value_en).astype(out[c].dtype if out[c].dtype.kind == "O" else object)
     if pivot:
         first = out.columns[0]
