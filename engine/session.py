@@ -20,7 +20,7 @@ from modes.replies import CONFIRM_EN, HELD, NAMED
 from tools.errors import UserError
 from tools.io import TableCache
 from tools.workspace import Workspace
-from tools.write import safe_stem, save_state
+from tools.write import csv_bytes, safe_stem, save_state
 
 if TYPE_CHECKING:  # the model layer (openai, pydantic) is imported only when a model is configured; understanding,
     # planning and running a turn when the first turn comes, so the prompt is ready before them
@@ -352,7 +352,7 @@ class Session:
         stem = re.sub(r"_(?:结果|result)_[0-9a-f]{6}$", "", Path(d.request.file or word).stem)  # a result of a result keeps the source's name
         name = f"{safe_stem(stem)}_{word}_{trace_id[:6]}.csv"
         try:
-            saved = save_state(self.ws, RESULTS_DIR, name, table.to_csv(index=False).encode("utf-8-sig"))
+            saved = save_state(self.ws, RESULTS_DIR, name, csv_bytes(table))
         except UserError:
             return None  # a workspace that cannot hold it: the follow-up asks which file, as before
         _prune(saved.parent, keep=HOLD_KEEP)
@@ -561,6 +561,9 @@ def _import_request_modules(ws: Workspace) -> None:
     from tools import outofcore, registry
 
     registry.get_tool("profile_dataset")  # every tool module, registered
+    from modes.tagging import segment
+
+    segment.available()  # the segmenter's dictionary (seconds to load): requests that leave words unread read them by it
 
     try:
         big = any(outofcore.wanted(ws.root / rel) for rel in ws.files())

@@ -6,6 +6,7 @@ import csv
 import io
 import re
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -53,6 +54,8 @@ class TableCache:
         self.limit = limit
         self.entries: dict[tuple[str, str | None, int | None], tuple[tuple[int, int], LoadedTable]] = {}
         self.hits = 0
+        # what was worked out once from a loaded table (a profile's counts), kept while that version of the file is
+        self.derived: dict[tuple[str, str | None, int | None, str], tuple[tuple[int, int], Any]] = {}
 
     def get(self, path: Path, sheet: str | None, header_row: int | None = None) -> LoadedTable:
         st = path.stat()
@@ -66,6 +69,20 @@ class TableCache:
             self.entries.pop(next(iter(self.entries)))
         self.entries[key] = (stamp, t)
         return _copy(t)
+
+
+    def remember(self, path: Path, sheet: str | None, header_row: int | None, what: str, make: Callable[[], Any]) -> Any:
+        """`make()` for this version of the file, worked out once: a later call while the file is unchanged reuses it."""
+        st = path.stat()
+        key, stamp = (str(path), sheet, header_row, what), (st.st_size, st.st_mtime_ns)
+        hit = self.derived.get(key)
+        if hit and hit[0] == stamp:
+            return hit[1]
+        value = make()
+        if len(self.derived) >= 4 * self.limit:
+            self.derived.pop(next(iter(self.derived)))
+        self.derived[key] = (stamp, value)
+        return value
 
 
 def _copy(t: LoadedTable) -> LoadedTable:

@@ -100,9 +100,14 @@ def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: in
     t = load(full, sheet, cache, header_row)
     df = t.df
     sheets = sheet_names(full)
-    columns = [
-        {"name": str(c), "type": _dtype_name(df[c]), "blanks": int(_blank_mask(df[c]).sum())} for c in df.columns
-    ]
+
+    def counted() -> tuple[list[dict[str, Any]], list[str]]:
+        return ([{"name": str(c), "type": _dtype_name(df[c]), "blanks": int(_blank_mask(df[c]).sum())} for c in df.columns],
+                written_as_text(df))
+
+    # a file profiled again in this session, unchanged, is not counted again (every request previews its file first)
+    columns, as_text = cache.remember(full, sheet, header_row, "profile", counted) if cache is not None else counted()
+    columns = [dict(c) for c in columns]
     facts = {
         "path": path,
         "sheet": t.sheet,
@@ -114,7 +119,7 @@ def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: in
         "encoding": t.encoding,
         "uncached_formulas": t.uncached_formulas,
         "delimiter": t.delimiter,
-        "notes": t.notes + written_as_text(df),
+        "notes": t.notes + list(as_text),
         "skipped": t.skipped,
         "skipped_lines": t.skipped_lines,
     }

@@ -13,6 +13,7 @@ from tools.io import as_dates
 from tools.ops import _need_columns, _sample
 from tools.registry import ToolResult, tool
 from tools.stats import numeric
+from tools.values import remembered
 
 UNITS = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "weekday": "星期"}
 WEEKDAYS = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"]
@@ -31,7 +32,8 @@ def dates(table: pd.DataFrame, column: str) -> pd.Series:
     n = pd.to_numeric(s, errors="coerce") if numbers_said else pd.Series(np.nan, index=s.index)  # text dates are not read as numbers
     if n.notna().any() and n.dropna().between(1900, 2200).all() and (n.dropna() % 1 == 0).all():
         return pd.to_datetime(n.astype("Int64").astype("string") + "-01-01", errors="coerce")
-    d = as_dates(s.astype("string").str.strip().str.replace(r"[年月]", "-", regex=True).str.replace("日", "", regex=False))
+    d = remembered("timeseries.dates", s, lambda: as_dates(s.astype("string").str.strip().str.replace(r"[年月]", "-", regex=True)
+                                                               .str.replace("日", "", regex=False)))
     if d.notna().sum() == 0:
         raise ToolArgError(f"列“{column}”里没有能识别的日期。", f"Column '{column}' holds no recognisable dates.")
     return d

@@ -9,10 +9,10 @@ name the rows that did not convert instead of dropping them silently.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -54,6 +54,37 @@ def recording() -> Iterator[dict[tuple[str, str], Reading]]:
         yield found
     finally:
         _READINGS.reset(token)
+
+
+MEMO_ROWS = 50_000  # a column at least this long is read once per session while its values stay the same
+_MEMO: dict[tuple[Any, ...], tuple[Any, list[Reading]]] = {}
+_MEMO_KEEP = 8
+
+
+def remembered(kind: str, s: pd.Series, read: Callable[[], pd.Series]) -> pd.Series:
+    """`read()` (a column read as dates, numbers…) worked out once for a long column: the same values in the same order
+    read the same way, so a later request over the same table reuses the reading (and says what it noted again)."""
+    import pandas as pd
+
+    if len(s) < MEMO_ROWS:
+        return read()
+    key = (kind, str(s.name), len(s), str(s.dtype), int(pd.util.hash_pandas_object(s, index=False).sum()))
+    hit = _MEMO.get(key)
+    if hit is None:
+        with recording() as found:
+            out = read()
+        hit = (out.to_numpy(copy=True), [replace(r, examples=list(r.examples)) for r in found.values()])
+        if len(_MEMO) >= _MEMO_KEEP:
+            _MEMO.pop(next(iter(_MEMO)))
+        _MEMO[key] = hit
+    outer = _READINGS.get()
+    for r in hit[1]:
+        if outer is not None:
+            mine = outer.setdefault((r.column, r.kind), Reading(r.column, r.kind))
+            mine.converted = max(mine.converted, r.converted)
+            if r.unread >= mine.unread:
+                mine.unread, mine.examples = r.unread, list(r.examples)
+    return pd.Series(hit[0].copy(), index=s.index, name=s.name)
 
 
 def _record(s: pd.Series, kind: str, converted: int, unread: pd.Series) -> None:

@@ -301,6 +301,23 @@ def write_csv_file(ws: Workspace, df: pd.DataFrame, stem: str) -> Written:
     return Written(publish(ws, stem, "csv", fill), len(df), protected)
 
 
+def csv_bytes(df: pd.DataFrame) -> bytes:
+    """A table as UTF-8 CSV with a BOM, written by Arrow (a table wenqing keeps for itself; its own reader reads it)."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    if len(df.columns) == 0:
+        return b"\xef\xbb\xbf"
+    table = pa.Table.from_arrays([_arrow_column(df.iloc[:, i]) for i in range(len(df.columns))],
+                                 names=[_text(str(c)) or "" for c in df.columns])
+    out = io.BytesIO()
+    out.write(b"\xef\xbb\xbf")
+    pacsv.write_csv(table, out, pacsv.WriteOptions(include_header=True, batch_size=16_384))
+    return out.getvalue()
+
+
 def _arrow_column(s: pd.Series) -> Any:
     """One column as Arrow, as a spreadsheet user reads it: dates without midnight times, True/False, text as is."""
     import pandas as pd
