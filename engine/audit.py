@@ -46,8 +46,26 @@ class AuditUnavailable(UserError):
     code = "audit_unavailable"
 
 
+DUMP_MAX = 32_000  # characters of one JSON field of an event
+
+
 def _dump(v: Any) -> str:
-    return json.dumps(v, ensure_ascii=False, default=str)[:4000]
+    """JSON text of at most DUMP_MAX characters that is always valid JSON: long strings inside are cut first."""
+    text = json.dumps(v, ensure_ascii=False, default=str)
+    if len(text) <= DUMP_MAX:
+        return text
+    text = json.dumps(_cut(v, 2000), ensure_ascii=False, default=str)
+    return text if len(text) <= DUMP_MAX else json.dumps({"cut": text[: DUMP_MAX // 2]}, ensure_ascii=False)
+
+
+def _cut(v: Any, n: int) -> Any:
+    if isinstance(v, str):
+        return v if len(v) <= n else v[:n] + "…"
+    if isinstance(v, dict):
+        return {str(k): _cut(x, n) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_cut(x, n) for x in v]
+    return v
 
 
 def _transient(e: sqlite3.Error) -> bool:

@@ -17,7 +17,7 @@ from modes import opspec
 from modes.decision import Decision
 from tools import registry
 from tools.errors import ColumnMissing, ParseFailed, UserError
-from tools.outofcore import Retype, counted_by_next_step, in_memory, is_big
+from tools.outofcore import Retype, counted_by_next_step, in_memory, is_big, statements
 from tools.registry import ToolResult
 from tools.values import reading_notes, recording
 from tools.workspace import Workspace
@@ -36,6 +36,7 @@ REPORT_TOOLS = {"describe_columns", "correlate_columns", "compare_tables"}
 WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list", "write_report", "write_chart"}
 COLUMN_ARGS = ("by", "keys", "columns", "column", "a", "b", "left", "subset", "on")
 COUNTING_TOOLS = {"group_summarize", "describe_columns"}  # their pass over a big file also takes a profile's counts
+SQL_KEPT = 20_000  # characters of one statement kept in the audit record
 
 
 @dataclass
@@ -46,6 +47,7 @@ class StepOutcome:
     facts: dict[str, Any] = field(default_factory=dict)
     evidence: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    sql: list[str] = field(default_factory=list)  # what DuckDB ran for this step (/sql); none when it ran in memory
 
 
 @dataclass
@@ -265,7 +267,7 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
                     args["about"] = about(plan, d)
                 t0 = time.perf_counter()
                 try:
-                    with recording() as readings:
+                    with recording() as readings, statements() as ran:
                         if counted_next:
                             with counted_by_next_step():
                                 res = registry.call(current.toolHint, args)
@@ -299,9 +301,11 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
                 ms = (time.perf_counter() - t0) * 1000
                 ok, why = _done(current, res, ws)
                 h = _state_hash(current, current.args, json.dumps(res.facts, sort_keys=True, default=str))
-                out = StepOutcome(step.step, current.toolHint, "success" if ok else "failed", _small(res.facts, 4000), res.evidence)
+                out = StepOutcome(step.step, current.toolHint, "success" if ok else "failed", _small(res.facts, 4000), res.evidence,
+                                  sql=list(ran))
                 audit.event(trace_id, f"step:{step.step}", f"running -> {'done' if ok else 'failed'}", f"doneWhen: {current.doneWhen}",
-                            True, None, {"tool": current.toolHint, "args": _small(current.args)}, _small(res.facts), ms)
+                            True, None, {"tool": current.toolHint, "args": _small(current.args), **({"sql": [q[:SQL_KEPT] for q in ran]} if ran else {})},
+                            _small(res.facts), ms)
                 if not ok:
                     if h in seen:
                         raise Stop("escalated", "repeated_state", "同一步骤、同样输入得到了同样结果，已停止。", "The same step gave the same result twice; stopped.")

@@ -372,6 +372,26 @@ class Session:
                 break
         return out
 
+    def statements(self, which: str = "") -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+        """What /sql shows: the last run that ran steps (or the run `which` names) and, step by step, the SQL DuckDB ran
+        for it (an empty list for a step that ran in memory)."""
+        run = self.audit.run(which) if which else next(iter(self.history(1)), None)
+        if run is None:
+            return None, []
+        steps = []
+        for e in run["events"]:
+            node = str(e.get("node") or "")
+            if not node.startswith("step:") or "done" not in str(e.get("state_transition") or ""):
+                continue
+            try:
+                inputs = json.loads(e.get("inputs") or "{}")
+            except json.JSONDecodeError:
+                inputs = {}
+            sql = inputs.get("sql") if isinstance(inputs, dict) else None
+            steps.append({"step": node.split(":", 1)[1], "tool": inputs.get("tool") if isinstance(inputs, dict) else None,
+                          "sql": [q for q in sql if isinstance(q, str)] if isinstance(sql, list) else []})
+        return run, steps
+
     def numbered_result(self, n: int) -> tuple[str | None, int]:
         """The table produced by /history's request number n (a file it wrote, else the result it showed), and how many there are."""
         runs = self.history()

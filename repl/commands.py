@@ -160,6 +160,32 @@ def _trace(ctx: Context, arg: str) -> None:
     ctx.render.trace(run, zh)
 
 
+@command("/sql", "显示上一次请求由 DuckDB 运行的 SQL（逐步；在内存中运行的步骤会说明）", "show the SQL DuckDB ran for the last request, step by step (steps run in memory are said)")
+def _sql(ctx: Context, arg: str) -> None:
+    zh = ctx.session.lang == "zh"
+    run, steps = ctx.session.statements(arg)
+    if run is None:
+        ctx.render.say("还没有运行过的请求。" if zh else "Nothing has run yet.")
+        return
+    said = str(run.get("utterance") or "")
+    ran = [s for s in steps if s["sql"]]
+    if not ran:
+        ctx.render.say(f"“{said}”在内存中运行：表载入后由同样的操作逐步完成，没有 SQL。由 DuckDB 运行的表（100 MB 以上的 CSV，"
+                       "或设置 WENQING_ENGINE=duckdb）才有 SQL 可看。" if zh else
+                       f"'{said}' ran in memory: the table was loaded and the same operations ran on it, with no SQL. Tables run "
+                       "by DuckDB (CSV files of 100 MB or more, or WENQING_ENGINE=duckdb) have SQL to show.")
+        return
+    ctx.render.say(f"“{said}”由 DuckDB 运行的 SQL：" if zh else f"The SQL DuckDB ran for '{said}':")
+    for s in steps:
+        head = f"-- 第 {s['step']} 步（{s['tool']}）" if zh else f"-- step {s['step']} ({s['tool']})"
+        if not s["sql"]:
+            ctx.render.say(head + ("：在内存中运行，没有 SQL" if zh else ": ran in memory, no SQL"), "dim")
+            continue
+        ctx.render.say(head, "dim")
+        for q in s["sql"]:
+            ctx.render.say(q.rstrip(";") + ";")
+
+
 HISTORY_SIZE = 10
 
 

@@ -41,6 +41,27 @@ AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小",
 ROW = "__wq_row"
 
 
+# the statements DuckDB ran for the step running now (what /sql shows), when the executor collects them
+_STATEMENTS: ContextVar[list[str] | None] = ContextVar("wenqing_sql_statements", default=None)
+
+
+@contextmanager
+def statements() -> Iterator[list[str]]:
+    """Collect the SQL that produces a step's table inside this block (row counts taken for the answer are left out)."""
+    found: list[str] = []
+    token = _STATEMENTS.set(found)
+    try:
+        yield found
+    finally:
+        _STATEMENTS.reset(token)
+
+
+def _ran(sql: str) -> None:
+    found = _STATEMENTS.get()
+    if found is not None and sql not in found:
+        found.append(sql)
+
+
 # set while a profile runs whose next step takes the counts in its own pass over the file (see counted_by_next_step)
 _DEFER: ContextVar[bool] = ContextVar("wenqing_counts_deferred", default=False)
 
@@ -97,11 +118,13 @@ class BigTable:
         self.pending = False  # types from the first rows only: a step's pass must check every column (settle)
         self.facts: dict[str, Any] | None = None  # the profile whose counts that pass completes
 
-    def run(self, sql: str) -> Any:
+    def run(self, sql: str, said: bool = True) -> Any:
         """Run a query over this table. On a table still pending, a failure (a value beyond the first rows that does not
-        fit its column's type, a ragged row) raises Retype."""
+        fit its column's type, a ragged row) raises Retype. `said`: the statement makes a step's table (/sql shows it)."""
         import duckdb
 
+        if said:
+            _ran(sql)
         try:
             out = self.con.execute(sql)
         except duckdb.Error as e:
@@ -134,15 +157,15 @@ class BigTable:
 
     def __len__(self) -> int:
         if self._rows is None:
-            self._rows = int(self.run(f"SELECT count(*) FROM ({self.sql})").fetchone()[0])
+            self._rows = int(self.run(f"SELECT count(*) FROM ({self.sql})", said=False).fetchone()[0])
         return self._rows
 
     def head(self, n: int = 5) -> pd.DataFrame:
-        return self.fetch(f"SELECT * FROM ({self.sql}) LIMIT {max(0, int(n))}")
+        return self.fetch(f"SELECT * FROM ({self.sql}) LIMIT {max(0, int(n))}", said=False)  # a preview of the rows
 
-    def fetch(self, sql: str) -> pd.DataFrame:
+    def fetch(self, sql: str, said: bool = True) -> pd.DataFrame:
         """Run a query whose result is small, as pandas would have typed it."""
-        df = self.run(sql).df()
+        df = self.run(sql, said).df()
         for c in df.columns:
             if str(df[c].dtype) == "object" and self.types.get(c) == "VARCHAR":
                 continue
@@ -681,6 +704,7 @@ def write_csv(ws: Workspace, table: BigTable, stem: str) -> ToolResult:
         nonlocal protected
         f.write(b"\xef\xbb\xbf")
         writer = None
+        _ran(table.sql)
         for batch in table.con.sql(table.sql).to_arrow_reader(65_536):
             arrays = []
             for arr in batch.columns:
