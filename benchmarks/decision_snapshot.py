@@ -30,9 +30,10 @@ def corpora() -> list[tuple[str, Path, list[dict]]]:
 
     if (EVAL / "decisions_dev.jsonl").is_file():
         out.append(("dev", EVAL / "workspace", load(EVAL / "decisions_dev.jsonl")))
-    held = ROOT / "benchmarks" / "heldout"
-    if (held / "decisions.jsonl").is_file():
-        out.append(("heldout", held / "workspace", load(held / "decisions.jsonl")))
+    for name, d in (("tuning", ROOT / "benchmarks" / "tuning"), ("heldout", ROOT / "benchmarks" / "heldout"),
+                    ("heldout2", ROOT / "benchmarks" / "heldout" / "round2")):
+        if (d / "decisions.jsonl").is_file():
+            out.append((name, d / "workspace", load(d / "decisions.jsonl")))
     for name in ("smp", "triage", "tablegpt"):
         d = EVAL / "external_dev" / name
         if not (d / "labels.jsonl").is_file():

@@ -12,11 +12,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from modes import lexicon as lx
 from modes.decision import Evidence
 from modes.evidence_weights import WEIGHTS
 from modes.lazyre import lazy
+from modes.tagging import asides
 from modes.text import blank as _blank
 
 # Function words and politeness that carry no operation, per language (longest first when removed).
@@ -41,7 +43,8 @@ FILLER_EN = frozenset(
     "columns table tables file files sheet data value values record records entries result results list have has had not no "
     "than more less over under above below between where when whose their them they so if now first pls plz thanks "
     "original new copy again just instead use using among across two three four five six seven eight nine ten both take keep put "
-    "see look find appear appears appeared occur occurs occurred run perform compute calculate".split()
+    "see look find appear appears appeared occur occurs occurred run perform compute calculate "
+    "quick quickly honestly kindly pull grab fetch basically actually simply".split()
 )
 # Things people ask for that no operation does yet, with the closest thing wenqing can do (data, not code).
 GAPS: tuple[tuple[str, str, str, str, str], ...] = (
@@ -112,6 +115,21 @@ def _known() -> tuple[re.Pattern[str], ...]:
     return tuple(pats)
 
 
+@lru_cache(maxsize=1)
+def operative() -> re.Pattern[str]:
+    """The words that put something into a query (an operation, a condition, a negation, a limit): a clause holding one
+    is never an aside."""
+    from modes import conditions as cd
+    from modes import ops
+    from modes.tagging import segment
+
+    pats = [lx.FILTER, lx.EXCLUDE, lx.DELETE_ROWS, lx.SORT, lx.GROUP, lx.DEDUPE, lx.CLEAN, lx.SELECT, lx.ADD_COLUMN, lx.TOP_N,
+            lx.HEAD_N, lx.EXPORT, lx.FULL, lx.OVERWRITE, lx.PLAN_ONLY, ops.DESC, ops.ASC, RULE_WORDS]
+    pats += [p for _, p in ops.AGG_WORDS] + [p for _, p in cd.INFIX_RE]
+    bodies = [re.sub(r"\(\?P<\w+>", "(?:", p.pattern) for p in pats] + [re.escape(w) for w in segment.words().operative]
+    return re.compile("|".join(f"(?:{b})" for b in bodies), re.I | re.A)
+
+
 SPLIT_ZH = lazy(r"[的了和与及把将在是对从给用按都也还就吗呢吧啊呀并再又]")
 FILLER_SET = frozenset(FILLER_ZH)
 FILLER_BY_LENGTH = sorted(FILLER_ZH, key=len, reverse=True)
@@ -159,6 +177,7 @@ def unexplained(text: str, consumed: Iterable[tuple[int, int]], extra: Iterable[
     table in play: its values and columns), Chinese is read as words by the segmenter: a word left out is named
     whole, a data word counts whatever its length, and function words by their class never count."""
     consumed = list(consumed)
+    consumed += asides.purpose_clauses(text, consumed, operative(), data) + asides.row_nouns_en(text, consumed, data)
     periods = [m.group(0) for m in MONTH_ALONE.finditer(text) if not any(a < m.end() and m.start() < b for a, b in consumed)]
     read = _blank(text, consumed)
     rest = NUMBER_ETC.sub(lambda m: " " * len(m.group(0)), read)
@@ -187,7 +206,7 @@ def _words_left(text: str, left: str, data: frozenset[str]) -> list[str] | None:
     out: list[str] = []
     after_purpose = False
     end = -1  # where the last word named ends: words right after it are one phrase with it (物流 + 时效)
-    for t in toks:
+    for i, t in enumerate(toks):
         if not all(CJK_CHAR.match(ch) for ch in t.word):
             continue
         whole = left[t.start : t.end] == t.word
@@ -195,6 +214,8 @@ def _words_left(text: str, left: str, data: frozenset[str]) -> list[str] | None:
             after_purpose = True  # 发给领导: whom the result is for, not what it holds
             continue
         only_filler = t.word not in data and not _filler_zh().sub("", t.word)  # 表里, 一下子: filler words run together
+        if whole and _rows_noun(toks, i, data):
+            continue  # …是承兑汇票的合同: what the rows are called
         if whole and not after_purpose and not only_filler and segment.is_content(t, data) and not _concept(t.word):
             if out and t.start == end:
                 out[-1] += t.word
@@ -204,6 +225,20 @@ def _words_left(text: str, left: str, data: frozenset[str]) -> list[str] | None:
         after_purpose = after_purpose and not whole
     cjk_free = CJK_RUN.sub(lambda m: " " * len(m.group(0)), left)
     return out + _content(cjk_free)
+
+
+def _rows_noun(toks: list[Any], i: int, data: frozenset[str]) -> bool:
+    """A noun right after 的 that closes its phrase (the clause ends, or a verb of taking the rows follows): the name of
+    what the rows are (…的合同 / …的学生，其余的导出 / …为空的户筛出来), never a condition of its own."""
+    from modes.tagging import segment
+
+    t = toks[i]
+    if i == 0 or toks[i - 1].word != "的" or t.word in data or t.word in segment.words().operative or t.pos.startswith("v") \
+            or not segment.is_content(t, data):
+        return False
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    return nxt is None or nxt.pos in ("x", "w") or not nxt.word.strip() or any(nxt.word.startswith(w) or w.startswith(nxt.word)
+                                                                               for w in asides.aside_words().take_zh)
 
 
 def _content(rest: str) -> list[str]:

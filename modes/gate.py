@@ -18,7 +18,7 @@ from modes.lazyre import lazy
 from modes.ops import TurnOps, _blank, parse_turn
 from modes.resolve import FileRef, find_columns, find_files, find_sheet, find_values
 from modes.table import select_mode
-from modes.text import language, normalize, parse_number
+from modes.text import blank, language, normalize, parse_number
 
 WEAK_KINDS = {"profile", "export"}
 CJK_CHARS = lazy(r"[\u4e00-\u9fff]")
@@ -54,6 +54,20 @@ def data_words(catalog: Catalog | None) -> Callable[[str], set[str]]:
             return set()
         return {w.casefold() for f in catalog.tables_touching(text) for s in f.sheets for w in (*s.columns, *(v for vs in s.values.values() for v in vs))}
     return words
+
+
+# words that ask for something (帮我 / 能不能 / please / can you / I need): a sentence with one is a request, whatever it tells
+ASKING = lazy(r"帮|请|麻烦|(?<![发交传拿寄递送])给我|我要|我想|想要|需要|能不能|能否|可不可以|可以吗|吗\s*[?？]?\s*$|[?？]\s*$|"
+              r"(?<![a-z])(?:please|pls|can you|could you|would you|i need|i want|i'?d like|let'?s|show me|give me)(?![a-z])", re.I | re.A)
+
+
+def told_not_asked(text: str) -> bool:
+    """Every operation word of the text lies inside a telling of what happened to the file (是教务处导出的, gets exported
+    from our billing system), and nothing asks: the sentence tells, it does not request."""
+    told = [m.span() for m in lx.DESCRIBED.finditer(text)]
+    if not told or ASKING.search(text):
+        return False
+    return evidence.operative().search(blank(text, told)) is None
 
 
 def chat_kind(text: str, catalog: Catalog | None = None) -> str | None:
@@ -693,7 +707,7 @@ def _u_missing(u: _Understanding) -> None:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_understood, _u_whole_tables, _u_missing)
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_whole_tables, _u_understood, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:
@@ -1109,6 +1123,11 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         named = req.file if req.file_how not in ("none", "missing") else None
         d = _decision("unknown", "ask_intent", replace(req, intent="unknown"), said + replies.ask_intent(lang, named), "capability_gap")
         return d, state.evolve(pending=None, current_file=named or state.current_file)
+    if req.ops and prior is None and not req.full and told_not_asked(text):  # 这个表是教务处导出的: the file's story, not a request
+        named = req.file if req.file_how in ("named", "fuzzy", "description", "current") else None
+        zh_, en_ = replies.remark(named or ("这个表" if lang == "zh" else "this table"))
+        return _decision("chat", "reply", replace(req, intent="chat", chat_kind="remark", ops=()), en_ if lang == "en" else zh_,
+                         "chat:told_not_asked"), state.evolve(current_file=named or state.current_file)
     if not req.ops and not req.full:
         if prior is not None and multi_turn:
             missing = list(prior.request.missing) or ["file"]
@@ -1122,7 +1141,8 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         if not lx.VAGUE.search(text) and not lx.WORK_NOUN.search(text) and not named and not req.missing_file_name and ck is None \
                 and re.search(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}", text, re.I) and not lx.DEICTIC.search(text) and not mentions_data:
             return _chat("other", turns[-1], lang, state)
-        if (named or lx.DEICTIC.search(text)) and lx.REMARK.search(text) and not lx.VAGUE.search(text) and prior is None:
+        if (named or lx.DEICTIC.search(text) or lx.WORK_NOUN.search(text)) and lx.REMARK.search(text) and not lx.VAGUE.search(text) \
+                and prior is None and not ASKING.search(text):
             zh_, en_ = replies.remark(named or ("这个表" if lang == "zh" else "this table"))
             req = replace(req, intent="chat", chat_kind="remark")
             return _decision("chat", "reply", req, en_ if lang == "en" else zh_, "chat:remark"), state.evolve(current_file=named)

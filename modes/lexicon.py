@@ -202,25 +202,34 @@ GROUP = lazy(
     r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b",
     re.I | re.A,
 )
-DEDUPE = rx("去重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")
+DEDUPE = rx("duplicated", "dupes", "repeated rows", "去重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")
 # one row of each group kept (a dedupe on the keys named with 每/per), never a summary: 每个部门保留一行, one row per region
 ONE_ROW_EACH = lazy(r"(?:只)?(?:保留|留下|留|取)\s*(?:第)?(?:一|1)\s*(?:行|条|笔|个)(?!数)"
                     r"|(?<![a-z])(?:one|the first|a single|1|only one)\s+(?:row|record|line|entry)s?\s+(?:per|for each|for every|of each|of every|in each)(?![a-z])",
                     re.I | re.A)
 CLEAN = rx("清洗", "清理", "数据清洗", "填成", "填为", "填充", "填上", "补成", "补全", "去空格", "去掉空格", "去除空格", "首尾空格", "前后空格", "两端空格", "多余空格", "多余的空格", "空值填", "clean", "cleanse", "tidy up", "trim", "fill")
-SELECT = lazy(r"只保留|保留|只要[^。；;]{0,20}列|只要[^。；;]{0,120}?(?:这|那)(?:几|些|\d+|[两三四五六七八九十]+)(?:个)?(?:列|字段)|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
+SELECT = lazy(r"(?<![a-z])(?:i|we) (?:just |only )?need(?= (?:the )?[\w\u4e00-\u9fff]+(?:,| and ))|只保留|保留|只要[^。；;]{0,20}列|只要[^。；;]{0,120}?(?:这|那)(?:几|些|\d+|[两三四五六七八九十]+)(?:个)?(?:列|字段)|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
 ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|\badd (?:a |new )*column|\bnew column"
                   r"|(?:算|计算|求|算出)(?=\s*[\w\u4e00-\u9fff]{1,12}\s*[=＝]\s*[\w\u4e00-\u9fff])"  # 算执行率 = 实际支出/预算: a named formula
                   r"|(?<![a-z])(?:compute|calculate)(?=\s+\w+\s*=\s*\w)", re.I | re.A)
 TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的)|\btop\s*(\d+)|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest)(?![a-z])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人)", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
-EXPORT = rx("导出", "导出来", "输出", "另存为", "另存", "保存为", "保存成", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
+EXPORT_WORDS = rx("导出", "导出来", "输出", "另存为", "另存", "保存为", "保存成", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
+# "save X as an Excel file": a save whose object comes between it and "as"
+EXPORT = lazy(EXPORT_WORDS.pattern + r"|(?<![a-z])save(?=\s.{0,60}?\sas(?![a-z]))", re.I | re.A)
 PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅瞅", "打开", "长啥样", "长什么样", "什么样", "多少行", "几行", "多少条", "多少列", "几列", "有哪些列", "哪些列", "哪些字段", "列名", "字段", "表头", "什么类型", "数据类型", "类型", "空值", "缺失值", "概况", "概览", "基本情况", "描述", "介绍", "describe", "preview", "show me", "show", "open", "look at", "peek", "how many rows", "how many columns", "rows", "rwos", "columns", "overview", "profile", "analyse", "analyze", "analysis", "inspect", "summary of", "what's in", "what is in")
 EXPLORE_COMPARE = rx("对比", "比较", "比一下", "比对", "相比", "compare", "comparison", " vs ", "versus", "差异", "区别在")
 EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal*", "不正常", "奇怪的值", "unusual", "abnormal")
 EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlation", "correlations", "correlated", "correlate", "correlat*", "relationship", "relation", "影响")
 EXPLORE_JOIN = rx("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")
-FULL = rx("全面分析", "完整分析", "深入分析", "详细分析", "深度分析", "全方位", "全面", "full analysis", "comprehensive", "in-depth", "thorough analysis", "complete analysis", "full report", "analyze everything", "analyse everything")
+FULL = lazy(
+    rx("全面分析", "完整分析", "深入分析", "详细分析", "深度分析", "全方位", "全面", "full analysis", "comprehensive", "in-depth", "thorough analysis", "complete analysis", "full report", "analyze everything", "analyse everything").pattern
+    # a word of wholeness before a word of analysis, a few words apart (完整的分析报告 / 彻底分析一遍 / a thorough, end-to-end analysis)
+    + r"|(?:完整|彻底|全面|整体|详尽|深入|系统性?|从头到尾|里里外外)[^，,。；;]{0,5}(?:分析|体检|检查|梳理|报告|看一遍|过一遍)|能看的都看|都分析一下"
+    r"|(?<![a-z])(?:thorough|complete|comprehensive|full|end-to-end|in-depth|deep|overall|top-to-bottom)(?:[\s,-]+[a-z-]+){0,2}?[\s,-]+(?:analysis|review|check-?up|health check|audit|deep dive|report)(?![a-z])"
+    r"|(?<![a-z])(?:dig into|deep dive into)(?![a-z]).{0,60}(?<![a-z])everything(?![a-z])|(?<![a-z])(?:everything|all) (?:interesting|worth knowing|you can find)(?![a-z])",
+    re.I | re.A,
+)
 PLAN_ONLY = lazy(
     r"先出个?方案|出个?方案|只要方案|先给我?个?方案|给个方案|先看方案|先看看方案|方案先|先给我?看看?计划|只出方案|不用执行|先别执行|别执行|"
     r"\bplan first\b|\bshow me the plan\b|\bjust the plan\b|\bplan only\b|\bonly the plan\b|\bdon'?t run\b|\bdon'?t execute\b|\bwithout running\b|\bjust (?:show|give) me (?:a|the) plan\b",
@@ -228,7 +237,11 @@ PLAN_ONLY = lazy(
 )
 OVERWRITE = lazy(
     r"(?:保存|存|写|放)(?:到|回|进|在|入)(?:原|源)|覆盖|保存回原|存回原|写回原|直接改原|直接改掉原|原地修改|替换原文件|直接保存|改原文件|在原文件上|原表上改|"
-    r"\boverwrit|\bin place\b|\bin-place\b|\bsave over\b|\breplace the original\b|\bsave it back\b|\bsave back\b",
+    r"\boverwrit|\bin place\b|\bin-place\b|\bsave over\b|\breplace the original\b|\bsave it back\b|\bsave back\b|"
+    # the file written is the one read: a verb of writing or replacing with the original / same file as its place
+    r"(?:替换|覆盖|改|保存|存|写|save)[^，,。；;]{0,8}(?:原来的|原始|原|同一个|同名)(?:文件|表|那个文件)|(?:就|直接)在原(?:文件|表)上|"
+    r"(?<![a-z])(?:write|save|put|store)(?: [a-z']+){0,3} (?:back|over the (?:same|original)|into (?:that|the) same|to the same|in the same)(?![a-z])|"
+    r"(?<![a-z])keep the same (?:file ?name|file|name)(?![a-z])",
     re.I | re.A,
 )
 NO_OVERWRITE = lazy(r"别动原|不要动原|不动原|不要覆盖|别覆盖|不覆盖|不改原|别改原|另存|don'?t (?:touch|overwrite|change) the original|keep the original", re.I | re.A)
@@ -243,7 +256,7 @@ QUESTION_DATA = lazy(r"哪个|哪些.{0,6}最|多少|是多少|几次|几个|几
 GREETING = lazy(r"^(?:你好|您好|嗨|哈喽|哈啰|hello|hi|hey|早上好|上午好|中午好|下午好|晚上好|早安|晚安|在吗|在不在|good (?:morning|afternoon|evening)|yo)(?:\s+there)?[呀啊哈!,.~ ]*$", re.I | re.A)
 THANKS = lazy(r"谢谢|多谢|感谢|谢啦|谢了|辛苦|帮大忙|太棒了|厉害|牛|好用|thanks|thank you|\bthx\b|\bty\b|appreciate|great job|awesome|that's all|that is all|bye|再见|拜拜|没事了|没有了", re.I | re.A)
 FAREWELL = lazy(r"(?:再见|拜拜|回头见|下次见|(?<![a-z])(?:bye|bye-bye|goodbye|good bye|see you|see ya|cya)(?:\s+(?:now|then|later))?)\s*[!！.。~]*\s*$", re.I | re.A)
-VENTING = lazy(r"烦|气死|累死|累了|好累|很累|太累|真累|累坏|累得|吐了|崩溃|头疼|头大|无语|郁闷|受不了|加班|心累|抓狂|难受|讨厌|好难|太难|难死|麻烦死|要疯|疯了|哭了|救命|😩|😭|😫|😤|🙃|ugh|annoying|tired|exhausted|hate|frustrat|sick of|so boring", re.I | re.A)
+VENTING = lazy(r"烦|气死|累死|累了|好累|很累|太累|真累|累坏|累得|吐了|崩溃|头疼|头大|无语|郁闷|受不了|加班|心累|抓狂|难受|讨厌|好难|太难|难死|麻烦死|要疯|疯了|哭了|救命|😩|😭|😫|😤|🙃|(?<![a-z])(?:ugh|annoying|tired|exhausted|hate|frustrat[a-z]*|sick of|so boring)(?![a-z])", re.I | re.A)
 ABOUT_ME = lazy(
     r"你是谁|你叫什么|你是什么|你能做什么|你能干什么|你会做什么|你会干什么|你会什么|你可以做什么|你都能|你能帮我做什么|你有什么功能|有什么功能|"
     r"你能帮我干[嘛啥]|你能干[嘛啥]|你会干[嘛啥]|能干[嘛啥]|会不会.{0,10}(?:覆盖|改|删|动|上传|丢|泄露)|"
@@ -253,6 +266,10 @@ ABOUT_ME = lazy(
     r"\bwho (?:made|built|created|wrote) you\b|\bcan you (?:read|open|handle|process|work with|support|deal with) (?:password|encrypted|xls|xlsx|csv|excel|big|large|chinese|gbk|files?\b)|"
     r"你能做(?:些|哪些)|能做些什么|能帮(?:我|上)?(?:做|干)?(?:些|哪些)|怎么使用|使用说明|用法|"
     r"\bhow (?:do|can|should) i use (?:you|this|it)\b|\bwhat (?:file )?(?:types|kinds of files|files) (?:can|do) you\b|\bleave (?:this|my) (?:computer|machine|laptop)\b|"
+    r"(?<![a-z])what (?:\w+ ){1,4}(?:can|could) you (?:do|help)(?![a-z])|"
+    # where wenqing puts what it writes (导出来的文件一般放在哪个目录 / where do the exported files go)
+    r"(?:导出|生成|输出|保存|写出)(?:来|出来)?的(?:文件|结果)[^，,。？?]{0,8}(?:放在|存在|保存在|在)哪|结果(?:放|存|保存)在哪|"
+    r"(?<![a-z])where (?:do|does|are|will|did) (?:the |my |your )?(?:results?|outputs?|exports?|exported files?|files you (?:write|export|save))(?: \w+){0,2} (?:go|saved|stored|written|end up|put)(?![a-z])|"
     r"\bare you\b|\bsent anywhere\b|\bonline\b|\boffline\b|\bwithout (?:the )?internet\b|\b(?:delete|remove|overwrite|change|modify|touch) my (?:files?|data|spreadsheets?)\b|\bprivacy\b|\bupload|\bsafe\b|\byour name\b|\bwhat formats\b|\bwill you (?:change|modify|overwrite)\b",
     re.I | re.A,
 )
@@ -271,10 +288,18 @@ HEADER_ROW = lazy(
     r"|header\s+(?:is\s+)?(?:on|in|at)?\s*(?:row|line)\s*(\d+)|(?:row|line)\s*(\d+)\s+is\s+the\s+header",
     re.I | re.A,
 )
+# an operation told as what happened to the file, not asked for: 是教务处导出的 / 是财务周一刚发给我的 / gets exported from
+# our billing system / was generated by the ERP (its verb is the story of the file, never a request to run it)
+DESCRIBED = lazy(r"是(?![要不否])[^，,。；;？?！!]{1,12}?(?:导出|发|做|弄|整理|生成|下载|拿|给|传|拉)(?:来|过来|出来|出|给我|过)?的|"
+                 r"(?<![a-z])(?:gets?|got|is|was|are|were|has been|have been)(?: \w+){0,2} (?:exported|sent|generated|downloaded|pulled|made|"
+                 r"created|produced|dumped|emailed|shared)(?: \w+){0,2} (?:from|by|out of|every|each|weekly|monthly|daily)(?![a-z])", re.I | re.A)
 REMARK = lazy(r"不错|挺好|很好|真好|好看|漂亮|厉害|有意思|有趣|整齐|干净|乱|哪来的|谁做的|谁给的|发我的|发给我的|发来的|给我的|传给我|传过来的|"
                     r"(?:上周|昨天|前天|今天|刚才|上个月|早上)(?:才)?(?:发|给|传)|(?:财务|同事|领导|老板|客户|助理)(?:那边)?(?:发|给|做|整理)的|"
                     r"sent (?:it |this )?(?:to )?me|gave (?:it |this )?(?:to )?me|(?:is|was) from (?:my|the|our) \w+|came from|"
-                    r"looks (?:good|nice|great|fine)|nice|interesting|neat|messy", re.I | re.A)
+                    r"looks (?:good|nice|great|fine)|nice|interesting|neat|messy|"
+                    # acknowledging, not asking (这个我知道，先不用管 / 老板说没问题 / just so you know)
+                    r"我知道|(?:先|暂时)?不用管|没关系|没问题|(?<![a-z])(?:just so you know|fyi|for your information|heads up)(?![a-z])|"
+                    + DESCRIBED.pattern, re.I | re.A)
 WORK_NOUN = lazy(r"表|文件|数据|报告|sheet|excel|file|data|table|spreadsheet|csv|xlsx|report|列|行", re.I | re.A)
 
 CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是", "行", "执行", "执行吧", "开始", "没问题", "对", "对的", "嗯", "嗯嗯", "确定", "同意", "冲", "搞吧", "来吧", "ok", "okay", "yes", "y", "go", "go ahead", "sure", "yep", "yeah", "confirm", "proceed", "run it", "do it", "please do", "yes please", "sounds good",

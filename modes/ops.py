@@ -307,12 +307,20 @@ def _rule_correlate(t: _Turn) -> None:
         t.add(m.start(), Op("correlate", {"columns": cols[:2]}))
 
 
+JOIN_CLAUSE_END = re.compile(r"[，,；;。、]|(?:然后|接着|之后|再)|(?<![a-z])(?:then|and then)(?![a-z])", re.I)
+
+
 def _rule_join(t: _Turn) -> None:
     m = lx.EXPLORE_JOIN.search(t.text)
     if not m or t.flags.get("stacked"):
         return  # the sheets of a split table are stacked, never joined
     on = None
+    # the key is said in the join's own clause (按客户ID关联 / join on id); a 按 of a later clause (合并、去重、按销售员汇总) groups
+    lo = max((x.end() for x in JOIN_CLAUSE_END.finditer(t.text, 0, m.start())), default=0)
+    hi = next((x.start() for x in JOIN_CLAUSE_END.finditer(t.text, m.end())), len(t.text))
     for b in list(BY_WORD.finditer(t.text)) + list(re.finditer(r"(?<![a-z])(?:on|using)\s+|(?:通过|用)\s*", t.text, re.I | re.A)):
+        if not lo <= b.start() < hi:
+            continue
         col, _raw, _how, _closest, _ = _col_after(t.text, b.end(), t.hits, t.sheet)
         if col:
             on = col

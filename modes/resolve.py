@@ -189,6 +189,7 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
 
 
 OUTSIDE_PATH = lazy(r"(?:(?<=\s)|^)(?:\.\./|~/|/)[^\s,，;；]+|[A-Za-z]:\\[^\s,，;；]+")
+HYPHENED_WORD = lazy(r"[a-z]{1,12}(?:-[a-z]{1,12}){1,3}")  # lower-case letters joined by hyphens: a word of English
 FILE_SHAPED = lazy(r"(?<![\w.])[A-Za-z\u4e00-\u9fff][\w\-]*[_\-][\w\-]+(?![\w.])")
 IT_IDIOM = lazy(r"\b(?:sum it|it up|make it|do it)\b")
 NEXT_ALNUM = lazy(r"[a-z0-9]")
@@ -237,9 +238,12 @@ def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
     """A name shaped like a file's (sales_2023, orders-q3) that no file, sheet or column has: a missing file."""
     for m in FILE_SHAPED.finditer(text):
         tok = m.group(0)
+        if HYPHENED_WORD.fullmatch(tok):
+            continue  # fill-up, no-show, month-over-month: an English word, not a file's name
         if _covered(ref.spans, m.start(), m.end()) or re.fullmatch(r"[\d_\-]+", tok) or _a_word(tok, catalog):
             continue
-        if any(edit_distance(tok.casefold(), f.stem.casefold(), 2) <= 2 for f in catalog.files):
+        if any(edit_distance(tok.casefold(), f.stem.casefold(), 2) <= 2 and not differs_in_a_number(tok.casefold(), f.stem.casefold())
+               for f in catalog.files):
             continue  # a typo of a real name: the fuzzy step below
         if not re.search(r"[_\-]", re.sub(r"\d+\s*[-–—~]\s*\d+", "", tok)):
             continue  # 年龄0-17岁, 2010-2018年: a range of numbers, not a file's name
@@ -276,7 +280,7 @@ def _stem_typos(low: str, files: list[FileInfo], ref: FileRef, hits: list[tuple[
         if sum((pairs & text_pairs).values()) < len(st) - 1 - 3 * tol:
             continue  # nor can it share enough neighbouring pairs (an edit breaks three at most)
         at = _typo_window(low, st, tol, ref.spans)
-        if at is not None:
+        if at is not None and not differs_in_a_number(low[at[0] : at[1]], st):
             ref.spans.append(at)
             hits.append((at[0], f.path, "fuzzy"))
 
@@ -497,12 +501,16 @@ def _around(low: str, spans: list[tuple[int, int]]) -> str:
 
 
 def _with_format(ref: FileRef, text: str) -> FileRef:
+    for m in OUTPUT_NAMED.finditer(text):  # 导出 d.csv / save as out.xlsx: the file to write names the format
+        name = re.search(r"[\w\u4e00-\u9fff\-]+\.(?:csv|xlsx|xls)$", m.group(0), re.I)
+        new = ref.missing_name is not None and name is not None and name.group(0).casefold() == ref.missing_name.casefold()
+        if not new and any(a < m.end() and m.end() - len(m.group("ext")) - 1 <= b for a, b in ref.spans):
+            continue  # Export 台账.xlsx as csv: the file named is the one read, not the one written
+        ref.target_format = "csv" if m.group("ext").casefold() == "csv" else "xlsx"
     for m in re.finditer(r"csv|xlsx|xls|excel", text, re.I | re.A):
-        if FORMAT_LEAD.search(text[: m.start()]):
+        if FORMAT_LEAD.search(text[: m.start()]):  # 转成 csv / as an Excel file: said last, it is what is written
             fmt = m.group(0).casefold()
             ref.target_format = "csv" if fmt == "csv" else "xlsx"
-    for m in OUTPUT_NAMED.finditer(text):  # 导出 d.csv / save as out.xlsx: the file to write names the format
-        ref.target_format = "csv" if m.group("ext").casefold() == "csv" else "xlsx"
     return ref
 
 
@@ -520,9 +528,16 @@ def _closest_file(stem_run: str, raw: str, catalog: Catalog) -> str | None:
             cand = low[k:]
             if cand.rsplit(".", 1)[-1] != name.rsplit(".", 1)[-1]:
                 continue
-            if len(name) >= 6 and edit_distance(cand, name, 1) <= 1:
+            if len(name) >= 6 and edit_distance(cand, name, 1) <= 1 and not differs_in_a_number(cand, name):
                 return path
     return None
+
+
+def differs_in_a_number(a: str, b: str) -> bool:
+    """Two names that differ where a digit is (回款_Q3 / 回款_Q1, 2023 / 2024, 10月 / 11月): another file of a series,
+    never a typo of this one."""
+    ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    return any(tag != "equal" and re.search(r"\d", a[i1:i2] + b[j1:j2]) for tag, i1, i2, j1, j2 in ops)
 
 
 def _names_by_extension(catalog: Catalog) -> dict[str, list[tuple[str, str]]]:
@@ -656,6 +671,12 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
             elif not CJK.match(cl[-1]) and end < len(low) and re.match(r"[a-z0-9_]", low[end]):
                 continue
             cands.append((m.start(), end, c, "exact"))
+    for c, cl in sheet.folded:  # start_date said as "startdate" or "start date": the same name, other separators
+        if CJK.search(cl) or not re.search(r"[a-z][_\- ][a-z]", cl):
+            continue
+        for form in {re.sub(r"[_\- ]+", "", cl), re.sub(r"[_\-]+", " ", cl)} - {cl}:
+            if len(form) >= 5 and form in low:
+                cands += [(m.start(), m.end(), c, "exact") for m in re.finditer(r"(?<![a-z0-9_])" + re.escape(form) + r"(?![a-z0-9_])", low)]
     for w, col in sheet.synonym_words:
         if w not in low:
             continue

@@ -36,9 +36,15 @@ class Words:
 
 
 @cache
+def words_toml() -> dict[str, Any]:
+    """words.toml, read once."""
+    return tomllib.loads((Path(__file__).parent / "words.toml").read_text(encoding="utf-8"))
+
+
+@cache
 def words() -> Words:
     """The word lists of words.toml, read once."""
-    data = tomllib.loads((Path(__file__).parent / "words.toml").read_text(encoding="utf-8"))
+    data = words_toml()
     return Words(frozenset(data["function"]["politeness"]), frozenset(data["function"]["request"]), frozenset(data["function"]["purpose"]),
                  frozenset(data["operative"]["words"]), tuple(data["classes"]["function"]))
 
