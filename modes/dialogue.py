@@ -32,6 +32,7 @@ from modes.gate import (
     is_confirm,
     understand,
 )
+from modes.lazyre import lazy
 from modes.resolve import find_columns, find_files, find_values
 from modes.text import language, normalize, tidy
 
@@ -184,7 +185,30 @@ def data_words_unexplained(t: Turn) -> list[str]:
     if sheet is None:
         return []
     values = {v.casefold() for vs in sheet.values.values() for v in vs if v.strip()}
-    return [w for w in p.request.unexplained if any(v in w.casefold() for v in values if len(v) >= 2 or not v.isascii())]
+    named = [w for w in p.request.unexplained if any(v in w.casefold() for v in values if len(v) >= 2 or not v.isascii())]
+    return named + [w for w in conditions_unexplained(p) if w not in named]
+
+
+def conditions_unexplained(p: Pending) -> list[str]:
+    """Words left without a place that stand in a condition's clause (退租的不算 / 除了退货 / excluding refunds / not the
+    trial accounts): a condition whose column was not found, which the rest must never run without."""
+    from modes.tagging.asides import clauses
+
+    text = p.turns[-1] if p.turns else ""
+    out = []
+    for w in p.request.unexplained:
+        at = text.find(w)
+        if at < 0:
+            continue
+        clause = next((text[a:b] for a, b in clauses(text) if a <= at < b), "")
+        if lx.EXCLUDE.search(clause) or CONDITION_WORDS.search(clause):
+            out.append(w)
+    return out
+
+
+# the words that make a clause a condition on rows, besides the exclusions (EXCLUDE)
+CONDITION_WORDS = lazy(r"不算|不要|不含|以外|之外|除外|不是|并非|只看|只要|只算|仅|大于|小于|超过|低于|高于|不到|等于|"
+                       r"(?<![a-z])(?:only|just the|where|whose|unless|other than)(?![a-z])", re.I | re.A)
 
 
 def on_confirm_unexplained(t: Turn) -> Outcome:

@@ -175,7 +175,9 @@ def alt(*words: str) -> str:
         w = w.rstrip("*")
         if not re.search(r"[a-z]", w, re.I):
             return re.escape(w)
-        return (r"(?<![a-z])" if re.match(r"[a-z]", w, re.I) else "") + re.escape(w) + ("" if stem or not re.search(r"[a-z]$", w, re.I) else r"(?![a-z])")
+        # a word of a hyphened compound is not the word (fill-ups, follow-up, re-sort): letters joined by - are one word
+        return ((r"(?<![a-z])(?<![a-z]-)" if re.match(r"[a-z]", w, re.I) else "") + re.escape(w)
+                + ("" if stem or not re.search(r"[a-z]$", w, re.I) else r"(?![a-z])(?!-[a-z])"))
 
     return "(?:" + "|".join(one(w) for w in sorted(words, key=lambda w: len(w.rstrip("*")), reverse=True)) + ")"
 
@@ -198,7 +200,7 @@ SORT = lazy(
     re.I | re.A,
 )
 GROUP = lazy(
-    r"汇总|分组|统计|求和|总和|合计|加总|平均|均值|求均值|计数|小计|总计|按.{1,12}?算|"
+    r"汇总|分组|统计|求和|总和|合计|加总|平均|均值|求均值|计数|小计|总计|按[^，,。；;、]{1,12}?(?<!不)算|"  # 按月算, never past the clause into 不算
     r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b",
     re.I | re.A,
 )

@@ -779,7 +779,7 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
         return part[0], "partial", []
     tol = 1 if len(r) <= 6 else 2  # each edit loses at most one of a name's letters: a cheap test before counting edits
     typo = [c for c, cf, letters in names.folded if len(c) >= 2 and len(letters.difference(r)) <= tol
-            and edit_distance(r, cf, 1) <= tol] if len(r) >= 2 and (CJK.match(r[0]) or len(r) >= 4) else []
+            and edit_distance(r, cf, tol) <= tol] if len(r) >= 2 and (CJK.match(r[0]) or len(r) >= 4) else []
     if len(typo) == 1:
         return typo[0], "typo", []
     return _unknown(r, sheet, r, closest)

@@ -159,3 +159,18 @@ def test_columns_said_with_other_separators_are_the_column(root):
     assert tr.decision.next == "execute", tr.decision.reply
     got = _rows(root, tr)
     assert got["open_date"].tolist() == sorted(pd.read_csv(root / "tickets.csv")["open_date"], reverse=True)
+
+
+@pytest.mark.parametrize("utterance", ["tickets.csv: average hours by country", "tickets.csv 按国家统计平均工时"])
+def test_a_key_that_is_no_column_is_asked_never_another_column(root, utterance):
+    tr = talk(root, [utterance])
+    assert tr.run is None and tr.decision.next == "ask_slots", (tr.decision.next, tr.decision.reply)
+
+
+@pytest.mark.parametrize("utterance", ["入库单.csv 按仓库汇总金额，作废的不算", "total hours by team in tickets.csv, excluding the escalated ones"])
+def test_a_condition_whose_words_were_not_understood_is_never_dropped_on_confirm(root, utterance):
+    s = Session(Workspace.at(root))
+    first = s.turn(utterance)
+    assert first.run is None and first.decision.next == "restate_confirm", (first.decision.next, first.decision.reply)
+    again = s.turn("继续" if "入库单" in utterance else "go")
+    assert again.run is None and again.decision.next == "ask_slots", again.decision.reply
