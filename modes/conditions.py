@@ -535,6 +535,33 @@ MONTH_RANGE = lazy(
 )
 
 
+CN_MONTH = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "十一": 11, "十二": 12}
+MONTH_ONE = lazy(
+    r"(?<![\d年/.\-月一二三四五六七八九十])(?P<a>1[0-2]|0?[1-9]|十[一二]|[一二三四五六七八九十])\s*月份?(?![\d日号]|\s*(?:\d|到|至|~|～|-|—|–|和|与|初|中|底|末))"
+    r"|(?<![a-z])(?:in|during|for|of)\s+(?P<ae>" + _MONTH_EN + r")(?![a-z])(?!\s*\d)",
+    re.I | re.A,
+)
+
+
+def _cond_month_one(sc: _Scan) -> None:
+    """5月份 / 五月 / in May, with no year: that month of the date column's year when its data holds one year (said before
+    it runs: how = "year_from_data"); over several years the year is asked (how = "month_no_year")."""
+    for m in MONTH_ONE.finditer(sc.text):
+        if not sc.free(m.start(), m.end()):
+            continue
+        raw = m.group("a")
+        a = (int(raw) if raw.isdigit() else CN_MONTH[raw]) if raw else MONTHS_EN[m.group("ae").casefold()]
+        col = _date_column(sc.text, m, sc.hits, [c for c in sc.sheet.columns if c in sc.sheet.dates], sc.sheet)
+        span = sc.sheet.years.get(col[0] or "")
+        if col[0] is None or span is None:
+            continue
+        if span[0] != span[1]:
+            sc.add(Cond(col[0], "between", None, None, m.group(0).strip(), "month_no_year", (str(span[0]), str(span[1]))), m.start(), m.end())
+            continue
+        lo, hi = _period(str(span[0]), str(a), None)
+        sc.add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], "year_from_data"), m.start(), m.end())
+
+
 def _cond_month_range(sc: _Scan) -> None:
     """从8月到9月 / from August to September, with no year: the year of the date column when its data holds one year
     (said before it runs: how = "year_from_data"); over several years the year is asked (how = "month_no_year")."""
@@ -1062,7 +1089,7 @@ def _cond_scope_of_negation(sc: _Scan) -> None:
 COND_RULES = (
     _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
-    _cond_date_words, _cond_month_day_words, _cond_year_alone, _unshield,
+    _cond_date_words, _cond_month_day_words, _cond_month_one, _cond_year_alone, _unshield,
     _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_example_of_kind, _cond_scope_of_negation, _cond_logic,
 )
 

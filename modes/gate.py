@@ -61,6 +61,12 @@ ASKING = lazy(r"帮|请|麻烦|(?<![发交传拿寄递送])给我|我要|我想|
               r"(?<![a-z])(?:please|pls|can you|could you|would you|i need|i want|i'?d like|let'?s|show me|give me)(?![a-z])", re.I | re.A)
 
 
+# a question that asks for a figure or for which rows: a preview of the table is no answer to it
+ASKS_A_FIGURE = lazy(r"多少|几个|几种|几条|几次|几位|哪些|哪个|哪几|谁|是否|有没有|最高|最低|最多|最少|平均|"
+                     r"(?<![a-z])(?:how many|how much|which|who|what is the|what's the|what are the|whether|is there|are there|highest|lowest|average)(?![a-z])",
+                     re.I | re.A)
+
+
 def told_not_asked(text: str) -> bool:
     """Every operation word of the text lies inside a telling of what happened to the file (是教务处导出的, gets exported
     from our billing system), and nothing asks: the sentence tells, it does not request."""
@@ -531,6 +537,9 @@ def _u_understood(u: _Understanding) -> None:
     ops, ev, parsed = u.ops, u.ev, u.parsed
     if u.how == "only" and all(o.kind == "profile" for o in ops):  # a question in a one-file folder that only reads as a preview
         ev.append(evidence.weighed("file_preview_only", "只理解成预览这个表", "read only as a preview of the table"))
+    elif ops and all(o.kind == "profile" and not o.args.get("head") for o in ops) and ASKS_A_FIGURE.search(u.texts[-1]) \
+            and not lx.PROFILE.search(u.texts[-1]):  # how many were hired each year: a question a preview does not answer
+        ev.append(evidence.weighed("file_preview_only", "只理解成预览这个表，没有回答所问的问题", "read only as a preview, which does not answer the question"))
     if u.file is not None and ops and not any(x for o in ops for x in o.args.get("unresolved", [])):  # an unresolved name is asked about anyway
         words, found_gaps = _unread(u.texts[-1], parsed[-1], u.sheet)
         words = [w for w in words if w.casefold() not in {t.casefold() for t, _ in crosslang.made()}]  # read across languages

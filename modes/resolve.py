@@ -160,6 +160,11 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
             ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
         hits[:] = [x for x in hits if x not in part]
     _data_words_not_files(low, catalog, [f for f in full if f is not None] + ([c] if (c := catalog.get(current)) is not None and current else []), ref, hits)
+    if full and not TWO_TABLES.search(text):  # distinct customers in orders.csv: a plain word that is another file's stem is the word
+        plain = [x for x in hits if x[2] == "stem" and catalog.get(x[1]) not in full and PLAIN_WORD.fullmatch(catalog.get(x[1]).stem)]  # type: ignore[union-attr]
+        for i, path, _how in plain:
+            ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
+        hits[:] = [x for x in hits if x not in plain]
     if hits:
         hits.sort()
         ref.paths = list(dict.fromkeys(p for _, p, _how in hits))
@@ -188,6 +193,9 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     return _by_type(text, files, _with_format(ref, text))
 
 
+# words that put two tables side by side: with one of them, a second file may be named by its bare stem
+TWO_TABLES = lazy(lx.EXPLORE_COMPARE.pattern + "|" + lx.EXPLORE_JOIN.pattern + r"|对比|比较|比一比|(?<![a-z])(?:vs\.?|versus|against|with)(?![a-z])", re.I | re.A)
+PLAIN_WORD = lazy(r"[A-Za-z]+|[\u4e00-\u9fff]+")
 OUTSIDE_PATH = lazy(r"(?:(?<=\s)|^)(?:\.\./|~/|/)[^\s,，;；]+|[A-Za-z]:\\[^\s,，;；]+")
 HYPHENED_WORD = lazy(r"[a-z]{1,12}(?:-[a-z]{1,12}){1,3}")  # lower-case letters joined by hyphens: a word of English
 FILE_SHAPED = lazy(r"(?<![\w.])[A-Za-z\u4e00-\u9fff][\w\-]*[_\-][\w\-]+(?![\w.])")

@@ -1,0 +1,79 @@
+"""Kinds of request new users found answered wrongly without a word: a plain word taken for another file, a question
+answered with a preview, a count verb not read, a month said without its year. Results recomputed with pandas."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.session import Session, TurnResult
+from tools.workspace import Workspace
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("trial")
+    rng = np.random.default_rng(5)
+    pd.DataFrame({"customer_id": [f"K{i:02d}" for i in range(40)], "segment": rng.choice(["SMB", "Enterprise"], 40),
+                  "region": rng.choice(["North", "South"], 40)}).to_excel(root / "customers.xlsx", index=False)
+    m = 300
+    pd.DataFrame({"order_id": range(m), "order_date": pd.date_range("2024-01-03", periods=m, freq="D").strftime("%Y-%m-%d"),
+                  "customer_id": rng.choice([f"K{i:02d}" for i in range(40)], m), "region": rng.choice(["North", "South", "West"], m),
+                  "revenue": rng.integers(10, 900, m)}).to_csv(root / "orders.csv", index=False)
+    pd.DataFrame({"工号": range(90), "部门": rng.choice(["销售部", "技术部", "人事部"], 90),
+                  "入职日期": pd.date_range("2016-01-01", periods=90, freq="41D").strftime("%Y-%m-%d"),
+                  "月薪": rng.integers(5000, 30000, 90)}).to_csv(root / "员工.csv", index=False)
+    return root
+
+
+def run(root: Path, utterance: str, confirm: bool = False) -> TurnResult:
+    s = Session(Workspace.at(root))
+    tr = s.turn(utterance)
+    if confirm and tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
+        tr = s.turn("继续" if any("\u4e00" <= ch <= "\u9fff" for ch in utterance) else "go")
+    return tr
+
+
+@pytest.mark.parametrize("utterance", ["how many distinct customers are there in orders.csv?",
+                                       "total revenue of the customers in orders.csv by region"])
+def test_a_plain_word_that_is_another_files_stem_does_not_bring_that_file_in(root, utterance):
+    tr = run(root, utterance)
+    assert tr.decision.request.file == "orders.csv" and not tr.decision.request.files, tr.decision.reply
+    assert not any(o.kind == "compare" for o in tr.decision.request.ops)
+
+
+def test_two_files_put_side_by_side_are_still_both_read(root):
+    tr = run(root, "compare orders.csv with customers")
+    assert set(tr.decision.request.files) == {"orders.csv", "customers.xlsx"}
+
+
+@pytest.mark.parametrize("utterance", ["how many orders were placed each weekday in orders.csv, roughly?",
+                                       "员工.csv 里每年入职了几个人？"])
+def test_a_question_read_only_as_a_preview_is_restated_never_answered_with_the_preview(root, utterance):
+    tr = run(root, utterance)
+    if all(o.kind == "profile" for o in tr.decision.request.ops):
+        assert tr.run is None and tr.decision.next == "restate_confirm", tr.decision.reply
+
+
+def test_a_count_verb_counts_each_group(root):
+    tr = run(root, "员工.csv 按部门数一下人数", confirm=True)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    got = dict(zip(tr.run.table["部门"], tr.run.table.iloc[:, -1], strict=True))
+    assert got == pd.read_csv(root / "员工.csv")["部门"].value_counts().to_dict()
+
+
+@pytest.mark.parametrize("utterance", ["orders.csv 5月份的 revenue 合计是多少", "orders.csv 五月的revenue合计", "total revenue in May in orders.csv"])
+def test_a_month_without_a_year_is_that_month_of_the_datas_only_year(root, utterance):
+    tr = run(root, utterance, confirm=True)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(root / "orders.csv")
+    want = int(df.loc[df["order_date"].str.startswith("2024-05"), "revenue"].sum())
+    assert str(want) in (tr.run.answer or "").replace(",", "") or want in tr.run.table.select_dtypes("number").to_numpy()
+
+
+def test_a_month_without_a_year_over_several_years_is_asked(root):
+    tr = run(root, "员工.csv 5月入职的有多少人")
+    assert tr.run is None and tr.decision.next in ("ask_slots", "restate_confirm"), tr.decision.reply
