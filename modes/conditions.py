@@ -108,8 +108,10 @@ INFIX_RE = [(op, lazy(pat, re.I | re.A)) for op, pat in INFIX]
 ARTICLES = {"the", "a", "an", "all", "any", "some", "this", "that", "these", "those", "its", "their", "each", "every"}
 WEAK = {"是", "为", "is", "of", "not", "over", "under", "like", "without", "above", "below"}
 POSTFIX = [
-    ("ge", _alt("及以上", "或以上", "以上", "or more", "or above", "and above", "and up", "+")),
-    ("le", _alt("及以下", "或以下", "以下", "or less", "or below", "and below", "and under")),
+    ("ge", _alt("及以上", "或以上", "以上", "或更高", "或更多", "or more", "or above", "and above", "and up", "or higher", "or greater",
+                "and higher", "or over", "or better", "+")),
+    ("le", _alt("及以下", "或以下", "以下", "或更低", "或更少", "or less", "or below", "and below", "and under", "or lower", "or fewer",
+                "and lower", "or under", "or worse")),
 ]
 DATE_AFTER = _alt("以后", "之后", "以来", "起", "开始", "后", "since", "from", "onwards", "or later")
 DATE_BEFORE = _alt("以前", "之前", "前", "before", "until", "earlier")
@@ -233,7 +235,7 @@ def _left_column(text: str, end: int, hits: list[ColumnHit], sheet: SheetInfo) -
         if h.end <= end and re.fullmatch(QUOTES + r"\s*(?:列|的|字段|column)?\s*(?:里面|里的|中的|里|中|的)?\s*(?:is|are|是|为)?\s*", gap, re.I | re.A):
             return h.column, text[h.start : h.end], h.how, (), h.start
     before = text[:end]
-    before = re.sub(r"(?:\s+(?:is|are|was|were|be)|是|为)?\s*$", "", before, flags=re.I | re.A)
+    before = re.sub(r"(?:\s+(?:is|are|was|were|be|of)|是|为)?\s*$", "", before, flags=re.I | re.A)  # a rating of 4 or higher
     m = re.search(r"([\u4e00-\u9fff]{1,8}|[A-Za-z_][A-Za-z0-9_]*(?: [A-Za-z_][A-Za-z0-9_]*)?)$", before)
     if not m:
         return None

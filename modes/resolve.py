@@ -193,6 +193,10 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     return _by_type(text, files, _with_format(ref, text))
 
 
+# operators written as words: none of their words is ever a cell value (other than, more than, at least)
+OPERATOR_PHRASE = lazy(r"(?<![a-z])(?:other than|rather than|more than|less than|greater than|fewer than|higher than|lower than|"
+                       r"at least|at most|no more than|no less than|apart from|aside from|not counting|leaving out|or more|or less|"
+                       r"or higher|or lower|or above|or below)(?![a-z])", re.I | re.A)
 # words that put two tables side by side: with one of them, a second file may be named by its bare stem
 TWO_TABLES = lazy(lx.EXPLORE_COMPARE.pattern + "|" + lx.EXPLORE_JOIN.pattern + r"|对比|比较|比一比|(?<![a-z])(?:vs\.?|versus|against|with)(?![a-z])", re.I | re.A)
 PLAIN_WORD = lazy(r"[A-Za-z]+|[\u4e00-\u9fff]+")
@@ -814,6 +818,7 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
     low = text.casefold()
     found: dict[str, list[tuple[str, int, int]]] = {}
     spans = list(taken)
+    phrases = [m.span() for m in OPERATOR_PHRASE.finditer(low)]  # other than Billing: "other" is the operator's word, not the value Other
     for v, c, vl in sheet.nameable_values:
         if vl not in low:
             continue
@@ -823,13 +828,13 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
                 continue  # usa where the column has both USA and usa: the value as written, never the other case
             if not CJK.match(vl[0]) and ((s > 0 and re.match(r"[a-z0-9]", low[s - 1])) or (e < len(low) and re.match(r"[a-z0-9]", low[e]))):
                 continue
-            if _covered(spans, s, e):
+            if _covered(spans, s, e) or _covered(phrases, s, e):
                 continue
             spans.append((s, e))
             found.setdefault(c, []).append((v, s, e))
     for v, c in sheet.cased_values:  # not Done: a value that is also a common word, written as the data writes it
         for m in re.finditer(r"(?<![A-Za-z0-9])" + re.escape(v.strip()) + r"(?![A-Za-z0-9])", text):
-            if not _covered(spans, *m.span()):
+            if not _covered(spans, *m.span()) and not _covered(phrases, *m.span()):
                 spans.append(m.span())
                 found.setdefault(c, []).append((v, *m.span()))
     return found

@@ -77,3 +77,18 @@ def test_a_month_without_a_year_is_that_month_of_the_datas_only_year(root, utter
 def test_a_month_without_a_year_over_several_years_is_asked(root):
     tr = run(root, "员工.csv 5月入职的有多少人")
     assert tr.run is None and tr.decision.next in ("ask_slots", "restate_confirm"), tr.decision.reply
+
+
+@pytest.mark.parametrize(("utterance", "keep"), [
+    ("orders.csv rows not counting the West region", lambda df: df["region"] != "West"),
+    ("orders.csv rows leaving out West orders", lambda df: df["region"] != "West"),
+    ("orders.csv rows ignoring the North region", lambda df: df["region"] != "North"),
+    ("orders.csv rows other than North and South", lambda df: ~df["region"].isin(["North", "South"])),
+    ("orders.csv rows with a revenue of 800 or higher", lambda df: df["revenue"] >= 800),
+    ("orders.csv rows with revenue of 20 or lower", lambda df: df["revenue"] <= 20),
+])
+def test_exclusions_and_inclusive_bounds_said_in_words_keep_the_rows_meant(root, utterance, keep):
+    tr = run(root, utterance, confirm=True)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(root / "orders.csv")
+    assert sorted(tr.run.table["order_id"]) == sorted(df[keep(df)]["order_id"])
