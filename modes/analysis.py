@@ -2742,7 +2742,14 @@ class TopPerGroup(OpSpec):
             return None
         n, low = self._n_low(m)
         spans = (m.span(), (col.start, col.end)) if col is not None else (m.span(),)
-        who = {"question": True} if re.search(r"谁|哪|(?<![a-z])(?:who|which)(?![a-z])", text, re.I) else {}  # answered with the row
+        who: dict[str, Any] = {"question": True} if re.search(r"谁|哪|(?<![a-z])(?:who|which)(?![a-z])", text, re.I) else {}  # answered with the row
+        from modes.ops import PEOPLE_RANKED, _person_column
+
+        person = _person_column(sheet) if n > 1 and PEOPLE_RANKED.search(text, max(0, m.start() - 2), m.end() + 6) else None
+        if person is not None:  # 最高的3个人 where one person has many rows: the rows are ranked, and that is said first
+            who["doubts"] = [("slot", f"按行取 {by} 最高的 {n} 行，同一个 {person} 可能出现多次；要按每人合计排名，请说“按 {person} 汇总 {by} 取前 {n}”",
+                              f"the {n} rows with the highest {by}; one {person} may appear more than once — for each one's total, "
+                              f"say 'total {by} by {person}, top {n}'")]
         return Found(min(m.start(), col.start) if col is not None else m.start(), "top_n", {"n": n, "by": by, "ascending": low, **who}, spans)
 
     def gaps(self, args: dict[str, Any]) -> list[str]:

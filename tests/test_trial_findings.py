@@ -92,3 +92,17 @@ def test_exclusions_and_inclusive_bounds_said_in_words_keep_the_rows_meant(root,
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     df = pd.read_csv(root / "orders.csv")
     assert sorted(tr.run.table["order_id"]) == sorted(df[keep(df)]["order_id"])
+
+
+def test_the_top_people_where_people_repeat_is_said_before_rows_are_ranked(root):
+    tr = run(root, "员工.csv 月薪最高的3个人")  # one 工号 per row: rows are people, nothing to say
+    assert tr.decision.next in ("execute", "restate_confirm")
+    claims = root / "报销.csv"
+    pd.DataFrame({"申请人": ["甲", "乙", "甲", "丙", "甲", "乙"], "金额": [900, 800, 700, 600, 500, 100]}).to_csv(claims, index=False)
+    try:
+        tr = run(root, "报销.csv 金额最高的3个人")
+        assert tr.run is None and tr.decision.next == "restate_confirm" and "申请人" in tr.decision.reply, tr.decision.reply
+        tr = run(root, "报销.csv 金额最高的3条记录")
+        assert tr.run is not None and sorted(tr.run.table["金额"]) == [700, 800, 900]
+    finally:
+        claims.unlink()
