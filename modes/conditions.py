@@ -777,15 +777,25 @@ def _unshield(sc: _Scan) -> None:
     sc.shield.clear()
 
 
+# a unit written between a figure and its bound (50 kg or more, 3 天以上): the column holds the figure, not the unit
+POSTFIX_UNIT = (r"(?P<unit>(?:kg|kgs|公斤|千克|克|吨|tons?|km|公里|米|元|块|件|个|次|天|小时|分钟|hours?|hrs?|days?|minutes?|mins?|usd|rmb|dollars?|"
+                r"pcs|units?|items?)(?![a-z]))?")
+
+
 def _cond_postfix(sc: _Scan) -> None:
     """评分4.5以上, 3万以下, 100 or more."""
     text = sc.text
     for op, pat in POSTFIX:
         # a number is tried from its first digit only (the lookbehinds): from every digit the search is quadratic
-        for m in re.finditer(r"(?P<v>(?<![\d,])-?\d[\d,]*+(?:\.\d+)?\s*(?:万|千|k|K|%)?|(?<![一二两三四五六七八九十百千万])[一二两三四五六七八九十百千万]++)\s*(?:" + pat + r")", text, re.I | re.A):
+        for m in re.finditer(r"(?P<v>(?<![\d,])-?\d[\d,]*+(?:\.\d+)?\s*(?:万|千|k|K|%)?|(?<![一二两三四五六七八九十百千万])[一二两三四五六七八九十百千万]++)\s*"
+                             + POSTFIX_UNIT + r"\s*(?:" + pat + r")", text, re.I | re.A):
             if not sc.free(m.start(), m.end()):
                 continue
             left = _left_column(text, m.start(), sc.hits, sc.sheet)
+            unit = (m.group("unit") or "").casefold()
+            by_unit = [c for c in sc.sheet.numeric if unit and len(unit) >= 2 and re.search(r"(?<![a-z])" + re.escape(unit) + r"(?![a-z])", c.casefold())]
+            if (left is None or left[0] is None) and len(by_unit) == 1:  # shipments of 50 kg or more: the one column in kg
+                left = (by_unit[0], unit, "unit", (), m.start())
             v = _value_at(m.group("v"), 0, sc.sheet, [], bool(left and left[0] in sc.sheet.dates))
             if v is None or left is None:
                 continue
@@ -827,11 +837,17 @@ def _strip_tail(word: str, sheet: SheetInfo | None) -> str:
     return RIGHT_STRIP.sub("", word) or word
 
 
+LIST_JOIN = lazy(r"以及|或者|或是|和|与|及|跟|、|/|或")
+# words that join whole conditions as well as values: they continue a list of values only with a value the data holds
+BOTH_WAYS = lazy(r"\s*,?\s*(?:以及|和|与|及|跟|、|(?<![a-z])and(?![a-z]))\s*$", re.I | re.A)
+
+
 def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | None = None) -> tuple[str, Any, int]:
-    """上海或北京 / neither A nor B: one value becomes a list when more are joined to it."""
+    """上海或北京 / neither A nor B / 不是王芳、李强: one value becomes a list when more are joined to it."""
     more = []
     while True:
-        joiner = r"也不是|也不等于|又不是|也非|(?<![a-z])nor(?![a-z])" if op == "ne" else r"或者|或是|或|、|/|,|(?<![a-z])or(?![a-z])"
+        joiner = (r"也不是|也不等于|又不是|也非|(?<![a-z])nor(?![a-z])|、|和|与|及|(?<![a-z])and(?![a-z])" if op == "ne"
+                  else r"或者|或是|或|、|/|,|(?<![a-z])or(?![a-z])")
         mm = re.match(r"\s*(?P<j>,?\s*(?:" + joiner + r"))\s*(?P<q>[\"'“‘「])?(?P<w>[A-Za-z0-9_\u4e00-\u9fff]+)(?(q)[\"'”’」])", text[end:], re.I | re.A)
         if not mm:
             break
@@ -839,6 +855,8 @@ def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | Non
             break  # 华北或华南，再按城市…: a value list ends at a sequencing word
         word = VALUE_JOIN.split(mm.group("w"), maxsplit=1)[0] if CJK.match(mm.group("w")) else mm.group("w")
         word = _strip_tail(word, sheet)
+        if op == "ne" and BOTH_WAYS.match(mm.group("j")) and (sheet is None or not sheet.holds(word)):
+            break  # 不是上海和金额大于100: "and" joins another condition unless a value of the data follows
         if sheet is not None and not sheet.holds(word):
             if "," in mm.group("j"):
                 break  # 静安店，去掉退货的: after a comma, only a value the data holds continues the list
@@ -911,6 +929,10 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     if col is None and isinstance(value, (int, float)):
         nums = [c for c in closest if c in sheet.numeric] + [c for c in sheet.columns if c in sheet.numeric and c not in closest]
         closest = tuple(nums[:3]) or closest
+    if isinstance(value, str) and op in ("eq", "ne") and col and sheet.values.get(col) and not sheet.holds(value):
+        parts = [x for x in LIST_JOIN.split(value) if x]  # 不是顺丰和德邦: two values of the column, said as one run of words
+        if len(parts) >= 2 and all(sheet.holds(x) for x in parts):
+            op, value = ("in" if op == "eq" else "not_in"), parts
     if isinstance(value, str) and op in ("eq", "ne"):
         op, value, end = _value_list(text, op, value, end, sheet)
     elif isinstance(value, str) and op in ("contains", "not_contains"):  # 包含 环比增长 或 同比增长: any of the words
@@ -944,7 +966,7 @@ def _cond_values_alone(sc: _Scan) -> None:
     found = find_values(text, sc.sheet, sc.used)
     for col in sorted(found, key=lambda c: min(s for _, s, _ in found[c])):  # in the order written, whatever the set order
         vals = sorted(found[col], key=lambda t: t[1])
-        neg = any(lx.EXCLUDE_BEFORE.search(text[:s]) or NEG_COPULA.search(text[:s]) for _, s, _ in vals)
+        neg = any(lx.EXCLUDE_BEFORE.search(text[:s]) or NEG_COPULA.search(text[:s]) or EXCLUDED_BEFORE.search(text[:s]) for _, s, _ in vals)
         first, last = min(s for _, s, _ in vals), max(e for _, _, e in vals)
         said_not = NEG_COPULA.search(text[:first])
         first = said_not.start() if said_not else first  # not marked as Done: the negation is read with the value
@@ -1063,7 +1085,8 @@ def _cond_logic(sc: _Scan) -> None:
 # the condition rules, in the order they run: a span one rule read is not read by a later one
 # An exclusion's scope is the one condition it is written against: before it with a few words between (excluding
 # those in York, not in the North region, 除了是销售部的) or after it (销售部以外的女员工, 月薪为0的不算, 华东除外)
-EXCLUSION_FILLER = r"(?:\s*(?:the|those|that|these|ones?|rows?|records?|items?|in|from|of|at|within|with|where|是|在|为|属于)(?![a-z]))*\s*$"
+EXCLUSION_FILLER = (r"(?:\s*(?:the|those|that|these|ones?|rows?|records?|items?|in|from|of|at|within|with|where|which|who|were|was|are|is|"
+                    r"have been|has been|got|marked|是|在|为|属于)(?![a-z]))*\s*$")
 EXCLUDED_BEFORE = lazy(r"(?:" + lx.EXCLUDE.pattern + r"|(?<![a-z])(?:outside(?: of)?|not in|not from|not at|other than))" + EXCLUSION_FILLER,
                        re.I | re.A)
 # after the condition: 的, a few words naming the rows (的订单, 级客户, 分公司), then the exclusion

@@ -1008,7 +1008,7 @@ def _rule_filter(t: _Turn) -> None:
         logic = "or" if logic == "and" and len(conds) > 1 else "and"
     unres_c = [c for c in conds if c.column is None]
     args: dict[str, Any] = {"conditions": conds, "logic": logic, "delete": bool(dm)}
-    doubts = [d for c in conds if (d := _years_or_amounts(c, t.sheet) or reading_said(c))]
+    doubts = [d for c in conds if (d := _years_or_amounts(c, t.sheet) or reading_said(c) or _excludes_nothing(c, t.sheet))]
     if cp.mixed and logic == "or":
         doubts.append(("slot", "“或”和“且”同时出现：这里所有条件都按“或”连接；若要（A 或 B）且 C，请分两步说",
                        "'or' and 'and' are both used: every condition is joined with 'or' here; for (A or B) and C, say it in two steps"))
@@ -1020,6 +1020,23 @@ def _rule_filter(t: _Turn) -> None:
     starts = [s for s, _ in cp.spans] + ([fm.start()] if fm else []) + ([dm.start()] if dm else [])
     t.add(min(starts), Op("filter", args))
     t.out.hits += len([c for c in cp.conds if c.how != "default"])
+
+
+WHOLE_SAMPLE = 2000  # a sheet read whole by the catalog: its columns' value lists are every value it holds
+
+
+def _excludes_nothing(c: Cond, sheet: SheetInfo) -> tuple[str, str, str] | None:
+    """An exclusion of a value the column never holds (承运商不是京东 where no row is 京东) would keep every row while
+    seeming to have filtered: said before it runs. Only where the catalog read the whole sheet, so its values are all known."""
+    if c.op not in ("ne", "not_in") or not c.column or c.column not in sheet.values or sheet.rows >= WHOLE_SAMPLE:
+        return None
+    held = {v.casefold() for v in sheet.values[c.column]}
+    vals = c.value if isinstance(c.value, list) else [c.value]
+    absent = [str(v) for v in vals if isinstance(v, str) and v.strip().casefold() not in held]
+    if not absent:
+        return None
+    zh, en = "、".join(absent), ", ".join(absent)
+    return ("slot", f"{c.column} 列里没有“{zh}”，排除它不会去掉任何行", f"{c.column} never holds '{en}', so excluding it removes no row")
 
 
 def _years_or_amounts(c: Cond, sheet: SheetInfo) -> tuple[str, str, str] | None:
@@ -1170,6 +1187,22 @@ def _rule_money_question(t: _Turn) -> None:
     t.spans.append(mq.span())
 
 
+HOW_MUCH = lazy(r"(?<![a-z])how much(?: (?:total|in total))?\s+(?:the\s+|of the\s+)?", re.I | re.A)
+
+
+def _rule_how_much(t: _Turn) -> None:
+    """how much revenue (…, excluding North): the total of the numeric column named right after "how much", over the rows
+    the conditions keep; never the rows listed in place of the figure asked for."""
+    m = HOW_MUCH.search(t.text)
+    if m is None or t.worded or t.has("group", "count", "top_n"):
+        return
+    hit = next((h for h in t.hits if h.start == m.end() and h.column in t.sheet.numeric and t.free(h.start)), None)
+    if hit is None:
+        return
+    t.add(m.start(), Op("group", {"keys": [], "measures": [{"column": hit.column, "agg": "sum"}], "question": True}))
+    t.spans += [m.span(), (hit.start, hit.end)]
+
+
 def _rule_head(t: _Turn) -> None:
     """导出前 20 行: the first rows, when something else is done with them."""
     hm = lx.HEAD_N.search(t.text)
@@ -1207,7 +1240,7 @@ TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
     _rule_keys, _rule_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
-    _rule_values_question, _rule_money_question, _rule_value_question, _rule_bare_comparison, _rule_count_question, _rule_each_value, _rule_head,
+    _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_bare_comparison, _rule_count_question, _rule_each_value, _rule_head,
     _rule_export, _rule_profile,
 )
 

@@ -162,12 +162,14 @@ def _trace(ctx: Context, arg: str) -> None:
 
 @command("/sql", "显示上一次请求由 DuckDB 运行的 SQL（逐步；在内存中运行的步骤会说明）", "show the SQL DuckDB ran for the last request, step by step (steps run in memory are said)")
 def _sql(ctx: Context, arg: str) -> None:
+    from tools.outofcore import LOADED
+
     zh = ctx.session.lang == "zh"
     run, steps = ctx.session.statements(arg)
     if run is None:
         ctx.render.say("还没有运行过的请求。" if zh else "Nothing has run yet.")
         return
-    said = str(run.get("utterance") or "")
+    said = history_item(run, zh).request  # the words that asked, not the 继续 that ran them
     ran = [s for s in steps if s["sql"]]
     if not ran:
         ctx.render.say(f"“{said}”在内存中运行：表载入后由同样的操作逐步完成，没有 SQL。由 DuckDB 运行的表（100 MB 以上的 CSV，"
@@ -179,10 +181,14 @@ def _sql(ctx: Context, arg: str) -> None:
     for s in steps:
         head = f"-- 第 {s['step']} 步（{s['tool']}）" if zh else f"-- step {s['step']} ({s['tool']})"
         if not s["sql"]:
-            ctx.render.say(head + ("：在内存中运行，没有 SQL" if zh else ": ran in memory, no SQL"), "dim")
+            ctx.render.say(head + ("：没有它自己的 SQL（在内存中完成，或已并入后面的语句）" if zh else
+                                   ": no SQL of its own (it ran in memory, or is part of a later statement)"), "dim")
             continue
         ctx.render.say(head, "dim")
         for q in s["sql"]:
+            if q.startswith(LOADED):  # the table this step then worked on in memory (a step DuckDB has no form for)
+                ctx.render.say("-- 读入内存的表（这一步随后在内存中运行）：" if zh else "-- the table read into memory (the step then ran in memory):", "dim")
+                q = q.removeprefix(LOADED)
             ctx.render.say(q.rstrip(";") + ";")
 
 

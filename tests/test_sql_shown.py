@@ -70,3 +70,13 @@ def test_an_english_session_is_answered_in_english(ws, monkeypatch):
     assert not re.search(r"[\u4e00-\u9fff]", out.replace("流水", "").replace("区域", "").replace("金额", "")
                          .replace("单号", "").replace("渠道", "").replace("行数", "").replace("合计", "")
                          .replace("线上", "").replace("门店", ""))
+
+
+def test_a_step_that_ran_in_memory_shows_the_table_it_read_and_the_request_words(ws, monkeypatch):
+    monkeypatch.setenv("WENQING_ENGINE", "duckdb")
+    ctx, buf = _ctx(ws)
+    first = ctx.session.turn("流水.csv 按区域汇总金额")  # a request that may be restated: confirmed, and /sql still names it
+    if first.run is None:
+        ctx.session.turn("继续")
+    out = say(ctx, buf, "/sql")
+    assert "“流水.csv 按区域汇总金额”" in out and "“继续”" not in out, out

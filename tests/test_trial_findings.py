@@ -106,3 +106,21 @@ def test_the_top_people_where_people_repeat_is_said_before_rows_are_ranked(root)
         assert tr.run is not None and sorted(tr.run.table["金额"]) == [700, 800, 900]
     finally:
         claims.unlink()
+
+
+def test_an_exclusion_of_a_value_the_column_never_holds_is_said_before_it_runs(root):
+    tr = run(root, "orders.csv region 不是 Antarctica 的 revenue 合计")
+    assert tr.run is None and tr.decision.next == "restate_confirm" and "Antarctica" in tr.decision.reply, tr.decision.reply
+
+
+@pytest.mark.parametrize(("utterance", "keep"), [
+    ("orders.csv 里 region 不是 North 和 South 的 revenue 合计", lambda df: ~df["region"].isin(["North", "South"])),
+    ("orders.csv 里 region 不是North、South的 revenue 合计", lambda df: ~df["region"].isin(["North", "South"])),
+    ("how much revenue in orders.csv, not counting the ones that were North or South?", lambda df: ~df["region"].isin(["North", "South"])),
+])
+def test_an_exclusion_of_several_values_excludes_each(root, utterance, keep):
+    tr = run(root, utterance, confirm=True)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(root / "orders.csv")
+    want = int(df[keep(df)]["revenue"].sum())
+    assert str(want) in (tr.run.answer or "").replace(",", "") or want in tr.run.table.select_dtypes("number").to_numpy()

@@ -56,6 +56,9 @@ def statements() -> Iterator[list[str]]:
         _STATEMENTS.reset(token)
 
 
+LOADED = "--loaded\n"  # marks a statement whose rows were read into memory for a step that runs there
+
+
 def _ran(sql: str) -> None:
     found = _STATEMENTS.get()
     if found is not None and sql not in found:
@@ -180,7 +183,8 @@ class BigTable:
         if len(self) * max(1, len(self.types)) > MAX_IN_MEMORY_CELLS:
             raise UserError(f"{self.name} 太大（{len(self):,} 行），这一步只能在内存中完成，无法执行。请先筛选或汇总后再做。",
                             f"{self.name} is too big ({len(self):,} rows) for this step, which needs it in memory. Filter or group it first.")
-        self._df = self.fetch(self.sql)
+        _ran(LOADED + self.sql)
+        self._df = self.fetch(self.sql, said=False)
         return self._df
 
 
