@@ -67,10 +67,9 @@ def purpose_clauses(text: str, consumed: list[tuple[int, int]], operative: re.Pa
     parts = clauses(text)
     for a, b in parts[1:]:
         piece = text[a:b]
-        if _overlaps(a, b, consumed) or DIGIT.search(piece) or operative.search(piece) or _has_data(piece, data):
+        if not _marked(piece) or _overlaps(a, b, consumed) or DIGIT.search(piece) or operative.search(piece) or _has_data(piece, data):
             continue
-        if _marked(piece):
-            out.append((a, b))
+        out.append((a, b))
     if parts:  # … as csv for the accountant: a "for" phrase closing the first clause
         a, b = parts[0]
         m = re.search(r"(?<![A-Za-z])for\s+(?:the|my|our|a|an|his|her|their|[A-Za-z]+['’]s)\s+[A-Za-z'’ -]{2,40}$", text[a:b], re.I)
@@ -89,14 +88,20 @@ def row_nouns_en(text: str, consumed: list[tuple[int, int]], data: frozenset[str
     w = aside_words()
     out: list[tuple[int, int]] = []
     ends = sorted({b for _, b in consumed})
+    folded: set[str] | None = None
     for m in LATIN.finditer(text):
         word = m.group(0).casefold()
-        if data and word in {d.casefold() for d in data}:
+        plural = len(word) >= 4 and word.endswith("s") and not word.endswith("ss")
+        if word not in w.nouns_en and not plural:
             continue
+        if data:
+            folded = folded if folded is not None else {d.casefold() for d in data}
+            if word in folded:
+                continue
         if word in w.nouns_en:
             out.append(m.span())
             continue
-        if len(word) >= 4 and word.endswith("s") and not word.endswith("ss") and any(text[e : m.start()].strip() == "" for e in ends if e <= m.start()):
+        if plural and any(text[e : m.start()].strip() == "" for e in ends if e <= m.start()):
             after = text[m.end():]
             if re.match(r"\s*(?:$|[,.;:!?，。；]|(?:in|from|of|with|that|who|which|where|for|only|please)(?![a-z]))", after, re.I):
                 out.append(m.span())
