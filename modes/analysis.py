@@ -2671,6 +2671,19 @@ class Rank(OpSpec):
         return _zh(lang, f"已新增列 {facts['added']}（{facts['rows_out']:,} 行）。", f"Added {facts['added']} ({facts['rows_out']:,} rows).")
 
 
+# a ranking of people, not of rows (前10个人 / 最高的3位 / the 5 people / top 10 employees)
+PEOPLE_RANKED = lazy(r"(?:个|位|名)\s*(?:人|员工|同事|职员)|\d\s*人|(?<![a-z])(?:people|persons|employees|staff|workers|reps|agents|colleagues)(?![a-z])",
+                     re.I | re.A)
+PERSON_NAME = lazy(r"(?:人|员|者|姓名|名字)$|(?<![a-z])(?:name|employee|staff|person|agent|rep|owner|assignee|salesperson)(?![a-z])", re.I | re.A)
+
+
+def person_column(sheet: Any) -> str | None:
+    """The one column naming people whose names repeat across rows (申请人, 销售员, employee); None when none or several."""
+    cols = [c for c in sheet.columns if PERSON_NAME.search(c) and c not in sheet.numeric and c not in sheet.dates
+            and (vals := sheet.values.get(c)) and sheet.rows > len(vals)]
+    return cols[0] if len(cols) == 1 else None
+
+
 @operation
 class TopPerGroup(OpSpec):
     name = "top_per_group"
@@ -2743,9 +2756,7 @@ class TopPerGroup(OpSpec):
         n, low = self._n_low(m)
         spans = (m.span(), (col.start, col.end)) if col is not None else (m.span(),)
         who: dict[str, Any] = {"question": True} if re.search(r"谁|哪|(?<![a-z])(?:who|which)(?![a-z])", text, re.I) else {}  # answered with the row
-        from modes.ops import PEOPLE_RANKED, _person_column
-
-        person = _person_column(sheet) if n > 1 and PEOPLE_RANKED.search(text, max(0, m.start() - 2), m.end() + 6) else None
+        person = person_column(sheet) if n > 1 and PEOPLE_RANKED.search(text, max(0, m.start() - 2), m.end() + 6) else None
         if person is not None:  # 最高的3个人 where one person has many rows: the rows are ranked, and that is said first
             who["doubts"] = [("slot", f"按行取 {by} 最高的 {n} 行，同一个 {person} 可能出现多次；要按每人合计排名，请说“按 {person} 汇总 {by} 取前 {n}”",
                               f"the {n} rows with the highest {by}; one {person} may appear more than once — for each one's total, "

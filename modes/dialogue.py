@@ -191,22 +191,24 @@ def data_words_unexplained(t: Turn) -> list[str]:
 
 def conditions_unexplained(p: Pending) -> list[str]:
     """Words left without a place that are what an exclusion excludes (退租的不算 / 除了退货 / excluding refunds / not the
-    trial accounts): a condition whose column was not found, which the rest must never run without."""
+    trial accounts): a condition whose column was not found, which the rest must never run without. The exclusion is
+    read the way the condition rules read it, in the words around the word."""
+    from modes.conditions import EXCLUDED_AFTER, EXCLUDED_BEFORE
+
     text = p.turns[-1] if p.turns else ""
     out = []
     for w in p.request.unexplained:
         at = text.find(w)
-        if at >= 0 and (EXCLUDED_BEFORE.search(text[:at]) or EXCLUDED_AFTER.match(text, at + len(w))):
+        if at < 0:
+            continue
+        after = text[at + len(w) : at + len(w) + 30]
+        if EXCLUDED_BEFORE.search(text[max(0, at - 60) : at]) or EXCLUDED_AFTER.match(after) or LEFT_OUT_AFTER_EN.match(after):
             out.append(w)
     return out
 
 
-# an exclusion written before what it excludes (除了退货 / excluding the refunds) and after it (退租的不算 / 退货以外)
-EXCLUDED_BEFORE = lazy(r"(?:除了|除去|除开|不算|不要|不含|不包括|不包含|不是|并非|排除|去掉|剔除|刨除|扣除|非)\s*(?:掉|了)?\s*$|"
-                       r"(?<![a-z])(?:excluding|except(?: for)?|other than|not|without|ignoring|leaving out|not counting|minus|but not)"
-                       r"(?: the| any| all)?\s+$", re.I | re.A)
-EXCLUDED_AFTER = lazy(r"\s*(?:的|那些|这些)?\s*(?:都)?(?:不算|不要|不计|以外|之外|除外|不包括|不含|排除在外)|"
-                      r"(?:\s+(?:ones|rows|items|records))?\s+(?:excluded|left out|not counted)(?![a-z])", re.I | re.A)
+# an English exclusion written after what it excludes (the escalated ones excluded / trial accounts left out)
+LEFT_OUT_AFTER_EN = lazy(r"(?:\s+(?:ones|rows|items|records))?\s+(?:excluded|left out|not counted)(?![a-z])", re.I | re.A)
 
 
 def on_confirm_unexplained(t: Turn) -> Outcome:

@@ -891,36 +891,16 @@ def _rule_top_n(t: _Turn) -> None:
         keyless = [o for _, o in t.found if o.kind == "group" and not o.args.get("keys") and not o.args.get("unresolved")
                    and [x.get("column") for x in o.args.get("measures", [])] == [by_col]]  # 平均销售额前2的区域
         key = _ranked_key(t, m) if by_col in sheet.numeric and (not t.has("group") or keyless) else None
-        said_people = key is None and by_col in sheet.numeric and (not t.has("group") or keyless) and PEOPLE_RANKED.search(text, max(0, m.start() - 2), m.end() + 6)
-        person = _person_column(sheet) if said_people else None
-        if person is not None:  # 报销金额最高的前10个人: people claim on many rows, so each one's total is ranked, said first
-            key = ColumnHit(m.start(), m.end(), person, "inferred")
         if key is not None:  # 销售额前三的销售员: a salesperson sells on many rows, so each one's total is ranked
             agg = keyless[0].args["measures"][0].get("agg", "sum") if keyless else "sum"
             t.found = [(i, o) for i, o in t.found if not any(o is g for g in keyless)]
-            doubt = ([("column", f"“人”按 {person} 理解：每人的 {by_col} 先合计再排名", f"'people' read as {person}: each one's {by_col} totalled, then ranked")]
-                     if person is not None else [])
-            t.add(m.start(), Op("group", {"keys": [key.column], "measures": [{"column": by_col, "agg": agg}], "question": True,
-                                          **({"doubts": doubt} if doubt else {})}))
+            t.add(m.start(), Op("group", {"keys": [key.column], "measures": [{"column": by_col, "agg": agg}], "question": True}))
             t.add(m.start() + 1, Op("top_n", {**top, "by": None, "question": True}))
             t.spans += [m.span(), (key.start, key.end)]
             return
         per = _top_per_summary_key(t, m)
         t.add(m.start(), Op("top_n", {**top, "by": None, "within": per} if per else {**top, **_top_within(t, by_col)}))
         t.spans.append(m.span())
-
-
-# a ranking of people, not of rows (前10个人 / 最高的3位 / the 5 people / top 10 employees)
-PEOPLE_RANKED = lazy(r"(?:个|位|名)\s*(?:人|员工|同事|职员)|\d\s*人|(?<![a-z])(?:people|persons|employees|staff|workers|reps|agents|colleagues)(?![a-z])",
-                     re.I | re.A)
-PERSON_NAME = lazy(r"(?:人|员|者|姓名|名字)$|(?<![a-z])(?:name|employee|staff|person|agent|rep|owner|assignee|salesperson)(?![a-z])", re.I | re.A)
-
-
-def _person_column(sheet: SheetInfo) -> str | None:
-    """The one column naming people whose names repeat across rows (申请人, 销售员, employee); None when none or several."""
-    cols = [c for c in sheet.columns if PERSON_NAME.search(c) and c not in sheet.numeric and c not in sheet.dates
-            and (vals := sheet.values.get(c)) and sheet.rows > len(vals)]
-    return cols[0] if len(cols) == 1 else None
 
 
 RANKED_TAIL = lazy(r"\s*(?:是|为|有)?\s*(?:谁|哪些|哪几[个位家]|是哪些|是谁|(?:的)?名单|$|[，,。？?])|\s*(?:and|with|by|who)(?![a-z])|\s*$", re.I | re.A)

@@ -58,8 +58,7 @@ class TableCache:
         self.derived: dict[tuple[str, str | None, int | None, str], tuple[tuple[int, int], Any]] = {}
 
     def get(self, path: Path, sheet: str | None, header_row: int | None = None) -> LoadedTable:
-        st = path.stat()
-        key, stamp = (str(path), sheet, header_row), (st.st_size, st.st_mtime_ns)
+        key, stamp = (str(path), sheet, header_row), _stamp(path)
         hit = self.entries.get(key)
         if hit and hit[0] == stamp:
             self.hits += 1
@@ -73,8 +72,7 @@ class TableCache:
 
     def remember(self, path: Path, sheet: str | None, header_row: int | None, what: str, make: Callable[[], Any]) -> Any:
         """`make()` for this version of the file, worked out once: a later call while the file is unchanged reuses it."""
-        st = path.stat()
-        key, stamp = (str(path), sheet, header_row, what), (st.st_size, st.st_mtime_ns)
+        key, stamp = (str(path), sheet, header_row, what), _stamp(path)
         hit = self.derived.get(key)
         if hit and hit[0] == stamp:
             return hit[1]
@@ -83,6 +81,12 @@ class TableCache:
             self.derived.pop(next(iter(self.derived)))
         self.derived[key] = (stamp, value)
         return value
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    """The version of a file, as the cache tells versions apart: its size and modification time."""
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns
 
 
 def _copy(t: LoadedTable) -> LoadedTable:
