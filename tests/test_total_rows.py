@@ -45,3 +45,28 @@ def test_a_named_pivot_ranks_its_real_rows(tmp_path):
     s.name_result("1", "piv")
     tr = answered(s, "in piv, which region has the highest Total?")
     assert "S has the highest" in tr.run.answer and "Total has the highest" not in tr.run.answer, tr.run.answer
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+@pytest.mark.parametrize("where", ["last", "first"])
+def test_both_engines_leave_a_csvs_own_total_row_out(tmp_path, monkeypatch, engine, where):
+    """A CSV read by DuckDB (a big file, or every file with WENQING_ENGINE=duckdb) answers as pandas does."""
+    monkeypatch.setenv("WENQING_ENGINE", engine)
+    total = WITH_TOTAL.iloc[[-1]]
+    (pd.concat([total, BODY]) if where == "first" else WITH_TOTAL).to_csv(tmp_path / "区域.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    tr = answered(s, "区域.csv 按区域汇总金额")
+    got = dict(zip(tr.run.table["区域"], tr.run.table["金额_合计"], strict=True))
+    assert got == BODY.set_index("区域")["金额"].to_dict()
+    assert "合计行" in tr.run.answer, tr.run.answer
+    tr = answered(s, "区域.csv 按金额取前2名")
+    assert tr.run.table["区域"].tolist() == ["西区", "北区"], tr.run.table
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_a_total_word_inside_the_table_is_an_ordinary_row(tmp_path, monkeypatch, engine):
+    monkeypatch.setenv("WENQING_ENGINE", engine)
+    t = pd.DataFrame({"项目": ["甲", "合计", "乙", "丙"], "金额": [1, 5, 2, 3]})
+    t.to_csv(tmp_path / "项目.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "项目.csv 按项目汇总金额")
+    assert dict(zip(tr.run.table["项目"], tr.run.table["金额_合计"], strict=True)) == {"甲": 1, "合计": 5, "乙": 2, "丙": 3}

@@ -120,6 +120,8 @@ class BigTable:
         self._df: pd.DataFrame | None = None
         self.pending = False  # types from the first rows only: a step's pass must check every column (settle)
         self.facts: dict[str, Any] | None = None  # the profile whose counts that pass completes
+        self.root: BigTable = self  # the table read from the file, which every derived table comes from
+        self.total_words: bool | None = None  # (on a root) whether any text cell reads as a total word: None, not yet asked
 
     def run(self, sql: str, said: bool = True) -> Any:
         """Run a query over this table. On a table still pending, a failure (a value beyond the first rows that does not
@@ -156,7 +158,9 @@ class BigTable:
     def derive(self, sql: str, types: dict[str, str] | None = None) -> BigTable:
         if self.pending:  # nothing is built on a table whose types a pass has not checked
             raise Retype("derived from an unchecked table")
-        return BigTable(self.con, sql, dict(self.types) if types is None else types, self.name, self.encoding, self.delimiter)
+        out = BigTable(self.con, sql, dict(self.types) if types is None else types, self.name, self.encoding, self.delimiter)
+        out.root = self.root
+        return out
 
     def __len__(self) -> int:
         if self._rows is None:
@@ -451,8 +455,54 @@ def _compare(op: Any, left: str, right: str) -> str:
     return f"COALESCE({left} {sym} {right}, FALSE)"
 
 
-def _numbered(t: BigTable) -> str:
-    return f"SELECT *, row_number() OVER () AS {ROW} FROM ({t.sql})"
+def _numbered(t: BigTable, sql: str | None = None) -> str:
+    return f"SELECT *, row_number() OVER () AS {ROW} FROM ({t.sql if sql is None else sql})"
+
+
+def _kinds(t: BigTable) -> tuple[list[str], list[str]]:
+    """The columns tools.stats.total_rows reads: text (anything not a number or a truth value) and numbers."""
+    return ([c for c, k in t.types.items() if k not in ("BIGINT", "DOUBLE", "BOOLEAN")],
+            [c for c, k in t.types.items() if k in ("BIGINT", "DOUBLE")])
+
+
+def _may_hold_totals(t: BigTable) -> bool:
+    """Whether any text cell of the file reads as a total word: without one, no table derived from it has a total row
+    (asked once per table read, in one pass over its text columns)."""
+    root = t.root
+    if root.total_words is None:
+        from tools.stats import TOTAL_WORDS
+
+        text, nums = _kinds(root)
+        words = ", ".join(lit(w) for w in sorted(TOTAL_WORDS))
+        hit = " OR ".join(f"lower(trim(CAST({q(c)} AS VARCHAR))) IN ({words})" for c in text)
+        root.total_words = bool(text and nums) and bool(root.run(f"SELECT EXISTS (SELECT 1 FROM ({root.sql}) WHERE {hit})",
+                                                                   said=False).fetchone()[0])
+    return root.total_words
+
+
+def without_own_totals(t: BigTable) -> tuple[str, int]:
+    """The table's SQL without its own total rows, and how many were left out: the rule of tools.stats.total_rows (a
+    text cell 总计 / 合计 / Total … in the first or last row holding numbers, of at least three), so that an aggregate
+    never counts everything twice, whichever engine reads the file."""
+    if not _may_hold_totals(t):
+        return t.sql, 0
+    from tools.stats import TOTAL_WORDS
+
+    text, nums = _kinds(t)
+    if not text or not nums:
+        return t.sql, 0
+    has = " OR ".join(f"{q(c)} IS NOT NULL" for c in nums)
+    numbered = f"SELECT *, row_number() OVER () AS {ROW}, ({has}) AS __wq_has FROM ({t.sql})"
+    lo, hi, held, rows = t.run(f"SELECT min({ROW}) FILTER (WHERE __wq_has), max({ROW}) FILTER (WHERE __wq_has), "
+                               f"count(*) FILTER (WHERE __wq_has), count(*) FROM ({numbered})", said=False).fetchone()
+    if rows < 3 or held < 3:
+        return t.sql, 0
+    ends = t.run(f"SELECT {ROW}, {', '.join(q(c) for c in text)} FROM ({numbered}) WHERE {ROW} IN ({int(lo)}, {int(hi)})",
+                 said=False).fetchall()
+    skip = [int(r[0]) for r in ends if any(str(v).strip().casefold() in TOTAL_WORDS for v in r[1:] if v is not None)]
+    if not skip:
+        return t.sql, 0
+    return f"SELECT * EXCLUDE ({ROW}, __wq_has) FROM ({numbered}) WHERE {ROW} NOT IN ({', '.join(map(str, skip))})", len(skip)
 
 
 def _sample(df: pd.DataFrame, n: int = 5) -> list[dict[str, Any]]:
@@ -490,13 +540,14 @@ def sort_rows(table: BigTable, by: list[str], ascending: bool = True, as_text: b
 def top_n(table: BigTable, by: str, n: int = 10, ascending: bool = False, as_text: bool = False, within: list[str] | None = None) -> ToolResult:
     within = list(within or [])
     _need(table, [by] + within)
+    src, skipped = without_own_totals(table)  # the table's own 合计 row is never one of the top rows
     if within:  # the first n rows of each group, shown group by group
         part = ", ".join(q(c) for c in within)
         out = table.fetch(f"SELECT * EXCLUDE ({ROW}, __wq_k) FROM (SELECT *, row_number() OVER (PARTITION BY {part} ORDER BY {_order(table, [by], ascending, as_text)}) "
-                          f"AS __wq_k FROM ({_numbered(table)})) WHERE __wq_k <= {int(n)} ORDER BY {part}, __wq_k")
-        return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "within": within}, {"sample": _sample(out, n)})
-    out = table.fetch(f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(table)}) ORDER BY {_order(table, [by], ascending, as_text)} LIMIT {int(n)}")
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out, n)})
+                          f"AS __wq_k FROM ({_numbered(table, src)})) WHERE __wq_k <= {int(n)} ORDER BY {part}, __wq_k")
+        return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "within": within, "skipped_totals": skipped}, {"sample": _sample(out, n)})
+    out = table.fetch(f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(table, src)}) ORDER BY {_order(table, [by], ascending, as_text)} LIMIT {int(n)}")
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "skipped_totals": skipped}, {"sample": _sample(out, n)})
 
 
 def head_rows(table: BigTable, n: int = 10) -> ToolResult:
@@ -535,25 +586,26 @@ def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, s
         if m.get("agg") not in AGG_ZH:
             raise ToolArgError(f"不支持的汇总方式：{m.get('agg')}。", f"Unsupported aggregation: {m.get('agg')}.")
     cols = [f"{_measure(table, m)} AS {q(measure_name(m['column'], m['agg'], lang))}" for m in measures] + [f"count(*) AS {q(rows)}"]
+    src, skipped = without_own_totals(table)  # the table's own 总计 row: not added in again, and never a group of its own
     if not keys:
         from tools.ops import _round
 
-        row = table.fetch(f"SELECT {', '.join(cols)} FROM ({table.sql})").iloc[0].to_dict()
+        row = table.fetch(f"SELECT {', '.join(cols)} FROM ({src})").iloc[0].to_dict()
         out = pd.DataFrame([{k: (int(v) if k == rows else _round(v)) for k, v in row.items()}])
     else:
         ks = ", ".join(q(k) for k in keys)
-        out = table.fetch(f"SELECT {ks}, {', '.join(cols)} FROM ({table.sql}) GROUP BY {ks} ORDER BY "
+        out = table.fetch(f"SELECT {ks}, {', '.join(cols)} FROM ({src}) GROUP BY {ks} ORDER BY "
                           + ", ".join(f"{q(k)} ASC NULLS LAST" for k in keys))
     if table.pending:  # this pass read the columns the result depends on, and counted the rows
-        table.settle(int(out[rows].sum()))
+        table.settle(int(out[rows].sum()) + skipped)
     extra: dict[str, Any] = {}
     if versus_overall and keys and measures:
         from tools.ops import versus_overall_columns
 
         means = [m for m in measures if m["agg"] == "mean"]
-        row = table.fetch(f"SELECT {', '.join(_measure(table, m) for m in means)} FROM ({table.sql})").iloc[0].tolist() if means else []
+        row = table.fetch(f"SELECT {', '.join(_measure(table, m) for m in means)} FROM ({src})").iloc[0].tolist() if means else []
         extra = versus_overall_columns(out, keys, measures, {m["column"]: float(v) for m, v in zip(means, row, strict=True)}, lang)
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "groups": len(out), **extra}, {"sample": _sample(out, 20)})
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "groups": len(out), "skipped_totals": skipped, **extra}, {"sample": _sample(out, 20)})
 
 
 def deduplicate(table: BigTable, subset: list[str] | None = None) -> ToolResult:
