@@ -124,3 +124,18 @@ def test_an_exclusion_of_several_values_excludes_each(root, utterance, keep):
     df = pd.read_csv(root / "orders.csv")
     want = int(df[keep(df)]["revenue"].sum())
     assert str(want) in (tr.run.answer or "").replace(",", "") or want in tr.run.table.select_dtypes("number").to_numpy()
+
+
+@pytest.mark.parametrize(("name", "text", "key", "measure"), [
+    ("区域.csv", "区域.csv 按区域汇总金额", "区域", "金额_合计"),
+    ("城市.xlsx", "城市.xlsx 每个城市的金额平均值", "城市", "金额_平均"),
+    ("region.csv", "region.csv total amount by region", "region", "amount_sum"),
+])
+def test_the_named_files_stem_said_again_as_its_column_is_the_column(tmp_path, name, text, key, measure):
+    t = pd.DataFrame({key: ["a", "b", "a", "c", "b"], "金额" if "金额" in measure else "amount": [1, 2, 3, 4, 5]})
+    (t.to_excel if name.endswith("xlsx") else t.to_csv)(tmp_path / name, index=False)
+    tr = Session(Workspace.at(tmp_path)).turn(text)
+    assert tr.run is not None and tr.run.table is not None, tr.decision.reply
+    agg = "sum" if "合计" in measure or "sum" in measure else "mean"
+    want = t.groupby(key)[t.columns[1]].agg(agg).to_dict()
+    assert dict(zip(tr.run.table[key], tr.run.table[measure], strict=True)) == want
