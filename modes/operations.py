@@ -234,6 +234,10 @@ class TopN(OpSpec):
             return _zh(lang, f"取{'最低' if low else '最高'}的 {args['n']} 组", f"take the {'lowest' if low else 'highest'} {args['n']} groups")
         if args.get("question"):
             return _zh(lang, "取最低的一组" if low else "取最高的一组", "take the lowest group" if low else "take the highest group")
+        if args.get("within") and not args.get("by"):  # after a grouping: its groups ranked by the measure, within each key
+            keys = _zh(lang, "、", ", ").join(args["within"])
+            return _zh(lang, f"在每个 {keys} 内，取{'最低' if low else '最高'}的 {args.get('n')} 组",
+                       f"within each {keys}, the {'lowest' if low else 'highest'} {args.get('n')} groups")
         if args.get("within"):
             keys = _zh(lang, "、", ", ").join(args["within"])
             return _zh(lang, f"在每个 {keys} 内，取 {args.get('by')} {'最小' if low else '最大'}的 {args.get('n')} 行",

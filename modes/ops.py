@@ -898,6 +898,8 @@ def _rule_top_n(t: _Turn) -> None:
             t.add(m.start() + 1, Op("top_n", {**top, "by": None, "question": True}))
             t.spans += [m.span(), (key.start, key.end)]
             return
+        if by_col in sheet.numeric and _ranked_within(t, m, top, by_col):
+            return
         per = _top_per_summary_key(t, m)
         t.add(m.start(), Op("top_n", {**top, "by": None, "within": per} if per else {**top, **_top_within(t, by_col)}))
         t.spans.append(m.span())
@@ -921,6 +923,27 @@ def _ranked_key(t: _Turn, m: re.Match[str]) -> ColumnHit | None:
     key = around[0]
     vals = sheet.values.get(key.column)
     return key if vals and sheet.rows > len(vals) else None
+
+
+def _ranked_within(t: _Turn, m: re.Match[str], top: dict[str, Any], by: str) -> bool:
+    """各门店金额最高的前2个产品 / top 2 products by amount in each store: what is ranked (a text column whose values
+    repeat) is totalled within each group first, then its first N are taken in each group — never the single rows."""
+    groups = [o for _, o in t.found if o.kind == "group" and o.args.get("keys") and not o.args.get("question") and not o.args.get("unresolved")]
+    if len(groups) != 1 or TOTAL_ASKED.search(t.text):
+        return False
+    g = groups[0]
+    key = _ranked_key(t, m)
+    if key is None or key.column in g.args["keys"]:
+        return False
+    asked = [x for x in g.args.get("measures", []) if x.get("column")]
+    if asked and [x["column"] for x in asked] != [by]:
+        return False
+    agg = asked[0].get("agg") if asked and asked[0].get("agg") in ("sum", "mean") else "sum"  # 最高 ranks; it is no maximum
+    t.found = [(i, o) for i, o in t.found if o is not g]
+    t.add(m.start(), Op("group", {"keys": [*g.args["keys"], key.column], "measures": [{"column": by, "agg": agg}]}))
+    t.add(m.start() + 1, Op("top_n", {**top, "by": None, "within": list(g.args["keys"])}))
+    t.spans += [m.span(), (key.start, key.end)]
+    return True
 
 
 TOTAL_ASKED = lazy(r"合计|总和|总额|总计|求和|汇总|平均|均值|总(?:销售|金额|数|量)|(?<![a-z])(?:totals?|sum|average|mean|avg)(?![a-z])", re.I | re.A)

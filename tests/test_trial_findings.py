@@ -139,3 +139,27 @@ def test_the_named_files_stem_said_again_as_its_column_is_the_column(tmp_path, n
     agg = "sum" if "合计" in measure or "sum" in measure else "mean"
     want = t.groupby(key)[t.columns[1]].agg(agg).to_dict()
     assert dict(zip(tr.run.table[key], tr.run.table[measure], strict=True)) == want
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("销量.csv 各门店金额最高的前2个产品", "zh"),
+    ("销量.csv 每个门店销售额前2的产品", "zh"),
+    ("销量.csv top 2 products by amount in each store", "en"),
+])
+def test_the_top_n_of_a_named_thing_within_groups_ranks_its_totals_not_rows(tmp_path, text, lang):
+    rng = np.random.default_rng(11)
+    n = 120
+    t = pd.DataFrame({"门店" if lang == "zh" else "store": rng.choice(["S1", "S2", "S3"], n),
+                      "产品" if lang == "zh" else "product": rng.choice(["pen", "cup", "bag", "hat"], n),
+                      "金额" if lang == "zh" else "amount": rng.integers(1, 100, n)})
+    if "销售额" in text:
+        t = t.rename(columns={"金额": "销售额"})
+    t.to_csv(tmp_path / "销量.csv", index=False)
+    store, product, amount = t.columns
+    tr = Session(Workspace.at(tmp_path)).turn(text)
+    assert tr.run is not None and tr.run.table is not None, tr.decision.reply
+    sums = t.groupby([store, product])[amount].sum().reset_index()
+    want = {s: set(g.nlargest(2, amount)[product]) for s, g in sums.groupby(store)}
+    got = {s: set(g[product]) for s, g in tr.run.table.groupby(store)}
+    assert got == want
+    assert "None" not in (tr.run.answer or "") and "None" not in (tr.decision.reply or "")
