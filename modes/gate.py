@@ -1001,6 +1001,8 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     f = catalog.get(p.request.file) if p.request.file else None
     if p.request.missing[:1] == ("sheet",) and f is not None and len(f.sheets) > 1:
         return _sheet_answer(p, text, f)
+    if p.request.missing[:1] == ("condition",) and f is not None and f.sheets:
+        return _condition_answer(p, text, _sheet_of(f, p.request.sheet))
     m = SLOT_ANSWER.match(text)
     if not asked or f is None or not f.sheets or m is None:
         return None
@@ -1025,6 +1027,22 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     if asked[0] not in SLOT_PHRASE:  # a slot an operation asked about in its own words: the columns join that request
         return turns[:-1] + [f"{turns[-1]}{_spec_join(p.request, asked[0], '、'.join(cols))}"]
     return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
+
+
+def _condition_answer(p: Pending, text: str, sheet: SheetInfo) -> list[str] | None:
+    """区域等于North, to 筛选条件是什么？: an answer that is only conditions on this file joins the request that asked for
+    them (its grouping, ranking and the rest kept); anything more is a request of its own."""
+    from modes.conditions import parse_conditions
+
+    body = text.strip(" 。.!！")
+    hits = find_columns(body, sheet)
+    conds = parse_conditions(body, sheet, hits)
+    if not conds.conds or conds.unresolved or any(c.how == "absent_value" for c in conds.conds):
+        return None
+    rest = _blank(body, list(conds.spans) + [(h.start, h.end) for h in hits])
+    if re.sub(r"[\s,，、和与及且并或的]+|(?<![a-z])(?:and|or|only|just)(?![a-z])|只看|只要|就|呢|吧", "", rest, flags=re.I):
+        return None
+    return list(p.turns) + [body]
 
 
 def _sheet_answer(p: Pending, text: str, f: FileInfo) -> list[str] | None:

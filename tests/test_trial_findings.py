@@ -163,3 +163,24 @@ def test_the_top_n_of_a_named_thing_within_groups_ranks_its_totals_not_rows(tmp_
     got = {s: set(g[product]) for s, g in tr.run.table.groupby(store)}
     assert got == want
     assert "None" not in (tr.run.answer or "") and "None" not in (tr.decision.reply or "")
+
+
+@pytest.mark.parametrize(("turns", "key", "value"), [
+    (["销量.csv 按门店汇总金额", "只看华北呢", "区域等于North", "继续"], "门店", "North"),
+    (["销量.csv 按门店汇总金额，筛选一下", "区域是South", "继续"], "门店", "South"),
+    (["sales2.csv filter it and total amount by store", "region is South", "go"], "store", "South"),
+])
+def test_conditions_given_to_the_question_for_them_keep_the_rest_of_the_request(tmp_path, turns, key, value):
+    rng = np.random.default_rng(3)
+    n = 90
+    zh = key == "门店"
+    t = pd.DataFrame({key: rng.choice(["S1", "S2", "S3"], n), "区域" if zh else "region": rng.choice(["North", "South"], n),
+                      "金额" if zh else "amount": rng.integers(1, 100, n)})
+    t.to_csv(tmp_path / ("销量.csv" if zh else "sales2.csv"), index=False)
+    s = Session(Workspace.at(tmp_path))
+    for u in turns:
+        tr = s.turn(u)
+    assert tr.run is not None and tr.run.table is not None, tr.decision.reply
+    region, amount = t.columns[1], t.columns[2]
+    want = t[t[region] == value].groupby(key)[amount].sum().to_dict()
+    assert dict(zip(tr.run.table[key], tr.run.table[tr.run.table.columns[1]], strict=True)) == want
