@@ -794,6 +794,19 @@ BUCKET_RX = _lazy(
     r"|(?<![a-z])(?:by|per)\s+(?P<col2>[a-z_][a-z0-9_ ]{0,19}?)[\s_]+(?P<en2>year|month|quarter)(?![a-z])",
     re.I,
 )
+
+
+def _bucket_search(text: str, pos: int = 0) -> re.Match[str] | None:
+    """The first period word from pos that buckets time: never the period of an occasion (for my weekly review)."""
+    from modes.tagging.asides import period_events
+
+    events = period_events(text) if re.search(r"ly(?![a-z])|每|度", text, re.I) else []
+    m = BUCKET_RX.search(text, pos)
+    while m is not None and any(a < m.end() and m.start() < b for a, b in events):
+        m = BUCKET_RX.search(text, m.end())
+    return m
+
+
 MONTHLY_WORD = _lazy(r"(?P<zh>月|季度|年|周)(?=度?(?:环比|同比|增长))")  # 月环比, 季度同比
 EN_UNIT = {"month": "month", "year": "year", "annual": "year", "quarter": "quarter", "week": "week", "weekday": "weekday", "day of": "weekday"}
 CHART_RX = _rx("柱状图", "条形图", "柱形图", "折线图", "趋势图", "走势图", "饼图", "饼状图", "散点图", "热力图", "热图", "heatmap", "heat map", "画图", "作图", "画个图", "画一个图", "做个图", "图表",
@@ -802,7 +815,7 @@ CHART_RX = _rx("柱状图", "条形图", "柱形图", "折线图", "趋势图", 
 
 def _bucket_match(text: str, hits: list[Any], sheet: Any) -> tuple[re.Match[str] | None, str | None]:
     """The period word and, for 按入职年份 / by hire year, the date column named before it."""
-    m = BUCKET_RX.search(text)
+    m = _bucket_search(text)
     while m is not None:
         g = "col" if m.group("col") else "col2" if m.group("col2") else None
         if g is None:
@@ -814,7 +827,7 @@ def _bucket_match(text: str, hits: list[Any], sheet: Any) -> tuple[re.Match[str]
         over = [h for h in hits if h.start < m.end() and m.start() < h.end]
         if col in sheet.dates and all(h.column == col and h.start < b and a < h.end for h in over):
             return m, col
-        m = BUCKET_RX.search(text, m.start("zh3" if g == "col" else "en2"))  # 按部门年度汇总: no date column named; the period word alone
+        m = _bucket_search(text, m.start("zh3" if g == "col" else "en2"))  # 按部门年度汇总: no date column named; the period word alone
     return None, None
 
 
@@ -867,7 +880,8 @@ class Bucket(OpSpec):
         by = f"{'、'.join(args['by'])}、" if args.get("by") else ""
         if lang == "zh":
             return f"按 {by}{args.get('column') or '日期'} 的{unit}汇总 {what}"
-        return f"{AGG_EN[args['agg']]} of {args.get('value') or 'rows'} per {args['unit']} of {args.get('column') or 'the date'}"
+        by_en = f" for each {', '.join(args['by'])}" if args.get("by") else ""
+        return f"{AGG_EN[args['agg']]} of {args.get('value') or 'rows'} per {args['unit']} of {args.get('column') or 'the date'}{by_en}"
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return {"year": "按年", "quarter": "按季度", "month": "按月", "week": "按周", "weekday": "按星期"}[args["unit"]]
@@ -916,7 +930,7 @@ class Growth(OpSpec):
         if _by_keys(text, hits, sheet, [])[0]:
             return None  # growth per product: not an operation yet, so it is said rather than dropped
         used = [x.span() for x in GROWTH_RX.finditer(text)] + [x.span() for x in GROWTH_AUX.finditer(text)]
-        unit_m = BUCKET_RX.search(text) or MONTHLY_WORD.search(text)
+        unit_m = _bucket_search(text) or MONTHLY_WORD.search(text)
         unit = _unit_of(unit_m) if unit_m else None
         if unit_m:
             used.append(unit_m.span())
@@ -2259,7 +2273,7 @@ class Chart(OpSpec):
         order, order_spans, sort_hit = _chart_order(text, hits, kind)
         used += order_spans
         free = [h for h in hits if _free(by_spans, h.start, h.end) and not _compared(text, h) and h is not sort_hit]
-        args: dict[str, Any] = {"kind": kind or ("line" if BUCKET_RX.search(text) or series is not None else "bar"), "agg": _agg(text), **order}
+        args: dict[str, Any] = {"kind": kind or ("line" if _bucket_search(text) or series is not None else "bar"), "agg": _agg(text), **order}
         if len(named) > 1:  # 柱状图和饼图: each kind named is drawn from the same figures
             args["also"] = [k for k, _ in named[1:]]
         if "pie" in [args["kind"], *args.get("also", [])]:  # a pie's slices are the shares: 占比 / share is what it shows
@@ -2322,7 +2336,7 @@ class Chart(OpSpec):
             named = list(dict.fromkeys(nums))
             args.update(x=named[0] if named else None, y=named[1:2])
             return spans
-        unit_m = BUCKET_RX.search(text)
+        unit_m = _bucket_search(text)
         if unit_m and any(h.start < unit_m.end() and unit_m.start() < h.end for h in hits):  # 按年龄: a column, not a period
             unit_m = None
         year = _year_column(sheet, free) if unit_m and _unit_of(unit_m) == "year" else None

@@ -174,3 +174,30 @@ def test_a_condition_whose_words_were_not_understood_is_never_dropped_on_confirm
     assert first.run is None and first.decision.next == "restate_confirm", (first.decision.next, first.decision.reply)
     again = s.turn("继续" if "入库单" in utterance else "go")
     assert again.run is None and again.decision.next == "ask_slots", again.decision.reply
+
+
+@pytest.mark.parametrize("utterance", [
+    "tickets.csv total hours by team for my weekly review",
+    "tickets.csv total hours by team for the monthly report",
+    "tickets.csv total hours by team, need it for the quarterly business review",
+    "入库单.csv 按仓库汇总金额，每周例会要用",
+    "入库单.csv 按仓库汇总金额，月度汇报要用",
+])
+def test_the_period_of_an_occasion_is_not_a_time_bucket(root, utterance):
+    tr = talk(root, [utterance])
+    assert tr.decision.next == "execute", (tr.decision.next, tr.decision.reply)
+    zh = "入库单" in utterance
+    df = pd.read_csv(root / ("入库单.csv" if zh else "tickets.csv"))
+    key, value = ("仓库", "金额") if zh else ("team", "hours")
+    got = _rows(root, tr)
+    assert dict(zip(got[key], got[got.columns[1]], strict=True)) == df.groupby(key)[value].sum().to_dict()
+
+
+@pytest.mark.parametrize(("utterance", "weeks"), [("tickets.csv weekly total hours", True), ("tickets.csv monthly total hours by team", False)])
+def test_a_period_word_alone_still_buckets_time(root, utterance, weeks):
+    tr = talk(root, [utterance])
+    got = _rows(root, tr)
+    df = pd.read_csv(root / "tickets.csv", parse_dates=["open_date"])
+    month = df["open_date"].dt.to_period("M")
+    want = df["open_date"].dt.to_period("W").nunique() if weeks else df.groupby(["team", month]).ngroups
+    assert len(got) == want

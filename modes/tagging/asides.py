@@ -60,14 +60,33 @@ def _marked(piece: str) -> bool:
     return any(re.match(re.escape(m) + r"(?![a-z])", low) for m in w.markers_en)
 
 
+@cache
+def _period_event() -> re.Pattern[str]:
+    d = words_toml()["period_event"]
+
+    def alt(words: list[str]) -> str:
+        return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+    en = (rf"(?<![a-z])(?:{alt(d['adjectives_en'])})[\s-]+(?:(?:{alt(d['between_en'])})\s+)?(?:{alt(d['nouns_en'])})(?![a-z])")
+    return re.compile(rf"{en}|(?:{alt(d['period_zh'])})\s*(?:{alt(d['nouns_zh'])})", re.I)
+
+
+def period_events(text: str) -> list[tuple[int, int]]:
+    """A period word naming an occasion (weekly review, monthly report, 每周例会): what the result is for, not a bucket."""
+    return [m.span() for m in _period_event().finditer(text)]
+
+
 def purpose_clauses(text: str, consumed: list[tuple[int, int]], operative: re.Pattern[str], data: frozenset[str] | None) -> list[tuple[int, int]]:
     """Trailing clauses (never the first) and a trailing English "for …" phrase that say what the result is for: no span
     a rule read, no data word, no figure, no operation word, and a marker of purpose."""
     out: list[tuple[int, int]] = []
     parts = clauses(text)
+    plain = text  # the period of an occasion (weekly review) is no operation word
+    for x, y in period_events(text):
+        plain = plain[:x] + " " * (y - x) + plain[y:]
     for a, b in parts[1:]:
         piece = text[a:b]
-        if not _marked(piece) or _overlaps(a, b, consumed) or DIGIT.search(piece) or operative.search(piece) or _has_data(piece, data):
+        if not _marked(piece) or _overlaps(a, b, consumed) or DIGIT.search(piece) or operative.search(plain[a:b]) or _has_data(piece, data):
             continue
         out.append((a, b))
     if parts:  # … as csv for the accountant: a "for" phrase closing the first clause
@@ -77,7 +96,7 @@ def purpose_clauses(text: str, consumed: list[tuple[int, int]], operative: re.Pa
             s, e = a + m.start(), b
             piece = text[s:e]
             named = [t for t in LATIN.findall(piece) if t[:1].isupper() and not re.search(r"['’]s$", t)]  # the North region
-            if not (named or _overlaps(s, e, consumed) or operative.search(piece[3:]) or _has_data(piece, data)):
+            if not (named or _overlaps(s, e, consumed) or operative.search(plain[s + 3 : e]) or _has_data(piece, data)):
                 out.append((s, e))
     return out
 
