@@ -83,8 +83,10 @@ BARE_CMP = lazy(r"(?P<op>不低于|不超过|不高于|大于|超过|高于|小�
                r"\s*(?P<v>-?\d[\d,.]*\s*(?:万|千|k)?|[一二两三四五六七八九十百千万点]+)")
 COUNT_NOUN = lazy(r"人|人数|的人|员工|个数|数量最?|记录|条|单|笔|次|家|店|门店|订单数?|rows?|records?|people|employees|entries|orders|stores|customers|items", re.I | re.A)
 VALUES_Q = lazy(r"有哪些|都有什么|有什么|有哪几[个种类]|分别是|都有哪些|distinct|unique values|which values", re.I | re.A)
-VALUE_Q = lazy(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!个|条|人|家|行|笔|位|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min|maximum|minimum|highest|lowest|largest|smallest|biggest)", re.I | re.A)
-COUNT_Q = lazy(r"有多少|多少(?:个|条|人|家|行|笔|位)|几(?:个|条|人|家|笔|位)|[\u4e00-\u9fff]{1,3}?数(?![据量值字学额])|\bhow many\b|\bnumber of\b|\bcount of\b", re.I | re.A)
+# measure words that count rows (多少单 / 几次 / 多少户): a count, never an amount; goods' units (件, 台) may be a quantity
+ROW_CLASSIFIERS = "个|条|人|家|行|笔|位|单|次|项|户|名|份|所|间|张"
+VALUE_Q = lazy(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!" + ROW_CLASSIFIERS + r"|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min|maximum|minimum|highest|lowest|largest|smallest|biggest)", re.I | re.A)
+COUNT_Q = lazy(r"有多少|多少(?:" + ROW_CLASSIFIERS + r")|几(?:" + ROW_CLASSIFIERS + r")|[\u4e00-\u9fff]{1,3}?数(?![据量值字学额])|\bhow many\b|\bnumber of\b|\bcount of\b", re.I | re.A)
 ARITH_ANY = lazy(r"(?P<a>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*)\s*(?P<op>[+*/×÷]|乘以|除以|加上|减去|(?<=\s)-(?=\s))\s*(?P<b>[\w\u4e00-\u9fff.]+)")
 ARITH = lazy(r"\s*(?P<a>[^\s=+\-*/×÷,]+?)\s*(?P<op>[+\-*/×÷xX]|乘以|除以|加上|减去|乘|除)\s*(?P<b>[^\s,;]+)")
 

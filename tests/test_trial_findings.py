@@ -184,3 +184,13 @@ def test_conditions_given_to_the_question_for_them_keep_the_rest_of_the_request(
     region, amount = t.columns[1], t.columns[2]
     want = t[t[region] == value].groupby(key)[amount].sum().to_dict()
     assert dict(zip(tr.run.table[key], tr.run.table[tr.run.table.columns[1]], strict=True)) == want
+
+
+@pytest.mark.parametrize("text", ["订单.csv North区域一共多少单", "订单.csv 区域是North的一共有几单", "订单.csv North区域下了多少次单",
+                                  "订单.csv North区域一共多少笔"])
+def test_a_count_said_with_a_measure_word_counts_the_rows(tmp_path, text):
+    t = pd.DataFrame({"区域": ["North", "South", "North", "East", "North"], "金额": [5, 7, 1, 2, 9]})
+    t.to_csv(tmp_path / "订单.csv", index=False)
+    tr = Session(Workspace.at(tmp_path)).turn(text)
+    assert tr.run is not None and tr.run.answer is not None, tr.decision.reply
+    assert "3" in tr.run.answer and str(t["金额"][t["区域"] == "North"].sum()) not in tr.run.answer, tr.run.answer
