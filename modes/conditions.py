@@ -967,8 +967,11 @@ def _cond_values_alone(sc: _Scan) -> None:
     for col in sorted(found, key=lambda c: min(s for _, s, _ in found[c])):  # in the order written, whatever the set order
         vals = sorted(found[col], key=lambda t: t[1])
         # patterns anchored at the value: only the words just before it are read (a long text is not scanned from each position)
-        neg = any(lx.EXCLUDE_BEFORE.search(b) or NEG_COPULA.search(b) or EXCLUDED_BEFORE.search(b) for _, s, _ in vals if (b := text[max(0, s - 60) : s]))
+        words = [(lo, m) for _, s, _ in vals if (m := lx.EXCLUDE_BEFORE.search(b := text[(lo := max(0, s - 60)) : s])
+                                                     or NEG_COPULA.search(b) or EXCLUDED_BEFORE.search(b))]
+        neg = bool(words)
         first, last = min(s for _, s, _ in vals), max(e for _, _, e in vals)
+        first = min([first] + [lo + m.start() for lo, m in words])  # the exclusion word (outside, 除了) is read with the value
         said_not = NEG_COPULA.search(text[:first])
         first = said_not.start() if said_not else first  # not marked as Done: the negation is read with the value
         names = list(dict.fromkeys(v for v, _, _ in vals))

@@ -106,7 +106,7 @@ class Group(OpSpec):
         sep = _sep(lang)
         keys = sep.join(args.get("keys") or [])
         ms = args.get("measures") or []
-        mtxt = sep.join(f"{m['column']} {AGG_LABEL[lang][m['agg']]}" if m.get("column") else AGG_LABEL[lang]["count"] for m in ms)
+        mtxt = sep.join(f"{m['column']} {AGG_LABEL[lang][m['agg']]}" if m.get("column") else _zh(lang, "行数", "row count") for m in ms)
         if not mtxt:
             mtxt = _zh(lang, "各数值列的合计（单价、评分等取平均）与行数", "totals of numeric columns (prices and ratings averaged) and row counts")
         if args.get("versus_overall"):

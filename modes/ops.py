@@ -24,7 +24,7 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("min", lazy(r"最小值|最低值|最小|\bmin(?:imum)?\b", re.I | re.A)),
     # how many different values: 有多少种产品, 不重复的客户数, distinct / unique customers (its column named after it)
     ("distinct", lazy(r"多少种|几种|不重复的?|(?<![a-z])(?:distinct|unique|different)(?![a-z])", re.I | re.A)),
-    ("count", lazy(r"人数|个数|计数|数目|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|几个|几家|几人|\bcount\b|\bnumber of\b|\bhow many\b|条数|笔数|单数|店数|家数|订单数|记录数", re.I | re.A)),
+    ("count", lazy(r"人数|个数|计数|数目|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|几个|几家|几人|\bcount\b|\bnumber of\b|\bhow many\b|行数|条数|笔数|单数|店数|家数|订单数|记录数", re.I | re.A)),
 ]
 _AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最大|最高|最小值|最低值|最小|最低"
             r"|(?<![a-z])(?:average|mean|avg|sum|total|max(?:imum)?|min(?:imum)?)(?![a-z]))")
@@ -562,8 +562,8 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
         return "sort"
     if GROUP_VERB.search(clause):
         return "group"
-    if word == "by" and re.search(r"sort|order|rank", before, re.I | re.A):
-        return "sort"
+    if word == "by" and re.search(r"(?<![a-z])(?:sort|order|rank)(?:ed|ing)?(?![a-z])", before, re.I | re.A):
+        return "sort"  # sort the table by …, never "the top 5 orders by amount"
     if word == "by" and re.search(r"group|summar|total|sum|count|average", before, re.I | re.A):
         return "group"
     if word == "by" and not t.sorting and any(h.column in t.sheet.numeric and 0 <= b.start() - h.end <= 2 for h in t.hits):
@@ -686,7 +686,8 @@ def _measures_beside(t: _Turn) -> list[dict[str, str]]:
             after_key = any(0 <= h.start - e <= 2 and re.fullmatch(r"\s*的?\s*", text[e : h.start]) for _, e in t.key_spans)
             after_key = after_key or any(0 <= s0 - h.end <= 2 for s0, _ in t.key_spans)  # revenue by region
             verb = lx.GROUP.search(text)
-            after_verb = verb is not None and h.start >= verb.end() and not re.match(r"\s*(?:[<>=≥≤]|大于|小于|超过|低于|不低于|不超过|以上|以下)", text[h.end :])
+            after_verb = verb is not None and h.start >= verb.end() and not re.match(r"\s*(?:[<>=≥≤]|大于|小于|超过|低于|不低于|不超过|以上|以下)", text[h.end :]) \
+                and not COMPARED_NEXT.match(text, h.end)  # count rows where amount is at least 250: compared, not added up
             if gm or after_key or after_verb:
                 measures.append({"column": h.column, "agg": "sum"})
     return measures
@@ -1278,9 +1279,10 @@ def _said_after(found: list[tuple[int, Op]], text: str) -> list[tuple[int, Op]]:
     out: list[tuple[int, Op]] = []
     for i, (at, o) in enumerate(found):
         prev = found[i - 1][0] if i else None
-        cut = i > 0 and found[i - 1][1].kind in ("top_n", "head")
-        within = cut and prev is not None and (WITHIN_CUT.search(text, prev, at) is not None  # 金额前10的订单里，华丰的…
-                                               or AMONG_BEFORE.search(text[max(0, prev - 14) : prev]) is not None)  # among the top 10
+        cuts = [a for a, c in found[:i] if c.kind in ("top_n", "head")]
+        cut = cuts[-1] if cuts else None  # the last cut said before, whatever was said between
+        within = cut is not None and cut < at and (WITHIN_CUT.search(text, cut, at) is not None  # 金额前10的订单里，华丰的…
+                                                   or AMONG_BEFORE.search(text[max(0, cut - 14) : cut]) is not None)  # among the top 10
         if prev is not None and prev < at and o.kind != "export" and (LATER_STEP.search(text, prev, at) or within):
             o = Op(o.kind, o.args, after=True)
         out.append((at, o))

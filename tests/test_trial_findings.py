@@ -194,3 +194,43 @@ def test_a_count_said_with_a_measure_word_counts_the_rows(tmp_path, text):
     tr = Session(Workspace.at(tmp_path)).turn(text)
     assert tr.run is not None and tr.run.answer is not None, tr.decision.reply
     assert "3" in tr.run.answer and str(t["金额"][t["区域"] == "North"].sum()) not in tr.run.answer, tr.run.answer
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+    root = tmp_path_factory.mktemp("shop")
+    rng = np.random.default_rng(23)
+    n = 200
+    t = pd.DataFrame({"store": rng.choice(["S1", "S2", "S3"], n), "region": rng.choice(["North", "South", "East"], n),
+                      "amount": rng.permutation(np.arange(10, 10 + 3 * n, 3))[:n]})
+    t.to_csv(root / "shop.csv", index=False)
+    t.rename(columns={"store": "门店", "region": "区域", "amount": "金额"}).to_csv(root / "门店.csv", index=False)
+    return root, t
+
+
+def _table(root: Path, text: str) -> pd.DataFrame:
+    tr = Session(Workspace.at(root)).turn(text)
+    assert tr.run is not None and tr.run.table is not None, (tr.decision.next, tr.decision.reply)
+    return tr.run.table.rename(columns={"门店": "store", "区域": "region", "金额": "amount"})
+
+
+@pytest.mark.parametrize("text", ["shop.csv count rows per store where amount is at least 250",
+                                  "shop.csv count the orders per store with amount at least 250",
+                                  "门店.csv 金额不低于250的，按门店统计行数"])
+def test_a_count_with_a_compared_column_counts_rows_and_never_adds_that_column_up(shop, text):
+    root, t = shop
+    got = _table(root, text)
+    want = t[t["amount"] >= 250].groupby("store").size().to_dict()
+    assert dict(zip(got["store"], got[got.columns[1]], strict=True)) == want
+    assert not any("sum" in c or "合计" in c for c in got.columns), list(got.columns)
+
+
+@pytest.mark.parametrize("text", ["shop.csv of the top 5 orders by amount, which are not in the South region",
+                                  "shop.csv among the top 8 rows by amount, the ones outside the East region",
+                                  "门店.csv 金额前5的订单中，区域不是South的"])
+def test_a_condition_among_the_top_rows_filters_those_rows(shop, text):
+    root, t = shop
+    n, region = (8, "East") if "8" in text else (5, "South")
+    got = _table(root, text)
+    top = t.nlargest(n, "amount")
+    assert sorted(got["amount"]) == sorted(top[top["region"] != region]["amount"])
