@@ -20,7 +20,10 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 STOP = frozenset(
     "a an the of to in on at for by and or with from as per its one's sb sth etc be is are was this that "
-    "number numbers particular kind type cl used certain some".split()
+    "number numbers particular kind type cl used certain some "
+    # question words and pronouns ask or point; they never name a column (what is their average 工资: never 电话)
+    "what which who whom whose how when where why they them their theirs it we us our you your i me my he him his she her "
+    "do does did can could would should will get got via said".split()
 )
 # the words of the operations themselves, never read as a column of the other language (sum -> 金额)
 OPERATION_WORDS = frozenset(

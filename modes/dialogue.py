@@ -373,6 +373,16 @@ def complete_new_request(t: Turn) -> bool:
             and not ADDITIVE.search(t.text) and not lx.CORRECTION.search(t.text))
 
 
+def refers_to_pending(t: Turn) -> bool:
+    """他们的平均工资呢 / what is their average, while the rows they point at wait to be confirmed: the reference is to
+    those rows, so the turn adds to what waits instead of setting it aside for the whole table."""
+    p = t.pending
+    if p is None or p.stage != "confirm" or t.other_file or not t.new_kinds or t.fresh.file_how in EXPLICIT_FILE:
+        return False
+    rows = {o.kind for o in p.request.ops} & {"filter", "top_n", "head", "dedupe"}
+    return bool(rows) and lx.RESULT_REF.search(t.text) is not None and not lx.CORRECTION.search(t.text)
+
+
 REFINING_KINDS = {"filter", "sort", "select", "top_n", "head", "dedupe", "having"}
 
 
@@ -448,6 +458,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("pending", lambda t: corrected_sheet(t) is not None, on_sheet_correction),
     Row("clarify", lambda t: t.answer is not None, on_slot_answer),
     Row("any", lambda t: t.talk is not None, on_talk),
+    Row("pending", refers_to_pending, on_more_of_the_same),
     Row("pending", complete_new_request, on_replacement),
     Row("pending", lambda t: bool(t.swapped_to), on_file_swap),
     Row("pending", swaps_statistic, on_more_of_the_same),

@@ -90,7 +90,8 @@ def numeric_measures(sheet: Any, keys: list[str]) -> list[dict[str, str]]:
         return []
     from modes.lexicon import concept_of
 
-    cols = [c for c in sheet.columns if c in sheet.numeric and c not in keys and not c.casefold().endswith(ID_LIKE)]
+    cols = [c for c in sheet.columns if c in sheet.numeric and c not in keys and not c.casefold().endswith(ID_LIKE)
+            and concept_of(c) not in ("phone", "order")]  # a phone number or an order number is a label, never added up
     return [{"column": c, "agg": "mean" if concept_of(c) in AVERAGED else "sum"} for c in cols]
 
 

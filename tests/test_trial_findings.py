@@ -234,3 +234,41 @@ def test_a_condition_among_the_top_rows_filters_those_rows(shop, text):
     got = _table(root, text)
     top = t.nlargest(n, "amount")
     assert sorted(got["amount"]) == sorted(top[top["region"] != region]["amount"])
+
+
+@pytest.fixture(scope="module")
+def visits(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+    root = tmp_path_factory.mktemp("visits")
+    rng = np.random.default_rng(8)
+    n = 50
+    t = pd.DataFrame({"客户": rng.choice(["张三", "李四", "王五"], n), "电话": rng.choice([13800001111, 13900002222, 13700003333], n),
+                      "城市": rng.choice(["成都", "上海", "北京"], n), "工资": rng.integers(3000, 20000, n)})
+    t.to_csv(root / "来访.csv", index=False)
+    return root, t
+
+
+@pytest.mark.parametrize("text", ["来访.csv 每个客户来了几次", "来访.csv 每个客户的来访次数", "来访.csv 按客户汇总"])
+def test_visits_per_customer_are_counted_and_a_phone_number_is_never_added_up(visits, text):
+    root, t = visits
+    tr = Session(Workspace.at(root)).turn(text)
+    assert tr.run is not None and tr.run.table is not None, tr.decision.reply
+    assert not any("电话" in c for c in tr.run.table.columns), list(tr.run.table.columns)
+    rows = next(c for c in tr.run.table.columns if c in ("行数", "rows"))
+    assert dict(zip(tr.run.table["客户"], tr.run.table[rows], strict=True)) == t.groupby("客户").size().to_dict()
+
+
+@pytest.mark.parametrize(("first", "then", "go"), [
+    ("来访.csv 成都的客户有哪些", "他们的平均工资呢", "继续"),
+    ("来访.csv 筛选城市是成都的", "他们的平均工资呢", None),
+    ("来访.csv rows where 城市 is 成都", "what is their average 工资?", "go"),
+])
+def test_they_after_rows_means_those_rows(visits, first, then, go):
+    root, t = visits
+    s = Session(Workspace.at(root))
+    s.turn(first)
+    tr = s.turn(then)
+    if go and tr.run is None:
+        tr = s.turn(go)
+    assert tr.run is not None and tr.run.table is not None, tr.decision.reply
+    want = t[t["城市"] == "成都"]["工资"].mean()
+    assert float(tr.run.table.iloc[0, 0]) == pytest.approx(want, abs=0.01)
