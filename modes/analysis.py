@@ -2601,7 +2601,7 @@ PER_GROUP_TOP = _lazy(
 ROWS_AT_TOP = _lazy(
     r"(?P<d>最高|最大|最多|最低|最小|最少|最贵|最便宜|最早|最晚|排名第一|排第一|第一名|第一)\s*(?P<mw>(?:(?![的那前是])[\u4e00-\u9fff]){1,3}?)?\s*的?\s*(?:那|前)?\s*(?P<n>\d+|[一二两三四五六七八九十])?\s*(?:个|位|名|条|笔)?\s*"
     r"(?P<noun>行|条记录|记录|个人|人(?![数次均])|员工|职员|人员|学生|同学|老师|是谁|是哪(?:一|几)?(?:个|位|些|条|行)|(?<=\d)名|(?<=[一二两三四五六七八九十])名)"
-    r"|(?P<d2>highest|largest|biggest|top|lowest|smallest|bottom)(?:[- ](?P<adj>paid|scoring|earning|rated|priced|selling|grossing))?"
+    r"|(?:(?<![\w.])(?P<n2>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(?P<d2>highest|largest|biggest|top|lowest|smallest|bottom)(?:[- ](?P<adj>paid|scoring|earning|rated|priced|selling|grossing))?"
     r"\s+(?P<noun2>rows?|records?|entr(?:y|ies)|persons?|people|employees?|staff|students?|workers?|ones?)(?![a-z])"
     r"|(?<![a-z])(?:(?P<n3>\d+|two|three|four|five)\s+)?(?:rows?|records?|entr(?:y|ies)|persons?|people|employees?|students?|ones?)\s+(?:with|having)\s+(?:the\s+)?(?P<d3>highest|largest|biggest|top|lowest|smallest)(?![a-z])",
     re.I,
@@ -2609,7 +2609,7 @@ ROWS_AT_TOP = _lazy(
 GROUP_EACH = _lazy(r"每一?(?:个|门|位|名|家|类|种|所|项|款|支|间|组)|各个|各(?!自|位)|组内"
                    r"|(?<![a-z])(?:(?:in|within|for|of)\s+)?(?:each|every|per)(?![a-z])", re.I)
 ADJ_MEASURE = {"paid": "salary", "earning": "salary", "scoring": "score", "rated": "rating", "priced": "price", "selling": "sales", "grossing": "revenue"}
-EN_N = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+EN_N = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 ZH_N = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
 
@@ -2752,8 +2752,9 @@ class TopPerGroup(OpSpec):
 
     @staticmethod
     def _n_low(m: re.Match[str]) -> tuple[int, bool]:
-        n_raw = m.group("n") or m.group("n3") or ""
-        n = int(n_raw) if n_raw.isdigit() else ZH_N.get(n_raw, EN_N.get(n_raw.casefold(), 1))
+        n_raw = m.group("n") or m.group("n2") or m.group("n3") or ""
+        plural = re.fullmatch(r"people|persons|employees|rows|records|entries|students|workers|ones", (m.group("noun2") or "").casefold())
+        n = int(n_raw) if n_raw.isdigit() else ZH_N.get(n_raw, EN_N.get(n_raw.casefold(), 10 if plural else 1))  # the top paid people: as top N
         low = bool(re.match(r"最(?:低|小|少|便宜|早)|lowest|smallest|bottom", m.group("d") or m.group("d2") or m.group("d3") or "", re.I))
         return max(n, 1), low
 

@@ -158,8 +158,12 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         part = [x for x in hits if x[2] == "stem" and any((g := catalog.get(x[1])) and g.stem.casefold() in st != g.stem.casefold() for st in stems)]
         # 区域.csv 按区域汇总: the stem of the file named in full, said again, is one of its columns when it has one so named
         cols = {c.casefold() for f in full if f is not None and f.is_table for sh in f.sheets for c in sh.columns}
+        # employees.csv the 5 highest paid employees: a stem that is a noun for rows, said again, names the rows
+        from modes.tagging.asides import aside_words
+
+        rows = aside_words().nouns_en
         part += [x for x in hits if x[2] == "stem" and x not in part and x[1] in {f.path for f in full if f is not None}
-                 and (g := catalog.get(x[1])) is not None and g.stem.casefold() in cols]
+                 and (g := catalog.get(x[1])) is not None and (g.stem.casefold() in cols or g.stem.casefold() in rows)]
         for i, path, _how in part:
             ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
         hits[:] = [x for x in hits if x not in part]

@@ -272,3 +272,19 @@ def test_they_after_rows_means_those_rows(visits, first, then, go):
     assert tr.run is not None and tr.run.table is not None, tr.decision.reply
     want = t[t["城市"] == "成都"]["工资"].mean()
     assert float(tr.run.table.iloc[0, 0]) == pytest.approx(want, abs=0.01)
+
+
+@pytest.mark.parametrize(("text", "n", "low"), [
+    ("people.csv 5 highest paid people not in Reno", 5, False),
+    ("people.csv the three lowest paid employees", 3, True),
+    ("people.csv the highest paid people", 10, False),
+])
+def test_a_number_before_a_superlative_is_how_many_rows(tmp_path, text, n, low):
+    rng = np.random.default_rng(2)
+    t = pd.DataFrame({"name": [f"P{i}" for i in range(40)], "city": rng.choice(["Reno", "Lima"], 40), "salary": rng.permutation(40) * 100})
+    t.to_csv(tmp_path / "people.csv", index=False)
+    tr = Session(Workspace.at(tmp_path)).turn(text)
+    assert tr.run is not None and tr.run.table is not None, tr.decision.reply
+    rows = t[t["city"] != "Reno"] if "Reno" in text else t
+    want = rows.nsmallest(n, "salary") if low else rows.nlargest(n, "salary")
+    assert sorted(tr.run.table["name"]) == sorted(want["name"])
