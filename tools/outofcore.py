@@ -121,7 +121,8 @@ class BigTable:
         self.pending = False  # types from the first rows only: a step's pass must check every column (settle)
         self.facts: dict[str, Any] | None = None  # the profile whose counts that pass completes
         self.root: BigTable = self  # the table read from the file, which every derived table comes from
-        self.total_words: bool | None = None  # (on a root) whether any text cell reads as a total word: None, not yet asked
+        self.total_words: bool | None = None  # (on a root) whether a total word may stand in its first or last rows
+        self.source: Path | None = None  # (on a root) the file it reads
 
     def run(self, sql: str, said: bool = True) -> Any:
         """Run a query over this table. On a table still pending, a failure (a value beyond the first rows that does not
@@ -316,6 +317,7 @@ def open_csv(ws: Workspace, path: Path, con: Any = None, defer: bool = False) ->
                f"columns = {{{', '.join(f'{lit(c)}: {lit(t)}' for c, t in read.items())}}}, auto_detect = false, "
                f"nullstr = [{', '.join(lit(s) for s in NA_STRINGS)}], null_padding = true, parallel = true)")
         t = BigTable(con, sql, types, path.name, shape.encoding, shape.delimiter)
+        t.source = path
         if defer:
             t.pending = True
             return t
@@ -466,18 +468,36 @@ def _kinds(t: BigTable) -> tuple[list[str], list[str]]:
 
 
 def _may_hold_totals(t: BigTable) -> bool:
-    """Whether any text cell of the file reads as a total word: without one, no table derived from it has a total row
-    (asked once per table read, in one pass over its text columns)."""
+    """Whether a cell of the file's first or last lines reads as a total word: without one, the file has no total row
+    of its own (an own total is the first or the last row holding numbers). Read from the file's two ends, never by a
+    pass over it: the step's own pass stays the only one."""
     root = t.root
     if root.total_words is None:
-        from tools.stats import TOTAL_WORDS
-
-        text, nums = _kinds(root)
-        words = ", ".join(lit(w) for w in sorted(TOTAL_WORDS))
-        hit = " OR ".join(f"lower(trim(CAST({q(c)} AS VARCHAR))) IN ({words})" for c in text)
-        root.total_words = bool(text and nums) and bool(root.run(f"SELECT EXISTS (SELECT 1 FROM ({root.sql}) WHERE {hit})",
-                                                                   said=False).fetchone()[0])
+        root.total_words = bool(_kinds(root)[0] and _kinds(root)[1]) and (root.source is None or _ends_hold_total_word(root))
     return root.total_words
+
+
+END_BYTES = 64 * 1024
+
+
+def _ends_hold_total_word(t: BigTable) -> bool:
+    from tools.stats import TOTAL_WORDS
+
+    assert t.source is not None
+    try:
+        with t.source.open("rb") as f:
+            head = f.read(END_BYTES)
+            f.seek(max(0, f.seek(0, os.SEEK_END) - END_BYTES))
+            tail = f.read(END_BYTES)
+    except OSError:
+        return True  # unread: the exact check decides
+    sep = t.delimiter or ","
+    for chunk in (head, tail):
+        lines = chunk.decode(t.encoding or "utf-8", errors="ignore").splitlines()
+        for line in lines[1:] if chunk is head else lines[-6:]:
+            if any(cell.strip().strip('"').strip().casefold() in TOTAL_WORDS for cell in line.split(sep)):
+                return True
+    return False
 
 
 def without_own_totals(t: BigTable) -> tuple[str, int]:
