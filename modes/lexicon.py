@@ -14,7 +14,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "name": ("name", "姓名", "名字", "名称", "full name"),
     "department": ("department", "dept", "部门", "科室"),
     "city": ("city", "城市", "所在城市", "所在地"),
-    "salary": ("salary", "工资", "薪资", "月薪", "薪水", "薪酬", "pay", "wage", "wages", "年薪", "earning", "earnings", "earns", "income", "收入"),
+    "salary": ("salary", "工资", "薪资", "月薪", "薪水", "薪酬", "pay", "wage", "wages", "年薪", "earning", "earnings", "earns", "earn", "income", "收入"),
     "hire_date": ("hire_date", "hire date", "hired", "入职", "入职日期", "入职时间", "joined", "join date", "start date"),
     "signup": ("signup_date", "signup", "sign up", "signed up", "sign-up", "registered", "registration", "注册", "注册日期", "注册时间"),
     "email": ("email", "e-mail", "mail", "邮箱", "电子邮件", "邮件"),

@@ -685,6 +685,7 @@ def _measures_beside(t: _Turn) -> list[dict[str, str]]:
             gm = lx.GROUP.search(text[max(0, h.start - 6) : h.end + 6])
             after_key = any(0 <= h.start - e <= 2 and re.fullmatch(r"\s*的?\s*", text[e : h.start]) for _, e in t.key_spans)
             after_key = after_key or any(0 <= s0 - h.end <= 2 for s0, _ in t.key_spans)  # revenue by region
+            after_key = after_key and not COMPARED_NEXT.match(text, h.end)  # per city earn more than 5000: compared, not added up
             verb = lx.GROUP.search(text)
             after_verb = verb is not None and h.start >= verb.end() and not re.match(r"\s*(?:[<>=≥≤]|大于|小于|超过|低于|不低于|不超过|以上|以下)", text[h.end :]) \
                 and not COMPARED_NEXT.match(text, h.end)  # count rows where amount is at least 250: compared, not added up
@@ -774,7 +775,7 @@ HAVING_CMP = lazy(r"\s*(?:的)?\s*(?:is\s+|are\s+)?(?P<op>" + "|".join(f"(?P<{op
                   + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?", re.I | re.A)
 # the groups a condition on an aggregate keeps: 的部门 / 的城市 after it, or "cities whose …" before it
 HAVING_KEY_AFTER = lazy(r"\s*(?:的|之)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,12})")
-HAVING_KEY_BEFORE = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:whose|with|where|that have|having)\s*$", re.I)
+HAVING_KEY_BEFORE = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:whose|with|where|that have|having)(?:\s+(?:an?|the))?\s*$", re.I)
 
 
 def _having_at(t: _Turn, h: ColumnHit) -> tuple[str, int, int, str, float] | None:

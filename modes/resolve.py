@@ -691,6 +691,11 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
             elif not CJK.match(cl[-1]) and end < len(low) and re.match(r"[a-z0-9_]", low[end]):
                 continue
             cands.append((m.start(), end, c, "exact"))
+    for c, cl in sheet.folded:  # cities, categories, salaries, addresses, taxes: the English plural of a column's name
+        plural = (cl[:-1] + "ies" if re.search(r"[^aeiou]y$", cl) else cl + "es" if re.search(r"(?:s|x|z|ch|sh)$", cl) else None) \
+            if cl.isascii() and cl[-1:].isalpha() else None
+        if plural and plural in low:
+            cands += [(m.start(), m.end(), c, "exact") for m in re.finditer(r"(?<![a-z0-9_])" + re.escape(plural) + r"(?![a-z0-9_])", low)]
     for c, cl in sheet.folded:  # start_date said as "startdate" or "start date": the same name, other separators
         if CJK.search(cl) or not re.search(r"[a-z][_\- ][a-z]", cl):
             continue

@@ -288,3 +288,22 @@ def test_a_number_before_a_superlative_is_how_many_rows(tmp_path, text, n, low):
     rows = t[t["city"] != "Reno"] if "Reno" in text else t
     want = rows.nsmallest(n, "salary") if low else rows.nlargest(n, "salary")
     assert sorted(tr.run.table["name"]) == sorted(want["name"])
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("team.csv how many people per city earn more than 5000", lambda t: t[t["salary"] > 5000].groupby("city").size()),
+    ("team.csv cities with an average area below 220", lambda t: t.groupby("city")["area"].mean()[lambda x: x < 220]),
+    ("team.csv total salary for the cities Lima and Oslo", lambda t: pd.Series([t[t["city"].isin(["Lima", "Oslo"])]["salary"].sum()])),
+    ("team.csv categories with a total salary above 90000", lambda t: t.groupby("category")["salary"].sum()[lambda x: x > 90000]),
+])
+def test_plural_columns_earnings_and_conditions_on_averages(tmp_path, text, want):
+    rng = np.random.default_rng(12)
+    n = 80
+    t = pd.DataFrame({"city": rng.choice(["Reno", "Lima", "Oslo"], n), "category": rng.choice(["a", "b", "c"], n),
+                      "salary": rng.choice([0, 3000, 5000, 8000], n), "area": rng.integers(50, 400, n)})
+    t.to_csv(tmp_path / "team.csv", index=False)
+    tr = Session(Workspace.at(tmp_path)).turn(text)
+    assert tr.run is not None and tr.run.table is not None, tr.decision.reply
+    got = tr.run.table
+    nums = [c for c in got.columns if pd.api.types.is_numeric_dtype(got[c]) and c != "rows"] or ["rows"]
+    assert sorted(round(float(x), 2) for x in got[nums[0]]) == sorted(round(float(x), 2) for x in want(t))
