@@ -77,6 +77,7 @@ class CondParse:
     logic: str = "and"
     spans: list[tuple[int, int]] = field(default_factory=list)
     mixed: bool = False  # or between some conditions, and between others
+    years_listed: bool = False  # a period read from years listed one after another (2023年和2024年)
 
     @property
     def unresolved(self) -> list[Cond]:
@@ -764,6 +765,21 @@ def _number_on_numeric(sc: _Scan, m: re.Match[str], dm: re.Match[str]) -> bool:
     return bool(left and left[0] in sc.sheet.numeric and left[0] not in sc.sheet.dates)
 
 
+# years listed (2023年和2024年 / 2023、2024年 / in 2023 and 2024): one period from the first to the last when they follow
+# each other (a row is never in two years, so never "2023 and also 2024"); years with a gap are left to the year rules
+YEAR_LIST = lazy(r"(?:(?<![a-z])(?:in|for|during)\s+)?(?:19|20)\d{2}\s*年?(?:\s*(?:[、,，/]|和|与|及|跟|以及|(?<![a-z])and(?![a-z]))\s*"
+                 r"(?:(?:in|for|during)\s+)?(?:19|20)\d{2}(?!\d)\s*年?)+(?!\s*(?:以后|之后|以前|之前|后|前|起|开始|以来|到|至|-|\d|月))", re.I | re.A)
+
+
+def _cond_year_list(sc: _Scan) -> None:
+    for m in YEAR_LIST.finditer(sc.text):
+        years = sorted({int(y) for y in re.findall(r"(?:19|20)\d{2}", m.group(0))})
+        if len(years) < 2 or years != list(range(years[0], years[-1] + 1)) or not sc.free(m.start(), m.end()):
+            continue
+        sc.add_period(m, "between", date(years[0], 1, 1), date(years[-1] + 1, 1, 1))
+        sc.out.years_listed = True
+
+
 def _cond_year_alone(sc: _Scan) -> None:
     """2021年的, 2024年3月, in 2023."""
     for m in YEAR_ALONE.finditer(sc.text):
@@ -1118,7 +1134,7 @@ def _cond_scope_of_negation(sc: _Scan) -> None:
 COND_RULES = (
     _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
-    _cond_date_words, _cond_month_day_words, _cond_month_one, _cond_year_alone, _unshield,
+    _cond_date_words, _cond_month_day_words, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
     _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_example_of_kind, _cond_scope_of_negation, _cond_logic,
 )
 

@@ -185,8 +185,13 @@ def data_words_unexplained(t: Turn) -> list[str]:
     if sheet is None:
         return []
     values = {v.casefold() for vs in sheet.values.values() for v in vs if v.strip()}
-    named = [w for w in p.request.unexplained if any(v in w.casefold() for v in values if len(v) >= 2 or not v.isascii())]
+    named = [w for w in p.request.unexplained if any(v in w.casefold() for v in values if len(v) >= 2 or not v.isascii())
+             or (sheet.dates and PERIOD_WORD.search(w))]  # 2023年 left out beside a date column: a period of the data
     return named + [w for w in conditions_unexplained(p) if w not in named]
+
+
+# a period said as a word (2023年, 2024, 3月, Q1, 一季度, 上半年): over a table with dates, a part of the data
+PERIOD_WORD = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\d{1,2}\s*月|(?<![a-z])(?:q[1-4]|h[12])(?![a-z0-9])|[一二三四1-4]\s*季度|[上下]半年", re.I | re.A)
 
 
 def conditions_unexplained(p: Pending) -> list[str]:

@@ -1016,6 +1016,9 @@ def _rule_filter(t: _Turn) -> None:
     unres_c = [c for c in conds if c.column is None]
     args: dict[str, Any] = {"conditions": conds, "logic": logic, "delete": bool(dm)}
     doubts = [d for c in conds if (d := _years_or_amounts(c, t.sheet) or reading_said(c) or _excludes_nothing(c, t.sheet))]
+    if logic == "and" and _disjoint_periods(conds):
+        doubts.append(("slot", "同一日期列的两个时间段不会同时满足：按“且”连接会没有任何行；若要两段都算，请说“A到B”或分两步",
+                       "two periods of the same date column never hold together: joined with 'and' no row is kept; for both, say 'from A to B' or ask twice"))
     if cp.mixed and logic == "or":
         doubts.append(("slot", "“或”和“且”同时出现：这里所有条件都按“或”连接；若要（A 或 B）且 C，请分两步说",
                        "'or' and 'and' are both used: every condition is joined with 'or' here; for (A or B) and C, say it in two steps"))
@@ -1044,6 +1047,13 @@ def _excludes_nothing(c: Cond, sheet: SheetInfo) -> tuple[str, str, str] | None:
         return None
     zh, en = "、".join(absent), ", ".join(absent)
     return ("slot", f"{c.column} 列里没有“{zh}”，排除它不会去掉任何行", f"{c.column} never holds '{en}', so excluding it removes no row")
+
+
+def _disjoint_periods(conds: list[Cond]) -> bool:
+    """Two periods on one date column that share no day (in 2022 and in 2024): and-ed, they keep nothing."""
+    spans = [(c.column, str(c.value.get("date")), str(c.value2.get("date"))) for c in conds
+             if c.op == "between" and isinstance(c.value, dict) and isinstance(c.value2, dict)]
+    return any(a[0] == b[0] and (a[2] < b[1] or b[2] < a[1]) for i, a in enumerate(spans) for b in spans[i + 1 :])
 
 
 def _years_or_amounts(c: Cond, sheet: SheetInfo) -> tuple[str, str, str] | None:
@@ -1135,7 +1145,7 @@ def _rule_count_question(t: _Turn) -> None:
         t.add(len(t.text) - 1, Op("count", {"question": True}))
 
 
-EACH_VALUE = lazy(r"分别|各自|各是|各为|各有|各(?=多少|几)|(?<![a-z])(?:respectively|each)(?![a-z])", re.I | re.A)
+EACH_VALUE = lazy(r"分别|各自|各是|各为|各有|各(?=多少|几)|(?<![a-z])(?:respectively|each|separately)(?![a-z])", re.I | re.A)
 
 
 def _split_values(f: Op) -> str | None:
@@ -1157,6 +1167,9 @@ def _rule_each_value(t: _Turn) -> None:
     f = next((o for _, o in t.found if o.kind == "filter" and not o.args.get("delete")), None)
     if em is None or f is None or t.worded:
         return
+    if t.cp.years_listed:  # 2023年和2024年分别的金额合计: one figure per year
+        _each_year(t, f, em)
+        return
     col = _split_values(f)
     if col is None:
         return
@@ -1167,6 +1180,18 @@ def _rule_each_value(t: _Turn) -> None:
             t.found[k] = (i, Op("group", {"keys": [col], "measures": [{"agg": "count"}]}))
         else:
             continue
+        t.spans.append(em.span())
+        return
+
+
+def _each_year(t: _Turn, f: Op, em: re.Match[str]) -> None:
+    dated = next((c.column for c in f.args.get("conditions", []) if c.column in t.sheet.dates and c.op == "between"), None)
+    for k, (i, o) in enumerate(t.found):
+        if dated is None or o.kind not in ("group", "count") or (o.kind == "group" and o.args.get("keys")):
+            continue
+        m = next((x for x in o.args.get("measures") or [] if x.get("column")), None)
+        args = {"unit": "year", "column": dated, "agg": m["agg"] if m else "count", **({"value": m["column"]} if m else {})}
+        t.found[k] = (i, Op("bucket", args))
         t.spans.append(em.span())
         return
 

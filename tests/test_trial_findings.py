@@ -307,3 +307,41 @@ def test_plural_columns_earnings_and_conditions_on_averages(tmp_path, text, want
     got = tr.run.table
     nums = [c for c in got.columns if pd.api.types.is_numeric_dtype(got[c]) and c != "rows"] or ["rows"]
     assert sorted(round(float(x), 2) for x in got[nums[0]]) == sorted(round(float(x), 2) for x in want(t))
+
+
+@pytest.fixture(scope="module")
+def yearly(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+    root = tmp_path_factory.mktemp("yearly")
+    rng = np.random.default_rng(31)
+    n = 300
+    t = pd.DataFrame({"日期": pd.date_range("2022-06-01", periods=n, freq="4D").strftime("%Y-%m-%d"),
+                      "金额": rng.integers(10, 500, n)})
+    t.to_csv(root / "流水.csv", index=False)
+    t.rename(columns={"日期": "date", "金额": "amount"}).to_csv(root / "ledger.csv", index=False)
+    return root, t
+
+
+@pytest.mark.parametrize(("text", "each"), [
+    ("流水.csv 2023年和2024年的金额合计", False),
+    ("ledger.csv total amount in 2023 and in 2024", False),
+    ("流水.csv 2023年和2024年分别的金额合计", True),
+    ("ledger.csv total amount for 2023 and 2024 separately", True),
+])
+def test_years_listed_are_one_period_and_each_year_when_asked(yearly, text, each):
+    root, t = yearly
+    tr = Session(Workspace.at(root)).turn(text)
+    assert tr.run is not None and tr.run.table is not None, tr.decision.reply
+    year = t["日期"].str[:4]
+    kept = t[year.isin(["2023", "2024"])]
+    got = tr.run.table
+    nums = [c for c in got.columns if ("金额" in c or "amount" in c)]
+    if each:
+        assert sorted(got[nums[0]].tolist()) == sorted(kept.groupby(year)["金额"].sum().tolist())
+    else:
+        assert got[nums[0]].tolist() == [kept["金额"].sum()]
+
+
+def test_two_periods_that_never_meet_are_said_before_running(yearly):
+    root, _ = yearly
+    d = Session(Workspace.at(root)).turn("ledger.csv total amount in 2022 and in 2024").decision
+    assert d.next == "restate_confirm" and "never hold together" in d.reply
