@@ -69,7 +69,7 @@ def file_label(path: str, lang: str) -> str:
     """A file as the user knows it: a result that was shown but not saved is "显示过的结果", never its internal name;
     a named result is called by its name."""
     if path.startswith(NAMED):
-        stem = path[len(NAMED):].removesuffix(".csv")
+        stem = path[len(NAMED):].removesuffix(".csv").removesuffix(".parquet")
         return f"结果“{stem}”" if lang == "zh" else f"the result '{stem}'"
     if path.startswith(HELD):
         return "显示过的结果（未保存）" if lang == "zh" else "the result shown (not saved)"
