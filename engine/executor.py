@@ -455,15 +455,22 @@ def _in_memory_table(t: Any) -> bool:
 
 
 def _table_en(t: Any, own: set[str]) -> Any:
-    from tools.localise import table_en
+    """The table with wenqing's own headers (and, in memory, labels) in English; a table read out of core (DuckDB)
+    gets its headers renamed in the query that reads it."""
+    from tools.localise import english_names, table_en
 
-    return table_en(t, own) if _in_memory_table(t) else t
+    if _in_memory_table(t):
+        return table_en(t, own)
+    if t is not None and is_big(t):
+        names = english_names(t.columns, own)
+        return t.renamed(names) if names else t
+    return t
 
 
 def _names_en(t: Any, own: set[str]) -> dict[str, str]:
     from tools.localise import english_names
 
-    return english_names(t.columns, own) if _in_memory_table(t) else {}
+    return english_names(t.columns, own) if _in_memory_table(t) or (t is not None and is_big(t)) else {}
 
 
 def _in_english(args: dict[str, Any], own: set[str]) -> None:

@@ -377,8 +377,10 @@ class Session:
         leaves outputs/ and is kept as wenqing's own copy (/show, /history and 第N个结果 still find it). A file the user
         asked for, or one changed since it was written, stays where it is."""
         prev, self._unasked = self._unasked, None
-        if prev is None or not any(str(f["path"]).startswith("outputs/") for f in run.files):
-            return
+        if prev is None or not any(str(f["path"]).startswith("outputs/") for f in run.files) or not _is_frame(run.table):
+            return  # (a table read out of core still reads the file it came from)
+        if d.request.file_how in ("named", "fuzzy"):
+            return  # a file of outputs/ named by its name is a file the user works with
         tid, path, ident, table = prev
         p = self.ws.root / path
         if d.request.file != path or p.is_symlink() or not p.is_file() or _identity(p) != ident:

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from engine.session import TurnResult
 from modes.lexicon import CONFIRM_WORDS
+from tools.localise import action_en, done_en, reasons_en
 
 PREVIEW_ROWS = 10
 COMPACT_BELOW = 100  # terminal columns under which tables drop their borders and narrow their cells
@@ -84,9 +85,10 @@ class Renderer:
         t.add_column("tool" if not zh else "工具")
         t.add_column("done when" if not zh else "完成标准")
         for s in p.steps:
-            t.add_row(str(s.step), T(s.action), T(s.toolHint), T(s.doneWhen))
+            t.add_row(str(s.step), T(s.action if zh else action_en(s.toolHint)), T(s.toolHint), T(s.doneWhen if zh else done_en(s.doneWhen, s.toolHint)))
+        why = f"{p.modeReason}；{p.planStyleReason}" if zh else reasons_en(f"{p.modeReason}；{p.planStyleReason}")
         head = Text.assemble(("目标：" if zh else "Goal: ", "bold"), safe(p.goalSummary), "\n",
-                             ("为什么先出方案：" if zh else "Why a plan first: ", "bold"), safe(p.modeReason), "；" if zh else "; ", safe(p.planStyleReason), "\n")
+                             ("为什么先出方案：" if zh else "Why a plan first: ", "bold"), safe(why), "\n")
         from rich.console import Group
 
         self.c.print(Panel(Group(head, t), title="方案卡" if zh else "Plan", border_style="blue", expand=False))
@@ -303,7 +305,7 @@ def _constraint_en(e: dict[str, Any]) -> str:
     except (ValueError, AttributeError):
         tool = None
     if c.startswith("doneWhen") or tool:
-        return f"doneWhen: {tool} done" if tool else "doneWhen: step done"
+        return f"doneWhen: {done_en(c, tool)}"
     if "token" in c:
         return "model budget per request"
     return "checked"

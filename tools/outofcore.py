@@ -158,6 +158,15 @@ class BigTable:
             raise Retype("derived from an unchecked table")
         return BigTable(self.con, sql, dict(self.types) if types is None else types, self.name, self.encoding, self.delimiter)
 
+    def renamed(self, names: dict[str, str]) -> BigTable:
+        """The same rows with some columns renamed (wenqing's own headers put in the session's language); what is
+        known of the table (rows, blanks, whether its types are still to be checked) carries over."""
+        cols = ", ".join(f"{q(c)} AS {q(names.get(c, c))}" if c in names else q(c) for c in self.types)
+        out = BigTable(self.con, f"SELECT {cols} FROM ({self.sql})", {names.get(c, c): t for c, t in self.types.items()}, self.name,
+                       self.encoding, self.delimiter)
+        out._rows, out.blanks, out.pending, out.facts = self._rows, list(self.blanks), self.pending, self.facts
+        return out
+
     def __len__(self) -> int:
         if self._rows is None:
             self._rows = int(self.run(f"SELECT count(*) FROM ({self.sql})", said=False).fetchone()[0])
