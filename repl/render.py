@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -201,8 +202,9 @@ class HistoryItem:
 CONFIRM_ONLY = frozenset(CONFIRM_WORDS)
 
 
-def history_item(run: dict[str, Any], zh: bool = True) -> HistoryItem:
-    """A run from the audit as a request and its result (rows in → out, files written)."""
+def history_item(run: dict[str, Any], zh: bool = True, gone: Callable[[str], bool] | None = None) -> HistoryItem:
+    """A run from the audit as a request and its result (rows in → out, files written; a file no longer there, such
+    as an intermediate table moved out of outputs/ once the next step ran, is said to be gone)."""
     words = [c["utterance"] for c in run.get("chain", []) if c.get("next") != "ask_intent"] + [run["utterance"]]
     asked = [w for w in words if w.strip().casefold().rstrip("。.!！") not in CONFIRM_ONLY]
     plan = _loads(run.get("plan"))
@@ -222,7 +224,11 @@ def history_item(run: dict[str, Any], zh: bool = True) -> HistoryItem:
         parts.append(f"{rows_in} 行 → {rows_out} 行" if rows_out is not None else f"{rows_in} 行")
     elif rows_in is not None:
         parts.append(f"{rows_in} → {rows_out} rows" if rows_out is not None else f"{rows_in} rows")
-    parts += [f"已保存 {f}" if zh else f"saved {f}" for f in files]
+    for f in files:
+        if gone is not None and gone(f):
+            parts.append(f"{f} 已不在 outputs/（中间结果可用 /show 查看）" if zh else f"{f} is no longer in outputs/ (an intermediate table: /show shows it)")
+        else:
+            parts.append(f"已保存 {f}" if zh else f"saved {f}")
     status = run.get("status") or ""
     if not files and run.get("answer") and status == "answered":
         parts.append(clip(safe(run["answer"], one_line=True), 60))
