@@ -93,3 +93,34 @@ def test_dedupe_on_named_keys_keeps_one_row_per_key_pair_not_a_sum(ws, text):
     want = ORDERS.drop_duplicates(subset=["customer", "product"])
     assert got["order_id"].tolist() == want["order_id"].tolist()
     assert got["amount"].tolist() == want["amount"].tolist()  # the first row of each pair, as it is: never a total
+
+
+@pytest.mark.parametrize("text,name,then,otherwise,holds", [
+    ("orders.csv 新增一列：amount大于25为大单，否则小单", "标签", "大单", "小单", lambda a: a > 25),
+    ("orders.csv 加一列 规模：amount 大于等于 40 的为大，否则为小", "规模", "大", "小", lambda a: a >= 40),
+    ("add a column tier = high if amount > 25 else low in orders.csv", "tier", "high", "low", lambda a: a > 25),
+    ("in orders.csv add a column size = small when amount is below 30, otherwise big", "size", "small", "big", lambda a: a < 30),
+])
+def test_an_if_column_labels_every_row_and_filters_none(ws, text, name, then, otherwise, holds):
+    tr = _run(ws, text)
+    assert [o.kind for o in tr.decision.request.ops] == ["if_column"], tr.decision.request.ops
+    got = _table(tr)
+    assert got["order_id"].tolist() == ORDERS["order_id"].tolist()  # every row kept
+    want = ORDERS["amount"].map(lambda a: then if holds(a) else otherwise)
+    assert got[name].tolist() == want.tolist()
+    assert str((want == then).sum()) in (tr.run.answer or "")
+
+
+@pytest.mark.parametrize("text,edges,labels", [
+    ("orders.csv 的 amount 按20分段统计个数", [0, 20, 40, 60, 80], ["0-20", "20-40", "40-60", "60-80"]),
+    ("orders.csv amount按0-25、25-45、45以上分段", [0, 25, 45, float("inf")], ["0-25", "25-45", "45+"]),
+    ("bin amount in orders.csv into 0-25,25-45,45+", [0, 25, 45, float("inf")], ["0-25", "25-45", "45+"]),
+    ("bin amount in orders.csv by 20", [0, 20, 40, 60, 80], ["0-20", "20-40", "40-60", "60-80"]),
+])
+def test_bins_by_width_or_edges_count_the_rows_of_each_range(ws, text, edges, labels):
+    tr = _run(ws, text)
+    assert [o.kind for o in tr.decision.request.ops] == ["bin"], tr.decision.request.ops
+    got = _table(tr)
+    want = pd.cut(ORDERS["amount"], edges, right=False, labels=labels).value_counts(sort=False)
+    assert got.iloc[:, 0].tolist() == labels
+    assert got.iloc[:, 1].tolist() == [int(want[k]) for k in labels]
