@@ -238,7 +238,7 @@ def file_info(p: Path, rel: str) -> FileInfo:
     deadline = Deadline.for_file(p)
     try:
         names: list[str | None] = list(sheet_names(p)) or [None]
-        if names == [None]:  # a CSV simply written is sampled without pandas
+        if names == [None] and not p.suffix.lower() == ".parquet":  # a CSV simply written is sampled without pandas
             plain = csv_sample(p, SAMPLE_ROWS)
             info = plain_sheet_info(plain, deadline) if plain is not None else None
             if info is not None:

@@ -8,6 +8,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine.audit import Audit
@@ -454,16 +455,41 @@ def _in_memory_table(t: Any) -> bool:
     return t is not None and not is_big(t) and hasattr(t, "columns")
 
 
-def _table_en(t: Any, own: set[str]) -> Any:
-    from tools.localise import table_en
+def _join_said(f: dict[str, Any], d: Decision, zh: bool) -> str:
+    """A join's answer: its kind, its keys and, always, how many rows of each side found no match."""
+    how = f.get("how") or "left"
+    keys = f["on"] if f.get("other_on") in (None, f["on"]) else f"{f['on']} ↔ {f['other_on']}"
+    first = Path(d.request.file or "").name or ("第一张表" if zh else "the first table")
+    second = f.get("other") or ("第二张表" if zh else "the second table")
+    ul, ur = f.get("unmatched_left", 0), f.get("unmatched_right", 0)
+    if zh:
+        kind = {"left": "左连接", "inner": "内连接", "full": "全连接"}[how]
+        return (f"按 {keys} {kind}后共 {f['rows_out']} 行。没有匹配上的：{first} {ul} 行，{second} {ur} 行"
+                + {"left": "（左连接保留了前者的每一行，后者没匹配上的不在结果里）。", "inner": "（内连接时都不在结果里）。",
+                   "full": "（全连接时都保留，缺的一边为空）。"}[how])
+    kind = {"left": "Left join", "inner": "Inner join", "full": "Full join"}[how]
+    return (f"{kind} on {keys}: {f['rows_out']} rows. Rows without a match: {ul} in {first}, {ur} in {second}"
+            + {"left": " (a left join keeps every row of the first; the second's unmatched rows are not in the result).",
+               "inner": " (an inner join leaves both out).", "full": " (a full join keeps both, blank on the missing side)."}[how])
 
-    return table_en(t, own) if _in_memory_table(t) else t
+
+def _table_en(t: Any, own: set[str]) -> Any:
+    """The table with wenqing's own headers (and, in memory, labels) in English; a table read out of core (DuckDB)
+    gets its headers renamed in the query that reads it."""
+    from tools.localise import english_names, table_en
+
+    if _in_memory_table(t):
+        return table_en(t, own)
+    if t is not None and is_big(t):
+        names = english_names(t.columns, own)
+        return t.renamed(names) if names else t
+    return t
 
 
 def _names_en(t: Any, own: set[str]) -> dict[str, str]:
     from tools.localise import english_names
 
-    return english_names(t.columns, own) if _in_memory_table(t) else {}
+    return english_names(t.columns, own) if _in_memory_table(t) or (t is not None and is_big(t)) else {}
 
 
 def _in_english(args: dict[str, Any], own: set[str]) -> None:
@@ -649,7 +675,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             parts.append(f"对比：当前表 {f['rows_in']} 行，对比表 {f['other_rows']} 行，共同列 {len(f['shared_columns'])} 个。" if zh
                          else f"Compared: {f['rows_in']} vs {f['other_rows']} rows, {len(f['shared_columns'])} shared columns.")
         elif s.tool == "join_tables":
-            parts.append(f"按 {f['on']} 关联后共 {f['rows_out']} 行。" if zh else f"Joined on {f['on']}: {f['rows_out']} rows.")
+            parts.append(_join_said(f, d, zh))
         elif s.tool == "add_column":
             parts.append(f"已新增列 {f['added']}。" if zh else f"Added column {f['added']}.")
         else:  # a tool whose operation words its own result

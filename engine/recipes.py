@@ -14,7 +14,7 @@ from engine.plan import Plan, Step
 from modes.decision import Decision, Request
 from tools.errors import UserError
 from tools.workspace import STATE_DIR, Workspace
-from tools.write import save_state
+from tools.write import kept_bytes, save_state
 
 NAME = re.compile(r"^[\w\u4e00-\u9fff\-]{1,40}$")
 MAX_STEPS = 200  # a recipe is a saved request or a short chain of them, never a program
@@ -181,7 +181,8 @@ def _result_of(ws: Workspace, run: RunResult, stem: str, trace_id: str) -> str |
         return None
     from modes.replies import HELD
 
-    saved = save_state(ws, HELD.rstrip("/").rsplit("/", 1)[-1], f"{stem}_配方_{trace_id[:6]}_{len(run.steps)}.csv", table.to_csv(index=False).encode("utf-8-sig"))
+    data, ext = kept_bytes(table)
+    saved = save_state(ws, HELD.rstrip("/").rsplit("/", 1)[-1], f"{stem}_配方_{trace_id[:6]}_{len(run.steps)}.{ext}", data)
     return ws.rel(saved)
 
 

@@ -20,7 +20,7 @@ from modes.replies import CONFIRM_EN, HELD, NAMED
 from tools.errors import UserError
 from tools.io import TableCache
 from tools.workspace import Workspace
-from tools.write import csv_bytes, safe_stem, save_state
+from tools.write import kept_bytes, safe_stem, save_state
 
 if TYPE_CHECKING:  # the model layer (openai, pydantic) is imported only when a model is configured; understanding,
     # planning and running a turn when the first turn comes, so the prompt is ready before them
@@ -74,6 +74,8 @@ class Session:
         self.model_shown: set[tuple[str, str | None]] = set()  # model steps the user has seen restated
         self._result_info: dict[str, tuple[tuple[int, float], FileInfo]] = {}
         self.results: dict[str, str | None] = {}  # trace id -> the table that run produced (outputs/ or .wenqing/results/)
+        self._moved: tuple[str, str] | None = None  # an intermediate table this turn moved out of outputs/: (from, to)
+        self._unasked: tuple[str, str, Any, Any] | None = None  # the last run's table written to outputs/ unasked: (trace id, path, identity, table)
         self._warming: Any = None  # the thread loading what the first turn needs, while the user types
         if model is not None and model.configured:
             from engine.assist import Assistant
@@ -310,10 +312,14 @@ class Session:
             if run.status == "answered":
                 self.last_executed = (plan, decision)
                 went_on = bool(self.chain) and decision.request.file is not None and decision.request.file == self.state.last_result
+                if went_on:
+                    self._retire_step(decision, run)
                 self.chain = [*self.chain, (plan, decision)] if went_on else [(plan, decision)]
                 self._keep_result(plan, decision, run, trace_id)
             if run.current_file:
                 self.state = self.state.evolve(current_file=run.current_file)
+            if self._moved is not None:
+                self.state, self._moved = _moved_in(self.state, *self._moved), None
         else:
             status = "cancelled" if decision.next == "cancel" else "waiting" if decision.next in ("restate_confirm", "plan_confirm", "ask_slots", "ask_intent") else "answered"
             tr.events.append({"event": "run", "turn": n, "trace_id": trace_id, "status": status if status != "waiting" else "answered",
@@ -342,21 +348,52 @@ class Session:
         held = self._hold(plan, d, run.table, trace_id) if not tables else None
         self.results[trace_id] = tables[0] if tables and run.table is not None else held
         self.state = self.state.evolve(last_result=self.results[trace_id])
+        unasked = tables and run.table is not None and "export" not in d.request.kinds() and tables[0].startswith("outputs/")
+        self._unasked = (trace_id, tables[0], _identity(self.ws.root / tables[0]), run.table) if unasked else None
 
     def _hold(self, plan: Plan, d: Decision, table: Any, trace_id: str) -> str | None:
-        if not _is_frame(table) or table.empty or len(table) > HOLD_ROWS_MAX or len(table.columns) == 0:
-            return None
         if all(s.toolHint == "profile_dataset" for s in plan.steps):
             return None  # a preview of a file is that file: nothing new to keep
         word = "result" if d.lang == "en" else "结果"
         stem = re.sub(r"_(?:结果|result)_[0-9a-f]{6}$", "", Path(d.request.file or word).stem)  # a result of a result keeps the source's name
-        name = f"{safe_stem(stem)}_{word}_{trace_id[:6]}.csv"
+        return self._keep_copy(table, stem, word, trace_id)
+
+    def _keep_copy(self, table: Any, stem: str, word: str, trace_id: str) -> str | None:
+        """Keep a table as wenqing's own Parquet file in .wenqing/results/ (its path), or None when it cannot be kept."""
+        if not _is_frame(table) or table.empty or len(table) > HOLD_ROWS_MAX or len(table.columns) == 0:
+            return None
+        data, ext = kept_bytes(table)
+        name = f"{safe_stem(stem)}_{word}_{trace_id[:6]}.{ext}"
         try:
-            saved = save_state(self.ws, RESULTS_DIR, name, csv_bytes(table))
+            saved = save_state(self.ws, RESULTS_DIR, name, data)
         except UserError:
             return None  # a workspace that cannot hold it: the follow-up asks which file, as before
         _prune(saved.parent, keep=HOLD_KEEP)
         return f"{HELD}{name}"
+
+    def _retire_step(self, d: Decision, run: RunResult) -> None:
+        """A request that goes on from the table the run before wrote to outputs/ unasked (先筛选… / 然后汇总… / 再排序…,
+        a turn each) makes that table an intermediate step: once this run has written its own table, the earlier one
+        leaves outputs/ and is kept as wenqing's own copy (/show, /history and 第N个结果 still find it). A file the user
+        asked for, or one changed since it was written, stays where it is."""
+        prev, self._unasked = self._unasked, None
+        if prev is None or not any(str(f["path"]).startswith("outputs/") for f in run.files) or not _is_frame(run.table):
+            return  # (a table read out of core still reads the file it came from)
+        if d.request.file_how in ("named", "fuzzy"):
+            return  # a file of outputs/ named by its name is a file the user works with
+        tid, path, ident, table = prev
+        p = self.ws.root / path
+        if d.request.file != path or p.is_symlink() or not p.is_file() or _identity(p) != ident:
+            return
+        word = "result" if d.lang == "en" else "结果"
+        held = self._keep_copy(table, Path(path).stem, word, tid)
+        if held is None:
+            return  # too big to keep a copy of: the file stays
+        p.unlink(missing_ok=True)
+        self.results[tid] = held
+        self._moved = (path, held)
+        run.notes.append(f"上一步的中间结果 {path} 已移出 outputs/，仍可用 /show 2 查看。" if d.lang == "zh" else
+                         f"The intermediate table {path} of the step before left outputs/; /show 2 still shows it.")
 
     def history(self, limit: int = 10) -> list[dict[str, Any]]:
         """The runs that executed steps in this workspace, newest first: what /history lists and numbers from 1."""
@@ -406,7 +443,7 @@ class Session:
         if written and (self.ws.root / written[0]).is_file():
             return written[0], len(runs)
         folder = self.ws.root / HELD
-        held = sorted(p for w in ("结果", "result") for p in folder.glob(f"*_{w}_{tid[:6]}.csv")) if folder.is_dir() else []
+        held = sorted(p for w in ("结果", "result") for ext in KEPT for p in folder.glob(f"*_{w}_{tid[:6]}{ext}")) if folder.is_dir() else []
         return (f"{HELD}{held[0].name}" if held else None), len(runs)
 
     def named_results(self) -> dict[str, str]:
@@ -415,7 +452,8 @@ class Session:
         try:
             if d.is_symlink() or not d.is_dir():
                 return {}
-            return {p.stem: f"{NAMED}{p.name}" for p in d.iterdir() if p.suffix == ".csv" and p.is_file() and not p.is_symlink()}
+            return {p.stem: f"{NAMED}{p.name}" for p in sorted(d.iterdir(), key=lambda p: p.suffix != ".csv")  # Parquet wins
+                    if p.suffix in KEPT and p.is_file() and not p.is_symlink()}
         except OSError:
             return {}
 
@@ -477,7 +515,12 @@ class Session:
                             f"'{name}' holds words wenqing reads as an operation ({read.request.ops[0].kind}), so a request saying it would be misread; "
                             "choose another, such as 'table1'.")
         path, table = self.result_table(which)
-        save_state(self.ws, NAMED.rstrip("/").rsplit("/", 1)[-1], f"{name}.csv", table.to_csv(index=False).encode("utf-8-sig"))
+        data, ext = kept_bytes(table)
+        folder = NAMED.rstrip("/").rsplit("/", 1)[-1]
+        save_state(self.ws, folder, f"{name}.{ext}", data)
+        stale = self.ws.root / NAMED / f"{name}.{'csv' if ext == 'parquet' else 'parquet'}"  # a name given again: one copy
+        if stale.is_file() and not stale.is_symlink():
+            stale.unlink(missing_ok=True)
         return path
 
     def _refer_to_named(self, utterance: str) -> str:
@@ -485,7 +528,7 @@ class Session:
         named = self.named_results()
         for name in sorted(named, key=len, reverse=True):
             at = utterance.find(name)
-            if at < 0 or (name.isascii() and re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", utterance) is None):
+            if at < 0 or (name.isascii() and re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", utterance) is None):
                 continue
             from modes.text import language
 
@@ -516,16 +559,34 @@ class Session:
 NUMBERED_RESULT = re.compile(r"第\s*(\d+)\s*(?:个|条|号)?\s*结果|结果\s*#?\s*(\d+)|(?<![a-z])result\s*#?\s*(\d+)|#(\d+)\s*(?:的|号)?结果", re.I)
 HOLD_ROWS_MAX = 200_000  # a bigger table shown only in the terminal is not copied; its follow-up asks for a file
 RESULTS_DIR = HELD.rstrip("/").rsplit("/", 1)[-1]
+KEPT = (".parquet", ".csv")  # wenqing's own copies of results: Parquet, or CSV for a table Parquet cannot hold
 
 
 NAME_OK = re.compile(r"[\w\u4e00-\u9fff]{1,30}")
 HOLD_KEEP = 50  # held results kept per workspace; /history lists the last 10
 
 
+def _moved_in(state: SessionState, old: str, new: str) -> SessionState:
+    """The session's state with an intermediate table's old path (outputs/…) replaced by where it is kept now: a
+    correction of the step that read it, or of the step that made it, reads it there."""
+
+    def moved(p: Any) -> Any:
+        if p is None:
+            return None
+        r = p.request
+        if r.file != old and old not in r.files:
+            return p
+        return replace(p, request=replace(r, file=new if r.file == old else r.file, files=tuple(new if f == old else f for f in r.files)))
+
+    return state.evolve(current_file=new if state.current_file == old else state.current_file,
+                        last_result=new if state.last_result == old else state.last_result,
+                        pending=moved(state.pending), last=moved(state.last))
+
+
 def _prune(folder: Path, keep: int) -> None:
     """Only the newest `keep` held results stay (plain files of wenqing's own folder; links are never followed)."""
     try:
-        held = sorted((p for p in folder.iterdir() if p.suffix == ".csv" and p.is_file() and not p.is_symlink()),
+        held = sorted((p for p in folder.iterdir() if p.suffix in KEPT and p.is_file() and not p.is_symlink()),
                       key=lambda p: p.stat().st_mtime, reverse=True)
         for p in held[keep:]:
             p.unlink(missing_ok=True)

@@ -11,7 +11,7 @@ CJK_UNDERSCORE = re.compile(r"(?<=[\u4e00-\u9fff])_(?=[\u4e00-\u9fff])")
 SUMMARY_NAME = re.compile(r"([\u4e00-\u9fff]{1,12})_(合计|平均|最大|最小|计数)")  # the names a summary gives its measures
 UNIT_TAIL = re.compile(r"\s*[(（][^()（）]{1,12}[)）]\s*$")  # 销售额(元), 汇兑收益(万元/年度), 占比（%）
 ZH_TAG = re.compile(r"[(（]\s*(?:中文|简体|繁体|中|chinese|zh|cn)\s*[)）]\s*$", re.I)
-SPREADSHEET = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv")
+SPREADSHEET = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv", ".parquet")  # .parquet: a result wenqing kept
 
 
 @dataclass(frozen=True)
@@ -169,7 +169,7 @@ class FileInfo:
     @property
     def kind(self) -> str:
         ext = self.path.rsplit(".", 1)[-1].lower() if "." in self.path else ""
-        return {"xlsm": "xlsx", "tsv": "csv"}.get(ext, ext)
+        return {"xlsm": "xlsx", "tsv": "csv", "parquet": "csv"}.get(ext, ext)
 
     @cached_property
     def stem(self) -> str:

@@ -110,6 +110,7 @@ class SessionState:
     last_result: str | None = None  # the table the last run wrote to outputs/: the input of "在这个结果里…", "then …"
     turn: int = 0
     asked: tuple[str, str] = ("", "")  # the question the last turn asked, and the words shown: never asked again word for word
+    failed_answers: int = 0  # answers in a row that fitted nothing the question asked for
 
     def evolve(self, **kw: Any) -> SessionState:
         return replace(self, **kw)

@@ -511,21 +511,31 @@ INTENT_CHOICES = {"zh": ["筛选", "排序", "分组汇总", "去重", "导出",
 
 
 def never_twice(t: Turn, d: Decision, state: SessionState) -> Outcome:
-    """A question asked again word for word after the user answered is a loop: from the second time on it says what
-    could not be matched in the answer and offers the choices (never the same text twice in a row)."""
+    """A question asked again word for word after the user answered is a loop. The first answer that fits nothing is
+    told what could not be matched and offered the choices; after a second, the question is not asked a third time:
+    the reply offers to cancel or to say the request again another way (the request still waits for either)."""
     if d.next not in ASKING:
-        return d, state.evolve(asked=("", ""))
+        return d, state.evolve(asked=("", ""), failed_answers=0)
     question, shown = t.state.asked
     asked = d.reply.removeprefix(SET_ASIDE_NOTE[True]).removeprefix(SET_ASIDE_NOTE[False])
     if asked != question:
-        return d, state.evolve(asked=(asked, d.reply))
+        return d, state.evolve(asked=(asked, d.reply), failed_answers=0)
+    fails = t.state.failed_answers + 1
+    if fails >= GIVE_UP_AFTER:
+        reply = replies.still_not_matched(t.utterance, t.lang)
+        if reply == shown:
+            reply = replies.still_not_matched(t.utterance, t.lang, again=True)
+        return replace(d, reply=reply, rule="answer_fits_nothing_twice"), state.evolve(asked=(question, reply), failed_answers=fails)
     req = d.request
     slot = next(iter(d.missing or req.missing), "intent" if d.next == "ask_intent" else "column")
     choices = _choices(t, req, slot)
     reply = replies.not_matched(t.utterance, slot, choices, t.lang)
     if reply == shown:
         reply = replies.not_matched(t.utterance, slot, choices, t.lang, again=True)
-    return replace(d, reply=reply), state.evolve(asked=(question, reply))
+    return replace(d, reply=reply), state.evolve(asked=(question, reply), failed_answers=fails)
+
+
+GIVE_UP_AFTER = 2  # failed answers to one question before wenqing stops asking it and offers a way out
 
 
 def _choices(t: Turn, req: Request, slot: str) -> list[str]:

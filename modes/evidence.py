@@ -104,7 +104,7 @@ def _known() -> tuple[re.Pattern[str], ...]:
     from modes import ops
 
     pats = [lx.FILTER, lx.DELETE_ROWS, lx.EXCLUDE, lx.RESULT_REF, lx.THEN_START, lx.SET_ASIDE, lx.REMARK, lx.SORT, lx.GROUP, lx.DEDUPE, lx.CLEAN, lx.SELECT, lx.ADD_COLUMN, lx.TOP_N, lx.HEAD_N,
-            lx.EXPORT, lx.PROFILE, lx.EXPLORE_COMPARE, lx.EXPLORE_OUTLIER, lx.EXPLORE_RELATION, lx.EXPLORE_JOIN, lx.FULL,
+            lx.EXPORT, lx.PROFILE, lx.EXPLORE_COMPARE, lx.EXPLORE_OUTLIER, lx.EXPLORE_RELATION, lx.EXPLORE_JOIN, lx.JOIN_HOW_ANY, lx.FULL,
             lx.PLAN_ONLY, lx.OVERWRITE, lx.NO_OVERWRITE, lx.EXPORT_LIST, lx.QUESTION_DATA, lx.DEICTIC, lx.CORRECTION,
             lx.HEADER_ROW, lx.VAGUE, ops.DESC, ops.ASC, ops.BY_WORD, ops.COUNT_Q, ops.VALUE_Q, ops.VALUES_Q, RULE_WORDS,
             ops.N_COLS, ops.BARE_CMP, ops.SORT_VERB, ops.GROUP_VERB,

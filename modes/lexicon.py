@@ -225,6 +225,15 @@ PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅
 EXPLORE_COMPARE = rx("对比", "比较", "比一下", "比对", "相比", "compare", "comparison", " vs ", "versus", "差异", "区别在")
 EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal*", "不正常", "奇怪的值", "unusual", "abnormal")
 EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlation", "correlations", "correlated", "correlate", "correlat*", "relationship", "relation", "影响")
+# how two tables are joined: only the rows matched on both sides, every row of both, every row of the first
+JOIN_HOW: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("inner", rx("内连接", "内关联", "内联接", "inner join", "inner", "两边都有的", "两边都能匹配", "都能匹配上的", "都匹配上的", "只保留匹配上的",
+                 "只要匹配上的", "只保留能匹配的")),
+    ("full", rx("全连接", "全外连接", "外连接", "全关联", "full outer join", "full join", "outer join", "full outer", "两边都保留", "两边的行都保留",
+                "两边全部保留", "keep all rows of both", "keep every row of both")),
+    ("left", rx("左连接", "左关联", "左外连接", "left join", "left outer join", "保留左表全部", "保留第一张表的全部")),
+)
+JOIN_HOW_ANY = lazy("|".join(p.pattern for _, p in JOIN_HOW), re.I | re.A)
 EXPLORE_JOIN = rx("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")
 FULL = lazy(
     rx("全面分析", "完整分析", "深入分析", "详细分析", "深度分析", "全方位", "全面", "full analysis", "comprehensive", "in-depth", "thorough analysis", "complete analysis", "full report", "analyze everything", "analyse everything").pattern

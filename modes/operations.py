@@ -374,6 +374,11 @@ class Correlate(OpSpec):
         return [StepSpec("计算相关性", "correlate_columns", "相关性已计算", {"a": args["columns"][0], "b": args["columns"][1]})]
 
 
+JOIN_HOW_LABEL = {"zh": {"left": "左连接：保留第一张表的每一行", "inner": "内连接：只保留两边都匹配上的行", "full": "全连接：两边的行都保留"},
+                  "en": {"left": "left join: every row of the first table", "inner": "inner join: only rows matched on both sides",
+                         "full": "full join: every row of both tables"}}
+
+
 @operation
 class Join(OpSpec):
     name = "join"
@@ -385,12 +390,14 @@ class Join(OpSpec):
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         on = f"{args.get('on')} ↔ {args['other_on']}" if args.get("other_on") else args.get("on")
-        return _zh(lang, f"按 {on} 关联两张表", f"join the two tables on {on}")
+        how = JOIN_HOW_LABEL["zh" if lang == "zh" else "en"][args.get("how") or "left"]
+        return _zh(lang, f"按 {on} 关联两张表（{how}）", f"join the two tables on {on} ({how})")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         sheets = args.get("sheets") or []
         r = ctx.request
-        keys = {"on": args["on"], **({"other_on": args["other_on"]} if args.get("other_on") else {})}
+        keys = {"on": args["on"], **({"other_on": args["other_on"]} if args.get("other_on") else {}),
+                **({"how": args["how"]} if args.get("how") and args["how"] != "left" else {})}
         if len(sheets) > 1:
             return [StepSpec("关联工作表", "join_tables", "关联完成", {"other_path": r.file, "other_sheet": sheets[1], **keys})]
         return [StepSpec("关联文件", "join_tables", "关联完成", {"other_path": r.files[1], **keys})]

@@ -23,7 +23,8 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("max", lazy(r"最大值|最高值|最大|\bmax(?:imum)?\b", re.I | re.A)),
     ("min", lazy(r"最小值|最低值|最小|\bmin(?:imum)?\b", re.I | re.A)),
     # how many different values: 有多少种产品, 不重复的客户数, distinct / unique customers (its column named after it)
-    ("distinct", lazy(r"多少种|几种|不重复的?|(?<![a-z])(?:distinct|unique|different)(?![a-z])", re.I | re.A)),
+    # 有多少个不同的客户 / 几个不同的城市: a count of different values said with 不同
+    ("distinct", lazy(r"(?:多少|几)\s*个?\s*不同的?|多少种|几种|不重复的?|(?<![a-z])(?:distinct|unique|different)(?![a-z])", re.I | re.A)),
     ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|几个|几家|几人|\bcount\b|\bnumber of\b|\bhow many\b|行数|条数|笔数|单数|店数|家数|订单数|记录数", re.I | re.A)),
 ]
 _AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最大|最高|最小值|最低值|最小|最低"
@@ -326,7 +327,8 @@ def _rule_join(t: _Turn) -> None:
         col, _raw, _how, _closest, _ = _col_after(t.text, b.end(), t.hits, t.sheet)
         if col:
             on = col
-    t.add(m.start(), Op("join", {"on": on}))
+    how = next((kind for kind, rxp in lx.JOIN_HOW if rxp.search(t.text)), None)  # 内连接 / full join: the kind of join said
+    t.add(m.start(), Op("join", {"on": on, **({"how": how} if how else {})}))
 
 
 def _settle_explore(t: _Turn) -> None:
@@ -500,6 +502,9 @@ def _rule_fill_or_clean(t: _Turn) -> None:
         t.add(cm.start(), Op("clean", {}))
 
 
+DEDUPE_ON = lazy(r"(?<![a-z])(?:based on|on|using)\s+", re.I | re.A)
+
+
 def _rule_dedupe(t: _Turn) -> None:
     m = lx.DEDUPE.search(t.text)
     one = lx.ONE_ROW_EACH.search(t.text)
@@ -512,6 +517,12 @@ def _rule_dedupe(t: _Turn) -> None:
         return
     text = t.text
     near = [h.column for h in t.hits if 0 <= h.start - m.end() <= 3 and re.fullmatch(r"\s*(?:的|of|in|on)?\s*", text[m.end() : h.start], re.I | re.A)]
+    on = DEDUPE_ON.search(text, m.end()) if not near else None
+    if on is not None:  # dedupe orders.csv on customer and product: the keys said after on / using
+        keys, j, _how = _key_list(t, on.end())
+        near = [c for c, _r, _cl in keys if c]
+        if near:
+            t.spans.append((on.start(), j))
     args: dict[str, Any] = {"subset": near} if near else {}
     if SHOW_DUPES.search(text) and not re.search(r"去重|去掉|删|remove|drop|delete", text, re.I | re.A):
         args["show"] = True  # 找出重复的订单: list them, do not drop them
@@ -552,6 +563,8 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
     before = text[max(0, b.start() - 30) : b.start()]
     if t.has("dedupe") and any(o.start() <= b.start() <= o.end() or 0 <= o.start() - j <= 3 for o in lx.ONE_ROW_EACH.finditer(text)):
         return "dedupe"  # one row per region / 每个部门保留一行: these keys choose the rows kept
+    if word == "by" and t.has("dedupe") and lx.DEDUPE.search(before) and not lx.GROUP.search(before):
+        return "dedupe"  # remove duplicates from orders.csv by customer and product: the keys of the duplicates
     if word.startswith("每") or word in ("各个", "各项", "各种", "各", "per", "for each", "for every", "in each", "in every", "within each", "within every", "其他", "其余", "其它", "剩下的", "其他的") or word.startswith("group"):
         return "group"
     if word.startswith(("sort", "order", "rank")):

@@ -69,7 +69,7 @@ def file_label(path: str, lang: str) -> str:
     """A file as the user knows it: a result that was shown but not saved is "显示过的结果", never its internal name;
     a named result is called by its name."""
     if path.startswith(NAMED):
-        stem = path[len(NAMED):].removesuffix(".csv")
+        stem = path[len(NAMED):].removesuffix(".csv").removesuffix(".parquet")
         return f"结果“{stem}”" if lang == "zh" else f"the result '{stem}'"
     if path.startswith(HELD):
         return "显示过的结果（未保存）" if lang == "zh" else "the result shown (not saved)"
@@ -251,3 +251,14 @@ def not_matched(said: str, slot: str, choices: list[str], lang: str, again: bool
     pick = f"Reply with one of: {listed}. " if listed else ""
     tail = "Or say it another way, or 'cancel'." if not again else "If none of these, describe the task another way, or reply 'cancel'."
     return head + pick + tail
+
+
+def still_not_matched(said: str, lang: str, again: bool = False) -> str:
+    """Two answers to the same question fitted nothing: no third asking; a way out (cancel, or say it again)."""
+    said = said.strip()[:40]
+    if lang == "zh":
+        head = f"还是没能从“{said}”里对上。" if said else "还是不明白。"
+        return head + ("可以回复“取消”，或换个说法重新描述需求。" if not again else "这个问题不再追问了：回复“取消”放下这个请求，或把要做的事整句重新说一遍。")
+    head = f"I still could not match “{said}”. " if said else "I still do not understand. "
+    return head + ("Reply 'cancel', or describe the request again in other words." if not again
+                   else "I will not ask again: reply 'cancel' to drop this request, or say the whole task again.")

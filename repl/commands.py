@@ -197,7 +197,8 @@ HISTORY_SIZE = 10
 
 def requests(ctx: Context, limit: int = HISTORY_SIZE) -> list[HistoryItem]:
     """The executed requests of this workspace, newest first (what /history lists and /open N counts)."""
-    return [history_item(run, ctx.session.lang == "zh") for run in ctx.session.history(limit)]
+    root = ctx.session.ws.root
+    return [history_item(run, ctx.session.lang == "zh", gone=lambda f: not (root / f).exists()) for run in ctx.session.history(limit)]
 
 
 @command("/history", "列出最近的请求和结果（行数、写出的文件）", "list the latest requests and their results (rows, files written)")

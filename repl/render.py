@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from rich.text import Text
 
 from engine.session import TurnResult
 from modes.lexicon import CONFIRM_WORDS
+from tools.localise import action_en, done_en, reasons_en
 
 PREVIEW_ROWS = 10
 COMPACT_BELOW = 100  # terminal columns under which tables drop their borders and narrow their cells
@@ -84,9 +86,10 @@ class Renderer:
         t.add_column("tool" if not zh else "工具")
         t.add_column("done when" if not zh else "完成标准")
         for s in p.steps:
-            t.add_row(str(s.step), T(s.action), T(s.toolHint), T(s.doneWhen))
+            t.add_row(str(s.step), T(s.action if zh else action_en(s.toolHint)), T(s.toolHint), T(s.doneWhen if zh else done_en(s.doneWhen, s.toolHint)))
+        why = f"{p.modeReason}；{p.planStyleReason}" if zh else reasons_en(f"{p.modeReason}；{p.planStyleReason}")
         head = Text.assemble(("目标：" if zh else "Goal: ", "bold"), safe(p.goalSummary), "\n",
-                             ("为什么先出方案：" if zh else "Why a plan first: ", "bold"), safe(p.modeReason), "；" if zh else "; ", safe(p.planStyleReason), "\n")
+                             ("为什么先出方案：" if zh else "Why a plan first: ", "bold"), safe(why), "\n")
         from rich.console import Group
 
         self.c.print(Panel(Group(head, t), title="方案卡" if zh else "Plan", border_style="blue", expand=False))
@@ -199,8 +202,9 @@ class HistoryItem:
 CONFIRM_ONLY = frozenset(CONFIRM_WORDS)
 
 
-def history_item(run: dict[str, Any], zh: bool = True) -> HistoryItem:
-    """A run from the audit as a request and its result (rows in → out, files written)."""
+def history_item(run: dict[str, Any], zh: bool = True, gone: Callable[[str], bool] | None = None) -> HistoryItem:
+    """A run from the audit as a request and its result (rows in → out, files written; a file no longer there, such
+    as an intermediate table moved out of outputs/ once the next step ran, is said to be gone)."""
     words = [c["utterance"] for c in run.get("chain", []) if c.get("next") != "ask_intent"] + [run["utterance"]]
     asked = [w for w in words if w.strip().casefold().rstrip("。.!！") not in CONFIRM_ONLY]
     plan = _loads(run.get("plan"))
@@ -220,7 +224,11 @@ def history_item(run: dict[str, Any], zh: bool = True) -> HistoryItem:
         parts.append(f"{rows_in} 行 → {rows_out} 行" if rows_out is not None else f"{rows_in} 行")
     elif rows_in is not None:
         parts.append(f"{rows_in} → {rows_out} rows" if rows_out is not None else f"{rows_in} rows")
-    parts += [f"已保存 {f}" if zh else f"saved {f}" for f in files]
+    for f in files:
+        if gone is not None and gone(f):
+            parts.append(f"{f} 已不在 outputs/（中间结果可用 /show 查看）" if zh else f"{f} is no longer in outputs/ (an intermediate table: /show shows it)")
+        else:
+            parts.append(f"已保存 {f}" if zh else f"saved {f}")
     status = run.get("status") or ""
     if not files and run.get("answer") and status == "answered":
         parts.append(clip(safe(run["answer"], one_line=True), 60))
@@ -303,7 +311,7 @@ def _constraint_en(e: dict[str, Any]) -> str:
     except (ValueError, AttributeError):
         tool = None
     if c.startswith("doneWhen") or tool:
-        return f"doneWhen: {tool} done" if tool else "doneWhen: step done"
+        return f"doneWhen: {done_en(c, tool)}"
     if "token" in c:
         return "model budget per request"
     return "checked"

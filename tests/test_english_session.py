@@ -110,3 +110,50 @@ def test_english_around_the_datas_chinese_names_is_english(line, lang):
     from modes.text import language
 
     assert language(line) == lang
+
+
+def test_the_plan_card_and_the_trace_say_their_steps_in_english(english):
+    buf = StringIO()
+    ctx = Context(Session(english), Renderer(Console(file=buf, width=160, no_color=True)), pager=lambda c, draw: draw())
+    card = say(ctx, buf, "full analysis of sales.csv")
+    assert "Plan" in card and "columns read" in card and "file written" in card, card
+    ran = say(ctx, buf, "go")
+    trace = say(ctx, buf, "/trace")
+    assert "doneWhen: columns read" in trace and "doneWhen: statistics done" in trace, trace
+    leaks = [row.strip() for out in (card, ran, trace) for row in out.splitlines() if CJK.search(row)]
+    assert not leaks, leaks[:10]
+
+
+def test_every_done_text_of_a_plan_step_has_its_english():
+    """Each doneWhen written in the code (筛选完成, 导出成功 …) is listed in tools/english.toml: the plan card and /trace
+    never fall back to the tool's name, nor show the Chinese."""
+    from pathlib import Path
+
+    from tools.localise import _data, done_en
+
+    root = Path(__file__).resolve().parents[1]
+    step = re.compile(r"(?:StepSpec|add|Step)\(\s*(?:f?\"[^\"]*\"|[a-z_.]+(?:\[[^\]]*\])?)\s*(?:if [^,]*)?,\s*\"\w+\",\s*\"([^\"]+)\"")
+    said = {m.group(1) for folder in ("modes", "engine", "tools") for p in (root / folder).rglob("*.py")
+            for m in step.finditer(p.read_text(encoding="utf-8"))}
+    assert len(said) > 30
+    missing = sorted(t for t in said if t not in _data()["done"])
+    assert not missing, missing
+    assert all(not CJK.search(done_en(t)) for t in said)
+
+
+def test_a_table_read_out_of_core_gets_wenqings_headers_in_english(tmp_path):
+    """A result kept on disk (DuckDB reads it) is renamed in the query that reads it, as a table in memory is: its
+    rows are the same, the user's own headers are kept."""
+    from engine.executor import _names_en, _table_en
+    from tools.outofcore import open_csv
+
+    df = pd.DataFrame({"城市": ["北京", "上海", "广州"], "金额_合计": [10.5, 20.0, 7.25], "行数": [3, 4, 1]})
+    df.to_csv(tmp_path / "big.csv", index=False)
+    big = open_csv(Workspace.at(tmp_path), tmp_path / "big.csv")
+    assert big is not None
+    assert _names_en(big, {"城市"}) == {"金额_合计": "金额_sum", "行数": "rows"}
+    out = _table_en(big, {"城市"})
+    assert out.columns == ["城市", "金额_sum", "rows"] and len(out) == 3
+    got = out.head(10)
+    assert got.columns.tolist() == ["城市", "金额_sum", "rows"]
+    assert got["金额_sum"].tolist() == df["金额_合计"].tolist() and got["rows"].tolist() == df["行数"].tolist()

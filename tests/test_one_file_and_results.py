@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 
 import pandas as pd
@@ -64,7 +65,10 @@ def test_results_are_read_and_never_written_over(one_file):
     tr = s.turn("在这个结果里按 points_合计 降序排")
     tr = tr if tr.run else s.turn("继续")
     assert tr.run is not None and tr.run.files[0]["path"] != made
-    assert (root / made).read_bytes() == before
+    # the step before was an intermediate table: it left outputs/, unchanged, for wenqing's own copy (/show 2 shows it)
+    assert not (root / made).exists() and sorted(p.name for p in (root / "outputs").iterdir()) == [tr.run.files[0]["path"].split("/")[-1]]
+    kept = s.result_table("2")[1]
+    pd.testing.assert_frame_equal(kept, pd.read_csv(io.BytesIO(before), encoding="utf-8-sig"), check_dtype=False)
     got = pd.read_csv(root / tr.run.files[0]["path"])
     assert list(got["points_合计"]) == sorted(df.groupby("team")["points"].sum(), reverse=True)
 
@@ -183,7 +187,7 @@ def test_a_held_result_is_wenqings_own_file_and_the_source_is_untouched(two_file
     _run(s, "sales.csv 按月汇总金额")
     held = s.state.last_result
     assert held and held.startswith(".wenqing/results/")
-    assert pd.read_csv(root / held)["金额_合计"].tolist() == _monthly(df).tolist()
+    assert pd.read_parquet(root / held)["金额_合计"].tolist() == _monthly(df).tolist()
     tr = s.turn("在这个结果里只看金额_合计大于0的")
     assert "显示过的结果" in (tr.decision.reply + (tr.plan.goalSummary if tr.plan else ""))  # never the internal name
     assert ".wenqing" not in (tr.decision.reply + (tr.plan.goalSummary if tr.plan else ""))
@@ -211,7 +215,7 @@ def test_a_chat_script_follows_up_on_a_shown_result(two_files):
     assert [d["next"] for d in decided] == ["execute", "execute", "execute"], [d["reply"] for d in decided]
     assert decided[1]["slots"]["file"].startswith(".wenqing/results/") and decided[2]["slots"]["file"].startswith("outputs/")
     written = [e["path"] for e in evs if e["event"] == "file_written"]
-    filtered = pd.read_csv(root / written[0])
-    assert dict(zip(filtered["月份"], filtered["金额_合计"], strict=True)) == monthly[monthly > x].to_dict()
+    # the filtered table was a step on the way to the export asked for: only the export stays in outputs/
+    assert not (root / written[0]).exists() and sorted((root / "outputs").iterdir()) == [root / written[1]]
     exported = pd.read_excel(root / written[1], engine="openpyxl")
-    assert exported["金额_合计"].tolist() == filtered["金额_合计"].tolist()
+    assert dict(zip(exported["月份"], exported["金额_合计"], strict=True)) == monthly[monthly > x].to_dict()

@@ -69,14 +69,14 @@ def test_a_named_result_is_what_a_later_request_works_on_and_it_outlives_the_ses
     out = say(ctx, buf, "门店表里金额_合计最高的2个")
     tr = ctx.session.last_tr
     assert tr.run is not None and tr.run.status == "answered"
-    assert tr.decision.request.file == ".wenqing/named/门店表.csv" and "结果“门店表”" in out
+    assert tr.decision.request.file == ".wenqing/named/门店表.parquet" and "结果“门店表”" in out
     df = pd.read_csv(big.root / "流水.csv")
     want = df.groupby("门店")["金额"].sum().nlargest(2)
     assert list(tr.run.table["门店"]) == list(want.index) and list(tr.run.table["金额_合计"]) == list(want.values)
     again = Session(big)  # a new session knows the name
-    assert again.named_results() == {"门店表": ".wenqing/named/门店表.csv"}
+    assert again.named_results() == {"门店表": ".wenqing/named/门店表.parquet"}
     tr = again.turn("门店表 有多少行")
-    assert tr.decision.request.file == ".wenqing/named/门店表.csv"
+    assert tr.decision.request.file == ".wenqing/named/门店表.parquet"
 
 
 @pytest.mark.parametrize("name, said", [

@@ -134,6 +134,8 @@ def _check_container(path: Path) -> str:
         return "excel"
     if ext in (".csv", ".tsv", ".txt"):
         return "csv"
+    if ext == ".parquet" and head.startswith(b"PAR1"):
+        return "parquet"  # a result wenqing kept for itself (.wenqing/results/, .wenqing/named/)
     raise _fail(name, "不是表格文件（支持 xlsx、xls、csv）。", "not a spreadsheet (xlsx, xls and csv are supported).")
 
 
@@ -205,8 +207,8 @@ def uncached_formulas(path: Path, sheet: str | None) -> int:
 
 
 def sheet_names(path: Path) -> list[str]:
-    """Sheet names of a workbook; a CSV has none."""
-    if _check_container(path) == "csv":
+    """Sheet names of a workbook; a CSV (or a Parquet result) has none."""
+    if _check_container(path) in ("csv", "parquet"):
         return []
     try:
         return _boxed(path, _sheet_names_in, str(path))
@@ -641,6 +643,14 @@ def read_table(path: Path, sheet: str | None = None, nrows: int | None = None, h
 
     kind = _check_container(path)
     notes: list[str] = []
+    if kind == "parquet":  # wenqing's own copy of a result: read back with its types, as it was written
+        import pandas as pd
+
+        try:
+            df = pd.read_parquet(path)
+        except Exception as e:  # noqa: BLE001  (pyarrow raises its own error types)
+            raise _parser_failed(path.name, e, "文件已损坏或无法解析", "corrupt or unreadable") from e
+        return LoadedTable(df.head(nrows) if nrows is not None else df, path.name)
     if kind == "csv":
         table = _read_csv(path, nrows, sample)
     else:

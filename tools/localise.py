@@ -16,9 +16,33 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 @lru_cache(maxsize=1)
+def _data() -> dict[str, Any]:
+    return tomllib.loads((Path(__file__).parent / "english.toml").read_text(encoding="utf-8"))
+
+
 def _words() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    data = tomllib.loads((Path(__file__).parent / "english.toml").read_text(encoding="utf-8"))
+    data = _data()
     return dict(data["headers"]), dict(data["values"]), dict(data["suffixes"])
+
+
+def done_en(text: str, tool: str | None = None) -> str:
+    """When a plan step is done (筛选完成 → rows filtered); a text not listed is said with its tool."""
+    said = _data()["done"].get(text.removeprefix("doneWhen: ").strip())
+    if said:
+        return said
+    return f"{tool.replace('_', ' ')} done" if tool else ("step done" if _CJK.search(text) else text)
+
+
+def reasons_en(text: str) -> str:
+    """Why a mode and a tier were chosen, in English; the parts are joined with "；" or "; " when there are several."""
+    reasons = _data()["reasons"]
+    parts = [p.strip() for p in re.split(r"[；;]", text) if p.strip()]
+    return "; ".join(reasons.get(p, p if not _CJK.search(p) else "chosen by the mode table") for p in parts)
+
+
+def action_en(tool: str) -> str:
+    """A plan step's action in English: its tool, in words (the action itself is written in Chinese)."""
+    return tool.replace("_", " ")
 
 
 def header_en(name: str) -> str:
@@ -33,8 +57,11 @@ def header_en(name: str) -> str:
 
 
 def value_en(v: Any) -> Any:
-    """A label wenqing wrote into a cell (周一, 合计), in English; anything else as it is."""
-    return _words()[1].get(v, v) if isinstance(v, str) else v
+    """A label wenqing wrote into a cell (周一, 合计), in English; a list it wrote (Laptop(45)、Phone(40)) with English
+    separators; anything else as it is."""
+    if not isinstance(v, str):
+        return v
+    return _words()[1].get(v) or v.replace("、", ", ")
 
 
 def english_names(columns: Any, own: set[str]) -> dict[str, str]:

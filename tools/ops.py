@@ -7,6 +7,7 @@ import math
 import re
 from collections.abc import Callable
 from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -596,17 +597,27 @@ def stack_sheets(ws: Workspace, path: str, sheets: list[str], label: str = "工�
 
 @tool
 def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, other_sheet: str | None = None, cache: TableCache | None = None,
-                other_on: str | None = None) -> ToolResult:
-    """Join another table (or another sheet) on a key column (left join); `other_on` names the other table's key
-    when it is called differently (客户ID ↔ Customer ID); the joined table keeps this table's key only."""
+                other_on: str | None = None, how: str = "left") -> ToolResult:
+    """Join another table (or another sheet) on a key column: `how` is left (every row of this table), inner (only
+    rows matched on both sides) or full (every row of both); `other_on` names the other table's key when it is called
+    differently (客户ID ↔ Customer ID); the joined table keeps this table's key only. The facts count the rows of each
+    side that found no match."""
+    if how not in JOIN_HOW:
+        raise ToolArgError(f"不支持的关联方式：{how}（可用 left、inner、full）。", f"Unsupported join: {how} (left, inner or full).")
     other = load(ws.resolve(other_path), other_sheet, cache).df
     rk = other_on or on
     _need_columns(table, [on])
     _need_columns(other, [rk])
     if rk != on:
         other = other.drop(columns=[on], errors="ignore").rename(columns={rk: on})
-    out = table.merge(other, on=on, how="left", suffixes=("", "_2"))
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk}, {"sample": _sample(out)})
+    unmatched_left = int((~table[on].isin(other[on])).sum())
+    unmatched_right = int((~other[on].isin(table[on])).sum())
+    out = table.merge(other, on=on, how=JOIN_HOW[how], suffixes=("", "_2"))
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk, "how": how, "other": other_sheet or Path(other_path).name, "other_rows": len(other),
+                            "unmatched_left": unmatched_left, "unmatched_right": unmatched_right}, {"sample": _sample(out)})
+
+
+JOIN_HOW = {"left": "left", "inner": "inner", "full": "outer"}  # the join kinds, as pandas names them
 
 
 # ---------------------------------------------------------------- writing

@@ -163,6 +163,15 @@ class BigTable:
         out.root = self.root
         return out
 
+    def renamed(self, names: dict[str, str]) -> BigTable:
+        """The same rows with some columns renamed (wenqing's own headers put in the session's language); what is
+        known of the table (rows, blanks, whether its types are still to be checked) carries over."""
+        cols = ", ".join(f"{q(c)} AS {q(names.get(c, c))}" if c in names else q(c) for c in self.types)
+        out = BigTable(self.con, f"SELECT {cols} FROM ({self.sql})", {names.get(c, c): t for c, t in self.types.items()}, self.name,
+                       self.encoding, self.delimiter)
+        out._rows, out.blanks, out.pending, out.facts = self._rows, list(self.blanks), self.pending, self.facts
+        return out
+
     def __len__(self) -> int:
         if self._rows is None:
             self._rows = int(self.run(f"SELECT count(*) FROM ({self.sql})", said=False).fetchone()[0])
@@ -638,8 +647,12 @@ def deduplicate(table: BigTable, subset: list[str] | None = None) -> ToolResult:
 
 
 def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_sheet: str | None = None, cache: Any = None,
-                other_on: str | None = None) -> ToolResult:
+                other_on: str | None = None, how: str = "left") -> ToolResult:
+    from tools.errors import ToolArgError
     from tools.io import load
+
+    if how not in JOIN_SQL:
+        raise ToolArgError(f"不支持的关联方式：{how}（可用 left、inner、full）。", f"Unsupported join: {how} (left, inner or full).")
 
     full = ws.resolve(other_path)
     other = open_csv(ws, full, table.con) if wanted(full) and other_sheet is None else None
@@ -656,11 +669,20 @@ def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_
     other_types, other_sql = other.types, other.sql
     right = {c: t for c, t in other_types.items() if c not in (on, rk)}
     names = {c: (f"{c}_2" if c in table.types else c) for c in right}
-    sel = ", ".join([f"l.{q(c)}" for c in table.columns] + [f"r.{q(c)} AS {q(names[c])}" for c in right])
-    sql = (f"SELECT {sel} FROM ({_numbered(table)}) l LEFT JOIN (SELECT *, row_number() OVER () AS {ROW} FROM ({other_sql})) r "
-           f"ON l.{q(on)} = r.{q(rk)} ORDER BY l.{ROW}, r.{ROW}")
+    key = f"coalesce(l.{q(on)}, r.{q(rk)}) AS {q(on)}" if how == "full" else f"l.{q(on)}"  # a row only the other side has keeps its key
+    sel = ", ".join([key if c == on else f"l.{q(c)}" for c in table.columns] + [f"r.{q(c)} AS {q(names[c])}" for c in right])
+    sql = (f"SELECT {sel} FROM ({_numbered(table)}) l {JOIN_SQL[how]} (SELECT *, row_number() OVER () AS {ROW} FROM ({other_sql})) r "
+           f"ON l.{q(on)} = r.{q(rk)} ORDER BY l.{ROW} NULLS LAST, r.{ROW}")
     out = table.derive(sql, {**table.types, **{names[c]: t for c, t in right.items()}})
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk}, {"sample": _sample(out.head())})
+    unmatched_left = int(table.run(f"SELECT count(*) FROM ({table.sql}) l WHERE NOT EXISTS (SELECT 1 FROM ({other_sql}) r WHERE r.{q(rk)} = l.{q(on)})",
+                                   said=False).fetchone()[0])
+    unmatched_right, other_rows = table.run(f"SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM ({table.sql}) l WHERE l.{q(on)} = r.{q(rk)})), "
+                                            f"count(*) FROM ({other_sql}) r", said=False).fetchone()
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk, "how": how, "other": other_sheet or Path(other_path).name, "other_rows": int(other_rows),
+                            "unmatched_left": unmatched_left, "unmatched_right": int(unmatched_right)}, {"sample": _sample(out.head())})
+
+
+JOIN_SQL = {"left": "LEFT JOIN", "inner": "INNER JOIN", "full": "FULL OUTER JOIN"}
 
 
 def _as_str(t: BigTable, c: str) -> str:

@@ -318,6 +318,27 @@ def csv_bytes(df: pd.DataFrame) -> bytes:
     return out.getvalue()
 
 
+def kept_bytes(df: pd.DataFrame) -> tuple[bytes, str]:
+    """A table wenqing keeps for itself (.wenqing/results/, .wenqing/named/): Parquet, compact and read back with its
+    types (numbers, dates, text); a table Parquet cannot hold (duplicate headers, a column of mixed kinds) as CSV.
+    Returns (the bytes, the extension)."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    names = [str(c) for c in df.columns]
+    if len(set(names)) == len(names) and names:
+        try:
+            table = pa.Table.from_pandas(df.set_axis(names, axis=1), preserve_index=False)
+            out = io.BytesIO()
+            pq.write_table(table, out, compression="snappy")
+            return out.getvalue(), "parquet"
+        except (pa.ArrowException, TypeError, ValueError):
+            pass
+    return csv_bytes(df), "csv"
+
+
 def _arrow_column(s: pd.Series) -> Any:
     """One column as Arrow, as a spreadsheet user reads it: dates without midnight times, True/False, text as is."""
     import pandas as pd
