@@ -4,6 +4,7 @@ wrote; model replies of any shape are covered in test_model.py."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -135,3 +136,182 @@ def test_an_audit_record_that_cannot_be_written_is_said_once_and_the_session_goe
     said = [n for t in (first, tr) for n in t.notices if "审计记录" in n]
     assert len(said) == 1 and message in said[0]
     assert s.audit.run(tr.trace_id)["status"] == "answered"
+
+
+# ---------------------------------------------------------------- one write path: no link is ever written through
+
+
+def _outside_state(tmp_path):
+    """A file outside the workspace, and the bytes of every file there and of the workspace's sources."""
+    outside = tmp_path / "outside"
+    outside.mkdir(exist_ok=True)
+    victim = outside / "victim.bin"
+    victim.write_bytes(b"outside: keep me")
+    return outside, victim
+
+
+def _snapshot(*folders):
+    return {p: p.read_bytes() for d in folders for p in sorted(d.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+def _run_session(ws, ws_dir, tmp_path):
+    s = Session(ws)
+    s.turn("筛选 库存明细.csv 库存数量大于100")  # an export: outputs, the catalog cache, the audit record
+    s.turn("库存明细.csv 按仓库汇总库存数量")  # a table only shown: kept under .wenqing/results/
+    plan, d = s.last_executed
+    try:
+        recipes.save(ws, "r", plan, d.request)
+    except UserError as e:  # a linked recipes/ folder: refused, and said
+        assert "recipes" in e.zh
+    s.audit.conn.close()
+
+
+def _run_transcode(ws, ws_dir, tmp_path):
+    from tools import outofcore
+
+    src = ws_dir / "gbk.csv"
+    src.write_bytes("城市,金额\n上海,1\n".encode("gbk"))
+    out = outofcore.transcoded(ws, src, "gb18030")
+    assert out.read_text(encoding="utf-8").startswith("城市") and not out.is_symlink()
+
+
+def _run_errors_log(ws, ws_dir, tmp_path):
+    from tools.write import append_state
+
+    with pytest.raises(OSError):
+        append_state(ws, "errors.log", "a traceback\n")
+
+
+def _run_pattern_cache(ws, ws_dir, tmp_path):
+    import re as stdlib_re
+
+    from modes import recache
+
+    recache._stored = None
+    recache.compile(f"wenqing-link-test-{tmp_path.name}")
+    recache.save()
+    assert recache._read(recache.cache_file()) is not None
+    recache._stored = None
+
+
+def _run_gloss_index(ws, ws_dir, tmp_path):
+    from modes.glossindex import GlossIndex
+
+    index = GlossIndex("linktest", "k", lambda: ({"库存": frozenset({"stock"})}, {"stock": frozenset({"库存"})}))
+    assert index.glosses("库存") == frozenset({"stock"})  # built, since a linked index is not read
+
+
+def _run_history(ws, ws_dir, tmp_path):
+    from prompt_toolkit.history import InMemoryHistory
+
+    from repl.loop import history_file
+
+    h = history_file()
+    if isinstance(h, InMemoryHistory):
+        return
+    h.store_string("筛选 库存明细.csv")
+
+
+def _user_cache(tmp_path):
+    return tmp_path / "usercache" / "wenqing"
+
+
+def _pattern_names(tmp_path):
+    from modes import recache
+
+    name = recache.cache_file().name
+    return [name, f"{name}.{os.getpid()}.tmp"]
+
+
+# every name a writer of wenqing uses (folders included), and the operation that writes it
+WRITERS = [
+    (".wenqing/catalog.json", _run_session),
+    (f".wenqing/catalog.json.{os.getpid()}.tmp", _run_session),
+    (".wenqing/runs.sqlite", _run_session),
+    (".wenqing/runs.sqlite-wal", _run_session),
+    (".wenqing/runs.sqlite-shm", _run_session),
+    (".wenqing/runs.sqlite-journal", _run_session),
+    (".wenqing/recipes/r.json", _run_session),
+    (".wenqing/errors.log", _run_errors_log),
+    ("cache:pattern", _run_pattern_cache),
+    ("cache:pattern.tmp", _run_pattern_cache),
+    ("cache:gloss", _run_gloss_index),
+    ("data:history", _run_history),
+    (".wenqing/cache/transcoded", _run_transcode),
+]
+FOLDERS = [".wenqing/results", ".wenqing/recipes", ".wenqing/cache", ".wenqing/named", "cache:", "data:"]
+
+
+def _where(name, ws_dir, tmp_path):
+    from modes.glossindex import GlossIndex
+
+    if name.startswith("cache:"):
+        base = _user_cache(tmp_path)
+        rest = name[len("cache:"):]
+        if rest == "pattern":
+            return base / _pattern_names(tmp_path)[0]
+        if rest == "pattern.tmp":
+            return base / _pattern_names(tmp_path)[1]
+        if rest == "gloss":
+            return GlossIndex("linktest", "k", lambda: ({}, {})).path
+        return base
+    if name.startswith("data:"):
+        return tmp_path / "userdata" / "wenqing" / name[len("data:"):]
+    if name == ".wenqing/cache/transcoded":
+        from tools.outofcore import _cache_name
+
+        src = ws_dir / "gbk.csv"
+        src.write_bytes("城市,金额\n上海,1\n".encode("gbk"))
+        return ws_dir / ".wenqing" / "cache" / f"{_cache_name(src)}.utf8.csv"
+    return ws_dir / name
+
+
+@pytest.fixture
+def user_dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("WENQING_CACHE_DIR", str(_user_cache(tmp_path)))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "userdata"))
+    monkeypatch.setenv("WENQING_REGEX_CACHE", "1")
+
+
+@pytest.mark.parametrize("kind", ["symlink", "hardlink", "hardlink-to-source"])
+@pytest.mark.parametrize("name,operation", WRITERS, ids=[n for n, _ in WRITERS])
+def test_no_writer_of_wenqing_writes_through_a_link(ws, ws_dir, tmp_path, user_dirs, name, operation, kind):
+    outside, victim = _outside_state(tmp_path)
+    source = ws_dir / "库存明细.csv"
+    at = _where(name, ws_dir, tmp_path)
+    at.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "symlink":
+        os.symlink(victim, at)
+    else:
+        os.link(source if kind == "hardlink-to-source" else victim, at)
+    before = _snapshot(outside), source.read_bytes()
+    operation(ws, ws_dir, tmp_path)
+    assert _snapshot(outside) == before[0], "a byte landed outside the workspace"
+    assert source.read_bytes() == before[1], "a source file changed"
+    assert victim.read_bytes() == b"outside: keep me"
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_no_writer_of_wenqing_writes_into_a_linked_folder(ws, ws_dir, tmp_path, user_dirs, folder):
+    outside, _ = _outside_state(tmp_path)
+    at = _where(folder, ws_dir, tmp_path)
+    at.parent.mkdir(parents=True, exist_ok=True)
+    os.symlink(outside, at, target_is_directory=True)
+    before = _snapshot(outside)
+    for operation in (_run_session, _run_pattern_cache, _run_gloss_index, _run_history):
+        operation(ws, ws_dir, tmp_path)
+    assert _snapshot(outside) == before and sorted(p.name for p in outside.iterdir()) == ["victim.bin"]
+
+
+def test_a_linked_recipe_is_never_read(ws, ws_dir, tmp_path):
+    outside, _ = _outside_state(tmp_path)
+    planted = outside / "planted.json"
+    planted.write_text(json.dumps({**_base(), "name": "p"}), encoding="utf-8")
+    d = ws_dir / ".wenqing" / "recipes"
+    d.mkdir(parents=True)
+    os.symlink(planted, d / "p.json")
+    os.link(planted, d / "q.json")
+    for name in ("p", "q"):
+        with pytest.raises(UserError) as err:
+            recipes.run(ws, name, "库存明细.csv", None, Audit.in_memory(), "t3")
+        assert "链接" in err.value.zh and "没有运行" in err.value.zh
