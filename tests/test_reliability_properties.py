@@ -183,8 +183,6 @@ def _run_errors_log(ws, ws_dir, tmp_path):
 
 
 def _run_pattern_cache(ws, ws_dir, tmp_path):
-    import re as stdlib_re
-
     from modes import recache
 
     recache._stored = None
