@@ -313,3 +313,56 @@ def test_a_linked_recipe_is_never_read(ws, ws_dir, tmp_path):
         with pytest.raises(UserError) as err:
             recipes.run(ws, name, "库存明细.csv", None, Audit.in_memory(), "t3")
         assert "链接" in err.value.zh and "没有运行" in err.value.zh
+
+
+# ---------------------------------------------------------------- neutralisation at the writer, whatever the text's origin
+
+PAYLOADS = ['=HYPERLINK("http://x","y")', "=cmd|' /C calc'!A0", "\u00a0=1+1", "\u200b@SUM(A1)", "\ufeff+1", "-2+3", "@A1"]
+
+
+def _payload_workspace(ws_dir):
+    import csv
+
+    with open(ws_dir / "t.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["城市", "类别", "金额"])
+        for i, p in enumerate(PAYLOADS):
+            for c in ("上海", "北京"):
+                w.writerow([c, p, i + 1])
+
+
+@pytest.mark.parametrize("request_text", ["t.csv 做透视表，行是城市，列是类别，值是金额合计，导出 csv",
+                                          "t.csv 做透视表，行是城市，列是类别，值是金额合计，导出 xlsx",
+                                          "t.csv 画个热力图，城市和类别的金额合计",
+                                          "t.csv 按类别汇总金额，画柱状图"])
+def test_values_that_become_headers_labels_or_titles_are_written_inert_and_counted(ws, ws_dir, request_text):
+    import csv
+    import io
+    import re as stdlib_re
+
+    import openpyxl
+
+    from tools.write import is_formula_like
+
+    _payload_workspace(ws_dir)
+    tr = Session(ws).turn(request_text)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    [f] = tr.run.files
+    path = ws_dir / f["path"]
+    cells: list[str] = []
+    if path.suffix == ".csv":
+        rows = list(csv.reader(io.StringIO(path.read_bytes().decode("utf-8-sig"), newline="")))
+        cells = [c for row in rows for c in row]
+        assert not [c for c in cells if is_formula_like(c)], "a live formula in the CSV"
+        guarded = [c for c in cells if c.startswith("'") and is_formula_like(c[1:])]
+    else:
+        wb = openpyxl.load_workbook(path)
+        assert not [c.coordinate for sh in wb for row in sh.iter_rows() for c in row if c.data_type == "f"], "a formula cell"
+        assert not [sh.title for sh in wb if is_formula_like(sh.title)]
+        data = wb.worksheets[0]
+        cells = [str(c.value) for row in data.iter_rows() for c in row if isinstance(c.value, str)]
+        guarded = [c for c in cells if is_formula_like(c) or c.startswith("'") and is_formula_like(c[1:])]
+    written = sum(c.lstrip("'") in PAYLOADS for c in cells)
+    assert written >= len(PAYLOADS) and len(guarded) == written  # every payload written is made inert
+    said = stdlib_re.search(r"有 (\d+) 个以 = \+ - @ 开头的单元格", tr.run.answer or "")
+    assert said is not None and int(said.group(1)) == f["inert_cells"] == written, tr.run.answer

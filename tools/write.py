@@ -38,9 +38,13 @@ INFO_SHEETS = frozenset({INFO_SHEET, INFO_SHEET_EN})
 # A cell is a formula to a spreadsheet program when, after any leading blanks, it starts with one of = + - @
 # (or their full-width forms); a leading tab or carriage return alone is enough for some programs. The same
 # pattern serves Python's re and RE2 (Arrow's compute functions).
-_TRIGGER = "^(?:[\t\r]|[\t\n\r\x0b\x0c \u3000]*[=+\\-@\uff1d\uff0b\uff0d\uff20])"
+# Blanks include the invisible ones a program drops before reading a formula: no-break and narrow spaces, zero-width
+# characters and the byte-order mark.
+_BLANKS = "\t\n\r\x0b\x0c \u00a0\u1680\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff"
+_TRIGGER = f"^(?:[\t\r]|[{_BLANKS}]*[=+\\-@\uff1d\uff0b\uff0d\uff20])"
 _TRIGGER_RE = re.compile(_TRIGGER)
-_FIRST = "\t\n\r\x0b\x0c \u3000=+-@\uff1d\uff0b\uff0d\uff20"  # every character the pattern can start with
+_FIRST = ("\t\n\r\x0b\x0c \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200e))) + "\u2028\u2029\u202f\u205f\u2060\u3000\ufeff"
+          "=+-@\uff1d\uff0b\uff0d\uff20")  # every character the pattern can start with
 # characters an xlsx (XML 1.0) cannot hold: C0 controls other than tab, LF and CR; U+FFFE/U+FFFF; lone surrogates
 _ILLEGAL_XML = "[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
 _ILLEGAL = _ILLEGAL_XML[:-1] + "\ud800-\udfff]"
