@@ -366,3 +366,103 @@ def test_values_that_become_headers_labels_or_titles_are_written_inert_and_count
     assert written >= len(PAYLOADS) and len(guarded) == written  # every payload written is made inert
     said = stdlib_re.search(r"有 (\d+) 个以 = \+ - @ 开头的单元格", tr.run.answer or "")
     assert said is not None and int(said.group(1)) == f["inert_cells"] == written, tr.run.answer
+
+
+# ---------------------------------------------------------------- auxiliary stores degrade, never kill the turn
+
+STORE_FILES = {
+    "catalog": ".wenqing/catalog.json",
+    "recipes": ".wenqing/recipes/r.json",
+    "named": ".wenqing/named/n.csv",
+    "results": ".wenqing/results/x_结果_000000.csv",
+    "pattern": "cache:pattern",
+    "history": "data:history",
+}
+CORRUPT = {
+    "garbage": "\x00\ufffe garbage \x80\x81" * 50,
+    # the catalog entry of 库存明细.csv itself (its real size and time), with numbers no float holds and values of the wrong kind
+    "huge number": '{"version": 4, "files": {"库存明细.csv": {"key": KEY, "sheets": [{"name": null, "columns": ["a"], "values": {}, '
+                   '"numeric": [], "dates": [], "rows": 1e400, "years": {}, "ranges": {"a": [1e400, 2]}}]}}, "x": 1e400}',
+    "wrong types": '{"version": 4, "files": {"库存明细.csv": {"key": KEY, "sheets": [{"name": 5, "columns": "ab", "values": [], '
+                   '"rows": "many"}]}}, "name": 5, "steps": "none"}',
+}
+
+
+def _store_path(store, ws_dir, tmp_path):
+    return _where(STORE_FILES[store], ws_dir, tmp_path)
+
+
+def _turns_still_answer(ws, ws_dir, tmp_path):
+    from repl.loop import history_file
+
+    from modes import recache
+
+    s = Session(ws)
+    hello = s.turn("你好")
+    assert hello.decision.gate == "chat" and hello.decision.reply
+    tr = s.turn("筛选 库存明细.csv 库存数量大于100")
+    assert tr.run is not None and tr.run.status == "answered", (tr.decision.reply, tr.run and tr.run.answer)
+    assert recache.save() in (True, False)  # never raises
+    recache._stored = None
+    h = history_file()
+    h.load_history_strings() if hasattr(h, "load_history_strings") else None
+    list(h.get_strings())
+    return [n for t in (hello, tr) for n in t.notices]
+
+
+@pytest.mark.parametrize("fault", list(CORRUPT))
+@pytest.mark.parametrize("store", list(STORE_FILES))
+def test_a_corrupt_store_never_stops_a_turn_and_a_bad_cache_entry_is_dropped(ws, ws_dir, tmp_path, user_dirs, store, fault):
+    p = _store_path(store, ws_dir, tmp_path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    st = (ws_dir / "库存明细.csv").stat()
+    p.write_bytes(CORRUPT[fault].replace("KEY", json.dumps([st.st_size, st.st_mtime_ns])).encode("utf-8", "surrogatepass"))
+    notices = _turns_still_answer(ws, ws_dir, tmp_path)
+    assert len(notices) <= 1, notices
+    if store == "catalog":
+        data = json.loads((ws_dir / ".wenqing" / "catalog.json").read_text(encoding="utf-8"))
+        assert isinstance(data["files"], dict) and "库存明细.csv" in data["files"]  # sampled again, stored whole
+    if store == "recipes":
+        with pytest.raises(UserError):
+            recipes.run(ws, "r", "库存明细.csv", None, Audit.in_memory(), "t4")
+
+
+@pytest.mark.parametrize("errno_name", ["EACCES", "EROFS", "ENOSPC", "EIO"])
+def test_stores_that_cannot_be_read_or_written_never_stop_a_turn(ws, ws_dir, tmp_path, user_dirs, monkeypatch, errno_name):
+    import errno
+
+    from tools import write
+
+    code = getattr(errno, errno_name)
+
+    def refuse(*args, **kwargs):
+        raise OSError(code, os.strerror(code))
+
+    for name in ("read_in", "replace_in"):  # the one path every store of wenqing's own goes through
+        monkeypatch.setattr(write, name, refuse)
+    notices = _turns_still_answer(ws, ws_dir, tmp_path)
+    assert len(notices) <= 1, notices
+
+
+def test_a_full_disk_during_an_export_is_said_leaves_nothing_and_marks_the_run_failed(ws, ws_dir, monkeypatch):
+    import errno
+
+    from tools import write
+
+    real = write.os.fsync
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    s = Session(ws)
+    assert s.turn("你好").decision.gate == "chat"
+    monkeypatch.setattr(write.os, "fsync", full)
+    tr = s.turn("筛选 库存明细.csv 库存数量大于100，导出 xlsx")
+    monkeypatch.setattr(write.os, "fsync", real)
+    assert tr.run is not None and tr.run.status == "failed"
+    said = " ".join([tr.run.answer or "", *tr.run.notes, *tr.notices])
+    assert "磁盘空间不足" in said and "No space" not in said and "OSError" not in said, said
+    out = ws_dir / "outputs"
+    assert not out.exists() or [p.name for p in out.iterdir()] == []
+    assert s.audit.run(tr.trace_id)["status"] == "failed"
+    assert s.turn("你好").decision.gate == "chat"

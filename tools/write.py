@@ -221,10 +221,9 @@ def publish(ws: Workspace, stem: str, ext: str, fill: Callable[[IO[bytes]], None
                 f"Cannot write outputs/{stem} (open in Excel, or no write permission?).",
             ) from e
         except OSError as e:
-            raise WriteFailed(
-                f"写入 outputs/{stem} 失败（{e.strerror or type(e).__name__}），没有留下不完整的文件。",
-                f"Writing outputs/{stem} failed ({e.strerror or type(e).__name__}); no partial file was left.",
-            ) from e
+            zh, en = _why(e)
+            raise WriteFailed(f"写入 outputs/{stem} 失败（{zh}），没有留下不完整的文件。",
+                              f"Writing outputs/{stem} failed ({en}); no partial file was left.") from e
         finally:
             with contextlib.suppress(OSError):  # after a link, the file lives on under its final name
                 os.unlink(tmp, dir_fd=dir_fd)
@@ -327,6 +326,16 @@ def replace_in(dir_fd: int, name: str, fill: Callable[[IO[bytes]], object]) -> N
         with contextlib.suppress(OSError):
             os.unlink(tmp, dir_fd=dir_fd)
         raise
+
+
+# why a write failed, said in the user's language
+_WHY = {errno.ENOSPC: ("磁盘空间不足", "the disk is full"), errno.EDQUOT: ("磁盘配额已用完", "the disk quota is used up"),
+        errno.EROFS: ("磁盘是只读的", "the disk is read-only"), errno.EIO: ("磁盘读写出错", "a disk input/output error"),
+        errno.EFBIG: ("文件太大", "the file is too large")}
+
+
+def _why(e: OSError) -> tuple[str, str]:
+    return _WHY.get(e.errno or 0, (f"系统错误 {e.errno or type(e).__name__}", e.strerror or type(e).__name__))
 
 
 def save_state(ws: Workspace, folder: str, name: str, data: bytes) -> Path:
