@@ -393,9 +393,8 @@ def _store_path(store, ws_dir, tmp_path):
 
 
 def _turns_still_answer(ws, ws_dir, tmp_path):
-    from repl.loop import history_file
-
     from modes import recache
+    from repl.loop import history_file
 
     s = Session(ws)
     hello = s.turn("你好")
