@@ -465,3 +465,41 @@ def test_a_full_disk_during_an_export_is_said_leaves_nothing_and_marks_the_run_f
     assert not out.exists() or [p.name for p in out.iterdir()] == []
     assert s.audit.run(tr.trace_id)["status"] == "failed"
     assert s.turn("你好").decision.gate == "chat"
+
+
+# ---------------------------------------------------------------- the results of a session belong to it
+
+
+def test_another_sessions_pruning_never_removes_this_sessions_result(ws, ws_dir, monkeypatch):
+    import engine.session as session_module
+
+    monkeypatch.setattr(session_module, "HOLD_KEEP", 1)
+    a, b = Session(ws), Session(ws)
+    assert a.turn("库存明细.csv 哪个仓库的库存数量合计最多").run.status == "answered"
+    mine = a.state.last_result
+    assert mine and mine.startswith(".wenqing/results/")
+    for text in ("库存明细.csv 哪个仓库的库存数量合计最少", "库存明细.csv 哪个仓库的安全库存合计最多", "库存明细.csv 哪个仓库的单价平均最高"):
+        assert b.turn(text).run.status == "answered"  # b prunes its own results
+    assert (ws_dir / mine).is_file()
+    tr = a.turn("在这个结果里只看库存数量_合计大于100的")
+    assert tr.decision.slots["file"] == mine  # a's result, not the source file
+    assert tr.run is not None and tr.run.status == "answered"
+
+
+def test_a_gone_sessions_results_are_swept_and_a_live_ones_kept(ws, ws_dir):
+    import subprocess
+    import sys
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    results = ws_dir / ".wenqing" / "results"
+    dead = results / f"{gone.pid}-1-abcdef12"
+    dead.mkdir(parents=True)
+    (dead / "x_结果_000000.csv").write_text("a\n1\n", encoding="utf-8")
+    live = Session(ws)
+    assert live.turn("库存明细.csv 哪个仓库的库存数量合计最多").run.status == "answered"
+    kept = ws_dir / live.state.last_result
+    reused = results / f"{os.getpid()}-1-abcdef12"  # this pid, another start time: the pid was reused
+    reused.mkdir()
+    Session(ws)
+    assert not dead.exists() and not reused.exists() and kept.is_file()
