@@ -503,3 +503,31 @@ def test_a_gone_sessions_results_are_swept_and_a_live_ones_kept(ws, ws_dir):
     reused.mkdir()
     Session(ws)
     assert not dead.exists() and not reused.exists() and kept.is_file()
+
+
+# ---------------------------------------------------------------- history handling is linear in its length
+
+
+@pytest.mark.parametrize("said", ["筛选 库存明细.csv", "筛选一下 POI 数据"])
+def test_the_work_per_turn_of_a_repeated_unanswered_request_does_not_grow_with_the_history(ws, monkeypatch, said):
+    """Counted in calls of the turn parser (no clock): each further repetition costs what the one before it did."""
+    from engine.batch import decide_batch
+    from modes import gate
+
+    calls = [0]
+    real = gate.parse_turn
+
+    def counted(*args, **kwargs):
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(gate, "parse_turn", counted)
+
+    def work(n: int) -> int:
+        calls[0] = 0
+        [out] = decide_batch(ws, [json.dumps({"id": "h", "history": [said] * n, "utterance": "你好"})])
+        assert out["gate"] == "chat"
+        return calls[0]
+
+    c10, c20, c40 = work(10), work(20), work(40)
+    assert c40 - c20 <= 2 * (c20 - c10) + 10, (c10, c20, c40)  # linear: twice the turns, twice the work; quadratic: four times
