@@ -288,6 +288,14 @@ def named_outputs(ws: Workspace, catalog: Catalog, text: str) -> list[str]:
     return outputs_named(text, ws.output_files(), {f.name.casefold() for f in catalog.files}) if "." in text else []
 
 
+def small_talk(pending: object, text: str) -> bool:
+    """A greeting said alone with nothing pending is answered without looking at the workspace: however many files
+    it holds, the tree is not walked."""
+    from modes import lexicon as lx
+
+    return pending is None and bool(lx.GREETING.match(text.strip()))
+
+
 def with_results(catalog: Catalog, ws: Workspace, text: str, earlier: list[str | None]) -> Catalog:
     """The catalog with the results a request may read: those the text names and those earlier turns worked on."""
     from dataclasses import replace

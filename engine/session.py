@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.audit import Audit, AuditUnavailable
-from engine.catalog import CatalogCache, named_outputs, result_info
+from engine.catalog import CatalogCache, named_outputs, result_info, small_talk
 from modes import results
 from modes.catalog import Catalog, FileInfo
 from modes.decision import Decision, Pending, SessionState
@@ -102,6 +102,8 @@ class Session:
     def catalog(self, utterance: str = "") -> Catalog:
         """The workspace's files, and the results a request may read: the last result, the result the request
         waiting (or just run) works on, and the files of outputs/ the utterance names."""
+        if small_talk(self.state.pending, utterance):
+            return Catalog(())
         cat = self.cache.build(self.ws)
         earlier = [p.request.file for p in (self.state.pending, self.state.last) if p is not None]
         wanted = [self.state.last_result, *earlier, *named_outputs(self.ws, cat, utterance)]

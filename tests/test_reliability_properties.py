@@ -531,3 +531,85 @@ def test_the_work_per_turn_of_a_repeated_unanswered_request_does_not_grow_with_t
 
     c10, c20, c40 = work(10), work(20), work(40)
     assert c40 - c20 <= 2 * (c20 - c10) + 10, (c10, c20, c40)  # linear: twice the turns, twice the work; quadratic: four times
+
+
+# ---------------------------------------------------------------- names and trees
+
+
+def test_a_name_that_is_not_utf8_is_shown_with_replacement_characters_and_never_read_or_written(ws, ws_dir):
+    bad = os.path.join(os.fsencode(ws_dir), b"\xff\xfe\xb0.csv")
+    with open(bad, "wb") as f:
+        f.write(b"a,b\n1,2\n")
+    s = Session(ws)
+    assert s.turn("你好").decision.gate == "chat"
+    tr = s.turn("筛选 库存明细.csv 库存数量大于100")
+    assert tr.run is not None and tr.run.status == "answered"
+    listed = s.turn("有哪些文件")
+    assert listed.run is not None and listed.run.status == "answered", listed.run and listed.run.notes
+    names = [str(n) for n in listed.run.table["文件"]]
+    assert "\ufffd\ufffd\ufffd.csv" in names and all(n.encode("utf-8") for n in names)
+    assert all(os.fsencode(p.name).decode("utf-8") for p in (ws_dir / "outputs").iterdir())  # nothing written under it
+
+
+def _remove_tree(top) -> None:
+    """Remove a tree without recursion (shutil.rmtree of Python 3.11 recurses, and pytest's clean-up with it)."""
+    todo, order = [str(top)], []
+    while todo:
+        p = todo.pop()
+        order.append(p)
+        with os.scandir(p) as it:
+            for e in it:
+                if e.is_dir(follow_symlinks=False):
+                    todo.append(e.path)
+                else:
+                    os.unlink(e.path)
+    for p in reversed(order):
+        os.rmdir(p)
+
+
+@pytest.fixture
+def deep_folder(ws_dir):
+    fd = os.open(ws_dir, os.O_RDONLY)
+    for _ in range(1000):
+        os.mkdir("d", dir_fd=fd)
+        deeper = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = deeper
+    os.close(fd)
+    yield ws_dir / "d"
+    _remove_tree(ws_dir / "d")
+
+
+def test_a_folder_nested_a_thousand_deep_never_breaks_a_turn(ws, deep_folder):
+    from engine.batch import decide_batch
+
+    s = Session(ws)
+    assert s.turn("你好").decision.gate == "chat"
+    assert s.turn("筛选 库存明细.csv 库存数量大于100").run.status == "answered"
+    assert s.turn("有哪些文件").run.status == "answered"
+    [out] = decide_batch(ws, [json.dumps({"id": "1", "utterance": "筛选 库存明细.csv 库存数量大于100"})])
+    assert "error" not in out and out["gate"] == "act"
+
+
+def test_small_talk_never_walks_the_tree_and_a_walk_stops_at_its_file_cap(ws, ws_dir, monkeypatch):
+    from engine.batch import decide_batch
+    from tools import workspace
+
+    walked = [0]
+    real = os.scandir
+
+    def scandir(path):
+        walked[0] += 1
+        return real(path)
+
+    monkeypatch.setattr(workspace.os, "scandir", scandir)
+    s = Session(ws)
+    assert s.turn("你好").decision.gate == "chat"
+    [out] = decide_batch(ws, [json.dumps({"id": "1", "history": ["你好"], "utterance": "你好"})])
+    assert out["gate"] == "chat" and walked[0] == 0
+    many = ws_dir / "many"
+    many.mkdir()
+    for i in range(30):
+        (many / f"f{i}.txt").touch()
+    monkeypatch.setattr(workspace, "MAX_FILES", 20)
+    assert len(ws.files()) == 20
