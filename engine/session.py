@@ -421,7 +421,8 @@ class Session:
         try:
             if d.is_symlink() or not d.is_dir():
                 return {}
-            return {p.stem: f"{NAMED}{p.name}" for p in d.iterdir() if p.suffix == ".csv" and p.is_file() and not p.is_symlink()}
+            return {p.stem: f"{NAMED}{p.name}" for p in d.iterdir()  # a link (symbolic or hard) is never read as a result
+                    if p.suffix == ".csv" and not p.is_symlink() and p.is_file() and p.stat().st_nlink == 1}
         except OSError:
             return {}
 

@@ -645,3 +645,13 @@ def test_the_readme_says_where_the_repl_history_is_kept():
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     assert "wenqing/history" in readme and "XDG_DATA_HOME" in readme
+
+
+def test_a_named_result_that_is_a_link_is_never_read(ws, ws_dir, tmp_path):
+    _, victim = _outside_state(tmp_path)
+    victim.write_text("secret\n42\n", encoding="utf-8")
+    named = ws_dir / ".wenqing" / "named"
+    named.mkdir(parents=True)
+    os.symlink(victim, named / "甲表.csv")
+    os.link(victim, named / "乙表.csv")
+    assert Session(ws).named_results() == {}
