@@ -175,6 +175,14 @@ def _run_transcode(ws, ws_dir, tmp_path):
     assert out.read_text(encoding="utf-8").startswith("城市") and not out.is_symlink()
 
 
+def _run_spill(ws, ws_dir, tmp_path):
+    from tools import outofcore
+
+    outofcore.prepare(ws)
+    table = outofcore.open_csv(ws, ws_dir / "库存明细.csv")
+    assert table is None or len(table) == 40
+
+
 def _run_errors_log(ws, ws_dir, tmp_path):
     from tools.write import append_state
 
@@ -237,7 +245,7 @@ WRITERS = [
     ("data:history", _run_history),
     (".wenqing/cache/transcoded", _run_transcode),
 ]
-FOLDERS = [".wenqing/results", ".wenqing/recipes", ".wenqing/cache", ".wenqing/named", "cache:", "data:"]
+FOLDERS = [".wenqing/results", ".wenqing/recipes", ".wenqing/cache", ".wenqing/cache/spill", ".wenqing/named", "cache:", "data:"]
 
 
 def _where(name, ws_dir, tmp_path):
@@ -296,7 +304,7 @@ def test_no_writer_of_wenqing_writes_into_a_linked_folder(ws, ws_dir, tmp_path, 
     at.parent.mkdir(parents=True, exist_ok=True)
     os.symlink(outside, at, target_is_directory=True)
     before = _snapshot(outside)
-    for operation in (_run_session, _run_pattern_cache, _run_gloss_index, _run_history):
+    for operation in (_run_session, _run_spill, _run_pattern_cache, _run_gloss_index, _run_history):
         operation(ws, ws_dir, tmp_path)
     assert _snapshot(outside) == before and sorted(p.name for p in outside.iterdir()) == ["victim.bin"]
 

@@ -226,10 +226,20 @@ def _connect(spill: Path) -> Any:
     return con
 
 
+def _spill(ws: Workspace) -> Path:
+    """The folder DuckDB spills to, .wenqing/cache/spill/: created and checked on the one path for wenqing's own files,
+    so that no link on the way sends a spilled byte out of the workspace (refused with a UserError)."""
+    from tools.write import own_folder
+
+    fd, real = own_folder(ws, "cache/spill")
+    os.close(fd)
+    return real
+
+
 def prepare(ws: Workspace) -> None:
     """Make the workspace's database before a request needs it (the session's warm-up, in the background)."""
     try:
-        _connect(ws.state_dir() / "cache" / "spill")
+        _connect(_spill(ws))
     except UserError:
         pass
 
@@ -297,9 +307,9 @@ def open_csv(ws: Workspace, path: Path, con: Any = None, defer: bool = False) ->
     later step. With `defer`, nothing past the first rows is read: the table is pending, and the next step's own
     pass takes the counts and checks the types (a failure there runs the request again, undeferred)."""
     try:
-        folder = ws.state_dir() / "cache"
+        spill = _spill(ws)
     except UserError:
-        return None  # .wenqing/ links out of the workspace: nothing is cached or spilled there; pandas reads the file
+        return None  # a link on the way out of the workspace: nothing is cached or spilled there; pandas reads the file
     shape = csv_shape(path)
     plain = csv_sample(path, SAMPLE_ROWS)  # the first rows typed as pandas types them, read without pandas when simply written
     if plain is not None:
@@ -309,7 +319,7 @@ def open_csv(ws: Workspace, path: Path, con: Any = None, defer: bool = False) ->
         if any(n.startswith("表头在") for n in head.notes):
             return None
         types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
-    con = con or _connect(folder / "spill")
+    con = con or _connect(spill)
     source = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
     for attempt in ("as sampled", "exact integers", "numbers as decimals", "all text"):
         if attempt == "numbers as decimals":
