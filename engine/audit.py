@@ -105,6 +105,22 @@ def process_token(pid: int) -> str | None:
     return str(pid)
 
 
+DB_NAMES = ("runs.sqlite", "runs.sqlite-wal", "runs.sqlite-shm", "runs.sqlite-journal")
+
+
+def _plain_files(ws: Workspace) -> None:
+    """The record's file and SQLite's files beside it are each absent or a plain file with no other name; a link
+    (symbolic or hard) at any of them is refused, so the record never lands outside the workspace."""
+    from tools.write import check_name, own_folder
+
+    fd, _ = own_folder(ws)
+    try:
+        for name in DB_NAMES:
+            check_name(fd, name)
+    finally:
+        os.close(fd)
+
+
 def _statements(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
 
@@ -131,6 +147,7 @@ class Audit:
             ) from e
 
         def connect() -> Audit:
+            _plain_files(ws)  # SQLite follows links: none may stand at the record's names
             conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None)
             try:
                 conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")

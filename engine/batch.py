@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from engine.catalog import CatalogCache, with_results
+from engine.catalog import CatalogCache, small_talk, with_results
 from engine.intake import decide_checked
 from engine.plan import decision_json, plan_for
 from modes.catalog import Catalog
@@ -15,10 +15,15 @@ from tools.workspace import Workspace
 
 
 def _run(ws: Workspace, cache: CatalogCache, history: list[str], utterance: str, item_id: str | None) -> dict[str, Any]:
-    catalog = cache.build(ws)
     state = SessionState()
+    built: list[Catalog] = []
 
     def seen(text: str) -> Catalog:  # outputs/x.csv named, or worked on by an earlier turn: a table this turn may read
+        if small_talk(state.pending, text):
+            return Catalog(())
+        if not built:
+            built.append(cache.build(ws))
+        catalog = built[0]
         earlier = [p.request.file for p in (state.pending, state.last) if p is not None]
         return with_results(catalog, ws, text, earlier) if "." in text or any(earlier) else catalog
 

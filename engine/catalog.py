@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from functools import partial
@@ -12,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from tools.errors import UserError
-from tools.workspace import STATE_DIR, Workspace
+from tools.workspace import Workspace
+from tools.write import load_state, save_state
 
 if TYPE_CHECKING:  # reading files is imported when a file is first sampled, not by every decision
     from tools.guard import Deadline
@@ -172,9 +172,12 @@ class CatalogCache:
         rec = stored.get(rel)
         if isinstance(rec, dict) and rec.get("key") == list(key):
             try:
-                return tuple(_sheet_from_json(x) for x in rec["sheets"]), rec.get("error")
-            except (KeyError, TypeError, ValueError):
-                pass
+                error = rec.get("error")
+                if error is not None and not isinstance(error, str):
+                    raise TypeError("error")
+                return tuple(_sheet_from_json(x) for x in rec["sheets"]), error
+            except (KeyError, TypeError, ValueError, OverflowError, AttributeError):
+                stored.pop(rel, None)  # a damaged entry is dropped and the file sampled again
         info = file_info(ws.root / rel, rel)
         stored[rel] = {"key": list(key), "sheets": [_sheet_to_json(x) for x in info.sheets], "error": info.error}
         self._dirty = True
@@ -184,14 +187,11 @@ class CatalogCache:
         if self._stored is None:
             self._stored = {}
             if self.persist:
-                try:
-                    source = ws.root / STATE_DIR / CACHE_FILE
-                    if not ws.inside(source):
-                        raise OSError("the cache links out of the workspace")
-                    data = json.loads(source.read_text(encoding="utf-8"))
+                try:  # never through a link: a linked or hard-linked cache is not read
+                    data = json.loads(load_state(ws, "", CACHE_FILE).decode("utf-8"))
                     if isinstance(data, dict) and data.get("version") == CACHE_VERSION and isinstance(data.get("files"), dict):
                         self._stored = data["files"]
-                except (OSError, ValueError):
+                except (OSError, ValueError, UserError, RecursionError):
                     pass
         return self._stored
 
@@ -201,16 +201,10 @@ class CatalogCache:
             return
         self._dirty = False
         files = {rel: rec for rel, rec in self._stored.items() if rel in self.entries}
-        try:
-            target = ws.state_dir() / CACHE_FILE  # refused when .wenqing/ links out of the workspace
-        except UserError:
-            return
-        tmp = target.with_name(f"{CACHE_FILE}.{os.getpid()}.tmp")
-        try:
-            tmp.write_text(json.dumps({"version": CACHE_VERSION, "files": files}, ensure_ascii=False), encoding="utf-8")
-            os.replace(tmp, target)
-        except OSError:
-            tmp.unlink(missing_ok=True)
+        try:  # the one write path for wenqing's own files: no link on the way or at a temporary name is followed
+            save_state(ws, "", CACHE_FILE, json.dumps({"version": CACHE_VERSION, "files": files}, ensure_ascii=False).encode("utf-8"))
+        except (OSError, UserError, ValueError):
+            pass  # a workspace that cannot hold the cache samples its files again next time
 
 
 def _sheet_to_json(s: SheetInfo) -> dict[str, Any]:
@@ -220,10 +214,29 @@ def _sheet_to_json(s: SheetInfo) -> dict[str, Any]:
 
 
 def _sheet_from_json(d: dict[str, Any]) -> SheetInfo:
+    """A stored sheet, every field checked for its type (a damaged entry raises, and is dropped)."""
+    import math
+
+    def texts(v: Any) -> frozenset[str]:
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise TypeError("a list of text")
+        return frozenset(v)
+
+    def pair(v: Any, kind: type) -> tuple[Any, Any]:
+        if not isinstance(v, list) or len(v) != 2 or not all(isinstance(x, int | float) and math.isfinite(x) for x in v):
+            raise ValueError("a pair of finite numbers")
+        return kind(v[0]), kind(v[1])
+
+    if not isinstance(d, dict) or not (d["name"] is None or isinstance(d["name"], str)) or type(d["rows"]) is not int:
+        raise TypeError("a sheet")
+    for k in ("values", "years", "ranges"):
+        if not isinstance(d[k], dict):
+            raise TypeError(k)
+    texts(d["columns"])
     return SheetInfo(
-        d["name"], tuple(str(c) for c in d["columns"]), {c: frozenset(v) for c, v in d["values"].items()},
-        frozenset(d["numeric"]), frozenset(d["dates"]), int(d["rows"]),
-        {c: (int(v[0]), int(v[1])) for c, v in d["years"].items()}, {c: (float(v[0]), float(v[1])) for c, v in d["ranges"].items()},
+        d["name"], tuple(d["columns"]), {str(c): texts(v) for c, v in d["values"].items()},
+        texts(d["numeric"]), texts(d["dates"]), d["rows"],
+        {str(c): pair(v, int) for c, v in d["years"].items()}, {str(c): pair(v, float) for c, v in d["ranges"].items()},
     )
 
 
@@ -273,6 +286,14 @@ def named_outputs(ws: Workspace, catalog: Catalog, text: str) -> list[str]:
     from modes.results import outputs_named
 
     return outputs_named(text, ws.output_files(), {f.name.casefold() for f in catalog.files}) if "." in text else []
+
+
+def small_talk(pending: object, text: str) -> bool:
+    """A greeting said alone with nothing pending is answered without looking at the workspace: however many files
+    it holds, the tree is not walked."""
+    from modes import lexicon as lx
+
+    return pending is None and bool(lx.GREETING.match(text.strip()))
 
 
 def with_results(catalog: Catalog, ws: Workspace, text: str, earlier: list[str | None]) -> Catalog:

@@ -340,16 +340,16 @@ def query_system() -> str:
 def query_messages(utterance: str, history: list[str], summary: list[dict[str, Any]], previous: dict[str, Any] | None) -> list[dict[str, str]]:
     """The messages of a query call; the system part is generated from the registry."""
     data = _data_json({"workspace": summary})
-    hist = json.dumps(history[-4:], ensure_ascii=False)
-    prev = f"<previous_query>{json.dumps(previous, ensure_ascii=False)}</previous_query>\n" if previous else ""
+    hist = _data_json(history[-4:])  # every part in a tag is JSON that cannot close a tag, whatever text it quotes
+    prev = f"<previous_query>{_data_json(previous)}</previous_query>\n" if previous else ""
     return [
         {"role": "system", "content": query_system()},
-        {"role": "user", "content": f"<workspace_data>{data}</workspace_data>\n<earlier_turns>{hist}</earlier_turns>\n{prev}<request>{json.dumps(utterance, ensure_ascii=False)}</request>"},
+        {"role": "user", "content": f"<workspace_data>{data}</workspace_data>\n<earlier_turns>{hist}</earlier_turns>\n{prev}<request>{_data_json(utterance)}</request>"},
     ]
 
 
 def _data_json(obj: Any) -> str:
-    """Workspace data as JSON that cannot close the tag it sits in (a cell holding </workspace_data>)."""
+    """Data as JSON that cannot close the tag it sits in (a cell holding </workspace_data>)."""
     return json.dumps(obj, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
 
 

@@ -14,7 +14,7 @@ from engine.plan import Plan, Step
 from modes.decision import Decision, Request
 from tools.errors import UserError
 from tools.workspace import STATE_DIR, Workspace
-from tools.write import kept_bytes, save_state
+from tools.write import LinkRefused, kept_bytes, load_state, save_state
 
 NAME = re.compile(r"^[\w\u4e00-\u9fff\-]{1,40}$")
 MAX_STEPS = 200  # a recipe is a saved request or a short chain of them, never a program
@@ -75,12 +75,15 @@ def save(ws: Workspace, name: str, plan: Plan, request: Request, chain: list[tup
 
 def load(ws: Workspace, name: str) -> Recipe:
     p = _dir(ws) / f"{name}.json"
-    if not NAME.match(name) or not p.is_file():
+    if not NAME.match(name) or not (p.is_file() or p.is_symlink()):
         have = "、".join(list_names(ws)) or "（还没有）"
         raise UserError(f"没有名为“{name}”的配方。现有配方：{have}", f"No recipe named '{name}'.")
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError, OSError) as e:
+    try:  # through the one path for wenqing's own files: a linked or hard-linked recipe is not read
+        data = json.loads(load_state(ws, "recipes", f"{name}.json", limit=64 << 20).decode("utf-8"))
+    except LinkRefused as e:
+        raise UserError(f"配方“{name}”的文件是一个链接，为安全起见没有读取，也没有运行。",
+                        f"Recipe '{name}' is a link; for safety it was not read, nothing was run.") from e
+    except (json.JSONDecodeError, UnicodeDecodeError, OSError, RecursionError) as e:
         raise UserError(f"配方“{name}”的文件读不了（不是有效的 JSON：{getattr(e, 'msg', type(e).__name__)}），没有运行。",
                         f"Recipe '{name}' cannot be read (not valid JSON), nothing was run.") from e
     problems = validate(data)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 import uuid
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.audit import Audit, AuditUnavailable
-from engine.catalog import CatalogCache, named_outputs, result_info
+from engine.catalog import CatalogCache, named_outputs, result_info, small_talk
 from modes import results
 from modes.catalog import Catalog, FileInfo
 from modes.decision import Decision, Pending, SessionState
@@ -81,8 +82,10 @@ class Session:
             from engine.assist import Assistant
 
             self.assistant = Assistant.create(model, on_call=self._model_event, sleep=model_sleep)
+        self.owner = _owner_folder()  # this session's folder under .wenqing/results/: pruned by this session alone
         if not dry_run:
             ws.remove_stray_temporaries()
+            _sweep_orphans(ws.root / HELD)
 
     def _open_audit(self, ws: Workspace) -> Audit:
         """The workspace's record; when it truly cannot be opened the session says so and keeps a record in memory."""
@@ -101,6 +104,8 @@ class Session:
     def catalog(self, utterance: str = "") -> Catalog:
         """The workspace's files, and the results a request may read: the last result, the result the request
         waiting (or just run) works on, and the files of outputs/ the utterance names."""
+        if small_talk(self.state.pending, utterance):
+            return Catalog(())
         cat = self.cache.build(self.ws)
         earlier = [p.request.file for p in (self.state.pending, self.state.last) if p is not None]
         wanted = [self.state.last_result, *earlier, *named_outputs(self.ws, cat, utterance)]
@@ -365,11 +370,11 @@ class Session:
         data, ext = kept_bytes(table)
         name = f"{safe_stem(stem)}_{word}_{trace_id[:6]}.{ext}"
         try:
-            saved = save_state(self.ws, RESULTS_DIR, name, data)
-        except UserError:
+            saved = save_state(self.ws, f"{RESULTS_DIR}/{self.owner}", name, data)
+        except (UserError, OSError):
             return None  # a workspace that cannot hold it: the follow-up asks which file, as before
-        _prune(saved.parent, keep=HOLD_KEEP)
-        return f"{HELD}{name}"
+        _prune(saved.parent, keep=HOLD_KEEP, current=saved.name)
+        return f"{HELD}{self.owner}/{name}"
 
     def _retire_step(self, d: Decision, run: RunResult) -> None:
         """A request that goes on from the table the run before wrote to outputs/ unasked (先筛选… / 然后汇总… / 再排序…,
@@ -443,8 +448,9 @@ class Session:
         if written and (self.ws.root / written[0]).is_file():
             return written[0], len(runs)
         folder = self.ws.root / HELD
-        held = sorted(p for w in ("结果", "result") for ext in KEPT for p in folder.glob(f"*_{w}_{tid[:6]}{ext}")) if folder.is_dir() else []
-        return (f"{HELD}{held[0].name}" if held else None), len(runs)
+        mine = folder / self.owner
+        held = sorted(p for w in ("结果", "result") for d in (mine, folder) for ext in KEPT for p in d.glob(f"*_{w}_{tid[:6]}{ext}")) if folder.is_dir() else []
+        return (f"{HELD}{held[0].relative_to(folder).as_posix()}" if held else None), len(runs)
 
     def named_results(self) -> dict[str, str]:
         """The results the user named (/name), name → wenqing's copy of the table; kept across sessions."""
@@ -453,7 +459,7 @@ class Session:
             if d.is_symlink() or not d.is_dir():
                 return {}
             return {p.stem: f"{NAMED}{p.name}" for p in sorted(d.iterdir(), key=lambda p: p.suffix != ".csv")  # Parquet wins
-                    if p.suffix in KEPT and p.is_file() and not p.is_symlink()}
+                    if p.suffix in KEPT and p.is_file() and not p.is_symlink() and p.stat().st_nlink == 1}  # a link is never read
         except OSError:
             return {}
 
@@ -583,13 +589,49 @@ def _moved_in(state: SessionState, old: str, new: str) -> SessionState:
                         pending=moved(state.pending), last=moved(state.last))
 
 
-def _prune(folder: Path, keep: int) -> None:
-    """Only the newest `keep` held results stay (plain files of wenqing's own folder; links are never followed)."""
+def _owner_folder() -> str:
+    """This session's folder name: its process (pid and start time, so a reused pid is not taken for it) and its own id."""
+    from engine.audit import process_token
+
+    token = (process_token(os.getpid()) or str(os.getpid())).replace(":", "-")
+    return f"{token}-{uuid.uuid4().hex[:8]}"
+
+
+def _owner_gone(folder: str) -> bool:
+    """Whether the process a session folder belongs to has ended (a pid now running another program counts as ended)."""
+    from engine.audit import process_token
+
+    parts = folder.split("-")
+    if len(parts) < 2 or not parts[0].isdigit():
+        return False  # not a session's folder: left alone
+    token = process_token(int(parts[0]))
+    return token is None or token.replace(":", "-") != "-".join(parts[:-1])
+
+
+def _prune(folder: Path, keep: int, current: str = "") -> None:
+    """Only the newest `keep` held results of this session's folder stay, its current one always (plain files;
+    links are never followed)."""
     try:
         held = sorted((p for p in folder.iterdir() if p.suffix in KEPT and p.is_file() and not p.is_symlink()),
                       key=lambda p: p.stat().st_mtime, reverse=True)
         for p in held[keep:]:
-            p.unlink(missing_ok=True)
+            if p.name != current:
+                p.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _sweep_orphans(results: Path) -> None:
+    """Remove the folders of sessions whose process is gone; another live session's results are never touched."""
+    try:
+        if results.is_symlink() or not results.is_dir():
+            return
+        for d in results.iterdir():
+            if d.is_dir() and not d.is_symlink() and _owner_gone(d.name):
+                for p in d.iterdir():
+                    if p.is_file() or p.is_symlink():
+                        p.unlink(missing_ok=True)  # a link itself goes, never what it points to
+                d.rmdir()
     except OSError:
         pass
 

@@ -310,12 +310,18 @@ def on_file_swap(t: Turn) -> Outcome:
     return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=t.pending)
 
 
+def _with_turn(turns: tuple[str, ...], utterance: str) -> list[str]:
+    """The pending request's turns with this one; a turn said word for word before adds nothing to what is understood,
+    so the same request said N times is read once, not N times (a turn's work stays the same however long it goes on)."""
+    return list(turns) if utterance in turns else [*turns, utterance]
+
+
 def on_more_of_the_same(t: Turn) -> Outcome:
     """A turn that adds to or corrects what is pending: the turns are understood together."""
     p = t.pending
     assert p is not None
     restrict = list(p.request.candidates) if p.request.file_how == "ambiguous" else None
-    turns = list(p.turns) + [t.utterance]
+    turns = _with_turn(p.turns, t.utterance)
     merged = understand(turns, t.catalog, t.state, restrict)
     return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
 

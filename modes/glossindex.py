@@ -101,6 +101,7 @@ class GlossIndex:
 
         con = None
         try:
+            _plain_or_absent(self.path)  # a link or a hard link at the name is not read: the index is built again
             con = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True, check_same_thread=False)
             row = con.execute("SELECT value FROM meta WHERE name = 'key'").fetchone()
             if row is not None and row[0] == self.key:
@@ -117,6 +118,16 @@ class GlossIndex:
         self.origin = "built+saved" if save(self.path, self.key, self._tables) else "built"
 
 
+def _plain_or_absent(path: Path) -> None:
+    from tools.write import check_name, folder_fd
+
+    fd = folder_fd(path.parent)
+    try:
+        check_name(fd, path.name)
+    finally:
+        os.close(fd)
+
+
 def save(path: Path, key: str, tables: Tables) -> bool:
     """Write the tables to path atomically (a temporary file in the same folder, then a rename); False when the
     folder cannot be written, leaving nothing behind."""
@@ -125,8 +136,11 @@ def save(path: Path, key: str, tables: Tables) -> bool:
 
     tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".tmp", dir=path.parent)
+        from tools.write import folder_fd
+
+        os.close(folder_fd(path.parent))  # the folder itself is never a link
+        path = Path(os.path.realpath(path.parent)) / path.name
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".tmp", dir=path.parent)  # exclusive, no-follow
         os.close(fd)
         con = sqlite3.connect(tmp)
         try:

@@ -105,14 +105,23 @@ def _load() -> dict[tuple[str, int], Entry]:
 
 
 def _read(path: Path) -> dict[tuple[str, int], Entry]:
-    try:
-        data = marshal.loads(path.read_bytes())
+    from tools.write import load_file
+
+    try:  # through the one path for wenqing's own files: a link or a hard link at the name is not read
+        data = marshal.loads(load_file(path))
     except (OSError, ValueError, EOFError, TypeError):
         return {}
     if not isinstance(data, dict):
         return {}
-    return {k: v for k, v in data.items()
-            if isinstance(k, tuple) and len(k) == 2 and isinstance(v, tuple) and len(v) == 6 and v[0] == k[0]}
+    return {k: v for k, v in data.items() if _valid(k, v)}
+
+
+def _valid(k: Any, v: Any) -> bool:
+    """An entry shaped as `_codes` makes it; anything else in the file is dropped."""
+    return (isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], str) and type(k[1]) is int
+            and isinstance(v, tuple) and len(v) == 6 and v[0] == k[0] and type(v[1]) is int
+            and isinstance(v[2], list) and all(type(c) is int for c in v[2]) and type(v[3]) is int
+            and isinstance(v[4], dict) and isinstance(v[5], tuple))
 
 
 def save() -> bool:
@@ -129,16 +138,12 @@ def save() -> bool:
         if len(merged) >= MAX_ENTRIES:
             break
         merged[k] = v
-    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(marshal.dumps(merged))
-        os.replace(tmp, target)
-    except (OSError, ValueError):
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
+    from tools.errors import UserError
+    from tools.write import save_file
+
+    try:  # a temporary file made exclusively in the cache folder, never through a link
+        save_file(target, marshal.dumps(merged))
+    except (OSError, ValueError, UserError):
         return False
     global _stored
     _stored = merged

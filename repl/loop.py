@@ -48,9 +48,15 @@ def completion_keys() -> KeyBindings:
 
 def history_file() -> History:
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "wenqing"
-    try:
-        base.mkdir(parents=True, exist_ok=True)
-        return FileHistory(str(base / "history"))
+    try:  # the folder and the file are wenqing's own: a link at either keeps the history in memory
+        from tools.write import check_name, folder_fd
+
+        fd = folder_fd(base)
+        try:
+            check_name(fd, "history")
+        finally:
+            os.close(fd)
+        return FileHistory(str(Path(os.path.realpath(base)) / "history"))
     except OSError:
         return InMemoryHistory()
 

@@ -75,7 +75,7 @@ def test_a_result_round_trips_through_parquet_with_its_types(sales):
     table = pd.DataFrame({"n": [1, 2, 3], "x": [1.5, None, 2.25], "day": pd.to_datetime(["2024-01-02", "2024-02-29", None]),
                           "name": ["甲", None, "丙"]})
     kept = s._keep_copy(table, "t", "结果", "abcdef123")
-    assert kept == ".wenqing/results/t_结果_abcdef.parquet" and (ws.root / kept).read_bytes()[:4] == b"PAR1"
+    assert kept == f".wenqing/results/{s.owner}/t_结果_abcdef.parquet" and (ws.root / kept).read_bytes()[:4] == b"PAR1"
     from tools.io import read_table
 
     back = read_table(ws.root / kept).df

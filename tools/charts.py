@@ -124,13 +124,21 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
     if lang == "en":
         title = title or (f"{x} and {y[0]}" if kind == "scatter" else f"{', '.join(y)} by {x}")
     title = title or (f"{x} 与 {y[0]}" if kind == "scatter" else f"{'、'.join(y)}（按 {x}）")
+    title, hit = inert(title)  # openpyxl writes a string starting with = as a formula: every text goes through inert
+    protected = int(hit)
     wb = Workbook()
     sh = wb.active
     sh.title = "Data" if lang == "en" else "数据"
-    sh.append([str(x)] + [str(c) for c in y])
+    header = [inert(str(c)) for c in [x, *y]]  # a pivot's or heat map's headers are values of the data
+    protected += sum(hit for _, hit in header)
+    sh.append([h for h, _ in header])
     for row in data.itertuples(index=False, name=None):
         label = row[0].to_pydatetime() if isinstance(row[0], pd.Timestamp) else row[0]
-        label = inert(label)[0] if isinstance(label, str) else rnd(label)
+        if isinstance(label, str):
+            label, hit = inert(label)
+            protected += hit
+        else:
+            label = rnd(label)
         sh.append([label] + [rnd(v) if v == v else None for v in row[1:]])
     n = len(data)
     marked = sorted(data[y[0]].reset_index(drop=True).nlargest(max(0, int(mark_top)), keep="first").index.tolist()) if mark_top else []
@@ -158,5 +166,5 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
     lines = preview(data[x].tolist(), data[y[0]].tolist(), lang) if kind not in ("scatter", "heatmap") else []
     facts = {"path": rel, "rows": n, "kind": kind, "kind_zh": KINDS[kind], "title": title, "x": x, "y": y, "columns": [x] + y,
              "data_range": f"{sh.title}!$B$2:${get_column_letter(1 + len(y))}${n + 1}", "preview": lines,
-             "marked": [_plain(data[x].iloc[i]) for i in marked]}
+             "marked": [_plain(data[x].iloc[i]) for i in marked], "inert_cells": protected}
     return ToolResult(data, facts, {"sample": _sample(data, 20), "preview": lines}, [rel])

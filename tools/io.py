@@ -118,6 +118,10 @@ def _check_container(path: Path) -> str:
             "文件受密码保护（加密的 Excel），请先在 Excel 里取消密码再试。",
             "the workbook is password-protected; remove the password in Excel and try again.",
         )
+    if ext in (".xlsx", ".xlsm", ".ods", ".xls") and head != OLE_MAGIC and not head.startswith(ZIP_MAGIC) and _is_html(path):
+        raise _fail(name, "这其实是一个网页（HTML）文件，只是扩展名是表格的，里面的表格没有读取。请在 Excel 中打开它，另存为 .xlsx 后再试。",
+                    "this is a web page (HTML) saved with a spreadsheet's extension; its tables were not read. Open it in Excel "
+                    "and save it as .xlsx, then try again.")
     if ext in (".xlsx", ".xlsm", ".ods"):
         if not head.startswith(ZIP_MAGIC):
             if _looks_like_text(path):
@@ -137,6 +141,19 @@ def _check_container(path: Path) -> str:
     if ext == ".parquet" and head.startswith(b"PAR1"):
         return "parquet"  # a result wenqing kept for itself (.wenqing/results/, .wenqing/named/)
     raise _fail(name, "不是表格文件（支持 xlsx、xls、csv）。", "not a spreadsheet (xlsx, xls and csv are supported).")
+
+
+_HTML = re.compile(rb"^(?:\xef\xbb\xbf|\xff\xfe|\xfe\xff)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|table|meta)[\s>]",
+                   re.I | re.S)
+
+
+def _is_html(path: Path) -> bool:
+    """Whether a file starts as a web page does (what "save as Excel" of many web systems writes)."""
+    with path.open("rb") as f:
+        head = f.read(4096)
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        head = head.decode("utf-16", "ignore").encode("utf-8")
+    return bool(_HTML.match(head))
 
 
 def _looks_like_text(path: Path) -> bool:

@@ -24,7 +24,7 @@ from tools.values import (
     reads_as_numbers,
     reads_as_times,
 )
-from tools.workspace import Workspace
+from tools.workspace import Workspace, decodable, shown
 from tools.write import About, Written, write_csv_file, write_xlsx_file, write_xlsx_sheets
 
 AGGS = {"count", "sum", "mean", "min", "max", "distinct"}
@@ -142,13 +142,15 @@ def written_as_text(df: pd.DataFrame) -> list[str]:
 def list_files(ws: Workspace) -> ToolResult:
     """List the files in the workspace with their type, size and sheets."""
     rows = []
-    for rel in ws.files():
+    for rel in ws.files(undecodable=True):  # a name that is not UTF-8 is listed as it can be shown, and never read
         p = ws.root / rel
         try:
-            sheets = "、".join(sheet_names(p)) if rel.lower().endswith((".xlsx", ".xlsm", ".xls", ".ods")) else ""
+            sheets = ("、".join(sheet_names(p)) if decodable(rel) and rel.lower().endswith((".xlsx", ".xlsm", ".xls", ".ods"))
+                      else "" if decodable(rel) else "（文件名不是 UTF-8，无法按名字读取）")
+            size = round(p.stat().st_size / 1024, 1)
         except Exception:  # an unreadable workbook is still listed
-            sheets = "（无法读取）"
-        rows.append({"文件": rel, "类型": p.suffix.lstrip(".").lower(), "大小KB": round(p.stat().st_size / 1024, 1), "工作表": sheets})
+            sheets, size = "（无法读取）", None
+        rows.append({"文件": shown(rel), "类型": shown(p.suffix).lstrip(".").lower(), "大小KB": size, "工作表": sheets})
     df = pd.DataFrame(rows, columns=["文件", "类型", "大小KB", "工作表"])
     return ToolResult(df, {"files": len(df)}, {"sample": _sample(df, 50)})
 

@@ -8,10 +8,10 @@ into pandas. GB18030 and GBK files are transcoded once, streaming, into <workspa
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
-import shutil
 import threading
 import weakref
 from collections.abc import Iterator
@@ -24,7 +24,7 @@ from tools.errors import ParseFailed, ToolArgError, UserError
 from tools.io import NA_STRINGS, _check_container, csv_sample, csv_shape, read_table
 from tools.registry import ToolResult
 from tools.values import TIME_TEXT
-from tools.workspace import TMP_PREFIX, Workspace
+from tools.workspace import Workspace
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -240,10 +240,20 @@ def _connect(spill: Path) -> Any:
     return con
 
 
+def _spill(ws: Workspace) -> Path:
+    """The folder DuckDB spills to, .wenqing/cache/spill/: created and checked on the one path for wenqing's own files,
+    so that no link on the way sends a spilled byte out of the workspace (refused with a UserError)."""
+    from tools.write import own_folder
+
+    fd, real = own_folder(ws, "cache/spill")
+    os.close(fd)
+    return real
+
+
 def prepare(ws: Workspace) -> None:
     """Make the workspace's database before a request needs it (the session's warm-up, in the background)."""
     try:
-        _connect(ws.state_dir() / "cache" / "spill")
+        _connect(_spill(ws))
     except UserError:
         pass
 
@@ -257,27 +267,40 @@ def _cache_name(path: Path) -> str:
 
 def transcoded(ws: Workspace, path: Path, encoding: str) -> Path:
     """A UTF-8 copy of a GB18030/GBK file in <workspace>/.wenqing/cache/, made once in one streaming pass and kept
-    while the source is unchanged (copies of earlier versions are removed)."""
-    folder = ws.state_dir() / "cache"  # refused when .wenqing/ links out of the workspace
-    name = _cache_name(path)
-    target = folder / f"{name}.utf8.csv"
-    if target.exists():
-        return target
-    folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob(f"{name.rsplit('-', 2)[0]}-*.utf8.csv"):
-        old.unlink(missing_ok=True)
-    tmp = target.with_name(f"{TMP_PREFIX}{os.getpid()}-{target.name}")
+    while the source is unchanged (copies of earlier versions are removed). Written through the one path for
+    wenqing's own files: a link in the cache folder is never followed, read or written through."""
+    from tools.write import LinkRefused, check_name, own_folder, replace_in
+
+    fd, folder = own_folder(ws, "cache")  # refused when .wenqing/ or its cache/ links anywhere
     try:
-        with path.open("r", encoding=encoding, newline="") as src, tmp.open("w", encoding="utf-8", newline="") as dst:
-            shutil.copyfileobj(src, dst, 8 * 1024**2)
-        os.replace(tmp, target)
-    except UnicodeDecodeError as e:
-        tmp.unlink(missing_ok=True)
-        raise ParseFailed(f"{path.name}：无法识别文件编码，请另存为 UTF-8 再试。", f"{path.name}: unknown text encoding.") from e
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return target
+        name = _cache_name(path)
+        target = f"{name}.utf8.csv"
+        try:
+            check_name(fd, target)
+            os.stat(target, dir_fd=fd, follow_symlinks=False)
+            return folder / target
+        except FileNotFoundError:
+            pass
+        except LinkRefused:
+            os.unlink(target, dir_fd=fd)  # the link itself goes, never what it points to
+        stale = name.rsplit("-", 2)[0] + "-"
+        for old in os.listdir(fd):
+            if old.startswith(stale) and old.endswith(".utf8.csv"):
+                with contextlib.suppress(OSError):
+                    os.unlink(old, dir_fd=fd)
+
+        def fill(f: Any) -> None:
+            with path.open("r", encoding=encoding, newline="") as src:
+                while chunk := src.read(8 * 1024**2):
+                    f.write(chunk.encode("utf-8"))
+
+        try:
+            replace_in(fd, target, fill)
+        except UnicodeDecodeError as e:
+            raise ParseFailed(f"{path.name}：无法识别文件编码，请另存为 UTF-8 再试。", f"{path.name}: unknown text encoding.") from e
+        return folder / target
+    finally:
+        os.close(fd)
 
 
 def _duck_type(dtype: Any) -> str:
@@ -298,9 +321,9 @@ def open_csv(ws: Workspace, path: Path, con: Any = None, defer: bool = False) ->
     later step. With `defer`, nothing past the first rows is read: the table is pending, and the next step's own
     pass takes the counts and checks the types (a failure there runs the request again, undeferred)."""
     try:
-        folder = ws.state_dir() / "cache"
+        spill = _spill(ws)
     except UserError:
-        return None  # .wenqing/ links out of the workspace: nothing is cached or spilled there; pandas reads the file
+        return None  # a link on the way out of the workspace: nothing is cached or spilled there; pandas reads the file
     shape = csv_shape(path)
     plain = csv_sample(path, SAMPLE_ROWS)  # the first rows typed as pandas types them, read without pandas when simply written
     if plain is not None:
@@ -310,7 +333,7 @@ def open_csv(ws: Workspace, path: Path, con: Any = None, defer: bool = False) ->
         if any(n.startswith("表头在") for n in head.notes):
             return None
         types = {str(c): _duck_type(head.df[c].dtype) for c in head.df.columns}
-    con = con or _connect(folder / "spill")
+    con = con or _connect(spill)
     source = path if shape.encoding in ("utf-8", "utf-8-sig") else transcoded(ws, path, shape.encoding)
     for attempt in ("as sampled", "exact integers", "numbers as decimals", "all text"):
         if attempt == "numbers as decimals":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,22 @@ TMP_PREFIX = ".wq-tmp-"
 _TMP_OWNER = re.compile(re.escape(TMP_PREFIX) + r"(\d+)-")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+MAX_DEPTH = 32  # folders below the workspace that a walk enters
+MAX_FILES = 5000  # files a walk lists
+
+
+def decodable(name: str) -> bool:
+    """Whether a name read from the disk is valid UTF-8 (an invalid byte comes back as a lone surrogate)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown(name: str) -> str:
+    """A name as it can be shown: bytes that are not UTF-8 become replacement characters."""
+    return name if decodable(name) else os.fsencode(name).decode("utf-8", "replace")
 
 
 @dataclass(frozen=True)
@@ -60,30 +77,45 @@ class Workspace:
     def rel(self, path: Path) -> str:
         return Path(os.path.realpath(path)).relative_to(self.root).as_posix()
 
-    def files(self, include_outputs: bool = False) -> list[str]:
-        """Workspace files (relative paths), skipping hidden folders and, unless asked, outputs/."""
-        found: list[str] = []
-        for dirpath, dirnames, filenames in os.walk(self.root):
-            base = Path(dirpath)
-            rel_dir = base.relative_to(self.root)
-            dirnames[:] = sorted(
-                d
-                for d in dirnames
-                if not d.startswith(".")
-                and not (rel_dir == Path(".") and d == OUTPUTS and not include_outputs)
-                and d not in ("__pycache__", "node_modules")
-            )
-            for name in sorted(filenames):
-                if name.startswith((".", "~$")):
+    def files(self, include_outputs: bool = False, undecodable: bool = False) -> list[str]:
+        """Workspace files (relative paths), skipping hidden folders and, unless asked, outputs/. A name that is not
+        valid UTF-8 is left out (it cannot be named, read by name or written), unless `undecodable` asks for it."""
+        return [rel for rel in self._walk(include_outputs) if undecodable or decodable(rel)]
+
+    def _walk(self, include_outputs: bool) -> Iterator[str]:
+        """The files of the tree, folder by folder as os.walk gives them, without recursion: at most MAX_DEPTH
+        folders deep and MAX_FILES files, so a folder nested a thousand deep or holding 100,000 files costs a bound."""
+        stack: list[tuple[Path, int]] = [(self.root, 0)]
+        n = 0
+        while stack:
+            base, depth = stack.pop()
+            try:
+                with os.scandir(base) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError:
+                continue
+            top = base == self.root
+            folders = []
+            for e in entries:
+                try:
+                    is_dir = e.is_dir()
+                except OSError:
                     continue
-                full = base / name
-                # os.walk never enters a linked folder: only a link itself can lead out of the workspace
-                if os.path.islink(full) and not self.inside(full):
+                if is_dir:  # a linked folder is never entered: only a link itself can lead out of the workspace
+                    if (depth < MAX_DEPTH and not e.is_symlink() and not e.name.startswith(".")
+                            and not (top and e.name == OUTPUTS and not include_outputs) and e.name not in ("__pycache__", "node_modules")):
+                        folders.append(base / e.name)
                     continue
-                found.append(full.relative_to(self.root).as_posix())
-            if len(found) > 5000:
-                break
-        return found
+                if e.name.startswith((".", "~$")):
+                    continue
+                full = base / e.name
+                if e.is_symlink() and not self.inside(full):
+                    continue
+                yield full.relative_to(self.root).as_posix()
+                n += 1
+                if n >= MAX_FILES:
+                    return
+            stack.extend((f, depth + 1) for f in reversed(folders))
 
     def spreadsheets(self) -> list[str]:
         return [f for f in self.files() if f.lower().endswith(SPREADSHEET_EXTS)]

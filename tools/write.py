@@ -4,6 +4,7 @@ cell that a spreadsheet program would run as a formula made inert."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import math
 import os
@@ -37,9 +38,13 @@ INFO_SHEETS = frozenset({INFO_SHEET, INFO_SHEET_EN})
 # A cell is a formula to a spreadsheet program when, after any leading blanks, it starts with one of = + - @
 # (or their full-width forms); a leading tab or carriage return alone is enough for some programs. The same
 # pattern serves Python's re and RE2 (Arrow's compute functions).
-_TRIGGER = "^(?:[\t\r]|[\t\n\r\x0b\x0c \u3000]*[=+\\-@\uff1d\uff0b\uff0d\uff20])"
+# Blanks include the invisible ones a program drops before reading a formula: no-break and narrow spaces, zero-width
+# characters and the byte-order mark.
+_BLANKS = "\t\n\r\x0b\x0c \u00a0\u1680\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff"
+_TRIGGER = f"^(?:[\t\r]|[{_BLANKS}]*[=+\\-@\uff1d\uff0b\uff0d\uff20])"
 _TRIGGER_RE = re.compile(_TRIGGER)
-_FIRST = "\t\n\r\x0b\x0c \u3000=+-@\uff1d\uff0b\uff0d\uff20"  # every character the pattern can start with
+_FIRST = ("\t\n\r\x0b\x0c \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200e))) + "\u2028\u2029\u202f\u205f\u2060\u3000\ufeff"
+          "=+-@\uff1d\uff0b\uff0d\uff20")  # every character the pattern can start with
 # characters an xlsx (XML 1.0) cannot hold: C0 controls other than tab, LF and CR; U+FFFE/U+FFFF; lone surrogates
 _ILLEGAL_XML = "[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
 _ILLEGAL = _ILLEGAL_XML[:-1] + "\ud800-\udfff]"
@@ -216,10 +221,9 @@ def publish(ws: Workspace, stem: str, ext: str, fill: Callable[[IO[bytes]], None
                 f"Cannot write outputs/{stem} (open in Excel, or no write permission?).",
             ) from e
         except OSError as e:
-            raise WriteFailed(
-                f"写入 outputs/{stem} 失败（{e.strerror or type(e).__name__}），没有留下不完整的文件。",
-                f"Writing outputs/{stem} failed ({e.strerror or type(e).__name__}); no partial file was left.",
-            ) from e
+            zh, en = _why(e)
+            raise WriteFailed(f"写入 outputs/{stem} 失败（{zh}），没有留下不完整的文件。",
+                              f"Writing outputs/{stem} failed ({en}); no partial file was left.") from e
         finally:
             with contextlib.suppress(OSError):  # after a link, the file lives on under its final name
                 os.unlink(tmp, dir_fd=dir_fd)
@@ -228,45 +232,166 @@ def publish(ws: Workspace, stem: str, ext: str, fill: Callable[[IO[bytes]], None
         os.close(dir_fd)
 
 
+# ---------------------------------------------------------------- wenqing's own files: one path for all of them
+
+
+class LinkRefused(OSError):
+    """A name of wenqing's own files that is a link (symbolic, or a hard link to a file elsewhere): never followed."""
+
+
+def _enter(fd: int, parts: tuple[str, ...]) -> int:
+    """Descend from the open folder `fd` through `parts` (each created if absent), never following a link; `fd` is
+    closed and the last folder's descriptor returned."""
+    try:
+        for part in parts:
+            try:
+                os.mkdir(part, dir_fd=fd)
+            except FileExistsError:
+                pass
+            sub = os.open(part, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC, dir_fd=fd)
+            os.close(fd)
+            fd = sub
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def own_folder(ws: Workspace, folder: str = "") -> tuple[int, Path]:
+    """An open descriptor of .wenqing/<folder> and its real path: refused when any folder on the way is a link."""
+    parts = tuple(p for p in folder.split("/") if p)
+    state_fd, real = ws.open_dir(STATE_DIR)
+    try:
+        fd = _enter(state_fd, parts)
+    except OSError as e:
+        shown = "/".join((STATE_DIR, *parts))
+        raise WriteFailed(f"无法写入 {shown}/（{type(e).__name__}）。", f"Cannot write {shown}/ ({type(e).__name__}).") from e
+    return fd, real.joinpath(*parts)
+
+
+def folder_fd(path: Path) -> int:
+    """An open descriptor of wenqing's own folder outside any workspace (the user's cache): its parents are made as
+    usual, the folder itself is never a link."""
+    path = Path(os.path.realpath(path.parent)) / path.name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return _enter(os.open(path.parent, os.O_RDONLY | _DIRECTORY | _CLOEXEC), (path.name,))
+
+
+def check_plain(st: os.stat_result, name: str) -> None:
+    """Refuse anything but a regular file that has no other name (a hard link could be a file outside, or a source)."""
+    import stat
+
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+        raise LinkRefused(f"{name} is a link or not a plain file")
+
+
+def check_name(dir_fd: int, name: str) -> None:
+    """A name of wenqing's own files that is absent or a plain file; a link there is refused."""
+    try:
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return
+    check_plain(st, name)
+
+
+def read_in(dir_fd: int, name: str, limit: int = 256 << 20) -> bytes:
+    """The bytes of wenqing's own file `name` in an open folder; a link, a hard link or something else is refused."""
+    try:
+        fd = os.open(name, os.O_RDONLY | _NOFOLLOW | _CLOEXEC | os.O_NONBLOCK, dir_fd=dir_fd)
+    except OSError as e:
+        if e.errno == errno.ELOOP:  # a symbolic link at the name
+            raise LinkRefused(f"{name} is a link") from e
+        raise
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        check_plain(st, name)
+        if st.st_size > limit:
+            raise OSError(errno.EFBIG, f"{name} is larger than {limit} bytes")
+        return f.read(limit + 1)[:limit]
+
+
+def replace_in(dir_fd: int, name: str, fill: Callable[[IO[bytes]], object]) -> None:
+    """Replace wenqing's own file `name` in an open folder: `fill` writes a temporary file created there exclusively
+    without following links, which then takes the name. A link at the name is replaced, its target never written;
+    a failure leaves neither a partial file nor the temporary one."""
+    tmp, fd = _create_temp(dir_fd, "part")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fill(f)
+            f.flush()
+            os.fsync(f.fileno())
+            check_plain(os.fstat(f.fileno()), tmp)  # nobody gave the temporary file another name meanwhile
+            os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=dir_fd)
+        raise
+
+
+# why a write failed, said in the user's language
+_WHY = {errno.ENOSPC: ("磁盘空间不足", "the disk is full"), errno.EDQUOT: ("磁盘配额已用完", "the disk quota is used up"),
+        errno.EROFS: ("磁盘是只读的", "the disk is read-only"), errno.EIO: ("磁盘读写出错", "a disk input/output error"),
+        errno.EFBIG: ("文件太大", "the file is too large")}
+
+
+def _why(e: OSError) -> tuple[str, str]:
+    return _WHY.get(e.errno or 0, (f"系统错误 {e.errno or type(e).__name__}", e.strerror or type(e).__name__))
+
+
 def save_state(ws: Workspace, folder: str, name: str, data: bytes) -> Path:
     """Replace wenqing's own file .wenqing/<folder>/<name> atomically; neither the folders nor the file are
     followed when they are links (a link at the name is replaced, its target never written)."""
-    state_fd, real = ws.open_dir(STATE_DIR)
+    sub, real = own_folder(ws, folder)
     try:
-        try:
-            os.mkdir(folder, dir_fd=state_fd)
-        except FileExistsError:
-            pass
-        sub = os.open(folder, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=state_fd)
-    except OSError as e:
-        raise WriteFailed(f"无法写入 {STATE_DIR}/{folder}/（{type(e).__name__}）。", f"Cannot write {STATE_DIR}/{folder}/ ({type(e).__name__}).") from e
-    finally:
-        os.close(state_fd)
-    try:
-        tmp, fd = _create_temp(sub, "part")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-                os.rename(tmp, name, src_dir_fd=sub, dst_dir_fd=sub)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp, dir_fd=sub)
-            raise
+        replace_in(sub, name, lambda f: f.write(data))
     finally:
         os.close(sub)
-    return real / folder / name
+    return real / name
+
+
+def load_state(ws: Workspace, folder: str, name: str, limit: int = 256 << 20) -> bytes:
+    """The bytes of wenqing's own file .wenqing/<folder>/<name>; raises OSError when it is absent, a link, a hard
+    link or too big."""
+    sub, _ = own_folder(ws, folder)
+    try:
+        return read_in(sub, name, limit)
+    finally:
+        os.close(sub)
+
+
+def save_file(path: Path, data: bytes) -> None:
+    """Replace wenqing's own file outside any workspace (the user's cache) the same way."""
+    fd = folder_fd(path.parent)
+    try:
+        replace_in(fd, path.name, lambda f: f.write(data))
+    finally:
+        os.close(fd)
+
+
+def load_file(path: Path, limit: int = 256 << 20) -> bytes:
+    """The bytes of wenqing's own file outside any workspace; OSError when absent, a link or a hard link (its
+    folder a link included)."""
+    folder = Path(os.path.realpath(path.parent.parent)) / path.parent.name
+    top = os.open(folder.parent, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+    try:
+        fd = os.open(folder.name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC, dir_fd=top)
+    finally:
+        os.close(top)
+    try:
+        return read_in(fd, path.name, limit)
+    finally:
+        os.close(fd)
 
 
 def append_state(ws: Workspace, name: str, text: str) -> Path:
-    """Append to wenqing's own file .wenqing/<name>, never through a link."""
+    """Append to wenqing's own file .wenqing/<name>, never through a link or into a file with another name."""
     state_fd, real = ws.open_dir(STATE_DIR)
     try:
         fd = os.open(name, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW | _CLOEXEC, 0o666, dir_fd=state_fd)
     finally:
         os.close(state_fd)
     with os.fdopen(fd, "a", encoding="utf-8") as f:
+        check_plain(os.fstat(fd), name)
         f.write(text)
     return real / name
 
