@@ -352,7 +352,8 @@ class Session:
         tables = [f["path"] for f in run.files if f["path"].lower().endswith((".csv", ".xlsx")) and f.get("columns")]
         held = self._hold(plan, d, run.table, trace_id) if not tables else None
         self.results[trace_id] = tables[0] if tables and run.table is not None else held
-        self.state = self.state.evolve(last_result=self.results[trace_id])
+        lost = self.results[trace_id] is None and run.table is not None and bool(set(d.request.kinds()) & {"filter", "top_n", "head", "dedupe", "having"})
+        self.state = self.state.evolve(last_result=self.results[trace_id], rows_not_kept=lost)
         unasked = tables and run.table is not None and "export" not in d.request.kinds() and tables[0].startswith("outputs/")
         self._unasked = (trace_id, tables[0], _identity(self.ws.root / tables[0]), run.table) if unasked else None
 
@@ -365,6 +366,10 @@ class Session:
 
     def _keep_copy(self, table: Any, stem: str, word: str, trace_id: str) -> str | None:
         """Keep a table as wenqing's own Parquet file in .wenqing/results/ (its path), or None when it cannot be kept."""
+        from tools.outofcore import is_big
+
+        if is_big(table) and len(table) <= HOLD_ROWS_MAX:
+            table = table.to_pandas()  # rows a big file's step kept (金额大于2000的): small enough to hold, and the next turn's "these"
         if not _is_frame(table) or table.empty or len(table) > HOLD_ROWS_MAX or len(table.columns) == 0:
             return None
         data, ext = kept_bytes(table)

@@ -108,6 +108,7 @@ class SessionState:
     pending: Pending | None = None
     last: Pending | None = None  # the request that ran last, for corrections that come after it ran
     last_result: str | None = None  # the table the last run wrote to outputs/: the input of "在这个结果里…", "then …"
+    rows_not_kept: bool = False  # the last run kept rows (a filter, a cut) of which no copy could be held
     turn: int = 0
     asked: tuple[str, str] = ("", "")  # the question the last turn asked, and the words shown: never asked again word for word
     failed_answers: int = 0  # answers in a row that fitted nothing the question asked for

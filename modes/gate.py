@@ -416,6 +416,13 @@ def _u_input(u: _Understanding) -> None:
     last = catalog.get(state.last_result) if state.last_result else None
     then = last is not None and bool(lx.THEN_START.search(norms[-1])) and _goes_on_from(last, norms[-1], catalog.get(state.current_file))
     result = results.scope(how, u.ref.path, norms, state, catalog, then)
+    if result is None and how in ("none", "current", "current_missing") and results.lost_rows(norms[-1], state):
+        # 这些的金额合计 after rows that were counted but not kept: never the whole file in their place
+        u.problems.append("上一步选出的行没有保留下来（太多，没有留副本），“这些”指的结果已不在；请把条件和这一步一起说，或说明在哪个文件上做。"
+                          if lang == "zh" else "The rows the step before kept were not held (too many to copy), so 'these' has "
+                          "nothing to point at; say the conditions together with this step, or name the file.")
+        u.candidates = [f.path for f in catalog.tables]
+        u.file, u.how = None, "not_table"
     if result is not None:
         if how in ("missing", "type", "ambiguous", "description", "fuzzy"):  # what looked like a file (points_合计, 订单) is read on the result
             u.texts[-1] = _blank(norms[-1], _purpose(norms[-1]))

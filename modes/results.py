@@ -68,6 +68,11 @@ def scope(ref_how: str, ref_path: str | None, norms: list[str], state: SessionSt
     return None
 
 
+def lost_rows(text: str, state: SessionState) -> bool:
+    """Whether the words point at the rows of the last run (这些 / those) while no copy of them was kept."""
+    return state.rows_not_kept and not state.last_result and lx.RESULT_REF.search(text) is not None
+
+
 def _made_from(result: FileInfo, source: str | None, state: SessionState) -> bool:
     """Whether a source file is the one the result was made from (results are named after their source)."""
     if source is None:

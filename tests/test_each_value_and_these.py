@@ -105,3 +105,24 @@ def test_how_much_money_with_two_money_columns_is_asked(tmp_path):
     pd.DataFrame({"部门": ["甲", "乙"], "金额": [1.0, 2.0], "运费": [3.0, 4.0]}).to_csv(tmp_path / "t.csv", index=False)
     tr = Session(Workspace.at(tmp_path)).turn("甲一共花了多少钱")
     assert tr.run is None and tr.decision.next in ("ask_slots", "restate_confirm")
+
+
+def test_these_after_rows_that_were_not_kept_is_asked_never_the_whole_file(ws, monkeypatch):
+    import engine.session as es
+
+    monkeypatch.setattr(es, "HOLD_ROWS_MAX", 2)  # the rows a count kept are too many to hold a copy of
+    root, df = ws
+    s = Session(Workspace.at(root))
+    _run(s, "金额大于2000且部门不是财务部的有多少条")
+    tr = s.turn("这些的金额合计是多少")
+    assert tr.run is None and tr.decision.next == "ask_slots", tr.decision.reply
+    assert "没有保留" in tr.decision.reply
+
+
+def test_these_after_a_filter_of_a_big_file_is_that_result(ws, monkeypatch):
+    monkeypatch.setenv("WENQING_ENGINE", "duckdb")  # every CSV read out of core, as a big one is
+    root, df = ws
+    s = Session(Workspace.at(root))
+    _run(s, "金额大于2000且部门不是财务部的有多少条")
+    tr = _run(s, "这些的金额合计是多少")
+    assert _says(tr.run.answer, df[(df["金额"] > 2000) & (df["部门"] != "财务部")]["金额"].sum())
