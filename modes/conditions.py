@@ -128,7 +128,7 @@ DATE_WORD_FORMS = (
 )
 YEAR_ALONE = lazy(
     r"(?P<y>(?:19|20)\d{2})\s*年\s*(?:(?P<m>1[0-2]|0?[1-9])\s*月份?)?(?!\s*(?:以后|之后|以前|之前|后|前|起|开始|以来|到|至|和|与|-|\d|第|Q|q|上半|下半))"
-    r"|(?<![a-z])(?:in|during)\s+(?P<y2>(?:19|20)\d{2})(?![\d-])",
+    r"|(?<![a-z])(?:in|during|for)\s+(?P<y2>(?:19|20)\d{2})(?![\d-])(?!\s*(?:to|through|until)(?![a-z]))",
     re.I | re.A,
 )
 BEFORE_WORDS = {"以前", "之前", "前", "before", "until", "earlier", "earlier than", "prior to"}
@@ -968,12 +968,44 @@ def _cond_infix(sc: _Scan) -> None:
     for op, m in _infix_words(sc.text):
         if not sc.free(m.start(), m.end()) or any(s < m.end() and m.start() < e for s, e in op_spans) or _glued(sc.text, m):
             continue
+        if op == "ne" and VERBED_AHEAD.match(sc.text, m.end()):
+            continue  # employees not managed by Ortiz: the negation is of the verb, read with the value after it
         op_spans.append(m.span())
         _infix_one(sc, op, m)
 
 
+VERBED_AHEAD = lazy(r"\s*[a-z]+ed\s+(?:by|to|from|in|at|for|with)(?![a-z])", re.I | re.A)
+
+
 # a value said after a negated "is": 状态不是已完成的, tasks that aren't Done, which are not yet Closed
 NEG_COPULA = lazy(r"(?:不是|并非|不为|(?<![a-z])(?:isn't|aren't|wasn't|weren't|isnt|arent|(?:is|are|was|were) not|not yet|never)(?: yet)?(?:\s+(?:marked|set|flagged|labell?ed|tagged)(?:\s+(?:as|to))?)?|(?<![a-z])not\s+(?:marked|set|flagged|labell?ed|tagged)(?:\s+(?:as|to))?)\s*$", re.I | re.A)
+
+
+# the words a value's column goes by, written between a negation and the value (not from customer C999)
+NAME_WORDS = lazy(r"[a-z]+", re.I | re.A)
+TRAILING_FILLER = lazy(r"(?:\s*(?:the|a|an|in|from|at|of|on|within|with|for|by)(?![a-z]))*\s*$", re.I | re.A)
+
+
+def _before_value(b: str, col: str) -> str:
+    """The words before a value, without a word naming its column just before it (customer for customer_id)."""
+    words = {w.casefold() for w in NAME_WORDS.findall(col) if len(w) >= 3}
+    concept = lx.concept_of(col)
+    if concept:
+        words |= {w for w in lx.CONCEPTS.get(concept, ()) if " " not in w}
+    m = re.search(r"([A-Za-z]+)\s*$", b)
+    if m is not None and (m.group(1).casefold() in words or m.group(1).casefold().rstrip("s") in words):
+        return b[: m.start()]
+    return b
+
+
+def _negated_before(b: str) -> re.Match[str] | None:
+    """An exclusion or a negated verb just before a value (除了 / excluding / not in / aren't in the / not managed by)."""
+    return (lx.EXCLUDE_BEFORE.search(b) or NEG_COPULA.search(b) or EXCLUDED_BEFORE.search(b)
+            or NEG_COPULA.search(TRAILING_FILLER.sub("", b)) or NOT_VERBED.search(b))
+
+
+# a negated participle with its preposition (not managed by / not assigned to / not shipped from)
+NOT_VERBED = lazy(r"(?<![a-z])(?:not|never)\s+[a-z]+ed\s+(?:by|to|from|in|at|for|with)(?:\s+(?:the|a|an))?\s*$", re.I | re.A)
 
 
 def _cond_values_alone(sc: _Scan) -> None:
@@ -983,8 +1015,7 @@ def _cond_values_alone(sc: _Scan) -> None:
     for col in sorted(found, key=lambda c: min(s for _, s, _ in found[c])):  # in the order written, whatever the set order
         vals = sorted(found[col], key=lambda t: t[1])
         # patterns anchored at the value: only the words just before it are read (a long text is not scanned from each position)
-        words = [(lo, m) for _, s, _ in vals if (m := lx.EXCLUDE_BEFORE.search(b := text[(lo := max(0, s - 60)) : s])
-                                                     or NEG_COPULA.search(b) or EXCLUDED_BEFORE.search(b))]
+        words = [(lo, m) for _, s, _ in vals if (m := _negated_before(_before_value(text[(lo := max(0, s - 60)) : s], col)))]
         neg = bool(words)
         first, last = min(s for _, s, _ in vals), max(e for _, _, e in vals)
         first = min([first] + [lo + m.start() for lo, m in words])  # the exclusion word (outside, 除了) is read with the value

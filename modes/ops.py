@@ -723,12 +723,22 @@ def _listed_aggs(t: _Turn, blanked: str, measures: list[dict[str, str]], unres: 
     return blanked
 
 
+# the distinct values asked to be shown, not counted: list the unique countries / 列出不重复的城市
+LIST_DISTINCT = lazy(r"(?:(?<![a-z])(?:list|show|display|give|what are|which are|see)(?:\s+(?:me|us))?(?:\s+(?:all|every))?(?:\s+(?:the|of the))?|列出|显示|看看)\s*(?:所有的?|全部的?)?\s*$", re.I | re.A)
+
+
 def _rule_group(t: _Turn) -> None:
     """Group and summarise (各产品的销售额: "per" words alone ask for a grouping)."""
     distinct = next((am for agg, rxp in AGG_WORDS if agg == "distinct" for am in rxp.finditer(t.gtext)
                      if _col_after(t.gtext, am.end(), t.hits, t.sheet)[0] is not None), None)
     if not (t.grouping or t.group_keys or distinct) or t.explore:
         return  # how many unique customers: a figure over the rows, summarised like a group
+    listed = LIST_DISTINCT.search(t.gtext, max(0, distinct.start() - 40), distinct.start()) if distinct is not None and not t.group_keys else None
+    if listed is not None and listed.end() == distinct.start() and not COUNT_Q.search(t.text):
+        col = _col_after(t.gtext, distinct.end(), t.hits, t.sheet)[0]
+        t.add(listed.start(), Op("group", {"keys": [col], "measures": [{"agg": "count"}], "question": True}))  # list the unique countries: the values
+        t.spans.append((listed.start(), distinct.end()))
+        return
     if not t.group_keys and t.dedupe_keys and lx.ONE_ROW_EACH.search(t.text):
         return  # one row per region: the keys choose rows, nothing is summarised
     measures: list[dict[str, str]] = []

@@ -706,9 +706,12 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
         if w not in low:
             continue
         for m in re.finditer(re.escape(w), low):
-            if not CJK.match(w[0]) and ((m.start() > 0 and re.match(r"[a-z]", low[m.start() - 1])) or (m.end() < len(low) and re.match(r"[a-z]", low[m.end()]))):
+            end = m.end()
+            if not CJK.match(w[-1]) and low[end : end + 1] == "s" and not re.match(r"[a-z]", low[end + 1 : end + 2]):
+                end += 1  # customers -> customer
+            if not CJK.match(w[0]) and ((m.start() > 0 and re.match(r"[a-z]", low[m.start() - 1])) or (end < len(low) and re.match(r"[a-z]", low[end]))):
                 continue
-            cands.append((m.start(), m.end(), col, "synonym"))
+            cands.append((m.start(), end, col, "synonym"))
     cands.sort(key=lambda t: (-(t[1] - t[0]), t[3] != "exact", t[0]))
     chosen: list[ColumnHit] = []
     taken = bytearray(len(low) + 1)  # characters already inside a chosen hit: one lookup, not a scan of every hit
@@ -792,6 +795,11 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
         hits = names.by_concept.get(concept, ())
         if len(hits) == 1:
             return hits[0], "synonym", []
+    one = re.sub(r"ies$", "y", r) if r.endswith("ies") else r[:-1] if re.fullmatch(r"[a-z][a-z_ ]*[^s]s", r) else None
+    if one and len(one) >= 3:  # customers, categories: the name said in the plural
+        found = resolve_column(one, sheet, numeric, closest=False)
+        if found[0] is not None and found[1] != "typo":
+            return found
     longest = names.longest
     if len(r) > longest + 2:  # no name, part or typo can match; difflib only ever sees a span the size of a name
         return _unknown(r, sheet, r[: longest + 2], closest)

@@ -345,3 +345,47 @@ def test_two_periods_that_never_meet_are_said_before_running(yearly):
     root, _ = yearly
     d = Session(Workspace.at(root)).turn("ledger.csv total amount in 2022 and in 2024").decision
     assert d.next == "restate_confirm" and "never hold together" in d.reply
+
+
+@pytest.fixture(scope="module")
+def analyst(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame, pd.DataFrame]:
+    root = tmp_path_factory.mktemp("analyst")
+    rng = np.random.default_rng(5)
+    n = 300
+    o = pd.DataFrame({"order_date": pd.date_range("2023-01-01", periods=n, freq="3D").strftime("%Y-%m-%d"),
+                      "customer_id": rng.choice([f"C{i:03d}" for i in range(990, 1000)], n), "region": rng.choice(["East", "West", "South"], n),
+                      "channel": rng.choice(["Online", "Retail"], n), "product": rng.choice(["Widget", "Gadget", "Gizmo"], n),
+                      "units": rng.integers(1, 40, n), "unit_price": rng.integers(5, 90, n)})
+    o.to_csv(root / "orders.csv", index=False)
+    h = pd.DataFrame({"employee": [f"E{i}" for i in range(60)], "manager": rng.choice(["Ortiz", "Lee", "Khan"], 60),
+                      "country": rng.choice(["USA", "UK", "Canada"], 60), "salary": rng.choice([0, 50000, 80000], 60)})
+    h.to_csv(root / "hr.csv", index=False)
+    return root, o, h
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("orders.csv: orders not from customer C999", lambda o, h: len(o[o["customer_id"] != "C999"])),
+    ("orders.csv: exclude customer C999", lambda o, h: len(o[o["customer_id"] != "C999"])),
+    ("hr.csv employees not managed by Ortiz", lambda o, h: len(h[h["manager"] != "Ortiz"])),
+    ("hr.csv people that aren't in the USA", lambda o, h: len(h[h["country"] != "USA"])),
+])
+def test_negations_written_around_a_value_keep_the_other_rows(analyst, text, want):
+    root, o, h = analyst
+    tr = Session(Workspace.at(root)).turn(text)
+    assert tr.run is not None and tr.run.table is not None, tr.decision.reply
+    assert len(tr.run.table) == want(o, h)
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("orders.csv average unit_price per product for 2024 orders",
+     lambda o: o[o["order_date"].str.startswith("2024")].groupby("product")["unit_price"].mean()),
+    ("orders.csv how many distinct customers are there per region?", lambda o: o.groupby("region")["customer_id"].nunique()),
+    ("orders.csv list the unique regions", lambda o: o.groupby("region").size()),
+])
+def test_years_after_for_distinct_plurals_and_listed_values(analyst, text, want):
+    root, o, _ = analyst
+    tr = Session(Workspace.at(root)).turn(text)
+    assert tr.run is not None and tr.run.table is not None, tr.decision.reply
+    got = tr.run.table
+    col = [c for c in got.columns if pd.api.types.is_numeric_dtype(got[c])][0]
+    assert sorted(round(float(x), 2) for x in got[col]) == sorted(round(float(x), 2) for x in want(o))
