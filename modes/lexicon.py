@@ -331,7 +331,7 @@ SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
 FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看|只要|只留|还要|也(?:去掉|不要|不算|排除|剔除|加上|算上)|再(?:去掉|排除|剔除|加上)"
                  r"|的?(?:不算|不要|除外|不计|不含)\s*[。.!！]?\s*$|^\s*(?:去掉|排除|剔除|除了|不算|不要)"
                  r"|(?<![a-z])(?:now|also|too|as well|what about|how about|just|instead)(?![a-z])|^\s*(?:and|but)?\s*only(?![a-z])"
-                 r"|^\s*(?:excluding|except|without|leave out|drop|other than)(?![a-z])", re.I | re.A)
+                 r"|^\s*(?:excluding|except|without|leave out|drop|other than|exclude|remove|ignore|skip)(?![a-z])", re.I | re.A)
 # every sheet of a workbook whose sheets are one table split (一季度/二季度…, North/South), stacked
 ALL_SHEETS = lazy(r"(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sheet|表|页)|(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)"
                   r"[^，,。]{0,6}?(?:合在一起|合起来|合并|加起来|加在一起|汇总|一起)|(?:合在一起|合起来|加在一起)"
@@ -342,6 +342,8 @@ THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and th
 RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:把|将|对|从)结果|(?<![a-z])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z])))(?![a-z])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d"
                         r"|(?<![a-z])(?:export|save|sort|filter|group|keep|chart|plot) (?:it|them|that)(?![a-z])|(?<![a-z])result\s*#?\s*\d"
                         r"|(?<![a-z])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z])"
+                        r"|(?<![a-z])(?:the|that|this) (?:joined|merged|combined|filtered) (?:table|data|rows|result|one)(?![a-z])"
+                        r"|(?<![a-z])(?:is|are|was|were) (?:that|those|these|it)\s*[?.!]?\s*$"
                         r"|(?<![a-z])(?:these|those) (?:rows|records|ones|orders|items|entries)(?![a-z])|(?<![a-z])(?:of|for|in) (?:these|them)(?![a-z])", re.I | re.A)
 DEICTIC = lazy(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)
 

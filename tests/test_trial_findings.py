@@ -389,3 +389,17 @@ def test_years_after_for_distinct_plurals_and_listed_values(analyst, text, want)
     got = tr.run.table
     col = [c for c in got.columns if pd.api.types.is_numeric_dtype(got[c])][0]
     assert sorted(round(float(x), 2) for x in got[col]) == sorted(round(float(x), 2) for x in want(o))
+
+
+def test_how_many_rows_is_that_counts_the_result_and_an_exclusion_refines_the_summary(analyst):
+    root, o, _ = analyst
+    s = Session(Workspace.at(root))
+    s.turn("orders.csv orders from the West region excluding the Online channel")
+    tr = s.turn("how many rows is that?")
+    assert tr.run is not None and f"{len(o[(o['region'] == 'West') & (o['channel'] != 'Online')])} rows" in tr.run.answer, tr.run.answer
+    s.turn("orders.csv average units by region")
+    tr = s.turn("exclude rows where units is less than 5")
+    if tr.run is None:
+        tr = s.turn("go")
+    want = o[o["units"] >= 5].groupby("region")["units"].mean().round(2)
+    assert sorted(round(float(x), 2) for x in tr.run.table.iloc[:, 1]) == sorted(want)
