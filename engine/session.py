@@ -322,7 +322,7 @@ class Session:
                 self.chain = [*self.chain, (plan, decision)] if went_on else [(plan, decision)]
                 self._keep_result(plan, decision, run, trace_id)
             if run.current_file:
-                self.state = self.state.evolve(current_file=run.current_file)
+                self.state = self.state.evolve(current_file=results.in_focus(replace(decision.request, file=run.current_file), self.state.current_file))
             if self._moved is not None:
                 self.state, self._moved = _moved_in(self.state, *self._moved), None
         else:

@@ -415,6 +415,8 @@ def _u_input(u: _Understanding) -> None:
     how = u.how
     last = catalog.get(state.last_result) if state.last_result else None
     then = last is not None and bool(lx.THEN_START.search(norms[-1])) and _goes_on_from(last, norms[-1], catalog.get(state.current_file))
+    if not then and last is not None and len(norms) == 1 and how in ("none", "current", "current_missing"):
+        then = _asks_of_result(last, norms[-1], catalog.get(state.current_file))
     result = results.scope(how, u.ref.path, norms, state, catalog, then)
     if result is None and how in ("none", "current", "current_missing") and results.lost_rows(norms[-1], state):
         # 这些的金额合计 after rows that were counted but not kept: never the whole file in their place
@@ -760,6 +762,25 @@ def _goes_on_from(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
         return h.how == "exact" and not inside and not any(h.column.casefold() in c for c in res_cols)
 
     return not any(only_current(h) for s in cur.sheets for h in find_columns(text, s))
+
+
+# what a short turn right after a result asks of it: a total, a count, a ranking, a cut, an order (数量加起来是多少 /
+# 取前5行 / 哪个部门最低 / how many are in each country?)
+ASKS_OF_RESULT = lazy(r"加起来|一共|总共|合计|总和|平均|最高|最低|最多|最少|最大|最小|多少|几个|几行|前\s*\d+|排序|从高到低|从低到高|倒序"
+                      r"|(?<![a-z])(?:total|sum|average|mean|highest|lowest|most|least|how many|top \d+|first \d+|sort|order by|each)(?![a-z])", re.I | re.A)
+
+
+def _asks_of_result(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
+    """A turn right after a result that names no file and no value, compares nothing, and asks a figure, a ranking, a
+    cut or an order of columns the result has: it asks it of that result, never of the whole source file."""
+    from modes.conditions import ANY_OP
+
+    if not ASKS_OF_RESULT.search(text) or ANY_OP.search(text) or len(text) > 40:
+        return False
+    if cur is not None and any(find_values(text, s, []) for s in cur.sheets):
+        return False  # 北京的呢: a value of the source, read by the refinement rules
+    named = [h for s in result.sheets for h in find_columns(text, s)]
+    return (bool(named) or not any(find_columns(text, s) for s in (cur.sheets if cur is not None else []))) and _goes_on_from(result, text, cur)
 
 
 WHOLE_TABLE_OPS = {"profile", "export", "full_analysis", "list_files", "compare", "join", "append", "clean"}
@@ -1220,10 +1241,11 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         nxt, rule, reply = "execute", "enough_to_act", ""
     d = _decision("act", nxt, req, reply, rule)
     if nxt == "execute":
-        return d, state.evolve(pending=None, current_file=req.file or state.current_file, current_sheet=req.sheet,
+        return d, state.evolve(pending=None, current_file=results.in_focus(req, state.current_file), current_sheet=req.sheet,
                                last=Pending(tuple(turns), "done", req, d.mode, d.tier))
     pend = Pending(tuple(turns), "confirm", req, d.mode, d.tier)
-    return d, state.evolve(pending=pend, current_file=req.file or state.current_file, current_sheet=req.sheet)
+    return d, state.evolve(pending=pend, current_file=results.in_focus(req, state.current_file), current_sheet=req.sheet)
+
 
 
 def _not_understood(text: str, named: str | None) -> list[str]:

@@ -356,6 +356,11 @@ def _unnamed_measure(sheet: SheetInfo, key: str | None, word: str) -> tuple[str 
     nums = [c for c in sheet.columns if c in sheet.numeric and c != key]
     if len(nums) == 1:
         return nums[0], []
+    from tools.ops import ROWS
+
+    measured = [c for c in nums if c not in ROWS.values()]
+    if len(measured) == 1 and len(nums) == 2:  # a summary's one measure beside its row count (金额_合计, 行数): that measure
+        return measured[0], []
     return None, [_unres(word, nums, slot="measure")] if nums else []
 
 
@@ -734,7 +739,7 @@ def _rule_group(t: _Turn) -> None:
     if not (t.grouping or t.group_keys or distinct) or t.explore:
         return  # how many unique customers: a figure over the rows, summarised like a group
     listed = LIST_DISTINCT.search(t.gtext, max(0, distinct.start() - 40), distinct.start()) if distinct is not None and not t.group_keys else None
-    if listed is not None and listed.end() == distinct.start() and not COUNT_Q.search(t.text):
+    if listed is not None and distinct is not None and listed.end() == distinct.start() and not COUNT_Q.search(t.text):
         col = _col_after(t.gtext, distinct.end(), t.hits, t.sheet)[0]
         t.add(listed.start(), Op("group", {"keys": [col], "measures": [{"agg": "count"}], "question": True}))  # list the unique countries: the values
         t.spans.append((listed.start(), distinct.end()))

@@ -13,7 +13,7 @@ import re
 
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo
-from modes.decision import SessionState
+from modes.decision import Request, SessionState
 from modes.replies import HELD, NAMED
 
 OUTPUTS = "outputs/"
@@ -66,6 +66,15 @@ def scope(ref_how: str, ref_path: str | None, norms: list[str], state: SessionSt
     if len(norms) > 1 and earlier is not None and is_result(earlier.request.file) and (ref_how in ("none", "current", "current_missing") or weak):
         return catalog.get(earlier.request.file)
     return None
+
+
+def in_focus(req: Request, current: str | None) -> str | None:
+    """The file in focus after a request: the one it worked on, except that a question asked of the last result
+    without pointing at it (数量加起来是多少 / 哪个区域最低) leaves the source file in focus for the next request."""
+    if req.file_how == "result" and current and not is_result(current) and req.file and is_result(req.file) \
+            and not lx.RESULT_REF.search(req.text or "") and not lx.THEN_START.search(req.text or ""):
+        return current
+    return req.file or current
 
 
 def lost_rows(text: str, state: SessionState) -> bool:

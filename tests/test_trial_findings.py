@@ -403,3 +403,27 @@ def test_how_many_rows_is_that_counts_the_result_and_an_exclusion_refines_the_su
         tr = s.turn("go")
     want = o[o["units"] >= 5].groupby("region")["units"].mean().round(2)
     assert sorted(round(float(x), 2) for x in tr.run.table.iloc[:, 1]) == sorted(want)
+
+
+def test_a_short_question_right_after_a_result_is_asked_of_it_and_the_source_stays_in_focus(tmp_path):
+    rng = np.random.default_rng(40)
+    n = 200
+    t = pd.DataFrame({"区域": rng.choice(["华东", "华南", "华北"], n), "门店": rng.choice(["A店", "B店", "C店"], n),
+                      "数量": rng.integers(1, 50, n), "金额": rng.integers(10, 900, n)})
+    t.to_csv(tmp_path / "流水.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    s.turn("流水.csv 筛选区域是华东的")
+    tr = s.turn("数量加起来是多少")
+    assert tr.run is not None and str(int(t[t["区域"] == "华东"]["数量"].sum())) in tr.run.answer.replace(",", ""), tr.run.answer
+    s.turn("流水.csv 按门店汇总金额，从高到低排序")
+    tr = s.turn("取前2行")
+    want = t.groupby("门店")["金额"].sum().nlargest(2)
+    shown = tr.run.table.head(2) if tr.run is not None and tr.run.table is not None else None
+    assert shown is not None and shown["金额_合计"].tolist() == want.tolist()
+    s.turn("流水.csv 按区域汇总金额")
+    tr = s.turn("哪个区域最低")
+    low = t.groupby("区域")["金额"].sum()
+    assert tr.run is not None and low.idxmin() in tr.run.answer, tr.run.answer
+    tr = s.turn("按门店汇总数量")
+    assert tr.run is not None and tr.decision.request.file == "流水.csv", tr.decision.reply
+    assert dict(zip(tr.run.table["门店"], tr.run.table["数量_合计"], strict=True)) == t.groupby("门店")["数量"].sum().to_dict()
