@@ -128,7 +128,8 @@ DATE_WORD_FORMS = (
 )
 YEAR_ALONE = lazy(
     r"(?P<y>(?:19|20)\d{2})\s*年\s*(?:(?P<m>1[0-2]|0?[1-9])\s*月份?)?(?!\s*(?:以后|之后|以前|之前|后|前|起|开始|以来|到|至|和|与|-|\d|第|Q|q|上半|下半))"
-    r"|(?<![a-z])(?:in|during|for)\s+(?P<y2>(?:19|20)\d{2})(?![\d-])(?!\s*(?:to|through|until)(?![a-z]))",
+    r"|(?<![a-z])(?:in|during|for|only|only in)\s+(?P<y2>(?:19|20)\d{2})(?![\d-])(?!\s*(?:to|through|until)(?![a-z]))"
+    r"|(?<![\w.-])(?P<y3>(?:19|20)\d{2})\s+only(?![a-z])",
     re.I | re.A,
 )
 BEFORE_WORDS = {"以前", "之前", "前", "before", "until", "earlier", "earlier than", "prior to"}
@@ -558,6 +559,11 @@ def _cond_month_one(sc: _Scan) -> None:
         span = sc.sheet.years.get(col[0] or "")
         if col[0] is None or span is None:
             continue
+        said = sorted(set(re.findall(r"(?<!\d)((?:19|20)\d{2})\s*年", sc.text)))
+        if span[0] != span[1] and len(said) == 1:  # 2024年每个月…，12月的不算: the year the request says
+            lo, hi = _period(said[0], str(a), None)
+            sc.add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), m.start(), m.end())
+            continue
         if span[0] != span[1]:
             sc.add(Cond(col[0], "between", None, None, m.group(0).strip(), "month_no_year", (str(span[0]), str(span[1]))), m.start(), m.end())
             continue
@@ -785,7 +791,7 @@ def _cond_year_alone(sc: _Scan) -> None:
     for m in YEAR_ALONE.finditer(sc.text):
         if not sc.free(m.start(), m.end()):
             continue
-        lo, hi = _period(m.group("y") or m.group("y2"), m.group("m"), None)
+        lo, hi = _period(m.group("y") or m.group("y2") or m.group("y3"), m.group("m"), None)
         sc.add_period(m, "between", lo, hi)
 
 
@@ -1150,8 +1156,8 @@ def _cond_scope_of_negation(sc: _Scan) -> None:
     from modes.ops import negate
 
     for i, (c, (a, b)) in enumerate(zip(sc.out.conds, sc.out.spans, strict=True)):
-        if c.how == "excluded" or c.column is None:
-            continue
+        if c.how in ("excluded", "month_no_year") or c.column is None:
+            continue  # (a month whose year is asked stays asked: its exclusion is read once the year is said)
         before = EXCLUDED_BEFORE.search(sc.text[:a])
         after = EXCLUDED_AFTER.match(sc.text[b:])
         if before is None and after is None:

@@ -25,7 +25,7 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     # how many different values: 有多少种产品, 不重复的客户数, distinct / unique customers (its column named after it)
     # 有多少个不同的客户 / 几个不同的城市: a count of different values said with 不同
     ("distinct", lazy(r"(?:多少|几)\s*个?\s*不同的?|多少种|几种|不重复的?|(?<![a-z])(?:distinct|unique|different)(?![a-z])", re.I | re.A)),
-    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|几个|几家|几人|\bcount\b|\bnumber of\b|\bhow many\b|行数|条数|笔数|单数|店数|家数|订单数|记录数", re.I | re.A)),
+    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|\bcount\b|\bnumber of\b|\bhow many\b|行数|条数|笔数|单数|店数|家数|订单数|记录数", re.I | re.A)),
 ]
 _AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最大|最高|最小值|最低值|最小|最低"
             r"|(?<![a-z])(?:average|mean|avg|sum|total|max(?:imum)?|min(?:imum)?)(?![a-z]))")
@@ -87,7 +87,7 @@ VALUES_Q = lazy(r"有哪些|都有什么|有什么|有哪几[个种类]|分别�
 # measure words that count rows (多少单 / 几次 / 多少户): a count, never an amount; goods' units (件, 台) may be a quantity
 ROW_CLASSIFIERS = "个|条|人|家|行|笔|位|单|次|项|户|名|份|所|间|张"
 VALUE_Q = lazy(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!" + ROW_CLASSIFIERS + r"|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min|maximum|minimum|highest|lowest|largest|smallest|biggest)", re.I | re.A)
-COUNT_Q = lazy(r"有多少|多少(?:" + ROW_CLASSIFIERS + r")|几(?:" + ROW_CLASSIFIERS + r")|[\u4e00-\u9fff]{1,3}?数(?![据量值字学额])|\bhow many\b|\bnumber of\b|\bcount of\b", re.I | re.A)
+COUNT_Q = lazy(r"有多少|多少(?:" + ROW_CLASSIFIERS + r")|(?<!哪)几(?:" + ROW_CLASSIFIERS + r")|[\u4e00-\u9fff]{1,3}?数(?![据量值字学额])|\bhow many\b|\bnumber of\b|\bcount of\b", re.I | re.A)
 ARITH_ANY = lazy(r"(?P<a>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*)\s*(?P<op>[+*/×÷]|乘以|除以|加上|减去|(?<=\s)-(?=\s))\s*(?P<b>[\w\u4e00-\u9fff.]+)")
 ARITH = lazy(r"\s*(?P<a>[^\s=+\-*/×÷,]+?)\s*(?P<op>[+\-*/×÷xX]|乘以|除以|加上|减去|乘|除)\s*(?P<b>[^\s,;]+)")
 
@@ -376,6 +376,7 @@ def _rule_which_top(t: _Turn) -> None:
     inside_y = [h for h in hits if m.group("x") and h.column != kcol and m.start("x") <= h.start < m.start("d") and h.column in sheet.numeric]
     if inside_y:
         yr = inside_y[0].column
+    said_y = yr
     counted = bool(yr and COUNT_NOUN.fullmatch(yr.strip()) and yr.strip() not in sheet.numeric)  # 哪个部门人最多: count the rows
     if yr and re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) and resolve_column(yr, sheet)[0] is None:
         counted = True  # 哪个仓库商品最多: the most rows
@@ -401,7 +402,11 @@ def _rule_which_top(t: _Turn) -> None:
 
     both = {"both": True} if asks_both_ends(text) else {}  # 哪个最多，哪个最少: both ends are answered
     t.add(m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": low, "question": True, **both}))
-    t.spans.append(m.span())
+    at = text.find(said_y, m.start()) if counted and said_y and find_values(said_y, sheet, []) else -1
+    if at >= 0:  # which agent has the most Urgent tickets: Urgent chooses the rows counted, read by the filter rule
+        t.spans += [(m.start(), at), (at + len(said_y), m.end())]
+    else:
+        t.spans.append(m.span())
     t.explore = True  # nothing else to read in this turn
 
 
@@ -930,7 +935,7 @@ def _rule_top_n(t: _Turn) -> None:
             t.add(m.start() + 1, Op("top_n", {**top, "by": None, "question": True}))
             t.spans += [m.span(), (key.start, key.end)]
             return
-        if by_col in sheet.numeric and _ranked_within(t, m, top, by_col):
+        if (by_col in sheet.numeric or by_col is None) and _ranked_within(t, m, top, by_col):
             return
         per = _top_per_summary_key(t, m)
         t.add(m.start(), Op("top_n", {**top, "by": None, "within": per} if per else {**top, **_top_within(t, by_col)}))
@@ -957,7 +962,7 @@ def _ranked_key(t: _Turn, m: re.Match[str]) -> ColumnHit | None:
     return key if vals and sheet.rows > len(vals) else None
 
 
-def _ranked_within(t: _Turn, m: re.Match[str], top: dict[str, Any], by: str) -> bool:
+def _ranked_within(t: _Turn, m: re.Match[str], top: dict[str, Any], by: str | None) -> bool:
     """各门店金额最高的前2个产品 / top 2 products by amount in each store: what is ranked (a text column whose values
     repeat) is totalled within each group first, then its first N are taken in each group — never the single rows."""
     groups = [o for _, o in t.found if o.kind == "group" and o.args.get("keys") and not o.args.get("question") and not o.args.get("unresolved")]
@@ -968,11 +973,17 @@ def _ranked_within(t: _Turn, m: re.Match[str], top: dict[str, Any], by: str) -> 
     if key is None or key.column in g.args["keys"]:
         return False
     asked = [x for x in g.args.get("measures", []) if x.get("column")]
-    if asked and [x["column"] for x in asked] != [by]:
-        return False
-    agg = asked[0].get("agg") if asked and asked[0].get("agg") in ("sum", "mean") else "sum"  # 最高 ranks; it is no maximum
+    if by is None:  # 每个城市订单数最多的2个客户: the rows of each are counted, then ranked
+        if asked or not next((am for a, rx in AGG_WORDS if a == "count" for am in rx.finditer(t.text, 0, m.start())), None):
+            return False
+        measure = {"agg": "count"}
+    else:
+        if asked and [x["column"] for x in asked] != [by]:
+            return False
+        agg = asked[0].get("agg") if asked and asked[0].get("agg") in ("sum", "mean") else "sum"  # 最高 ranks; it is no maximum
+        measure = {"column": by, "agg": agg}
     t.found = [(i, o) for i, o in t.found if o is not g]
-    t.add(m.start(), Op("group", {"keys": [*g.args["keys"], key.column], "measures": [{"column": by, "agg": agg}]}))
+    t.add(m.start(), Op("group", {"keys": [*g.args["keys"], key.column], "measures": [measure]}))
     t.add(m.start() + 1, Op("top_n", {**top, "by": None, "within": list(g.args["keys"])}))
     t.spans += [m.span(), (key.start, key.end)]
     return True

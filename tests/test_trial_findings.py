@@ -427,3 +427,58 @@ def test_a_short_question_right_after_a_result_is_asked_of_it_and_the_source_sta
     tr = s.turn("按门店汇总数量")
     assert tr.run is not None and tr.decision.request.file == "流水.csv", tr.decision.reply
     assert dict(zip(tr.run.table["门店"], tr.run.table["数量_合计"], strict=True)) == t.groupby("门店")["数量"].sum().to_dict()
+
+
+@pytest.fixture(scope="module")
+def office(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    root = tmp_path_factory.mktemp("office")
+    rng = np.random.default_rng(8)
+    n = 300
+    f = pd.DataFrame({"部门": rng.choice(["行政部", "技术部", "销售部"], n), "金额": rng.permutation(np.arange(10, 10 + 3 * n, 3)),
+                      "日期": pd.date_range("2023-06-01", periods=n, freq="3D").strftime("%Y-%m-%d")})
+    f.to_csv(root / "费用明细.csv", index=False)
+    o = pd.DataFrame({"客户": rng.choice(["家乐福", "大润发", "百佳", "联华"], n), "城市": rng.choice(["北京", "上海", "深圳"], n),
+                      "数量": rng.integers(1, 30, n)})
+    o.to_csv(root / "客户订单.csv", index=False)
+    k = pd.DataFrame({"agent": rng.choice(["Marco", "Priya", "Ken"], n), "priority": rng.choice(["Urgent", "Low", "High"], n, p=[0.2, 0.5, 0.3])})
+    k.to_csv(root / "desk.csv", index=False)
+    return root, f, o, k
+
+
+def _turn(root: Path, text: str) -> TurnResult:
+    tr = Session(Workspace.at(root)).turn(text)
+    assert tr.run is not None and tr.run.table is not None, (tr.decision.next, tr.decision.reply)
+    return tr
+
+
+def test_which_rows_is_not_how_many(office):
+    root, f, _, _ = office
+    tr = _turn(root, "费用明细.csv 行政部的不算，金额最小的3笔是哪几笔")
+    assert sorted(tr.run.table["金额"]) == sorted(f[f["部门"] != "行政部"].nsmallest(3, "金额")["金额"])
+    assert "满足条件的共有" not in tr.run.answer
+
+
+def test_a_year_said_with_only_and_a_month_excluded_in_that_year(office):
+    root, f, _, _ = office
+    tr = _turn(root, "Show me the total 金额 by 部门 in 费用明细.csv, 2024 only")
+    want = f[f["日期"].str.startswith("2024")].groupby("部门")["金额"].sum()
+    assert dict(zip(tr.run.table["部门"], tr.run.table.iloc[:, 1], strict=True)) == want.to_dict()
+    tr = _turn(root, "费用明细.csv 2024年每个月的报销笔数，12月的不算")
+    kept = f[f["日期"].str.startswith("2024") & ~f["日期"].str.startswith("2024-12")]
+    assert len(tr.run.table) == kept["日期"].str[:7].nunique() and int(tr.run.table["行数"].sum()) == len(kept)
+
+
+def test_the_most_of_a_value_counts_only_those_rows(office):
+    root, _, _, k = office
+    tr = _turn(root, "desk.csv which agent has the most Urgent tickets?")
+    counts = k[k["priority"] == "Urgent"].groupby("agent").size()
+    assert counts.idxmax() in tr.run.answer and str(counts.max()) in tr.run.answer, tr.run.answer
+
+
+def test_the_top_n_by_a_count_within_each_group(office):
+    root, _, o, _ = office
+    tr = _turn(root, "客户订单.csv 每个城市订单数最多的2个客户")
+    sizes = o.groupby(["城市", "客户"]).size()
+    got = tr.run.table
+    for city, g in got.groupby("城市"):
+        assert sorted(g["行数"], reverse=True) == sorted(sizes[city], reverse=True)[:2]
