@@ -239,6 +239,11 @@ def _swap_statistic(merged: dict[str, Op], swapped: bool) -> None:
 
 def _fit(turns: list[str], sheet: SheetInfo, flags: dict[str, Any]) -> tuple[list[TurnOps], int, int]:
     parsed = [parse_turn(t, sheet, flags) for t in turns]
+    added = [o.args["name"] for p in parsed for o in p.ops if o.kind == "add_column" and o.args.get("name") and o.args["name"] not in sheet.columns]
+    if added and any(o.kind != "add_column" for p in parsed for o in p.ops):
+        # 新增一列金额=数量*单价，再按客户汇总金额: the steps after the new column read its name as that column
+        wider = replace(sheet, columns=(*sheet.columns, *added), numeric=sheet.numeric | frozenset(added))
+        parsed = [parse_turn(t, wider, flags) for t in turns]
     return parsed, sum(p.hits for p in parsed), sum(p.unresolved for p in parsed)
 
 

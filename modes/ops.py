@@ -490,7 +490,11 @@ def _rule_add_column(t: _Turn) -> None:
     if not args.get("name") and args.get("left"):
         args["name"] = f"{args['left']}_计算"
     t.add(m.start(), Op("add_column", args))
-    t.spans.append((m.start(), len(t.text)))
+    nxt = NEXT_STEP.search(t.text, m.end())  # 新增一列金额=数量*单价，再按客户汇总金额: the next step is read by its own rules
+    t.spans.append((m.start(), nxt.start() if nxt else len(t.text)))
+
+
+NEXT_STEP = lazy(r"[，,；;。]\s*(?=" + lx.SEQUENCE_WORDS + r"|(?:then|and then|after that|next)(?![a-z]))", re.I | re.A)
 
 
 def _rule_fill_or_clean(t: _Turn) -> None:

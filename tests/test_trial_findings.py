@@ -482,3 +482,26 @@ def test_the_top_n_by_a_count_within_each_group(office):
     got = tr.run.table
     for city, g in got.groupby("城市"):
         assert sorted(g["行数"], reverse=True) == sorted(sizes[city], reverse=True)[:2]
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("单子.csv 先新增一列金额=数量*单价，再按客户汇总金额，从高到低排", "客户"),
+    ("单子.csv add a column revenue = 数量 * 单价, then total revenue by 客户", "客户"),
+])
+def test_a_column_added_first_is_the_one_the_next_step_sums(tmp_path, text, key):
+    rng = np.random.default_rng(6)
+    t = pd.DataFrame({"客户": rng.choice(["甲", "乙", "丙"], 90), "数量": rng.integers(1, 30, 90), "单价": rng.integers(5, 60, 90)})
+    t.to_csv(tmp_path / "单子.csv", index=False)
+    tr = _turn(tmp_path, text)
+    want = (t["数量"] * t["单价"]).groupby(t["客户"]).sum()
+    col = next(c for c in tr.run.table.columns if c.startswith(("金额", "revenue")))
+    assert dict(zip(tr.run.table[key], tr.run.table[col], strict=True)) == want.to_dict()
+
+
+def test_this_saved_as_excel_is_the_result(office):
+    root, _, o, _ = office
+    s = Session(Workspace.at(root))
+    s.turn("客户订单.csv 按城市汇总数量，从高到低排，只要前2个")
+    tr = s.turn("把这个存成Excel")
+    xlsx = [f["path"] for f in tr.run.files if f["path"].endswith(".xlsx")]
+    assert xlsx and len(pd.read_excel(root / xlsx[0])) == 2
