@@ -849,6 +849,19 @@ def _date_column(hits: list[Any], sheet: Any) -> str | None:
     return sorted(sheet.dates)[0] if len(sheet.dates) == 1 else None
 
 
+PERIOD_LABEL = {"month": _lazy(r"^\s*\d{4}\s*[-/.年]\s*\d{1,2}\s*月?\s*$"), "quarter": _lazy(r"^\s*\d{4}\s*[-/ ]?\s*(?:q[1-4]|[1-4]季度|第[一二三四]季度)\s*$", re.I),
+                "year": _lazy(r"^\s*\d{4}\s*年?\s*$")}
+
+
+def _period_labels(sheet: Any, unit: str) -> str | None:
+    """The one text column whose values are the periods themselves (2024-01, 2024Q1), in a table with no date column."""
+    rx = PERIOD_LABEL.get(unit)
+    if rx is None or sheet.dates:
+        return None
+    found = [c for c, vs in sheet.values.items() if vs and c not in sheet.numeric and sum(bool(rx.match(v)) for v in vs) >= 0.8 * len(vs)]
+    return found[0] if len(found) == 1 else None
+
+
 @operation
 class Bucket(OpSpec):
     name = "bucket"
@@ -866,6 +879,11 @@ class Bucket(OpSpec):
         values = _cols(hits, sheet, used, numeric=True)
         keys, by_spans = _by_keys(text, hits, sheet, used)
         args: dict[str, Any] = {"unit": _unit_of(m), "column": named or _date_column(hits, sheet), "agg": _agg(text)}
+        label = _period_labels(sheet, args["unit"]) if not args["column"] else None
+        if label is not None:  # 按月汇总销售额 over a column of months written as text (2024-01): its values are the periods
+            measure = {"column": values[0].column, "agg": args["agg"]} if values and args["agg"] != "count" else {"agg": "count"}
+            used += [(h.start, h.end) for h in hits if values and h.column == values[0].column]
+            return Found(m.start(), "group", {"keys": [*keys, label], "measures": [measure]}, tuple(used + by_spans))
         if values and args["agg"] != "count":
             args["value"] = values[0].column
             used.append((values[0].start, values[0].end))

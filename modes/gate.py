@@ -16,7 +16,15 @@ from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Reque
 from modes.evidence import Gap
 from modes.lazyre import lazy
 from modes.ops import TurnOps, _blank, parse_turn
-from modes.resolve import FileRef, find_columns, find_files, find_sheet, find_values
+from modes.resolve import (
+    ColumnHit,
+    FileRef,
+    find_columns,
+    find_files,
+    find_sheet,
+    find_values,
+    resolve_column,
+)
 from modes.table import select_mode
 from modes.text import blank, language, normalize, parse_number
 
@@ -420,8 +428,9 @@ def _u_input(u: _Understanding) -> None:
     how = u.how
     last = catalog.get(state.last_result) if state.last_result else None
     then = last is not None and bool(lx.THEN_START.search(norms[-1])) and _goes_on_from(last, norms[-1], catalog.get(state.current_file))
-    if not then and last is not None and len(norms) == 1 and how in ("none", "current", "current_missing"):
-        then = _asks_of_result(last, norms[-1], catalog.get(state.current_file))
+    result_column = how == "missing" and last is not None and any(("_" in c or "-" in c) and c.casefold() in (u.ref.missing_name or "").casefold() for s in last.sheets for c in s.columns)
+    if not then and last is not None and len(norms) == 1 and (how in ("none", "current", "current_missing") or result_column):
+        then = _asks_of_result(last, norms[-1], catalog.get(state.current_file))  # (月薪_平均 is the result's column, not a file)
     result = results.scope(how, u.ref.path, norms, state, catalog, then)
     if result is None and how in ("none", "current", "current_missing") and results.lost_rows(norms[-1], state):
         # 这些的金额合计 after rows that were counted but not kept: never the whole file in their place
@@ -771,7 +780,7 @@ def _goes_on_from(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
 
 # what a short turn right after a result asks of it: a total, a count, a ranking, a cut, an order (数量加起来是多少 /
 # 取前5行 / 哪个部门最低 / how many are in each country?)
-ASKS_OF_RESULT = lazy(r"加起来|一共|总共|合计|总和|平均|最高|最低|最多|最少|最大|最小|多少|几个|几行|前\s*\d+|排序|从高到低|从低到高|倒序"
+ASKS_OF_RESULT = lazy(r"加起来|一共|总共|合计|总和|平均|最高|最低|最多|最少|最大|最小|多少|几个|几行|前\s*\d+|排个?序|排一下|从高到低|从低到高|倒序"
                       r"|(?<![a-z])(?:total|sum|average|mean|highest|lowest|most|least|how many|top \d+|first \d+|sort|order by|each)(?![a-z])", re.I | re.A)
 
 
@@ -1041,6 +1050,12 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         return None
     sheet = _sheet_of(f, p.request.sheet)
     hits = find_columns(m.group("body"), sheet)
+    if not hits:  # 月薪, to a question offering 月薪_平均: the one column it is a part of
+        word = m.group("body").strip()
+        col, how, _ = resolve_column(word, sheet, closest=False)
+        if col is not None and how in ("partial", "synonym"):
+            at = m.group("body").find(word)
+            hits = [ColumnHit(at, at + len(word), col, how)]
     rest = re.sub(r"[\s,，、和与及and&]+", "", _blank(m.group("body"), [(h.start, h.end) for h in hits]), flags=re.I)
     if rest:
         said = _spec_answer(p.request, asked[0], m.group("body"))

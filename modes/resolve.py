@@ -275,6 +275,10 @@ def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
             continue  # 代表Board_No的大小: a column's name glued to Chinese text
         if _names_operation(tok):
             continue  # chi-square, t-test: the word of an operation, not a file
+        low_tok = tok.casefold()
+        results = {c.casefold() for f in catalog.results for sh in f.sheets for c in sh.columns}
+        if any(k in low_tok for k in catalog.known_names | results if len(k) >= 3 and ("_" in k or "-" in k)):
+            continue  # 按月薪_平均排序 / 取金额_合计最大的: a column's name (a summary's) glued to Chinese text
         if NAME_GIVEN.search(text[max(0, m.start() - 12) : m.start()]) or NAME_GIVEN.search(tok):
             continue  # 列名更改为'FLU_SEASON' / rename … to new_name: a name being given, not a file
         ref.spans.append(m.span())

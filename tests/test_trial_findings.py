@@ -505,3 +505,40 @@ def test_this_saved_as_excel_is_the_result(office):
     tr = s.turn("把这个存成Excel")
     xlsx = [f["path"] for f in tr.run.files if f["path"].endswith(".xlsx")]
     assert xlsx and len(pd.read_excel(root / xlsx[0])) == 2
+
+
+@pytest.fixture(scope="module")
+def roster(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+    root = tmp_path_factory.mktemp("roster")
+    rng = np.random.default_rng(1)
+    n = 50
+    t = pd.DataFrame({"姓名": [f"员工{i}" for i in range(n)], "部门": rng.choice(["人事部", "技术部", "市场部"], n),
+                      "月薪": rng.choice([0, 8000, 12000, 15000], n), "职级": rng.choice(["P1", "P2", "P3"], n)})
+    t.to_csv(root / "花名册.csv", index=False)
+    pd.DataFrame({"月份": [f"2024-{m:02d}" for m in range(1, 13)], "销售额": rng.integers(100, 900, 12)}).to_csv(root / "月度.csv", index=False)
+    return root, t
+
+
+def test_a_word_of_an_offered_column_and_a_summary_column_glued_to_words_are_taken(roster):
+    root, t = roster
+    s = Session(Workspace.at(root))
+    s.turn("花名册.csv 按部门算平均月薪")
+    d = s.turn("排个序").decision
+    assert "月薪_平均" in (d.reply or ""), d.reply
+    tr = s.turn("月薪")
+    if tr.run is None:
+        assert "月薪_平均" in tr.decision.reply and "没有我能对上" not in tr.decision.reply, tr.decision.reply
+        tr = s.turn("继续")
+    assert tr.run is not None and list(tr.run.table["月薪_平均"]) == sorted(tr.run.table["月薪_平均"])
+    s.turn("花名册.csv 职级不是P1的，按部门算平均月薪")
+    tr = s.turn("取月薪_平均最小的1个部门")
+    if tr.run is None:
+        tr = s.turn("继续")
+    means = t[t["职级"] != "P1"].groupby("部门")["月薪"].mean()
+    assert tr.run is not None and tr.run.table["部门"].tolist() == [means.idxmin()]
+
+
+def test_by_month_over_a_column_of_months_written_as_text(roster):
+    root, _ = roster
+    tr = _turn(root, "月度.csv 按月汇总销售额")
+    assert len(tr.run.table) == 12
