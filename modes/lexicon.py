@@ -330,6 +330,7 @@ SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
 # the request that ran, with this part added or swapped, restated before it runs again
 FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看|只要|只留|还要|也(?:去掉|不要|不算|排除|剔除|加上|算上)|再(?:去掉|排除|剔除|加上)"
                  r"|的?(?:不算|不要|除外|不计|不含)\s*[。.!！]?\s*$|^\s*(?:去掉|排除|剔除|除了|不算|不要)"
+                 r"|[，,]\s*(?:再|重新)\s*(?:算|统计|汇总|计算)(?:一下|一遍|一次)?\s*[。.!！]?\s*$|(?<![a-z])(?:recalculate|recompute|redo it)(?![a-z])"
                  r"|(?<![a-z])(?:now|also|too|as well|what about|how about|just|instead)(?![a-z])|^\s*(?:and|but)?\s*only(?![a-z])"
                  r"|^\s*(?:excluding|except|without|leave out|drop|other than|exclude|remove|ignore|skip)(?![a-z])", re.I | re.A)
 # every sheet of a workbook whose sheets are one table split (一季度/二季度…, North/South), stacked

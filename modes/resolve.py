@@ -838,6 +838,10 @@ def closest_columns(raw: str, cols: list[str], n: int = 3) -> list[str]:
     return (good or [c for _, c in scored])[:n]
 
 
+# what follows a one-character value (女, 男) when it names people: 女员工, 男的, 女性, 男同事
+ONE_CHAR_NOUN = r"(?=员工|职工|同事|同学|学生|老师|客户|顾客|用户|会员|患者|病人|性|生|士|的|人|孩|宝宝)"
+
+
 def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> dict[str, list[tuple[str, int, int]]]:
     """Cell values the text mentions, per column: 朝阳区 -> 区, Sales -> department."""
     low = text.casefold()
@@ -857,6 +861,15 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
                 continue
             spans.append((s, e))
             found.setdefault(c, []).append((v, s, e))
+    for c, vs in sheet.values.items():  # 女员工 / 男的 / 女性: a one-character value of a column of such values, naming people
+        if not vs or len(vs) > 4 or not all(len(x.strip()) == 1 and CJK.match(x.strip()) for x in vs):
+            continue
+        for v in vs:
+            for m in re.finditer(re.escape(v.strip()) + ONE_CHAR_NOUN, text):
+                span = (m.start(), m.start() + 1)
+                if not _covered(spans, *span):
+                    spans.append(span)
+                    found.setdefault(c, []).append((v, *span))
     for v, c in sheet.cased_values:  # not Done: a value that is also a common word, written as the data writes it
         for m in re.finditer(r"(?<![A-Za-z0-9])" + re.escape(v.strip()) + r"(?![A-Za-z0-9])", text):
             if not _covered(spans, *m.span()) and not _covered(phrases, *m.span()):

@@ -542,3 +542,19 @@ def test_by_month_over_a_column_of_months_written_as_text(roster):
     root, _ = roster
     tr = _turn(root, "月度.csv 按月汇总销售额")
     assert len(tr.run.table) == 12
+
+
+def test_a_one_character_value_naming_people_and_an_exclusion_then_recompute(tmp_path):
+    rng = np.random.default_rng(9)
+    t = pd.DataFrame({"性别": rng.choice(["男", "女"], 60), "月薪": rng.choice([0, 8000, 12000], 60)})
+    t.to_csv(tmp_path / "人员.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    tr = s.turn("人员.csv 女员工的平均月薪")
+    women = t[t["性别"] == "女"]
+    assert tr.run is not None and float(tr.run.table.iloc[0, 0]) == pytest.approx(women["月薪"].mean(), abs=0.01)
+    tr = s.turn("月薪是0的不算，再算一下")
+    if tr.run is None:
+        tr = s.turn("继续")
+    assert float(tr.run.table.iloc[0, 0]) == pytest.approx(women[women["月薪"] != 0]["月薪"].mean(), abs=0.01)
+    tr = Session(Workspace.at(tmp_path)).turn("人员.csv 男员工有几个")
+    assert tr.run is not None and str(int((t["性别"] == "男").sum())) in tr.run.answer, tr.run.answer
