@@ -135,9 +135,11 @@ YEAR_ALONE = lazy(
 BEFORE_WORDS = {"以前", "之前", "前", "before", "until", "earlier", "earlier than", "prior to"}
 STRICT_AFTER = {"after", "later than"}
 DATE_RE = lazy(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?(?!\d)")
-QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:(?<![a-z])Q|第(?=\s*[1-4一二三四]\s*季))\s*(?P<q>[1-4一二三四])(?!\d)\s*(?:季度)?", re.I | re.A)  # 第一党派 is no quarter
+QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:(?<![a-z])Q|第(?=\s*[1-4一二三四]\s*季))\s*(?P<q>[1-4一二三四])(?!\d)\s*(?:季度)?"
+                  r"(?:\s*(?:of\s+)?(?P<y2>(?:19|20)\d{2})(?![\d年]))?", re.I | re.A)  # 第一党派 is no quarter
 RELATIVE_RE = lazy(r"今年|本年|去年|本月|这个月|上个月|上月|this year|last year|this month|last month", re.I | re.A)
-HALF_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?P<h>上半年|下半年|first half|second half|H1|H2)", re.I | re.A)
+HALF_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?P<h>上半年|下半年|first half|second half|(?<![a-z0-9])H1|(?<![a-z0-9])H2)"
+               r"(?:\s*(?:of\s+)?(?P<y2>(?:19|20)\d{2})(?![\d年]))?", re.I | re.A)
 RIGHT_STRIP = lazy(r"(?:的.*|人$|店$|行$|记录$|数据$|订单$|的行$)")
 
 
@@ -547,6 +549,17 @@ MONTH_ONE = lazy(
 )
 
 
+MONTH_YEAR_EN = lazy(r"(?<![a-z])(?P<ae>" + _MONTH_EN + r")\s*(?:of\s+)?,?\s*(?P<y>(?:19|20)\d{2})(?![\d-])", re.I | re.A)
+
+
+def _cond_month_year_en(sc: _Scan) -> None:
+    """March 2024 / Mar 2024 / March of 2024: that month of that year."""
+    for m in MONTH_YEAR_EN.finditer(sc.text):
+        if sc.free(m.start(), m.end()):
+            lo, hi = _period(m.group("y"), str(MONTHS_EN[m.group("ae").casefold()]), None)
+            sc.add_period(m, "between", lo, hi)
+
+
 def _cond_month_one(sc: _Scan) -> None:
     """5月份 / 五月 / in May, with no year: that month of the date column's year when its data holds one year (said before
     it runs: how = "year_from_data"); over several years the year is asked (how = "month_no_year")."""
@@ -715,10 +728,11 @@ def _cond_quarter_half(sc: _Scan) -> None:
             continue
         col = _date_column(sc.text, m, sc.hits, [c for c in sc.sheet.columns if c in sc.sheet.dates], sc.sheet)
         span = sc.sheet.years.get(col[0] or "")
-        if not m.group("y") and col[0] and span and span[0] != span[1]:  # 第三季度 over data of several years: which year
+        said_y = m.group("y") or m.group("y2")  # 2023 Q3 / Q3 2023 / the first half of 2024
+        if not said_y and col[0] and span and span[0] != span[1]:  # 第三季度 over data of several years: which year
             sc.add(Cond(col[0], "between", None, None, m.group(0).strip(), "month_no_year", (str(span[0]), str(span[1]))), m.start(), m.end())
             continue
-        y = int(m.group("y") or (span or (0, date.today().year))[1])
+        y = int(said_y or (span or (0, date.today().year))[1])
         if "q" in m.groupdict() and m.groupdict().get("q"):
             q = "一二三四".find(m.group("q")) + 1 if m.group("q") in "一二三四" else int(m.group("q"))
             lo, hi = date(y, 3 * q - 2, 1), date(y + (q == 4), (3 * q) % 12 + 1, 1)
@@ -1171,7 +1185,7 @@ def _cond_scope_of_negation(sc: _Scan) -> None:
 COND_RULES = (
     _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
-    _cond_date_words, _cond_month_day_words, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
+    _cond_date_words, _cond_month_day_words, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
     _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_example_of_kind, _cond_scope_of_negation, _cond_logic,
 )
 

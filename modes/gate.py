@@ -1045,6 +1045,17 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         return _sheet_answer(p, text, f)
     if p.request.missing[:1] == ("condition",) and f is not None and f.sheets:
         return _condition_answer(p, text, _sheet_of(f, p.request.sheet))
+    year = re.fullmatch(r"\s*(?:in\s+)?((?:19|20)\d{2})\s*年?\s*[。.!！]?\s*", text, re.I)
+    if "value" in p.request.missing and year is not None:  # 2023, to "which year is 'Q3'?": the period said with its year
+        raws = [c.raw for o in p.request.ops for c in o.args.get("conditions", []) if c.how == "month_no_year" and c.raw]
+        turns = list(p.turns)
+        for raw in raws:
+            i = next((k for k in range(len(turns) - 1, -1, -1) if raw in turns[k]), None)
+            if i is not None:
+                y = year.group(1)
+                turns[i] = turns[i].replace(raw, f"{y}年{raw}" if CJK_CHAR.search(raw) else f"{raw} {y}", 1)
+        if raws and turns != list(p.turns):
+            return turns
     m = SLOT_ANSWER.match(text)
     if not asked or f is None or not f.sheets or m is None:
         return None
@@ -1075,6 +1086,9 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     if asked[0] not in SLOT_PHRASE:  # a slot an operation asked about in its own words: the columns join that request
         return turns[:-1] + [f"{turns[-1]}{_spec_join(p.request, asked[0], '、'.join(cols))}"]
     return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
+
+
+CJK_CHAR = lazy(r"[\u4e00-\u9fff]")
 
 
 def _condition_answer(p: Pending, text: str, sheet: SheetInfo) -> list[str] | None:

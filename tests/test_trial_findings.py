@@ -558,3 +558,29 @@ def test_a_one_character_value_naming_people_and_an_exclusion_then_recompute(tmp
     assert float(tr.run.table.iloc[0, 0]) == pytest.approx(women[women["月薪"] != 0]["月薪"].mean(), abs=0.01)
     tr = Session(Workspace.at(tmp_path)).turn("人员.csv 男员工有几个")
     assert tr.run is not None and str(int((t["性别"] == "男").sum())) in tr.run.answer, tr.run.answer
+
+
+@pytest.mark.parametrize(("text", "lo", "hi"), [
+    ("ledger.csv total amount in Q3 2023", "2023-07-01", "2023-09-30"),
+    ("ledger.csv total amount in H1 2024", "2024-01-01", "2024-06-30"),
+    ("ledger.csv total amount in the first half of 2024", "2024-01-01", "2024-06-30"),
+    ("ledger.csv total amount in the second half of 2023", "2023-07-01", "2023-12-31"),
+    ("ledger.csv total amount in March 2024", "2024-03-01", "2024-03-31"),
+])
+def test_english_periods_with_their_year_after(yearly, text, lo, hi):
+    root, t = yearly
+    tr = _turn(root, text)
+    kept = t[(t["日期"] >= lo) & (t["日期"] <= hi)]
+    assert tr.run.table.iloc[0, 0] == kept["金额"].sum()
+
+
+def test_a_year_given_to_the_question_for_it_is_the_periods_year(yearly):
+    root, t = yearly
+    s = Session(Workspace.at(root))
+    d = s.turn("ledger.csv total amount in Q3").decision
+    assert d.next == "ask_slots", d.reply
+    tr = s.turn("2023")
+    if tr.run is None:
+        tr = s.turn("go")
+    kept = t[(t["日期"] >= "2023-07-01") & (t["日期"] <= "2023-09-30")]
+    assert tr.run is not None and tr.run.table.iloc[0, 0] == kept["金额"].sum()
