@@ -384,6 +384,16 @@ def complete_new_request(t: Turn) -> bool:
             and not ADDITIVE.search(t.text) and not lx.CORRECTION.search(t.text))
 
 
+def corrects_by_adding(t: Turn) -> bool:
+    """no, group by country / 不对，要按部门分 after a request that kept rows: the correction adds the grouping (or an
+    order) to what it corrects, whose conditions stay; restated before it runs."""
+    p = t.pending
+    if p is None or not lx.CORRECTION.search(t.text) or t.other_file or t.fresh.file_how in EXPLICIT_FILE:
+        return False
+    return bool(t.new_kinds) and t.new_kinds <= {"group", "sort", "top_n", "stats", "count"} and "filter" in t.old_kinds \
+        and "filter" not in t.new_kinds
+
+
 def refers_to_pending(t: Turn) -> bool:
     """他们的平均工资呢 / what is their average, while the rows they point at wait to be confirmed: the reference is to
     those rows, so the turn adds to what waits instead of setting it aside for the whole table."""
@@ -470,6 +480,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("clarify", lambda t: t.answer is not None, on_slot_answer),
     Row("any", lambda t: t.talk is not None, on_talk),
     Row("pending", refers_to_pending, on_more_of_the_same),
+    Row("pending", corrects_by_adding, on_more_of_the_same),
     Row("pending", complete_new_request, on_replacement),
     Row("pending", lambda t: bool(t.swapped_to), on_file_swap),
     Row("pending", swaps_statistic, on_more_of_the_same),

@@ -218,6 +218,11 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                 else:
                     merged[op.kind] = Op(op.kind, op.args, op.after)
     _swap_statistic(merged, swapped)
+    g = merged.get("group")
+    if "count" in merged and g is not None and g.args.get("keys") and not g.args.get("measures"):
+        # how many … in 2023? + no, group by country: the rows counted per key
+        del merged["count"]
+        merged["group"] = Op("group", {**g.args, "measures": [{"agg": "count"}]}, g.after)
     ops = list(merged.values())
     if len(ops) > 1:
         ops = [o for o in ops if o.kind != "profile"]

@@ -584,3 +584,28 @@ def test_a_year_given_to_the_question_for_it_is_the_periods_year(yearly):
         tr = s.turn("go")
     kept = t[(t["日期"] >= "2023-07-01") & (t["日期"] <= "2023-09-30")]
     assert tr.run is not None and tr.run.table.iloc[0, 0] == kept["金额"].sum()
+
+
+def test_english_corrections_of_a_sheet_and_of_the_grouping_keep_the_rest(tmp_path):
+    rng = np.random.default_rng(3)
+    with pd.ExcelWriter(tmp_path / "desk.xlsx") as w:
+        sheets = {}
+        for name in ("Reno", "Austin"):
+            sheets[name] = pd.DataFrame({"ticket": range(80), "status": rng.choice(["Open", "Closed", "Pending"], 80)})
+            sheets[name].to_excel(w, sheet_name=name, index=False)
+    c = pd.DataFrame({"customer_id": [f"C{i}" for i in range(80)], "country": rng.choice(["USA", "UK"], 80),
+                      "signup_date": pd.date_range("2022-03-01", periods=80, freq="11D").strftime("%Y-%m-%d")})
+    c.to_csv(tmp_path / "members.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    s.turn("in the Reno sheet of desk.xlsx, count tickets by status")
+    tr = s.turn("no, the Austin sheet")
+    if tr.run is None:
+        tr = s.turn("go")
+    want = sheets["Austin"].groupby("status").size().to_dict()
+    assert dict(zip(tr.run.table["status"], tr.run.table["rows"], strict=True)) == want
+    s.turn("members.csv how many customers signed up in 2023?")
+    tr = s.turn("no, group by country")
+    if tr.run is None:
+        tr = s.turn("go")
+    want = c[c["signup_date"].str.startswith("2023")].groupby("country").size().to_dict()
+    assert dict(zip(tr.run.table["country"], tr.run.table["rows"], strict=True)) == want
