@@ -789,13 +789,17 @@ ASKS_OF_RESULT = lazy(r"加起来|一共|总共|合计|总和|平均|最高|最�
                       r"|(?<![a-z])(?:total|sum|average|mean|highest|lowest|most|least|how many|top \d+|first \d+|sort|order by|each)(?![a-z])", re.I | re.A)
 
 
+# words that start an analysis of its own: a grouping, a period, one figure per value
+NEW_ANALYSIS = lazy(r"按|每|各|分别|季度|半年|\d{4}|\d+\s*月|(?<![a-z])(?:by|per|each|for every|respectively|month|quarter|year|week|h[12]|q[1-4])(?![a-z])", re.I | re.A)
+
+
 def _asks_of_result(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
     """A turn right after a result that names no file and no value, compares nothing, and asks a figure, a ranking, a
     cut or an order of columns the result has: it asks it of that result, never of the whole source file."""
     from modes.conditions import ANY_OP
 
-    if not ASKS_OF_RESULT.search(text) or ANY_OP.search(text) or len(text) > 40:
-        return False
+    if not ASKS_OF_RESULT.search(text) or ANY_OP.search(text) or len(text) > 24 or NEW_ANALYSIS.search(text):
+        return False  # average cost by carrier / 每个班每科的最高分 / 2023年下半年…: a new question of its own, on the source
     if cur is not None and any(find_values(text, s, []) for s in cur.sheets):
         return False  # 北京的呢: a value of the source, read by the refinement rules
     named = [h for s in result.sheets for h in find_columns(text, s)]

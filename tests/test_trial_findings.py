@@ -609,3 +609,19 @@ def test_english_corrections_of_a_sheet_and_of_the_grouping_keep_the_rest(tmp_pa
         tr = s.turn("go")
     want = c[c["signup_date"].str.startswith("2023")].groupby("country").size().to_dict()
     assert dict(zip(tr.run.table["country"], tr.run.table["rows"], strict=True)) == want
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("analyst_o.csv sort by units descending and show the top 5", "average unit_price by region"),
+    ("analyst_o.csv rows where channel is Online", "average unit_price by region"),
+    ("analyst_o.csv 按region算units的平均值", "每个region每个product的units最大值"),
+])
+def test_a_new_analysis_right_after_a_result_runs_on_the_source(analyst, first, then):
+    root, o, _ = analyst
+    o.to_csv(root / "analyst_o.csv", index=False)
+    s = Session(Workspace.at(root))
+    s.turn(first)
+    tr = s.turn(then)
+    if tr.run is None:
+        tr = s.turn("go" if then.isascii() else "继续")
+    assert tr.run is not None and tr.decision.request.file == "analyst_o.csv", (tr.decision.request.file, tr.decision.reply)
