@@ -8,6 +8,9 @@ from types import MappingProxyType
 
 from modes.lazyre import lazy
 
+# the labels of a table's own total row (合计 / Total): the row is never a group, a top row or a value a request filters on
+TOTAL_WORDS = frozenset({"总计", "合计", "总数", "总和", "共计", "总共", "全部", "汇总", "小计合计", "total", "totals", "grand total", "sum", "all"})
+
 # Plain cross-language meanings of column names. A column belongs to a concept when its folded name
 # is one of the concept's words; a word in a request then reaches that column.
 CONCEPTS: dict[str, tuple[str, ...]] = {

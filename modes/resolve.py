@@ -849,8 +849,8 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
     spans = list(taken)
     phrases = [m.span() for m in OPERATOR_PHRASE.finditer(low)]  # other than Billing: "other" is the operator's word, not the value Other
     for v, c, vl in sheet.nameable_values:
-        if vl not in low:
-            continue
+        if vl not in low or vl in lx.TOTAL_WORDS:
+            continue  # (门店日报每个月的客流合计: 合计 labels the table's own total row; it is no store to filter on)
         for m in re.finditer(re.escape(vl), low):
             s, e = m.span()
             if len(text) == len(low) and text[s:e] != v and text[s:e].strip() in sheet.values.get(c, ()):

@@ -3,6 +3,7 @@ the highest: a pivot with margins, or a sheet that ends in 合计, answers about
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import answered
@@ -70,3 +71,12 @@ def test_a_total_word_inside_the_table_is_an_ordinary_row(tmp_path, monkeypatch,
     t.to_csv(tmp_path / "项目.csv", index=False)
     tr = answered(Session(Workspace.at(tmp_path)), "项目.csv 按项目汇总金额")
     assert dict(zip(tr.run.table["项目"], tr.run.table["金额_合计"], strict=True)) == {"甲": 1, "合计": 5, "乙": 2, "丙": 3}
+
+
+def test_the_total_rows_label_said_in_a_request_is_no_value_to_filter_on(tmp_path):
+    rng = np.random.default_rng(4)
+    d = pd.DataFrame({"门店": rng.choice(["一店", "二店"], 60), "日期": pd.date_range("2024-01-01", periods=60, freq="D").strftime("%Y-%m-%d"),
+                      "客流": rng.integers(100, 900, 60)})
+    pd.concat([d, pd.DataFrame([{"门店": "合计", "日期": None, "客流": d["客流"].sum()}])]).to_csv(tmp_path / "日报.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "日报.csv 每个月的客流合计")
+    assert tr.run.table["客流_合计"].tolist() == d.groupby(d["日期"].str[:7])["客流"].sum().tolist()
