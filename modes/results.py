@@ -18,7 +18,24 @@ from modes.replies import HELD, NAMED
 
 OUTPUTS = "outputs/"
 # a file name with a spreadsheet extension, with or without the outputs/ folder before it
-NAMED_TABLE = re.compile(r"(?P<dir>outputs\s*[/\\]\s*)?(?P<name>[\w\-.()（）\u4e00-\u9fff]+\.(?:csv|xlsx|xlsm|xls|tsv|ods))(?![a-z])", re.I)
+# (read from each extension back to the name's start: a long run of dots costs one pass, never a pass per position)
+TABLE_EXT = re.compile(r"\.(?:csv|xlsx|xlsm|xls|tsv|ods)(?![a-z])", re.I)
+NAME_CHAR = re.compile(r"[\w\-.()（）\u4e00-\u9fff]")
+OUTPUTS_BEFORE = re.compile(r"outputs\s*[/\\]\s*$", re.I)
+
+
+def named_tables(text: str) -> list[tuple[str, bool]]:
+    """(the file name, whether outputs/ is written before it) for every name with a spreadsheet extension."""
+    out: list[tuple[str, bool]] = []
+    floor = 0
+    for m in TABLE_EXT.finditer(text):
+        i = m.start()
+        while i > floor and m.start() - i < 200 and NAME_CHAR.match(text, i - 1):
+            i -= 1
+        if i < m.start():
+            out.append((text[i : m.end()], OUTPUTS_BEFORE.search(text, max(0, i - 12), i) is not None))
+        floor = m.end()
+    return out
 
 # an export that names nothing else: what was just shown is what is exported
 EXPORT_ALONE = re.compile(r"(?:请|帮我|麻烦|再)?\s*(?:导出|输出|另存|export|save)\s*(?:it|this|that|them|the result)?\s*(?:成|为|到|as|to|into)?\s*"
@@ -36,9 +53,9 @@ def outputs_named(text: str, outputs: list[str], sources: set[str]) -> list[str]
         return []
     by_name = {p.rsplit("/", 1)[-1].casefold(): p for p in outputs}
     found = []
-    for m in NAMED_TABLE.finditer(text):
-        name = m.group("name").casefold()
-        if name in by_name and (m.group("dir") or name not in sources):
+    for raw, in_outputs in named_tables(text):
+        name = raw.casefold()
+        if name in by_name and (in_outputs or name not in sources):
             found.append(by_name[name])
     return found
 
@@ -57,7 +74,7 @@ def scope(ref_how: str, ref_path: str | None, norms: list[str], state: SessionSt
     own = ref_how in ("none", "current", "current_missing", "missing", "type", "ambiguous")  # no other file named by name
     # a word that describes a file (订单) or is a near-miss of a name without its extension (算执行 ~ 预算执行) is weak
     by_stem = ref_how in ("named", "fuzzy") and ref_path is not None and ref_path.rsplit("/", 1)[-1].casefold() not in norms[-1].casefold()
-    weak = ref_how == "description" or by_stem and not NAMED_TABLE.search(norms[-1])  # 订单数 holds the stem of 订单.csv
+    weak = ref_how == "description" or by_stem and not named_tables(norms[-1])  # 订单数 holds the stem of 订单.csv
     if last is not None and (said or goes_on) and (own or said and weak or goes_on and weak and _made_from(last, ref_path, state)):
         return last
     if last is not None and own and EXPORT_ALONE.fullmatch(norms[-1].strip()):

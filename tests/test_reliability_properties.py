@@ -663,3 +663,29 @@ def test_a_named_result_that_is_a_link_is_never_read(ws, ws_dir, tmp_path):
     os.symlink(victim, named / "甲表.csv")
     os.link(victim, named / "乙表.csv")
     assert Session(ws).named_results() == {}
+
+
+def test_a_long_run_of_dots_is_read_in_one_pass_for_file_names(monkeypatch):
+    """A 100,000-character line of dots took minutes in decide: the name before an extension was looked for from every
+    position. It is now read back from each extension: the work grows with the text, not with its square."""
+    import re as _re
+
+    from modes import results
+
+    calls = {"n": 0}
+
+    class Counting:
+        def __init__(self, rx: _re.Pattern[str]) -> None:
+            self.rx = rx
+
+        def match(self, *a: object) -> object:
+            calls["n"] += 1
+            return self.rx.match(*a)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(results, "NAME_CHAR", Counting(results.NAME_CHAR))
+    done = []
+    for n in (2_000, 4_000):
+        calls["n"] = 0
+        results.named_tables("." * n + ".csv " + "." * n)
+        done.append(calls["n"])
+    assert done[0] <= 400 and done[1] <= 400, done  # bounded by a name's longest length, whatever the text's
