@@ -1012,6 +1012,14 @@ def _top_per_summary_key(t: _Turn, m: re.Match[str]) -> list[str] | None:
             w = PER_KEY.search(t.text, m.end(), h.start)
             if w is not None and w.end() == h.start:
                 return [h.column]
+    # 按收货地区和品名汇总金额，每个地区取金额最高的2个品名: the key said (or a part of it) just before, in the same clause
+    start = max((x.end() for x in CLAUSE_END.finditer(t.text, 0, m.start())), default=0)
+    before = re.search(r"(?:每个|每一个|各个|各|(?<![a-z])(?:per|for each|in each|within each)(?![a-z]))\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,12}?)\s*(?:里|内|中|,|，)?\s*(?:取|选|挑|找)?",
+                       t.text[start : m.start()], re.I)
+    if before is not None:
+        col = resolve_column(before.group("k"), t.sheet, closest=False)[0]
+        if col in groups[0].args["keys"]:
+            return [col]
     return None
 
 
@@ -1182,6 +1190,21 @@ def _rule_bare_comparison(t: _Turn) -> None:
         break
 
 
+# how many units of goods (买了几台 / 卖了多少件 / how many units): the quantity column added up, never a count of rows
+GOODS_Q = lazy(r"(?:几|多少)\s*(?:台|件|箱|瓶|支|套|辆|吨|公斤|斤|盒|包|桶|袋)|(?<![a-z])how many (?:units|pieces|items|boxes|cases)(?![a-z])", re.I | re.A)
+
+
+def _rule_goods_question(t: _Turn) -> None:
+    gm = GOODS_Q.search(t.text)
+    if gm is None or t.has("group", "count", "top_n") or t.worded:
+        return
+    qty = [c for c in t.sheet.columns if c in t.sheet.numeric and lx.concept_of(c) == "quantity"]
+    if len(qty) != 1:
+        return  # no column of quantities, or several: the question is asked
+    t.add(gm.start(), Op("group", {"keys": [], "measures": [{"column": qty[0], "agg": "sum"}], "question": True}))
+    t.spans.append(gm.span())
+
+
 def _rule_count_question(t: _Turn) -> None:
     """How many rows meet a condition: 有多少客户在上海？"""
     if COUNT_Q.search(t.text) and t.has("filter") and not t.has("group", "count"):
@@ -1315,7 +1338,7 @@ TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
     _rule_keys, _rule_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
-    _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_bare_comparison, _rule_count_question, _rule_each_value, _rule_head,
+    _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_bare_comparison, _rule_goods_question, _rule_count_question, _rule_each_value, _rule_head,
     _rule_export, _rule_profile,
 )
 

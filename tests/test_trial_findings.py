@@ -625,3 +625,31 @@ def test_a_new_analysis_right_after_a_result_runs_on_the_source(analyst, first, 
     if tr.run is None:
         tr = s.turn("go" if then.isascii() else "继续")
     assert tr.run is not None and tr.decision.request.file == "analyst_o.csv", (tr.decision.request.file, tr.decision.reply)
+
+
+@pytest.fixture(scope="module")
+def purchases(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+    root = tmp_path_factory.mktemp("purchases")
+    rng = np.random.default_rng(6)
+    n = 120
+    t = pd.DataFrame({"收货地区": rng.choice(["北京", "上海", "广州"], n), "品名": rng.choice(["笔记本电脑", "办公椅", "墨盒", "白板"], n),
+                      "数量": rng.integers(1, 20, n), "金额": rng.permutation(np.arange(100, 100 + 70 * n, 70))})
+    t.to_csv(root / "采购.csv", index=False)
+    return root, t
+
+
+def test_each_key_said_before_the_top_n_of_a_summary(purchases):
+    root, t = purchases
+    tr = _turn(root, "采购.csv 按收货地区和品名汇总金额，每个地区取金额最高的2个品名")
+    sums = t.groupby(["收货地区", "品名"])["金额"].sum()
+    for region, g in tr.run.table.groupby("收货地区"):
+        assert sorted(g["金额_合计"], reverse=True) == sorted(sums[region], reverse=True)[:2]
+
+
+def test_how_many_units_of_goods_adds_up_the_quantity(purchases):
+    root, t = purchases
+    s = Session(Workspace.at(root))
+    tr = s.turn("采购.csv 品名是笔记本电脑的一共买了几台")
+    if tr.run is None:
+        tr = s.turn("继续")
+    assert tr.run is not None and str(int(t[t["品名"] == "笔记本电脑"]["数量"].sum())) in tr.run.answer.replace(",", ""), tr.run.answer
