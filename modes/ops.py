@@ -1018,7 +1018,7 @@ def _top_per_summary_key(t: _Turn, m: re.Match[str]) -> list[str] | None:
                        t.text[start : m.start()], re.I)
     if before is not None:
         col = resolve_column(before.group("k"), t.sheet, closest=False)[0]
-        if col in groups[0].args["keys"]:
+        if col is not None and col in groups[0].args["keys"]:
             return [col]
     return None
 
