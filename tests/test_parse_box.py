@@ -97,3 +97,17 @@ def test_decide_survives_a_bomb_it_is_not_asked_about(bombs):
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     assert json.loads(out.stdout)["gate"] in ("act", "clarify")
+
+
+def test_an_ods_row_repeated_a_million_times_is_refused_before_parsing_and_trailing_empty_rows_are_not(tmp_path):
+    """A 2 KB .ods whose one filled row repeats 1,000,000 times took 11 s and 1 GB to be refused by the parser: the
+    guard now counts filled cells after repetition; a sheet's trailing empty rows, repeated, still read."""
+    row = "<table:table-row>" + CELL.format("甲") + CELL.format("乙") + "</table:table-row>"
+    write_ods(tmp_path / "rep.ods", [["a", "b"]], '<table:table-row table:number-rows-repeated="1000000">' + CELL.format("x") + CELL.format("y")
+              + "</table:table-row>")
+    write_ods(tmp_path / "tail.ods", [["a", "b"]], row + '<table:table-row table:number-rows-repeated="1048570">'
+              '<table:table-cell table:number-columns-repeated="1024"/></table:table-row>')
+    with pytest.raises(ParseFailed) as e:
+        read_table(tmp_path / "rep.ods")
+    assert "重复展开" in e.value.zh and e.value.en
+    assert read_table(tmp_path / "tail.ods").df["a"].tolist()[:1] == ["甲"]

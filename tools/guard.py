@@ -98,6 +98,8 @@ def _workbook_verdict(path: str, size: int, mtime_ns: int) -> tuple[str, str] | 
                 name = info.filename
                 if _SHEET_PART.match(name):
                     verdict = _scan_sheet(z, info)
+                elif name == "content.xml" and path.lower().endswith((".ods", ".fods")):
+                    verdict = _scan_ods(z, info)
                 elif name.lower().endswith("sharedstrings.xml"):
                     verdict = _shared_strings(z, info) or _read_through(z, info)
                 elif name.lower().endswith((".xml", ".rels", ".vml")):
@@ -155,6 +157,42 @@ def _shared_strings(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[str, str
         return (f"其中的共享字符串表声称有 {most:,} 项，但内容只有 {info.file_size:,} 字节：文件结构异常，已拒绝读取。",
                 f"its shared-strings table claims {most:,} entries in {info.file_size:,} bytes: oddly built; refused.")
     return None
+
+
+_ODS_ROW = re.compile(rb"<table:table-row\b([^>]*)>(.*?)</table:table-row>", re.S)
+_ODS_CELL = re.compile(rb"<table:(?:covered-)?table-cell\b([^>]*?)(/?)>")
+_ODS_ROWS_REP = re.compile(rb'number-rows-repeated="(\d{1,12})"')
+_ODS_COLS_REP = re.compile(rb'number-columns-repeated="(\d{1,12})"')
+
+
+def _scan_ods(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[str, str] | None:
+    """The cells an .ods would lay out once its repeated rows and cells are expanded: only cells that hold a value
+    count (a sheet's trailing empty rows, repeated a million times, are how spreadsheets save and cost nothing)."""
+    if info.file_size > MAX_ENTRY_BYTES:
+        return _too_big(info, info.file_size)
+    data = z.read(info)
+    filled = written = 0
+    for row in _ODS_ROW.finditer(data):
+        rm = _ODS_ROWS_REP.search(row.group(1))
+        rows = int(rm.group(1)) if rm else 1
+        width = 0
+        for cell in _ODS_CELL.finditer(row.group(2)):
+            if b"value-type" in cell.group(1) or (not cell.group(2) and b"formula" in cell.group(1)):
+                cm = _ODS_COLS_REP.search(cell.group(1))
+                width += int(cm.group(1)) if cm else 1
+                written += 1
+        filled += rows * width
+        if filled > MAX_CELLS:
+            return (f"重复的行和单元格展开后超过 {MAX_CELLS // 1_000_000} 百万个有值的单元格（文件结构异常），已拒绝读取。",
+                    f"its repeated rows and cells would expand to over {MAX_CELLS // 1_000_000} million filled cells; refused.")
+    if filled > ODS_REPEAT_FROM and filled > ODS_REPEAT_RATIO * max(written, 1):
+        return (f"文件里只写了 {written} 个有值的单元格，重复展开后却有 {filled:,} 个（文件结构异常），已拒绝读取。",
+                f"it writes {written} filled cells that repeat into {filled:,}; refused.")
+    return None
+
+
+ODS_REPEAT_FROM = 1_000_000  # filled cells past which repetition must be plausible
+ODS_REPEAT_RATIO = 50  # a real sheet repeats a few identical cells, never one row a million times
 
 
 def _scan_sheet(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[str, str] | None:
