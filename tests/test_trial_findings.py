@@ -368,6 +368,7 @@ def analyst(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFram
     ("orders.csv: exclude customer C999", lambda o, h: len(o[o["customer_id"] != "C999"])),
     ("hr.csv employees not managed by Ortiz", lambda o, h: len(h[h["manager"] != "Ortiz"])),
     ("hr.csv people that aren't in the USA", lambda o, h: len(h[h["country"] != "USA"])),
+    ("hr.csv people that are not managed by Ortiz", lambda o, h: len(h[h["manager"] != "Ortiz"])),
 ])
 def test_negations_written_around_a_value_keep_the_other_rows(analyst, text, want):
     root, o, h = analyst
