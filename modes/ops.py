@@ -615,16 +615,16 @@ PLACEHOLDER = lazy(r"(?:那个|这个|那|这|某个|某|哪个)(?:列|字段)?|
 
 # who did something (managed by Ortiz, placed by C012, sold by Ann): the agent of a verb, never a key to group by
 AGENT_BY = lazy(r"(?<![a-z])(?!(?:grouped|sorted|ordered|ranked|summari[sz]ed|split|partitioned|aggregated|totall?ed|counted|averaged|"
-                r"bucketed|segmented|categori[sz]ed|organi[sz]ed|arranged|listed|broken down|filtered|compared)\s)[a-z]+(?:ed|en)\s+$", re.I | re.A)
+                r"bucketed|segmented|categori[sz]ed|organi[sz]ed|arranged|listed|broken down|filtered|compared)\s)[a-z]{3,}ed\s+$", re.I | re.A)
 
 
 def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     """The keys after one 按 / by, put where their role says."""
-    if b.group(0).casefold() == "by" and AGENT_BY.search(t.text, max(0, b.start() - 20), b.start()):
-        return  # employees not managed by Ortiz: Ortiz is a value of the column that says who manages
     keys, j, how = _key_list(t, b.end())
     if not keys:
         return
+    if b.group(0).casefold() == "by" and all(c is None for c, _, _ in keys) and AGENT_BY.search(t.text, max(0, b.start() - 20), b.start()):
+        return  # employees not managed by Ortiz: no column, but who manages (a value, read by the condition rules)
     if how == "typo":
         t.out.typos.append(keys[0][1])
     role = _key_role(t, b, j)
