@@ -387,8 +387,12 @@ class Session:
         leaves outputs/ and is kept as wenqing's own copy (/show, /history and 第N个结果 still find it). A file the user
         asked for, or one changed since it was written, stays where it is."""
         prev, self._unasked = self._unasked, None
+        from tools.outofcore import is_big
+
+        if prev is not None and is_big(run.table) and len(run.table) <= HOLD_ROWS_MAX:
+            run.table = run.table.to_pandas()  # read now, while the file it reads is still there
         if prev is None or not any(str(f["path"]).startswith("outputs/") for f in run.files) or not _is_frame(run.table):
-            return  # (a table read out of core still reads the file it came from)
+            return  # (a table too big to hold still reads the file it came from: that file stays)
         if d.request.file_how in ("named", "fuzzy"):
             return  # a file of outputs/ named by its name is a file the user works with
         tid, path, ident, table = prev
