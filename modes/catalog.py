@@ -57,6 +57,17 @@ class SheetInfo:
         return tuple((v, c, vl) for v, c, vl in folded if len(vl) >= 2 and not vl.isdigit() and vl not in FILLER_EN)
 
     @cached_property
+    def one_letter_values(self) -> tuple[tuple[str, str], ...]:
+        """(value, column) for columns whose few values are each one Chinese character (性别: 男 / 女): prose names them
+        only with a noun after them (女员工, 男的); built once per sheet, in a fixed order."""
+        out = []
+        for c in self.columns:
+            vs = self.values.get(c)
+            if vs and len(vs) <= 4 and all(len(x.strip()) == 1 and "\u4e00" <= x.strip() <= "\u9fff" for x in vs):
+                out += [(v, c) for v in sorted(vs)]
+        return tuple(out)
+
+    @cached_property
     def cased_values(self) -> tuple[tuple[str, str], ...]:
         """(value, column) for values that are also common English words but are written with a capital in the data
         (Done, Open, All): prose names them only when it writes them the same way."""

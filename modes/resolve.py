@@ -254,6 +254,12 @@ def _names_with_extension(text: str, catalog: Catalog, ref: FileRef, hits: list[
         ref.candidates = _close_names(name, catalog)
 
 
+def _joined_names(catalog: Catalog) -> list[str]:
+    """The column names joined with _ or - (金额_合计, Board_No), of the workspace and of the results a request may read."""
+    names = catalog.known_names | {c.casefold() for f in catalog.results for sh in f.sheets for c in sh.columns}
+    return [k for k in names if len(k) >= 3 and ("_" in k or "-" in k)]
+
+
 def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
     """A name shaped like a file's (sales_2023, orders-q3) that no file, sheet or column has: a missing file."""
     for m in FILE_SHAPED.finditer(text):
@@ -275,9 +281,7 @@ def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
             continue  # 代表Board_No的大小: a column's name glued to Chinese text
         if _names_operation(tok):
             continue  # chi-square, t-test: the word of an operation, not a file
-        low_tok = tok.casefold()
-        results = {c.casefold() for f in catalog.results for sh in f.sheets for c in sh.columns}
-        if any(k in low_tok for k in catalog.known_names | results if len(k) >= 3 and ("_" in k or "-" in k)):
+        if any(k in tok.casefold() for k in _joined_names(catalog)):
             continue  # 按月薪_平均排序 / 取金额_合计最大的: a column's name (a summary's) glued to Chinese text
         if NAME_GIVEN.search(text[max(0, m.start() - 12) : m.start()]) or NAME_GIVEN.search(tok):
             continue  # 列名更改为'FLU_SEASON' / rename … to new_name: a name being given, not a file
@@ -861,15 +865,12 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
                 continue
             spans.append((s, e))
             found.setdefault(c, []).append((v, s, e))
-    for c, vs in sheet.values.items():  # 女员工 / 男的 / 女性: a one-character value of a column of such values, naming people
-        if not vs or len(vs) > 4 or not all(len(x.strip()) == 1 and CJK.match(x.strip()) for x in vs):
-            continue
-        for v in vs:
-            for m in re.finditer(re.escape(v.strip()) + ONE_CHAR_NOUN, text):
-                span = (m.start(), m.start() + 1)
-                if not _covered(spans, *span):
-                    spans.append(span)
-                    found.setdefault(c, []).append((v, *span))
+    for v, c in sheet.one_letter_values:  # 女员工 / 男的 / 女性: a one-character value naming people
+        for m in re.finditer(re.escape(v.strip()) + ONE_CHAR_NOUN, text):
+            span = (m.start(), m.start() + 1)
+            if not _covered(spans, *span):
+                spans.append(span)
+                found.setdefault(c, []).append((v, *span))
     for v, c in sheet.cased_values:  # not Done: a value that is also a common word, written as the data writes it
         for m in re.finditer(r"(?<![A-Za-z0-9])" + re.escape(v.strip()) + r"(?![A-Za-z0-9])", text):
             if not _covered(spans, *m.span()) and not _covered(phrases, *m.span()):
