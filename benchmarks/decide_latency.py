@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 from engine.catalog import CatalogCache  # noqa: E402
 from modes.catalog import Catalog  # noqa: E402
 from modes.decision import SessionState  # noqa: E402
-from modes.gate import decide  # noqa: E402
+from modes.dialogue import decide  # noqa: E402
 from tools.workspace import Workspace  # noqa: E402
 
 BUILTIN = ["你好", "帮我弄一下", "筛选 上海_poi.xlsx，地址不为空", "sample_data 按城市汇总金额", "把csv转成xlsx",

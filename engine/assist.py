@@ -25,6 +25,7 @@ from engine.plan import Plan, Step
 from modes.catalog import Catalog
 from modes.decision import RESTATE_BELOW, Decision, SessionState
 from modes.intent import decide_answer
+from modes.query import query_of
 from modes.resolve import find_files
 from modes.schema import Answer, View, read_answer, schema
 from modes.text import normalize
@@ -124,7 +125,7 @@ class Assistant:
               budget: Budget) -> tuple[Decision, SessionState] | None:
         """The model's reading of the request as a checked query, decided like any request (None: the rules' stands)."""
         history = list(before.pending.turns) if before.pending else []
-        last = before.last.request.query if before.last is not None else None
+        last = query_of(before.last.request) if before.last is not None else None
         view = View.of(catalog, previous=before.last_result)
         msgs = query_messages(utterance, history, workspace_summary(catalog, self.cfg.send_cell_values),
                               last.to_json() if last is not None else None)

@@ -18,6 +18,7 @@ from modes import opspec
 from modes.decision import Decision
 from tools import registry
 from tools.errors import ColumnMissing, ParseFailed, UserError
+from tools.localise import action_en
 from tools.outofcore import Retype, counted_by_next_step, in_memory, is_big, statements
 from tools.registry import ToolResult
 from tools.values import reading_notes, recording
@@ -340,7 +341,7 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
                                          **{k: res.facts[k] for k in SAFETY_FACTS if res.facts.get(k)}})
             if table is not None and res.data is not None and current.toolHint in CHECKED_TOOLS and not is_big(res.data):
                 for note in _introduced(in_memory(table), res.data, lang):
-                    result.notes.append(f"第 {step.step} 步（{current.action}）：{note}" if lang == "zh" else f"Step {step.step} ({current.action}): {note}")
+                    result.notes.append(f"第 {step.step} 步（{current.action}）：{note}" if lang == "zh" else f"Step {step.step} ({action_en(current.toolHint)}): {note}")
                     audit.event(trace_id, f"check:{step.step}", "done -> warned", "没有引入空值或改变列类型", True, None, {}, {"message": note}, 0)
             if res.data is not None and not is_big(res.data) and (table is None or not is_big(table)):
                 result.data_notes += [n for n in step_notes(current.toolHint, current.args, table, res.data, lang) if n not in result.data_notes]
@@ -503,6 +504,11 @@ def _in_english(args: dict[str, Any], own: set[str]) -> None:
                 args[k] = names.get(v, v)
             elif isinstance(v, list):
                 args[k] = [names.get(c, c) if isinstance(c, str) else c for c in v]
+        t, x = args["table"], args.get("x")
+        if isinstance(x, str) and _in_memory_table(t) and x in t.columns and t[x].isna().any():
+            t = t.copy()  # a blank category of a chart is named as blank in the session's language
+            t[x] = t[x].astype(object).where(t[x].notna(), "(blank)")
+            args["table"] = t
     if "reports" in args:
         args["reports"] = [(a, _table_en(t, own)) for a, t in args["reports"]]
 
@@ -650,6 +656,9 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
         f = s.facts
         if s.tool == "filter_rows":
             parts.append(f"筛选：{f['rows_in']} 行 → {f['rows_out']} 行。" if zh else f"Filter: {f['rows_in']} → {_n(f['rows_out'], 'row')}.")
+            if f.get("skipped_totals"):
+                parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）不是一行数据，没有算进去。" if zh
+                             else f"The table's own total row ({f['skipped_totals']}) is not a row of the data and was left out.")
         elif s.tool == "find_duplicates":
             parts.append(f"有 {f['rows_out']} 行是重复的（每份都列出）。" if zh else f"{f['rows_out']} rows are duplicates (every copy listed).")
         elif s.tool == "deduplicate":

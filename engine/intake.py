@@ -8,7 +8,7 @@ import re
 
 from modes.catalog import Catalog
 from modes.decision import Decision, Request, SessionState
-from modes.gate import decide
+from modes.dialogue import decide
 from modes.text import language
 
 MAX_UTTERANCE_CHARS = 500

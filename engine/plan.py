@@ -8,9 +8,9 @@ from typing import Any
 from modes import opspec
 from modes.catalog import Catalog, SheetInfo
 from modes.decision import Decision, Request
-from modes.operations import output_stem
+from modes.naming import output_stem
 from modes.opspec import PlanContext
-from modes.query import ops_in_order
+from modes.query import ops_in_order, query_of
 from modes.replies import goal_summary
 
 
@@ -72,7 +72,7 @@ def build_plan(d: Decision, catalog: Catalog) -> Plan:
     f = catalog.get(r.file) if r.file else None
     ctx = PlanContext(r, _sheet(r, catalog), tuple(f.sheets) if f else ())
     saves = False
-    q = r.query
+    q = query_of(r)
     for op in ops_in_order(q) if q is not None else r.ops:
         spec = opspec.get(op.kind)
         if spec is None:
@@ -118,7 +118,7 @@ def decision_json(d: Decision, plan: Plan | None, item_id: str | None = None) ->
         slots=jsonable(d.slots), missing=list(d.missing), reply=d.reply, plan=plan.to_dict() if plan else None,
         mode_reason=d.mode_reason, rule=d.rule, lowered_by=list(d.lowered_by),
     )
-    q = d.request.query if d.gate == "act" else None
+    q = query_of(d.request) if d.gate == "act" else None
     out["query"] = q.to_json() if q is not None else None
     if d.request.candidates and d.gate == "clarify":
         out["candidates"] = list(d.request.candidates)

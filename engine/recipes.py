@@ -12,6 +12,7 @@ from engine.catalog import file_info
 from engine.executor import RunResult, execute, needed_columns
 from engine.plan import Plan, Step
 from modes.decision import Decision, Request
+from modes.query import query_of
 from tools.errors import UserError
 from tools.workspace import STATE_DIR, Workspace
 from tools.write import LinkRefused, kept_bytes, load_state, save_state
@@ -55,7 +56,7 @@ def _dir(ws: Workspace):  # type: ignore[no-untyped-def]
 
 
 def _link(plan: Plan, request: Request) -> dict[str, Any]:
-    q = request.query
+    q = query_of(request)
     return {"goal": plan.goalSummary, "query": q.to_json() if q is not None else None,
             "steps": [{"toolHint": s.toolHint, "action": s.action, "doneWhen": s.doneWhen, "args": s.args} for s in plan.steps]}
 

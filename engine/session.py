@@ -17,6 +17,7 @@ from engine.catalog import CatalogCache, named_outputs, result_info, small_talk
 from modes import results
 from modes.catalog import Catalog, FileInfo
 from modes.decision import Decision, Pending, SessionState
+from modes.query import query_of
 from modes.replies import CONFIRM_EN, HELD, NAMED
 from tools.errors import UserError
 from tools.io import TableCache
@@ -292,7 +293,7 @@ class Session:
               "tier": decision.tier, "confidence": round(decision.confidence, 2), "slots": jsonable(decision.slots),
               "missing": list(decision.missing), "plan": plan.to_dict() if plan else None, "mode_reason": decision.mode_reason,
               "rule": decision.rule, "reply": decision.reply}
-        query = decision.request.query if decision.gate == "act" else None
+        query = query_of(decision.request) if decision.gate == "act" else None
         ev["query"] = query.to_json() if query is not None else None
         tr.events.append(ev)
         self.audit.set_decision(trace_id, decision_json(decision, plan))

@@ -51,7 +51,7 @@ class SheetInfo:
     def nameable_values(self) -> tuple[tuple[str, str, str], ...]:
         """(value, column, casefolded value) for the values prose can name (two characters or more, not a number,
         not a filler word such as "the"), longest first; built once per sheet."""
-        from modes.evidence import FILLER_EN
+        from modes.lexicon import FILLER_EN
 
         folded = ((v, c, v.casefold().strip()) for v, c in self.value_pairs)
         return tuple((v, c, vl) for v, c, vl in folded if len(vl) >= 2 and not vl.isdigit() and vl not in FILLER_EN)
@@ -71,7 +71,7 @@ class SheetInfo:
     def cased_values(self) -> tuple[tuple[str, str], ...]:
         """(value, column) for values that are also common English words but are written with a capital in the data
         (Done, Open, All): prose names them only when it writes them the same way."""
-        from modes.evidence import FILLER_EN
+        from modes.lexicon import FILLER_EN
 
         return tuple((v, c) for v, c in self.value_pairs if v.strip().casefold() in FILLER_EN and v.strip() != v.strip().casefold())
 

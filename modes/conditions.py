@@ -1165,10 +1165,21 @@ EXCLUDED_AFTER = lazy(r"^\s*的?[\u4e00-\u9fff]{0,4}?\s*(?:以外|之外|除外|
                       re.I | re.A)
 
 
+NEGATE = {"eq": "ne", "ne": "eq", "gt": "le", "ge": "lt", "lt": "ge", "le": "gt", "in": "not_in", "not_in": "in",
+          "contains": "not_contains", "not_contains": "contains", "empty": "not_empty", "not_empty": "empty",
+          "between": "not_between", "not_between": "between", "numeric": "blank_or_not_numeric", "not_numeric": "blank_or_numeric",
+          "blank_or_numeric": "not_numeric", "blank_or_not_numeric": "numeric"}
+
+
+def negate(c: Cond) -> Cond:
+    """The condition for the rows to keep when the user asks to delete the rows that meet c."""
+    if c.op in NEGATE:
+        return Cond(c.column, NEGATE[c.op], c.value, c.value2, c.raw, c.how, c.closest)
+    return c
+
+
 def _cond_scope_of_negation(sc: _Scan) -> None:
     """Each condition written inside an exclusion's scope is negated once; the other conditions stay as they are."""
-    from modes.ops import negate
-
     for i, (c, (a, b)) in enumerate(zip(sc.out.conds, sc.out.spans, strict=True)):
         if c.how in ("excluded", "month_no_year") or c.column is None:
             continue  # (a month whose year is asked stays asked: its exclusion is read once the year is said)

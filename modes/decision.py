@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from typing import Any
 
 GATES = ("chat", "unknown", "clarify", "act")
@@ -70,16 +69,6 @@ class Request:
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
-
-    @cached_property
-    def query(self) -> Any:
-        """The typed query this request asks for (modes.query.Query), or None for chat and the file list; built once
-        per request (the plan, the restatement, the decision's JSON and the events all read it)."""
-        from modes.query import from_request
-
-        if self.given is not None and self.given[0] == self.ops:
-            return self.given[1]
-        return from_request(self)
 
     def op(self, kind: str) -> Op | None:
         for o in self.ops:

@@ -65,7 +65,11 @@ class Turn:
 
     @cached_property
     def new_kinds(self) -> set[str]:
-        return set(self.fresh.kinds()) - WEAK_KINDS
+        kinds = set(self.fresh.kinds()) - WEAK_KINDS
+        if "top_n" in kinds and "top_per_group" in self.old_kinds and "top_n" not in self.old_kinds \
+                and not (self.fresh.op("top_n") or Op("top_n")).args.get("by"):
+            kinds = kinds - {"top_n"} | {"top_per_group"}  # 改成前3个 after 每个部门前2个: the cut within each group changes
+        return kinds
 
     @cached_property
     def old_kinds(self) -> set[str]:
@@ -502,8 +506,8 @@ def _fits(stage: str, p: Pending | None) -> bool:
     return p is not None and p.stage == stage
 
 
-def decide_turn(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
-    """One turn of understanding: the decision and the session state after it."""
+def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
+    """One turn of understanding: the decision and the session state after it (the dialogue table decides)."""
     state = state.evolve(turn=state.turn + 1)
     text = normalize(utterance)
     p = state.pending

@@ -18,6 +18,7 @@ from modes import lexicon as lx
 from modes.decision import Evidence
 from modes.evidence_weights import WEIGHTS
 from modes.lazyre import lazy
+from modes.lexicon import FILLER_EN
 from modes.tagging import asides
 from modes.text import blank as _blank
 
@@ -35,16 +36,6 @@ FILLER_ZH = (
     "最", "按照", "根据", "分别是", "一列", "一行", "每个", "每一个", "名", "条", "笔", "家", "人", "位", "次", "项", "种", "类",
     "明显", "直接", "单独", "原文件", "原表", "原来的", "原来", "回", "格式", "编码", "一份", "份", "新的", "新", "帮", "下来",
     "请问", "应该", "应当", "操作", "进行", "考虑", "假设", "希望", "通过", "字符", "符号",
-)
-FILLER_EN = frozenset(
-    "a an the of to in on at for from with by and or but then also too as is are was were be been it its this that these those "
-    "me my we our you your i please can could would will should do does did done get give show tell let make want need like just "
-    "all any each every some only which what who whom how many much there here into out up about per one ones row rows column "
-    "columns table tables file files sheet data value values record records entries result results list have has had not no "
-    "than more less over under above below between where when whose their them they so if now first pls plz thanks "
-    "original new copy again just instead use using among across two three four five six seven eight nine ten both take keep put "
-    "see look find appear appears appeared occur occurs occurred run perform compute calculate "
-    "quick quickly honestly kindly pull grab fetch basically actually simply".split()
 )
 # Things people ask for that no operation does yet, with the closest thing wenqing can do (data, not code).
 GAPS: tuple[tuple[str, str, str, str, str], ...] = (

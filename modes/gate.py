@@ -11,7 +11,7 @@ from typing import Any
 from modes import crosslang, evidence, joins, opspec, replies, results
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo, SheetInfo
-from modes.conditions import Cond
+from modes.conditions import ANY_OP, Cond, parse_conditions
 from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState
 from modes.evidence import Gap
 from modes.lazyre import lazy
@@ -175,6 +175,12 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
             op_, value = t.bare[0]
             merged["filter"] = Op("filter", {**old_filter.args, "conditions": [Cond(c.column, op_, value, None, c.raw, c.how)]})
         for op in t.ops:
+            per_group = merged.get("top_per_group")
+            if op.kind == "top_n" and per_group is not None and "top_n" not in merged and not op.args.get("by") and op.args.get("n"):
+                # 改成前3个 after 每个部门月薪最高的前2个人: the number kept in each group changes, the rest stays
+                said = {k: op.args[k] for k in ("n", "ascending") if op.args.get(k) is not None}
+                merged["top_per_group"] = Op("top_per_group", {**per_group.args, **said}, per_group.after)
+                continue
             old = merged.get(op.kind)
             if t.correction and op.kind == "stats" and not op.args.get("columns"):
                 swapped = True  # 换成中位数 / use the median instead: the statistic of what was summarised changes
@@ -727,7 +733,7 @@ def _u_missing(u: _Understanding) -> None:
         missing.append("sheet")
         u.sheet_name = None  # not chosen yet: the reply does not name one
     if u.sheet_problem and fi is not None:
-        have = "、".join(s.name or "" for s in fi.sheets)
+        have = ("、" if lang == "zh" else ", ").join(s.name or "" for s in fi.sheets)
         u.problems.append(f"{fi.name} 里没有名为“{u.sheet_problem}”的工作表，现有：{have}。" if lang == "zh" else
                           f"{fi.name} has no sheet named '{u.sheet_problem}'; it has: {have}.")
         missing.append("sheet")
@@ -796,12 +802,13 @@ NEW_ANALYSIS = lazy(r"按|每|各|分别|季度|半年|\d{4}|\d+\s*月|(?<![a-z]
 def _asks_of_result(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
     """A turn right after a result that names no file and no value, compares nothing, and asks a figure, a ranking, a
     cut or an order of columns the result has: it asks it of that result, never of the whole source file."""
-    from modes.conditions import ANY_OP
 
     if not ASKS_OF_RESULT.search(text) or ANY_OP.search(text) or len(text) > 24 or NEW_ANALYSIS.search(text):
         return False  # average cost by carrier / 每个班每科的最高分 / 2023年下半年…: a new question of its own, on the source
     if cur is not None and any(find_values(text, s, []) for s in cur.sheets):
         return False  # 北京的呢: a value of the source, read by the refinement rules
+    if cur is not None and cur.sheets and any(c.column for c in parse_conditions(text, cur.sheets[0], find_columns(text, cur.sheets[0])).conds):
+        return False  # 期末库存为0的有几个 / 学历没填的是谁: a question with a condition of its own is asked of the source, like any
     named = [h for s in result.sheets for h in find_columns(text, s)]
     return (bool(named) or not any(find_columns(text, s) for s in (cur.sheets if cur is not None else []))) and _goes_on_from(result, text, cur)
 
@@ -898,7 +905,7 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
     missing: list[str] = []
     problems: list[str] = []
     typo = False
-    name = fi.name if fi else ""
+    name = (fi.name if not results.is_result(fi.path) else replies.file_label(fi.path, lang)) if fi else ""
     kinds = [o.kind for o in ops]
     for i, o in enumerate(ops):
         a = o.args
@@ -979,13 +986,6 @@ def _decision(gate: str, nxt: str, req: Request, reply: str, rule: str, missing:
 
 def _table_names(catalog: Catalog) -> list[str]:
     return [f.path for f in catalog.tables]
-
-
-def decide(state: SessionState, utterance: str, catalog: Catalog) -> tuple[Decision, SessionState]:
-    """One turn of understanding: the decision and the session state after it (the dialogue table decides)."""
-    from modes.dialogue import decide_turn
-
-    return decide_turn(state, utterance, catalog)
 
 
 def _names_no_data(req: Request, text: str, catalog: Catalog) -> bool:
@@ -1094,7 +1094,24 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         return turns[:-1] + [f"{turns[-1]} {cols[0]}"]
     if asked[0] not in SLOT_PHRASE:  # a slot an operation asked about in its own words: the columns join that request
         return turns[:-1] + [f"{turns[-1]}{_spec_join(p.request, asked[0], '、'.join(cols))}"]
+    owner = next((o.kind for o in p.request.ops if o.kind in _askers(asked[0])), None)
+    if owner is not None and owner not in PHRASE_MAKES.get(asked[0], ()):
+        # 金额, to 前5个门店 按哪一列排序？ / 性别, to 男女比例 按哪一列分组？: the column is the asking operation's own (按金额
+        # joined to its clause), never a sort or a grouping of its own beside it
+        by = "，按" + "、".join(cols) if p.request.lang != "en" else ", by " + ", ".join(cols)
+        return turns[:-1] + [f"{turns[-1]}{by}"]
     return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
+
+
+# the operation each generic answer phrase makes (按 X 排序 is a sort): an answer to another operation's question is
+# joined to that operation's clause instead
+PHRASE_MAKES = {"group_by": ("group",), "sort_by": ("sort",), "columns": ("select",), "columns_pair": ("correlate",),
+                "join_key": ("join",)}
+
+
+def _askers(slot: str) -> frozenset[str]:
+    """The operations that ask for this slot themselves."""
+    return frozenset(s.name for s in opspec.all_ops() if any(x.missing_name == slot for x in s.slots))
 
 
 CJK_CHAR = lazy(r"[\u4e00-\u9fff]")
@@ -1103,7 +1120,6 @@ CJK_CHAR = lazy(r"[\u4e00-\u9fff]")
 def _condition_answer(p: Pending, text: str, sheet: SheetInfo) -> list[str] | None:
     """区域等于North, to 筛选条件是什么？: an answer that is only conditions on this file joins the request that asked for
     them (its grouping, ranking and the rest kept); anything more is a request of its own."""
-    from modes.conditions import parse_conditions
 
     body = text.strip(" 。.!！")
     hits = find_columns(body, sheet)
@@ -1130,7 +1146,6 @@ def _sheet_answer(p: Pending, text: str, f: FileInfo) -> list[str] | None:
 def _filled(raw: str, col: str, sheet: SheetInfo) -> str:
     """The words asked about with the column said in them: 低于60 + 成绩 -> 成绩低于60 (the comparison stays); 数学低于60,
     where 数学 is a value of another column, + 成绩 -> 数学 成绩低于60; 那个 + 城市 -> 城市."""
-    from modes.conditions import ANY_OP
 
     if ANY_OP.match(raw) and ANY_OP.match(raw).end() > 0:  # type: ignore[union-attr]
         return f"{col}{raw}"

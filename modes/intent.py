@@ -13,7 +13,7 @@ from dataclasses import replace
 from modes.catalog import Catalog
 from modes.decision import BASE_CONFIDENCE, Decision, Evidence, Pending, Request, SessionState
 from modes.gate import _decision, _gate, _op_gaps
-from modes.query import Query, ops_in_order, phrases
+from modes.query import Query, ops_in_order, phrases, query_of
 from modes.replies import CHAT
 from modes.schema import Answer
 
@@ -52,7 +52,7 @@ def decide_answer(state: SessionState, utterance: str, answer: Answer, catalog: 
         d = replace(d, reply=_noted(d.reply, f"（这部分我做不到，不会执行：{answer.unsupported}。）" if lang == "zh"
                                     else f"(This part I cannot do and will not run: {answer.unsupported}.) "))
     if d.gate == "act" and d.next == "restate_confirm" and rules is not None:
-        other = rules.request.query if rules.gate == "act" else None
+        other = query_of(rules.request) if rules.gate == "act" else None
         if other is not None and other.to_json() != q.to_json():
             d = replace(d, reply=_noted(d.reply, differs(q, other, lang)))
     return d, after

@@ -11,6 +11,18 @@ from modes.lazyre import lazy
 # the labels of a table's own total row (合计 / Total): the row is never a group, a top row or a value a request filters on
 TOTAL_WORDS = frozenset({"总计", "合计", "总数", "总和", "共计", "总共", "全部", "汇总", "小计合计", "total", "totals", "grand total", "sum", "all"})
 
+# English function words and politeness that carry no operation (never an unexplained word, never a value of their own)
+FILLER_EN = frozenset(
+    "a an the of to in on at for from with by and or but then also too as is are was were be been it its this that these those "
+    "me my we our you your i please can could would will should do does did done get give show tell let make want need like just "
+    "all any each every some only which what who whom how many much there here into out up about per one ones row rows column "
+    "columns table tables file files sheet data value values record records entries result results list have has had not no "
+    "than more less over under above below between where when whose their them they so if now first pls plz thanks "
+    "original new copy again just instead use using among across two three four five six seven eight nine ten both take keep put "
+    "see look find appear appears appeared occur occurs occurred run perform compute calculate "
+    "quick quickly honestly kindly pull grab fetch basically actually simply".split()
+)
+
 # Plain cross-language meanings of column names. A column belongs to a concept when its folded name
 # is one of the concept's words; a word in a request then reaches that column.
 CONCEPTS: dict[str, tuple[str, ...]] = {
@@ -159,6 +171,16 @@ for _c, _words in CONCEPTS.items():
 
 
 _SYNONYMS: Mapping[str, str] = MappingProxyType(_WORD_CONCEPT)
+
+
+# the two ends of a ranking (最高 / lowest)
+HIGH_END = lazy(r"最(?:高|多|大|好)|(?<![a-z])(?:highest|most|largest|biggest|maximum)(?![a-z])", re.I)
+LOW_END = lazy(r"最(?:低|少|小|差)|(?<![a-z])(?:lowest|least|fewest|smallest|minimum)(?![a-z])", re.I)
+
+
+def asks_both_ends(text: str) -> bool:
+    """哪个最多、哪个最少 / which is highest and which lowest: both ends of a ranking are asked for."""
+    return bool(HIGH_END.search(text) and LOW_END.search(text))
 
 
 def concept_of(word: str) -> str | None:

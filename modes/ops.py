@@ -10,7 +10,7 @@ from typing import Any
 from modes import lexicon as lx
 from modes import opspec
 from modes.catalog import SheetInfo
-from modes.conditions import INFIX, Cond, CondParse, parse_conditions, reading_said
+from modes.conditions import INFIX, Cond, CondParse, negate, parse_conditions, reading_said
 from modes.decision import Op
 from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, find_values, resolve_column
@@ -398,9 +398,7 @@ def _rule_which_top(t: _Turn) -> None:
         t.unresolved(len(unres))
     t.add(m.start(), Op("group", args))
     low = bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest", d, re.I))
-    from modes.analysis import asks_both_ends
-
-    both = {"both": True} if asks_both_ends(text) else {}  # 哪个最多，哪个最少: both ends are answered
+    both = {"both": True} if lx.asks_both_ends(text) else {}  # 哪个最多，哪个最少: both ends are answered
     t.add(m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": low, "question": True, **both}))
     at = text.find(said_y, m.start()) if counted and said_y and find_values(said_y, sheet, []) else -1
     if at >= 0:  # which agent has the most Urgent tickets: Urgent chooses the rows counted, read by the filter rule
@@ -1311,14 +1309,20 @@ def _rule_how_much(t: _Turn) -> None:
 def _rule_head(t: _Turn) -> None:
     """导出前 20 行: the first rows, when something else is done with them."""
     hm = lx.HEAD_N.search(t.text)
-    if hm and (t.found or lx.EXPORT.search(t.text)) and not t.has("top_n", "head"):
+    if hm and (t.found or _export_word(t)) and not t.has("top_n", "head"):
         g = next((x for x in hm.groups() if x), None)
         if g:
             t.add(hm.start(), Op("head", {"n": int(parse_number(g) or 10)}))
 
 
+def _export_word(t: _Turn) -> re.Match[str] | None:
+    """The first word asking to write the result that is not a part of a column's name (库存为0: 库存 is the column, 存为
+    is no "save as")."""
+    return next((m for m in lx.EXPORT.finditer(t.text) if not any(h.start < m.end() and m.start() < h.end for h in t.hits)), None)
+
+
 def _rule_export(t: _Turn) -> None:
-    em = lx.EXPORT.search(t.text)
+    em = _export_word(t)
     fmt = t.flags.get("target_format")
     if (em or fmt) and not t.flags.get("export_list"):
         t.add(em.start() if em else len(t.text), Op("export", {"format": fmt}))
@@ -1396,14 +1400,3 @@ WITHIN_CUT = lazy(r"(?:里|中|之中|当中|其中|里面)\s*[，,]|(?<![a-z])(
 LATER_STEP = lazy(lx.SEQUENCE_WORDS + r"|(?<![a-z])(?:then|after that|afterwards)(?![a-z])", re.I | re.A)
 
 
-NEGATE = {"eq": "ne", "ne": "eq", "gt": "le", "ge": "lt", "lt": "ge", "le": "gt", "in": "not_in", "not_in": "in",
-          "contains": "not_contains", "not_contains": "contains", "empty": "not_empty", "not_empty": "empty",
-          "between": "not_between", "not_between": "between", "numeric": "blank_or_not_numeric", "not_numeric": "blank_or_numeric",
-          "blank_or_numeric": "not_numeric", "blank_or_not_numeric": "numeric"}
-
-
-def negate(c: Cond) -> Cond:
-    """The condition for the rows to keep when the user asks to delete the rows that meet c."""
-    if c.op in NEGATE:
-        return Cond(c.column, NEGATE[c.op], c.value, c.value2, c.raw, c.how, c.closest)
-    return c

@@ -232,8 +232,29 @@ def get(name: str) -> OpSpec | None:
 
 
 def all_ops() -> list[OpSpec]:
+    """Every operation in the order they are tried: the modules the operations package reads first (in its order),
+    then its other modules by name, then operations registered from elsewhere (a test's); within a module, the
+    order they are written in. The order never depends on which module happened to be imported first."""
     _load()
-    return list(OPS.values())
+    return list(_ordered(tuple((n, id(s)) for n, s in OPS.items())))
+
+
+@cache
+def _ordered(registered: tuple[tuple[str, int], ...]) -> tuple[OpSpec, ...]:
+    import modes.opspecs
+
+    names = [n for n, _ in registered]
+    first = modes.opspecs.FIRST
+
+    def rank(item: tuple[int, str]) -> tuple[int, str, int]:
+        seq, name = item
+        module = type(OPS[name]).__module__
+        short = module.removeprefix("modes.opspecs.")
+        if short in first:
+            return (first.index(short), "", seq)
+        return (len(first), short, seq) if short != module else (len(first) + 1, "", seq)
+
+    return tuple(OPS[n] for _, n in sorted(enumerate(names), key=rank))
 
 
 def kinds_of(family: str) -> frozenset[str]:
@@ -279,8 +300,6 @@ def answer_for(tool: str, facts: dict[str, Any], lang: str, kinds: Iterable[str]
 
 
 def _load() -> None:
-    if "filter" not in OPS:
-        import modes.operations  # noqa: F401  (registers the built-in operations)
     _load_opspecs()
 
 
@@ -288,5 +307,7 @@ def _load() -> None:
 def _load_opspecs() -> None:
     import modes.opspecs
 
-    for m in pkgutil.iter_modules(modes.opspecs.__path__):  # one module per operation, each registers itself
-        importlib.import_module(f"modes.opspecs.{m.name}")
+    found = [m.name for m in pkgutil.iter_modules(modes.opspecs.__path__)]  # one module per operation, each registers itself
+    first = [n for n in modes.opspecs.FIRST if n in found]  # the built-ins first: the order operations are tried in
+    for name in first + [n for n in found if n not in first]:
+        importlib.import_module(f"modes.opspecs.{name}")

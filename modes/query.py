@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from modes.conditions import (
     Cond as Pred,  # a column against a value, another column, a figure, a period or a list
 )
 from modes.decision import Op, Request
+from modes.naming import export_format
 
 QUERY_VERSION = 2  # 2: a step is {"op", "args"} (an argument may itself be called op)
 
@@ -151,6 +152,17 @@ def placed(ops: list[Op]) -> list[tuple[str, Op]]:
     return front + said_later
 
 
+def query_of(r: Request) -> Query | None:
+    """The typed query a request asks for, or None for chat and the file list; built once per request (the plan, the
+    restatement, the decision's JSON and the events all read it). A query read from outside (a model's answer) is
+    the request's while its operations are the ones read with it."""
+    if r.given is not None and r.given[0] == r.ops:
+        return cast(Query, r.given[1])
+    if "_query" not in r.__dict__:
+        r.__dict__["_query"] = from_request(r)  # a frozen request: its query is kept beside its fields, as a cache
+    return cast("Query | None", r.__dict__["_query"])
+
+
 def from_request(r: Request) -> Query | None:
     """The query a request asks for (None for chat, questions and the file list)."""
     ops = [o for o in r.ops if o.kind != "list_files"]
@@ -183,15 +195,6 @@ def from_request(r: Request) -> Query | None:
             parts[stage].append(Step(op.kind, op.args))  # the same arguments: an operation's steps may look itself up
     queries.append(_make(source if not queries else Source("query", query=queries[-1]), parts, q_args))
     return queries[-1]
-
-
-def export_format(r: Request) -> str:
-    """The format of an export that names none: the one the words named (导出 d.csv, 转成 excel), else a CSV turned
-    into xlsx when exporting is all that is asked, else CSV."""
-    if r.target_format:
-        return r.target_format
-    only_export = [o.kind for o in r.ops if o.kind != "profile"] == ["export"]
-    return "xlsx" if only_export and r.file and r.file.lower().endswith((".csv", ".tsv")) else "csv"
 
 
 def _make(source: Source, parts: dict[str, list[Any]], where_args: dict[str, Any]) -> Query:

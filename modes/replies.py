@@ -6,7 +6,7 @@ from typing import Any
 
 from modes import opspec
 from modes.decision import Request
-from modes.query import phrases
+from modes.query import phrases, query_of
 
 CONFIRM_ZH = "确认请回复'继续'"
 CONFIRM_EN = "Reply 'go' to confirm, or 'cancel'."
@@ -86,7 +86,7 @@ def target(r: Request, lang: str) -> str:
 
 def goal_summary(r: Request, lang: str) -> str:
     """What the request's query does, every part in the order it runs (modes.query)."""
-    q = r.query
+    q = query_of(r)
     ops = phrases(q, lang) if q is not None else [op_phrase(o.kind, o.args, lang) for o in r.ops]
     if lang == "zh":
         body = f"对 {target(r, lang)}：" + "，".join(ops)

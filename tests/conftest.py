@@ -9,7 +9,7 @@ import pytest
 from engine.catalog import CatalogCache
 from engine.session import Session
 from modes.decision import SessionState
-from modes.gate import decide
+from modes.dialogue import decide
 from tools.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent

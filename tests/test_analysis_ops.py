@@ -174,7 +174,7 @@ def test_pivot_with_totals(ws):
 
 
 def test_quoted_values_are_not_requests_and_said_formulas_are(ws):
-    from modes.analysis import GROWTH_RX, unquoted
+    from modes.opspecs.analysis import GROWTH_RX, unquoted
 
     assert unquoted(GROWTH_RX, "删除所有'指标'中包含'环比增长'的行") is None
     assert unquoted(GROWTH_RX, "新增一列'环比增长率'") is not None

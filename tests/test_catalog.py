@@ -11,7 +11,7 @@ import pytest
 import engine.catalog as ec
 from engine.catalog import CatalogCache
 from modes.decision import SessionState
-from modes.gate import decide
+from modes.dialogue import decide
 from tools.io import HEAD_BYTES, read_table
 from tools.workspace import Workspace
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from modes.decision import SessionState
-from modes.dialogue import DIALOGUE, decide_turn
+from modes.dialogue import DIALOGUE, decide
 
 
 def test_the_last_row_takes_any_turn():
@@ -26,7 +26,7 @@ def test_each_kind_of_turn_has_its_row(catalog, turns, nxt, rule):
     state = SessionState()
     d = None
     for t in turns:
-        d, state = decide_turn(state, t, catalog)
+        d, state = decide(state, t, catalog)
     assert d is not None and (d.next, d.rule) == (nxt, rule), d.reply
 
 
@@ -38,7 +38,7 @@ def test_a_new_request_while_one_waits_says_the_old_one_was_set_aside(catalog, t
     state = SessionState()
     d = None
     for t in turns:
-        d, state = decide_turn(state, t, catalog)
+        d, state = decide(state, t, catalog)
     assert d is not None and d.next in ("plan_confirm", "restate_confirm") and d.reply.startswith("（之前那个请求已放下。）"), d.reply
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from engine.session import Session, TurnResult
 from modes.catalog import SheetInfo
-from modes.english import column_hits, read_question
+from modes.opspecs.english import column_hits, read_question
 from modes.resolve import find_columns
 from tools.workspace import Workspace
 

@@ -8,6 +8,7 @@ from fake_openai import PASS_REVIEW
 
 from engine.model import ModelConfig, load_config
 from engine.session import Session
+from modes.query import query_of
 
 
 def session_with(ws, server, **kw):
@@ -282,7 +283,7 @@ def test_where_the_rules_read_the_words_otherwise_the_restatement_says_so_and_th
     assert "按字面规则的理解不同" in d.reply and "人均消费 合计" in d.reply
     assert d.reply.index("按字面规则的理解不同") < d.reply.index("确认请回复")
     tr = s.turn("继续")
-    assert tr.run.status == "answered" and tr.decision.request.query.to_json() == d.request.query.to_json()
+    assert tr.run.status == "answered" and query_of(tr.decision.request).to_json() == query_of(d.request).to_json()
     df = pd.read_excel(ws_dir / "上海_poi.xlsx")
     want = df[df["评分"] >= 4.5].groupby("区")["人均消费"].mean().round(2)
     out = pd.read_csv(next(p for p in (ws_dir / "outputs").glob("*.csv")))

@@ -11,7 +11,7 @@ from engine.plan import build_plan
 from engine.session import Session
 from modes import opspec
 from modes.decision import SessionState
-from modes.gate import decide
+from modes.dialogue import decide
 from modes.opspec import OpSpec, PlanContext, Slot, StepSpec, operation
 from modes.table import select_mode
 from tools import registry

@@ -13,7 +13,7 @@ from engine.intake import decide_checked
 from engine.plan import decision_json, plan_for
 from modes.conditions import Cond
 from modes.decision import Op, Request, SessionState
-from modes.query import STAGES, Junction, Not, Pred, cond_tool, from_request, ops_in_order, phrases
+from modes.query import STAGES, Junction, Not, Pred, cond_tool, from_request, ops_in_order, phrases, query_of
 from modes.replies import goal_summary
 from tools import registry
 from tools.workspace import Workspace
@@ -125,7 +125,7 @@ def test_every_act_decision_of_the_dev_set_is_said_and_planned_from_its_query() 
         d, _ = decide_checked(state, item["utterance"], catalog)
         plan = plan_for(d, catalog)
         out = decision_json(d, plan, item["id"])
-        q = d.request.query
+        q = query_of(d.request)
         if d.gate != "act" or q is None:
             continue
         acts += 1

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from engine.session import Session, TurnResult
-from modes.query import walk
+from modes.query import query_of, walk
 from modes.replies import goal_summary
 from tools.workspace import Workspace
 
@@ -88,14 +88,14 @@ def rows(expect: Callable[[Path], pd.DataFrame], key: str) -> Check:
     """The result holds exactly the expected rows (by key), in any order."""
     def check(out: pd.DataFrame, tr: TurnResult, r: Path) -> None:
         want = sorted(map(str, expect(r)[key]))
-        assert sorted(map(str, out[key])) == want, (tr.decision.request.query, len(out), len(want))
+        assert sorted(map(str, out[key])) == want, (query_of(tr.decision.request), len(out), len(want))
     return check
 
 
 def ranked(expect: Callable[[Path], pd.DataFrame], key: str) -> Check:
     """The result holds the expected rows (by key) in the expected order."""
     def check(out: pd.DataFrame, tr: TurnResult, r: Path) -> None:
-        assert list(map(str, out[key])) == list(map(str, expect(r)[key])), tr.decision.request.query
+        assert list(map(str, out[key])) == list(map(str, expect(r)[key])), query_of(tr.decision.request)
     return check
 
 
@@ -108,7 +108,7 @@ def groups(expect: Callable[[Path], pd.Series], col: str | None = None) -> Check
         c = col if col is not None else next(c for c in figures if c not in ("行数", "rows") or len(figures) == 1)
         got = out.set_index(keys)[c] if keys != [None] else out[c]
         assert {str(k): round(float(v), 4) for k, v in got.items()} == {str(k): round(float(v), 4) for k, v in want.items()}, (
-            tr.decision.request.query, c)
+            query_of(tr.decision.request), c)
     return check
 
 
@@ -119,7 +119,7 @@ def counts(expect: Callable[[Path], pd.Series]) -> Check:
         keys = list(want.index.names)
         c = next(c for c in out.columns if c in ("行数", "rows", "计数", "count", "人数", "次数"))
         got = out.set_index(keys)[c]
-        assert {str(k): int(v) for k, v in got.items()} == {str(k): int(v) for k, v in want.items()}, tr.decision.request.query
+        assert {str(k): int(v) for k, v in got.items()} == {str(k): int(v) for k, v in want.items()}, query_of(tr.decision.request)
     return check
 
 
@@ -130,13 +130,13 @@ def figure(expect: Callable[[Path], float]) -> Check:
         shown = (tr.run.answer or "").replace(",", "")
         nums = [float(x) for x in __import__("re").findall(r"-?\d+(?:\.\d+)?", shown)]
         table = [float(v) for v in out.select_dtypes("number").to_numpy().ravel()] if not out.empty else []
-        assert any(abs(x - want) < 0.01 for x in nums + table), (shown, want, tr.decision.request.query)
+        assert any(abs(x - want) < 0.01 for x in nums + table), (shown, want, query_of(tr.decision.request))
     return check
 
 
 def columns(expect: list[str]) -> Check:
     def check(out: pd.DataFrame, tr: TurnResult, r: Path) -> None:
-        assert list(out.columns) == expect, tr.decision.request.query
+        assert list(out.columns) == expect, query_of(tr.decision.request)
     return check
 
 
@@ -165,7 +165,7 @@ def talk(r: Path, turns: list[str], confirm: bool, between: bool = False) -> Tur
 def names_every_part(req: object, tr: TurnResult) -> None:
     """What was said back names every column and value of the query's conditions, its keys and its cuts."""
     said = goal_summary(req, req.lang)  # type: ignore[attr-defined]
-    q = req.query  # type: ignore[attr-defined]
+    q = query_of(req)  # type: ignore[arg-type]
     if q is None:
         return
     assert tr.plan is not None and tr.plan.goalSummary == said

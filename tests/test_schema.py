@@ -12,7 +12,7 @@ from engine.catalog import CatalogCache
 from engine.intake import decide_checked
 from modes import opspec
 from modes.decision import SessionState
-from modes.query import STAGES
+from modes.query import STAGES, query_of
 from modes.schema import (
     NOT_A_STEP,
     View,
@@ -74,7 +74,7 @@ def test_every_query_the_rules_make_reads_back_through_the_schema(name: str, ite
         for h in item.get("history", []):
             _, state = decide_checked(state, h, catalog)
         d, _ = decide_checked(state, item["utterance"], catalog)
-        q = d.request.query if d.gate == "act" else None
+        q = query_of(d.request) if d.gate == "act" else None
         if q is None or any(p.source.kind == "result" for p in q.chain()):
             continue
         lang = d.lang

@@ -75,9 +75,9 @@ def table_en(df: pd.DataFrame, own: set[str]) -> pd.DataFrame:
     if df is None or not hasattr(df, "columns"):
         return df
     names = english_names(df.columns, own)
-    if not names:
+    pivot = _total_row(df)  # a pivot's margins: the total row it adds is labelled in the session's language
+    if not names and not pivot:
         return df
-    pivot = any(c in ("合计", "总计") for c in names) and _total_row(df)  # a pivot's margins: a total column and a total row
     out = df.rename(columns=names)
     for c in names.values():
         if out[c].dtype.kind not in "biufcmM":  # a label column wenqing made: its labels too

@@ -299,8 +299,12 @@ def filter_rows(table: pd.DataFrame, conditions: list[dict[str, Any]], logic: st
     mask = masks[0]
     for m in masks[1:]:
         mask = (mask | m) if logic == "or" else (mask & m)
-    out = table[mask].reset_index(drop=True)
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out)})
+    from tools.stats import total_rows
+
+    own = mask & total_rows(table)  # the table's own 合计 row (单价 blank, 出库 > 入库 in total) is no row of the data
+    out = table[mask & ~own].reset_index(drop=True)
+    facts = {"rows_in": len(table), "rows_out": len(out), **({"skipped_totals": int(own.sum())} if own.any() else {})}
+    return ToolResult(out, facts, {"sample": _sample(out)})
 
 
 @tool

@@ -567,8 +567,13 @@ def filter_rows(table: BigTable, conditions: list[dict[str, Any]], logic: str = 
     if not conditions:
         raise ToolArgError("缺少筛选条件。", "No filter condition given.")
     where = f" {'OR' if logic == 'or' else 'AND'} ".join(f"({_cond(table, c)})" for c in conditions)
-    out = table.derive(f"SELECT * FROM ({table.sql}) WHERE {where}")
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out)}, {"sample": _sample(out.head())})
+    src, totals = without_own_totals(table)  # the table's own 合计 row is no row of the data, whatever it holds
+    out = table.derive(f"SELECT * FROM ({src}) WHERE {where}")
+    skipped = 0
+    if totals:  # how many of the left-out total rows the conditions would have kept
+        skipped = int(table.run(f"SELECT count(*) FROM ({table.sql}) WHERE {where}", said=False).fetchone()[0]) - len(out)
+    facts = {"rows_in": len(table), "rows_out": len(out), **({"skipped_totals": skipped} if skipped else {})}
+    return ToolResult(out, facts, {"sample": _sample(out.head())})
 
 
 def _order(table: BigTable, by: list[str], ascending: bool, as_text: bool) -> str:

@@ -36,6 +36,11 @@ def numeric(table: pd.DataFrame, column: str) -> pd.Series:
 from modes.lexicon import TOTAL_WORDS  # noqa: E402  (the words a table's own total row is labelled with; shared with the reader)
 
 
+def _label(r: Any, keys: list[str]) -> str:
+    """A group's label: its key values joined with 、, a blank key as （空白） (the answer says it in its language)."""
+    return "、".join("（空白）" if pd.isna(r[k]) else str(r[k]) for k in keys)
+
+
 def total_rows(table: pd.DataFrame) -> pd.Series:
     """Rows that are the table's own total (a text cell 总计 / 合计 / Total …, as the first or last row holding numbers):
     an aggregate across the rows that kept them would count everything twice."""
@@ -152,7 +157,7 @@ def column_stats(table: pd.DataFrame, columns: list[str], stats: list[str] | Non
         facts["values"] = values
     else:
         facts["groups"] = len(out) // max(1, len(columns))
-        facts["group_values"] = [{"label": "、".join(str(r[k]) for k in by), "column": r.get("列", columns[0]),
+        facts["group_values"] = [{"label": _label(r, by), "column": r.get("列", columns[0]),
                                   "values": {s: r[stat_label(s)] for s in stats}} for r in rows[:8]]
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
@@ -201,7 +206,7 @@ def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = No
     facts = {
         "rows_in": len(table), "rows_out": len(out), "groups": len(out), "keys": keys, "within": within, "column": column,
         "value_name": value_name, "total": rnd(out[value_name].sum()), "skipped_totals": skipped,
-        "shares": [{"label": "、".join(str(r[k]) for k in within + keys), "value": rnd(r[value_name]), "pct": rnd(r["占比(%)"], 2)}
+        "shares": [{"label": _label(r, within + keys), "value": rnd(r[value_name]), "pct": rnd(r["占比(%)"], 2)}
                    for r in out.head(8).to_dict("records")],
         "top": None if first is None else {"label": "、".join(str(first[k]) for k in within + keys), "value": rnd(first[value_name]),
                                              "pct": rnd(first["占比(%)"], 2)},
@@ -228,7 +233,7 @@ def proportion_where(table: pd.DataFrame, conditions: list[dict[str, Any]], logi
     g = mask.astype(int).groupby([table[k] for k in by], dropna=False, sort=True).agg(["sum", "size"])
     out = g.rename(columns={"sum": "满足条件", "size": "总行数"}).reset_index()
     out["比例(%)"] = (out["满足条件"] / out["总行数"] * 100).round(2)
-    groups = [{"label": "、".join(str(r[k]) for k in by), "matched": int(r["满足条件"]), "total": int(r["总行数"]), "pct": rnd(r["比例(%)"], 2)}
+    groups = [{"label": _label(r, by), "matched": int(r["满足条件"]), "total": int(r["总行数"]), "pct": rnd(r["比例(%)"], 2)}
               for r in out.head(12).to_dict("records")]
     facts = {"rows_in": total, "rows_out": len(out), "matched": hit, "total": total, "pct": p, "by": by, "groups": len(out), "group_pcts": groups}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
@@ -250,7 +255,7 @@ def extremes(table: pd.DataFrame, by: str, keys: list[str] | None = None) -> Too
     name = keys or [c for c in table.columns if c != by and not pd.api.types.is_numeric_dtype(table[c])][:1]
 
     def labels(part: pd.DataFrame) -> list[str]:
-        return ["、".join(str(r[k]) for k in name) for r in part.head(10).to_dict("records")] if name else [str(i + 1) for i in part.index[:10]]
+        return [_label(r, name) for r in part.head(10).to_dict("records")] if name else [str(i + 1) for i in part.index[:10]]
 
     facts = {"rows_in": rows_in, "rows_out": len(out), "by": by, "keys": name, "max": rnd(hi), "min": rnd(lo),
              "highest": labels(top), "lowest": labels(bottom), "counted": int(x.notna().sum()), "skipped_totals": skipped}

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from modes import opspec
 from modes.conditions import Cond
+from modes.naming import export_format, output_stem
 from modes.opspec import OpSpec, PlanContext, Slot, StepSpec, operation
 from modes.opspec import said_in as _zh
 
@@ -457,8 +454,6 @@ class Export(OpSpec):
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         r = ctx.request
-        from modes.query import export_format
-
         fmt = args.get("format") or export_format(r)
         tool = "write_xlsx" if fmt == "xlsx" else "write_csv"
         return [StepSpec(f"导出 {fmt.upper()}", tool, "导出成功", {"stem": output_stem(r, ctx.labels or "导出")})]
@@ -475,37 +470,3 @@ class ListFiles(OpSpec):
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         return [StepSpec("列出工作区文件", "list_files", "获得文件清单")]
-
-
-def output_stem(r: Any, label: str | list[str]) -> str:
-    """The name of a result file: the source's name, its sheet, and what was done (in the request's language)."""
-    base = (r.file or "result").rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    if r.sheet and not any(o.kind == "stack" for o in getattr(r, "ops", ())):  # stacked sheets: the workbook's name
-        base += f"_{r.sheet}"
-    labels = [label] if isinstance(label, str) else list(label)
-    if getattr(r, "lang", "zh") == "en":
-        return "_".join([base, *dict.fromkeys(stem_word_en(w) for w in labels if w)])
-    return f"{base}_{''.join(labels)}"
-
-
-@lru_cache(maxsize=1)
-def _stem_words() -> dict[str, str]:
-    import tomllib
-
-    return dict(tomllib.loads((Path(__file__).parent / "output_names.toml").read_text(encoding="utf-8"))["en"])
-
-
-def stem_word_en(word: str) -> str:
-    """The English word for a word of an output file's name (output_names.toml, then the operation's English label)."""
-    if (m := re.fullmatch(r"前(\d+)(行?)", word)) is not None:
-        return f"{'first' if m.group(2) else 'top'}{m.group(1)}"
-    if (en := _stem_words().get(word)) is not None:
-        return en
-    for spec in opspec.all_ops():
-        if spec.label.get("zh") == word and spec.label.get("en"):
-            return re.sub(r"[^0-9A-Za-z]+", "_", spec.label["en"]).strip("_")
-    return word if not re.search(r"[\u3400-\u9fff]", word) else "result"
-
-
-import modes.analysis  # noqa: E402,F401  (analysis operations: statistics, shares, time, pivots, wide tables, formulas, edits, tests, charts)
-import modes.english  # noqa: E402,F401  (English look-up questions)

@@ -12,6 +12,7 @@ from typing import Any
 from modes import opspec
 from modes.lazyre import LazyPattern as Lazy
 from modes.lazyre import lazy
+from modes.lexicon import HIGH_END, LOW_END
 from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
 from modes.opspec import said_in as _zh
 from modes.resolve import resolve_column
@@ -35,6 +36,11 @@ def _rx(*words: str) -> Lazy:
 
 MEAN_WORDS = _lazy(r"平均|均值|average|mean", re.I)
 COUNT_WORDS = _lazy(r"次数|个数|计数|多少个|多少笔|单数|订单数|行数|笔数|(?<![a-z])(?:count|number of)(?![a-z])", re.I)
+
+
+def _label(label: str, lang: str) -> str:
+    """A group's label as the answer says it: its key values, a blank key as （空白） / (blank)."""
+    return label if lang == "zh" else str(value_en(label)).replace("（空白）", "(blank)")
 
 
 def _free(spans: list[tuple[int, int]], a: int, b: int) -> bool:
@@ -358,7 +364,7 @@ class Stats(OpSpec):
             return None
         stats = facts["stats"]
         if facts.get("by"):
-            parts = [f"{g['label']}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(_stat_said(s, v, lang) for s, v in g["values"].items()) for g in facts["group_values"]]
+            parts = [f"{_label(g['label'], lang)}{'：' if lang == 'zh' else ': '}" + ("，" if lang == "zh" else ", ").join(_stat_said(s, v, lang) for s, v in g["values"].items()) for g in facts["group_values"]]
             more = _zh(lang, "……", " …") if facts["groups"] * len(facts["columns"]) > len(facts["group_values"]) else ""
             return _zh(lang, f"按 {'、'.join(facts['by'])} 分 {facts['groups']} 组（共 {facts['rows_in']} 行）：{'；'.join(parts)}{more}。",
                        f"Per {', '.join(facts['by'])} ({facts['groups']} groups, {facts['rows_in']} rows): {'; '.join(parts)}{more}.")
@@ -392,15 +398,6 @@ def _times_said(c: str, vals: dict[str, Any], stats: list[str], n: int, how: dic
         left = _zh(lang, f"{how['n_left_out']} 个值不是时间，未计入（如 {eg}）", f"{how['n_left_out']} values are not times and were left out (e.g. {eg})")
     return _zh(lang, f"{c}（按秒计算）：{shown}（基于 {n:,} 个能读成时间的值；{gaps}{left}）".replace("；）", "）"),
                f"{c} (in seconds): {shown} (from {n:,} values read as times; {gaps}{left})".replace("; )", ")"))
-
-
-HIGH_END = _lazy(r"最(?:高|多|大|好)|(?<![a-z])(?:highest|most|largest|biggest|maximum)(?![a-z])", re.I)
-LOW_END = _lazy(r"最(?:低|少|小|差)|(?<![a-z])(?:lowest|least|fewest|smallest|minimum)(?![a-z])", re.I)
-
-
-def asks_both_ends(text: str) -> bool:
-    """哪个最多、哪个最少 / which is highest and which lowest: both ends of a ranking are asked for."""
-    return bool(HIGH_END.search(text) and LOW_END.search(text))
 
 
 # ---------------------------------------------------------------- shares and proportions
@@ -484,7 +481,8 @@ class Share(OpSpec):
         if tool != "share_of_total":
             return None
         counted = "" if facts["column"] else _zh(lang, "（{} 行）", " ({} rows)")  # shares of the row count: each count said too
-        parts = [f"{s['label']} {pct(s['pct'] / 100)}{counted.format(num(s['value'], lang)) if counted else ''}" for s in facts["shares"]]
+        parts = [f"{_label(s['label'], lang)} {pct(s['pct'] / 100)}"
+                 f"{counted.format(num(s['value'], lang)) if counted else ''}" for s in facts["shares"]]
         what = facts["column"] or _zh(lang, "行数", "rows")
         more = "……" if facts["groups"] > len(parts) else ""
         if facts.get("skipped_totals"):
@@ -774,7 +772,7 @@ class Proportion(OpSpec):
         if tool != "proportion_where":
             return None
         if facts.get("by"):
-            parts = [_zh(lang, f"{g['label']} {g['matched']:,}/{g['total']:,}（{g['pct']}%）", f"{g['label']} {g['matched']:,}/{g['total']:,} ({g['pct']}%)")
+            parts = [_zh(lang, f"{g['label']} {g['matched']:,}/{g['total']:,}（{g['pct']}%）", f"{_label(g['label'], lang)} {g['matched']:,}/{g['total']:,} ({g['pct']}%)")
                      for g in facts["group_pcts"]]
             more = _zh(lang, "……", " …") if facts["groups"] > len(parts) else ""
             return _zh(lang, f"按 {'、'.join(facts['by'])} 分组，每组内满足条件的行占该组的比例：{'，'.join(parts)}{more}（共 {facts['total']:,} 行）。",
@@ -2468,7 +2466,7 @@ class Chart(OpSpec):
         return "热力图" if args["kind"] == "heatmap" else CHART_NAMES[args["kind"]][0]
 
     def _steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
-        from modes.operations import output_stem
+        from modes.naming import output_stem
 
         stem = output_stem(ctx.request, self.stem_label(args))
         if args.get("wide"):

@@ -1,0 +1,114 @@
+"""Kinds of turn the third round of new-user trials found answered wrongly or asked again: a column offered by a
+question typed back and rejected, a cut changed after a ranking within groups, a question with its own condition
+asked of the last result, a word inside a column's name read as an export, a table's own total row kept by a filter.
+Data made here; results recomputed with pandas."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.session import Session, TurnResult
+from tools.workspace import Workspace
+
+
+@pytest.fixture(scope="module")
+def office(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("round3")
+    rng = np.random.default_rng(11)
+    n = 160
+    pd.DataFrame({"工号": [f"P{i:03d}" for i in range(n)], "姓名": [f"员工{i}" for i in range(n)],
+                  "科室": rng.choice(["内科", "外科", "儿科", "药房"], n), "性别": rng.choice(["男", "女"], n),
+                  "学历": rng.choice(["本科", "硕士", "博士", None], n, p=[0.5, 0.3, 0.1, 0.1]),
+                  "基本工资": rng.integers(4000, 30000, n)}).to_excel(root / "人员名单.xlsx", index=False)
+    m = 400
+    pd.DataFrame({"单号": range(m), "网点": rng.choice([f"网点{c}" for c in "ABCDEFG"], m),
+                  "品类": rng.choice(["茶叶", "咖啡", "果汁"], m), "件数": rng.integers(1, 30, m),
+                  "营业额": rng.integers(20, 3000, m)}).to_csv(root / "流水.csv", index=False)
+    stock = pd.DataFrame({"编码": [f"W{i:03d}" for i in range(60)], "仓别": rng.choice(["东仓", "西仓"], 60),
+                          "结余库存": rng.choice([0, 0, 5, 12, 40], 60), "进价": rng.choice([1.5, 2.0, np.nan, 3.5], 60)})
+    total = pd.DataFrame({"编码": ["合计"], "仓别": [None], "结余库存": [stock["结余库存"].sum()], "进价": [np.nan]})
+    pd.concat([stock, total]).to_csv(root / "仓储.csv", index=False)
+    return root
+
+
+def talk(root: Path, *turns: str) -> tuple[Session, list[TurnResult]]:
+    for p in (root / "outputs", root / ".wenqing"):
+        if p.exists():
+            import shutil
+
+            shutil.rmtree(p)
+    s = Session(Workspace.at(root))
+    return s, [s.turn(t) for t in turns]
+
+
+def confirmed(s: Session, tr: TurnResult) -> TurnResult:
+    if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
+        return s.turn("继续")
+    return tr
+
+
+def test_a_measure_offered_for_a_ranking_of_groups_fills_that_ranking(office):
+    """流水里卖得最好的前3个网点 → 按哪一列排序？ → 营业额: the three outlets with the most 营业额, never a sort beside a ranking."""
+    s, trs = talk(office, "流水.csv 卖得最好的前3个网点是哪些", "营业额")
+    assert trs[0].decision.next == "ask_slots", trs[0].decision.reply
+    tr = confirmed(s, trs[1])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    want = pd.read_csv(office / "流水.csv").groupby("网点")["营业额"].sum().nlargest(3)
+    assert list(tr.run.table["网点"]) == list(want.index)
+
+
+def test_a_column_offered_for_a_share_fills_the_share(office):
+    s, trs = talk(office, "人员名单 男女比例是多少", "性别")
+    tr = confirmed(s, trs[1])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    assert [o.kind for o in tr.decision.request.ops] == ["share"]
+    df = pd.read_excel(office / "人员名单.xlsx")
+    counts = dict(zip(tr.run.table["性别"], tr.run.table["行数"], strict=False))
+    assert {k: int(v) for k, v in counts.items() if k in ("男", "女")} == df["性别"].value_counts().to_dict()
+
+
+def test_changing_the_cut_after_a_ranking_within_groups_keeps_the_groups(office):
+    s, trs = talk(office, "人员名单每个科室基本工资最高的前2个人", "改成前3个")
+    tr = confirmed(s, trs[1])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_excel(office / "人员名单.xlsx")
+    want = df.sort_values("基本工资", ascending=False).groupby("科室").head(3)
+    assert sorted(tr.run.table["工号"]) == sorted(want["工号"])
+
+
+@pytest.mark.parametrize(("first", "then", "want"), [
+    ("仓储.csv 进价是空的有哪些", "结余库存为0的有几个", lambda d: int((d["结余库存"] == 0).sum())),
+    ("人员名单里硕士和博士的平均基本工资分别是多少", "学历没填的那几个人是谁", lambda d: int(d["学历"].isna().sum())),
+])
+def test_a_question_with_its_own_condition_right_after_a_result_is_asked_of_the_source(office, first, then, want):
+    s, trs = talk(office, first, then)
+    tr = confirmed(s, trs[1])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    src = "仓储.csv" if "仓储" in first else "人员名单.xlsx"
+    assert tr.decision.request.file == src
+    df = pd.read_csv(office / src) if src.endswith(".csv") else pd.read_excel(office / src)
+    df = df[df.iloc[:, 0] != "合计"]
+    n = want(df)
+    assert len(tr.run.table) == n or str(n) in (tr.run.answer or ""), (tr.run.answer, n)
+
+
+def test_a_column_name_ending_in_a_save_word_is_no_export(office):
+    s, trs = talk(office, "仓储.csv 结余库存为0的有几个")
+    assert not any(o.kind == "export" for o in trs[0].decision.request.ops), trs[0].decision.reply
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_a_filter_leaves_out_the_tables_own_total_row_and_says_so(office, engine, monkeypatch):
+    monkeypatch.setenv("WENQING_ENGINE", engine)
+    s, trs = talk(office, "仓储.csv 进价是空的有哪些")
+    tr = trs[0]
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(office / "仓储.csv")
+    want = df[(df["编码"] != "合计") & df["进价"].isna()]
+    got = tr.run.table.to_pandas() if hasattr(tr.run.table, "to_pandas") else tr.run.table
+    assert sorted(got["编码"]) == sorted(want["编码"])
+    assert "合计行" in (tr.run.answer or "")
