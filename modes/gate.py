@@ -867,7 +867,8 @@ def _glossed(text: str, sheet: SheetInfo) -> list[tuple[int, int]]:
 
 
 NUMBER_PHRASE = lazy(r"[\u4e00-\u9fff]{1,3}(?:\d+(?:\.\d+)?\s*[%％]?|[一二两三四五六七八九十百千万]+(?=[年月天岁倍成]))(?:周年|个月|年|月|天|岁|倍|成|名|位|个|人)?"
-                     r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:[%％]|周年|个月|年|天|岁|倍|成|名|位|个|人)")
+                     r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:[%％]|周年|个月|年|天|岁|倍|成|名|位|个|人)"
+                     r"|(?<![a-z])(?:top|bottom|first|last|best|worst|highest|lowest)\s+\d+(?![\d.])", re.I)
 
 
 def _numbers_unread(text: str, taken: list[tuple[int, int]]) -> list[str]:

@@ -43,7 +43,7 @@ SORT_VERB = lazy(r"排|sort|order|rank|从高到低|从低到高|升序|降序|�
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|by|per)(?![a-z])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=[\u4e00-\u9fffA-Za-z])"
+BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|by|per)(?![a-z])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=[\u4e00-\u9fffA-Za-z])"
                r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
 KEY_STOP = lazy(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
@@ -577,7 +577,8 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
         return "dedupe"  # one row per region / 每个部门保留一行: these keys choose the rows kept
     if word == "by" and t.has("dedupe") and lx.DEDUPE.search(before) and not lx.GROUP.search(before):
         return "dedupe"  # remove duplicates from orders.csv by customer and product: the keys of the duplicates
-    if word.startswith("每") or word in ("各个", "各项", "各种", "各", "per", "for each", "for every", "in each", "in every", "within each", "within every", "其他", "其余", "其它", "剩下的", "其他的") or word.startswith("group"):
+    if word.startswith("每") or word in ("各个", "各项", "各种", "各", "per", "for each", "for every", "in each", "in every", "within each", "within every", "其他", "其余", "其它", "剩下的", "其他的") or word.startswith("group") \
+            or re.fullmatch(r"(?:does|do|did|has|have)\s+(?:each|every)", word):  # how many titles does each dept have
         return "group"
     if word.startswith(("sort", "order", "rank")):
         return "sort"
@@ -817,7 +818,13 @@ HAVING_CMP = lazy(r"\s*(?:的)?\s*(?:is\s+|are\s+)?(?P<op>" + "|".join(f"(?P<{op
                   + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?", re.I | re.A)
 # the groups a condition on an aggregate keeps: 的部门 / 的城市 after it, or "cities whose …" before it
 HAVING_KEY_AFTER = lazy(r"\s*(?:的|之)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,12})")
-HAVING_KEY_BEFORE = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:whose|with|where|that have|having)(?:\s+(?:an?|the))?\s*$", re.I)
+HAVING_KEY_BEFORE = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:whose|with|where|that have|having|(?:that|which)\s+(?:are|is|were|was|have|had)"
+                         r"|are|is|were|have)(?:\s+(?:an?|the))?\s*$", re.I)
+HAVING_KEY_BEFORE_ZH = lazy(r"(?:哪些|哪几个|哪个|哪一些|各个?|每个|每一个)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,8}?)\s*的?\s*$")
+# the comparison said before the figure it compares (states above 500k in total revenue, 超过50万的总销售额)
+HAVING_CMP_FIRST = lazy(r"(?P<op>" + "|".join(f"(?P<{op}>{p})" for op, p in INFIX[:-1] if op in ("ge", "le", "gt", "lt"))
+                        + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?\s*(?:的|in|of|on|for|by)?\s*(?:the\s+|its\s+|their\s+)?"
+                        r"(?P<agg>" + "|".join(f"(?P<{a}>{w})" for a, w in HAVING_AGG.items()) + r")\s*(?:的)?\s*$", re.I | re.A)
 
 
 def _having_at(t: _Turn, h: ColumnHit) -> tuple[str, int, int, str, float] | None:
@@ -834,6 +841,12 @@ def _having_at(t: _Turn, h: ColumnHit) -> tuple[str, int, int, str, float] | Non
         op = next(k for k in ("ge", "le", "gt", "lt") if m.group(k))
         value = float(m.group("n").replace(",", "")) * {"万": 1e4, "千": 1e3, "k": 1e3}.get((m.group("unit") or "").casefold(), 1)
         return agg, before.start() if before else h.start, m.end(), op, tidy(value)
+    m = HAVING_CMP_FIRST.search(t.text[: h.start])
+    if m is not None:  # above 500k in total revenue: the comparison first, then the figure it is about
+        op = next(k for k in ("ge", "le", "gt", "lt") if m.group(k))
+        agg = next(a for a in HAVING_AGG if m.group(a))
+        value = float(m.group("n").replace(",", "")) * {"万": 1e4, "千": 1e3, "k": 1e3}.get((m.group("unit") or "").casefold(), 1)
+        return agg, m.start(), h.end, op, tidy(value)
     return None
 
 
@@ -850,7 +863,14 @@ def _rule_having(t: _Turn) -> None:
             continue
         agg, a, b, op, value = found
         key = HAVING_KEY_AFTER.match(t.text, b)
-        col = resolve_column(key.group("k"), t.sheet, closest=False)[0] if key else None
+        col = None
+        if key is not None:  # 的部门有哪些: the longest start of the words after 的 that names a column
+            word = key.group("k")
+            col = next((c for n in range(len(word), 1, -1) if (c := resolve_column(word[:n], t.sheet, closest=False)[0]) is not None), None)
+        if col is None and (zh := HAVING_KEY_BEFORE_ZH.search(t.text[:a])) is not None:  # 哪些部门的平均月薪大于12000
+            col = resolve_column(zh.group("k"), t.sheet, closest=False)[0]
+            if col is not None:
+                t.spans.append(zh.span())
         if col is None:
             back = HAVING_KEY_BEFORE.search(t.text[:a])
             word = re.sub(r"ies$", "y", back.group(0).split()[0]) if back else ""

@@ -112,3 +112,65 @@ def test_a_filter_leaves_out_the_tables_own_total_row_and_says_so(office, engine
     got = tr.run.table.to_pandas() if hasattr(tr.run.table, "to_pandas") else tr.run.table
     assert sorted(got["编码"]) == sorted(want["编码"])
     assert "合计行" in (tr.run.answer or "")
+
+
+@pytest.fixture(scope="module")
+def staff(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("round3en")
+    rng = np.random.default_rng(12)
+    n = 240
+    pd.DataFrame({"emp_id": range(n), "team": rng.choice(["Alpha", "Beta", "Gamma", "Delta"], n),
+                  "role": rng.choice(["Analyst", "Lead", "Engineer", "Designer", "Manager", "Intern"], n),
+                  "province": rng.choice(["ON", "QC", "BC", "AB", "NS"], n),
+                  "pay": rng.integers(30000, 150000, n)}).to_csv(root / "staff.csv", index=False)
+    return root
+
+
+def en(root: Path, text: str) -> TurnResult:
+    s = Session(Workspace.at(root))
+    tr = s.turn(text)
+    if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
+        tr = s.turn("go")
+    return tr
+
+
+@pytest.mark.parametrize(("text", "agg", "limit"), [
+    ("staff.csv which provinces are above 4000000 in total pay?", "sum", 4_000_000),
+    ("staff.csv provinces with more than 4,000,000 of total pay", "sum", 4_000_000),
+    ("staff.csv which teams have an average pay above 90000", "mean", 90_000),
+])
+def test_a_comparison_said_before_the_figure_of_each_group_is_a_having(staff, text, agg, limit):
+    tr = en(staff, text)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(staff / "staff.csv")
+    key = "province" if "province" in text else "team"
+    figures = getattr(df.groupby(key)["pay"], agg)()
+    assert sorted(tr.run.table[key]) == sorted(figures[figures > limit].index)
+
+
+@pytest.mark.parametrize("text", ["人员名单 平均基本工资大于15000的科室有哪些", "人员名单 哪些科室的平均基本工资大于15000"])
+def test_a_having_with_its_groups_asked_for_after_or_before(office, text):
+    s, trs = talk(office, text)
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_excel(office / "人员名单.xlsx")
+    m = df.groupby("科室")["基本工资"].mean()
+    assert sorted(tr.run.table["科室"]) == sorted(m[m > 15000].index)
+
+
+@pytest.mark.parametrize(("text", "agg"), [("staff.csv how many distinct roles does each team have?", "nunique"),
+                                           ("staff.csv how many employees does each team have?", "size")])
+def test_does_each_x_have_groups_by_x(staff, text, agg):
+    tr = en(staff, text)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(staff / "staff.csv")
+    want = df.groupby("team")["role"].nunique() if agg == "nunique" else df.groupby("team").size()
+    col = next((c for c in tr.run.table.columns if c.startswith("role")), tr.run.table.columns[-1]) if agg == "nunique" else tr.run.table.columns[-1]
+    got = dict(zip(tr.run.table["team"], tr.run.table[col], strict=True))
+    assert {k: int(v) for k, v in got.items()} == want.to_dict()
+
+
+def test_a_cut_no_rule_read_is_named_back_never_dropped_silently(staff):
+    s = Session(Workspace.at(staff))
+    tr = s.turn("staff.csv median pay for each role, top 3 only")
+    assert tr.run is None and tr.decision.next == "restate_confirm" and "top 3" in tr.decision.reply, tr.decision.reply
