@@ -219,9 +219,13 @@ EXCLUDE = rx("除了", "除去", "除开", "刨除", "扣除", "剔除", "排除
              # leaving a value out, said as what is done to it
              "not counting", "leaving out", "leave out", "ignoring", "ignore", "omitting", "omit", "aside from", "setting aside", "minus")
 EXCLUDE_BEFORE = lazy(r"(?:" + EXCLUDE.pattern + r")\s*(?:掉|了)?\s*$", re.I | re.A)
+# an order said as a pair of ends (从多到少 / 由便宜到贵): the first end first
+HIGH_ENDS, LOW_ENDS = "高大多新晚贵长", "低小少旧早短"
+DESC_PAIR = rf"(?:从|由)(?:[{HIGH_ENDS}])到(?:[{LOW_ENDS}]|便宜)"
+ASC_PAIR = rf"(?:从|由)(?:[{LOW_ENDS}]|便宜)到(?:[{HIGH_ENDS}])"
 DELETE_ROWS = rx("删掉", "删除", "删了", "去掉", "去除", "剔除", "排除", "remove", "delete", "drop")
 SORT = lazy(
-    r"排序|排一下|排个序|排列|重新排|排\b|排,|排$|排名|排行|名次|从高到低|从低到高|从大到小|从小到大|由高到低|由低到高|升序|降序|倒序|正序|"
+    r"排序|排一下|排个序|排列|重新排|排\b|排,|排$|排名|排行|名次|" + DESC_PAIR + "|" + ASC_PAIR + r"|升序|降序|倒序|正序|"
     r"(?:最)?(?:高|大|多|低|小|少)的?(?:排)?在前|\b(?:highest|lowest|largest|smallest|biggest|most|least|best|worst|top) first\b|\b(?:high|low) to (?:low|high)\b|\branking\b|"
     r"\bsort(?:ed)?\b|\border(?:ed)? by\b|\brank(?:ed)?\b|\bsrot\b|\bascending\b|\bdescending\b",
     re.I | re.A,

@@ -16,7 +16,7 @@ from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, find_values, resolve_column
 from modes.text import CJK, blank, language, parse_number, tidy
 
-DESC = lazy(r"从高到低|从大到小|由高到低|由大到小|从新到旧|由新到旧|从晚到早|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排)?在前|排名|排行|名次|(?<![a-z])ranking(?![a-z])|top", re.I | re.A)
+DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排)?在前|排名|排行|名次|(?<![a-z])ranking(?![a-z])|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("mean", lazy(r"平均值|平均数|平均|均值|average|mean|avg", re.I | re.A)),
     ("sum", lazy(r"求和|总和|合计|总计|总额|加总|\bsum\b|\btotals?\b", re.I | re.A)),
@@ -37,9 +37,9 @@ EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("max", lazy(r"最高的?|最大的?|(?<![a-z])(?:the )?(?:highest|largest|biggest)(?![a-z])", re.I | re.A)),
     ("min", lazy(r"最低的?|最小的?|(?<![a-z])(?:the )?(?:lowest|smallest)(?![a-z])", re.I | re.A)),
 ]
-ASC = lazy(r"从低到高|从小到大|由低到高|由小到大|从旧到新|从早到晚|升序|正序|(?<![a-z])asc(?:ending)?(?![a-z])|lowest first|smallest first|oldest first|least first|fewest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排)?在前|倒数", re.I | re.A)
+ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z])asc(?:ending)?(?![a-z])|lowest first|smallest first|oldest first|least first|fewest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排)?在前|倒数", re.I | re.A)
 RANK_WORD = lazy(r"排名|排行|名次|ranking", re.I)
-SORT_VERB = lazy(r"排|sort|order|rank|从高到低|从低到高|升序|降序|倒序|desc|asc", re.I | re.A)
+SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
@@ -675,7 +675,7 @@ def _rule_sort(t: _Turn) -> None:
     if not t.sort_keys:
         for h in t.hits:
             tail = t.text[h.end : h.end + 8]
-            if re.match(r"\s*(?:列)?\s*(?:从高到低|从低到高|从大到小|从小到大|降序|升序|倒序|desc|asc|descending|ascending)", tail, re.I | re.A):
+            if re.match(r"\s*(?:列)?\s*(?:" + lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|降序|升序|倒序|desc|asc|descending|ascending)", tail, re.I | re.A):
                 t.sort_keys.append(h.column)
                 t.spans.append((h.start, h.end))
     direction = {"direction_said": True} if (DESC.search(t.text) or ASC.search(t.text)) else {}

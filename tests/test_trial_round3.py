@@ -174,3 +174,12 @@ def test_a_cut_no_rule_read_is_named_back_never_dropped_silently(staff):
     s = Session(Workspace.at(staff))
     tr = s.turn("staff.csv median pay for each role, top 3 only")
     assert tr.run is None and tr.decision.next == "restate_confirm" and "top 3" in tr.decision.reply, tr.decision.reply
+
+
+@pytest.mark.parametrize(("said", "descending"), [("从多到少排", True), ("从少到多排", False), ("由大到小排一下", True)])
+def test_an_order_said_as_its_two_ends_sorts_that_way(office, said, descending):
+    s, trs = talk(office, f"流水.csv 按网点统计单数，{said}")
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    counts = list(tr.run.table.iloc[:, -1])
+    assert counts == sorted(counts, reverse=descending), counts
