@@ -669,6 +669,8 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 parts.append(_versus_line(v, zh))
             if f.get("skipped_totals"):
                 parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）没有重复计入。" if zh else f"The table's own total row ({f['skipped_totals']}) was left out: counted once, never as a group.")
+        elif s.tool == "pivot_table" and f.get("skipped_totals"):
+            parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）没有重复计入。" if zh else f"The table's own total row ({f['skipped_totals']}) was left out: counted once.")
         elif s.tool in ("top_n", "extremes") and f.get("skipped_totals"):
             parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）不参与比较。" if zh else f"The table's own total row ({f['skipped_totals']}) was left out of the comparison.")
         elif s.tool == "clean":

@@ -183,3 +183,32 @@ def test_an_order_said_as_its_two_ends_sorts_that_way(office, said, descending):
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     counts = list(tr.run.table.iloc[:, -1])
     assert counts == sorted(counts, reverse=descending), counts
+
+
+@pytest.mark.parametrize("text", ["人员名单 做成科室一行、性别一列的表", "人员名单 科室做行，性别做列，统计人数", "人员名单 行是科室，列是性别"])
+def test_a_table_laid_out_by_the_roles_of_two_columns_is_a_pivot(office, text):
+    s, trs = talk(office, text)
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_excel(office / "人员名单.xlsx")
+    want = pd.crosstab(df["科室"], df["性别"])
+    got = tr.run.table.set_index("科室")
+    for k in want.index:
+        assert [int(got.loc[k, g]) for g in want.columns] == list(want.loc[k]), k
+
+
+def test_a_pivot_leaves_out_the_tables_own_total_row(office):
+    s, trs = talk(office, "仓储.csv 做透视表，行是仓别，值是结余库存合计")
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(office / "仓储.csv")
+    assert tr.run.table.iloc[-1, -1] == df.loc[df["编码"] != "合计", "结余库存"].sum()
+
+
+def test_a_date_column_bucketed_by_month_is_not_also_a_key(office, tmp_path):
+    days = pd.date_range("2024-01-01", periods=120, freq="D")
+    pd.DataFrame({"日期": days.strftime("%Y-%m-%d"), "金额": range(120)}).to_csv(tmp_path / "日记账.csv", index=False)
+    s, trs = talk(tmp_path, "日记账.csv 按日期每月汇总金额")
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    assert len(tr.run.table) == 4, tr.run.table

@@ -58,6 +58,11 @@ def pivot_table(table: pd.DataFrame, rows: list[str], columns: str | None = None
     if not rows:
         raise ToolArgError("透视表的行要按哪一列？", "Pivot rows by which column?")
     _need_columns(table, rows + ([columns] if columns else []) + ([value] if value else []))
+    from tools.stats import total_rows
+
+    own = total_rows(table)  # the table's own 合计 row is not added in again, nor a row or a column of the pivot
+    skipped = int(own.sum())
+    table = table[~own] if skipped else table
     data = table.copy()
     if period:
         from tools.timeseries import FREQ, _label, dates
@@ -90,7 +95,7 @@ def pivot_table(table: pd.DataFrame, rows: list[str], columns: str | None = None
     grand = out.iloc[-1, -1] if totals and len(out) else None
     facts = {"rows_in": len(table), "rows_out": len(out), "rows": rows, "columns": columns, "value": value, "agg": how,
              "row_groups": len(out) - (1 if totals else 0), "col_groups": len(out.columns) - len(rows) - (1 if totals and columns else 0),
-             "grand_total": rnd(grand)}
+             "grand_total": rnd(grand), **({"skipped_totals": skipped} if skipped else {})}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
 

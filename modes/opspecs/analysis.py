@@ -885,6 +885,7 @@ class Bucket(OpSpec):
         if values and args["agg"] != "count":
             args["value"] = values[0].column
             used.append((values[0].start, values[0].end))
+        keys = [k for k in keys if k != args["column"]]  # 按日期每月汇总: the date column is bucketed, never also a key
         if keys:
             args["by"] = keys
         used += [(h.start, h.end) for h in hits if h.column == args["column"]]
@@ -1419,6 +1420,30 @@ PIVOT_RX = _rx("透视表", "数据透视", "交叉表", "列联表", "二维表
 TRANSPOSE_RX = _rx("转置", "行列互换", "行列转换", "transpose")
 
 
+# the layout of a table said by the roles of two columns: X (做|为|作为)? (一)?行 … Y … (一)?列, 行是X…列是Y, X as rows … Y as columns
+ROLE_AFTER = {"row": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s*行(?!数)|\s+(?:as|in|on)\s+(?:the\s+)?rows?(?![a-z])", re.I),
+              "col": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s*列|\s+(?:as|in|on|across)\s+(?:the\s+)?columns?(?![a-z])", re.I)}
+ROLE_BEFORE = {"row": _lazy(r"(?:行|(?<![a-z])rows?)\s*(?:是|为|用|放|:|：|=|are|is|by)?\s*$", re.I),
+               "col": _lazy(r"(?:列|(?<![a-z])columns?)\s*(?:是|为|用|放|:|：|=|are|is|by)?\s*$", re.I)}
+
+
+def _layout(text: str, hits: list[Any]) -> tuple[str, str, tuple[int, int]] | None:
+    """(the rows' column, the columns' column, the span said) when the words give two columns the roles of a table's
+    rows and columns; None unless both roles are said, each of a different column."""
+    found: dict[str, Any] = {}
+    for h in hits:
+        for role in ("row", "col"):
+            after = ROLE_AFTER[role].match(text, h.end)
+            before = ROLE_BEFORE[role].search(text[max(0, h.start - 12) : h.start])
+            if (after or before) and role not in found:
+                found[role] = (h, after.end() if after else h.end)
+                break
+    if len(found) < 2 or found["row"][0].column == found["col"][0].column:
+        return None
+    lo = min(found["row"][0].start, found["col"][0].start)
+    return found["row"][0].column, found["col"][0].column, (lo, max(found["row"][1], found["col"][1]))
+
+
 @operation
 class Pivot(OpSpec):
     name = "pivot"
@@ -1430,12 +1455,16 @@ class Pivot(OpSpec):
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         m = PIVOT_RX.search(text)
-        if m is None:
+        roles = _layout(text, hits)  # 城市一行、性别一列 / 行是城市，列是性别 / region as rows, month as columns
+        if m is None and roles is None:
             return None
-        used = [m.span()]
+        used = [m.span()] if m is not None else [roles[2]]
         keys, by_spans = _by_keys(text, hits, sheet, used)
         cats = [h.column for h in _cols(hits, sheet, used, numeric=False)]
-        keys = list(dict.fromkeys(keys + cats))
+        keys = list(dict.fromkeys(([roles[0], roles[1]] if roles else []) + keys + cats))
+        if m is None:
+            m = re.match("", text[roles[2][0]:]) or re.match("", text)
+            used += [(h.start, h.end) for h in hits if h.column in roles[:2]]
         values = [h for h in _cols(hits, sheet, used + by_spans, numeric=True)]
         agg = _agg(text)
         args: dict[str, Any] = {"rows": keys[:1], "columns": keys[1] if len(keys) > 1 else None, "agg": agg if values else "count"}
