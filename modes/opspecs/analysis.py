@@ -1456,15 +1456,15 @@ class Pivot(OpSpec):
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         m = PIVOT_RX.search(text)
         roles = _layout(text, hits)  # 城市一行、性别一列 / 行是城市，列是性别 / region as rows, month as columns
-        if m is None and roles is None:
+        if m is not None:
+            start, used = m.start(), [m.span()]
+        elif roles is not None:
+            start, used = roles[2][0], [roles[2], *[(h.start, h.end) for h in hits if h.column in roles[:2]]]
+        else:
             return None
-        used = [m.span()] if m is not None else [roles[2]]
         keys, by_spans = _by_keys(text, hits, sheet, used)
         cats = [h.column for h in _cols(hits, sheet, used, numeric=False)]
         keys = list(dict.fromkeys(([roles[0], roles[1]] if roles else []) + keys + cats))
-        if m is None:
-            m = re.match("", text[roles[2][0]:]) or re.match("", text)
-            used += [(h.start, h.end) for h in hits if h.column in roles[:2]]
         values = [h for h in _cols(hits, sheet, used + by_spans, numeric=True)]
         agg = _agg(text)
         args: dict[str, Any] = {"rows": keys[:1], "columns": keys[1] if len(keys) > 1 else None, "agg": agg if values else "count"}
@@ -1483,7 +1483,7 @@ class Pivot(OpSpec):
             used.append((lead.start() if lead else pm.start(), pm.end() + (tail.end() if tail else 0)))
         if values and agg != "count":
             args["value"] = values[0].column
-        return Found(m.start(), self.name, args, tuple(used + by_spans + [(h.start, h.end) for h in hits]))
+        return Found(start, self.name, args, tuple(used + by_spans + [(h.start, h.end) for h in hits]))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         rows = "、".join(args.get("rows") or [])
