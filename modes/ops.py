@@ -162,6 +162,16 @@ def _joined_before(last: ColumnHit, hits: list[ColumnHit], text: str) -> list[Co
     return chain
 
 
+def _joined_after(first: ColumnHit, hits: list[ColumnHit], text: str) -> list[ColumnHit]:
+    """The columns listed after `first` with 和 / 、 / and between them, in the order written."""
+    chain: list[ColumnHit] = []
+    cur = first
+    while nxt := next((h for h in hits if h.start >= cur.end and JOINED.fullmatch(text[cur.end : h.start])), None):
+        chain.append(nxt)
+        cur = nxt
+    return chain
+
+
 def _id_like(col: str, sheet: SheetInfo) -> bool:
     """A column that names each row (order_id, 订单号): not something to group by."""
     low = col.casefold()
@@ -705,6 +715,10 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
         return  # 各部门…公司平均的部门: a key or a text column is never averaged or added up
     if col:
         measures.append({"column": col, "agg": agg})
+        first = next((h for h in t.hits if h.column == col and am.end() <= h.start and h.end == end), None)
+        for h in _joined_after(first, t.hits, blanked) if first is not None else []:  # 汇总数量和金额: every column of the list
+            if h.column not in t.group_keys and h.column in t.sheet.numeric and {"column": h.column, "agg": agg} not in measures:
+                measures.append({"column": h.column, "agg": agg})
     elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一", "instead", "then", "too", "also", "again", "please"):
         unres.append(_unres(raw, closest))  # the mean instead: a word of the sentence after the statistic names no column
 
@@ -724,7 +738,10 @@ def _measures_beside(t: _Turn) -> list[dict[str, str]]:
                 and not COMPARED_NEXT.match(text, h.end)  # count rows where amount is at least 250: compared, not added up
             if gm or after_key or after_verb:
                 measures.append({"column": h.column, "agg": "sum"})
-    return measures
+                # 各类别的期末库存和库存金额: the columns listed with it are summed with it
+                measures += [{"column": x.column, "agg": "sum"} for x in _joined_after(h, t.hits, text)
+                             if x.column in t.sheet.numeric and x.column not in t.group_keys and not COMPARED_NEXT.match(text, x.end)]
+    return [m for i, m in enumerate(measures) if m not in measures[:i]]
 
 
 def _listed_aggs(t: _Turn, blanked: str, measures: list[dict[str, str]], unres: list[dict[str, Any]]) -> str:
@@ -769,6 +786,7 @@ def _rule_group(t: _Turn) -> None:
     measures += [m for _, m in t.having if m not in measures]  # the figure a having keeps groups by is computed
     measures += [{"column": h.column, "agg": "sum"} for h in t.hits  # 每个项目的总工时 / 总金额: the column's total
                  if h.column in t.sheet.numeric and h.start > 0 and t.text[h.start - 1] == "总" and not h.column.startswith("总")
+                 and t.text[max(0, h.start - 2) : h.start] != "汇总"  # 汇总数量和金额: the verb, not 总数量
                  and {"column": h.column, "agg": "sum"} not in measures and t.free(h.start)]
     for agg, rxp in AGG_WORDS:
         for am in islice(rxp.finditer(blanked), MAX_KEYS):

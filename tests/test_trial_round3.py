@@ -212,3 +212,16 @@ def test_a_date_column_bucketed_by_month_is_not_also_a_key(office, tmp_path):
     tr = confirmed(s, trs[0])
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     assert len(tr.run.table) == 4, tr.run.table
+
+
+@pytest.mark.parametrize("text", ["流水.csv 按网点汇总件数和营业额", "流水.csv 各网点的件数和营业额分别是多少", "流水.csv 按网点汇总件数、营业额"])
+def test_two_measures_listed_are_both_summed(office, text):
+    s, trs = talk(office, text)
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(office / "流水.csv")
+    want = df.groupby("网点")[["件数", "营业额"]].sum()
+    got = tr.run.table.set_index("网点")
+    for c in ("件数", "营业额"):
+        col = next(x for x in got.columns if x.startswith(c))
+        assert {k: int(v) for k, v in got[col].items()} == want[c].to_dict(), c
