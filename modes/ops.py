@@ -784,10 +784,12 @@ def _rule_group(t: _Turn) -> None:
     bare: list[str] = []  # 按季度求平均: a statistic said with no column
     blanked = _listed_aggs(t, blanked, measures, unres)
     measures += [m for _, m in t.having if m not in measures]  # the figure a having keeps groups by is computed
-    measures += [{"column": h.column, "agg": "sum"} for h in t.hits  # 每个项目的总工时 / 总金额: the column's total
-                 if h.column in t.sheet.numeric and h.start > 0 and t.text[h.start - 1] == "总" and not h.column.startswith("总")
-                 and t.text[max(0, h.start - 2) : h.start] != "汇总"  # 汇总数量和金额: the verb, not 总数量
-                 and {"column": h.column, "agg": "sum"} not in measures and t.free(h.start)]
+    totalled = [h for h in t.hits  # 每个项目的总工时 / 总金额 / 汇总金额: the column's total
+                if h.column in t.sheet.numeric and h.start > 0 and t.text[h.start - 1] == "总" and not h.column.startswith("总") and t.free(h.start)]
+    for h in totalled:  # 汇总数量和金额: every column of the list said after it
+        for x in [h, *_joined_after(h, t.hits, t.text)]:
+            if x.column in t.sheet.numeric and x.column not in t.group_keys and {"column": x.column, "agg": "sum"} not in measures:
+                measures.append({"column": x.column, "agg": "sum"})
     for agg, rxp in AGG_WORDS:
         for am in islice(rxp.finditer(blanked), MAX_KEYS):
             if agg == "count":

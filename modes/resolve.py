@@ -130,6 +130,19 @@ def _a_word(tok: str, catalog: Catalog) -> bool:
             or bool(RANK_WORD.fullmatch(tok)))
 
 
+LATIN_TOKEN = re.compile(r"[A-Za-z0-9_\-.]+")
+
+
+def _inside_column_name(text: str, at: int, catalog: Catalog) -> bool:
+    """Whether the word found at `at` is part of a longer written token that is a column's name in the workspace
+    (customer_id, order_date): such a token names a column, not a file."""
+    tok = next((m for m in LATIN_TOKEN.finditer(text) if m.start() <= at < m.end()), None)
+    if tok is None or "_" not in tok.group(0) and "-" not in tok.group(0):
+        return False
+    word = tok.group(0).casefold()
+    return any(c.casefold() == word for f in catalog.tables for sh in f.sheets for c in sh.columns)
+
+
 def find_files(text: str, catalog: Catalog, current: str | None = None, restrict: list[str] | None = None) -> FileRef:
     """Resolve the files an utterance names, describes or points at."""
     low = text.casefold()
@@ -173,6 +186,12 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         for i, path, _how in plain:
             ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
         hits[:] = [x for x in hits if x not in plain]
+    inside = [x for x in hits if x[2] in ("fuzzy", "stem") and _inside_column_name(text, x[0], catalog)]
+    for i, path, _how in inside:  # customer_id in the orders file: a column's name, never the customers file
+        f = catalog.get(path)
+        if f is not None and (i, i + len(f.stem)) in ref.spans:
+            ref.spans.remove((i, i + len(f.stem)))
+    hits[:] = [x for x in hits if x not in inside]
     if hits:
         hits.sort()
         ref.paths = list(dict.fromkeys(p for _, p, _how in hits))

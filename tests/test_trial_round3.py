@@ -225,3 +225,13 @@ def test_two_measures_listed_are_both_summed(office, text):
     for c in ("件数", "营业额"):
         col = next(x for x in got.columns if x.startswith(c))
         assert {k: int(v) for k, v in got[col].items()} == want[c].to_dict(), c
+
+
+def test_a_column_name_holding_another_files_stem_does_not_choose_that_file(tmp_path):
+    """customer_id in the orders file: the orders file, although customer_id starts with the customers file's stem."""
+    pd.DataFrame({"customer_id": [f"C{i}" for i in range(30)], "city": ["A", "B", "C"] * 10}).to_csv(tmp_path / "customers.csv", index=False)
+    orders = pd.DataFrame({"order_id": range(90), "customer_id": [f"C{i % 17}" for i in range(90)], "amount": range(90)})
+    orders.to_csv(tmp_path / "orders_2024.csv", index=False)
+    tr = en(tmp_path, "in the orders file, how many unique customer_id values are there?")
+    assert tr.decision.request.file == "orders_2024.csv", tr.decision.reply
+    assert tr.run is not None and str(orders["customer_id"].nunique()) in (tr.run.answer or "") + tr.run.table.to_string()
