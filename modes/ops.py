@@ -124,6 +124,9 @@ def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop:
     filler = re.match(r"(?:of|the|for|all|in|on)\s+(?:the\s+)?", text[j:], re.I | re.A)
     if filler:  # sum of salary, by the city
         j += filler.end()
+    total = re.match(r"(?:total|overall)\s+", text[j:], re.I | re.A)
+    if total and any(h.start == j + total.end() for h in hits):  # top 5 products by total revenue: the column after it
+        j += total.end()
     for h in hits:
         if h.start == j:
             return h.column, text[h.start : h.end], h.how, [], h.end
@@ -604,6 +607,8 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
         return "group"
     if word == "by" and not t.sorting and any(h.column in t.sheet.numeric and 0 <= b.start() - h.end <= 2 for h in t.hits):
         return "group"  # revenue by region
+    if word == "by" and lx.TOP_N.search(text) and _col_after(text, b.end(), t.hits, t.sheet)[0] in t.sheet.numeric:
+        return None  # top 5 products by total revenue: the figure the top-N ranks by, read by its own rule
     if t.sorting:
         return "sort"
     if t.grouping:

@@ -235,3 +235,15 @@ def test_a_column_name_holding_another_files_stem_does_not_choose_that_file(tmp_
     tr = en(tmp_path, "in the orders file, how many unique customer_id values are there?")
     assert tr.decision.request.file == "orders_2024.csv", tr.decision.reply
     assert tr.run is not None and str(orders["customer_id"].nunique()) in (tr.run.answer or "") + tr.run.table.to_string()
+
+
+def test_top_n_by_a_total_and_make_it_top_k(staff):
+    s = Session(Workspace.at(staff))
+    tr = s.turn("staff.csv top 3 roles by total pay")
+    tr = s.turn("go") if tr.run is None and tr.decision.next == "restate_confirm" else tr
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    sums = pd.read_csv(staff / "staff.csv").groupby("role")["pay"].sum()
+    assert list(tr.run.table["role"]) == list(sums.nlargest(3).index)
+    tr = s.turn("make it top 2")
+    tr = s.turn("go") if tr.run is None and tr.decision.next == "restate_confirm" else tr
+    assert tr.run is not None and list(tr.run.table["role"]) == list(sums.nlargest(2).index), tr.decision.reply
