@@ -247,3 +247,15 @@ def test_top_n_by_a_total_and_make_it_top_k(staff):
     tr = s.turn("make it top 2")
     tr = s.turn("go") if tr.run is None and tr.decision.next == "restate_confirm" else tr
     assert tr.run is not None and list(tr.run.table["role"]) == list(sums.nlargest(2).index), tr.decision.reply
+
+
+def test_growth_over_a_column_of_months_written_as_text(tmp_path):
+    months = [f"2023-{m:02d}" for m in range(1, 13)]
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame({"month": np.repeat(months, 3), "line": ["A", "B", "C"] * 12, "sales": rng.integers(100, 900, 36)})
+    df.to_excel(tmp_path / "monthly.xlsx", index=False)
+    tr = en(tmp_path, "monthly.xlsx monthly sales growth")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    per = df.groupby("month")["sales"].sum()
+    want = round((per.iloc[-1] / per.iloc[-2] - 1) * 100, 2)
+    assert f"{want}%" in (tr.run.answer or ""), (tr.run.answer, want)

@@ -933,7 +933,8 @@ class Growth(OpSpec):
     family = "explore"
     label = {"zh": "增长率", "en": "growth"}
     words = {"zh": ("环比", "同比", "增长率", "年均增长率"), "en": ("growth", "cagr", "yoy")}
-    slots = (Slot("value", "column", "要算哪一列的增长率？", "Growth of which column?", numeric=True),)
+    slots = (Slot("value", "column", "要算哪一列的增长率？", "Growth of which column?", numeric=True),
+             Slot("column", "column", "按哪一个日期列计算增长？", "Growth along which date column?", gap="date_column"))
     answers_question = True
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
@@ -955,6 +956,8 @@ class Growth(OpSpec):
         kind = "cagr" if cagr else "yoy" if YOY_RX.search(text) else "pop"
         args: dict[str, Any] = {"kind": kind, "column": _date_column(hits, sheet), "value": values[0].column if values else None,
                                 "unit": unit or ("year" if kind == "cagr" else "month")}
+        if args["column"] is None:  # a column of months written as text (2024-01): its values are the periods
+            args["column"] = _period_labels(sheet, args["unit"])
         used += [(h.start, h.end) for h in hits if h.column in (args["column"], args["value"])]
         return Found(m.start(), self.name, args, tuple(used))
 
