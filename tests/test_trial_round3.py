@@ -259,3 +259,14 @@ def test_growth_over_a_column_of_months_written_as_text(tmp_path):
     per = df.groupby("month")["sales"].sum()
     want = round((per.iloc[-1] / per.iloc[-2] - 1) * 100, 2)
     assert f"{want}%" in (tr.run.answer or ""), (tr.run.answer, want)
+
+
+def test_a_column_named_like_a_statistic_is_the_column(tmp_path):
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame({"region": rng.choice(["N", "S"], 40), "budget": rng.integers(100, 900, 40), "variance": rng.integers(-50, 50, 40)})
+    df.to_csv(tmp_path / "plan.csv", index=False)
+    tr = en(tmp_path, "plan.csv total variance by region")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    col = next(c for c in tr.run.table.columns if c.startswith("variance"))
+    got = dict(zip(tr.run.table["region"], tr.run.table[col], strict=True))
+    assert {k: int(v) for k, v in got.items()} == df.groupby("region")["variance"].sum().to_dict()

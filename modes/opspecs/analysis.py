@@ -250,9 +250,14 @@ PER_YEAR = _lazy(r"每一?年度?|各年度?|逐年|年度|(?<![a-z])(?:each|eve
 YEAR_WORD = _lazy(r"(?<![\d.])((?:19|20)\d\d)\s*年?(?!\s*\d{1,2}\s*月)(?![\d.%])")
 
 
-def _in_name(m: re.Match[str], hits: list[Any]) -> bool:
-    """Mode in Work Mode, 平均 in 平均分, Max in Max Speed: a word inside a longer column name is the column, not the statistic."""
-    return any(h.start <= m.start() and m.end() <= h.end and h.end - h.start > m.end() - m.start() for h in hits)
+def _in_name(m: re.Match[str], hits: list[Any], text: str | None = None) -> bool:
+    """Mode in Work Mode, 平均 in 平均分, Max in Max Speed: a word inside a longer column name is the column, not the
+    statistic; so is a word that is a column's whole name (a column called variance), unless it is said of another
+    column (variance of budget)."""
+    if any(h.start <= m.start() and m.end() <= h.end and h.end - h.start > m.end() - m.start() for h in hits):
+        return True
+    whole = any(h.start == m.start() and h.end == m.end() and h.how == "exact" for h in hits)
+    return whole and text is not None and not re.match(r"\s*(?:of|for|的)\s*\S", text[m.end() :], re.I)
 
 
 def _stat_said(s: str, v: Any, lang: str, unit: str = "") -> str:
@@ -279,8 +284,8 @@ class Stats(OpSpec):
     main_slot = "columns"
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
-        found = [m for m in STAT_RX.finditer(text) if not text.startswith("分析", m.end()) and not _in_name(m, hits)]  # 方差分析 is a test
-        found += [m for m in PERCENTILE.finditer(text) if not _in_name(m, hits)]
+        found = [m for m in STAT_RX.finditer(text) if not text.startswith("分析", m.end()) and not _in_name(m, hits, text)]  # 方差分析 is a test
+        found += [m for m in PERCENTILE.finditer(text) if not _in_name(m, hits, text)]
         found += [m for m in PCT_AFTER.finditer(text) if _free([x.span() for x in found], *m.span())]
         if not found or FILL_METHOD.search(text) or CMP_STAT_WORD.search(text):
             return None  # 用中位数填充空值 fills blanks; 低于中位数的订单 compares with it
