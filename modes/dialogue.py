@@ -126,7 +126,8 @@ class Turn:
         if lx.PERSONA.search(text) and not FEEDBACK.search(text):  # 你是不是算错了 is about a result, not about wenqing
             return "persona"
         outside = bool(evidence.unexplained(text, []))  # words no rule of wenqing reads: about something else
-        if lx.KNOWLEDGE.search(text) and outside:
+        if lx.KNOWLEDGE.search(text) and outside and not (self.names_values and self.new_kinds):
+            # 迟到次数最多的5个人是谁: a value of the workspace and a ranking asked of it is a question about the data
             return "knowledge"
         if lx.STATEMENT.search(text) and outside and not self.names_values:
             return "other"

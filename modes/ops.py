@@ -999,6 +999,9 @@ def _rule_top_n(t: _Turn) -> None:
 RANKED_TAIL = lazy(r"\s*(?:是|为|有)?\s*(?:谁|哪些|哪几[个位家]|是哪些|是谁|(?:的)?名单|$|[，,。？?])|\s*(?:and|with|by|who)(?![a-z])|\s*$", re.I | re.A)
 
 
+IS_VALUE_NEXT = lazy(r"\s*(?:是|为|等于|不是|不为|属于|=)")
+
+
 def _ranked_key(t: _Turn, m: re.Match[str]) -> ColumnHit | None:
     """The one text column a ranking names as what is ranked (前三的销售员 / top 3 salespeople), when its values repeat
     across rows; a column of unique names (订单号) is a ranking of rows and is left to the row ranking."""
@@ -1008,7 +1011,9 @@ def _ranked_key(t: _Turn, m: re.Match[str]) -> ColumnHit | None:
     named = [h for h in t.hits if t.free(h.start) and h.column not in sheet.numeric and h.column not in sheet.dates
              and not ANY_OP.match(t.text, h.end) and not re.match(r"\s*(?:里|中|内|in|within)(?![a-z])", t.text[h.end :], re.I | re.A)]
     after = [h for h in named if h.start >= m.end() and re.fullmatch(r"\s*(?:的|个|位|名|家)?\s*", t.text[m.end() : h.start])]
-    around = after or [h for h in named if h.end <= m.start()]
+    clause = max((x.end() for x in CLAUSE_END.finditer(t.text, 0, m.start())), default=0)
+    # 状态是迟到的，按姓名统计次数，取前5个: a column of an earlier clause, or one given a value, is no thing ranked
+    around = after or [h for h in named if clause <= h.start and h.end <= m.start() and not IS_VALUE_NEXT.match(t.text, h.end)]
     if len(around) != 1:
         return None
     key = around[0]

@@ -270,3 +270,17 @@ def test_a_column_named_like_a_statistic_is_the_column(tmp_path):
     col = next(c for c in tr.run.table.columns if c.startswith("variance"))
     got = dict(zip(tr.run.table["region"], tr.run.table[col], strict=True))
     assert {k: int(v) for k, v in got.items()} == df.groupby("region")["variance"].sum().to_dict()
+
+
+def test_a_column_given_a_value_in_an_earlier_clause_is_not_what_is_ranked(office):
+    s, trs = talk(office, "流水.csv 品类是茶叶的，按网点统计单数，取单数最多的前3个")
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(office / "流水.csv")
+    counts = df[df["品类"] == "茶叶"].groupby("网点").size()
+    assert list(tr.run.table.iloc[:, -1]) == sorted(counts, reverse=True)[:3], tr.run.table
+
+
+def test_who_is_asked_of_a_value_of_the_workspace_is_no_knowledge_question(office):
+    s, trs = talk(office, "流水.csv 茶叶卖得最多的3个网点是谁")
+    assert trs[0].decision.gate != "chat", trs[0].decision.reply
