@@ -550,6 +550,8 @@ def _u_parse(u: _Understanding) -> None:
         if joined is not None:  # 按部门合并，算执行率 = 实际支出/预算: what follows the join reads the joined columns
             u.parsed, _, _ = _fit(u.texts, joined, u.flags)
         u.ops = merge_turns(u.parsed)
+    if u.how == "result":
+        u.ops = _ranked_on_summary(u.ops, u.sheet)
     if u.stacked and u.ops:
         rest = [o for o in u.ops if o.kind not in ("join", "append", "compare") and (o.kind != "profile" or len(u.ops) == 1)]
         u.ops = [Op("stack", {"sheets": list(u.stacked)}), *rest]  # stacking is the one way the sheets are put together
@@ -564,6 +566,25 @@ def _u_parse(u: _Understanding) -> None:
             u.fi, u.file, u.how, u.sheet_name = cur, cur.path, "current", named_sheet
             u.sheet = _sheet_of(cur, named_sheet)
             u.ops = [Op("profile", {"head": None, "columns": []})]
+
+
+COUNT_COLUMNS = ("行数", "rows", "count", "计数", "次数", "人数")
+
+
+def _ranked_on_summary(ops: list[Op], sheet: SheetInfo) -> list[Op]:
+    """哪个销售员最多, asked of a summary with one row per 销售员: the summary's own figure is ranked, never its rows
+    counted again (each group would count 1)."""
+    kinds = [o.kind for o in ops]
+    if kinds != ["group", "top_n"] or ops[0].args.get("measures") != [{"agg": "count"}]:
+        return ops
+    keys = ops[0].args.get("keys") or []
+    if len(keys) != 1 or len(sheet.values.get(keys[0], ())) != sheet.rows or sheet.rows == 0:
+        return ops  # a key whose values repeat: its rows are counted
+    figures = [c for c in sheet.columns if c in sheet.numeric and c not in keys]
+    counted = [c for c in figures if c.casefold() in COUNT_COLUMNS] or (figures if len(figures) == 1 else [])
+    if len(counted) != 1:
+        return ops
+    return [Op("top_n", {**ops[1].args, "by": counted[0]}, ops[1].after)]
 
 
 def _u_understood(u: _Understanding) -> None:

@@ -284,3 +284,13 @@ def test_a_column_given_a_value_in_an_earlier_clause_is_not_what_is_ranked(offic
 def test_who_is_asked_of_a_value_of_the_workspace_is_no_knowledge_question(office):
     s, trs = talk(office, "流水.csv 茶叶卖得最多的3个网点是谁")
     assert trs[0].decision.gate != "chat", trs[0].decision.reply
+
+
+def test_which_is_most_asked_of_a_summary_ranks_its_own_count(office):
+    s, trs = talk(office, "流水.csv 品类是咖啡的，按网点统计单数", "哪个网点最多")
+    tr = confirmed(s, trs[1])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(office / "流水.csv")
+    counts = df[df["品类"] == "咖啡"].groupby("网点").size()
+    top = tr.run.table.iloc[0]
+    assert top["网点"] in set(counts[counts == counts.max()].index) and int(top.iloc[-1]) == counts.max(), (tr.run.answer, counts)
