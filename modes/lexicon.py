@@ -315,9 +315,10 @@ ABOUT_ME = lazy(
     r"\bare you\b|\bsent anywhere\b|\bonline\b|\boffline\b|\bwithout (?:the )?internet\b|\b(?:delete|remove|overwrite|change|modify|touch) my (?:files?|data|spreadsheets?)\b|\bprivacy\b|\bupload|\bsafe\b|\byour name\b|\bwhat formats\b|\bwill you (?:change|modify|overwrite)\b",
     re.I | re.A,
 )
+# asking how something is done (the topic, Excel or a formula, is read beside it): a topic word alone asks for no how-to
 HOWTO = lazy(
-    r"怎么用|怎么写|怎么做|如何|什么意思|是什么|啥意思|怎么弄|怎么设置|公式|函数|vlookup|透视表|数据透视|快捷键|"
-    r"\bhow (?:do|can|to|should) (?:i|you|we)?\b|\bhow to\b|\bwhat is an?\b|\bwhat does\b|\bformula\b|\bpivot\b|\bshortcut\b",
+    r"怎么用|怎么写|怎么做|如何|什么意思|是什么|啥意思|怎么弄|怎么设置|快捷键|"
+    r"\bhow (?:do|can|to|should) (?:i|you|we)?\b|\bhow to\b|\bwhat is an?\b|\bwhat does\b|\bshortcut\b",
     re.I | re.A,
 )
 VAGUE = lazy(

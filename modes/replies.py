@@ -38,7 +38,7 @@ CHAT = {
                 "xlsx, xlsm, xls, ods and csv/tsv (UTF-8, UTF-8 with BOM and GBK/GB18030 are all read correctly); every sheet of a "
                 "workbook is listed. Results can be exported as CSV (opens in Excel without garbled Chinese) or xlsx."),
     "howto": ("这是 Excel 用法的问题。我更擅长直接替你处理工作区里的表格：比如“把订单表和客户表按客户ID关联起来”就相当于一次 VLOOKUP，告诉我文件和列就行。",
-              "That's a general Excel question. I'm best at doing the work on your workspace files directly, e.g. “join the orders and customers sheets on 客户ID” does what a VLOOKUP would."),
+              "That's a general Excel question. I'm best at doing the work on your workspace files directly, e.g. “join the orders and customers sheets on customer_id” does what a VLOOKUP would."),
     "undo": ("原文件从不改动，所以没有需要恢复的原文件。/undo 会删除上一次运行写到 outputs/ 的文件；还在等确认的请求，回复'取消'就不会执行。",
              "Your source files are never changed, so there is nothing to restore there. /undo deletes the files the last run wrote to "
              "outputs/; a request still waiting for confirmation is dropped by replying 'cancel'."),

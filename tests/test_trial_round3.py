@@ -5,6 +5,7 @@ Data made here; results recomputed with pandas."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -294,3 +295,12 @@ def test_which_is_most_asked_of_a_summary_ranks_its_own_count(office):
     counts = df[df["品类"] == "咖啡"].groupby("网点").size()
     top = tr.run.table.iloc[0]
     assert top["网点"] in set(counts[counts == counts.max()].index) and int(top.iloc[-1]) == counts.max(), (tr.run.answer, counts)
+
+
+@pytest.mark.parametrize(("text", "chat"), [("staff.csv pivot of pay: teams down the side, provinces across the top", False),
+                                            ("how do I make a pivot table in Excel?", True), ("数据透视表是什么", True)])
+def test_a_pivot_asked_for_is_work_and_a_how_to_question_is_chat(staff, text, chat):
+    tr = Session(Workspace.at(staff)).turn(text)
+    assert (tr.decision.gate == "chat") == chat, tr.decision.reply
+    if chat and text.isascii():
+        assert not re.search(r"[\u4e00-\u9fff]", tr.decision.reply), tr.decision.reply
