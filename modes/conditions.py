@@ -1245,5 +1245,5 @@ def _date_column(text: str, m: re.Match[str], hits: list[ColumnHit], date_cols: 
             return col, after.group(1), how
     if len(date_cols) == 1:
         return date_cols[0], date_cols[0], "default"
-    return None, "日期", "unknown"
+    return None, ("日期" if CJK.search(text) else "date"), "unknown"
 

@@ -942,6 +942,12 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
                 problems.append(f"“{u['raw']}”指的是哪一列？{name} 的列有：{near}。" if lang == "zh" else f"Which column is '{u['raw']}'? {name} has: {near}.")
                 missing += [] if "column" in missing else ["column"]
                 continue
+            if not near:  # nothing close: the columns there are
+                cols = [c for s in fi.sheets for c in s.columns][:12] if fi is not None else []
+                problems.append(f"{name} 里没有“{u['raw']}”这一列；现有列：{'、'.join(cols)}。您指的是哪一列？" if lang == "zh" else
+                                f"{name} has no column '{u['raw']}'; its columns: {', '.join(cols)}. Which column do you mean?")
+                missing += [] if "column" in missing else ["column"]
+                continue
             problems.append(f"{name} 里没有“{u['raw']}”这一列，最接近的是：{near}。您指的是哪一列？" if lang == "zh" else
                             f"{name} has no column '{u['raw']}'; closest: {near}. Which column do you mean?")
             if "column" not in missing:

@@ -304,3 +304,13 @@ def test_a_pivot_asked_for_is_work_and_a_how_to_question_is_chat(staff, text, ch
     assert (tr.decision.gate == "chat") == chat, tr.decision.reply
     if chat and text.isascii():
         assert not re.search(r"[\u4e00-\u9fff]", tr.decision.reply), tr.decision.reply
+
+
+def test_quarterly_growth_over_months_written_as_text(tmp_path):
+    months = [f"2024-{m:02d}" for m in range(1, 13)]
+    df = pd.DataFrame({"month": months, "sales": [100, 120, 90, 80, 110, 130, 125, 140, 100, 150, 160, 170]})
+    df.to_excel(tmp_path / "year.xlsx", index=False)
+    tr = en(tmp_path, "year.xlsx quarterly sales growth")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    q = df.groupby((pd.to_datetime(df["month"]).dt.quarter))["sales"].sum()
+    assert f"{round((q.iloc[-1] / q.iloc[-2] - 1) * 100, 2)}%" in (tr.run.answer or ""), tr.run.answer

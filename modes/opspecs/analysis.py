@@ -961,8 +961,8 @@ class Growth(OpSpec):
         kind = "cagr" if cagr else "yoy" if YOY_RX.search(text) else "pop"
         args: dict[str, Any] = {"kind": kind, "column": _date_column(hits, sheet), "value": values[0].column if values else None,
                                 "unit": unit or ("year" if kind == "cagr" else "month")}
-        if args["column"] is None:  # a column of months written as text (2024-01): its values are the periods
-            args["column"] = _period_labels(sheet, args["unit"])
+        if args["column"] is None:  # a column of months written as text (2024-01): its values are the periods (a quarter's too)
+            args["column"] = _period_labels(sheet, args["unit"]) or (_period_labels(sheet, "month") if args["unit"] in ("quarter", "year") else None)
         used += [(h.start, h.end) for h in hits if h.column in (args["column"], args["value"])]
         return Found(m.start(), self.name, args, tuple(used))
 
