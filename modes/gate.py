@@ -472,7 +472,13 @@ def _u_input(u: _Understanding) -> None:
         for i, (t, r) in enumerate(zip(norms, u.refs, strict=True)):
             if r.spans and r.how not in ("named",):
                 cols = [(h.start, h.end) for s in fi.sheets for h in find_columns(t, s)]
-                u.texts[i] = _blank(t, [sp for sp in r.spans if not any(a < sp[1] and sp[0] < b for a, b in cols)] + _purpose(t))
+                # 客户对账单 … 的客户有哪些: the word said again after the file (or describing the file already in use)
+                # names a column of it (客户名称), never the file a second time
+                first = min(r.spans)[0]
+                again = [sp for sp in r.spans if (sp[0] > first or r.how == "description" and r.paths == [u.state.current_file])
+                         and not any(a <= sp[0] and sp[1] <= b and (a, b) != sp for a, b in r.spans)
+                         and resolve_column(t[sp[0] : sp[1]], fi.sheets[0], closest=False)[1] in ("exact", "synonym", "partial")] if fi.sheets else []
+                u.texts[i] = _blank(t, [sp for sp in r.spans if sp not in again and not any(a < sp[1] and sp[0] < b for a, b in cols)] + _purpose(t))
             elif r.spans:  # 客户编号 holds the name of 客户.csv: a part of a longer column name is that column's
                 cols = [(h.start, h.end) for s in fi.sheets for h in find_columns(t, s)]
                 inside = [sp for sp in r.spans if any(a <= sp[0] and sp[1] <= b and b - a > sp[1] - sp[0] for a, b in cols)]

@@ -999,6 +999,7 @@ def _rule_top_n(t: _Turn) -> None:
 RANKED_TAIL = lazy(r"\s*(?:是|为|有)?\s*(?:谁|哪些|哪几[个位家]|是哪些|是谁|(?:的)?名单|$|[，,。？?])|\s*(?:and|with|by|who)(?![a-z])|\s*$", re.I | re.A)
 
 
+RANKED_WORD = lazy(r"\s*(?:的|个|位|名|家)?\s*([\u4e00-\u9fff]{2,6}?)(?=$|[，,。？?的是有]|\s)")
 IS_VALUE_NEXT = lazy(r"\s*(?:是|为|等于|不是|不为|属于|=)")
 
 
@@ -1014,6 +1015,10 @@ def _ranked_key(t: _Turn, m: re.Match[str]) -> ColumnHit | None:
     clause = max((x.end() for x in CLAUSE_END.finditer(t.text, 0, m.start())), default=0)
     # 状态是迟到的，按姓名统计次数，取前5个: a column of an earlier clause, or one given a value, is no thing ranked
     around = after or [h for h in named if clause <= h.start and h.end <= m.start() and not IS_VALUE_NEXT.match(t.text, h.end)]
+    if not around and (w := RANKED_WORD.match(t.text, m.end())) is not None and t.free(w.start(1)):
+        col, how, _ = resolve_column(w.group(1), sheet, closest=False)  # 未收金额最多的3个客户: 客户 is a part of 客户名称
+        if col is not None and how in ("partial", "synonym") and col not in sheet.numeric and col not in sheet.dates:
+            around = [ColumnHit(w.start(1), w.end(1), col, how)]
     if len(around) != 1:
         return None
     key = around[0]

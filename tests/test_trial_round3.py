@@ -314,3 +314,32 @@ def test_quarterly_growth_over_months_written_as_text(tmp_path):
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     q = df.groupby((pd.to_datetime(df["month"]).dt.quarter))["sales"].sum()
     assert f"{round((q.iloc[-1] / q.iloc[-2] - 1) * 100, 2)}%" in (tr.run.answer or ""), tr.run.answer
+
+
+@pytest.fixture(scope="module")
+def ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("ledger")
+    rng = np.random.default_rng(21)
+    n = 120
+    pd.DataFrame({"客户名称": rng.choice(["甲公司", "乙公司", "丙公司", "丁公司", "戊公司"], n), "账期": rng.choice(["2024-01", "2024-02"], n),
+                  "应收运费": rng.integers(50_000, 150_000, n), "未收金额": rng.integers(0, 90_000, n)}).to_excel(root / "客户对账单.xlsx", index=False)
+    pd.DataFrame({"编号": range(10), "金额": range(10)}).to_csv(root / "其他.csv", index=False)
+    return root
+
+
+def test_a_word_of_the_files_name_said_again_is_its_column(ledger):
+    """客户对账单 … 的客户有哪些: 客户 names the column 客户名称, not the file a second time."""
+    s, trs = talk(ledger, "客户对账单 平均应收运费大于100000的客户有哪些")
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_excel(ledger / "客户对账单.xlsx")
+    m = df.groupby("客户名称")["应收运费"].mean()
+    assert sorted(tr.run.table["客户名称"]) == sorted(m[m > 100000].index)
+
+
+def test_a_ranking_of_what_a_part_of_a_column_name_names(ledger):
+    s, trs = talk(ledger, "客户对账单 未收金额最多的3个客户")
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_excel(ledger / "客户对账单.xlsx")
+    assert list(tr.run.table["客户名称"]) == list(df.groupby("客户名称")["未收金额"].sum().nlargest(3).index)
