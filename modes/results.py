@@ -38,7 +38,7 @@ def named_tables(text: str) -> list[tuple[str, bool]]:
     return out
 
 # an export that names nothing else: what was just shown is what is exported
-EXPORT_ALONE = re.compile(r"(?:请|帮我|麻烦|再)?\s*(?:导出|输出|另存|export|save)\s*(?:it|this|that|them|the result)?\s*(?:成|为|到|as|to|into)?\s*"
+EXPORT_ALONE = re.compile(r"(?:请|帮我|麻烦|再)?\s*(?:把\s*(?:这个|这|它|那个|这张表|这个表|这个结果|结果)\s*)?(?:导出|输出|另存|export|save)\s*(?:it|this|that|them|the result)?\s*(?:成|为|到|as|to|into)?\s*"
                           r"(?:一下|一份|an?)?\s*(?:xlsx|csv|excel|表格)?\s*(?:格式|文件|file)?\s*[。.!！]?", re.I)
 
 

@@ -343,3 +343,26 @@ def test_a_ranking_of_what_a_part_of_a_column_name_names(ledger):
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     df = pd.read_excel(ledger / "客户对账单.xlsx")
     assert list(tr.run.table["客户名称"]) == list(df.groupby("客户名称")["未收金额"].sum().nlargest(3).index)
+
+
+def test_a_key_down_and_months_across_is_a_pivot_by_month(tmp_path):
+    rng = np.random.default_rng(8)
+    n = 200
+    df = pd.DataFrame({"单号": range(n), "发货日期": pd.to_datetime("2024-01-01") + pd.to_timedelta(rng.integers(0, 90, n), unit="D"),
+                       "客户": rng.choice(["甲", "乙丙", "丁戊"], n), "运费": rng.integers(10, 99, n)})
+    df.to_excel(tmp_path / "运单.xlsx", index=False)
+    s, trs = talk(tmp_path, "运单.xlsx 按客户一行、月份一列，统计单数")
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    want = pd.crosstab(df["客户"], df["发货日期"].dt.strftime("%Y-%m"))
+    got = tr.run.table.set_index("客户")
+    for k in want.index:
+        assert [int(got.loc[k, mth]) for mth in want.columns] == list(want.loc[k]), k
+
+
+def test_exporting_this_right_after_a_result_exports_the_result(office):
+    s, trs = talk(office, "流水.csv 按网点统计单数", "帮我把这个导出成excel")
+    tr = confirmed(s, trs[1])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    written = [f["path"] for f in tr.run.files if f["path"].endswith(".xlsx")]
+    assert written and len(pd.read_excel(office / written[0])) == pd.read_csv(office / "流水.csv")["网点"].nunique()

@@ -1435,6 +1435,35 @@ ROLE_BEFORE = {"row": _lazy(r"(?:行|(?<![a-z])rows?)\s*(?:是|为|用|放|:|：
                "col": _lazy(r"(?:列|(?<![a-z])columns?)\s*(?:是|为|用|放|:|：|=|are|is|by)?\s*$", re.I)}
 
 
+ROW_WORD = _lazy(r"(?<![A-Za-z_])([A-Za-z_]{3,})\s+(?:as|in|on)\s+(?:the\s+)?rows?(?![a-z])|([\u4e00-\u9fff]{2,6}?)\s*(?:做|为|作为|当)?\s*(?:一|每)?\s*行(?!数)", re.I)
+
+
+def _row_word(text: str, sheet: Any) -> str | None:
+    """The column a word given the rows' role names (vehicles as rows, 车辆一行), when it names one (a plural, a part)."""
+    from modes.resolve import resolve_column
+
+    m = ROW_WORD.search(text)
+    if m is None:
+        return None
+    col, how, _ = resolve_column(m.group(1) or m.group(2), sheet, closest=False)
+    return col if col is not None and how in ("exact", "synonym", "partial") and col not in sheet.numeric else None
+
+
+def _period_layout(text: str, hits: list[Any]) -> tuple[int, list[tuple[int, int]]] | None:
+    """(start, spans) when a column and a period word are given the roles of rows and columns (客户一行、月份一列)."""
+    spans = [(h.start, h.end) for h in hits]
+    pm = next((x for x in PIVOT_PERIOD.finditer(text) if _free(spans, x.start(), x.end())), None)
+    if pm is None:
+        return None
+    role = "col" if ROLE_AFTER["col"].match(text, pm.end()) else "row" if ROLE_AFTER["row"].match(text, pm.end()) else None
+    other = {"col": "row", "row": "col"}.get(role or "")
+    key = next((h for h in hits if other and ROLE_AFTER[other].match(text, h.end)), None)
+    if key is None or role is None:
+        return None
+    ends = [ROLE_AFTER[role].match(text, pm.end()), ROLE_AFTER[other].match(text, key.end)]  # type: ignore[index]
+    return min(key.start, pm.start()), [(key.start, ends[1].end() if ends[1] else key.end), (pm.start(), ends[0].end() if ends[0] else pm.end())]
+
+
 def _layout(text: str, hits: list[Any]) -> tuple[str, str, tuple[int, int]] | None:
     """(the rows' column, the columns' column, the span said) when the words give two columns the roles of a table's
     rows and columns; None unless both roles are said, each of a different column."""
@@ -1464,10 +1493,13 @@ class Pivot(OpSpec):
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         m = PIVOT_RX.search(text)
         roles = _layout(text, hits)  # 城市一行、性别一列 / 行是城市，列是性别 / region as rows, month as columns
+        by_period = _period_layout(text, hits) if m is None and roles is None else None
         if m is not None:
             start, used = m.start(), [m.span()]
         elif roles is not None:
             start, used = roles[2][0], [roles[2], *[(h.start, h.end) for h in hits if h.column in roles[:2]]]
+        elif by_period is not None:  # 按客户一行、月份一列: the date column by month across, the key down
+            start, used = by_period
         else:
             return None
         keys, by_spans = _by_keys(text, hits, sheet, used)
@@ -1482,7 +1514,9 @@ class Pivot(OpSpec):
             when = list(dict.fromkeys(named)) or sorted(sheet.dates)
             if len(when) != 1 or len(keys) > 1:
                 return None  # no single date column to bucket: the pivot is restated as not done, never run without the period
-            across = bool(re.search(r"列|columns?|across", text[max(0, pm.start() - 8) : pm.start()], re.I))
+            across = bool(re.search(r"列|columns?|across", text[max(0, pm.start() - 8) : pm.start()], re.I)) or bool(ROLE_AFTER["col"].match(text, pm.end()))
+            if across and not keys and (said := _row_word(text, sheet)) is not None:
+                keys = [said]  # vehicles as rows, months as columns: the column a plural or a part of its name names
             args["rows"], args["columns"] = ((keys[:1], when[0]) if across else ([when[0]], keys[0] if keys else None))
             args["period"] = next(u for u, w in PERIOD_UNIT if re.fullmatch(w, pm.group(0), re.I))
             args["dated"] = when[0]
