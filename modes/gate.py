@@ -197,6 +197,9 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                 # a column cannot equal two values at once: 那深圳的呢 after 广州的… swaps the value
                 said_eq = {n.column for n in new_c if n.op in ("eq", "in")}
                 old_c = [c for c in old_c if not (c.op in ("eq", "in") and c.column in said_eq)]
+                # 那已签收以外的呢 after 已签收的…: the other rows of that column, never both at once
+                said_not = {n.column for n in new_c if n.op in ("ne", "not_in")}
+                old_c = [c for c in old_c if not (c.op in ("eq", "in") and c.column in said_not)]
                 conds = new_c if (t.correction and t.whole_condition) else old_c + new_c
                 args = dict(op.args, conditions=conds)
                 unres = [u for u in (old.args.get("unresolved", []) if not t.correction else [])] + op.args.get("unresolved", [])

@@ -366,3 +366,12 @@ def test_exporting_this_right_after_a_result_exports_the_result(office):
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     written = [f["path"] for f in tr.run.files if f["path"].endswith(".xlsx")]
     assert written and len(pd.read_excel(office / written[0])) == pd.read_csv(office / "流水.csv")["网点"].nunique()
+
+
+def test_the_rest_of_a_value_asked_after_it_swaps_the_condition(office):
+    s, trs = talk(office, "人员名单 内科的平均基本工资", "那内科以外的呢")
+    tr = confirmed(s, trs[1])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_excel(office / "人员名单.xlsx")
+    want = df.loc[df["科室"] != "内科", "基本工资"].mean()
+    assert abs(float(tr.run.table.select_dtypes("number").iloc[0, 0]) - want) < 0.01, (tr.run.table, want)
