@@ -70,8 +70,8 @@ ASKING = lazy(r"帮|请|麻烦|(?<![发交传拿寄递送])给我|我要|我想|
 
 
 # a question that asks for a figure or for which rows: a preview of the table is no answer to it
-ASKS_A_FIGURE = lazy(r"多少|几个|几种|几条|几次|几位|哪些|哪个|哪几|谁|是否|有没有|最高|最低|最多|最少|平均|"
-                     r"(?<![a-z])(?:how many|how much|which|who|what is the|what's the|what are the|whether|is there|are there|highest|lowest|average)(?![a-z])",
+ASKS_A_FIGURE = lazy(r"多少|几个|几种|几条|几次|几位|哪些|哪个|哪几|谁|是否|有没有|最高|最低|最多|最少|平均|总数|总和|合计|总计|总额|一共|"
+                     r"(?<![a-z])(?:how many|how much|which|who|what is the|what's the|what are the|whether|is there|are there|highest|lowest|average|total)(?![a-z])",
                      re.I | re.A)
 
 

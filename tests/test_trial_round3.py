@@ -375,3 +375,10 @@ def test_the_rest_of_a_value_asked_after_it_swaps_the_condition(office):
     df = pd.read_excel(office / "人员名单.xlsx")
     want = df.loc[df["科室"] != "内科", "基本工资"].mean()
     assert abs(float(tr.run.table.select_dtypes("number").iloc[0, 0]) - want) < 0.01, (tr.run.table, want)
+
+
+def test_a_total_asked_that_reads_only_as_a_preview_is_restated(office):
+    s, trs = talk(office, "人员名单 内科的平均基本工资", "工资总数呢？")
+    tr = trs[1]
+    if tr.decision.request is not None and all(o.kind == "profile" for o in tr.decision.request.ops):
+        assert tr.run is None and tr.decision.next == "restate_confirm", tr.decision.reply
