@@ -36,7 +36,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "phone": ("phone", "tel", "telephone", "mobile", "电话", "手机", "手机号", "联系电话", "联系方式"),
     "address": ("address", "addr", "地址", "住址"),
     "date": ("date", "日期", "时间", "day"),
-    "amount": ("amount", "金额", "销售额", "sales amount", "revenue", "营收", "销售金额"),
+    "amount": ("amount", "金额", "销售额", "sales amount", "revenue", "营收", "销售金额", "营业额"),
     "price": ("price", "unit price", "单价", "价格", "售价"),
     "quantity": ("quantity", "qty", "数量", "件数", "销量"),
     "product": ("product", "产品", "商品", "品名", "item"),

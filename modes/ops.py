@@ -44,7 +44,7 @@ GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
 BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|by|per)(?![a-z])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=[\u4e00-\u9fffA-Za-z])"
-               r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
+               r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自|各(?=[\u4e00-\u9fff])))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
 KEY_STOP = lazy(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
     r"(?:的)?(?:空值|空白|空格子|缺失值|缺失|空的|空着的|空单元格)(?:都|全部|统一)?(?:填成|填为|填充为|填充成|填上|补成|补为|改成|替换成|替换为|设为|写成|填|补)\s*[\"“'「]?(?P<v>[^\"”'」,;]+?)[\"”'」]?(?=$|[,;。]|\s)"
@@ -1256,11 +1256,21 @@ GOODS_Q = lazy(r"(?:几|多少)\s*(?:台|件|箱|瓶|支|套|辆|吨|公斤|斤|
 
 def _rule_goods_question(t: _Turn) -> None:
     gm = GOODS_Q.search(t.text)
-    if gm is None or t.has("group", "count", "top_n") or t.worded:
+    if gm is None or t.worded:
         return
     qty = [c for c in t.sheet.columns if c in t.sheet.numeric and lx.concept_of(c) == "quantity"]
     if len(qty) != 1:
         return  # no column of quantities, or several: the question is asked
+    for k, (i, o) in enumerate(t.found):  # 其他产品各卖了多少台: the units are the figure of each group, not a column to ask for
+        unres = o.args.get("unresolved") or []
+        if o.kind == "group" and unres and all(GOODS_Q.search(u.get("raw", "")) for u in unres):
+            args = {key: v for key, v in o.args.items() if key != "unresolved"}
+            t.found[k] = (i, Op("group", {**args, "measures": [{"column": qty[0], "agg": "sum"}]}, o.after))
+            t.unresolved(-len(unres))
+            t.spans.append(gm.span())
+            return
+    if t.has("group", "count", "top_n"):
+        return
     t.add(gm.start(), Op("group", {"keys": [], "measures": [{"column": qty[0], "agg": "sum"}], "question": True}))
     t.spans.append(gm.span())
 
@@ -1324,14 +1334,15 @@ def _each_year(t: _Turn, f: Op, em: re.Match[str]) -> None:
 
 MONEY_Q = lazy(r"多少钱|花(?:了|掉|费)?(?:多少|几)|(?<![a-z])(?:how much (?:money|did|was|were|is|are)|spent|spend|cost)(?![a-z])", re.I | re.A)
 SUM_Q = lazy(r"一共|总共|合计|总计|共计|加起来|总额|花(?:了|掉|费)|(?<![a-z])(?:total|in all|altogether|spent|spend)(?![a-z])", re.I | re.A)
-MONEY_COL = lazy(r"金额|费用|费|钱|花费|支出|成本|价款|(?<![a-z])(?:amount|cost|spend|spending|expense|fee|payment)s?(?![a-z])", re.I | re.A)
+SOLD_FOR = lazy(r"(?:卖|赚|收|挣|销售|回款|进账)了?多少钱|(?<![a-z])how much (?:money )?did .{1,40}? (?:sell|make|earn|bring in)(?![a-z])", re.I | re.A)
+MONEY_COL = lazy(r"金额|费用|费|钱|花费|支出|成本|价款|营业额|销售额|营收|(?<![a-z])(?:amount|cost|spend|spending|expense|fee|payment)s?(?![a-z])", re.I | re.A)
 
 
 def _rule_money_question(t: _Turn) -> None:
     """市场部的差旅一共花了多少钱 / how much was spent on travel: the total of the table's money column over the rows
     the conditions keep; with several money columns, which one is asked back."""
     mq = MONEY_Q.search(t.text)
-    if mq is None or not SUM_Q.search(t.text) or t.worded or t.has("group", "count", "top_n"):
+    if mq is None or not (SUM_Q.search(t.text) or SOLD_FOR.search(t.text)) or t.worded or t.has("group", "count", "top_n"):
         return
     if any(h.column in t.sheet.numeric for h in t.hits if t.free(h.start)):
         return  # a numeric column is named: the value question reads it

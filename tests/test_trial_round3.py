@@ -312,7 +312,7 @@ def test_quarterly_growth_over_months_written_as_text(tmp_path):
     df.to_excel(tmp_path / "year.xlsx", index=False)
     tr = en(tmp_path, "year.xlsx quarterly sales growth")
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
-    q = df.groupby((pd.to_datetime(df["month"]).dt.quarter))["sales"].sum()
+    q = df.groupby(pd.to_datetime(df["month"]).dt.quarter)["sales"].sum()
     assert f"{round((q.iloc[-1] / q.iloc[-2] - 1) * 100, 2)}%" in (tr.run.answer or ""), tr.run.answer
 
 
@@ -382,3 +382,16 @@ def test_a_total_asked_that_reads_only_as_a_preview_is_restated(office):
     tr = trs[1]
     if tr.decision.request is not None and all(o.kind == "profile" for o in tr.decision.request.ops):
         assert tr.run is None and tr.decision.next == "restate_confirm", tr.decision.reply
+
+
+def test_how_many_units_each_of_the_others_sold_and_how_much_money(office):
+    df = pd.read_csv(office / "流水.csv")
+    s, trs = talk(office, "流水.csv 除了茶叶，其他品类各卖了多少件")
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    want = df[df["品类"] != "茶叶"].groupby("品类")["件数"].sum()
+    got = tr.run.table.set_index("品类")
+    assert {k: int(got.loc[k].filter(like="件数").iloc[0]) for k in want.index} == want.to_dict()
+    s, trs = talk(office, "流水.csv 网点A卖了多少钱")
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and str(int(df.loc[df["网点"] == "网点A", "营业额"].sum())) in (tr.run.answer or "").replace(",", ""), tr.run.answer
