@@ -363,7 +363,9 @@ FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看
                  r"|的?(?:不算|不要|除外|不计|不含)\s*[。.!！]?\s*$|^\s*(?:去掉|排除|剔除|除了|不算|不要)"
                  r"|[，,]\s*(?:再|重新)\s*(?:算|统计|汇总|计算)(?:一下|一遍|一次)?\s*[。.!！]?\s*$|(?<![a-z])(?:recalculate|recompute|redo it)(?![a-z])"
                  r"|(?<![a-z])(?:now|also|too|as well|what about|how about|just|instead)(?![a-z])|^\s*(?:and|but)?\s*only(?![a-z])"
-                 r"|^\s*(?:excluding|except|without|leave out|drop|other than|exclude|remove|ignore|skip)(?![a-z])", re.I | re.A)
+                 r"|^\s*(?:excluding|except|without|leave out|drop|other than|exclude|remove|ignore|skip)(?![a-z])"
+                 r"|^\s*(?:and|plus)\s+(?=[^,.;]{1,40}?(?:=|==|!=|>|<|\b(?:is|are|not|over|under|above|below)\b))"  # and gender = F: added
+                 r"|^\s*(?:并且|而且|同时|再加上|另外)", re.I | re.A)
 # every sheet of a workbook whose sheets are one table split (一季度/二季度…, North/South), stacked
 ALL_SHEETS = lazy(r"(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sheet|表|页)|(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)"
                   r"[^，,。]{0,6}?(?:合在一起|合起来|合并|加起来|加在一起|汇总|一起)|(?:合在一起|合起来|加在一起)"

@@ -395,3 +395,15 @@ def test_how_many_units_each_of_the_others_sold_and_how_much_money(office):
     s, trs = talk(office, "流水.csv 网点A卖了多少钱")
     tr = confirmed(s, trs[0])
     assert tr.run is not None and str(int(df.loc[df["网点"] == "网点A", "营业额"].sum())) in (tr.run.answer or "").replace(",", ""), tr.run.answer
+
+
+@pytest.mark.parametrize(("first", "then", "go"), [("staff.csv staff with pay over 90000", "and team = Beta", "go"),
+                                                   ("staff.csv pay大于90000的员工", "并且team是Beta", "继续")])
+def test_a_condition_added_with_and_keeps_the_earlier_one(staff, first, then, go):
+    s = Session(Workspace.at(staff))
+    s.turn(first)
+    tr = s.turn(then)
+    tr = s.turn(go) if tr.run is None and tr.decision.next == "restate_confirm" else tr
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(staff / "staff.csv")
+    assert len(tr.run.table) == int(((df["pay"] > 90000) & (df["team"] == "Beta")).sum())
