@@ -1025,7 +1025,9 @@ def _negated_before(b: str) -> re.Match[str] | None:
 
 
 # a negated participle with its preposition (not managed by / not assigned to / not shipped from)
-NOT_VERBED = lazy(r"(?<![a-z])(?:not|never)\s+[a-z]+ed\s+(?:by|to|from|in|at|for|with)(?:\s+(?:the|a|an))?\s*$", re.I | re.A)
+NOT_VERBED = lazy(r"(?<![a-z])(?:(?:not|never)\s+[a-z]+ed\s+(?:by|to|from|in|at|for|with)"
+                  r"|(?:don't|doesn't|didn't|do not|does not|did not|dont|doesnt|never)\s+[a-z]+(?:\s+(?:in|at|from|for|with|on|as|to|into|under|within|out of))?)"
+                  r"(?:\s+(?:the|a|an))?\s*$", re.I | re.A)  # not managed by / who don't work (in) Remote / never ship from
 
 
 def _cond_values_alone(sc: _Scan) -> None:

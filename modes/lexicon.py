@@ -20,7 +20,8 @@ FILLER_EN = frozenset(
     "than more less over under above below between where when whose their them they so if now first pls plz thanks "
     "original new copy again just instead use using among across two three four five six seven eight nine ten both take keep put "
     "see look find appear appears appeared occur occurs occurred run perform compute calculate "
-    "quick quickly honestly kindly pull grab fetch basically actually simply".split()
+    "quick quickly honestly kindly pull grab fetch basically actually simply "
+    "work works worked working live lives lived living based located belong belongs belonged".split()
 )
 
 # Plain cross-language meanings of column names. A column belongs to a concept when its folded name

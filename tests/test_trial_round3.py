@@ -407,3 +407,14 @@ def test_a_condition_added_with_and_keeps_the_earlier_one(staff, first, then, go
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     df = pd.read_csv(staff / "staff.csv")
     assert len(tr.run.table) == int(((df["pay"] > 90000) & (df["team"] == "Beta")).sum())
+
+
+@pytest.mark.parametrize(("text", "negated"), [("staff.csv employees who don't work in team Beta", True),
+                                               ("staff.csv staff who do not belong to team Gamma", True),
+                                               ("staff.csv employees who work in team Beta", False)])
+def test_a_negated_verb_before_a_value_excludes_it(staff, text, negated):
+    tr = en(staff, text)
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(staff / "staff.csv")
+    team = "Beta" if "Beta" in text else "Gamma"
+    assert len(tr.run.table) == int((df["team"] != team).sum() if negated else (df["team"] == team).sum())
