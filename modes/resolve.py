@@ -279,6 +279,12 @@ def _joined_names(catalog: Catalog) -> list[str]:
     return [k for k in names if len(k) >= 3 and ("_" in k or "-" in k)]
 
 
+def _a_column(word: str, catalog: Catalog) -> bool:
+    """Whether a word is a column's whole name in some table of the workspace."""
+    low = word.casefold()
+    return any(c.casefold() == low for f in catalog.tables for sh in f.sheets for c in sh.columns)
+
+
 def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
     """A name shaped like a file's (sales_2023, orders-q3) that no file, sheet or column has: a missing file."""
     for m in FILE_SHAPED.finditer(text):
@@ -304,6 +310,9 @@ def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
             continue  # 按月薪_平均排序 / 取金额_合计最大的: a column's name (a summary's) glued to Chinese text
         if NAME_GIVEN.search(text[max(0, m.start() - 12) : m.start()]) or NAME_GIVEN.search(tok):
             continue  # 列名更改为'FLU_SEASON' / rename … to new_name: a name being given, not a file
+        parts = [x for x in re.split(r"[-_]", tok) if x]
+        if "-" in tok and len(parts) >= 2 and all(x.casefold() in catalog.known_names or _a_column(x, catalog) for x in parts):
+            continue  # 利润=收入-成本: columns subtracted, not a file's name
         ref.spans.append(m.span())
         ref.missing_name = tok
         ref.candidates = _close_names(tok, catalog)

@@ -418,3 +418,18 @@ def test_a_negated_verb_before_a_value_excludes_it(staff, text, negated):
     df = pd.read_csv(staff / "staff.csv")
     team = "Beta" if "Beta" in text else "Gamma"
     assert len(tr.run.table) == int((df["team"] != team).sum() if negated else (df["team"] == team).sum())
+
+
+@pytest.mark.parametrize("text", ["流水.csv 单价=营业额/件数", "流水.csv 加一列单价，等于营业额除以件数", "流水.csv 新增一列 单价=营业额/件数"])
+def test_a_formula_column_said_in_words_or_alone(office, text):
+    s, trs = talk(office, text)
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(office / "流水.csv")
+    got = tr.run.table.to_pandas() if hasattr(tr.run.table, "to_pandas") else tr.run.table
+    assert np.allclose(got["单价"].astype(float), (df["营业额"] / df["件数"]).astype(float), atol=1e-3)  # rounded to 4 places
+
+
+def test_columns_subtracted_with_a_hyphen_are_no_missing_file(office):
+    s, trs = talk(office, "流水.csv 新增一列 差额=营业额-件数")
+    assert trs[0].decision.request.file == "流水.csv" and trs[0].decision.request.op("add_column") is not None, trs[0].decision.reply
