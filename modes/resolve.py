@@ -474,9 +474,21 @@ def _description_scores(low: str, files: list[FileInfo], sheet_said: set[str]) -
         toks = [t for t in own if t not in VERB_TOKENS] + sheet_toks
         col_spans = [span for s in f.sheets for c, cl in s.folded if len(c) >= 2 for span in _spans_of(cl, low, col_spans_of)]
         matched, spans = _description_hits(low, toks, col_spans)
+        kept = [(t, sp) for t, sp in zip(matched, spans, strict=False) if not _period_said(low, t, sp)] if len(matched) == len(spans) else None
+        if kept is not None and len(kept) < len(matched):  # 按季度汇总: a period of the data, not 前三季度 of a file's name
+            matched, spans = [t for t, _ in kept], [sp for _, sp in kept]
         if matched and (not all(t in sheet_toks for t in matched) or said_sheet):
             scores[f.path] = (sum(len(t) for t in matched), matched, spans)
     return scores
+
+
+PERIOD_WORD = re.compile(r"季度|季|月份|月|年度|年|半年|周|星期|quarters?|quarterly|months?|monthly|years?|yearly|weeks?|weekly")
+PERIOD_USE = re.compile(r"(?:按|每个?|各个?|分|逐|by|per|each|every)\s*$")
+
+
+def _period_said(low: str, tok: str, span: tuple[int, int]) -> bool:
+    """A word of a file's name used in the text as a period to group by (按季度, 每月, by quarter)."""
+    return bool(PERIOD_WORD.fullmatch(low[span[0] : span[1]])) and PERIOD_USE.search(low[max(0, span[0] - 6) : span[0]]) is not None
 
 
 def _sheet_said(f: FileInfo, low: str) -> bool:

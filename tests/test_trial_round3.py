@@ -433,3 +433,13 @@ def test_a_formula_column_said_in_words_or_alone(office, text):
 def test_columns_subtracted_with_a_hyphen_are_no_missing_file(office):
     s, trs = talk(office, "流水.csv 新增一列 差额=营业额-件数")
     assert trs[0].decision.request.file == "流水.csv" and trs[0].decision.request.op("add_column") is not None, trs[0].decision.reply
+
+
+def test_a_period_to_group_by_is_not_a_word_of_another_files_name(tmp_path):
+    days = pd.date_range("2024-01-01", periods=200, freq="D")
+    pd.DataFrame({"发货日期": days.strftime("%Y-%m-%d"), "运费": range(200)}).to_csv(tmp_path / "运单.csv", index=False)
+    pd.DataFrame({"分站": ["A", "B"], "收入": [1, 2]}).to_excel(tmp_path / "分站_前三季度.xlsx", index=False)
+    s = Session(Workspace.at(tmp_path))
+    s.turn("运单.csv 按月汇总运费")
+    tr = s.turn("按季度汇总运费")
+    assert tr.decision.request.file == "运单.csv", tr.decision.reply
