@@ -601,7 +601,7 @@ def _u_understood(u: _Understanding) -> None:
     ops, ev, parsed = u.ops, u.ev, u.parsed
     if u.how == "only" and all(o.kind == "profile" for o in ops):  # a question in a one-file folder that only reads as a preview
         ev.append(evidence.weighed("file_preview_only", "只理解成预览这个表", "read only as a preview of the table"))
-    elif ops and all(o.kind == "profile" and not o.args.get("head") for o in ops) and ASKS_A_FIGURE.search(u.texts[-1]) \
+    elif ops and all(o.kind == "profile" and not o.args.get("head") and not o.args.get("question") for o in ops) and ASKS_A_FIGURE.search(u.texts[-1]) \
             and not lx.PROFILE.search(u.texts[-1]):  # how many were hired each year: a question a preview does not answer
         ev.append(evidence.weighed("file_preview_only", "只理解成预览这个表，没有回答所问的问题", "read only as a preview, which does not answer the question"))
     if u.file is not None and ops and not any(x for o in ops for x in o.args.get("unresolved", [])):  # an unresolved name is asked about anyway

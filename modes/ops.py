@@ -25,7 +25,7 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     # how many different values: 有多少种产品, 不重复的客户数, distinct / unique customers (its column named after it)
     # 有多少个不同的客户 / 几个不同的城市: a count of different values said with 不同
     ("distinct", lazy(r"(?:多少|几)\s*个?\s*不同的?|多少种|几种|不重复的?|(?<![a-z])(?:distinct|unique|different)(?![a-z])", re.I | re.A)),
-    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|\bcount\b|\bnumber of\b|\bhow many\b|行数|条数|笔数|单数|店数|家数|订单数|记录数", re.I | re.A)),
+    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|\bcount\b|\bnumber of\b|\bhow many\b|行数|条数|笔数|单数|店数|家数|订单数|记录数|单量|票数|件次", re.I | re.A)),
 ]
 _AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最大|最高|最小值|最低值|最小|最低"
             r"|(?<![a-z])(?:average|mean|avg|sum|total|max(?:imum)?|min(?:imum)?)(?![a-z]))")
@@ -1275,10 +1275,16 @@ def _rule_goods_question(t: _Turn) -> None:
     t.spans.append(gm.span())
 
 
+TOTAL_ROWS_Q = lazy(r"(?:一共|总共|共|总计|合计)\s*(?:有)?\s*(?:多少|几)\s*(?:单|条|行|笔|项|张|票)(?:记录|数据|订单)?")
+
+
 def _rule_count_question(t: _Turn) -> None:
-    """How many rows meet a condition: 有多少客户在上海？"""
+    """How many rows meet a condition: 有多少客户在上海？ (一共多少单, with none: the table's rows)."""
     if COUNT_Q.search(t.text) and t.has("filter") and not t.has("group", "count"):
         t.add(len(t.text) - 1, Op("count", {"question": True}))
+    elif not t.found and (rm := TOTAL_ROWS_Q.search(t.text)) is not None:
+        t.add(0, Op("profile", {"head": None, "columns": [], "question": "rows"}))
+        t.spans.append(rm.span())
 
 
 EACH_VALUE = lazy(r"分别|各自|各是|各为|各有|各(?=多少|几)|(?<![a-z])(?:respectively|each|separately)(?![a-z])", re.I | re.A)

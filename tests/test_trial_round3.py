@@ -443,3 +443,15 @@ def test_a_period_to_group_by_is_not_a_word_of_another_files_name(tmp_path):
     s.turn("运单.csv 按月汇总运费")
     tr = s.turn("按季度汇总运费")
     assert tr.decision.request.file == "运单.csv", tr.decision.reply
+
+
+@pytest.mark.parametrize(("text", "per"), [("流水.csv 一共多少单", None), ("流水.csv 按网点统计单量", "网点")])
+def test_orders_counted_as_rows(office, text, per):
+    s, trs = talk(office, text)
+    tr = confirmed(s, trs[0])
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(office / "流水.csv")
+    if per is None:
+        assert str(len(df)) in (tr.run.answer or "").replace(",", ""), tr.run.answer
+    else:
+        assert dict(zip(tr.run.table[per], tr.run.table.iloc[:, -1], strict=True)) == df.groupby(per).size().to_dict()
