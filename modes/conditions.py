@@ -1026,6 +1026,8 @@ def _negated_before(b: str) -> re.Match[str] | None:
 
 # a negated participle with its preposition (not managed by / not assigned to / not shipped from)
 NOT_VERBED = lazy(r"(?<![a-z])(?:(?:not|never)\s+[a-z]+ed\s+(?:by|to|from|in|at|for|with)"
+                  r"|(?:not|never)\s+(?:done|made|run|sold|built|kept|held|paid|seen|given|taken|handled|fixed|shipped|served)"
+                  r"(?:\s+(?:by|to|from|in|at|for|with|on))?"
                   r"|(?:don't|doesn't|didn't|do not|does not|did not|dont|doesnt|never)\s+[a-z]+(?:\s+(?:in|at|from|for|with|on|as|to|into|under|within|out of))?)"
                   r"(?:\s+(?:the|a|an))?\s*$", re.I | re.A)  # not managed by / who don't work (in) Remote / never ship from
 

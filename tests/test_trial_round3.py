@@ -455,3 +455,36 @@ def test_orders_counted_as_rows(office, text, per):
         assert str(len(df)) in (tr.run.answer or "").replace(",", ""), tr.run.answer
     else:
         assert dict(zip(tr.run.table[per], tr.run.table.iloc[:, -1], strict=True)) == df.groupby(per).size().to_dict()
+
+
+@pytest.fixture(scope="module")
+def hotels(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("hotels")
+    rng = np.random.default_rng(31)
+    n = 300
+    pd.DataFrame({"booking_id": range(n), "hotel": rng.choice(["Grand", "Harbour", "Old Town"], n),
+                  "channel": rng.choice(["Direct", "Booking.com", "Expedia"], n), "rate": rng.integers(50, 400, n),
+                  "check_in": pd.date_range("2024-01-01", periods=n, freq="D").strftime("%Y-%m-%d")}).to_csv(root / "bookings.csv", index=False)
+    pd.DataFrame({"ticket": range(60), "contractor": rng.choice(["FixIt", "In-house", "CoolAir"], 60),
+                  "priority": rng.choice(["High", "Low"], 60)}).to_csv(root / "maintenance_log.csv", index=False)
+    return root
+
+
+def test_a_value_holding_a_files_name_is_the_value(hotels):
+    s = Session(Workspace.at(hotels))
+    s.turn("bookings.csv average rate per hotel")
+    tr = s.turn("now only where channel is Booking.com")
+    tr = s.turn("go") if tr.run is None and tr.decision.next == "restate_confirm" else tr
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(hotels / "bookings.csv")
+    want = df[df["channel"] == "Booking.com"].groupby("hotel")["rate"].mean()
+    got = dict(zip(tr.run.table["hotel"], tr.run.table.iloc[:, 1], strict=True))
+    assert {k: round(float(v), 2) for k, v in got.items()} == {k: round(v, 2) for k, v in want.items()}
+
+
+def test_not_done_in_house_excludes_the_hyphenated_value(hotels):
+    tr = en(hotels, "maintenance_log.csv High priority tickets not done in-house, count by contractor")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(hotels / "maintenance_log.csv")
+    want = df[(df["priority"] == "High") & (df["contractor"] != "In-house")].groupby("contractor").size()
+    assert dict(zip(tr.run.table["contractor"], tr.run.table.iloc[:, -1], strict=True)) == want.to_dict()
