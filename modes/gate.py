@@ -686,7 +686,8 @@ def _join_sheets(u: _Understanding) -> tuple[SheetInfo, SheetInfo, str] | None:
     return _sheet_of(u.fi, u.two_sheets[0]), _sheet_of(u.fi, u.two_sheets[1]), f"{u.fi.name} 的 {u.two_sheets[1]} 表"
 
 
-JOIN_THEN = re.compile(r"(?:[,，;；]\s*|\s)(?:然后|接着|之后|再|and then|then)(?=\s*\S)", re.I)
+JOIN_THEN = re.compile(r"(?:[,，;；]\s*|\s)(?:然后|接着|之后|再|and then|then|and (?=(?:show|give|list|compute|calculate|get|sum|count|total|"
+                       r"average|find|tell|group|summari[sz]e|see)(?![a-z])))(?=\s*\S)", re.I)  # join … and show total nights by region
 
 
 def _after_join(text: str) -> tuple[str, str] | None:

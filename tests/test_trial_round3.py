@@ -488,3 +488,15 @@ def test_not_done_in_house_excludes_the_hyphenated_value(hotels):
     df = pd.read_csv(hotels / "maintenance_log.csv")
     want = df[(df["priority"] == "High") & (df["contractor"] != "In-house")].groupby("contractor").size()
     assert dict(zip(tr.run.table["contractor"], tr.run.table.iloc[:, -1], strict=True)) == want.to_dict()
+
+
+def test_a_join_and_what_to_show_of_the_joined_table(tmp_path):
+    rng = np.random.default_rng(5)
+    pd.DataFrame({"hotel": ["Grand", "Harbour", "Old Town"], "region": ["North", "South", "North"]}).to_csv(tmp_path / "hotels.csv", index=False)
+    b = pd.DataFrame({"booking_id": range(80), "hotel": rng.choice(["Grand", "Harbour", "Old Town"], 80), "nights": rng.integers(1, 9, 80)})
+    b.to_csv(tmp_path / "bookings.csv", index=False)
+    tr = en(tmp_path, "join bookings.csv with hotels.csv on hotel and show total nights by region")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    want = b.merge(pd.read_csv(tmp_path / "hotels.csv"), on="hotel").groupby("region")["nights"].sum()
+    got = dict(zip(tr.run.table["region"], tr.run.table.filter(like="nights").iloc[:, 0], strict=True))
+    assert {k: int(v) for k, v in got.items()} == want.to_dict()
