@@ -84,7 +84,13 @@ class Turn:
     @cached_property
     def answer(self) -> list[str] | None:
         p = self.pending
-        if p is None or p.stage != "clarify" or (self.fresh.file_how in EXPLICIT_FILE and self.fresh.file not in (p.request.file, *p.request.files)):
+        f = self.fresh
+        if p is not None and p.stage == "clarify" and "second_table" in p.request.missing and f.file_how in EXPLICIT_FILE \
+                and f.file not in (None, p.request.file) and all(o.kind == "profile" for o in f.ops):
+            # hotels.csv, to "join with which file?": the file the join asked for, joined to the request that asked
+            said = f.file.rsplit("/", 1)[-1]
+            return [*p.turns[:-1], f"{p.turns[-1]}{'，和 ' if p.request.lang == 'zh' else ' with '}{said}"]
+        if p is None or p.stage != "clarify" or (f.file_how in EXPLICIT_FILE and f.file not in (p.request.file, *p.request.files)):
             return None  # naming another file is a new request, not an answer
         return _slot_answer(p, self.text, self.catalog)
 

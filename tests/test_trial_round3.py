@@ -500,3 +500,14 @@ def test_a_join_and_what_to_show_of_the_joined_table(tmp_path):
     want = b.merge(pd.read_csv(tmp_path / "hotels.csv"), on="hotel").groupby("region")["nights"].sum()
     got = dict(zip(tr.run.table["region"], tr.run.table.filter(like="nights").iloc[:, 0], strict=True))
     assert {k: int(v) for k, v in got.items()} == want.to_dict()
+
+
+def test_a_file_named_to_the_join_question_joins_it(tmp_path):
+    pd.DataFrame({"hotel": ["Grand", "Harbour"], "region": ["North", "South"]}).to_csv(tmp_path / "hotels.csv", index=False)
+    pd.DataFrame({"booking_id": range(6), "hotel": ["Grand", "Harbour"] * 3}).to_csv(tmp_path / "bookings.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    first = s.turn("bookings.csv join on hotel")
+    assert first.decision.next == "ask_slots", first.decision.reply
+    tr = s.turn("hotels.csv")
+    tr = s.turn("go") if tr.run is None and tr.decision.next == "restate_confirm" else tr
+    assert tr.run is not None and tr.run.status == "answered" and "region" in tr.run.table.columns, tr.decision.reply
