@@ -37,6 +37,7 @@ from modes.resolve import find_columns, find_files, find_values
 from modes.text import language, normalize, tidy
 
 Outcome = tuple[Decision, SessionState]
+BARE_FILE = re.compile(r"\s*(?:(?:用|是|就是|in|use|it's|it is|the file)\s*)?\S+\.(?:csv|xlsx|xlsm|xls|tsv|ods)\s*(?:那个|这个|吧|please)?\s*[。.!！]?\s*", re.I)
 NAMELESS_KINDS = {"profile", "compare", "filter"}  # what a bare 看看 / 比较 / 不是… reads as when it names nothing
 FEEDBACK = re.compile(r"算|错|漏|结果|对不上|不对|少了|多了|(?<![a-z])(?:wrong|mistake|missed|missing|result)(?![a-z])", re.I | re.A)
 QUOTED = re.compile(r"['\"“”‘’「」][^'\"“”‘’「」]{1,40}['\"“”‘’「」]")
@@ -90,6 +91,10 @@ class Turn:
             # hotels.csv, to "join with which file?": the file the join asked for, joined to the request that asked
             said = f.file.rsplit("/", 1)[-1]
             return [*p.turns[:-1], f"{p.turns[-1]}{'，和 ' if p.request.lang == 'zh' else ' with '}{said}"]
+        if p is not None and p.stage == "clarify" and f.file_how == "named" and f.file not in (None, p.request.file) \
+                and all(o.kind == "profile" for o in f.ops) and BARE_FILE.fullmatch(self.text) and not p.request.files:
+            # revenue_2024.xlsx, to a question about a sheet the file in use does not have: that file, for the same request
+            return [f"{f.file.rsplit('/', 1)[-1]} {p.turns[0]}", *p.turns[1:]]
         if p is None or p.stage != "clarify" or (f.file_how in EXPLICIT_FILE and f.file not in (p.request.file, *p.request.files)):
             return None  # naming another file is a new request, not an answer
         return _slot_answer(p, self.text, self.catalog)

@@ -764,9 +764,15 @@ def _u_missing(u: _Understanding) -> None:
         missing.append("sheet")
         u.sheet_name = None  # not chosen yet: the reply does not name one
     if u.sheet_problem and fi is not None:
-        have = ("、" if lang == "zh" else ", ").join(s.name or "" for s in fi.sheets)
-        u.problems.append(f"{fi.name} 里没有名为“{u.sheet_problem}”的工作表，现有：{have}。" if lang == "zh" else
-                          f"{fi.name} has no sheet named '{u.sheet_problem}'; it has: {have}.")
+        have = ("、" if lang == "zh" else ", ").join(s.name for s in fi.sheets if s.name)
+        books = [f.name for f in u.catalog.tables if any((sh.name or "").casefold() == u.sheet_problem.casefold() for sh in f.sheets)]
+        where = (f"名为“{u.sheet_problem}”的工作表在：{'、'.join(books)}。" if lang == "zh" else f"A sheet '{u.sheet_problem}' is in: {', '.join(books)}.") if books else ""
+        if have:
+            u.problems.append(f"{fi.name} 里没有名为“{u.sheet_problem}”的工作表，现有：{have}。{where}" if lang == "zh" else
+                              f"{fi.name} has no sheet named '{u.sheet_problem}'; it has: {have}. {where}".rstrip())
+        else:  # a CSV: one table, no sheets
+            u.problems.append(f"{fi.name} 只有一张表，没有名为“{u.sheet_problem}”的工作表。{where}" if lang == "zh" else
+                              f"{fi.name} is a single table with no sheet named '{u.sheet_problem}'. {where}".rstrip())
         missing.append("sheet")
     if u.file is not None:
         m2, p2, typo = _op_gaps(u.ops, fi, lang, len(u.files), u.two_sheets)

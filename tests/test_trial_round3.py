@@ -511,3 +511,20 @@ def test_a_file_named_to_the_join_question_joins_it(tmp_path):
     tr = s.turn("hotels.csv")
     tr = s.turn("go") if tr.run is None and tr.decision.next == "restate_confirm" else tr
     assert tr.run is not None and tr.run.status == "answered" and "region" in tr.run.table.columns, tr.decision.reply
+
+
+def test_a_file_named_in_answer_to_a_sheet_it_lacks_runs_the_request_there(tmp_path):
+    pd.DataFrame({"hotel": ["Grand", "Harbour"], "rooms": [10, 20]}).to_csv(tmp_path / "hotels.csv", index=False)
+    with pd.ExcelWriter(tmp_path / "revenue.xlsx") as w:
+        for q in ("Q1", "Q2"):
+            pd.DataFrame({"hotel": ["Grand", "Harbour", "Grand"], "room_revenue": [1, 2, 3] if q == "Q1" else [10, 20, 30]}).to_excel(w, sheet_name=q, index=False)
+    s = Session(Workspace.at(tmp_path))
+    first = s.turn("total room_revenue per hotel in the Q2 sheet of the hotel data")
+    if first.run is None and first.decision.next == "ask_slots" and "revenue.xlsx" in first.decision.reply:
+        tr = s.turn("revenue.xlsx")
+        tr = s.turn("go") if tr.run is None and tr.decision.next == "restate_confirm" else tr
+    else:
+        tr = s.turn("go") if first.run is None and first.decision.next == "restate_confirm" else first
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    got = dict(zip(tr.run.table["hotel"], tr.run.table.filter(like="room_revenue").iloc[:, 0], strict=True))
+    assert {k: int(v) for k, v in got.items()} == {"Grand": 40, "Harbour": 20}
