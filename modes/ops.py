@@ -875,6 +875,47 @@ def _having_at(t: _Turn, h: ColumnHit) -> tuple[str, int, int, str, float] | Non
     return None
 
 
+CMP_WORDS = "|".join(f"(?P<{op}>{p})" for op, p in INFIX[:-1] if op in ("ge", "le", "gt", "lt"))
+# a condition on how many rows each group has: hotels with more than 400 bookings, 订单数大于20的客户, 单数超过20的始发地
+COUNT_HAVING_EN = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:with|having|that have|which have|who have|have|has|whose (?:number of|count of) \w+ is)\s+"
+                       r"(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*)\s*(?P<noun>[A-Za-z]+)?", re.I | re.A)
+COUNT_HAVING_ZH = lazy(r"(?:[\u4e00-\u9fff]{0,4}?(?:单数|订单数|次数|笔数|人数|行数|记录数|单量|件次|数量?))\s*(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*)\s*(?:单|次|笔|人|条|个)?"
+                       r"\s*的\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,8})", re.I | re.A)
+ROW_NOUNS_EN = ("booking", "order", "record", "row", "ticket", "visit", "sale", "transaction", "entry", "entrie", "case", "claim",
+                "shipment", "trip", "admission", "review", "call", "complaint", "employee", "customer", "item", "invoice")
+
+
+def _rule_count_having(t: _Turn) -> None:
+    """hotels with more than 400 bookings / 订单数大于20的客户: each key's rows counted, the groups over the bound kept."""
+    if t.having or t.has("having"):
+        return
+    m = COUNT_HAVING_EN.search(t.text)
+    if m is not None and m.group("noun") and m.group("noun").casefold().rstrip("s") not in ROW_NOUNS_EN:
+        m = None  # regions with more than 5000 revenue: a figure of a column, read by the having rule
+    if m is None:
+        m = COUNT_HAVING_ZH.search(t.text)
+    if m is None:
+        return
+    word = m.group("k")
+    col = resolve_column(word, t.sheet, closest=False)[0] or resolve_column(re.sub(r"ies$", "y", word), t.sheet, closest=False)[0]
+    if col is None:  # 的客户有哪些 / 的hotel有哪些: the longest start that names a column
+        col = next((c for n in range(len(word), 1, -1) if (c := resolve_column(word[:n], t.sheet, closest=False)[0]) is not None), None)
+    if col is None or col in t.sheet.numeric:
+        return
+    op = next(k for k in ("ge", "le", "gt", "lt") if m.group(k))
+    lang = "en" if language(t.text) == "en" else "zh"
+    from tools.ops import ROWS
+
+    if col not in t.group_keys:
+        t.group_keys.append(col)
+    t.grouping = True
+    t.add(m.start(), Op("group", {"keys": [col], "measures": [{"agg": "count"}]}))
+    cond = Cond(ROWS[lang], op, tidy(float(m.group("n").replace(",", ""))), raw=m.group(0), how="aggregate")
+    t.add(m.end(), Op("having", {"conditions": [cond], "measure": {"agg": "count"}}))
+    t.spans.append(m.span())
+    t.having.append((m.span(), {"agg": "count"}))
+
+
 def _rule_having(t: _Turn) -> None:
     """A condition on an aggregate of each group (平均月薪大于10000的城市, cities whose total sales is over 70000) is kept
     for the summary: a having, never a condition on the rows."""
@@ -1420,7 +1461,7 @@ def _rule_profile(t: _Turn) -> None:
 TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
-    _rule_keys, _rule_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
+    _rule_keys, _rule_having, _rule_count_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
     _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_bare_comparison, _rule_goods_question, _rule_count_question, _rule_each_value, _rule_head,
     _rule_export, _rule_profile,
 )

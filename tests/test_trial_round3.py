@@ -528,3 +528,18 @@ def test_a_file_named_in_answer_to_a_sheet_it_lacks_runs_the_request_there(tmp_p
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     got = dict(zip(tr.run.table["hotel"], tr.run.table.filter(like="room_revenue").iloc[:, 0], strict=True))
     assert {k: int(v) for k, v in got.items()} == {"Grand": 40, "Harbour": 20}
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+@pytest.mark.parametrize(("text", "bound"), [("bookings.csv hotels with more than 95 bookings", 95),
+                                             ("bookings.csv which hotels have over 100 bookings", 100),
+                                             ("bookings.csv 订单数大于95的hotel有哪些", 95)])
+def test_groups_kept_by_how_many_rows_they_have(hotels, monkeypatch, engine, text, bound):
+    monkeypatch.setenv("WENQING_ENGINE", engine)
+    s = Session(Workspace.at(hotels))
+    tr = s.turn(text)
+    tr = s.turn("继续" if re.search(r"[\u4e00-\u9fff]", text) else "go") if tr.run is None and tr.decision.next == "restate_confirm" else tr
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    sizes = pd.read_csv(hotels / "bookings.csv").groupby("hotel").size()
+    got = tr.run.table.to_pandas() if hasattr(tr.run.table, "to_pandas") else tr.run.table
+    assert sorted(got["hotel"]) == sorted(sizes[sizes > bound].index), (got, sizes)
