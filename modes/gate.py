@@ -170,6 +170,10 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
     swapped = False
     for t in turns:
         old_filter = merged.get("filter")
+        if t.year is not None and old_filter is not None and not any(o.kind == "filter" for o in t.ops):
+            # no, I meant 2023: each whole-year period of the request moves to that year
+            conds = [_in_year(c, t.year) for c in old_filter.args.get("conditions") or []]
+            merged["filter"] = Op("filter", {**old_filter.args, "conditions": conds}, old_filter.after)
         if t.bare and t.correction and old_filter is not None and len(old_filter.args.get("conditions") or []) == 1 and not any(o.kind == "filter" for o in t.ops):
             c = old_filter.args["conditions"][0]
             op_, value = t.bare[0]
@@ -239,6 +243,17 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
 
 
 GROUP_AGGS = ("sum", "mean", "min", "max", "count")
+
+
+def _in_year(c: Cond, year: int) -> Cond:
+    """A condition over one whole year (between YYYY-01-01 and YYYY-12-31), moved to another year; any other as it is."""
+    a, b = c.value, c.value2
+    if c.op != "between" or not (isinstance(a, dict) and isinstance(b, dict)) or "date" not in a or "date" not in b:
+        return c
+    lo, hi = str(a["date"]), str(b["date"])
+    if lo[:4] != hi[:4] or lo[4:] != "-01-01" or hi[4:] != "-12-31":
+        return c
+    return replace(c, value={"date": f"{year}-01-01"}, value2={"date": f"{year}-12-31"})
 
 
 def _swap_statistic(merged: dict[str, Op], swapped: bool) -> None:

@@ -104,6 +104,7 @@ class TurnOps:
     typos: list[str] = field(default_factory=list)
     bare: list[tuple[str, Any]] = field(default_factory=list)  # a comparison with no column: 大于4.5
     consumed: list[tuple[int, int]] = field(default_factory=list)  # the spans the rules read
+    year: int | None = None  # no, I meant 2023: a year said alone in a correction (the period it corrects changes year)
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
@@ -1470,6 +1471,9 @@ TURN_RULES = (
 WHOLE_CONDITION = lazy(r"条件|筛选|(?<![a-z])(?:condition|filter)", re.I | re.A)
 
 
+YEAR_ALONE = lazy(r"(?<![\d\-/.])((?:19|20)\d{2})(?![\d\-/.年])")
+
+
 def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     """Operations of one turn (file and sheet names already blanked out)."""
     t = _Turn(text, sheet, flags, TurnOps(correction=bool(lx.CORRECTION.search(text)), whole_condition=bool(WHOLE_CONDITION.search(text))))
@@ -1477,6 +1481,10 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         rule(t)
     out = t.out
     out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans)
+    ym = YEAR_ALONE.search(text) if out.correction and not t.has("filter") else None
+    if ym is not None:
+        out.year = int(ym.group(1))
+        out.consumed.append(ym.span())
     # the words' order, with what a sequence word places after the operation before it; the query (modes.query) runs
     # the rows' operations before any summary, cut or chart, whatever that order
     found = _said_after(sorted(t.found, key=lambda f: f[0]), t.text)

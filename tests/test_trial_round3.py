@@ -543,3 +543,19 @@ def test_groups_kept_by_how_many_rows_they_have(hotels, monkeypatch, engine, tex
     sizes = pd.read_csv(hotels / "bookings.csv").groupby("hotel").size()
     got = tr.run.table.to_pandas() if hasattr(tr.run.table, "to_pandas") else tr.run.table
     assert sorted(got["hotel"]) == sorted(sizes[sizes > bound].index), (got, sizes)
+
+
+@pytest.mark.parametrize("then", ["no, I meant 2023", "change the year to 2023", "use 2023 instead"])
+def test_a_year_said_alone_in_a_correction_moves_the_period(tmp_path, then):
+    days = pd.date_range("2023-01-01", "2024-12-31", freq="D")
+    rng = np.random.default_rng(2)
+    df = pd.DataFrame({"check_in": days.strftime("%Y-%m-%d"), "hotel": rng.choice(["A", "B"], len(days)), "rate": rng.integers(50, 300, len(days))})
+    df.to_csv(tmp_path / "stays.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    s.turn("stays.csv average rate per hotel in 2024")
+    tr = s.turn(then)
+    tr = s.turn("go") if tr.run is None and tr.decision.next == "restate_confirm" else tr
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    want = df[df["check_in"].str.startswith("2023")].groupby("hotel")["rate"].mean()
+    got = dict(zip(tr.run.table["hotel"], tr.run.table.filter(like="rate").iloc[:, 0], strict=True))
+    assert {k: round(float(v), 2) for k, v in got.items()} == {k: round(v, 2) for k, v in want.items()}
