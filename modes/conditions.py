@@ -990,10 +990,13 @@ def _cond_infix(sc: _Scan) -> None:
             continue
         if op == "ne" and VERBED_AHEAD.match(sc.text, m.end()):
             continue  # employees not managed by Ortiz: the negation is of the verb, read with the value after it
+        if op == "ne" and (pm := PLACE_AHEAD.match(sc.text, m.end())) is not None and find_values(sc.text[pm.end() :], sc.sheet, []):
+            continue  # hotels not in London: a value of the table after "in", read with its own column (city), not hotel ≠ "in London"
         op_spans.append(m.span())
         _infix_one(sc, op, m)
 
 
+PLACE_AHEAD = lazy(r"\s*(?:in|at|from|within)\s+(?:the\s+)?", re.I | re.A)
 VERBED_AHEAD = lazy(r"\s*[a-z]+ed\s+(?:by|to|from|in|at|for|with)(?![a-z])", re.I | re.A)
 
 

@@ -559,3 +559,14 @@ def test_a_year_said_alone_in_a_correction_moves_the_period(tmp_path, then):
     want = df[df["check_in"].str.startswith("2023")].groupby("hotel")["rate"].mean()
     got = dict(zip(tr.run.table["hotel"], tr.run.table.filter(like="rate").iloc[:, 0], strict=True))
     assert {k: round(float(v), 2) for k, v in got.items()} == {k: round(v, 2) for k, v in want.items()}
+
+
+def test_things_not_in_a_place_exclude_the_place_of_its_own_column(tmp_path):
+    rng = np.random.default_rng(9)
+    df = pd.DataFrame({"hotel": rng.choice(["Grand", "Harbour", "Old Town", "Seaside"], 120),
+                       "city": rng.choice(["London", "Leeds", "Bath"], 120), "nights": rng.integers(1, 9, 120)})
+    df.to_csv(tmp_path / "stays.csv", index=False)
+    tr = en(tmp_path, "stays.csv average nights for hotels not in London")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    want = df.loc[df["city"] != "London", "nights"].mean()
+    assert abs(float(tr.run.table.select_dtypes("number").iloc[0, 0]) - want) < 0.01, tr.run.table
