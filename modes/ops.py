@@ -882,6 +882,10 @@ COUNT_HAVING_EN = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:with|having|that have|
                        r"(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*)\s*(?P<noun>[A-Za-z]+)?", re.I | re.A)
 COUNT_HAVING_ZH = lazy(r"(?:[\u4e00-\u9fff]{0,4}?(?:单数|订单数|次数|笔数|人数|行数|记录数|单量|件次|数量?))\s*(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*)\s*(?:单|次|笔|人|条|个)?"
                        r"\s*的\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,8})", re.I | re.A)
+# only groups where the count is over 200 / 计数大于200的组: the groups already named, by their row count
+COUNT_HAVING_GROUPS = lazy(r"(?:groups?|ones?)?\s*(?:where|whose|with|having)\s+(?:the\s+|their\s+)?(?:count|row count|number of (?:rows|records|\w+))"
+                           r"\s+(?:is\s+|are\s+)?(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*)"
+                           r"|(?:计数|行数|个数|数量|次数)\s*(?:" + CMP_WORDS.replace("?P<", "?P<z") + r")\s*(?P<zn>\d[\d,]*)\s*的(?:组|分组)", re.I | re.A)
 ROW_NOUNS_EN = ("booking", "order", "record", "row", "ticket", "visit", "sale", "transaction", "entry", "entrie", "case", "claim",
                 "shipment", "trip", "admission", "review", "call", "complaint", "employee", "customer", "item", "invoice")
 
@@ -896,6 +900,19 @@ def _rule_count_having(t: _Turn) -> None:
     if m is None:
         m = COUNT_HAVING_ZH.search(t.text)
     if m is None:
+        g = COUNT_HAVING_GROUPS.search(t.text)
+        if g is None or len(t.group_keys) != 1:
+            return
+        zh = g.group("zn") is not None
+        op = next(k for k in ("ge", "le", "gt", "lt") if g.group(("z" if zh else "") + k))
+        lang = "en" if language(t.text) == "en" else "zh"
+        from tools.ops import ROWS
+
+        t.grouping = True
+        cond = Cond(ROWS[lang], op, tidy(float((g.group("zn") if zh else g.group("n")).replace(",", ""))), raw=g.group(0), how="aggregate")
+        t.add(g.end(), Op("having", {"conditions": [cond], "measure": {"agg": "count"}}))
+        t.spans.append(g.span())
+        t.having.append((g.span(), {"agg": "count"}))
         return
     word = m.group("k")
     col = resolve_column(word, t.sheet, closest=False)[0] or resolve_column(re.sub(r"ies$", "y", word), t.sheet, closest=False)[0]

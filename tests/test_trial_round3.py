@@ -570,3 +570,11 @@ def test_things_not_in_a_place_exclude_the_place_of_its_own_column(tmp_path):
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     want = df.loc[df["city"] != "London", "nights"].mean()
     assert abs(float(tr.run.table.select_dtypes("number").iloc[0, 0]) - want) < 0.01, tr.run.table
+
+
+def test_only_the_groups_whose_count_is_over_a_bound(hotels):
+    tr = en(hotels, "in bookings.csv count rows per hotel, only groups where the count is over 92, and show average rate too")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    df = pd.read_csv(hotels / "bookings.csv")
+    sizes = df.groupby("hotel").size()
+    assert sorted(tr.run.table["hotel"]) == sorted(sizes[sizes > 92].index)
