@@ -246,7 +246,7 @@ SELECT = lazy(r"(?<![a-z])(?:i|we) (?:just |only )?need(?= (?:the )?[\w\u4e00-\u
 ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|\badd (?:a |new )*column|\bnew column"
                   r"|(?:算|计算|求|算出)(?=\s*[\w\u4e00-\u9fff]{1,12}\s*[=＝]\s*[\w\u4e00-\u9fff])"  # 算执行率 = 实际支出/预算: a named formula
                   r"|(?<![a-z])(?:compute|calculate)(?=\s+\w+\s*=\s*\w)"
-                  r"|(?:^|(?<=\s))(?![^=＝]*(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列)(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本
+                  r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z])(?:add|compute|calculate|where|if)(?![a-z])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本
                   re.I | re.A)
 TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的)|\btop\s*(\d+)|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest)(?![a-z])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人)", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
