@@ -901,18 +901,9 @@ def _rule_count_having(t: _Turn) -> None:
         m = COUNT_HAVING_ZH.search(t.text)
     if m is None:
         g = COUNT_HAVING_GROUPS.search(t.text)
-        if g is None or len(t.group_keys) != 1:
-            return
-        zh = g.group("zn") is not None
-        op = next(k for k in ("ge", "le", "gt", "lt") if g.group(("z" if zh else "") + k))
-        lang = "en" if language(t.text) == "en" else "zh"
-        from tools.ops import ROWS
-
-        t.grouping = True
-        cond = Cond(ROWS[lang], op, tidy(float((g.group("zn") if zh else g.group("n")).replace(",", ""))), raw=g.group(0), how="aggregate")
-        t.add(g.end(), Op("having", {"conditions": [cond], "measure": {"agg": "count"}}))
-        t.spans.append(g.span())
-        t.having.append((g.span(), {"agg": "count"}))
+        if g is not None and len(t.group_keys) == 1:  # only groups where the count is over 200: the groups already named
+            zh = g.group("zn") is not None
+            _keep_counted(t, g, next(k for k in ("ge", "le", "gt", "lt") if g.group(("z" if zh else "") + k)), g.group("zn" if zh else "n"))
         return
     word = m.group("k")
     col = resolve_column(word, t.sheet, closest=False)[0] or resolve_column(re.sub(r"ies$", "y", word), t.sheet, closest=False)[0]
@@ -920,15 +911,18 @@ def _rule_count_having(t: _Turn) -> None:
         col = next((c for n in range(len(word), 1, -1) if (c := resolve_column(word[:n], t.sheet, closest=False)[0]) is not None), None)
     if col is None or col in t.sheet.numeric:
         return
-    op = next(k for k in ("ge", "le", "gt", "lt") if m.group(k))
-    lang = "en" if language(t.text) == "en" else "zh"
-    from tools.ops import ROWS
-
     if col not in t.group_keys:
         t.group_keys.append(col)
-    t.grouping = True
     t.add(m.start(), Op("group", {"keys": [col], "measures": [{"agg": "count"}]}))
-    cond = Cond(ROWS[lang], op, tidy(float(m.group("n").replace(",", ""))), raw=m.group(0), how="aggregate")
+    _keep_counted(t, m, next(k for k in ("ge", "le", "gt", "lt") if m.group(k)), m.group("n"))
+
+
+def _keep_counted(t: _Turn, m: re.Match[str], op: str, bound: str) -> None:
+    """The having that keeps the groups whose row count meets the bound (the summary's row-count column)."""
+    from tools.ops import ROWS
+
+    t.grouping = True
+    cond = Cond(ROWS["en" if language(t.text) == "en" else "zh"], op, tidy(float(bound.replace(",", ""))), raw=m.group(0), how="aggregate")
     t.add(m.end(), Op("having", {"conditions": [cond], "measure": {"agg": "count"}}))
     t.spans.append(m.span())
     t.having.append((m.span(), {"agg": "count"}))
