@@ -840,17 +840,26 @@ ROWS_NOT_COLUMNS = re.compile(r"大于|小于|高于|低于|超过|不到|不足
 
 
 HAVING_AGG = {"mean": r"平均值|平均数|平均|均值|average|mean|avg", "sum": r"总和|合计|总计|总额|总|total|sum of(?: the)?|sum"}
-HAVING_CMP = lazy(r"\s*(?:的)?\s*(?:is\s+|are\s+)?(?P<op>" + "|".join(f"(?P<{op}>{p})" for op, p in INFIX[:-1] if op in ("ge", "le", "gt", "lt"))
-                  + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?", re.I | re.A)
+CMP_WORDS = "|".join(f"(?P<{op}>{p})" for op, p in INFIX[:-1] if op in ("ge", "le", "gt", "lt"))  # one named group per comparison
+HAVING_CMP = lazy(r"\s*(?:的)?\s*(?:is\s+|are\s+)?(?P<op>" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?", re.I | re.A)
 # the groups a condition on an aggregate keeps: 的部门 / 的城市 after it, or "cities whose …" before it
 HAVING_KEY_AFTER = lazy(r"\s*(?:的|之)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,12})")
 HAVING_KEY_BEFORE = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:whose|with|where|that have|having|(?:that|which)\s+(?:are|is|were|was|have|had)"
                          r"|are|is|were|have)(?:\s+(?:an?|the))?\s*$", re.I)
 HAVING_KEY_BEFORE_ZH = lazy(r"(?:哪些|哪几个|哪个|哪一些|各个?|每个|每一个)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,8}?)\s*的?\s*$")
 # the comparison said before the figure it compares (states above 500k in total revenue, 超过50万的总销售额)
-HAVING_CMP_FIRST = lazy(r"(?P<op>" + "|".join(f"(?P<{op}>{p})" for op, p in INFIX[:-1] if op in ("ge", "le", "gt", "lt"))
-                        + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?\s*(?:的|in|of|on|for|by)?\s*(?:the\s+|its\s+|their\s+)?"
+HAVING_CMP_FIRST = lazy(r"(?P<op>" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?\s*(?:的|in|of|on|for|by)?\s*(?:the\s+|its\s+|their\s+)?"
                         r"(?P<agg>" + "|".join(f"(?P<{a}>{w})" for a, w in HAVING_AGG.items()) + r")\s*(?:的)?\s*$", re.I | re.A)
+
+
+def _bound(m: re.Match[str]) -> float:
+    """The number a comparison is against, with its unit (20万, 500k)."""
+    return float(m.group("n").replace(",", "")) * {"万": 1e4, "千": 1e3, "k": 1e3}.get((m.group("unit") or "").casefold(), 1)
+
+
+def _column_at_start(word: str, sheet: SheetInfo) -> str | None:
+    """The column the longest start of a word names (客户有哪些 -> 客户名称, hotel有哪些 -> hotel), two characters at least."""
+    return next((c for n in range(len(word), 1, -1) if (c := resolve_column(word[:n], sheet, closest=False)[0]) is not None), None)
 
 
 def _having_at(t: _Turn, h: ColumnHit) -> tuple[str, int, int, str, float] | None:
@@ -865,18 +874,17 @@ def _having_at(t: _Turn, h: ColumnHit) -> tuple[str, int, int, str, float] | Non
         if m is None:
             continue
         op = next(k for k in ("ge", "le", "gt", "lt") if m.group(k))
-        value = float(m.group("n").replace(",", "")) * {"万": 1e4, "千": 1e3, "k": 1e3}.get((m.group("unit") or "").casefold(), 1)
+        value = _bound(m)
         return agg, before.start() if before else h.start, m.end(), op, tidy(value)
     m = HAVING_CMP_FIRST.search(t.text[: h.start])
     if m is not None:  # above 500k in total revenue: the comparison first, then the figure it is about
         op = next(k for k in ("ge", "le", "gt", "lt") if m.group(k))
         agg = next(a for a in HAVING_AGG if m.group(a))
-        value = float(m.group("n").replace(",", "")) * {"万": 1e4, "千": 1e3, "k": 1e3}.get((m.group("unit") or "").casefold(), 1)
+        value = _bound(m)
         return agg, m.start(), h.end, op, tidy(value)
     return None
 
 
-CMP_WORDS = "|".join(f"(?P<{op}>{p})" for op, p in INFIX[:-1] if op in ("ge", "le", "gt", "lt"))
 # a condition on how many rows each group has: hotels with more than 400 bookings, 订单数大于20的客户, 单数超过20的始发地
 COUNT_HAVING_EN = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:with|having|that have|which have|who have|have|has|whose (?:number of|count of) \w+ is)\s+"
                        r"(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*)\s*(?P<noun>[A-Za-z]+)?", re.I | re.A)
@@ -908,7 +916,7 @@ def _rule_count_having(t: _Turn) -> None:
     word = m.group("k")
     col = resolve_column(word, t.sheet, closest=False)[0] or resolve_column(re.sub(r"ies$", "y", word), t.sheet, closest=False)[0]
     if col is None:  # 的客户有哪些 / 的hotel有哪些: the longest start that names a column
-        col = next((c for n in range(len(word), 1, -1) if (c := resolve_column(word[:n], t.sheet, closest=False)[0]) is not None), None)
+        col = _column_at_start(word, t.sheet)
     if col is None or col in t.sheet.numeric:
         return
     if col not in t.group_keys:
@@ -943,8 +951,7 @@ def _rule_having(t: _Turn) -> None:
         key = HAVING_KEY_AFTER.match(t.text, b)
         col = None
         if key is not None:  # 的部门有哪些: the longest start of the words after 的 that names a column
-            word = key.group("k")
-            col = next((c for n in range(len(word), 1, -1) if (c := resolve_column(word[:n], t.sheet, closest=False)[0]) is not None), None)
+            col = _column_at_start(key.group("k"), t.sheet)
         if col is None and (zh := HAVING_KEY_BEFORE_ZH.search(t.text[:a])) is not None:  # 哪些部门的平均月薪大于12000
             col = resolve_column(zh.group("k"), t.sheet, closest=False)[0]
             if col is not None:

@@ -133,15 +133,6 @@ def _a_word(tok: str, catalog: Catalog) -> bool:
 LATIN_TOKEN = re.compile(r"[A-Za-z0-9_\-.]+")
 
 
-def _inside_column_name(text: str, at: int, catalog: Catalog) -> bool:
-    """Whether the word found at `at` is part of a longer written token that is a column's name or a value in the
-    workspace (customer_id, Booking.com, In-house): such a token names data, not a file."""
-    tok = next((m for m in LATIN_TOKEN.finditer(text) if m.start() <= at < m.end()), None)
-    if tok is None or not re.search(r"[_.\-]", tok.group(0)):
-        return False
-    return tok.span() in _data_tokens(text.casefold(), tuple(catalog.tables))
-
-
 def _data_tokens(low: str, files: tuple[FileInfo, ...]) -> list[tuple[int, int]]:
     """The spans of written tokens joined by _ . - that are a column's name or a known value of one of the tables."""
     toks = [m for m in LATIN_TOKEN.finditer(low) if re.search(r"[_.\-]", m.group(0).strip(".-_"))]
@@ -194,9 +185,10 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         for i, path, _how in plain:
             ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
         hits[:] = [x for x in hits if x not in plain]
-    inside = [x for x in hits if x[2] in ("fuzzy", "stem") and _inside_column_name(text, x[0], catalog)]
-    if inside:  # customer_id in the orders file, channel is Booking.com: a column's name or a value, never a file
-        data = _data_tokens(low, tuple(catalog.tables))
+    # customer_id in the orders file, channel is Booking.com: a word inside a column's name or a value is no file
+    data = _data_tokens(low, tuple(catalog.tables)) if any(x[2] in ("fuzzy", "stem") for x in hits) else []
+    inside = [x for x in hits if x[2] in ("fuzzy", "stem") and any(a <= x[0] < b for a, b in data)]
+    if inside:
         ref.spans[:] = [sp for sp in ref.spans if not any(a <= sp[0] and sp[1] <= b for a, b in data)]
     hits[:] = [x for x in hits if x not in inside]
     if hits:
@@ -472,6 +464,7 @@ def _description_scores(low: str, files: list[FileInfo], sheet_said: set[str]) -
     scores: dict[str, Score] = {}
     may: dict[str, bool] = {}  # many files share their name's tokens: judge each token once
     col_spans_of: dict[str, list[tuple[int, int]]] = {}  # many files share their column names: find each once
+    data: list[tuple[int, int]] | None = None  # Booking.com, In-house: a value of a table, not a word of a file's name
     for f in files:
         own = stem_tokens(f)
         said_sheet = f.path in sheet_said
@@ -480,7 +473,8 @@ def _description_scores(low: str, files: list[FileInfo], sheet_said: set[str]) -
         sheet_toks = [s.name.casefold() for s in f.sheets if s.name and len(f.sheets) > 1 and s.name.casefold() not in own]
         toks = [t for t in own if t not in VERB_TOKENS] + sheet_toks
         col_spans = [span for s in f.sheets for c, cl in s.folded if len(c) >= 2 for span in _spans_of(cl, low, col_spans_of)]
-        col_spans += _data_tokens(low, tuple(files))  # Booking.com, In-house: a value of a table, not a word of a file's name
+        data = _data_tokens(low, tuple(files)) if data is None else data
+        col_spans += data
         matched, spans = _description_hits(low, toks, col_spans)
         kept = [(t, sp) for t, sp in zip(matched, spans, strict=False) if not _period_said(low, t, sp)] if len(matched) == len(spans) else None
         if kept is not None and len(kept) < len(matched):  # 按季度汇总: a period of the data, not 前三季度 of a file's name

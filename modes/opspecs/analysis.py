@@ -1440,8 +1440,6 @@ ROW_WORD = _lazy(r"(?<![A-Za-z_])([A-Za-z_]{3,})\s+(?:as|in|on)\s+(?:the\s+)?row
 
 def _row_word(text: str, sheet: Any) -> str | None:
     """The column a word given the rows' role names (vehicles as rows, 车辆一行), when it names one (a plural, a part)."""
-    from modes.resolve import resolve_column
-
     m = ROW_WORD.search(text)
     if m is None:
         return None
