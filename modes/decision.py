@@ -46,6 +46,7 @@ class Request:
     missing: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
     closest: tuple[str, ...] = ()
+    offers: tuple[tuple[str, tuple[str, ...]], ...] = ()  # missing slot -> the columns that can fill it, when not every column can
     plan_only: bool = False
     overwrite: bool = False
     full: bool = False
@@ -66,6 +67,10 @@ class Request:
     @property
     def lowered_by(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(e.reason for e in self.evidence if e.weight < 0 and e.reason))
+
+    def offered(self, slot: str) -> tuple[str, ...]:
+        """The columns a question about this slot lists: those that fit it."""
+        return next((cols for m, cols in self.offers if m == slot), self.closest)
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]

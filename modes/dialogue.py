@@ -248,7 +248,7 @@ def ask_again(t: Turn, rule: str) -> Outcome:
     assert t.pending is not None
     req = t.pending.request
     missing = list(req.missing)
-    return _decision("clarify", "ask_slots", req, replies.ask_slots(req, missing, req.lang, _table_names(t.catalog)), rule, missing), t.state
+    return _decision("clarify", "ask_slots", req, replies.ask_slots(req, missing, req.lang, _table_names(t.catalog, req)), rule, missing), t.state
 
 
 def on_confirm_nothing(t: Turn) -> Outcome:
@@ -562,9 +562,12 @@ def never_twice(t: Turn, d: Decision, state: SessionState) -> Outcome:
     req = d.request
     slot = next(iter(d.missing or req.missing), "intent" if d.next == "ask_intent" else "column")
     choices = _choices(t, req, slot)
-    reply = replies.not_matched(t.utterance, slot, choices, t.lang)
+    named = t.utterance.strip(" 。.!！'\"“”").casefold()
+    col = next((c for c in req.closest if c.casefold() == named), None)
+    unfit = (col, replies.slot_fits(req, slot)) if col is not None and col not in choices and replies.slot_fits(req, slot) else None
+    reply = replies.not_matched(t.utterance, slot, choices, t.lang, unfit=unfit)
     if reply == shown:
-        reply = replies.not_matched(t.utterance, slot, choices, t.lang, again=True)
+        reply = replies.not_matched(t.utterance, slot, choices, t.lang, again=True, unfit=unfit)
     return replace(d, reply=reply), state.evolve(asked=(question, reply), failed_answers=fails)
 
 
@@ -574,7 +577,7 @@ GIVE_UP_AFTER = 2  # failed answers to one question before wenqing stops asking 
 def _choices(t: Turn, req: Request, slot: str) -> list[str]:
     """What the user can pick from for one slot: files, the file's columns, or the kinds of work."""
     if slot == "file" or (slot != "intent" and not req.file):
-        return list(req.candidates) or _table_names(t.catalog)
+        return list(req.candidates) or _table_names(t.catalog, req)
     if slot == "intent":
         return INTENT_CHOICES["zh" if t.lang == "zh" else "en"]
     fi = t.catalog.get(req.file) if req.file else None
@@ -586,5 +589,5 @@ def _choices(t: Turn, req: Request, slot: str) -> list[str]:
         num = next((c for c in sheet.columns if c in sheet.numeric and c in sheet.ranges), None)
         said = [x for x in (text, f"{num}{'大于' if t.lang == 'zh' else ' > '}{tidy(round(sheet.ranges[num][1] / 2))}" if num else None) if x]
         return said or list(sheet.columns)
-    return list(sheet.columns)
+    return list(req.offered(slot)) if any(m == slot for m, _ in req.offers) else list(sheet.columns)
 

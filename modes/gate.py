@@ -638,7 +638,8 @@ def _u_understood(u: _Understanding) -> None:
     if variants:  # State 是 Active where the column also holds active: which rows are meant is asked, never guessed
         ev.append(evidence.weighed("value_variants", "；".join(_variants_said(variants, "zh")), "; ".join(_variants_said(variants, "en"))))
     if u.file is not None and any(p.typos for p in parsed):
-        ev.append(evidence.weighed("column_typo", "列名按最接近的理解：" + "、".join(t for p in parsed for t in p.typos)))
+        typos = list(dict.fromkeys(t for p in parsed for t in p.typos))
+        ev.append(evidence.weighed("column_typo", "列名按最接近的理解：" + "、".join(typos), "column names read as the closest: " + ", ".join(typos)))
     if u.file is not None:  # 场地 -> Venue: a column reached through translation is restated
         pairs = crosslang.made(u.sheet.columns)
         if pairs:
@@ -816,8 +817,19 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
         intent="work" if ops or u.flags["full"] else "none",
         ops=tuple(ops), file=u.file, files=u.files if len(u.files) > 1 else (), sheet=u.sheet_name, file_how=how,
         candidates=tuple(u.candidates), missing_file_name=None if how == "result" else u.ref.missing_name, missing=tuple(u.missing),
-        problems=tuple(u.problems), closest=tuple(u.sheet.columns), evidence=tuple(u.ev), **u.kw,
+        problems=tuple(u.problems), closest=tuple(u.sheet.columns), offers=_offers(ops, u.missing, u.sheet), evidence=tuple(u.ev), **u.kw,
     )
+
+
+def _offers(ops: list[Op], missing: list[str], sheet: SheetInfo) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """For each missing slot that not every column can fill (统计哪一列 takes a number, 按哪个日期列 a date), the
+    columns that can: what its question lists, so that any column offered and typed back is taken."""
+    out = []
+    for m in missing:
+        slot = next((s for o in ops if (spec := opspec.get(o.kind)) for s in spec.slots if s.missing_name == m), None)
+        if slot is not None and (slot.fits or slot.numeric):
+            out.append((m, slot.fitting(sheet)))
+    return tuple(out)
 
 
 def _goes_on_from(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
@@ -954,6 +966,17 @@ def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list
     return words, found
 
 
+def _date_column_problem(fi: FileInfo, name: str, raw: str, lang: str) -> str:
+    """A period said over a table with no date column named: which date column, offering only date columns, or, when
+    the table has none, that it has none (so no other column is offered for a date)."""
+    dates = list(dict.fromkeys(c for s in fi.sheets for c in s.columns if c in s.dates))
+    if dates:
+        return (f"按哪一个日期列算时间？{name} 的日期列有：{'、'.join(dates)}。" if lang == "zh" else
+                f"Which date column should the period use? The date columns of {name} are: {', '.join(dates)}.")
+    return (f"{name} 里没有日期列，按时间的条件用不上。可以换一个有日期列的文件，或去掉时间条件。" if lang == "zh" else
+            f"{name} has no date column, so a period cannot be applied to it. Name a file with a date column, or leave the period out.")
+
+
 def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sheets: list[str]) -> tuple[list[str], list[str], bool]:
     missing: list[str] = []
     problems: list[str] = []
@@ -971,6 +994,11 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
                 continue
             if u.get("slot") == "placeholder":  # 按那个分组: no column was said
                 problems.append(f"“{u['raw']}”指的是哪一列？{name} 的列有：{near}。" if lang == "zh" else f"Which column is '{u['raw']}'? {name} has: {near}.")
+                missing += [] if "column" in missing else ["column"]
+                continue
+            dated = any(c.column is None and isinstance(c.value, dict) and "date" in c.value and c.raw == u["raw"] for c in a.get("conditions", []))
+            if dated and fi is not None:  # a period (Q2, March 2024) where no date column was said: the date columns there are
+                problems.append(_date_column_problem(fi, name, u["raw"], lang))
                 missing += [] if "column" in missing else ["column"]
                 continue
             if not near:  # nothing close: the columns there are
@@ -1043,8 +1071,20 @@ def _decision(gate: str, nxt: str, req: Request, reply: str, rule: str, missing:
     )
 
 
-def _table_names(catalog: Catalog) -> list[str]:
-    return [f.path for f in catalog.tables]
+def _table_names(catalog: Catalog, req: Request | None = None) -> list[str]:
+    """The files a "which file?" question offers: those that can serve the request (a period needs a date column)
+    when some can, else every table."""
+    names = [f.path for f in catalog.tables]
+    if req is None or not _needs_dates(req):
+        return names
+    return [f.path for f in catalog.tables if any(s.dates for s in f.sheets)] or names
+
+
+def _needs_dates(req: Request) -> bool:
+    """A period said (上半年, Q3, March 2024) or a date slot still to fill: only a table with a date column can answer."""
+    if any(s.fits == "date" for o in req.ops if (spec := opspec.get(o.kind)) for s in spec.slots if s.missing_name in req.missing):
+        return True
+    return any(isinstance(c.value, dict) and "date" in c.value for o in req.ops for c in o.args.get("conditions", []))
 
 
 def _names_no_data(req: Request, text: str, catalog: Catalog) -> bool:
@@ -1098,7 +1138,7 @@ def _spec_join(req: Request, slot: str, words: str) -> str:
     for o in req.ops:
         spec = opspec.get(o.kind)
         if spec is not None and any(s.missing_name == slot for s in spec.slots):
-            return spec.answer_join(slot, words, o.args)
+            return spec.answer_join(slot, words, o.args, req.lang)
     return f" {words}"
 
 
@@ -1110,9 +1150,18 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         return _other_key_answer(p, join, text, catalog)
     f = catalog.get(p.request.file) if p.request.file else None
     if p.request.missing[:1] == ("sheet",) and f is not None and len(f.sheets) > 1:
-        return _sheet_answer(p, text, f)
+        said = _sheet_answer(p, text, f)
+        if said or len(p.request.missing) == 1:
+            return said
+        # 学号, to "用哪一个工作表？按哪一列排序？": the column answers the later question; the sheet is still asked (the
+        # same for an answer to "which column do you mean?" asked after "what is the condition?")
+        rest = replace(p, request=replace(p.request, missing=p.request.missing[1:], sheet=p.request.sheet or f.sheets[0].name))
+        return _slot_answer(rest, text, catalog)
     if p.request.missing[:1] == ("condition",) and f is not None and f.sheets:
-        return _condition_answer(p, text, _sheet_of(f, p.request.sheet))
+        said = _condition_answer(p, text, _sheet_of(f, p.request.sheet))
+        if said or len(p.request.missing) == 1:
+            return said
+        return _slot_answer(replace(p, request=replace(p.request, missing=p.request.missing[1:])), text, catalog)
     year = re.fullmatch(r"\s*(?:in\s+)?((?:19|20)\d{2})\s*年?\s*[。.!！]?\s*", text, re.I)
     if "value" in p.request.missing and year is not None:  # 2023, to "which year is 'Q3'?": the period said with its year
         raws = [c.raw for o in p.request.ops for c in o.args.get("conditions", []) if c.how == "month_no_year" and c.raw]
@@ -1303,7 +1352,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
     if not req.ops and not req.full:
         if prior is not None and multi_turn:
             missing = list(prior.request.missing) or ["file"]
-            d = _decision("clarify", "ask_slots", prior.request, replies.ask_slots(prior.request, missing, lang, _table_names(catalog)), "no_new_slots", missing)
+            d = _decision("clarify", "ask_slots", prior.request, replies.ask_slots(prior.request, missing, lang, _table_names(catalog, prior.request)), "no_new_slots", missing)
             return d, state
         ck = chat_kind(text, catalog)
         if ck and not lx.VAGUE.search(text):
@@ -1331,7 +1380,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
     if _names_no_data(req, text, catalog):
         return _chat("other", turns[-1], lang, state)  # 你是不是呆萌啊: talk that names no file, column or value, with words no rule reads
     if req.missing:
-        d = _decision("clarify", "ask_slots", req, replies.ask_slots(req, list(req.missing), lang, _table_names(catalog)), "missing_slots", req.missing)
+        d = _decision("clarify", "ask_slots", req, replies.ask_slots(req, list(req.missing), lang, _table_names(catalog, req)), "missing_slots", req.missing)
         pend = Pending(tuple(turns), "clarify", req, "clarify", "none")
         return d, state.evolve(pending=pend, current_file=req.file or state.current_file)
     left = _left_out(req, turns[-1])

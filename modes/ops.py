@@ -244,6 +244,7 @@ def _prepare(t: _Turn) -> None:
         spans.append(m.span("f"))
     t.text = _blank(t.text, spans)
     t.hits = find_columns(t.text, t.sheet)
+    t.out.typos += [t.text[h.start : h.end] for h in t.hits if h.how == "typo"]  # price_per_litre: read as price_per_liter, said so
     t.out.hits = len(t.hits)
 
 

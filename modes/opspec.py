@@ -73,10 +73,19 @@ class Slot:
     numeric: bool = False
     required: bool = True
     gap: str = ""  # the name reported in Decision.missing (defaults to the slot's name)
+    fits: str = ""  # the columns that can fill it: "" any | numeric | date | ordered (numeric or date)
 
     @property
     def missing_name(self) -> str:
         return self.gap or self.name
+
+    def fitting(self, sheet: Any) -> tuple[str, ...]:
+        """The sheet's columns this slot can take, in the sheet's order: what its question offers."""
+        kind = self.fits or ("numeric" if self.numeric else "")
+        if not kind:
+            return tuple(sheet.columns)
+        ok = {"numeric": sheet.numeric, "date": sheet.dates, "ordered": sheet.numeric | sheet.dates}[kind]
+        return tuple(c for c in sheet.columns if c in ok)
 
 
 @dataclass(frozen=True)
@@ -171,8 +180,9 @@ class OpSpec:
         measure): the words that join the request, or None."""
         return None
 
-    def answer_join(self, slot: str, words: str, args: dict[str, Any]) -> str:
-        """How an answer to this operation's question joins the request's text (by default: appended)."""
+    def answer_join(self, slot: str, words: str, args: dict[str, Any], lang: str = "zh") -> str:
+        """How an answer to this operation's question joins the request's text, in the request's language (by
+        default: appended)."""
         return f" {words}"
 
     def question(self, slot: str, lang: str) -> str | None:

@@ -201,7 +201,7 @@ def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> st
         elif m == "group_by":
             parts.append(f"按哪一列分组？{_cols_hint(r, lang)}" if zh else f"Group by which column? {_cols_hint(r, lang)}")
         elif m == "sort_by":
-            parts.append(f"按哪一列排序？{_cols_hint(r, lang)}" if zh else f"Sort by which column? {_cols_hint(r, lang)}")
+            parts.append(f"按哪一列排序？{_cols_hint(r, lang, m)}" if zh else f"Sort by which column? {_cols_hint(r, lang, m)}")
         elif m == "columns":
             parts.append(f"要保留哪几列？{_cols_hint(r, lang)}" if zh else f"Which columns to keep? {_cols_hint(r, lang)}")
         elif m in ("expression", "measure"):
@@ -217,7 +217,7 @@ def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> st
         else:  # a slot of another operation: its own question
             q = next((x for o in r.ops if (spec := opspec.get(o.kind)) and (x := spec.question(m, lang))), None)
             if q:
-                parts.append(f"{q}{_cols_hint(r, lang)}" if zh else f"{q} {_cols_hint(r, lang)}")
+                parts.append(f"{q}{_cols_hint(r, lang, m)}" if zh else f"{q} {_cols_hint(r, lang, m)}")
     head = ""
     if r.file and "file" not in missing:
         head = f"好的，{what + ' ' if what else ''}{target(r, lang)}。" if zh else f"OK, {what + ' ' if what else ''}{target(r, lang)}. "
@@ -226,28 +226,48 @@ def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> st
     return head + ("" if zh else "") + ("".join(parts) if zh else " ".join(parts))
 
 
-def _cols_hint(r: Request, lang: str) -> str:
-    if not r.closest:
-        return ""
-    return ("现有列：" if lang == "zh" else "Columns: ") + ("、" if lang == "zh" else ", ").join(r.closest[:12])
+def slot_fits(r: Request, slot: str) -> str:
+    """The kind of column the request's missing slot takes (numeric, date, ordered), or "" for any."""
+    return next((s.fits or ("numeric" if s.numeric else "") for o in r.ops if (spec := opspec.get(o.kind)) for s in spec.slots
+                 if s.missing_name == slot), "")
+
+
+def _cols_hint(r: Request, lang: str, slot: str = "") -> str:
+    """The columns that can answer the question about this slot; said plainly when the table has none of that kind."""
+    cols = r.offered(slot)
+    if not cols:
+        if not r.closest or not any(m == slot for m, _ in r.offers):
+            return ""
+        zh_kind, en_kind = KIND_WORDS[slot_fits(r, slot)]
+        return f"（{target(r, lang)} 里没有{zh_kind}。）" if lang == "zh" else f"({target(r, lang)} has no {en_kind}.)"
+    return ("现有列：" if lang == "zh" else "Columns: ") + ("、" if lang == "zh" else ", ").join(cols[:12])
 
 
 SLOT_NAMES = {"file": ("文件", "file"), "condition": ("条件", "condition"), "group_by": ("分组的列", "column to group by"),
               "sort_by": ("排序的列", "column to sort by"), "columns": ("列", "columns"), "intent": ("要做的事", "what to do")}
 
 
-def not_matched(said: str, slot: str, choices: list[str], lang: str, again: bool = False) -> str:
-    """Asked once already and the answer still fits nothing: say what could not be matched and offer the choices."""
+KIND_WORDS = {"numeric": ("数值列", "numeric column"), "date": ("日期列", "date column"), "ordered": ("数值或日期列", "numeric or date column")}
+
+
+def not_matched(said: str, slot: str, choices: list[str], lang: str, again: bool = False, unfit: tuple[str, str] | None = None) -> str:
+    """Asked once already and the answer still fits nothing: say what could not be matched and offer the choices.
+    `unfit`: (a column of the table, the kind the slot takes) when the answer names a column that cannot fill it."""
     zh = lang == "zh"
     what = SLOT_NAMES.get(slot, ("列", "column"))[0 if zh else 1]
     said = said.strip()[:40]
     listed = ("、" if zh else ", ").join(choices[:12])
-    if zh:
+    if unfit:
+        kind = KIND_WORDS.get(unfit[1], KIND_WORDS["numeric"])
+        head = f"“{unfit[0]}”不是{kind[0]}，这里用不上。" if zh else f"“{unfit[0]}” is not a {kind[1]}, so it cannot be used here. "
+    elif zh:
         head = f"“{said}”里没有我能对上的{what}。" if said else f"还缺{what}。"
+    if zh:
         pick = f"可以直接回复其中一个：{listed}。" if listed else ""
         tail = "也可以换个说法，或回复“取消”。" if not again else "如果都不是，请换个说法描述要做的事，或回复“取消”。"
         return head + pick + tail
-    head = f"I could not match a {what} in “{said}”. " if said else f"The {what} is still missing. "
+    if not unfit:
+        head = f"I could not match a {what} in “{said}”. " if said else f"The {what} is still missing. "
     pick = f"Reply with one of: {listed}. " if listed else ""
     tail = "Or say it another way, or 'cancel'." if not again else "If none of these, describe the task another way, or reply 'cancel'."
     return head + pick + tail

@@ -725,6 +725,9 @@ class ColumnHit:
     how: str  # exact | synonym | partial
 
 
+IDENTIFIER = re.compile(r"(?<![a-z0-9_])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![a-z0-9_])")  # words joined by "_": names, never prose
+
+
 def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
     """Every column the text mentions, by name or plain meaning, longest first, without overlaps."""
     low = text.casefold()
@@ -752,6 +755,10 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
         for form in {re.sub(r"[_\- ]+", "", cl), re.sub(r"[_\-]+", " ", cl)} - {cl}:
             if len(form) >= 5 and form in low:
                 cands += [(m.start(), m.end(), c, "exact") for m in re.finditer(r"(?<![a-z0-9_])" + re.escape(form) + r"(?![a-z0-9_])", low)]
+    for m in IDENTIFIER.finditer(low):  # price_per_litre: a name written like a column's, one letter off, is that column
+        col, how, _ = resolve_column(m.group(0), sheet, closest=False)
+        if col is not None and how == "typo":
+            cands.append((m.start(), m.end(), col, "typo"))
     for w, col in sheet.synonym_words:
         if w not in low:
             continue
@@ -762,7 +769,7 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
             if not CJK.match(w[0]) and ((m.start() > 0 and re.match(r"[a-z]", low[m.start() - 1])) or (end < len(low) and re.match(r"[a-z]", low[end]))):
                 continue
             cands.append((m.start(), end, col, "synonym"))
-    cands.sort(key=lambda t: (-(t[1] - t[0]), t[3] != "exact", t[0]))
+    cands.sort(key=lambda t: (-(t[1] - t[0]), t[3] != "exact", t[3] == "typo", t[0]))
     chosen: list[ColumnHit] = []
     taken = bytearray(len(low) + 1)  # characters already inside a chosen hit: one lookup, not a scan of every hit
     for s, e, c, how in cands:

@@ -279,7 +279,7 @@ class Stats(OpSpec):
     family = "explore"
     label = {"zh": "描述统计", "en": "statistics"}
     words = {"zh": tuple(w for w, _ in STAT_WORDS if not w.isascii()), "en": tuple(w for w, _ in STAT_WORDS if w.isascii())}
-    slots = (Slot("columns", "columns", "要统计哪一列？", "Statistics of which column?", gap="stat_columns"),)
+    slots = (Slot("columns", "columns", "要统计哪一列？", "Statistics of which column?", gap="stat_columns", fits="numeric"),)
     answers_question = True
     main_slot = "columns"
 
@@ -871,7 +871,7 @@ class Bucket(OpSpec):
     family = "explore"
     label = {"zh": "按时间汇总", "en": "summarise by period"}
     words = {"zh": ("按月", "按年", "按季度", "按周", "按星期", "每月", "每年"), "en": ("monthly", "by month", "by year", "quarterly", "weekly")}
-    slots = (Slot("column", "column", "按哪一个日期列分期？", "Which date column?", gap="date_column"),)
+    slots = (Slot("column", "column", "按哪一个日期列分期？", "Which date column?", gap="date_column", fits="date"),)
     answers_question = True
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
@@ -939,7 +939,7 @@ class Growth(OpSpec):
     label = {"zh": "增长率", "en": "growth"}
     words = {"zh": ("环比", "同比", "增长率", "年均增长率"), "en": ("growth", "cagr", "yoy")}
     slots = (Slot("value", "column", "要算哪一列的增长率？", "Growth of which column?", numeric=True),
-             Slot("column", "column", "按哪一个日期列计算增长？", "Growth along which date column?", gap="date_column"))
+             Slot("column", "column", "按哪一个日期列计算增长？", "Growth along which date column?", gap="date_column", fits="date"))
     answers_question = True
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
@@ -968,6 +968,10 @@ class Growth(OpSpec):
 
     def gaps(self, args: dict[str, Any]) -> list[str]:
         return (["value"] if not args.get("value") else []) + (["date_column"] if not args.get("column") else [])
+
+    def answer_join(self, slot: str, words: str, args: dict[str, Any], lang: str = "zh") -> str:
+        # rate, to "Growth of which column?": its own clause, never read into the words before it ("growth rate")
+        return f"，{words}" if lang == "zh" else f", {words}"
 
     def question(self, slot: str, lang: str) -> str | None:
         if slot == "date_column":
@@ -2491,7 +2495,9 @@ class Chart(OpSpec):
             return "行数"
         return None
 
-    def answer_join(self, slot: str, words: str, args: dict[str, Any]) -> str:
+    def answer_join(self, slot: str, words: str, args: dict[str, Any], lang: str = "zh") -> str:
+        if lang == "en":  # an English request stays English: the clause is read in its words (and says nothing in Chinese)
+            return f", y axis {words}" if slot == "y" else f", x axis {words}" if slot == "x" else f" {words}"
         if slot == "y":  # the clause that says what the values are is read before any other
             return f"，颜色代表 {words}" if args.get("kind") == "heatmap" else f"，纵轴用 {words}"
         return f"，横轴用 {words}" if slot == "x" else f" {words}"

@@ -213,7 +213,7 @@ class AddColumn(OpSpec):
 class TopN(OpSpec):
     name = "top_n"
     label = {"zh": "取前几名", "en": "top N"}
-    slots = (Slot("by", "column", "按哪一列排序？", "Sort by which column?", gap="sort_by"),)
+    slots = (Slot("by", "column", "按哪一列排序？", "Sort by which column?", gap="sort_by", fits="ordered"),)
     saves_result = True
     main_slot = "by"
 

@@ -1,0 +1,128 @@
+"""Every choice a question offers, typed back alone, is taken: a question lists only what can fill it (a ranking
+takes numbers or dates, statistics numbers, a period a table with a date column), an answer fills the question it
+belongs to when several are asked at once, the joined answer is read as it was meant ("rate" after "growth" is a
+column, not "growth rate"), an English request stays English, and a column name one letter off is read and said.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchmarks.answer_back import choices, classify, run
+from engine.session import Session
+from tools.workspace import Workspace
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+ASKING = ("ask_slots", "ask_intent")
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("answer_back")
+    rng = np.random.default_rng(5)
+    n = 60
+    pd.DataFrame({
+        "订单号": [f"D{i:03d}" for i in range(n)],
+        "门店": rng.choice(["南京路店", "徐家汇店", "五角场店"], n),
+        "日期": pd.date_range("2024-01-03", periods=n, freq="5D").strftime("%Y-%m-%d"),
+        "份数": rng.integers(1, 9, n),
+        "金额": rng.integers(20, 500, n),
+    }).to_csv(root / "订单.csv", index=False)
+    with pd.ExcelWriter(root / "成绩.xlsx") as w:
+        for sheet in ("期中", "期末"):
+            pd.DataFrame({"学号": [f"S{i:02d}" for i in range(20)], "姓名": [f"学生{i}" for i in range(20)],
+                          "班级": rng.choice(["一班", "二班"], 20), "数学": rng.integers(40, 100, 20)}).to_excel(w, sheet_name=sheet, index=False)
+    pd.DataFrame({"hotel": ["Harbour", "Parkside", "City Lights", "Riverside"], "city": ["Leeds", "York", "Leeds", "Bath"],
+                  "rooms": [120, 80, 200, 60]}).to_csv(root / "properties.csv", index=False)
+    m = 80
+    pd.DataFrame({
+        "booking_id": [f"B{i:04d}" for i in range(m)],
+        "hotel": rng.choice(["Harbour", "Parkside", "City Lights"], m),
+        "check_in": pd.date_range("2024-01-02", periods=m, freq="4D").strftime("%Y-%m-%d"),
+        "nights": rng.integers(1, 6, m),
+        "price_per_night": rng.integers(60, 300, m),
+    }).to_csv(root / "bookings.csv", index=False)
+    return root
+
+
+def talk(ws: Path, *turns: str) -> list:
+    s = Session(Workspace.at(ws), dry_run=True)
+    return [s.turn(t).decision for t in turns]
+
+
+def test_a_ranking_question_offers_only_columns_it_can_rank_by(ws: Path) -> None:
+    q = talk(ws, "订单.csv 的 top 5 给我")[0]
+    assert q.next == "ask_slots"
+    assert choices(q.reply) == ["日期", "份数", "金额"]  # never 订单号 or 门店: text cannot be ranked
+    for c in choices(q.reply):
+        d = talk(ws, "订单.csv 的 top 5 给我", c)[1]
+        assert d.next not in ASKING, (c, d.reply)
+        assert c in d.reply  # restated with the column typed back
+    said = talk(ws, "订单.csv 的 top 5 给我", "订单号")[1]
+    assert "不是数值或日期列" in said.reply and "金额" in said.reply and "没有我能对上" not in said.reply
+
+
+def test_statistics_offer_numeric_columns_and_each_is_taken(ws: Path) -> None:
+    q = talk(ws, "Standard deviation for bookings.csv")[0]
+    assert q.next == "ask_slots"
+    assert choices(q.reply) == ["nights", "price_per_night"]
+    for c in choices(q.reply):
+        d = talk(ws, "Standard deviation for bookings.csv", c)[1]
+        assert d.next not in ASKING and c in d.reply, (c, d.reply)
+
+
+def test_a_column_answers_the_column_question_asked_after_the_sheet_question(ws: Path) -> None:
+    first, second, third = talk(ws, "成绩.xlsx 排个序", "数学", "期末")
+    assert "期中" in first.reply and "按哪一列排序" in first.reply
+    assert second.next == "ask_slots" and "期末" in second.reply and "按哪一列排序" not in second.reply  # only the sheet is still asked
+    assert third.next not in ASKING and "期末" in third.reply and "数学" in third.reply
+
+
+def test_a_growth_column_typed_back_is_the_column_not_growth_rate(ws: Path) -> None:
+    q, d = talk(ws, "month over month growth in bookings.csv", "nights")
+    assert q.next == "ask_slots" and "nights" in choices(q.reply) and "booking_id" not in choices(q.reply)
+    assert d.next not in ASKING and "growth of nights" in d.reply, d.reply
+
+
+def test_an_english_chart_answer_stays_english(ws: Path) -> None:
+    q, d = talk(ws, "make a bar chart by hotel in bookings.csv", "nights")
+    assert q.next == "ask_slots" and choices(q.reply)[:2] == ["nights", "price_per_night"]
+    assert d.next not in ASKING and "nights" in d.reply
+    assert not CJK.search(q.reply + d.reply), d.reply
+
+
+def test_a_period_over_a_table_without_dates_offers_no_other_column(ws: Path) -> None:
+    d = talk(ws, "properties.csv rows for March 2024")[0]
+    assert d.next == "ask_slots" and "no date column" in d.reply
+    assert not choices(d.reply)  # hotel, city, rooms are not dates: none is offered
+    q = talk(ws, "只看上半年的")[0]  # which file? only the tables with a date column can take a half-year
+    assert q.next == "ask_slots" and "properties.csv" not in q.reply and "订单.csv" in q.reply and "bookings.csv" in q.reply
+
+
+def test_a_column_name_one_letter_off_is_read_and_said(ws: Path) -> None:
+    d = talk(ws, "average price_per_nigth in bookings.csv")[0]
+    assert d.next == "restate_confirm", d.reply
+    assert "price_per_night" in d.reply and "price_per_nigth" in d.reply  # read as the column, and said so
+    assert "group" not in d.reply.casefold()  # "per" inside the name is no grouping
+
+
+def test_every_offered_choice_typed_back_is_taken(ws: Path) -> None:
+    requests = ["订单.csv 的 top 5 给我", "成绩.xlsx 排个序", "算一下 订单.csv 的平均数", "month over month growth in bookings.csv",
+                "make a bar chart by hotel in bookings.csv", "帮我把订单.csv排个序", "按哪个门店汇总？订单.csv", "sort bookings.csv",
+                "筛选一下", "Standard deviation for bookings.csv", "只看上半年的"]
+    counts, cases = run(ws, [{"utterance": u} for u in requests], per_question=4)
+    assert counts["typed_back"] >= 25
+    assert counts["taken"] == counts["typed_back"], cases
+
+
+def test_the_classifier_tells_a_repeated_question_from_progress() -> None:
+    q = "OK, sort bookings.csv. Sort by which column? Columns: nights, price_per_night"
+    assert classify(q, "nights", q, "ask_slots") == "same"
+    assert classify(q, "nights", "I could not match a column in “nights”.", "ask_slots") == "rejected"
+    assert classify(q, "nights", "OK, sort bookings.csv. Which sheet?", "ask_slots") == "taken"
+    assert classify(q, "nights", "Here is what I understood: …", "restate_confirm") == "taken"
