@@ -234,7 +234,10 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
             current = step
             while True:
                 if table is not None:
-                    missing = [c for c in _needed_columns(current) if c not in table.columns]
+                    missing = [c for c in _needed_columns(current) if c is None or c not in table.columns]
+                    if None in missing:  # a step with a column nobody named: stopped with the question, never a traceback
+                        raise Stop("insufficient_context", "column_absent", "有一个条件没有说是哪一列的。请告诉我要用哪一列。",
+                                   "A condition does not say which column it is about. Tell me which column to use.")
                     if missing:
                         revised = _reparam_derived(current, [str(c) for c in table.columns])
                         if revised is not None and attempts < MAX_PER_STEP and total_reflections < MAX_PER_REQUEST:
@@ -465,13 +468,15 @@ def _join_said(f: dict[str, Any], d: Decision, zh: bool) -> str:
     ul, ur = f.get("unmatched_left", 0), f.get("unmatched_right", 0)
     if zh:
         kind = {"left": "左连接", "inner": "内连接", "full": "全连接"}[how]
+        text = "（两边的键一边是数字、一边是文本，按写出来的内容对齐。）" if f.get("keys_as_text") else ""
         return (f"按 {keys} {kind}后共 {f['rows_out']} 行。没有匹配上的：{first} {ul} 行，{second} {ur} 行"
                 + {"left": "（左连接保留了前者的每一行，后者没匹配上的不在结果里）。", "inner": "（内连接时都不在结果里）。",
-                   "full": "（全连接时都保留，缺的一边为空）。"}[how])
+                   "full": "（全连接时都保留，缺的一边为空）。"}[how] + text)
     kind = {"left": "Left join", "inner": "Inner join", "full": "Full join"}[how]
+    text = " The key is numbers on one side and text on the other: matched by what they say." if f.get("keys_as_text") else ""
     return (f"{kind} on {keys}: {f['rows_out']} rows. Rows without a match: {ul} in {first}, {ur} in {second}"
             + {"left": " (a left join keeps every row of the first; the second's unmatched rows are not in the result).",
-               "inner": " (an inner join leaves both out).", "full": " (a full join keeps both, blank on the missing side)."}[how])
+               "inner": " (an inner join leaves both out).", "full": " (a full join keeps both, blank on the missing side)."}[how] + text)
 
 
 def _table_en(t: Any, own: set[str]) -> Any:

@@ -103,7 +103,7 @@ QUOTES = r"[\s'\"“”‘’「」『』]*"  # a quoted column name ('成交量
 STATS = {"平均": "mean", "平均值": "mean", "平均数": "mean", "平均水平": "mean", "均值": "mean", "average": "mean", "the average": "mean",
          "mean": "mean", "the mean": "mean"}
 STAT_REF = lazy(r"(?:" + lx.OVERALL + r")?(?P<stat>the average|the mean|平均水平|平均值|平均数|平均|均值|average|mean)", re.I | re.A)
-QUESTION_VALUE = lazy(r"(?:什么|啥|哪|谁|多少|几|怎样|如何|否|吗|(?:what|which|how|who|whom|whose)(?![a-z]))", re.I | re.A)
+QUESTION_VALUE = lazy(r"(?:什么|啥|哪|谁|多少|几|怎样|如何|否|吗|(?:what|which|how|who|whom|whose)(?![a-z_]))", re.I | re.A)
 ANY_OP = lazy(r"\s*(?:" + "|".join(p for _, p in INFIX[:-1]) + ")", re.I | re.A)
 INFIX_RE = [(op, lazy(pat, re.I | re.A)) for op, pat in INFIX]
 ARTICLES = {"the", "a", "an", "all", "any", "some", "this", "that", "these", "those", "its", "their", "each", "every"}
@@ -123,19 +123,19 @@ EMPTY = [
 _DATE_TEXT = r"(?:19|20)\d{2}\s*(?:年|-|/|\.)?\s*(?:(?:1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?"
 DATE_WORD_FORMS = (
     lazy(r"(?P<d>" + _DATE_TEXT + r")\s*(?P<w>" + DATE_AFTER + "|" + DATE_BEFORE + ")", re.I | re.A),
-    lazy(r"(?<![a-z])(?P<w>after|since|from|later than|before|until|earlier than|prior to)\s+"
+    lazy(r"(?<![a-z_])(?P<w>after|since|from|later than|before|until|earlier than|prior to)\s+"
                r"(?P<d>(?:19|20)\d{2}(?:[-/.]\d{1,2}(?:[-/.]\d{1,2})?)?)(?!\d)", re.I | re.A),
 )
 YEAR_ALONE = lazy(
     r"(?P<y>(?:19|20)\d{2})\s*年\s*(?:(?P<m>1[0-2]|0?[1-9])\s*月份?)?(?!\s*(?:以后|之后|以前|之前|后|前|起|开始|以来|到|至|和|与|-|\d|第|Q|q|上半|下半))"
-    r"|(?<![a-z])(?:in|during|for|only|only in)\s+(?P<y2>(?:19|20)\d{2})(?![\d-])(?!\s*(?:to|through|until)(?![a-z]))"
-    r"|(?<![\w.-])(?P<y3>(?:19|20)\d{2})\s+only(?![a-z])",
+    r"|(?<![a-z_])(?:in|during|for|only|only in)\s+(?P<y2>(?:19|20)\d{2})(?![\d-])(?!\s*(?:to|through|until)(?![a-z_]))"
+    r"|(?<![\w.-])(?P<y3>(?:19|20)\d{2})\s+only(?![a-z_])",
     re.I | re.A,
 )
 BEFORE_WORDS = {"以前", "之前", "前", "before", "until", "earlier", "earlier than", "prior to"}
 STRICT_AFTER = {"after", "later than"}
 DATE_RE = lazy(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?(?!\d)")
-QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:(?<![a-z])Q|第(?=\s*[1-4一二三四]\s*季))\s*(?P<q>[1-4一二三四])(?!\d)\s*(?:季度)?"
+QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:(?<![a-z_])Q|第(?=\s*[1-4一二三四]\s*季))\s*(?P<q>[1-4一二三四])(?!\d)\s*(?:季度)?"
                   r"(?:\s*(?:of\s+)?(?P<y2>(?:19|20)\d{2})(?![\d年]))?", re.I | re.A)  # 第一党派 is no quarter
 RELATIVE_RE = lazy(r"今年|本年|去年|本月|这个月|上个月|上月|this year|last year|this month|last month", re.I | re.A)
 HALF_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?P<h>上半年|下半年|first half|second half|(?<![a-z0-9])H1|(?<![a-z0-9])H2)"
@@ -176,7 +176,7 @@ def _cjk_number_ok(m: re.Match[str], text: str) -> bool:
 
 
 VALUE_JOIN = lazy(r"也不是|也不等于|又不是|也非|并且|而且|但是|同时|或者|以及|且|但|或|" + lx.SEQUENCE_WORDS)
-SEQUENCE_START = lazy(r"(?:" + lx.SEQUENCE_WORDS + r"|(?:then|and|next|after that|afterwards)(?![a-z]))", re.I | re.A)
+SEQUENCE_START = lazy(r"(?:" + lx.SEQUENCE_WORDS + r"|(?:then|and|next|after that|afterwards)(?![a-z_]))", re.I | re.A)
 
 
 def _date_form(m: re.Match[str], date_col: bool) -> bool:
@@ -314,7 +314,7 @@ def _cond_between(sc: _Scan) -> None:
 
 
 NOT_BUT = lazy(r"不是\s*(?P<a>[^\s，,。是]{1,12}?)\s*[，,]?\s*(?:而|应该)?是\s*(?P<b>[^\s，,。的]{1,12})"
-              r"|(?<![a-z])not\s+(?P<a2>[^\s,]+)\s*,?\s*but\s+(?P<b2>[^\s,.]+)"
+              r"|(?<![a-z_])not\s+(?P<a2>[^\s,]+)\s*,?\s*but\s+(?P<b2>[^\s,.]+)"
               r"|^\s*(?:no\s*[,，]?\s*)?not\s+(?P<a3>[^\s,，]+)\s*[,，]\s*(?P<b3>[^\s,.，。]+)\s*[.。]?\s*$"
               r"|^\s*(?P<b4>[^\s,，]+)\s*[,，]\s*not\s+(?P<a4>[^\s,.，。]+)\s*[.。]?\s*$", re.I | re.A)
 
@@ -332,7 +332,7 @@ def _words_after_columns(sc: _Scan, table: list[tuple[str, str]] | tuple[tuple[s
         tuple[str, re.Match[str], tuple[str | None, str, str, tuple[str, ...], int] | None]]:
     """Each word of an (op, pattern) table not yet read, with the column written just before it (or None)."""
     for op, pat in table:
-        for m in re.finditer(before + r"(?:" + pat + r")(?![a-z])", sc.text, re.I | re.A):
+        for m in re.finditer(before + r"(?:" + pat + r")(?![a-z_])", sc.text, re.I | re.A):
             if sc.free(m.start(), m.end()):
                 yield op, m, _left_column(sc.text, m.start(), sc.hits, sc.sheet)
 
@@ -343,7 +343,7 @@ def _cond_blanks(sc: _Scan) -> None:
     for op, m, left in _words_after_columns(sc, EMPTY, r"\s*"):
         if left and (left[0] or op == "not_empty" or "为空" in m.group(0) or "empty" in m.group(0) or "blank" in m.group(0)):
             sc.add_left(left, op, None, None, m.end())
-    for m in re.finditer(r"(?<![a-z])(?P<w>empty|blank|missing|no|without(?: an?)?|non-empty|nonempty|non-blank|filled)\s+", text, re.I | re.A):
+    for m in re.finditer(r"(?<![a-z_])(?P<w>empty|blank|missing|no|without(?: an?)?|non-empty|nonempty|non-blank|filled)\s+", text, re.I | re.A):
         h = next((h for h in sc.hits if h.start == m.end()), None)
         if h is None or not sc.free(m.start(), h.end):
             continue
@@ -353,12 +353,12 @@ def _cond_blanks(sc: _Scan) -> None:
 
 NUMERIC_WORD = lazy(
     r"(?P<w>不是|不为|不全是|并非|为非|是非|非|是|为)\s*(?:纯|一个)?\s*(?:数字|数值)(?:型|类型)?(?![\u4e00-\u9fff]*?(?:列|字段))(?!\s*[\d零一二两三四五六七八九十])"
-    r"|(?<![a-z])(?P<we>is not|isn't|are not|aren't|is|are|non-?|not)\s*(?:a\s+|an\s+)?(?:numeric|numerical|numbers?)(?![a-z])(?!\s+columns?)(?!\s*\d)",
+    r"|(?<![a-z_])(?P<we>is not|isn't|are not|aren't|is|are|non-?|not)\s*(?:a\s+|an\s+)?(?:numeric|numerical|numbers?)(?![a-z_])(?!\s+columns?)(?!\s*\d)",
     re.I | re.A,
 )
 NUMERIC_TAIL = lazy(r"\s*(?:的)?(?:值|内容|取值|数据|级别|等级|values?|entries|cells?)?\s*(?:的行|的记录|的数据|的)?\s*$", re.I | re.A)
 NUMERIC_LEAD = lazy(r"(?:列|字段)?\s*(?:里面|里的|中的|里|中)?\s*(?:的)?\s*(?:值|内容|取值|数据|values?)?\s*$", re.I | re.A)
-NUMERIC_HOLDS = lazy(r"(?:包含|含有|带有|有|含|(?<![a-z])(?:with|having|has|have|containing))\s*$", re.I | re.A)
+NUMERIC_HOLDS = lazy(r"(?:包含|含有|带有|有|含|(?<![a-z_])(?:with|having|has|have|containing))\s*$", re.I | re.A)
 
 
 def _cond_numeric(sc: _Scan) -> None:
@@ -406,7 +406,7 @@ def _cond_same_columns(sc: _Scan) -> None:
             sc.add(Cond(a.column, "eq" if same else "ne", {"column": b.column}, raw=a.column, how=a.how), a.start, b.end)
 
 
-SAME_PAIR_JOIN = lazy(r"[\s'\"“”‘’「」]*(?:列|字段)?[\s'\"“”‘’「」]*(?:和|与|跟|同|及|(?<![a-z])and(?![a-z]))[\s'\"“”‘’「」]*", re.I | re.A)
+SAME_PAIR_JOIN = lazy(r"[\s'\"“”‘’「」]*(?:列|字段)?[\s'\"“”‘’「」]*(?:和|与|跟|同|及|(?<![a-z_])and(?![a-z_]))[\s'\"“”‘’「」]*", re.I | re.A)
 SAME_WORD = lazy(
     r"[\s'\"“”‘’「」]*(?:列|字段|columns?)?(?:的值|的内容|values?)?\s*(?:都|均|全)?\s*(?:是|为|are|were|is)?\s*(?:属于)?\s*"
     r"(?:(?P<same>相同|一样|相等|一致|同一[\u4e00-\u9fff]{0,4}|the same|equal|identical|match)|(?P<diff>不同|不一样|不相等|不一致|different|not the same|not equal|differ))",
@@ -428,7 +428,7 @@ SIGN = (
 
 def _cond_sign(sc: _Scan) -> None:
     """数量是负数, 金额为负, 利润非负, qty is negative, negative qty: the column against zero."""
-    for op, m, left in _words_after_columns(sc, SIGN, r"(?<![a-z])"):
+    for op, m, left in _words_after_columns(sc, SIGN, r"(?<![a-z_])"):
         if left and left[0] in sc.sheet.numeric:
             sc.add_left(left, op, 0, None, m.end())
             continue
@@ -476,7 +476,7 @@ def _cond_flag_column(sc: _Scan) -> None:
         if end is None or (not excluded and not sc.text[h.end :].lstrip().startswith("的")):
             continue
         a = excluded.start() if excluded else h.start
-        if re.search(r"按|根据|(?<![a-z])by\s*$", sc.text[max(0, a - 3) : a], re.I | re.A):
+        if re.search(r"按|根据|(?<![a-z_])by\s*$", sc.text[max(0, a - 3) : a], re.I | re.A):
             continue  # 按退货分组: a key, not a condition
         sc.add(Cond(h.column, "ne" if excluded else "eq", yes, raw=h.column, how="excluded" if excluded else "exact"), a, end.end())
 
@@ -487,8 +487,8 @@ def _shield_year_columns(sc: _Scan) -> None:
 
 
 PERIOD_RANGE = lazy(
-    r"(?P<pre>(?:从|自|由|在|介于|(?<![a-z])(?:from|between))\s*)?(?P<a>" + _DATE_TEXT + r")(?!\d)\s*"
-    r"(?P<j>到|至|~|～|—|–|-|(?<![a-z])(?:to|through|until|and)(?![a-z]))\s*(?P<b>" + _DATE_TEXT + r")(?!\d)(?:\s*(?:之间|期间|年间|间|为止|止))?",
+    r"(?P<pre>(?:从|自|由|在|介于|(?<![a-z_])(?:from|between))\s*)?(?P<a>" + _DATE_TEXT + r")(?!\d)\s*"
+    r"(?P<j>到|至|~|～|—|–|-|(?<![a-z_])(?:to|through|until|and)(?![a-z_]))\s*(?P<b>" + _DATE_TEXT + r")(?!\d)(?:\s*(?:之间|期间|年间|间|为止|止))?",
     re.I | re.A,
 )
 
@@ -536,7 +536,7 @@ MONTH_RANGE = lazy(
     r"(?<![\d年/.-])(?:从|自|由|在|介于)?\s*(?:(?P<y>(?:19|20)\d{2})\s*年\s*)?(?P<a>1[0-2]|0?[1-9])\s*月份?\s*"
     r"(?P<j>到|至|~|～|—|–|-|(?:和|与)(?=\s*(?:1[0-2]|0?[1-9])\s*月份?\s*之间))\s*(?P<b>1[0-2]|0?[1-9])\s*月(?:份)?(?!\s*\d|\s*[日号])"
     r"(?:\s*(?:之间|期间|间|为止|底|末))?"
-    r"|(?<![a-z])(?:from|between)\s+(?P<ae>" + _MONTH_EN + r")\s+(?:to|through|until|and)\s+(?P<be>" + _MONTH_EN + r")(?![a-z])(?!\s*\d)",
+    r"|(?<![a-z_])(?:from|between)\s+(?P<ae>" + _MONTH_EN + r")\s+(?:to|through|until|and)\s+(?P<be>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)",
     re.I | re.A,
 )
 
@@ -544,12 +544,12 @@ MONTH_RANGE = lazy(
 CN_MONTH = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "十一": 11, "十二": 12}
 MONTH_ONE = lazy(
     r"(?<![\d年/.\-月一二三四五六七八九十])(?P<a>1[0-2]|0?[1-9]|十[一二]|[一二三四五六七八九十])\s*月份?(?![\d日号]|\s*(?:\d|到|至|~|～|-|—|–|和|与|初|中|底|末))"
-    r"|(?<![a-z])(?:in|during|for|of)\s+(?P<ae>" + _MONTH_EN + r")(?![a-z])(?!\s*\d)",
+    r"|(?<![a-z_])(?:in|during|for|of)\s+(?P<ae>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)",
     re.I | re.A,
 )
 
 
-MONTH_YEAR_EN = lazy(r"(?<![a-z])(?P<ae>" + _MONTH_EN + r")\s*(?:of\s+)?,?\s*(?P<y>(?:19|20)\d{2})(?![\d-])", re.I | re.A)
+MONTH_YEAR_EN = lazy(r"(?<![a-z_])(?P<ae>" + _MONTH_EN + r")\s*(?:of\s+)?,?\s*(?P<y>(?:19|20)\d{2})(?![\d-])", re.I | re.A)
 
 
 def _cond_month_year_en(sc: _Scan) -> None:
@@ -610,8 +610,8 @@ def _cond_month_range(sc: _Scan) -> None:
         sc.add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], "year_from_data"), m.start(), m.end())
 
 
-FISCAL_RE = lazy(r"(?P<y>(?:19|20)\d{2})\s*(?:财年|财政年度|会计年度)|(?:(?<![a-z])FY|财年|fiscal year)\s*(?P<y2>(?:19|20)\d{2})(?!\d)", re.I | re.A)
-FISCAL_COLUMN = lazy(r"fiscal|(?<![a-z])fy(?![a-z])|财年|财政年度|会计年度", re.I | re.A)
+FISCAL_RE = lazy(r"(?P<y>(?:19|20)\d{2})\s*(?:财年|财政年度|会计年度)|(?:(?<![a-z_])FY|财年|fiscal year)\s*(?P<y2>(?:19|20)\d{2})(?!\d)", re.I | re.A)
+FISCAL_COLUMN = lazy(r"fiscal|(?<![a-z_])fy(?![a-z_])|财年|财政年度|会计年度", re.I | re.A)
 
 
 def _cond_fiscal_year(sc: _Scan) -> None:
@@ -631,9 +631,9 @@ def _cond_fiscal_year(sc: _Scan) -> None:
             sc.add(Cond(col, "eq", named[0], raw=col, how="fiscal"), m.start(), m.end())
 
 
-YEAR_COLUMN = lazy(r"^(?:年份?|年度|(?:the\s+)?years?|yr)$|年份|(?<![a-z])year(?![a-z])", re.I | re.A)
+YEAR_COLUMN = lazy(r"^(?:年份?|年度|(?:the\s+)?years?|yr)$|年份|(?<![a-z_])year(?![a-z_])", re.I | re.A)
 YEAR_SPAN = lazy(
-    r"(?P<pre>从|自|由|在|介于|(?<![a-z])(?:from|between)\s+)?(?P<a>(?:19|20)\d{2})\s*年?\s*(?:到|至|~|～|—|–|-|(?<![a-z])(?:to|through|until|and)(?![a-z]))\s*"
+    r"(?P<pre>从|自|由|在|介于|(?<![a-z_])(?:from|between)\s+)?(?P<a>(?:19|20)\d{2})\s*年?\s*(?:到|至|~|～|—|–|-|(?<![a-z_])(?:to|through|until|and)(?![a-z_]))\s*"
     r"(?P<b>(?:19|20)\d{2})(?!\s*[-/.]\s*\d|\d)\s*年?(?!\s*\d|\s*[月季])(?:\s*(?:之间|期间|年间|间|为止))?",
     re.I | re.A,
 )
@@ -693,9 +693,9 @@ def _cond_relative_period(sc: _Scan) -> None:
 TENURE_RE = lazy(
     r"(?P<v>入职|工作|加入|入司|在职|工龄|司龄|注册|开户|签约|成立|开业)(?:时间|日期)?\s*(?:已经?)?\s*(?P<w>满了?|已满|超过|超出|达到|不少于|至少|不满|不到|未满|少于|不足)?\s*"
     r"(?P<n>\d{1,2}|[一二两三四五六七八九十]+)\s*(?:周)?年(?P<w2>以上|及以上|或以上|多|以下|以内|之内)?(?!\d|份|度|月)"
-    r"|(?<![a-z])(?P<ev>hired|joined|signed up|registered|started)\s+(?P<we>more than|over|at least|less than|under|within the last|in the last)\s+"
+    r"|(?<![a-z_])(?P<ev>hired|joined|signed up|registered|started)\s+(?P<we>more than|over|at least|less than|under|within the last|in the last)\s+"
     r"(?P<ne>\d{1,2})\s+years?(?:\s+ago)?"
-    r"|(?<![a-z])(?P<we2>at least|more than|over|less than|under)\s+(?P<ne2>\d{1,2})\s+years?\s+(?:of\s+)?(?:service|tenure|with the company)",
+    r"|(?<![a-z_])(?P<we2>at least|more than|over|less than|under)\s+(?P<ne2>\d{1,2})\s+years?\s+(?:of\s+)?(?:service|tenure|with the company)",
     re.I | re.A,
 )
 
@@ -780,14 +780,14 @@ def _number_on_numeric(sc: _Scan, m: re.Match[str], dm: re.Match[str]) -> bool:
     """金额从19058起: bare digits after a numeric column are a number, not the period 1905-08."""
     if _date_form(dm, False) or not dm.group("m"):
         return False
-    head = re.sub(r"(?:从|在|自|由|(?<![a-z])(?:from|since|after|before|until))\s*$", "", sc.text[: m.start()].rstrip(), flags=re.I | re.A).rstrip()
+    head = re.sub(r"(?:从|在|自|由|(?<![a-z_])(?:from|since|after|before|until))\s*$", "", sc.text[: m.start()].rstrip(), flags=re.I | re.A).rstrip()
     left = _left_column(sc.text, len(head), sc.hits, sc.sheet) if head else None
     return bool(left and left[0] in sc.sheet.numeric and left[0] not in sc.sheet.dates)
 
 
 # years listed (2023年和2024年 / 2023、2024年 / in 2023 and 2024): one period from the first to the last when they follow
 # each other (a row is never in two years, so never "2023 and also 2024"); years with a gap are left to the year rules
-YEAR_LIST = lazy(r"(?:(?<![a-z])(?:in|for|during)\s+)?(?:19|20)\d{2}\s*年?(?:\s*(?:[、,，/]|和|与|及|跟|以及|(?<![a-z])and(?![a-z]))\s*"
+YEAR_LIST = lazy(r"(?:(?<![a-z_])(?:in|for|during)\s+)?(?:19|20)\d{2}\s*年?(?:\s*(?:[、,，/]|和|与|及|跟|以及|(?<![a-z_])and(?![a-z_]))\s*"
                  r"(?:(?:in|for|during)\s+)?(?:19|20)\d{2}(?!\d)\s*年?)+(?!\s*(?:以后|之后|以前|之前|后|前|起|开始|以来|到|至|-|\d|月))", re.I | re.A)
 
 
@@ -815,7 +815,7 @@ def _unshield(sc: _Scan) -> None:
 
 # a unit written between a figure and its bound (50 kg or more, 3 天以上): the column holds the figure, not the unit
 POSTFIX_UNIT = (r"(?P<unit>(?:kg|kgs|公斤|千克|克|吨|tons?|km|公里|米|元|块|件|个|次|天|小时|分钟|hours?|hrs?|days?|minutes?|mins?|usd|rmb|dollars?|"
-                r"pcs|units?|items?)(?![a-z]))?")
+                r"pcs|units?|items?)(?![a-z_]))?")
 
 
 def _cond_postfix(sc: _Scan) -> None:
@@ -829,7 +829,7 @@ def _cond_postfix(sc: _Scan) -> None:
                 continue
             left = _left_column(text, m.start(), sc.hits, sc.sheet)
             unit = (m.group("unit") or "").casefold()
-            by_unit = [c for c in sc.sheet.numeric if unit and len(unit) >= 2 and re.search(r"(?<![a-z])" + re.escape(unit) + r"(?![a-z])", c.casefold())]
+            by_unit = [c for c in sc.sheet.numeric if unit and len(unit) >= 2 and re.search(r"(?<![a-z_])" + re.escape(unit) + r"(?![a-z_])", c.casefold())]
             if (left is None or left[0] is None) and len(by_unit) == 1:  # shipments of 50 kg or more: the one column in kg
                 left = (by_unit[0], unit, "unit", (), m.start())
             v = _value_at(m.group("v"), 0, sc.sheet, [], bool(left and left[0] in sc.sheet.dates))
@@ -875,15 +875,15 @@ def _strip_tail(word: str, sheet: SheetInfo | None) -> str:
 
 LIST_JOIN = lazy(r"以及|或者|或是|和|与|及|跟|、|/|或")
 # words that join whole conditions as well as values: they continue a list of values only with a value the data holds
-BOTH_WAYS = lazy(r"\s*,?\s*(?:以及|和|与|及|跟|、|(?<![a-z])and(?![a-z]))\s*$", re.I | re.A)
+BOTH_WAYS = lazy(r"\s*,?\s*(?:以及|和|与|及|跟|、|(?<![a-z_])and(?![a-z_]))\s*$", re.I | re.A)
 
 
 def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | None = None) -> tuple[str, Any, int]:
     """上海或北京 / neither A nor B / 不是王芳、李强: one value becomes a list when more are joined to it."""
     more = []
     while True:
-        joiner = (r"也不是|也不等于|又不是|也非|(?<![a-z])nor(?![a-z])|、|和|与|及|(?<![a-z])and(?![a-z])" if op == "ne"
-                  else r"或者|或是|或|、|/|,|(?<![a-z])or(?![a-z])")
+        joiner = (r"也不是|也不等于|又不是|也非|(?<![a-z_])nor(?![a-z_])|、|和|与|及|(?<![a-z_])and(?![a-z_])" if op == "ne"
+                  else r"或者|或是|或|、|/|,|(?<![a-z_])or(?![a-z_])")
         mm = re.match(r"\s*(?P<j>,?\s*(?:" + joiner + r"))\s*(?P<q>[\"'“‘「])?(?P<w>[A-Za-z0-9_\u4e00-\u9fff]+)(?(q)[\"'”’」])", text[end:], re.I | re.A)
         if not mm:
             break
@@ -907,7 +907,7 @@ def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | Non
     return op, value, end
 
 
-SAME_COLUMN_JOIN = lazy(r"\s*[,，]?\s*(?:并且|而且|同时|且|但|又|(?<![a-z])(?:and|but)(?![a-z]))?\s*", re.I | re.A)
+SAME_COLUMN_JOIN = lazy(r"\s*[,，]?\s*(?:并且|而且|同时|且|但|又|(?<![a-z_])(?:and|but)(?![a-z_]))?\s*", re.I | re.A)
 
 
 def _joined_to_last(sc: _Scan, at: int) -> bool:
@@ -997,16 +997,16 @@ def _cond_infix(sc: _Scan) -> None:
 
 
 PLACE_AHEAD = lazy(r"\s*(?:in|at|from|within)\s+(?:the\s+)?", re.I | re.A)
-VERBED_AHEAD = lazy(r"\s*[a-z]+ed\s+(?:by|to|from|in|at|for|with)(?![a-z])", re.I | re.A)
+VERBED_AHEAD = lazy(r"\s*[a-z]+ed\s+(?:by|to|from|in|at|for|with)(?![a-z_])", re.I | re.A)
 
 
 # a value said after a negated "is": 状态不是已完成的, tasks that aren't Done, which are not yet Closed
-NEG_COPULA = lazy(r"(?:不是|并非|不为|(?<![a-z])(?:isn't|aren't|wasn't|weren't|isnt|arent|(?:is|are|was|were) not|not yet|never)(?: yet)?(?:\s+(?:marked|set|flagged|labell?ed|tagged)(?:\s+(?:as|to))?)?|(?<![a-z])not\s+(?:marked|set|flagged|labell?ed|tagged)(?:\s+(?:as|to))?)\s*$", re.I | re.A)
+NEG_COPULA = lazy(r"(?:不是|并非|不为|(?<![a-z_])(?:isn't|aren't|wasn't|weren't|isnt|arent|(?:is|are|was|were) not|not yet|never)(?: yet)?(?:\s+(?:marked|set|flagged|labell?ed|tagged)(?:\s+(?:as|to))?)?|(?<![a-z_])not\s+(?:marked|set|flagged|labell?ed|tagged)(?:\s+(?:as|to))?)\s*$", re.I | re.A)
 
 
 # the words a value's column goes by, written between a negation and the value (not from customer C999)
 NAME_WORDS = lazy(r"[a-z]+", re.I | re.A)
-TRAILING_FILLER = lazy(r"(?:\s*(?:the|a|an|in|from|at|of|on|within|with|for|by)(?![a-z]))*\s*$", re.I | re.A)
+TRAILING_FILLER = lazy(r"(?:\s*(?:the|a|an|in|from|at|of|on|within|with|for|by)(?![a-z_]))*\s*$", re.I | re.A)
 
 
 def _before_value(b: str, col: str) -> str:
@@ -1028,7 +1028,7 @@ def _negated_before(b: str) -> re.Match[str] | None:
 
 
 # a negated participle with its preposition (not managed by / not assigned to / not shipped from)
-NOT_VERBED = lazy(r"(?<![a-z])(?:(?:not|never)\s+[a-z]+ed\s+(?:by|to|from|in|at|for|with)"
+NOT_VERBED = lazy(r"(?<![a-z_])(?:(?:not|never)\s+[a-z]+ed\s+(?:by|to|from|in|at|for|with)"
                   r"|(?:not|never)\s+(?:done|made|run|sold|built|kept|held|paid|seen|given|taken|handled|fixed|shipped|served)"
                   r"(?:\s+(?:by|to|from|in|at|for|with|on))?"
                   r"|(?:don't|doesn't|didn't|do not|does not|did not|dont|doesnt|never)\s+[a-z]+(?:\s+(?:in|at|from|for|with|on|as|to|into|under|within|out of))?)"
@@ -1076,7 +1076,7 @@ def _cond_key_code(sc: _Scan) -> None:
 
 YES_NO_PAIRS = (("是", "否"), ("yes", "no"), ("y", "n"), ("true", "false"), ("有", "无"), ("已", "未"))
 FLAG_COLUMN = lazy(r"^(?:是否|是不是|有没有|有无|(?:is|has|was)[_ ])(?P<noun>.{2,12})$", re.I)
-NOT_BEFORE = lazy(r"(?:没有|没|未|无|不|非|(?<![a-z])(?:not|no|non|never)[\s\-]*)$", re.I | re.A)
+NOT_BEFORE = lazy(r"(?:没有|没|未|无|不|非|(?<![a-z_])(?:not|no|non|never)[\s\-]*)$", re.I | re.A)
 
 
 def _cond_flags(sc: _Scan) -> None:
@@ -1124,7 +1124,7 @@ def _cond_absent_values(sc: _Scan) -> None:
                 _absent_value(sc, sc.text[a:b], a, b)
 
 
-EXAMPLE_CUE = lazy(r"例如|比如|譬如|诸如|像是|(?<![a-z])(?:e\.g\.|for example|for instance|such as)", re.I)
+EXAMPLE_CUE = lazy(r"例如|比如|譬如|诸如|像是|(?<![a-z_])(?:e\.g\.|for example|for instance|such as)", re.I)
 
 
 def _cond_example_of_kind(sc: _Scan) -> None:
@@ -1143,7 +1143,7 @@ def _cond_example_of_kind(sc: _Scan) -> None:
     sc.out.conds, sc.out.spans = [c for c, _ in keep], [sp for _, sp in keep]
 
 
-OR_WORD = lazy(r"或者|或是|(?<![a-z])or(?![a-z])|或(?!以)", re.I | re.A)
+OR_WORD = lazy(r"或者|或是|(?<![a-z_])or(?![a-z_])|或(?!以)", re.I | re.A)
 
 
 def _cond_logic(sc: _Scan) -> None:
@@ -1164,8 +1164,8 @@ def _cond_logic(sc: _Scan) -> None:
 # An exclusion's scope is the one condition it is written against: before it with a few words between (excluding
 # those in York, not in the North region, 除了是销售部的) or after it (销售部以外的女员工, 月薪为0的不算, 华东除外)
 EXCLUSION_FILLER = (r"(?:\s*(?:the|those|that|these|ones?|rows?|records?|items?|in|from|of|at|within|with|where|which|who|were|was|are|is|"
-                    r"have been|has been|got|marked|是|在|为|属于)(?![a-z]))*\s*$")
-EXCLUDED_BEFORE = lazy(r"(?:" + lx.EXCLUDE.pattern + r"|(?<![a-z])(?:outside(?: of)?|not in|not from|not at|other than))" + EXCLUSION_FILLER,
+                    r"have been|has been|got|marked|是|在|为|属于)(?![a-z_]))*\s*$")
+EXCLUDED_BEFORE = lazy(r"(?:" + lx.EXCLUDE.pattern + r"|(?<![a-z_])(?:outside(?: of)?|not in|not from|not at|other than))" + EXCLUSION_FILLER,
                        re.I | re.A)
 # after the condition: 的, a few words naming the rows (的订单, 级客户, 分公司), then the exclusion
 EXCLUDED_AFTER = lazy(r"^\s*的?[\u4e00-\u9fff]{0,4}?\s*(?:以外|之外|除外|不算|不计|不计入|不包括|不要了?|不用|不看|去掉|排除|剔除)",

@@ -39,7 +39,7 @@ from modes.text import language, normalize, tidy
 Outcome = tuple[Decision, SessionState]
 BARE_FILE = re.compile(r"\s*(?:(?:用|是|就是|in|use|it's|it is|the file)\s*)?\S+\.(?:csv|xlsx|xlsm|xls|tsv|ods)\s*(?:那个|这个|吧|please)?\s*[。.!！]?\s*", re.I)
 NAMELESS_KINDS = {"profile", "compare", "filter"}  # what a bare 看看 / 比较 / 不是… reads as when it names nothing
-FEEDBACK = re.compile(r"算|错|漏|结果|对不上|不对|少了|多了|(?<![a-z])(?:wrong|mistake|missed|missing|result)(?![a-z])", re.I | re.A)
+FEEDBACK = re.compile(r"算|错|漏|结果|对不上|不对|少了|多了|(?<![a-z_])(?:wrong|mistake|missed|missing|result)(?![a-z_])", re.I | re.A)
 QUOTED = re.compile(r"['\"“”‘’「」][^'\"“”‘’「」]{1,40}['\"“”‘’「」]")
 EXPLICIT_FILE = ("named", "fuzzy", "description")
 
@@ -207,7 +207,7 @@ def data_words_unexplained(t: Turn) -> list[str]:
 
 
 # a period said as a word (2023年, 2024, 3月, Q1, 一季度, 上半年): over a table with dates, a part of the data
-PERIOD_WORD = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\d{1,2}\s*月|(?<![a-z])(?:q[1-4]|h[12])(?![a-z0-9])|[一二三四1-4]\s*季度|[上下]半年", re.I | re.A)
+PERIOD_WORD = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\d{1,2}\s*月|(?<![a-z_])(?:q[1-4]|h[12])(?![a-z0-9])|[一二三四1-4]\s*季度|[上下]半年", re.I | re.A)
 
 
 def conditions_unexplained(p: Pending) -> list[str]:
@@ -229,7 +229,7 @@ def conditions_unexplained(p: Pending) -> list[str]:
 
 
 # an English exclusion written after what it excludes (the escalated ones excluded / trial accounts left out)
-LEFT_OUT_AFTER_EN = lazy(r"(?:\s+(?:ones|rows|items|records))?\s+(?:excluded|left out|not counted)(?![a-z])", re.I | re.A)
+LEFT_OUT_AFTER_EN = lazy(r"(?:\s+(?:ones|rows|items|records))?\s+(?:excluded|left out|not counted)(?![a-z_])", re.I | re.A)
 
 
 def on_confirm_unexplained(t: Turn) -> Outcome:
@@ -286,7 +286,7 @@ def corrected_sheet(t: Turn) -> str | None:
     if len(named) != 1:
         return None
     rest = lx.CORRECTION.sub(" ", low.replace(named[0].casefold(), " "))
-    rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|的|用|是|这|那|不|[\s,，。.!！]|(?<![a-z])(?:no|the|use|it|is|should|be)(?![a-z])", "", rest)
+    rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|的|用|是|这|那|不|[\s,，。.!！]|(?<![a-z_])(?:no|the|use|it|is|should|be)(?![a-z_])", "", rest)
     return named[0] if not rest else None
 
 
@@ -372,7 +372,7 @@ def on_request(t: Turn) -> Outcome:
 # ---------------------------------------------------------------- classifiers
 
 
-HOLD_FILLER = re.compile(r"[\s,，。.!！~、]|这个|那个|吧|了|先|啊|呀|哈|(?<![a-z])(?:for now|it|that|this|please|ok|okay)(?![a-z])", re.I | re.A)
+HOLD_FILLER = re.compile(r"[\s,，。.!！~、]|这个|那个|吧|了|先|啊|呀|哈|(?<![a-z_])(?:for now|it|that|this|please|ok|okay)(?![a-z_])", re.I | re.A)
 
 
 def holds(t: Turn) -> bool:
@@ -554,6 +554,8 @@ def never_twice(t: Turn, d: Decision, state: SessionState) -> Outcome:
     if asked != question:
         return d, state.evolve(asked=(asked, d.reply), failed_answers=0)
     fails = t.state.failed_answers + 1
+    if t.pending is not None and state.pending is not None and state.pending.turns != t.pending.turns:
+        state = state.evolve(pending=t.pending)  # an answer that fitted nothing is not kept in the request (门店, to 按哪一列排名？)
     if fails >= GIVE_UP_AFTER:
         reply = replies.still_not_matched(t.utterance, t.lang)
         if reply == shown:

@@ -39,32 +39,32 @@ FILLER_ZH = (
 )
 # Things people ask for that no operation does yet, with the closest thing wenqing can do (data, not code).
 GAPS: tuple[tuple[str, str, str, str, str], ...] = (
-    (r"中位数|中值|(?<![a-z])median", "中位数", "the median", "平均值、最小值、最大值", "mean, min and max"),
-    (r"众数|(?<![a-z])mode of", "众数", "the mode", "按该列分组计数", "counts per value (group and count)"),
-    (r"标准差|方差|(?<![a-z])(?:std|standard deviation|variance)(?![a-z])", "标准差/方差", "standard deviation or variance",
+    (r"中位数|中值|(?<![a-z_])median", "中位数", "the median", "平均值、最小值、最大值", "mean, min and max"),
+    (r"众数|(?<![a-z_])mode of", "众数", "the mode", "按该列分组计数", "counts per value (group and count)"),
+    (r"标准差|方差|(?<![a-z_])(?:std|standard deviation|variance)(?![a-z_])", "标准差/方差", "standard deviation or variance",
      "全面分析里的逐列统计", "per-column statistics of a full analysis"),
-    (r"占比|比例|比重|百分比|百分之几|份额|(?<![a-z])(?:proportion|percentage|share of|ratio|percent of)(?![a-z])", "占比/比例", "proportions or percentages",
+    (r"占比|比例|比重|百分比|百分之几|份额|(?<![a-z_])(?:proportion|percentage|share of|ratio|percent of)(?![a-z_])", "占比/比例", "proportions or percentages",
      "分组求和或计数（再自己相除）", "group totals or counts"),
-    (r"组内|组里|内部各|占(?:该|所在|本组)|(?<![a-z])within (?:each|its|their)(?![a-z])", "组内占比", "shares within each group",
+    (r"组内|组里|内部各|占(?:该|所在|本组)|(?<![a-z_])within (?:each|its|their)(?![a-z_])", "组内占比", "shares within each group",
      "写明按哪一列分组，例如：按区域分组，各类别在组内的占比", "name the grouping column, e.g. by region, each category's share within the region"),
-    (r"图表|柱状图|折线图|饼图|条形图|散点图|画图|画个图|作图|可视化|(?<![a-z])(?:chart|plot|graph|visuali[sz]e|histogram)(?![a-z])", "图表", "charts",
+    (r"图表|柱状图|折线图|饼图|条形图|散点图|画图|画个图|作图|可视化|(?<![a-z_])(?:chart|plot|graph|visuali[sz]e|histogram)(?![a-z_])", "图表", "charts",
      "导出汇总表，用 Excel 画图", "export the summary table and chart it in Excel"),
-    (r"同比|环比|增长率|增速|涨幅|变化率|(?<![a-z])(?:growth rate|year over year|yoy|month over month|mom)(?![a-z])", "增长率/同比环比", "growth rates",
+    (r"同比|环比|增长率|增速|涨幅|变化率|(?<![a-z_])(?:growth rate|year over year|yoy|month over month|mom)(?![a-z_])", "增长率/同比环比", "growth rates",
      "加一个计算列（两列相除）", "a computed column (one column divided by another)"),
     (r"累计|累加|running total|cumulative", "累计值", "cumulative totals", "分组求和", "group totals"),
-    (r"透视表|数据透视|(?<![a-z])pivot", "透视表", "pivot tables", "按两列分组汇总", "grouping by two columns"),
-    (r"预测|(?<![a-z])(?:forecast|predict)", "预测", "forecasts", "看两列的相关性", "the correlation of two columns"),
-    (r"排名第|名次|(?<![a-z])rank(?:ing)? of", "名次", "ranks", "排序或取前几名", "sorting or the top N"),
+    (r"透视表|数据透视|(?<![a-z_])pivot", "透视表", "pivot tables", "按两列分组汇总", "grouping by two columns"),
+    (r"预测|(?<![a-z_])(?:forecast|predict)", "预测", "forecasts", "看两列的相关性", "the correlation of two columns"),
+    (r"排名第|名次|(?<![a-z_])rank(?:ing)? of", "名次", "ranks", "排序或取前几名", "sorting or the top N"),
 )
 GAP_RES = tuple((lazy(p, re.I), zh, en, czh, cen) for p, zh, en, czh, cen in GAPS)
 QUOTED = lazy(r"['\"“‘「『][^'\"”’」』]{1,40}['\"”’」』]")
 CJK_RUN = lazy(r"[\u4e00-\u9fff]+")
 CJK_CHAR = lazy(r"[\u4e00-\u9fff]")
 LATIN_WORD = lazy(r"[A-Za-z][A-Za-z'_-]+")
-FORMATS = lazy(r"(?<![a-z])(?:csv|tsv|xlsx|xlsm|xls|ods|excel|wps|utf-?8|gbk|gb18030|bom)(?![a-z])", re.I)
+FORMATS = lazy(r"(?<![a-z_])(?:csv|tsv|xlsx|xlsm|xls|ods|excel|wps|utf-?8|gbk|gb18030|bom)(?![a-z_])", re.I)
 # the words of the rules whose own patterns are slow to scan (rename, drop columns, fill, which-is-highest)
 RULE_WORDS = lazy(r"改名为|改名成|重命名为?|改叫|更名为|列名改[成为]|填成|填为|填充|补成|哪(?:个|些|一个|家|位|种|类)|谁|"
-                        r"最(?:高|大|多|低|小|少|早|晚|好|差)|(?<![a-z])(?:rename|fill|which|who|highest|lowest|most|least|largest|smallest)(?![a-z])",
+                        r"最(?:高|大|多|低|小|少|早|晚|好|差)|(?<![a-z_])(?:rename|fill|which|who|highest|lowest|most|least|largest|smallest)(?![a-z_])",
                         re.I | re.A)
 PATH_PART = lazy(r"[\w.\-\u4e00-\u9fff]+[/\\]")
 # a code such as S0003 or ORD-1023: letters and digits in one token, a value of some column the sample may not hold

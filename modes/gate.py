@@ -35,10 +35,10 @@ FUNCTION_WORDS = set(
     "please filter where top first last desc asc descending ascending count sum total average mean dedupe duplicates remove drop "
     "save convert open view list again too also this that one file table sheet is are there any do can you".split()
 )
-HOLD = lazy(r"^\s*(?:等一下|等等|等会|稍等|先别|先不要|先不|别急|(?<![a-z])(?:wait|hold on|not yet|don'?t yet)(?![a-z]))", re.I | re.A)
+HOLD = lazy(r"^\s*(?:等一下|等等|等会|稍等|先别|先不要|先不|别急|(?<![a-z_])(?:wait|hold on|not yet|don'?t yet)(?![a-z_]))", re.I | re.A)
 FILE_SWAP = lazy(r"不是\s*(?P<old>[^,，。]{1,20}?)\s*[,，]?\s*(?:而)?是\s*(?P<new>[^,，。]{1,30})|not\s+(?P<old2>\S+)\s*,?\s*(?:but\s+)?(?P<new2>\S+)\s*$", re.I | re.A)
-ADDITIVE = lazy(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|(?<![a-z])(?:also|additionally|and also|plus|as well)(?![a-z])", re.I | re.A)
-FOLLOW_UP = lazy(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z])(?:also|then|and now|now|next|what about|how about)(?![a-z])", re.I | re.A)
+ADDITIVE = lazy(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|(?<![a-z_])(?:also|additionally|and also|plus|as well)(?![a-z_])", re.I | re.A)
+FOLLOW_UP = lazy(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z_])(?:also|then|and now|now|next|what about|how about)(?![a-z_])", re.I | re.A)
 EMPTY_SHEET = SheetInfo(None, ())
 
 
@@ -66,12 +66,12 @@ def data_words(catalog: Catalog | None) -> Callable[[str], set[str]]:
 
 # words that ask for something (帮我 / 能不能 / please / can you / I need): a sentence with one is a request, whatever it tells
 ASKING = lazy(r"帮|请|麻烦|(?<![发交传拿寄递送])给我|我要|我想|想要|需要|能不能|能否|可不可以|可以吗|吗\s*[?？]?\s*$|[?？]\s*$|"
-              r"(?<![a-z])(?:please|pls|can you|could you|would you|i need|i want|i'?d like|let'?s|show me|give me)(?![a-z])", re.I | re.A)
+              r"(?<![a-z_])(?:please|pls|can you|could you|would you|i need|i want|i'?d like|let'?s|show me|give me)(?![a-z_])", re.I | re.A)
 
 
 # a question that asks for a figure or for which rows: a preview of the table is no answer to it
 ASKS_A_FIGURE = lazy(r"多少|几个|几种|几条|几次|几位|哪些|哪个|哪几|谁|是否|有没有|最高|最低|最多|最少|平均|总数|总和|合计|总计|总额|一共|"
-                     r"(?<![a-z])(?:how many|how much|which|who|what is the|what's the|what are the|whether|is there|are there|highest|lowest|average|total)(?![a-z])",
+                     r"(?<![a-z_])(?:how many|how much|which|who|what is the|what's the|what are the|whether|is there|are there|highest|lowest|average|total)(?![a-z_])",
                      re.I | re.A)
 
 
@@ -87,7 +87,7 @@ def told_not_asked(text: str) -> bool:
 def chat_kind(text: str, catalog: Catalog | None = None) -> str | None:
     if lx.about_me(text, data_words(catalog)):
         return next((k for k, rx in ABOUT_KINDS if rx.search(text)), "about")
-    if lx.GREETING.match(text.strip()) or (len(re.sub(r"\W", "", text)) <= 8 and re.search(r"你好|您好|hello|(?<![a-z])hi(?![a-z])", text, re.I | re.A)):
+    if lx.GREETING.match(text.strip()) or (len(re.sub(r"\W", "", text)) <= 8 and re.search(r"你好|您好|hello|(?<![a-z_])hi(?![a-z_])", text, re.I | re.A)):
         return "greeting"
     if lx.HOWTO.search(text) and re.search(r"excel|wps|表格|公式|函数|vlookup|透视|pivot|formula|sheet", text, re.I) and not FORMULA_GIVEN.search(text):
         return "howto"
@@ -140,7 +140,7 @@ def _sheet_named(name: str, low: str) -> bool:
     if name.casefold() in low:
         return True
     concept = lx.concept_of(name)
-    return bool(concept) and any(re.search(r"(?<![a-z])" + re.escape(w) + r"s?(?![a-z])", low) for w in _long_words(concept))
+    return bool(concept) and any(re.search(r"(?<![a-z_])" + re.escape(w) + r"s?(?![a-z_])", low) for w in _long_words(concept))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -531,13 +531,13 @@ def _u_sheet(u: _Understanding) -> None:
             u.stacked = list(u.two_sheets) if len(u.two_sheets) > 1 and not every else [s.name for s in fi.sheets if s.name]
             stacked = "|".join(re.escape(n) for n in sorted(u.stacked, key=len, reverse=True))
             u.texts = [re.sub(stacked, lambda m: " " * len(m.group(0)), t) for t in u.texts]
-            u.texts = [lx.ALL_SHEETS.sub(lambda m: " " * len(m.group(0)), re.sub(r"(?<![a-z])all(?= +sheets)", "   ", t)) for t in u.texts]
+            u.texts = [lx.ALL_SHEETS.sub(lambda m: " " * len(m.group(0)), re.sub(r"(?<![a-z_])all(?= +sheets)", "   ", t)) for t in u.texts]
             u.sheet_name, u.two_sheets, u.sheet_problem = u.stacked[0], [], None
             u.flags["stacked"] = True
         if len(fi.sheets) > 1:  # "订单表里…": a sheet's name is not a column mention
             names = sorted((s.name for s in fi.sheets if s.name), key=len, reverse=True)
             pat = re.compile("|".join(re.escape(n) + r"\s*(?:(?:这|那)?(?:两|2|俩|二)\s*(?:个|张)?\s*)?(?:表|sheet|工作表|页)"
-                                      + r"|(?<![a-z])(?:sheet|工作表)\s*[:：]?\s*" + re.escape(n) for n in names), re.I)
+                                      + r"|(?<![a-z_])(?:sheet|工作表)\s*[:：]?\s*" + re.escape(n) for n in names), re.I)
             u.texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
     u.flags["two_tables"] = len(u.files) > 1 or len(u.two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(u.texts)))
 
@@ -703,7 +703,7 @@ def _join_sheets(u: _Understanding) -> tuple[SheetInfo, SheetInfo, str] | None:
 
 
 JOIN_THEN = re.compile(r"(?:[,，;；]\s*|\s)(?:然后|接着|之后|再|and then|then|and (?=(?:show|give|list|compute|calculate|get|sum|count|total|"
-                       r"average|find|tell|group|summari[sz]e|see)(?![a-z])))(?=\s*\S)", re.I)  # join … and show total nights by region
+                       r"average|find|tell|group|summari[sz]e|see)(?![a-z_])))(?=\s*\S)", re.I)  # join … and show total nights by region
 
 
 def _after_join(text: str) -> tuple[str, str] | None:
@@ -760,6 +760,50 @@ def _join_keys(u: _Understanding, join: Op) -> Op:
     return join
 
 
+def _u_sheet_words(u: _Understanding) -> None:
+    """期中不是高一的, once 期中 is the sheet in use: the sheet's name is no column of a condition (a condition left
+    without a column by it is dropped; the rest of what was said stays)."""
+    if not u.sheet_name:
+        return
+    for i, o in enumerate(u.ops):
+        conds = o.args.get("conditions") if o.kind == "filter" else None
+        if not conds:
+            continue
+        kept = [c for c in conds if not (c.column is None and c.how == "unknown" and c.raw == u.sheet_name)]
+        if len(kept) != len(conds) and kept:
+            u.ops[i] = replace(o, args={**o.args, "conditions": kept})
+
+
+def _u_period_column(u: _Understanding) -> None:
+    """monthly volume for 2025 based on opened_at: a period said without its column is of the one date column the
+    request names (or its grouping uses); asked only when none or several are named."""
+    dates = u.sheet.dates
+    if not dates:
+        return
+    said = " ".join(u.norms or u.turns).casefold()
+    used = {v for o in u.ops for v in o.args.values() if isinstance(v, str) and v in dates}
+    named = used | {c for c in dates if c.casefold() in said}
+    if len(named) != 1:
+        return
+    col = next(iter(named))
+    for i, o in enumerate(u.ops):
+        if o.kind != "filter":
+            continue
+        conds = o.args.get("conditions") or []
+        open_ = [c for c in conds if c.column is None and isinstance(c.value, dict) and "date" in c.value]
+        if not open_:
+            continue
+        raws = {c.raw for c in open_}
+        fixed = [replace(c, column=col, how="default") if c in open_ else c for c in conds]
+        left = [x for x in o.args.get("unresolved", []) if x.get("raw") not in raws]
+        args = {**o.args, "conditions": fixed}
+        if left:
+            args["unresolved"] = left
+        else:
+            args.pop("unresolved", None)
+        u.ops[i] = replace(o, args=args)
+
+
 def _u_missing(u: _Understanding) -> None:
     """What is missing or wrong: the file, the sheet, the slots of each operation."""
     lang, fi, missing = u.lang, u.fi, u.missing
@@ -803,7 +847,7 @@ def _u_missing(u: _Understanding) -> None:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_whole_tables, _u_understood, _u_missing)
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_whole_tables, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:
@@ -856,11 +900,11 @@ def _goes_on_from(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
 # what a short turn right after a result asks of it: a total, a count, a ranking, a cut, an order (数量加起来是多少 /
 # 取前5行 / 哪个部门最低 / how many are in each country?)
 ASKS_OF_RESULT = lazy(r"加起来|一共|总共|合计|总和|平均|最高|最低|最多|最少|最大|最小|多少|几个|几行|前\s*\d+|排个?序|排一下|从高到低|从低到高|倒序"
-                      r"|(?<![a-z])(?:total|sum|average|mean|highest|lowest|most|least|how many|top \d+|first \d+|sort|order by|each)(?![a-z])", re.I | re.A)
+                      r"|(?<![a-z_])(?:total|sum|average|mean|highest|lowest|most|least|how many|top \d+|first \d+|sort|order by|each)(?![a-z_])", re.I | re.A)
 
 
 # words that start an analysis of its own: a grouping, a period, one figure per value
-NEW_ANALYSIS = lazy(r"按|每|各|分别|季度|半年|\d{4}|\d+\s*月|(?<![a-z])(?:by|per|each|for every|respectively|month|quarter|year|week|h[12]|q[1-4])(?![a-z])", re.I | re.A)
+NEW_ANALYSIS = lazy(r"按|每|各|分别|季度|半年|\d{4}|\d+\s*月|(?<![a-z_])(?:by|per|each|for every|respectively|month|quarter|year|week|h[12]|q[1-4])(?![a-z_])", re.I | re.A)
 
 
 def _asks_of_result(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
@@ -907,7 +951,7 @@ def _unused_columns(text: str, ops: list[Op], sheet: SheetInfo) -> list[str]:
         unique = h.column not in sheet.values or len(sheet.values[h.column]) >= max(sheet.rows, 2)
         naming = h.column not in sheet.numeric and h.column not in sheet.dates and unique
         said = text[h.start : h.end].casefold()
-        plural = said in (h.column.casefold() + "s", h.column.casefold() + "es") or re.match(r"e?s(?![a-z])", text[h.end : h.end + 3], re.I)
+        plural = said in (h.column.casefold() + "s", h.column.casefold() + "es") or re.match(r"e?s(?![a-z_])", text[h.end : h.end + 3], re.I)
         return naming and bool(plural)
 
     return list(dict.fromkeys(h.column for h in find_columns(text, sheet) if h.how in ("exact", "translated") and h.column not in used
@@ -932,7 +976,7 @@ def _glossed(text: str, sheet: SheetInfo) -> list[tuple[int, int]]:
 
 NUMBER_PHRASE = lazy(r"[\u4e00-\u9fff]{1,3}(?:\d+(?:\.\d+)?\s*[%％]?|[一二两三四五六七八九十百千万]+(?=[年月天岁倍成]))(?:周年|个月|年|月|天|岁|倍|成|名|位|个|人)?"
                      r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:[%％]|周年|个月|年|天|岁|倍|成|名|位|个|人)"
-                     r"|(?<![a-z])(?:top|bottom|first|last|best|worst|highest|lowest)\s+\d+(?![\d.])", re.I)
+                     r"|(?<![a-z_])(?:top|bottom|first|last|best|worst|highest|lowest)\s+\d+(?![\d.])", re.I)
 
 
 def _numbers_unread(text: str, taken: list[tuple[int, int]]) -> list[str]:
@@ -1014,7 +1058,14 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
         if o.kind == "filter":
             if not a.get("conditions"):
                 missing.append("condition")
+            raws = {u.get("raw") for u in a.get("unresolved", [])}
             for c in a.get("conditions", []):
+                if c.column is None and c.how == "unknown" and c.raw not in raws and not (isinstance(c.value, dict) and "date" in c.value):
+                    # a condition whose column no rule found (期中不是高一 kept from an earlier turn): asked, never run
+                    near = ("、" if lang == "zh" else ", ").join(c.closest)
+                    problems.append(f"“{c.raw}”是哪一列的条件？{name} 里最接近的列：{near}。" if lang == "zh" else
+                                    f"Which column is the condition on '{c.raw}' about? The closest columns of {name}: {near}.")
+                    missing += [] if "column" in missing else ["column"]
                 if c.how == "month_no_year":  # 8月到9月 over data of several years: which year
                     problems.append(f"{name} 的 {c.column} 跨 {c.closest[0]}–{c.closest[1]} 年，“{c.raw}”是哪一年的？请带上年份，例如“{c.closest[1]}年{c.raw}”。"
                                     if lang == "zh" else f"{c.column} of {name} spans {c.closest[0]}–{c.closest[1]}; which year is '{c.raw}'? Say it with the year.")
@@ -1150,17 +1201,17 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         return _other_key_answer(p, join, text, catalog)
     f = catalog.get(p.request.file) if p.request.file else None
     if p.request.missing[:1] == ("sheet",) and f is not None and len(f.sheets) > 1:
-        said = _sheet_answer(p, text, f)
-        if said or len(p.request.missing) == 1:
-            return said
+        sheet_said = _sheet_answer(p, text, f)
+        if sheet_said or len(p.request.missing) == 1:
+            return sheet_said
         # 学号, to "用哪一个工作表？按哪一列排序？": the column answers the later question; the sheet is still asked (the
         # same for an answer to "which column do you mean?" asked after "what is the condition?")
-        rest = replace(p, request=replace(p.request, missing=p.request.missing[1:], sheet=p.request.sheet or f.sheets[0].name))
-        return _slot_answer(rest, text, catalog)
+        later = replace(p, request=replace(p.request, missing=p.request.missing[1:], sheet=p.request.sheet or f.sheets[0].name))
+        return _slot_answer(later, text, catalog)
     if p.request.missing[:1] == ("condition",) and f is not None and f.sheets:
-        said = _condition_answer(p, text, _sheet_of(f, p.request.sheet))
-        if said or len(p.request.missing) == 1:
-            return said
+        conds_said = _condition_answer(p, text, _sheet_of(f, p.request.sheet))
+        if conds_said or len(p.request.missing) == 1:
+            return conds_said
         return _slot_answer(replace(p, request=replace(p.request, missing=p.request.missing[1:])), text, catalog)
     year = re.fullmatch(r"\s*(?:in\s+)?((?:19|20)\d{2})\s*年?\s*[。.!！]?\s*", text, re.I)
     if "value" in p.request.missing and year is not None:  # 2023, to "which year is 'Q3'?": the period said with its year
@@ -1235,7 +1286,7 @@ def _condition_answer(p: Pending, text: str, sheet: SheetInfo) -> list[str] | No
     if not conds.conds or conds.unresolved or any(c.how == "absent_value" for c in conds.conds):
         return None
     rest = _blank(body, list(conds.spans) + [(h.start, h.end) for h in hits])
-    if re.sub(r"[\s,，、和与及且并或的]+|(?<![a-z])(?:and|or|only|just)(?![a-z])|只看|只要|就|呢|吧", "", rest, flags=re.I):
+    if re.sub(r"[\s,，、和与及且并或的]+|(?<![a-z_])(?:and|or|only|just)(?![a-z_])|只看|只要|就|呢|吧", "", rest, flags=re.I):
         return None
     return list(p.turns) + [body]
 
@@ -1320,7 +1371,7 @@ def _in_file_name(period: str, file: str | None) -> bool:
     return bool(said) and len(said) >= 2 and set(said) <= named
 
 
-EXAMPLE_CUE = lazy(r"例如|比如|譬如|诸如|像是|(?<![a-z])(?:e\.g\.|for example|for instance|such as)", re.I)
+EXAMPLE_CUE = lazy(r"例如|比如|譬如|诸如|像是|(?<![a-z_])(?:e\.g\.|for example|for instance|such as)", re.I)
 
 
 def _example_as_condition(req: Request, text: str) -> list[str]:

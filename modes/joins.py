@@ -23,7 +23,7 @@ def _exact(hits: list[ColumnHit]) -> list[ColumnHit]:
     return [h for h in hits if h.how in ("exact", "synonym")]
 
 
-LEAD = re.compile(r"(?:(?<![a-z])(?:where|when|on|using|by|with)|按照?|以|用|其中|通过)\s*$", re.I | re.A)
+LEAD = re.compile(r"(?:(?<![a-z_])(?:where|when|on|using|by|with)|按照?|以|用|其中|通过)\s*$", re.I | re.A)
 
 
 def pair_span(text: str, a: SheetInfo, b: SheetInfo) -> tuple[str, str, int, int] | None:

@@ -9,7 +9,9 @@ from types import MappingProxyType
 from modes.lazyre import lazy
 
 # the labels of a table's own total row (合计 / Total): the row is never a group, a top row or a value a request filters on
-TOTAL_WORDS = frozenset({"总计", "合计", "总数", "总和", "共计", "总共", "全部", "汇总", "小计合计", "total", "totals", "grand total", "sum", "all"})
+TOTAL_WORDS = frozenset({"总计", "合计", "总数", "总和", "共计", "总共", "全部", "汇总", "小计合计", "total", "totals", "grand total", "sum", "all",
+                         # a footer of averages is no row of the data either (平均 under the last student)
+                         "平均", "平均值", "平均分", "均值", "全班平均", "average", "averages", "mean", "avg"})
 
 # English function words and politeness that carry no operation (never an unexplained word, never a value of their own)
 FILLER_EN = frozenset(
@@ -175,8 +177,8 @@ _SYNONYMS: Mapping[str, str] = MappingProxyType(_WORD_CONCEPT)
 
 
 # the two ends of a ranking (最高 / lowest)
-HIGH_END = lazy(r"最(?:高|多|大|好)|(?<![a-z])(?:highest|most|largest|biggest|maximum)(?![a-z])", re.I)
-LOW_END = lazy(r"最(?:低|少|小|差)|(?<![a-z])(?:lowest|least|fewest|smallest|minimum)(?![a-z])", re.I)
+HIGH_END = lazy(r"最(?:高|多|大|好)|(?<![a-z_])(?:highest|most|largest|biggest|maximum)(?![a-z_])", re.I)
+LOW_END = lazy(r"最(?:低|少|小|差)|(?<![a-z_])(?:lowest|least|fewest|smallest|minimum)(?![a-z_])", re.I)
 
 
 def asks_both_ends(text: str) -> bool:
@@ -202,8 +204,8 @@ def alt(*words: str) -> str:
         if not re.search(r"[a-z]", w, re.I):
             return re.escape(w)
         # a word of a hyphened compound is not the word (fill-ups, follow-up, re-sort): letters joined by - are one word
-        return ((r"(?<![a-z])(?<![a-z]-)" if re.match(r"[a-z]", w, re.I) else "") + re.escape(w)
-                + ("" if stem or not re.search(r"[a-z]$", w, re.I) else r"(?![a-z])(?!-[a-z])"))
+        return ((r"(?<![a-z_])(?<![a-z]-)" if re.match(r"[a-z]", w, re.I) else "") + re.escape(w)
+                + ("" if stem or not re.search(r"[a-z]$", w, re.I) else r"(?![a-z_])(?!-[a-z])"))
 
     return "(?:" + "|".join(one(w) for w in sorted(words, key=lambda w: len(w.rstrip("*")), reverse=True)) + ")"
 
@@ -239,20 +241,20 @@ GROUP = lazy(
 DEDUPE = rx("duplicated", "dupes", "repeated rows", "去重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")
 # one row of each group kept (a dedupe on the keys named with 每/per), never a summary: 每个部门保留一行, one row per region
 ONE_ROW_EACH = lazy(r"(?:只)?(?:保留|留下|留|取)\s*(?:第)?(?:一|1)\s*(?:行|条|笔|个)(?!数)"
-                    r"|(?<![a-z])(?:one|the first|a single|1|only one)\s+(?:row|record|line|entry)s?\s+(?:per|for each|for every|of each|of every|in each)(?![a-z])",
+                    r"|(?<![a-z_])(?:one|the first|a single|1|only one)\s+(?:row|record|line|entry)s?\s+(?:per|for each|for every|of each|of every|in each)(?![a-z_])",
                     re.I | re.A)
 CLEAN = rx("清洗", "清理", "数据清洗", "填成", "填为", "填充", "填上", "补成", "补全", "去空格", "去掉空格", "去除空格", "首尾空格", "前后空格", "两端空格", "多余空格", "多余的空格", "空值填", "clean", "cleanse", "tidy up", "trim", "fill")
-SELECT = lazy(r"(?<![a-z])(?:i|we) (?:just |only )?need(?= (?:the )?[\w\u4e00-\u9fff]+(?:,| and ))|只保留|保留|只要[^。；;]{0,20}列|只要[^。；;]{0,120}?(?:这|那)(?:几|些|\d+|[两三四五六七八九十]+)(?:个)?(?:列|字段)|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
+SELECT = lazy(r"(?<![a-z_])(?:i|we) (?:just |only )?need(?= (?:the )?[\w\u4e00-\u9fff]+(?:,| and ))|只保留|保留|只要[^。；;]{0,20}列|只要[^。；;]{0,120}?(?:这|那)(?:几|些|\d+|[两三四五六七八九十]+)(?:个)?(?:列|字段)|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
 ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|\badd (?:a |new )*column|\bnew column"
                   r"|(?:算|计算|求|算出)(?=\s*[\w\u4e00-\u9fff]{1,12}\s*[=＝]\s*[\w\u4e00-\u9fff])"  # 算执行率 = 实际支出/预算: a named formula
-                  r"|(?<![a-z])(?:compute|calculate)(?=\s+\w+\s*=\s*\w)"
-                  r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z])(?:add|compute|calculate|where|if)(?![a-z])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本
+                  r"|(?<![a-z_])(?:compute|calculate)(?=\s+\w+\s*=\s*\w)"
+                  r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本
                   re.I | re.A)
-TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的)|\btop\s*(\d+)|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest)(?![a-z])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人)", re.I | re.A)
+TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的)|\btop\s*(\d+)|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人)", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
 EXPORT_WORDS = rx("导出", "导出来", "输出", "另存为", "另存", "保存为", "保存成", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
 # "save X as an Excel file": a save whose object comes between it and "as"
-EXPORT = lazy(EXPORT_WORDS.pattern + r"|(?<![a-z])save(?=\s.{0,60}?\sas(?![a-z]))", re.I | re.A)
+EXPORT = lazy(EXPORT_WORDS.pattern + r"|(?<![a-z_])save(?=\s.{0,60}?\sas(?![a-z_]))", re.I | re.A)
 PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅瞅", "打开", "长啥样", "长什么样", "什么样", "多少行", "几行", "多少条", "多少列", "几列", "有哪些列", "哪些列", "哪些字段", "列名", "字段", "表头", "什么类型", "数据类型", "类型", "空值", "缺失值", "概况", "概览", "基本情况", "描述", "介绍", "describe", "preview", "show me", "show", "open", "look at", "peek", "how many rows", "how many columns", "rows", "rwos", "columns", "overview", "profile", "analyse", "analyze", "analysis", "inspect", "summary of", "what's in", "what is in")
 EXPLORE_COMPARE = rx("对比", "比较", "比一下", "比对", "相比", "compare", "comparison", " vs ", "versus", "差异", "区别在")
 EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal*", "不正常", "奇怪的值", "unusual", "abnormal")
@@ -271,8 +273,8 @@ FULL = lazy(
     rx("全面分析", "完整分析", "深入分析", "详细分析", "深度分析", "全方位", "全面", "full analysis", "comprehensive", "in-depth", "thorough analysis", "complete analysis", "full report", "analyze everything", "analyse everything").pattern
     # a word of wholeness before a word of analysis, a few words apart (完整的分析报告 / 彻底分析一遍 / a thorough, end-to-end analysis)
     + r"|(?:完整|彻底|全面|整体|详尽|深入|系统性?|从头到尾|里里外外)[^，,。；;]{0,5}(?:分析|体检|检查|梳理|报告|看一遍|过一遍)|能看的都看|都分析一下"
-    r"|(?<![a-z])(?:thorough|complete|comprehensive|full|end-to-end|in-depth|deep|overall|top-to-bottom)(?:[\s,-]+[a-z-]+){0,2}?[\s,-]+(?:analysis|review|check-?up|health check|audit|deep dive|report)(?![a-z])"
-    r"|(?<![a-z])(?:dig into|deep dive into)(?![a-z]).{0,60}(?<![a-z])everything(?![a-z])|(?<![a-z])(?:everything|all) (?:interesting|worth knowing|you can find)(?![a-z])",
+    r"|(?<![a-z_])(?:thorough|complete|comprehensive|full|end-to-end|in-depth|deep|overall|top-to-bottom)(?:[\s,-]+[a-z-]+){0,2}?[\s,-]+(?:analysis|review|check-?up|health check|audit|deep dive|report)(?![a-z_])"
+    r"|(?<![a-z_])(?:dig into|deep dive into)(?![a-z_]).{0,60}(?<![a-z_])everything(?![a-z_])|(?<![a-z_])(?:everything|all) (?:interesting|worth knowing|you can find)(?![a-z_])",
     re.I | re.A,
 )
 PLAN_ONLY = lazy(
@@ -285,8 +287,8 @@ OVERWRITE = lazy(
     r"\boverwrit|\bin place\b|\bin-place\b|\bsave over\b|\breplace the original\b|\bsave it back\b|\bsave back\b|"
     # the file written is the one read: a verb of writing or replacing with the original / same file as its place
     r"(?:替换|覆盖|改|保存|存|写|save)[^，,。；;]{0,8}(?:原来的|原始|原|同一个|同名)(?:文件|表|那个文件)|(?:就|直接)在原(?:文件|表)上|"
-    r"(?<![a-z])(?:write|save|put|store)(?: [a-z']+){0,3} (?:back|over the (?:same|original)|into (?:that|the) same|to the same|in the same)(?![a-z])|"
-    r"(?<![a-z])keep the same (?:file ?name|file|name)(?![a-z])",
+    r"(?<![a-z_])(?:write|save|put|store)(?: [a-z']+){0,3} (?:back|over the (?:same|original)|into (?:that|the) same|to the same|in the same)(?![a-z_])|"
+    r"(?<![a-z_])keep the same (?:file ?name|file|name)(?![a-z_])",
     re.I | re.A,
 )
 NO_OVERWRITE = lazy(r"别动原|不要动原|不动原|不要覆盖|别覆盖|不覆盖|不改原|别改原|另存|don'?t (?:touch|overwrite|change) the original|keep the original", re.I | re.A)
@@ -300,8 +302,8 @@ QUESTION_DATA = lazy(r"哪个|哪些.{0,6}最|多少|是多少|几次|几个|几
 # --- chat and vague requests ------------------------------------------------------------------
 GREETING = lazy(r"^(?:你好|您好|嗨|哈喽|哈啰|hello|hi|hey|早上好|上午好|中午好|下午好|晚上好|早安|晚安|在吗|在不在|good (?:morning|afternoon|evening)|yo)(?:\s+there)?[呀啊哈!,.~ ]*$", re.I | re.A)
 THANKS = lazy(r"谢谢|多谢|感谢|谢啦|谢了|辛苦|帮大忙|太棒了|厉害|牛|好用|thanks|thank you|\bthx\b|\bty\b|appreciate|great job|awesome|that's all|that is all|bye|再见|拜拜|没事了|没有了", re.I | re.A)
-FAREWELL = lazy(r"(?:再见|拜拜|回头见|下次见|(?<![a-z])(?:bye|bye-bye|goodbye|good bye|see you|see ya|cya)(?:\s+(?:now|then|later))?)\s*[!！.。~]*\s*$", re.I | re.A)
-VENTING = lazy(r"烦|气死|累死|累了|好累|很累|太累|真累|累坏|累得|吐了|崩溃|头疼|头大|无语|郁闷|受不了|加班|心累|抓狂|难受|讨厌|好难|太难|难死|麻烦死|要疯|疯了|哭了|救命|😩|😭|😫|😤|🙃|(?<![a-z])(?:ugh|annoying|tired|exhausted|hate|frustrat[a-z]*|sick of|so boring)(?![a-z])", re.I | re.A)
+FAREWELL = lazy(r"(?:再见|拜拜|回头见|下次见|(?<![a-z_])(?:bye|bye-bye|goodbye|good bye|see you|see ya|cya)(?:\s+(?:now|then|later))?)\s*[!！.。~]*\s*$", re.I | re.A)
+VENTING = lazy(r"烦|气死|累死|累了|好累|很累|太累|真累|累坏|累得|吐了|崩溃|头疼|头大|无语|郁闷|受不了|加班|心累|抓狂|难受|讨厌|好难|太难|难死|麻烦死|要疯|疯了|哭了|救命|😩|😭|😫|😤|🙃|(?<![a-z_])(?:ugh|annoying|tired|exhausted|hate|frustrat[a-z]*|sick of|so boring)(?![a-z_])", re.I | re.A)
 ABOUT_ME = lazy(
     r"你是谁|你叫什么|你是什么|你能做什么|你能干什么|你会做什么|你会干什么|你会什么|你可以做什么|你都能|你能帮我做什么|你有什么功能|有什么功能|"
     r"你能帮我干[嘛啥]|你能干[嘛啥]|你会干[嘛啥]|能干[嘛啥]|会不会.{0,10}(?:覆盖|改|删|动|上传|丢|泄露)|"
@@ -311,10 +313,10 @@ ABOUT_ME = lazy(
     r"\bwho (?:made|built|created|wrote) you\b|\bcan you (?:read|open|handle|process|work with|support|deal with) (?:password|encrypted|xls|xlsx|csv|excel|big|large|chinese|gbk|files?\b)|"
     r"你能做(?:些|哪些)|能做些什么|能帮(?:我|上)?(?:做|干)?(?:些|哪些)|怎么使用|使用说明|用法|"
     r"\bhow (?:do|can|should) i use (?:you|this|it)\b|\bwhat (?:file )?(?:types|kinds of files|files) (?:can|do) you\b|\bleave (?:this|my) (?:computer|machine|laptop)\b|"
-    r"(?<![a-z])what (?:\w+ ){1,4}(?:can|could) you (?:do|help)(?![a-z])|"
+    r"(?<![a-z_])what (?:\w+ ){1,4}(?:can|could) you (?:do|help)(?![a-z_])|"
     # where wenqing puts what it writes (导出来的文件一般放在哪个目录 / where do the exported files go)
     r"(?:导出|生成|输出|保存|写出)(?:来|出来)?的(?:文件|结果)[^，,。？?]{0,8}(?:放在|存在|保存在|在)哪|结果(?:放|存|保存)在哪|"
-    r"(?<![a-z])where (?:do|does|are|will|did) (?:the |my |your )?(?:results?|outputs?|exports?|exported files?|files you (?:write|export|save))(?: \w+){0,2} (?:go|saved|stored|written|end up|put)(?![a-z])|"
+    r"(?<![a-z_])where (?:do|does|are|will|did) (?:the |my |your )?(?:results?|outputs?|exports?|exported files?|files you (?:write|export|save))(?: \w+){0,2} (?:go|saved|stored|written|end up|put)(?![a-z_])|"
     r"\bare you\b|\bsent anywhere\b|\bonline\b|\boffline\b|\bwithout (?:the )?internet\b|\b(?:delete|remove|overwrite|change|modify|touch) my (?:files?|data|spreadsheets?)\b|\bprivacy\b|\bupload|\bsafe\b|\byour name\b|\bwhat formats\b|\bwill you (?:change|modify|overwrite)\b",
     re.I | re.A,
 )
@@ -337,14 +339,14 @@ HEADER_ROW = lazy(
 # an operation told as what happened to the file, not asked for: 是教务处导出的 / 是财务周一刚发给我的 / gets exported from
 # our billing system / was generated by the ERP (its verb is the story of the file, never a request to run it)
 DESCRIBED = lazy(r"是(?![要不否])[^，,。；;？?！!]{1,12}?(?:导出|发|做|弄|整理|生成|下载|拿|给|传|拉)(?:来|过来|出来|出|给我|过)?的|"
-                 r"(?<![a-z])(?:gets?|got|is|was|are|were|has been|have been)(?: \w+){0,2} (?:exported|sent|generated|downloaded|pulled|made|"
-                 r"created|produced|dumped|emailed|shared)(?: \w+){0,2} (?:from|by|out of|every|each|weekly|monthly|daily)(?![a-z])", re.I | re.A)
+                 r"(?<![a-z_])(?:gets?|got|is|was|are|were|has been|have been)(?: \w+){0,2} (?:exported|sent|generated|downloaded|pulled|made|"
+                 r"created|produced|dumped|emailed|shared)(?: \w+){0,2} (?:from|by|out of|every|each|weekly|monthly|daily)(?![a-z_])", re.I | re.A)
 REMARK = lazy(r"不错|挺好|很好|真好|好看|漂亮|厉害|有意思|有趣|整齐|干净|乱|哪来的|谁做的|谁给的|发我的|发给我的|发来的|给我的|传给我|传过来的|"
                     r"(?:上周|昨天|前天|今天|刚才|上个月|早上)(?:才)?(?:发|给|传)|(?:财务|同事|领导|老板|客户|助理)(?:那边)?(?:发|给|做|整理)的|"
                     r"sent (?:it |this )?(?:to )?me|gave (?:it |this )?(?:to )?me|(?:is|was) from (?:my|the|our) \w+|came from|"
                     r"looks (?:good|nice|great|fine)|nice|interesting|neat|messy|"
                     # acknowledging, not asking (这个我知道，先不用管 / 老板说没问题 / just so you know)
-                    r"我知道|(?:先|暂时)?不用管|没关系|没问题|(?<![a-z])(?:just so you know|fyi|for your information|heads up)(?![a-z])|"
+                    r"我知道|(?:先|暂时)?不用管|没关系|没问题|(?<![a-z_])(?:just so you know|fyi|for your information|heads up)(?![a-z_])|"
                     + DESCRIBED.pattern, re.I | re.A)
 WORK_NOUN = lazy(r"表|文件|数据|报告|sheet|excel|file|data|table|spreadsheet|csv|xlsx|report|列|行", re.I | re.A)
 
@@ -357,31 +359,31 @@ CORRECTION = lazy(r"^\s*(?:no\s*[,，]?\s*)?not\s+[^\s,，]+\s*[,，]\s*\S+\s*$|
                     r"|^\s*(?:no|nope|wrong)\s*[,，.]\s*(?!thanks|thank|that'?s (?:all|it|fine)|nothing|never ?mind|ok|okay|good|great|fine)(?=[a-z])", re.I | re.A)
 # Setting the earlier request aside before a new one: 算了这个先放着，帮我…
 SET_ASIDE = lazy(r"算了|取消(?:这个|那个|掉)?(?=\s*[，,。;；])|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
-                       r"(?<![a-z])(?:never ?mind|forget (?:it|that|about it)|scratch that|cancel (?:that|it|this)|leave (?:it|that) for now|skip that)(?![a-z])", re.I | re.A)
+                       r"(?<![a-z_])(?:never ?mind|forget (?:it|that|about it)|scratch that|cancel (?:that|it|this)|leave (?:it|that) for now|skip that)(?![a-z_])", re.I | re.A)
 # words that begin the next step of a request; a value never runs past them (华北或华南，再按城市…)
 SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
 # A follow-up that refines what just ran (那深圳的呢, 只看华南区的呢, 把广州的也去掉, now only for Online, what about York):
 # the request that ran, with this part added or swapped, restated before it runs again
 FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看|只要|只留|还要|也(?:去掉|不要|不算|排除|剔除|加上|算上)|再(?:去掉|排除|剔除|加上)"
                  r"|的?(?:不算|不要|除外|不计|不含)\s*[。.!！]?\s*$|^\s*(?:去掉|排除|剔除|除了|不算|不要)"
-                 r"|[，,]\s*(?:再|重新)\s*(?:算|统计|汇总|计算)(?:一下|一遍|一次)?\s*[。.!！]?\s*$|(?<![a-z])(?:recalculate|recompute|redo it)(?![a-z])"
-                 r"|(?<![a-z])(?:now|also|too|as well|what about|how about|just|instead)(?![a-z])|^\s*(?:and|but)?\s*only(?![a-z])"
-                 r"|^\s*(?:excluding|except|without|leave out|drop|other than|exclude|remove|ignore|skip)(?![a-z])"
+                 r"|[，,]\s*(?:再|重新)\s*(?:算|统计|汇总|计算)(?:一下|一遍|一次)?\s*[。.!！]?\s*$|(?<![a-z_])(?:recalculate|recompute|redo it)(?![a-z_])"
+                 r"|(?<![a-z_])(?:now|also|too|as well|what about|how about|just|instead)(?![a-z_])|^\s*(?:and|but)?\s*only(?![a-z_])"
+                 r"|^\s*(?:excluding|except|without|leave out|drop|other than|exclude|remove|ignore|skip)(?![a-z_])"
                  r"|^\s*(?:and|plus)\s+(?=[^,.;]{1,40}?(?:=|==|!=|>|<|\b(?:is|are|not|over|under|above|below)\b))"  # and gender = F: added
                  r"|^\s*(?:并且|而且|同时|再加上|另外)", re.I | re.A)
 # every sheet of a workbook whose sheets are one table split (一季度/二季度…, North/South), stacked
 ALL_SHEETS = lazy(r"(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sheet|表|页)|(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)"
                   r"[^，,。]{0,6}?(?:合在一起|合起来|合并|加起来|加在一起|汇总|一起)|(?:合在一起|合起来|加在一起)"
-                  r"|(?<![a-z])(?:all (?:the |of the )?sheets|every sheet|both sheets|stack(?:ed|ing)? (?:the |all )?sheets|across (?:all |the )?sheets|all tabs)(?![a-z])",
+                  r"|(?<![a-z_])(?:all (?:the |of the )?sheets|every sheet|both sheets|stack(?:ed|ing)? (?:the |all )?sheets|across (?:all |the )?sheets|all tabs)(?![a-z_])",
                   re.I | re.A)
 THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and then|after that|next,)", re.I | re.A)
 # The previous result as the input of this request
-RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:把|将|对|从)结果|(?<![a-z])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z])))(?![a-z])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d"
-                        r"|(?<![a-z])(?:export|save|sort|filter|group|keep|chart|plot) (?:it|them|that)(?![a-z])|(?<![a-z])result\s*#?\s*\d"
-                        r"|(?<![a-z])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z])"
-                        r"|(?<![a-z])(?:the|that|this) (?:joined|merged|combined|filtered) (?:table|data|rows|result|one)(?![a-z])"
-                        r"|(?<![a-z])(?:is|are|was|were) (?:that|those|these|it)\s*[?.!]?\s*$"
-                        r"|(?<![a-z])(?:these|those) (?:rows|records|ones|orders|items|entries)(?![a-z])|(?<![a-z])(?:of|for|in) (?:these|them)(?![a-z])", re.I | re.A)
+RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_])))(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d"
+                        r"|(?<![a-z_])(?:export|save|sort|filter|group|keep|chart|plot) (?:it|them|that)(?![a-z_])|(?<![a-z_])result\s*#?\s*\d"
+                        r"|(?<![a-z_])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z_])"
+                        r"|(?<![a-z_])(?:the|that|this) (?:joined|merged|combined|filtered) (?:table|data|rows|result|one)(?![a-z_])"
+                        r"|(?<![a-z_])(?:is|are|was|were) (?:that|those|these|it)\s*[?.!]?\s*$"
+                        r"|(?<![a-z_])(?:these|those) (?:rows|records|ones|orders|items|entries)(?![a-z_])|(?<![a-z_])(?:of|for|in) (?:these|them)(?![a-z_])", re.I | re.A)
 DEICTIC = lazy(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)
 
 # --- talk that is not about the workspace ---------------------------------------------------------
@@ -391,54 +393,54 @@ OTHER_SERVICE = lazy(
     r"天气|气温|下雨|下雪|雾霾|空气质量|火车|高铁|动车|车次|火车票|机票|航班|飞机|航空公司|酒店|宾馆|打车|叫车|滴滴|导航|怎么走|路线|公交|地铁|"
     r"比赛|赛程|联赛|比分|球赛|直播|电视剧|综艺|电影|节目|第[一二三四五六七八九十百\d]+(?:集|期|季)|放一首|播放|听歌|唱歌|音乐|歌曲|"
     r"闹钟|提醒我|日程|发短信|短信|打电话|微信|朋友圈|外卖|菜谱|做法|快递|股价|彩票|新闻|翻译|"
-    r"(?<![a-z])(?:weather|forecast|flights?|train tickets?|trains? to|hotels?|taxi|uber|navigate|directions to|play (?:a |some )?(?:song|music|video)|"
-    r"songs?|movies?|tv show|episode|match score|alarm|remind me|text message|call (?:my|mom|dad)|news|translate|recipe)(?![a-z])",
+    r"(?<![a-z_])(?:weather|forecast|flights?|train tickets?|trains? to|hotels?|taxi|uber|navigate|directions to|play (?:a |some )?(?:song|music|video)|"
+    r"songs?|movies?|tv show|episode|match score|alarm|remind me|text message|call (?:my|mom|dad)|news|translate|recipe)(?![a-z_])",
     re.I | re.A,
 )
 # Words naming the whole table as what an aggregate is taken over: 全公司平均, the overall average
-OVERALL = r"(?:全公司|全部门|公司|整体|总体|全体|全部|全员|所有人|所有员工|大家|全表|(?<![a-z])(?:the\s+)?(?:overall|company|whole|total)(?![a-z]))\s*的?\s*"
+OVERALL = r"(?:全公司|全部门|公司|整体|总体|全体|全部|全员|所有人|所有员工|大家|全表|(?<![a-z_])(?:the\s+)?(?:overall|company|whole|total)(?![a-z_]))\s*的?\s*"
 # Each group's figure set beside the whole table's: 高于公司平均的部门, 与整体均值比较, how does each compare to the overall average
 _AVG_WORD = r"(?:平均水平|平均值|平均数|平均|均值)"
 VERSUS_OVERALL = lazy(
     r"(?:标出|标记|标注|看看|算出)?\s*(?:(?:高于|低于|超过|超出|偏离)\s*(?:" + OVERALL + r")?|(?:比|与|和|跟|同|相比|对比|比较)\s*" + OVERALL + r")"
     + _AVG_WORD + r"(?:相比|比较|对比|比)?\s*(?:高|低|多|少|差)?了?\s*(?:多少|几何)?"
-    r"|(?<![a-z])(?:(?:how does |how do )?(?:each |they |it )?(?:compares?|compared|comparison|relative|vs\.?|versus|against|above|below|with|to)\s+(?:to|with)?\s*"
-    r"(?:the\s+)?(?:overall|company|total|whole)(?:\s+(?:table|company))?\s+(?:average|mean))(?![a-z])",
+    r"|(?<![a-z_])(?:(?:how does |how do )?(?:each |they |it )?(?:compares?|compared|comparison|relative|vs\.?|versus|against|above|below|with|to)\s+(?:to|with)?\s*"
+    r"(?:the\s+)?(?:overall|company|total|whole)(?:\s+(?:table|company))?\s+(?:average|mean))(?![a-z_])",
     re.I | re.A,
 )
 # Sending, printing or uploading a table: nothing wenqing can do; it can export the table for the user to send
 DELIVER = lazy(r"发邮件|发个邮件|发封邮件|邮件发|用邮件|发到(?:\S{0,6})?邮箱|邮箱发|打印(?!机)(?:出来|一下|一份)?|上传到|传到(?:网盘|群|云)|分享给|转发给|发到(?:\S{0,4})?群|发微信|"
-                     r"(?<![a-z])(?:e-?mail (?:it|this|that|them|the)|send (?:it|this|that|them|the \S+(?: \S+)?) (?:to|by e-?mail|via e-?mail)|mail (?:it|this) to|print (?:it|this|that|the)|upload (?:it|this|the))(?![a-z])",
+                     r"(?<![a-z_])(?:e-?mail (?:it|this|that|them|the)|send (?:it|this|that|them|the \S+(?: \S+)?) (?:to|by e-?mail|via e-?mail)|mail (?:it|this) to|print (?:it|this|that|the)|upload (?:it|this|the))(?![a-z_])",
                      re.I | re.A)
 # Questions about wenqing's own name and about undoing what it did
 ABOUT_NAME = lazy(r"你叫|你的名字|问清是什么意思|问清这个名字|为什么叫问清|问清(?:是|什么)|名字(?:是什么|什么意思|的意思)|"
-                        r"(?<![a-z])(?:your name|what are you called|why (?:is it|are you) called|what does wenqing mean|who is wenqing|what is wenqing)(?![a-z])",
+                        r"(?<![a-z_])(?:your name|what are you called|why (?:is it|are you) called|what does wenqing mean|who is wenqing|what is wenqing)(?![a-z_])",
                         re.I | re.A)
-ABOUT_UNDO = lazy(r"撤销|撤回|还原|恢复(?:原|之前|刚才)|回退|反悔|后悔|(?<![a-z])(?:undo|revert|roll ?back|take (?:it|that) back)(?![a-z])", re.I | re.A)
+ABOUT_UNDO = lazy(r"撤销|撤回|还原|恢复(?:原|之前|刚才)|回退|反悔|后悔|(?<![a-z_])(?:undo|revert|roll ?back|take (?:it|that) back)(?![a-z_])", re.I | re.A)
 # Opening an app: 打开mail, 打开微信, open spotify — not a file of the workspace
 OPEN_APP = lazy(r"(?:打开|启动|开一下|open|launch|start)\s*(?P<app>mail|email|邮件|邮箱|微信|qq|淘宝|支付宝|微博|抖音|浏览器|百度|地图|相机|计算器|日历|"
-                      r"音乐|网易云|spotify|outlook|gmail|browser|camera|calendar|maps?|wechat)(?![a-z])", re.I | re.A)
+                      r"音乐|网易云|spotify|outlook|gmail|browser|camera|calendar|maps?|wechat)(?![a-z_])", re.I | re.A)
 # Talk about the assistant as a person: 你喜欢…, 你是不是…, 你不是…吗, 这不是你的名字吗, are you human
 PERSONA = lazy(
     r"你(?:是不是|不是|真是|是个|是真人|喜欢|爱|讨厌|怕|觉得|认为|猜|多大|几岁|住在|住哪|在干|在做什么|吃饭|睡|累不累|开心|难过|生气|疯|傻|笨|聪明|可爱|漂亮|帅|"
     r"有没有(?:男|女|朋友|对象|感情)|有男朋友|有女朋友|结婚|本人|机器人|人工|真人)|你的(?:名字|年龄|性别|爱好|生日|家)|"
-    r"(?<![a-z])(?:do you (?:like|love|hate|think|feel|believe|know|remember)|are you (?:a |an )?(?:human|real|robot|bot|happy|sad|ok|okay|crazy|alive)|"
-    r"how old are you|what do you think|you(?:'re| are) (?:right|wrong|funny|smart|stupid|crazy))(?![a-z])",
+    r"(?<![a-z_])(?:do you (?:like|love|hate|think|feel|believe|know|remember)|are you (?:a |an )?(?:human|real|robot|bot|happy|sad|ok|okay|crazy|alive)|"
+    r"how old are you|what do you think|you(?:'re| are) (?:right|wrong|funny|smart|stupid|crazy))(?![a-z_])",
     re.I | re.A,
 )
 # The conversation itself: 我说的倒数第三句话, 你能分析上下文吗, what did I just say
 CONVERSATION = lazy(r"上下文|倒数第.{1,3}句|我(?:刚才|刚刚|之前|前面)?说的(?:话|第.{1,3}句|那句)|我(?:刚才|刚刚)说了什么|聊天记录|我们(?:刚才)?聊(?:了|到|的)|"
-                          r"(?<![a-z])(?:what did i (?:just )?say|our conversation|this conversation|chat history|remember what i said)(?![a-z])", re.I | re.A)
+                          r"(?<![a-z_])(?:what did i (?:just )?say|our conversation|this conversation|chat history|remember what i said)(?![a-z_])", re.I | re.A)
 # Asking what a word means, or a fact about the world: definition of X, 什么是X, X是什么意思
 KNOWLEDGE = lazy(
     r"^\s*(?:什么是|什么叫)|(?:是什么意思|什么意思|的意思是|的定义|是谁|是哪国人|有多高|有多大|怎么来的|是怎么.{1,6}的)\s*[?？]?\s*$|"
-    r"(?<![a-z])(?:definition of|define|meaning of|what does \w+ mean|who (?:is|was|were)|when (?:did|was|were)|where (?:is|was)|why (?:did|do|does|is)|"
-    r"how did|did you know|what (?:is|are) (?:a |an |the )?\w+(?: \w+)?\s*\??\s*$|\w+ definition\s*$)(?![a-z])",
+    r"(?<![a-z_])(?:definition of|define|meaning of|what does \w+ mean|who (?:is|was|were)|when (?:did|was|were)|where (?:is|was)|why (?:did|do|does|is)|"
+    r"how did|did you know|what (?:is|are) (?:a |an |the )?\w+(?: \w+)?\s*\??\s*$|\w+ definition\s*$)(?![a-z_])",
     re.I | re.A,
 )
 # A remark about the world in the first or third person: He makes…, They say…, I think the coach…, 我在想…, …对不对
 STATEMENT = lazy(
-    r"^\s*(?:he|she|they|his|her|their|we|it was|there (?:is|are|was|were)|yes you are|yeah|i think|i know|i guess|i'?m (?:curious|not sure)|but they|and to think)(?![a-z])|"
+    r"^\s*(?:he|she|they|his|her|their|we|it was|there (?:is|are|was|were)|yes you are|yeah|i think|i know|i guess|i'?m (?:curious|not sure)|but they|and to think)(?![a-z_])|"
     r"^\s*(?:我在想|我觉得|我猜|我认为|听说|据说)|(?:对不对|是不是啊|对吧|你说呢)\s*[?？]?\s*$|应该是.{1,16}吧",
     re.I | re.A,
 )

@@ -16,7 +16,7 @@ from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, find_values, resolve_column
 from modes.text import CJK, blank, language, parse_number, tidy
 
-DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排)?在前|排名|排行|名次|(?<![a-z])ranking(?![a-z])|top", re.I | re.A)
+DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排)?在前|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("mean", lazy(r"平均值|平均数|平均|均值|average|mean|avg", re.I | re.A)),
     ("sum", lazy(r"求和|总和|合计|总计|总额|加总|\bsum\b|\btotals?\b", re.I | re.A)),
@@ -24,26 +24,26 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("min", lazy(r"最小值|最低值|最小|\bmin(?:imum)?\b", re.I | re.A)),
     # how many different values: 有多少种产品, 不重复的客户数, distinct / unique customers (its column named after it)
     # 有多少个不同的客户 / 几个不同的城市: a count of different values said with 不同
-    ("distinct", lazy(r"(?:多少|几)\s*个?\s*不同的?|多少种|几种|不重复的?|(?<![a-z])(?:distinct|unique|different)(?![a-z])", re.I | re.A)),
+    ("distinct", lazy(r"(?:多少|几)\s*个?\s*不同的?|多少种|几种|不重复的?|(?<![a-z_])(?:distinct|unique|different)(?![a-z_])", re.I | re.A)),
     ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|\bcount\b|\bnumber of\b|\bhow many\b|行数|条数|笔数|单数|店数|家数|订单数|记录数|单量|票数|件次", re.I | re.A)),
 ]
 _AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最大|最高|最小值|最低值|最小|最低"
-            r"|(?<![a-z])(?:average|mean|avg|sum|total|max(?:imum)?|min(?:imum)?)(?![a-z]))")
+            r"|(?<![a-z_])(?:average|mean|avg|sum|total|max(?:imum)?|min(?:imum)?)(?![a-z_]))")
 # 总和、平均值、最大值 / sum, mean and max / 最大最小和平均: several statistics of one column, said as one list
-AGG_LIST = lazy(_AGG_ONE + r"(?:\s*(?:、|,|，|/|和|及|与|以及|还有|(?<![a-z])and(?![a-z])|&)?\s*(?:the\s+)?" + _AGG_ONE + r")+", re.I | re.A)
+AGG_LIST = lazy(_AGG_ONE + r"(?:\s*(?:、|,|，|/|和|及|与|以及|还有|(?<![a-z_])and(?![a-z_])|&)?\s*(?:the\s+)?" + _AGG_ONE + r")+", re.I | re.A)
 AGG_OF_WORD = [("mean", lazy(r"平均|均值|average|mean|avg", re.I)), ("sum", lazy(r"求和|总和|合计|总计|总额|sum|total", re.I)),
                ("max", lazy(r"最大|最高|max", re.I)), ("min", lazy(r"最小|最低|min", re.I))]
 EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
-    ("max", lazy(r"最高的?|最大的?|(?<![a-z])(?:the )?(?:highest|largest|biggest)(?![a-z])", re.I | re.A)),
-    ("min", lazy(r"最低的?|最小的?|(?<![a-z])(?:the )?(?:lowest|smallest)(?![a-z])", re.I | re.A)),
+    ("max", lazy(r"最高的?|最大的?|(?<![a-z_])(?:the )?(?:highest|largest|biggest)(?![a-z_])", re.I | re.A)),
+    ("min", lazy(r"最低的?|最小的?|(?<![a-z_])(?:the )?(?:lowest|smallest)(?![a-z_])", re.I | re.A)),
 ]
-ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z])asc(?:ending)?(?![a-z])|lowest first|smallest first|oldest first|least first|fewest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排)?在前|倒数", re.I | re.A)
+ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|lowest first|smallest first|oldest first|least first|fewest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排)?在前|倒数", re.I | re.A)
 RANK_WORD = lazy(r"排名|排行|名次|ranking", re.I)
 SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|by|per)(?![a-z])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=[\u4e00-\u9fffA-Za-z])"
+BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|by|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=[\u4e00-\u9fffA-Za-z])"
                r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自|各(?=[\u4e00-\u9fff])))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
 KEY_STOP = lazy(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
@@ -69,18 +69,18 @@ WHO_TOP = lazy(r"(?P<d>最(?:高|大|多|低|小|少|早|晚|好|差))的?(?:是
 SHOW_DUPES = lazy(r"找出|找到|列出|查出|查一下|看看|有没有|有哪些|哪些|是否有|find|show|list|which|any|are there", re.I | re.A)
 RENAME = lazy(
     r"(?:把|将)?\s*\S{0,20}?(?:列|字段)?\s*(?:改名为|改名成|重命名为|改叫|更名为|的列名改成|列名改为|(?:的)?(?:列名|名称|名字)(?:更改|修改|改)[为成])\s*[\"“「']?(?P<new>[\w\u4e00-\u9fff]+)"
-    r"|(?<![a-z])rename\s+(?:the\s+)?(?:column\s+)?\S+\s+(?:column\s+)?to\s+[\"']?(?P<new2>[\w\u4e00-\u9fff]+)",
+    r"|(?<![a-z_])rename\s+(?:the\s+)?(?:column\s+)?\S+\s+(?:column\s+)?to\s+[\"']?(?P<new2>[\w\u4e00-\u9fff]+)",
     re.I | re.A,
 )
 RENAME_VERB = lazy(r"改名|重命名|改叫|更名|列名改|(?:列名|名称|名字)(?:更改|修改|改)[为成]?|rename", re.I | re.A)
-EXPORT_FORMAT = lazy(r"(?:成|为|(?<![a-z])as|(?<![a-z])to|(?<![a-z])into|导出|转)\s*(?P<f>csv|tsv|xlsx|xls|excel)(?![a-z])", re.I | re.A)
+EXPORT_FORMAT = lazy(r"(?:成|为|(?<![a-z_])as|(?<![a-z_])to|(?<![a-z_])into|导出|转)\s*(?P<f>csv|tsv|xlsx|xls|excel)(?![a-z_])", re.I | re.A)
 CMP_STAT = lazy(r"(?:(?<=高于)|(?<=低于)|(?<=大于)|(?<=小于)|(?<=超过)|(?<=不到)|(?<=于了)|(?<=过了))\s*(?:" + lx.OVERALL + r")?(?:平均水平|平均值|平均数|平均|均值)"
                       r"|(?:(?<=above)|(?<=below)|(?<=than)|(?<=under)|(?<=over))\s+(?:" + lx.OVERALL + r")?(?:the\s+)?(?:average|mean)", re.I | re.A)
 BARE_OPS = {"大于": "gt", "超过": "gt", "高于": "gt", ">": "gt", "小于": "lt", "低于": "lt", "不到": "lt", "<": "lt",
             "不低于": "ge", "至少": "ge", ">=": "ge", "≥": "ge", "不超过": "le", "不高于": "le", "<=": "le", "≤": "le", "等于": "eq", "=": "eq",
             "over": "gt", "above": "gt", "more than": "gt", "greater than": "gt", "below": "lt", "under": "lt", "less than": "lt",
             "at least": "ge", "at most": "le"}
-BARE_CMP = lazy(r"(?P<op>不低于|不超过|不高于|大于|超过|高于|小于|低于|不到|至少|等于|>=|<=|≥|≤|>|<|=|(?<![a-z])(?:over|above|more than|greater than|below|under|less than|at least|at most)(?= ))"
+BARE_CMP = lazy(r"(?P<op>不低于|不超过|不高于|大于|超过|高于|小于|低于|不到|至少|等于|>=|<=|≥|≤|>|<|=|(?<![a-z_])(?:over|above|more than|greater than|below|under|less than|at least|at most)(?= ))"
                r"\s*(?P<v>-?\d[\d,.]*\s*(?:万|千|k)?|[一二两三四五六七八九十百千万点]+)")
 COUNT_NOUN = lazy(r"人|人数|的人|员工|个数|数量最?|记录|条|单|笔|次|家|店|门店|订单数?|rows?|records?|people|employees|entries|orders|stores|customers|items", re.I | re.A)
 VALUES_Q = lazy(r"有哪些|都有什么|有什么|有哪几[个种类]|分别是|都有哪些|distinct|unique values|which values", re.I | re.A)
@@ -290,7 +290,7 @@ def _rule_compare(t: _Turn) -> None:
         t.spans.append(m.span() if m else (0, 0))
 
 
-ROWS_NOUN = lazy(r"\s*(?:的)?\s*(?:记录|数据|行|单子|单据|订单|条目|(?<![a-z])(?:records?|rows?|entries|orders?)(?![a-z]))", re.I | re.A)
+ROWS_NOUN = lazy(r"\s*(?:的)?\s*(?:记录|数据|行|单子|单据|订单|条目|(?<![a-z_])(?:records?|rows?|entries|orders?)(?![a-z_]))", re.I | re.A)
 
 
 def _rule_outliers(t: _Turn) -> None:
@@ -325,7 +325,7 @@ def _rule_correlate(t: _Turn) -> None:
         t.add(m.start(), Op("correlate", {"columns": cols[:2]}))
 
 
-JOIN_CLAUSE_END = re.compile(r"[，,；;。、]|(?:然后|接着|之后|再)|(?<![a-z])(?:then|and then)(?![a-z])", re.I)
+JOIN_CLAUSE_END = re.compile(r"[，,；;。、]|(?:然后|接着|之后|再)|(?<![a-z_])(?:then|and then)(?![a-z_])", re.I)
 
 
 def _rule_join(t: _Turn) -> None:
@@ -336,7 +336,7 @@ def _rule_join(t: _Turn) -> None:
     # the key is said in the join's own clause (按客户ID关联 / join on id); a 按 of a later clause (合并、去重、按销售员汇总) groups
     lo = max((x.end() for x in JOIN_CLAUSE_END.finditer(t.text, 0, m.start())), default=0)
     hi = next((x.start() for x in JOIN_CLAUSE_END.finditer(t.text, m.end())), len(t.text))
-    for b in list(BY_WORD.finditer(t.text)) + list(re.finditer(r"(?<![a-z])(?:on|using)\s+|(?:通过|用)\s*", t.text, re.I | re.A)):
+    for b in list(BY_WORD.finditer(t.text)) + list(re.finditer(r"(?<![a-z_])(?:on|using)\s+|(?:通过|用)\s*", t.text, re.I | re.A)):
         if not lo <= b.start() < hi:
             continue
         col, _raw, _how, _closest, _ = _col_after(t.text, b.end(), t.hits, t.sheet)
@@ -507,7 +507,7 @@ def _rule_add_column(t: _Turn) -> None:
     t.spans.append((m.start(), nxt.start() if nxt else len(t.text)))
 
 
-NEXT_STEP = lazy(r"[，,；;。]\s*(?=" + lx.SEQUENCE_WORDS + r"|(?:then|and then|after that|next)(?![a-z]))", re.I | re.A)
+NEXT_STEP = lazy(r"[，,；;。]\s*(?=" + lx.SEQUENCE_WORDS + r"|(?:then|and then|after that|next)(?![a-z_]))", re.I | re.A)
 
 
 def _rule_fill_or_clean(t: _Turn) -> None:
@@ -529,7 +529,7 @@ def _rule_fill_or_clean(t: _Turn) -> None:
         t.add(cm.start(), Op("clean", {}))
 
 
-DEDUPE_ON = lazy(r"(?<![a-z])(?:based on|on|using)\s+", re.I | re.A)
+DEDUPE_ON = lazy(r"(?<![a-z_])(?:based on|on|using)\s+", re.I | re.A)
 
 
 def _rule_dedupe(t: _Turn) -> None:
@@ -603,7 +603,7 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
         return "sort"
     if GROUP_VERB.search(clause):
         return "group"
-    if word == "by" and re.search(r"(?<![a-z])(?:sort|order|rank)(?:ed|ing)?(?![a-z])", before, re.I | re.A):
+    if word == "by" and re.search(r"(?<![a-z_])(?:sort|order|rank)(?:ed|ing)?(?![a-z_])", before, re.I | re.A):
         return "sort"  # sort the table by …, never "the top 5 orders by amount"
     if word == "by" and re.search(r"group|summar|total|sum|count|average", before, re.I | re.A):
         return "group"
@@ -630,7 +630,7 @@ PLACEHOLDER = lazy(r"(?:那个|这个|那|这|某个|某|哪个)(?:列|字段)?|
 
 
 # who did something (managed by Ortiz, placed by C012, sold by Ann): the agent of a verb, never a key to group by
-AGENT_BY = lazy(r"(?<![a-z])(?!(?:grouped|sorted|ordered|ranked|summari[sz]ed|split|partitioned|aggregated|totall?ed|counted|averaged|"
+AGENT_BY = lazy(r"(?<![a-z_])(?!(?:grouped|sorted|ordered|ranked|summari[sz]ed|split|partitioned|aggregated|totall?ed|counted|averaged|"
                 r"bucketed|segmented|categori[sz]ed|organi[sz]ed|arranged|listed|broken down|filtered|compared)\s)[a-z]{3,}ed\s+$", re.I | re.A)
 
 
@@ -768,7 +768,7 @@ def _listed_aggs(t: _Turn, blanked: str, measures: list[dict[str, str]], unres: 
 
 
 # the distinct values asked to be shown, not counted: list the unique countries / 列出不重复的城市
-LIST_DISTINCT = lazy(r"(?:(?<![a-z])(?:list|show|display|give|what are|which are|see)(?:\s+(?:me|us))?(?:\s+(?:all|every))?(?:\s+(?:the|of the))?|列出|显示|看看)\s*(?:所有的?|全部的?)?\s*$", re.I | re.A)
+LIST_DISTINCT = lazy(r"(?:(?<![a-z_])(?:list|show|display|give|what are|which are|see)(?:\s+(?:me|us))?(?:\s+(?:all|every))?(?:\s+(?:the|of the))?|列出|显示|看看)\s*(?:所有的?|全部的?)?\s*$", re.I | re.A)
 
 
 def _rule_group(t: _Turn) -> None:
@@ -837,7 +837,7 @@ def _rule_group(t: _Turn) -> None:
 
 ROWS_NOT_COLUMNS = re.compile(r"大于|小于|高于|低于|超过|不到|不足|少于|多于|等于|不为空|为空|非空|[<>=≥≤]|的行|的记录|"
                               r"(?:是|为|属于)[^,，。;；]{1,20}?的|"  # 只保留绩效是A或B的: which rows
-                              r"(?<![a-z])(?:rows?|records?|where|whose|who)(?![a-z])", re.I | re.A)
+                              r"(?<![a-z_])(?:rows?|records?|where|whose|who)(?![a-z_])", re.I | re.A)
 
 
 HAVING_AGG = {"mean": r"平均值|平均数|平均|均值|average|mean|avg", "sum": r"总和|合计|总计|总额|总|total|sum of(?: the)?|sum"}
@@ -1008,7 +1008,7 @@ def _rule_select(t: _Turn) -> None:
 
 CLAUSE_END = lazy(r"[，,；;。]")
 COMPARED_NEXT = lazy(r"\s*(?:is\s+|are\s+|的)?(?:" + "|".join(p for _, p in INFIX[:-1]) + r"|[<>=≥≤]|[\d])", re.I | re.A)
-COLUMN_RANGE = lazy(r"\s*(?:…+|\.{2,}|～|~|—+|-|到|至|(?<![a-z])(?:to|through|thru)(?![a-z]))\s*(?:的)?\s*$", re.I | re.A)
+COLUMN_RANGE = lazy(r"\s*(?:…+|\.{2,}|～|~|—+|-|到|至|(?<![a-z_])(?:to|through|thru)(?![a-z_]))\s*(?:的)?\s*$", re.I | re.A)
 
 
 def _through(hits: list[ColumnHit], t: _Turn) -> list[str]:
@@ -1037,7 +1037,7 @@ def _rule_top_n(t: _Turn) -> None:
         n_raw = next(g for g in m.groups() if g)
         n = parse_number(n_raw)
         by = [h.column for h in hits if (h.column in sheet.numeric or h.column in sheet.dates) and t.free(h.start)]
-        low_first = bool(re.search(r"最(?:低|小|少|早|旧|老)|(?<![a-z])(?:lowest|smallest|earliest|oldest|bottom)(?![a-z])", text, re.I | re.A))
+        low_first = bool(re.search(r"最(?:低|小|少|早|旧|老)|(?<![a-z_])(?:lowest|smallest|earliest|oldest|bottom)(?![a-z_])", text, re.I | re.A))
         by_col = by[0] if by else (t.sort_keys[0] if t.sort_keys else None)
         top: dict[str, Any] = {"n": int(n or 10), "by": by_col, "ascending": low_first}
         keyless = [o for _, o in t.found if o.kind == "group" and not o.args.get("keys") and not o.args.get("unresolved")
@@ -1057,7 +1057,7 @@ def _rule_top_n(t: _Turn) -> None:
         t.spans.append(m.span())
 
 
-RANKED_TAIL = lazy(r"\s*(?:是|为|有)?\s*(?:谁|哪些|哪几[个位家]|是哪些|是谁|(?:的)?名单|$|[，,。？?])|\s*(?:and|with|by|who)(?![a-z])|\s*$", re.I | re.A)
+RANKED_TAIL = lazy(r"\s*(?:是|为|有)?\s*(?:谁|哪些|哪几[个位家]|是哪些|是谁|(?:的)?名单|$|[，,。？?])|\s*(?:and|with|by|who)(?![a-z_])|\s*$", re.I | re.A)
 
 
 RANKED_WORD = lazy(r"\s*(?:的|个|位|名|家)?\s*([\u4e00-\u9fff]{2,6}?)(?=$|[，,。？?的是有]|\s)")
@@ -1071,7 +1071,7 @@ def _ranked_key(t: _Turn, m: re.Match[str]) -> ColumnHit | None:
 
     sheet = t.sheet
     named = [h for h in t.hits if t.free(h.start) and h.column not in sheet.numeric and h.column not in sheet.dates
-             and not ANY_OP.match(t.text, h.end) and not re.match(r"\s*(?:里|中|内|in|within)(?![a-z])", t.text[h.end :], re.I | re.A)]
+             and not ANY_OP.match(t.text, h.end) and not re.match(r"\s*(?:里|中|内|in|within)(?![a-z_])", t.text[h.end :], re.I | re.A)]
     after = [h for h in named if h.start >= m.end() and re.fullmatch(r"\s*(?:的|个|位|名|家)?\s*", t.text[m.end() : h.start])]
     clause = max((x.end() for x in CLAUSE_END.finditer(t.text, 0, m.start())), default=0)
     # 状态是迟到的，按姓名统计次数，取前5个: a column of an earlier clause, or one given a value, is no thing ranked
@@ -1114,10 +1114,10 @@ def _ranked_within(t: _Turn, m: re.Match[str], top: dict[str, Any], by: str | No
     return True
 
 
-TOTAL_ASKED = lazy(r"合计|总和|总额|总计|求和|汇总|平均|均值|总(?:销售|金额|数|量)|(?<![a-z])(?:totals?|sum|average|mean|avg)(?![a-z])", re.I | re.A)
+TOTAL_ASKED = lazy(r"合计|总和|总额|总计|求和|汇总|平均|均值|总(?:销售|金额|数|量)|(?<![a-z_])(?:totals?|sum|average|mean|avg)(?![a-z_])", re.I | re.A)
 
 
-PER_KEY = lazy(r"\s*(?:的)?\s*(?:(?<![a-z])(?:per|for each|for every|in each|in every|within each|of each|by)(?![a-z])|每个|每一个|各个|各)\s*", re.I | re.A)
+PER_KEY = lazy(r"\s*(?:的)?\s*(?:(?<![a-z_])(?:per|for each|for every|in each|in every|within each|of each|by)(?![a-z_])|每个|每一个|各个|各)\s*", re.I | re.A)
 
 
 def _top_per_summary_key(t: _Turn, m: re.Match[str]) -> list[str] | None:
@@ -1135,7 +1135,7 @@ def _top_per_summary_key(t: _Turn, m: re.Match[str]) -> list[str] | None:
                 return [h.column]
     # 按收货地区和品名汇总金额，每个地区取金额最高的2个品名: the key said (or a part of it) just before, in the same clause
     start = max((x.end() for x in CLAUSE_END.finditer(t.text, 0, m.start())), default=0)
-    before = re.search(r"(?:每个|每一个|各个|各|(?<![a-z])(?:per|for each|in each|within each)(?![a-z]))\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,12}?)\s*(?:里|内|中|,|，)?\s*(?:取|选|挑|找)?",
+    before = re.search(r"(?:每个|每一个|各个|各|(?<![a-z_])(?:per|for each|in each|within each)(?![a-z_]))\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,12}?)\s*(?:里|内|中|,|，)?\s*(?:取|选|挑|找)?",
                        t.text[start : m.start()], re.I)
     if before is not None:
         col = resolve_column(before.group("k"), t.sheet, closest=False)[0]
@@ -1312,7 +1312,7 @@ def _rule_bare_comparison(t: _Turn) -> None:
 
 
 # how many units of goods (买了几台 / 卖了多少件 / how many units): the quantity column added up, never a count of rows
-GOODS_Q = lazy(r"(?:几|多少)\s*(?:台|件|箱|瓶|支|套|辆|吨|公斤|斤|盒|包|桶|袋)|(?<![a-z])how many (?:units|pieces|items|boxes|cases)(?![a-z])", re.I | re.A)
+GOODS_Q = lazy(r"(?:几|多少)\s*(?:台|件|箱|瓶|支|套|辆|吨|公斤|斤|盒|包|桶|袋)|(?<![a-z_])how many (?:units|pieces|items|boxes|cases)(?![a-z_])", re.I | re.A)
 
 
 def _rule_goods_question(t: _Turn) -> None:
@@ -1348,7 +1348,7 @@ def _rule_count_question(t: _Turn) -> None:
         t.spans.append(rm.span())
 
 
-EACH_VALUE = lazy(r"分别|各自|各是|各为|各有|各(?=多少|几)|(?<![a-z])(?:respectively|each|separately)(?![a-z])", re.I | re.A)
+EACH_VALUE = lazy(r"分别|各自|各是|各为|各有|各(?=多少|几)|(?<![a-z_])(?:respectively|each|separately)(?![a-z_])", re.I | re.A)
 
 
 def _split_values(f: Op) -> str | None:
@@ -1399,10 +1399,10 @@ def _each_year(t: _Turn, f: Op, em: re.Match[str]) -> None:
         return
 
 
-MONEY_Q = lazy(r"多少钱|花(?:了|掉|费)?(?:多少|几)|(?<![a-z])(?:how much (?:money|did|was|were|is|are)|spent|spend|cost)(?![a-z])", re.I | re.A)
-SUM_Q = lazy(r"一共|总共|合计|总计|共计|加起来|总额|花(?:了|掉|费)|(?<![a-z])(?:total|in all|altogether|spent|spend)(?![a-z])", re.I | re.A)
-SOLD_FOR = lazy(r"(?:卖|赚|收|挣|销售|回款|进账)了?多少钱|(?<![a-z])how much (?:money )?did .{1,40}? (?:sell|make|earn|bring in)(?![a-z])", re.I | re.A)
-MONEY_COL = lazy(r"金额|费用|费|钱|花费|支出|成本|价款|营业额|销售额|营收|(?<![a-z])(?:amount|cost|spend|spending|expense|fee|payment)s?(?![a-z])", re.I | re.A)
+MONEY_Q = lazy(r"多少钱|花(?:了|掉|费)?(?:多少|几)|(?<![a-z_])(?:how much (?:money|did|was|were|is|are)|spent|spend|cost)(?![a-z_])", re.I | re.A)
+SUM_Q = lazy(r"一共|总共|合计|总计|共计|加起来|总额|花(?:了|掉|费)|(?<![a-z_])(?:total|in all|altogether|spent|spend)(?![a-z_])", re.I | re.A)
+SOLD_FOR = lazy(r"(?:卖|赚|收|挣|销售|回款|进账)了?多少钱|(?<![a-z_])how much (?:money )?did .{1,40}? (?:sell|make|earn|bring in)(?![a-z_])", re.I | re.A)
+MONEY_COL = lazy(r"金额|费用|费|钱|花费|支出|成本|价款|营业额|销售额|营收|(?<![a-z_])(?:amount|cost|spend|spending|expense|fee|payment)s?(?![a-z_])", re.I | re.A)
 
 
 def _rule_money_question(t: _Turn) -> None:
@@ -1423,7 +1423,7 @@ def _rule_money_question(t: _Turn) -> None:
     t.spans.append(mq.span())
 
 
-HOW_MUCH = lazy(r"(?<![a-z])how much(?: (?:total|in total))?\s+(?:the\s+|of the\s+)?", re.I | re.A)
+HOW_MUCH = lazy(r"(?<![a-z_])how much(?: (?:total|in total))?\s+(?:the\s+|of the\s+)?", re.I | re.A)
 
 
 def _rule_how_much(t: _Turn) -> None:
@@ -1487,7 +1487,7 @@ TURN_RULES = (
 )
 
 
-WHOLE_CONDITION = lazy(r"条件|筛选|(?<![a-z])(?:condition|filter)", re.I | re.A)
+WHOLE_CONDITION = lazy(r"条件|筛选|(?<![a-z_])(?:condition|filter)", re.I | re.A)
 
 
 YEAR_ALONE = lazy(r"(?<![\d\-/.])((?:19|20)\d{2})(?![\d\-/.年])")
@@ -1533,10 +1533,10 @@ def _said_after(found: list[tuple[int, Op]], text: str) -> list[tuple[int, Op]]:
 
 
 # the rows of a cut said as where the rest is looked for: 前10的订单里 / among the top 5, …
-AMONG_BEFORE = lazy(r"(?<![a-z])(?:among|of|within|from)\s+(?:the\s+)?$|在\s*$", re.I | re.A)
-WITHIN_CUT = lazy(r"(?:里|中|之中|当中|其中|里面)\s*[，,]|(?<![a-z])(?:among|of these|of those|of them)(?![a-z])", re.I | re.A)
+AMONG_BEFORE = lazy(r"(?<![a-z_])(?:among|of|within|from)\s+(?:the\s+)?$|在\s*$", re.I | re.A)
+WITHIN_CUT = lazy(r"(?:里|中|之中|当中|其中|里面)\s*[，,]|(?<![a-z_])(?:among|of these|of those|of them)(?![a-z_])", re.I | re.A)
 
 
-LATER_STEP = lazy(lx.SEQUENCE_WORDS + r"|(?<![a-z])(?:then|after that|afterwards)(?![a-z])", re.I | re.A)
+LATER_STEP = lazy(lx.SEQUENCE_WORDS + r"|(?<![a-z_])(?:then|after that|afterwards)(?![a-z_])", re.I | re.A)
 
 

@@ -54,7 +54,7 @@ from typing import Any, ClassVar
 from modes.lazyre import lazy
 
 FAMILIES = ("transform", "explore", "profile", "export", "list")
-BY_BEFORE = lazy(r"(?:按照|按|根据|每个|每一个|各个|各|(?<![a-z])(?:by|per|for each|for every))\s*$", re.I)
+BY_BEFORE = lazy(r"(?:按照|按|根据|每个|每一个|各个|各|(?<![a-z_])(?:by|per|for each|for every))\s*$", re.I)
 
 
 def said_in(lang: str, zh: str, en: str) -> str:
@@ -138,7 +138,7 @@ class OpSpec:
         if not ws:
             return None
         alts = sorted(ws, key=len, reverse=True)
-        body = "|".join(r"(?<![a-z])" + re.escape(w) + r"(?![a-z])" if w.isascii() else re.escape(w) for w in alts)
+        body = "|".join(r"(?<![a-z_])" + re.escape(w) + r"(?![a-z_])" if w.isascii() else re.escape(w) for w in alts)
         return re.compile(body, re.I)
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:

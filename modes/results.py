@@ -19,7 +19,7 @@ from modes.replies import HELD, NAMED
 OUTPUTS = "outputs/"
 # a file name with a spreadsheet extension, with or without the outputs/ folder before it
 # (read from each extension back to the name's start: a long run of dots costs one pass, never a pass per position)
-TABLE_EXT = re.compile(r"\.(?:csv|xlsx|xlsm|xls|tsv|ods)(?![a-z])", re.I)
+TABLE_EXT = re.compile(r"\.(?:csv|xlsx|xlsm|xls|tsv|ods)(?![a-z_])", re.I)
 NAME_CHAR = re.compile(r"[\w\-.()（）\u4e00-\u9fff]")
 OUTPUTS_BEFORE = re.compile(r"outputs\s*[/\\]\s*$", re.I)
 

@@ -63,8 +63,9 @@ def test_a_ranking_question_offers_only_columns_it_can_rank_by(ws: Path) -> None
         d = talk(ws, "订单.csv 的 top 5 给我", c)[1]
         assert d.next not in ASKING, (c, d.reply)
         assert c in d.reply  # restated with the column typed back
-    said = talk(ws, "订单.csv 的 top 5 给我", "订单号")[1]
+    _, said, then = talk(ws, "订单.csv 的 top 5 给我", "订单号", "金额")
     assert "不是数值或日期列" in said.reply and "金额" in said.reply and "没有我能对上" not in said.reply
+    assert then.next == "restate_confirm" and "金额" in then.reply and "订单号" not in then.reply  # the unfit answer is not kept
 
 
 def test_statistics_offer_numeric_columns_and_each_is_taken(ws: Path) -> None:
@@ -126,3 +127,50 @@ def test_the_classifier_tells_a_repeated_question_from_progress() -> None:
     assert classify(q, "nights", "I could not match a column in “nights”.", "ask_slots") == "rejected"
     assert classify(q, "nights", "OK, sort bookings.csv. Which sheet?", "ask_slots") == "taken"
     assert classify(q, "nights", "Here is what I understood: …", "restate_confirm") == "taken"
+
+
+def test_growth_of_the_row_count_is_offered_and_runs(ws: Path) -> None:
+    from test_letter_case import talk as confirmed
+
+    q = talk(ws, "订单.csv 按月算环比增长率")[0]
+    assert q.next == "ask_slots" and "行数" in q.reply
+    tr = confirmed(ws, "订单.csv 按月算环比增长率", "行数")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    got = tr.run.table
+    d = pd.read_csv(ws / "订单.csv", parse_dates=["日期"])
+    want = d.groupby(d["日期"].dt.to_period("M")).size()
+    assert list(got["行数"]) == list(want.values)
+    growth = (want - want.shift(1)) / want.shift(1) * 100
+    assert got["环比增长(%)"].iloc[1:].round(2).tolist() == growth.iloc[1:].round(2).tolist()
+    en = confirmed(ws, "number of bookings in bookings.csv, month over month growth")  # said in English, counted the same way
+    assert en.run is not None and en.run.status == "answered", en.decision.reply
+    b = pd.read_csv(ws / "bookings.csv", parse_dates=["check_in"])
+    assert en.run.table.iloc[:, 1].tolist() == b.groupby(b["check_in"].dt.to_period("M")).size().tolist()
+
+
+def test_a_period_is_of_the_date_column_the_request_names(ws: Path) -> None:
+    d = talk(ws, "monthly number of bookings for 2024 based on check_in in bookings.csv")[0]
+    assert d.next in ("restate_confirm", "execute"), d.reply
+    q = d.request.ops if d.request else ()
+    conds = [c for o in q for c in o.args.get("conditions", [])]
+    assert conds and all(c.column == "check_in" for c in conds)
+
+
+def test_a_count_over_periods_as_a_chart_asks_which_date_and_takes_count(ws: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from test_letter_case import talk as confirmed
+
+    root = tmp_path / "two_dates"
+    shutil.copytree(ws, root)
+    b = pd.read_csv(root / "bookings.csv")
+    b["check_out"] = (pd.to_datetime(b["check_in"]) + pd.to_timedelta(b["nights"], unit="D")).dt.strftime("%Y-%m-%d")
+    b.to_csv(root / "bookings.csv", index=False)
+    q = talk(root, "weekly line chart for bookings.csv")[0]
+    assert q.next == "ask_slots" and "count" in q.reply
+    d = talk(root, "weekly line chart for bookings.csv", "count")[1]
+    assert d.next == "ask_slots" and choices(d.reply) == ["check_in", "check_out"], d.reply  # which date the weeks are of
+    tr = confirmed(root, "weekly line chart for bookings.csv", "count", "check_in")
+    assert tr.run is not None and tr.run.status == "answered", (tr.decision.reply, tr.run and tr.run.answer)
+    want = pd.to_datetime(b["check_in"]).dt.to_period("W").value_counts().sort_index()
+    assert tr.run.table.iloc[:, 1].tolist() == want.tolist()

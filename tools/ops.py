@@ -616,11 +616,25 @@ def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, ot
     _need_columns(other, [rk])
     if rk != on:
         other = other.drop(columns=[on], errors="ignore").rename(columns={rk: on})
+    as_text = pd.api.types.is_numeric_dtype(table[on]) != pd.api.types.is_numeric_dtype(other[on])
+    if as_text:  # 学号 written as numbers in one table and as text in the other: matched by what they say
+        table, other = table.assign(**{on: key_text(table[on])}), other.assign(**{on: key_text(other[on])})
     unmatched_left = int((~table[on].isin(other[on])).sum())
     unmatched_right = int((~other[on].isin(table[on])).sum())
     out = table.merge(other, on=on, how=JOIN_HOW[how], suffixes=("", "_2"))
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk, "how": how, "other": other_sheet or Path(other_path).name, "other_rows": len(other),
-                            "unmatched_left": unmatched_left, "unmatched_right": unmatched_right}, {"sample": _sample(out)})
+                            "unmatched_left": unmatched_left, "unmatched_right": unmatched_right, "keys_as_text": as_text}, {"sample": _sample(out)})
+
+
+def key_text(s: pd.Series) -> pd.Series:
+    """A join key's values as text: 20240327.0 and " 20240327" both read 20240327; blanks stay blank."""
+    def one(v: Any) -> Any:
+        if v is None or (isinstance(v, float) and pd.isna(v)):
+            return None
+        if isinstance(v, float) and v.is_integer():
+            return str(int(v))
+        return str(v).strip()
+    return s.map(one).astype(object)
 
 
 JOIN_HOW = {"left": "left", "inner": "inner", "full": "outer"}  # the join kinds, as pandas names them

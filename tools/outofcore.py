@@ -692,22 +692,29 @@ def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_
     rk = other_on or on
     _need(table, [on])
     _need(other, [rk])
-    if (table.types[on] == "VARCHAR") != (other.types[rk] == "VARCHAR"):
-        raise ValueError("join keys of different kinds")  # as pandas.merge: the executor reflects on it
+    as_text = (table.types[on] == "VARCHAR") != (other.types[rk] == "VARCHAR")
+    lkey, rkey = (_key_text(f"l.{q(on)}"), _key_text(f"r.{q(rk)}")) if as_text else (f"l.{q(on)}", f"r.{q(rk)}")
     other_types, other_sql = other.types, other.sql
     right = {c: t for c, t in other_types.items() if c not in (on, rk)}
     names = {c: (f"{c}_2" if c in table.types else c) for c in right}
-    key = f"coalesce(l.{q(on)}, r.{q(rk)}) AS {q(on)}" if how == "full" else f"l.{q(on)}"  # a row only the other side has keeps its key
+    # a row only the other side has keeps its key; keys of two kinds (学号 as numbers and as text) are matched as text
+    key = f"coalesce({lkey}, {rkey}) AS {q(on)}" if how == "full" or as_text else f"l.{q(on)}"
     sel = ", ".join([key if c == on else f"l.{q(c)}" for c in table.columns] + [f"r.{q(c)} AS {q(names[c])}" for c in right])
     sql = (f"SELECT {sel} FROM ({_numbered(table)}) l {JOIN_SQL[how]} (SELECT *, row_number() OVER () AS {ROW} FROM ({other_sql})) r "
-           f"ON l.{q(on)} = r.{q(rk)} ORDER BY l.{ROW} NULLS LAST, r.{ROW}")
-    out = table.derive(sql, {**table.types, **{names[c]: t for c, t in right.items()}})
-    unmatched_left = int(table.run(f"SELECT count(*) FROM ({table.sql}) l WHERE NOT EXISTS (SELECT 1 FROM ({other_sql}) r WHERE r.{q(rk)} = l.{q(on)})",
+           f"ON {lkey} = {rkey} ORDER BY l.{ROW} NULLS LAST, r.{ROW}")
+    types = {**table.types, **({on: "VARCHAR"} if as_text else {})}
+    out = table.derive(sql, {**types, **{names[c]: t for c, t in right.items()}})
+    unmatched_left = int(table.run(f"SELECT count(*) FROM ({table.sql}) l WHERE NOT EXISTS (SELECT 1 FROM ({other_sql}) r WHERE {rkey} = {lkey})",
                                    said=False).fetchone()[0])
-    unmatched_right, other_rows = table.run(f"SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM ({table.sql}) l WHERE l.{q(on)} = r.{q(rk)})), "
+    unmatched_right, other_rows = table.run(f"SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM ({table.sql}) l WHERE {lkey} = {rkey})), "
                                             f"count(*) FROM ({other_sql}) r", said=False).fetchone()
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk, "how": how, "other": other_sheet or Path(other_path).name, "other_rows": int(other_rows),
-                            "unmatched_left": unmatched_left, "unmatched_right": int(unmatched_right)}, {"sample": _sample(out.head())})
+                            "unmatched_left": unmatched_left, "unmatched_right": int(unmatched_right), "keys_as_text": as_text}, {"sample": _sample(out.head())})
+
+
+def _key_text(col: str) -> str:
+    """A join key as text, as tools.ops.key_text writes it: 20240327.0 and ' 20240327' both read 20240327."""
+    return f"regexp_replace(trim(CAST({col} AS VARCHAR)), '\\.0+$', '')"
 
 
 JOIN_SQL = {"left": "LEFT JOIN", "inner": "INNER JOIN", "full": "FULL OUTER JOIN"}

@@ -124,6 +124,10 @@ def column_stats(table: pd.DataFrame, columns: list[str], stats: list[str] | Non
     _check_stats(stats)
     by = list(by or [])
     _need_columns(table, columns + by)
+    own = total_rows(table)  # the table's own 合计 / 平均 row is no value of the column: a median over it would be off
+    skipped = int(own.sum())
+    if skipped:
+        table = table[~own]
     numeric_stats = [s for s in stats if s not in ("count", "nunique", "mode", "mode_count")]
     times: dict[str, dict[str, Any]] = {}
     for c in columns:
@@ -150,7 +154,8 @@ def column_stats(table: pd.DataFrame, columns: list[str], stats: list[str] | Non
     if len(columns) == 1:
         out = out.drop(columns=["列"])
     n = {c: int(table[c].notna().sum()) for c in columns}
-    facts = {"rows_in": len(table), "rows_out": len(out), "columns": columns, "stats": stats, "by": by, "n": n, "times": times}
+    facts = {"rows_in": len(table), "rows_out": len(out), "columns": columns, "stats": stats, "by": by, "n": n, "times": times,
+             "skipped_totals": skipped}
     for c, how in times.items():  # the clock form of each figure that is a time (not of a spread such as std or variance)
         how["clock"] = {s: clock(float(v)) for s, v in values.get(c, {}).items() if v is not None and (s in CLOCK_STATS or PCT.match(s))}
     if not by:

@@ -99,19 +99,20 @@ def bucket_dates(table: pd.DataFrame, column: str, unit: str = "month", value: s
 
 
 @tool
-def period_growth(table: pd.DataFrame, column: str, value: str, unit: str = "month", kind: str = "pop", agg: str = "sum") -> ToolResult:
-    """Period-over-period growth (环比) or year-over-year growth (同比) of a measure per year / quarter / month / week."""
+def period_growth(table: pd.DataFrame, column: str, value: str | None, unit: str = "month", kind: str = "pop", agg: str = "sum") -> ToolResult:
+    """Period-over-period growth (环比) or year-over-year growth (同比) of a measure per year / quarter / month / week;
+    with no measure, of the number of rows in each period."""
     if unit not in FREQ:
         raise ToolArgError(f"增长率只能按年、季度、月或周计算，不支持 {unit}。", f"Growth is per year, quarter, month or week, not {unit}.")
     if kind not in ("pop", "yoy"):
         raise ToolArgError(f"不支持的增长方式：{kind}。", f"Unsupported growth kind: {kind}.")
-    _need_columns(table, [column, value])
-    s, bad, _ = _series(table, column, value, unit, agg)
+    _need_columns(table, [column] + ([value] if value else []))
+    s, bad, _ = _series(table, column, value, unit, agg if value else "count")
     lag = 1 if kind == "pop" else LAG[unit]
     prev = s.shift(lag)
     growth = ((s - prev) / prev.abs()).where(prev.ne(0))
     name = "环比增长(%)" if kind == "pop" else "同比增长(%)"
-    vname = f"{value}_{'合计' if agg == 'sum' else agg}"
+    vname = f"{value}_{'合计' if agg == 'sum' else agg}" if value else "行数"
     out = pd.DataFrame({"期间": [_label(p, unit) for p in s.index], vname: s.round(4).values,
                         "上期" if kind == "pop" else "去年同期": prev.round(4).values, name: (growth * 100).round(2).values})
     last = out.dropna(subset=[name]).tail(1)

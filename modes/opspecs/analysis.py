@@ -31,11 +31,11 @@ def _lazy(pattern: str, flags: int = 0) -> Lazy:
 
 def _rx(*words: str) -> Lazy:
     alts = sorted(words, key=len, reverse=True)
-    return Lazy("|".join(r"(?<![a-z])" + re.escape(w) + r"(?![a-z])" if w.isascii() else re.escape(w) for w in alts), re.I)
+    return Lazy("|".join(r"(?<![a-z_])" + re.escape(w) + r"(?![a-z_])" if w.isascii() else re.escape(w) for w in alts), re.I)
 
 
 MEAN_WORDS = _lazy(r"平均|均值|average|mean", re.I)
-COUNT_WORDS = _lazy(r"次数|个数|计数|多少个|多少笔|单数|订单数|行数|笔数|(?<![a-z])(?:count|number of)(?![a-z])", re.I)
+COUNT_WORDS = _lazy(r"次数|个数|计数|多少个|多少笔|单数|订单数|行数|笔数|(?<![a-z_])(?:count|number of)(?![a-z_])", re.I)
 
 
 def _label(label: str, lang: str) -> str:
@@ -108,7 +108,7 @@ def timeish(sheet: Any, col: str) -> bool:
 QUOTED = _lazy(r"'[^']{1,40}'|‘[^’]{1,40}’|“[^”]{1,40}”|\"[^\"]{1,40}\"|「[^」]{1,40}」")
 
 
-CONTAINED = _lazy(r"(?:包含|含有|带有|(?<![a-z])contains?|containing)\s*(?P<v>[^\s的，,。；;？?'\"“”‘’]{1,30}(?:\s*(?:或者|或是|或|、|/|(?<![a-z])or(?![a-z]))\s*[^\s的，,。；;？?'\"“”‘’]{1,30})*)", re.I)
+CONTAINED = _lazy(r"(?:包含|含有|带有|(?<![a-z_])contains?|containing)\s*(?P<v>[^\s的，,。；;？?'\"“”‘’]{1,30}(?:\s*(?:或者|或是|或|、|/|(?<![a-z_])or(?![a-z_]))\s*[^\s的，,。；;？?'\"“”‘’]{1,30})*)", re.I)
 
 
 def unquoted(rx: Lazy, text: str) -> re.Match[str] | None:
@@ -230,11 +230,11 @@ def _aggs_on_columns(text: str, cols: list[Any], hits: list[Any], used: list[tup
 
 # how often the mode occurs, said beside the mode (众数以及它出现的次数 / the mode and how many times it occurs)
 MODE_FREQ = _lazy(r"(?:出现|重复)(?:的|了)?(?:次数|频次|频数|几次|多少次)|频次|频数"
-                  r"|(?<![a-z])(?:how (?:many times|often)|frequency|occurrences?|times it (?:occurs|appears))(?![a-z])", re.I)
+                  r"|(?<![a-z_])(?:how (?:many times|often)|frequency|occurrences?|times it (?:occurs|appears))(?![a-z_])", re.I)
 CMP_STAT_WORD = _lazy(r"(?:高于|低于|超过|大于|小于|不低于|不高于|above|below)\s*\S{0,10}?(?:中位数|中值|median)", re.I)
 STAT_RX = _rx(*(w for w, _ in STAT_WORDS))
 STAT_OF = {w.casefold(): s for w, s in STAT_WORDS}
-PERCENTILE = _lazy(r"(?:第\s*)?(\d{1,2})\s*(?:%\s*)?(?:百分位数?|分位数?|分位点)|(\d{1,2})(?:th|st|nd|rd)\s+percentile|(?<![a-z])p(\d{2})(?![\d])", re.I)
+PERCENTILE = _lazy(r"(?:第\s*)?(\d{1,2})\s*(?:%\s*)?(?:百分位数?|分位数?|分位点)|(\d{1,2})(?:th|st|nd|rd)\s+percentile|(?<![a-z_])p(\d{2})(?![\d])", re.I)
 # the percentile word first, then the list: 分位数，25%、50%、75%、90% / percentiles 10, 50 and 90
 PCT_AFTER = _lazy(r"(?:百分位数?|分位数|分位点|percentiles?)\s*(?:[:：,，(（]|是|为|分别是|分别为|取|at|of)?\s*"
                   r"(?P<list>\d{1,2}\s*(?:%|th|st|nd|rd)?(?:\s*(?:,|，|、|和|及|与|以及|and|&)\s*\d{1,2}\s*(?:%|th|st|nd|rd)?)+)", re.I)
@@ -246,7 +246,7 @@ STAT_EN = {"median": "median", "mode": "mode", "std": "standard deviation", "var
            "mean": "mean", "min": "min", "max": "max", "mode_count": "times the mode occurs"}
 
 
-PER_YEAR = _lazy(r"每一?年度?|各年度?|逐年|年度|(?<![a-z])(?:each|every|per|by) year(?![a-z])|yearly|annual", re.I)
+PER_YEAR = _lazy(r"每一?年度?|各年度?|逐年|年度|(?<![a-z_])(?:each|every|per|by) year(?![a-z_])|yearly|annual", re.I)
 YEAR_WORD = _lazy(r"(?<![\d.])((?:19|20)\d\d)\s*年?(?!\s*\d{1,2}\s*月)(?![\d.%])")
 
 
@@ -381,7 +381,9 @@ class Stats(OpSpec):
             u = unit_of(c)  # 销售额(元): figures carry the column's unit, ratios and counts do not
             shown = ("，" if lang == "zh" else ", ").join(_stat_said(s, vals[s], lang, u) for s in stats if s != "count")
             out.append(_zh(lang, f"{c}：{shown}（基于 {facts['n'][c]:,} 个非空值）", f"{c}: {shown} (from {facts['n'][c]:,} values)"))
-        return ("；" if lang == "zh" else "; ").join(out) + ("。" if lang == "zh" else ".")
+        own = _zh(lang, f"表中自带的合计行（{facts['skipped_totals']} 行）不是一行数据，没有算进去。",
+                  f" The table's own total row ({facts['skipped_totals']}) is not a row of the data and was left out.") if facts.get("skipped_totals") else ""
+        return ("；" if lang == "zh" else "; ").join(out) + ("。" if lang == "zh" else ".") + own
 
 
 def _times_said(c: str, vals: dict[str, Any], stats: list[str], n: int, how: dict[str, Any], lang: str) -> str:
@@ -408,7 +410,7 @@ def _times_said(c: str, vals: dict[str, Any], stats: list[str], n: int, how: dic
 # ---------------------------------------------------------------- shares and proportions
 
 WITHIN_RX = _lazy(r"(?:在|于)?(?:组内|分组内|各组内|组里|内部|本组|该组|所在组|所在的?(?=[\u4e00-\u9fff]{1,6}(?:的|中|里))|该(?=[\u4e00-\u9fff]{1,6}的?(?:比例|占比|比重|份额|总)))"
-                  r"|(?<![a-z])within\s+(?:each|its|their|the|every)(?:\s+group)?(?![a-z])|of\s+(?:its|their)\s+(?:group|own)", re.I)
+                  r"|(?<![a-z_])within\s+(?:each|its|their|the|every)(?:\s+group)?(?![a-z_])|of\s+(?:its|their)\s+(?:group|own)", re.I)
 SHARE_RX = _rx("占比", "比重", "份额", "所占比例", "占总", "占全部", "占多少比例", "占多大比例", "占百分之几", "的比例", "比例是多少", "百分比",
                "share of", "proportion", "percentage", "what share", "what percent")
 
@@ -500,7 +502,7 @@ class Share(OpSpec):
                    f"Share of total {what} ({num(facts['total'], lang)}): {', '.join(parts)}{more} ({facts['rows_in']:,} rows).")
 
 
-WHICH_ROW = _lazy(r"哪(?:一)?(?:个|家|位|些|种|类|条|行)?|(?:各|每)(?:一)?(?:个|家|位)|(?<![a-z])which(?![a-z])", re.I)  # 哪家 / 各家: the rows themselves
+WHICH_ROW = _lazy(r"哪(?:一)?(?:个|家|位|些|种|类|条|行)?|(?:各|每)(?:一)?(?:个|家|位)|(?<![a-z_])which(?![a-z_])", re.I)  # 哪家 / 各家: the rows themselves
 ID_NAME = _lazy(r"(?:^|[_\s])(?:id|uuid|guid|key)$|^(?:id|uuid)[_\s]|编号$|编码$|序号$|代码$", re.I)  # names a row, never says which one it is
 RATIO_GAP = _lazy(r"\s*(?:的)?\s*(?:占|占到|占了|相对于)\s*(?:其|它的|它们的|他们的|该行的|自身的?|各自的?)?\s*(?:的)?\s*"
                   r"|\s*(?:as an?|as the)\s+(?:share|percentage|proportion|fraction|percent)\s+of\s+(?:its|their|the)?\s*", re.I)
@@ -528,7 +530,7 @@ def _column_ratio(text: str, hits: list[Any], sheet: Any, m: re.Match[str]) -> F
     return None
 
 
-PAIR_JOIN = _lazy(r"\s*(?:与|和|跟|及|对|比|:|：|/|(?<![a-z])(?:and|to|vs\.?)(?![a-z]))\s*", re.I)
+PAIR_JOIN = _lazy(r"\s*(?:与|和|跟|及|对|比|:|：|/|(?<![a-z_])(?:and|to|vs\.?)(?![a-z_]))\s*", re.I)
 
 
 def _value_pair(text: str, sheet: Any, m: re.Match[str]) -> Found | None:
@@ -550,7 +552,7 @@ def _value_pair(text: str, sheet: Any, m: re.Match[str]) -> Found | None:
     return None
 
 
-EN_EACH = _lazy(r"^\s*(?:per|for each|for every|within each|in each|within every)(?![a-z])", re.I)  # …, per department: within each
+EN_EACH = _lazy(r"^\s*(?:per|for each|for every|within each|in each|within every)(?![a-z_])", re.I)  # …, per department: within each
 
 
 def _within_groups(text: str, hits: list[Any], sheet: Any, used: list[tuple[int, int]], keys: list[str],
@@ -583,7 +585,7 @@ def _lead(text: str, at: int) -> list[tuple[int, int]]:
     return [m.span()] if m else []
 
 
-SHARE_LIMIT = _lazy(r"(?P<d>超过了?|超出了?|高于|大于|多于|不低于|不少于|低于|小于|少于|不到|不足|不超过|(?<![a-z])(?:more than|over|above|greater than|at least|less than|below|under|at most)(?![a-z]))\s*"
+SHARE_LIMIT = _lazy(r"(?P<d>超过了?|超出了?|高于|大于|多于|不低于|不少于|低于|小于|少于|不到|不足|不超过|(?<![a-z_])(?:more than|over|above|greater than|at least|less than|below|under|at most)(?![a-z_]))\s*"
                     r"(?:其|它的|它们的|他们的|自身的?|各自的?|its|their|the)?\s*(?P<b>[^\s，,。；;？?、的]{1,24}?|[A-Za-z_][\w ]{0,30}?)\s*的\s*(?P<n>\d+(?:\.\d+)?)\s*(?:%|％)"
                     r"|(?P<d2>more than|over|above|greater than|at least|less than|below|under|at most)\s+(?P<n2>\d+(?:\.\d+)?)\s*(?:%|percent)\s+of\s+"
                     r"(?:its|their|the)?\s*(?P<b2>[\w\u4e00-\u9fff()（）/]+)", re.I)
@@ -728,7 +730,7 @@ class ColumnRatio(OpSpec):
 
 
 DISTRIBUTION = _lazy(r"(?P<by>不同|各个|各类|各|每个|每一个)\s*(?P<col>[^\s，,。；;的]{1,24}?)\s*(?:之间|当中|中|里|上|间)?\s*的?\s*(?:分布情况|分布)"
-                     r"|(?<![a-z])(?:distribution|distributed|spread)\s+(?:across|by|over|among|between)\s+(?:the\s+)?(?:different\s+)?(?P<col2>[\w\u4e00-\u9fff()（）]+)", re.I)
+                     r"|(?<![a-z_])(?:distribution|distributed|spread)\s+(?:across|by|over|among|between)\s+(?:the\s+)?(?:different\s+)?(?P<col2>[\w\u4e00-\u9fff()（）]+)", re.I)
 
 
 @operation
@@ -791,10 +793,10 @@ class Proportion(OpSpec):
 UNIT_WORDS = (("季度", "quarter"), ("季", "quarter"), ("月", "month"), ("年", "year"), ("星期", "weekday"), ("周几", "weekday"), ("周", "week"))
 BUCKET_RX = _lazy(
     r"(?:按|每|分|逐|各)(?:个)?(?P<zh>季度|月份?|年度?|星期|周几|周)(?:份)?|(?P<zh2>月度|年度|季度)(?:汇总|统计|销售|趋势)"
-    r"|(?<![a-z])(?P<en>monthly|yearly|annually|quarterly|weekly|by (?:month|year|quarter|week|weekday|day of (?:the )?week)|per (?:month|year|quarter|week))(?![a-z])"
+    r"|(?<![a-z_])(?P<en>monthly|yearly|annually|quarterly|weekly|by (?:month|year|quarter|week|weekday|day of (?:the )?week)|per (?:month|year|quarter|week))(?![a-z_])"
     # 按入职年份, by hire year: a period word after a date column's name buckets that column (read() checks the name)
     r"|(?:按|每|分|各)\s*(?P<col>[\u4e00-\u9fffA-Za-z_][\u4e00-\u9fffA-Za-z0-9_ ]{0,11}?)\s*的?\s*(?P<zh3>年份|月份|季度|年度)"
-    r"|(?<![a-z])(?:by|per)\s+(?P<col2>[a-z_][a-z0-9_ ]{0,19}?)[\s_]+(?P<en2>year|month|quarter)(?![a-z])",
+    r"|(?<![a-z_])(?:by|per)\s+(?P<col2>[a-z_][a-z0-9_ ]{0,19}?)[\s_]+(?P<en2>year|month|quarter)(?![a-z_])",
     re.I,
 )
 
@@ -803,7 +805,7 @@ def _bucket_search(text: str, pos: int = 0) -> re.Match[str] | None:
     """The first period word from pos that buckets time: never the period of an occasion (for my weekly review)."""
     from modes.tagging.asides import period_events
 
-    events = period_events(text) if re.search(r"ly(?![a-z])|每|度", text, re.I) else []
+    events = period_events(text) if re.search(r"ly(?![a-z_])|每|度", text, re.I) else []
     m = BUCKET_RX.search(text, pos)
     while m is not None and any(a < m.end() and m.start() < b for a, b in events):
         m = BUCKET_RX.search(text, m.end())
@@ -924,7 +926,8 @@ class Bucket(OpSpec):
 
 GROWTH_RX = _rx("增长或减少的百分比", "增减的百分比", "增减百分比", "增长百分比", "变化百分比", "变动百分比", "增减率", "percentage change", "percent change",
                 "环比", "同比", "增长率", "增速", "涨幅", "增幅", "增长幅度", "增长最快", "增长最慢", "增长最多", "增长最少", "增长得最快", "增长得最多", "增长了多少", "年均增长率", "复合增长率", "年均增速", "年均复合增长率",
-                "growth rate", "growth", "year over year", "year-over-year", "month over month", "yoy", "mom", "cagr", "compound annual")
+                "growth rate", "growth", "year over year", "year-over-year", "month over month", "month-over-month", "month-on-month",
+                "quarter over quarter", "quarter-over-quarter", "week over week", "week-over-week", "yoy", "mom", "cagr", "compound annual")
 CAGR_RX = _rx("年均增长率", "复合增长率", "年均增速", "年均复合增长率", "平均每年增长", "cagr", "compound annual", "average annual growth")
 YOY_RX = _rx("同比", "year over year", "year-over-year", "yoy", "去年同期")
 
@@ -961,13 +964,20 @@ class Growth(OpSpec):
         kind = "cagr" if cagr else "yoy" if YOY_RX.search(text) else "pop"
         args: dict[str, Any] = {"kind": kind, "column": _date_column(hits, sheet), "value": values[0].column if values else None,
                                 "unit": unit or ("year" if kind == "cagr" else "month")}
+        if args["value"] is None and kind != "cagr" and COUNT_WORDS.search(text):  # 订单数的环比 / growth in the number of bookings
+            args["count"] = True
         if args["column"] is None:  # a column of months written as text (2024-01): its values are the periods (a quarter's too)
             args["column"] = _period_labels(sheet, args["unit"]) or (_period_labels(sheet, "month") if args["unit"] in ("quarter", "year") else None)
         used += [(h.start, h.end) for h in hits if h.column in (args["column"], args["value"])]
         return Found(m.start(), self.name, args, tuple(used))
 
     def gaps(self, args: dict[str, Any]) -> list[str]:
-        return (["value"] if not args.get("value") else []) + (["date_column"] if not args.get("column") else [])
+        return (["value"] if not args.get("value") and not args.get("count") else []) + (["date_column"] if not args.get("column") else [])
+
+    def answer_word(self, slot: str, text: str) -> str | None:
+        if slot == "value" and CHART_COUNT.fullmatch(text.strip()):  # 行数 / count, to "Growth of which column?": the rows of each period
+            return "行数" if re.search(r"[\u4e00-\u9fff]", text) else "count"
+        return None
 
     def answer_join(self, slot: str, words: str, args: dict[str, Any], lang: str = "zh") -> str:
         # rate, to "Growth of which column?": its own clause, never read into the words before it ("growth rate")
@@ -976,14 +986,18 @@ class Growth(OpSpec):
     def question(self, slot: str, lang: str) -> str | None:
         if slot == "date_column":
             return _zh(lang, "按哪一个日期列计算增长？", "Growth along which date column?")
+        if slot == "value":
+            return _zh(lang, "要算哪一列的增长率？（也可以回答“行数”，即每期的行数）", "Growth of which column? (or “count”, the number of rows per period)")
         return super().question(slot, lang)
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周"}.get(args["unit"], args["unit"])
         what = {"pop": f"按{unit}的环比增长率", "yoy": f"按{unit}的同比增长率", "cagr": "年均增长率（复合）"}[args["kind"]]
+        counted = args.get("count") and not args.get("value")
         if lang == "zh":
-            return f"计算 {args.get('value')} {what}（按 {args.get('column')}，各期合计后比较）"
-        return f"{ {'pop': 'period-over-period', 'yoy': 'year-over-year', 'cagr': 'compound annual'}[args['kind']]} growth of {args.get('value')} per {args['unit']}"
+            return f"计算 行数 {what}（按 {args.get('column')}，各期行数比较）" if counted else f"计算 {args.get('value')} {what}（按 {args.get('column')}，各期合计后比较）"
+        of = "the row count" if counted else args.get("value")
+        return f"{ {'pop': 'period-over-period', 'yoy': 'year-over-year', 'cagr': 'compound annual'}[args['kind']]} growth of {of} per {args['unit']}"
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return {"pop": "环比", "yoy": "同比", "cagr": "年均增长率"}[args["kind"]]
@@ -1009,8 +1023,9 @@ class Growth(OpSpec):
             tail = _zh(lang, f"其中 {facts['missing_periods']} 期没有数据。", f" {facts['missing_periods']} periods have no data.")
         if not last:
             return _zh(lang, f"已算出 {facts['periods']} 期的{word}增长率。{tail}", f"{word} growth over {facts['periods']} periods.{tail}")
-        return _zh(lang, f"共 {facts['periods']} 期；最近一期 {last['period']} 的 {facts['value']} 为 {num(last['value'], lang)}，{word}增长 {last['growth_pct']}%。{tail}",
-                   f"{facts['periods']} periods; in {last['period']} {facts['value']} was {num(last['value'], lang)}, {word} growth {last['growth_pct']}%.{tail}")
+        what = facts["value"] or _zh(lang, "行数", "the row count")
+        return _zh(lang, f"共 {facts['periods']} 期；最近一期 {last['period']} 的 {what} 为 {num(last['value'], lang)}，{word}增长 {last['growth_pct']}%。{tail}",
+                   f"{facts['periods']} periods; in {last['period']} {what} was {num(last['value'], lang)}, {word} growth {last['growth_pct']}%.{tail}")
 
 
 # ---------------------------------------------------------------- wide tables
@@ -1125,7 +1140,7 @@ def period_range(text: str, hits: list[Any], series: Any) -> tuple[str | None, s
 
 RATE_NAME = _lazy(r"增长率|增速|增幅|涨幅|变化率|growth(?: rate)?|change rate", re.I)
 ONE_CHANGE = _rx("增长或减少的百分比", "增减的百分比", "增减百分比", "增长百分比", "变化百分比", "变动百分比", "增减率", "percentage change", "percent change")
-COMPARE_WORDS = _lazy(r"对比情况|对比|比较|相比|相较|较之|(?<![a-z])(?:compared?|comparison|versus|vs\.?)(?![a-z])", re.I)
+COMPARE_WORDS = _lazy(r"对比情况|对比|比较|相比|相较|较之|(?<![a-z_])(?:compared?|comparison|versus|vs\.?)(?![a-z_])", re.I)
 RATE_LIMIT = _lazy(r"(?:增长率|增速|增幅|涨幅|增长|变化率|growth(?: rate)?|change)[^,，。;；%]{0,30}?(?P<d>超过|大于|高于|多于|不低于|低于|小于|少于|不到|above|over|more than|greater than|exceeds?|exceeding|below|under|less than)\s*"
                    r"(?P<n>-?\d+(?:\.\d+)?)\s*(?:%|％|个百分点|percent)?", re.I)
 
@@ -1163,8 +1178,8 @@ def _wide_change(text: str, hits: list[Any], sheet: Any, m: re.Match[str], rows:
 
 
 CHANGE_RANK = _lazy(r"(?:增长|增速|涨幅|增幅|变化|增加|下降|减少|growth|grew|growing|rose|fell|change)?\s*(?:得|的)?\s*"
-                    r"(?P<d>最快|最多|最大|最高|最猛|最慢|最少|最小|最低|(?<![a-z])(?:fastest|most|highest|largest|biggest|slowest|least|lowest|smallest)(?![a-z]))"
-                    r"|排名|排行|从高到低|从低到高|从大到小|从小到大|(?<![a-z])(?:ranked|ranking|rank)(?![a-z])", re.I)
+                    r"(?P<d>最快|最多|最大|最高|最猛|最慢|最少|最小|最低|(?<![a-z_])(?:fastest|most|highest|largest|biggest|slowest|least|lowest|smallest)(?![a-z_]))"
+                    r"|排名|排行|从高到低|从低到高|从大到小|从小到大|(?<![a-z_])(?:ranked|ranking|rank)(?![a-z_])", re.I)
 
 
 CHANGE_TOP = _lazy(r"(?:最快|最慢|最多|最少|最大|最小|最高|最低)的?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|位|家|行)"
@@ -1188,8 +1203,8 @@ def _change_ranking(text: str, args: dict[str, Any]) -> list[tuple[int, int]]:
     return [x.span() for x in (rank, top) if x is not None]
 
 
-RELATION_WORDS = _lazy(r"相关性|相关系数|相关程度|相关|(?<![a-z])(?:correlation|correlated|correlate)(?![a-z])", re.I)
-BETWEEN_ROWS = _lazy(r"(?:各|每个|所有)?[\u4e00-\u9fff]{0,4}?之间|(?<![a-z])(?:across|over) (?:the )?rows(?![a-z])", re.I)
+RELATION_WORDS = _lazy(r"相关性|相关系数|相关程度|相关|(?<![a-z_])(?:correlation|correlated|correlate)(?![a-z_])", re.I)
+BETWEEN_ROWS = _lazy(r"(?:各|每个|所有)?[\u4e00-\u9fff]{0,4}?之间|(?<![a-z_])(?:across|over) (?:the )?rows(?![a-z_])", re.I)
 
 
 def _wide_pair(text: str, hits: list[Any], sheet: Any, rel: re.Match[str]) -> Found | None:
@@ -1427,19 +1442,19 @@ class WideChange(OpSpec):
 
 PERIOD_UNIT = (("quarter", r"季度|季|quarters?|quarterly"), ("month", r"月份|月度|月|months?|monthly"), ("year", r"年度|年份|年|years?|yearly|annual"))
 PIVOT_PERIOD = _lazy(r"(?<![\d一二三四五六七八九十上下本去今前第])(?:季度|月份|月度|年度|年份)|(?<=按)[季月年](?![\d])|(?<=[每各])(?:季|月|年)(?![\d])"
-                     r"|(?<![a-z])(?:quarters?|quarterly|months?|monthly|years?|yearly|annual)(?![a-z])", re.I)
+                     r"|(?<![a-z_])(?:quarters?|quarterly|months?|monthly|years?|yearly|annual)(?![a-z_])", re.I)
 PIVOT_RX = _rx("透视表", "数据透视", "交叉表", "列联表", "二维表", "pivot table", "pivot", "crosstab", "cross tab", "cross-tab")
 TRANSPOSE_RX = _rx("转置", "行列互换", "行列转换", "transpose")
 
 
 # the layout of a table said by the roles of two columns: X (做|为|作为)? (一)?行 … Y … (一)?列, 行是X…列是Y, X as rows … Y as columns
-ROLE_AFTER = {"row": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s*行(?!数)|\s+(?:as|in|on)\s+(?:the\s+)?rows?(?![a-z])", re.I),
-              "col": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s*列|\s+(?:as|in|on|across)\s+(?:the\s+)?columns?(?![a-z])", re.I)}
-ROLE_BEFORE = {"row": _lazy(r"(?:行|(?<![a-z])rows?)\s*(?:是|为|用|放|:|：|=|are|is|by)?\s*$", re.I),
-               "col": _lazy(r"(?:列|(?<![a-z])columns?)\s*(?:是|为|用|放|:|：|=|are|is|by)?\s*$", re.I)}
+ROLE_AFTER = {"row": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s*行(?!数)|\s+(?:as|in|on)\s+(?:the\s+)?rows?(?![a-z_])", re.I),
+              "col": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s*列|\s+(?:as|in|on|across)\s+(?:the\s+)?columns?(?![a-z_])", re.I)}
+ROLE_BEFORE = {"row": _lazy(r"(?:行|(?<![a-z_])rows?)\s*(?:是|为|用|放|:|：|=|are|is|by)?\s*$", re.I),
+               "col": _lazy(r"(?:列|(?<![a-z_])columns?)\s*(?:是|为|用|放|:|：|=|are|is|by)?\s*$", re.I)}
 
 
-ROW_WORD = _lazy(r"(?<![A-Za-z_])([A-Za-z_]{3,})\s+(?:as|in|on)\s+(?:the\s+)?rows?(?![a-z])|([\u4e00-\u9fff]{2,6}?)\s*(?:做|为|作为|当)?\s*(?:一|每)?\s*行(?!数)", re.I)
+ROW_WORD = _lazy(r"(?<![A-Za-z_])([A-Za-z_]{3,})\s+(?:as|in|on)\s+(?:the\s+)?rows?(?![a-z_])|([\u4e00-\u9fff]{2,6}?)\s*(?:做|为|作为|当)?\s*(?:一|每)?\s*行(?!数)", re.I)
 
 
 def _row_word(text: str, sheet: Any) -> str | None:
@@ -1522,7 +1537,7 @@ class Pivot(OpSpec):
             args["rows"], args["columns"] = ((keys[:1], when[0]) if across else ([when[0]], keys[0] if keys else None))
             args["period"] = next(u for u, w in PERIOD_UNIT if re.fullmatch(w, pm.group(0), re.I))
             args["dated"] = when[0]
-            lead = re.search(r"(?:(?<![a-z])by\s+(?:the\s+)?|按|每个?|各)$", text[: pm.start()], re.I)
+            lead = re.search(r"(?:(?<![a-z_])by\s+(?:the\s+)?|按|每个?|各)$", text[: pm.start()], re.I)
             tail = re.match(r"\s*(?:and|和|与|及)(?=\s*\S)", text[pm.end() :], re.I)  # by quarter and 区域: both are the pivot's
             used.append((lead.start() if lead else pm.start(), pm.end() + (tail.end() if tail else 0)))
         if values and agg != "count":
@@ -1710,8 +1725,8 @@ class Formula(OpSpec):
 # ---------------------------------------------------------------- value edits
 
 REPLACE_VERB = _lazy(r"(?:全部|都|统一|一律)?\s*(?:替换为|替换成|改成|改为|换成|修改为|更正为|更新为|设为|设置为)")
-REPLACE_EN = _lazy(r"(?<![a-z])replace\s+[\"']?(?P<old>[^\"']+?)[\"']?\s+with\s+[\"']?(?P<new>[^\"',]+?)[\"']?\s+in\s+(?:the\s+)?(?:column\s+)?(?P<col>[\w\u4e00-\u9fff]+)", re.I)
-SET_EN = _lazy(r"(?<![a-z])(?:set|change|update)\s+(?:the\s+)?(?:column\s+)?[\"']?(?P<col>[^\"']+?)[\"']?\s+to\s+[\"']?(?P<new>-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[^\s\"',]+)[\"']?\s+"
+REPLACE_EN = _lazy(r"(?<![a-z_])replace\s+[\"']?(?P<old>[^\"']+?)[\"']?\s+with\s+[\"']?(?P<new>[^\"',]+?)[\"']?\s+in\s+(?:the\s+)?(?:column\s+)?(?P<col>[\w\u4e00-\u9fff]+)", re.I)
+SET_EN = _lazy(r"(?<![a-z_])(?:set|change|update)\s+(?:the\s+)?(?:column\s+)?[\"']?(?P<col>[^\"']+?)[\"']?\s+to\s+[\"']?(?P<new>-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[^\s\"',]+)[\"']?\s+"
                r"(?:(?:for|in|on)\s+(?:all\s+|the\s+)?(?:rows|records|entries)\s+)?(?:where|whose|with|if)\s+(?P<cond>.+?)\s*[.?!]?$", re.I)
 NEW_NUMBER = _lazy(r"\s*[\"“「']?(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?)(?![\d,])")  # 600,000: one number, never 600
 NO_OLD = frozenset({"数据", "数值", "值", "内容", "数字", "取值"})  # 2021年数据改为600: the column's cells, not an old value
@@ -1957,14 +1972,14 @@ TEST_RX = _rx("t检验", "t 检验", "t-test", "t test", "显著差异", "差异
               "spearman", "pearson", "显著相关", "相关性检验", "显著吗", "是否显著", "显著")
 
 
-TEST_AUX = _lazy(r"相关性|相关系数|相关|correlation|correlated|(?<![a-z])(?:tests?|association|associated|significant(?:ly)?|significance|differences?|differs?|across)(?![a-z])|正态分布|分布|不同的|不同|是否独立|相互独立|独立吗|独立性|独立|有关联吗|有关联|关联|显著吗|显著|差异|区别|差别|有没有|是否|检验一下|检验|做个|做一下|服从", re.I)
+TEST_AUX = _lazy(r"相关性|相关系数|相关|correlation|correlated|(?<![a-z_])(?:tests?|association|associated|significant(?:ly)?|significance|differences?|differs?|across)(?![a-z_])|正态分布|分布|不同的|不同|是否独立|相互独立|独立吗|独立性|独立|有关联吗|有关联|关联|显著吗|显著|差异|区别|差别|有没有|是否|检验一下|检验|做个|做一下|服从", re.I)
 
 
 # the groups of a difference test said in words: 按X列将数据分为两组、分别计算两组的平均值 / split the rows into two groups by X
 TEST_GROUPS = _lazy(r"(?:将|把)?(?:数据|样本|记录)?\s*(?:分为|分成|划分为|划分成|拆分为|拆成)\s*(?:两|二|几|多|若干|[三四五六七八九十\d]+)?\s*个?\s*组"
                     r"|(?:这|那)?(?:两|二|各|每|不同)(?:个)?组(?:之间|中|里|间|的)?|单因素|基于|根据|依据|按照|按|分别(?:计算|算出|求出?)?|判断|验证|来验证|列"
-                    r"|(?<![a-z])(?:one[- ]way|split (?:the )?(?:rows|data|records)?\s*into (?:two|2|several|three|\d+) groups|(?:two|both|each|the) groups?"
-                    r"|by|separately|respectively|compute|calculate|run|perform|column)(?![a-z])", re.I)
+                    r"|(?<![a-z_])(?:one[- ]way|split (?:the )?(?:rows|data|records)?\s*into (?:two|2|several|three|\d+) groups|(?:two|both|each|the) groups?"
+                    r"|by|separately|respectively|compute|calculate|run|perform|column)(?![a-z_])", re.I)
 
 
 @operation
@@ -2168,7 +2183,7 @@ def test_sentence(f: dict[str, Any], lang: str) -> str:
 
 # ---------------------------------------------------------------- charts
 
-CHART_AUX = _lazy(r"(?<![a-z])(?:draw|make|create|produce|build)(?![a-z])|制作|绘制|画出|生成|展示|显示|一张|一幅|一个|变化趋势|走势|趋势|分布情况|分布|可视化|visuali[sz]e|showing|show", re.I)
+CHART_AUX = _lazy(r"(?<![a-z_])(?:draw|make|create|produce|build)(?![a-z_])|制作|绘制|画出|生成|展示|显示|一张|一幅|一个|变化趋势|走势|趋势|分布情况|分布|可视化|visuali[sz]e|showing|show", re.I)
 CHART_KIND = (("热力", "heatmap"), ("热图", "heatmap"), ("heatmap", "heatmap"), ("heat map", "heatmap"), ("散点", "scatter"),
               ("scatter", "scatter"), ("饼", "pie"), ("pie", "pie"), ("折线", "line"), ("趋势图", "line"), ("走势图", "line"), ("line", "line"),
               ("柱", "bar"), ("条形", "bar"), ("bar", "bar"))
@@ -2196,19 +2211,19 @@ def _axes(text: str, hits: list[Any]) -> dict[str, str]:
     return out
 
 
-PIE_SHARE = _lazy(SHARE_RX.pattern + r"|比例|(?<![a-z])(?:shares?|proportions?|percentages?)(?![a-z])", re.I)
-PIE_RX = _lazy(r"饼图|饼状图|(?<![a-z])pie(?![a-z])", re.I)
+PIE_SHARE = _lazy(SHARE_RX.pattern + r"|比例|(?<![a-z_])(?:shares?|proportions?|percentages?)(?![a-z_])", re.I)
+PIE_RX = _lazy(r"饼图|饼状图|(?<![a-z_])pie(?![a-z_])", re.I)
 CHART_NAMES = {"bar": ("柱状图", "bar chart"), "line": ("折线图", "line chart"), "pie": ("饼图", "pie chart"), "scatter": ("散点图", "scatter plot"),
                "heatmap": ("热力图", "heat map")}
 # a count of rows: 人次 / 人数 / 次数 / number of … (a column of that name is a column, found first)
 CHART_COUNT = _lazy(r"人数|人次|次数|个数|数量|件数|单数|笔数|条数|记录数|行数|频数|频次|计数|多少(?:人|次|个|条|笔|家|件)|"
-                    r"(?<![a-z])(?:count|counts|headcount|number of|how many|rows)(?![a-z])", re.I)
+                    r"(?<![a-z_])(?:count|counts|headcount|number of|how many|rows)(?![a-z_])", re.I)
 COUNT_RX = _lazy(CHART_COUNT.pattern + r"|分布|密度|distribution|density", re.I)
-CHART_DESC = _lazy(r"降序|倒序|从高到低|从大到小|由高到低|由大到小|从多到少|由多到少|(?<![a-z])(?:descending|largest first|highest first)(?![a-z])", re.I)
-CHART_ASC = _lazy(r"升序|从低到高|从小到大|由低到高|由小到大|从少到多|由少到多|(?<![a-z])(?:ascending|smallest first|lowest first)(?![a-z])", re.I)
-CHART_SORT = _lazy(r"(?:进行|来)?(?:排序|排列|排好)|(?<![a-z])(?:sorted|sort(?:ed)? (?:it|them|the bars)|in order|ordered)(?![a-z])", re.I)
-CHART_TOP = _lazy(r"(?:(?:最多|最高|最大|最好)的)?(?:前|(?<![a-z])top\s*)(?P<n>\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|项|大)?", re.I)
-CHART_MARK = _lazy(r"标注出?|标出|标记出?|标明|突出显示|突出|高亮|(?<![a-z])(?:highlight(?:ing)?|mark(?:ing)?|label(?:ling)?)(?![a-z])", re.I)
+CHART_DESC = _lazy(r"降序|倒序|从高到低|从大到小|由高到低|由大到小|从多到少|由多到少|(?<![a-z_])(?:descending|largest first|highest first)(?![a-z_])", re.I)
+CHART_ASC = _lazy(r"升序|从低到高|从小到大|由低到高|由小到大|从少到多|由少到多|(?<![a-z_])(?:ascending|smallest first|lowest first)(?![a-z_])", re.I)
+CHART_SORT = _lazy(r"(?:进行|来)?(?:排序|排列|排好)|(?<![a-z_])(?:sorted|sort(?:ed)? (?:it|them|the bars)|in order|ordered)(?![a-z_])", re.I)
+CHART_TOP = _lazy(r"(?:(?:最多|最高|最大|最好)的)?(?:前|(?<![a-z_])top\s*)(?P<n>\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|项|大)?", re.I)
+CHART_MARK = _lazy(r"标注出?|标出|标记出?|标明|突出显示|突出|高亮|(?<![a-z_])(?:highlight(?:ing)?|mark(?:ing)?|label(?:ling)?)(?![a-z_])", re.I)
 
 
 def _clause(text: str, at: int) -> tuple[int, int]:
@@ -2218,7 +2233,7 @@ def _clause(text: str, at: int) -> tuple[int, int]:
     return lo, min(his) if his else len(text)
 
 
-MEASURE_SAID = _lazy(r"纵轴|纵坐标|y\s*轴|(?<![a-z])y[- ]axis|颜色|colou?r", re.I)
+MEASURE_SAID = _lazy(r"纵轴|纵坐标|y\s*轴|(?<![a-z_])y[- ]axis|颜色|colou?r", re.I)
 
 
 def _chart_measures(text: str, m: re.Match[str], named: list[Any], hits: list[Any]) -> tuple[list[str], list[tuple[int, int]]]:
@@ -2241,10 +2256,10 @@ def _compared(text: str, h: Any) -> bool:
     from modes.conditions import ANY_OP
 
     i = h.end + (1 if text[h.end : h.end + 1] == "的" else 0)
-    return bool(ANY_OP.match(text, i)) and not re.match(r"\s*(?:是|为|is|of)(?![a-z])", text[i:], re.I)
+    return bool(ANY_OP.match(text, i)) and not re.match(r"\s*(?:是|为|is|of)(?![a-z_])", text[i:], re.I)
 
 
-SORT_BY_BEFORE = _lazy(r"(?:按照|按|根据|依照|(?<![a-z])(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?) by(?: the)?)\s*$", re.I)
+SORT_BY_BEFORE = _lazy(r"(?:按照|按|根据|依照|(?<![a-z_])(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?) by(?: the)?)\s*$", re.I)
 
 
 def _chart_order(text: str, hits: list[Any], kind: str | None) -> tuple[dict[str, Any], list[tuple[int, int]], Any]:
@@ -2267,7 +2282,7 @@ def _chart_order(text: str, hits: list[Any], kind: str | None) -> tuple[dict[str
         args.update(sort="measure", ascending=bool(asc and not desc))
     top = CHART_TOP.search(text)
     mark = CHART_MARK.search(text)
-    timed = bool(top and re.match(r"\s*(?:年|个?月|季度?|天|周|(?<![a-z])(?:years?|months?|quarters?|days?|weeks?))", text[top.end() :], re.I))
+    timed = bool(top and re.match(r"\s*(?:年|个?月|季度?|天|周|(?<![a-z_])(?:years?|months?|quarters?|days?|weeks?))", text[top.end() :], re.I))
     if top and (kind in ("scatter", "heatmap", "line") or timed):  # 前2年 may be the first two years: asked about, never guessed or dropped
         args["cannot_mark"] = True
         spans += [top.span()] + ([mark.span()] if mark else [])
@@ -2281,7 +2296,7 @@ def _chart_order(text: str, hits: list[Any], kind: str | None) -> tuple[dict[str
     return args, spans, by
 
 
-PER_COLUMN = _lazy(r"每列|各列|每一列|每个月|每月|各月|每一年|每年|各年|(?<![a-z])(?:each|every|per) (?:column|month|year)(?![a-z])", re.I)
+PER_COLUMN = _lazy(r"每列|各列|每一列|每个月|每月|各月|每一年|每年|各年|(?<![a-z_])(?:each|every|per) (?:column|month|year)(?![a-z_])", re.I)
 YEAR_NAMED = _lazy(r"^(?:year|years|yr|年份|年度|年)$", re.I)
 
 
@@ -2344,6 +2359,7 @@ class Chart(OpSpec):
     slots = (Slot("y", "columns", "图上画哪一列的数值？（也可以回答“行数”，即每类的行数）",
                   "Which numeric column should the chart show? (or “count”, the number of rows per category)", numeric=True),
              Slot("x", "column", "横轴（分类）用哪一列？例如按区域画柱状图。", "Which column goes on the x axis (categories)?", required=False),
+             Slot("date_column", "column", "按哪一个日期列分期？", "Which date column are the periods of?", required=False, gap="chart_date", fits="date"),
              Slot("keys", "columns", "热力图的横轴和纵轴要用两个分类列（例如地区、类别），颜色代表汇总的数值。横轴和纵轴各用哪一列？",
                   "A heat map needs two category columns for its axes (e.g. region, category); the colour shows the measure. Which two columns?",
                   required=False, gap="axes"))
@@ -2432,6 +2448,9 @@ class Chart(OpSpec):
         if unit_m and not year:
             dated = _date_column(free, sheet)
             y = [c for c in nums if c != dated and c not in sheet.dates and not YEAR_NAMED.search(c)][:1]  # 每年的平均名次: never the mean of Year
+            if not y and (args.get("agg") == "count" or COUNT_RX.search(text) or CHART_COUNT.search(text)):
+                y = ["行数"]  # weekly ticket counts as a chart / 每月的单数画折线图: the rows of each period
+                args["agg"] = "count"
             args.update(unit=_unit_of(unit_m), date_column=dated, y=y)
             args.setdefault("sort", None)
             return spans
@@ -2471,6 +2490,8 @@ class Chart(OpSpec):
             out.append("axes")
         elif not args.get("unit") and not args.get("x"):
             out.append("x")
+        elif args.get("unit") and "date_column" in args and not args.get("date_column"):
+            out.append("chart_date")  # weekly, over a table with two date columns: which one the weeks are of
         if args.get("top") is None and "top" in args:
             out.append("top")
         if args.get("cannot_mark"):
@@ -2516,6 +2537,8 @@ class Chart(OpSpec):
         if args["kind"] == "scatter":
             return _zh(lang, f"画 {args.get('x')} 与 {y} 的散点图，写入 outputs/ 下的新 xlsx", f"a scatter plot of {args.get('x')} vs {y}, as a new xlsx in outputs/")
         by = f"每{ {'year': '年', 'quarter': '季度', 'month': '月', 'week': '周', 'weekday': '星期'}[args['unit']]}" if args.get("unit") else f"各 {args.get('x')}"
+        if args.get("unit") and args.get("date_column"):  # the periods are of the date column said (or answered): said
+            by = f" {args['date_column']} 的{by}"
         agg = AGG_ZH.get(args.get("agg", "sum"), "合计")
         if args["kind"] == "heatmap":
             keys = " × ".join(args.get("keys") or [args.get("x") or ""])
@@ -2524,6 +2547,7 @@ class Chart(OpSpec):
                        f"as a new xlsx in outputs/")
         return _zh(lang, f"按{by}汇总 {y}（{agg}）{self._order_phrase(args, lang)}，画{kind[0]}，写入 outputs/ 下的新 xlsx（Excel 原生图表）",
                    f"a {kind[1]} of {y} ({AGG_EN.get(args.get('agg', 'sum'), 'total')}) per {args.get('unit') or args.get('x')}"
+                   f"{' of ' + args['date_column'] if args.get('unit') and args.get('date_column') else ''}"
                    f"{self._order_phrase(args, lang)}, as a new xlsx in outputs/")
 
     def _order_phrase(self, args: dict[str, Any], lang: str) -> str:
@@ -2566,8 +2590,9 @@ class Chart(OpSpec):
         label = AGG_ZH[agg]
         if args.get("unit"):
             x = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期"}[args["unit"]]
-            measure = [f"{y[0]}_{label}"]
-            steps = [StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", {"column": args["date_column"], "unit": args["unit"], "value": y[0], "agg": agg})]
+            measure = ["行数"] if counting else [f"{y[0]}_{label}"]  # the row count of each period is the bucket's own 行数
+            steps = [StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", {"column": args["date_column"], "unit": args["unit"],
+                                                                           "value": None if counting else y[0], "agg": agg})]
         else:
             x = args["x"]
             names = {"rows": "rows", "agg": {"sum": "sum", "mean": "mean", "count": "count"}[agg]} if en else {"rows": "行数", "agg": label}
@@ -2654,7 +2679,7 @@ class Lookup(OpSpec):
         key, col_raw = (m.group("key"), m.group("col")) if m.group("key") else (m.group("key2"), m.group("col2"))
         from modes.resolve import resolve_column
 
-        if re.search(r"合计|总和|总计|总额|平均|均值|一共|总共|最高|最低|最大|最小|(?<![a-z])(?:total|sum|average|mean)(?![a-z])", col_raw + text[m.end() - 4 : m.end()], re.I):
+        if re.search(r"合计|总和|总计|总额|平均|均值|一共|总共|最高|最低|最大|最小|(?<![a-z_])(?:total|sum|average|mean)(?![a-z_])", col_raw + text[m.end() - 4 : m.end()], re.I):
             return None  # 华东的销售额合计是多少: a total over the rows, not one row's value
         col = resolve_column(col_raw.strip(), sheet)[0]
         holders = [c for c, vs in sheet.values.items() if key in vs]
@@ -2684,7 +2709,7 @@ RANK_RX = _rx("组内排名", "加一列排名", "加上排名", "排名列", "�
 PER_GROUP_TOP = _lazy(
     r"(?:(?:每个|各个|各|每一个)\s*(?P<key>[^\s,，的]{1,12}?)\s*(?:里|内|中|之中|里面)\s*(?:的)?|组内|每组|每一组)[^,，。]{0,20}?"
     r"(?:最高|最大|最多|最低|最小|最少)?\s*(?:的)?\s*(?:前|top\s*)(?P<n>\d+|[一二三四五六七八九十])"
-    r"|(?<![a-z])top\s*(?P<n2>\d+)\s+(?:\w+\s+)?(?:in|within|per)\s+(?:each\s+)?(?P<key2>[\w\u4e00-\u9fff]+)",
+    r"|(?<![a-z_])top\s*(?P<n2>\d+)\s+(?:\w+\s+)?(?:in|within|per)\s+(?:each\s+)?(?P<key2>[\w\u4e00-\u9fff]+)",
     re.I,
 )
 # the rows at the top of each group, asked for by what they are (行 / 记录 / 人 / 是谁 / person / row), never a figure:
@@ -2693,12 +2718,12 @@ ROWS_AT_TOP = _lazy(
     r"(?P<d>最高|最大|最多|最低|最小|最少|最贵|最便宜|最早|最晚|排名第一|排第一|第一名|第一)\s*(?P<mw>(?:(?![的那前是])[\u4e00-\u9fff]){1,3}?)?\s*的?\s*(?:那|前)?\s*(?P<n>\d+|[一二两三四五六七八九十])?\s*(?:个|位|名|条|笔)?\s*"
     r"(?P<noun>行|条记录|记录|个人|人(?![数次均])|员工|职员|人员|学生|同学|老师|是谁|是哪(?:一|几)?(?:个|位|些|条|行)|(?<=\d)名|(?<=[一二两三四五六七八九十])名)"
     r"|(?:(?<![\w.])(?P<n2>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(?P<d2>highest|largest|biggest|top|lowest|smallest|bottom)(?:[- ](?P<adj>paid|scoring|earning|rated|priced|selling|grossing))?"
-    r"\s+(?P<noun2>rows?|records?|entr(?:y|ies)|persons?|people|employees?|staff|students?|workers?|ones?)(?![a-z])"
-    r"|(?<![a-z])(?:(?P<n3>\d+|two|three|four|five)\s+)?(?:rows?|records?|entr(?:y|ies)|persons?|people|employees?|students?|ones?)\s+(?:with|having)\s+(?:the\s+)?(?P<d3>highest|largest|biggest|top|lowest|smallest)(?![a-z])",
+    r"\s+(?P<noun2>rows?|records?|entr(?:y|ies)|persons?|people|employees?|staff|students?|workers?|ones?)(?![a-z_])"
+    r"|(?<![a-z_])(?:(?P<n3>\d+|two|three|four|five)\s+)?(?:rows?|records?|entr(?:y|ies)|persons?|people|employees?|students?|ones?)\s+(?:with|having)\s+(?:the\s+)?(?P<d3>highest|largest|biggest|top|lowest|smallest)(?![a-z_])",
     re.I,
 )
 GROUP_EACH = _lazy(r"每一?(?:个|门|位|名|家|类|种|所|项|款|支|间|组)|各个|各(?!自|位)|组内"
-                   r"|(?<![a-z])(?:(?:in|within|for|of)\s+)?(?:each|every|per)(?![a-z])", re.I)
+                   r"|(?<![a-z_])(?:(?:in|within|for|of)\s+)?(?:each|every|per)(?![a-z_])", re.I)
 ADJ_MEASURE = {"paid": "salary", "earning": "salary", "scoring": "score", "rated": "rating", "priced": "price", "selling": "sales", "grossing": "revenue"}
 EN_N = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 ZH_N = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
@@ -2777,9 +2802,9 @@ class Rank(OpSpec):
 
 
 # a ranking of people, not of rows (前10个人 / 最高的3位 / the 5 people / top 10 employees)
-PEOPLE_RANKED = lazy(r"(?:个|位|名)\s*(?:人|员工|同事|职员)|\d\s*人|(?<![a-z])(?:people|persons|employees|staff|workers|reps|agents|colleagues)(?![a-z])",
+PEOPLE_RANKED = lazy(r"(?:个|位|名)\s*(?:人|员工|同事|职员)|\d\s*人|(?<![a-z_])(?:people|persons|employees|staff|workers|reps|agents|colleagues)(?![a-z_])",
                      re.I | re.A)
-PERSON_NAME = lazy(r"(?:人|员|者|姓名|名字)$|(?<![a-z])(?:name|employee|staff|person|agent|rep|owner|assignee|salesperson)(?![a-z])", re.I | re.A)
+PERSON_NAME = lazy(r"(?:人|员|者|姓名|名字)$|(?<![a-z_])(?:name|employee|staff|person|agent|rep|owner|assignee|salesperson)(?![a-z_])", re.I | re.A)
 
 
 def person_column(sheet: Any) -> str | None:
@@ -2861,7 +2886,7 @@ class TopPerGroup(OpSpec):
             return None
         n, low = self._n_low(m)
         spans = (m.span(), (col.start, col.end)) if col is not None else (m.span(),)
-        who: dict[str, Any] = {"question": True} if re.search(r"谁|哪|(?<![a-z])(?:who|which)(?![a-z])", text, re.I) else {}  # answered with the row
+        who: dict[str, Any] = {"question": True} if re.search(r"谁|哪|(?<![a-z_])(?:who|which)(?![a-z_])", text, re.I) else {}  # answered with the row
         person = person_column(sheet) if n > 1 and PEOPLE_RANKED.search(text, max(0, m.start() - 2), m.end() + 6) else None
         if person is not None:  # 最高的3个人 where one person has many rows: the rows are ranked, and that is said first
             who["doubts"] = [("slot", f"按行取 {by} 最高的 {n} 行，同一个 {person} 可能出现多次；要按每人合计排名，请说“按 {person} 汇总 {by} 取前 {n}”",
@@ -2958,13 +2983,13 @@ class AboveGroupAverage(OpSpec):
 
 GAP_CUE = _lazy(r"(?:比|较)[^,，。;；?？!！]{0,30}?(?:高|多|低|少|大|小|贵|便宜|长|短|快|慢|强|差)(?:出|了)?\s*(?:多少|几|百分之几)"
                 r"|(?:相差|差距|差值|差额|差了)(?:是|有|为)?\s*(?:多少|多大|几)|(?<![极误偏方])差(?:多少|几)|是[^,，。;；?？!！]{1,30}?的(?:几|多少)倍"
-                r"|(?<![a-z])(?:how much (?:higher|more|lower|less|greater|larger|bigger|smaller)|by how much|how many (?:more|fewer)|how many times"
-                r"|(?:difference|gap) (?:in|of|between))(?![a-z])", re.I)
-GAP_LINK = _lazy(r"(?<![a-z])(?:than|and|between|versus|vs\.?|compared (?:with|to)|of|is|was|are|were|does|did|the|has|have|where|whose|for|in|among"
-                 r"|higher|larger|bigger|greater|more|lower|smaller|less|fewer|as)(?![a-z])|比|与|和|跟|同|的|相比|之间", re.I)
-GAP_SUM = _lazy(r"总|合计|总和|一共|总计|(?<![a-z])(?:total|sum)(?![a-z])", re.I)
-GAP_MEDIAN = _lazy(r"中位数|中值|(?<![a-z])median(?![a-z])", re.I)
-PERIOD_WORD = _lazy(r"去年|今年|上月|本月|上季度|同期|环比|同比|(?<![a-z])(?:last|this|previous) (?:year|month|quarter)(?![a-z])", re.I)
+                r"|(?<![a-z_])(?:how much (?:higher|more|lower|less|greater|larger|bigger|smaller)|by how much|how many (?:more|fewer)|how many times"
+                r"|(?:difference|gap) (?:in|of|between))(?![a-z_])", re.I)
+GAP_LINK = _lazy(r"(?<![a-z_])(?:than|and|between|versus|vs\.?|compared (?:with|to)|of|is|was|are|were|does|did|the|has|have|where|whose|for|in|among"
+                 r"|higher|larger|bigger|greater|more|lower|smaller|less|fewer|as)(?![a-z_])|比|与|和|跟|同|的|相比|之间", re.I)
+GAP_SUM = _lazy(r"总|合计|总和|一共|总计|(?<![a-z_])(?:total|sum)(?![a-z_])", re.I)
+GAP_MEDIAN = _lazy(r"中位数|中值|(?<![a-z_])median(?![a-z_])", re.I)
+PERIOD_WORD = _lazy(r"去年|今年|上月|本月|上季度|同期|环比|同比|(?<![a-z_])(?:last|this|previous) (?:year|month|quarter)(?![a-z_])", re.I)
 
 
 def _inside_own_value(text: str, hit: Any, sheet: Any) -> bool:
@@ -3031,7 +3056,7 @@ class ValueGap(OpSpec):
             levels = list(dict.fromkeys(v for v, _ in vs))[:2]
             args.update(group=col, levels=levels)
             spans += [sp for v, sp in vs if v in levels] + [(h.start, h.end) for h in hits if h.column == col]  # 性别为男…女的: the column too
-            spans += [x.span() for _, sp in vs for x in re.finditer(r"(?:为|是|等于|(?<![a-z])(?:is|=)(?![a-z]))\s*$", text[: sp[0]])]
+            spans += [x.span() for _, sp in vs for x in re.finditer(r"(?:为|是|等于|(?<![a-z_])(?:is|=)(?![a-z_]))\s*$", text[: sp[0]])]
         measures = list(dict.fromkeys(h.column for h in nums if h.column != args.get("group")))
         if len(measures) == 1:
             args["column"] = measures[0]
@@ -3044,7 +3069,7 @@ class ValueGap(OpSpec):
             args["doubts"] = [("slot", f"{args['group']} 的每个值有多行：按各自的平均值比较", f"{args['group']} has several rows per value: their means are compared")]
         elif args.get("group"):
             args["one_row"] = True  # one row per value: the figures are the values themselves
-        times = [m.span() for m in re.finditer(r"几倍|多少倍|(?<![a-z])times(?![a-z])", text, re.I)]
+        times = [m.span() for m in re.finditer(r"几倍|多少倍|(?<![a-z_])times(?![a-z_])", text, re.I)]
         if times:  # 是上海的几倍 / how many times as high: the ratio is said too
             args["times"] = True
             spans += times
@@ -3129,7 +3154,7 @@ class ShareGap(OpSpec):
             named = [h for h in hits if h.column in texts]
             label = (named[0].column if named else texts[0]) if (named or texts) else None
             spans = [cue.span(), (a.start, b.end), *[(h.start, h.end) for h in named], *[x.span() for x in WHICH_ROW.finditer(text)]]
-            spans += [x.span() for x in re.finditer(r"(?<![a-z])(?:which|has|have|the|in|of)(?![a-z])|中|里|在", text, re.I)]
+            spans += [x.span() for x in re.finditer(r"(?<![a-z_])(?:which|has|have|the|in|of)(?![a-z_])|中|里|在", text, re.I)]
             args = {"a": a.column, "b": b.column, "label": label, "which": "min" if low else "max"}
             return Found(min(cue.start(), a.start), self.name, args, tuple(spans))
         return None
@@ -3169,7 +3194,7 @@ class ShareGap(OpSpec):
 # ---------------------------------------------------------------- two or more columns as shares of their sum
 
 COLUMN_SHARES_ZH = _lazy(r"\s*(?:的|之间的?|两者的?)?\s*(?:比例|占比|比重|构成)\s*(?:各|分别)?\s*(?:是|为|占)?\s*(?:多少|几何)?(?!\s*(?:的)?\s*(?:差|相差))")
-COLUMN_SHARES_EN = _lazy(r"(?<![a-z])(?:shares?|proportions?|percentages?|split)\s+(?:of|between)\s+(?:the\s+)?$", re.I)
+COLUMN_SHARES_EN = _lazy(r"(?<![a-z_])(?:shares?|proportions?|percentages?|split)\s+(?:of|between)\s+(?:the\s+)?$", re.I)
 
 
 @operation
@@ -3199,9 +3224,9 @@ class ColumnShares(OpSpec):
             zh = COLUMN_SHARES_ZH.match(text, chain[-1].end)
             en = COLUMN_SHARES_EN.search(text, 0, a.start)
             cue = zh if zh is not None and zh.group(0).strip() else en if en is not None and en.end() == a.start else None
-            if cue is None or _by_keys(text, hits, sheet, [])[0] or re.search(r"每|各(?!是|占|为)|(?<![a-z])(?:by|per|each)(?![a-z])", text[: a.start]):
+            if cue is None or _by_keys(text, hits, sheet, [])[0] or re.search(r"每|各(?!是|占|为)|(?<![a-z_])(?:by|per|each)(?![a-z_])", text[: a.start]):
                 continue  # 各区域销售额和利润的占比: shares per group, another reading
-            spans = [cue.span(), (a.start, chain[-1].end), *[m.span() for m in re.finditer(r"(?<![a-z])(?:what|are|is|the|and)(?![a-z])|各是|分别", text, re.I)]]
+            spans = [cue.span(), (a.start, chain[-1].end), *[m.span() for m in re.finditer(r"(?<![a-z_])(?:what|are|is|the|and)(?![a-z_])|各是|分别", text, re.I)]]
             return Found(min(cue.start(), a.start), self.name, {"columns": [h.column for h in chain]}, tuple(spans))
         return None
 

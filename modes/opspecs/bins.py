@@ -21,7 +21,7 @@ ZH = re.compile(
     rf"(?P<col>[^\s，,；;：:]{{1,30}}?)\s*(?:(?:按|以|每)\s*(?P<width>{NUM})\s*{UNIT}\s*(?:为)?\s*(?:一档|一段|一组|一个区间|为一段|为一组)?\s*"
     rf"(?:分段|分组|分档|划分|切分|一段|一档)|(?:按|按照|分成|分为|划分为|切成)\s*{EDGES}\s*(?:几段|这几段|区间)?\s*(?:分段|分组|分档)?)" + COUNTED)
 EN = re.compile(
-    rf"(?<![a-z])(?:bin|bucket|band)\s+(?:the\s+)?(?P<col>.{{1,30}}?)\s+(?:(?:in|of)\s+\S+\s+)?(?:(?:by|in(?:to)? bins of|in steps of|with (?:a )?width(?: of)?)\s+(?P<width>{NUM})"
+    rf"(?<![a-z_])(?:bin|bucket|band)\s+(?:the\s+)?(?P<col>.{{1,30}}?)\s+(?:(?:in|of)\s+\S+\s+)?(?:(?:by|in(?:to)? bins of|in steps of|with (?:a )?width(?: of)?)\s+(?P<width>{NUM})"
     rf"|into\s+(?:the\s+)?(?:ranges\s+|bins\s+)?{EDGES})" + r"(?:\s+and\s+count(?:\s+(?:the\s+)?rows)?)?", re.I)
 
 

@@ -39,12 +39,12 @@ HEAD = re.compile(
 AND_NEXT = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)(?:the\s+)?", re.I)
 # words that make the question an aggregate or a ranking: other rules read those
 AGGREGATE = re.compile(
-    r"(?<![a-z])(?<!at )(?:how many|how much|number of|count|total|sum|average|mean|median|avg|highest|lowest|most|least|fewest|largest|smallest|biggest|"
-    r"maximum|minimum|max|min|top|bottom|first|last|earliest|latest|best|worst|rank|per|each|every|percentage|proportion|ratio|distinct|unique|different)(?![a-z])",
+    r"(?<![a-z_])(?<!at )(?:how many|how much|number of|count|total|sum|average|mean|median|avg|highest|lowest|most|least|fewest|largest|smallest|biggest|"
+    r"maximum|minimum|max|min|top|bottom|first|last|earliest|latest|best|worst|rank|per|each|every|percentage|proportion|ratio|distinct|unique|different)(?![a-z_])",
     re.I,
 )
 # where a value ends: a clause word, a comma, the question mark
-VALUE_END = re.compile(r"\s*(?:,|;|\?|!|\.(?=\s|$)|(?<![a-z])(?:and|with|who|whom|that|whose|when|where|which|while|having|if)(?![a-z])|$)", re.I)
+VALUE_END = re.compile(r"\s*(?:,|;|\?|!|\.(?=\s|$)|(?<![a-z_])(?:and|with|who|whom|that|whose|when|where|which|while|having|if)(?![a-z_])|$)", re.I)
 LINK = re.compile(r"\s*(?:(?:is|was|are|were|of|equals?|equal to|being|named|called|as|with|at|=|:)\s+)?(?:(?:a|an)\s+)?", re.I)
 LEAD = re.compile(r"^\s*(?:(?:and|with|who|whom|that|whose|when|where|which|while|having|if|has|had|have|is|was|were|are|for|of|in|on|at|from|a|an)\s+)+", re.I)
 CMP_WORDS: tuple[tuple[str, str], ...] = (
@@ -60,11 +60,11 @@ CMP = re.compile(
     re.I,
 )
 OP_OF = {w: op for op, pat in CMP_WORDS for w in pat.split("|")}
-VALUE_BEFORE = re.compile(r"(?:^|(?<![a-z])(?:when|where|if|and|with|is|was))\s+(?P<v>[^,;?]+?)\s+(?:is|was|are|were|as)\s+(?:the\s+)?$"
+VALUE_BEFORE = re.compile(r"(?:^|(?<![a-z_])(?:when|where|if|and|with|is|was))\s+(?P<v>[^,;?]+?)\s+(?:is|was|are|were|as)\s+(?:the\s+)?$"
                           r"|^\s*(?:is|was)\s+(?P<v2>[^,;?]+?)\s+the\s+$"
-                          r"|(?<![a-z])(?:from|in|at|on|for|of|with)\s+(?:the|a|an)\s+(?P<v3>[a-z][\w.&'-]*(?:\s+[a-z][\w.&'-]*){0,2})\s+$", re.I)
-ROW_NOUN = re.compile(r"\s*(?:with|who|whom|whose|that|which|where|having)(?![a-z])", re.I)
-CMP_BEFORE = re.compile(r"(?<![a-z])(?P<op>" + "|".join(p for _, p in CMP_WORDS) + r")\s+(?P<a>" + NUM + r")\s+$", re.I)
+                          r"|(?<![a-z_])(?:from|in|at|on|for|of|with)\s+(?:the|a|an)\s+(?P<v3>[a-z][\w.&'-]*(?:\s+[a-z][\w.&'-]*){0,2})\s+$", re.I)
+ROW_NOUN = re.compile(r"\s*(?:with|who|whom|whose|that|which|where|having)(?![a-z_])", re.I)
+CMP_BEFORE = re.compile(r"(?<![a-z_])(?P<op>" + "|".join(p for _, p in CMP_WORDS) + r")\s+(?P<a>" + NUM + r")\s+$", re.I)
 NUMBER_BEFORE = re.compile(r"(?:^|\s)(?P<n>-?\d[\d,]*(?:\.\d+)?)\s+$")
 NUMBER_OF = re.compile(r"(?:numbers?|values?|amount)\s+(?:(?P<of>of)|for)\s+(?:the\s+)?", re.I)
 KEY_VALUE = re.compile(r"^\s*(?:for|of|from|in|on|at|about)\s+(?P<v>.+)$", re.I)
@@ -74,7 +74,7 @@ VALUE_KINDS = {
     "gender": frozenset({"male", "female", "men", "women", "man", "woman", "boys", "girls", "boy", "girl"}),
 }
 ID_LIKE = re.compile(r"(?:^|[\s_])(?:id|code|no|number|#)$", re.I)
-QUESTION_WORD = re.compile(r"(?<![a-z])(?:what|which|who|how|why|whom)(?![a-z])", re.I)
+QUESTION_WORD = re.compile(r"(?<![a-z_])(?:what|which|who|how|why|whom)(?![a-z_])", re.I)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ ZH = re.compile(
     r"(?:的)?(?:时|的话)?\s*[，,]?\s*(?:就|则)?(?:为|是|记为|标为|算|写|填)\s*" + LABEL.format(g="then") + r"\s*[，,；;]?\s*"
     r"(?:否则|其余|其他的?|其它的?|不然)(?:的)?(?:就|则)?(?:为|是|记为|标为|算|写|填)?\s*" + LABEL.format(g="otherwise") + r"(?=$|[\s，,；;。])")
 EN = re.compile(
-    r"(?<![a-z])(?:add|create|make)\s+(?:a\s+)?(?:new\s+)?column\s+(?:called\s+|named\s+)?[\"']?(?P<name>\w+)[\"']?\s*(?:=|:|as|that is|which is)\s*"
+    r"(?<![a-z_])(?:add|create|make)\s+(?:a\s+)?(?:new\s+)?column\s+(?:called\s+|named\s+)?[\"']?(?P<name>\w+)[\"']?\s*(?:=|:|as|that is|which is)\s*"
     r"[\"']?(?P<then>\w+)[\"']?\s+(?:if|when|where)\s+(?P<col>.{1,30}?)\s*(?P<op>" + "|".join(re.escape(w) for w, _ in CMP_EN) + r")\s*"
     r"(?P<num>-?\d+(?:\.\d+)?)\s*,?\s*(?:else|otherwise)\s*[\"']?(?P<otherwise>\w+)[\"']?", re.I)
 OP_ZH = {"gt": "大于", "ge": "大于等于", "lt": "小于", "le": "小于等于", "eq": "等于", "ne": "不等于"}

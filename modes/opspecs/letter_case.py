@@ -9,13 +9,13 @@ from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation, 
 
 # the case each word asks for; 大小写 and 大写字母 name letters (不区分大小写, 以大写字母开头), never a change
 CASE_WORDS = (
-    ("title", r"首字母大写|(?<![a-z])(?:title[ -]?case|capitali[sz]e[ds]?|proper case)(?![a-z])"),
-    ("upper", r"(?<!首字母)(?<!小)大写(?!字母)|(?<![a-z])(?:upper[ -]?case[ds]?|all caps|capital letters)(?![a-z])"),
-    ("lower", r"(?<!大)小写(?!字母)|(?<![a-z])(?:lower[ -]?case[ds]?)(?![a-z])"),
+    ("title", r"首字母大写|(?<![a-z_])(?:title[ -]?case|capitali[sz]e[ds]?|proper case)(?![a-z_])"),
+    ("upper", r"(?<!首字母)(?<!小)大写(?!字母)|(?<![a-z_])(?:upper[ -]?case[ds]?|all caps|capital letters)(?![a-z_])"),
+    ("lower", r"(?<!大)小写(?!字母)|(?<![a-z_])(?:lower[ -]?case[ds]?)(?![a-z_])"),
 )
 CASE_RX = re.compile("|".join(f"(?P<{k}>{p})" for k, p in CASE_WORDS), re.I)
 VERB = re.compile(r"(?:统一|全部|全都|都)?\s*(?:改成|改为|转成|转为|变成|换成|设为|转换成|转换为|改|转)?\s*$"
-                  r"|(?<![a-z])(?:make|convert|change|turn|put|set|transform)(?![a-z])[^,;]*$", re.I)
+                  r"|(?<![a-z_])(?:make|convert|change|turn|put|set|transform)(?![a-z_])[^,;]*$", re.I)
 # 统一成首字母大写后按部门统计人数 / title case it and then count by department: a further step this operation does not run
 AFTER = re.compile(r"^[^，,。；;]{0,8}?(?:之后|以后|然后|后|再)\s*[，,]?\s*(?P<rest>\S.*)$|^\s*[,;]?\s*(?:and\s+)?then\s+(?P<rest_en>\S.*)$", re.I)
 CASE_ZH = {"upper": "大写", "lower": "小写", "title": "首字母大写"}

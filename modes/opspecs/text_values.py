@@ -10,8 +10,8 @@ from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation, 
 
 KIND_WORDS = (
     ("number", r"(?:转换?成|转为|转换为|改成|改为|变成|转)\s*(?:数字|数值|数字格式|数值格式|数值型|数字型)|去掉?\s*千分位(?:逗号|分隔符)?"
-               r"|(?<![a-z])(?:convert|change|turn)\b[^,;.]*?\bto\s+(?:numbers?|numeric)(?![a-z])"),
-    ("date", r"(?:转换?成|转为|转换为|改成|改为|变成|转)\s*(?:日期|日期格式|日期型)|(?<![a-z])(?:convert|change|turn)\b[^,;.]*?\bto\s+dates?(?![a-z])"),
+               r"|(?<![a-z_])(?:convert|change|turn)\b[^,;.]*?\bto\s+(?:numbers?|numeric)(?![a-z_])"),
+    ("date", r"(?:转换?成|转为|转换为|改成|改为|变成|转)\s*(?:日期|日期格式|日期型)|(?<![a-z_])(?:convert|change|turn)\b[^,;.]*?\bto\s+dates?(?![a-z_])"),
 )
 KIND_RX = re.compile("|".join(f"(?P<{k}>{p})" for k, p in KIND_WORDS), re.I)
 KIND_ZH = {"number": "数字", "date": "日期"}

