@@ -2452,6 +2452,8 @@ class Chart(OpSpec):
                 y = ["行数"]  # weekly ticket counts as a chart / 每月的单数画折线图: the rows of each period
                 args["agg"] = "count"
             args.update(unit=_unit_of(unit_m), date_column=dated, y=y)
+            if dated is None and len(sheet.dates) > 1:
+                args["date_column"] = ""  # weekly, over a table with two date columns: which one is asked, never picked
             args.setdefault("sort", None)
             return spans
         if year:  # 每年的平均名次 over a Year column of whole years: the years are the categories
@@ -2490,7 +2492,7 @@ class Chart(OpSpec):
             out.append("axes")
         elif not args.get("unit") and not args.get("x"):
             out.append("x")
-        elif args.get("unit") and "date_column" in args and not args.get("date_column"):
+        elif args.get("unit") and args.get("date_column") == "":
             out.append("chart_date")  # weekly, over a table with two date columns: which one the weeks are of
         if args.get("top") is None and "top" in args:
             out.append("top")
