@@ -123,7 +123,8 @@ EMPTY = [
 _DATE_TEXT = r"(?:19|20)\d{2}\s*(?:年|-|/|\.)?\s*(?:(?:1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?"
 DATE_WORD_FORMS = (
     lazy(r"(?P<d>" + _DATE_TEXT + r")\s*(?P<w>" + DATE_AFTER + "|" + DATE_BEFORE + ")", re.I | re.A),
-    lazy(r"(?<![a-z_])(?P<w>after|since|from|later than|before|until|earlier than|prior to)\s+"
+    lazy(r"(?<![a-z_])(?P<w>on or after|on or before|no earlier than|no later than|not before|not after|"
+         r"after|since|from|later than|before|until|earlier than|prior to)\s+"
                r"(?P<d>(?:19|20)\d{2}(?:[-/.]\d{1,2}(?:[-/.]\d{1,2})?)?)(?!\d)", re.I | re.A),
 )
 YEAR_ALONE = lazy(
@@ -133,6 +134,7 @@ YEAR_ALONE = lazy(
     re.I | re.A,
 )
 BEFORE_WORDS = {"以前", "之前", "前", "before", "until", "earlier", "earlier than", "prior to"}
+UP_TO_WORDS = {"on or before", "no later than", "not after"}  # the day said is kept: before the day after it
 STRICT_AFTER = {"after", "later than"}
 DATE_RE = lazy(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?(?!\d)")
 QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:(?<![a-z_])Q|第(?=\s*[1-4一二三四]\s*季))\s*(?P<q>[1-4一二三四])(?!\d)\s*(?:季度)?"
@@ -753,6 +755,8 @@ def _cond_date_words(sc: _Scan) -> None:
             w = m.group("w").casefold()
             if w in BEFORE_WORDS:
                 sc.add_period(m, "lt", lo, None)
+            elif w in UP_TO_WORDS:
+                sc.add_period(m, "lt", hi, None)
             else:
                 sc.add_period(m, "ge", hi if w in STRICT_AFTER else lo, None)
 
@@ -1031,7 +1035,7 @@ def _negated_before(b: str) -> re.Match[str] | None:
 NOT_VERBED = lazy(r"(?<![a-z_])(?:(?:not|never)\s+[a-z]+ed\s+(?:by|to|from|in|at|for|with)"
                   r"|(?:not|never)\s+(?:done|made|run|sold|built|kept|held|paid|seen|given|taken|handled|fixed|shipped|served)"
                   r"(?:\s+(?:by|to|from|in|at|for|with|on))?"
-                  r"|(?:don't|doesn't|didn't|do not|does not|did not|dont|doesnt|never)\s+[a-z]+(?:\s+(?:in|at|from|for|with|on|as|to|into|under|within|out of))?)"
+                  r"|(?:don't|doesn't|didn't|do not|does not|did not|dont|doesnt|never)\s+[a-z]+(?:\s+(?:in|at|from|for|with|on|as|to|into|under|within|out of|via|through)){0,2})"
                   r"(?:\s+(?:the|a|an))?\s*$", re.I | re.A)  # not managed by / who don't work (in) Remote / never ship from
 
 
@@ -1165,7 +1169,7 @@ def _cond_logic(sc: _Scan) -> None:
 # those in York, not in the North region, 除了是销售部的) or after it (销售部以外的女员工, 月薪为0的不算, 华东除外)
 EXCLUSION_FILLER = (r"(?:\s*(?:the|those|that|these|ones?|rows?|records?|items?|in|from|of|at|within|with|where|which|who|were|was|are|is|"
                     r"have been|has been|got|marked|是|在|为|属于)(?![a-z_]))*\s*$")
-EXCLUDED_BEFORE = lazy(r"(?:" + lx.EXCLUDE.pattern + r"|(?<![a-z_])(?:outside(?: of)?|not in|not from|not at|other than))" + EXCLUSION_FILLER,
+EXCLUDED_BEFORE = lazy(r"(?:" + lx.EXCLUDE.pattern + r"|(?<![a-z_])(?:outside(?: of)?|not (?:in|from|at|on|via|through|under|using|over|within|inside)|other than))" + EXCLUSION_FILLER,
                        re.I | re.A)
 # after the condition: 的, a few words naming the rows (的订单, 级客户, 分公司), then the exclusion
 EXCLUDED_AFTER = lazy(r"^\s*的?[\u4e00-\u9fff]{0,4}?\s*(?:以外|之外|除外|不算|不计|不计入|不包括|不要了?|不用|不看|去掉|排除|剔除)",

@@ -410,6 +410,15 @@ def corrects_by_adding(t: Turn) -> bool:
         and "filter" not in t.new_kinds
 
 
+def corrects_the_rows(t: Turn) -> bool:
+    """不对，只数住校是"是"的 / no, only tickets on the Pro plan, after a summary, a ranking or a count: the correction says
+    which rows, and the summary it corrects stays (its grouping, its top N); restated before it runs."""
+    p = t.pending
+    if p is None or not lx.CORRECTION.search(t.text) or t.other_file or t.fresh.file_how in EXPLICIT_FILE or t.fresh.missing:
+        return False
+    return "filter" in t.new_kinds and t.new_kinds <= {"filter", "count"} and bool(t.old_kinds - {"filter", "profile"})
+
+
 def refers_to_pending(t: Turn) -> bool:
     """他们的平均工资呢 / what is their average, while the rows they point at wait to be confirmed: the reference is to
     those rows, so the turn adds to what waits instead of setting it aside for the whole table."""
@@ -497,6 +506,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("any", lambda t: t.talk is not None, on_talk),
     Row("pending", refers_to_pending, on_more_of_the_same),
     Row("pending", corrects_by_adding, on_more_of_the_same),
+    Row("pending", corrects_the_rows, on_more_of_the_same),
     Row("pending", complete_new_request, on_replacement),
     Row("pending", lambda t: bool(t.swapped_to), on_file_swap),
     Row("pending", swaps_statistic, on_more_of_the_same),

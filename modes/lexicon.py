@@ -250,7 +250,7 @@ ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?�
                   r"|(?<![a-z_])(?:compute|calculate)(?=\s+\w+\s*=\s*\w)"
                   r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本
                   re.I | re.A)
-TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的)|\btop\s*(\d+)|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人)", re.I | re.A)
+TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的)|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人)", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
 EXPORT_WORDS = rx("导出", "导出来", "输出", "另存为", "另存", "保存为", "保存成", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
 # "save X as an Excel file": a save whose object comes between it and "as"
@@ -279,7 +279,7 @@ FULL = lazy(
 )
 PLAN_ONLY = lazy(
     r"先出个?方案|出个?方案|只要方案|先给我?个?方案|给个方案|先看方案|先看看方案|方案先|先给我?看看?计划|只出方案|不用执行|先别执行|别执行|"
-    r"\bplan first\b|\bshow me the plan\b|\bjust the plan\b|\bplan only\b|\bonly the plan\b|\bdon'?t run\b|\bdon'?t execute\b|\bwithout running\b|\bjust (?:show|give) me (?:a|the) plan\b",
+    r"\bplan first\b|\bshow me the plan\b|\b(?:just|only) the plan\b(?!\s*(?:and\b|or\b|,|&|/|columns?\b|fields?\b|is\b|=))|\bplan only\b|\bdon'?t run\b|\bdon'?t execute\b|\bwithout running\b|\bjust (?:show|give) me (?:a|the) plan\b",
     re.I | re.A,
 )
 OVERWRITE = lazy(
@@ -368,6 +368,7 @@ FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看
                  r"|的?(?:不算|不要|除外|不计|不含)\s*[。.!！]?\s*$|^\s*(?:去掉|排除|剔除|除了|不算|不要)"
                  r"|[，,]\s*(?:再|重新)\s*(?:算|统计|汇总|计算)(?:一下|一遍|一次)?\s*[。.!！]?\s*$|(?<![a-z_])(?:recalculate|recompute|redo it)(?![a-z_])"
                  r"|(?<![a-z_])(?:now|also|too|as well|what about|how about|just|instead)(?![a-z_])|^\s*(?:and|but)?\s*only(?![a-z_])"
+                 r"|^\s*and\s+(?:for|in|on|with|from|at)(?![a-z_])[^,，.。]{0,40}\?\s*$"
                  r"|^\s*(?:excluding|except|without|leave out|drop|other than|exclude|remove|ignore|skip)(?![a-z_])"
                  r"|^\s*(?:and|plus)\s+(?=[^,.;]{1,40}?(?:=|==|!=|>|<|\b(?:is|are|not|over|under|above|below)\b))"  # and gender = F: added
                  r"|^\s*(?:并且|而且|同时|再加上|另外)", re.I | re.A)

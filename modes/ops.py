@@ -1001,12 +1001,18 @@ def _rule_select(t: _Turn) -> None:
         clause = t.text[m.end() : end]
         if find_values(clause, t.sheet, []) and not re.search(r"列|字段|columns?", clause, re.I):
             return  # keep only the North region: a value of a column, so which rows, left to the filter rule
-        cols = _through([h for h in t.hits if m.start() - 1 <= h.start < end and t.free(h.start)], t)
+        named = [h for h in t.hits if m.start() - 1 <= h.start < end and t.free(h.start)]
+        if named and all(COMPARED_NEXT.match(t.text, h.end) or DATED_NEXT.match(t.text, h.end) for h in named):
+            return  # keep tickets with opened_at on or after 2025-08-01: every column named is compared, so which rows
+        cols = _through(named, t)
         t.add(m.start(), Op("select", {"columns": list(dict.fromkeys(cols))}))
         t.spans.append((m.start(), end))
 
 
 CLAUSE_END = lazy(r"[，,；;。]")
+HIGH_WORD = lazy(r"最(?:高|大|多|晚|新)|(?<![a-z_])(?:highest|largest|biggest|most|latest|newest)(?![a-z_])", re.I | re.A)
+DATED_NEXT = lazy(r"\s*(?:is\s+|are\s+|was\s+|的)?(?:on or after|on or before|no later than|no earlier than|not before|not after|after|before|since|"
+                  r"until|later than|earlier than|prior to|between|from)\s+(?:19|20)\d{2}", re.I | re.A)
 COMPARED_NEXT = lazy(r"\s*(?:is\s+|are\s+|的)?(?:" + "|".join(p for _, p in INFIX[:-1]) + r"|[<>=≥≤]|[\d])", re.I | re.A)
 COLUMN_RANGE = lazy(r"\s*(?:…+|\.{2,}|～|~|—+|-|到|至|(?<![a-z_])(?:to|through|thru)(?![a-z_]))\s*(?:的)?\s*$", re.I | re.A)
 
@@ -1038,6 +1044,8 @@ def _rule_top_n(t: _Turn) -> None:
         n = parse_number(n_raw)
         by = [h.column for h in hits if (h.column in sheet.numeric or h.column in sheet.dates) and t.free(h.start)]
         low_first = bool(re.search(r"最(?:低|小|少|早|旧|老)|(?<![a-z_])(?:lowest|smallest|earliest|oldest|bottom)(?![a-z_])", text, re.I | re.A))
+        if not low_first and ASC.search(text) and not HIGH_WORD.search(text):
+            low_first = True  # sorted ascending, top 3: the first three of the order said, the lowest
         by_col = by[0] if by else (t.sort_keys[0] if t.sort_keys else None)
         top: dict[str, Any] = {"n": int(n or 10), "by": by_col, "ascending": low_first}
         keyless = [o for _, o in t.found if o.kind == "group" and not o.args.get("keys") and not o.args.get("unresolved")

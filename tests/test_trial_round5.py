@@ -3,6 +3,11 @@ the data for a grouping, a top-N per class or a median; a condition left without
 to name the sheet is asked (never a traceback); a key written as numbers in one table and as text in the other
 joins (on both engines, run in each here); a name written like a column (price_per_night) never holds a keyword.
 
+And what a support desk's analyst found: "not on the Free plan" / "did not come in via chat" exclude the value;
+"on or after" / "on or before" keep the day said; a column named plan is kept, not read as "show the plan"; "sorted
+ascending, top 3" and "bottom 3" take the lowest; "and for Pro?" swaps that condition and keeps the rest; and a
+correction that only says which rows (不对，只数住校是"是"的) keeps the summary or the top N it corrects.
+
 Every figure is recomputed here with pandas on data generated in the test.
 """
 
@@ -38,7 +43,19 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with pd.ExcelWriter(root / "成绩.xlsx") as w:
         pd.concat([scores, footer], ignore_index=True).to_excel(w, sheet_name="期末", index=False)
         scores.to_excel(w, sheet_name="期中", index=False)
-    pd.DataFrame({"学号": [20250100 + i for i in range(n)], "住校": rng.choice(["是", "否"], n)}).to_csv(root / "名单.csv", index=False)
+    pd.DataFrame({"学号": [20250100 + i for i in range(n)], "班级": [CLASSES[i % 3] for i in range(n)],
+                  "住校": rng.choice(["是", "否"], n)}).to_csv(root / "名单.csv", index=False)
+    m = 300
+    pd.DataFrame({
+        "ticket_id": [f"T{i:04d}" for i in range(m)],
+        "opened_at": pd.date_range("2025-01-01", periods=m, freq="29h").strftime("%Y-%m-%d %H:%M"),
+        "customer": rng.choice(["Acme", "Hooli", "Initech", "Umbrella", "Globex"], m),
+        "plan": rng.choice(["Free", "Pro", "Enterprise"], m),
+        "channel": rng.choice(["email", "chat", "phone"], m),
+        "agent": rng.choice(["Ana", "Ben", "Cleo", "Dev", "Eli"], m),
+        "first_response_min": rng.integers(1, 120, m),
+        "csat": rng.choice([1, 2, 3, 4, 5], m).astype(float),
+    }).to_csv(root / "tickets.csv", index=False)
     return root
 
 
@@ -99,3 +116,72 @@ def test_a_key_of_numbers_joins_a_key_of_text(ws: Path, engine: str, monkeypatch
     b = pd.read_csv(ws / "名单.csv", dtype={"学号": str})
     want = a.merge(b, on="学号", how="left")
     assert len(df) == len(want) and df["住校"].notna().sum() == want["住校"].notna().sum()
+
+
+def tickets(ws: Path) -> pd.DataFrame:
+    return pd.read_csv(ws / "tickets.csv", parse_dates=["opened_at"])
+
+
+def test_not_on_a_value_and_not_via_a_value_exclude_it(ws: Path) -> None:
+    tr = talk(ws, "customers with more than 38 tickets, not on the Free plan")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    t = tickets(ws)
+    counts = t[t["plan"] != "Free"].groupby("customer").size()
+    assert 0 < (counts > 38).sum() < len(counts) and sorted(tr.run.table["customer"]) == sorted(counts[counts > 38].index)
+    d = talk(ws, "tickets in tickets.csv that did not come in via chat, count by channel")
+    assert d.run is not None and set(d.run.table["channel"]) == {"email", "phone"}, d.decision.reply
+
+
+def test_on_or_after_and_on_or_before_a_day_keep_that_day(ws: Path) -> None:
+    t = tickets(ws)
+    after = talk(ws, "keep tickets in tickets.csv with opened_at on or after 2025-06-01")
+    assert after.run is not None and after.run.status == "answered", after.decision.reply
+    assert len(after.run.table) == int((t["opened_at"] >= "2025-06-01").sum()) and "csat" in after.run.table.columns
+    before = talk(ws, "tickets in tickets.csv with opened_at on or before 2025-03-31")
+    assert before.run is not None and len(before.run.table) == int((t["opened_at"] < "2025-04-01").sum())
+
+
+def test_a_column_named_plan_is_kept_not_read_as_a_plan_request(ws: Path) -> None:
+    tr = talk(ws, "from tickets.csv keep only the plan and csat columns")
+    assert tr.run is not None and list(tr.run.table.columns) == ["plan", "csat"], tr.decision.reply
+
+
+def test_sorted_ascending_then_top_n_takes_the_lowest(ws: Path) -> None:
+    want = tickets(ws).groupby("agent")["csat"].mean().sort_values().head(3)
+    for said in ("average csat by agent in tickets.csv, sorted ascending, top 3", "average csat by agent in tickets.csv, bottom 3"):
+        tr = talk(ws, said)
+        assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+        assert list(tr.run.table["agent"]) == list(want.index), said
+
+
+def test_and_for_another_value_swaps_that_condition_and_keeps_the_rest(ws: Path) -> None:
+    s = Session(Workspace.at(ws))
+    s.turn("median first_response_min for Enterprise tickets on phone in tickets.csv")
+    s.turn("go")
+    d = s.turn("and for Pro?").decision
+    assert d.next == "restate_confirm" and "phone" in d.reply and "Pro" in d.reply and "median" in d.reply, d.reply
+    tr = s.turn("go")
+    t = tickets(ws)
+    want = t[(t["plan"] == "Pro") & (t["channel"] == "phone")]["first_response_min"].median()
+    assert f"median {want:g}" in (tr.run.answer or "")
+
+
+def test_a_correction_that_says_which_rows_keeps_the_summary_it_corrects(ws: Path) -> None:
+    s = Session(Workspace.at(ws))
+    first = s.turn("名单.csv 每个班有多少人")
+    if first.run is None:
+        s.turn("继续")
+    d = s.turn('不对，只数住校是"是"的').decision
+    assert d.next == "restate_confirm" and "班级" in d.reply and "住校" in d.reply, d.reply
+    tr = s.turn("继续")
+    names = pd.read_csv(ws / "名单.csv")
+    want = names[names["住校"] == "是"].groupby("班级").size()
+    assert tr.run is not None and tr.run.table.set_index("班级")["行数"].to_dict() == want.to_dict()
+    s = Session(Workspace.at(ws))
+    s.turn("成绩.xlsx 期中表 英语前5名")
+    d = s.turn("不对，只看班级包含高一的").decision
+    assert d.next == "restate_confirm" and "高一" in d.reply and "5" in d.reply, d.reply
+    tr = s.turn("继续")
+    mid = pd.read_excel(ws / "成绩.xlsx", sheet_name="期中")
+    top = mid[mid["班级"].str.contains("高一")].nlargest(5, "英语")
+    assert tr.run is not None and sorted(tr.run.table["学号"].astype(str)) == sorted(top["学号"].astype(str))

@@ -996,7 +996,7 @@ class Growth(OpSpec):
         counted = args.get("count") and not args.get("value")
         if lang == "zh":
             return f"计算 行数 {what}（按 {args.get('column')}，各期行数比较）" if counted else f"计算 {args.get('value')} {what}（按 {args.get('column')}，各期合计后比较）"
-        of = "the row count" if counted else args.get("value")
+        of = "the row count" if counted else f"{args.get('value')} (each period's total)"  # as the Chinese says: 各期合计后比较
         return f"{ {'pop': 'period-over-period', 'yoy': 'year-over-year', 'cagr': 'compound annual'}[args['kind']]} growth of {of} per {args['unit']}"
 
     def stem_label(self, args: dict[str, Any]) -> str:
