@@ -613,6 +613,10 @@ def _ranked_on_summary(ops: list[Op], sheet: SheetInfo) -> list[Op]:
 
 def _u_understood(u: _Understanding) -> None:
     """Evidence of what was not understood: a preview only, words no rule read, columns no step uses, typos."""
+    if u.how == "current" and len(u.turns) == 1 and results.is_result(u.file) and not lx.RESULT_REF.search(u.norms[-1]) \
+            and not lx.THEN_START.search(u.norms[-1]):
+        # average csat by plan, after "of those, …": no table said and the one in focus is an earlier result: said first
+        u.ev.append(evidence.weighed("file_result_unsaid", "没有说在哪个表上做，按上一步的结果算", "no table was named: working on the previous result"))
     ops, ev, parsed = u.ops, u.ev, u.parsed
     if u.how == "only" and all(o.kind == "profile" for o in ops):  # a question in a one-file folder that only reads as a preview
         ev.append(evidence.weighed("file_preview_only", "只理解成预览这个表", "read only as a preview of the table"))

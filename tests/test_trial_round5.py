@@ -1,7 +1,7 @@
 """What a school's teacher found, judged against pandas: a footer row of averages under the data (平均) is no row of
 the data for a grouping, a top-N per class or a median; a condition left without a column by words that turned out
 to name the sheet is asked (never a traceback); a key written as numbers in one table and as text in the other
-joins (on both engines, run in each here); a name written like a column (price_per_night) never holds a keyword.
+joins (on both engines, run in each here); numbers with a few cells marked 缺考 are numbers (the marks said).
 
 And what a support desk's analyst found: "not on the Free plan" / "did not come in via chat" exclude the value;
 "on or after" / "on or before" keep the day said; a column named plan is kept, not read as "show the plan"; "sorted
@@ -45,6 +45,10 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
         scores.to_excel(w, sheet_name="期中", index=False)
     pd.DataFrame({"学号": [20250100 + i for i in range(n)], "班级": [CLASSES[i % 3] for i in range(n)],
                   "住校": rng.choice(["是", "否"], n)}).to_csv(root / "名单.csv", index=False)
+    quiz = pd.DataFrame({"姓名": [f"学生{i}" for i in range(30)], "班级": [CLASSES[i % 3] for i in range(30)],
+                         "数学": [int(x) for x in rng.integers(40, 101, 30)]}).astype(object)
+    quiz.loc[[4, 17], "数学"] = "缺考"
+    quiz.to_excel(root / "测验.xlsx", index=False)
     m = 300
     pd.DataFrame({
         "ticket_id": [f"T{i:04d}" for i in range(m)],
@@ -185,3 +189,26 @@ def test_a_correction_that_says_which_rows_keeps_the_summary_it_corrects(ws: Pat
     mid = pd.read_excel(ws / "成绩.xlsx", sheet_name="期中")
     top = mid[mid["班级"].str.contains("高一")].nlargest(5, "英语")
     assert tr.run is not None and sorted(tr.run.table["学号"].astype(str)) == sorted(top["学号"].astype(str))
+
+
+def test_numbers_with_a_few_marks_are_numbers_and_the_marks_are_said(ws: Path) -> None:
+    quiz = pd.read_excel(ws / "测验.xlsx")
+    math = pd.to_numeric(quiz["数学"], errors="coerce")
+    tr = talk(ws, "测验.xlsx 各班数学平均分")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    got = tr.run.table.set_index("班级")["数学_平均"].round(4).to_dict()
+    assert got == math.groupby(quiz["班级"]).mean().round(4).to_dict()
+    assert any("缺考" in n for n in tr.run.notes), tr.run.notes  # the cells left out are said
+    med = talk(ws, "测验.xlsx 数学的中位数")
+    assert med.run is not None and f"中位数 {math.median():g}（基于 {int(math.notna().sum())} 个非空值）" in (med.run.answer or "")
+
+
+def test_a_new_summary_with_no_table_said_after_a_drill_down_is_restated(ws: Path) -> None:
+    s = Session(Workspace.at(ws))
+    for said in ("in tickets.csv keep rows where csat < 3", "of those, count by channel"):
+        tr = s.turn(said)
+        if tr.run is None:
+            tr = s.turn("go")
+        assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    d = s.turn("average first_response_min by plan, excluding the Free plan").decision
+    assert d.next == "restate_confirm" and "previous result" in d.reply, d.reply  # never run silently on the drill-down

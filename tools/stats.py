@@ -153,7 +153,9 @@ def column_stats(table: pd.DataFrame, columns: list[str], stats: list[str] | Non
     out = pd.DataFrame(rows)
     if len(columns) == 1:
         out = out.drop(columns=["列"])
-    n = {c: int(table[c].notna().sum()) for c in columns}
+    # the values a figure rests on: for a number statistic, the cells that read as numbers (缺考 is not one of them)
+    n = {c: int(numeric(table, c).notna().sum()) if numeric_stats and c not in times and not pd.api.types.is_numeric_dtype(table[c])
+         else int(table[c].notna().sum()) for c in columns}
     facts = {"rows_in": len(table), "rows_out": len(out), "columns": columns, "stats": stats, "by": by, "n": n, "times": times,
              "skipped_totals": skipped}
     for c, how in times.items():  # the clock form of each figure that is a time (not of a spread such as std or variance)

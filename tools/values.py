@@ -143,7 +143,17 @@ def reads_as_numbers(s: pd.Series) -> bool:
     parts = text.str.extract(NUMBER_TEXT)
     ok = parts["num"].notna()
     decorated = ok & (text.str.contains(DECORATION, regex=True) | parts["neg"].notna())
-    return bool(ok.mean() >= MOSTLY and decorated.any() and not _codes(text[ok]))
+    return bool(ok.mean() >= MOSTLY and (decorated.any() or marked(list(text[~ok]), int(ok.sum()))) and not _codes(text[ok]))
+
+
+def marked(words: list[str], numbers: int) -> bool:
+    """Numbers with a few words standing in for a missing one (缺考, 请假, N/A, absent, -): the column is a number column
+    whose marked cells are left out and said. A label of the table's own total row (合计, 平均) is no such mark."""
+    from modes.lexicon import TOTAL_WORDS
+
+    marks = {w.strip().casefold() for w in words}
+    return (numbers >= 5 and 0 < len(words) <= max(1, numbers // 5) and len(marks) <= 3
+            and all(len(w) <= 12 and not any(ch.isdigit() for ch in w) and w not in TOTAL_WORDS for w in marks))
 
 
 def _codes(text: pd.Series) -> bool:
@@ -163,7 +173,9 @@ def cells_read_typed(cells: list[str | None]) -> bool:
         return True
     ok = [(v, m) for v in head if (m := re.match(NUMBER_TEXT, v)) is not None]
     decorated = any(re.search(DECORATION, v) or m.group("neg") for v, m in ok)
-    return len(ok) / len(head) >= MOSTLY and decorated and not any(re.match(CODE, v) for v, _ in ok)
+    rest = [v for v in head if re.match(NUMBER_TEXT, v) is None]
+    return (len(ok) / len(head) >= MOSTLY and (decorated or marked(rest, len(ok)))
+            and not any(re.match(CODE, v) for v, _ in ok))
 
 
 def as_dates(s: Any) -> Any:
