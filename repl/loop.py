@@ -20,6 +20,20 @@ from tools.errors import UserError
 from tools.workspace import Workspace
 
 BANNER = "问清 wenqing · 工作区 {root}\n说说要对哪个表格做什么（/help 查看命令，Ctrl-D 退出）。"
+BANNER_EN = "wenqing · workspace {root}\nSay what to do with which table (/help for commands, Ctrl-D to quit)."
+PROMPT = {"zh": "问清> ", "en": "wenqing> "}
+
+
+def start_language(ws: Workspace) -> str:
+    """The language spoken before the user has said anything: WENQING_LANG when set; Chinese under a Chinese locale;
+    English for a workspace whose tables are all named in Latin letters; else Chinese. The first request decides after."""
+    said = os.environ.get("WENQING_LANG", "").strip().casefold()
+    if said in ("zh", "en"):
+        return said
+    if any(os.environ.get(v, "").casefold().startswith("zh") for v in ("LC_ALL", "LC_MESSAGES", "LANG")):
+        return "zh"
+    names = ws.spreadsheets()
+    return "en" if names and all(n.isascii() for n in names) else "zh"
 
 
 def completion_keys() -> KeyBindings:
@@ -150,13 +164,15 @@ def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: C
     elif prompt.completer is None:
         prompt.completer = completer
         prompt.key_bindings = prompt.key_bindings or completion_keys()
-    render.say(BANNER.format(root=ws.root), "bold")
+    session.lang = start_language(ws)
+    render.say((BANNER_EN if session.lang == "en" else BANNER).format(root=ws.root), "bold")
     if not ws.spreadsheets():
-        console.print("这个工作区里还没有表格文件（xlsx、xls、csv）。用 --workspace 指定别的文件夹，或把文件放进来。", style="yellow")
+        console.print("这个工作区里还没有表格文件（xlsx、xls、csv）。用 --workspace 指定别的文件夹，或把文件放进来。" if session.lang == "zh" else
+                      "This workspace has no spreadsheet yet (xlsx, xls, csv). Point --workspace at another folder, or put files in it.", style="yellow")
     session.warm_up()  # while the user types the first request
     while ctx.running:
         try:
-            line = prompt.prompt("问清> ")
+            line = prompt.prompt(PROMPT.get(session.lang, PROMPT["zh"]))
         except KeyboardInterrupt:
             continue
         except EOFError:

@@ -174,3 +174,20 @@ def test_a_count_over_periods_as_a_chart_asks_which_date_and_takes_count(ws: Pat
     assert tr.run is not None and tr.run.status == "answered", (tr.decision.reply, tr.run and tr.run.answer)
     want = pd.to_datetime(b["check_in"]).dt.to_period("W").value_counts().sort_index()
     assert tr.run.table.iloc[:, 1].tolist() == want.tolist()
+
+
+def test_the_language_before_the_first_request_follows_the_workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from repl.loop import start_language
+
+    for v in ("WENQING_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(v, raising=False)
+    en, zh = tmp_path / "en", tmp_path / "zh"
+    en.mkdir()
+    zh.mkdir()
+    pd.DataFrame({"a": [1]}).to_csv(en / "tickets.csv", index=False)
+    pd.DataFrame({"a": [1]}).to_csv(zh / "销售.csv", index=False)
+    assert start_language(Workspace.at(en)) == "en" and start_language(Workspace.at(zh)) == "zh"
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert start_language(Workspace.at(en)) == "zh"  # a Chinese desktop speaks Chinese
+    monkeypatch.setenv("WENQING_LANG", "en")
+    assert start_language(Workspace.at(zh)) == "en"  # said outright
