@@ -21,9 +21,13 @@ def export_format(r: Any) -> str:
 
 
 
+HELD_MARK = re.compile(r"_(?:结果|result)_[0-9a-f]{6}$")
+
+
 def output_stem(r: Any, label: str | list[str]) -> str:
     """The name of a result file: the source's name, its sheet, and what was done (in the request's language)."""
     base = (r.file or "result").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    base = HELD_MARK.sub("", base) or base  # a kept result's own mark (_result_f57014) is no part of what the user sees
     if r.sheet and not any(o.kind == "stack" for o in getattr(r, "ops", ())):  # stacked sheets: the workbook's name
         base += f"_{r.sheet}"
     labels = [label] if isinstance(label, str) else list(label)

@@ -212,3 +212,13 @@ def test_a_new_summary_with_no_table_said_after_a_drill_down_is_restated(ws: Pat
         assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     d = s.turn("average first_response_min by plan, excluding the Free plan").decision
     assert d.next == "restate_confirm" and "previous result" in d.reply, d.reply  # never run silently on the drill-down
+
+
+def test_a_file_made_from_a_kept_result_is_named_without_its_internal_mark() -> None:
+    from modes.decision import Request
+    from modes.naming import output_stem
+
+    kept = Request(intent="work", file=".wenqing/results/1-2-ab/tickets_2025_join_result_d505e3.parquet", lang="en")
+    assert output_stem(kept, ["汇总"]) == "tickets_2025_join_summary"
+    zh = Request(intent="work", file=".wenqing/results/1-2-ab/销售_结果_0a1b2c.parquet")
+    assert output_stem(zh, ["汇总"]) == "销售_汇总"
