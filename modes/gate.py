@@ -1168,6 +1168,8 @@ SLOT_ANSWER = lazy(r"^\s*(?:就?用|就|是|选|要|拿|按|用的是|我说的�
                          r"(?:这一?列|那一?列|这个字段|那个字段|一列|列|字段|(?:the\s+)?column)?\s*(?:吧|就行|就好|即可|啊|呀)?\s*[。.!！]?\s*$", re.I | re.A)
 SLOT_PHRASE = {"group_by": "按 {} 分组", "sort_by": "按 {} 排序", "columns": "只保留 {} 列", "column": "", "columns_pair": "{} 的相关性",
                "join_key": "按 {} 关联"}
+SLOT_PHRASE_EN = {"group_by": "group by {}", "sort_by": "sort by {}", "columns": "keep columns {}", "column": "", "columns_pair": "correlation of {}",
+                  "join_key": "join on {}"}
 
 
 def _spec_slot(req: Request, missing: str) -> bool:
@@ -1263,6 +1265,10 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         # joined to its clause), never a sort or a grouping of its own beside it
         by = "，按" + "、".join(cols) if p.request.lang != "en" else ", by " + ", ".join(cols)
         return turns[:-1] + [f"{turns[-1]}{by}"]
+    if p.request.lang == "en":  # an English request is completed in English (what is restated and recorded stays English)
+        if asked[0] == "join_key":
+            return turns[:-1] + [f"{turns[-1]} on {cols[0]}"]
+        return turns + [SLOT_PHRASE_EN[asked[0]].format(" and ".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
     return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
 
 

@@ -325,6 +325,7 @@ def _rule_correlate(t: _Turn) -> None:
         t.add(m.start(), Op("correlate", {"columns": cols[:2]}))
 
 
+KEY_CLAUSE = re.compile(r"[，,]\s*(?:(?:on|using)\s|按照?|通过|用)", re.I)
 JOIN_CLAUSE_END = re.compile(r"[，,；;。、]|(?:然后|接着|之后|再)|(?<![a-z_])(?:then|and then)(?![a-z_])", re.I)
 
 
@@ -336,6 +337,8 @@ def _rule_join(t: _Turn) -> None:
     # the key is said in the join's own clause (按客户ID关联 / join on id); a 按 of a later clause (合并、去重、按销售员汇总) groups
     lo = max((x.end() for x in JOIN_CLAUSE_END.finditer(t.text, 0, m.start())), default=0)
     hi = next((x.start() for x in JOIN_CLAUSE_END.finditer(t.text, m.end())), len(t.text))
+    if KEY_CLAUSE.match(t.text, hi):  # join a with b, using priority / 合并两个表，通过客户ID: the key's own clause goes with it
+        hi = next((x.start() for x in JOIN_CLAUSE_END.finditer(t.text, hi + 1)), len(t.text))
     for b in list(BY_WORD.finditer(t.text)) + list(re.finditer(r"(?<![a-z_])(?:on|using)\s+|(?:通过|用)\s*", t.text, re.I | re.A)):
         if not lo <= b.start() < hi:
             continue

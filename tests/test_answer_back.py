@@ -191,3 +191,22 @@ def test_the_language_before_the_first_request_follows_the_workspace(tmp_path: P
     assert start_language(Workspace.at(en)) == "zh"  # a Chinese desktop speaks Chinese
     monkeypatch.setenv("WENQING_LANG", "en")
     assert start_language(Workspace.at(zh)) == "en"  # said outright
+
+
+def test_an_english_answer_completes_the_request_in_english(ws: Path) -> None:
+    s = Session(Workspace.at(ws), dry_run=True)
+    s.turn("sort bookings.csv")
+    d = s.turn("nights").decision
+    assert d.next not in ASKING and "nights" in d.reply
+    assert s.state.pending is not None and not any(CJK.search(t) for t in s.state.pending.turns), s.state.pending.turns
+    s = Session(Workspace.at(ws), dry_run=True)
+    s.turn("bookings.csv keep some columns")
+    s.turn("hotel and nights")
+    assert s.state.pending is not None and not any(CJK.search(t) for t in s.state.pending.turns), s.state.pending.turns
+
+
+def test_a_join_key_said_in_its_own_clause_is_the_key(ws: Path) -> None:
+    for said in ("join bookings.csv with properties.csv, using hotel", "合并 bookings.csv 和 properties.csv，通过hotel"):
+        d = talk(ws, said)[0]
+        ops = d.request.ops if d.request else ()
+        assert d.next not in ASKING and any(o.kind == "join" and o.args.get("on") == "hotel" for o in ops), (said, d.reply)
