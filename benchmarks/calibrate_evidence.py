@@ -47,7 +47,7 @@ PRIOR = 0.5  # pull toward PRIOR_WEIGHTS, so kinds the data rarely shows move li
 # the weights before any fit, the prior of every fit (a fit never starts from its own output, so it does not drift)
 PRIOR_WEIGHTS = {
     "column_translated": -0.48, "column_typo": -0.4, "file_description": -0.05, "file_fuzzy": -0.1, "file_inferred": -0.45, "file_only": -0.05,
-    "file_preview_only": -0.4, "file_result": -0.05, "file_type": -0.45, "gap_unsupported": -0.5, "value_typo": -0.4,
+    "file_preview_only": -0.4, "file_result": -0.05, "file_result_unsaid": -0.45, "file_type": -0.45, "gap_unsupported": -0.5, "value_typo": -0.4,
     "value_variants": -0.48, "words_unread": -0.4, "words_unread_more": -0.05, "words_unused": -0.5,
 }
 

@@ -9,7 +9,7 @@ WEIGHTS: dict[str, float] = {
     "file_only": -0.1,
     "file_preview_only": -0.45,
     "file_result": -0.05,
-    "file_result_unsaid": -0.45,  # set by hand: a result in focus, no table said (not in the calibration sets)
+    "file_result_unsaid": -0.45,
     "file_type": -0.51,
     "gap_unsupported": -0.5,
     "value_typo": -0.4,
