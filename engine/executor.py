@@ -693,7 +693,10 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
         elif s.tool == "join_tables":
             parts.append(_join_said(f, d, zh))
         elif s.tool == "add_column":
-            parts.append(f"已新增列 {f['added']}。" if zh else f"Added column {f['added']}.")
+            unit = f.get("date_unit")  # two dates subtracted: the time between them, in the unit said
+            said = ({"hours": "小时", "minutes": "分钟", "days": "天"}[unit] if zh else unit) if unit else ""
+            parts.append((f"已新增列 {f['added']}" + (f"（两个日期相差的{said}数）" if unit else "") + "。") if zh
+                         else f"Added column {f['added']}" + (f" (the time between the two dates, in {said})" if unit else "") + ".")
         else:  # a tool whose operation words its own result
             said = opspec.answer_for(s.tool, f, "zh" if zh else "en", d.request.kinds())
             if said:

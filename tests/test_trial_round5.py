@@ -222,3 +222,19 @@ def test_a_file_made_from_a_kept_result_is_named_without_its_internal_mark() -> 
     assert output_stem(kept, ["汇总"]) == "tickets_2025_join_summary"
     zh = Request(intent="work", file=".wenqing/results/1-2-ab/销售_结果_0a1b2c.parquet")
     assert output_stem(zh, ["汇总"]) == "销售_汇总"
+
+
+def test_two_dates_subtracted_are_the_time_between_them_in_the_unit_named(ws: Path) -> None:
+    t = tickets(ws)
+    t["closed_at"] = t["opened_at"] + pd.to_timedelta((t.index % 7) * 5 + 1, unit="h")
+    t.loc[t.index % 9 == 0, "closed_at"] = pd.NaT
+    root = ws.parent / "dates_between"
+    root.mkdir(exist_ok=True)
+    t.to_csv(root / "tickets.csv", index=False)
+    tr = talk(root, "in tickets.csv add a column resolution_hours = closed_at - opened_at")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    want = ((t["closed_at"] - t["opened_at"]).dt.total_seconds() / 3600).round(4)
+    assert tr.run.table["resolution_hours"].tolist()[:20] == pytest.approx(want.tolist()[:20], nan_ok=True)
+    assert "hours" in (tr.run.answer or "")
+    days = talk(root, "in tickets.csv add a column days_open = closed_at - opened_at")
+    assert days.run is not None and days.run.table["days_open"].iloc[1] == pytest.approx(want.iloc[1] / 24, abs=1e-3)

@@ -507,12 +507,33 @@ def add_column(table: pd.DataFrame, name: str, left: str, op: str, right: Any) -
     if op not in ("+", "-", "*", "/"):
         raise ToolArgError(f"不支持的运算：{op}。", f"Unsupported operator: {op}.")
     _need_columns(table, [left] + ([right["column"]] if isinstance(right, dict) else []))
+    if op == "-" and isinstance(right, dict) and (span := _date_span(table[left], table[right["column"]], name)) is not None:
+        out = table.copy()  # closed_at - opened_at: the time between two dates, in the unit the new column's name says
+        out[name] = span[0]
+        return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "added": name, "date_unit": span[1]}, {"sample": _sample(out)})
     a = as_numbers(table[left])
     b = as_numbers(table[right["column"]]) if isinstance(right, dict) else float(right)
     out = table.copy()
     val = {"+": a + b, "-": a - b, "*": a * b, "/": a / b}[op]
     out[name] = val.round(4) if hasattr(val, "round") else val
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "added": name}, {"sample": _sample(out)})
+
+
+DATE_UNITS = (("hours", r"hours?|hrs?|小时|时长", 3600.0), ("minutes", r"minutes?|mins?|分钟", 60.0), ("days", r"", 86400.0))
+
+
+def _date_span(a: pd.Series, b: pd.Series, name: str) -> tuple[pd.Series, str] | None:
+    """Two columns of dates (neither one of numbers): a - b as a length of time, in hours or minutes when the new
+    column's name says so, else days; None when they are not both dates."""
+    import re
+
+    if pd.api.types.is_numeric_dtype(a) or pd.api.types.is_numeric_dtype(b):
+        return None
+    da, db = as_dates(a), as_dates(b)
+    if da.notna().sum() < max(1, a.notna().sum() * 0.8) or db.notna().sum() < max(1, b.notna().sum() * 0.8):
+        return None
+    unit, secs = next((u, s) for u, words, s in DATE_UNITS if not words or re.search(rf"(?<![a-z])(?:{words})", name, re.I))
+    return ((da - db).dt.total_seconds() / secs).round(4), unit
 
 
 # ---------------------------------------------------------------- exploring
