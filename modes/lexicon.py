@@ -235,7 +235,8 @@ SORT = lazy(
 )
 GROUP = lazy(
     r"汇总|分组|统计|求和|总和|合计|加总|平均|均值|求均值|计数|小计|总计|数一下|数一数|数数|清点|按[^，,。；;、]{1,12}?(?<!不)算|"  # 按月算, never past the clause into 不算
-    r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b",
+    r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b"
+    r"|\bbreak(?:s|ing)?\s+(?:[\w.-]+\s+){0,4}?down\b|\bbroken\s+down\b|\bbreakdown\b",
     re.I | re.A,
 )
 DEDUPE = rx("duplicated", "dupes", "repeated rows", "去重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")

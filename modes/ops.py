@@ -40,7 +40,7 @@ EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
 ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|lowest first|smallest first|oldest first|least first|fewest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排)?在前|倒数", re.I | re.A)
 RANK_WORD = lazy(r"排名|排行|名次|ranking", re.I)
 SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升序|降序|倒序|desc|asc", re.I | re.A)
-GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计", re.I | re.A)
+GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
 BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|by|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=[\u4e00-\u9fffA-Za-z])"

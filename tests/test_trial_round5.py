@@ -238,3 +238,9 @@ def test_two_dates_subtracted_are_the_time_between_them_in_the_unit_named(ws: Pa
     assert "hours" in (tr.run.answer or "")
     days = talk(root, "in tickets.csv add a column days_open = closed_at - opened_at")
     assert days.run is not None and days.run.table["days_open"].iloc[1] == pytest.approx(want.iloc[1] / 24, abs=1e-3)
+
+
+def test_break_down_by_is_a_grouping(ws: Path) -> None:
+    tr = talk(ws, "break tickets.csv down by channel")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    assert tr.run.table.set_index("channel")["rows"].to_dict() == tickets(ws).groupby("channel").size().to_dict()
