@@ -201,9 +201,17 @@ def data_words_unexplained(t: Turn) -> list[str]:
     if sheet is None:
         return []
     values = {v.casefold() for vs in sheet.values.values() for v in vs if v.strip()}
-    named = [w for w in p.request.unexplained if any(v in w.casefold() for v in values if len(v) >= 2 or not v.isascii())
+    named = [w for w in p.request.unexplained if any(_holds(w.casefold(), v) for v in values if len(v) >= 2 or not v.isascii())
              or (sheet.dates and PERIOD_WORD.search(w))]  # 2023年 left out beside a date column: a period of the data
     return named + [w for w in conditions_unexplained(p) if w not in named]
+
+
+def _holds(word: str, value: str) -> bool:
+    """A word holding a value: 女员工 holds 女; an English word holds a value as a whole word or its plural (opened is
+    no "open", the status)."""
+    if value.isascii() and word.isascii():
+        return word in (value, value + "s", value + "es") or re.search(rf"(?<![a-z0-9]){re.escape(value)}(?![a-z0-9])", word) is not None
+    return value in word
 
 
 # a period said as a word (2023年, 2024, 3月, Q1, 一季度, 上半年): over a table with dates, a part of the data
@@ -249,6 +257,21 @@ def ask_again(t: Turn, rule: str) -> Outcome:
     req = t.pending.request
     missing = list(req.missing)
     return _decision("clarify", "ask_slots", req, replies.ask_slots(req, missing, req.lang, _table_names(t.catalog, req)), rule, missing), t.state
+
+
+def rejects_only(t: Turn) -> bool:
+    """no / that's wrong / 不对, and nothing else, about what waits or just ran."""
+    return t.pending is not None and lx.REJECTION.fullmatch(t.text) is not None
+
+
+def on_rejected(t: Turn) -> Outcome:
+    """What was restated (or run) is wrong, and the turn does not say how: asked what to change, with the reading
+    said once more in short; the request waits for the correction (or 取消). Repeating the same restatement is a loop."""
+    assert t.pending is not None
+    req = t.pending.request
+    reply = replies.what_to_change(req, req.lang)
+    stage = t.pending if t.pending.stage == "confirm" else replace(t.pending, stage="confirm")
+    return _decision("clarify", "ask_slots", req, reply, "rejected_without_correction", ["correction"]), t.state.evolve(pending=stage)
 
 
 def on_confirm_nothing(t: Turn) -> Outcome:
@@ -500,6 +523,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("confirm", lambda t: is_confirm(t.text), on_confirm),
     Row("clarify", lambda t: is_confirm(t.text), lambda t: ask_again(t, "confirm_while_clarifying")),
     Row("any", lambda t: is_confirm(t.text), on_confirm_nothing),
+    Row("pending", rejects_only, on_rejected),
     Row("pending", only_chat, on_chat),
     Row("pending", lambda t: corrected_sheet(t) is not None, on_sheet_correction),
     Row("clarify", lambda t: t.answer is not None, on_slot_answer),
@@ -535,7 +559,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     p = state.pending
     refining = False
     if p is None and state.last is not None and not is_cancel(text):
-        if lx.CORRECTION.search(text):
+        if lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text):
             p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
         elif not lx.RESULT_REF.search(text) and not lx.THEN_START.search(text):
             p, refining = replace(state.last, stage="confirm"), True  # 那深圳的呢 / 只看华南区的呢: maybe a refinement of it

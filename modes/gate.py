@@ -786,7 +786,7 @@ def _u_period_column(u: _Understanding) -> None:
         return
     said = " ".join(u.norms or u.turns).casefold()
     used = {v for o in u.ops for v in o.args.values() if isinstance(v, str) and v in dates}
-    named = used | {c for c in dates if c.casefold() in said}
+    named = used | {c for c in dates if c.casefold() in said or _date_verb(c, said)}
     if len(named) != 1:
         return
     col = next(iter(named))
@@ -806,6 +806,19 @@ def _u_period_column(u: _Understanding) -> None:
         else:
             args.pop("unresolved", None)
         u.ops[i] = replace(o, args=args)
+
+
+DATE_TAIL = re.compile(r"(?:[_\s-]*(?:at|on|date|time|day|dt))$|(?:日期|时间|日)$", re.I)
+
+
+def _date_verb(column: str, said: str) -> bool:
+    """tickets opened after …, 入职在2023年以后: the word a date column is named after (opened_at, 入职日期) said alone."""
+    stem = DATE_TAIL.sub("", column.casefold()).strip(" _-")
+    if not stem or stem == column.casefold() or len(stem) < 2:
+        return False
+    if stem.isascii():
+        return re.search(rf"(?<![a-z0-9_]){re.escape(stem)}(?![a-z0-9_])", said) is not None
+    return stem in said
 
 
 def _u_missing(u: _Understanding) -> None:

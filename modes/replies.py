@@ -162,6 +162,18 @@ def ask_intent(lang: str, file: str | None = None, nothing_pending: bool = False
     return f"{pre}{about}What would you like me to do? For example: analyse data, export a file, filter a table…"
 
 
+def what_to_change(r: Request, lang: str) -> str:
+    """The reading was wrong and the user did not say how: which part to change, with examples in its own terms."""
+    q = query_of(r) if r.ops else None
+    said = phrases(q, lang) if q is not None else []
+    now = ("；".join(said) if lang == "zh" else "; ".join(said)) if said else ""
+    if lang == "zh":
+        return (f"好的，哪里不对？刚才的理解是：{now}。" if now else "好的，哪里不对？") + \
+            "请直接说要改的部分，例如“改成按区域”“只看2024年的”“用中位数”；或回复“取消”。"
+    return (f"OK, what should change? The reading was: {now}. " if now else "OK, what should change? ") + \
+        "Say the part to change, e.g. 'by region instead', 'only 2024', 'use the median'; or 'cancel'."
+
+
 def cancelled(lang: str) -> str:
     return "好的，已取消，什么都没有执行。" if lang == "zh" else "OK, cancelled; nothing was run."
 

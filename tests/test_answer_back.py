@@ -210,3 +210,33 @@ def test_a_join_key_said_in_its_own_clause_is_the_key(ws: Path) -> None:
         d = talk(ws, said)[0]
         ops = d.request.ops if d.request else ()
         assert d.next not in ASKING and any(o.kind == "join" and o.args.get("on") == "hotel" for o in ops), (said, d.reply)
+
+
+def test_a_bare_no_asks_what_to_change_and_the_next_turn_changes_it(ws: Path) -> None:
+    for no, then, lang in (("no, that's wrong", "by hotel instead", "en"), ("不对", "改成按 hotel", "zh")):
+        s = Session(Workspace.at(ws), dry_run=True)
+        first = s.turn("bookings.csv average price_per_night, maybe by check_in" if lang == "en" else "bookings.csv 按 check_in 算 price_per_night 平均，大概").decision
+        d = s.turn(no).decision
+        assert d.next == "ask_slots" and d.reply != first.reply, d.reply  # never the same restatement again
+        assert ("what should change" in d.reply) if lang == "en" else ("哪里不对" in d.reply)
+        e = s.turn(then).decision
+        q = e.request.ops if e.request else ()
+        assert any(o.kind == "group" and o.args.get("keys") == ["hotel"] for o in q), e.reply
+
+
+def test_a_date_column_named_after_a_verb_is_the_column_of_that_verb(ws: Path) -> None:
+    d = talk(ws, "bookings checked after 2024-06-30")[0]  # check_in: 'checked' is no verb of it, so nothing is assumed
+    conds = [c for o in (d.request.ops if d.request else ()) for c in o.args.get("conditions", [])]
+    assert all(c.column in (None, "check_in") for c in conds)
+    import shutil
+
+    root = ws.parent / "verbs"
+    if not root.exists():
+        root.mkdir()
+        b = pd.read_csv(ws / "bookings.csv").rename(columns={"check_in": "booked_at"})
+        b["cancelled_at"] = (pd.to_datetime(b["booked_at"]) + pd.Timedelta(days=3)).dt.strftime("%Y-%m-%d")  # two date columns
+        b.to_csv(root / "bookings.csv", index=False)
+        shutil.copy(ws / "properties.csv", root / "properties.csv")
+    e = talk(root, "bookings booked after 2024-06-30")[0]
+    conds = [c for o in (e.request.ops if e.request else ()) for c in o.args.get("conditions", [])]
+    assert conds and all(c.column == "booked_at" for c in conds), e.reply
