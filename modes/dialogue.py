@@ -299,7 +299,7 @@ def corrected_sheet(t: Turn) -> str | None:
     """不对，是下半年 / no, the Q2 sheet: a correction that names another sheet of the request's workbook and nothing
     else — the sheet is what it changes; the rest of the request stays."""
     p = t.pending
-    if p is None or not lx.CORRECTION.search(t.text) or not p.request.file or t.other_file:
+    if p is None or not p.request.file or t.other_file or not (lx.CORRECTION.search(t.text) or SHEET_FOLLOW_UP.search(t.text)):
         return None
     f = t.catalog.get(p.request.file)
     if f is None or len(f.sheets) < 2:
@@ -309,8 +309,14 @@ def corrected_sheet(t: Turn) -> str | None:
     if len(named) != 1:
         return None
     rest = lx.CORRECTION.sub(" ", low.replace(named[0].casefold(), " "))
-    rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|的|用|是|这|那|不|[\s,，。.!！]|(?<![a-z_])(?:no|the|use|it|is|should|be)(?![a-z_])", "", rest)
-    return named[0] if not rest else None
+    rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|的|用|是|这|那|不|呢|吗|[\s,，。.!！?？]"
+                  r"|(?<![a-z_])(?:no|the|use|it|is|should|be|what|how|about|and|for|in|on|of)(?![a-z_])", "", rest)
+    earlier = re.sub(r"\s+", "", " ".join(p.turns).casefold())
+    return named[0] if not rest or rest in earlier else None  # 二季度的总金额呢: words of the request it follows are no change
+
+
+# 二季度呢 / 三季度的呢 / what about Q2?: the request just run, asked again of another sheet
+SHEET_FOLLOW_UP = lazy(r"呢\s*[?？]?\s*$|^\s*那|(?<![a-z_])(?:what|how) about(?![a-z_])|^\s*and\s+(?:for|in|on)?\s*", re.I)
 
 
 def on_sheet_correction(t: Turn) -> Outcome:
@@ -565,8 +571,9 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
             p, refining = replace(state.last, stage="confirm"), True  # 那深圳的呢 / 只看华南区的呢: maybe a refinement of it
     t = Turn(utterance, text, language(utterance), state, catalog, p, refining)
     if refining and not refines(t):
-        p = None
-        t = Turn(utterance, text, t.lang, state, catalog, None)
+        keep = corrected_sheet(t) is not None  # 二季度呢: the same request on another sheet of its workbook
+        p = p if keep else None
+        t = Turn(utterance, text, t.lang, state, catalog, p)
     for row in DIALOGUE:
         if _fits(row.stage, p) and row.when(t):
             return never_twice(t, *row.then(t))

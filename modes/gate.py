@@ -398,6 +398,7 @@ class _Understanding:
     sheet_guessed: bool = False  # the sheet was chosen, not said: asked about when the sheets are one table split
     two_sheets: list[str] = field(default_factory=list)
     stacked: list[str] = field(default_factory=list)  # the sheets read as one table, stacked
+    split_guess: bool = False  # no file said; the one workbook whose sheets are one table was taken for "all sheets"
     join_pair: tuple[str, str] | None = None  # the keys of a join, as the user paired them
     sheet: SheetInfo = field(default_factory=lambda: EMPTY_SHEET)
     parsed: list[TurnOps] = field(default_factory=list)
@@ -422,6 +423,16 @@ def _u_files(u: _Understanding) -> None:
     if (ref.how in ("named", "fuzzy", "description") and state.current_file and state.current_file not in ref.paths
             and two_way and lx.DEICTIC.search(u.norms[-1])):
         ref = replace(ref, paths=[state.current_file] + ref.paths)
+    by_sheet = ref.how == "description" and ref.sheet is not None  # 三个季度: a word of the sheets' names, not one sheet
+    if (ref.how in ("none", "ambiguous") or by_sheet) and lx.ALL_SHEETS.search(u.norms[-1].casefold()):
+        # 把三个季度合在一起… with no file said: the one workbook whose sheets are one table split (never a join)
+        pool = [f for f in (u.catalog.get(p) for p in ref.candidates) if f] if ref.how == "ambiguous" else \
+            [f for f in (u.catalog.get(p) for p in ref.paths) if f] if by_sheet else list(u.catalog.tables)
+        split = [f for f in pool if f.is_table and _split_table(f)]
+        if len(split) > 1:  # two such workbooks: the one holding the columns the request names
+            split = [f for f in split if any(h.how == "exact" for h in find_columns(u.norms[-1], f.sheets[0]))]
+        if len(split) == 1:
+            ref, u.split_guess = FileRef(how="description", paths=[split[0].path]), not by_sheet
     u.ref = ref
 
 
@@ -617,6 +628,9 @@ def _u_understood(u: _Understanding) -> None:
             and not lx.THEN_START.search(u.norms[-1]):
         # average csat by plan, after "of those, …": no table said and the one in focus is an earlier result: said first
         u.ev.append(evidence.weighed("file_result_unsaid", "没有说在哪个表上做，按上一步的结果算", "no table was named: working on the previous result"))
+    if u.split_guess:
+        u.ev.append(evidence.weighed("file_inferred", "您没有说是哪个文件，只有它的几个工作表是同一张表、能合在一起",
+                                     "no file was named; only its sheets are one table that can be stacked"))
     ops, ev, parsed = u.ops, u.ev, u.parsed
     if u.how == "only" and all(o.kind == "profile" for o in ops):  # a question in a one-file folder that only reads as a preview
         ev.append(evidence.weighed("file_preview_only", "只理解成预览这个表", "read only as a preview of the table"))

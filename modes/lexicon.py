@@ -378,7 +378,7 @@ FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看
                  r"|^\s*(?:and|plus)\s+(?=[^,.;]{1,40}?(?:=|==|!=|>|<|\b(?:is|are|not|over|under|above|below)\b))"  # and gender = F: added
                  r"|^\s*(?:并且|而且|同时|再加上|另外)", re.I | re.A)
 # every sheet of a workbook whose sheets are one table split (一季度/二季度…, North/South), stacked
-ALL_SHEETS = lazy(r"(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sheet|表|页)|(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)"
+ALL_SHEETS = lazy(r"(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sheet|表|页|季度)|(?:上下)?(?:拼起来|拼在一起|拼接起来|拼成一张)|(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)"
                   r"[^，,。]{0,6}?(?:合在一起|合起来|合并|加起来|加在一起|汇总|一起)|(?:合在一起|合起来|加在一起)"
                   r"|(?<![a-z_])(?:all (?:the |of the )?sheets|every sheet|both sheets|stack(?:ed|ing)? (?:the |all )?sheets|across (?:all |the )?sheets|all tabs)(?![a-z_])",
                   re.I | re.A)

@@ -45,6 +45,16 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
         scores.to_excel(w, sheet_name="期中", index=False)
     pd.DataFrame({"学号": [20250100 + i for i in range(n)], "班级": [CLASSES[i % 3] for i in range(n)],
                   "住校": rng.choice(["是", "否"], n)}).to_csv(root / "名单.csv", index=False)
+    rows = []
+    for q, n_rows in (("一季度", 12), ("二季度", 10), ("三季度", 11)):
+        part = pd.DataFrame({"单号": [f"{q}{i:03d}" for i in range(n_rows)], "区域": [["城东", "城西"][i % 2] for i in range(n_rows)],
+                             "金额": [float(10 + i * 3) for i in range(n_rows)]})
+        if q == "二季度":  # the middle sheet carries its own total row at its end
+            part = pd.concat([part, pd.DataFrame([{"单号": "合计", "金额": part["金额"].sum()}])], ignore_index=True)
+        rows.append((q, part))
+    with pd.ExcelWriter(root / "流水.xlsx") as w:
+        for q, part in rows:
+            part.to_excel(w, sheet_name=q, index=False)
     quiz = pd.DataFrame({"姓名": [f"学生{i}" for i in range(30)], "班级": [CLASSES[i % 3] for i in range(30)],
                          "数学": [int(x) for x in rng.integers(40, 101, 30)]}).astype(object)
     quiz.loc[[4, 17], "数学"] = "缺考"
@@ -244,3 +254,38 @@ def test_break_down_by_is_a_grouping(ws: Path) -> None:
     tr = talk(ws, "break tickets.csv down by channel")
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     assert tr.run.table.set_index("channel")["rows"].to_dict() == tickets(ws).groupby("channel").size().to_dict()
+
+
+def sales(ws: Path) -> pd.DataFrame:
+    parts = pd.read_excel(ws / "流水.xlsx", sheet_name=None)
+    return pd.concat([p[p["单号"] != "合计"] for p in parts.values()], ignore_index=True)
+
+
+def test_stacked_sheets_leave_each_sheets_total_row_out(ws: Path) -> None:
+    tr = talk(ws, "流水.xlsx 所有工作表合在一起，按区域汇总金额")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    want = sales(ws).groupby("区域")["金额"].sum().to_dict()
+    assert tr.run.table.set_index("区域")["金额_合计"].to_dict() == want  # no blank group made of 二季度's 合计
+    assert "合计行" in (tr.run.answer or "")
+
+
+def test_all_the_sheets_put_together_with_no_file_said_is_a_stack_of_the_split_workbook(ws: Path) -> None:
+    for said in ("把三个季度合在一起，按区域汇总金额", "把所有工作表上下拼起来，按区域汇总金额"):
+        d = Session(Workspace.at(ws), dry_run=True).turn(said).decision
+        assert d.next == "restate_confirm" and "流水.xlsx" in d.reply and "上下合并" in d.reply, (said, d.reply)
+        assert "关联" not in d.reply
+
+
+def test_a_sheet_asked_after_a_result_is_the_same_request_on_that_sheet(ws: Path) -> None:
+    s = Session(Workspace.at(ws))
+    first = s.turn("流水.xlsx 一季度的总金额是多少")
+    assert first.run is not None and first.run.status == "answered", first.decision.reply
+    parts = pd.read_excel(ws / "流水.xlsx", sheet_name=None)
+    for follow in ("二季度呢", "三季度的总金额呢"):
+        d = s.turn(follow).decision
+        sheet = follow[:3]
+        assert d.next in ("restate_confirm", "execute") and sheet in d.reply + (d.request.sheet or ""), (follow, d.reply)
+        tr = s.turn("继续") if d.next == "restate_confirm" else None
+        run = tr.run if tr is not None else None
+        want = parts[sheet][parts[sheet]["单号"] != "合计"]["金额"].sum()
+        assert run is not None and f"{want:g}" in (run.answer or ""), (follow, run and run.answer)

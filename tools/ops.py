@@ -612,14 +612,21 @@ def stack_sheets(ws: Workspace, path: str, sheets: list[str], label: str = "工�
     """The sheets of one workbook that share their columns, stacked into one table, with a column naming each row's sheet."""
     if len(sheets) < 2:
         raise ToolArgError("要合并的工作表至少两个。", "Name at least two sheets to stack.")
+    from tools.stats import total_rows
+
     parts: list[pd.DataFrame] = []
+    skipped = 0
     for name in sheets:
         df = load(ws.resolve(path), name, cache).df
         if parts and list(df.columns) != list(parts[0].columns[1:]):
             raise ColumnMissing(f"工作表 {name} 的列和 {sheets[0]} 不一致，不能上下合并。", f"Sheet {name} has other columns than {sheets[0]}.")
+        own = total_rows(df)  # each sheet's own 合计 row: stacked, it would sit among the data as one more row
+        skipped += int(own.sum())
+        df = df[~own]
         parts.append(pd.concat([pd.Series([name] * len(df), name=label, index=df.index), df], axis=1))
     out = pd.concat(parts, ignore_index=True)
-    return ToolResult(out, {"rows_in": sum(len(p) for p in parts), "rows_out": len(out), "sheets": list(sheets)}, {"sample": _sample(out)})
+    return ToolResult(out, {"rows_in": sum(len(p) for p in parts) + skipped, "rows_out": len(out), "sheets": list(sheets), "skipped_totals": skipped},
+                      {"sample": _sample(out)})
 
 
 @tool

@@ -29,6 +29,13 @@ class Stack(OpSpec):
     def stem_label(self, args: dict[str, Any]) -> str:
         return "合并"
 
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "stack_sheets" or not facts.get("skipped_totals"):
+            return None
+        n = facts["skipped_totals"]  # each sheet's own 合计 row, left out before the sheets were put together
+        return said_in(lang, f"各工作表自带的合计行（{n} 行）不是数据，合并时没有放进来。",
+                       f"The sheets' own total rows ({n}) are not data and were left out of the stacked table.")
+
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         r = ctx.request
         lang = "en" if getattr(r, "lang", "zh") == "en" else "zh"
