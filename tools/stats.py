@@ -59,6 +59,11 @@ def total_rows(table: pd.DataFrame) -> pd.Series:
     return mask
 
 
+def _total_label(row: pd.Series) -> str:
+    """The word a total row is labelled with (合计 / Total), whichever cell holds it."""
+    return next((str(v).strip() for v in row.values if isinstance(v, str) and v.strip().casefold() in TOTAL_WORDS), "合计")
+
+
 def stat_label(stat: str) -> str:
     m = PCT.match(stat)
     return f"第{m.group(1)}百分位数" if m else STAT_ZH.get(stat, stat)
@@ -189,7 +194,8 @@ def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = No
         if table.empty:
             raise ToolArgError(f"“{keys[0]}”里没有 {'、'.join(map(str, among))}。", f"'{keys[0]}' has none of {', '.join(map(str, among))}.")
     own_total = total_rows(table)
-    skipped = [str(v) for v in table.loc[own_total, keys[0]].head(3)] if own_total.any() else []
+    # the total row's label as it is written (the key may be blank on it: the label then stands in another cell)
+    skipped = [_total_label(r) for _, r in table.loc[own_total].head(3).iterrows()] if own_total.any() else []
     table = table[~own_total]
     value_name = f"{column}_合计" if column else "行数"
     s = _totals(table, within + [k for k in keys if k not in within], column).rename(value_name)

@@ -493,7 +493,8 @@ class Share(OpSpec):
         what = facts["column"] or _zh(lang, "行数", "rows")
         more = "……" if facts["groups"] > len(parts) else ""
         if facts.get("skipped_totals"):
-            more += _zh(lang, f"（表中自带的合计行 {'、'.join(facts['skipped_totals'])} 未计入）", f" (the table's own total row {', '.join(facts['skipped_totals'])} left out)")
+            said = "、".join(f"“{x}”" for x in facts["skipped_totals"])
+            more += _zh(lang, f"（表中自带的合计行 {said} 未计入）", f" (the table's own total row {', '.join(facts['skipped_totals'])} left out)")
         if facts.get("within"):
             parent = "、".join(facts["within"])
             return _zh(lang, f"每个 {parent} 内，各 {'、'.join(facts['keys'])} 占该 {parent} {what} 的比例：{'，'.join(parts)}{more}。",
