@@ -961,8 +961,9 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
         value = {"stat": value["stat"], "column": value["column"] or col}
     value = _percent(value, text[m.end() : end], col, sheet)
     known = isinstance(value, str) and value in sheet.values.get(col or "", ())  # 是否退货为否: 否 is a value of the column
-    if isinstance(value, str) and not known and (not value.strip() or QUESTION_VALUE.match(value) or _article(value, col, sheet)):
-        return
+    if isinstance(value, str) and not known and (not value.strip() or QUESTION_VALUE.match(value) or _article(value, col, sheet)
+                                                 or value.strip().casefold() in PLACE_WORDS):
+        return  # the category is in the Codes sheet: where a column is, not a value it holds
     if op in ("gt", "lt", "ge", "le") and isinstance(value, (str, list)) and not (col and col in sheet.dates) and not (
             isinstance(value, str) and col and CLOCK_RE.fullmatch(value)):  # 上班打卡晚于9:00: clock times compare
         return
@@ -994,6 +995,8 @@ def _cond_infix(sc: _Scan) -> None:
             continue
         if op == "ne" and VERBED_AHEAD.match(sc.text, m.end()):
             continue  # employees not managed by Ortiz: the negation is of the verb, read with the value after it
+        if ONE_OF_AHEAD.match(sc.text, m.end()):
+            continue  # operator is one of A, B, C: the list is read with its column by the values rule, never "= one"
         if op == "ne" and (pm := PLACE_AHEAD.match(sc.text, m.end())) is not None and find_values(sc.text[pm.end() :], sc.sheet, []):
             continue  # hotels not in London: a value of the table after "in", read with its own column (city), not hotel ≠ "in London"
         op_spans.append(m.span())
@@ -1212,9 +1215,19 @@ COND_RULES = (
 )
 
 
+ONE_OF = lazy(r"(?:(?<![a-z_])(?:is|are|was|were|in)\s+|是|为|属于)\s*(?P<w>(?<![a-z_])(?:one of|any of|among|either)(?:\s+the)?(?![a-z_])|以下(?:之一|任意一个|其中一个)[:：]?)",
+              re.I | re.A)
+
+
+PLACE_WORDS = frozenset({"in", "on", "at", "from", "inside", "within", "under", "into"})
+ONE_OF_AHEAD = lazy(r"\s*(?:(?:one of|any of|among|either)(?![a-z_])|以下(?:之一|任意一个|其中一个))", re.I | re.A)
+
+
 def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked: list[tuple[int, int]] | None = None) -> CondParse:
     """All conditions in text, against one sheet's columns."""
-    sc = _Scan(text, sheet, hits, CondParse(), list(blocked or []))
+    # operator is one of A, B, C / 是以下之一: the list's own words; the values after them are read as a list
+    blocked = list(blocked or []) + [m.span("w") for m in ONE_OF.finditer(text)]
+    sc = _Scan(text, sheet, hits, CondParse(), blocked)
     for rule in COND_RULES:
         rule(sc)
     return sc.out

@@ -289,3 +289,11 @@ def test_a_sheet_asked_after_a_result_is_the_same_request_on_that_sheet(ws: Path
         run = tr.run if tr is not None else None
         want = parts[sheet][parts[sheet]["单号"] != "合计"]["金额"].sum()
         assert run is not None and f"{want:g}" in (run.answer or ""), (follow, run and run.answer)
+
+
+def test_is_one_of_a_list_keeps_the_listed_values(ws: Path) -> None:
+    tr = talk(ws, "in tickets.csv keep channel = chat and agent is one of Ana, Ben, Cleo, then count tickets per agent")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    t = tickets(ws)
+    want = t[(t["channel"] == "chat") & t["agent"].isin(["Ana", "Ben", "Cleo"])].groupby("agent").size()
+    assert tr.run.table.set_index("agent")["rows"].to_dict() == want.to_dict()
