@@ -356,7 +356,8 @@ CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是",
                  "fine", "go for it", "that's right", "right", "correct")
 CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别弄了", "不做了", "先不", "先不用", "停", "停止", "不要", "别", "放弃", "撤销", "等等", "等一下",
                 "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't", "wait", "cancel that", "cancel it")
-CORRECTION = lazy(r"^\s*(?:no\s*[,，]?\s*)?not\s+[^\s,，]+\s*[,，]\s*\S+\s*$|^\s*[^\s,，]+\s*[,，]\s*not\s+\S+\s*$|改成|改为|换成|换为|改一下条件|应该是|不是.{0,20}(?<![不也又])是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|instead|change (?:it|the \w+) to|make (?:it|that) (?=top|bottom|first|last|\d)|i meant|i mean|actually"
+CORRECTION = lazy(r"^\s*(?:no\s*[,，]?\s*)?not\s+[^\s,，]+\s*[,，]\s*\S+\s*$|^\s*[^\s,，]+\s*[,，]\s*not\s+\S+\s*$|改成|改为|换成|换为|[，,]\s*(?:而)?不是按|"
+                    r"[,，]\s*not by(?![a-z_])|改一下条件|应该是|不是.{0,20}(?<![不也又])是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|instead|change (?:it|the \w+) to|make (?:it|that) (?=top|bottom|first|last|\d)|i meant|i mean|actually"
                     r"|^\s*(?:no|nope|wrong)\s*[,，.]\s*(?!thanks|thank|that'?s (?:all|it|fine)|nothing|never ?mind|ok|okay|good|great|fine)(?=[a-z])", re.I | re.A)
 # a rejection that says nothing else: no / that's wrong / 不对 (what to change is asked, never the same thing again)
 REJECTION = lazy(r"\s*(?:(?:no|nope|wrong|incorrect|not right|not quite)(?:\s*[,，.]?\s*(?:that'?s|that is|it'?s|this is)\s+(?:wrong|not (?:it|right|what i (?:want|wanted|asked for|meant))))?"

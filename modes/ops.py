@@ -642,6 +642,9 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     keys, j, how = _key_list(t, b.end())
     if not keys:
         return
+    if NOT_BY.search(t.text, max(0, b.start() - 12), b.start()):
+        t.spans.append((b.start(), j))  # 按门店汇总，不是按类别 / by line, not by shift: the key said not to use is no key
+        return
     if b.group(0).casefold() == "by" and all(c is None for c, _, _ in keys) and AGENT_BY.search(t.text, max(0, b.start() - 20), b.start()):
         return  # employees not managed by Ortiz: no column, but who manages (a value, read by the condition rules)
     if how == "typo":
@@ -1013,6 +1016,7 @@ def _rule_select(t: _Turn) -> None:
 
 
 CLAUSE_END = lazy(r"[，,；;。]")
+NOT_BY = lazy(r"(?:不是|而不是|并非|不要|别|不再|(?<![a-z_])(?:not|rather than|instead of|and not))\s*$", re.I | re.A)
 HIGH_WORD = lazy(r"最(?:高|大|多|晚|新)|(?<![a-z_])(?:highest|largest|biggest|most|latest|newest)(?![a-z_])", re.I | re.A)
 DATED_NEXT = lazy(r"\s*(?:is\s+|are\s+|was\s+|的)?(?:on or after|on or before|no later than|no earlier than|not before|not after|after|before|since|"
                   r"until|later than|earlier than|prior to|between|from)\s+(?:19|20)\d{2}", re.I | re.A)

@@ -161,6 +161,11 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     near = _files_worth_reading(low, catalog, files) if not hits else []
     said = ({f.path for f in files if _sheet_said(f, low)} if not hits and ("表" in low or "sheet" in low or "tab" in low)
             else set())  # 用二季度那张表: a workbook named by its sheet
+    cur = catalog.get(current) if current else None
+    if not hits and not said and DISTINCT_SHEET.search(low) and not (cur is not None and any(_distinct_sheet(sh.name, low) for sh in cur.sheets)):
+        # 一季度按门店汇总金额 while another file is in focus: a sheet name no other workbook has points at its workbook
+        alone = {f.path for f in files if f.is_table and len(f.sheets) > 1 and any(_distinct_sheet(sh.name, low) for sh in f.sheets)}
+        said = alone if len(alone) == 1 else said
     near += [f for f in files if f.path in said and f not in near]
     if not hits:
         _stem_typos(low, near, ref, hits)
@@ -491,6 +496,17 @@ PERIOD_USE = re.compile(r"(?:按|每个?|各个?|分|逐|by|per|each|every)\s*$"
 def _period_said(low: str, tok: str, span: tuple[int, int]) -> bool:
     """A word of a file's name used in the text as a period to group by (按季度, 每月, by quarter)."""
     return bool(PERIOD_WORD.fullmatch(low[span[0] : span[1]])) and PERIOD_USE.search(low[max(0, span[0] - 6) : span[0]]) is not None
+
+
+DISTINCT_SHEET = re.compile(r"\d|[一二三四上下]季度|[上下]半年|(?<![a-z])(?:q[1-4]|h[12])(?![a-z0-9])|[一二三四五六七八九十]+月", re.I)
+
+
+def _distinct_sheet(name: str | None, low: str) -> bool:
+    """A sheet's name said in the text that no ordinary word is (一季度, 2024, Q3, 上半年), as a whole."""
+    n = (name or "").casefold()
+    if len(n) < 2 or not DISTINCT_SHEET.search(n) or re.fullmatch(r"sheet\s*\d+", n):
+        return False
+    return re.search(r"(?<![a-z0-9一二三四五六七八九十上下])" + re.escape(n) + r"(?![a-z0-9])", low) is not None
 
 
 def _sheet_said(f: FileInfo, low: str) -> bool:

@@ -297,3 +297,22 @@ def test_is_one_of_a_list_keeps_the_listed_values(ws: Path) -> None:
     t = tickets(ws)
     want = t[(t["channel"] == "chat") & t["agent"].isin(["Ana", "Ben", "Cleo"])].groupby("agent").size()
     assert tr.run.table.set_index("agent")["rows"].to_dict() == want.to_dict()
+
+
+def test_a_key_said_not_to_use_is_no_key_and_the_rest_is_kept(ws: Path) -> None:
+    s = Session(Workspace.at(ws))
+    first = s.turn("tickets.csv 只看Pro，按channel汇总first_response_min")
+    assert first.run is not None or first.decision.next == "restate_confirm"
+    if first.run is None:
+        s.turn("继续")
+    d = s.turn("按agent汇总，不是按channel").decision
+    assert d.next == "restate_confirm", d.reply
+    keys = [o.args.get("keys") for o in d.request.ops if o.kind == "group"]
+    assert keys == [["agent"]] and any(o.kind == "filter" for o in d.request.ops), d.reply
+
+
+def test_a_sheet_only_another_workbook_has_points_at_that_workbook(ws: Path) -> None:
+    s = Session(Workspace.at(ws), dry_run=True)
+    s.turn("tickets.csv 有多少行")
+    d = s.turn("二季度按区域汇总金额").decision  # tickets.csv in focus; 二季度 is a sheet of 流水.xlsx only
+    assert d.request is not None and d.request.file == "流水.xlsx" and d.request.sheet == "二季度", (d.request.file, d.reply)
