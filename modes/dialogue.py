@@ -439,6 +439,14 @@ def corrects_by_adding(t: Turn) -> bool:
         and "filter" not in t.new_kinds
 
 
+def corrects_the_chart(t: Turn) -> bool:
+    """no, per month of start_time / 不对，按区域 after a chart: the chart's categories change; restated before it runs."""
+    p = t.pending
+    if p is None or not lx.CORRECTION.search(t.text) or t.other_file or t.fresh.file_how in EXPLICIT_FILE:
+        return False
+    return "chart" in t.old_kinds and bool(t.new_kinds) and t.new_kinds <= {"bucket", "group"}
+
+
 def corrects_the_rows(t: Turn) -> bool:
     """不对，只数住校是"是"的 / no, only tickets on the Pro plan, after a summary, a ranking or a count: the correction says
     which rows, and the summary it corrects stays (its grouping, its top N); restated before it runs."""
@@ -537,6 +545,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("pending", refers_to_pending, on_more_of_the_same),
     Row("pending", corrects_by_adding, on_more_of_the_same),
     Row("pending", corrects_the_rows, on_more_of_the_same),
+    Row("pending", corrects_the_chart, on_more_of_the_same),
     Row("pending", complete_new_request, on_replacement),
     Row("pending", lambda t: bool(t.swapped_to), on_file_swap),
     Row("pending", swaps_statistic, on_more_of_the_same),

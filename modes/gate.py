@@ -169,11 +169,14 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
     merged: dict[str, Op] = {}
     swapped = False
     for t in turns:
+        chart_before = merged.get("chart")
         old_filter = merged.get("filter")
         if t.year is not None and old_filter is not None and not any(o.kind == "filter" for o in t.ops):
             # no, I meant 2023: each whole-year period of the request moves to that year
             conds = [_in_year(c, t.year) for c in old_filter.args.get("conditions") or []]
             merged["filter"] = Op("filter", {**old_filter.args, "conditions": conds}, old_filter.after)
+        if t.bare_keys and not any(o.kind in ("group", "sort", "pivot") for o in t.ops) and "chart" not in merged:
+            _rekey(merged, t.bare_keys)
         if t.bare and t.correction and old_filter is not None and len(old_filter.args.get("conditions") or []) == 1 and not any(o.kind == "filter" for o in t.ops):
             c = old_filter.args["conditions"][0]
             op_, value = t.bare[0]
@@ -230,6 +233,7 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                     merged[op.kind] = Op(op.kind, {**old.args, **said}, old.after)
                 else:
                     merged[op.kind] = Op(op.kind, op.args, op.after)
+        _rechart(merged, t, chart_before)
     _swap_statistic(merged, swapped)
     g = merged.get("group")
     if "count" in merged and g is not None and g.args.get("keys") and not g.args.get("measures"):
@@ -254,6 +258,37 @@ def _in_year(c: Cond, year: int) -> Cond:
     if lo[:4] != hi[:4] or lo[4:] != "-01-01" or hi[4:] != "-12-31":
         return c
     return replace(c, value={"date": f"{year}-01-01"}, value2={"date": f"{year}-12-31"})
+
+
+def _rechart(merged: dict[str, Op], t: TurnOps, before: Op | None) -> None:
+    """no, per month of start_time / 不对，按区域, after a chart: the chart's categories change (to periods of a date
+    column, or to another key); what it draws stays. `before`: the chart as it was before this turn."""
+    c = before
+    if c is None or not t.correction or any(o.kind == "chart" for o in t.ops):
+        return
+    merged["chart"] = c
+    if t.bare_keys:
+        merged["chart"] = Op("chart", {**{k: v for k, v in c.args.items() if k not in ("unit", "date_column")}, "x": t.bare_keys[0]}, c.after)
+        return
+    said = {o.kind: o for o in t.ops}
+    b, g = said.get("bucket"), said.get("group")
+    if b is not None and b.args.get("column"):
+        merged.pop("bucket", None)
+        merged["chart"] = Op("chart", {**{k: v for k, v in c.args.items() if k not in ("x", "keys")}, "unit": b.args["unit"],
+                                       "date_column": b.args["column"]}, c.after)
+    elif g is not None and g.args.get("keys") and not g.args.get("measures"):
+        merged.pop("group", None)
+        merged["chart"] = Op("chart", {**{k: v for k, v in c.args.items() if k not in ("unit", "date_column")}, "x": g.args["keys"][0]}, c.after)
+
+
+def _rekey(merged: dict[str, Op], keys: list[str]) -> None:
+    """no, by line instead: the keys of what the correction corrects change (a summary's grouping, a statistic's groups,
+    an order), the rest stays."""
+    for kind, slot in (("group", "keys"), ("stats", "by"), ("top_per_group", "by"), ("sort", "by")):
+        o = merged.get(kind)
+        if o is not None and (o.args.get(slot) or kind in ("group", "sort")):
+            merged[kind] = Op(kind, {**o.args, slot: list(keys)}, o.after)
+            return
 
 
 def _swap_statistic(merged: dict[str, Op], swapped: bool) -> None:

@@ -105,6 +105,7 @@ class TurnOps:
     bare: list[tuple[str, Any]] = field(default_factory=list)  # a comparison with no column: 大于4.5
     consumed: list[tuple[int, int]] = field(default_factory=list)  # the spans the rules read
     year: int | None = None  # no, I meant 2023: a year said alone in a correction (the period it corrects changes year)
+    bare_keys: list[str] = field(default_factory=list)  # no, by line instead: keys said with no verb, in a correction
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
@@ -651,6 +652,9 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
         t.out.typos.append(keys[0][1])
     role = _key_role(t, b, j)
     if role is None or role == "none":
+        if t.out.correction and all(c is not None for c, _, _ in keys):
+            t.out.bare_keys += [c for c, _, _ in keys if c]  # no, by line instead: the keys of what it corrects
+            t.spans.append((b.start(), j))
         return
     word = b.group(0).casefold()
     if role == "group" and (word.startswith("每") or word in ("per", "for each", "for every", "in each", "in every")) and all(c and _id_like(c, t.sheet) for c, _, _ in keys):

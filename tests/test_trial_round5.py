@@ -316,3 +316,29 @@ def test_a_sheet_only_another_workbook_has_points_at_that_workbook(ws: Path) -> 
     s.turn("tickets.csv 有多少行")
     d = s.turn("二季度按区域汇总金额").decision  # tickets.csv in focus; 二季度 is a sheet of 流水.xlsx only
     assert d.request is not None and d.request.file == "流水.xlsx" and d.request.sheet == "二季度", (d.request.file, d.reply)
+
+
+def test_a_correction_with_only_a_key_changes_the_key_of_what_it_corrects(ws: Path) -> None:
+    s = Session(Workspace.at(ws))
+    for said in ("in tickets.csv average first_response_min per channel, not counting the Free plan", "no, use the median", "go"):
+        s.turn(said)
+    d = s.turn("no, by agent instead").decision
+    assert d.next == "restate_confirm" and "per agent" in d.reply and "median" in d.reply and "Free" in d.reply, d.reply
+    tr = s.turn("go")
+    t = tickets(ws)
+    want = t[t["plan"] != "Free"].groupby("agent")["first_response_min"].median()
+    assert tr.run is not None and tr.run.table.set_index("agent")["median"].to_dict() == want.to_dict()
+
+
+def test_a_correction_of_a_charts_categories_keeps_what_it_draws(ws: Path) -> None:
+    s = Session(Workspace.at(ws))
+    s.turn("line chart of total first_response_min per channel in tickets.csv")
+    d = s.turn("no, per month of opened_at").decision
+    assert d.next == "restate_confirm" and "chart" in d.reply and "month" in d.reply and "first_response_min" in d.reply, d.reply
+    tr = s.turn("go")
+    t = tickets(ws)
+    want = t.groupby(t["opened_at"].dt.to_period("M"))["first_response_min"].sum()
+    assert tr.run is not None and tr.run.table["first_response_min_sum"].tolist() == want.tolist()
+    assert any(f["path"].endswith(".xlsx") for f in tr.run.files)  # still a chart
+    e = s.turn("no, by agent instead").decision
+    assert e.next == "restate_confirm" and "chart" in e.reply and "per agent" in e.reply, e.reply
