@@ -578,7 +578,10 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
             p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
         elif not lx.RESULT_REF.search(text) and not lx.THEN_START.search(text):
             p, refining = replace(state.last, stage="confirm"), True  # 那深圳的呢 / 只看华南区的呢: maybe a refinement of it
-    t = Turn(utterance, text, language(utterance), state, catalog, p, refining)
+    lang = language(utterance)
+    if p is not None and p.stage == "clarify" and p.request.lang != lang and not CJK_TEXT.search(text) and len(text) <= 40:
+        lang = p.request.lang  # agent, typed to a Chinese question: a name from the table is no change of language
+    t = Turn(utterance, text, lang, state, catalog, p, refining)
     if refining and not refines(t):
         keep = corrected_sheet(t) is not None  # 二季度呢: the same request on another sheet of its workbook
         p = p if keep else None
@@ -590,6 +593,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
 
 
 ASKING = ("ask_slots", "ask_intent")
+CJK_TEXT = lazy(r"[\u4e00-\u9fff]")
 INTENT_CHOICES = {"zh": ["筛选", "排序", "分组汇总", "去重", "导出", "全面分析"], "en": ["filter", "sort", "group and summarise", "dedupe", "export", "full analysis"]}
 
 

@@ -15,7 +15,7 @@ from modes.conditions import ANY_OP, Cond, parse_conditions
 from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState
 from modes.evidence import Gap
 from modes.lazyre import lazy
-from modes.ops import TurnOps, _blank, parse_turn
+from modes.ops import JOIN_CLAUSE_END, TurnOps, _blank, parse_turn
 from modes.resolve import (
     ColumnHit,
     FileRef,
@@ -258,6 +258,18 @@ def _in_year(c: Cond, year: int) -> Cond:
     if lo[:4] != hi[:4] or lo[4:] != "-01-01" or hi[4:] != "-12-31":
         return c
     return replace(c, value={"date": f"{year}-01-01"}, value2={"date": f"{year}-12-31"})
+
+
+def _with_join_key(text: str, key: str, lang: str) -> str:
+    """agent, to "Join on which column?": the turn with the key said in its join clause (…关联 → 按 agent 关联; join a
+    with b → join a with b on agent), before any later clause (然后按区域…, then count …)."""
+    m = lx.EXPLORE_JOIN.search(text)
+    if m is None:
+        return f"{text}, join on {key}" if lang == "en" else f"{text}，按 {key} 关联"
+    if lang != "en":
+        return f"{text[: m.start()]}按 {key} {text[m.start():]}"
+    end = next((x.start() for x in JOIN_CLAUSE_END.finditer(text, m.end())), len(text))
+    return f"{text[:end].rstrip()} on {key}{text[end:]}"
 
 
 def _rechart(merged: dict[str, Op], t: TurnOps, before: Op | None) -> None:
@@ -1327,9 +1339,9 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         # joined to its clause), never a sort or a grouping of its own beside it
         by = "，按" + "、".join(cols) if p.request.lang != "en" else ", by " + ", ".join(cols)
         return turns[:-1] + [f"{turns[-1]}{by}"]
+    if asked[0] == "join_key":  # the key is written into the join's own clause, so the files it named stay its files
+        return turns[:-1] + [_with_join_key(turns[-1], cols[0], p.request.lang)]
     if p.request.lang == "en":  # an English request is completed in English (what is restated and recorded stays English)
-        if asked[0] == "join_key":
-            return turns[:-1] + [f"{turns[-1]} on {cols[0]}"]
         return turns + [SLOT_PHRASE_EN[asked[0]].format(" and ".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
     return turns + [SLOT_PHRASE[asked[0]].format("、".join(cols) if asked[0] in ("columns", "columns_pair") else cols[0])]
 

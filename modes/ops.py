@@ -335,17 +335,19 @@ def _rule_join(t: _Turn) -> None:
     if not m or t.flags.get("stacked"):
         return  # the sheets of a split table are stacked, never joined
     on = None
-    # the key is said in the join's own clause (按客户ID关联 / join on id); a 按 of a later clause (合并、去重、按销售员汇总) groups
-    lo = max((x.end() for x in JOIN_CLAUSE_END.finditer(t.text, 0, m.start())), default=0)
-    hi = next((x.start() for x in JOIN_CLAUSE_END.finditer(t.text, m.end())), len(t.text))
-    if KEY_CLAUSE.match(t.text, hi):  # join a with b, using priority / 合并两个表，通过客户ID: the key's own clause goes with it
-        hi = next((x.start() for x in JOIN_CLAUSE_END.finditer(t.text, hi + 1)), len(t.text))
-    for b in list(BY_WORD.finditer(t.text)) + list(re.finditer(r"(?<![a-z_])(?:on|using)\s+|(?:通过|用)\s*", t.text, re.I | re.A)):
-        if not lo <= b.start() < hi:
-            continue
-        col, _raw, _how, _closest, _ = _col_after(t.text, b.end(), t.hits, t.sheet)
-        if col:
-            on = col
+    # the key is said in a join's own clause (按客户ID关联 / join on id); a 按 of a later clause (合并、去重、按销售员汇总) groups.
+    # Every join word's clause is read: the key may be said in a later one (…, join on agent: an answer joined to the request)
+    for jm in lx.EXPLORE_JOIN.finditer(t.text):
+        lo = max((x.end() for x in JOIN_CLAUSE_END.finditer(t.text, 0, jm.start())), default=0)
+        hi = next((x.start() for x in JOIN_CLAUSE_END.finditer(t.text, jm.end())), len(t.text))
+        if KEY_CLAUSE.match(t.text, hi):  # join a with b, using priority / 合并两个表，通过客户ID: the key's own clause goes with it
+            hi = next((x.start() for x in JOIN_CLAUSE_END.finditer(t.text, hi + 1)), len(t.text))
+        for b in list(BY_WORD.finditer(t.text)) + list(re.finditer(r"(?<![a-z_])(?:on|using)\s+|(?:通过|用)\s*", t.text, re.I | re.A)):
+            if not lo <= b.start() < hi:
+                continue
+            col, _raw, _how, _closest, _ = _col_after(t.text, b.end(), t.hits, t.sheet)
+            if col:
+                on = col
     how = next((kind for kind, rxp in lx.JOIN_HOW if rxp.search(t.text)), None)  # 内连接 / full join: the kind of join said
     t.add(m.start(), Op("join", {"on": on, **({"how": how} if how else {})}))
 

@@ -240,3 +240,16 @@ def test_a_date_column_named_after_a_verb_is_the_column_of_that_verb(ws: Path) -
     e = talk(root, "bookings booked after 2024-06-30")[0]
     conds = [c for o in (e.request.ops if e.request else ()) for c in o.args.get("conditions", [])]
     assert conds and all(c.column == "booked_at" for c in conds), e.reply
+
+
+@pytest.mark.parametrize("request_", ["join bookings.csv with properties.csv, then count bookings by city",
+                                      "把 bookings.csv 和 properties.csv 关联一下，然后按city数一下"])
+def test_a_join_key_typed_back_keeps_both_files_and_the_rest(ws: Path, request_: str) -> None:
+    s = Session(Workspace.at(ws), dry_run=True)
+    q = s.turn(request_).decision
+    assert q.next == "ask_slots" and "hotel" in choices(q.reply), q.reply
+    d = s.turn("hotel").decision
+    assert d.next == "restate_confirm", d.reply  # never the file question again
+    ops = d.request.ops if d.request else ()
+    assert any(o.kind == "join" and o.args.get("on") == "hotel" for o in ops) and any(o.kind == "group" for o in ops)
+    assert (CJK.search(d.reply) is None) == request_.startswith("join")  # a column typed back keeps the session's language
