@@ -175,7 +175,7 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
             # no, I meant 2023: each whole-year period of the request moves to that year
             conds = [_in_year(c, t.year) for c in old_filter.args.get("conditions") or []]
             merged["filter"] = Op("filter", {**old_filter.args, "conditions": conds}, old_filter.after)
-        if t.bare_keys and not any(o.kind in ("group", "sort", "pivot") for o in t.ops) and "chart" not in merged:
+        if t.bare_keys and all(o.kind == "filter" for o in t.ops) and "chart" not in merged:
             _rekey(merged, t.bare_keys)
         if t.bare and t.correction and old_filter is not None and len(old_filter.args.get("conditions") or []) == 1 and not any(o.kind == "filter" for o in t.ops):
             c = old_filter.args["conditions"][0]
@@ -279,7 +279,7 @@ def _rechart(merged: dict[str, Op], t: TurnOps, before: Op | None) -> None:
     if c is None or not t.correction or any(o.kind == "chart" for o in t.ops):
         return
     merged["chart"] = c
-    if t.bare_keys:
+    if t.bare_keys and all(o.kind == "filter" for o in t.ops):
         merged["chart"] = Op("chart", {**{k: v for k, v in c.args.items() if k not in ("unit", "date_column")}, "x": t.bare_keys[0]}, c.after)
         return
     said = {o.kind: o for o in t.ops}

@@ -655,9 +655,8 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     role = _key_role(t, b, j)
     if role is None or role == "none":
         if t.out.correction and all(c is not None for c, _, _ in keys):
-            t.out.bare_keys += [c for c, _, _ in keys if c]  # no, by line instead: the keys of what it corrects
-            t.spans.append((b.start(), j))
-        return
+            t.out.bare_keys += [c for c, _, _ in keys if c]  # no, by line instead: the keys of what it corrects (unless a
+        return  # step of this turn takes them: make it top 2, by rate)
     word = b.group(0).casefold()
     if role == "group" and (word.startswith("每") or word in ("per", "for each", "for every", "in each", "in every")) and all(c and _id_like(c, t.sheet) for c, _, _ in keys):
         t.key_spans.append((b.start(), j))
