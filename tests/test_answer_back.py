@@ -253,3 +253,17 @@ def test_a_join_key_typed_back_keeps_both_files_and_the_rest(ws: Path, request_:
     ops = d.request.ops if d.request else ()
     assert any(o.kind == "join" and o.args.get("on") == "hotel" for o in ops) and any(o.kind == "group" for o in ops)
     assert (CJK.search(d.reply) is None) == request_.startswith("join")  # a column typed back keeps the session's language
+
+
+def test_every_choice_offered_over_the_tuning_set_is_taken(tmp_path: Path) -> None:
+    """The tuning set's questions (its workspace copied first): each offered choice, typed back alone, is taken."""
+    import shutil
+
+    from benchmarks.answer_back import read_items
+
+    root = Path(__file__).resolve().parent.parent / "benchmarks" / "tuning"
+    ws = tmp_path / "ws"
+    shutil.copytree(root / "workspace", ws)
+    counts, cases = run(ws, read_items(root / "decisions.jsonl"), per_question=3)
+    assert counts["typed_back"] >= 100
+    assert counts["taken"] == counts["typed_back"], cases[:3]
