@@ -342,3 +342,8 @@ def test_a_correction_of_a_charts_categories_keeps_what_it_draws(ws: Path) -> No
     assert any(f["path"].endswith(".xlsx") for f in tr.run.files)  # still a chart
     e = s.turn("no, by agent instead").decision
     assert e.next == "restate_confirm" and "chart" in e.reply and "per agent" in e.reply, e.reply
+
+
+def test_a_cut_after_a_summary_is_said_as_its_groups_never_by_none(ws: Path) -> None:
+    d = Session(Workspace.at(ws), dry_run=True).turn("in tickets.csv, Pro only, count tickets per agent, top 3, maybe").decision
+    assert "None" not in d.reply and "highest 3 groups" in d.reply, d.reply

@@ -240,6 +240,8 @@ class TopN(OpSpec):
             keys = _zh(lang, "、", ", ").join(args["within"])
             return _zh(lang, f"在每个 {keys} 内，取 {args.get('by')} {'最小' if low else '最大'}的 {args.get('n')} 行",
                        f"within each {keys}, the {'bottom' if low else 'top'} {args.get('n')} rows by {args.get('by')}")
+        if not args.get("by"):  # after a summary: its groups, ranked by what it computed
+            return _zh(lang, f"取{'最低' if low else '最高'}的 {args.get('n')} 组", f"the {'lowest' if low else 'highest'} {args.get('n')} groups")
         return _zh(lang, f"取 {args.get('by')} {'最小' if low else '最大'}的 {args.get('n')} 行",
                    f"{'bottom' if low else 'top'} {args.get('n')} rows by {args.get('by')}")
 
