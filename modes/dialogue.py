@@ -95,6 +95,12 @@ class Turn:
                 and all(o.kind == "profile" for o in f.ops) and BARE_FILE.fullmatch(self.text) and not p.request.files:
             # revenue_2024.xlsx, to a question about a sheet the file in use does not have: that file, for the same request
             return [f"{f.file.rsplit('/', 1)[-1]} {p.turns[0]}", *p.turns[1:]]
+        if p is not None and p.stage == "clarify" and "file" in p.request.missing and f.file_how in EXPLICIT_FILE and f.file \
+                and BARE_FILE.fullmatch(self.text):
+            # 库存.xlsx, to "which file? / 工作区里没有 X，最接近的文件：…": the file the question asked for, for the same request
+            name, missing = f.file.rsplit("/", 1)[-1], p.request.missing_file_name
+            turns = [t.replace(missing, name) for t in p.turns] if missing else list(p.turns)
+            return turns if missing and turns != list(p.turns) else [f"{name} {turns[0]}", *turns[1:]]
         if p is None or p.stage != "clarify" or (f.file_how in EXPLICIT_FILE and f.file not in (p.request.file, *p.request.files)):
             return None  # naming another file is a new request, not an answer
         return _slot_answer(p, self.text, self.catalog)

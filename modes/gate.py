@@ -1338,7 +1338,10 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         # 金额, to 前5个门店 按哪一列排序？ / 性别, to 男女比例 按哪一列分组？: the column is the asking operation's own (按金额
         # joined to its clause), never a sort or a grouping of its own beside it
         by = "，按" + "、".join(cols) if p.request.lang != "en" else ", by " + ", ".join(cols)
-        return turns[:-1] + [f"{turns[-1]}{by}"]
+        spec = opspec.get(owner)
+        words = [w.casefold() for ws in (spec.words.values() if spec is not None else ()) for w in ws]
+        at = next((i for i in range(len(turns) - 1, -1, -1) if any(w in turns[i].casefold() for w in words)), len(turns) - 1)
+        return turns[:at] + [f"{turns[at]}{by}"] + turns[at + 1 :]  # in the turn that asked for the operation
     if asked[0] == "join_key":  # the key is written into the join's own clause, so the files it named stay its files
         return turns[:-1] + [_with_join_key(turns[-1], cols[0], p.request.lang)]
     if p.request.lang == "en":  # an English request is completed in English (what is restated and recorded stays English)

@@ -235,7 +235,9 @@ def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> st
         head = f"好的，{what + ' ' if what else ''}{target(r, lang)}。" if zh else f"OK, {what + ' ' if what else ''}{target(r, lang)}. "
     elif zh and not parts:
         head = "好的，"
-    return head + ("" if zh else "") + ("".join(parts) if zh else " ".join(parts))
+    if zh:  # each question ends as a sentence, so two never run together (…是否欠费图上画哪一列…)
+        parts = [x if not x or x.endswith(("。", "？", "！", "）", "?", ".")) else x + "。" for x in parts]
+    return head + ("".join(parts) if zh else " ".join(parts))
 
 
 def slot_fits(r: Request, slot: str) -> str:

@@ -302,6 +302,8 @@ def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
             continue  # a typo of a real name: the fuzzy step below
         if not re.search(r"[_\-]", re.sub(r"\d+\s*[-–—~]\s*\d+", "", tok)):
             continue  # 年龄0-17岁, 2010-2018年: a range of numbers, not a file's name
+        if re.search(r"(?:19|20)\d{2}[-/.]\d{1,2}(?:[-/.]\d{1,2})?(?!\d)", tok) and not re.search(r"[_\-][A-Za-z]|[A-Za-z][_\-]", tok):
+            continue  # 有效期小于2027-03-05: a date in a condition, not a file's name
         runs = [r for r in re.findall(r"[a-z0-9][a-z0-9_\-]*", tok.casefold()) if re.search(r"[a-z]", r)]
         if runs != [tok.casefold()] and any(r in catalog.known_names or (len(r) >= 4 and any(r in f.stem.casefold() for f in catalog.files))
                                             for r in runs):

@@ -267,3 +267,25 @@ def test_every_choice_offered_over_the_tuning_set_is_taken(tmp_path: Path) -> No
     counts, cases = run(ws, read_items(root / "decisions.jsonl"), per_question=3)
     assert counts["typed_back"] >= 100
     assert counts["taken"] == counts["typed_back"], cases[:3]
+
+
+def test_a_file_typed_to_which_file_fills_the_request_and_a_date_is_no_file_name(ws: Path) -> None:
+    s = Session(Workspace.at(ws), dry_run=True)
+    s.turn("筛选一下订单.csv")
+    d = s.turn("日期小于2024-03-05").decision  # a date with dashes: a condition, never a missing file's name
+    assert d.next == "restate_confirm" and "2024-03-05" in d.reply and "工作区里没有" not in d.reply, d.reply
+    s = Session(Workspace.at(ws), dry_run=True)
+    q = s.turn("销售台账2023.xlsx 里金额大于100的").decision
+    assert q.next == "ask_slots" and "订单.csv" in choices(q.reply), q.reply
+    e = s.turn("订单.csv").decision
+    assert e.next in ("restate_confirm", "execute") and "订单.csv" in (e.request.file or ""), e.reply
+
+
+def test_a_column_typed_to_an_operations_own_question_joins_that_operation(ws: Path) -> None:
+    s = Session(Workspace.at(ws), dry_run=True)
+    s.turn("做个透视表，再画成柱状图")
+    q = s.turn("订单.csv").decision
+    assert "按哪一列分组" in q.reply and "。图上画哪一列" in q.reply, q.reply  # two questions, each its own sentence
+    d = s.turn("门店").decision
+    assert "按哪一列分组" not in d.reply and "没有我能对上" not in d.reply, d.reply  # the grouping is answered
+    assert d.next == "ask_slots" and "图上画哪一列" in d.reply  # only the chart's own question is left
