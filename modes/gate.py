@@ -380,6 +380,9 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
         if any(p.ops for p in p_cur) and unres == 0 and (hits > 0 or (has_work and follow_up)):
             r.fi, r.file, r.how, r.sheet, r.parsed = cur, cur.path, "current", s_cur, p_cur
             r.sheet_name = s_cur.name if len(cur.sheets) > 1 else None
+            if r.sheet_name and _split_table(cur) and any(r.sheet_name in t for t in texts):
+                # 上半年欠费的有多少户 with the workbook in focus: the sheet's name names the sheet, never a period of its rows
+                r.parsed = _fit([t.replace(r.sheet_name, " " * len(r.sheet_name)) for t in texts], s_cur, flags)[0]
             if state.current_sheet and state.current_sheet != s_cur.name and cur.sheet(state.current_sheet):
                 p_old, h_old, u_old = _fit(texts, _sheet_of(cur, state.current_sheet), flags)
                 if (h_old - 3 * u_old) >= (hits - 3 * unres) and not any(s.casefold() in " ".join(texts).casefold() for s in [s_cur.name or ""] if s):
@@ -597,6 +600,10 @@ def _u_sheet(u: _Understanding) -> None:
             pat = re.compile("|".join(re.escape(n) + r"\s*(?:(?:这|那)?(?:两|2|俩|二)\s*(?:个|张)?\s*)?(?:表|sheet|工作表|页)"
                                       + r"|(?<![a-z_])(?:sheet|工作表)\s*[:：]?\s*" + re.escape(n) for n in names), re.I)
             u.texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
+    if fi is not None and u.sheet_name and not u.stacked and _split_table(fi):
+        # 上半年欠费的有多少户 with the workbook in focus: the sheet's name names the sheet, never also a period of its rows
+        own = re.compile(r"(?<![\w\u4e00-\u9fff])" + re.escape(u.sheet_name) if u.sheet_name.isascii() else re.escape(u.sheet_name), re.I)
+        u.texts = [own.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
     u.flags["two_tables"] = len(u.files) > 1 or len(u.two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(u.texts)))
 
 

@@ -347,3 +347,24 @@ def test_a_correction_of_a_charts_categories_keeps_what_it_draws(ws: Path) -> No
 def test_a_cut_after_a_summary_is_said_as_its_groups_never_by_none(ws: Path) -> None:
     d = Session(Workspace.at(ws), dry_run=True).turn("in tickets.csv, Pro only, count tickets per agent, top 3, maybe").decision
     assert "None" not in d.reply and "highest 3 groups" in d.reply, d.reply
+
+
+def test_a_sheet_in_focus_named_again_is_the_sheet_not_also_a_period(ws: Path) -> None:
+    s = Session(Workspace.at(ws))
+    s.turn("看一下流水.xlsx")
+    tr = s.turn("二季度城东的有多少行")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    q2 = pd.read_excel(ws / "流水.xlsx", sheet_name="二季度")
+    assert f"{int((q2['区域'] == '城东').sum())} 行" in (tr.run.answer or ""), tr.run.answer
+    conds = [c for o in tr.decision.request.ops for c in o.args.get("conditions", [])]
+    assert all(not isinstance(c.value, dict) for c in conds)  # no period of the rows
+
+
+def test_the_top_rows_per_group_and_a_share_leave_the_total_row_out(ws: Path) -> None:
+    tr = talk(ws, "流水.xlsx 二季度每个区域金额最高的2行")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    assert len(tr.run.table) == 4 and "合计" not in set(tr.run.table["单号"].astype(str))
+    sh = talk(ws, "流水.xlsx 二季度城东的占比是多少")
+    q2 = pd.read_excel(ws / "流水.xlsx", sheet_name="二季度")
+    q2 = q2[q2["单号"] != "合计"]
+    assert sh.run is not None and f"{(q2['区域'] == '城东').mean() * 100:.2f}".rstrip("0").rstrip(".") in (sh.run.answer or ""), sh.run and sh.run.answer

@@ -234,6 +234,8 @@ def proportion_where(table: pd.DataFrame, conditions: list[dict[str, Any]], logi
         raise ToolArgError("缺少条件：要算满足什么条件的行的比例？", "Proportion of rows meeting which condition?")
     by = list(by or [])
     _need_columns(table, by)
+    own = total_rows(table)  # the table's own 合计 row is not one of the rows the share is of
+    table = table[~own] if own.any() else table
     mask = where(table, conditions, logic)
     hit, total = int(mask.sum()), len(table)
     if total == 0:
@@ -369,12 +371,15 @@ def top_n_per_group(table: pd.DataFrame, by: list[str], column: str, n: int = 3,
     _need_columns(table, by + [column])
     if n < 1:
         raise ToolArgError("n 必须至少为 1。", "n must be at least 1.")
+    own = total_rows(table)  # the table's own 合计 row is no group of its own and no top row
+    skipped = int(own.sum())
+    table = table[~own] if skipped else table
     x = numeric(table, column)
     order = table.assign(_v=x).sort_values(by + ["_v"], ascending=[True] * len(by) + [ascending], kind="stable", na_position="last")
     out = order.groupby(by, dropna=False, sort=False).head(n).drop(columns="_v").reset_index(drop=True)
     groups = int(table.groupby(by, dropna=False).ngroups)
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "groups": groups, "n": n, "column": column, "by": by,
-                            "ascending": ascending}, {"sample": _sample(out, 20)})
+    return ToolResult(out, {"rows_in": len(table) + skipped, "rows_out": len(out), "groups": groups, "n": n, "column": column, "by": by,
+                            "ascending": ascending, "skipped_totals": skipped}, {"sample": _sample(out, 20)})
 
 
 @tool

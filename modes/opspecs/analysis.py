@@ -2911,8 +2911,10 @@ class TopPerGroup(OpSpec):
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "top_n_per_group":
             return None
+        own = _zh(lang, f"表中自带的合计行（{facts['skipped_totals']} 行）不是一行数据，没有算进去。",
+                  f" The table's own total row ({facts['skipped_totals']}) is not a row of the data and was left out.") if facts.get("skipped_totals") else ""
         return _zh(lang, f"{facts['groups']} 组，每组取 {facts['n']} 行，共 {facts['rows_out']:,} 行（来自 {facts['rows_in']:,} 行）。",
-                   f"{facts['groups']} groups, {facts['n']} rows each: {facts['rows_out']:,} rows (of {facts['rows_in']:,}).")
+                   f"{facts['groups']} groups, {facts['n']} rows each: {facts['rows_out']:,} rows (of {facts['rows_in']:,}).") + own
 
 
 # ---------------------------------------------------------------- above / below the average of one's own group
