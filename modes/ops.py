@@ -266,9 +266,40 @@ def _rule_worded(t: _Turn) -> None:
     """Operations asked for by their own words (registered OpSpecs with a lexicon): they own those words."""
     t.worded = opspec.read_worded(t.text, t.hits, t.sheet)
     for w in t.worded:
-        t.add(w.start, Op(w.kind, w.args))
+        totalled = _totalled_per_group(t, w) if w.kind == "top_per_group" else None
+        if totalled is not None:  # top 3 donors in each region by total amount: each donor's total, ranked in each region
+            t.add(w.start, totalled[0])
+            t.add(w.start + 1, totalled[1])
+        else:
+            t.add(w.start, Op(w.kind, w.args))
         t.spans.extend(w.spans)
     t.text = _blank(t.text, [s for w in t.worded for s in w.spans])  # words an operation read are not read again
+
+
+def _totalled_per_group(t: _Turn, w: opspec.Found) -> tuple[Op, Op] | None:
+    """top 3 donors in each region by total amount / 每个区域总金额最高的3个客户: the thing ranked (a text column whose
+    values repeat, named in the request) is totalled within each group first, then ranked there — never single rows."""
+    a = w.args
+    if not a.get("by") or not a.get("column") or not TOTAL_RANK.search(t.text):
+        return None
+    sheet = t.sheet
+    cols = {h.column for h in t.hits}
+    said = RANKED_NOUN.search(t.text)  # top 3 donors / 最高的3个客户: the word for what is ranked, a part of a column's name
+    if said is not None:
+        col, how, _ = resolve_column(said.group("w") or said.group("w2"), sheet, closest=False)
+        cols |= {col} if col is not None and how in ("exact", "partial", "synonym") else set()
+    named = {c for c in cols if c not in sheet.numeric and c not in sheet.dates and c not in a["by"]
+             and (vals := sheet.values.get(c)) and sheet.rows > len(vals)}
+    if len(named) != 1:
+        return None
+    thing = next(iter(named))
+    return (Op("group", {"keys": [*a["by"], thing], "measures": [{"column": a["column"], "agg": "sum"}]}),
+            Op("top_n", {"n": a["n"], "by": None, "ascending": bool(a.get("ascending")), "within": list(a["by"])}))
+
+
+RANKED_NOUN = lazy(r"(?<![a-z_])(?:top|bottom|highest|lowest|biggest|largest)\s+(?:\d+|one|two|three|four|five|ten)\s+(?P<w>[a-z_]+?)s?(?![a-z_])"
+                   r"|(?:最高|最低|最多|最大)的?\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:个|位|家|名)\s*(?P<w2>[\u4e00-\u9fff]{1,6})", re.I | re.A)
+TOTAL_RANK = lazy(r"(?<![a-z_])(?:total|sum of|combined|summed)(?![a-z_])|总(?:金额|额|数|量|销售额|和)|合计", re.I | re.A)
 
 
 def _compares_groups(t: _Turn) -> bool:
@@ -645,6 +676,8 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     keys, j, how = _key_list(t, b.end())
     if not keys:
         return
+    if b.group(0).casefold() == "by" and AGG_AHEAD.match(t.text, b.end()):
+        return  # top 10 donors by total amount: a ranking by a figure, never a key named "total"
     if NOT_BY.search(t.text, max(0, b.start() - 12), b.start()):
         t.spans.append((b.start(), j))  # 按门店汇总，不是按类别 / by line, not by shift: the key said not to use is no key
         return
@@ -1021,6 +1054,7 @@ def _rule_select(t: _Turn) -> None:
 
 
 CLAUSE_END = lazy(r"[，,；;。]")
+AGG_AHEAD = lazy(r"\s*(?:the\s+)?(?:total|sum|summed|average|avg|mean|median|overall|combined)(?![a-z_])", re.I | re.A)
 NOT_BY = lazy(r"(?:不是|而不是|并非|不要|别|不再|(?<![a-z_])(?:not|rather than|instead of|and not))\s*$", re.I | re.A)
 HIGH_WORD = lazy(r"最(?:高|大|多|晚|新)|(?<![a-z_])(?:highest|largest|biggest|most|latest|newest)(?![a-z_])", re.I | re.A)
 DATED_NEXT = lazy(r"\s*(?:is\s+|are\s+|was\s+|的)?(?:on or after|on or before|no later than|no earlier than|not before|not after|after|before|since|"
@@ -1111,7 +1145,8 @@ def _ranked_within(t: _Turn, m: re.Match[str], top: dict[str, Any], by: str | No
     """各门店金额最高的前2个产品 / top 2 products by amount in each store: what is ranked (a text column whose values
     repeat) is totalled within each group first, then its first N are taken in each group — never the single rows."""
     groups = [o for _, o in t.found if o.kind == "group" and o.args.get("keys") and not o.args.get("question") and not o.args.get("unresolved")]
-    if len(groups) != 1 or TOTAL_ASKED.search(t.text):
+    said = RANK_BY_TOTAL.sub(" ", t.text)  # top 3 donors in each region by total amount: "total" is how they are ranked
+    if len(groups) != 1 or TOTAL_ASKED.search(said):
         return False
     g = groups[0]
     key = _ranked_key(t, m)
@@ -1134,6 +1169,7 @@ def _ranked_within(t: _Turn, m: re.Match[str], top: dict[str, Any], by: str | No
     return True
 
 
+RANK_BY_TOTAL = lazy(r"(?<![a-z_])by\s+(?:the\s+)?(?:total|sum of|combined)(?![a-z_])", re.I | re.A)
 TOTAL_ASKED = lazy(r"合计|总和|总额|总计|求和|汇总|平均|均值|总(?:销售|金额|数|量)|(?<![a-z_])(?:totals?|sum|average|mean|avg)(?![a-z_])", re.I | re.A)
 
 

@@ -368,3 +368,15 @@ def test_the_top_rows_per_group_and_a_share_leave_the_total_row_out(ws: Path) ->
     q2 = pd.read_excel(ws / "流水.xlsx", sheet_name="二季度")
     q2 = q2[q2["单号"] != "合计"]
     assert sh.run is not None and f"{(q2['区域'] == '城东').mean() * 100:.2f}".rstrip("0").rstrip(".") in (sh.run.answer or ""), sh.run and sh.run.answer
+
+
+def test_top_things_in_each_group_by_total_are_totalled_first(ws: Path) -> None:
+    tr = talk(ws, "in tickets.csv, top 2 customers in each channel by total first_response_min")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    t = tickets(ws)
+    g = t.groupby(["channel", "customer"])["first_response_min"].sum().reset_index()
+    want = g.sort_values("first_response_min", ascending=False).groupby("channel").head(2)
+    got = tr.run.table
+    assert sorted(zip(got["channel"], got["customer"])) == sorted(zip(want["channel"], want["customer"]))
+    top = talk(ws, "top 10 agent by total first_response_min in tickets.csv")  # "by total": a ranking, never a key "total"
+    assert top.run is not None and top.run.status == "answered", top.decision.reply
