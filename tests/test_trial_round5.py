@@ -377,6 +377,6 @@ def test_top_things_in_each_group_by_total_are_totalled_first(ws: Path) -> None:
     g = t.groupby(["channel", "customer"])["first_response_min"].sum().reset_index()
     want = g.sort_values("first_response_min", ascending=False).groupby("channel").head(2)
     got = tr.run.table
-    assert sorted(zip(got["channel"], got["customer"])) == sorted(zip(want["channel"], want["customer"]))
+    assert sorted(zip(got["channel"], got["customer"], strict=True)) == sorted(zip(want["channel"], want["customer"], strict=True))
     top = talk(ws, "top 10 agent by total first_response_min in tickets.csv")  # "by total": a ranking, never a key "total"
     assert top.run is not None and top.run.status == "answered", top.decision.reply
