@@ -380,3 +380,15 @@ def test_top_things_in_each_group_by_total_are_totalled_first(ws: Path) -> None:
     assert sorted(zip(got["channel"], got["customer"], strict=True)) == sorted(zip(want["channel"], want["customer"], strict=True))
     top = talk(ws, "top 10 agent by total first_response_min in tickets.csv")  # "by total": a ranking, never a key "total"
     assert top.run is not None and top.run.status == "answered", top.decision.reply
+
+
+def test_a_test_too_small_to_run_is_named_in_english_in_english() -> None:
+    import re
+
+    from tools.errors import ToolArgError
+    from tools.stattests import _too_small
+
+    for name in ("t 检验", "方差分析", "正态性检验", "相关性检验", "线性趋势"):
+        with pytest.raises(ToolArgError) as e:
+            _too_small(name, {"Online": 2, "Phone": 9})
+        assert not re.search(r"[\u4e00-\u9fff]", e.value.en), e.value.en

@@ -17,13 +17,17 @@ MIN_PER_GROUP = 3
 ALPHA = 0.05
 
 
+TEST_NAMES_EN = {"t 检验": "A t-test", "方差分析": "ANOVA", "正态性检验": "A normality test", "相关性检验": "A correlation test",
+                 "线性趋势": "A linear trend"}  # the test's name in an English answer
+
+
 def _too_small(what: str, sizes: dict[str, int], need: int = MIN_PER_GROUP) -> None:
     small = {k: v for k, v in sizes.items() if v < need}
     if small:
         listed = "、".join(f"{k}（{v} 个）" for k, v in small.items())
         raise ToolArgError(
             f"{what}需要每组至少 {need} 个数值，{listed}太少，检验没有意义，所以没有计算。",
-            f"{what} needs at least {need} values per group; too few in {', '.join(f'{k} ({v})' for k, v in small.items())}, so nothing was computed.",
+            f"{TEST_NAMES_EN.get(what, what)} needs at least {need} values per group; too few in {', '.join(f'{k} ({v})' for k, v in small.items())}, so nothing was computed.",
             sizes=sizes,
         )
 
