@@ -426,6 +426,8 @@ def bare_greeting(t: Turn) -> bool:
 
 
 def only_chat(t: Turn) -> bool:
+    if t.pending is not None and t.pending.stage == "clarify" and t.column_named and len(t.text.strip()) <= 20:
+        return False  # 加班费, typed to "按哪一列排序？": a column answering the question, never talk about overtime
     return bool(t.chat) and not t.new_kinds and t.fresh.file_how in ("none", "current", "current_missing")
 
 

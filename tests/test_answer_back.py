@@ -289,3 +289,13 @@ def test_a_column_typed_to_an_operations_own_question_joins_that_operation(ws: P
     d = s.turn("门店").decision
     assert "按哪一列分组" not in d.reply and "没有我能对上" not in d.reply, d.reply  # the grouping is answered
     assert d.next == "ask_slots" and "图上画哪一列" in d.reply  # only the chart's own question is left
+
+
+def test_a_column_whose_name_sounds_like_talk_is_an_answer(tmp_path: Path) -> None:
+    pd.DataFrame({"姓名": ["甲", "乙", "丙"], "加班费": [300, 120, 560], "辛苦费": [10, 20, 30]}).to_csv(tmp_path / "工资.csv", index=False)
+    for column in ("加班费", "辛苦费"):
+        s = Session(Workspace.at(tmp_path), dry_run=True)
+        q = s.turn("工资.csv 排个序").decision
+        assert column in choices(q.reply)
+        d = s.turn(column).decision
+        assert d.next == "restate_confirm" and f"按 {column}" in d.reply, d.reply  # never small talk about overtime
