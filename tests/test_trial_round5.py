@@ -392,3 +392,19 @@ def test_a_test_too_small_to_run_is_named_in_english_in_english() -> None:
         with pytest.raises(ToolArgError) as e:
             _too_small(name, {"Online": 2, "Phone": 9})
         assert not re.search(r"[\u4e00-\u9fff]", e.value.en), e.value.en
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_contains_finds_a_word_whatever_its_letter_case(ws: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if engine == "duckdb":
+        monkeypatch.setenv("WENQING_ENGINE", "duckdb")
+    else:
+        monkeypatch.delenv("WENQING_ENGINE", raising=False)
+    root = ws.parent / f"reasons_{engine}"
+    root.mkdir(exist_ok=True)
+    pd.DataFrame({"return_id": range(8), "reason": ["Damaged", "damaged box", "Wrong size", "DAMAGED", "late", "Other", "Damage", "fit"]}).to_csv(
+        root / "returns.csv", index=False)
+    tr = talk(root, "returns.csv rows where reason contains damage")
+    assert tr.run is not None and tr.run.status == "answered", (tr.decision.reply, tr.run and tr.run.answer)
+    table = tr.run.table if isinstance(tr.run.table, pd.DataFrame) else pd.read_csv(root / tr.run.files[0]["path"])
+    assert sorted(table["return_id"]) == [0, 1, 3, 6]

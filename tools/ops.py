@@ -266,7 +266,8 @@ def _cond_mask(df: pd.DataFrame, cond: dict[str, Any]) -> pd.Series:
             m = text.str.endswith(str(v))
         else:  # a list of words: any of them (环比增长 或 同比增长)
             words = v if isinstance(v, list) else [v]
-            m = pd.concat([text.str.contains(str(w), regex=False) for w in words], axis=1).any(axis=1)
+            # a word is looked for whatever its letter case (contains damage finds "Damaged"): as the SQL does
+            m = pd.concat([text.str.contains(str(w), regex=False, case=False) for w in words], axis=1).any(axis=1)
         m = m.fillna(False).astype(bool)
         return ~m if op == "not_contains" else m
     elif op in ("between", "not_between"):  # not_between: the rows a deletion of a range keeps (blanks among them)

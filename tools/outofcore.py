@@ -462,7 +462,10 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         return m if op == "in" else f"NOT {m}"
     if op in ("contains", "not_contains", "startswith", "endswith"):
         fn = {"startswith": "starts_with", "endswith": "ends_with"}.get(op, "contains")
-        m = f"COALESCE({fn}({_text(col)}, {lit(str(v))}), FALSE)"
+        if fn == "contains":  # whatever the letter case, as tools.ops.where
+            m = f"COALESCE(contains(lower({_text(col)}), lower({lit(str(v))})), FALSE)"
+        else:
+            m = f"COALESCE({fn}({_text(col)}, {lit(str(v))}), FALSE)"
         return f"NOT {m}" if op == "not_contains" else m
     if op in ("between", "not_between"):
         lo, hi = v, cond.get("value2")
