@@ -34,7 +34,7 @@ from modes.gate import (
 )
 from modes.lazyre import lazy
 from modes.resolve import find_columns, find_files, find_values
-from modes.text import FIXED_LANG, language, normalize, tidy
+from modes.text import CJK, FIXED_LANG, language, normalize, tidy
 
 Outcome = tuple[Decision, SessionState]
 BARE_FILE = re.compile(r"\s*(?:(?:用|是|就是|in|use|it's|it is|the file)\s*)?\S+\.(?:csv|xlsx|xlsm|xls|tsv|ods)\s*(?:那个|这个|吧|please)?\s*[。.!！]?\s*", re.I)
@@ -587,7 +587,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         elif not lx.RESULT_REF.search(text) and not lx.THEN_START.search(text):
             p, refining = replace(state.last, stage="confirm"), True  # 那深圳的呢 / 只看华南区的呢: maybe a refinement of it
     lang = language(utterance)
-    if p is not None and p.stage == "clarify" and p.request.lang != lang and not CJK_TEXT.search(text) and len(text) <= 40 \
+    if p is not None and p.stage == "clarify" and p.request.lang != lang and not CJK.search(text) and len(text) <= 40 \
             and FIXED_LANG.get() is None:
         lang = p.request.lang  # agent, typed to a Chinese question: a name from the table is no change of language
     t = Turn(utterance, text, lang, state, catalog, p, refining)
@@ -602,7 +602,6 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
 
 
 ASKING = ("ask_slots", "ask_intent")
-CJK_TEXT = lazy(r"[\u4e00-\u9fff]")
 INTENT_CHOICES = {"zh": ["筛选", "排序", "分组汇总", "去重", "导出", "全面分析"], "en": ["filter", "sort", "group and summarise", "dedupe", "export", "full analysis"]}
 
 

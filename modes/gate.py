@@ -600,10 +600,6 @@ def _u_sheet(u: _Understanding) -> None:
             pat = re.compile("|".join(re.escape(n) + r"\s*(?:(?:这|那)?(?:两|2|俩|二)\s*(?:个|张)?\s*)?(?:表|sheet|工作表|页)"
                                       + r"|(?<![a-z_])(?:sheet|工作表)\s*[:：]?\s*" + re.escape(n) for n in names), re.I)
             u.texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
-    if fi is not None and u.sheet_name and not u.stacked and _split_table(fi):
-        # 上半年欠费的有多少户 with the workbook in focus: the sheet's name names the sheet, never also a period of its rows
-        own = re.compile(r"(?<![\w\u4e00-\u9fff])" + re.escape(u.sheet_name) if u.sheet_name.isascii() else re.escape(u.sheet_name), re.I)
-        u.texts = [own.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
     u.flags["two_tables"] = len(u.files) > 1 or len(u.two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(u.texts)))
 
 
@@ -953,12 +949,8 @@ def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict
 def _offers(ops: list[Op], missing: list[str], sheet: SheetInfo) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """For each missing slot that not every column can fill (统计哪一列 takes a number, 按哪个日期列 a date), the
     columns that can: what its question lists, so that any column offered and typed back is taken."""
-    out = []
-    for m in missing:
-        slot = next((s for o in ops if (spec := opspec.get(o.kind)) for s in spec.slots if s.missing_name == m), None)
-        if slot is not None and (slot.fits or slot.numeric):
-            out.append((m, slot.fitting(sheet)))
-    return tuple(out)
+    slots = [(m, opspec.missing_slot(ops, m)) for m in missing]
+    return tuple((m, s.fitting(sheet)) for m, s in slots if s is not None and s.takes)
 
 
 def _goes_on_from(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
@@ -1218,7 +1210,7 @@ def _table_names(catalog: Catalog, req: Request | None = None) -> list[str]:
 
 def _needs_dates(req: Request) -> bool:
     """A period said (上半年, Q3, March 2024) or a date slot still to fill: only a table with a date column can answer."""
-    if any(s.fits == "date" for o in req.ops if (spec := opspec.get(o.kind)) for s in spec.slots if s.missing_name in req.missing):
+    if any((s := opspec.missing_slot(req.ops, m)) is not None and s.takes == "date" for m in req.missing):
         return True
     return any(isinstance(c.value, dict) and "date" in c.value for o in req.ops for c in o.args.get("conditions", []))
 

@@ -57,6 +57,11 @@ FAMILIES = ("transform", "explore", "profile", "export", "list")
 BY_BEFORE = lazy(r"(?:按照|按|根据|每个|每一个|各个|各|(?<![a-z_])(?:by|per|for each|for every))\s*$", re.I)
 
 
+def missing_slot(ops: Iterable[Any], name: str) -> Slot | None:
+    """The slot of one of these operations that a missing name (Decision.missing) stands for."""
+    return next((s for o in ops if (spec := get(o.kind)) for s in spec.slots if s.missing_name == name), None)
+
+
 def said_in(lang: str, zh: str, en: str) -> str:
     """The Chinese or the English wording, by the request's language."""
     return zh if lang == "zh" else en
@@ -79,9 +84,14 @@ class Slot:
     def missing_name(self) -> str:
         return self.gap or self.name
 
+    @property
+    def takes(self) -> str:
+        """The kind of column the slot takes: "" any, numeric, date or ordered."""
+        return self.fits or ("numeric" if self.numeric else "")
+
     def fitting(self, sheet: Any) -> tuple[str, ...]:
         """The sheet's columns this slot can take, in the sheet's order: what its question offers."""
-        kind = self.fits or ("numeric" if self.numeric else "")
+        kind = self.takes
         if not kind:
             return tuple(sheet.columns)
         ok = {"numeric": sheet.numeric, "date": sheet.dates, "ordered": sheet.numeric | sheet.dates}[kind]

@@ -242,8 +242,8 @@ def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> st
 
 def slot_fits(r: Request, slot: str) -> str:
     """The kind of column the request's missing slot takes (numeric, date, ordered), or "" for any."""
-    return next((s.fits or ("numeric" if s.numeric else "") for o in r.ops if (spec := opspec.get(o.kind)) for s in spec.slots
-                 if s.missing_name == slot), "")
+    s = opspec.missing_slot(r.ops, slot)
+    return s.takes if s is not None else ""
 
 
 def _cols_hint(r: Request, lang: str, slot: str = "") -> str:

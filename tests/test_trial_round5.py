@@ -73,6 +73,14 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+def use_engine(monkeypatch: pytest.MonkeyPatch, engine: str) -> None:
+    """Run the test's requests on this engine (pandas in memory, or DuckDB)."""
+    if engine == "duckdb":
+        monkeypatch.setenv("WENQING_ENGINE", "duckdb")
+    else:
+        monkeypatch.delenv("WENQING_ENGINE", raising=False)
+
+
 def scores(ws: Path) -> pd.DataFrame:
     d = pd.read_excel(ws / "成绩.xlsx", sheet_name="期末")
     return d[d["学号"].astype(str) != "平均"]
@@ -117,10 +125,7 @@ def test_a_condition_left_without_a_column_by_the_sheets_name_is_asked_not_run(w
 
 @pytest.mark.parametrize("engine", ["pandas", "duckdb"])
 def test_a_key_of_numbers_joins_a_key_of_text(ws: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    if engine == "duckdb":
-        monkeypatch.setenv("WENQING_ENGINE", "duckdb")
-    else:
-        monkeypatch.delenv("WENQING_ENGINE", raising=False)
+    use_engine(monkeypatch, engine)
     tr = talk(ws, "把成绩.xlsx期中表和名单.csv按学号合并")
     assert tr.run is not None and tr.run.status == "answered", (tr.decision.reply, tr.run and tr.run.answer)
     assert "没有匹配上的：成绩.xlsx 0 行" in (tr.run.answer or "") and "一边是数字" in (tr.run.answer or "")
@@ -396,10 +401,7 @@ def test_a_test_too_small_to_run_is_named_in_english_in_english() -> None:
 
 @pytest.mark.parametrize("engine", ["pandas", "duckdb"])
 def test_contains_finds_a_word_whatever_its_letter_case(ws: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    if engine == "duckdb":
-        monkeypatch.setenv("WENQING_ENGINE", "duckdb")
-    else:
-        monkeypatch.delenv("WENQING_ENGINE", raising=False)
+    use_engine(monkeypatch, engine)
     root = ws.parent / f"reasons_{engine}"
     root.mkdir(exist_ok=True)
     pd.DataFrame({"return_id": range(8), "reason": ["Damaged", "damaged box", "Wrong size", "DAMAGED", "late", "Other", "Damage", "fit"]}).to_csv(
