@@ -950,7 +950,7 @@ def _offers(ops: list[Op], missing: list[str], sheet: SheetInfo) -> tuple[tuple[
     """For each missing slot that not every column can fill (统计哪一列 takes a number, 按哪个日期列 a date), the
     columns that can: what its question lists, so that any column offered and typed back is taken."""
     slots = [(m, opspec.missing_slot(ops, m)) for m in missing]
-    return tuple((m, s.fitting(sheet)) for m, s in slots if s is not None and s.takes)
+    return tuple((m, s.fitting(sheet)) for m, s in slots if s is not None and (s.takes or s.of_number))
 
 
 def _goes_on_from(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
@@ -1246,20 +1246,24 @@ SLOT_PHRASE_EN = {"group_by": "group by {}", "sort_by": "sort by {}", "columns":
 
 
 def _spec_slot(req: Request, missing: str) -> bool:
-    """A missing slot of a column kind that one of the request's operations asks about with its own question."""
+    """A missing slot that one of the request's operations asks about with its own question (a column, or a number
+    such as a rolling average's window)."""
     for o in req.ops:
         spec = opspec.get(o.kind)
-        if spec is not None and any(s.missing_name == missing and s.kind in ("column", "columns", "keys") for s in spec.slots):
+        if spec is not None and any(s.missing_name == missing and s.kind in ("column", "columns", "keys", "number") for s in spec.slots):
             return True
     return False
 
 
-def _spec_answer(req: Request, slot: str, body: str) -> str | None:
-    for o in req.ops:
-        spec = opspec.get(o.kind)
-        said = spec.answer_word(slot, body) if spec is not None else None
-        if said:
-            return _spec_join(req, slot, said)
+def _spec_answer(req: Request, asked: list[str], body: str) -> str | None:
+    """A reply that names no column, understood by the operation that asked one of the questions (行数 for a chart's
+    measure, 7天 for a rolling average's window): the words joined to the request."""
+    for slot in asked:
+        for o in req.ops:
+            spec = opspec.get(o.kind)
+            said = spec.answer_word(slot, body) if spec is not None else None
+            if said:
+                return _spec_join(req, slot, said)
     return None
 
 
@@ -1316,7 +1320,7 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
             hits = [ColumnHit(at, at + len(word), col, how)]
     rest = re.sub(r"[\s,，、和与及and&]+", "", _blank(m.group("body"), [(h.start, h.end) for h in hits]), flags=re.I)
     if rest:
-        said = _spec_answer(p.request, asked[0], m.group("body"))
+        said = _spec_answer(p.request, asked, m.group("body"))
         if said:  # 行数, to 图上画哪一列的数值？: a word the asking operation understands joins its request
             return list(p.turns[:-1]) + [f"{p.turns[-1]}{said}"]
         return [] if len(text) <= 12 and re.search(r"列|字段|column", text, re.I) else None

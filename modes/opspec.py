@@ -89,8 +89,15 @@ class Slot:
         """The kind of column the slot takes: "" any, numeric, date or ordered."""
         return self.fits or ("numeric" if self.numeric else "")
 
+    @property
+    def of_number(self) -> bool:
+        """A number fills the slot (a rolling average's window): its question lists no columns."""
+        return self.kind == "number"
+
     def fitting(self, sheet: Any) -> tuple[str, ...]:
         """The sheet's columns this slot can take, in the sheet's order: what its question offers."""
+        if self.of_number:
+            return ()
         kind = self.takes
         if not kind:
             return tuple(sheet.columns)

@@ -250,8 +250,8 @@ def _cols_hint(r: Request, lang: str, slot: str = "") -> str:
     """The columns that can answer the question about this slot; said plainly when the table has none of that kind."""
     cols = r.offered(slot)
     if not cols:
-        if not r.closest or not any(m == slot for m, _ in r.offers):
-            return ""
+        if not r.closest or not any(m == slot for m, _ in r.offers) or not slot_fits(r, slot):
+            return ""  # a number's question (how many days?) lists no columns
         zh_kind, en_kind = KIND_WORDS[slot_fits(r, slot)]
         return f"（{target(r, lang)} 里没有{zh_kind}。）" if lang == "zh" else f"({target(r, lang)} has no {en_kind}.)"
     return ("现有列：" if lang == "zh" else "Columns: ") + ("、" if lang == "zh" else ", ").join(cols[:12])

@@ -231,3 +231,48 @@ def test_an_answer_to_an_operations_own_question_fills_its_slot(tmp_path, named_
     assert tr.run is not None and tr.run.status == "answered"
     facts = next(o.facts for o in tr.run.steps if o.tool == "column_value_range")
     assert facts["column"] == "数量" and facts["range"] == df["数量"].max() - df["数量"].min()
+
+
+@pytest.fixture
+def every_nth():
+    """A new operation with a number slot, defined only here."""
+    registry.names()
+
+    @tool
+    def every_nth_row(table: pd.DataFrame, step: int) -> ToolResult:
+        """Every step-th row."""
+        out = table.iloc[:: int(step)]
+        return ToolResult(data=out, facts={"step": step, "rows_in": len(table), "rows_out": len(out)})
+
+    @operation
+    class EveryNth(OpSpec):
+        name = "every_nth_demo"
+        family = "transform"
+        label = {"zh": "隔行抽取", "en": "every nth row"}
+        words = {"zh": ("隔行抽取",), "en": ("every nth row",)}
+        slots = (Slot("step", "number", "每隔几行取一行？", "Every how many rows?"),)
+        saves_result = True
+
+        def answer_word(self, slot: str, text: str) -> str | None:
+            return text.strip() if slot == "step" and text.strip().isdigit() else None
+
+        def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+            return [StepSpec("隔行抽取", "every_nth_row", "已抽取", {"step": int(args["step"])})]
+
+    yield EveryNth
+    opspec.unregister("every_nth_demo")
+    registry.TOOLS.pop("every_nth_row", None)
+
+
+def test_a_number_slot_is_asked_without_a_list_of_columns_and_a_number_typed_back_fills_it(every_nth, tmp_path):
+    pd.DataFrame({"城市": list("甲乙丙丁戊己"), "金额": [1, 2, 3, 4, 5, 6]}).to_csv(tmp_path / "t.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    tr = s.turn("t.csv 隔行抽取")
+    assert tr.decision.missing == ("step",) and "每隔几行" in tr.decision.reply and "现有列" not in tr.decision.reply, tr.decision.reply
+    tr = s.turn("2")
+    if tr.run is None:
+        tr = s.turn("继续")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    from tools.outofcore import in_memory
+
+    assert in_memory(tr.run.table)["金额"].tolist() == [1, 3, 5]
