@@ -647,6 +647,8 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
         blanks = [f"{c['name']} {c['blanks']}" for c in prof.get("column_info", []) if c["blanks"]]
         if zh:
             parts.append(f"{prof['path']}{sheet}共 {prof['rows']} 行、{len(prof['columns'])} 列。")
+            if prof.get("total_rows"):
+                parts.append(f"其中 {prof['total_rows']} 行是表中自带的合计行，数据共 {prof['rows'] - prof['total_rows']} 行。")
             if len(prof.get("sheets", [])) > 1:
                 parts.append(f"工作表：{'、'.join(prof['sheets'])}。")
             parts.append(f"有空值的列：{'、'.join(blanks)}。" if blanks else "没有空值。")
@@ -656,6 +658,8 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 parts.append(note + "。")
         else:
             parts.append(f"{prof['path']}{' (sheet ' + prof['sheet'] + ')' if sheet else ''} has {prof['rows']} rows and {len(prof['columns'])} columns.")
+            if prof.get("total_rows"):
+                parts.append(f"{_n(prof['total_rows'], 'row')} of them the table's own total row: {_n(prof['rows'] - prof['total_rows'], 'row')} of data.")
             parts.append(f"Blanks: {', '.join(blanks)}." if blanks else "No blanks.")
     for s in r.steps:
         f = s.facts

@@ -533,6 +533,7 @@ def _u_input(u: _Understanding) -> None:
         if how in ("missing", "type", "ambiguous", "description", "fuzzy"):  # what looked like a file (points_合计, 订单) is read on the result
             u.texts[-1] = _blank(norms[-1], _purpose(norms[-1]))
         u.how, u.file = "result", result.path  # 在这个结果里… / then …: the last result is the input
+        u.texts[-1] = _blank(u.texts[-1], [m.span() for m in lx.RESULT_NAMED.finditer(u.texts[-1])])  # 这个透视表 names the input
         u.ev.append(evidence.weighed("file_result", "在上一步的结果上操作", "working on the previous result"))
     if u.how in ("named", "fuzzy", "description", "current", "type"):
         u.file = u.ref.path
@@ -636,7 +637,8 @@ def _u_parse(u: _Understanding) -> None:
             u.parsed, _, _ = _fit(u.texts, joined, u.flags)
         u.ops = merge_turns(u.parsed)
     if u.how == "result":
-        u.ops = _ranked_on_summary(u.ops, u.sheet)
+        u.ops = _charted_result(_ranked_on_summary(u.ops, u.sheet), u.sheet)
+    u.ops = _running_over_periods(u.ops)
     if u.stacked and u.ops:
         rest = [o for o in u.ops if o.kind not in ("join", "append", "compare") and (o.kind != "profile" or len(u.ops) == 1)]
         u.ops = [Op("stack", {"sheets": list(u.stacked)}), *rest]  # stacking is the one way the sheets are put together
@@ -672,6 +674,41 @@ def _ranked_on_summary(ops: list[Op], sheet: SheetInfo) -> list[Op]:
     return [Op("top_n", {**ops[1].args, "by": counted[0]}, ops[1].after)]
 
 
+def _running_over_periods(ops: list[Op]) -> list[Op]:
+    """running total of amount by month / 按月累计销售额: each month's total first, then its running total over the
+    months, never a running total of the rows that the monthly totals then add up again."""
+    run = next((o for o in ops if o.kind == "running_total"), None)
+    bucket = next((o for o in ops if o.kind == "bucket"), None)
+    if run is None or bucket is None or run.args.get("by") or bucket.args.get("by") or bucket.args.get("unit") == "weekday":
+        return ops
+    value = run.args.get("column")
+    if value and bucket.args.get("value") not in (None, value):
+        return ops
+    fixed = Op("bucket", {**bucket.args, "value": value or bucket.args.get("value"), "agg": bucket.args.get("agg") if not value else "sum"}, bucket.after)
+    rest = [o for o in ops if o is not run and o is not bucket]
+    return [*rest, fixed, Op("running_total", {"column": value, "over_periods": True}, run.after)]
+
+
+def _charted_result(ops: list[Op], sheet: SheetInfo) -> list[Op]:
+    """A chart of a result that names no axis (make a chart of that / 把这个画成柱状图): a summary with one category
+    column and one figure (its row count aside) draws that figure per category; anything else is asked."""
+    chart = next((o for o in ops if o.kind == "chart"), None)
+    if chart is None or len(ops) != 1 or chart.args.get("kind") in ("scatter", "heatmap") or chart.args.get("unit") or chart.args.get("wide"):
+        return ops
+    cats = [c for c in sheet.columns if c not in sheet.numeric and c not in sheet.dates]
+    figures = [c for c in sheet.columns if c in sheet.numeric]
+    measures = [c for c in figures if c.casefold() not in COUNT_COLUMNS] or figures
+    if len(cats) != 1 or len(measures) != 1 or len(sheet.values.get(cats[0], ())) != sheet.rows or sheet.rows == 0:
+        return ops  # a category that repeats is no summary: which figure, and how it is added up, is asked
+    args = dict(chart.args)
+    if not args.get("x"):
+        args["x"] = cats[0]
+    if not args.get("y"):
+        args["y"] = [measures[0]]
+        args["agg"] = "sum"  # one row per category: its figure as it is
+    return [Op("chart", args, chart.after)]
+
+
 def _u_understood(u: _Understanding) -> None:
     """Evidence of what was not understood: a preview only, words no rule read, columns no step uses, typos."""
     if u.how == "current" and len(u.turns) == 1 and results.is_result(u.file) and not lx.RESULT_REF.search(u.norms[-1]) \
@@ -690,6 +727,8 @@ def _u_understood(u: _Understanding) -> None:
     if u.file is not None and ops and not any(x for o in ops for x in o.args.get("unresolved", [])):  # an unresolved name is asked about anyway
         words, found_gaps = _unread(u.texts[-1], parsed[-1], u.sheet)
         words = [w for w in words if w.casefold() not in {t.casefold() for t, _ in crosslang.made()}]  # read across languages
+        sheets = {(s.name or "").casefold() for s in u.fi.sheets} if u.fi is not None and len(u.fi.sheets) > 1 else set()
+        words = [w for w in words if w.casefold() not in sheets]  # 8月的运费, the workbook in focus: 8月 is its sheet, chosen
         if words:
             ev.append(evidence.weighed("words_unread", "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
             ev += [evidence.weighed("words_unread_more", "") for _ in words[1:]]  # each further word unread lowers it more
@@ -774,15 +813,43 @@ JOIN_THEN = re.compile(r"(?:[,，;；]\s*|\s)(?:然后|接着|之后|再|and the
                        r"average|find|tell|group|summari[sz]e|see)(?![a-z_])))(?=\s*\S)", re.I)  # join … and show total nights by region
 
 
+CLAUSE_END = re.compile(r"[,，;；。]")
+# the clause after a join's comma that only names its key (, using hotel / ，通过hotel / ，按工号关联): the join's own
+JOIN_KEY_LEAD = re.compile(r"\s*(?:(?:using|on|by|via|matching on|matched on|keyed on)(?![a-z_])|通过|按照|按|用|根据|依据|以|基于|匹配|对应)\s*"
+                           r"(?:(?!算|计算|汇总|平均|合计|统计|排序|筛选|求和|分组|画|导出|then|and)[\w.\-]){1,30}?\s*"
+                           r"(?:(?:这一?列|列|字段|column)?\s*(?:来|进行)?\s*(?:关联|匹配|合并|对应|连接|join|match)(?:起来)?)?\s*[。.!！]?\s*$", re.I)
+JOIN_HOW_LEAD = re.compile(r"(?:(?:只|仅)?(?:保留|要)|(?:only )?keep(?: only)?|only)\s*$", re.I)
+
+
 def _after_join(text: str) -> tuple[str, str] | None:
-    """A join said first and what to do with the joined table after 然后 / 再 / then: (the join's clause, the rest)."""
+    """A join and what to do with the joined table, as two texts of the same length: (the join's clause, the rest).
+    The rest follows 然后 / 再 / then, or a comma after the join (按工号关联，按学历算平均实发 / join … on id, average X
+    by Y), or comes first with the join said last (…按学历算平均实发，和员工档案按工号关联). How the tables are joined
+    (只保留两边都有的 / inner) belongs to the join wherever it is said."""
     j = lx.EXPLORE_JOIN.search(text)
     if j is None:
         return None
     m = next((m for m in JOIN_THEN.finditer(text) if m.start() >= j.start()), None)
-    if m is None or not text[m.end():].strip():
+    if m is not None and text[m.end():].strip():
+        return text[: m.start()] + " " * (len(text) - m.start()), " " * m.end() + text[m.end():]
+    if m is not None:
         return None
-    return text[: m.start()] + " " * (len(text) - m.start()), " " * m.end() + text[m.end():]
+    after = CLAUSE_END.search(text, j.end())
+    before = [c for c in CLAUSE_END.finditer(text, 0, j.start())]
+    if after is not None and JOIN_KEY_LEAD.match(text, after.end()):
+        return None  # join A with B, using hotel / 合并A和B，通过hotel: the clause after the comma is the join's key
+    if after is not None and text[after.end():].strip():  # the join first, the rest after a comma
+        join_at, rest_at = (0, after.start()), (after.end(), len(text))
+    elif before and text[: before[-1].start()].strip() and (after is None or not text[after.end():].strip()):  # the join said last
+        join_at, rest_at = (before[-1].end(), len(text)), (0, before[-1].start())
+    else:
+        return None
+    how = [(h.start() - len(lead.group(0)) if (lead := JOIN_HOW_LEAD.search(text[: h.start()])) else h.start(), h.end())
+           for h in lx.JOIN_HOW_ANY.finditer(text) if rest_at[0] <= h.start() < rest_at[1]]  # 只保留两边都有的: the join's words
+    keep = [join_at, *how]
+    head = "".join(ch if any(a <= i < b for a, b in keep) else " " for i, ch in enumerate(text))
+    rest = "".join(ch if rest_at[0] <= i < rest_at[1] and not any(a <= i < b for a, b in how) else " " for i, ch in enumerate(text))
+    return (head, rest) if rest.strip() else None
 
 
 def _joined_sheet(u: _Understanding) -> SheetInfo | None:

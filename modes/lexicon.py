@@ -190,6 +190,19 @@ def concept_of(word: str) -> str | None:
     return _WORD_CONCEPT.get(word.casefold().strip())
 
 
+def concept_of_name(column: str) -> str | None:
+    """The concept a column's name carries: of the whole name (with _ as a space), or of the head word of a name of
+    English words (total_amount, net_revenue: amount, revenue); an identifier's suffix (guest_id) is no head word."""
+    whole = concept_of(column) or concept_of(column.replace("_", " "))
+    if whole or not column.isascii():
+        return whole
+    words = [w for w in re.split(r"[_\s\-]+", column) if w]
+    if len(words) < 2 or len(words[-1]) < 3:
+        return None
+    head = concept_of(words[-1])
+    return head if head not in (None, "id") else None
+
+
 def synonyms() -> Mapping[str, str]:
     """Every word of the lexicon with its concept (read-only)."""
     return _SYNONYMS
@@ -263,7 +276,8 @@ EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlation", "correlati
 # how two tables are joined: only the rows matched on both sides, every row of both, every row of the first
 JOIN_HOW: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("inner", rx("内连接", "内关联", "内联接", "inner join", "inner", "两边都有的", "两边都能匹配", "都能匹配上的", "都匹配上的", "只保留匹配上的",
-                 "只要匹配上的", "只保留能匹配的")),
+                 "只要匹配上的", "只保留能匹配的", "rows in both", "in both tables", "in both files", "matching rows only", "only matching rows",
+                 "only the matching rows", "only rows that match", "only the rows that match", "matched on both sides")),
     ("full", rx("全连接", "全外连接", "外连接", "全关联", "full outer join", "full join", "outer join", "full outer", "两边都保留", "两边的行都保留",
                 "两边全部保留", "keep all rows of both", "keep every row of both")),
     ("left", rx("左连接", "左关联", "左外连接", "left join", "left outer join", "保留左表全部", "保留第一张表的全部")),
@@ -387,10 +401,16 @@ THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and th
 # The previous result as the input of this request
 RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_])))(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d"
                         r"|(?<![a-z_])(?:export|save|sort|filter|group|keep|chart|plot) (?:it|them|that)(?![a-z_])|(?<![a-z_])result\s*#?\s*\d"
+                        # a chart of what just ran: make a chart of that / graph this / plot it as a pie / 把这个画成柱状图 / 这个透视表
+                        r"|(?<![a-z_])(?:chart|graph|plot|draw|visuali[sz]e|diagram)s?\s+(?:(?:of|for|from|showing)\s+)?(?:it|that|this|them)(?![a-z_])"
+                        r"|^\s*(?:再)?(?:把|将|用)?(?:这个|那个|这些|刚才的?)(?=\s*(?:画|做成|生成|绘|做个|做一个|出个|出一个)\S{0,4}图)"
+                        r"|(?:这个|那个|这张|那张|刚才的?)(?:透视表|交叉表|汇总表|汇总结果|统计结果|排名)|(?<![a-z_])(?:that|this) (?:pivot(?: table)?|crosstab|summary|ranking)(?![a-z_])"
                         r"|(?<![a-z_])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z_])"
                         r"|(?<![a-z_])(?:the|that|this) (?:joined|merged|combined|filtered) (?:table|data|rows|result|one)(?![a-z_])"
                         r"|(?<![a-z_])(?:is|are|was|were) (?:that|those|these|it)\s*[?.!]?\s*$"
                         r"|(?<![a-z_])(?:these|those) (?:rows|records|ones|orders|items|entries)(?![a-z_])|(?<![a-z_])(?:of|for|in) (?:these|them)(?![a-z_])", re.I | re.A)
+# the previous result called by the operation that made it (这个透视表 / that pivot): a reference, never a request for that operation again
+RESULT_NAMED = lazy(r"(?:这个|那个|这张|那张|刚才的?|上面的?)(?:透视表|交叉表|汇总表|汇总结果|统计结果|排名)|(?<![a-z_])(?:that|this) (?:pivot(?: table)?|crosstab|summary|ranking)(?![a-z_])", re.I | re.A)
 DEICTIC = lazy(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)
 
 # --- talk that is not about the workspace ---------------------------------------------------------

@@ -302,6 +302,13 @@ RANKED_NOUN = lazy(r"(?<![a-z_])(?:top|bottom|highest|lowest|biggest|largest)\s+
 TOTAL_RANK = lazy(r"(?<![a-z_])(?:total|sum of|combined|summed)(?![a-z_])|总(?:金额|额|数|量|销售额|和)|合计", re.I | re.A)
 
 
+def _outside_names(rx: Any, t: _Turn) -> re.Match[str] | None:
+    """The first match of an operation's word that is not part of a longer column name the text says (异常 in 按异常类型
+    统计, 对比 in 对比组, 关系 in 客户关系): a column named with the word is that column, never the operation."""
+    return next((m for m in rx.finditer(t.text)
+                 if not any(h.start <= m.start() and m.end() <= h.end and h.end - h.start > m.end() - m.start() for h in t.hits)), None)
+
+
 def _compares_groups(t: _Turn) -> bool:
     """按部门比较月薪 / 比较各部门的平均月薪 / compare average revenue by segment: one table's groups compared
     with each other, when no second table is named."""
@@ -311,7 +318,7 @@ def _compares_groups(t: _Turn) -> bool:
 
 
 def _rule_compare(t: _Turn) -> None:
-    m = lx.EXPLORE_COMPARE.search(t.text)
+    m = _outside_names(lx.EXPLORE_COMPARE, t)
     if m and _compares_groups(t):
         t.compare_groups = True
         t.spans.append(m.span())  # the groups are summarised side by side; the word is read
@@ -326,7 +333,7 @@ ROWS_NOUN = lazy(r"\s*(?:的)?\s*(?:记录|数据|行|单子|单据|订单|条�
 
 
 def _rule_outliers(t: _Turn) -> None:
-    m = lx.EXPLORE_OUTLIER.search(t.text)
+    m = _outside_names(lx.EXPLORE_OUTLIER, t)
     if not m:
         return
     if ROWS_NOUN.match(t.text, m.end()) and re.search(r"的\s*$", t.text[: m.start()]):  # 数量是负数的异常记录: the condition says
@@ -350,7 +357,7 @@ def _rule_outliers(t: _Turn) -> None:
 
 
 def _rule_correlate(t: _Turn) -> None:
-    m = lx.EXPLORE_RELATION.search(t.text)
+    m = _outside_names(lx.EXPLORE_RELATION, t)
     if m and not lx.EXPLORE_JOIN.search(t.text):
         measured = [h.column for h in t.hits if h.column in t.sheet.numeric or h.column in t.sheet.dates]
         cols = list(dict.fromkeys(measured if len(set(measured)) >= 2 else [h.column for h in t.hits]))
@@ -1209,10 +1216,25 @@ def _top_within(t: _Turn, by: str | None) -> dict[str, Any]:
         return {}
     g = groups[0]
     measure = by or next((x["column"] for x in g.args.get("measures", []) if x.get("column")), None)
-    if measure is None:
+    if measure is None or _summary_phrase(t, measure, g.args["keys"]):
         return {}
     t.found = [(i, o) for i, o in t.found if o is not g]
     return {"by": measure, "within": list(g.args["keys"])}
+
+
+SUMMARY_BY = lazy(r"\s*(?:(?<![a-z_])(?:by|per)(?![a-z_])|按)\s*", re.I | re.A)
+
+
+def _summary_phrase(t: _Turn, measure: str, keys: list[str]) -> bool:
+    """total_amount by hotel_id …, top 5 / 运费_元按网点，前5: a figure said by a key is that figure summed per key (the
+    top N are then the top keys), never the top rows within each key, which is said with each / per / 每个."""
+    for h in t.hits:
+        if h.column != measure:
+            continue
+        b = SUMMARY_BY.match(t.text, h.end)
+        if b is not None and b.group(0).strip() and any(k.start == b.end() and k.column in keys for k in t.hits):
+            return True
+    return False
 
 
 CLEANING_OBJECT = lazy(r"\s*(?:掉)?(?:里的|中的|的)?\s*(?:首尾|前后|两端|多余的?)?\s*(?:空格|空白|多余|重复|换行)")

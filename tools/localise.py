@@ -52,7 +52,7 @@ def header_en(name: str) -> str:
         return headers[name]
     head, sep, word = name.rpartition("_")
     if sep and (word in suffixes or word in headers):
-        return f"{head}_{suffixes.get(word) or headers[word]}"
+        return f"{header_en(head)}_{suffixes.get(word) or headers[word]}"  # 金额_合计_累计: every word wenqing added
     return name
 
 

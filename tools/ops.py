@@ -124,6 +124,11 @@ def profile_dataset(ws: Workspace, path: str, sheet: str | None = None, head: in
         "skipped": t.skipped,
         "skipped_lines": t.skipped_lines,
     }
+    from tools.stats import total_rows
+
+    own = int(total_rows(df).sum())  # the table's own 合计 row: said, so "how many rows" is answered with the data's
+    if own:
+        facts["total_rows"] = own
     return ToolResult(df, facts, {"sample": _sample(df, head)})
 
 
@@ -342,9 +347,14 @@ def _amounts_as_numbers(s: pd.Series) -> pd.Series:
 def sort_rows(table: pd.DataFrame, by: list[str], ascending: bool = True, as_text: bool = False) -> ToolResult:
     """Sort rows by one or more columns (as_text orders mixed values as text)."""
     _need_columns(table, by)
+    from tools.stats import total_rows
+
     key = _as_text if as_text else _amounts_as_numbers
-    out = table.sort_values(by=by, ascending=ascending, kind="stable", na_position="last", key=key).reset_index(drop=True)
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "by": by, "ascending": ascending, "as_text": as_text}, {"sample": _sample(out)})
+    own = total_rows(table)  # the table's own 合计 row stays last, wherever its figures would sort it
+    out = table[~own].sort_values(by=by, ascending=ascending, kind="stable", na_position="last", key=key)
+    out = pd.concat([out, table[own]]).reset_index(drop=True) if own.any() else out.reset_index(drop=True)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "by": by, "ascending": ascending, "as_text": as_text,
+                            **({"totals_kept_last": int(own.sum())} if own.any() else {})}, {"sample": _sample(out)})
 
 
 @tool

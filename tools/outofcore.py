@@ -535,29 +535,34 @@ def _ends_hold_total_word(t: BigTable) -> bool:
     return False
 
 
-def without_own_totals(t: BigTable) -> tuple[str, int]:
-    """The table's SQL without its own total rows, and how many were left out: the rule of tools.stats.total_rows (a
-    text cell 总计 / 合计 / Total … in the first or last row holding numbers, of at least three), so that an aggregate
-    never counts everything twice, whichever engine reads the file."""
+def own_total_rows(t: BigTable) -> list[int]:
+    """The row numbers (from 1, in file order) of the table's own total rows: the rule of tools.stats.total_rows (a text
+    cell 总计 / 合计 / Total … in the first or last row holding numbers, of at least three)."""
     if not _may_hold_totals(t):
-        return t.sql, 0
+        return []
     from tools.stats import TOTAL_WORDS
 
     text, nums = _kinds(t)
     if not text or not nums:
-        return t.sql, 0
+        return []
     has = " OR ".join(f"{q(c)} IS NOT NULL" for c in nums)
     numbered = f"SELECT *, row_number() OVER () AS {ROW}, ({has}) AS __wq_has FROM ({t.sql})"
     lo, hi, held, rows = t.run(f"SELECT min({ROW}) FILTER (WHERE __wq_has), max({ROW}) FILTER (WHERE __wq_has), "
                                f"count(*) FILTER (WHERE __wq_has), count(*) FROM ({numbered})", said=False).fetchone()
     if rows < 3 or held < 3:
-        return t.sql, 0
+        return []
     ends = t.run(f"SELECT {ROW}, {', '.join(q(c) for c in text)} FROM ({numbered}) WHERE {ROW} IN ({int(lo)}, {int(hi)})",
                  said=False).fetchall()
-    skip = [int(r[0]) for r in ends if any(str(v).strip().casefold() in TOTAL_WORDS for v in r[1:] if v is not None)]
+    return [int(r[0]) for r in ends if any(str(v).strip().casefold() in TOTAL_WORDS for v in r[1:] if v is not None)]
+
+
+def without_own_totals(t: BigTable) -> tuple[str, int]:
+    """The table's SQL without its own total rows, and how many were left out, so that an aggregate never counts
+    everything twice, whichever engine reads the file."""
+    skip = own_total_rows(t)
     if not skip:
         return t.sql, 0
-    return f"SELECT * EXCLUDE ({ROW}, __wq_has) FROM ({numbered}) WHERE {ROW} NOT IN ({', '.join(map(str, skip))})", len(skip)
+    return f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(t)}) WHERE {ROW} NOT IN ({', '.join(map(str, skip))})", len(skip)
 
 
 def _sample(df: pd.DataFrame, n: int = 5) -> list[dict[str, Any]]:
@@ -592,9 +597,11 @@ def _order(table: BigTable, by: list[str], ascending: bool, as_text: bool) -> st
 
 def sort_rows(table: BigTable, by: list[str], ascending: bool = True, as_text: bool = False) -> ToolResult:
     _need(table, by)
-    out = table.derive(f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(table)}) ORDER BY {_order(table, by, ascending, as_text)}")
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "by": by, "ascending": ascending, "as_text": as_text},
-                      {"sample": _sample(out.head())})
+    totals = own_total_rows(table)  # the table's own 合计 row stays last, wherever its figures would sort it
+    last = f"({ROW} IN ({', '.join(map(str, totals))})) ASC, " if totals else ""
+    out = table.derive(f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(table)}) ORDER BY {last}{_order(table, by, ascending, as_text)}")
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "by": by, "ascending": ascending, "as_text": as_text,
+                            **({"totals_kept_last": len(totals)} if totals else {})}, {"sample": _sample(out.head())})
 
 
 def top_n(table: BigTable, by: str, n: int = 10, ascending: bool = False, as_text: bool = False, within: list[str] | None = None) -> ToolResult:

@@ -9,6 +9,7 @@ name the rows that did not convert instead of dropping them silently.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -27,6 +28,8 @@ CJK_DATE = r"^\s*(\d{4})\s*[年./]\s*(\d{1,2})\s*[月./]\s*(\d{1,2})\s*[日号]?
 TIME_TEXT = r"^\s*([01]?\d|2[0-3])\s*[:：]\s*([0-5]\d)(?:\s*[:：]\s*([0-5]\d))?\s*$"
 DECORATION = r"[,，¥￥$€£万亿千元()（）]"  # what marks a number written as text: separators, currency, units, brackets
 CODE = r"^0\d"  # digits with a leading zero: a code
+# a figure said to be rough (约30, 大概200, ~15, approx. 40): no exact number, a mark left out and said like 待定
+APPROX = re.compile(r"^(?:约|大约|大概|估计|预计|~|～|≈|about|approx\.?|around|c\.)\s*\d")
 MOSTLY = 0.8  # a column reads as numbers / dates when this share of its filled cells does
 SAMPLE = 2000  # what a column's kind is judged on
 
@@ -153,7 +156,7 @@ def marked(words: list[str], numbers: int) -> bool:
 
     marks = {w.strip().casefold() for w in words}
     return (numbers >= 5 and 0 < len(words) <= max(1, numbers // 5) and len(marks) <= 3
-            and all(len(w) <= 12 and not any(ch.isdigit() for ch in w) and w not in TOTAL_WORDS for w in marks))
+            and all(len(w) <= 12 and (not any(ch.isdigit() for ch in w) or APPROX.match(w)) and w not in TOTAL_WORDS for w in marks))
 
 
 def _codes(text: pd.Series) -> bool:

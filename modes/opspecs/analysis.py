@@ -874,10 +874,32 @@ class Bucket(OpSpec):
     family = "explore"
     label = {"zh": "按时间汇总", "en": "summarise by period"}
     words = {"zh": ("按月", "按年", "按季度", "按周", "按星期", "每月", "每年"), "en": ("monthly", "by month", "by year", "quarterly", "weekly")}
-    slots = (Slot("column", "column", "按哪一个日期列分期？", "Which date column?", gap="date_column", fits="date"),)
+    slots = (Slot("column", "column", "按哪一个日期列分期？", "Which date column?", gap="date_column", fits="date"),
+             Slot("value", "column", "每期汇总哪一列的数值？", "Which column should each period total?", numeric=True, required=False, gap="period_value"))
     answers_question = True
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        found = self._read(text, hits, sheet)
+        if found is not None and found.kind == self.name and not found.args.get("value") and found.args.get("agg") != "count":
+            said = _measure_word(text, sheet)
+            if said:  # monthly revenue, where no column is the revenue: which column is asked, never the rows counted
+                return Found(found.start, found.kind, {**found.args, "measure_said": said}, found.spans)
+        return found
+
+    def gaps(self, args: dict[str, Any]) -> list[str]:
+        return super().gaps(args) + (["period_value"] if args.get("measure_said") and not args.get("value") else [])
+
+    def answer_word(self, slot: str, text: str) -> str | None:
+        if slot == "period_value" and CHART_COUNT.fullmatch(text.strip()):  # 行数 / count: the rows of each period
+            return "行数" if re.search(r"[\u4e00-\u9fff]", text) else "count"
+        return None
+
+    def question(self, slot: str, lang: str) -> str | None:
+        if slot == "period_value":
+            return _zh(lang, "每期汇总哪一列的数值？（也可以回答“行数”，即每期的行数）", "Which column should each period total? (or “count”, the rows per period)")
+        return super().question(slot, lang)
+
+    def _read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         m, named = _bucket_match(text, hits, sheet)
         if m is None or CHART_RX.search(text) or GROWTH_RX.search(text) or _series_of(sheet) is not None:
             return None
@@ -914,6 +936,8 @@ class Bucket(OpSpec):
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         a = {"column": args["column"], "unit": args["unit"], "agg": args.get("agg", "sum"), **({"value": args["value"]} if args.get("value") else {}),
              **({"by": args["by"]} if args.get("by") else {})}
+        label = {"sum": "合计", "mean": "平均", "count": "计数"}.get(a["agg"], a["agg"])
+        ctx.last_measure = f"{args['value']}_{label}" if args.get("value") and a["agg"] != "count" else "行数"  # the figure of each period
         return [StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", a)]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
@@ -923,6 +947,23 @@ class Bucket(OpSpec):
         bad = _zh(lang, f"另有 {facts['unreadable_dates']} 行日期无法识别，未计入。", f" {facts['unreadable_dates']} rows with unreadable dates were left out.") if facts["unreadable_dates"] else ""
         return _zh(lang, f"按{unit}汇总：{facts['periods']} 期（{facts['first']} 至 {facts['last']}），基于 {facts['counted']:,} 行。{bad}",
                    f"Per {facts['unit']}: {facts['periods']} periods ({value_en(facts['first'])} to {value_en(facts['last'])}) from {facts['counted']:,} rows.{bad}")
+
+
+# the concepts of figures a request totals (revenue, 营收, salary, price …): said with no column carrying them, the column is asked
+MEASURE_CONCEPTS = frozenset({"amount", "salary", "price", "quantity", "spend", "profit", "cost", "margin", "discount", "tax", "stock"})
+
+
+def _measure_word(text: str, sheet: Any) -> str | None:
+    """A word of the lexicon for a figure (revenue, 营收, 工资) that the text says and no column of the sheet carries."""
+    from modes import lexicon as lx
+
+    carried = {lx.concept_of_name(c) for c in sheet.columns}
+    for word, concept in lx.synonyms().items():
+        if concept in MEASURE_CONCEPTS and concept not in carried and len(word) >= 2:
+            at = re.search(r"(?<![a-z_])" + re.escape(word) + r"(?![a-z_])" if word.isascii() else re.escape(word), text, re.I)
+            if at is not None:
+                return word
+    return None
 
 
 GROWTH_RX = _rx("增长或减少的百分比", "增减的百分比", "增减百分比", "增长百分比", "变化百分比", "变动百分比", "增减率", "percentage change", "percent change",
@@ -2753,11 +2794,15 @@ class RunningTotal(OpSpec):
         return Found(m.start(), self.name, args, tuple([m.span(), *by_spans, *[(h.start, h.end) for h in hits]]))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
+        if args.get("over_periods"):
+            return _zh(lang, "按期间先后新增每期数值的累计值列", "a running total of each period's figure, periods in order")
         order = _zh(lang, f"按 {args['order_by']} 的先后", f"in order of {args['order_by']}") if args.get("order_by") else _zh(lang, "按表中顺序", "in table order")
         by = _zh(lang, f"，每个 {'、'.join(args['by'])} 分别累计", f", restarting per {', '.join(args['by'])}") if args.get("by") else ""
         return _zh(lang, f"{order}新增 {args.get('column')} 的累计值列{by}（{SOURCE_KEPT['zh']}）", f"add a running total of {args.get('column')} {order}{by}")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        if args.get("over_periods") and ctx.last_measure:  # running total by month: of each month's figure, months in order
+            return [StepSpec("计算累计值", "running_total", "累计值已算出", {"column": ctx.last_measure})]
         a = {"column": args["column"], **({"order_by": args["order_by"]} if args.get("order_by") else {}), **({"by": args["by"]} if args.get("by") else {})}
         return [StepSpec("计算累计值", "running_total", "累计值已算出", a)]
 

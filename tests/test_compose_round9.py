@@ -1,0 +1,176 @@
+"""How requests compose (round 9): a chart or a sort of "that" result, a join with the rest of the request after a comma
+or before it, and how the join keeps rows said anywhere in the request. Each result recomputed with pandas."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from engine.session import Session
+from tools.workspace import Workspace
+
+STAFF = pd.DataFrame({"工号": [f"E{i:03d}" for i in range(1, 13)], "学历": ["本科", "硕士", "本科", "博士", "硕士", "本科", "大专", "本科", "硕士", "本科", "博士", "大专"]})
+PAY = pd.DataFrame({"工号": [f"E{i:03d}" for i in range(1, 11)] + ["E099"], "实发": [9000, 12000, 8500, 15000, 11800, 9100, 7000, 8800, 12500, 9300, 6000]})
+ORDERS = pd.DataFrame({"order_id": range(1, 9), "customer_id": ["C1", "C2", "C1", "C3", "C9", "C2", "C3", "C1"],
+                       "category": ["Home", "Toys", "Home", "Garden", "Toys", "Home", "Garden", "Toys"],
+                       "order_total": [20.0, 35.5, 12.0, 80.0, 15.0, 42.0, 18.0, 9.5]})
+CUSTOMERS = pd.DataFrame({"customer_id": ["C1", "C2", "C3", "C4"], "segment": ["new", "regular", "regular", "vip"]})
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def ws(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    STAFF.to_csv(tmp_path / "员工档案.csv", index=False)
+    with pd.ExcelWriter(tmp_path / "工资表.xlsx") as w:
+        PAY.to_excel(w, sheet_name="3月", index=False)
+        PAY.assign(实发=PAY["实发"] + 100).to_excel(w, sheet_name="2月", index=False)
+    ORDERS.to_csv(tmp_path / "orders.csv", index=False)
+    CUSTOMERS.to_csv(tmp_path / "customers.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+def _go(s: Session, text: str):
+    tr = s.turn(text)
+    if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
+        tr = s.turn("继续" if tr.decision.lang == "zh" else "go")
+    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
+    return tr
+
+
+def _table(tr) -> pd.DataFrame:
+    from tools.outofcore import in_memory
+
+    return in_memory(tr.run.table)
+
+
+@pytest.mark.parametrize("first,then,kind", [
+    ("total order_total by category in orders.csv", "make a chart of that", "bar"),
+    ("orders.csv 按 category 汇总 order_total", "把这个画成饼图", "pie"),
+    ("orders.csv 按 category 汇总 order_total", "把刚才的结果画成柱状图", "bar"),
+    ("sum of order_total per category in orders.csv", "graph this as a pie", "pie"),
+])
+def test_a_chart_of_that_summary_draws_its_figure_per_category(ws, first, then, kind):
+    s = Session(ws)
+    _go(s, first)
+    tr = _go(s, then)
+    chart = tr.decision.request.op("chart")
+    assert chart is not None and chart.args["kind"] == kind, tr.decision.request.ops
+    got = _table(tr)
+    want = ORDERS.groupby("category")["order_total"].sum()
+    assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict())
+
+
+def test_that_pivot_sorted_is_a_sort_of_the_pivot_never_a_second_pivot(ws):
+    s = Session(ws)
+    _go(s, "orders.csv 做透视表，行是 category，列是 customer_id，值是 order_total 合计")
+    tr = _go(s, "这个透视表按 C1 降序排")
+    assert [o.kind for o in tr.decision.request.ops] == ["sort"], tr.decision.request.ops
+    want = ORDERS.pivot_table(index="category", columns="customer_id", values="order_total", aggfunc="sum").fillna(0)
+    # the pivot's own 合计 row stays last, though its figure is the largest
+    assert _table(tr)["category"].tolist() == [*want.sort_values("C1", ascending=False).index.tolist(), "合计"]
+
+
+@pytest.mark.parametrize("text", [
+    "工资表.xlsx 的3月表和 员工档案.csv 按 工号 关联，按学历算平均实发",
+    "工资表.xlsx 的3月表，按学历算平均实发，和 员工档案.csv 按 工号 关联",
+])
+def test_a_join_and_the_rest_of_the_request_after_or_before_a_comma_both_run(ws, text):
+    tr = _go(Session(ws), text)
+    assert [o.kind for o in tr.decision.request.ops] == ["join", "group"], tr.decision.request.ops
+    assert tr.decision.request.op("join").args["on"] == "工号"
+    joined = PAY.merge(STAFF, on="工号", how="left")
+    want = joined.groupby("学历", dropna=False)["实发"].mean()
+    got = _table(tr)
+    got_map = {("" if pd.isna(k) or k in ("（空白）", "(blank)") else k): v for k, v in zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)}
+    assert got_map == pytest.approx({("" if pd.isna(k) else k): v for k, v in want.items()})
+
+
+@pytest.mark.parametrize("text", [
+    "orders.csv 和 customers.csv 按 customer_id 关联，只保留两边都有的",
+    "join orders.csv and customers.csv on customer_id, keep only rows in both",
+])
+def test_how_the_join_keeps_rows_is_the_joins_wherever_it_is_said(ws, text):
+    tr = _go(Session(ws), text)
+    assert [o.kind for o in tr.decision.request.ops] == ["join"] and tr.decision.request.op("join").args.get("how") == "inner"
+    assert len(_table(tr)) == len(ORDERS.merge(CUSTOMERS, on="customer_id", how="inner"))
+
+
+WAYBILLS = pd.DataFrame({"运单号": [f"YD{i:04d}" for i in range(40)], "下单日期": pd.date_range("2024-07-01", periods=40, freq="D").strftime("%Y-%m-%d"),
+                         "网点": ["朝阳", "海淀", "浦东", "天河"] * 10, "异常类型": ["延误", "破损", "延误", "丢件", "态度差"] * 8,
+                         "件数": [1 + i % 4 for i in range(40)], "运费_元": [10.0 + i for i in range(40)]})
+BOOKINGS = pd.DataFrame({"booking_id": range(1, 61), "hotel_id": [f"H{i % 7}" for i in range(60)],
+                         "check_in": pd.date_range("2024-01-05", periods=60, freq="5D").strftime("%Y-%m-%d"),
+                         "status": ["completed", "cancelled", "completed", "no_show"] * 15, "total_amount": [float(50 + 7 * i % 300) for i in range(60)]})
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def ws2(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    july = WAYBILLS.astype({"运费_元": object})
+    july.loc[3, "运费_元"], july.loc[9, "运费_元"] = "待定", "约30"  # a mark and a rough figure: no numbers, left out
+    total = {c: None for c in july.columns} | {"运单号": "合计", "件数": int(WAYBILLS["件数"].sum()), "运费_元": float(WAYBILLS["运费_元"].sum())}
+    with pd.ExcelWriter(tmp_path / "运单.xlsx") as w:
+        pd.concat([july, pd.DataFrame([total])], ignore_index=True).to_excel(w, sheet_name="7月", index=False)
+        WAYBILLS.assign(运费_元=WAYBILLS["运费_元"] * 2).to_excel(w, sheet_name="8月", index=False)
+    BOOKINGS.to_csv(tmp_path / "bookings.csv", index=False)
+    pd.DataFrame({"visit_date": pd.date_range("2024-01-01", periods=90, freq="D").strftime("%Y-%m-%d"), "fee_paid": range(90)}).to_csv(tmp_path / "visits.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+def _july_fees() -> pd.Series:
+    return WAYBILLS["运费_元"].drop(index=[3, 9])
+
+
+def test_a_column_named_with_its_unit_is_named_without_it_and_rough_figures_are_left_out(ws2):
+    s = Session(ws2)
+    tr = _go(s, "运单.xlsx 7月表 运费 的合计")  # 运费 names 运费_元; 约30 and 待定 are no numbers; the 合计 row is no row of data
+    assert tr.decision.request.op("group").args["measures"] == [{"column": "运费_元", "agg": "sum"}]
+    assert _table(tr).iloc[0, 0] == pytest.approx(_july_fees().sum())
+    tr = _go(s, "8月的运费总共是多少")  # the other sheet, named in a follow-up: that sheet, never a month to ask about
+    assert _table(tr).iloc[0, 0] == pytest.approx(WAYBILLS["运费_元"].sum() * 2)
+
+
+def test_how_many_rows_says_the_tables_own_total_row_apart(ws2):
+    tr = _go(Session(ws2), "运单.xlsx 7月一共有多少单？")
+    assert "共 41 行、6 列" in tr.run.answer and "数据共 40 行" in tr.run.answer, tr.run.answer
+
+
+@pytest.mark.parametrize("text,want", [
+    ("运单.xlsx 7月表按异常类型统计条数", WAYBILLS["异常类型"].value_counts().to_dict()),
+])
+def test_a_column_named_with_an_operations_word_is_that_column(ws2, text, want):
+    tr = _go(Session(ws2), text)
+    assert [o.kind for o in tr.decision.request.ops] == ["group"], tr.decision.request.ops
+    got = _table(tr)
+    assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == want
+    tr = _go(Session(ws2), "运单.xlsx 7月表里，异常类型不是延误的有多少条")
+    assert "outliers" not in [o.kind for o in tr.decision.request.ops]
+    assert str(int((WAYBILLS["异常类型"] != "延误").sum())) in tr.run.answer, tr.run.answer
+
+
+def test_a_figure_by_a_key_then_top_n_ranks_the_keys_by_their_total(ws2):
+    tr = _go(Session(ws2), "total_amount by hotel_id in bookings.csv excluding cancelled, top 5")
+    kept = BOOKINGS[BOOKINGS["status"] != "cancelled"]
+    want = kept.groupby("hotel_id")["total_amount"].sum().nlargest(5)
+    got = _table(tr)
+    assert got["hotel_id"].tolist() == want.index.tolist() and got.iloc[:, 1].tolist() == pytest.approx(want.tolist())
+
+
+def test_a_figure_said_by_its_meaning_is_the_column_carrying_it_or_asked(ws2):
+    tr = _go(Session(ws2), "monthly revenue in bookings.csv, completed only")  # revenue: the one amount column
+    want = BOOKINGS[BOOKINGS["status"] == "completed"].assign(m=lambda x: x["check_in"].str[:7]).groupby("m")["total_amount"].sum()
+    got = _table(tr)
+    assert got.iloc[:, -1].tolist() == pytest.approx(want.tolist())
+    s = Session(ws2)
+    d = s.turn("monthly revenue in visits.csv").decision  # no column carries revenue: which one is asked, never the rows counted
+    assert d.missing == ("period_value",) and "fee_paid" in d.reply, d.reply
+    tr = _go(s, "fee_paid")
+    assert _table(tr).iloc[:, -1].tolist() == pytest.approx([sum(range(31)), sum(range(31, 60)), sum(range(60, 90))])
+
+
+def test_a_running_total_by_month_adds_up_the_monthly_totals(ws2):
+    tr = _go(Session(ws2), "running total of total_amount by month of check_in for completed bookings in bookings.csv")
+    done = BOOKINGS[BOOKINGS["status"] == "completed"]
+    want = done.groupby(done["check_in"].str[:7])["total_amount"].sum().cumsum()
+    assert _table(tr).iloc[:, -1].tolist() == pytest.approx(want.tolist())
+    assert not any("\u4e00" <= ch <= "\u9fff" for c in _table(tr).columns for ch in str(c)) or tr.decision.lang == "zh"
