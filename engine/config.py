@@ -28,13 +28,19 @@ class ModelConfig:
     def configured(self) -> bool:
         return bool(self.api_key and self.model) or bool(self.cassette and self.cassette_mode == "replay")
 
-    def describe(self) -> str:
+    def describe(self, lang: str = "zh") -> str:
+        zh = lang != "en"
         if not self.configured:
-            return "未配置模型：只用规则（完全离线）。设置 OPENAI_API_KEY、WENQING_MODEL（可选 OPENAI_BASE_URL）即可启用。"
+            return ("未配置模型：只用规则（完全离线）。设置 OPENAI_API_KEY、WENQING_MODEL（可选 OPENAI_BASE_URL）即可启用。" if zh else
+                    "No model configured: rules only (fully offline). Set OPENAI_API_KEY and WENQING_MODEL (optionally OPENAI_BASE_URL) to add one.")
         if self.cassette and self.cassette_mode == "replay":
-            return f"模型回答从录制文件回放：{self.cassette}（不连网络）。"
-        cells = "发送" if self.send_cell_values else "不发送（只发列名、类型和计数）"
-        return f"模型 {self.model} @ {self.base_url or '默认地址'}；超时 {self.timeout:g} 秒；单元格内容：{cells}；每次请求的 token 预算 {self.token_budget}。"
+            return f"模型回答从录制文件回放：{self.cassette}（不连网络）。" if zh else f"Model answers replayed from {self.cassette} (no network)."
+        if zh:
+            cells = "发送" if self.send_cell_values else "不发送（只发列名、类型和计数）"
+            return f"模型 {self.model} @ {self.base_url or '默认地址'}；超时 {self.timeout:g} 秒；单元格内容：{cells}；每次请求的 token 预算 {self.token_budget}。"
+        cells = "sent" if self.send_cell_values else "not sent (only column names, types and counts)"
+        return (f"Model {self.model} @ {self.base_url or 'the default address'}; timeout {self.timeout:g} s; cell values: {cells}; "
+                f"token budget per request {self.token_budget}.")
 
 
 def load_config(env: dict[str, str] | None = None, path: Path | None = None, send_cell_values: bool = True) -> ModelConfig:

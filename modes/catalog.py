@@ -55,7 +55,12 @@ class SheetInfo:
         not a filler word such as "the"), longest first; built once per sheet."""
         from modes.lexicon import FILLER_EN
 
-        folded = ((v, c, v.casefold().strip()) for v, c in self.value_pairs)
+        folded = [(v, c, v.casefold().strip()) for v, c in self.value_pairs]
+        # no_show said as no-show or no show, in-house as in house: the same value, its joiners written otherwise
+        variants = [(v, c, w) for v, c, vl in folded if re.search(r"[a-z][_\-][a-z]", vl)
+                    for w in dict.fromkeys((vl.replace("_", "-"), vl.replace("_", " ").replace("-", " "))) if w != vl]
+        if variants:
+            folded = sorted(folded + variants, key=lambda t: -len(t[2]))
         return tuple((v, c, vl) for v, c, vl in folded if len(vl) >= 2 and not vl.isdigit() and vl not in FILLER_EN)
 
     @cached_property

@@ -137,10 +137,10 @@ BEFORE_WORDS = {"以前", "之前", "前", "before", "until", "earlier", "earlie
 UP_TO_WORDS = {"on or before", "no later than", "not after"}  # the day said is kept: before the day after it
 STRICT_AFTER = {"after", "later than"}
 DATE_RE = lazy(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?(?!\d)")
-QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:(?<![a-z_])Q|第(?=\s*[1-4一二三四]\s*季))\s*(?P<q>[1-4一二三四])(?!\d)\s*(?:季度)?"
+QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:(?<![a-z_])Q|第(?=\s*[1-4一二三四]\s*季))\s*(?P<q>[1-4一二三四])(?![\da-z_])\s*(?:季度)?"
                   r"(?:\s*(?:of\s+)?(?P<y2>(?:19|20)\d{2})(?![\d年]))?", re.I | re.A)  # 第一党派 is no quarter
 RELATIVE_RE = lazy(r"今年|本年|去年|本月|这个月|上个月|上月|this year|last year|this month|last month", re.I | re.A)
-HALF_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?P<h>上半年|下半年|first half|second half|(?<![a-z0-9])H1|(?<![a-z0-9])H2)"
+HALF_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?P<h>上半年|下半年|first half|second half|(?<![a-z0-9_])H1(?![a-z0-9_])|(?<![a-z0-9_])H2(?![a-z0-9_]))"
                r"(?:\s*(?:of\s+)?(?P<y2>(?:19|20)\d{2})(?![\d年]))?", re.I | re.A)
 RIGHT_STRIP = lazy(r"(?:的.*|人$|店$|行$|记录$|数据$|订单$|的行$)")
 
@@ -451,6 +451,33 @@ def _cond_has_column(sc: _Scan) -> None:
                 sc.add(Cond(h.column, "ne", yes, raw=h.column) if yes else Cond(h.column, "empty", raw=h.column), a, h.end)
         elif pre.endswith("有") and text[h.end : h.end + 1] == "的" and sc.free(h.start - 1, h.end):
             sc.add(Cond(h.column, "eq", yes, raw=h.column) if yes else Cond(h.column, "not_empty", raw=h.column), h.start - 1, h.end + 1)
+
+
+COUNT_UNIT_CUT = lazy(r"(?<![a-z_])(?:top|bottom|first|last)\s*$|(?:前|后)\s*$", re.I)
+COUNT_UNIT_CMP = (("gt", lazy(r"(?<![a-z_])(?:more than|over|above|greater than)\s*$", re.I)),
+                  ("ge", lazy(r"(?<![a-z_])(?:at least|no fewer than|no less than)\s*$", re.I)),
+                  ("lt", lazy(r"(?<![a-z_])(?:less than|fewer than|under|below)\s*$", re.I)),
+                  ("le", lazy(r"(?<![a-z_])(?:at most|no more than)\s*$", re.I)))
+
+
+def _cond_count_of_unit(sc: _Scan) -> None:
+    """hotels with 5 stars / 4-star hotels / rooms with 2 beds: a small whole number said before the name of a column
+    of a few whole numbers is that column's value."""
+    low = sc.text.casefold()
+    for c in sc.sheet.numeric:
+        lo, hi = sc.sheet.ranges.get(c, (0.0, 0.0))
+        if not c.isascii() or not float(lo).is_integer() or not float(hi).is_integer() or hi - lo > 20:
+            continue
+        name = c.casefold()
+        forms = "|".join(re.escape(f) for f in dict.fromkeys((name, name[:-1] if name.endswith("s") and len(name) > 3 else name)))
+        for m in re.finditer(r"(?<![\w.])(\d{1,2})\s*-?\s*(?:" + forms + r")(?![a-z_])", low):
+            n, before = int(m.group(1)), low[max(0, m.start() - 16) : m.start()]
+            if COUNT_UNIT_CUT.search(before):
+                continue  # top 3 ratings: a cut, read by its own rule
+            cmp = next(((op, w) for op, rx in COUNT_UNIT_CMP if (w := rx.search(before))), None)  # more than 3 stars
+            a = m.start() - (len(cmp[1].group(0)) if cmp else 0)
+            if lo <= n <= hi and sc.free(a, m.end()):
+                sc.add(Cond(c, cmp[0] if cmp else "eq", n, raw=c, how="exact"), a, m.end())
 
 
 YES_NO = (frozenset({"是", "有", "y", "yes", "true", "1", "已"}), frozenset({"否", "无", "n", "no", "false", "0", "未"}))
@@ -1208,7 +1235,7 @@ def _cond_scope_of_negation(sc: _Scan) -> None:
 
 
 COND_RULES = (
-    _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
+    _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_count_of_unit, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
     _cond_date_words, _cond_month_day_words, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
     _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_example_of_kind, _cond_scope_of_negation, _cond_logic,

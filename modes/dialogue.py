@@ -490,6 +490,16 @@ def refines(t: Turn) -> bool:
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
 
 
+PERIOD_FIGURES = frozenset({"growth", "rolling", "running_total"})
+
+
+def extends_periods(t: Turn) -> bool:
+    """add the month-over-month growth / 再算一下环比 / and a 3-month rolling average, right after a summary per period:
+    the same request, with that figure of its periods (never a new request that asks which file)."""
+    return (bool(t.new_kinds) and t.new_kinds <= PERIOD_FIGURES and "bucket" in t.old_kinds
+            and t.fresh.file_how not in (*EXPLICIT_FILE, "type") and t.chat is None)
+
+
 def swaps_statistic(t: Turn) -> bool:
     """换成中位数 / use the median instead, while a summary waits or just ran: a correction of its statistic."""
     p = t.pending
@@ -580,18 +590,22 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     state = state.evolve(turn=state.turn + 1)
     text = normalize(utterance)
     p = state.pending
-    refining = False
+    refining = of_groups = False
     if p is None and state.last is not None and not is_cancel(text):
         if lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text):
             p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
         elif not lx.RESULT_REF.search(text) and not lx.THEN_START.search(text):
             p, refining = replace(state.last, stage="confirm"), True  # 那深圳的呢 / 只看华南区的呢: maybe a refinement of it
+        elif _of_the_groups(state, text, catalog):  # and their average nights?: the same groups, that figure
+            text = lx.RESULT_REF.sub(lambda m: " " * len(m.group(0)), text)
+            utterance = re.sub(r"\s{2,}", " ", lx.RESULT_REF.sub(" ", utterance)).strip()
+            p, refining, of_groups = replace(state.last, stage="confirm"), True, True
     lang = language(utterance)
     if p is not None and p.stage == "clarify" and p.request.lang != lang and not CJK.search(text) and len(text) <= 40 \
             and FIXED_LANG.get() is None:
         lang = p.request.lang  # agent, typed to a Chinese question: a name from the table is no change of language
     t = Turn(utterance, text, lang, state, catalog, p, refining)
-    if refining and not refines(t):
+    if refining and not of_groups and not refines(t) and not extends_periods(t):
         keep = corrected_sheet(t) is not None  # 二季度呢: the same request on another sheet of its workbook
         p = p if keep else None
         t = Turn(utterance, text, t.lang, state, catalog, p)
@@ -599,6 +613,24 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         if _fits(row.stage, p) and row.when(t):
             return never_twice(t, *row.then(t))
     raise AssertionError("the last row always answers")  # pragma: no cover
+
+
+def _of_the_groups(state: SessionState, text: str, catalog: Catalog) -> bool:
+    """and their average nights? / 他们的平均年龄呢, after a summary: a column the summary does not hold but its table
+    does is asked of the same groups (the summary's request again, with that figure), never of the summary's figures."""
+    last = state.last
+    if last is None or not state.last_result or not last.request.file or not any(o.kind == "group" and o.args.get("keys") for o in last.request.ops):
+        return False
+    from modes.resolve import find_columns
+
+    result, source = catalog.get(state.last_result), catalog.get(last.request.file)
+    if result is None or source is None or not result.sheets or not source.sheets:
+        return False
+    sheet = (source.sheet(last.request.sheet) if last.request.sheet else None) or source.sheets[0]
+    held = {c.casefold() for s in result.sheets for c in s.columns}
+    held |= {c.rpartition("_")[0] for c in held if "_" in c}  # total_amount_平均 holds total_amount, as its average
+    named = [h.column for h in find_columns(text, sheet) if h.how in ("exact", "synonym")]
+    return bool(named) and all(c.casefold() not in held for c in named)
 
 
 ASKING = ("ask_slots", "ask_intent")

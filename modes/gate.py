@@ -571,6 +571,7 @@ def _u_sheet(u: _Understanding) -> None:
     fi = u.fi
     if fi is not None and u.ref.sheet and fi.sheet(u.ref.sheet) is not None:
         u.sheet_name = u.ref.sheet  # the sheet's name was what described the file; its words are gone from the text
+    said = " ".join(u.texts).casefold()  # before a sheet's name is blanked: 7月8月9月 names all three
     if fi is not None and u.sheet_name is None:
         for i in reversed(range(len(u.texts))):
             name, missing_name, span = find_sheet(u.texts[i], fi)
@@ -586,7 +587,7 @@ def _u_sheet(u: _Understanding) -> None:
                     u.texts[i] = _blank(u.texts[i], [span])  # 下半年 naming a sheet is not also a period of its rows
                 break
         low = " ".join(u.texts).casefold()
-        u.two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, low)]
+        u.two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, said)]
         every = lx.ALL_SHEETS.search(" ".join(u.norms).casefold()) is not None
         if _split_table(fi) and not lx.EXPLORE_COMPARE.search(low) and (len(u.two_sheets) > 1 or every):
             # 上半年和下半年合在一起 / all sheets: one table split into sheets, read stacked; the names are the sheets
@@ -637,10 +638,18 @@ def _u_parse(u: _Understanding) -> None:
             u.parsed, _, _ = _fit(u.texts, joined, u.flags)
         u.ops = merge_turns(u.parsed)
     if u.how == "result":
-        u.ops = _charted_result(_ranked_on_summary(u.ops, u.sheet), u.sheet)
-    u.ops = _running_over_periods(u.ops)
+        u.ops = _charted_result(_ranked_on_summary(_summary_word_named(u.ops), u.sheet), u.sheet)
+    u.ops = _running_over_periods(_figure_of_periods(u.ops))
+    if u.stacked and not u.ops and lx.EXPLORE_JOIN.search(u.norms[-1]):
+        u.ops = [Op("stack", {"sheets": list(u.stacked)})]  # stack all sheets of reviews.xlsx into one table: that is the request
     if u.stacked and u.ops:
-        rest = [o for o in u.ops if o.kind not in ("join", "append", "compare") and (o.kind != "profile" or len(u.ops) == 1)]
+        from modes.ops import EACH_VALUE
+        from modes.opspecs.stack import SHEET_COLUMN
+
+        if EACH_VALUE.search(u.norms[-1]):  # 7月、8月、9月的件数合计分别是多少: one figure per sheet, never one over all three
+            u.ops = [replace(o, args={**o.args, "keys": [SHEET_COLUMN["en" if u.lang == "en" else "zh"]]})
+                     if o.kind == "group" and not o.args.get("keys") and o.args.get("measures") else o for o in u.ops]
+        rest = [o for o in u.ops if o.kind not in ("join", "append", "compare", "stack") and (o.kind != "profile" or len(u.ops) == 1)]
         u.ops = [Op("stack", {"sheets": list(u.stacked)}), *rest]  # stacking is the one way the sheets are put together
     if u.sheet_problem and not u.ops:  # 汇总 表看一下 where there is no such sheet: what was asked is to see it
         u.ops = [Op("profile", {"head": None, "columns": []})]
@@ -672,6 +681,43 @@ def _ranked_on_summary(ops: list[Op], sheet: SheetInfo) -> list[Op]:
     if len(counted) != 1:
         return ops
     return [Op("top_n", {**ops[1].args, "by": counted[0]}, ops[1].after)]
+
+
+SUMMARY_AGG = {"平均": "mean", "mean": "mean", "合计": "sum", "sum": "sum", "total": "sum", "最大": "max", "max": "max", "最小": "min", "min": "min"}
+
+
+def _summary_word_named(ops: list[Op]) -> list[Op]:
+    """只看平均底薪超过6500的大区, on a summary: 平均 is a part of the name of its column 月底薪_元_平均, which the
+    condition reads; it asks for no second average of the averages."""
+    used = {c.column for o in ops if o.kind == "filter" for c in o.args.get("conditions", []) if c.column}
+    def named(m: dict[str, Any]) -> bool:
+        col = str(m.get("column") or "")
+        head, _, word = col.rpartition("_")
+        return bool(head) and col in used and SUMMARY_AGG.get(word.casefold()) == m.get("agg")
+    return [o for o in ops if not (o.kind == "group" and not o.args.get("keys") and o.args.get("measures")
+                                   and all(named(m) for m in o.args["measures"]))]
+
+
+def _figure_of_periods(ops: list[Op]) -> list[Op]:
+    """月度汇总 + 环比 / monthly totals, then "add the month-over-month growth" (or a 3-month rolling average): the
+    figure is of the periods the summary made — its column, date column and period — and it gives the totals too."""
+    bucket = next((o for o in ops if o.kind == "bucket"), None)
+    fig = next((o for o in ops if o.kind in ("growth", "rolling")), None)
+    if bucket is None or fig is None or bucket.args.get("by") or bucket.args.get("unit") == "weekday":
+        return ops
+    args = dict(fig.args)
+    if args.get("column") in (None, "") and bucket.args.get("column"):
+        args["column"] = bucket.args["column"]
+    if not args.get("value") and not args.get("count"):
+        if bucket.args.get("value") and bucket.args.get("agg", "sum") == "sum":
+            args["value"] = bucket.args["value"]
+        elif bucket.args.get("agg") == "count" or not bucket.args.get("value"):
+            args["count"] = True
+    if fig.kind == "growth" and args.get("kind") != "cagr":
+        args["unit"] = bucket.args.get("unit") or args.get("unit")
+    if fig.kind == "rolling" and not fig.args.get("window"):
+        return ops
+    return [o for o in ops if o is not bucket and o is not fig] + [Op(fig.kind, args, fig.after)]
 
 
 def _running_over_periods(ops: list[Op]) -> list[Op]:
@@ -1452,10 +1498,10 @@ def _sheet_answer(p: Pending, text: str, f: FileInfo) -> list[str] | None:
     """下半年 / 合在一起 / both, to "用哪一个工作表？": the sheet (or every sheet, stacked) joins the request that asked."""
     low = text.casefold().strip(" 。.!！")
     if lx.ALL_SHEETS.search(low) or re.fullmatch(r"(?:都要|全部|都|两个都要|全都要|all|both|all of them)", low):
-        return list(p.turns) + ["所有工作表合在一起"]
+        return list(p.turns) + (["all sheets"] if p.request.lang == "en" else ["所有工作表合在一起"])
     named = [s.name for s in f.sheets if s.name and _sheet_named(s.name, low)]
     if len(named) == 1:
-        return list(p.turns) + [f"{named[0]}表"]
+        return list(p.turns) + ([f"the {named[0]} sheet"] if p.request.lang == "en" else [f"{named[0]}表"])
     return None
 
 

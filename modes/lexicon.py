@@ -192,7 +192,7 @@ def concept_of(word: str) -> str | None:
 
 def concept_of_name(column: str) -> str | None:
     """The concept a column's name carries: of the whole name (with _ as a space), or of the head word of a name of
-    English words (total_amount, net_revenue: amount, revenue); an identifier's suffix (guest_id) is no head word."""
+    English words when it names a figure (total_amount, net_price: amount, price)."""
     whole = concept_of(column) or concept_of(column.replace("_", " "))
     if whole or not column.isascii():
         return whole
@@ -200,7 +200,12 @@ def concept_of_name(column: str) -> str | None:
     if len(words) < 2 or len(words[-1]) < 3:
         return None
     head = concept_of(words[-1])
-    return head if head not in (None, "id") else None
+    return head if head in HEAD_CONCEPTS else None
+
+
+# the concepts a head word gives a longer English name (total_amount, net_price, unit_cost): figures, which a request
+# names by meaning (revenue, price); a name's other words (designated doctor address) stay the name's own
+HEAD_CONCEPTS = frozenset({"amount", "salary", "price", "quantity", "spend", "profit", "cost", "margin", "discount", "tax"})
 
 
 def synonyms() -> Mapping[str, str]:
@@ -309,7 +314,7 @@ OVERWRITE = lazy(
 NO_OVERWRITE = lazy(r"别动原|不要动原|不动原|不要覆盖|别覆盖|不覆盖|不改原|别改原|另存|don'?t (?:touch|overwrite|change) the original|keep the original", re.I | re.A)
 EXPORT_LIST = lazy(
     r"文件清单|文件列表|文件目录|表格清单|表格列表|(?:有|都有|有些)(?:哪些|啥|什么)(?:文件|表格|表)|(?:都)?有啥表|哪些文件|"
-    r"\bfile list\b|\bwhat'?s in (?:this|the) (?:folder|directory|workspace)\b|\bwhat is in (?:this|the) (?:folder|directory|workspace)\b|\bfolder contents\b|\blist (?:of )?(?:the |all )?files\b|\blist (?:the )?(?:workspace|folder)\b|\b(?:what|which) files\b|\bfiles (?:are )?in (?:the |this )?(?:workspace|folder|directory)\b",
+    r"\bfile list\b|\bwhat'?s in (?:this|the) (?:folder|directory|workspace)\b|\bwhat is in (?:this|the) (?:folder|directory|workspace)\b|\bfolder contents\b|\blist (?:of )?(?:the |all )?files\b|\blist (?:the )?(?:workspace|folder)\b|\b(?:what|which) (?:files|tables|spreadsheets|sheets do i have)\b|\bwhat (?:files|tables|data) (?:do i|do we) have\b|\blist (?:the |all )?(?:tables|spreadsheets)\b|\bfiles (?:are )?in (?:the |this )?(?:workspace|folder|directory)\b",
     re.I | re.A,
 )
 QUESTION_DATA = lazy(r"哪个|哪些.{0,6}最|多少|是多少|几次|几个|几条|几笔|几家|几人|最高|最低|最多|最少|\bwhich\b|\bhow many\b|\bhow much\b|\bwhat is the\b|\bhighest\b|\blowest\b", re.I | re.A)
@@ -399,7 +404,7 @@ ALL_SHEETS = lazy(r"(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sh
                   re.I | re.A)
 THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|then|and then|after that|next,)", re.I | re.A)
 # The previous result as the input of this request
-RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_])))(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d"
+RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_])))(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d"
                         r"|(?<![a-z_])(?:export|save|sort|filter|group|keep|chart|plot) (?:it|them|that)(?![a-z_])|(?<![a-z_])result\s*#?\s*\d"
                         # a chart of what just ran: make a chart of that / graph this / plot it as a pie / 把这个画成柱状图 / 这个透视表
                         r"|(?<![a-z_])(?:chart|graph|plot|draw|visuali[sz]e|diagram)s?\s+(?:(?:of|for|from|showing)\s+)?(?:it|that|this|them)(?![a-z_])"

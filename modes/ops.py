@@ -755,6 +755,11 @@ def _rule_sort(t: _Turn) -> None:
 def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: list[dict[str, str]], unres: list[dict[str, Any]]) -> None:
     """The column one aggregate word (合计 / average) applies to: after it, before it, or 的-joined before it."""
     col, raw, how, closest, end = _col_after(blanked, am.end(), t.hits, t.sheet)
+    if how not in ("exact", "synonym"):  # average review score: the column the phrase ends in, never review_id for "review"
+        head = next((h for h in t.hits if h.start >= am.end() and h.column in t.sheet.numeric and h.how in ("exact", "synonym")
+                     and re.fullmatch(r"\s*(?:[A-Za-z]+\s+){1,2}|\s*[\u4e00-\u9fff]{1,4}", blanked[am.end() : h.start])), None)
+        if head is not None:
+            col, raw, how, closest, end = head.column, blanked[head.start : head.end], head.how, [], head.end
     pre = [h for h in t.hits if 0 <= am.start() - h.end <= 2 and h.column not in t.group_keys]
     if col is not None and how not in ("exact", "synonym") and pre:
         col = None  # 含税金额合计是多少: the column named before, never 是多少 read as part of 是否退货
@@ -935,6 +940,38 @@ def _having_at(t: _Turn, h: ColumnHit) -> tuple[str, int, int, str, float] | Non
         value = _bound(m)
         return agg, m.start(), h.end, op, tidy(value)
     return None
+
+
+# a condition on the group's figure said without its column: cities with an average below 7 / 只要平均值低于3.4的
+BARE_HAVING = lazy(r"(?:(?<![a-z_])(?:an?|the|its|their)\s+)?(?P<agg>" + "|".join(f"(?P<{a}>{w})" for a, w in HAVING_AGG.items()) + r")(?![a-z_])"
+                   r"(?:\s*(?:值|数))?", re.I | re.A)
+
+
+def _rule_bare_having(t: _Turn) -> None:
+    """按城市算平均评分，只要平均值低于7的 / average score by city, only cities with an average below 7: the statistic
+    said with no column of its own, compared with a number, is a condition on the one figure the request summarises."""
+    if t.having or not (t.group_keys or t.grouping):
+        return
+    for m in BARE_HAVING.finditer(t.text):
+        c = HAVING_CMP.match(t.text, m.end())
+        if c is None or not t.free(m.start()) or any(h.start <= m.start() < h.end or m.end() <= h.start <= m.end() + 2 for h in t.hits):
+            continue
+        agg = next(a for a in HAVING_AGG if m.group(a))
+        figures = [h for h in t.hits if h.column in t.sheet.numeric and h.column not in t.group_keys and t.free(h.start)
+                   and not (m.start() <= h.start < c.end())]
+        if len({h.column for h in figures}) != 1:
+            return  # no figure, or several: which one the condition is on is not said
+        from tools.ops import measure_name
+
+        col = figures[0].column
+        op = next(k for k in ("ge", "le", "gt", "lt") if c.group(k))
+        lang = "en" if language(t.text) == "en" else "zh"
+        cond = Cond(measure_name(col, agg, lang), op, tidy(_bound(c)), raw=t.text[m.start() : c.end()], how="aggregate")
+        t.grouping = True
+        t.add(c.end(), Op("having", {"conditions": [cond], "measure": {"column": col, "agg": agg}}))
+        t.spans.append((m.start(), c.end()))
+        t.having.append(((m.start(), c.end()), {"column": col, "agg": agg}))
+        return
 
 
 # a condition on how many rows each group has: hotels with more than 400 bookings, 订单数大于20的客户, 单数超过20的始发地
@@ -1559,7 +1596,7 @@ def _rule_profile(t: _Turn) -> None:
 TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
-    _rule_keys, _rule_having, _rule_count_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
+    _rule_keys, _rule_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
     _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_bare_comparison, _rule_goods_question, _rule_count_question, _rule_each_value, _rule_head,
     _rule_export, _rule_profile,
 )

@@ -200,10 +200,10 @@ def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> st
                              f"There is no current file yet; which file do you mean? Options: {sep.join(files[:6])}.")
             elif r.candidates:
                 parts.append(f"有多个文件符合：{sep.join(r.candidates)}，要{what}哪一个？" if zh else
-                             f"Several files fit: {sep.join(r.candidates)}. Which one{' to ' + what if what else ''}?")
+                             f"Several files fit: {sep.join(r.candidates)}. Which one{' (' + what + ')' if what else ''}?")
             else:
                 parts.append(f"要{what}哪个文件？工作区里有：{sep.join(files[:6])}。" if zh else
-                             f"Which file{' to ' + what if what else ''}? The workspace has: {sep.join(files[:6])}.")
+                             f"Which file{' (' + what + ')' if what else ''}? The workspace has: {sep.join(files[:6])}.")
         elif m == "sheet":
             parts.append(r.problems[0] if r.problems else ("请指明工作表。" if zh else "Which sheet?"))
         elif m == "condition":

@@ -725,6 +725,8 @@ def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[in
     if len(f.sheets) > 1:  # 预算执行.xlsx 的 汇总 表看一下: a sheet asked for by name, in a workbook of several
         pats.append(r"^\s*(?:的|里的|中的)\s*([A-Za-z0-9_\u4e00-\u9fff]{1,8}?)\s*(?:表|页)(?=\s*(?:看一下|看看|打开|预览|显示|的内容|内容|呢)?\s*[?？。.!！]?\s*$)")
     sheet_names = [s.name.casefold() for s in f.sheets if s.name]
+    if any(c.casefold() in ("sheet", "工作表", "页签", "sheet name", "sheet_name") for s in f.sheets for c in s.columns):
+        return None, None, None  # average score by sheet, over a table with a column called sheet: that column
     for pat in pats:
         for m in re.finditer(pat, text, re.I | re.A):
             name = re.sub(r"^(?:the|的|of)\s*", "", m.group(1).strip(), flags=re.I | re.A)
@@ -771,8 +773,8 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
         if CJK.search(cl) or not re.search(r"[a-z][_\- ][a-z]", cl):
             continue
         for form in {re.sub(r"[_\- ]+", "", cl), re.sub(r"[_\-]+", " ", cl)} - {cl}:
-            if len(form) >= 5 and form in low:
-                cands += [(m.start(), m.end(), c, "exact") for m in re.finditer(r"(?<![a-z0-9_])" + re.escape(form) + r"(?![a-z0-9_])", low)]
+            if len(form) >= 5 and form in low:  # room types: the plural too
+                cands += [(m.start(), m.end(), c, "exact") for m in re.finditer(r"(?<![a-z0-9_])" + re.escape(form) + r"(?:e?s)?(?![a-z0-9_])", low)]
     for m in IDENTIFIER.finditer(low):  # price_per_litre: a name written like a column's, one letter off, is that column
         col, how, _ = resolve_column(m.group(0), sheet, closest=False)
         if col is not None and how == "typo":

@@ -357,14 +357,18 @@ def _recipe(ctx: Context, arg: str) -> None:
 @command("/model", "显示正在使用的理解方式（规则或模型）和本次会话的模型调用", "show how requests are understood (rules, or rules and a model) and this session's model calls")
 def _model(ctx: Context, arg: str) -> None:
     a = ctx.session.assistant
+    zh = ctx.session.lang != "en"
     if a is None:
-        ctx.render.say("正在使用：规则（完全离线，不联网）。配置 OPENAI_API_KEY 和 WENQING_MODEL 后用 --backend auto 或 model 启用模型。")
+        ctx.render.say("正在使用：规则（完全离线，不联网）。配置 OPENAI_API_KEY 和 WENQING_MODEL 后用 --backend auto 或 model 启用模型。" if zh else
+                       "Understanding: rules only (fully offline, nothing leaves this machine). Set OPENAI_API_KEY and WENQING_MODEL, "
+                       "then start with --backend auto or model to add a model.")
         return
     log = a.client.log
     ok = sum(1 for c in log if c.ok)
     tokens = sum(c.tokens_in + c.tokens_out for c in log)
-    ctx.render.say(f"正在使用：规则 + 模型。{a.cfg.describe()}")
-    ctx.render.say(f"本次会话调用模型 {len(log)} 次（成功 {ok} 次），共 {tokens} token。")
+    ctx.render.say(f"正在使用：规则 + 模型。{a.cfg.describe()}" if zh else f"Understanding: rules and a model. {a.cfg.describe('en')}")
+    ctx.render.say(f"本次会话调用模型 {len(log)} 次（成功 {ok} 次），共 {tokens} token。" if zh else
+                   f"Model calls this session: {len(log)} ({ok} succeeded), {tokens} tokens.")
 
 
 @command("/lang", "/lang zh|en：固定会话语言（默认跟随您的用语）", "/lang zh|en: fix the session's language (by default it follows yours)")

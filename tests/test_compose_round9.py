@@ -174,3 +174,144 @@ def test_a_running_total_by_month_adds_up_the_monthly_totals(ws2):
     want = done.groupby(done["check_in"].str[:7])["total_amount"].sum().cumsum()
     assert _table(tr).iloc[:, -1].tolist() == pytest.approx(want.tolist())
     assert not any("\u4e00" <= ch <= "\u9fff" for c in _table(tr).columns for ch in str(c)) or tr.decision.lang == "zh"
+
+
+def test_their_figure_after_a_summary_is_the_same_groups_with_that_figure(ws2):
+    s = Session(ws2)
+    _go(s, "in bookings.csv, average total_amount by hotel_id for completed bookings")
+    tr = s.turn("and their average booking_id?")
+    assert tr.run is None and tr.decision.next == "restate_confirm", tr.decision.reply  # a new figure of the same groups: said first
+    tr = _go(s, "go")
+    want = BOOKINGS[BOOKINGS["status"] == "completed"].groupby("hotel_id")["booking_id"].mean()
+    got = _table(tr)
+    assert dict(zip(got["hotel_id"], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict())
+
+
+def test_a_condition_on_a_summarys_own_figure_asks_for_no_second_average(ws2):
+    s = Session(ws2)
+    _go(s, "bookings.csv 按 hotel_id 算平均 total_amount")
+    tr = _go(s, "在这个结果里，只看平均total_amount超过160的")
+    assert [o.kind for o in tr.decision.request.ops] == ["filter"], tr.decision.request.ops
+    want = BOOKINGS.groupby("hotel_id")["total_amount"].mean()
+    assert sorted(_table(tr)["hotel_id"]) == sorted(want[want > 160].index)
+
+
+def test_an_identifier_that_starts_like_a_half_year_is_a_value(ws2):
+    frame = BOOKINGS.assign(hotel_id=BOOKINGS["hotel_id"].str.replace("H", "H1"))  # H10, H11 …: start like H1, the first half
+    frame.to_csv(ws2.root / "bookings.csv", index=False)
+    tr = _go(Session(ws2), "in bookings.csv keep rows where hotel_id = H13")
+    conds = tr.decision.request.op("filter").args["conditions"]
+    assert [(c.column, c.op, c.value) for c in conds] == [("hotel_id", "eq", "H13")]
+    assert len(_table(tr)) == int((frame["hotel_id"] == "H13").sum()) > 0
+
+
+@pytest.mark.parametrize("text", ["运单.xlsx 7月8月的件数合计分别是多少", "运单.xlsx 7月、8月两个月的件数合计分别是多少"])
+def test_sheets_named_together_are_stacked_and_each_said_apart(ws2, text):
+    tr = _go(Session(ws2), text)
+    assert tr.decision.request.op("stack").args["sheets"] == ["7月", "8月"]
+    got = _table(tr)
+    assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == {"7月": WAYBILLS["件数"].sum(), "8月": WAYBILLS["件数"].sum()}
+
+
+def test_combining_all_sheets_is_the_request_and_a_column_called_sheet_is_a_column(ws2, tmp_path):
+    tr = _go(Session(ws2), "combine all the sheets of 运单.xlsx")
+    assert [o.kind for o in tr.decision.request.ops] == ["stack"] and len(_table(tr)) == 80
+    stacked = pd.DataFrame({"sheet": ["Q1", "Q1", "Q2"], "score": [7.0, 9.0, 6.0]})
+    stacked.to_csv(ws2.root / "scores.csv", index=False)
+    tr = _go(Session(ws2), "average score by sheet in scores.csv")
+    got = _table(tr)
+    assert dict(zip(got["sheet"], got.iloc[:, 1], strict=True)) == {"Q1": 8.0, "Q2": 6.0}
+
+
+def test_a_full_analysis_leaves_the_total_row_out_and_reads_numbers_written_as_text(ws2):
+    from tools.ops import describe_columns
+
+    july = pd.read_excel(ws2.root / "运单.xlsx", sheet_name="7月")
+    got = describe_columns(july).data.set_index("列")
+    assert got.loc["件数", "最大"] == WAYBILLS["件数"].max() and got.loc["件数", "均值"] == pytest.approx(round(WAYBILLS["件数"].mean(), 2), abs=0.01)
+    assert got.loc["运费_元", "均值"] == pytest.approx(round(_july_fees().mean(), 2), abs=0.01) and "待定" in got.loc["运费_元", "最常见"]
+
+
+HOTELS = pd.DataFrame({"hotel_id": [f"H{i}" for i in range(12)], "city": ["London", "Paris", "Rome", "Oslo"] * 3, "stars": [3, 4, 5, 5, 4, 3, 5, 4, 5, 3, 4, 5]})
+
+
+@pytest.fixture
+def hotels(ws2) -> Workspace:
+    HOTELS.to_excel(ws2.root / "hotels.xlsx", index=False)
+    BOOKINGS.assign(status=BOOKINGS["status"]).to_csv(ws2.root / "bookings.csv", index=False)
+    return ws2
+
+
+@pytest.mark.parametrize("text,want", [
+    ("show me the hotels with 5 stars except those in London and Paris in hotels.xlsx", (HOTELS["stars"] == 5) & ~HOTELS["city"].isin(["London", "Paris"])),
+    ("in hotels.xlsx, 4-star hotels", HOTELS["stars"] == 4),
+    ("hotels.xlsx hotels with more than 3 stars", HOTELS["stars"] > 3),
+    ("hotels.xlsx hotels with at least 4 stars", HOTELS["stars"] >= 4),
+])
+def test_a_number_said_before_a_columns_name_is_its_value(hotels, text, want):
+    tr = _go(Session(hotels), text)
+    assert sorted(_table(tr)["hotel_id"]) == sorted(HOTELS.loc[want, "hotel_id"])
+
+
+def test_a_value_written_with_a_hyphen_for_its_underscore_is_that_value(hotels):
+    tr = _go(Session(hotels), "bar chart of total_amount by hotel_id in bookings.csv, excluding cancelled and no-show")
+    kept = BOOKINGS[~BOOKINGS["status"].isin(["cancelled", "no_show"])]
+    got = _table(tr)
+    assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == pytest.approx(kept.groupby("hotel_id")["total_amount"].sum().to_dict())
+
+
+@pytest.mark.parametrize("then,figure", [("add the month-over-month growth in percent", "growth"), ("and a 3-month rolling average too", "rolling"),
+                                         ("再算一下环比", "growth")])
+def test_a_figure_of_the_periods_after_a_summary_per_period_extends_it(hotels, then, figure):
+    s = Session(hotels)
+    _go(s, "sum of total_amount per month of check_in in bookings.csv, status completed only")
+    tr = _go(s, then)
+    kinds = [o.kind for o in tr.decision.request.ops]
+    assert kinds == ["filter", figure], kinds
+    done = BOOKINGS[BOOKINGS["status"] == "completed"]
+    monthly = done.groupby(done["check_in"].str[:7])["total_amount"].sum()
+    got = _table(tr)
+    if figure == "growth":
+        want = (monthly.pct_change() * 100).round(2)
+        assert got.iloc[:, -1].tolist() == pytest.approx(want.tolist(), nan_ok=True)
+    else:
+        assert got.iloc[:, -1].round(4).tolist() == pytest.approx(monthly.rolling(3).mean().round(4).tolist(), nan_ok=True)
+
+
+def test_asking_what_tables_there_are_lists_them(hotels):
+    tr = Session(hotels).turn("what tables do I have here?")
+    assert tr.run is not None and tr.run.status == "answered" and "hotels.xlsx" in _table(tr).iloc[:, 0].tolist()
+
+
+@pytest.mark.parametrize("text", ["in bookings.csv average total_amount by hotel_id, only hotel ids with an average below 160",
+                                  "bookings.csv 按 hotel_id 算平均 total_amount，只要平均值低于160的"])
+def test_a_statistic_compared_without_its_column_is_a_condition_on_the_groups_figure(hotels, text):
+    tr = _go(Session(hotels), text)
+    assert tr.decision.request.op("having") is not None, tr.decision.request.ops
+    means = BOOKINGS.groupby("hotel_id")["total_amount"].mean()
+    assert sorted(_table(tr)["hotel_id"]) == sorted(means[means < 160].index)
+
+
+def test_all_sheets_typed_back_in_english_keeps_the_request_english(ws2):
+    with pd.ExcelWriter(ws2.root / "reviews.xlsx") as w:
+        for q in ("Q1", "Q2"):
+            pd.DataFrame({"review_id": [1, 2, 3], "score": [7.0, 8.0, 9.0] if q == "Q1" else [5.0, 6.0, 7.0]}).to_excel(w, sheet_name=q, index=False)
+    s = Session(ws2)
+    assert s.turn("what's the average review score in reviews.xlsx?").decision.missing == ("sheet",)
+    tr = _go(s, "all sheets")
+    assert not any("\u4e00" <= ch <= "\u9fff" for t in s.state.last.turns for ch in t), s.state.last.turns
+    assert _table(tr).iloc[0, 0] == pytest.approx(7.0)
+
+
+def test_growth_by_its_date_column_in_percent_is_the_growth(hotels):
+    tr = _go(Session(hotels), "bookings.csv month-over-month growth of total_amount by check_in in percent")
+    assert [o.kind for o in tr.decision.request.ops] == ["growth"], tr.decision.request.ops
+    monthly = BOOKINGS.groupby(BOOKINGS["check_in"].str[:7])["total_amount"].sum()
+    assert _table(tr).iloc[:, -1].tolist() == pytest.approx((monthly.pct_change() * 100).round(2).tolist(), nan_ok=True)
+
+
+def test_a_statistic_of_a_phrase_is_of_the_column_the_phrase_ends_in(hotels):
+    pd.DataFrame({"review_id": [11, 12, 13, 14], "score": [7.0, 8.0, 9.0, 6.0]}).to_csv(hotels.root / "reviews.csv", index=False)
+    tr = _go(Session(hotels), "what's the average review score in reviews.csv?")
+    assert tr.decision.request.op("group").args["measures"] == [{"column": "score", "agg": "mean"}]
+    assert _table(tr).iloc[0, 0] == pytest.approx(7.5)

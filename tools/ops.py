@@ -170,19 +170,34 @@ def export_list(ws: Workspace, table: pd.DataFrame, stem: str = "文件清单") 
 
 @tool
 def describe_columns(table: pd.DataFrame) -> ToolResult:
-    """Per-column statistics: numbers (count, mean, min, max), text (distinct values, most common)."""
+    """Per-column statistics: numbers (count, mean, min, max), text (distinct values, most common). The table's own
+    total row is no row of the data; numbers written as text (with a few marks such as 待定 / TBD) are numbers, their
+    marks named."""
+    from tools.stats import total_rows
+    from tools.values import as_numbers, reads_as_numbers
+
+    own = total_rows(table)
+    skipped = int(own.sum())
+    table = table[~own] if skipped else table
     rows = []
     for c in table.columns:
         s = table[c]
         row: dict[str, Any] = {"列": str(c), "类型": _dtype_name(s), "非空": int((~_blank_mask(s)).sum()), "空值": int(_blank_mask(s).sum())}
         if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
             row.update(均值=_round(s.mean()), 最小=_plain(s.min()), 最大=_plain(s.max()))
+        elif reads_as_numbers(s):
+            n = as_numbers(s)
+            marks = s[n.isna() & ~_blank_mask(s)].astype(str).value_counts()
+            row["类型"] = "小数"  # numbers written as text: read as numbers, as every step reads them
+            row.update(均值=_round(n.mean()), 最小=_plain(n.min()), 最大=_plain(n.max()),
+                       最常见="、".join(f"{k}({v})" for k, v in marks.head(3).items()) if len(marks) else "")
         else:
             vc = s.dropna().astype(str).value_counts()
             row.update(不同值=int(vc.size), 最常见="、".join(f"{k}({v})" for k, v in vc.head(3).items()))
         rows.append(row)
     df = pd.DataFrame(rows)
-    return ToolResult(df, {"rows": len(table), "columns": len(table.columns)}, {"sample": _sample(df, 50)})
+    return ToolResult(df, {"rows": len(table), "columns": len(table.columns), **({"skipped_totals": skipped} if skipped else {})},
+                      {"sample": _sample(df, 50)})
 
 
 def _round(v: Any) -> Any:

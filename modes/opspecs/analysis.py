@@ -949,17 +949,13 @@ class Bucket(OpSpec):
                    f"Per {facts['unit']}: {facts['periods']} periods ({value_en(facts['first'])} to {value_en(facts['last'])}) from {facts['counted']:,} rows.{bad}")
 
 
-# the concepts of figures a request totals (revenue, 营收, salary, price …): said with no column carrying them, the column is asked
-MEASURE_CONCEPTS = frozenset({"amount", "salary", "price", "quantity", "spend", "profit", "cost", "margin", "discount", "tax", "stock"})
-
-
 def _measure_word(text: str, sheet: Any) -> str | None:
     """A word of the lexicon for a figure (revenue, 营收, 工资) that the text says and no column of the sheet carries."""
     from modes import lexicon as lx
 
     carried = {lx.concept_of_name(c) for c in sheet.columns}
-    for word, concept in lx.synonyms().items():
-        if concept in MEASURE_CONCEPTS and concept not in carried and len(word) >= 2:
+    for word, concept in lx.synonyms().items():  # the concepts of figures (revenue, 营收, salary, price …)
+        if concept in lx.HEAD_CONCEPTS and concept not in carried and len(word) >= 2:
             at = re.search(r"(?<![a-z_])" + re.escape(word) + r"(?![a-z_])" if word.isascii() else re.escape(word), text, re.I)
             if at is not None:
                 return word
@@ -974,7 +970,7 @@ CAGR_RX = _rx("年均增长率", "复合增长率", "年均增速", "年均复�
 YOY_RX = _rx("同比", "year over year", "year-over-year", "yoy", "去年同期")
 
 
-GROWTH_AUX = _lazy(r"增长了?多少|增长|增加了?多少|上涨|下降了?多少|变化")
+GROWTH_AUX = _lazy(r"增长了?多少|增长|增加了?多少|上涨|下降了?多少|变化|(?:用|以|按)?百分比(?:表示|显示)?|(?<![a-z_])(?:in|as(?: an?)?)\s+(?:percent(?:age)?s?|%)(?![a-z_])", re.I)
 
 
 @operation
@@ -995,8 +991,8 @@ class Growth(OpSpec):
         cagr = bool(CAGR_RX.search(text))
         if series is not None:
             return _wide_found(text, hits, sheet, m, "cagr" if cagr else "growth")
-        if _by_keys(text, hits, sheet, [])[0]:
-            return None  # growth per product: not an operation yet, so it is said rather than dropped
+        if [k for k in _by_keys(text, hits, sheet, [])[0] if k not in sheet.dates]:
+            return None  # growth per product: not an operation yet, so it is said rather than dropped (by check_in: its dates)
         used = [x.span() for x in GROWTH_RX.finditer(text)] + [x.span() for x in GROWTH_AUX.finditer(text)]
         unit_m = _bucket_search(text) or MONTHLY_WORD.search(text)
         unit = _unit_of(unit_m) if unit_m else None
@@ -2225,7 +2221,7 @@ def test_sentence(f: dict[str, Any], lang: str) -> str:
 
 # ---------------------------------------------------------------- charts
 
-CHART_AUX = _lazy(r"(?<![a-z_])(?:draw|make|create|produce|build)(?![a-z_])|制作|绘制|画出|生成|展示|显示|一张|一幅|一个|变化趋势|走势|趋势|分布情况|分布|可视化|visuali[sz]e|showing|show", re.I)
+CHART_AUX = _lazy(r"(?<![a-z_])(?:draw|make|create|produce|build)(?![a-z_])|制作|绘制|画出|生成|展示|显示|一张|一幅|一个|变化趋势|走势|趋势|分布情况|分布|可视化|(?<![a-z_-])(?:visuali[sz]e|showing|show)(?![a-z_-])", re.I)
 CHART_KIND = (("热力", "heatmap"), ("热图", "heatmap"), ("heatmap", "heatmap"), ("heat map", "heatmap"), ("散点", "scatter"),
               ("scatter", "scatter"), ("饼", "pie"), ("pie", "pie"), ("折线", "line"), ("趋势图", "line"), ("走势图", "line"), ("line", "line"),
               ("柱", "bar"), ("条形", "bar"), ("bar", "bar"))
