@@ -707,6 +707,8 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 parts.append(said)
     q = next((o for o in d.request.ops if o.args.get("question")), None)
     if q is not None and r.table is not None:
+        # the first rows of the result as a frame (a table read out of core is asked for its head only)
+        tbl = r.table if hasattr(r.table, "iloc") else r.table.head(50)
         parts = [p for p in parts if not p.startswith(("筛选：", "Filter:", "分组汇总", "Grouped"))]
         if d.request.op("count"):
             n = facts.get("filter_rows", {}).get("rows_out", len(r.table))
@@ -714,7 +716,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
         elif len(r.table):
             g = d.request.op("group")
             keys = g.args.get("keys", []) if g else []
-            measures = [c for c in r.table.columns if c not in keys]
+            measures = [c for c in tbl.columns if c not in keys]
             top = d.request.op("top_n")
 
             def num(v: Any) -> Any:
@@ -724,30 +726,30 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 return int(f) if f.is_integer() else round(f, 2)
 
             by = top.args.get("by") if top is not None else None
-            if not keys and top is not None and by in r.table.columns and len(r.table) > 1 and (top.args.get("n") or 1) > 1:
+            if not keys and top is not None and by in tbl.columns and len(r.table) > 1 and (top.args.get("n") or 1) > 1:
                 # 工资最高的三个人是谁: every row of the cut, named by its first text column, with its figure
                 from pandas.api.types import is_numeric_dtype
 
-                label_col = next((c for c in r.table.columns if c != by and not is_numeric_dtype(r.table[c])), None)
+                label_col = next((c for c in tbl.columns if c != by and not is_numeric_dtype(tbl[c])), None)
                 listed = [(f"{row[label_col]}（{num(row[by])}）" if zh else f"{row[label_col]} ({num(row[by])})") if label_col else str(num(row[by]))
-                          for _, row in r.table.head(20).iterrows()]
+                          for _, row in tbl.head(20).iterrows()]
                 parts.append((f"{by} {'最低' if top.args.get('ascending') else '最高'}的 {len(listed)} 行：{'、'.join(listed)}。") if zh
                              else f"The {len(listed)} rows with the {'lowest' if top.args.get('ascending') else 'highest'} {by}: {', '.join(listed)}.")
             elif not keys:  # 金额是多少: the figure itself
                 shown = [c for c in measures if c not in ROWS.values()] or measures
-                row0 = r.table.iloc[0]
+                row0 = tbl.iloc[0]
                 parts.append("；".join(f"{c}：{num(row0[c])}" for c in shown) + ("。" if zh else ""))
             elif top is not None and top.args.get("both"):
                 pass  # the highest and the lowest: worded by the operation (extremes)
             elif top is not None:
-                row0 = r.table.iloc[0]
+                row0 = tbl.iloc[0]
                 label = "、".join(str(row0[k]) for k in keys)
                 measure = measures[0]
                 low = bool(top.args.get("ascending"))
                 word = ("最低" if low else "最高") if zh else ("lowest" if low else "highest")
                 if (top.args.get("n") or 1) > 1 and len(r.table) > 1:  # 前三的销售员: each key's figure over its rows, ranked
                     ranked = [("、" if zh else ", ").join(str(row[k]) for k in keys) + (f"（{num(row[measure])}）" if zh else f" ({num(row[measure])})")
-                            for _, row in r.table.iterrows()]
+                            for _, row in tbl.iterrows()]
                     parts.append(f"按 {'、'.join(keys)} 汇总后，{measure} {word}的 {len(ranked)} 个是：{'、'.join(ranked)}。" if zh
                                  else f"Per {', '.join(keys)}, the {word} {len(ranked)} by {measure}: {', '.join(ranked)}.")
                 else:
@@ -758,7 +760,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                     n = int(row[next(c for c in ROWS.values() if c in row)])
                     return f"{name}（{n}）" if zh else f"{name} ({n})"
 
-                listed = [counted(row) for _, row in r.table.head(12).iterrows()]
+                listed = [counted(row) for _, row in tbl.head(12).iterrows()]
                 parts.append(f"{'、'.join(keys)} 共有 {len(r.table)} 个不同的值：{'、'.join(listed)}" + ("……" if len(r.table) > 12 else "") + "。" if zh
                              else f"{', '.join(keys)} has {len(r.table)} distinct values: {', '.join(listed)}.")
     parts += r.data_notes

@@ -91,6 +91,7 @@ class Pending:
     request: Request
     mode: str
     tier: str
+    waits_for: str = ""  # "period": only an answer to the question about a period's date column continues it
 
 
 @dataclass(frozen=True)

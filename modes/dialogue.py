@@ -487,6 +487,8 @@ def refines(t: Turn) -> bool:
         return False  # a file named (even the same one) starts a request of its own
     if t.fresh.file_how == "description" and t.fresh.file != last.request.file:
         return False  # words that describe another file
+    if t.old_kinds & FIGURE_KINDS and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
+        return False  # the top 5 rows …, after a median: rows of their own, never a cut of one figure
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
 
 
@@ -498,6 +500,10 @@ def extends_periods(t: Turn) -> bool:
     the same request, with that figure of its periods (never a new request that asks which file)."""
     return (bool(t.new_kinds) and t.new_kinds <= PERIOD_FIGURES and "bucket" in t.old_kinds
             and t.fresh.file_how not in (*EXPLICIT_FILE, "type") and t.chat is None)
+
+
+FIGURE_KINDS = frozenset({"stats", "count"})  # a request that answers with one figure
+ROW_KINDS = frozenset({"top_n", "sort", "head", "select"})  # a request that answers with rows
 
 
 def swaps_statistic(t: Turn) -> bool:
@@ -605,6 +611,9 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
             and FIXED_LANG.get() is None:
         lang = p.request.lang  # agent, typed to a Chinese question: a name from the table is no change of language
     t = Turn(utterance, text, lang, state, catalog, p, refining)
+    if p is not None and p.waits_for == "period" and t.answer is None:  # not the date column asked for: a request of its own
+        p = None
+        t = Turn(utterance, text, t.lang, state, catalog, None)
     if refining and not of_groups and not refines(t) and not extends_periods(t):
         keep = corrected_sheet(t) is not None  # 二季度呢: the same request on another sheet of its workbook
         p = p if keep else None

@@ -6,6 +6,7 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
 from typing import Any
 
 from modes import crosslang, evidence, joins, opspec, replies, results
@@ -775,6 +776,8 @@ def _u_understood(u: _Understanding) -> None:
         words = [w for w in words if w.casefold() not in {t.casefold() for t, _ in crosslang.made()}]  # read across languages
         sheets = {(s.name or "").casefold() for s in u.fi.sheets} if u.fi is not None and len(u.fi.sheets) > 1 else set()
         words = [w for w in words if w.casefold() not in sheets]  # 8月的运费, the workbook in focus: 8月 is its sheet, chosen
+        stem = PurePosixPath(u.file).stem.casefold() if u.file else ""
+        words = [w for w in words if not (len(w) >= 2 and w.casefold() in stem)]  # 前5条投诉 of 投诉异常登记.xlsx: what its rows are
         if words:
             ev.append(evidence.weighed("words_unread", "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
             ev += [evidence.weighed("words_unread_more", "") for _ in words[1:]]  # each further word unread lowers it more
@@ -1409,6 +1412,15 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         if conds_said or len(p.request.missing) == 1:
             return conds_said
         return _slot_answer(replace(p, request=replace(p.request, missing=p.request.missing[1:])), text, catalog)
+    if f is not None and f.sheets and (periods := [w for w in p.request.unexplained if evidence.MONTH_ALONE.fullmatch(w)]):
+        # 下单日期, to "时间“7月”对应表里的哪一列？": the period is of that date column, written into the turn that said it
+        sheet = _sheet_of(f, p.request.sheet)
+        dated = [h.column for h in find_columns(text, sheet) if h.column in sheet.dates]
+        i = next((k for k in range(len(p.turns) - 1, -1, -1) if periods[0] in p.turns[k]), None)
+        if len(set(dated)) == 1 and i is not None:
+            turns = list(p.turns)
+            turns[i] = turns[i].replace(periods[0], f"{dated[0]} in {periods[0]}" if p.request.lang == "en" else f"{dated[0]}在{periods[0]}", 1)
+            return turns
     year = re.fullmatch(r"\s*(?:in\s+)?((?:19|20)\d{2})\s*年?\s*[。.!！]?\s*", text, re.I)
     if "value" in p.request.missing and year is not None:  # 2023, to "which year is 'Q3'?": the period said with its year
         raws = [c.raw for o in p.request.ops for c in o.args.get("conditions", []) if c.how == "month_no_year" and c.raw]
@@ -1640,8 +1652,14 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
     left = _left_out(req, turns[-1])
     if left is not None:  # a quoted name, a period or the kind an example stands for, missing from the reading: asked, never run
         kind, names = left
+        fi = catalog.get(req.file) if req.file else None
+        if kind == "period" and fi is not None and fi.sheets:  # the date columns the period can be of: listed, any one typed back is taken
+            sheet = _sheet_of(fi, req.sheet)
+            req = replace(req, offers=(*req.offers, ("period_column", tuple(c for c in sheet.columns if c in sheet.dates))))
         d = _decision("clarify", "ask_slots", req, replies.left_out(kind, req, names, lang), f"left_out:{kind}", () if kind == "quoted" else ("condition",))
-        return d, state.evolve(pending=None, current_file=req.file or state.current_file)
+        # a period: the request waits, so a date column typed back (下单日期) places the period and the request goes on
+        waiting = Pending(tuple(turns), "clarify", req, "clarify", "none", waits_for="period") if kind == "period" else None
+        return d, state.evolve(pending=waiting, current_file=req.file or state.current_file)
     if _only_guesses(req, multi_turn):  # "definition of indeterminism": no file named, names guessed, words unread
         said = ("没理解：" + "、".join(req.unexplained) + "。") if lang == "zh" else ("Not understood: " + ", ".join(req.unexplained) + ". ")
         d = _decision("unknown", "ask_intent", replace(req, intent="unknown"), said + replies.ask_intent(lang), "only_guesses")

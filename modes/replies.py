@@ -123,6 +123,9 @@ def left_out(kind: str, r: Request, names: list[str], lang: str) -> str:
     zh = lang == "zh"
     said = "、".join(f"“{n}”" for n in names) if zh else ", ".join(f"'{n}'" for n in names)
     what, miss, ask = (x.format(said=said) for x in LEFT_OUT[kind][0 if zh else 1])
+    dated = next((cols for m, cols in r.offers if m == "period_column"), ())
+    if dated:  # the date columns of the table: reply with one
+        ask += f"可以直接回复其中一个日期列：{'、'.join(dated[:12])}。" if zh else f" Reply with one of its date columns: {', '.join(dated[:12])}."
     if zh:
         return f"没理解：{what}。按我的理解只能做：{goal_summary(r, lang)}，{miss}。{ask}"
     return f"Not understood: {what}. All I understood was: {goal_summary(r, lang)}, {miss}. {ask}"

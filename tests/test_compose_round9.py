@@ -315,3 +315,27 @@ def test_a_statistic_of_a_phrase_is_of_the_column_the_phrase_ends_in(hotels):
     tr = _go(Session(hotels), "what's the average review score in reviews.csv?")
     assert tr.decision.request.op("group").args["measures"] == [{"column": "score", "agg": "mean"}]
     assert _table(tr).iloc[0, 0] == pytest.approx(7.5)
+
+
+def test_a_date_column_typed_back_to_the_period_question_places_the_period(ws2):
+    days = pd.date_range("2024-06-01", periods=90, freq="D")
+    pd.DataFrame({"运单号": range(90), "下单日期": days.strftime("%Y-%m-%d"), "签收日期": (days + pd.Timedelta(days=3)).strftime("%Y-%m-%d"),
+                  "运费": range(90)}).to_csv(ws2.root / "运单明细.csv", index=False)
+    s = Session(ws2)
+    d = s.turn("运单明细.csv 7月的运费合计").decision  # two date columns: which one 7月 is of is asked, and they are listed
+    assert d.next == "ask_slots" and "下单日期" in d.reply and "签收日期" in d.reply, d.reply
+    tr = _go(s, "签收日期")
+    signed = days + pd.Timedelta(days=3)
+    assert _table(tr).iloc[0, 0] == sum(i for i, x in enumerate(signed) if x.month == 7)
+    s.turn("运单明细.csv 7月的运费合计")
+    tr = s.turn("运单明细.csv 一共多少行")  # not an answer: a request of its own
+    assert tr.run is not None and "共 90 行" in tr.run.answer, tr.decision.reply
+
+
+def test_rows_asked_after_a_single_figure_are_a_request_of_their_own(hotels):
+    s = Session(hotels)
+    _go(s, "bookings.csv 里 status 是 completed 的 total_amount 中位数")
+    tr = _go(s, "total_amount最高的前5条，cancelled的不算")
+    assert [o.kind for o in tr.decision.request.ops if o.kind != "filter"] == ["top_n"], tr.decision.request.ops
+    want = BOOKINGS[BOOKINGS["status"] != "cancelled"].nlargest(5, "total_amount", keep="first")
+    assert _table(tr)["booking_id"].tolist() == want["booking_id"].tolist()
