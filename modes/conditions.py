@@ -102,7 +102,7 @@ MAX_COMPARISONS = 32
 QUOTES = r"[\s'\"“”‘’「」『』]*"  # a quoted column name ('成交量'小于10000) ends at its closing quote
 STATS = {"平均": "mean", "平均值": "mean", "平均数": "mean", "平均水平": "mean", "均值": "mean", "average": "mean", "the average": "mean",
          "mean": "mean", "the mean": "mean"}
-STAT_REF = lazy(r"(?:" + lx.OVERALL + r")?(?P<stat>the average|the mean|平均水平|平均值|平均数|平均|均值|average|mean)", re.I | re.A)
+STAT_REF = lazy(r"(?:" + lx.OVERALL + r")?(?P<stat>the average|the mean|平均水平|平均值|平均数|平均|均值|average|mean)(?![a-z_])", re.I | re.A)
 QUESTION_VALUE = lazy(r"(?:什么|啥|哪|谁|多少|几|怎样|如何|否|吗|(?:what|which|how|who|whom|whose)(?![a-z_]))", re.I | re.A)
 ANY_OP = lazy(r"\s*(?:" + "|".join(p for _, p in INFIX[:-1]) + ")", re.I | re.A)
 INFIX_RE = [(op, lazy(pat, re.I | re.A)) for op, pat in INFIX]
@@ -871,7 +871,7 @@ def _cond_postfix(sc: _Scan) -> None:
 
 def _cond_text_shapes(sc: _Scan) -> None:
     """以X开头, starts with X."""
-    for m in re.finditer(r"以\s*[\"“]?(?P<v>[^\s\"”,]+?)[\"”]?\s*(?P<k>开头|结尾)|(?P<k2>starts? with|ends? with|begins? with)\s+[\"']?(?P<v2>[^\s\"',]+)", sc.text, re.I | re.A):
+    for m in re.finditer(r"以\s*[\"“]?(?P<v>[^\s\"”,]+?)[\"”]?\s*(?P<k>开头|结尾)|(?<![a-z_])(?P<k2>starts? with|ends? with|begins? with)\s+[\"']?(?P<v2>[^\s\"',]+)", sc.text, re.I | re.A):
         if not sc.free(m.start(), m.end()):
             continue
         op = "startswith" if (m.group("k") == "开头" or (m.group("k2") or "").startswith(("start", "begin"))) else "endswith"

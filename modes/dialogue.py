@@ -487,6 +487,8 @@ def refines(t: Turn) -> bool:
         return False  # a file named (even the same one) starts a request of its own
     if t.fresh.file_how == "description" and t.fresh.file != last.request.file:
         return False  # words that describe another file
+    if lx.BREAK_DOWN.search(t.text) and t.new_kinds <= {"group"} and t.old_kinds & (FIGURE_KINDS | {"filter", "group"}):
+        return True  # break that down by plan, after how many signed up in 2023: the same rows, per plan
     if t.old_kinds & FIGURE_KINDS and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
         return False  # the top 5 rows …, after a median: rows of their own, never a cut of one figure
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
@@ -498,7 +500,9 @@ PERIOD_FIGURES = frozenset({"growth", "rolling", "running_total"})
 def extends_periods(t: Turn) -> bool:
     """add the month-over-month growth / 再算一下环比 / and a 3-month rolling average, right after a summary per period:
     the same request, with that figure of its periods (never a new request that asks which file)."""
-    return (bool(t.new_kinds) and t.new_kinds <= PERIOD_FIGURES and "bucket" in t.old_kinds
+    periodic = t.old_kinds & (PERIOD_FIGURES | {"bucket"})
+    unit_only = t.new_kinds == {"bucket"} and bool(t.old_kinds & PERIOD_FIGURES)  # 改成按月, after 环比 by quarter: its periods
+    return (bool(t.new_kinds) and (t.new_kinds <= PERIOD_FIGURES or unit_only) and bool(periodic)
             and t.fresh.file_how not in (*EXPLICIT_FILE, "type") and t.chat is None)
 
 
@@ -570,6 +574,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("pending", corrects_by_adding, on_more_of_the_same),
     Row("pending", corrects_the_rows, on_more_of_the_same),
     Row("pending", corrects_the_chart, on_more_of_the_same),
+    Row("pending", extends_periods, on_more_of_the_same),
     Row("pending", complete_new_request, on_replacement),
     Row("pending", lambda t: bool(t.swapped_to), on_file_swap),
     Row("pending", swaps_statistic, on_more_of_the_same),
@@ -637,7 +642,8 @@ def _of_the_groups(state: SessionState, text: str, catalog: Catalog) -> bool:
         return False
     sheet = (source.sheet(last.request.sheet) if last.request.sheet else None) or source.sheets[0]
     held = {c.casefold() for s in result.sheets for c in s.columns}
-    held |= {c.rpartition("_")[0] for c in held if "_" in c}  # total_amount_平均 holds total_amount, as its average
+    if re.search(r"\d", text):  # 只看平均total_amount超过160的: a condition on the figure total_amount_平均 holds
+        held |= {c.rpartition("_")[0] for c in held if "_" in c}
     named = [h.column for h in find_columns(text, sheet) if h.how in ("exact", "synonym")]
     return bool(named) and all(c.casefold() not in held for c in named)
 

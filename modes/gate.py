@@ -592,7 +592,9 @@ def _u_sheet(u: _Understanding) -> None:
         every = lx.ALL_SHEETS.search(" ".join(u.norms).casefold()) is not None
         if _split_table(fi) and not lx.EXPLORE_COMPARE.search(low) and (len(u.two_sheets) > 1 or every):
             # 上半年和下半年合在一起 / all sheets: one table split into sheets, read stacked; the names are the sheets
-            u.stacked = list(u.two_sheets) if len(u.two_sheets) > 1 and not every else [s.name for s in fi.sheets if s.name]
+            every_said = every and re.search(r"所有|全部|每个|各个|整个|(?<![a-z_])(?:all|every|both)(?![a-z_])", " ".join(u.norms), re.I) is not None
+            # Q1和Q2合在一起: the sheets named; 所有工作表合在一起 / all sheets: every sheet
+            u.stacked = list(u.two_sheets) if len(u.two_sheets) > 1 and not every_said else [s.name for s in fi.sheets if s.name]
             stacked = "|".join(re.escape(n) for n in sorted(u.stacked, key=len, reverse=True))
             u.texts = [re.sub(stacked, lambda m: " " * len(m.group(0)), t) for t in u.texts]
             u.texts = [lx.ALL_SHEETS.sub(lambda m: " " * len(m.group(0)), re.sub(r"(?<![a-z_])all(?= +sheets)", "   ", t)) for t in u.texts]
@@ -640,7 +642,8 @@ def _u_parse(u: _Understanding) -> None:
         u.ops = merge_turns(u.parsed)
     if u.how == "result":
         u.ops = _charted_result(_ranked_on_summary(_summary_word_named(u.ops), u.sheet), u.sheet)
-    u.ops = _running_over_periods(_figure_of_periods(u.ops))
+    u.ops = _groups_not_filtered(_running_over_periods(_figure_of_periods(u.ops)))
+    _join_sheet_said(u)
     if u.stacked and not u.ops and lx.EXPLORE_JOIN.search(u.norms[-1]):
         u.ops = [Op("stack", {"sheets": list(u.stacked)})]  # stack all sheets of reviews.xlsx into one table: that is the request
     if u.stacked and u.ops:
@@ -699,23 +702,60 @@ def _summary_word_named(ops: list[Op]) -> list[Op]:
                                    and all(named(m) for m in o.args["measures"]))]
 
 
+def _join_sheet_said(u: _Understanding) -> None:
+    """join accounts.csv with invoices.xlsx: a second workbook of several sheets is joined by its first sheet only; that
+    is said, and the request restated, never run as if the whole workbook were joined."""
+    b = u.catalog.get(u.files[1]) if len(u.files) > 1 else None
+    if b is None or len(b.sheets) < 2 or not any(o.kind == "join" for o in u.ops):
+        return
+    said = " ".join(u.norms).casefold()
+    if any(s.name and _sheet_named(s.name, said) for s in b.sheets):
+        return
+    first = b.sheets[0].name or ""
+    u.ev.append(Evidence("slot", -0.45, f"{b.name} 有 {len(b.sheets)} 个工作表，关联只用它的第一个工作表“{first}”",
+                         f"{b.name} has {len(b.sheets)} sheets; the join uses its first sheet, '{first}', only"))
+
+
+def _groups_not_filtered(ops: list[Op]) -> list[Op]:
+    """外包司机和自有司机的月底薪有没有显著差别: the groups a test compares are the values of its grouping column, so a
+    condition that keeps one value of that column (外包 → 是否外包 = 是) is the groups' name, never a filter."""
+    test = next((o for o in ops if o.kind == "stat_test" and o.args.get("test") == "difference"), None)
+    cols = (test.args.get("columns") or []) if test is not None else []
+    if test is None or len(cols) < 2 or len(test.args.get("levels") or [None, None]) < 2:
+        return ops
+    out: list[Op] = []
+    for o in ops:
+        if o.kind == "filter" and not o.args.get("delete"):
+            kept = [c for c in o.args.get("conditions", []) if not (c.column == cols[1] and c.op in ("eq", "in"))]
+            if not kept:
+                continue
+            o = replace(o, args={**o.args, "conditions": kept})
+        out.append(o)
+    return out
+
+
 def _figure_of_periods(ops: list[Op]) -> list[Op]:
     """月度汇总 + 环比 / monthly totals, then "add the month-over-month growth" (or a 3-month rolling average): the
     figure is of the periods the summary made — its column, date column and period — and it gives the totals too."""
-    bucket = next((o for o in ops if o.kind == "bucket"), None)
-    fig = next((o for o in ops if o.kind in ("growth", "rolling")), None)
-    if bucket is None or fig is None or bucket.args.get("by") or bucket.args.get("unit") == "weekday":
+    figs = [o for o in ops if o.kind in ("growth", "rolling")]
+    bucket = next((o for o in ops if o.kind == "bucket"), None) or (figs[0] if len(figs) > 1 else None)
+    fig = figs[-1] if figs else None  # the figure asked last: after growth, "add a 3-month rolling average" is of the same periods
+    if bucket is None or fig is None or fig is bucket or bucket.args.get("by") or bucket.args.get("unit") == "weekday":
         return ops
     args = dict(fig.args)
     if args.get("column") in (None, "") and bucket.args.get("column"):
         args["column"] = bucket.args["column"]
     if not args.get("value") and not args.get("count"):
-        if bucket.args.get("value") and bucket.args.get("agg", "sum") == "sum":
+        if bucket.args.get("count"):
+            args["count"] = True
+        elif bucket.args.get("value") and bucket.args.get("agg", "sum") == "sum":
             args["value"] = bucket.args["value"]
         elif bucket.args.get("agg") == "count" or not bucket.args.get("value"):
             args["count"] = True
     if fig.kind == "growth" and args.get("kind") != "cagr":
         args["unit"] = bucket.args.get("unit") or args.get("unit")
+    if fig.kind == "rolling" and bucket.kind == "bucket" and bucket.args.get("unit") in ("day", "week", "month"):
+        args["unit"] = bucket.args["unit"]  # a 3-month rolling average, then 改成按周: 3 weeks
     if fig.kind == "rolling" and not fig.args.get("window"):
         return ops
     return [o for o in ops if o is not bucket and o is not fig] + [Op(fig.kind, args, fig.after)]
@@ -762,6 +802,11 @@ def _u_understood(u: _Understanding) -> None:
             and not lx.THEN_START.search(u.norms[-1]):
         # average csat by plan, after "of those, …": no table said and the one in focus is an earlier result: said first
         u.ev.append(evidence.weighed("file_result_unsaid", "没有说在哪个表上做，按上一步的结果算", "no table was named: working on the previous result"))
+    if len(u.turns) == 1 and u.state.last is not None and u.how in ("current", "result") and lx.CORRECTION.search(u.norms[-1]):
+        # use total seats instead of the count, after a pivot: a change of what ran that could not be placed in it is
+        # read as a request of its own, and said first
+        u.ev.append(Evidence("slot", -0.45, "像是对上一步的修改，但没能并进上一步，按新的请求理解",
+                             "this reads as a change to what just ran, but it could not be merged into it: read as a new request"))
     if u.split_guess:
         u.ev.append(evidence.weighed("file_inferred", "您没有说是哪个文件，只有它的几个工作表是同一张表、能合在一起",
                                      "no file was named; only its sheets are one table that can be stacked"))
@@ -1383,6 +1428,16 @@ def _spec_answer(req: Request, asked: list[str], body: str) -> str | None:
     return None
 
 
+AXIS_ONLY = lazy(r"(?:横轴|纵轴|[xy]\s*轴|横坐标|纵坐标|柱子|数值|用|为|是|做|当|画|的|on|the|as|for|along|axis|[xy](?![a-z])|[,，、;；]|and|和)+", re.I)
+
+
+def _turn_of_asker(req: Request, slot: str, turns: list[str]) -> int:
+    """The latest turn that says the words of the operation asking about this slot (the last turn when none does)."""
+    words = [w.casefold() for o in req.ops if (spec := opspec.get(o.kind)) and any(s.missing_name == slot for s in spec.slots)
+             for ws in spec.words.values() for w in ws]
+    return next((i for i in range(len(turns) - 1, -1, -1) if any(w in turns[i].casefold() for w in words)), len(turns) - 1)
+
+
 def _spec_join(req: Request, slot: str, words: str) -> str:
     """An answer as the asking operation joins it to the request ("，纵轴用 月薪" for a chart's measure)."""
     for o in req.ops:
@@ -1444,23 +1499,32 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
             at = m.group("body").find(word)
             hits = [ColumnHit(at, at + len(word), col, how)]
     rest = re.sub(r"[\s,，、和与及and&]+", "", _blank(m.group("body"), [(h.start, h.end) for h in hits]), flags=re.I)
+    if rest and hits and p.request.op("chart") is not None and AXIS_ONLY.fullmatch(rest):
+        # 移动平均，横轴用月份, to the chart's questions: both axes said in the chart's own words, joined to its turn
+        at = _turn_of_asker(p.request, asked[0], list(p.turns))
+        sep = ", " if p.request.lang == "en" else "，"
+        return list(p.turns[:at]) + [f"{p.turns[at]}{sep}{m.group('body').strip()}"] + list(p.turns[at + 1 :])
     if rest:
         said = _spec_answer(p.request, asked, m.group("body"))
         if said:  # 行数, to 图上画哪一列的数值？: a word the asking operation understands joins its request
-            return list(p.turns[:-1]) + [f"{p.turns[-1]}{said}"]
+            at = _turn_of_asker(p.request, asked[0], list(p.turns))
+            return list(p.turns[:at]) + [f"{p.turns[at]}{said}"] + list(p.turns[at + 1 :])
         return [] if len(text) <= 12 and re.search(r"列|字段|column", text, re.I) else None
     cols = list(dict.fromkeys(h.column for h in hits))
     turns = list(p.turns)
     raws = [u["raw"] for o in p.request.ops for u in o.args.get("unresolved", [])]
-    raw = next((r for r in raws if any(r in t for t in turns)), None)
+    raw = next((r for r in raws if any(_said_at(r, t) for t in turns)), None)
     if raw is not None:  # 按那个分组 + 城市 -> 按城市分组
-        i = max(i for i, t in enumerate(turns) if raw in t)
-        turns[i] = turns[i].replace(raw, _filled(raw, cols[0], sheet), 1)
+        i = max(i for i, t in enumerate(turns) if _said_at(raw, t))
+        at = _said_at(raw, turns[i])
+        assert at is not None
+        turns[i] = turns[i][: at.start()] + _filled(raw, cols[0], sheet) + turns[i][at.end() :]
         return turns
     if asked[0] == "column":  # 找异常值 + 实际销量: the column joins the request that asked for it
         return turns[:-1] + [f"{turns[-1]} {cols[0]}"]
-    if asked[0] not in SLOT_PHRASE:  # a slot an operation asked about in its own words: the columns join that request
-        return turns[:-1] + [f"{turns[-1]}{_spec_join(p.request, asked[0], '、'.join(cols))}"]
+    if asked[0] not in SLOT_PHRASE:  # a slot an operation asked about in its own words: the columns join that request,
+        at = _turn_of_asker(p.request, asked[0], turns)  # in the turn that asked for the operation (never "all sheets")
+        return turns[:at] + [f"{turns[at]}{_spec_join(p.request, asked[0], '、'.join(cols))}"] + turns[at + 1 :]
     owner = next((o.kind for o in p.request.ops if o.kind in _askers(asked[0])), None)
     if owner is not None and owner not in PHRASE_MAKES.get(asked[0], ()):
         # 金额, to 前5个门店 按哪一列排序？ / 性别, to 男女比例 按哪一列分组？: the column is the asking operation's own (按金额
@@ -1506,6 +1570,14 @@ def _condition_answer(p: Pending, text: str, sheet: SheetInfo) -> list[str] | No
     return list(p.turns) + [body]
 
 
+def _said_at(raw: str, turn: str) -> re.Match[str] | None:
+    """Where a name asked about was said in a turn: as a word of its own when it is written in letters (the t of
+    "meant", never the t inside accounts.csv)."""
+    if re.fullmatch(r"[A-Za-z0-9_ .\-]+", raw):
+        return re.search(r"(?<![A-Za-z0-9_])" + re.escape(raw) + r"(?![A-Za-z0-9_])", turn)
+    return re.search(re.escape(raw), turn)
+
+
 def _sheet_answer(p: Pending, text: str, f: FileInfo) -> list[str] | None:
     """下半年 / 合在一起 / both, to "用哪一个工作表？": the sheet (or every sheet, stacked) joins the request that asked."""
     low = text.casefold().strip(" 。.!！")
@@ -1514,6 +1586,8 @@ def _sheet_answer(p: Pending, text: str, f: FileInfo) -> list[str] | None:
     named = [s.name for s in f.sheets if s.name and _sheet_named(s.name, low)]
     if len(named) == 1:
         return list(p.turns) + ([f"the {named[0]} sheet"] if p.request.lang == "en" else [f"{named[0]}表"])
+    if len(named) > 1:  # Q1和Q2, to "用哪一个工作表？": those sheets, stacked
+        return list(p.turns) + ([f"the {' and '.join(named)} sheets stacked"] if p.request.lang == "en" else [f"{'和'.join(named)}合在一起"])
     return None
 
 

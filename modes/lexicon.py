@@ -252,7 +252,7 @@ SORT = lazy(
     re.I | re.A,
 )
 GROUP = lazy(
-    r"汇总|分组|统计|求和|总和|合计|加总|平均|均值|求均值|计数|小计|总计|数一下|数一数|数数|清点|按[^，,。；;、]{1,12}?(?<!不)算|"  # 按月算, never past the clause into 不算
+    r"汇总|分组|统计|求和|总和|合计|加总|加起来|平均|均值|求均值|计数|小计|总计|数一下|数一数|数数|清点|按[^，,。；;、]{1,12}?(?<!不)算|"  # 按月算, never past the clause into 不算
     r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b"
     r"|\bbreak(?:s|ing)?\s+(?:[\w.-]+\s+){0,4}?down\b|\bbroken\s+down\b|\bbreakdown\b",
     re.I | re.A,
@@ -376,7 +376,7 @@ CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是",
 CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别弄了", "不做了", "先不", "先不用", "停", "停止", "不要", "别", "放弃", "撤销", "等等", "等一下",
                 "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't", "wait", "cancel that", "cancel it")
 CORRECTION = lazy(r"^\s*(?:no\s*[,，]?\s*)?not\s+[^\s,，]+\s*[,，]\s*\S+\s*$|^\s*[^\s,，]+\s*[,，]\s*not\s+\S+\s*$|改成|改为|换成|换为|[，,]\s*(?:而)?不是按|"
-                    r"[,，]\s*not by(?![a-z_])|改一下条件|应该是|不是.{0,20}(?<![不也又])是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|instead|change (?:it|the \w+) to|make (?:it|that) (?=top|bottom|first|last|\d)|i meant|i mean|actually"
+                    r"[,，]\s*not by(?![a-z_])|改一下条件|应该是|不是.{0,20}(?<![不也又])是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|我问的是|我是问|我是说|instead|change (?:it|the \w+) to|make (?:it|that) (?=top|bottom|first|last|\d)|i meant|i mean|actually"
                     r"|^\s*(?:no|nope|wrong)\s*[,，.]\s*(?!thanks|thank|that'?s (?:all|it|fine)|nothing|never ?mind|ok|okay|good|great|fine)(?=[a-z])", re.I | re.A)
 # a rejection that says nothing else: no / that's wrong / 不对 (what to change is asked, never the same thing again)
 REJECTION = lazy(r"\s*(?:(?:no|nope|wrong|incorrect|not right|not quite)(?:\s*[,，.]?\s*(?:that'?s|that is|it'?s|this is)\s+(?:wrong|not (?:it|right|what i (?:want|wanted|asked for|meant))))?"
@@ -397,6 +397,9 @@ FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看
                  r"|^\s*(?:excluding|except|without|leave out|drop|other than|exclude|remove|ignore|skip)(?![a-z_])"
                  r"|^\s*(?:and|plus)\s+(?=[^,.;]{1,40}?(?:=|==|!=|>|<|\b(?:is|are|not|over|under|above|below)\b))"  # and gender = F: added
                  r"|^\s*(?:并且|而且|同时|再加上|另外)", re.I | re.A)
+# the figure just given, now per group: break that down by plan / split it by region / 按套餐拆开看 / 再按城市分一下
+BREAK_DOWN = lazy(r"(?<![a-z_])(?:break(?:s|ing)?\s+(?:that|it|this|these|those|them)\s+down|split\s+(?:that|it|this|them)\s+(?:up\s+)?by)(?![a-z_])"
+                  r"|按.{1,10}?(?:拆开|拆分|分开|细分|分一下|拆一下|分别看)|分别按", re.I | re.A)
 # every sheet of a workbook whose sheets are one table split (一季度/二季度…, North/South), stacked
 ALL_SHEETS = lazy(r"(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sheet|表|页|季度)|(?:上下)?(?:拼起来|拼在一起|拼接起来|拼成一张)|(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)"
                   r"[^，,。]{0,6}?(?:合在一起|合起来|合并|加起来|加在一起|汇总|一起)|(?:合在一起|合起来|加在一起)"

@@ -18,8 +18,8 @@ from modes.text import CJK, blank, language, parse_number, tidy
 
 DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排)?在前|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
-    ("mean", lazy(r"平均值|平均数|平均|均值|average|mean|avg", re.I | re.A)),
-    ("sum", lazy(r"求和|总和|合计|总计|总额|加总|\bsum\b|\btotals?\b", re.I | re.A)),
+    ("mean", lazy(r"平均值|平均数|平均|均值|(?<![a-z_])(?:average|mean|avg)(?![a-z_])", re.I | re.A)),  # never "meant"
+    ("sum", lazy(r"求和|总和|合计|总计|总额|加总|加起来|加在一起|加一下|\bsum\b|\btotals?\b|\badd(?:ed)? up\b", re.I | re.A)),
     ("max", lazy(r"最大值|最高值|最大|\bmax(?:imum)?\b", re.I | re.A)),
     ("min", lazy(r"最小值|最低值|最小|\bmin(?:imum)?\b", re.I | re.A)),
     # how many different values: 有多少种产品, 不重复的客户数, distinct / unique customers (its column named after it)
@@ -31,7 +31,7 @@ _AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|�
             r"|(?<![a-z_])(?:average|mean|avg|sum|total|max(?:imum)?|min(?:imum)?)(?![a-z_]))")
 # 总和、平均值、最大值 / sum, mean and max / 最大最小和平均: several statistics of one column, said as one list
 AGG_LIST = lazy(_AGG_ONE + r"(?:\s*(?:、|,|，|/|和|及|与|以及|还有|(?<![a-z_])and(?![a-z_])|&)?\s*(?:the\s+)?" + _AGG_ONE + r")+", re.I | re.A)
-AGG_OF_WORD = [("mean", lazy(r"平均|均值|average|mean|avg", re.I)), ("sum", lazy(r"求和|总和|合计|总计|总额|sum|total", re.I)),
+AGG_OF_WORD = [("mean", lazy(r"平均|均值|(?<![a-z_])(?:average|mean|avg)(?![a-z_])", re.I)), ("sum", lazy(r"求和|总和|合计|总计|总额|(?<![a-z_])(?:sum|total)(?![a-z_])", re.I)),
                ("max", lazy(r"最大|最高|max", re.I)), ("min", lazy(r"最小|最低|min", re.I))]
 EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("max", lazy(r"最高的?|最大的?|(?<![a-z_])(?:the )?(?:highest|largest|biggest)(?![a-z_])", re.I | re.A)),
@@ -40,7 +40,7 @@ EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
 ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|lowest first|smallest first|oldest first|least first|fewest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排)?在前|倒数", re.I | re.A)
 RANK_WORD = lazy(r"排名|排行|名次|ranking", re.I)
 SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升序|降序|倒序|desc|asc", re.I | re.A)
-GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
+GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean(?!t)|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
 BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|by|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=[\u4e00-\u9fffA-Za-z])"
@@ -446,7 +446,7 @@ def _rule_which_top(t: _Turn) -> None:
         by_concept = {lx.concept_of(c): c for c in sheet.columns if c in sheet.numeric}
         mcol = by_concept.get("amount") or by_concept.get("quantity")
         yr = "" if mcol else yr
-    agg = "mean" if re.search(r"平均|average|mean", text, re.I | re.A) else "sum"
+    agg = "mean" if re.search(r"平均|(?<![a-z_])(?:average|mean)(?![a-z_])", text, re.I | re.A) else "sum"
     unnamed: list[dict[str, Any]] = []
     if mcol is None and not yr and not counted and not re.match(r"最多|最少|most|fewest|least", d, re.I | re.A):
         mcol, unnamed = _unnamed_measure(sheet, kcol, d)  # 哪个月最高: highest by what? never a count nobody asked for
@@ -896,7 +896,8 @@ ROWS_NOT_COLUMNS = re.compile(r"大于|小于|高于|低于|超过|不到|不足
                               r"(?<![a-z_])(?:rows?|records?|where|whose|who)(?![a-z_])", re.I | re.A)
 
 
-HAVING_AGG = {"mean": r"平均值|平均数|平均|均值|average|mean|avg", "sum": r"总和|合计|总计|总额|总|total|sum of(?: the)?|sum"}
+HAVING_AGG = {"mean": r"平均值|平均数|平均|均值|(?<![a-z_])(?:average|mean|avg)(?![a-z_])",
+              "sum": r"总和|合计|总计|总额|总|(?<![a-z_])(?:total|sum of(?: the)?|sum)(?![a-z_])"}
 CMP_WORDS = "|".join(f"(?P<{op}>{p})" for op, p in INFIX[:-1] if op in ("ge", "le", "gt", "lt"))  # one named group per comparison
 HAVING_CMP = lazy(r"\s*(?:的)?\s*(?:is\s+|are\s+)?(?P<op>" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?", re.I | re.A)
 # the groups a condition on an aggregate keeps: 的部门 / 的城市 after it, or "cities whose …" before it
@@ -1049,6 +1050,10 @@ def _rule_having(t: _Turn) -> None:
             back = HAVING_KEY_BEFORE.search(t.text[:a])
             word = re.sub(r"ies$", "y", back.group(0).split()[0]) if back else ""
             col = resolve_column(word, t.sheet, closest=False)[0] or resolve_column(back.group("k"), t.sheet, closest=False)[0] if back else None
+            prev = re.search(r"([A-Za-z]+)\s+$", t.text[: back.start()]) if back is not None and col is None else None
+            if prev is not None and back is not None:  # hotel ids whose …: a name of two words (hotel_id)
+                col = resolve_column(f"{prev.group(1)} {back.group('k')}", t.sheet, closest=False)[0]
+                back = re.search(re.escape(prev.group(0)) + re.escape(back.group(0)) + "$", t.text[:a]) if col is not None else back
             if col is not None and back is not None:
                 t.spans.append((back.start(), back.end()))
         if col is None and not t.group_keys:
@@ -1382,7 +1387,7 @@ def _question_agg(t: _Turn, col: str, between: str) -> str:
         return "max"
     if re.search(r"最低|最小|最少|min|lowest|smallest", between, re.I | re.A):
         return "min"
-    if re.search(r"平均|均值|average|mean", t.gtext, re.I | re.A):
+    if re.search(r"平均|均值|(?<![a-z_])(?:average|mean)(?![a-z_])", t.gtext, re.I | re.A):
         return "mean"
     if re.search(r"一共|总共|合计|总计|总和|总额|total|sum", t.text, re.I | re.A):
         return "sum"
@@ -1454,8 +1459,25 @@ def _rule_goods_question(t: _Turn) -> None:
 TOTAL_ROWS_Q = lazy(r"(?:一共|总共|共|总计|合计)\s*(?:有)?\s*(?:多少|几)\s*(?:单|条|行|笔|项|张|票)(?:记录|数据|订单)?")
 
 
+# how many portions / pieces were sold (卖了多少份, 销量多少件): the goods counted, never the order lines
+GOODS_Q = lazy(r"(?:卖|售|销|订|点|买|出|送|做|用|消耗|领)了?\s*(?:出)?\s*(?:一共|总共|共)?\s*(?:多少|几)\s*(?:份|件|杯|瓶|盒|箱|台|包|袋|斤|公斤|千克|吨|碗|盘|支|只|双|套|桶)"
+               r"|(?<![a-z_])how many (?:units|pieces|portions|items|servings|cups|boxes|packs)(?![a-z_])", re.I | re.A)
+
+
+def _quantity_column(sheet: SheetInfo) -> str | None:
+    """The one column of a table that holds how many were sold (数量, 件数, qty, quantity)."""
+    cols = [c for c in sheet.columns if c in sheet.numeric and (lx.concept_of_name(c) == "quantity" or lx.concept_of(c) == "quantity")]
+    return cols[0] if len(cols) == 1 else None
+
+
 def _rule_count_question(t: _Turn) -> None:
     """How many rows meet a condition: 有多少客户在上海？ (一共多少单, with none: the table's rows)."""
+    goods = GOODS_Q.search(t.text)
+    qty = _quantity_column(t.sheet) if goods is not None else None
+    if goods is not None and qty is not None and not t.has("group", "count", "top_n"):
+        t.add(goods.start(), Op("group", {"keys": [], "measures": [{"column": qty, "agg": "sum"}], "question": True}))
+        t.spans.append(goods.span())  # 水煮鱼一共卖了多少份: the portions sold, 数量 added up
+        return
     if COUNT_Q.search(t.text) and t.has("filter") and not t.has("group", "count"):
         t.add(len(t.text) - 1, Op("count", {"question": True}))
     elif not t.found and (rm := TOTAL_ROWS_Q.search(t.text)) is not None:

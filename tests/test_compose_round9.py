@@ -339,3 +339,123 @@ def test_rows_asked_after_a_single_figure_are_a_request_of_their_own(hotels):
     assert [o.kind for o in tr.decision.request.ops if o.kind != "filter"] == ["top_n"], tr.decision.request.ops
     want = BOOKINGS[BOOKINGS["status"] != "cancelled"].nlargest(5, "total_amount", keep="first")
     assert _table(tr)["booking_id"].tolist() == want["booking_id"].tolist()
+
+
+def test_the_groups_a_test_compares_are_never_a_filter_on_one_of_them(ws2):
+    staff = pd.DataFrame({"工号": range(40), "是否外包": ["是", "否"] * 20, "月底薪_元": [5000 + 37 * i for i in range(40)]})
+    staff.to_csv(ws2.root / "司机.csv", index=False)
+    s = Session(ws2)
+    s.turn("司机.csv 外包司机和自有司机的月底薪有没有显著差别？做个t检验")
+    tr = _go(s, "月底薪_元 和 是否外包")
+    assert [o.kind for o in tr.decision.request.ops] == ["stat_test"], tr.decision.request.ops
+    from scipy import stats
+
+    t = stats.ttest_ind(staff.loc[staff["是否外包"] == "是", "月底薪_元"], staff.loc[staff["是否外包"] == "否", "月底薪_元"], equal_var=False)
+    assert f"{abs(t.statistic):.4f}" in tr.run.answer, tr.run.answer
+
+
+DISHES = pd.DataFrame({"订单号": range(30), "菜品": ["水煮鱼", "小笼包", "水煮鱼"] * 10, "数量": [1, 2, 3] * 10, "实收": [88.0, 25.0, 150.0] * 10})
+
+
+def test_portions_sold_add_up_the_quantity_never_count_the_lines(ws2):
+    DISHES.to_csv(ws2.root / "菜品.csv", index=False)
+    tr = _go(Session(ws2), "菜品.csv 水煮鱼一共卖了多少份？")
+    assert "40" in tr.run.answer, tr.run.answer  # 数量 of 水煮鱼: 1 + 3 per three lines, ten times
+    tr = _go(Session(ws2), "菜品.csv 水煮鱼有多少单")
+    assert "20" in tr.run.answer, tr.run.answer
+
+
+def test_i_meant_is_no_mean_and_a_name_typed_back_never_lands_inside_a_file_name(hotels):
+    tr = _go(Session(hotels), "no, I meant hotel ids whose average total_amount is above 160 in bookings.csv")
+    means = BOOKINGS.groupby("hotel_id")["total_amount"].mean()
+    assert sorted(_table(tr)["hotel_id"]) == sorted(means[means > 160].index)
+    from modes.gate import _said_at
+
+    at = _said_at("t", "accounts.csv has no column t")
+    assert at is not None and at.start() == len("accounts.csv has no column ")
+
+
+def test_an_answer_to_an_operations_question_joins_the_turn_that_asked_for_it(hotels):
+    with pd.ExcelWriter(hotels.root / "invoices.xlsx") as w:
+        for q, months in (("H1", range(1, 7)), ("H2", range(7, 13))):
+            pd.DataFrame({"invoice_id": list(months), "issued_on": [f"2024-{m:02d}-15" for m in months],
+                          "amount_usd": [100.0 * m for m in months]}).to_excel(w, sheet_name=q, index=False)
+    s = Session(hotels)
+    s.turn("add a 3-month rolling average of invoices.xlsx")
+    assert s.turn("all sheets").decision.missing == ("value",)
+    tr = _go(s, "amount_usd")
+    want = pd.Series([100.0 * m for m in range(1, 13)]).rolling(3).mean().round(4)
+    assert _table(tr).iloc[:, -1].round(4).tolist() == pytest.approx(want.tolist(), nan_ok=True)
+    tr = _go(s, "改成按周")  # a unit changed: the same request over weeks
+    assert tr.decision.request.op("rolling").args["unit"] == "week", tr.decision.request.ops
+
+
+def test_a_correction_to_the_period_keeps_the_sheets_the_figure_and_the_growth(ws2):
+    s = Session(ws2)
+    _go(s, "把运单.xlsx 7月8月合在一起，按周算件数合计和环比")
+    tr = _go(s, "改成按月")
+    g = tr.decision.request.op("growth")
+    assert tr.decision.request.op("stack") is not None and g is not None and g.args["unit"] == "month" and g.args["value"] == "件数"
+
+
+def test_their_other_statistic_of_a_summarised_column_is_of_the_same_groups(hotels):
+    s = Session(hotels)
+    _go(s, "average total_amount by hotel_id in bookings.csv")
+    tr = _go(s, "their total total_amount")
+    got = _table(tr)
+    assert dict(zip(got["hotel_id"], got.iloc[:, 1], strict=True)) == pytest.approx(BOOKINGS.groupby("hotel_id")["total_amount"].sum().to_dict())
+
+
+ACCOUNTS = pd.DataFrame({"account_id": [f"A{i}" for i in range(24)], "plan": ["Starter", "Growth", "Business"] * 8,
+                         "signup_date": [f"{2022 + i % 3}-0{1 + i % 9}-10" for i in range(24)], "seats": [5 + i for i in range(24)]})
+
+
+@pytest.fixture
+def saas(ws2) -> Workspace:
+    ACCOUNTS.to_csv(ws2.root / "accounts.csv", index=False)
+    with pd.ExcelWriter(ws2.root / "invoices.xlsx") as w:
+        for q in ("Q1", "Q2"):
+            pd.DataFrame({"invoice_id": [1, 2, 3], "account_id": ["A1", "A2", "A3"], "amount_usd": [10.0, 20.0, 30.0]}).to_excel(w, sheet_name=q, index=False)
+    return ws2
+
+
+def test_break_that_down_keeps_the_rows_the_figure_was_of(saas):
+    s = Session(saas)
+    _go(s, "how many accounts signed up in 2023 in accounts.csv")
+    tr = _go(s, "break that down by plan")
+    got = _table(tr)
+    want = ACCOUNTS[ACCOUNTS["signup_date"].str.startswith("2023")].groupby("plan").size()
+    assert dict(zip(got["plan"], got.iloc[:, 1], strict=True)) == want.to_dict()
+
+
+def test_a_pivot_whose_columns_name_no_column_asks(saas):
+    d = Session(saas).turn("accounts.csv 做个交叉表：plan做行，region做列，值是seats合计").decision
+    assert d.next == "ask_slots" and "region" in d.reply, d.reply
+
+
+def test_a_join_with_a_workbook_of_several_sheets_says_it_uses_the_first(saas):
+    d = Session(saas).turn("join accounts.csv with invoices.xlsx on account_id").decision
+    assert d.next == "restate_confirm" and "Q1" in d.reply, d.reply
+
+
+def test_a_change_that_cannot_be_placed_in_what_ran_is_said_before_it_runs(saas):
+    s = Session(saas)
+    _go(s, "pivot accounts.csv with plan as rows and signup_date as columns, count of accounts")
+    d = s.turn("use total seats instead of the count").decision
+    assert d.next == "restate_confirm", d.reply
+
+
+def test_two_sheets_typed_back_to_the_sheet_question_are_stacked(ws2):
+    s = Session(ws2)
+    assert s.turn("运单.xlsx 各网点的件数合计").decision.missing == ("sheet",)
+    tr = _go(s, "7月和8月")
+    assert tr.decision.request.op("stack").args["sheets"] == ["7月", "8月"]
+    got = _table(tr)
+    want = WAYBILLS.groupby("网点")["件数"].sum() * 2
+    assert dict(zip(got["网点"], got.iloc[:, 1], strict=True)) == want.to_dict()
+
+
+def test_adding_up_a_column_is_its_sum(ws2):
+    tr = _go(Session(ws2), "运单.xlsx 8月表 把件数加起来")
+    assert tr.decision.request.op("group").args["measures"] == [{"column": "件数", "agg": "sum"}]
+    assert _table(tr).iloc[0, 0] == WAYBILLS["件数"].sum()

@@ -1536,6 +1536,24 @@ def _layout(text: str, hits: list[Any]) -> tuple[str, str, tuple[int, int]] | No
     return found["row"][0].column, found["col"][0].column, (lo, max(found["row"][1], found["col"][1]))
 
 
+ROLE_NAMED = _lazy(r"(?P<a>[\u4e00-\u9fffA-Za-z_]{1,12}?)\s*(?:做|作为|当|为)\s*列(?![名表])|(?<![a-z_])列\s*(?:是|为|用|按)\s*(?P<b>[\u4e00-\u9fffA-Za-z_]{1,12})"
+                   r"|(?P<c>[A-Za-z_]+)\s+(?:as|for)\s+(?:the\s+)?columns(?![a-z_])|(?<![a-z_])columns?\s+(?:by|=|are|is)\s+(?P<d>[A-Za-z_]+)", re.I)
+
+
+def _role_not_found(text: str, hits: list[Any], sheet: Any) -> dict[str, Any] | None:
+    """The word a pivot's columns are said to be (品类做列, columns by segment) when it names no column of the table."""
+    for m in ROLE_NAMED.finditer(text):
+        g = next(x for x in ("a", "b", "c", "d") if m.group(x))
+        raw = re.sub(r"^(?:用|按|以|把)", "", m.group(g))
+        if any(h.start <= m.start(g) < h.end or m.start(g) <= h.start < m.end(g) for h in hits) or len(raw) < 2 \
+                or any(re.fullmatch(w, raw, re.I) for _, w in PERIOD_UNIT) or re.fullmatch(r"(?:month|quarter|year|week|day)s?|月份?|季度|年份?|周|日期", raw, re.I):
+            continue  # months as columns: a period, read by the pivot's own period rule
+        col, _, closest = resolve_column(raw, sheet)
+        if col is None:
+            return {"slot": "column", "raw": raw, "closest": list(closest)}
+    return None
+
+
 @operation
 class Pivot(OpSpec):
     name = "pivot"
@@ -1563,6 +1581,8 @@ class Pivot(OpSpec):
         values = [h for h in _cols(hits, sheet, used + by_spans, numeric=True)]
         agg = _agg(text)
         args: dict[str, Any] = {"rows": keys[:1], "columns": keys[1] if len(keys) > 1 else None, "agg": agg if values else "count"}
+        if len(keys) < 2 and (role_missing := _role_not_found(text, hits, sheet)) is not None:
+            args["unresolved"] = [role_missing]  # 品类做列 where the table has no 品类: asked, never a pivot without its columns
         pm = next((x for x in PIVOT_PERIOD.finditer(text) if _free([(h.start, h.end) for h in hits], x.start(), x.end())), None)
         if pm is not None:  # 行为季度，列为区域: the date column bucketed by the period named
             named = [h.column for h in hits if h.column in sheet.dates]
