@@ -500,7 +500,7 @@ PERIOD_FIGURES = frozenset({"growth", "rolling", "running_total"})
 def extends_periods(t: Turn) -> bool:
     """add the month-over-month growth / 再算一下环比 / and a 3-month rolling average, right after a summary per period:
     the same request, with that figure of its periods (never a new request that asks which file)."""
-    periodic = t.old_kinds & (PERIOD_FIGURES | {"bucket"})
+    periodic = t.old_kinds & (PERIOD_FIGURES | {"bucket"}) or ("stack" in t.old_kinds and t.new_kinds == {"growth"})  # 7月8月9月分别…, 再算环比
     unit_only = t.new_kinds == {"bucket"} and bool(t.old_kinds & PERIOD_FIGURES)  # 改成按月, after 环比 by quarter: its periods
     return (bool(t.new_kinds) and (t.new_kinds <= PERIOD_FIGURES or unit_only) and bool(periodic)
             and t.fresh.file_how not in (*EXPLICIT_FILE, "type") and t.chat is None)

@@ -642,7 +642,7 @@ def _u_parse(u: _Understanding) -> None:
         u.ops = merge_turns(u.parsed)
     if u.how == "result":
         u.ops = _charted_result(_ranked_on_summary(_summary_word_named(u.ops), u.sheet), u.sheet)
-    u.ops = _groups_not_filtered(_running_over_periods(_figure_of_periods(u.ops)))
+    u.ops = _groups_not_filtered(_running_over_periods(_figure_of_periods(u.ops, bool(u.stacked))))
     _join_sheet_said(u)
     if u.stacked and not u.ops and lx.EXPLORE_JOIN.search(u.norms[-1]):
         u.ops = [Op("stack", {"sheets": list(u.stacked)})]  # stack all sheets of reviews.xlsx into one table: that is the request
@@ -734,11 +734,17 @@ def _groups_not_filtered(ops: list[Op]) -> list[Op]:
     return out
 
 
-def _figure_of_periods(ops: list[Op]) -> list[Op]:
+def _figure_of_periods(ops: list[Op], stacked: bool = False) -> list[Op]:
     """月度汇总 + 环比 / monthly totals, then "add the month-over-month growth" (or a 3-month rolling average): the
     figure is of the periods the summary made — its column, date column and period — and it gives the totals too."""
     figs = [o for o in ops if o.kind in ("growth", "rolling")]
     bucket = next((o for o in ops if o.kind == "bucket"), None) or (figs[0] if len(figs) > 1 else None)
+    totals = next((o for o in ops if o.kind == "group" and len(o.args.get("measures") or []) == 1
+                   and (o.args["measures"][0].get("agg") == "sum") and len(o.args.get("keys") or []) <= 1), None)
+    if bucket is None and figs and stacked and totals is not None and not figs[-1].args.get("value"):
+        # 7月8月9月的件数合计分别是多少, 再算一下环比: the sheets' totals, their growth over the months
+        last = figs[-1]
+        return [o for o in ops if o is not totals and o is not last] + [Op(last.kind, {**last.args, "value": totals.args["measures"][0]["column"]}, last.after)]
     fig = figs[-1] if figs else None  # the figure asked last: after growth, "add a 3-month rolling average" is of the same periods
     if bucket is None or fig is None or fig is bucket or bucket.args.get("by") or bucket.args.get("unit") == "weekday":
         return ops

@@ -459,3 +459,11 @@ def test_adding_up_a_column_is_its_sum(ws2):
     tr = _go(Session(ws2), "运单.xlsx 8月表 把件数加起来")
     assert tr.decision.request.op("group").args["measures"] == [{"column": "件数", "agg": "sum"}]
     assert _table(tr).iloc[0, 0] == WAYBILLS["件数"].sum()
+
+
+def test_growth_after_each_sheets_total_is_their_growth_over_the_months(ws2):
+    s = Session(ws2)
+    _go(s, "运单.xlsx 7月8月的件数合计分别是多少")
+    tr = _go(s, "再算一下环比")
+    g = tr.decision.request.op("growth")
+    assert g is not None and g.args["value"] == "件数" and tr.decision.request.op("stack") is not None, tr.decision.request.ops
