@@ -641,6 +641,8 @@ def _of_the_groups(state: SessionState, text: str, catalog: Catalog) -> bool:
     if result is None or source is None or not result.sheets or not source.sheets:
         return False
     sheet = (source.sheet(last.request.sheet) if last.request.sheet else None) or source.sheets[0]
+    if any(h.how in ("exact", "synonym") for h in find_columns(text, result.sheets[0])):
+        return False  # 按数量_合计降序排序: a column the summary holds, named: the summary itself is worked on
     held = {c.casefold() for s in result.sheets for c in s.columns}
     if re.search(r"\d", text):  # 只看平均total_amount超过160的: a condition on the figure total_amount_平均 holds
         held |= {c.rpartition("_")[0] for c in held if "_" in c}

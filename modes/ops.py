@@ -916,7 +916,14 @@ def _bound(m: re.Match[str]) -> float:
 
 
 def _column_at_start(word: str, sheet: SheetInfo) -> str | None:
-    """The column the longest start of a word names (客户有哪些 -> 客户名称, hotel有哪些 -> hotel), two characters at least."""
+    """The column the longest start of a word names (客户有哪些 -> 客户名称, hotel有哪些 -> hotel), two characters at least.
+    A word in letters names a column whole or as its singular, never by its first letters (regions is no created_at)."""
+    m = re.match(r"[A-Za-z_]+", word)
+    if m is not None:
+        w = m.group(0)
+        forms = dict.fromkeys((w, re.sub(r"ies$", "y", w), re.sub(r"([sxz]|ch|sh)es$", r"\1", w), re.sub(r"s$", "", w),
+                               *(w[:n] for n in range(len(w) - 1, max(3, len(w) - 3), -1))))  # countri(es): a stem of the name
+        return next((c for f in forms if len(f) >= 2 and (c := resolve_column(f, sheet, closest=False)[0]) is not None), None)
     return next((c for n in range(len(word), 1, -1) if (c := resolve_column(word[:n], sheet, closest=False)[0]) is not None), None)
 
 
@@ -988,12 +995,28 @@ ROW_NOUNS_EN = ("booking", "order", "record", "row", "ticket", "visit", "sale", 
                 "shipment", "trip", "admission", "review", "call", "complaint", "employee", "customer", "item", "invoice")
 
 
+AMOUNT_UNITS = frozenset({"usd", "dollars", "dollar", "euros", "euro", "eur", "gbp", "pounds", "yuan", "rmb", "cny", "k", "m", "percent", "pct",
+                          "points", "point", "hours", "hour", "days", "day", "minutes", "km", "kg", "units", "unit"})
+
+
+def _rows_noun(noun: str, sheet: SheetInfo) -> bool:
+    """bookings / leads / tickets in "hotels with more than 400 bookings": what the rows are, counted; never a figure
+    (5000 revenue, 200 usd) or a numeric column's name."""
+    word = noun.casefold()
+    if word.rstrip("s") in ROW_NOUNS_EN or word in ("in", "on", "at", "from", "of", "for", "per", "by", "and", "or", "the"):
+        return True  # … more than 200 in leads.csv: the rows of the table named (its name read as the file)
+    col = resolve_column(word, sheet, closest=False)[0] or resolve_column(re.sub(r"s$", "", word), sheet, closest=False)[0]
+    concept = lx.concept_of(word) or lx.concept_of(re.sub(r"s$", "", word))
+    return (word not in AMOUNT_UNITS and concept not in lx.HEAD_CONCEPTS and (col is None or col not in sheet.numeric)
+            and len(word) >= 3 and word.isalpha())
+
+
 def _rule_count_having(t: _Turn) -> None:
     """hotels with more than 400 bookings / 订单数大于20的客户: each key's rows counted, the groups over the bound kept."""
     if t.having or t.has("having"):
         return
     m = COUNT_HAVING_EN.search(t.text)
-    if m is not None and m.group("noun") and m.group("noun").casefold().rstrip("s") not in ROW_NOUNS_EN:
+    if m is not None and m.group("noun") and not _rows_noun(m.group("noun"), t.sheet):
         m = None  # regions with more than 5000 revenue: a figure of a column, read by the having rule
     if m is None:
         m = COUNT_HAVING_ZH.search(t.text)

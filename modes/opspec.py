@@ -305,7 +305,7 @@ def read_worded(text: str, hits: list[Any], sheet: Any) -> list[Found]:
         if not s.words:
             continue
         f = s.read(text, hits, sheet)
-        if f is not None and any(h.start <= f.spans[0][0] and f.spans[0][1] <= h.end for h in hits):
+        if f is not None and any(h.start <= f.spans[0][0] and f.spans[0][1] <= h.end and getattr(h, "how", "exact") == "exact" for h in hits):
             continue  # 移动平均 where the table has a column 移动平均 (异常 of 异常类型): the column, never the operation
         if f is not None and not any(a < f.spans[0][1] and f.spans[0][0] < b for a, b in taken):
             out.append(f)

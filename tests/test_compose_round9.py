@@ -467,3 +467,12 @@ def test_growth_after_each_sheets_total_is_their_growth_over_the_months(ws2):
     tr = _go(s, "再算一下环比")
     g = tr.decision.request.op("growth")
     assert g is not None and g.args["value"] == "件数" and tr.decision.request.op("stack") is not None, tr.decision.request.ops
+
+
+def test_groups_with_more_than_n_rows_of_any_noun_and_never_a_column_by_its_first_letters(ws2):
+    leads = pd.DataFrame({"lead_id": range(30), "created_at": ["2024-01-05"] * 30, "country": ["US"] * 14 + ["UK"] * 9 + ["DE"] * 7})
+    leads.to_csv(ws2.root / "leads.csv", index=False)
+    tr = _go(Session(ws2), "countries with more than 8 leads in leads.csv")
+    assert sorted(_table(tr)["country"]) == ["UK", "US"]
+    d = Session(ws2).turn("regions with more than 8 leads in leads.csv").decision
+    assert d.next == "ask_slots" and "created_at" not in str(d.request.ops), d.request.ops
