@@ -567,12 +567,16 @@ def _u_input(u: _Understanding) -> None:
                     u.texts[i] = _blank(t, [sp for sp in r.spans if sp not in inside] + _purpose(t))
 
 
+NOT_THIS_SHEET = lazy(r"(?:不是|不要|不用|别用|除了|(?<![a-z_])(?:not|instead of|rather than)\s+(?:the\s+)?)\s*[^\s，,。；;]{1,12}?(?=\s*(?:表|sheet|工作表)?\s*[，,；;]|\s*$)", re.I)
+
+
 def _u_sheet(u: _Understanding) -> None:
     """The sheet named (or a sheet name that does not exist), and the sheets a comparison names."""
     fi = u.fi
     if fi is not None and u.ref.sheet and fi.sheet(u.ref.sheet) is not None:
         u.sheet_name = u.ref.sheet  # the sheet's name was what described the file; its words are gone from the text
     said = " ".join(u.texts).casefold()  # before a sheet's name is blanked: 7月8月9月 names all three
+    said = NOT_THIS_SHEET.sub(lambda m: " " * len(m.group(0)), said)  # 不是上学期，用下学期的: the sheet said not to use is no sheet to stack
     if fi is not None and u.sheet_name is None:
         for i in reversed(range(len(u.texts))):
             name, missing_name, span = find_sheet(u.texts[i], fi)
@@ -1589,6 +1593,7 @@ def _sheet_answer(p: Pending, text: str, f: FileInfo) -> list[str] | None:
     low = text.casefold().strip(" 。.!！")
     if lx.ALL_SHEETS.search(low) or re.fullmatch(r"(?:都要|全部|都|两个都要|全都要|all|both|all of them)", low):
         return list(p.turns) + (["all sheets"] if p.request.lang == "en" else ["所有工作表合在一起"])
+    low = NOT_THIS_SHEET.sub(lambda m: " " * len(m.group(0)), low)  # 不是上学期，用下学期的: the sheet said not to use is not chosen
     named = [s.name for s in f.sheets if s.name and _sheet_named(s.name, low)]
     if len(named) == 1:
         return list(p.turns) + ([f"the {named[0]} sheet"] if p.request.lang == "en" else [f"{named[0]}表"])

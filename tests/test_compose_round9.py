@@ -476,3 +476,10 @@ def test_groups_with_more_than_n_rows_of_any_noun_and_never_a_column_by_its_firs
     assert sorted(_table(tr)["country"]) == ["UK", "US"]
     d = Session(ws2).turn("regions with more than 8 leads in leads.csv").decision
     assert d.next == "ask_slots" and "created_at" not in str(d.request.ops), d.request.ops
+
+
+def test_a_sheet_said_not_to_use_is_not_stacked_with_the_one_to_use(ws2):
+    s = Session(ws2)
+    assert s.turn("运单.xlsx 各网点的件数合计").decision.missing == ("sheet",)
+    tr = _go(s, "不是7月，用8月的")
+    assert tr.decision.request.op("stack") is None and tr.decision.request.sheet == "8月", tr.decision.request
