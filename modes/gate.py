@@ -16,7 +16,7 @@ from modes.conditions import ANY_OP, Cond, parse_conditions
 from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState
 from modes.evidence import Gap
 from modes.lazyre import lazy
-from modes.ops import JOIN_CLAUSE_END, TurnOps, _blank, parse_turn
+from modes.ops import CLAUSE_END, JOIN_CLAUSE_END, TurnOps, _blank, parse_turn
 from modes.resolve import (
     ColumnHit,
     FileRef,
@@ -30,6 +30,7 @@ from modes.table import select_mode
 from modes.text import blank, language, normalize, parse_number
 
 WEAK_KINDS = {"profile", "export"}
+DOUBT = -0.45  # the weight of a reading the request itself is unsure of (a year assumed, a workbook's first sheet joined)
 CJK_CHARS = lazy(r"[\u4e00-\u9fff]")
 FUNCTION_WORDS = set(
     "how many rows row columns column sort it by export to as csv excel xlsx the an of show me preview and then now what about "
@@ -716,7 +717,7 @@ def _join_sheet_said(u: _Understanding) -> None:
     if any(s.name and _sheet_named(s.name, said) for s in b.sheets):
         return
     first = b.sheets[0].name or ""
-    u.ev.append(Evidence("slot", -0.45, f"{b.name} 有 {len(b.sheets)} 个工作表，关联只用它的第一个工作表“{first}”",
+    u.ev.append(Evidence("slot", DOUBT, f"{b.name} 有 {len(b.sheets)} 个工作表，关联只用它的第一个工作表“{first}”",
                          f"{b.name} has {len(b.sheets)} sheets; the join uses its first sheet, '{first}', only"))
 
 
@@ -815,7 +816,7 @@ def _u_understood(u: _Understanding) -> None:
     if len(u.turns) == 1 and u.state.last is not None and u.how in ("current", "result") and lx.CORRECTION.search(u.norms[-1]):
         # use total seats instead of the count, after a pivot: a change of what ran that could not be placed in it is
         # read as a request of its own, and said first
-        u.ev.append(Evidence("slot", -0.45, "像是对上一步的修改，但没能并进上一步，按新的请求理解",
+        u.ev.append(Evidence("slot", DOUBT, "像是对上一步的修改，但没能并进上一步，按新的请求理解",
                              "this reads as a change to what just ran, but it could not be merged into it: read as a new request"))
     if u.split_guess:
         u.ev.append(evidence.weighed("file_inferred", "您没有说是哪个文件，只有它的几个工作表是同一张表、能合在一起",
@@ -844,7 +845,7 @@ def _u_understood(u: _Understanding) -> None:
             ev.append(evidence.weighed("words_unused", "没用上：" + "、".join(unused), "not used: " + ", ".join(unused)))
             u.kw["unexplained"] = tuple(words) + tuple(unused)
     for factor, zh_, en_ in (d for o in ops for d in o.args.get("doubts", ())):  # a reading the operation itself is unsure of
-        ev.append(Evidence(factor, -0.45, zh_, en_))
+        ev.append(Evidence(factor, DOUBT, zh_, en_))
     variants = _value_variants(ops, u.sheet) if u.file is not None else []
     if variants:  # State 是 Active where the column also holds active: which rows are meant is asked, never guessed
         ev.append(evidence.weighed("value_variants", "；".join(_variants_said(variants, "zh")), "; ".join(_variants_said(variants, "en"))))
@@ -917,12 +918,11 @@ JOIN_THEN = re.compile(r"(?:[,，;；]\s*|\s)(?:然后|接着|之后|再|and the
                        r"average|find|tell|group|summari[sz]e|see)(?![a-z_])))(?=\s*\S)", re.I)  # join … and show total nights by region
 
 
-CLAUSE_END = re.compile(r"[,，;；。]")
 # the clause after a join's comma that only names its key (, using hotel / ，通过hotel / ，按工号关联): the join's own
-JOIN_KEY_LEAD = re.compile(r"\s*(?:(?:using|on|by|via|matching on|matched on|keyed on)(?![a-z_])|通过|按照|按|用|根据|依据|以|基于|匹配|对应)\s*"
+JOIN_KEY_LEAD = lazy(r"\s*(?:(?:using|on|by|via|matching on|matched on|keyed on)(?![a-z_])|通过|按照|按|用|根据|依据|以|基于|匹配|对应)\s*"
                            r"(?:(?!算|计算|汇总|平均|合计|统计|排序|筛选|求和|分组|画|导出|then|and)[\w.\-]){1,30}?\s*"
                            r"(?:(?:这一?列|列|字段|column)?\s*(?:来|进行)?\s*(?:关联|匹配|合并|对应|连接|join|match)(?:起来)?)?\s*[。.!！]?\s*$", re.I)
-JOIN_HOW_LEAD = re.compile(r"(?:(?:只|仅)?(?:保留|要)|(?:only )?keep(?: only)?|only)\s*$", re.I)
+JOIN_HOW_LEAD = lazy(r"(?:(?:只|仅)?(?:保留|要)|(?:only )?keep(?: only)?|only)\s*$", re.I)
 
 
 def _after_join(text: str) -> tuple[str, str] | None:
@@ -1441,10 +1441,11 @@ def _spec_answer(req: Request, asked: list[str], body: str) -> str | None:
 AXIS_ONLY = lazy(r"(?:横轴|纵轴|[xy]\s*轴|横坐标|纵坐标|柱子|数值|用|为|是|做|当|画|的|on|the|as|for|along|axis|[xy](?![a-z])|[,，、;；]|and|和)+", re.I)
 
 
-def _turn_of_asker(req: Request, slot: str, turns: list[str]) -> int:
-    """The latest turn that says the words of the operation asking about this slot (the last turn when none does)."""
-    words = [w.casefold() for o in req.ops if (spec := opspec.get(o.kind)) and any(s.missing_name == slot for s in spec.slots)
-             for ws in spec.words.values() for w in ws]
+def _turn_of_asker(req: Request, slot: str, turns: list[str], kind: str | None = None) -> int:
+    """The latest turn that says the words of the operation asking about this slot (of that kind, when given; the last
+    turn when none does)."""
+    words = [w.casefold() for o in req.ops if (kind is None or o.kind == kind) and (spec := opspec.get(o.kind))
+             and any(s.missing_name == slot for s in spec.slots) for ws in spec.words.values() for w in ws]
     return next((i for i in range(len(turns) - 1, -1, -1) if any(w in turns[i].casefold() for w in words)), len(turns) - 1)
 
 
@@ -1540,9 +1541,7 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         # 金额, to 前5个门店 按哪一列排序？ / 性别, to 男女比例 按哪一列分组？: the column is the asking operation's own (按金额
         # joined to its clause), never a sort or a grouping of its own beside it
         by = "，按" + "、".join(cols) if p.request.lang != "en" else ", by " + ", ".join(cols)
-        spec = opspec.get(owner)
-        words = [w.casefold() for ws in (spec.words.values() if spec is not None else ()) for w in ws]
-        at = next((i for i in range(len(turns) - 1, -1, -1) if any(w in turns[i].casefold() for w in words)), len(turns) - 1)
+        at = _turn_of_asker(p.request, asked[0], turns, owner)
         return turns[:at] + [f"{turns[at]}{by}"] + turns[at + 1 :]  # in the turn that asked for the operation
     if asked[0] == "join_key":  # the key is written into the join's own clause, so the files it named stay its files
         return turns[:-1] + [_with_join_key(turns[-1], cols[0], p.request.lang)]

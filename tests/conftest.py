@@ -110,6 +110,13 @@ def confirmed_reading(ws: Workspace, text: str, *said: str):
     return tr
 
 
+def result_frame(tr):
+    """The table a run produced, in memory, whichever engine read it."""
+    from tools.outofcore import in_memory
+
+    return in_memory(tr.run.table)
+
+
 def written_table(ws: Workspace, tr):
     """The table a run wrote first, read back."""
     import pandas as pd
@@ -139,9 +146,9 @@ def say(ctx, buf, line: str) -> str:
 
 
 def answered(s: Session, utterance: str):
-    """A request carried out: confirmed with 继续 when it was restated first; the run must answer."""
+    """A request carried out: confirmed (继续, or go in an English session) when it was restated first; the run must answer."""
     tr = s.turn(utterance)
     if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
-        tr = s.turn("继续")
+        tr = s.turn("继续" if tr.decision.lang == "zh" else "go")
     assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
     return tr

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from conftest import answered, result_frame
 
 from engine.session import Session
 from tools.workspace import Workspace
@@ -29,20 +30,6 @@ def ws(tmp_path, monkeypatch, request) -> Workspace:
     return Workspace.at(tmp_path)
 
 
-def _go(s: Session, text: str):
-    tr = s.turn(text)
-    if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
-        tr = s.turn("继续" if tr.decision.lang == "zh" else "go")
-    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
-    return tr
-
-
-def _table(tr) -> pd.DataFrame:
-    from tools.outofcore import in_memory
-
-    return in_memory(tr.run.table)
-
-
 @pytest.mark.parametrize("first,then,kind", [
     ("total order_total by category in orders.csv", "make a chart of that", "bar"),
     ("orders.csv 按 category 汇总 order_total", "把这个画成饼图", "pie"),
@@ -51,23 +38,23 @@ def _table(tr) -> pd.DataFrame:
 ])
 def test_a_chart_of_that_summary_draws_its_figure_per_category(ws, first, then, kind):
     s = Session(ws)
-    _go(s, first)
-    tr = _go(s, then)
+    answered(s, first)
+    tr = answered(s, then)
     chart = tr.decision.request.op("chart")
     assert chart is not None and chart.args["kind"] == kind, tr.decision.request.ops
-    got = _table(tr)
+    got = result_frame(tr)
     want = ORDERS.groupby("category")["order_total"].sum()
     assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict())
 
 
 def test_that_pivot_sorted_is_a_sort_of_the_pivot_never_a_second_pivot(ws):
     s = Session(ws)
-    _go(s, "orders.csv 做透视表，行是 category，列是 customer_id，值是 order_total 合计")
-    tr = _go(s, "这个透视表按 C1 降序排")
+    answered(s, "orders.csv 做透视表，行是 category，列是 customer_id，值是 order_total 合计")
+    tr = answered(s, "这个透视表按 C1 降序排")
     assert [o.kind for o in tr.decision.request.ops] == ["sort"], tr.decision.request.ops
     want = ORDERS.pivot_table(index="category", columns="customer_id", values="order_total", aggfunc="sum").fillna(0)
     # the pivot's own 合计 row stays last, though its figure is the largest
-    assert _table(tr)["category"].tolist() == [*want.sort_values("C1", ascending=False).index.tolist(), "合计"]
+    assert result_frame(tr)["category"].tolist() == [*want.sort_values("C1", ascending=False).index.tolist(), "合计"]
 
 
 @pytest.mark.parametrize("text", [
@@ -75,12 +62,12 @@ def test_that_pivot_sorted_is_a_sort_of_the_pivot_never_a_second_pivot(ws):
     "工资表.xlsx 的3月表，按学历算平均实发，和 员工档案.csv 按 工号 关联",
 ])
 def test_a_join_and_the_rest_of_the_request_after_or_before_a_comma_both_run(ws, text):
-    tr = _go(Session(ws), text)
+    tr = answered(Session(ws), text)
     assert [o.kind for o in tr.decision.request.ops] == ["join", "group"], tr.decision.request.ops
     assert tr.decision.request.op("join").args["on"] == "工号"
     joined = PAY.merge(STAFF, on="工号", how="left")
     want = joined.groupby("学历", dropna=False)["实发"].mean()
-    got = _table(tr)
+    got = result_frame(tr)
     got_map = {("" if pd.isna(k) or k in ("（空白）", "(blank)") else k): v for k, v in zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)}
     assert got_map == pytest.approx({("" if pd.isna(k) else k): v for k, v in want.items()})
 
@@ -90,9 +77,9 @@ def test_a_join_and_the_rest_of_the_request_after_or_before_a_comma_both_run(ws,
     "join orders.csv and customers.csv on customer_id, keep only rows in both",
 ])
 def test_how_the_join_keeps_rows_is_the_joins_wherever_it_is_said(ws, text):
-    tr = _go(Session(ws), text)
+    tr = answered(Session(ws), text)
     assert [o.kind for o in tr.decision.request.ops] == ["join"] and tr.decision.request.op("join").args.get("how") == "inner"
-    assert len(_table(tr)) == len(ORDERS.merge(CUSTOMERS, on="customer_id", how="inner"))
+    assert len(result_frame(tr)) == len(ORDERS.merge(CUSTOMERS, on="customer_id", how="inner"))
 
 
 WAYBILLS = pd.DataFrame({"运单号": [f"YD{i:04d}" for i in range(40)], "下单日期": pd.date_range("2024-07-01", periods=40, freq="D").strftime("%Y-%m-%d"),
@@ -123,15 +110,15 @@ def _july_fees() -> pd.Series:
 
 def test_a_column_named_with_its_unit_is_named_without_it_and_rough_figures_are_left_out(ws2):
     s = Session(ws2)
-    tr = _go(s, "运单.xlsx 7月表 运费 的合计")  # 运费 names 运费_元; 约30 and 待定 are no numbers; the 合计 row is no row of data
+    tr = answered(s, "运单.xlsx 7月表 运费 的合计")  # 运费 names 运费_元; 约30 and 待定 are no numbers; the 合计 row is no row of data
     assert tr.decision.request.op("group").args["measures"] == [{"column": "运费_元", "agg": "sum"}]
-    assert _table(tr).iloc[0, 0] == pytest.approx(_july_fees().sum())
-    tr = _go(s, "8月的运费总共是多少")  # the other sheet, named in a follow-up: that sheet, never a month to ask about
-    assert _table(tr).iloc[0, 0] == pytest.approx(WAYBILLS["运费_元"].sum() * 2)
+    assert result_frame(tr).iloc[0, 0] == pytest.approx(_july_fees().sum())
+    tr = answered(s, "8月的运费总共是多少")  # the other sheet, named in a follow-up: that sheet, never a month to ask about
+    assert result_frame(tr).iloc[0, 0] == pytest.approx(WAYBILLS["运费_元"].sum() * 2)
 
 
 def test_how_many_rows_says_the_tables_own_total_row_apart(ws2):
-    tr = _go(Session(ws2), "运单.xlsx 7月一共有多少单？")
+    tr = answered(Session(ws2), "运单.xlsx 7月一共有多少单？")
     assert "共 41 行、6 列" in tr.run.answer and "数据共 40 行" in tr.run.answer, tr.run.answer
 
 
@@ -139,87 +126,87 @@ def test_how_many_rows_says_the_tables_own_total_row_apart(ws2):
     ("运单.xlsx 7月表按异常类型统计条数", WAYBILLS["异常类型"].value_counts().to_dict()),
 ])
 def test_a_column_named_with_an_operations_word_is_that_column(ws2, text, want):
-    tr = _go(Session(ws2), text)
+    tr = answered(Session(ws2), text)
     assert [o.kind for o in tr.decision.request.ops] == ["group"], tr.decision.request.ops
-    got = _table(tr)
+    got = result_frame(tr)
     assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == want
-    tr = _go(Session(ws2), "运单.xlsx 7月表里，异常类型不是延误的有多少条")
+    tr = answered(Session(ws2), "运单.xlsx 7月表里，异常类型不是延误的有多少条")
     assert "outliers" not in [o.kind for o in tr.decision.request.ops]
     assert str(int((WAYBILLS["异常类型"] != "延误").sum())) in tr.run.answer, tr.run.answer
 
 
 def test_a_figure_by_a_key_then_top_n_ranks_the_keys_by_their_total(ws2):
-    tr = _go(Session(ws2), "total_amount by hotel_id in bookings.csv excluding cancelled, top 5")
+    tr = answered(Session(ws2), "total_amount by hotel_id in bookings.csv excluding cancelled, top 5")
     kept = BOOKINGS[BOOKINGS["status"] != "cancelled"]
     want = kept.groupby("hotel_id")["total_amount"].sum().nlargest(5)
-    got = _table(tr)
+    got = result_frame(tr)
     assert got["hotel_id"].tolist() == want.index.tolist() and got.iloc[:, 1].tolist() == pytest.approx(want.tolist())
 
 
 def test_a_figure_said_by_its_meaning_is_the_column_carrying_it_or_asked(ws2):
-    tr = _go(Session(ws2), "monthly revenue in bookings.csv, completed only")  # revenue: the one amount column
+    tr = answered(Session(ws2), "monthly revenue in bookings.csv, completed only")  # revenue: the one amount column
     want = BOOKINGS[BOOKINGS["status"] == "completed"].assign(m=lambda x: x["check_in"].str[:7]).groupby("m")["total_amount"].sum()
-    got = _table(tr)
+    got = result_frame(tr)
     assert got.iloc[:, -1].tolist() == pytest.approx(want.tolist())
     s = Session(ws2)
     d = s.turn("monthly revenue in visits.csv").decision  # no column carries revenue: which one is asked, never the rows counted
     assert d.missing == ("period_value",) and "fee_paid" in d.reply, d.reply
-    tr = _go(s, "fee_paid")
-    assert _table(tr).iloc[:, -1].tolist() == pytest.approx([sum(range(31)), sum(range(31, 60)), sum(range(60, 90))])
+    tr = answered(s, "fee_paid")
+    assert result_frame(tr).iloc[:, -1].tolist() == pytest.approx([sum(range(31)), sum(range(31, 60)), sum(range(60, 90))])
 
 
 def test_a_running_total_by_month_adds_up_the_monthly_totals(ws2):
-    tr = _go(Session(ws2), "running total of total_amount by month of check_in for completed bookings in bookings.csv")
+    tr = answered(Session(ws2), "running total of total_amount by month of check_in for completed bookings in bookings.csv")
     done = BOOKINGS[BOOKINGS["status"] == "completed"]
     want = done.groupby(done["check_in"].str[:7])["total_amount"].sum().cumsum()
-    assert _table(tr).iloc[:, -1].tolist() == pytest.approx(want.tolist())
-    assert not any("\u4e00" <= ch <= "\u9fff" for c in _table(tr).columns for ch in str(c)) or tr.decision.lang == "zh"
+    assert result_frame(tr).iloc[:, -1].tolist() == pytest.approx(want.tolist())
+    assert not any("\u4e00" <= ch <= "\u9fff" for c in result_frame(tr).columns for ch in str(c)) or tr.decision.lang == "zh"
 
 
 def test_their_figure_after_a_summary_is_the_same_groups_with_that_figure(ws2):
     s = Session(ws2)
-    _go(s, "in bookings.csv, average total_amount by hotel_id for completed bookings")
+    answered(s, "in bookings.csv, average total_amount by hotel_id for completed bookings")
     tr = s.turn("and their average booking_id?")
     assert tr.run is None and tr.decision.next == "restate_confirm", tr.decision.reply  # a new figure of the same groups: said first
-    tr = _go(s, "go")
+    tr = answered(s, "go")
     want = BOOKINGS[BOOKINGS["status"] == "completed"].groupby("hotel_id")["booking_id"].mean()
-    got = _table(tr)
+    got = result_frame(tr)
     assert dict(zip(got["hotel_id"], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict())
 
 
 def test_a_condition_on_a_summarys_own_figure_asks_for_no_second_average(ws2):
     s = Session(ws2)
-    _go(s, "bookings.csv 按 hotel_id 算平均 total_amount")
-    tr = _go(s, "在这个结果里，只看平均total_amount超过160的")
+    answered(s, "bookings.csv 按 hotel_id 算平均 total_amount")
+    tr = answered(s, "在这个结果里，只看平均total_amount超过160的")
     assert [o.kind for o in tr.decision.request.ops] == ["filter"], tr.decision.request.ops
     want = BOOKINGS.groupby("hotel_id")["total_amount"].mean()
-    assert sorted(_table(tr)["hotel_id"]) == sorted(want[want > 160].index)
+    assert sorted(result_frame(tr)["hotel_id"]) == sorted(want[want > 160].index)
 
 
 def test_an_identifier_that_starts_like_a_half_year_is_a_value(ws2):
     frame = BOOKINGS.assign(hotel_id=BOOKINGS["hotel_id"].str.replace("H", "H1"))  # H10, H11 …: start like H1, the first half
     frame.to_csv(ws2.root / "bookings.csv", index=False)
-    tr = _go(Session(ws2), "in bookings.csv keep rows where hotel_id = H13")
+    tr = answered(Session(ws2), "in bookings.csv keep rows where hotel_id = H13")
     conds = tr.decision.request.op("filter").args["conditions"]
     assert [(c.column, c.op, c.value) for c in conds] == [("hotel_id", "eq", "H13")]
-    assert len(_table(tr)) == int((frame["hotel_id"] == "H13").sum()) > 0
+    assert len(result_frame(tr)) == int((frame["hotel_id"] == "H13").sum()) > 0
 
 
 @pytest.mark.parametrize("text", ["运单.xlsx 7月8月的件数合计分别是多少", "运单.xlsx 7月、8月两个月的件数合计分别是多少"])
 def test_sheets_named_together_are_stacked_and_each_said_apart(ws2, text):
-    tr = _go(Session(ws2), text)
+    tr = answered(Session(ws2), text)
     assert tr.decision.request.op("stack").args["sheets"] == ["7月", "8月"]
-    got = _table(tr)
+    got = result_frame(tr)
     assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == {"7月": WAYBILLS["件数"].sum(), "8月": WAYBILLS["件数"].sum()}
 
 
 def test_combining_all_sheets_is_the_request_and_a_column_called_sheet_is_a_column(ws2, tmp_path):
-    tr = _go(Session(ws2), "combine all the sheets of 运单.xlsx")
-    assert [o.kind for o in tr.decision.request.ops] == ["stack"] and len(_table(tr)) == 80
+    tr = answered(Session(ws2), "combine all the sheets of 运单.xlsx")
+    assert [o.kind for o in tr.decision.request.ops] == ["stack"] and len(result_frame(tr)) == 80
     stacked = pd.DataFrame({"sheet": ["Q1", "Q1", "Q2"], "score": [7.0, 9.0, 6.0]})
     stacked.to_csv(ws2.root / "scores.csv", index=False)
-    tr = _go(Session(ws2), "average score by sheet in scores.csv")
-    got = _table(tr)
+    tr = answered(Session(ws2), "average score by sheet in scores.csv")
+    got = result_frame(tr)
     assert dict(zip(got["sheet"], got.iloc[:, 1], strict=True)) == {"Q1": 8.0, "Q2": 6.0}
 
 
@@ -249,14 +236,14 @@ def hotels(ws2) -> Workspace:
     ("hotels.xlsx hotels with at least 4 stars", HOTELS["stars"] >= 4),
 ])
 def test_a_number_said_before_a_columns_name_is_its_value(hotels, text, want):
-    tr = _go(Session(hotels), text)
-    assert sorted(_table(tr)["hotel_id"]) == sorted(HOTELS.loc[want, "hotel_id"])
+    tr = answered(Session(hotels), text)
+    assert sorted(result_frame(tr)["hotel_id"]) == sorted(HOTELS.loc[want, "hotel_id"])
 
 
 def test_a_value_written_with_a_hyphen_for_its_underscore_is_that_value(hotels):
-    tr = _go(Session(hotels), "bar chart of total_amount by hotel_id in bookings.csv, excluding cancelled and no-show")
+    tr = answered(Session(hotels), "bar chart of total_amount by hotel_id in bookings.csv, excluding cancelled and no-show")
     kept = BOOKINGS[~BOOKINGS["status"].isin(["cancelled", "no_show"])]
-    got = _table(tr)
+    got = result_frame(tr)
     assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == pytest.approx(kept.groupby("hotel_id")["total_amount"].sum().to_dict())
 
 
@@ -264,13 +251,13 @@ def test_a_value_written_with_a_hyphen_for_its_underscore_is_that_value(hotels):
                                          ("再算一下环比", "growth")])
 def test_a_figure_of_the_periods_after_a_summary_per_period_extends_it(hotels, then, figure):
     s = Session(hotels)
-    _go(s, "sum of total_amount per month of check_in in bookings.csv, status completed only")
-    tr = _go(s, then)
+    answered(s, "sum of total_amount per month of check_in in bookings.csv, status completed only")
+    tr = answered(s, then)
     kinds = [o.kind for o in tr.decision.request.ops]
     assert kinds == ["filter", figure], kinds
     done = BOOKINGS[BOOKINGS["status"] == "completed"]
     monthly = done.groupby(done["check_in"].str[:7])["total_amount"].sum()
-    got = _table(tr)
+    got = result_frame(tr)
     if figure == "growth":
         want = (monthly.pct_change() * 100).round(2)
         assert got.iloc[:, -1].tolist() == pytest.approx(want.tolist(), nan_ok=True)
@@ -280,16 +267,16 @@ def test_a_figure_of_the_periods_after_a_summary_per_period_extends_it(hotels, t
 
 def test_asking_what_tables_there_are_lists_them(hotels):
     tr = Session(hotels).turn("what tables do I have here?")
-    assert tr.run is not None and tr.run.status == "answered" and "hotels.xlsx" in _table(tr).iloc[:, 0].tolist()
+    assert tr.run is not None and tr.run.status == "answered" and "hotels.xlsx" in result_frame(tr).iloc[:, 0].tolist()
 
 
 @pytest.mark.parametrize("text", ["in bookings.csv average total_amount by hotel_id, only hotel ids with an average below 160",
                                   "bookings.csv 按 hotel_id 算平均 total_amount，只要平均值低于160的"])
 def test_a_statistic_compared_without_its_column_is_a_condition_on_the_groups_figure(hotels, text):
-    tr = _go(Session(hotels), text)
+    tr = answered(Session(hotels), text)
     assert tr.decision.request.op("having") is not None, tr.decision.request.ops
     means = BOOKINGS.groupby("hotel_id")["total_amount"].mean()
-    assert sorted(_table(tr)["hotel_id"]) == sorted(means[means < 160].index)
+    assert sorted(result_frame(tr)["hotel_id"]) == sorted(means[means < 160].index)
 
 
 def test_all_sheets_typed_back_in_english_keeps_the_request_english(ws2):
@@ -298,23 +285,23 @@ def test_all_sheets_typed_back_in_english_keeps_the_request_english(ws2):
             pd.DataFrame({"review_id": [1, 2, 3], "score": [7.0, 8.0, 9.0] if q == "Q1" else [5.0, 6.0, 7.0]}).to_excel(w, sheet_name=q, index=False)
     s = Session(ws2)
     assert s.turn("what's the average review score in reviews.xlsx?").decision.missing == ("sheet",)
-    tr = _go(s, "all sheets")
+    tr = answered(s, "all sheets")
     assert not any("\u4e00" <= ch <= "\u9fff" for t in s.state.last.turns for ch in t), s.state.last.turns
-    assert _table(tr).iloc[0, 0] == pytest.approx(7.0)
+    assert result_frame(tr).iloc[0, 0] == pytest.approx(7.0)
 
 
 def test_growth_by_its_date_column_in_percent_is_the_growth(hotels):
-    tr = _go(Session(hotels), "bookings.csv month-over-month growth of total_amount by check_in in percent")
+    tr = answered(Session(hotels), "bookings.csv month-over-month growth of total_amount by check_in in percent")
     assert [o.kind for o in tr.decision.request.ops] == ["growth"], tr.decision.request.ops
     monthly = BOOKINGS.groupby(BOOKINGS["check_in"].str[:7])["total_amount"].sum()
-    assert _table(tr).iloc[:, -1].tolist() == pytest.approx((monthly.pct_change() * 100).round(2).tolist(), nan_ok=True)
+    assert result_frame(tr).iloc[:, -1].tolist() == pytest.approx((monthly.pct_change() * 100).round(2).tolist(), nan_ok=True)
 
 
 def test_a_statistic_of_a_phrase_is_of_the_column_the_phrase_ends_in(hotels):
     pd.DataFrame({"review_id": [11, 12, 13, 14], "score": [7.0, 8.0, 9.0, 6.0]}).to_csv(hotels.root / "reviews.csv", index=False)
-    tr = _go(Session(hotels), "what's the average review score in reviews.csv?")
+    tr = answered(Session(hotels), "what's the average review score in reviews.csv?")
     assert tr.decision.request.op("group").args["measures"] == [{"column": "score", "agg": "mean"}]
-    assert _table(tr).iloc[0, 0] == pytest.approx(7.5)
+    assert result_frame(tr).iloc[0, 0] == pytest.approx(7.5)
 
 
 def test_a_date_column_typed_back_to_the_period_question_places_the_period(ws2):
@@ -324,9 +311,9 @@ def test_a_date_column_typed_back_to_the_period_question_places_the_period(ws2):
     s = Session(ws2)
     d = s.turn("运单明细.csv 7月的运费合计").decision  # two date columns: which one 7月 is of is asked, and they are listed
     assert d.next == "ask_slots" and "下单日期" in d.reply and "签收日期" in d.reply, d.reply
-    tr = _go(s, "签收日期")
+    tr = answered(s, "签收日期")
     signed = days + pd.Timedelta(days=3)
-    assert _table(tr).iloc[0, 0] == sum(i for i, x in enumerate(signed) if x.month == 7)
+    assert result_frame(tr).iloc[0, 0] == sum(i for i, x in enumerate(signed) if x.month == 7)
     s.turn("运单明细.csv 7月的运费合计")
     tr = s.turn("运单明细.csv 一共多少行")  # not an answer: a request of its own
     assert tr.run is not None and "共 90 行" in tr.run.answer, tr.decision.reply
@@ -334,11 +321,11 @@ def test_a_date_column_typed_back_to_the_period_question_places_the_period(ws2):
 
 def test_rows_asked_after_a_single_figure_are_a_request_of_their_own(hotels):
     s = Session(hotels)
-    _go(s, "bookings.csv 里 status 是 completed 的 total_amount 中位数")
-    tr = _go(s, "total_amount最高的前5条，cancelled的不算")
+    answered(s, "bookings.csv 里 status 是 completed 的 total_amount 中位数")
+    tr = answered(s, "total_amount最高的前5条，cancelled的不算")
     assert [o.kind for o in tr.decision.request.ops if o.kind != "filter"] == ["top_n"], tr.decision.request.ops
     want = BOOKINGS[BOOKINGS["status"] != "cancelled"].nlargest(5, "total_amount", keep="first")
-    assert _table(tr)["booking_id"].tolist() == want["booking_id"].tolist()
+    assert result_frame(tr)["booking_id"].tolist() == want["booking_id"].tolist()
 
 
 def test_the_groups_a_test_compares_are_never_a_filter_on_one_of_them(ws2):
@@ -346,7 +333,7 @@ def test_the_groups_a_test_compares_are_never_a_filter_on_one_of_them(ws2):
     staff.to_csv(ws2.root / "司机.csv", index=False)
     s = Session(ws2)
     s.turn("司机.csv 外包司机和自有司机的月底薪有没有显著差别？做个t检验")
-    tr = _go(s, "月底薪_元 和 是否外包")
+    tr = answered(s, "月底薪_元 和 是否外包")
     assert [o.kind for o in tr.decision.request.ops] == ["stat_test"], tr.decision.request.ops
     from scipy import stats
 
@@ -359,16 +346,16 @@ DISHES = pd.DataFrame({"订单号": range(30), "菜品": ["水煮鱼", "小笼�
 
 def test_portions_sold_add_up_the_quantity_never_count_the_lines(ws2):
     DISHES.to_csv(ws2.root / "菜品.csv", index=False)
-    tr = _go(Session(ws2), "菜品.csv 水煮鱼一共卖了多少份？")
+    tr = answered(Session(ws2), "菜品.csv 水煮鱼一共卖了多少份？")
     assert "40" in tr.run.answer, tr.run.answer  # 数量 of 水煮鱼: 1 + 3 per three lines, ten times
-    tr = _go(Session(ws2), "菜品.csv 水煮鱼有多少单")
+    tr = answered(Session(ws2), "菜品.csv 水煮鱼有多少单")
     assert "20" in tr.run.answer, tr.run.answer
 
 
 def test_i_meant_is_no_mean_and_a_name_typed_back_never_lands_inside_a_file_name(hotels):
-    tr = _go(Session(hotels), "no, I meant hotel ids whose average total_amount is above 160 in bookings.csv")
+    tr = answered(Session(hotels), "no, I meant hotel ids whose average total_amount is above 160 in bookings.csv")
     means = BOOKINGS.groupby("hotel_id")["total_amount"].mean()
-    assert sorted(_table(tr)["hotel_id"]) == sorted(means[means > 160].index)
+    assert sorted(result_frame(tr)["hotel_id"]) == sorted(means[means > 160].index)
     from modes.gate import _said_at
 
     at = _said_at("t", "accounts.csv has no column t")
@@ -383,26 +370,26 @@ def test_an_answer_to_an_operations_question_joins_the_turn_that_asked_for_it(ho
     s = Session(hotels)
     s.turn("add a 3-month rolling average of invoices.xlsx")
     assert s.turn("all sheets").decision.missing == ("value",)
-    tr = _go(s, "amount_usd")
+    tr = answered(s, "amount_usd")
     want = pd.Series([100.0 * m for m in range(1, 13)]).rolling(3).mean().round(4)
-    assert _table(tr).iloc[:, -1].round(4).tolist() == pytest.approx(want.tolist(), nan_ok=True)
-    tr = _go(s, "改成按周")  # a unit changed: the same request over weeks
+    assert result_frame(tr).iloc[:, -1].round(4).tolist() == pytest.approx(want.tolist(), nan_ok=True)
+    tr = answered(s, "改成按周")  # a unit changed: the same request over weeks
     assert tr.decision.request.op("rolling").args["unit"] == "week", tr.decision.request.ops
 
 
 def test_a_correction_to_the_period_keeps_the_sheets_the_figure_and_the_growth(ws2):
     s = Session(ws2)
-    _go(s, "把运单.xlsx 7月8月合在一起，按周算件数合计和环比")
-    tr = _go(s, "改成按月")
+    answered(s, "把运单.xlsx 7月8月合在一起，按周算件数合计和环比")
+    tr = answered(s, "改成按月")
     g = tr.decision.request.op("growth")
     assert tr.decision.request.op("stack") is not None and g is not None and g.args["unit"] == "month" and g.args["value"] == "件数"
 
 
 def test_their_other_statistic_of_a_summarised_column_is_of_the_same_groups(hotels):
     s = Session(hotels)
-    _go(s, "average total_amount by hotel_id in bookings.csv")
-    tr = _go(s, "their total total_amount")
-    got = _table(tr)
+    answered(s, "average total_amount by hotel_id in bookings.csv")
+    tr = answered(s, "their total total_amount")
+    got = result_frame(tr)
     assert dict(zip(got["hotel_id"], got.iloc[:, 1], strict=True)) == pytest.approx(BOOKINGS.groupby("hotel_id")["total_amount"].sum().to_dict())
 
 
@@ -421,9 +408,9 @@ def saas(ws2) -> Workspace:
 
 def test_break_that_down_keeps_the_rows_the_figure_was_of(saas):
     s = Session(saas)
-    _go(s, "how many accounts signed up in 2023 in accounts.csv")
-    tr = _go(s, "break that down by plan")
-    got = _table(tr)
+    answered(s, "how many accounts signed up in 2023 in accounts.csv")
+    tr = answered(s, "break that down by plan")
+    got = result_frame(tr)
     want = ACCOUNTS[ACCOUNTS["signup_date"].str.startswith("2023")].groupby("plan").size()
     assert dict(zip(got["plan"], got.iloc[:, 1], strict=True)) == want.to_dict()
 
@@ -440,7 +427,7 @@ def test_a_join_with_a_workbook_of_several_sheets_says_it_uses_the_first(saas):
 
 def test_a_change_that_cannot_be_placed_in_what_ran_is_said_before_it_runs(saas):
     s = Session(saas)
-    _go(s, "pivot accounts.csv with plan as rows and signup_date as columns, count of accounts")
+    answered(s, "pivot accounts.csv with plan as rows and signup_date as columns, count of accounts")
     d = s.turn("use total seats instead of the count").decision
     assert d.next == "restate_confirm", d.reply
 
@@ -448,23 +435,23 @@ def test_a_change_that_cannot_be_placed_in_what_ran_is_said_before_it_runs(saas)
 def test_two_sheets_typed_back_to_the_sheet_question_are_stacked(ws2):
     s = Session(ws2)
     assert s.turn("运单.xlsx 各网点的件数合计").decision.missing == ("sheet",)
-    tr = _go(s, "7月和8月")
+    tr = answered(s, "7月和8月")
     assert tr.decision.request.op("stack").args["sheets"] == ["7月", "8月"]
-    got = _table(tr)
+    got = result_frame(tr)
     want = WAYBILLS.groupby("网点")["件数"].sum() * 2
     assert dict(zip(got["网点"], got.iloc[:, 1], strict=True)) == want.to_dict()
 
 
 def test_adding_up_a_column_is_its_sum(ws2):
-    tr = _go(Session(ws2), "运单.xlsx 8月表 把件数加起来")
+    tr = answered(Session(ws2), "运单.xlsx 8月表 把件数加起来")
     assert tr.decision.request.op("group").args["measures"] == [{"column": "件数", "agg": "sum"}]
-    assert _table(tr).iloc[0, 0] == WAYBILLS["件数"].sum()
+    assert result_frame(tr).iloc[0, 0] == WAYBILLS["件数"].sum()
 
 
 def test_growth_after_each_sheets_total_is_their_growth_over_the_months(ws2):
     s = Session(ws2)
-    _go(s, "运单.xlsx 7月8月的件数合计分别是多少")
-    tr = _go(s, "再算一下环比")
+    answered(s, "运单.xlsx 7月8月的件数合计分别是多少")
+    tr = answered(s, "再算一下环比")
     g = tr.decision.request.op("growth")
     assert g is not None and g.args["value"] == "件数" and tr.decision.request.op("stack") is not None, tr.decision.request.ops
 
@@ -472,8 +459,8 @@ def test_growth_after_each_sheets_total_is_their_growth_over_the_months(ws2):
 def test_groups_with_more_than_n_rows_of_any_noun_and_never_a_column_by_its_first_letters(ws2):
     leads = pd.DataFrame({"lead_id": range(30), "created_at": ["2024-01-05"] * 30, "country": ["US"] * 14 + ["UK"] * 9 + ["DE"] * 7})
     leads.to_csv(ws2.root / "leads.csv", index=False)
-    tr = _go(Session(ws2), "countries with more than 8 leads in leads.csv")
-    assert sorted(_table(tr)["country"]) == ["UK", "US"]
+    tr = answered(Session(ws2), "countries with more than 8 leads in leads.csv")
+    assert sorted(result_frame(tr)["country"]) == ["UK", "US"]
     d = Session(ws2).turn("regions with more than 8 leads in leads.csv").decision
     assert d.next == "ask_slots" and "created_at" not in str(d.request.ops), d.request.ops
 
@@ -481,5 +468,5 @@ def test_groups_with_more_than_n_rows_of_any_noun_and_never_a_column_by_its_firs
 def test_a_sheet_said_not_to_use_is_not_stacked_with_the_one_to_use(ws2):
     s = Session(ws2)
     assert s.turn("运单.xlsx 各网点的件数合计").decision.missing == ("sheet",)
-    tr = _go(s, "不是7月，用8月的")
+    tr = answered(s, "不是7月，用8月的")
     assert tr.decision.request.op("stack") is None and tr.decision.request.sheet == "8月", tr.decision.request

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from conftest import answered, result_frame
 
 from engine.session import Session
 from tools.workspace import Workspace
@@ -23,18 +24,7 @@ def ws(tmp_path, monkeypatch, request) -> Workspace:
 
 
 def _run(ws: Workspace, text: str):
-    s = Session(ws)
-    tr = s.turn(text)
-    if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
-        tr = s.turn("继续" if tr.decision.lang == "zh" else "go")
-    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
-    return tr
-
-
-def _table(tr) -> pd.DataFrame:
-    from tools.outofcore import in_memory
-
-    return in_memory(tr.run.table)
+    return answered(Session(ws), text)
 
 
 @pytest.mark.parametrize("text,how", [
@@ -50,7 +40,7 @@ def test_a_join_of_each_kind_says_its_unmatched_rows_on_each_side(ws, text, how)
     join = tr.decision.request.op("join")
     assert join is not None and join.args["on"] == "customer" and (join.args.get("how") or "left") == how
     want = ORDERS.merge(CUSTOMERS, on="customer", how={"full": "outer"}.get(how, how))
-    got = _table(tr)
+    got = result_frame(tr)
     assert len(got) == len(want)
     assert sorted(got["customer"]) == sorted(want["customer"])
     key = ["customer", "order_id"]
@@ -76,7 +66,7 @@ def test_a_join_of_each_kind_says_its_unmatched_rows_on_each_side(ws, text, how)
 ])
 def test_count_distinct(ws, text, by):
     tr = _run(ws, text)
-    got = _table(tr)
+    got = result_frame(tr)
     measure = next(c for c in got.columns if c not in ("product", "行数", "rows"))
     if by is None:
         assert got[measure].tolist() == [ORDERS["customer"].nunique()]
@@ -89,7 +79,7 @@ def test_count_distinct(ws, text, by):
                                   "remove duplicates from orders.csv by customer and product"])
 def test_dedupe_on_named_keys_keeps_one_row_per_key_pair_not_a_sum(ws, text):
     tr = _run(ws, text)
-    got = _table(tr)
+    got = result_frame(tr)
     want = ORDERS.drop_duplicates(subset=["customer", "product"])
     assert got["order_id"].tolist() == want["order_id"].tolist()
     assert got["amount"].tolist() == want["amount"].tolist()  # the first row of each pair, as it is: never a total
@@ -104,7 +94,7 @@ def test_dedupe_on_named_keys_keeps_one_row_per_key_pair_not_a_sum(ws, text):
 def test_an_if_column_labels_every_row_and_filters_none(ws, text, name, then, otherwise, holds):
     tr = _run(ws, text)
     assert [o.kind for o in tr.decision.request.ops] == ["if_column"], tr.decision.request.ops
-    got = _table(tr)
+    got = result_frame(tr)
     assert got["order_id"].tolist() == ORDERS["order_id"].tolist()  # every row kept
     want = ORDERS["amount"].map(lambda a: then if holds(a) else otherwise)
     assert got[name].tolist() == want.tolist()
@@ -120,7 +110,7 @@ def test_an_if_column_labels_every_row_and_filters_none(ws, text, name, then, ot
 def test_bins_by_width_or_edges_count_the_rows_of_each_range(ws, text, edges, labels):
     tr = _run(ws, text)
     assert [o.kind for o in tr.decision.request.ops] == ["bin"], tr.decision.request.ops
-    got = _table(tr)
+    got = result_frame(tr)
     want = pd.cut(ORDERS["amount"], edges, right=False, labels=labels).value_counts(sort=False)
     assert got.iloc[:, 0].tolist() == labels
     assert got.iloc[:, 1].tolist() == [int(want[k]) for k in labels]

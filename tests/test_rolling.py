@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import answered, result_frame
 
 from engine.session import Session
 from tools.workspace import Workspace
@@ -26,19 +27,9 @@ def ws(tmp_path, monkeypatch, request) -> Workspace:
     return Workspace.at(tmp_path)
 
 
-def _run(s: Session, text: str):
-    tr = s.turn(text)
-    if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
-        tr = s.turn("继续" if tr.decision.lang == "zh" else "go")
-    assert tr.run is not None and tr.run.status == "answered", tr.decision.reply
-    return tr
-
-
 def _last(tr) -> list[float]:
     """The rolling average column of the result (the last one, whatever the session's language calls it)."""
-    from tools.outofcore import in_memory
-
-    return in_memory(tr.run.table).iloc[:, -1].round(4).tolist()
+    return result_frame(tr).iloc[:, -1].round(4).tolist()
 
 
 def _want(frame: pd.DataFrame, window: int, freq: str, value: str | None) -> pd.Series:
@@ -58,7 +49,7 @@ def _want(frame: pd.DataFrame, window: int, freq: str, value: str | None) -> pd.
     ("7-day rolling average of the number of sales in sales.csv", 7, "D", None),
 ])
 def test_a_rolling_average_totals_each_period_then_averages_the_last_n(ws, text, window, freq, value):
-    tr = _run(Session(ws), text)
+    tr = answered(Session(ws), text)
     assert [o.kind for o in tr.decision.request.ops] == ["rolling"], tr.decision.request.ops
     got, want = _last(tr), _want(SALES, window, freq, value)
     assert got == pytest.approx(want.round(4).tolist(), nan_ok=True)
@@ -66,11 +57,9 @@ def test_a_rolling_average_totals_each_period_then_averages_the_last_n(ws, text,
 
 
 def test_rows_are_chosen_before_the_rolling_average_and_groups_roll_apart(ws):
-    tr = _run(Session(ws), "sales.csv 里 branch 不是 York 的 revenue 的7日移动平均")
+    tr = answered(Session(ws), "sales.csv 里 branch 不是 York 的 revenue 的7日移动平均")
     assert _last(tr) == pytest.approx(_want(SALES[SALES["branch"] != "York"], 7, "D", "revenue").round(4).tolist(), nan_ok=True)
-    from tools.outofcore import in_memory
-
-    got = in_memory(_run(Session(ws), "sales.csv 按 branch 算 revenue 的7日移动平均").run.table)
+    got = result_frame(answered(Session(ws), "sales.csv 按 branch 算 revenue 的7日移动平均"))
     assert sorted(got["branch"].unique()) == ["Leeds", "York"]
     span = pd.period_range(DATES.min().to_period("D"), DATES.max().to_period("D"), freq="D")
     for branch, part in got.groupby("branch"):
@@ -84,10 +73,10 @@ def test_the_window_is_asked_when_not_said_and_the_answer_completes_the_request(
     tr = s.turn("sales.csv revenue 的移动平均")
     assert tr.run is None and tr.decision.missing == ("window",), tr.decision.reply
     assert "几天" in tr.decision.reply and "现有列" not in tr.decision.reply  # a number's question lists no columns
-    assert _last(_run(s, "7天")) == pytest.approx(_want(SALES, 7, "D", "revenue").round(4).tolist(), nan_ok=True)
+    assert _last(answered(s, "7天")) == pytest.approx(_want(SALES, 7, "D", "revenue").round(4).tolist(), nan_ok=True)
     s = Session(ws)
     assert s.turn("moving average of revenue in sales.csv").decision.missing == ("window",)
-    tr = _run(s, "14 days")
+    tr = answered(s, "14 days")
     assert _last(tr) == pytest.approx(_want(SALES, 14, "D", "revenue").round(4).tolist(), nan_ok=True)
 
 
@@ -100,7 +89,7 @@ def test_the_restatement_says_the_window_the_empty_periods_and_the_blank_start_a
     for said, words in ((spec.phrase(args, "zh"), ("branch", "sold_on", "revenue", "7日", "按 0 计", "前 6 期", "留空")),
                         (spec.phrase(args, "en"), ("branch", "sold_on", "revenue", "7-day", "count as 0", "first 6", "blank"))):
         assert all(w in said for w in words), said
-    tr = _run(Session(ws), "rolling 7-day average of revenue in sales.csv")
+    tr = answered(Session(ws), "rolling 7-day average of revenue in sales.csv")
     want = _want(SALES, 7, "D", "revenue")
     assert f"{want.iloc[-1]:,.2f}".rstrip("0").rstrip(".") in tr.run.answer and str(want.index[-1]) in tr.run.answer, tr.run.answer
     empty = len(pd.date_range(DATES.min(), DATES.max())) - DATES.nunique()

@@ -14,9 +14,9 @@ from modes.ops import _id_like
 from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation, said_in
 from modes.opspecs.analysis import COUNT_WORDS, _by_keys, _cols, _date_column, _free, unquoted
 from modes.opspecs.analysis import _lazy as lazy
+from modes.text import chinese_int
 from tools.fmt import num
 
-CN_NUM = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "十二": 12, "十四": 14, "三十": 30}
 N = r"\d{1,3}|十二|十四|三十|[一两二三四五六七八九十]"
 UNIT_ZH = {"天": "day", "日": "day", "周": "week", "星期": "week", "个月": "month", "月": "month"}
 ZH_WINDOW = rf"(?:近|最近|过去|前)?\s*(?P<n>{N})\s*(?P<u>天|日|周|个?星期|个月|月)"
@@ -33,7 +33,7 @@ PER_ZH = {"day": "每天", "week": "每周", "month": "每月"}
 
 
 def _n(said: str) -> int:
-    return int(said) if said.isdigit() else CN_NUM.get(said, 0)
+    return int(said) if said.isdigit() else chinese_int(said) or 0
 
 
 def _unit(said: str) -> str:
