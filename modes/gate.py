@@ -640,6 +640,8 @@ def _u_parse(u: _Understanding) -> None:
         u.parsed, _, _ = _fit([*u.texts[:-1], head], _sheet_of(u.fi, u.sheet_name) if u.fi else u.sheet, u.flags)
         then, _, _ = _fit([then_text], joined, {**u.flags, "two_tables": False})  # one table now: the joined one
         u.ops = [*merge_turns(u.parsed), *[o for o in merge_turns(then) if o.kind not in WHOLE_TABLE_OPS]]
+        if then and u.parsed:  # the two texts are one turn's: what the join's clause read is read
+            then[-1].consumed = [*u.parsed[-1].consumed, *then[-1].consumed]
         u.parsed = [*u.parsed, *then]
     else:
         if joined is not None:  # 按部门合并，算执行率 = 实际支出/预算: what follows the join reads the joined columns
@@ -921,7 +923,7 @@ JOIN_THEN = re.compile(r"(?:[,，;；]\s*|\s)(?:然后|接着|之后|再|and the
 # the clause after a join's comma that only names its key (, using hotel / ，通过hotel / ，按工号关联): the join's own
 JOIN_KEY_LEAD = lazy(r"\s*(?:(?:using|on|by|via|matching on|matched on|keyed on)(?![a-z_])|通过|按照|按|用|根据|依据|以|基于|匹配|对应)\s*"
                            r"(?:(?!算|计算|汇总|平均|合计|统计|排序|筛选|求和|分组|画|导出|then|and)[\w.\-]){1,30}?\s*"
-                           r"(?:(?:这一?列|列|字段|column)?\s*(?:来|进行)?\s*(?:关联|匹配|合并|对应|连接|join|match)(?:起来)?)?\s*[。.!！]?\s*$", re.I)
+                           r"(?:(?:这一?列|列|字段|column)?\s*(?:来|进行)?\s*(?:关联|匹配|合并|对应|连接|join|match)(?:起来)?)?\s*[。.!！]?\s*(?:$|(?=[，,；;]))", re.I)
 JOIN_HOW_LEAD = lazy(r"(?:(?:只|仅)?(?:保留|要)|(?:only )?keep(?: only)?|only)\s*$", re.I)
 
 
@@ -940,9 +942,13 @@ def _after_join(text: str) -> tuple[str, str] | None:
         return None
     after = CLAUSE_END.search(text, j.end())
     before = [c for c in CLAUSE_END.finditer(text, 0, j.start())]
-    if after is not None and JOIN_KEY_LEAD.match(text, after.end()):
+    key = JOIN_KEY_LEAD.match(text, after.end()) if after is not None else None
+    if key is not None and not text[key.end():].strip(" ，,；;"):
         return None  # join A with B, using hotel / 合并A和B，通过hotel: the clause after the comma is the join's key
-    if after is not None and text[after.end():].strip():  # the join first, the rest after a comma
+    if key is not None:  # A 关联 B，按工单号关联，按维修类型求平均: the key's own clause is the join's, the rest follows it
+        nxt = CLAUSE_END.search(text, key.end())
+        join_at, rest_at = (0, key.end()), (nxt.end() if nxt else key.end(), len(text))
+    elif after is not None and text[after.end():].strip():  # the join first, the rest after a comma
         join_at, rest_at = (0, after.start()), (after.end(), len(text))
     elif before and text[: before[-1].start()].strip() and (after is None or not text[after.end():].strip()):  # the join said last
         join_at, rest_at = (before[-1].end(), len(text)), (0, before[-1].start())
@@ -989,6 +995,12 @@ def _join_keys(u: _Understanding, join: Op) -> Op:
         return Op("join", {**join.args, "on": u.join_pair[0], "other_on": u.join_pair[1]})
     tables = _join_sheets(u)
     on = join.args.get("on")
+    if tables is not None and on is None:  # no key said: the one column both tables have by the same name is the key
+        second = {c.casefold(): c for c in tables[1].columns}
+        shared = [c for c in tables[0].columns if c.casefold() in second]
+        if len(shared) == 1:
+            other = second[shared[0].casefold()]
+            return Op("join", {**join.args, "on": shared[0], **({"other_on": other} if other != shared[0] else {}), "key_shared": True})
     if tables is None or on is None or on in tables[1].columns or not tables[1].columns:
         return join
     sep = "、" if u.lang == "zh" else ", "

@@ -383,9 +383,10 @@ def _rule_join(t: _Turn) -> None:
         for b in list(BY_WORD.finditer(t.text)) + list(re.finditer(r"(?<![a-z_])(?:on|using)\s+|(?:通过|用)\s*", t.text, re.I | re.A)):
             if not lo <= b.start() < hi:
                 continue
-            col, _raw, _how, _closest, _ = _col_after(t.text, b.end(), t.hits, t.sheet)
+            col, _raw, _how, _closest, end = _col_after(t.text, b.end(), t.hits, t.sheet)
             if col:
                 on = col
+                t.spans.append((b.start(), end))  # the key's words are the join's
     how = next((kind for kind, rxp in lx.JOIN_HOW if rxp.search(t.text)), None)  # 内连接 / full join: the kind of join said
     t.add(m.start(), Op("join", {"on": on, **({"how": how} if how else {})}))
 

@@ -244,8 +244,12 @@ def test_a_date_column_named_after_a_verb_is_the_column_of_that_verb(ws: Path) -
 
 @pytest.mark.parametrize("request_", ["join bookings.csv with properties.csv, then count bookings by city",
                                       "把 bookings.csv 和 properties.csv 关联一下，然后按city数一下"])
-def test_a_join_key_typed_back_keeps_both_files_and_the_rest(ws: Path, request_: str) -> None:
-    s = Session(Workspace.at(ws), dry_run=True)
+def test_a_join_key_typed_back_keeps_both_files_and_the_rest(ws: Path, tmp_path: Path, request_: str) -> None:
+    import shutil
+
+    shutil.copy(ws / "bookings.csv", tmp_path / "bookings.csv")  # two columns in common (hotel, nights): the key is asked
+    pd.read_csv(ws / "properties.csv").assign(nights=1).to_csv(tmp_path / "properties.csv", index=False)
+    s = Session(Workspace.at(tmp_path), dry_run=True)
     q = s.turn(request_).decision
     assert q.next == "ask_slots" and "hotel" in choices(q.reply), q.reply
     d = s.turn("hotel").decision

@@ -390,6 +390,8 @@ class Join(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         on = f"{args.get('on')} ↔ {args['other_on']}" if args.get("other_on") else args.get("on")
         how = JOIN_HOW_LABEL["zh" if lang == "zh" else "en"][args.get("how") or "left"]
+        if args.get("key_shared"):  # the key was not said: it is the one column the two tables share
+            how = _zh(lang, f"两张表共有的列只有它；{how}", f"the only column both tables have; {how}")
         return _zh(lang, f"按 {on} 关联两张表（{how}）", f"join the two tables on {on} ({how})")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:

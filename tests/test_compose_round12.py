@@ -1,0 +1,58 @@
+"""How requests compose (round 12): a join whose key is said in its own clause before the rest of the request, and a
+join with no key said over two tables that share exactly one column. Each result recomputed with pandas."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from conftest import answered, result_frame
+
+from engine.session import Session
+from tools.workspace import Workspace
+
+VISITS = pd.DataFrame({"回访编号": [f"V{i}" for i in range(1, 9)], "工单号": ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W9"],
+                       "门店": ["东店", "西店", "东店", "南店", "西店", "东店", "南店", "北店"],
+                       "满意度评分": [4.0, 3.5, None, 5.0, 2.5, 4.5, 3.0, 4.0]})
+TICKETS = pd.DataFrame({"工单号": [f"W{i}" for i in range(1, 9)], "维修类型": ["保养", "钣喷", "保养", "机修", "钣喷", "机修", "保养", "机修"],
+                        "工时费_元": [300, 1800, 280, 900, 1750, 950, 310, 880]})
+STORES = pd.DataFrame({"门店": ["东店", "西店", "南店", "北店"], "城市": ["上海", "杭州", "上海", "南京"], "开业年份": [2012, 2018, 2014, 2020]})
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def ws(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    VISITS.to_excel(tmp_path / "客户回访.xlsx", index=False)
+    TICKETS.to_csv(tmp_path / "维修工单.csv", index=False)
+    STORES.to_excel(tmp_path / "门店信息.xlsx", index=False)
+    return Workspace.at(tmp_path)
+
+
+@pytest.mark.parametrize("text", [
+    "客户回访.xlsx 关联 维修工单.csv，按工单号关联，满意度评分不为空，按维修类型求满意度评分平均",
+    "客户回访.xlsx和维修工单.csv按工单号关联，按维修类型求满意度评分平均",
+])
+def test_a_join_key_said_in_its_own_clause_stays_the_joins_and_the_rest_runs_on_the_joined_table(ws, text):
+    tr = answered(Session(ws), text)
+    r = tr.decision.request
+    assert r.op("join").args["on"] == "工单号", r.ops
+    assert "没理解" not in tr.decision.reply
+    want = VISITS.merge(TICKETS, on="工单号", how="left").dropna(subset=["满意度评分"]).groupby("维修类型")["满意度评分"].mean()
+    got = result_frame(tr).dropna(subset=[result_frame(tr).columns[0]])  # the visit matched to no ticket is a group of its own
+    assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict())
+
+
+def test_two_tables_sharing_one_column_are_joined_on_it_and_the_answer_says_so(ws):
+    tr = answered(Session(ws), "客户回访.xlsx 关联 门店信息.xlsx，开业年份小于2015，按门店求满意度评分平均")
+    join = tr.decision.request.op("join")
+    assert join is not None and join.args["on"] == "门店", tr.decision.request.ops
+    m = VISITS.merge(STORES, on="门店", how="left")
+    want = m[m["开业年份"] < 2015].groupby("门店")["满意度评分"].mean()
+    got = result_frame(tr)
+    assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict())
+    assert "两张表共有的列只有它" in tr.plan.goalSummary, tr.plan.goalSummary  # what the brief notice before the run says
+
+
+def test_tables_sharing_several_columns_still_ask_which_key(ws, tmp_path):
+    TICKETS.assign(门店="东店").to_csv(tmp_path / "维修工单.csv", index=False)
+    tr = Session(Workspace.at(tmp_path)).turn("客户回访.xlsx 关联 维修工单.csv，按维修类型求满意度评分平均")
+    assert "join_key" in tr.decision.request.missing
