@@ -512,6 +512,10 @@ def _expression_after(t: _Turn, rest: str, args: dict[str, Any]) -> None:
         rcol, _, rclose = resolve_column(am.group("b"), t.sheet)
         right = {"column": rcol} if rcol else None
     args.update(left=left, op=op, right=right)
+    anum = parse_number(am.group("a")) if left is None else None
+    if anum is not None and isinstance(right, dict):  # 店龄 = 2024 - 开业年份: a number first is a formula's operand
+        args.update(left=None, right=None, formula=f"{tidy(anum)} {op} [{right['column']}]")
+        return
     if left is None:
         args["unresolved"] = [_unres(am.group("a"), lclose)]
         t.unresolved()
@@ -543,6 +547,11 @@ def _rule_add_column(t: _Turn) -> None:
     nm = re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([^\s,=:：\"”」]+?)[\"”」]?\s*(?:[,:：]|=|等于|为|是|$|\s)", rest)
     args: dict[str, Any] = {"name": nm.group(1) if nm else None}
     _expression_after(t, rest, args)
+    if args.get("formula"):
+        t.add(m.start(), Op("formula", {"name": args["name"] or "计算列", "expression": args["formula"]}))
+        nxt = NEXT_STEP.search(t.text, m.end())
+        t.spans.append((m.start(), nxt.start() if nxt else len(t.text)))
+        return
     if not args.get("left"):
         _expression_anywhere(t, m, args)
     if not args.get("name") and args.get("left"):

@@ -56,3 +56,11 @@ def test_tables_sharing_several_columns_still_ask_which_key(ws, tmp_path):
     TICKETS.assign(门店="东店").to_csv(tmp_path / "维修工单.csv", index=False)
     tr = Session(Workspace.at(tmp_path)).turn("客户回访.xlsx 关联 维修工单.csv，按维修类型求满意度评分平均")
     assert "join_key" in tr.decision.request.missing
+
+
+@pytest.mark.parametrize("text", ["门店信息.xlsx 新增列 店龄 = 2024 - 开业年份", "门店信息.xlsx 加一列 店龄，等于 2024减开业年份",
+                                  "in 门店信息.xlsx add a column 店龄 = 2024 - 开业年份"])
+def test_a_number_minus_a_column_is_a_computed_column_never_a_column_named_by_the_number(ws, text):
+    tr = answered(Session(ws), text)
+    got = result_frame(tr)
+    assert got["店龄"].tolist() == (2024 - STORES["开业年份"]).tolist()
