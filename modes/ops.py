@@ -1021,6 +1021,28 @@ def _rows_noun(noun: str, sheet: SheetInfo) -> bool:
             and len(word) >= 3 and word.isalpha())
 
 
+# 超过35单的门店 / 哪些门店的工单超过35单: a bound counted in rows (a classifier after the number), never a figure
+COUNT_UNIT_ZH = lazy(r"(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*)\s*(?:单|次|笔|人|条|个|件|家|位|名|张|台|辆|户|份)"
+                     r"(?!月|小时|钟|工作日|星期|礼拜|季度|百分点|点|元|块)", re.I | re.A)
+
+
+def _unit_count_key(t: _Turn, m: re.Match[str]) -> str | None:
+    """The groups a bound in rows keeps: the one key already named, the column after 的, or the one named before it."""
+    if any(h.column in t.sheet.numeric and 0 <= m.start() - h.end <= 2 for h in t.hits):
+        return None  # 数量超过35个的订单: a figure's bound, a condition on rows
+    if len(t.group_keys) == 1:
+        return t.group_keys[0]
+    after = HAVING_KEY_AFTER.match(t.text, m.end())
+    if after is not None:
+        word = after.group("k")
+        col = resolve_column(word, t.sheet, closest=False)[0] or _column_at_start(word, t.sheet)
+        if col is not None:
+            return col if col not in t.sheet.numeric else None
+    lo = max((x.end() for x in CLAUSE_END.finditer(t.text, 0, m.start())), default=0)
+    before = [h.column for h in t.hits if lo <= h.start and h.end <= m.start() and h.column not in t.sheet.numeric and t.free(h.start)]
+    return before[-1] if len(set(before)) == 1 else None
+
+
 def _rule_count_having(t: _Turn) -> None:
     """hotels with more than 400 bookings / 订单数大于20的客户: each key's rows counted, the groups over the bound kept."""
     if t.having or t.has("having"):
@@ -1030,6 +1052,12 @@ def _rule_count_having(t: _Turn) -> None:
         m = None  # regions with more than 5000 revenue: a figure of a column, read by the having rule
     if m is None:
         m = COUNT_HAVING_ZH.search(t.text)
+    if m is None and (u := COUNT_UNIT_ZH.search(t.text)) is not None and (key := _unit_count_key(t, u)) is not None:
+        if key not in t.group_keys:
+            t.group_keys.append(key)
+            t.add(u.start(), Op("group", {"keys": [key], "measures": [{"agg": "count"}]}))
+        _keep_counted(t, u, next(k for k in ("ge", "le", "gt", "lt") if u.group(k)), u.group("n"))
+        return
     if m is None:
         g = COUNT_HAVING_GROUPS.search(t.text)
         if g is not None and len(t.group_keys) == 1:  # only groups where the count is over 200: the groups already named

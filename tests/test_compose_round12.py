@@ -64,3 +64,19 @@ def test_a_number_minus_a_column_is_a_computed_column_never_a_column_named_by_th
     tr = answered(Session(ws), text)
     got = result_frame(tr)
     assert got["店龄"].tolist() == (2024 - STORES["开业年份"]).tolist()
+
+
+@pytest.mark.parametrize("text", ["维修工单.csv 里哪些维修类型的工单超过2单", "维修工单.csv 按维修类型计数，只保留超过2单的",
+                                  "维修工单.csv 超过2单的维修类型有哪些", "维修工单.csv 工时费_元不低于300的工单，按维修类型计数，只保留多于2单的维修类型"])
+def test_a_bound_counted_in_rows_keeps_the_groups_with_that_many_rows(ws, text):
+    tr = answered(Session(ws), text)
+    rows = TICKETS[TICKETS["工时费_元"] >= 300] if "不低于" in text else TICKETS
+    counts = rows.groupby("维修类型").size()
+    got = result_frame(tr)
+    assert sorted(got.iloc[:, 0]) == sorted(counts[counts > 2].index), got
+
+
+def test_a_figure_followed_by_a_classifier_stays_a_condition_on_rows(ws):
+    tr = answered(Session(ws), "维修工单.csv 里工时费_元超过900个的工单")
+    assert [o.kind for o in tr.decision.request.ops] == ["filter"], tr.decision.request.ops
+    assert len(result_frame(tr)) == int((TICKETS["工时费_元"] > 900).sum())
