@@ -80,3 +80,18 @@ def test_a_figure_followed_by_a_classifier_stays_a_condition_on_rows(ws):
     tr = answered(Session(ws), "维修工单.csv 里工时费_元超过900个的工单")
     assert [o.kind for o in tr.decision.request.ops] == ["filter"], tr.decision.request.ops
     assert len(result_frame(tr)) == int((TICKETS["工时费_元"] > 900).sum())
+
+
+BILLS = pd.DataFrame({"单号": range(1, 9), "结算状态": ["已结算", "未结算", "挂账", "未结算", "已结算", "挂账", "未结算", "已结算"],
+                      "发货": ["已发货", "未发货", "未发货", "已发货", "已发货", "未发货", "已发货", "已发货"]})
+
+
+@pytest.mark.parametrize("text,want", [
+    ("账单.csv 有多少单还没结算？", {"未结算"}),
+    ("账单.csv 有多少单还没结算？挂账的也算上", {"未结算", "挂账"}),
+    ("账单.csv 尚未结算的有几单", {"未结算"}),
+])
+def test_a_value_said_as_not_yet_done_is_the_tables_not_yet_value(tmp_path, text, want):
+    BILLS.to_csv(tmp_path / "账单.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), text)
+    assert str(int(BILLS["结算状态"].isin(want).sum())) in tr.run.answer, tr.run.answer
