@@ -183,6 +183,7 @@ STAT_WORDS: tuple[tuple[str, str], ...] = (
     ("全距", "range"),  # 极差 is the word tests/test_opspec.py registers for its own demonstration operation
     ("上四分位数", "q3"), ("下四分位数", "q1"), ("四分位数", "quartiles"), ("quartiles", "quartiles"), ("quartile", "quartiles"),
     ("不同值个数", "nunique"), ("去重计数", "nunique"), ("distinct count", "nunique"),
+    ("基本统计量", "describe"), ("基本统计", "describe"), ("基础统计", "describe"), ("basic statistics", "describe"), ("basic stats", "describe"),
     ("描述性统计", "describe"), ("描述统计", "describe"), ("统计描述", "describe"), ("descriptive statistics", "describe"),
     ("summary statistics", "describe"),
 )
