@@ -95,3 +95,26 @@ def test_a_value_said_as_not_yet_done_is_the_tables_not_yet_value(tmp_path, text
     BILLS.to_csv(tmp_path / "账单.csv", index=False)
     tr = answered(Session(Workspace.at(tmp_path)), text)
     assert str(int(BILLS["结算状态"].isin(want).sum())) in tr.run.answer, tr.run.answer
+
+
+@pytest.mark.parametrize("then", ["把这个表转置", "行和列换一下", "transpose this table"])
+def test_a_transpose_right_after_a_summary_turns_the_summary_never_the_source_file(ws, then):
+    s = Session(ws)
+    answered(s, "维修工单.csv 按维修类型汇总工时费_元")
+    tr = answered(s, then)
+    got = result_frame(tr)
+    want = TICKETS.groupby("维修类型")["工时费_元"].sum()
+    assert got.shape[0] <= 3, got  # the summary's rows are now its columns
+    for k, v in want.items():
+        assert float(got[k].iloc[0]) == pytest.approx(v), got
+
+
+def test_a_transpose_right_after_a_pivot_puts_its_rows_across(ws):
+    s = Session(ws)
+    answered(s, "维修工单.csv 做透视表，行是维修类型，列是工单号，值是工时费_元合计")
+    got = result_frame(answered(s, "把这个表转置"))
+    want = TICKETS.pivot_table(index="维修类型", columns="工单号", values="工时费_元", aggfunc="sum")
+    assert {"保养", "钣喷", "机修"} <= {str(c) for c in got.columns}, got
+    assert len(got) >= len(TICKETS), got  # one row per ticket (and the pivot's own total)
+    w1 = got[got.iloc[:, 0].astype(str) == "W1"]
+    assert float(w1["保养"].iloc[0]) == pytest.approx(want.loc["保养", "W1"])

@@ -1483,7 +1483,8 @@ PERIOD_UNIT = (("quarter", r"季度|季|quarters?|quarterly"), ("month", r"月�
 PIVOT_PERIOD = _lazy(r"(?<![\d一二三四五六七八九十上下本去今前第])(?:季度|月份|月度|年度|年份)|(?<=按)[季月年](?![\d])|(?<=[每各])(?:季|月|年)(?![\d])"
                      r"|(?<![a-z_])(?:quarters?|quarterly|months?|monthly|years?|yearly|annual)(?![a-z_])", re.I)
 PIVOT_RX = _rx("透视表", "数据透视", "交叉表", "列联表", "二维表", "pivot table", "pivot", "crosstab", "cross tab", "cross-tab")
-TRANSPOSE_RX = _rx("转置", "行列互换", "行列转换", "transpose")
+TRANSPOSE_RX = _lazy(r"转置|行列互换|行列转换|行列对调|行列调换|行和列(?:互换|对调|调换|换一下|换过来|反过来)|把行和列换|(?<![a-z_])(?:transpose|"
+                     r"(?:swap|flip|switch) (?:the )?rows and columns)(?![a-z_])", re.I)
 
 
 # the layout of a table said by the roles of two columns: X (做|为|作为)? (一)?行 … Y … (一)?列, 行是X…列是Y, X as rows … Y as columns
