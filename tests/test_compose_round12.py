@@ -118,3 +118,12 @@ def test_a_transpose_right_after_a_pivot_puts_its_rows_across(ws):
     assert len(got) >= len(TICKETS), got  # one row per ticket (and the pivot's own total)
     w1 = got[got.iloc[:, 0].astype(str) == "W1"]
     assert float(w1["保养"].iloc[0]) == pytest.approx(want.loc["保养", "W1"])
+
+
+def test_a_mode_with_ties_lists_every_tied_value_or_says_how_many_more(tmp_path):
+    sales = pd.DataFrame({"顾问": ["李"] * 8 + ["王"] * 14, "车型": list("ABCDABCD") + list("ABCDEFG") * 2})
+    sales.to_csv(tmp_path / "销售.csv", index=False)
+    got = result_frame(answered(Session(Workspace.at(tmp_path)), "销售.csv 按顾问求车型的众数"))
+    cell = {r.iloc[0]: str(r.iloc[-1]) for _, r in got.iterrows()}
+    assert set(cell["李"].split("、")) == {"A", "B", "C", "D"}, got  # four tied: all four, none cut
+    assert cell["王"].endswith("…(+2)") and len(cell["王"].split("…")[0].split("、")) == 5, got  # seven tied: five and how many more

@@ -69,6 +69,9 @@ def stat_label(stat: str) -> str:
     return f"第{m.group(1)}百分位数" if m else STAT_ZH.get(stat, stat)
 
 
+MODES_SHOWN = 5
+
+
 def _one(s: pd.Series, stat: str) -> Any:
     """One statistic of a series (text columns: count, nunique and mode only)."""
     if stat == "nunique":
@@ -78,7 +81,10 @@ def _one(s: pd.Series, stat: str) -> Any:
         if len(x) > 1 and not x.duplicated().any():
             return None  # no value repeats: there is no mode (never every value listed as one)
         m = x.mode()
-        return None if m.empty else "、".join(str(rnd(v)) for v in m.head(3))
+        if m.empty:
+            return None
+        shown = "、".join(str(rnd(v)) for v in m.head(MODES_SHOWN))  # every tied mode, up to five; how many more is said
+        return shown + (f"…(+{len(m) - MODES_SHOWN})" if len(m) > MODES_SHOWN else "")
     if stat == "mode_count":  # how many times the mode occurs (every tied mode occurs as often)
         counts = s.dropna().value_counts()
         return None if counts.empty or (len(counts) > 1 and counts.iloc[0] == 1) else int(counts.iloc[0])
