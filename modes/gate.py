@@ -649,7 +649,7 @@ def _u_parse(u: _Understanding) -> None:
         u.ops = merge_turns(u.parsed)
     if u.how == "result":
         u.ops = _charted_result(_ranked_on_summary(_summary_word_named(u.ops), u.sheet), u.sheet)
-    u.ops = _groups_not_filtered(_running_over_periods(_figure_of_periods(u.ops, bool(u.stacked))))
+    u.ops = _values_compared(_groups_not_filtered(_running_over_periods(_figure_of_periods(u.ops, bool(u.stacked)))), u.norms[-1])
     _join_sheet_said(u)
     if u.stacked and not u.ops and lx.EXPLORE_JOIN.search(u.norms[-1]):
         u.ops = [Op("stack", {"sheets": list(u.stacked)})]  # stack all sheets of reviews.xlsx into one table: that is the request
@@ -721,6 +721,25 @@ def _join_sheet_said(u: _Understanding) -> None:
     first = b.sheets[0].name or ""
     u.ev.append(Evidence("slot", DOUBT, f"{b.name} 有 {len(b.sheets)} 个工作表，关联只用它的第一个工作表“{first}”",
                          f"{b.name} has {len(b.sheets)} sheets; the join uses its first sheet, '{first}', only"))
+
+
+# a comparison of the values a request names: 女性厨师和男性厨师比哪个高 / which is higher, North or South
+VALUES_COMPARED = lazy(r"哪个(?:更)?(?:高|低|多|少|大|小|好|贵|便宜|快|慢)|谁(?:更)?(?:高|低|多|少)|(?:高|低|多|少)(?:了)?多少|差(?:了)?多少|相差|"
+                       r"(?<![a-z_])(?:which (?:is|one is|was|has|had|one has) (?:the )?(?:higher|lower|bigger|smaller|more|less|larger|better|worse)"
+                       r"|difference between)(?![a-z_])", re.I)
+
+
+def _values_compared(ops: list[Op], text: str) -> list[Op]:
+    """女性厨师的平均时薪和男性厨师比，哪个高: two values of one column compared on one figure are that figure per value,
+    never one figure over both."""
+    if not (VALUES_COMPARED.search(text) or lx.EXPLORE_COMPARE.search(text)):
+        return ops
+    pair = [c.column for o in ops if o.kind == "filter" and not o.args.get("delete")
+            for c in o.args.get("conditions", []) if c.op == "in" and c.column and isinstance(c.value, list) and len(c.value) >= 2]
+    if len(pair) != 1:
+        return ops
+    return [replace(o, args={**o.args, "keys": [pair[0]]}) if o.kind == "group" and not o.args.get("keys") and o.args.get("measures") else o
+            for o in ops]
 
 
 def _groups_not_filtered(ops: list[Op]) -> list[Op]:

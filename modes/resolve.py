@@ -942,12 +942,22 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
                 if not _covered(spans, *m.span()):
                     spans.append(m.span())
                     found.setdefault(c, []).append((v, *m.span()))
-    for v, c in sheet.one_letter_values:  # 女员工 / 男的 / 女性: a one-character value naming people
-        for m in re.finditer(re.escape(v.strip()) + ONE_CHAR_NOUN, text):
-            span = (m.start(), m.start() + 1)
-            if not _covered(spans, *span):
-                spans.append(span)
-                found.setdefault(c, []).append((v, *span))
+    letters = {v.strip(): (v, c) for v, c in sheet.one_letter_values}
+    starts = {a for vals in found.values() for _, a, _ in vals}
+
+    def names_people(i: int) -> bool:  # 女员工 / 女厨师 (厨师 a value of another column)
+        return i in starts or re.match(ONE_CHAR_NOUN, text[i:]) is not None
+
+    for i, ch in enumerate(text):  # 女员工 / 男的 / 女性 / 男女厨师: a one-character value naming people
+        if ch not in letters:
+            continue
+        v, c = letters[ch]
+        nxt = letters.get(text[i + 1 : i + 2])
+        if not (names_people(i + 1) or nxt is not None and nxt[1] == c and nxt[0] != v and names_people(i + 2)):
+            continue
+        if not _covered(spans, i, i + 1):
+            spans.append((i, i + 1))
+            found.setdefault(c, []).append((v, i, i + 1))
     for v, c in sheet.cased_values:  # not Done: a value that is also a common word, written as the data writes it
         for m in re.finditer(r"(?<![A-Za-z0-9])" + re.escape(v.strip()) + r"(?![A-Za-z0-9])", text):
             if not _covered(spans, *m.span()) and not _covered(phrases, *m.span()):

@@ -127,3 +127,17 @@ def test_a_mode_with_ties_lists_every_tied_value_or_says_how_many_more(tmp_path)
     cell = {r.iloc[0]: str(r.iloc[-1]) for _, r in got.iterrows()}
     assert set(cell["李"].split("、")) == {"A", "B", "C", "D"}, got  # four tied: all four, none cut
     assert cell["王"].endswith("…(+2)") and len(cell["王"].split("…")[0].split("、")) == 5, got  # seven tied: five and how many more
+
+
+ROSTER = pd.DataFrame({"姓名": list("甲乙丙丁戊己庚辛壬癸"), "性别": ["女", "男", "女", "男", "女", "男", "女", "男", "女", "男"],
+                       "岗位": ["厨师", "厨师", "厨师", "厨师", "服务员", "服务员", "厨师", "收银", "服务员", "厨师"],
+                       "时薪_元": [30, 34, 32, 40, 22, 21, 31, 25, 23, 38]})
+
+
+@pytest.mark.parametrize("text", ["花名册.csv 里女性厨师的平均时薪和男性厨师比，哪个高", "花名册.csv 里男女厨师的平均时薪差多少",
+                                  "花名册.csv 里女厨师和男厨师的平均时薪哪个高"])
+def test_two_values_compared_on_one_figure_give_the_figure_per_value(tmp_path, text):
+    ROSTER.to_csv(tmp_path / "花名册.csv", index=False)
+    got = result_frame(answered(Session(Workspace.at(tmp_path)), text))
+    want = ROSTER[ROSTER["岗位"] == "厨师"].groupby("性别")["时薪_元"].mean()
+    assert dict(zip(got["性别"], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict()), got
