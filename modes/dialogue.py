@@ -483,15 +483,30 @@ def refines(t: Turn) -> bool:
     last = t.pending
     if last is None or t.chat is not None or t.other_file or not t.new_kinds:
         return False
-    if t.fresh.file_how in ("named", "fuzzy", "result", "missing", "outside"):
-        return False  # a file named (even the same one) starts a request of its own
+    if t.fresh.file_how in ("named", "fuzzy", "result", "missing", "outside") and not (t.fresh.file_how == "fuzzy" and t.fresh.file == last.request.file):
+        return False  # a file named (even the same one) starts a request of its own (by payment method, after payments.csv: a word of its name)
     if t.fresh.file_how == "description" and t.fresh.file != last.request.file:
         return False  # words that describe another file
     if lx.BREAK_DOWN.search(t.text) and t.new_kinds <= {"group"} and t.old_kinds & (FIGURE_KINDS | {"filter", "group"}):
         return True  # break that down by plan, after how many signed up in 2023: the same rows, per plan
+    if t.new_kinds == {"group"} and _keys_alone(t) and t.old_kinds & (FIGURE_KINDS | {"group"}) and _holds_more(last.request):
+        return True  # by payment method / 按门店, after a total: the same figure, per key (a bare summary is simply regrouped)
     if t.old_kinds & FIGURE_KINDS and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
         return False  # the top 5 rows …, after a median: rows of their own, never a cut of one figure
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
+
+
+def _keys_alone(t: Turn) -> bool:
+    """A turn that only names keys (按门店 / by payment method / 那按城市呢): a group with keys and nothing else said."""
+    g = t.fresh.op("group")
+    return (g is not None and bool(g.args.get("keys")) and not g.args.get("measures") and len(t.fresh.ops) == 1
+            and not t.fresh.unexplained)
+
+
+def _holds_more(r: Request) -> bool:
+    """A request with more than its keys to carry over: a condition, a figure, a count."""
+    g = r.op("group")
+    return bool(r.op("filter") or r.op("count") or r.op("stats") or (g is not None and g.args.get("measures")))
 
 
 PERIOD_FIGURES = frozenset({"growth", "rolling", "running_total"})

@@ -233,6 +233,9 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                     if op.kind == "sort" and not op.args.get("direction_said"):
                         said.pop("ascending", None)
                     merged[op.kind] = Op(op.kind, {**old.args, **said}, old.after)
+                elif op.kind == "group" and not op.args.get("measures") and old.args.get("measures"):
+                    # by payment method / 按门店拆开看, after a total: the same figures, per key
+                    merged["group"] = Op("group", {**old.args, **{k: v for k, v in op.args.items() if k != "measures"}}, old.after)
                 else:
                     merged[op.kind] = Op(op.kind, op.args, op.after)
         _rechart(merged, t, chart_before)

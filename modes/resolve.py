@@ -912,6 +912,7 @@ def closest_columns(raw: str, cols: list[str], n: int = 3) -> list[str]:
 
 
 # what follows a one-character value (女, 男) when it names people: 女员工, 男的, 女性, 男同事
+SEX_LETTERS = "男女"  # the one-letter values that name people before any noun (女厨师, 男女员工)
 ONE_CHAR_NOUN = r"(?=员工|职工|同事|同学|学生|老师|客户|顾客|用户|会员|患者|病人|性|生|士|的|人|孩|宝宝)"
 
 
@@ -945,15 +946,15 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
     letters = {v.strip(): (v, c) for v, c in sheet.one_letter_values}
     starts = {a for vals in found.values() for _, a, _ in vals}
 
-    def names_people(i: int) -> bool:  # 女员工 / 女厨师 (厨师 a value of another column)
-        return i in starts or re.match(ONE_CHAR_NOUN, text[i:]) is not None
+    def names_people(ch: str, i: int) -> bool:  # 女员工; 女厨师 (男 / 女 before a value of another column: 厨师)
+        return re.match(ONE_CHAR_NOUN, text[i:]) is not None or ch in SEX_LETTERS and i in starts
 
     for i, ch in enumerate(text):  # 女员工 / 男的 / 女性 / 男女厨师: a one-character value naming people
         if ch not in letters:
             continue
         v, c = letters[ch]
         nxt = letters.get(text[i + 1 : i + 2])
-        if not (names_people(i + 1) or nxt is not None and nxt[1] == c and nxt[0] != v and names_people(i + 2)):
+        if not (names_people(ch, i + 1) or ch in SEX_LETTERS and nxt is not None and nxt[1] == c and nxt[0] != v and names_people(text[i + 1], i + 2)):
             continue
         if not _covered(spans, i, i + 1):
             spans.append((i, i + 1))

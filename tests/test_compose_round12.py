@@ -141,3 +141,23 @@ def test_two_values_compared_on_one_figure_give_the_figure_per_value(tmp_path, t
     got = result_frame(answered(Session(Workspace.at(tmp_path)), text))
     want = ROSTER[ROSTER["岗位"] == "厨师"].groupby("性别")["时薪_元"].mean()
     assert dict(zip(got["性别"], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict()), got
+
+
+PAYMENTS = pd.DataFrame({"payment_id": range(1, 11), "method": ["card", "paypal", "card", "card", "paypal", "bank", "card", "bank", "paypal", "card"],
+                         "amount_usd": [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 100.0],
+                         "refunded": ["no", "no", "yes", "no", "yes", "no", "no", "no", "no", "yes"]})
+
+
+@pytest.mark.parametrize("first,then", [
+    ("payments.csv total amount_usd excluding refunded = yes", "by payment method"),
+    ("payments.csv total amount_usd excluding refunded = yes", "break it down by method"),
+    ("payments.csv 里 refunded 不是 yes 的 amount_usd 合计", "按method拆开看"),
+    ("payments.csv 里 refunded 不是 yes 的 amount_usd 合计", "那按 method 呢"),
+])
+def test_keys_said_alone_after_a_total_give_the_same_total_per_key(tmp_path, first, then):
+    PAYMENTS.to_csv(tmp_path / "payments.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, first)
+    got = result_frame(answered(s, then))
+    want = PAYMENTS[PAYMENTS["refunded"] != "yes"].groupby("method")["amount_usd"].sum()
+    assert dict(zip(got["method"], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict()), got
