@@ -10,8 +10,9 @@ from functools import cached_property
 CJK_UNDERSCORE = re.compile(r"(?<=[\u4e00-\u9fff])_(?=[\u4e00-\u9fff])")
 SUMMARY_NAME = re.compile(r"([\u4e00-\u9fff]{1,12})_(合计|平均|最大|最小|计数)")  # the names a summary gives its measures
 # 销售额(元), 汇兑收益(万元/年度), 占比（%）; 运费_元, 驾龄_年, 时效_小时, weight_kg, price_usd: a unit after the name
-UNIT_TAIL = re.compile(r"\s*[(（][^()（）]{1,12}[)）]\s*$|[_\-](?:元|万元|千元|亿元|美元|块|%|％|公斤|千克|克|吨|米|公里|小时|分钟|秒|天|年|月|周|个|件|人|次"
-                       r"|kg|km|min|mins|hrs|hours|days|yrs|years|usd|rmb|cny|eur|gbp|pct|percent)\s*$")
+UNIT_TAIL = re.compile(r"\s*[(（][^()（）]{1,12}[)）]\s*$|[_\-](?:元|万元|千元|亿元|美元|块|%|％|公斤|千克|克|吨|米|厘米|毫米|公里|平米|平方米|平方|㎡|亩|升|毫升|度"
+                       r"|小时|分钟|秒|天|年|月|周|个|件|人|次|户|台|辆|kg|g|lb|lbs|km|m|cm|mm|mi|m2|sqm|sqft|l|ml|kwh|min|mins|hrs|hours|days|yrs|years"
+                       r"|usd|rmb|cny|eur|gbp|pct|percent)\s*$")
 ZH_TAG = re.compile(r"[(（]\s*(?:中文|简体|繁体|中|chinese|zh|cn)\s*[)）]\s*$", re.I)
 SPREADSHEET = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv", ".parquet")  # .parquet: a result wenqing kept
 

@@ -161,3 +161,22 @@ def test_keys_said_alone_after_a_total_give_the_same_total_per_key(tmp_path, fir
     got = result_frame(answered(s, then))
     want = PAYMENTS[PAYMENTS["refunded"] != "yes"].groupby("method")["amount_usd"].sum()
     assert dict(zip(got["method"], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict()), got
+
+
+def test_a_number_column_with_several_rough_figures_is_summed_and_the_rough_cells_are_said(tmp_path):
+    fees = [float(100 + 7 * i) for i in range(60)]
+    cells: list[object] = [str(int(v)) for v in fees]
+    for i, rough in zip((3, 17, 25, 40, 48, 55), ("约120", "约350", "约80", "大约90", "约400", "约60"), strict=True):
+        cells[i] = rough
+    cells[10] = None
+    pd.DataFrame({"小区": ["东"] * 30 + ["西"] * 30, "维修费_元": cells, "面积_平米": [80 + i for i in range(60)]}).to_csv(tmp_path / "报修.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "报修.csv 维修费_元加起来是多少")
+    nums = pd.to_numeric(pd.Series(cells), errors="coerce")
+    assert f"{nums.sum():,.0f}".replace(",", "") in tr.run.answer.replace(",", ""), tr.run.answer
+    assert any("6 行" in n and "约120" in n for n in tr.run.notes), tr.run.notes  # the six rough cells left out, and said
+
+
+def test_a_column_with_an_area_unit_is_named_by_its_head_word(tmp_path):
+    pd.DataFrame({"小区": ["东", "西", "东"], "面积_平米": [80.0, 100.0, 90.0]}).to_csv(tmp_path / "住户.csv", index=False)
+    tr = Session(Workspace.at(tmp_path)).turn("住户.csv 各小区平均面积多少")
+    assert tr.run is not None and dict(zip(*[result_frame(tr).iloc[:, i] for i in (0, 1)], strict=True)) == {"东": 85.0, "西": 100.0}

@@ -155,7 +155,8 @@ def marked(words: list[str], numbers: int) -> bool:
     from modes.lexicon import TOTAL_WORDS
 
     marks = {w.strip().casefold() for w in words}
-    return (numbers >= 5 and 0 < len(words) <= max(1, numbers // 5) and len(marks) <= 3
+    plain = {w for w in marks if not APPROX.match(w)}  # 约120, 约350…: rough figures, each its own text, are one kind of mark
+    return (numbers >= 5 and 0 < len(words) <= max(1, numbers // 5) and len(plain) <= 3
             and all(len(w) <= 12 and (not any(ch.isdigit() for ch in w) or APPROX.match(w)) and w not in TOTAL_WORDS for w in marks))
 
 
