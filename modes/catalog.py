@@ -13,6 +13,7 @@ SUMMARY_NAME = re.compile(r"([\u4e00-\u9fff]{1,12})_(合计|平均|最大|最小
 UNIT_TAIL = re.compile(r"\s*[(（][^()（）]{1,12}[)）]\s*$|[_\-](?:元|万元|千元|亿元|美元|块|%|％|公斤|千克|克|吨|米|厘米|毫米|公里|平米|平方米|平方|㎡|亩|升|毫升|度"
                        r"|小时|分钟|秒|天|年|月|周|个|件|人|次|户|台|辆|kg|g|lb|lbs|km|m|cm|mm|mi|m2|sqm|sqft|l|ml|kwh|min|mins|hrs|hours|days|yrs|years"
                        r"|usd|rmb|cny|eur|gbp|pct|percent)\s*$")
+AMOUNT_HEAD = re.compile(r"([\u4e00-\u9fff]{2,6})金额")  # 应收金额, 实收金额: named by what the amount is of
 ZH_TAG = re.compile(r"[(（]\s*(?:中文|简体|繁体|中|chinese|zh|cn)\s*[)）]\s*$", re.I)
 SPREADSHEET = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv", ".parquet")  # .parquet: a result wenqing kept
 
@@ -96,6 +97,11 @@ class SheetInfo:
         # 区域(中文) and 区域(英文) both say 区域: the one tagged Chinese, when exactly one is
         pick = {b: cs[0] if len(cs) == 1 else next(iter(zh), None) if len(zh := [c for c in cs if ZH_TAG.search(c)]) == 1 else None
                 for b, cs in by_bare.items()}
+        # 应收金额 said 应收: an amount's name without 金额, where no other column's name holds those words
+        heads = [(c, h) for c, f in full if (m := AMOUNT_HEAD.fullmatch(f)) and (h := m.group(1)) not in names
+                 and not any(h in g for g in names if g != f)]
+        bare += heads
+        pick.update({h: c for c, h in heads})
         # 金额_合计, a summary's own column, also as written without its underscore (金额合计)
         joined = [(c, j) for c, f in full if "_" in f and (j := CJK_UNDERSCORE.sub("", f)) != f and j not in names]
         # and as said in the other order (平均费用 for 费用_平均)

@@ -622,7 +622,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
             p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
         elif not lx.RESULT_REF.search(text) and not lx.THEN_START.search(text):
             p, refining = replace(state.last, stage="confirm"), True  # 那深圳的呢 / 只看华南区的呢: maybe a refinement of it
-        elif _of_the_groups(state, text, catalog):  # and their average nights?: the same groups, that figure
+        elif lx.RESULT_REF.search(text) and _of_the_groups(state, text, catalog):  # and their average nights?: the same groups, that figure
             text = lx.RESULT_REF.sub(lambda m: " " * len(m.group(0)), text)
             utterance = re.sub(r"\s{2,}", " ", lx.RESULT_REF.sub(" ", utterance)).strip()
             p, refining, of_groups = replace(state.last, stage="confirm"), True, True

@@ -180,3 +180,19 @@ def test_a_column_with_an_area_unit_is_named_by_its_head_word(tmp_path):
     pd.DataFrame({"小区": ["东", "西", "东"], "面积_平米": [80.0, 100.0, 90.0]}).to_csv(tmp_path / "住户.csv", index=False)
     tr = Session(Workspace.at(tmp_path)).turn("住户.csv 各小区平均面积多少")
     assert tr.run is not None and dict(zip(*[result_frame(tr).iloc[:, i] for i in (0, 1)], strict=True)) == {"东": 85.0, "西": 100.0}
+
+
+FEES = pd.DataFrame({"小区": ["东苑", "西苑", "东苑", "南苑", "西苑", "东苑"], "应收金额": [100.0, 200.0, 150.0, 300.0, 250.0, 120.0],
+                     "实收金额": [90.0, 150.0, 150.0, 240.0, 250.0, 60.0]})
+
+
+def test_an_amount_named_without_its_word_and_a_column_added_next_works_on_the_summary(tmp_path):
+    FEES.to_csv(tmp_path / "物业费.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    first = answered(s, "物业费.csv 按小区算应收和实收的合计")
+    assert [m["column"] for m in first.decision.request.op("group").args["measures"]] == ["应收金额", "实收金额"]
+    tr = answered(s, "再加一列收缴率，等于实收除以应收")
+    got = result_frame(tr)
+    sums = FEES.groupby("小区")[["应收金额", "实收金额"]].sum()
+    want = (sums["实收金额"] / sums["应收金额"]).to_dict()
+    assert len(got) == len(want) and dict(zip(got["小区"], got["收缴率"], strict=True)) == pytest.approx(want, abs=1e-4), got
