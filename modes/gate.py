@@ -579,10 +579,11 @@ def _u_sheet(u: _Understanding) -> None:
     fi = u.fi
     if fi is not None and u.ref.sheet and fi.sheet(u.ref.sheet) is not None:
         u.sheet_name = u.ref.sheet  # the sheet's name was what described the file; its words are gone from the text
-    said = " ".join(u.texts).casefold()  # before a sheet's name is blanked: 7月8月9月 names all three
+    # before a sheet's name is blanked: 7月8月9月 names all three (and the Spring and Fall sheets, read as describing the file)
+    said = " ".join(u.norms if u.how == "description" else u.texts).casefold()
     said = NOT_THIS_SHEET.sub(lambda m: " " * len(m.group(0)), said)  # 不是上学期，用下学期的: the sheet said not to use is no sheet to stack
-    if fi is not None and u.sheet_name is None:
-        for i in reversed(range(len(u.texts))):
+    if fi is not None:
+        for i in reversed(range(len(u.texts)) if u.sheet_name is None else ()):
             name, missing_name, span = find_sheet(u.texts[i], fi)
             if missing_name and not name and lx.ALL_SHEETS.search(u.texts[i].casefold()):
                 break  # 所有工作表合在一起: every sheet, not one named 所有
@@ -616,6 +617,12 @@ def _u_sheet(u: _Understanding) -> None:
     u.flags["two_tables"] = len(u.files) > 1 or len(u.two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(u.texts)))
 
 
+def _sheets_said(fi: FileInfo, texts: list[str]) -> bool:
+    """Two or more sheets of the workbook named (or all of them), none said not to be used."""
+    said = NOT_THIS_SHEET.sub(lambda m: " " * len(m.group(0)), " ".join(texts).casefold())
+    return sum(1 for s in fi.sheets if s.name and _sheet_named(s.name, said)) > 1 or lx.ALL_SHEETS.search(said) is not None
+
+
 def _u_parse(u: _Understanding) -> None:
     """The operations of every turn against the chosen sheet (or the file found from the context), merged."""
     fi = u.fi
@@ -632,6 +639,13 @@ def _u_parse(u: _Understanding) -> None:
         rd = _Reading(None, None, u.how, EMPTY_SHEET, [], u.sheet_name, u.candidates)
         _file_from_context(rd, u.texts, u.norms, u.flags, u.catalog, u.state, u.ev)
         u.fi, u.file, u.how, u.sheet, u.parsed, u.sheet_name, u.candidates = rd.fi, rd.file, rd.how, rd.sheet, rd.parsed, rd.sheet_name, rd.candidates
+        if u.fi is not None and _split_table(u.fi) and _sheets_said(u.fi, u.texts):
+            # sheets Spring and Fall only, with the workbook in focus: those sheets stacked, as when the file is named
+            u.sheet_name = None
+            _u_sheet(u)
+            if u.stacked:
+                u.sheet = _sheet_of(u.fi, u.sheet_name)
+                u.parsed, _, _ = _fit(u.texts, u.sheet, u.flags)
         if rd.fi is not None and rd.how in ("only", "inferred") and len(rd.fi.sheets) > 1:
             u.sheet_guessed = not _sheet_named(rd.sheet.name or "", " ".join(u.texts).casefold())
     joined = _joined_sheet(u) if any(o.kind == "join" for o in merge_turns(u.parsed)) else None
@@ -1622,6 +1636,15 @@ def _said_at(raw: str, turn: str) -> re.Match[str] | None:
     return re.search(re.escape(raw), turn)
 
 
+SHEET_ANSWER_WORDS = lazy(r"(?<![a-z_])(?:no|yes|the|sheets?|only|and|both|use|stacked|together|combined|of)(?![a-z_])|工作表|表|只|用|和|与|合在一起|不对|对|是|的|[，,。.:：!！\s]", re.I)
+
+
+def _says_more(low: str, named: list[str]) -> bool:
+    """An answer naming sheets that also says what to do with them (an operation, a column): more than a choice."""
+    rest = SHEET_ANSWER_WORDS.sub(" ", re.sub("|".join(re.escape(n.casefold()) for n in named), " ", low))
+    return len(re.findall(r"[a-z]{3,}|[\u4e00-\u9fff]", rest)) >= 2
+
+
 def _sheet_answer(p: Pending, text: str, f: FileInfo) -> list[str] | None:
     """下半年 / 合在一起 / both, to "用哪一个工作表？": the sheet (or every sheet, stacked) joins the request that asked."""
     low = text.casefold().strip(" 。.!！")
@@ -1631,8 +1654,10 @@ def _sheet_answer(p: Pending, text: str, f: FileInfo) -> list[str] | None:
     named = [s.name for s in f.sheets if s.name and _sheet_named(s.name, low)]
     if len(named) == 1:
         return list(p.turns) + ([f"the {named[0]} sheet"] if p.request.lang == "en" else [f"{named[0]}表"])
+    if len(named) > 1 and _says_more(low, named):  # no: sheets Spring and Fall only, average score per course_id: the answer is the request
+        return [*p.turns, text]
     if len(named) > 1:  # Q1和Q2, to "用哪一个工作表？": those sheets, stacked
-        return list(p.turns) + ([f"the {' and '.join(named)} sheets stacked"] if p.request.lang == "en" else [f"{'和'.join(named)}合在一起"])
+        return list(p.turns) + ([f"the {' and '.join(named)} sheets"] if p.request.lang == "en" else [f"{'和'.join(named)}合在一起"])
     return None
 
 

@@ -196,3 +196,14 @@ def test_an_amount_named_without_its_word_and_a_column_added_next_works_on_the_s
     sums = FEES.groupby("小区")[["应收金额", "实收金额"]].sum()
     want = (sums["实收金额"] / sums["应收金额"]).to_dict()
     assert len(got) == len(want) and dict(zip(got["小区"], got["收缴率"], strict=True)) == pytest.approx(want, abs=1e-4), got
+
+
+def test_a_statistical_test_leaves_the_tables_own_total_row_out_and_says_so(tmp_path):
+    from scipy import stats
+
+    scores = [60 + (i * 37) % 41 for i in range(40)]
+    frame = pd.DataFrame({"student_id": [f"S{i}" for i in range(40)] + ["Total"], "score": scores + [sum(scores)]})
+    frame.to_excel(tmp_path / "quiz.xlsx", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "are the scores in quiz.xlsx normally distributed?")
+    want = stats.shapiro(scores)
+    assert f"{want.statistic:.4f}"[:5] in tr.run.answer and "total row" in tr.run.answer, tr.run.answer

@@ -44,11 +44,20 @@ def _groups(table: pd.DataFrame, column: str, group: str, levels: list[Any] | No
     return {n: x[np.isin(codes, [i for i, w in enumerate(words) if w == n])].dropna() for n in names}
 
 
+def _data_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The table without its own total row (合计 / Total): a total is no observation of the data."""
+    from tools.stats import total_rows
+
+    own = total_rows(table)
+    return table[~own] if own.any() else table
+
+
 def _result(test: str, stat_name: str, stat: float, p: float, sizes: dict[str, int], extra: dict[str, Any], rows: list[dict[str, Any]],
-            n_in: int) -> ToolResult:
+            n_in: int, skipped: int = 0) -> ToolResult:
     out = pd.DataFrame(rows)
     facts = {"test": test, "statistic_name": stat_name, "statistic": rnd(stat, 4), "p": rnd(p, 4), "p_text": p_text(p),
-             "significant": bool(p < ALPHA), "alpha": ALPHA, "sizes": sizes, "rows_in": n_in, "rows_out": len(out), **extra}
+             "significant": bool(p < ALPHA), "alpha": ALPHA, "sizes": sizes, "rows_in": n_in, "rows_out": len(out),
+             **({"skipped_totals": skipped} if skipped else {}), **extra}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
 
@@ -61,6 +70,7 @@ def welch_t_test(table: pd.DataFrame, column: str, group: str, levels: list[str]
     """Welch two-sample t-test: does the mean of a column differ between two groups?"""
     from scipy import stats
 
+    n_in, table = len(table), _data_rows(table)
     g = _groups(table, column, group, levels)
     if len(g) != 2:
         raise ToolArgError(f"t 检验只比较两组，列“{group}”有 {len(g)} 组（{'、'.join(g)}）；请指明哪两组，或改用方差分析。",
@@ -73,7 +83,7 @@ def welch_t_test(table: pd.DataFrame, column: str, group: str, levels: list[str]
     means = {k: rnd(v.mean()) for k, v in g.items()}
     return _result("Welch t 检验", "t", float(res.statistic), float(res.pvalue), sizes,
                    {"column": column, "group": group, "means": means, "totals": {k: rnd(v.sum()) for k, v in g.items()}, "df": rnd(float(res.df), 2)},
-                   rows, len(table))
+                   rows, n_in, n_in - len(table))
 
 
 @tool
@@ -92,6 +102,7 @@ def anova_test(table: pd.DataFrame, column: str, group: str) -> ToolResult:
     """One-way ANOVA: do the means of a column differ across the groups of another column?"""
     from scipy import stats
 
+    n_in, table = len(table), _data_rows(table)
     g = _groups(table, column, group, None)
     if len(g) < 2:
         raise ToolArgError(f"列“{group}”只有 {len(g)} 组，方差分析至少需要两组。", f"'{group}' has {len(g)} group(s); ANOVA needs two or more.")
@@ -101,7 +112,7 @@ def anova_test(table: pd.DataFrame, column: str, group: str) -> ToolResult:
     rows = [{"组": k, "样本数": len(v), "平均": rnd(v.mean()), "标准差": rnd(v.std())} for k, v in g.items()]
     return _result("单因素方差分析", "F", float(res.statistic), float(res.pvalue), sizes,
                    {"column": column, "group": group, "means": {k: rnd(v.mean()) for k, v in g.items()}, "totals": {k: rnd(v.sum()) for k, v in g.items()}},
-                   rows, len(table))
+                   rows, n_in, n_in - len(table))
 
 
 @tool
@@ -111,6 +122,7 @@ def chi_square_test(table: pd.DataFrame, a: str, b: str, weight: str | None = No
     from scipy import stats
 
     _need_columns(table, [a, b] + ([weight] if weight else []))
+    n_in, table = len(table), _data_rows(table)
     both = table[[a, b]].dropna()
     if weight:
         w = numeric(table, weight).loc[both.index]
@@ -129,7 +141,7 @@ def chi_square_test(table: pd.DataFrame, a: str, b: str, weight: str | None = No
     facts = {"test": "卡方独立性检验", "statistic_name": "χ²", "statistic": rnd(float(res.statistic), 4), "p": rnd(float(res.pvalue), 4),
              "p_text": p_text(float(res.pvalue)), "significant": bool(res.pvalue < ALPHA), "alpha": ALPHA, "dof": int(res.dof), "a": a, "b": b,
              "n": rnd(float(ct.to_numpy().sum())) if weight else len(both), "sizes": {"rows": len(both)}, "low_expected_cells": low,
-             "rows_in": len(table), "rows_out": len(out), "weight": weight}
+             "rows_in": n_in, "rows_out": len(out), "weight": weight, **({"skipped_totals": n_in - len(table)} if n_in > len(table) else {})}
     facts["low_expected_share"] = rnd(low / expected.size, 4)
     if (float(ct.to_numpy().sum()) if weight else len(both)) < 10:
         raise ToolArgError(
@@ -146,13 +158,14 @@ def normality_test(table: pd.DataFrame, column: str) -> ToolResult:
     from scipy import stats
 
     _need_columns(table, [column])
+    n_in, table = len(table), _data_rows(table)
     x = numeric(table, column).dropna()
     _too_small("正态性检验", {column: len(x)}, need=8)
     sample = x.sample(5000, random_state=0) if len(x) > 5000 else x
     res = stats.shapiro(sample)
     rows = [{"列": column, "样本数": len(sample), "W": rnd(float(res.statistic)), "p": rnd(float(res.pvalue))}]
     return _result("Shapiro–Wilk 正态性检验", "W", float(res.statistic), float(res.pvalue), {column: len(sample)},
-                   {"column": column, "sampled": len(sample) < len(x), "n": len(sample)}, rows, len(table))
+                   {"column": column, "sampled": len(sample) < len(x), "n": len(sample)}, rows, n_in, n_in - len(table))
 
 
 @tool
@@ -163,6 +176,7 @@ def correlation_test(table: pd.DataFrame, a: str, b: str, method: str = "pearson
     if method not in ("pearson", "spearman"):
         raise ToolArgError(f"不支持的相关方法：{method}。", f"Unsupported correlation method: {method}.")
     _need_columns(table, [a, b])
+    n_in, table = len(table), _data_rows(table)
     x, y = numeric(table, a), numeric(table, b)
     both = x.notna() & y.notna()
     _too_small("相关性检验", {f"{a}/{b}": int(both.sum())})
@@ -172,7 +186,7 @@ def correlation_test(table: pd.DataFrame, a: str, b: str, method: str = "pearson
     rows = [{"列A": a, "列B": b, "方法": name, "r": rnd(r), "p": rnd(p), "样本数": int(both.sum())}]
     strength = "几乎无关" if abs(r) < 0.2 else "弱" if abs(r) < 0.4 else "中等" if abs(r) < 0.7 else "强"
     return _result(name, "r", r, p, {"n": int(both.sum())}, {"a": a, "b": b, "r": rnd(r), "n": int(both.sum()), "method": method,
-                                                            "strength": strength}, rows, len(table))
+                                                            "strength": strength}, rows, n_in, n_in - len(table))
 
 
 @tool
@@ -181,6 +195,7 @@ def linear_trend(table: pd.DataFrame, x: str, y: str) -> ToolResult:
     from scipy import stats
 
     _need_columns(table, [x, y])
+    n_in, table = len(table), _data_rows(table)
     xs = table[x]
     unit = ""
     if pd.api.types.is_datetime64_any_dtype(xs):
@@ -198,4 +213,4 @@ def linear_trend(table: pd.DataFrame, x: str, y: str) -> ToolResult:
     rows = [{"斜率": rnd(res.slope), "截距": rnd(res.intercept), "r²": rnd(r2), "p": rnd(float(res.pvalue)), "样本数": int(both.sum())}]
     return _result("线性趋势（最小二乘）", "slope", float(res.slope), float(res.pvalue), {"n": int(both.sum())},
                    {"x": x, "y": y, "slope": rnd(res.slope), "intercept": rnd(res.intercept), "r2": rnd(r2), "n": int(both.sum()),
-                    "x_unit": unit}, rows, len(table))
+                    "x_unit": unit}, rows, n_in, n_in - len(table))

@@ -2198,7 +2198,15 @@ TEST_EN = {"Welch t 检验": "Welch t-test", "单因素方差分析": "One-way A
 
 
 def test_sentence(f: dict[str, Any], lang: str) -> str:
-    """The test, statistic, p, groups and sizes, and one plain sentence of reading."""
+    """The test, statistic, p, groups and sizes, and one plain sentence of reading; the table's own total row, left out, said."""
+    said = _test_sentence(f, lang)
+    if not f.get("skipped_totals"):
+        return said
+    return said + (f"表中自带的合计行（{f['skipped_totals']} 行）不是数据，没有参与检验。" if lang == "zh"
+                   else f" The table's own total row ({f['skipped_totals']}) is not data and was left out of the test.")
+
+
+def _test_sentence(f: dict[str, Any], lang: str) -> str:
     sig = f["significant"]
     if lang != "zh":
         f = {**f, "test": TEST_EN.get(f["test"], f["test"])}
