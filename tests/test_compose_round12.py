@@ -207,3 +207,30 @@ def test_a_statistical_test_leaves_the_tables_own_total_row_out_and_says_so(tmp_
     tr = answered(Session(Workspace.at(tmp_path)), "are the scores in quiz.xlsx normally distributed?")
     want = stats.shapiro(scores)
     assert f"{want.statistic:.4f}"[:5] in tr.run.answer and "total row" in tr.run.answer, tr.run.answer
+
+
+def _terms(tmp_path):
+    terms = {n: pd.DataFrame({"course_id": ["C1", "C2", "C3", "C1", "C2", "C3"], "score": [v + k for k in (0, 10, 20, 5, 15, 25)]})
+             for n, v in (("Spring", 50), ("Summer", 60), ("Fall", 70))}
+    with pd.ExcelWriter(tmp_path / "quiz.xlsx") as w:
+        for n, t in terms.items():
+            t.to_excel(w, sheet_name=n, index=False)
+    return terms
+
+
+def test_two_sheets_named_with_the_workbook_in_focus_are_stacked(tmp_path):
+    terms = _terms(tmp_path)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "quiz.xlsx 的 Summer 表有多少行")
+    got = result_frame(answered(s, "sheets Spring and Fall only, average score per course_id"))
+    want = pd.concat([terms["Spring"], terms["Fall"]]).groupby("course_id")["score"].mean()
+    assert dict(zip(got["course_id"], got.iloc[:, 1], strict=False)) == pytest.approx(want.to_dict()), got
+
+
+def test_an_answer_to_which_sheet_that_says_the_whole_request_keeps_all_of_it(tmp_path):
+    terms = _terms(tmp_path)
+    s = Session(Workspace.at(tmp_path))
+    assert "sheet" in s.turn("quiz.xlsx average score").decision.request.missing
+    got = result_frame(answered(s, "no: sheets Spring and Fall only, average score per course_id"))
+    want = pd.concat([terms["Spring"], terms["Fall"]]).groupby("course_id")["score"].mean()
+    assert dict(zip(got["course_id"], got.iloc[:, 1], strict=False)) == pytest.approx(want.to_dict()), got
