@@ -234,3 +234,13 @@ def test_an_answer_to_which_sheet_that_says_the_whole_request_keeps_all_of_it(tm
     got = result_frame(answered(s, "no: sheets Spring and Fall only, average score per course_id"))
     want = pd.concat([terms["Spring"], terms["Fall"]]).groupby("course_id")["score"].mean()
     assert dict(zip(got["course_id"], got.iloc[:, 1], strict=False)) == pytest.approx(want.to_dict()), got
+
+
+@pytest.mark.parametrize("then", ["就用刚才那个结果，横轴维修类型，画行数的柱状图", "把这个结果画成柱状图"])
+def test_a_chart_of_a_count_summary_draws_its_counts_never_ones(ws, then):
+    s = Session(ws)
+    answered(s, "维修工单.csv 按维修类型计数")
+    tr = answered(s, then)
+    got = result_frame(tr)
+    want = TICKETS.groupby("维修类型").size()
+    assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == want.to_dict(), got  # the figure drawn

@@ -2648,6 +2648,9 @@ class Chart(OpSpec):
             return [StepSpec("写入散点图", "write_chart", "图表已生成", {"kind": kind, "x": args["x"], "y": y, "stem": stem})]
         agg = args.get("agg", "sum")
         counting = agg == "count" and y == ["行数"]
+        own = next((c for c in ("行数", "rows") if ctx.sheet is not None and c in ctx.sheet.columns and c in ctx.sheet.numeric), None)
+        if counting and own and ctx.last_measure is None:  # a summary's own row counts, drawn: its 行数 column summed, never its rows counted
+            agg, y, counting = "sum", [own], False
         en = getattr(ctx.request, "lang", "zh") == "en"  # result columns and titles in the request's language
         if kind == "heatmap" and args.get("keys"):  # two keys: a pivot, each cell coloured by its value
             a = {"rows": args["keys"][:1], "columns": args["keys"][1], "agg": "count" if counting else agg, "totals": False,
@@ -2666,9 +2669,9 @@ class Chart(OpSpec):
         else:
             x = args["x"]
             names = {"rows": "rows", "agg": {"sum": "sum", "mean": "mean", "count": "count"}[agg]} if en else {"rows": "行数", "agg": label}
-            measure = [names["rows"] if c == "行数" else f"{c}_{names['agg']}" for c in y]  # the row count comes with every summary
+            measure = [names["rows"] if c == "行数" and counting else f"{c}_{names['agg']}" for c in y]  # the row count comes with every summary
             steps = [StepSpec("按类别计数" if counting else "按类别汇总", "group_summarize", "汇总完成",
-                              {"keys": [x], "measures": [{"column": c, "agg": agg} for c in y if c != "行数"], **({"lang": "en"} if en else {})})]
+                              {"keys": [x], "measures": [{"column": c, "agg": agg} for c in y if c != "行数" or not counting], **({"lang": "en"} if en else {})})]
         if args.get("sort"):
             by = [x] if args["sort"] == "key" else measure[:1]
             steps.append(StepSpec("排序", "sort_rows", "排序完成", {"by": by, "ascending": bool(args.get("ascending"))}))
