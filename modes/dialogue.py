@@ -431,6 +431,17 @@ def only_chat(t: Turn) -> bool:
     return bool(t.chat) and not t.new_kinds and t.fresh.file_how in ("none", "current", "current_missing")
 
 
+def explains_unread(t: Turn) -> bool:
+    """就是报修日期最早的5个 / price_usd not 0, while a restatement that names words it did not understand waits: the
+    turn says what those words meant, in parts the waiting request lacks, so it joins that request (restated again)."""
+    p = t.pending
+    if p is None or p.stage != "confirm" or not p.request.unexplained or t.other_file or t.chat is not None:
+        return False
+    if t.fresh.file_how in EXPLICIT_FILE and t.fresh.file != p.request.file or t.fresh.missing or t.fresh.unexplained:
+        return False
+    return bool(t.new_kinds) and not (t.new_kinds & t.old_kinds) and t.new_kinds <= REFINING_KINDS | {"top_n", "filter", "sort"}
+
+
 def complete_new_request(t: Turn) -> bool:
     """A turn that says a whole request of the same kinds itself; a correction (不对，是华北) changes what waits instead."""
     return (bool(t.new_kinds) and not t.fresh.missing and not t.other_file and not (t.new_kinds - t.old_kinds)
@@ -590,6 +601,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("pending", corrects_the_rows, on_more_of_the_same),
     Row("pending", corrects_the_chart, on_more_of_the_same),
     Row("pending", extends_periods, on_more_of_the_same),
+    Row("pending", explains_unread, on_more_of_the_same),
     Row("pending", complete_new_request, on_replacement),
     Row("pending", lambda t: bool(t.swapped_to), on_file_swap),
     Row("pending", swaps_statistic, on_more_of_the_same),

@@ -244,3 +244,28 @@ def test_a_chart_of_a_count_summary_draws_its_counts_never_ones(ws, then):
     got = result_frame(tr)
     want = TICKETS.groupby("维修类型").size()
     assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == want.to_dict(), got  # the figure drawn
+
+
+COURSES = pd.DataFrame({"course_id": [f"C{i}" for i in range(8)], "level": ["Beginner", "Beginner", "Advanced", "Advanced", "Beginner", "Intermediate", "Advanced", "Intermediate"],
+                        "price_usd": [0, 120, 90, 0, 80, 60, 110, 0]})
+
+
+def test_an_answer_to_what_was_not_understood_joins_the_waiting_request(tmp_path):
+    COURSES.to_csv(tmp_path / "courses.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    first = s.turn("average price per level in courses.csv, excluding freebie courses")
+    assert first.decision.next == "restate_confirm" and first.decision.request.unexplained, first.decision.reply
+    tr = answered(s, "price_usd not 0")
+    got = result_frame(tr)
+    want = COURSES[COURSES["price_usd"] != 0].groupby("level")["price_usd"].mean()
+    assert dict(zip(got["level"], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict()), got
+
+
+def test_a_cut_said_again_after_a_restatement_that_did_not_read_it_keeps_the_condition(ws):
+    s = Session(ws)
+    first = s.turn("维修工单.csv 保养和机修的单子，拖得最久的3个")
+    if first.decision.next != "restate_confirm" or not first.decision.request.unexplained:
+        pytest.skip("read whole the first time")
+    got = result_frame(answered(s, "就是工时费_元最高的3个"))
+    want = TICKETS[TICKETS["维修类型"].isin(["保养", "机修"])].nlargest(3, "工时费_元")
+    assert sorted(got["工单号"]) == sorted(want["工单号"]), got
