@@ -269,3 +269,13 @@ def test_a_cut_said_again_after_a_restatement_that_did_not_read_it_keeps_the_con
     got = result_frame(answered(s, "就是工时费_元最高的3个"))
     want = TICKETS[TICKETS["维修类型"].isin(["保养", "机修"])].nlargest(3, "工时费_元")
     assert sorted(got["工单号"]) == sorted(want["工单号"]), got
+
+
+@pytest.mark.parametrize("then", ["now average price_usd per level on that", "在这个基础上按level算price_usd平均"])
+def test_on_that_and_on_this_basis_work_on_the_last_result(tmp_path, then):
+    COURSES.to_csv(tmp_path / "courses.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "courses.csv where price_usd is not 0")
+    got = result_frame(answered(s, then))
+    want = COURSES[COURSES["price_usd"] != 0].groupby("level")["price_usd"].mean()
+    assert dict(zip(got["level"], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict()), got
