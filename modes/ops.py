@@ -1212,6 +1212,10 @@ def _rule_top_n(t: _Turn) -> None:
         if not low_first and ASC.search(text) and not HIGH_WORD.search(text):
             low_first = True  # sorted ascending, top 3: the first three of the order said, the lowest
         by_col = by[0] if by else (t.sort_keys[0] if t.sort_keys else None)
+        summaries = [o for _, o in t.found if o.kind == "group" and o.args.get("keys") and o.args.get("measures")]
+        if by_col is not None and summaries and by_col not in {x.get("column") for o in summaries for x in o.args["measures"]} \
+                and not any(h.column == by_col and 0 <= h.start - m.end() <= 12 for h in hits):
+            by_col = None  # count rows by country, completed_on not blank, top 5: the top groups by the summary's figure
         top: dict[str, Any] = {"n": int(n or 10), "by": by_col, "ascending": low_first}
         keyless = [o for _, o in t.found if o.kind == "group" and not o.args.get("keys") and not o.args.get("unresolved")
                    and [x.get("column") for x in o.args.get("measures", [])] == [by_col]]  # 平均销售额前2的区域

@@ -279,3 +279,20 @@ def test_on_that_and_on_this_basis_work_on_the_last_result(tmp_path, then):
     got = result_frame(answered(s, then))
     want = COURSES[COURSES["price_usd"] != 0].groupby("level")["price_usd"].mean()
     assert dict(zip(got["level"], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict()), got
+
+
+ENROLL = pd.DataFrame({"enrollment_id": range(1, 21), "country": ["US", "IN", "IN", "UK", "DE", "IN", "UK", "US", "BR", "DE", "IN", "UK", "BR", "CA", "US", "DE", "IN", "FR", "UK", "IN"],
+                       "completed_on": ["2024-01-05", None, "2024-02-01", "2024-02-03", None, "2024-03-01", "2024-03-05", "2024-03-09", "2024-04-01", "2024-04-02",
+                                        "2024-04-05", None, "2024-05-01", "2024-05-02", "2024-05-03", "2024-06-01", "2024-06-02", "2024-06-03", "2024-06-04", None]})
+
+
+@pytest.mark.parametrize("text", ["enrollments.csv: count rows by country excluding US, completed_on not blank, top 3",
+                                  "enrollments.csv where completed_on is not blank and country is not US, count rows by country, top 3",
+                                  "enrollments.csv completed_on 不为空且 country 不是 US，按country计数，取前3"])
+def test_top_n_after_a_count_by_key_ranks_the_keys_never_rows_by_a_date_of_a_condition(tmp_path, text):
+    ENROLL.to_csv(tmp_path / "enrollments.csv", index=False)
+    got = result_frame(answered(Session(Workspace.at(tmp_path)), text))
+    rows = ENROLL[ENROLL["completed_on"].notna() & (ENROLL["country"] != "US")]
+    want = rows.groupby("country").size().sort_values(ascending=False)
+    assert len(got) == 3 and list(got.iloc[:, -1]) == list(want.iloc[:3]), got
+    assert got.iloc[0, 0] == want.index[0]
