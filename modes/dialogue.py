@@ -494,7 +494,9 @@ def refines(t: Turn) -> bool:
     last = t.pending
     if last is None or t.chat is not None or t.other_file or not t.new_kinds:
         return False
-    if t.fresh.file_how in ("named", "fuzzy", "result", "missing", "outside") and not (t.fresh.file_how == "fuzzy" and t.fresh.file == last.request.file):
+    cut_again = t.fresh.file_how == "result" and t.new_kinds <= {"top_n"} and "top_n" in t.old_kinds  # 那最高的3个呢, after the 3 lowest
+    if t.fresh.file_how in ("named", "fuzzy", "result", "missing", "outside") and not (t.fresh.file_how == "fuzzy" and t.fresh.file == last.request.file) \
+            and not cut_again:
         return False  # a file named (even the same one) starts a request of its own (by payment method, after payments.csv: a word of its name)
     if t.fresh.file_how == "description" and t.fresh.file != last.request.file:
         return False  # words that describe another file

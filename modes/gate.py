@@ -230,8 +230,8 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                     if op.kind == "group" and aggs and not said.get("measures"):  # use the mean instead: the same columns
                         cols = [m["column"] for m in old.args.get("measures") or [] if m.get("column")]
                         said["measures"] = [{"column": c, "agg": a} for c in cols for a in aggs]
-                    if op.kind == "sort" and not op.args.get("direction_said"):
-                        said.pop("ascending", None)
+                    if op.kind in ("sort", "top_n") and not op.args.get("direction_said"):
+                        said.pop("ascending", None)  # 那前5个呢 after the 3 smallest: still the smallest
                     merged[op.kind] = Op(op.kind, {**old.args, **said}, old.after)
                 elif op.kind == "group" and not op.args.get("measures") and old.args.get("measures"):
                     # by payment method / 按门店拆开看, after a total: the same figures, per key

@@ -1216,7 +1216,8 @@ def _rule_top_n(t: _Turn) -> None:
         if by_col is not None and summaries and by_col not in {x.get("column") for o in summaries for x in o.args["measures"]} \
                 and not any(h.column == by_col and 0 <= h.start - m.end() <= 12 for h in hits):
             by_col = None  # count rows by country, completed_on not blank, top 5: the top groups by the summary's figure
-        top: dict[str, Any] = {"n": int(n or 10), "by": by_col, "ascending": low_first}
+        top: dict[str, Any] = {"n": int(n or 10), "by": by_col, "ascending": low_first,
+                               **({"direction_said": True} if low_first or HIGH_WORD.search(text) or DESC.search(text) else {})}
         keyless = [o for _, o in t.found if o.kind == "group" and not o.args.get("keys") and not o.args.get("unresolved")
                    and [x.get("column") for x in o.args.get("measures", [])] == [by_col]]  # 平均销售额前2的区域
         key = _ranked_key(t, m) if by_col in sheet.numeric and (not t.has("group") or keyless) else None

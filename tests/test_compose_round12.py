@@ -296,3 +296,13 @@ def test_top_n_after_a_count_by_key_ranks_the_keys_never_rows_by_a_date_of_a_con
     want = rows.groupby("country").size().sort_values(ascending=False)
     assert len(got) == 3 and list(got.iloc[:, -1]) == list(want.iloc[:3]), got
     assert got.iloc[0, 0] == want.index[0]
+
+
+@pytest.mark.parametrize("then,n,largest", [("那最高的2个呢", 2, True), ("那前3个呢", 3, False), ("what about the top 2", 2, True)])
+def test_another_cut_after_a_cut_asks_the_same_summary_never_the_cut_rows(ws, then, n, largest):
+    s = Session(ws)
+    answered(s, "维修工单.csv 按维修类型算工时费_元合计，取最小的2个")
+    got = result_frame(answered(s, then))
+    sums = TICKETS.groupby("维修类型")["工时费_元"].sum()
+    want = sums.nlargest(n) if largest else sums.nsmallest(n)
+    assert list(got.iloc[:, 0]) == list(want.index), got
