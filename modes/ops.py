@@ -696,6 +696,11 @@ AGENT_BY = lazy(r"(?<![a-z_])(?!(?:grouped|sorted|ordered|ranked|summari[sz]ed|s
                 r"bucketed|segmented|categori[sz]ed|organi[sz]ed|arranged|listed|broken down|filtered|compared)\s)[a-z]{3,}ed\s+$", re.I | re.A)
 
 
+PER_BEFORE = lazy(r"每个?|各个?|(?<![a-z_])(?:per|by|each|for every)(?![a-z_])", re.I | re.A)
+# the row count of a summary, said as what is counted: 单数, 次数, 人数, count, number of orders
+COUNT_KEY = lazy(r"(?:[\u4e00-\u9fff]{0,2}(?:单数|件数|次数|个数|笔数|人数|户数|单量|数量)|行数|(?:the )?(?:count|number(?: of \w+)?|rows?))", re.I | re.A)
+
+
 def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     """The keys after one 按 / by, put where their role says."""
     keys, j, how = _key_list(t, b.end())
@@ -719,6 +724,13 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     if role == "group" and (word.startswith("每") or word in ("per", "for each", "for every", "in each", "in every")) and all(c and _id_like(c, t.sheet) for c, _, _ in keys):
         t.key_spans.append((b.start(), j))
         return  # average revenue per order: one value per row, so an overall average
+    said = COUNT_KEY.match(t.text, len(t.text) - len(t.text[b.end():].lstrip())) if role == "sort" else None
+    if said and (t.group_keys or PER_BEFORE.search(t.text, 0, b.start())) and not any(c and c.casefold() == said.group(0).casefold() for c, _, _ in keys):
+        from tools.ops import ROWS
+
+        # 每个小区有多少单，按单数从多到少排 / count by store, sort by count: the count the summary makes
+        keys = [(ROWS["en" if language(t.text) == "en" else "zh"], said.group(0), [])]
+        j = max(j, said.end())
     for c, r, cl in keys:
         if c is None:
             if role == "dedupe":

@@ -306,3 +306,10 @@ def test_another_cut_after_a_cut_asks_the_same_summary_never_the_cut_rows(ws, th
     sums = TICKETS.groupby("维修类型")["工时费_元"].sum()
     want = sums.nlargest(n) if largest else sums.nsmallest(n)
     assert list(got.iloc[:, 0]) == list(want.index), got
+
+
+@pytest.mark.parametrize("text", ["维修工单.csv 每种维修类型有多少单，按单数从多到少排", "维修工单.csv count by 维修类型, sort by count descending"])
+def test_a_sort_by_the_count_word_after_a_count_sorts_by_the_count(ws, text):
+    got = result_frame(answered(Session(ws), text))
+    want = TICKETS.groupby("维修类型").size().sort_values(ascending=False, kind="stable")
+    assert list(got.iloc[:, -1]) == list(want.values), got
