@@ -185,6 +185,14 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
             ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
         hits[:] = [x for x in hits if x not in part]
     _data_words_not_files(low, catalog, [f for f in full if f is not None] + ([c] if (c := catalog.get(current)) is not None and current else []), ref, hits)
+    stems = [x for x in hits if x[2] == "stem"]
+    if len(stems) > 1 and not full and not TWO_TABLES.search(text):
+        # 报修工单里…每个小区有多少单: a stem that is a column of the other file said (报修工单 has 小区) is that column
+        stem_files = [f for x in stems if (f := catalog.get(x[1])) is not None and f.is_table]
+        holders = [f for f in stem_files if any(g is not f and g.stem.casefold() in {c.casefold() for sh in f.sheets for c in sh.columns}
+                                                for g in stem_files)]
+        if len(holders) == 1:
+            _data_words_not_files(low, catalog, holders, ref, hits)
     if full and not TWO_TABLES.search(text):  # distinct customers in orders.csv: a plain word that is another file's stem is the word
         plain = [x for x in hits if x[2] == "stem" and catalog.get(x[1]) not in full and PLAIN_WORD.fullmatch(catalog.get(x[1]).stem)]  # type: ignore[union-attr]
         for i, path, _how in plain:

@@ -313,3 +313,14 @@ def test_a_sort_by_the_count_word_after_a_count_sorts_by_the_count(ws, text):
     got = result_frame(answered(Session(ws), text))
     want = TICKETS.groupby("维修类型").size().sort_values(ascending=False, kind="stable")
     assert list(got.iloc[:, -1]) == list(want.values), got
+
+
+def test_a_files_stem_that_is_a_column_of_the_other_file_named_is_that_column(tmp_path):
+    TICKETS.assign(小区=["东苑", "西苑", "东苑", "南苑", "西苑", "东苑", "南苑", "西苑"]).to_csv(tmp_path / "报修工单.csv", index=False)
+    pd.DataFrame({"小区": ["东苑", "西苑", "南苑"], "区域": ["东", "西", "南"]}).to_csv(tmp_path / "小区.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "报修工单里不是保养的，每个小区有多少单")
+    assert tr.decision.request.files in ((), ("报修工单.csv",)) and tr.decision.request.file == "报修工单.csv", tr.decision.request
+    got = result_frame(tr)
+    t = TICKETS.assign(小区=["东苑", "西苑", "东苑", "南苑", "西苑", "东苑", "南苑", "西苑"])
+    want = t[t["维修类型"] != "保养"].groupby("小区").size()
+    assert dict(zip(got["小区"], got.iloc[:, -1], strict=True)) == want.to_dict()
