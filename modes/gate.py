@@ -1196,7 +1196,7 @@ def _goes_on_from(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
 # what a short turn right after a result asks of it: a total, a count, a ranking, a cut, an order (数量加起来是多少 /
 # 取前5行 / 哪个部门最低 / how many are in each country?)
 ASKS_OF_RESULT = lazy(r"加起来|一共|总共|合计|总和|平均|最高|最低|最多|最少|最大|最小|多少|几个|几行|前\s*\d+|排个?序|排一下|从高到低|从低到高|倒序|转置|行列|行和列"
-                      r"|(?<![a-z_])(?:transpose|rows and columns)(?![a-z_])"
+                      r"|(?<![a-z_])(?:transpose|rows and columns)(?![a-z_])|画|图表|柱状图|折线图|饼图|条形图|(?<![a-z_])(?:chart|plot|graph)(?![a-z_])"
                       r"|(?<![a-z_])(?:total|sum|average|mean|highest|lowest|most|least|how many|top \d+|first \d+|sort|order by|each)(?![a-z_])", re.I | re.A)
 
 

@@ -324,3 +324,12 @@ def test_a_files_stem_that_is_a_column_of_the_other_file_named_is_that_column(tm
     t = TICKETS.assign(小区=["东苑", "西苑", "东苑", "南苑", "西苑", "东苑", "南苑", "西苑"])
     want = t[t["维修类型"] != "保养"].groupby("小区").size()
     assert dict(zip(got["小区"], got.iloc[:, -1], strict=True)) == want.to_dict()
+
+
+@pytest.mark.parametrize("then", ["画个柱状图", "make a bar chart", "画个折线图"])
+def test_a_chart_asked_with_nothing_named_right_after_a_summary_draws_the_summary(ws, then):
+    s = Session(ws)
+    answered(s, "维修工单.csv 按维修类型算工时费_元合计")
+    got = result_frame(answered(s, then))
+    want = TICKETS.groupby("维修类型")["工时费_元"].sum()
+    assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == want.to_dict(), got
