@@ -552,6 +552,8 @@ def more_of_the_same(t: Turn) -> bool:
 
 def about_wenqing(t: Turn) -> bool:
     explicit = t.fresh.file_how in EXPLICIT_FILE or bool(t.fresh.missing_file_name)
+    if t.chat == "greeting" and t.fresh.file_how == "description":
+        explicit = False  # 你好，我是物业公司的小王: a word of a file's name in who is speaking names no file
     strong = set(t.fresh.kinds()) - WEAK_KINDS
     return bool(t.chat) and not explicit and (t.chat in ("about", "howto", "safety", "privacy", "formats") or not strong)
 

@@ -86,11 +86,18 @@ def told_not_asked(text: str) -> bool:
     return evidence.operative().search(blank(text, told)) is None
 
 
+# a greeting with who is speaking: 你好，我是…的小王 / hi, I'm the new analyst
+INTRO = lazy(r"^\s*(?:(?:你好|您好|嗨|哈喽|hi|hello|hey)[\s,，!！.~]*)?(?:我是|我叫|本人是|(?<![a-z_])(?:i'?m|i am|my name is|this is)\s+(?:the |a |an |new |from )?)", re.I)
+
+
 def chat_kind(text: str, catalog: Catalog | None = None) -> str | None:
     if lx.about_me(text, data_words(catalog)):
         return next((k for k, rx in ABOUT_KINDS if rx.search(text)), "about")
     if lx.GREETING.match(text.strip()) or (len(re.sub(r"\W", "", text)) <= 8 and re.search(r"你好|您好|hello|(?<![a-z_])hi(?![a-z_])", text, re.I | re.A)):
         return "greeting"
+    if INTRO.search(text) and not re.search(r"\.(?:csv|xlsx|xls|xlsm|tsv|ods)\b", text, re.I) \
+            and not any(rx.search(text) for rx in (lx.FILTER, lx.GROUP, lx.SORT, lx.SELECT, lx.EXPORT, lx.TOP_N)):
+        return "greeting"  # 你好，我是物业公司的小王，今天要弄几个表 / hi, I'm the new analyst here: who they are, no request yet
     if lx.HOWTO.search(text) and re.search(r"excel|wps|表格|公式|函数|vlookup|透视|pivot|formula|sheet", text, re.I) and not FORMULA_GIVEN.search(text):
         return "howto"
     if lx.FAREWELL.search(text):

@@ -333,3 +333,14 @@ def test_a_chart_asked_with_nothing_named_right_after_a_summary_draws_the_summar
     got = result_frame(answered(s, then))
     want = TICKETS.groupby("维修类型")["工时费_元"].sum()
     assert dict(zip(got.iloc[:, 0], got.iloc[:, 1], strict=True)) == want.to_dict(), got
+
+
+@pytest.mark.parametrize("text", ["你好，我是维修部的小王，今天要弄几个表", "hi, I'm the new analyst here, will be working on some sheets today"])
+def test_a_greeting_that_says_who_is_speaking_is_answered_as_chat(ws, text):
+    tr = Session(ws).turn(text)
+    assert tr.decision.gate == "chat" and tr.run is None, tr.decision.reply
+
+
+def test_a_request_that_starts_with_i_am_is_still_a_request(ws):
+    tr = Session(ws).turn("I'm looking for the total 工时费_元 in 维修工单.csv")
+    assert tr.decision.gate == "act", tr.decision.reply
