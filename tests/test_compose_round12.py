@@ -344,3 +344,20 @@ def test_a_greeting_that_says_who_is_speaking_is_answered_as_chat(ws, text):
 def test_a_request_that_starts_with_i_am_is_still_a_request(ws):
     tr = Session(ws).turn("I'm looking for the total 工时费_元 in 维修工单.csv")
     assert tr.decision.gate == "act", tr.decision.reply
+
+
+def test_figures_typed_as_text_cells_are_numbers_and_ids_typed_as_text_stay_text(tmp_path):
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    ws_ = wb.active
+    ws_.title = "Summer"
+    ws_.append(["student_id", "course_id", "score"])
+    scores = [72, 88.5, 91, 64, 70.5, 83, 77, 95, 58, 81]
+    for i, v in enumerate(scores):
+        ws_.append([str(1001 + i), f"C{i % 3}", str(v)])  # every cell typed as text, as some exports write them
+    wb.save(tmp_path / "quiz.xlsx")
+    got = result_frame(answered(Session(Workspace.at(tmp_path)), "average score in quiz.xlsx"))
+    assert float(got.iloc[0, 0]) == pytest.approx(sum(scores) / len(scores)), got
+    sheet = Session(Workspace.at(tmp_path)).catalog("x").get("quiz.xlsx").sheets[0]
+    assert "score" in sheet.numeric and "student_id" not in sheet.numeric

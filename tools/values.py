@@ -28,6 +28,9 @@ CJK_DATE = r"^\s*(\d{4})\s*[年./]\s*(\d{1,2})\s*[月./]\s*(\d{1,2})\s*[日号]?
 TIME_TEXT = r"^\s*([01]?\d|2[0-3])\s*[:：]\s*([0-5]\d)(?:\s*[:：]\s*([0-5]\d))?\s*$"
 DECORATION = r"[,，¥￥$€£万亿千元()（）]"  # what marks a number written as text: separators, currency, units, brackets
 CODE = r"^0\d"  # digits with a leading zero: a code
+ID_NAME = re.compile(r"(?i)(?:^|_|\b)(?:id|no|code|phone|tel|mobile|zip|postcode|sku|number)(?:$|_|\b)|编号|号码|代码|工号|学号|单号|电话|手机|邮编|身份证")
+# a column whose name says it holds a figure (score, amount, 金额, 成绩…): its digits typed as text are numbers
+MEASURE_NAME = re.compile(r"(?i)score|amount|price|cost|total|sales|revenue|qty|quantity|minutes|hours|age|salary|金额|成绩|分数|得分|数量|价格|单价|费用|销售额|收入|工资|薪|时长|年龄")
 # a figure said to be rough (约30, 大概200, ~15, approx. 40): no exact number, a mark left out and said like 待定
 APPROX = re.compile(r"^(?:约|大约|大概|估计|预计|~|～|≈|about|approx\.?|around|c\.)\s*\d")
 MOSTLY = 0.8  # a column reads as numbers / dates when this share of its filled cells does
@@ -146,7 +149,11 @@ def reads_as_numbers(s: pd.Series) -> bool:
     parts = text.str.extract(NUMBER_TEXT)
     ok = parts["num"].notna()
     decorated = ok & (text.str.contains(DECORATION, regex=True) | parts["neg"].notna())
-    return bool(ok.mean() >= MOSTLY and (decorated.any() or marked(list(text[~ok]), int(ok.sum()))) and not _codes(text[ok]))
+    if ok.mean() < MOSTLY or _codes(text[ok]):
+        return False
+    # Summer's scores typed as text cells (72, 88.5): figures, unless the column names an identifier (student_id, 工号, phone)
+    plain = bool(ok.all()) and not ID_NAME.search(str(s.name or "")) and text[ok].str.contains(r"\.", regex=True).any()
+    return bool(decorated.any() or marked(list(text[~ok]), int(ok.sum())) or plain or (ok.all() and MEASURE_NAME.search(str(s.name or ""))))
 
 
 def marked(words: list[str], numbers: int) -> bool:
