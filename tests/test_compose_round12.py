@@ -361,3 +361,12 @@ def test_figures_typed_as_text_cells_are_numbers_and_ids_typed_as_text_stay_text
     assert float(got.iloc[0, 0]) == pytest.approx(sum(scores) / len(scores)), got
     sheet = Session(Workspace.at(tmp_path)).catalog("x").get("quiz.xlsx").sheets[0]
     assert "score" in sheet.numeric and "student_id" not in sheet.numeric
+
+
+def test_a_percentage_among_plain_figures_is_read_on_the_columns_scale(tmp_path):
+    cells = ["72", "100", "53", "25%", "85", "40%", "36", "90", "12", "60", "77", "81"]
+    pd.DataFrame({"country": ["US", "IN"] * 6, "progress_pct": cells}).to_csv(tmp_path / "enrollments.csv", index=False)
+    got = result_frame(answered(Session(Workspace.at(tmp_path)), "median progress_pct by country in enrollments.csv"))
+    nums = pd.Series([float(c.rstrip("%")) for c in cells])
+    want = nums.groupby(pd.Series(["US", "IN"] * 6)).median()
+    assert dict(zip(got["country"], got.iloc[:, -1] if got.columns[-1] != "rows" else got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict()), got

@@ -21,12 +21,12 @@ if TYPE_CHECKING:
 
 # a number as people write it in a cell: sign or accounting brackets, currency, thousands separators, a unit
 NUMBER_TEXT = (r"^\s*(?P<neg>[-−－(（])?\s*(?:[¥￥$€£]|RMB|CNY|USD)?\s*(?P<neg2>[-−－])?\s*"
-               r"(?P<num>\d{1,3}(?:[,，]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*(?P<unit>亿|万|千)?\s*(?:元|块|RMB|CNY)?\s*[)）]?\s*$")
+               r"(?P<num>\d{1,3}(?:[,，]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*(?P<unit>亿|万|千)?\s*(?:元|块|RMB|CNY)?\s*(?P<pct>[%％])?\s*[)）]?\s*$")
 UNITS = {"亿": 1e8, "万": 1e4, "千": 1e3}
 # dates as written in Chinese or with slashes and dots; what pandas reads directly (ISO) needs no rewriting
 CJK_DATE = r"^\s*(\d{4})\s*[年./]\s*(\d{1,2})\s*[月./]\s*(\d{1,2})\s*[日号]?"
 TIME_TEXT = r"^\s*([01]?\d|2[0-3])\s*[:：]\s*([0-5]\d)(?:\s*[:：]\s*([0-5]\d))?\s*$"
-DECORATION = r"[,，¥￥$€£万亿千元()（）]"  # what marks a number written as text: separators, currency, units, brackets
+DECORATION = r"[,，¥￥$€£万亿千元()（）%％]"  # what marks a number written as text: separators, currency, units, brackets
 CODE = r"^0\d"  # digits with a leading zero: a code
 ID_NAME = re.compile(r"(?i)(?:^|_|\b)(?:id|no|code|phone|tel|mobile|zip|postcode|sku|number)(?:$|_|\b)|编号|号码|代码|工号|学号|单号|电话|手机|邮编|身份证")
 # a column whose name says it holds a figure (score, amount, 金额, 成绩…): its digits typed as text are numbers
@@ -129,6 +129,11 @@ def as_numbers(s: pd.Series) -> pd.Series:
         value = pd.to_numeric(parts.loc[ok, "num"].str.replace(r"[,，]", "", regex=True), errors="coerce").astype(float)
         value = value * parts.loc[ok, "unit"].map(UNITS).fillna(1.0).astype(float)
         value = value.where(parts.loc[ok, "neg"].isna() & parts.loc[ok, "neg2"].isna(), -value)
+        pct = parts.loc[ok, "pct"].notna()
+        if pct.any():  # 25% among 72, 100, 53: points as the column counts them; among 0.72, 0.5: a fraction
+            others = plain.dropna()
+            if len(others) and (others.abs() <= 1).mean() >= MOSTLY:
+                value = value.where(~pct, value / 100)
         plain = plain.astype(float)
         plain.loc[value.index] = value
     unread = rest[~ok]
