@@ -632,6 +632,7 @@ def _sheets_said(fi: FileInfo, texts: list[str]) -> bool:
 
 def _u_parse(u: _Understanding) -> None:
     """The operations of every turn against the chosen sheet (or the file found from the context), merged."""
+    u.texts = [lx.NO_GROUPING.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]  # no grouping: no group word to read
     fi = u.fi
     if fi is not None:
         if u.sheet_name:
@@ -673,6 +674,8 @@ def _u_parse(u: _Understanding) -> None:
         u.ops = merge_turns(u.parsed)
     if u.how == "result":
         u.ops = _charted_result(_ranked_on_summary(_summary_word_named(u.ops), u.sheet), u.sheet)
+    if any(lx.NO_GROUPING.search(t) for t in u.norms):  # 不分组 / no grouping: the summary is one row over every row
+        u.ops = [replace(o, args={**o.args, "keys": [], "overall": True}) if o.kind == "group" and not o.args.get("keys") else o for o in u.ops]
     u.ops = _values_compared(_groups_not_filtered(_running_over_periods(_figure_of_periods(u.ops, bool(u.stacked)))), u.norms[-1])
     _join_sheet_said(u)
     if u.stacked and not u.ops and lx.EXPLORE_JOIN.search(u.norms[-1]):
@@ -1386,7 +1389,8 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
             missing.append("sort_by")
         elif o.kind == "top_n" and not a.get("by") and "group" not in kinds[:i] and "sort_by" not in missing:
             missing.append("sort_by")  # 前十的订单: ranked by what?
-        elif o.kind == "group" and not a.get("keys") and not any(m.get("column") for m in a.get("measures", [])) and not a.get("unresolved"):
+        elif o.kind == "group" and not a.get("keys") and not any(m.get("column") for m in a.get("measures", [])) and not a.get("unresolved") \
+                and not a.get("overall"):
             missing.append("group_by")
         elif o.kind == "select" and not a.get("columns"):
             missing.append("columns")
@@ -1529,6 +1533,8 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         # same for an answer to "which column do you mean?" asked after "what is the condition?")
         later = replace(p, request=replace(p.request, missing=p.request.missing[1:], sheet=p.request.sheet or f.sheets[0].name))
         return _slot_answer(later, text, catalog)
+    if p.request.missing[:1] == ("group_by",) and lx.NO_GROUPING_ANSWER.search(text):
+        return [*p.turns, "不分组" if p.request.lang == "zh" else "no grouping"]  # 不分组，就要一个总数: one figure over every row
     if p.request.missing[:1] == ("condition",) and f is not None and f.sheets:
         conds_said = _condition_answer(p, text, _sheet_of(f, p.request.sheet))
         if conds_said or len(p.request.missing) == 1:

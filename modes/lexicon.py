@@ -405,6 +405,12 @@ ALL_SHEETS = lazy(r"(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sh
                   r"[^，,。]{0,6}?(?:合在一起|合起来|合并|加起来|加在一起|汇总|一起)|(?:合在一起|合起来|加在一起)"
                   r"|(?<![a-z_])(?:all (?:the |of the )?sheets|every sheet|both sheets|stack(?:ed|ing)? (?:the |all )?sheets|across (?:all |the )?sheets|all tabs)(?![a-z_])",
                   re.I | re.A)
+# no grouping, to "group by which column?": one figure over every row
+NO_GROUPING = lazy(r"不分组|不用分组|不要分组|不需要分组|无需分组|不分了|就要一个总数|只要一个总数|只要总数"
+                   r"|(?<![a-z_])(?:no grouping|don'?t group|do not group|without grouping|ungrouped)(?![a-z_])", re.I | re.A)
+# the same said as an answer to "group by which column?": 整体 / overall / one total
+NO_GROUPING_ANSWER = lazy(NO_GROUPING.pattern + r"|不用分|整体|总体|一个总数|全部一起|合在一起算"
+                          r"|(?<![a-z_])(?:overall|in total|no groups?|one total|just (?:the|one) total|all together|all rows)(?![a-z_])", re.I | re.A)
 THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|再(?:加|添|增加|新增|插入)(?:一|个)?(?:列|栏)|then|and then|after that|next,)", re.I | re.A)
 # The previous result as the input of this request
 RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_])))(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"

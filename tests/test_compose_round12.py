@@ -370,3 +370,11 @@ def test_a_percentage_among_plain_figures_is_read_on_the_columns_scale(tmp_path)
     nums = pd.Series([float(c.rstrip("%")) for c in cells])
     want = nums.groupby(pd.Series(["US", "IN"] * 6)).median()
     assert dict(zip(got["country"], got.iloc[:, -1] if got.columns[-1] != "rows" else got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict()), got
+
+
+@pytest.mark.parametrize("first,answer", [("维修工单.csv 汇总一下", "不分组，就要一个总数"), ("summarise 维修工单.csv", "no grouping, overall")])
+def test_no_grouping_answered_to_which_key_gives_one_row_over_every_row(ws, first, answer):
+    s = Session(ws)
+    assert "group_by" in s.turn(first).decision.request.missing
+    got = result_frame(answered(s, answer))
+    assert len(got) == 1 and float(got.iloc[0, 0]) == float(TICKETS["工时费_元"].sum()), got
