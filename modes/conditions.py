@@ -1134,8 +1134,33 @@ def _cond_flags(sc: _Scan) -> None:
             sc.add(Cond(col, "ne" if excl else "eq", value, raw=col, how="excluded" if excl else "exact"), excl.start() if excl else start, b)
 
 
+GLUED_EXCLUSION_AFTER = lazy(r"\s*的?\s*(?:也|都)?\s*(?:不算|不要|不计|不含|除外|不包括|去掉|排除|剔除)")
+
+
+def _excluded_part(sc: _Scan, tok: str, a: int, b: int) -> bool:
+    """除了中山路店 / 不算退货的: an exclusion glued to a part of one value (仁和堂中山路店), or to the done half of a
+    已…/未… pair (已退货): that value excluded, never a value of that spelling asked about."""
+    lead = re.match(r"(?:" + lx.EXCLUDE.pattern + r")(?:掉|了)?", tok)
+    tail = GLUED_EXCLUSION_AFTER.match(sc.text, b)  # 退货的不算 / 医保的也不要: the exclusion said after
+    rest = tok[lead.end():] if lead else tok if tail else ""
+    if len(rest) < 2 or rest in sc.sheet.columns:
+        return False
+    for col, values in sc.sheet.values.items():
+        hits = [v for v in values if rest in v]
+        done = f"已{rest}" if {f"已{rest}", f"未{rest}"} <= set(values) else None
+        value = done or (hits[0] if len(hits) == 1 else None)
+        if value is not None:
+            sc.add(Cond(col, "ne", value, None, col, "excluded"), a, b)
+            return True
+    return False
+
+
 def _absent_value(sc: _Scan, tok: str, a: int, b: int) -> None:
-    if not sc.free(a, b) or not 2 <= len(tok) <= 6 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]", tok):
+    if not sc.free(a, b) or not 2 <= len(tok) <= 8 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]", tok):
+        return
+    if _excluded_part(sc, tok, a, b):
+        return
+    if len(tok) > 6:
         return
     if any(h.start <= a < h.end for h in sc.hits):
         return  # the word starts with a column's name: a column, not a value

@@ -630,6 +630,15 @@ def _sheets_said(fi: FileInfo, texts: list[str]) -> bool:
     return sum(1 for s in fi.sheets if s.name and _sheet_named(s.name, said)) > 1 or lx.ALL_SHEETS.search(said) is not None
 
 
+def _kept_rows(o: Op) -> Op:
+    """把已退货的去掉，医保的也去掉: each exclusion read as its own (退货状态 ≠ 已退货, 支付方式 ≠ 医保) keeps the rows
+    that pass all of them, never the rows that pass either one."""
+    conds = o.args.get("conditions") or []
+    if len(conds) < 2 or not all(c.how == "excluded" and c.op in ("ne", "not_in") for c in conds):
+        return o
+    return replace(o, args={**o.args, "logic": "and"})
+
+
 def _u_parse(u: _Understanding) -> None:
     """The operations of every turn against the chosen sheet (or the file found from the context), merged."""
     u.texts = [lx.NO_GROUPING.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]  # no grouping: no group word to read
@@ -674,6 +683,7 @@ def _u_parse(u: _Understanding) -> None:
         u.ops = merge_turns(u.parsed)
     if u.how == "result":
         u.ops = _charted_result(_ranked_on_summary(_summary_word_named(u.ops), u.sheet), u.sheet)
+    u.ops = [_kept_rows(o) if o.kind == "filter" and o.args.get("delete") else o for o in u.ops]
     if any(lx.NO_GROUPING.search(t) for t in u.norms):  # 不分组 / no grouping: the summary is one row over every row
         u.ops = [replace(o, args={**o.args, "keys": [], "overall": True}) if o.kind == "group" and not o.args.get("keys") else o for o in u.ops]
     u.ops = _values_compared(_groups_not_filtered(_running_over_periods(_figure_of_periods(u.ops, bool(u.stacked)))), u.norms[-1])

@@ -378,3 +378,25 @@ def test_no_grouping_answered_to_which_key_gives_one_row_over_every_row(ws, firs
     assert "group_by" in s.turn(first).decision.request.missing
     got = result_frame(answered(s, answer))
     assert len(got) == 1 and float(got.iloc[0, 0]) == float(TICKETS["工时费_元"].sum()), got
+
+
+SALES = pd.DataFrame({"门店": ["仁和堂中山路店", "仁和堂南山店", "仁和堂天河店", "仁和堂中山路店", "仁和堂南山店", "仁和堂天河店", "仁和堂岳麓店", "仁和堂岳麓店"],
+                      "支付方式": ["医保", "微信", "医保", "现金", "微信", "支付宝", "医保", "微信"],
+                      "退货状态": ["未退货", "已退货", "未退货", "未退货", "未退货", "已退货", "未退货", "未退货"],
+                      "金额": [100.0, 250.0, 80.0, 60.0, 300.0, 45.0, 120.0, 90.0]})
+
+
+@pytest.mark.parametrize("text", ["销售.csv 把已退货的去掉，支付方式是医保的也去掉，再算金额合计", "销售.csv 不算退货的，也不要医保支付的，金额合计",
+                                  "销售.csv 退货的不算，医保的也不算，金额合计是多少"])
+def test_two_exclusions_said_one_after_the_other_both_hold(tmp_path, text):
+    SALES.to_csv(tmp_path / "销售.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), text)
+    want = SALES[(SALES["退货状态"] != "已退货") & (SALES["支付方式"] != "医保")]["金额"].sum()
+    assert float(result_frame(tr).iloc[0, 0]) == want, tr.decision.request.ops
+
+
+def test_an_exclusion_glued_to_part_of_a_value_excludes_that_value(tmp_path):
+    SALES.to_csv(tmp_path / "销售.csv", index=False)
+    got = result_frame(answered(Session(Workspace.at(tmp_path)), "销售.csv 除了中山路店，金额最多的2个门店"))
+    want = SALES[SALES["门店"] != "仁和堂中山路店"].groupby("门店")["金额"].sum().nlargest(2)
+    assert list(got["门店"]) == list(want.index), got
