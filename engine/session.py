@@ -326,6 +326,11 @@ class Session:
                 self.state = self.state.evolve(current_file=results.in_focus(replace(decision.request, file=run.current_file), self.state.current_file))
             if self._moved is not None:
                 self.state, self._moved = _moved_in(self.state, *self._moved), None
+            last = self.state.last_result
+            if run.status == "answered" and last and results.is_result(self.state.current_file or "") and last != self.state.current_file \
+                    and results.is_result(last):
+                # 再加一列… on a summary, then 导出成excel: the table in focus is the newest result of the chain, never the one before it
+                self.state = self.state.evolve(current_file=last)
         else:
             status = "cancelled" if decision.next == "cancel" else "waiting" if decision.next in ("restate_confirm", "plan_confirm", "ask_slots", "ask_intent") else "answered"
             tr.events.append({"event": "run", "turn": n, "trace_id": trace_id, "status": status if status != "waiting" else "answered",

@@ -400,3 +400,13 @@ def test_an_exclusion_glued_to_part_of_a_value_excludes_that_value(tmp_path):
     got = result_frame(answered(Session(Workspace.at(tmp_path)), "销售.csv 除了中山路店，金额最多的2个门店"))
     want = SALES[SALES["门店"] != "仁和堂中山路店"].groupby("门店")["金额"].sum().nlargest(2)
     assert list(got["门店"]) == list(want.index), got
+
+
+def test_an_export_after_a_column_added_to_a_summary_exports_the_table_with_that_column(tmp_path):
+    FEES.to_csv(tmp_path / "物业费.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "物业费.csv 按小区算应收和实收的合计")
+    answered(s, "再加一列收缴率，等于实收除以应收")
+    tr = answered(s, "导出成excel给我")
+    xlsx = [f["path"] for f in tr.run.files if f["path"].endswith(".xlsx")]
+    assert xlsx and "收缴率" in pd.read_excel(tmp_path / xlsx[0]).columns, xlsx
