@@ -393,7 +393,7 @@ FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看
                  r"|的?(?:不算|不要|除外|不计|不含)\s*[。.!！]?\s*$|^\s*(?:去掉|排除|剔除|除了|不算|不要)"
                  r"|[，,]\s*(?:再|重新)\s*(?:算|统计|汇总|计算)(?:一下|一遍|一次)?\s*[。.!！]?\s*$|(?<![a-z_])(?:recalculate|recompute|redo it)(?![a-z_])"
                  r"|(?<![a-z_])(?:now|also|too|as well|what about|how about|just|instead)(?![a-z_])|^\s*(?:and|but)?\s*only(?![a-z_])"
-                 r"|^\s*and\s+(?:for|in|on|with|from|at)(?![a-z_])[^,，.。]{0,40}\?\s*$"
+                 r"|^\s*and\s+(?:for|in|on|with|from|at)(?![a-z_])[^,，.。]{0,40}\?\s*$|^\s*(?:and|or)\s+[^\s,，.。;]{1,24}(?:\s+[^\s,，.。;]{1,24})?\s*\??\s*$"
                  r"|^\s*(?:excluding|except|without|leave out|drop|other than|exclude|remove|ignore|skip)(?![a-z_])"
                  r"|^\s*(?:and|plus)\s+(?=[^,.;]{1,40}?(?:=|==|!=|>|<|\b(?:is|are|not|over|under|above|below)\b))"  # and gender = F: added
                  r"|^\s*(?:并且|而且|同时|再加上|另外)", re.I | re.A)

@@ -410,3 +410,17 @@ def test_an_export_after_a_column_added_to_a_summary_exports_the_table_with_that
     tr = answered(s, "导出成excel给我")
     xlsx = [f["path"] for f in tr.run.files if f["path"].endswith(".xlsx")]
     assert xlsx and "收缴率" in pd.read_excel(tmp_path / xlsx[0]).columns, xlsx
+
+
+BOOKINGS = pd.DataFrame({"instructor": ["Tom", "Ann", "Jake", "Ann", "Jake", "Maya", "Jake", "Ann", "Maya", "Tom", "Jake", "Maya"],
+                         "class_type": ["Yoga", "Yoga", "Spin", "Spin", "Spin", "Yoga", "Yoga", "Yoga", "Spin", "Spin", "Spin", "Yoga"]})
+
+
+def test_and_plus_a_value_after_a_summary_swaps_that_value_and_keeps_the_rest(tmp_path):
+    BOOKINGS.to_csv(tmp_path / "class_bookings.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "number of bookings per instructor in class_bookings.csv, excluding Tom, top 2")
+    answered(s, "what about only yoga classes")
+    got = result_frame(answered(s, "and spin"))
+    want = BOOKINGS[(BOOKINGS["instructor"] != "Tom") & (BOOKINGS["class_type"] == "Spin")].groupby("instructor").size().nlargest(2)
+    assert list(got["instructor"]) == list(want.index) and list(got.iloc[:, -1]) == list(want.values), got
