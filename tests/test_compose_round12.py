@@ -424,3 +424,16 @@ def test_and_plus_a_value_after_a_summary_swaps_that_value_and_keeps_the_rest(tm
     got = result_frame(answered(s, "and spin"))
     want = BOOKINGS[(BOOKINGS["instructor"] != "Tom") & (BOOKINGS["class_type"] == "Spin")].groupby("instructor").size().nlargest(2)
     assert list(got["instructor"]) == list(want.index) and list(got.iloc[:, -1]) == list(want.values), got
+
+
+@pytest.mark.parametrize("text", ["share of attended = yes by class_type in class_bookings.csv",
+                                  "percentage of bookings where attended is yes by class_type in class_bookings.csv"])
+def test_the_share_of_a_condition_by_a_key_is_its_rate_within_each_key(tmp_path, text):
+    b = BOOKINGS.assign(attended=["yes", "no", "yes", "yes", "no", "yes", "yes", "no", "yes", "yes", "no", "yes"])
+    b.to_csv(tmp_path / "class_bookings.csv", index=False)
+    got = result_frame(answered(Session(Workspace.at(tmp_path)), text))
+    want = b.assign(y=b["attended"] == "yes").groupby("class_type")["y"].mean()
+    rate = [c for c in got.columns if got[c].dtype.kind == "f"][0]
+    vals = dict(zip(got["class_type"], got[rate], strict=True))
+    scale = 100 if max(vals.values()) > 1 else 1
+    assert {k: v / scale for k, v in vals.items()} == pytest.approx(want.to_dict(), abs=1e-3), got

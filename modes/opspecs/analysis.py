@@ -554,6 +554,7 @@ def _value_pair(text: str, sheet: Any, m: re.Match[str]) -> Found | None:
     return None
 
 
+SHARE_OF_COND = _lazy(r"\s*(?:of\s+)?(?:the\s+)?(?:[a-z_]+\s+)?(?:where|with|that are|that were|which are)?\s*", re.I)
 EN_EACH = _lazy(r"^\s*(?:per|for each|for every|within each|in each|within every)(?![a-z_])", re.I)  # …, per department: within each
 
 
@@ -573,7 +574,9 @@ def _within_groups(text: str, hits: list[Any], sheet: Any, used: list[tuple[int,
     if not cp.conds or not all(c.column for c in cp.conds) or not cp.spans:
         return None
     first_cond, by_at = min(a for a, _ in cp.spans), min(a for a, _ in by_spans)
-    if first_cond < by_at and not EN_EACH.search(text[by_at : by_at + 16]):
+    share_end = max((b for a, b in used if a == at), default=at)
+    of_cond = first_cond >= share_end and SHARE_OF_COND.fullmatch(text[share_end:first_cond]) is not None  # share of X = v by K: a rate per group
+    if first_cond < by_at and not EN_EACH.search(text[by_at : by_at + 16]) and not of_cond:
         return None  # 女性中各部门的占比: among those rows, each group's share (a filter, then shares)
     return Found(at, "proportion", {"conditions": cp.conds, "logic": cp.logic, "by": keys}, tuple(used + by_spans + list(cp.spans) + _lead(text, first_cond)))
 
