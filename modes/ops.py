@@ -628,6 +628,8 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
         mm = re.match(r"\s*(?:和|、|与|及|以及|跟|,|and|&)\s*", t.text[j:], re.I | re.A)
         if not mm or lx.EXCLUDE.match(t.text, j + mm.end()):
             break  # by warehouse, excluding Toys: the list of keys has ended
+        if AGG_AHEAD.match(t.text, j + mm.end()):
+            break  # group by member_id, sum of amount: a figure of the summary, never a second key
         c2, r2, _, cl2, e2 = _col_after(t.text, j + mm.end(), t.hits, t.sheet)
         if not c2 or COMPARED_NEXT.match(t.text, e2):
             break  # per channel, sales at least 3000: a column compared with a value starts a condition, not a key
@@ -701,8 +703,15 @@ PER_BEFORE = lazy(r"每个?|各个?|(?<![a-z_])(?:per|by|each|for every)(?![a-z_
 COUNT_KEY = lazy(r"(?:[\u4e00-\u9fff]{0,2}(?:单数|件数|次数|个数|笔数|人数|户数|单量|数量)|行数|(?:the )?(?:count|number(?: of \w+)?|rows?))", re.I | re.A)
 
 
+MEASURE_NAMED = lazy(r"\s*([A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*?)_(?:sum|mean|avg|average|total|count|max|min|median|合计|平均|最大|最小|计数|中位数)(?![\w])", re.I)
+
+
 def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     """The keys after one 按 / by, put where their role says."""
+    named = MEASURE_NAMED.match(t.text, b.end())
+    if named and named.group(1) in t.sheet.numeric and (t.grouping or t.group_keys):
+        t.spans.append((b.start(), named.end()))  # top 5 by amount_sum: the summary's own figure, never a key named amount
+        return
     keys, j, how = _key_list(t, b.end())
     if not keys:
         return

@@ -437,3 +437,12 @@ def test_the_share_of_a_condition_by_a_key_is_its_rate_within_each_key(tmp_path,
     vals = dict(zip(got["class_type"], got[rate], strict=True))
     scale = 100 if max(vals.values()) > 1 else 1
     assert {k: v / scale for k, v in vals.items()} == pytest.approx(want.to_dict(), abs=1e-3), got
+
+
+def test_top_n_by_the_summarys_own_measure_name_ranks_the_groups(tmp_path):
+    pay = PAYMENTS.assign(member_id=["M1", "M2", "M1", "M3", "M2", "M4", "M3", "M1", "M4", "M2"])
+    pay.to_csv(tmp_path / "payments.csv", index=False)
+    got = result_frame(answered(Session(Workspace.at(tmp_path)),
+                                "in payments.csv group by member_id, sum of amount_usd, where refunded is not yes, then top 2 by amount_usd_sum"))
+    want = pay[pay["refunded"] != "yes"].groupby("member_id")["amount_usd"].sum().nlargest(2)
+    assert list(got["member_id"]) == list(want.index) and list(got.iloc[:, 1]) == list(want.values), got
