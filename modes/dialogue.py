@@ -67,6 +67,8 @@ class Turn:
     @cached_property
     def new_kinds(self) -> set[str]:
         kinds = set(self.fresh.kinds()) - WEAK_KINDS
+        if "stack" in kinds and self.pending is not None and "stack" in self.pending.request.kinds():
+            kinds.discard("stack")  # the same sheets stacked again, as the request before: context, not a new part
         if "top_n" in kinds and "top_per_group" in self.old_kinds and "top_n" not in self.old_kinds \
                 and not (self.fresh.op("top_n") or Op("top_n")).args.get("by"):
             kinds = kinds - {"top_n"} | {"top_per_group"}  # 改成前3个 after 每个部门前2个: the cut within each group changes

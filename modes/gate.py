@@ -656,6 +656,15 @@ def _u_parse(u: _Understanding) -> None:
         rd = _Reading(None, None, u.how, EMPTY_SHEET, [], u.sheet_name, u.candidates)
         _file_from_context(rd, u.texts, u.norms, u.flags, u.catalog, u.state, u.ev)
         u.fi, u.file, u.how, u.sheet, u.parsed, u.sheet_name, u.candidates = rd.fi, rd.file, rd.how, rd.sheet, rd.parsed, rd.sheet_name, rd.candidates
+        last = u.state.last.request if u.state.last is not None else None
+        held = last.op("stack") if last is not None and u.fi is not None and last.file == u.fi.path and u.how == "current" else None
+        if held is not None and _split_table(u.fi) and not _sheets_said(u.fi, u.texts) and not any(  # type: ignore[arg-type]
+                find_sheet(t, u.fi)[0] for t in u.texts):  # type: ignore[arg-type]
+            # 画个折线图看看每月金额, after 上半年和下半年合在一起…: the same sheets, stacked again, never the first one alone
+            u.stacked = list(held.args.get("sheets") or [s.name for s in u.fi.sheets if s.name])  # type: ignore[union-attr]
+            u.sheet_name, u.flags["stacked"] = u.stacked[0], True
+            u.sheet = _sheet_of(u.fi, u.sheet_name)  # type: ignore[arg-type]
+            u.parsed, _, _ = _fit(u.texts, u.sheet, u.flags)
         if u.fi is not None and _split_table(u.fi) and _sheets_said(u.fi, u.texts):
             # sheets Spring and Fall only, with the workbook in focus: those sheets stacked, as when the file is named
             u.sheet_name = None

@@ -446,3 +446,16 @@ def test_top_n_by_the_summarys_own_measure_name_ranks_the_groups(tmp_path):
                                 "in payments.csv group by member_id, sum of amount_usd, where refunded is not yes, then top 2 by amount_usd_sum"))
     want = pay[pay["refunded"] != "yes"].groupby("member_id")["amount_usd"].sum().nlargest(2)
     assert list(got["member_id"]) == list(want.index) and list(got.iloc[:, 1]) == list(want.values), got
+
+
+def test_a_request_after_stacked_sheets_stacks_them_again_never_the_first_alone(tmp_path):
+    dates = pd.date_range("2024-01-01", "2024-12-31", freq="9D")
+    sales = pd.DataFrame({"日期": dates, "金额": [float(10 + i % 7) for i in range(len(dates))]})
+    with pd.ExcelWriter(tmp_path / "销售.xlsx") as w:
+        sales[sales["日期"].dt.month <= 6].to_excel(w, sheet_name="上半年", index=False)
+        sales[sales["日期"].dt.month > 6].to_excel(w, sheet_name="下半年", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "销售.xlsx 上半年和下半年合在一起，按月汇总金额")
+    got = result_frame(answered(s, "画个折线图看看每月金额"))
+    assert len(got) == 12, got
+    assert float(got[[c for c in got.columns if "金额" in str(c)][0]].sum()) == pytest.approx(float(sales["金额"].sum())), got
