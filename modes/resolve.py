@@ -189,8 +189,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     if len(stems) > 1 and not full and not TWO_TABLES.search(text):
         # 报修工单里…每个小区有多少单: a stem that is a column of the other file said (报修工单 has 小区) is that column
         stem_files = [f for x in stems if (f := catalog.get(x[1])) is not None and f.is_table]
-        holders = [f for f in stem_files if any(g is not f and g.stem.casefold() in {c.casefold() for sh in f.sheets for c in sh.columns}
-                                                for g in stem_files)]
+        holders = [f for f in stem_files if any(g is not f and any(c.casefold() == g.stem.casefold() or CJK.match(g.stem) and c.endswith(g.stem)
+                                                                   for sh in f.sheets for c in sh.columns) for g in stem_files)]
         if len(holders) == 1:
             _data_words_not_files(low, catalog, holders, ref, hits)
     if full and not TWO_TABLES.search(text):  # distinct customers in orders.csv: a plain word that is another file's stem is the word
@@ -410,7 +410,8 @@ def _data_words_not_files(low: str, catalog: Catalog, named: list[FileInfo], ref
         if x[2] not in ("stem", "fuzzy") or x[1] in mine or f is None:
             continue
         span = next(((a, b) for a, b in ref.spans if a == x[0]), (x[0], x[0] + len(f.stem)))
-        if _inside_values(low, [span], named, x[1]) or f.stem.casefold() in words or low[span[0] : span[1]] in words:
+        tail = CJK.match(f.stem) is not None and len(f.stem) >= 2 and any(w.endswith(f.stem.casefold()) for w in words)  # 所属门店: 门店
+        if _inside_values(low, [span], named, x[1]) or f.stem.casefold() in words or low[span[0] : span[1]] in words or tail:
             drop.append((x, span))
     for x, span in drop:
         if span in ref.spans:

@@ -459,3 +459,10 @@ def test_a_request_after_stacked_sheets_stacks_them_again_never_the_first_alone(
     got = result_frame(answered(s, "画个折线图看看每月金额"))
     assert len(got) == 12, got
     assert float(got[[c for c in got.columns if "金额" in str(c)][0]].sum()) == pytest.approx(float(sales["金额"].sum())), got
+
+
+def test_a_files_stem_that_ends_a_column_name_of_the_file_in_play_is_no_second_file(tmp_path):
+    pd.DataFrame({"会员号": range(6), "等级": ["金卡", "银卡", "金卡", "金卡", "普通", "金卡"], "所属门店": ["东店", "西店", "东店", "南店", "东店", "南店"]}).to_excel(tmp_path / "会员.xlsx", index=False)
+    pd.DataFrame({"门店": ["东店", "西店", "南店"], "城市": ["上海", "杭州", "南京"]}).to_csv(tmp_path / "门店.csv", index=False)
+    tr = Session(Workspace.at(tmp_path)).turn("会员.xlsx 金卡会员按所属门店计数，门店多的在前")
+    assert tr.decision.request.file == "会员.xlsx" and "compare" not in tr.decision.request.kinds(), tr.decision.request.ops
