@@ -44,6 +44,11 @@ class TurnResult:
     notices: list[str] = field(default_factory=list)
 
 
+# steps whose result is the table before them with more columns or fewer rows (the focus moves on to it); a summary
+# is a new table, and the rows it was made from stay in focus for a drill-down
+KEEPS_THE_TABLE = frozenset({"add_column", "formula", "sort", "filter", "top_n", "head", "dedupe", "clean", "rename", "fill", "convert"})
+
+
 class Session:
     """One user's conversation with a workspace. The REPL and `chat --script` drive it."""
 
@@ -328,7 +333,7 @@ class Session:
                 self.state, self._moved = _moved_in(self.state, *self._moved), None
             last = self.state.last_result
             if run.status == "answered" and last and results.is_result(self.state.current_file or "") and last != self.state.current_file \
-                    and results.is_result(last):
+                    and results.is_result(last) and set(decision.request.kinds()) <= KEEPS_THE_TABLE:
                 # 再加一列… on a summary, then 导出成excel: the table in focus is the newest result of the chain, never the one before it
                 self.state = self.state.evolve(current_file=last)
         else:

@@ -379,6 +379,20 @@ def on_more_of_the_same(t: Turn) -> Outcome:
     return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
 
 
+def on_added_part(t: Turn) -> Outcome:
+    """A part added to a request that waits (最后还要算库存数量的合计): the turns understood together, and the words the
+    waiting request did not understand still named, never dropped by the addition."""
+    p = t.pending
+    assert p is not None
+    turns = _with_turn(p.turns, t.utterance)
+    merged = understand(turns, t.catalog, t.state, None)
+    earlier = [w for w in p.request.unexplained if w not in merged.unexplained]
+    if earlier:
+        said = evidence.weighed("words_unread", "没理解：" + "、".join(earlier), "not understood: " + ", ".join(earlier))
+        merged = replace(merged, unexplained=(*earlier, *merged.unexplained), evidence=(*merged.evidence, said))
+    return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
+
+
 def on_export_list(t: Turn) -> Outcome:
     wants_file = bool(lx.EXPORT.search(t.text))
     ops = (Op("list_files", {}),) + ((Op("export", {"format": "csv"}),) if wants_file else ())
@@ -442,6 +456,17 @@ def explains_unread(t: Turn) -> bool:
     if t.fresh.file_how in EXPLICIT_FILE and t.fresh.file != p.request.file or t.fresh.missing or t.fresh.unexplained:
         return False
     return bool(t.new_kinds) and not (t.new_kinds & t.old_kinds) and t.new_kinds <= REFINING_KINDS | {"top_n", "filter", "sort"}
+
+
+def adds_a_part(t: Turn) -> bool:
+    """最后还要算库存数量的合计 / also the total of qty, while a restated request waits: a part of a kind it lacks, said as
+    an addition, naming no other file."""
+    p = t.pending
+    if p is None or p.stage != "confirm" or t.other_file or t.chat is not None or not ADDITIVE.search(t.text):
+        return False
+    if t.fresh.file_how in EXPLICIT_FILE and t.fresh.file != p.request.file or t.fresh.missing:
+        return False
+    return bool(t.new_kinds) and not (t.new_kinds & t.old_kinds)
 
 
 def complete_new_request(t: Turn) -> bool:
@@ -607,6 +632,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("pending", corrects_the_rows, on_more_of_the_same),
     Row("pending", corrects_the_chart, on_more_of_the_same),
     Row("pending", extends_periods, on_more_of_the_same),
+    Row("pending", adds_a_part, on_added_part),
     Row("pending", explains_unread, on_more_of_the_same),
     Row("pending", complete_new_request, on_replacement),
     Row("pending", lambda t: bool(t.swapped_to), on_file_swap),

@@ -466,3 +466,16 @@ def test_a_files_stem_that_ends_a_column_name_of_the_file_in_play_is_no_second_f
     pd.DataFrame({"门店": ["东店", "西店", "南店"], "城市": ["上海", "杭州", "南京"]}).to_csv(tmp_path / "门店.csv", index=False)
     tr = Session(Workspace.at(tmp_path)).turn("会员.xlsx 金卡会员按所属门店计数，门店多的在前")
     assert tr.decision.request.file == "会员.xlsx" and "compare" not in tr.decision.request.kinds(), tr.decision.request.ops
+
+
+def test_a_part_added_while_a_request_waits_joins_it_and_its_unread_words_are_still_named(tmp_path):
+    stock = pd.DataFrame({"类别": ["处方药", "非处方药", "保健品", "非处方药", "处方药", "保健品"], "库存数量": [10, 20, 30, 40, 50, 60]})
+    stock.to_csv(tmp_path / "库存.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    first = s.turn("库存.csv 类别是非处方药或保健品的，约68这种当68")
+    assert first.decision.next == "restate_confirm"
+    tr = s.turn("最后还要算库存数量的合计")
+    assert "没理解" in tr.decision.reply and "约68" in tr.decision.reply, tr.decision.reply
+    assert {o.kind for o in tr.decision.request.ops} == {"filter", "group"}, tr.decision.request.ops
+    done = s.turn("继续")
+    assert float(result_frame(done).iloc[0, 0]) == 150.0
