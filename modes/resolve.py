@@ -185,10 +185,10 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
             ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
         hits[:] = [x for x in hits if x not in part]
     _data_words_not_files(low, catalog, [f for f in full if f is not None] + ([c] if (c := catalog.get(current)) is not None and current else []), ref, hits)
-    stems = [x for x in hits if x[2] == "stem"]
-    if len(stems) > 1 and not full and not TWO_TABLES.search(text):
+    stem_hits = [x for x in hits if x[2] == "stem"]
+    if len(stem_hits) > 1 and not full and not TWO_TABLES.search(text):
         # 报修工单里…每个小区有多少单: a stem that is a column of the other file said (报修工单 has 小区) is that column
-        stem_files = [f for x in stems if (f := catalog.get(x[1])) is not None and f.is_table]
+        stem_files = [f for x in stem_hits if (f := catalog.get(x[1])) is not None and f.is_table]
         holders = [f for f in stem_files if any(g is not f and any(c.casefold() == g.stem.casefold() or CJK.match(g.stem) and c.endswith(g.stem)
                                                                    for sh in f.sheets for c in sh.columns) for g in stem_files)]
         if len(holders) == 1:
