@@ -1552,7 +1552,11 @@ def _rule_goods_question(t: _Turn) -> None:
     t.spans.append(gm.span())
 
 
-TOTAL_ROWS_Q = lazy(r"(?:一共|总共|共|总计|合计)\s*(?:有)?\s*(?:多少|几)\s*(?:单|条|行|笔|项|张|票)(?:记录|数据|订单)?")
+TOTAL_ROWS_Q = lazy(r"(?:一共|总共|共|总计|合计)\s*(?:有)?\s*(?:多少|几)\s*(?:单|条|行|笔|项|张|票)(?:记录|数据|订单)?"
+                    # 一共多少个 / 有多少会员 / how many members do we have: the rows, when what is counted is what the rows are
+                    r"|^\s*(?:那|这里|这个表|表里)?\s*(?:一共|总共)?\s*有?\s*多少\s*(?:个|位|名|户|人|条|笔|单)?\s*(?:会员|客户|员工|学生|用户|患者|人|记录|数据)?\s*(?:呀|啊|呢)?\s*[?？]?\s*$"
+                    r"|^\s*(?:so\s+)?how many(?:\s+(?:members|customers|employees|people|staff|students|users|patients|donors|records|entries|rows|items|of them))?"
+                    r"(?:\s+(?:are there|do we have|do i have|have we got|are in|in total|total|there are|we have|exist))?(?:\s+(?:in|of|from))?\s*\??\s*$", re.I | re.A)
 
 
 # how many portions / pieces were sold (卖了多少份, 销量多少件): the goods counted, never the order lines

@@ -479,3 +479,10 @@ def test_a_part_added_while_a_request_waits_joins_it_and_its_unread_words_are_st
     assert {o.kind for o in tr.decision.request.ops} == {"filter", "group"}, tr.decision.request.ops
     done = s.turn("继续")
     assert float(result_frame(done).iloc[0, 0]) == 150.0
+
+
+@pytest.mark.parametrize("text", ["how many members are there in members.csv", "members.csv有多少会员", "members.csv一共多少个"])
+def test_how_many_of_what_the_rows_are_is_the_row_count(tmp_path, text):
+    pd.DataFrame({"member_id": range(37), "club": ["A", "B", "C"] * 12 + ["A"]}).to_csv(tmp_path / "members.csv", index=False)
+    tr = Session(Workspace.at(tmp_path)).turn(text)
+    assert tr.run is not None and "37" in tr.run.answer, (tr.decision.reply, tr.run and tr.run.answer)
