@@ -486,3 +486,17 @@ def test_how_many_of_what_the_rows_are_is_the_row_count(tmp_path, text):
     pd.DataFrame({"member_id": range(37), "club": ["A", "B", "C"] * 12 + ["A"]}).to_csv(tmp_path / "members.csv", index=False)
     tr = Session(Workspace.at(tmp_path)).turn(text)
     assert tr.run is not None and "37" in tr.run.answer, (tr.decision.reply, tr.run and tr.run.answer)
+
+
+@pytest.mark.parametrize("text", ["do men and women differ in age in members.csv", "members.csv: does age differ by gender", "members.csv里男女的年龄有没有差别"])
+def test_men_and_women_differ_is_a_difference_test_over_the_sex_column(tmp_path, text):
+    from scipy import stats
+
+    ages = [23, 35, 41, 52, 29, 33, 47, 38, 26, 44, 31, 58, 36, 40, 27, 49]
+    sex = ["M", "F"] * 8
+    pd.DataFrame({"member_id": range(16), "gender": sex, "age": ages}).to_csv(tmp_path / "members.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), text)
+    a = [x for x, g in zip(ages, sex, strict=True) if g == "M"]
+    b = [x for x, g in zip(ages, sex, strict=True) if g == "F"]
+    want = stats.ttest_ind(a, b, equal_var=False)
+    assert f"{abs(want.statistic):.4f}"[:5] in tr.run.answer, tr.run.answer

@@ -2032,7 +2032,8 @@ TEST_RX = _rx("t检验", "t 检验", "t-test", "t test", "显著差异", "差异
               "卡方检验", "卡方", "独立性检验", "chi-square", "chi square", "正态分布", "正态性", "正态检验", "服从正态", "shapiro", "normality",
               "normally distributed", "significant difference", "significantly different", "statistically significant", "significant",
               "线性趋势", "趋势线", "线性回归", "回归分析", "斜率", "linear trend", "regression", "slope", "p值", "p-value", "p value",
-              "spearman", "pearson", "显著相关", "相关性检验", "显著吗", "是否显著", "显著")
+              "spearman", "pearson", "显著相关", "相关性检验", "显著吗", "是否显著", "显著", "differ", "differs", "有没有差别", "有没有差异",
+              "差别明显", "差异明显")
 
 
 TEST_AUX = _lazy(r"相关性|相关系数|相关|correlation|correlated|(?<![a-z_])(?:tests?|association|associated|significant(?:ly)?|significance|differences?|differs?|across)(?![a-z_])|正态分布|分布|不同的|不同|是否独立|相互独立|独立吗|独立性|独立|有关联吗|有关联|关联|显著吗|显著|差异|区别|差别|有没有|是否|检验一下|检验|做个|做一下|服从", re.I)
@@ -2043,6 +2044,16 @@ TEST_GROUPS = _lazy(r"(?:将|把)?(?:数据|样本|记录)?\s*(?:分为|分成|�
                     r"|(?:这|那)?(?:两|二|各|每|不同)(?:个)?组(?:之间|中|里|间|的)?|单因素|基于|根据|依据|按照|按|分别(?:计算|算出|求出?)?|判断|验证|来验证|列"
                     r"|(?<![a-z_])(?:one[- ]way|split (?:the )?(?:rows|data|records)?\s*into (?:two|2|several|three|\d+) groups|(?:two|both|each|the) groups?"
                     r"|by|separately|respectively|compute|calculate|run|perform|column)(?![a-z_])", re.I)
+
+
+# people said by sex (men / women / 男性 / 女的), over a column holding only such values (M / F, Male / Female, 男 / 女)
+SEX_WORDS = _lazy(r"(?<![a-z_])(?:men|women|man|woman|males?|females?|boys|girls)(?![a-z_])|男性|女性|男的|女的|男士|女士|男生|女生|男女", re.I)
+SEX_VALUES = frozenset({"m", "f", "male", "female", "男", "女", "man", "woman", "men", "women"})
+
+
+def _sex_column(sheet: Any) -> str | None:
+    cols = [c for c, vs in sheet.values.items() if len(vs) == 2 and {v.strip().casefold() for v in vs} <= SEX_VALUES]
+    return cols[0] if len(cols) == 1 else None
 
 
 @operation
@@ -2067,6 +2078,10 @@ class StatTest(OpSpec):
         pair = [c for c, vs in named.items() if len(vs) >= 2]
         if pair and not cats:  # 新客和老客的销售额: the values name the groups and their column
             cats = pair[:1]
+        sexed = _sex_column(sheet) if not cats and SEX_WORDS.search(text) else None
+        if sexed is not None:  # do men and women differ in age, over gender = M / F: the column the words name
+            cats = [sexed]
+            used += [x.span() for x in SEX_WORDS.finditer(text)]
         levels = named.get(cats[0], [])[:2] if cats else []
         used += [x.span() for v in levels for x in re.finditer(re.escape(v), text)]
         series = _series_of(sheet)
