@@ -500,3 +500,13 @@ def test_men_and_women_differ_is_a_difference_test_over_the_sex_column(tmp_path,
     b = [x for x, g in zip(ages, sex, strict=True) if g == "F"]
     want = stats.ttest_ind(a, b, equal_var=False)
     assert f"{abs(want.statistic):.4f}"[:5] in tr.run.answer, tr.run.answer
+
+
+def test_figures_written_with_their_unit_are_numbers(tmp_path):
+    cells = ["60", "260", "约120", "85平", "278", "150", "90", None, "210", "175", "132", "99"]
+    region = ["华东", "华南", "华东", "华南", "华北", "华东", "华南", "华北", "华东", "华北", "华南", "华东"]
+    pd.DataFrame({"门店": [f"店{i}" for i in range(12)], "区域": region, "面积_平米": cells}).to_csv(tmp_path / "门店.csv", index=False)
+    got = result_frame(answered(Session(Workspace.at(tmp_path)), "门店.csv 按区域求面积_平米平均"))
+    nums = pd.Series([float(c.rstrip("平")) if c and not c.startswith("约") else None for c in cells])
+    want = nums.groupby(pd.Series(region)).mean()
+    assert dict(zip(got["区域"], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict()), got

@@ -13,6 +13,7 @@ KIND_WORDS = (
                r"|(?<![a-z_])(?:convert|change|turn)\b[^,;.]*?\bto\s+(?:numbers?|numeric)(?![a-z_])"),
     ("date", r"(?:转换?成|转为|转换为|改成|改为|变成|转)\s*(?:日期|日期格式|日期型)|(?<![a-z_])(?:convert|change|turn)\b[^,;.]*?\bto\s+dates?(?![a-z_])"),
 )
+CLAUSE_END = re.compile(r"[，,；;。]|再|然后|接着|(?<![a-z_])then(?![a-z_])", re.I)
 KIND_RX = re.compile("|".join(f"(?P<{k}>{p})" for k, p in KIND_WORDS), re.I)
 KIND_ZH = {"number": "数字", "date": "日期"}
 KIND_EN = {"number": "numbers", "date": "dates"}
@@ -37,8 +38,13 @@ class TextValues(OpSpec):
         kinds = {k for m in found for k, _ in KIND_WORDS if m.group(k)}
         if len(kinds) > 1:
             return None  # numbers and dates at once: two requests, left to the question
-        args: dict[str, Any] = {"kind": kinds.pop(), "columns": list(dict.fromkeys(h.column for h in hits))}
-        return Found(found[0].start(), self.name, args, (*(m.span() for m in found), *((h.start, h.end) for h in hits)))
+        # 面积先转成数字，再按区域求平均: the columns of the conversion's own clause; the next step reads the rest
+        lo = max((x.end() for x in CLAUSE_END.finditer(text, 0, found[0].start())), default=0)
+        nxt = CLAUSE_END.search(text, found[-1].end())
+        hi = nxt.start() if nxt else len(text)
+        own = [h for h in hits if lo <= h.start < hi] or hits
+        args: dict[str, Any] = {"kind": kinds.pop(), "columns": list(dict.fromkeys(h.column for h in own))}
+        return Found(found[0].start(), self.name, args, (*(m.span() for m in found), *((h.start, h.end) for h in own)))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         cols = args.get("columns") or []
