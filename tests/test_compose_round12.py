@@ -510,3 +510,16 @@ def test_figures_written_with_their_unit_are_numbers(tmp_path):
     nums = pd.Series([float(c.rstrip("平")) if c and not c.startswith("约") else None for c in cells])
     want = nums.groupby(pd.Series(region)).mean()
     assert dict(zip(got["区域"], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict()), got
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_a_total_row_below_figures_written_as_text_is_left_out(tmp_path, monkeypatch, engine):
+    monkeypatch.setenv("WENQING_ENGINE", engine)
+    amounts = ["$1,250.00", "200", "~150", "75.5", "$300.00", "90", "410", "$60.00", "125", "88"]
+    nums = pd.Series([1250.0, 200, None, 75.5, 300.0, 90, 410, 60.0, 125, 88])
+    rows = pd.DataFrame({"donation_id": [f"G{i}" for i in range(10)] + ["Total"], "channel": ["web", "mail"] * 5 + [None],
+                         "amount": amounts + [f"{nums.sum():.2f}"]})
+    rows.to_csv(tmp_path / "donations.csv", index=False)
+    got = result_frame(answered(Session(Workspace.at(tmp_path)), "sum of amount by channel in donations.csv"))
+    want = nums.groupby(pd.Series(["web", "mail"] * 5)).sum()
+    assert dict(zip(got["channel"], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict()), got

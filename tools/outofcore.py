@@ -508,7 +508,7 @@ def _may_hold_totals(t: BigTable) -> bool:
     pass over it: the step's own pass stays the only one."""
     root = t.root
     if root.total_words is None:
-        root.total_words = bool(_kinds(root)[0] and _kinds(root)[1]) and (root.source is None or _ends_hold_total_word(root))
+        root.total_words = bool(_kinds(root)[0]) and (root.source is None or _ends_hold_total_word(root))
     return root.total_words
 
 
@@ -543,9 +543,11 @@ def own_total_rows(t: BigTable) -> list[int]:
     from tools.stats import TOTAL_WORDS
 
     text, nums = _kinds(t)
-    if not text or not nums:
+    if not text:
         return []
-    has = " OR ".join(f"{q(c)} IS NOT NULL" for c in nums)
+    # figures written as text ($1,250.00, ~200) hold numbers too: a total row below them is a total all the same
+    worded = [f"regexp_matches(CAST({q(c)} AS VARCHAR), '^\\s*[-(（$¥￥€£~≈约]?\\s*\\d')" for c in text]
+    has = " OR ".join([f"{q(c)} IS NOT NULL" for c in nums] + worded)
     numbered = f"SELECT *, row_number() OVER () AS {ROW}, ({has}) AS __wq_has FROM ({t.sql})"
     lo, hi, held, rows = t.run(f"SELECT min({ROW}) FILTER (WHERE __wq_has), max({ROW}) FILTER (WHERE __wq_has), "
                                f"count(*) FILTER (WHERE __wq_has), count(*) FROM ({numbered})", said=False).fetchone()

@@ -44,12 +44,17 @@ def _label(r: Any, keys: list[str]) -> str:
 def total_rows(table: pd.DataFrame) -> pd.Series:
     """Rows that are the table's own total (a text cell 总计 / 合计 / Total …, as the first or last row holding numbers):
     an aggregate across the rows that kept them would count everything twice."""
+    from tools.values import as_numbers, reads_as_numbers
+
     mask = pd.Series(False, index=table.index)
     text_cols = [c for c in table.columns if not pd.api.types.is_numeric_dtype(table[c])]
     nums = [c for c in table.columns if pd.api.types.is_numeric_dtype(table[c]) and not pd.api.types.is_bool_dtype(table[c])]
-    if not text_cols or not nums or len(table) < 3:
+    # figures written as text ($1,250.00, ~200): a total row below them is a total all the same
+    worded = [c for c in text_cols if reads_as_numbers(table[c])]
+    if not text_cols or not (nums or worded) or len(table) < 3:
         return mask
-    has = table[nums].notna().any(axis=1).to_numpy()
+    held = pd.concat([table[nums].notna(), *(as_numbers(table[c]).notna().rename(c) for c in worded)], axis=1)
+    has = held.any(axis=1).to_numpy()
     where_ = has.nonzero()[0]
     if len(where_) < 3:
         return mask
