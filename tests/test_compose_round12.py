@@ -523,3 +523,13 @@ def test_a_total_row_below_figures_written_as_text_is_left_out(tmp_path, monkeyp
     got = result_frame(answered(Session(Workspace.at(tmp_path)), "sum of amount by channel in donations.csv"))
     want = nums.groupby(pd.Series(["web", "mail"] * 5)).sum()
     assert dict(zip(got["channel"], got.iloc[:, 1], strict=True)) == pytest.approx(want.to_dict()), got
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_a_group_with_no_readable_figure_has_a_blank_total_never_zero(tmp_path, monkeypatch, engine):
+    monkeypatch.setenv("WENQING_ENGINE", engine)
+    pd.DataFrame({"donor_id": ["D1", "D1", "D2", "D3", "D3", "D4", "D5", "D6", "D7", "D8"],
+                  "amount": ["100", "50", "~37", "20", "5", "300", "60", "70", "80", "90"]}).to_csv(tmp_path / "g.csv", index=False)
+    got = result_frame(answered(Session(Workspace.at(tmp_path)), "total amount by donor_id in g.csv"))
+    d2 = got[got["donor_id"] == "D2"].iloc[0, 1]
+    assert pd.isna(d2), got  # D2's only gift is rough: no total is known

@@ -470,7 +470,9 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
         parts = {}
         for m in measures:
             col, shown = _measured(table[m["column"]], m["agg"]) if m["agg"] not in ("count", "distinct") else (table[m["column"]], None)
-            figures = col.groupby([table[k] for k in keys], dropna=False, sort=True).agg("nunique" if m["agg"] == "distinct" else m["agg"])
+            grouped = col.groupby([table[k] for k in keys], dropna=False, sort=True)
+            # a group none of whose values could be read has no total: blank, never 0 (which would rank it last)
+            figures = grouped.sum(min_count=1) if m["agg"] == "sum" else grouped.agg("nunique" if m["agg"] == "distinct" else m["agg"])
             parts[measure_name(m["column"], m["agg"], lang)] = figures.map(shown) if shown else figures
         parts[rows] = g.size()
         out = pd.DataFrame(parts).reset_index()
