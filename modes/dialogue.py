@@ -529,7 +529,7 @@ def refines(t: Turn) -> bool:
         return False  # words that describe another file
     if lx.BREAK_DOWN.search(t.text) and t.new_kinds <= {"group"} and t.old_kinds & (FIGURE_KINDS | {"filter", "group"}):
         return True  # break that down by plan, after how many signed up in 2023: the same rows, per plan
-    if t.new_kinds == {"group"} and _keys_alone(t) and t.old_kinds & (FIGURE_KINDS | {"group"}) and _holds_more(last.request):
+    if t.new_kinds == {"group"} and _keys_alone(t) and t.old_kinds & (FIGURE_KINDS | {"group", "bucket"}) and _holds_more(last.request):
         return True  # by payment method / 按门店, after a total: the same figure, per key (a bare summary is simply regrouped)
     if t.old_kinds & FIGURE_KINDS and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
         return False  # the top 5 rows …, after a median: rows of their own, never a cut of one figure
@@ -546,7 +546,7 @@ def _keys_alone(t: Turn) -> bool:
 def _holds_more(r: Request) -> bool:
     """A request with more than its keys to carry over: a condition, a figure, a count."""
     g = r.op("group")
-    return bool(r.op("filter") or r.op("count") or r.op("stats") or (g is not None and g.args.get("measures")))
+    return bool(r.op("filter") or r.op("count") or r.op("stats") or r.op("bucket") or (g is not None and g.args.get("measures")))
 
 
 PERIOD_FIGURES = frozenset({"growth", "rolling", "running_total"})

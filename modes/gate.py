@@ -247,6 +247,11 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                     merged[op.kind] = Op(op.kind, op.args, op.after)
         _rechart(merged, t, chart_before)
     _swap_statistic(merged, swapped)
+    g, b = merged.get("group"), merged.get("bucket")
+    if g is not None and b is not None and g.args.get("keys") and not g.args.get("measures") and not b.args.get("by"):
+        # 按车间拆开看, after a total per month: the same periods, per 车间 (never the months dropped for the key)
+        merged["bucket"] = Op("bucket", {**b.args, "by": list(g.args["keys"])}, b.after)
+        del merged["group"]
     g = merged.get("group")
     if "count" in merged and g is not None and g.args.get("keys") and not g.args.get("measures"):
         # how many … in 2023? + no, group by country: the rows counted per key

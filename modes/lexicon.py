@@ -391,6 +391,7 @@ SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
 # the request that ran, with this part added or swapped, restated before it runs again
 FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看|只要|只留|还要|也(?:去掉|不要|不算|排除|剔除|加上|算上)|再(?:去掉|排除|剔除|加上)"
                  r"|的?(?:不算|不要|除外|不计|不含)\s*[。.!！]?\s*$|^\s*(?:去掉|排除|剔除|除了|不算|不要)"
+                 r"|^\s*(?:再)?(?:把|将)[^，,。]{1,14}?(?:去掉|排除|剔除|删掉|拿掉)(?:再看|再算|看看|再统计|呢)?\s*[。.!！]?\s*$"
                  r"|[，,]\s*(?:再|重新)\s*(?:算|统计|汇总|计算)(?:一下|一遍|一次)?\s*[。.!！]?\s*$|(?<![a-z_])(?:recalculate|recompute|redo it)(?![a-z_])"
                  r"|(?<![a-z_])(?:now|also|too|as well|what about|how about|just|instead)(?![a-z_])|^\s*(?:and|but)?\s*only(?![a-z_])"
                  r"|^\s*and\s+(?:for|in|on|with|from|at)(?![a-z_])[^,，.。]{0,40}\?\s*$|^\s*(?:and|or)\s+[^\s,，.。;]{1,24}(?:\s+[^\s,，.。;]{1,24})?\s*\??\s*$"

@@ -533,3 +533,27 @@ def test_a_group_with_no_readable_figure_has_a_blank_total_never_zero(tmp_path, 
     got = result_frame(answered(Session(Workspace.at(tmp_path)), "total amount by donor_id in g.csv"))
     d2 = got[got["donor_id"] == "D2"].iloc[0, 1]
     assert pd.isna(d2), got  # D2's only gift is rough: no total is known
+
+
+QC = pd.DataFrame({"检验日期": pd.to_datetime(["2024-01-05", "2024-01-20", "2024-02-03", "2024-02-10", "2024-03-01", "2024-03-15", "2024-01-07", "2024-02-17"]),
+                   "车间": ["一车间", "二车间", "三车间", "一车间", "二车间", "三车间", "三车间", "一车间"],
+                   "产品型号": ["A", "B", "A", "B", "A", "B", "A", "A"], "结论": ["合格", "不合格", "待复检", "不合格", "合格", "不合格", "不合格", "待复检"],
+                   "不良数": [1, 5, 3, 7, 0, 4, 6, 2]})
+
+
+def test_keys_said_alone_after_a_total_per_month_keep_the_months(tmp_path):
+    QC.to_csv(tmp_path / "质检.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "质检.csv 按月统计不良数合计")
+    got = result_frame(answered(s, "按车间拆开看"))
+    want = QC.groupby([QC["检验日期"].dt.to_period("M").astype(str), "车间"])["不良数"].sum()
+    assert len(got) == len(want) and float(got[[c for c in got.columns if "不良数" in str(c)][0]].sum()) == float(want.sum()), got
+
+
+def test_an_exclusion_said_alone_after_a_summary_refines_it(tmp_path):
+    QC.to_csv(tmp_path / "质检.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "质检.csv 结论不是合格的，按产品型号计数")
+    got = result_frame(answered(s, "把三车间的去掉再看"))
+    rows = QC[(QC["结论"] != "合格") & (QC["车间"] != "三车间")]
+    assert dict(zip(got["产品型号"], got.iloc[:, -1], strict=True)) == rows.groupby("产品型号").size().to_dict(), got
