@@ -557,3 +557,16 @@ def test_an_exclusion_said_alone_after_a_summary_refines_it(tmp_path):
     got = result_frame(answered(s, "把三车间的去掉再看"))
     rows = QC[(QC["结论"] != "合格") & (QC["车间"] != "三车间")]
     assert dict(zip(got["产品型号"], got.iloc[:, -1], strict=True)) == rows.groupby("产品型号").size().to_dict(), got
+
+
+@pytest.mark.parametrize("text", ["员工.csv 车间不是仓库的，各车间月工资有没有显著差别", "员工.csv 仓库以外的，各车间月工资有没有显著差别"])
+def test_a_condition_said_with_a_test_keeps_its_rows_out_of_the_test(tmp_path, text):
+    from scipy import stats
+
+    shop = ["一车间", "二车间", "仓库", "三车间"] * 6
+    pay = [5200 + (i * 137) % 900 + (300 if s == "仓库" else 0) for i, s in enumerate(shop)]
+    pd.DataFrame({"工号": range(24), "车间": shop, "月工资": pay}).to_csv(tmp_path / "员工.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), text)
+    groups = [[p for p, s in zip(pay, shop, strict=True) if s == g] for g in ("一车间", "二车间", "三车间")]
+    want = stats.f_oneway(*groups)
+    assert f"{want.statistic:.4f}"[:5] in tr.run.answer, tr.run.answer

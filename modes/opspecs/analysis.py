@@ -2083,7 +2083,8 @@ class StatTest(OpSpec):
             cats = [sexed]
             used += [x.span() for x in SEX_WORDS.finditer(text)]
         levels = named.get(cats[0], [])[:2] if cats else []
-        used += [x.span() for v in levels for x in re.finditer(re.escape(v), text)]
+        if len(levels) == 2:  # 新客和老客: the two values name the groups compared (one value alone is a condition's)
+            used += [x.span() for v in levels for x in re.finditer(re.escape(v), text)]
         series = _series_of(sheet)
         between = _between_rows(text, hits, sheet, series, low) if series is not None else None
         if between is not None:  # 比较A行业与B行业2012年至2019年…T检验: the rows' values over the periods are the samples
@@ -2108,7 +2109,14 @@ class StatTest(OpSpec):
         need = {"chi": 2, "normal": 1, "trend": 2, "pearson": 2, "spearman": 2, "difference": 2}[test]
         if len(cols) < need:
             args["columns"] = []  # ask, naming what the test needs
-        return Found(m.start(), self.name, args, tuple(used + [(h.start, h.end) for h in hits]))
+        from modes.conditions import parse_conditions
+        from modes.ops import _blank
+
+        # 车间不是仓库的，各车间月工资有没有显著差别: the words of a condition are the condition's, left for the filter
+        cp = parse_conditions(_blank(text, used), sheet, hits)
+        said = [sp for c, sp in zip(cp.conds, cp.spans, strict=True) if c.column]
+        kept = [(h.start, h.end) for h in hits if not any(a <= h.start < b for a, b in said)]
+        return Found(m.start(), self.name, args, tuple(used + kept))
 
     def gaps(self, args: dict[str, Any]) -> list[str]:
         need = {"chi": 2, "normal": 1, "trend": 2, "pearson": 2, "spearman": 2, "difference": 2}.get(args.get("test") or "", 1)
