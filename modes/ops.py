@@ -675,12 +675,13 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
         return None
     if lx.TOP_N.search(text):
         return None  # top 3 employees by salary: the top-N reads its own ranking column, whatever ran before
-    if KEYS_ALONE_HEAD.fullmatch(text[: b.start()]) and KEYS_ALONE_TAIL.fullmatch(text[j:]) and "sort" not in t.flags.get("pending_kinds", []):
-        return "group"  # 按门店拆开看 / 那按城市呢 / by payment method: keys said alone are the groups of the figure
     if "sort" in t.flags.get("pending_kinds", []):
         return "sort"  # "by salary please" after "sort employees.csv"
     if "group" in t.flags.get("pending_kinds", []):
         return "group"
+    if KEYS_ALONE_HEAD.fullmatch(text[: b.start()]) and KEYS_ALONE_TAIL.fullmatch(text[j:]) and not {"sort", "dedupe"} & set(t.flags.get("pending_kinds", [])) \
+            and _col_after(text, b.end(), t.hits, t.sheet)[0] is not None:
+        return "group"  # 按门店拆开看 / 那按城市呢 / by payment method: keys said alone are the groups of the figure
     return "sort" if word in ("按", "按照", "by") and SORT_VERB.search(text[j:]) else "none"
 
 
