@@ -629,6 +629,28 @@ def _u_sheet(u: _Understanding) -> None:
     u.flags["two_tables"] = len(u.files) > 1 or len(u.two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(u.texts)))
 
 
+def _sheets_in_context(u: _Understanding) -> None:
+    """The sheets of the workbook found from the context: the ones the request names (sheets Spring and Fall only), or,
+    naming none, the ones the request before stacked (画个折线图看看每月金额 after 上半年和下半年合在一起…), stacked again;
+    never the first sheet alone."""
+    fi = u.fi
+    if fi is None or not _split_table(fi):
+        return
+    last = u.state.last.request if u.state.last is not None else None
+    held = last.op("stack") if last is not None and last.file == fi.path and u.how == "current" else None
+    if _sheets_said(fi, u.texts):
+        u.sheet_name = None
+        _u_sheet(u)
+    elif held is not None and not any(find_sheet(t, fi)[0] for t in u.texts):
+        u.stacked = list(held.args.get("sheets") or [s.name for s in fi.sheets if s.name])
+        u.sheet_name, u.flags["stacked"] = u.stacked[0], True
+    else:
+        return
+    if u.stacked:
+        u.sheet = _sheet_of(fi, u.sheet_name)
+        u.parsed, _, _ = _fit(u.texts, u.sheet, u.flags)
+
+
 def _sheets_said(fi: FileInfo, texts: list[str]) -> bool:
     """Two or more sheets of the workbook named (or all of them), none said not to be used."""
     said = NOT_THIS_SHEET.sub(lambda m: " " * len(m.group(0)), " ".join(texts).casefold())
@@ -661,22 +683,7 @@ def _u_parse(u: _Understanding) -> None:
         rd = _Reading(None, None, u.how, EMPTY_SHEET, [], u.sheet_name, u.candidates)
         _file_from_context(rd, u.texts, u.norms, u.flags, u.catalog, u.state, u.ev)
         u.fi, u.file, u.how, u.sheet, u.parsed, u.sheet_name, u.candidates = rd.fi, rd.file, rd.how, rd.sheet, rd.parsed, rd.sheet_name, rd.candidates
-        last = u.state.last.request if u.state.last is not None else None
-        held = last.op("stack") if last is not None and u.fi is not None and last.file == u.fi.path and u.how == "current" else None
-        if held is not None and _split_table(u.fi) and not _sheets_said(u.fi, u.texts) and not any(  # type: ignore[arg-type]
-                find_sheet(t, u.fi)[0] for t in u.texts):  # type: ignore[arg-type]
-            # 画个折线图看看每月金额, after 上半年和下半年合在一起…: the same sheets, stacked again, never the first one alone
-            u.stacked = list(held.args.get("sheets") or [s.name for s in u.fi.sheets if s.name])  # type: ignore[union-attr]
-            u.sheet_name, u.flags["stacked"] = u.stacked[0], True
-            u.sheet = _sheet_of(u.fi, u.sheet_name)  # type: ignore[arg-type]
-            u.parsed, _, _ = _fit(u.texts, u.sheet, u.flags)
-        if u.fi is not None and _split_table(u.fi) and _sheets_said(u.fi, u.texts):
-            # sheets Spring and Fall only, with the workbook in focus: those sheets stacked, as when the file is named
-            u.sheet_name = None
-            _u_sheet(u)
-            if u.stacked:
-                u.sheet = _sheet_of(u.fi, u.sheet_name)
-                u.parsed, _, _ = _fit(u.texts, u.sheet, u.flags)
+        _sheets_in_context(u)
         if rd.fi is not None and rd.how in ("only", "inferred") and len(rd.fi.sheets) > 1:
             u.sheet_guessed = not _sheet_named(rd.sheet.name or "", " ".join(u.texts).casefold())
     joined = _joined_sheet(u) if any(o.kind == "join" for o in merge_turns(u.parsed)) else None
