@@ -53,7 +53,8 @@ def total_rows(table: pd.DataFrame) -> pd.Series:
     worded = [c for c in text_cols if reads_as_numbers(table[c])]
     if not text_cols or not (nums or worded) or len(table) < 3:
         return mask
-    held = pd.concat([table[nums].notna(), *(as_numbers(table[c]).notna().rename(c) for c in worded)], axis=1)
+    # read unnamed: finding the total row says nothing about how a column was read (no reading note)
+    held = pd.concat([table[nums].notna(), *(as_numbers(table[c].rename(None)).notna().rename(c) for c in worded)], axis=1)
     has = held.any(axis=1).to_numpy()
     where_ = has.nonzero()[0]
     if len(where_) < 3:
