@@ -680,8 +680,11 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）没有重复计入。" if zh else f"The table's own total row ({f['skipped_totals']}) was left out: counted once, never as a group.")
         elif s.tool == "pivot_table" and f.get("skipped_totals"):
             parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）没有重复计入。" if zh else f"The table's own total row ({f['skipped_totals']}) was left out: counted once.")
-        elif s.tool in ("top_n", "extremes") and f.get("skipped_totals"):
-            parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）不参与比较。" if zh else f"The table's own total row ({f['skipped_totals']}) was left out of the comparison.")
+        elif s.tool in ("top_n", "extremes") and (f.get("skipped_totals") or f.get("blank_groups")):
+            if f.get("skipped_totals"):
+                parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）不参与比较。" if zh else f"The table's own total row ({f['skipped_totals']}) was left out of the comparison.")
+            if f.get("blank_groups"):
+                parts.append(f"分组值为空的 {f['blank_groups']} 组不参与排名。" if zh else f"The group with a blank key ({f['blank_groups']}) was left out of the ranking.")
         elif s.tool == "clean":
             parts.append(f"清洗：去空格 {f['trimmed']} 处，删除全空行 {f['dropped_empty']} 行，填充空值 {f['filled']} 个。" if zh
                          else f"Clean: trimmed {f['trimmed']} cells, dropped {f['dropped_empty']} empty rows, filled {f['filled']} blanks.")

@@ -570,3 +570,14 @@ def test_a_condition_said_with_a_test_keeps_its_rows_out_of_the_test(tmp_path, t
     groups = [[p for p, s in zip(pay, shop, strict=True) if s == g] for g in ("一车间", "二车间", "三车间")]
     want = stats.f_oneway(*groups)
     assert f"{want.statistic:.4f}"[:5] in tr.run.answer, tr.run.answer
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_a_blank_key_is_no_contender_in_a_ranking_of_groups(tmp_path, monkeypatch, engine):
+    monkeypatch.setenv("WENQING_ENGINE", engine)
+    states = ["CA"] * 6 + ["FL"] * 3 + ["OR"] * 4 + ["MA"] * 5 + [None] * 2 + ["TX"] * 7
+    pd.DataFrame({"donor_id": range(len(states)), "state": states}).to_csv(tmp_path / "donors.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "count of donors per state in donors.csv, excluding CA, bottom 3")
+    got = result_frame(tr)
+    assert list(got["state"]) == ["FL", "OR", "MA"], got
+    assert "blank key" in tr.run.answer, tr.run.answer

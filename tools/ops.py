@@ -382,6 +382,11 @@ def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as
 
     own_total = total_rows(table)  # the table's own 合计 row is never one of the top rows
     skipped, rows_in, table = int(own_total.sum()), len(table), table[~own_total]
+    keys = [c for c in table.columns if c != by and not pd.api.types.is_numeric_dtype(table[c])]
+    blank_key = pd.Series(False, index=table.index)
+    if not within and keys and any(c in table.columns for c in ROWS.values()):  # a summary: a group with no key is no contender
+        blank_key = table[keys].isna().all(axis=1) | table[keys].astype("string").apply(lambda c: c.str.strip() == "").all(axis=1).fillna(False)
+    blank_groups, table = int(blank_key.sum()), table[~blank_key]
     s = table[by]
     if within:  # sort, then the first n rows of each group, shown group by group
         ranked = table.sort_values(by=by, ascending=ascending, kind="stable", na_position="last", key=_as_text if as_text else _amounts_as_numbers)
@@ -395,7 +400,8 @@ def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as
         out = (table.nsmallest if ascending else table.nlargest)(n, by, keep="first").reset_index(drop=True)
     else:
         out = table.sort_values(by=by, ascending=ascending, kind="stable", key=_as_text if as_text else _amounts_as_numbers).head(n).reset_index(drop=True)
-    return ToolResult(out, {"rows_in": rows_in, "rows_out": len(out), "skipped_totals": skipped}, {"sample": _sample(out, n)})
+    return ToolResult(out, {"rows_in": rows_in, "rows_out": len(out), "skipped_totals": skipped, "blank_groups": blank_groups},
+                      {"sample": _sample(out, n)})
 
 
 @tool
