@@ -77,6 +77,13 @@ class SheetInfo:
         return tuple(out)
 
     @cached_property
+    def not_yet_values(self) -> tuple[tuple[str, str], ...]:
+        """(value, column) for values that say a thing is not yet done (未结算, 未发货): prose says them with other words
+        (还没结算, 尚未发货); built once per sheet, in a fixed order."""
+        return tuple((v, c) for c in self.columns for v in sorted(self.values.get(c, ())) if len(v) >= 3 and v.startswith("未")
+                     and "\u4e00" <= v[1] <= "\u9fff")
+
+    @cached_property
     def cased_values(self) -> tuple[tuple[str, str], ...]:
         """(value, column) for values that are also common English words but are written with a capital in the data
         (Done, Open, All): prose names them only when it writes them the same way."""

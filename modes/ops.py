@@ -679,7 +679,7 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
         return "sort"  # "by salary please" after "sort employees.csv"
     if "group" in t.flags.get("pending_kinds", []):
         return "group"
-    if KEYS_ALONE_HEAD.fullmatch(text[: b.start()]) and KEYS_ALONE_TAIL.fullmatch(text[j:]) and not {"sort", "dedupe"} & set(t.flags.get("pending_kinds", [])) \
+    if _keys_alone_at(text, b, j) and not {"sort", "dedupe"} & set(t.flags.get("pending_kinds", [])) \
             and _col_after(text, b.end(), t.hits, t.sheet)[0] is not None:
         return "group"  # 按门店拆开看 / 那按城市呢 / by payment method: keys said alone are the groups of the figure
     return "sort" if word in ("按", "按照", "by") and SORT_VERB.search(text[j:]) else "none"
@@ -689,6 +689,11 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
 KEYS_ALONE_HEAD = lazy(r"\s*(?:(?:那|那就|再|就|改成|换成|然后)\s*|(?:and|now|then|what about|how about|ok|okay|and now)[\s,]*)*", re.I | re.A)
 KEYS_ALONE_TAIL = lazy(r"\s*(?:(?:来|去)?(?:拆开|拆分|分开|细分|分组|分|拆|分别)?\s*(?:看|看看|瞧瞧|算|统计|汇总|列一下|展示)?\s*(?:一下|下)?\s*(?:呢|吧|啊)?"
                        r"|(?:instead|please|too|as well|then)?)\s*[?？。.!！]?\s*", re.I | re.A)
+
+
+def _keys_alone_at(text: str, b: re.Match[str], j: int) -> bool:
+    """The keys after this 按 / by (ending at j) are all the turn says."""
+    return KEYS_ALONE_HEAD.fullmatch(text[: b.start()]) is not None and KEYS_ALONE_TAIL.fullmatch(text[j:]) is not None
 
 
 PLACEHOLDER = lazy(r"(?:那个|这个|那|这|某个|某|哪个)(?:列|字段)?|(?:it|that|this|that one|this one|that column|the thing)", re.I | re.A)
@@ -754,7 +759,7 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
             t.group_keys.append(c)
         elif role == "dedupe":
             t.dedupe_keys.append(c)
-    alone = role == "group" and KEYS_ALONE_HEAD.fullmatch(t.text[: b.start()]) and KEYS_ALONE_TAIL.fullmatch(t.text[j:])
+    alone = role == "group" and _keys_alone_at(t.text, b, j)
     t.key_spans.append((b.start(), len(t.text) if alone else j))  # 按门店拆开看: the words after the keys are the keys' own
 
 

@@ -945,14 +945,13 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
                 continue
             spans.append((s, e))
             found.setdefault(c, []).append((v, s, e))
-    for c, values in sheet.values.items():  # 还没结算 / 没有发货 / 尚未审核: the value 未结算 / 未发货 / 未审核, said with other words
-        for v in values:
-            if len(v) < 3 or not v.startswith("未") or not CJK.match(v[1]):
-                continue
-            for m in re.finditer(r"(?:还没有|还没|没有|尚未|还未|没)" + re.escape(v[1:]), text):
-                if not _covered(spans, *m.span()):
-                    spans.append(m.span())
-                    found.setdefault(c, []).append((v, *m.span()))
+    for v, c in sheet.not_yet_values:  # 还没结算 / 没有发货 / 尚未审核: the value 未结算 / 未发货 / 未审核, said with other words
+        if v[1:] not in text:
+            continue
+        for m in re.finditer(r"(?:还没有|还没|没有|尚未|还未|没)" + re.escape(v[1:]), text):
+            if not _covered(spans, *m.span()):
+                spans.append(m.span())
+                found.setdefault(c, []).append((v, *m.span()))
     letters = {v.strip(): (v, c) for v, c in sheet.one_letter_values}
     starts = {a for vals in found.values() for _, a, _ in vals}
 

@@ -49,9 +49,11 @@ def total_rows(table: pd.DataFrame) -> pd.Series:
     mask = pd.Series(False, index=table.index)
     text_cols = [c for c in table.columns if not pd.api.types.is_numeric_dtype(table[c])]
     nums = [c for c in table.columns if pd.api.types.is_numeric_dtype(table[c]) and not pd.api.types.is_bool_dtype(table[c])]
+    if not text_cols or len(table) < 3 or not any(_says_total(table[c]) for c in text_cols):
+        return mask  # no cell says 合计 / Total: no row is the table's own total (and no column need be read)
     # figures written as text ($1,250.00, ~200): a total row below them is a total all the same
     worded = [c for c in text_cols if reads_as_numbers(table[c])]
-    if not text_cols or not (nums or worded) or len(table) < 3:
+    if not (nums or worded):
         return mask
     # read unnamed: finding the total row says nothing about how a column was read (no reading note)
     held = pd.concat([table[nums].notna(), *(as_numbers(table[c].rename(None)).notna().rename(c) for c in worded)], axis=1)
@@ -63,6 +65,11 @@ def total_rows(table: pd.DataFrame) -> pd.Series:
         if any(str(table[c].iat[pos]).strip().casefold() in TOTAL_WORDS for c in text_cols):
             mask.iat[pos] = True
     return mask
+
+
+def _says_total(s: pd.Series) -> bool:
+    """Whether any cell of a text column is a total word (合计, Total …), as total_rows compares it."""
+    return bool(s.dropna().astype(str).str.strip().str.casefold().isin(TOTAL_WORDS).any())
 
 
 def _total_label(row: pd.Series) -> str:
