@@ -162,6 +162,20 @@ class Turn:
         return not any(word in n for n in self.catalog.known_names) and not any(word in f.path.casefold() for f in self.catalog.files)
 
     @cached_property
+    def rewritten(self) -> list[str] | None:
+        """不是按科室，是按医生 / drop the channel condition / (after 不对) 按朝向: the waiting request's words with the
+        correction applied (modes.tagging.corrections); None when the turn is no correction or names no part it can place."""
+        p = self.pending
+        if p is None or self.swapped_to:
+            return None
+        from modes.tagging import corrections
+
+        asked_what = self.state.asked[0] == replies.what_to_change(p.request, p.request.lang)
+        if not (asked_what or lx.CORRECTION.search(self.text) or corrections.marked(self.text)):
+            return None
+        return corrections.rewrite(p.turns, self.text, p.request, self.catalog)
+
+    @cached_property
     def swapped_to(self) -> str:
         swap = FILE_SWAP.search(self.text)
         said = (swap.group("new") or swap.group("new2") or "") if swap else ""
@@ -339,6 +353,16 @@ def on_sheet_correction(t: Turn) -> Outcome:
     return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
 
 
+def on_rewritten(t: Turn) -> Outcome:
+    """The request said again with the correction applied to its words, restated before it runs (what the correction
+    took back is no part of the words, so it is never named as not understood)."""
+    p = t.pending
+    assert p is not None and t.rewritten is not None
+    turns = t.rewritten
+    merged = replace(understand(turns, t.catalog, t.state, [p.request.file] if p.request.file else None), lang=p.request.lang)
+    return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
+
+
 def on_replacement(t: Turn) -> Outcome:
     """The new turn says everything itself: it replaces what was pending, restated before it runs."""
     return _gate(t.fresh, t.state, [t.utterance], multi_turn=True, catalog=t.catalog, prior=None)
@@ -497,7 +521,8 @@ def corrects_the_rows(t: Turn) -> bool:
     """不对，只数住校是"是"的 / no, only tickets on the Pro plan, after a summary, a ranking or a count: the correction says
     which rows, and the summary it corrects stays (its grouping, its top N); restated before it runs."""
     p = t.pending
-    if p is None or not lx.CORRECTION.search(t.text) or t.other_file or t.fresh.file_how in EXPLICIT_FILE or t.fresh.missing:
+    if p is None or not lx.CORRECTION.search(t.text) or t.other_file or t.fresh.missing \
+            or (t.fresh.file_how in EXPLICIT_FILE and t.fresh.file != p.request.file):  # only App orders: orders names its own file
         return False
     return "filter" in t.new_kinds and t.new_kinds <= {"filter", "count"} and bool(t.old_kinds - {"filter", "profile"})
 
@@ -577,6 +602,14 @@ def more_of_the_same(t: Turn) -> bool:
     return p is not None and not (t.new_kinds - t.old_kinds) and not t.other_file and not (t.fresh.full and not p.request.full)
 
 
+def corrects_with_new_kind(t: Turn) -> bool:
+    """不对，是按性价比排 after a summary: a correction, whatever new kind of work it names, is read with the request it
+    corrects (its file stays; a column it names that is not there is asked about), never as a request about no file."""
+    p = t.pending
+    return p is not None and bool(lx.CORRECTION.search(t.text)) and not t.other_file and t.fresh.file_how not in EXPLICIT_FILE \
+        and not t.fresh.files and bool(p.request.file)
+
+
 def about_wenqing(t: Turn) -> bool:
     explicit = t.fresh.file_how in EXPLICIT_FILE or bool(t.fresh.missing_file_name)
     if t.chat == "greeting" and t.fresh.file_how == "description":
@@ -623,6 +656,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("clarify", lambda t: is_confirm(t.text), lambda t: ask_again(t, "confirm_while_clarifying")),
     Row("any", lambda t: is_confirm(t.text), on_confirm_nothing),
     Row("pending", rejects_only, on_rejected),
+    Row("pending", lambda t: t.rewritten is not None, on_rewritten),
     Row("pending", only_chat, on_chat),
     Row("pending", lambda t: corrected_sheet(t) is not None, on_sheet_correction),
     Row("clarify", lambda t: t.answer is not None, on_slot_answer),
@@ -640,6 +674,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("pending", more_of_the_same, on_more_of_the_same),
     Row("any", about_wenqing, on_chat),
     Row("any", lists_files, on_export_list),
+    Row("pending", corrects_with_new_kind, on_more_of_the_same),
     Row("idle", names_nothing, on_names_nothing),
     Row("any", lambda t: True, on_request),
 )
@@ -662,7 +697,9 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     p = state.pending
     refining = of_groups = False
     if p is None and state.last is not None and not is_cancel(text):
-        if lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text):
+        from modes.tagging import corrections
+
+        if lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text) or corrections.marked(text):
             p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
         elif not lx.RESULT_REF.search(text) and not lx.THEN_START.search(text):
             p, refining = replace(state.last, stage="confirm"), True  # 那深圳的呢 / 只看华南区的呢: maybe a refinement of it
@@ -717,6 +754,11 @@ def never_twice(t: Turn, d: Decision, state: SessionState) -> Outcome:
     """A question asked again word for word after the user answered is a loop. The first answer that fits nothing is
     told what could not be matched and offered the choices; after a second, the question is not asked a third time:
     the reply offers to cancel or to say the request again another way (the request still waits for either)."""
+    if d.next == "restate_confirm" and t.pending is not None and t.state.asked == ("", d.reply) and not is_confirm(t.text):
+        # 不是加起来，是四季度减一季度的差 after that restatement: nothing of it could be placed — said, never restated again
+        return replace(d, reply=replies.not_applied(t.utterance, d.request, t.lang), rule="correction_not_applied"), state
+    if d.next == "restate_confirm":
+        return d, state.evolve(asked=("", d.reply), failed_answers=0)
     if d.next not in ASKING:
         return d, state.evolve(asked=("", ""), failed_answers=0)
     question, shown = t.state.asked

@@ -100,10 +100,15 @@ def _known() -> tuple[re.Pattern[str], ...]:
             lx.HEADER_ROW, lx.VAGUE, ops.DESC, ops.ASC, ops.BY_WORD, ops.COUNT_Q, ops.VALUE_Q, ops.VALUES_Q, RULE_WORDS,
             ops.N_COLS, ops.BARE_CMP, ops.SORT_VERB, ops.GROUP_VERB,
             cd.QUARTER_RE, cd.RELATIVE_RE, cd.HALF_RE, cd.DATE_RE, cd.YEAR_ALONE]
-    pats += [p for _, p in ops.AGG_WORDS] + [p for _, p in cd.INFIX_RE]
-    pats += [re.compile(p, re.I | re.A) for _, p in cd.POSTFIX + cd.EMPTY]
+    pats += [p for _, p in ops.AGG_WORDS] + [re.compile(_edged(p.pattern), re.I | re.A) for _, p in cd.INFIX_RE]
+    pats += [re.compile(_edged(p), re.I | re.A) for _, p in cd.POSTFIX + cd.EMPTY]
     pats += [FORMATS, PATH_PART, re.compile(cd.DATE_AFTER + "|" + cd.DATE_BEFORE, re.I | re.A)]
     return tuple(pats)
+
+
+def _edged(alternation: str) -> str:
+    """A word list whose English words match only whole (not in another, over in overall), its other words anywhere."""
+    return rf"(?:(?=[a-z])(?<![a-z_])|(?![a-z]))(?:{alternation})(?:(?<=[a-z])(?![a-z_])|(?<![a-z]))"
 
 
 @lru_cache(maxsize=1)

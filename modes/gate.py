@@ -39,7 +39,7 @@ FUNCTION_WORDS = set(
 )
 HOLD = lazy(r"^\s*(?:等一下|等等|等会|稍等|先别|先不要|先不|别急|(?<![a-z_])(?:wait|hold on|not yet|don'?t yet)(?![a-z_]))", re.I | re.A)
 FILE_SWAP = lazy(r"不是\s*(?P<old>[^,，。]{1,20}?)\s*[,，]?\s*(?:而)?是\s*(?P<new>[^,，。]{1,30})|not\s+(?P<old2>\S+)\s*,?\s*(?:but\s+)?(?P<new2>\S+)\s*$", re.I | re.A)
-ADDITIVE = lazy(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|(?<![a-z_])(?:also|additionally|and also|plus|as well)(?![a-z_])", re.I | re.A)
+ADDITIVE = lx.ADDITIVE
 FOLLOW_UP = lazy(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z_])(?:also|then|and now|now|next|what about|how about)(?![a-z_])", re.I | re.A)
 EMPTY_SHEET = SheetInfo(None, ())
 
@@ -203,6 +203,9 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
             if old is None:
                 merged[op.kind] = op
                 continue
+            if op.kind == "group" and t.adds and (added := _added_to_group(old, op)) is not None:
+                merged["group"] = added  # 还要加上面积的平均值 / 再按性别分一下: the summary gains the part, keeps the rest
+                continue
             if op.kind == "filter":
                 new_c = op.args.get("conditions") or []
                 old_c = old.args.get("conditions") or []
@@ -264,6 +267,21 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
 
 
 GROUP_AGGS = ("sum", "mean", "min", "max", "count")
+
+
+def _added_to_group(old: Op, new: Op) -> Op | None:
+    """A summary's measures or keys said as an addition (also the average weight / 再按性别分一下) join the ones before;
+    None when the turn adds neither."""
+    old_m, new_m = list(old.args.get("measures") or []), list(new.args.get("measures") or [])
+    old_k, new_k = list(old.args.get("keys") or []), list(new.args.get("keys") or [])
+    more_m = [m for m in new_m if m not in old_m and (m.get("column") or not any(not x.get("column") for x in old_m))]
+    more_k = [k for k in new_k if k not in old_k]
+    if not more_m and not more_k or (new_k and not more_k and not more_m):
+        return None
+    if new_k and not set(old_k) <= set(new_k) and not more_k:
+        return None
+    args = {**old.args, "measures": old_m + more_m if new_m else old_m, "keys": old_k + more_k}
+    return Op("group", args, old.after)
 
 
 def _in_year(c: Cond, year: int) -> Cond:
@@ -482,9 +500,17 @@ def _u_files(u: _Understanding) -> None:
     u.lang = language(latest) if sentence or len(u.turns) == 1 else language(u.turns[0])
     u.refs = [find_files(t, u.catalog, state.current_file, u.restrict) for t in u.norms]
     ref = next((r for r in reversed(u.refs) if r.how != "none"), FileRef())
+    named = next((r for r in reversed(u.refs) if r.how == "named"), None)
+    if ref.how in ("description", "type") and named is not None and not set(ref.paths) & set(named.paths) \
+            and _names_its_column(u, ref, named):
+        ref = named  # 不对，按门店算… after 烘焙订单.xlsx …: a column of the file named (门店) that describes another file (stores.csv)
     fuller = next((r for r in u.refs if set(ref.paths) < set(r.paths) and r.how in ("named", "fuzzy")), None)
     if ref.how == "named" and fuller is not None:
         ref = fuller  # 客户编号 对应 Client Code after "订单.csv和客户.csv": a later turn naming one of them keeps both
+    last = state.last_result
+    if ref.how in ("named", "fuzzy") and last and last not in ref.paths and u.catalog.get(last) is not None \
+            and (lx.EXPLORE_JOIN.search(u.norms[-1]) or lx.EXPLORE_COMPARE.search(u.norms[-1])) and lx.JOIN_RESULT.search(u.norms[-1]):
+        ref = replace(ref, paths=[last, *ref.paths])  # join that with stores.csv: the last result is the other side
     # "把它和北京_poi.xlsx比一下": the current file plus a named one
     two_way = lx.EXPLORE_COMPARE.search(u.norms[-1]) or lx.EXPLORE_JOIN.search(u.norms[-1])
     if (ref.how in ("named", "fuzzy", "description") and state.current_file and state.current_file not in ref.paths
@@ -501,6 +527,16 @@ def _u_files(u: _Understanding) -> None:
         if len(split) == 1:
             ref, u.split_guess = FileRef(how="description", paths=[split[0].path]), not by_sheet
     u.ref = ref
+
+
+def _names_its_column(u: _Understanding, ref: FileRef, named: FileRef) -> bool:
+    """Whether the words that describe another file are a column of the file named in an earlier turn."""
+    i = u.refs.index(ref)
+    f = u.catalog.get(named.path) if named.path else None
+    if f is None or not f.sheets or not ref.spans:
+        return False
+    cols = [(h.start, h.end) for sh in f.sheets for h in find_columns(u.norms[i], sh)]
+    return all(any(a <= sa and sb <= b for a, b in cols) for sa, sb in ref.spans)
 
 
 def _purpose(text: str) -> list[tuple[int, int]]:

@@ -377,11 +377,14 @@ CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别�
                 "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't", "wait", "cancel that", "cancel it")
 CORRECTION = lazy(r"^\s*(?:no\s*[,，]?\s*)?not\s+[^\s,，]+\s*[,，]\s*\S+\s*$|^\s*[^\s,，]+\s*[,，]\s*not\s+\S+\s*$|改成|改为|换成|换为|[，,]\s*(?:而)?不是按|"
                     r"[,，]\s*not by(?![a-z_])|改一下条件|应该是|不是.{0,20}(?<![不也又])是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|我问的是|我是问|我是说|instead|change (?:it|the \w+) to|make (?:it|that) (?=top|bottom|first|last|\d)|i meant|i mean|actually"
+                    r"|^\s*(?:(?:no|oh|oops|hmm|ah)\s*[,，]?\s*)?wait\s*[,，.]\s*(?=\S)|^\s*等(?:等|一下)\s*[，,]\s*(?=\S)"
                     r"|^\s*(?:no|nope|wrong)\s*[,，.]\s*(?!thanks|thank|that'?s (?:all|it|fine)|nothing|never ?mind|ok|okay|good|great|fine)(?=[a-z])", re.I | re.A)
 # a rejection that says nothing else: no / that's wrong / 不对 (what to change is asked, never the same thing again)
 REJECTION = lazy(r"\s*(?:(?:no|nope|wrong|incorrect|not right|not quite)(?:\s*[,，.]?\s*(?:that'?s|that is|it'?s|this is)\s+(?:wrong|not (?:it|right|what i (?:want|wanted|asked for|meant))))?"
                  r"|that'?s (?:wrong|not (?:it|right|what i (?:want|wanted|asked for|meant)))|不对|不是|错了|不对吧|不是这样|不是这个|不对不对|搞错了|弄错了|有问题)"
                  r"\s*[.!。！~～]*\s*", re.I | re.A)
+# a part said as an addition to what waits (还要加上… / also the average of …): it joins the parts before, never replaces them
+ADDITIVE = lazy(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|再按|也按|(?<![a-z_])(?:also|additionally|and also|plus|as well)(?![a-z_])", re.I | re.A)
 # Setting the earlier request aside before a new one: 算了这个先放着，帮我…
 SET_ASIDE = lazy(r"算了|取消(?:这个|那个|掉)?(?=\s*[，,。;；])|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
                        r"(?<![a-z_])(?:never ?mind|forget (?:it|that|about it)|scratch that|cancel (?:that|it|this)|leave (?:it|that) for now|skip that)(?![a-z_])", re.I | re.A)
@@ -427,6 +430,10 @@ RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:�
                         r"|(?<![a-z_])(?:these|those) (?:rows|records|ones|orders|items|entries)(?![a-z_])|(?<![a-z_])(?:of|for|in) (?:these|them)(?![a-z_])", re.I | re.A)
 # the previous result called by the operation that made it (这个透视表 / that pivot): a reference, never a request for that operation again
 RESULT_NAMED = lazy(r"(?:这个|那个|这张|那张|刚才的?|上面的?)(?:透视表|交叉表|汇总表|汇总结果|统计结果|排名)|(?<![a-z_])(?:that|this) (?:pivot(?: table)?|crosstab|summary|ranking)(?![a-z_])", re.I | re.A)
+# the last result named as one side of a join or a comparison (join that with stores.csv / 把这个结果和门店表合并 / 把它跟…关联)
+JOIN_RESULT = lazy(r"(?<![a-z_])(?:join|merge|combine|match|compare|link)\s+(?:that|this|it|the (?:last |previous )?result|that result|this result|the summary)(?![a-z_])"
+                   r"|(?<![a-z_])(?:that|this|the (?:last |previous )?result|that result|this result)\s+(?:with|to|against)\s"
+                   r"|(?:把|将|拿)?(?:这个结果|刚才的?结果|上一步的?结果|这个表|这张表|它|这个)\s*(?:和|跟|与|同)", re.I | re.A)
 DEICTIC = lazy(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)
 
 # --- talk that is not about the workspace ---------------------------------------------------------

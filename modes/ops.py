@@ -106,6 +106,7 @@ class TurnOps:
     consumed: list[tuple[int, int]] = field(default_factory=list)  # the spans the rules read
     year: int | None = None  # no, I meant 2023: a year said alone in a correction (the period it corrects changes year)
     bare_keys: list[str] = field(default_factory=list)  # no, by line instead: keys said with no verb, in a correction
+    adds: bool = False  # 还要加上… / also …: the turn's parts join the request's, never replace them
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
@@ -1738,7 +1739,8 @@ YEAR_ALONE = lazy(r"(?<![\d\-/.])((?:19|20)\d{2})(?![\d\-/.年])")
 
 def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     """Operations of one turn (file and sheet names already blanked out)."""
-    t = _Turn(text, sheet, flags, TurnOps(correction=bool(lx.CORRECTION.search(text)), whole_condition=bool(WHOLE_CONDITION.search(text))))
+    t = _Turn(text, sheet, flags, TurnOps(correction=bool(lx.CORRECTION.search(text)), whole_condition=bool(WHOLE_CONDITION.search(text)),
+                                          adds=bool(lx.ADDITIVE.search(text))))
     for rule in TURN_RULES:
         rule(t)
     out = t.out

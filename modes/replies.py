@@ -177,6 +177,22 @@ def what_to_change(r: Request, lang: str) -> str:
         "Say the part to change, e.g. 'by region instead', 'only 2024', 'use the median'; or 'cancel'."
 
 
+def not_applied(utterance: str, r: Request, lang: str) -> str:
+    """A correction that left the request exactly as it was: said plainly, with corrections in the request's own terms,
+    never the same restatement again."""
+    keys = [k for o in r.ops for k in (o.args.get("keys") or [])]
+    cols = [m["column"] for o in r.ops for m in (o.args.get("measures") or []) if isinstance(m, dict) and m.get("column")]
+    conds = [c.column for o in r.ops if o.kind == "filter" for c in (o.args.get("conditions") or []) if getattr(c, "column", None)]
+    u = utterance.strip()
+    if lang == "zh":
+        eg = [f"“不是按{keys[0]}，是按…”" if keys else "“改成按…分组”", f"“不是{cols[0]}，是…”" if cols else "“改成算…的合计”",
+              f"“去掉{conds[0]}这个条件”" if conds else "“只看…的”"]
+        return f"这句我没能用到等待的请求上：“{u}”，请求没有变。可以换个说法，例如{'、'.join(eg)}；或者说“取消”，再把整个要求重说一遍。"
+    eg = [f"'by … instead of {keys[0]}'" if keys else "'group by … instead'", f"'not {cols[0]}, …'" if cols else "'the total of … instead'",
+          f"'drop the {conds[0]} condition'" if conds else "'only …'"]
+    return f"I could not apply “{u}” to the request waiting; it is unchanged. Say it another way, e.g. {', '.join(eg)}; or say 'cancel' and give the whole request again."
+
+
 def cancelled(lang: str) -> str:
     return "好的，已取消，什么都没有执行。" if lang == "zh" else "OK, cancelled; nothing was run."
 

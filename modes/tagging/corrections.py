@@ -1,0 +1,321 @@
+"""A correction of what waits (or just ran), applied to the words of the request it corrects.
+
+不是X，是Y / not X, Y / Y, not X / Y而不是X / X改成Y / change X to Y swap X for Y where the request said X; a part put
+alone (我说的是按装修 / I meant origin_city / 不对 → 按朝向) takes the place of the part of the same kind (a key for a
+key, a measure for a measure); 去掉X这个条件 / drop the X condition removes the condition that names X. The request is
+then understood again from its corrected words, so the restatement says the whole request with the change, and what
+the correction took back is never named as "not understood".
+
+The words are data (words.toml, [correction]); this module reads clauses and spans, never sentences.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from modes.catalog import Catalog, SheetInfo
+from modes.decision import Request
+from modes.tagging.segment import words_toml
+from modes.text import CJK
+
+CLAUSE_SPLIT = re.compile(r"\s*(?:[，,;；。!！?？]|\.(?=\s|$)|\s+but\s+)\s*", re.I)
+WORD_EDGE = r"(?<![A-Za-z0-9_])"
+WORD_END = r"(?![A-Za-z0-9_])"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One part of a correction: `old` taken back (None: the part of the same kind as `new`), `new` put instead
+    (None: `old` dropped); `keyed`: said with 按 / by, so a key."""
+
+    old: str | None
+    new: str | None
+    keyed: bool = False
+    drop: bool = False
+
+
+def _alt(words: Iterable[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    opening: re.Pattern[str]
+    negated_lead: re.Pattern[str]
+    negated_inside: re.Pattern[str]
+    contrast: re.Pattern[str]
+    put_lead: re.Pattern[str]
+    swap: tuple[re.Pattern[str], ...]
+    drop: tuple[re.Pattern[str], ...]
+    head: re.Pattern[str]
+    tail: re.Pattern[str]
+    keyed: re.Pattern[str]
+    dangling: tuple[re.Pattern[str], ...]
+
+
+@cache
+def _lexicon() -> _Lexicon:
+    w = words_toml()["correction"]
+    en = lambda key: rf"{WORD_EDGE}(?:{_alt(w[key])}){WORD_END}"  # noqa: E731
+    opening = re.compile(rf"^\s*(?:(?:{_alt(w['opening_zh'])})|(?:{en('opening_en')}))\s*[，,.。!！~]*\s*", re.I)
+    negated_lead = re.compile(rf"^(?:{_alt(w['negated_zh'])}|{en('negated_en')})\s*", re.I)
+    negated_inside = re.compile(rf"\s*(?:而不是|并不是|不是|{en('negated_en')})\s*", re.I)
+    contrast = re.compile(r"而不是|并不是|rather than|instead of", re.I)
+    put_lead = re.compile(rf"^(?:{_alt(w['put_zh'])}|{en('put_en')})\s*", re.I)
+    swap = (re.compile(rf"^(?:把|将)?\s*(?P<old>.+?)\s*(?:{_alt(w['swap_zh'])})\s*(?P<new>.+)$"),
+            *(re.compile(rf"^{WORD_EDGE}{a}\s+(?:the\s+)?(?P<old>.+?)\s+{b}\s+(?P<new>.+)$", re.I) for a, b in w["swap_en"]))
+    nouns_zh, nouns_en = _alt(w["drop_nouns_zh"]), _alt(w["drop_nouns_en"])
+    drop = (
+        re.compile(rf"^(?:{_alt(w['drop_verbs_zh'])})\s*(?:掉)?\s*(?P<old>.+?)\s*(?:这个|那个|这条|那条|的)?\s*(?:{nouns_zh})$"),
+        re.compile(rf"^(?:把|将)?\s*(?P<old>.+?)\s*(?:这个|那个|这条|那条|的)?\s*(?:{nouns_zh})\s*(?:也)?\s*(?:{_alt(w['drop_after_zh'])})$"),
+        re.compile(rf"^(?:please\s+)?(?:{_alt(w['drop_verbs_en'])})\s+(?:the\s+|that\s+)?(?P<old>.+?)\s+(?:{nouns_en})$", re.I),
+    )
+    head = re.compile(rf"^(?:{_alt(w['trim_head_zh'])}|{en('trim_head_en')})\s*", re.I)
+    tail = re.compile(rf"\s*(?:{_alt(w['trim_tail_zh'])}|{en('trim_tail_en')})$", re.I)
+    keyed = re.compile(rf"^(?:按照|按|{WORD_EDGE}(?:by|per|group by|grouped by|broken down by){WORD_END})", re.I)
+    joins_zh, joins_en = _alt(w["joins_zh"]), en("joins_en")
+    dangling = (
+        re.compile(rf"(?:{joins_zh})\s*(?=的|[，,。]|$)"),
+        re.compile(rf"(?<=[选出留看是])\s*(?:{joins_zh})"),
+        re.compile(rf"\s+{joins_en}\s*(?=[,.]|$)", re.I),
+        re.compile(rf"{WORD_EDGE}(?P<w>where|with|when|if)\s+{joins_en}(?=\s)", re.I),
+        re.compile(rf"(?:{joins_zh}|\s{joins_en})\s*(?:{joins_zh}|{joins_en}\s)"),
+    )
+    return _Lexicon(opening, negated_lead, negated_inside, contrast, put_lead, swap, drop, head, tail, keyed, dangling)
+
+
+def _trim(part: str) -> str:
+    lx = _lexicon()
+    before = None
+    part = part.strip(" '\"“”‘’")
+    while part and part != before:
+        before = part
+        part = lx.head.sub("", part).strip()
+        part = lx.tail.sub("", part).strip()
+    return part
+
+
+def changes(text: str) -> list[Change]:
+    """The parts a correction takes back, puts instead or drops, clause by clause; [] when it says none."""
+    lx = _lexicon()
+    body = lx.opening.sub("", text, count=1)
+    body = lx.opening.sub("", body, count=1)  # no wait, …
+    clauses = [c for c in CLAUSE_SPLIT.split(body) if c and c.strip()]
+    olds: list[str] = []
+    news: list[tuple[str, bool]] = []
+    out: list[Change] = []
+    for c in clauses:
+        c = c.strip()
+        d = next((m for p in lx.drop if (m := p.match(c))), None)
+        if d is not None:
+            old = _trim(d.group("old"))
+            if old:
+                out.append(Change(old, None, drop=True))
+            continue
+        neg = lx.negated_lead.match(c)
+        if neg is not None:
+            old = _trim(c[neg.end():])
+            if old:
+                olds.append(old)
+            continue
+        s = next((m for p in lx.swap if (m := p.match(c))), None)
+        if s is not None:
+            old, new = _trim(s.group("old")), _trim(s.group("new"))
+            if old and new:
+                out.append(Change(old, new, keyed=bool(lx.keyed.match(s.group("new").strip()))))
+                continue
+        inside = lx.negated_inside.search(c)
+        if inside is not None and inside.start() > 0 and (lx.contrast.fullmatch(inside.group(0).strip()) or _keyed(c[: inside.start()])):
+            # 按户型而不是行政区 / by service_level not carrier (never 片区不是一区: a condition, said with its column)
+            new_raw, old = c[: inside.start()], _trim(c[inside.end():])
+            new = _trim(lx.put_lead.sub("", new_raw.strip()))
+            if old and new:
+                out.append(Change(old, new, keyed=_keyed(new_raw)))
+                continue
+        put = lx.put_lead.match(c)
+        raw = c[put.end():] if put is not None else c
+        new = _trim(raw)
+        if new:
+            news.append((new, _keyed(raw)))
+    for i, (new, keyed) in enumerate(news):
+        out.append(Change(olds[i] if i < len(olds) else None, new, keyed))
+    out += [Change(o, None) for o in olds[len(news):]]
+    return out
+
+
+def marked(text: str) -> bool:
+    """Whether the turn takes a part back (不是… / not … / Y而不是X / X改成Y) or drops one (去掉X这个条件 / drop the X filter)."""
+    lx = _lexicon()
+    body = lx.opening.sub("", text, count=1).strip()
+    return bool(lx.negated_lead.match(body)) or any(c.drop or (c.old and c.new) for c in changes(text))
+
+
+def _keyed(raw: str) -> bool:
+    lx = _lexicon()
+    return bool(lx.keyed.match(lx.put_lead.sub("", raw.strip()).strip()))
+
+
+def _corrects(turn: str) -> bool:
+    from modes import lexicon as lx
+
+    return bool(lx.CORRECTION.search(turn)) or marked(turn)
+
+
+def _find(word: str, text: str, masks: Sequence[str]) -> list[tuple[int, int]]:
+    """Where a word stands in the text, outside file names (a number in 成绩_2024.xlsx is not the 2024 said)."""
+    blocked = [(m.start(), m.end()) for name in masks if name for m in re.finditer(re.escape(name), text, re.I)]
+    pat = re.escape(word) if CJK.search(word) else WORD_EDGE + re.escape(word) + WORD_END
+    return [(m.start(), m.end()) for m in re.finditer(pat, text, re.I)
+            if not any(a <= m.start() < b for a, b in blocked)]
+
+
+def _masks(catalog: Catalog, request: Request) -> list[str]:
+    names = []
+    for f in catalog.tables:
+        stem = f.path.rsplit("/", 1)[-1]
+        names += [f.path, stem]
+    return sorted(set(names), key=len, reverse=True)
+
+
+def _keys(request: Request) -> list[str]:
+    out: list[str] = []
+    for o in request.ops:
+        for slot in ("keys", "by"):
+            v = o.args.get(slot)
+            if isinstance(v, (list, tuple)):
+                out += [k for k in v if isinstance(k, str)]
+        if o.kind == "chart" and isinstance(o.args.get("x"), str):
+            out.append(o.args["x"])
+    return list(dict.fromkeys(out))
+
+
+def _measures(request: Request) -> list[str]:
+    out: list[str] = []
+    for o in request.ops:
+        for m in o.args.get("measures") or []:
+            if isinstance(m, dict) and m.get("column"):
+                out.append(m["column"])
+        if o.kind in ("stats", "sort", "top_n", "top_per_group"):
+            cols = o.args.get("columns") or ([o.args["by"]] if isinstance(o.args.get("by"), str) else [])
+            out += [c for c in cols if isinstance(c, str)]
+    return list(dict.fromkeys(out))
+
+
+def _column(word: str, sheet: SheetInfo | None) -> str | None:
+    if sheet is None:
+        return None
+    low = word.casefold()
+    return next((c for c in sheet.columns if c.casefold() == low), None)
+
+
+def _said_in(name: str, turns: list[str], masks: Sequence[str]) -> bool:
+    return any(_find(name, t, masks) for t in turns)
+
+
+def _swap(turns: list[str], old: str, new: str, masks: Sequence[str]) -> list[str] | None:
+    """`old` replaced by `new` in the latest turn that says it; None when no turn does."""
+    for i in range(len(turns) - 1, -1, -1):
+        spans = _find(old, turns[i], masks)
+        if spans and any(_corrects(t) for t in turns[i + 1 :]):
+            return None  # a later turn already corrected what these words said (no, per month of …): not this turn's to change
+        if spans:
+            t = turns[i]
+            for a, b in reversed(spans):
+                t = t[:a] + new + t[b:]
+            return [*turns[:i], t, *turns[i + 1 :]]
+    return None
+
+
+def _drop(turns: list[str], word: str, request: Request, masks: Sequence[str]) -> list[str] | None:
+    """The condition that names `word` (its column or its value) taken out of the words that said it."""
+    low = word.casefold()
+    conds = [c for o in request.ops if o.kind == "filter" for c in o.args.get("conditions") or []]
+    hit = [c for c in conds if low in (str(c.column).casefold(), str(c.value).casefold(), str(c.raw).casefold())]
+    if len(hit) != 1:
+        return None
+    c = hit[0]
+    v = c.value
+    value = None if isinstance(v, bool) or not isinstance(v, (str, int, float)) else (f"{v:g}" if isinstance(v, float) else str(v))
+    for i in range(len(turns) - 1, -1, -1):
+        span = _cond_span(turns[i], c.column, value, masks)
+        if span is None:
+            continue
+        a, b = span
+        t = turns[i][:a] + turns[i][b:]
+        for p in _lexicon().dangling:
+            t = p.sub(lambda m: m.groupdict().get("w") or "", t)
+        t = re.sub(r"\s{2,}", " ", t).strip()
+        return [*turns[:i], t, *turns[i + 1 :]]
+    return None
+
+
+@cache
+def _reading_words() -> frozenset[str]:
+    return frozenset(w.casefold() for w in words_toml()["correction"]["reading"])
+
+
+def _as_correction(part: str) -> str:
+    """A part put instead of a part of the reading, said as a correction turn (the request's words keep the rest)."""
+    return f"改成{part}" if CJK.search(part) else f"{part} instead"
+
+
+def _cond_span(text: str, column: str, value: str | None, masks: Sequence[str]) -> tuple[int, int] | None:
+    """Where one condition is said: its column and the nearest value after it (数学大于90并且英语大于90: the 90 after 英语),
+    or its value alone (只看复诊的); None when the words do not say it in one place."""
+    cols = _find(column, text, masks)
+    vals = _find(value, text, masks) if value else []
+    if cols:
+        after = [v for v in vals if v[0] >= cols[0][1]]
+        if not after or after[0][1] - cols[0][0] > 40:
+            return None
+        return cols[0][0], after[0][1]
+    return vals[0] if len(vals) == 1 else None
+
+
+def rewrite(turns: Sequence[str], text: str, request: Request, catalog: Catalog) -> list[str] | None:
+    """The request's turns with the correction applied; None when the correction says no part this reading can place
+    (the turn is then read as before: added to the request's turns)."""
+    found = changes(text)
+    if not found:
+        return None
+    masks = _masks(catalog, request)
+    f = catalog.get(request.file) if request.file else None
+    sheet = (f.sheet(request.sheet) if f is not None and request.sheet else None) or (f.sheets[0] if f is not None and f.sheets else None)
+    out = list(turns)
+    for ch in found:
+        step: list[str] | None = None
+        if ch.drop and ch.old:
+            step = _drop(out, ch.old, request, masks)
+        elif ch.old and ch.new:
+            step = _swap(out, ch.old, ch.new, masks)
+            if step is None and ch.old.casefold() in _reading_words():
+                step = [*out, _as_correction(ch.new)]  # 不是行数，是实际产量合计: the reading's count, never the user's word
+        elif ch.new and not ch.old:
+            step = _in_place_of(out, ch, request, sheet, masks)
+        if step is None:
+            return None
+        out = step
+    return out if out != list(turns) else None
+
+
+def _in_place_of(turns: list[str], ch: Change, request: Request, sheet: SheetInfo | None, masks: Sequence[str]) -> list[str] | None:
+    """A part said alone takes the place of the part of its kind: a key for the key (said with 按 / by, or a column that
+    is no figure), a figure's column for the one measured; only when the request has exactly one such part and its
+    words say it."""
+    assert ch.new is not None
+    col = _column(ch.new, sheet)
+    keys, measures = _keys(request), _measures(request)
+    if col is not None and (col in keys or col in measures):
+        return None
+    if col is None:
+        return None  # per month of opened_at: not a column by itself, read by the rules as before
+    if ch.keyed or (sheet is not None and col not in sheet.numeric):
+        if len(keys) == 1 and _said_in(keys[0], turns, masks):
+            return _swap(turns, keys[0], ch.new, masks)
+        return None
+    if len(measures) == 1 and _said_in(measures[0], turns, masks):
+        return _swap(turns, measures[0], ch.new, masks)
+    return None
