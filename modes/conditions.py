@@ -982,6 +982,9 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     if col is None and (raw in ("筛选", "筛", "过滤") or (CJK.match(raw) and len(raw) > 6)):
         return
     value, end = val
+    if word.casefold() == "of" and isinstance(value, dict) and "column" in value \
+            and "stat" not in value:
+        return  # sum of Net per month of Invoice Date: a weak word between two columns compares neither
     if isinstance(value, dict) and "stat" in value:
         if col is None or (value["column"] or col) not in sheet.numeric:
             return

@@ -88,6 +88,12 @@ class Turn:
     def answer(self) -> list[str] | None:
         p = self.pending
         f = self.fresh
+        if p is not None and p.stage == "clarify" and "ratio" in p.request.missing and f.op("add_column") is not None \
+                and (g := p.request.op("group")) is not None and g.args.get("rate_word") and f.file_how not in EXPLICIT_FILE:
+            # 不良数除以抽检数, to "不良率 要怎么算？": the definition said beside the rate, in the words of the request
+            word = g.args["rate_word"]
+            said = f"{word}就是{self.utterance}" if p.request.lang == "zh" else f"{word} i.e. {self.utterance}"
+            return [*p.turns[:-1], f"{p.turns[-1]}{'，' if p.request.lang == 'zh' else ', '}{said}"]
         if p is not None and p.stage == "clarify" and "second_table" in p.request.missing and f.file_how in EXPLICIT_FILE \
                 and f.file not in (None, p.request.file) and all(o.kind == "profile" for o in f.ops):
             # hotels.csv, to "join with which file?": the file the join asked for, joined to the request that asked
@@ -482,11 +488,15 @@ def explains_unread(t: Turn) -> bool:
     return bool(t.new_kinds) and not (t.new_kinds & t.old_kinds) and t.new_kinds <= REFINING_KINDS | {"top_n", "filter", "sort"}
 
 
+# a turn that opens with the next part of what waits (and then pivot it / and clean it first / 然后画个图)
+NEXT_PART = lazy(r"^\s*(?:and(?:\s+then)?|then|plus|然后|接着|之后|再然后)(?![a-z_])", re.I | re.A)
+
+
 def adds_a_part(t: Turn) -> bool:
     """最后还要算库存数量的合计 / also the total of qty, while a restated request waits: a part of a kind it lacks, said as
     an addition, naming no other file."""
     p = t.pending
-    if p is None or p.stage != "confirm" or t.other_file or t.chat is not None or not ADDITIVE.search(t.text):
+    if p is None or p.stage != "confirm" or t.other_file or t.chat is not None or not (ADDITIVE.search(t.text) or NEXT_PART.search(t.text)):
         return False
     if t.fresh.file_how in EXPLICIT_FILE and t.fresh.file != p.request.file or t.fresh.missing:
         return False
@@ -606,8 +616,12 @@ def corrects_with_new_kind(t: Turn) -> bool:
     """不对，是按性价比排 after a summary: a correction, whatever new kind of work it names, is read with the request it
     corrects (its file stays; a column it names that is not there is asked about), never as a request about no file."""
     p = t.pending
-    return p is not None and bool(lx.CORRECTION.search(t.text)) and not t.other_file and t.fresh.file_how not in EXPLICIT_FILE \
-        and not t.fresh.files and bool(p.request.file)
+    if p is None or not lx.CORRECTION.search(t.text) or t.other_file or t.fresh.files or not p.request.file:
+        return False
+    if t.fresh.file_how == "description" and t.fresh.file != p.request.file:  # 不对，按门店…: 门店 is its column, not stores.csv
+        f = t.catalog.get(p.request.file)
+        return f is not None and any(find_columns(t.text, sh) for sh in f.sheets[:1])
+    return t.fresh.file_how not in EXPLICIT_FILE
 
 
 def about_wenqing(t: Turn) -> bool:

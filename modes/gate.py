@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -200,6 +201,10 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
             old = merged.get(op.kind)
             if t.correction and op.kind == "stats" and not op.args.get("columns"):
                 swapped = True  # 换成中位数 / use the median instead: the statistic of what was summarised changes
+            if op.kind == "pivot" and "group" in merged and (laid := _pivot_of_group(merged["group"], op)) is not None:
+                del merged["group"]  # 换成透视表，门店做列 after a count by 门店 and 类型: the same figure laid out, never a pivot of the counts
+                merged["pivot"] = laid
+                continue
             if old is None:
                 merged[op.kind] = op
                 continue
@@ -213,6 +218,8 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                     continue
                 if t.correction and not t.whole_condition:  # 不对，是华北: the condition on that column changes, the others stay
                     old_c = [c for c in old_c if c.column not in {n.column for n in new_c}]
+                if t.include_too:  # 退货的也算进去 after 未到货或部分到货的: the value joins that column's values
+                    new_c = [_with_values(n, old_c) for n in new_c]
                 # a column cannot equal two values at once: 那深圳的呢 after 广州的… swaps the value
                 said_eq = {n.column for n in new_c if n.op in ("eq", "in")}
                 old_c = [c for c in old_c if not (c.op in ("eq", "in") and c.column in said_eq)]
@@ -220,6 +227,7 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                 said_not = {n.column for n in new_c if n.op in ("ne", "not_in")}
                 old_c = [c for c in old_c if not (c.op in ("eq", "in") and c.column in said_not)]
                 conds = new_c if (t.correction and t.whole_condition) else old_c + new_c
+                conds = _once(conds)  # Fee £ > 250 said again in the later turn: one condition, said once
                 args = dict(op.args, conditions=conds)
                 unres = [u for u in (old.args.get("unresolved", []) if not t.correction else [])] + op.args.get("unresolved", [])
                 if unres:
@@ -266,7 +274,45 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
     return [o for o in ops if o.kind != "export"] + [o for o in ops if o.kind == "export"]
 
 
-GROUP_AGGS = ("sum", "mean", "min", "max", "count")
+GROUP_AGGS = ("sum", "mean", "median", "min", "max", "count")
+
+
+def _with_values(n: Cond, old: list[Cond]) -> Cond:
+    """A value said as included too, joined to the values an earlier condition on its column keeps."""
+    had = next((c for c in old if c.column == n.column and c.op in ("eq", "in")), None)
+    if had is None or n.op not in ("eq", "in"):
+        return n
+    as_list = lambda v: list(v) if isinstance(v, (list, tuple)) else [v]  # noqa: E731
+    values = list(dict.fromkeys([*as_list(had.value), *as_list(n.value)]))
+    return replace(n, op="in", value=values) if len(values) > 1 else n
+
+
+def _once(conds: list[Cond]) -> list[Cond]:
+    """Conditions with any said twice (the same column, comparison and value) kept once, in order."""
+    out: list[Cond] = []
+    seen: list[tuple[Any, ...]] = []
+    for c in conds:
+        k = (c.column, c.op, repr(c.value), repr(c.value2))
+        if k not in seen:
+            seen.append(k)
+            out.append(c)
+    return out
+
+
+def _pivot_of_group(g: Op, p: Op) -> Op | None:
+    """A pivot whose rows and columns are the keys of the summary before it: the summary's figure, laid out (its value
+    and statistic when the pivot names none); None when it lays out something else."""
+    keys = list(g.args.get("keys") or [])
+    laid = [*(p.args.get("rows") or []), *([p.args["columns"]] if p.args.get("columns") else [])]
+    if not keys or set(keys) != set(laid):
+        return None
+    ms = [m for m in g.args.get("measures") or [] if isinstance(m, dict)]
+    if p.args.get("value") or len(ms) != 1:
+        return Op("pivot", p.args, p.after)
+    m = ms[0]
+    if m.get("agg") == "count" or not m.get("column"):
+        return Op("pivot", {**p.args, "agg": "count"}, p.after)
+    return Op("pivot", {**p.args, "value": m["column"], "agg": m.get("agg", "sum")}, p.after)
 
 
 def _added_to_group(old: Op, new: Op) -> Op | None:
@@ -1395,6 +1441,18 @@ def _date_column_problem(fi: FileInfo, name: str, raw: str, lang: str) -> str:
             f"{name} has no date column, so a period cannot be applied to it. Name a file with a date column, or leave the period out.")
 
 
+def _ask_ratio(word: str, fi: FileInfo | None, lang: str) -> str:
+    """How a rate said as a word is computed: two columns divided, with an example from the table's figures (the one
+    sharing words with the rate first)."""
+    nums = [c for s in (fi.sheets[:1] if fi else ()) for c in s.columns if c in s.numeric]
+    stem = re.sub(r"(?:率|占比|[ _](?:rate|ratio))$", "", word, flags=re.I).strip().casefold()
+    near = sorted(nums, key=lambda c: -len(os.path.commonprefix([c.casefold(), stem])))
+    eg = f"{near[0]}除以{near[1]}" if lang == "zh" and len(near) > 1 else f"{near[0]} divided by {near[1]}" if len(near) > 1 else ""
+    if lang == "zh":
+        return f"“{word}”表里没有这一列，要怎么算？请说成两列相除" + (f"，例如“{eg}”" if eg else "") + "（按合计之比算）。"
+    return f"There is no column '{word}'; how is it computed? Say it as one column divided by another" + (f", e.g. '{eg}'" if eg else "") + " (a ratio of the totals)."
+
+
 def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sheets: list[str]) -> tuple[list[str], list[str], bool]:
     missing: list[str] = []
     problems: list[str] = []
@@ -1456,6 +1514,9 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
             missing.append("sort_by")
         elif o.kind == "top_n" and not a.get("by") and "group" not in kinds[:i] and "sort_by" not in missing:
             missing.append("sort_by")  # 前十的订单: ranked by what?
+        elif o.kind == "group" and a.get("rate_word"):
+            missing.append("ratio")  # 不良率 with no column of that name: how it is computed is asked, never guessed
+            problems.append(_ask_ratio(a["rate_word"], fi, lang))
         elif o.kind == "group" and not a.get("keys") and not any(m.get("column") for m in a.get("measures", [])) and not a.get("unresolved") \
                 and not a.get("overall"):
             missing.append("group_by")
@@ -1746,7 +1807,7 @@ def _filled(raw: str, col: str, sheet: SheetInfo) -> str:
     where 数学 is a value of another column, + 成绩 -> 数学 成绩低于60; 那个 + 城市 -> 城市."""
 
     if ANY_OP.match(raw) and ANY_OP.match(raw).end() > 0:  # type: ignore[union-attr]
-        return f"{col}{raw}"
+        return f"{col}{raw}" if CJK_CHAR.match(raw[:1]) and CJK_CHAR.match(col[-1:]) else f"{col} {raw}"  # Fee £ + over 250: apart
     for v in sorted((v for vs in sheet.values.values() for v in vs if len(v) >= 2 and raw.startswith(v)), key=len, reverse=True)[:1]:
         if ANY_OP.match(raw, len(v)) and ANY_OP.match(raw, len(v)).end() > len(v):  # type: ignore[union-attr]
             return f"{v} {col}{raw[len(v):]}"
@@ -1840,6 +1901,15 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         return _decision("chat", "reply", replace(req, intent="chat", chat_kind="remark", ops=()), en_ if lang == "en" else zh_,
                          "chat:told_not_asked"), state.evolve(current_file=named or state.current_file)
     if not req.ops and not req.full:
+        if prior is not None and multi_turn and "file" in prior.request.missing and req.file and req.file_how in ("named", "fuzzy") \
+                and req.file in (prior.request.candidates or _table_names(catalog, prior.request)):
+            # invoices_2024.csv, typed back to "which file?": the file is taken; what the request asks is not understood
+            # on it, so that is said, about that file — never the file question again
+            unread = list(req.unexplained) or _not_understood(normalize(" ".join(turns[:-1])), req.file)
+            said = (f"好的，用 {req.file}。但这个要求在它上面我没理解" + (f"：{'、'.join(unread)}" if unread else "") + "。") if lang == "zh" else \
+                (f"OK, {req.file}. But I did not understand the request on it" + (f": {', '.join(unread)}" if unread else "") + ". ")
+            d = _decision("unknown", "ask_intent", replace(req, intent="unknown"), said + replies.ask_intent(lang, req.file), "file_taken_request_unread")
+            return d, state.evolve(pending=None, current_file=req.file)
         if prior is not None and multi_turn:
             missing = list(prior.request.missing) or ["file"]
             d = _decision("clarify", "ask_slots", prior.request, replies.ask_slots(prior.request, missing, lang, _table_names(catalog, prior.request)), "no_new_slots", missing)

@@ -247,7 +247,7 @@ ASC_PAIR = rf"(?:从|由)(?:[{LOW_ENDS}]|便宜)到(?:[{HIGH_ENDS}])"
 DELETE_ROWS = rx("删掉", "删除", "删了", "去掉", "去除", "剔除", "排除", "remove", "delete", "drop")
 SORT = lazy(
     r"排序|排一下|排个序|排列|重新排|排\b|排,|排$|排名|排行|名次|" + DESC_PAIR + "|" + ASC_PAIR + r"|升序|降序|倒序|正序|"
-    r"(?:最)?(?:高|大|多|低|小|少)的?(?:排)?在前|\b(?:highest|lowest|largest|smallest|biggest|most|least|best|worst|top) first\b|\b(?:high|low) to (?:low|high)\b|\branking\b|"
+    r"(?:最)?(?:高|大|多|低|小|少)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排下名|\b(?:highest|lowest|largest|smallest|biggest|most|least|best|worst|top) first\b|\b(?:high|low) to (?:low|high)\b|\branking\b|"
     r"\bsort(?:ed)?\b|\border(?:ed)? by\b|\brank(?:ed)?\b|\bsrot\b|\bascending\b|\bdescending\b",
     re.I | re.A,
 )
@@ -383,6 +383,11 @@ CORRECTION = lazy(r"^\s*(?:no\s*[,，]?\s*)?not\s+[^\s,，]+\s*[,，]\s*\S+\s*$|
 REJECTION = lazy(r"\s*(?:(?:no|nope|wrong|incorrect|not right|not quite)(?:\s*[,，.]?\s*(?:that'?s|that is|it'?s|this is)\s+(?:wrong|not (?:it|right|what i (?:want|wanted|asked for|meant))))?"
                  r"|that'?s (?:wrong|not (?:it|right|what i (?:want|wanted|asked for|meant)))|不对|不是|错了|不对吧|不是这样|不是这个|不对不对|搞错了|弄错了|有问题)"
                  r"\s*[.!。！~～]*\s*", re.I | re.A)
+# words ending in 率 / rate that name an operation of their own or no figure of the rows (增长率 is a growth, 利率 a value)
+WORDS_NOT_RATES = frozenset({"增长率", "环比增长率", "同比增长率", "增长", "效率", "频率", "概率", "汇率", "利率", "税率", "growth rate", "exchange rate",
+                             "interest rate", "tax rate", "frame rate", "sample rate", "heart rate"})
+# a value said as included too (退货的也算进去 / include Refunded too): it joins the values of that column's condition
+INCLUDE_TOO = lazy(r"也(?:算上|算进去|算进来|加进来|加进去|加上|包括|包含|要|算)|一起算|一并算|(?<![a-z_])(?:too|as well)\s*[.!]?\s*$|(?<![a-z_])also include", re.I | re.A)
 # a part said as an addition to what waits (还要加上… / also the average of …): it joins the parts before, never replaces them
 ADDITIVE = lazy(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|再按|也按|(?<![a-z_])(?:also|additionally|and also|plus|as well)(?![a-z_])", re.I | re.A)
 # Setting the earlier request aside before a new one: 算了这个先放着，帮我…
@@ -392,7 +397,7 @@ SET_ASIDE = lazy(r"算了|取消(?:这个|那个|掉)?(?=\s*[，,。;；])|先�
 SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
 # A follow-up that refines what just ran (那深圳的呢, 只看华南区的呢, 把广州的也去掉, now only for Online, what about York):
 # the request that ran, with this part added or swapped, restated before it runs again
-FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看|只要|只留|还要|也(?:去掉|不要|不算|排除|剔除|加上|算上)|再(?:去掉|排除|剔除|加上)"
+FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看|只要|只留|还要|也(?:去掉|不要|不算|排除|剔除|加上|算上|算进去|算进来|加进来|加进去|包括|包含|要)|一起算|一并算|(?<![a-z_])(?:include|add)\\s+(?:the\\s+)?[\\w\\s-]{1,30}?\\s+(?:too|as well)(?![a-z_])|再(?:去掉|排除|剔除|加上)"
                  r"|的?(?:不算|不要|除外|不计|不含)\s*[。.!！]?\s*$|^\s*(?:去掉|排除|剔除|除了|不算|不要)"
                  r"|^\s*(?:再)?(?:把|将)[^，,。]{1,14}?(?:去掉|排除|剔除|删掉|拿掉)(?:再看|再算|看看|再统计|呢)?\s*[。.!！]?\s*$"
                  r"|[，,]\s*(?:再|重新)\s*(?:算|统计|汇总|计算)(?:一下|一遍|一次)?\s*[。.!！]?\s*$|(?<![a-z_])(?:recalculate|recompute|redo it)(?![a-z_])"

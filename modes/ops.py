@@ -16,7 +16,7 @@ from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, find_values, resolve_column
 from modes.text import CJK, blank, language, parse_number, tidy
 
-DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排)?在前|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
+DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("mean", lazy(r"平均值|平均数|平均|均值|(?<![a-z_])(?:average|mean|avg)(?![a-z_])", re.I | re.A)),  # never "meant"
     ("sum", lazy(r"求和|总和|合计|总计|总额|加总|加起来|加在一起|加一下|\bsum\b|\btotals?\b|\badd(?:ed)? up\b", re.I | re.A)),
@@ -37,7 +37,7 @@ EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("max", lazy(r"最高的?|最大的?|(?<![a-z_])(?:the )?(?:highest|largest|biggest)(?![a-z_])", re.I | re.A)),
     ("min", lazy(r"最低的?|最小的?|(?<![a-z_])(?:the )?(?:lowest|smallest)(?![a-z_])", re.I | re.A)),
 ]
-ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|lowest first|smallest first|oldest first|least first|fewest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排)?在前|倒数", re.I | re.A)
+ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|lowest first|smallest first|oldest first|least first|fewest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排在|排|在)前(?:面|头|边)?|倒数", re.I | re.A)
 RANK_WORD = lazy(r"排名|排行|名次|ranking", re.I)
 SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean(?!t)|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
@@ -45,7 +45,7 @@ DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
 BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|by|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=[\u4e00-\u9fffA-Za-z])"
                r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自|各(?=[\u4e00-\u9fff])))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
-KEY_STOP = lazy(r"分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
+KEY_STOP = lazy(r"把|将|分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
     r"(?:的)?(?:空值|空白|空格子|缺失值|缺失|空的|空着的|空单元格)(?:都|全部|统一)?(?:填成|填为|填充为|填充成|填上|补成|补为|改成|替换成|替换为|设为|写成|填|补)\s*[\"“'「]?(?P<v>[^\"”'」,;]+?)[\"”'」]?(?=$|[,;。]|\s)"
     r"|\bfill (?:the )?(?:blanks?|empty (?:cells|values)|missing (?:values|cells)|nulls?)(?: in (?P<c>[\w\u4e00-\u9fff]+))? with [\"']?(?P<v2>[^\"',;]+)",
@@ -107,6 +107,7 @@ class TurnOps:
     year: int | None = None  # no, I meant 2023: a year said alone in a correction (the period it corrects changes year)
     bare_keys: list[str] = field(default_factory=list)  # no, by line instead: keys said with no verb, in a correction
     adds: bool = False  # 还要加上… / also …: the turn's parts join the request's, never replace them
+    include_too: bool = False  # 退货的也算进去: a value joins the values of that column's condition
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
@@ -216,6 +217,8 @@ class _Turn:
     grouping: bool = False
     versus_overall: bool = False
     compare_groups: bool = False
+    ratio: tuple[str, str, str] | None = None  # (numerator, denominator, name) of a ratio of two columns' totals
+    rate_word: str | None = None  # 不良率 / attendance rate said as the figure, with no column of that name and no definition
     gtext: str = ""
     cp: CondParse = field(default_factory=CondParse)
 
@@ -634,9 +637,17 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
         c2, r2, _, cl2, e2 = _col_after(t.text, j + mm.end(), t.hits, t.sheet)
         if not c2 or COMPARED_NEXT.match(t.text, e2):
             break  # per channel, sales at least 3000: a column compared with a value starts a condition, not a key
+        eq = EQUALS_NEXT.match(t.text, e2)
+        if eq is not None and any(t.text[eq.end():].casefold().startswith(v.casefold()) for v in t.sheet.values.get(c2, ())):
+            break  # by Appt Type, Status is Completed: a column said equal to one of its values starts a condition
         keys.append((c2, r2, cl2))
         j = e2
     return keys, j, how
+
+
+EQUALS_NEXT = lazy(r"\s*(?:is|=|==|equals|是|为|等于)\s*", re.I | re.A)
+AGG_THEN_SORT = lazy(r"\s*的?\s*(?:合计|总和|总数|总计|总量|平均值?|均值|加总|之和)\s*(?:的)?\s*(?:" + lx.DESC_PAIR + "|" + lx.ASC_PAIR
+                     + r"|降序|升序|倒序|排序|排名|排个?序|排|大的在前|多的在前|高的在前)", re.A)
 
 
 def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
@@ -656,6 +667,8 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
         return "sort"
     if DEDUPE_VERB.search(clause[:8]):
         return "dedupe"
+    if AGG_THEN_SORT.match(clause):
+        return "sort"  # 按数量合计降序 / 按金额的总和从高到低: the order of a summary's figure, never a key
     if SORT_VERB.search(clause[:10]) and not GROUP_VERB.search(clause[:6]):
         return "sort"
     if GROUP_VERB.search(clause):
@@ -771,7 +784,7 @@ def _rule_keys(t: _Turn) -> None:
     # 高于平均 compares, it does not summarise; a column named 金额_合计 (or Average of Base Salary, said 平均基本工资)
     # names a column, not a summary
     t.gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in t.hits if lx.GROUP.search(h.column) and h.how in ("exact", "translated") and lx.GROUP.search(text[h.start : h.end])])
-    t.grouping = (bool(lx.GROUP.search(t.gtext)) or t.compare_groups) and not t.explore
+    t.grouping = (bool(lx.GROUP.search(t.gtext)) or t.compare_groups or t.ratio is not None or t.rate_word is not None) and not t.explore
     for b in islice(BY_WORD.finditer(text), MAX_KEYS):  # a request names a few keys; junk may repeat 按 hundreds of times
         if t.free(b.start()):
             _read_keys_at(t, b)
@@ -829,7 +842,8 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
         for h in _joined_after(first, t.hits, blanked) if first is not None else []:  # 汇总数量和金额: every column of the list
             if h.column not in t.group_keys and h.column in t.sheet.numeric and {"column": h.column, "agg": agg} not in measures:
                 measures.append({"column": h.column, "agg": agg})
-    elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一", "instead", "then", "too", "also", "again", "please"):
+    elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一", "instead", "then", "too", "also", "again", "please") \
+            and not lx.TOP_N.match(raw.strip()) and not raw.strip().startswith("前"):  # 合计最大的前5个: the cut, read by its own rule
         unres.append(_unres(raw, closest))  # the mean instead: a word of the sentence after the statistic names no column
 
 
@@ -874,8 +888,93 @@ def _listed_aggs(t: _Turn, blanked: str, measures: list[dict[str, str]], unres: 
 LIST_DISTINCT = lazy(r"(?:(?<![a-z_])(?:list|show|display|give|what are|which are|see)(?:\s+(?:me|us))?(?:\s+(?:all|every))?(?:\s+(?:the|of the))?|列出|显示|看看)\s*(?:所有的?|全部的?)?\s*$", re.I | re.A)
 
 
+# a ratio of two columns said as one figure (金额除以数量 / amount divided by qty / amount per qty, both figures)
+RATIO_BETWEEN = lazy(r"\s*(?:除以|÷|/|(?<![a-z_])(?:divided by|over|per)(?![a-z_]))\s*", re.I | re.A)
+# its name and the words that define it (客单价，就是… / conversion rate, i.e. …)
+RATIO_DEFINES = lazy(r"\s*[，,:：]?\s*(?:就是|即|也就是说?|等于|指的是|定义为|算法是|=|(?<![a-z_])(?:i\.e\.?|meaning|which is|defined as|calculated as|computed as|=)(?![a-z_]))\s*$", re.I | re.A)
+# a figure said as a rate (不良率 / attendance rate) with nothing that says what it divides
+RATE_WORD = lazy(r"[\u4e00-\u9fff]{1,5}?(?:率|占比)|(?<![a-z_])[a-z]+(?:[ _][a-z]+)?[ _](?:rate|ratio)(?![a-z_])", re.I | re.A)
+RATIO_NAME = lazy(r"((?<=[的各每])?[^\s的各每，,。:：]{1,12}?(?:率|比率|比例|占比|单价|均价|比)|(?<![a-z_])[a-z_]+(?:\s[a-z_]+)?\s(?:rate|ratio|share|percentage|price|cost|value))\s*$", re.I | re.A)
+
+
+def _rule_ratio(t: _Turn) -> None:
+    """各车间的不良率，就是不良数除以抽检数 / amount per qty by store: one figure per group that is the ratio of two
+    columns' totals (never the average of each row's ratio). Read before the keys, so its words are no key; the
+    summary (the two totals, then a column of their ratio on it) is made by the group rule, with the keys said."""
+    if t.explore:
+        return
+    nums = [h for h in t.hits if h.column in t.sheet.numeric and t.free(h.start)]
+    for a, b in zip(nums, nums[1:], strict=False):
+        gap = t.text[a.end : b.start]
+        if a.column == b.column or not RATIO_BETWEEN.fullmatch(gap):
+            continue
+        before = t.text[: a.start]
+        defines = RATIO_DEFINES.search(before)
+        named = RATIO_NAME.search(before[: defines.start()]) if defines else None
+        name = named.group(1).strip() if named else f"{a.column}/{b.column}"
+        t.ratio = (a.column, b.column, name)
+        t.spans.append((a.start, b.end))
+        if named:  # 各型号的不良率，…，不良率就是不良数除以抽检数: every mention of the name is that ratio
+            t.spans += [(x.start(), x.end()) for x in re.finditer(re.escape(name), t.text)]
+        if defines:
+            t.spans.append((defines.start(), defines.end()))
+        if named:
+            t.spans.append((named.start(1), named.end(1)))
+        return
+    for a0, b0 in _rate_words(t.text):
+        word = t.text[a0:b0]
+        covered = any(h.start < b0 and a0 < h.end for h in t.hits)  # 视频位速率 → Video bit rate / average rate: a column said
+        if t.free(a0) and not covered and len(word) >= 2 and word.casefold() not in lx.WORDS_NOT_RATES:
+            t.rate_word = word  # asked how it is computed (two columns divided), never read as the column it shares words with
+            t.spans.append((a0, b0))
+            return
+
+
+def _rate_words(text: str) -> list[tuple[int, int]]:
+    """Where a rate is said as one word: English by the pattern, Chinese as the segmenter's word ending in 率 / 占比
+    (with the word before it when 率 stands alone: 不良 + 率), so 各产品型号的不良率 gives 不良率."""
+    out = [m.span() for m in RATE_WORD.finditer(text) if not CJK.search(m.group(0))]
+    if "率" not in text and "占比" not in text:
+        return out
+    from modes.tagging import segment
+
+    toks = segment.tokens(text)
+    if toks is None:
+        return out + [m.span() for m in RATE_WORD.finditer(text) if CJK.search(m.group(0))]
+    for i, tk in enumerate(toks):
+        if tk.word.endswith(("率", "占比")):
+            start = toks[i - 1].start if tk.word in ("率", "占比") and i and CJK.search(toks[i - 1].word) and toks[i - 1].word not in "的各每" else tk.start
+            out.append((start, tk.end))
+    return out
+
+
+def _ratio_summary(t: _Turn) -> None:
+    """The summary of a ratio read by _rule_ratio: the totals of both columns per key (or over every row), and the ratio
+    as a column of that summary."""
+    assert t.ratio is not None
+    num, den, name = t.ratio
+    total = "合计" if language(t.text) == "zh" else "sum"
+    keys = [k for k in dict.fromkeys(t.group_keys) if k not in (num, den, name)]  # by class_type, attendance rate i.e. …
+    g: dict[str, Any] = {"keys": keys, "measures": [{"column": num, "agg": "sum"}, {"column": den, "agg": "sum"}]}
+    if not keys:
+        g["overall"] = True
+    gm = lx.GROUP.search(t.gtext)
+    at = gm.start() if gm else (t.key_spans[0][0] if t.key_spans else 0)
+    t.add(at, Op("group", g))
+    for i, (w, o) in enumerate(t.found):  # 从高到低 / top 2: the groups ranked by the ratio
+        by = o.args.get("by")
+        if o.kind in ("sort", "top_n") and (not by or by in (num, den, [num], [den])):
+            t.found[i] = (w, Op(o.kind, {**o.args, "by": [name] if o.kind == "sort" else name}, after=True))
+    t.add(at + 1, Op("add_column", {"name": name, "left": f"{num}_{total}", "op": "/", "right": {"column": f"{den}_{total}"}}, after=True))
+
+
 def _rule_group(t: _Turn) -> None:
     """Group and summarise (各产品的销售额: "per" words alone ask for a grouping)."""
+    if t.ratio is not None:
+        _ratio_summary(t)
+        return
+    if t.rate_word is not None:
+        t.grouping = True
     distinct = next((am for agg, rxp in AGG_WORDS if agg == "distinct" for am in rxp.finditer(t.gtext)
                      if _col_after(t.gtext, am.end(), t.hits, t.sheet)[0] is not None), None)
     if not (t.grouping or t.group_keys or distinct) or t.explore:
@@ -930,6 +1029,8 @@ def _rule_group(t: _Turn) -> None:
         args["aggs"] = list(dict.fromkeys(bare))  # the mean instead: the statistic said, for a correction to apply
     if t.versus_overall and args["keys"]:
         args["versus_overall"] = True
+    if t.rate_word is not None:
+        args["rate_word"] = t.rate_word
     if unres:
         args["unresolved"] = unres
         t.unresolved(len(unres))
@@ -1246,6 +1347,10 @@ def _rule_top_n(t: _Turn) -> None:
             by_col = None  # count rows by country, completed_on not blank, top 5: the top groups by the summary's figure
         top: dict[str, Any] = {"n": int(n or 10), "by": by_col, "ascending": low_first,
                                **({"direction_said": True} if low_first or HIGH_WORD.search(text) or DESC.search(text) else {})}
+        if t.ratio is not None:  # amount per qty by store, top 2: the groups with the highest ratio
+            t.add(m.start() + 2, Op("top_n", {**top, "by": t.ratio[2]}, after=True))
+            t.spans.append(m.span())
+            return
         keyless = [o for _, o in t.found if o.kind == "group" and not o.args.get("keys") and not o.args.get("unresolved")
                    and [x.get("column") for x in o.args.get("measures", [])] == [by_col]]  # 平均销售额前2的区域
         key = _ranked_key(t, m) if by_col in sheet.numeric and (not t.has("group") or keyless) else None
@@ -1725,7 +1830,7 @@ def _rule_profile(t: _Turn) -> None:
 TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
-    _rule_keys, _rule_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
+    _rule_ratio, _rule_keys, _rule_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
     _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_bare_comparison, _rule_goods_question, _rule_count_question, _rule_each_value, _rule_head,
     _rule_export, _rule_profile,
 )
@@ -1740,7 +1845,7 @@ YEAR_ALONE = lazy(r"(?<![\d\-/.])((?:19|20)\d{2})(?![\d\-/.年])")
 def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     """Operations of one turn (file and sheet names already blanked out)."""
     t = _Turn(text, sheet, flags, TurnOps(correction=bool(lx.CORRECTION.search(text)), whole_condition=bool(WHOLE_CONDITION.search(text)),
-                                          adds=bool(lx.ADDITIVE.search(text))))
+                                          adds=bool(lx.ADDITIVE.search(text)), include_too=bool(lx.INCLUDE_TOO.search(text))))
     for rule in TURN_RULES:
         rule(t)
     out = t.out

@@ -143,13 +143,28 @@ def placed(ops: list[Op]) -> list[tuple[str, Op]]:
     group = next((o for o in ops if o.kind in ("group",)), None)
     staged = [("having" if _is_having(o, group) else STAGE_OF.get(o.kind, "analysis"), o) for o in ops]
     front = sorted((s for s in staged if s[0] in ROW_STAGES and not s[1].after), key=lambda s: STAGES.index(s[0]))
-    said_later = [s for s in staged if not (s[0] in ROW_STAGES and not s[1].after)]
+    said_later = _in_stage_order([s for s in staged if not (s[0] in ROW_STAGES and not s[1].after)])
     # the columns kept (只保留姓名和月薪两列) are kept last: an order or a cut said after them orders the same rows
     kept = [s for s in said_later if s[1].kind == "select" and not s[1].after]
     if kept and all(st in ("order", "limit", "project", "output") for st, _ in said_later):
         said_later = [s for s in said_later if s not in kept and s[0] != "output"] + kept + [s for s in said_later if s[0] == "output"]
     # a row operation whose words put it after another runs where it was said
     return front + said_later
+
+
+def _in_stage_order(staged: list[tuple[str, Op]]) -> list[tuple[str, Op]]:
+    """The operations said after the rows ones, in the query's own order (a summary before its order and its cut,
+    按门店汇总销售额 after 销售额从高到低排 included), except where the words place one after another (then / 再 /
+    然后): each such operation starts a part of its own, run on the result of the part before."""
+    parts: list[list[tuple[str, Op]]] = [[]]
+    for s in staged:
+        barrier = s[0] in ("analysis", "output")  # a report, a test or the export stays where it was said
+        if (s[1].after or barrier) and parts[-1]:
+            parts.append([])
+        parts[-1].append(s)
+        if barrier:
+            parts.append([])
+    return [s for part in parts for s in sorted(part, key=lambda s: STAGES.index(s[0]))]
 
 
 def query_of(r: Request) -> Query | None:

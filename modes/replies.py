@@ -227,7 +227,7 @@ def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> st
             parts.append(r.problems[0] if r.problems else ("请指明工作表。" if zh else "Which sheet?"))
         elif m == "condition":
             parts.append("筛选条件是什么？例如“评分大于4”“地址不为空”。" if zh else "What is the condition? e.g. “rating > 4”, “address is not empty”.")
-        elif m in ("column", "value") and r.problems:
+        elif m in ("column", "value", "ratio") and r.problems:
             parts.extend(p for p in r.problems if p not in parts)
         elif m == "group_by":
             parts.append(f"按哪一列分组？{_cols_hint(r, lang)}" if zh else f"Group by which column? {_cols_hint(r, lang)}")

@@ -29,7 +29,7 @@ PARAMS_FILE = Path(__file__).parent / "opspecs" / "params.toml"
 PARAM_TYPES = ("column", "columns", "number", "integer", "text", "texts", "numbers", "bool", "enum", "enum_list",
                "conditions", "measures", "mapping", "sheets")
 CMP_OPS = tuple(OP_EN)
-MEASURE_AGGS = ("count", "sum", "mean", "min", "max", "distinct")
+MEASURE_AGGS = ("count", "sum", "mean", "median", "min", "max", "distinct")
 STATS = ("mean", "median", "min", "max")  # a column compared with a figure of a column
 # where an operation lives in the query when it is not a step of a stage
 NOT_A_STEP = {"filter": "where", "having": "having", "join": "source", "append": "source", "stack": "source",

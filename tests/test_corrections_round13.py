@@ -267,3 +267,62 @@ def test_a_word_describing_another_file_never_replaces_the_file_named_earlier(ws
     answered(s, "烘焙订单.xlsx 按门店算金额平均值，门店不是南店")
     d = s.turn("不对，按门店算金额合计").decision
     assert d.next == "restate_confirm" and "烘焙订单.xlsx" in d.reply and "stores.csv" not in d.reply, d.reply
+
+
+def test_and_then_a_part_while_a_request_waits_adds_it_to_what_waits(ws):
+    s = Session(ws)
+    s.turn("bakery_orders.csv keep rows where channel is App, no wait let me check")
+    tr = s.turn("and then pivot it with store as rows, category as columns, sum of amount")
+    assert tr.decision.next == "restate_confirm" and tr.decision.request.kinds() == ["filter", "pivot"], tr.decision.request.ops
+    got = result_frame(answered(s, "go"))
+    want = EN[EN["channel"] == "App"].pivot_table(index="store", columns="category", values="amount", aggfunc="sum")
+    for store, row in want.iterrows():
+        line = got[got.iloc[:, 0] == store].iloc[0]
+        for cat, v in row.dropna().items():
+            assert float(line[cat]) == pytest.approx(v)
+
+
+@pytest.mark.parametrize("text,key,figure,desc,n", [
+    ("烘焙订单.xlsx 各门店多少单，多的排前面", "门店", None, True, None),
+    ("烘焙订单.xlsx 按品类汇总数量，按数量合计降序取前2", "品类", "数量", True, 2),
+    ("烘焙订单.xlsx 按门店把金额求和，排个名", "门店", "金额", True, None),
+    ("烘焙订单.xlsx 按门店汇总金额，少的排在前面", "门店", "金额", False, None),
+])
+def test_an_order_said_of_a_summary_orders_its_groups_by_its_figure(ws, text, key, figure, desc, n):
+    tr = answered(Session(ws), text)
+    f = result_frame(tr)
+    assert list(f.columns[:1]) == [key] and key not in list(f.columns[1:]) and (figure is None or f"{figure}_合计" in f.columns), list(f.columns)
+    want = (ORDERS.groupby(key).size() if figure is None else ORDERS.groupby(key)[figure].sum()).sort_values(ascending=not desc, kind="stable")
+    if n:
+        want = want.head(n)
+    assert list(f.iloc[:, 1]) == list(want.values) and list(f.iloc[:, 0]) == list(want.index)
+
+
+def test_an_operation_word_changed_to_a_key_changes_the_key_not_the_words(ws):
+    s = Session(ws)
+    s.turn("先出个方案：烘焙订单.xlsx 按门店汇总金额")
+    d = s.turn("汇总改成按品类").decision
+    assert d.next == "plan_confirm" and "按 品类 分组" in d.reply and "金额 合计" in d.reply, d.reply
+
+
+def test_an_order_said_before_the_summary_it_orders_runs_after_it(ws):
+    s = Session(ws)
+    s.turn("烘焙订单.xlsx 按门店拆开看，金额从高到低排")
+    tr = s.turn("不对，是按门店分组汇总金额，然后按金额降序")
+    assert tr.decision.next == "restate_confirm" and tr.decision.reply.index("分组") < tr.decision.reply.index("降序"), tr.decision.reply
+    f = result_frame(answered(s, "继续"))
+    want = ORDERS.groupby("门店")["金额"].sum().sort_values(ascending=False)
+    assert list(f.iloc[:, 0]) == list(want.index) and list(f.iloc[:, 1]) == list(want.values)
+
+
+@pytest.mark.parametrize("first,value", [("烘焙订单.xlsx 按门店和品类数一下订单", None), ("烘焙订单.xlsx 按门店和品类汇总金额", "金额")])
+def test_a_pivot_said_instead_of_a_summary_lays_out_its_figure_never_pivots_its_result(ws, first, value):
+    s = Session(ws)
+    answered(s, first)
+    tr = s.turn("换成透视表吧，门店做列，品类做行")
+    assert tr.decision.request.kinds() == ["pivot"], tr.decision.request.ops
+    f = result_frame(answered(s, "继续")).set_index("品类")
+    want = ORDERS.pivot_table(index="品类", columns="门店", values=value or "订单号", aggfunc="sum" if value else "count")
+    for cat, row in want.iterrows():
+        for store, v in row.dropna().items():
+            assert float(f.loc[cat, store]) == pytest.approx(v)

@@ -328,11 +328,13 @@ def test_a_correction_with_only_a_key_changes_the_key_of_what_it_corrects(ws: Pa
     for said in ("in tickets.csv average first_response_min per channel, not counting the Free plan", "no, use the median", "go"):
         s.turn(said)
     d = s.turn("no, by agent instead").decision
-    assert d.next == "restate_confirm" and "per agent" in d.reply and "median" in d.reply and "Free" in d.reply, d.reply
+    assert d.next == "restate_confirm" and "agent" in d.reply and "channel" not in d.reply and "median" in d.reply and "Free" in d.reply, d.reply
     tr = s.turn("go")
     t = tickets(ws)
     want = t[t["plan"] != "Free"].groupby("agent")["first_response_min"].median()
-    assert tr.run is not None and tr.run.table.set_index("agent")["median"].to_dict() == want.to_dict()
+    got = tr.run.table.set_index("agent") if tr.run is not None else None
+    assert got is not None  # the median per agent: a summary's median (first_response_min_median) or a statistic's (median)
+    assert got["median" if "median" in got.columns else "first_response_min_median"].to_dict() == want.to_dict()
 
 
 def test_a_correction_of_a_charts_categories_keeps_what_it_draws(ws: Path) -> None:

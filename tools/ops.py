@@ -27,9 +27,9 @@ from tools.values import (
 from tools.workspace import Workspace, decodable, shown
 from tools.write import About, Written, write_csv_file, write_xlsx_file, write_xlsx_sheets
 
-AGGS = {"count", "sum", "mean", "min", "max", "distinct"}
-AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大", "distinct": "不同值数"}
-AGG_NAMES = {"zh": AGG_ZH, "en": {"count": "count", "sum": "sum", "mean": "mean", "min": "min", "max": "max", "distinct": "distinct"}}
+AGGS = {"count", "sum", "mean", "median", "min", "max", "distinct"}
+AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "median": "中位数", "min": "最小", "max": "最大", "distinct": "不同值数"}
+AGG_NAMES = {"zh": AGG_ZH, "en": {"count": "count", "sum": "sum", "mean": "mean", "median": "median", "min": "min", "max": "max", "distinct": "distinct"}}
 ROWS = {"zh": "行数", "en": "rows"}  # the row-count column of a summary, in the request's language
 
 
@@ -438,7 +438,7 @@ def _measured(s: pd.Series, agg: str) -> tuple[pd.Series, Callable[[Any], Any] |
     """What a measure aggregates (numbers, text such as 1,234.50 read as numbers), and for clock times written as text
     (08:49) under min / max / mean, how a figure is shown as a time again."""
     n = as_numbers(s)
-    if agg in ("min", "max", "mean") and n.notna().sum() == 0:
+    if agg in ("min", "max", "mean", "median") and n.notna().sum() == 0:
         times = as_times(s)
         if times is not None:
             return times, clock

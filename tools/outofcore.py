@@ -37,7 +37,7 @@ MAX_IN_MEMORY_CELLS = 200_000_000  # a tool without SQL form loads the table int
 SAMPLE_ROWS = 2000  # the rows a column's type is first taken from
 PLAIN_TYPES = {"int": "BIGINT", "float": "DOUBLE", "text": "VARCHAR"}
 STAT_SQL = {"mean": "avg", "median": "median", "min": "min", "max": "max"}  # pandas skips missing values, as these do
-AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "min": "最小", "max": "最大", "distinct": "不同值数"}
+AGG_ZH = {"count": "计数", "sum": "合计", "mean": "平均", "median": "中位数", "min": "最小", "max": "最大", "distinct": "不同值数"}
 ROW = "__wq_row"
 
 

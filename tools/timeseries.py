@@ -65,14 +65,15 @@ def _series(table: pd.DataFrame, column: str, value: str | None, unit: str, agg:
 
 @tool
 def bucket_dates(table: pd.DataFrame, column: str, unit: str = "month", value: str | None = None, agg: str = "sum",
-                 by: list[str] | None = None) -> ToolResult:
+                 by: list[str] | None = None, values: list[str] | None = None) -> ToolResult:
     """Group rows by the year, quarter, month, week or weekday of a date column: row count and a measure per period."""
     if unit not in UNITS:
         raise ToolArgError(f"不支持的时间单位：{unit}（可选 年、季度、月、周、星期）。", f"Unsupported unit: {unit}.")
     if agg not in AGGS:
         raise ToolArgError(f"不支持的汇总方式：{agg}。", f"Unsupported aggregation: {agg}.")
     by = list(by or [])
-    _need_columns(table, [column] + by + ([value] if value else []))
+    more = [c for c in (values or []) if c and c != value]  # further measures, the same statistic (Gross and Net per month)
+    _need_columns(table, [column] + by + ([value] if value else []) + more)
     d = dates(table, column)
     bad = int((d.isna() & table[column].notna()).sum())
     keep = d.notna()
@@ -84,10 +85,10 @@ def bucket_dates(table: pd.DataFrame, column: str, unit: str = "month", value: s
         frame[b] = table.loc[keep, b]
     keys = by + [name]
     parts: dict[str, pd.Series] = {"行数": frame.groupby(keys, sort=True, observed=True).size()}
-    if value:
-        v = numeric(table, value)[keep]
-        label = {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大", "median": "中位数"}[agg]
-        parts[f"{value}_{label}"] = v.groupby([frame[k] for k in keys], sort=True, observed=True).agg(agg)
+    label = {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大", "median": "中位数"}[agg]
+    for c in ([value] if value else []) + (more if value else []):
+        v = numeric(table, c)[keep]
+        parts[f"{c}_{label}"] = v.groupby([frame[k] for k in keys], sort=True, observed=True).agg(agg)
     out = pd.DataFrame(parts).reset_index()
     out[name] = [WEEKDAYS[int(k)] if unit == "weekday" else _label(k, unit) for k in out[name]]
     out = out[[*keys, *[c for c in out.columns if c not in keys]]]

@@ -158,6 +158,10 @@ def reads_as_numbers(s: pd.Series) -> bool:
         return False
     # Summer's scores typed as text cells (72, 88.5): figures, unless the column names an identifier (student_id, 工号, phone)
     plain = bool(ok.all()) and not ID_NAME.search(str(s.name or "")) and text[ok].str.contains(r"\.", regex=True).any()
+    head = s.head(SAMPLE).dropna()
+    typed = head.map(lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)).mean() if len(head) else 0.0
+    if ok.all() and typed >= MOSTLY and not ID_NAME.search(str(s.name or "")):
+        return True  # 销量(杯) of numbers with one typed as text ("731"): a number column, that cell read as its number
     return bool(decorated.any() or marked(list(text[~ok]), int(ok.sum())) or plain or (ok.all() and MEASURE_NAME.search(str(s.name or ""))))
 
 

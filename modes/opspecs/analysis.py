@@ -2541,11 +2541,12 @@ class Chart(OpSpec):
         year = _year_column(sheet, free) if unit_m and _unit_of(unit_m) == "year" else None
         if unit_m and not year:
             dated = _date_column(free, sheet)
-            y = [c for c in nums if c != dated and c not in sheet.dates and not YEAR_NAMED.search(c)][:1]  # 每年的平均名次: never the mean of Year
+            y = list(dict.fromkeys(c for c in nums if c != dated and c not in sheet.dates and not YEAR_NAMED.search(c)))  # 每年的平均名次: never the mean of Year; Gross and Net: one line each
             if not y and (args.get("agg") == "count" or COUNT_RX.search(text) or CHART_COUNT.search(text)):
                 y = ["行数"]  # weekly ticket counts as a chart / 每月的单数画折线图: the rows of each period
                 args["agg"] = "count"
             args.update(unit=_unit_of(unit_m), date_column=dated, y=y)
+            spans.append(unit_m.span())  # per month: the chart's periods, never a key of a summary beside it
             if dated is None and len(sheet.dates) > 1:
                 args["date_column"] = ""  # weekly, over a table with two date columns: which one is asked, never picked
             args.setdefault("sort", None)
@@ -2689,9 +2690,10 @@ class Chart(OpSpec):
         label = AGG_ZH[agg]
         if args.get("unit"):
             x = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期"}[args["unit"]]
-            measure = ["行数"] if counting else [f"{y[0]}_{label}"]  # the row count of each period is the bucket's own 行数
+            measure = ["行数"] if counting else [f"{c}_{label}" for c in y]  # the row count of each period is the bucket's own 行数
             steps = [StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", {"column": args["date_column"], "unit": args["unit"],
-                                                                           "value": None if counting else y[0], "agg": agg})]
+                                                                           "value": None if counting else y[0], "agg": agg,
+                                                                           **({"values": y[1:]} if len(y) > 1 and not counting else {})})]
         else:
             x = args["x"]
             names = {"rows": "rows", "agg": {"sum": "sum", "mean": "mean", "count": "count"}[agg]} if en else {"rows": "行数", "agg": label}

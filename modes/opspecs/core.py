@@ -11,8 +11,8 @@ from modes.opspec import said_in as _zh
 
 ID_LIKE = ("id", "编号", "号", "code", "代码")
 AVERAGED = {"price", "rating", "age", "spend", "salary"}
-AGG_LABEL = {"zh": {"sum": "合计", "mean": "平均", "count": "计数", "min": "最小", "max": "最大", "distinct": "不同值个数"},
-             "en": {"sum": "sum", "mean": "mean", "count": "count", "min": "min", "max": "max", "distinct": "number of distinct values"}}
+AGG_LABEL = {"zh": {"sum": "合计", "mean": "平均", "median": "中位数", "count": "计数", "min": "最小", "max": "最大", "distinct": "不同值个数"},
+             "en": {"sum": "sum", "mean": "mean", "median": "median", "count": "count", "min": "min", "max": "max", "distinct": "number of distinct values"}}
 
 
 COND_OPS = {"eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains", "in", "not_in", "empty",

@@ -16,12 +16,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from modes.catalog import Catalog, SheetInfo
+from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.decision import Request
 from modes.tagging.segment import words_toml
 from modes.text import CJK
 
-CLAUSE_SPLIT = re.compile(r"\s*(?:[，,;；。!！?？]|\.(?=\s|$)|\s+but\s+)\s*", re.I)
+CLAUSE_SPLIT = re.compile(r"\s*(?:[，,;；。!！]|\.(?=\s|$)|\s+but\s+)\s*", re.I)
 WORD_EDGE = r"(?<![A-Za-z0-9_])"
 WORD_END = r"(?![A-Za-z0-9_])"
 
@@ -72,6 +72,9 @@ def _lexicon() -> _Lexicon:
         re.compile(rf"^(?:{_alt(w['drop_verbs_zh'])})\s*(?:掉)?\s*(?P<old>.+?)\s*(?:这个|那个|这条|那条|的)?\s*(?:{nouns_zh})$"),
         re.compile(rf"^(?:把|将)?\s*(?P<old>.+?)\s*(?:这个|那个|这条|那条|的)?\s*(?:{nouns_zh})\s*(?:也)?\s*(?:{_alt(w['drop_after_zh'])})$"),
         re.compile(rf"^(?:please\s+)?(?:{_alt(w['drop_verbs_en'])})\s+(?:the\s+|that\s+)?(?P<old>.+?)\s+(?:{nouns_en})$", re.I),
+        re.compile(rf"^(?:{_alt(w['drop_filter_en'])})\s+(?:the\s+)?(?P<old>.+?)(?:\s+(?:{nouns_en}))?$", re.I),
+        re.compile(rf"^no\s+(?:more\s+)?(?P<old>.+?)\s+(?:{nouns_en})$", re.I),
+        re.compile(rf"^(?:{_alt(w['drop_filter_zh'])})\s*(?P<old>.+?)\s*(?:来)?(?:筛选?|过滤)?(?:了|啦)?$"),
     )
     head = re.compile(rf"^(?:{_alt(w['trim_head_zh'])}|{en('trim_head_en')})\s*", re.I)
     tail = re.compile(rf"\s*(?:{_alt(w['trim_tail_zh'])}|{en('trim_tail_en')})$", re.I)
@@ -83,6 +86,9 @@ def _lexicon() -> _Lexicon:
         re.compile(rf"\s+{joins_en}\s*(?=[,.]|$)", re.I),
         re.compile(rf"{WORD_EDGE}(?P<w>where|with|when|if)\s+{joins_en}(?=\s)", re.I),
         re.compile(rf"(?:{joins_zh}|\s{joins_en})\s*(?:{joins_zh}|{joins_en}\s)"),
+        re.compile(rf"(?:{_alt(w['verbs_zh'])})\s*(?:的)?\s*(?=[，,。]|$)"),
+        re.compile(rf"{WORD_EDGE}(?:{_alt(w['verbs_en'])})\s*(?=[,.]|$)", re.I),
+        re.compile(r"^\s*[，,]\s*|\s+(?=[，,])"),
     )
     return _Lexicon(opening, negated_lead, negated_inside, contrast, put_lead, swap, drop, head, tail, keyed, dangling)
 
@@ -101,6 +107,9 @@ def _trim(part: str) -> str:
 def changes(text: str) -> list[Change]:
     """The parts a correction takes back, puts instead or drops, clause by clause; [] when it says none."""
     lx = _lexicon()
+    whole = next((m for p in lx.drop if (m := p.match(text.strip(" 。.!！"))) and "," not in text and "，" not in text), None)
+    if whole is not None and _trim(whole.group("old")):  # no clinic condition: the whole turn drops one part
+        return [Change(_trim(whole.group("old")), None, drop=True)]
     body = lx.opening.sub("", text, count=1)
     body = lx.opening.sub("", body, count=1)  # no wait, …
     clauses = [c for c in CLAUSE_SPLIT.split(body) if c and c.strip()]
@@ -143,6 +152,11 @@ def changes(text: str) -> list[Change]:
     for i, (new, keyed) in enumerate(news):
         out.append(Change(olds[i] if i < len(olds) else None, new, keyed))
     out += [Change(o, None) for o in olds[len(news):]]
+    for i in range(len(out) - 1):  # 不用按门店，按品类: the key dropped is the one the next part replaces
+        a, b = out[i], out[i + 1]
+        if a.drop and b.old is None and b.new and b.keyed:
+            out[i : i + 2] = [Change(a.old, b.new, keyed=True)]
+            break
     return out
 
 
@@ -204,6 +218,16 @@ def _measures(request: Request) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _is_data(word: str, f: FileInfo | None, sheet: SheetInfo | None) -> bool:
+    """Whether a word names data: a column, a value of one, a number, a sheet of the file (never 汇总 or 条件)."""
+    low = word.casefold()
+    if re.fullmatch(r"[\d.,%]+", word) or _column(word, sheet) is not None:
+        return True
+    if sheet is not None and any(low == v.casefold() for vs in sheet.values.values() for v in vs):
+        return True
+    return f is not None and any(s.name and s.name.casefold() == low for s in f.sheets)
+
+
 def _column(word: str, sheet: SheetInfo | None) -> str | None:
     if sheet is None:
         return None
@@ -234,6 +258,9 @@ def _drop(turns: list[str], word: str, request: Request, masks: Sequence[str]) -
     low = word.casefold()
     conds = [c for o in request.ops if o.kind == "filter" for c in o.args.get("conditions") or []]
     hit = [c for c in conds if low in (str(c.column).casefold(), str(c.value).casefold(), str(c.raw).casefold())]
+    if not hit:  # drop the Insured? = Yes condition: the condition whose column (and value) the words say
+        hit = [c for c in conds if str(c.column).casefold() in low and (not isinstance(c.value, str) or c.value.casefold() in low
+                                                                      or not any(str(d.column).casefold() in low for d in conds if d is not c))]
     if len(hit) != 1:
         return None
     c = hit[0]
@@ -289,10 +316,12 @@ def rewrite(turns: Sequence[str], text: str, request: Request, catalog: Catalog)
         step: list[str] | None = None
         if ch.drop and ch.old:
             step = _drop(out, ch.old, request, masks)
-        elif ch.old and ch.new:
+        elif ch.old and ch.new and _is_data(ch.old, f, sheet):
             step = _swap(out, ch.old, ch.new, masks)
-            if step is None and ch.old.casefold() in _reading_words():
-                step = [*out, _as_correction(ch.new)]  # 不是行数，是实际产量合计: the reading's count, never the user's word
+        elif ch.old and ch.new and ch.old.casefold() in _reading_words():
+            step = [*out, _as_correction(ch.new)]  # 不是行数，是实际产量合计: the reading's count, never the user's word
+        elif ch.old and ch.new:  # 汇总改成按费用类别: a word of the operation, so the part put instead takes the place of its kind
+            step = _in_place_of(out, Change(None, ch.new, ch.keyed), request, sheet, masks)
         elif ch.new and not ch.old:
             step = _in_place_of(out, ch, request, sheet, masks)
         if step is None:
