@@ -979,6 +979,9 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
         return
     if word.casefold() in WEAK and col in sheet.numeric and isinstance(val[0], str) and col not in sheet.dates:
         return  # 销售额 of ONLINE orders: a word is never compared with a column of numbers
+    if word.casefold() in WEAK and col in sheet.dates and isinstance(val[0], str) and not re.search(r"\d", val[0]) \
+            and val[0] not in sheet.values.get(col, ()):
+        return  # Week Commencing is in October 2024: the period is read by the date rules, never "= in October"
     if col is None and (raw in ("筛选", "筛", "过滤") or (CJK.match(raw) and len(raw) > 6)):
         return
     value, end = val

@@ -924,7 +924,7 @@ def _rule_ratio(t: _Turn) -> None:
     for a0, b0 in _rate_words(t.text):
         word = t.text[a0:b0]
         covered = any(h.start < b0 and a0 < h.end for h in t.hits)  # 视频位速率 → Video bit rate / average rate: a column said
-        if t.free(a0) and not covered and len(word) >= 2 and word.casefold() not in lx.WORDS_NOT_RATES:
+        if t.free(a0) and not covered and len(word) >= 2 and word.casefold() not in lx.WORDS_NOT_RATES and t.hits:  # (市盈率 alone: no data named)
             t.rate_word = word  # asked how it is computed (two columns divided), never read as the column it shares words with
             t.spans.append((a0, b0))
             return

@@ -926,6 +926,14 @@ SEX_LETTERS = "男女"  # the one-letter values that name people before any noun
 ONE_CHAR_NOUN = r"(?=员工|职工|同事|同学|学生|老师|客户|顾客|用户|会员|患者|病人|性|生|士|的|人|孩|宝宝)"
 
 
+def _value_forms(vl: str) -> tuple[str, ...]:
+    """A cell value as written, and its English plural (surgeries for Surgery, dentals for Dental)."""
+    if CJK.match(vl[:1]) or len(vl) < 3 or not vl[-1].isalpha():
+        return (vl,)
+    plural = vl[:-1] + "ies" if re.search(r"[^aeiou]y$", vl) else vl + "es" if re.search(r"(?:s|x|z|ch|sh)$", vl) else vl + "s"
+    return (plural, vl)
+
+
 def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> dict[str, list[tuple[str, int, int]]]:
     """Cell values the text mentions, per column: 朝阳区 -> 区, Sales -> department."""
     low = text.casefold()
@@ -933,9 +941,10 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
     spans = list(taken)
     phrases = [m.span() for m in OPERATOR_PHRASE.finditer(low)]  # other than Billing: "other" is the operator's word, not the value Other
     for v, c, vl in sheet.nameable_values:
-        if vl not in low or vl in lx.TOTAL_WORDS:
+        forms = _value_forms(vl)
+        if not any(f in low for f in forms) or vl in lx.TOTAL_WORDS:
             continue  # (门店日报每个月的客流合计: 合计 labels the table's own total row; it is no store to filter on)
-        for m in re.finditer(re.escape(vl), low):
+        for m in (m for f in forms for m in re.finditer(re.escape(f), low)):
             s, e = m.span()
             if len(text) == len(low) and text[s:e] != v and text[s:e].strip() in sheet.values.get(c, ()):
                 continue  # usa where the column has both USA and usa: the value as written, never the other case

@@ -127,3 +127,30 @@ def test_the_median_said_instead_of_the_mean_keeps_the_summary_and_its_order(ws)
     f = result_frame(answered(s, "go"))
     want = INV.groupby("Clinic")["Gross"].median().sort_values(ascending=False)
     assert list(f.iloc[:, 0]) == list(want.index) and list(f.iloc[:, 1]) == pytest.approx(list(want.values))
+
+
+def test_hours_with_one_cell_written_with_its_unit_are_summed(tmp_path):
+    d = pd.DataFrame({"门店": ["东店", "西店", "东店", "西店", "东店", "西店"], "工时(小时)": ["6.0", "7.5", "8小时", "4.0", None, "6.5"]})
+    d.to_csv(tmp_path / "排班.csv", index=False)
+    f = result_frame(answered(Session(Workspace.at(tmp_path)), "排班.csv 按门店汇总工时(小时)"))
+    got = dict(zip(f.iloc[:, 0], f.iloc[:, 1], strict=True))
+    assert got == pytest.approx({"东店": 14.0, "西店": 18.0})
+
+
+def test_a_value_said_in_the_plural_is_a_condition_never_dropped(tmp_path):
+    d = pd.DataFrame({"Clinic": ["Oakfield", "Oakfield", "Riverside", "Oakfield", "Oakfield"],
+                      "Appt Type": ["Surgery", "Dental", "Surgery", "Surgery", "Consultation"], "Fee": [700, 650, 800, 900, 50]})
+    d.to_csv(tmp_path / "appts.csv", index=False)
+    for text, kind in [("appts.csv list Oakfield surgeries with Fee over 600", "Surgery"), ("appts.csv list Oakfield dentals with Fee over 600", "Dental")]:
+        f = result_frame(answered(Session(Workspace.at(tmp_path)), text))
+        want = d[(d["Clinic"] == "Oakfield") & (d["Appt Type"] == kind) & (d["Fee"] > 600)]
+        assert sorted(f["Fee"]) == sorted(want["Fee"]), (text, f)
+
+
+def test_a_date_column_said_to_be_in_a_month_is_one_period_condition(tmp_path):
+    d = pd.DataFrame({"Week Commencing": ["2024-09-30", "2024-10-07", "2024-10-14", "2024-10-28", "2024-11-04"],
+                      "Clinic": ["A", "A", "B", "B", "A"], "Contracted Hrs": [30.0, 35.5, 20.0, 22.5, 40.0]})
+    d.to_csv(tmp_path / "rota.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "rota.csv sum of Contracted Hrs per Clinic where Week Commencing is in October 2024")
+    f = result_frame(tr)
+    assert dict(zip(f.iloc[:, 0], f.iloc[:, 1], strict=True)) == {"A": 35.5, "B": 42.5}
