@@ -818,7 +818,7 @@ def _number_on_numeric(sc: _Scan, m: re.Match[str], dm: re.Match[str]) -> bool:
 
 # years listed (2023年和2024年 / 2023、2024年 / in 2023 and 2024): one period from the first to the last when they follow
 # each other (a row is never in two years, so never "2023 and also 2024"); years with a gap are left to the year rules
-YEAR_LIST = lazy(r"(?:(?<![a-z_])(?:in|for|during)\s+)?(?:19|20)\d{2}\s*年?(?:\s*(?:[、,，/]|和|与|及|跟|以及|(?<![a-z_])and(?![a-z_]))\s*"
+YEAR_LIST = lazy(r"(?:(?<![a-z_])(?:in|for|during)\s+)?(?:19|20)\d{2}\s*年?(?:\s*(?:[、,，/]|和|与|及|跟|以及|或者?|还是|(?<![a-z_])(?:and|or)(?![a-z_]))\s*"
                  r"(?:(?:in|for|during)\s+)?(?:19|20)\d{2}(?!\d)\s*年?)+(?!\s*(?:以后|之后|以前|之前|后|前|起|开始|以来|到|至|-|\d|月))", re.I | re.A)
 
 
@@ -985,6 +985,8 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     if col is None and (raw in ("筛选", "筛", "过滤") or (CJK.match(raw) and len(raw) > 6)):
         return
     value, end = val
+    if isinstance(value, dict) and value.get("column") == col and "stat" not in value:
+        return  # 营业额就是金额…: a column said equal to itself compares nothing
     if word.casefold() == "of" and isinstance(value, dict) and "column" in value \
             and "stat" not in value:
         return  # sum of Net per month of Invoice Date: a weak word between two columns compares neither
@@ -1288,7 +1290,25 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
     sc = _Scan(text, sheet, hits, CondParse(), blocked)
     for rule in COND_RULES:
         rule(sc)
+    sc.out.conds = _one_list(sc.out.conds, sheet)
     return sc.out
+
+
+INCLUDED_TAIL = re.compile(r"(?:都算|都要|都行|也算|都包括|都可以|都计入|都统计|也要)$")
+
+
+def _one_list(conds: list[Cond], sheet: SheetInfo) -> list[Cond]:
+    """A value list read with its closing words (贷款或者分期都算: 分期 is the value, 都算 says both count), and a value
+    said again beside the list that holds it (贷款的比例…贷款或者分期都算): one condition, the list."""
+    out: list[Cond] = []
+    for c in conds:
+        if c.op == "in" and c.column and isinstance(c.value, list):
+            known = sheet.values.get(c.column, frozenset())
+            vals = [INCLUDED_TAIL.sub("", v) if isinstance(v, str) and v not in known and INCLUDED_TAIL.sub("", v) in known else v for v in c.value]
+            c = replace(c, value=vals)
+        out.append(c)
+    lists = [c for c in out if c.op == "in" and isinstance(c.value, list)]
+    return [c for c in out if not (c.op == "eq" and any(lc.column == c.column and c.value in lc.value for lc in lists))]
 
 
 def _percent(value: Any, written: str, col: str | None, sheet: SheetInfo) -> Any:

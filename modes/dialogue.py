@@ -447,7 +447,10 @@ def on_names_nothing(t: Turn) -> Outcome:
 
 
 def on_request(t: Turn) -> Outcome:
-    return dropped_note(t, _gate(t.fresh, t.state, [t.utterance], multi_turn=False, catalog=t.catalog, prior=None))
+    """A request of its own. Said while another waits for confirmation, it sets that one aside and is restated before
+    it runs (never run at once in place of what waited: 交车日期要按月汇总 read alone is not the pivot it corrected)."""
+    replacing = t.state.pending is not None and t.state.pending.stage == "confirm"
+    return dropped_note(t, _gate(t.fresh, t.state, [t.utterance], multi_turn=replacing, catalog=t.catalog, prior=None))
 
 
 # ---------------------------------------------------------------- classifiers
@@ -768,10 +771,10 @@ def never_twice(t: Turn, d: Decision, state: SessionState) -> Outcome:
     """A question asked again word for word after the user answered is a loop. The first answer that fits nothing is
     told what could not be matched and offered the choices; after a second, the question is not asked a third time:
     the reply offers to cancel or to say the request again another way (the request still waits for either)."""
-    if d.next == "restate_confirm" and t.pending is not None and t.state.asked == ("", d.reply) and not is_confirm(t.text):
+    if d.next in ("restate_confirm", "plan_confirm") and t.pending is not None and t.state.asked == ("", d.reply) and not is_confirm(t.text):
         # 不是加起来，是四季度减一季度的差 after that restatement: nothing of it could be placed — said, never restated again
         return replace(d, reply=replies.not_applied(t.utterance, d.request, t.lang), rule="correction_not_applied"), state
-    if d.next == "restate_confirm":
+    if d.next in ("restate_confirm", "plan_confirm"):
         return d, state.evolve(asked=("", d.reply), failed_answers=0)
     if d.next not in ASKING:
         return d, state.evolve(asked=("", ""), failed_answers=0)

@@ -154,10 +154,16 @@ def _filler_zh() -> re.Pattern[str]:
     return re.compile("|".join(re.escape(w) for w in sorted(FILLER_ZH, key=len, reverse=True)))
 
 
+# the meanings of a figure: a word of one that no rule read is named, never taken for what the rows are
+MEASURE_CONCEPTS = frozenset({"amount", "cost", "discount", "margin", "price", "profit", "quantity", "rating", "salary", "spend", "tax",
+                              "age", "stock", "magnitude"})
+
+
 def _concept(word: str) -> bool:
     """A word of the lexicon's column meanings (商品, customers): it names what the rows or a sheet are."""
     w = word.casefold()
-    return bool(lx.concept_of(w) or (w.endswith("s") and lx.concept_of(w[:-1])))
+    c = lx.concept_of(w) or (lx.concept_of(w[:-1]) if w.endswith("s") else None)
+    return bool(c) and c not in MEASURE_CONCEPTS  # 营业额 (an amount) left unread is a figure dropped, never what the rows are
 
 
 MONTH_ALONE = lazy(r"(?<![\d年/\-.])(?:1[0-2]|0?[1-9]|[一二三四五六七八九十]|十[一二])\s*月份?(?!\d)"

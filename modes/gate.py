@@ -254,6 +254,9 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                 elif op.kind == "group" and not op.args.get("measures") and old.args.get("measures"):
                     # by payment method / 按门店拆开看, after a total: the same figures, per key
                     merged["group"] = Op("group", {**old.args, **{k: v for k, v in op.args.items() if k != "measures"}}, old.after)
+                elif op.kind in ("sort", "top_n") and not op.args.get("direction_said") and old.args.get("direction_said"):
+                    # Repair Cost_sum, to "sort them high to low — by which column?": the order said stays
+                    merged[op.kind] = Op(op.kind, {**op.args, "ascending": old.args.get("ascending"), "direction_said": True}, op.after)
                 else:
                     merged[op.kind] = Op(op.kind, op.args, op.after)
         _rechart(merged, t, chart_before)
@@ -1374,7 +1377,8 @@ def _unused_columns(text: str, ops: list[Op], sheet: SheetInfo) -> list[str]:
         plural = said in (h.column.casefold() + "s", h.column.casefold() + "es") or re.match(r"e?s(?![a-z_])", text[h.end : h.end + 3], re.I)
         return naming and bool(plural)
 
-    return list(dict.fromkeys(h.column for h in find_columns(text, sheet) if h.how in ("exact", "translated") and h.column not in used
+    return list(dict.fromkeys(h.column for h in find_columns(text, sheet)
+                              if (h.how in ("exact", "translated") or h.how == "synonym" and h.column in sheet.numeric) and h.column not in used
                               and not any(h.column in e for e in exprs) and not names_rows(h)))
 
 
@@ -1449,8 +1453,10 @@ def _ask_ratio(word: str, fi: FileInfo | None, lang: str) -> str:
     near = sorted(nums, key=lambda c: -len(os.path.commonprefix([c.casefold(), stem])))
     eg = f"{near[0]}除以{near[1]}" if lang == "zh" and len(near) > 1 else f"{near[0]} divided by {near[1]}" if len(near) > 1 else ""
     if lang == "zh":
-        return f"“{word}”表里没有这一列，要怎么算？请说成两列相除" + (f"，例如“{eg}”" if eg else "") + "（按合计之比算）。"
-    return f"There is no column '{word}'; how is it computed? Say it as one column divided by another" + (f", e.g. '{eg}'" if eg else "") + " (a ratio of the totals)."
+        return (f"“{word}”表里没有这一列，要怎么算？请说成两列相除" + (f"，例如“{eg}”" if eg else "") + "（按合计之比算），"
+                "或者说成某个条件的行数占比，例如“状态是已完成的占比”。")
+    return (f"There is no column '{word}'; how is it computed? Say it as one column divided by another" + (f", e.g. '{eg}'" if eg else "")
+            + " (a ratio of the totals), or as the share of rows meeting a condition, e.g. 'the share where Status is Closed'.")
 
 
 def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sheets: list[str]) -> tuple[list[str], list[str], bool]:

@@ -893,7 +893,7 @@ RATIO_BETWEEN = lazy(r"\s*(?:除以|÷|/|(?<![a-z_])(?:divided by|over|per)(?![a
 # its name and the words that define it (客单价，就是… / conversion rate, i.e. …)
 RATIO_DEFINES = lazy(r"\s*[，,:：]?\s*(?:就是|即|也就是说?|等于|指的是|定义为|算法是|=|(?<![a-z_])(?:i\.e\.?|meaning|which is|defined as|calculated as|computed as|=)(?![a-z_]))\s*$", re.I | re.A)
 # a figure said as a rate (不良率 / attendance rate) with nothing that says what it divides
-RATE_WORD = lazy(r"[\u4e00-\u9fff]{1,5}?(?:率|占比)|(?<![a-z_])[a-z]+(?:[ _][a-z]+)?[ _](?:rate|ratio)(?![a-z_])", re.I | re.A)
+RATE_WORD = lazy(r"[\u4e00-\u9fff]{1,5}?(?:率|占比)|(?<![a-z_\-])[a-z][a-z\-]*(?:[ _][a-z\-]+)?[ _](?:rate|ratio)(?![a-z_])", re.I | re.A)
 RATIO_NAME = lazy(r"((?<=[的各每])?[^\s的各每，,。:：]{1,12}?(?:率|比率|比例|占比|单价|均价|比)|(?<![a-z_])[a-z_]+(?:\s[a-z_]+)?\s(?:rate|ratio|share|percentage|price|cost|value))\s*$", re.I | re.A)
 
 
@@ -933,7 +933,11 @@ def _rule_ratio(t: _Turn) -> None:
 def _rate_words(text: str) -> list[tuple[int, int]]:
     """Where a rate is said as one word: English by the pattern, Chinese as the segmenter's word ending in 率 / 占比
     (with the word before it when 率 stands alone: 不良 + 率), so 各产品型号的不良率 gives 不良率."""
-    out = [m.span() for m in RATE_WORD.finditer(text) if not CJK.search(m.group(0))]
+    out = []
+    for m in RATE_WORD.finditer(text):
+        if not CJK.search(m.group(0)):
+            lead = re.match(r"(?:the|a|an|our|my|their|its|overall|average|avg)\s+", m.group(0), re.I)
+            out.append((m.start() + (lead.end() if lead else 0), m.end()))  # the auto-renew rate: the rate's own words
     if "率" not in text and "占比" not in text:
         return out
     from modes.tagging import segment

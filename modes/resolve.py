@@ -139,7 +139,9 @@ def _data_tokens(low: str, files: tuple[FileInfo, ...]) -> list[tuple[int, int]]
     if not toks:
         return []
     known = {x.casefold() for f in files if f.is_table for sh in f.sheets for x in (*sh.columns, *(v for vs in sh.values.values() for v in vs))}
-    return [m.span() for m in toks if m.group(0).strip(".-_").casefold() in known]
+    # Repair Cost_sum: a name of several words holding the token (Cost_sum) is said whole, and the token is part of it
+    inside = [(m.start(), m.end()) for x in known if " " in x and x in low for m in re.finditer(re.escape(x), low)]
+    return [m.span() for m in toks if m.group(0).strip(".-_").casefold() in known or any(a <= m.start() and m.end() <= b for a, b in inside)]
 
 
 def find_files(text: str, catalog: Catalog, current: str | None = None, restrict: list[str] | None = None) -> FileRef:
@@ -322,6 +324,8 @@ def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
             continue  # chi-square, t-test: the word of an operation, not a file
         if any(k in tok.casefold() for k in _joined_names(catalog)):
             continue  # 按月薪_平均排序 / 取金额_合计最大的: a column's name (a summary's) glued to Chinese text
+        if any(" " in k and k.endswith(tok.casefold()) and k in text.casefold() for k in (*catalog.known_names, *_joined_names(catalog))):
+            continue  # Repair Cost_sum: the last word of a name of several words, said whole
         if NAME_GIVEN.search(text[max(0, m.start() - 12) : m.start()]) or NAME_GIVEN.search(tok):
             continue  # 列名更改为'FLU_SEASON' / rename … to new_name: a name being given, not a file
         parts = [x for x in re.split(r"[-_]", tok) if x]

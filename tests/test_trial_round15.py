@@ -154,3 +154,68 @@ def test_a_date_column_said_to_be_in_a_month_is_one_period_condition(tmp_path):
     tr = answered(Session(Workspace.at(tmp_path)), "rota.csv sum of Contracted Hrs per Clinic where Week Commencing is in October 2024")
     f = result_frame(tr)
     assert dict(zip(f.iloc[:, 0], f.iloc[:, 1], strict=True)) == {"A": 35.5, "B": 42.5}
+
+
+def test_a_summary_column_of_several_words_typed_back_is_taken_and_the_order_said_stays(tmp_path):
+    d = pd.DataFrame({"Bike ID": ["B1", "B2", "B1", "B3", "B2", "B1"], "Repair Cost": [10.0, 25.0, 5.0, 40.0, 30.0, 12.5]})
+    d.to_csv(tmp_path / "maint.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "maint.csv sum of Repair Cost by Bike ID")
+    q = s.turn("sort them high to low").decision
+    if q.next == "ask_slots":
+        assert "Repair Cost_sum" in q.reply, q.reply
+        tr = s.turn("Repair Cost_sum")
+        assert tr.decision.next in ("restate_confirm", "execute") and "descending" in tr.decision.reply + (tr.run.answer if tr.run else ""), tr.decision.reply
+        tr = answered(s, "go") if tr.run is None else tr
+    else:
+        tr = answered(s, "go") if q.next != "execute" else s.turn("go")
+    f = result_frame(tr)
+    assert list(f["Repair Cost_sum"]) == sorted(d.groupby("Bike ID")["Repair Cost"].sum(), reverse=True)
+
+
+def test_a_request_said_while_another_waits_is_restated_never_run_in_its_place(tmp_path):
+    d = pd.DataFrame({"城市": ["杭州", "宁波", "杭州", "宁波"], "交车日期": ["2024-01-05", "2024-02-10", "2024-02-11", "2024-03-01"],
+                      "成交价": [100, 200, 300, 400]})
+    d.to_csv(tmp_path / "销售.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    s.turn("销售.csv 做个透视表：行是城市，列是交车日期，值是成交价合计")
+    first = s.turn("不对")  # what ran waits to be corrected
+    assert first.decision.next == "ask_slots" and s.state.pending is not None, first.decision.reply
+    tr = s.turn("交车日期要按月汇总，不要按天")
+    assert tr.run is None and tr.decision.next != "execute", tr.decision.reply
+
+
+def test_a_word_said_again_in_other_words_takes_its_place(ws):
+    s = Session(ws)
+    d = s.turn("invoices.csv total takings by Clinic").decision
+    tr = s.turn("takings means Gross")
+    assert tr.decision.next == "restate_confirm" and "Gross" in tr.decision.reply and "Clinic" in tr.decision.reply, (d.reply, tr.decision.reply)
+    f = result_frame(answered(s, "go"))
+    assert dict(zip(f.iloc[:, 0], f.iloc[:, 1], strict=True)) == pytest.approx(INV.groupby("Clinic")["Gross"].sum().to_dict())
+
+
+def test_a_figure_named_by_meaning_and_left_out_is_said_never_dropped(tmp_path):
+    d = pd.DataFrame({"门店": ["东店", "西店", "东店"], "金额": [10, 20, 30]})
+    d.to_excel(tmp_path / "订单.xlsx", index=False)
+    tr = Session(Workspace.at(tmp_path)).turn("订单.xlsx 各门店卖了多少单，营业额多少")
+    if tr.run is not None:  # read whole: both figures per store
+        f = result_frame(tr)
+        assert "金额_合计" in f.columns, f
+    else:
+        assert "金额" in tr.decision.reply, tr.decision.reply
+
+
+def test_two_years_said_with_or_are_both_kept(tmp_path):
+    d = pd.DataFrame({"Join Date": ["2021-05-01", "2022-03-01", "2022-07-09", "2023-01-15", "2023-11-30", "2024-02-02"],
+                      "Home District": ["A", "A", "B", "A", "B", "B"]})
+    d.to_csv(tmp_path / "members.csv", index=False)
+    f = result_frame(answered(Session(Workspace.at(tmp_path)), "members.csv members who joined in 2022 or 2023, count per Home District"))
+    assert dict(zip(f.iloc[:, 0], f.iloc[:, 1], strict=True)) == {"A": 2, "B": 2}
+
+
+def test_a_value_list_closed_by_both_count_keeps_both_values(tmp_path):
+    d = pd.DataFrame({"城市": ["杭州", "杭州", "宁波", "宁波", "宁波"], "付款方式": ["贷款", "全款", "分期", "贷款", "全款"]})
+    d.to_csv(tmp_path / "台账.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "台账.csv 各城市贷款的比例是多少（付款方式是贷款或者分期都算）")
+    conds = [c for o in tr.decision.request.ops for c in o.args.get("conditions", [])]
+    assert len(conds) == 1 and sorted(conds[0].value) == ["分期", "贷款"], conds

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from modes.catalog import Catalog, FileInfo, SheetInfo
@@ -35,6 +35,8 @@ class Change:
     new: str | None
     keyed: bool = False
     drop: bool = False
+    defines: bool = False  # 成交额就是成交价加起来 / by revenue I mean Gross: a word of the request said in other words
+    said: str = field(default="", compare=False)  # the clause, kept with the request when no part of it can be placed
 
 
 def _alt(words: Iterable[str]) -> str:
@@ -47,6 +49,7 @@ class _Lexicon:
     negated_lead: re.Pattern[str]
     negated_inside: re.Pattern[str]
     contrast: re.Pattern[str]
+    defines: re.Pattern[str]
     put_lead: re.Pattern[str]
     swap: tuple[re.Pattern[str], ...]
     drop: tuple[re.Pattern[str], ...]
@@ -64,6 +67,7 @@ def _lexicon() -> _Lexicon:
     negated_lead = re.compile(rf"^(?:{_alt(w['negated_zh'])}|{en('negated_en')})\s*", re.I)
     negated_inside = re.compile(rf"\s*(?:而不是|并不是|不是|{en('negated_en')})\s*", re.I)
     contrast = re.compile(r"而不是|并不是|rather than|instead of", re.I)
+    defines = re.compile(rf"^(?P<old>[^，,]{{1,20}}?)\s*(?:{_alt(w['defines_zh'])}|{en('defines_en')})\s*(?P<new>.+)$", re.I)
     put_lead = re.compile(rf"^(?:{_alt(w['put_zh'])}|{en('put_en')})\s*", re.I)
     swap = (re.compile(rf"^(?:把|将)?\s*(?P<old>.+?)\s*(?:{_alt(w['swap_zh'])})\s*(?P<new>.+)$"),
             *(re.compile(rf"^{WORD_EDGE}{a}\s+(?:the\s+)?(?P<old>.+?)\s+{b}\s+(?P<new>.+)$", re.I) for a, b in w["swap_en"]))
@@ -90,7 +94,7 @@ def _lexicon() -> _Lexicon:
         re.compile(rf"{WORD_EDGE}(?:{_alt(w['verbs_en'])})\s*(?=[,.]|$)", re.I),
         re.compile(r"^\s*[，,]\s*|\s+(?=[，,])"),
     )
-    return _Lexicon(opening, negated_lead, negated_inside, contrast, put_lead, swap, drop, head, tail, keyed, dangling)
+    return _Lexicon(opening, negated_lead, negated_inside, contrast, defines, put_lead, swap, drop, head, tail, keyed, dangling)
 
 
 def _trim(part: str) -> str:
@@ -114,7 +118,7 @@ def changes(text: str) -> list[Change]:
     body = lx.opening.sub("", body, count=1)  # no wait, …
     clauses = [c for c in CLAUSE_SPLIT.split(body) if c and c.strip()]
     olds: list[str] = []
-    news: list[tuple[str, bool]] = []
+    news: list[tuple[str, bool, str]] = []
     out: list[Change] = []
     for c in clauses:
         c = c.strip()
@@ -129,6 +133,10 @@ def changes(text: str) -> list[Change]:
             old = _trim(c[neg.end():])
             if old:
                 olds.append(old)
+            continue
+        dm = lx.defines.match(c)
+        if dm is not None and _trim(dm.group("old")) and _trim(dm.group("new")):
+            out.append(Change(_trim(dm.group("old")), _trim(dm.group("new")), defines=True, said=c))
             continue
         s = next((m for p in lx.swap if (m := p.match(c))), None)
         if s is not None:
@@ -148,9 +156,9 @@ def changes(text: str) -> list[Change]:
         raw = c[put.end():] if put is not None else c
         new = _trim(raw)
         if new:
-            news.append((new, _keyed(raw)))
-    for i, (new, keyed) in enumerate(news):
-        out.append(Change(olds[i] if i < len(olds) else None, new, keyed))
+            news.append((new, _keyed(raw), c))
+    for i, (new, keyed, said) in enumerate(news):
+        out.append(Change(olds[i] if i < len(olds) else None, new, keyed, said=said))
     out += [Change(o, None) for o in olds[len(news):]]
     for i in range(len(out) - 1):  # 不用按门店，按品类: the key dropped is the one the next part replaces
         a, b = out[i], out[i + 1]
@@ -312,9 +320,14 @@ def rewrite(turns: Sequence[str], text: str, request: Request, catalog: Catalog)
     f = catalog.get(request.file) if request.file else None
     sheet = (f.sheet(request.sheet) if f is not None and request.sheet else None) or (f.sheets[0] if f is not None and f.sheets else None)
     out = list(turns)
+    kept: list[str] = []
     for ch in found:
         step: list[str] | None = None
-        if ch.drop and ch.old:
+        if ch.defines and ch.old and ch.new:  # 成交额就是成交价加起来: a word the request did not read, said again in others
+            step = _swap(out, ch.old, ch.new, masks)  # the user's own word, wherever the request's words say it
+            if step is None:
+                return None
+        elif ch.drop and ch.old:
             step = _drop(out, ch.old, request, masks)
         elif ch.old and ch.new and _is_data(ch.old, f, sheet):
             step = _swap(out, ch.old, ch.new, masks)
@@ -324,10 +337,15 @@ def rewrite(turns: Sequence[str], text: str, request: Request, catalog: Catalog)
             step = _in_place_of(out, Change(None, ch.new, ch.keyed), request, sheet, masks)
         elif ch.new and not ch.old:
             step = _in_place_of(out, ch, request, sheet, masks)
+        if step is None and ch.said and not ch.old and not ch.keyed and out != list(turns):
+            kept.append(ch.said)  # 别的列不要, beside a part placed: read with the request (and named if no rule reads it)
+            continue
         if step is None:
             return None
         out = step
-    return out if out != list(turns) else None
+    if out == list(turns):
+        return None
+    return out + (["，".join(kept) if any(CJK.search(k) for k in kept) else ", ".join(kept)] if kept else [])
 
 
 def _in_place_of(turns: list[str], ch: Change, request: Request, sheet: SheetInfo | None, masks: Sequence[str]) -> list[str] | None:
