@@ -985,6 +985,9 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     if col is None and (raw in ("筛选", "筛", "过滤") or (CJK.match(raw) and len(raw) > 6)):
         return
     value, end = val
+    if isinstance(value, str) and col and (nm := re.fullmatch(r"\s*(\d[\d,]*(?:\.\d+)?)\s+([A-Za-z]+)\s*", value)) \
+            and nm.group(2).casefold().rstrip("s") in col.casefold():
+        value = parse_number(nm.group(1))  # Dock Count more than 20 docks: the figure, said with the column's own noun
     if isinstance(value, dict) and value.get("column") == col and "stat" not in value:
         return  # 营业额就是金额…: a column said equal to itself compares nothing
     if word.casefold() == "of" and isinstance(value, dict) and "column" in value \

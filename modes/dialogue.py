@@ -807,8 +807,8 @@ GIVE_UP_AFTER = 2  # failed answers to one question before wenqing stops asking 
 
 def _choices(t: Turn, req: Request, slot: str) -> list[str]:
     """What the user can pick from for one slot: files, the file's columns, or the kinds of work."""
-    if slot == "file" or (slot != "intent" and not req.file):
-        return list(req.candidates) or _table_names(t.catalog, req)
+    if slot in ("file", "second_table") or (slot != "intent" and not req.file):  # a question about a table offers tables
+        return [c for c in (list(req.candidates) or _table_names(t.catalog, req)) if c != req.file]
     if slot == "intent":
         return INTENT_CHOICES["zh" if t.lang == "zh" else "en"]
     fi = t.catalog.get(req.file) if req.file else None

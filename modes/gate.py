@@ -1719,7 +1719,7 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         return [] if len(text) <= 12 and re.search(r"列|字段|column", text, re.I) else None
     cols = list(dict.fromkeys(h.column for h in hits))
     turns = list(p.turns)
-    raws = [u["raw"] for o in p.request.ops for u in o.args.get("unresolved", [])]
+    raws = [u["raw"].strip() for o in p.request.ops for u in o.args.get("unresolved", []) if u["raw"].strip()]  # "more than 20 ": as said
     raw = next((r for r in raws if any(_said_at(r, t) for t in turns)), None)
     if raw is not None:  # 按那个分组 + 城市 -> 按城市分组
         i = max(i for i, t in enumerate(turns) if _said_at(raw, t))

@@ -276,7 +276,7 @@ def _cols_hint(r: Request, lang: str, slot: str = "") -> str:
     return ("现有列：" if lang == "zh" else "Columns: ") + ("、" if lang == "zh" else ", ").join(cols[:12])
 
 
-SLOT_NAMES = {"file": ("文件", "file"), "condition": ("条件", "condition"), "group_by": ("分组的列", "column to group by"),
+SLOT_NAMES = {"file": ("文件", "file"), "second_table": ("文件或工作表", "file or sheet"), "condition": ("条件", "condition"), "group_by": ("分组的列", "column to group by"),
               "sort_by": ("排序的列", "column to sort by"), "columns": ("列", "columns"), "intent": ("要做的事", "what to do")}
 
 

@@ -219,3 +219,18 @@ def test_a_value_list_closed_by_both_count_keeps_both_values(tmp_path):
     tr = answered(Session(Workspace.at(tmp_path)), "台账.csv 各城市贷款的比例是多少（付款方式是贷款或者分期都算）")
     conds = [c for o in tr.decision.request.ops for c in o.args.get("conditions", [])]
     assert len(conds) == 1 and sorted(conds[0].value) == ["分期", "贷款"], conds
+
+
+def test_a_column_offered_for_a_bound_said_with_its_noun_is_taken(tmp_path):
+    d = pd.DataFrame({"Station ID": ["S1", "S2", "S3", "S4"], "District": ["Downtown", "Downtown", "Harbor", "Downtown"],
+                      "Dock Count": [15, 25, 30, 22], "Status": ["Active", "Active", "Active", "Closed"]})
+    d.to_csv(tmp_path / "stations.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    q = s.turn("export the active Downtown stations with more than 20 docks to an excel file, sorted by Dock Count").decision
+    if q.next == "ask_slots":
+        assert "Dock Count" in q.reply, q.reply
+        tr = s.turn("Dock Count")
+        assert tr.decision.next in ("restate_confirm", "plan_confirm", "execute"), tr.decision.reply
+    got = result_frame(answered(s, "go")) if s.state.pending is not None else None
+    if got is not None:
+        assert list(got["Station ID"]) == ["S2"], got
