@@ -771,9 +771,13 @@ def never_twice(t: Turn, d: Decision, state: SessionState) -> Outcome:
     """A question asked again word for word after the user answered is a loop. The first answer that fits nothing is
     told what could not be matched and offered the choices; after a second, the question is not asked a third time:
     the reply offers to cancel or to say the request again another way (the request still waits for either)."""
-    if d.next in ("restate_confirm", "plan_confirm") and t.pending is not None and t.state.asked == ("", d.reply) and not is_confirm(t.text):
-        # 不是加起来，是四季度减一季度的差 after that restatement: nothing of it could be placed — said, never restated again
-        return replace(d, reply=replies.not_applied(t.utterance, d.request, t.lang), rule="correction_not_applied"), state
+    said_before = t.state.asked[0] in ("", "already") and t.state.asked[1] == d.reply
+    if d.next in ("restate_confirm", "plan_confirm") and t.pending is not None and said_before and not is_confirm(t.text):
+        if d.request.unexplained or d.request.gaps or t.state.asked[0] == "already":
+            # 不是加起来，是四季度减一季度的差 after that restatement: a part could not be placed — said, never restated again
+            return replace(d, reply=replies.not_applied(t.utterance, d.request, t.lang), rule="correction_not_applied"), state
+        # 只分析订单那个sheet就行, when the reading already does just that: said so, with the reading (once)
+        return replace(d, reply=replies.already(t.lang) + d.reply, rule="correction_already_read"), state.evolve(asked=("already", d.reply))
     if d.next in ("restate_confirm", "plan_confirm"):
         return d, state.evolve(asked=("", d.reply), failed_answers=0)
     if d.next not in ASKING:

@@ -1521,8 +1521,10 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
         elif o.kind == "top_n" and not a.get("by") and "group" not in kinds[:i] and "sort_by" not in missing:
             missing.append("sort_by")  # 前十的订单: ranked by what?
         elif o.kind == "group" and a.get("rate_word"):
-            missing.append("ratio")  # 不良率 with no column of that name: how it is computed is asked, never guessed
-            problems.append(_ask_ratio(a["rate_word"], fi, lang))
+            asked = any(a["rate_word"] in str(u.get("raw", "")) for x in ops for u in x.args.get("unresolved", []))
+            if not asked:  # (a column question about the same word is asked already: one question about it)
+                missing.append("ratio")  # 不良率 with no column of that name: how it is computed is asked, never guessed
+                problems.append(_ask_ratio(a["rate_word"], fi, lang))
         elif o.kind == "group" and not a.get("keys") and not any(m.get("column") for m in a.get("measures", [])) and not a.get("unresolved") \
                 and not a.get("overall"):
             missing.append("group_by")

@@ -959,6 +959,13 @@ def _ratio_summary(t: _Turn) -> None:
     num, den, name = t.ratio
     total = "合计" if language(t.text) == "zh" else "sum"
     keys = [k for k in dict.fromkeys(t.group_keys) if k not in (num, den, name)]  # by class_type, attendance rate i.e. …
+    if not keys and (lx.TOP_N.search(t.text) or lx.SORT.search(t.text)):
+        # the top 3 campaigns by revenue/spend: each row's own ratio, a column of the rows, ranked
+        t.add(0, Op("add_column", {"name": name, "left": num, "op": "/", "right": {"column": den}}))
+        for i, (w, o) in enumerate(t.found):
+            if o.kind in ("sort", "top_n"):
+                t.found[i] = (w, Op(o.kind, {**o.args, "by": [name] if o.kind == "sort" else name}, o.after))
+        return
     g: dict[str, Any] = {"keys": keys, "measures": [{"column": num, "agg": "sum"}, {"column": den, "agg": "sum"}]}
     if not keys:
         g["overall"] = True
@@ -1351,8 +1358,8 @@ def _rule_top_n(t: _Turn) -> None:
             by_col = None  # count rows by country, completed_on not blank, top 5: the top groups by the summary's figure
         top: dict[str, Any] = {"n": int(n or 10), "by": by_col, "ascending": low_first,
                                **({"direction_said": True} if low_first or HIGH_WORD.search(text) or DESC.search(text) else {})}
-        if t.ratio is not None:  # amount per qty by store, top 2: the groups with the highest ratio
-            t.add(m.start() + 2, Op("top_n", {**top, "by": t.ratio[2]}, after=True))
+        if t.ratio is not None:  # amount per qty by store, top 2: the groups with the highest ratio (each row's, with no key)
+            t.add(m.start() + 2, Op("top_n", {**top, "by": t.ratio[2]}, after=bool(t.group_keys)))
             t.spans.append(m.span())
             return
         keyless = [o for _, o in t.found if o.kind == "group" and not o.args.get("keys") and not o.args.get("unresolved")

@@ -177,6 +177,11 @@ def what_to_change(r: Request, lang: str) -> str:
         "Say the part to change, e.g. 'by region instead', 'only 2024', 'use the median'; or 'cancel'."
 
 
+def already(lang: str) -> str:
+    """A correction the waiting reading already does: said before the reading."""
+    return "（现在的理解已经是这样了。）" if lang == "zh" else "(That is already how it reads.) "
+
+
 def not_applied(utterance: str, r: Request, lang: str) -> str:
     """A correction that left the request exactly as it was: said plainly, with corrections in the request's own terms,
     never the same restatement again."""

@@ -90,7 +90,7 @@ CHILD = textwrap.dedent("""
     registry._load()
     tool = registry.TOOLS["group_summarize"]
     def slow(**kw):
-        time.sleep(2.5)
+        time.sleep(6)  # long enough that ^C lands while it runs, even on a loaded machine
         return tool.func(**kw)
     registry.TOOLS["group_summarize"] = dataclasses.replace(tool, func=slow)
     sys.argv = ["wenqing", "--workspace", sys.argv[1], "--backend", "rules"]

@@ -254,9 +254,11 @@ def test_a_correction_that_changes_nothing_is_said_plainly_never_restated_again(
     answered(s, "烘焙订单.xlsx 按门店算金额平均值，门店不是南店")
     before = s.turn("不对，按门店算金额平均值")
     assert before.decision.next == "restate_confirm" and "烘焙订单.xlsx" in before.decision.reply, before.decision.reply
-    again = s.turn("不对，按门店算金额平均值")
-    assert again.decision.rule == "correction_not_applied" and again.decision.reply != before.decision.reply
-    assert "请求没有变" in again.decision.reply and "取消" in again.decision.reply
+    again = s.turn("不对，按门店算金额平均值")  # what waits already reads so: said, never the same words again
+    assert again.decision.rule == "correction_already_read" and again.decision.reply != before.decision.reply
+    assert "已经是这样" in again.decision.reply
+    third = s.turn("不对，按门店算金额平均值，要好看")  # a part that cannot be placed: said plainly
+    assert third.decision.reply not in (before.decision.reply, again.decision.reply), third.decision.reply
     got = _pairs(answered(s, "继续"))  # what waits is unchanged, and still runs on 继续
     assert got == pytest.approx(ORDERS[ORDERS["门店"] != "南店"].groupby("门店")["金额"].mean().to_dict())
 
@@ -326,3 +328,18 @@ def test_a_pivot_said_instead_of_a_summary_lays_out_its_figure_never_pivots_its_
     for cat, row in want.iterrows():
         for store, v in row.dropna().items():
             assert float(f.loc[cat, store]) == pytest.approx(v)
+
+
+def test_gaiyong_a_statistic_after_a_summary_swaps_its_statistic(ws):
+    s = Session(ws)
+    answered(s, "烘焙订单.xlsx 按门店算金额合计")
+    tr = s.turn("改用中位数")
+    assert tr.decision.next == "restate_confirm" and "中位数" in tr.decision.reply and "门店" in tr.decision.reply, tr.decision.reply
+    assert _pairs(answered(s, "继续")) == pytest.approx(ORDERS.groupby("门店")["金额"].median().to_dict())
+
+
+def test_an_order_said_by_this_after_a_summary_is_asked_of_that_result(ws):
+    s = Session(ws)
+    answered(s, "烘焙订单.xlsx 按门店算金额合计")
+    d = s.turn("按这个从高到低排一下").decision
+    assert d.request.file and d.request.file.startswith("outputs/") and ("金额_合计" in d.reply or d.next != "ask_slots"), d.reply

@@ -89,3 +89,16 @@ def test_a_file_typed_back_to_which_file_is_taken_even_when_the_request_is_not_u
         pytest.skip("read without a file question")
     d2 = s.turn("qc_copy.csv").decision
     assert d2.reply != d.reply and "qc_copy.csv" in d2.reply, d2.reply
+
+
+def test_a_ratio_with_no_key_and_a_ranking_is_each_rows_own(ws):
+    tr = answered(Session(ws), "质检记录.xlsx 不良数除以抽检数最高的3个批次")
+    f = result_frame(tr)
+    want = QC.assign(r=QC["不良数"] / QC["抽检数"]).nlargest(3, "r")
+    assert sorted(f["批次号"]) == sorted(want["批次号"]), f
+
+
+def test_a_ratio_with_no_key_and_no_ranking_is_the_ratio_of_the_totals(ws):
+    tr = answered(Session(ws), "质检记录.xlsx 不良数除以抽检数是多少")
+    f = result_frame(tr)
+    assert float(f["不良数/抽检数"].iloc[0]) == pytest.approx(QC["不良数"].sum() / QC["抽检数"].sum(), abs=1e-4)

@@ -234,3 +234,13 @@ def test_a_column_offered_for_a_bound_said_with_its_noun_is_taken(tmp_path):
     got = result_frame(answered(s, "go")) if s.state.pending is not None else None
     if got is not None:
         assert list(got["Station ID"]) == ["S2"], got
+
+
+def test_shares_on_a_count_per_key_use_its_row_counts(ws):
+    s = Session(ws)
+    answered(s, "invoices.csv count invoices by Clinic")
+    tr = answered(s, "add each Clinic's share of all invoices in %")
+    f = result_frame(tr)
+    want = INV["Clinic"].value_counts(normalize=True) * 100
+    got = dict(zip(f.iloc[:, 0], f["share(%)"], strict=True))
+    assert got == pytest.approx(want.to_dict(), abs=0.01)

@@ -468,6 +468,9 @@ class Share(OpSpec):
         if values and not COUNT_WORDS.search(text):
             args["column"] = values[0].column
             used.append((values[0].start, values[0].end))
+        own = next((c for c in ("行数", "rows") if c in sheet.numeric and c not in args["keys"]), None)
+        if "column" not in args and own is not None:
+            args["column"] = own  # each store's share of all orders, on a count per store: its 行数 column, never 1 per row
         return Found(m.start(), self.name, args, tuple(used + by_spans))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
