@@ -149,6 +149,16 @@ def _english(session: Any, line: str) -> bool:
         SESSION_LANG.reset(token)
 
 
+def _ctrl_c_cancels() -> None:
+    """Ctrl-C cancels the running request whatever the REPL was started from: a launcher that ignores SIGINT (it is
+    inherited across exec) would otherwise leave a typed ^C without effect."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: Console | None = None, model: Any = None,
              opener: Callable[[Path], None] | None = None) -> None:
     from engine.session import Session
@@ -165,6 +175,7 @@ def run_repl(ws: Workspace, prompt: PromptSession[str] | None = None, console: C
         prompt.completer = completer
         prompt.key_bindings = prompt.key_bindings or completion_keys()
     session.lang = start_language(ws)
+    _ctrl_c_cancels()
     render.say((BANNER_EN if session.lang == "en" else BANNER).format(root=ws.root), "bold")
     if not ws.spreadsheets():
         console.print("这个工作区里还没有表格文件（xlsx、xls、csv）。用 --workspace 指定别的文件夹，或把文件放进来。" if session.lang == "zh" else

@@ -93,6 +93,9 @@ CHILD = textwrap.dedent("""
         time.sleep(6)  # long enough that ^C lands while it runs, even on a loaded machine
         return tool.func(**kw)
     registry.TOOLS["group_summarize"] = dataclasses.replace(tool, func=slow)
+    if sys.argv[2] == "ignored":  # started by a launcher that ignores SIGINT (inherited across exec)
+        import signal
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.argv = ["wenqing", "--workspace", sys.argv[1], "--backend", "rules"]
     from repl import main
     main()
@@ -100,7 +103,8 @@ CHILD = textwrap.dedent("""
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
-def test_ctrl_c_in_a_terminal_cancels_the_request_and_the_repl_goes_on(ws_dir, tmp_path):
+@pytest.mark.parametrize("sigint", ["default", "ignored"])
+def test_ctrl_c_in_a_terminal_cancels_the_request_and_the_repl_goes_on(ws_dir, tmp_path, sigint):
     import pty
 
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "TERM": "xterm", "COLUMNS": "100", "LINES": "40"}
@@ -108,7 +112,7 @@ def test_ctrl_c_in_a_terminal_cancels_the_request_and_the_repl_goes_on(ws_dir, t
     pid, fd = pty.fork()
     if pid == 0:  # the child: the REPL, with the pty as its controlling terminal
         os.chdir(Path(__file__).resolve().parents[1])
-        os.execve(sys.executable, [sys.executable, "-c", CHILD, str(ws_dir)], env)
+        os.execve(sys.executable, [sys.executable, "-c", CHILD, str(ws_dir), sigint], env)
     out = b""
 
     def read_until(marker: str, timeout: float) -> str:
