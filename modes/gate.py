@@ -292,14 +292,10 @@ def _with_values(n: Cond, old: list[Cond]) -> Cond:
 
 def _once(conds: list[Cond]) -> list[Cond]:
     """Conditions with any said twice (the same column, comparison and value) kept once, in order."""
-    out: list[Cond] = []
-    seen: list[tuple[Any, ...]] = []
+    kept: dict[tuple[Any, ...], Cond] = {}
     for c in conds:
-        k = (c.column, c.op, repr(c.value), repr(c.value2))
-        if k not in seen:
-            seen.append(k)
-            out.append(c)
-    return out
+        kept.setdefault((c.column, c.op, repr(c.value), repr(c.value2)), c)
+    return list(kept.values())
 
 
 def _pivot_of_group(g: Op, p: Op) -> Op | None:

@@ -930,6 +930,7 @@ SEX_LETTERS = "男女"  # the one-letter values that name people before any noun
 ONE_CHAR_NOUN = r"(?=员工|职工|同事|同学|学生|老师|客户|顾客|用户|会员|患者|病人|性|生|士|的|人|孩|宝宝)"
 
 
+@functools.cache
 def _value_forms(vl: str) -> tuple[str, ...]:
     """A cell value as written, and its English plural (surgeries for Surgery, dentals for Dental)."""
     if CJK.match(vl[:1]) or len(vl) < 3 or not vl[-1].isalpha():

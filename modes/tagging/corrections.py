@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
+from modes import lexicon
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.decision import Request
 from modes.tagging.segment import words_toml
@@ -110,10 +111,16 @@ def _trim(part: str) -> str:
 
 def changes(text: str) -> list[Change]:
     """The parts a correction takes back, puts instead or drops, clause by clause; [] when it says none."""
+    return list(_changes(text))
+
+
+@cache
+def _changes(text: str) -> tuple[Change, ...]:
+    """changes(), read once per text (a turn is asked about by decide, by the dialogue row and by the rewrite)."""
     lx = _lexicon()
     whole = next((m for p in lx.drop if (m := p.match(text.strip(" 。.!！"))) and "," not in text and "，" not in text), None)
     if whole is not None and _trim(whole.group("old")):  # no clinic condition: the whole turn drops one part
-        return [Change(_trim(whole.group("old")), None, drop=True)]
+        return (Change(_trim(whole.group("old")), None, drop=True),)
     body = lx.opening.sub("", text, count=1)
     body = lx.opening.sub("", body, count=1)  # no wait, …
     clauses = [c for c in CLAUSE_SPLIT.split(body) if c and c.strip()]
@@ -165,7 +172,7 @@ def changes(text: str) -> list[Change]:
         if a.drop and b.old is None and b.new and b.keyed:
             out[i : i + 2] = [Change(a.old, b.new, keyed=True)]
             break
-    return out
+    return tuple(out)
 
 
 def marked(text: str) -> bool:
@@ -181,9 +188,7 @@ def _keyed(raw: str) -> bool:
 
 
 def _corrects(turn: str) -> bool:
-    from modes import lexicon as lx
-
-    return bool(lx.CORRECTION.search(turn)) or marked(turn)
+    return bool(lexicon.CORRECTION.search(turn)) or marked(turn)
 
 
 def _find(word: str, text: str, masks: Sequence[str]) -> list[tuple[int, int]]:
@@ -194,7 +199,7 @@ def _find(word: str, text: str, masks: Sequence[str]) -> list[tuple[int, int]]:
             if not any(a <= m.start() < b for a, b in blocked)]
 
 
-def _masks(catalog: Catalog, request: Request) -> list[str]:
+def _masks(catalog: Catalog) -> list[str]:
     names = []
     for f in catalog.tables:
         stem = f.path.rsplit("/", 1)[-1]
@@ -237,10 +242,7 @@ def _is_data(word: str, f: FileInfo | None, sheet: SheetInfo | None) -> bool:
 
 
 def _column(word: str, sheet: SheetInfo | None) -> str | None:
-    if sheet is None:
-        return None
-    low = word.casefold()
-    return next((c for c in sheet.columns if c.casefold() == low), None)
+    return sheet.names.exact.get(word.casefold()) if sheet is not None else None
 
 
 def _said_in(name: str, turns: list[str], masks: Sequence[str]) -> bool:
@@ -316,7 +318,7 @@ def rewrite(turns: Sequence[str], text: str, request: Request, catalog: Catalog)
     found = changes(text)
     if not found:
         return None
-    masks = _masks(catalog, request)
+    masks = _masks(catalog)
     f = catalog.get(request.file) if request.file else None
     sheet = (f.sheet(request.sheet) if f is not None and request.sheet else None) or (f.sheets[0] if f is not None and f.sheets else None)
     out = list(turns)
