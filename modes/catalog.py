@@ -109,11 +109,21 @@ class SheetInfo:
                  and not any(h in g for g in names if g != f)]
         bare += heads
         pick.update({h: c for c, h in heads})
+        # 业主评分 said 评分, 回访满意度 said 满意度: a Chinese name's last word, where no other column's name holds it
+        tails = [(c, t) for c, t in self.head_words if t not in pick]
+        bare += tails
+        pick.update({t: c for c, t in tails})
         # 金额_合计, a summary's own column, also as written without its underscore (金额合计)
         joined = [(c, j) for c, f in full if "_" in f and (j := CJK_UNDERSCORE.sub("", f)) != f and j not in names]
         # and as said in the other order (平均费用 for 费用_平均)
         joined += [(c, r) for c, f in full if (m := SUMMARY_NAME.fullmatch(f)) and (r := m.group(2) + m.group(1)) not in names]
         return tuple(full + [(c, b) for c, b in bare if pick[b] == c] + joined)
+
+    @cached_property
+    def head_words(self) -> tuple[tuple[str, str], ...]:
+        """(column, its last word) for the columns said by their last word (业主评分 said 评分)."""
+        full = [(c, c.casefold()) for c in self.columns if c.casefold()]
+        return tuple(_head_words(full, {f for _, f in full}))
 
     @cached_property
     def names(self) -> ColumnNames:
@@ -132,6 +142,27 @@ class SheetInfo:
                 by_concept.setdefault(concept, []).append(c)
         return tuple((w, cols[0]) for w, concept in lx.synonyms().items()
                      if (cols := by_concept.get(concept)) is not None and len(cols) == 1)
+
+
+def _head_words(full: list[tuple[str, str]], names: set[str]) -> list[tuple[str, str]]:
+    """(column, its last two or three characters) for a Chinese name of four characters or more (a unit in brackets
+    left out), where the tail is no other column's name or part of one and not a word about the request (方式, 情况)."""
+    from modes.tagging.segment import words_toml
+
+    stop = set(words_toml()["function"]["request"]) | set(words_toml()["column_heads"]["never"])
+    out = []
+    for c, f in full:
+        bare = UNIT_TAIL.sub("", f).strip()
+        if not CJK_NAME.fullmatch(bare) or bare.startswith(("是否", "有无", "是不是", "有没有")):
+            continue  # 是否外包: 外包 says which rows (外包司机), never the yes/no column itself
+        for n in (2, 3):
+            tail = bare[-n:]
+            if len(bare) >= n + 2 and tail not in names and tail not in stop and not any(tail in g for g in names if g != f):
+                out.append((c, tail))
+    return out
+
+
+CJK_NAME = re.compile(r"[\u4e00-\u9fff]{4,10}")
 
 
 @dataclass(frozen=True)

@@ -845,7 +845,8 @@ def _unshield(sc: _Scan) -> None:
 
 
 # a unit written between a figure and its bound (50 kg or more, 3 天以上): the column holds the figure, not the unit
-POSTFIX_UNIT = (r"(?P<unit>(?:kg|kgs|公斤|千克|克|吨|tons?|km|公里|米|元|块|件|个|次|天|小时|分钟|hours?|hrs?|days?|minutes?|mins?|usd|rmb|dollars?|"
+POSTFIX_UNIT = (r"(?P<unit>(?:kg|kgs|公斤|千克|克|吨|tons?|km|公里|平方米|平米|㎡|米|元|块|件|个|次|天|小时|分钟|分|星|岁|单|台|户|辆|套|人|"
+                r"hours?|hrs?|days?|minutes?|mins?|usd|rmb|dollars?|points?|stars?|"
                 r"pcs|units?|items?)(?![a-z_]))?")
 
 

@@ -627,6 +627,46 @@ def corrects_with_new_kind(t: Turn) -> bool:
     return t.fresh.file_how not in EXPLICIT_FILE
 
 
+def splits_the_chart(t: Turn) -> bool:
+    """按城市分系列 / split by Mode / add Carrier as the series, while a bar or line chart waits: one series per value
+    of a column of its table, read on that table (Mode is its column there, never the statistic)."""
+    p = t.pending
+    if p is None or not p.request.file or t.other_file:
+        return False
+    chart = p.request.op("chart")
+    if chart is None or chart.args.get("kind") not in ("bar", "line"):
+        return False
+    from modes.tagging.series import series_key
+
+    f = t.catalog.get(p.request.file)
+    sheet = f.sheet(p.request.sheet) if f is not None and p.request.sheet else f.sheets[0] if f is not None and f.sheets else None
+    if sheet is None or t.fresh.file_how in EXPLICIT_FILE and t.fresh.file != p.request.file:
+        return False
+    return series_key(t.text, [h for h in find_columns(t.text, sheet) if h.column not in sheet.dates])[0] is not None
+
+
+def flips_the_layout(t: Turn) -> bool:
+    """反过来 / 行和列对调 / the other way round, after a pivot or a chart with one series per value: the same figure with
+    its rows and columns swapped (never a transpose of the whole table in its place)."""
+    p = t.pending
+    if p is None or t.other_file:
+        return False
+    from modes.gate import _flipped
+    from modes.tagging.series import flipped
+
+    return flipped(t.text) is not None and _flipped({o.kind: o for o in p.request.ops}) is not None
+
+
+def relays_the_pivot(t: Turn) -> bool:
+    """rows Mode, columns Carrier / 行放品类，列放城市, naming no figure, while a pivot of a figure waits: the same pivot
+    laid out again (its figure stays), never a new pivot of row counts."""
+    p = t.pending
+    if p is None or t.other_file or t.new_kinds != {"pivot"}:
+        return False
+    old, new = p.request.op("pivot"), t.fresh.op("pivot")
+    return old is not None and new is not None and bool(old.args.get("value")) and bool(new.args.get("value_unsaid"))
+
+
 def about_wenqing(t: Turn) -> bool:
     explicit = t.fresh.file_how in EXPLICIT_FILE or bool(t.fresh.missing_file_name)
     if t.chat == "greeting" and t.fresh.file_how == "description":
@@ -679,6 +719,9 @@ DIALOGUE: tuple[Row, ...] = (
     Row("clarify", lambda t: t.answer is not None, on_slot_answer),
     Row("any", lambda t: t.talk is not None, on_talk),
     Row("pending", refers_to_pending, on_more_of_the_same),
+    Row("pending", splits_the_chart, on_more_of_the_same),
+    Row("pending", flips_the_layout, on_more_of_the_same),
+    Row("pending", relays_the_pivot, on_more_of_the_same),
     Row("pending", corrects_by_adding, on_more_of_the_same),
     Row("pending", corrects_the_rows, on_more_of_the_same),
     Row("pending", corrects_the_chart, on_more_of_the_same),
@@ -732,7 +775,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     if p is not None and p.waits_for == "period" and t.answer is None:  # not the date column asked for: a request of its own
         p = None
         t = Turn(utterance, text, t.lang, state, catalog, None)
-    if refining and not of_groups and not refines(t) and not extends_periods(t):
+    if refining and not of_groups and not refines(t) and not extends_periods(t) and not splits_the_chart(t) and not flips_the_layout(t):
         keep = corrected_sheet(t) is not None  # 二季度呢: the same request on another sheet of its workbook
         p = p if keep else None
         t = Turn(utterance, text, t.lang, state, catalog, p)

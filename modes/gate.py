@@ -191,7 +191,16 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
             c = old_filter.args["conditions"][0]
             op_, value = t.bare[0]
             merged["filter"] = Op("filter", {**old_filter.args, "conditions": [Cond(c.column, op_, value, None, c.raw, c.how)]})
-        for op in t.ops:
+        ops = t.ops
+        if t.flip and "pivot" not in t.kinds() and "chart" not in t.kinds() and (flipped := _flipped(merged)) is not None:
+            # 反过来，行和列对调 / the other way round, after a pivot: the same figure, its rows and columns swapped
+            merged[flipped.kind] = flipped
+            ops = [o for o in ops if o.kind != "transpose"]
+        if t.split and chart_before is not None and chart_before.args.get("kind") in ("bar", "line") and "chart" not in t.kinds():
+            # 每个城市一条线 / one line per Carrier, after a chart: the chart's series, never a grouping or one row per value
+            ops = [o for o in ops if not (o.kind == "group" and o.args.get("keys") == [t.split] and not o.args.get("measures")
+                                          or o.kind == "dedupe" and o.args.get("subset") == [t.split])]
+        for op in ops:
             per_group = merged.get("top_per_group")
             if op.kind == "top_n" and per_group is not None and "top_n" not in merged and not op.args.get("by") and op.args.get("n"):
                 # 改成前3个 after 每个部门月薪最高的前2个人: the number kept in each group changes, the rest stays
@@ -207,6 +216,11 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                 continue
             if old is None:
                 merged[op.kind] = op
+                continue
+            if op.kind == "pivot" and op.args.get("value_unsaid") and old.args.get("value"):
+                # rows Mode, columns Carrier, after a pivot of Charge: the layout changes, its figure stays
+                merged["pivot"] = Op("pivot", {**{k: v for k, v in op.args.items() if k != "value_unsaid"}, "value": old.args["value"],
+                                               "agg": old.args.get("agg", "sum")}, old.after)
                 continue
             if op.kind == "group" and t.adds and (added := _added_to_group(old, op)) is not None:
                 merged["group"] = added  # 还要加上面积的平均值 / 再按性别分一下: the summary gains the part, keeps the rest
@@ -260,6 +274,10 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                 else:
                     merged[op.kind] = Op(op.kind, op.args, op.after)
         _rechart(merged, t, chart_before)
+        c = merged.get("chart")
+        if t.split and c is not None and c.args.get("kind") in ("bar", "line") and t.split != c.args.get("x"):
+            # 按城市分系列 / split by Mode, after a chart: the same chart, one series per value of that column
+            merged["chart"] = Op("chart", {**c.args, "split": t.split}, c.after)
     _swap_statistic(merged, swapped)
     g, b = merged.get("group"), merged.get("bucket")
     if g is not None and b is not None and g.args.get("keys") and not g.args.get("measures") and not b.args.get("by"):
@@ -352,6 +370,17 @@ def _with_join_key(text: str, key: str, lang: str) -> str:
     return f"{text[:end].rstrip()} on {key}{text[end:]}"
 
 
+def _flipped(merged: dict[str, Op]) -> Op | None:
+    """The pivot (or the chart with a series) of the request, its rows and columns swapped; None when it has no such
+    layout (a pivot with one row key and a column key; a chart of categories with one series per value)."""
+    p, c = merged.get("pivot"), merged.get("chart")
+    if p is not None and p.args.get("columns") and len(p.args.get("rows") or []) == 1:
+        return Op("pivot", {**p.args, "rows": [p.args["columns"]], "columns": p.args["rows"][0]}, p.after)
+    if c is not None and c.args.get("split") and c.args.get("x") and not c.args.get("unit"):
+        return Op("chart", {**c.args, "x": c.args["split"], "split": c.args["x"]}, c.after)
+    return None
+
+
 def _rechart(merged: dict[str, Op], t: TurnOps, before: Op | None) -> None:
     """no, per month of start_time / 不对，按区域, after a chart: the chart's categories change (to periods of a date
     column, or to another key); what it draws stays. `before`: the chart as it was before this turn."""
@@ -424,6 +453,12 @@ def _best_sheet(f: FileInfo, turns: list[str], flags: dict[str, Any]) -> tuple[S
     return best[1], best[2], best[3], best[4]
 
 
+def _named_weight(texts: list[str], sheet: SheetInfo) -> int:
+    """How much of the request a sheet's columns name: the characters its names cover, a name by meaning or in the other
+    language counted half (费用类别 said whole outweighs 费用 → unit_cost and 类别 → category)."""
+    return sum((h.end - h.start) * (2 if h.how in ("exact", "synonym") else 1) for t in texts for h in find_columns(t, sheet))
+
+
 @dataclass
 class _Reading:
     """Where a request reads from while it is being understood."""
@@ -483,17 +518,24 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
         if pool and r.how != "ambiguous":
             named = {f.path for f in pool}
             pool = [f for f in catalog.tables_touching(" ".join(texts)) if f.path in named]
-        fits = []
+        scored: list[tuple[FileInfo, SheetInfo, list[TurnOps], int]] = []
         for f in pool:
             if f.error:
                 continue
             s, p, hits, unres = _best_sheet(f, texts, flags)
             if hits > 0 and unres == 0 and any(o.kind != "profile" for q in p for o in q.ops):
-                fits.append((f, s, p))
+                scored.append((f, s, p, _named_weight(texts, s)))
+        most = max((h for *_, h in scored), default=0)
+        fits = [(f, s, p) for f, s, p, h in scored if h == most]  # 每个小区的实收金额合计: the file that has 实收金额 too, not only 小区
         if len(fits) == 1 and r.how == "none":
             r.fi, r.sheet, r.parsed = fits[0]
             r.file, r.how = r.fi.path, "inferred"
             r.sheet_name = r.sheet.name if len(r.fi.sheets) > 1 else None
+            if r.sheet_name and _split_table(r.fi) and any(r.sheet_name in t for t in texts):
+                # 2月份按缴费方式汇总实收: the sheet's name names the sheet, never a period of its rows as well
+                r.parsed = _fit([t.replace(r.sheet_name, " " * len(r.sheet_name)) for t in texts], r.sheet, flags)[0]
+                for t, turn in zip(texts, r.parsed, strict=True):
+                    turn.consumed += [m.span() for m in re.finditer(re.escape(r.sheet_name) + "份?", t)]
             ev.append(evidence.weighed("file_inferred", "您没有说是哪个文件，只有它含有提到的列"))
         elif len(fits) == 1 and r.how == "ambiguous":
             r.candidates = [fits[0][0].path] + [c for c in r.candidates if c != fits[0][0].path]
@@ -767,6 +809,13 @@ def _u_parse(u: _Understanding) -> None:
         _sheets_in_context(u)
         if rd.fi is not None and rd.how in ("only", "inferred") and len(rd.fi.sheets) > 1:
             u.sheet_guessed = not _sheet_named(rd.sheet.name or "", " ".join(u.texts).casefold())
+    if u.stacked:  # 行放小区，列放工作表 over the months stacked: the column naming each row's sheet is a column to read
+        from modes.opspecs.stack import SHEET_COLUMN
+
+        label = SHEET_COLUMN["en" if u.lang == "en" else "zh"]
+        if label not in u.sheet.columns:
+            u.sheet = replace(u.sheet, columns=(*u.sheet.columns, label))
+            u.parsed, _, _ = _fit(u.texts, u.sheet, u.flags)
     joined = _joined_sheet(u) if any(o.kind == "join" for o in merge_turns(u.parsed)) else None
     after = _after_join(u.texts[-1]) if joined is not None else None
     if joined is not None and after is not None:
@@ -1851,7 +1900,8 @@ def _left_out(req: Request, text: str) -> tuple[str, list[str]] | None:
     """What the request names that the reading leaves out, by kind: 删除包含'A'或'B'的行 read without B; 2023财年 dropped
     (a total over every year); 无效的值，例如'NS' read as the whole condition."""
     for kind, find in (("quoted", lambda: _quoted_missed(req, text)),
-                       ("period", lambda: [w for w in req.unexplained if evidence.MONTH_ALONE.fullmatch(w) and not _in_file_name(w, req.file)]),
+                       ("period", lambda: [w for w in req.unexplained if evidence.MONTH_ALONE.fullmatch(w) and not _in_file_name(w, req.file)
+                                           and not (req.sheet and req.sheet in w)]),  # 2月份, the sheet read: the sheet is that period
                        ("example", lambda: _example_as_condition(req, text))):
         names = find()
         if names:

@@ -247,7 +247,7 @@ ASC_PAIR = rf"(?:从|由)(?:[{LOW_ENDS}]|便宜)到(?:[{HIGH_ENDS}])"
 DELETE_ROWS = rx("删掉", "删除", "删了", "去掉", "去除", "剔除", "排除", "remove", "delete", "drop")
 SORT = lazy(
     r"排序|排一下|排个序|排列|重新排|排\b|排,|排$|排名|排行|名次|" + DESC_PAIR + "|" + ASC_PAIR + r"|升序|降序|倒序|正序|"
-    r"(?:最)?(?:高|大|多|低|小|少)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排下名|\b(?:highest|lowest|largest|smallest|biggest|most|least|best|worst|top) first\b|\b(?:high|low) to (?:low|high)\b|\branking\b|"
+    r"(?:最)?(?:高|大|多|低|小|少)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排下名|\b(?:highest|lowest|largest|smallest|biggest|most|least|best|worst|top)(?:\s+(?!first\b)[\w()$%/-]+){0,4}?\s+first\b|\b(?:high|low) to (?:low|high)\b|\branking\b|"
     r"\bsort(?:ed)?\b|\border(?:ed)? by\b|\brank(?:ed)?\b|\bsrot\b|\bascending\b|\bdescending\b",
     re.I | re.A,
 )
@@ -412,7 +412,11 @@ BREAK_DOWN = lazy(r"(?<![a-z_])(?:break(?:s|ing)?\s+(?:that|it|this|these|those|
 # every sheet of a workbook whose sheets are one table split (一季度/二季度…, North/South), stacked
 ALL_SHEETS = lazy(r"(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sheet|表|页|季度)|(?:上下)?(?:拼起来|拼在一起|拼接起来|拼成一张)|(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)"
                   r"[^，,。]{0,6}?(?:合在一起|合起来|合并|加起来|加在一起|汇总|一起)|(?:合在一起|合起来|加在一起)"
-                  r"|(?<![a-z_])(?:all (?:the |of the )?sheets|every sheet|both sheets|stack(?:ed|ing)? (?:the |all )?sheets|across (?:all |the )?sheets|all tabs)(?![a-z_])",
+                  r"|(?<![a-z_])(?:all (?:the |of the )?sheets|every sheet|both sheets|stack(?:ed|ing)? (?:the |all )?sheets|across (?:all |the )?sheets|all tabs)(?![a-z_])"
+                  # combine all four quarters / merge both months / all 12 months together
+                  r"|(?<![a-z_])(?:combine|combining|merge|merging|stack|append|put together)\s+(?:(?:all|both|the|these|those|every)\s+)*(?:(?:two|three|four|five|six|twelve|\d{1,2})\s+)?"
+                  r"(?:quarters|months|sheets|tabs|periods)(?![a-z_])"
+                  r"|(?<![a-z_])(?:all|both)\s+(?:(?:two|three|four|twelve|\d{1,2})\s+)?(?:quarters|months|tabs)\s+(?:together|combined|stacked)(?![a-z_])",
                   re.I | re.A)
 # no grouping, to "group by which column?": one figure over every row
 NO_GROUPING = lazy(r"不分组|不用分组|不要分组|不需要分组|无需分组|不分了|就要一个总数|只要一个总数|只要总数"

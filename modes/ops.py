@@ -16,7 +16,7 @@ from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, find_values, resolve_column
 from modes.text import CJK, blank, language, parse_number, tidy
 
-DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|highest first|largest first|biggest first|high to low|most first|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
+DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|(?:highest|largest|biggest|most|top|best)(?:\s+(?!first\b)[\w()$%/-]+){0,4}?\s+first\b|high to low|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("mean", lazy(r"平均值|平均数|平均|均值|(?<![a-z_])(?:average|mean|avg)(?![a-z_])", re.I | re.A)),  # never "meant"
     ("sum", lazy(r"求和|总和|合计|总计|总额|加总|加起来|加在一起|加一下|\bsum\b|\btotals?\b|\badd(?:ed)? up\b", re.I | re.A)),
@@ -37,7 +37,7 @@ EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("max", lazy(r"最高的?|最大的?|(?<![a-z_])(?:the )?(?:highest|largest|biggest)(?![a-z_])", re.I | re.A)),
     ("min", lazy(r"最低的?|最小的?|(?<![a-z_])(?:the )?(?:lowest|smallest)(?![a-z_])", re.I | re.A)),
 ]
-ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|lowest first|smallest first|oldest first|least first|fewest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排在|排|在)前(?:面|头|边)?|倒数", re.I | re.A)
+ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|(?:lowest|smallest|least|fewest|worst)(?:\s+(?!first\b)[\w()$%/-]+){0,4}?\s+first\b|oldest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排在|排|在)前(?:面|头|边)?|倒数", re.I | re.A)
 RANK_WORD = lazy(r"排名|排行|名次|ranking", re.I)
 SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean(?!t)|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
@@ -108,6 +108,8 @@ class TurnOps:
     bare_keys: list[str] = field(default_factory=list)  # no, by line instead: keys said with no verb, in a correction
     adds: bool = False  # 还要加上… / also …: the turn's parts join the request's, never replace them
     include_too: bool = False  # 退货的也算进去: a value joins the values of that column's condition
+    split: str | None = None  # 按城市分系列 / split by carrier, said alone: the chart that waits draws one series per value
+    flip: bool = False  # 反过来 / the other way round: the layout that waits, its rows and columns swapped
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
@@ -399,6 +401,20 @@ def _settle_explore(t: _Turn) -> None:
     t.explore = bool(t.found)
 
 
+RANK_ALL = lazy(r"(?:列|排|做|给)?个?排名|排个名|排一下名|排行榜?|全部排一下|都排一下|(?<![a-z_])(?:rank (?:them|all)|full ranking|ranking of all)(?![a-z_])", re.I | re.A)
+KIND_NAME = lazy(r"类别|类型|种类|分类|品类|类目|类$")
+
+
+def _kind_column(said: str, word: str, sheet: SheetInfo) -> tuple[str, str, list[str]] | None:
+    """哪类报修最多: asked by kind, the one column of kinds whose name holds the word (报修类别), or the only column of kinds."""
+    if not re.match(r"哪\s*(?:一)?\s*(?:类|种)", said) or not word:
+        return None
+    kinds = [c for c in sheet.columns if c not in sheet.numeric and c not in sheet.dates and KIND_NAME.search(c)]
+    named = [c for c in kinds if word in c]
+    pick = named if named else kinds if not any(word in c for c in sheet.columns) else []
+    return (pick[0], "partial", []) if len(pick) == 1 else None
+
+
 def _which_top_words(t: _Turn, m: re.Match[str]) -> tuple[str, str]:
     """The key and measure words of 哪个城市金额最高 / which city has the highest amount."""
     text, hits = t.text, t.hits
@@ -436,7 +452,7 @@ def _rule_which_top(t: _Turn) -> None:
     text, hits, sheet = t.text, t.hits, t.sheet
     xr, yr = _which_top_words(t, m)
     d = m.group("d") or m.group("d2") or ""
-    kcol, _, kclose = resolve_column(xr, sheet)
+    kcol, _, kclose = _kind_column(m.group(0), xr, sheet) or resolve_column(xr, sheet)
     inside_y = [h for h in hits if m.group("x") and h.column != kcol and m.start("x") <= h.start < m.start("d") and h.column in sheet.numeric]
     if inside_y:
         yr = inside_y[0].column
@@ -463,7 +479,12 @@ def _rule_which_top(t: _Turn) -> None:
     t.add(m.start(), Op("group", args))
     low = bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest", d, re.I))
     both = {"both": True} if lx.asks_both_ends(text) else {}  # 哪个最多，哪个最少: both ends are answered
-    t.add(m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": low, "question": True, **both}))
+    ranked = RANK_ALL.search(text, m.end())
+    if ranked is not None:  # 哪类报修最多，列个排名: every group, in that order (the first is the answer)
+        t.add(m.start() + 1, Op("sort", {"by": [], "ascending": low, "direction_said": True}))
+        t.spans.append(ranked.span())
+    else:
+        t.add(m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": low, "question": True, **both}))
     at = text.find(said_y, m.start()) if counted and said_y and find_values(said_y, sheet, []) else -1
     if at >= 0:  # which agent has the most Urgent tickets: Urgent chooses the rows counted, read by the filter rule
         t.spans += [(m.start(), at), (at + len(said_y), m.end())]
@@ -501,9 +522,34 @@ def _rule_drop_columns(t: _Turn) -> None:
 ARITH_OPS = {"×": "*", "x": "*", "X": "*", "乘以": "*", "乘": "*", "÷": "/", "除以": "/", "除": "/", "加上": "+", "减去": "-", "减": "-", "加": "+"}
 
 
+OPERATOR = lazy(r"\s*(?P<op>[+\-*/×÷]|乘以|除以|加上|减去|(?<![a-z_])(?:minus|plus|times|divided by)(?![a-z_]))\s*", re.I | re.A)
+ARITH_WORDS = {"minus": "-", "plus": "+", "times": "*", "divided by": "/"}
+
+
+def _operands_named(t: _Turn, at: int, args: dict[str, Any]) -> bool:
+    """column op column (or number) written right at `at`, the columns as the turn's column mentions: whether read."""
+    first = next((h for h in t.hits if h.start == at or h.start > at and not t.text[at : h.start].strip(" [\"“'")), None)
+    if first is None or (om := OPERATOR.match(t.text, first.end + (1 if t.text[first.end : first.end + 1] in "]\"”'" else 0))) is None:
+        return False
+    b0 = om.end() + (1 if t.text[om.end() : om.end() + 1] in "[\"“'" else 0)
+    second = next((h for h in t.hits if h.start == b0), None)
+    word = om.group("op").casefold()
+    op = ARITH_WORDS.get(word) or ARITH_OPS.get(word, word)
+    if second is not None:
+        args.update(left=first.column, op=op, right={"column": second.column})
+        return True
+    num = re.match(r"\d[\d,]*(?:\.\d+)?", t.text[b0:])
+    if num is not None and (v := parse_number(num.group(0))) is not None:
+        args.update(left=first.column, op=op, right=tidy(v))
+        return True
+    return False
+
+
 def _expression_after(t: _Turn, rest: str, args: dict[str, Any]) -> None:
     """=金额×1.13 written after the new column's name: left, op and right, or what could not be resolved."""
     expr_m = re.search(r"(?:=|等于|为|是|:|：)\s*(.+)$", rest)
+    if expr_m and _operands_named(t, len(t.text) - len(rest) + expr_m.start(1), args):
+        return  # Delivery Date - Pickup Date: names with spaces, read as the columns they name
     am = ARITH.match(expr_m.group(1)) if expr_m else None
     if not am:
         return
@@ -548,7 +594,7 @@ def _rule_add_column(t: _Turn) -> None:
     if not m or t.explore and not t.has("join"):  # 合并后算执行率 = 实际/预算: a column computed on the joined table
         return
     rest = t.text[m.end() :]
-    nm = re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([^\s,=:：\"”」]+?)[\"”」]?\s*(?:[,:：]|=|等于|为|是|$|\s)", rest)
+    nm = SPACED_NAME.match(rest) or re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([^\s,=:：\"”」]+?)[\"”」]?\s*(?:[,:：]|=|等于|为|是|$|\s)", rest)
     args: dict[str, Any] = {"name": nm.group(1) if nm else None}
     _expression_after(t, rest, args)
     if args.get("formula"):
@@ -565,6 +611,8 @@ def _rule_add_column(t: _Turn) -> None:
     t.spans.append((m.start(), nxt.start() if nxt else len(t.text)))
 
 
+# an English name of several words, up to the = that defines it (add a column Transit Days = Delivery Date - Pickup Date)
+SPACED_NAME = lazy(r"\s*(?:called|named)?\s*[\"“']?([A-Za-z][A-Za-z0-9_%()/\- ]{0,40}?)[\"”']?\s*(?==)", re.A)
 NEXT_STEP = lazy(r"[，,；;。]\s*(?=" + lx.SEQUENCE_WORDS + r"|(?:then|and then|after that|next)(?![a-z_]))", re.I | re.A)
 
 
@@ -675,7 +723,7 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
         return "group"
     if word == "by" and re.search(r"(?<![a-z_])(?:sort|order|rank)(?:ed|ing)?(?![a-z_])", before, re.I | re.A):
         return "sort"  # sort the table by …, never "the top 5 orders by amount"
-    if word == "by" and re.search(r"group|summar|total|sum|count|average", before, re.I | re.A):
+    if word == "by" and re.search(r"group|summar|total|sum|count|average|number of|how many", text[max(0, b.start() - 60) : b.start()], re.I | re.A):
         return "group"
     if word == "by" and not t.sorting and any(h.column in t.sheet.numeric and 0 <= b.start() - h.end <= 2 for h in t.hits):
         return "group"  # revenue by region
@@ -718,6 +766,8 @@ AGENT_BY = lazy(r"(?<![a-z_])(?!(?:grouped|sorted|ordered|ranked|summari[sz]ed|s
                 r"bucketed|segmented|categori[sz]ed|organi[sz]ed|arranged|listed|broken down|filtered|compared)\s)[a-z]{3,}ed\s+$", re.I | re.A)
 
 
+SUPERLATIVE_FIRST = lazy(r"(?:highest|lowest|largest|smallest|biggest|most|least|best|worst|top)(?P<w>(?:\s+(?!first\b)[\w()$%/-]+){0,4}?)\s+first", re.I | re.A)
+AGG_WORD_ALONE = lazy(r"sum|total|mean|average|avg|count|合计|总和|总额|平均|平均值|均值", re.I | re.A)
 PER_BEFORE = lazy(r"每个?|各个?|(?<![a-z_])(?:per|by|each|for every)(?![a-z_])", re.I | re.A)
 # the row count of a summary, said as what is counted: 单数, 次数, 人数, count, number of orders
 COUNT_KEY = lazy(r"(?:[\u4e00-\u9fff]{0,2}(?:单数|件数|次数|个数|笔数|人数|户数|单量|数量)|行数|(?:the )?(?:count|number(?: of \w+)?|rows?))", re.I | re.A)
@@ -733,6 +783,8 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
         t.spans.append((b.start(), named.end()))  # top 5 by amount_sum: the summary's own figure, never a key named amount
         return
     keys, j, how = _key_list(t, b.end())
+    if len(keys) > 1 and keys[-1][0] is None and keys[-2][0] is not None and AGG_WORD_ALONE.fullmatch(keys[-1][1].strip()):
+        keys = keys[:-1]  # sorted by the freight sum: the statistic of the figure named, never a second key
     if not keys:
         return
     if b.group(0).casefold() == "by" and AGG_AHEAD.match(t.text, b.end()):
@@ -800,6 +852,13 @@ def _rule_sort(t: _Turn) -> None:
         return
     if not t.sort_keys and sm and RANK_WORD.fullmatch(sm.group(0)) and lx.TOP_N.search(t.text):
         return  # 销售额排名前三的销售员: the ranking is the top-N's, never a sort with no column
+    inner = SUPERLATIVE_FIRST.fullmatch(sm.group(0)) if sm is not None and not t.sort_keys else None
+    if sm is not None and inner is not None and inner.group("w"):  # largest freight first: the figure said inside the order's own words
+        named = [h.column for h in t.hits if sm.start() <= h.start and h.end <= sm.end() and h.column in t.sheet.numeric]
+        col, how, _ = resolve_column(inner.group("w").strip(), t.sheet) if not named else (named[0], "exact", [])
+        if col is not None and col in t.sheet.numeric and how in ("exact", "synonym", "partial"):
+            t.sort_keys.append(col)
+            t.spans.append(sm.span())
     if not t.sort_keys:
         for h in t.hits:
             tail = t.text[h.end : h.end + 8]
@@ -812,12 +871,17 @@ def _rule_sort(t: _Turn) -> None:
     t.add(at, Op("sort", {"by": t.sort_keys, "ascending": ascending, **direction}))
 
 
+ASKED_NEXT = lazy(r"\s*(?:是)?多少(?:钱)?\s*[,，、]?\s*(?:和|与|及|以及|还有)?\s*")  # 应收多少(，)实收多少: a list of figures asked
+LIST_JOIN = lazy(r"\s*(?:和|与|及|跟|以及|还有|、|，|,|and|&|plus)\s*", re.I | re.A)
+
+
 def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: list[dict[str, str]], unres: list[dict[str, Any]]) -> None:
     """The column one aggregate word (合计 / average) applies to: after it, before it, or 的-joined before it."""
     col, raw, how, closest, end = _col_after(blanked, am.end(), t.hits, t.sheet)
     if how not in ("exact", "synonym"):  # average review score: the column the phrase ends in, never review_id for "review"
         head = next((h for h in t.hits if h.start >= am.end() and h.column in t.sheet.numeric and h.how in ("exact", "synonym")
-                     and re.fullmatch(r"\s*(?:[A-Za-z]+\s+){1,2}|\s*[\u4e00-\u9fff]{1,4}", blanked[am.end() : h.start])), None)
+                     and re.fullmatch(r"\s*(?:[A-Za-z]+\s+){1,2}|\s*[\u4e00-\u9fff]{1,4}", blanked[am.end() : h.start])
+                     and not LIST_JOIN.fullmatch(blanked[am.end() : h.start])), None)  # 应收金额合计和实收金额合计: the next item
         if head is not None:
             col, raw, how, closest, end = head.column, blanked[head.start : head.end], head.how, [], head.end
     pre = [h for h in t.hits if 0 <= am.start() - h.end <= 2 and h.column not in t.group_keys]
@@ -843,7 +907,8 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
             if h.column not in t.group_keys and h.column in t.sheet.numeric and {"column": h.column, "agg": agg} not in measures:
                 measures.append({"column": h.column, "agg": agg})
     elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一", "instead", "then", "too", "also", "again", "please") \
-            and not lx.TOP_N.match(raw.strip()) and not raw.strip().startswith("前"):  # 合计最大的前5个: the cut, read by its own rule
+            and not lx.TOP_N.match(raw.strip()) and not raw.strip().startswith("前") \
+            and not lx.SORT.match(raw.strip()):  # 合计最大的前5个 / sum descending: the cut or the order, read by its own rule
         unres.append(_unres(raw, closest))  # the mean instead: a word of the sentence after the statistic names no column
 
 
@@ -865,6 +930,12 @@ def _measures_beside(t: _Turn) -> list[dict[str, str]]:
                 # 各类别的期末库存和库存金额: the columns listed with it are summed with it
                 measures += [{"column": x.column, "agg": "sum"} for x in _joined_after(h, t.hits, text)
                              if x.column in t.sheet.numeric and x.column not in t.group_keys and not COMPARED_NEXT.match(text, x.end)]
+                cur = h  # 应收多少实收多少: each column asked "how much" in turn
+                while (asked := ASKED_NEXT.match(text, cur.end)) is not None \
+                        and (nxt := next((x for x in t.hits if x.start == asked.end()), None)) is not None \
+                        and ASKED_NEXT.match(text, nxt.end) and nxt.column in t.sheet.numeric and nxt.column not in t.group_keys:
+                    measures.append({"column": nxt.column, "agg": "sum"})
+                    cur = nxt
     return [m for i, m in enumerate(measures) if m not in measures[:i]]
 
 
@@ -889,7 +960,7 @@ LIST_DISTINCT = lazy(r"(?:(?<![a-z_])(?:list|show|display|give|what are|which ar
 
 
 # a ratio of two columns said as one figure (金额除以数量 / amount divided by qty / amount per qty, both figures)
-RATIO_BETWEEN = lazy(r"\s*(?:除以|÷|/|(?<![a-z_])(?:divided by|over|per)(?![a-z_]))\s*", re.I | re.A)
+RATIO_BETWEEN = lazy(r"\s*(?:的?(?:合计|总和|总额|之和|总计)\s*)?(?:除以|÷|/|(?<![a-z_])(?:divided by|over|per)(?![a-z_]))\s*", re.I | re.A)  # 实收金额合计除以…
 # its name and the words that define it (客单价，就是… / conversion rate, i.e. …)
 RATIO_DEFINES = lazy(r"\s*[，,:：]?\s*(?:就是|即|也就是说?|等于|指的是|定义为|算法是|=|(?<![a-z_])(?:i\.e\.?|meaning|which is|defined as|calculated as|computed as|=)(?![a-z_]))\s*$", re.I | re.A)
 # a figure said as a rate (不良率 / attendance rate) with nothing that says what it divides
@@ -912,6 +983,11 @@ def _rule_ratio(t: _Turn) -> None:
         defines = RATIO_DEFINES.search(before)
         named = RATIO_NAME.search(before[: defines.start()]) if defines else None
         name = named.group(1).strip() if named else f"{a.column}/{b.column}"
+        said = before.rstrip(" ，,:：")
+        rate = next(((s0, e0) for s0, e0 in _rate_words(said) if e0 == len(said) and e0 - s0 >= 2), None) if not named and said != before else None
+        if rate is not None:  # 按小区算收缴率，实收金额合计除以应收金额合计: the rate said right before is the ratio's name
+            name = t.text[rate[0] : rate[1]]
+            t.spans += [(x.start(), x.end()) for x in re.finditer(re.escape(name), t.text)]
         t.ratio = (a.column, b.column, name)
         t.spans.append((a.start, b.end))
         if named:  # 各型号的不良率，…，不良率就是不良数除以抽检数: every mention of the name is that ratio
@@ -1035,6 +1111,10 @@ def _rule_group(t: _Turn) -> None:
     else:
         measures = has_measure
     measures = [m for i, m in enumerate(measures) if m not in measures[:i]]  # total sales … whose total sales: one measure
+    first: dict[str, int] = {}
+    for h in t.hits:
+        first.setdefault(h.column, h.start)
+    measures.sort(key=lambda m: first.get(m.get("column", ""), len(t.text)))  # in the order written (sum of Freight …, average Weight …)
     args: dict[str, Any] = {"keys": list(dict.fromkeys(t.group_keys)), "measures": measures}
     if bare and not measures:
         args["aggs"] = list(dict.fromkeys(bare))  # the mean instead: the statistic said, for a correction to apply
@@ -1847,6 +1927,7 @@ TURN_RULES = (
 )
 
 
+AXES_NAMED = lazy(r"行和列|行与列|行列|(?<![a-z_])(?:rows?|columns?|cols?|axes|axis)(?![a-z_])", re.I | re.A)  # what a flip turns
 WHOLE_CONDITION = lazy(r"条件|筛选|(?<![a-z_])(?:condition|filter)", re.I | re.A)
 
 
@@ -1859,8 +1940,18 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                                           adds=bool(lx.ADDITIVE.search(text)), include_too=bool(lx.INCLUDE_TOO.search(text))))
     for rule in TURN_RULES:
         rule(t)
+    _part_counted(t)
     out = t.out
     out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans)
+    if not t.has("chart"):  # 城市分成多条线 / add Carrier as the series: a chart's series, for the chart the request holds
+        from modes.tagging.series import flipped, series_key
+
+        out.split, split_spans = series_key(text, [h for h in t.hits if h.column not in sheet.dates])
+        out.consumed += split_spans
+        flip = flipped(text)
+        if flip is not None:
+            out.flip = True
+            out.consumed += [flip, *(m.span() for m in AXES_NAMED.finditer(text))]
     ym = YEAR_ALONE.search(text) if out.correction and not t.has("filter") else None
     if ym is not None:
         out.year = int(ym.group(1))
@@ -1875,6 +1966,34 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
             if c.how == "typo":
                 out.typos.append(c.raw)
     return out
+
+
+PART_CLAUSE_END = lazy(r"[，,；;。]|(?<![a-z_])(?:and|but)(?![a-z_])", re.I | re.A)
+PART_COUNT = lazy(r"(?<!哪)几(?:" + ROW_CLASSIFIERS + r")|有几|多少(?:" + ROW_CLASSIFIERS + r")?|占几|(?<![a-z_])(?:how many|count of)(?![a-z_])", re.I | re.A)
+
+
+def _part_counted(t: _Turn) -> None:
+    """每种投诉类型有多少条，未处理的有几条 / tickets per type, and how many of them are open: a count per group of all
+    its rows, and in a clause of its own a count of those meeting a condition: the condition is that count's (a figure
+    of the summary), never a filter of the rows every figure is over."""
+    groups = [(at, o) for at, o in t.found if o.kind == "group" and o.args.get("keys")]
+    filters = [(at, o) for at, o in t.found if o.kind == "filter" and (o.args.get("logic") or "and") == "and" and o.args.get("conditions")]
+    if len(groups) != 1 or len(filters) != 1 or not t.key_spans:
+        return
+    (_, g), (fat, f) = groups[0], filters[0]
+    ms = list(g.args.get("measures") or [])
+    if not ms or not all(m.get("agg") == "count" and not m.get("column") for m in ms):
+        return  # the groups' own figure is their count of rows
+    bounds = [0, *(m.end() for m in PART_CLAUSE_END.finditer(t.text)), len(t.text) + 1]
+    clause = lambda i: next(k for k in range(len(bounds) - 1) if bounds[k] <= i < bounds[k + 1])  # noqa: E731
+    fc, kc = clause(fat), clause(t.key_spans[0][0])
+    if fc == kc or not (kc < fc):
+        return
+    f_text = t.text[bounds[fc] : bounds[fc + 1]]
+    if not PART_COUNT.search(f_text):
+        return
+    part = {"agg": "count", "where": list(f.args["conditions"])}
+    t.found = [(at, Op("group", {**g.args, "measures": [{"agg": "count"}, part]}, g.after)) if o is g else (at, o) for at, o in t.found if o is not f]
 
 
 def _said_after(found: list[tuple[int, Op]], text: str) -> list[tuple[int, Op]]:

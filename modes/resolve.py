@@ -175,14 +175,16 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     if full:  # 订单_筛选.csv 里…订单数: 订单 is part of the name given in full, not another file
         stems = [f.stem.casefold() for f in full if f is not None]
         part = [x for x in hits if x[2] == "stem" and any((g := catalog.get(x[1])) and g.stem.casefold() in st != g.stem.casefold() for st in stems)]
-        # 区域.csv 按区域汇总: the stem of the file named in full, said again, is one of its columns when it has one so named
+        # 区域.csv 按区域汇总: the stem of the file named in full, said again, is one of its columns when it has one so named,
+        # or a word of one (freight.xlsx … largest freight first: Freight Charge)
         cols = {c.casefold() for f in full if f is not None and f.is_table for sh in f.sheets for c in sh.columns}
+        words = {w for c in cols for w in re.findall(r"[a-z]{3,}|[\u4e00-\u9fff]{2,}", c)}
         # employees.csv the 5 highest paid employees: a stem that is a noun for rows, said again, names the rows
         from modes.tagging.asides import aside_words
 
         rows = aside_words().nouns_en
         part += [x for x in hits if x[2] == "stem" and x not in part and x[1] in {f.path for f in full if f is not None}
-                 and (g := catalog.get(x[1])) is not None and (g.stem.casefold() in cols or g.stem.casefold() in rows)]
+                 and (g := catalog.get(x[1])) is not None and (g.stem.casefold() in cols | words or g.stem.casefold() in rows)]
         for i, path, _how in part:
             ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
         hits[:] = [x for x in hits if x not in part]
@@ -495,15 +497,17 @@ def _description_scores(low: str, files: list[FileInfo], sheet_said: set[str]) -
         col_spans = [span for s in f.sheets for c, cl in s.folded if len(c) >= 2 for span in _spans_of(cl, low, col_spans_of)]
         data = _data_tokens(low, tuple(files)) if data is None else data
         col_spans += data
-        matched, spans = _description_hits(low, toks, col_spans)
+        matched, spans = _description_hits(low, toks, col_spans, {c for sh in f.sheets for _, c in sh.folded})
         kept = [(t, sp) for t, sp in zip(matched, spans, strict=False) if not _period_said(low, t, sp)] if len(matched) == len(spans) else None
         if kept is not None and len(kept) < len(matched):  # 按季度汇总: a period of the data, not 前三季度 of a file's name
             matched, spans = [t for t, _ in kept], [sp for _, sp in kept]
         if matched and (not all(t in sheet_toks for t in matched) or said_sheet):
-            scores[f.path] = (sum(len(t) for t in matched), matched, spans)
+            # 3月份的投诉: a sheet named as a period (3月, Q1) weighs less than a word of another file's own name (投诉)
+            scores[f.path] = (sum(len(t) - (1 if t in sheet_toks and PERIOD_SHEET.search(t) else 0) for t in matched), matched, spans)
     return scores
 
 
+PERIOD_SHEET = re.compile(r"月|季|半年|(?<![a-z])(?:q[1-4]|h[12])(?![a-z0-9])", re.I)
 PERIOD_WORD = re.compile(r"季度|季|月份|月|年度|年|半年|周|星期|quarters?|quarterly|months?|monthly|years?|yearly|weeks?|weekly")
 PERIOD_USE = re.compile(r"(?:按|每个?|各个?|分|逐|by|per|each|every)\s*$")
 
@@ -542,7 +546,7 @@ def _spans_of(word: str, low: str, memo: dict[str, list[tuple[int, int]]]) -> li
     return memo[word]
 
 
-def _description_hits(low: str, toks: list[str], col_spans: list[tuple[int, int]]) -> tuple[list[str], list[tuple[int, int]]]:
+def _description_hits(low: str, toks: list[str], col_spans: list[tuple[int, int]], cols: set[str] | frozenset[str] = frozenset()) -> tuple[list[str], list[tuple[int, int]]]:
     """The tokens of a file's name the text uses (by itself, its meaning in the other language, or a long enough
     piece of it), outside the spans where the text writes a column's name."""
     matched: list[str] = []
@@ -563,7 +567,9 @@ def _description_hits(low: str, toks: list[str], col_spans: list[tuple[int, int]
                 t = piece
         if hs:
             matched.append(t)
-            spans += hs
+            # 报修工单里哪类报修最多: a word of the name that is also part of its columns' names (报修类别), said again
+            # away from the name, is a word of the request
+            spans += [hs[0]] + [h for h in hs[1:] if not (CJK.match(t) and any(t in c for c in cols))]
     return matched, spans
 
 
@@ -762,16 +768,27 @@ class ColumnHit:
 IDENTIFIER = re.compile(r"(?<![a-z0-9_])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![a-z0-9_])")  # words joined by "_": names, never prose
 
 
+@functools.cache
+def head_lead() -> frozenset[str]:
+    """The characters a column's last word may follow and still stand alone (里面评分, 平均时长, 按类别)."""
+    from modes.tagging.segment import words_toml
+
+    return frozenset(words_toml()["column_heads"]["lead"])
+
+
 def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
     """Every column the text mentions, by name or plain meaning, longest first, without overlaps."""
     low = text.casefold()
     cands: list[tuple[int, int, str, str]] = []
+    heads = {t for _, t in sheet.head_words} if CJK.search(low) else set()
     for c, cl in sheet.folded:
         if cl not in low:
             continue
         for m in re.finditer(re.escape(cl), low):
             if not CJK.match(cl[0]) and m.start() > 0 and re.match(r"[a-z0-9_]", low[m.start() - 1]):
                 continue
+            if cl in heads and m.start() > 0 and CJK.match(low[m.start() - 1]) and low[m.start() - 1] not in head_lead():
+                continue  # 候诊时长 is no 加班时长: a last word said as the tail of another compound names no column
             end = m.end()
             if not CJK.match(cl[-1]) and end < len(low) and low[end] == "s" and not re.match(r"[a-z0-9_]", low[end + 1 : end + 2]):
                 end += 1  # emails -> email

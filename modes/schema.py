@@ -176,7 +176,10 @@ def schema(view: View) -> dict[str, Any]:
             {"type": "object", "properties": {"or": {"type": "array", "items": {"$ref": "#/$defs/condition"}}}, "required": ["or"], "additionalProperties": False},
             {"type": "object", "properties": {"not": {"$ref": "#/$defs/condition"}}, "required": ["not"], "additionalProperties": False},
         ]},
-        "measure": {"type": "object", "properties": {"column": col, "agg": {"enum": list(MEASURE_AGGS)}},
+        "measure": {"type": "object", "properties": {"column": col, "agg": {"enum": list(MEASURE_AGGS)},
+                                                     "where": {"type": "array", "items": {"$ref": "#/$defs/predicate"},
+                                                               "description": "only the rows meeting these conditions (how many of them are Open: agg count)"},
+                                                     "label": {"type": "string", "description": "with where: the name of that part of the rows (Open)"}},
                     "required": ["agg"], "additionalProperties": False},
         "source": {"type": "object", "properties": {
             "kind": {"enum": ["file", "result", "query"], "description": "file: a file of the workspace; result: the table the last request made; query: the result of an inner query (what was said first)"},
@@ -616,19 +619,27 @@ class _Reader:
             vs = v if isinstance(v, list) else [v]
             out = []
             for i, m in enumerate(vs, 1):
-                if not isinstance(m, dict) or m.get("agg") not in MEASURE_AGGS or set(m) - {"column", "agg"}:
-                    self.err(f"{where}[{i}]: a measure is {{column, agg}} with agg one of {', '.join(MEASURE_AGGS)}")
+                if not isinstance(m, dict) or m.get("agg") not in MEASURE_AGGS or set(m) - {"column", "agg", "where", "label"}:
+                    self.err(f"{where}[{i}]: a measure is {{column, agg}} (with where: [conditions] for part of the rows) with agg one of "
+                             f"{', '.join(MEASURE_AGGS)}")
                     return _BAD
+                part: dict[str, Any] = {}
+                if m.get("where"):
+                    conds = m["where"] if isinstance(m["where"], list) else [m["where"]]
+                    preds = [self.predicate(x, f"{where}[{i}].where") for x in conds]
+                    if not all(preds):
+                        return _BAD
+                    part = {"where": preds, **({"label": str(m["label"])} if m.get("label") else {})}
                 if m.get("column") is None:
                     if m["agg"] != "count":
                         self.err(f"{where}[{i}]: agg {m['agg']} needs a column")
                         return _BAD
-                    out.append({"agg": "count"})
+                    out.append({"agg": "count", **part})
                     continue
                 c = self.column(m["column"], f"{where}[{i}]")
                 if c is None:
                     return _BAD
-                out.append({"column": c, "agg": m["agg"]})
+                out.append({"column": c, "agg": m["agg"], **part})
             return out
         if t == "mapping":
             if not isinstance(v, dict) or not all(isinstance(x, str) and x for x in v.values()):

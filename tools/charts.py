@@ -23,6 +23,7 @@ MARK_COLOUR = "C0504D"  # the bars of the largest values, when the request asks 
 HEAT_COLOURS = ("F8F8F8", "F8B26A", "C0504D")  # low, middle, high
 MAX_CATEGORIES = 200
 MAX_POINTS = 100_000
+MAX_SERIES = 30  # lines or bar series one chart can show apart
 BAR_WIDTH = 30
 
 
@@ -37,6 +38,19 @@ def preview(labels: list[Any], values: list[Any], lang: str = "zh", limit: int =
     return lines
 
 
+def series_preview(data: pd.DataFrame, x: str, y: list[str], lang: str = "zh", limit: int = 12) -> list[str]:
+    """A chart of several series as a few lines of a text table: the category, then each series' value."""
+    cells = [[str(x), *y]] + [[str(_plain(r[0])), *(num(v, lang) if v is not None and v == v else "" for v in r[1:])]
+                                for r in data[[x, *y]].head(limit).itertuples(index=False, name=None)]
+    from rich.cells import cell_len  # a Chinese character takes two cells of the terminal
+
+    widths = [max(cell_len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    lines = ["  ".join(c + " " * (w - cell_len(c)) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
+    if len(data) > limit:
+        lines.append(f"……（共 {len(data)} 项）" if lang == "zh" else f"… ({len(data)} items)")
+    return lines
+
+
 def _checked(table: pd.DataFrame, kind: str, x: str, y: list[str]) -> tuple[list[str], pd.DataFrame]:
     """The series and the data to draw, or a typed refusal saying why they cannot be drawn."""
     if kind not in KINDS:
@@ -45,6 +59,9 @@ def _checked(table: pd.DataFrame, kind: str, x: str, y: list[str]) -> tuple[list
         y = [str(c) for c in table.columns if str(c) != x]
     if not y:
         raise ToolArgError("图上要画哪一列的数值？", "Which numeric column should the chart show?")
+    if len(y) > MAX_SERIES and kind != "heatmap":
+        raise ToolArgError(f"有 {len(y)} 个系列，超过 {MAX_SERIES} 个，图会看不清；请先筛选出要比较的几项。",
+                           f"{len(y)} series exceed {MAX_SERIES}; filter to the ones to compare first.")
     _need_columns(table, [x] + y)
     if kind == "pie" and len(y) > 1:
         raise ToolArgError("饼图只能画一列数值。", "A pie chart shows one numeric column.")
@@ -163,8 +180,9 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
 
     target = publish(ws, stem, "xlsx", fill)
     rel = ws.rel(target)
-    lines = preview(data[x].tolist(), data[y[0]].tolist(), lang) if kind not in ("scatter", "heatmap") else []
-    facts = {"path": rel, "rows": n, "kind": kind, "kind_zh": KINDS[kind], "title": title, "x": x, "y": y, "columns": [x] + y,
+    lines = ([] if kind in ("scatter", "heatmap") else series_preview(data, x, y, lang) if len(y) > 1
+             else preview(data[x].tolist(), data[y[0]].tolist(), lang))
+    facts = {"path": rel, "rows": n, "kind": kind, "kind_zh": KINDS[kind], "title": title, "x": x, "y": y, "series": len(y), "columns": [x] + y,
              "data_range": f"{sh.title}!$B$2:${get_column_letter(1 + len(y))}${n + 1}", "preview": lines,
              "marked": [_plain(data[x].iloc[i]) for i in marked], "inert_cells": protected}
     return ToolResult(data, facts, {"sample": _sample(data, 20), "preview": lines}, [rel])

@@ -36,6 +36,23 @@ ROWS = {"zh": "行数", "en": "rows"}  # the row-count column of a summary, in t
 def measure_name(column: str, agg: str, lang: str = "zh") -> str:
     """The summary column for a measure in the request's language: 金额_合计, salary_mean."""
     return f"{column}_{AGG_NAMES.get(lang, AGG_ZH)[agg]}"
+
+
+def where_name(m: dict[str, Any], lang: str = "zh") -> str:
+    """The summary column of a figure over the rows meeting conditions: 未处理_行数, Open_rows, 金额_合计_退货."""
+    label = m.get("label") or "_".join(str(v) for c in m["where"] for v in (c["value"] if isinstance(c.get("value"), list) else [c.get("value")])
+                                       if v is not None) or "_".join(c["column"] for c in m["where"])
+    if m.get("column") and m.get("agg", "count") != "count":
+        return f"{measure_name(m['column'], m['agg'], lang)}_{label}"
+    return f"{label}_{ROWS.get(lang, ROWS['zh'])}"
+
+
+def _where_mask(table: pd.DataFrame, conditions: list[dict[str, Any]]) -> pd.Series:
+    """The rows meeting every condition."""
+    mask = pd.Series(True, index=table.index)
+    for c in conditions:
+        mask &= _cond_mask(table, c)
+    return mask
 OPS = {
     "eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains",
     "in", "not_in", "empty", "not_empty", "startswith", "endswith", "numeric", "not_numeric", "not_between",
@@ -446,14 +463,15 @@ def _measured(s: pd.Series, agg: str) -> tuple[pd.Series, Callable[[Any], Any] |
 
 
 @tool
-def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, str]] | None = None, lang: str = "zh",
+def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, Any]] | None = None, lang: str = "zh",
                     versus_overall: bool = False) -> ToolResult:
     """Group by one or more keys and summarise measures (count, sum, mean, min, max, distinct); no measure counts rows.
     Result columns are named in the request's language (lang: zh or en). versus_overall adds, per measure, each
     group's difference from the overall figure and whether it is above it."""
     rows = ROWS.get(lang, ROWS["zh"])
-    measures = [m for m in measures or [] if m.get("column")]  # a bare count is the row count, always included
-    _need_columns(table, keys + [m["column"] for m in measures])
+    filtered = [m for m in measures or [] if m.get("where")]  # 未处理的有几条: a figure over the rows that meet conditions
+    measures = [m for m in measures or [] if m.get("column") and not m.get("where")]  # a bare count is the row count, always included
+    _need_columns(table, keys + [m["column"] for m in measures + filtered if m.get("column")] + [c["column"] for m in filtered for c in m["where"]])
     for m in measures:
         if m.get("agg") not in AGGS:
             raise ToolArgError(f"不支持的汇总方式：{m.get('agg')}。", f"Unsupported aggregation: {m.get('agg')}.")
@@ -470,6 +488,13 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
             values, shown = _measured(table[m["column"]], m["agg"])
             row[measure_name(m["column"], m["agg"], lang)] = (shown or _round)(getattr(values, m["agg"])())
         row[rows] = len(table)
+        for m in filtered:
+            mask = _where_mask(table, m["where"])
+            if m.get("column") and m.get("agg", "count") != "count":
+                values, shown = _measured(table[m["column"]].where(mask), m["agg"])
+                row[where_name(m, lang)] = (shown or _round)(getattr(values, m["agg"])())
+            else:
+                row[where_name(m, lang)] = int(mask.sum())
         out = pd.DataFrame([row])
     else:
         g = table.groupby(keys, dropna=False, sort=True)
@@ -481,6 +506,16 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
             figures = grouped.sum(min_count=1) if m["agg"] == "sum" else grouped.agg("nunique" if m["agg"] == "distinct" else m["agg"])
             parts[measure_name(m["column"], m["agg"], lang)] = figures.map(shown) if shown else figures
         parts[rows] = g.size()
+        for m in filtered:
+            mask = _where_mask(table, m["where"])
+            by = [table[k] for k in keys]
+            if m.get("column") and m.get("agg", "count") != "count":
+                col, shown = _measured(table[m["column"]].where(mask), m["agg"])
+                grouped = col.groupby(by, dropna=False, sort=True)
+                figures = grouped.sum(min_count=1) if m["agg"] == "sum" else grouped.agg(m["agg"])
+                parts[where_name(m, lang)] = figures.map(shown) if shown else figures
+            else:
+                parts[where_name(m, lang)] = mask.astype(int).groupby(by, dropna=False, sort=True).sum()
         out = pd.DataFrame(parts).reset_index()
     extra: dict[str, Any] = {}
     if versus_overall and keys and measures:

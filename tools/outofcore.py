@@ -642,19 +642,38 @@ def _measure(table: BigTable, m: dict[str, str]) -> str:
     return f"{'avg' if agg == 'mean' else agg}({x})"
 
 
-def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, str]] | None = None, lang: str = "zh",
+def _measure_where(table: BigTable, m: dict[str, Any], cond: str) -> str:
+    """A figure over the rows meeting `cond` (SQL): their count, or the aggregate of a column over them."""
+    agg = m.get("agg", "count")
+    if not m.get("column") or agg == "count":
+        return f"count(*) FILTER (WHERE {cond})"
+    c = m["column"]
+    if agg == "distinct":
+        return f"count(DISTINCT {q(c)}) FILTER (WHERE {cond})"
+    x = q(c) if table.types.get(c) in ("BIGINT", "DOUBLE") else _num(table, c)
+    return f"{'avg' if agg == 'mean' else agg}({x}) FILTER (WHERE {cond})"
+
+
+def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, Any]] | None = None, lang: str = "zh",
                     versus_overall: bool = False) -> ToolResult:
     import pandas as pd
 
     from tools.ops import ROWS, measure_name
 
     rows = ROWS.get(lang, ROWS["zh"])
-    measures = [m for m in measures or [] if m.get("column")]
-    _need(table, keys + [m["column"] for m in measures])
+    filtered = [m for m in measures or [] if m.get("where")]  # 未处理的有几条: a figure over the rows that meet conditions
+    measures = [m for m in measures or [] if m.get("column") and not m.get("where")]
+    _need(table, keys + [m["column"] for m in measures + filtered if m.get("column")] + [c["column"] for m in filtered for c in m["where"]])
     for m in measures:
         if m.get("agg") not in AGG_ZH:
             raise ToolArgError(f"不支持的汇总方式：{m.get('agg')}。", f"Unsupported aggregation: {m.get('agg')}.")
     cols = [f"{_measure(table, m)} AS {q(measure_name(m['column'], m['agg'], lang))}" for m in measures] + [f"count(*) AS {q(rows)}"]
+    if filtered:
+        from tools.ops import where_name
+
+        for m in filtered:
+            cond = " AND ".join(f"({_cond(table, c)})" for c in m["where"])
+            cols.append(f"{_measure_where(table, m, cond)} AS {q(where_name(m, lang))}")
     src, skipped = without_own_totals(table)  # the table's own 总计 row: not added in again, and never a group of its own
     if not keys:
         from tools.ops import _round

@@ -50,9 +50,9 @@ def _named_rows(table: pd.DataFrame, lab: str | None, rows: list[str] | None) ->
 
 @tool
 def pivot_table(table: pd.DataFrame, rows: list[str], columns: str | None = None, value: str | None = None, agg: str = "sum",
-                totals: bool = True, period: str | None = None, dated: str | None = None) -> ToolResult:
+                totals: bool = True, period: str | None = None, dated: str | None = None, lang: str = "zh") -> ToolResult:
     """Pivot / crosstab: rows × columns with an aggregate of a value (or a row count), with 合计 row and column;
-    with `period` (year / quarter / month), the date column `dated` (else the first row column) is bucketed by it (2023Q1)."""
+    with `period` (year / quarter / month / week / weekday), the date column `dated` (else the first row column) is bucketed by it (2023Q1)."""
     if agg not in AGGS:
         raise ToolArgError(f"不支持的汇总方式：{agg}。", f"Unsupported aggregation: {agg}.")
     if not rows:
@@ -67,14 +67,22 @@ def pivot_table(table: pd.DataFrame, rows: list[str], columns: str | None = None
     if period:
         from tools.timeseries import FREQ, _label, dates
 
-        if period not in ("year", "quarter", "month"):
+        if period not in ("year", "quarter", "month", "week", "weekday"):
             raise ToolArgError(f"不支持的时间段：{period}。", f"Unsupported period: {period}.")
         dated = dated or rows[0]
         if dated not in rows + [columns]:
             raise ToolArgError(f"“{dated}”不在透视表的行或列里。", f"'{dated}' is neither a row nor a column of the pivot.")
-        codes, uniques = pd.factorize(dates(table, dated).dt.to_period(FREQ[period]))  # each period labelled once
-        labels = np.array([_label(p, period) for p in uniques] + [None], dtype=object)
-        data[dated] = labels[codes]
+        if period == "weekday":  # Monday first, whatever the order of the rows
+            from tools.localise import value_en
+            from tools.timeseries import WEEKDAYS
+
+            names = [value_en(d) for d in WEEKDAYS] if lang == "en" else WEEKDAYS
+            dow = dates(table, dated).dt.day_of_week
+            data[dated] = pd.Categorical([names[int(d)] if d == d else None for d in dow], categories=names, ordered=True)
+        else:
+            codes, uniques = pd.factorize(dates(table, dated).dt.to_period(FREQ[period]))  # each period labelled once
+            labels = np.array([_label(p, period) for p in uniques] + [None], dtype=object)
+            data[dated] = labels[codes]
     if value:
         data[value] = numeric(table, value)
     how = agg if value else "count"

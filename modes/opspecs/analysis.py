@@ -16,6 +16,7 @@ from modes.lexicon import HIGH_END, LOW_END
 from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
 from modes.opspec import said_in as _zh
 from modes.resolve import resolve_column
+from modes.tagging.series import series_key
 from tools.fmt import num, pct, unit_of
 from tools.localise import value_en
 from tools.series import detect_series
@@ -1536,11 +1537,12 @@ def _layout(text: str, hits: list[Any]) -> tuple[str, str, tuple[int, int]] | No
             after = ROLE_AFTER[role].match(text, h.end)
             before = ROLE_BEFORE[role].search(text[max(0, h.start - 12) : h.start])
             if (after or before) and role not in found:
-                found[role] = (h, after.end() if after else h.end)
+                start = h.start - (len(before.group(0)) if before and not after else 0)  # 行放小区: the role word is read too
+                found[role] = (h, after.end() if after else h.end, start)
                 break
     if len(found) < 2 or found["row"][0].column == found["col"][0].column:
         return None
-    lo = min(found["row"][0].start, found["col"][0].start)
+    lo = min(found["row"][2], found["col"][2])
     return found["row"][0].column, found["col"][0].column, (lo, max(found["row"][1], found["col"][1]))
 
 
@@ -1576,7 +1578,7 @@ class Pivot(OpSpec):
         roles = _layout(text, hits)  # 城市一行、性别一列 / 行是城市，列是性别 / region as rows, month as columns
         by_period = _period_layout(text, hits) if m is None and roles is None else None
         if m is not None:
-            start, used = m.start(), [m.span()]
+            start, used = m.start(), [m.span(), *([roles[2]] if roles is not None else [])]
         elif roles is not None:
             start, used = roles[2][0], [roles[2], *[(h.start, h.end) for h in hits if h.column in roles[:2]]]
         elif by_period is not None:  # 按客户一行、月份一列: the date column by month across, the key down
@@ -1589,6 +1591,8 @@ class Pivot(OpSpec):
         values = [h for h in _cols(hits, sheet, used + by_spans, numeric=True)]
         agg = _agg(text)
         args: dict[str, Any] = {"rows": keys[:1], "columns": keys[1] if len(keys) > 1 else None, "agg": agg if values else "count"}
+        if not values and agg != "count":
+            args["value_unsaid"] = True  # rows Mode, columns Carrier, correcting a pivot of Charge: the figure stays Charge
         if len(keys) < 2 and (role_missing := _role_not_found(text, hits, sheet)) is not None:
             args["unresolved"] = [role_missing]  # 品类做列 where the table has no 品类: asked, never a pivot without its columns
         pm = next((x for x in PIVOT_PERIOD.finditer(text) if _free([(h.start, h.end) for h in hits], x.start(), x.end())), None)
@@ -1656,7 +1660,8 @@ class Transpose(OpSpec):
 # ---------------------------------------------------------------- formula columns
 
 FORMULA = _lazy(r"(?:新增|增加|添加|加|算|计算|求|生成|做)?\s*(?:一列|一个|列|个)?\s*[\"“「]?(?P<name>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff()（）%]*)[\"”」]?\s*(?:[=＝]|等于)\s*(?P<expr>[^,;，；。]+)"
-                     r"|(?:add|compute|create)\s+(?:a\s+)?(?:column\s+)?(?P<name2>[\w\u4e00-\u9fff]+)\s*(?:=|as)\s*(?P<expr2>[^,;]+)", re.I)
+                     r"|(?:add|compute|create)\s+(?:a\s+)?(?:new\s+)?(?:column\s+)?(?:called\s+|named\s+)?"
+                     r"(?P<name2>[\w\u4e00-\u9fff]+(?:[ \-][\w()%/]+){0,5}?(?=\s*=)|[\w\u4e00-\u9fff]+)\s*(?:=|as)\s*(?P<expr2>[^,;]+)", re.I)
 OPERATORS = _lazy(r"[+\-*/×÷−＋－%]|乘以|除以|加上|减去")
 
 
@@ -2471,11 +2476,15 @@ class Chart(OpSpec):
         named = sorted({k: low.find(w) for w, k in reversed(CHART_KIND) if w in low}.items(), key=lambda kv: kv[1])
         kind = named[0][0] if named else None
         series = _series_of(sheet)
+        split, split_spans = series_key(text, hits) if series is None else (None, [])
+        used += split_spans  # 每个城市一条线 / split by carrier: one series per value, never the categories
         keys, by_spans = _by_keys(text, hits, sheet, used)
         order, order_spans, sort_hit = _chart_order(text, hits, kind)
         used += order_spans
-        free = [h for h in hits if _free(by_spans, h.start, h.end) and not _compared(text, h) and h is not sort_hit]
+        free = [h for h in hits if _free(by_spans + split_spans, h.start, h.end) and not _compared(text, h) and h is not sort_hit]
         args: dict[str, Any] = {"kind": kind or ("line" if _bucket_search(text) or series is not None else "bar"), "agg": _agg(text), **order}
+        if split:
+            args["split"] = split
         if len(named) > 1:  # 柱状图和饼图: each kind named is drawn from the same figures
             args["also"] = [k for k, _ in named[1:]]
         if "pie" in [args["kind"], *args.get("also", [])]:  # a pie's slices are the shares: 占比 / share is what it shows
@@ -2596,6 +2605,9 @@ class Chart(OpSpec):
             out.append("top")
         if args.get("cannot_mark"):
             out.append("mark")
+        if args.get("split") and (args["kind"] not in ("bar", "line") or args.get("also") or len(args.get("y") or []) > 1
+                                  or args.get("top") or args.get("sort") == "measure"):
+            out.append("split")  # one series per value: one figure on a bar or line chart, never sorted or cut by a figure
         return out
 
     def question(self, slot: str, lang: str) -> str | None:
@@ -2604,6 +2616,11 @@ class Chart(OpSpec):
         if slot == "chart_kind":
             return _zh(lang, "这几种图没法用同一份数据一起画（散点图、热力图要单独画，两个数值也只能画在柱状图或折线图上）。先画哪一种？",
                        "These charts cannot be drawn from the same figures together (scatter plots and heat maps stand alone; two figures fit a bar or line chart). Which one first?")
+        if slot == "split":
+            return _zh(lang, "按一列分系列（每个值一条线或一组柱子）只能画一个数值的柱状图或折线图，也不能再按数值排序或只取前几名。"
+                       "要画哪一个数值，柱状图还是折线图？",
+                       "One series per value of a column fits a bar or line chart of one figure, not sorted or cut by that figure. "
+                       "Which figure, as a bar or a line chart?")
         if slot == "mark":
             return _zh(lang, "“前几名”在这里没法照做：折线图、散点图和热力图不能标出或只画前几名，按时间的“前几年/前几个月”也可能是指最早的几期。"
                        "要改成柱状图标出数值最大的几项，还是改成筛选某段时间？",
@@ -2645,10 +2662,13 @@ class Chart(OpSpec):
             return _zh(lang, f"按 {keys} 汇总 {y}（{agg}），写成带色阶的表（热力图；Excel 没有原生热力图，颜色越深数值越大），写入 outputs/ 下的新 xlsx",
                        f"{y} ({AGG_EN.get(args.get('agg', 'sum'), 'total')}) by {keys} as a table with a colour scale (a heat map; Excel has no native one), "
                        f"as a new xlsx in outputs/")
-        return _zh(lang, f"按{by}汇总 {y}（{agg}）{self._order_phrase(args, lang)}，画{kind[0]}，写入 outputs/ 下的新 xlsx（Excel 原生图表）",
+        split = args.get("split")
+        each = (_zh(lang, f"，每个 {split} 一条线", f", one line per {split}") if args["kind"] == "line"
+                else _zh(lang, f"，每个 {split} 一组柱子", f", one bar series per {split}")) if split else ""
+        return _zh(lang, f"按{by}汇总 {y}（{agg}）{each}{self._order_phrase(args, lang)}，画{kind[0]}，写入 outputs/ 下的新 xlsx（Excel 原生图表）",
                    f"a {kind[1]} of {y} ({AGG_EN.get(args.get('agg', 'sum'), 'total')}) per {args.get('unit') or args.get('x')}"
                    f"{' of ' + args['date_column'] if args.get('unit') and args.get('date_column') else ''}"
-                   f"{self._order_phrase(args, lang)}, as a new xlsx in outputs/")
+                   f"{each}{self._order_phrase(args, lang)}, as a new xlsx in outputs/")
 
     def _order_phrase(self, args: dict[str, Any], lang: str) -> str:
         sort, asc = args.get("sort"), args.get("ascending")
@@ -2690,6 +2710,8 @@ class Chart(OpSpec):
             title = f"{what} ({AGG_EN[agg]}, {k1} × {k2})" if en else f"{y[0]}（{AGG_ZH[agg]}，{k1} × {k2}）"
             return [StepSpec("生成透视表", "pivot_table", "透视表完成", a),
                     StepSpec("写入色阶表", "write_chart", "图表已生成", {"kind": kind, "x": k1, "y": ["*"], "stem": stem, "title": title})]
+        if args.get("split"):
+            return self._split_steps(args, stem, agg, y, counting, en)
         label = AGG_ZH[agg]
         if args.get("unit"):
             x = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期"}[args["unit"]]
@@ -2715,6 +2737,21 @@ class Chart(OpSpec):
             stem2 = output_stem(ctx.request, CHART_NAMES[other][0])
             more = mark if other in ("bar", "pie") else {k: v for k, v in mark.items() if k == "title"}
             steps.append(StepSpec(f"写入{CHART_NAMES[other][0]}", "write_chart", "图表已生成", {"kind": other, "x": x, "y": measure, "stem": stem2, **more}))
+        return steps
+
+    def _split_steps(self, args: dict[str, Any], stem: str, agg: str, y: list[str], counting: bool, en: bool) -> list[StepSpec]:
+        """One series per value of the split column: a pivot of the figure, the periods (or the categories) as its rows and
+        the split column's values as its columns, drawn one line (or one bar series) per column."""
+        x, split = (args["date_column"] if args.get("unit") else args["x"]), args["split"]
+        what = ("row count" if en else "行数") if counting else y[0]
+        how = AGG_EN[agg] if en else AGG_ZH[agg]
+        pivot = {"rows": [x], "columns": split, "agg": "count" if counting else agg, "totals": False,
+                 **({} if counting else {"value": y[0]}), **({"period": args["unit"], "dated": x} if args.get("unit") else {}), **({"lang": "en"} if en else {})}
+        steps = [StepSpec("按分系列列透视", "pivot_table", "透视表完成", pivot)]
+        if args.get("sort") == "key":
+            steps.append(StepSpec("排序", "sort_rows", "排序完成", {"by": [x], "ascending": bool(args.get("ascending"))}))
+        title = f"{what} ({how}) by {x}, one series per {split}" if en else f"{what}（{how}，按 {x}，每个 {split} 一个系列）"
+        steps.append(StepSpec("写入图表", "write_chart", "图表已生成", {"kind": args["kind"], "x": x, "y": ["*"], "stem": stem, "title": title}))
         return steps
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
@@ -2758,8 +2795,10 @@ class Chart(OpSpec):
                        f"Made a heat map “{facts['title']}”: Excel has no native heat map, so it is a table with a colour scale "
                        f"({facts['rows']} rows, darker = larger).\n")
         note = _zh(lang, f"已用另一种颜色标出：{marked}。", f" Marked in another colour: {marked}.") if marked else ""
-        return _zh(lang, f"已生成{facts['kind_zh']}“{facts['title']}”（Excel 原生图表，{facts['rows']} 个数据点，在 Excel 或 WPS 中打开即可看到）。{note}{bars}\n",
-                   f"Made a {facts['kind']} chart “{facts['title']}” (a native Excel chart, {facts['rows']} data points).{note}{bars}\n")
+        n = facts.get("series") or 1
+        each = _zh(lang, f" × {n} 个系列", f" × {n} series") if n > 1 and facts["kind"] != "scatter" else ""
+        return _zh(lang, f"已生成{facts['kind_zh']}“{facts['title']}”（Excel 原生图表，{facts['rows']} 个数据点{each}，在 Excel 或 WPS 中打开即可看到）。{note}{bars}\n",
+                   f"Made a {facts['kind']} chart “{facts['title']}” (a native Excel chart, {facts['rows']} data points{each}).{note}{bars}\n")
 
 
 # ---------------------------------------------------------------- lookups

@@ -104,7 +104,7 @@ class Group(OpSpec):
         sep = _sep(lang)
         keys = sep.join(args.get("keys") or [])
         ms = args.get("measures") or []
-        mtxt = sep.join(f"{m['column']} {AGG_LABEL[lang][m['agg']]}" if m.get("column") else _zh(lang, "行数", "row count") for m in ms)
+        mtxt = sep.join(_measure_said(m, lang) for m in ms)
         if not mtxt:
             mtxt = _zh(lang, "各数值列的合计（单价、评分等取平均）与行数", "totals of numeric columns (prices and ratings averaged) and row counts")
         if args.get("versus_overall"):
@@ -127,7 +127,22 @@ class Group(OpSpec):
         named: dict[str, Any] = {"lang": lang} if lang != "zh" else {}
         if args.get("versus_overall"):
             named["versus_overall"] = True
-        return [StepSpec("分组汇总", "group_summarize", "汇总完成", {"keys": keys, "measures": measures, **named})]
+        return [StepSpec("分组汇总", "group_summarize", "汇总完成", {"keys": keys, "measures": _measures_to_tool(measures), **named})]
+
+
+def _measure_said(m: dict[str, Any], lang: str) -> str:
+    """One measure as restated: 金额 合计, row count, and a figure over part of the rows (办结情况为未处理 的行数)."""
+    what = f"{m['column']} {AGG_LABEL[lang][m['agg']]}" if m.get("column") and m.get("agg") != "count" or m.get("column") and not m.get("where") \
+        else _zh(lang, "行数", "row count")
+    if not m.get("where"):
+        return what
+    part = _zh(lang, " 且 ", " and ").join(c.describe(lang) if hasattr(c, "describe") else str(c) for c in m["where"])
+    return _zh(lang, f"其中 {part} 的{what.replace(' ', '')}", f"{what} where {part}")
+
+
+def _measures_to_tool(ms: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Measures as the tool takes them: a part of the rows' conditions as plain predicates."""
+    return [{**m, "where": [c.to_tool() if hasattr(c, "to_tool") else c for c in m["where"]]} if m.get("where") else m for m in ms]
 
 
 @operation

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from modes import lexicon
 from modes.catalog import Catalog, FileInfo, SheetInfo
-from modes.decision import Request
+from modes.decision import Op, Request
 from modes.tagging.segment import words_toml
 from modes.text import CJK
 
@@ -74,12 +74,16 @@ def _lexicon() -> _Lexicon:
             *(re.compile(rf"^{WORD_EDGE}{a}\s+(?:the\s+)?(?P<old>.+?)\s+{b}\s+(?P<new>.+)$", re.I) for a, b in w["swap_en"]))
     nouns_zh, nouns_en = _alt(w["drop_nouns_zh"]), _alt(w["drop_nouns_en"])
     drop = (
+        re.compile(rf"^(?P<old>{_alt(w['drop_all_zh'])})(?:了|啦|吧)?$"),  # 不要任何筛选: every condition
+        re.compile(rf"^(?:please\s+)?(?P<old>{_alt(w['drop_all_en'])})(?:\s+please)?$", re.I),
         re.compile(rf"^(?:{_alt(w['drop_verbs_zh'])})\s*(?:掉)?\s*(?P<old>.+?)\s*(?:这个|那个|这条|那条|的)?\s*(?:{nouns_zh})$"),
         re.compile(rf"^(?:把|将)?\s*(?P<old>.+?)\s*(?:这个|那个|这条|那条|的)?\s*(?:{nouns_zh})\s*(?:也)?\s*(?:{_alt(w['drop_after_zh'])})$"),
         re.compile(rf"^(?:please\s+)?(?:{_alt(w['drop_verbs_en'])})\s+(?:the\s+|that\s+)?(?P<old>.+?)\s+(?:{nouns_en})$", re.I),
         re.compile(rf"^(?:{_alt(w['drop_filter_en'])})\s+(?:the\s+)?(?P<old>.+?)(?:\s+(?:{nouns_en}))?$", re.I),
         re.compile(rf"^no\s+(?:more\s+)?(?P<old>.+?)\s+(?:{nouns_en})$", re.I),
         re.compile(rf"^(?:{_alt(w['drop_filter_zh'])})\s*(?P<old>.+?)\s*(?:来)?(?:筛选?|过滤)?(?:了|啦)?$"),
+        re.compile(rf"^(?:所有|全部|任何|各种|每种)(?:的)?\s*(?P<old>.+?)\s*(?:{_alt(w['all_count_zh'])})(?:了|吧)?$"),  # 所有缴费方式都算
+        re.compile(rf"^(?:all|every|any)\s+(?:the\s+)?(?P<old>.+?)\s+(?:{_alt(w['all_count_en'])})$", re.I),
     )
     head = re.compile(rf"^(?:{_alt(w['trim_head_zh'])}|{en('trim_head_en')})\s*", re.I)
     tail = re.compile(rf"\s*(?:{_alt(w['trim_tail_zh'])}|{en('trim_tail_en')})$", re.I)
@@ -264,9 +268,16 @@ def _swap(turns: list[str], old: str, new: str, masks: Sequence[str]) -> list[st
 
 
 def _drop(turns: list[str], word: str, request: Request, masks: Sequence[str]) -> list[str] | None:
-    """The condition that names `word` (its column or its value) taken out of the words that said it."""
+    """The condition that names `word` (its column or its value) taken out of the words that said it; every condition
+    for a word that says all of them (不要任何筛选 / no filters)."""
     low = word.casefold()
     conds = [c for o in request.ops if o.kind == "filter" for c in o.args.get("conditions") or []]
+    if low in _all_words() and conds:
+        out: list[str] | None = list(turns)
+        for c in conds:
+            out = _drop(out, str(c.column), replace(request, ops=tuple(o for o in request.ops if o.kind != "filter")
+                                                    + (Op("filter", {"conditions": [c]}),)), masks) if out is not None else None
+        return out
     hit = [c for c in conds if low in (str(c.column).casefold(), str(c.value).casefold(), str(c.raw).casefold())]
     if not hit:  # drop the Insured? = Yes condition: the condition whose column (and value) the words say
         hit = [c for c in conds if str(c.column).casefold() in low and (not isinstance(c.value, str) or c.value.casefold() in low
@@ -287,6 +298,12 @@ def _drop(turns: list[str], word: str, request: Request, masks: Sequence[str]) -
         t = re.sub(r"\s{2,}", " ", t).strip()
         return [*turns[:i], t, *turns[i + 1 :]]
     return None
+
+
+@cache
+def _all_words() -> frozenset[str]:
+    w = words_toml()["correction"]
+    return frozenset(x.casefold() for x in (*w["drop_all_zh"], *w["drop_all_en"]))
 
 
 @cache
@@ -339,6 +356,8 @@ def rewrite(turns: Sequence[str], text: str, request: Request, catalog: Catalog)
             step = _in_place_of(out, Change(None, ch.new, ch.keyed), request, sheet, masks)
         elif ch.new and not ch.old:
             step = _in_place_of(out, ch, request, sheet, masks)
+        if step is None and ch.drop and out != list(turns):
+            continue  # 不要任何筛选，所有缴费方式都算: the condition the second part drops went with the first
         if step is None and ch.said and not ch.old and not ch.keyed and out != list(turns):
             kept.append(ch.said)  # 别的列不要, beside a part placed: read with the request (and named if no rule reads it)
             continue
