@@ -922,6 +922,7 @@ def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | Non
         if SEQUENCE_START.match(mm.group("w")):
             break  # 华北或华南，再按城市…: a value list ends at a sequencing word
         word = VALUE_JOIN.split(mm.group("w"), maxsplit=1)[0] if CJK.match(mm.group("w")) else mm.group("w")
+        cut = not mm.group("q") and len(word) < len(mm.group("w"))  # 支付宝或现金: the word ends at its joiner, the list goes on
         word = _strip_tail(word, sheet)
         if op == "ne" and BOTH_WAYS.match(mm.group("j")) and (sheet is None or not sheet.holds(word)):
             break  # 不是上海和金额大于100: "and" joins another condition unless a value of the data follows
@@ -933,7 +934,7 @@ def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | Non
         if not word or len(word) > max(4, len(value) * 2) or QUESTION_VALUE.fullmatch(word):
             break
         more.append(word)
-        end += mm.end()
+        end += mm.start("w") + len(VALUE_JOIN.split(mm.group("w"), maxsplit=1)[0]) if cut else mm.end()
     if more:
         return ("in" if op == "eq" else "not_in"), [value] + more, end
     return op, value, end

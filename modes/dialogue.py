@@ -177,7 +177,8 @@ class Turn:
         from modes.tagging import corrections
 
         asked_what = self.state.asked[0] == replies.what_to_change(p.request, p.request.lang)
-        if not (asked_what or lx.CORRECTION.search(self.text) or corrections.marked(self.text)):
+        if not (asked_what or lx.CORRECTION.search(self.text) or corrections.marked(self.text)
+                or corrections.dropped_value(self.text, p.request) is not None):
             return None
         return corrections.rewrite(p.turns, self.text, p.request, self.catalog)
 
@@ -759,7 +760,8 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     if p is None and state.last is not None and not is_cancel(text):
         from modes.tagging import corrections
 
-        if lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text) or corrections.marked(text):
+        if lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text) or corrections.marked(text) \
+                or corrections.dropped_value(text, state.last.request) is not None:
             p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
         elif not lx.RESULT_REF.search(text) and not lx.THEN_START.search(text):
             p, refining = replace(state.last, stage="confirm"), True  # 那深圳的呢 / 只看华南区的呢: maybe a refinement of it

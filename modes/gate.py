@@ -453,6 +453,12 @@ def _best_sheet(f: FileInfo, turns: list[str], flags: dict[str, Any]) -> tuple[S
     return best[1], best[2], best[3], best[4]
 
 
+def _names_only_in(texts: list[str], last: FileInfo, cur: FileInfo) -> bool:
+    """Whether the words name, by its exact name, a column of the last result that the current file does not have."""
+    own = {c.casefold() for sh in cur.sheets for c in sh.columns}
+    return any(h.how == "exact" and h.column.casefold() not in own for t in texts for h in find_columns(t, last.sheets[0]))
+
+
 def _named_weight(texts: list[str], sheet: SheetInfo) -> int:
     """How much of the request a sheet's columns name: the characters its names cover, a name by meaning or in the other
     language counted half (费用类别 said whole outweighs 费用 → unit_cost and 类别 → category)."""
@@ -483,6 +489,9 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
         _, _, hits_latest, unres_latest = _best_sheet(latest, texts, flags)
         if hits_latest > 0 and unres_latest == 0:
             cur = latest  # 按平均费用排序 after a result made from a result: the latest of them that has the column
+    last = catalog.get(state.last_result) if state.last_result else None
+    if last is not None and cur is not None and last.path != cur.path and last.sheets and cur.sheets and _names_only_in(texts, last, cur):
+        cur = last  # sort by Weight (kg)_mean, after the summary: a column only the summary has names the summary
     chatty = any(lx.EXPORT_LIST.search(t) or lx.about_me(t, data_words(catalog)) for t in norms)
     if r.how == "none" and cur is not None and not chatty:
         # a follow-up on the current file: use it when what the request names fits it
@@ -845,9 +854,13 @@ def _u_parse(u: _Understanding) -> None:
         from modes.ops import EACH_VALUE
         from modes.opspecs.stack import SHEET_COLUMN
 
+        label = SHEET_COLUMN["en" if u.lang == "en" else "zh"]
         if EACH_VALUE.search(u.norms[-1]):  # 7月、8月、9月的件数合计分别是多少: one figure per sheet, never one over all three
-            u.ops = [replace(o, args={**o.args, "keys": [SHEET_COLUMN["en" if u.lang == "en" else "zh"]]})
+            u.ops = [replace(o, args={**o.args, "keys": [label]})
                      if o.kind == "group" and not o.args.get("keys") and o.args.get("measures") else o for o in u.ops]
+        if lx.EACH_SHEET.search(u.norms[-1]):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
+            u.ops = [replace(o, args={**o.args, "keys": [label, *[k for k in o.args.get("keys") or [] if k != label]]})
+                     if o.kind == "group" and o.args.get("measures") else o for o in u.ops]
         rest = [o for o in u.ops if o.kind not in ("join", "append", "compare", "stack") and (o.kind != "profile" or len(u.ops) == 1)]
         u.ops = [Op("stack", {"sheets": list(u.stacked)}), *rest]  # stacking is the one way the sheets are put together
     if u.sheet_problem and not u.ops:  # 汇总 表看一下 where there is no such sheet: what was asked is to see it

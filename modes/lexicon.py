@@ -263,13 +263,14 @@ ONE_ROW_EACH = lazy(r"(?:只)?(?:保留|留下|留|取)\s*(?:第)?(?:一|1)\s*(?
                     r"|(?<![a-z_])(?:one|the first|a single|1|only one)\s+(?:row|record|line|entry)s?\s+(?:per|for each|for every|of each|of every|in each)(?![a-z_])",
                     re.I | re.A)
 CLEAN = rx("清洗", "清理", "数据清洗", "填成", "填为", "填充", "填上", "补成", "补全", "去空格", "去掉空格", "去除空格", "首尾空格", "前后空格", "两端空格", "多余空格", "多余的空格", "空值填", "clean", "cleanse", "tidy up", "trim", "fill")
-SELECT = lazy(r"(?<![a-z_])(?:i|we) (?:just |only )?need(?= (?:the )?[\w\u4e00-\u9fff]+(?:,| and ))|只保留|保留|只要[^。；;]{0,20}列|只要[^。；;]{0,120}?(?:这|那)(?:几|些|\d+|[两三四五六七八九十]+)(?:个)?(?:列|字段)|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
+SELECT = lazy(r"(?<![a-z_])(?:i|we) (?:just |only )?need(?= (?:the )?[\w\u4e00-\u9fff]+(?:,| and ))|"
+             r"(?<![a-z_])(?:show|list|display|give)(?: me| us)?(?: just| only)?(?: the)?(?= [\w()$%/ .-]+(?:, [\w()$%/ .-]+)+,? and [\w()$%/ .-]+)|只保留|保留|只要[^。；;]{0,20}列|只要[^。；;]{0,120}?(?:这|那)(?:几|些|\d+|[两三四五六七八九十]+)(?:个)?(?:列|字段)|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
 ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|\badd (?:a |new )*column|\bnew column"
                   r"|(?:算|计算|求|算出)(?=\s*[\w\u4e00-\u9fff]{1,12}\s*[=＝]\s*[\w\u4e00-\u9fff])"  # 算执行率 = 实际支出/预算: a named formula
                   r"|(?<![a-z_])(?:compute|calculate)(?=\s+\w+\s*=\s*\w)"
                   r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本
                   re.I | re.A)
-TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人)", re.I | re.A)
+TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人)", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
 EXPORT_WORDS = rx("导出", "导出来", "输出", "另存为", "另存", "保存为", "保存成", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
 # "save X as an Excel file": a save whose object comes between it and "as"
@@ -416,7 +417,11 @@ ALL_SHEETS = lazy(r"(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sh
                   # combine all four quarters / merge both months / all 12 months together
                   r"|(?<![a-z_])(?:combine|combining|merge|merging|stack|append|put together)\s+(?:(?:all|both|the|these|those|every)\s+)*(?:(?:two|three|four|five|six|twelve|\d{1,2})\s+)?"
                   r"(?:quarters|months|sheets|tabs|periods)(?![a-z_])"
-                  r"|(?<![a-z_])(?:all|both)\s+(?:(?:two|three|four|twelve|\d{1,2})\s+)?(?:quarters|months|tabs)\s+(?:together|combined|stacked)(?![a-z_])",
+                  r"|(?<![a-z_])(?:all|both)\s+(?:the\s+)?(?:(?:two|three|four|twelve|\d{1,2})\s+)?(?:quarters|months|tabs)(?![a-z_])"
+                  r"|(?<![a-z_])(?:in\s+)?(?:each|every|per)\s+(?:quarter|month|tab|sheet)(?![a-z_])",
+                  re.I | re.A)
+# one figure per sheet of a workbook split by period (in each quarter / every month / per sheet): the sheets are a key
+EACH_SHEET = lazy(r"(?<![a-z_])(?:in\s+)?(?:each|every|per)\s+(?:quarter|month|tab|sheet)(?![a-z_])|每个?(?:季度|工作表|sheet)|各(?:个)?(?:季度|工作表)",
                   re.I | re.A)
 # no grouping, to "group by which column?": one figure over every row
 NO_GROUPING = lazy(r"不分组|不用分组|不要分组|不需要分组|无需分组|不分了|就要一个总数|只要一个总数|只要总数"

@@ -37,7 +37,7 @@ EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("max", lazy(r"最高的?|最大的?|(?<![a-z_])(?:the )?(?:highest|largest|biggest)(?![a-z_])", re.I | re.A)),
     ("min", lazy(r"最低的?|最小的?|(?<![a-z_])(?:the )?(?:lowest|smallest)(?![a-z_])", re.I | re.A)),
 ]
-ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|(?:lowest|smallest|least|fewest|worst)(?:\s+(?!first\b)[\w()$%/-]+){0,4}?\s+first\b|oldest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排在|排|在)前(?:面|头|边)?|倒数", re.I | re.A)
+ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|(?:lowest|smallest|least|fewest)(?:\s+(?!first\b)[\w()$%/-]+){0,4}?\s+first\b|oldest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排在|排|在)前(?:面|头|边)?|倒数", re.I | re.A)
 RANK_WORD = lazy(r"排名|排行|名次|ranking", re.I)
 SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean(?!t)|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
@@ -1359,8 +1359,20 @@ def _rule_having(t: _Turn) -> None:
 
 
 def _rule_select(t: _Turn) -> None:
-    """Keep some columns: 只要姓名和电话; the columns named before 两列."""
-    m = lx.SELECT.search(t.text)
+    """Keep some columns: 只要姓名和电话; the columns named before 两列. Each keep-word is tried in turn (keep rows where
+    …; keep columns A, B: the second says the columns)."""
+    ms = list(islice(lx.SELECT.finditer(t.text), 4))
+    if not ms:
+        _select_at(t, None)
+        return
+    found = len(t.found)
+    for m in ms:  # the first as always; when it says which rows, a later one may say the columns
+        _select_at(t, m)
+        if len(t.found) > found or t.has("select"):
+            return
+
+
+def _select_at(t: _Turn, m: re.Match[str] | None) -> None:
     if m and t.has("dedupe") and lx.ONE_ROW_EACH.match(t.text, m.start()):
         return  # 保留一行 of each key: which rows, read by the dedupe rule
     if not m and not t.found:
@@ -1413,6 +1425,20 @@ def _through(hits: list[ColumnHit], t: _Turn) -> list[str]:
     return cols
 
 
+def _superlative_column(said: str, sheet: SheetInfo) -> tuple[str, bool] | None:
+    """(the column, smallest first) an adjective of the cut ranks by (10 heaviest → Weight (kg)); None unless exactly one
+    numeric column's name holds one of its words (words.toml [superlative])."""
+    from modes.tagging.segment import words_toml
+
+    table = words_toml()["superlative"]
+    low = said.casefold()
+    word = next((w for w in table if w != "low" and w in low), None)
+    if word is None:
+        return None
+    cols = [c for c in sheet.columns if c in sheet.numeric and any(x in c.casefold() for x in table[word])]
+    return (cols[0], word in table["low"]) if len(cols) == 1 else None
+
+
 def _rule_top_n(t: _Turn) -> None:
     """最高的是谁 (the top row by the column named before) and 前N / top N."""
     text, hits, sheet = t.text, t.hits, t.sheet
@@ -1432,6 +1458,9 @@ def _rule_top_n(t: _Turn) -> None:
         if not low_first and ASC.search(text) and not HIGH_WORD.search(text):
             low_first = True  # sorted ascending, top 3: the first three of the order said, the lowest
         by_col = by[0] if by else (t.sort_keys[0] if t.sort_keys else None)
+        ranked_by = _superlative_column(m.group(0), sheet)
+        if ranked_by is not None:  # the 10 heaviest shipments: by the weight column, whatever else is named
+            by_col, low_first = ranked_by
         summaries = [o for _, o in t.found if o.kind == "group" and o.args.get("keys") and o.args.get("measures")]
         if by_col is not None and summaries and by_col not in {x.get("column") for o in summaries for x in o.args["measures"]} \
                 and not any(h.column == by_col and 0 <= h.start - m.end() <= 12 for h in hits):

@@ -238,3 +238,82 @@ def test_a_last_word_inside_another_compound_names_no_column():
     sheet = SheetInfo(name="汇总", columns=("部门", "加班时长(小时)"), numeric=frozenset({"加班时长(小时)"}))
     assert find_columns("按部门算平均候诊时长", sheet) == [h for h in find_columns("按部门算平均候诊时长", sheet) if h.column == "部门"]
     assert [h.column for h in find_columns("各部门的平均时长", sheet)] == ["部门", "加班时长(小时)"]
+
+
+def test_combining_the_quarters_stacks_them(en):
+    tr = answered(Session(en), "combine both quarters of shipments.xlsx and give me total Freight Charge (USD) and number of shipments by Carrier")
+    stacked = pd.concat(QUARTERS.values())
+    want = stacked.groupby("Carrier")["Freight Charge (USD)"].sum()
+    f = result_frame(tr).set_index("Carrier")
+    assert tr.decision.request.op("join") is None
+    assert f.loc[want.index].iloc[:, 0].tolist() == pytest.approx(want.tolist())
+
+
+def test_in_each_quarter_the_sheets_are_a_key(en):
+    tr = answered(Session(en), "how many shipments in shipments.xlsx were Ocean in each quarter, broken down by Carrier?")
+    stacked = pd.concat([df.assign(sheet=k) for k, df in QUARTERS.items()])
+    want = stacked[stacked["Mode"] == "Ocean"].groupby(["sheet", "Carrier"]).size()
+    f = result_frame(tr).set_index(["sheet", "Carrier"])["rows"]
+    assert f.loc[want.index].tolist() == want.tolist() and len(f) == len(want)
+
+
+def test_a_pivot_laid_out_down_the_side_and_across(en):
+    tr = Session(en).turn("pivot shipments.xlsx Q1 so Mode is down the side and Carrier goes across, count of shipments")
+    p = tr.decision.request.op("pivot")
+    assert p is not None and (p.args["rows"], p.args["columns"]) == (["Mode"], "Carrier")
+
+
+@pytest.mark.parametrize("text", [
+    "from shipments.xlsx Q1 keep rows where Mode = Air; keep columns Shipment ID, Carrier, Freight Charge (USD)",
+    "shipments.xlsx Q1 Air shipments — show shipment id, carrier and freight charge",
+])
+def test_the_columns_kept_after_a_condition(en, text):
+    f = result_frame(answered(Session(en), text))
+    q = QUARTERS["Q1"]
+    assert list(f.columns) == ["Shipment ID", "Carrier", "Freight Charge (USD)"]
+    assert f["Shipment ID"].tolist() == q[q["Mode"] == "Air"]["Shipment ID"].tolist()
+
+
+def test_the_heaviest_rows_are_ranked_by_the_weight_column(en):
+    f = result_frame(answered(Session(en), "3 heaviest Air shipments in shipments.xlsx Q1 — show shipment id, carrier and freight charge"))
+    q = QUARTERS["Q1"]
+    want = q[q["Mode"] == "Air"].nlargest(3, "Weight (kg)")["Shipment ID"].tolist()
+    assert f["Shipment ID"].tolist() == want
+
+
+def test_a_column_only_the_summary_has_sorts_the_summary(en):
+    s = Session(en)
+    answered(s, "average Weight (kg) per Carrier in shipments.xlsx Q1")
+    tr = s.turn("sort by Weight (kg)_mean, highest first")
+    assert tr.decision.request.file.startswith("outputs/"), tr.decision.reply
+    f = result_frame(answered(s, "go") if tr.run is None else tr)
+    want = QUARTERS["Q1"].groupby("Carrier")["Weight (kg)"].mean().sort_values(ascending=False)
+    assert f["Carrier"].tolist() == want.index.tolist()
+
+
+def test_a_list_of_values_joined_two_ways_keeps_every_value(ws):
+    tickets = TICKETS.assign(处理状态=["已完成", "处理中", "待派单", "已完成", "处理中", "已关闭", "待派单", "已完成"])
+    tickets.to_csv(ws.root / "报修单.csv", index=False)
+    f = result_frame(answered(Session(ws), "报修单.csv 处理状态是处理中、待派单或已关闭的工单"))
+    assert sorted(f["工单号"]) == sorted(tickets[tickets["处理状态"].isin(["处理中", "待派单", "已关闭"])]["工单号"])
+
+
+@pytest.mark.parametrize("first,more,left", [
+    ("报修单.csv 维修人员是老王、老李或老张的，按维修人员统计单数", "老张不要了", ["老王", "老李"]),
+    ("报修单.csv 维修人员是老王或老李的，按维修人员统计单数", "take 老李 out", ["老王"]),
+])
+def test_one_value_taken_out_of_a_list(ws, first, more, left):
+    s = Session(ws)
+    answered(s, first)
+    tr = s.turn(more)
+    assert tr.decision.next == "restate_confirm", tr.decision.reply
+    f = result_frame(answered(s, "继续" if tr.decision.lang == "zh" else "go"))
+    assert sorted(f["维修人员"]) == sorted(left)
+
+
+def test_the_same_for_another_value_instead(en):
+    s = Session(en)
+    answered(s, "how many shipments in shipments.xlsx Q1 are Air and what's their total Freight Charge (USD)?")
+    tr = s.turn("and the same for Ocean instead of Air?")
+    f = tr.decision.request.op("filter")
+    assert f is not None and [(c.column, c.op, c.value) for c in f.args["conditions"]] == [("Mode", "eq", "Ocean")]

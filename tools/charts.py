@@ -38,19 +38,6 @@ def preview(labels: list[Any], values: list[Any], lang: str = "zh", limit: int =
     return lines
 
 
-def series_preview(data: pd.DataFrame, x: str, y: list[str], lang: str = "zh", limit: int = 12) -> list[str]:
-    """A chart of several series as a few lines of a text table: the category, then each series' value."""
-    cells = [[str(x), *y]] + [[str(_plain(r[0])), *(num(v, lang) if v is not None and v == v else "" for v in r[1:])]
-                                for r in data[[x, *y]].head(limit).itertuples(index=False, name=None)]
-    from rich.cells import cell_len  # a Chinese character takes two cells of the terminal
-
-    widths = [max(cell_len(row[i]) for row in cells) for i in range(len(cells[0]))]
-    lines = ["  ".join(c + " " * (w - cell_len(c)) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
-    if len(data) > limit:
-        lines.append(f"……（共 {len(data)} 项）" if lang == "zh" else f"… ({len(data)} items)")
-    return lines
-
-
 def _checked(table: pd.DataFrame, kind: str, x: str, y: list[str]) -> tuple[list[str], pd.DataFrame]:
     """The series and the data to draw, or a typed refusal saying why they cannot be drawn."""
     if kind not in KINDS:
@@ -180,8 +167,8 @@ def write_chart(ws: Workspace, table: pd.DataFrame, kind: str, x: str, y: list[s
 
     target = publish(ws, stem, "xlsx", fill)
     rel = ws.rel(target)
-    lines = ([] if kind in ("scatter", "heatmap") else series_preview(data, x, y, lang) if len(y) > 1
-             else preview(data[x].tolist(), data[y[0]].tolist(), lang))
+    # several series: the table itself is what is shown; one: a few text bars
+    lines = [] if kind in ("scatter", "heatmap") or len(y) > 1 else preview(data[x].tolist(), data[y[0]].tolist(), lang)
     facts = {"path": rel, "rows": n, "kind": kind, "kind_zh": KINDS[kind], "title": title, "x": x, "y": y, "series": len(y), "columns": [x] + y,
              "data_range": f"{sh.title}!$B$2:${get_column_letter(1 + len(y))}${n + 1}", "preview": lines,
              "marked": [_plain(data[x].iloc[i]) for i in marked], "inert_cells": protected}

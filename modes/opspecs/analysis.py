@@ -1495,8 +1495,10 @@ TRANSPOSE_RX = _lazy(r"转置|行列互换|行列转换|行列对调|行列调�
 
 
 # the layout of a table said by the roles of two columns: X (做|为|作为)? (一)?行 … Y … (一)?列, 行是X…列是Y, X as rows … Y as columns
-ROLE_AFTER = {"row": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s*行(?!数)|\s+(?:as|in|on)\s+(?:the\s+)?rows?(?![a-z_])", re.I),
-              "col": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s*列|\s+(?:as|in|on|across)\s+(?:the\s+)?columns?(?![a-z_])", re.I)}
+ROLE_AFTER = {"row": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s*行(?!数)|\s+(?:as|in|on)\s+(?:the\s+)?rows?(?![a-z_])"
+                          r"|\s+(?:is\s+|are\s+|goes\s+|go\s+)?(?:down|along)\s+the\s+(?:side|left)(?![a-z_])", re.I),
+              "col": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s*列|\s+(?:as|in|on|across)\s+(?:the\s+)?columns?(?![a-z_])"
+                          r"|\s+(?:is\s+|are\s+|goes\s+|go\s+)?across(?:\s+the\s+top)?(?:\s+as\s+columns)?(?![a-z_])", re.I)}
 ROLE_BEFORE = {"row": _lazy(r"(?:行|(?<![a-z_])rows?)\s*(?:是|为|用|放|:|：|=|are|is|by)?\s*$", re.I),
                "col": _lazy(r"(?:列|(?<![a-z_])columns?)\s*(?:是|为|用|放|:|：|=|are|is|by)?\s*$", re.I)}
 

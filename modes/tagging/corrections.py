@@ -22,7 +22,7 @@ from modes.decision import Op, Request
 from modes.tagging.segment import words_toml
 from modes.text import CJK
 
-CLAUSE_SPLIT = re.compile(r"\s*(?:[，,;；。!！]|\.(?=\s|$)|\s+but\s+)\s*", re.I)
+CLAUSE_SPLIT = re.compile(r"\s*(?:[，,;；。!！?？]|\s[—–-]{1,2}\s|——|\.(?=\s|$)|\s+but\s+)\s*", re.I)
 WORD_EDGE = r"(?<![A-Za-z0-9_])"
 WORD_END = r"(?![A-Za-z0-9_])"
 
@@ -83,6 +83,7 @@ def _lexicon() -> _Lexicon:
         re.compile(rf"^no\s+(?:more\s+)?(?P<old>.+?)\s+(?:{nouns_en})$", re.I),
         re.compile(rf"^(?:{_alt(w['drop_filter_zh'])})\s*(?P<old>.+?)\s*(?:来)?(?:筛选?|过滤)?(?:了|啦)?$"),
         re.compile(rf"^(?:所有|全部|任何|各种|每种)(?:的)?\s*(?P<old>.+?)\s*(?:{_alt(w['all_count_zh'])})(?:了|吧)?$"),  # 所有缴费方式都算
+        re.compile(r"^(?:please\s+)?(?:take|leave|cut|drop|filter)\s+(?:the\s+)?(?P<old>.+?)\s+out(?:\s+of it)?$", re.I),  # take Open out
         re.compile(rf"^(?:all|every|any)\s+(?:the\s+)?(?P<old>.+?)\s+(?:{_alt(w['all_count_en'])})$", re.I),
     )
     head = re.compile(rf"^(?:{_alt(w['trim_head_zh'])}|{en('trim_head_en')})\s*", re.I)
@@ -105,7 +106,7 @@ def _lexicon() -> _Lexicon:
 def _trim(part: str) -> str:
     lx = _lexicon()
     before = None
-    part = part.strip(" '\"“”‘’")
+    part = part.strip(" '\"“”‘’?？.。!！")
     while part and part != before:
         before = part
         part = lx.head.sub("", part).strip()
@@ -278,6 +279,9 @@ def _drop(turns: list[str], word: str, request: Request, masks: Sequence[str]) -
             out = _drop(out, str(c.column), replace(request, ops=tuple(o for o in request.ops if o.kind != "filter")
                                                     + (Op("filter", {"conditions": [c]}),)), masks) if out is not None else None
         return out
+    listed = [c for c in conds if isinstance(c.value, (list, tuple)) and low in {str(v).casefold() for v in c.value}]
+    if listed:  # take Open out, after Open or Disputed: that value leaves the list, the others stay
+        return _drop_value(turns, word, masks)
     hit = [c for c in conds if low in (str(c.column).casefold(), str(c.value).casefold(), str(c.raw).casefold())]
     if not hit:  # drop the Insured? = Yes condition: the condition whose column (and value) the words say
         hit = [c for c in conds if str(c.column).casefold() in low and (not isinstance(c.value, str) or c.value.casefold() in low
@@ -297,6 +301,27 @@ def _drop(turns: list[str], word: str, request: Request, masks: Sequence[str]) -
             t = p.sub(lambda m: m.groupdict().get("w") or "", t)
         t = re.sub(r"\s{2,}", " ", t).strip()
         return [*turns[:i], t, *turns[i + 1 :]]
+    return None
+
+
+def _drop_value(turns: list[str], word: str, masks: Sequence[str]) -> list[str] | None:
+    """One value of a list taken out of the words that listed it, with the joiner beside it."""
+    joiner = r"(?:\s*(?:、|，|,|和|或者|或|及|以及)\s*|\s+(?:or|and|nor)\s+)"
+    for i in range(len(turns) - 1, -1, -1):
+        spans = _find(word, turns[i], masks)
+        if not spans:
+            continue
+        a, b = spans[0]
+        t = turns[i]
+        after = re.match(joiner, t[b:], re.I)
+        before = re.search(joiner + r"$", t[:a], re.I)
+        if after is not None:
+            t = t[:a] + t[b + after.end() :]
+        elif before is not None:
+            t = t[: before.start()] + t[b:]
+        else:
+            return None  # the value said alone: not a list to take it from
+        return [*turns[:i], re.sub(r"\s{2,}", " ", t).strip(), *turns[i + 1 :]]
     return None
 
 
@@ -329,9 +354,29 @@ def _cond_span(text: str, column: str, value: str | None, masks: Sequence[str]) 
     return vals[0] if len(vals) == 1 else None
 
 
+VALUE_DROPPED = (re.compile(r"^(?:把|将)?\s*(?P<old>[^，,。\s]{1,20}?)\s*(?:也|就)?\s*(?:不要了|不要|去掉吧|去掉|不算了|不算|拿掉|删掉)(?:吧|了)?$"),
+                 re.compile(r"^(?:no|drop|remove|without|not|minus)\s+(?P<old>.+?)(?:\s+(?:please|anymore|then|either))?$", re.I))
+
+
+def dropped_value(text: str, request: Request) -> str | None:
+    """现金不要了 / drop Cash, after a request whose condition lists 现金 among its values: the value taken out."""
+    said = text.strip(" 。.!！?？")
+    m = next((x for p in VALUE_DROPPED if (x := p.match(said))), None)
+    if m is None:
+        return None
+    word = m.group("old").strip().casefold()
+    listed = {str(v).casefold() for o in request.ops if o.kind == "filter" for c in o.args.get("conditions") or []
+              if isinstance(c.value, (list, tuple)) for v in c.value}
+    return m.group("old").strip() if word in listed else None
+
+
 def rewrite(turns: Sequence[str], text: str, request: Request, catalog: Catalog) -> list[str] | None:
     """The request's turns with the correction applied; None when the correction says no part this reading can place
     (the turn is then read as before: added to the request's turns)."""
+    value = dropped_value(text, request)
+    if value is not None:  # 现金不要了: that value leaves its list
+        out = _drop_value(list(turns), value, _masks(catalog))
+        return out if out is not None and out != list(turns) else None
     found = changes(text)
     if not found:
         return None
