@@ -390,7 +390,7 @@ WORDS_NOT_RATES = frozenset({"增长率", "环比增长率", "同比增长率", 
 # a value said as included too (退货的也算进去 / include Refunded too): it joins the values of that column's condition
 INCLUDE_TOO = lazy(r"也(?:算上|算进去|算进来|加进来|加进去|加上|包括|包含|要|算)|一起算|一并算|(?<![a-z_])(?:too|as well)\s*[.!]?\s*$|(?<![a-z_])also include", re.I | re.A)
 # a part said as an addition to what waits (还要加上… / also the average of …): it joins the parts before, never replaces them
-ADDITIVE = lazy(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|再按|也按|(?<![a-z_])(?:also|additionally|and also|plus|as well)(?![a-z_])", re.I | re.A)
+ADDITIVE = lazy(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|再按|也按|加进来|加进去|也加上|也放进来|(?<![a-z_])(?:also|additionally|and also|plus|as well)(?![a-z_])", re.I | re.A)
 # Setting the earlier request aside before a new one: 算了这个先放着，帮我…
 SET_ASIDE = lazy(r"算了|取消(?:这个|那个|掉)?(?=\s*[，,。;；])|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
                        r"(?<![a-z_])(?:never ?mind|forget (?:it|that|about it)|scratch that|cancel (?:that|it|this)|leave (?:it|that) for now|skip that)(?![a-z_])", re.I | re.A)

@@ -1023,8 +1023,11 @@ def _rate_words(text: str) -> list[tuple[int, int]]:
         return out + [m.span() for m in RATE_WORD.finditer(text) if CJK.search(m.group(0))]
     for i, tk in enumerate(toks):
         if tk.word.endswith(("率", "占比")):
-            start = toks[i - 1].start if tk.word in ("率", "占比") and i and CJK.search(toks[i - 1].word) and toks[i - 1].word not in "的各每" else tk.start
-            out.append((start, tk.end))
+            prev = toks[i - 1] if i else None
+            # 不良 + 率, and 续 + 费率 (a one-character head cut off a rate word): the word before is the rate's own
+            joins = prev is not None and CJK.search(prev.word) is not None and prev.word not in "的各每按和与及、" and prev.end == tk.start \
+                and (tk.word in ("率", "占比") or len(prev.word) == 1 and len(tk.word) == 2)
+            out.append((prev.start if joins and prev is not None else tk.start, tk.end))
     return out
 
 
@@ -1435,8 +1438,11 @@ def _superlative_column(said: str, sheet: SheetInfo) -> tuple[str, bool] | None:
     word = next((w for w in table if w != "low" and w in low), None)
     if word is None:
         return None
-    cols = [c for c in sheet.columns if c in sheet.numeric and any(x in c.casefold() for x in table[word])]
-    return (cols[0], word in table["low"]) if len(cols) == 1 else None
+    for x in table[word]:
+        cols = [c for c in sheet.columns if c in sheet.numeric and x in c.casefold()]
+        if len(cols) == 1:
+            return cols[0], word in table["low"]
+    return None
 
 
 def _rule_top_n(t: _Turn) -> None:
@@ -1998,7 +2004,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
 
 
 PART_CLAUSE_END = lazy(r"[，,；;。]|(?<![a-z_])(?:and|but)(?![a-z_])", re.I | re.A)
-PART_COUNT = lazy(r"(?<!哪)几(?:" + ROW_CLASSIFIERS + r")|有几|多少(?:" + ROW_CLASSIFIERS + r")?|占几|(?<![a-z_])(?:how many|count of)(?![a-z_])", re.I | re.A)
+AMONG_THEM = lazy(r"其中|(?<![a-z_])(?:of which|of them|of those|among them)(?![a-z_])", re.I | re.A)
+PART_COUNT = lazy(r"(?<!哪)几(?:" + ROW_CLASSIFIERS + r")|有几|多少(?:" + ROW_CLASSIFIERS + r")?|占几|的?(?:行数|单数|条数|件数|个数)|(?<![a-z_])(?:how many|count of|number of)(?![a-z_])", re.I | re.A)
 
 
 def _part_counted(t: _Turn) -> None:
@@ -2011,18 +2018,18 @@ def _part_counted(t: _Turn) -> None:
         return
     (_, g), (fat, f) = groups[0], filters[0]
     ms = list(g.args.get("measures") or [])
-    if not ms or not all(m.get("agg") == "count" and not m.get("column") for m in ms):
-        return  # the groups' own figure is their count of rows
     bounds = [0, *(m.end() for m in PART_CLAUSE_END.finditer(t.text)), len(t.text) + 1]
     clause = lambda i: next(k for k in range(len(bounds) - 1) if bounds[k] <= i < bounds[k + 1])  # noqa: E731
     fc, kc = clause(fat), clause(t.key_spans[0][0])
-    if fc == kc or not (kc < fc):
-        return
     f_text = t.text[bounds[fc] : bounds[fc + 1]]
-    if not PART_COUNT.search(f_text):
+    among = AMONG_THEM.search(t.text, max(0, fat - 12), fat + 2)  # 其中待处理的有几单 / of which … : a part of each group
+    if not (among or fc != kc and kc < fc) or not PART_COUNT.search(f_text):
         return
+    if not among and not all(m.get("agg") == "count" and not m.get("column") for m in ms):
+        return  # in its own clause, beside a count of each group only: the groups' own figure is their count of rows
     part = {"agg": "count", "where": list(f.args["conditions"])}
-    t.found = [(at, Op("group", {**g.args, "measures": [{"agg": "count"}, part]}, g.after)) if o is g else (at, o) for at, o in t.found if o is not f]
+    kept = [m for m in ms if m.get("column")] or [{"agg": "count"}]
+    t.found = [(at, Op("group", {**g.args, "measures": [*kept, part]}, g.after)) if o is g else (at, o) for at, o in t.found if o is not f]
 
 
 def _said_after(found: list[tuple[int, Op]], text: str) -> list[tuple[int, Op]]:

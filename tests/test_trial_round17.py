@@ -317,3 +317,37 @@ def test_the_same_for_another_value_instead(en):
     tr = s.turn("and the same for Ocean instead of Air?")
     f = tr.decision.request.op("filter")
     assert f is not None and [(c.column, c.op, c.value) for c in f.args["conditions"]] == [("Mode", "eq", "Ocean")]
+
+
+REPAIRS = pd.DataFrame({"工单号": [f"R{i}" for i in range(9)], "门店": ["国贸店", "望京店", "国贸店", "中关村店", "望京店", "国贸店", "中关村店", "望京店", "国贸店"],
+                        "维修费用": [300, 450, 120, 800, 90, 60, 500, 210, 330], "处理状态": ["已完成", "待处理", "待处理", "已完成", "处理中", "待处理", "待处理", "已完成", "已完成"]})
+
+
+@pytest.mark.parametrize("text", ["器械报修.csv：每个门店维修费用合计多少，一共多少单，其中待处理的有几单",
+                                  "器械报修.csv 按门店分组，计算维修费用合计、行数、其中处理状态等于待处理的行数"])
+def test_a_count_of_part_beside_a_total_of_every_row(ws, text):
+    REPAIRS.to_csv(ws.root / "器械报修.csv", index=False)
+    f = result_frame(answered(Session(ws), text)).set_index("门店")
+    g = REPAIRS.groupby("门店")
+    assert f.loc[g.size().index, "维修费用_合计"].tolist() == g["维修费用"].sum().tolist()  # every row, never only the part
+    assert f.loc[g.size().index, "行数"].tolist() == g.size().tolist()
+    assert f.loc[g.size().index, "待处理_行数"].tolist() == g["处理状态"].apply(lambda x: int((x == "待处理").sum())).tolist()
+
+
+def test_a_figure_added_after_a_summary_ran_keeps_its_groups(ws):
+    REPAIRS.to_csv(ws.root / "器械报修.csv", index=False)
+    s = Session(ws)
+    answered(s, "器械报修.csv 按门店统计单数")
+    tr = s.turn("再把维修费用合计也加进来")
+    assert tr.decision.next == "restate_confirm", tr.decision.reply
+    f = result_frame(answered(s, "继续")).set_index("门店")
+    want = REPAIRS.groupby("门店")["维修费用"].sum()
+    assert f.loc[want.index, "维修费用_合计"].tolist() == want.tolist()
+
+
+def test_the_share_of_a_condition_within_each_group(ws):
+    REPAIRS.to_csv(ws.root / "器械报修.csv", index=False)
+    tr = answered(Session(ws), "器械报修.csv 处理状态是待处理的占比，按门店分")
+    assert tr.decision.request.op("proportion") is not None and tr.decision.request.op("filter") is None
+    for store, x in REPAIRS.groupby("门店")["处理状态"]:  # each store's own rows: matched / all of that store's
+        assert f"{store} {int((x == '待处理').sum())}/{len(x)}" in tr.run.answer, tr.run.answer

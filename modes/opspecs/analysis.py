@@ -580,7 +580,9 @@ def _within_groups(text: str, hits: list[Any], sheet: Any, used: list[tuple[int,
     first_cond, by_at = min(a for a, _ in cp.spans), min(a for a, _ in by_spans)
     share_end = max((b for a, b in used if a == at), default=at)
     of_cond = first_cond >= share_end and SHARE_OF_COND.fullmatch(text[share_end:first_cond]) is not None  # share of X = v by K: a rate per group
-    if first_cond < by_at and not EN_EACH.search(text[by_at : by_at + 16]) and not of_cond:
+    # 是否续费是'是'的占比，按卡种分: the share of the condition said right before the share word, the groups after it
+    cond_share = by_at > at and re.fullmatch(r"\s*['\"“”‘’]?\s*(?:的)?\s*(?:所)?\s*", text[max(b for _, b in cp.spans) : at]) is not None
+    if first_cond < by_at and not EN_EACH.search(text[by_at : by_at + 16]) and not of_cond and not cond_share:
         return None  # 女性中各部门的占比: among those rows, each group's share (a filter, then shares)
     return Found(at, "proportion", {"conditions": cp.conds, "logic": cp.logic, "by": keys}, tuple(used + by_spans + list(cp.spans) + _lead(text, first_cond)))
 
