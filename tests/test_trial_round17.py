@@ -351,3 +351,11 @@ def test_the_share_of_a_condition_within_each_group(ws):
     assert tr.decision.request.op("proportion") is not None and tr.decision.request.op("filter") is None
     for store, x in REPAIRS.groupby("门店")["处理状态"]:  # each store's own rows: matched / all of that store's
         assert f"{store} {int((x == '待处理').sum())}/{len(x)}" in tr.run.answer, tr.run.answer
+
+
+def test_a_chart_of_an_ordered_result_keeps_its_order(en):
+    s = Session(en)
+    answered(s, "shipments.xlsx Q1 total Freight Charge (USD) per Carrier, biggest first")
+    tr = answered(s, "chart that as a bar chart")
+    want = QUARTERS["Q1"].groupby("Carrier")["Freight Charge (USD)"].sum().sort_values(ascending=False)
+    assert result_frame(tr)["Carrier"].tolist() == want.index.tolist()

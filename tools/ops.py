@@ -464,10 +464,11 @@ def _measured(s: pd.Series, agg: str) -> tuple[pd.Series, Callable[[Any], Any] |
 
 @tool
 def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, Any]] | None = None, lang: str = "zh",
-                    versus_overall: bool = False) -> ToolResult:
+                    versus_overall: bool = False, keep_order: bool = False) -> ToolResult:
     """Group by one or more keys and summarise measures (count, sum, mean, min, max, distinct); no measure counts rows.
     Result columns are named in the request's language (lang: zh or en). versus_overall adds, per measure, each
-    group's difference from the overall figure and whether it is above it."""
+    group's difference from the overall figure and whether it is above it. keep_order keeps the groups in the order
+    they first appear (a chart of a table already ordered), instead of sorting them by key."""
     rows = ROWS.get(lang, ROWS["zh"])
     filtered = [m for m in measures or [] if m.get("where")]  # 未处理的有几条: a figure over the rows that meet conditions
     measures = [m for m in measures or [] if m.get("column") and not m.get("where")]  # a bare count is the row count, always included
@@ -497,11 +498,11 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
                 row[where_name(m, lang)] = int(mask.sum())
         out = pd.DataFrame([row])
     else:
-        g = table.groupby(keys, dropna=False, sort=True)
+        g = table.groupby(keys, dropna=False, sort=not keep_order)
         parts = {}
         for m in measures:
             col, shown = _measured(table[m["column"]], m["agg"]) if m["agg"] not in ("count", "distinct") else (table[m["column"]], None)
-            grouped = col.groupby([table[k] for k in keys], dropna=False, sort=True)
+            grouped = col.groupby([table[k] for k in keys], dropna=False, sort=not keep_order)
             # a group none of whose values could be read has no total: blank, never 0 (which would rank it last)
             figures = grouped.sum(min_count=1) if m["agg"] == "sum" else grouped.agg("nunique" if m["agg"] == "distinct" else m["agg"])
             parts[measure_name(m["column"], m["agg"], lang)] = figures.map(shown) if shown else figures
@@ -511,11 +512,11 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
             by = [table[k] for k in keys]
             if m.get("column") and m.get("agg", "count") != "count":
                 col, shown = _measured(table[m["column"]].where(mask), m["agg"])
-                grouped = col.groupby(by, dropna=False, sort=True)
+                grouped = col.groupby(by, dropna=False, sort=not keep_order)
                 figures = grouped.sum(min_count=1) if m["agg"] == "sum" else grouped.agg(m["agg"])
                 parts[where_name(m, lang)] = figures.map(shown) if shown else figures
             else:
-                parts[where_name(m, lang)] = mask.astype(int).groupby(by, dropna=False, sort=True).sum()
+                parts[where_name(m, lang)] = mask.astype(int).groupby(by, dropna=False, sort=not keep_order).sum()
         out = pd.DataFrame(parts).reset_index()
     extra: dict[str, Any] = {}
     if versus_overall and keys and measures:

@@ -655,8 +655,11 @@ def _measure_where(table: BigTable, m: dict[str, Any], cond: str) -> str:
 
 
 def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, Any]] | None = None, lang: str = "zh",
-                    versus_overall: bool = False) -> ToolResult:
+                    versus_overall: bool = False, keep_order: bool = False) -> ToolResult:
     import pandas as pd
+
+    if keep_order:
+        raise NoSql  # the groups in the order they first appear: the in-memory way
 
     from tools.ops import ROWS, measure_name
 

@@ -2727,8 +2727,12 @@ class Chart(OpSpec):
             x = args["x"]
             names = {"rows": "rows", "agg": {"sum": "sum", "mean": "mean", "count": "count"}[agg]} if en else {"rows": "行数", "agg": label}
             measure = [names["rows"] if c == "行数" and counting else f"{c}_{names['agg']}" for c in y]  # the row count comes with every summary
+            from modes.results import is_result
+
+            ordered = {"keep_order": True} if is_result(getattr(ctx.request, "file", None) or "") else {}  # a result's rows keep their order
             steps = [StepSpec("按类别计数" if counting else "按类别汇总", "group_summarize", "汇总完成",
-                              {"keys": [x], "measures": [{"column": c, "agg": agg} for c in y if c != "行数" or not counting], **({"lang": "en"} if en else {})})]
+                              {"keys": [x], "measures": [{"column": c, "agg": agg} for c in y if c != "行数" or not counting],
+                               **({"lang": "en"} if en else {}), **ordered})]
         if args.get("sort"):
             by = [x] if args["sort"] == "key" else measure[:1]
             steps.append(StepSpec("排序", "sort_rows", "排序完成", {"by": by, "ascending": bool(args.get("ascending"))}))
