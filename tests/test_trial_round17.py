@@ -359,3 +359,12 @@ def test_a_chart_of_an_ordered_result_keeps_its_order(en):
     tr = answered(s, "chart that as a bar chart")
     want = QUARTERS["Q1"].groupby("Carrier")["Freight Charge (USD)"].sum().sort_values(ascending=False)
     assert result_frame(tr)["Carrier"].tolist() == want.index.tolist()
+
+
+@pytest.mark.parametrize("text", ["shipments.xlsx Q1 median Weight (kg) by Carrier and Mode",
+                                  "shipments.xlsx Q1 group by Carrier, Mode, compute Weight (kg) median"])
+def test_a_statistic_per_two_keys_keeps_both(en, text):
+    tr = answered(Session(en), text)
+    want = QUARTERS["Q1"].groupby(["Carrier", "Mode"])["Weight (kg)"].median()
+    for (c, m), v in want.items():
+        assert f"{c}, {m}: median {v:g}" in tr.run.answer, tr.run.answer

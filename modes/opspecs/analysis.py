@@ -64,6 +64,20 @@ def _by_keys(text: str, hits: list[Any], sheet: Any, taken: list[tuple[int, int]
     return list(dict.fromkeys(keys)), spans
 
 
+def _keys_listed(text: str, hits: list[Any], sheet: Any, keys: list[str], spans: list[tuple[int, int]]) -> tuple[list[str], list[tuple[int, int]]]:
+    """by Carrier and Mode / 按区域和门店: the columns listed after each key said with 按 / by are keys too."""
+    from modes.ops import _joined_after
+
+    more_keys, more_spans = list(keys), list(spans)
+    for a, b in spans:
+        last = next((h for h in hits if a <= h.start and h.end == b), None)
+        for h in _joined_after(last, hits, text) if last is not None else []:
+            if h.column not in sheet.numeric and h.column not in more_keys:
+                more_keys.append(h.column)
+                more_spans.append((b, h.end))
+    return more_keys, more_spans
+
+
 def _cols(hits: list[Any], sheet: Any, taken: list[tuple[int, int]], numeric: bool | None = None) -> list[Any]:
     out = []
     for h in hits:
@@ -339,6 +353,7 @@ class Stats(OpSpec):
         text_ok = set(stats) <= {"mode", "mode_count", "nunique"}
         cols = [h for h in hits if _free(used, h.start, h.end) and (text_ok or h.column in sheet.numeric or timeish(sheet, h.column))]
         by, by_spans = _by_keys(text, hits, sheet, used)
+        by, by_spans = _keys_listed(text, hits, sheet, by, by_spans)
         cols = [h for h in cols if h.column not in by and _free(by_spans, h.start, h.end)]
         said = _aggs_on_columns(text, cols, hits, used)  # 平均圈数…圈数的方差: the plain aggregate said on the column too
         if said:
