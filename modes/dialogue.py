@@ -20,6 +20,7 @@ from modes.gate import (
     ADDITIVE,
     FILE_SWAP,
     HOLD,
+    MONTHS,
     WEAK_KINDS,
     _chat,
     _decision,
@@ -337,15 +338,18 @@ def corrected_sheet(t: Turn) -> str | None:
     named = [s.name for s in f.sheets if s.name and s.name != p.request.sheet and _sheet_named(s.name, low)]
     if len(named) != 1:
         return None
-    rest = lx.CORRECTION.sub(" ", low.replace(named[0].casefold(), " "))
+    said = re.sub(r"(?<![a-z])(?:" + "|".join(m for m in MONTHS if named[0].casefold() in (m[:3], m)) + r")(?![a-z])", " ", low) \
+        if any(named[0].casefold() in (m[:3], m) for m in MONTHS) else low  # August for the Aug sheet: the whole word is its name
+    rest = lx.CORRECTION.sub(" ", said.replace(named[0].casefold(), " "))
     rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|的|用|是|这|那|不|呢|吗|[\s,，。.!！?？]"
-                  r"|(?<![a-z_])(?:no|the|use|it|is|should|be|what|how|about|and|for|in|on|of)(?![a-z_])", "", rest)
+                  r"|(?<![a-z_])(?:no|the|use|it|is|should|be|what|how|about|and|for|in|on|of|now|do|same|thing|again|show|run|please|sheet)(?![a-z_])", "", rest)
     earlier = re.sub(r"\s+", "", " ".join(p.turns).casefold())
     return named[0] if not rest or rest in earlier else None  # 二季度的总金额呢: words of the request it follows are no change
 
 
 # 二季度呢 / 三季度的呢 / what about Q2?: the request just run, asked again of another sheet
-SHEET_FOLLOW_UP = lazy(r"呢\s*[?？]?\s*$|^\s*那|(?<![a-z_])(?:what|how) about(?![a-z_])|^\s*and\s+(?:for|in|on)?\s*", re.I)
+SHEET_FOLLOW_UP = lazy(r"呢\s*[?？]?\s*$|^\s*那|(?<![a-z_])(?:what|how) about(?![a-z_])|^\s*and\s+(?:for|in|on)?\s*"
+                       r"|^\s*(?:now\s+)?(?:do|show|run it (?:for|on)|same (?:thing|again) (?:for|on|in)|the same (?:for|on|in))(?![a-z_])", re.I)
 
 
 def on_sheet_correction(t: Turn) -> Outcome:
@@ -783,6 +787,8 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         keep = corrected_sheet(t) is not None  # 二季度呢: the same request on another sheet of its workbook
         p = p if keep else None
         t = Turn(utterance, text, t.lang, state, catalog, p)
+    if t.refining and p is not None and corrected_sheet(t) is not None:
+        t = Turn(utterance, text, t.lang, state, catalog, p)  # what about Q2? / 二季度呢: the same request on that sheet, never both
     for row in DIALOGUE:
         if _fits(row.stage, p) and row.when(t):
             return never_twice(t, *row.then(t))

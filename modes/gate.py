@@ -145,9 +145,16 @@ def _split_table(f: FileInfo) -> bool:
     return len(f.sheets) > 1 and len({tuple(s.columns) for s in f.sheets}) == 1 and bool(f.sheets[0].columns)
 
 
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december")
+
+
 def _sheet_named(name: str, low: str) -> bool:
-    """A sheet is named by its name, or by a word of the same plain meaning (orders ~ 订单)."""
+    """A sheet is named by its name, or by a word of the same plain meaning (orders ~ 订单), a month by its full name or
+    its short one (Jul ~ July)."""
     if name.casefold() in low:
+        return True
+    month = next((m for m in MONTHS if name.casefold() in (m, m[:3], m[:4] if m == "september" else m[:3])), None)
+    if month is not None and re.search(r"(?<![a-z])(?:" + month + "|" + month[:3] + r")(?![a-z])", low):
         return True
     concept = lx.concept_of(name)
     return bool(concept) and any(re.search(r"(?<![a-z_])" + re.escape(w) + r"s?(?![a-z_])", low) for w in _long_words(concept))

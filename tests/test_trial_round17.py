@@ -368,3 +368,19 @@ def test_a_statistic_per_two_keys_keeps_both(en, text):
     want = QUARTERS["Q1"].groupby(["Carrier", "Mode"])["Weight (kg)"].median()
     for (c, m), v in want.items():
         assert f"{c}, {m}: median {v:g}" in tr.run.answer, tr.run.answer
+
+
+@pytest.mark.parametrize("more,sheet", [("what about Q2?", "Q2"), ("now do Q2", "Q2"), ("same thing for Q2", "Q2")])
+def test_the_same_request_on_another_sheet(en, more, sheet):
+    s = Session(en)
+    answered(s, "shipments.xlsx Q1: total Freight Charge (USD) by Carrier")
+    tr = s.turn(more)
+    assert tr.decision.next == "restate_confirm" and tr.decision.request.sheet == sheet, tr.decision.reply
+    assert tr.decision.request.op("group") is not None
+
+
+def test_a_month_sheet_named_by_the_month_in_full():
+    from modes.gate import _sheet_named
+
+    assert _sheet_named("Aug", "what about august?") and _sheet_named("Sep", "same thing for september")
+    assert _sheet_named("July", "now do jul") and not _sheet_named("July", "now do june")
