@@ -462,7 +462,7 @@ def _best_sheet(f: FileInfo, turns: list[str], flags: dict[str, Any]) -> tuple[S
 
 def _names_only_in(texts: list[str], last: FileInfo, cur: FileInfo) -> bool:
     """Whether the words name, by its exact name, a column of the last result that the current file does not have."""
-    own = {c.casefold() for sh in cur.sheets for c in sh.columns}
+    own = {c.casefold() for sh in cur.sheets for c in sh.columns} | {c.casefold() for c in COUNT_COLUMNS}  # a row count names no table
     return any(h.how == "exact" and h.column.casefold() not in own for t in texts for h in find_columns(t, last.sheets[0]))
 
 
