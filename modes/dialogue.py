@@ -767,7 +767,8 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         if lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text) or corrections.marked(text) \
                 or corrections.dropped_value(text, state.last.request) is not None:
             p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
-        elif lx.ADDITIVE.search(text) and (g := state.last.request.op("group")) is not None and g.args.get("keys"):
+        elif lx.ADDITIVE.search(text) and not lx.ADD_COLUMN.search(text) and (g := state.last.request.op("group")) is not None \
+                and g.args.get("keys"):  # (再加一列收缴率 is a column of the result, never a figure of its summary)
             p = replace(state.last, stage="confirm")  # 再加一个平均每单金额 after a summary: the summary gains it, restated
         elif not lx.RESULT_REF.search(text) and not lx.THEN_START.search(text):
             p, refining = replace(state.last, stage="confirm"), True  # 那深圳的呢 / 只看华南区的呢: maybe a refinement of it
