@@ -326,8 +326,9 @@ def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
             continue  # chi-square, t-test: the word of an operation, not a file
         if any(k in tok.casefold() for k in _joined_names(catalog)):
             continue  # 按月薪_平均排序 / 取金额_合计最大的: a column's name (a summary's) glued to Chinese text
-        if any(" " in k and k.endswith(tok.casefold()) and k in text.casefold() for k in (*catalog.known_names, *_joined_names(catalog))):
-            continue  # Repair Cost_sum: the last word of a name of several words, said whole
+        if any(" " in k and (k.endswith(tok.casefold()) or k.startswith(tok.casefold())) and k in text.casefold()
+               for k in (*catalog.known_names, *_joined_names(catalog))):
+            continue  # Repair Cost_sum / After-hours Hrs: the last or first word of a name of several words, said whole
         if NAME_GIVEN.search(text[max(0, m.start() - 12) : m.start()]) or NAME_GIVEN.search(tok):
             continue  # 列名更改为'FLU_SEASON' / rename … to new_name: a name being given, not a file
         parts = [x for x in re.split(r"[-_]", tok) if x]

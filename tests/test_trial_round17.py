@@ -384,3 +384,10 @@ def test_a_month_sheet_named_by_the_month_in_full():
 
     assert _sheet_named("Aug", "what about august?") and _sheet_named("Sep", "same thing for september")
     assert _sheet_named("July", "now do jul") and not _sheet_named("July", "now do june")
+
+
+def test_the_first_word_of_a_column_name_with_a_hyphen_is_no_missing_file(tmp_path):
+    pd.DataFrame({"Engineer": ["A", "B"], "Shift": ["Primary", "Secondary"], "After-hours Hrs": [1.5, 2.0]}).to_csv(tmp_path / "oncall_rota_2024.csv", index=False)
+    pd.DataFrame({"Asset": ["x"], "Cost": [1]}).to_csv(tmp_path / "asset_inventory.csv", index=False)
+    tr = Session(Workspace.at(tmp_path)).turn("rank engineers by After-hours Hrs")
+    assert "After-hours in the workspace" not in tr.decision.reply and tr.decision.request.missing_file_name is None
