@@ -127,7 +127,7 @@ def _iso_years(written: list[str]) -> tuple[int, int] | None:
 
 
 CACHE_FILE = "catalog.json"
-CACHE_VERSION = 12  # 2: a wide table's row names are all kept; 3: 08/13/2020 is a date; 4: amounts and dates written as text are typed; 5: numbers with a few marks (缺考) are numbers; 6: a rough figure (约30) is such a mark; 7: any number of rough figures (约120, 约350…) are such marks; 8: figures typed as text cells (72, 88.5) in a column named for a figure are numbers; 9: percentages (25%) are numbers; 10: a figure with its unit (85平, 12盒) is a number; 11: numbers with a few cells typed as numeric text are numbers; 12: figures with a unit of time or count (8小时, 3杯) too
+CACHE_VERSION = 13  # 2: a wide table's row names are all kept; 3: 08/13/2020 is a date; 4: amounts and dates written as text are typed; 5: numbers with a few marks (缺考) are numbers; 6: a rough figure (约30) is such a mark; 7: any number of rough figures (约120, 约350…) are such marks; 8: figures typed as text cells (72, 88.5) in a column named for a figure are numbers; 9: percentages (25%) are numbers; 10: a figure with its unit (85平, 12盒) is a number; 11: numbers with a few cells typed as numeric text are numbers; 12: figures with a unit of time or count (8小时, 3杯) too; 13: scores with their unit (5分, 4星)
 
 
 @dataclass

@@ -89,8 +89,8 @@ def _alt(*ws: str) -> str:
 
 
 INFIX = [
-    ("ge", _alt(">=", "≥", "=>", "大于等于", "大于或等于", "不低于", "不少于", "不小于", "至少", "at least", "no less than", "greater than or equal to", "not less than")),
-    ("le", _alt("<=", "≤", "=<", "小于等于", "小于或等于", "不超过", "不高于", "不大于", "不多于", "至多", "at most", "no more than", "less than or equal to", "not more than")),
+    ("ge", _alt(">=", "≥", "=>", "大于等于", "大于或等于", "不低于", "不少于", "不小于", "至少", "不早于", "at least", "no less than", "greater than or equal to", "not less than", "no earlier than", "not before")),
+    ("le", _alt("<=", "≤", "=<", "小于等于", "小于或等于", "不超过", "不高于", "不大于", "不多于", "至多", "不晚于", "不迟于", "at most", "no more than", "less than or equal to", "not more than", "no later than", "not after")),
     ("not_contains", _alt("不包含", "不含有", "不含", "不带", "does not contain", "doesn't contain", "not containing", "without")),
     ("ne", _alt("!=", "≠", "<>", "不等于", "不是", "不为", "is not", "isn't", "not equal to", "not")),
     ("gt", _alt(">", "大于", "超过", "高于", "多于", "晚于", "greater than", "more than", "above", "over", "higher than", "larger than", "bigger than", "exceeds", "exceeding")),
@@ -1292,6 +1292,8 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
     """All conditions in text, against one sheet's columns."""
     # operator is one of A, B, C / 是以下之一: the list's own words; the values after them are read as a list
     blocked = list(blocked or []) + [m.span("w") for m in ONE_OF.finditer(text)]
+    # 整体满意度(1-5分): the figures inside a column's own name are its name, never a value compared with
+    blocked += [(h.start + d.start(), h.end) for h in hits if h.how == "exact" and (d := re.search(r"\d", text[h.start : h.end])) is not None]
     sc = _Scan(text, sheet, hits, CondParse(), blocked)
     for rule in COND_RULES:
         rule(sc)

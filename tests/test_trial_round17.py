@@ -391,3 +391,22 @@ def test_the_first_word_of_a_column_name_with_a_hyphen_is_no_missing_file(tmp_pa
     pd.DataFrame({"Asset": ["x"], "Cost": [1]}).to_csv(tmp_path / "asset_inventory.csv", index=False)
     tr = Session(Workspace.at(tmp_path)).turn("rank engineers by After-hours Hrs")
     assert "After-hours in the workspace" not in tr.decision.reply and tr.decision.request.missing_file_name is None
+
+
+def test_scores_with_their_unit_and_a_name_holding_figures(tmp_path):
+    survey = pd.DataFrame({"授课老师": ["王磊", "王磊", "马超", "马超", "郑芳"], "整体满意度(1-5分)": ["5", "4", "5分", "3", "4"],
+                           "推荐意愿(0-10)": [9, 8, 7, 6, 10]})
+    survey.to_csv(tmp_path / "家长满意度.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "家长满意度.csv 按授课老师求 整体满意度(1-5分) 的平均")
+    assert tr.decision.request.op("filter") is None  # the 5分 inside the column's name is its name
+    f = result_frame(tr).set_index("授课老师")
+    want = {"王磊": 4.5, "马超": 4.0, "郑芳": 4.0}
+    assert {k: float(f.loc[k].iloc[0]) for k in want} == want
+
+
+@pytest.mark.parametrize("said,op", [("不早于", "ge"), ("不晚于", "le"), ("早于", "lt"), ("晚于", "gt")])
+def test_not_earlier_than_is_on_or_after(tmp_path, said, op):
+    pd.DataFrame({"报名日期": pd.to_datetime(["2024-10-01", "2024-10-16", "2024-10-20"]), "学费": [1, 2, 3]}).to_csv(tmp_path / "报名.csv", index=False)
+    tr = Session(Workspace.at(tmp_path)).turn(f"报名.csv 报名日期{said}2024-10-16的")
+    c = tr.decision.request.op("filter").args["conditions"][0]
+    assert (c.column, c.op) == ("报名日期", op)

@@ -21,12 +21,12 @@ if TYPE_CHECKING:
 
 # a number as people write it in a cell: sign or accounting brackets, currency, thousands separators, a unit
 NUMBER_TEXT = (r"^\s*(?P<neg>[-−－(（])?\s*(?:[¥￥$€£]|RMB|CNY|USD)?\s*(?P<neg2>[-−－])?\s*"
-               r"(?P<num>\d{1,3}(?:[,，]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*(?P<unit>亿|万|千)?\s*(?:元|块|RMB|CNY|平方米|平米|平|㎡|盒|箱|瓶|袋|支|件|台|公斤|斤|吨|kg|小时|分钟|天|杯|次|公里|km|hrs?|mins?)?\s*(?P<pct>[%％])?\s*[)）]?\s*$")
+               r"(?P<num>\d{1,3}(?:[,，]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*(?P<unit>亿|万|千)?\s*(?:元|块|RMB|CNY|平方米|平米|平|㎡|盒|箱|瓶|袋|支|件|台|公斤|斤|吨|kg|小时|分钟|分|星|天|杯|次|公里|km|hrs?|mins?)?\s*(?P<pct>[%％])?\s*[)）]?\s*$")
 UNITS = {"亿": 1e8, "万": 1e4, "千": 1e3}
 # dates as written in Chinese or with slashes and dots; what pandas reads directly (ISO) needs no rewriting
 CJK_DATE = r"^\s*(\d{4})\s*[年./]\s*(\d{1,2})\s*[月./]\s*(\d{1,2})\s*[日号]?"
 TIME_TEXT = r"^\s*([01]?\d|2[0-3])\s*[:：]\s*([0-5]\d)(?:\s*[:：]\s*([0-5]\d))?\s*$"
-DECORATION = r"[,，¥￥$€£万亿千元()（）%％]|平|㎡|盒|箱|瓶|袋|支|件|台|斤|吨|kg|小时|分钟|天|杯|次|公里|km|hrs?|mins?"  # what marks a number written as text: separators, currency, units, brackets
+DECORATION = r"[,，¥￥$€£万亿千元()（）%％]|平|㎡|盒|箱|瓶|袋|支|件|台|斤|吨|kg|小时|分钟|分|星|天|杯|次|公里|km|hrs?|mins?"  # what marks a number written as text: separators, currency, units, brackets
 CODE = r"^0\d"  # digits with a leading zero: a code
 ID_NAME = re.compile(r"(?i)(?:^|_|\b)(?:id|no|code|phone|tel|mobile|zip|postcode|sku|number)(?:$|_|\b)|编号|号码|代码|工号|学号|单号|电话|手机|邮编|身份证")
 # a column whose name says it holds a figure (score, amount, 金额, 成绩…): its digits typed as text are numbers
