@@ -410,3 +410,11 @@ def test_not_earlier_than_is_on_or_after(tmp_path, said, op):
     tr = Session(Workspace.at(tmp_path)).turn(f"报名.csv 报名日期{said}2024-10-16的")
     c = tr.decision.request.op("filter").args["conditions"][0]
     assert (c.column, c.op) == ("报名日期", op)
+
+
+def test_an_order_by_the_summary_says_what_it_orders_by(en):
+    tr = Session(en).turn("stack sheets Q1 and Q2 of shipments.xlsx, total Freight Charge (USD) by Carrier, biggest first")
+    assert "sort by the summary's figure, descending" in tr.decision.reply or tr.run is not None
+    from modes import opspec
+
+    assert opspec.get("sort").phrase({"by": [], "ascending": False}, "zh") == "按汇总的数值降序排序"

@@ -71,9 +71,9 @@ class Sort(OpSpec):
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         by = _sep(lang).join(args.get("by") or [])
-        if not by:
-            return self.label[lang]
         asc = args.get("ascending")
+        if not by:  # after a summary: by its (first) figure, the order said
+            return _zh(lang, f"按汇总的数值{'升序' if asc else '降序'}排序", f"sort by the summary's figure, {'ascending' if asc else 'descending'}")
         return _zh(lang, f"按 {by} {'升序' if asc else '降序'}排序", f"sort by {by} {'ascending' if asc else 'descending'}")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
