@@ -126,6 +126,11 @@ class SheetInfo:
         return tuple(_head_words(full, {f for _, f in full}))
 
     @cached_property
+    def head_names(self) -> frozenset[str]:
+        """The last words of head_words, for a lookup."""
+        return frozenset(t for _, t in self.head_words)
+
+    @cached_property
     def names(self) -> ColumnNames:
         """The sheet's column names indexed for resolving a written name; built once per sheet."""
         return ColumnNames.of(self.columns)

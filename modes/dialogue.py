@@ -20,7 +20,6 @@ from modes.gate import (
     ADDITIVE,
     FILE_SWAP,
     HOLD,
-    MONTHS,
     WEAK_KINDS,
     _chat,
     _decision,
@@ -31,6 +30,7 @@ from modes.gate import (
     chat_kind,
     is_cancel,
     is_confirm,
+    month_words,
     understand,
 )
 from modes.lazyre import lazy
@@ -338,8 +338,8 @@ def corrected_sheet(t: Turn) -> str | None:
     named = [s.name for s in f.sheets if s.name and s.name != p.request.sheet and _sheet_named(s.name, low)]
     if len(named) != 1:
         return None
-    said = re.sub(r"(?<![a-z])(?:" + "|".join(m for m in MONTHS if named[0].casefold() in (m[:3], m)) + r")(?![a-z])", " ", low) \
-        if any(named[0].casefold() in (m[:3], m) for m in MONTHS) else low  # August for the Aug sheet: the whole word is its name
+    months = month_words(named[0])  # August for the Aug sheet: the whole word is its name
+    said = re.sub(r"(?<![a-z])(?:" + "|".join(months) + r")(?![a-z])", " ", low) if months else low
     rest = lx.CORRECTION.sub(" ", said.replace(named[0].casefold(), " "))
     rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|的|用|是|这|那|不|呢|吗|[\s,，。.!！?？]"
                   r"|(?<![a-z_])(?:no|the|use|it|is|should|be|what|how|about|and|for|in|on|of|now|do|same|thing|again|show|run|please|sheet)(?![a-z_])", "", rest)

@@ -13,7 +13,7 @@ from typing import Any
 from modes import crosslang, evidence, joins, opspec, replies, results
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo, SheetInfo
-from modes.conditions import ANY_OP, Cond, parse_conditions
+from modes.conditions import ANY_OP, MONTHS_EN, Cond, parse_conditions
 from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState
 from modes.evidence import Gap
 from modes.lazyre import lazy
@@ -145,7 +145,10 @@ def _split_table(f: FileInfo) -> bool:
     return len(f.sheets) > 1 and len({tuple(s.columns) for s in f.sheets}) == 1 and bool(f.sheets[0].columns)
 
 
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december")
+def month_words(name: str) -> list[str]:
+    """Every English word for the month a sheet's name is (Jul: jul, july), longest first; [] for any other name."""
+    n = MONTHS_EN.get(name.casefold())
+    return sorted((w for w, i in MONTHS_EN.items() if i == n), key=len, reverse=True) if n else []
 
 
 def _sheet_named(name: str, low: str) -> bool:
@@ -153,8 +156,8 @@ def _sheet_named(name: str, low: str) -> bool:
     its short one (Jul ~ July)."""
     if name.casefold() in low:
         return True
-    month = next((m for m in MONTHS if name.casefold() in (m, m[:3], m[:4] if m == "september" else m[:3])), None)
-    if month is not None and re.search(r"(?<![a-z])(?:" + month + "|" + month[:3] + r")(?![a-z])", low):
+    months = month_words(name)
+    if months and re.search(r"(?<![a-z])(?:" + "|".join(months) + r")(?![a-z])", low):
         return True
     concept = lx.concept_of(name)
     return bool(concept) and any(re.search(r"(?<![a-z_])" + re.escape(w) + r"s?(?![a-z_])", low) for w in _long_words(concept))

@@ -781,7 +781,7 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
     """Every column the text mentions, by name or plain meaning, longest first, without overlaps."""
     low = text.casefold()
     cands: list[tuple[int, int, str, str]] = []
-    heads = {t for _, t in sheet.head_words} if CJK.search(low) else set()
+    heads = sheet.head_names if CJK.search(low) else frozenset()
     for c, cl in sheet.folded:
         if cl not in low:
             continue

@@ -36,6 +36,12 @@ def ws(tmp_path, monkeypatch, request) -> Workspace:
     return Workspace.at(tmp_path)
 
 
+def _same_cells(f: pd.DataFrame, want: pd.DataFrame) -> None:
+    """Each column of the pandas pivot, row by row of it, in the result."""
+    for c in want.columns:
+        assert f.loc[want.index, c].tolist() == pytest.approx(want[c].tolist())
+
+
 def _chart_series(ws: Workspace, tr) -> int:
     path = next(x["path"] for x in tr.run.files if x["path"].endswith(".xlsx"))
     charts = [c for s in openpyxl.load_workbook(ws.root / path).worksheets for c in s._charts]
@@ -82,8 +88,7 @@ def test_one_bar_series_per_category(ws):
     want = SALES.pivot_table(index="城市", columns="品类", values="成交价", aggfunc="sum", fill_value=0)
     f = result_frame(tr).set_index("城市")
     assert sorted(f.index) == sorted(want.index)
-    for c in want.columns:
-        assert f.loc[want.index, c].tolist() == pytest.approx(want[c].tolist())
+    _same_cells(f, want)
     assert _chart_series(ws, tr) == 3
 
 
@@ -154,8 +159,7 @@ def test_a_pivot_laid_out_again_keeps_its_figure(ws, first, more):
     tr = answered(s, "go")
     f = result_frame(tr).set_index("Mode")
     want = SHIP.pivot_table(index="Mode", columns="Carrier", values="Charge", aggfunc="sum")
-    for c in want.columns:
-        assert f.loc[want.index, c].tolist() == pytest.approx(want[c].tolist())
+    _same_cells(f, want)
 
 
 def test_a_pivot_that_ran_turned_the_other_way_round(ws):
@@ -166,8 +170,7 @@ def test_a_pivot_that_ran_turned_the_other_way_round(ws):
     assert [o.kind for o in tr.decision.request.ops] == ["pivot"]  # never a transpose of the whole table
     f = result_frame(answered(s, "继续")).set_index("品类")
     want = SALES.pivot_table(index="品类", columns="城市", values="成交价", aggfunc="sum")
-    for c in want.columns:
-        assert f.loc[want.index, c].tolist() == pytest.approx(want[c].tolist())
+    _same_cells(f, want)
 
 
 def test_a_chart_with_a_series_turned_the_other_way_round(ws):

@@ -47,6 +47,26 @@ def where_name(m: dict[str, Any], lang: str = "zh") -> str:
     return f"{label}_{ROWS.get(lang, ROWS['zh'])}"
 
 
+def _figure(table: pd.DataFrame, m: dict[str, Any], by: list[pd.Series] | None, keep_order: bool = False) -> Any:
+    """One measure of a summary: over the whole table (by None) or per group (by the key columns' values); with
+    `where`, over the rows meeting it (a count of those rows when no column is summarised)."""
+    mask = _where_mask(table, m["where"]) if m.get("where") else None
+    if mask is not None and (not m.get("column") or m.get("agg", "count") == "count"):
+        return int(mask.sum()) if by is None else mask.astype(int).groupby(by, dropna=False, sort=not keep_order).sum()
+    raw = table[m["column"]] if mask is None else table[m["column"]].where(mask)
+    agg = m["agg"]
+    if by is None:
+        if agg == "distinct":  # how many different values, blanks aside
+            return int(raw.nunique())
+        values, shown = _measured(raw, agg)
+        return (shown or _round)(getattr(values, agg)())
+    col, shown = _measured(raw, agg) if agg not in ("count", "distinct") else (raw, None)
+    grouped = col.groupby(by, dropna=False, sort=not keep_order)
+    # a group none of whose values could be read has no total: blank, never 0 (which would rank it last)
+    figures = grouped.sum(min_count=1) if agg == "sum" else grouped.agg("nunique" if agg == "distinct" else agg)
+    return figures.map(shown) if shown else figures
+
+
 def _where_mask(table: pd.DataFrame, conditions: list[dict[str, Any]]) -> pd.Series:
     """The rows meeting every condition."""
     mask = pd.Series(True, index=table.index)
@@ -480,43 +500,17 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
 
     own_total = total_rows(table)  # the table's own 总计 row: not added in again, and never a group of its own
     skipped, table = int(own_total.sum()), table[~own_total]
+    by = [table[k] for k in keys]
+    name = lambda m: where_name(m, lang) if m.get("where") else measure_name(m["column"], m["agg"], lang)  # noqa: E731
     if not keys:
-        row = {}
-        for m in measures:
-            if m["agg"] == "distinct":  # how many different values, blanks aside
-                row[measure_name(m["column"], "distinct", lang)] = int(table[m["column"]].nunique())
-                continue
-            values, shown = _measured(table[m["column"]], m["agg"])
-            row[measure_name(m["column"], m["agg"], lang)] = (shown or _round)(getattr(values, m["agg"])())
+        row = {name(m): _figure(table, m, None, keep_order) for m in measures}
         row[rows] = len(table)
-        for m in filtered:
-            mask = _where_mask(table, m["where"])
-            if m.get("column") and m.get("agg", "count") != "count":
-                values, shown = _measured(table[m["column"]].where(mask), m["agg"])
-                row[where_name(m, lang)] = (shown or _round)(getattr(values, m["agg"])())
-            else:
-                row[where_name(m, lang)] = int(mask.sum())
+        row.update({name(m): _figure(table, m, None, keep_order) for m in filtered})
         out = pd.DataFrame([row])
     else:
-        g = table.groupby(keys, dropna=False, sort=not keep_order)
-        parts = {}
-        for m in measures:
-            col, shown = _measured(table[m["column"]], m["agg"]) if m["agg"] not in ("count", "distinct") else (table[m["column"]], None)
-            grouped = col.groupby([table[k] for k in keys], dropna=False, sort=not keep_order)
-            # a group none of whose values could be read has no total: blank, never 0 (which would rank it last)
-            figures = grouped.sum(min_count=1) if m["agg"] == "sum" else grouped.agg("nunique" if m["agg"] == "distinct" else m["agg"])
-            parts[measure_name(m["column"], m["agg"], lang)] = figures.map(shown) if shown else figures
-        parts[rows] = g.size()
-        for m in filtered:
-            mask = _where_mask(table, m["where"])
-            by = [table[k] for k in keys]
-            if m.get("column") and m.get("agg", "count") != "count":
-                col, shown = _measured(table[m["column"]].where(mask), m["agg"])
-                grouped = col.groupby(by, dropna=False, sort=not keep_order)
-                figures = grouped.sum(min_count=1) if m["agg"] == "sum" else grouped.agg(m["agg"])
-                parts[where_name(m, lang)] = figures.map(shown) if shown else figures
-            else:
-                parts[where_name(m, lang)] = mask.astype(int).groupby(by, dropna=False, sort=not keep_order).sum()
+        parts = {name(m): _figure(table, m, by, keep_order) for m in measures}
+        parts[rows] = table.groupby(keys, dropna=False, sort=not keep_order).size()
+        parts.update({name(m): _figure(table, m, by, keep_order) for m in filtered})
         out = pd.DataFrame(parts).reset_index()
     extra: dict[str, Any] = {}
     if versus_overall and keys and measures:

@@ -630,13 +630,18 @@ def select_columns(table: BigTable, columns: list[str]) -> ToolResult:
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "columns": columns}, {"sample": _sample(out.head())})
 
 
+def _figure_sql(table: BigTable, c: str) -> str:
+    """A column as numbers in SQL: itself when typed so, else its text read as numbers."""
+    return q(c) if table.types.get(c) in ("BIGINT", "DOUBLE") else _num(table, c)
+
+
 def _measure(table: BigTable, m: dict[str, str]) -> str:
     c, agg = m["column"], m["agg"]
     if agg == "count":
         return f"count({q(c)})"
     if agg == "distinct":
         return f"count(DISTINCT {q(c)})"
-    x = q(c) if table.types.get(c) in ("BIGINT", "DOUBLE") else _num(table, c)
+    x = _figure_sql(table, c)
     if agg == "sum":
         return f"CAST(COALESCE(sum({x}), 0) AS BIGINT)" if table.types.get(c) == "BIGINT" else f"COALESCE(sum({x}), 0.0)"
     return f"{'avg' if agg == 'mean' else agg}({x})"
@@ -650,8 +655,7 @@ def _measure_where(table: BigTable, m: dict[str, Any], cond: str) -> str:
     c = m["column"]
     if agg == "distinct":
         return f"count(DISTINCT {q(c)}) FILTER (WHERE {cond})"
-    x = q(c) if table.types.get(c) in ("BIGINT", "DOUBLE") else _num(table, c)
-    return f"{'avg' if agg == 'mean' else agg}({x}) FILTER (WHERE {cond})"
+    return f"{'avg' if agg == 'mean' else agg}({_figure_sql(table, c)}) FILTER (WHERE {cond})"
 
 
 def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, Any]] | None = None, lang: str = "zh",

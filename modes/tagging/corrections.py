@@ -354,14 +354,17 @@ def _cond_span(text: str, column: str, value: str | None, masks: Sequence[str]) 
     return vals[0] if len(vals) == 1 else None
 
 
-VALUE_DROPPED = (re.compile(r"^(?:把|将)?\s*(?P<old>[^，,。\s]{1,20}?)\s*(?:也|就)?\s*(?:不要了|不要|去掉吧|去掉|不算了|不算|拿掉|删掉)(?:吧|了)?$"),
-                 re.compile(r"^(?:no|drop|remove|without|not|minus)\s+(?P<old>.+?)(?:\s+(?:please|anymore|then|either))?$", re.I))
+@cache
+def _value_dropped() -> tuple[re.Pattern[str], ...]:
+    w = words_toml()["correction"]
+    return (re.compile(rf"^(?:把|将)?\s*(?P<old>[^，,。\s]{{1,20}}?)\s*(?:也|就)?\s*(?:{'|'.join(w['value_drop_zh'])})(?:吧|了)?$"),
+            re.compile(rf"^(?:{'|'.join(w['value_drop_en'])})\s+(?P<old>.+?)(?:\s+(?:please|anymore|then|either))?$", re.I))
 
 
 def dropped_value(text: str, request: Request) -> str | None:
     """现金不要了 / drop Cash, after a request whose condition lists 现金 among its values: the value taken out."""
     said = text.strip(" 。.!！?？")
-    m = next((x for p in VALUE_DROPPED if (x := p.match(said))), None)
+    m = next((x for p in _value_dropped() if (x := p.match(said))), None)
     if m is None:
         return None
     word = m.group("old").strip().casefold()

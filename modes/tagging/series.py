@@ -7,18 +7,29 @@ reads it; the key then never becomes the chart's categories or a condition.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
 from modes.tagging.segment import words_toml
 
-_SPACE = " \t，,、"
+
+def _longest_first(words: Iterable[str]) -> tuple[str, ...]:
+    """The words once each, longest first, in the order written among words of one length."""
+    return tuple(sorted(dict.fromkeys(w.casefold() for w in words), key=len, reverse=True))
 
 
 @cache
 def _words() -> dict[str, tuple[str, ...]]:
+    """The marker words of each place (after / before / lead), both languages in one list, longest first."""
     d = words_toml()["chart_series"]
-    return {k: tuple(sorted((w.casefold() for w in v), key=len, reverse=True)) for k, v in d.items()}
+    return {place: _longest_first((*d[f"{place}_zh"], *d[f"{place}_en"])) for place in ("after", "before", "lead")}
+
+
+@cache
+def _flip_words() -> tuple[str, ...]:
+    data = words_toml()["layout_flip"]
+    return _longest_first((*data["zh"], *data["en"]))
 
 
 def _latin(ch: str) -> bool:
@@ -53,13 +64,15 @@ def series_key(text: str, hits: list[Any]) -> tuple[str | None, list[tuple[int, 
     """The column said as the chart's series (one per value) and the spans its words occupy; (None, []) when none is."""
     low = text.casefold()
     w = _words()
+    if not any(x in low for x in (*w["after"], *w["before"])):
+        return None, []  # no series word at all: most requests
     for h in hits:
-        end = _starts_with(low, h.end, w["after_zh"] + w["after_en"])
-        start = _ends_with(low, h.start, w["before_zh"] + w["before_en"])
+        end = _starts_with(low, h.end, w["after"])
+        start = _ends_with(low, h.start, w["before"])
         if end is None and start is None:
             continue
         s = start if start is not None else h.start
-        lead = _ends_with(low, s, w["lead_zh"] + w["lead_en"])
+        lead = _ends_with(low, s, w["lead"])
         return h.column, [(lead if lead is not None else s, end if end is not None else h.end)]
     return None, []
 
@@ -67,8 +80,7 @@ def series_key(text: str, hits: list[Any]) -> tuple[str | None, list[tuple[int, 
 def flipped(text: str) -> tuple[int, int] | None:
     """The span of words that turn a layout the other way round (反过来 / 行和列对调 / the other way round), or None."""
     low = text.casefold()
-    data = words_toml()["layout_flip"]
-    for w in sorted((w.casefold() for w in (*data["zh"], *data["en"])), key=len, reverse=True):
+    for w in _flip_words():
         i = low.find(w)
         if i >= 0 and not (_latin(w[0]) and i > 0 and _latin(low[i - 1])) and not (_latin(w[-1]) and i + len(w) < len(low) and _latin(low[i + len(w)])):
             return i, i + len(w)
