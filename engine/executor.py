@@ -459,6 +459,13 @@ def _in_memory_table(t: Any) -> bool:
     return t is not None and not is_big(t) and hasattr(t, "columns")
 
 
+def _key_said(v: Any, zh: bool) -> str:
+    """A group's key in an answer: a blank key is said as blank, never as nan or None."""
+    import pandas as pd
+
+    return ("（空白）" if zh else "(blank)") if v is None or (not isinstance(v, str) and pd.isna(v)) else str(v)
+
+
 def _join_said(f: dict[str, Any], d: Decision, zh: bool) -> str:
     """A join's answer: its kind, its keys and, always, how many rows of each side found no match."""
     how = f.get("how") or "left"
@@ -466,17 +473,27 @@ def _join_said(f: dict[str, Any], d: Decision, zh: bool) -> str:
     first = Path(d.request.file or "").name or ("第一张表" if zh else "the first table")
     second = f.get("other") or ("第二张表" if zh else "the second table")
     ul, ur = f.get("unmatched_left", 0), f.get("unmatched_right", 0)
+    rep = f.get("repeated_keys", 0)
+    eg = ("、" if zh else ", ").join(f"{k} ×{n}" for k, n in f.get("repeated_sample") or [])
+    if rep and zh:
+        text_rep = (f"注意：{second} 里有 {rep} 个 {keys} 的值出现了不止一次（如 {eg}），对应的行关联后变成了多行。"
+                    f"要每行只配一次，请先对 {second} 按 {keys} 去重再关联。")
+    elif rep:
+        text_rep = (f" Note: {rep} value(s) of {keys} appear more than once in {second} (e.g. {eg}), so the matching rows were repeated "
+                    f"by the join. To match each row once, remove the duplicates of {second} by {keys} first.")
+    else:
+        text_rep = ""
     if zh:
         kind = {"left": "左连接", "inner": "内连接", "full": "全连接"}[how]
         text = "（两边的键一边是数字、一边是文本，按写出来的内容对齐。）" if f.get("keys_as_text") else ""
         return (f"按 {keys} {kind}后共 {f['rows_out']} 行。没有匹配上的：{first} {ul} 行，{second} {ur} 行"
                 + {"left": "（左连接保留了前者的每一行，后者没匹配上的不在结果里）。", "inner": "（内连接时都不在结果里）。",
-                   "full": "（全连接时都保留，缺的一边为空）。"}[how] + text)
+                   "full": "（全连接时都保留，缺的一边为空）。"}[how] + text + text_rep)
     kind = {"left": "Left join", "inner": "Inner join", "full": "Full join"}[how]
     text = " The key is numbers on one side and text on the other: matched by what they say." if f.get("keys_as_text") else ""
     return (f"{kind} on {keys}: {f['rows_out']} rows. Rows without a match: {ul} in {first}, {ur} in {second}"
             + {"left": " (a left join keeps every row of the first; the second's unmatched rows are not in the result).",
-               "inner": " (an inner join leaves both out).", "full": " (a full join keeps both, blank on the missing side)."}[how] + text)
+               "inner": " (an inner join leaves both out).", "full": " (a full join keeps both, blank on the missing side)."}[how] + text + text_rep)
 
 
 def _table_en(t: Any, own: set[str]) -> Any:
@@ -680,7 +697,13 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）没有重复计入。" if zh else f"The table's own total row ({f['skipped_totals']}) was left out: counted once, never as a group.")
         elif s.tool == "pivot_table" and f.get("skipped_totals"):
             parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）没有重复计入。" if zh else f"The table's own total row ({f['skipped_totals']}) was left out: counted once.")
-        elif s.tool in ("top_n", "extremes") and (f.get("skipped_totals") or f.get("blank_groups")):
+        elif s.tool in ("top_n", "extremes") and (f.get("skipped_totals") or f.get("blank_groups") or f.get("tied_left_out")):
+            if f.get("tied_left_out"):
+                from tools.fmt import num as fmt_num
+
+                tv = fmt_num(f.get("tie_value"), "zh" if zh else "en")
+                parts.append(f"另有 {f['tied_left_out']} 行与最后一名并列（{tv}），没有列出。" if zh
+                             else f"{_n(f['tied_left_out'], 'more row')} tied with the last one shown ({tv}) and {'is' if f['tied_left_out'] == 1 else 'are'} not listed.")
             if f.get("skipped_totals"):
                 parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）不参与比较。" if zh else f"The table's own total row ({f['skipped_totals']}) was left out of the comparison.")
             if f.get("blank_groups"):
@@ -746,12 +769,12 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 pass  # the highest and the lowest: worded by the operation (extremes)
             elif top is not None:
                 row0 = tbl.iloc[0]
-                label = "、".join(str(row0[k]) for k in keys)
+                label = "、".join(_key_said(row0[k], zh) for k in keys)
                 measure = measures[0]
                 low = bool(top.args.get("ascending"))
                 word = ("最低" if low else "最高") if zh else ("lowest" if low else "highest")
                 if (top.args.get("n") or 1) > 1 and len(r.table) > 1:  # 前三的销售员: each key's figure over its rows, ranked
-                    ranked = [("、" if zh else ", ").join(str(row[k]) for k in keys) + (f"（{num(row[measure])}）" if zh else f" ({num(row[measure])})")
+                    ranked = [("、" if zh else ", ").join(_key_said(row[k], zh) for k in keys) + (f"（{num(row[measure])}）" if zh else f" ({num(row[measure])})")
                             for _, row in tbl.iterrows()]
                     parts.append(f"按 {'、'.join(keys)} 汇总后，{measure} {word}的 {len(ranked)} 个是：{'、'.join(ranked)}。" if zh
                                  else f"Per {', '.join(keys)}, the {word} {len(ranked)} by {measure}: {', '.join(ranked)}.")
@@ -759,7 +782,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                     parts.append(f"{'、'.join(keys)} 中 {measure} {word}的是 {label}：{num(row0[measure])}。" if zh else f"{label} has the {word} {measure}: {num(row0[measure])}.")
             else:  # 区有哪些: the distinct values with their counts
                 def counted(row: Any) -> str:
-                    name = ("、" if zh else ", ").join(str(row[k]) for k in keys)
+                    name = ("、" if zh else ", ").join(_key_said(row[k], zh) for k in keys)
                     n = int(row[next(c for c in ROWS.values() if c in row)])
                     return f"{name}（{n}）" if zh else f"{name} ({n})"
 

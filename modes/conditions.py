@@ -230,6 +230,8 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit], date_c
         if CJK.match(word):
             word = VALUE_JOIN.split(word, maxsplit=1)[0] or word  # a value ends at a joining word (男且月薪高于平均 -> 男)
             word = _strip_tail(word, sheet)
+        elif word.endswith(".") and word.rstrip(".") and not any(v == word for v, _ in sheet.value_pairs):
+            word = word.rstrip(".")  # Branch not North. Total …: the sentence's full stop, never a part of the value
         return word, i + len(word)
     return None
 
@@ -343,6 +345,8 @@ def _cond_blanks(sc: _Scan) -> None:
     """地址不为空, 电话为空, email is empty; empty email, no phone."""
     text = sc.text
     for op, m, left in _words_after_columns(sc, EMPTY, r"\s*"):
+        if any(h.start == m.end() + len(text[m.end():]) - len(text[m.end():].lstrip()) for h in sc.hits) and re.match(r"[a-z]", m.group(0).strip(), re.I):
+            continue  # excluding blank Species: the word before a column, read below
         if left and (left[0] or op == "not_empty" or "为空" in m.group(0) or "empty" in m.group(0) or "blank" in m.group(0)):
             sc.add_left(left, op, None, None, m.end())
     for m in re.finditer(r"(?<![a-z_])(?P<w>empty|blank|missing|no|without(?: an?)?|non-empty|nonempty|non-blank|filled)\s+", text, re.I | re.A):
@@ -350,6 +354,10 @@ def _cond_blanks(sc: _Scan) -> None:
         if h is None or not sc.free(m.start(), h.end):
             continue
         op = "not_empty" if m.group("w").casefold() in ("non-empty", "nonempty", "non-blank", "filled") else "empty"
+        ex = lx.EXCLUDE_BEFORE.search(re.sub(r"(?:\s+the|\s+all)?\s*$", "", text[: m.start()], flags=re.I))
+        if ex is not None and op == "empty":  # leave out the blank Species / excluding empty emails: the rows that have one
+            sc.add(Cond(h.column, "not_empty", raw=h.column, how="excluded"), ex.start(), h.end)
+            continue
         sc.add(Cond(h.column, op, raw=h.column), m.start(), h.end)
 
 
@@ -481,7 +489,12 @@ def _cond_count_of_unit(sc: _Scan) -> None:
 
 
 YES_NO = (frozenset({"是", "有", "y", "yes", "true", "1", "已"}), frozenset({"否", "无", "n", "no", "false", "0", "未"}))
-FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[，,。;；)）\]]|$|(?=且|并且|而且|同时))|\s*(?:[)）\]]|$)")
+FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[，,。;；)）\]]|$|(?=且|并且|而且|同时))|\s*(?:[)）\]]|$)"
+               # refunded orders / no-shows, in English: the flag said with a noun for the rows, or alone, up to the clause's end
+               r"|(?:\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|ones?|entries|items|customers|tickets|sales|cases|claims))?"
+               r"\s*(?:[,.;)]|$|(?=\s+(?:and|or|but|then|from|in|on|by|per|for|with)(?![a-z_])))", re.I)
+FLAG_NOUN_EN = lazy(r"\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|entries|items|customers|tickets|sales|cases|claims)(?![a-z_])"
+                    r"|\s{3,}(?=(?:by|per|for|in|from)(?![a-z_])|$)", re.I)  # (or the table's own name, set aside as the file's)
 
 
 def _flag_yes(sheet: SheetInfo, col: str) -> str | None:
@@ -502,8 +515,8 @@ def _cond_flag_column(sc: _Scan) -> None:
             continue
         excluded = lx.EXCLUDE_BEFORE.search(sc.text[: h.start])
         end = FLAG_END.match(sc.text, h.end)
-        if end is None or (not excluded and not sc.text[h.end :].lstrip().startswith("的")):
-            continue
+        if end is None or (not excluded and not sc.text[h.end :].lstrip().startswith("的") and not FLAG_NOUN_EN.match(sc.text, h.end)):
+            continue  # refunded orders by branch: the flag said before the rows it keeps
         a = excluded.start() if excluded else h.start
         if re.search(r"按|根据|(?<![a-z_])by\s*$", sc.text[max(0, a - 3) : a], re.I | re.A):
             continue  # 按退货分组: a key, not a condition
@@ -788,23 +801,67 @@ def _cond_date_words(sc: _Scan) -> None:
                 sc.add_period(m, "ge", hi if w in STRICT_AFTER else lo, None)
 
 
-MONTH_DAY_WORD = lazy(r"(?<![\d年/\-.])(?P<m>1[0-2]|0?[1-9])\s*月\s*(?P<d>3[01]|[12]\d|0?[1-9])\s*[日号]\s*(?P<w>" + DATE_AFTER + "|" + DATE_BEFORE + ")", re.I | re.A)
+_EN_DATE_WORD = (r"on or after|on or before|no earlier than|no later than|not before|not after|after|since|from|later than|before|until|"
+                 r"earlier than|prior to")
+_DAY_EN = r"(?P<d{i}>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
+MONTH_DAY_WORD = lazy(
+    r"(?<![\d年/\-.])(?P<m>1[0-2]|0?[1-9])\s*月\s*(?P<d>3[01]|[12]\d|0?[1-9])\s*[日号]?\s*(?:(?:当天|当日)?\s*(?:及|或|以及|和)\s*)?"
+    r"(?P<w>" + DATE_AFTER + "|" + DATE_BEFORE + ")"
+    r"|(?<![a-z_])(?P<we>" + _EN_DATE_WORD + r")\s+(?:(?P<me>" + _MONTH_EN + r")\.?\s+" + _DAY_EN.format(i=2)
+    + r"|" + _DAY_EN.format(i=3) + r"\s+(?:of\s+)?(?P<me3>" + _MONTH_EN + r"))(?![a-z_\d])(?!,?\s*(?:19|20)\d{2})(?!\s*(?:to|through|till|until|and|[-–~])(?![a-z_]))",
+    re.I | re.A)
+
+
+_DAY_ZH = r"(?:3[01]|[12]\d|0?[1-9])"
+MONTH_DAY_RANGE = lazy(
+    r"(?<![\d年/\-.])(?:从|自|由|在|介于)?\s*(?P<m1>1[0-2]|0?[1-9])\s*月\s*(?P<d1>" + _DAY_ZH + r")\s*[日号]?\s*(?:到|至|~|～|—|–|-)\s*"
+    r"(?:(?P<m2>1[0-2]|0?[1-9])\s*月\s*)?(?P<d2>" + _DAY_ZH + r")\s*[日号](?:\s*(?:之间|期间|为止))?"
+    r"|(?<![a-z_])(?:from|between)\s+(?P<e1>" + _MONTH_EN + r")\.?\s+(?P<f1>" + _DAY_ZH + r")(?:st|nd|rd|th)?\s+(?:to|through|till|until|and|-|–)\s+"
+    r"(?:(?P<e2>" + _MONTH_EN + r")\.?\s+)?(?P<f2>" + _DAY_ZH + r")(?:st|nd|rd|th)?(?![a-z_\d])(?!,?\s*(?:19|20)\d{2})",
+    re.I | re.A)
+
+
+def _one_year(sc: _Scan, m: re.Match[str]) -> str | None:
+    """The one year the date column of a day said without its year holds; None when the words are read already or the
+    column spans several years (the day is left unread, and said)."""
+    if not sc.free(m.start(), m.end()):
+        return None
+    col = _date_column(sc.text, m, sc.hits, [c for c in sc.sheet.columns if c in sc.sheet.dates], sc.sheet)[0]
+    years = sc.sheet.years.get(col or "")
+    return str(years[0]) if years and years[0] == years[1] else None
+
+
+def _cond_month_day_range(sc: _Scan) -> None:
+    """10月1号到10月15号 / 10月1日至15日 / from March 5 to April 30: days with no year, both ends kept, in the one year the
+    date column holds (else left unread, and said)."""
+    for m in MONTH_DAY_RANGE.finditer(sc.text):
+        year = _one_year(sc, m)
+        if year is None:
+            continue
+        m1 = int(m.group("m1")) if m.group("m1") else MONTHS_EN[m.group("e1").casefold()]
+        m2 = int(m.group("m2")) if m.group("m2") else MONTHS_EN[m.group("e2").casefold()] if m.group("e2") else m1
+        lo, _ = _period(year, str(m1), m.group("d1") or m.group("f1"))
+        _, hi = _period(year, str(m2), m.group("d2") or m.group("f2"))
+        if hi > lo:
+            sc.add_period(m, "between", lo, hi)
 
 
 def _cond_month_day_words(sc: _Scan) -> None:
-    """9月15号之后, 3月1日以前: a day with no year, in the one year the date column holds (else left unread, and said)."""
+    """9月15号之后, 10月16号及以后, 3月1日以前, since March 5, before 12th of May: a day with no year, in the one year the
+    date column holds (else left unread, and said)."""
     for m in MONTH_DAY_WORD.finditer(sc.text):
-        if not sc.free(m.start(), m.end()):
+        year = _one_year(sc, m)
+        if year is None:
             continue
-        col = _date_column(sc.text, m, sc.hits, [c for c in sc.sheet.columns if c in sc.sheet.dates], sc.sheet)[0]
-        years = sc.sheet.years.get(col or "")
-        if not years or years[0] != years[1]:
-            continue
-        lo, hi = _period(str(years[0]), m.group("m"), m.group("d"))
-        if m.group("w").casefold() in BEFORE_WORDS:
+        month = m.group("m") or str(MONTHS_EN[(m.group("me") or m.group("me3")).casefold()])
+        lo, hi = _period(year, month, m.group("d") or m.group("d2") or m.group("d3"))
+        w = re.sub(r"\s+", " ", (m.group("w") or m.group("we")).casefold())
+        if w in UP_TO_WORDS:
+            sc.add_period(m, "lt", hi, None)
+        elif w in BEFORE_WORDS:
             sc.add_period(m, "lt", lo, None)
         else:
-            sc.add_period(m, "ge", hi if m.group("w").casefold() in STRICT_AFTER else lo, None)
+            sc.add_period(m, "ge", hi if w in STRICT_AFTER else lo, None)
 
 
 def _number_on_numeric(sc: _Scan, m: re.Match[str], dm: re.Match[str]) -> bool:
@@ -1275,7 +1332,7 @@ def _cond_scope_of_negation(sc: _Scan) -> None:
 COND_RULES = (
     _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_count_of_unit, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
-    _cond_date_words, _cond_month_day_words, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
+    _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
     _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_example_of_kind, _cond_scope_of_negation, _cond_logic,
 )
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from modes import evidence, replies
+from modes import evidence, replies, results
 from modes import lexicon as lx
 from modes.catalog import Catalog
 from modes.decision import Decision, Op, Pending, Request, SessionState
@@ -216,7 +216,8 @@ def on_confirm(t: Turn) -> Outcome:
     assert p is not None
     req = p.request
     d = _decision("act", "execute", req, "", "confirm_pending", mode_override=(p.mode, p.tier))
-    return d, t.state.evolve(pending=None, current_file=req.file or t.state.current_file, current_sheet=req.sheet, last=replace(p, stage="done"))
+    focus = req.file or t.state.current_file
+    return d, t.state.evolve(pending=None, current_file=focus, current_sheet=results.sheet_in_focus(req, t.state, focus), last=replace(p, stage="done"))
 
 
 def data_words_unexplained(t: Turn) -> list[str]:
@@ -341,15 +342,16 @@ def corrected_sheet(t: Turn) -> str | None:
     months = month_words(named[0])  # August for the Aug sheet: the whole word is its name
     said = re.sub(r"(?<![a-z])(?:" + "|".join(months) + r")(?![a-z])", " ", low) if months else low
     rest = lx.CORRECTION.sub(" ", said.replace(named[0].casefold(), " "))
-    rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|的|用|是|这|那|不|呢|吗|[\s,，。.!！?？]"
-                  r"|(?<![a-z_])(?:no|the|use|it|is|should|be|what|how|about|and|for|in|on|of|now|do|same|thing|again|show|run|please|sheet)(?![a-z_])", "", rest)
+    rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|也|照着?|照样|按|像|这样|这么|刚才那样|上面那样|一样|同样|换成|换到|改成|改看|算一下|看一下|做一下|做一个|做个|来一个|一下|算|做|弄|的|用|是|这|那|不|呢|吗|[\s,，。.!！?？]"
+                  r"|(?<![a-z_])(?:no|the|use|it|is|should|be|what|how|about|and|for|in|on|of|now|do|same|thing|again|show|run|please|sheet|ok|okay|one|request|analysis|with)(?![a-z_])", "", rest)
     earlier = re.sub(r"\s+", "", " ".join(p.turns).casefold())
     return named[0] if not rest or rest in earlier else None  # 二季度的总金额呢: words of the request it follows are no change
 
 
 # 二季度呢 / 三季度的呢 / what about Q2?: the request just run, asked again of another sheet
-SHEET_FOLLOW_UP = lazy(r"呢\s*[?？]?\s*$|^\s*那|(?<![a-z_])(?:what|how) about(?![a-z_])|^\s*and\s+(?:for|in|on)?\s*"
-                       r"|^\s*(?:now\s+)?(?:do|show|run it (?:for|on)|same (?:thing|again) (?:for|on|in)|the same (?:for|on|in))(?![a-z_])", re.I)
+SHEET_FOLLOW_UP = lazy(r"呢\s*[?？]?\s*$|^\s*那|也(?:照|按|像)?(?:这样|一样|同样|这么|刚才那样|上面那样)|照(?:着|样|这样|刚才)|同样|一样的?|^\s*(?:换成|换到|改成|改看)|(?<![a-z_])(?:what|how) about(?![a-z_])"
+                       r"|^\s*and\s+(?:for|in|on)?\s*|^\s*(?:ok(?:ay)?\s*,?\s*)?now(?![a-z_])"
+                       r"|^\s*(?:now\s+)?(?:do|show|run it (?:for|on)|(?:the\s+)?same(?:\s+(?:thing|again|one|request|analysis))?\s+(?:for|on|in|with))(?![a-z_])", re.I)
 
 
 def on_sheet_correction(t: Turn) -> Outcome:

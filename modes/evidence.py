@@ -37,26 +37,28 @@ FILLER_ZH = (
     "明显", "直接", "单独", "原文件", "原表", "原来的", "原来", "回", "格式", "编码", "一份", "份", "新的", "新", "帮", "下来",
     "请问", "应该", "应当", "操作", "进行", "考虑", "假设", "希望", "通过", "字符", "符号",
 )
-# Things people ask for that no operation does yet, with the closest thing wenqing can do (data, not code).
-GAPS: tuple[tuple[str, str, str, str, str], ...] = (
-    (r"中位数|中值|(?<![a-z_])median", "中位数", "the median", "平均值、最小值、最大值", "mean, min and max"),
-    (r"众数|(?<![a-z_])mode of", "众数", "the mode", "按该列分组计数", "counts per value (group and count)"),
+# Things people ask for, the operation that does them, and the closest thing wenqing can do when that operation is not
+# in the registry (data, not code): only what the registry lacks is ever said to be out of reach (a growth per group, a
+# share within a group not named, the position of one value in a ranking and forecasts have no operation yet).
+GAPS: tuple[tuple[str, str, str, str, str, str], ...] = (
+    (r"中位数|中值|(?<![a-z_])median", "中位数", "the median", "平均值、最小值、最大值", "mean, min and max", "stats"),
+    (r"众数|(?<![a-z_])mode of", "众数", "the mode", "按该列分组计数", "counts per value (group and count)", "stats"),
     (r"标准差|方差|(?<![a-z_])(?:std|standard deviation|variance)(?![a-z_])", "标准差/方差", "standard deviation or variance",
-     "全面分析里的逐列统计", "per-column statistics of a full analysis"),
+     "全面分析里的逐列统计", "per-column statistics of a full analysis", "stats"),
     (r"占比|比例|比重|百分比|百分之几|份额|(?<![a-z_])(?:proportion|percentage|share of|ratio|percent of)(?![a-z_])", "占比/比例", "proportions or percentages",
-     "分组求和或计数（再自己相除）", "group totals or counts"),
+     "分组求和或计数（再自己相除）", "group totals or counts", "share"),
     (r"组内|组里|内部各|占(?:该|所在|本组)|(?<![a-z_])within (?:each|its|their)(?![a-z_])", "组内占比", "shares within each group",
-     "写明按哪一列分组，例如：按区域分组，各类别在组内的占比", "name the grouping column, e.g. by region, each category's share within the region"),
+     "写明按哪一列分组，例如：按区域分组，各类别在组内的占比", "name the grouping column, e.g. by region, each category's share within the region", "share_within_unnamed"),
     (r"图表|柱状图|折线图|饼图|条形图|散点图|画图|画个图|作图|可视化|(?<![a-z_])(?:chart|plot|graph|visuali[sz]e|histogram)(?![a-z_])", "图表", "charts",
-     "导出汇总表，用 Excel 画图", "export the summary table and chart it in Excel"),
+     "导出汇总表，用 Excel 画图", "export the summary table and chart it in Excel", "chart"),
     (r"同比|环比|增长率|增速|涨幅|变化率|(?<![a-z_])(?:growth rate|year over year|yoy|month over month|mom)(?![a-z_])", "增长率/同比环比", "growth rates",
-     "加一个计算列（两列相除）", "a computed column (one column divided by another)"),
-    (r"累计|累加|running total|cumulative", "累计值", "cumulative totals", "分组求和", "group totals"),
-    (r"透视表|数据透视|(?<![a-z_])pivot", "透视表", "pivot tables", "按两列分组汇总", "grouping by two columns"),
-    (r"预测|(?<![a-z_])(?:forecast|predict)", "预测", "forecasts", "看两列的相关性", "the correlation of two columns"),
-    (r"排名第|名次|(?<![a-z_])rank(?:ing)? of", "名次", "ranks", "排序或取前几名", "sorting or the top N"),
+     "加一个计算列（两列相除）", "a computed column (one column divided by another)", "growth_per_group"),
+    (r"累计|累加|running total|cumulative", "累计值", "cumulative totals", "分组求和", "group totals", "running_total"),
+    (r"透视表|数据透视|(?<![a-z_])pivot", "透视表", "pivot tables", "按两列分组汇总", "grouping by two columns", "pivot"),
+    (r"预测|(?<![a-z_])(?:forecast|predict)", "预测", "forecasts", "看两列的相关性", "the correlation of two columns", "forecast"),
+    (r"排名第|名次|(?<![a-z_])rank(?:ing)? of", "名次", "ranks", "排序或取前几名", "sorting or the top N", "rank_position"),
 )
-GAP_RES = tuple((lazy(p, re.I), zh, en, czh, cen) for p, zh, en, czh, cen in GAPS)
+GAP_RES = tuple((lazy(p, re.I), zh, en, czh, cen, op) for p, zh, en, czh, cen, op in GAPS)
 QUOTED = lazy(r"['\"“‘「『][^'\"”’」』]{1,40}['\"”’」』]")
 CJK_RUN = lazy(r"[\u4e00-\u9fff]+")
 CJK_CHAR = lazy(r"[\u4e00-\u9fff]")
@@ -272,7 +274,16 @@ def _filler_en(w: str) -> bool:
 def gaps(text: str, consumed: Iterable[tuple[int, int]] = ()) -> list[Gap]:
     """Things asked for (outside the consumed spans) that no operation does."""
     rest = _blank(text, list(consumed) + [m.span() for m in QUOTED.finditer(text)])  # '同比增长' in quotes is a value
-    return [Gap(rx, zh, en, czh, cen) for rx, zh, en, czh, cen in GAP_RES if rx.search(rest)]
+    have = _registered()
+    return [Gap(rx, zh, en, czh, cen) for rx, zh, en, czh, cen, op in GAP_RES if op not in have and rx.search(rest)]
+
+
+@lru_cache(maxsize=1)
+def _registered() -> frozenset[str]:
+    """The operations the registry holds (read once, when a gap is first looked for)."""
+    from modes import opspec
+
+    return frozenset(s.name for s in opspec.all_ops())
 
 
 def weighed(key: str, reason: str, en: str = "") -> Evidence:

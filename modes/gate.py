@@ -17,7 +17,7 @@ from modes.conditions import ANY_OP, MONTHS_EN, Cond, parse_conditions
 from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState
 from modes.evidence import Gap
 from modes.lazyre import lazy
-from modes.ops import CLAUSE_END, JOIN_CLAUSE_END, TurnOps, _blank, parse_turn
+from modes.ops import CLAUSE_END, JOIN_CLAUSE_END, ROW_NOUNS_EN, TurnOps, _blank, parse_turn
 from modes.resolve import (
     ColumnHit,
     FileRef,
@@ -250,7 +250,8 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                 # 那已签收以外的呢 after 已签收的…: the other rows of that column, never both at once
                 said_not = {n.column for n in new_c if n.op in ("ne", "not_in")}
                 old_c = [c for c in old_c if not (c.op in ("eq", "in") and c.column in said_not)]
-                conds = new_c if (t.correction and t.whole_condition) else old_c + new_c
+                # 不对，这个条件你没加上: a condition said to be missing joins the others, never replaces them
+                conds = new_c if (t.correction and t.whole_condition and not t.adds) else old_c + new_c
                 conds = _once(conds)  # Fee £ > 250 said again in the later turn: one condition, said once
                 args = dict(op.args, conditions=conds)
                 unres = [u for u in (old.args.get("unresolved", []) if not t.correction else [])] + op.args.get("unresolved", [])
@@ -294,6 +295,14 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
         # 按车间拆开看, after a total per month: the same periods, per 车间 (never the months dropped for the key)
         merged["bucket"] = Op("bucket", {**b.args, "by": list(g.args["keys"])}, b.after)
         del merged["group"]
+    g, st = merged.get("group"), merged.get("stats")
+    if g is not None and st is not None and len(turns) > 1 and g.args.get("keys") and g.args.get("measures") \
+            and st.args.get("by") in (None, [], g.args["keys"]) and st.args.get("stats") and all(x in GROUP_AGGS for x in st.args["stats"]):
+        # 他们的平均金额呢？用中位数吧, after a count per 销售员: the figures join the same groups, never a second step run
+        # over the summary (which has no 金额)
+        more = [{"column": c, "agg": x} for c in st.args.get("columns") or [] for x in st.args["stats"]]
+        merged["group"] = Op("group", {**g.args, "measures": [*g.args["measures"], *[m for m in more if m not in g.args["measures"]]]}, g.after)
+        del merged["stats"]
     g = merged.get("group")
     if "count" in merged and g is not None and g.args.get("keys") and not g.args.get("measures"):
         # how many … in 2023? + no, group by country: the rows counted per key
@@ -442,8 +451,8 @@ def _swap_statistic(merged: dict[str, Op], swapped: bool) -> None:
 
 def _fit(turns: list[str], sheet: SheetInfo, flags: dict[str, Any]) -> tuple[list[TurnOps], int, int]:
     parsed = [parse_turn(t, sheet, flags) for t in turns]
-    added = [o.args["name"] for p in parsed for o in p.ops if o.kind == "add_column" and o.args.get("name") and o.args["name"] not in sheet.columns]
-    if added and any(o.kind != "add_column" for p in parsed for o in p.ops):
+    added = [o.args["name"] for p in parsed for o in p.ops if o.kind in ("add_column", "formula") and o.args.get("name") and o.args["name"] not in sheet.columns]
+    if added and (any(o.kind not in ("add_column", "formula") for p in parsed for o in p.ops) or any(lx.NEXT_STEP.search(t) for t in turns)):
         # 新增一列金额=数量*单价，再按客户汇总金额: the steps after the new column read its name as that column
         wider = replace(sheet, columns=(*sheet.columns, *added), numeric=sheet.numeric | frozenset(added))
         parsed = [parse_turn(t, wider, flags) for t in turns]
@@ -550,6 +559,12 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
             r.fi, r.sheet, r.parsed = fits[0]
             r.file, r.how = r.fi.path, "inferred"
             r.sheet_name = r.sheet.name if len(r.fi.sheets) > 1 else None
+            if r.sheet_name and r.fi.path == state.current_file and state.current_sheet and state.current_sheet != r.sheet_name \
+                    and r.fi.sheet(state.current_sheet) is not None and _split_table(r.fi) \
+                    and not any(_sheet_named(s.name or "", " ".join(texts).casefold()) for s in r.fi.sheets):
+                # a request said again in full, naming no sheet, on the workbook in use: the sheet in use (never a guess)
+                r.sheet_name, r.sheet = state.current_sheet, _sheet_of(r.fi, state.current_sheet)
+                r.parsed = _fit(texts, r.sheet, flags)[0]
             if r.sheet_name and _split_table(r.fi) and any(r.sheet_name in t for t in texts):
                 # 2月份按缴费方式汇总实收: the sheet's name names the sheet, never a period of its rows as well
                 r.parsed = _fit([t.replace(r.sheet_name, " " * len(r.sheet_name)) for t in texts], r.sheet, flags)[0]
@@ -590,6 +605,8 @@ class _Understanding:
     two_sheets: list[str] = field(default_factory=list)
     stacked: list[str] = field(default_factory=list)  # the sheets read as one table, stacked
     split_guess: bool = False  # no file said; the one workbook whose sheets are one table was taken for "all sheets"
+    looked_up: tuple[str, str, str] | None = None  # (column, the table holding it, the key): a lookup join put first
+    second_summary: str = ""  # average rate by seniority, and count of vets per clinic: the second summary, left for later
     join_pair: tuple[str, str] | None = None  # the keys of a join, as the user paired them
     sheet: SheetInfo = field(default_factory=lambda: EMPTY_SHEET)
     parsed: list[TurnOps] = field(default_factory=list)
@@ -635,6 +652,23 @@ def _u_files(u: _Understanding) -> None:
     u.ref = ref
 
 
+def _joins_last_summary(u: _Understanding, last: FileInfo | None) -> bool:
+    """他们的金额合计也加上 after a summary: a figure of the source joins what ran (their = its groups), never a column
+    looked for in the result, which has only the summary's figures."""
+    prev = u.state.last
+    if last is None or prev is None or not lx.ADDITIVE.search(u.norms[-1]) or lx.ADD_COLUMN.search(u.norms[-1]) \
+            or re.search(r"[=＝]|等于", u.norms[-1]) \
+            or not any(o.kind == "group" and o.args.get("keys") for o in prev.request.ops):
+        return False
+    src = u.catalog.get(prev.request.file) if prev.request.file else None
+    if src is None or results.is_result(src.path) or not src.sheets:
+        return False
+    sheet = _sheet_of(src, prev.request.sheet)
+    named = [h.column for h in find_columns(u.norms[-1], sheet) if h.column in sheet.numeric]
+    own = {c.casefold() for s in last.sheets for c in s.columns}
+    return bool(named) and not any(c.casefold() in own for c in named)
+
+
 def _names_its_column(u: _Understanding, ref: FileRef, named: FileRef) -> bool:
     """Whether the words that describe another file are a column of the file named in an earlier turn."""
     i = u.refs.index(ref)
@@ -660,6 +694,8 @@ def _u_flags(u: _Understanding) -> None:
         if refs[i].how in ("named", "fuzzy", "description", "type") and not stripped:
             flags["bare_file"] = True
     flags["export_list"] = bool(lx.EXPORT_LIST.search(norms[-1])) and len(u.turns) == 1
+    stem = re.sub(r"[^a-z]", "", (u.ref.path or "").rsplit("/", 1)[-1].rsplit(".", 1)[0].casefold())
+    flags["rows_named"] = stem.endswith("s") and stem.rstrip("s") in ROW_NOUNS_EN  # tickets.csv: "closed tickets by team" counts its rows
     earlier = u.state.pending or u.state.last
     flags["pending_kinds"] = [o.kind for o in earlier.request.ops] if earlier else []
     header = next((m for m in (lx.HEADER_ROW.search(t) for t in reversed(norms)) if m), None)
@@ -680,7 +716,7 @@ def _u_input(u: _Understanding) -> None:
     result_column = how == "missing" and last is not None and any(("_" in c or "-" in c) and c.casefold() in (u.ref.missing_name or "").casefold() for s in last.sheets for c in s.columns)
     if not then and last is not None and len(norms) == 1 and (how in ("none", "current", "current_missing") or result_column):
         then = _asks_of_result(last, norms[-1], catalog.get(state.current_file))  # (月薪_平均 is the result's column, not a file)
-    result = results.scope(how, u.ref.path, norms, state, catalog, then)
+    result = results.scope(how, u.ref.path, norms, state, catalog, then) if not _joins_last_summary(u, last) else None
     if result is None and how in ("none", "current", "current_missing") and results.lost_rows(norms[-1], state):
         # 这些的金额合计 after rows that were counted but not kept: never the whole file in their place
         u.problems.append("上一步选出的行没有保留下来（太多，没有留副本），“这些”指的结果已不在；请把条件和这一步一起说，或说明在哪个文件上做。"
@@ -808,6 +844,76 @@ def _kept_rows(o: Op) -> Op:
     return replace(o, args={**o.args, "logic": "and"})
 
 
+# where a request's second summary begins: a clause break, with or without a joining word
+SUMMARY_SPLIT = lazy(r"\s*(?:[,，;；]\s*(?:and\s+(?:also\s+)?|also\s+|plus\s+|以及|另外|还有|同时|再|并且)?|(?<![a-z_])and\s+(?:also\s+)?(?=(?:the\s+)?(?:count|number|total|sum|average|mean|how many)(?![a-z_])))",
+                     re.I | re.A)
+
+
+def _u_output_name(u: _Understanding) -> None:
+    """save as branch_totals.xlsx / 保存为 门店汇总.xlsx: the export writes the file under the name given (in outputs/)."""
+    from modes.ops import OUT_NAME
+
+    named = next((m for m in (OUT_NAME.search(t) for t in reversed(u.norms)) if m), None)
+    if named is None or not named.group("n").strip(". "):
+        return
+    args = {"format": named.group("e").casefold(), "name": named.group("n").strip(". ")}
+    if not any(o.kind == "export" for o in u.ops):
+        u.ops = [*u.ops, Op("export", args)]
+    else:
+        u.ops = [Op("export", {**o.args, **args}) if o.kind == "export" else o for o in u.ops]
+
+
+def _u_lookup_join(u: _Understanding) -> None:
+    """按组别算金额合计，组别在销售员信息那个表里 / total Fee by Seniority (Seniority is in vets.csv): a column this table
+    lacks, held by exactly one other table that shares one key column with it, is looked up there — the join is put
+    first and restated, never the column asked about as if it were this table's."""
+    if len(u.texts) != 1 or u.fi is None or len(u.files) > 1 or u.how == "result" or any(o.kind in ("join", "compare") for o in u.ops):
+        return
+    raws = [str(x.get("raw", "")).strip() for o in u.ops for x in o.args.get("unresolved", []) if x.get("raw")]
+    if not raws:
+        return
+    own = {c.casefold() for c in u.sheet.columns}
+    for raw in raws:
+        holders = [f for f in u.catalog.tables if f.path != u.fi.path and f.sheets and any(c.casefold() == raw.casefold() for c in f.sheets[0].columns)]
+        if len(holders) != 1:
+            continue
+        other = holders[0]
+        keys = [c for c in other.sheets[0].columns if c.casefold() in own and c not in other.sheets[0].numeric]
+        if len(keys) != 1:
+            continue
+        lead = f"和 {other.name} 按 {keys[0]} 关联，再" if u.lang == "zh" else f"join {other.name} on {keys[0]}, then "
+        u.ref = replace(u.ref, paths=[u.fi.path, other.path])
+        u.files = (u.fi.path, other.path)
+        u.texts[-1] = lead + u.texts[-1]
+        u.norms[-1] = lead + u.norms[-1]
+        u.looked_up = (raw, other.name, keys[0])
+        _u_parse(u)
+        return
+
+
+def _u_two_summaries(u: _Understanding) -> None:
+    """按职级算平均时薪，以及每个门店的人数 / average rate by seniority, and count of vets per clinic: two summaries over
+    different keys are two requests; the first runs (restated), the second is named to be asked next — never one
+    summary over both sets of keys."""
+    if len(u.texts) != 1 or u.fi is None or not any(o.kind == "group" and o.args.get("keys") for o in u.ops):
+        return
+    text = u.texts[-1]
+    for m in SUMMARY_SPLIT.finditer(text):
+        if m.start() == 0 or m.end() >= len(text):
+            continue
+        head, tail = text[: m.start()], " " * m.end() + text[m.end() :]
+        keys = []
+        for part in (head, tail):
+            ops = parse_turn(part, u.sheet, u.flags).ops
+            g = [o for o in ops if o.kind == "group" and o.args.get("keys") and o.args.get("measures")]
+            keys.append(set(g[0].args["keys"]) if len(g) == 1 else set())
+        if keys[0] and keys[1] and not keys[0] & keys[1]:
+            u.second_summary = u.norms[-1][m.end() :].strip(" ，,；;。.")
+            u.texts[-1] = head + " " * (len(text) - m.start())
+            _u_parse(u)
+            return
+
+
 def _u_parse(u: _Understanding) -> None:
     """The operations of every turn against the chosen sheet (or the file found from the context), merged."""
     u.texts = [lx.NO_GROUPING.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]  # no grouping: no group word to read
@@ -827,7 +933,8 @@ def _u_parse(u: _Understanding) -> None:
         u.fi, u.file, u.how, u.sheet, u.parsed, u.sheet_name, u.candidates = rd.fi, rd.file, rd.how, rd.sheet, rd.parsed, rd.sheet_name, rd.candidates
         _sheets_in_context(u)
         if rd.fi is not None and rd.how in ("only", "inferred") and len(rd.fi.sheets) > 1:
-            u.sheet_guessed = not _sheet_named(rd.sheet.name or "", " ".join(u.texts).casefold())
+            u.sheet_guessed = not _sheet_named(rd.sheet.name or "", " ".join(u.texts).casefold()) \
+                and not (rd.file == u.state.current_file and rd.sheet_name == u.state.current_sheet)
     if u.stacked:  # 行放小区，列放工作表 over the months stacked: the column naming each row's sheet is a column to read
         from modes.opspecs.stack import SHEET_COLUMN
 
@@ -1050,6 +1157,14 @@ def _u_understood(u: _Understanding) -> None:
         # read as a request of its own, and said first
         u.ev.append(Evidence("slot", DOUBT, "像是对上一步的修改，但没能并进上一步，按新的请求理解",
                              "this reads as a change to what just ran, but it could not be merged into it: read as a new request"))
+    if u.looked_up:
+        col, other, key = u.looked_up
+        u.ev.append(Evidence("slot", DOUBT, f"这个表没有“{col}”，它在 {other} 里：先按 {key} 把两个表关联起来再算",
+                             f"this table has no '{col}'; {other} has it: the two are joined on {key} first"))
+    if u.second_summary:
+        said = u.second_summary
+        u.ev.append(Evidence("slot", DOUBT, f"这句话里有两个分开的汇总，一次做一个：先做第一个；第二个（{said}）做完后请再说一次",
+                             f"this asks for two separate summaries and one runs at a time: the first now; ask for the second ({said}) after it"))
     if u.split_guess:
         u.ev.append(evidence.weighed("file_inferred", "您没有说是哪个文件，只有它的几个工作表是同一张表、能合在一起",
                                      "no file was named; only its sheets are one table that can be stacked"))
@@ -1128,8 +1243,9 @@ def _u_whole_tables(u: _Understanding) -> None:
         a, b = u.catalog.get(files[0]), u.catalog.get(files[1])
         if a and b and a.sheets and b.sheets and set(a.sheets[0].columns) == set(b.sheets[0].columns):
             ops = [Op("append", {}) if o.kind == "join" else o for o in ops if o.kind != "compare"]
-    if u.two_sheets and any(o.kind == "join" for o in ops):
-        ops = [Op("join", dict(o.args, sheets=u.two_sheets)) if o.kind == "join" else o for o in ops]
+    if u.two_sheets and any(o.kind in ("join", "compare") for o in ops) and len(files) < 2:
+        # 对比 Oct 和 Nov / join the two sheets: the first sheet with the second, never a sheet with itself
+        ops = [Op(o.kind, dict(o.args, sheets=u.two_sheets)) if o.kind in ("join", "compare") else o for o in ops]
         u.sheet_name = u.two_sheets[0]
     if any(o.kind == "join" for o in ops) and not any(lx.EXPLORE_COMPARE.search(t) for t in u.texts):
         ops = [o for o in ops if o.kind != "compare"]  # two tables joined are not also compared
@@ -1341,7 +1457,7 @@ def _u_missing(u: _Understanding) -> None:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_whole_tables, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_lookup_join, _u_two_summaries, _u_output_name, _u_whole_tables, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:
@@ -1398,12 +1514,17 @@ ASKS_OF_RESULT = lazy(r"加起来|一共|总共|合计|总和|平均|最高|最�
 NEW_ANALYSIS = lazy(r"按|每|各|分别|季度|半年|\d{4}|\d+\s*月|(?<![a-z_])(?:by|per|each|for every|respectively|month|quarter|year|week|h[12]|q[1-4])(?![a-z_])", re.I | re.A)
 
 
+PERIOD_ASKED = lazy(r"哪(?:一)?(?:天|日|周|个月|月|年|季度)|(?<![a-z_])(?:which|what) (?:day|date|week|month|year|quarter)(?![a-z_])", re.I | re.A)
+
+
 def _asks_of_result(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
     """A turn right after a result that names no file and no value, compares nothing, and asks a figure, a ranking, a
     cut or an order of columns the result has: it asks it of that result, never of the whole source file."""
 
     if not ASKS_OF_RESULT.search(text) or ANY_OP.search(text) or len(text) > 24 or NEW_ANALYSIS.search(text):
         return False  # average cost by carrier / 每个班每科的最高分 / 2023年下半年…: a new question of its own, on the source
+    if PERIOD_ASKED.search(text) and not any(s.dates for s in result.sheets):
+        return False  # 哪天的单最多, after a summary with no dates: a question about days, asked of the rows that have them
     if cur is not None and any(find_values(text, s, []) for s in cur.sheets):
         return False  # 北京的呢: a value of the source, read by the refinement rules
     if cur is not None and cur.sheets and any(c.column for c in parse_conditions(text, cur.sheets[0], find_columns(text, cur.sheets[0])).conds):
@@ -1584,9 +1705,9 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
                         missing.append("value")
             if any(c.how == "typo" for c in a.get("conditions", [])):
                 typo = True
-        elif o.kind == "sort" and not a.get("by") and not a.get("unresolved") and not ({"group", "top_n"} & set(kinds[:i])):
+        elif o.kind == "sort" and not a.get("by") and not a.get("unresolved") and not ({"group", "top_n", "bucket"} & set(kinds[:i])):
             missing.append("sort_by")
-        elif o.kind == "top_n" and not a.get("by") and "group" not in kinds[:i] and "sort_by" not in missing:
+        elif o.kind == "top_n" and not a.get("by") and not ({"group", "bucket"} & set(kinds[:i])) and "sort_by" not in missing:
             missing.append("sort_by")  # 前十的订单: ranked by what?
         elif o.kind == "group" and a.get("rate_word"):
             asked = any(a["rate_word"] in str(u.get("raw", "")) for x in ops for u in x.args.get("unresolved", []))
@@ -1848,9 +1969,12 @@ def _condition_answer(p: Pending, text: str, sheet: SheetInfo) -> list[str] | No
 def _said_at(raw: str, turn: str) -> re.Match[str] | None:
     """Where a name asked about was said in a turn: as a word of its own when it is written in letters (the t of
     "meant", never the t inside accounts.csv)."""
-    if re.fullmatch(r"[A-Za-z0-9_ .\-]+", raw):
-        return re.search(r"(?<![A-Za-z0-9_])" + re.escape(raw) + r"(?![A-Za-z0-9_])", turn)
-    return re.search(re.escape(raw), turn)
+    pat = r"(?<![A-Za-z0-9_])" + re.escape(raw) + r"(?![A-Za-z0-9_])" if re.fullmatch(r"[A-Za-z0-9_ .\-]+", raw) else re.escape(raw)
+    found = list(re.finditer(pat, turn))
+    # side by side / 按那个分组: the name asked about is the one after a key word when it is said more than once
+    keyed = [m for m in found if re.search(r"(?:按|by|per)\s*$", turn[: m.start()], re.I)]
+    pick = keyed or found
+    return pick[-1] if pick else None
 
 
 SHEET_ANSWER_WORDS = lazy(r"(?<![a-z_])(?:no|yes|the|sheets?|only|and|both|use|stacked|together|combined|of)(?![a-z_])|工作表|表|只|用|和|与|合在一起|不对|对|是|的|[，,。.:：!！\s]", re.I)
@@ -2050,10 +2174,12 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
         nxt, rule, reply = "execute", "enough_to_act", ""
     d = _decision("act", nxt, req, reply, rule)
     if nxt == "execute":
-        return d, state.evolve(pending=None, current_file=results.in_focus(req, state.current_file), current_sheet=req.sheet,
+        focus = results.in_focus(req, state.current_file)
+        return d, state.evolve(pending=None, current_file=focus, current_sheet=results.sheet_in_focus(req, state, focus),
                                last=Pending(tuple(turns), "done", req, d.mode, d.tier))
     pend = Pending(tuple(turns), "confirm", req, d.mode, d.tier)
-    return d, state.evolve(pending=pend, current_file=results.in_focus(req, state.current_file), current_sheet=req.sheet)
+    focus = results.in_focus(req, state.current_file)
+    return d, state.evolve(pending=pend, current_file=focus, current_sheet=results.sheet_in_focus(req, state, focus))
 
 
 

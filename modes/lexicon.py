@@ -254,12 +254,12 @@ SORT = lazy(
     re.I | re.A,
 )
 GROUP = lazy(
-    r"汇总|分组|统计|求和|总和|合计|加总|把[^，,。；;]{1,20}?加起来|平均|均值|求均值|计数|小计|总计|数一下|数一数|数数|清点|按[^，,。；;、]{1,12}?(?<!不)算|"  # 按月算, never past the clause into 不算
+    r"汇总|分组|统计|求和|总和|总额|合计|加总|把[^，,。；;]{1,20}?加起来|平均|均值|求均值|计数|小计|总计|数一下|数一数|数数|清点|按[^，,。；;、]{1,12}?(?<!不)算|"  # 按月算, never past the clause into 不算
     r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b"
     r"|\bbreak(?:s|ing)?\s+(?:[\w.-]+\s+){0,4}?down\b|\bbroken\s+down\b|\bbreakdown\b",
     re.I | re.A,
 )
-DEDUPE = rx("duplicated", "dupes", "repeated rows", "去重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")
+DEDUPE = rx("exact duplicates", "exact duplicate", "identical rows", "duplicated", "dupes", "repeated rows", "去重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "完全一样的", "完全一样", "一模一样的", "一模一样", "完全相同的", "完全相同", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")
 # one row of each group kept (a dedupe on the keys named with 每/per), never a summary: 每个部门保留一行, one row per region
 ONE_ROW_EACH = lazy(r"(?:只)?(?:保留|留下|留|取)\s*(?:第)?(?:一|1)\s*(?:行|条|笔|个)(?!数)"
                     r"|(?<![a-z_])(?:one|the first|a single|1|only one)\s+(?:row|record|line|entry)s?\s+(?:per|for each|for every|of each|of every|in each)(?![a-z_])",
@@ -272,9 +272,9 @@ ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?�
                   r"|(?<![a-z_])(?:compute|calculate)(?=\s+\w+\s*=\s*\w)"
                   r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本
                   re.I | re.A)
-TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人)", re.I | re.A)
+TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期)", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
-EXPORT_WORDS = rx("导出", "导出来", "输出", "另存为", "另存", "保存为", "保存成", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
+EXPORT_WORDS = rx("导出", "导出来", "输出", "另存为", "另存", "保存为", "保存成", "保存下来", "保存一下", "存一下", "存下来", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
 # "save X as an Excel file": a save whose object comes between it and "as"
 EXPORT = lazy(EXPORT_WORDS.pattern + r"|(?<![a-z_])save(?=\s.{0,60}?\sas(?![a-z_]))", re.I | re.A)
 PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅瞅", "打开", "长啥样", "长什么样", "什么样", "多少行", "几行", "多少条", "多少列", "几列", "有哪些列", "哪些列", "哪些字段", "列名", "字段", "表头", "什么类型", "数据类型", "类型", "空值", "缺失值", "概况", "概览", "基本情况", "描述", "介绍", "describe", "preview", "show me", "show", "open", "look at", "peek", "how many rows", "how many columns", "rows", "rwos", "columns", "overview", "profile", "analyse", "analyze", "analysis", "inspect", "summary of", "what's in", "what is in")
@@ -291,7 +291,7 @@ JOIN_HOW: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("left", rx("左连接", "左关联", "左外连接", "left join", "left outer join", "保留左表全部", "保留第一张表的全部")),
 )
 JOIN_HOW_ANY = lazy("|".join(p.pattern for _, p in JOIN_HOW), re.I | re.A)
-EXPLORE_JOIN = rx("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")
+EXPLORE_JOIN = rx("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "带过来", "拿过来", "带进来", "查过来", "bring over", "bring in", "pull in", "look up", "lookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")
 FULL = lazy(
     rx("全面分析", "完整分析", "深入分析", "详细分析", "深度分析", "全方位", "全面", "full analysis", "comprehensive", "in-depth", "thorough analysis", "complete analysis", "full report", "analyze everything", "analyse everything").pattern
     # a word of wholeness before a word of analysis, a few words apart (完整的分析报告 / 彻底分析一遍 / a thorough, end-to-end analysis)
@@ -375,7 +375,8 @@ WORK_NOUN = lazy(r"表|文件|数据|报告|sheet|excel|file|data|table|spreadsh
 
 CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是", "行", "执行", "执行吧", "开始", "没问题", "对", "对的", "嗯", "嗯嗯", "确定", "同意", "冲", "搞吧", "来吧", "ok", "okay", "yes", "y", "go", "go ahead", "sure", "yep", "yeah", "confirm", "proceed", "run it", "do it", "please do", "yes please", "sounds good",
                  "就这样", "就这么办", "这么办", "跑", "跑吧", "跑一下", "ahead", "let's", "lets", "do", "it", "run", "please", "alright", "all right",
-                 "fine", "go for it", "that's right", "right", "correct")
+                 "fine", "go for it", "that's right", "right", "correct", "continue", "carry on", "looks good", "looks right", "perfect",
+                 "good", "great", "exactly", "没错", "可以的", "对啊", "是啊")
 CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别弄了", "不做了", "先不", "先不用", "停", "停止", "不要", "别", "放弃", "撤销", "等等", "等一下",
                 "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't", "wait", "cancel that", "cancel it")
 CORRECTION = lazy(r"^\s*(?:no\s*[,，]?\s*)?not\s+[^\s,，]+\s*[,，]\s*\S+\s*$|^\s*[^\s,，]+\s*[,，]\s*not\s+\S+\s*$|改成|改为|换成|换为|改用|换用|[，,]\s*(?:而)?不是按|"
@@ -392,12 +393,15 @@ WORDS_NOT_RATES = frozenset({"增长率", "环比增长率", "同比增长率", 
 # a value said as included too (退货的也算进去 / include Refunded too): it joins the values of that column's condition
 INCLUDE_TOO = lazy(r"也(?:算上|算进去|算进来|加进来|加进去|加上|包括|包含|要|算)|一起算|一并算|(?<![a-z_])(?:too|as well)\s*[.!]?\s*$|(?<![a-z_])also include", re.I | re.A)
 # a part said as an addition to what waits (还要加上… / also the average of …): it joins the parts before, never replaces them
-ADDITIVE = lazy(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|再按|也按|加进来|加进去|也加上|也放进来|(?<![a-z_])(?:also|additionally|and also|plus|as well)(?![a-z_])", re.I | re.A)
+ADDITIVE = lazy(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|再按|也按|加进来|加进去|也放进来|"
+                r"(?:也|顺便|一起|一并)(?:都)?(?:给我|帮我|给)?(?:加上|算上|带上|列上|放上|补上|加进来|加进去|显示出来)|(?:你)?(?:没加上|没加|漏了|漏掉了?|忘了加?|少加了)|(?<![a-z_])(?:also|additionally|and also|plus|as well)(?![a-z_])", re.I | re.A)
 # Setting the earlier request aside before a new one: 算了这个先放着，帮我…
 SET_ASIDE = lazy(r"算了|取消(?:这个|那个|掉)?(?=\s*[，,。;；])|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
                        r"(?<![a-z_])(?:never ?mind|forget (?:it|that|about it)|scratch that|cancel (?:that|it|this)|leave (?:it|that) for now|skip that)(?![a-z_])", re.I | re.A)
 # words that begin the next step of a request; a value never runs past them (华北或华南，再按城市…)
 SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
+# the start of the next step of a request, after a clause break (…，再按客户汇总 / …, then total it by agent)
+NEXT_STEP = lazy(r"[，,；;。]\s*(?=" + SEQUENCE_WORDS + r"|(?:then|and then|after that|next)(?![a-z_]))", re.I | re.A)
 # A follow-up that refines what just ran (那深圳的呢, 只看华南区的呢, 把广州的也去掉, now only for Online, what about York):
 # the request that ran, with this part added or swapped, restated before it runs again
 FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看|只要|只留|还要|也(?:去掉|不要|不算|排除|剔除|加上|算上|算进去|算进来|加进来|加进去|包括|包含|要)|一起算|一并算|(?<![a-z_])(?:include|add)\\s+(?:the\\s+)?[\\w\\s-]{1,30}?\\s+(?:too|as well)(?![a-z_])|再(?:去掉|排除|剔除|加上)"

@@ -43,12 +43,16 @@ SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升�
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean(?!t)|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|by|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=[\u4e00-\u9fffA-Za-z])"
+BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|(?<!side )(?<!one )(?<!step )by(?! side| one| step)|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=[\u4e00-\u9fffA-Za-z])"
                r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自|各(?=[\u4e00-\u9fff])))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
 KEY_STOP = lazy(r"把|将|分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
     r"(?:的)?(?:空值|空白|空格子|缺失值|缺失|空的|空着的|空单元格)(?:都|全部|统一)?(?:填成|填为|填充为|填充成|填上|补成|补为|改成|替换成|替换为|设为|写成|填|补)\s*[\"“'「]?(?P<v>[^\"”'」,;]+?)[\"”'」]?(?=$|[,;。]|\s)"
-    r"|\bfill (?:the )?(?:blanks?|empty (?:cells|values)|missing (?:values|cells)|nulls?)(?: in (?P<c>[\w\u4e00-\u9fff]+))? with [\"']?(?P<v2>[^\"',;]+)",
+    r"|\bfill (?:the )?(?:blanks?|empty (?:cells|values)|missing (?:values|cells)|nulls?)(?: in (?P<c>[\w\u4e00-\u9fff][\w\u4e00-\u9fff ()%-]{0,30}?))? with [\"']?(?P<v2>[^\"',;]+)"
+    # 优惠金额空着的就当0算 / 为空的按0处理 / 空值当成0: a blank counted as a value is that value filled in, never a filter of the blanks
+    r"|(?:的)?(?:空值|空白|缺失值|空着的|空的|为空的|是空的|没填的|不填的)(?:就|都|一律|统一)?(?:当作|当成|当做|当|按|算作|算成|视为|看作|作为)\s*[\"“'「]?"
+    r"(?P<v3>[^\s\"”'」,;，。算处计来]+?)[\"”'」]?\s*(?:来)?(?:算|处理|计算|看待|对待)?(?=$|[,;，。]|\s)"
+    r"|\btreat (?:the )?(?:blanks?|empty (?:cells|values)|missing (?:values|cells)|nulls?)(?: in (?P<c2>[\w\u4e00-\u9fff][\w\u4e00-\u9fff ()%-]{0,30}?))? as [\"']?(?P<v4>[^\"',;\s]+)",
     re.I | re.A,
 )
 DROP_COLS = lazy(
@@ -59,7 +63,7 @@ DROP_COLS = lazy(
 DROP_VERB = lazy(r"删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b|\bdelete\b", re.I | re.A)
 N_COLS = lazy(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|columns)", re.I | re.A)
 WHICH_TOP = lazy(
-    r"哪(?:个|些|一个|家|位|种|类)\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差)"
+    r"哪(?:个|些|一个|家|位|种|类|门|项|款|件|所|台|辆|只|条|(?=天|周|年|月份))\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差)"
     r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:has|had|have|got|with|gets|is|was|are|were|ranks?)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest)"
     r"(?:\s+(?:(?:in|by|for|on)\s+)?(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+))?",
     re.I | re.A,
@@ -220,6 +224,8 @@ class _Turn:
     versus_overall: bool = False
     compare_groups: bool = False
     ratio: tuple[str, str, str] | None = None  # (numerator, denominator, name) of a ratio of two columns' totals
+    rows_by: bool = False  # closed tickets by team: the rows named, counted per key
+    period_key: str | None = None  # 按门店和月份: a period of the date column listed among the keys
     rate_word: str | None = None  # 不良率 / attendance rate said as the figure, with no column of that name and no definition
     gtext: str = ""
     cp: CondParse = field(default_factory=CondParse)
@@ -398,7 +404,8 @@ def _rule_join(t: _Turn) -> None:
 
 
 def _settle_explore(t: _Turn) -> None:
-    t.explore = bool(t.found)
+    # a formula column owns only its own clause: what follows it (…, then total Net Rev by Agent) is read by the rules
+    t.explore = bool(t.found) and not (all(o.kind == "formula" for _, o in t.found) and lx.NEXT_STEP.search(t.text))
 
 
 RANK_ALL = lazy(r"(?:列|排|做|给)?个?排名|排个名|排一下名|排行榜?|全部排一下|都排一下|(?<![a-z_])(?:rank (?:them|all)|full ranking|ranking of all)(?![a-z_])", re.I | re.A)
@@ -444,14 +451,51 @@ def _unnamed_measure(sheet: SheetInfo, key: str | None, word: str) -> tuple[str 
     return None, [_unres(word, nums, slot="measure")] if nums else []
 
 
+def _periods_only(t: _Turn) -> bool:
+    """Whether the operations read so far are only a summary per period (按月汇总金额): an order or a top-N ranks its periods."""
+    return bool(t.found) and all(o.kind == "bucket" for _, o in t.found)
+
+
+PERIOD_X = {"月": "month", "个月": "month", "月份": "month", "天": "day", "日": "day", "一天": "day", "周": "week", "星期": "weekday", "季度": "quarter",
+            "年": "year", "年份": "year", "month": "month", "day": "day", "date": "day", "week": "week", "weekday": "weekday", "quarter": "quarter", "year": "year"}
+
+
+def _period_ranked(t: _Turn, m: re.Match[str], xr: str, yr: str, d: str) -> bool:
+    """哪个月金额最高 / 哪天的单最多 / which day had the most visits: the periods of the one date column, summed and ranked."""
+    unit = PERIOD_X.get(xr.strip().casefold())
+    dated = [c for c in t.sheet.columns if c in t.sheet.dates]
+    if unit is None or len(dated) != 1:
+        return False
+    y = yr.strip()
+    mcol, how, _ = resolve_column(y, t.sheet, numeric=True) if y and not COUNT_NOUN.fullmatch(y) else (None, "none", [])
+    counted = not y or COUNT_NOUN.fullmatch(y) is not None or (mcol is None and re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) is not None)
+    if mcol is None and not counted:
+        return False
+    agg = "mean" if re.search(r"平均|(?<![a-z_])(?:average|mean)(?![a-z_])", t.text, re.I | re.A) else "sum"
+    args: dict[str, Any] = {"unit": unit, "column": dated[0], "agg": "count" if counted or mcol is None else agg}
+    if mcol is not None and not counted:
+        args["value"] = mcol
+    low = bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest|fewest", d, re.I))
+    more = lx.TOP_N.search(t.text, m.end())
+    n = int(parse_number(next(g for g in more.groups() if g)) or 1) if more is not None and any(more.groups()) else 1
+    t.add(m.start(), Op("bucket", args))
+    t.add(m.start() + 1, Op("top_n", {"n": n, "by": None, "ascending": low, "question": True, "direction_said": True}))
+    t.spans += [m.span(), *([more.span()] if more is not None else [])]
+    t.explore = True
+    return True
+
+
 def _rule_which_top(t: _Turn) -> None:
     """Questions about the data: 哪个城市金额最高？ which city has the highest amount?"""
     m = WHICH_TOP.search(t.text)
     if not m or t.explore:
         return
     text, hits, sheet = t.text, t.hits, t.sheet
-    xr, yr = _which_top_words(t, m)
     d = m.group("d") or m.group("d2") or ""
+    said_x, said_y = (m.group("x"), m.group("y") or "") if m.group("x") else (m.group("x2"), m.group("y2") or "")
+    if _period_ranked(t, m, re.sub(r"的$", "", said_x.strip()), re.sub(r"^的", "", said_y.strip()), d):
+        return
+    xr, yr = _which_top_words(t, m)
     kcol, _, kclose = _kind_column(m.group(0), xr, sheet) or resolve_column(xr, sheet)
     inside_y = [h for h in hits if m.group("x") and h.column != kcol and m.start("x") <= h.start < m.start("d") and h.column in sheet.numeric]
     if inside_y:
@@ -484,7 +528,11 @@ def _rule_which_top(t: _Turn) -> None:
         t.add(m.start() + 1, Op("sort", {"by": [], "ascending": low, "direction_said": True}))
         t.spans.append(ranked.span())
     else:
-        t.add(m.start() + 1, Op("top_n", {"n": 1, "by": None, "ascending": low, "question": True, **both}))
+        more = lx.TOP_N.search(text, m.end())  # 哪个销售员单最多？给我前3名: the first three of that ranking
+        n = int(parse_number(next(g for g in more.groups() if g)) or 1) if more is not None and any(more.groups()) else 1
+        t.add(m.start() + 1, Op("top_n", {"n": n, "by": None, "ascending": low, "question": True, **both}))
+        if more is not None:
+            t.spans.append(more.span())
     at = text.find(said_y, m.start()) if counted and said_y and find_values(said_y, sheet, []) else -1
     if at >= 0:  # which agent has the most Urgent tickets: Urgent chooses the rows counted, read by the filter rule
         t.spans += [(m.start(), at), (at + len(said_y), m.end())]
@@ -591,7 +639,7 @@ def _expression_anywhere(t: _Turn, m: re.Match[str], args: dict[str, Any]) -> No
 def _rule_add_column(t: _Turn) -> None:
     """Add a computed column: 加一列含税金额，=金额×1.13."""
     m = lx.ADD_COLUMN.search(t.text)
-    if not m or t.explore and not t.has("join"):  # 合并后算执行率 = 实际/预算: a column computed on the joined table
+    if not m or t.explore and not t.has("join") or t.has("formula"):  # a formula written out is that new column  # 合并后算执行率 = 实际/预算: a column computed on the joined table
         return
     rest = t.text[m.end() :]
     nm = SPACED_NAME.match(rest) or re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([^\s,=:：\"”」]+?)[\"”」]?\s*(?:[,:：]|=|等于|为|是|$|\s)", rest)
@@ -613,7 +661,7 @@ def _rule_add_column(t: _Turn) -> None:
 
 # an English name of several words, up to the = that defines it (add a column Transit Days = Delivery Date - Pickup Date)
 SPACED_NAME = lazy(r"\s*(?:called|named)?\s*[\"“']?([A-Za-z][A-Za-z0-9_%()/\- ]{0,40}?)[\"”']?\s*(?==)", re.A)
-NEXT_STEP = lazy(r"[，,；;。]\s*(?=" + lx.SEQUENCE_WORDS + r"|(?:then|and then|after that|next)(?![a-z_]))", re.I | re.A)
+NEXT_STEP = lx.NEXT_STEP
 
 
 def _rule_fill_or_clean(t: _Turn) -> None:
@@ -621,12 +669,12 @@ def _rule_fill_or_clean(t: _Turn) -> None:
     m = FILL.search(t.text)
     if m:
         col = None
-        if m.group("c"):
-            col, _, _ = resolve_column(m.group("c"), t.sheet)
+        if m.group("c") or m.group("c2"):
+            col, _, _ = resolve_column(m.group("c") or m.group("c2"), t.sheet)
         else:
             earlier = [h for h in t.hits if h.end <= m.start() + 2]
             col = earlier[-1].column if earlier else None
-        value = (m.group("v") or m.group("v2") or "").strip()
+        value = (m.group("v") or m.group("v2") or m.group("v3") or m.group("v4") or "").strip()
         num = parse_number(value)
         fill_value: Any = tidy(num) if num is not None else value
         t.add(m.start(), Op("clean", {"fill": {col: fill_value} if col else {"*": fill_value}}))
@@ -638,9 +686,20 @@ def _rule_fill_or_clean(t: _Turn) -> None:
 DEDUPE_ON = lazy(r"(?<![a-z_])(?:based on|on|using)\s+", re.I | re.A)
 
 
+SAME_KEEP_ONE = lazy(r"\s*(?:都)?\s*(?:一样|相同|重复)的?\s*(?:记录|行)?\s*(?:只)?(?:保留|留下|留|取)\s*(?:第)?(?:一|1)\s*(?:行|条|笔|个)")
+
+
 def _rule_dedupe(t: _Turn) -> None:
     m = lx.DEDUPE.search(t.text)
     one = lx.ONE_ROW_EACH.search(t.text)
+    same = next((x for x in SAME_KEEP_ONE.finditer(t.text) if any(h.end == x.start() or t.text[h.end : x.start()].isspace() for h in t.hits)), None)
+    if same is not None:  # 门店和品类一样的只留一行: rows alike in those columns, one kept (the columns said just before)
+        lo = max((x.end() for x in CLAUSE_END.finditer(t.text, 0, same.start())), default=0)
+        alike = list(dict.fromkeys(h.column for h in t.hits if lo <= h.start and h.end <= same.start() and t.free(h.start)))
+        if alike:
+            t.add(same.start(), Op("dedupe", {"subset": alike}))
+            t.spans += [(min(h.start for h in t.hits if h.column in alike and h.start >= lo), same.end())]
+            return
     if not m and one and BY_WORD.search(t.text):  # 每个部门保留一行 / keep one row per region: the keys say which rows
         t.add(one.start(), Op("dedupe", {}))
         by = BY_WORD.search(t.text, one.start(), one.end())
@@ -683,6 +742,11 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
         if AGG_AHEAD.match(t.text, j + mm.end()):
             break  # group by member_id, sum of amount: a figure of the summary, never a second key
         c2, r2, _, cl2, e2 = _col_after(t.text, j + mm.end(), t.hits, t.sheet)
+        unit = PERIOD_KEY.get((r2 or "").strip().casefold()) if not c2 and len(t.sheet.dates) == 1 else None
+        if unit is not None:  # 按门店和月份汇总: the month of the one date column is a key too
+            t.period_key = unit
+            j = e2
+            continue
         if not c2 or COMPARED_NEXT.match(t.text, e2):
             break  # per channel, sales at least 3000: a column compared with a value starts a condition, not a key
         eq = EQUALS_NEXT.match(t.text, e2)
@@ -693,6 +757,10 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
     return keys, j, how
 
 
+PERIOD_LEAD = lazy(r"(?:月份?|季度|年度?|周|星期|天|日)(?![\u4e00-\u9fff]*(?:列|字段))")
+# a period named as a key in a list of keys (按门店和月份 / by store and month): the date column's periods
+PERIOD_KEY = {"月份": "month", "月": "month", "每月": "month", "季度": "quarter", "年份": "year", "年度": "year", "年": "year", "周": "week",
+              "星期": "weekday", "month": "month", "months": "month", "quarter": "quarter", "year": "year", "week": "week", "weekday": "weekday"}
 EQUALS_NEXT = lazy(r"\s*(?:is|=|==|equals|是|为|等于)\s*", re.I | re.A)
 AGG_THEN_SORT = lazy(r"\s*的?\s*(?:合计|总和|总数|总计|总量|平均值?|均值|加总|之和)\s*(?:的)?\s*(?:" + lx.DESC_PAIR + "|" + lx.ASC_PAIR
                      + r"|降序|升序|倒序|排序|排名|排个?序|排|大的在前|多的在前|高的在前)", re.A)
@@ -727,6 +795,11 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
         return "group"
     if word == "by" and not t.sorting and any(h.column in t.sheet.numeric and 0 <= b.start() - h.end <= 2 for h in t.hits):
         return "group"  # revenue by region
+    noun = ROW_NOUN_BEFORE.search(text, 0, b.start()) if word == "by" and not t.sorting else None
+    if noun is not None and (noun.group("n") or "").casefold().rstrip("s") in (ROW_NOUNS_EN - {"sale"}) | ({""} if t.flags.get("rows_named") else set()) \
+            and not lx.TOP_N.search(text):
+        t.rows_by = True
+        return "group"  # closed tickets by team / orders by store: the rows, counted per key
     if word == "by" and lx.TOP_N.search(text) and _col_after(text, b.end(), t.hits, t.sheet)[0] in t.sheet.numeric:
         return None  # top 5 products by total revenue: the figure the top-N ranks by, read by its own rule
     if t.sorting:
@@ -789,6 +862,8 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
         return
     if b.group(0).casefold() == "by" and AGG_AHEAD.match(t.text, b.end()):
         return  # top 10 donors by total amount: a ranking by a figure, never a key named "total"
+    if len(keys) == 1 and keys[0][0] is None and t.sheet.dates and PERIOD_LEAD.match(keys[0][1].strip()):
+        return  # 每个月比上个月涨了多少 / 每天: a period of the date column, read by the period and growth rules
     if NOT_BY.search(t.text, max(0, b.start() - 12), b.start()):
         t.spans.append((b.start(), j))  # 按门店汇总，不是按类别 / by line, not by shift: the key said not to use is no key
         return
@@ -838,7 +913,7 @@ def _rule_keys(t: _Turn) -> None:
     t.gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in t.hits if lx.GROUP.search(h.column) and h.how in ("exact", "translated") and lx.GROUP.search(text[h.start : h.end])])
     t.grouping = (bool(lx.GROUP.search(t.gtext)) or t.compare_groups or t.ratio is not None or t.rate_word is not None) and not t.explore
     for b in islice(BY_WORD.finditer(text), MAX_KEYS):  # a request names a few keys; junk may repeat 按 hundreds of times
-        if t.free(b.start()):
+        if t.free(b.start()) and not any(h.start <= b.start() < h.end for h in t.hits):  # Paid By is empty: a column's own word
             _read_keys_at(t, b)
     if t.dedupe_keys:
         subset = list(dict.fromkeys(t.dedupe_keys))
@@ -848,7 +923,7 @@ def _rule_keys(t: _Turn) -> None:
 
 def _rule_sort(t: _Turn) -> None:
     sm = lx.SORT.search(t.text)
-    if not (t.sort_keys or (sm and not t.explore)):
+    if not (t.sort_keys or (sm and (not t.explore or _periods_only(t)))):
         return
     if not t.sort_keys and sm and RANK_WORD.fullmatch(sm.group(0)) and lx.TOP_N.search(t.text):
         return  # 销售额排名前三的销售员: the ranking is the top-N's, never a sort with no column
@@ -1109,6 +1184,8 @@ def _rule_group(t: _Turn) -> None:
         measures += [{"column": c, "agg": agg} for agg in dict.fromkeys(bare) for c in t.sheet.columns
                      if c in t.sheet.numeric and c not in t.group_keys]
     has_measure = [m for m in measures if "column" in m]
+    if not measures and t.rows_by:
+        measures = [{"agg": "count"}]
     if not has_measure and any(m["agg"] == "count" for m in measures):
         measures = [{"agg": "count"}]
     else:
@@ -1129,7 +1206,16 @@ def _rule_group(t: _Turn) -> None:
         args["unresolved"] = unres
         t.unresolved(len(unres))
     gm = lx.GROUP.search(t.gtext)
-    t.add(gm.start() if gm else (t.key_spans[0][0] if t.key_spans else 0), Op("group", args))
+    at = gm.start() if gm else (t.key_spans[0][0] if t.key_spans else 0)
+    aggs = {m["agg"] for m in measures}
+    if t.period_key is not None and len(aggs) == 1 and not unres and args["keys"]:
+        agg = next(iter(aggs))  # 按门店和月份汇总金额: each store's figure per month of the date column
+        cols = [m["column"] for m in measures if m.get("column")]
+        t.add(at, Op("bucket", {"unit": t.period_key, "column": sorted(t.sheet.dates)[0], "agg": agg, "by": args["keys"],
+                                **({"value": cols[0], "values": cols[1:]} if cols and agg != "count" else {})}))
+        t.spans.append((gm.start(), gm.end()) if gm else (0, 0))
+        return
+    t.add(at, Op("group", args))
     t.spans.append((gm.start(), gm.end()) if gm else (0, 0))
 
 
@@ -1233,8 +1319,10 @@ COUNT_HAVING_ZH = lazy(r"(?:[\u4e00-\u9fff]{0,4}?(?:单数|订单数|次数|笔�
 COUNT_HAVING_GROUPS = lazy(r"(?:groups?|ones?)?\s*(?:where|whose|with|having)\s+(?:the\s+|their\s+)?(?:count|row count|number of (?:rows|records|\w+))"
                            r"\s+(?:is\s+|are\s+)?(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*)"
                            r"|(?:计数|行数|个数|数量|次数)\s*(?:" + CMP_WORDS.replace("?P<", "?P<z") + r")\s*(?P<zn>\d[\d,]*)\s*的(?:组|分组)", re.I | re.A)
-ROW_NOUNS_EN = ("booking", "order", "record", "row", "ticket", "visit", "sale", "transaction", "entry", "entrie", "case", "claim",
-                "shipment", "trip", "admission", "review", "call", "complaint", "employee", "customer", "item", "invoice")
+# the plural noun right before a "by", or the blanked name of a table whose rows are such nouns (closed tickets by team)
+ROW_NOUN_BEFORE = lazy(r"(?:(?<![a-z_])(?P<n>[a-z]+s)|[a-z]\s{3,})\s+$", re.I | re.A)
+ROW_NOUNS_EN = frozenset(("booking", "order", "record", "row", "ticket", "visit", "sale", "transaction", "entry", "entrie", "case", "claim",
+                "shipment", "trip", "admission", "review", "call", "complaint", "employee", "customer", "item", "invoice"))
 
 
 AMOUNT_UNITS = frozenset({"usd", "dollars", "dollar", "euros", "euro", "eur", "gbp", "pounds", "yuan", "rmb", "cny", "k", "m", "percent", "pct",
@@ -1361,10 +1449,17 @@ def _rule_having(t: _Turn) -> None:
         t.having.append(((a, b), {"column": h.column, "agg": agg}))
 
 
+ALL_ROWS_KEPT = lazy(r"(?:每|所有|全部)(?:一)?(?:条|行|笔)?(?:记录|行|数据|报名|订单)?(?:都|全都|全部)?(?:要)?保留|保留(?:所有|全部|每一?)(?:条|行)?(?:的)?(?:记录|行|数据)"
+                     r"|(?<![a-z_])keep (?:all|every) (?:the )?(?:rows?|records?)(?![a-z_])", re.I | re.A)
+
+
 def _rule_select(t: _Turn) -> None:
     """Keep some columns: 只要姓名和电话; the columns named before 两列. Each keep-word is tried in turn (keep rows where
     …; keep columns A, B: the second says the columns)."""
-    ms = list(islice(lx.SELECT.finditer(t.text), 4))
+    every = ALL_ROWS_KEPT.search(t.text)
+    if every is not None:  # 每条记录都保留 / keep every row: which rows stay (all of them), never which columns
+        t.spans.append(every.span())
+    ms = [m for m in islice(lx.SELECT.finditer(t.text), 4) if every is None or not (every.start() <= m.start() < every.end())]
     if not ms:
         _select_at(t, None)
         return
@@ -1456,7 +1551,7 @@ def _rule_top_n(t: _Turn) -> None:
             t.add(who.start(), Op("top_n", {"n": 1, "by": ranked[-1].column, "ascending": low, "question": True}))
             t.spans.append(who.span())
     m = lx.TOP_N.search(text)
-    if m and not t.explore:
+    if m and (not t.explore or _periods_only(t)):  # 按月汇总金额，取最高的一个月: the periods' figures ranked
         n_raw = next(g for g in m.groups() if g)
         n = parse_number(n_raw)
         by = [h.column for h in hits if (h.column in sheet.numeric or h.column in sheet.dates) and t.free(h.start)]
@@ -1471,6 +1566,8 @@ def _rule_top_n(t: _Turn) -> None:
         if by_col is not None and summaries and by_col not in {x.get("column") for o in summaries for x in o.args["measures"]} \
                 and not any(h.column == by_col and 0 <= h.start - m.end() <= 12 for h in hits):
             by_col = None  # count rows by country, completed_on not blank, top 5: the top groups by the summary's figure
+        if t.sort_keys and not _in_clause_of(t, m, [h for h in hits if h.column in by]):
+            by_col = t.sort_keys[0]  # 算金额合计和单数，按单数从多到少，取前3个: the first 3 of the order said, never by 金额
         top: dict[str, Any] = {"n": int(n or 10), "by": by_col, "ascending": low_first,
                                **({"direction_said": True} if low_first or HIGH_WORD.search(text) or DESC.search(text) else {})}
         if t.ratio is not None:  # amount per qty by store, top 2: the groups with the highest ratio (each row's, with no key)
@@ -1478,10 +1575,10 @@ def _rule_top_n(t: _Turn) -> None:
             t.spans.append(m.span())
             return
         keyless = [o for _, o in t.found if o.kind == "group" and not o.args.get("keys") and not o.args.get("unresolved")
-                   and [x.get("column") for x in o.args.get("measures", [])] == [by_col]]  # 平均销售额前2的区域
+                   and {x.get("column") for x in o.args.get("measures", [])} == {by_col}]  # 平均销售额前2的区域, 金额合计最高的3个
         key = _ranked_key(t, m) if by_col in sheet.numeric and (not t.has("group") or keyless) else None
         if key is not None:  # 销售额前三的销售员: a salesperson sells on many rows, so each one's total is ranked
-            agg = keyless[0].args["measures"][0].get("agg", "sum") if keyless else "sum"
+            agg = next((x["agg"] for x in keyless[0].args["measures"] if x.get("agg") in ("sum", "mean", "median")), "sum") if keyless else "sum"
             t.found = [(i, o) for i, o in t.found if not any(o is g for g in keyless)]
             t.add(m.start(), Op("group", {"keys": [key.column], "measures": [{"column": by_col, "agg": agg}], "question": True}))
             t.add(m.start() + 1, Op("top_n", {**top, "by": None, "question": True}))
@@ -1492,6 +1589,14 @@ def _rule_top_n(t: _Turn) -> None:
         per = _top_per_summary_key(t, m)
         t.add(m.start(), Op("top_n", {**top, "by": None, "within": per} if per else {**top, **_top_within(t, by_col)}))
         t.spans.append(m.span())
+
+
+def _in_clause_of(t: _Turn, m: re.Match[str], hits: list[ColumnHit]) -> bool:
+    """Whether one of the columns is said in the same clause as a top-N (no comma or semicolon between them)."""
+    def clause(i: int) -> int:
+        return len(re.findall(r"[,，;；。]", t.text[:i]))
+
+    return any(clause(h.start) == clause(m.start()) for h in hits)
 
 
 RANKED_TAIL = lazy(r"\s*(?:是|为|有)?\s*(?:谁|哪些|哪几[个位家]|是哪些|是谁|(?:的)?名单|$|[，,。？?])|\s*(?:and|with|by|who)(?![a-z_])|\s*$", re.I | re.A)
@@ -1528,7 +1633,8 @@ def _ranked_within(t: _Turn, m: re.Match[str], top: dict[str, Any], by: str | No
     """各门店金额最高的前2个产品 / top 2 products by amount in each store: what is ranked (a text column whose values
     repeat) is totalled within each group first, then its first N are taken in each group — never the single rows."""
     groups = [o for _, o in t.found if o.kind == "group" and o.args.get("keys") and not o.args.get("question") and not o.args.get("unresolved")]
-    said = RANK_BY_TOTAL.sub(" ", t.text)  # top 3 donors in each region by total amount: "total" is how they are ranked
+    said = RANK_BY_TOTAL.sub(" ", _blank(t.text, _ranking_statistic(t, m)))  # top 3 donors in each region by total amount:
+    # "total" is how they are ranked, as in 每个门店金额合计最高的3个销售员
     if len(groups) != 1 or TOTAL_ASKED.search(said):
         return False
     g = groups[0]
@@ -1541,7 +1647,7 @@ def _ranked_within(t: _Turn, m: re.Match[str], top: dict[str, Any], by: str | No
             return False
         measure = {"agg": "count"}
     else:
-        if asked and [x["column"] for x in asked] != [by]:
+        if asked and {x["column"] for x in asked} != {by}:
             return False
         agg = asked[0].get("agg") if asked and asked[0].get("agg") in ("sum", "mean") else "sum"  # 最高 ranks; it is no maximum
         measure = {"column": by, "agg": agg}
@@ -1550,6 +1656,25 @@ def _ranked_within(t: _Turn, m: re.Match[str], top: dict[str, Any], by: str | No
     t.add(m.start() + 1, Op("top_n", {**top, "by": None, "within": list(g.args["keys"])}))
     t.spans += [m.span(), (key.start, key.end)]
     return True
+
+
+RANK_STAT_AFTER = lazy(r"\s*的?\s*(?:合计|总和|总额|总计|平均值|平均数|平均|均值)\s*的?\s*$")
+RANK_STAT_BEFORE = lazy(r"(?:总|合计|平均|(?<![a-z_])(?:total|average|mean)\s+)$", re.I | re.A)
+
+
+def _ranking_statistic(t: _Turn, m: re.Match[str]) -> list[tuple[int, int]]:
+    """金额合计最高的3个 / 总金额最高的 / 平均金额前三的: the statistic said on the figure a ranking ranks by — how the ranked
+    are totalled, never a summary asked beside the ranking."""
+    before = [h for h in t.hits if h.end <= m.start() and h.column in t.sheet.numeric]
+    if not before:
+        return []
+    h = max(before, key=lambda x: x.end)
+    gap = t.text[h.end : m.start()]
+    if not re.fullmatch(r"[\s的合计总和额平均值数均]*", gap):
+        return []
+    spans = [(h.end + a.start(), h.end + a.end()) for a in [RANK_STAT_AFTER.search(gap)] if a]
+    b = RANK_STAT_BEFORE.search(t.text, max(0, h.start - 8), h.start)
+    return spans + ([b.span()] if b else [])
 
 
 RANK_BY_TOTAL = lazy(r"(?<![a-z_])by\s+(?:the\s+)?(?:total|sum of|combined)(?![a-z_])", re.I | re.A)
@@ -1627,6 +1752,10 @@ def _rule_filter(t: _Turn) -> None:
     dm = next((d for d in lx.DELETE_ROWS.finditer(cond_text) if not CLEANING_OBJECT.match(cond_text, d.end())), None)
     if not (cp.conds or fm or dm):
         return
+    dd = next((i for i, o in t.found if o.kind == "dedupe"), None)
+    if dm and not cp.conds and not fm and dd is not None and (dd < dm.start() or 0 <= dd - dm.end() <= 16 and not any(dm.end() <= h.start < dd for h in t.hits)):
+        t.spans.append(dm.span())
+        return  # 有没有重复的？完全一样的那种，去掉: what is removed is the duplicates, no rows chosen by a condition
     if not cp.conds and not dm and fm and any(0 <= a - fm.end() <= 3 for (a, _), _m in t.having):
         t.spans.append(fm.span())
         return  # 只看平均月薪低于11000的: the words choose groups, read by the having rule
@@ -1914,6 +2043,27 @@ def _rule_how_much(t: _Turn) -> None:
     t.spans += [m.span(), (hit.start, hit.end)]
 
 
+DISTINCT_AFTER = lazy(r"\s*(?:一共|总共|共)?\s*(?:有)?\s*(?:多少|几)\s*(?:个|种|类|位|名|家|款|门|样)\s*(?:不同的?|不一样的?|不重复的?)?\s*(?:值|的)?\s*(?:呢|啊|吗|呀)?\s*(?:[?？。!！]|$)")
+DISTINCT_BEFORE = lazy(r"(?:一共|总共|共)?\s*有\s*(?:多少|几)\s*(?:个|种|类|位|名|家|款|门)\s*(?:不同的?|不一样的?|不重复的?)?\s*$")
+
+
+def _rule_distinct_named(t: _Turn) -> None:
+    """销售员有多少个不同的 / 缴费方式有几种 / 一共有几个销售员: the number of different values of a column of names,
+    never a preview of the table."""
+    if t.found or t.explore:
+        return
+    for h in t.hits:
+        if h.column in t.sheet.numeric or h.column in t.sheet.dates or not t.free(h.start):
+            continue
+        after = DISTINCT_AFTER.match(t.text, h.end)
+        before = DISTINCT_BEFORE.search(t.text, max(0, h.start - 16), h.start)
+        if after is None and before is None:
+            continue
+        t.add(h.start, Op("group", {"keys": [], "measures": [{"column": h.column, "agg": "distinct"}]}))
+        t.spans += [x.span() for x in (after, before) if x is not None]
+        return
+
+
 def _rule_head(t: _Turn) -> None:
     """导出前 20 行: the first rows, when something else is done with them."""
     hm = lx.HEAD_N.search(t.text)
@@ -1929,9 +2079,20 @@ def _export_word(t: _Turn) -> re.Match[str] | None:
     return next((m for m in lx.EXPORT.finditer(t.text) if not any(h.start < m.end() and m.start() < h.end for h in t.hits)), None)
 
 
+# save as all_clean.xlsx / 保存为 门店汇总.xlsx: the name the user gives the file written (in outputs/, never over a file)
+OUT_NAME = lazy(r"(?:(?<![a-z_])(?:save|export|write|output)(?:\s+(?:it|this|that|them|the result|the table|everything|all))?\s+(?:as|to|into)\s+"
+                r"|(?:保存为|另存为|导出为|导出成|导出到|存成|存为|保存成|保存到|命名为|文件名叫|文件名为|名字叫)\s*)"
+                r"[\"'“「]?(?P<n>[^\s\"'”」/\\,，;；:：*?<>|]{1,60}?)\.(?P<e>xlsx|csv)(?![a-z0-9_])", re.I)
+
+
 def _rule_export(t: _Turn) -> None:
     em = _export_word(t)
     fmt = t.flags.get("target_format")
+    named = OUT_NAME.search(t.text)
+    if named is not None and not t.flags.get("export_list") and named.group("n").strip(". "):
+        t.add(named.start(), Op("export", {"format": named.group("e").casefold(), "name": named.group("n").strip(". ")}))
+        t.spans.append(named.span())
+        return
     if (em or fmt) and not t.flags.get("export_list"):
         t.add(em.start() if em else len(t.text), Op("export", {"format": fmt}))
 
@@ -1957,7 +2118,7 @@ TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
     _rule_ratio, _rule_keys, _rule_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
-    _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_bare_comparison, _rule_goods_question, _rule_count_question, _rule_each_value, _rule_head,
+    _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_bare_comparison, _rule_goods_question, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
     _rule_export, _rule_profile,
 )
 
@@ -1977,7 +2138,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
         rule(t)
     _part_counted(t)
     out = t.out
-    out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans)
+    out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans) + ([m.span() for m in lx.ADDITIVE.finditer(text)] if out.adds else [])
     if not t.has("chart"):  # 城市分成多条线 / add Carrier as the series: a chart's series, for the chart the request holds
         from modes.tagging.series import flipped, series_key
 

@@ -7,6 +7,7 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from modes import crosslang
 from modes import lexicon as lx
@@ -101,6 +102,8 @@ def _may_hit(token: str, low: str) -> bool:
     return bool(CJK.match(token)) and len(token) >= 3 and any(token[i : i + 2] in low for i in range(len(token) - 1))
 
 
+SAVED_AS = re.compile(r"(?:(?<![a-z_])(?:save|export|write|output)(?:\s+(?:it|this|that|them|the result|the table|everything|all))?\s+(?:as|to|into)"
+                      r"|保存为|另存为|导出为|导出成|导出到|存成|存为|保存成|保存到|命名为|文件名叫|文件名为|名字叫)\s*[\"'“「]?\s*(?:outputs/)?$", re.I)
 NAME_GIVEN = re.compile(r"(?:改名为|改名成|重命名为|命名为|更名为|(?:名称|名字|列名|名)(?:更改|修改|改)?[为成]|(?:更改|修改|改)(?:列名|名称)为|名为|叫做|"
                         r"(?<![a-z])(?:to|as|called|named)(?![a-z]))\s*[\'\"“‘「]?\s*(?:$|(?=[A-Za-z]))", re.I)
 
@@ -157,6 +160,7 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         ref.how, ref.missing_name = "outside", m.group(0)
         return ref
     _names_with_extension(text, catalog, ref, hits)
+    hits[:] = [x for x in hits if not SAVED_AS.search(text[: x[0]])]  # save as x.xlsx: the file written, never one to read
     if not hits and not ref.missing_name and _missing_file_shaped(text, catalog, ref):
         return _with_format(ref, text)
     # only files with a stem a typo can be looked for in, or a word of a name the text may use, can be found in it
@@ -329,8 +333,8 @@ def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
         if any(" " in k and (k.endswith(tok.casefold()) or k.startswith(tok.casefold())) and k in text.casefold()
                for k in (*catalog.known_names, *_joined_names(catalog))):
             continue  # Repair Cost_sum / After-hours Hrs: the last or first word of a name of several words, said whole
-        if NAME_GIVEN.search(text[max(0, m.start() - 12) : m.start()]) or NAME_GIVEN.search(tok):
-            continue  # 列名更改为'FLU_SEASON' / rename … to new_name: a name being given, not a file
+        if NAME_GIVEN.search(text[max(0, m.start() - 12) : m.start()]) or NAME_GIVEN.search(tok) or re.match(r"\s*[=＝](?!=)", text[m.end() :]):
+            continue  # 列名更改为'FLU_SEASON' / rename … to new_name / Net_Rev = Revenue * 0.9: a name being given, not a file
         parts = [x for x in re.split(r"[-_]", tok) if x]
         if "-" in tok and len(parts) >= 2 and all(x.casefold() in catalog.known_names or _a_column(x, catalog) for x in parts):
             continue  # 利润=收入-成本: columns subtracted, not a file's name
@@ -777,6 +781,23 @@ def head_lead() -> frozenset[str]:
     return frozenset(words_toml()["column_heads"]["lead"])
 
 
+SUMMARY_SUFFIX = re.compile(r"(.+?)_(?:合计|平均|中位数|最大|最小|sum|mean|median|max|min|total|average)", re.I)
+
+
+@lru_cache(maxsize=256)
+def _summary_bases(columns: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(base, column) for a summary's figures (金额_合计 → 金额), when the base names no column of its own and only one figure."""
+    if not any("_" in c for c in columns):
+        return ()
+    names = {c.casefold() for c in columns}
+    found: dict[str, list[str]] = {}
+    for c in columns:
+        m = SUMMARY_SUFFIX.fullmatch(c)
+        if m and m.group(1).casefold() not in names and len(m.group(1)) >= 2:
+            found.setdefault(m.group(1).casefold(), []).append(c)
+    return tuple((b, cs[0]) for b, cs in found.items() if len(cs) == 1)
+
+
 def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
     """Every column the text mentions, by name or plain meaning, longest first, without overlaps."""
     low = text.casefold()
@@ -804,7 +825,7 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
     for c, cl in sheet.folded:  # start_date said as "startdate" or "start date": the same name, other separators
         if CJK.search(cl) or not re.search(r"[a-z][_\- ][a-z]", cl):
             continue
-        for form in {re.sub(r"[_\- ]+", "", cl), re.sub(r"[_\-]+", " ", cl)} - {cl}:
+        for form in {re.sub(r"[_\- ]+", "", cl), re.sub(r"[_\-]+", " ", cl), re.sub(r"[_ ]+", "-", cl)} - {cl}:
             if len(form) >= 5 and form in low:  # room types: the plural too
                 cands += [(m.start(), m.end(), c, "exact") for m in re.finditer(r"(?<![a-z0-9_])" + re.escape(form) + r"(?:e?s)?(?![a-z0-9_])", low)]
     for m in IDENTIFIER.finditer(low):  # price_per_litre: a name written like a column's, one letter off, is that column
@@ -821,6 +842,11 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
             if not CJK.match(w[0]) and ((m.start() > 0 and re.match(r"[a-z]", low[m.start() - 1])) or (end < len(low) and re.match(r"[a-z]", low[end]))):
                 continue
             cands.append((m.start(), end, col, "synonym"))
+    for base, col in _summary_bases(sheet.columns):  # 金额 on a summary whose one figure of it is 金额_合计: that figure
+        for m in re.finditer(re.escape(base), low):
+            if not CJK.match(base[0]) and ((m.start() > 0 and re.match(r"[a-z0-9_]", low[m.start() - 1])) or re.match(r"[a-z0-9_]", low[m.end() : m.end() + 1])):
+                continue
+            cands.append((m.start(), m.end(), col, "summary"))
     cands.sort(key=lambda t: (-(t[1] - t[0]), t[3] != "exact", t[3] == "typo", t[0]))
     chosen: list[ColumnHit] = []
     taken = bytearray(len(low) + 1)  # characters already inside a chosen hit: one lookup, not a scan of every hit

@@ -38,8 +38,11 @@ def named_tables(text: str) -> list[tuple[str, bool]]:
     return out
 
 # an export that names nothing else: what was just shown is what is exported
-EXPORT_ALONE = re.compile(r"(?:请|帮我|麻烦|再)?\s*(?:把\s*(?:这个|这|它|那个|这张表|这个表|这个结果|结果)\s*)?(?:导出|输出|另存|export|save)\s*(?:it|this|that|them|the result)?\s*(?:成|为|到|as|to|into)?\s*"
-                          r"(?:一下|一份|an?)?\s*(?:xlsx|csv|excel|表格)?\s*(?:格式|文件|file)?\s*[。.!！]?", re.I)
+EXPORT_ALONE = re.compile(r"(?:(?:那|那就|就|好|好的|行|嗯|ok|okay|then|now|please|请|帮我|麻烦|再|也)[\s,，]*)*"
+                          r"(?:把\s*(?:这个|这|它|那个|这张表|这个表|这个结果|结果)\s*)?"
+                          r"(?:导出来?|输出|另存|保存|存成|存为|存一下|存下来|转成|转为|下载|export|save|download|write)\s*"
+                          r"(?:it|this|that|them|the result)?\s*(?:成|为|到|as|to|into)?\s*"
+                          r"(?:一下|一份|an?)?\s*(?:xlsx|csv|excel|表格)?\s*(?:格式|文件|file)?\s*(?:吧|哈|啊|呀|please|thanks|谢谢)?\s*[。.!！~]?", re.I)
 
 
 def is_result(path: str | None) -> bool:
@@ -92,6 +95,14 @@ def in_focus(req: Request, current: str | None) -> str | None:
             and not lx.RESULT_REF.search(req.text or "") and not lx.THEN_START.search(req.text or ""):
         return current
     return req.file or current
+
+
+def sheet_in_focus(req: Request, state: SessionState, focus: str | None) -> str | None:
+    """The sheet in use after a request: its own on the file it worked on; the one in use before when the file in focus
+    stays (an export of a summary leaves the workbook's sheet in use for the next question)."""
+    if req.file == focus:
+        return req.sheet
+    return state.current_sheet if focus == state.current_file else None
 
 
 def lost_rows(text: str, state: SessionState) -> bool:

@@ -61,7 +61,13 @@ def value_en(v: Any) -> Any:
     separators; anything else as it is."""
     if not isinstance(v, str):
         return v
-    return _words()[1].get(v) or v.replace("、", ", ")
+    said = _words()[1].get(v)
+    if said:
+        return said
+    head, sep, word = v.rpartition(" ")  # Fee 平均: a column's figure wenqing named, its statistic in English
+    if sep and word in _words()[2]:
+        return f"{head} {_words()[2][word]}"
+    return v.replace("、", ", ")
 
 
 def english_names(columns: Any, own: set[str]) -> dict[str, str]:

@@ -437,8 +437,12 @@ def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as
         out = (table.nsmallest if ascending else table.nlargest)(n, by, keep="first").reset_index(drop=True)
     else:
         out = table.sort_values(by=by, ascending=ascending, kind="stable", key=_as_text if as_text else _amounts_as_numbers).head(n).reset_index(drop=True)
-    return ToolResult(out, {"rows_in": rows_in, "rows_out": len(out), "skipped_totals": skipped, "blank_groups": blank_groups},
-                      {"sample": _sample(out, n)})
+    tied = 0
+    if len(out) and n > 0 and not as_text and pd.api.types.is_numeric_dtype(s):  # rows level with the last one kept, left out
+        last = out[by].iloc[-1]
+        tied = int((s == last).sum() - (out[by] == last).sum()) if pd.notna(last) else 0
+    return ToolResult(out, {"rows_in": rows_in, "rows_out": len(out), "skipped_totals": skipped, "blank_groups": blank_groups,
+                            "tied_left_out": tied, **({"tie_value": float(out[by].iloc[-1])} if tied else {})}, {"sample": _sample(out, n)})
 
 
 @tool
@@ -648,7 +652,7 @@ def compare_tables(ws: Workspace, table: pd.DataFrame, other_path: str, other_sh
     if columns:
         _need_columns(table, columns)
         _need_columns(other, columns)
-    numeric = columns or [c for c in shared if pd.api.types.is_numeric_dtype(table[c]) and pd.api.types.is_numeric_dtype(other[c])]
+    numeric = [c for c in (columns or shared) if pd.api.types.is_numeric_dtype(table[c]) and pd.api.types.is_numeric_dtype(other[c])]
     rows = [{"指标": "行数", "当前表": len(table), "对比表": len(other)}]
     for c in numeric:
         a, b = pd.to_numeric(table[c], errors="coerce"), pd.to_numeric(other[c], errors="coerce")
@@ -714,8 +718,12 @@ def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, ot
     unmatched_left = int((~table[on].isin(other[on])).sum())
     unmatched_right = int((~other[on].isin(table[on])).sum())
     out = table.merge(other, on=on, how=JOIN_HOW[how], suffixes=("", "_2"))
+    counts = other[on].value_counts(dropna=True)
+    repeated = counts[(counts > 1) & counts.index.isin(table[on].dropna())]  # a key the other side has twice: its rows double
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk, "how": how, "other": other_sheet or Path(other_path).name, "other_rows": len(other),
-                            "unmatched_left": unmatched_left, "unmatched_right": unmatched_right, "keys_as_text": as_text}, {"sample": _sample(out)})
+                            "unmatched_left": unmatched_left, "unmatched_right": unmatched_right, "keys_as_text": as_text,
+                            "repeated_keys": int(len(repeated)), "repeated_sample": [[str(k), int(n)] for k, n in repeated.head(3).items()]},
+                      {"sample": _sample(out)})
 
 
 def key_text(s: pd.Series) -> pd.Series:

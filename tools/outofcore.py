@@ -616,7 +616,12 @@ def top_n(table: BigTable, by: str, n: int = 10, ascending: bool = False, as_tex
                           f"AS __wq_k FROM ({_numbered(table, src)})) WHERE __wq_k <= {int(n)} ORDER BY {part}, __wq_k")
         return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "within": within, "skipped_totals": skipped}, {"sample": _sample(out, n)})
     out = table.fetch(f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(table, src)}) ORDER BY {_order(table, [by], ascending, as_text)} LIMIT {int(n)}")
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "skipped_totals": skipped}, {"sample": _sample(out, n)})
+    tied = 0
+    if len(out) and n > 0 and not as_text and table.types.get(by) in ("BIGINT", "DOUBLE") and out[by].notna().iloc[-1]:
+        last = float(out[by].iloc[-1])  # rows level with the last one kept, left out
+        tied = int(table.run(f"SELECT count(*) FROM ({src}) WHERE {q(by)} = {last!r}", said=False).fetchone()[0]) - int((out[by] == last).sum())
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "skipped_totals": skipped, "tied_left_out": tied,
+                            **({"tie_value": last} if tied else {})}, {"sample": _sample(out, n)})
 
 
 def head_rows(table: BigTable, n: int = 10) -> ToolResult:
@@ -746,8 +751,12 @@ def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_
                                    said=False).fetchone()[0])
     unmatched_right, other_rows = table.run(f"SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM ({table.sql}) l WHERE {lkey} = {rkey})), "
                                             f"count(*) FROM ({other_sql}) r", said=False).fetchone()
+    repeated = table.run(f"SELECT {rkey} AS k, count(*) AS n FROM ({other_sql}) r WHERE {rkey} IS NOT NULL "
+                         f"AND EXISTS (SELECT 1 FROM ({table.sql}) l WHERE {lkey} = {rkey}) GROUP BY 1 HAVING count(*) > 1 ORDER BY 2 DESC, 1",
+                         said=False).fetchall()  # a key the other side has twice: its rows double
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk, "how": how, "other": other_sheet or Path(other_path).name, "other_rows": int(other_rows),
-                            "unmatched_left": unmatched_left, "unmatched_right": int(unmatched_right), "keys_as_text": as_text}, {"sample": _sample(out.head())})
+                            "unmatched_left": unmatched_left, "unmatched_right": int(unmatched_right), "keys_as_text": as_text,
+                            "repeated_keys": len(repeated), "repeated_sample": [[str(k), int(n)] for k, n in repeated[:3]]}, {"sample": _sample(out.head())})
 
 
 def _key_text(col: str) -> str:

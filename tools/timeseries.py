@@ -15,10 +15,10 @@ from tools.registry import ToolResult, tool
 from tools.stats import numeric
 from tools.values import remembered
 
-UNITS = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "weekday": "星期"}
+UNITS = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "weekday": "星期", "day": "天"}
 WEEKDAYS = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"]
-FREQ = {"year": "Y", "quarter": "Q", "month": "M", "week": "W-SUN"}
-LAG = {"year": 1, "quarter": 4, "month": 12, "week": 52}
+FREQ = {"year": "Y", "quarter": "Q", "month": "M", "week": "W-SUN", "day": "D"}
+LAG = {"year": 1, "quarter": 4, "month": 12, "week": 52, "day": 365}
 AGGS = ("sum", "mean", "count", "min", "max", "median")
 
 
@@ -46,6 +46,8 @@ def _label(p: pd.Period, unit: str) -> str:
         return f"{p.year}Q{p.quarter}"
     if unit == "month":
         return f"{p.year}-{p.month:02d}"
+    if unit == "day":
+        return f"{p.year}-{p.month:02d}-{p.day:02d}"
     iso = p.start_time.isocalendar()
     return f"{iso.year}-W{iso.week:02d}"
 
@@ -66,7 +68,7 @@ def _series(table: pd.DataFrame, column: str, value: str | None, unit: str, agg:
 @tool
 def bucket_dates(table: pd.DataFrame, column: str, unit: str = "month", value: str | None = None, agg: str = "sum",
                  by: list[str] | None = None, values: list[str] | None = None) -> ToolResult:
-    """Group rows by the year, quarter, month, week or weekday of a date column: row count and a measure per period."""
+    """Group rows by the year, quarter, month, week, weekday or day of a date column: row count and a measure per period."""
     if unit not in UNITS:
         raise ToolArgError(f"不支持的时间单位：{unit}（可选 年、季度、月、周、星期）。", f"Unsupported unit: {unit}.")
     if agg not in AGGS:
@@ -77,7 +79,7 @@ def bucket_dates(table: pd.DataFrame, column: str, unit: str = "month", value: s
     d = dates(table, column)
     bad = int((d.isna() & table[column].notna()).sum())
     keep = d.notna()
-    name = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期"}[unit]
+    name = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期", "day": "日期"}[unit]
     # group on cheap keys (weekday numbers, periods) and word them on the few groups that result
     key = d[keep].dt.day_of_week if unit == "weekday" else d[keep].dt.to_period(FREQ[unit])
     frame = pd.DataFrame({name: key}, index=d[keep].index)

@@ -12,7 +12,7 @@ from typing import Any
 from modes import opspec
 from modes.lazyre import LazyPattern as Lazy
 from modes.lazyre import lazy
-from modes.lexicon import HIGH_END, LOW_END
+from modes.lexicon import HIGH_END, LOW_END, NEXT_STEP
 from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
 from modes.opspec import said_in as _zh
 from modes.resolve import resolve_column
@@ -247,7 +247,7 @@ def _aggs_on_columns(text: str, cols: list[Any], hits: list[Any], used: list[tup
 # how often the mode occurs, said beside the mode (众数以及它出现的次数 / the mode and how many times it occurs)
 MODE_FREQ = _lazy(r"(?:出现|重复)(?:的|了)?(?:次数|频次|频数|几次|多少次)|频次|频数"
                   r"|(?<![a-z_])(?:how (?:many times|often)|frequency|occurrences?|times it (?:occurs|appears))(?![a-z_])", re.I)
-CMP_STAT_WORD = _lazy(r"(?:高于|低于|超过|大于|小于|不低于|不高于|above|below)\s*\S{0,10}?(?:中位数|中值|median)", re.I)
+CMP_STAT_WORD = _lazy(r"(?:高于|低于|超过|大于|小于|不低于|不高于|above|below)\s*[^\s，,。;；]{0,10}?(?:中位数|中值|median)", re.I)
 STAT_RX = _rx(*(w for w, _ in STAT_WORDS))
 STAT_OF = {w.casefold(): s for w, s in STAT_WORDS}
 PERCENTILE = _lazy(r"(?:第\s*)?(\d{1,2})\s*(?:%\s*)?(?:百分位数?|分位数?|分位点)|(\d{1,2})(?:th|st|nd|rd)\s+percentile|(?<![a-z_])p(\d{2})(?![\d])", re.I)
@@ -355,6 +355,9 @@ class Stats(OpSpec):
         by, by_spans = _by_keys(text, hits, sheet, used)
         by, by_spans = _keys_listed(text, hits, sheet, by, by_spans)
         cols = [h for h in cols if h.column not in by and _free(by_spans, h.start, h.end)]
+        kept = [h for h in cols if not COMPARED_AFTER.match(text, h.end)]
+        if kept and len(kept) < len(cols):  # 数量5以上的，按销售员算金额的中位数: 数量 chooses the rows, its statistic is not asked
+            cols = kept
         said = _aggs_on_columns(text, cols, hits, used)  # 平均圈数…圈数的方差: the plain aggregate said on the column too
         if said:
             at = min(m.start() for m in found)
@@ -816,10 +819,13 @@ class Proportion(OpSpec):
 
 # ---------------------------------------------------------------- time
 
-UNIT_WORDS = (("季度", "quarter"), ("季", "quarter"), ("月", "month"), ("年", "year"), ("星期", "weekday"), ("周几", "weekday"), ("周", "week"))
+UNIT_WORDS = (("季度", "quarter"), ("季", "quarter"), ("月", "month"), ("年", "year"), ("星期", "weekday"), ("周几", "weekday"), ("周", "week"),
+              ("天", "day"), ("日", "day"))
 BUCKET_RX = _lazy(
-    r"(?:按|每|分|逐|各)(?:个)?(?P<zh>季度|月份?|年度?|星期|周几|周)(?:份)?|(?P<zh2>月度|年度|季度)(?:汇总|统计|销售|趋势)"
-    r"|(?<![a-z_])(?P<en>monthly|yearly|annually|quarterly|weekly|by (?:month|year|quarter|week|weekday|day of (?:the )?week)|per (?:month|year|quarter|week))(?![a-z_])"
+    r"(?:按|每|分|逐|各)(?:个)?(?P<zh>季度|月份?|年度?|星期|周几|周)(?:份)?|(?:按|分|逐)(?P<zh4>天|日(?!期|常|均|志|程))"
+    r"|每(?:一)?(?P<zh5>天|日)(?=\s*的|\s*(?:都|各)?\s*(?:有|卖|收|赚|进|出|多少|几|汇总|统计|合计|金额|销量|销售|数量|订单|单数))"
+    r"|(?P<zh2>月度|年度|季度)(?:汇总|统计|销售|趋势)"
+    r"|(?<![a-z_])(?P<en>monthly|yearly|annually|quarterly|weekly|daily|by (?:month|year|quarter|week|weekday|day of (?:the )?week|day|date)|per (?:month|year|quarter|week|day))(?![a-z_])"
     # 按入职年份, by hire year: a period word after a date column's name buckets that column (read() checks the name)
     r"|(?:按|每|分|各)\s*(?P<col>[\u4e00-\u9fffA-Za-z_][\u4e00-\u9fffA-Za-z0-9_ ]{0,11}?)\s*的?\s*(?P<zh3>年份|月份|季度|年度)"
     r"|(?<![a-z_])(?:by|per)\s+(?P<col2>[a-z_][a-z0-9_ ]{0,19}?)[\s_]+(?P<en2>year|month|quarter)(?![a-z_])",
@@ -839,7 +845,8 @@ def _bucket_search(text: str, pos: int = 0) -> re.Match[str] | None:
 
 
 MONTHLY_WORD = _lazy(r"(?P<zh>月|季度|年|周)(?=度?(?:环比|同比|增长))")  # 月环比, 季度同比
-EN_UNIT = {"month": "month", "year": "year", "annual": "year", "quarter": "quarter", "week": "week", "weekday": "weekday", "day of": "weekday"}
+EN_UNIT = {"month": "month", "year": "year", "annual": "year", "quarter": "quarter", "week": "week", "weekday": "weekday", "day of": "weekday", "daily": "day",
+           "day": "day", "date": "day"}
 CHART_RX = _rx("柱状图", "条形图", "柱形图", "折线图", "趋势图", "走势图", "饼图", "饼状图", "散点图", "热力图", "热图", "heatmap", "heat map", "画图", "作图", "画个图", "画一个图", "做个图", "图表",
                "bar chart", "line chart", "pie chart", "scatter plot", "scatter chart", "chart", "plot", "graph")
 
@@ -864,7 +871,7 @@ def _bucket_match(text: str, hits: list[Any], sheet: Any) -> tuple[re.Match[str]
 
 def _unit_of(m: re.Match[str]) -> str:
     g = m.groupdict()
-    w = (g.get("zh") or g.get("zh2") or g.get("zh3") or "").rstrip("份度")
+    w = (g.get("zh") or g.get("zh2") or g.get("zh3") or g.get("zh4") or g.get("zh5") or "").rstrip("份度")
     if w:
         return next(u for z, u in UNIT_WORDS if w.startswith(z))
     en = (g.get("en") or g.get("en2") or "").casefold()
@@ -898,7 +905,7 @@ class Bucket(OpSpec):
     name = "bucket"
     family = "explore"
     label = {"zh": "按时间汇总", "en": "summarise by period"}
-    words = {"zh": ("按月", "按年", "按季度", "按周", "按星期", "每月", "每年"), "en": ("monthly", "by month", "by year", "quarterly", "weekly")}
+    words = {"zh": ("按月", "按年", "按季度", "按周", "按星期", "每月", "每年", "按天", "每天"), "en": ("monthly", "by month", "by year", "quarterly", "weekly", "daily")}
     slots = (Slot("column", "column", "按哪一个日期列分期？", "Which date column?", gap="date_column", fits="date"),
              Slot("value", "column", "每期汇总哪一列的数值？", "Which column should each period total?", numeric=True, required=False, gap="period_value"))
     answers_question = True
@@ -947,7 +954,7 @@ class Bucket(OpSpec):
         return Found(m.start(), self.name, args, tuple(used + by_spans))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
-        unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "weekday": "星期"}[args["unit"]]
+        unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "weekday": "星期", "day": "天"}[args["unit"]]
         what = f"{args['value']} {AGG_ZH[args['agg']]}" if args.get("value") else "行数"
         by = f"{'、'.join(args['by'])}、" if args.get("by") else ""
         if lang == "zh":
@@ -956,7 +963,7 @@ class Bucket(OpSpec):
         return f"{AGG_EN[args['agg']]} of {args.get('value') or 'rows'} per {args['unit']} of {args.get('column') or 'the date'}{by_en}"
 
     def stem_label(self, args: dict[str, Any]) -> str:
-        return {"year": "按年", "quarter": "按季度", "month": "按月", "week": "按周", "weekday": "按星期"}[args["unit"]]
+        return {"year": "按年", "quarter": "按季度", "month": "按月", "week": "按周", "weekday": "按星期", "day": "按天"}[args["unit"]]
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         a = {"column": args["column"], "unit": args["unit"], "agg": args.get("agg", "sum"), **({"value": args["value"]} if args.get("value") else {}),
@@ -968,7 +975,7 @@ class Bucket(OpSpec):
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "bucket_dates":
             return None
-        unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "weekday": "星期"}[facts["unit"]]
+        unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "weekday": "星期", "day": "天"}[facts["unit"]]
         bad = _zh(lang, f"另有 {facts['unreadable_dates']} 行日期无法识别，未计入。", f" {facts['unreadable_dates']} rows with unreadable dates were left out.") if facts["unreadable_dates"] else ""
         return _zh(lang, f"按{unit}汇总：{facts['periods']} 期（{facts['first']} 至 {facts['last']}），基于 {facts['counted']:,} 行。{bad}",
                    f"Per {facts['unit']}: {facts['periods']} periods ({value_en(facts['first'])} to {value_en(facts['last'])}) from {facts['counted']:,} rows.{bad}")
@@ -991,6 +998,10 @@ GROWTH_RX = _rx("增长或减少的百分比", "增减的百分比", "增减百�
                 "环比", "同比", "增长率", "增速", "涨幅", "增幅", "增长幅度", "增长最快", "增长最慢", "增长最多", "增长最少", "增长得最快", "增长得最多", "增长了多少", "年均增长率", "复合增长率", "年均增速", "年均复合增长率",
                 "growth rate", "growth", "year over year", "year-over-year", "month over month", "month-over-month", "month-on-month",
                 "quarter over quarter", "quarter-over-quarter", "week over week", "week-over-week", "yoy", "mom", "cagr", "compound annual")
+# 每个月比上个月涨了多少 / 较上月增长 / 跟上季度比: the growth over the period before, said in words (its unit said with it)
+PRIOR_PERIOD = _lazy(r"(?:比|较|相比于?|对比|跟|和|与)\s*(?:上个?|前一个?|上一个?)\s*(?P<pu>月|季度|周|星期|年)(?:份|度)?\s*(?:相比|比|来说)?\s*的?\s*"
+                     r"(?:涨|增长|增加|上涨|多|少|降|下降|减少|变化|变动|增减)了?\s*(?:多少|几成|百分之几|百分比|幅度)?")
+GROWTH_RX = Lazy(GROWTH_RX.pattern + "|" + PRIOR_PERIOD.pattern, re.I)
 CAGR_RX = _rx("年均增长率", "复合增长率", "年均增速", "年均复合增长率", "平均每年增长", "cagr", "compound annual", "average annual growth")
 YOY_RX = _rx("同比", "year over year", "year-over-year", "yoy", "去年同期")
 
@@ -1021,6 +1032,9 @@ class Growth(OpSpec):
         used = [x.span() for x in GROWTH_RX.finditer(text)] + [x.span() for x in GROWTH_AUX.finditer(text)]
         unit_m = _bucket_search(text) or MONTHLY_WORD.search(text)
         unit = _unit_of(unit_m) if unit_m else None
+        prior = PRIOR_PERIOD.search(text)
+        if unit is None and prior is not None:  # 比上个月涨了多少: per month
+            unit = {"月": "month", "季度": "quarter", "周": "week", "星期": "week", "年": "year"}[prior.group("pu")]
         if unit_m:
             used.append(unit_m.span())
         values = _cols(hits, sheet, used, numeric=True)
@@ -1054,7 +1068,7 @@ class Growth(OpSpec):
         return super().question(slot, lang)
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
-        unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周"}.get(args["unit"], args["unit"])
+        unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "day": "天"}.get(args["unit"], args["unit"])
         what = {"pop": f"按{unit}的环比增长率", "yoy": f"按{unit}的同比增长率", "cagr": "年均增长率（复合）"}[args["kind"]]
         counted = args.get("count") and not args.get("value")
         if lang == "zh":
@@ -1678,9 +1692,16 @@ class Transpose(OpSpec):
 
 # ---------------------------------------------------------------- formula columns
 
+_NOT_NAME = r"(?:new|column|col|add|a|an|then|and|the|compute|create|calculate|called|named|with|where|so|let|set|make|ok|now|please)(?![A-Za-z0-9_])"
 FORMULA = _lazy(r"(?:新增|增加|添加|加|算|计算|求|生成|做)?\s*(?:一列|一个|列|个)?\s*[\"“「]?(?P<name>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff()（）%]*)[\"”」]?\s*(?:[=＝]|等于)\s*(?P<expr>[^,;，；。]+)"
                      r"|(?:add|compute|create)\s+(?:a\s+)?(?:new\s+)?(?:column\s+)?(?:called\s+|named\s+)?"
-                     r"(?P<name2>[\w\u4e00-\u9fff]+(?:[ \-][\w()%/]+){0,5}?(?=\s*=)|[\w\u4e00-\u9fff]+)\s*(?:=|as)\s*(?P<expr2>[^,;]+)", re.I)
+                     r"(?P<name2>[\w\u4e00-\u9fff]+(?:[ \-][\w()%/]+){0,5}?(?=\s*=)|[\w\u4e00-\u9fff]+)\s*(?:=|as)\s*(?P<expr2>[^,;]+)"
+                     # Net Rev = Revenue * 0.9: an English name of a few words right before the = (never the words of the request)
+                     r"|(?<![\w])(?P<name3>(?!" + _NOT_NAME + r")[A-Za-z][A-Za-z0-9_%()]*(?:[ \-](?!" + _NOT_NAME + r")[A-Za-z][A-Za-z0-9_%()]*){1,3})"
+                     r"\s*=(?!=)\s*(?P<expr3>[^,;]+)", re.I)
+# what follows a column compared with a number: a condition on it, never a column whose statistic is asked
+COMPARED_AFTER = _lazy(r"\s*(?:在|是|为|要|的)?\s*(?:[<>=≥≤]|大于|小于|高于|低于|超过|不足|不到|少于|多于|等于|不低于|不少于|不高于|不超过|至少|至多|\d"
+                       r"|(?:is\s+|are\s+|of\s+)?(?:over|under|above|below|more than|less than|greater than|at least|at most|\d)(?![a-z_]))", re.I)
 OPERATORS = _lazy(r"[+\-*/×÷−＋－%]|乘以|除以|加上|减去")
 
 
@@ -1746,7 +1767,7 @@ def _said_formula(text: str, hits: list[Any]) -> Found | None:
         name = re.sub(r"\s+", "", expr)
     # the columns the formula names, and 为每个指标: the rows it runs over (every row, by their label)
     uses = [h.column for h in hits if h.start >= nm.end() or re.search(r"(?:每个|每一个|各个|各|每)\s*$", text[: h.start])]
-    args = {"name": name, "expression": expr, "uses": list(dict.fromkeys(uses))}
+    args = {"name": name, "expression": expr, "uses": [c for c in dict.fromkeys(uses) if c != name]}  # never the new column itself
     return Found(nm.start(), "formula", args, (*_goal_said(text, nm.start(), hits), (nm.start(), len(text))))
 
 
@@ -1780,17 +1801,19 @@ class Formula(OpSpec):
         m = FORMULA.search(text)
         if m is None:
             return None
-        name, expr = (m.group("name"), m.group("expr")) if m.group("name") else (m.group("name2"), m.group("expr2"))
+        g = "" if m.group("name") else "2" if m.group("name2") else "3"
+        name, expr = m.group("name" + g), m.group("expr" + g)
         if RATE_NAME.fullmatch(name.strip()) and RATE_LIMIT.search(text) and _series_of(sheet) is not None:
             return None  # 增长率超过10%的记录，增长率=(2022年-2021年)/2021年*100: the rate's definition, read with its limit
         expr = expr.strip()
         ops = OPERATORS.findall(expr)
-        if not ops or not any(m.start("expr" if m.group("name") else "expr2") <= h.start for h in hits):
+        if not ops or not any(m.start("expr" + g) <= h.start for h in hits):
             return None
         if len(ops) < 2 and "(" not in expr and "（" not in expr and "%" not in expr:
             return None  # two operands: the add_column operation reads it
         name = re.sub(r"^(?:新增|增加|添加|加|算|计算|求|生成|做)?(?:一列|一个|列|个)?", "", name) or "计算列"
-        return Found(m.start(), self.name, {"name": name, "expression": expr}, ((m.start(), len(text)),))
+        nxt = NEXT_STEP.search(text, m.start("expr" + g))  # …, then total Net Rev by Agent: the next step is read by its own rules
+        return Found(m.start(), self.name, {"name": name, "expression": expr}, ((m.start(), nxt.start() if nxt else len(text)),))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         return _zh(lang, f"新增列 {args.get('name')} = {args.get('expression')}（只用列名、数字和四则运算；除数为 0 的行留空并告知）",
@@ -2672,7 +2695,7 @@ class Chart(OpSpec):
                        f"a {kind[1]} of {y} for each {args.get('x')} (one series per column), as a new xlsx in outputs/")
         if args["kind"] == "scatter":
             return _zh(lang, f"画 {args.get('x')} 与 {y} 的散点图，写入 outputs/ 下的新 xlsx", f"a scatter plot of {args.get('x')} vs {y}, as a new xlsx in outputs/")
-        by = f"每{ {'year': '年', 'quarter': '季度', 'month': '月', 'week': '周', 'weekday': '星期'}[args['unit']]}" if args.get("unit") else f"各 {args.get('x')}"
+        by = f"每{ {'year': '年', 'quarter': '季度', 'month': '月', 'week': '周', 'weekday': '星期', 'day': '天'}[args['unit']]}" if args.get("unit") else f"各 {args.get('x')}"
         if args.get("unit") and args.get("date_column"):  # the periods are of the date column said (or answered): said
             by = f" {args['date_column']} 的{by}"
         agg = AGG_ZH.get(args.get("agg", "sum"), "合计")
@@ -2733,7 +2756,7 @@ class Chart(OpSpec):
             return self._split_steps(args, stem, agg, y, counting, en)
         label = AGG_ZH[agg]
         if args.get("unit"):
-            x = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期"}[args["unit"]]
+            x = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期", "day": "日期"}[args["unit"]]
             measure = ["行数"] if counting else [f"{c}_{label}" for c in y]  # the row count of each period is the bucket's own 行数
             steps = [StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", {"column": args["date_column"], "unit": args["unit"],
                                                                            "value": None if counting else y[0], "agg": agg,

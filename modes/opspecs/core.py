@@ -340,12 +340,17 @@ class Compare(OpSpec):
         return ""
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
+        sheets = args.get("sheets") or []
+        if len(sheets) > 1:  # two sheets of one workbook: which two, said
+            return _zh(lang, f"对比 {sheets[0]} 和 {sheets[1]} 两张表", f"compare the sheets {sheets[0]} and {sheets[1]}")
         return _zh(lang, "对比两张表", "compare the two tables")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         r = ctx.request
+        sheets = args.get("sheets") or []
         other = r.files[1] if len(r.files) > 1 else r.file
-        return [StepSpec("对比两张表", "compare_tables", "对比完成", {"other_path": other, **({"columns": args["columns"]} if args.get("columns") else {})})]
+        where = {"other_path": r.file, "other_sheet": sheets[1]} if len(sheets) > 1 and len(r.files) < 2 else {"other_path": other}
+        return [StepSpec("对比两张表", "compare_tables", "对比完成", {**where, **({"columns": args["columns"]} if args.get("columns") else {})})]
 
 
 @operation
@@ -475,7 +480,8 @@ class Export(OpSpec):
         r = ctx.request
         fmt = args.get("format") or export_format(r)
         tool = "write_xlsx" if fmt == "xlsx" else "write_csv"
-        return [StepSpec(f"导出 {fmt.upper()}", tool, "导出成功", {"stem": output_stem(r, ctx.labels or "导出")})]
+        stem = args.get("name") or output_stem(r, ctx.labels or "导出")  # the name the user gave, else one made from the request
+        return [StepSpec(f"导出 {fmt.upper()}", tool, "导出成功", {"stem": stem})]
 
 
 @operation
