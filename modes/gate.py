@@ -978,8 +978,10 @@ def _u_parse(u: _Understanding) -> None:
         if lx.EACH_SHEET.search(u.norms[-1]):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
             u.ops = [replace(o, args={**o.args, "keys": [label, *[k for k in o.args.get("keys") or [] if k != label]]})
                      if o.kind == "group" and o.args.get("measures") else o for o in u.ops]
+        # stacking is the one way the sheets are put together; a join with another file named is done on the stacked rows
+        joins = [o for o in u.ops if o.kind == "join" and (o.args.get("on") or u.join_pair) and not o.args.get("sheets")] if len(u.files) > 1 else []
         rest = [o for o in u.ops if o.kind not in ("join", "append", "compare", "stack") and (o.kind != "profile" or len(u.ops) == 1)]
-        u.ops = [Op("stack", {"sheets": list(u.stacked)}), *rest]  # stacking is the one way the sheets are put together
+        u.ops = [Op("stack", {"sheets": list(u.stacked)}), *joins[:1], *rest]
     if u.sheet_problem and not u.ops:  # 汇总 表看一下 where there is no such sheet: what was asked is to see it
         u.ops = [Op("profile", {"head": None, "columns": []})]
     if not u.ops and u.how == "description" and u.ref.by_sheet and u.sheet_name:

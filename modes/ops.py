@@ -380,10 +380,15 @@ KEY_CLAUSE = re.compile(r"[，,]\s*(?:(?:on|using)\s|按照?|通过|用)", re.I)
 JOIN_CLAUSE_END = re.compile(r"[，,；;。、]|(?:然后|接着|之后|再)|(?<![a-z_])(?:then|and then)(?![a-z_])", re.I)
 
 
+JOIN_ONLY = lazy(r"关联起来|关联|匹配|vlookup|带过来|拿过来|带进来|查过来|join|look ?up|bring over|bring in|pull in", re.I)
+
+
 def _rule_join(t: _Turn) -> None:
     m = lx.EXPLORE_JOIN.search(t.text)
-    if not m or t.flags.get("stacked"):
-        return  # the sheets of a split table are stacked, never joined
+    if m and t.flags.get("stacked"):  # the sheets of a split table are stacked, never joined; another file named may be
+        m = next((x for x in lx.EXPLORE_JOIN.finditer(t.text) if JOIN_ONLY.fullmatch(x.group(0))), None) if t.flags.get("two_tables") else None
+    if not m:
+        return
     on = None
     # the key is said in a join's own clause (按客户ID关联 / join on id); a 按 of a later clause (合并、去重、按销售员汇总) groups.
     # Every join word's clause is read: the key may be said in a later one (…, join on agent: an answer joined to the request)
@@ -1599,10 +1604,10 @@ def _in_clause_of(t: _Turn, m: re.Match[str], hits: list[ColumnHit]) -> bool:
     return any(clause(h.start) == clause(m.start()) for h in hits)
 
 
-RANKED_TAIL = lazy(r"\s*(?:是|为|有)?\s*(?:谁|哪些|哪几[个位家]|是哪些|是谁|(?:的)?名单|$|[，,。？?])|\s*(?:and|with|by|who)(?![a-z_])|\s*$", re.I | re.A)
+RANKED_TAIL = lazy(r"\s*(?:分别|各自|都)?\s*(?:是|为|有)?\s*(?:谁|啥|什么|哪些|哪几[个位家种]|是哪些|是谁|(?:的)?名单|$|[，,。？?])|\s*(?:and|with|by|who)(?![a-z_])|\s*$", re.I | re.A)
 
 
-RANKED_WORD = lazy(r"\s*(?:的|个|位|名|家)?\s*([\u4e00-\u9fff]{2,6}?)(?=$|[，,。？?的是有]|\s)")
+RANKED_WORD = lazy(r"\s*(?:的|个|位|名|家|种|款)?\s*([\u4e00-\u9fff]{2,6}?)(?=$|[，,。？?的是有]|分别|各自|都|\s)")
 IS_VALUE_NEXT = lazy(r"\s*(?:是|为|等于|不是|不为|属于|=)")
 
 

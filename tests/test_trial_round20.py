@@ -530,3 +530,28 @@ def test_the_file_is_written_under_the_name_given_and_never_over_one(en, said, n
     got = pd.read_excel(en.root / "outputs" / name) if ext == "xlsx" else pd.read_csv(en.root / "outputs" / name)
     want = MONTHS["Jan"].groupby("Branch")["Revenue"].sum()
     assert got.set_index("Branch").loc[want.index].iloc[:, 0].tolist() == pytest.approx(want.tolist())
+
+
+@pytest.mark.parametrize("tail", ["分别是啥", "都是什么", ""])
+def test_the_first_things_of_each_group_by_their_total_asked_with_a_question_tail(tmp_path, tail):
+    d = pd.DataFrame({"门店": ["东", "东", "东", "东", "西", "西", "西"], "商品名称": ["苹果", "苹果", "梨", "桃", "梨", "梨", "桃"],
+                      "金额": [10.0, 10.0, 15.0, 12.0, 5.0, 6.0, 20.0]})
+    d.to_csv(tmp_path / "销售.csv", index=False)
+    f = result_frame(answered(Session(Workspace.at(tmp_path)), f"销售.csv 每个门店金额最高的前2个商品{tail}"))
+    totals = d.groupby(["门店", "商品名称"])["金额"].sum().reset_index()
+    want = totals.sort_values("金额", ascending=False).groupby("门店").head(2)
+    assert sorted(zip(f["门店"], f["商品名称"], strict=True)) == sorted(zip(want["门店"], want["商品名称"], strict=True))
+
+
+def test_sheets_stacked_then_joined_with_another_file_on_keys_named_differently(tmp_path):
+    with pd.ExcelWriter(tmp_path / "visits.xlsx") as w:
+        VISITS.iloc[:3].assign(Doctor=["X", "Y", "X"]).to_excel(w, sheet_name="Oct", index=False)
+        VISITS.iloc[3:].assign(Doctor=["Y", "Z", "X"]).to_excel(w, sheet_name="Nov", index=False)
+    vets = pd.DataFrame({"Vet Name": ["X", "Y", "Z"], "Level": ["Senior", "Junior", "Senior"]})
+    vets.to_csv(tmp_path / "vets.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "stack all sheets of visits.xlsx and join with vets.csv on Doctor = Vet Name, then total Fee by Level")
+    assert tr.decision.request.op("compare") is None
+    rows = pd.concat([pd.read_excel(tmp_path / "visits.xlsx", sheet_name=s) for s in ("Oct", "Nov")]).merge(vets, left_on="Doctor", right_on="Vet Name", how="left")
+    want = rows.groupby("Level")["Fee"].sum()
+    f = result_frame(tr).set_index("Level")
+    assert f.loc[want.index, "Fee_sum"].tolist() == pytest.approx(want.tolist())
