@@ -1119,6 +1119,9 @@ def _before_value(b: str, col: str) -> str:
     concept = lx.concept_of(col)
     if concept:
         words |= {w for w in lx.CONCEPTS.get(concept, ()) if " " not in w}
+    low = b.rstrip().casefold()
+    if col.casefold() in low and low.endswith(col.casefold()):  # excluding Promo Code FREERIDE: the column's whole name
+        return b.rstrip()[: len(low) - len(col)]
     m = re.search(r"([A-Za-z]+)\s*$", b)
     if m is not None and (m.group(1).casefold() in words or m.group(1).casefold().rstrip("s") in words):
         return b[: m.start()]
@@ -1174,6 +1177,10 @@ def _cond_key_code(sc: _Scan) -> None:
         if known is not None and m.group("code") not in known:
             continue  # the column's values are all known, and this code is not one of them: left to the value rules
         if not re.search(r"(?:id|号|编号|编码|代码|no|number|code|key)$", h.column.strip(), re.I):
+            continue
+        ex = lx.EXCLUDE_BEFORE.search(sc.text[: h.start])  # excluding Promo Code FREERIDE: every code but that one
+        if ex is not None:
+            sc.add(Cond(h.column, "ne", m.group("code"), raw=h.column, how="excluded"), ex.start(), m.end())
             continue
         sc.add(Cond(h.column, "eq", m.group("code"), raw=h.column, how="exact"), h.start, m.end())
 

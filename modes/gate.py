@@ -519,7 +519,9 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
         own = {c.casefold() for s in cur.sheets for c in s.columns}
         short = (len(CJK_CHARS.findall(norms[-1])) <= 8 and len(words) <= 5  # 导出成excel, 去重, how many rows?
                  and all(w in FUNCTION_WORDS or w in own for w in words))
-        follow_up = bool(FOLLOW_UP.search(norms[-1]) or lx.DEICTIC.search(norms[-1]) or state.pending or short)
+        names_sheet = len(cur.sheets) > 1 and any(sh.name and _sheet_named(sh.name, norms[-1].casefold()) for sh in cur.sheets)
+        follow_up = bool(FOLLOW_UP.search(norms[-1]) or lx.DEICTIC.search(norms[-1]) or state.pending or short or names_sheet
+                         or SAME_CONDITION.search(norms[-1]))  # 11-12月也是这个条件…: a sheet of the workbook in use, its conditions
         if any(p.ops for p in p_cur) and unres == 0 and (hits > 0 or (has_work and follow_up)):
             r.fi, r.file, r.how, r.sheet, r.parsed = cur, cur.path, "current", s_cur, p_cur
             r.sheet_name = s_cur.name if len(cur.sheets) > 1 else None
@@ -788,6 +790,13 @@ def _u_sheet(u: _Understanding) -> None:
                 break
         low = " ".join(u.texts).casefold()
         u.two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, said)]
+        if len(u.two_sheets) > 1 and len(u.texts) > 1 and u.how != "description":
+            # 9-10月 … then 11-12月每个店各有几笔: a sheet named by a later turn takes the earlier one's place (never both
+            # stacked), unless that turn names both or says to put them together
+            latest = next((t.casefold() for t in reversed(u.norms) if any(s.name and _sheet_named(s.name, t.casefold()) for s in fi.sheets)), "")
+            own = [n for n in u.two_sheets if _sheet_named(n, latest)]
+            if len(own) == 1 and not lx.ALL_SHEETS.search(latest) and not lx.EXPLORE_COMPARE.search(latest):
+                u.two_sheets, u.sheet_name = [], own[0]
         every = lx.ALL_SHEETS.search(" ".join(u.norms).casefold()) is not None
         if _split_table(fi) and not lx.EXPLORE_COMPARE.search(low) and (len(u.two_sheets) > 1 or every):
             # 上半年和下半年合在一起 / all sheets: one table split into sheets, read stacked; the names are the sheets
@@ -847,6 +856,25 @@ def _kept_rows(o: Op) -> Op:
 # where a request's second summary begins: a clause break, with or without a joining word
 SUMMARY_SPLIT = lazy(r"\s*(?:[,，;；]\s*(?:and\s+(?:also\s+)?|also\s+|plus\s+|以及|另外|还有|同时|再|并且)?|(?<![a-z_])and\s+(?:also\s+)?(?=(?:the\s+)?(?:count|number|total|sum|average|mean|how many)(?![a-z_])))",
                      re.I | re.A)
+
+
+SAME_CONDITION = lazy(r"(?:也是|还是|用|按|沿用|照)?(?:这个|这些|同样的?|一样的|相同的?|刚才的?|上面的?)(?:筛选)?条件|条件(?:不变|一样|照旧|同上)"
+                      r"|(?<![a-z_])(?:same|those|these|the previous|the earlier) (?:conditions?|filters?|criteria)(?![a-z_])", re.I)
+
+
+def _u_same_condition(u: _Understanding) -> None:
+    """12月也是这个条件，每个店各有几笔 / same filters, count per store: the conditions of the request before, kept for the new
+    one (said before it runs), never dropped because the new turn does not repeat them."""
+    prev = u.state.last
+    if len(u.texts) != 1 or prev is None or u.fi is None or any(o.kind == "filter" for o in u.ops) or not u.ops \
+            or not SAME_CONDITION.search(u.norms[-1]):
+        return
+    old = prev.request.op("filter")
+    conds = list(old.args.get("conditions") or []) if old is not None else []
+    if not conds or any(c.column not in u.sheet.columns for c in conds):
+        return
+    u.ops = [Op("filter", {k: v for k, v in old.args.items() if k != "unresolved"}), *u.ops]  # type: ignore[union-attr]
+    u.ev.append(Evidence("slot", DOUBT, "沿用上一个请求的筛选条件", "the conditions of the request before are kept"))
 
 
 def _u_output_name(u: _Understanding) -> None:
@@ -1459,7 +1487,7 @@ def _u_missing(u: _Understanding) -> None:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_lookup_join, _u_two_summaries, _u_output_name, _u_whole_tables, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_output_name, _u_whole_tables, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:

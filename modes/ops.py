@@ -25,7 +25,7 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     # how many different values: 有多少种产品, 不重复的客户数, distinct / unique customers (its column named after it)
     # 有多少个不同的客户 / 几个不同的城市: a count of different values said with 不同
     ("distinct", lazy(r"(?:多少|几)\s*个?\s*不同的?|多少种|几种|不重复的?|(?<![a-z_])(?:distinct|unique|different)(?![a-z_])", re.I | re.A)),
-    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|\bcount\b|\bnumber of\b|\bhow many\b|行数|条数|笔数|单数|店数|家数|订单数|记录数|单量|票数|件次", re.I | re.A)),
+    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|(?<!哪)几笔|(?<!哪)几单|(?<!哪)几条|(?<!哪)几行|\bcount\b|\bnumber of\b|\bhow many\b|行数|条数|笔数|单数|店数|家数|订单数|记录数|单量|票数|件次", re.I | re.A)),
 ]
 _AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最大|最高|最小值|最低值|最小|最低"
             r"|(?<![a-z_])(?:average|mean|avg|sum|total|max(?:imum)?|min(?:imum)?)(?![a-z_]))")

@@ -555,3 +555,32 @@ def test_sheets_stacked_then_joined_with_another_file_on_keys_named_differently(
     want = rows.groupby("Level")["Fee"].sum()
     f = result_frame(tr).set_index("Level")
     assert f.loc[want.index, "Fee_sum"].tolist() == pytest.approx(want.tolist())
+
+
+def test_excluding_a_column_named_in_words_then_its_value(tmp_path):
+    d = pd.DataFrame({"Rental ID": ["R1", "R2", "R3", "R4"], "Promo Code": ["FREERIDE", "SPRING10", None, "FREERIDE"], "Price": [1.0, 2.0, 3.0, 4.0]})
+    d.to_csv(tmp_path / "rentals.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "rentals.csv total Price and average Price, excluding Promo Code FREERIDE")
+    rows = d[d["Promo Code"] != "FREERIDE"]
+    f = result_frame(tr)
+    assert f["Price_sum"].iloc[0] == pytest.approx(rows["Price"].sum()) and f["Price_mean"].iloc[0] == pytest.approx(rows["Price"].mean())
+
+
+def test_the_same_conditions_on_another_sheet_with_a_new_grouping(tmp_path):
+    books = _two_sheets(tmp_path, 3)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "流水.xlsx 9-10月，金额大于15的，每个门店各有几笔")
+    tr = answered(s, "11-12月也是这个条件，每个门店各有几笔")
+    assert tr.decision.request.sheet == "11-12月"
+    rows = books["11-12月"]
+    want = rows[rows["金额"] > 15].groupby("门店").size()
+    f = result_frame(tr).set_index("门店")
+    assert f.loc[want.index].iloc[:, -1].tolist() == want.tolist()
+
+
+def test_a_later_turn_naming_another_sheet_takes_the_earlier_ones_place(tmp_path):
+    _two_sheets(tmp_path, 3)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "流水.xlsx 9-10月，金额大于15的，每个门店各有几笔")
+    tr = s.turn("11-12月每个门店各有几笔")
+    assert tr.decision.request.sheet == "11-12月" and tr.decision.request.op("stack") is None
