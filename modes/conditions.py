@@ -1147,7 +1147,10 @@ def _cond_values_alone(sc: _Scan) -> None:
     text = sc.text
     found = find_values(text, sc.sheet, sc.used)
     for col in sorted(found, key=lambda c: min(s for _, s, _ in found[c])):  # in the order written, whatever the set order
-        vals = sorted(found[col], key=lambda t: t[1])
+        # member inside the column's own name Member Type is no value said
+        vals = sorted((v for v in found[col] if not any(h.start <= v[1] and v[2] <= h.end for h in sc.hits)), key=lambda t: t[1])
+        if not vals:
+            continue
         # patterns anchored at the value: only the words just before it are read (a long text is not scanned from each position)
         words = [(lo, m) for _, s, _ in vals if (m := _negated_before(_before_value(text[(lo := max(0, s - 60)) : s], col)))]
         neg = bool(words)

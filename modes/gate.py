@@ -797,7 +797,11 @@ def _u_sheet(u: _Understanding) -> None:
             own = [n for n in u.two_sheets if _sheet_named(n, latest)]
             if len(own) == 1 and not lx.ALL_SHEETS.search(latest) and not lx.EXPLORE_COMPARE.search(latest):
                 u.two_sheets, u.sheet_name = [], own[0]
-        every = lx.ALL_SHEETS.search(" ".join(u.norms).casefold()) is not None
+        every_m = lx.ALL_SHEETS.search(" ".join(u.norms).casefold())
+        # rentals.xlsx Q2: total per month: a sheet named, and "per month" is a period of its rows, never every sheet
+        other_words = [m.group(0) for t in u.norms if (m := lx.ALL_SHEETS.search(t.casefold())) is not None]
+        every = every_m is not None and not (u.sheet_name and len(u.two_sheets) < 2 and lx.EACH_SHEET.fullmatch(every_m.group(0).strip())
+                                             and all(w == every_m.group(0) for w in other_words))
         if _split_table(fi) and not lx.EXPLORE_COMPARE.search(low) and (len(u.two_sheets) > 1 or every):
             # 上半年和下半年合在一起 / all sheets: one table split into sheets, read stacked; the names are the sheets
             every_said = every and re.search(r"所有|全部|每个|各个|整个|(?<![a-z_])(?:all|every|both)(?![a-z_])", " ".join(u.norms), re.I) is not None

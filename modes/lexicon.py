@@ -235,7 +235,7 @@ def rx(*words: str) -> re.Pattern[str]:
 # --- operations -----------------------------------------------------------------------------
 FILTER = rx("筛选", "筛出", "筛一下", "筛下", "筛", "过滤", "挑出", "挑选", "拉出来", "找出来", "查出", "只看", "只显示", "filter", "fliter", "filtr", "where", "rows with", "rows where", "find rows")
 # Words written right before values that exclude them: 剔除上海, 不包括广州, except Sales
-EXCLUDE = rx("除了", "除去", "除开", "刨除", "扣除", "剔除", "排除", "去掉", "去除", "删掉", "删除", "不包括", "不包含", "不含", "不算", "不要",
+EXCLUDE = rx("除了", "excl.", "excl", "w/o", "除去", "除开", "刨除", "扣除", "剔除", "排除", "去掉", "去除", "删掉", "删除", "不包括", "不包含", "不含", "不算", "不要",
              "除", "非", "except", "excluding", "exclude", "other than", "besides", "without", "not", "but not", "apart from",
              # leaving a value out, said as what is done to it
              "not counting", "leaving out", "leave out", "ignoring", "ignore", "omitting", "omit", "aside from", "setting aside", "minus")

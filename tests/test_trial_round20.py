@@ -584,3 +584,28 @@ def test_a_later_turn_naming_another_sheet_takes_the_earlier_ones_place(tmp_path
     answered(s, "流水.xlsx 9-10月，金额大于15的，每个门店各有几笔")
     tr = s.turn("11-12月每个门店各有几笔")
     assert tr.decision.request.sheet == "11-12月" and tr.decision.request.op("stack") is None
+
+
+RIDES = pd.DataFrame({"Member Type": ["member", "casual", None, "member", "casual"], "Bike Type": ["classic", "electric", "classic", "electric", "classic"],
+                      "Price": [1.0, 2.0, 3.0, 4.0, 5.0]})
+
+
+@pytest.mark.parametrize("said,keep", [
+    ("Member Type other than casual: total Price", RIDES["Member Type"] != "casual"),
+    ("total Price, excl. Member Type casual", RIDES["Member Type"] != "casual"),
+    ("total Price excl. blank Member Type", RIDES["Member Type"].notna()),
+])
+def test_a_value_inside_a_column_name_is_no_value_and_excl_excludes(tmp_path, said, keep):
+    RIDES.to_csv(tmp_path / "rides.csv", index=False)
+    f = result_frame(answered(Session(Workspace.at(tmp_path)), "rides.csv " + said))
+    assert f["Price_sum"].iloc[0] == pytest.approx(RIDES[keep]["Price"].sum())
+
+
+def test_per_month_on_a_named_quarter_sheet_stays_on_that_sheet(tmp_path):
+    with pd.ExcelWriter(tmp_path / "rentals.xlsx") as w:
+        for q, m in (("Q1", 1), ("Q2", 4)):
+            pd.DataFrame({"Start Time": pd.to_datetime([f"2024-{m:02d}-03", f"2024-{m + 1:02d}-04", f"2024-{m + 2:02d}-05"]),
+                          "Price": [1.0 * m, 2.0 * m, 3.0 * m]}).to_excel(w, sheet_name=q, index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "rentals.xlsx Q2: total Price per month")
+    assert tr.decision.request.op("stack") is None and tr.decision.request.sheet == "Q2"
+    assert result_frame(tr)["Price_合计" if "Price_合计" in result_frame(tr) else "Price_sum"].tolist() == [4.0, 8.0, 12.0]
