@@ -513,6 +513,20 @@ def adds_a_part(t: Turn) -> bool:
     return bool(t.new_kinds) and not (t.new_kinds & t.old_kinds)
 
 
+ADDS_LEAD = lazy(r"^\s*(?:还要|还得|再|也要|另外|顺便|同时|然后再|(?:and\s+)?also|plus|then also)(?![a-z_])", re.I)
+
+
+def adds_to_what_ran(t: Turn) -> bool:
+    """还要取金额最高的那一个门店 / also the top 3, after a request that ran: a part added to it (its conditions and groups
+    stay), restated before it runs; never a new question over the whole table."""
+    p = t.pending
+    if p is None or t.state.pending is not None or t.state.last is None or t.other_file or t.chat is not None or not ADDS_LEAD.search(t.text):
+        return False
+    if t.fresh.file_how in EXPLICIT_FILE and t.fresh.file != p.request.file or not p.request.file:
+        return False
+    return bool(t.new_kinds - t.old_kinds) and t.new_kinds <= {"top_n", "sort", "group", "stats", "count", "chart", "export"}
+
+
 def complete_new_request(t: Turn) -> bool:
     """A turn that says a whole request of the same kinds itself; a correction (不对，是华北) changes what waits instead."""
     return (bool(t.new_kinds) and not t.fresh.missing and not t.other_file and not (t.new_kinds - t.old_kinds)
@@ -734,6 +748,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("pending", corrects_the_chart, on_more_of_the_same),
     Row("pending", extends_periods, on_more_of_the_same),
     Row("pending", adds_a_part, on_added_part),
+    Row("pending", adds_to_what_ran, on_more_of_the_same),
     Row("pending", explains_unread, on_more_of_the_same),
     Row("pending", complete_new_request, on_replacement),
     Row("pending", lambda t: bool(t.swapped_to), on_file_swap),

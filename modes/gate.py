@@ -291,6 +291,13 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
             merged["chart"] = Op("chart", {**c.args, "split": t.split}, c.after)
     _swap_statistic(merged, swapped)
     g, b = merged.get("group"), merged.get("bucket")
+    figures = [m for m in (g.args.get("measures") or []) if m.get("column")] if g is not None else []
+    if g is not None and b is not None and len(turns) > 1 and not g.args.get("keys") and len(figures) == 1 and not b.args.get("value") \
+            and figures[0].get("agg") in ("sum", "mean", "min", "max", "median"):
+        # 按周汇总的是金额，不是行数, after a count per week: the figure of each period changes, never a total of the periods after
+        merged["bucket"] = Op("bucket", {**b.args, "value": figures[0]["column"], "agg": figures[0]["agg"]}, b.after)
+        del merged["group"]
+        g = None
     if g is not None and b is not None and g.args.get("keys") and not g.args.get("measures") and not b.args.get("by"):
         # 按车间拆开看, after a total per month: the same periods, per 车间 (never the months dropped for the key)
         merged["bucket"] = Op("bucket", {**b.args, "by": list(g.args["keys"])}, b.after)

@@ -609,3 +609,20 @@ def test_per_month_on_a_named_quarter_sheet_stays_on_that_sheet(tmp_path):
     tr = answered(Session(Workspace.at(tmp_path)), "rentals.xlsx Q2: total Price per month")
     assert tr.decision.request.op("stack") is None and tr.decision.request.sheet == "Q2"
     assert result_frame(tr)["Price_合计" if "Price_合计" in result_frame(tr) else "Price_sum"].tolist() == [4.0, 8.0, 12.0]
+
+
+def test_the_top_one_added_after_a_filtered_summary_keeps_its_filter(tmp_path):
+    d = pd.DataFrame({"门店": ["东", "东", "西", "西", "南"], "品类": ["咖啡", "茶", "咖啡", "咖啡", "茶"], "金额": [5.0, 100.0, 3.0, 4.0, 50.0]})
+    d.to_csv(tmp_path / "流水.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "流水.csv 品类是咖啡的，按门店汇总金额")
+    tr = answered(s, "还要取金额最高的那一个门店")
+    want = d[d["品类"] == "咖啡"].groupby("门店")["金额"].sum()
+    assert f"{want.idxmax()}：{want.max():g}" in tr.run.answer
+
+
+def test_the_figure_of_each_period_corrected(days):
+    s = Session(days)
+    answered(s, "流水.csv 按周汇总单数")
+    f = result_frame(answered(s, "按周汇总的是金额，不是行数"))
+    assert f.filter(like="金额").iloc[:, 0].sum() == pytest.approx(DAYS["金额"].sum()) and len(f) == DAYS["日期"].dt.to_period("W-SUN").nunique()
