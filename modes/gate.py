@@ -310,6 +310,11 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
         more = [{"column": c, "agg": x} for c in st.args.get("columns") or [] for x in st.args["stats"]]
         merged["group"] = Op("group", {**g.args, "measures": [*g.args["measures"], *[m for m in more if m not in g.args["measures"]]]}, g.after)
         del merged["stats"]
+    top, order = merged.get("top_n"), merged.get("sort")
+    if top is not None and order is not None and not top.args.get("by") and order.args.get("by") and "group" not in merged and "bucket" not in merged:
+        # 前3个 + 金额, to "按哪一列排序？": the first N of that order (a sort by the column, then the top N by it)
+        merged["top_n"] = Op("top_n", {**top.args, "by": order.args["by"][0],
+                                       "ascending": order.args.get("ascending", False) if order.args.get("direction_said") else top.args.get("ascending", False)}, top.after)
     g = merged.get("group")
     if "count" in merged and g is not None and g.args.get("keys") and not g.args.get("measures"):
         # how many … in 2023? + no, group by country: the rows counted per key

@@ -226,6 +226,7 @@ class _Turn:
     ratio: tuple[str, str, str] | None = None  # (numerator, denominator, name) of a ratio of two columns' totals
     rows_by: bool = False  # closed tickets by team: the rows named, counted per key
     period_key: str | None = None  # 按门店和月份: a period of the date column listed among the keys
+    rank_by: str | None = None  # 卖的最好的前10个，按数量算: the figure a ranking is measured by
     rate_word: str | None = None  # 不良率 / attendance rate said as the figure, with no column of that name and no definition
     gtext: str = ""
     cp: CondParse = field(default_factory=CondParse)
@@ -788,6 +789,9 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
         return "sort"
     if DEDUPE_VERB.search(clause[:8]):
         return "dedupe"
+    if word in ("按", "按照") and lx.TOP_N.search(text) and re.match(r"\s*(?:来)?(?:算|计算|衡量|看|排)", clause) \
+            and all(c is not None and c in t.sheet.numeric for c, _, _ in _key_list(t, b.end())[0]):
+        return "rank"  # 卖的最好的前10个药品，按数量算: what the ranking is measured by, never a grouping by a figure
     if AGG_THEN_SORT.match(clause):
         return "sort"  # 按数量合计降序 / 按金额的总和从高到低: the order of a summary's figure, never a key
     if SORT_VERB.search(clause[:10]) and not GROUP_VERB.search(clause[:6]):
@@ -901,11 +905,18 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
             t.unresolved()
         elif role == "sort":
             t.sort_keys.append(c)
+        elif role == "rank":
+            t.rank_by = c
         elif role == "group":
             t.group_keys.append(c)
         elif role == "dedupe":
             t.dedupe_keys.append(c)
     alone = role == "group" and _keys_alone_at(t.text, b, j)
+    if role == "rank":  # 按数量算: its verb is the ranking's, never a word of a summary
+        verb = re.match(r"\s*(?:来)?(?:算|计算|衡量|看|排)", t.text[j:])
+        j += verb.end() if verb else 0
+        t.gtext = _blank(t.gtext, [(b.start(), j)])
+        t.grouping = (bool(lx.GROUP.search(t.gtext)) or t.compare_groups or t.ratio is not None or t.rate_word is not None) and not t.explore
     t.key_spans.append((b.start(), len(t.text) if alone else j))  # 按门店拆开看: the words after the keys are the keys' own
 
 
@@ -1559,7 +1570,7 @@ def _rule_top_n(t: _Turn) -> None:
     if m and (not t.explore or _periods_only(t)):  # 按月汇总金额，取最高的一个月: the periods' figures ranked
         n_raw = next(g for g in m.groups() if g)
         n = parse_number(n_raw)
-        by = [h.column for h in hits if (h.column in sheet.numeric or h.column in sheet.dates) and t.free(h.start)]
+        by = [t.rank_by] if t.rank_by else [h.column for h in hits if (h.column in sheet.numeric or h.column in sheet.dates) and t.free(h.start)]
         low_first = bool(re.search(r"最(?:低|小|少|早|旧|老)|(?<![a-z_])(?:lowest|smallest|earliest|oldest|bottom)(?![a-z_])", text, re.I | re.A))
         if not low_first and ASC.search(text) and not HIGH_WORD.search(text):
             low_first = True  # sorted ascending, top 3: the first three of the order said, the lowest

@@ -626,3 +626,20 @@ def test_the_figure_of_each_period_corrected(days):
     answered(s, "流水.csv 按周汇总单数")
     f = result_frame(answered(s, "按周汇总的是金额，不是行数"))
     assert f.filter(like="金额").iloc[:, 0].sum() == pytest.approx(DAYS["金额"].sum()) and len(f) == DAYS["日期"].dt.to_period("W-SUN").nunique()
+
+
+def test_the_best_sellers_measured_by_a_figure_named_after_them(tmp_path):
+    d = pd.DataFrame({"商品名称": ["苹果", "梨", "苹果", "桃", "梨", "桃"], "数量": [1, 5, 2, 9, 1, 1], "金额": [9.0, 1.0, 9.0, 2.0, 1.0, 2.0]})
+    d.to_csv(tmp_path / "销售.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "销售.csv 卖的最好的前2个商品，按数量算")
+    want = d.groupby("商品名称")["数量"].sum().nlargest(2)
+    assert result_frame(tr)["商品名称"].tolist() == want.index.tolist()
+
+
+def test_an_offered_column_answers_which_column_ranks_the_first_rows(tmp_path):
+    d = pd.DataFrame({"商品名称": ["苹果", "梨", "桃"], "金额": [9.0, 1.0, 5.0]})
+    d.to_csv(tmp_path / "销售.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    assert s.turn("销售.csv 取前2个").decision.next == "ask_slots"
+    f = result_frame(answered(s, "金额"))
+    assert f["商品名称"].tolist() == ["苹果", "桃"]
