@@ -893,6 +893,32 @@ def _u_same_condition(u: _Understanding) -> None:
     u.ev.append(Evidence("slot", DOUBT, "沿用上一个请求的筛选条件", "the conditions of the request before are kept"))
 
 
+def _u_one_column_twice(u: _Understanding) -> None:
+    """处方药和非处方药各有几种药 / rows that are both Yes and No: two values of one column can never hold together, so
+    "A and B" is either of them — and, said with 各 / each, one figure for each (never a filter that keeps no row)."""
+    from modes.ops import EACH_VALUE
+
+    for i, o in enumerate(u.ops):
+        conds = list(o.args.get("conditions") or []) if o.kind == "filter" and o.args.get("logic") == "and" else []
+        by_col: dict[str, list[Cond]] = {}
+        for c in conds:
+            if c.op == "eq" and c.column:
+                by_col.setdefault(c.column, []).append(c)
+        both = {col: cs for col, cs in by_col.items() if len({str(c.value) for c in cs}) > 1}
+        if not both:
+            continue
+        col, cs = next(iter(both.items()))
+        values = list(dict.fromkeys(c.value for c in cs))
+        kept = [c for c in conds if c not in cs] + [Cond(col, "in", values, raw=cs[0].raw, how=cs[0].how)]
+        u.ops[i] = Op("filter", {**o.args, "conditions": kept}, o.after)
+        if EACH_VALUE.search(u.norms[-1]):
+            u.ops = [Op("group", {**g.args, "keys": [*g.args.get("keys", []), col]}, g.after)
+                     if g.kind == "group" and col not in (g.args.get("keys") or []) else g for g in u.ops]
+            if not any(g.kind == "group" for g in u.ops) and any(g.kind == "count" for g in u.ops):
+                u.ops = [Op("group", {"keys": [col], "measures": [{"agg": "count"}]}) if g.kind == "count" else g for g in u.ops]
+        return
+
+
 def _u_output_name(u: _Understanding) -> None:
     """save as branch_totals.xlsx / 保存为 门店汇总.xlsx: the export writes the file under the name given (in outputs/)."""
     from modes.ops import OUT_NAME
@@ -1503,7 +1529,7 @@ def _u_missing(u: _Understanding) -> None:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_output_name, _u_whole_tables, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:

@@ -2063,12 +2063,23 @@ DISTINCT_AFTER = lazy(r"\s*(?:一共|总共|共)?\s*(?:有)?\s*(?:多少|几)\s*
 DISTINCT_BEFORE = lazy(r"(?:一共|总共|共)?\s*有\s*(?:多少|几)\s*(?:个|种|类|位|名|家|款|门)\s*(?:不同的?|不一样的?|不重复的?)?\s*$")
 
 
+DISTINCT_WORD_AFTER = lazy(r"有\s*(?:多少|几)\s*(?:种|类|款|个)\s*(?:不同的?)?\s*(?P<w>[\u4e00-\u9fff]{1,4}?)(?=$|[，,。？?呢吗啊]|\s)")
+
+
 def _rule_distinct_named(t: _Turn) -> None:
     """销售员有多少个不同的 / 缴费方式有几种 / 一共有几个销售员: the number of different values of a column of names,
     never a preview of the table."""
-    if t.found or t.explore:
+    if t.explore or t.has("group", "count", "top_n", "stats", "sort", "select"):
         return
-    for h in t.hits:
+    hits = list(t.hits)
+    for b in DISTINCT_WORD_AFTER.finditer(t.text):  # 各有几种药: 药 is a part of 药品名称
+        col, how, _ = resolve_column(b.group("w"), t.sheet, closest=False)
+        lead = [c for c in t.sheet.columns if c.startswith(b.group("w")) and c not in t.sheet.numeric and c not in t.sheet.dates]
+        if col is None and len(lead) == 1:  # 几种药: the one column of names that starts with the word
+            col, how = lead[0], "partial"
+        if col is not None and how in ("partial", "synonym") and not any(h.start <= b.start("w") < h.end for h in hits):
+            hits.append(ColumnHit(b.start("w"), b.end("w"), col, how))
+    for h in hits:
         if h.column in t.sheet.numeric or h.column in t.sheet.dates or not t.free(h.start):
             continue
         after = DISTINCT_AFTER.match(t.text, h.end)
@@ -2076,7 +2087,7 @@ def _rule_distinct_named(t: _Turn) -> None:
         if after is None and before is None:
             continue
         t.add(h.start, Op("group", {"keys": [], "measures": [{"column": h.column, "agg": "distinct"}]}))
-        t.spans += [x.span() for x in (after, before) if x is not None]
+        t.spans += [x.span() for x in (after, before) if x is not None] + [(h.start, h.end)]
         return
 
 

@@ -643,3 +643,13 @@ def test_an_offered_column_answers_which_column_ranks_the_first_rows(tmp_path):
     assert s.turn("销售.csv 取前2个").decision.next == "ask_slots"
     f = result_frame(answered(s, "金额"))
     assert f["商品名称"].tolist() == ["苹果", "桃"]
+
+
+def test_two_values_of_one_column_each_counted(tmp_path):
+    d = pd.DataFrame({"药品名称": ["a", "b", "c", "d", "e", "a"], "是否处方药": ["是", "否", "是", "否", "否", "是"], "进价": [1, 2, 3, 4, 5, 1]})
+    d.to_csv(tmp_path / "药品目录.csv", index=False)
+    f = result_frame(answered(Session(Workspace.at(tmp_path)), "药品目录.csv 处方药和非处方药各有几种药")).set_index("是否处方药")
+    want = d.groupby("是否处方药")["药品名称"].nunique()
+    assert f.loc[want.index].iloc[:, 0].tolist() == want.tolist()
+    f = result_frame(answered(Session(Workspace.at(tmp_path)), "药品目录.csv 处方药和非处方药的平均进价分别是多少")).set_index("是否处方药")
+    assert f.loc[["是", "否"]].iloc[:, 0].tolist() == pytest.approx(d.groupby("是否处方药")["进价"].mean().loc[["是", "否"]].tolist())
