@@ -653,3 +653,11 @@ def test_two_values_of_one_column_each_counted(tmp_path):
     assert f.loc[want.index].iloc[:, 0].tolist() == want.tolist()
     f = result_frame(answered(Session(Workspace.at(tmp_path)), "药品目录.csv 处方药和非处方药的平均进价分别是多少")).set_index("是否处方药")
     assert f.loc[["是", "否"]].iloc[:, 0].tolist() == pytest.approx(d.groupby("是否处方药")["进价"].mean().loc[["是", "否"]].tolist())
+
+
+def test_day_over_day_growth_runs_per_day_as_restated(days):
+    tr = answered(Session(days), "流水.csv 按天算金额的环比增长率")
+    f = result_frame(tr)
+    per_day = DAYS.groupby(DAYS["日期"].dt.normalize())["金额"].sum()
+    full = per_day.reindex(pd.date_range(per_day.index.min(), per_day.index.max(), freq="D"))
+    assert len(f) == len(full)  # one row per day from the first to the last, never per month

@@ -1082,7 +1082,7 @@ class Growth(OpSpec):
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         if args["kind"] == "cagr":
             return [StepSpec("计算年均增长率", "cagr", "年均增长率已算出", {"column": args["column"], "value": args["value"]})]
-        unit = args["unit"] if args["unit"] in ("year", "quarter", "month", "week") else "month"
+        unit = args["unit"] if args["unit"] in ("year", "quarter", "month", "week", "day") else "month"
         return [StepSpec("计算增长率", "period_growth", "增长率已算出", {"column": args["column"], "value": args["value"], "unit": unit, "kind": args["kind"]})]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
