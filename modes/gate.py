@@ -901,8 +901,8 @@ def _u_one_column_twice(u: _Understanding) -> None:
     for i, o in enumerate(u.ops):
         conds = list(o.args.get("conditions") or []) if o.kind == "filter" and o.args.get("logic") == "and" else []
         by_col: dict[str, list[Cond]] = {}
-        for c in conds:
-            if c.op == "eq" and c.column:
+        for c in conds:  # a value the column never holds is asked about, never folded into a list
+            if c.op == "eq" and c.column and c.how != "absent_value" and str(c.value) in u.sheet.values.get(c.column, frozenset()):
                 by_col.setdefault(c.column, []).append(c)
         both = {col: cs for col, cs in by_col.items() if len({str(c.value) for c in cs}) > 1}
         if not both:
