@@ -1222,16 +1222,20 @@ def _excluded_part(sc: _Scan, tok: str, a: int, b: int) -> bool:
     已…/未… pair (已退货): that value excluded, never a value of that spelling asked about."""
     lead = re.match(r"(?:" + lx.EXCLUDE.pattern + r")(?:掉|了)?", tok)
     tail = GLUED_EXCLUSION_AFTER.match(sc.text, b)  # 退货的不算 / 医保的也不要: the exclusion said after
-    rest = tok[lead.end():] if lead else tok if tail else ""
+    trail = re.search(r"的?(?:也|都)?(?:不算|不要|不计|不含|除外|不包括|去掉|排除|剔除)$", tok) if not lead and not tail else None
+    rest = tok[lead.end():] if lead else tok if tail else tok[: trail.start()] if trail else ""  # 武汉线不算: said after, in one run
     if len(rest) < 2 or rest in sc.sheet.columns:
         return False
     for col, values in sc.sheet.values.items():
-        hits = [v for v in values if rest in v]
-        done = f"已{rest}" if {f"已{rest}", f"未{rest}"} <= set(values) else None
-        value = done or (hits[0] if len(hits) == 1 else None)
-        if value is not None:
-            sc.add(Cond(col, "ne", value, None, col, "excluded"), a, b)
-            return True
+        # 不算武汉线: the part of a value, with the first words of its own column's name (线 of 线路) after it
+        heads = [rest] + [rest[:-k] for k in (1, 2) if len(rest) - k >= 2 and col.startswith(rest[-k:])]
+        for part in heads:
+            hits = [v for v in values if part in v]
+            done = f"已{part}" if {f"已{part}", f"未{part}"} <= set(values) else None
+            value = done or (hits[0] if len(hits) == 1 else None)
+            if value is not None:
+                sc.add(Cond(col, "ne", value, None, col, "excluded"), a, b)
+                return True
     return False
 
 

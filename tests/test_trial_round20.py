@@ -661,3 +661,11 @@ def test_day_over_day_growth_runs_per_day_as_restated(days):
     per_day = DAYS.groupby(DAYS["日期"].dt.normalize())["金额"].sum()
     full = per_day.reindex(pd.date_range(per_day.index.min(), per_day.index.max(), freq="D"))
     assert len(f) == len(full)  # one row per day from the first to the last, never per month
+
+
+@pytest.mark.parametrize("said", ["运单.csv 按线路算平均油费，不算武汉线", "运单.csv 按线路算平均油费，武汉线不算"])
+def test_a_value_part_said_with_its_column_word_is_excluded(tmp_path, said):
+    d = pd.DataFrame({"线路": ["上海-武汉", "上海-南京", "上海-武汉", "上海-杭州"], "油费": [100.0, 200.0, 300.0, 400.0]})
+    d.to_csv(tmp_path / "运单.csv", index=False)
+    f = result_frame(answered(Session(Workspace.at(tmp_path)), said))
+    assert sorted(f["线路"]) == ["上海-南京", "上海-杭州"]
