@@ -224,6 +224,10 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit], date_c
     m = re.match(r"[\"'“‘「](.+?)[\"'”’」]", text[i:])
     if m:
         return m.group(1), i + m.end()
+    joined = max((v for v, _ in sheet.value_pairs if re.search(r"[-/ ]", v) and text.startswith(v, i)
+                  and not re.match(r"[A-Za-z0-9_]", text[i + len(v) : i + len(v) + 1])), key=len, default=None)
+    if joined is not None:  # 上海-武汉 / New York: a value the data holds, written with a hyphen or a space, whole
+        return joined, i + len(joined)
     m = re.match(r"[A-Za-z0-9_.@\-]+(?: [A-Z][A-Za-z0-9]*)*|[\u4e00-\u9fffA-Za-z0-9_]+", text[i:])
     if m:
         word = m.group(0)

@@ -305,6 +305,16 @@ def _a_column(word: str, catalog: Catalog) -> bool:
     return any(c.casefold() == low for f in catalog.tables for sh in f.sheets for c in sh.columns)
 
 
+def _holds_value(tok: str, catalog: Catalog) -> bool:
+    """Whether a value some table holds is in the token (上海-武汉 in 线路不是上海-武汉的)."""
+    for f in catalog.tables:
+        for sh in f.sheets:
+            for vals in sh.values.values():
+                if any(len(v) >= 3 and ("-" in v or "_" in v) and v in tok for v in vals):
+                    return True
+    return False
+
+
 def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
     """A name shaped like a file's (sales_2023, orders-q3) that no file, sheet or column has: a missing file."""
     for m in FILE_SHAPED.finditer(text):
@@ -328,6 +338,8 @@ def _missing_file_shaped(text: str, catalog: Catalog, ref: FileRef) -> bool:
             continue  # 代表Board_No的大小: a column's name glued to Chinese text
         if _names_operation(tok):
             continue  # chi-square, t-test: the word of an operation, not a file
+        if _holds_value(tok, catalog):
+            continue  # 线路不是上海-武汉的: a value a table holds (inside the words said), never a file's name
         if any(k in tok.casefold() for k in _joined_names(catalog)):
             continue  # 按月薪_平均排序 / 取金额_合计最大的: a column's name (a summary's) glued to Chinese text
         if any(" " in k and (k.endswith(tok.casefold()) or k.startswith(tok.casefold())) and k in text.casefold()

@@ -669,3 +669,12 @@ def test_a_value_part_said_with_its_column_word_is_excluded(tmp_path, said):
     d.to_csv(tmp_path / "运单.csv", index=False)
     f = result_frame(answered(Session(Workspace.at(tmp_path)), said))
     assert sorted(f["线路"]) == ["上海-南京", "上海-杭州"]
+
+
+@pytest.mark.parametrize("said,keep", [("运单.csv 线路不是上海-武汉的，按线路算平均油费", ["上海-南京", "上海-杭州"]),
+                                       ("运单.csv 线路是上海-南京的，按线路算平均油费", ["上海-南京"])])
+def test_a_value_with_a_hyphen_is_a_value_never_a_file(tmp_path, said, keep):
+    d = pd.DataFrame({"线路": ["上海-武汉", "上海-南京", "上海-武汉", "上海-杭州"], "油费": [100.0, 200.0, 300.0, 400.0]})
+    d.to_csv(tmp_path / "运单.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), said)
+    assert sorted(result_frame(tr)["线路"]) == keep
