@@ -2107,8 +2107,7 @@ def _export_word(t: _Turn) -> re.Match[str] | None:
 
 
 # save as all_clean.xlsx / 保存为 门店汇总.xlsx: the name the user gives the file written (in outputs/, never over a file)
-OUT_NAME = lazy(r"(?:(?<![a-z_])(?:save|export|write|output)(?:\s+(?:it|this|that|them|the result|the table|everything|all))?\s+(?:as|to|into)\s+"
-                r"|(?:保存为|另存为|导出为|导出成|导出到|存成|存为|保存成|保存到|命名为|文件名叫|文件名为|名字叫)\s*)"
+OUT_NAME = lazy(lx.SAVE_AS + r"\s*"
                 r"[\"'“「]?(?P<n>[^\s\"'”」/\\,，;；:：*?<>|]{1,60}?)\.(?P<e>xlsx|csv)(?![a-z0-9_])", re.I)
 
 
@@ -2116,10 +2115,8 @@ def _rule_export(t: _Turn) -> None:
     em = _export_word(t)
     fmt = t.flags.get("target_format")
     named = OUT_NAME.search(t.text)
-    if named is not None and not t.flags.get("export_list") and named.group("n").strip(". "):
-        t.add(named.start(), Op("export", {"format": named.group("e").casefold(), "name": named.group("n").strip(". ")}))
-        t.spans.append(named.span())
-        return
+    if named is not None:
+        t.spans.append(named.span())  # the name given is read once, over the whole request (gate._u_output_name)
     if (em or fmt) and not t.flags.get("export_list"):
         t.add(em.start() if em else len(t.text), Op("export", {"format": fmt}))
 

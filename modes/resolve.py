@@ -102,8 +102,7 @@ def _may_hit(token: str, low: str) -> bool:
     return bool(CJK.match(token)) and len(token) >= 3 and any(token[i : i + 2] in low for i in range(len(token) - 1))
 
 
-SAVED_AS = re.compile(r"(?:(?<![a-z_])(?:save|export|write|output)(?:\s+(?:it|this|that|them|the result|the table|everything|all))?\s+(?:as|to|into)"
-                      r"|保存为|另存为|导出为|导出成|导出到|存成|存为|保存成|保存到|命名为|文件名叫|文件名为|名字叫)\s*[\"'“「]?\s*(?:outputs/)?$", re.I)
+SAVED_AS = re.compile(lx.SAVE_AS + r"\s*[\"'“「]?\s*(?:outputs/)?$", re.I)
 NAME_GIVEN = re.compile(r"(?:改名为|改名成|重命名为|命名为|更名为|(?:名称|名字|列名|名)(?:更改|修改|改)?[为成]|(?:更改|修改|改)(?:列名|名称)为|名为|叫做|"
                         r"(?<![a-z])(?:to|as|called|named)(?![a-z]))\s*[\'\"“‘「]?\s*(?:$|(?=[A-Za-z]))", re.I)
 

@@ -819,6 +819,9 @@ class Proportion(OpSpec):
 
 # ---------------------------------------------------------------- time
 
+# a period's word and the header of the column of periods, per unit (the tool names the column the same way)
+UNIT_ZH = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "weekday": "星期", "day": "天"}
+PERIOD_HEADER = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期", "day": "日期"}
 UNIT_WORDS = (("季度", "quarter"), ("季", "quarter"), ("月", "month"), ("年", "year"), ("星期", "weekday"), ("周几", "weekday"), ("周", "week"),
               ("天", "day"), ("日", "day"))
 BUCKET_RX = _lazy(
@@ -954,7 +957,7 @@ class Bucket(OpSpec):
         return Found(m.start(), self.name, args, tuple(used + by_spans))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
-        unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "weekday": "星期", "day": "天"}[args["unit"]]
+        unit = UNIT_ZH[args["unit"]]
         what = f"{args['value']} {AGG_ZH[args['agg']]}" if args.get("value") else "行数"
         by = f"{'、'.join(args['by'])}、" if args.get("by") else ""
         if lang == "zh":
@@ -963,7 +966,7 @@ class Bucket(OpSpec):
         return f"{AGG_EN[args['agg']]} of {args.get('value') or 'rows'} per {args['unit']} of {args.get('column') or 'the date'}{by_en}"
 
     def stem_label(self, args: dict[str, Any]) -> str:
-        return {"year": "按年", "quarter": "按季度", "month": "按月", "week": "按周", "weekday": "按星期", "day": "按天"}[args["unit"]]
+        return "按" + UNIT_ZH[args["unit"]]
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         a = {"column": args["column"], "unit": args["unit"], "agg": args.get("agg", "sum"), **({"value": args["value"]} if args.get("value") else {}),
@@ -975,7 +978,7 @@ class Bucket(OpSpec):
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "bucket_dates":
             return None
-        unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "weekday": "星期", "day": "天"}[facts["unit"]]
+        unit = UNIT_ZH[facts["unit"]]
         bad = _zh(lang, f"另有 {facts['unreadable_dates']} 行日期无法识别，未计入。", f" {facts['unreadable_dates']} rows with unreadable dates were left out.") if facts["unreadable_dates"] else ""
         return _zh(lang, f"按{unit}汇总：{facts['periods']} 期（{facts['first']} 至 {facts['last']}），基于 {facts['counted']:,} 行。{bad}",
                    f"Per {facts['unit']}: {facts['periods']} periods ({value_en(facts['first'])} to {value_en(facts['last'])}) from {facts['counted']:,} rows.{bad}")
@@ -2695,7 +2698,7 @@ class Chart(OpSpec):
                        f"a {kind[1]} of {y} for each {args.get('x')} (one series per column), as a new xlsx in outputs/")
         if args["kind"] == "scatter":
             return _zh(lang, f"画 {args.get('x')} 与 {y} 的散点图，写入 outputs/ 下的新 xlsx", f"a scatter plot of {args.get('x')} vs {y}, as a new xlsx in outputs/")
-        by = f"每{ {'year': '年', 'quarter': '季度', 'month': '月', 'week': '周', 'weekday': '星期', 'day': '天'}[args['unit']]}" if args.get("unit") else f"各 {args.get('x')}"
+        by = f"每{UNIT_ZH[args['unit']]}" if args.get("unit") else f"各 {args.get('x')}"
         if args.get("unit") and args.get("date_column"):  # the periods are of the date column said (or answered): said
             by = f" {args['date_column']} 的{by}"
         agg = AGG_ZH.get(args.get("agg", "sum"), "合计")
@@ -2756,7 +2759,7 @@ class Chart(OpSpec):
             return self._split_steps(args, stem, agg, y, counting, en)
         label = AGG_ZH[agg]
         if args.get("unit"):
-            x = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期", "day": "日期"}[args["unit"]]
+            x = PERIOD_HEADER[args["unit"]]
             measure = ["行数"] if counting else [f"{c}_{label}" for c in y]  # the row count of each period is the bucket's own 行数
             steps = [StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", {"column": args["date_column"], "unit": args["unit"],
                                                                            "value": None if counting else y[0], "agg": agg,
