@@ -762,7 +762,8 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 parts.append((f"{by} {'最低' if top.args.get('ascending') else '最高'}的 {len(listed)} 行：{'、'.join(listed)}。") if zh
                              else f"The {len(listed)} rows with the {'lowest' if top.args.get('ascending') else 'highest'} {by}: {', '.join(listed)}.")
             elif not keys:  # 金额是多少: the figure itself
-                shown = [c for c in measures if c not in ROWS.values()] or measures
+                ranked = next((s.args.get("by") for s in plan.steps if s.toolHint == "top_n"), None)  # 哪个月单最多: the count it was ranked by
+                shown = [c for c in measures if c not in ROWS.values() or c == ranked] or measures
                 row0 = tbl.iloc[0]
                 parts.append("；".join(f"{c}：{num(row0[c])}" for c in shown) + ("。" if zh else ""))
             elif top is not None and top.args.get("both"):
@@ -770,7 +771,8 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             elif top is not None:
                 row0 = tbl.iloc[0]
                 label = "、".join(_key_said(row0[k], zh) for k in keys)
-                measure = measures[0]
+                ranked_by = next((s.args.get("by") for s in plan.steps if s.toolHint == "top_n"), None)
+                measure = ranked_by if ranked_by in measures else measures[0]  # the figure the groups were ranked by
                 low = bool(top.args.get("ascending"))
                 word = ("最低" if low else "最高") if zh else ("lowest" if low else "highest")
                 if (top.args.get("n") or 1) > 1 and len(r.table) > 1:  # 前三的销售员: each key's figure over its rows, ranked

@@ -1244,7 +1244,7 @@ def _excluded_part(sc: _Scan, tok: str, a: int, b: int) -> bool:
 
 
 def _absent_value(sc: _Scan, tok: str, a: int, b: int) -> None:
-    if not sc.free(a, b) or not 2 <= len(tok) <= 8 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]", tok):
+    if not sc.free(a, b) or not 2 <= len(tok) <= 8 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]|[二两三四五六七八九十多]+个", tok):  # 三个店: how many, no value
         return
     if _excluded_part(sc, tok, a, b):
         return
@@ -1373,7 +1373,26 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
     for rule in COND_RULES:
         rule(sc)
     sc.out.conds = _one_list(sc.out.conds, sheet)
+    _besides_closed(sc)
     return sc.out
+
+
+BESIDES_CLOSE = lazy(r"\s*(?P<gap>[\u4e00-\u9fff]{0,3}?)\s*(?:的)?\s*(?:以外|之外)")
+
+
+def _besides_closed(sc: _Scan) -> None:
+    """除了个人客户以外: the closing 以外 / 之外 of an exclusion said with 除了 is the exclusion's, with a word of its
+    column's name (客户 of 客户类型) or a noun for the rows between."""
+    if len(sc.out.conds) != len(sc.out.spans):
+        return
+    for i, (c, (a, b)) in enumerate(zip(sc.out.conds, sc.out.spans, strict=True)):
+        m = BESIDES_CLOSE.match(sc.text, b)
+        if m is None or c.op not in ("ne", "not_in") or not re.search(r"除(?:了|去|开)?\s*$|^\s*除", sc.text[max(0, a - 3) : a + 2]):
+            continue
+        gap = m.group("gap")
+        if gap and not (c.column and gap in c.column) and gap not in ("的", "这些", "那些", "这个", "那个", "客户", "订单", "记录", "人"):
+            continue
+        sc.out.spans[i] = (a, m.end())
 
 
 INCLUDED_TAIL = re.compile(r"(?:都算|都要|都行|也算|都包括|都可以|都计入|都统计|也要)$")

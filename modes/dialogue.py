@@ -31,6 +31,7 @@ from modes.gate import (
     is_cancel,
     is_confirm,
     month_words,
+    request_sheet,
     understand,
 )
 from modes.lazyre import lazy
@@ -166,7 +167,8 @@ class Turn:
         if m is None or set(self.fresh.kinds()) - NAMELESS_KINDS or QUOTED.search(self.text):  # 删除比分为'1-0'的比赛记录: work on data
             return False
         word = (m.groupdict().get("app") or m.group(0)).casefold()
-        return not any(word in n for n in self.catalog.known_names) and not any(word in f.path.casefold() for f in self.catalog.files)
+        held = any(v.casefold() == word for f in self.catalog.tables for sh in f.sheets for vs in sh.values.values() for v in vs)  # 不是微信: a payment method
+        return not held and not any(word in n for n in self.catalog.known_names) and not any(word in f.path.casefold() for f in self.catalog.files)
 
     @cached_property
     def rewritten(self) -> list[str] | None:
@@ -335,19 +337,21 @@ def corrected_sheet(t: Turn) -> str | None:
     f = t.catalog.get(p.request.file)
     if f is None or len(f.sheets) < 2:
         return None
-    low = t.text.casefold()
+    low = SHEET_CHANGE.sub("", t.text).casefold()  # 浦东店也这样，不过金额用中位数: the change after 不过 is read on its own
     named = [s.name for s in f.sheets if s.name and s.name != p.request.sheet and _sheet_named(s.name, low)]
     if len(named) != 1:
         return None
     months = month_words(named[0])  # August for the Aug sheet: the whole word is its name
     said = re.sub(r"(?<![a-z])(?:" + "|".join(months) + r")(?![a-z])", " ", low) if months else low
     rest = lx.CORRECTION.sub(" ", said.replace(named[0].casefold(), " "))
-    rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|也|照着?|照样|按|像|这样|这么|刚才那样|上面那样|一样|同样|换成|换到|改成|改看|算一下|看一下|做一下|做一个|做个|来一个|一下|算|做|弄|的|用|是|这|那|不|呢|吗|[\s,，。.!！?？]"
+    rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|也|照着?|照样|按|像|这样|这么|刚才那样|上面那样|一样|同样|换成|换到|改成|改看|算一下|看一下|做一下|做一个|做个|来一个|画一个|画个|画|一下|算|做|弄|的|用|是|这|那|不|呢|吗|[\s,，。.!！?？]"
                   r"|(?<![a-z_])(?:no|the|use|it|is|should|be|what|how|about|and|for|in|on|of|now|do|same|thing|again|show|run|please|sheet|ok|okay|one|request|analysis|with)(?![a-z_])", "", rest)
     earlier = re.sub(r"\s+", "", " ".join(p.turns).casefold())
     return named[0] if not rest or rest in earlier else None  # 二季度的总金额呢: words of the request it follows are no change
 
 
+# 浦东店也这样弄，不过金额用中位数 / same for Ridge, but with the median: the change asked beside the sheet
+SHEET_CHANGE = lazy(r"(?:[，,;；]\s*)?(?:不过|但是|只是|但|(?<![a-z_])but(?![a-z_]))\s*(?P<c>\S.*)$", re.I)
 # 二季度呢 / 三季度的呢 / what about Q2?: the request just run, asked again of another sheet
 SHEET_FOLLOW_UP = lazy(r"呢\s*[?？]?\s*$|^\s*那|也(?:照|按|像)?(?:这样|一样|同样|这么|刚才那样|上面那样)|照(?:着|样|这样|刚才)|同样|一样的?|^\s*(?:换成|换到|改成|改看)|(?<![a-z_])(?:what|how) about(?![a-z_])"
                        r"|^\s*and\s+(?:for|in|on)?\s*|^\s*(?:ok(?:ay)?\s*,?\s*)?now(?![a-z_])"
@@ -362,6 +366,9 @@ def on_sheet_correction(t: Turn) -> Outcome:
     old = p.request.sheet
     said = [re.sub(re.escape(old) + r"\s*(?:这|那)?\s*(?:张|个)?\s*(?:工作表|表|sheet)?", " ", u) if old else u for u in p.turns]
     turns = [*said, f"{sheet}表"]  # the sheet it was on is no longer said (上半年 would read as a period of the new one)
+    change = SHEET_CHANGE.search(t.text)
+    if change is not None:  # 不过金额用中位数: the change, said after the sheet, corrects the request said again
+        turns.append(change.group("c"))
     merged = replace(understand(turns, t.catalog, t.state, [p.request.file] if p.request.file else None), lang=p.request.lang)
     return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
 
@@ -787,6 +794,10 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         elif lx.ADDITIVE.search(text) and not lx.ADD_COLUMN.search(text) and (g := state.last.request.op("group")) is not None \
                 and g.args.get("keys"):  # (再加一列收缴率 is a column of the result, never a figure of its summary)
             p = replace(state.last, stage="confirm")  # 再加一个平均每单金额 after a summary: the summary gains it, restated
+            if lx.RESULT_REF.search(text) and state.last.request.file and not results.is_result(state.last.request.file):
+                # 他们叫什么名字？把会员姓名也带上: "they" are the groups, of the table the summary was made from
+                text = lx.RESULT_REF.sub(lambda m: " " * len(m.group(0)), text)
+                utterance = re.sub(r"\s{2,}", " ", lx.RESULT_REF.sub(" ", utterance)).strip()
         elif not lx.RESULT_REF.search(text) and not lx.THEN_START.search(text):
             p, refining = replace(state.last, stage="confirm"), True  # 那深圳的呢 / 只看华南区的呢: maybe a refinement of it
         elif lx.RESULT_REF.search(text) and _of_the_groups(state, text, catalog):  # and their average nights?: the same groups, that figure
@@ -831,6 +842,10 @@ def _of_the_groups(state: SessionState, text: str, catalog: Catalog) -> bool:
     if re.search(r"\d", text):  # 只看平均total_amount超过160的: a condition on the figure total_amount_平均 holds
         held |= {c.rpartition("_")[0] for c in held if "_" in c}
     named = [h.column for h in find_columns(text, sheet) if h.how in ("exact", "synonym")]
+    from modes.ops import flag_noun, flag_yes
+
+    low = text.casefold()
+    named += [c for c in sheet.columns if c not in named and flag_yes(sheet, c) is not None and flag_noun(c).casefold() in low]  # 他们的延误次数
     return bool(named) and all(c.casefold() not in held for c in named)
 
 
@@ -887,7 +902,7 @@ def _choices(t: Turn, req: Request, slot: str) -> list[str]:
     if slot == "intent":
         return INTENT_CHOICES["zh" if t.lang == "zh" else "en"]
     fi = t.catalog.get(req.file) if req.file else None
-    sheet = (fi.sheet(req.sheet) if fi and req.sheet else None) or (fi.sheets[0] if fi and fi.sheets else None)
+    sheet = request_sheet(req, fi) if fi and fi.sheets else None
     if sheet is None:
         return list(req.closest)
     if slot == "condition":  # 区域是华东, 数量大于5: conditions written with this file's own columns and values

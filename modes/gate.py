@@ -184,6 +184,49 @@ def _flags(norms: list[str], refs: list[FileRef]) -> dict[str, Any]:
     }
 
 
+def _corrected_figure(merged: dict[str, Op], ops: list[Op]) -> list[Op]:
+    """不是统计行数，是按导购分组把数量加起来: a summary said in a correction replaces the count it corrects; 不对，是按月份，
+    不是按天, after a summary keyed by a date column: the same summary over that column's months (the other keys kept)."""
+    if "count" in merged and any(o.kind in ("group", "bucket") for o in ops):
+        del merged["count"]
+    g = merged.get("group")
+    b = next((o for o in ops if o.kind == "bucket"), None)
+    if g is None or b is None or len(ops) != 1 or b.args.get("value") or b.args.get("by"):
+        return ops
+    dated = [k for k in g.args.get("keys") or [] if k == b.args.get("column")]
+    figures = [m for m in g.args.get("measures") or [] if m.get("column") and not m.get("where")]
+    if not dated or len(figures) > 1:
+        return ops
+    del merged["group"]
+    rest = [k for k in g.args["keys"] if k not in dated]
+    args = {**b.args, **({"by": rest} if rest else {})}
+    if figures:
+        args.update(value=figures[0]["column"], agg=figures[0]["agg"])
+    return [Op("bucket", args, b.after)]
+
+
+def _asked_of_groups(merged: dict[str, Op], ops: list[Op], t: TurnOps) -> list[Op]:
+    """他们的延误次数呢 / 他们的延误率呢, after a count per 线路: a count of the rows meeting a condition, or the share of
+    them, asked of the groups that ran — a figure of each group (a filtered count, or the proportion per key), never a
+    filter of every group's rows."""
+    g = merged.get("group")
+    if g is None or not g.args.get("keys") or "filter" in merged and any(o.kind == "filter" for o in ops):
+        return ops
+    kinds = sorted(o.kind for o in ops)
+    if kinds == ["count", "filter"] and t.flag_said:
+        f = next(o for o in ops if o.kind == "filter")
+        conds = list(f.args.get("conditions") or [])
+        if not conds or (f.args.get("logic") or "and") != "and" or f.args.get("unresolved") or not all(c.column for c in conds):
+            return ops
+        part = {"agg": "count", "where": conds}
+        merged["group"] = Op("group", {**g.args, "measures": [*(g.args.get("measures") or [{"agg": "count"}]), part]}, g.after)
+        return []
+    if kinds == ["proportion"] and not ops[0].args.get("by"):
+        del merged["group"]
+        return [Op("proportion", {**ops[0].args, "by": list(g.args["keys"])}, ops[0].after)]
+    return ops
+
+
 def merge_turns(turns: list[TurnOps]) -> list[Op]:
     """Operations over several turns: later turns fill or correct earlier ones."""
     merged: dict[str, Op] = {}
@@ -210,12 +253,21 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
             # 每个城市一条线 / one line per Carrier, after a chart: the chart's series, never a grouping or one row per value
             ops = [o for o in ops if not (o.kind == "group" and o.args.get("keys") == [t.split] and not o.args.get("measures")
                                           or o.kind == "dedupe" and o.args.get("subset") == [t.split])]
+        ops = _asked_of_groups(merged, ops, t)
+        if t.correction:
+            ops = _corrected_figure(merged, ops)
+        if t.brought and (g := merged.get("group")) is not None and g.args.get("keys"):
+            # 把会员姓名也带上, after a total per 会员编号: the name is shown beside the number, a key of the same groups
+            merged["group"] = Op("group", {**g.args, "keys": [*g.args["keys"], *[c for c in t.brought if c not in g.args["keys"]]]}, g.after)
         for op in ops:
             per_group = merged.get("top_per_group")
             if op.kind == "top_n" and per_group is not None and "top_n" not in merged and not op.args.get("by") and op.args.get("n"):
                 # 改成前3个 after 每个部门月薪最高的前2个人: the number kept in each group changes, the rest stays
                 said = {k: op.args[k] for k in ("n", "ascending") if op.args.get(k) is not None}
                 merged["top_per_group"] = Op("top_per_group", {**per_group.args, **said}, per_group.after)
+                continue
+            if t.correction and op.kind == "stats" and (swapped_in := _statistic_of_columns(merged.get("group"), op)) is not None:
+                merged["group"] = swapped_in  # 不对，金额用中位数, after totals per 品类: that column's figure changes, the others stay
                 continue
             old = merged.get(op.kind)
             if t.correction and op.kind == "stats" and not op.args.get("columns"):
@@ -441,6 +493,22 @@ def _rekey(merged: dict[str, Op], keys: list[str]) -> None:
         if o is not None and (o.args.get(slot) or kind in ("group", "sort")):
             merged[kind] = Op(kind, {**o.args, slot: list(keys)}, o.after)
             return
+
+
+def _statistic_of_columns(g: Op | None, st: Op) -> Op | None:
+    """金额用中位数 after a summary of 金额 and 数量: the named columns' statistic replaced in that summary, the rest kept."""
+    cols, stats = list(st.args.get("columns") or []), list(st.args.get("stats") or [])
+    if g is None or not cols or not stats or not all(x in GROUP_AGGS for x in stats):
+        return None
+    ms = list(g.args.get("measures") or [])
+    if not all(any(m.get("column") == c and not m.get("where") for m in ms) for c in cols):
+        return None
+    new: list[dict[str, Any]] = []
+    for m in ms:
+        for x in [{"column": m["column"], "agg": a} for a in stats] if m.get("column") in cols and not m.get("where") else [m]:
+            if x not in new:
+                new.append(x)
+    return Op("group", {**g.args, "measures": new}, g.after)
 
 
 def _swap_statistic(merged: dict[str, Op], swapped: bool) -> None:
@@ -814,6 +882,7 @@ def _u_sheet(u: _Understanding) -> None:
         other_words = [m.group(0) for t in u.norms if (m := lx.ALL_SHEETS.search(t.casefold())) is not None]
         every = every_m is not None and not (u.sheet_name and len(u.two_sheets) < 2 and lx.EACH_SHEET.fullmatch(every_m.group(0).strip())
                                              and all(w == every_m.group(0) for w in other_words))
+        every = every or not u.sheet_name and not u.two_sheets and _each_sheet_kind(fi, " ".join(u.norms))
         if _split_table(fi) and not lx.EXPLORE_COMPARE.search(low) and (len(u.two_sheets) > 1 or every):
             # 上半年和下半年合在一起 / all sheets: one table split into sheets, read stacked; the names are the sheets
             every_said = every and re.search(r"所有|全部|每个|各个|整个|(?<![a-z_])(?:all|every|both)(?![a-z_])", " ".join(u.norms), re.I) is not None
@@ -830,6 +899,20 @@ def _u_sheet(u: _Understanding) -> None:
                                       + r"|(?<![a-z_])(?:sheet|工作表)\s*[:：]?\s*" + re.escape(n) for n in names), re.I)
             u.texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
     u.flags["two_tables"] = len(u.files) > 1 or len(u.two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(u.texts)))
+
+
+def _each_sheet_kind(fi: FileInfo, text: str) -> bool:
+    """每个店 / 各店 / 按店, over a workbook whose sheets are 东区店, 西区店, 南区店: the sheets, each one a group (the word
+    every sheet's name ends with, after a word of each or by)."""
+    from modes.resolve import values_kind
+
+    names = [s.name for s in fi.sheets if s.name]
+    for m in re.finditer(r"(?:每个|每一个|各个|各|按|分)\s*(?:门|分)?([\u4e00-\u9fff]{1,2})", text):
+        probe = replace(EMPTY_SHEET, values={"_": frozenset(names)})
+        for word in (m.group(1), m.group(1)[:1]):
+            if values_kind(word, probe) is not None:
+                return True
+    return False
 
 
 def _sheets_in_context(u: _Understanding) -> None:
@@ -917,6 +1000,24 @@ def _u_one_column_twice(u: _Understanding) -> None:
             if not any(g.kind == "group" for g in u.ops) and any(g.kind == "count" for g in u.ops):
                 u.ops = [Op("group", {"keys": [col], "measures": [{"agg": "count"}]}) if g.kind == "count" else g for g in u.ops]
         return
+
+
+def _u_dedupe_listed(u: _Understanding) -> None:
+    """把这些重复的去掉，只留一条, right after the duplicates were listed: the table they were found in loses its
+    duplicates (the same columns compared), never the listing of the copies."""
+    last = u.state.last.request if u.state.last is not None else None
+    found = last.op("dedupe") if last is not None else None
+    dd = next((o for o in u.ops if o.kind == "dedupe" and not o.args.get("show")), None)
+    if last is None or found is None or not found.args.get("show") or dd is None or u.how not in ("result", "current") \
+            or u.file != u.state.last_result or not last.file or results.is_result(last.file):
+        return
+    src = u.catalog.get(last.file)
+    if src is None or any(o.kind not in ("dedupe", "export") for o in u.ops):
+        return
+    u.fi, u.file, u.how, u.sheet_name = src, src.path, "current", last.sheet
+    u.sheet = _sheet_of(src, last.sheet)
+    subset = found.args.get("subset")
+    u.ops = [Op("dedupe", {**dd.args, **({"subset": subset} if subset and not dd.args.get("subset") else {})}, dd.after) if o is dd else o for o in u.ops]
 
 
 def _u_output_name(u: _Understanding) -> None:
@@ -1009,8 +1110,8 @@ def _u_parse(u: _Understanding) -> None:
         from modes.opspecs.stack import SHEET_COLUMN
 
         label = SHEET_COLUMN["en" if u.lang == "en" else "zh"]
-        if label not in u.sheet.columns:
-            u.sheet = replace(u.sheet, columns=(*u.sheet.columns, label))
+        if label not in u.sheet.columns:  # its values are the sheets' names (每个店, over sheets 东区店 …: that column)
+            u.sheet = replace(u.sheet, columns=(*u.sheet.columns, label), values={**u.sheet.values, label: frozenset(u.stacked)})
             u.parsed, _, _ = _fit(u.texts, u.sheet, u.flags)
     joined = _joined_sheet(u) if any(o.kind == "join" for o in merge_turns(u.parsed)) else None
     after = _after_join(u.texts[-1]) if joined is not None else None
@@ -1198,6 +1299,9 @@ def _running_over_periods(ops: list[Op]) -> list[Op]:
     return [*rest, fixed, Op("running_total", {"column": value, "over_periods": True}, run.after)]
 
 
+DERIVED_SHARE = lazy(r"占比|累计|(?<![a-z_])(?:share|cumulative)(?![a-z_])", re.I)
+
+
 def _charted_result(ops: list[Op], sheet: SheetInfo) -> list[Op]:
     """A chart of a result that names no axis (make a chart of that / 把这个画成柱状图): a summary with one category
     column and one figure (its row count aside) draws that figure per category; anything else is asked."""
@@ -1207,6 +1311,8 @@ def _charted_result(ops: list[Op], sheet: SheetInfo) -> list[Op]:
     cats = [c for c in sheet.columns if c not in sheet.numeric and c not in sheet.dates]
     figures = [c for c in sheet.columns if c in sheet.numeric]
     measures = [c for c in figures if c.casefold() not in COUNT_COLUMNS] or figures
+    own = [c for c in measures if not DERIVED_SHARE.search(c)]  # a share table: its shares are of the figure drawn
+    measures = own if len(own) == 1 else measures
     if len(cats) != 1 or len(measures) != 1 or len(sheet.values.get(cats[0], ())) != sheet.rows or sheet.rows == 0:
         return ops  # a category that repeats is no summary: which figure, and how it is added up, is asked
     args = dict(chart.args)
@@ -1529,7 +1635,7 @@ def _u_missing(u: _Understanding) -> None:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:
@@ -1915,6 +2021,22 @@ def _spec_join(req: Request, slot: str, words: str) -> str:
     return f" {words}"
 
 
+def request_sheet(req: Request, f: FileInfo) -> SheetInfo:
+    """The sheet a request reads; over sheets stacked, with the column that names each row's sheet (工作表 / sheet), so
+    that column offered in a question and typed back is taken."""
+    sheet = _sheet_of(f, req.sheet)
+    st = req.op("stack")
+    if st is None:
+        return sheet
+    from modes.opspecs.stack import SHEET_COLUMN
+
+    label = SHEET_COLUMN["en" if req.lang == "en" else "zh"]
+    if label in sheet.columns:
+        return sheet
+    names = list(st.args.get("sheets") or [s.name for s in f.sheets if s.name])
+    return replace(sheet, columns=(*sheet.columns, label), values={**sheet.values, label: frozenset(names)})
+
+
 def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     """The turns with the columns an answer names put where they were asked for; [] when it names none; None when not an answer."""
     asked = [m for m in p.request.missing if m in SLOT_PHRASE or _spec_slot(p.request, m)]
@@ -1960,7 +2082,7 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
     m = SLOT_ANSWER.match(text)
     if not asked or f is None or not f.sheets or m is None:
         return None
-    sheet = _sheet_of(f, p.request.sheet)
+    sheet = request_sheet(p.request, f)
     hits = find_columns(m.group("body"), sheet)
     if not hits:  # 月薪, to a question offering 月薪_平均: the one column it is a part of
         word = m.group("body").strip()

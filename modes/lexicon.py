@@ -269,6 +269,8 @@ SELECT = lazy(r"(?<![a-z_])(?:i|we) (?:just |only )?need(?= (?:the )?[\w\u4e00-\
              r"(?<![a-z_])(?:show|list|display|give)(?: me| us)?(?: just| only)?(?: the)?(?= [\w()$%/ .-]+(?:, [\w()$%/ .-]+)+,? and [\w()$%/ .-]+)|只保留|保留|只要[^。；;]{0,20}列|只要[^。；;]{0,120}?(?:这|那)(?:几|些|\d+|[两三四五六七八九十]+)(?:个)?(?:列|字段)|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
 ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|\badd (?:a |new )*column|\bnew column"
                   r"|(?:算|计算|求|算出)(?=\s*[\w\u4e00-\u9fff]{1,12}\s*[=＝]\s*[\w\u4e00-\u9fff])"  # 算执行率 = 实际支出/预算: a named formula
+                  # 再加个优惠金额=原价-金额: a named formula said after 加个 / 加一个, its name no column's
+                  r"|(?:加|新增|增加|添加)(?:一)?个(?=\s*[\w\u4e00-\u9fff]{1,12}\s*[=＝]\s*[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])"
                   r"|(?<![a-z_])(?:compute|calculate)(?=\s+\w+\s*=\s*\w)"
                   r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本
                   re.I | re.A)
@@ -382,6 +384,8 @@ CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别�
 CORRECTION = lazy(r"^\s*(?:no\s*[,，]?\s*)?not\s+[^\s,，]+\s*[,，]\s*\S+\s*$|^\s*[^\s,，]+\s*[,，]\s*not\s+\S+\s*$|改成|改为|换成|换为|改用|换用|[，,]\s*(?:而)?不是按|"
                     r"[,，]\s*not by(?![a-z_])|改一下条件|应该是|不是.{0,20}(?<![不也又])是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|我问的是|我是问|我是说|instead|change (?:it|the \w+) to|make (?:it|that) (?=top|bottom|first|last|\d)|i meant|i mean|actually"
                     r"|^\s*(?:(?:no|oh|oops|hmm|ah)\s*[,，]?\s*)?wait\s*[,，.]\s*(?=\S)|^\s*等(?:等|一下)\s*[，,]\s*(?=\S)"
+                    # 金额用中位数 / 不过金额用平均数: the statistic of what ran swapped (用中位数填充 is a fill, never this)
+                    r"|^[^，,。？?；;!！]{0,16}?(?<![使利作])用(?:中位数|平均数|平均值|平均|均值|合计|总和|最大值|最小值)(?:来)?(?:算|计算|看|统计)?(?:一下)?(?:吧|呢)?\s*[。.!！]?\s*$"
                     r"|^\s*(?:no|nope|wrong)\s*[,，.]\s*(?!thanks|thank|that'?s (?:all|it|fine)|nothing|never ?mind|ok|okay|good|great|fine)(?=[a-z])", re.I | re.A)
 # a rejection that says nothing else: no / that's wrong / 不对 (what to change is asked, never the same thing again)
 REJECTION = lazy(r"\s*(?:(?:no|nope|wrong|incorrect|not right|not quite)(?:\s*[,，.]?\s*(?:that'?s|that is|it'?s|this is)\s+(?:wrong|not (?:it|right|what i (?:want|wanted|asked for|meant))))?"

@@ -63,7 +63,7 @@ DROP_COLS = lazy(
 DROP_VERB = lazy(r"删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b|\bdelete\b", re.I | re.A)
 N_COLS = lazy(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|columns)", re.I | re.A)
 WHICH_TOP = lazy(
-    r"哪(?:个|些|一个|家|位|种|类|门|项|款|件|所|台|辆|只|条|(?=天|周|年|月份))\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差)"
+    r"哪(?P<wn>\d+|[两三四五六七八九十]+)?(?:个|些|一个|家|位|种|类|门|项|款|件|所|台|辆|只|条|(?=天|周|年|月份))\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差)"
     r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:has|had|have|got|with|gets|is|was|are|were|ranks?)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest)"
     r"(?:\s+(?:(?:in|by|for|on)\s+)?(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+))?",
     re.I | re.A,
@@ -114,6 +114,8 @@ class TurnOps:
     include_too: bool = False  # 退货的也算进去: a value joins the values of that column's condition
     split: str | None = None  # 按城市分系列 / split by carrier, said alone: the chart that waits draws one series per value
     flip: bool = False  # 反过来 / the other way round: the layout that waits, its rows and columns swapped
+    flag_said: bool = False  # 延误次数: a yes-no column said by its word, not to correct or narrow the rows (只数…)
+    brought: list[str] = field(default_factory=list)  # 把会员姓名也带上: text columns to show beside what ran (keys of its summary)
 
     def kinds(self) -> list[str]:
         return [o.kind for o in self.ops]
@@ -244,6 +246,32 @@ class _Turn:
         return not any(s <= i < e for s, e in self.spans)
 
 
+# a summary's figure said by its statistic alone, before a comparison: 平均超过250的 over 金额_平均
+FIGURE_BY_STAT = lazy(r"(?P<w>平均值?|均值|合计|总和|总计|中位数|最大值?|最小值?|(?<![a-z_])(?:average|mean|total|sum|median)(?![a-z_]))\s*(?:的)?\s*"
+                      r"(?=(?:" + "|".join(pat for _, pat in INFIX[:-1]) + r")\s*-?\d)", re.I | re.A)
+STAT_SUFFIX = {"平均": "平均", "平均值": "平均", "均值": "平均", "合计": "合计", "总和": "合计", "总计": "合计", "中位数": "中位数", "最大": "最大",
+               "最大值": "最大", "最小": "最小", "最小值": "最小", "average": "mean", "mean": "mean", "total": "sum", "sum": "sum", "median": "median"}
+
+
+def _figure_words(t: _Turn) -> list[tuple[int, int]]:
+    """Where a statistic's word names a summary's figure (平均 of 金额_平均, read by _summary_figure_hits): no statistic asked."""
+    return [(h.start, h.end) for h in t.hits if (w := STAT_SUFFIX.get(t.text[h.start : h.end].casefold())) and h.column.casefold().endswith("_" + w)]
+
+
+def _summary_figure_hits(t: _Turn, hits: list[ColumnHit]) -> list[ColumnHit]:
+    """平均超过250的有哪几个 on a summary whose one figure of that statistic is 金额_平均: the word names that column (a
+    condition on the figure, never an average asked of a column not said)."""
+    out = list(hits)
+    for m in FIGURE_BY_STAT.finditer(t.text):
+        if any(h.start < m.end("w") and m.start("w") < h.end for h in hits):
+            continue
+        suffix = STAT_SUFFIX.get(m.group("w").casefold())
+        cols = [c for c in t.sheet.columns if suffix and c.casefold().endswith("_" + suffix) and c in t.sheet.numeric]
+        if len(cols) == 1:
+            out.append(ColumnHit(m.start("w"), m.end("w"), cols[0], "partial"))
+    return sorted(out, key=lambda h: h.start)
+
+
 def _prepare(t: _Turn) -> None:
     """Words that set how the turn runs, not what it does, are read first and blanked; then the columns."""
     spans = t.spans
@@ -257,7 +285,7 @@ def _prepare(t: _Turn) -> None:
     for m in EXPORT_FORMAT.finditer(t.text) if lx.EXPORT.search(t.text) else ():  # 导出成 csv: the format, never a value to filter on
         spans.append(m.span("f"))
     t.text = _blank(t.text, spans)
-    t.hits = find_columns(t.text, t.sheet)
+    t.hits = _summary_figure_hits(t, find_columns(t.text, t.sheet))
     t.out.typos += [t.text[h.start : h.end] for h in t.hits if h.how == "typo"]  # price_per_litre: read as price_per_liter, said so
     t.out.hits = len(t.hits)
 
@@ -491,9 +519,29 @@ def _period_ranked(t: _Turn, m: re.Match[str], xr: str, yr: str, d: str) -> bool
     return True
 
 
+def _period_of_summary_ranked(t: _Turn, m: re.Match[str]) -> None:
+    """按周汇总运费，看哪周最高 / 按月统计单数，哪个月最多: the periods of the summary said, ranked, and the first given."""
+    said_x = m.group("x") if m.group("x") else m.group("x2")
+    unit = PERIOD_X.get(re.sub(r"的$", "", (said_x or "").strip()).casefold())
+    if unit is None and m.group(0).startswith(("哪天", "哪周", "哪年")):
+        unit = PERIOD_X.get(m.group(0)[1])
+    buckets = [o for _, o in t.found if o.kind == "bucket"]
+    y = (m.group("y") or "").strip() if m.group("x") else ""
+    if unit is None or len(buckets) != 1 or buckets[0].args.get("unit") != unit or (y and not COUNT_NOUN.fullmatch(y)
+                                                                                    and resolve_column(y, t.sheet)[0] != buckets[0].args.get("value")):
+        return
+    d = m.group("d") or m.group("d2") or ""
+    low = bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest|fewest", d, re.I))
+    n = int(parse_number(m.group("wn")) or 1) if m.group("wn") else 1
+    t.add(m.start() + 1, Op("top_n", {"n": n, "by": None, "ascending": low, "question": True, "direction_said": True}))
+    t.spans.append(m.span())
+
+
 def _rule_which_top(t: _Turn) -> None:
     """Questions about the data: 哪个城市金额最高？ which city has the highest amount?"""
     m = WHICH_TOP.search(t.text)
+    if m and t.explore and _periods_only(t):
+        _period_of_summary_ranked(t, m)
     if not m or t.explore:
         return
     text, hits, sheet = t.text, t.hits, t.sheet
@@ -536,6 +584,8 @@ def _rule_which_top(t: _Turn) -> None:
     else:
         more = lx.TOP_N.search(text, m.end())  # 哪个销售员单最多？给我前3名: the first three of that ranking
         n = int(parse_number(next(g for g in more.groups() if g)) or 1) if more is not None and any(more.groups()) else 1
+        if m.group("wn"):  # 哪3个司机延误最多: the first three
+            n = int(parse_number(m.group("wn")) or 1)
         t.add(m.start() + 1, Op("top_n", {"n": n, "by": None, "ascending": low, "question": True, **both}))
         if more is not None:
             t.spans.append(more.span())
@@ -749,6 +799,9 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
             break  # group by member_id, sum of amount: a figure of the summary, never a second key
         c2, r2, _, cl2, e2 = _col_after(t.text, j + mm.end(), t.hits, t.sheet)
         unit = PERIOD_KEY.get((r2 or "").strip().casefold()) if not c2 and len(t.sheet.dates) == 1 else None
+        dated = _date_period(t, c2, r2, e2) if c2 and unit is None else None
+        if dated is not None:  # 按导购和销售月份: the date column named by its first word, with a period after it
+            unit, e2 = dated
         if unit is not None:  # 按门店和月份汇总: the month of the one date column is a key too
             t.period_key = unit
             j = e2
@@ -761,6 +814,23 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
         keys.append((c2, r2, cl2))
         j = e2
     return keys, j, how
+
+
+PERIOD_AFTER = lazy(r"\s*(?:的)?\s*(月份|月|季度|年份|年度|年|周|星期)(?![\u4e00-\u9fff]*(?:列|字段))")
+
+
+def _date_period(t: _Turn, col: str | None, raw: str, end: int) -> tuple[str, int] | None:
+    """销售月份 / 下单日期的月份, with one date column: that column's periods (the unit, and where the words end), when
+    the period word is not part of the column's own name."""
+    if col is None or col not in t.sheet.dates or len(t.sheet.dates) != 1:
+        return None
+    m = PERIOD_AFTER.match(t.text, end)
+    if m is not None and m.group(1) not in col:
+        return PERIOD_KEY[m.group(1)], m.end()
+    tail = next((w for w in sorted(PERIOD_KEY, key=len, reverse=True) if CJK.search(w) and (raw or "").endswith(w)), None)
+    if tail is not None and tail not in col and len(raw) > len(tail):
+        return PERIOD_KEY[tail], end
+    return None
 
 
 PERIOD_LEAD = lazy(r"(?:月份?|季度|年度?|周|星期|天|日)(?![\u4e00-\u9fff]*(?:列|字段))")
@@ -926,7 +996,8 @@ def _rule_keys(t: _Turn) -> None:
     t.sorting = bool(lx.SORT.search(text))
     # 高于平均 compares, it does not summarise; a column named 金额_合计 (or Average of Base Salary, said 平均基本工资)
     # names a column, not a summary
-    t.gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in t.hits if lx.GROUP.search(h.column) and h.how in ("exact", "translated") and lx.GROUP.search(text[h.start : h.end])])
+    t.gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in t.hits if lx.GROUP.search(h.column) and h.how in ("exact", "translated") and lx.GROUP.search(text[h.start : h.end])]
+                     + _figure_words(t))
     t.grouping = (bool(lx.GROUP.search(t.gtext)) or t.compare_groups or t.ratio is not None or t.rate_word is not None) and not t.explore
     for b in islice(BY_WORD.finditer(text), MAX_KEYS):  # a request names a few keys; junk may repeat 按 hundreds of times
         if t.free(b.start()) and not any(h.start <= b.start() < h.end for h in t.hits):  # Paid By is empty: a column's own word
@@ -989,6 +1060,8 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
             if back:
                 raw = re.sub(r"^.*(?:里|中|内|在|把|的|算一下|计算|求)", "", back.group(1)) or back.group(1)
                 col, how, closest = resolve_column(raw, t.sheet)
+    if col is None and raw and MONEY_SAID.fullmatch(raw.strip()):
+        col = _money_column(t.sheet)  # 平均每单多少钱 / 平均每笔花多少: the table's one money column
     if col and agg in ("mean", "sum") and (col in t.group_keys or col not in t.sheet.numeric):
         return  # 各部门…公司平均的部门: a key or a text column is never averaged or added up
     if col:
@@ -1007,8 +1080,9 @@ def _measures_beside(t: _Turn) -> list[dict[str, str]]:
     """汇总金额 / sum 数量 / 各产品的销售额: a numeric column named beside the verb or right after the key."""
     text = t.text
     measures: list[dict[str, str]] = []
+    figures = _figure_words(t)  # 平均超过250: a summary's figure compared, never summed
     for h in t.hits:
-        if h.column in t.sheet.numeric and h.column not in t.group_keys and not any(s <= h.start < e for s, e in t.key_spans):
+        if h.column in t.sheet.numeric and h.column not in t.group_keys and not any(s <= h.start < e for s, e in t.key_spans + figures):
             gm = lx.GROUP.search(text[max(0, h.start - 6) : h.end + 6])
             after_key = any(0 <= h.start - e <= 2 and re.fullmatch(r"\s*的?\s*", text[e : h.start]) for _, e in t.key_spans)
             after_key = after_key or any(0 <= s0 - h.end <= 2 for s0, _ in t.key_spans)  # revenue by region
@@ -1170,7 +1244,7 @@ def _rule_group(t: _Turn) -> None:
         return  # one row per region: the keys choose rows, nothing is summarised
     measures: list[dict[str, str]] = []
     unres: list[dict[str, Any]] = []
-    blanked = _blank(t.gtext, t.key_spans + [sp for sp, _ in t.having])  # a having's statistic is read by its rule
+    blanked = _blank(t.gtext, t.key_spans + [sp for sp, _ in t.having] + _figure_words(t))  # a having's statistic is read by its rule
     bare: list[str] = []  # 按季度求平均: a statistic said with no column
     blanked = _listed_aggs(t, blanked, measures, unres)
     measures += [m for _, m in t.having if m not in measures]  # the figure a having keeps groups by is computed
@@ -1218,6 +1292,8 @@ def _rule_group(t: _Turn) -> None:
         args["versus_overall"] = True
     if t.rate_word is not None:
         args["rate_word"] = t.rate_word
+    if not args["keys"] and measures and all(m["agg"] == "distinct" for m in measures) and COUNT_Q.search(t.text):
+        args["question"] = True  # 有几个不同的导购: the number is the answer
     if unres:
         args["unresolved"] = unres
         t.unresolved(len(unres))
@@ -1566,15 +1642,18 @@ def _rule_top_n(t: _Turn) -> None:
             low = bool(re.match(r"最(?:低|小|少|早|旧|差)|(?:lowest|smallest|least|earliest)", who.group("d") or who.group("d2") or "", re.I | re.A))
             t.add(who.start(), Op("top_n", {"n": 1, "by": ranked[-1].column, "ascending": low, "question": True}))
             t.spans.append(who.span())
-    m = lx.TOP_N.search(text)
+    m = lx.TOP_N.search(text) or _superlative_key(t)
     if m and (not t.explore or _periods_only(t)):  # 按月汇总金额，取最高的一个月: the periods' figures ranked
-        n_raw = next(g for g in m.groups() if g)
+        n_raw = next((g for g in m.groups() if g), "1")
         n = parse_number(n_raw)
         by = [t.rank_by] if t.rank_by else [h.column for h in hits if (h.column in sheet.numeric or h.column in sheet.dates) and t.free(h.start)]
         low_first = bool(re.search(r"最(?:低|小|少|早|旧|老)|(?<![a-z_])(?:lowest|smallest|earliest|oldest|bottom)(?![a-z_])", text, re.I | re.A))
         if not low_first and ASC.search(text) and not HIGH_WORD.search(text):
             low_first = True  # sorted ascending, top 3: the first three of the order said, the lowest
         by_col = by[0] if by else (t.sort_keys[0] if t.sort_keys else None)
+        if by_col is None and (spent := MONEY_RANK.search(text, max((x.end() for x in CLAUSE_END.finditer(text, 0, m.start())), default=0), m.start())):
+            by_col = _money_column(sheet)  # 花钱最多的前10个会员: ranked by the money column
+            t.spans.append(spent.span()) if by_col else None
         ranked_by = _superlative_column(m.group(0), sheet)
         if ranked_by is not None:  # the 10 heaviest shipments: by the weight column, whatever else is named
             by_col, low_first = ranked_by
@@ -1602,9 +1681,57 @@ def _rule_top_n(t: _Turn) -> None:
             return
         if (by_col in sheet.numeric or by_col is None) and _ranked_within(t, m, top, by_col):
             return
+        counted = _counted_before(t, m) if by_col is None and not t.has("group") else None
+        key = _ranked_key(t, m) if counted is not None else None
+        if counted is not None and key is not None:  # 单子最多的3个司机 / 延误最多的3个司机: each one's rows (those the flag keeps) counted, then ranked
+            t.add(m.start(), Op("group", {"keys": [key.column], "measures": [{"agg": "count"}], "question": True}))
+            t.add(m.start() + 1, Op("top_n", {**top, "by": None, "question": True}))
+            t.spans += [m.span(), (key.start, key.end), counted]
+            return
         per = _top_per_summary_key(t, m)
         t.add(m.start(), Op("top_n", {**top, "by": None, "within": per} if per else {**top, **_top_within(t, by_col)}))
         t.spans.append(m.span())
+
+
+COUNTED_WORD = lazy(r"(?:单子|单数|订单数?|次数|笔数|条数|记录数?|行数|人数|单|次)\s*的?\s*$")
+
+
+def _counted_before(t: _Turn, m: re.Match[str]) -> tuple[int, int] | None:
+    """最多的3个 said after a count (单子 / 次数) or after the word of a yes-no column (延误, counted where it says yes),
+    with no figure of a column named in that clause: a ranking by how many rows each has."""
+    if not re.search(r"最(?:多|少)|(?<![a-z_])(?:most|fewest)(?![a-z_])", m.group(0), re.I | re.A):
+        return None
+    start = max((x.end() for x in CLAUSE_END.finditer(t.text, 0, m.start())), default=0)
+    said = t.text[start : m.start()]
+    if any(start <= h.start < m.start() and h.column in t.sheet.numeric for h in t.hits):
+        return None
+    nouns = [flag_noun(c) for c in t.sheet.columns if flag_yes(t.sheet, c) is not None]
+    flagged = next((f for w in nouns if w and (f := re.search(re.escape(w) + r"\s*(?:的)?\s*((?:次数|单数)?\s*的?)\s*$", said))), None)
+    if flagged is not None:  # the flag's word is its condition's (read by the filter rule); the count word after it is this ranking's
+        return start + flagged.start(1), start + flagged.end(1)
+    counted = COUNTED_WORD.search(said)
+    return (start + counted.start(), start + counted.end()) if counted else None
+
+
+SUPERLATIVE_KEY = lazy(r"最(?:高|大|多|低|小|少)的(?!是|为|那|\s*\d)")
+
+
+def _superlative_key(t: _Turn) -> re.Match[str] | None:
+    """运费最高的司机 / 单子最多的客户, nothing else asked: the first one of that ranking (a top 1), when the word after
+    names a column whose values repeat (what is ranked) — never a row of a column of unique names, which the row rules read."""
+    if t.found or t.explore:
+        return None
+    for m in SUPERLATIVE_KEY.finditer(t.text):
+        w = RANKED_WORD.match(t.text, m.end())
+        hit = next((h for h in t.hits if h.start == m.end()), None)
+        col = hit.column if hit is not None else resolve_column(w.group(1), t.sheet, closest=False)[0] if w is not None else None
+        vals = t.sheet.values.get(col) if col else None
+        if col and col not in t.sheet.numeric and col not in t.sheet.dates and vals and t.sheet.rows > len(vals):
+            return m
+    return None
+
+
+MONEY_RANK = lazy(r"(?:花钱|花费|花了?钱?|消费(?:金额)?|付款|付了?钱?|充值|充了?钱?)\s*(?:最多|最高|最少|最低)?\s*(?:的)?\s*$")
 
 
 def _in_clause_of(t: _Turn, m: re.Match[str], hits: list[ColumnHit]) -> bool:
@@ -1636,6 +1763,9 @@ def _ranked_key(t: _Turn, m: re.Match[str]) -> ColumnHit | None:
     around = after or [h for h in named if clause <= h.start and h.end <= m.start() and not IS_VALUE_NEXT.match(t.text, h.end)]
     if not around and (w := RANKED_WORD.match(t.text, m.end())) is not None and t.free(w.start(1)):
         col, how, _ = resolve_column(w.group(1), sheet, closest=False)  # 未收金额最多的3个客户: 客户 is a part of 客户名称
+        ids = [c for c in sheet.columns if c.startswith(w.group(1)) and ID_COLUMN.search(c) and c not in sheet.numeric] if col is None else []
+        if len(ids) == 1:  # 前10个会员, over 会员编号 and 会员姓名: each one is its number
+            col, how = ids[0], "partial"
         if col is not None and how in ("partial", "synonym") and col not in sheet.numeric and col not in sheet.dates:
             around = [ColumnHit(w.start(1), w.end(1), col, how)]
     if len(around) != 1:
@@ -2025,6 +2155,17 @@ SOLD_FOR = lazy(r"(?:卖|赚|收|挣|销售|回款|进账)了?多少钱|(?<![a-z
 MONEY_COL = lazy(r"金额|费用|费|钱|花费|支出|成本|价款|营业额|销售额|营收|(?<![a-z_])(?:amount|cost|spend|spending|expense|fee|payment)s?(?![a-z_])", re.I | re.A)
 
 
+# money said as how much was paid (每单多少钱 / 每笔花多少 / 消费多少), after a statistic: the money column's figure
+MONEY_SAID = lazy(r"(?:每(?:一)?(?:单|笔|次|人|个人|位|张))?\s*(?:的)?\s*(?:(?:花|消费|付|收|卖)(?:了|掉|费)?\s*多少(?:钱)?|多少钱)"
+                  r"|每(?:一)?(?:单|笔|次|人|个人|位|张)\s*(?:的)?\s*多少")
+
+
+def _money_column(sheet: SheetInfo) -> str | None:
+    """The one numeric column holding money (金额 / 费用 / amount), else None."""
+    money = [c for c in sheet.columns if c in sheet.numeric and (lx.concept_of(c) == "amount" or MONEY_COL.search(c))]
+    return money[0] if len(money) == 1 else None
+
+
 def _rule_money_question(t: _Turn) -> None:
     """市场部的差旅一共花了多少钱 / how much was spent on travel: the total of the table's money column over the rows
     the conditions keep; with several money columns, which one is asked back."""
@@ -2063,18 +2204,25 @@ DISTINCT_AFTER = lazy(r"\s*(?:一共|总共|共)?\s*(?:有)?\s*(?:多少|几)\s*
 DISTINCT_BEFORE = lazy(r"(?:一共|总共|共)?\s*有\s*(?:多少|几)\s*(?:个|种|类|位|名|家|款|门)\s*(?:不同的?|不一样的?|不重复的?)?\s*$")
 
 
-DISTINCT_WORD_AFTER = lazy(r"有\s*(?:多少|几)\s*(?:种|类|款|个)\s*(?:不同的?)?\s*(?P<w>[\u4e00-\u9fff]{1,4}?)(?=$|[，,。？?呢吗啊]|\s)")
+DISTINCT_WORD_AFTER = lazy(r"有\s*(?:多少|几)\s*(?:种|类|款|个|位|名)\s*(?:不同的?)?\s*(?P<w>[\u4e00-\u9fff]{1,4}?)"
+                          r"(?=$|[，,。？?呢吗啊]|\s|(?:来|去)?(?:买|消费|下单|光顾|参加|报名|上课|用|办|签|来|去)(?:过|了)?)")
+
+
+ID_COLUMN = lazy(r"(?:编号|编码|代码|卡号|工号|学号|号码|ID|Id|id|No\.?)$|(?<![a-z])id(?![a-z])", re.I)
 
 
 def _rule_distinct_named(t: _Turn) -> None:
     """销售员有多少个不同的 / 缴费方式有几种 / 一共有几个销售员: the number of different values of a column of names,
     never a preview of the table."""
-    if t.explore or t.has("group", "count", "top_n", "stats", "sort", "select"):
+    if t.explore or t.has("group", "top_n", "stats", "sort", "select") or t.has("count") and "不同" not in t.text:
         return
     hits = list(t.hits)
     for b in DISTINCT_WORD_AFTER.finditer(t.text):  # 各有几种药: 药 is a part of 药品名称
         col, how, _ = resolve_column(b.group("w"), t.sheet, closest=False)
         lead = [c for c in t.sheet.columns if c.startswith(b.group("w")) and c not in t.sheet.numeric and c not in t.sheet.dates]
+        ids = [c for c in lead if ID_COLUMN.search(c)]
+        if col is None and len(lead) > 1 and len(ids) == 1:  # 多少个不同的会员, over 会员编号 and 会员姓名: each one is its number
+            lead = ids
         if col is None and len(lead) == 1:  # 几种药: the one column of names that starts with the word
             col, how = lead[0], "partial"
         if col is not None and how in ("partial", "synonym") and not any(h.start <= b.start("w") < h.end for h in hits):
@@ -2086,7 +2234,8 @@ def _rule_distinct_named(t: _Turn) -> None:
         before = DISTINCT_BEFORE.search(t.text, max(0, h.start - 16), h.start)
         if after is None and before is None:
             continue
-        t.add(h.start, Op("group", {"keys": [], "measures": [{"column": h.column, "agg": "distinct"}]}))
+        t.found = [(i, o) for i, o in t.found if o.kind != "count"]  # 一共有多少个不同的会员: the different ones, never the rows
+        t.add(h.start, Op("group", {"keys": [], "measures": [{"column": h.column, "agg": "distinct"}], "question": True}))
         t.spans += [x.span() for x in (after, before) if x is not None] + [(h.start, h.end)]
         return
 
@@ -2161,7 +2310,12 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     for rule in TURN_RULES:
         rule(t)
     _part_counted(t)
+    _flag_counted(t)
     out = t.out
+    out.brought = _brought(t)
+    low = text.casefold()
+    out.flag_said = not out.correction and not ONLY_SAID.search(text) and any(
+        flag_noun(c).casefold() in low for c in sheet.columns if flag_yes(sheet, c) is not None)
     out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans) + ([m.span() for m in lx.ADDITIVE.finditer(text)] if out.adds else [])
     if not t.has("chart"):  # 城市分成多条线 / add Carrier as the series: a chart's series, for the chart the request holds
         from modes.tagging.series import flipped, series_key
@@ -2215,6 +2369,56 @@ def _part_counted(t: _Turn) -> None:
     part = {"agg": "count", "where": list(f.args["conditions"])}
     kept = [m for m in ms if m.get("column")] or [{"agg": "count"}]
     t.found = [(at, Op("group", {**g.args, "measures": [*kept, part]}, g.after)) if o is g else (at, o) for at, o in t.found if o is not f]
+
+
+ONLY_SAID = lazy(r"只|仅|光|(?<![a-z_])only(?![a-z_])", re.I | re.A)  # 只数延误的: the rows narrowed, never a figure added
+
+
+def flag_yes(sheet: SheetInfo, col: str) -> str | None:
+    """The 'yes' of a yes-no text column (是否延误: 是/否, Refunded: Y/N), else None; a numeric 0/1 column adds up as it is."""
+    from modes.conditions import _flag_yes
+
+    return None if col in sheet.numeric else _flag_yes(sheet, col)
+
+
+def flag_noun(col: str) -> str:
+    """The word a yes-no column is said by: 延误 of 是否延误, late of is_late; the name itself otherwise."""
+    from modes.conditions import FLAG_COLUMN
+
+    m = FLAG_COLUMN.match(col)
+    return m.group("noun").replace("_", " ").strip() if m else col
+
+
+BRING_AFTER = lazy(r"\s*(?:这一?列|那一?列|列)?\s*(?:也|都|一起|一并)?\s*(?:给我)?\s*(?:带上|带出来|带过来|加上|加进来|显示出来|显示上|列出来|放上|放进来)"
+                   r"|\s+(?:too|as well|alongside)(?![a-z_])", re.I | re.A)
+
+
+def _brought(t: _Turn) -> list[str]:
+    """把会员姓名也带上 / 导购也显示出来 / show member name too, with nothing else asked: the text columns to show
+    beside what ran; a summary takes them as keys (a name beside its number)."""
+    if t.found:
+        return []
+    out = []
+    for h in t.hits:
+        if h.column in t.sheet.numeric or h.column in t.sheet.dates or h.how not in ("exact", "synonym"):
+            continue
+        if BRING_AFTER.match(t.text, h.end):
+            out.append(h.column)
+    return list(dict.fromkeys(out))
+
+
+def _flag_counted(t: _Turn) -> None:
+    """哪个司机延误最多 / which tech had the most callbacks: a total of a yes-no column is how many of its rows say yes
+    (a filtered count named by the column's word), never a sum of the words 是 and 否."""
+    for i, (at, o) in enumerate(t.found):
+        if o.kind != "group":
+            continue
+        ms = list(o.args.get("measures") or [])
+        new = [{"agg": "count", "where": [Cond(m["column"], "eq", yes, raw=m["column"], how="exact")], "label": flag_noun(m["column"])}
+               if m.get("column") and not m.get("where") and m.get("agg") == "sum" and (yes := flag_yes(t.sheet, m["column"])) is not None else m
+               for m in ms]
+        if new != ms:
+            t.found[i] = (at, Op("group", {**o.args, "measures": new}, o.after))
 
 
 def _said_after(found: list[tuple[int, Op]], text: str) -> list[tuple[int, Op]]:

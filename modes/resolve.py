@@ -961,7 +961,23 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
             and edit_distance(r, cf, tol) <= tol] if len(r) >= 2 and (CJK.match(r[0]) or len(r) >= 4) else []
     if len(typo) == 1:
         return typo[0], "typo", []
+    kind = values_kind(r, sheet)
+    if kind is not None:
+        return kind, "partial", []
     return _unknown(r, sheet, r, closest)
+
+
+def values_kind(word: str, sheet: SheetInfo) -> str | None:
+    """每个店 where one column holds 徐汇店 / 静安店 / 浦东店 (or 工作表, over sheets named so): a word every value of one
+    text column ends with names that column — the kind of thing its values are."""
+    if not word or len(word) > 3 or not all(CJK.match(ch) for ch in word):
+        return None
+    for w in dict.fromkeys([word, word[-1:] if len(word) == 2 else word]):  # 门店 / 城市: the kind said by its last character too
+        found = [c for c, vs in sheet.values.items()
+                 if c not in sheet.numeric and len(vs) >= 2 and all(v.endswith(w) and len(v) > len(w) for v in vs)]
+        if len(found) == 1:
+            return found[0]
+    return None
 
 
 def _unknown(r: str, sheet: SheetInfo, near: str, closest: bool) -> tuple[str | None, str, list[str]]:

@@ -40,11 +40,22 @@ def measure_name(column: str, agg: str, lang: str = "zh") -> str:
 
 def where_name(m: dict[str, Any], lang: str = "zh") -> str:
     """The summary column of a figure over the rows meeting conditions: 未处理_行数, Open_rows, 金额_合计_退货."""
-    label = m.get("label") or "_".join(str(v) for c in m["where"] for v in (c["value"] if isinstance(c.get("value"), list) else [c.get("value")])
+    label = m.get("label") or "_".join(_said_value(c, v) for c in m["where"] for v in (c["value"] if isinstance(c.get("value"), list) else [c.get("value")])
                                        if v is not None) or "_".join(c["column"] for c in m["where"])
     if m.get("column") and m.get("agg", "count") != "count":
         return f"{measure_name(m['column'], m['agg'], lang)}_{label}"
     return f"{label}_{ROWS.get(lang, ROWS['zh'])}"
+
+
+FLAG_NAME = re.compile(r"^(?:是否|是不是|有没有|有无|(?:is|has|was)[_ ])(?P<noun>.{2,12})$", re.I)
+
+
+def _said_value(c: dict[str, Any], v: Any) -> str:
+    """A condition's value as a column's name: 是否延误 = 是 is 延误 (是 alone names nothing), is_late = yes is late."""
+    m = FLAG_NAME.match(str(c.get("column") or ""))
+    if m and c.get("op") == "eq" and str(v).strip().casefold() in ("是", "有", "y", "yes", "true", "1"):
+        return m.group("noun").replace("_", " ").strip()
+    return str(v)
 
 
 def _figure(table: pd.DataFrame, m: dict[str, Any], by: list[pd.Series] | None, keep_order: bool = False) -> Any:

@@ -448,6 +448,8 @@ class Share(OpSpec):
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         m = unquoted(SHARE_RX, text)
+        if m is None and sheet is not None:
+            return _flag_rate(text, hits, sheet)
         if m is None or unquoted(GROWTH_RX, text) or PIE_RX.search(text):  # 各郡面积占比的饼图: the pie shows the shares
             return None
         from modes.ops import _blank, _id_like
@@ -468,8 +470,9 @@ class Share(OpSpec):
 
             cp = parse_conditions(_blank(text, used), sheet, [h for h in hits if _free(used, h.start, h.end)])
             if cp.conds and all(c.column for c in cp.conds):
-                lead = _lead(text, min(a for a, _ in cp.spans)) if cp.spans else []
-                return Found(m.start(), "proportion", {"conditions": cp.conds, "logic": cp.logic}, tuple(used + cp.spans + lead))
+                conds, spans = _counted_part(text, cp, m.start())  # 企业客户里延误的比例: 企业 the rows, 延误 what is counted
+                lead = _lead(text, min(a for a, _ in spans)) if spans else []
+                return Found(m.start(), "proportion", {"conditions": conds, "logic": cp.logic}, tuple(used + spans + lead))
             # 区域的销售额占比: a text column named before the share word
             keys = [h.column for h in _cols(hits, sheet, used, numeric=False) if h.end <= m.start() and not _id_like(h.column, sheet)][:1]
             by_spans += [(h.start, h.end) for h in hits if h.column in keys]
@@ -524,6 +527,45 @@ class Share(OpSpec):
                        f"Within each {parent}, each {', '.join(facts['keys'])}'s share of its {what}: {', '.join(parts)}{more}.")
         return _zh(lang, f"各 {'、'.join(facts['keys'])} 占 {what} 总计 {num(facts['total'], lang)} 的比例：{'，'.join(parts)}{more}（共 {facts['rows_in']:,} 行）。",
                    f"Share of total {what} ({num(facts['total'], lang)}): {', '.join(parts)}{more} ({facts['rows_in']:,} rows).")
+
+
+COUNTED_GAP = _lazy(r"\s*(?:的)?\s*(?:所)?\s*(?:占)?\s*")
+
+
+def _counted_part(text: str, cp: Any, at: int) -> tuple[list[Any], list[tuple[int, int]]]:
+    """Of several conditions before a share word, the one said right before it is what is counted (延误的占比); the others
+    say which rows it is a share of (不算个人客户，… / 企业客户里…) and are left to the filter, which runs first."""
+    conds, spans = list(cp.conds), list(cp.spans)
+    if len(conds) < 2 or len(conds) != len(spans) or cp.logic != "and":
+        return conds, spans
+    near = [i for i, (_, b) in enumerate(spans) if b <= at and COUNTED_GAP.fullmatch(text[b:at])]
+    if len(near) != 1:
+        return conds, spans
+    return [conds[near[0]]], [spans[near[0]]]
+
+
+FLAG_RATE_AFTER = _lazy(r"\s*(?:率|比率|比例|(?<![a-z_])(?:rate|ratio|percentage)(?![a-z_]))", re.I)
+
+
+def _flag_rate(text: str, hits: list[Any], sheet: Any) -> Found | None:
+    """延误率 / 各线路的退货率 / no-show rate by clinic, said of a yes-no column by its word: the share of rows that say yes
+    (per group when keys are said); other conditions choose the rows it is a share of and are read by the filter."""
+    from modes.conditions import Cond
+    from modes.ops import flag_noun, flag_yes
+
+    low = text.casefold()
+    for col in sheet.columns:
+        yes = flag_yes(sheet, col)
+        noun = flag_noun(col).casefold() if yes is not None else ""
+        for w in re.finditer(re.escape(noun), low) if noun else ():
+            r = FLAG_RATE_AFTER.match(text, w.end())
+            if r is None:
+                continue
+            keys, by_spans = _by_keys(text, hits, sheet, [(w.start(), r.end())])
+            keys = [k for k in keys if k != col]
+            args: dict[str, Any] = {"conditions": [Cond(col, "eq", yes, raw=col, how="exact")], "logic": "and", **({"by": keys} if keys else {})}
+            return Found(w.start(), "proportion", args, ((w.start(), r.end()), *by_spans))
+    return None
 
 
 WHICH_ROW = _lazy(r"哪(?:一)?(?:个|家|位|些|种|类|条|行)?|(?:各|每)(?:一)?(?:个|家|位)|(?<![a-z_])which(?![a-z_])", re.I)  # 哪家 / 各家: the rows themselves
@@ -588,6 +630,8 @@ def _within_groups(text: str, hits: list[Any], sheet: Any, used: list[tuple[int,
     (女性中各部门的占比) picks the rows whose split by group is asked, and stays a filter and a share."""
     if not keys or not by_spans:
         return None
+    if any(h.column in sheet.numeric and h.end <= at and re.fullmatch(r"\s*(?:的)?\s*", text[h.end : at]) for h in hits):
+        return None  # 各付款方式的金额占比，付款方式空的不算: a share of 金额, the condition a filter of its rows
     from modes.conditions import parse_conditions
     from modes.ops import _blank
 
@@ -903,6 +947,25 @@ def _period_labels(sheet: Any, unit: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+KEY_JOIN = _lazy(r"\s*(?:和|、|与|及|以及|跟|,|(?<![a-z_])(?:and|&)(?![a-z_]))\s*", re.I)
+
+
+def _keys_after_period(text: str, hits: list[Any], sheet: Any, end: int, keys: list[str],
+                       spans: list[tuple[int, int]]) -> tuple[list[str], list[tuple[int, int]]]:
+    """按月和导购 / 按销售月份、门店汇总 / by month and region: the columns listed right after the period are keys too."""
+    keys, spans = list(keys), list(spans)
+    for h in sorted(hits, key=lambda x: x.start):
+        if h.start < end:
+            continue
+        if not KEY_JOIN.fullmatch(text[end : h.start]) or h.column in sheet.numeric or h.column in sheet.dates:
+            break
+        if h.column not in keys:
+            keys.append(h.column)
+        spans.append((end, h.end))
+        end = h.end
+    return keys, spans
+
+
 @operation
 class Bucket(OpSpec):
     name = "bucket"
@@ -941,6 +1004,7 @@ class Bucket(OpSpec):
         used = [m.span()]
         values = _cols(hits, sheet, used, numeric=True)
         keys, by_spans = _by_keys(text, hits, sheet, used)
+        keys, by_spans = _keys_after_period(text, hits, sheet, m.end(), keys, by_spans)
         args: dict[str, Any] = {"unit": _unit_of(m), "column": named or _date_column(hits, sheet), "agg": _agg(text)}
         label = _period_labels(sheet, args["unit"]) if not args["column"] else None
         if label is not None:  # 按月汇总销售额 over a column of months written as text (2024-01): its values are the periods
@@ -1635,6 +1699,7 @@ class Pivot(OpSpec):
         if pm is not None:  # 行为季度，列为区域: the date column bucketed by the period named
             named = [h.column for h in hits if h.column in sheet.dates]
             when = list(dict.fromkeys(named)) or sorted(sheet.dates)
+            keys = [k for k in keys if k not in when]  # 行是销售日期按月，列是导购: the date column is the period's, never a key too
             if len(when) != 1 or len(keys) > 1:
                 return None  # no single date column to bucket: the pivot is restated as not done, never run without the period
             across = bool(re.search(r"列|columns?|across", text[max(0, pm.start() - 8) : pm.start()], re.I)) or bool(ROLE_AFTER["col"].match(text, pm.end()))

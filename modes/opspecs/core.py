@@ -117,13 +117,14 @@ class Group(OpSpec):
         return "汇总"
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
-        from tools.ops import ROWS, measure_name
+        from tools.ops import ROWS, measure_name, where_name
 
         keys = list(args.get("keys") or [])
         measures = list(args.get("measures") or []) or numeric_measures(ctx.sheet, keys)
         lang = "en" if getattr(ctx.request, "lang", "zh") == "en" else "zh"  # result columns in the request's language
-        first = next((m for m in measures if m.get("column")), None)
-        ctx.last_measure = measure_name(first["column"], first["agg"], lang) if first else ROWS[lang]
+        first = next((m for m in measures if m.get("column") or m.get("where")), None)  # a bare count is the rows column, always there
+        ctx.last_measure = (where_name(_measures_to_tool([first])[0], lang) if first.get("where") else measure_name(first["column"], first["agg"], lang)) \
+            if first else ROWS[lang]
         named: dict[str, Any] = {"lang": lang} if lang != "zh" else {}
         if args.get("versus_overall"):
             named["versus_overall"] = True

@@ -1,0 +1,390 @@
+"""Found by the round-23 work, each recomputed with pandas: a yes-no column said by its word (延误 of 是否延误) as a
+figure — counted where it says yes, its rate, the groups ranked by it — and the rows a share is of kept apart from
+what the share counts."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from conftest import answered, result_frame
+
+from engine.session import Session
+from tools.workspace import Workspace
+
+TRIPS = pd.DataFrame({
+    "司机": ["甲", "乙", "甲", "丙", "乙", "甲", "丙", "乙", "甲", "丙", "乙", "甲"],
+    "线路": ["东线", "西线", "西线", "东线", "东线", "东线", "西线", "西线", "东线", "东线", "西线", "西线"],
+    "客户类型": ["企业", "个人", "企业", "平台", "企业", "个人", "企业", "平台", "企业", "个人", "企业", "平台"],
+    "运费": [100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0, 900.0, 1000.0, 1100.0, 1200.0],
+    "是否延误": ["是", "否", "是", "否", "是", "是", "否", "否", "是", "否", "是", "否"],
+})
+LATE = TRIPS["是否延误"] == "是"
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def ws(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    TRIPS.to_csv(tmp_path / "发车.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+def _figure(tr, key: str, col: str) -> pd.Series:
+    f = result_frame(tr)
+    return f.set_index(key)[col]
+
+
+@pytest.mark.parametrize("said", ["哪个司机延误最多", "延误最多的司机", "延误次数最多的司机", "哪1个司机延误最多"])
+def test_the_group_with_the_most_yes_rows(ws, said):
+    tr = answered(Session(ws), "发车.csv " + said)
+    want = LATE.groupby(TRIPS["司机"]).sum()
+    f = result_frame(tr)
+    assert len(f) == 1 and f.iloc[0]["司机"] == want.idxmax()
+    assert str(int(want.max())) in tr.run.answer and "nan" not in tr.run.answer  # the count of yes rows, never a sum of 是/否
+
+
+@pytest.mark.parametrize("said", ["延误最多的2个司机", "哪2个司机延误最多", "延误次数最多的2个司机"])
+def test_the_first_groups_by_their_yes_rows(ws, said):
+    tr = answered(Session(ws), "发车.csv " + said)
+    want = LATE.groupby(TRIPS["司机"]).sum().sort_values(ascending=False)
+    assert list(result_frame(tr)["司机"]) == list(want.index[:2])
+
+
+def test_the_first_groups_by_their_rows(ws):
+    tr = answered(Session(ws), "发车.csv 单子最多的2个司机")
+    want = TRIPS.groupby("司机").size().sort_values(ascending=False, kind="stable")
+    f = result_frame(tr)
+    assert sorted(f["司机"]) == sorted(want.index[:2])
+
+
+def test_a_column_named_after_a_superlative_is_ranked_by_its_total(ws):
+    tr = answered(Session(ws), "发车.csv 运费最高的线路")
+    want = TRIPS.groupby("线路")["运费"].sum()
+    f = result_frame(tr)
+    assert len(f) == 1 and f.iloc[0]["线路"] == want.idxmax()
+
+
+def test_a_rate_said_by_the_flag_word(ws):
+    tr = answered(Session(ws), "发车.csv 延误率是多少")
+    assert tr.decision.request.kinds() == ["proportion"]
+    assert f"{LATE.sum()} 行" in tr.run.answer and f"{len(TRIPS)} 行" in tr.run.answer
+
+
+def test_a_rate_per_group(ws):
+    tr = answered(Session(ws), "发车.csv 各线路的延误率")
+    for line, g in TRIPS.groupby("线路"):
+        assert f"{line} {(g['是否延误'] == '是').sum()}/{len(g)}" in tr.run.answer
+
+
+@pytest.mark.parametrize("said,rows", [
+    ("企业客户的延误率", TRIPS["客户类型"] == "企业"),
+    ("不算个人客户，延误的占比是多少", TRIPS["客户类型"] != "个人"),
+    ("企业客户里延误的比例", TRIPS["客户类型"] == "企业"),
+])
+def test_the_rows_a_share_is_of_are_filtered_first(ws, said, rows):
+    tr = answered(Session(ws), "发车.csv " + said)
+    base = TRIPS[rows]
+    matched = int((base["是否延误"] == "是").sum())
+    assert f"{matched} 行" in tr.run.answer and f"{len(base)} 行" in tr.run.answer  # of those rows, never of all 12
+
+
+def test_a_share_of_one_condition_alone_stays_that_condition(ws):
+    tr = answered(Session(ws), "发车.csv 不是个人客户的占比")
+    n = int((TRIPS["客户类型"] != "个人").sum())
+    assert f"{n} 行" in tr.run.answer and f"{len(TRIPS)} 行" in tr.run.answer
+
+
+def test_their_yes_count_after_a_count_per_group(ws):
+    s = Session(ws)
+    answered(s, "发车.csv 每个线路有多少单")
+    tr = answered(s, "他们的延误次数呢")
+    f = result_frame(tr).set_index("线路")
+    want = LATE.groupby(TRIPS["线路"]).sum()
+    assert "延误_行数" in f.columns
+    assert f.loc[want.index, "延误_行数"].tolist() == want.tolist()
+    assert f.loc[want.index, "行数"].tolist() == TRIPS.groupby("线路").size().loc[want.index].tolist()  # every row still counted
+
+
+def test_their_rate_after_a_total_per_group(ws):
+    s = Session(ws)
+    answered(s, "发车.csv 每个司机的运费合计")
+    tr = answered(s, "他们的延误率呢")
+    for who, g in TRIPS.groupby("司机"):
+        assert f"{who} {(g['是否延误'] == '是').sum()}/{len(g)}" in tr.run.answer
+
+
+DAYS = pd.DataFrame({
+    "日期": pd.to_datetime(["2026-01-05", "2026-01-06", "2026-01-20", "2026-02-02", "2026-02-03", "2026-02-04", "2026-02-10", "2026-03-09"]),
+    "金额": [10.0, 20.0, 300.0, 40.0, 50.0, 60.0, 1.0, 5.0],
+})
+
+
+@pytest.fixture
+def days(tmp_path, monkeypatch) -> Workspace:
+    DAYS.to_csv(tmp_path / "流水.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+@pytest.mark.parametrize("said,want", [
+    ("按月汇总金额，看哪个月最高", ("2026-01", 330)),
+    ("按月汇总金额，哪个月最低", ("2026-03", 5)),
+    ("按月统计单数，哪个月最多", ("2026-02", 4)),
+])
+def test_the_period_asked_after_a_summary_per_period(days, said, want):
+    tr = answered(Session(days), "流水.csv " + said)
+    f = result_frame(tr)
+    assert len(f) == 1 and str(f.iloc[0, 0]).startswith(want[0])
+    assert f"{want[1]}" in tr.run.answer  # the figure it was ranked by is said, the row count too
+
+
+def test_the_week_asked_after_a_summary_per_week(days):
+    tr = answered(Session(days), "流水.csv 按周汇总金额，看哪周最高")
+    weekly = DAYS.groupby(DAYS["日期"].dt.to_period("W"))["金额"].sum()
+    assert f"{int(weekly.max())}" in tr.run.answer and len(result_frame(tr)) == 1
+
+
+STORES = {
+    "东店": pd.DataFrame({"销售日期": pd.to_datetime(["2025-01-03", "2025-01-20", "2025-02-11", "2025-02-12", "2025-03-01"]),
+                        "品类": ["饮品", "零食", "饮品", "酒水", "零食"], "导购": ["甲", "乙", "甲", "乙", "甲"],
+                        "数量": [1, 2, 3, 4, 5], "金额": [10.0, 20.0, 30.0, 40.0, 100.0], "折扣": [1.0, 0.8, 0.5, 1.0, 0.5]}),
+    "西店": pd.DataFrame({"销售日期": pd.to_datetime(["2025-01-05", "2025-02-07", "2025-02-08", "2025-03-09"]),
+                        "品类": ["饮品", "饮品", "零食", "酒水"], "导购": ["丙", "丙", "丁", "丁"],
+                        "数量": [2, 2, 6, 1], "金额": [15.0, 25.0, 35.0, 45.0], "折扣": [1.0, 0.5, 0.5, 1.0]}),
+}
+
+
+@pytest.fixture
+def stores(tmp_path, monkeypatch) -> Workspace:
+    with pd.ExcelWriter(tmp_path / "门店.xlsx") as w:
+        for name, df in STORES.items():
+            df.to_excel(w, sheet_name=name, index=False)
+    return Workspace.at(tmp_path)
+
+
+def _stacked() -> pd.DataFrame:
+    return pd.concat([df.assign(工作表=name) for name, df in STORES.items()])
+
+
+@pytest.mark.parametrize("said", ["三个店合在一起，按工作表和销售月份汇总金额", "两个店合在一起，按工作表和销售日期的月份汇总金额"])
+def test_a_month_of_the_date_column_named_by_its_first_word_is_a_key(stores, said):
+    tr = answered(Session(stores), "门店.xlsx " + said)
+    d = _stacked()
+    want = d.groupby(["工作表", d["销售日期"].dt.strftime("%Y-%m")])["金额"].sum()
+    f = result_frame(tr)
+    assert len(f) == len(want)  # one row per sheet and month, never one per day
+    got = {(r.iloc[0], str(r.iloc[1])[:7]): r["金额_合计"] for _, r in f.iterrows()}
+    assert got == pytest.approx(want.to_dict())
+
+
+@pytest.mark.parametrize("said", ["东店 按月和导购汇总金额", "东店 按销售月份和导购汇总金额"])
+def test_the_columns_listed_after_a_period_are_keys_too(stores, said):
+    tr = answered(Session(stores), "门店.xlsx " + said)
+    d = STORES["东店"]
+    want = d.groupby([d["销售日期"].dt.strftime("%Y-%m"), "导购"])["金额"].sum()
+    assert len(result_frame(tr)) == len(want) and "导购" in result_frame(tr).columns
+
+
+def test_a_named_formula_after_jia_ge_adds_that_column(stores):
+    s = Session(stores)
+    answered(s, "门店.xlsx 东店加一列原价，就是金额除以折扣")
+    tr = answered(s, "在这个结果里再加个优惠金额=原价-金额，然后按导购汇总优惠金额")
+    d = STORES["东店"]
+    want = (d["金额"] / d["折扣"] - d["金额"]).groupby(d["导购"]).sum()
+    f = result_frame(tr).set_index("导购")
+    assert f.loc[want.index, "优惠金额_合计"].tolist() == pytest.approx(want.tolist())
+
+
+def test_a_statistic_said_for_one_column_of_a_summary_swaps_only_that_one(stores):
+    s = Session(stores)
+    answered(s, "门店.xlsx 东店除了酒水，按品类汇总金额和数量")
+    tr = answered(s, "金额用中位数")
+    d = STORES["东店"][STORES["东店"]["品类"] != "酒水"]
+    f = result_frame(tr).set_index("品类")
+    assert f["金额_中位数"].to_dict() == pytest.approx(d.groupby("品类")["金额"].median().to_dict())
+    assert f["数量_合计"].to_dict() == d.groupby("品类")["数量"].sum().to_dict() and "金额_合计" not in f.columns
+
+
+def test_the_same_on_another_sheet_with_a_change(stores):
+    s = Session(stores)
+    answered(s, "门店.xlsx 东店除了酒水，按品类汇总金额和数量")
+    tr = answered(s, "西店也这样弄，不过金额用中位数")
+    d = STORES["西店"][STORES["西店"]["品类"] != "酒水"]
+    f = result_frame(tr).set_index("品类")
+    assert f["金额_中位数"].to_dict() == pytest.approx(d.groupby("品类")["金额"].median().to_dict())
+    assert f["数量_合计"].to_dict() == d.groupby("品类")["数量"].sum().to_dict()
+
+
+def test_the_same_chart_on_another_sheet(stores):
+    s = Session(stores)
+    answered(s, "门店.xlsx 东店每个月销售额画个折线图")
+    tr = answered(s, "西店也画一个一样的")
+    assert tr.decision.request.sheet == "西店" and "chart" in tr.decision.request.kinds()
+    d = STORES["西店"]
+    want = d.groupby(d["销售日期"].dt.strftime("%Y-%m"))["金额"].sum()
+    assert result_frame(tr).iloc[:, -1].tolist() == pytest.approx(want.tolist())
+
+
+SHOPS = {
+    "东区店": pd.DataFrame({"会员编号": ["V1", "V2", "V1", "V3"], "会员姓名": ["甲", "乙", "甲", "丙"], "品类": ["饮品", "酒水", "零食", "饮品"],
+                          "金额": [100.0, 200.0, 300.0, 400.0], "数量": [1, 2, 3, 4], "是否新客": ["是", "否", "否", "是"]}),
+    "西区店": pd.DataFrame({"会员编号": ["V4", "V4", "V5"], "会员姓名": ["丁", "丁", "戊"], "品类": ["零食", "饮品", "酒水"],
+                          "金额": [50.0, 60.0, 70.0], "数量": [5, 6, 7], "是否新客": ["否", "否", "是"]}),
+}
+
+
+@pytest.fixture
+def shops(tmp_path, monkeypatch) -> Workspace:
+    with pd.ExcelWriter(tmp_path / "销售.xlsx") as w:
+        for name, df in SHOPS.items():
+            df.to_excel(w, sheet_name=name, index=False)
+    return Workspace.at(tmp_path)
+
+
+@pytest.mark.parametrize("said", ["每个店的金额合计", "两个店合在一起，按门店看金额合计"])
+def test_each_shop_over_sheets_named_as_shops_is_each_sheet(shops, said):
+    tr = answered(Session(shops), "销售.xlsx " + said)
+    f = result_frame(tr).set_index("工作表")
+    assert f["金额_合计"].to_dict() == {k: v["金额"].sum() for k, v in SHOPS.items()}
+
+
+def test_a_rate_per_shop_over_sheets(shops):
+    tr = answered(Session(shops), "销售.xlsx 每个店的新客占比多少")
+    for name, df in SHOPS.items():
+        assert f"{name} {(df['是否新客'] == '是').sum()}/{len(df)}" in tr.run.answer
+
+
+def test_the_sheet_column_offered_over_stacked_sheets_is_taken(shops):
+    s = Session(shops)
+    d = s.turn("销售.xlsx 合在一起，按分部看金额合计").decision
+    assert d.next == "ask_slots"
+    tr = answered(s, "工作表")
+    f = result_frame(tr).set_index("工作表")
+    assert f["金额_合计"].to_dict() == {k: v["金额"].sum() for k, v in SHOPS.items()}
+
+
+def test_a_statistic_word_before_a_comparison_names_the_summary_figure(shops):
+    s = Session(shops)
+    answered(s, "销售.xlsx 东区店 按品类算金额平均")
+    tr = answered(s, "在这个结果里 平均超过150的有哪几个")
+    d = SHOPS["东区店"]
+    means = d.groupby("品类")["金额"].mean()
+    assert sorted(result_frame(tr)["品类"]) == sorted(means[means > 150].index)
+
+
+@pytest.mark.parametrize("said", ["东区店 各个品类平均每单多少钱", "东区店 各品类平均每笔花多少"])
+def test_money_said_as_how_much_each_paid_is_the_money_column(shops, said):
+    tr = answered(Session(shops), "销售.xlsx " + said)
+    d = SHOPS["东区店"]
+    assert result_frame(tr).set_index("品类")["金额_平均"].to_dict() == pytest.approx(d.groupby("品类")["金额"].mean().to_dict())
+
+
+def test_a_bare_how_much_with_several_figures_is_asked(shops):
+    d = Session(shops).turn("销售.xlsx 东区店 各品类平均多少").decision
+    assert d.next in ("ask_slots", "restate_confirm") and d.next != "execute"
+
+
+def test_how_many_different_members_counts_their_numbers(shops):
+    tr = answered(Session(shops), "销售.xlsx 东区店一共有多少个不同的会员来买过？酒水不算")
+    d = SHOPS["东区店"]
+    want = d[d["品类"] != "酒水"]["会员编号"].nunique()
+    assert result_frame(tr).iloc[0, 0] == want and f"：{want}" in tr.run.answer
+
+
+def test_besides_closed_after_a_word_of_the_column_is_the_exclusions(ws):
+    tr = Session(ws).turn("发车.csv 除了个人客户以外，运费合计")
+    assert tr.run is not None and "以外" not in (tr.decision.reply or "")
+    assert result_frame(tr).iloc[0, 0] == pytest.approx(TRIPS[TRIPS["客户类型"] != "个人"]["运费"].sum())
+
+
+def test_a_name_brought_along_after_a_total_per_number_is_a_key(shops):
+    s = Session(shops)
+    answered(s, "销售.xlsx 东区店 按会员编号分组 金额求和 取前2名")
+    tr = answered(s, "他们叫什么名字？把会员姓名也带上")
+    d = SHOPS["东区店"]
+    want = d.groupby(["会员编号", "会员姓名"])["金额"].sum().sort_values(ascending=False).head(2)
+    f = result_frame(tr)
+    assert list(zip(f["会员编号"], f["会员姓名"], strict=True)) == list(want.index)
+    assert f["金额_合计"].tolist() == want.tolist()
+
+
+def test_by_month_not_by_day_corrects_a_summary_keyed_by_the_date(stores):
+    s = Session(stores)
+    answered(s, "门店.xlsx 东店 按导购和销售日期汇总金额")
+    tr = answered(s, "不对，是按月份，不是按天")
+    d = STORES["东店"]
+    want = d.groupby(["导购", d["销售日期"].dt.strftime("%Y-%m")])["金额"].sum()
+    assert len(result_frame(tr)) == len(want) and result_frame(tr)["金额_合计"].sum() == pytest.approx(d["金额"].sum())
+
+
+def test_a_summary_said_in_a_correction_replaces_the_count(stores):
+    s = Session(stores)
+    s.turn("门店.xlsx 东店 品类是零食的，统计行数")
+    tr = answered(s, "不是统计行数，是按导购分组把数量加起来")
+    d = STORES["东店"][STORES["东店"]["品类"] == "零食"]
+    assert "count" not in tr.decision.request.kinds()
+    assert result_frame(tr).set_index("导购")["数量_合计"].to_dict() == d.groupby("导购")["数量"].sum().to_dict()
+
+
+@pytest.mark.parametrize("said,stacked", [
+    ("两个sheet合在一起，做透视表：行是销售日期按月，列是工作表，值是金额合计", True),
+    ("东店 做透视表：行是销售日期按月，列是导购，值是金额合计", False),
+])
+def test_a_pivot_whose_rows_are_the_months_of_the_date(stores, said, stacked):
+    tr = answered(Session(stores), "门店.xlsx " + said)
+    d = _stacked() if stacked else STORES["东店"]
+    across = "工作表" if stacked else "导购"
+    want = d.pivot_table(index=d["销售日期"].dt.strftime("%Y-%m"), columns=across, values="金额", aggfunc="sum")
+    f = result_frame(tr).set_index("销售日期")
+    for month in want.index:
+        for c in want.columns:
+            if pd.notna(want.loc[month, c]):
+                assert f.loc[month, c] == pytest.approx(want.loc[month, c])
+
+
+def test_a_share_of_a_figure_per_key_with_blanks_left_out(tmp_path):
+    df = pd.DataFrame({"付款方式": ["微信", "现金", None, "微信", None, "现金"], "金额": [10.0, 20.0, 30.0, 40.0, 50.0, 60.0]})
+    df.to_csv(tmp_path / "流水.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "流水.csv 各种付款方式的金额占比是多少，付款方式空的不算")
+    kept = df.dropna()
+    share = kept.groupby("付款方式")["金额"].sum() / kept["金额"].sum() * 100
+    assert tr.decision.request.kinds() in (["share", "filter"], ["filter", "share"])
+    for k, v in share.items():
+        assert f"{k} {v:.2f}%" in tr.run.answer  # of the rows with a payment method: 38.46% and 61.54%, never of all 210
+
+
+def test_a_value_that_is_also_an_apps_name_is_a_value(stores, tmp_path):
+    df = pd.DataFrame({"付款方式": ["微信", "现金", "微信", "支付宝"], "金额": [10.0, 20.0, 30.0, 40.0]})
+    df.to_csv(tmp_path / "收款.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "收款.csv 按付款方式分组，金额求和")
+    d = s.turn("还要加个条件：不是微信").decision
+    assert d.gate != "chat" and any(c.value == "微信" for o in d.request.ops for c in o.args.get("conditions", []))
+
+
+def test_a_pie_of_a_share_table_draws_its_figure_per_key(stores):
+    s = Session(stores)
+    answered(s, "门店.xlsx 东店各个品类的金额占比是多少")
+    tr = answered(s, "把这个画成饼图")
+    d = STORES["东店"]
+    chart = tr.decision.request.op("chart")
+    assert chart.args["x"] == "品类" and chart.args["y"] == ["金额_合计"]
+    f = result_frame(tr).set_index("品类")
+    assert f.iloc[:, 0].to_dict() == pytest.approx(d.groupby("品类")["金额"].sum().to_dict())
+
+
+def test_removing_the_duplicates_just_listed_dedupes_their_table(tmp_path):
+    df = pd.DataFrame({"单号": ["A1", "A2", "A3", "A2", "A4", "A5", "A5"], "金额": [1, 2, 3, 2, 4, 5, 5]})
+    df.to_csv(tmp_path / "流水.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "流水.csv 有没有重复的记录？有几条")
+    tr = answered(s, "把这些重复的去掉，只留一条")
+    assert tr.decision.request.file == "流水.csv"
+    assert len(result_frame(tr)) == len(df.drop_duplicates())
+
+
+@pytest.mark.parametrize("said", ["东区店花钱最多的前2个会员是谁", "东区店消费最多的2个会员"])
+def test_members_ranked_by_what_they_spent(shops, said):
+    tr = answered(Session(shops), "销售.xlsx " + said)
+    d = SHOPS["东区店"]
+    want = d.groupby("会员编号")["金额"].sum().sort_values(ascending=False).head(2)
+    f = result_frame(tr)
+    assert list(f["会员编号"]) == list(want.index) and f["金额_合计"].tolist() == want.tolist()
