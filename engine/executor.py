@@ -763,9 +763,10 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                              else f"The {len(listed)} rows with the {'lowest' if top.args.get('ascending') else 'highest'} {by}: {', '.join(listed)}.")
             elif not keys:  # 金额是多少: the figure itself
                 ranked = next((s.args.get("by") for s in plan.steps if s.toolHint == "top_n"), None)  # 哪个月单最多: the count it was ranked by
-                shown = [c for c in measures if c not in ROWS.values() or c == ranked] or measures
+                count_asked = g is not None and any(m.get("agg") == "count" and not m.get("column") and not m.get("where") for m in g.args.get("measures") or [])
+                shown = [c for c in measures if c not in ROWS.values() or c == ranked or count_asked] or measures  # how many: the rows said too
                 row0 = tbl.iloc[0]
-                parts.append("；".join(f"{c}：{num(row0[c])}" for c in shown) + ("。" if zh else ""))
+                parts.append(("；".join(f"{c}：{num(row0[c])}" for c in shown) + "。") if zh else "; ".join(f"{c}: {num(row0[c])}" for c in shown) + ".")
             elif top is not None and top.args.get("both"):
                 pass  # the highest and the lowest: worded by the operation (extremes)
             elif top is not None:
@@ -782,6 +783,16 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                                  else f"Per {', '.join(keys)}, the {word} {len(ranked)} by {measure}: {', '.join(ranked)}.")
                 else:
                     parts.append(f"{'、'.join(keys)} 中 {measure} {word}的是 {label}：{num(row0[measure])}。" if zh else f"{label} has the {word} {measure}: {num(row0[measure])}.")
+            elif (srt := d.request.op("sort")) is not None and g is not None and keys and measures:
+                # 哪类报修最多，列个排名 / per Team, and which Team is highest: every group in that order, the first named
+                by = next((s.args["by"][0] for s in plan.steps if s.toolHint == "sort_rows" and s.args.get("by")), None)
+                measure = by if by in measures else next((c for c in measures if c not in ROWS.values()), measures[0])
+                ranked = [("、" if zh else ", ").join(_key_said(row[k], zh) for k in keys) + (f"（{num(row[measure])}）" if zh else f" ({num(row[measure])})")
+                          for _, row in tbl.head(12).iterrows()]
+                more = ("……" if zh else " …") if len(r.table) > 12 else ""
+                word = ("最低" if srt.args.get("ascending") else "最高") if zh else ("lowest" if srt.args.get("ascending") else "highest")
+                parts.append(f"按 {measure} 排列：{'、'.join(ranked)}{more}；{word}的是 {ranked[0].split('（')[0]}。" if zh
+                             else f"By {measure}: {', '.join(ranked)}{more}; the {word} is {ranked[0].rsplit(' (', 1)[0]}.")
             else:  # 区有哪些: the distinct values with their counts
                 def counted(row: Any) -> str:
                     name = ("、" if zh else ", ").join(_key_said(row[k], zh) for k in keys)

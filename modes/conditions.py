@@ -231,6 +231,8 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit], date_c
     m = re.match(r"[A-Za-z0-9_.@\-]+(?: [A-Z][A-Za-z0-9]*)*|[\u4e00-\u9fffA-Za-z0-9_]+", text[i:])
     if m:
         word = m.group(0)
+        if ". " in word and not any(v == word for v, _ in sheet.value_pairs):
+            word = word.split(". ", 1)[0]  # is Y. How many …: a sentence ends at its full stop, the next one is no part of the value
         if CJK.match(word):
             word = VALUE_JOIN.split(word, maxsplit=1)[0] or word  # a value ends at a joining word (男且月薪高于平均 -> 男)
             word = _strip_tail(word, sheet)
@@ -496,9 +498,12 @@ YES_NO = (frozenset({"是", "有", "y", "yes", "true", "1", "已"}), frozenset({
 FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[，,。;；)）\]]|$|(?=且|并且|而且|同时))|\s*(?:[)）\]]|$)"
                # refunded orders / no-shows, in English: the flag said with a noun for the rows, or alone, up to the clause's end
                r"|(?:\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|ones?|entries|items|customers|tickets|sales|cases|claims))?"
-               r"\s*(?:[,.;)]|$|(?=\s+(?:and|or|but|then|from|in|on|by|per|for|with)(?![a-z_])))", re.I)
+               r"\s*(?:[,.;)?]|$|(?=\s+(?:and|or|but|then|from|in|on|by|per|for|with)(?![a-z_])))", re.I)
 FLAG_NOUN_EN = lazy(r"\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|entries|items|customers|tickets|sales|cases|claims)(?![a-z_])"
                     r"|\s{3,}(?=(?:by|per|for|in|from)(?![a-z_])|$)", re.I)  # (or the table's own name, set aside as the file's)
+
+
+FLAG_PREDICATE = lazy(r"(?<![a-z_])(?:were|was|are|is|got|been|being)\s+$", re.I)
 
 
 def _flag_yes(sheet: SheetInfo, col: str) -> str | None:
@@ -519,7 +524,8 @@ def _cond_flag_column(sc: _Scan) -> None:
             continue
         excluded = lx.EXCLUDE_BEFORE.search(sc.text[: h.start])
         end = FLAG_END.match(sc.text, h.end)
-        if end is None or (not excluded and not sc.text[h.end :].lstrip().startswith("的") and not FLAG_NOUN_EN.match(sc.text, h.end)):
+        said_of = FLAG_PREDICATE.search(sc.text[max(0, h.start - 12) : h.start])  # orders that were Resolved On Time
+        if end is None or (not excluded and not said_of and not sc.text[h.end :].lstrip().startswith("的") and not FLAG_NOUN_EN.match(sc.text, h.end)):
             continue  # refunded orders by branch: the flag said before the rows it keeps
         a = excluded.start() if excluded else h.start
         if re.search(r"按|根据|(?<![a-z_])by\s*$", sc.text[max(0, a - 3) : a], re.I | re.A):

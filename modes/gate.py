@@ -1146,9 +1146,11 @@ def _u_parse(u: _Understanding) -> None:
         if EACH_VALUE.search(u.norms[-1]):  # 7月、8月、9月的件数合计分别是多少: one figure per sheet, never one over all three
             u.ops = [replace(o, args={**o.args, "keys": [label]})
                      if o.kind == "group" and not o.args.get("keys") and o.args.get("measures") else o for o in u.ops]
-        if lx.EACH_SHEET.search(u.norms[-1]):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
+        if any(lx.EACH_SHEET.search(n) for n in u.norms):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
             u.ops = [replace(o, args={**o.args, "keys": [label, *[k for k in o.args.get("keys") or [] if k != label]]})
-                     if o.kind == "group" and o.args.get("measures") else o for o in u.ops]
+                     if o.kind == "group" and o.args.get("measures") else
+                     replace(o, args={**o.args, "by": [label, *[k for k in o.args.get("by") or [] if k != label]]})
+                     if o.kind == "proportion" else o for o in u.ops]  # share of Resolved On Time per sheet: a share in each
         # stacking is the one way the sheets are put together; a join with another file named is done on the stacked rows
         joins = [o for o in u.ops if o.kind == "join" and (o.args.get("on") or u.join_pair) and not o.args.get("sheets")] if len(u.files) > 1 else []
         rest = [o for o in u.ops if o.kind not in ("join", "append", "compare", "stack") and (o.kind != "profile" or len(u.ops) == 1)]
@@ -1173,6 +1175,10 @@ def _ranked_on_summary(ops: list[Op], sheet: SheetInfo) -> list[Op]:
     """哪个销售员最多, asked of a summary with one row per 销售员: the summary's own figure is ranked, never its rows
     counted again (each group would count 1)."""
     kinds = [o.kind for o in ops]
+    figures = [c for c in sheet.columns if c in sheet.numeric]
+    if "sort" in kinds and "group" not in kinds and len(figures) == 1 and sheet.rows > 0:
+        # sort them high to low, on a summary of one figure: by that figure
+        ops = [Op("sort", {**o.args, "by": figures}, o.after) if o.kind == "sort" and not o.args.get("by") and not o.args.get("unresolved") else o for o in ops]
     if kinds != ["group", "top_n"] or ops[0].args.get("measures") != [{"agg": "count"}]:
         return ops
     keys = ops[0].args.get("keys") or []
@@ -1744,9 +1750,12 @@ def _unused_columns(text: str, ops: list[Op], sheet: SheetInfo) -> list[str]:
         plural = said in (h.column.casefold() + "s", h.column.casefold() + "es") or re.match(r"e?s(?![a-z_])", text[h.end : h.end + 3], re.I)
         return naming and bool(plural)
 
+    named = [str(o.args["name"]) for o in ops if o.kind in ("add_column", "formula") and o.args.get("name")]
+    inside = [(m.start(), m.end()) for n in named for m in re.finditer(re.escape(n), text)]  # Labor Cost, a new column's name: no mention of Parts Cost
     return list(dict.fromkeys(h.column for h in find_columns(text, sheet)
                               if (h.how in ("exact", "translated") or h.how == "synonym" and h.column in sheet.numeric) and h.column not in used
-                              and not any(h.column in e for e in exprs) and not names_rows(h)))
+                              and not any(h.column in e for e in exprs) and not names_rows(h)
+                              and not any(a <= h.start and h.end <= b for a, b in inside)))
 
 
 GLOSS = re.compile(r"(?P<gloss>[\u4e00-\u9fff]{2,12})\s*[（(]\s*(?P<inner>[^（）()]*(?:\([^()]*\)[^（）()]*)?)[）)]")

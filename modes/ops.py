@@ -228,8 +228,11 @@ class _Turn:
     ratio: tuple[str, str, str] | None = None  # (numerator, denominator, name) of a ratio of two columns' totals
     rows_by: bool = False  # closed tickets by team: the rows named, counted per key
     period_key: str | None = None  # 按门店和月份: a period of the date column listed among the keys
+    period_col: str | None = None  # the date column whose periods those are, when named (by Technician and Opened month)
     rank_by: str | None = None  # 卖的最好的前10个，按数量算: the figure a ranking is measured by
     rate_word: str | None = None  # 不良率 / attendance rate said as the figure, with no column of that name and no definition
+    compared: list[tuple[int, int]] = field(default_factory=list)  # comparisons a rule read as conditions of its own
+    formula_spans: list[tuple[int, int]] = field(default_factory=list)  # a new column's name and definition: no statistic asked
     gtext: str = ""
     cp: CondParse = field(default_factory=CondParse)
 
@@ -272,6 +275,23 @@ def _summary_figure_hits(t: _Turn, hits: list[ColumnHit]) -> list[ColumnHit]:
     return sorted(out, key=lambda h: h.start)
 
 
+COUNT_PHRASE = lazy(r"(?<![a-z_])(?:the\s+)?(?:number|count|#)\s+of\s+(?:the\s+)?(?:[a-z]+\s+){0,2}?(?:bookings?|orders?|records?|rows?|tickets?|visits?"
+                    r"|transactions?|entries|entry|cases?|claims?|items?|appointments?|jobs?|calls?|requests?|incidents?)(?![a-z_])"
+                    r"|(?<![a-z_])(?:the\s+)?(?:number|count)\s+of\s+(?:the\s+)?(?:[a-z]+)?(?=\s{3,}|\s*$)", re.I | re.A)  # (the table's own name set aside)
+
+
+def _counts_said(text: str, sheet: SheetInfo) -> str:
+    """number of work orders / count of tickets: how many rows, read as the word count (its nouns no column, value or
+    condition: "WO Number of work" is never a comparison); a column of that very name stays that column."""
+    names = {c.casefold() for c in sheet.columns}
+    return COUNT_PHRASE.sub(lambda m: m.group(0) if m.group(0).casefold() in names else "count".ljust(len(m.group(0))), text)
+
+
+PIVOT_WORD = lazy(r"透视|交叉表|(?<![a-z_])(?:pivot|crosstab|cross-tab)(?![a-z_])", re.I | re.A)
+LAYOUT_ROLE_EQ = lazy(r"(?<![a-z_])(?:rows?|columns?|values?)\s*(?P<eq>[=:：])|(?:行|列|值)\s*(?P<eq2>[=:：])", re.I | re.A)
+TAIL_REF = lazy(r"\s+(?:to|on|in|into|for)\s+(?:that|this|it|them|the\s+(?:result|table|summary))(?:\s+(?:result|table|one|summary))?\s*[.!?]?\s*$", re.I | re.A)
+
+
 def _prepare(t: _Turn) -> None:
     """Words that set how the turn runs, not what it does, are read first and blanked; then the columns."""
     spans = t.spans
@@ -284,7 +304,9 @@ def _prepare(t: _Turn) -> None:
         t.header_said = True
     for m in EXPORT_FORMAT.finditer(t.text) if lx.EXPORT.search(t.text) else ():  # 导出成 csv: the format, never a value to filter on
         spans.append(m.span("f"))
-    t.text = _blank(t.text, spans)
+    spans += [m.span() for m in TAIL_REF.finditer(t.text)] if "=" in t.text else []  # … = A + B to that: which table, no operand
+    spans += [m.span("eq" if m.group("eq") else "eq2") for m in LAYOUT_ROLE_EQ.finditer(t.text)] if PIVOT_WORD.search(t.text) else []  # values = sum of X: a role
+    t.text = _counts_said(_blank(t.text, spans), t.sheet)
     t.hits = _summary_figure_hits(t, find_columns(t.text, t.sheet))
     t.out.typos += [t.text[h.start : h.end] for h in t.hits if h.how == "typo"]  # price_per_litre: read as price_per_liter, said so
     t.out.hits = len(t.hits)
@@ -405,7 +427,7 @@ def _rule_correlate(t: _Turn) -> None:
         t.add(m.start(), Op("correlate", {"columns": cols[:2]}))
 
 
-KEY_CLAUSE = re.compile(r"[，,]\s*(?:(?:on|using)\s|按照?|通过|用)", re.I)
+KEY_CLAUSE = re.compile(r"[，,]\s*(?:(?:(?:matching|matched|keyed|linked)\s+)?(?:on|using|by)\s|按照?|通过|用)", re.I)
 JOIN_CLAUSE_END = re.compile(r"[，,；;。、]|(?:然后|接着|之后|再)|(?<![a-z_])(?:then|and then)(?![a-z_])", re.I)
 
 
@@ -426,7 +448,7 @@ def _rule_join(t: _Turn) -> None:
         hi = next((x.start() for x in JOIN_CLAUSE_END.finditer(t.text, jm.end())), len(t.text))
         if KEY_CLAUSE.match(t.text, hi):  # join a with b, using priority / 合并两个表，通过客户ID: the key's own clause goes with it
             hi = next((x.start() for x in JOIN_CLAUSE_END.finditer(t.text, hi + 1)), len(t.text))
-        for b in list(BY_WORD.finditer(t.text)) + list(re.finditer(r"(?<![a-z_])(?:on|using)\s+|(?:通过|用)\s*", t.text, re.I | re.A)):
+        for b in list(BY_WORD.finditer(t.text)) + list(re.finditer(r"(?<![a-z_])(?:(?:matching|matched|keyed|linked)\s+)?(?:on|using)\s+|(?:通过|用)\s*", t.text, re.I | re.A)):
             if not lo <= b.start() < hi:
                 continue
             col, _raw, _how, _closest, end = _col_after(t.text, b.end(), t.hits, t.sheet)
@@ -537,6 +559,9 @@ def _period_of_summary_ranked(t: _Turn, m: re.Match[str]) -> None:
     t.spans.append(m.span())
 
 
+PER_KEY_SAID = lazy(r"(?:(?<![a-z_])(?:per|by|for each|for every|in each)\s+(?:the\s+)?|每个|各个?|按)(?P<k>[A-Za-z_][\w ]{0,20}?|[\u4e00-\u9fff]{1,6}?)(?=\s*(?:[,，;；]|的|$|\s+(?:and|in|from|of)(?![a-z_])))", re.I | re.A)
+
+
 def _rule_which_top(t: _Turn) -> None:
     """Questions about the data: 哪个城市金额最高？ which city has the highest amount?"""
     m = WHICH_TOP.search(t.text)
@@ -578,6 +603,9 @@ def _rule_which_top(t: _Turn) -> None:
     low = bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest", d, re.I))
     both = {"both": True} if lx.asks_both_ends(text) else {}  # 哪个最多，哪个最少: both ends are answered
     ranked = RANK_ALL.search(text, m.end())
+    per = next((x for x in PER_KEY_SAID.finditer(text) if x.end() <= m.start() and kcol and resolve_column(x.group("k"), sheet, closest=False)[0] == kcol), None)
+    if ranked is None and per is not None:  # average Hourly Rate per Team, and which Team is highest: every team, highest first
+        ranked = per
     if ranked is not None:  # 哪类报修最多，列个排名: every group, in that order (the first is the answer)
         t.add(m.start() + 1, Op("sort", {"by": [], "ascending": low, "direction_said": True}))
         t.spans.append(ranked.span())
@@ -705,6 +733,7 @@ def _rule_add_column(t: _Turn) -> None:
         t.add(m.start(), Op("formula", {"name": args["name"] or "计算列", "expression": args["formula"]}))
         nxt = NEXT_STEP.search(t.text, m.end())
         t.spans.append((m.start(), nxt.start() if nxt else len(t.text)))
+        t.formula_spans.append(t.spans[-1])
         return
     if not args.get("left"):
         _expression_anywhere(t, m, args)
@@ -713,6 +742,7 @@ def _rule_add_column(t: _Turn) -> None:
     t.add(m.start(), Op("add_column", args))
     nxt = NEXT_STEP.search(t.text, m.end())  # 新增一列金额=数量*单价，再按客户汇总金额: the next step is read by its own rules
     t.spans.append((m.start(), nxt.start() if nxt else len(t.text)))
+    t.formula_spans.append(t.spans[-1])  # add Total Cost = …: "Total" names the column, it asks for no sum
 
 
 # an English name of several words, up to the = that defines it (add a column Transit Days = Delivery Date - Pickup Date)
@@ -802,6 +832,7 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
         dated = _date_period(t, c2, r2, e2) if c2 and unit is None else None
         if dated is not None:  # 按导购和销售月份: the date column named by its first word, with a period after it
             unit, e2 = dated
+            t.period_col = c2
         if unit is not None:  # 按门店和月份汇总: the month of the one date column is a key too
             t.period_key = unit
             j = e2
@@ -816,17 +847,18 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
     return keys, j, how
 
 
-PERIOD_AFTER = lazy(r"\s*(?:的)?\s*(月份|月|季度|年份|年度|年|周|星期)(?![\u4e00-\u9fff]*(?:列|字段))")
+PERIOD_AFTER = lazy(r"\s*(?:的)?\s*(月份|月|季度|年份|年度|年|周|星期)(?![\u4e00-\u9fff]*(?:列|字段))|\s+(month|quarter|year|week)s?(?![a-z_])", re.I)
 
 
 def _date_period(t: _Turn, col: str | None, raw: str, end: int) -> tuple[str, int] | None:
     """销售月份 / 下单日期的月份, with one date column: that column's periods (the unit, and where the words end), when
     the period word is not part of the column's own name."""
-    if col is None or col not in t.sheet.dates or len(t.sheet.dates) != 1:
+    if col is None or col not in t.sheet.dates:
         return None
     m = PERIOD_AFTER.match(t.text, end)
-    if m is not None and m.group(1) not in col:
-        return PERIOD_KEY[m.group(1)], m.end()
+    word = (m.group(1) or m.group(2)).casefold() if m is not None else ""
+    if m is not None and word not in col.casefold():  # 销售月份 / by Opened month
+        return PERIOD_KEY[word], m.end()
     tail = next((w for w in sorted(PERIOD_KEY, key=len, reverse=True) if CJK.search(w) and (raw or "").endswith(w)), None)
     if tail is not None and tail not in col and len(raw) > len(tail):
         return PERIOD_KEY[tail], end
@@ -930,6 +962,11 @@ MEASURE_NAMED = lazy(r"\s*([A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*?)_(?:sum|mea
 
 def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     """The keys after one 按 / by, put where their role says."""
+    dated = next((h for h in t.hits if h.column in t.sheet.dates and not t.text[b.end() : h.start].strip()), None)
+    period = _date_period(t, dated.column, t.text[dated.start : dated.end], dated.end) if dated is not None and not t.free(dated.start) else None
+    if period is not None:  # by Opened month, its date column read by the growth or period rule: that period, no key
+        t.spans.append((b.start(), period[1]))
+        return
     named = MEASURE_NAMED.match(t.text, b.end())
     if named and named.group(1) in t.sheet.numeric and (t.grouping or t.group_keys):
         t.spans.append((b.start(), named.end()))  # top 5 by amount_sum: the summary's own figure, never a key named amount
@@ -938,6 +975,12 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     if len(keys) > 1 and keys[-1][0] is None and keys[-2][0] is not None and AGG_WORD_ALONE.fullmatch(keys[-1][1].strip()):
         keys = keys[:-1]  # sorted by the freight sum: the statistic of the figure named, never a second key
     if not keys:
+        return
+    if len(keys) == 1 and keys[0][0] is None and COUNT_KEY.fullmatch(keys[0][1].strip()) and lx.TOP_N.search(t.text, 0, b.start()) is not None:
+        from tools.ops import ROWS
+
+        t.rank_by = ROWS["en" if language(t.text) == "en" else "zh"]  # top 3 Units by count: the groups ranked by their rows
+        t.spans.append((b.start(), j))
         return
     if b.group(0).casefold() == "by" and AGG_AHEAD.match(t.text, b.end()):
         return  # top 10 donors by total amount: a ranking by a figure, never a key named "total"
@@ -997,7 +1040,7 @@ def _rule_keys(t: _Turn) -> None:
     # 高于平均 compares, it does not summarise; a column named 金额_合计 (or Average of Base Salary, said 平均基本工资)
     # names a column, not a summary
     t.gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in t.hits if lx.GROUP.search(h.column) and h.how in ("exact", "translated") and lx.GROUP.search(text[h.start : h.end])]
-                     + _figure_words(t))
+                     + _figure_words(t) + t.formula_spans)
     t.grouping = (bool(lx.GROUP.search(t.gtext)) or t.compare_groups or t.ratio is not None or t.rate_word is not None) and not t.explore
     for b in islice(BY_WORD.finditer(text), MAX_KEYS):  # a request names a few keys; junk may repeat 按 hundreds of times
         if t.free(b.start()) and not any(h.start <= b.start() < h.end for h in t.hits):  # Paid By is empty: a column's own word
@@ -1074,6 +1117,9 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
             and not lx.TOP_N.match(raw.strip()) and not raw.strip().startswith("前") \
             and not lx.SORT.match(raw.strip()):  # 合计最大的前5个 / sum descending: the cut or the order, read by its own rule
         unres.append(_unres(raw, closest))  # the mean instead: a word of the sentence after the statistic names no column
+
+
+COUNT_ASKED = lazy(r"多少(?:单|笔|条|个|次|行|人)|几(?:单|笔|条|个|次|行|人)|(?<![a-z_])how many(?![a-z_])", re.I | re.A)
 
 
 def _measures_beside(t: _Turn) -> list[dict[str, str]]:
@@ -1278,6 +1324,8 @@ def _rule_group(t: _Turn) -> None:
         measures = [{"agg": "count"}]
     if not has_measure and any(m["agg"] == "count" for m in measures):
         measures = [{"agg": "count"}]
+    elif not t.group_keys and any(m["agg"] == "count" for m in measures) and COUNT_ASKED.search(t.text):
+        measures = [{"agg": "count"}, *has_measure]  # How many, and total Parts Cost?: the count is asked too, and said
     else:
         measures = has_measure
     measures = [m for i, m in enumerate(measures) if m not in measures[:i]]  # total sales … whose total sales: one measure
@@ -1294,6 +1342,8 @@ def _rule_group(t: _Turn) -> None:
         args["rate_word"] = t.rate_word
     if not args["keys"] and measures and all(m["agg"] == "distinct" for m in measures) and COUNT_Q.search(t.text):
         args["question"] = True  # 有几个不同的导购: the number is the answer
+    if not args["keys"] and len(measures) > 1 and {"agg": "count"} in measures:
+        args["question"] = True  # How many, and total Parts Cost?: the figures are the answer
     if unres:
         args["unresolved"] = unres
         t.unresolved(len(unres))
@@ -1303,7 +1353,7 @@ def _rule_group(t: _Turn) -> None:
     if t.period_key is not None and len(aggs) == 1 and not unres and args["keys"]:
         agg = next(iter(aggs))  # 按门店和月份汇总金额: each store's figure per month of the date column
         cols = [m["column"] for m in measures if m.get("column")]
-        t.add(at, Op("bucket", {"unit": t.period_key, "column": sorted(t.sheet.dates)[0], "agg": agg, "by": args["keys"],
+        t.add(at, Op("bucket", {"unit": t.period_key, "column": t.period_col or sorted(t.sheet.dates)[0], "agg": agg, "by": args["keys"],
                                 **({"value": cols[0], "values": cols[1:]} if cols and agg != "count" else {})}))
         t.spans.append((gm.start(), gm.end()) if gm else (0, 0))
         return
@@ -1482,10 +1532,19 @@ def _rule_count_having(t: _Turn) -> None:
         col = _column_at_start(word, t.sheet)
     if col is None or col in t.sheet.numeric:
         return
+    op = next(k for k in ("ge", "le", "gt", "lt") if m.group(k))
+    counted = next((c for c in t.sheet.columns if c in t.sheet.numeric and c.casefold() in ("行数", "rows", "count", "计数")), None)
+    if counted is not None and len(t.sheet.values.get(col, ())) == t.sheet.rows > 0:
+        # which technicians have more than 5, on a count per technician: its rows kept by their count, never counted again
+        t.add(m.start(), Op("filter", {"conditions": [Cond(counted, op, tidy(float(m.group("n").replace(",", ""))), raw=m.group(0), how="exact")],
+                                       "logic": "and", "delete": False}))
+        t.spans.append(m.span())
+        t.compared.append(m.span())  # (the comparison is read: never a bare one asked about)
+        return
     if col not in t.group_keys:
         t.group_keys.append(col)
     t.add(m.start(), Op("group", {"keys": [col], "measures": [{"agg": "count"}]}))
-    _keep_counted(t, m, next(k for k in ("ge", "le", "gt", "lt") if m.group(k)), m.group("n"))
+    _keep_counted(t, m, op, m.group("n"))
 
 
 def _keep_counted(t: _Turn, m: re.Match[str], op: str, bound: str) -> None:
@@ -1659,7 +1718,7 @@ def _rule_top_n(t: _Turn) -> None:
             by_col, low_first = ranked_by
         summaries = [o for _, o in t.found if o.kind == "group" and o.args.get("keys") and o.args.get("measures")]
         if by_col is not None and summaries and by_col not in {x.get("column") for o in summaries for x in o.args["measures"]} \
-                and not any(h.column == by_col and 0 <= h.start - m.end() <= 12 for h in hits):
+                and by_col != t.rank_by and not any(h.column == by_col and 0 <= h.start - m.end() <= 12 for h in hits):
             by_col = None  # count rows by country, completed_on not blank, top 5: the top groups by the summary's figure
         if t.sort_keys and not _in_clause_of(t, m, [h for h in hits if h.column in by]):
             by_col = t.sort_keys[0]  # 算金额合计和单数，按单数从多到少，取前3个: the first 3 of the order said, never by 金额
@@ -2020,7 +2079,7 @@ def _rule_value_question(t: _Turn) -> None:
 def _rule_bare_comparison(t: _Turn) -> None:
     """大于4.5 with no column: kept for the caller to ask about, also beside conditions that did find their columns
     (数学或物理（低于60分）: 科目 is read, 低于60 has no column and is never dropped)."""
-    read = (t.cp.spans if t.has("filter") and t.cp is not None else []) + [sp for sp, _ in t.having]
+    read = (t.cp.spans if t.has("filter") and t.cp is not None else []) + [sp for sp, _ in t.having] + t.compared
     for bm in BARE_CMP.finditer(t.text):
         if any(a < bm.end() and bm.start() < b for a, b in read):
             continue
@@ -2169,7 +2228,7 @@ def _money_column(sheet: SheetInfo) -> str | None:
 def _rule_money_question(t: _Turn) -> None:
     """市场部的差旅一共花了多少钱 / how much was spent on travel: the total of the table's money column over the rows
     the conditions keep; with several money columns, which one is asked back."""
-    mq = MONEY_Q.search(t.text)
+    mq = next((x for x in MONEY_Q.finditer(t.text) if t.free(x.start())), None)  # (Total Cost = …: a new column's name, read)
     if mq is None or not (SUM_Q.search(t.text) or SOLD_FOR.search(t.text)) or t.worded or t.has("group", "count", "top_n"):
         return
     if any(h.column in t.sheet.numeric for h in t.hits if t.free(h.start)):

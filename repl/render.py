@@ -131,8 +131,11 @@ class Renderer:
         self.say(title, "bold")
         table, hidden = fit_table(df, limit, self.c.width)
         self.c.print(table)
-        if hidden:
+        if hidden and any("\u4e00" <= ch <= "\u9fff" for ch in title):
             self.say(f"… 还有 {len(hidden)} 列未显示：{'、'.join(hidden[:8])}{'……' if len(hidden) > 8 else ''}", "dim", one_line=True)
+        elif hidden:  # an English session's preview says it in English
+            self.say(f"… {len(hidden)} more column{'' if len(hidden) == 1 else 's'} not shown: {', '.join(hidden[:8])}{' …' if len(hidden) > 8 else ''}",
+                     "dim", one_line=True)
 
     def columns(self, prof: dict[str, Any], zh: bool) -> None:
         t = Table(title="列信息" if zh else "Columns", header_style="bold")

@@ -171,3 +171,15 @@ def test_trace_lists_every_turn_of_the_request(ws):
     assert turns[:5] == ["1", "2", "3", "4", "5"]
     for words in ("帮我弄一下", "筛选一下 POI 数据", "上海_poi.xlsx", "地址不为空", "继续"):
         assert words in part
+
+
+def test_an_english_preview_says_its_hidden_columns_in_english(tmp_path):
+    import pandas as pd
+
+    from tools.workspace import Workspace
+
+    df = pd.DataFrame({f"Metric {j}": [i * 1000.5 + j for i in range(5)] for j in range(16)})
+    df.to_csv(tmp_path / "wide.csv", index=False)
+    out = drive_at(Workspace.at(tmp_path), "preview wide.csv\r/exit\r", 80)
+    note = next(line for line in out.splitlines() if line.startswith("…"))
+    assert "more column" in note and "not shown:" in note and "未显示" not in out

@@ -388,3 +388,134 @@ def test_members_ranked_by_what_they_spent(shops, said):
     want = d.groupby("会员编号")["金额"].sum().sort_values(ascending=False).head(2)
     f = result_frame(tr)
     assert list(f["会员编号"]) == list(want.index) and f["金额_合计"].tolist() == want.tolist()
+
+
+WORK = {
+    "North": pd.DataFrame({"WO Number": ["W1", "W2", "W3", "W4", "W5", "W6"], "Unit": ["U1", "U1", "U2", "U1", "U3", "U2"],
+                           "Category": ["HVAC", "Plumbing", "General", "General", "HVAC", "General"],
+                           "Technician": ["Ann", "Bo", "Ann", "Ann", "Bo", "Cy"], "Parts Cost": [10.0, 20.0, 30.0, 40.0, 50.0, 60.0],
+                           "Tenant Charged (Y/N)": ["Y", "N", "Y", "Y", "N", "Y"], "Resolved On Time": ["Yes", "No", "Yes", "Yes", "Yes", "No"]}),
+    "South": pd.DataFrame({"WO Number": ["W7", "W8", "W9"], "Unit": ["U4", "U4", "U5"], "Category": ["HVAC", "General", "General"],
+                           "Technician": ["Cy", "Cy", "Bo"], "Parts Cost": [5.0, 6.0, 7.0],
+                           "Tenant Charged (Y/N)": ["N", "Y", "Y"], "Resolved On Time": ["No", "No", "Yes"]}),
+}
+
+
+@pytest.fixture
+def work(tmp_path) -> Workspace:
+    with pd.ExcelWriter(tmp_path / "work_orders.xlsx") as w:
+        for name, df in WORK.items():
+            df.to_excel(w, sheet_name=name, index=False)
+    return Workspace.at(tmp_path)
+
+
+@pytest.mark.parametrize("said", ["North: number of work orders and total Parts Cost per Unit, top 2 Units by number of work orders",
+                                  "North: count and total Parts Cost per Unit, top 2 Units by count"])
+def test_units_ranked_by_how_many_rows_they_have(work, said):
+    tr = answered(Session(work), "work_orders.xlsx " + said)
+    d = WORK["North"]
+    f = result_frame(tr)
+    assert list(f["Unit"]) == ["U1", "U2"] and f["rows"].tolist() == [3, 2]
+    assert f["Parts Cost_sum"].tolist() == d.groupby("Unit")["Parts Cost"].sum().loc[["U1", "U2"]].tolist()
+
+
+def test_a_value_ends_at_the_sentences_full_stop_and_the_count_is_said(work):
+    tr = answered(Session(work), "work_orders.xlsx North orders, not HVAC, where Tenant Charged (Y/N) is Y. How many, and total Parts Cost?")
+    d = WORK["North"]
+    kept = d[(d["Category"] != "HVAC") & (d["Tenant Charged (Y/N)"] == "Y")]
+    assert f"rows: {len(kept)}" in tr.run.answer and f"Parts Cost_sum: {int(kept['Parts Cost'].sum())}" in tr.run.answer
+    assert "：" not in tr.run.answer  # an English answer in English punctuation
+
+
+def test_a_share_per_sheet_over_stacked_sheets(work):
+    tr = answered(Session(work), "work_orders.xlsx all sheets stacked: share of Resolved On Time per sheet")
+    for name, d in WORK.items():
+        assert f"{name} {(d['Resolved On Time'] == 'Yes').sum()}/{len(d)}" in tr.run.answer
+
+
+def test_which_keys_have_more_than_n_on_a_count_per_key(work):
+    s = Session(work)
+    answered(s, "work_orders.xlsx North: count per Technician")
+    tr = answered(s, "in that result, which technicians have more than 1? sort them high to low")
+    counts = WORK["North"].groupby("Technician").size()
+    want = counts[counts > 1].sort_values(ascending=False)
+    f = result_frame(tr)
+    assert list(f["Technician"]) == list(want.index) and f["rows"].tolist() == want.tolist()
+
+
+def test_a_period_of_one_of_two_date_columns_named_as_a_key(tmp_path):
+    df = pd.DataFrame({"Opened": pd.to_datetime(["2024-01-05", "2024-01-20", "2024-02-03", "2024-02-10"]),
+                       "Closed": pd.to_datetime(["2024-02-01", "2024-03-01", "2024-02-05", "2024-04-01"]),
+                       "Technician": ["Ann", "Bo", "Ann", "Ann"], "Parts Cost": [1.0, 2.0, 3.0, 4.0]})
+    df.to_csv(tmp_path / "jobs.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    tr = answered(s, "jobs.csv total Parts Cost by Technician and Opened month")
+    want = df.groupby(["Technician", df["Opened"].dt.strftime("%Y-%m")])["Parts Cost"].sum()
+    assert len(result_frame(tr)) == len(want)  # of Opened, never of Closed
+    tr = answered(s, "jobs.csv monthly total Parts Cost by Opened month, with month-over-month growth")
+    assert tr.decision.request.kinds() == ["growth"]
+    m = df.groupby(df["Opened"].dt.strftime("%Y-%m"))["Parts Cost"].sum()
+    assert f"{m.pct_change().iloc[-1] * 100:.2f}%" in tr.run.answer
+
+
+def test_an_english_named_formula_after_add_on_the_result(work):
+    s = Session(work)
+    answered(s, "work_orders.xlsx North: add a column Labor Cost = Parts Cost * 2")
+    d = s.turn("work_orders.xlsx North: add a column Labor Cost = Parts Cost * 2").decision
+    assert "not used" not in (d.reply or "")  # Labor Cost is the new column's name, no mention of Parts Cost
+    tr = answered(s, "now add Total Cost = Labor Cost + Parts Cost to that")
+    f = result_frame(tr)
+    assert f["Total Cost"].tolist() == pytest.approx((WORK["North"]["Parts Cost"] * 3).tolist())
+
+
+def test_each_building_answered_with_the_sheet_column_offered(work):
+    s = Session(work)
+    s.turn("work_orders.xlsx for each building, what percent of work orders were Resolved On Time?")
+    s.turn("all sheets")
+    tr = answered(s, "sheet")
+    for name, d in WORK.items():
+        assert f"{name} {(d['Resolved On Time'] == 'Yes').sum()}/{len(d)}" in tr.run.answer
+
+
+def test_how_many_were_a_flag_said_as_a_predicate(work):
+    tr = answered(Session(work), "work_orders.xlsx North: how many orders were Resolved On Time?")
+    assert f"{(WORK['North']['Resolved On Time'] == 'Yes').sum()} rows match" in tr.run.answer
+
+
+def test_a_figure_per_key_and_which_key_is_highest_keeps_every_key(tmp_path):
+    df = pd.DataFrame({"Technician": ["A", "B", "C", "D"], "Team": ["HVAC", "General", "HVAC", "Electrical"], "Hourly Rate": [40.0, 35.0, 45.0, 50.0]})
+    df.to_csv(tmp_path / "techs.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "average Hourly Rate per Team in techs.csv, and which Team is highest")
+    want = df.groupby("Team")["Hourly Rate"].mean().sort_values(ascending=False)
+    f = result_frame(tr)
+    assert list(f["Team"]) == list(want.index)  # every team, never only the first
+    assert tr.run.answer.endswith(f"the highest is {want.index[0]}.")
+
+
+def test_columns_brought_into_the_last_result_from_another_file(work, tmp_path):
+    techs = pd.DataFrame({"Technician": ["Ann", "Bo", "Cy"], "Team": ["HVAC", "General", "HVAC"], "Hourly Rate": [40.0, 35.0, 45.0]})
+    techs.to_csv(tmp_path / "technicians.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "work_orders.xlsx North: remove duplicate rows")
+    tr = answered(s, "bring in Team and Hourly Rate from technicians.csv into that, matching on Technician")
+    f = result_frame(tr)
+    assert tr.decision.request.file.startswith("outputs/") and len(f) == len(WORK["North"])  # every row of the result kept
+    want = WORK["North"].merge(techs, on="Technician", how="left")
+    assert f["Hourly Rate"].tolist() == pytest.approx(want["Hourly Rate"].tolist())
+
+
+def test_a_pivots_roles_said_with_equals(work):
+    tr = answered(Session(work), "work_orders.xlsx pivot North: rows Category, columns Technician, values = sum of Parts Cost")
+    p = tr.decision.request.op("pivot")
+    assert p.args["rows"] == ["Category"] and p.args["columns"] == "Technician" and p.args.get("value") == "Parts Cost"
+    assert not tr.decision.request.op("filter")
+
+
+def test_the_same_summary_again_on_the_deduplicated_rows(tmp_path):
+    df = pd.DataFrame({"单号": ["A1", "A2", "A3", "A2", "A4", "A5", "A5"], "门店": ["东", "西", "东", "西", "西", "东", "东"], "金额": [1, 2, 3, 2, 4, 5, 5]})
+    df.to_csv(tmp_path / "流水.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "流水.csv 按门店汇总金额")
+    tr = answered(s, "那用去重后的数据再算一遍")
+    want = df.drop_duplicates().groupby("门店")["金额"].sum()
+    assert result_frame(tr).set_index("门店")["金额_合计"].to_dict() == want.to_dict()
