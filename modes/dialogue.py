@@ -597,8 +597,8 @@ def refines(t: Turn) -> bool:
         return True  # break that down by plan, after how many signed up in 2023: the same rows, per plan
     if t.new_kinds == {"group"} and _keys_alone(t) and t.old_kinds & (FIGURE_KINDS | {"group", "bucket"}) and _holds_more(last.request):
         return True  # by payment method / 按门店, after a total: the same figure, per key (a bare summary is simply regrouped)
-    if t.old_kinds & FIGURE_KINDS and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
-        return False  # the top 5 rows …, after a median: rows of their own, never a cut of one figure
+    if t.old_kinds & (FIGURE_KINDS | SHARE_KINDS) and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
+        return False  # the top 5 rows …, after a median (or each store's share): rows of their own, never a cut of one figure
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
 
 
@@ -629,6 +629,7 @@ def extends_periods(t: Turn) -> bool:
 
 FIGURE_KINDS = frozenset({"stats", "count"})  # a request that answers with one figure
 ROW_KINDS = frozenset({"top_n", "sort", "head", "select"})  # a request that answers with rows
+SHARE_KINDS = frozenset({"proportion", "share"})  # a request that answers with shares of the rows
 
 
 def swaps_statistic(t: Turn) -> bool:

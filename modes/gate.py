@@ -731,6 +731,12 @@ def _u_files(u: _Understanding) -> None:
             split = [f for f in split if any(h.how == "exact" for h in find_columns(u.norms[-1], f.sheets[0]))]
         if len(split) == 1:
             ref, u.split_guess = FileRef(how="description", paths=[split[0].path]), not by_sheet
+    if ref.how == "none" and state.current_file and not lx.RESULT_REF.search(u.norms[-1]) and not lx.THEN_START.search(u.norms[-1]):
+        cur = u.catalog.get(state.current_file)
+        said = find_sheet(u.norms[-1], cur)[0] if cur is not None and len(cur.sheets) > 1 else None
+        if said:
+            # 那就东区店做个透视表吧, after a result of that workbook: its sheet named, never the last result's table
+            ref = FileRef(how="current", paths=[cur.path], sheet=said)  # type: ignore[union-attr]
     u.ref = ref
 
 
@@ -1365,6 +1371,9 @@ def _u_understood(u: _Understanding) -> None:
         words = [w for w in words if w.casefold() not in sheets]  # 8月的运费, the workbook in focus: 8月 is its sheet, chosen
         stem = PurePosixPath(u.file).stem.casefold() if u.file else ""
         words = [w for w in words if not (len(w) >= 2 and w.casefold() in stem)]  # 前5条投诉 of 投诉异常登记.xlsx: what its rows are
+        joined = _join_sheets(u) if any(o.kind == "join" for o in ops) else None
+        if joined is not None:  # 级别和提成比例, columns of the table joined: read by the join
+            words = [w for w in words if w.casefold() not in {c.casefold() for c in joined[1].columns}]
         if words:
             ev.append(evidence.weighed("words_unread", "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
             ev += [evidence.weighed("words_unread_more", "") for _ in words[1:]]  # each further word unread lowers it more
@@ -1433,7 +1442,24 @@ def _u_whole_tables(u: _Understanding) -> None:
         u.sheet_name = u.two_sheets[0]
     if any(o.kind == "join" for o in ops) and not any(lx.EXPLORE_COMPARE.search(t) for t in u.texts):
         ops = [o for o in ops if o.kind != "compare"]  # two tables joined are not also compared
-    u.ops = [_join_keys(u, o) if o.kind == "join" else o for o in ops]
+    u.ops = _brought_through_join(u, [_join_keys(u, o) if o.kind == "join" else o for o in ops])
+
+
+def _brought_through_join(u: _Understanding, ops: list[Op]) -> list[Op]:
+    """每个导购卖了多少件，再把导购信息表里的级别和提成比例对上去: the other table's columns named are shown beside each
+    group (the key's own attributes, keys of the same groups), never added up as figures of the rows."""
+    join = next((o for o in ops if o.kind == "join"), None)
+    g = next((o for o in ops if o.kind == "group" and o.args.get("keys")), None)
+    tables = _join_sheets(u) if join is not None and g is not None else None
+    if tables is None or g is None or join is None:
+        return ops
+    own = {c.casefold() for c in tables[0].columns}
+    said = [h.column for h in find_columns(u.texts[-1], tables[1]) if h.how in ("exact", "synonym")]
+    used = {str(m.get("column")) for m in g.args.get("measures") or []}
+    extra = [c for c in dict.fromkeys(said) if c.casefold() not in own and c not in g.args["keys"] and c not in used and c != join.args.get("other_on")]
+    if not extra:
+        return ops
+    return [Op("group", {**o.args, "keys": [*o.args["keys"], *extra]}, o.after) if o is g else o for o in ops]
 
 
 def _join_sheets(u: _Understanding) -> tuple[SheetInfo, SheetInfo, str] | None:

@@ -295,7 +295,9 @@ JOIN_HOW: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("left", rx("左连接", "左关联", "左外连接", "left join", "left outer join", "保留左表全部", "保留第一张表的全部")),
 )
 JOIN_HOW_ANY = lazy("|".join(p.pattern for _, p in JOIN_HOW), re.I | re.A)
-EXPLORE_JOIN = rx("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "带过来", "拿过来", "带进来", "查过来", "bring over", "bring in", "pull in", "look up", "lookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")
+EXPLORE_JOIN = lazy(alt("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "带过来", "拿过来", "带进来", "查过来", "对上去", "对过来", "补上去", "匹配上", "bring over", "bring in", "pull in", "look up", "lookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")
+                    # add their Team and Hourly Rate from technicians.csv: columns of another file, brought in
+                    + r"|(?<![a-z_])add(?=\s[^.;]{1,60}?\sfrom(?:\s+[\w\-\u4e00-\u9fff]+\.(?:csv|xlsx|xls)(?![a-z_])|\s{4,}|\s*$))", re.I | re.A)  # (its name set aside)
 FULL = lazy(
     rx("全面分析", "完整分析", "深入分析", "详细分析", "深度分析", "全方位", "全面", "full analysis", "comprehensive", "in-depth", "thorough analysis", "complete analysis", "full report", "analyze everything", "analyse everything").pattern
     # a word of wholeness before a word of analysis, a few words apart (完整的分析报告 / 彻底分析一遍 / a thorough, end-to-end analysis)
@@ -466,7 +468,8 @@ JOIN_RESULT = lazy(r"(?<![a-z_])(?:join|merge|combine|match|compare|link)\s+(?:t
                    r"|(?:把|将|拿)?(?:这个结果|刚才的?结果|上一步的?结果|这个表|这张表|它|这个)\s*(?:和|跟|与|同)"
                    # bring in Team from technicians.csv into that / 带到这个结果里: the columns come to the last result
                    r"|(?<![a-z_])(?:into|onto|to)\s+(?:that|this|it|the (?:last |previous )?result|that result|this result)(?![a-z_])"
-                   r"|(?:带到|加到|拿到|并到|补到)(?:这个结果|刚才的?结果|上一步的?结果|这个表|这张表|它|这里)", re.I | re.A)
+                   r"|(?:带到|加到|拿到|并到|补到)(?:这个结果|刚才的?结果|上一步的?结果|这个表|这张表|它|这里)"
+                   r"|(?<![a-z_])(?:their|its)\s+(?=[^.;]{1,60}?\sfrom\s)|(?:他们|它们|这些人)的", re.I | re.A)  # add their Team … from B
 DEICTIC = lazy(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)
 
 # --- talk that is not about the workspace ---------------------------------------------------------

@@ -287,6 +287,8 @@ def _counts_said(text: str, sheet: SheetInfo) -> str:
     return COUNT_PHRASE.sub(lambda m: m.group(0) if m.group(0).casefold() in names else "count".ljust(len(m.group(0))), text)
 
 
+NO_JOIN = lazy(r"(?<![a-z_])(?:no|without(?: any)?|don'?t|do not|not)\s+(?:a\s+)?(?:join|joins|joining|merge|merging|lookup)(?![a-z_])"
+               r"|(?:不要|不用|不需要|无需|别|不)(?:再)?(?:关联|合并|匹配|连接)(?:了)?", re.I | re.A)
 PIVOT_WORD = lazy(r"透视|交叉表|(?<![a-z_])(?:pivot|crosstab|cross-tab)(?![a-z_])", re.I | re.A)
 LAYOUT_ROLE_EQ = lazy(r"(?<![a-z_])(?:rows?|columns?|values?)\s*(?P<eq>[=:：])|(?:行|列|值)\s*(?P<eq2>[=:：])", re.I | re.A)
 TAIL_REF = lazy(r"\s+(?:to|on|in|into|for)\s+(?:that|this|it|them|the\s+(?:result|table|summary))(?:\s+(?:result|table|one|summary))?\s*[.!?]?\s*$", re.I | re.A)
@@ -305,6 +307,7 @@ def _prepare(t: _Turn) -> None:
     for m in EXPORT_FORMAT.finditer(t.text) if lx.EXPORT.search(t.text) else ():  # 导出成 csv: the format, never a value to filter on
         spans.append(m.span("f"))
     spans += [m.span() for m in TAIL_REF.finditer(t.text)] if "=" in t.text else []  # … = A + B to that: which table, no operand
+    spans += [m.span() for m in NO_JOIN.finditer(t.text)]  # no join / 不用关联: an operation said not to be done is none
     spans += [m.span("eq" if m.group("eq") else "eq2") for m in LAYOUT_ROLE_EQ.finditer(t.text)] if PIVOT_WORD.search(t.text) else []  # values = sum of X: a role
     t.text = _counts_said(_blank(t.text, spans), t.sheet)
     t.hits = _summary_figure_hits(t, find_columns(t.text, t.sheet))
@@ -431,7 +434,7 @@ KEY_CLAUSE = re.compile(r"[，,]\s*(?:(?:(?:matching|matched|keyed|linked)\s+)?(
 JOIN_CLAUSE_END = re.compile(r"[，,；;。、]|(?:然后|接着|之后|再)|(?<![a-z_])(?:then|and then)(?![a-z_])", re.I)
 
 
-JOIN_ONLY = lazy(r"关联起来|关联|匹配|vlookup|带过来|拿过来|带进来|查过来|join|look ?up|bring over|bring in|pull in", re.I)
+JOIN_ONLY = lazy(r"关联起来|关联|匹配|vlookup|带过来|拿过来|带进来|查过来|对上去|对过来|补上去|匹配上|join|look ?up|bring over|bring in|pull in|add", re.I)
 
 
 def _rule_join(t: _Turn) -> None:
@@ -1316,6 +1319,10 @@ def _rule_group(t: _Turn) -> None:
                 _measure_at(t, blanked, am, agg, measures, [])
     if not any("column" in m for m in measures):  # groups compared with no statistic said: their means
         measures += [dict(m, agg="mean") if t.compare_groups else m for m in _measures_beside(t)]
+    if not any("column" in m for m in measures) and t.group_keys:  # 每个导购卖了多少件 / 卖了多少钱: the goods sold, or the money
+        sold = _quantity_column(t.sheet) if GOODS_Q.search(t.text) else _money_column(t.sheet) if SOLD_FOR.search(t.text) else None
+        if sold is not None and sold not in t.group_keys:
+            measures.append({"column": sold, "agg": "sum"})
     if bare and t.group_keys and not any("column" in m for m in measures):  # the statistic said, over each numeric column but the keys
         measures += [{"column": c, "agg": agg} for agg in dict.fromkeys(bare) for c in t.sheet.columns
                      if c in t.sheet.numeric and c not in t.group_keys]

@@ -519,3 +519,60 @@ def test_the_same_summary_again_on_the_deduplicated_rows(tmp_path):
     tr = answered(s, "那用去重后的数据再算一遍")
     want = df.drop_duplicates().groupby("门店")["金额"].sum()
     assert result_frame(tr).set_index("门店")["金额_合计"].to_dict() == want.to_dict()
+
+
+def test_a_sheet_of_the_workbook_in_use_named_after_a_result_is_that_sheet(stores):
+    s = Session(stores)
+    answered(s, "门店.xlsx 两个店合在一起，每月总金额")
+    tr = answered(s, "算了，那就东店做个透视表吧，行是品类，列是导购，看金额合计")
+    assert tr.decision.request.file == "门店.xlsx" and tr.decision.request.sheet == "东店"
+    d = STORES["东店"]
+    assert result_frame(tr).set_index("品类").loc["饮品", "甲"] == d[(d["品类"] == "饮品") & (d["导购"] == "甲")]["金额"].sum()
+
+
+def test_rows_asked_after_a_share_per_sheet_are_a_request_of_their_own(shops):
+    s = Session(shops)
+    answered(s, "销售.xlsx 每个店的新客占比多少")
+    tr = answered(s, "东区店单笔金额最大的2笔，只要会员姓名、品类、金额这几列")
+    assert tr.decision.request.kinds() == ["top_n", "select"] and tr.decision.request.sheet == "东区店"
+    assert result_frame(tr)["金额"].tolist() == sorted(SHOPS["东区店"]["金额"], reverse=True)[:2]
+
+
+def test_a_keys_attributes_from_another_table_are_brought_beside_its_figure(stores, tmp_path):
+    pd.DataFrame({"导购": ["甲", "乙"], "级别": ["高级", "初级"], "提成比例": [0.05, 0.02]}).to_csv(tmp_path / "导购信息.csv", index=False)
+    tr = answered(Session(stores), "门店.xlsx 东店的饮品，每个导购卖了多少件，再把导购信息.csv里的级别和提成比例对上去")
+    d = STORES["东店"][STORES["东店"]["品类"] == "饮品"]
+    f = result_frame(tr).set_index("导购")
+    assert f["数量_合计"].to_dict() == d.groupby("导购")["数量"].sum().to_dict()
+    assert f.loc["甲", "级别"] == "高级" and f.loc["甲", "提成比例"] == pytest.approx(0.05)  # shown as it is, never summed
+
+
+def test_how_many_pieces_each_sold_is_the_quantity(stores):
+    tr = answered(Session(stores), "门店.xlsx 东店 每个导购卖了多少件")
+    d = STORES["东店"]
+    assert result_frame(tr).set_index("导购")["数量_合计"].to_dict() == d.groupby("导购")["数量"].sum().to_dict()
+
+
+@pytest.mark.parametrize("said", ["no, only work_orders.xlsx sheet North, no join", "不对，只用work_orders.xlsx的North，不用关联"])
+def test_no_join_said_asks_for_no_join(work, said):
+    s = Session(work)
+    s.turn("work_orders.xlsx North orders: how many per Technician?")
+    d = s.turn(said).decision
+    assert "join" not in d.request.kinds() and d.next != "ask_slots"
+
+
+def test_row_count_and_a_total_per_key_top_n_by_the_count(work):
+    tr = answered(Session(work), "work_orders.xlsx North: row count and Parts Cost sum per Unit, top 2 by row count")
+    assert list(result_frame(tr)["Unit"]) == ["U1", "U2"]
+
+
+def test_their_attributes_added_from_another_file_join_the_last_result(work, tmp_path):
+    techs = pd.DataFrame({"Technician": ["Ann", "Bo", "Cy"], "Team": ["HVAC", "General", "HVAC"], "Hourly Rate": [40.0, 35.0, 45.0]})
+    techs.to_csv(tmp_path / "technicians.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "work_orders.xlsx North: total Parts Cost per Technician, top 2")
+    tr = answered(s, "add their Team and Hourly Rate from technicians.csv")
+    f = result_frame(tr)
+    top = WORK["North"].groupby("Technician")["Parts Cost"].sum().sort_values(ascending=False).head(2)
+    assert list(f["Technician"]) == list(top.index)
+    assert f["Hourly Rate"].tolist() == techs.set_index("Technician").loc[top.index, "Hourly Rate"].tolist()
