@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -224,7 +225,7 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit], date_c
     m = re.match(r"[\"'“‘「](.+?)[\"'”’」]", text[i:])
     if m:
         return m.group(1), i + m.end()
-    joined = max((v for v, _ in sheet.value_pairs if re.search(r"[-/ ]", v) and text.startswith(v, i)
+    joined = max((v for v, _ in sheet.value_pairs if re.search(r"[-/ ()（）]", v) and text.startswith(v, i)
                   and not re.match(r"[A-Za-z0-9_]", text[i + len(v) : i + len(v) + 1])), key=len, default=None)
     if joined is not None:  # 上海-武汉 / New York: a value the data holds, written with a hyphen or a space, whole
         return joined, i + len(joined)
@@ -1224,6 +1225,48 @@ def _cond_flags(sc: _Scan) -> None:
             sc.add(Cond(col, "ne" if excl else "eq", value, raw=col, how="excluded" if excl else "exact"), excl.start() if excl else start, b)
 
 
+CN_DIGITS = "零一二三四五六七八九十"
+
+
+def _numbered_forms(value: str, prefix: str) -> list[str]:
+    """高一(1)班 said as 高一1班, 高一一班, 1班 or 一班 (the part after what every value of its column starts with)."""
+    m = re.search(r"[(（]?(\d{1,2})[)）]?", value)
+    if m is None or not 0 < int(m.group(1)) <= 10:
+        return []
+    bare = value[: m.start()] + m.group(1) + value[m.end() :]
+    cn = value[: m.start()] + CN_DIGITS[int(m.group(1))] + value[m.end() :]
+    forms = [bare, cn]
+    if prefix and bare.startswith(prefix) and len(bare) - len(prefix) >= 2:
+        forms += [bare[len(prefix) :], cn[len(prefix) :]]
+    return [f for f in dict.fromkeys(forms) if f != value and len(f) >= 2]
+
+
+def _cond_numbered_values(sc: _Scan) -> None:
+    """高一一班 / 1班 for the class 高一(1)班: a numbered value written with its number as a word or without brackets is
+    that value (unique in its column), never a word dropped."""
+    for col, values in sc.sheet.values.items():
+        if col in sc.sheet.numeric or len(values) > 60 or not any(re.search(r"[(（]\d{1,2}[)）]", v) for v in values):
+            continue
+        prefix = os.path.commonprefix(sorted(re.sub(r"[(（](\d{1,2})[)）]", r"\1", v) for v in values))  # 高一 of 高一1班 …
+        forms: dict[str, list[str]] = {}
+        for v in values:
+            for f in _numbered_forms(v, prefix):
+                forms.setdefault(f, []).append(v)
+        for f in sorted(forms, key=len, reverse=True):
+            if len(forms[f]) != 1:
+                continue
+            for m in re.finditer(re.escape(f), sc.text):
+                if sc.free(m.start(), m.end()) and not re.match(r"[\d一二三四五六七八九十]", sc.text[m.end() : m.end() + 1]):
+                    excl = lx.EXCLUDE_BEFORE.search(sc.text[: m.start()])
+                    sc.add(Cond(col, "ne" if excl else "eq", forms[f][0], raw=col, how="excluded" if excl else "exact"),
+                           excl.start() if excl else m.start(), m.end())
+        suffix = os.path.commonprefix([re.sub(r"[(（](\d{1,2})[)）]", r"\1", v)[::-1] for v in values])[::-1]  # 班 of 高一1班 …
+        if suffix and not re.search(r"[\d)）]", suffix):  # 高一四班, where the classes are 1 to 3: asked about, never dropped
+            for m in re.finditer(r"(?:" + re.escape(prefix) + r")?\s*[(（]?(?:[一二三四五六七八九十]|\d{1,2})[)）]?" + re.escape(suffix), sc.text):
+                if sc.free(m.start(), m.end()) and m.group(0).strip() not in values:
+                    sc.add(Cond(col, "eq", m.group(0).strip(), None, col, "absent_value", tuple(sorted(values)[:8])), m.start(), m.end())
+
+
 GLUED_EXCLUSION_AFTER = lazy(r"\s*的?\s*(?:也|都)?\s*(?:不算|不要|不计|不含|除外|不包括|去掉|排除|剔除)")
 
 
@@ -1357,7 +1400,8 @@ COND_RULES = (
     _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_count_of_unit, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
     _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
-    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_column, _cond_flags, _cond_values_alone, _cond_absent_values, _cond_example_of_kind, _cond_scope_of_negation, _cond_logic,
+    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
+    _cond_example_of_kind, _cond_scope_of_negation, _cond_logic,
 )
 
 

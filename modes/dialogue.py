@@ -188,7 +188,7 @@ class Turn:
     @cached_property
     def swapped_to(self) -> str:
         swap = FILE_SWAP.search(self.text)
-        said = (swap.group("new") or swap.group("new2") or "") if swap else ""
+        said = (swap.group("new") or swap.group("new2") or swap.group("new3") or "") if swap else ""
         tables = [f.path for f in self.catalog.tables]
         return said if said and find_files(normalize(said), self.catalog, None, tables).how in EXPLICIT_FILE else ""
 
@@ -364,7 +364,7 @@ def on_sheet_correction(t: Turn) -> Outcome:
     assert p is not None
     sheet = corrected_sheet(t)
     old = p.request.sheet
-    said = [re.sub(re.escape(old) + r"\s*(?:这|那)?\s*(?:张|个)?\s*(?:工作表|表|sheet)?", " ", u) if old else u for u in p.turns]
+    said = [re.sub(re.escape(old) + r"\s*(?:这|那)?\s*(?:张|个)?\s*(?:工作表|表|sheet)?", " ", u, flags=re.I) if old else u for u in p.turns]  # (q1 for Q1)
     turns = [*said, f"{sheet}表"]  # the sheet it was on is no longer said (上半年 would read as a period of the new one)
     change = SHEET_CHANGE.search(t.text)
     if change is not None:  # 不过金额用中位数: the change, said after the sheet, corrects the request said again

@@ -39,7 +39,9 @@ FUNCTION_WORDS = set(
     "save convert open view list again too also this that one file table sheet is are there any do can you".split()
 )
 HOLD = lazy(r"^\s*(?:等一下|等等|等会|稍等|先别|先不要|先不|别急|(?<![a-z_])(?:wait|hold on|not yet|don'?t yet)(?![a-z_]))", re.I | re.A)
-FILE_SWAP = lazy(r"不是\s*(?P<old>[^,，。]{1,20}?)\s*[,，]?\s*(?:而)?是\s*(?P<new>[^,，。]{1,30})|not\s+(?P<old2>\S+)\s*,?\s*(?:but\s+)?(?P<new2>\S+)\s*$", re.I | re.A)
+FILE_SWAP = lazy(r"不是\s*(?P<old>[^,，。]{1,20}?)\s*[,，]?\s*(?:而)?是\s*(?P<new>[^,，。]{1,30})|not\s+(?P<old2>\S+)\s*,?\s*(?:but\s+)?(?P<new2>\S+)\s*$"
+                 # 不对，是成绩.xlsx的高三表，按分数排: the file said after a rejection, with what else the turn says
+                 r"|^\s*(?:不对|错了|搞错了|不是这个|不是)\s*[,，]?\s*(?:而)?(?:是|用|要用|换成|应该是)\s*(?P<new3>[^。]{1,80})$", re.I | re.A)
 ADDITIVE = lx.ADDITIVE
 FOLLOW_UP = lazy(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z_])(?:also|then|and now|now|next|what about|how about)(?![a-z_])", re.I | re.A)
 EMPTY_SHEET = SheetInfo(None, ())
@@ -363,10 +365,20 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
         merged["group"] = Op("group", {**g.args, "measures": [*g.args["measures"], *[m for m in more if m not in g.args["measures"]]]}, g.after)
         del merged["stats"]
     top, order = merged.get("top_n"), merged.get("sort")
+    if top is not None and order is not None and top.args.get("by") and order.args.get("by") == [top.args["by"]] and not order.args.get("direction_said") \
+            and len(turns) > 1:
+        del merged["sort"]  # 按分数排, to "sort by which column?" after 分数最高的5个: the ranking's column, never a second order
+        order = None
     if top is not None and order is not None and not top.args.get("by") and order.args.get("by") and "group" not in merged and "bucket" not in merged:
         # 前3个 + 金额, to "按哪一列排序？": the first N of that order (a sort by the column, then the top N by it)
         merged["top_n"] = Op("top_n", {**top.args, "by": order.args["by"][0],
                                        "ascending": order.args.get("ascending", False) if order.args.get("direction_said") else top.args.get("ascending", False)}, top.after)
+    g, sh = merged.get("group"), merged.get("share")
+    if g is not None and sh is not None and g.args.get("keys") and list(sh.args.get("keys") or []) == list(g.args["keys"]) \
+            and not sh.args.get("column") and all(m.get("agg") == "count" and not m.get("column") and not m.get("where") for m in g.args.get("measures") or []):
+        # 只要行数，再加上每个班行数占总数的百分比: each class's rows and their share, of the rows themselves (the share
+        # says each count), never a share of the summary's rows (one each)
+        del merged["group"]
     g = merged.get("group")
     if "count" in merged and g is not None and g.args.get("keys") and not g.args.get("measures"):
         # how many … in 2023? + no, group by country: the rows counted per key
@@ -736,7 +748,7 @@ def _u_files(u: _Understanding) -> None:
         said = find_sheet(u.norms[-1], cur)[0] if cur is not None and len(cur.sheets) > 1 else None
         if said:
             # 那就东区店做个透视表吧, after a result of that workbook: its sheet named, never the last result's table
-            ref = FileRef(how="current", paths=[cur.path], sheet=said)  # type: ignore[union-attr]
+            ref = FileRef(how="current", paths=[cur.path])  # type: ignore[union-attr]  # (the sheet is read from the words)
     u.ref = ref
 
 
@@ -776,7 +788,8 @@ def _u_flags(u: _Understanding) -> None:
     """How the request runs (plan only, overwrite, format, header row) and the texts with file names blanked."""
     norms, refs = u.norms, u.refs
     flags = u.flags = _flags(norms, refs)
-    u.texts = [_blank(t, r.spans + _purpose(t)) for t, r in zip(norms, refs, strict=True)]
+    named = next((r for r in reversed(refs) if r.how == "named"), None)
+    u.texts = [_blank(t, ([] if _set_aside(r, named) else r.spans) + _purpose(t)) for t, r in zip(norms, refs, strict=True)]
     for i, t in enumerate(u.texts):
         stripped = re.sub(r"[\s,.;:!?的吧呀啊哦了]|那个|这个|文件|表格?|file|the", "", t, flags=re.I)
         if refs[i].how in ("named", "fuzzy", "description", "type") and not stripped:
@@ -792,6 +805,12 @@ def _u_flags(u: _Understanding) -> None:
         "text": u.turns[-1], "lang": u.lang, "plan_only": flags["plan_only"], "overwrite": flags["overwrite"],
         "full": flags["full"], "target_format": flags["target_format"], "header_row": header_row,
     }
+
+
+def _set_aside(r: FileRef, named: FileRef | None) -> bool:
+    """分数最高的5个学生 (学生 describing 学生信息.csv), then 不对，是成绩.xlsx: the words described a file a later turn set
+    aside by naming another, so they stay words of the request."""
+    return named is not None and r is not named and r.how == "description" and bool(r.paths) and not set(r.paths) & set(named.paths)
 
 
 def _u_input(u: _Understanding) -> None:
@@ -833,6 +852,8 @@ def _u_input(u: _Understanding) -> None:
     u.files = tuple(p for p in u.ref.paths if (catalog.get(p) is not None and catalog.get(p).is_table)) if fi else ()  # type: ignore[union-attr]
     if fi is not None and u.how != "result":  # a word that looked like the file (Team_Name ~ teams.csv) but is one of its columns stays a column
         for i, (t, r) in enumerate(zip(norms, u.refs, strict=True)):
+            if _set_aside(r, next((x for x in reversed(u.refs) if x.how == "named"), None)):
+                continue  # (words of a file set aside stay words of the request)
             if r.spans and r.how not in ("named",):
                 cols = [(h.start, h.end) for s in fi.sheets for h in find_columns(t, s)]
                 # 客户对账单 … 的客户有哪些: the word said again after the file (or describing the file already in use)
@@ -871,7 +892,8 @@ def _u_sheet(u: _Understanding) -> None:
                     u.sheet_problem = missing_name
                     if span is not None:  # 的 汇总 表: the name of a sheet, not the word of an operation
                         u.texts[i] = _blank(u.texts[i], [span])
-                elif name and span is not None and len({tuple(s.columns) for s in fi.sheets}) == 1:
+                elif name and span is not None and len({tuple(s.columns) for s in fi.sheets}) == 1 \
+                        and not _inside_a_value(u.texts[i], span, _sheet_of(fi, name)):
                     u.texts[i] = _blank(u.texts[i], [span])  # 下半年 naming a sheet is not also a period of its rows
                 break
         low = " ".join(u.texts).casefold()
@@ -918,6 +940,19 @@ def _each_sheet_kind(fi: FileInfo, text: str) -> bool:
         for word in (m.group(1), m.group(1)[:1]):
             if values_kind(word, probe) is not None:
                 return True
+    return False
+
+
+def _inside_a_value(text: str, span: tuple[int, int], sheet: SheetInfo) -> bool:
+    """高一(2)班 over the sheet 高一: the sheet's name is a part of a longer value written there (a class of that grade),
+    which stays to be read as the value."""
+    a, b = span
+    for vs in sheet.values.values():
+        for v in vs:
+            if len(v) > b - a and text[a : b] in v:
+                at = text.find(v, max(0, a - len(v)))
+                if 0 <= at <= a and b <= at + len(v):
+                    return True
     return False
 
 
@@ -1456,6 +1491,7 @@ def _brought_through_join(u: _Understanding, ops: list[Op]) -> list[Op]:
     own = {c.casefold() for c in tables[0].columns}
     said = [h.column for h in find_columns(u.texts[-1], tables[1]) if h.how in ("exact", "synonym")]
     used = {str(m.get("column")) for m in g.args.get("measures") or []}
+    used |= {c.column for o in ops for c in o.args.get("conditions") or [] if getattr(c, "column", None)}  # 开业年份小于2015: a condition's
     extra = [c for c in dict.fromkeys(said) if c.casefold() not in own and c not in g.args["keys"] and c not in used and c != join.args.get("other_on")]
     if not extra:
         return ops

@@ -41,7 +41,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "date": ("date", "日期", "时间", "day"),
     "amount": ("amount", "金额", "销售额", "sales amount", "revenue", "营收", "销售金额", "营业额"),
     "price": ("price", "unit price", "单价", "价格", "售价"),
-    "quantity": ("quantity", "qty", "数量", "件数", "销量"),
+    "quantity": ("quantity", "qty", "units", "units sold", "数量", "件数", "销量"),
     "product": ("product", "产品", "商品", "品名", "item"),
     "customer": ("customer", "client", "客户", "顾客"),
     "rating": ("rating", "score", "评分", "分数", "得分"),
@@ -296,6 +296,8 @@ JOIN_HOW: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 JOIN_HOW_ANY = lazy("|".join(p.pattern for _, p in JOIN_HOW), re.I | re.A)
 EXPLORE_JOIN = lazy(alt("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "带过来", "拿过来", "带进来", "查过来", "对上去", "对过来", "补上去", "匹配上", "bring over", "bring in", "pull in", "look up", "lookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")
+                    # 按导购对上，加上级别 / 对应上: matched row by row (never 对上个月, compared with last month)
+                    + r"|对(?:应)?上(?!个|一|月|周|年|季|半|期|次|回|述|面)"
                     # add their Team and Hourly Rate from technicians.csv: columns of another file, brought in
                     + r"|(?<![a-z_])add(?=\s[^.;]{1,60}?\sfrom(?:\s+[\w\-\u4e00-\u9fff]+\.(?:csv|xlsx|xls)(?![a-z_])|\s{4,}|\s*$))", re.I | re.A)  # (its name set aside)
 FULL = lazy(

@@ -434,7 +434,7 @@ KEY_CLAUSE = re.compile(r"[，,]\s*(?:(?:(?:matching|matched|keyed|linked)\s+)?(
 JOIN_CLAUSE_END = re.compile(r"[，,；;。、]|(?:然后|接着|之后|再)|(?<![a-z_])(?:then|and then)(?![a-z_])", re.I)
 
 
-JOIN_ONLY = lazy(r"关联起来|关联|匹配|vlookup|带过来|拿过来|带进来|查过来|对上去|对过来|补上去|匹配上|join|look ?up|bring over|bring in|pull in|add", re.I)
+JOIN_ONLY = lazy(r"关联起来|关联|匹配|vlookup|带过来|拿过来|带进来|查过来|对上去|对过来|补上去|匹配上|对应?上|join|look ?up|bring over|bring in|pull in|add", re.I)
 
 
 def _rule_join(t: _Turn) -> None:
@@ -607,7 +607,7 @@ def _rule_which_top(t: _Turn) -> None:
     both = {"both": True} if lx.asks_both_ends(text) else {}  # 哪个最多，哪个最少: both ends are answered
     ranked = RANK_ALL.search(text, m.end())
     per = next((x for x in PER_KEY_SAID.finditer(text) if x.end() <= m.start() and kcol and resolve_column(x.group("k"), sheet, closest=False)[0] == kcol), None)
-    if ranked is None and per is not None:  # average Hourly Rate per Team, and which Team is highest: every team, highest first
+    if ranked is None and per is not None and not both:  # average Hourly Rate per Team, and which Team is highest: every team, highest first
         ranked = per
     if ranked is not None:  # 哪类报修最多，列个排名: every group, in that order (the first is the answer)
         t.add(m.start() + 1, Op("sort", {"by": [], "ascending": low, "direction_said": True}))
@@ -743,11 +743,14 @@ def _rule_add_column(t: _Turn) -> None:
     if not args.get("name") and args.get("left"):
         args["name"] = f"{args['left']}_计算"
     t.add(m.start(), Op("add_column", args))
-    nxt = NEXT_STEP.search(t.text, m.end())  # 新增一列金额=数量*单价，再按客户汇总金额: the next step is read by its own rules
+    nxt = min((x for x in (NEXT_STEP.search(t.text, m.end()), FORMULA_CLAUSE_END.search(t.text, m.end())) if x is not None),
+              key=lambda x: x.start(), default=None)  # 新增一列金额=数量*单价，再按客户汇总金额: the next step is read by its own rules
     t.spans.append((m.start(), nxt.start() if nxt else len(t.text)))
     t.formula_spans.append(t.spans[-1])  # add Total Cost = …: "Total" names the column, it asks for no sum
 
 
+# …= Qty * Unit Price, keep rows where …: a clause that starts with a verb of its own is the next step, never the formula's
+FORMULA_CLAUSE_END = lazy(r"[，,；;]\s*(?=(?:keep|filter|only|sum|total|group|sort|count|show|remove|exclude|drop|where|筛选|只看|只要|只留|按|去掉|排除|剔除|汇总|统计|排序)(?![a-z_]))", re.I | re.A)
 # an English name of several words, up to the = that defines it (add a column Transit Days = Delivery Date - Pickup Date)
 SPACED_NAME = lazy(r"\s*(?:called|named)?\s*[\"“']?([A-Za-z][A-Za-z0-9_%()/\- ]{0,40}?)[\"”']?\s*(?==)", re.A)
 NEXT_STEP = lx.NEXT_STEP
@@ -1731,6 +1734,10 @@ def _rule_top_n(t: _Turn) -> None:
             by_col = t.sort_keys[0]  # 算金额合计和单数，按单数从多到少，取前3个: the first 3 of the order said, never by 金额
         top: dict[str, Any] = {"n": int(n or 10), "by": by_col, "ascending": low_first,
                                **({"direction_said": True} if low_first or HIGH_WORD.search(text) or DESC.search(text) else {})}
+        if t.rank_by in ("行数", "rows") and t.has("group"):  # count per Unit, top 3 Units by count: the groups, by their rows
+            t.add(m.start() + 2, Op("top_n", {**top, "by": t.rank_by}))
+            t.spans.append(m.span())
+            return
         if t.ratio is not None:  # amount per qty by store, top 2: the groups with the highest ratio (each row's, with no key)
             t.add(m.start() + 2, Op("top_n", {**top, "by": t.ratio[2]}, after=bool(t.group_keys)))
             t.spans.append(m.span())

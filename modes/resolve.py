@@ -172,6 +172,13 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         alone = {f.path for f in files if f.is_table and len(f.sheets) > 1 and any(_distinct_sheet(sh.name, low) for sh in f.sheets)}
         said = alone if len(alone) == 1 else said
     near += [f for f in files if f.path in said and f not in near]
+    if not hits and len(said) == 1 and not ref.missing_name:
+        wb = next(f for f in files if f.path in said)
+        if any(h.how == "exact" for sh in wb.sheets[:1] for h in find_columns(low, sh)):
+            # 高二 数学 分数最高的5个学生: a sheet only that workbook has, and its column named: that workbook (学生 is the rows' word)
+            sheet = next((sh.name for sh in wb.sheets if _distinct_sheet(sh.name, low)), None)
+            ref.how, ref.paths, ref.sheet, ref.by_sheet = "description", [wb.path], sheet, True
+            return _with_format(ref, text)
     if not hits:
         _stem_typos(low, near, ref, hits)
     full = [catalog.get(p) for _, p, h in hits if h == "named"]
@@ -533,7 +540,8 @@ def _period_said(low: str, tok: str, span: tuple[int, int]) -> bool:
     return bool(PERIOD_WORD.fullmatch(low[span[0] : span[1]])) and PERIOD_USE.search(low[max(0, span[0] - 6) : span[0]]) is not None
 
 
-DISTINCT_SHEET = re.compile(r"\d|[一二三四上下]季度|[上下]半年|(?<![a-z])(?:q[1-4]|h[12])(?![a-z0-9])|[一二三四五六七八九十]+月", re.I)
+DISTINCT_SHEET = re.compile(r"\d|[一二三四上下]季度|[上下]半年|(?<![a-z])(?:q[1-4]|h[12])(?![a-z0-9])|[一二三四五六七八九十]+月"
+                            r"|^[\u4e00-\u9fff]{1,2}[一二三四五六七八九十]$", re.I)  # 高二 / 初三: a grade, no ordinary word
 
 
 def _distinct_sheet(name: str | None, low: str) -> bool:
@@ -936,6 +944,8 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
     names = sheet.names
     if r in names.exact:
         return names.exact[r], "exact", []
+    if r.endswith("s") and r[:-1] in names.exact:  # Units, over a column Unit: that column, before any meaning of the word
+        return names.exact[r[:-1]], "exact", []
     concept = lx.concept_of(r)
     if concept:
         hits = names.by_concept.get(concept, ())

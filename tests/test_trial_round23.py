@@ -576,3 +576,123 @@ def test_their_attributes_added_from_another_file_join_the_last_result(work, tmp
     top = WORK["North"].groupby("Technician")["Parts Cost"].sum().sort_values(ascending=False).head(2)
     assert list(f["Technician"]) == list(top.index)
     assert f["Hourly Rate"].tolist() == techs.set_index("Technician").loc[top.index, "Hourly Rate"].tolist()
+
+
+def test_the_result_matched_to_another_table_by_dui_shang(stores, tmp_path):
+    pd.DataFrame({"导购": ["甲", "乙"], "级别": ["高级", "初级"], "提成比例": [0.05, 0.02]}).to_csv(tmp_path / "导购信息.csv", index=False)
+    s = Session(stores)
+    answered(s, "门店.xlsx 东店 按导购汇总数量")
+    tr = answered(s, "把这个结果跟导购信息.csv按导购对上，加上级别和提成比例")
+    f = result_frame(tr).set_index("导购")
+    assert f.loc["甲", "级别"] == "高级" and f.loc["乙", "提成比例"] == pytest.approx(0.02)
+    assert f["数量_合计"].to_dict() == STORES["东店"].groupby("导购")["数量"].sum().to_dict()
+
+
+def test_compared_with_last_month_is_no_join(stores):
+    d = Session(stores).turn("门店.xlsx 东店 每个月金额合计对上个月涨了多少").decision
+    assert "join" not in d.request.kinds()
+
+
+SALES = pd.DataFrame({"Order Date": pd.to_datetime(["2024-04-02", "2024-04-20", "2024-05-03", "2024-05-09", "2024-06-11", "2024-06-30"]),
+                      "Category": ["Office", "Home", "Office", "Office", "Home", "Office"], "Product": ["Lamp", "Desk", "Lamp", "Pen", "Desk", "Pen"],
+                      "Qty": [1, 2, 3, 4, 5, 6]})
+
+
+@pytest.fixture
+def quarter(tmp_path) -> Workspace:
+    with pd.ExcelWriter(tmp_path / "orders.xlsx") as w:
+        SALES.to_excel(w, sheet_name="Q2", index=False)
+        SALES.assign(Qty=SALES["Qty"] * 10, **{"Order Date": SALES["Order Date"] + pd.DateOffset(months=3)}).to_excel(w, sheet_name="Q3", index=False)
+    return Workspace.at(tmp_path)
+
+
+@pytest.mark.parametrize("said,rows", [("q2: one row per category and one column per month, count of orders", "Category"),
+                                       ("q2: one row per month and one column per category, total Qty", "Order Date"),
+                                       ("pivot of q2: Category as rows, month of Order Date as columns, count of orders", "Category")])
+def test_rows_and_columns_laid_out_per_key_and_per_month(quarter, said, rows):
+    tr = answered(Session(quarter), "orders.xlsx " + said)
+    p = tr.decision.request.op("pivot")
+    assert p is not None and p.args["rows"] == [rows] and p.args.get("period") == "month"
+    assert not tr.decision.request.op("dedupe")
+
+
+def test_quarter_on_quarter_growth_over_the_quarters_stacked(quarter):
+    tr = answered(Session(quarter), "orders.xlsx total qty per quarter for all orders and the quarter on quarter growth")
+    g = tr.decision.request.op("growth")
+    assert g is not None and g.args["unit"] == "quarter"
+    both = pd.concat([SALES, SALES.assign(Qty=SALES["Qty"] * 10, **{"Order Date": SALES["Order Date"] + pd.DateOffset(months=3)})])
+    q = both.groupby(both["Order Date"].dt.to_period("Q"))["Qty"].sum()
+    assert len(result_frame(tr)) == len(q)
+
+
+def test_a_share_of_the_units_is_of_the_quantity(quarter):
+    tr = answered(Session(quarter), "orders.xlsx what share of q2 units does each product have?")
+    assert tr.decision.request.op("share").args.get("column") == "Qty"
+    share = SALES.groupby("Product")["Qty"].sum() / SALES["Qty"].sum() * 100
+    assert f"Lamp {share['Lamp']:.2f}%" in tr.run.answer
+
+
+def test_units_said_over_a_column_named_unit_is_that_column(tmp_path):
+    pd.DataFrame({"Unit": ["U1", "U2", "U1"], "Qty": [1, 2, 3]}).to_csv(tmp_path / "t.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "t.csv count per Unit, top 1 Units by count")
+    assert list(result_frame(tr)["Unit"]) == ["U1"]
+
+
+def test_a_formula_clause_ends_where_the_next_verb_begins_and_the_same_for_another_quarter(quarter):
+    s = Session(quarter)
+    tr = answered(s, "orders.xlsx q2: add column Revenue = Qty * 2, keep rows where Category is Office, then sum Revenue by Product")
+    want = SALES[SALES["Category"] == "Office"].assign(R=lambda d: d["Qty"] * 2).groupby("Product")["R"].sum()
+    assert result_frame(tr).set_index("Product")["Revenue_sum"].to_dict() == want.to_dict()
+    d = s.turn("same for q3").decision
+    assert d.request.sheet == "Q3" and not d.request.op("stack")
+    assert [c.value for c in d.request.op("filter").args["conditions"]] == ["Office"]  # never Q2's own dates
+
+
+GRADES = pd.DataFrame({"班级": ["高一(1)班", "高一(2)班", "高一(3)班", "高一(1)班", "高一(2)班", "高一(1)班"],
+                       "科目": ["数学", "数学", "数学", "数学", "语文", "语文"], "分数": [100, 90, 80, 70, 60, 50]})
+
+
+@pytest.fixture
+def grades(tmp_path) -> Workspace:
+    with pd.ExcelWriter(tmp_path / "成绩.xlsx") as w:
+        GRADES.to_excel(w, sheet_name="高一", index=False)
+        GRADES.assign(班级=GRADES["班级"].str.replace("高一", "高二")).to_excel(w, sheet_name="高二", index=False)
+    return Workspace.at(tmp_path)
+
+
+@pytest.mark.parametrize("said,cls", [("高一一班数学平均分多少", "高一(1)班"), ("高一 2班的数学平均分", "高一(2)班"),
+                                      ("高一(2)班数学平均分多少", "高一(2)班"), ("高一表，筛选班级为高一(1)班并且科目为数学，算分数平均", "高一(1)班")])
+def test_a_numbered_class_said_any_way_is_that_class(grades, said, cls):
+    tr = answered(Session(grades), "成绩.xlsx " + said)
+    want = GRADES[(GRADES["班级"] == cls) & (GRADES["科目"] == "数学")]["分数"].mean()
+    assert result_frame(tr).iloc[0, 0] == pytest.approx(want)
+
+
+def test_a_class_that_does_not_exist_is_asked_never_dropped(grades):
+    d = Session(grades).turn("成绩.xlsx 高一四班数学平均分多少").decision
+    assert d.next != "execute"
+
+
+def test_a_share_per_key_after_a_count_per_key_is_of_their_rows(tmp_path):
+    df = pd.DataFrame({"线路": ["甲", "甲", "乙", "丙", "丙", "丙"], "运费": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]})
+    df.to_csv(tmp_path / "发车.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "发车.csv 按线路分组，算运费合计和行数")
+    tr = answered(s, "只要行数，再加上每个线路行数占总数的百分比")
+    assert "甲 33.33%" in tr.run.answer and "丙 50%" in tr.run.answer  # of the 6 rows, never 1 of 3 summary rows each
+
+
+def test_a_grade_sheet_and_its_column_name_the_workbook_over_a_file_named_like_its_rows(grades, tmp_path):
+    pd.DataFrame({"学号": ["S1"], "入学年份": [2022]}).to_csv(tmp_path / "学生信息.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    d = s.turn("高二 数学 分数最高的2个学生").decision
+    assert d.request.file == "成绩.xlsx" and d.request.sheet == "高二"
+
+
+def test_a_rejection_naming_the_file_keeps_the_request(grades, tmp_path):
+    pd.DataFrame({"学号": ["S1"], "入学年份": [2022]}).to_csv(tmp_path / "学生信息.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    s.turn("学生信息.csv 数学 分数最高的2个")
+    tr = answered(s, "不对，是成绩.xlsx的高二表，按分数排")
+    assert tr.decision.request.file == "成绩.xlsx" and tr.decision.request.sheet == "高二"
+    assert result_frame(tr)["分数"].tolist() == [100, 90]  # 数学 kept, the first 2 by 分数, never the whole sheet sorted

@@ -47,6 +47,7 @@ def where_name(m: dict[str, Any], lang: str = "zh") -> str:
     return f"{label}_{ROWS.get(lang, ROWS['zh'])}"
 
 
+# a yes-no column's name (是否延误, is_late): the same shape the reader knows (modes.conditions.FLAG_COLUMN); tools never import modes
 FLAG_NAME = re.compile(r"^(?:是否|是不是|有没有|有无|(?:is|has|was)[_ ])(?P<noun>.{2,12})$", re.I)
 
 

@@ -508,6 +508,10 @@ class Share(OpSpec):
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         a = {"keys": args["keys"], **{k: args[k] for k in ("column", "among", "within") if args.get(k)}}
+        if not a.get("column") and "汇总" in ctx.labels:  # each class's share of the rows, after a count per class: of its 行数,
+            from tools.ops import ROWS  # never of the summary's own rows (one each)
+
+            a["column"] = ROWS["en" if getattr(ctx.request, "lang", "zh") == "en" else "zh"]
         return [StepSpec("计算占比", "share_of_total", "占比已算出", a)]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
@@ -1001,6 +1005,8 @@ class Bucket(OpSpec):
         m, named = _bucket_match(text, hits, sheet)
         if m is None or CHART_RX.search(text) or GROWTH_RX.search(text) or _series_of(sheet) is not None:
             return None
+        if _period_layout(text, hits) is not None:
+            return None  # one row per category and one column per month: a layout of rows and columns, the pivot's
         used = [m.span()]
         values = _cols(hits, sheet, used, numeric=True)
         keys, by_spans = _by_keys(text, hits, sheet, used)
@@ -1068,7 +1074,9 @@ GROWTH_RX = _rx("增长或减少的百分比", "增减的百分比", "增减百�
 # 每个月比上个月涨了多少 / 较上月增长 / 跟上季度比: the growth over the period before, said in words (its unit said with it)
 PRIOR_PERIOD = _lazy(r"(?:比|较|相比于?|对比|跟|和|与)\s*(?:上个?|前一个?|上一个?)\s*(?P<pu>月|季度|周|星期|年)(?:份|度)?\s*(?:相比|比|来说)?\s*的?\s*"
                      r"(?:涨|增长|增加|上涨|多|少|降|下降|减少|变化|变动|增减)了?\s*(?:多少|几成|百分之几|百分比|幅度)?")
-GROWTH_RX = Lazy(GROWTH_RX.pattern + "|" + PRIOR_PERIOD.pattern, re.I)
+# quarter on quarter / week-over-week: a growth whose own words name its period
+GROWTH_OVER = _lazy(r"(?<![a-z_])(?P<u>quarter|month|week|year|day)[\s-]+(?:over|on|to)[\s-]+(?P=u)(?![a-z_])", re.I)
+GROWTH_RX = Lazy(GROWTH_RX.pattern + "|" + PRIOR_PERIOD.pattern + "|" + GROWTH_OVER.pattern, re.I)
 CAGR_RX = _rx("年均增长率", "复合增长率", "年均增速", "年均复合增长率", "平均每年增长", "cagr", "compound annual", "average annual growth")
 YOY_RX = _rx("同比", "year over year", "year-over-year", "yoy", "去年同期")
 
@@ -1102,6 +1110,10 @@ class Growth(OpSpec):
         prior = PRIOR_PERIOD.search(text)
         if unit is None and prior is not None:  # 比上个月涨了多少: per month
             unit = {"月": "month", "季度": "quarter", "周": "week", "星期": "week", "年": "year"}[prior.group("pu")]
+        over = GROWTH_OVER.search(text)
+        if over is not None:  # quarter on quarter growth: the period the growth itself names
+            unit = over.group("u").casefold()
+            used.append(over.span())
         if unit_m:
             used.append(unit_m.span())
         values = _cols(hits, sheet, used, numeric=True)
@@ -1597,8 +1609,18 @@ ROLE_AFTER = {"row": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s
                           r"|\s+(?:is\s+|are\s+|goes\s+|go\s+)?(?:down|along)\s+the\s+(?:side|left)(?![a-z_])", re.I),
               "col": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s*列|\s+(?:as|in|on|across)\s+(?:the\s+)?columns?(?![a-z_])"
                           r"|\s+(?:is\s+|are\s+|goes\s+|go\s+)?across(?:\s+the\s+top)?(?:\s+as\s+columns)?(?![a-z_])", re.I)}
-ROLE_BEFORE = {"row": _lazy(r"(?:行|(?<![a-z_])rows?)\s*(?:是|为|用|放|:|：|=|are|is|by)?\s*$", re.I),
-               "col": _lazy(r"(?:列|(?<![a-z_])columns?)\s*(?:是|为|用|放|:|：|=|are|is|by)?\s*$", re.I)}
+ROLE_BEFORE = {"row": _lazy(r"(?:行|(?<![a-z_])rows?)\s*(?:是|为|用|放|:|：|=|are|is|by|per|for each|for every)?\s*$", re.I),
+               "col": _lazy(r"(?:列|(?<![a-z_])columns?)\s*(?:是|为|用|放|:|：|=|are|is|by|per|for each|for every)?\s*$", re.I)}
+# month of Order Date as columns: the date column named between the period and its role
+OF_DATE = _lazy(r"\s+of\s+(?:the\s+)?[A-Za-z][\w ]{0,30}?(?=\s+(?:as|in|on|across)(?![a-z_]))", re.I)
+
+
+def _role_after(role: str, text: str, at: int) -> re.Match[str] | None:
+    """The role word after a period (months as columns), with the date column said between (month of Order Date as columns)."""
+    m = ROLE_AFTER[role].match(text, at)
+    if m is None and (of := OF_DATE.match(text, at)) is not None:
+        m = ROLE_AFTER[role].match(text, of.end())
+    return m
 
 
 ROW_WORD = _lazy(r"(?<![A-Za-z_])([A-Za-z_]{3,})\s+(?:as|in|on)\s+(?:the\s+)?rows?(?![a-z_])|([\u4e00-\u9fff]{2,6}?)\s*(?:做|为|作为|当)?\s*(?:一|每)?\s*行(?!数)", re.I)
@@ -1619,13 +1641,23 @@ def _period_layout(text: str, hits: list[Any]) -> tuple[int, list[tuple[int, int
     pm = next((x for x in PIVOT_PERIOD.finditer(text) if _free(spans, x.start(), x.end())), None)
     if pm is None:
         return None
-    role = "col" if ROLE_AFTER["col"].match(text, pm.end()) else "row" if ROLE_AFTER["row"].match(text, pm.end()) else None
+    before = text[max(0, pm.start() - 24) : pm.start()]  # one column per month: the role said before the period
+    role = "col" if _role_after("col", text, pm.end()) or ROLE_BEFORE["col"].search(before) else \
+        "row" if _role_after("row", text, pm.end()) or ROLE_BEFORE["row"].search(before) else None
     other = {"col": "row", "row": "col"}.get(role or "")
-    key = next((h for h in hits if other and ROLE_AFTER[other].match(text, h.end)), None)
+    key = next((h for h in hits if other and (ROLE_AFTER[other].match(text, h.end) or ROLE_BEFORE[other].search(text[max(0, h.start - 24) : h.start]))), None)
     if key is None or role is None:
-        return None
+        return None  # (one row per category and one column per month: each role said before its word)
     ends = [ROLE_AFTER[role].match(text, pm.end()), ROLE_AFTER[other].match(text, key.end)]  # type: ignore[index]
-    return min(key.start, pm.start()), [(key.start, ends[1].end() if ends[1] else key.end), (pm.start(), ends[0].end() if ends[0] else pm.end())]
+    leads = [_role_lead(text, role, pm.start()), _role_lead(text, other or role, key.start)]  # one row per …: the role's own words
+    return min(key.start, pm.start()), [(key.start, ends[1].end() if ends[1] else key.end), (pm.start(), ends[0].end() if ends[0] else pm.end()),
+                                        *[x for x in leads if x is not None]]
+
+
+def _role_lead(text: str, role: str, at: int) -> tuple[int, int] | None:
+    """Where 'one row per' / 'columns by' said right before a word ends at it."""
+    m = re.search(r"(?:(?:one|a)\s+)?" + ROLE_BEFORE[role].pattern, text[max(0, at - 24) : at], re.I)
+    return (max(0, at - 24) + m.start(), at) if m is not None else None
 
 
 def _layout(text: str, hits: list[Any]) -> tuple[str, str, tuple[int, int]] | None:
@@ -1682,12 +1714,13 @@ class Pivot(OpSpec):
         elif roles is not None:
             start, used = roles[2][0], [roles[2], *[(h.start, h.end) for h in hits if h.column in roles[:2]]]
         elif by_period is not None:  # 按客户一行、月份一列: the date column by month across, the key down
-            start, used = by_period
+            start, used = by_period[0], [by_period[1][1], by_period[1][0], *by_period[1][2:]]  # the period's words first: no column's name
         else:
             return None
         keys, by_spans = _by_keys(text, hits, sheet, used)
         cats = [h.column for h in _cols(hits, sheet, used, numeric=False)]
-        keys = list(dict.fromkeys(([roles[0], roles[1]] if roles else []) + keys + cats))
+        laid = [h.column for h in hits if by_period is not None and h.start == by_period[1][0][0]] if m is None and roles is None else []
+        keys = list(dict.fromkeys(([roles[0], roles[1]] if roles else []) + keys + cats + laid))  # (the column given a role beside the period)
         values = [h for h in _cols(hits, sheet, used + by_spans, numeric=True)]
         agg = _agg(text)
         args: dict[str, Any] = {"rows": keys[:1], "columns": keys[1] if len(keys) > 1 else None, "agg": agg if values else "count"}
@@ -1702,7 +1735,8 @@ class Pivot(OpSpec):
             keys = [k for k in keys if k not in when]  # 行是销售日期按月，列是导购: the date column is the period's, never a key too
             if len(when) != 1 or len(keys) > 1:
                 return None  # no single date column to bucket: the pivot is restated as not done, never run without the period
-            across = bool(re.search(r"列|columns?|across", text[max(0, pm.start() - 8) : pm.start()], re.I)) or bool(ROLE_AFTER["col"].match(text, pm.end()))
+            across = bool(re.search(r"列|columns?|across", text[max(0, pm.start() - 8) : pm.start()], re.I)) or bool(_role_after("col", text, pm.end())) \
+                or bool(ROLE_BEFORE["col"].search(text[max(0, pm.start() - 24) : pm.start()]))  # one column per month
             if across and not keys and (said := _row_word(text, sheet)) is not None:
                 keys = [said]  # vehicles as rows, months as columns: the column a plural or a part of its name names
             args["rows"], args["columns"] = ((keys[:1], when[0]) if across else ([when[0]], keys[0] if keys else None))
