@@ -832,6 +832,27 @@ MONTH_DAY_RANGE = lazy(
     re.I | re.A)
 
 
+DAY_ALONE = lazy(r"(?<![\d\-/.])(?:(?P<y>(?:19|20)\d{2})\s*年\s*)?(?P<m>1[0-2]|0?[1-9])\s*月\s*(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)(?!\d)"
+                 r"|(?<![\d\-/.])(?P<y2>(?:19|20)\d{2})-(?P<m2>1[0-2]|0?[1-9])-(?P<d2>3[01]|[12]\d|0?[1-9])(?![\d\-])")
+
+
+def _cond_day_alone(sc: _Scan) -> None:
+    """2025年1月16号那次考试 / 2025-01-16的数学成绩 / 1月16号的 (the data in one year): the rows of that day of the date
+    column, said with no word comparing it (a day said with 以后 / 之前 is read by the rules before)."""
+    if not any(c in sc.sheet.dates for c in sc.sheet.columns):
+        return
+    for m in DAY_ALONE.finditer(sc.text):
+        said_of = re.search(r"(?:是|为|等于|=|==|不是|不等于)\s*$", sc.text[: m.start()])
+        if not sc.free(m.start(), m.end()) or ANY_OP.match(sc.text, m.end()) or re.match(r"\s*(?:到|至|~|～|—|-)", sc.text[m.end() :]) \
+                or said_of is not None and any(h.column in sc.sheet.dates and 0 <= said_of.start() - h.end <= 1 for h in sc.hits):
+            continue  # (考试日期是2025年1月16号: the column's own comparison reads it)
+        year = m.group("y") or m.group("y2") or _one_year(sc, m)
+        if year is None:
+            continue
+        lo, hi = _period(year, m.group("m") or m.group("m2"), m.group("d") or m.group("d2"))
+        sc.add_period(m, "between", lo, hi)
+
+
 def _one_year(sc: _Scan, m: re.Match[str]) -> str | None:
     """The one year the date column of a day said without its year holds; None when the words are read already or the
     column spans several years (the day is left unread, and said)."""
@@ -1075,6 +1096,12 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     if op in ("gt", "lt", "ge", "le") and isinstance(value, (str, list)) and not (col and col in sheet.dates) and not (
             isinstance(value, str) and col and CLOCK_RE.fullmatch(value)):  # 上班打卡晚于9:00: clock times compare
         return
+    if col is None and isinstance(value, (int, float)) and raw and (held := _value_column(raw.strip(), sheet)) is not None \
+            and (figure := _figure_by_unit(text, end, sheet)) is not None:
+        # 数学低于90分: 数学 is a subject (a value of 科目), 分 the unit of 分数: the subject's rows, compared on their 分数
+        sc.add(Cond(held, "eq", raw.strip(), None, held, "exact"), s, s + len(raw.strip()))
+        col, raw, how, s = figure[0], figure[0], "partial", s + len(raw.strip())
+        end = figure[1]
     if col is None and isinstance(value, (int, float)):
         nums = [c for c in closest if c in sheet.numeric] + [c for c in sheet.columns if c in sheet.numeric and c not in closest]
         closest = tuple(nums[:3]) or closest
@@ -1093,6 +1120,23 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
         elif isinstance(value, list):
             value = [_canonical(v, sheet.values[col]) for v in value]
     sc.add(Cond(col, op, value, None, raw, how, closest), s, end)
+
+
+def _value_column(word: str, sheet: SheetInfo) -> str | None:
+    """The one text column holding this word as a value (数学 of 科目), else None."""
+    cols = [c for c, vs in sheet.values.items() if word in vs and c not in sheet.numeric]
+    return cols[0] if len(cols) == 1 else None
+
+
+def _figure_by_unit(text: str, end: int, sheet: SheetInfo) -> tuple[str, int] | None:
+    """90分 / 3件: the numeric column a number's unit begins the name of (分 of 分数), or the only numeric column; where the
+    unit ends."""
+    unit = re.match(r"\s*([\u4e00-\u9fff])", text[end:])
+    nums = [c for c in sheet.columns if c in sheet.numeric]
+    named = [c for c in nums if unit and c.startswith(unit.group(1))]
+    if len(named) == 1:
+        return named[0], end + (unit.end() if unit else 0)
+    return (nums[0], end) if len(nums) == 1 else None
 
 
 def _cond_infix(sc: _Scan) -> None:
@@ -1399,7 +1443,7 @@ def _cond_scope_of_negation(sc: _Scan) -> None:
 COND_RULES = (
     _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_count_of_unit, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
-    _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
+    _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_day_alone, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
     _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
     _cond_example_of_kind, _cond_scope_of_negation, _cond_logic,
 )

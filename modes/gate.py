@@ -878,6 +878,9 @@ def _u_sheet(u: _Understanding) -> None:
     fi = u.fi
     if fi is not None and u.ref.sheet and fi.sheet(u.ref.sheet) is not None:
         u.sheet_name = u.ref.sheet  # the sheet's name was what described the file; its words are gone from the text
+        if len({tuple(s.columns) for s in fi.sheets}) == 1:  # 高一数学低于90分: 高一 named the sheet, 数学 is a value of it
+            u.texts = [_blank(t, [m.span() for m in re.finditer(re.escape(u.ref.sheet), t) if not _inside_a_value(t, m.span(), _sheet_of(fi, u.ref.sheet))])
+                       for t in u.texts]
     # before a sheet's name is blanked: 7月8月9月 names all three (and the Spring and Fall sheets, read as describing the file)
     said = " ".join(u.norms if u.how == "description" else u.texts).casefold()
     said = NOT_THIS_SHEET.sub(lambda m: " " * len(m.group(0)), said)  # 不是上学期，用下学期的: the sheet said not to use is no sheet to stack

@@ -1716,6 +1716,8 @@ def _rule_top_n(t: _Turn) -> None:
         n_raw = next((g for g in m.groups() if g), "1")
         n = parse_number(n_raw)
         by = [t.rank_by] if t.rank_by else [h.column for h in hits if (h.column in sheet.numeric or h.column in sheet.dates) and t.free(h.start)]
+        near = [h.column for h in hits if h.column in sheet.numeric and t.free(h.start) and 0 <= m.start() - h.end <= 3]
+        by = near[-1:] + [c for c in by if c not in near[-1:]] if not t.rank_by and near else by  # 考试日期是…的数学分数前5名: by 分数
         low_first = bool(re.search(r"最(?:低|小|少|早|旧|老)|(?<![a-z_])(?:lowest|smallest|earliest|oldest|bottom)(?![a-z_])", text, re.I | re.A))
         if not low_first and ASC.search(text) and not HIGH_WORD.search(text):
             low_first = True  # sorted ascending, top 3: the first three of the order said, the lowest
@@ -2164,7 +2166,8 @@ def _rule_count_question(t: _Turn) -> None:
         t.add(goods.start(), Op("group", {"keys": [], "measures": [{"column": qty, "agg": "sum"}], "question": True}))
         t.spans.append(goods.span())  # 水煮鱼一共卖了多少份: the portions sold, 数量 added up
         return
-    if COUNT_Q.search(t.text) and t.has("filter") and not t.has("group", "count"):
+    counted = next((q for q in COUNT_Q.finditer(t.text) if not any(h.start < q.end() and q.start() < h.end for h in t.hits)), None)  # (分数 is a column)
+    if counted is not None and t.has("filter") and not t.has("group", "count"):
         t.add(len(t.text) - 1, Op("count", {"question": True}))
     elif not t.found and (rm := TOTAL_ROWS_Q.search(t.text)) is not None:
         t.add(0, Op("profile", {"head": None, "columns": [], "question": "rows"}))

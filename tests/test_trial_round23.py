@@ -696,3 +696,28 @@ def test_a_rejection_naming_the_file_keeps_the_request(grades, tmp_path):
     tr = answered(s, "不对，是成绩.xlsx的高二表，按分数排")
     assert tr.decision.request.file == "成绩.xlsx" and tr.decision.request.sheet == "高二"
     assert result_frame(tr)["分数"].tolist() == [100, 90]  # 数学 kept, the first 2 by 分数, never the whole sheet sorted
+
+
+def test_a_value_before_a_comparison_with_a_unit_is_a_condition_and_its_figure(grades):
+    tr = answered(Session(grades), "成绩.xlsx 高一数学低于95分的名单，按班级排一下")
+    want = GRADES[(GRADES["科目"] == "数学") & (GRADES["分数"] < 95)].sort_values("班级")
+    assert result_frame(tr)["分数"].tolist() == want["分数"].tolist()
+
+
+def test_the_other_sheet_also_looked_at_repeats_the_request_there(grades):
+    s = Session(grades)
+    answered(s, "成绩.xlsx 高二 科目是数学的行，各班级占多少比例")
+    tr = answered(s, "高一的也看看")
+    assert tr.decision.request.sheet == "高一" and tr.decision.request.op("share") is not None
+
+
+EXAMS = GRADES.assign(考试日期=pd.to_datetime(["2025-01-16", "2024-12-10", "2025-01-16", "2025-01-16", "2024-12-10", "2025-01-16"]))
+
+
+@pytest.mark.parametrize("said", ["2025年1月16日的数学成绩，分数前2名", "2025-01-16的数学分数前2名", "考试日期是2025年1月16号的数学分数前2名"])
+def test_a_day_said_alone_is_that_day_and_the_top_is_by_the_figure_said(tmp_path, said):
+    EXAMS.to_csv(tmp_path / "考试.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "考试.csv " + said)
+    want = EXAMS[(EXAMS["考试日期"] == "2025-01-16") & (EXAMS["科目"] == "数学")].nlargest(2, "分数")
+    f = result_frame(tr)
+    assert f["分数"].tolist() == want["分数"].tolist() and not tr.decision.request.op("count")
