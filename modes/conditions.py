@@ -500,11 +500,14 @@ FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[�
                # refunded orders / no-shows, in English: the flag said with a noun for the rows, or alone, up to the clause's end
                r"|(?:\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|ones?|entries|items|customers|tickets|sales|cases|claims))?"
                r"\s*(?:[,.;)?]|$|(?=\s+(?:and|or|but|then|from|in|on|by|per|for|with)(?![a-z_])))", re.I)
-FLAG_NOUN_EN = lazy(r"\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|entries|items|customers|tickets|sales|cases|claims)(?![a-z_])"
+FLAG_NOUN_EN = lazy(r"\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|entries|items|customers|tickets|sales|cases|claims|ones?)(?![a-z_])"
                     r"|\s{3,}(?=(?:by|per|for|in|from)(?![a-z_])|$)", re.I)  # (or the table's own name, set aside as the file's)
 
 
 FLAG_PREDICATE = lazy(r"(?<![a-z_])(?:were|was|are|is|got|been|being)\s+$", re.I)
+
+
+FLAG_NOT_COUNTED = lazy(r"(?:\s+(?:orders?|rows?|records?|ones?|items|entries))?\s*(?:do(?:es)?\s*n[o']t\s+count|are\s+(?:not\s+counted|excluded|left\s+out)|excluded)(?![a-z_])", re.I)
 
 
 def _flag_yes(sheet: SheetInfo, col: str) -> str | None:
@@ -523,8 +526,12 @@ def _cond_flag_column(sc: _Scan) -> None:
         yes = _flag_yes(sc.sheet, h.column)
         if yes is None or not sc.free(h.start, h.end):
             continue
-        excluded = lx.EXCLUDE_BEFORE.search(sc.text[: h.start])
+        excluded = lx.EXCLUDE_BEFORE.search(re.sub(r"(?<![a-z_])(?:the|any|all)\s*$", "", sc.text[: h.start], flags=re.I).rstrip() + " ")  # excluding the returned ones
         end = FLAG_END.match(sc.text, h.end)
+        after = FLAG_NOT_COUNTED.match(sc.text, end.end()) if end is not None else FLAG_NOT_COUNTED.match(sc.text, h.end)
+        if after is not None and not excluded:  # returned orders do not count / 退货的不算: said after, an exclusion
+            sc.add(Cond(h.column, "ne", yes, raw=h.column, how="excluded"), h.start, after.end())
+            continue
         said_of = FLAG_PREDICATE.search(sc.text[max(0, h.start - 12) : h.start])  # orders that were Resolved On Time
         if end is None or (not excluded and not said_of and not sc.text[h.end :].lstrip().startswith("的") and not FLAG_NOUN_EN.match(sc.text, h.end)):
             continue  # refunded orders by branch: the flag said before the rows it keeps

@@ -59,6 +59,17 @@ GAPS: tuple[tuple[str, str, str, str, str, str], ...] = (
     (r"排名第|名次|(?<![a-z_])rank(?:ing)? of", "名次", "ranks", "排序或取前几名", "sorting or the top N", "rank_position"),
 )
 GAP_RES = tuple((lazy(p, re.I), zh, en, czh, cen, op) for p, zh, en, czh, cen, op in GAPS)
+# a new column computed one way when a condition holds and another way otherwise (如果…折算分=分数*2/3，否则…): said even
+# when a formula read a part of it, since running that part alone would change every row
+CASE_FORMULA = (r"(?:如果|若|假如|要是).{1,60}?[=＝].{0,60}?(?:否则|不然|其余的?|其他的?)|(?<![a-z_])if(?![a-z_]).{1,60}?=.{0,60}?(?<![a-z_])(?:else|otherwise)(?![a-z_])",
+                "按条件分别用不同公式算的列", "a column computed with a different formula per condition",
+                "先筛选出要换算的行再加列，或加一个按条件填固定值的条件列", "filter the rows to convert first and add the column there, or an IF column with fixed labels")
+CASE_FORMULA_RX = lazy(CASE_FORMULA[0], re.I)
+
+
+def case_formula_gap(text: str) -> Gap | None:
+    """The gap of a per-condition formula, when the text asks for one."""
+    return Gap(CASE_FORMULA_RX, *CASE_FORMULA[1:]) if CASE_FORMULA_RX.search(text) else None
 QUOTED = lazy(r"['\"“‘「『][^'\"”’」』]{1,40}['\"”’」』]")
 CJK_RUN = lazy(r"[\u4e00-\u9fff]+")
 CJK_CHAR = lazy(r"[\u4e00-\u9fff]")

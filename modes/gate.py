@@ -1415,6 +1415,10 @@ def _u_understood(u: _Understanding) -> None:
         if words:
             ev.append(evidence.weighed("words_unread", "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
             ev += [evidence.weighed("words_unread_more", "") for _ in words[1:]]  # each further word unread lowers it more
+        case = evidence.case_formula_gap(u.norms[-1]) if any(o.kind in ("add_column", "formula") for o in ops) \
+            and not any(o.kind == "if_column" for o in ops) else None
+        if case is not None:  # 如果…折算分=分数*2/3，否则折算分=分数: never one formula run on every row, or on the rows of the condition
+            found_gaps = [*found_gaps, case]
         for g in found_gaps:
             ev.append(evidence.weighed("gap_unsupported", g.say("zh"), g.say("en")))
         u.kw["unexplained"], u.kw["gaps"] = tuple(words), tuple(found_gaps)

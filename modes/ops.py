@@ -845,6 +845,10 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
             continue
         if not c2 or COMPARED_NEXT.match(t.text, e2):
             break  # per channel, sales at least 3000: a column compared with a value starts a condition, not a key
+        from modes.conditions import FLAG_NOT_COUNTED
+
+        if FLAG_NOT_COUNTED.match(t.text, e2):
+            break  # by Category, returned orders do not count: an exclusion, never a second key
         eq = EQUALS_NEXT.match(t.text, e2)
         if eq is not None and any(t.text[eq.end():].casefold().startswith(v.casefold()) for v in t.sheet.values.get(c2, ())):
             break  # by Appt Type, Status is Completed: a column said equal to one of its values starts a condition

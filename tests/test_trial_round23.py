@@ -721,3 +721,17 @@ def test_a_day_said_alone_is_that_day_and_the_top_is_by_the_figure_said(tmp_path
     want = EXAMS[(EXAMS["考试日期"] == "2025-01-16") & (EXAMS["科目"] == "数学")].nlargest(2, "分数")
     f = result_frame(tr)
     assert f["分数"].tolist() == want["分数"].tolist() and not tr.decision.request.op("count")
+
+
+def test_a_formula_per_condition_is_said_to_be_out_of_reach_never_run_silently(grades):
+    d = Session(grades).turn("成绩.xlsx 高一 如果科目是语文、数学或英语，折算分=分数*2/3，否则折算分=分数").decision
+    assert d.next != "execute" and "按条件分别用不同公式算的列" in d.reply
+
+
+@pytest.mark.parametrize("said,keep", [("returned orders do not count", "N"), ("excluding the returned ones", "N"), ("for the returned ones", "Y")])
+def test_a_yes_no_column_said_in_english_as_rows(tmp_path, said, keep):
+    df = pd.DataFrame({"Category": ["A", "A", "B", "B"], "Qty": [1, 2, 3, 4], "Returned (Y/N)": ["Y", "N", "N", "Y"]})
+    df.to_csv(tmp_path / "orders.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "orders.csv total Qty by Category, " + said)
+    want = df[df["Returned (Y/N)"] == keep].groupby("Category")["Qty"].sum()
+    assert result_frame(tr).set_index("Category")["Qty_sum"].to_dict() == want.to_dict()
