@@ -1344,7 +1344,8 @@ def _excluded_part(sc: _Scan, tok: str, a: int, b: int) -> bool:
 
 
 def _absent_value(sc: _Scan, tok: str, a: int, b: int) -> None:
-    if not sc.free(a, b) or not 2 <= len(tok) <= 8 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]|[二两三四五六七八九十多]+个", tok):  # 三个店: how many, no value
+    if not sc.free(a, b) or not 2 <= len(tok) <= 8 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]", tok) \
+            or re.search(r"[二两三四五六七八九十几多]+个", tok):  # 三个店 / 看看三个班: how many, no value
         return
     if _excluded_part(sc, tok, a, b):
         return

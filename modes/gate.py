@@ -1359,6 +1359,9 @@ def _charted_result(ops: list[Op], sheet: SheetInfo) -> list[Op]:
     if chart is None or len(ops) != 1 or chart.args.get("kind") in ("scatter", "heatmap") or chart.args.get("unit") or chart.args.get("wide"):
         return ops
     cats = [c for c in sheet.columns if c not in sheet.numeric and c not in sheet.dates]
+    if chart.args.get("y") and not chart.args.get("x") and len(cats) == 1 and sheet.rows > 0:
+        # 把这个画成柱状图，看看三个班数学谁高, on a table of classes: 数学 per 班级, its one column of names
+        return [Op("chart", {**chart.args, "x": cats[0]}, chart.after)]
     figures = [c for c in sheet.columns if c in sheet.numeric]
     measures = [c for c in figures if c.casefold() not in COUNT_COLUMNS] or figures
     own = [c for c in measures if not DERIVED_SHARE.search(c)]  # a share table: its shares are of the figure drawn

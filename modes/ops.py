@@ -288,7 +288,8 @@ def _counts_said(text: str, sheet: SheetInfo) -> str:
 
 
 NO_JOIN = lazy(r"(?<![a-z_])(?:no|without(?: any)?|don'?t|do not|not)\s+(?:a\s+)?(?:join|joins|joining|merge|merging|lookup)(?![a-z_])"
-               r"|(?:不要|不用|不需要|无需|别|不)(?:再)?(?:关联|合并|匹配|连接)(?:了)?", re.I | re.A)
+               r"|(?:不要|不用|不需要|无需|别|不)(?:再)?(?:关联|合并|匹配|连接)(?:了)?"
+               r"|(?:不要|不用|不需要|无需|别)(?:和|跟|与)(?:别的|其他|另外的?|别)?(?:表|文件|sheet)?(?:比|比较|对比)", re.I | re.A)  # 不用和别的表比
 PIVOT_WORD = lazy(r"透视|交叉表|(?<![a-z_])(?:pivot|crosstab|cross-tab)(?![a-z_])", re.I | re.A)
 LAYOUT_ROLE_EQ = lazy(r"(?<![a-z_])(?:rows?|columns?|values?)\s*(?P<eq>[=:：])|(?:行|列|值)\s*(?P<eq2>[=:：])", re.I | re.A)
 TAIL_REF = lazy(r"\s+(?:to|on|in|into|for)\s+(?:that|this|it|them|the\s+(?:result|table|summary))(?:\s+(?:result|table|one|summary))?\s*[.!?]?\s*$", re.I | re.A)

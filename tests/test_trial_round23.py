@@ -735,3 +735,16 @@ def test_a_yes_no_column_said_in_english_as_rows(tmp_path, said, keep):
     tr = answered(Session(Workspace.at(tmp_path)), "orders.csv total Qty by Category, " + said)
     want = df[df["Returned (Y/N)"] == keep].groupby("Category")["Qty"].sum()
     assert result_frame(tr).set_index("Category")["Qty_sum"].to_dict() == want.to_dict()
+
+
+def test_a_chart_of_one_figure_named_on_a_table_of_classes(grades):
+    s = Session(grades)
+    answered(s, "成绩.xlsx 高一 做透视表：行是班级，列是科目，值是分数平均")
+    tr = answered(s, "把这个画成柱状图，看看三个班数学谁高")
+    c = tr.decision.request.op("chart")
+    assert c.args["x"] == "班级" and c.args["y"] == ["数学"]
+
+
+def test_not_compared_with_another_table_is_no_comparison(grades):
+    d = Session(grades).turn("成绩.xlsx 高二 不用和别的表比，就高二自己，按班级算分数平均").decision
+    assert not d.request.op("compare") and not d.request.op("join") and d.next != "ask_slots"
