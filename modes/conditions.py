@@ -839,6 +839,7 @@ MONTH_DAY_RANGE = lazy(
     re.I | re.A)
 
 
+OP_BEFORE = lazy(r"(?:" + "|".join(p for _, p in INFIX[:-1]) + r"|以后|之后|以前|之前|起|自|从)\s*$", re.I | re.A)
 DAY_ALONE = lazy(r"(?<![\d\-/.])(?:(?P<y>(?:19|20)\d{2})\s*年\s*)?(?P<m>1[0-2]|0?[1-9])\s*月\s*(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)(?!\d)"
                  r"|(?<![\d\-/.])(?P<y2>(?:19|20)\d{2})-(?P<m2>1[0-2]|0?[1-9])-(?P<d2>3[01]|[12]\d|0?[1-9])(?![\d\-])")
 
@@ -850,9 +851,11 @@ def _cond_day_alone(sc: _Scan) -> None:
         return
     for m in DAY_ALONE.finditer(sc.text):
         said_of = re.search(r"(?:是|为|等于|=|==|不是|不等于)\s*$", sc.text[: m.start()])
+        compared = OP_BEFORE.search(sc.text[: m.start()])
         if not sc.free(m.start(), m.end()) or ANY_OP.match(sc.text, m.end()) or re.match(r"\s*(?:到|至|~|～|—|-)", sc.text[m.end() :]) \
+                or compared is not None and not said_of \
                 or said_of is not None and any(h.column in sc.sheet.dates and 0 <= said_of.start() - h.end <= 1 for h in sc.hits):
-            continue  # (考试日期是2025年1月16号: the column's own comparison reads it)
+            continue  # (考试日期是2025年1月16号 / 不早于2024-10-16: the comparison reads it)
         year = m.group("y") or m.group("y2") or _one_year(sc, m)
         if year is None:
             continue
@@ -1141,9 +1144,7 @@ def _figure_by_unit(text: str, end: int, sheet: SheetInfo) -> tuple[str, int] | 
     unit = re.match(r"\s*([\u4e00-\u9fff])", text[end:])
     nums = [c for c in sheet.columns if c in sheet.numeric]
     named = [c for c in nums if unit and c.startswith(unit.group(1))]
-    if len(named) == 1:
-        return named[0], end + (unit.end() if unit else 0)
-    return (nums[0], end) if len(nums) == 1 else None
+    return (named[0], end + (unit.end() if unit else 0)) if len(named) == 1 else None  # (no unit said: which column is asked)
 
 
 def _cond_infix(sc: _Scan) -> None:

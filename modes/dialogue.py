@@ -188,7 +188,7 @@ class Turn:
     @cached_property
     def swapped_to(self) -> str:
         swap = FILE_SWAP.search(self.text)
-        said = (swap.group("new") or swap.group("new2") or swap.group("new3") or "") if swap else ""
+        said = (swap.group("new") or swap.group("new2") or swap.group("new3") or swap.group("new4") or "") if swap else ""
         tables = [f.path for f in self.catalog.tables]
         return said if said and find_files(normalize(said), self.catalog, None, tables).how in EXPLICIT_FILE else ""
 

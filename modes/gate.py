@@ -41,7 +41,9 @@ FUNCTION_WORDS = set(
 HOLD = lazy(r"^\s*(?:等一下|等等|等会|稍等|先别|先不要|先不|别急|(?<![a-z_])(?:wait|hold on|not yet|don'?t yet)(?![a-z_]))", re.I | re.A)
 FILE_SWAP = lazy(r"不是\s*(?P<old>[^,，。]{1,20}?)\s*[,，]?\s*(?:而)?是\s*(?P<new>[^,，。]{1,30})|not\s+(?P<old2>\S+)\s*,?\s*(?:but\s+)?(?P<new2>\S+)\s*$"
                  # 不对，是成绩.xlsx的高三表，按分数排: the file said after a rejection, with what else the turn says
-                 r"|^\s*(?:不对|错了|搞错了|不是这个|不是)\s*[,，]?\s*(?:而)?(?:是|用|要用|换成|应该是)\s*(?P<new3>[^。]{1,80})$", re.I | re.A)
+                 r"|^\s*(?:不对|错了|搞错了|不是这个|不是)\s*[,，]?\s*(?:而)?(?:是|用|要用|换成|应该是)\s*(?P<new3>[^。]{1,80})$"
+                 # redo that with customers_deduped.csv instead: the same request on that file
+                 r"|(?<![a-z_])(?:with|using|on|from)\s+(?P<new4>[\w\-.\u4e00-\u9fff]{1,60}?\.(?:csv|xlsx|xls))\s+instead(?![a-z_])", re.I | re.A)
 ADDITIVE = lx.ADDITIVE
 FOLLOW_UP = lazy(r"^\s*(?:再|然后|接着|还要|还有|顺便|另外|那就|那|并且|也)|呢\s*[?]?\s*$|表头|标题行|列名|header|(?<![a-z_])(?:also|then|and now|now|next|what about|how about)(?![a-z_])", re.I | re.A)
 EMPTY_SHEET = SheetInfo(None, ())
@@ -301,6 +303,10 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                 # a column cannot equal two values at once: 那深圳的呢 after 广州的… swaps the value
                 said_eq = {n.column for n in new_c if n.op in ("eq", "in")}
                 old_c = [c for c in old_c if not (c.op in ("eq", "in") and c.column in said_eq)]
+                # and for July? after August: the period of that date column changes, never both at once (nothing is in both)
+                said_period = {n.column for n in new_c if n.op == "between" and n.column in {c.column for c in old_c if c.op == "between"}}
+                if not t.adds and not t.include_too:
+                    old_c = [c for c in old_c if not (c.op == "between" and c.column in said_period)]
                 # 那已签收以外的呢 after 已签收的…: the other rows of that column, never both at once
                 said_not = {n.column for n in new_c if n.op in ("ne", "not_in")}
                 old_c = [c for c in old_c if not (c.op in ("eq", "in") and c.column in said_not)]

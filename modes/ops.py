@@ -1339,7 +1339,8 @@ def _rule_group(t: _Turn) -> None:
         measures = [{"agg": "count"}]
     if not has_measure and any(m["agg"] == "count" for m in measures):
         measures = [{"agg": "count"}]
-    elif not t.group_keys and any(m["agg"] == "count" for m in measures) and COUNT_ASKED.search(t.text):
+    elif not t.group_keys and any(m["agg"] == "count" for m in measures) and COUNT_ASKED.search(t.text) \
+            and not all(m["agg"] == "distinct" for m in has_measure):  # (多少个不同的客户: the distinct count is the count)
         measures = [{"agg": "count"}, *has_measure]  # How many, and total Parts Cost?: the count is asked too, and said
     else:
         measures = has_measure

@@ -172,15 +172,15 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         alone = {f.path for f in files if f.is_table and len(f.sheets) > 1 and any(_distinct_sheet(sh.name, low) for sh in f.sheets)}
         said = alone if len(alone) == 1 else said
     near += [f for f in files if f.path in said and f not in near]
+    if not hits:
+        _stem_typos(low, near, ref, hits)
     if not hits and len(said) == 1 and not ref.missing_name:
         wb = next(f for f in files if f.path in said)
-        if any(h.how == "exact" for sh in wb.sheets[:1] for h in find_columns(low, sh)):
+        if _outweighed(low, wb, [f for f in files if f.path not in said]):
             # 高二 数学 分数最高的5个学生: a sheet only that workbook has, and its column named: that workbook (学生 is the rows' word)
             sheet = next((sh.name for sh in wb.sheets if _distinct_sheet(sh.name, low)), None)
             ref.how, ref.paths, ref.sheet, ref.by_sheet = "description", [wb.path], sheet, True
             return _with_format(ref, text)
-    if not hits:
-        _stem_typos(low, near, ref, hits)
     full = [catalog.get(p) for _, p, h in hits if h == "named"]
     if full:  # 订单_筛选.csv 里…订单数: 订单 is part of the name given in full, not another file
         stems = [f.stem.casefold() for f in full if f is not None]
@@ -501,6 +501,17 @@ def _described(low: str, files: list[FileInfo], restrict: list[str] | None, ref:
 
 
 Score = tuple[int, list[str], list[tuple[int, int]]]
+
+
+def _outweighed(low: str, wb: FileInfo, others: list[FileInfo]) -> bool:
+    """Whether a workbook found by its own sheet's name is said more than any other file is described: the sheet and each
+    of its columns named (高二 … 分数) against the distinct words of another file's name (学生 of 学生信息.csv); a tie keeps
+    the words of the name (2月份的投诉: 投诉 of 业主投诉登记.xlsx)."""
+    scores = _description_scores(low, others, set())
+    theirs = {c.casefold() for f in others if f.path in scores for sh in f.sheets for c in sh.columns}
+    cols = {h.column for sh in wb.sheets[:1] for h in find_columns(low, sh) if h.how == "exact" and h.column.casefold() not in theirs}  # (小区 both hold says nothing)
+    said_elsewhere = max((len(set(sc[1])) for sc in scores.values()), default=0)
+    return 1 + len(cols) > said_elsewhere and bool(cols)
 
 
 def _description_scores(low: str, files: list[FileInfo], sheet_said: set[str]) -> dict[str, Score]:

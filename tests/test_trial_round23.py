@@ -748,3 +748,21 @@ def test_a_chart_of_one_figure_named_on_a_table_of_classes(grades):
 def test_not_compared_with_another_table_is_no_comparison(grades):
     d = Session(grades).turn("成绩.xlsx 高二 不用和别的表比，就高二自己，按班级算分数平均").decision
     assert not d.request.op("compare") and not d.request.op("join") and d.next != "ask_slots"
+
+
+def test_another_month_asked_after_one_replaces_it(quarter):
+    s = Session(quarter)
+    answered(s, "orders.xlsx q2: total Qty by Category in May 2024")
+    tr = answered(s, "and for june?")
+    june = SALES[SALES["Order Date"].dt.month == 6]
+    assert result_frame(tr).set_index("Category")["Qty_sum"].to_dict() == june.groupby("Category")["Qty"].sum().to_dict()
+
+
+def test_the_same_request_redone_with_another_file_instead(tmp_path):
+    pd.DataFrame({"Segment": ["A", "A", "B"]}).to_csv(tmp_path / "customers.csv", index=False)
+    pd.DataFrame({"Segment": ["A", "B", "B", "B"]}).to_csv(tmp_path / "customers_v2.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "customers.csv count per Segment")
+    tr = answered(s, "ok redo that with customers_v2.csv instead")
+    assert tr.decision.request.file == "customers_v2.csv"
+    assert result_frame(tr).set_index("Segment")["rows"].to_dict() == {"A": 1, "B": 3}
