@@ -1200,7 +1200,9 @@ def _u_parse(u: _Understanding) -> None:
             u.ops = [replace(o, args={**o.args, "keys": [label, *[k for k in o.args.get("keys") or [] if k != label]]})
                      if o.kind == "group" and o.args.get("measures") else
                      replace(o, args={**o.args, "by": [label, *[k for k in o.args.get("by") or [] if k != label]]})
-                     if o.kind == "proportion" else o for o in u.ops]  # share of Resolved On Time per sheet: a share in each
+                     if o.kind == "proportion" else
+                     replace(o, args={**o.args, "within": [label]}) if o.kind == "share" and o.args.get("keys") and label not in o.args["keys"]
+                     and not o.args.get("within") and not o.args.get("among") else o for o in u.ops]  # share of Resolved On Time per sheet: in each
         # stacking is the one way the sheets are put together; a join with another file named is done on the stacked rows
         joins = [o for o in u.ops if o.kind == "join" and (o.args.get("on") or u.join_pair) and not o.args.get("sheets")] if len(u.files) > 1 else []
         rest = [o for o in u.ops if o.kind not in ("join", "append", "compare", "stack") and (o.kind != "profile" or len(u.ops) == 1)]

@@ -282,7 +282,9 @@ EXPORT_WORDS = rx("导出", "导出来", "输出", "另存为", "另存", "保�
 # "save X as an Excel file": a save whose object comes between it and "as"
 EXPORT = lazy(EXPORT_WORDS.pattern + r"|(?<![a-z_])save(?=\s.{0,60}?\sas(?![a-z_]))", re.I | re.A)
 PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅瞅", "打开", "长啥样", "长什么样", "什么样", "多少行", "几行", "多少条", "多少列", "几列", "有哪些列", "哪些列", "哪些字段", "列名", "字段", "表头", "什么类型", "数据类型", "类型", "空值", "缺失值", "概况", "概览", "基本情况", "描述", "介绍", "describe", "preview", "show me", "show", "open", "look at", "peek", "how many rows", "how many columns", "rows", "rwos", "columns", "overview", "profile", "analyse", "analyze", "analysis", "inspect", "summary of", "what's in", "what is in")
-EXPLORE_COMPARE = rx("对比", "比较", "比一下", "比对", "相比", "compare", "comparison", " vs ", "versus", "差异", "区别在")
+EXPLORE_COMPARE = lazy(alt("对比", "比较", "比一下", "比对", "相比", "compare", "comparison", "versus", "差异", "区别在")
+                       # vs another table, never growth vs the previous month (the period before, said as what it is compared with)
+                       + r"|(?<=\s)vs\.?(?=\s)(?!\s+(?:the\s+)?(?:previous|prior|last|same)\s)", re.I | re.A)
 EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal*", "不正常", "奇怪的值", "unusual", "abnormal")
 EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlation", "correlations", "correlated", "correlate", "correlat*", "relationship", "relation", "影响")
 # how two tables are joined: only the rows matched on both sides, every row of both, every row of the first

@@ -1058,7 +1058,7 @@ def _rule_keys(t: _Turn) -> None:
             _read_keys_at(t, b)
     if t.dedupe_keys:
         subset = list(dict.fromkeys(t.dedupe_keys))
-        t.found = [(i, Op("dedupe", {"subset": subset}) if o.kind == "dedupe" else o) for i, o in t.found]
+        t.found = [(i, Op("dedupe", {**o.args, "subset": subset}) if o.kind == "dedupe" else o) for i, o in t.found]  # (show the duplicates by …: still shown)
     t.spans += t.key_spans
 
 

@@ -766,3 +766,30 @@ def test_the_same_request_redone_with_another_file_instead(tmp_path):
     tr = answered(s, "ok redo that with customers_v2.csv instead")
     assert tr.decision.request.file == "customers_v2.csv"
     assert result_frame(tr).set_index("Segment")["rows"].to_dict() == {"A": 1, "B": 3}
+
+
+def test_the_duplicate_rows_by_a_key_are_shown_never_removed(tmp_path):
+    df = pd.DataFrame({"Invoice No": ["I1", "I2", "I2", "I3", "I4", "I4"], "Bags": [1, 2, 3, 4, 5, 6]})
+    df.to_csv(tmp_path / "east.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "east.csv show the duplicate rows by Invoice No")
+    assert sorted(result_frame(tr)["Invoice No"]) == ["I2", "I2", "I4", "I4"]
+
+
+def test_each_values_share_within_each_sheet(quarter):
+    tr = answered(Session(quarter), "orders.xlsx for each sheet of orders.xlsx, share of rows by Category")
+    office = (SALES["Category"] == "Office").mean() * 100
+    assert f"Q2, Office {office:.2f}%" in tr.run.answer and f"Q3, Office {office:.2f}%" in tr.run.answer
+
+
+def test_each_keys_share_of_the_total_on_a_summary_is_of_its_figure(quarter):
+    s = Session(quarter)
+    answered(s, "orders.xlsx q2: total Qty by Product")
+    tr = answered(s, "sort it biggest first and show each product's share of the total")
+    share = SALES.groupby("Product")["Qty"].sum() / SALES["Qty"].sum() * 100
+    assert f"Pen {share['Pen']:.2f}%" in tr.run.answer
+
+
+def test_growth_versus_the_previous_month_is_no_comparison_of_tables(quarter):
+    tr = answered(Session(quarter), "orders.xlsx q2: monthly total of Qty with growth vs previous month")
+    g = tr.decision.request.op("growth")
+    assert g is not None and g.args["unit"] == "month" and not tr.decision.request.op("compare")

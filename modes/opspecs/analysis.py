@@ -491,7 +491,10 @@ class Share(OpSpec):
             args["column"] = values[0].column
             used.append((values[0].start, values[0].end))
         own = next((c for c in ("行数", "rows") if c in sheet.numeric and c not in args["keys"]), None)
-        if "column" not in args and own is not None:
+        figure = [c for c in sheet.columns if c in sheet.numeric and c not in ("行数", "rows") and c not in args["keys"]]
+        if "column" not in args and own is not None and len(figure) == 1 and not COUNT_WORDS.search(text):
+            args["column"] = figure[0]  # each product's share of the total, on a total per product: of that total, never of its rows
+        elif "column" not in args and own is not None:
             args["column"] = own  # each store's share of all orders, on a count per store: its 行数 column, never 1 per row
         return Found(m.start(), self.name, args, tuple(used + by_spans))
 
@@ -1075,7 +1078,8 @@ GROWTH_RX = _rx("增长或减少的百分比", "增减的百分比", "增减百�
 PRIOR_PERIOD = _lazy(r"(?:比|较|相比于?|对比|跟|和|与)\s*(?:上个?|前一个?|上一个?)\s*(?P<pu>月|季度|周|星期|年)(?:份|度)?\s*(?:相比|比|来说)?\s*的?\s*"
                      r"(?:涨|增长|增加|上涨|多|少|降|下降|减少|变化|变动|增减)了?\s*(?:多少|几成|百分之几|百分比|幅度)?")
 # quarter on quarter / week-over-week: a growth whose own words name its period
-GROWTH_OVER = _lazy(r"(?<![a-z_])(?P<u>quarter|month|week|year|day)[\s-]+(?:over|on|to)[\s-]+(?P=u)(?![a-z_])", re.I)
+GROWTH_OVER = _lazy(r"(?<![a-z_])(?P<u>quarter|month|week|year|day)[\s-]+(?:over|on|to)[\s-]+(?P=u)(?![a-z_])"
+                    r"|(?<![a-z_])(?:vs\.?|versus|against|compared (?:with|to)|over)\s+(?:the\s+)?(?:previous|prior|last)\s+(?P<u2>quarter|month|week|year|day)(?![a-z_])", re.I)
 GROWTH_RX = Lazy(GROWTH_RX.pattern + "|" + PRIOR_PERIOD.pattern + "|" + GROWTH_OVER.pattern, re.I)
 CAGR_RX = _rx("年均增长率", "复合增长率", "年均增速", "年均复合增长率", "平均每年增长", "cagr", "compound annual", "average annual growth")
 YOY_RX = _rx("同比", "year over year", "year-over-year", "yoy", "去年同期")
@@ -1111,8 +1115,8 @@ class Growth(OpSpec):
         if unit is None and prior is not None:  # 比上个月涨了多少: per month
             unit = {"月": "month", "季度": "quarter", "周": "week", "星期": "week", "年": "year"}[prior.group("pu")]
         over = GROWTH_OVER.search(text)
-        if over is not None:  # quarter on quarter growth: the period the growth itself names
-            unit = over.group("u").casefold()
+        if over is not None:  # quarter on quarter growth / growth vs previous month: the period the growth itself names
+            unit = (over.group("u") or over.group("u2")).casefold()
             used.append(over.span())
         if unit_m:
             used.append(unit_m.span())
