@@ -1212,6 +1212,8 @@ def _cond_values_alone(sc: _Scan) -> None:
     for col in sorted(found, key=lambda c: min(s for _, s, _ in found[c])):  # in the order written, whatever the set order
         # member inside the column's own name Member Type is no value said
         vals = sorted((v for v in found[col] if not any(h.start <= v[1] and v[2] <= h.end for h in sc.hits)), key=lambda t: t[1])
+        if _flag_yes(sc.sheet, col) is not None:  # 值是人次: 是 (and 否, 有, 无) alone is a word of the sentence, never 是否复诊's yes
+            vals = [v for v in vals if len(v[0]) > 1]
         if not vals:
             continue
         # patterns anchored at the value: only the words just before it are read (a long text is not scanned from each position)

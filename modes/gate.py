@@ -903,7 +903,10 @@ def _u_sheet(u: _Understanding) -> None:
                         u.texts[i] = _blank(u.texts[i], [span])
                 elif name and span is not None and len({tuple(s.columns) for s in fi.sheets}) == 1 \
                         and not _inside_a_value(u.texts[i], span, _sheet_of(fi, name)):
-                    u.texts[i] = _blank(u.texts[i], [span])  # 下半年 naming a sheet is not also a period of its rows
+                    # 下半年 naming a sheet is not also a period of its rows (每次 it is said: 东区店…占东区店总金额)
+                    again = [m.span() for m in re.finditer(re.escape(u.texts[i][span[0] : span[1]]), u.texts[i])
+                             if not _inside_a_value(u.texts[i], m.span(), _sheet_of(fi, name))]
+                    u.texts[i] = _blank(u.texts[i], [span, *again])
                 break
         low = " ".join(u.texts).casefold()
         u.two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, said)]

@@ -648,7 +648,7 @@ def test_a_formula_clause_ends_where_the_next_verb_begins_and_the_same_for_anoth
     assert [c.value for c in d.request.op("filter").args["conditions"]] == ["Office"]  # never Q2's own dates
 
 
-GRADES = pd.DataFrame({"班级": ["高一(1)班", "高一(2)班", "高一(3)班", "高一(1)班", "高一(2)班", "高一(1)班"],
+GRADES = pd.DataFrame({"是否缺考": ["否", "是", "否", "否", "否", "否"], "班级": ["高一(1)班", "高一(2)班", "高一(3)班", "高一(1)班", "高一(2)班", "高一(1)班"],
                        "科目": ["数学", "数学", "数学", "数学", "语文", "语文"], "分数": [100, 90, 80, 70, 60, 50]})
 
 
@@ -793,3 +793,16 @@ def test_growth_versus_the_previous_month_is_no_comparison_of_tables(quarter):
     tr = answered(Session(quarter), "orders.xlsx q2: monthly total of Qty with growth vs previous month")
     g = tr.decision.request.op("growth")
     assert g is not None and g.args["unit"] == "month" and not tr.decision.request.op("compare")
+
+
+def test_a_pivot_of_visits_reads_no_yes_of_a_flag_column(grades):
+    tr = answered(Session(grades), "成绩.xlsx 高一 做透视表，行是班级，列是科目，值是人次")
+    assert not tr.decision.request.op("filter")  # 值是人次: 是 is the sentence's word, never a yes of a yes-no column
+    assert tr.decision.request.op("pivot").args["agg"] == "count"
+
+
+def test_each_keys_share_of_the_sheets_total_said_as_what_percent(stores):
+    tr = answered(Session(stores), "门店.xlsx 东店每个导购的金额占东店总金额的百分之几")
+    d = STORES["东店"]
+    share = d.groupby("导购")["金额"].sum() / d["金额"].sum() * 100
+    assert f"甲 {share['甲']:g}%" in tr.run.answer  # 70%

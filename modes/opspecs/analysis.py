@@ -431,7 +431,7 @@ def _times_said(c: str, vals: dict[str, Any], stats: list[str], n: int, how: dic
 
 WITHIN_RX = _lazy(r"(?:在|于)?(?:组内|分组内|各组内|组里|内部|本组|该组|所在组|所在的?(?=[\u4e00-\u9fff]{1,6}(?:的|中|里))|该(?=[\u4e00-\u9fff]{1,6}的?(?:比例|占比|比重|份额|总)))"
                   r"|(?<![a-z_])within\s+(?:each|its|their|the|every)(?:\s+group)?(?![a-z_])|of\s+(?:its|their)\s+(?:group|own)", re.I)
-SHARE_RX = _rx("占比", "比重", "份额", "所占比例", "占总", "占全部", "占多少比例", "占多大比例", "占百分之几", "的比例", "比例是多少", "百分比",
+SHARE_RX = _rx("占比", "比重", "份额", "所占比例", "占总", "占全部", "占多少比例", "占多大比例", "占百分之几", "百分之几", "的比例", "比例是多少", "百分比",
                "share of", "proportion", "percentage", "what share", "what percent")
 
 
