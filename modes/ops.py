@@ -287,8 +287,8 @@ def _counts_said(text: str, sheet: SheetInfo) -> str:
     return COUNT_PHRASE.sub(lambda m: m.group(0) if m.group(0).casefold() in names else "count".ljust(len(m.group(0))), text)
 
 
-NO_JOIN = lazy(r"(?<![a-z_])(?:no|without(?: any)?|don'?t|do not|not)\s+(?:a\s+)?(?:join|joins|joining|merge|merging|lookup)(?![a-z_])"
-               r"|(?:不要|不用|不需要|无需|别|不)(?:再)?(?:关联|合并|匹配|连接)(?:了)?"
+NO_JOIN = lazy(r"(?<![a-z_])(?:no|without(?: any)?|don'?t|do not|not)\s+(?:a\s+)?(?:join|joins|joining|merge|merging|lookup|filter|filtering|filters)(?![a-z_])"
+               r"|(?:不要|不用|不需要|无需|别|不)(?:再)?(?:关联|合并|匹配|连接|筛选|过滤)(?:了)?"
                r"|(?:不要|不用|不需要|无需|别)(?:和|跟|与)(?:别的|其他|另外的?|别)?(?:表|文件|sheet)?(?:比|比较|对比)", re.I | re.A)  # 不用和别的表比
 PIVOT_WORD = lazy(r"透视|交叉表|(?<![a-z_])(?:pivot|crosstab|cross-tab)(?![a-z_])", re.I | re.A)
 LAYOUT_ROLE_EQ = lazy(r"(?<![a-z_])(?:rows?|columns?|values?)\s*(?P<eq>[=:：])|(?:行|列|值)\s*(?P<eq2>[=:：])", re.I | re.A)
@@ -308,7 +308,7 @@ def _prepare(t: _Turn) -> None:
     for m in EXPORT_FORMAT.finditer(t.text) if lx.EXPORT.search(t.text) else ():  # 导出成 csv: the format, never a value to filter on
         spans.append(m.span("f"))
     spans += [m.span() for m in TAIL_REF.finditer(t.text)] if "=" in t.text else []  # … = A + B to that: which table, no operand
-    spans += [m.span() for m in NO_JOIN.finditer(t.text)]  # no join / 不用关联: an operation said not to be done is none
+    spans += [m.span() for m in NO_JOIN.finditer(t.text)]  # no join / don't filter / 不用关联: an operation said not to be done is none
     spans += [m.span("eq" if m.group("eq") else "eq2") for m in LAYOUT_ROLE_EQ.finditer(t.text)] if PIVOT_WORD.search(t.text) else []  # values = sum of X: a role
     t.text = _counts_said(_blank(t.text, spans), t.sheet)
     t.hits = _summary_figure_hits(t, find_columns(t.text, t.sheet))

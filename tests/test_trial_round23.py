@@ -806,3 +806,8 @@ def test_each_keys_share_of_the_sheets_total_said_as_what_percent(stores):
     d = STORES["东店"]
     share = d.groupby("导购")["金额"].sum() / d["金额"].sum() * 100
     assert f"甲 {share['甲']:g}%" in tr.run.answer  # 70%
+
+
+def test_dont_filter_asks_for_no_filter(quarter):
+    tr = answered(Session(quarter), "orders.xlsx no, don't filter. per sheet the percentage of rows where Category is Office")
+    assert not tr.decision.request.op("filter") and tr.decision.request.op("proportion").args["by"] == ["sheet"]
