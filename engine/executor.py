@@ -650,6 +650,11 @@ def _versus_line(v: dict[str, Any], zh: bool) -> str:
     return f"{v['measure']} {what}: {ref}; above it: {above}."
 
 
+def _planned(plan: Plan, tool: str, arg: str) -> Any:
+    """An argument of the plan's first step that runs this tool (the column a ranking or an order used), else None."""
+    return next((s.args.get(arg) for s in plan.steps if s.toolHint == tool), None)
+
+
 def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
     from tools.ops import ROWS  # the row-count column of a summary, in either language
     zh = lang == "zh"
@@ -762,7 +767,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 parts.append((f"{by} {'最低' if top.args.get('ascending') else '最高'}的 {len(listed)} 行：{'、'.join(listed)}。") if zh
                              else f"The {len(listed)} rows with the {'lowest' if top.args.get('ascending') else 'highest'} {by}: {', '.join(listed)}.")
             elif not keys:  # 金额是多少: the figure itself
-                ranked = next((s.args.get("by") for s in plan.steps if s.toolHint == "top_n"), None)  # 哪个月单最多: the count it was ranked by
+                ranked = _planned(plan, "top_n", "by")  # 哪个月单最多: the count it was ranked by
                 count_asked = g is not None and any(m.get("agg") == "count" and not m.get("column") and not m.get("where") for m in g.args.get("measures") or [])
                 shown = [c for c in measures if c not in ROWS.values() or c == ranked or count_asked] or measures  # how many: the rows said too
                 row0 = tbl.iloc[0]
@@ -772,7 +777,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             elif top is not None:
                 row0 = tbl.iloc[0]
                 label = "、".join(_key_said(row0[k], zh) for k in keys)
-                ranked_by = next((s.args.get("by") for s in plan.steps if s.toolHint == "top_n"), None)
+                ranked_by = _planned(plan, "top_n", "by")
                 measure = ranked_by if ranked_by in measures else measures[0]  # the figure the groups were ranked by
                 low = bool(top.args.get("ascending"))
                 word = ("最低" if low else "最高") if zh else ("lowest" if low else "highest")
@@ -785,7 +790,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                     parts.append(f"{'、'.join(keys)} 中 {measure} {word}的是 {label}：{num(row0[measure])}。" if zh else f"{label} has the {word} {measure}: {num(row0[measure])}.")
             elif (srt := d.request.op("sort")) is not None and g is not None and keys and measures:
                 # 哪类报修最多，列个排名 / per Team, and which Team is highest: every group in that order, the first named
-                by = next((s.args["by"][0] for s in plan.steps if s.toolHint == "sort_rows" and s.args.get("by")), None)
+                by = (_planned(plan, "sort_rows", "by") or [None])[0]
                 measure = by if by in measures else next((c for c in measures if c not in ROWS.values()), measures[0])
                 ranked = [("、" if zh else ", ").join(_key_said(row[k], zh) for k in keys) + (f"（{num(row[measure])}）" if zh else f" ({num(row[measure])})")
                           for _, row in tbl.head(12).iterrows()]

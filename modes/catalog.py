@@ -45,6 +45,15 @@ class SheetInfo:
         return frozenset(v for vs in self.values.values() for v in vs if v.isascii() and v.isalpha())
 
     @cached_property
+    def value_suffixes(self) -> dict[str, tuple[str, int]]:
+        """(the ending every value shares, the shortest value's length) for each text column of two values or more
+        (徐汇店 / 静安店 / 浦东店: 店); built once per sheet."""
+        import os
+
+        return {c: (os.path.commonprefix([v[::-1] for v in vs])[::-1], min(len(v) for v in vs))
+                for c, vs in self.values.items() if c not in self.numeric and len(vs) >= 2}
+
+    @cached_property
     def value_pairs(self) -> list[tuple[str, str]]:
         """(value, column) for every known value, longest value first, then by value and the columns' order (never
         the order of a set, which changes with the hash seed); built once per sheet, read on every turn."""

@@ -520,6 +520,22 @@ def _flag_yes(sheet: SheetInfo, col: str) -> str | None:
     return yes[0] if len(yes) == 1 and len(no) == 1 else None
 
 
+def flag_yes(sheet: SheetInfo, col: str) -> str | None:
+    """The 'yes' of a yes-no text column (是否延误: 是/否, Refunded: Y/N), else None; a numeric 0/1 column adds up as it is."""
+    return None if col in sheet.numeric else _flag_yes(sheet, col)
+
+
+def flag_noun(col: str) -> str:
+    """The word a yes-no column is said by: 延误 of 是否延误, late of is_late; the name itself otherwise."""
+    m = FLAG_COLUMN.match(col)
+    return m.group("noun").replace("_", " ").strip() if m else col
+
+
+def flag_words(sheet: SheetInfo) -> dict[str, str]:
+    """The word each yes-no column of the sheet is said by (casefolded), and that column."""
+    return {flag_noun(c).casefold(): c for c in sheet.columns if flag_yes(sheet, c) is not None}
+
+
 def _cond_flag_column(sc: _Scan) -> None:
     """退货的订单 / （不包括退货的）/ 不含退货: a yes/no column named as a condition is 'yes' (an exclusion: not 'yes')."""
     for h in sc.hits:
@@ -1280,6 +1296,12 @@ def _cond_flags(sc: _Scan) -> None:
 
 
 CN_DIGITS = "零一二三四五六七八九十"
+BRACKETED_NUMBER = lazy(r"[(（](\d{1,2})[)）]")
+
+
+def _unbracketed(value: str) -> str:
+    """高一(1)班 as 高一1班."""
+    return BRACKETED_NUMBER.sub(r"\1", value)
 
 
 def _numbered_forms(value: str, prefix: str) -> list[str]:
@@ -1299,9 +1321,10 @@ def _cond_numbered_values(sc: _Scan) -> None:
     """高一一班 / 1班 for the class 高一(1)班: a numbered value written with its number as a word or without brackets is
     that value (unique in its column), never a word dropped."""
     for col, values in sc.sheet.values.items():
-        if col in sc.sheet.numeric or len(values) > 60 or not any(re.search(r"[(（]\d{1,2}[)）]", v) for v in values):
+        if col in sc.sheet.numeric or len(values) > 60 or not any(BRACKETED_NUMBER.search(v) for v in values):
             continue
-        prefix = os.path.commonprefix(sorted(re.sub(r"[(（](\d{1,2})[)）]", r"\1", v) for v in values))  # 高一 of 高一1班 …
+        bare = [_unbracketed(v) for v in values]
+        prefix = os.path.commonprefix(bare)  # 高一 of 高一1班 …
         forms: dict[str, list[str]] = {}
         for v in values:
             for f in _numbered_forms(v, prefix):
@@ -1314,7 +1337,7 @@ def _cond_numbered_values(sc: _Scan) -> None:
                     excl = lx.EXCLUDE_BEFORE.search(sc.text[: m.start()])
                     sc.add(Cond(col, "ne" if excl else "eq", forms[f][0], raw=col, how="excluded" if excl else "exact"),
                            excl.start() if excl else m.start(), m.end())
-        suffix = os.path.commonprefix([re.sub(r"[(（](\d{1,2})[)）]", r"\1", v)[::-1] for v in values])[::-1]  # 班 of 高一1班 …
+        suffix = os.path.commonprefix([v[::-1] for v in bare])[::-1]  # 班 of 高一1班 …
         if suffix and not re.search(r"[\d)）]", suffix):  # 高一四班, where the classes are 1 to 3: asked about, never dropped
             for m in re.finditer(r"(?:" + re.escape(prefix) + r")?\s*[(（]?(?:[一二三四五六七八九十]|\d{1,2})[)）]?" + re.escape(suffix), sc.text):
                 if sc.free(m.start(), m.end()) and m.group(0).strip() not in values:

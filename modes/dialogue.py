@@ -843,10 +843,10 @@ def _of_the_groups(state: SessionState, text: str, catalog: Catalog) -> bool:
     if re.search(r"\d", text):  # 只看平均total_amount超过160的: a condition on the figure total_amount_平均 holds
         held |= {c.rpartition("_")[0] for c in held if "_" in c}
     named = [h.column for h in find_columns(text, sheet) if h.how in ("exact", "synonym")]
-    from modes.ops import flag_noun, flag_yes
+    from modes.conditions import flag_words
 
     low = text.casefold()
-    named += [c for c in sheet.columns if c not in named and flag_yes(sheet, c) is not None and flag_noun(c).casefold() in low]  # 他们的延误次数
+    named += [c for w, c in flag_words(sheet).items() if c not in named and w in low]  # 他们的延误次数
     return bool(named) and all(c.casefold() not in held for c in named)
 
 

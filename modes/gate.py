@@ -946,9 +946,8 @@ def _each_sheet_kind(fi: FileInfo, text: str) -> bool:
     every sheet's name ends with, after a word of each or by)."""
     from modes.resolve import values_kind
 
-    names = [s.name for s in fi.sheets if s.name]
+    probe = replace(EMPTY_SHEET, values={"_": frozenset(s.name for s in fi.sheets if s.name)})  # the sheets' names as one column's values
     for m in re.finditer(r"(?:每个|每一个|各个|各|按|分)\s*(?:门|分)?([\u4e00-\u9fff]{1,2})", text):
-        probe = replace(EMPTY_SHEET, values={"_": frozenset(names)})
         for word in (m.group(1), m.group(1)[:1]):
             if values_kind(word, probe) is not None:
                 return True
@@ -1160,11 +1159,9 @@ def _u_parse(u: _Understanding) -> None:
             u.sheet_guessed = not _sheet_named(rd.sheet.name or "", " ".join(u.texts).casefold()) \
                 and not (rd.file == u.state.current_file and rd.sheet_name == u.state.current_sheet)
     if u.stacked:  # 行放小区，列放工作表 over the months stacked: the column naming each row's sheet is a column to read
-        from modes.opspecs.stack import SHEET_COLUMN
-
-        label = SHEET_COLUMN["en" if u.lang == "en" else "zh"]
-        if label not in u.sheet.columns:  # its values are the sheets' names (每个店, over sheets 东区店 …: that column)
-            u.sheet = replace(u.sheet, columns=(*u.sheet.columns, label), values={**u.sheet.values, label: frozenset(u.stacked)})
+        wider = _with_sheet_column(u.sheet, u.stacked, u.lang)
+        if wider is not u.sheet:
+            u.sheet = wider
             u.parsed, _, _ = _fit(u.texts, u.sheet, u.flags)
     joined = _joined_sheet(u) if any(o.kind == "join" for o in merge_turns(u.parsed)) else None
     after = _after_join(u.texts[-1]) if joined is not None else None
@@ -2118,14 +2115,17 @@ def request_sheet(req: Request, f: FileInfo) -> SheetInfo:
     that column offered in a question and typed back is taken."""
     sheet = _sheet_of(f, req.sheet)
     st = req.op("stack")
-    if st is None:
-        return sheet
+    return sheet if st is None else _with_sheet_column(sheet, list(st.args.get("sheets") or [s.name for s in f.sheets if s.name]), req.lang)
+
+
+def _with_sheet_column(sheet: SheetInfo, names: list[str], lang: str) -> SheetInfo:
+    """A sheet of sheets stacked, with the column that names each row's sheet, its values the sheets' names (每个店, over
+    sheets 东区店 …: that column); the sheet itself when it has that column."""
     from modes.opspecs.stack import SHEET_COLUMN
 
-    label = SHEET_COLUMN["en" if req.lang == "en" else "zh"]
+    label = SHEET_COLUMN["en" if lang == "en" else "zh"]
     if label in sheet.columns:
         return sheet
-    names = list(st.args.get("sheets") or [s.name for s in f.sheets if s.name])
     return replace(sheet, columns=(*sheet.columns, label), values={**sheet.values, label: frozenset(names)})
 
 

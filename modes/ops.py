@@ -10,7 +10,17 @@ from typing import Any
 from modes import lexicon as lx
 from modes import opspec
 from modes.catalog import SheetInfo
-from modes.conditions import INFIX, Cond, CondParse, negate, parse_conditions, reading_said
+from modes.conditions import (
+    INFIX,
+    Cond,
+    CondParse,
+    flag_noun,
+    flag_words,
+    flag_yes,
+    negate,
+    parse_conditions,
+    reading_said,
+)
 from modes.decision import Op
 from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, find_values, resolve_column
@@ -1786,8 +1796,7 @@ def _counted_before(t: _Turn, m: re.Match[str]) -> tuple[int, int] | None:
     said = t.text[start : m.start()]
     if any(start <= h.start < m.start() and h.column in t.sheet.numeric for h in t.hits):
         return None
-    nouns = [flag_noun(c) for c in t.sheet.columns if flag_yes(t.sheet, c) is not None]
-    flagged = next((f for w in nouns if w and (f := re.search(re.escape(w) + r"\s*(?:的)?\s*((?:次数|单数)?\s*的?)\s*$", said))), None)
+    flagged = next((f for w in flag_words(t.sheet) if w and (f := re.search(re.escape(w) + r"\s*(?:的)?\s*((?:次数|单数)?\s*的?)\s*$", said, re.I))), None)
     if flagged is not None:  # the flag's word is its condition's (read by the filter rule); the count word after it is this ranking's
         return start + flagged.start(1), start + flagged.end(1)
     counted = COUNTED_WORD.search(said)
@@ -2242,9 +2251,14 @@ MONEY_SAID = lazy(r"(?:每(?:一)?(?:单|笔|次|人|个人|位|张))?\s*(?:的)
                   r"|每(?:一)?(?:单|笔|次|人|个人|位|张)\s*(?:的)?\s*多少")
 
 
+def _money_columns(sheet: SheetInfo) -> list[str]:
+    """The numeric columns holding money (金额 / 费用 / amount)."""
+    return [c for c in sheet.columns if c in sheet.numeric and (lx.concept_of(c) == "amount" or MONEY_COL.search(c))]
+
+
 def _money_column(sheet: SheetInfo) -> str | None:
-    """The one numeric column holding money (金额 / 费用 / amount), else None."""
-    money = [c for c in sheet.columns if c in sheet.numeric and (lx.concept_of(c) == "amount" or MONEY_COL.search(c))]
+    """The one numeric column holding money, else None."""
+    money = _money_columns(sheet)
     return money[0] if len(money) == 1 else None
 
 
@@ -2256,7 +2270,7 @@ def _rule_money_question(t: _Turn) -> None:
         return
     if any(h.column in t.sheet.numeric for h in t.hits if t.free(h.start)):
         return  # a numeric column is named: the value question reads it
-    money = [c for c in t.sheet.columns if c in t.sheet.numeric and (lx.concept_of(c) == "amount" or MONEY_COL.search(c))]
+    money = _money_columns(t.sheet)
     if len(money) == 1:
         t.add(mq.start(), Op("group", {"keys": [], "measures": [{"column": money[0], "agg": "sum"}], "question": True}))
     else:  # none or several: never a row listing in place of the total asked for
@@ -2396,8 +2410,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     out = t.out
     out.brought = _brought(t)
     low = text.casefold()
-    out.flag_said = not out.correction and not ONLY_SAID.search(text) and any(
-        flag_noun(c).casefold() in low for c in sheet.columns if flag_yes(sheet, c) is not None)
+    out.flag_said = not out.correction and not ONLY_SAID.search(text) and any(w in low for w in flag_words(sheet))
     out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans) + ([m.span() for m in lx.ADDITIVE.finditer(text)] if out.adds else [])
     if not t.has("chart"):  # 城市分成多条线 / add Carrier as the series: a chart's series, for the chart the request holds
         from modes.tagging.series import flipped, series_key
@@ -2454,21 +2467,6 @@ def _part_counted(t: _Turn) -> None:
 
 
 ONLY_SAID = lazy(r"只|仅|光|(?<![a-z_])only(?![a-z_])", re.I | re.A)  # 只数延误的: the rows narrowed, never a figure added
-
-
-def flag_yes(sheet: SheetInfo, col: str) -> str | None:
-    """The 'yes' of a yes-no text column (是否延误: 是/否, Refunded: Y/N), else None; a numeric 0/1 column adds up as it is."""
-    from modes.conditions import _flag_yes
-
-    return None if col in sheet.numeric else _flag_yes(sheet, col)
-
-
-def flag_noun(col: str) -> str:
-    """The word a yes-no column is said by: 延误 of 是否延误, late of is_late; the name itself otherwise."""
-    from modes.conditions import FLAG_COLUMN
-
-    m = FLAG_COLUMN.match(col)
-    return m.group("noun").replace("_", " ").strip() if m else col
 
 
 BRING_AFTER = lazy(r"\s*(?:这一?列|那一?列|列)?\s*(?:也|都|一起|一并)?\s*(?:给我)?\s*(?:带上|带出来|带过来|加上|加进来|显示出来|显示上|列出来|放上|放进来)"

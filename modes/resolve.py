@@ -994,8 +994,7 @@ def values_kind(word: str, sheet: SheetInfo) -> str | None:
     if not word or len(word) > 3 or not all(CJK.match(ch) for ch in word):
         return None
     for w in dict.fromkeys([word, word[-1:] if len(word) == 2 else word]):  # 门店 / 城市: the kind said by its last character too
-        found = [c for c, vs in sheet.values.items()
-                 if c not in sheet.numeric and len(vs) >= 2 and all(v.endswith(w) and len(v) > len(w) for v in vs)]
+        found = [c for c, (ending, shortest) in sheet.value_suffixes.items() if ending.endswith(w) and shortest > len(w)]
         if len(found) == 1:
             return found[0]
     return None

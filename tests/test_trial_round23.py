@@ -28,9 +28,12 @@ def ws(tmp_path, monkeypatch, request) -> Workspace:
     return Workspace.at(tmp_path)
 
 
-def _figure(tr, key: str, col: str) -> pd.Series:
-    f = result_frame(tr)
-    return f.set_index(key)[col]
+def _workbook(folder, name: str, sheets: dict[str, pd.DataFrame]) -> Workspace:
+    """A workbook of these sheets in the folder, as the workspace."""
+    with pd.ExcelWriter(folder / name) as w:
+        for sheet, df in sheets.items():
+            df.to_excel(w, sheet_name=sheet, index=False)
+    return Workspace.at(folder)
 
 
 @pytest.mark.parametrize("said", ["哪个司机延误最多", "延误最多的司机", "延误次数最多的司机", "哪1个司机延误最多"])
@@ -154,10 +157,7 @@ STORES = {
 
 @pytest.fixture
 def stores(tmp_path, monkeypatch) -> Workspace:
-    with pd.ExcelWriter(tmp_path / "门店.xlsx") as w:
-        for name, df in STORES.items():
-            df.to_excel(w, sheet_name=name, index=False)
-    return Workspace.at(tmp_path)
+    return _workbook(tmp_path, "门店.xlsx", STORES)
 
 
 def _stacked() -> pd.DataFrame:
@@ -233,10 +233,7 @@ SHOPS = {
 
 @pytest.fixture
 def shops(tmp_path, monkeypatch) -> Workspace:
-    with pd.ExcelWriter(tmp_path / "销售.xlsx") as w:
-        for name, df in SHOPS.items():
-            df.to_excel(w, sheet_name=name, index=False)
-    return Workspace.at(tmp_path)
+    return _workbook(tmp_path, "销售.xlsx", SHOPS)
 
 
 @pytest.mark.parametrize("said", ["每个店的金额合计", "两个店合在一起，按门店看金额合计"])
@@ -403,10 +400,7 @@ WORK = {
 
 @pytest.fixture
 def work(tmp_path) -> Workspace:
-    with pd.ExcelWriter(tmp_path / "work_orders.xlsx") as w:
-        for name, df in WORK.items():
-            df.to_excel(w, sheet_name=name, index=False)
-    return Workspace.at(tmp_path)
+    return _workbook(tmp_path, "work_orders.xlsx", WORK)
 
 
 @pytest.mark.parametrize("said", ["North: number of work orders and total Parts Cost per Unit, top 2 Units by number of work orders",
@@ -600,10 +594,8 @@ SALES = pd.DataFrame({"Order Date": pd.to_datetime(["2024-04-02", "2024-04-20", 
 
 @pytest.fixture
 def quarter(tmp_path) -> Workspace:
-    with pd.ExcelWriter(tmp_path / "orders.xlsx") as w:
-        SALES.to_excel(w, sheet_name="Q2", index=False)
-        SALES.assign(Qty=SALES["Qty"] * 10, **{"Order Date": SALES["Order Date"] + pd.DateOffset(months=3)}).to_excel(w, sheet_name="Q3", index=False)
-    return Workspace.at(tmp_path)
+    q3 = SALES.assign(Qty=SALES["Qty"] * 10, **{"Order Date": SALES["Order Date"] + pd.DateOffset(months=3)})
+    return _workbook(tmp_path, "orders.xlsx", {"Q2": SALES, "Q3": q3})
 
 
 @pytest.mark.parametrize("said,rows", [("q2: one row per category and one column per month, count of orders", "Category"),
@@ -654,10 +646,7 @@ GRADES = pd.DataFrame({"是否缺考": ["否", "是", "否", "否", "否", "否"
 
 @pytest.fixture
 def grades(tmp_path) -> Workspace:
-    with pd.ExcelWriter(tmp_path / "成绩.xlsx") as w:
-        GRADES.to_excel(w, sheet_name="高一", index=False)
-        GRADES.assign(班级=GRADES["班级"].str.replace("高一", "高二")).to_excel(w, sheet_name="高二", index=False)
-    return Workspace.at(tmp_path)
+    return _workbook(tmp_path, "成绩.xlsx", {"高一": GRADES, "高二": GRADES.assign(班级=GRADES["班级"].str.replace("高一", "高二"))})
 
 
 @pytest.mark.parametrize("said,cls", [("高一一班数学平均分多少", "高一(1)班"), ("高一 2班的数学平均分", "高一(2)班"),
