@@ -528,7 +528,23 @@ def flag_yes(sheet: SheetInfo, col: str) -> str | None:
 def flag_noun(col: str) -> str:
     """The word a yes-no column is said by: 延误 of 是否延误, late of is_late; the name itself otherwise."""
     m = FLAG_COLUMN.match(col)
-    return m.group("noun").replace("_", " ").strip() if m else col
+    if m:
+        return m.group("noun").replace("_", " ").strip()
+    bare = FLAG_MARK.sub("", col).strip()  # Cancelled (Y/N) / Late? : the word before the yes-no mark
+    return bare if len(bare) >= 2 else col
+
+
+FLAG_MARK = lazy(r"\s*(?:[(（\[]\s*(?:y\s*/\s*n|yes\s*/\s*no|是\s*/\s*否|t\s*/\s*f)\s*[)）\]]|\?|？)\s*$", re.I)
+
+
+def flag_stem(noun: str) -> str:
+    """An English yes-no word's stem, so its other forms say it too: cancelled → cancel (cancellation rate), referred →
+    refer (referral rate), returned → return; a Chinese word or a short word is itself."""
+    w = noun.casefold()
+    if not re.fullmatch(r"[a-z]{5,}", w) or not w.endswith("ed"):
+        return w
+    w = w[:-2]
+    return w[:-1] if len(w) > 3 and w[-1] == w[-2] else w
 
 
 def flag_words(sheet: SheetInfo) -> dict[str, str]:
@@ -1500,9 +1516,27 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
     sc = _Scan(text, sheet, hits, CondParse(), blocked)
     for rule in COND_RULES:
         rule(sc)
-    sc.out.conds = _one_list(sc.out.conds, sheet)
+    sc.out.conds = [_year_number(c, sheet) for c in _one_list(sc.out.conds, sheet)]
     _besides_closed(sc)
     return sc.out
+
+
+YEAR_NAME = lazy(r"年份|年度|年$|(?<![a-z])(?:year|yr)s?(?![a-z])", re.I)
+
+
+def _year_number(c: Cond, sheet: SheetInfo) -> Cond:
+    """2020年以前入住的, over 入住年份 holding 2012 … 2024 as numbers: the period's bound is the year's number (入住年份 <
+    2020), never a date compared with a number."""
+    lo, hi = sheet.ranges.get(c.column or "", (0.0, 0.0))
+    if not c.column or c.column not in sheet.numeric or not YEAR_NAME.search(c.column) or not (1900 <= lo and hi <= 2100):
+        return c
+    def year(v: Any) -> int | None:
+        d = v.get("date") if isinstance(v, dict) else None
+        return int(d[:4]) if isinstance(d, str) and re.fullmatch(r"\d{4}-(?:01-01|12-31)", d) else None
+    y, y2 = year(c.value), year(c.value2) if c.value2 is not None else None
+    if y is None or (c.value2 is not None and y2 is None):
+        return c
+    return replace(c, value=y, value2=y2)
 
 
 BESIDES_CLOSE = lazy(r"\s*(?P<gap>[\u4e00-\u9fff]{0,3}?)\s*(?:的)?\s*(?:以外|之外)")

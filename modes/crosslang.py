@@ -341,6 +341,10 @@ def mentions(text: str, columns: tuple[str, ...], values_of: frozenset[str] = fr
                 found.append((i, j, c, len(set(words) & meant) / len(words)))
     values = _value_words(values_of)
     found = [f for f in found if _whole(text, items, f[0], f[1]) and not items.get((f[0], f[1]), frozenset()) & values]
+    if found:  # 统计一下: a word of no content (一下 glosses "one time") names no column
+        from modes.tagging.segment import function_word
+
+        found = [f for f in found if not function_word(text[f[0]:f[1]])]
     found.sort(key=lambda f: (f[0] - f[1], -f[3], f[0]))
     out: list[Mention] = []
     taken: list[tuple[int, int]] = []
@@ -389,6 +393,11 @@ def translate(word: str, columns: tuple[str, ...]) -> tuple[str | None, list[str
         if said:  # 人口密度最高: a column's name and more, which the caller reads part by part
             return None, list(dict.fromkeys(c for m in said for c in m[3]))
     other = [c for c in columns if bool(CJK.search(c)) != zh]
+    if zh:
+        from modes.tagging.segment import function_word
+
+        if function_word(word):
+            return None, []
     _preload(word, other, zh)
     meant = _meanings(word) if zh else {}
     scored = sorted(((_score_zh(word, c, meant) if zh else _score_en(word, c), c) for c in other), key=lambda t: -t[0])

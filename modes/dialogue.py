@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from modes import evidence, replies, results
+from modes import evidence, opspec, replies, results
 from modes import lexicon as lx
 from modes.catalog import Catalog
 from modes.decision import Decision, Op, Pending, Request, SessionState
@@ -325,7 +325,42 @@ def on_slot_answer(t: Turn) -> Outcome:
     assert t.pending is not None
     keep = [t.pending.request.file] if t.pending.request.file else None  # the answer names a column, never another file
     merged = replace(understand(t.answer, t.catalog, t.state, keep), lang=t.pending.request.lang)
-    return _gate(merged, t.state, t.answer, multi_turn=True, catalog=t.catalog, prior=t.pending)
+    return _gate(_filled_by_answer(t, merged), t.state, t.answer, multi_turn=True, catalog=t.catalog, prior=t.pending)
+
+
+def _filled_by_answer(t: Turn, merged: Request) -> Request:
+    """Plan, typed alone to "Group by which column?": when the request read again with the answer still lacks the
+    slot asked about (the words joined another operation's clause), the column fills the operation that asked — an
+    offered column typed back is always taken, never asked for again."""
+    p = t.pending
+    assert p is not None
+    slot = p.request.missing[0] if p.request.missing else None
+    f = t.catalog.get(p.request.file) if p.request.file else None
+    if slot is None or slot not in merged.missing or f is None or not f.sheets:
+        return merged
+    sheet = request_sheet(p.request, f)
+    body = t.text.strip(" 。.!！'\"“”")
+    hits = [h for h in find_columns(body, sheet) if h.how in ("exact", "synonym")]
+    rest = re.sub(r"[\s,，、和与及]+|(?<![a-z_])(?:and|by|per)(?![a-z_])|按|用", "", "".join(" " if any(h.start <= i < h.end for h in hits) else ch
+                                                                        for i, ch in enumerate(body)), flags=re.I)
+    if not hits or rest:
+        return merged
+    cols = list(dict.fromkeys(h.column for h in hits))
+    offered = dict(p.request.offers).get(slot)
+    if offered is not None and any(c not in offered for c in cols):
+        return merged  # a column the question did not offer (text to a ranking): what fits is said, never filled
+    ops, filled = list(merged.ops), False
+    for i, o in enumerate(ops):
+        spec = opspec.get(o.kind)
+        sl = next((x for x in spec.slots if x.missing_name == slot and not o.args.get(x.name)), None) if spec else None
+        fits = {"numeric": sheet.numeric, "date": sheet.dates, "ordered": sheet.numeric | sheet.dates}.get(sl.takes) if sl else None
+        if sl is not None and not filled and (fits is None or all(c in fits for c in cols)):
+            ops[i] = Op(o.kind, {**o.args, sl.name: cols if sl.kind in ("columns", "keys") else cols[0]}, o.after)
+            filled = True
+    if not filled:
+        return merged
+    still = [o for o in ops if (spec := opspec.get(o.kind)) and any(x.missing_name == slot and not o.args.get(x.name) and x.required for x in spec.slots)]
+    return replace(merged, ops=tuple(ops), missing=tuple(m for m in merged.missing if m != slot or still))
 
 
 def corrected_sheet(t: Turn) -> str | None:

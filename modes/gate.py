@@ -706,6 +706,8 @@ class _Understanding:
     stacked: list[str] = field(default_factory=list)  # the sheets read as one table, stacked
     split_guess: bool = False  # no file said; the one workbook whose sheets are one table was taken for "all sheets"
     looked_up: tuple[str, str, str] | None = None  # (column, the table holding it, the key): a lookup join put first
+    lookup: tuple[int, joins.Lookup] | None = None  # (the turn, what it said): columns of another table brought onto this one
+    in_use_first: bool = False  # join plans.csv / 把它和…比: the table in use is the first of two, on the sheet in use
     second_summary: str = ""  # average rate by seniority, and count of vets per clinic: the second summary, left for later
     join_pair: tuple[str, str] | None = None  # the keys of a join, as the user paired them
     sheet: SheetInfo = field(default_factory=lambda: EMPTY_SHEET)
@@ -737,8 +739,17 @@ def _u_files(u: _Understanding) -> None:
     # "把它和北京_poi.xlsx比一下": the current file plus a named one
     two_way = lx.EXPLORE_COMPARE.search(u.norms[-1]) or lx.EXPLORE_JOIN.search(u.norms[-1])
     if (ref.how in ("named", "fuzzy", "description") and state.current_file and state.current_file not in ref.paths
-            and two_way and lx.DEICTIC.search(u.norms[-1])):
+            and two_way and (lx.DEICTIC.search(u.norms[-1]) or _joins_one_more(u, ref))):
         ref = replace(ref, paths=[state.current_file] + ref.paths)
+        u.in_use_first = True
+    for i in reversed(range(len(u.norms))):  # 把 plans.csv 的 Tier 加进来: the receiving table first, the giving one second
+        r = u.refs[i]
+        # add their Team from techs.csv / 带到这个结果里: the last result receives the columns
+        base = state.last_result if last and u.catalog.get(last) is not None and lx.JOIN_RESULT.search(u.norms[i]) else state.current_file
+        lk = joins.lookup(u.norms[i], u.catalog, r.paths, base, state.current_sheet) if r.how in ("named", "fuzzy") else None
+        if lk is not None:
+            ref, u.lookup = FileRef(how="named", paths=[lk.base, lk.source], spans=r.spans), (i, lk)
+            break
     by_sheet = ref.how == "description" and ref.sheet is not None  # 三个季度: a word of the sheets' names, not one sheet
     if (ref.how in ("none", "ambiguous") or by_sheet) and lx.ALL_SHEETS.search(u.norms[-1].casefold()):
         # 把三个季度合在一起… with no file said: the one workbook whose sheets are one table split (never a join)
@@ -930,7 +941,7 @@ def _u_sheet(u: _Understanding) -> None:
             u.stacked = list(u.two_sheets) if len(u.two_sheets) > 1 and not every_said else [s.name for s in fi.sheets if s.name]
             stacked = "|".join(re.escape(n) for n in sorted(u.stacked, key=len, reverse=True))
             u.texts = [re.sub(stacked, lambda m: " " * len(m.group(0)), t) for t in u.texts]
-            u.texts = [lx.ALL_SHEETS.sub(lambda m: " " * len(m.group(0)), re.sub(r"(?<![a-z_])all(?= +sheets)", "   ", t)) for t in u.texts]
+            u.texts = [re.sub(r"(?<![a-z_])all(?= +sheets)", "   ", lx.ALL_SHEETS.sub(lambda m: " " * len(m.group(0)), t)) for t in u.texts]
             u.sheet_name, u.two_sheets, u.sheet_problem = u.stacked[0], [], None
             u.flags["stacked"] = True
         if len(fi.sheets) > 1:  # "订单表里…": a sheet's name is not a column mention
@@ -1204,7 +1215,8 @@ def _u_parse(u: _Understanding) -> None:
                      replace(o, args={**o.args, "within": [label]}) if o.kind == "share" and o.args.get("keys") and label not in o.args["keys"]
                      and not o.args.get("within") and not o.args.get("among") else o for o in u.ops]  # share of Resolved On Time per sheet: in each
         # stacking is the one way the sheets are put together; a join with another file named is done on the stacked rows
-        joins = [o for o in u.ops if o.kind == "join" and (o.args.get("on") or u.join_pair) and not o.args.get("sheets")] if len(u.files) > 1 else []
+        # (its key, when not said, is the one column both tables share, found with the other joins' keys)
+        joins = [o for o in u.ops if o.kind == "join" and not o.args.get("sheets")] if len(u.files) > 1 else []
         rest = [o for o in u.ops if o.kind not in ("join", "append", "compare", "stack") and (o.kind != "profile" or len(u.ops) == 1)]
         u.ops = [Op("stack", {"sheets": list(u.stacked)}), *joins[:1], *rest]
     if u.sheet_problem and not u.ops:  # 汇总 表看一下 where there is no such sheet: what was asked is to see it
@@ -1261,6 +1273,11 @@ def _summary_word_named(ops: list[Op]) -> list[Op]:
 def _join_sheet_said(u: _Understanding) -> None:
     """join accounts.csv with invoices.xlsx: a second workbook of several sheets is joined by its first sheet only; that
     is said, and the request restated, never run as if the whole workbook were joined."""
+    if len(u.files) > 1 and u.fi is not None and len(u.fi.sheets) > 1 and u.sheet_guessed and any(o.kind == "join" for o in u.ops):
+        # join orders.xlsx with techs.csv: the first workbook's sheet was chosen, not said — said back before it runs
+        first = u.sheet_name or u.fi.sheets[0].name or ""
+        u.ev.append(Evidence("slot", DOUBT, f"{u.fi.name} 有 {len(u.fi.sheets)} 个工作表，关联只用“{first}”这一个",
+                             f"{u.fi.name} has {len(u.fi.sheets)} sheets; the join uses '{first}' only"))
     b = u.catalog.get(u.files[1]) if len(u.files) > 1 else None
     if b is None or len(b.sheets) < 2 or not any(o.kind == "join" for o in u.ops):
         return
@@ -1579,9 +1596,55 @@ def _joined_sheet(u: _Understanding) -> SheetInfo | None:
         return None
     a, b, _ = tables
     right_key = u.join_pair[1] if u.join_pair else None
-    extra = tuple(c for c in b.columns if c not in a.columns and c != right_key)
+    extra = tuple(c for c in b.columns if c not in a.columns and c != right_key and (u.lookup is None or c in u.lookup[1].columns))
     return replace(a, columns=a.columns + extra, values={**b.values, **a.values}, numeric=a.numeric | b.numeric,
                    dates=a.dates | b.dates, years={**b.years, **a.years}, ranges={**b.ranges, **a.ranges})
+
+
+def _joins_one_more(u: _Understanding, ref: FileRef) -> bool:
+    """join plans.csv / 和 techs.csv 关联一下, with a table in use: one other table named with a word that only joins
+    (never 合并, which may stack) is joined onto the table in use."""
+    from modes.ops import JOIN_ONLY
+
+    cur = u.catalog.get(u.state.current_file)
+    if not (ref.how == "named" and len(ref.paths) == 1 and cur is not None and cur.is_table):
+        return False
+    text = u.norms[-1]
+    named = [h for f in (cur, u.catalog.get(ref.paths[0])) if f is not None for sh in f.sheets[:3] for h in find_columns(text, sh)]
+    return any(JOIN_ONLY.fullmatch(m.group(0)) and m.group(0).casefold() != "add"
+               and not any(h.start <= m.start() and m.end() <= h.end for h in named)  # Join Date is a column, never a join
+               for m in lx.EXPLORE_JOIN.finditer(text))
+
+
+def _u_bring(u: _Understanding) -> None:
+    """把 plans.csv 的 Tier 加进来 / join plans.csv: the table in use keeps its sheet; the words that said a lookup
+    are the join's."""
+    in_use = u.lookup[1].base == u.state.current_file if u.lookup else u.in_use_first
+    if in_use and u.sheet_name is None and u.file == u.state.current_file and u.state.current_sheet and u.fi is not None \
+            and u.fi.sheet(u.state.current_sheet) is not None:
+        u.sheet_name = u.state.current_sheet
+    if u.lookup is None:
+        return
+    i, lk = u.lookup
+    if lk.later:  # …每个导购卖了多少件，再把 B 的级别加进来: the columns join what came before (a summary's keys gain them)
+        if not lx.EXPLORE_JOIN.search(u.texts[i]):
+            word = " join " if u.lang == "en" else "对上去"
+            u.texts[i] = u.texts[i][: lk.verb[0]] + word + " " * (lk.verb[1] - lk.verb[0]) + u.texts[i][lk.verb[1]:]
+            u.norms[i] = u.norms[i][: lk.verb[0]] + word + u.norms[i][lk.verb[0]:]
+        return
+    lead = "join, " if u.lang == "en" else "关联，"
+    u.texts[i] = lead + _blank(u.texts[i], list(lk.spans))
+    u.norms[i] = lead + u.norms[i]
+
+
+def _u_brought(u: _Understanding) -> None:
+    """The join of a lookup brings only the columns asked for (a key repeated with the same values matches once)."""
+    if u.lookup is None or len(u.files) < 2:
+        return
+    cols = list(u.lookup[1].columns)
+    if not any(o.kind == "join" for o in u.ops):
+        u.ops = [_join_keys(u, Op("join", {"on": None})), *u.ops]
+    u.ops = [Op("join", {**o.args, "columns": cols}, o.after) if o.kind == "join" else o for o in u.ops if o.kind != "compare"]
 
 
 def _u_join_pair(u: _Understanding) -> None:
@@ -1721,7 +1784,7 @@ def _u_missing(u: _Understanding) -> None:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_brought, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:

@@ -8,9 +8,12 @@ and the second does not is asked about, naming the second table's columns, befor
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import cache
 
-from modes.catalog import SheetInfo
+from modes.catalog import Catalog, SheetInfo
 from modes.resolve import ColumnHit, find_columns
+from modes.tagging.segment import words_toml
 
 # what may stand between the two keys of a stated pair (the file names are blanked out of the text already)
 PAIR_GAP = re.compile(r"[\s.。的:：]*(?:对应于?|对上|匹配|等于|==|=|↔|<->|->|(?:corresponds |maps )?to|matches|equals)[\s.。的:：]*", re.I | re.A)
@@ -48,3 +51,100 @@ def stated_pair(text: str, a: SheetInfo, b: SheetInfo) -> tuple[str, str] | None
     """A column of the first table and one of the second, written as matching each other."""
     p = pair_span(text, a, b)
     return (p[0], p[1]) if p else None
+
+
+CLAUSE_END = re.compile(r"[，,；;。]|然后|接着|之后|(?<![a-z_])(?:then|and then)(?![a-z_])", re.I)
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """Columns of another table brought onto each row of this one (VLOOKUP): the table receiving them, the table they
+    come from, the columns, and the spans of the words that said it (the verb, the columns, the little words)."""
+
+    base: str
+    source: str
+    columns: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...]
+    verb: tuple[int, int] = (0, 0)
+    later: bool = False  # the verb's clause follows another (…卖了多少件，再把 B 的 X 对上去): it works on what came before
+
+
+@cache
+def _lookup_words() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    w = words_toml()["lookup"]
+    def alt(words: list[str]) -> str:
+        return "|".join(re.escape(x).replace(r"\ ", r"\s+") for x in sorted(words, key=len, reverse=True))
+    verb = re.compile(rf"{alt(w['verbs_zh'])}|(?<![a-z_])(?:{alt(w['verbs_en'])})(?![a-z_])", re.I)
+    before = re.compile(rf"(?:{alt(w['from_zh'])}|(?<![a-z_])(?:{alt(w['from_en'])}))\s*(?:the\s+)?$", re.I)
+    after = re.compile(rf"\s*(?:{alt(w['of_zh'])}|['’]s(?![a-z]))", re.I)
+    into = re.compile(rf"(?:{alt(w['into_zh'])}|(?<![a-z_])(?:{alt(w['into_en'])}))\s*(?:the\s+)?$", re.I)
+    return verb, before, after, into
+
+
+def _mentions(text: str, catalog: Catalog, paths: list[str]) -> list[tuple[str, int, int]]:
+    """Where each file of `paths` is named in the text (by its name, else by its stem)."""
+    low, out = text.casefold(), []
+    for p in paths:
+        f = catalog.get(p)
+        if f is None:
+            continue
+        for name in (f.name, f.name.rsplit(".", 1)[0]):
+            at = low.find(name.casefold())
+            if at >= 0:
+                out.append((p, at, at + len(name)))
+                break
+    return sorted(out, key=lambda m: m[1])
+
+
+def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, current_sheet: str | None) -> Lookup | None:
+    """把 plans.csv 的 Tier 加到 memberships 里 / add Tier and Setup Fee from plans.csv: the table named after "from"
+    (or before 的 / 's) gives columns it has and the receiving table lacks; the receiving table is the other one named,
+    or the one in use. None unless a carrying verb, the giving table and at least one such column are all said."""
+    verb_rx, before, after, into = _lookup_words()
+    verbs = list(verb_rx.finditer(text))
+    if not verbs or "=" in text or "＝" in text:  # a formula written out computes a column; it brings none over
+        return None
+    found = _mentions(text, catalog, paths)
+    source = None
+    for p, a, b in found:
+        pre = before.search(text[:a])
+        of = after.match(text, b)
+        if pre is not None or (of is not None and any(v.start() >= of.end() for v in verbs)):
+            source = (p, pre.start() if pre else a, of.end() if of and pre is None else b)
+            break
+    if source is None:
+        return None
+    others = [(p, a, b) for p, a, b in found if p != source[0]]
+    if len(others) > 1:
+        return None
+    if others:
+        base, a, _b = others[0]
+        pre = into.search(text[:a])
+        base_span = (pre.start() if pre else a, a)
+    elif current and current != source[0]:
+        base, base_span = current, (0, 0)
+    else:
+        return None
+    src, dst = catalog.get(source[0]), catalog.get(base)
+    if src is None or dst is None or not src.is_table or not dst.is_table or not src.sheets or not dst.sheets:
+        return None
+    sheet = dst.sheet(current_sheet) if base == current and current_sheet else None
+    own = {c.casefold() for c in (sheet or dst.sheets[0]).columns}
+    hits = [h for h in find_columns(text, src.sheets[0]) if h.how in ("exact", "synonym")
+            and not any(a <= h.start < b for _p, a, b in found)]
+    verb = next((v for v in verbs if not any(h.start <= v.start() < h.end for h in hits)), None)
+    if verb is None:
+        return None
+    # the columns are the verb's clause's (add Team from plans.csv, then total Fee by Team: the second Team is a key)
+    lo = max((m.end() for m in CLAUSE_END.finditer(text, 0, verb.start())), default=0)
+    hi = next((m.start() for m in CLAUSE_END.finditer(text, verb.end())), len(text))
+    brought = [h for h in hits if h.column.casefold() not in own and lo <= h.start < hi]
+    if not brought:
+        return None
+    spans = [(source[1], source[2]), base_span, verb.span(), *[(h.start, h.end) for h in brought]]
+    # what the earlier clauses say besides the tables and the sheet: a step the columns come after
+    head = "".join(" " if any(a <= k < b for _p, a, b in found) else ch for k, ch in enumerate(text[:lo]))
+    for sh in dst.sheets:
+        head = head.replace(sh.name or "\0", " ")
+    later = len(re.sub(r"[\s，,；;。:：]|的|表|里|中|工作表|再|然后|把|将|(?<![a-z])(?:sheet|the|of|in|then|and)(?![a-z])", "", head, flags=re.I)) >= 2
+    return Lookup(base, source[0], tuple(dict.fromkeys(h.column for h in brought)), tuple(s for s in spans if s[1] > s[0]), verb.span(), later)

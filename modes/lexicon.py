@@ -249,7 +249,7 @@ DELETE_ROWS = rx("删掉", "删除", "删了", "去掉", "去除", "剔除", "�
 THEN_FIRST = r"(?:\s+(?!first\b)[\w()$%/-]+){0,4}?\s+first\b"
 SORT = lazy(
     r"排序|排一下|排个序|排列|重新排|排\b|排,|排$|排名|排行|名次|" + DESC_PAIR + "|" + ASC_PAIR + r"|升序|降序|倒序|正序|"
-    r"(?:最)?(?:高|大|多|低|小|少)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排下名|\b(?:highest|lowest|largest|smallest|biggest|most|least|best|worst|top)" + THEN_FIRST + r"|\b(?:high|low) to (?:low|high)\b|\branking\b|"
+    r"(?:最)?(?:高|大|多|低|小|少)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排下名|\b(?:highest|lowest|largest|smallest|biggest|most|least|best|worst|top|newest|latest|oldest|earliest|most recent)" + THEN_FIRST + r"|\b(?:high|low) to (?:low|high)\b|\branking\b|"
     r"\bsort(?:ed)?\b|\border(?:ed)? by\b|\brank(?:ed)?\b|\bsrot\b|\bascending\b|\bdescending\b",
     re.I | re.A,
 )

@@ -26,7 +26,7 @@ from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, find_values, resolve_column
 from modes.text import CJK, blank, language, parse_number, tidy
 
-DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|(?:highest|largest|biggest|most|top|best)" + lx.THEN_FIRST + r"|high to low|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
+DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|(?:highest|largest|biggest|most|top|best|newest|latest|most recent)" + lx.THEN_FIRST + r"|high to low|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("mean", lazy(r"平均值|平均数|平均|均值|(?<![a-z_])(?:average|mean|avg)(?![a-z_])", re.I | re.A)),  # never "meant"
     ("sum", lazy(r"求和|总和|合计|总计|总额|加总|加起来|加在一起|加一下|\bsum\b|\btotals?\b|\badd(?:ed)? up\b", re.I | re.A)),
@@ -47,7 +47,7 @@ EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("max", lazy(r"最高的?|最大的?|(?<![a-z_])(?:the )?(?:highest|largest|biggest)(?![a-z_])", re.I | re.A)),
     ("min", lazy(r"最低的?|最小的?|(?<![a-z_])(?:the )?(?:lowest|smallest)(?![a-z_])", re.I | re.A)),
 ]
-ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|(?:lowest|smallest|least|fewest)" + lx.THEN_FIRST + r"|oldest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排在|排|在)前(?:面|头|边)?|倒数", re.I | re.A)
+ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|(?:lowest|smallest|least|fewest|oldest|earliest)" + lx.THEN_FIRST + r"|oldest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排在|排|在)前(?:面|头|边)?|倒数", re.I | re.A)
 RANK_WORD = lazy(r"排名|排行|名次|ranking", re.I)
 SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean(?!t)|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
@@ -448,16 +448,23 @@ JOIN_CLAUSE_END = re.compile(r"[，,；;。、]|(?:然后|接着|之后|再)|(?<
 JOIN_ONLY = lazy(r"关联起来|关联|匹配|vlookup|带过来|拿过来|带进来|查过来|对上去|对过来|补上去|匹配上|对应?上|join|look ?up|bring over|bring in|pull in|add", re.I)
 
 
+def _join_words(t: _Turn) -> list[re.Match[str]]:
+    """The join words of a turn outside the column names it says (Join Date is a column, never a join)."""
+    return [m for m in lx.EXPLORE_JOIN.finditer(t.text)
+            if not any(h.start <= m.start() and m.end() <= h.end and h.end - h.start > m.end() - m.start() for h in t.hits)]
+
+
 def _rule_join(t: _Turn) -> None:
-    m = lx.EXPLORE_JOIN.search(t.text)
+    words = _join_words(t)
+    m = words[0] if words else None
     if m and t.flags.get("stacked"):  # the sheets of a split table are stacked, never joined; another file named may be
-        m = next((x for x in lx.EXPLORE_JOIN.finditer(t.text) if JOIN_ONLY.fullmatch(x.group(0))), None) if t.flags.get("two_tables") else None
+        m = next((x for x in words if JOIN_ONLY.fullmatch(x.group(0))), None) if t.flags.get("two_tables") else None
     if not m:
         return
     on = None
     # the key is said in a join's own clause (按客户ID关联 / join on id); a 按 of a later clause (合并、去重、按销售员汇总) groups.
     # Every join word's clause is read: the key may be said in a later one (…, join on agent: an answer joined to the request)
-    for jm in lx.EXPLORE_JOIN.finditer(t.text):
+    for jm in words:
         lo = max((x.end() for x in JOIN_CLAUSE_END.finditer(t.text, 0, jm.start())), default=0)
         hi = next((x.start() for x in JOIN_CLAUSE_END.finditer(t.text, jm.end())), len(t.text))
         if KEY_CLAUSE.match(t.text, hi):  # join a with b, using priority / 合并两个表，通过客户ID: the key's own clause goes with it
@@ -971,7 +978,8 @@ AGENT_BY = lazy(r"(?<![a-z_])(?!(?:grouped|sorted|ordered|ranked|summari[sz]ed|s
                 r"bucketed|segmented|categori[sz]ed|organi[sz]ed|arranged|listed|broken down|filtered|compared)\s)[a-z]{3,}ed\s+$", re.I | re.A)
 
 
-SUPERLATIVE_FIRST = lazy(r"(?:highest|lowest|largest|smallest|biggest|most|least|best|worst|top)(?P<w>.*?)\s+first", re.I | re.A)  # on lx.SORT's match
+SUPERLATIVE_FIRST = lazy(r"(?P<s>highest|lowest|largest|smallest|biggest|most recent|most|least|best|worst|top|newest|latest|oldest|earliest)(?P<w>.*?)\s+first", re.I | re.A)  # on lx.SORT's match
+TIME_SUPERLATIVE = frozenset({"newest", "latest", "oldest", "earliest", "most recent"})  # their column is a date
 AGG_WORD_ALONE = lazy(r"sum|total|mean|average|avg|count|合计|总和|总额|平均|平均值|均值", re.I | re.A)
 PER_BEFORE = lazy(r"每个?|各个?|(?<![a-z_])(?:per|by|each|for every)(?![a-z_])", re.I | re.A)
 # the row count of a summary, said as what is counted: 单数, 次数, 人数, count, number of orders
@@ -1078,13 +1086,16 @@ def _rule_sort(t: _Turn) -> None:
         return
     if not t.sort_keys and sm and RANK_WORD.fullmatch(sm.group(0)) and lx.TOP_N.search(t.text):
         return  # 销售额排名前三的销售员: the ranking is the top-N's, never a sort with no column
-    inner = SUPERLATIVE_FIRST.fullmatch(sm.group(0)) if sm is not None and not t.sort_keys else None
-    if sm is not None and inner is not None and inner.group("w"):  # largest freight first: the figure said inside the order's own words
-        named = [h.column for h in t.hits if sm.start() <= h.start and h.end <= sm.end() and h.column in t.sheet.numeric]
+    for om in lx.SORT.finditer(t.text):  # largest freight first / by rep, then newest Join Date first: the figure inside the order's words
+        inner = SUPERLATIVE_FIRST.fullmatch(om.group(0))
+        if inner is None or not inner.group("w").strip() or (t.sort_keys and inner.group("s").casefold() not in TIME_SUPERLATIVE):
+            continue
+        kinds = t.sheet.dates if inner.group("s").casefold() in TIME_SUPERLATIVE else t.sheet.numeric  # newest Join Date first
+        named = [h.column for h in t.hits if om.start() <= h.start and h.end <= om.end() and h.column in kinds]
         col, how, _ = resolve_column(inner.group("w").strip(), t.sheet) if not named else (named[0], "exact", [])
-        if col is not None and col in t.sheet.numeric and how in ("exact", "synonym", "partial"):
+        if col is not None and col in kinds and how in ("exact", "synonym", "partial") and col not in t.sort_keys:
             t.sort_keys.append(col)
-            t.spans.append(sm.span())
+            t.spans.append(om.span())
     if not t.sort_keys:
         for h in t.hits:
             tail = t.text[h.end : h.end + 8]
@@ -1094,7 +1105,40 @@ def _rule_sort(t: _Turn) -> None:
     direction = {"direction_said": True} if (DESC.search(t.text) or ASC.search(t.text)) else {}
     at = sm.start() if sm else t.key_spans[0][0] if t.key_spans else 0
     ascending = bool(ASC.search(t.text)) or not DESC.search(t.text)  # 从低到高排名: the written direction wins over 排名's own
+    own = _key_directions(t)
+    if own is not None:  # by rep A to Z, then newest join date first: each key in its own direction
+        t.add(at, Op("sort", {"by": t.sort_keys, "ascending": True, "descending": [c for c in t.sort_keys if own.get(c)], **direction}))
+        return
     t.add(at, Op("sort", {"by": t.sort_keys, "ascending": ascending, **direction}))
+
+
+SORT_CLAUSE = lazy(r"[，,；;]|然后|再|(?<![a-z_])then(?![a-z_])", re.I)
+
+
+def _key_directions(t: _Turn) -> dict[str, bool] | None:
+    """Each sort key's own direction (True: largest or newest first) when the keys are said in clauses of their own
+    and the directions differ (by Sales Rep, then by Join Date descending: the rep A to Z); None when one direction
+    is every key's (by region and amount descending, 按金额排序，从高到低)."""
+    keys = t.sort_keys
+    if len(keys) < 2:
+        return None
+    cuts = [m.end() for m in SORT_CLAUSE.finditer(t.text)]
+    def clause(i: int) -> int:
+        return sum(1 for c in cuts if c <= i)
+    where = {c: clause(next((h.start for h in t.hits if h.column == c), -1)) for c in keys}
+    said = [(m.start(), True) for m in DESC.finditer(t.text)] + [(m.start(), False) for m in ASC.finditer(t.text)]
+    if not said or any(h == clause(-1) and not any(x.column == c for x in t.hits) for c, h in where.items()):
+        return None
+    dirs: dict[str, bool] = {}
+    for at, desc in said:
+        mine = [c for c in keys if where[c] == clause(at)]
+        if not mine:
+            return None  # a direction in a clause of its own is every key's
+        for c in mine:
+            dirs[c] = desc
+    if len(dirs) == len(keys) and len(set(dirs.values())) < 2:
+        return None
+    return dirs
 
 
 ASKED_NEXT = lazy(r"\s*(?:是)?多少(?:钱)?\s*[,，、]?\s*(?:和|与|及|以及|还有)?\s*")  # 应收多少(，)实收多少: a list of figures asked

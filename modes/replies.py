@@ -77,11 +77,12 @@ def file_label(path: str, lang: str) -> str:
 
 
 def target(r: Request, lang: str) -> str:
-    files = [file_label(f, lang) for f in (list(r.files) or ([r.file] if r.file else []))]
-    name = (" 和 " if lang == "zh" else " and ").join(files) if files else ("（未定）" if lang == "zh" else "(not chosen)")
-    if r.sheet and r.op("stack") is None:  # stacked sheets are named by the step that stacks them
-        name += f" 的 {r.sheet} 表" if lang == "zh" else f" (sheet {r.sheet})"
-    return name
+    paths = list(r.files) or ([r.file] if r.file else [])
+    files = [file_label(f, lang) for f in paths]
+    if r.sheet and r.op("stack") is None and files:  # stacked sheets are named by the step that stacks them
+        at = paths.index(r.file) if r.file in paths else 0  # the sheet is the first table's: said beside its file
+        files[at] += f" 的 {r.sheet} 表" if lang == "zh" else f" (sheet {r.sheet})"
+    return (" 和 " if lang == "zh" else " and ").join(files) if files else ("（未定）" if lang == "zh" else "(not chosen)")
 
 
 def goal_summary(r: Request, lang: str) -> str:

@@ -408,16 +408,19 @@ def _amounts_as_numbers(s: pd.Series) -> pd.Series:
 
 
 @tool
-def sort_rows(table: pd.DataFrame, by: list[str], ascending: bool = True, as_text: bool = False) -> ToolResult:
-    """Sort rows by one or more columns (as_text orders mixed values as text)."""
+def sort_rows(table: pd.DataFrame, by: list[str], ascending: bool = True, as_text: bool = False, descending: list[str] | None = None) -> ToolResult:
+    """Sort rows by one or more columns (as_text orders mixed values as text); the columns in `descending` go largest
+    (newest) first whatever `ascending` says of the others (by rep A to Z, then newest join date first)."""
     _need_columns(table, by)
     from tools.stats import total_rows
 
     key = _as_text if as_text else _amounts_as_numbers
     own = total_rows(table)  # the table's own 合计 row stays last, wherever its figures would sort it
-    out = table[~own].sort_values(by=by, ascending=ascending, kind="stable", na_position="last", key=key)
+    order = [False if c in (descending or []) else ascending for c in by] if descending else ascending
+    out = table[~own].sort_values(by=by, ascending=order, kind="stable", na_position="last", key=key)
     out = pd.concat([out, table[own]]).reset_index(drop=True) if own.any() else out.reset_index(drop=True)
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "by": by, "ascending": ascending, "as_text": as_text,
+                            **({"descending": list(descending)} if descending else {}),
                             **({"totals_kept_last": int(own.sum())} if own.any() else {})}, {"sample": _sample(out)})
 
 
@@ -711,17 +714,24 @@ def stack_sheets(ws: Workspace, path: str, sheets: list[str], label: str = "工�
 
 @tool
 def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, other_sheet: str | None = None, cache: TableCache | None = None,
-                other_on: str | None = None, how: str = "left") -> ToolResult:
+                other_on: str | None = None, how: str = "left", columns: list[str] | None = None) -> ToolResult:
     """Join another table (or another sheet) on a key column: `how` is left (every row of this table), inner (only
     rows matched on both sides) or full (every row of both); `other_on` names the other table's key when it is called
-    differently (客户ID ↔ Customer ID); the joined table keeps this table's key only. The facts count the rows of each
-    side that found no match."""
+    differently (客户ID ↔ Customer ID); the joined table keeps this table's key only. `columns` brings only those
+    columns of the other table (a lookup): a key it repeats with the same values is matched once. The facts count the
+    rows of each side that found no match."""
     if how not in JOIN_HOW:
         raise ToolArgError(f"不支持的关联方式：{how}（可用 left、inner、full）。", f"Unsupported join: {how} (left, inner or full).")
     other = load(ws.resolve(other_path), other_sheet, cache).df
     rk = other_on or on
     _need_columns(table, [on])
-    _need_columns(other, [rk])
+    _need_columns(other, [rk, *(columns or [])])
+    other_rows, same_repeats = len(other), 0
+    if columns:  # a lookup: the key and the columns asked for; a repeat with the same values is one match, not two
+        other = other[list(dict.fromkeys([rk, *columns]))]
+        before = len(other)
+        other = other.drop_duplicates()
+        same_repeats = before - len(other)
     if rk != on:
         other = other.drop(columns=[on], errors="ignore").rename(columns={rk: on})
     as_text = pd.api.types.is_numeric_dtype(table[on]) != pd.api.types.is_numeric_dtype(other[on])
@@ -732,9 +742,10 @@ def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, ot
     out = table.merge(other, on=on, how=JOIN_HOW[how], suffixes=("", "_2"))
     counts = other[on].value_counts(dropna=True)
     repeated = counts[(counts > 1) & counts.index.isin(table[on].dropna())]  # a key the other side has twice: its rows double
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk, "how": how, "other": other_sheet or Path(other_path).name, "other_rows": len(other),
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk, "how": how, "other": other_sheet or Path(other_path).name, "other_rows": other_rows,
                             "unmatched_left": unmatched_left, "unmatched_right": unmatched_right, "keys_as_text": as_text,
-                            "repeated_keys": int(len(repeated)), "repeated_sample": [[str(k), int(n)] for k, n in repeated.head(3).items()]},
+                            "repeated_keys": int(len(repeated)), "repeated_sample": [[str(k), int(n)] for k, n in repeated.head(3).items()],
+                            "columns": list(columns or []), "same_repeats": same_repeats},
                       {"sample": _sample(out)})
 
 

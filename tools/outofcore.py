@@ -586,23 +586,24 @@ def filter_rows(table: BigTable, conditions: list[dict[str, Any]], logic: str = 
     return ToolResult(out, facts, {"sample": _sample(out.head())})
 
 
-def _order(table: BigTable, by: list[str], ascending: bool, as_text: bool) -> str:
+def _order(table: BigTable, by: list[str], ascending: bool, as_text: bool, descending: list[str] | None = None) -> str:
     if not as_text and any(table.types.get(c) == "VARCHAR" for c in by):
         from tools.values import reads_as_numbers
 
         head = table.head(2000)
         if any(table.types.get(c) == "VARCHAR" and reads_as_numbers(head[c]) for c in by):
             raise NoSql  # amounts written as text are ordered by value, the pandas way
-    keys = [f"COALESCE({_text(c)}, '')" if as_text else q(c) for c in by]
-    return ", ".join(f"{k} {'ASC' if ascending else 'DESC'} NULLS LAST" for k in keys) + f", {ROW}"
+    keys = [(f"COALESCE({_text(c)}, '')" if as_text else q(c), ascending and c not in (descending or [])) for c in by]
+    return ", ".join(f"{k} {'ASC' if up else 'DESC'} NULLS LAST" for k, up in keys) + f", {ROW}"
 
 
-def sort_rows(table: BigTable, by: list[str], ascending: bool = True, as_text: bool = False) -> ToolResult:
+def sort_rows(table: BigTable, by: list[str], ascending: bool = True, as_text: bool = False, descending: list[str] | None = None) -> ToolResult:
     _need(table, by)
     totals = own_total_rows(table)  # the table's own 合计 row stays last, wherever its figures would sort it
     last = f"({ROW} IN ({', '.join(map(str, totals))})) ASC, " if totals else ""
-    out = table.derive(f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(table)}) ORDER BY {last}{_order(table, by, ascending, as_text)}")
+    out = table.derive(f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(table)}) ORDER BY {last}{_order(table, by, ascending, as_text, descending)}")
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "by": by, "ascending": ascending, "as_text": as_text,
+                            **({"descending": list(descending)} if descending else {}),
                             **({"totals_kept_last": len(totals)} if totals else {})}, {"sample": _sample(out.head())})
 
 
@@ -718,7 +719,7 @@ def deduplicate(table: BigTable, subset: list[str] | None = None) -> ToolResult:
 
 
 def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_sheet: str | None = None, cache: Any = None,
-                other_on: str | None = None, how: str = "left") -> ToolResult:
+                other_on: str | None = None, how: str = "left", columns: list[str] | None = None) -> ToolResult:
     from tools.errors import ToolArgError
     from tools.io import load
 
@@ -734,7 +735,16 @@ def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_
         other = BigTable(table.con, f"SELECT * FROM {view}", {str(c): _duck_type(other_df[c].dtype) for c in other_df.columns}, full.name)
     rk = other_on or on
     _need(table, [on])
-    _need(other, [rk])
+    _need(other, [rk, *(columns or [])])
+    other_rows = int(table.run(f"SELECT count(*) FROM ({other.sql})", said=False).fetchone()[0])
+    same_repeats = 0
+    if columns:  # a lookup: the key and the columns asked for; a repeat with the same values is one match, not two
+        kept = list(dict.fromkeys([rk, *columns]))
+        # the first of each set of equal rows, in the other table's order (as pandas' drop_duplicates keeps it)
+        other = BigTable(table.con, f"SELECT {', '.join(q(c) for c in kept)} FROM (SELECT *, row_number() OVER (PARTITION BY "
+                         f"{', '.join(q(c) for c in kept)} ORDER BY __wq_o) AS __wq_k FROM (SELECT *, row_number() OVER () AS __wq_o "
+                         f"FROM ({other.sql}))) WHERE __wq_k = 1 ORDER BY __wq_o", {c: other.types[c] for c in kept}, other.name)
+        same_repeats = other_rows - int(table.run(f"SELECT count(*) FROM ({other.sql})", said=False).fetchone()[0])
     as_text = (table.types[on] == "VARCHAR") != (other.types[rk] == "VARCHAR")
     lkey, rkey = (_key_text(f"l.{q(on)}"), _key_text(f"r.{q(rk)}")) if as_text else (f"l.{q(on)}", f"r.{q(rk)}")
     other_types, other_sql = other.types, other.sql
@@ -749,14 +759,15 @@ def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_
     out = table.derive(sql, {**types, **{names[c]: t for c, t in right.items()}})
     unmatched_left = int(table.run(f"SELECT count(*) FROM ({table.sql}) l WHERE NOT EXISTS (SELECT 1 FROM ({other_sql}) r WHERE {rkey} = {lkey})",
                                    said=False).fetchone()[0])
-    unmatched_right, other_rows = table.run(f"SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM ({table.sql}) l WHERE {lkey} = {rkey})), "
-                                            f"count(*) FROM ({other_sql}) r", said=False).fetchone()
+    unmatched_right = table.run(f"SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM ({table.sql}) l WHERE {lkey} = {rkey})) "
+                                f"FROM ({other_sql}) r", said=False).fetchone()[0]
     repeated = table.run(f"SELECT {rkey} AS k, count(*) AS n FROM ({other_sql}) r WHERE {rkey} IS NOT NULL "
                          f"AND EXISTS (SELECT 1 FROM ({table.sql}) l WHERE {lkey} = {rkey}) GROUP BY 1 HAVING count(*) > 1 ORDER BY 2 DESC, 1",
                          said=False).fetchall()  # a key the other side has twice: its rows double
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk, "how": how, "other": other_sheet or Path(other_path).name, "other_rows": int(other_rows),
                             "unmatched_left": unmatched_left, "unmatched_right": int(unmatched_right), "keys_as_text": as_text,
-                            "repeated_keys": len(repeated), "repeated_sample": [[str(k), int(n)] for k, n in repeated[:3]]}, {"sample": _sample(out.head())})
+                            "repeated_keys": len(repeated), "repeated_sample": [[str(k), int(n)] for k, n in repeated[:3]],
+                            "columns": list(columns or []), "same_repeats": same_repeats}, {"sample": _sample(out.head())})
 
 
 def _key_text(col: str) -> str:

@@ -557,12 +557,14 @@ FLAG_RATE_AFTER = _lazy(r"\s*(?:率|比率|比例|(?<![a-z_])(?:rate|ratio|perce
 def _flag_rate(text: str, hits: list[Any], sheet: Any) -> Found | None:
     """延误率 / 各线路的退货率 / no-show rate by clinic, said of a yes-no column by its word: the share of rows that say yes
     (per group when keys are said); other conditions choose the rows it is a share of and are read by the filter."""
-    from modes.conditions import Cond, flag_words, flag_yes
+    from modes.conditions import Cond, flag_stem, flag_words, flag_yes
 
     low = text.casefold()
     for noun, col in flag_words(sheet).items():
         yes = flag_yes(sheet, col)
-        for w in re.finditer(re.escape(noun), low) if noun else ():
+        stem = flag_stem(noun)  # cancellation rate of Cancelled (Y/N)
+        said = re.escape(noun) if stem == noun else rf"(?<![a-z]){re.escape(stem)}[a-z]*"
+        for w in re.finditer(said, low) if noun else ():
             r = FLAG_RATE_AFTER.match(text, w.end())
             if r is None:
                 continue

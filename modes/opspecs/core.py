@@ -74,11 +74,17 @@ class Sort(OpSpec):
         asc = args.get("ascending")
         if not by:  # after a summary: by its (first) figure, the order said
             return _zh(lang, f"按汇总的数值{'升序' if asc else '降序'}排序", f"sort by the summary's figure, {'ascending' if asc else 'descending'}")
+        down = args.get("descending") or []
+        if down:  # each key in its own direction
+            each = [f"{c} {'降序' if c in down or not asc else '升序'}" if lang == "zh" else f"{c} {'descending' if c in down or not asc else 'ascending'}"
+                    for c in args.get("by") or []]
+            return _zh(lang, f"按 {'、'.join(each)} 排序", f"sort by {', then '.join(each)}")
         return _zh(lang, f"按 {by} {'升序' if asc else '降序'}排序", f"sort by {by} {'ascending' if asc else 'descending'}")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         by = args.get("by") or ([ctx.last_measure] if ctx.last_measure else [])
-        return [StepSpec("排序", "sort_rows", "排序完成", {"by": by, "ascending": bool(args.get("ascending", True))})]
+        down = {"descending": [c for c in args["descending"] if c in by]} if args.get("descending") else {}
+        return [StepSpec("排序", "sort_rows", "排序完成", {"by": by, "ascending": bool(args.get("ascending", True)), **down})]
 
 
 def numeric_measures(sheet: Any, keys: list[str]) -> list[dict[str, str]]:
@@ -413,13 +419,18 @@ class Join(OpSpec):
         how = JOIN_HOW_LABEL["zh" if lang == "zh" else "en"][args.get("how") or "left"]
         if args.get("key_shared"):  # the key was not said: it is the one column the two tables share
             how = _zh(lang, f"两张表共有的列只有它；{how}", f"the only column both tables have; {how}")
+        if args.get("columns"):  # a lookup: only the columns asked for are brought over
+            cols = ("、" if lang == "zh" else ", ").join(args["columns"])
+            return _zh(lang, f"按 {on} 把第二张表的 {cols} 对到第一张表的每一行（{how}）",
+                       f"bring {cols} from the second table onto each row of the first, matched on {on} ({how})")
         return _zh(lang, f"按 {on} 关联两张表（{how}）", f"join the two tables on {on} ({how})")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         sheets = args.get("sheets") or []
         r = ctx.request
         keys = {"on": args["on"], **({"other_on": args["other_on"]} if args.get("other_on") else {}),
-                **({"how": args["how"]} if args.get("how") and args["how"] != "left" else {})}
+                **({"how": args["how"]} if args.get("how") and args["how"] != "left" else {}),
+                **({"columns": list(args["columns"])} if args.get("columns") else {})}
         if len(sheets) > 1:
             return [StepSpec("关联工作表", "join_tables", "关联完成", {"other_path": r.file, "other_sheet": sheets[1], **keys})]
         return [StepSpec("关联文件", "join_tables", "关联完成", {"other_path": r.files[1], **keys})]

@@ -112,3 +112,10 @@ def is_content(tok: Token, data: frozenset[str]) -> bool:
     if len(tok.word) < 2 or tok.word in ws.politeness or tok.word in ws.request or tok.word in ws.purpose:
         return False
     return not tok.pos.startswith(ws.function_classes)
+
+
+def function_word(word: str) -> bool:
+    """A word the segmenter reads as one word of a class with no content of its own (一下, 一些, 这样): never a
+    column's name in another language. False without a segmenter."""
+    toks = tokens(word) if CJK.search(word) else None
+    return toks is not None and len(toks) == 1 and toks[0].pos.startswith(words().function_classes)
