@@ -90,9 +90,10 @@ class Turn:
     def answer(self) -> list[str] | None:
         p = self.pending
         f = self.fresh
-        if p is not None and p.stage == "clarify" and "ratio" in p.request.missing and f.op("add_column") is not None \
+        if p is not None and p.stage == "clarify" and "ratio" in p.request.missing and (f.op("add_column") is not None or f.op("proportion") is not None) \
                 and (g := p.request.op("group")) is not None and g.args.get("rate_word") and f.file_how not in EXPLICIT_FILE:
-            # 不良数除以抽检数, to "不良率 要怎么算？": the definition said beside the rate, in the words of the request
+            # 不良数除以抽检数 / the share where Status is Closed, to "不良率 要怎么算？": the definition said beside the rate, in the
+            # words of the request (its groups kept)
             word = g.args["rate_word"]
             said = f"{word}就是{self.utterance}" if p.request.lang == "zh" else f"{word} i.e. {self.utterance}"
             return [*p.turns[:-1], f"{p.turns[-1]}{'，' if p.request.lang == 'zh' else ', '}{said}"]
@@ -736,7 +737,7 @@ def about_wenqing(t: Turn) -> bool:
     if t.chat == "greeting" and t.fresh.file_how == "description":
         explicit = False  # 你好，我是物业公司的小王: a word of a file's name in who is speaking names no file
     strong = set(t.fresh.kinds()) - WEAK_KINDS
-    return bool(t.chat) and not explicit and (t.chat in ("about", "howto", "safety", "privacy", "formats") or not strong)
+    return bool(t.chat) and not explicit and (t.chat in ("about", "howto", "join_kinds", "safety", "privacy", "formats") or not strong)
 
 
 DEGREE_BIJIAO = re.compile(r"比较(?=[有想喜爱好多少大小高低贵便快慢远近难容累忙])")  # 比较有名: "rather", not "compare"

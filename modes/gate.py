@@ -95,6 +95,16 @@ def told_not_asked(text: str) -> bool:
 INTRO = lazy(r"^\s*(?:(?:你好|您好|嗨|哈喽|hi|hello|hey)[\s,，!！.~]*)?(?:我是|我叫|本人是|(?<![a-z_])(?:i'?m|i am|my name is|this is)\s+(?:the |a |an |new |from )?)", re.I)
 
 
+# two kinds of an operation set against each other, as a question of what they are (never of the data's values)
+CONCEPT_GAP = lazy(r"(?:左|右|内|外|全)连接\s*(?:和|与|跟)\s*(?:左|右|内|外|全)连接\s*(?:有)?(?:什么|啥)区别|"
+                   r"(?<![a-z_])(?:what'?s|what is) the difference between an? (?:left|right|inner|outer|full|cross) join and an? (?:left|right|inner|outer|full|cross) join(?![a-z_])", re.I)
+
+
+def data_named(text: str, catalog: Catalog | None) -> bool:
+    """Whether the text names a file of the workspace."""
+    return catalog is not None and find_files(text, catalog).how in ("named", "fuzzy")
+
+
 def chat_kind(text: str, catalog: Catalog | None = None) -> str | None:
     if lx.about_me(text, data_words(catalog)):
         return next((k for k, rx in ABOUT_KINDS if rx.search(text)), "about")
@@ -105,6 +115,8 @@ def chat_kind(text: str, catalog: Catalog | None = None) -> str | None:
         return "greeting"  # 你好，我是物业公司的小王，今天要弄几个表 / hi, I'm the new analyst here: who they are, no request yet
     if lx.HOWTO.search(text) and re.search(r"excel|wps|表格|公式|函数|vlookup|透视|pivot|formula|sheet", text, re.I) and not FORMULA_GIVEN.search(text):
         return "howto"
+    if CONCEPT_GAP.search(text) and not data_named(text, catalog):
+        return "join_kinds"  # 左连接和内连接有什么区别 / what's the difference between a left join and an inner join: a concept, no data
     if lx.FAREWELL.search(text):
         return "farewell"
     if lx.THANKS.search(text):
@@ -934,12 +946,26 @@ def _u_sheet(u: _Understanding) -> None:
         every = every_m is not None and not (u.sheet_name and len(u.two_sheets) < 2 and lx.EACH_SHEET.fullmatch(every_m.group(0).strip())
                                              and all(w == every_m.group(0) for w in other_words))
         every = every or not u.sheet_name and not u.two_sheets and _each_sheet_kind(fi, " ".join(u.norms))
+        # 收费台账.xlsx 一共有多少条记录: a count of the whole workbook, no sheet said nor in use, is of every sheet
+        every = every or (not u.sheet_name and not u.two_sheets and WHOLE_COUNT.search(u.norms[-1]) is not None
+                          and not (u.state.current_file == fi.path and u.state.current_sheet))
         if _split_table(fi) and not lx.EXPLORE_COMPARE.search(low) and (len(u.two_sheets) > 1 or every):
             # 上半年和下半年合在一起 / all sheets: one table split into sheets, read stacked; the names are the sheets
             every_said = every and re.search(r"所有|全部|每个|各个|整个|(?<![a-z_])(?:all|every|both)(?![a-z_])", " ".join(u.norms), re.I) is not None
             # Q1和Q2合在一起: the sheets named; 所有工作表合在一起 / all sheets: every sheet
             u.stacked = list(u.two_sheets) if len(u.two_sheets) > 1 and not every_said else [s.name for s in fi.sheets if s.name]
             stacked = "|".join(re.escape(n) for n in sorted(u.stacked, key=len, reverse=True))
+            # 列是一期二期三期 / columns are Q1, Q2 and Q3: the sheets listed as a layout's role are the column naming each row's sheet
+            from modes.opspecs.stack import SHEET_COLUMN
+
+            label = SHEET_COLUMN["en" if u.lang == "en" else "zh"]
+            listed = re.compile(rf"((?:行|列|rows|columns|cols)\s*(?:是|为|放|用|按|:|：|=|are|as|by)\s*)((?:(?:{stacked})(?:\s*(?:[、,，/和与]|and)\s*)?){{2,}})", re.I)
+
+            def as_label(m: re.Match[str]) -> str:
+                names = m.group(2)
+                return m.group(1) + ((label + " " * len(names))[: len(names)] if len(names) >= len(label) else names)
+
+            u.texts = [listed.sub(as_label, t) for t in u.texts]
             u.texts = [re.sub(stacked, lambda m: " " * len(m.group(0)), t) for t in u.texts]
             u.texts = [re.sub(r"(?<![a-z_])all(?= +sheets)", "   ", lx.ALL_SHEETS.sub(lambda m: " " * len(m.group(0)), t)) for t in u.texts]
             u.sheet_name, u.two_sheets, u.sheet_problem = u.stacked[0], [], None
@@ -950,6 +976,10 @@ def _u_sheet(u: _Understanding) -> None:
                                       + r"|(?<![a-z_])(?:sheet|工作表)\s*[:：]?\s*" + re.escape(n) for n in names), re.I)
             u.texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
     u.flags["two_tables"] = len(u.files) > 1 or len(u.two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(u.texts)))
+
+
+WHOLE_COUNT = lazy(r"(?:一共|总共|总计|共计|总的)\s*(?:有)?\s*(?:多少|几)\s*(?:条|行|笔|个|单|户|人)?|(?<![a-z_])how many (?:rows|records|entries|lines)"
+                   r"(?: (?:are there|does [^?]{1,40} have))?(?: in total| altogether| overall)?(?![a-z_])|(?<![a-z_])(?:total|overall) (?:number of )?(?:rows|records|entries)(?![a-z_])", re.I)
 
 
 def _each_sheet_kind(fi: FileInfo, text: str) -> bool:
@@ -1806,7 +1836,16 @@ def _offers(ops: list[Op], missing: list[str], sheet: SheetInfo) -> tuple[tuple[
     """For each missing slot that not every column can fill (统计哪一列 takes a number, 按哪个日期列 a date), the
     columns that can: what its question lists, so that any column offered and typed back is taken."""
     slots = [(m, opspec.missing_slot(ops, m)) for m in missing]
-    return tuple((m, s.fitting(sheet)) for m, s in slots if s is not None and (s.takes or s.of_number))
+    out = [(m, s.fitting(sheet)) for m, s in slots if s is not None and (s.takes or s.of_number)]
+    g = next((o for o in ops if o.kind == "group"), None)
+    if "sort_by" in missing and g is not None and not any(m == "sort_by" for m, _ in out):  # a summary's figures, by their columns
+        from modes.opspecs.core import numeric_measures
+
+        said = [m["column"] for m in g.args.get("measures") or [] if m.get("column")]
+        figures = said or [m["column"] for m in numeric_measures(sheet, list(g.args.get("keys") or []))]
+        if figures:
+            out.append(("sort_by", tuple(dict.fromkeys(figures))))
+    return tuple(out)
 
 
 def _goes_on_from(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
@@ -1978,6 +2017,21 @@ def _ask_ratio(word: str, fi: FileInfo | None, lang: str) -> str:
             + " (a ratio of the totals), or as the share of rows meeting a condition, e.g. 'the share where Status is Closed'.")
 
 
+def _figures_before(ops: list[Op], fi: FileInfo | None) -> int:
+    """How many figures the last summary before a step makes: the measures said, or every numeric column's total when
+    none is said (a row count alone is one figure)."""
+    g = next((o for o in reversed(ops) if o.kind == "group"), None)
+    if g is None:
+        return 0
+    said = [m for m in g.args.get("measures") or [] if m.get("column") or m.get("where")]
+    if said or g.args.get("measures"):
+        return len(said) or 1
+    from modes.opspecs.core import numeric_measures
+
+    sheet = fi.sheets[0] if fi is not None and fi.sheets else None
+    return len(numeric_measures(sheet, list(g.args.get("keys") or [])))
+
+
 def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sheets: list[str]) -> tuple[list[str], list[str], bool]:
     missing: list[str] = []
     problems: list[str] = []
@@ -2037,6 +2091,8 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
                 typo = True
         elif o.kind == "sort" and not a.get("by") and not a.get("unresolved") and not ({"group", "top_n", "bucket"} & set(kinds[:i])):
             missing.append("sort_by")
+        elif o.kind == "sort" and not a.get("by") and not a.get("unresolved") and _figures_before(ops[:i], fi) > 1 and "top_n" not in kinds[:i]:
+            missing.append("sort_by")  # 按收费员汇总，从大到小排, with 建筑面积, 物业费 and 停车费 all totalled: by which figure is asked
         elif o.kind == "top_n" and not a.get("by") and not ({"group", "bucket"} & set(kinds[:i])) and "sort_by" not in missing:
             missing.append("sort_by")  # 前十的订单: ranked by what?
         elif o.kind == "group" and a.get("rate_word"):
@@ -2492,7 +2548,9 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
     if req.missing:
         d = _decision("clarify", "ask_slots", req, replies.ask_slots(req, list(req.missing), lang, _table_names(catalog, req)), "missing_slots", req.missing)
         pend = Pending(tuple(turns), "clarify", req, "clarify", "none")
-        return d, state.evolve(pending=pend, current_file=req.file or state.current_file)
+        # 二期哪些房号…, asked about: its sheet is the one in play, so a request said in its place reads that sheet
+        in_play = {"current_sheet": req.sheet} if req.file and req.sheet and "sheet" not in req.missing else {}
+        return d, state.evolve(pending=pend, current_file=req.file or state.current_file, **in_play)
     left = _left_out(req, turns[-1])
     if left is not None:  # a quoted name, a period or the kind an example stands for, missing from the reading: asked, never run
         kind, names = left

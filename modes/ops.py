@@ -53,7 +53,7 @@ SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升�
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean(?!t)|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|(?<!side )(?<!one )(?<!step )by(?! side| one| step)|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=[\u4e00-\u9fffA-Za-z])"
+BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|(?<!side )(?<!one )(?<!step )by(?! side| one| step)|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=\s?[\u4e00-\u9fffA-Za-z])"
                r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自|各(?=[\u4e00-\u9fff])))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
 KEY_STOP = lazy(r"把|将|分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
@@ -195,6 +195,11 @@ def _joined_after(first: ColumnHit, hits: list[ColumnHit], text: str) -> list[Co
         chain.append(nxt)
         cur = nxt
     return chain
+
+
+# rows counted per key: count rows per Member ID / how many visits per customer / 每个会员编号有几条 — the id repeats, so it groups
+ROWS_COUNTED = lazy(r"(?<![a-z_])(?:count(?:s|ing)?(?: (?:the )?(?:rows|records|visits|entries|check-?ins|orders|times))?|how many|number of (?:rows|records|visits|entries|times))(?![a-z_])"
+                    r"|几条|几次|几行|多少条|多少次|多少行|行数|次数|计数", re.I)
 
 
 def _id_like(col: str, sheet: SheetInfo) -> bool:
@@ -1028,9 +1033,10 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
             t.out.bare_keys += [c for c, _, _ in keys if c]  # no, by line instead: the keys of what it corrects (unless a
         return  # step of this turn takes them: make it top 2, by rate)
     word = b.group(0).casefold()
-    if role == "group" and (word.startswith("每") or word in ("per", "for each", "for every", "in each", "in every")) and all(c and _id_like(c, t.sheet) for c, _, _ in keys):
+    if role == "group" and (word.startswith("每") or word in ("per", "for each", "for every", "in each", "in every")) and all(c and _id_like(c, t.sheet) for c, _, _ in keys) \
+            and not ROWS_COUNTED.search(t.text):
         t.key_spans.append((b.start(), j))
-        return  # average revenue per order: one value per row, so an overall average
+        return  # average revenue per order: one value per row, so an overall average (rows counted per id: the id repeats, a key)
     said = COUNT_KEY.match(t.text, len(t.text) - len(t.text[b.end():].lstrip())) if role == "sort" else None
     if said and (t.group_keys or PER_BEFORE.search(t.text, 0, b.start())) and not any(c and c.casefold() == said.group(0).casefold() for c, _, _ in keys):
         from tools.ops import ROWS
@@ -1958,7 +1964,7 @@ def _ranking_statistic(t: _Turn, m: re.Match[str]) -> list[tuple[int, int]]:
 
 
 RANK_BY_TOTAL = lazy(r"(?<![a-z_])by\s+(?:the\s+)?(?:total|sum of|combined)(?![a-z_])", re.I | re.A)
-TOTAL_ASKED = lazy(r"合计|总和|总额|总计|求和|汇总|平均|均值|总(?:销售|金额|数|量)|(?<![a-z_])(?:totals?|sum|average|mean|avg)(?![a-z_])", re.I | re.A)
+TOTAL_ASKED = lazy(r"合计|总和|总额|总计|求和|汇总|加总|加起来|加在一起|平均|均值|总(?:销售|金额|数|量)|(?<![a-z_])(?:totals?|sum|average|mean|avg|add(?:ed)? up)(?![a-z_])", re.I | re.A)
 
 
 PER_KEY = lazy(r"\s*(?:的)?\s*(?:(?<![a-z_])(?:per|for each|for every|in each|in every|within each|of each|by)(?![a-z_])|每个|每一个|各个|各)\s*", re.I | re.A)
@@ -1988,6 +1994,9 @@ def _top_per_summary_key(t: _Turn, m: re.Match[str]) -> list[str] | None:
     return None
 
 
+TOP_COUNTS_KEY = lazy(r"(?:前|top\s*)\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:个|名|位|家|条)?\s*(?P<k>[\w\u4e00-\u9fff][\w\u4e00-\u9fff ]{0,11}?)(?=$|[，,。；;？?的]|\s+(?:by|with|in)\b)", re.I)
+
+
 def _top_within(t: _Turn, by: str | None) -> dict[str, Any]:
     """每个部门 bonus 最高的前3名 / top 2 orders in each region: the first N rows of each group, not the top groups.
 
@@ -1998,6 +2007,9 @@ def _top_within(t: _Turn, by: str | None) -> dict[str, Any]:
     g = groups[0]
     measure = by or next((x["column"] for x in g.args.get("measures", []) if x.get("column")), None)
     if measure is None or _summary_phrase(t, measure, g.args["keys"]):
+        return {}
+    counted = TOP_COUNTS_KEY.search(t.text)  # 按房号…最多的前5个房号: the five are of the key itself, so groups are ranked
+    if counted is not None and any(k.casefold() == counted.group("k").strip().casefold() for k in g.args["keys"]):
         return {}
     t.found = [(i, o) for i, o in t.found if o is not g]
     return {"by": measure, "within": list(g.args["keys"])}

@@ -39,6 +39,11 @@ CHAT = {
                 "workbook is listed. Results can be exported as CSV (opens in Excel without garbled Chinese) or xlsx."),
     "howto": ("这是 Excel 用法的问题。我更擅长直接替你处理工作区里的表格：比如“把订单表和客户表按客户ID关联起来”就相当于一次 VLOOKUP，告诉我文件和列就行。",
               "That's a general Excel question. I'm best at doing the work on your workspace files directly, e.g. “join the orders and customers sheets on customer_id” does what a VLOOKUP would."),
+    "join_kinds": ("左连接保留第一张表的每一行，第二张表没匹配上的行不要，第一张表没匹配上的行对应列留空；内连接只保留两张表都匹配上的行；"
+                   "全连接两边的行都保留，缺的一边留空。关联时我默认用左连接，并总会说明两边各有多少行没匹配上；要内连接或全连接直接说就行。",
+                   "A left join keeps every row of the first table (blank where the second has no match) and drops the second's unmatched rows; "
+                   "an inner join keeps only rows matched on both sides; a full join keeps every row of both, blank on the missing side. "
+                   "I join with a left join unless you say otherwise, and always say how many rows of each side found no match."),
     "undo": ("原文件从不改动，所以没有需要恢复的原文件。/undo 会删除上一次运行写到 outputs/ 的文件；还在等确认的请求，回复'取消'就不会执行。",
              "Your source files are never changed, so there is nothing to restore there. /undo deletes the files the last run wrote to "
              "outputs/; a request still waiting for confirmation is dropped by replying 'cancel'."),

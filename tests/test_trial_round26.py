@@ -180,3 +180,118 @@ def test_a_period_over_a_column_of_year_numbers_compares_the_years(tmp_path, sai
     if tr.run is None:
         tr = s.turn("继续")
     assert f"共有 {want} 行" in tr.run.answer
+
+
+def _fees(folder) -> dict[str, pd.DataFrame]:
+    sheets = {
+        "一期": pd.DataFrame({"房号": ["A1", "A2", "A1", "A3", "A2", "A1", "A4"], "建筑面积": [90.0, 120.0, 90.0, 60.0, 120.0, 90.0, 150.0],
+                            "物业费": [800.0, 1200.0, 800.0, 500.0, 1300.0, 900.0, 700.0], "停车费": [300.0, 0.0, 300.0, 0.0, 450.0, 300.0, 0.0],
+                            "收费员": ["甲", "乙", "甲", "丙", "乙", "丙", "丙"], "是否逾期": ["否", "是", "否", "否", "是", "否", "否"]}),
+        "二期": pd.DataFrame({"房号": ["B1", "B2", "B1", "B3", "B1"], "建筑面积": [80.0, 100.0, 80.0, 70.0, 80.0],
+                            "物业费": [700.0, 1000.0, 700.0, 600.0, 650.0], "停车费": [0.0, 300.0, 0.0, 0.0, 300.0],
+                            "收费员": ["甲", "乙", "乙", "甲", "丙"], "是否逾期": ["否", "否", "是", "否", "否"]}),
+    }
+    with pd.ExcelWriter(folder / "收费台账.xlsx") as w:
+        for name, df in sheets.items():
+            df.to_excel(w, sheet_name=name, index=False)
+    return sheets
+
+
+def test_the_first_keys_by_their_total_when_the_number_counts_the_key(tmp_path):
+    fees = _fees(tmp_path)
+    tr = answered(Session(Workspace.at(tmp_path)), "收费台账.xlsx 一期按房号把物业费加起来，列出最多的前2个房号")
+    want = fees["一期"].groupby("房号")["物业费"].sum().sort_values(ascending=False).head(2)
+    f = result_frame(tr)
+    assert list(f["房号"]) == list(want.index) and len(f) == 2
+
+
+def test_a_count_of_a_whole_workbook_counts_every_sheet(tmp_path):
+    fees = _fees(tmp_path)
+    tr = answered(Session(Workspace.at(tmp_path)), "收费台账.xlsx 一共有多少条记录")
+    assert str(sum(len(df) for df in fees.values())) in tr.run.answer
+
+
+def test_an_order_of_a_summary_of_several_figures_asks_which_figure(tmp_path):
+    fees = _fees(tmp_path)
+    s = Session(Workspace.at(tmp_path))
+    d = s.turn("收费台账.xlsx 一期 按收费员分组汇总，从大到小排").decision
+    assert d.next == "ask_slots" and "物业费" in d.reply and "收费员" not in d.reply.split("？", 1)[-1]
+    s.turn("物业费")
+    tr = answered(s, "继续")
+    want = fees["一期"].groupby("收费员")["物业费"].sum().sort_values(ascending=False)
+    assert list(result_frame(tr)["收费员"]) == list(want.index)
+
+
+def test_a_request_said_instead_of_an_answer_reads_the_sheet_that_was_asked_about(tmp_path):
+    fees = _fees(tmp_path)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "收费台账.xlsx 的 一期 表给我看看")
+    assert s.turn("二期哪些房号一年里交了3次以上").decision.next == "ask_slots"
+    tr = s.turn("按房号分组数一下行数，只留行数大于等于3的房号")
+    if tr.run is None:
+        tr = s.turn("继续")
+    counts = fees["二期"].groupby("房号").size()
+    assert list(result_frame(tr)["房号"]) == list(counts[counts >= 3].index)
+
+
+@pytest.mark.parametrize("said", ["what's the difference between a left join and an inner join?", "左连接和内连接有什么区别？"])
+def test_a_question_about_kinds_of_join_is_answered_without_tools(members, said):
+    d = Session(members).turn(said).decision
+    assert d.gate == "chat" and d.next == "reply"
+    assert ("内连接只保留两张表都匹配上的行" if "区别" in said else "an inner join keeps only rows matched on both sides") in d.reply
+
+
+def test_rows_counted_per_id_group_by_the_id(tmp_path):
+    visits = pd.DataFrame({"Visit ID": range(1, 9), "Member ID": ["HB-1", "DT-2", "HB-1", "HB-3", "DT-2", "HB-1", "UP-4", "DT-2"],
+                           "Minutes": [30, 45, 20, 60, 30, 25, 40, 35]})
+    visits.to_csv(tmp_path / "checkins.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "in checkins.csv, count rows per Member ID, biggest first")
+    f = result_frame(tr)
+    want = visits.groupby("Member ID").size().sort_values(ascending=False, kind="stable")
+    assert set(list(f["Member ID"])[:2]) == set(want.index[:2]) and len(f) == visits["Member ID"].nunique()
+
+
+def test_the_sheets_listed_as_a_layouts_columns_are_the_sheet_column(tmp_path):
+    fees = _fees(tmp_path)
+    s = Session(Workspace.at(tmp_path))
+    tr = s.turn("两个期合在一起，行是收费员，列是一期、二期，值是物业费合计")
+    assert tr.decision.request.op("pivot") is not None and tr.decision.request.op("pivot").args.get("columns") == "工作表"
+    tr = tr if tr.run is not None else s.turn("继续")
+    f = result_frame(tr).set_index("收费员")
+    for sheet, df in fees.items():
+        for who, total in df.groupby("收费员")["物业费"].sum().items():
+            assert f.loc[who, sheet] == pytest.approx(total)
+
+
+@pytest.mark.parametrize("first,answer", [("members.csv churn rate by Plan", "the share where Cancelled (Y/N) is Y"),
+                                          ("members.csv 各 Plan 的流失率", "Cancelled (Y/N) 是 Y 的占比")])
+def test_a_rate_defined_as_a_share_keeps_its_groups(members, first, answer):
+    s = Session(members)
+    assert s.turn(first).decision.next == "ask_slots"
+    d = s.turn(answer).decision
+    assert d.request.kinds() == ["proportion"] and d.request.op("proportion").args.get("by") == ["Plan"]
+    assert not d.request.unexplained  # the rate is the name of what its definition says
+    tr = s.turn("go" if first.startswith("members.csv churn") else "继续")
+    for plan, g in MEMBERS.groupby("Plan"):
+        assert f"{plan} {(g['Cancelled (Y/N)'] == 'Y').sum()}/{len(g)}" in tr.run.answer
+
+
+def test_each_said_with_a_space_before_a_latin_column_is_a_key(members):
+    tr = answered(Session(members), "members.csv 各 Plan 的 Monthly Fee 合计")
+    want = MEMBERS.groupby("Plan")["Monthly Fee"].sum()
+    f = result_frame(tr).set_index("Plan")
+    assert f.iloc[:, 0].to_dict() == want.to_dict()
+
+
+def test_two_columns_listed_are_each_totalled_per_month(tmp_path, monkeypatch):
+    for engine in ("pandas", "duckdb"):
+        monkeypatch.setenv("WENQING_ENGINE", engine)
+        rows = pd.DataFrame({"缴费日期": pd.to_datetime(["2025-01-05", "2025-01-20", "2025-02-03", "2025-03-11", "2025-03-28"]),
+                             "物业费": [800.0, 950.5, 1200.0, 800.0, 700.0], "停车费": [300.0, 0.0, 450.0, 300.0, 0.0]})
+        rows.to_csv(tmp_path / "缴费.csv", index=False)
+        tr = answered(Session(Workspace.at(tmp_path)), "缴费.csv 每个月收的物业费和停车费各是多少")
+        f = result_frame(tr)
+        month = rows["缴费日期"].dt.strftime("%Y-%m")
+        for col in ("物业费", "停车费"):
+            got = f.set_index(f.columns[0])[f"{col}_合计"].to_dict()
+            assert got == rows.groupby(month)[col].sum().to_dict(), (engine, col)

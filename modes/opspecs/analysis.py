@@ -431,8 +431,9 @@ def _times_said(c: str, vals: dict[str, Any], stats: list[str], n: int, how: dic
 
 WITHIN_RX = _lazy(r"(?:在|于)?(?:组内|分组内|各组内|组里|内部|本组|该组|所在组|所在的?(?=[\u4e00-\u9fff]{1,6}(?:的|中|里))|该(?=[\u4e00-\u9fff]{1,6}的?(?:比例|占比|比重|份额|总)))"
                   r"|(?<![a-z_])within\s+(?:each|its|their|the|every)(?:\s+group)?(?![a-z_])|of\s+(?:its|their)\s+(?:group|own)", re.I)
+RATE_DEFINED = _lazy(r"((?<![a-z])[a-z][a-z\-]{1,20} rate|[\u4e00-\u9fff]{1,6}率)\s*(就是|即|指的是|i\.e\.|means|is)\s*", re.I)  # the rate a definition names
 SHARE_RX = _rx("占比", "比重", "份额", "所占比例", "占总", "占全部", "占多少比例", "占多大比例", "占百分之几", "百分之几", "的比例", "比例是多少", "百分比",
-               "share of", "proportion", "percentage", "what share", "what percent")
+               "share of", "proportion", "percentage", "what share", "what percent", "share where", "share that", "share which")
 
 
 @operation
@@ -447,6 +448,15 @@ class Share(OpSpec):
     main_slot = "keys"
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
+        found = self._read(text, hits, sheet)
+        if found is None or found.kind != "proportion":
+            return found
+        # churn rate by Plan, churn rate i.e. the share where…: the rate the definition names is this proportion's name
+        named = [x.span() for d in RATE_DEFINED.finditer(text, 0, found.start) for x in re.finditer(re.escape(d.group(1)), text)]
+        named += [d.span(2) for d in RATE_DEFINED.finditer(text, 0, found.start)]
+        return Found(found.start, found.kind, found.args, (*found.spans, *named)) if named else found
+
+    def _read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         m = unquoted(SHARE_RX, text)
         if m is None and sheet is not None:
             return _flag_rate(text, hits, sheet)
@@ -1023,6 +1033,14 @@ class Bucket(OpSpec):
         if values and args["agg"] != "count":
             args["value"] = values[0].column
             used.append((values[0].start, values[0].end))
+            more = []  # 物业费和停车费各是多少 / Gross and Net per month: the columns listed with it, each totalled the same way
+            for a, b in zip(values, values[1:], strict=False):
+                if not VALUE_LIST_GAP.fullmatch(text[a.end : b.start]) or b.column == args["value"]:
+                    break
+                more.append(b.column)
+                used.append((b.start, b.end))
+            if more:
+                args["values"] = list(dict.fromkeys(more))
         keys = [k for k in keys if k != args["column"]]  # 按日期每月汇总: the date column is bucketed, never also a key
         if keys:
             args["by"] = keys
@@ -1031,19 +1049,20 @@ class Bucket(OpSpec):
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         unit = UNIT_ZH[args["unit"]]
-        what = f"{args['value']} {AGG_ZH[args['agg']]}" if args.get("value") else "行数"
+        every = [args["value"], *(args.get("values") or [])] if args.get("value") else []
+        what = f"{'、'.join(every)} {AGG_ZH[args['agg']]}" if every else "行数"
         by = f"{'、'.join(args['by'])}、" if args.get("by") else ""
         if lang == "zh":
             return f"按 {by}{args.get('column') or '日期'} 的{unit}汇总 {what}"
         by_en = f" for each {', '.join(args['by'])}" if args.get("by") else ""
-        return f"{AGG_EN[args['agg']]} of {args.get('value') or 'rows'} per {args['unit']} of {args.get('column') or 'the date'}{by_en}"
+        return f"{AGG_EN[args['agg']]} of {' and '.join(every) or 'rows'} per {args['unit']} of {args.get('column') or 'the date'}{by_en}"
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return "按" + UNIT_ZH[args["unit"]]
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         a = {"column": args["column"], "unit": args["unit"], "agg": args.get("agg", "sum"), **({"value": args["value"]} if args.get("value") else {}),
-             **({"by": args["by"]} if args.get("by") else {})}
+             **({"by": args["by"]} if args.get("by") else {}), **({"values": list(args["values"])} if args.get("value") and args.get("values") else {})}
         label = {"sum": "合计", "mean": "平均", "count": "计数"}.get(a["agg"], a["agg"])
         ctx.last_measure = f"{args['value']}_{label}" if args.get("value") and a["agg"] != "count" else "行数"  # the figure of each period
         return [StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", a)]
@@ -1055,6 +1074,9 @@ class Bucket(OpSpec):
         bad = _zh(lang, f"另有 {facts['unreadable_dates']} 行日期无法识别，未计入。", f" {facts['unreadable_dates']} rows with unreadable dates were left out.") if facts["unreadable_dates"] else ""
         return _zh(lang, f"按{unit}汇总：{facts['periods']} 期（{facts['first']} 至 {facts['last']}），基于 {facts['counted']:,} 行。{bad}",
                    f"Per {facts['unit']}: {facts['periods']} periods ({value_en(facts['first'])} to {value_en(facts['last'])}) from {facts['counted']:,} rows.{bad}")
+
+
+VALUE_LIST_GAP = _lazy(r"\s*(?:的)?\s*(?:合计|总和|总额|总计|(?<![a-z_])(?:sum|total)(?![a-z_]))?\s*(?:和|与|及|跟|以及|、|，|,|(?<![a-z_])(?:and|plus)(?![a-z_])|&)\s*", re.I)
 
 
 def _measure_word(text: str, sheet: Any) -> str | None:

@@ -33,6 +33,8 @@ class Profile(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         if args.get("head"):
             return _zh(lang, f"预览前 {args['head']} 行", f"preview the first {args['head']} rows")
+        if args.get("question") == "rows":  # 一共有多少条 / how many members: the rows counted, shown with its structure
+            return _zh(lang, "数一共有多少行（并预览结构）", "count its rows (with a preview of its structure)")
         return _zh(lang, "预览结构（行列、类型、空值、样例）", "preview its structure (shape, types, blanks, samples)")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
