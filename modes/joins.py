@@ -141,7 +141,8 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
     brought = [h for h in hits if h.column.casefold() not in own and lo <= h.start < hi]
     if not brought:
         return None
-    spans = [(source[1], source[2]), base_span, verb.span(), *[(h.start, h.end) for h in brought]]
+    verbs_said = [v.span() for v in verbs if lo <= v.start() < hi and not any(h.start <= v.start() < h.end for h in hits)]  # look up … and add …
+    spans = [(source[1], source[2]), base_span, *verbs_said, *[(h.start, h.end) for h in brought]]
     # what the earlier clauses say besides the tables and the sheet: a step the columns come after
     head = "".join(" " if any(a <= k < b for _p, a, b in found) else ch for k, ch in enumerate(text[:lo]))
     for sh in dst.sheets:

@@ -295,3 +295,16 @@ def test_two_columns_listed_are_each_totalled_per_month(tmp_path, monkeypatch):
         for col in ("物业费", "停车费"):
             got = f.set_index(f.columns[0])[f"{col}_合计"].to_dict()
             assert got == rows.groupby(month)[col].sum().to_dict(), (engine, col)
+
+
+@pytest.mark.parametrize("said", ["哦不对，我说错了，是物业费不是停车费", "不对，是物业费，不是停车费"])
+def test_a_correction_putting_one_column_for_another(tmp_path, said):
+    fees = _fees(tmp_path)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "收费台账.xlsx 一期 每个收费员的停车费合计")
+    d = s.turn(said).decision
+    g = d.request.op("group")
+    assert g is not None and [m["column"] for m in g.args["measures"]] == ["物业费"] and not d.request.op("filter")
+    tr = s.turn("继续")
+    want = fees["一期"].groupby("收费员")["物业费"].sum()
+    assert result_frame(tr).set_index("收费员").iloc[:, 0].to_dict() == want.to_dict()

@@ -126,8 +126,9 @@ def _changes(text: str) -> tuple[Change, ...]:
     whole = next((m for p in lx.drop if (m := p.match(text.strip(" 。.!！"))) and "," not in text and "，" not in text), None)
     if whole is not None and _trim(whole.group("old")):  # no clinic condition: the whole turn drops one part
         return (Change(_trim(whole.group("old")), None, drop=True),)
-    body = lx.opening.sub("", text, count=1)
-    body = lx.opening.sub("", body, count=1)  # no wait, …
+    body = text
+    for _ in range(3):  # no wait, … / 哦不对，我说错了，…
+        body = lx.opening.sub("", body, count=1)
     clauses = [c for c in CLAUSE_SPLIT.split(body) if c and c.strip()]
     olds: list[str] = []
     news: list[tuple[str, bool, str]] = []
@@ -157,7 +158,9 @@ def _changes(text: str) -> tuple[Change, ...]:
                 out.append(Change(old, new, keyed=bool(lx.keyed.match(s.group("new").strip()))))
                 continue
         inside = lx.negated_inside.search(c)
-        if inside is not None and inside.start() > 0 and (lx.contrast.fullmatch(inside.group(0).strip()) or _keyed(c[: inside.start()])):
+        put_first = lx.put_lead.match(c)  # 是物业费不是停车费: what is put said first, then what it is not
+        if inside is not None and inside.start() > 0 and (lx.contrast.fullmatch(inside.group(0).strip()) or _keyed(c[: inside.start()])
+                                                          or (put_first is not None and put_first.end() < inside.start())):
             # 按户型而不是行政区 / by service_level not carrier (never 片区不是一区: a condition, said with its column)
             new_raw, old = c[: inside.start()], _trim(c[inside.end():])
             new = _trim(lx.put_lead.sub("", new_raw.strip()))
