@@ -748,10 +748,12 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
         if d.request.op("count"):
             n = facts.get("filter_rows", {}).get("rows_out", len(r.table))
             parts.append(f"满足条件的共有 {n} 行。" if zh else f"{n} rows match.")
-        elif q.kind == "profile" and q.args.get("question") == "rows" and (st := d.request.op("stack")) is not None:
-            # 一共有多少条记录 over stacked sheets: the rows of all of them
-            of = "、".join(st.args.get("sheets") or []) if zh else ", ".join(st.args.get("sheets") or [])
-            parts = [f"{of} 一共 {len(r.table)} 行。" if zh else f"{len(r.table)} rows in total ({of})."]
+        elif q.kind == "profile" and q.args.get("question") == "rows":
+            st = d.request.op("stack")
+            if st is not None:  # 一共有多少条记录 over stacked sheets: the rows of all of them
+                of = "、".join(st.args.get("sheets") or []) if zh else ", ".join(st.args.get("sheets") or [])
+                parts = [f"{of} 一共 {len(r.table)} 行。" if zh else f"{len(r.table)} rows in total ({of})."]
+            # (one table: its preview's answer says its rows, never a row of it as the answer)
         elif len(r.table):
             g = d.request.op("group")
             keys = g.args.get("keys", []) if g else []

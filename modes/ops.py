@@ -2435,7 +2435,8 @@ def _rule_profile(t: _Turn) -> None:
         if head:
             g = next((x for x in head.groups() if x), None)
             n = int(parse_number(g) or 5) if g else 5
-        t.add(pm.start() if pm else 0, Op("profile", {"head": n, "columns": [h.column for h in t.hits]}))
+        rows = pm is not None and not head and not t.hits and COUNT_Q.search(t.text) is not None  # how many rows / members are there
+        t.add(pm.start() if pm else 0, Op("profile", {"head": n, "columns": [h.column for h in t.hits], **({"question": "rows"} if rows else {})}))
 
 
 # the rules of one turn, in the order they run: a later rule sees what the earlier ones read

@@ -308,3 +308,10 @@ def test_a_correction_putting_one_column_for_another(tmp_path, said):
     tr = s.turn("继续")
     want = fees["一期"].groupby("收费员")["物业费"].sum()
     assert result_frame(tr).set_index("收费员").iloc[:, 0].to_dict() == want.to_dict()
+
+
+@pytest.mark.parametrize("said", ["how many members are in members.csv", "how many rows does members.csv have"])
+def test_how_many_rows_is_answered_as_the_row_count(members, said):
+    tr = answered(Session(members), said)
+    assert tr.decision.next == "execute" and f"{len(MEMBERS)} rows" in tr.run.answer
+    assert "Member ID:" not in tr.run.answer  # the count, never a row of the table as the answer
