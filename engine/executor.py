@@ -487,6 +487,9 @@ def _join_said(f: dict[str, Any], d: Decision, zh: bool) -> str:
     if same:  # a lookup: a key repeated with the same values was matched once
         text_rep = (f"（{second} 里有 {same} 行和前面的行完全相同（{keys} 和带过来的列都一样），只按一行对上。）" if zh else
                     f" {same} row(s) of {second} repeat an earlier row (same {keys} and values) and were matched once.") + text_rep
+    if how == "anti":  # drivers who never appear in deliveries: the rows with no match, counted
+        return (f"{first} 里在 {second} 中找不到 {keys} 的有 {f['rows_out']} 行（共 {f['rows_in']} 行）。" if zh else
+                f"{f['rows_out']} of {f['rows_in']} rows of {first} have no {keys} in {second}.")
     if zh:
         kind = {"left": "左连接", "inner": "内连接", "full": "全连接"}[how]
         text = "（两边的键一边是数字、一边是文本，按写出来的内容对齐。）" if f.get("keys_as_text") else ""

@@ -947,5 +947,9 @@ def _choices(t: Turn, req: Request, slot: str) -> list[str]:
         num = next((c for c in sheet.columns if c in sheet.numeric and c in sheet.ranges), None)
         said = [x for x in (text, f"{num}{'大于' if t.lang == 'zh' else ' > '}{tidy(round(sheet.ranges[num][1] / 2))}" if num else None) if x]
         return said or list(sheet.columns)
+    if slot == "value":  # 有那些药, to "供应商 has no such value; which one?": that column's values, never the columns
+        col = next((c.column for o in req.ops for c in o.args.get("conditions") or [] if getattr(c, "how", "") == "absent_value" and c.column), None)
+        if col is not None and sheet.values.get(col):
+            return sorted(sheet.values[col])
     return list(req.offered(slot)) if any(m == slot for m, _ in req.offers) else list(sheet.columns)
 

@@ -720,6 +720,7 @@ class _Understanding:
     looked_up: tuple[str, str, str] | None = None  # (column, the table holding it, the key): a lookup join put first
     lookup: tuple[int, joins.Lookup] | None = None  # (the turn, what it said): columns of another table brought onto this one
     in_use_first: bool = False  # join plans.csv / 把它和…比: the table in use is the first of two, on the sheet in use
+    other_sheet: str | None = None  # the sheet of the second table a join names (not in … the South sheet of orders.xlsx)
     second_summary: str = ""  # average rate by seniority, and count of vets per clinic: the second summary, left for later
     join_pair: tuple[str, str] | None = None  # the keys of a join, as the user paired them
     sheet: SheetInfo = field(default_factory=lambda: EMPTY_SHEET)
@@ -920,7 +921,13 @@ def _u_sheet(u: _Understanding) -> None:
                 break  # 所有工作表合在一起: every sheet, not one named 所有
             if name or missing_name:
                 u.sheet_name = name
-                if missing_name and not name:
+                second = u.catalog.get(u.files[1]) if len(u.files) == 2 else None
+                if missing_name and not name and second is not None and second.sheet(missing_name) is not None:
+                    u.other_sheet = second.sheet(missing_name).name  # type: ignore[union-attr]  # the South sheet of orders.xlsx, the second table
+                    u.sheet_name = None
+                    if span is not None:
+                        u.texts[i] = _blank(u.texts[i], [span])
+                elif missing_name and not name:
                     u.sheet_problem = missing_name
                     if span is not None:  # 的 汇总 表: the name of a sheet, not the word of an operation
                         u.texts[i] = _blank(u.texts[i], [span])
@@ -975,6 +982,13 @@ def _u_sheet(u: _Understanding) -> None:
             pat = re.compile("|".join(re.escape(n) + r"\s*(?:(?:这|那)?(?:两|2|俩|二)\s*(?:个|张)?\s*)?(?:表|sheet|工作表|页)"
                                       + r"|(?<![a-z_])(?:sheet|工作表)\s*[:：]?\s*" + re.escape(n) for n in names), re.I)
             u.texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
+    second = u.catalog.get(u.files[1]) if len(u.files) == 2 else None
+    if second is not None and u.other_sheet is None and len(second.sheets) > 1 and fi is not None:
+        first_sheets = {(x.name or "").casefold() for x in fi.sheets}
+        of_second = [x.name for x in second.sheets if x.name and x.name.casefold() not in first_sheets and any(x.name in t for t in u.texts)]
+        if len(of_second) == 1:  # 没有出现在 运单.xlsx 的 华南 表里: the sheet of the second table
+            u.other_sheet = of_second[0]
+            u.texts = [_blank(t, [m.span() for m in re.finditer(re.escape(of_second[0]) + r"\s*(?:表|sheet|工作表)?", t)]) for t in u.texts]
     u.flags["two_tables"] = len(u.files) > 1 or len(u.two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(u.texts)))
 
 
@@ -1668,13 +1682,17 @@ def _u_bring(u: _Understanding) -> None:
 
 
 def _u_brought(u: _Understanding) -> None:
-    """The join of a lookup brings only the columns asked for (a key repeated with the same values matches once)."""
+    """The join of a lookup brings only the columns asked for (a key repeated with the same values matches once); a
+    sheet said of the second table is the one joined."""
+    if u.other_sheet and len(u.files) == 2:
+        u.ops = [Op("join", {**o.args, "other_sheet": u.other_sheet}, o.after) if o.kind == "join" else o for o in u.ops]
     if u.lookup is None or len(u.files) < 2:
         return
-    cols = list(u.lookup[1].columns)
+    cols, key = list(u.lookup[1].columns), u.lookup[1].key
     if not any(o.kind == "join" for o in u.ops):
-        u.ops = [_join_keys(u, Op("join", {"on": None})), *u.ops]
-    u.ops = [Op("join", {**o.args, "columns": cols}, o.after) if o.kind == "join" else o for o in u.ops if o.kind != "compare"]
+        u.ops = [_join_keys(u, Op("join", {"on": key})), *u.ops]
+    said = {"on": key, "key_shared": False} if key else {}  # by Technician: the key as said
+    u.ops = [Op("join", {**o.args, **said, "columns": cols}, o.after) if o.kind == "join" else o for o in u.ops if o.kind != "compare"]
 
 
 def _u_join_pair(u: _Understanding) -> None:

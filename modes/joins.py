@@ -53,6 +53,7 @@ def stated_pair(text: str, a: SheetInfo, b: SheetInfo) -> tuple[str, str] | None
     return (p[0], p[1]) if p else None
 
 
+KEY_SAID = re.compile(r"(?:(?<![a-z_])(?:by|on|using|via|matched on|matching on|keyed on)\s+(?:the\s+)?|按照?\s*|通过\s*|根据\s*|用\s*)", re.I)
 CLAUSE_END = re.compile(r"[，,；;。]|然后|接着|之后|(?<![a-z_])(?:then|and then)(?![a-z_])", re.I)
 
 
@@ -67,6 +68,7 @@ class Lookup:
     spans: tuple[tuple[int, int], ...]
     verb: tuple[int, int] = (0, 0)
     later: bool = False  # the verb's clause follows another (…卖了多少件，再把 B 的 X 对上去): it works on what came before
+    key: str | None = None  # by Technician / 按工号: the key said in the lookup's clause
 
 
 @cache
@@ -143,9 +145,16 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
         return None
     verbs_said = [v.span() for v in verbs if lo <= v.start() < hi and not any(h.start <= v.start() < h.end for h in hits)]  # look up … and add …
     spans = [(source[1], source[2]), base_span, *verbs_said, *[(h.start, h.end) for h in brought]]
+    key = None
+    for m in KEY_SAID.finditer(text, lo, hi):  # add Team from techs.csv by Technician: the key both tables have, said with it
+        col = next((h.column for h in hits if h.start == m.end() and h.column.casefold() in own), None)
+        if col is not None:
+            key = col
+            spans.append((m.start(), next(h.end for h in hits if h.start == m.end())))
+            break
     # what the earlier clauses say besides the tables and the sheet: a step the columns come after
     head = "".join(" " if any(a <= k < b for _p, a, b in found) else ch for k, ch in enumerate(text[:lo]))
     for sh in dst.sheets:
         head = head.replace(sh.name or "\0", " ")
     later = len(re.sub(r"[\s，,；;。:：]|的|表|里|中|工作表|再|然后|把|将|(?<![a-z])(?:sheet|the|of|in|then|and)(?![a-z])", "", head, flags=re.I)) >= 2
-    return Lookup(base, source[0], tuple(dict.fromkeys(h.column for h in brought)), tuple(s for s in spans if s[1] > s[0]), verb.span(), later)
+    return Lookup(base, source[0], tuple(dict.fromkeys(h.column for h in brought)), tuple(s for s in spans if s[1] > s[0]), verb.span(), later, key)

@@ -462,6 +462,11 @@ def _join_words(t: _Turn) -> list[re.Match[str]]:
 def _rule_join(t: _Turn) -> None:
     words = _join_words(t)
     m = words[0] if words else None
+    anti = next((p for kind, p in lx.JOIN_HOW if kind == "anti"), None)
+    if m is None and t.flags.get("two_tables") and anti is not None and (am := anti.search(t.text)) is not None:
+        m = am  # drivers whose name does not appear in deliveries.xlsx: the first table's rows with no match in the second
+        t.found = [(i, o) for i, o in t.found if o.kind != "compare"]
+        t.spans.append(am.span())
     if m and t.flags.get("stacked"):  # the sheets of a split table are stacked, never joined; another file named may be
         m = next((x for x in words if JOIN_ONLY.fullmatch(x.group(0))), None) if t.flags.get("two_tables") else None
     if not m:

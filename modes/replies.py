@@ -288,7 +288,7 @@ def _cols_hint(r: Request, lang: str, slot: str = "") -> str:
 
 
 SLOT_NAMES = {"file": ("文件", "file"), "second_table": ("文件或工作表", "file or sheet"), "condition": ("条件", "condition"), "group_by": ("分组的列", "column to group by"),
-              "sort_by": ("排序的列", "column to sort by"), "columns": ("列", "columns"), "intent": ("要做的事", "what to do")}
+              "sort_by": ("排序的列", "column to sort by"), "columns": ("列", "columns"), "intent": ("要做的事", "what to do"), "value": ("值", "value")}
 
 
 KIND_WORDS = {"numeric": ("数值列", "numeric column"), "date": ("日期列", "date column"), "ordered": ("数值或日期列", "numeric or date column")}

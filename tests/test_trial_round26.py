@@ -315,3 +315,21 @@ def test_how_many_rows_is_answered_as_the_row_count(members, said):
     tr = answered(Session(members), said)
     assert tr.decision.next == "execute" and f"{len(MEMBERS)} rows" in tr.run.answer
     assert "Member ID:" not in tr.run.answer  # the count, never a row of the table as the answer
+
+
+@pytest.mark.parametrize("said", ["show rows of 快递员.csv whose 快递员 does not appear in the 华南 sheet of 运单.xlsx",
+                                  "快递员.csv 里哪些 快递员 没有出现在 运单.xlsx 的 华南 表里"])
+def test_rows_with_no_match_in_another_table(ws, said):
+    s = Session(ws)
+    tr = s.turn(said)
+    tr = tr if tr.run is not None else s.turn("继续" if "里" in said else "go")
+    want = COURIERS[~COURIERS["快递员"].isin(WAYBILLS["华南"]["快递员"])]
+    f = result_frame(tr)
+    assert list(f["快递员"]) == list(want["快递员"]) and list(f.columns) == list(COURIERS.columns)
+
+
+def test_the_key_said_with_a_lookup_is_the_joins_key_never_a_grouping(ws):
+    tr = answered(Session(ws), "add 站点 from 快递员.csv to the 华东 sheet of 运单.xlsx by 快递员")
+    assert tr.decision.request.kinds() == ["join"]
+    _same(result_frame(tr), _looked_up("华东", ["站点"]))
+

@@ -716,12 +716,12 @@ def stack_sheets(ws: Workspace, path: str, sheets: list[str], label: str = "工�
 def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, other_sheet: str | None = None, cache: TableCache | None = None,
                 other_on: str | None = None, how: str = "left", columns: list[str] | None = None) -> ToolResult:
     """Join another table (or another sheet) on a key column: `how` is left (every row of this table), inner (only
-    rows matched on both sides) or full (every row of both); `other_on` names the other table's key when it is called
+    rows matched on both sides), full (every row of both) or anti (only this table's rows with no match there); `other_on` names the other table's key when it is called
     differently (客户ID ↔ Customer ID); the joined table keeps this table's key only. `columns` brings only those
     columns of the other table (a lookup): a key it repeats with the same values is matched once. The facts count the
     rows of each side that found no match."""
     if how not in JOIN_HOW:
-        raise ToolArgError(f"不支持的关联方式：{how}（可用 left、inner、full）。", f"Unsupported join: {how} (left, inner or full).")
+        raise ToolArgError(f"不支持的关联方式：{how}（可用 left、inner、full、anti）。", f"Unsupported join: {how} (left, inner, full or anti).")
     other = load(ws.resolve(other_path), other_sheet, cache).df
     rk = other_on or on
     _need_columns(table, [on])
@@ -739,7 +739,10 @@ def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, ot
         table, other = table.assign(**{on: key_text(table[on])}), other.assign(**{on: key_text(other[on])})
     unmatched_left = int((~table[on].isin(other[on])).sum())
     unmatched_right = int((~other[on].isin(table[on])).sum())
-    out = table.merge(other, on=on, how=JOIN_HOW[how], suffixes=("", "_2"))
+    if how == "anti":  # the first table's rows whose key the second never has: its own columns only
+        out = table[~table[on].isin(other[on].dropna())].reset_index(drop=True)
+    else:
+        out = table.merge(other, on=on, how=JOIN_HOW[how], suffixes=("", "_2"))
     counts = other[on].value_counts(dropna=True)
     repeated = counts[(counts > 1) & counts.index.isin(table[on].dropna())]  # a key the other side has twice: its rows double
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk, "how": how, "other": other_sheet or Path(other_path).name, "other_rows": other_rows,
@@ -760,7 +763,7 @@ def key_text(s: pd.Series) -> pd.Series:
     return s.map(one).astype(object)
 
 
-JOIN_HOW = {"left": "left", "inner": "inner", "full": "outer"}  # the join kinds, as pandas names them
+JOIN_HOW = {"left": "left", "inner": "inner", "full": "outer", "anti": "anti"}  # the join kinds, as pandas names them (anti: rows with no match)
 
 
 # ---------------------------------------------------------------- writing

@@ -724,7 +724,7 @@ def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_
     from tools.io import load
 
     if how not in JOIN_SQL:
-        raise ToolArgError(f"不支持的关联方式：{how}（可用 left、inner、full）。", f"Unsupported join: {how} (left, inner or full).")
+        raise ToolArgError(f"不支持的关联方式：{how}（可用 left、inner、full、anti）。", f"Unsupported join: {how} (left, inner, full or anti).")
 
     full = ws.resolve(other_path)
     other = open_csv(ws, full, table.con) if wanted(full) and other_sheet is None else None
@@ -756,7 +756,12 @@ def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_
     sql = (f"SELECT {sel} FROM ({_numbered(table)}) l {JOIN_SQL[how]} (SELECT *, row_number() OVER () AS {ROW} FROM ({other_sql})) r "
            f"ON {lkey} = {rkey} ORDER BY l.{ROW} NULLS LAST, r.{ROW}")
     types = {**table.types, **({on: "VARCHAR"} if as_text else {})}
-    out = table.derive(sql, {**types, **{names[c]: t for c, t in right.items()}})
+    if how == "anti":  # the first table's rows whose key the second never has: its own columns only
+        sql = (f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(table)}) l WHERE NOT EXISTS (SELECT 1 FROM ({other_sql}) r WHERE {rkey} = {lkey}) "
+               f"ORDER BY l.{ROW}")
+        out = table.derive(sql, dict(table.types))
+    else:
+        out = table.derive(sql, {**types, **{names[c]: t for c, t in right.items()}})
     unmatched_left = int(table.run(f"SELECT count(*) FROM ({table.sql}) l WHERE NOT EXISTS (SELECT 1 FROM ({other_sql}) r WHERE {rkey} = {lkey})",
                                    said=False).fetchone()[0])
     unmatched_right = table.run(f"SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM ({table.sql}) l WHERE {lkey} = {rkey})) "
@@ -775,7 +780,7 @@ def _key_text(col: str) -> str:
     return f"regexp_replace(trim(CAST({col} AS VARCHAR)), '\\.0+$', '')"
 
 
-JOIN_SQL = {"left": "LEFT JOIN", "inner": "INNER JOIN", "full": "FULL OUTER JOIN"}
+JOIN_SQL = {"left": "LEFT JOIN", "inner": "INNER JOIN", "full": "FULL OUTER JOIN", "anti": "ANTI"}  # (anti is written as NOT EXISTS)
 
 
 def _as_str(t: BigTable, c: str) -> str:

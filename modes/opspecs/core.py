@@ -402,9 +402,10 @@ class Correlate(OpSpec):
         return [StepSpec("计算相关性", "correlate_columns", "相关性已计算", {"a": args["columns"][0], "b": args["columns"][1]})]
 
 
-JOIN_HOW_LABEL = {"zh": {"left": "左连接：保留第一张表的每一行", "inner": "内连接：只保留两边都匹配上的行", "full": "全连接：两边的行都保留"},
+JOIN_HOW_LABEL = {"zh": {"left": "左连接：保留第一张表的每一行", "inner": "内连接：只保留两边都匹配上的行", "full": "全连接：两边的行都保留",
+                         "anti": "只保留第一张表里在第二张表中找不到的行"},
                   "en": {"left": "left join: every row of the first table", "inner": "inner join: only rows matched on both sides",
-                         "full": "full join: every row of both tables"}}
+                         "full": "full join: every row of both tables", "anti": "only the first table's rows with no match in the second"}}
 
 
 @operation
@@ -421,6 +422,8 @@ class Join(OpSpec):
         how = JOIN_HOW_LABEL["zh" if lang == "zh" else "en"][args.get("how") or "left"]
         if args.get("key_shared"):  # the key was not said: it is the one column the two tables share
             how = _zh(lang, f"两张表共有的列只有它；{how}", f"the only column both tables have; {how}")
+        if args.get("how") == "anti":  # drivers who never appear in deliveries
+            return _zh(lang, f"只保留第一张表里 {on} 在第二张表中找不到的行", f"keep the first table's rows whose {on} is not in the second")
         if args.get("columns"):  # a lookup: only the columns asked for are brought over
             cols = ("、" if lang == "zh" else ", ").join(args["columns"])
             return _zh(lang, f"按 {on} 把第二张表的 {cols} 对到第一张表的每一行（{how}）",
@@ -435,7 +438,8 @@ class Join(OpSpec):
                 **({"columns": list(args["columns"])} if args.get("columns") else {})}
         if len(sheets) > 1:
             return [StepSpec("关联工作表", "join_tables", "关联完成", {"other_path": r.file, "other_sheet": sheets[1], **keys})]
-        return [StepSpec("关联文件", "join_tables", "关联完成", {"other_path": r.files[1], **keys})]
+        return [StepSpec("关联文件", "join_tables", "关联完成", {"other_path": r.files[1], **keys,
+                                                               **({"other_sheet": args["other_sheet"]} if args.get("other_sheet") else {})})]
 
 
 @operation
