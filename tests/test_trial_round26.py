@@ -322,6 +322,7 @@ def test_how_many_rows_is_answered_as_the_row_count(members, said):
 def test_rows_with_no_match_in_another_table(ws, said):
     s = Session(ws)
     tr = s.turn(said)
+    assert "华南" in goal_summary(tr.decision.request, tr.decision.request.lang)  # the second table's sheet is said
     tr = tr if tr.run is not None else s.turn("继续" if "里" in said else "go")
     want = COURIERS[~COURIERS["快递员"].isin(WAYBILLS["华南"]["快递员"])]
     f = result_frame(tr)

@@ -422,8 +422,12 @@ class Join(OpSpec):
         how = JOIN_HOW_LABEL["zh" if lang == "zh" else "en"][args.get("how") or "left"]
         if args.get("key_shared"):  # the key was not said: it is the one column the two tables share
             how = _zh(lang, f"两张表共有的列只有它；{how}", f"the only column both tables have; {how}")
+        other = _zh(lang, f"第二张表（{args['other_sheet']} 表）", f"the second (its sheet {args['other_sheet']})") if args.get("other_sheet") else \
+            _zh(lang, "第二张表", "the second")
         if args.get("how") == "anti":  # drivers who never appear in deliveries
-            return _zh(lang, f"只保留第一张表里 {on} 在第二张表中找不到的行", f"keep the first table's rows whose {on} is not in the second")
+            return _zh(lang, f"只保留第一张表里 {on} 在{other}中找不到的行", f"keep the first table's rows whose {on} is not in {other}")
+        if args.get("other_sheet"):
+            how = _zh(lang, f"第二张表用 {args['other_sheet']} 表；{how}", f"the second table's sheet {args['other_sheet']}; {how}")
         if args.get("columns"):  # a lookup: only the columns asked for are brought over
             cols = ("、" if lang == "zh" else ", ").join(args["columns"])
             return _zh(lang, f"按 {on} 把第二张表的 {cols} 对到第一张表的每一行（{how}）",
