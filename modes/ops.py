@@ -2427,6 +2427,12 @@ def _rule_export(t: _Turn) -> None:
         t.add(em.start() if em else len(t.text), Op("export", {"format": fmt}))
 
 
+# the rows themselves counted, said in so many words (how many rows / records, 有多少行 / 几条记录): never a count of people or
+# things, which may hide a condition or a distinct count (how many customers are in Japan / 有多少个不同的读者)
+ROWS_ASKED = lazy(r"(?<![a-z_])how many (?:rows|records|entries|lines)(?![a-z_])|(?<![a-z_])(?:number|count) of (?:rows|records|entries)(?![a-z_])"
+                  r"|(?:多少|几)\s*(?:行|条记录|条数据)|行数|记录数", re.I)
+
+
 def _rule_profile(t: _Turn) -> None:
     """Describe / preview (表头在第3行: read it again with that header)."""
     if not t.found and t.header_said:
@@ -2440,7 +2446,7 @@ def _rule_profile(t: _Turn) -> None:
         if head:
             g = next((x for x in head.groups() if x), None)
             n = int(parse_number(g) or 5) if g else 5
-        rows = pm is not None and not head and not t.hits and COUNT_Q.search(t.text) is not None  # how many rows / members are there
+        rows = pm is not None and not head and not t.hits and ROWS_ASKED.search(t.text) is not None  # how many rows are there / 有多少行
         t.add(pm.start() if pm else 0, Op("profile", {"head": n, "columns": [h.column for h in t.hits], **({"question": "rows"} if rows else {})}))
 
 

@@ -310,11 +310,17 @@ def test_a_correction_putting_one_column_for_another(tmp_path, said):
     assert result_frame(tr).set_index("收费员").iloc[:, 0].to_dict() == want.to_dict()
 
 
-@pytest.mark.parametrize("said", ["how many members are in members.csv", "how many rows does members.csv have"])
+@pytest.mark.parametrize("said", ["how many rows are in members.csv", "how many records does members.csv have"])
 def test_how_many_rows_is_answered_as_the_row_count(members, said):
     tr = answered(Session(members), said)
     assert tr.decision.next == "execute" and f"{len(MEMBERS)} rows" in tr.run.answer
     assert "Member ID:" not in tr.run.answer  # the count, never a row of the table as the answer
+
+
+@pytest.mark.parametrize("said", ["how many members are on the Basic plan in members.csv", "members.csv 一共有多少个不同的销售"])
+def test_a_count_of_things_is_never_read_as_the_row_count(members, said):
+    d = Session(members).turn(said).decision
+    assert not (d.next == "execute" and d.request.kinds() == ["profile"])  # a condition or a distinct count: never the rows, run
 
 
 @pytest.mark.parametrize("said", ["show rows of 快递员.csv whose 快递员 does not appear in the 华南 sheet of 运单.xlsx",
