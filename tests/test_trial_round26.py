@@ -340,3 +340,14 @@ def test_the_key_said_with_a_lookup_is_the_joins_key_never_a_grouping(ws):
     assert tr.decision.request.kinds() == ["join"]
     _same(result_frame(tr), _looked_up("华东", ["站点"]))
 
+
+
+def test_each_ones_share_of_a_summarys_figure_after_dropping_a_row(tmp_path):
+    fees = _fees(tmp_path)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "收费台账.xlsx 一期 每个收费员的物业费合计")
+    tr = answered(s, "在这个结果里把收费员是甲的去掉，再算下他们各占总物业费的百分比")
+    g = fees["一期"].groupby("收费员")["物业费"].sum()
+    g = g[g.index != "甲"]
+    for who, pct in (g / g.sum() * 100).round(2).items():
+        assert f"{who} {pct:g}%" in tr.run.answer, tr.run.answer  # each one's share of the figure, never a share of rows

@@ -431,6 +431,7 @@ def _times_said(c: str, vals: dict[str, Any], stats: list[str], n: int, how: dic
 
 WITHIN_RX = _lazy(r"(?:在|于)?(?:组内|分组内|各组内|组里|内部|本组|该组|所在组|所在的?(?=[\u4e00-\u9fff]{1,6}(?:的|中|里))|该(?=[\u4e00-\u9fff]{1,6}的?(?:比例|占比|比重|份额|总)))"
                   r"|(?<![a-z_])within\s+(?:each|its|their|the|every)(?:\s+group)?(?![a-z_])|of\s+(?:its|their)\s+(?:group|own)", re.I)
+EACH_SHARE = _lazy(r"各占|各自占|分别占|各自的占比|(?<![a-z_])(?:each (?:one|of them)(?:'s)? (?:share|percentage)|their (?:own )?shares?)(?![a-z_])", re.I)
 RATE_DEFINED = _lazy(r"((?<![a-z])[a-z][a-z\-]{1,20} rate|[\u4e00-\u9fff]{1,6}率)\s*(就是|即|指的是|i\.e\.|means|is)\s*", re.I)  # the rate a definition names
 SHARE_RX = _rx("占比", "比重", "份额", "所占比例", "占总", "占全部", "占多少比例", "占多大比例", "占百分之几", "百分之几", "的比例", "比例是多少", "百分比",
                "share of", "proportion", "percentage", "what share", "what percent", "share where", "share that", "share which")
@@ -479,7 +480,8 @@ class Share(OpSpec):
             from modes.conditions import parse_conditions
 
             cp = parse_conditions(_blank(text, used), sheet, [h for h in hits if _free(used, h.start, h.end)])
-            if cp.conds and all(c.column for c in cp.conds):
+            # 把空的那行去掉，再算他们各占总数量的百分比: each one's share of a figure, never the share of rows a condition keeps
+            if cp.conds and all(c.column for c in cp.conds) and not EACH_SHARE.search(text):
                 conds, spans = _counted_part(text, cp, m.start())  # 企业客户里延误的比例: 企业 the rows, 延误 what is counted
                 lead = _lead(text, min(a for a, _ in spans)) if spans else []
                 return Found(m.start(), "proportion", {"conditions": conds, "logic": cp.logic}, tuple(used + spans + lead))
