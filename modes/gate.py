@@ -906,6 +906,7 @@ NOT_THIS_SHEET = lazy(r"(?:不是|不要|不用|别用|除了|(?<![a-z_])(?:not|
 def _u_sheet(u: _Understanding) -> None:
     """The sheet named (or a sheet name that does not exist), and the sheets a comparison names."""
     fi = u.fi
+    second = u.catalog.get(u.files[1]) if len(u.files) == 2 else None  # a sheet the first table lacks may be the second's
     if fi is not None and u.ref.sheet and fi.sheet(u.ref.sheet) is not None:
         u.sheet_name = u.ref.sheet  # the sheet's name was what described the file; its words are gone from the text
         if len({tuple(s.columns) for s in fi.sheets}) == 1:  # 高一数学低于90分: 高一 named the sheet, 数学 is a value of it
@@ -921,7 +922,6 @@ def _u_sheet(u: _Understanding) -> None:
                 break  # 所有工作表合在一起: every sheet, not one named 所有
             if name or missing_name:
                 u.sheet_name = name
-                second = u.catalog.get(u.files[1]) if len(u.files) == 2 else None
                 if missing_name and not name and second is not None and second.sheet(missing_name) is not None:
                     u.other_sheet = second.sheet(missing_name).name  # type: ignore[union-attr]  # the South sheet of orders.xlsx, the second table
                     u.sheet_name = None
@@ -982,7 +982,6 @@ def _u_sheet(u: _Understanding) -> None:
             pat = re.compile("|".join(re.escape(n) + r"\s*(?:(?:这|那)?(?:两|2|俩|二)\s*(?:个|张)?\s*)?(?:表|sheet|工作表|页)"
                                       + r"|(?<![a-z_])(?:sheet|工作表)\s*[:：]?\s*" + re.escape(n) for n in names), re.I)
             u.texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
-    second = u.catalog.get(u.files[1]) if len(u.files) == 2 else None
     if second is not None and u.other_sheet is None and len(second.sheets) > 1 and fi is not None:
         first_sheets = {(x.name or "").casefold() for x in fi.sheets}
         of_second = [x.name for x in second.sheets if x.name and x.name.casefold() not in first_sheets and any(x.name in t for t in u.texts)]
@@ -1681,7 +1680,7 @@ def _u_bring(u: _Understanding) -> None:
     u.norms[i] = lead + u.norms[i]
 
 
-def _u_brought(u: _Understanding) -> None:
+def _u_lookup_columns(u: _Understanding) -> None:
     """The join of a lookup brings only the columns asked for (a key repeated with the same values matches once); a
     sheet said of the second table is the one joined."""
     if u.other_sheet and len(u.files) == 2:
@@ -1832,7 +1831,7 @@ def _u_missing(u: _Understanding) -> None:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_brought, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_lookup_columns, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:

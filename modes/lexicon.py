@@ -287,7 +287,12 @@ EXPLORE_COMPARE = lazy(alt("对比", "比较", "比一下", "比对", "相比", 
                        + r"|(?<=\s)vs\.?(?=\s)(?!\s+(?:the\s+)?(?:previous|prior|last|same)\s)", re.I | re.A)
 EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal*", "不正常", "奇怪的值", "unusual", "abnormal")
 EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlation", "correlations", "correlated", "correlate", "correlat*", "relationship", "relation", "影响")
-# how two tables are joined: only the rows matched on both sides, every row of both, every row of the first
+# the rows of the first table that have no match in the second (an anti join): drivers who do not appear in deliveries
+JOIN_ANTI = lazy(r"(?<![a-z_])(?:(?:does|do|did)(?: not|n't)|never) (?:appear|exist|show up|occur)s? (?:anywhere )?in(?![a-z_])|(?<![a-z_])missing from(?![a-z_])"
+                 r"|(?<![a-z_])(?:with|have|has|having) no match(?:es)? in(?![a-z_])|(?<![a-z_])without (?:a |any )?match(?:es)? in(?![a-z_])"
+                 r"|(?<![a-z_])not found in(?![a-z_])|(?<![a-z_])anti[- ]join(?![a-z_])|没有?出现在|从没出现在|没有?出现过|(?:匹配|对)不上的|没有?(?:匹配|对)上的"
+                 r"|反连接|不在[^，,。；;]{1,16}?(?:里|中|里面|当中)(?:出现)?的", re.I)
+# how two tables are joined: only the rows matched on both sides, every row of both, every row of the first, or its rows with no match
 JOIN_HOW: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("inner", rx("内连接", "内关联", "内联接", "inner join", "inner", "两边都有的", "两边都能匹配", "都能匹配上的", "都匹配上的", "只保留匹配上的",
                  "只要匹配上的", "只保留能匹配的", "rows in both", "in both tables", "in both files", "matching rows only", "only matching rows",
@@ -295,11 +300,7 @@ JOIN_HOW: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("full", rx("全连接", "全外连接", "外连接", "全关联", "full outer join", "full join", "outer join", "full outer", "两边都保留", "两边的行都保留",
                 "两边全部保留", "keep all rows of both", "keep every row of both")),
     ("left", rx("左连接", "左关联", "左外连接", "left join", "left outer join", "保留左表全部", "保留第一张表的全部")),
-    # the rows of the first table that have no match in the second (an anti join): drivers who do not appear in deliveries
-    ("anti", lazy(r"(?<![a-z_])(?:(?:does|do|did)(?: not|n't)|never) (?:appear|exist|show up|occur)s? (?:anywhere )?in(?![a-z_])|(?<![a-z_])missing from(?![a-z_])"
-                  r"|(?<![a-z_])(?:with|have|has|having) no match(?:es)? in(?![a-z_])|(?<![a-z_])without (?:a |any )?match(?:es)? in(?![a-z_])"
-                  r"|(?<![a-z_])not found in(?![a-z_])|(?<![a-z_])anti[- ]join(?![a-z_])|没有?出现在|从没出现在|没有?出现过|(?:匹配|对)不上的|没有?(?:匹配|对)上的"
-                  r"|反连接|不在[^，,。；;]{1,16}?(?:里|中|里面|当中)(?:出现)?的", re.I)),
+    ("anti", JOIN_ANTI),
 )
 JOIN_HOW_ANY = lazy("|".join(p.pattern for _, p in JOIN_HOW), re.I | re.A)
 EXPLORE_JOIN = lazy(alt("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "带过来", "拿过来", "带进来", "查过来", "对上去", "对过来", "补上去", "匹配上", "bring over", "bring in", "pull in", "look up", "lookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")

@@ -384,11 +384,16 @@ RANKED_NOUN = lazy(r"(?<![a-z_])(?:top|bottom|highest|lowest|biggest|largest)\s+
 TOTAL_RANK = lazy(r"(?<![a-z_])(?:total|sum of|combined|summed)(?![a-z_])|总(?:金额|额|数|量|销售额|和)|合计", re.I | re.A)
 
 
+def _all_outside_names(rx: Any, t: _Turn) -> list[re.Match[str]]:
+    """The matches of an operation's word that are not part of a longer column name the text says (异常 in 按异常类型
+    统计, 对比 in 对比组, Join in Join Date): a column named with the word is that column, never the operation."""
+    return [m for m in rx.finditer(t.text)
+            if not any(h.start <= m.start() and m.end() <= h.end and h.end - h.start > m.end() - m.start() for h in t.hits)]
+
+
 def _outside_names(rx: Any, t: _Turn) -> re.Match[str] | None:
-    """The first match of an operation's word that is not part of a longer column name the text says (异常 in 按异常类型
-    统计, 对比 in 对比组, 关系 in 客户关系): a column named with the word is that column, never the operation."""
-    return next((m for m in rx.finditer(t.text)
-                 if not any(h.start <= m.start() and m.end() <= h.end and h.end - h.start > m.end() - m.start() for h in t.hits)), None)
+    """The first of _all_outside_names."""
+    return next(iter(_all_outside_names(rx, t)), None)
 
 
 def _compares_groups(t: _Turn) -> bool:
@@ -453,17 +458,10 @@ JOIN_CLAUSE_END = re.compile(r"[，,；;。、]|(?:然后|接着|之后|再)|(?<
 JOIN_ONLY = lazy(r"关联起来|关联|匹配|vlookup|带过来|拿过来|带进来|查过来|对上去|对过来|补上去|匹配上|对应?上|join|look ?up|bring over|bring in|pull in|add", re.I)
 
 
-def _join_words(t: _Turn) -> list[re.Match[str]]:
-    """The join words of a turn outside the column names it says (Join Date is a column, never a join)."""
-    return [m for m in lx.EXPLORE_JOIN.finditer(t.text)
-            if not any(h.start <= m.start() and m.end() <= h.end and h.end - h.start > m.end() - m.start() for h in t.hits)]
-
-
 def _rule_join(t: _Turn) -> None:
-    words = _join_words(t)
+    words = _all_outside_names(lx.EXPLORE_JOIN, t)  # Join Date is a column, never a join
     m = words[0] if words else None
-    anti = next((p for kind, p in lx.JOIN_HOW if kind == "anti"), None)
-    if m is None and t.flags.get("two_tables") and anti is not None and (am := anti.search(t.text)) is not None:
+    if m is None and t.flags.get("two_tables") and (am := lx.JOIN_ANTI.search(t.text)) is not None:
         m = am  # drivers whose name does not appear in deliveries.xlsx: the first table's rows with no match in the second
         t.found = [(i, o) for i, o in t.found if o.kind != "compare"]
         t.spans.append(am.span())
@@ -1136,10 +1134,11 @@ def _key_directions(t: _Turn) -> dict[str, bool] | None:
     cuts = [m.end() for m in SORT_CLAUSE.finditer(t.text)]
     def clause(i: int) -> int:
         return sum(1 for c in cuts if c <= i)
-    where = {c: clause(next((h.start for h in t.hits if h.column == c), -1)) for c in keys}
+    at_key = {c: next((h.start for h in t.hits if h.column == c), None) for c in keys}
     said = [(m.start(), True) for m in DESC.finditer(t.text)] + [(m.start(), False) for m in ASC.finditer(t.text)]
-    if not said or any(h == clause(-1) and not any(x.column == c for x in t.hits) for c, h in where.items()):
-        return None
+    if not said or any(a is None for a in at_key.values()):
+        return None  # a key not said by its name (read from a superlative's words): its clause is not known
+    where = {c: clause(a) for c, a in at_key.items() if a is not None}
     dirs: dict[str, bool] = {}
     for at, desc in said:
         mine = [c for c in keys if where[c] == clause(at)]

@@ -18,6 +18,16 @@ ROOT = Path(__file__).resolve().parent.parent
 LEAK = re.compile(r"(?<![A-Za-z_])(?:nan|NaN|None|NaT|<NA>)(?![A-Za-z_])|\[失败|Traceback|内部检查|bad_argument\]")
 
 
+def write_workbook(folder: Path, name: str, sheets: dict) -> Path:
+    """A workbook of these sheets (name -> DataFrame) written into the folder."""
+    import pandas as pd
+
+    with pd.ExcelWriter(folder / name) as w:
+        for sheet, df in sheets.items():
+            df.to_excel(w, sheet_name=sheet, index=False)
+    return folder / name
+
+
 def said_in(tr) -> list[str]:
     """Every text a turn shows the user: the reply, the notices, the answer and its notes."""
     texts = [tr.decision.reply or "", *tr.notices]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from conftest import answered, result_frame
+from conftest import answered, result_frame, write_workbook
 
 from engine.session import Session
 from tools.workspace import Workspace
@@ -30,9 +30,7 @@ def ws(tmp_path, monkeypatch, request) -> Workspace:
 
 def _workbook(folder, name: str, sheets: dict[str, pd.DataFrame]) -> Workspace:
     """A workbook of these sheets in the folder, as the workspace."""
-    with pd.ExcelWriter(folder / name) as w:
-        for sheet, df in sheets.items():
-            df.to_excel(w, sheet_name=sheet, index=False)
+    write_workbook(folder, name, sheets)
     return Workspace.at(folder)
 
 
@@ -486,9 +484,15 @@ def test_a_figure_per_key_and_which_key_is_highest_keeps_every_key(tmp_path):
     assert tr.run.answer.endswith(f"the highest is {want.index[0]}.")
 
 
-def test_columns_brought_into_the_last_result_from_another_file(work, tmp_path):
+def _technicians(folder) -> pd.DataFrame:
+    """technicians.csv (each technician's team and hourly rate) written into the folder."""
     techs = pd.DataFrame({"Technician": ["Ann", "Bo", "Cy"], "Team": ["HVAC", "General", "HVAC"], "Hourly Rate": [40.0, 35.0, 45.0]})
-    techs.to_csv(tmp_path / "technicians.csv", index=False)
+    techs.to_csv(folder / "technicians.csv", index=False)
+    return techs
+
+
+def test_columns_brought_into_the_last_result_from_another_file(work, tmp_path):
+    techs = _technicians(tmp_path)
     s = Session(Workspace.at(tmp_path))
     answered(s, "work_orders.xlsx North: remove duplicate rows")
     tr = answered(s, "bring in Team and Hourly Rate from technicians.csv into that, matching on Technician")
@@ -561,8 +565,7 @@ def test_row_count_and_a_total_per_key_top_n_by_the_count(work):
 
 
 def test_their_attributes_added_from_another_file_join_the_last_result(work, tmp_path):
-    techs = pd.DataFrame({"Technician": ["Ann", "Bo", "Cy"], "Team": ["HVAC", "General", "HVAC"], "Hourly Rate": [40.0, 35.0, 45.0]})
-    techs.to_csv(tmp_path / "technicians.csv", index=False)
+    techs = _technicians(tmp_path)
     s = Session(Workspace.at(tmp_path))
     answered(s, "work_orders.xlsx North: total Parts Cost per Technician, top 2")
     tr = answered(s, "add their Team and Hourly Rate from technicians.csv")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from conftest import answered, result_frame
+from conftest import answered, result_frame, write_workbook
 
 from engine.session import Session
 from modes.replies import goal_summary
@@ -26,9 +26,7 @@ COURIERS = pd.DataFrame({"快递员": ["张三", "李四", "王五", "张三", "
 @pytest.fixture(params=["pandas", "duckdb"])
 def ws(tmp_path, monkeypatch, request) -> Workspace:
     monkeypatch.setenv("WENQING_ENGINE", request.param)
-    with pd.ExcelWriter(tmp_path / "运单.xlsx") as w:
-        for sheet, df in WAYBILLS.items():
-            df.to_excel(w, sheet_name=sheet, index=False)
+    write_workbook(tmp_path, "运单.xlsx", WAYBILLS)
     COURIERS.to_csv(tmp_path / "快递员.csv", index=False)
     return Workspace.at(tmp_path)
 
@@ -69,8 +67,7 @@ def test_a_brought_column_is_a_key_of_what_follows(ws):
 
 
 def test_a_key_repeated_with_other_values_still_multiplies_and_says_so(tmp_path, monkeypatch):
-    with pd.ExcelWriter(tmp_path / "运单.xlsx") as w:
-        WAYBILLS["华南"].to_excel(w, sheet_name="华南", index=False)
+    write_workbook(tmp_path, "运单.xlsx", {"华南": WAYBILLS["华南"]})
     other = pd.concat([COURIERS, pd.DataFrame({"快递员": ["王五"], "站点": ["闵行站"], "工龄": [2], "电话": ["T09"]})])
     other.to_csv(tmp_path / "快递员.csv", index=False)
     s = Session(Workspace.at(tmp_path))
@@ -191,9 +188,7 @@ def _fees(folder) -> dict[str, pd.DataFrame]:
                             "物业费": [700.0, 1000.0, 700.0, 600.0, 650.0], "停车费": [0.0, 300.0, 0.0, 0.0, 300.0],
                             "收费员": ["甲", "乙", "乙", "甲", "丙"], "是否逾期": ["否", "否", "是", "否", "否"]}),
     }
-    with pd.ExcelWriter(folder / "收费台账.xlsx") as w:
-        for name, df in sheets.items():
-            df.to_excel(w, sheet_name=name, index=False)
+    write_workbook(folder, "收费台账.xlsx", sheets)
     return sheets
 
 
