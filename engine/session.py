@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.audit import Audit, AuditUnavailable
 from engine.catalog import CatalogCache, named_outputs, result_info, small_talk
+from modes import lexicon as lx
 from modes import results
 from modes.catalog import Catalog, FileInfo
 from modes.decision import Decision, Pending, SessionState
@@ -394,10 +395,11 @@ class Session:
         return f"{HELD}{self.owner}/{name}"
 
     def _retire_step(self, d: Decision, run: RunResult) -> None:
-        """A request that goes on from the table the run before wrote to outputs/ unasked (先筛选… / 然后汇总… / 再排序…,
-        a turn each) makes that table an intermediate step: once this run has written its own table, the earlier one
-        leaves outputs/ and is kept as wenqing's own copy (/show, /history and 第N个结果 still find it). A file the user
-        asked for, or one changed since it was written, stays where it is."""
+        """A request said in steps (先筛选… / 然后汇总… / 再排序…, a turn each, or 把它导出成xlsx) makes the table the run
+        before wrote to outputs/ unasked a step on the way: once this run has written its own table, the earlier one
+        leaves outputs/ and is kept as wenqing's own copy (/show, /history and 第N个结果 still find it). A follow-up
+        question about a result (在这个结果里… / their average) leaves it where the user saw it saved; so does a file
+        the user asked for, or one changed since it was written."""
         prev, self._unasked = self._unasked, None
         from tools.outofcore import is_big
 
@@ -407,6 +409,9 @@ class Session:
             return  # (a table too big to hold still reads the file it came from: that file stays)
         if d.request.file_how in ("named", "fuzzy"):
             return  # a file of outputs/ named by its name is a file the user works with
+        saved_again = bool(d.request.ops) and all(o.kind in ("export", "profile") for o in d.request.ops)  # 把它导出成xlsx: the same table
+        if not saved_again and not lx.NEXT_STEP_LEAD.search(d.request.text or ""):
+            return  # 在这个结果里加一列 / their average: a question about a result the user has seen saved; it stays
         tid, path, ident, table = prev
         p = self.ws.root / path
         if d.request.file != path or p.is_symlink() or not p.is_file() or _identity(p) != ident:

@@ -57,6 +57,7 @@ class Turn:
     catalog: Catalog
     pending: Pending | None
     refining: bool = False  # the turn may refine the request that just ran (a follow-up word, no file named)
+    amends: bool = False  # the turn opens as a change to the restated request that waits (对，但是… / yes but … / only …)
 
     @cached_property
     def fresh(self) -> Request:
@@ -570,6 +571,25 @@ def adds_to_what_ran(t: Turn) -> bool:
     return bool(t.new_kinds - t.old_kinds) and t.new_kinds <= {"top_n", "sort", "group", "stats", "count", "chart", "export"}
 
 
+AMEND_KINDS = frozenset({"filter", "sort", "select", "top_n", "head", "dedupe", "having", "stats", "export"})
+
+
+def amends_what_waits(t: Turn) -> bool:
+    """对，但是只要前5个 / yes but only the top 3 / 只看前3个 / ok, average not sum, while a restated request waits: a
+    cut, an order, a condition or a statistic changed in it (its file, sheet and other parts stay), restated again;
+    never a new request that sets it aside."""
+    p = t.pending
+    if not t.amends or p is None or p.stage != "confirm" or t.other_file or t.chat is not None or not t.new_kinds:
+        return False
+    if t.fresh.file_how in EXPLICIT_FILE and t.fresh.file != p.request.file:
+        return False
+    if t.state.pending is None and "export" in t.new_kinds:
+        return False  # 好的，下载一下, right after a result: that result saved, nothing of it changed
+    # 用平均值 / 改成按月 / but per Vet and Specialty: the summary's statistic or its keys, while a summary waits
+    regroups = t.fresh.op("group") is not None and bool(t.old_kinds & {"group", "stats"})
+    return t.new_kinds <= AMEND_KINDS | ({"group"} if regroups else set())
+
+
 def complete_new_request(t: Turn) -> bool:
     """A turn that says a whole request of the same kinds itself; a correction (不对，是华北) changes what waits instead."""
     return (bool(t.new_kinds) and not t.fresh.missing and not t.other_file and not (t.new_kinds - t.old_kinds)
@@ -845,11 +865,15 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     if p is not None and p.stage == "clarify" and p.request.lang != lang and not CJK.search(text) and len(text) <= 40 \
             and FIXED_LANG.get() is None:
         lang = p.request.lang  # agent, typed to a Chinese question: a name from the table is no change of language
+    amended = _amending_turn(state, utterance, text, catalog)
+    if amended is not None:  # (average not sum: a correction of the reading, applied to its words)
+        return never_twice(amended, *(on_rewritten(amended) if amended.rewritten is not None else on_more_of_the_same(amended)))
     t = Turn(utterance, text, lang, state, catalog, p, refining)
     if p is not None and p.waits_for == "period" and t.answer is None:  # not the date column asked for: a request of its own
         p = None
         t = Turn(utterance, text, t.lang, state, catalog, None)
-    if refining and not of_groups and not refines(t) and not extends_periods(t) and not splits_the_chart(t) and not flips_the_layout(t):
+    if refining and not of_groups and not refines(t) and not extends_periods(t) and not splits_the_chart(t) and not flips_the_layout(t) \
+            and not (adds_to_what_ran(t) and t.old_kinds - {"profile", "export"}):  # 再按导购分组数一下, after a filter: the next step
         keep = corrected_sheet(t) is not None  # 二季度呢: the same request on another sheet of its workbook
         p = p if keep else None
         t = Turn(utterance, text, t.lang, state, catalog, p)
@@ -859,6 +883,24 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         if _fits(row.stage, p) and row.when(t):
             return never_twice(t, *row.then(t))
     raise AssertionError("the last row always answers")  # pragma: no cover
+
+
+def _amending_turn(state: SessionState, utterance: str, text: str, catalog: Catalog) -> Turn | None:
+    """对，但是只要前5个 / yes but only the top 3 / 只看前3个 while a restatement waits, or 对，不过用平均值 right after a
+    run: the turn as the change it makes to that request (the "yes" confirms nothing by itself), or None when it is no
+    such change."""
+    from modes.tagging.amend import amendment
+
+    waiting = state.pending is not None and state.pending.stage == "confirm"
+    if not waiting and (state.pending is not None or state.last is None or is_cancel(text)):
+        return None
+    change = amendment(text)
+    if change is None or not (waiting or change.confirmed):
+        return None
+    said = change.change if change.confirmed else utterance
+    p = state.pending if waiting else (replace(state.last, stage="confirm") if state.last is not None else None)
+    t = Turn(said, normalize(change.change), language(said), state, catalog, p, amends=True)
+    return t if t.rewritten is not None or amends_what_waits(t) else None
 
 
 def _of_the_groups(state: SessionState, text: str, catalog: Catalog) -> bool:

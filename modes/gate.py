@@ -732,6 +732,9 @@ class _Understanding:
 def _u_files(u: _Understanding) -> None:
     """The language of the request and the files its turns name."""
     state = u.state
+    from modes.tagging.sheet_nouns import as_sheets
+
+    u.turns = [as_sheets(t, u.catalog) for t in u.turns]  # 三个校区 / per clinic: the sheets of the workbook they name
     u.norms = [normalize(t) for t in u.turns]
     latest = u.turns[-1]
     sentence = re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", latest) or re.search(r"[我你的了吗呢把帮请按给是在都要就这那个吧啊呀哦么里下]", latest)

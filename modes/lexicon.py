@@ -254,8 +254,8 @@ SORT = lazy(
     re.I | re.A,
 )
 GROUP = lazy(
-    r"汇总|分组|统计|求和|总和|总额|合计|加总|把[^，,。；;]{1,20}?加起来|平均|均值|求均值|计数|小计|总计|数一下|数一数|数数|清点|按[^，,。；;、]{1,12}?(?<!不)算|"  # 按月算, never past the clause into 不算
-    r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b"
+    r"汇总|分组|统计|求和|总和|总额|合计|加总|把[^，,。；;]{1,20}?加起来|平均|均值|求均值|最大值|最小值|最高值|最低值|计数|小计|总计|数一下|数一数|数数|清点|按[^，,。；;、]{1,12}?(?<!不)算|"  # 按月算, never past the clause into 不算
+    r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\b(?:use|take|show)\s+(?:the\s+)?(?:max(?:imum)?|min(?:imum)?)\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b"
     r"|\bbreak(?:s|ing)?\s+(?:[\w.-]+\s+){0,4}?down\b|\bbroken\s+down\b|\bbreakdown\b",
     re.I | re.A,
 )
@@ -458,6 +458,8 @@ NO_GROUPING = lazy(r"不分组|不用分组|不要分组|不需要分组|无需�
 NO_GROUPING_ANSWER = lazy(NO_GROUPING.pattern + r"|不用分|整体|总体|一个总数|全部一起|合在一起算"
                           r"|(?<![a-z_])(?:overall|in total|no groups?|one total|just (?:the|one) total|all together|all rows)(?![a-z_])", re.I | re.A)
 THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|再(?:加|添|增加|新增|插入)(?:一|个)?(?:列|栏)|then|and then|after that|next,)", re.I | re.A)
+# a turn said as the next step of a request made in steps (然后… / 再… / then …): the table before it was a step on the way
+NEXT_STEP_LEAD = lazy(r"^\s*(?:然后|接着|之后|随后|再|then(?![a-z_])|and then(?![a-z_])|after that(?![a-z_])|next(?![a-z_]))", re.I | re.A)
 # The previous result as the input of this request
 RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_])))(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
                         r"|(?<![a-z_])(?:on|in|of|from|to|for|with|using) (?:that|this)(?: (?:result|table|one|output))?(?=\s*[?.!]?\s*$)"

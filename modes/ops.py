@@ -245,6 +245,7 @@ class _Turn:
     period_key: str | None = None  # 按门店和月份: a period of the date column listed among the keys
     period_col: str | None = None  # the date column whose periods those are, when named (by Technician and Opened month)
     rank_by: str | None = None  # 卖的最好的前10个，按数量算: the figure a ranking is measured by
+    measure_by: str | None = None  # 一共多少钱，按实收金额算: the column a total is of
     rate_word: str | None = None  # 不良率 / attendance rate said as the figure, with no column of that name and no definition
     compared: list[tuple[int, int]] = field(default_factory=list)  # comparisons a rule read as conditions of its own
     formula_spans: list[tuple[int, int]] = field(default_factory=list)  # a new column's name and definition: no statistic asked
@@ -930,6 +931,10 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
     if word in ("按", "按照") and lx.TOP_N.search(text) and re.match(r"\s*(?:来)?(?:算|计算|衡量|看|排)", clause) \
             and all(c is not None and c in t.sheet.numeric for c, _, _ in _key_list(t, b.end())[0]):
         return "rank"  # 卖的最好的前10个药品，按数量算: what the ranking is measured by, never a grouping by a figure
+    if word in ("按", "按照") and re.match(r"\s*(?:来)?(?:算|计算)(?!.{0,3}(?:比例|占比|排名))", clause) and TOTAL_ASKED_ZH.search(text) \
+            and (keys := _key_list(t, b.end())[0]) and all(c is not None and c in t.sheet.numeric and c not in t.sheet.dates
+                                                        and not _id_like(c, t.sheet) for c, _, _ in keys):
+        return "measure"  # 他们一共退了多少钱，按实收金额算: the column the total is of, never a grouping by each amount
     if AGG_THEN_SORT.match(clause):
         return "sort"  # 按数量合计降序 / 按金额的总和从高到低: the order of a summary's figure, never a key
     if SORT_VERB.search(clause[:10]) and not GROUP_VERB.search(clause[:6]):
@@ -990,6 +995,8 @@ SUPERLATIVE_FIRST = lazy(r"(?P<s>highest|lowest|largest|smallest|biggest|most re
 TIME_SUPERLATIVE = frozenset({"newest", "latest", "oldest", "earliest", "most recent"})  # their column is a date
 AGG_WORD_ALONE = lazy(r"sum|total|mean|average|avg|count|合计|总和|总额|平均|平均值|均值", re.I | re.A)
 PER_BEFORE = lazy(r"每个?|各个?|(?<![a-z_])(?:per|by|each|for every)(?![a-z_])", re.I | re.A)
+# a total asked for in Chinese (一共 / 总共 / 合计 / 加起来 / 多少钱): a column said with 按…算 is what is totalled
+TOTAL_ASKED_ZH = lazy(r"一共|总共|合计|总计|总额|加起来|加在一起|多少钱|共计|总和|平均|均值")
 # the row count of a summary, said as what is counted: 单数, 次数, 人数, count, number of orders
 COUNT_KEY = lazy(r"(?:[\u4e00-\u9fff]{0,2}(?:单数|件数|次数|个数|笔数|人数|户数|单量|数量)|行数|(?:the )?(?:count|number(?: of \w+)?|rows?))", re.I | re.A)
 
@@ -1058,12 +1065,14 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
             t.sort_keys.append(c)
         elif role == "rank":
             t.rank_by = c
+        elif role == "measure":
+            t.measure_by = c
         elif role == "group":
             t.group_keys.append(c)
         elif role == "dedupe":
             t.dedupe_keys.append(c)
     alone = role == "group" and _keys_alone_at(t.text, b, j)
-    if role == "rank":  # 按数量算: its verb is the ranking's, never a word of a summary
+    if role in ("rank", "measure"):  # 按数量算: its verb is the ranking's (or the total's), never a word of a summary
         verb = re.match(r"\s*(?:来)?(?:算|计算|衡量|看|排)", t.text[j:])
         j += verb.end() if verb else 0
         t.gtext = _blank(t.gtext, [(b.start(), j)])
@@ -1385,6 +1394,10 @@ def _rule_group(t: _Turn) -> None:
                 before = len(measures) + len(unres)
                 _measure_at(t, blanked, am, agg, measures, unres)
                 bare += [agg] if len(measures) + len(unres) == before else []
+    if t.measure_by is not None and not any(m.get("column") == t.measure_by for m in measures):
+        # 按实收金额算: that column's figure, in place of one guessed from the words (多少钱: a money column); a count stays
+        measures = [m for m in measures if "column" not in m] + [{"column": t.measure_by, "agg": bare[0] if bare else "sum"}]
+        bare = []
     if not any("column" in m for m in measures):  # 每个区域最高的销售额 / the highest amount in each region: the largest value
         for agg, rxp in EXTREME_WORDS:
             for am in islice(rxp.finditer(blanked), MAX_KEYS):
@@ -2167,6 +2180,26 @@ def _rule_value_question(t: _Turn) -> None:
         t.found = [(i, Op("group", {**o.args, "question": True}) if o.kind == "group" and not o.args.get("keys") else o) for i, o in t.found]
 
 
+# a column's total asked right after its name (金额加起来多少 / 实收金额一共是多少 / 合计多少)
+TOTAL_AFTER = lazy(r"\s*(?:的)?\s*(?:一共|总共|加起来|加在一起|合计|总计|总和|总额|共计)\s*(?:是|有|为)?\s*(?:多少|几)")
+
+
+def _rule_count_and_total(t: _Turn) -> None:
+    """3月份的一共几条，实收金额加起来多少 / 几单，金额一共多少: how many rows and a column's total, both asked and both
+    answered over the rows the conditions keep (never the count alone, nor the total alone)."""
+    if not COUNT_ASKED.search(t.text) or t.worded:
+        return
+    ops = [o for _, o in t.found]
+    if any(o.kind not in ("filter", "count", "group") for o in ops) or any(o.kind == "group" and (o.args.get("keys") or o.args.get("unresolved")) for o in ops):
+        return
+    totals = list(dict.fromkeys(h.column for h in t.hits if h.column in t.sheet.numeric and TOTAL_AFTER.match(t.text, h.end)))
+    if not totals:
+        return
+    at = min(i for i, o in t.found if o.kind in ("count", "group")) if any(o.kind in ("count", "group") for o in ops) else len(t.text) - 1
+    t.found = [(i, o) for i, o in t.found if o.kind not in ("count", "group")]
+    t.add(at, Op("group", {"keys": [], "measures": [{"agg": "count"}, *({"column": c, "agg": "sum"} for c in totals)], "question": True}))
+
+
 def _rule_bare_comparison(t: _Turn) -> None:
     """大于4.5 with no column: kept for the caller to ask about, also beside conditions that did find their columns
     (数学或物理（低于60分）: 科目 is read, 低于60 has no column and is never dropped)."""
@@ -2454,7 +2487,7 @@ TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
     _rule_ratio, _rule_keys, _rule_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
-    _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_bare_comparison, _rule_goods_question, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
+    _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_count_and_total, _rule_bare_comparison, _rule_goods_question, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
     _rule_export, _rule_profile,
 )
 

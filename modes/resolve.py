@@ -7,7 +7,7 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from modes import crosslang
 from modes import lexicon as lx
@@ -167,7 +167,9 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     said = ({f.path for f in files if _sheet_said(f, low)} if not hits and ("表" in low or "sheet" in low or "tab" in low)
             else set())  # 用二季度那张表: a workbook named by its sheet
     cur = catalog.get(current) if current else None
-    if not hits and not said and DISTINCT_SHEET.search(low) and not (cur is not None and any(_distinct_sheet(sh.name, low) for sh in cur.sheets)):
+    if hits and all(h == "stem" for _, _, h in hits):
+        _stems_of_the_sheets_columns(low, catalog, files, ref, hits)
+    if not hits and not said and not lx.GREETING.match(low.strip()) and not (cur is not None and any(_distinct_sheet(sh.name, low) for sh in cur.sheets)):
         # 一季度按门店汇总金额 while another file is in focus: a sheet name no other workbook has points at its workbook
         alone = {f.path for f in files if f.is_table and len(f.sheets) > 1 and any(_distinct_sheet(sh.name, low) for sh in f.sheets)}
         said = alone if len(alone) == 1 else said
@@ -176,7 +178,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         _stem_typos(low, near, ref, hits)
     if not hits and len(said) == 1 and not ref.missing_name:
         wb = next(f for f in files if f.path in said)
-        if _outweighed(low, wb, [f for f in files if f.path not in said]):
+        own = wb.path in _description_scores(low, [wb], set())  # 花名册离职那个表: its own name said too, read as a description
+        if not own and _outweighed(low, wb, [f for f in files if f.path not in said]):
             # 高二 数学 分数最高的5个学生: a sheet only that workbook has, and its column named: that workbook (学生 is the rows' word)
             sheet = next((sh.name for sh in wb.sheets if _distinct_sheet(sh.name, low)), None)
             ref.how, ref.paths, ref.sheet, ref.by_sheet = "description", [wb.path], sheet, True
@@ -259,6 +262,30 @@ FILE_SHAPED = lazy(r"(?<![\w.])[A-Za-z\u4e00-\u9fff][\w\-]*[_\-][\w\-]+(?![\w.])
 IT_IDIOM = lazy(r"\b(?:sum it|it up|make it|do it)\b")
 NEXT_ALNUM = lazy(r"[a-z0-9]")
 NEXT_EXTENSION = lazy(r"\.[a-z]{2,4}(?![a-z])")
+
+
+def _stems_of_the_sheets_columns(low: str, catalog: Catalog, files: list[FileInfo], ref: FileRef, hits: list[tuple[int, str, str]]) -> None:
+    """西区店每个商品的平均售价, beside 商品.csv: a file's stem that is a word of a column of the one workbook whose sheet
+    the text names (商品名称 of 门店销售.xlsx, sheet 西区店) is that column's word, never the other file."""
+    for x in list(hits):  # 按商品名称汇总, beside 商品.csv: the stem inside a column's whole name said is that column's word
+        f = catalog.get(x[1])
+        if f is None:
+            continue
+        end = x[0] + len(f.stem)
+        if any(low.find(c, max(0, end - len(c)), min(len(low), x[0] + len(c))) >= 0 and len(c) > len(f.stem)
+               and f.stem.casefold() in c for g in files if g.is_table for sh in g.sheets[:1] for c in (k.casefold() for k in sh.columns)):
+            ref.spans.remove((x[0], end))
+            hits.remove(x)
+    wbs = [f for f in files if f.is_table and len(f.sheets) > 1 and any(_distinct_sheet(sh.name, low) for sh in f.sheets)]
+    if len(wbs) != 1 or not hits:
+        return
+    cols = {c.casefold() for sh in wbs[0].sheets for c in sh.columns}
+    for x in list(hits):
+        f = catalog.get(x[1])
+        if f is not None and f.path != wbs[0].path and any(f.stem.casefold() in c for c in cols) \
+                and not re.match(r"\s*(?:那?张?表|文件|(?:file|table|sheet)(?![a-z]))", low[x[0] + len(f.stem):]):  # (商品表: the file)
+            ref.spans.remove((x[0], x[0] + len(f.stem)))
+            hits.remove(x)
 
 
 def _exact_names(low: str, catalog: Catalog, ref: FileRef) -> list[tuple[int, str, str]]:
@@ -511,7 +538,7 @@ def _outweighed(low: str, wb: FileInfo, others: list[FileInfo]) -> bool:
     theirs = {c.casefold() for f in others if f.path in scores for sh in f.sheets for c in sh.columns}
     cols = {h.column for sh in wb.sheets[:1] for h in find_columns(low, sh) if h.how == "exact" and h.column.casefold() not in theirs}  # (小区 both hold says nothing)
     said_elsewhere = max((len(set(sc[1])) for sc in scores.values()), default=0)
-    return 1 + len(cols) > said_elsewhere and bool(cols)
+    return 1 + len(cols) > said_elsewhere and (bool(cols) or said_elsewhere == 0)  # (东区店退货的有几单: no other file said at all)
 
 
 def _description_scores(low: str, files: list[FileInfo], sheet_said: set[str]) -> dict[str, Score]:
@@ -556,11 +583,21 @@ DISTINCT_SHEET = re.compile(r"\d|[一二三四上下]季度|[上下]半年|(?<![
 
 
 def _distinct_sheet(name: str | None, low: str) -> bool:
-    """A sheet's name said in the text that no ordinary word is (一季度, 2024, Q3, 上半年), as a whole."""
+    """A sheet's name said in the text as a whole that is a name of its own: a period or a grade (一季度, 2024, Q3, 上半年,
+    高二), or any name that is no generic word (东区店, 朝阳校区, Riverside — never 数据, 汇总, Sheet1, summary)."""
     n = (name or "").casefold()
-    if len(n) < 2 or not DISTINCT_SHEET.search(n) or re.fullmatch(r"sheet\s*\d+", n):
+    if len(n) < 2 or re.fullmatch(r"sheet\s*\d+", n):
         return False
-    return re.search(r"(?<![a-z0-9一二三四五六七八九十上下])" + re.escape(n) + r"(?![a-z0-9])", low) is not None
+    if not DISTINCT_SHEET.search(n) and (n in _generic_sheets() or (n.isascii() and len(n) < 4)):
+        return False
+    return re.search(r"(?<![a-z0-9_一二三四五六七八九十上下])" + re.escape(n) + r"(?![a-z0-9_])", low) is not None
+
+
+@cache
+def _generic_sheets() -> frozenset[str]:
+    from modes.tagging.segment import words_toml
+
+    return frozenset(w.casefold() for w in words_toml()["sheets"]["generic"])
 
 
 def _sheet_said(f: FileInfo, low: str) -> bool:

@@ -65,8 +65,9 @@ def test_results_are_read_and_never_written_over(one_file):
     tr = s.turn("在这个结果里按 points_合计 降序排")
     tr = tr if tr.run else s.turn("继续")
     assert tr.run is not None and tr.run.files[0]["path"] != made
-    # the step before was an intermediate table: it left outputs/, unchanged, for wenqing's own copy (/show 2 shows it)
-    assert not (root / made).exists() and sorted(p.name for p in (root / "outputs").iterdir()) == [tr.run.files[0]["path"].split("/")[-1]]
+    # a question about a result the user saw saved (在这个结果里…) leaves that file where it is, unchanged
+    assert (root / made).read_bytes() == before
+    assert sorted(p.name for p in (root / "outputs").iterdir()) == sorted([made.split("/")[-1], tr.run.files[0]["path"].split("/")[-1]])
     kept = s.result_table("2")[1]
     pd.testing.assert_frame_equal(kept, pd.read_csv(io.BytesIO(before), encoding="utf-8-sig"), check_dtype=False)
     got = pd.read_csv(root / tr.run.files[0]["path"])

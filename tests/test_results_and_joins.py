@@ -154,11 +154,12 @@ def test_a_correction_keeps_the_result_it_works_on(shop, correction, dept_kept):
     root, d = shop
     s = Session(Workspace.at(root))
     staff = d["staff"]
-    written(root, run(s, "员工.xlsx 里筛选月薪大于20000的人"))
+    first = run(s, "员工.xlsx 里筛选月薪大于20000的人")
+    written(root, first)
     s.turn("在这个结果里只保留部门是技术部的")
     tr = s.turn(correction)
     assert tr.run is None and tr.decision.next == "restate_confirm", tr.decision.reply
-    assert tr.decision.request.file.startswith(".wenqing/results/")  # the first step's table, kept once the second ran
+    assert tr.decision.request.file == first.run.files[0]["path"]  # the first step's table (where the user saw it saved)
     got = written(root, s.turn("继续"))
     want = staff[(staff["月薪"] > 20000) & staff["等级"].isin(["A", "B"]) & ((staff["部门"] == "技术部") | (not dept_kept))]
     assert list(got["工号"]) == list(want["工号"])

@@ -159,8 +159,10 @@ def _changes(text: str) -> tuple[Change, ...]:
                 continue
         inside = lx.negated_inside.search(c)
         put_first = lx.put_lead.match(c)  # 是物业费不是停车费: what is put said first, then what it is not
+        readings = inside is not None and {_trim(c[: inside.start()]).casefold(), _trim(c[inside.end():]).casefold()} <= _reading_words()
         if inside is not None and inside.start() > 0 and (lx.contrast.fullmatch(inside.group(0).strip()) or _keyed(c[: inside.start()])
-                                                          or (put_first is not None and put_first.end() < inside.start())):
+                                                          or (put_first is not None and put_first.end() < inside.start()) or readings):
+            # (average not sum / 平均不是合计: a statistic put in place of the one read, both named as such)
             # 按户型而不是行政区 / by service_level not carrier (never 片区不是一区: a condition, said with its column)
             new_raw, old = c[: inside.start()], _trim(c[inside.end():])
             new = _trim(lx.put_lead.sub("", new_raw.strip()))

@@ -1,0 +1,114 @@
+"""The noun that names what each sheet of a split workbook is (校区, 店, clinic, site), said with a quantifier: 三个校区 /
+各门店 / across all clinics / per site. Read as the sheets themselves — all of them stacked, or each one a group — and
+written back as the words the sheet rules read (所有工作表 / 每个工作表 / all sheets / per sheet). The nouns come from the
+workspace (words.toml [sheet_nouns] holds only the quantifiers)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from modes.catalog import Catalog, FileInfo
+from modes.tagging.segment import words_toml
+
+CJK_TAIL = re.compile(r"[\u4e00-\u9fff]+$")
+
+
+def _alt(words: list[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+@cache
+def _quantifiers() -> tuple[str, str, str, str]:
+    w = words_toml()["sheet_nouns"]
+    return _alt(w["all_zh"]), _alt(w["each_zh"]), _alt(w["all_en"]), _alt(w["each_en"])
+
+
+def _split(f: FileInfo) -> bool:
+    return f.is_table and len(f.sheets) > 1 and len({tuple(s.columns) for s in f.sheets}) == 1 and bool(f.sheets[0].columns)
+
+
+def _suffixes(names: list[str]) -> list[str]:
+    """The ends all the sheets' names share, as whole CJK words (海淀校区 / 朝阳校区 → 校区, 区); never a whole name."""
+    tails = [m.group(0) for n in names if (m := CJK_TAIL.search(n))]
+    if len(tails) != len(names):
+        return []
+    common = ""
+    for chars in zip(*(t[::-1] for t in tails), strict=False):
+        if len(set(chars)) != 1:
+            break
+        common = chars[0] + common
+    shortest = min(len(n) for n in names)
+    return [common[-k:] for k in range(1, len(common) + 1) if k < shortest]
+
+
+def nouns(catalog: Catalog, read_all: bool = True) -> dict[str, tuple[str, str | None]]:
+    """noun (casefolded) -> (the workbook whose sheets it names, the other table the noun is a column of, if any); a noun
+    that would name the sheets of two workbooks, or is a word of the workbook's own columns, names none. With read_all
+    False only the tables already read are looked into (a request that names its file reads no other)."""
+    out: dict[str, tuple[str, str | None]] = {}
+    seen: set[str] = set()
+    tables = [f for f in catalog.tables if read_all or f.loaded]
+    for wb in (f for f in tables if _split(f)):
+        names = [s.name for s in wb.sheets if s.name]
+        own = [c.casefold() for c in wb.sheets[0].columns]
+        found: list[tuple[str, str | None]] = [(n, None) for n in _suffixes(names)]
+        wanted = {n.casefold() for n in names}
+        for other in tables:
+            if other.path == wb.path:
+                continue
+            for sh in other.sheets:
+                for col, vals in sh.values.items():
+                    if wanted <= {v.casefold() for v in vals}:
+                        found.append((col.casefold(), other.path))
+        for noun, source in found:
+            if any(noun in c for c in own):
+                continue  # 门店 is a column of the workbook: a key of its own
+            if noun in seen:
+                out.pop(noun, None)
+                continue
+            seen.add(noun)
+            out[noun] = (wb.path, source)
+    return out
+
+
+def as_sheets(text: str, catalog: Catalog) -> str:
+    """The text with a quantified sheet noun written as the sheet words (三个校区 → 所有工作表, per clinic → per sheet)."""
+    if not QUANTIFIED.search(text):
+        return text
+    from modes.resolve import NAMED_FILE
+
+    table = nouns(catalog, read_all=NAMED_FILE.search(text) is None)
+    if not table:
+        return text
+    all_zh, each_zh, all_en, each_en = _quantifiers()
+    low = text.casefold()
+    for noun, (wb, source) in sorted(table.items(), key=lambda x: -len(x[0])):
+        if noun not in low:
+            continue
+        if source is not None and not _about_the_workbook(low, catalog, wb, source, noun):
+            continue  # count vets per clinic: the other table's own column
+        n = re.escape(noun)
+        if noun.isascii():
+            plural = rf"{n}(?:e?s)?"
+            text = re.sub(rf"(?<![a-z_])(?:{all_en})\s+{plural}(?![a-z_])", "across all sheets", text, flags=re.I)
+            text = re.sub(rf"(?<![a-z_])(?:{each_en})\s+{plural}(?![a-z_])", "per sheet", text, flags=re.I)
+        else:
+            text = re.sub(rf"(?:{all_zh})\s*(?:的)?\s*{n}", "所有工作表", text)
+            text = re.sub(rf"(?:{each_zh})\s*{n}", "每个工作表", text)
+    return text
+
+
+QUANTIFIED = re.compile(r"所有|全部|几个|[两三四五六七八九]个|几家|[两三四五]家|整个|全|每|各|按|分|(?<![a-z_])(?:all|both|across|every|per|by|each|the (?:two|three|four))(?![a-z_])", re.I)
+
+
+def _about_the_workbook(low: str, catalog: Catalog, wb: str, source: str, noun: str) -> bool:
+    """Whether a request that says a noun another table has as a column is about the workbook: it names the workbook, one
+    of its sheets, or a column the workbook has and that table has not."""
+    w, s = catalog.get(wb), catalog.get(source)
+    if w is None or s is None:
+        return False
+    if w.stem.casefold() in low or any(sh.name and sh.name.casefold() in low for sh in w.sheets):
+        return True
+    theirs = {c.casefold() for sh in s.sheets for c in sh.columns}
+    return any(c.casefold() in low and c.casefold() not in theirs and c.casefold() != noun for c in w.sheets[0].columns)
