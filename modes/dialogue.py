@@ -653,9 +653,22 @@ def refines(t: Turn) -> bool:
         return True  # break that down by plan, after how many signed up in 2023: the same rows, per plan
     if t.new_kinds == {"group"} and _keys_alone(t) and t.old_kinds & (FIGURE_KINDS | {"group", "bucket"}) and _holds_more(last.request):
         return True  # by payment method / 按门店, after a total: the same figure, per key (a bare summary is simply regrouped)
+    if t.new_kinds <= {"sort", "top_n"} and _orders_the_summary(t, last.request):
+        return True  # 按金额从高到低排一下, right after a total per 商品: the summary in that order, never the source's rows
     if t.old_kinds & (FIGURE_KINDS | SHARE_KINDS) and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
         return False  # the top 5 rows …, after a median (or each store's share): rows of their own, never a cut of one figure
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
+
+
+def _orders_the_summary(t: Turn, r: Request) -> bool:
+    """A sort (or a cut) by a column the summary just made holds — one of its figures' columns or its keys — with no
+    condition and no file of its own said."""
+    g = r.op("group")
+    if g is None or not g.args.get("keys") or not set(r.kinds()) <= {"filter", "group", "sort", "top_n", "stack"}:
+        return False
+    held = set(g.args["keys"]) | {m["column"] for m in g.args.get("measures") or [] if m.get("column")}
+    by = [c for o in t.fresh.ops if o.kind in ("sort", "top_n") for c in ([o.args.get("by")] if isinstance(o.args.get("by"), str) else o.args.get("by") or [])]
+    return bool(by) and set(by) <= held and not t.fresh.unexplained
 
 
 def _keys_alone(t: Turn) -> bool:

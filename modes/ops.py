@@ -53,7 +53,7 @@ SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升�
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean(?!t)|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|(?<!side )(?<!one )(?<!step )by(?! side| one| step)|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为)(?=\s?[\u4e00-\u9fffA-Za-z])"
+BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|(?<!side )(?<!one )(?<!step )by(?! side| one| step)|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*(?!占|所占)[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为|占)(?=\s?[\u4e00-\u9fffA-Za-z])"
                r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自|各(?=[\u4e00-\u9fff])))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
 KEY_STOP = lazy(r"把|将|分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
@@ -80,7 +80,9 @@ WHICH_TOP = lazy(
 )
 WHO_TOP = lazy(r"(?P<d>最(?:高|大|多|低|小|少|早|晚|好|差))的?(?:是|为)?(?:谁|哪(?:个|位|家|一个|一家|条|笔)|什么)"
                      r"|who (?:has|had|got|earns?|scored?) the (?P<d2>highest|most|largest|lowest|least|smallest)", re.I | re.A)
-SHOW_DUPES = lazy(r"找出|找到|列出|查出|查一下|看看|有没有|有哪些|哪些|是否有|find|show|list|which|any|are there", re.I | re.A)
+# the duplicates removed, said beside a question about them (有没有重复的，帮我去个重 / any duplicates? drop them)
+DEDUPE_DROP = lazy(r"去重|去个重|去下重|去一下重|去一去重|去掉|删|剔除|清掉|(?<![a-z_])(?:remove|drop|delete|dedupe|de-?duplicate|get rid of)(?![a-z_])", re.I | re.A)
+SHOW_DUPES = lazy(r"找出|找到|列出|查出|查一下|看看|有没有|有哪些|哪些|是否有|(?<![a-z_])(?:find|show|list|which|any|are there)(?![a-z_])", re.I | re.A)
 RENAME = lazy(
     r"(?:把|将)?\s*\S{0,20}?(?:列|字段)?\s*(?:改名为|改名成|重命名为|改叫|更名为|的列名改成|列名改为|(?:的)?(?:列名|名称|名字)(?:更改|修改|改)[为成])\s*[\"“「']?(?P<new>[\w\u4e00-\u9fff]+)"
     r"|(?<![a-z_])rename\s+(?:the\s+)?(?:column\s+)?\S+\s+(?:column\s+)?to\s+[\"']?(?P<new2>[\w\u4e00-\u9fff]+)",
@@ -707,9 +709,47 @@ def _operands_named(t: _Turn, at: int, args: dict[str, Any]) -> bool:
     return False
 
 
+FORMULA_GLUE = lazy(r"\s*(?:再|然后|之后|接着)?\s*")
+
+
+def _formula_in_words(t: _Turn, at: int) -> str | None:
+    """标准单价乘以课时数再减去应收金额 / Amount times 1.2 minus Fee, written from `at`: the whole formula over the
+    columns said ([标准单价] * [课时数] - [应收金额]), when it has two operators or more (one is read as left op right)."""
+    out: list[str] = []
+    i, ops, end = at, 0, len(t.text)
+    while i < end:
+        g = FORMULA_GLUE.match(t.text, i)
+        i = g.end() if g else i
+        if i >= end or t.text[i] in "，,。；;":
+            break
+        hit = next((h for h in t.hits if h.start == i), None)
+        num = re.match(r"\d[\d,]*(?:\.\d+)?%?", t.text[i:])
+        om = OPERATOR.match(t.text, i)
+        if hit is not None:
+            out.append(f"[{hit.column}]")
+            i = hit.end
+        elif num is not None:
+            out.append(num.group(0).replace(",", ""))
+            i += num.end()
+        elif om is not None and om.end() > i:
+            word = om.group("op").casefold()
+            out.append(ARITH_WORDS.get(word) or ARITH_OPS.get(word, word))
+            ops += 1
+            i = om.end()
+        elif t.text[i] in "()（）":
+            out.append("(" if t.text[i] in "(（" else ")")
+            i += 1
+        else:
+            return None  # a word that is no column, number or operator: never a formula guessed around it
+    return " ".join(out) if ops >= 2 and out and out[-1] not in ARITH_OPS.values() else None
+
+
 def _expression_after(t: _Turn, rest: str, args: dict[str, Any]) -> None:
     """=金额×1.13 written after the new column's name: left, op and right, or what could not be resolved."""
     expr_m = re.search(r"(?:=|等于|为|是|:|：)\s*(.+)$", rest)
+    if expr_m and (whole := _formula_in_words(t, len(t.text) - len(rest) + expr_m.start(1))) is not None:
+        args["formula"] = whole  # 等于标准单价乘以课时数再减去应收金额: every operator of it, in the order written
+        return
     if expr_m and _operands_named(t, len(t.text) - len(rest) + expr_m.start(1), args):
         return  # Delivery Date - Pickup Date: names with spaces, read as the columns they name
     am = ARITH.match(expr_m.group(1)) if expr_m else None
@@ -835,7 +875,7 @@ def _rule_dedupe(t: _Turn) -> None:
         if near:
             t.spans.append((on.start(), j))
     args: dict[str, Any] = {"subset": near} if near else {}
-    if SHOW_DUPES.search(text) and not re.search(r"去重|去掉|删|remove|drop|delete", text, re.I | re.A):
+    if SHOW_DUPES.search(text) and not DEDUPE_DROP.search(text):
         args["show"] = True  # 找出重复的订单: list them, do not drop them
     t.add(m.start(), Op("dedupe", args))
     t.spans.append(m.span())
@@ -1784,6 +1824,15 @@ def _superlative_column(said: str, sheet: SheetInfo) -> tuple[str, bool] | None:
     return None
 
 
+ROW_NOUNS = frozenset({"rows", "row", "lines", "records", "entries", "行", "条", "行数据"})
+
+
+def _rows_of_the_cut(t: _Turn, m: re.Match[str], h: ColumnHit) -> bool:
+    """top 3 rows / 前3行 on a summary with a column named rows (行数): the rows the cut keeps, never the column it ranks by."""
+    return t.text[h.start : h.end].casefold() in ROW_NOUNS and re.fullmatch(r"[\s\d]*", t.text[m.end() : h.start]) is not None \
+        and h.start >= m.start()
+
+
 def _rule_top_n(t: _Turn) -> None:
     """最高的是谁 (the top row by the column named before) and 前N / top N."""
     text, hits, sheet = t.text, t.hits, t.sheet
@@ -1798,7 +1847,8 @@ def _rule_top_n(t: _Turn) -> None:
     if m and (not t.explore or _periods_only(t)):  # 按月汇总金额，取最高的一个月: the periods' figures ranked
         n_raw = next((g for g in m.groups() if g), "1")
         n = parse_number(n_raw)
-        by = [t.rank_by] if t.rank_by else [h.column for h in hits if (h.column in sheet.numeric or h.column in sheet.dates) and t.free(h.start)]
+        by = [t.rank_by] if t.rank_by else [h.column for h in hits if (h.column in sheet.numeric or h.column in sheet.dates) and t.free(h.start)
+                                             and not _rows_of_the_cut(t, m, h)]
         near = [h.column for h in hits if h.column in sheet.numeric and t.free(h.start) and 0 <= m.start() - h.end <= 3]
         by = near[-1:] + [c for c in by if c not in near[-1:]] if not t.rank_by and near else by  # 考试日期是…的数学分数前5名: by 分数
         low_first = bool(re.search(r"最(?:低|小|少|早|旧|老)|(?<![a-z_])(?:lowest|smallest|earliest|oldest|bottom)(?![a-z_])", text, re.I | re.A))

@@ -271,3 +271,56 @@ def test_what_the_sheet_names_end_with_names_the_sheets(shops, said, per_sheet):
     else:
         want = both.groupby("商品名称")["金额"].sum()
         assert f.set_index("商品名称")["金额_合计"].sort_index().round(6).to_dict() == want.sort_index().round(6).to_dict()
+
+
+def test_each_category_share_said_with_zhan_de_is_a_share_never_a_column(shops):
+    tr = answered(Session(shops), "门店销售 东区店 按导购汇总金额，从高到低排一下，再算每类占的比例")
+    east = SHOPS["东区店"]
+    want = east.groupby("导购")["金额"].sum()
+    f = result_frame(tr).set_index("导购")
+    share = next(c for c in f.columns if "占比" in c and "累计" not in c)
+    assert f[share].sort_index().round(2).tolist() == (want / want.sum() * 100).sort_index().round(2).tolist()
+
+
+@pytest.mark.parametrize("said, want", [("门店销售 东区店加一列差额，等于售价乘以数量再减去金额", lambda d: d["售价"] * d["数量"] - d["金额"]),
+                                        ("门店销售 东区店加一列估值，等于数量乘以售价再加上10", lambda d: d["数量"] * d["售价"] + 10)])
+def test_a_formula_said_in_words_keeps_every_operator(shops, said, want):
+    tr = answered(Session(shops), said)
+    f = result_frame(tr)
+    name = "差额" if "差额" in said else "估值"
+    assert f[name].round(6).tolist() == want(SHOPS["东区店"]).round(6).tolist()
+
+
+def test_a_formula_with_a_word_it_cannot_place_is_not_guessed():
+    from modes.catalog import SheetInfo
+    from modes.ops import parse_turn
+
+    sheet = SheetInfo("s", ("售价", "数量", "金额"), numeric=frozenset({"售价", "数量", "金额"}))
+    ops = parse_turn("加一列利润，等于售价乘以数量再减去运费", sheet, {}).ops
+    assert not any(o.kind == "formula" for o in ops)
+
+
+def test_duplicates_asked_about_and_removed_are_removed(tmp_path):
+    df = pd.DataFrame({"单号": ["A", "B", "B", "C", "C", "C"], "金额": [1, 2, 2, 3, 3, 3]})
+    df.to_csv(tmp_path / "流水.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "流水.csv 有没有重复录入的，帮我去个重")
+    assert len(result_frame(tr)) == len(df.drop_duplicates()) == 3
+
+
+def test_a_sort_right_after_a_summary_by_its_figure_orders_the_summary(shops):
+    s = Session(shops)
+    answered(s, "门店销售 东区店按商品名称汇总金额")
+    f = result_frame(answered(s, "按金额从高到低排一下"))
+    want = SHOPS["东区店"].groupby("商品名称")["金额"].sum().sort_values(ascending=False)
+    assert list(f["金额_合计"]) == list(want) and len(f) == len(want)
+
+
+def test_top_rows_of_a_summary_with_a_rows_column_never_rank_by_that_column(ws):
+    s = Session(ws)
+    answered(s, "East sheet of orders: total Cost by Rep")
+    tr = s.turn("keep the top 3 rows of that result")
+    top = tr.decision.request.op("top_n")
+    assert top is None or top.args.get("by") != "rows"
+    if tr.run is not None:  # read as the 3 largest by the one figure
+        f = result_frame(tr)
+        assert list(f["Cost_sum"]) == list(EAST.groupby("Rep")["Cost"].sum().nlargest(3))

@@ -6,12 +6,14 @@ workspace (words.toml [sheet_nouns] holds only the quantifiers)."""
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from modes.catalog import Catalog, FileInfo
+from modes.resolve import DISTINCT_SHEET, NAMED_FILE
 from modes.tagging.segment import words_toml
 
 CJK_TAIL = re.compile(r"[\u4e00-\u9fff]+$")
+TIME_WORDS = frozenset({"月", "年", "季", "季度", "周", "日", "天", "半年", "月份", "年度", "期"})
 
 
 def _alt(words: list[str]) -> str:
@@ -52,7 +54,9 @@ def nouns(catalog: Catalog, read_all: bool = True) -> dict[str, tuple[str, str |
     for wb in (f for f in tables if _split(f)):
         names = [s.name for s in wb.sheets if s.name]
         own = [c.casefold() for c in wb.sheets[0].columns]
-        found: list[tuple[str, str | None]] = [(n, None) for n in _suffixes(names)]
+        # (7月 / 8月, 一季度 / 二季度: periods, read by the period rules — 按月 is never 每个工作表)
+        periods = any(DISTINCT_SHEET.search(n) for n in names)
+        found: list[tuple[str, str | None]] = [] if periods else [(n, None) for n in _suffixes(names) if n not in TIME_WORDS]
         wanted = {n.casefold() for n in names}
         for other in tables:
             if other.path == wb.path:
@@ -72,13 +76,17 @@ def nouns(catalog: Catalog, read_all: bool = True) -> dict[str, tuple[str, str |
     return out
 
 
+@lru_cache(maxsize=4)
+def _every_noun(catalog: Catalog) -> dict[str, tuple[str, str | None]]:
+    """nouns() over every table, once per catalog (a catalog is built again when a file changes)."""
+    return nouns(catalog)
+
+
 def as_sheets(text: str, catalog: Catalog) -> str:
     """The text with a quantified sheet noun written as the sheet words (三个校区 → 所有工作表, per clinic → per sheet)."""
     if not QUANTIFIED.search(text):
         return text
-    from modes.resolve import NAMED_FILE
-
-    table = nouns(catalog, read_all=NAMED_FILE.search(text) is None)
+    table = _every_noun(catalog) if NAMED_FILE.search(text) is None else nouns(catalog, read_all=False)
     if not table:
         return text
     all_zh, each_zh, all_en, each_en = _quantifiers()
