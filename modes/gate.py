@@ -767,7 +767,7 @@ def _u_files(u: _Understanding) -> None:
             ref, u.lookup = FileRef(how="named", paths=[lk.base, lk.source], spans=r.spans), (i, lk)
             break
     by_sheet = ref.how == "description" and ref.sheet is not None  # 三个季度: a word of the sheets' names, not one sheet
-    if (ref.how in ("none", "ambiguous") or by_sheet) and lx.ALL_SHEETS.search(u.norms[-1].casefold()):
+    if (ref.how in ("none", "ambiguous") or by_sheet) and any(lx.ALL_SHEETS.search(n.casefold()) for n in u.norms):
         # 把三个季度合在一起… with no file said: the one workbook whose sheets are one table split (never a join)
         pool = [f for f in (u.catalog.get(p) for p in ref.candidates) if f] if ref.how == "ambiguous" else \
             [f for f in (u.catalog.get(p) for p in ref.paths) if f] if by_sheet else list(u.catalog.tables)
