@@ -853,6 +853,13 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     """One turn of understanding: the decision and the session state after it (the dialogue table decides)."""
     state = state.evolve(turn=state.turn + 1)
     text = normalize(utterance)
+    said, said_text = utterance, text
+    if state.pending is None and state.last is not None:
+        from modes.tagging.amend import amendment
+
+        yes = amendment(text)
+        if yes is not None and yes.confirmed:  # yes, but name the file x.xlsx, after a run: the yes confirms nothing
+            utterance, text = yes.change, normalize(yes.change)
     p = state.pending
     refining = of_groups = False
     if p is None and state.last is not None and not is_cancel(text):
@@ -878,7 +885,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     if p is not None and p.stage == "clarify" and p.request.lang != lang and not CJK.search(text) and len(text) <= 40 \
             and FIXED_LANG.get() is None:
         lang = p.request.lang  # agent, typed to a Chinese question: a name from the table is no change of language
-    amended = _amending_turn(state, utterance, text, catalog)
+    amended = _amending_turn(state, said, said_text, catalog)
     if amended is not None:  # (average not sum: a correction of the reading, applied to its words)
         return never_twice(amended, *(on_rewritten(amended) if amended.rewritten is not None else on_more_of_the_same(amended)))
     t = Turn(utterance, text, lang, state, catalog, p, refining)

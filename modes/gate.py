@@ -397,6 +397,10 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
         # 只要行数，再加上每个班行数占总数的百分比: each class's rows and their share, of the rows themselves (the share
         # says each count), never a share of the summary's rows (one each)
         del merged["group"]
+    b, st = merged.get("bucket"), merged.get("stats")
+    if b is not None and st is not None and b.args.get("agg") in ("median", "min", "max") and set(st.args.get("stats") or []) <= {b.args["agg"], "sum"} \
+            and set(st.args.get("columns") or []) <= {b.args.get("value")}:
+        del merged["stats"]  # 每个月的金额中位数: each period's median, never a second step over the whole column
     g = merged.get("group")
     if "count" in merged and g is not None and g.args.get("keys") and not g.args.get("measures"):
         # how many … in 2023? + no, group by country: the rows counted per key
@@ -822,7 +826,11 @@ def _u_flags(u: _Understanding) -> None:
     norms, refs = u.norms, u.refs
     flags = u.flags = _flags(norms, refs)
     named = next((r for r in reversed(refs) if r.how == "named"), None)
-    u.texts = [_blank(t, ([] if _set_aside(r, named) else r.spans) + _purpose(t)) for t, r in zip(norms, refs, strict=True)]
+    from modes.ops import OUT_NAME
+
+    # (存成 导购汇总.xlsx: the name of the file written holds no operation of its own)
+    u.texts = [_blank(t, ([] if _set_aside(r, named) else r.spans) + _purpose(t) + [m.span("n") for m in OUT_NAME.finditer(t)])
+               for t, r in zip(norms, refs, strict=True)]
     for i, t in enumerate(u.texts):
         stripped = re.sub(r"[\s,.;:!?的吧呀啊哦了]|那个|这个|文件|表格?|file|the", "", t, flags=re.I)
         if refs[i].how in ("named", "fuzzy", "description", "type") and not stripped:

@@ -15,7 +15,7 @@ TOTAL_WORDS = frozenset({"总计", "合计", "总数", "总和", "共计", "总�
 
 # English function words and politeness that carry no operation (never an unexplained word, never a value of their own)
 FILLER_EN = frozenset(
-    "a an the of to in on at for from with by and or but then also too as is are was were be been it its this that these those "
+    "a an the of to in on at for from with by and or but then also too as is are was were be been it its this that these those everything "
     "me my we our you your i please can could would will should do does did done get give show tell let make want need like just "
     "all any each every some only which what who whom how many much there here into out up about per one ones row rows column "
     "columns table tables file files sheet data value values record records entries result results list have has had not no "
@@ -420,7 +420,9 @@ SET_ASIDE = lazy(r"算了|取消(?:这个|那个|掉)?(?=\s*[，,。;；])|先�
 SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
 # the words before the name a file is written under (save as x.xlsx / 保存为 x.xlsx), read by the export and by the file finder
 SAVE_AS = (r"(?:(?<![a-z_])(?:save|export|write|output)(?:\s+(?:it|this|that|them|the result|the table|everything|all))?\s+(?:as|to|into)"
-           r"|保存为|另存为|导出为|导出成|导出到|存成|存为|保存成|保存到|命名为|文件名叫|文件名为|名字叫)")
+           # … to an Excel file called x.xlsx / name the file x.xlsx / 文件名叫 x.xlsx: the name of the file written
+           r"|(?<![a-z_])(?:(?:file|workbook|sheet|spreadsheet)\s+)?(?:called|named)(?![a-z_])|(?<![a-z_])name\s+(?:it|the\s+file|the\s+output)(?![a-z_])"
+           r"|保存为|另存为|导出为|导出成|导出到|存成|存为|保存成|保存到|命名为|文件名叫|文件名为|文件名是|名字叫|起名叫)")
 # the start of the next step of a request, after a clause break (…，再按客户汇总 / …, then total it by agent)
 NEXT_STEP = lazy(r"[，,；;。]\s*(?=" + SEQUENCE_WORDS + r"|(?:then|and then|after that|next)(?![a-z_]))", re.I | re.A)
 # A follow-up that refines what just ran (那深圳的呢, 只看华南区的呢, 把广州的也去掉, now only for Online, what about York):

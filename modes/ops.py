@@ -797,7 +797,10 @@ def _rule_add_column(t: _Turn) -> None:
         return
     rest = t.text[m.end() :]
     nm = SPACED_NAME.match(rest) or re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([^\s,=:：\"”」]+?)[\"”」]?\s*(?:[,:：]|=|等于|为|是|$|\s)", rest)
-    args: dict[str, Any] = {"name": nm.group(1) if nm else None}
+    name = nm.group(1) if nm else None
+    if name:  # add a Margin column = …: the name, never its article or the word column
+        name = re.sub(r"\s+(?:column|col|field)$", "", re.sub(r"^(?:an?|the|new)\s+", "", name, flags=re.I), flags=re.I).strip() or name
+    args: dict[str, Any] = {"name": name}
     _expression_after(t, rest, args)
     if args.get("formula"):
         t.add(m.start(), Op("formula", {"name": args["name"] or "计算列", "expression": args["formula"]}))
@@ -1209,7 +1212,7 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
     col, raw, how, closest, end = _col_after(blanked, am.end(), t.hits, t.sheet)
     if how not in ("exact", "synonym"):  # average review score: the column the phrase ends in, never review_id for "review"
         head = next((h for h in t.hits if h.start >= am.end() and h.column in t.sheet.numeric and h.how in ("exact", "synonym")
-                     and re.fullmatch(r"\s*(?:[A-Za-z]+\s+){1,2}|\s*[\u4e00-\u9fff]{1,4}", blanked[am.end() : h.start])
+                     and re.fullmatch(r"\s*(?:[A-Za-z]+\s+){0,2}|\s*[\u4e00-\u9fff]{1,4}", blanked[am.end() : h.start])
                      and not LIST_JOIN.fullmatch(blanked[am.end() : h.start])), None)  # 应收金额合计和实收金额合计: the next item
         if head is not None:
             col, raw, how, closest, end = head.column, blanked[head.start : head.end], head.how, [], head.end

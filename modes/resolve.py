@@ -313,6 +313,8 @@ def _names_with_extension(text: str, catalog: Catalog, ref: FileRef, hits: list[
     for m in NAMED_FILE.finditer(text):
         if _covered(ref.spans, m.start(), m.end()):
             continue
+        if SAVED_AS.search(text[: m.start()]):
+            continue  # name the file clerk_avg.xlsx / save as …: the file written, never one to read
         raw = m.group(0)
         stem_run = m.group(1)
         near = _closest_file(stem_run, raw, catalog)
@@ -651,6 +653,9 @@ def _by_type(text: str, files: list[FileInfo], ref: FileRef) -> FileRef:
     for m in TYPE_WORDS.finditer(text):
         if FORMAT_LEAD.search(text[: m.start()]):
             continue
+        if m.start() > 0 and text[m.start() - 1] == "." and any(SAVED_AS.search(text[: n.start()]) for n in NAMED_FILE.finditer(text)
+                                                               if n.start() < m.start() <= n.end()):
+            continue  # name the file x.xlsx: the extension of the file written, never the kind of file read
         kinds.append(m.group(0).casefold())
     if kinds:
         want = {"csv"} if any("csv" in k for k in kinds) else ({"xlsx", "xls", "ods"} if any(k in ("excel", "xlsx", "xls", "工作簿", "workbook") for k in kinds) else None)

@@ -40,9 +40,12 @@ def named_tables(text: str) -> list[tuple[str, bool]]:
 # an export that names nothing else: what was just shown is what is exported
 EXPORT_ALONE = re.compile(r"(?:(?:那|那就|就|好|好的|行|嗯|ok|okay|then|now|please|请|帮我|麻烦|再|也)[\s,，]*)*"
                           r"(?:把\s*(?:这个|这|它|那个|这张表|这个表|这个结果|结果)\s*)?"
-                          r"(?:导出来?|输出|另存|保存|存成|存为|存一下|存下来|转成|转为|下载|export|save|download|write)\s*"
+                          r"(?:导出来?|输出|另存|保存|存成|存为|存一下|存下来|转成|转为|下载|命名为|文件名叫|export|save|download|write|name\s+(?:it|the\s+file))\s*"
                           r"(?:it|this|that|them|the result)?\s*(?:成|为|到|as|to|into)?\s*"
-                          r"(?:一下|一份|an?)?\s*(?:xlsx|csv|excel|表格)?\s*(?:格式|文件|file)?\s*(?:吧|哈|啊|呀|please|thanks|谢谢)?\s*[。.!！~]?", re.I)
+                          r"(?:一下|一份|an?)?\s*(?:xlsx|csv|excel|表格)?\s*(?:格式|文件|file)?\s*"
+                          # … called clerk_avg.xlsx / name the file clerk_avg.xlsx: the name it is written under
+                          r"(?:[\s,，]*(?:called|named|文件名(?:叫|为|是)|名字叫|叫做?|名为)?\s*[\"'“]?[\w\-.\u4e00-\u9fff]{1,60}\.(?:xlsx|csv)[\"'”]?)?\s*"
+                          r"(?:吧|哈|啊|呀|please|thanks|谢谢)?\s*[。.!！~]?", re.I)
 
 
 def is_result(path: str | None) -> bool:

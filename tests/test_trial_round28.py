@@ -334,3 +334,61 @@ def test_a_cut_said_after_a_restatement_of_every_sheet_keeps_the_sheets(shops):
     f = result_frame(answered(s, "继续"))
     want = _stacked(SHOPS).groupby("sheet")["金额"].sum().nlargest(1)
     assert list(f["工作表"]) == list(want.index) and f["金额_合计"].round(6).tolist() == want.round(6).tolist()
+
+
+# ---------------------------------------------------------------- a column named like a statistic; the name of a file written
+
+TILLS = pd.DataFrame({"Clerk": ["Al", "Bea", "Al", "Cy", "Bea", "Al"], "Payment": ["Cash", "Card", "Voucher", "Card", "Cash", "Card"],
+                      "Qty": [1, 3, 2, 5, 1, 4], "Total": [4.0, 12.0, 9.0, 20.0, 3.0, 15.0]})
+
+
+@pytest.fixture
+def tills(tmp_path) -> Workspace:
+    write_workbook(tmp_path, "tills.xlsx", {"Depot": TILLS, "Pier": TILLS.iloc[:2]})
+    pd.DataFrame({"Clerk": ["Al"], "Shift": ["AM"]}).to_csv(tmp_path / "staff.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+def test_average_of_a_column_named_total_is_its_average(tills):
+    tr = answered(Session(tills), "average Total per Payment at Depot, everything except Voucher")
+    f = result_frame(tr).set_index("Payment")
+    kept = TILLS[TILLS["Payment"] != "Voucher"]
+    assert f["Total_mean"].sort_index().tolist() == kept.groupby("Payment")["Total"].mean().sort_index().tolist()
+    assert "everything" not in tr.decision.reply
+
+
+def test_a_new_columns_name_leaves_its_article_and_the_word_column(tills):
+    tr = answered(Session(tills), "tills.xlsx Depot: add a Margin column = Total minus Qty times 2")
+    f = result_frame(tr)
+    assert f["Margin"].tolist() == (TILLS["Total"] - TILLS["Qty"] * 2).tolist()
+
+
+@pytest.mark.parametrize("export", ["export that to an Excel file called clerk_avg.xlsx", "yes, but name the file clerk_avg.xlsx"])
+def test_the_file_written_is_named_as_said(tills, export):
+    s = Session(tills)
+    answered(s, "tills.xlsx Depot: average Total per Clerk")
+    tr = answered(s, export)
+    assert [f["path"] for f in tr.run.files] == ["outputs/clerk_avg.xlsx"]
+    back = pd.read_excel(tills.root / "outputs/clerk_avg.xlsx", engine="openpyxl").set_index("Clerk")
+    assert back["Total_mean"].sort_index().tolist() == TILLS.groupby("Clerk")["Total"].mean().sort_index().tolist()
+
+
+@pytest.mark.parametrize("export", ["存成 导购汇总.xlsx", "导出成excel，文件名叫 导购汇总.xlsx"])
+def test_a_file_name_holding_an_operation_word_is_only_a_name(shops, export):
+    s = Session(shops)
+    answered(s, "门店销售 东区店按导购汇总金额")
+    tr = answered(s, export)
+    assert [f["path"] for f in tr.run.files] == ["outputs/导购汇总.xlsx"]
+    back = pd.read_excel(shops.root / "outputs/导购汇总.xlsx", engine="openpyxl").set_index("导购")
+    assert back["金额_合计"].sort_index().round(6).tolist() == SHOPS["东区店"].groupby("导购")["金额"].sum().sort_index().round(6).tolist()
+
+
+@pytest.mark.parametrize("said", ["门店销售 东区店每个导购每个月的金额中位数", "门店销售 东区店按月算金额中位数"])
+def test_a_median_per_month_is_each_periods_median(shops, said):
+    tr = answered(Session(shops), said)
+    assert [o.kind for o in tr.decision.request.ops] == ["bucket"]
+    east = SHOPS["东区店"].assign(月份=SHOPS["东区店"]["销售日期"].dt.to_period("M").astype(str))
+    keys = ["导购", "月份"] if "导购" in said else ["月份"]
+    want = east.groupby(keys)["金额"].median()
+    f = result_frame(tr).set_index(keys)["金额_中位数"]
+    assert f.sort_index().round(6).tolist() == want.sort_index().round(6).tolist()

@@ -141,8 +141,11 @@ def _agg(text: str) -> str:
     return "mean" if MEAN_WORDS.search(text) else "count" if COUNT_WORDS.search(text) else "sum"
 
 
-AGG_ZH = {"sum": "合计", "mean": "平均", "count": "计数"}
-AGG_EN = {"sum": "total", "mean": "mean", "count": "count"}
+AGG_ZH = {"sum": "合计", "mean": "平均", "count": "计数", "median": "中位数", "min": "最小值", "max": "最大值"}
+AGG_EN = {"sum": "total", "mean": "mean", "count": "count", "median": "median", "min": "minimum", "max": "maximum"}
+# a statistic of each period other than a total or a mean (每个月的金额中位数 / the monthly median Total / 每月最高的一单)
+PERIOD_STAT = _lazy(r"(?P<median>中位数|中值|(?<![a-z_])median(?![a-z_]))|(?P<max>最大值|最高值|(?<![a-z_])max(?:imum)?(?![a-z_]))"
+                    r"|(?P<min>最小值|最低值|(?<![a-z_])min(?:imum)?(?![a-z_]))", re.I)
 
 
 # ---------------------------------------------------------------- charts no tool draws
@@ -989,6 +992,7 @@ def _keys_after_period(text: str, hits: list[Any], sheet: Any, end: int, keys: l
 class Bucket(OpSpec):
     name = "bucket"
     family = "explore"
+    precedence = 1  # 每个月的金额中位数: the statistic it reads is each period's, never a statistic of the whole column
     label = {"zh": "按时间汇总", "en": "summarise by period"}
     words = {"zh": ("按月", "按年", "按季度", "按周", "按星期", "每月", "每年", "按天", "每天"), "en": ("monthly", "by month", "by year", "quarterly", "weekly", "daily")}
     slots = (Slot("column", "column", "按哪一个日期列分期？", "Which date column?", gap="date_column", fits="date"),
@@ -1027,6 +1031,10 @@ class Bucket(OpSpec):
         keys, by_spans = _by_keys(text, hits, sheet, used)
         keys, by_spans = _keys_after_period(text, hits, sheet, m.end(), keys, by_spans)
         args: dict[str, Any] = {"unit": _unit_of(m), "column": named or _date_column(hits, sheet), "agg": _agg(text)}
+        stat = next((x for x in PERIOD_STAT.finditer(text) if not any(h.start <= x.start() < h.end for h in hits)), None)
+        if stat is not None and values:  # 按导购、月份分组，算金额中位数: that statistic of each period (never a stats step that drops the periods)
+            args["agg"] = stat.lastgroup
+            used.append(stat.span())
         label = _period_labels(sheet, args["unit"]) if not args["column"] else None
         if label is not None:  # 按月汇总销售额 over a column of months written as text (2024-01): its values are the periods
             measure = {"column": values[0].column, "agg": args["agg"]} if values and args["agg"] != "count" else {"agg": "count"}
@@ -1065,7 +1073,7 @@ class Bucket(OpSpec):
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         a = {"column": args["column"], "unit": args["unit"], "agg": args.get("agg", "sum"), **({"value": args["value"]} if args.get("value") else {}),
              **({"by": args["by"]} if args.get("by") else {}), **({"values": list(args["values"])} if args.get("value") and args.get("values") else {})}
-        label = {"sum": "合计", "mean": "平均", "count": "计数"}.get(a["agg"], a["agg"])
+        label = {"sum": "合计", "mean": "平均", "count": "计数", "median": "中位数", "min": "最小", "max": "最大"}.get(a["agg"], a["agg"])
         ctx.last_measure = f"{args['value']}_{label}" if args.get("value") and a["agg"] != "count" else "行数"  # the figure of each period
         return [StepSpec("按时间分期汇总", "bucket_dates", "分期汇总完成", a)]
 
