@@ -829,7 +829,7 @@ def _u_flags(u: _Understanding) -> None:
     from modes.ops import OUT_NAME
 
     # (存成 导购汇总.xlsx: the name of the file written holds no operation of its own)
-    u.texts = [_blank(t, ([] if _set_aside(r, named) else r.spans) + _purpose(t) + [m.span("n") for m in OUT_NAME.finditer(t)])
+    u.texts = [_blank(t, ([] if _set_aside(r, named) else r.spans) + _purpose(t) + [_name_span(m) for m in OUT_NAME.finditer(t)])
                for t, r in zip(norms, refs, strict=True)]
     for i, t in enumerate(u.texts):
         stripped = re.sub(r"[\s,.;:!?的吧呀啊哦了]|那个|这个|文件|表格?|file|the", "", t, flags=re.I)
@@ -1135,6 +1135,14 @@ def _u_dedupe_listed(u: _Understanding) -> None:
     u.sheet = _sheet_of(src, last.sheet)
     subset = found.args.get("subset")
     u.ops = [Op("dedupe", {**dd.args, **({"subset": subset} if subset and not dd.args.get("subset") else {})}, dd.after) if o is dd else o for o in u.ops]
+
+
+def _name_span(m: re.Match[str]) -> tuple[int, int]:
+    """The span of a file name said for the file written: from its lead word when that word only names it (called /
+    文件名叫), else the name alone (save as / 导出成 stay the export's own words)."""
+    lead = m.group(0)[: m.start("n") - m.start()].strip(" \"'“「").casefold()
+    return (m.start(), m.end()) if re.fullmatch(r"(?:(?:file|workbook|sheet|spreadsheet)\s+)?(?:called|named)|name\s+(?:it|the\s+file|the\s+output)"
+                                               r"|文件名叫|文件名为|文件名是|名字叫|起名叫|命名为", lead) else (m.start("n"), m.end())
 
 
 def _u_output_name(u: _Understanding) -> None:

@@ -392,3 +392,11 @@ def test_a_median_per_month_is_each_periods_median(shops, said):
     want = east.groupby(keys)["金额"].median()
     f = result_frame(tr).set_index(keys)["金额_中位数"]
     assert f.sort_index().round(6).tolist() == want.sort_index().round(6).tolist()
+
+
+def test_a_restated_export_says_the_name_it_will_write(tills):
+    s = Session(tills)
+    tr = s.turn("tills.xlsx Depot: average Total per Clerk, roughly, and save it as clerk_avg.xlsx")
+    assert tr.decision.next == "restate_confirm" and "outputs/clerk_avg.xlsx" in tr.decision.reply, tr.decision.reply
+    done = answered(s, "go")
+    assert [f["path"] for f in done.run.files] == ["outputs/clerk_avg.xlsx"]

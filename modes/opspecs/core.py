@@ -496,6 +496,9 @@ class Export(OpSpec):
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         fmt = (args.get("format") or "csv").upper()
+        if args.get("name"):  # the name the user gave is said back: what is restated is what is written
+            named = f"outputs/{args['name']}.{fmt.lower()}"
+            return _zh(lang, f"导出为 {fmt}：{named}", f"export as {fmt} to {named}")
         return _zh(lang, f"导出为 {fmt} 到 outputs/", f"export as {fmt} to outputs/")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
