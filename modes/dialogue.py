@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from modes import evidence, opspec, replies, results
 from modes import lexicon as lx
@@ -37,6 +38,9 @@ from modes.gate import (
 from modes.lazyre import lazy
 from modes.resolve import find_columns, find_files, find_values
 from modes.text import CJK, FIXED_LANG, language, normalize, tidy
+
+if TYPE_CHECKING:
+    from modes.tagging.amend import Amendment
 
 Outcome = tuple[Decision, SessionState]
 BARE_FILE = re.compile(r"\s*(?:(?:用|是|就是|in|use|it's|it is|the file)\s*)?\S+\.(?:csv|xlsx|xlsm|xls|tsv|ods)\s*(?:那个|这个|吧|please)?\s*[。.!！]?\s*", re.I)
@@ -853,13 +857,10 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     """One turn of understanding: the decision and the session state after it (the dialogue table decides)."""
     state = state.evolve(turn=state.turn + 1)
     text = normalize(utterance)
-    said, said_text = utterance, text
-    if state.pending is None and state.last is not None:
-        from modes.tagging.amend import amendment
-
-        yes = amendment(text)
-        if yes is not None and yes.confirmed:  # yes, but name the file x.xlsx, after a run: the yes confirms nothing
-            utterance, text = yes.change, normalize(yes.change)
+    said = utterance
+    change = _change_said(state, text)
+    if change is not None and state.pending is None and change.confirmed:
+        utterance, text = change.change, normalize(change.change)  # yes, but name the file x.xlsx, after a run: the yes confirms nothing
     p = state.pending
     refining = of_groups = False
     if p is None and state.last is not None and not is_cancel(text):
@@ -885,7 +886,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     if p is not None and p.stage == "clarify" and p.request.lang != lang and not CJK.search(text) and len(text) <= 40 \
             and FIXED_LANG.get() is None:
         lang = p.request.lang  # agent, typed to a Chinese question: a name from the table is no change of language
-    amended = _amending_turn(state, said, said_text, catalog)
+    amended = _amending_turn(state, said, change, catalog) if change is not None else None
     if amended is not None:  # (average not sum: a correction of the reading, applied to its words)
         return never_twice(amended, *(on_rewritten(amended) if amended.rewritten is not None else on_more_of_the_same(amended)))
     t = Turn(utterance, text, lang, state, catalog, p, refining)
@@ -905,17 +906,23 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     raise AssertionError("the last row always answers")  # pragma: no cover
 
 
-def _amending_turn(state: SessionState, utterance: str, text: str, catalog: Catalog) -> Turn | None:
-    """对，但是只要前5个 / yes but only the top 3 / 只看前3个 while a restatement waits, or 对，不过用平均值 right after a
-    run: the turn as the change it makes to that request (the "yes" confirms nothing by itself), or None when it is no
-    such change."""
-    from modes.tagging.amend import amendment
-
+def _change_said(state: SessionState, text: str) -> Amendment | None:
+    """The change a turn opens with (对，但是… / yes but … / only …), read once, when there is something for it to change:
+    a restatement that waits, or a run just made."""
     waiting = state.pending is not None and state.pending.stage == "confirm"
     if not waiting and (state.pending is not None or state.last is None or is_cancel(text)):
         return None
-    change = amendment(text)
-    if change is None or not (waiting or change.confirmed):
+    from modes.tagging.amend import amendment
+
+    return amendment(text)
+
+
+def _amending_turn(state: SessionState, utterance: str, change: Amendment, catalog: Catalog) -> Turn | None:
+    """对，但是只要前5个 / yes but only the top 3 / 只看前3个 while a restatement waits, or 对，不过用平均值 right after a
+    run: the turn as the change it makes to that request (the "yes" confirms nothing by itself), or None when it is no
+    such change."""
+    waiting = state.pending is not None and state.pending.stage == "confirm"
+    if not (waiting or change.confirmed):
         return None
     said = change.change if change.confirmed else utterance
     p = state.pending if waiting else (replace(state.last, stage="confirm") if state.last is not None else None)

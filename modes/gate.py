@@ -1141,8 +1141,7 @@ def _name_span(m: re.Match[str]) -> tuple[int, int]:
     """The span of a file name said for the file written: from its lead word when that word only names it (called /
     文件名叫), else the name alone (save as / 导出成 stay the export's own words)."""
     lead = m.group(0)[: m.start("n") - m.start()].strip(" \"'“「").casefold()
-    return (m.start(), m.end()) if re.fullmatch(r"(?:(?:file|workbook|sheet|spreadsheet)\s+)?(?:called|named)|name\s+(?:it|the\s+file|the\s+output)"
-                                               r"|文件名叫|文件名为|文件名是|名字叫|起名叫|命名为", lead) else (m.start("n"), m.end())
+    return (m.start(), m.end()) if re.fullmatch(lx.NAME_LEAD, lead) else (m.start("n"), m.end())
 
 
 def _u_output_name(u: _Understanding) -> None:

@@ -419,10 +419,11 @@ SET_ASIDE = lazy(r"算了|取消(?:这个|那个|掉)?(?=\s*[，,。;；])|先�
 # words that begin the next step of a request; a value never runs past them (华北或华南，再按城市…)
 SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
 # the words before the name a file is written under (save as x.xlsx / 保存为 x.xlsx), read by the export and by the file finder
+# words that only give the written file its name (… to an Excel file called x.xlsx / name the file x.xlsx / 文件名叫 x.xlsx)
+NAME_LEAD = (r"(?<![a-z_])(?:(?:file|workbook|sheet|spreadsheet)\s+)?(?:called|named)(?![a-z_])|(?<![a-z_])name\s+(?:it|the\s+file|the\s+output)(?![a-z_])"
+             r"|命名为|文件名叫|文件名为|文件名是|名字叫|起名叫")
 SAVE_AS = (r"(?:(?<![a-z_])(?:save|export|write|output)(?:\s+(?:it|this|that|them|the result|the table|everything|all))?\s+(?:as|to|into)"
-           # … to an Excel file called x.xlsx / name the file x.xlsx / 文件名叫 x.xlsx: the name of the file written
-           r"|(?<![a-z_])(?:(?:file|workbook|sheet|spreadsheet)\s+)?(?:called|named)(?![a-z_])|(?<![a-z_])name\s+(?:it|the\s+file|the\s+output)(?![a-z_])"
-           r"|保存为|另存为|导出为|导出成|导出到|存成|存为|保存成|保存到|命名为|文件名叫|文件名为|文件名是|名字叫|起名叫)")
+           r"|" + NAME_LEAD + r"|保存为|另存为|导出为|导出成|导出到|存成|存为|保存成|保存到)")
 # the start of the next step of a request, after a clause break (…，再按客户汇总 / …, then total it by agent)
 NEXT_STEP = lazy(r"[，,；;。]\s*(?=" + SEQUENCE_WORDS + r"|(?:then|and then|after that|next)(?![a-z_]))", re.I | re.A)
 # A follow-up that refines what just ran (那深圳的呢, 只看华南区的呢, 把广州的也去掉, now only for Online, what about York):

@@ -269,15 +269,16 @@ def _stems_of_the_sheets_columns(low: str, catalog: Catalog, files: list[FileInf
     the text names (商品名称 of 门店销售.xlsx, sheet 西区店) is that column's word, never the other file."""
     for x in list(hits):  # 按商品名称汇总, beside 商品.csv: the stem inside a column's whole name said is that column's word
         f = catalog.get(x[1])
-        if f is None:
-            continue
+        if f is None or not _glued(low, x[0], x[0] + len(f.stem)):
+            continue  # (花名册 按部门…: nothing said beside the stem can make a longer name; no table is read for it)
         end = x[0] + len(f.stem)
-        if any(low.find(c, max(0, end - len(c)), min(len(low), x[0] + len(c))) >= 0 and len(c) > len(f.stem)
-               and f.stem.casefold() in c for g in files if g.is_table for sh in g.sheets[:1] for c in (k.casefold() for k in sh.columns)):
-            ref.spans.remove((x[0], end))
+        if _column_spans(f, low, x[0], end) or any(_column_spans(g, low, x[0], end) for g in files if g.is_table and g.path != f.path):
+            ref.spans.remove((x[0], end))  # (its own table is looked into first: often the only one read)
             hits.remove(x)
-    wbs = [f for f in files if f.is_table and len(f.sheets) > 1 and any(_distinct_sheet(sh.name, low) for sh in f.sheets)]
-    if len(wbs) != 1 or not hits:
+    if not hits:
+        return
+    wbs = [f for f in files if f.is_table and f.kind != "csv" and len(f.sheets) > 1 and any(_distinct_sheet(sh.name, low) for sh in f.sheets)]
+    if len(wbs) != 1:
         return
     cols = {c.casefold() for sh in wbs[0].sheets for c in sh.columns}
     for x in list(hits):
@@ -286,6 +287,21 @@ def _stems_of_the_sheets_columns(low: str, catalog: Catalog, files: list[FileInf
                 and not re.match(r"\s*(?:那?张?表|文件|(?:file|table|sheet)(?![a-z]))", low[x[0] + len(f.stem):]):  # (商品表: the file)
             ref.spans.remove((x[0], x[0] + len(f.stem)))
             hits.remove(x)
+
+
+def _column_spans(g: FileInfo, low: str, start: int, end: int) -> bool:
+    """Whether a column name of the table, longer than the span's word and holding it, is said over the span."""
+    word = low[start:end]
+    return any(len(c) > len(word) and word in c and low.find(c, max(0, end - len(c)), min(len(low), start + len(c))) >= 0
+               for sh in g.sheets[:1] for c in (k.casefold() for k in sh.columns))
+
+
+def _glued(low: str, start: int, end: int) -> bool:
+    """Whether the text goes on right beside a span (a longer name could hold it): a mark or the text's edge on both sides
+    ends it, and so does a space beside a Chinese word."""
+    def ends(i: int, inner: str) -> bool:
+        return i < 0 or i >= len(low) or low[i] in ",，。；;:：!！?？、" or (low[i].isspace() and bool(CJK.match(inner)))
+    return not (ends(start - 1, low[start]) and ends(end, low[end - 1]))
 
 
 def _exact_names(low: str, catalog: Catalog, ref: FileRef) -> list[tuple[int, str, str]]:

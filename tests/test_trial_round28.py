@@ -363,24 +363,25 @@ def test_a_new_columns_name_leaves_its_article_and_the_word_column(tills):
     assert f["Margin"].tolist() == (TILLS["Total"] - TILLS["Qty"] * 2).tolist()
 
 
+def _exported(ws: Workspace, first: str, export: str, path: str, key: str) -> pd.Series:
+    """The summary `first` makes, exported as `export` says: the one file written must be `path`; its rows, by key."""
+    s = Session(ws)
+    answered(s, first)
+    tr = answered(s, export)
+    assert [f["path"] for f in tr.run.files] == [path]
+    return pd.read_excel(ws.root / path, engine="openpyxl").set_index(key).sort_index()
+
+
 @pytest.mark.parametrize("export", ["export that to an Excel file called clerk_avg.xlsx", "yes, but name the file clerk_avg.xlsx"])
 def test_the_file_written_is_named_as_said(tills, export):
-    s = Session(tills)
-    answered(s, "tills.xlsx Depot: average Total per Clerk")
-    tr = answered(s, export)
-    assert [f["path"] for f in tr.run.files] == ["outputs/clerk_avg.xlsx"]
-    back = pd.read_excel(tills.root / "outputs/clerk_avg.xlsx", engine="openpyxl").set_index("Clerk")
-    assert back["Total_mean"].sort_index().tolist() == TILLS.groupby("Clerk")["Total"].mean().sort_index().tolist()
+    back = _exported(tills, "tills.xlsx Depot: average Total per Clerk", export, "outputs/clerk_avg.xlsx", "Clerk")
+    assert back["Total_mean"].tolist() == TILLS.groupby("Clerk")["Total"].mean().sort_index().tolist()
 
 
 @pytest.mark.parametrize("export", ["存成 导购汇总.xlsx", "导出成excel，文件名叫 导购汇总.xlsx"])
 def test_a_file_name_holding_an_operation_word_is_only_a_name(shops, export):
-    s = Session(shops)
-    answered(s, "门店销售 东区店按导购汇总金额")
-    tr = answered(s, export)
-    assert [f["path"] for f in tr.run.files] == ["outputs/导购汇总.xlsx"]
-    back = pd.read_excel(shops.root / "outputs/导购汇总.xlsx", engine="openpyxl").set_index("导购")
-    assert back["金额_合计"].sort_index().round(6).tolist() == SHOPS["东区店"].groupby("导购")["金额"].sum().sort_index().round(6).tolist()
+    back = _exported(shops, "门店销售 东区店按导购汇总金额", export, "outputs/导购汇总.xlsx", "导购")
+    assert back["金额_合计"].round(6).tolist() == SHOPS["东区店"].groupby("导购")["金额"].sum().sort_index().round(6).tolist()
 
 
 @pytest.mark.parametrize("said", ["门店销售 东区店每个导购每个月的金额中位数", "门店销售 东区店按月算金额中位数"])
@@ -400,3 +401,16 @@ def test_a_restated_export_says_the_name_it_will_write(tills):
     assert tr.decision.next == "restate_confirm" and "outputs/clerk_avg.xlsx" in tr.decision.reply, tr.decision.reply
     done = answered(s, "go")
     assert [f["path"] for f in done.run.files] == ["outputs/clerk_avg.xlsx"]
+
+
+def test_a_file_named_by_its_stem_reads_no_other_table(tmp_path):
+    from engine.catalog import CatalogCache
+    from modes.decision import SessionState
+    from modes.dialogue import decide
+
+    pd.DataFrame({"部门": ["甲", "乙"], "工资": [1, 2]}).to_excel(tmp_path / "花名册.xlsx", index=False)
+    pd.DataFrame({"城市": ["上海"], "金额": [5]}).to_csv(tmp_path / "销售.csv", index=False)
+    pd.DataFrame({"商品名称": ["米"], "进价": [5]}).to_csv(tmp_path / "商品.csv", index=False)
+    catalog = CatalogCache().build(Workspace.at(tmp_path))
+    d, _ = decide(SessionState(), "花名册 按部门汇总工资", catalog)
+    assert d.request.file == "花名册.xlsx" and [f.path for f in catalog.tables if f.loaded] == ["花名册.xlsx"]

@@ -992,7 +992,6 @@ def _keys_after_period(text: str, hits: list[Any], sheet: Any, end: int, keys: l
 class Bucket(OpSpec):
     name = "bucket"
     family = "explore"
-    precedence = 1  # 每个月的金额中位数: the statistic it reads is each period's, never a statistic of the whole column
     label = {"zh": "按时间汇总", "en": "summarise by period"}
     words = {"zh": ("按月", "按年", "按季度", "按周", "按星期", "每月", "每年", "按天", "每天"), "en": ("monthly", "by month", "by year", "quarterly", "weekly", "daily")}
     slots = (Slot("column", "column", "按哪一个日期列分期？", "Which date column?", gap="date_column", fits="date"),

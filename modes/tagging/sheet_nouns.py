@@ -50,8 +50,11 @@ def nouns(catalog: Catalog, read_all: bool = True) -> dict[str, tuple[str, str |
     False only the tables already read are looked into (a request that names its file reads no other)."""
     out: dict[str, tuple[str, str | None]] = {}
     seen: set[str] = set()
+    books = [f for f in catalog.tables if f.kind != "csv" and (read_all or f.loaded) and _split(f)]
+    if not books:
+        return out  # no workbook split into sheets: no other table is read for its values
     tables = [f for f in catalog.tables if read_all or f.loaded]
-    for wb in (f for f in tables if _split(f)):
+    for wb in books:
         names = [s.name for s in wb.sheets if s.name]
         own = [c.casefold() for c in wb.sheets[0].columns]
         # (7月 / 8月, 一季度 / 二季度: periods, read by the period rules — 按月 is never 每个工作表)
