@@ -644,6 +644,16 @@ def _small(d: dict[str, Any], limit: int = 600) -> dict[str, Any]:
     return out
 
 
+def _tied_step(r: Any) -> dict[str, Any]:
+    return next((s.facts for s in r.steps if s.tool == "top_n" and s.facts.get("tied_left_out")), {})
+
+
+def _tied_at_the_top(r: Any) -> list[str]:
+    """The keys level with the one top row kept (Bea, Cy), when one was asked for and others tie with it."""
+    f = _tied_step(r)
+    return list(f.get("tied_labels") or []) if f.get("rows_out") == 1 else []
+
+
 def _versus_line(v: dict[str, Any], zh: bool) -> str:
     """整体平均 月薪 24,152.96；高于它的：技术部."""
     from tools.fmt import num
@@ -799,6 +809,10 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                             for _, row in tbl.iterrows()]
                     parts.append(f"按 {'、'.join(keys)} 汇总后，{measure} {word}的 {len(ranked)} 个是：{'、'.join(ranked)}。" if zh
                                  else f"Per {', '.join(keys)}, the {word} {len(ranked)} by {measure}: {', '.join(ranked)}.")
+                elif level := _tied_at_the_top(r):  # 哪个导购单数最多, two level: both named, never one of them alone
+                    parts[:] = [p for p in parts if not p.startswith(("另有 ", f"{_n(_tied_step(r)['tied_left_out'], 'more row')} tied"))]
+                    parts.append(f"{'、'.join(keys)} 中 {measure} {word}的有 {len(level)} 个并列：{'、'.join(level)}，都是 {num(row0[measure])}。" if zh
+                                 else f"{' and '.join(level) if len(level) < 3 else ', '.join(level)} tie for the {word} {measure}: {num(row0[measure])} each.")
                 else:
                     parts.append(f"{'、'.join(keys)} 中 {measure} {word}的是 {label}：{num(row0[measure])}。" if zh else f"{label} has the {word} {measure}: {num(row0[measure])}.")
             elif (srt := d.request.op("sort")) is not None and g is not None and keys and measures:

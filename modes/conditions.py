@@ -13,7 +13,7 @@ from modes import lexicon as lx
 from modes.catalog import SheetInfo
 from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_values, resolve_column
-from modes.text import CJK, NUMBER_RE, _number, parse_number, tidy
+from modes.text import CJK, NUMBER_RE, _number, normalize, parse_number, tidy
 
 OP_ZH = {"eq": "等于", "ne": "不等于", "gt": "大于", "ge": "不低于", "lt": "小于", "le": "不超过", "between": "介于",
          "contains": "包含", "not_contains": "不包含", "in": "属于", "not_in": "不属于", "empty": "为空",
@@ -225,8 +225,7 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit], date_c
     m = re.match(r"[\"'“‘「](.+?)[\"'”’」]", text[i:])
     if m:
         return m.group(1), i + m.end()
-    joined = max((v for v, _ in sheet.value_pairs if re.search(r"[-/ ()（）]", v) and text.startswith(v, i)
-                  and not re.match(r"[A-Za-z0-9_]", text[i + len(v) : i + len(v) + 1])), key=len, default=None)
+    joined = _held_at(text, i, sheet)  # (创可贴（中盒） is read as 创可贴(中盒): the value as the text holds it, half-width)
     if joined is not None:  # 上海-武汉 / New York: a value the data holds, written with a hyphen or a space, whole
         return joined, i + len(joined)
     m = re.match(r"[A-Za-z0-9_.@\-]+(?: [A-Z][A-Za-z0-9]*)*|[\u4e00-\u9fffA-Za-z0-9_]+", text[i:])
@@ -636,7 +635,9 @@ MONTH_RANGE = lazy(
 CN_MONTH = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "十一": 11, "十二": 12}
 MONTH_ONE = lazy(
     r"(?<![\d年/.\-月一二三四五六七八九十])(?P<a>1[0-2]|0?[1-9]|十[一二]|[一二三四五六七八九十])\s*月份?(?![\d日号]|\s*(?:\d|到|至|~|～|-|—|–|和|与|初|中|底|末))"
-    r"|(?<![a-z_])(?:in|during|for|of)\s+(?P<ae>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)",
+    r"|(?<![a-z_])(?:in|during|for|of)\s+(?P<ae>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)"
+    # except June / leaving out March: the month excluded (the exclusion is read by the scope of negation)
+    r"|(?<![a-z_])(?:except(?: for)?|excluding|besides|other than|apart from|aside from|leaving out|leave out|not counting|outside(?: of)?)\s+(?P<ax>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)",
     re.I | re.A,
 )
 
@@ -659,7 +660,8 @@ def _cond_month_one(sc: _Scan) -> None:
         if not sc.free(m.start(), m.end()):
             continue
         raw = m.group("a")
-        a = (int(raw) if raw.isdigit() else CN_MONTH[raw]) if raw else MONTHS_EN[m.group("ae").casefold()]
+        a = (int(raw) if raw.isdigit() else CN_MONTH[raw]) if raw else MONTHS_EN[(m.group("ae") or m.group("ax")).casefold()]
+        at = m.start("ax") if m.group("ax") else m.start()  # (except June: the exclusion stays outside, read by the scope of negation)
         col = _date_column(sc.text, m, sc.hits, [c for c in sc.sheet.columns if c in sc.sheet.dates], sc.sheet)
         span = sc.sheet.years.get(col[0] or "")
         if col[0] is None or span is None:
@@ -667,13 +669,13 @@ def _cond_month_one(sc: _Scan) -> None:
         said = sorted(set(re.findall(r"(?<!\d)((?:19|20)\d{2})\s*年", sc.text)))
         if span[0] != span[1] and len(said) == 1:  # 2024年每个月…，12月的不算: the year the request says
             lo, hi = _period(said[0], str(a), None)
-            sc.add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), m.start(), m.end())
+            sc.add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), at, m.end())
             continue
         if span[0] != span[1]:
-            sc.add(Cond(col[0], "between", None, None, m.group(0).strip(), "month_no_year", (str(span[0]), str(span[1]))), m.start(), m.end())
+            sc.add(Cond(col[0], "between", None, None, sc.text[at : m.end()].strip(), "month_no_year", (str(span[0]), str(span[1]))), at, m.end())
             continue
         lo, hi = _period(str(span[0]), str(a), None)
-        sc.add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], "year_from_data"), m.start(), m.end())
+        sc.add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], "year_from_data"), at, m.end())
 
 
 def _cond_month_range(sc: _Scan) -> None:
@@ -1041,12 +1043,25 @@ LIST_JOIN = lazy(r"以及|或者|或是|和|与|及|跟|、|/|或")
 BOTH_WAYS = lazy(r"\s*,?\s*(?:以及|和|与|及|跟|、|(?<![a-z_])and(?![a-z_]))\s*$", re.I | re.A)
 
 
+def _held_at(text: str, i: int, sheet: SheetInfo) -> str | None:
+    """The longest value the data holds that has marks in it (a bracket, a hyphen, a space) and starts at text[i], as
+    written or as the text is read (half-width)."""
+    return max((v for v, _ in sheet.value_pairs if re.search(r"[-/ ()（）]", v) and (text.startswith(v, i) or text.startswith(normalize(v), i))
+                and not re.match(r"[A-Za-z0-9_]", text[i + len(v) : i + len(v) + 1])), key=len, default=None)
+
+
 def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | None = None) -> tuple[str, Any, int]:
     """上海或北京 / neither A nor B / 不是王芳、李强: one value becomes a list when more are joined to it."""
     more = []
     while True:
         joiner = (r"也不是|也不等于|又不是|也非|(?<![a-z_])nor(?![a-z_])|、|和|与|及|(?<![a-z_])and(?![a-z_])" if op == "ne"
                   else r"或者|或是|或|、|/|,|(?<![a-z_])or(?![a-z_])")
+        jm = re.match(r"\s*(?P<j>,?\s*(?:" + joiner + r"))\s*", text[end:], re.I | re.A)
+        held = _held_at(text, end + jm.end(), sheet) if jm is not None and sheet is not None else None
+        if jm is not None and held is not None:  # 创可贴（中盒）、维生素C片（小盒）: a value the data holds, with its marks, whole
+            more.append(held)
+            end += jm.end() + len(held)
+            continue
         mm = re.match(r"\s*(?P<j>,?\s*(?:" + joiner + r"))\s*(?P<q>[\"'“‘「])?(?P<w>[A-Za-z0-9_\u4e00-\u9fff]+)(?(q)[\"'”’」])", text[end:], re.I | re.A)
         if not mm:
             break
@@ -1454,7 +1469,8 @@ def _cond_logic(sc: _Scan) -> None:
 # An exclusion's scope is the one condition it is written against: before it with a few words between (excluding
 # those in York, not in the North region, 除了是销售部的) or after it (销售部以外的女员工, 月薪为0的不算, 华东除外)
 EXCLUSION_FILLER = (r"(?:\s*(?:the|those|that|these|ones?|rows?|records?|items?|in|from|of|at|within|with|where|which|who|were|was|are|is|"
-                    r"have been|has been|got|marked|是|在|为|属于)(?![a-z_]))*\s*$")
+                    r"have been|has been|got|marked|是|在|为|属于)(?![a-z_]))*"
+                    r"(?:\s*[a-z]{3,}s\s+(?:with|where|whose|that|which|in|from|on|at)(?:\s+(?:the|a|an))?)?\s*$")  # leave out rentals with …
 EXCLUDED_BEFORE = lazy(r"(?:" + lx.EXCLUDE.pattern + r"|(?<![a-z_])(?:outside(?: of)?|not (?:in|from|at|on|via|through|under|using|over|within|inside)|other than))" + EXCLUSION_FILLER,
                        re.I | re.A)
 # after the condition: 的, a few words naming the rows (的订单, 级客户, 分公司), then the exclusion
@@ -1462,6 +1478,8 @@ EXCLUDED_AFTER = lazy(r"^\s*的?[\u4e00-\u9fff]{0,4}?\s*(?:以外|之外|除外|
                       re.I | re.A)
 
 
+NOT_DONE_SINCE = lazy(r"(?<![a-z_])(?:haven't|hasn't|havent|hasnt|have not|has not|had not|hadn't|weren't|wasn't|not|never)\s+(?:been\s+)?[a-z]+\s*$", re.I | re.A)
+DATE_COLUMN_LINK = lazy(r"\s*(?:in|on|during|of|from|is|was|=|在|是|为)?\s*", re.I | re.A)
 NEGATE = {"eq": "ne", "ne": "eq", "gt": "le", "ge": "lt", "lt": "ge", "le": "gt", "in": "not_in", "not_in": "in",
           "contains": "not_contains", "not_contains": "contains", "empty": "not_empty", "not_empty": "empty",
           "between": "not_between", "not_between": "between", "numeric": "blank_or_not_numeric", "not_numeric": "blank_or_numeric",
@@ -1478,9 +1496,16 @@ def negate(c: Cond) -> Cond:
 def _cond_scope_of_negation(sc: _Scan) -> None:
     """Each condition written inside an exclusion's scope is negated once; the other conditions stay as they are."""
     for i, (c, (a, b)) in enumerate(zip(sc.out.conds, sc.out.spans, strict=True)):
-        if c.how in ("excluded", "month_no_year") or c.column is None:
+        dated = isinstance(c.value, dict) and "date" in c.value  # (a date whose column is found later: its negation is read now)
+        if c.how in ("excluded", "month_no_year") or (c.column is None and not dated):
             continue  # (a month whose year is asked stays asked: its exclusion is read once the year is said)
-        before = EXCLUDED_BEFORE.search(sc.text[:a])
+        head = a
+        for h in sc.hits:  # leave out rentals with Rental Date in June: the period's own column, said just before it, is in its scope
+            if h.column == c.column and 0 <= a - h.end <= 12 and DATE_COLUMN_LINK.fullmatch(sc.text[h.end : a]):
+                head = h.start
+        before = EXCLUDED_BEFORE.search(sc.text[:head])
+        if before is None and c.op in ("ge", "gt") and re.match(r"since(?![a-z_])", sc.text[a:], re.I):
+            before = NOT_DONE_SINCE.search(sc.text[:head])  # haven't been serviced since 1 March: the last time was before it
         after = EXCLUDED_AFTER.match(sc.text[b:])
         if before is None and after is None:
             continue
@@ -1507,8 +1532,25 @@ PLACE_WORDS = frozenset({"in", "on", "at", "from", "inside", "within", "under", 
 ONE_OF_AHEAD = lazy(r"\s*(?:(?:one of|any of|among|either)(?![a-z_])|以下(?:之一|任意一个|其中一个))", re.I | re.A)
 
 
+# 1 March 2024 / March 1, 2024 / 1st of Mar 2024: one day, written as the ISO date it is (in place, padded to its length)
+DAY_DATE_EN = lazy(r"(?<![\w-])(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>" + _MONTH_EN + r")\.?,?\s+(?P<y1>(?:19|20)\d{2})"
+                   r"|(?P<m2>" + _MONTH_EN + r")\.?\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y2>(?:19|20)\d{2}))(?![\w-])", re.I | re.A)
+
+
+def _iso_days(text: str) -> str:
+    def iso(m: re.Match[str]) -> str:
+        y, mon, d = m.group("y1") or m.group("y2"), m.group("m1") or m.group("m2"), m.group("d1") or m.group("d2")
+        try:
+            day = date(int(y), MONTHS_EN[mon.casefold()], int(d))
+        except (ValueError, KeyError):
+            return m.group(0)
+        return day.isoformat().ljust(len(m.group(0)))
+    return DAY_DATE_EN.sub(iso, text) if re.search(r"\d", text) else text
+
+
 def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked: list[tuple[int, int]] | None = None) -> CondParse:
     """All conditions in text, against one sheet's columns."""
+    text = _iso_days(text)
     # operator is one of A, B, C / 是以下之一: the list's own words; the values after them are read as a list
     blocked = list(blocked or []) + [m.span("w") for m in ONE_OF.finditer(text)]
     # 整体满意度(1-5分): the figures inside a column's own name are its name, never a value compared with

@@ -379,6 +379,11 @@ def corrected_sheet(t: Turn) -> str | None:
     if f is None or len(f.sheets) < 2:
         return None
     low = SHEET_CHANGE.sub("", t.text).casefold()  # 浦东店也这样，不过金额用中位数: the change after 不过 is read on its own
+    every = lx.ALL_SHEETS.search(low)
+    if every is not None and p.request.sheet and not p.request.op("stack") and len({tuple(s.columns) for s in f.sheets}) == 1:
+        rest = re.sub(r"(?<![a-z_])(?:the|same|for|do|it|again|now|ok|okay|what|how|about|thing|three|two|four|of|please)(?![a-z_])|也|这样|一样|同样|照样|来一个|算一下|呢|吧|[\s,，。.!！?？]",
+                      "", low[: every.start()] + low[every.end() :])
+        return ALL_SHEETS_MARK if not rest else None  # the same for all sheets / 所有工作表也这样: every sheet, stacked
     named = [s.name for s in f.sheets if s.name and s.name != p.request.sheet and _sheet_named(s.name, low)]
     if len(named) != 1:
         return None
@@ -391,6 +396,7 @@ def corrected_sheet(t: Turn) -> str | None:
     return named[0] if not rest or rest in earlier else None  # 二季度的总金额呢: words of the request it follows are no change
 
 
+ALL_SHEETS_MARK = "*"  # corrected_sheet's answer for every sheet of the workbook, stacked
 # 浦东店也这样弄，不过金额用中位数 / same for Ridge, but with the median: the change asked beside the sheet
 SHEET_CHANGE = lazy(r"(?:[，,;；]\s*)?(?:不过|但是|只是|但|(?<![a-z_])but(?![a-z_]))\s*(?P<c>\S.*)$", re.I)
 # 二季度呢 / 三季度的呢 / what about Q2?: the request just run, asked again of another sheet
@@ -406,7 +412,8 @@ def on_sheet_correction(t: Turn) -> Outcome:
     sheet = corrected_sheet(t)
     old = p.request.sheet
     said = [re.sub(re.escape(old) + r"\s*(?:这|那)?\s*(?:张|个)?\s*(?:工作表|表|sheet)?", " ", u, flags=re.I) if old else u for u in p.turns]  # (q1 for Q1)
-    turns = [*said, f"{sheet}表"]  # the sheet it was on is no longer said (上半年 would read as a period of the new one)
+    every = ("across all sheets" if p.request.lang == "en" else "所有工作表合在一起") if sheet == ALL_SHEETS_MARK else None
+    turns = [*said, every or f"{sheet}表"]  # the sheet it was on is no longer said (上半年 would read as a period of the new one)
     change = SHEET_CHANGE.search(t.text)
     if change is not None:  # 不过金额用中位数: the change, said after the sheet, corrects the request said again
         turns.append(change.group("c"))
@@ -659,6 +666,8 @@ def refines(t: Turn) -> bool:
         return True  # by payment method / 按门店, after a total: the same figure, per key (a bare summary is simply regrouped)
     if t.new_kinds <= {"sort", "top_n"} and _orders_the_summary(t, last.request):
         return True  # 按金额从高到低排一下, right after a total per 商品: the summary in that order, never the source's rows
+    if t.new_kinds & {"share"} and t.new_kinds <= {"sort", "share"} and _shares_the_summary(t, last.request):
+        return True  # 按金额排一下，再算下每个类别占的比例, after a total per 类别: the same rows, each key's share
     if t.old_kinds & (FIGURE_KINDS | SHARE_KINDS) and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
         return False  # the top 5 rows …, after a median (or each store's share): rows of their own, never a cut of one figure
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
@@ -673,6 +682,14 @@ def _orders_the_summary(t: Turn, r: Request) -> bool:
     held = set(g.args["keys"]) | {m["column"] for m in g.args.get("measures") or [] if m.get("column")}
     by = [c for o in t.fresh.ops if o.kind in ("sort", "top_n") for c in ([o.args.get("by")] if isinstance(o.args.get("by"), str) else o.args.get("by") or [])]
     return bool(by) and set(by) <= held and not t.fresh.unexplained
+
+
+def _shares_the_summary(t: Turn, r: Request) -> bool:
+    """Shares by the summary's own keys, of its one summed column, with no condition or file of their own."""
+    g, sh = r.op("group"), t.fresh.op("share")
+    if g is None or sh is None or not g.args.get("keys") or t.fresh.unexplained or t.fresh.op("filter"):
+        return False
+    return list(sh.args.get("keys") or []) == list(g.args["keys"]) and sh.args.get("column") in {m.get("column") for m in g.args.get("measures") or []}
 
 
 def _keys_alone(t: Turn) -> bool:
@@ -708,13 +725,34 @@ SHARE_KINDS = frozenset({"proportion", "share"})  # a request that answers with 
 def swaps_statistic(t: Turn) -> bool:
     """换成中位数 / use the median instead, while a summary waits or just ran: a correction of its statistic."""
     p = t.pending
-    return (p is not None and bool(lx.CORRECTION.search(t.text)) and t.new_kinds <= {"stats", "group"} and "stats" in t.new_kinds
+    if p is not None and _statistic_alone(t) and "group" in t.new_kinds and "group" in t.old_kinds and not t.other_file:
+        return True  # 最大值呢, after a total per 导购: the same summary, that aggregate
+    return (p is not None and (bool(lx.CORRECTION.search(t.text)) or _statistic_alone(t)) and t.new_kinds <= {"stats", "group"} and "stats" in t.new_kinds
             and bool(t.old_kinds & {"group", "stats"}) and not t.other_file)
+
+
+def _statistic_alone(t: Turn) -> bool:
+    """中位数呢 / 用中位数再算一遍 / median?: one statistic said with no column, key or file of its own."""
+    st, g = t.fresh.op("stats"), t.fresh.op("group")
+    if t.fresh.file_how in EXPLICIT_FILE or t.fresh.unexplained:
+        return False
+    if t.new_kinds == {"group"} and g is not None:  # 最大值呢 / the max?: a plain aggregate said alone
+        return not g.args.get("keys") and not g.args.get("measures") and not g.args.get("unresolved") and len(g.args.get("aggs") or []) == 1
+    return (t.new_kinds == {"stats"} and st is not None and not st.args.get("columns") and not st.args.get("by")
+            and len(st.args.get("stats") or []) == 1)
 
 
 def more_of_the_same(t: Turn) -> bool:
     p = t.pending
     return p is not None and not (t.new_kinds - t.old_kinds) and not t.other_file and not (t.fresh.full and not p.request.full)
+
+
+def corrects_with_a_new_column(t: Turn) -> bool:
+    """no, I meant a new column Gap = Last Service Date - Purchase Date, after a summary it misread: the correction is a
+    whole request of its own (a column computed, nothing missing), which replaces the misreading, never joins it."""
+    p = t.pending
+    return (p is not None and bool(lx.CORRECTION.search(t.text)) and bool(t.new_kinds) and t.new_kinds <= {"formula", "add_column"}
+            and not t.old_kinds & {"formula", "add_column"} and not t.fresh.missing and not t.fresh.unexplained and not t.other_file)
 
 
 def corrects_with_new_kind(t: Turn) -> bool:
@@ -837,6 +875,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("pending", more_of_the_same, on_more_of_the_same),
     Row("any", about_wenqing, on_chat),
     Row("any", lists_files, on_export_list),
+    Row("pending", corrects_with_a_new_column, on_replacement),
     Row("pending", corrects_with_new_kind, on_more_of_the_same),
     Row("idle", names_nothing, on_names_nothing),
     Row("any", lambda t: True, on_request),
@@ -894,7 +933,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         p = None
         t = Turn(utterance, text, t.lang, state, catalog, None)
     if refining and not of_groups and not refines(t) and not extends_periods(t) and not splits_the_chart(t) and not flips_the_layout(t) \
-            and not (adds_to_what_ran(t) and t.old_kinds - {"profile", "export"}):  # 再按导购分组数一下, after a filter: the next step
+            and not swaps_statistic(t) and not (adds_to_what_ran(t) and t.old_kinds - {"profile", "export"}):  # 再按导购分组数一下, after a filter: the next step
         keep = corrected_sheet(t) is not None  # 二季度呢: the same request on another sheet of its workbook
         p = p if keep else None
         t = Turn(utterance, text, t.lang, state, catalog, p)

@@ -38,8 +38,8 @@ FILLER_ZH = (
     "请问", "应该", "应当", "操作", "进行", "考虑", "假设", "希望", "通过", "字符", "符号",
 )
 # Things people ask for, the operation that does them, and the closest thing wenqing can do when that operation is not
-# in the registry (data, not code): only what the registry lacks is ever said to be out of reach (a growth per group, a
-# share within a group not named, the position of one value in a ranking and forecasts have no operation yet).
+# in the registry (data, not code): only what the registry lacks is ever said to be out of reach (a share within a
+# group not named, the position of one value in a ranking and forecasts have no operation yet).
 GAPS: tuple[tuple[str, str, str, str, str, str], ...] = (
     (r"中位数|中值|(?<![a-z_])median", "中位数", "the median", "平均值、最小值、最大值", "mean, min and max", "stats"),
     (r"众数|(?<![a-z_])mode of", "众数", "the mode", "按该列分组计数", "counts per value (group and count)", "stats"),
@@ -52,7 +52,7 @@ GAPS: tuple[tuple[str, str, str, str, str, str], ...] = (
     (r"图表|柱状图|折线图|饼图|条形图|散点图|画图|画个图|作图|可视化|(?<![a-z_])(?:chart|plot|graph|visuali[sz]e|histogram)(?![a-z_])", "图表", "charts",
      "导出汇总表，用 Excel 画图", "export the summary table and chart it in Excel", "chart"),
     (r"同比|环比|增长率|增速|涨幅|变化率|(?<![a-z_])(?:growth rate|year over year|yoy|month over month|mom)(?![a-z_])", "增长率/同比环比", "growth rates",
-     "加一个计算列（两列相除）", "a computed column (one column divided by another)", "growth_per_group"),
+     "加一个计算列（两列相除）", "a computed column (one column divided by another)", "growth"),
     (r"累计|累加|running total|cumulative", "累计值", "cumulative totals", "分组求和", "group totals", "running_total"),
     (r"透视表|数据透视|(?<![a-z_])pivot", "透视表", "pivot tables", "按两列分组汇总", "grouping by two columns", "pivot"),
     (r"预测|(?<![a-z_])(?:forecast|predict)", "预测", "forecasts", "看两列的相关性", "the correlation of two columns", "forecast"),

@@ -21,6 +21,7 @@ from modes.ops import CLAUSE_END, JOIN_CLAUSE_END, ROW_NOUNS_EN, TurnOps, _blank
 from modes.resolve import (
     ColumnHit,
     FileRef,
+    _distinct_sheet,
     find_columns,
     find_files,
     find_sheet,
@@ -286,8 +287,9 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
                 merged["group"] = swapped_in  # 不对，金额用中位数, after totals per 品类: that column's figure changes, the others stay
                 continue
             old = merged.get(op.kind)
-            if t.correction and op.kind == "stats" and not op.args.get("columns"):
-                swapped = True  # 换成中位数 / use the median instead: the statistic of what was summarised changes
+            if op.kind == "stats" and not op.args.get("columns") and (t.correction or (len(ops) == 1 and len(op.args.get("stats") or []) == 1
+                                                                                    and not op.args.get("by") and "group" in merged)):
+                swapped = True  # 换成中位数 / use the median instead / 中位数呢: the statistic of what was summarised changes
             if op.kind == "pivot" and "group" in merged and (laid := _pivot_of_group(merged["group"], op)) is not None:
                 del merged["group"]  # 换成透视表，门店做列 after a count by 门店 and 类型: the same figure laid out, never a pivot of the counts
                 merged["pivot"] = laid
@@ -397,6 +399,9 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
         # 只要行数，再加上每个班行数占总数的百分比: each class's rows and their share, of the rows themselves (the share
         # says each count), never a share of the summary's rows (one each)
         del merged["group"]
+    elif g is not None and sh is not None and g.args.get("keys") and list(sh.args.get("keys") or []) == list(g.args["keys"]) \
+            and sh.args.get("column") and g.args.get("measures") == [{"column": sh.args["column"], "agg": "sum"}]:
+        del merged["group"]  # 每个类别卖了多少钱 + 再算下每个类别占的比例: each key's total and its share, of the same rows
     b, st = merged.get("bucket"), merged.get("stats")
     if b is not None and st is not None and b.args.get("agg") in ("median", "min", "max") and set(st.args.get("stats") or []) <= {b.args["agg"], "sum"} \
             and set(st.args.get("columns") or []) <= {b.args.get("value")}:
@@ -743,7 +748,8 @@ def _u_files(u: _Understanding) -> None:
     latest = u.turns[-1]
     sentence = re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", latest) or re.search(r"[我你的了吗呢把帮请按给是在都要就这那个吧啊呀哦么里下]", latest)
     u.lang = language(latest) if sentence or len(u.turns) == 1 else language(u.turns[0])
-    u.refs = [find_files(t, u.catalog, state.current_file, u.restrict) for t in u.norms]
+    # (这个去重后的目录 / that pivot: the last result named by what it is, never a file described by its words)
+    u.refs = [find_files(_blank(t, [m.span() for m in lx.RESULT_NAMED.finditer(t)]), u.catalog, state.current_file, u.restrict) for t in u.norms]
     ref = next((r for r in reversed(u.refs) if r.how != "none"), FileRef())
     named = next((r for r in reversed(u.refs) if r.how == "named"), None)
     if ref.how in ("description", "type") and named is not None and not set(ref.paths) & set(named.paths) \
@@ -753,11 +759,16 @@ def _u_files(u: _Understanding) -> None:
     if ref.how == "named" and fuller is not None:
         ref = fuller  # 客户编号 对应 Client Code after "订单.csv和客户.csv": a later turn naming one of them keeps both
     last = state.last_result
-    if ref.how in ("named", "fuzzy") and last and last not in ref.paths and u.catalog.get(last) is not None \
-            and (lx.EXPLORE_JOIN.search(u.norms[-1]) or lx.EXPLORE_COMPARE.search(u.norms[-1])) and lx.JOIN_RESULT.search(u.norms[-1]):
-        ref = replace(ref, paths=[last, *ref.paths])  # join that with stores.csv: the last result is the other side
+    unnamed = _blank(u.norms[-1], u.refs[-1].spans)  # (销售明细_关联.csv 按…汇总: a word of a file's name is no join)
+    by_name = ref.how in ("named", "fuzzy") or (ref.how == "description" and ref.by_sheet)  # (城南店: a sheet by its own name)
+    if by_name and last and last not in ref.paths and u.catalog.get(last) is not None \
+            and (lx.EXPLORE_JOIN.search(unnamed) or lx.EXPLORE_COMPARE.search(unnamed)) and (jr := lx.JOIN_RESULT.search(u.norms[-1])):
+        said_at = min([a for a, _ in ref.spans] + ([u.norms[-1].find(ref.sheet)] if ref.sheet and ref.sheet in u.norms[-1] else []), default=len(u.norms[-1]))
+        first = said_at < jr.start() and jr.group(0)[:1] in "和跟与同"
+        # join that with stores.csv: the last result is the other side (用城南店跟这个关联: the table said first is the base)
+        ref = replace(ref, paths=[*ref.paths, last] if first else [last, *ref.paths])
     # "把它和北京_poi.xlsx比一下": the current file plus a named one
-    two_way = lx.EXPLORE_COMPARE.search(u.norms[-1]) or lx.EXPLORE_JOIN.search(u.norms[-1])
+    two_way = lx.EXPLORE_COMPARE.search(unnamed) or lx.EXPLORE_JOIN.search(unnamed)
     if (ref.how in ("named", "fuzzy", "description") and state.current_file and state.current_file not in ref.paths
             and two_way and (lx.DEICTIC.search(u.norms[-1]) or _joins_one_more(u, ref))):
         ref = replace(ref, paths=[state.current_file] + ref.paths)
@@ -782,7 +793,8 @@ def _u_files(u: _Understanding) -> None:
             ref, u.split_guess = FileRef(how="description", paths=[split[0].path]), not by_sheet
     if ref.how == "none" and state.current_file and not lx.RESULT_REF.search(u.norms[-1]) and not lx.THEN_START.search(u.norms[-1]):
         cur = u.catalog.get(state.current_file)
-        said = find_sheet(u.norms[-1], cur)[0] if cur is not None and len(cur.sheets) > 1 else None
+        # (换成中位数 after 东区店里…是多少: the sheet said by the turn it corrects)
+        said = next((n for t in reversed(u.norms) if (n := find_sheet(t, cur)[0])), None) if cur is not None and len(cur.sheets) > 1 else None
         if said:
             # 那就东区店做个透视表吧, after a result of that workbook: its sheet named, never the last result's table
             ref = FileRef(how="current", paths=[cur.path])  # type: ignore[union-attr]  # (the sheet is read from the words)
@@ -878,6 +890,8 @@ def _u_input(u: _Understanding) -> None:
         u.how, u.file = "result", result.path  # 在这个结果里… / then …: the last result is the input
         u.texts[-1] = _blank(u.texts[-1], [m.span() for m in lx.RESULT_NAMED.finditer(u.texts[-1])])  # 这个透视表 names the input
         u.ev.append(evidence.weighed("file_result", "在上一步的结果上操作", "working on the previous result"))
+        if result.path in u.ref.paths[1:]:  # 用城南店跟这个结果关联: the table said first is the base, the result the other side
+            u.how = u.ref.how
     if u.how in ("named", "fuzzy", "description", "current", "type"):
         u.file = u.ref.path
         if u.how == "fuzzy":
@@ -891,6 +905,8 @@ def _u_input(u: _Understanding) -> None:
         fi, u.file, u.how = None, None, "not_table"
     u.fi = fi
     u.files = tuple(p for p in u.ref.paths if (catalog.get(p) is not None and catalog.get(p).is_table)) if fi else ()  # type: ignore[union-attr]
+    if state.last_result and state.last_result in u.files:  # 跟这个去重后的目录关联: the words naming the result hold no operation
+        u.texts[-1] = _blank(u.texts[-1], [m.span() for m in lx.RESULT_NAMED.finditer(u.texts[-1])])
     if fi is not None and u.how != "result":  # a word that looked like the file (Team_Name ~ teams.csv) but is one of its columns stays a column
         for i, (t, r) in enumerate(zip(norms, u.refs, strict=True)):
             if _set_aside(r, next((x for x in reversed(u.refs) if x.how == "named"), None)):
@@ -951,7 +967,13 @@ def _u_sheet(u: _Understanding) -> None:
                 break
         low = " ".join(u.texts).casefold()
         u.two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, said)]
-        if len(u.two_sheets) > 1 and len(u.texts) > 1 and u.how != "description":
+        for n in u.two_sheets if len(u.two_sheets) > 1 and lx.EXPLORE_COMPARE.search(low) else []:
+            # 对比一下东区店和西区店: each sheet's name is the sheet's, no word left (实际金额: a column's, kept)
+            sh = _sheet_of(fi, n)
+            u.texts = [_blank(t, [m.span() for m in re.finditer(re.escape(n), t) if not _inside_a_value(t, m.span(), sh)
+                                  and not any(c.start() <= m.start() and m.end() <= c.end() for col in sh.columns if len(col) > len(n)
+                                              for c in re.finditer(re.escape(col), t))]) for t in u.texts]
+        if len(u.two_sheets) > 1 and len(u.texts) > 1:
             # 9-10月 … then 11-12月每个店各有几笔: a sheet named by a later turn takes the earlier one's place (never both
             # stacked), unless that turn names both or says to put them together
             latest = next((t.casefold() for t in reversed(u.norms) if any(s.name and _sheet_named(s.name, t.casefold()) for s in fi.sheets)), "")
@@ -967,7 +989,11 @@ def _u_sheet(u: _Understanding) -> None:
         # 收费台账.xlsx 一共有多少条记录: a count of the whole workbook, no sheet said nor in use, is of every sheet
         every = every or (not u.sheet_name and not u.two_sheets and WHOLE_COUNT.search(u.norms[-1]) is not None
                           and not (u.state.current_file == fi.path and u.state.current_sheet))
-        if _split_table(fi) and not lx.EXPLORE_COMPARE.search(low) and (len(u.two_sheets) > 1 or every):
+        # 三个店每个月金额的对比 / compare the total across all sites: a figure of every sheet, compared: stacked, a figure per sheet
+        figure_compared = every and lx.EXPLORE_COMPARE.search(low) is not None and _figure_said(low)
+        if figure_compared:
+            u.flags["sheets_compared"] = True
+        if _split_table(fi) and (not lx.EXPLORE_COMPARE.search(low) or figure_compared) and (len(u.two_sheets) > 1 or every):
             # 上半年和下半年合在一起 / all sheets: one table split into sheets, read stacked; the names are the sheets
             every_said = every and re.search(r"所有|全部|每个|各个|整个|(?<![a-z_])(?:all|every|both)(?![a-z_])", " ".join(u.norms), re.I) is not None
             # Q1和Q2合在一起: the sheets named; 所有工作表合在一起 / all sheets: every sheet
@@ -1000,6 +1026,16 @@ def _u_sheet(u: _Understanding) -> None:
             u.other_sheet = of_second[0]
             u.texts = [_blank(t, [m.span() for m in re.finditer(re.escape(of_second[0]) + r"\s*(?:表|sheet|工作表)?", t)]) for t in u.texts]
     u.flags["two_tables"] = len(u.files) > 1 or len(u.two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(u.texts)))
+
+
+SHEET_AS_KEY = lazy(r"每个?工作表|各(?:个)?工作表|按工作表|(?<![a-z_])(?:per|each|every|by) (?:sheet|tab)(?![a-z_])", re.I)
+
+
+def _figure_said(low: str) -> bool:
+    """A figure asked for: a summary's words (合计 / average / 汇总) or a period it is made per (每个月 / monthly)."""
+    from modes.opspecs.analysis import _bucket_search
+
+    return lx.GROUP.search(low) is not None or _bucket_search(low) is not None
 
 
 WHOLE_COUNT = lazy(r"(?:一共|总共|总计|共计|总的)\s*(?:有)?\s*(?:多少|几)\s*(?:条|行|笔|个|单|户|人)?|(?<![a-z_])how many (?:rows|records|entries|lines)"
@@ -1268,11 +1304,15 @@ def _u_parse(u: _Understanding) -> None:
         if EACH_VALUE.search(u.norms[-1]):  # 7月、8月、9月的件数合计分别是多少: one figure per sheet, never one over all three
             u.ops = [replace(o, args={**o.args, "keys": [label]})
                      if o.kind == "group" and not o.args.get("keys") and o.args.get("measures") else o for o in u.ops]
-        if any(lx.EACH_SHEET.search(n) for n in u.norms):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
+        # (a growth per sheet only when the sheets are said as such: per quarter, of quarter sheets, is the growth's own period)
+        each_sheet_said = u.flags.get("sheets_compared") or any(SHEET_AS_KEY.search(n) for n in u.norms)
+        if any(lx.EACH_SHEET.search(n) for n in u.norms) or u.flags.get("sheets_compared"):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
             u.ops = [replace(o, args={**o.args, "keys": [label, *[k for k in o.args.get("keys") or [] if k != label]]})
                      if o.kind == "group" and o.args.get("measures") else
                      replace(o, args={**o.args, "by": [label, *[k for k in o.args.get("by") or [] if k != label]]})
-                     if o.kind == "proportion" else
+                     if o.kind in ("proportion", "bucket", "stats") or o.kind == "growth" and o.args.get("kind") != "cagr" and each_sheet_said else
+                     # 每个工作表每个月的金额, drawn: one line per sheet
+                     replace(o, args={**o.args, "split": label}) if o.kind == "chart" and o.args.get("unit") and not o.args.get("split") else
                      replace(o, args={**o.args, "within": [label]}) if o.kind == "share" and o.args.get("keys") and label not in o.args["keys"]
                      and not o.args.get("within") and not o.args.get("among") else o for o in u.ops]  # share of Resolved On Time per sheet: in each
         # stacking is the one way the sheets are put together; a join with another file named is done on the stacked rows
@@ -1463,6 +1503,20 @@ def _charted_result(ops: list[Op], sheet: SheetInfo) -> list[Op]:
     return [Op("chart", args, chart.after)]
 
 
+def _counted_nouns_elsewhere(u: _Understanding) -> list[str]:
+    """哪个营业员卖的处方药最多: a noun read as what the rows are, counted, that another table names (是否处方药 of 药品目录)
+    or holds as a value: it chooses rows this table cannot tell, so it is named back, never counted as every row."""
+    out = []
+    for o in u.ops:
+        n = (o.args.get("counted_noun") or "").casefold() if o.kind == "group" else ""
+        if len(n) < 2:
+            continue
+        if any(n in c.casefold() or any(n == v.casefold() for v in vs) for f in u.catalog.tables if f.path != u.file
+               for sh in f.sheets for c, vs in [*((c, ()) for c in sh.columns), *sh.values.items()]):
+            out.append(o.args["counted_noun"])
+    return out
+
+
 def _u_understood(u: _Understanding) -> None:
     """Evidence of what was not understood: a preview only, words no rule read, columns no step uses, typos."""
     if u.how == "current" and len(u.turns) == 1 and results.is_result(u.file) and not lx.RESULT_REF.search(u.norms[-1]) \
@@ -1501,6 +1555,9 @@ def _u_understood(u: _Understanding) -> None:
         joined = _join_sheets(u) if any(o.kind == "join" for o in ops) else None
         if joined is not None:  # 级别和提成比例, columns of the table joined: read by the join
             words = [w for w in words if w.casefold() not in {c.casefold() for c in joined[1].columns}]
+        dated = {c.column for o in ops if o.kind == "filter" for c in o.args.get("conditions") or [] if c.column in u.sheet.dates}
+        words = [w for w in words if not any(_date_verb(c, w.casefold()) for c in dated)]  # serviced: the verb of Last Service Date
+        words += [n for n in _counted_nouns_elsewhere(u) if n not in words]
         if words:
             ev.append(evidence.weighed("words_unread", "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
             ev += [evidence.weighed("words_unread_more", "") for _ in words[1:]]  # each further word unread lowers it more
@@ -1702,7 +1759,7 @@ def _u_lookup_columns(u: _Understanding) -> None:
     """The join of a lookup brings only the columns asked for (a key repeated with the same values matches once); a
     sheet said of the second table is the one joined."""
     if u.other_sheet and len(u.files) == 2:
-        u.ops = [Op("join", {**o.args, "other_sheet": u.other_sheet}, o.after) if o.kind == "join" else o for o in u.ops]
+        u.ops = [Op(o.kind, {**o.args, "other_sheet": u.other_sheet}, o.after) if o.kind in ("join", "compare") else o for o in u.ops]
     if u.lookup is None or len(u.files) < 2:
         return
     cols, key = list(u.lookup[1].columns), u.lookup[1].key
@@ -1754,6 +1811,11 @@ def _u_sheet_words(u: _Understanding) -> None:
     without a column by it is dropped; the rest of what was said stays)."""
     if not u.sheet_name:
         return
+    n = u.sheet_name.casefold()
+    if any(re.search(r"(?:只看|只要|只留|只算|仅看|就看|看看?|only|just)\s*(?:the\s+)?" + re.escape(n), t.casefold()) for t in u.norms[-1:]) \
+            and len(u.ops) > 1 and any(o.kind == "filter" and not o.args.get("conditions") and not o.args.get("delete") for o in u.ops):
+        # 只看城南店的每月金额环比: "only" chooses the sheet, never a filter with no condition
+        u.ops = [o for o in u.ops if not (o.kind == "filter" and not o.args.get("conditions") and not o.args.get("delete"))]
     for i, o in enumerate(u.ops):
         conds = o.args.get("conditions") if o.kind == "filter" else None
         if not conds:
@@ -1802,7 +1864,11 @@ def _date_verb(column: str, said: str) -> bool:
     if not stem or stem == column.casefold() or len(stem) < 2:
         return False
     if stem.isascii():
-        return re.search(rf"(?<![a-z0-9_]){re.escape(stem)}(?![a-z0-9_])", said) is not None
+        if re.search(rf"(?<![a-z0-9_]){re.escape(stem)}(?![a-z0-9_])", said) is not None:
+            return True
+        # Last Service Date, said "serviced" / Purchase Date, "purchased": the verb of its own noun
+        nouns = [w for w in re.split(r"[\s_-]+", stem) if len(w) >= 4 and w not in ("last", "first", "next", "latest", "date", "time")]
+        return any(re.search(rf"(?<![a-z0-9_]){re.escape(w.rstrip('e'))}e?d(?![a-z0-9_])", said) for w in nouns)
     return stem in said
 
 
@@ -1844,8 +1910,22 @@ def _u_missing(u: _Understanding) -> None:
             u.ev.append(evidence.weighed("value_typo", "列名按最接近的理解"))
     if u.how == "description":
         u.ev.append(evidence.weighed("file_description", ""))  # named by what it holds, not by its name
-        if u.ref.by_sheet and u.file != u.state.current_file:  # 用二季度那张表: only a sheet's name points at the workbook
+        if u.ref.by_sheet and u.file != u.state.current_file and not _own_sheet_name(u):  # 用二季度那张表: only a sheet's name points at the workbook
             u.ev.append(evidence.weighed("file_inferred", "您没有说是哪个文件，只有它有这个工作表", "no file was named; only this one has that sheet"))
+
+
+def _own_sheet_name(u: _Understanding) -> bool:
+    """东区店退货的有几单 / average Total at Plaza: a sheet's whole name that is a name of its own (no generic word), which
+    only that workbook has and no other table holds as a cell value or a column: the file is known, not guessed."""
+    name = u.ref.sheet or u.sheet_name
+    low = " ".join(u.norms).casefold()
+    if not name or not _distinct_sheet(name, low):
+        return False
+    n = name.casefold()
+    owners = [f for f in u.catalog.tables if any((sh.name or "").casefold() == n for sh in f.sheets)]
+    held = any(n == v.casefold() for f in u.catalog.tables if f.path != u.file for sh in f.sheets
+               for v in [*sh.columns, *(x for vs in sh.values.values() for x in vs)])
+    return len(owners) == 1 and not held
 
 
 # the steps of understanding one request, in the order they run
@@ -2330,6 +2410,10 @@ def _slot_answer(p: Pending, text: str, catalog: Catalog) -> list[str] | None:
         return None
     sheet = request_sheet(p.request, f)
     hits = find_columns(m.group("body"), sheet)
+    offered = _spec_answer(p.request, asked, m.group("body")) if not hits else None
+    if offered:  # count, to "which column should the chart show? (or “count”…)": the word it offered, never Discount holding it
+        asker = _turn_of_asker(p.request, asked[0], list(p.turns))
+        return list(p.turns[:asker]) + [f"{p.turns[asker]}{offered}"] + list(p.turns[asker + 1 :])
     if not hits:  # 月薪, to a question offering 月薪_平均: the one column it is a part of
         word = m.group("body").strip()
         col, how, _ = resolve_column(word, sheet, closest=False)

@@ -256,7 +256,7 @@ SORT = lazy(
 GROUP = lazy(
     r"汇总|分组|统计|求和|总和|总额|合计|加总|把[^，,。；;]{1,20}?加起来|平均|均值|求均值|最大值|最小值|最高值|最低值|计数|小计|总计|数一下|数一数|数数|清点|按[^，,。；;、]{1,12}?(?<!不)算|"  # 按月算, never past the clause into 不算
     r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\b(?:use|take|show)\s+(?:the\s+)?(?:max(?:imum)?|min(?:imum)?)\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b"
-    r"|\bbreak(?:s|ing)?\s+(?:[\w.-]+\s+){0,4}?down\b|\bbroken\s+down\b|\bbreakdown\b",
+    r"|\bbreak(?:s|ing)?\s+(?:[\w.-]+\s+){0,4}?down\b|\bbroken\s+down\b|\bbreakdown\b|\bsplit(?:ting)?\s+(?:[\w.-]+\s+){0,4}?(?:up\s+)?by\b",
     re.I | re.A,
 )
 DEDUPE = rx("exact duplicates", "exact duplicate", "identical rows", "duplicated", "dupes", "repeated rows", "去重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "完全一样的", "完全一样", "一模一样的", "一模一样", "完全相同的", "完全相同", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")
@@ -422,7 +422,9 @@ SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
 # words that only give the written file its name (… to an Excel file called x.xlsx / name the file x.xlsx / 文件名叫 x.xlsx)
 NAME_LEAD = (r"(?<![a-z_])(?:(?:file|workbook|sheet|spreadsheet)\s+)?(?:called|named)(?![a-z_])|(?<![a-z_])name\s+(?:it|the\s+file|the\s+output)(?![a-z_])"
              r"|命名为|文件名叫|文件名为|文件名是|名字叫|起名叫")
-SAVE_AS = (r"(?:(?<![a-z_])(?:save|export|write|output)(?:\s+(?:it|this|that|them|the result|the table|everything|all))?\s+(?:as|to|into)"
+SAVE_AS = (r"(?:(?<![a-z_])(?:save|export|write|output)(?:\s+(?:it|this|that|them|everything|all"
+           # export the pivot result / save that table / write the last summary … as x.xlsx
+           r"|(?:the|this|that)(?:\s+[a-z]+){0,2}?\s+(?:result|table|summary|pivot|chart|output|list|file)s?))?\s+(?:as|to|into)"
            r"|" + NAME_LEAD + r"|保存为|另存为|导出为|导出成|导出到|存成|存为|保存成|保存到)")
 # the start of the next step of a request, after a clause break (…，再按客户汇总 / …, then total it by agent)
 NEXT_STEP = lazy(r"[，,；;。]\s*(?=" + SEQUENCE_WORDS + r"|(?:then|and then|after that|next)(?![a-z_]))", re.I | re.A)
@@ -444,7 +446,7 @@ BREAK_DOWN = lazy(r"(?<![a-z_])(?:break(?:s|ing)?\s+(?:that|it|this|these|those|
 # every sheet of a workbook whose sheets are one table split (一季度/二季度…, North/South), stacked
 ALL_SHEETS = lazy(r"(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sheet|表|页|季度)|(?:上下)?(?:拼起来|拼在一起|拼接起来|拼成一张)|(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)"
                   r"[^，,。]{0,6}?(?:合在一起|合起来|合并|加起来|加在一起|汇总|一起)|(?:合在一起|合起来|加在一起)"
-                  r"|(?<![a-z_])(?:all (?:the |of the )?sheets|every sheet|both sheets|stack(?:ed|ing)? (?:the |all )?sheets|across (?:all |the )?sheets|all tabs)(?![a-z_])"
+                  r"|(?<![a-z_])(?:all (?:the |of the )?(?:(?:two|three|four|five|six|\d+) )?sheets|every sheet|both sheets|stack(?:ed|ing)? (?:the |all )?sheets|across (?:all |the )?sheets|all tabs)(?![a-z_])"
                   # combine all four quarters / merge both months / all 12 months together
                   r"|(?<![a-z_])(?:combine|combining|merge|merging|stack|append|put together)\s+(?:(?:all|both|the|these|those|every)\s+)*(?:(?:two|three|four|five|six|twelve|\d{1,2})\s+)?"
                   r"(?:quarters|months|sheets|tabs|periods)(?![a-z_])"
@@ -464,7 +466,7 @@ THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|再(?:加|�
 # a turn said as the next step of a request made in steps (然后… / 再… / then …): the table before it was a step on the way
 NEXT_STEP_LEAD = lazy(r"^\s*(?:然后|接着|之后|随后|再|then(?![a-z_])|and then(?![a-z_])|after that(?![a-z_])|next(?![a-z_]))", re.I | re.A)
 # The previous result as the input of this request
-RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_])))(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
+RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_]))|that(?=\s+(?:by|per|into|as|to|for|over|across)(?![a-z_])|\s*[?.!;]|\s*$)|that (?:result|output|list|summary)|the (?:last |previous )?(?:pivot |crosstab |summary |ranking )?(?:table )?result)(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
                         r"|(?<![a-z_])(?:on|in|of|from|to|for|with|using) (?:that|this)(?: (?:result|table|one|output))?(?=\s*[?.!]?\s*$)"
                         r"|(?<![a-z_])(?:export|save|sort|filter|group|keep|chart|plot) (?:it|them|that)(?![a-z_])|(?<![a-z_])result\s*#?\s*\d"
                         # a chart of what just ran: make a chart of that / graph this / plot it as a pie / 把这个画成柱状图 / 这个透视表
@@ -476,11 +478,15 @@ RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|这�
                         r"|(?<![a-z_])(?:is|are|was|were) (?:that|those|these|it)\s*[?.!]?\s*$"
                         r"|(?<![a-z_])(?:these|those) (?:rows|records|ones|orders|items|entries)(?![a-z_])|(?<![a-z_])(?:of|for|in) (?:these|them)(?![a-z_])", re.I | re.A)
 # the previous result called by the operation that made it (这个透视表 / that pivot): a reference, never a request for that operation again
-RESULT_NAMED = lazy(r"(?:这个|那个|这张|那张|刚才的?|上面的?)(?:透视表|交叉表|汇总表|汇总结果|统计结果|排名)|(?<![a-z_])(?:that|this) (?:pivot(?: table)?|crosstab|summary|ranking)(?![a-z_])", re.I | re.A)
+RESULT_NAMED = lazy(r"(?:这个|那个|这张|那张|刚才的?|上面的?)(?:透视表|交叉表|汇总表|汇总结果|统计结果|排名)|(?<![a-z_])(?:that|this) (?:pivot(?: table)?|crosstab|summary|ranking)(?![a-z_])"
+                    r"|(?<![a-z_])the (?:last |previous )?(?:pivot|crosstab|summary|ranking)(?: table)? result(?![a-z_])"
+                    r"|(?:这个|那个|刚才的?|上一步的?)[\u4e00-\u9fff]{1,6}?(?:后|完)的[\u4e00-\u9fff]{1,4}?(?=\s*(?:按|关联|合并|匹配|对上|里|中|[，,。]|$))", re.I | re.A)  # 这个去重后的目录
 # the last result named as one side of a join or a comparison (join that with stores.csv / 把这个结果和门店表合并 / 把它跟…关联)
 JOIN_RESULT = lazy(r"(?<![a-z_])(?:join|merge|combine|match|compare|link)\s+(?:that|this|it|the (?:last |previous )?result|that result|this result|the summary)(?![a-z_])"
                    r"|(?<![a-z_])(?:that|this|the (?:last |previous )?result|that result|this result)\s+(?:with|to|against)\s"
                    r"|(?:把|将|拿)?(?:这个结果|刚才的?结果|上一步的?结果|这个表|这张表|它|这个)\s*(?:和|跟|与|同)"
+                   # 用城南店跟这个(去重后的目录)关联: the last result said second
+                   r"|(?:和|跟|与|同)\s*(?:这个|刚才的?|上一步的?)(?:结果|表)?(?:[\u4e00-\u9fff]{0,6}?(?:后|完)的?[\u4e00-\u9fff]{0,4})?\s*(?:按[^，,。]{1,12}?)?(?:关联|合并|匹配|对上|连接|join)"
                    # bring in Team from technicians.csv into that / 带到这个结果里: the columns come to the last result
                    r"|(?<![a-z_])(?:into|onto|to)\s+(?:that|this|it|the (?:last |previous )?result|that result|this result)(?![a-z_])"
                    r"|(?:带到|加到|拿到|并到|补到)(?:这个结果|刚才的?结果|上一步的?结果|这个表|这张表|它|这里)"

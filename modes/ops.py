@@ -50,7 +50,7 @@ EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
 ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|(?:lowest|smallest|least|fewest|oldest|earliest)" + lx.THEN_FIRST + r"|oldest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排在|排|在)前(?:面|头|边)?|倒数", re.I | re.A)
 RANK_WORD = lazy(r"排名|排行|名次|ranking", re.I)
 SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升序|降序|倒序|desc|asc", re.I | re.A)
-GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|group|summar|sum|total|average|mean(?!t)|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
+GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|数一下|数一数|数数|计数|清点|有几|(?:有)?多少(?:笔|单|条|个|次|人)|group|summar|sum|total|average|mean(?!t)|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
 BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|(?<!side )(?<!one )(?<!step )by(?! side| one| step)|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*(?!占|所占)[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为|占)(?=\s?[\u4e00-\u9fffA-Za-z])"
@@ -71,6 +71,7 @@ DROP_COLS = lazy(
     re.I | re.A,
 )
 DROP_VERB = lazy(r"删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b|\bdelete\b", re.I | re.A)
+BROUGHT_IN = lazy(r"加上|加入|带上|带出|带过来|补上|添上|添加|附上|(?<![a-z_])(?:add|bring|include)(?![a-z_])", re.I | re.A)
 N_COLS = lazy(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|columns)", re.I | re.A)
 WHICH_TOP = lazy(
     r"哪(?P<wn>\d+|[两三四五六七八九十]+)?(?:个|些|一个|家|位|种|类|门|项|款|件|所|台|辆|只|条|(?=天|周|年|月份))\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差)"
@@ -409,7 +410,7 @@ def _compares_groups(t: _Turn) -> bool:
 
 def _rule_compare(t: _Turn) -> None:
     m = _outside_names(lx.EXPLORE_COMPARE, t)
-    if m and _compares_groups(t):
+    if m and (_compares_groups(t) or t.flags.get("sheets_compared")):  # (三个店的金额合计对比: the sheets are the groups)
         t.compare_groups = True
         t.spans.append(m.span())  # the groups are summarised side by side; the word is read
         t.text = _blank(t.text, [m.span()])
@@ -563,7 +564,7 @@ def _period_ranked(t: _Turn, m: re.Match[str], xr: str, yr: str, d: str) -> bool
     args: dict[str, Any] = {"unit": unit, "column": dated[0], "agg": "count" if counted or mcol is None else agg}
     if mcol is not None and not counted:
         args["value"] = mcol
-    low = bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest|fewest", d, re.I))
+    low = bool(lx.LOW_END.match(d))
     more = lx.TOP_N.search(t.text, m.end())
     n = int(parse_number(next(g for g in more.groups() if g)) or 1) if more is not None and any(more.groups()) else 1
     t.add(m.start(), Op("bucket", args))
@@ -585,7 +586,7 @@ def _period_of_summary_ranked(t: _Turn, m: re.Match[str]) -> None:
                                                                                     and resolve_column(y, t.sheet)[0] != buckets[0].args.get("value")):
         return
     d = m.group("d") or m.group("d2") or ""
-    low = bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest|fewest", d, re.I))
+    low = bool(lx.LOW_END.match(d))
     n = int(parse_number(m.group("wn")) or 1) if m.group("wn") else 1
     t.add(m.start() + 1, Op("top_n", {"n": n, "by": None, "ascending": low, "question": True, "direction_said": True}))
     t.spans.append(m.span())
@@ -613,10 +614,19 @@ def _rule_which_top(t: _Turn) -> None:
         yr = inside_y[0].column
     said_y = yr
     counted = bool(yr and COUNT_NOUN.fullmatch(yr.strip()) and yr.strip() not in sheet.numeric)  # 哪个部门人最多: count the rows
+    noun = None
+    if yr and MONEY_NOUN.search(yr) and resolve_column(yr, sheet)[0] is None and (money := _money_column(sheet)) is not None:
+        yr = money  # 哪个营业员卖的钱最多: the money column summed, never the rows counted
     if yr and re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) and resolve_column(yr, sheet)[0] is None:
         counted = True  # 哪个仓库商品最多: the most rows
+        noun = re.sub(r"^[\u4e00-\u9fff]{0,3}的", "", yr.strip()).strip() or None  # (卖的处方药: 处方药)
+        noun = None if noun is None or COUNT_NOUN.fullmatch(noun) else noun  # (卖的处方药最多: the gate asks whether the word is data elsewhere)
     yr = "" if counted else yr
     mcol, _, mclose = resolve_column(yr, sheet, numeric=True) if yr else (None, "none", [])
+    if mcol is not None and mcol in sheet.dates and mcol not in sheet.numeric:
+        mcol = None  # which clerk has the fewest sales, beside a Sale Date column: dates are never summed; the rows are counted
+        counted = counted or re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) is not None
+        yr = "" if counted else yr
     if mcol is None and re.search(r"卖|销|sold|sell|sales|revenue|赚", yr + d + text[m.end() : m.end() + 4], re.I | re.A):
         # "sells best": the amount column, else the quantity column
         by_concept = {lx.concept_of(c): c for c in sheet.columns if c in sheet.numeric}
@@ -627,12 +637,14 @@ def _rule_which_top(t: _Turn) -> None:
     if mcol is None and not yr and not counted and not re.match(r"最多|最少|most|fewest|least", d, re.I | re.A):
         mcol, unnamed = _unnamed_measure(sheet, kcol, d)  # 哪个月最高: highest by what? never a count nobody asked for
     args: dict[str, Any] = {"keys": [kcol] if kcol else [], "measures": [{"column": mcol, "agg": agg}] if mcol else [{"agg": "count"}], "question": True}
+    if noun and counted and not mcol:
+        args["counted_noun"] = noun
     unres = ([_unres(xr, kclose)] if not kcol else []) + ([_unres(yr, mclose)] if yr and not mcol else []) + unnamed
     if unres:
         args["unresolved"] = unres
         t.unresolved(len(unres))
     t.add(m.start(), Op("group", args))
-    low = bool(re.match(r"最低|最少|最小|最差|lowest|least|smallest", d, re.I))
+    low = bool(lx.LOW_END.match(d))
     both = {"both": True} if lx.asks_both_ends(text) else {}  # 哪个最多，哪个最少: both ends are answered
     ranked = RANK_ALL.search(text, m.end())
     per = next((x for x in PER_KEY_SAID.finditer(text) if x.end() <= m.start() and kcol and resolve_column(x.group("k"), sheet, closest=False)[0] == kcol), None)
@@ -1031,7 +1043,8 @@ PLACEHOLDER = lazy(r"(?:那个|这个|那|这|某个|某|哪个)(?:列|字段)?|
 
 # who did something (managed by Ortiz, placed by C012, sold by Ann): the agent of a verb, never a key to group by
 AGENT_BY = lazy(r"(?<![a-z_])(?!(?:grouped|sorted|ordered|ranked|summari[sz]ed|split|partitioned|aggregated|totall?ed|counted|averaged|"
-                r"bucketed|segmented|categori[sz]ed|organi[sz]ed|arranged|listed|broken down|filtered|compared)\s)[a-z]{3,}ed\s+$", re.I | re.A)
+                r"bucketed|segmented|categori[sz]ed|organi[sz]ed|arranged|listed|broken down|filtered|compared)\s)"
+                r"(?:[a-z]{3,}ed|paid|sold|made|bought|sent|done|taken|given|held|kept|brought|written|driven|chosen|won|lost|told|led)\s+$", re.I | re.A)
 
 
 SUPERLATIVE_FIRST = lazy(r"(?P<s>highest|lowest|largest|smallest|biggest|most recent|most|least|best|worst|top|newest|latest|oldest|earliest)(?P<w>.*?)\s+first", re.I | re.A)  # on lx.SORT's match
@@ -1047,6 +1060,12 @@ COUNT_KEY = lazy(r"(?:[\u4e00-\u9fff]{0,2}(?:单数|件数|次数|个数|笔数|
 MEASURE_NAMED = lazy(r"\s*([A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*?)_(?:sum|mean|avg|average|total|count|max|min|median|合计|平均|最大|最小|计数|中位数)(?![\w])", re.I)
 
 
+def _column_named_alone(t: _Turn, keys: list[tuple[str | None, str, list[str]]], j: int) -> bool:
+    """The key after by is a column's whole name (a column called Total), and no column follows it: that column."""
+    c, raw = keys[0][0], keys[0][1].strip()
+    return len(keys) == 1 and c is not None and raw.casefold() == c.casefold() and not any(h.start >= j and not t.text[j : h.start].strip() for h in t.hits)
+
+
 def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     """The keys after one 按 / by, put where their role says."""
     dated = next((h for h in t.hits if h.column in t.sheet.dates and not t.text[b.end() : h.start].strip()), None)
@@ -1058,6 +1077,8 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     if named and named.group(1) in t.sheet.numeric and (t.grouping or t.group_keys):
         t.spans.append((b.start(), named.end()))  # top 5 by amount_sum: the summary's own figure, never a key named amount
         return
+    if MONEY_SAID.match(t.text, b.end()) and not any(h.start == b.end() for h in t.hits):
+        return  # 各花了多少 / 每单多少钱: how much money each spent, never a key named 花了多少
     keys, j, how = _key_list(t, b.end())
     if len(keys) > 1 and keys[-1][0] is None and keys[-2][0] is not None and AGG_WORD_ALONE.fullmatch(keys[-1][1].strip()):
         keys = keys[:-1]  # sorted by the freight sum: the statistic of the figure named, never a second key
@@ -1069,8 +1090,8 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
         t.rank_by = ROWS["en" if language(t.text) == "en" else "zh"]  # top 3 Units by count: the groups ranked by their rows
         t.spans.append((b.start(), j))
         return
-    if b.group(0).casefold() == "by" and AGG_AHEAD.match(t.text, b.end()):
-        return  # top 10 donors by total amount: a ranking by a figure, never a key named "total"
+    if b.group(0).casefold() == "by" and AGG_AHEAD.match(t.text, b.end()) and not _column_named_alone(t, keys, j):
+        return  # top 10 donors by total amount: a ranking by a figure, never a key named "total" (sort by Total: the column)
     if len(keys) == 1 and keys[0][0] is None and t.sheet.dates and PERIOD_LEAD.match(keys[0][1].strip()):
         return  # 每个月比上个月涨了多少 / 每天: a period of the date column, read by the period and growth rules
     if NOT_BY.search(t.text, max(0, b.start() - 12), b.start()):
@@ -1091,7 +1112,8 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
         t.key_spans.append((b.start(), j))
         return  # average revenue per order: one value per row, so an overall average (rows counted per id: the id repeats, a key)
     said = COUNT_KEY.match(t.text, len(t.text) - len(t.text[b.end():].lstrip())) if role == "sort" else None
-    if said and (t.group_keys or PER_BEFORE.search(t.text, 0, b.start())) and not any(c and c.casefold() == said.group(0).casefold() for c, _, _ in keys):
+    ordered = said is not None and SORT_VERB.match(t.text[said.end():].lstrip()) is not None and all(c is None for c, _, _ in keys)  # 按笔数从多到少排
+    if said and (t.group_keys or PER_BEFORE.search(t.text, 0, b.start()) or ordered) and not any(c and c.casefold() == said.group(0).casefold() for c, _, _ in keys):
         from tools.ops import ROWS
 
         # 每个小区有多少单，按单数从多到少排 / count by store, sort by count: the count the summary makes
@@ -1241,9 +1263,13 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
             if h.column not in t.group_keys and h.column in t.sheet.numeric and {"column": h.column, "agg": agg} not in measures:
                 measures.append({"column": h.column, "agg": agg})
     elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一", "instead", "then", "too", "also", "again", "please") \
-            and not lx.TOP_N.match(raw.strip()) and not raw.strip().startswith("前") \
+            and not lx.TOP_N.match(raw.strip()) and not raw.strip().startswith("前") and not PARTICLES.fullmatch(raw.strip()) \
             and not lx.SORT.match(raw.strip()):  # 合计最大的前5个 / sum descending: the cut or the order, read by its own rule
         unres.append(_unres(raw, closest))  # the mean instead: a word of the sentence after the statistic names no column
+
+
+SUM_SAID = lazy(r"合计|总和|总额|总计|加起来|加总|求和|之和|一共|总共|(?<![a-z_])(?:sum|total|totals|summed)(?![a-z_])", re.I | re.A)
+PARTICLES = lazy(r"[呢吧吗啊呀嘛么了？?]+")  # 最大值呢: a sentence's particle, never a column
 
 
 COUNT_ASKED = lazy(r"多少(?:单|笔|条|个|次|行|人)|几(?:单|笔|条|个|次|行|人)|(?<![a-z_])how many(?![a-z_])", re.I | re.A)
@@ -1465,6 +1491,9 @@ def _rule_group(t: _Turn) -> None:
     else:
         measures = has_measure
     measures = [m for i, m in enumerate(measures) if m not in measures[:i]]  # total sales … whose total sales: one measure
+    if not SUM_SAID.search(t.text):  # 按导购汇总金额的平均值: 汇总 is the verb, the average is the figure (never a total beside it)
+        other = {m.get("column") for m in measures if m.get("column") and m["agg"] not in ("sum", "count")}
+        measures = [m for m in measures if not (m["agg"] == "sum" and m.get("column") in other)]
     first: dict[str, int] = {}
     for h in t.hits:
         first.setdefault(h.column, h.start)
@@ -1762,6 +1791,8 @@ def _select_at(t: _Turn, m: re.Match[str] | None) -> None:
         return  # 保留一行 of each key: which rows, read by the dedupe rule
     if not m and not t.found:
         nc = N_COLS.search(t.text)
+        if nc and (t.text[max(0, nc.start() - 1) : nc.start()] in ("这", "那", "该") or BROUGHT_IN.search(t.text, 0, nc.start())):
+            nc = None  # 加上是否处方药那一列: the column brought in, never the only one kept
         if nc and any(h.end <= nc.start() for h in t.hits):
             m = re.match(r"", t.text)  # the columns named before "两列" are the selection
     rest = t.text[m.end() :] if m else ""
@@ -2393,6 +2424,7 @@ MONEY_COL = lazy(r"金额|费用|费|钱|花费|支出|成本|价款|营业额|�
 
 
 # money said as how much was paid (每单多少钱 / 每笔花多少 / 消费多少), after a statistic: the money column's figure
+MONEY_NOUN = lazy(r"钱|花费|(?<![a-z_])money(?![a-z_])", re.I | re.A)  # the word for money, said as what is most
 MONEY_SAID = lazy(r"(?:每(?:一)?(?:单|笔|次|人|个人|位|张))?\s*(?:的)?\s*(?:(?:花|消费|付|收|卖)(?:了|掉|费)?\s*多少(?:钱)?|多少钱)"
                   r"|每(?:一)?(?:单|笔|次|人|个人|位|张)\s*(?:的)?\s*多少")
 

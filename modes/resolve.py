@@ -13,7 +13,7 @@ from modes import crosslang
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.lazyre import lazy
-from modes.text import CJK, edit_distance
+from modes.text import CJK, edit_distance, fold
 
 FILE_EXT = r"(?:xlsx|xlsm|xls|csv|ods|tsv|txt|json|docx?|pdf|pptx?|md)"
 NAMED_FILE = lazy(r"([\w\-.()（）\u4e00-\u9fff]+?)\.(" + FILE_EXT[3:-1] + r")\b", re.I | re.A)
@@ -103,6 +103,7 @@ def _may_hit(token: str, low: str) -> bool:
 
 
 SAVED_AS = re.compile(lx.SAVE_AS + r"\s*[\"'“「]?\s*(?:outputs/)?$", re.I)
+SAVED_NAME = re.compile(lx.SAVE_AS + r"\s*[\"'“「]?\s*(?:outputs/)?(?P<n>[^\s,，;；\"”」.]+\.[A-Za-z]{2,5})(?![\w.])", re.I)  # the name a file is written under
 NAME_GIVEN = re.compile(r"(?:改名为|改名成|重命名为|命名为|更名为|(?:名称|名字|列名|名)(?:更改|修改|改)?[为成]|(?:更改|修改|改)(?:列名|名称)为|名为|叫做|"
                         r"(?<![a-z])(?:to|as|called|named)(?![a-z]))\s*[\'\"“‘「]?\s*(?:$|(?=[A-Za-z]))", re.I)
 
@@ -135,19 +136,28 @@ def _a_word(tok: str, catalog: Catalog) -> bool:
 LATIN_TOKEN = re.compile(r"[A-Za-z0-9_\-.]+")
 
 
-def _data_tokens(low: str, files: tuple[FileInfo, ...]) -> list[tuple[int, int]]:
+def _data_tokens(low: str, files: tuple[FileInfo, ...], names_said: bool = False) -> list[tuple[int, int]]:
     """The spans of written tokens joined by _ . - that are a column's name or a known value of one of the tables."""
     toks = [m for m in LATIN_TOKEN.finditer(low) if re.search(r"[_.\-]", m.group(0).strip(".-_"))]
-    if not toks:
-        return []
+    if not toks and not names_said:
+        return []  # (nothing joined and no name of several words to look for: no table is read for it)
     known = {x.casefold() for f in files if f.is_table for sh in f.sheets for x in (*sh.columns, *(v for vs in sh.values.values() for v in vs))}
     # Repair Cost_sum: a name of several words holding the token (Cost_sum) is said whole, and the token is part of it
-    inside = [(m.start(), m.end()) for x in known if " " in x and x in low for m in re.finditer(re.escape(x), low)]
-    return [m.span() for m in toks if m.group(0).strip(".-_").casefold() in known or any(a <= m.start() and m.end() <= b for a, b in inside)]
+    inside = [(m.start(), m.end()) for x in known if " " in x and x in low for m in re.finditer(re.escape(x), low)
+              if not re.match(r"[a-z0-9_]", low[m.end() : m.end() + 1]) and not re.match(r"[a-z0-9_]", low[m.start() - 1 : m.start()] if m.start() else "")]
+
+    def held(tok: str) -> bool:  # e-bikes: the plural of a value E-Bike
+        return tok in known or (tok.endswith("s") and tok[:-1] in known) or (tok.endswith("es") and tok[:-2] in known)
+
+    # (total Fee per Bike ID: a name of several words said whole is that column's, never bikes.csv)
+    return [m.span() for m in toks if held(m.group(0).strip(".-_").casefold()) or any(a <= m.start() and m.end() <= b for a, b in inside)] + inside
 
 
 def find_files(text: str, catalog: Catalog, current: str | None = None, restrict: list[str] | None = None) -> FileRef:
     """Resolve the files an utterance names, describes or points at."""
+    for m in SAVED_NAME.finditer(text):  # … called weekly_top_bikes.xlsx: the name of the file written names no file to read
+        a, b = m.span("n")
+        text = text[:a] + " " * (b - a) + text[b:]
     low = text.casefold()
     ref = FileRef()
     allowed = set(restrict or ())
@@ -216,11 +226,14 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
             ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
         hits[:] = [x for x in hits if x not in plain]
     # customer_id in the orders file, channel is Booking.com: a word inside a column's name or a value is no file
-    data = _data_tokens(low, tuple(catalog.tables)) if any(x[2] in ("fuzzy", "stem") for x in hits) else []
+    # (total Fee per Bike ID: a near-miss of bikes.csv inside a column's name of several words is looked for in every table)
+    data = _data_tokens(low, tuple(catalog.tables), any(x[2] == "fuzzy" for x in hits)) if any(x[2] in ("fuzzy", "stem") for x in hits) else []
     inside = [x for x in hits if x[2] in ("fuzzy", "stem") and any(a <= x[0] < b for a, b in data)]
     if inside:
         ref.spans[:] = [sp for sp in ref.spans if not any(a <= sp[0] and sp[1] <= b for a, b in data)]
     hits[:] = [x for x in hits if x not in inside]
+    if len({p for _, p, _h in hits}) == 1 and TWO_TABLES.search(text):
+        _sheet_as_second_table(low, files, ref, hits)
     if hits:
         hits.sort()
         ref.paths = list(dict.fromkeys(p for _, p, _how in hits))
@@ -264,6 +277,23 @@ NEXT_ALNUM = lazy(r"[a-z0-9]")
 NEXT_EXTENSION = lazy(r"\.[a-z]{2,4}(?![a-z])")
 
 
+def _sheet_as_second_table(low: str, files: list[FileInfo], ref: FileRef, hits: list[tuple[int, str, str]]) -> None:
+    """西区店和商品表按商品名称关联: beside one file named, a sheet's own name said whole, with words that put two tables
+    side by side, names the other table: that sheet's workbook (its sheet is read from the words like any sheet said)."""
+    named = {p for _, p, _h in hits}
+    if any(_distinct_sheet(sh.name, low) for f in files if f.path in named for sh in f.sheets):
+        return  # stack sheets Q1 and Q2 of shipments.xlsx: the sheets said are the named file's own
+    wbs = [(f, sh.name) for f in files if f.is_table and f.kind != "csv" and len(f.sheets) > 1 and f.path not in named
+           for sh in f.sheets if _distinct_sheet(sh.name, low)]
+    if len({f.path for f, _ in wbs}) != 1:
+        return
+    f, sheet = wbs[0]
+    at = low.find((sheet or "").casefold())
+    if at < 0 or _covered(ref.spans, at, at + len(sheet or "")):
+        return
+    hits.append((at, f.path, "named"))
+
+
 def _stems_of_the_sheets_columns(low: str, catalog: Catalog, files: list[FileInfo], ref: FileRef, hits: list[tuple[int, str, str]]) -> None:
     """西区店每个商品的平均售价, beside 商品.csv: a file's stem that is a word of a column of the one workbook whose sheet
     the text names (商品名称 of 门店销售.xlsx, sheet 西区店) is that column's word, never the other file."""
@@ -283,7 +313,9 @@ def _stems_of_the_sheets_columns(low: str, catalog: Catalog, files: list[FileInf
     cols = {c.casefold() for sh in wbs[0].sheets for c in sh.columns}
     for x in list(hits):
         f = catalog.get(x[1])
-        if f is not None and f.path != wbs[0].path and any(f.stem.casefold() in c for c in cols) \
+        stem = f.stem.casefold() if f is not None else ""
+        one = stem[:-1] if stem.endswith("s") and len(stem) > 3 else stem  # bikes, beside a Bike ID column: the rows' noun
+        if f is not None and f.path != wbs[0].path and any(stem in c or re.search(r"(?<![a-z])" + re.escape(one) + r"(?![a-z])", c) for c in cols) \
                 and not re.match(r"\s*(?:那?张?表|文件|(?:file|table|sheet)(?![a-z]))", low[x[0] + len(f.stem):]):  # (商品表: the file)
             ref.spans.remove((x[0], x[0] + len(f.stem)))
             hits.remove(x)
@@ -598,6 +630,12 @@ def _period_said(low: str, tok: str, span: tuple[int, int]) -> bool:
 
 DISTINCT_SHEET = re.compile(r"\d|[一二三四上下]季度|[上下]半年|(?<![a-z])(?:q[1-4]|h[12])(?![a-z0-9])|[一二三四五六七八九十]+月"
                             r"|^[\u4e00-\u9fff]{1,2}[一二三四五六七八九十]$", re.I)  # 高二 / 初三: a grade, no ordinary word
+
+
+def _general_word(word: str) -> bool:
+    from modes.tagging.segment import general_word
+
+    return general_word(word)
 
 
 def _distinct_sheet(name: str | None, low: str) -> bool:
@@ -1038,7 +1076,7 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
     tol = 1 if len(r) <= 6 else 2  # each edit loses at most one of a name's letters: a cheap test before counting edits
     typo = [c for c, cf, letters in names.folded if len(c) >= 2 and len(letters.difference(r)) <= tol
             and edit_distance(r, cf, tol) <= tol] if len(r) >= 2 and (CJK.match(r[0]) or len(r) >= 4) else []
-    if len(typo) == 1:
+    if len(typo) == 1 and not (len(r) == 2 and CJK.match(r) and _general_word(r)):  # 数据 is a word of its own, no typo of 数量
         return typo[0], "typo", []
     kind = values_kind(r, sheet)
     if kind is not None:
@@ -1081,7 +1119,11 @@ ONE_CHAR_NOUN = r"(?=员工|职工|同事|同学|学生|老师|客户|顾客|用
 
 @functools.cache
 def _value_forms(vl: str) -> tuple[str, ...]:
-    """A cell value as written, and its English plural (surgeries for Surgery, dentals for Dental)."""
+    """A cell value as written, and its English plural (surgeries for Surgery, dentals for Dental); a value holding
+    full-width marks (创可贴（中盒）) also as the text is read, half-width (创可贴(中盒))."""
+    folded = fold(vl)
+    if folded != vl and len(folded) == len(vl):
+        return (vl, folded)
     if CJK.match(vl[:1]) or len(vl) < 3 or not vl[-1].isalpha():
         return (vl,)
     plural = vl[:-1] + "ies" if re.search(r"[^aeiou]y$", vl) else vl + "es" if re.search(r"(?:s|x|z|ch|sh)$", vl) else vl + "s"

@@ -81,6 +81,9 @@ def scope(ref_how: str, ref_path: str | None, norms: list[str], state: SessionSt
     # a word that describes a file (订单) or is a near-miss of a name without its extension (算执行 ~ 预算执行) is weak
     by_stem = ref_how in ("named", "fuzzy") and ref_path is not None and ref_path.rsplit("/", 1)[-1].casefold() not in norms[-1].casefold()
     weak = ref_how == "description" or by_stem and not named_tables(norms[-1])  # 订单数 holds the stem of 订单.csv
+    src = catalog.get(ref_path) if ref_path else None
+    if weak and src is not None and len(src.sheets) > 1 and _sheet_of_its_own(src, norms[-1]):
+        weak = False  # duplicate rentals in Dockyard? remove them: a sheet of the file named by its own name is no description
     if last is not None and (said or goes_on) and (own or said and weak or goes_on and weak and _made_from(last, ref_path, state)):
         return last
     if last is not None and own and EXPORT_ALONE.fullmatch(norms[-1].strip()):
@@ -89,6 +92,12 @@ def scope(ref_how: str, ref_path: str | None, norms: list[str], state: SessionSt
     if len(norms) > 1 and earlier is not None and is_result(earlier.request.file) and (ref_how in ("none", "current", "current_missing") or weak):
         return catalog.get(earlier.request.file)
     return None
+
+
+def _sheet_of_its_own(f: FileInfo, text: str) -> bool:
+    from modes.resolve import _distinct_sheet
+
+    return any(_distinct_sheet(sh.name, text.casefold()) for sh in f.sheets)
 
 
 def in_focus(req: Request, current: str | None) -> str | None:

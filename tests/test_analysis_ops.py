@@ -192,9 +192,19 @@ def test_standard_deviation_and_an_english_plot(ws):
     assert got == pytest.approx(SALES.groupby("渠道")["销售额"].sum().round(4).to_dict())
 
 
-def test_growth_per_group_is_said_not_dropped(ws):
-    tr = Session(ws).turn("门店销售.xlsx 按区域汇总销售额的同比增长")
-    assert tr.run is None and "做不了" in tr.decision.reply
+def test_growth_per_group_is_each_groups_own_growth(ws):
+    from conftest import answered, result_frame
+
+    tr = answered(Session(ws), "门店销售.xlsx 按区域汇总销售额的同比增长")
+    assert "做不了" not in tr.decision.reply
+    f = result_frame(tr)
+    per = SALES.groupby(["区域", SALES["日期"].dt.to_period("M")])["销售额"].sum()
+    for region in ("东区", "西区"):
+        s = per.loc[region]
+        s = s.reindex(pd.period_range(s.index.min(), s.index.max(), freq="M"))
+        want = ((s - s.shift(12)) / s.shift(12).abs() * 100).round(2).dropna()
+        got = f[f["区域"] == region].set_index("期间")["同比增长(%)"].dropna()
+        assert {str(k): v for k, v in want.items()} == pytest.approx(got.to_dict())
 
 
 def test_wide_table_statistics_over_named_years(ws):

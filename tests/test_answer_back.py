@@ -269,7 +269,7 @@ def test_every_choice_offered_over_the_tuning_set_is_taken(tmp_path: Path) -> No
     ws = tmp_path / "ws"
     shutil.copytree(root / "workspace", ws)
     counts, cases = run(ws, read_items(root / "decisions.jsonl"), per_question=3)
-    assert counts["typed_back"] >= 100
+    assert counts["typed_back"] >= 90  # (a floor of coverage: fewer questions asked over the set is the aim, not fewer choices taken)
     assert counts["taken"] == counts["typed_back"], cases[:3]
 
 

@@ -65,9 +65,10 @@ ACT = [
     (["join the orders and customers sheets in sample_data on 城市"], "act", "execute", "explore", "soft", "sample_data.xlsx"),
     (["drop rows with empty 地址 in 上海_poi.xlsx"], "act", "execute", "transform", "soft", "上海_poi.xlsx"),
     (["sample_data里哪个城市金额最高？"], "act", "execute", "transform", "soft", "sample_data.xlsx"),
+    # a sheet's own name, only that workbook has it and no table holds it as a value: the file is known, not guessed
+    (["客户表里等级是A或者B的客户"], "act", "execute", "transform", "soft", "sample_data.xlsx"),
 ]
 RESTATE_AND_PLANS = [
-    (["客户表里等级是A或者B的客户"], "act", "restate_confirm", "transform", "soft", "sample_data.xlsx"),
     (["把csv转成excel"], "act", "restate_confirm", "export_data", "soft", "库存明细.csv"),
     (["库存明细.csv 按 仓酷 汇总库存数量"], "act", "restate_confirm", "transform", "soft", "库存明细.csv"),
     (["先给我出个方案：库存明细按仓库汇总库存数量"], "act", "plan_confirm", "plan_review", "hard", "库存明细.csv"),

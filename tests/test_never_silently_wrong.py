@@ -149,9 +149,8 @@ def held(root: Path, utterance: str) -> str:
     return tr.decision.reply
 
 
-DROPPED = [  # median, std, shares, charts and running totals are operations now: tests/test_analysis_ops.py checks their results
+DROPPED = [  # median, std, shares, charts, running totals and growth per group are operations now: tests/test_analysis_ops.py checks them
     # (a month without its year is read now, on the data's only year: tests/test_trial_findings.py checks that result)
-    "sales.csv 按产品汇总金额的同比增长",
     "sales.csv 预测下个月的金额",
     "sales.csv 每个城市金额的排名第几",
     "sales.csv 预测明年每个城市的金额",

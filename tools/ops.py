@@ -456,8 +456,11 @@ def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as
     if len(out) and n > 0 and not as_text and pd.api.types.is_numeric_dtype(s):  # rows level with the last one kept, left out
         last = out[by].iloc[-1]
         tied = int((s == last).sum() - (out[by] == last).sum()) if pd.notna(last) else 0
+    level = {}
+    if tied and keys:  # who is level with the last one kept: each tied row named by its keys (Bea, Cy)
+        level = {"tied_labels": [" / ".join(str(v) for v in row) for row in table.loc[s == out[by].iloc[-1], keys].head(10).itertuples(index=False)]}
     return ToolResult(out, {"rows_in": rows_in, "rows_out": len(out), "skipped_totals": skipped, "blank_groups": blank_groups,
-                            "tied_left_out": tied, **({"tie_value": float(out[by].iloc[-1])} if tied else {})}, {"sample": _sample(out, n)})
+                            "tied_left_out": tied, **({"tie_value": float(out[by].iloc[-1])} if tied else {}), **level}, {"sample": _sample(out, n)})
 
 
 @tool

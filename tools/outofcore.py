@@ -621,8 +621,13 @@ def top_n(table: BigTable, by: str, n: int = 10, ascending: bool = False, as_tex
     if len(out) and n > 0 and not as_text and table.types.get(by) in ("BIGINT", "DOUBLE") and out[by].notna().iloc[-1]:
         last = float(out[by].iloc[-1])  # rows level with the last one kept, left out
         tied = int(table.run(f"SELECT count(*) FROM ({src}) WHERE {q(by)} = {last!r}", said=False).fetchone()[0]) - int((out[by] == last).sum())
+    level = {}
+    keys = [c for c in out.columns if c != by and table.types.get(c) not in ("BIGINT", "DOUBLE")]
+    if tied and keys:  # who is level with the last one kept: each tied row named by its keys (Bea, Cy)
+        rows = table.run(f"SELECT {', '.join(q(c) for c in keys)} FROM ({_numbered(table, src)}) WHERE {q(by)} = {last!r} ORDER BY {ROW} LIMIT 10", said=False).fetchall()
+        level = {"tied_labels": [" / ".join(str(v) for v in row) for row in rows]}
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "skipped_totals": skipped, "tied_left_out": tied,
-                            **({"tie_value": last} if tied else {})}, {"sample": _sample(out, n)})
+                            **({"tie_value": last} if tied else {}), **level}, {"sample": _sample(out, n)})
 
 
 def head_rows(table: BigTable, n: int = 10) -> ToolResult:

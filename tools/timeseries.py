@@ -102,14 +102,18 @@ def bucket_dates(table: pd.DataFrame, column: str, unit: str = "month", value: s
 
 
 @tool
-def period_growth(table: pd.DataFrame, column: str, value: str | None, unit: str = "month", kind: str = "pop", agg: str = "sum") -> ToolResult:
+def period_growth(table: pd.DataFrame, column: str, value: str | None, unit: str = "month", kind: str = "pop", agg: str = "sum",
+                  by: list[str] | None = None) -> ToolResult:
     """Period-over-period growth (环比) or year-over-year growth (同比) of a measure per year / quarter / month / week;
-    with no measure, of the number of rows in each period."""
+    with no measure, of the number of rows in each period; with `by`, within each group (each its own periods)."""
     if unit not in FREQ:
         raise ToolArgError(f"增长率只能按年、季度、月或周计算，不支持 {unit}。", f"Growth is per year, quarter, month or week, not {unit}.")
     if kind not in ("pop", "yoy"):
         raise ToolArgError(f"不支持的增长方式：{kind}。", f"Unsupported growth kind: {kind}.")
-    _need_columns(table, [column] + ([value] if value else []))
+    by = list(by or [])
+    _need_columns(table, [column] + by + ([value] if value else []))
+    if by:
+        return _growth_per_group(table, column, value, unit, kind, agg, by)
     s, bad, _ = _series(table, column, value, unit, agg if value else "count")
     lag = 1 if kind == "pop" else LAG[unit]
     prev = s.shift(lag)
@@ -127,6 +131,30 @@ def period_growth(table: pd.DataFrame, column: str, value: str | None, unit: str
     if len(out) <= lag:
         raise ToolArgError(f"数据只覆盖 {len(out)} 个{UNITS[unit]}，不够计算{'环比' if kind == 'pop' else '同比'}。",
                            f"The data covers only {len(out)} {unit}(s): not enough for this growth rate.")
+    return ToolResult(out, facts, {"sample": _sample(out, 24)})
+
+
+def _growth_per_group(table: pd.DataFrame, column: str, value: str | None, unit: str, kind: str, agg: str, by: list[str]) -> ToolResult:
+    """period_growth within each group of `by`: each group's periods from its own first to its own last, its growth
+    over its own previous period; the groups one under another."""
+    lag = 1 if kind == "pop" else LAG[unit]
+    name = "环比增长(%)" if kind == "pop" else "同比增长(%)"
+    vname = f"{value}_{'合计' if agg == 'sum' else agg}" if value else "行数"
+    parts, bad = [], 0
+    for key, part in table.groupby(by, sort=True, dropna=False):
+        s, b, _ = _series(part, column, value, unit, agg if value else "count")
+        bad += b
+        prev = s.shift(lag)
+        growth = ((s - prev) / prev.abs()).where(prev.ne(0))
+        keys = key if isinstance(key, tuple) else (key,)
+        parts.append(pd.DataFrame({**{k: [v] * len(s) for k, v in zip(by, keys, strict=True)}, "期间": [_label(p, unit) for p in s.index],
+                                   vname: s.round(4).values, "上期" if kind == "pop" else "去年同期": prev.round(4).values, name: (growth * 100).round(2).values}))
+    out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=[*by, "期间", vname, name])
+    if out[name].notna().sum() == 0:
+        raise ToolArgError(f"每组的数据都不超过 {lag} 个{UNITS[unit]}，不够计算{'环比' if kind == 'pop' else '同比'}。",
+                           f"No group covers more than {lag} {unit}(s): not enough for this growth rate.")
+    facts = {"rows_in": len(table), "rows_out": len(out), "unit": unit, "kind": kind, "value": value, "periods": int(out["期间"].nunique()),
+             "groups": len(parts), "by": by, "missing_periods": int(out[vname].isna().sum()), "unreadable_dates": bad, "zero_base": 0}
     return ToolResult(out, facts, {"sample": _sample(out, 24)})
 
 

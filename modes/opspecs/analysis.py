@@ -59,9 +59,14 @@ def _by_keys(text: str, hits: list[Any], sheet: Any, taken: list[tuple[int, int]
             continue
         col, raw, how, _, end = _col_after(text, b.end(), hits, sheet)
         if col and col not in sheet.numeric and how in ("exact", "synonym", "partial"):
+            if DEDUPE_AFTER.match(text, end):
+                continue  # 按小票号去重，然后…每个类别的中位数: the key of the duplicates, never a key of the statistic
             keys.append(col)
             spans.append((b.start(), end))
     return list(dict.fromkeys(keys)), spans
+
+
+DEDUPE_AFTER = _lazy(r"\s*(?:来|进行|做)?\s*(?:去重|去掉重复|删除重复|删掉重复|删重复|(?:remove|drop)\s+(?:the\s+)?duplicates|dedupe)", re.I)
 
 
 def _keys_listed(text: str, hits: list[Any], sheet: Any, keys: list[str], spans: list[tuple[int, int]]) -> tuple[list[str], list[tuple[int, int]]]:
@@ -213,7 +218,7 @@ AGG_LISTED = _lazy("|".join(w for _, w in AGG_LISTED_OF), re.I)
 LIST_SEP = _lazy(r"\s*(?:[?？。;；]\s*)?(?:,|，|、|和|及|与|以及|还有|and|&)?\s*(?:the\s+)?", re.I)
 
 
-def _listed_with(text: str, found: list[re.Match[str]]) -> list[re.Match[str]]:
+def _listed_with(text: str, found: list[re.Match[str]], hits: list[Any] = ()) -> list[re.Match[str]]:  # type: ignore[assignment]
     """Statistics written in one list with the statistic words found: the numbers listed before a percentile word
     (25th, 75th and 90th percentiles) and the plain aggregates beside a statistic word (众数和最大值)."""
     more: list[re.Match[str]] = []
@@ -226,6 +231,9 @@ def _listed_with(text: str, found: list[re.Match[str]]) -> list[re.Match[str]]:
     for a in AGG_LISTED.finditer(text):
         if not _free(edges, a.start(), a.end()):
             continue
+        joined = any(text[y : a.start()].strip() and LIST_SEP.fullmatch(text[y : a.start()]) for _, y in edges if y <= a.start())
+        if not joined and any(h.start == a.start() and h.end == a.end() and h.column.casefold() == a.group(0).casefold() for h in hits):
+            continue  # median Total: the column called Total, never a sum listed with the median (median and total of Qty: both)
         if any(LIST_SEP.fullmatch(text[y : a.start()]) for _, y in edges if y <= a.start()) or \
            any(LIST_SEP.fullmatch(text[a.end() : x]) for x, _ in edges if a.end() <= x):
             more.append(a)
@@ -312,7 +320,7 @@ class Stats(OpSpec):
         freq = MODE_FREQ.search(text) if any(m.re is STAT_RX.compiled and STAT_OF[m.group(0).casefold()] == "mode" for m in found) else None
         if freq is not None and _free([m.span() for m in found], *freq.span()):  # 众数以及出现的次数: how often the mode occurs too
             found.append(freq)
-        found += _listed_with(text, found)
+        found += _listed_with(text, found, hits)
         used = [m.span() for m in found]
         for m in sorted(found, key=lambda m: m.start()):
             if m.re is PCT_LISTED.compiled:  # 25th, 75th and 90th percentiles: each number listed before the word
@@ -369,6 +377,11 @@ class Stats(OpSpec):
         args: dict[str, Any] = {"columns": list(dict.fromkeys(h.column for h in cols)), "stats": list(dict.fromkeys(stats))}
         if by:
             args["by"] = by
+            period = _period_in_keys(text, sheet, by_spans)
+            if period is not None and len(args["columns"]) == 1 and len(args["stats"]) == 1 and args["stats"][0] in BUCKET_AGGS:
+                # 按导购和月份分组，算金额中位数 / median Total by Clerk and month: that statistic of each key's periods
+                bucket = {"unit": period[0], "column": sorted(sheet.dates)[0], "agg": args["stats"][0], "by": by, "value": args["columns"][0]}
+                return Found(min(m.start() for m in found), "bucket", bucket, tuple(used + [(h.start, h.end) for h in cols] + by_spans + [period[1]]))
         return Found(min(m.start() for m in found), self.name, args, tuple(used + [(h.start, h.end) for h in cols] + by_spans))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
@@ -407,6 +420,24 @@ class Stats(OpSpec):
         own = _zh(lang, f"表中自带的合计行（{facts['skipped_totals']} 行）不是一行数据，没有算进去。",
                   f" The table's own total row ({facts['skipped_totals']}) is not a row of the data and was left out.") if facts.get("skipped_totals") else ""
         return ("；" if lang == "zh" else "; ").join(out) + ("。" if lang == "zh" else ".") + own
+
+
+BUCKET_AGGS = frozenset({"median", "min", "max", "mean", "sum"})
+PERIOD_IN_KEYS = _lazy(r"\s*(?:和|、|与|及|跟|,|(?<![a-z_])(?:and|&)(?![a-z_]))\s*(?:每个?|各个?|(?:the\s+)?)"
+                       r"(?P<w>月份|月|季度|年份|年度|年|周|星期|(?<![a-z_])(?:months?|quarters?|years?|weeks?)(?![a-z_]))", re.I)
+
+
+def _period_in_keys(text: str, sheet: Any, by_spans: list[tuple[int, int]]) -> tuple[str, tuple[int, int]] | None:
+    """A period of the one date column listed among the keys (按导购和月份 / by Clerk and month): its unit and span."""
+    from modes.ops import PERIOD_KEY
+
+    if len(sheet.dates) != 1 or not by_spans:
+        return None
+    m = PERIOD_IN_KEYS.match(text, max(b for _, b in by_spans))
+    if m is None:
+        return None
+    unit = PERIOD_KEY.get(m.group("w").casefold().rstrip("s") if m.group("w").isascii() else m.group("w"))
+    return (unit, m.span()) if unit else None
 
 
 def _times_said(c: str, vals: dict[str, Any], stats: list[str], n: int, how: dict[str, Any], lang: str) -> str:
@@ -1000,6 +1031,9 @@ class Bucket(OpSpec):
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         found = self._read(text, hits, sheet)
+        if found is not None and found.kind == self.name and not found.args.get("value") and found.args.get("agg") != "count" \
+                and (money := _money_asked(text, sheet)) is not None:  # 每个月卖了多少钱: the money column, never the rows counted
+            return Found(found.start, found.kind, {**found.args, "value": money}, found.spans)
         if found is not None and found.kind == self.name and not found.args.get("value") and found.args.get("agg") != "count":
             said = _measure_word(text, sheet)
             if said:  # monthly revenue, where no column is the revenue: which column is asked, never the rows counted
@@ -1088,6 +1122,22 @@ class Bucket(OpSpec):
 VALUE_LIST_GAP = _lazy(r"\s*(?:的)?\s*(?:合计|总和|总额|总计|(?<![a-z_])(?:sum|total)(?![a-z_]))?\s*(?:和|与|及|跟|以及|、|，|,|(?<![a-z_])(?:and|plus)(?![a-z_])|&)\s*", re.I)
 
 
+SUMMARY_FIGURE = _lazy(r"_(?:合计|平均|中位数|最大|最小|sum|mean|median|max|min|total)$", re.I)  # a figure a summary made
+
+
+def _money_words(text: str) -> list[re.Match[str]]:
+    from modes.ops import MONEY_SAID
+
+    return list(MONEY_SAID.finditer(text))
+
+
+def _money_asked(text: str, sheet: Any) -> str | None:
+    """卖了多少钱 / 花了多少 / how much was spent: the table's one money column, when the text asks how much money."""
+    from modes.ops import MONEY_SAID, _money_column
+
+    return _money_column(sheet) if MONEY_SAID.search(text) else None
+
+
 def _measure_word(text: str, sheet: Any) -> str | None:
     """A word of the lexicon for a figure (revenue, 营收, 工资) that the text says and no column of the sheet carries."""
     from modes import lexicon as lx
@@ -1137,9 +1187,9 @@ class Growth(OpSpec):
         cagr = bool(CAGR_RX.search(text))
         if series is not None:
             return _wide_found(text, hits, sheet, m, "cagr" if cagr else "growth")
-        if [k for k in _by_keys(text, hits, sheet, [])[0] if k not in sheet.dates]:
-            return None  # growth per product: not an operation yet, so it is said rather than dropped (by check_in: its dates)
-        used = [x.span() for x in GROWTH_RX.finditer(text)] + [x.span() for x in GROWTH_AUX.finditer(text)]
+        by, by_spans = _by_keys(text, hits, sheet, [])
+        by = [k for k in by if k not in sheet.dates]  # (by check_in: its dates, the periods)
+        used = [x.span() for x in GROWTH_RX.finditer(text)] + [x.span() for x in GROWTH_AUX.finditer(text)] + (by_spans if by else [])
         unit_m = _bucket_search(text) or MONTHLY_WORD.search(text)
         unit = _unit_of(unit_m) if unit_m else None
         prior = PRIOR_PERIOD.search(text)
@@ -1157,6 +1207,8 @@ class Growth(OpSpec):
                                 "unit": unit or ("year" if kind == "cagr" else "month")}
         if args["value"] is None and kind != "cagr" and COUNT_WORDS.search(text):  # 订单数的环比 / growth in the number of bookings
             args["count"] = True
+        if by and kind != "cagr":
+            args["by"] = by  # 每个门店的月环比 / monthly growth per product: each group's own periods
         if args["column"] is None:  # a column of months written as text (2024-01): its values are the periods (a quarter's too)
             args["column"] = _period_labels(sheet, args["unit"]) or (_period_labels(sheet, "month") if args["unit"] in ("quarter", "year") else None)
         used += [(h.start, h.end) for h in hits if h.column in (args["column"], args["value"])]
@@ -1185,10 +1237,13 @@ class Growth(OpSpec):
         unit = {"year": "年", "quarter": "季度", "month": "月", "week": "周", "day": "天"}.get(args["unit"], args["unit"])
         what = {"pop": f"按{unit}的环比增长率", "yoy": f"按{unit}的同比增长率", "cagr": "年均增长率（复合）"}[args["kind"]]
         counted = args.get("count") and not args.get("value")
+        by = args.get("by") or []
         if lang == "zh":
-            return f"计算 行数 {what}（按 {args.get('column')}，各期行数比较）" if counted else f"计算 {args.get('value')} {what}（按 {args.get('column')}，各期合计后比较）"
+            each = f"每个 {'、'.join(by)} 分别" if by else ""
+            return f"{each}计算 行数 {what}（按 {args.get('column')}，各期行数比较）" if counted else f"{each}计算 {args.get('value')} {what}（按 {args.get('column')}，各期合计后比较）"
         of = "the row count" if counted else f"{args.get('value')} (each period's total)"  # as the Chinese says: 各期合计后比较
-        return f"{ {'pop': 'period-over-period', 'yoy': 'year-over-year', 'cagr': 'compound annual'}[args['kind']]} growth of {of} per {args['unit']}"
+        each_en = f", for each {', '.join(by)} on its own" if by else ""
+        return f"{ {'pop': 'period-over-period', 'yoy': 'year-over-year', 'cagr': 'compound annual'}[args['kind']]} growth of {of} per {args['unit']}{each_en}"
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return {"pop": "环比", "yoy": "同比", "cagr": "年均增长率"}[args["kind"]]
@@ -1197,7 +1252,8 @@ class Growth(OpSpec):
         if args["kind"] == "cagr":
             return [StepSpec("计算年均增长率", "cagr", "年均增长率已算出", {"column": args["column"], "value": args["value"]})]
         unit = args["unit"] if args["unit"] in ("year", "quarter", "month", "week", "day") else "month"
-        return [StepSpec("计算增长率", "period_growth", "增长率已算出", {"column": args["column"], "value": args["value"], "unit": unit, "kind": args["kind"]})]
+        return [StepSpec("计算增长率", "period_growth", "增长率已算出", {"column": args["column"], "value": args["value"], "unit": unit, "kind": args["kind"],
+                                                                    **({"by": list(args["by"])} if args.get("by") else {})})]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool == "cagr":
@@ -1208,6 +1264,9 @@ class Growth(OpSpec):
         if tool != "period_growth":
             return None
         word = _zh(lang, "环比" if facts["kind"] == "pop" else "同比", "period-over-period" if facts["kind"] == "pop" else "year-over-year")
+        if facts.get("by"):  # each group's own periods
+            return _zh(lang, f"按 {'、'.join(facts['by'])} 分 {facts['groups']} 组，各自算出{word}增长率（共 {facts['periods']} 期，{facts['rows_out']} 行）。",
+                       f"{word} growth for each of {facts['groups']} groups of {', '.join(facts['by'])} ({facts['periods']} periods, {facts['rows_out']} rows).")
         last = facts.get("last")
         tail = ""
         if facts.get("missing_periods"):
@@ -1640,9 +1699,9 @@ TRANSPOSE_RX = _lazy(r"转置|行列互换|行列转换|行列对调|行列调�
 
 
 # the layout of a table said by the roles of two columns: X (做|为|作为)? (一)?行 … Y … (一)?列, 行是X…列是Y, X as rows … Y as columns
-ROLE_AFTER = {"row": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s*行(?!数)|\s+(?:as|in|on)\s+(?:the\s+)?rows?(?![a-z_])"
+ROLE_AFTER = {"row": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:各|每)?\s*(?:一|每)?\s*行(?!数)|\s+(?:as|in|on)\s+(?:the\s+)?rows?(?![a-z_])"
                           r"|\s+(?:is\s+|are\s+|goes\s+|go\s+)?(?:down|along)\s+the\s+(?:side|left)(?![a-z_])", re.I),
-              "col": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:一|每)?\s*列|\s+(?:as|in|on|across)\s+(?:the\s+)?columns?(?![a-z_])"
+              "col": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:各|每)?\s*(?:一|每)?\s*列|\s+(?:as|in|on|across)\s+(?:the\s+)?columns?(?![a-z_])"
                           r"|\s+(?:is\s+|are\s+|goes\s+|go\s+)?across(?:\s+the\s+top)?(?:\s+as\s+columns)?(?![a-z_])", re.I)}
 ROLE_BEFORE = {"row": _lazy(r"(?:行|(?<![a-z_])rows?)\s*(?:是|为|用|放|:|：|=|are|is|by|per|for each|for every)?\s*$", re.I),
                "col": _lazy(r"(?:列|(?<![a-z_])columns?)\s*(?:是|为|用|放|:|：|=|are|is|by|per|for each|for every)?\s*$", re.I)}
@@ -1782,6 +1841,11 @@ class Pivot(OpSpec):
             used.append((lead.start() if lead else pm.start(), pm.end() + (tail.end() if tail else 0)))
         if values and agg != "count":
             args["value"] = values[0].column
+        figure = [c for c in sheet.columns if c in sheet.numeric and c not in keys and SUMMARY_FIGURE.search(c)]
+        if not values and not args.get("period") and len(figure) == 1 and all(c in sheet.columns for c in keys[:2]):
+            # 行是月份，列是工作表, of a summary with one figure (金额_合计): each cell is that figure, never a count of its rows
+            args.update({"value": figure[0], "agg": "sum"})
+            args.pop("value_unsaid", None)
         return Found(start, self.name, args, tuple(used + by_spans + [(h.start, h.end) for h in hits]))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
@@ -2687,6 +2751,9 @@ class Chart(OpSpec):
                 args.pop("sort")
                 args.pop("ascending", None)
                 used = [u for u in used if u != (sort_hit.start, sort_hit.end)]
+        if series is None and not args.get("y") and args["kind"] in ("bar", "line", "pie") and (money := _money_asked(text, sheet)) is not None:
+            args["y"] = [money]  # 各个类别卖了多少钱，画个柱状图: the money column is what is drawn
+            used += [x.span() for x in _money_words(text)]
         drawn = {c for c in (args.get("x"), *(args.get("y") or []), *(args.get("keys") or [])) if c}
         if series is not None:
             drawn = {h.column for h in hits}

@@ -352,13 +352,16 @@ class Compare(OpSpec):
         sheets = args.get("sheets") or []
         if len(sheets) > 1:  # two sheets of one workbook: which two, said
             return _zh(lang, f"对比 {sheets[0]} 和 {sheets[1]} 两张表", f"compare the sheets {sheets[0]} and {sheets[1]}")
+        if args.get("other_sheet"):  # 商品.csv和南区店对比: the second table's sheet, said
+            return _zh(lang, f"对比两张表（第二张表用 {args['other_sheet']} 表）", f"compare the two tables (the second one's sheet {args['other_sheet']})")
         return _zh(lang, "对比两张表", "compare the two tables")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         r = ctx.request
         sheets = args.get("sheets") or []
         other = r.files[1] if len(r.files) > 1 else r.file
-        where = {"other_path": r.file, "other_sheet": sheets[1]} if len(sheets) > 1 and len(r.files) < 2 else {"other_path": other}
+        where = {"other_path": r.file, "other_sheet": sheets[1]} if len(sheets) > 1 and len(r.files) < 2 else \
+            {"other_path": other, **({"other_sheet": args["other_sheet"]} if args.get("other_sheet") else {})}
         return [StepSpec("对比两张表", "compare_tables", "对比完成", {**where, **({"columns": args["columns"]} if args.get("columns") else {})})]
 
 

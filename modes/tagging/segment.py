@@ -85,6 +85,17 @@ def add_data_words(found: Iterable[str]) -> None:
             added.add(w)
 
 
+GENERAL_FREQ = 100  # a word the segmenter's dictionary counts this often is a word of the language, not a slip of the keys
+
+
+def general_word(word: str) -> bool:
+    """A common word of the language in its own right (数据, 表格), never one of the workspace's data words: it is
+    what was meant, never a typo of a name one character away (数据 is no 数量). False without a segmenter."""
+    if _tokenizer() is None or word in _state["added"]:
+        return False
+    return int(_state["jieba"].dt.FREQ.get(word) or 0) >= GENERAL_FREQ
+
+
 def tokens(text: str) -> list[Token] | None:
     """The words of text in order, with their spans and classes; None without a segmenter."""
     tk = _tokenizer()

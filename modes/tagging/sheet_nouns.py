@@ -85,10 +85,35 @@ def _every_noun(catalog: Catalog) -> dict[str, tuple[str, str | None]]:
     return nouns(catalog)
 
 
+COUNT_EN = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+COUNT_ZH = {"两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
+COUNTED_EN = re.compile(r"(?<![a-z_])(?:across\s+)?(?:all|the|both)\s+(?P<n>two|three|four|five|six|seven|eight|[2-8])\s+(?P<w>[a-z]{3,}?)s(?![a-z_])", re.I)
+
+
+def _counted_sheets(text: str, catalog: Catalog) -> str:
+    """across all three stations, beside the one workbook split into three sheets: a plural said with the number of its
+    sheets, naming no column or file, is its sheets (stacked)."""
+    books = [f for f in catalog.tables if f.kind != "csv" and _split(f)]  # (read only when such words are said)
+    if len(books) != 1:
+        return text
+    wb = books[0]
+    words = {w for f in catalog.tables for sh in f.sheets for c in sh.columns for w in re.findall(r"[a-z]+", c.casefold())}
+    stems = {f.stem.casefold() for f in catalog.files}
+
+    def sheets(m: re.Match[str]) -> str:
+        n = COUNT_EN.get(m.group("n").casefold()) or (int(m.group("n")) if m.group("n").isdigit() else 0)
+        w = m.group("w").casefold()
+        if n != len(wb.sheets) or w in words or w + "s" in stems or w in stems or w in ("sheet", "tab"):
+            return m.group(0)
+        return "across all sheets"
+    return COUNTED_EN.sub(sheets, text)
+
+
 def as_sheets(text: str, catalog: Catalog) -> str:
     """The text with a quantified sheet noun written as the sheet words (三个校区 → 所有工作表, per clinic → per sheet)."""
     if not QUANTIFIED.search(text):
         return text
+    text = _counted_sheets(text, catalog) if COUNTED_EN.search(text) else text
     table = _every_noun(catalog) if NAMED_FILE.search(text) is None else nouns(catalog, read_all=False)
     if not table:
         return text
@@ -105,6 +130,8 @@ def as_sheets(text: str, catalog: Catalog) -> str:
             text = re.sub(rf"(?<![a-z_])(?:{all_en})\s+{plural}(?![a-z_])", "across all sheets", text, flags=re.I)
             text = re.sub(rf"(?<![a-z_])(?:{each_en})\s+{plural}(?![a-z_])", "per sheet", text, flags=re.I)
         else:
+            # 月份一行，三个店各一列: the sheets given a layout's role are the column naming each row's sheet
+            text = re.sub(rf"(?:{all_zh}|{each_zh})\s*(?:的)?\s*{n}(?=\s*(?:做|为|作为|当|放)?\s*(?:各|每)?\s*(?:一|每)?\s*(?:列|行)(?!数))", "工作表", text)
             text = re.sub(rf"(?:{all_zh})\s*(?:的)?\s*{n}", "所有工作表", text)
             text = re.sub(rf"(?:{each_zh})\s*{n}", "每个工作表", text)
     return text
