@@ -1401,8 +1401,9 @@ def _excluded_part(sc: _Scan, tok: str, a: int, b: int) -> bool:
 
 
 def _absent_value(sc: _Scan, tok: str, a: int, b: int) -> None:
-    if not sc.free(a, b) or not 2 <= len(tok) <= 8 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]", tok) \
-            or re.search(r"[二两三四五六七八九十几多]+个", tok):  # 三个店 / 看看三个班: how many, no value
+    if not sc.free(a, b) or not 2 <= len(tok) <= 8 or re.match(r"[按把将给对在从以用被每各该这那哪几一全所]|有?多少", tok) \
+            or re.search(r"[二两三四五六七八九十几多]+个", tok) \
+            or (re.match(r"[个家位名条种款件份]", tok) and re.search(r"\d\s*$", sc.text[:a])):  # 三个店 / 前10个药: how many, no value
         return
     if _excluded_part(sc, tok, a, b):
         return

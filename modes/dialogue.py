@@ -929,6 +929,10 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     if amended is not None:  # (average not sum: a correction of the reading, applied to its words)
         return never_twice(amended, *(on_rewritten(amended) if amended.rewritten is not None else on_more_of_the_same(amended)))
     t = Turn(utterance, text, lang, state, catalog, p, refining)
+    if p is not None and p.stage == "confirm" and not refining and t.rewritten is None and ASKED_AGAIN.search(text) and not lx.CORRECTION.search(text):
+        again = Turn(utterance, text, lang, state, catalog, p, True)
+        if refines(again):  # 那6月呢, while the May request waits: that request, in June (never June alone)
+            t = again
     if p is not None and p.waits_for == "period" and t.answer is None:  # not the date column asked for: a request of its own
         p = None
         t = Turn(utterance, text, t.lang, state, catalog, None)
@@ -943,6 +947,9 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         if _fits(row.stage, p) and row.when(t):
             return never_twice(t, *row.then(t))
     raise AssertionError("the last row always answers")  # pragma: no cover
+
+
+ASKED_AGAIN = re.compile(r"^\s*那.{1,20}呢\s*[?？]?\s*$|^\s*(?:what|how) about\b", re.I)  # 那6月呢 / what about June?
 
 
 def _change_said(state: SessionState, text: str) -> Amendment | None:

@@ -364,6 +364,7 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
             # 按城市分系列 / split by Mode, after a chart: the same chart, one series per value of that column
             merged["chart"] = Op("chart", {**c.args, "split": t.split}, c.after)
     _swap_statistic(merged, swapped)
+    _pivot_figure_swapped(merged, turns)
     g, b = merged.get("group"), merged.get("bucket")
     figures = [m for m in (g.args.get("measures") or []) if m.get("column")] if g is not None else []
     if g is not None and b is not None and len(turns) > 1 and not g.args.get("keys") and len(figures) == 1 and not b.args.get("value") \
@@ -394,6 +395,9 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
         merged["top_n"] = Op("top_n", {**top.args, "by": order.args["by"][0],
                                        "ascending": order.args.get("ascending", False) if order.args.get("direction_said") else top.args.get("ascending", False)}, top.after)
     g, sh = merged.get("group"), merged.get("share")
+    if g is not None and sh is not None and g.args.get("keys") and not sh.args.get("keys") and len(turns) > 1:
+        # what's that as a share of the total?, after a count per Channel: each of those groups' share
+        sh = merged["share"] = Op("share", {**sh.args, "keys": list(g.args["keys"])}, sh.after)
     if g is not None and sh is not None and g.args.get("keys") and list(sh.args.get("keys") or []) == list(g.args["keys"]) \
             and not sh.args.get("column") and all(m.get("agg") == "count" and not m.get("column") and not m.get("where") for m in g.args.get("measures") or []):
         # 只要行数，再加上每个班行数占总数的百分比: each class's rows and their share, of the rows themselves (the share
@@ -548,6 +552,19 @@ def _statistic_of_columns(g: Op | None, st: Op) -> Op | None:
             if x not in new:
                 new.append(x)
     return Op("group", {**g.args, "measures": new}, g.after)
+
+
+def _pivot_figure_swapped(merged: dict[str, Op], turns: list[TurnOps]) -> None:
+    """ok but average Duration Min instead of count, while a pivot waits: the pivot's figure changes to that statistic of
+    that column (never a figure computed beside the pivot)."""
+    pv, g = merged.get("pivot"), merged.get("group")
+    if pv is None or g is None or len(turns) < 2 or not turns[-1].correction or g.args.get("keys"):
+        return
+    figures = [m for m in g.args.get("measures") or [] if m.get("column")]
+    if len(figures) != 1 or figures[0]["agg"] not in ("sum", "mean", "median", "min", "max", "count"):
+        return
+    merged["pivot"] = Op("pivot", {**{k: v for k, v in pv.args.items() if k != "value_unsaid"}, "value": figures[0]["column"], "agg": figures[0]["agg"]}, pv.after)
+    del merged["group"]
 
 
 def _swap_statistic(merged: dict[str, Op], swapped: bool) -> None:
@@ -743,7 +760,7 @@ def _u_files(u: _Understanding) -> None:
     state = u.state
     from modes.tagging.sheet_nouns import as_sheets
 
-    u.turns = [as_sheets(t, u.catalog) for t in u.turns]  # 三个校区 / per clinic: the sheets of the workbook they name
+    u.turns = [as_sheets(t, u.catalog, state.current_file) for t in u.turns]  # 三个校区 / per clinic: the sheets of the workbook they name
     u.norms = [normalize(t) for t in u.turns]
     latest = u.turns[-1]
     sentence = re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", latest) or re.search(r"[我你的了吗呢把帮请按给是在都要就这那个吧啊呀哦么里下]", latest)
@@ -1630,7 +1647,22 @@ def _u_whole_tables(u: _Understanding) -> None:
         u.sheet_name = u.two_sheets[0]
     if any(o.kind == "join" for o in ops) and not any(lx.EXPLORE_COMPARE.search(t) for t in u.texts):
         ops = [o for o in ops if o.kind != "compare"]  # two tables joined are not also compared
-    u.ops = _brought_through_join(u, [_join_keys(u, o) if o.kind == "join" else o for o in ops])
+    u.ops = _counts_of_a_summary(u, _brought_through_join(u, [_join_keys(u, o) if o.kind == "join" else o for o in ops]))
+
+
+COUNTS_ROWS = lazy(r"几行|多少行|几条记录|多少条记录|(?<![a-z_])(?:rows?|lines|records)(?![a-z_])", re.I)
+
+
+def _counts_of_a_summary(u: _Understanding, ops: list[Op]) -> list[Op]:
+    """在这个结果里…一共多少单, on a summary with a count per group (行数): the orders are its counts added up, never its
+    rows (one per city) counted."""
+    from tools.ops import ROWS
+
+    counted = [c for c in u.sheet.columns if c in ROWS.values() and c in u.sheet.numeric] if u.how == "result" else []
+    if len(counted) != 1 or not any(o.kind == "count" for o in ops) or COUNTS_ROWS.search(u.norms[-1]):
+        return ops  # (有几行 / how many rows: the summary's own rows)
+    total = Op("group", {"keys": [], "measures": [{"column": counted[0], "agg": "sum"}], "question": True})
+    return [total if o.kind == "count" else o for o in ops]
 
 
 def _brought_through_join(u: _Understanding, ops: list[Op]) -> list[Op]:

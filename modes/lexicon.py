@@ -19,7 +19,7 @@ FILLER_EN = frozenset(
     "me my we our you your i please can could would will should do does did done get give show tell let make want need like just "
     "all any each every some only which what who whom how many much there here into out up about per one ones row rows column "
     "columns table tables file files sheet data value values record records entries result results list have has had not no "
-    "than more less over under above below between where when whose their them they so if now first pls plz thanks "
+    "than more less over under above below between where when whose their them they so if now first pls plz thanks yes yeah yep ok okay sure "
     "original new copy again just instead use using among across two three four five six seven eight nine ten both take keep put "
     "see look find appear appears appeared occur occurs occurred run perform compute calculate "
     "quick quickly honestly kindly pull grab fetch basically actually simply "
@@ -259,7 +259,7 @@ GROUP = lazy(
     r"|\bbreak(?:s|ing)?\s+(?:[\w.-]+\s+){0,4}?down\b|\bbroken\s+down\b|\bbreakdown\b|\bsplit(?:ting)?\s+(?:[\w.-]+\s+){0,4}?(?:up\s+)?by\b",
     re.I | re.A,
 )
-DEDUPE = rx("exact duplicates", "exact duplicate", "identical rows", "duplicated", "dupes", "repeated rows", "去重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "完全一样的", "完全一样", "一模一样的", "一模一样", "完全相同的", "完全相同", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")
+DEDUPE = rx("exact duplicates", "exact duplicate", "identical rows", "duplicated", "dupes", "repeated rows", "去重", "去一下重", "去下重", "去个重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "完全一样的", "完全一样", "一模一样的", "一模一样", "完全相同的", "完全相同", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")
 # one row of each group kept (a dedupe on the keys named with 每/per), never a summary: 每个部门保留一行, one row per region
 ONE_ROW_EACH = lazy(r"(?:只)?(?:保留|留下|留|取)\s*(?:第)?(?:一|1)\s*(?:行|条|笔|个)(?!数)"
                     r"|(?<![a-z_])(?:one|the first|a single|1|only one)\s+(?:row|record|line|entry)s?\s+(?:per|for each|for every|of each|of every|in each)(?![a-z_])",
@@ -276,13 +276,15 @@ ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?�
                   r"|(?<![a-z_])(?:add|create)(?=\s+(?:a\s+)?[A-Za-z][\w ()%/\-]{0,30}?\s*=\s*[\w(\[].*?(?:[+\-*/×÷]|(?<![a-z_])(?:plus|minus|times|divided by)(?![a-z_])))"
                   r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本
                   re.I | re.A)
-TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期)", re.I | re.A)
+TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种)", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
 EXPORT_WORDS = rx("导出", "导出来", "输出", "另存为", "另存", "保存为", "保存成", "保存下来", "保存一下", "存一下", "存下来", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
 # "save X as an Excel file": a save whose object comes between it and "as"
 EXPORT = lazy(EXPORT_WORDS.pattern + r"|(?<![a-z_])save(?=\s.{0,60}?\sas(?![a-z_]))", re.I | re.A)
 PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅瞅", "打开", "长啥样", "长什么样", "什么样", "多少行", "几行", "多少条", "多少列", "几列", "有哪些列", "哪些列", "哪些字段", "列名", "字段", "表头", "什么类型", "数据类型", "类型", "空值", "缺失值", "概况", "概览", "基本情况", "描述", "介绍", "describe", "preview", "show me", "show", "open", "look at", "peek", "how many rows", "how many columns", "rows", "rwos", "columns", "overview", "profile", "analyse", "analyze", "analysis", "inspect", "summary of", "what's in", "what is in")
-EXPLORE_COMPARE = lazy(alt("对比", "比较", "比一下", "比对", "相比", "compare", "comparison", "versus", "差异", "区别在")
+EXPLORE_COMPARE = lazy(alt("对比", "比一下", "比对", "相比", "compare", "comparison", "versus", "差异", "区别在")
+                       # 比较 compares, unless it says "rather" (比较贵 / 比较多 / 比较有名: a degree, never a comparison)
+                       + r"|比较(?![有想喜爱好多少大小高低贵便快慢远近难容累忙长短重轻新旧旺淡冷热])"
                        # vs another table, never growth vs the previous month (the period before, said as what it is compared with)
                        + r"|(?<=\s)vs\.?(?=\s)(?!\s+(?:the\s+)?(?:previous|prior|last|same)\s)", re.I | re.A)
 EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal*", "不正常", "奇怪的值", "unusual", "abnormal")
@@ -306,6 +308,8 @@ JOIN_HOW_ANY = lazy("|".join(p.pattern for _, p in JOIN_HOW), re.I | re.A)
 EXPLORE_JOIN = lazy(alt("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "带过来", "拿过来", "带进来", "查过来", "对上去", "对过来", "补上去", "匹配上", "bring over", "bring in", "pull in", "look up", "lookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")
                     # 按导购对上，加上级别 / 对应上: matched row by row (never 对上个月, compared with last month)
                     + r"|对(?:应)?上(?!个|一|月|周|年|季|半|期|次|回|述|面)"
+                    # 把城南店跟药品目录对一下，加上生产厂家: two tables matched up, another's columns brought onto each row
+                    + r"|(?:跟|和|与|同)[^，,。；;]{1,16}?对(?:一下|一对|起来)(?!\s*(?:看|比|账|数))"
                     # add their Team and Hourly Rate from technicians.csv: columns of another file, brought in
                     + r"|(?<![a-z_])add(?=\s[^.;]{1,60}?\sfrom(?:\s+[\w\-\u4e00-\u9fff]+\.(?:csv|xlsx|xls)(?![a-z_])|\s{4,}|\s*$))", re.I | re.A)  # (its name set aside)
 FULL = lazy(
@@ -444,7 +448,7 @@ FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看
 BREAK_DOWN = lazy(r"(?<![a-z_])(?:break(?:s|ing)?\s+(?:that|it|this|these|those|them)\s+down|split\s+(?:that|it|this|them)\s+(?:up\s+)?by)(?![a-z_])"
                   r"|按.{1,10}?(?:拆开|拆分|分开|细分|分一下|拆一下|分别看)|分别按", re.I | re.A)
 # every sheet of a workbook whose sheets are one table split (一季度/二季度…, North/South), stacked
-ALL_SHEETS = lazy(r"(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sheet|表|页|季度)|(?:上下)?(?:拼起来|拼在一起|拼接起来|拼成一张)|(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)"
+ALL_SHEETS = lazy(r"(?:按|用)?(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sheet|表|页|季度)(?:\s*(?:的)?(?:合计|合起来|合在一起|加起来|加在一起|一起)(?=\s*(?:来)?算))?|(?:上下)?(?:拼起来|拼在一起|拼接起来|拼成一张)|(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)"
                   r"[^，,。]{0,6}?(?:合在一起|合起来|合并|加起来|加在一起|汇总|一起)|(?:合在一起|合起来|加在一起)"
                   r"|(?<![a-z_])(?:all (?:the |of the )?(?:(?:two|three|four|five|six|\d+) )?sheets|every sheet|both sheets|stack(?:ed|ing)? (?:the |all )?sheets|across (?:all |the )?sheets|all tabs)(?![a-z_])"
                   # combine all four quarters / merge both months / all 12 months together
@@ -466,7 +470,7 @@ THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|再(?:加|�
 # a turn said as the next step of a request made in steps (然后… / 再… / then …): the table before it was a step on the way
 NEXT_STEP_LEAD = lazy(r"^\s*(?:然后|接着|之后|随后|再|then(?![a-z_])|and then(?![a-z_])|after that(?![a-z_])|next(?![a-z_]))", re.I | re.A)
 # The previous result as the input of this request
-RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_]))|that(?=\s+(?:by|per|into|as|to|for|over|across)(?![a-z_])|\s*[?.!;]|\s*$)|that (?:result|output|list|summary)|the (?:last |previous )?(?:pivot |crosstab |summary |ranking )?(?:table )?result)(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
+RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_]))|that(?=\s+(?:by|per|into|as|to|for|over|across)(?![a-z_])|\s*[?.!;]|\s*$)|that (?:result|output|list|summary)|the (?:[a-z][\w-]* ){0,4}?(?:table )?result)(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
                         r"|(?<![a-z_])(?:on|in|of|from|to|for|with|using) (?:that|this)(?: (?:result|table|one|output))?(?=\s*[?.!]?\s*$)"
                         r"|(?<![a-z_])(?:export|save|sort|filter|group|keep|chart|plot) (?:it|them|that)(?![a-z_])|(?<![a-z_])result\s*#?\s*\d"
                         # a chart of what just ran: make a chart of that / graph this / plot it as a pie / 把这个画成柱状图 / 这个透视表
@@ -479,7 +483,7 @@ RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|这�
                         r"|(?<![a-z_])(?:these|those) (?:rows|records|ones|orders|items|entries)(?![a-z_])|(?<![a-z_])(?:of|for|in) (?:these|them)(?![a-z_])", re.I | re.A)
 # the previous result called by the operation that made it (这个透视表 / that pivot): a reference, never a request for that operation again
 RESULT_NAMED = lazy(r"(?:这个|那个|这张|那张|刚才的?|上面的?)(?:透视表|交叉表|汇总表|汇总结果|统计结果|排名)|(?<![a-z_])(?:that|this) (?:pivot(?: table)?|crosstab|summary|ranking)(?![a-z_])"
-                    r"|(?<![a-z_])the (?:last |previous )?(?:pivot|crosstab|summary|ranking)(?: table)? result(?![a-z_])"
+                    r"|(?<![a-z_])the (?:[a-z][\w-]* ){1,4}?(?:table )?result(?![a-z_])"  # the Harbour direct monthly result
                     r"|(?:这个|那个|刚才的?|上一步的?)[\u4e00-\u9fff]{1,6}?(?:后|完)的[\u4e00-\u9fff]{1,4}?(?=\s*(?:按|关联|合并|匹配|对上|里|中|[，,。]|$))", re.I | re.A)  # 这个去重后的目录
 # the last result named as one side of a join or a comparison (join that with stores.csv / 把这个结果和门店表合并 / 把它跟…关联)
 JOIN_RESULT = lazy(r"(?<![a-z_])(?:join|merge|combine|match|compare|link)\s+(?:that|this|it|the (?:last |previous )?result|that result|this result|the summary)(?![a-z_])"

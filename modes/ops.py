@@ -208,7 +208,7 @@ ROWS_COUNTED = lazy(r"(?<![a-z_])(?:count(?:s|ing)?(?: (?:the )?(?:rows|records|
 def _id_like(col: str, sheet: SheetInfo) -> bool:
     """A column that names each row (order_id, 订单号): not something to group by."""
     low = col.casefold()
-    return (low.endswith(("id", "号", "编号", "no", "number", "code")) or lx.concept_of(col) in ("id", "order")) and col not in sheet.values
+    return (low.endswith(("id", "号", "编号", "编码", "no", "number", "code", "ref", "reference")) or lx.concept_of(col) in ("id", "order")) and col not in sheet.values
 
 
 def _split_key(raw: str, sheet: SheetInfo) -> tuple[str, str]:
@@ -415,6 +415,8 @@ def _rule_compare(t: _Turn) -> None:
         t.spans.append(m.span())  # the groups are summarised side by side; the word is read
         t.text = _blank(t.text, [m.span()])
         return
+    if m is None and t.flags.get("two_tables") and _all_outside_names(lx.EXPLORE_JOIN, t):
+        return  # 跟药品目录对一下，加上生产厂家: two tables joined, never also compared
     if m or t.flags.get("two_tables"):
         t.add(m.start() if m else 0, Op("compare", {"columns": [h.column for h in t.hits]}))
         t.spans.append(m.span() if m else (0, 0))
@@ -488,13 +490,18 @@ def _rule_join(t: _Turn) -> None:
             if col:
                 on = col
                 t.spans.append((b.start(), end))  # the key's words are the join's
+    if on is None and m is not None and lx.JOIN_ANTI.match(t.text, m.start()):  # whose Bike ID does not appear in …: that column is the key
+        said = [h for h in t.hits if h.end <= m.start() and re.fullmatch(r"\s*(?:value\s+|values\s+)?", t.text[h.end : m.start()], re.I)]
+        if said:
+            on = said[-1].column
+            t.spans.append((said[-1].start, said[-1].end))
     how = next((kind for kind, rxp in lx.JOIN_HOW if rxp.search(t.text)), None)  # 内连接 / full join: the kind of join said
     t.add(m.start(), Op("join", {"on": on, **({"how": how} if how else {})}))
 
 
 def _settle_explore(t: _Turn) -> None:
     # a formula column owns only its own clause: what follows it (…, then total Net Rev by Agent) is read by the rules
-    t.explore = bool(t.found) and not (all(o.kind == "formula" for _, o in t.found) and lx.NEXT_STEP.search(t.text))
+    t.explore = bool(t.found) and not (all(o.kind == "formula" for _, o in t.found) and (lx.NEXT_STEP.search(t.text) or AND_ORDER.search(t.text)))
 
 
 RANK_ALL = lazy(r"(?:列|排|做|给)?个?排名|排个名|排一下名|排行榜?|全部排一下|都排一下|(?<![a-z_])(?:rank (?:them|all)|full ranking|ranking of all)(?![a-z_])", re.I | re.A)
@@ -662,6 +669,9 @@ def _rule_which_top(t: _Turn) -> None:
         if more is not None:
             t.spans.append(more.span())
     at = text.find(said_y, m.start()) if counted and said_y and find_values(said_y, sheet, []) else -1
+    said_mod = re.match(r"([\u4e00-\u9fff]{2,6}?)的", said_y.strip()) if counted and said_y else None  # 没签收的单子
+    if at < 0 and said_mod is not None and not re.fullmatch(r"[卖买做开送办跑接]", said_mod.group(1)[-1:]) and said_mod.group(1) not in ("卖的", "买的"):
+        at, said_y = text.find(said_mod.group(1), m.start()), said_mod.group(1)  # 没签收的单子最多: the rows counted are chosen by it
     if at >= 0:  # which agent has the most Urgent tickets: Urgent chooses the rows counted, read by the filter rule
         t.spans += [(m.start(), at), (at + len(said_y), m.end())]
     else:
@@ -1185,6 +1195,11 @@ def _rule_sort(t: _Turn) -> None:
             if re.match(r"\s*(?:列)?\s*(?:" + lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|降序|升序|倒序|desc|asc|descending|ascending)", tail, re.I | re.A):
                 t.sort_keys.append(h.column)
                 t.spans.append((h.start, h.end))
+    if not t.sort_keys and (it := BY_IT.search(t.text)) is not None:
+        made = [str(o.args["name"]) for _, o in t.found if o.kind in ("formula", "add_column") and o.args.get("name")]
+        if made:  # add payback = … and sort by it: the column just made
+            t.sort_keys.append(made[-1])
+            t.spans.append(it.span())
     direction = {"direction_said": True} if (DESC.search(t.text) or ASC.search(t.text)) else {}
     at = sm.start() if sm else t.key_spans[0][0] if t.key_spans else 0
     ascending = bool(ASC.search(t.text)) or not DESC.search(t.text)  # 从低到高排名: the written direction wins over 排名's own
@@ -1195,6 +1210,8 @@ def _rule_sort(t: _Turn) -> None:
     t.add(at, Op("sort", {"by": t.sort_keys, "ascending": ascending, **direction}))
 
 
+AND_ORDER = lazy(r"\s(?:and\s+)?(?:then\s+)?(?:sort|rank|order)(?:ed)?\s+(?:it\s+|them\s+)?by(?![a-z_])|[，,]?\s*(?:并且|并|再)?按(?:它|这个|这列|新列)(?:来)?(?:排|从|由|降|升|倒)", re.I | re.A)
+BY_IT = lazy(r"(?<![a-z_])by (?:it|that|this|the new (?:column|one))(?![a-z_])|按(?:它|这个|这列|这一列|新列)(?:来)?(?=\s*(?:排|从|由|降|升|倒))", re.I | re.A)
 SORT_CLAUSE = lazy(r"[，,；;]|然后|再|(?<![a-z_])then(?![a-z_])", re.I)
 
 
@@ -1272,7 +1289,8 @@ SUM_SAID = lazy(r"合计|总和|总额|总计|加起来|加总|求和|之和|一
 PARTICLES = lazy(r"[呢吧吗啊呀嘛么了？?]+")  # 最大值呢: a sentence's particle, never a column
 
 
-COUNT_ASKED = lazy(r"多少(?:单|笔|条|个|次|行|人)|几(?:单|笔|条|个|次|行|人)|(?<![a-z_])how many(?![a-z_])", re.I | re.A)
+COUNT_ASKED = lazy(r"多少(?:单|笔|条|个|次|行|人)|几(?:单|笔|条|个|次|行|人)|(?<![a-z_])how many(?![a-z_])"
+                   r"|(?:单子?|笔|条|订单|记录)\s*(?:一共|总共)?\s*有多少(?!钱|元|块)", re.I | re.A)  # 月结的单子有多少，运费合计多少
 
 
 def _measures_beside(t: _Turn) -> list[dict[str, str]]:
@@ -1858,6 +1876,7 @@ def _superlative_column(said: str, sheet: SheetInfo) -> tuple[str, bool] | None:
     return None
 
 
+SUPERLATIVE_NEXT = lazy(r"\s*(?:the\s+)?(?:most\s+)?[a-z]*", re.I | re.A)  # the adjective said right after the cut (top 5 longest …)
 ROW_NOUNS = frozenset({"rows", "row", "lines", "records", "entries", "行", "条", "行数据"})
 
 
@@ -1892,7 +1911,8 @@ def _rule_top_n(t: _Turn) -> None:
         if by_col is None and (spent := MONEY_RANK.search(text, max((x.end() for x in CLAUSE_END.finditer(text, 0, m.start())), default=0), m.start())):
             by_col = _money_column(sheet)  # 花钱最多的前10个会员: ranked by the money column
             t.spans.append(spent.span()) if by_col else None
-        ranked_by = _superlative_column(m.group(0), sheet)
+        after = SUPERLATIVE_NEXT.match(text, m.end())
+        ranked_by = _superlative_column(m.group(0) + (after.group(0) if after else ""), sheet)  # (top 5 longest rides)
         if ranked_by is not None:  # the 10 heaviest shipments: by the weight column, whatever else is named
             by_col, low_first = ranked_by
         summaries = [o for _, o in t.found if o.kind == "group" and o.args.get("keys") and o.args.get("measures")]

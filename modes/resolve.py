@@ -232,7 +232,7 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     if inside:
         ref.spans[:] = [sp for sp in ref.spans if not any(a <= sp[0] and sp[1] <= b for a, b in data)]
     hits[:] = [x for x in hits if x not in inside]
-    if len({p for _, p, _h in hits}) == 1 and TWO_TABLES.search(text):
+    if len({p for _, p, _h in hits}) == 1 and (TWO_TABLES.search(text) or lx.JOIN_ANTI.search(text)):  # (… never appear in the Dockyard sheet)
         _sheet_as_second_table(low, files, ref, hits)
     if hits:
         hits.sort()
@@ -272,7 +272,7 @@ PLAIN_WORD = lazy(r"[A-Za-z]+|[\u4e00-\u9fff]+")
 OUTSIDE_PATH = lazy(r"(?:(?<=\s)|^)(?:\.\./|~/|/)[^\s,，;；]+|[A-Za-z]:\\[^\s,，;；]+")
 HYPHENED_WORD = lazy(r"[a-z]{1,12}(?:-[a-z]{1,12}){1,3}")  # lower-case letters joined by hyphens: a word of English
 FILE_SHAPED = lazy(r"(?<![\w.])[A-Za-z\u4e00-\u9fff][\w\-]*[_\-][\w\-]+(?![\w.])")
-IT_IDIOM = lazy(r"\b(?:sum it|it up|make it|do it)\b")
+IT_IDIOM = lazy(r"\b(?:sum it|it up|make it|do it|by it|on it)\b")  # (sort by it: the column just named, never the file)
 NEXT_ALNUM = lazy(r"[a-z0-9]")
 NEXT_EXTENSION = lazy(r"\.[a-z]{2,4}(?![a-z])")
 

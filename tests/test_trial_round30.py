@@ -436,3 +436,175 @@ def test_growth_per_group_is_each_groups_own(pharmacy, said, key):
     for (k, p), v in want.items():
         g = got.loc[(k, str(p))]
         assert (pd.isna(v) and pd.isna(g)) or round(float(g), 2) == v
+
+
+def test_top_n_with_an_adjective_after_it_ranks_by_that_kind_of_figure(rentals):
+    f = result_frame(answered(Session(rentals), "top 3 longest rides at Dockyard"))
+    assert f["Duration Min"].tolist() == RIDES["Duration Min"].nlargest(3).tolist()
+
+
+def test_each_before_a_column_is_the_key_of_the_shares(rentals):
+    tr = answered(Session(rentals), "at Dockyard, what share of total Fee comes from each Payment")
+    assert tr.decision.request.op("share").args.get("keys") == ["Payment"]
+    f = result_frame(tr).set_index("Payment")
+    pct = next(c for c in f.columns if "%" in c or "占比" in c or "share" in c.casefold())
+    want = (RIDES.groupby("Payment")["Fee"].sum() / RIDES["Fee"].sum() * 100).round(2)
+    assert f[pct].round(2).sort_index().to_dict() == want.sort_index().to_dict()
+
+
+def test_a_pivots_figure_swapped_while_it_waits_is_the_pivots(rentals):
+    s = Session(rentals)
+    s.turn("pivot Dockyard rentals, rows Bike Type, columns Payment, count, roughly")
+    tr = s.turn("ok but average Duration Min instead of count")
+    assert tr.decision.next == "restate_confirm" and tr.decision.request.op("group") is None, tr.decision.reply
+    f = result_frame(answered(s, "go"))
+    want = RIDES.pivot_table(index="Bike Type", columns="Payment", values="Duration Min", aggfunc="mean")
+    got = f[f["Bike Type"].isin(want.index)].set_index("Bike Type")
+    for bt in want.index:
+        for pay in want.columns:
+            if pd.notna(want.loc[bt, pay]):
+                assert round(float(got.loc[bt, pay]), 4) == round(float(want.loc[bt, pay]), 4)
+
+
+def test_rows_whose_key_never_appears_in_another_files_sheet_are_the_unmatched(rentals):
+    tr = answered(Session(rentals), "rows of bikes.csv whose Bike ID does not appear in the Museum sheet")
+    f = result_frame(tr)
+    museum = RIDES.iloc[:4]
+    assert sorted(f["Bike ID"]) == sorted(set(["B1", "B2", "B3", "B4"]) - set(museum["Bike ID"]))
+
+
+def test_one_month_against_the_month_before_is_its_growth(pharmacy):
+    tr = answered(Session(pharmacy), "开发区店6月的金额比5月涨了百分之几")
+    m = ZONE.groupby(ZONE["销售日期"].dt.to_period("M"))["金额"].sum()
+    want = round((m[pd.Period("2024-06")] - m[pd.Period("2024-05")]) / m[pd.Period("2024-05")] * 100, 2)
+    f = result_frame(tr).set_index("期间")
+    assert round(float(f.loc["2024-06", "环比增长(%)"]), 2) == want
+
+
+def test_a_column_computed_on_a_join_then_sorted_by_it(rentals):
+    s = Session(rentals)
+    answered(s, "Dockyard: total Fee per Bike ID")
+    answered(s, "join that with bikes.csv on Bike ID")
+    tr = answered(s, "add payback % = Fee_sum / Purchase Cost * 100 and sort by it, highest first")
+    f = result_frame(tr)
+    per = RIDES.groupby("Bike ID")["Fee"].sum()
+    cost = pd.Series({"B1": 300.0, "B2": 900.0, "B3": 700.0})
+    want = (per / cost * 100).sort_values(ascending=False)
+    assert f["Bike ID"].tolist() == list(want.index) and f["payback %"].round(6).tolist() == want.round(6).tolist()
+
+
+def test_a_condition_said_with_a_pivot_is_kept(tmp_path):
+    hotel = pd.DataFrame({"Room Type": ["Std", "Dlx", "Std", "Dlx", "Std"], "Channel": ["Direct", "Direct", "Phone", "Phone", "Direct"],
+                          "Total": [100.0, 250.0, 90.0, 300.0, 120.0], "Cancelled (Y/N)": ["N", "Y", "N", "N", "Y"]})
+    write_workbook(tmp_path, "hotels.xlsx", {"Harbour": hotel, "Airport": hotel.iloc[:2]})
+    tr = answered(Session(Workspace.at(tmp_path)), "Harbour pivot table, rows Room Type, columns Channel, values sum of Total, only Cancelled = N")
+    assert tr.decision.request.op("filter") is not None
+    kept = hotel[hotel["Cancelled (Y/N)"] == "N"]
+    assert f"grand total {kept['Total'].sum():.0f} ({len(kept)} rows)" in tr.run.answer
+
+
+def test_matched_up_with_another_table_and_its_columns_added_is_a_join(pharmacy):
+    tr = answered(Session(pharmacy), "把城南店跟药品目录对一下，加上生产厂家")
+    assert tr.decision.request.op("join") is not None and tr.decision.request.op("compare") is None
+    f = result_frame(tr)
+    want = ZONE.iloc[:6].merge(CATALOG, on="药品名称", how="left")
+    assert len(f) == 6 and f["生产厂家"].tolist() == want["生产厂家"].tolist()
+
+
+def test_per_booking_by_a_key_is_an_average_per_key_never_per_booking_ref(tmp_path):
+    kinds = ["Leisure", "Business", "Group", "Leisure", "Business", "Leisure", "Group", "Business"]  # (a reference per row, too many to be values)
+    guests = pd.DataFrame({"Booking Ref": [f"AP{i:03d}" for i in range(120)], "Guest Type": kinds * 15, "Nights": [1 + i % 9 for i in range(120)]})
+    guests.to_csv(tmp_path / "airport.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "airport.csv average Nights per booking by Guest Type, excluding Group")
+    assert tr.decision.request.op("group").args["keys"] == ["Guest Type"]
+    kept = guests[guests["Guest Type"] != "Group"]
+    f = result_frame(tr).set_index("Guest Type")["Nights_mean"]
+    assert f.sort_index().to_dict() == kept.groupby("Guest Type")["Nights"].mean().sort_index().to_dict()
+
+
+def test_the_result_named_by_its_own_words_is_exported_as_it_is(rentals):
+    s = Session(rentals)
+    first = answered(s, "Dockyard: total Fee per Payment, excluding Cash")
+    tr = answered(s, "export the Dockyard card and app result as csv")
+    back = pd.read_csv(rentals.root / tr.run.files[0]["path"]).set_index("Payment")["Fee_sum"]
+    kept = RIDES[RIDES["Payment"] != "Cash"]
+    assert back.sort_index().to_dict() == kept.groupby("Payment")["Fee"].sum().sort_index().to_dict()
+    assert tr.decision.request.op("group") is None and first.run.files
+
+
+def test_the_growth_of_a_summary_per_month_is_of_its_figure(rentals):
+    s = Session(rentals)
+    answered(s, "monthly Fee totals for Dockyard")
+    tr = answered(s, "and the month-on-month growth of that?")
+    assert tr.decision.request.op("growth").args.get("value") == "Fee_sum"
+
+
+def test_the_same_dedupe_said_with_a_split_verb(pharmacy):
+    s = Session(pharmacy)
+    answered(s, "开发区店有没有重复的单子？有的话帮我去掉")
+    tr = answered(s, "城南店也一样去一下重")
+    assert tr.decision.request.sheet == "城南店" and tr.decision.request.op("dedupe") is not None
+
+
+def test_a_share_asked_of_a_summary_is_per_its_keys(rentals):
+    s = Session(rentals)
+    answered(s, "how many Dockyard rentals per Payment")
+    tr = s.turn("what's that as a share of the total Fee?")
+    assert tr.decision.next != "ask_slots", tr.decision.reply
+    assert tr.decision.request.op("share").args.get("keys") == ["Payment"]
+
+
+# 运单.xlsx, one sheet per 网点; 快递员.csv says which 网点 each courier belongs to (所属网点)
+WAYBILLS = pd.DataFrame({"运单号": [f"Y{i}" for i in range(10)], "收件城市": ["上海", "广州", "深圳", "成都", "上海", "深圳", "深圳", "成都", "广州", "武汉"],
+                         "快递员": ["冯静", "冯静", "冯静", "周波艳", "周波艳", "周波艳", "李强", "冯静", "李强", "周波艳"],
+                         "是否签收": ["是", "是", "是", "否", "否", "否", "是", "否", "否", "是"], "运费": [10.0, 12.0, 8.0, 20.0, 15.0, 9.0, 30.0, 11.0, 7.0, 5.0]})
+COURIERS = pd.DataFrame({"快递员": ["冯静", "周波艳", "李强"], "所属网点": ["朝阳网点", "朝阳网点", "海淀网点"], "星级": [5, 4, 3]})
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def depot(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    write_workbook(tmp_path, "运单.xlsx", {"朝阳网点": WAYBILLS, "海淀网点": WAYBILLS.iloc[:4]})
+    COURIERS.to_csv(tmp_path / "快递员.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+def test_the_rows_counted_said_with_a_condition_keep_it(depot):
+    tr = answered(Session(depot), "运单.xlsx 朝阳网点哪个快递员没签收的单子最多")
+    unsigned = WAYBILLS[WAYBILLS["是否签收"] == "否"].groupby("快递员").size()
+    assert unsigned.idxmax() in tr.run.answer and str(unsigned.max()) in tr.run.answer
+
+
+def test_how_many_orders_on_a_summary_is_its_counts_added_up(depot):
+    s = Session(depot)
+    answered(s, "运单.xlsx 朝阳网点每个收件城市多少单")
+    tr = answered(s, "在这个结果里，上海和广州以外的城市一共多少单")
+    assert str(int((~WAYBILLS["收件城市"].isin(["上海", "广州"])).sum())) in tr.run.answer
+
+
+def test_rather_expensive_is_no_comparison(depot):
+    tr = Session(depot).turn("运单.xlsx 海淀网点哪些单子比较贵")
+    assert tr.decision.request.op("compare") is None and "比较/关联" not in tr.decision.reply
+
+
+def test_the_noun_of_the_sheets_is_the_column_of_the_table_in_focus(depot):
+    s = Session(depot)
+    answered(s, "快递员.csv 每个所属网点有几个快递员")
+    tr = answered(s, "每个网点各自的平均星级")
+    assert tr.decision.request.file == "快递员.csv"
+    f = result_frame(tr).set_index("所属网点")
+    col = next(c for c in f.columns if c.startswith("星级"))
+    assert f[col].sort_index().to_dict() == COURIERS.groupby("所属网点")["星级"].mean().sort_index().to_dict()
+
+
+def test_how_many_and_a_total_then_another_month_while_it_waits(depot):
+    dated = WAYBILLS.assign(寄件日期=pd.to_datetime(["2024-05-02", "2024-05-09", "2024-06-01", "2024-06-03", "2024-05-20", "2024-06-11", "2024-06-15", "2024-05-30", "2024-06-21", "2024-06-28"]),
+                           付款方式=["月结", "到付", "月结", "月结", "月结", "寄付", "月结", "月结", "到付", "月结"])
+    write_workbook(depot.root, "运单.xlsx", {"朝阳网点": dated, "海淀网点": dated.iloc[:4]})
+    s = Session(Workspace.at(depot.root))
+    tr = s.turn("运单.xlsx 朝阳网点5月份月结的单子有多少，运费合计多少，大概看看")
+    tr = s.turn("那6月呢")
+    assert tr.decision.next == "restate_confirm" and "月结" in tr.decision.reply, tr.decision.reply
+    f = result_frame(answered(s, "继续"))
+    june = dated[(dated["寄件日期"].dt.month == 6) & (dated["付款方式"] == "月结")]
+    assert f.iloc[0].tolist()[-2:] == [len(june), june["运费"].sum()] or sorted(f.iloc[0].tolist()) == sorted([len(june), june["运费"].sum()])

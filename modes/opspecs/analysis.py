@@ -54,8 +54,9 @@ def _by_keys(text: str, hits: list[Any], sheet: Any, taken: list[tuple[int, int]
 
     keys: list[str] = []
     spans: list[tuple[int, int]] = []
-    for b in BY_WORD.finditer(text):
-        if not _free(taken, b.start(), b.end()):
+    each = [e for e in EACH_ALONE.finditer(text) if any(h.start == e.end() and not re.match(r"['’]s(?![a-z])", text[h.end : h.end + 3]) for h in hits)]
+    for b in [*BY_WORD.finditer(text), *each]:  # (each plan's members who cancelled: a share within each plan, asked, never of the rows)
+        if not _free(taken, b.start(), b.end()) or any(s <= b.start() < e for s, e in spans):
             continue
         col, raw, how, _, end = _col_after(text, b.end(), hits, sheet)
         if col and col not in sheet.numeric and how in ("exact", "synonym", "partial"):
@@ -66,6 +67,8 @@ def _by_keys(text: str, hits: list[Any], sheet: Any, taken: list[tuple[int, int]
     return list(dict.fromkeys(keys)), spans
 
 
+EQUALS_AFTER = _lazy(r"\s*(?:=|==|is|are|equals|是|为|等于)\s*\S", re.I)
+EACH_ALONE = _lazy(r"(?<![a-z_])(?<!for )(?<!in )each\s+(?=[A-Za-z])", re.I)  # what share … comes from each Member Type: a column right after "each"
 DEDUPE_AFTER = _lazy(r"\s*(?:来|进行|做)?\s*(?:去重|去掉重复|删除重复|删掉重复|删重复|(?:remove|drop)\s+(?:the\s+)?duplicates|dedupe)", re.I)
 
 
@@ -991,6 +994,12 @@ PERIOD_LABEL = {"month": _lazy(r"^\s*\d{4}\s*[-/.年]\s*\d{1,2}\s*月?\s*$"), "q
                 "year": _lazy(r"^\s*\d{4}\s*年?\s*$")}
 
 
+def _labels(sheet: Any, col: str, rx: Any) -> bool:
+    """Whether a text column's values are periods written as text (2024-01, 2024Q1, 2024年)."""
+    vs = sheet.values.get(col) or ()
+    return bool(vs) and col not in sheet.numeric and sum(bool(rx.match(v)) for v in vs) >= 0.8 * len(vs)
+
+
 def _period_labels(sheet: Any, unit: str) -> str | None:
     """The one text column whose values are the periods themselves (2024-01, 2024Q1), in a table with no date column."""
     rx = PERIOD_LABEL.get(unit)
@@ -1161,9 +1170,18 @@ PRIOR_PERIOD = _lazy(r"(?:比|较|相比于?|对比|跟|和|与)\s*(?:上个?|�
 # quarter on quarter / week-over-week: a growth whose own words name its period
 GROWTH_OVER = _lazy(r"(?<![a-z_])(?P<u>quarter|month|week|year|day)[\s-]+(?:over|on|to)[\s-]+(?P=u)(?![a-z_])"
                     r"|(?<![a-z_])(?:vs\.?|versus|against|compared (?:with|to)|over)\s+(?:the\s+)?(?:previous|prior|last)\s+(?P<u2>quarter|month|week|year|day)(?![a-z_])", re.I)
-GROWTH_RX = Lazy(GROWTH_RX.pattern + "|" + PRIOR_PERIOD.pattern + "|" + GROWTH_OVER.pattern, re.I)
+# 6月比5月涨了百分之几: one month against the month before it, said by name (its growth over that month)
+MONTH_PAIR = _lazy(r"(?P<ma>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月份?[^，,。比]{0,8}?比\s*(?P<mb>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月份?\s*(?:的)?\s*"
+                   r"(?:涨|增长|增加|上涨|多|少|降|下降|减少|变化|变动|增减)了?\s*(?:多少|百分之几|几成|百分比|幅度)?")
+GROWTH_RX = Lazy(GROWTH_RX.pattern + "|" + PRIOR_PERIOD.pattern + "|" + GROWTH_OVER.pattern + "|" + MONTH_PAIR.pattern, re.I)
 CAGR_RX = _rx("年均增长率", "复合增长率", "年均增速", "年均复合增长率", "平均每年增长", "cagr", "compound annual", "average annual growth")
 YOY_RX = _rx("同比", "year over year", "year-over-year", "yoy", "去年同期")
+
+
+def _month_no(said: str) -> int:
+    from modes.conditions import CN_MONTH
+
+    return int(said) if said.isdigit() else CN_MONTH.get(said, 0)
 
 
 GROWTH_AUX = _lazy(r"增长了?多少|增长|增加了?多少|上涨|下降了?多少|变化|(?:用|以|按)?百分比(?:表示|显示)?|(?<![a-z_])(?:in|as(?: an?)?)\s+(?:percent(?:age)?s?|%)(?![a-z_])", re.I)
@@ -1189,10 +1207,20 @@ class Growth(OpSpec):
             return _wide_found(text, hits, sheet, m, "cagr" if cagr else "growth")
         by, by_spans = _by_keys(text, hits, sheet, [])
         by = [k for k in by if k not in sheet.dates]  # (by check_in: its dates, the periods)
-        used = [x.span() for x in GROWTH_RX.finditer(text)] + [x.span() for x in GROWTH_AUX.finditer(text)] + (by_spans if by else [])
+        labelled = next(((k, u) for k in by for u, rx in PERIOD_LABEL.items() if _labels(sheet, k, rx)), None)
+        if labelled is not None:  # 每个计费月份的…环比: a column of months written as text is the periods, never a group
+            by = [k for k in by if k != labelled[0]]
+        used = [x.span() for x in GROWTH_RX.finditer(text) if not MONTH_PAIR.fullmatch(x.group(0))] + [x.span() for x in GROWTH_AUX.finditer(text)] \
+            + (by_spans if by else [])
         unit_m = _bucket_search(text) or MONTHLY_WORD.search(text)
         unit = _unit_of(unit_m) if unit_m else None
         prior = PRIOR_PERIOD.search(text)
+        pair = MONTH_PAIR.search(text)
+        if pair is not None and _month_no(pair.group("ma")) - _month_no(pair.group("mb")) == 1:
+            unit = "month"  # 6月比5月涨了百分之几: the monthly growth, June's over May (the months are the growth's, no condition)
+            used += [pair.span("ma"), (pair.start("mb"), pair.end())]  # (6月的金额: the figure between is still read)
+        elif pair is not None:
+            return None  # 6月比3月: two months apart, no growth over the month before
         if unit is None and prior is not None:  # 比上个月涨了多少: per month
             unit = {"月": "month", "季度": "quarter", "周": "week", "星期": "week", "年": "year"}[prior.group("pu")]
         over = GROWTH_OVER.search(text)
@@ -1207,8 +1235,13 @@ class Growth(OpSpec):
                                 "unit": unit or ("year" if kind == "cagr" else "month")}
         if args["value"] is None and kind != "cagr" and COUNT_WORDS.search(text):  # 订单数的环比 / growth in the number of bookings
             args["count"] = True
+        figure = [c for c in sheet.columns if c in sheet.numeric and SUMMARY_FIGURE.search(c)]
+        if args["value"] is None and not args.get("count") and len(figure) == 1:
+            args["value"] = figure[0]  # and the growth of that?, of a summary per month: its one figure (Total_sum)
         if by and kind != "cagr":
             args["by"] = by  # 每个门店的月环比 / monthly growth per product: each group's own periods
+        if labelled is not None:
+            args["column"], args["unit"] = labelled[0], unit or labelled[1]
         if args["column"] is None:  # a column of months written as text (2024-01): its values are the periods (a quarter's too)
             args["column"] = _period_labels(sheet, args["unit"]) or (_period_labels(sheet, "month") if args["unit"] in ("quarter", "year") else None)
         used += [(h.start, h.end) for h in hits if h.column in (args["column"], args["value"])]
@@ -1846,7 +1879,10 @@ class Pivot(OpSpec):
             # 行是月份，列是工作表, of a summary with one figure (金额_合计): each cell is that figure, never a count of its rows
             args.update({"value": figure[0], "agg": "sum"})
             args.pop("value_unsaid", None)
-        return Found(start, self.name, args, tuple(used + by_spans + [(h.start, h.end) for h in hits]))
+        laid_out = {*args.get("rows", []), args.get("columns"), args.get("value"), args.get("dated")}
+        # (… values sum of Total, only Cancelled = N: a column compared with a value is a condition, read by the filter rule)
+        own = [(h.start, h.end) for h in hits if h.column in laid_out or not (COMPARED_AFTER.match(text, h.end) or EQUALS_AFTER.match(text, h.end))]
+        return Found(start, self.name, args, tuple(used + by_spans + own))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         rows = "、".join(args.get("rows") or [])
@@ -1894,9 +1930,9 @@ class Transpose(OpSpec):
 # ---------------------------------------------------------------- formula columns
 
 _NOT_NAME = r"(?:new|column|col|add|a|an|then|and|the|compute|create|calculate|called|named|with|where|so|let|set|make|ok|now|please)(?![A-Za-z0-9_])"
-FORMULA = _lazy(r"(?:新增|增加|添加|加|算|计算|求|生成|做)?\s*(?:一列|一个|列|个)?\s*[\"“「]?(?P<name>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff()（）%]*)[\"”」]?\s*(?:[=＝]|等于)\s*(?P<expr>[^,;，；。]+)"
+FORMULA = _lazy(r"(?:新增|增加|添加|加|算|计算|求|生成|做)?\s*(?:一列|一个|列|个)?\s*[\"“「]?(?P<name>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff()（）%]*)[\"”」]?\s*(?:[=＝]|等于)\s*(?P<expr>(?:(?!\s*(?:然后|再按|再把|并且按|并按))[^,;，；。])+)"
                      r"|(?:add|compute|create)\s+(?:a\s+)?(?:new\s+)?(?:column\s+)?(?:called\s+|named\s+)?"
-                     r"(?P<name2>[\w\u4e00-\u9fff]+(?:[ \-][\w()%/]+){0,5}?(?=\s*=)|[\w\u4e00-\u9fff]+)\s*(?:=|as)\s*(?P<expr2>[^,;]+)"
+                     r"(?P<name2>[\w\u4e00-\u9fff]+(?:[ \-][\w()%/]+){0,5}?(?=\s*=)|[\w\u4e00-\u9fff]+)\s*(?:=|as)\s*(?P<expr2>(?:(?!\s+(?:and\s+)?(?:then\s+)?(?:sort|rank|order|group|filter|keep|show|export|save|chart|plot)(?![a-z_]))[^,;])+)"
                      # Net Rev = Revenue * 0.9: an English name of a few words right before the = (never the words of the request)
                      r"|(?<![\w])(?P<name3>(?!" + _NOT_NAME + r")[A-Za-z][A-Za-z0-9_%()]*(?:[ \-](?!" + _NOT_NAME + r")[A-Za-z][A-Za-z0-9_%()]*){1,3})"
                      r"\s*=(?!=)\s*(?P<expr3>[^,;]+)", re.I)
@@ -2014,7 +2050,12 @@ class Formula(OpSpec):
             return None  # two operands: the add_column operation reads it
         name = re.sub(r"^(?:新增|增加|添加|加|算|计算|求|生成|做)?(?:一列|一个|列|个)?", "", name) or "计算列"
         nxt = NEXT_STEP.search(text, m.start("expr" + g))  # …, then total Net Rev by Agent: the next step is read by its own rules
-        return Found(m.start(), self.name, {"name": name, "expression": expr}, ((m.start(), nxt.start() if nxt else len(text)),))
+        end = nxt.start() if nxt else len(text)
+        if m.end() < end and not text[m.end() : end].strip(" ,，"):
+            end = m.end()
+        elif re.match(r"\s+(?:and\s+)?(?:then\s+)?(?:sort|rank|order)(?![a-z_])", text[m.end() :], re.I):
+            end = m.end()  # … * 100 and sort by it: the order is its own step, read by the sort rule
+        return Found(m.start(), self.name, {"name": name, "expression": expr}, ((m.start(), end),))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         return _zh(lang, f"新增列 {args.get('name')} = {args.get('expression')}（只用列名、数字和四则运算；除数为 0 的行留空并告知）",

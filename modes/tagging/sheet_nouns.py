@@ -109,8 +109,9 @@ def _counted_sheets(text: str, catalog: Catalog) -> str:
     return COUNTED_EN.sub(sheets, text)
 
 
-def as_sheets(text: str, catalog: Catalog) -> str:
-    """The text with a quantified sheet noun written as the sheet words (三个校区 → 所有工作表, per clinic → per sheet)."""
+def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
+    """The text with a quantified sheet noun written as the sheet words (三个校区 → 所有工作表, per clinic → per sheet).
+    With another table in focus that has a column holding the noun (所属网点 of 快递员.csv), the noun is that column's."""
     if not QUANTIFIED.search(text):
         return text
     text = _counted_sheets(text, catalog) if COUNTED_EN.search(text) else text
@@ -124,6 +125,10 @@ def as_sheets(text: str, catalog: Catalog) -> str:
             continue
         if source is not None and not _about_the_workbook(low, catalog, wb, source, noun):
             continue  # count vets per clinic: the other table's own column
+        focus = catalog.get(current) if current and current != wb else None
+        if focus is not None and focus.is_table and any(noun in c.casefold() for sh in focus.sheets[:1] for c in sh.columns) \
+                and not any((sh.name or "").casefold() in low for f in catalog.tables if f.path == wb for sh in f.sheets):
+            continue  # 每个网点各自的平均星级, with 快递员.csv in focus: its 所属网点, never the sheets of 运单.xlsx
         n = re.escape(noun)
         if noun.isascii():
             plural = rf"{n}(?:e?s)?"
