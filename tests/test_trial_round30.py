@@ -259,7 +259,8 @@ def test_values_with_full_width_brackets_are_read_whole(pharmacy):
 RIDES = pd.DataFrame({"Rental Date": pd.to_datetime(["2024-05-03", "2024-06-10", "2024-06-21", "2024-04-02", "2024-06-30", "2024-05-19", "2024-04-02"]),
                       "Rental ID": ["R1", "R2", "R3", "R4", "R5", "R6", "R4"], "Bike ID": ["B1", "B2", "B1", "B3", "B2", "B1", "B3"],
                       "Bike Type": ["Classic", "E-Bike", "Classic", "Cargo", "E-Bike", "Classic", "Cargo"],
-                      "Duration Min": [30, 45, 20, 60, 15, 25, 60], "Fee": [5.0, 9.0, 4.0, 12.0, 3.0, 5.0, 12.0], "Payment": ["Card", "App", "Card", "Cash", "App", "Card", "Cash"]})
+                      "Duration Min": [30, 45, 20, 60, 15, 25, 60], "Fee": [5.0, 9.0, 4.0, 12.0, 3.0, 5.0, 12.0], "Payment": ["Card", "App", "Card", "Cash", "App", "Card", "Cash"],
+                      "Discount": [0.0, 1.0, 0.0, 2.0, 0.0, 1.0, 2.0]})  # (a column whose name holds "count")
 
 
 @pytest.fixture(params=["pandas", "duckdb"])
