@@ -1005,7 +1005,7 @@ def _period_labels(sheet: Any, unit: str) -> str | None:
     rx = PERIOD_LABEL.get(unit)
     if rx is None or sheet.dates:
         return None
-    found = [c for c, vs in sheet.values.items() if vs and c not in sheet.numeric and sum(bool(rx.match(v)) for v in vs) >= 0.8 * len(vs)]
+    found = [c for c in sheet.values if _labels(sheet, c, rx)]
     return found[0] if len(found) == 1 else None
 
 
