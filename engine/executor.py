@@ -483,6 +483,9 @@ def _join_said(f: dict[str, Any], d: Decision, zh: bool) -> str:
                     f"by the join. To match each row once, remove the duplicates of {second} by {keys} first.")
     else:
         text_rep = ""
+    if f.get("once_dropped"):  # 先按房号去重再对: the second table's repeats of the key left out first
+        text_rep = (f"（{second} 先按 {keys} 去重，每个值只取第一行，去掉了 {f['once_dropped']} 行。）" if zh else
+                    f" {second} was first deduplicated on {keys} (its first row per key): {f['once_dropped']} row(s) left out.") + text_rep
     same = f.get("same_repeats", 0)
     if same:  # a lookup: a key repeated with the same values was matched once
         text_rep = (f"（{second} 里有 {same} 行和前面的行完全相同（{keys} 和带过来的列都一样），只按一行对上。）" if zh else
@@ -712,7 +715,15 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
         elif s.tool == "deduplicate":
             parts.append(f"去重：删除 {f['removed']} 行重复，剩 {f['rows_out']} 行。" if zh else f"Dedupe: removed {f['removed']} duplicate rows, {f['rows_out']} left.")
         elif s.tool == "group_summarize":
-            parts.append(f"分组汇总：{f['groups']} 组。" if zh else f"Grouped into {_n(f['groups'], 'group')}.")
+            asked = any(o.kind == "group" and o.args.get("question") for o in d.request.ops)  # (a question's figures are said after)
+            one = (s.evidence.get("sample") or [None])[0] if f["groups"] == 1 and not asked else None
+            if isinstance(one, dict) and one:  # 北门金额合计: one figure (or one group), said, never only "1 group"
+                from tools.fmt import num as fmt_one
+
+                figures = ("，" if zh else ", ").join(f"{k} {fmt_one(v, 'zh' if zh else 'en') if isinstance(v, (int, float)) else v}" for k, v in one.items())
+                parts.append(f"汇总结果：{figures}。" if zh else f"Summary: {figures}.")
+            else:
+                parts.append(f"分组汇总：{f['groups']} 组。" if zh else f"Grouped into {_n(f['groups'], 'group')}.")
             for v in f.get("versus_overall", []):
                 parts.append(_versus_line(v, zh))
             if f.get("skipped_totals"):

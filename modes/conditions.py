@@ -551,6 +551,10 @@ def flag_words(sheet: SheetInfo) -> dict[str, str]:
     return {flag_noun(c).casefold(): c for c in sheet.columns if flag_yes(sheet, c) is not None}
 
 
+BARE_NOT = lazy(r"\s*(?:(?<![a-z_])(?:not|never|isn't|aren't|wasn't|weren't|un)|没有?|未|不是|非)\s*", re.I)
+ROWS_SAID = lazy(r"(?:\s*(?<![a-z_])(?:anything|everything|anyone|rows?|records?|entries|ones?|those|the|that|which|who|are|is|were|was|all|any)(?![a-z_]))*\s*$|(?:的|那些|行|记录)+\s*$", re.I)
+
+
 def _cond_flag_column(sc: _Scan) -> None:
     """退货的订单 / （不包括退货的）/ 不含退货: a yes/no column named as a condition is 'yes' (an exclusion: not 'yes')."""
     for h in sc.hits:
@@ -558,6 +562,14 @@ def _cond_flag_column(sc: _Scan) -> None:
         if yes is None or not sc.free(h.start, h.end):
             continue
         excluded = lx.EXCLUDE_BEFORE.search(re.sub(r"(?<![a-z_])(?:the|any|all)\s*$", "", sc.text[: h.start], flags=re.I).rstrip() + " ")  # excluding the returned ones
+        outer = None
+        if excluded is not None and BARE_NOT.fullmatch(excluded.group(0)):  # leaving out anything not approved: not, left out, is approved
+            outer = lx.EXCLUDE_BEFORE.search(ROWS_SAID.sub("", sc.text[: excluded.start()]).rstrip() + " ")
+            outer = outer if outer is not None and not BARE_NOT.fullmatch(outer.group(0)) else None
+        if outer is not None:
+            end = FLAG_END.match(sc.text, h.end)
+            sc.add(Cond(h.column, "eq", yes, raw=h.column, how="exact"), outer.start(), end.end() if end is not None else h.end)
+            continue
         end = FLAG_END.match(sc.text, h.end)
         after = FLAG_NOT_COUNTED.match(sc.text, end.end()) if end is not None else FLAG_NOT_COUNTED.match(sc.text, h.end)
         if after is not None and not excluded:  # returned orders do not count / 退货的不算: said after, an exclusion
@@ -1108,6 +1120,9 @@ def _same_column(sc: _Scan, at: int) -> tuple[str | None, str, str, tuple[str, .
     return last.column, last.raw, last.how, (), at
 
 
+EXCLUSION_TAIL = lazy(r"\s*(?:以外|之外|除外)\s*$")
+
+
 def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     """One comparison: the column before the word, the value after it."""
     text, sheet = sc.text, sc.sheet
@@ -1145,6 +1160,16 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
         if col is None or (value["column"] or col) not in sheet.numeric:
             return
         value = {"stat": value["stat"], "column": value["column"] or col}
+    if isinstance(value, str) and op in ("eq", "ne"):
+        nxt = next((h.start for h in sc.hits if m.end() < h.start < end and h.column != col), None)
+        if nxt is not None and (cut := re.search(r"(?:并且|而且|且|以及|同时|并)\s*$", text[m.end() : nxt])) is not None:
+            # 工作表不等于北门且缴费方式等于现金: the value ends where the next condition begins
+            end = m.end() + cut.start()
+            value = text[m.end() : end].strip()
+        tail = EXCLUSION_TAIL.search(value)
+        if tail is not None and tail.start() > 0:  # 收费员是刘洋以外的: the exclusion closes the condition, never part of its value
+            end -= len(value) - tail.start()
+            value = value[: tail.start()].strip()
     value = _percent(value, text[m.end() : end], col, sheet)
     known = isinstance(value, str) and value in sheet.values.get(col or "", ())  # 是否退货为否: 否 is a value of the column
     if isinstance(value, str) and not known and (not value.strip() or QUESTION_VALUE.match(value) or _article(value, col, sheet)

@@ -7,6 +7,7 @@ waits); `idle` (nothing waits). Reading the table is reading how a turn is taken
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -391,7 +392,7 @@ def corrected_sheet(t: Turn) -> str | None:
     said = re.sub(r"(?<![a-z])(?:" + "|".join(months) + r")(?![a-z])", " ", low) if months else low
     rest = lx.CORRECTION.sub(" ", said.replace(named[0].casefold(), " "))
     rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|也|照着?|照样|按|像|这样|这么|刚才那样|上面那样|一样|同样|换成|换到|改成|改看|算一下|看一下|做一下|做一个|做个|来一个|画一个|画个|画|看看|瞧瞧|算算|一下|算|做|弄|的|用|是|这|那|不|呢|吗|吧|[\s,，。.!！?？]"
-                  r"|(?<![a-z_])(?:no|the|use|it|is|should|be|what|how|about|and|for|in|on|of|now|do|same|thing|again|show|run|please|sheet|ok|okay|one|request|analysis|with)(?![a-z_])", "", rest)
+                  r"|(?<![a-z_])(?:no|the|use|it|is|should|be|what|how|about|and|for|in|on|of|now|do|same|thing|again|show|run|please|sheet|ok|okay|one|request|analysis|with|at|from|column|columns|col|table)(?![a-z_])|列|一列", "", rest)
     earlier = re.sub(r"\s+", "", " ".join(p.turns).casefold())
     return named[0] if not rest or rest in earlier else None  # 二季度的总金额呢: words of the request it follows are no change
 
@@ -401,7 +402,7 @@ ALL_SHEETS_MARK = "*"  # corrected_sheet's answer for every sheet of the workboo
 SHEET_CHANGE = lazy(r"(?:[，,;；]\s*)?(?:不过|但是|只是|但|(?<![a-z_])but(?![a-z_]))\s*(?P<c>\S.*)$", re.I)
 # 二季度呢 / 三季度的呢 / what about Q2?: the request just run, asked again of another sheet
 SHEET_FOLLOW_UP = lazy(r"呢\s*[?？]?\s*$|^\s*那|也(?:照|按|像)?(?:这样|一样|同样|这么|刚才那样|上面那样)|也(?:看看|看一下|瞧瞧|来一下|来一个|算算|算一下)\s*[。.!！吧]?\s*$|照(?:着|样|这样|刚才)|同样|一样的?|^\s*(?:换成|换到|改成|改看)|(?<![a-z_])(?:what|how) about(?![a-z_])"
-                       r"|^\s*and\s+(?:for|in|on)?\s*|^\s*(?:ok(?:ay)?\s*,?\s*)?now(?![a-z_])"
+                       r"|^\s*and\s+(?:for|in|on|at)?\s*|^\s*(?:ok(?:ay)?\s*,?\s*)?now(?![a-z_])"
                        r"|^\s*(?:now\s+)?(?:do|show|run it (?:for|on)|(?:the\s+)?same(?:\s+(?:thing|again|one|request|analysis))?\s+(?:for|on|in|with))(?![a-z_])", re.I)
 
 
@@ -466,9 +467,126 @@ def on_more_of_the_same(t: Turn) -> Outcome:
     p = t.pending
     assert p is not None
     restrict = list(p.request.candidates) if p.request.file_how == "ambiguous" else None
-    turns = _with_turn(p.turns, t.utterance)
+    said = p.turns
+    if len(said) > 1 and _statistic_alone(t):  # 最大值呢 after 改成中位数呢: the statistic said last replaces an earlier swap's
+        said = tuple(u for i, u in enumerate(said) if i == 0 or not _statistic_alone(Turn(u, normalize(u), t.lang, t.state, t.catalog, p)))
+    turns = _with_turn(said, t.utterance)
     merged = understand(turns, t.catalog, t.state, restrict)
     return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
+
+
+# 先把业主.csv按房号去重再对一次 / dedupe owners.csv on Unit, then join again: the join just run, its second table first
+# deduplicated on its key
+REDO_JOIN = re.compile(r"再(?:对|关联|合并|匹配|连接|join)(?:一次|一下|一遍|上|起来)?|重新(?:对|关联|合并|匹配|连接)"
+                       r"|(?<![a-z_])(?:(?:join|match|merge)(?:\s+(?:it|them|that))?\s+again|re-?join|redo the join)(?![a-z_])", re.I)
+
+
+def redoes_the_join(t: Turn) -> bool:
+    last = t.state.last
+    if last is None or t.state.pending is not None or not REDO_JOIN.search(t.text):
+        return False
+    j, d = last.request.op("join"), t.fresh.op("dedupe")
+    if j is None or d is None or len(last.request.files) < 2 or last.request.files[1] not in (t.fresh.file, *t.fresh.files):
+        return False
+    key = j.args.get("other_on") or j.args.get("on")
+    return d.args.get("subset") in (None, [], [key])
+
+
+def on_join_redone(t: Turn) -> Outcome:
+    last = t.state.last
+    assert last is not None
+    ops = tuple(replace(o, args={**o.args, "once": True}) if o.kind == "join" else o for o in last.request.ops)
+    turns = [*last.turns, t.utterance]
+    return _gate(replace(last.request, ops=ops), t.state, turns, multi_turn=True, catalog=t.catalog, prior=replace(last, stage="confirm"))
+
+
+# no condition / none, I don't want a filter / 不用筛选了, to "What is the condition?": the filter is dropped, the rest stays
+DECLINE_FILTER = re.compile(r"^\s*(?:no\s+(?:condition|filter)s?|(?:no|none|nope|nah)(?:\s*[,.]?\s*(?:i\s+)?(?:don'?t|do not)\s+(?:want|need)\s+(?:a|any)\s+(?:filter|condition)s?)?"
+                            r"|without\s+(?:a|any)\s+(?:condition|filter)s?|(?:i\s+)?(?:don'?t|do not)\s+(?:want|need)\s+(?:a|any)\s+(?:filter|condition)s?"
+                            r"|all\s+(?:the\s+)?rows|every\s+row)(?![a-z_])\s*[,.;:]?"
+                            r"|^\s*(?:不用|不要|不需要|无需|别)(?:再)?(?:筛选|筛|过滤|加条件)了?\s*[，,。]?|^\s*(?:没有|不加|不要)条件\s*[，,。]?|^\s*(?:全部|所有行|所有的)都要\s*[，,。]?", re.I)
+
+
+def declines_the_filter(t: Turn) -> bool:
+    p = t.pending
+    return p is not None and "condition" in p.request.missing and bool(p.request.file) and DECLINE_FILTER.search(t.text) is not None
+
+
+def on_filter_declined(t: Turn) -> Outcome:
+    """The filter asked about is declined: what else was asked runs (restated) on the same table; with nothing else,
+    what to do with that table is asked."""
+    p = t.pending
+    assert p is not None
+    m = DECLINE_FILTER.search(t.text)
+    assert m is not None
+    rest = (t.text[: m.start()] + t.text[m.end() :]).strip(" ,，。.;；")
+    where = " ".join(x for x in (p.request.file, p.request.sheet) if x)
+    if rest:  # no condition, just total Hours: that, on the same table
+        req = replace(understand([f"{where} {rest}"], t.catalog, t.state, [p.request.file] if p.request.file else None), lang=p.request.lang)
+        return _gate(req, t.state, [rest], multi_turn=True, catalog=t.catalog, prior=None)
+    others = tuple(o for o in p.request.ops if o.kind != "filter")
+    if others:
+        req = replace(p.request, ops=others, missing=tuple(x for x in p.request.missing if x != "condition"))
+        return _gate(req, t.state, list(p.turns), multi_turn=True, catalog=t.catalog, prior=None)
+    said = ("好的，不筛选。" if t.lang == "zh" else "OK, no filter. ") + replies.ask_intent(t.lang, p.request.file)
+    d = _decision("unknown", "ask_intent", replace(p.request, intent="unknown", ops=()), said, "filter_declined")
+    return d, t.state.evolve(pending=None, current_file=p.request.file)
+
+
+@functools.cache
+def _drop_step_words() -> tuple[re.Pattern[str], dict[str, re.Pattern[str]]]:
+    from modes.tagging.segment import words_toml
+
+    w = words_toml()["drop_step"]
+    alt = lambda xs: "|".join(re.escape(x) for x in sorted(xs, key=len, reverse=True))  # noqa: E731
+    lead = re.compile(rf"(?:{alt(w['lead_zh'])})|(?<![a-z_])(?:{alt(w['lead_en'])})(?![a-z_])\s*(?:the\s+)?", re.I)
+    kinds = {k: re.compile(rf"\s*(?:做|算|加|画|那个|这个|这一步|了)?\s*(?:{alt(v)})(?:\s+step)?(?:这一步|那一步|了)?", re.I) for k, v in w["kinds"].items()}
+    return lead, kinds
+
+
+# what may be left beside the step said not to be done: the rest of the request confirmed (只关联就行 / just the join)
+DROP_REST = re.compile(r"[\s,，。.!！;；]|只|就行|就好|就可以|即可|就|了|吧|(?<![a-z_])(?:just|only|the|join|please|ok|okay|keep|rest|thanks|totals?|table|figures|numbers|rows|summary)(?![a-z_])|关联|合并|对上|汇总|合计|表", re.I)
+
+
+def _steps_dropped(t: Turn) -> tuple[set[str], str] | None:
+    """(the kinds of step said not to be done that the waiting request has, the words left) or None."""
+    p = t.pending
+    if p is None or p.stage != "confirm":
+        return None
+    lead, kinds = _drop_step_words()
+    have = {o.kind for o in p.request.ops}
+    dropped: set[str] = set()
+    left = t.text
+    for m in lead.finditer(t.text):
+        for kind, rx in kinds.items():
+            k = rx.match(t.text, m.end())
+            if k is not None and kind in have:
+                dropped.add(kind)
+                left = left[: m.start()] + " " * (k.end() - m.start()) + left[k.end() :]
+                break
+    return (dropped, left) if dropped else None
+
+
+def drops_a_step(t: Turn) -> bool:
+    said = _steps_dropped(t)
+    return said is not None and not DROP_REST.sub("", lx.CORRECTION.sub("", said[1])).strip()
+
+
+def on_step_dropped(t: Turn) -> Outcome:
+    """不要再删重复行了，只关联就行 / no chart, just the table: the waiting request without that step, restated."""
+    p = t.pending
+    said = _steps_dropped(t)
+    assert p is not None and said is not None
+    # 不要占比了, of shares per key: the summary per key stays (each key's total), never nothing
+    kept = tuple(Op("group", {"keys": list(o.args["keys"]), "measures": [{"column": o.args["column"], "agg": "sum"}] if o.args.get("column") else [{"agg": "count"}]}, o.after)
+                 if o.kind == "share" and "share" in said[0] and o.args.get("keys") and not any(x.kind == "group" for x in p.request.ops) else o
+                 for o in p.request.ops if o.kind not in said[0] or (o.kind == "share" and o.args.get("keys")))
+    kept = tuple(o for o in kept if o.kind not in said[0])
+    if not kept:  # nothing left to do: asked, never run nor cancelled unasked
+        said_file = p.request.file
+        d = _decision("unknown", "ask_intent", replace(p.request, intent="unknown", ops=()), replies.ask_intent(t.lang, said_file), "steps_dropped")
+        return d, t.state.evolve(pending=None, current_file=said_file or t.state.current_file)
+    return _gate(replace(p.request, ops=kept), t.state, [*p.turns, t.utterance], multi_turn=True, catalog=t.catalog, prior=p)
 
 
 def on_added_part(t: Turn) -> Outcome:
@@ -611,7 +729,7 @@ def corrects_by_adding(t: Turn) -> bool:
     """no, group by country / 不对，要按部门分 after a request that kept rows: the correction adds the grouping (or an
     order) to what it corrects, whose conditions stay; restated before it runs."""
     p = t.pending
-    if p is None or not lx.CORRECTION.search(t.text) or t.other_file or t.fresh.file_how in EXPLICIT_FILE:
+    if p is None or not lx.CORRECTION.search(t.text) or t.other_file or (t.fresh.file_how in EXPLICIT_FILE and t.fresh.file != p.request.file):
         return False
     return bool(t.new_kinds) and t.new_kinds <= {"group", "sort", "top_n", "stats", "count"} and "filter" in t.old_kinds \
         and "filter" not in t.new_kinds
@@ -764,7 +882,7 @@ def corrects_with_new_kind(t: Turn) -> bool:
     if t.fresh.file_how == "description" and t.fresh.file != p.request.file:  # 不对，按门店…: 门店 is its column, not stores.csv
         f = t.catalog.get(p.request.file)
         return f is not None and any(find_columns(t.text, sh) for sh in f.sheets[:1])
-    return t.fresh.file_how not in EXPLICIT_FILE
+    return t.fresh.file_how not in EXPLICIT_FILE or (t.fresh.file_how == "description" and t.fresh.file == p.request.file)  # (its own file described)
 
 
 def splits_the_chart(t: Turn) -> bool:
@@ -854,10 +972,13 @@ DIALOGUE: tuple[Row, ...] = (
     Row("any", lambda t: is_confirm(t.text), on_confirm_nothing),
     Row("pending", rejects_only, on_rejected),
     Row("pending", lambda t: t.rewritten is not None, on_rewritten),
+    Row("pending", drops_a_step, on_step_dropped),
     Row("pending", only_chat, on_chat),
     Row("pending", lambda t: corrected_sheet(t) is not None, on_sheet_correction),
+    Row("clarify", declines_the_filter, on_filter_declined),
     Row("clarify", lambda t: t.answer is not None, on_slot_answer),
     Row("any", lambda t: t.talk is not None, on_talk),
+    Row("idle", redoes_the_join, on_join_redone),
     Row("pending", refers_to_pending, on_more_of_the_same),
     Row("pending", splits_the_chart, on_more_of_the_same),
     Row("pending", flips_the_layout, on_more_of_the_same),
@@ -929,6 +1050,8 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     if amended is not None:  # (average not sum: a correction of the reading, applied to its words)
         return never_twice(amended, *(on_rewritten(amended) if amended.rewritten is not None else on_more_of_the_same(amended)))
     t = Turn(utterance, text, lang, state, catalog, p, refining)
+    if p is not None and refining and change is not None and change.confirmed and state.pending is None and t.new_kinds and t.chat is None:
+        return never_twice(t, *on_more_of_the_same(t))  # 可以，不过要按车牌加起来 after a run: a change to what ran, restated whole
     if p is not None and p.stage == "confirm" and not refining and t.rewritten is None and ASKED_AGAIN.search(text) and not lx.CORRECTION.search(text):
         again = Turn(utterance, text, lang, state, catalog, p, True)
         if refines(again):  # 那6月呢, while the May request waits: that request, in June (never June alone)

@@ -17,7 +17,15 @@ from modes.conditions import ANY_OP, MONTHS_EN, Cond, parse_conditions
 from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState
 from modes.evidence import Gap
 from modes.lazyre import lazy
-from modes.ops import CLAUSE_END, JOIN_CLAUSE_END, ROW_NOUNS_EN, TurnOps, _blank, parse_turn
+from modes.ops import (
+    CLAUSE_END,
+    JOIN_CLAUSE_END,
+    ROW_NOUNS_EN,
+    TurnOps,
+    _blank,
+    parse_turn,
+    statistic_of_next,
+)
 from modes.resolve import (
     ColumnHit,
     FileRef,
@@ -944,6 +952,16 @@ def _u_input(u: _Understanding) -> None:
                     u.texts[i] = _blank(t, [sp for sp in r.spans if sp not in inside] + _purpose(t))
 
 
+SHEET_VALUE_BEFORE = lazy(r"(?:(?:工作表|(?<![a-z_])(?:sheet|tab))\s*(?:是|为|等于|不等于|不是|不为|!=|=|is not|isn't|is)\s*|除了|除去|(?<![a-z_])(?:except|excluding|other than)\s+)$", re.I)
+SHEET_VALUE_AFTER = lazy(r"\s*(?:的)?\s*(?:以外|之外|除外|(?:不算|不要|不计)(?=\s*(?:[，,。;；]|$)))")  # (开发区店不算抗生素: the sheet, its rows)
+
+
+def _sheet_valued(t: str, start: int, end: int) -> bool:
+    """工作表是北门以外的 / 除了阳光花园 / sheet is not Pier: a sheet's name said as a value of the column that names each
+    row's sheet (a condition on it once the sheets are stacked), never only the sheet read."""
+    return SHEET_VALUE_BEFORE.search(t, 0, start) is not None or SHEET_VALUE_AFTER.match(t, end) is not None
+
+
 NOT_THIS_SHEET = lazy(r"(?:不是|不要|不用|别用|除了|(?<![a-z_])(?:not|instead of|rather than)\s+(?:the\s+)?)\s*[^\s，,。；;]{1,12}?(?=\s*(?:表|sheet|工作表)?\s*[，,；;]|\s*$)", re.I)
 
 
@@ -954,14 +972,16 @@ def _u_sheet(u: _Understanding) -> None:
     if fi is not None and u.ref.sheet and fi.sheet(u.ref.sheet) is not None:
         u.sheet_name = u.ref.sheet  # the sheet's name was what described the file; its words are gone from the text
         if len({tuple(s.columns) for s in fi.sheets}) == 1:  # 高一数学低于90分: 高一 named the sheet, 数学 is a value of it
-            u.texts = [_blank(t, [m.span() for m in re.finditer(re.escape(u.ref.sheet), t) if not _inside_a_value(t, m.span(), _sheet_of(fi, u.ref.sheet))])
-                       for t in u.texts]
+            u.texts = [_blank(t, [m.span() for m in re.finditer(re.escape(u.ref.sheet), t) if not _inside_a_value(t, m.span(), _sheet_of(fi, u.ref.sheet))
+                                  and not _sheet_valued(t, m.start(), m.end())]) for t in u.texts]
     # before a sheet's name is blanked: 7月8月9月 names all three (and the Spring and Fall sheets, read as describing the file)
     said = " ".join(u.norms if u.how == "description" else u.texts).casefold()
     said = NOT_THIS_SHEET.sub(lambda m: " " * len(m.group(0)), said)  # 不是上学期，用下学期的: the sheet said not to use is no sheet to stack
     if fi is not None:
         for i in reversed(range(len(u.texts)) if u.sheet_name is None else ()):
             name, missing_name, span = find_sheet(u.texts[i], fi)
+            if name and span is not None and _sheet_valued(u.texts[i], *span):
+                continue  # 工作表是北门以外的: the sheet's name is a value of the rows' sheet, never the sheet chosen
             if missing_name and not name and lx.ALL_SHEETS.search(u.texts[i].casefold()):
                 break  # 所有工作表合在一起: every sheet, not one named 所有
             if name or missing_name:
@@ -1003,6 +1023,8 @@ def _u_sheet(u: _Understanding) -> None:
         every = every_m is not None and not (u.sheet_name and len(u.two_sheets) < 2 and lx.EACH_SHEET.fullmatch(every_m.group(0).strip())
                                              and all(w == every_m.group(0) for w in other_words))
         every = every or not u.sheet_name and not u.two_sheets and _each_sheet_kind(fi, " ".join(u.norms))
+        # 透视表，行是工作表 / one column per sheet: the sheets given a layout's role are every sheet, stacked
+        every = every or (not u.sheet_name and not u.two_sheets and any(SHEET_ROLE.search(n) for n in u.norms))
         # 收费台账.xlsx 一共有多少条记录: a count of the whole workbook, no sheet said nor in use, is of every sheet
         every = every or (not u.sheet_name and not u.two_sheets and WHOLE_COUNT.search(u.norms[-1]) is not None
                           and not (u.state.current_file == fi.path and u.state.current_sheet))
@@ -1027,7 +1049,9 @@ def _u_sheet(u: _Understanding) -> None:
                 return m.group(1) + ((label + " " * len(names))[: len(names)] if len(names) >= len(label) else names)
 
             u.texts = [listed.sub(as_label, t) for t in u.texts]
-            u.texts = [re.sub(stacked, lambda m: " " * len(m.group(0)), t) for t in u.texts]
+            # 工作表是北门以外的 / 除了阳光花园 / sheet is not Pier: a sheet said as a value of the column naming each row's sheet
+            # stays, for the condition on that column; every other mention of a sheet's name is read already
+            u.texts = [_blank(t, [m.span() for m in re.finditer(stacked, t) if not _sheet_valued(t, m.start(), m.end())]) for t in u.texts]
             u.texts = [re.sub(r"(?<![a-z_])all(?= +sheets)", "   ", lx.ALL_SHEETS.sub(lambda m: " " * len(m.group(0)), t)) for t in u.texts]
             u.sheet_name, u.two_sheets, u.sheet_problem = u.stacked[0], [], None
             u.flags["stacked"] = True
@@ -1045,6 +1069,11 @@ def _u_sheet(u: _Understanding) -> None:
     u.flags["two_tables"] = len(u.files) > 1 or len(u.two_sheets) > 1 and bool(lx.EXPLORE_COMPARE.search(" ".join(u.texts)))
 
 
+SHEET_ACROSS = lazy(r"(?<![a-z_])(?:(?:one\s+|a\s+)?columns?\s+(?:per|for each|for every|by|is|are|=)\s+(?:each\s+|every\s+)?(?:sheet|tab)s?|(?:sheets?|tabs?)\s+(?:as|across)\s+(?:the\s+)?(?:columns?|top))(?![a-z_])"
+                    r"|列\s*(?:是|为|按|用)\s*(?:各个?|每个?)?工作表|(?:每个?|各个?)?工作表\s*(?:各|每)?\s*(?:一|每)?\s*列", re.I)
+SHEET_DOWN = lazy(r"行\s*(?:是|为|按|用)\s*(?:各个?|每个?)?工作表|(?:每个?|各个?)?工作表\s*(?:做|为|作为|当)?\s*(?:各|每)?\s*(?:一|每)?\s*行(?!数)"
+                  r"|(?<![a-z_])(?:(?:one\s+|a\s+)?rows?\s+(?:per|for each|for every|by)\s+(?:sheet|tab)s?|(?:sheets?|tabs?)\s+(?:as|down)\s+(?:the\s+)?(?:rows?|side))(?![a-z_])", re.I)
+SHEET_ROLE = lazy(SHEET_ACROSS.pattern + "|" + SHEET_DOWN.pattern, re.I)
 SHEET_AS_KEY = lazy(r"每个?工作表|各(?:个)?工作表|按工作表|(?<![a-z_])(?:per|each|every|by) (?:sheet|tab)(?![a-z_])", re.I)
 
 
@@ -1319,8 +1348,9 @@ def _u_parse(u: _Understanding) -> None:
 
         label = SHEET_COLUMN["en" if u.lang == "en" else "zh"]
         if EACH_VALUE.search(u.norms[-1]):  # 7月、8月、9月的件数合计分别是多少: one figure per sheet, never one over all three
-            u.ops = [replace(o, args={**o.args, "keys": [label]})
-                     if o.kind == "group" and not o.args.get("keys") and o.args.get("measures") else o for o in u.ops]
+            u.ops = [replace(o, args={**o.args, "keys": [label]}) if o.kind == "group" and not o.args.get("keys") and o.args.get("measures")
+                     else Op("group", {"keys": [label], "measures": [{"agg": "count"}]}, o.after) if o.kind == "count"  # 各有多少笔: per sheet
+                     else o for o in u.ops]
         # (a growth per sheet only when the sheets are said as such: per quarter, of quarter sheets, is the growth's own period)
         each_sheet_said = u.flags.get("sheets_compared") or any(SHEET_AS_KEY.search(n) for n in u.norms)
         if any(lx.EACH_SHEET.search(n) for n in u.norms) or u.flags.get("sheets_compared"):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
@@ -1332,6 +1362,12 @@ def _u_parse(u: _Understanding) -> None:
                      replace(o, args={**o.args, "split": label}) if o.kind == "chart" and o.args.get("unit") and not o.args.get("split") else
                      replace(o, args={**o.args, "within": [label]}) if o.kind == "share" and o.args.get("keys") and label not in o.args["keys"]
                      and not o.args.get("within") and not o.args.get("among") else o for o in u.ops]  # share of Resolved On Time per sheet: in each
+        if any(SHEET_ACROSS.search(n) for n in u.norms):  # months down the side, one column per sheet: the sheets are the pivot's columns
+            u.ops = [replace(o, args={**o.args, "columns": label}) if o.kind == "pivot" and not o.args.get("columns") and label not in o.args.get("rows", [])
+                     else o for o in u.ops]
+        elif any(SHEET_DOWN.search(n) for n in u.norms):  # one row per sheet, Payment as columns: the sheets down the side
+            u.ops = [replace(o, args={**o.args, "rows": [label], "columns": o.args.get("columns") or next((r for r in o.args.get("rows", []) if r != label), None)})
+                     if o.kind == "pivot" and o.args.get("rows") != [label] and not o.args.get("period") else o for o in u.ops]
         # stacking is the one way the sheets are put together; a join with another file named is done on the stacked rows
         # (its key, when not said, is the one column both tables share, found with the other joins' keys)
         joins = [o for o in u.ops if o.kind == "join" and not o.args.get("sheets")] if len(u.files) > 1 else []
@@ -2081,8 +2117,9 @@ def _unused_columns(text: str, ops: list[Op], sheet: SheetInfo) -> list[str]:
 
     named = [str(o.args["name"]) for o in ops if o.kind in ("add_column", "formula") and o.args.get("name")]
     inside = [(m.start(), m.end()) for n in named for m in re.finditer(re.escape(n), text)]  # Labor Cost, a new column's name: no mention of Parts Cost
-    return list(dict.fromkeys(h.column for h in find_columns(text, sheet)
-                              if (h.how in ("exact", "translated") or h.how == "synonym" and h.column in sheet.numeric) and h.column not in used
+    hits = find_columns(text, sheet)
+    return list(dict.fromkeys(h.column for h in hits
+                              if not statistic_of_next(text, h, hits, sheet) and (h.how in ("exact", "translated") or h.how == "synonym" and h.column in sheet.numeric) and h.column not in used
                               and not any(h.column in e for e in exprs) and not names_rows(h)
                               and not any(a <= h.start and h.end <= b for a, b in inside)))
 
@@ -2692,6 +2729,10 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
             return d, state.evolve(pending=None, current_file=named or state.current_file)
         unread = _not_understood(text, named)
         said = (f"没理解：{'、'.join(unread)}。" if lang == "zh" else f"Not understood: {', '.join(unread)}. ") if unread else ""
+        if req.missing_file_name and req.file_how == "missing":  # 停车缴费_南门_x.csv 只留…: the file said is not there, said first
+            near = ("、" if lang == "zh" else ", ").join(req.candidates or [f.path for f in catalog.tables][:6])
+            said = (f"工作区里没有 {req.missing_file_name}，最接近的文件：{near}。" if lang == "zh" else
+                    f"There is no {req.missing_file_name} in the workspace; closest: {near}. ")
         d = _decision("unknown", "ask_intent", req, said + replies.ask_intent(lang, named), "no_intent")
         return d, state.evolve(pending=None, current_file=named or state.current_file)
     if _names_no_data(req, text, catalog):

@@ -98,6 +98,9 @@ def _mentions(text: str, catalog: Catalog, paths: list[str]) -> list[tuple[str, 
     return sorted(out, key=lambda m: m[1])
 
 
+KEY_BEFORE = re.compile(r"(?:(?<![a-z_])(?:by|per|for each)\s+(?:the\s+)?|按照?|每个|各个?)$", re.I)
+
+
 def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, current_sheet: str | None) -> Lookup | None:
     """把 plans.csv 的 Tier 加到 memberships 里 / add Tier and Setup Fee from plans.csv: the table named after "from"
     (or before 的 / 's) gives columns it has and the receiving table lacks; the receiving table is the other one named,
@@ -141,6 +144,9 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
     lo = max((m.end() for m in CLAUSE_END.finditer(text, 0, verb.start())), default=0)
     hi = next((m.start() for m in CLAUSE_END.finditer(text, verb.end())), len(text))
     brought = [h for h in hits if h.column.casefold() not in own and lo <= h.start < hi]
+    keyed = [h for h in brought if KEY_BEFORE.search(text, max(0, h.start - 12), h.start)]
+    if keyed and len(keyed) < len(brought):  # sum of Hours by Branch (look up Branch in …): the key said, a column of the summary's
+        brought = [h for h in brought if h not in keyed]
     if not brought:
         return None
     verbs_said = [v.span() for v in verbs if lo <= v.start() < hi and not any(h.start <= v.start() < h.end for h in hits)]  # look up … and add …

@@ -23,7 +23,7 @@ FILLER_EN = frozenset(
     "original new copy again just instead use using among across two three four five six seven eight nine ten both take keep put "
     "see look find appear appears appeared occur occurs occurred run perform compute calculate "
     "quick quickly honestly kindly pull grab fetch basically actually simply "
-    "work works worked working live lives lived living based located belong belongs belonged".split()
+    "work works worked working live lives lived living based located belong belongs belonged sell sells sold selling nothing else".split()
 )
 
 # Plain cross-language meanings of column names. A column belongs to a concept when its folded name
@@ -262,7 +262,8 @@ GROUP = lazy(
 DEDUPE = rx("exact duplicates", "exact duplicate", "identical rows", "duplicated", "dupes", "repeated rows", "去重", "去一下重", "去下重", "去个重", "去掉重复", "删除重复", "删掉重复", "删重复", "重复的行", "重复行", "完全一样的", "完全一样", "一模一样的", "一模一样", "完全相同的", "完全相同", "重复项", "重复", "dedupe", "de-duplicate", "deduplicate", "duplicate", "duplicates")
 # one row of each group kept (a dedupe on the keys named with 每/per), never a summary: 每个部门保留一行, one row per region
 ONE_ROW_EACH = lazy(r"(?:只)?(?:保留|留下|留|取)\s*(?:第)?(?:一|1)\s*(?:行|条|笔|个)(?!数)"
-                    r"|(?<![a-z_])(?:one|the first|a single|1|only one)\s+(?:row|record|line|entry)s?\s+(?:per|for each|for every|of each|of every|in each)(?![a-z_])",
+                    r"|(?<![a-z_])(?:one|the first|a single|1|only one)\s+(?:row|record|line|entry)s?\s+(?:per|for each|for every|of each|of every|in each)(?![a-z_])"
+                    r"|(?<![a-z_])(?:keep(?:ing)?\s+)?(?:just\s+|only\s+)?(?:one|the first|a single)\s+(?:of each|of every|per (?:id|key|value))(?![a-z_])",  # keep one of each
                     re.I | re.A)
 CLEAN = rx("清洗", "清理", "数据清洗", "填成", "填为", "填充", "填上", "补成", "补全", "去空格", "去掉空格", "去除空格", "首尾空格", "前后空格", "两端空格", "多余空格", "多余的空格", "空值填", "clean", "cleanse", "tidy up", "trim", "fill")
 SELECT = lazy(r"(?<![a-z_])(?:i|we) (?:just |only )?need(?= (?:the )?[\w\u4e00-\u9fff]+(?:,| and ))|"
@@ -274,7 +275,7 @@ ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?�
                   r"|(?<![a-z_])(?:compute|calculate)(?=\s+\w+\s*=\s*\w)"
                   # now add Total Cost = Labor Cost + Parts Cost: a named formula after add / create, with no word column
                   r"|(?<![a-z_])(?:add|create)(?=\s+(?:a\s+)?[A-Za-z][\w ()%/\-]{0,30}?\s*=\s*[\w(\[].*?(?:[+\-*/×÷]|(?<![a-z_])(?:plus|minus|times|divided by)(?![a-z_])))"
-                  r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本
+                  r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*(?!(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?!\d))[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本 (never a date)
                   re.I | re.A)
 TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种)", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
@@ -472,6 +473,8 @@ NEXT_STEP_LEAD = lazy(r"^\s*(?:然后|接着|之后|随后|再|then(?![a-z_])|an
 # The previous result as the input of this request
 RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_]))|that(?=\s+(?:by|per|into|as|to|for|over|across)(?![a-z_])|\s*[?.!;]|\s*$)|that (?:result|output|list|summary)|the (?:[a-z][\w-]* ){0,4}?(?:table )?result)(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
                         r"|(?<![a-z_])(?:on|in|of|from|to|for|with|using) (?:that|this)(?: (?:result|table|one|output))?(?=\s*[?.!]?\s*$)"
+                        # in that, just the Card rows / of those: … — the result said first, then what to do with it
+                        r"|^\s*(?:and\s+|now\s+)?(?:in|of|from|within|among|out of) (?:that|this|those|these)(?: (?:result|table|one|output|list|rows|lot))?(?=\s*[,，:;\-–—])"
                         r"|(?<![a-z_])(?:export|save|sort|filter|group|keep|chart|plot) (?:it|them|that)(?![a-z_])|(?<![a-z_])result\s*#?\s*\d"
                         # a chart of what just ran: make a chart of that / graph this / plot it as a pie / 把这个画成柱状图 / 这个透视表
                         r"|(?<![a-z_])(?:chart|graph|plot|draw|visuali[sz]e|diagram)s?\s+(?:(?:of|for|from|showing)\s+)?(?:it|that|this|them)(?![a-z_])"
@@ -479,6 +482,10 @@ RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|这�
                         r"|(?:这个|那个|这张|那张|刚才的?)(?:透视表|交叉表|汇总表|汇总结果|统计结果|排名)|(?<![a-z_])(?:that|this) (?:pivot(?: table)?|crosstab|summary|ranking)(?![a-z_])"
                         r"|(?<![a-z_])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z_])"
                         r"|(?<![a-z_])(?:the|that|this) (?:joined|merged|combined|filtered) (?:table|data|rows|result|one)(?![a-z_])"
+                        # 刚才关联出来的那个结果 / 合并后的结果: the result named by the step that made it
+                        r"|(?:刚才|之前|上一步|前面)(?:关联|合并|连接|匹配|拼接|筛选|汇总|去重|排序)(?:出来|好|完)?(?:的|后的|之后的|以后的)(?:那个|这个|那张|这张)?(?:结果|表格|表|数据)"
+                        r"|(?:关联|合并|连接|匹配|拼接|筛选|汇总|去重|排序)(?:出来|好|完)(?:的|后的)(?:那个|这个|那张|这张)?(?:结果|表格|表|数据)"
+                        r"|(?:关联|合并|连接|匹配|拼接)(?:后|之后|以后)的(?:那个|这个)?结果"  # (用去重后的数据再算: rows yet to be deduplicated)
                         r"|(?<![a-z_])(?:is|are|was|were) (?:that|those|these|it)\s*[?.!]?\s*$"
                         r"|(?<![a-z_])(?:these|those) (?:rows|records|ones|orders|items|entries)(?![a-z_])|(?<![a-z_])(?:of|for|in) (?:these|them)(?![a-z_])", re.I | re.A)
 # the previous result called by the operation that made it (这个透视表 / that pivot): a reference, never a request for that operation again

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any
 
@@ -24,7 +24,7 @@ from modes.conditions import (
 from modes.decision import Op
 from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, find_values, resolve_column
-from modes.text import CJK, blank, language, parse_number, tidy
+from modes.text import CJK, blank, edit_distance, language, parse_number, tidy
 
 DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|(?:highest|largest|biggest|most|top|best|newest|latest|most recent)" + lx.THEN_FIRST + r"|high to low|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
@@ -34,10 +34,10 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("min", lazy(r"最小值|最低值|最小|\bmin(?:imum)?\b", re.I | re.A)),
     # how many different values: 有多少种产品, 不重复的客户数, distinct / unique customers (its column named after it)
     # 有多少个不同的客户 / 几个不同的城市: a count of different values said with 不同
-    ("distinct", lazy(r"(?:多少|几)\s*个?\s*不同的?|多少种|几种|不重复的?|(?<![a-z_])(?:distinct|unique|different)(?![a-z_])", re.I | re.A)),
+    ("distinct", lazy(r"(?:多少|几)\s*[个种类样]?\s*不同的?|多少种|几种|不重复的?|(?<![a-z_])(?:distinct|unique|different)(?![a-z_])", re.I | re.A)),
     ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|(?<!哪)几笔|(?<!哪)几单|(?<!哪)几条|(?<!哪)几行|\bcount\b|\bnumber of\b|\bhow many\b|行数|条数|笔数|单数|店数|家数|订单数|记录数|单量|票数|件次", re.I | re.A)),
 ]
-_AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最大|最高|最小值|最低值|最小|最低"
+_AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最小值|最低值|(?:最大|最高|最小|最低)(?!的?[\u4e00-\u9fff]*?是(?:哪|谁|什么))"
             r"|(?<![a-z_])(?:average|mean|avg|sum|total|max(?:imum)?|min(?:imum)?)(?![a-z_]))")
 # 总和、平均值、最大值 / sum, mean and max / 最大最小和平均: several statistics of one column, said as one list
 AGG_LIST = lazy(_AGG_ONE + r"(?:\s*(?:、|,|，|/|和|及|与|以及|还有|(?<![a-z_])and(?![a-z_])|&)?\s*(?:the\s+)?" + _AGG_ONE + r")+", re.I | re.A)
@@ -75,7 +75,7 @@ BROUGHT_IN = lazy(r"加上|加入|带上|带出|带过来|补上|添上|添加|�
 N_COLS = lazy(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|columns)", re.I | re.A)
 WHICH_TOP = lazy(
     r"哪(?P<wn>\d+|[两三四五六七八九十]+)?(?:个|些|一个|家|位|种|类|门|项|款|件|所|台|辆|只|条|(?=天|周|年|月份))\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差)"
-    r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:has|had|have|got|with|gets|is|was|are|were|ranks?)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest)"
+    r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:(?P<sv>sold|sells?|made|earned|brought in)|has|had|have|got|with|gets|is|was|are|were|ranks?)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest)"
     r"(?:\s+(?:(?:in|by|for|on)\s+)?(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+))?",
     re.I | re.A,
 )
@@ -144,7 +144,8 @@ _blank = blank
 def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop: re.Pattern[str] = KEY_STOP) -> tuple[str | None, str, str, list[str], int]:
     """The column written right after position i: (column, raw, how, closest, end)."""
     j = i
-    while j < len(text) and text[j] in " 的:":
+    starts = {h.start for h in hits}
+    while j < len(text) and text[j] in " 的:" and j not in starts:  # (a column whose name the statistic words blanked)
         j += 1
     filler = re.match(r"(?:of|the|for|all|in|on)\s+(?:the\s+)?", text[j:], re.I | re.A)
     if filler:  # sum of salary, by the city
@@ -294,7 +295,7 @@ def _summary_figure_hits(t: _Turn, hits: list[ColumnHit]) -> list[ColumnHit]:
     return sorted(out, key=lambda h: h.start)
 
 
-COUNT_PHRASE = lazy(r"(?<![a-z_])(?:the\s+)?(?:number|count|#)\s+of\s+(?:the\s+)?(?:[a-z]+\s+){0,2}?(?:bookings?|orders?|records?|rows?|tickets?|visits?"
+COUNT_PHRASE = lazy(r"(?<![a-z_])(?:the\s+)?(?:number|count|#)\s+of\s+(?:the\s+)?(?:(?!(?:unique|distinct|different)\s)[a-z]+\s+){0,2}?(?:bookings?|orders?|records?|rows?|tickets?|visits?"
                     r"|transactions?|entries|entry|cases?|claims?|items?|appointments?|jobs?|calls?|requests?|incidents?)(?![a-z_])"
                     r"|(?<![a-z_])(?:the\s+)?(?:number|count)\s+of\s+(?:the\s+)?(?:[a-z]+)?(?=\s{3,}|\s*$)", re.I | re.A)  # (the table's own name set aside)
 
@@ -330,7 +331,9 @@ def _prepare(t: _Turn) -> None:
     spans += [m.span() for m in NO_JOIN.finditer(t.text)]  # no join / don't filter / 不用关联: an operation said not to be done is none
     spans += [m.span("eq" if m.group("eq") else "eq2") for m in LAYOUT_ROLE_EQ.finditer(t.text)] if PIVOT_WORD.search(t.text) else []  # values = sum of X: a role
     t.text = _counts_said(_blank(t.text, spans), t.sheet)
-    t.hits = _summary_figure_hits(t, find_columns(t.text, t.sheet))
+    found = find_columns(t.text, t.sheet)
+    found = [h for h in found if not statistic_of_next(t.text, h, found, t.sheet)]  # total Qty per Clerk, beside a column called Total: Qty's total
+    t.hits = _summary_figure_hits(t, found)
     t.out.typos += [t.text[h.start : h.end] for h in t.hits if h.how == "typo"]  # price_per_litre: read as price_per_liter, said so
     t.out.hits = len(t.hits)
 
@@ -466,6 +469,8 @@ JOIN_ONLY = lazy(r"关联起来|关联|匹配|vlookup|带过来|拿过来|带进
 
 def _rule_join(t: _Turn) -> None:
     words = _all_outside_names(lx.EXPLORE_JOIN, t)  # Join Date is a column, never a join
+    named = [r.span() for r in lx.RESULT_REF.finditer(t.text)]  # 刚才关联出来的那个结果: the result named by the join that made it
+    words = [w for w in words if not any(a <= w.start() < b for a, b in named)]
     m = words[0] if words else None
     if m is None and t.flags.get("two_tables") and (am := lx.JOIN_ANTI.search(t.text)) is not None:
         m = am  # drivers whose name does not appear in deliveries.xlsx: the first table's rows with no match in the second
@@ -602,6 +607,46 @@ def _period_of_summary_ranked(t: _Turn, m: re.Match[str]) -> None:
 PER_KEY_SAID = lazy(r"(?:(?<![a-z_])(?:per|by|for each|for every|in each)\s+(?:the\s+)?|每个|各个?|按)(?P<k>[A-Za-z_][\w ]{0,20}?|[\u4e00-\u9fff]{1,6}?)(?=\s*(?:[,，;；]|的|$|\s+(?:and|in|from|of)(?![a-z_])))", re.I | re.A)
 
 
+# the verb of selling said alone as what is most (卖得最多 / 销量… is a column): how much was sold
+SOLD_ONLY = lazy(r"(?:卖|销|售|销售|卖出去?)(?:得|的|了|出去?)?|(?<![a-z_])(?:sold|sells?|selling)(?![a-z_])", re.I | re.A)
+
+
+def _sold_column(sheet: SheetInfo, most: bool) -> str | None:
+    """What "sold the most" adds up: the units sold (sold the most / 卖得最多), else the money; the money first when
+    the best is asked (卖得最好)."""
+    by_concept = {lx.concept_of(c): c for c in sheet.columns if c in sheet.numeric}
+    named = [c for c in sheet.columns if c in sheet.numeric and MONEY_NAME.fullmatch(c)]
+    qty, money = _quantity_column(sheet), by_concept.get("amount") or (named[0] if len(named) == 1 else None)  # (never a cost)
+    return (qty or money) if most else (money or qty)
+
+
+# the best-selling items / top 3 best sellers / 最畅销的5个商品 / 卖得最好的商品: what is ranked, by how much of it was sold
+BEST_SELLING = lazy(r"(?:(?:top|first)\s+(?P<n>\d+)\s+)?(?:the\s+)?(?:best|top|most)[- ]?sell(?:ing|ers?)\s+(?P<k>[a-z_][\w ]{0,20}?)(?=\s*$|\s*[,.;?!]|\s+(?:in|on|at|from|of|for|this|last|and)(?![a-z_]))"
+                    r"|(?:最畅销|卖得最好|卖的最好)的?\s*(?P<zn>\d+|[一二两三四五六七八九十]+)?\s*(?:个|款|种|位|名|家)?\s*(?P<zk>[\u4e00-\u9fff]{1,6}?)\s*(?=$|[，,。？?]|是|有|分别)", re.I | re.A)
+
+
+def _rule_best_selling(t: _Turn) -> None:
+    """最畅销的5个商品 / the best-selling item: each one's units sold (else its money) added up, the first N of that ranking."""
+    m = BEST_SELLING.search(t.text)
+    if m is None or t.explore or t.found:
+        return
+    word = m.group("k") or m.group("zk")
+    col, how, _ = resolve_column(word.strip(), t.sheet, closest=False)
+    vals = t.sheet.values.get(col) if col else None
+    sold = _sold_column(t.sheet, most="卖" not in m.group(0))  # best-selling / 畅销: the units; 卖得最好: the money
+    if col is None or col in t.sheet.numeric or col in t.sheet.dates or not vals or t.sheet.rows <= len(vals) or sold is None:
+        return  # (the best-selling order: a row ranked, left to the row rules)
+    n_raw = m.group("n") or m.group("zn")
+    plural = bool(m.group("k")) and word.strip().casefold().endswith("s") and not col.casefold().endswith("s")
+    t.add(m.start(), Op("group", {"keys": [col], "measures": [{"column": sold, "agg": "sum"}], "question": True}))
+    if n_raw or not plural:
+        t.add(m.start() + 1, Op("top_n", {"n": int(parse_number(n_raw) or 1) if n_raw else 1, "by": None, "ascending": False, "question": True}))
+    else:
+        t.add(m.start() + 1, Op("sort", {"by": [], "ascending": False, "direction_said": True}))
+    t.spans.append(m.span())
+    t.explore = True
+
+
 def _rule_which_top(t: _Turn) -> None:
     """Questions about the data: 哪个城市金额最高？ which city has the highest amount?"""
     m = WHICH_TOP.search(t.text)
@@ -620,6 +665,11 @@ def _rule_which_top(t: _Turn) -> None:
     if inside_y:
         yr = inside_y[0].column
     said_y = yr
+    mcol: str | None = None
+    sold = bool(m.group("sv")) or bool(yr and SOLD_ONLY.fullmatch(yr.strip()))  # 哪个商品卖得最多 / which item sold the most
+    if sold and (not yr or re.fullmatch(r"(?:at|in|on|from|of|for|during|this|last|to|among)", yr.strip(), re.I) or resolve_column(yr, sheet, closest=False)[0] is None):
+        mcol = _sold_column(sheet, most=re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) is not None)
+        yr = "" if mcol else yr
     counted = bool(yr and COUNT_NOUN.fullmatch(yr.strip()) and yr.strip() not in sheet.numeric)  # 哪个部门人最多: count the rows
     noun = None
     if yr and MONEY_NOUN.search(yr) and resolve_column(yr, sheet)[0] is None and (money := _money_column(sheet)) is not None:
@@ -629,7 +679,7 @@ def _rule_which_top(t: _Turn) -> None:
         noun = re.sub(r"^[\u4e00-\u9fff]{0,3}的", "", yr.strip()).strip() or None  # (卖的处方药: 处方药)
         noun = None if noun is None or COUNT_NOUN.fullmatch(noun) else noun  # (卖的处方药最多: the gate asks whether the word is data elsewhere)
     yr = "" if counted else yr
-    mcol, _, mclose = resolve_column(yr, sheet, numeric=True) if yr else (None, "none", [])
+    mcol, _, mclose = resolve_column(yr, sheet, numeric=True) if yr else (mcol if sold else None, "none", [])
     if mcol is not None and mcol in sheet.dates and mcol not in sheet.numeric:
         mcol = None  # which clerk has the fewest sales, beside a Sale Date column: dates are never summed; the rows are counted
         counted = counted or re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) is not None
@@ -893,6 +943,9 @@ def _rule_dedupe(t: _Turn) -> None:
         return
     text = t.text
     near = [h.column for h in t.hits if 0 <= h.start - m.end() <= 3 and re.fullmatch(r"\s*(?:的|of|in|on)?\s*", text[m.end() : h.start], re.I | re.A)]
+    if not near and CJK.match(m.group(0)):  # 商品名称去重: the column said right before the word is the key
+        near = [h.column for h in t.hits if t.free(h.start) and h.end <= m.start()
+                and re.fullmatch(r"\s*(?:的|列|这一?列)?\s*(?:有没有|是否有|有无|有)?\s*", text[h.end : m.start()])][-1:]  # (单据号有重复的吗)
     on = DEDUPE_ON.search(text, m.end()) if not near else None
     if on is not None:  # dedupe orders.csv on customer and product: the keys said after on / using
         keys, j, _how = _key_list(t, on.end())
@@ -976,6 +1029,9 @@ AGG_THEN_SORT = lazy(r"\s*的?\s*(?:合计|总和|总数|总计|总量|平均值
                      + r"|降序|升序|倒序|排序|排名|排个?序|排|大的在前|多的在前|高的在前)", re.A)
 
 
+SPLIT_BY = lazy(r"\s*(?:来|去)?(?:拆开|拆分|分开|细分|分一下|分下|拆一下|拆下|分别|分个类|区分)")
+
+
 def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
     """What the keys after one 按 / by are for: sort, group, dedupe, none; None when another rule reads them."""
     text = t.text
@@ -991,6 +1047,9 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
         return "group"
     if word.startswith(("sort", "order", "rank")):
         return "sort"
+    if word in ("按", "按照") and (split := SPLIT_BY.match(clause)) is not None:
+        t.spans.append((j + split.start(), j + split.end()))
+        return "group"  # 一共多少钱？按收费员分一下 / 按门店拆开看: the figure per key
     if DEDUPE_VERB.search(clause[:8]):
         return "dedupe"
     if word in ("按", "按照") and lx.TOP_N.search(text) and re.match(r"\s*(?:来)?(?:算|计算|衡量|看|排)", clause) \
@@ -1002,6 +1061,13 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
         return "measure"  # 他们一共退了多少钱，按实收金额算: the column the total is of, never a grouping by each amount
     if AGG_THEN_SORT.match(clause):
         return "sort"  # 按数量合计降序 / 按金额的总和从高到低: the order of a summary's figure, never a key
+    summed = next((m for agg, rx in AGG_WORDS[:2] for m in [rx.search(clause)] if m is not None), None)
+    ordered = SORT_VERB.search(clause)
+    if word in ("按", "按照") and summed is not None and ordered is not None and summed.start() < ordered.start() and summed.start() > 0:
+        return "group"  # 按车牌把金额加起来再排前5: each key's total, then ranked
+    if word == "by" and re.match(r"\s*(?:sorted|ordered|ranked|highest|largest|biggest|lowest|smallest|descending|ascending|high to low|low to high)(?![a-z_])", clause, re.I) \
+            and re.search(r"(?<![a-z_])(?:total|sum|average|mean|median|count|number of|how many)(?![a-z_])", text[max(0, b.start() - 40) : b.start()], re.I):
+        return "group"  # total Qty by Clerk sorted high to low: each clerk's total, in that order
     if SORT_VERB.search(clause[:10]) and not GROUP_VERB.search(clause[:6]):
         return "sort"
     if GROUP_VERB.search(clause):
@@ -1090,6 +1156,10 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     if MONEY_SAID.match(t.text, b.end()) and not any(h.start == b.end() for h in t.hits):
         return  # 各花了多少 / 每单多少钱: how much money each spent, never a key named 花了多少
     keys, j, how = _key_list(t, b.end())
+    if len(keys) == 1 and b.group(0).casefold() in ("per", "for each", "for every") and how not in ("exact", "synonym") \
+            and keys[0][1].strip().casefold().removesuffix("s") in ROW_NOUNS_EN | {"timesheet", "receipt", "ticket", "rental", "ride", "stay"}:
+        t.key_spans.append((b.start(), j))
+        return  # average Qty per sale by Clerk: one figure per row, never a key named like Sale Date
     if len(keys) > 1 and keys[-1][0] is None and keys[-2][0] is not None and AGG_WORD_ALONE.fullmatch(keys[-1][1].strip()):
         keys = keys[:-1]  # sorted by the freight sum: the statistic of the figure named, never a second key
     if not keys:
@@ -1153,6 +1223,23 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
         t.gtext = _blank(t.gtext, [(b.start(), j)])
         t.grouping = (bool(lx.GROUP.search(t.gtext)) or t.compare_groups or t.ratio is not None or t.rate_word is not None) and not t.explore
     t.key_spans.append((b.start(), len(t.text) if alone else j))  # 按门店拆开看: the words after the keys are the keys' own
+
+
+STAT_OF_NEXT = lazy(r"\s*(?:of\s+(?:the\s+)?|的\s*)?")
+
+
+def statistic_of_next(text: str, h: ColumnHit, hits: list[ColumnHit], sheet: SheetInfo) -> bool:
+    """A column named like a statistic (Total, 合计) said right before another numeric column: the statistic of that
+    column (total Qty / 合计数量), never the column of its name."""
+    if h.column not in sheet.numeric or not any(rx.fullmatch(text[h.start : h.end]) for _, rx in AGG_OF_WORD):
+        return False
+    if re.match(r"\s+(?:it|them)(?![a-z_])", text[h.end :], re.I):
+        return True  # then total it: the statistic of what "it" is
+    if any(x.end <= h.start and re.fullmatch(r"\s+|'s\s+", text[x.end : h.start]) and x.column != h.column and x.column in sheet.numeric
+           for x in hits) and re.fullmatch(r"[a-z]+", text[h.start : h.end]):
+        return True  # the Qty total per Clerk: Qty's total (a column said in lower case after another, never a second column)
+    nxt = next((x for x in hits if x.start >= h.end and STAT_OF_NEXT.fullmatch(text[h.end : x.start])), None)
+    return nxt is not None and nxt.column != h.column and nxt.column in sheet.numeric
 
 
 def _rule_keys(t: _Turn) -> None:
@@ -1271,6 +1358,10 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
                 col, how, closest = resolve_column(raw, t.sheet)
     if col is None and raw and MONEY_SAID.fullmatch(raw.strip()):
         col = _money_column(t.sheet)  # 平均每单多少钱 / 平均每笔花多少: the table's one money column
+    made = [str(o.args["name"]) for _, o in t.found if o.kind in ("formula", "add_column") and o.args.get("name")]
+    if col is None and made and (IT_AFTER.match(blanked, am.end()) or IT_BEFORE.search(blanked, 0, am.start())):
+        measures.append({"column": made[-1], "agg": agg})  # add a column Net = …, then total it for each sheet: the column made
+        return
     if col and agg in ("mean", "sum") and (col in t.group_keys or col not in t.sheet.numeric):
         return  # 各部门…公司平均的部门: a key or a text column is never averaged or added up
     if col:
@@ -1285,6 +1376,9 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
         unres.append(_unres(raw, closest))  # the mean instead: a word of the sentence after the statistic names no column
 
 
+# the column just made, said as "it" beside a statistic (total it / 把它加起来)
+IT_AFTER = lazy(r"\s*(?:up\s+)?(?:it|that|this|that column|this column|the new column)(?![a-z_])", re.I | re.A)
+IT_BEFORE = lazy(r"(?:把|将)?\s*(?:它|它们|这一?列|新列|那一?列)\s*(?:都|全部)?\s*$")
 SUM_SAID = lazy(r"合计|总和|总额|总计|加起来|加总|求和|之和|一共|总共|(?<![a-z_])(?:sum|total|totals|summed)(?![a-z_])", re.I | re.A)
 PARTICLES = lazy(r"[呢吧吗啊呀嘛么了？?]+")  # 最大值呢: a sentence's particle, never a column
 
@@ -1298,8 +1392,8 @@ def _measures_beside(t: _Turn) -> list[dict[str, str]]:
     text = t.text
     measures: list[dict[str, str]] = []
     figures = _figure_words(t)  # 平均超过250: a summary's figure compared, never summed
-    for h in t.hits:
-        if h.column in t.sheet.numeric and h.column not in t.group_keys and not any(s <= h.start < e for s, e in t.key_spans + figures):
+    for h in t.hits:  # (add Net = Total - Qty, then summarise: the formula's columns are no figure of the summary)
+        if h.column in t.sheet.numeric and h.column not in t.group_keys and not any(s <= h.start < e for s, e in t.key_spans + figures + t.formula_spans):
             gm = lx.GROUP.search(text[max(0, h.start - 6) : h.end + 6])
             after_key = any(0 <= h.start - e <= 2 and re.fullmatch(r"\s*的?\s*", text[e : h.start]) for _, e in t.key_spans)
             after_key = after_key or any(0 <= s0 - h.end <= 2 for s0, _ in t.key_spans)  # revenue by region
@@ -1327,8 +1421,8 @@ def _listed_aggs(t: _Turn, blanked: str, measures: list[dict[str, str]], unres: 
     for lm in list(AGG_LIST.finditer(blanked)):
         words = re.findall(_AGG_ONE, lm.group(0), re.I | re.A)
         aggs = list(dict.fromkeys(next(a for a, rx in AGG_OF_WORD if rx.match(w)) for w in words))
-        if len(aggs) < 2:
-            continue
+        if len(aggs) < 2 or any(lm.start() < h.start < lm.end() for h in t.hits):
+            continue  # (average Total and total Qty: a column said between the statistics, each of its own)
         before = len(measures)
         _measure_at(t, blanked, lm, aggs[0], measures, unres)
         cols = list(dict.fromkeys(m["column"] for m in measures[before:]))
@@ -1492,9 +1586,14 @@ def _rule_group(t: _Turn) -> None:
     if not any("column" in m for m in measures):  # groups compared with no statistic said: their means
         measures += [dict(m, agg="mean") if t.compare_groups else m for m in _measures_beside(t)]
     if not any("column" in m for m in measures) and t.group_keys:  # 每个导购卖了多少件 / 卖了多少钱: the goods sold, or the money
-        sold = _quantity_column(t.sheet) if GOODS_Q.search(t.text) else _money_column(t.sheet) if SOLD_FOR.search(t.text) else None
+        money = SOLD_FOR.search(t.text) or (MONEY_Q.search(t.text) and SUM_Q.search(t.text))  # (一共多少钱，按收费员分开看)
+        sold = _quantity_column(t.sheet) if GOODS_Q.search(t.text) else _money_column(t.sheet) if money else None
         if sold is not None and sold not in t.group_keys:
             measures.append({"column": sold, "agg": "sum"})
+    made = [str(o.args["name"]) for _, o in t.found if o.kind in ("formula", "add_column") and o.args.get("name")]
+    if not any("column" in m for m in measures) and made and t.group_keys and not any(m["agg"] == "count" for m in measures):
+        measures.append({"column": made[-1], "agg": bare[0] if bare else "sum"})  # add Net = …, then summarise by Clerk: Net
+        bare = []
     if bare and t.group_keys and not any("column" in m for m in measures):  # the statistic said, over each numeric column but the keys
         measures += [{"column": c, "agg": agg} for agg in dict.fromkeys(bare) for c in t.sheet.columns
                      if c in t.sheet.numeric and c not in t.group_keys]
@@ -1943,6 +2042,13 @@ def _rule_top_n(t: _Turn) -> None:
             return
         if (by_col in sheet.numeric or by_col is None) and _ranked_within(t, m, top, by_col):
             return
+        sold = _sold_before(t, m) if by_col is None and not t.has("group") else None
+        key = _ranked_key(t, m) if sold is not None else None
+        if sold is not None and key is not None:  # 卖得最多的商品是哪个 / 卖得最好的3个导购: each one's units (or money) sold, ranked
+            t.add(m.start(), Op("group", {"keys": [key.column], "measures": [{"column": sold[2], "agg": "sum"}], "question": True}))
+            t.add(m.start() + 1, Op("top_n", {**top, "by": None, "question": True}))
+            t.spans += [m.span(), (key.start, key.end), sold[:2]]
+            return
         counted = _counted_before(t, m) if by_col is None and not t.has("group") else None
         key = _ranked_key(t, m) if counted is not None else None
         if counted is not None and key is not None:  # 单子最多的3个司机 / 延误最多的3个司机: each one's rows (those the flag keeps) counted, then ranked
@@ -1953,6 +2059,16 @@ def _rule_top_n(t: _Turn) -> None:
         per = _top_per_summary_key(t, m)
         t.add(m.start(), Op("top_n", {**top, "by": None, "within": per} if per else {**top, **_top_within(t, by_col)}))
         t.spans.append(m.span())
+
+
+def _sold_before(t: _Turn, m: re.Match[str]) -> tuple[int, int, str] | None:
+    """卖得最多的… said with only the verb of selling before the cut: where that verb is, and what it adds up."""
+    start = max((x.end() for x in CLAUSE_END.finditer(t.text, 0, m.start())), default=0)
+    said = re.search(r"\S*$", t.text[start : m.start()])
+    if said is None or not said.group(0) or not SOLD_ONLY.fullmatch(said.group(0)):
+        return None
+    col = _sold_column(t.sheet, most=re.search(r"最(?:多|少)|(?<![a-z_])(?:most|fewest|least)(?![a-z_])", m.group(0), re.I | re.A) is not None)
+    return (start + said.start(), start + said.end(), col) if col else None
 
 
 COUNTED_WORD = lazy(r"(?:单子|单数|订单数?|次数|笔数|条数|记录数?|行数|人数|单|次)\s*的?\s*$")
@@ -1980,8 +2096,8 @@ SUPERLATIVE_KEY = lazy(r"最(?:高|大|多|低|小|少)的(?!是|为|那|\s*\d)"
 def _superlative_key(t: _Turn) -> re.Match[str] | None:
     """运费最高的司机 / 单子最多的客户, nothing else asked: the first one of that ranking (a top 1), when the word after
     names a column whose values repeat (what is ranked) — never a row of a column of unique names, which the row rules read."""
-    if t.found or t.explore:
-        return None
+    if t.explore or any(o.kind != "group" or o.args.get("keys") or len(o.args.get("measures") or []) != 1 for _, o in t.found):
+        return None  # (金额合计最高的商品: the total said first is what ranks them)
     for m in SUPERLATIVE_KEY.finditer(t.text):
         w = RANKED_WORD.match(t.text, m.end())
         hit = next((h for h in t.hits if h.start == m.end()), None)
@@ -1992,7 +2108,7 @@ def _superlative_key(t: _Turn) -> re.Match[str] | None:
     return None
 
 
-MONEY_RANK = lazy(r"(?:花钱|花费|花了?钱?|消费(?:金额)?|付款|付了?钱?|充值|充了?钱?)\s*(?:最多|最高|最少|最低)?\s*(?:的)?\s*$")
+MONEY_RANK = lazy(r"(?:花钱|花费|花了?钱?|消费(?:金额)?|付款|付了?钱?|充值|充了?钱?|(?:收|赚|挣|卖)(?:了|的|到)?钱)\s*(?:最多|最高|最少|最低)?\s*(?:的)?\s*$")
 
 
 def _in_clause_of(t: _Turn, m: re.Match[str], hits: list[ColumnHit]) -> bool:
@@ -2172,6 +2288,9 @@ def _rule_filter(t: _Turn) -> None:
     if not cp.conds and not dm and fm and any(0 <= a - fm.end() <= 3 for (a, _), _m in t.having):
         t.spans.append(fm.span())
         return  # 只看平均月薪低于11000的: the words choose groups, read by the having rule
+    if not cp.conds and not dm and fm and any(0 <= a - fm.end() <= 3 for a, _ in t.formula_spans):
+        t.spans.append(fm.span())
+        return  # …, where Net = Total - Qty: the word introduces the column's definition, no rows are chosen
     conds = list(cp.conds)
     logic = cp.logic
     keeps = fm is not None and not re.fullmatch(r"where|rows with|rows where|find rows|with", fm.group(0), re.I | re.A)
@@ -2182,8 +2301,12 @@ def _rule_filter(t: _Turn) -> None:
         conds = [c if c.how == "excluded" else negate(c) for c in conds]
         logic = "or" if logic == "and" and len(conds) > 1 else "and"
     unres_c = [c for c in conds if c.column is None]
+    held = [_held_value(c, t.sheet) for c in conds]  # Role is forklift: the one value of Role it is a word of (Forklift Driver), said
+    conds = [replace(c, value=h) if h is not None else c for c, h in zip(conds, held, strict=True)]
     args: dict[str, Any] = {"conditions": conds, "logic": logic, "delete": bool(dm)}
     doubts = [d for c in conds if (d := _years_or_amounts(c, t.sheet) or reading_said(c) or _excludes_nothing(c, t.sheet))]
+    doubts += [("slot", f"{c.column} 列里没有“{c0.value}”，按“{c.value}”理解", f"{c.column} never holds '{c0.value}': read as '{c.value}'")
+               for c0, c, h in zip(cp.conds, conds, held, strict=False) if h is not None]
     if logic == "and" and _disjoint_periods(conds):
         doubts.append(("slot", "同一日期列的两个时间段不会同时满足：按“且”连接会没有任何行；若要两段都算，请说“A到B”或分两步",
                        "two periods of the same date column never hold together: joined with 'and' no row is kept; for both, say 'from A to B' or ask twice"))
@@ -2198,6 +2321,20 @@ def _rule_filter(t: _Turn) -> None:
     starts = [s for s, _ in cp.spans] + ([fm.start()] if fm else []) + ([dm.start()] if dm else [])
     t.add(min(starts), Op("filter", args))
     t.out.hits += len([c for c in cp.conds if c.how != "default"])
+
+
+def _held_value(c: Cond, sheet: SheetInfo) -> str | None:
+    """A value said that the column never holds (forklift, Forklift Drivr) but that is a word of, or a small typo of,
+    exactly one value it holds: that value. Only where the catalog read the whole sheet, so its values are all known."""
+    if c.op not in ("eq", "ne") or not isinstance(c.value, str) or not c.column or c.column not in sheet.values or sheet.rows >= WHOLE_SAMPLE:
+        return None
+    said = c.value.strip().casefold()
+    vals = [v for v in sheet.values[c.column] if isinstance(v, str)]
+    if len(said) < 3 or any(v.strip().casefold() == said for v in vals):
+        return None
+    words = [v for v in vals if said in re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]+", v.casefold()) or (CJK.match(said) and said in v)]
+    near = words or [v for v in vals if len(said) >= 5 and edit_distance(said, v.strip().casefold(), 2) <= 2]
+    return near[0] if len(near) == 1 else None
 
 
 WHOLE_SAMPLE = 2000  # a sheet read whole by the catalog: its columns' value lists are every value it holds
@@ -2437,9 +2574,11 @@ def _each_year(t: _Turn, f: Op, em: re.Match[str]) -> None:
         return
 
 
+FEE_TOTAL = lazy(r"(?<=[费款金钱租税])\s*(?:的)?\s*(?:一共|总共|合计|总计|加起来)\s*(?:是|有|收了|交了|收|交)?\s*多少(?!\s*(?:条|笔|个|次|单|行|人|户|家|件|种|类))")
 MONEY_Q = lazy(r"多少钱|花(?:了|掉|费)?(?:多少|几)|(?<![a-z_])(?:how much (?:money|did|was|were|is|are)|spent|spend|cost)(?![a-z_])", re.I | re.A)
 SUM_Q = lazy(r"一共|总共|合计|总计|共计|加起来|总额|花(?:了|掉|费)|(?<![a-z_])(?:total|in all|altogether|spent|spend)(?![a-z_])", re.I | re.A)
 SOLD_FOR = lazy(r"(?:卖|赚|收|挣|销售|回款|进账)了?多少钱|(?<![a-z_])how much (?:money )?did .{1,40}? (?:sell|make|earn|bring in)(?![a-z_])", re.I | re.A)
+MONEY_NAME = lazy(r"(?:(?:line|order|sale|invoice|grand)\s+)?total|revenue|sales", re.I | re.A)  # a column named Total holds the money
 MONEY_COL = lazy(r"金额|费用|费|钱|花费|支出|成本|价款|营业额|销售额|营收|(?<![a-z_])(?:amount|cost|spend|spending|expense|fee|payment)s?(?![a-z_])", re.I | re.A)
 
 
@@ -2451,7 +2590,7 @@ MONEY_SAID = lazy(r"(?:每(?:一)?(?:单|笔|次|人|个人|位|张))?\s*(?:的)
 
 def _money_columns(sheet: SheetInfo) -> list[str]:
     """The numeric columns holding money (金额 / 费用 / amount)."""
-    return [c for c in sheet.columns if c in sheet.numeric and (lx.concept_of(c) == "amount" or MONEY_COL.search(c))]
+    return [c for c in sheet.columns if c in sheet.numeric and (lx.concept_of(c) == "amount" or MONEY_COL.search(c) or MONEY_NAME.fullmatch(c))]
 
 
 def _money_column(sheet: SheetInfo) -> str | None:
@@ -2464,6 +2603,7 @@ def _rule_money_question(t: _Turn) -> None:
     """市场部的差旅一共花了多少钱 / how much was spent on travel: the total of the table's money column over the rows
     the conditions keep; with several money columns, which one is asked back."""
     mq = next((x for x in MONEY_Q.finditer(t.text) if t.free(x.start())), None)  # (Total Cost = …: a new column's name, read)
+    mq = mq or FEE_TOTAL.search(t.text)  # 阳光花园物业费一共多少: a fee said, its total asked
     if mq is None or not (SUM_Q.search(t.text) or SOLD_FOR.search(t.text)) or t.worded or t.has("group", "count", "top_n"):
         return
     if any(h.column in t.sheet.numeric for h in t.hits if t.free(h.start)):
@@ -2495,6 +2635,10 @@ def _rule_how_much(t: _Turn) -> None:
 
 
 DISTINCT_AFTER = lazy(r"\s*(?:一共|总共|共)?\s*(?:有)?\s*(?:多少|几)\s*(?:个|种|类|位|名|家|款|门|样)\s*(?:不同的?|不一样的?|不重复的?)?\s*(?:值|的)?\s*(?:呢|啊|吗|呀)?\s*(?:[?？。!！]|$)")
+# 导购不重复的个数 / 商品名称去重后有几个: the number of different values said after the column (never rows deduplicated)
+DISTINCT_COUNTED = lazy(r"\s*(?:的)?\s*(?:不重复的?|不同的?|不一样的?|去重(?:以?后|之后)?的?|去掉重复(?:以?后|之后)?的?)\s*(?:值的?)?\s*"
+                        r"(?:个数|数量|数目|总数|有(?:多少|几)\s*(?:个|种|类|位|名|家)?|是多少|(?:一共)?(?:多少|几)\s*(?:个|种|类|位|名|家))"
+                        r"\s*(?:呢|啊|吗|呀)?\s*(?:[?？。!！]|$)")
 DISTINCT_BEFORE = lazy(r"(?:一共|总共|共)?\s*有\s*(?:多少|几)\s*(?:个|种|类|位|名|家|款|门)\s*(?:不同的?|不一样的?|不重复的?)?\s*$")
 
 
@@ -2524,11 +2668,11 @@ def _rule_distinct_named(t: _Turn) -> None:
     for h in hits:
         if h.column in t.sheet.numeric or h.column in t.sheet.dates or not t.free(h.start):
             continue
-        after = DISTINCT_AFTER.match(t.text, h.end)
+        after = DISTINCT_AFTER.match(t.text, h.end) or DISTINCT_COUNTED.match(t.text, h.end)
         before = DISTINCT_BEFORE.search(t.text, max(0, h.start - 16), h.start)
         if after is None and before is None:
             continue
-        t.found = [(i, o) for i, o in t.found if o.kind != "count"]  # 一共有多少个不同的会员: the different ones, never the rows
+        t.found = [(i, o) for i, o in t.found if o.kind not in ("count", "dedupe")]  # 一共有多少个不同的会员: the different ones, never the rows
         t.add(h.start, Op("group", {"keys": [], "measures": [{"column": h.column, "agg": "distinct"}], "question": True}))
         t.spans += [x.span() for x in (after, before) if x is not None] + [(h.start, h.end)]
         return
@@ -2590,7 +2734,7 @@ def _rule_profile(t: _Turn) -> None:
 # the rules of one turn, in the order they run: a later rule sees what the earlier ones read
 TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
-    _rule_which_top, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
+    _rule_which_top, _rule_best_selling, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
     _rule_ratio, _rule_keys, _rule_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
     _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_count_and_total, _rule_bare_comparison, _rule_goods_question, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
     _rule_export, _rule_profile,

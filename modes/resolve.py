@@ -186,6 +186,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     near += [f for f in files if f.path in said and f not in near]
     if not hits:
         _stem_typos(low, near, ref, hits)
+        if hits and len(said) == 1:  # (items at Pier: the word a near-miss of items.csv is a column of Pier's workbook)
+            _data_words_not_files(low, catalog, [f for f in files if f.path in said], ref, hits)
     if not hits and len(said) == 1 and not ref.missing_name:
         wb = next(f for f in files if f.path in said)
         own = wb.path in _description_scores(low, [wb], set())  # 花名册离职那个表: its own name said too, read as a description
@@ -234,6 +236,9 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     hits[:] = [x for x in hits if x not in inside]
     if len({p for _, p, _h in hits}) == 1 and (TWO_TABLES.search(text) or lx.JOIN_ANTI.search(text)):  # (… never appear in the Dockyard sheet)
         _sheet_as_second_table(low, files, ref, hits)
+    if hits and ref.missing_name and all(h == "stem" for _, _, h in hits):  # a name given whole that no file has: the words are words
+        ref.spans[:] = [sp for sp in ref.spans if not any(sp[0] == i for i, _, _ in hits)]
+        hits.clear()
     if hits:
         hits.sort()
         ref.paths = list(dict.fromkeys(p for _, p, _how in hits))
@@ -250,6 +255,17 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
             return _with_format(ref, text)
         ref.how, ref.paths, ref.spans, ref.used_tokens = "none", [], before, []  # per region, after stores.csv: its column
 
+    # 另一个文件 / the other file: the one table of the workspace besides the one in use
+    om = OTHER_FILE.search(text)
+    if om is not None and current:
+        kept = {f.path for f in catalog.results}
+        others = [f.path for f in catalog.tables if f.path != current and f.path not in kept and not f.path.startswith("outputs/")]
+        ref.spans.append(om.span())
+        if len(others) == 1:
+            ref.how, ref.paths = "description", others
+            return _with_format(ref, text)
+        ref.how, ref.candidates = "ambiguous", others
+        return _with_format(ref, text)
     # 4. deixis: this file / it
     d = lx.DEICTIC.search(text)
     if d and not (d.group(0).casefold() == "it" and IT_IDIOM.search(low)):
@@ -359,6 +375,11 @@ def _exact_names(low: str, catalog: Catalog, ref: FileRef) -> list[tuple[int, st
 def _names_with_extension(text: str, catalog: Catalog, ref: FileRef, hits: list[tuple[int, str, str]]) -> None:
     """2. names with an extension that match no file: a typo, or a file that does not exist."""
     for m in NAMED_FILE.finditer(text):
+        inside = [x for x in hits if m.start() <= x[0] < m.end()]
+        if inside and all(h == "stem" for _, _, h in inside) and not SAVED_AS.search(text[: m.start()]):
+            # 停车缴费_南门_x.csv where no such file is: a name given whole, never the files whose stems it holds
+            hits[:] = [x for x in hits if x not in inside]
+            ref.spans[:] = [sp for sp in ref.spans if not m.start() <= sp[0] < m.end()]
         if _covered(ref.spans, m.start(), m.end()):
             continue
         if SAVED_AS.search(text[: m.start()]):
@@ -456,9 +477,17 @@ def _stem_typos(low: str, files: list[FileInfo], ref: FileRef, hits: list[tuple[
         if sum((pairs & text_pairs).values()) < len(st) - 1 - 3 * tol:
             continue  # nor can it share enough neighbouring pairs (an edit breaks three at most)
         at = _typo_window(low, st, tol, ref.spans)
-        if at is not None and not differs_in_a_number(low[at[0] : at[1]], st):
+        if at is not None and not differs_in_a_number(low[at[0] : at[1]], st) and not _a_value_of(low[at[0] : at[1]], files):
             ref.spans.append(at)
             hits.append((at[0], f.path, "fuzzy"))
+
+
+def _a_value_of(word: str, files: list[FileInfo]) -> bool:
+    """Whether a word is a value or a column's name of one of the tables (物业费 of 费用类型 in 物业收费.xlsx): a word of the
+    data, never a typo of a file's stem."""
+    w = word.strip().casefold()
+    return any(w == c.casefold() or any(w == v.casefold() for v in vs) for f in files if f.is_table for sh in f.sheets
+               for c, vs in [*((c, ()) for c in sh.columns), *sh.values.items()])
 
 
 @functools.lru_cache(maxsize=8192)
@@ -503,6 +532,10 @@ def _files_worth_reading(low: str, catalog: Catalog, files: list[FileInfo]) -> l
     return [f for f in files if f.path in keep]
 
 
+OTHER_FILE = re.compile(r"另(?:一|外)(?:一|那)?(?:个|张|份)(?:文件|表格|表)|(?<![a-z_])the other (?:file|table|spreadsheet|csv|workbook)(?![a-z_])", re.I)
+FILE_NOUN_AFTER = re.compile(r"\s*(?:那个|这个|那张|这张|那份|这份)?\s*(?:文件|表格|csv|excel)|\s+(?:file|spreadsheet|csv)(?![a-z_])", re.I)
+
+
 def _data_words_not_files(low: str, catalog: Catalog, named: list[FileInfo], ref: FileRef, hits: list[tuple[int, str, str]]) -> None:
     """staff.csv 销售部以外的 / (after stores.csv) how many per region: a file's stem written inside a longer value or
     column of the file in play (销售 in 销售部), or as one of its columns (stores, region), is that word, not the file."""
@@ -516,6 +549,8 @@ def _data_words_not_files(low: str, catalog: Catalog, named: list[FileInfo], ref
         if x[2] not in ("stem", "fuzzy") or x[1] in mine or f is None:
             continue
         span = next(((a, b) for a, b in ref.spans if a == x[0]), (x[0], x[0] + len(f.stem)))
+        if FILE_NOUN_AFTER.match(low, span[1]):
+            continue  # 收费员那个文件 / the staff file: said as a file, whatever column shares its name
         tail = CJK.match(f.stem) is not None and len(f.stem) >= 2 and any(w.endswith(f.stem.casefold()) for w in words)  # 所属门店: 门店
         if _inside_values(low, [span], named, x[1]) or f.stem.casefold() in words or low[span[0] : span[1]] in words or tail:
             drop.append((x, span))
@@ -587,6 +622,8 @@ def _outweighed(low: str, wb: FileInfo, others: list[FileInfo]) -> bool:
     scores = _description_scores(low, others, set())
     theirs = {c.casefold() for f in others if f.path in scores for sh in f.sheets for c in sh.columns}
     cols = {h.column for sh in wb.sheets[:1] for h in find_columns(low, sh) if h.how == "exact" and h.column.casefold() not in theirs}  # (小区 both hold says nothing)
+    mine = {w for sh in wb.sheets for c in sh.columns for w in _word_forms(c.casefold())}
+    scores = {p: sc for p, sc in scores.items() if not set(sc[1]) <= mine}  # (items at Pier: items is Pier's column Item too)
     said_elsewhere = max((len(set(sc[1])) for sc in scores.values()), default=0)
     return 1 + len(cols) > said_elsewhere and (bool(cols) or said_elsewhere == 0)  # (东区店退货的有几单: no other file said at all)
 
@@ -614,6 +651,11 @@ def _description_scores(low: str, files: list[FileInfo], sheet_said: set[str]) -
             matched, spans = [t for t, _ in kept], [sp for _, sp in kept]
         if matched and (not all(t in sheet_toks for t in matched) or said_sheet):
             # 3月份的投诉: a sheet named as a period (3月, Q1) weighs less than a word of another file's own name (投诉)
+            # (阳光花园物业费一共多少 of 物业收费.xlsx: 物业 inside 物业费, a value of its table, names the file and stays that value's word)
+            values = [sp for sh in f.sheets for vs in sh.values.values() for v in vs
+                      if len(v) >= 2 and CJK.match(v) and v.casefold() in low for sp in _spans_of(v.casefold(), low, col_spans_of)]
+            spans = [sp for sp in spans if not any(a <= sp[0] and sp[1] <= b and b - a > sp[1] - sp[0] for a, b in values)] \
+                if values and len(spans) == len(matched) else spans  # (上海 of 上海_poi.xlsx, a value whole: the file's word)
             scores[f.path] = (sum(len(t) - (1 if t in sheet_toks and PERIOD_SHEET.search(t) else 0) for t in matched), matched, spans)
     return scores
 
@@ -1040,6 +1082,9 @@ def _without_glosses(hits: list[ColumnHit], low: str) -> list[ColumnHit]:
     return out
 
 
+TABLE_NOUNS = frozenset({"sheet", "sheets", "tab", "tabs", "table", "tables", "file", "files", "workbook", "spreadsheet", "工作表", "表格", "文件"})
+
+
 def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: bool = True) -> tuple[str | None, str, list[str]]:
     """(column, how, closest): exact, by meaning, unique partial, or a small typo; else None with the closest names
     (computed only when asked for: probing many prefixes of a word needs no suggestions)."""
@@ -1053,6 +1098,8 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
         return names.exact[r], "exact", []
     if r.endswith("s") and r[:-1] in names.exact:  # Units, over a column Unit: that column, before any meaning of the word
         return names.exact[r[:-1]], "exact", []
+    if r in TABLE_NOUNS:  # the Acme sheet of …: the word for a sheet or a file, never a part of Timesheet ID
+        return None, "none", []
     concept = lx.concept_of(r)
     if concept:
         hits = names.by_concept.get(concept, ())

@@ -717,12 +717,13 @@ def stack_sheets(ws: Workspace, path: str, sheets: list[str], label: str = "工�
 
 @tool
 def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, other_sheet: str | None = None, cache: TableCache | None = None,
-                other_on: str | None = None, how: str = "left", columns: list[str] | None = None) -> ToolResult:
+                other_on: str | None = None, how: str = "left", columns: list[str] | None = None, once: bool = False) -> ToolResult:
     """Join another table (or another sheet) on a key column: `how` is left (every row of this table), inner (only
     rows matched on both sides), full (every row of both) or anti (only this table's rows with no match there); `other_on` names the other table's key when it is called
     differently (客户ID ↔ Customer ID); the joined table keeps this table's key only. `columns` brings only those
-    columns of the other table (a lookup): a key it repeats with the same values is matched once. The facts count the
-    rows of each side that found no match."""
+    columns of the other table (a lookup): a key it repeats with the same values is matched once. `once` keeps only the
+    first row of each key of the other table (deduplicated on its key before the join). The facts count the rows of each
+    side that found no match."""
     if how not in JOIN_HOW:
         raise ToolArgError(f"不支持的关联方式：{how}（可用 left、inner、full、anti）。", f"Unsupported join: {how} (left, inner, full or anti).")
     other = load(ws.resolve(other_path), other_sheet, cache).df
@@ -730,6 +731,9 @@ def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, ot
     _need_columns(table, [on])
     _need_columns(other, [rk, *(columns or [])])
     other_rows, same_repeats = len(other), 0
+    if once:  # 先把车主.csv按车牌去重再对: each key of the other table once, its first row
+        other = other.drop_duplicates(subset=[rk], keep="first")
+    once_dropped = other_rows - len(other)
     if columns:  # a lookup: the key and the columns asked for; a repeat with the same values is one match, not two
         other = other[list(dict.fromkeys([rk, *columns]))]
         before = len(other)
@@ -751,7 +755,7 @@ def join_tables(ws: Workspace, table: pd.DataFrame, other_path: str, on: str, ot
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk, "how": how, "other": other_sheet or Path(other_path).name, "other_rows": other_rows,
                             "unmatched_left": unmatched_left, "unmatched_right": unmatched_right, "keys_as_text": as_text,
                             "repeated_keys": int(len(repeated)), "repeated_sample": [[str(k), int(n)] for k, n in repeated.head(3).items()],
-                            "columns": list(columns or []), "same_repeats": same_repeats},
+                            "columns": list(columns or []), "same_repeats": same_repeats, "once_dropped": once_dropped},
                       {"sample": _sample(out)})
 
 

@@ -724,7 +724,7 @@ def deduplicate(table: BigTable, subset: list[str] | None = None) -> ToolResult:
 
 
 def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_sheet: str | None = None, cache: Any = None,
-                other_on: str | None = None, how: str = "left", columns: list[str] | None = None) -> ToolResult:
+                other_on: str | None = None, how: str = "left", columns: list[str] | None = None, once: bool = False) -> ToolResult:
     from tools.errors import ToolArgError
     from tools.io import load
 
@@ -742,7 +742,13 @@ def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_
     _need(table, [on])
     _need(other, [rk, *(columns or [])])
     other_rows = int(table.run(f"SELECT count(*) FROM ({other.sql})", said=False).fetchone()[0])
-    same_repeats = 0
+    same_repeats = once_dropped = 0
+    if once:  # each key of the other table once, its first row in the table's order (as pandas' drop_duplicates keeps it)
+        cols = list(other.types)
+        other = BigTable(table.con, f"SELECT {', '.join(q(c) for c in cols)} FROM (SELECT *, row_number() OVER (PARTITION BY {q(rk)} "
+                         f"ORDER BY __wq_o) AS __wq_k FROM (SELECT *, row_number() OVER () AS __wq_o FROM ({other.sql}))) WHERE __wq_k = 1 "
+                         f"ORDER BY __wq_o", dict(other.types), other.name)
+        once_dropped = other_rows - int(table.run(f"SELECT count(*) FROM ({other.sql})", said=False).fetchone()[0])
     if columns:  # a lookup: the key and the columns asked for; a repeat with the same values is one match, not two
         kept = list(dict.fromkeys([rk, *columns]))
         # the first of each set of equal rows, in the other table's order (as pandas' drop_duplicates keeps it)
@@ -777,7 +783,7 @@ def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "on": on, "other_on": rk, "how": how, "other": other_sheet or Path(other_path).name, "other_rows": int(other_rows),
                             "unmatched_left": unmatched_left, "unmatched_right": int(unmatched_right), "keys_as_text": as_text,
                             "repeated_keys": len(repeated), "repeated_sample": [[str(k), int(n)] for k, n in repeated[:3]],
-                            "columns": list(columns or []), "same_repeats": same_repeats}, {"sample": _sample(out.head())})
+                            "columns": list(columns or []), "same_repeats": same_repeats, "once_dropped": once_dropped}, {"sample": _sample(out.head())})
 
 
 def _key_text(col: str) -> str:

@@ -1235,6 +1235,10 @@ class Growth(OpSpec):
                                 "unit": unit or ("year" if kind == "cagr" else "month")}
         if args["value"] is None and kind != "cagr" and COUNT_WORDS.search(text):  # 订单数的环比 / growth in the number of bookings
             args["count"] = True
+        if args["value"] is None and not args.get("count"):  # 每个月收了多少钱，顺便算下环比: the money column
+            from modes.ops import MONEY_Q, SOLD_FOR, _money_column
+
+            args["value"] = _money_column(sheet) if MONEY_Q.search(text) or SOLD_FOR.search(text) else None
         figure = [c for c in sheet.columns if c in sheet.numeric and SUMMARY_FIGURE.search(c)]
         if args["value"] is None and not args.get("count") and len(figure) == 1:
             args["value"] = figure[0]  # and the growth of that?, of a summary per month: its one figure (Total_sum)
@@ -1736,8 +1740,10 @@ ROLE_AFTER = {"row": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:各|每)?\s
                           r"|\s+(?:is\s+|are\s+|goes\s+|go\s+)?(?:down|along)\s+the\s+(?:side|left)(?![a-z_])", re.I),
               "col": _lazy(r"\s*(?:做|为|作为|当|放|在)?\s*(?:各|每)?\s*(?:一|每)?\s*列|\s+(?:as|in|on|across)\s+(?:the\s+)?columns?(?![a-z_])"
                           r"|\s+(?:is\s+|are\s+|goes\s+|go\s+)?across(?:\s+the\s+top)?(?:\s+as\s+columns)?(?![a-z_])", re.I)}
-ROLE_BEFORE = {"row": _lazy(r"(?:行|(?<![a-z_])rows?)\s*(?:是|为|用|放|:|：|=|are|is|by|per|for each|for every)?\s*$", re.I),
-               "col": _lazy(r"(?:列|(?<![a-z_])columns?)\s*(?:是|为|用|放|:|：|=|are|is|by|per|for each|for every)?\s*$", re.I)}
+# (add a column Net / 加一列利润: a new column's name, never the columns' role — a role is said with its verb, or in the plural)
+ROLE_BEFORE = {"row": _lazy(r"(?:(?<!一)行|(?<![a-z_])rows?)\s*(?:是|为|用|放|:|：|=|are|is|by|per|for each|for every)?\s*$", re.I),
+               "col": _lazy(r"(?:(?<![一新加])列|(?<![a-z_])columns)\s*(?:是|为|用|放|:|：|=|are|is|by|per|for each|for every)?\s*$"
+                            r"|(?:列|(?<![a-z_])column)\s*(?:是|为|用|放|:|：|=|are|is|by|per|for each|for every)\s*$", re.I)}
 # month of Order Date as columns: the date column named between the period and its role
 OF_DATE = _lazy(r"\s+of\s+(?:the\s+)?[A-Za-z][\w ]{0,30}?(?=\s+(?:as|in|on|across)(?![a-z_]))", re.I)
 
@@ -1872,6 +1878,8 @@ class Pivot(OpSpec):
             lead = re.search(r"(?:(?<![a-z_])by\s+(?:the\s+)?|按|每个?|各)$", text[: pm.start()], re.I)
             tail = re.match(r"\s*(?:and|和|与|及)(?=\s*\S)", text[pm.end() :], re.I)  # by quarter and 区域: both are the pivot's
             used.append((lead.start() if lead else pm.start(), pm.end() + (tail.end() if tail else 0)))
+            role = _role_after("col" if across else "row", text, pm.end())  # months down the side: the role's words are read
+            used += [role.span()] if role is not None else []
         if values and agg != "count":
             args["value"] = values[0].column
         figure = [c for c in sheet.columns if c in sheet.numeric and c not in keys and SUMMARY_FIGURE.search(c)]
@@ -1942,6 +1950,8 @@ COMPARED_AFTER = _lazy(r"\s*(?:在|是|为|要|的)?\s*(?:[<>=≥≤]|大于|小
 OPERATORS = _lazy(r"[+\-*/×÷−＋－%]|乘以|除以|加上|减去")
 
 
+DATE_LITERAL = _lazy(r"(?<![\d])(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?![\d])")
+CONDITION_TAIL = _lazy(r"(?<![a-z_])(?:and|or)(?![a-z_])|[=<>]|^\s*(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}\s*$|^\s*[A-Za-z\u4e00-\u9fff]+\s*$", re.I)
 NEW_COLUMN = _lazy(r"(?:新增|增加|添加|加上|加)(?:一|1)?列(?:数据)?[，,\s]*(?:名为|叫做?|为|是|，|,)?\s*(?:该列(?:为|是))?\s*['‘“\"「](?P<name>[^'’”\"」]{1,40})['’”\"」]")
 HOW = _lazy(r"(?:计算(?:方法|方式|公式)|公式)\s*(?:为|是)?\s*[:：]?\s*(?P<expr>[^。；;]+)")
 WORDED_ARITH = _lazy(r"(?P<cols>.{2,80}?)\s*(?:三者|两者|二者|四者|几列|各列|两列)?\s*(?:(?P<add>之和|的和|的总和|相加|加总|合计)|(?P<sub>之差|的差|相减)"
@@ -2043,7 +2053,9 @@ class Formula(OpSpec):
         if RATE_NAME.fullmatch(name.strip()) and RATE_LIMIT.search(text) and _series_of(sheet) is not None:
             return None  # 增长率超过10%的记录，增长率=(2022年-2021年)/2021年*100: the rate's definition, read with its limit
         expr = expr.strip()
-        ops = OPERATORS.findall(expr)
+        ops = OPERATORS.findall(DATE_LITERAL.sub(" ", expr))  # (a date's dashes are no subtraction)
+        if name.strip() in sheet.columns and CONDITION_TAIL.search(expr):
+            return None  # Week Ending = 2024-06-30 and Approved = Y: conditions on existing columns, never a column redefined
         if not ops or not any(m.start("expr" + g) <= h.start for h in hits):
             return None
         if len(ops) < 2 and "(" not in expr and "（" not in expr and "%" not in expr:

@@ -431,6 +431,9 @@ class Join(OpSpec):
             return _zh(lang, f"只保留第一张表里 {on} 在{other}中找不到的行", f"keep the first table's rows whose {on} is not in {other}")
         if args.get("other_sheet"):
             how = _zh(lang, f"第二张表用 {args['other_sheet']} 表；{how}", f"the second table's sheet {args['other_sheet']}; {how}")
+        if args.get("once"):  # 先把车主.csv按车牌去重再对: the second table deduplicated on its key first
+            how = _zh(lang, f"第二张表先按 {args.get('other_on') or on} 去重，每个值只取第一行；{how}",
+                      f"the second table first deduplicated on {args.get('other_on') or on}, its first row per key; {how}")
         if args.get("columns"):  # a lookup: only the columns asked for are brought over
             cols = ("、" if lang == "zh" else ", ").join(args["columns"])
             return _zh(lang, f"按 {on} 把第二张表的 {cols} 对到第一张表的每一行（{how}）",
@@ -442,7 +445,7 @@ class Join(OpSpec):
         r = ctx.request
         keys = {"on": args["on"], **({"other_on": args["other_on"]} if args.get("other_on") else {}),
                 **({"how": args["how"]} if args.get("how") and args["how"] != "left" else {}),
-                **({"columns": list(args["columns"])} if args.get("columns") else {})}
+                **({"columns": list(args["columns"])} if args.get("columns") else {}), **({"once": True} if args.get("once") else {})}
         if len(sheets) > 1:
             return [StepSpec("关联工作表", "join_tables", "关联完成", {"other_path": r.file, "other_sheet": sheets[1], **keys})]
         return [StepSpec("关联文件", "join_tables", "关联完成", {"other_path": r.files[1], **keys,

@@ -76,6 +76,10 @@ def period_events(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _period_event().finditer(text)]
 
 
+NOT_THE_ROWS = re.compile(r"\s*(?:而)?(?:不是|不要|不用|不需要|别)(?:列|给我|看)?(?:明细|每一行|每行|清单)(?:了|啦)?\s*[。.!！]?\s*"
+                         r"|\s*(?:and\s+)?not\s+(?:the\s+)?(?:rows|detail|details|every row|each row|a list)\s*[.!]?\s*", re.I)
+
+
 def purpose_clauses(text: str, consumed: list[tuple[int, int]], operative: re.Pattern[str], data: frozenset[str] | None) -> list[tuple[int, int]]:
     """Trailing clauses (never the first) and a trailing English "for …" phrase that say what the result is for: no span
     a rule read, no data word, no figure, no operation word, and a marker of purpose."""
@@ -86,6 +90,9 @@ def purpose_clauses(text: str, consumed: list[tuple[int, int]], operative: re.Pa
         plain = plain[:x] + " " * (y - x) + plain[y:]
     for a, b in parts[1:]:
         piece = text[a:b]
+        if NOT_THE_ROWS.fullmatch(piece) and not _overlaps(a, b, consumed):
+            out.append((a, b))  # …的合计金额，不是明细: the rows themselves are not what is wanted (the figure is)
+            continue
         if not _marked(piece) or _overlaps(a, b, consumed) or DIGIT.search(piece) or operative.search(plain[a:b]) or _has_data(piece, data):
             continue
         out.append((a, b))

@@ -106,7 +106,19 @@ def _counted_sheets(text: str, catalog: Catalog) -> str:
         if n != len(wb.sheets) or w in words or w + "s" in stems or w in stems or w in ("sheet", "tab"):
             return m.group(0)
         return "across all sheets"
-    return COUNTED_EN.sub(sheets, text)
+    text = COUNTED_EN.sub(sheets, text)
+
+    def every(m: re.Match[str]) -> str:  # top 3 roles across all clients: a plural no table names, over a workbook split into sheets
+        values = {v.casefold() for f in catalog.tables if f.loaded for sh in f.sheets for vs in sh.values.values() for v in vs}
+        for w in (m.group("w").casefold(), m.group("w").casefold() + "e"):  # roles: role (never rol)
+            if w in words or w + "s" in stems or w in stems or w in TIME_EN or w in values or w + "s" in values:
+                return m.group(0)
+        return "across all sheets"
+    return ACROSS_EVERY.sub(every, text)
+
+
+ACROSS_EVERY = re.compile(r"(?<![a-z_])(?:across|over|for|in)\s+(?:all|every|all the|all of the|all our|all my)\s+(?P<w>[a-z]{3,}?)(?:e?s)(?![a-z_])", re.I)
+TIME_EN = frozenset({"month", "week", "year", "day", "quarter", "period", "hour", "time", "row", "record", "entrie", "entry", "sheet", "tab", "file", "table", "column"})
 
 
 def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
@@ -114,7 +126,7 @@ def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
     With another table in focus that has a column holding the noun (所属网点 of 快递员.csv), the noun is that column's."""
     if not QUANTIFIED.search(text):
         return text
-    text = _counted_sheets(text, catalog) if COUNTED_EN.search(text) else text
+    text = _counted_sheets(text, catalog) if COUNTED_EN.search(text) or ACROSS_EVERY.search(text) else text
     table = _every_noun(catalog) if NAMED_FILE.search(text) is None else nouns(catalog, read_all=False)
     if not table:
         return text
@@ -125,7 +137,8 @@ def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
             continue
         if source is not None and not _about_the_workbook(low, catalog, wb, source, noun):
             continue  # count vets per clinic: the other table's own column
-        focus = catalog.get(current) if current and current != wb else None
+        said_wb = (f := catalog.get(wb)) is not None and f.stem.casefold() in low  # (停车缴费.xlsx … 两个出入口: the workbook named)
+        focus = catalog.get(current) if current and current != wb and not said_wb else None
         if focus is not None and focus.is_table and any(noun in c.casefold() for sh in focus.sheets[:1] for c in sh.columns) \
                 and not any((sh.name or "").casefold() in low for f in catalog.tables if f.path == wb for sh in f.sheets):
             continue  # 每个网点各自的平均星级, with 快递员.csv in focus: its 所属网点, never the sheets of 运单.xlsx
@@ -139,10 +152,11 @@ def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
             text = re.sub(rf"(?:{all_zh}|{each_zh})\s*(?:的)?\s*{n}(?=\s*(?:做|为|作为|当|放)?\s*(?:各|每)?\s*(?:一|每)?\s*(?:列|行)(?!数))", "工作表", text)
             text = re.sub(rf"(?:{all_zh})\s*(?:的)?\s*{n}", "所有工作表", text)
             text = re.sub(rf"(?:{each_zh})\s*{n}", "每个工作表", text)
+            text = re.sub(rf"(?<=[行列])(\s*(?:是|为|用|放|按)\s*){n}", r"\1工作表", text)  # 行是小区，列是费用类型: the sheets down the side
     return text
 
 
-QUANTIFIED = re.compile(r"所有|全部|几个|[两三四五六七八九]个|几家|[两三四五]家|整个|全|每|各|按|分|(?<![a-z_])(?:all|both|across|every|per|by|each|the (?:two|three|four))(?![a-z_])", re.I)
+QUANTIFIED = re.compile(r"[行列]\s*(?:是|为|用|放|按)|所有|全部|几个|[两三四五六七八九]个|几家|[两三四五]家|整个|全|每|各|按|分|(?<![a-z_])(?:all|both|across|every|per|by|each|the (?:two|three|four))(?![a-z_])", re.I)
 
 
 def _about_the_workbook(low: str, catalog: Catalog, wb: str, source: str, noun: str) -> bool:
