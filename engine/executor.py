@@ -771,6 +771,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
         parts = [p for p in parts if not p.startswith(("筛选：", "Filter:", "分组汇总", "Grouped"))]
         if d.request.op("count"):
             n = facts.get("filter_rows", {}).get("rows_out", len(r.table))
+            n = facts["deduplicate"]["rows_out"] if "deduplicate" in facts else n  # (去重以后是多少人: the rows left after it)
             parts.append(f"满足条件的共有 {n} 行。" if zh else f"{n} rows match.")
         elif q.kind == "profile" and q.args.get("question") == "rows":
             st = d.request.op("stack")

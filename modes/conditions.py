@@ -17,12 +17,13 @@ from modes.text import CJK, NUMBER_RE, _number, normalize, parse_number, tidy
 
 OP_ZH = {"eq": "等于", "ne": "不等于", "gt": "大于", "ge": "不低于", "lt": "小于", "le": "不超过", "between": "介于",
          "contains": "包含", "not_contains": "不包含", "in": "属于", "not_in": "不属于", "empty": "为空",
-         "not_empty": "不为空", "startswith": "开头是", "endswith": "结尾是", "numeric": "是数字（空值不算）",
+         "not_empty": "不为空", "startswith": "开头是", "endswith": "结尾是", "not_startswith": "开头不是", "not_endswith": "结尾不是", "numeric": "是数字（空值不算）",
          "not_numeric": "不是数字（空值不算）", "not_between": "不在", "blank_or_numeric": "是数字或为空",
          "blank_or_not_numeric": "不是数字或为空"}
 OP_EN = {"eq": "=", "ne": "≠", "gt": ">", "ge": "≥", "lt": "<", "le": "≤", "between": "between", "contains": "contains",
          "not_contains": "does not contain", "in": "in", "not_in": "not in", "empty": "is empty",
-         "not_empty": "is not empty", "startswith": "starts with", "endswith": "ends with", "numeric": "is a number (blanks aside)",
+         "not_empty": "is not empty", "startswith": "starts with", "endswith": "ends with", "not_startswith": "does not start with",
+         "not_endswith": "does not end with", "numeric": "is a number (blanks aside)",
          "not_numeric": "is not a number (blanks aside)", "not_between": "not between", "blank_or_numeric": "is a number or blank",
          "blank_or_not_numeric": "is not a number, or blank"}
 
@@ -497,9 +498,10 @@ def _cond_count_of_unit(sc: _Scan) -> None:
 YES_NO = (frozenset({"是", "有", "y", "yes", "true", "1", "已"}), frozenset({"否", "无", "n", "no", "false", "0", "未"}))
 FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[，,。;；)）\]]|$|(?=且|并且|而且|同时))|\s*(?:[)）\]]|$)"
                # refunded orders / no-shows, in English: the flag said with a noun for the rows, or alone, up to the clause's end
-               r"|(?:\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|ones?|entries|items|customers|tickets|sales|cases|claims))?"
+               r"|(?:\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|ones?|entries|items|customers|tickets|sales|cases|claims|[a-z]{3,}s))?(?:\s+only)?"
                r"\s*(?:[,.;)?]|$|(?=\s+(?:and|or|but|then|from|in|on|by|per|for|with)(?![a-z_])))", re.I)
-FLAG_NOUN_EN = lazy(r"\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|entries|items|customers|tickets|sales|cases|claims|ones?)(?![a-z_])"
+# (paid jobs only / unpaid invoices: any plural noun for the rows)
+FLAG_NOUN_EN = lazy(r"\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|entries|items|customers|tickets|sales|cases|claims|ones?|[a-z]{3,}s|only)(?![a-z_])"
                     r"|\s{3,}(?=(?:by|per|for|in|from)(?![a-z_])|$)", re.I)  # (or the table's own name, set aside as the file's)
 
 
@@ -557,11 +559,20 @@ ROWS_SAID = lazy(r"(?:\s*(?<![a-z_])(?:anything|everything|anyone|rows?|records?
 
 def _cond_flag_column(sc: _Scan) -> None:
     """退货的订单 / （不包括退货的）/ 不含退货: a yes/no column named as a condition is 'yes' (an exclusion: not 'yes')."""
+    for col in sc.sheet.columns:  # unpaid invoices / non-billable hours, over Paid (Y/N): not 'yes'
+        yes = _flag_yes(sc.sheet, col)
+        word = re.sub(r"\s*\(.*\)\s*$", "", col).strip().casefold()
+        if yes is None or not re.fullmatch(r"[a-z]{3,}", word):
+            continue
+        for m in re.finditer(rf"(?<![a-z_])(?:un|non-?){re.escape(word)}(?![a-z_])", sc.text, re.I):
+            if sc.free(m.start(), m.end()):
+                sc.add(Cond(col, "ne", yes, raw=col, how="excluded"), m.start(), m.end())
     for h in sc.hits:
         yes = _flag_yes(sc.sheet, h.column)
         if yes is None or not sc.free(h.start, h.end):
             continue
         excluded = lx.EXCLUDE_BEFORE.search(re.sub(r"(?<![a-z_])(?:the|any|all)\s*$", "", sc.text[: h.start], flags=re.I).rstrip() + " ")  # excluding the returned ones
+        excluded = excluded or NEG_PERFECT.search(sc.text[: h.start])  # which of those haven't been paid
         outer = None
         if excluded is not None and BARE_NOT.fullmatch(excluded.group(0)):  # leaving out anything not approved: not, left out, is approved
             outer = lx.EXCLUDE_BEFORE.search(ROWS_SAID.sub("", sc.text[: excluded.start()]).rstrip() + " ")
@@ -1017,11 +1028,15 @@ def _cond_postfix(sc: _Scan) -> None:
 
 def _cond_text_shapes(sc: _Scan) -> None:
     """以X开头, starts with X."""
-    for m in re.finditer(r"以\s*[\"“]?(?P<v>[^\s\"”,]+?)[\"”]?\s*(?P<k>开头|结尾)|(?<![a-z_])(?P<k2>starts? with|ends? with|begins? with)\s+[\"']?(?P<v2>[^\s\"',]+)", sc.text, re.I | re.A):
+    for m in re.finditer(r"(?P<zn>不)?以\s*[\"“]?(?P<v>[^\s\"”,]+?)[\"”]?\s*(?P<k>开头|结尾)"
+                         r"|(?<![a-z_])(?P<neg>(?:does\s*n[o']t|do\s*n[o']t|did\s*n[o']t|doesnt|dont|not|never)\s+)?(?P<k2>starts? with|ends? with|begins? with|start with|end with|begin with)\s+[\"']?(?P<v2>[^\s\"',]+)",
+                         sc.text, re.I | re.A):
         if not sc.free(m.start(), m.end()):
             continue
-        op = "startswith" if (m.group("k") == "开头" or (m.group("k2") or "").startswith(("start", "begin"))) else "endswith"
-        left = _left_column(sc.text, m.start(), sc.hits, sc.sheet)
+        op = "startswith" if (m.group("k") == "开头" or (m.group("k2") or "").casefold().startswith(("start", "begin"))) else "endswith"
+        op = "not_" + op if m.group("neg") or m.group("zn") else op  # customers that don't start with Mr / 不以A开头
+        before = re.sub(r"\s+(?:that|which|who|whose(?:\s+names?)?|where)\s*$", "", sc.text[: m.start()], flags=re.I)  # (customers that …)
+        left = _left_column(sc.text, len(before), sc.hits, sc.sheet)
         if left:
             sc.add_left(left, op, m.group("v") or m.group("v2"), None, m.end())
 
@@ -1134,6 +1149,8 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
         left = _same_column(sc, m.start()) or left
     if left is None:
         return
+    if left[0] is None and left[1] and not sc.free(left[4], left[4] + len(left[1])):
+        return  # 3月份不是微信付款的: 月份 is the month's own word, read; the value is read with its own column
     val = _value_at(text, m.end(), sheet, sc.hits, left[0] in sheet.dates)
     if val is None:
         return
@@ -1330,6 +1347,10 @@ FLAG_COLUMN = lazy(r"^(?:是否|是不是|有没有|有无|(?:is|has|was)[_ ])(?
 NOT_BEFORE = lazy(r"(?:没有|没|未|无|不|非|(?<![a-z_])(?:not|no|non|never)[\s\-]*)$", re.I | re.A)
 
 
+NEG_PERFECT = lazy(r"(?<![a-z_])(?:haven'?t|hasn'?t|hadn'?t|have not|has not|had not|weren'?t|wasn'?t|were not|was not|never|not yet)\s+(?:been\s+|yet\s+been\s+|got\s+)?$", re.I)
+UN_BEFORE = lazy(r"(?<![a-z])(?:un|non-?)$", re.I)
+
+
 def _cond_flags(sc: _Scan) -> None:
     """退货的订单 / 没有退货的 / not returned, over a yes-no column 是否退货 (is_returned): the column's yes or no value;
     去掉退货的 / 不要退货的: not that value."""
@@ -1344,7 +1365,7 @@ def _cond_flags(sc: _Scan) -> None:
             a, b = w.span()
             if not sc.free(a, b) or any(h.start <= a < h.end for h in sc.hits):
                 continue  # the column's own name (是否退货为否) is read by the comparison rules
-            neg = NOT_BEFORE.search(sc.text[:a])
+            neg = NOT_BEFORE.search(sc.text[:a]) or UN_BEFORE.search(sc.text[:a])  # not paid / unpaid
             start = neg.start() if neg else a
             excl = lx.EXCLUDE_BEFORE.search(sc.text[:start])
             value = pair[1] if neg else pair[0]
@@ -1509,6 +1530,7 @@ DATE_COLUMN_LINK = lazy(r"\s*(?:in|on|during|of|from|is|was|=|在|是|为)?\s*",
 NEGATE = {"eq": "ne", "ne": "eq", "gt": "le", "ge": "lt", "lt": "ge", "le": "gt", "in": "not_in", "not_in": "in",
           "contains": "not_contains", "not_contains": "contains", "empty": "not_empty", "not_empty": "empty",
           "between": "not_between", "not_between": "between", "numeric": "blank_or_not_numeric", "not_numeric": "blank_or_numeric",
+          "startswith": "not_startswith", "not_startswith": "startswith", "endswith": "not_endswith", "not_endswith": "endswith",
           "blank_or_numeric": "not_numeric", "blank_or_not_numeric": "numeric"}
 
 

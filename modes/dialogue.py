@@ -292,6 +292,20 @@ def on_confirm_unexplained(t: Turn) -> Outcome:
     return d, t.state
 
 
+def _reduced_by_a_gap(t: Turn) -> bool:
+    """Whether what waits is a reduced reading of a part wenqing cannot do (a per-condition formula read as one formula
+    for every row): confirming it would run something else than asked."""
+    return t.pending is not None and any(g.zh == evidence.CASE_FORMULA[1] for g in t.pending.request.gaps)
+
+
+def on_confirm_gap(t: Turn) -> Outcome:
+    """继续, to a restatement that said a part cannot be done: the rest is never run in its place; it waits, as restated."""
+    p = t.pending
+    assert p is not None
+    d = _decision("clarify", "ask_slots", p.request, replies.refuse_reduced(p.request, p.request.lang), "confirm_with_gap", ["unexplained"])
+    return d, t.state
+
+
 def ask_again(t: Turn, rule: str) -> Outcome:
     assert t.pending is not None
     req = t.pending.request
@@ -382,7 +396,7 @@ def corrected_sheet(t: Turn) -> str | None:
     low = SHEET_CHANGE.sub("", t.text).casefold()  # 浦东店也这样，不过金额用中位数: the change after 不过 is read on its own
     every = lx.ALL_SHEETS.search(low)
     if every is not None and p.request.sheet and not p.request.op("stack") and len({tuple(s.columns) for s in f.sheets}) == 1:
-        rest = re.sub(r"(?<![a-z_])(?:the|same|for|do|it|again|now|ok|okay|what|how|about|thing|three|two|four|of|please)(?![a-z_])|也|这样|一样|同样|照样|来一个|算一下|呢|吧|[\s,，。.!！?？]",
+        rest = re.sub(r"(?<![a-z_])(?:the|same|for|do|it|again|now|ok|okay|what|how|about|thing|three|two|four|of|please|together|combined|at once|too|as well|across|on|in)(?![a-z_])|也|这样|一样|同样|照样|来一个|算一下|呢|吧|合在一起|合起来|一起|[\s,，。.!！?？]",
                       "", low[: every.start()] + low[every.end() :])
         return ALL_SHEETS_MARK if not rest else None  # the same for all sheets / 所有工作表也这样: every sheet, stacked
     named = [s.name for s in f.sheets if s.name and s.name != p.request.sheet and _sheet_named(s.name, low)]
@@ -831,8 +845,14 @@ def extends_periods(t: Turn) -> bool:
     the same request, with that figure of its periods (never a new request that asks which file)."""
     periodic = t.old_kinds & (PERIOD_FIGURES | {"bucket"}) or ("stack" in t.old_kinds and t.new_kinds == {"growth"})  # 7月8月9月分别…, 再算环比
     unit_only = t.new_kinds == {"bucket"} and bool(t.old_kinds & PERIOD_FIGURES)  # 改成按月, after 环比 by quarter: its periods
-    return (bool(t.new_kinds) and (t.new_kinds <= PERIOD_FIGURES or unit_only) and bool(periodic)
+    one_sheet = "stack" in t.old_kinds and bool(t.fresh.sheet) and "stack" not in t.new_kinds and _sheet_said_in(t)  # 北门每个月…环比, after all sheets
+    return (bool(t.new_kinds) and (t.new_kinds <= PERIOD_FIGURES or unit_only) and bool(periodic) and not one_sheet
             and t.fresh.file_how not in (*EXPLICIT_FILE, "type") and t.chat is None)
+
+
+def _sheet_said_in(t: Turn) -> bool:
+    """Whether the turn says the name of the sheet its reading chose (北门每个月…): a sheet of its own, never all of them."""
+    return bool(t.fresh.sheet) and _sheet_named(str(t.fresh.sheet), t.text.casefold())
 
 
 FIGURE_KINDS = frozenset({"stats", "count"})  # a request that answers with one figure
@@ -966,6 +986,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("idle", bare_greeting, lambda t: _chat("greeting", t.utterance, t.lang, t.state)),
     Row("any", holds, on_cancel),
     Row("pending", lambda t: t.refining, on_more_of_the_same),
+    Row("confirm", lambda t: is_confirm(t.text) and _reduced_by_a_gap(t), on_confirm_gap),
     Row("confirm", lambda t: is_confirm(t.text) and bool(data_words_unexplained(t)), on_confirm_unexplained),
     Row("confirm", lambda t: is_confirm(t.text), on_confirm),
     Row("clarify", lambda t: is_confirm(t.text), lambda t: ask_again(t, "confirm_while_clarifying")),

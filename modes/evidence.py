@@ -61,7 +61,8 @@ GAPS: tuple[tuple[str, str, str, str, str, str], ...] = (
 GAP_RES = tuple((lazy(p, re.I), zh, en, czh, cen, op) for p, zh, en, czh, cen, op in GAPS)
 # a new column computed one way when a condition holds and another way otherwise (如果…折算分=分数*2/3，否则…): said even
 # when a formula read a part of it, since running that part alone would change every row
-CASE_FORMULA = (r"(?:如果|若|假如|要是).{1,60}?[=＝].{0,60}?(?:否则|不然|其余的?|其他的?)|(?<![a-z_])if(?![a-z_]).{1,60}?=.{0,60}?(?<![a-z_])(?:else|otherwise)(?![a-z_])",
+CASE_FORMULA = (r"(?:如果|若|假如|要是).{1,60}?(?:[=＝]|等于|乘|除|加上|减去).{0,60}?(?:否则|不然|其余的?|其他的?|其它的?|不是的话)"
+                r"|(?<![a-z_])if(?![a-z_]).{1,60}?(?:=|times|plus|minus|divided by|[*/+]).{0,60}?(?<![a-z_])(?:else|otherwise)(?![a-z_])",
                 "按条件分别用不同公式算的列", "a column computed with a different formula per condition",
                 "先筛选出要换算的行再加列，或加一个按条件填固定值的条件列", "filter the rows to convert first and add the column there, or an IF column with fixed labels")
 CASE_FORMULA_RX = lazy(CASE_FORMULA[0], re.I)

@@ -27,6 +27,7 @@ from modes.ops import (
     statistic_of_next,
 )
 from modes.resolve import (
+    DISTINCT_SHEET,
     ColumnHit,
     FileRef,
     _distinct_sheet,
@@ -1071,6 +1072,7 @@ def _u_sheet(u: _Understanding) -> None:
 
 SHEET_ACROSS = lazy(r"(?<![a-z_])(?:(?:one\s+|a\s+)?columns?\s+(?:per|for each|for every|by|is|are|=)\s+(?:each\s+|every\s+)?(?:sheet|tab)s?|(?:sheets?|tabs?)\s+(?:as|across)\s+(?:the\s+)?(?:columns?|top))(?![a-z_])"
                     r"|列\s*(?:是|为|按|用)\s*(?:各个?|每个?)?工作表|(?:每个?|各个?)?工作表\s*(?:各|每)?\s*(?:一|每)?\s*列", re.I)
+COMBINED = lazy(r"合在一起|合起来|合并|加起来|加在一起|合计|汇总|总(?:的|体|计|额|量)|一起|整体|(?<![a-z_])(?:combined|together|in total|overall|total|all together|stack(?:ed)?|merged?)(?![a-z_])", re.I)
 SHEET_DOWN = lazy(r"行\s*(?:是|为|按|用)\s*(?:各个?|每个?)?工作表|(?:每个?|各个?)?工作表\s*(?:做|为|作为|当)?\s*(?:各|每)?\s*(?:一|每)?\s*行(?!数)"
                   r"|(?<![a-z_])(?:(?:one\s+|a\s+)?rows?\s+(?:per|for each|for every|by)\s+(?:sheet|tab)s?|(?:sheets?|tabs?)\s+(?:as|down)\s+(?:the\s+)?(?:rows?|side))(?![a-z_])", re.I)
 SHEET_ROLE = lazy(SHEET_ACROSS.pattern + "|" + SHEET_DOWN.pattern, re.I)
@@ -1211,8 +1213,8 @@ def _u_dedupe_listed(u: _Understanding) -> None:
             or u.file != u.state.last_result or not last.file or results.is_result(last.file):
         return
     src = u.catalog.get(last.file)
-    if src is None or any(o.kind not in ("dedupe", "export") for o in u.ops):
-        return
+    if src is None or any(o.kind not in ("dedupe", "export", "group", "stats", "count", "sort", "top_n") for o in u.ops):
+        return  # (…，然后重新算一下总金额: a figure of the deduplicated table, after it)
     u.fi, u.file, u.how, u.sheet_name = src, src.path, "current", last.sheet
     u.sheet = _sheet_of(src, last.sheet)
     subset = found.args.get("subset")
@@ -1362,6 +1364,10 @@ def _u_parse(u: _Understanding) -> None:
                      replace(o, args={**o.args, "split": label}) if o.kind == "chart" and o.args.get("unit") and not o.args.get("split") else
                      replace(o, args={**o.args, "within": [label]}) if o.kind == "share" and o.args.get("keys") and label not in o.args["keys"]
                      and not o.args.get("within") and not o.args.get("among") else o for o in u.ops]  # share of Resolved On Time per sheet: in each
+        periods = any(DISTINCT_SHEET.search(n) for n in u.stacked)  # (上半年 / 下半年: sheets that are periods, one line)
+        if lx.ALL_SHEETS.search(u.norms[-1].casefold()) and not COMBINED.search(u.norms[-1]) and not periods:
+            # 画个图看看三个店每个月的营业额走势: the sheets said in this turn, a line each, unless said combined
+            u.ops = [replace(o, args={**o.args, "split": label}) if o.kind == "chart" and o.args.get("unit") and not o.args.get("split") else o for o in u.ops]
         if any(SHEET_ACROSS.search(n) for n in u.norms):  # months down the side, one column per sheet: the sheets are the pivot's columns
             u.ops = [replace(o, args={**o.args, "columns": label}) if o.kind == "pivot" and not o.args.get("columns") and label not in o.args.get("rows", [])
                      else o for o in u.ops]
@@ -1997,7 +2003,68 @@ def _own_sheet_name(u: _Understanding) -> bool:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_lookup_columns, _u_sheet_words, _u_period_column, _u_understood, _u_missing)
+ORDER_SAID = lazy(r"(?<![a-z_])(?:sorted|sort(?: it| them)?|ordered|ranked)\s+(?:by\s+(?:it|that|the figure)\s+)?(?P<d>descending|ascending|high(?:est)? (?:to low|first)|low(?:est)? (?:to high|first)|biggest first|largest first|smallest first)"
+                  r"|(?<![a-z_])(?P<d2>highest first|largest first|biggest first|longest first|lowest first|smallest first|shortest first)(?![a-z_])"
+                  r"|(?P<d3>从高到低|从大到小|从多到少|降序|从低到高|从小到大|从少到多|升序)(?:排|排列|排序)?", re.I)
+
+
+def _u_statistic_ordered(u: _Understanding) -> None:
+    """median Labour Hours per Job Type …, sorted descending: a statistic per key said with an order is a summary in
+    that order (never the order dropped)."""
+    st = next((o for o in u.ops if o.kind == "stats" and o.args.get("by") and len(o.args.get("stats") or []) == 1
+               and len(o.args.get("columns") or []) == 1 and o.args["stats"][0] in ("median", "mean", "max", "min", "sum")), None)
+    m = ORDER_SAID.search(u.norms[-1]) if st is not None else None
+    if st is None or m is None or any(o.kind in ("sort", "top_n") for o in u.ops):
+        return
+    d = (m.group("d") or m.group("d2") or m.group("d3") or "").casefold()
+    low = any(w in d for w in ("ascending", "low", "smallest", "shortest", "从低", "从小", "从少", "升序"))
+    group = Op("group", {"keys": list(st.args["by"]), "measures": [{"column": st.args["columns"][0], "agg": st.args["stats"][0]}]}, st.after)
+    u.ops = [x for o in u.ops for x in ((group, Op("sort", {"by": [], "ascending": low, "direction_said": True}, True)) if o is st else (o,))]
+
+
+PER_KEY = lazy(r"(?:(?<![a-z_])(?:per|by|for each|for every|in each)\s+(?:the\s+)?|按|每个|各)(?P<k>[A-Za-z_][\w ]{0,30}?|[\u4e00-\u9fff]{1,8}?)(?=\s*(?:[,，;；。]|$|\s+(?:and|in|from|of|only|for)(?![a-z_])))", re.I)
+
+
+def _u_ratio_per_key(u: _Understanding) -> None:
+    """parts cost as a percentage of invoice total, per job type: each key's totals divided (never each row's ratio,
+    listed under a label)."""
+    cr = next((o for o in u.ops if o.kind == "column_ratio"), None)
+    if cr is None or u.sheet is None or cr.args.get("which"):
+        return
+    key = next((c for m in PER_KEY.finditer(u.norms[-1]) if (c := resolve_column(m.group("k").strip(), u.sheet, closest=False)[0]) is not None
+                and c not in u.sheet.numeric and c not in u.sheet.dates), None)
+    vals = u.sheet.values.get(key) if key else None
+    if key is None or not vals or u.sheet.rows <= len(vals):
+        return
+    from tools.ops import measure_name
+
+    num, den = cr.args["numerator"], cr.args["denominator"]
+    a, b = measure_name(num, "sum", u.lang), measure_name(den, "sum", u.lang)
+    name = f"{num} % of {den}" if u.lang == "en" else f"{num}占{den}(%)"
+    steps = (Op("group", {"keys": [key], "measures": [{"column": num, "agg": "sum"}, {"column": den, "agg": "sum"}]}, cr.after),
+             Op("formula", {"name": name, "expression": f"{a} / {b} * 100"}, True))
+    u.ops = [x for o in u.ops for x in (steps if o is cr else (o,))]
+
+
+def _u_chart_of_pivot(u: _Understanding) -> None:
+    """chart the pivot / draw that as a line chart, on a pivot just made: its row labels across, one line (or bar) per
+    column of figures, its total column left out — never a question about which one column to draw."""
+    last = u.state.last
+    if u.how != "result" or last is None or last.request.op("pivot") is None or u.sheet is None:
+        return
+    totals = {"合计", "总计", "total", "grand total", "all"}
+    figures = [c for c in u.sheet.columns[1:] if c in u.sheet.numeric and c.casefold() not in totals]
+    if len(figures) < 2:
+        return
+    if not any(o.kind == "chart" and not o.args.get("y") for o in u.ops):
+        return
+    across = str(last.request.op("pivot").args.get("columns") or "").casefold()  # type: ignore[union-attr]
+    u.ops = [Op("chart", {**{k: v for k, v in o.args.items() if k != "split"}, "y": figures, "x": u.sheet.columns[0]}, o.after) if o.kind == "chart" else o
+             for o in u.ops  # a line per sheet, of a pivot with a column per sheet: its columns are those lines
+             if not (across and o.kind == "group" and not o.args.get("keys") and [x.get("raw", "").casefold().rstrip("s") for x in o.args.get("unresolved", [])] == [across.rstrip("s")])]
+
+
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_lookup_columns, _u_sheet_words, _u_period_column, _u_chart_of_pivot, _u_statistic_ordered, _u_ratio_per_key, _u_understood, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:

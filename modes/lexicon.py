@@ -249,7 +249,7 @@ DELETE_ROWS = rx("删掉", "删除", "删了", "去掉", "去除", "剔除", "�
 THEN_FIRST = r"(?:\s+(?!first\b)[\w()$%/-]+){0,4}?\s+first\b"
 SORT = lazy(
     r"排序|排一下|排个序|排列|重新排|排\b|排,|排$|排名|排行|名次|" + DESC_PAIR + "|" + ASC_PAIR + r"|升序|降序|倒序|正序|"
-    r"(?:最)?(?:高|大|多|低|小|少)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排下名|\b(?:highest|lowest|largest|smallest|biggest|most|least|best|worst|top|newest|latest|oldest|earliest|most recent)" + THEN_FIRST + r"|\b(?:high|low) to (?:low|high)\b|\branking\b|"
+    r"(?:最)?(?:高|大|多|低|小|少)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排下名|\b(?:highest|lowest|largest|smallest|biggest|most|least|best|worst|top|newest|latest|oldest|earliest|most recent|longest|shortest|heaviest|lightest|priciest|cheapest|busiest)" + THEN_FIRST + r"|\b(?:high|low) to (?:low|high)\b|\branking\b|"
     r"\bsort(?:ed)?\b|\border(?:ed)? by\b|\brank(?:ed)?\b|\bsrot\b|\bascending\b|\bdescending\b",
     re.I | re.A,
 )
@@ -279,7 +279,7 @@ ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?�
                   re.I | re.A)
 TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种)", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
-EXPORT_WORDS = rx("导出", "导出来", "输出", "另存为", "另存", "保存为", "保存成", "保存下来", "保存一下", "存一下", "存下来", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
+EXPORT_WORDS = rx("导出", "导出来", "倒出来", "倒出", "输出", "另存为", "另存", "保存为", "保存成", "保存下来", "保存一下", "存一下", "存下来", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
 # "save X as an Excel file": a save whose object comes between it and "as"
 EXPORT = lazy(EXPORT_WORDS.pattern + r"|(?<![a-z_])save(?=\s.{0,60}?\sas(?![a-z_]))", re.I | re.A)
 PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅瞅", "打开", "长啥样", "长什么样", "什么样", "多少行", "几行", "多少条", "多少列", "几列", "有哪些列", "哪些列", "哪些字段", "列名", "字段", "表头", "什么类型", "数据类型", "类型", "空值", "缺失值", "概况", "概览", "基本情况", "描述", "介绍", "describe", "preview", "show me", "show", "open", "look at", "peek", "how many rows", "how many columns", "rows", "rwos", "columns", "overview", "profile", "analyse", "analyze", "analysis", "inspect", "summary of", "what's in", "what is in")
@@ -441,6 +441,9 @@ FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看
                  r"|[，,]\s*(?:再|重新)\s*(?:算|统计|汇总|计算)(?:一下|一遍|一次)?\s*[。.!！]?\s*$|(?<![a-z_])(?:recalculate|recompute|redo it)(?![a-z_])"
                  r"|(?:再|重新)\s*(?:算|统计|汇总|计算|跑|做)\s*(?:一下|一遍|一次)\s*(?:吧|呢)?\s*[。.!！]?\s*$"  # 用去重后的数据再算一遍
                  r"|(?<![a-z_])(?:now|also|too|as well|what about|how about|just|instead)(?![a-z_])|^\s*(?:and|but)?\s*only(?![a-z_])"
+                 r"|^\s*(?:(?:the\s+)?same|same thing|同样|一样)(?:的)?\s*(?:[,，]\s*)?(?:but|except|with|only|不过|但是|但|只)(?![a-z_])"  # same but only approved ones
+                 # 按会员卡号去重以后是多少人 / after removing duplicates, how many: the count just given, of the rows deduplicated
+                 r"|(?:去重|去掉重复的?|删掉重复的?)(?:以后|之后|后)\s*(?:是|有|还剩|剩)?\s*(?:多少|几)|(?<![a-z_])after (?:removing|dropping|deduping) (?:the )?duplicates(?![a-z_])"
                  r"|^\s*and\s+(?:for|in|on|with|from|at)(?![a-z_])[^,，.。]{0,40}\?\s*$|^\s*(?:and|or)\s+[^\s,，.。;]{1,24}(?:\s+[^\s,，.。;]{1,24})?\s*\??\s*$"
                  r"|^\s*(?:excluding|except|without|leave out|drop|other than|exclude|remove|ignore|skip)(?![a-z_])"
                  r"|^\s*(?:and|plus)\s+(?=[^,.;]{1,40}?(?:=|==|!=|>|<|\b(?:is|are|not|over|under|above|below)\b))"  # and gender = F: added
@@ -479,19 +482,21 @@ RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|这�
                         # a chart of what just ran: make a chart of that / graph this / plot it as a pie / 把这个画成柱状图 / 这个透视表
                         r"|(?<![a-z_])(?:chart|graph|plot|draw|visuali[sz]e|diagram)s?\s+(?:(?:of|for|from|showing)\s+)?(?:it|that|this|them)(?![a-z_])"
                         r"|^\s*(?:再)?(?:把|将|用)?(?:这个|那个|这些|刚才的?)(?=\s*(?:画|做成|生成|绘|做个|做一个|出个|出一个)\S{0,4}图)"
-                        r"|(?:这个|那个|这张|那张|刚才的?)(?:透视表|交叉表|汇总表|汇总结果|统计结果|排名)|(?<![a-z_])(?:that|this) (?:pivot(?: table)?|crosstab|summary|ranking)(?![a-z_])"
+                        r"|(?:这个|那个|这张|那张|刚才的?)(?:透视表|交叉表|汇总表|汇总结果|统计结果|排名)|(?<![a-z_])(?:that|this) (?:pivot(?: table)?|crosstab)(?![a-z_])|(?<![a-z_])the (?:pivot(?: table)?|crosstab)(?![a-z_])(?!\s+(?:result|output))|(?<![a-z_])(?:that|this) (?:summary|ranking)(?![a-z_])"
                         r"|(?<![a-z_])(?:the|that|this|previous|last) (?:result|output)s?(?![a-z_])"
                         r"|(?<![a-z_])(?:the|that|this) (?:joined|merged|combined|filtered) (?:table|data|rows|result|one)(?![a-z_])"
                         # 刚才关联出来的那个结果 / 合并后的结果: the result named by the step that made it
                         r"|(?:刚才|之前|上一步|前面)(?:关联|合并|连接|匹配|拼接|筛选|汇总|去重|排序)(?:出来|好|完)?(?:的|后的|之后的|以后的)(?:那个|这个|那张|这张)?(?:结果|表格|表|数据)"
                         r"|(?:关联|合并|连接|匹配|拼接|筛选|汇总|去重|排序)(?:出来|好|完)(?:的|后的)(?:那个|这个|那张|这张)?(?:结果|表格|表|数据)"
                         r"|(?:关联|合并|连接|匹配|拼接)(?:后|之后|以后)的(?:那个|这个)?结果"  # (用去重后的数据再算: rows yet to be deduplicated)
+                        r"|(?:刚才|上面|前面)(?:的|那|这)?\s*\d+\s*(?:个|条|行|位|名|家|笔)(?:人|记录|数据|行)?"  # 刚才那14个人里面: the rows just shown
                         r"|(?<![a-z_])(?:is|are|was|were) (?:that|those|these|it)\s*[?.!]?\s*$"
                         r"|(?<![a-z_])(?:these|those) (?:rows|records|ones|orders|items|entries)(?![a-z_])|(?<![a-z_])(?:of|for|in) (?:these|them)(?![a-z_])", re.I | re.A)
 # the previous result called by the operation that made it (这个透视表 / that pivot): a reference, never a request for that operation again
-RESULT_NAMED = lazy(r"(?:这个|那个|这张|那张|刚才的?|上面的?)(?:透视表|交叉表|汇总表|汇总结果|统计结果|排名)|(?<![a-z_])(?:that|this) (?:pivot(?: table)?|crosstab|summary|ranking)(?![a-z_])"
+RESULT_NAMED = lazy(r"(?:这个|那个|这张|那张|刚才的?|上面的?)(?:透视表|交叉表|汇总表|汇总结果|统计结果|排名)|(?<![a-z_])(?:that|this) (?:pivot(?: table)?|crosstab)(?![a-z_])|(?<![a-z_])the (?:pivot(?: table)?|crosstab)(?![a-z_])(?!\s+(?:result|output))|(?<![a-z_])(?:that|this) (?:summary|ranking)(?![a-z_])"
                     r"|(?<![a-z_])the (?:[a-z][\w-]* ){1,4}?(?:table )?result(?![a-z_])"  # the Harbour direct monthly result
-                    r"|(?:这个|那个|刚才的?|上一步的?)[\u4e00-\u9fff]{1,6}?(?:后|完)的[\u4e00-\u9fff]{1,4}?(?=\s*(?:按|关联|合并|匹配|对上|里|中|[，,。]|$))", re.I | re.A)  # 这个去重后的目录
+                    r"|(?:这个|那个|刚才的?|上一步的?)[\u4e00-\u9fff]{1,6}?(?:后|完)的[\u4e00-\u9fff]{1,4}?(?=\s*(?:按|关联|合并|匹配|对上|里|中|[，,。]|$))"  # 这个去重后的目录
+                    r"|(?:刚才|上面|前面)(?:的|那|这)?\s*\d+\s*(?:个|条|行|位|名|家|笔)(?:人|记录|数据|行)?(?:里面|里头|里|中)?", re.I | re.A)  # 刚才那14个人里面
 # the last result named as one side of a join or a comparison (join that with stores.csv / 把这个结果和门店表合并 / 把它跟…关联)
 JOIN_RESULT = lazy(r"(?<![a-z_])(?:join|merge|combine|match|compare|link)\s+(?:that|this|it|the (?:last |previous )?result|that result|this result|the summary)(?![a-z_])"
                    r"|(?<![a-z_])(?:that|this|the (?:last |previous )?result|that result|this result)\s+(?:with|to|against)\s"
@@ -502,7 +507,7 @@ JOIN_RESULT = lazy(r"(?<![a-z_])(?:join|merge|combine|match|compare|link)\s+(?:t
                    r"|(?<![a-z_])(?:into|onto|to)\s+(?:that|this|it|the (?:last |previous )?result|that result|this result)(?![a-z_])"
                    r"|(?:带到|加到|拿到|并到|补到)(?:这个结果|刚才的?结果|上一步的?结果|这个表|这张表|它|这里)"
                    r"|(?<![a-z_])(?:their|its)\s+(?=[^.;]{1,60}?\sfrom\s)|(?:他们|它们|这些人)的", re.I | re.A)  # add their Team … from B
-DEICTIC = lazy(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)
+DEICTIC = lazy(r"这个文件|这个表格?|这张表|这份|这表|那个文件|那个表格?|那张表|那份|当前文件|刚才的?文件|刚才那个|上一个文件|\bthis (?:file|table|sheet|spreadsheet|one)\b|\bthat (?:file|table|sheet)\b|\bthe same file\b|\bin there\b|\bit\b|它|这个数据|这些数据|该文件|该表|这个sheet", re.I | re.A)
 
 # --- talk that is not about the workspace ---------------------------------------------------------
 # Things other apps and services do: weather, tickets and timetables, matches, shows, music, mail, maps…

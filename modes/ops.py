@@ -26,7 +26,7 @@ from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, find_values, resolve_column
 from modes.text import CJK, blank, edit_distance, language, parse_number, tidy
 
-DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|(?:highest|largest|biggest|most|top|best|newest|latest|most recent)" + lx.THEN_FIRST + r"|high to low|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
+DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|(?:highest|largest|biggest|most|top|best|newest|latest|most recent|longest|heaviest|priciest|busiest)" + lx.THEN_FIRST + r"|high to low|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("mean", lazy(r"平均值|平均数|平均|均值|(?<![a-z_])(?:average|mean|avg)(?![a-z_])", re.I | re.A)),  # never "meant"
     ("sum", lazy(r"求和|总和|合计|总计|总额|加总|加起来|加在一起|加一下|\bsum\b|\btotals?\b|\badd(?:ed)? up\b", re.I | re.A)),
@@ -47,7 +47,7 @@ EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("max", lazy(r"最高的?|最大的?|(?<![a-z_])(?:the )?(?:highest|largest|biggest)(?![a-z_])", re.I | re.A)),
     ("min", lazy(r"最低的?|最小的?|(?<![a-z_])(?:the )?(?:lowest|smallest)(?![a-z_])", re.I | re.A)),
 ]
-ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|(?:lowest|smallest|least|fewest|oldest|earliest)" + lx.THEN_FIRST + r"|oldest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排在|排|在)前(?:面|头|边)?|倒数", re.I | re.A)
+ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|(?:lowest|smallest|least|fewest|oldest|earliest|shortest|lightest|cheapest)" + lx.THEN_FIRST + r"|oldest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排在|排|在)前(?:面|头|边)?|倒数", re.I | re.A)
 RANK_WORD = lazy(r"排名|排行|名次|ranking", re.I)
 SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|数一下|数一数|数数|计数|清点|有几|(?:有)?多少(?:笔|单|条|个|次|人)|group|summar|sum|total|average|mean(?!t)|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
@@ -569,6 +569,8 @@ def _period_ranked(t: _Turn, m: re.Match[str], xr: str, yr: str, d: str) -> bool
         return False
     y = yr.strip()
     mcol, how, _ = resolve_column(y, t.sheet, numeric=True) if y and not COUNT_NOUN.fullmatch(y) else (None, "none", [])
+    if mcol is None and y and MONEY_NOUN.fullmatch(re.sub(r"^的|的$", "", y)):
+        mcol = _money_column(t.sheet)  # 哪个月生意最差 / which month made the least money: the money column's total
     counted = not y or COUNT_NOUN.fullmatch(y) is not None or (mcol is None and re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) is not None)
     if mcol is None and not counted:
         return False
@@ -1225,6 +1227,7 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     t.key_spans.append((b.start(), len(t.text) if alone else j))  # 按门店拆开看: the words after the keys are the keys' own
 
 
+COMPUTE_BEFORE = lazy(r"(?:算|计算|求|统计|看看|看一下)(?:一下|一遍|下)?\s*(?:的)?\s*$")
 STAT_OF_NEXT = lazy(r"\s*(?:of\s+(?:the\s+)?|的\s*)?")
 
 
@@ -1251,6 +1254,9 @@ def _rule_keys(t: _Turn) -> None:
     t.gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in t.hits if lx.GROUP.search(h.column) and h.how in ("exact", "translated") and lx.GROUP.search(text[h.start : h.end])]
                      + _figure_words(t) + t.formula_spans)
     t.grouping = (bool(lx.GROUP.search(t.gtext)) or t.compare_groups or t.ratio is not None or t.rate_word is not None) and not t.explore
+    if not t.grouping and not t.explore and any(h.column in t.sheet.numeric and h.start > 0 and text[h.start - 1] == "总" and t.free(h.start)
+                                                and COMPUTE_BEFORE.search(text, max(0, h.start - 8), h.start - 1) for h in t.hits):
+        t.grouping = True  # 然后重新算一下总金额: the column's total, asked with a verb of computing
     for b in islice(BY_WORD.finditer(text), MAX_KEYS):  # a request names a few keys; junk may repeat 按 hundreds of times
         if t.free(b.start()) and not any(h.start <= b.start() < h.end for h in t.hits):  # Paid By is empty: a column's own word
             _read_keys_at(t, b)
@@ -1930,14 +1936,15 @@ def _select_at(t: _Turn, m: re.Match[str] | None) -> None:
         if find_values(clause, t.sheet, []) and not re.search(r"列|字段|columns?", clause, re.I):
             return  # keep only the North region: a value of a column, so which rows, left to the filter rule
         named = [h for h in t.hits if m.start() - 1 <= h.start < end and t.free(h.start)]
-        if named and all(COMPARED_NEXT.match(t.text, h.end) or DATED_NEXT.match(t.text, h.end) for h in named):
-            return  # keep tickets with opened_at on or after 2025-08-01: every column named is compared, so which rows
+        if named and all(COMPARED_NEXT.match(t.text, h.end) or DATED_NEXT.match(t.text, h.end) or RELATIVE_NEXT.match(t.text, h.end) for h in named):
+            return  # keep tickets with opened_at on or after 2025-08-01 / keep customers that don't start with Mr: which rows
         cols = _through(named, t)
         t.add(m.start(), Op("select", {"columns": list(dict.fromkeys(cols))}))
         t.spans.append((m.start(), end))
 
 
 CLAUSE_END = lazy(r"[，,；;。]")
+RELATIVE_NEXT = lazy(r"\s+(?:that|which|who|whose|where)(?![a-z_])", re.I | re.A)  # customers that …: the rows said by a clause about them
 AGG_AHEAD = lazy(r"\s*(?:the\s+)?(?:total|sum|summed|average|avg|mean|median|overall|combined)(?![a-z_])", re.I | re.A)
 NOT_BY = lazy(r"(?:不是|而不是|并非|不要|别|不再|(?<![a-z_])(?:not|rather than|instead of|and not))\s*$", re.I | re.A)
 HIGH_WORD = lazy(r"最(?:高|大|多|晚|新)|(?<![a-z_])(?:highest|largest|biggest|most|latest|newest)(?![a-z_])", re.I | re.A)
@@ -2516,8 +2523,11 @@ def _rule_count_question(t: _Turn) -> None:
         t.spans.append(goods.span())  # 水煮鱼一共卖了多少份: the portions sold, 数量 added up
         return
     counted = next((q for q in COUNT_Q.finditer(t.text) if not any(h.start < q.end() and q.start() < h.end for h in t.hits)), None)  # (分数 is a column)
-    if counted is not None and t.has("filter") and not t.has("group", "count"):
-        t.add(len(t.text) - 1, Op("count", {"question": True}))
+    # 去重以后是多少人 / 去完还剩多少行 / how many are left after: the rows the dedupe leaves (有几条重复的: the duplicates, said by it)
+    rows_left = t.has("dedupe") and re.search(r"(?:以后|之后|后|去完|完了?)\s*(?:是|有|还剩|剩下?|还有)?\s*(?:多少|几)\s*(?:人|条|行|笔|单|位|名)|还剩|剩下|(?<![a-z_])(?:how many (?:rows|records|people) (?:are )?left|how many are left)",
+                                              t.text, re.I | re.A)
+    if counted is not None and (t.has("filter") or rows_left) and not t.has("group", "count"):
+        t.add(len(t.text) - 1, Op("count", {"question": True}))  # (按会员卡号去重以后是多少人: the rows left, counted)
     elif not t.found and (rm := TOTAL_ROWS_Q.search(t.text)) is not None:
         t.add(0, Op("profile", {"head": None, "columns": [], "question": "rows"}))
         t.spans.append(rm.span())
@@ -2583,7 +2593,7 @@ MONEY_COL = lazy(r"金额|费用|费|钱|花费|支出|成本|价款|营业额|�
 
 
 # money said as how much was paid (每单多少钱 / 每笔花多少 / 消费多少), after a statistic: the money column's figure
-MONEY_NOUN = lazy(r"钱|花费|(?<![a-z_])money(?![a-z_])", re.I | re.A)  # the word for money, said as what is most
+MONEY_NOUN = lazy(r"钱|花费|生意|营收|收入|(?<![a-z_])(?:money|business|revenue)(?![a-z_])", re.I | re.A)  # the word for money, said as what is most
 MONEY_SAID = lazy(r"(?:每(?:一)?(?:单|笔|次|人|个人|位|张))?\s*(?:的)?\s*(?:(?:花|消费|付|收|卖)(?:了|掉|费)?\s*多少(?:钱)?|多少钱)"
                   r"|每(?:一)?(?:单|笔|次|人|个人|位|张)\s*(?:的)?\s*多少")
 
@@ -2610,7 +2620,8 @@ def _rule_money_question(t: _Turn) -> None:
         return  # a numeric column is named: the value question reads it
     money = _money_columns(t.sheet)
     if len(money) == 1:
-        t.add(mq.start(), Op("group", {"keys": [], "measures": [{"column": money[0], "agg": "sum"}], "question": True}))
+        counted = [{"agg": "count"}] if COUNT_ASKED.search(t.text) else []  # 退款的有几条，一共退了多少钱: both asked, both said
+        t.add(mq.start(), Op("group", {"keys": [], "measures": [*counted, {"column": money[0], "agg": "sum"}], "question": True}))
     else:  # none or several: never a row listing in place of the total asked for
         t.add(mq.start(), Op("group", {"keys": [], "measures": [], "question": True,
                                        "unresolved": [_unres(mq.group(0), tuple(money) or tuple(c for c in t.sheet.columns if c in t.sheet.numeric)[:3])]}))

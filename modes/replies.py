@@ -149,6 +149,16 @@ def ask_unexplained(r: Request, words: list[str], lang: str) -> str:
             "request again without it; or reply 'cancel'.")
 
 
+def refuse_reduced(r: Request, lang: str) -> str:
+    """A request with a part wenqing cannot do, confirmed: the rest is never run in its place."""
+    gaps = [g.say(lang) for g in r.gaps]
+    if lang == "zh":
+        return (f"{'；'.join(gaps)}。这部分做不了，不能只做其余部分（{goal_summary(r, lang)}），那样结果不是您要的。"
+                f"可以按上面的做法换个说法，或回复'取消'。")
+    return (f"{'; '.join(gaps)}. That part cannot be done, and I won't run only the rest ({goal_summary(r, lang)}): it would not be "
+            "what you asked. Say it another way as suggested, or reply 'cancel'.")
+
+
 def plan_prompt(r: Request, lang: str) -> str:
     if lang == "zh":
         extra = "只出方案，" if r.plan_only else ""

@@ -223,7 +223,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         if len(holders) == 1:
             _data_words_not_files(low, catalog, holders, ref, hits)
     if full and not TWO_TABLES.search(text):  # distinct customers in orders.csv: a plain word that is another file's stem is the word
-        plain = [x for x in hits if x[2] == "stem" and catalog.get(x[1]) not in full and PLAIN_WORD.fullmatch(catalog.get(x[1]).stem)]  # type: ignore[union-attr]
+        plain = [x for x in hits if x[2] == "stem" and catalog.get(x[1]) not in full and PLAIN_WORD.fullmatch(catalog.get(x[1]).stem)  # type: ignore[union-attr]
+                 and not INTO_BEFORE.search(low[: x[0]])]  # (bring Grade from workers.csv into the timesheets: the table it goes into)
         for i, path, _how in plain:
             ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
         hits[:] = [x for x in hits if x not in plain]
@@ -532,6 +533,7 @@ def _files_worth_reading(low: str, catalog: Catalog, files: list[FileInfo]) -> l
     return [f for f in files if f.path in keep]
 
 
+INTO_BEFORE = re.compile(r"(?<![a-z_])(?:into|onto)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?$", re.I)
 OTHER_FILE = re.compile(r"另(?:一|外)(?:一|那)?(?:个|张|份)(?:文件|表格|表)|(?<![a-z_])the other (?:file|table|spreadsheet|csv|workbook)(?![a-z_])", re.I)
 FILE_NOUN_AFTER = re.compile(r"\s*(?:那个|这个|那张|这张|那份|这份)?\s*(?:文件|表格|csv|excel)|\s+(?:file|spreadsheet|csv)(?![a-z_])", re.I)
 

@@ -539,3 +539,194 @@ def test_who_took_the_most_money_is_ranked_by_the_money_column(parking, said):
     money = PARK.groupby("收费员")["金额"].sum()
     tr = answered(Session(parking), said)
     assert _top(money) in tr.run.answer and f"{money.max():g}" in tr.run.answer, tr.run.answer
+
+
+def test_a_growth_of_one_sheet_after_all_sheets_is_that_sheets_own(parking):
+    s = Session(parking)
+    answered(s, "停车缴费.xlsx 两个门合在一起，按收费类型汇总金额，再算每类占比")
+    tr = answered(s, "北门每个月收了多少钱，顺便算下环比")
+    assert not tr.decision.request.op("stack") and not tr.decision.request.op("share") and tr.decision.request.sheet == "北门"
+    monthly = PARK.groupby(PARK["缴费日期"].dt.to_period("M"))["金额"].sum()
+    assert f"{(monthly.iloc[-1] / monthly.iloc[-2] - 1) * 100:.2f}%" in tr.run.answer, tr.run.answer
+
+
+@pytest.mark.parametrize("ask", ["draw that as a line chart", "chart the pivot, a line per sheet"])
+def test_a_chart_of_a_pivot_draws_a_line_per_column(tills, ask):
+    s = Session(tills)
+    answered(s, "tills.xlsx all sheets: pivot with months as rows and sheets as columns, sum of Qty")
+    tr = s.turn(ask)
+    if tr.run is None:
+        tr = answered(s, "go")
+    chart = tr.decision.request.op("chart").args
+    assert chart["y"] == ["Pier", "Plaza"] and chart["x"] == "Sale Date"
+    assert tr.run.files and tr.run.files[0]["path"].endswith(".xlsx")
+
+
+def test_a_share_within_the_key_said_after_within(staffing):
+    tr = answered(Session(staffing), "timesheets.xlsx Acme: percentage of Hours by Role within each Worker")
+    share = tr.decision.request.op("share").args
+    assert share["within"] == ["Worker"] and share["keys"] == ["Role"]
+    f = result_frame(tr)
+    per = SHIFTS.groupby(["Worker", "Role"])["Hours"].sum()
+    want = per / per.groupby(level=0).transform("sum") * 100
+    col = next(c for c in f.columns if "share" in c.casefold() or "%" in c)
+    assert sorted(f[col].tolist()) == pytest.approx(sorted(want.tolist()), abs=0.06)
+
+
+def test_same_but_a_condition_is_what_ran_with_it(staffing):
+    s = Session(staffing)
+    answered(s, "total Hours per Worker for Acme in timesheets.xlsx, biggest first")
+    tr = s.turn("same but only Forklift Driver ones")
+    assert tr.decision.request.op("group") and tr.decision.request.op("filter"), tr.decision.reply
+    f = result_frame(tr if tr.run is not None else answered(s, "go"))
+    want = SHIFTS[SHIFTS["Role"] == "Forklift Driver"].groupby("Worker")["Hours"].sum().sort_values(ascending=False)
+    assert f["Hours_sum"].tolist() == want.tolist()
+
+
+def test_do_it_for_all_sheets_together_stacks_them(staffing):
+    s = Session(staffing)
+    answered(s, "total Hours per Worker for Acme in timesheets.xlsx, biggest first")
+    tr = s.turn("now do it for all sheets together")
+    assert tr.decision.request.op("stack") and tr.decision.request.op("group"), tr.decision.reply
+
+
+def test_in_there_is_the_file_in_use(staffing):
+    s = Session(staffing)
+    answered(s, "open workers.csv - how many workers per Branch?")
+    tr = answered(s, "are there any duplicate rows in there?")
+    assert tr.decision.request.file == "workers.csv"
+
+
+def test_columns_brought_into_the_table_named_by_its_stem_over_every_sheet(staffing):
+    tr = answered(Session(staffing), "bring the Branch from workers.csv into all the timesheets, all sheets")
+    f = result_frame(tr)
+    assert len(f) == len(SHIFTS) + 4 and f["Branch"].notna().all()
+
+
+def test_a_formula_per_condition_is_said_undoable_and_never_run_reduced(parking):
+    s = Session(parking)
+    tr = s.turn("停车缴费.xlsx 北门新增一列 提成：如果 收费类型 是 月租 就等于 金额*0.2，不是的话等于0")
+    assert tr.run is None and "做不了" in tr.decision.reply, tr.decision.reply
+    tr = s.turn("继续")
+    assert tr.run is None and "不能只做其余部分" in tr.decision.reply
+    assert not (parking.root / "outputs").exists() or not list((parking.root / "outputs").iterdir())
+
+
+def test_the_duplicates_listed_removed_then_a_total_is_of_the_table(tmp_path):
+    df = pd.DataFrame({"单号": ["A1", "A2", "A3", "A2", "A4", "A5", "A5"], "门店": ["东", "西", "东", "西", "西", "东", "东"], "金额": [1, 2, 3, 2, 4, 5, 5]})
+    df.to_csv(tmp_path / "流水.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "流水.csv 有没有重复的记录")
+    tr = answered(s, "把这些重复的去掉，然后重新算一下总金额")
+    assert f"{df.drop_duplicates()['金额'].sum()}" in tr.run.answer and tr.decision.request.file == "流水.csv", tr.run.answer
+
+
+def test_an_export_said_with_a_homophone_for_the_manager(tmp_path):
+    pd.DataFrame({"门店": ["东", "西", "东"], "金额": [1, 2, 3]}).to_csv(tmp_path / "流水.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "流水.csv 按门店汇总金额")
+    tr = answered(s, "把这个结果倒出来给店长，要excel格式的")
+    assert tr.run.files and tr.run.files[0]["path"].endswith(".xlsx")
+
+
+def test_a_month_said_before_a_negated_value_is_the_month(parking):
+    tr = answered(Session(parking), "停车缴费.xlsx 北门3月份不是微信付款的月租记录给我看看")
+    conds = tr.decision.request.op("filter").args["conditions"]
+    assert all(c.column for c in conds) and "没理解" not in tr.decision.reply
+    march = PARK[(PARK["缴费日期"].dt.month == 3) & (PARK["缴费方式"] != "微信") & (PARK["收费类型"] == "月租")]
+    assert len(result_frame(tr)) == len(march)
+
+
+def test_a_trend_chart_of_every_sheet_draws_a_line_per_sheet(parking):
+    s = Session(parking)
+    answered(s, "停车缴费.xlsx 北门 金额合计")
+    tr = answered(s, "画个图看看两个门每个月的金额走势")
+    assert tr.decision.request.op("chart").args.get("split") == "工作表"
+    tr2 = Session(parking).turn("停车缴费.xlsx 两个门合在一起画个每月金额折线图")
+    assert not tr2.decision.request.op("chart").args.get("split")
+
+
+@pytest.mark.parametrize("said, agg, low", [("median Hours per Role in timesheets.xlsx Acme except Team Leader, sorted descending", "median", False),
+                                            ("average Hours per Role in timesheets.xlsx Acme, longest first", "mean", False),
+                                            ("average Hours per Role in timesheets.xlsx Acme, shortest first", "mean", True)])
+def test_a_statistic_per_key_said_with_an_order_is_in_that_order(staffing, said, agg, low):
+    tr = answered(Session(staffing), said)
+    kept = SHIFTS[SHIFTS["Role"] != "Team Leader"] if "except" in said else SHIFTS
+    want = kept.groupby("Role")["Hours"].agg(agg).sort_values(ascending=low)
+    f = result_frame(tr)
+    assert f["Role"].tolist() == want.index.tolist()
+
+
+JOBS = pd.DataFrame({"Job No": ["J1", "J2", "J3", "J4", "J5"], "Customer": ["Ali", "Bo", "Ali", "Cy", "Bo"],
+                     "Invoice Total": [100.0, 50.0, 30.0, 70.0, 20.0], "Paid (Y/N)": ["N", "Y", "N", "N", "N"]})
+
+
+@pytest.mark.parametrize("said, paid", [("jobs.csv unpaid Invoice Total per Customer", "N"), ("jobs.csv paid jobs only, Invoice Total per Customer", "Y")])
+def test_paid_and_unpaid_over_a_yes_no_column(tmp_path, said, paid):
+    JOBS.to_csv(tmp_path / "jobs.csv", index=False)
+    f = result_frame(answered(Session(Workspace.at(tmp_path)), said)).set_index("Customer")
+    want = JOBS[JOBS["Paid (Y/N)"] == paid].groupby("Customer")["Invoice Total"].sum()
+    assert f["Invoice Total_sum"].sort_index().to_dict() == want.sort_index().to_dict()
+
+
+@pytest.mark.parametrize("said", ["jobs.csv which jobs haven't been paid?", "jobs.csv which ones have not been paid", "jobs.csv jobs that were never paid"])
+def test_a_negated_perfect_of_a_flag_is_its_no(tmp_path, said):
+    JOBS.to_csv(tmp_path / "jobs.csv", index=False)
+    f = result_frame(answered(Session(Workspace.at(tmp_path)), said))
+    assert sorted(f["Job No"]) == sorted(JOBS[JOBS["Paid (Y/N)"] == "N"]["Job No"])
+
+
+@pytest.mark.parametrize("said, keep", [("jobs.csv keep customers that don't start with A", lambda c: not c.startswith("A")),
+                                        ("jobs.csv keep rows where Customer does not start with A", lambda c: not c.startswith("A")),
+                                        ("jobs.csv keep rows except those where Customer starts with A", lambda c: not c.startswith("A")),
+                                        ("jobs.csv 只要Customer不以A开头的", lambda c: not c.startswith("A")),
+                                        ("jobs.csv rows where Customer starts with A", lambda c: c.startswith("A"))])
+def test_a_negated_start_is_the_rows_that_do_not_start_so(tmp_path, monkeypatch, said, keep):
+    JOBS.to_csv(tmp_path / "jobs.csv", index=False)
+    for engine in ("pandas", "duckdb"):
+        monkeypatch.setenv("WENQING_ENGINE", engine)
+        f = result_frame(answered(Session(Workspace.at(tmp_path)), said))
+        assert sorted(f["Job No"]) == sorted(JOBS[JOBS["Customer"].map(keep)]["Job No"]) and len(f.columns) == len(JOBS.columns)
+
+
+def test_a_column_as_a_percentage_of_another_per_key_divides_the_totals(tills):
+    f = result_frame(answered(Session(tills), "tills.xlsx Pier: Qty as a percentage of Total, per Clerk")).set_index("Clerk")
+    g = TILL.groupby("Clerk")[["Qty", "Total"]].sum()
+    assert len(f) == len(g) and not any("\u4e00" <= ch <= "\u9fff" for c in f.columns for ch in c)
+    assert f["Qty % of Total"].sort_index().round(6).tolist() == (g["Qty"] / g["Total"] * 100).sort_index().round(6).tolist()
+
+
+def test_how_many_and_how_much_are_both_answered(parking):
+    tr = answered(Session(parking), "停车缴费.xlsx 北门月租的有几条，一共收了多少钱")
+    kept = PARK[PARK["收费类型"] == "月租"]
+    assert f"{kept['金额'].sum():g}" in tr.run.answer.replace(",", "") and f"行数：{len(kept)}" in tr.run.answer, tr.run.answer
+
+
+MEMBERS = pd.DataFrame({"会员卡号": ["C1", "C2", "C3", "C1", "C4"], "会员姓名": ["王一", "李二", "张三", "王一", "赵四"],
+                        "性别": ["男", "女", "男", "男", "女"], "等级": ["金", "银", "金", "金", "铜"]})
+
+
+def test_a_count_after_a_dedupe_keeps_the_rows_counted_before(tmp_path):
+    MEMBERS.to_csv(tmp_path / "会员.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "会员.csv 等级是金的有多少人")
+    tr = answered(s, "按会员卡号去重以后是多少人")
+    want = MEMBERS[MEMBERS["等级"] == "金"].drop_duplicates("会员卡号")
+    assert f"共有 {len(want)} 行" in tr.run.answer, tr.run.answer
+    alone = answered(Session(Workspace.at(tmp_path)), "会员.csv 按会员卡号去重以后是多少人")
+    assert f"共有 {MEMBERS['会员卡号'].nunique()} 行" in alone.run.answer
+
+
+def test_the_n_rows_just_shown_named_by_their_number(tmp_path):
+    MEMBERS.to_csv(tmp_path / "会员.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "会员.csv 等级是金的")
+    tr = answered(s, "刚才那3个人里面按会员卡号去重")
+    assert len(result_frame(tr)) == MEMBERS[MEMBERS["等级"] == "金"]["会员卡号"].nunique()
+
+
+def test_which_month_did_the_least_business_is_the_money_per_month(parking):
+    tr = answered(Session(parking), "停车缴费.xlsx 两个门合起来看，哪个月生意最差")
+    both = pd.concat([PARK, PARK.iloc[:4]])
+    monthly = both.groupby(both["缴费日期"].dt.to_period("M").astype(str))["金额"].sum()
+    assert monthly.idxmin() in tr.run.answer and f"{monthly.min():g}" in tr.run.answer.replace(",", ""), tr.run.answer

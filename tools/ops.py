@@ -87,7 +87,7 @@ def _where_mask(table: pd.DataFrame, conditions: list[dict[str, Any]]) -> pd.Ser
     return mask
 OPS = {
     "eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains",
-    "in", "not_in", "empty", "not_empty", "startswith", "endswith", "numeric", "not_numeric", "not_between",
+    "in", "not_in", "empty", "not_empty", "startswith", "endswith", "not_startswith", "not_endswith", "numeric", "not_numeric", "not_between",
     "blank_or_numeric", "blank_or_not_numeric",
 }
 
@@ -327,18 +327,18 @@ def _cond_mask(df: pd.DataFrame, cond: dict[str, Any]) -> pd.Series:
         vals = [str(x).strip() for x in (v if isinstance(v, list) else [v])]
         m = s.astype("string").str.strip().isin(vals).fillna(False).astype(bool)
         return m if op == "in" else ~m
-    elif op in ("contains", "not_contains", "startswith", "endswith"):
+    elif op in ("contains", "not_contains", "startswith", "endswith", "not_startswith", "not_endswith"):
         text = s.astype("string")
-        if op == "startswith":
+        if op in ("startswith", "not_startswith"):
             m = text.str.startswith(str(v))
-        elif op == "endswith":
+        elif op in ("endswith", "not_endswith"):
             m = text.str.endswith(str(v))
         else:  # a list of words: any of them (环比增长 或 同比增长)
             words = v if isinstance(v, list) else [v]
             # a word is looked for whatever its letter case (contains damage finds "Damaged"): as the SQL does
             m = pd.concat([text.str.contains(str(w), regex=False, case=False) for w in words], axis=1).any(axis=1)
         m = m.fillna(False).astype(bool)
-        return ~m if op == "not_contains" else m
+        return ~m if op in ("not_contains", "not_startswith", "not_endswith") else m
     elif op in ("between", "not_between"):  # not_between: the rows a deletion of a range keeps (blanks among them)
         left, lo = _coerce_value(s, v)
         _, hi = _coerce_value(s, cond.get("value2"))

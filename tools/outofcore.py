@@ -460,13 +460,13 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         vals = [str(x).strip() for x in (v if isinstance(v, list) else [v])]
         m = f"COALESCE(trim({_text(col)}) IN ({', '.join(lit(x) for x in vals)}), FALSE)"
         return m if op == "in" else f"NOT {m}"
-    if op in ("contains", "not_contains", "startswith", "endswith"):
-        fn = {"startswith": "starts_with", "endswith": "ends_with"}.get(op, "contains")
+    if op in ("contains", "not_contains", "startswith", "endswith", "not_startswith", "not_endswith"):
+        fn = {"startswith": "starts_with", "endswith": "ends_with", "not_startswith": "starts_with", "not_endswith": "ends_with"}.get(op, "contains")
         if fn == "contains":  # whatever the letter case, as tools.ops.where
             m = f"COALESCE(contains(lower({_text(col)}), lower({lit(str(v))})), FALSE)"
         else:
             m = f"COALESCE({fn}({_text(col)}, {lit(str(v))}), FALSE)"
-        return f"NOT {m}" if op == "not_contains" else m
+        return f"NOT {m}" if op in ("not_contains", "not_startswith", "not_endswith") else m
     if op in ("between", "not_between"):
         lo, hi = v, cond.get("value2")
         if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (lo, hi)):

@@ -533,7 +533,10 @@ class Share(OpSpec):
             both = list(dict.fromkeys(keys + others))
             keys = both if keys and len(both) == 2 else keys  # the grouping column named with 按/每个 is the parent
         if inner and len(keys) == 2:  # 按区域分组，各类别在组内的占比: each (区域, 类别) total over its 区域 total
-            args = {"keys": keys[1:], "within": keys[:1]}
+            said = next((h.column for x in inner if re.match(r"within|in each|in every", x.group(0), re.I)
+                         for h in hits if h.column in keys and 0 <= h.start - x.end() <= 2), None)  # (区域内部各类别: the parent said before)
+            parent = said or keys[0]  # by Role within each Worker: the key said after "within each" is the parent
+            args = {"keys": [k for k in keys if k != parent], "within": [parent]}
             used += [m.span() for m in inner]
             by_spans += [(h.start, h.end) for h in hits if h.column in keys]
         if values and not COUNT_WORDS.search(text):
