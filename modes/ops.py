@@ -2472,9 +2472,6 @@ def _rule_bare_comparison(t: _Turn) -> None:
 
 
 # how many units of goods (买了几台 / 卖了多少件 / how many units): the quantity column added up, never a count of rows
-GOODS_Q = lazy(r"(?:几|多少)\s*(?:台|件|箱|瓶|支|套|辆|吨|公斤|斤|盒|包|桶|袋)|(?<![a-z_])how many (?:units|pieces|items|boxes|cases)(?![a-z_])", re.I | re.A)
-
-
 def _rule_goods_question(t: _Turn) -> None:
     gm = GOODS_Q.search(t.text)
     if gm is None or t.worded:
