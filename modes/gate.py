@@ -18,8 +18,11 @@ from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Reque
 from modes.evidence import Gap
 from modes.lazyre import lazy
 from modes.ops import (
+    ASC,
     CLAUSE_END,
+    DESC,
     JOIN_CLAUSE_END,
+    PER_KEY_SAID,
     ROW_NOUNS_EN,
     TurnOps,
     _blank,
@@ -2002,27 +2005,17 @@ def _own_sheet_name(u: _Understanding) -> bool:
     return len(owners) == 1 and not held
 
 
-# the steps of understanding one request, in the order they run
-ORDER_SAID = lazy(r"(?<![a-z_])(?:sorted|sort(?: it| them)?|ordered|ranked)\s+(?:by\s+(?:it|that|the figure)\s+)?(?P<d>descending|ascending|high(?:est)? (?:to low|first)|low(?:est)? (?:to high|first)|biggest first|largest first|smallest first)"
-                  r"|(?<![a-z_])(?P<d2>highest first|largest first|biggest first|longest first|lowest first|smallest first|shortest first)(?![a-z_])"
-                  r"|(?P<d3>从高到低|从大到小|从多到少|降序|从低到高|从小到大|从少到多|升序)(?:排|排列|排序)?", re.I)
-
-
 def _u_statistic_ordered(u: _Understanding) -> None:
     """median Labour Hours per Job Type …, sorted descending: a statistic per key said with an order is a summary in
     that order (never the order dropped)."""
     st = next((o for o in u.ops if o.kind == "stats" and o.args.get("by") and len(o.args.get("stats") or []) == 1
                and len(o.args.get("columns") or []) == 1 and o.args["stats"][0] in ("median", "mean", "max", "min", "sum")), None)
-    m = ORDER_SAID.search(u.norms[-1]) if st is not None else None
-    if st is None or m is None or any(o.kind in ("sort", "top_n") for o in u.ops):
-        return
-    d = (m.group("d") or m.group("d2") or m.group("d3") or "").casefold()
-    low = any(w in d for w in ("ascending", "low", "smallest", "shortest", "从低", "从小", "从少", "升序"))
+    text = u.norms[-1]
+    if st is None or not lx.SORT.search(text) or not (ASC.search(text) or DESC.search(text)) or any(o.kind in ("sort", "top_n") for o in u.ops):
+        return  # (the order words and their direction, as the sort rule reads them)
+    low = bool(ASC.search(text)) and not DESC.search(text)
     group = Op("group", {"keys": list(st.args["by"]), "measures": [{"column": st.args["columns"][0], "agg": st.args["stats"][0]}]}, st.after)
     u.ops = [x for o in u.ops for x in ((group, Op("sort", {"by": [], "ascending": low, "direction_said": True}, True)) if o is st else (o,))]
-
-
-PER_KEY = lazy(r"(?:(?<![a-z_])(?:per|by|for each|for every|in each)\s+(?:the\s+)?|按|每个|各)(?P<k>[A-Za-z_][\w ]{0,30}?|[\u4e00-\u9fff]{1,8}?)(?=\s*(?:[,，;；。]|$|\s+(?:and|in|from|of|only|for)(?![a-z_])))", re.I)
 
 
 def _u_ratio_per_key(u: _Understanding) -> None:
@@ -2031,7 +2024,7 @@ def _u_ratio_per_key(u: _Understanding) -> None:
     cr = next((o for o in u.ops if o.kind == "column_ratio"), None)
     if cr is None or u.sheet is None or cr.args.get("which"):
         return
-    key = next((c for m in PER_KEY.finditer(u.norms[-1]) if (c := resolve_column(m.group("k").strip(), u.sheet, closest=False)[0]) is not None
+    key = next((c for m in PER_KEY_SAID.finditer(u.norms[-1]) if (c := resolve_column(m.group("k").strip(), u.sheet, closest=False)[0]) is not None
                 and c not in u.sheet.numeric and c not in u.sheet.dates), None)
     vals = u.sheet.values.get(key) if key else None
     if key is None or not vals or u.sheet.rows <= len(vals):
@@ -2064,6 +2057,7 @@ def _u_chart_of_pivot(u: _Understanding) -> None:
              if not (across and o.kind == "group" and not o.args.get("keys") and [x.get("raw", "").casefold().rstrip("s") for x in o.args.get("unresolved", [])] == [across.rstrip("s")])]
 
 
+# the steps of understanding one request, in the order they run
 UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_lookup_columns, _u_sheet_words, _u_period_column, _u_chart_of_pivot, _u_statistic_ordered, _u_ratio_per_key, _u_understood, _u_missing)
 
 

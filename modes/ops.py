@@ -1245,6 +1245,11 @@ def statistic_of_next(text: str, h: ColumnHit, hits: list[ColumnHit], sheet: She
     return nxt is not None and nxt.column != h.column and nxt.column in sheet.numeric
 
 
+def _made_columns(t: _Turn) -> list[str]:
+    """The names of the columns this turn makes (add Net = … / 加一列利润 = …), in the order said."""
+    return [str(o.args["name"]) for _, o in t.found if o.kind in ("formula", "add_column") and o.args.get("name")]
+
+
 def _rule_keys(t: _Turn) -> None:
     """按X… / by X: sort keys, group keys, dedupe keys."""
     text = t.text
@@ -1289,7 +1294,7 @@ def _rule_sort(t: _Turn) -> None:
                 t.sort_keys.append(h.column)
                 t.spans.append((h.start, h.end))
     if not t.sort_keys and (it := BY_IT.search(t.text)) is not None:
-        made = [str(o.args["name"]) for _, o in t.found if o.kind in ("formula", "add_column") and o.args.get("name")]
+        made = _made_columns(t)
         if made:  # add payback = … and sort by it: the column just made
             t.sort_keys.append(made[-1])
             t.spans.append(it.span())
@@ -1364,7 +1369,7 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
                 col, how, closest = resolve_column(raw, t.sheet)
     if col is None and raw and MONEY_SAID.fullmatch(raw.strip()):
         col = _money_column(t.sheet)  # 平均每单多少钱 / 平均每笔花多少: the table's one money column
-    made = [str(o.args["name"]) for _, o in t.found if o.kind in ("formula", "add_column") and o.args.get("name")]
+    made = _made_columns(t)
     if col is None and made and (IT_AFTER.match(blanked, am.end()) or IT_BEFORE.search(blanked, 0, am.start())):
         measures.append({"column": made[-1], "agg": agg})  # add a column Net = …, then total it for each sheet: the column made
         return
@@ -1596,7 +1601,7 @@ def _rule_group(t: _Turn) -> None:
         sold = _quantity_column(t.sheet) if GOODS_Q.search(t.text) else _money_column(t.sheet) if money else None
         if sold is not None and sold not in t.group_keys:
             measures.append({"column": sold, "agg": "sum"})
-    made = [str(o.args["name"]) for _, o in t.found if o.kind in ("formula", "add_column") and o.args.get("name")]
+    made = _made_columns(t)
     if not any("column" in m for m in measures) and made and t.group_keys and not any(m["agg"] == "count" for m in measures):
         measures.append({"column": made[-1], "agg": bare[0] if bare else "sum"})  # add Net = …, then summarise by Clerk: Net
         bare = []

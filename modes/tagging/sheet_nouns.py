@@ -108,8 +108,9 @@ def _counted_sheets(text: str, catalog: Catalog) -> str:
         return "across all sheets"
     text = COUNTED_EN.sub(sheets, text)
 
+    values = {v.casefold() for f in catalog.tables if f.loaded for sh in f.sheets for vs in sh.values.values() for v in vs}
+
     def every(m: re.Match[str]) -> str:  # top 3 roles across all clients: a plural no table names, over a workbook split into sheets
-        values = {v.casefold() for f in catalog.tables if f.loaded for sh in f.sheets for vs in sh.values.values() for v in vs}
         for w in (m.group("w").casefold(), m.group("w").casefold() + "e"):  # roles: role (never rol)
             if w in words or w + "s" in stems or w in stems or w in TIME_EN or w in values or w + "s" in values:
                 return m.group(0)
