@@ -1344,7 +1344,8 @@ def _cond_key_code(sc: _Scan) -> None:
 
 YES_NO_PAIRS = (("是", "否"), ("yes", "no"), ("y", "n"), ("true", "false"), ("有", "无"), ("已", "未"))
 FLAG_COLUMN = lazy(r"^(?:是否|是不是|有没有|有无|(?:is|has|was)[_ ])(?P<noun>.{2,12})$", re.I)
-NOT_BEFORE = lazy(r"(?:没有|没|未|无|不|非|(?<![a-z_])(?:not|no|non|never)[\s\-]*)$", re.I | re.A)
+NOT_BEFORE = lazy(r"(?:没有|没|未|无|不是|不属于|不|非|(?<![a-z_])(?:not|no|non|never)[\s\-]*)$", re.I | re.A)
+ASKED_EITHER = lazy(r"(?:有没有|有无|是不是|是否)\s*(?:有|是)?\s*$")
 
 
 NEG_PERFECT = lazy(r"(?<![a-z_])(?:haven'?t|hasn'?t|hadn'?t|have not|has not|had not|weren'?t|wasn'?t|were not|was not|never|not yet)\s+(?:been\s+|yet\s+been\s+|got\s+)?$", re.I)
@@ -1365,7 +1366,10 @@ def _cond_flags(sc: _Scan) -> None:
             a, b = w.span()
             if not sc.free(a, b) or any(h.start <= a < h.end for h in sc.hits):
                 continue  # the column's own name (是否退货为否) is read by the comparison rules
-            neg = NOT_BEFORE.search(sc.text[:a]) or UN_BEFORE.search(sc.text[:a])  # not paid / unpaid
+            if sc.text[b : b + 1] == "值":
+                continue  # 运费的异常值 over 是否异常: outliers, read by their own rule
+            asked = ASKED_EITHER.search(sc.text[:a])  # 有没有异常的单子 / 是不是退货的: whether there are any, never "not"
+            neg = None if asked else NOT_BEFORE.search(sc.text[:a]) or UN_BEFORE.search(sc.text[:a])  # not paid / unpaid
             start = neg.start() if neg else a
             excl = lx.EXCLUDE_BEFORE.search(sc.text[:start])
             value = pair[1] if neg else pair[0]

@@ -77,6 +77,9 @@ class Turn:
         kinds = set(self.fresh.kinds()) - WEAK_KINDS
         if "stack" in kinds and self.pending is not None and "stack" in self.pending.request.kinds():
             kinds.discard("stack")  # the same sheets stacked again, as the request before: context, not a new part
+        if "stack" in kinds and self.pending is not None and self.fresh.file_how == "current" and self.pending.request.sheet \
+                and "stack" not in self.pending.request.kinds():
+            kinds.discard("stack")  # 签收天数=…, to a question about 华东, after sheets were stacked: the stack was the last run's
         if "top_n" in kinds and "top_per_group" in self.old_kinds and "top_n" not in self.old_kinds \
                 and not (self.fresh.op("top_n") or Op("top_n")).args.get("by"):
             kinds = kinds - {"top_n"} | {"top_per_group"}  # 改成前3个 after 每个部门前2个: the cut within each group changes
@@ -405,7 +408,7 @@ def corrected_sheet(t: Turn) -> str | None:
     months = month_words(named[0])  # August for the Aug sheet: the whole word is its name
     said = re.sub(r"(?<![a-z])(?:" + "|".join(months) + r")(?![a-z])", " ", low) if months else low
     rest = lx.CORRECTION.sub(" ", said.replace(named[0].casefold(), " "))
-    rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|也|照着?|照样|按|像|这样|这么|刚才那样|上面那样|一样|同样|换成|换到|改成|改看|算一下|看一下|做一下|做一个|做个|来一个|画一个|画个|画|看看|瞧瞧|算算|一下|算|做|弄|的|用|是|这|那|不|呢|吗|吧|[\s,，。.!！?？]"
+    rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|也|照着?|照样|按|像|这样|这么|刚才那样|上面那样|一样|同样|换成|换到|换|改成|改看|算一下|看一下|做一下|做一个|做个|来一个|画一个|画个|画|看看|瞧瞧|算算|一下|算|做|弄|的|用|是|这|那|不|呢|吗|吧|[\s,，。.!！?？]"
                   r"|(?<![a-z_])(?:no|the|use|it|is|should|be|what|how|about|and|for|in|on|of|now|do|same|thing|again|show|run|please|sheet|ok|okay|one|request|analysis|with|at|from|column|columns|col|table)(?![a-z_])|列|一列", "", rest)
     earlier = re.sub(r"\s+", "", " ".join(p.turns).casefold())
     return named[0] if not rest or rest in earlier else None  # 二季度的总金额呢: words of the request it follows are no change
@@ -415,7 +418,7 @@ ALL_SHEETS_MARK = "*"  # corrected_sheet's answer for every sheet of the workboo
 # 浦东店也这样弄，不过金额用中位数 / same for Ridge, but with the median: the change asked beside the sheet
 SHEET_CHANGE = lazy(r"(?:[，,;；]\s*)?(?:不过|但是|只是|但|(?<![a-z_])but(?![a-z_]))\s*(?P<c>\S.*)$", re.I)
 # 二季度呢 / 三季度的呢 / what about Q2?: the request just run, asked again of another sheet
-SHEET_FOLLOW_UP = lazy(r"呢\s*[?？]?\s*$|^\s*那|也(?:照|按|像)?(?:这样|一样|同样|这么|刚才那样|上面那样)|也(?:看看|看一下|瞧瞧|来一下|来一个|算算|算一下)\s*[。.!！吧]?\s*$|照(?:着|样|这样|刚才)|同样|一样的?|^\s*(?:换成|换到|改成|改看)|(?<![a-z_])(?:what|how) about(?![a-z_])"
+SHEET_FOLLOW_UP = lazy(r"呢\s*[?？]?\s*$|^\s*那|也(?:照|按|像)?(?:这样|一样|同样|这么|刚才那样|上面那样)|也(?:看看|看一下|瞧瞧|来一下|来一个|算算|算一下)\s*[。.!！吧]?\s*$|照(?:着|样|这样|刚才)|同样|一样的?|^\s*(?:换成|换到|换|改成|改看)|(?<![a-z_])(?:what|how) about(?![a-z_])"
                        r"|^\s*and\s+(?:for|in|on|at)?\s*|^\s*(?:ok(?:ay)?\s*,?\s*)?now(?![a-z_])"
                        r"|^\s*(?:now\s+)?(?:do|show|run it (?:for|on)|(?:the\s+)?same(?:\s+(?:thing|again|one|request|analysis))?\s+(?:for|on|in|with))(?![a-z_])", re.I)
 
@@ -447,7 +450,15 @@ def on_rewritten(t: Turn) -> Outcome:
 
 
 def on_replacement(t: Turn) -> Outcome:
-    """The new turn says everything itself: it replaces what was pending, restated before it runs."""
+    """The new turn says everything itself: it replaces what was pending, restated before it runs. Said to our own
+    question and naming no file (签收天数=签收日期-发货日期, to "新列怎么算？" about 华东), it is read with the request that
+    asked: its file and sheet, never the table of the last run."""
+    p = t.pending
+    if p is not None and p.stage == "clarify" and t.fresh.file_how == "current" and p.request.file and p.request.sheet \
+            and (t.fresh.sheet != p.request.sheet or t.fresh.op("stack") is not None and p.request.op("stack") is None):
+        turns = _with_turn(p.turns, t.utterance)
+        merged = understand(turns, t.catalog, t.state, [p.request.file])
+        return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
     return _gate(t.fresh, t.state, [t.utterance], multi_turn=True, catalog=t.catalog, prior=None)
 
 

@@ -256,7 +256,23 @@ def _asked_of_groups(merged: dict[str, Op], ops: list[Op], t: TurnOps) -> list[O
     return ops
 
 
-def merge_turns(turns: list[TurnOps]) -> list[Op]:
+def _bare_of_figure(merged: dict[str, Op], bare: tuple[str, Any], lang: str) -> Op | None:
+    """A comparison said alone after a summary with one figure per group: a condition on that figure (a having)."""
+    from modes.conditions import Cond
+    from tools.ops import ROWS, measure_name
+
+    g = merged.get("group")
+    if g is None or not g.args.get("keys") or "having" in merged or "bucket" in merged or "pivot" in merged:
+        return None
+    figures = [m for m in g.args.get("measures") or [] if not m.get("where")]
+    if len(figures) != 1 or (g.args.get("measures") or []) != figures:
+        return None
+    m, (op, value) = figures[0], bare
+    name = measure_name(m["column"], m["agg"], lang) if m.get("column") else ROWS[lang]
+    return Op("having", {"conditions": [Cond(name, op, value, raw=str(value), how="aggregate")], "measure": dict(m)}, g.after)
+
+
+def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
     """Operations over several turns: later turns fill or correct earlier ones."""
     merged: dict[str, Op] = {}
     swapped = False
@@ -274,6 +290,10 @@ def merge_turns(turns: list[TurnOps]) -> list[Op]:
             op_, value = t.bare[0]
             merged["filter"] = Op("filter", {**old_filter.args, "conditions": [Cond(c.column, op_, value, None, c.raw, c.how)]})
         ops = t.ops
+        if t.bare_alone and not t.correction and len(t.bare) == 1 and (having := _bare_of_figure(merged, t.bare[0], lang)) is not None:
+            # only the ones over 11 / 只看超过5的, after a total per Member: the groups kept by the one figure they have
+            merged["having"] = having
+            ops = [o for o in ops if o.kind != "filter"]
         if t.flip and "pivot" not in t.kinds() and "chart" not in t.kinds() and (flipped := _flipped(merged)) is not None:
             # 反过来，行和列对调 / the other way round, after a pivot: the same figure, its rows and columns swapped
             merged[flipped.kind] = flipped
@@ -862,6 +882,10 @@ def _purpose(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in lx.PURPOSE.finditer(text)]
 
 
+# 按商品统计订单数 / 订单量 (订单.csv): the file's name said as what is counted stays the count word, never blanked to 数
+STEM_COUNTED = lazy(r"(?:总数|个数|数量|数目|数|量)(?![据值字学额])")
+
+
 def _u_flags(u: _Understanding) -> None:
     """How the request runs (plan only, overwrite, format, header row) and the texts with file names blanked."""
     norms, refs = u.norms, u.refs
@@ -870,7 +894,8 @@ def _u_flags(u: _Understanding) -> None:
     from modes.ops import OUT_NAME
 
     # (存成 导购汇总.xlsx: the name of the file written holds no operation of its own)
-    u.texts = [_blank(t, ([] if _set_aside(r, named) else r.spans) + _purpose(t) + [_name_span(m) for m in OUT_NAME.finditer(t)])
+    u.texts = [_blank(t, ([] if _set_aside(r, named) else [sp for sp in r.spans if not STEM_COUNTED.match(t, sp[1])]) + _purpose(t)
+                      + [_name_span(m) for m in OUT_NAME.finditer(t)])
                for t, r in zip(norms, refs, strict=True)]
     for i, t in enumerate(u.texts):
         stripped = re.sub(r"[\s,.;:!?的吧呀啊哦了]|那个|这个|文件|表格?|file|the", "", t, flags=re.I)
@@ -1131,7 +1156,7 @@ def _sheets_in_context(u: _Understanding) -> None:
     if _sheets_said(fi, u.texts):
         u.sheet_name = None
         _u_sheet(u)
-    elif held is not None and not any(find_sheet(t, fi)[0] for t in u.texts):
+    elif held is not None and not any(find_sheet(t, fi)[0] for t in [*u.texts, *u.norms]):  # (a sheet named, blanked from the texts)
         u.stacked = list(held.args.get("sheets") or [s.name for s in fi.sheets if s.name])
         u.sheet_name, u.flags["stacked"] = u.stacked[0], True
     else:
@@ -1330,14 +1355,14 @@ def _u_parse(u: _Understanding) -> None:
         head, then_text = after
         u.parsed, _, _ = _fit([*u.texts[:-1], head], _sheet_of(u.fi, u.sheet_name) if u.fi else u.sheet, u.flags)
         then, _, _ = _fit([then_text], joined, {**u.flags, "two_tables": False})  # one table now: the joined one
-        u.ops = [*merge_turns(u.parsed), *[o for o in merge_turns(then) if o.kind not in WHOLE_TABLE_OPS]]
+        u.ops = [*merge_turns(u.parsed, u.lang), *[o for o in merge_turns(then, u.lang) if o.kind not in WHOLE_TABLE_OPS]]
         if then and u.parsed:  # the two texts are one turn's: what the join's clause read is read
             then[-1].consumed = [*u.parsed[-1].consumed, *then[-1].consumed]
         u.parsed = [*u.parsed, *then]
     else:
         if joined is not None:  # 按部门合并，算执行率 = 实际支出/预算: what follows the join reads the joined columns
             u.parsed, _, _ = _fit(u.texts, joined, u.flags)
-        u.ops = merge_turns(u.parsed)
+        u.ops = merge_turns(u.parsed, u.lang)
     if u.how == "result":
         u.ops = _charted_result(_ranked_on_summary(_summary_word_named(u.ops), u.sheet), u.sheet)
     u.ops = [_kept_rows(o) if o.kind == "filter" and o.args.get("delete") else o for o in u.ops]

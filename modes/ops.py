@@ -35,7 +35,7 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     # how many different values: 有多少种产品, 不重复的客户数, distinct / unique customers (its column named after it)
     # 有多少个不同的客户 / 几个不同的城市: a count of different values said with 不同
     ("distinct", lazy(r"(?:多少|几)\s*[个种类样]?\s*不同的?|多少种|几种|不重复的?|(?<![a-z_])(?:distinct|unique|different)(?![a-z_])", re.I | re.A)),
-    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|(?<!哪)几笔|(?<!哪)几单|(?<!哪)几条|(?<!哪)几行|\bcount\b|\bnumber of\b|\bhow many\b|行数|条数|笔数|单数|店数|家数|订单数|记录数|单量|票数|件次", re.I | re.A)),
+    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|(?<!哪)几笔|(?<!哪)几单|(?<!哪)几条|(?<!哪)几行|\bcount\b|\bnumber of\b|\bhow many\b|行数|(?:条|笔|单|订单|记录)数量?|店数|家数|单量|票数|件次", re.I | re.A)),
 ]
 _AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最小值|最低值|(?:最大|最高|最小|最低)(?!的?[\u4e00-\u9fff]*?是(?:哪|谁|什么))"
             r"|(?<![a-z_])(?:average|mean|avg|sum|total|max(?:imum)?|min(?:imum)?)(?![a-z_]))")
@@ -120,6 +120,7 @@ class TurnOps:
     whole_condition: bool = False  # 条件改成… / change the condition to…: the correction replaces every condition
     typos: list[str] = field(default_factory=list)
     bare: list[tuple[str, Any]] = field(default_factory=list)  # a comparison with no column: 大于4.5
+    bare_alone: bool = False  # only the ones over 11 / 只看超过5的: a comparison said alone, of no rows named (orders over 100)
     consumed: list[tuple[int, int]] = field(default_factory=list)  # the spans the rules read
     year: int | None = None  # no, I meant 2023: a year said alone in a correction (the period it corrects changes year)
     bare_keys: list[str] = field(default_factory=list)  # no, by line instead: keys said with no verb, in a correction
@@ -302,9 +303,20 @@ COUNT_PHRASE = lazy(r"(?<![a-z_])(?:the\s+)?(?:number|count|#)\s+of\s+(?:the\s+)
 
 def _counts_said(text: str, sheet: SheetInfo) -> str:
     """number of work orders / count of tickets: how many rows, read as the word count (its nouns no column, value or
-    condition: "WO Number of work" is never a comparison); a column of that very name stays that column."""
+    condition: "WO Number of work" is never a comparison); a column of that very name stays that column, and a phrase
+    whose first noun names a text column (number of customers: Customer) stays words, the column's values counted."""
     names = {c.casefold() for c in sheet.columns}
-    return COUNT_PHRASE.sub(lambda m: m.group(0) if m.group(0).casefold() in names else "count".ljust(len(m.group(0))), text)
+
+    def said(m: re.Match[str]) -> str:
+        if m.group(0).casefold() in names:
+            return m.group(0)
+        noun = re.match(r"(?:the\s+)?(?:number|count|#)\s+of\s+(?:the\s+)?([a-z]+)", m.group(0), re.I)
+        col = resolve_column(noun.group(1), sheet, closest=False)[0] if noun else None
+        if col is not None and col not in sheet.numeric and col not in sheet.dates:
+            return m.group(0)
+        return "count".ljust(len(m.group(0)))
+
+    return COUNT_PHRASE.sub(said, text)
 
 
 NO_JOIN = lazy(r"(?<![a-z_])(?:no|without(?: any)?|don'?t|do not|not)\s+(?:a\s+)?(?:join|joins|joining|merge|merging|lookup|filter|filtering|filters)(?![a-z_])"
@@ -428,10 +440,15 @@ def _rule_compare(t: _Turn) -> None:
 ROWS_NOUN = lazy(r"\s*(?:的)?\s*(?:记录|数据|行|单子|单据|订单|条目|(?<![a-z_])(?:records?|rows?|entries|orders?)(?![a-z_]))", re.I | re.A)
 
 
+OUTLIER_VALUES = lazy(r"\s*(?:值|点|数据点|的值|的数值|(?<![a-z_])(?:values?|points?)(?![a-z_]))", re.I | re.A)
+
+
 def _rule_outliers(t: _Turn) -> None:
     m = _outside_names(lx.EXPLORE_OUTLIER, t)
     if not m:
         return
+    if m.group(0).casefold() in flag_words(t.sheet) and not OUTLIER_VALUES.match(t.text, m.end()):
+        return  # 异常的不算 over 是否异常 (是/否): the rows that column says, never outliers (异常值 still asks for outliers)
     if ROWS_NOUN.match(t.text, m.end()) and re.search(r"的\s*$", t.text[: m.start()]):  # 数量是负数的异常记录: the condition says
         before = parse_conditions(t.text[: m.start()], t.sheet, [h for h in t.hits if h.end <= m.start()])  # what is abnormal
         if before.conds and all(c.column for c in before.conds) and max(b for _, b in before.spans) >= len(t.text[: m.start()].rstrip()) - 1:
@@ -820,7 +837,7 @@ def _formula_in_words(t: _Turn, at: int) -> str | None:
 
 def _expression_after(t: _Turn, rest: str, args: dict[str, Any]) -> None:
     """=金额×1.13 written after the new column's name: left, op and right, or what could not be resolved."""
-    expr_m = re.search(r"(?:=|等于|为|是|:|：)\s*(.+)$", rest)
+    expr_m = re.search(r"(?:=|等于|为|是|:|：|(?:^|[，,]\s*)(?:用|拿|由))\s*(.+)$", rest)  # 加一列签收天数，用签收日期减发货日期
     if expr_m and (whole := _formula_in_words(t, len(t.text) - len(rest) + expr_m.start(1))) is not None:
         args["formula"] = whole  # 等于标准单价乘以课时数再减去应收金额: every operator of it, in the order written
         return
@@ -1299,6 +1316,10 @@ def _rule_sort(t: _Turn) -> None:
             t.sort_keys.append(made[-1])
             t.spans.append(it.span())
     direction = {"direction_said": True} if (DESC.search(t.text) or ASC.search(t.text)) else {}
+    if not t.sort_keys and not t.hits and not t.found and (figure := _summary_figure(t.sheet)) is not None \
+            and (direction or BY_IT.search(t.text)):
+        t.sort_keys.append(figure)  # 从高到低排一下 / sort it descending, of a total per Member read back: its one figure
+        t.spans += [m.span() for m in (BY_IT.search(t.text),) if m is not None]
     at = sm.start() if sm else t.key_spans[0][0] if t.key_spans else 0
     ascending = bool(ASC.search(t.text)) or not DESC.search(t.text)  # 从低到高排名: the written direction wins over 排名's own
     own = _key_directions(t)
@@ -1342,6 +1363,41 @@ def _key_directions(t: _Turn) -> dict[str, bool] | None:
 
 ASKED_NEXT = lazy(r"\s*(?:是)?多少(?:钱)?\s*[,，、]?\s*(?:和|与|及|以及|还有)?\s*")  # 应收多少(，)实收多少: a list of figures asked
 LIST_JOIN = lazy(r"\s*(?:和|与|及|跟|以及|还有|、|，|,|and|&|plus)\s*", re.I | re.A)
+
+
+NAMES_AFTER_COUNT = lazy(r"\s*(?:of\s+)?(?:(?:the|our|my)\s+)?(?:(?:different|distinct|unique|individual)\s+)?(?:不同的?|不一样的?)?\s*", re.I | re.A)
+
+
+def _names_after_count(t: _Turn, end: int) -> str | None:
+    """The column of names a count word is said right before (多少个客户, number of customers), no key of the summary:
+    what is counted is its different values; an orders table holds one customer on many rows."""
+    at = NAMES_AFTER_COUNT.match(t.text, end)
+    start = at.end() if at else end
+    h = next((h for h in t.hits if h.start == start and h.how != "typo"), None)
+    if h is None or h.column in t.sheet.numeric or h.column in t.sheet.dates or h.column in t.group_keys:
+        return None
+    if ROW_ID.search(h.column) and not re.search(r"different|distinct|unique|不同|不一样", t.text[end:start], re.I):
+        return None  # 数一下订单 over 订单号: the rows, each one order (repeated rows are said by the answer)
+    return h.column
+
+
+# the column that numbers the rows themselves (订单号, 运单号, Order ID, Job No): counted, it is the rows
+ROW_ID = lazy(r"(?:号|编号|编码|单号|(?<![a-z])(?:id|no\.?|number|#))$", re.I)
+
+
+NAMES_NUMBER = lazy(r"的?(?:个数|数量|人数|数目)|数(?![据量值字学额])")
+
+
+def _names_counted_by_key(t: _Turn) -> list[str]:
+    """按商品统计客户数 / 每个商品有多少客户: a column of names, no key, counted with no count word of its own."""
+    for h in t.hits:
+        if h.column in t.sheet.numeric or h.column in t.sheet.dates or h.column in t.group_keys or h.how == "typo" or ROW_ID.search(h.column):
+            continue
+        said = NAMES_NUMBER.match(t.text, h.end) or DISTINCT_BEFORE.search(t.text, max(0, h.start - 24), h.start)
+        if said is not None:
+            t.spans += [said.span(), (h.start, h.end)]
+            return [h.column]
+    return []
 
 
 def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: list[dict[str, str]], unres: list[dict[str, Any]]) -> None:
@@ -1579,13 +1635,18 @@ def _rule_group(t: _Turn) -> None:
     for agg, rxp in AGG_WORDS:
         for am in islice(rxp.finditer(blanked), MAX_KEYS):
             if agg == "count":
-                measures.append({"agg": "count"})
+                named = _names_after_count(t, am.end()) or next(  # 每个商品有多少个客户 / number of customers per item / 客户人数
+                    (h.column for h in t.hits if h.end == am.start() and h.column not in t.sheet.numeric and h.column not in t.sheet.dates
+                     and h.column not in t.group_keys and h.how != "typo" and not ROW_ID.search(h.column)), None)
+                measures.append({"column": named, "agg": "distinct"} if named else {"agg": "count"})
             elif agg == "distinct":
                 _measure_at(t, blanked, am, agg, measures, [])  # a word with no column after it (different from) says nothing
             else:
                 before = len(measures) + len(unres)
                 _measure_at(t, blanked, am, agg, measures, unres)
                 bare += [agg] if len(measures) + len(unres) == before else []
+    if not measures and t.group_keys:  # 每个商品有多少客户 / 按商品统计客户数: the different customers of each
+        measures += [{"column": c, "agg": "distinct"} for c in _names_counted_by_key(t)[:1]]
     if t.measure_by is not None and not any(m.get("column") == t.measure_by for m in measures):
         # 按实收金额算: that column's figure, in place of one guessed from the words (多少钱: a money column); a count stays
         measures = [m for m in measures if "column" not in m] + [{"column": t.measure_by, "agg": bare[0] if bare else "sum"}]
@@ -2282,10 +2343,19 @@ def _summary_phrase(t: _Turn, measure: str, keys: list[str]) -> bool:
 CLEANING_OBJECT = lazy(r"\s*(?:掉)?(?:里的|中的|的)?\s*(?:首尾|前后|两端|多余的?)?\s*(?:空格|空白|多余|重复|换行)")
 
 
+PERIOD_AFTER = lazy(r"\s*(?:在|从|是|为|介于)?\s*(?:(?:19|20)\d{2}\s*(?:年|-|/)|\d{1,2}\s*月)")
+
+
 def _rule_filter(t: _Turn) -> None:
     """Filter and delete rows: the conditions in what no other rule read."""
-    cond_text = _blank(t.text, t.spans)
-    cp = t.cp = parse_conditions(cond_text, t.sheet, [h for h in t.hits if t.free(h.start)])
+    # 发货日期3月到5月的，按月算: the date column a summary per period reads is also the column of the period said after it
+    dated = [(h.start, h.end) for h in t.hits if h.column in t.sheet.dates and not t.free(h.start) and PERIOD_AFTER.match(t.text, h.end)
+             and h.end - h.start == len(h.column)]
+    cond_text = _blank(t.text, [sp for sp in t.spans if sp not in dated])
+    for h in t.hits:
+        if (h.start, h.end) in dated:  # (its name, blanked by the summary's rule, given back to the condition)
+            cond_text = cond_text[: h.start] + h.column + cond_text[h.end :]
+    cp = t.cp = parse_conditions(cond_text, t.sheet, [h for h in t.hits if t.free(h.start) or (h.start, h.end) in dated])
     fm = lx.FILTER.search(cond_text)
     if fm and not cp.conds and fm.group(0) in ("只看", "只显示") and re.search(r"sheet|工作表|表|页", cond_text[fm.end() : fm.end() + 20], re.I | re.A):
         fm = None  # 只看订单那个sheet: which sheet, not which rows
@@ -2385,12 +2455,21 @@ def _years_or_amounts(c: Cond, sheet: SheetInfo) -> tuple[str, str, str] | None:
     return ("slot", f"{c.value}–{c.value2} 按 {c.column} 的数值理解，不是年份", f"{c.value}–{c.value2} read as values of {c.column}, not as years")
 
 
+def _names_counted(t: _Turn) -> ColumnHit | None:
+    """The column of names a how-many counts (一共多少客户 / how many customers, 客户 a column of text): its different
+    values are the answer, read by _rule_distinct_named, never the table's rows."""
+    return next((h for h in t.hits if h.column not in t.sheet.numeric and h.column not in t.sheet.dates and not ROW_ID.search(h.column)
+                 and DISTINCT_BEFORE.search(t.text, max(0, h.start - 24), h.start)), None)
+
+
 def _rule_row_count(t: _Turn) -> None:
     """A bare count with no key is a count of the filtered rows, or of the table's rows."""
     group = next((o for _, o in t.found if o.kind == "group"), None)
     if group is None or group.args.get("keys") or group.args.get("measures") != [{"agg": "count"}] or group.args.get("unresolved"):
         return
     t.found = [(i, o) for i, o in t.found if o.kind != "group"]
+    if _names_counted(t) is not None:
+        return  # number of customers: the different customers
     if t.has("filter"):
         t.add(len(t.text) - 1, Op("count", {"question": True}))
     else:
@@ -2453,6 +2532,23 @@ def _rule_count_and_total(t: _Turn) -> None:
     t.add(at, Op("group", {"keys": [], "measures": [{"agg": "count"}, *({"column": c, "agg": "sum"} for c in totals)], "question": True}))
 
 
+# only orders over 100 / 超过100的单子: a comparison of the rows, never of a summary's figure
+ROWS_SAID = lazy(r"(?<![a-z_])(?:orders?|rows?|records?|entries|entry|transactions?|visits?|lines?|sales|bookings?|tickets?|jobs?)(?![a-z_])"
+                 r"|单子?|笔|记录|明细|行(?!数)", re.I | re.A)
+
+
+ONLY_THOSE = lazy(r"(?<![a-z_])(?:only|just|keep|those|ones|them)(?![a-z_])|只看|只要|只留|保留|(?:的|的呢|呢)\s*[?？]?\s*$", re.I | re.A)
+
+
+def _summary_figure(sheet: SheetInfo) -> str | None:
+    """The one figure of a summary read back (Spend_sum beside its rows column): what a comparison said alone is on."""
+    from tools.ops import ROWS
+
+    nums = [c for c in sheet.columns if c in sheet.numeric]
+    figures = [c for c in nums if c not in ROWS.values()]
+    return figures[0] if len(figures) == 1 and len(nums) == 2 else None
+
+
 def _rule_bare_comparison(t: _Turn) -> None:
     """大于4.5 with no column: kept for the caller to ask about, also beside conditions that did find their columns
     (数学或物理（低于60分）: 科目 is read, 低于60 has no column and is never dropped)."""
@@ -2463,12 +2559,21 @@ def _rule_bare_comparison(t: _Turn) -> None:
         num = parse_number(bm.group("v"))
         if num is not None:
             t.out.bare.append((BARE_OPS[bm.group("op")], tidy(num)))
+            kept = [(i, o) for i, o in t.found if not (o.kind == "select" and not o.args.get("columns"))]  # keep those above 11: no columns kept
+            alone = not t.hits and all(o.kind == "filter" for _, o in kept) and ROWS_SAID.search(t.text) is None
+            if alone and (kept or ONLY_THOSE.search(t.text)):
+                t.out.bare_alone, t.found = True, kept
             f = next((o for _, o in t.found if o.kind == "filter"), None)
-            if f is None and not any(a < bm.end() and bm.start() < b for a, b in t.spans) and t.found:
+            if f is None and not any(a < bm.end() and bm.start() < b for a, b in t.spans) and (t.found or t.out.bare_alone):
                 # average revenue per region, only orders over 100: a comparison is never dropped; which column is asked
                 f = Op("filter", {"conditions": [], "logic": "and"})
                 t.add(bm.start(), f)
-            if f is not None:  # the filter asks which column the comparison is on
+            if t.out.bare_alone:  # (read: the figure it is on is the summary's, or the column is asked)
+                t.spans += [bm.span(), *(m.span() for m in ONLY_THOSE.finditer(t.text))]
+            figure = _summary_figure(t.sheet) if t.out.bare_alone else None
+            if f is not None and figure is not None:  # only those over 20, of a total per Buyer: its one figure (Spend_sum)
+                f.args["conditions"] = [*f.args["conditions"], Cond(figure, BARE_OPS[bm.group("op")], tidy(num), None, bm.group(0), "exact")]
+            elif f is not None:  # the filter asks which column the comparison is on
                 nums = tuple(c for c in t.sheet.columns if c in t.sheet.numeric)[:3]
                 f.args["conditions"] = [*f.args["conditions"], Cond(None, BARE_OPS[bm.group("op")], tidy(num), None, bm.group(0), "bare", nums)]
                 f.args["unresolved"] = [*f.args.get("unresolved", []), _unres(bm.group(0), nums)]
@@ -2530,7 +2635,7 @@ def _rule_count_question(t: _Turn) -> None:
                                               t.text, re.I | re.A)
     if counted is not None and (t.has("filter") or rows_left) and not t.has("group", "count"):
         t.add(len(t.text) - 1, Op("count", {"question": True}))  # (按会员卡号去重以后是多少人: the rows left, counted)
-    elif not t.found and (rm := TOTAL_ROWS_Q.search(t.text)) is not None:
+    elif not t.found and (rm := TOTAL_ROWS_Q.search(t.text)) is not None and _names_counted(t) is None:
         t.add(0, Op("profile", {"head": None, "columns": [], "question": "rows"}))
         t.spans.append(rm.span())
 
@@ -2652,7 +2757,12 @@ DISTINCT_AFTER = lazy(r"\s*(?:一共|总共|共)?\s*(?:有)?\s*(?:多少|几)\s*
 DISTINCT_COUNTED = lazy(r"\s*(?:的)?\s*(?:不重复的?|不同的?|不一样的?|去重(?:以?后|之后)?的?|去掉重复(?:以?后|之后)?的?)\s*(?:值的?)?\s*"
                         r"(?:个数|数量|数目|总数|有(?:多少|几)\s*(?:个|种|类|位|名|家)?|是多少|(?:一共)?(?:多少|几)\s*(?:个|种|类|位|名|家))"
                         r"\s*(?:呢|啊|吗|呀)?\s*(?:[?？。!！]|$)")
-DISTINCT_BEFORE = lazy(r"(?:一共|总共|共)?\s*有\s*(?:多少|几)\s*(?:个|种|类|位|名|家|款|门)\s*(?:不同的?|不一样的?|不重复的?)?\s*$")
+DISTINCT_BEFORE = lazy(r"(?:一共|总共|共)?\s*有\s*(?:多少\s*(?:个|种|类|位|名|家|款|门)?|几\s*(?:个|种|类|位|名|家|款|门))\s*(?:不同的?|不一样的?|不重复的?)?\s*$"
+                       # 一共多少客户 / 多少个客户 / how many customers / the number of drivers: a column of names counted is its
+                       # different values (an orders table holds a customer on many rows; its rows are no count of customers)
+                       r"|(?:一共|总共|共|总计)\s*(?:有|是)?\s*(?:多少|几)\s*(?:个|位|名|家)?\s*(?:不同的?)?\s*$|(?<![有几])多少\s*(?:个|位|名|家)\s*$"
+                       r"|(?<![a-z_])(?:how many|(?:the\s+)?number of|count of|count(?:\s+up)?)(?:\s+(?:different|distinct|unique|individual))?"
+                       r"(?:\s+of)?(?:\s+(?:the|our|my))?\s+$", re.I | re.A)
 
 
 DISTINCT_WORD_AFTER = lazy(r"有\s*(?:多少|几)\s*(?:种|类|款|个|位|名)\s*(?:不同的?)?\s*(?P<w>[\u4e00-\u9fff]{1,4}?)"
@@ -2665,7 +2775,7 @@ ID_COLUMN = lazy(r"(?:编号|编码|代码|卡号|工号|学号|号码|ID|Id|id|
 def _rule_distinct_named(t: _Turn) -> None:
     """销售员有多少个不同的 / 缴费方式有几种 / 一共有几个销售员: the number of different values of a column of names,
     never a preview of the table."""
-    if t.explore or t.has("group", "top_n", "stats", "sort", "select") or t.has("count") and "不同" not in t.text:
+    if t.explore or t.has("group", "top_n", "stats", "sort", "select"):
         return
     hits = list(t.hits)
     for b in DISTINCT_WORD_AFTER.finditer(t.text):  # 各有几种药: 药 is a part of 药品名称
@@ -2685,7 +2795,8 @@ def _rule_distinct_named(t: _Turn) -> None:
         before = DISTINCT_BEFORE.search(t.text, max(0, h.start - 16), h.start)
         if after is None and before is None:
             continue
-        t.found = [(i, o) for i, o in t.found if o.kind not in ("count", "dedupe")]  # 一共有多少个不同的会员: the different ones, never the rows
+        t.found = [(i, o) for i, o in t.found if o.kind not in ("count", "dedupe")  # 一共有多少个不同的会员: the different ones, never the rows
+                   and not (o.kind == "profile" and o.args.get("question") == "rows")]
         t.add(h.start, Op("group", {"keys": [], "measures": [{"column": h.column, "agg": "distinct"}], "question": True}))
         t.spans += [x.span() for x in (after, before) if x is not None] + [(h.start, h.end)]
         return

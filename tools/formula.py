@@ -15,9 +15,9 @@ import pandas as pd
 
 from tools.errors import ColumnMissing, ToolArgError
 from tools.fmt import rnd
-from tools.ops import _need_columns, _sample
+from tools.ops import DATE_UNITS, _need_columns, _sample
 from tools.registry import ToolResult, tool
-from tools.values import as_numbers
+from tools.values import as_dates, as_numbers
 
 MAX_LEN = 400
 SYMBOLS = str.maketrans({"×": "*", "÷": "/", "−": "-", "－": "-", "＋": "+", "（": "(", "）": ")", "＊": "*", "／": "/", "％": "%",
@@ -111,7 +111,22 @@ def _missing(names: list[str], columns: list[str]) -> ColumnMissing:
                          missing=names, closest=close)
 
 
-def evaluate(f: Formula, table: pd.DataFrame) -> tuple[pd.Series, int]:
+def _operand(s: pd.Series, secs: float) -> pd.Series:
+    """A column as the numbers a formula computes with: a column of dates as the time since 1970 in the formula's unit
+    (Follow-up Date - Visit Date: days between them; a blank date stays blank), never its clock ticks."""
+    if not pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
+        d = as_dates(s)
+        if d.notna().any() and d.notna().sum() >= max(1, s.notna().sum() * 0.8):
+            return (d - pd.Timestamp(0)).dt.total_seconds() / secs
+    return as_numbers(s).astype(float)
+
+
+def date_unit(name: str) -> tuple[str, float]:
+    """The unit a new column of times is in: hours or minutes when its name says so, else days."""
+    return next((u, s) for u, words, s in DATE_UNITS if not words or re.search(rf"(?<![a-z])(?:{words})", name, re.I))
+
+
+def evaluate(f: Formula, table: pd.DataFrame, secs: float = 86400.0) -> tuple[pd.Series, int]:
     """The formula's values per row, and how many rows divided by zero (those become blank)."""
     zero = pd.Series(False, index=table.index)
 
@@ -122,7 +137,7 @@ def evaluate(f: Formula, table: pd.DataFrame) -> tuple[pd.Series, int]:
         if isinstance(node, ast.Constant):
             return float(node.value)  # type: ignore[arg-type]  # parse_formula admits numbers only
         if isinstance(node, ast.Name):
-            return as_numbers(table[f.columns[node.id]]).astype(float)
+            return _operand(table[f.columns[node.id]], secs)
         if isinstance(node, ast.UnaryOp):
             v = ev(node.operand)
             return -v if isinstance(node.op, ast.USub) else v
@@ -159,10 +174,12 @@ def formula_column(table: pd.DataFrame, name: str, expression: str) -> ToolResul
         raise ToolArgError(f"已经有名为 {name} 的列了，请换一个名字。", f"There is already a column named {name}.")
     f = parse_formula(expression, [str(c) for c in table.columns])
     _need_columns(table, list(f.columns.values()))
-    val, div_zero = evaluate(f, table)
+    unit, secs = date_unit(name)
+    val, div_zero = evaluate(f, table, secs)
     out = table.copy()
     out[name] = val.round(6)
     blanks = int(val.isna().sum())
+    dated = any(not pd.api.types.is_numeric_dtype(table[c]) and as_dates(table[c]).notna().any() for c in set(f.columns.values()))
     facts = {"rows_in": len(table), "rows_out": len(out), "added": name, "expression": expression, "uses": sorted(set(f.columns.values())),
-             "div_by_zero": div_zero, "blank_results": blanks, "mean": rnd(val.mean()), "total": rnd(val.sum())}
+             "div_by_zero": div_zero, "blank_results": blanks, "mean": rnd(val.mean()), "total": rnd(val.sum()), **({"date_unit": unit} if dated else {})}
     return ToolResult(out, facts, {"sample": _sample(out)})

@@ -2088,8 +2088,10 @@ class Formula(OpSpec):
         zero = _zh(lang, f"有 {facts['div_by_zero']} 行除数为 0，结果留空。", f" {facts['div_by_zero']} rows divide by zero and were left blank.") if facts["div_by_zero"] else ""
         blank = facts["blank_results"] - facts["div_by_zero"]
         other = _zh(lang, f"另有 {blank} 行因参与计算的值为空或不是数字而留空。", f" {blank} rows have blank or non-numeric inputs.") if blank > 0 else ""
-        return _zh(lang, f"已新增列 {facts['added']}（{facts['rows_out']:,} 行，平均 {num(facts['mean'], lang)}）。{zero}{other}",
-                   f"Added column {facts['added']} ({facts['rows_out']:,} rows, mean {num(facts['mean'], lang)}).{zero}{other}")
+        unit = facts.get("date_unit")  # dates in the formula: each one read as a point in time, the result in this unit
+        said = _zh(lang, f"，日期按相差的{ {'hours': '小时', 'minutes': '分钟'}.get(unit, '天')}数计", f"; dates counted in {unit}") if unit else ""
+        return _zh(lang, f"已新增列 {facts['added']}（{facts['rows_out']:,} 行，平均 {num(facts['mean'], lang)}{said}）。{zero}{other}",
+                   f"Added column {facts['added']} ({facts['rows_out']:,} rows, mean {num(facts['mean'], lang)}{said}).{zero}{other}")
 
 
 # ---------------------------------------------------------------- value edits

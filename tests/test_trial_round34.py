@@ -1,0 +1,255 @@
+"""Found by the round-34 work, each recomputed with pandas: a column of names counted (一共多少客户 / how many customers /
+number of customers per item / 按商品统计客户数) is its different values, never the table's rows; an orders table holds
+one customer on many rows."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from conftest import answered, result_frame
+
+from engine.session import Session
+from tools.workspace import Workspace
+
+ORDERS = pd.DataFrame({"单号": ["D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8"],
+                       "顾客": ["老王", "小李", "老王", "阿芳", "小李", "老王", "阿芳", "老王"],
+                       "品类": ["水果", "水果", "蔬菜", "水果", "蔬菜", "蔬菜", "蔬菜", "水果"],
+                       "金额": [12.0, 30.0, 8.0, 45.0, 5.0, 19.0, 22.0, 3.0]})
+ORDERS_EN = ORDERS.rename(columns={"单号": "Ref", "顾客": "Buyer", "品类": "Aisle", "金额": "Spend"}).assign(
+    Aisle=ORDERS["品类"].map({"水果": "fruit", "蔬菜": "veg"}))
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def orders(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    ORDERS.to_csv(tmp_path / "流水账.csv", index=False)
+    ORDERS_EN.to_csv(tmp_path / "ledger.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+def _figure(tr) -> str:
+    return tr.run.answer.replace(",", "")
+
+
+@pytest.mark.parametrize("said", ["流水账 一共多少顾客", "流水账 有多少顾客", "流水账 多少个顾客", "流水账 一共有几个顾客"])
+def test_how_many_of_a_column_of_names_is_its_different_values(orders, said):
+    want, rows = ORDERS["顾客"].nunique(), len(ORDERS)
+    assert want != rows
+    tr = answered(Session(orders), said)
+    assert f"{want}" in _figure(tr) and f"{rows}" not in _figure(tr)
+
+
+@pytest.mark.parametrize("said", ["ledger: how many buyers", "ledger: number of buyers", "ledger: how many buyers do we have"])
+def test_how_many_of_a_column_of_names_in_english_is_its_different_values(orders, said):
+    want, rows = ORDERS_EN["Buyer"].nunique(), len(ORDERS_EN)
+    tr = answered(Session(orders), said)
+    assert f"{want}" in _figure(tr) and f"{rows}" not in _figure(tr)
+
+
+def test_count_the_names_summarises_them_beside_the_rows(orders):
+    tr = answered(Session(orders), "ledger: count the buyers")
+    assert f"Buyer_distinct {ORDERS_EN['Buyer'].nunique()}" in tr.run.answer and f"rows {len(ORDERS_EN)}" in tr.run.answer
+
+
+@pytest.mark.parametrize("said", ["流水账 每个品类有多少顾客", "流水账 按品类统计顾客数", "流水账 各品类的顾客人数", "流水账 每个品类有多少个顾客"])
+def test_names_counted_per_key_are_the_different_names_of_each(orders, said):
+    want = ORDERS.groupby("品类")["顾客"].nunique().to_dict()
+    assert want != ORDERS.groupby("品类").size().to_dict()
+    f = result_frame(answered(Session(orders), said))
+    col = next(c for c in f.columns if c.startswith("顾客"))
+    assert f.set_index("品类")[col].to_dict() == want
+
+
+@pytest.mark.parametrize("said", ["ledger: number of buyers per Aisle", "ledger: the number of buyers for each aisle", "ledger: how many buyers per aisle"])
+def test_names_counted_per_key_in_english(orders, said):
+    want = ORDERS_EN.groupby("Aisle")["Buyer"].nunique().to_dict()
+    f = result_frame(answered(Session(orders), said))
+    col = next(c for c in f.columns if c.startswith("Buyer"))
+    assert f.set_index("Aisle")[col].to_dict() == want
+
+
+@pytest.mark.parametrize(("said", "lang"), [("流水账 有几个顾客金额超过10", "zh"), ("ledger: how many buyers have Spend over 10", "en")])
+def test_names_counted_among_the_rows_kept(orders, said, lang):
+    want = ORDERS.loc[ORDERS["金额"] > 10, "顾客"].nunique()
+    rows = int((ORDERS["金额"] > 10).sum())
+    assert want != rows
+    tr = answered(Session(orders), said)
+    assert f"{want}" in _figure(tr) and f"{rows}" not in _figure(tr)
+
+
+@pytest.mark.parametrize("said", ["流水账 一共多少条记录", "流水账 一共多少行", "ledger: how many rows", "ledger: number of rows"])
+def test_rows_asked_stay_the_rows(orders, said):
+    tr = answered(Session(orders), said)
+    assert f"{len(ORDERS)}" in _figure(tr)
+
+
+def _groups_kept(tr, key: str) -> dict:
+    f = result_frame(tr)
+    return f.set_index(key).iloc[:, 0].to_dict()
+
+
+@pytest.mark.parametrize("then", ["只看超过40的", "超过40的呢", "只要大于40的"])
+def test_a_comparison_said_alone_after_a_summary_keeps_its_groups_by_the_figure(orders, then):
+    s = Session(orders)
+    answered(s, "流水账 每个顾客的金额合计")
+    total = ORDERS.groupby("顾客")["金额"].sum()
+    want = total[total > 40].to_dict()
+    assert 0 < len(want) < len(total) and (ORDERS["金额"] > 40).sum() == 1
+    tr = answered(s, then)
+    assert _groups_kept(tr, "顾客") == want
+
+
+@pytest.mark.parametrize("then", ["only the ones over 40", "just those above 40", "only those over 40"])
+def test_a_comparison_said_alone_after_a_summary_in_english(orders, then):
+    s = Session(orders)
+    answered(s, "ledger: total Spend per Buyer")
+    total = ORDERS_EN.groupby("Buyer")["Spend"].sum()
+    tr = answered(s, then)
+    assert _groups_kept(tr, "Buyer") == total[total > 40].to_dict()
+
+
+def test_a_comparison_said_alone_after_a_count_per_key_keeps_the_groups_by_their_rows(orders):
+    s = Session(orders)
+    answered(s, "流水账 每个顾客有几笔")
+    n = ORDERS.groupby("顾客").size()
+    tr = answered(s, "超过2的呢")
+    assert _groups_kept(tr, "顾客") == n[n > 2].to_dict()
+
+
+def test_a_comparison_of_rows_named_after_a_summary_is_no_condition_on_its_figure(orders):
+    s = Session(orders)
+    answered(s, "ledger: total Spend per Buyer")
+    tr = s.turn("only orders over 20")
+    assert "Spend_sum > 20" not in (tr.decision.reply or "")
+
+
+@pytest.mark.parametrize(("said", "lang"), [("流水账 一共多少行", "zh"), ("流水账 金额大于10的有多少条", "zh"), ("ledger: how many rows", "en")])
+def test_rows_counted_say_the_rows_that_repeat_another(tmp_path, said, lang):
+    doubled = pd.concat([ORDERS, ORDERS.iloc[[1]]], ignore_index=True)
+    doubled.to_csv(tmp_path / "流水账.csv", index=False)
+    doubled.rename(columns={"单号": "Ref", "顾客": "Buyer", "品类": "Aisle", "金额": "Spend"}).to_csv(tmp_path / "ledger.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), said)
+    assert ("重复行" if lang == "zh" else "duplicate rows") in tr.run.answer
+    tr = answered(Session(Workspace.at(tmp_path)), "流水账 品类是蔬菜的有多少条")
+    assert "重复" not in tr.run.answer  # (the one repeated row is fruit: the rows counted hold no repeat)
+
+
+@pytest.mark.parametrize("said", ["按品类统计订单数", "每个品类的订单数", "订单.csv 按品类统计订单量"])
+def test_the_files_name_said_as_what_is_counted_is_the_count(tmp_path, said):
+    ORDERS.to_csv(tmp_path / "订单.csv", index=False)
+    f = result_frame(answered(Session(Workspace.at(tmp_path)), said))
+    assert f.set_index("品类")["行数"].to_dict() == ORDERS.groupby("品类").size().to_dict()
+    assert "金额_合计" not in f.columns
+
+
+@pytest.mark.parametrize(("first", "then", "key", "figure"), [
+    ("流水账 每个顾客的金额合计", "从高到低排一下", "顾客", "金额_合计"),
+    ("流水账 每个顾客的金额合计", "按它从高到低排", "顾客", "金额_合计"),
+    ("ledger: total Spend per Buyer", "sort it descending", "Buyer", "Spend_sum"),
+    ("ledger: total Spend per Buyer", "highest first", "Buyer", "Spend_sum")])
+def test_an_order_said_alone_after_a_summary_is_by_its_one_figure(orders, first, then, key, figure):
+    s = Session(orders)
+    answered(s, first)
+    f = result_frame(answered(s, then))
+    assert list(f[figure]) == sorted(f[figure], reverse=True)
+    frame = ORDERS if figure.startswith("金额") else ORDERS_EN
+    total = frame.groupby(key)[frame.columns[3]].sum().sort_values(ascending=False)
+    assert list(f[key]) == list(total.index)
+
+
+WAYBILLS = pd.DataFrame({"运单号": ["W1", "W2", "W3", "W4", "W5", "W6", "W7"], "承运商": ["顺丰", "德邦", "顺丰", "中通", "德邦", "顺丰", "中通"],
+                         "运费": [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0], "是否异常": ["否", "是", "否", "否", "是", "否", "是"]})
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def waybills(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    from conftest import write_workbook
+
+    write_workbook(tmp_path, "运单.xlsx", {"华东": WAYBILLS, "华南": WAYBILLS.iloc[2:]})
+    return Workspace.at(tmp_path)
+
+
+@pytest.mark.parametrize(("said", "flagged"), [("运单 华东 异常的单子", True), ("运单 华东 有没有异常的单子", True), ("运单 华东 没异常的单子", False),
+                                               ("运单 华东 不是异常的有哪些", False), ("运单 华东 异常的不算，都有哪些", False)])
+def test_a_word_of_a_yes_no_column_is_that_column_never_outliers(waybills, said, flagged):
+    f = result_frame(answered(Session(waybills), said))
+    assert sorted(f["运单号"]) == sorted(WAYBILLS.loc[(WAYBILLS["是否异常"] == "是") == flagged, "运单号"])
+
+
+def test_a_word_of_a_yes_no_column_then_a_summary(waybills):
+    f = result_frame(answered(Session(waybills), "运单 华东 异常的不算，按承运商算运费合计"))
+    want = WAYBILLS[WAYBILLS["是否异常"] != "是"].groupby("承运商")["运费"].sum().to_dict()
+    assert f.set_index("承运商")["运费_合计"].to_dict() == want
+
+
+def test_outlier_values_asked_beside_a_yes_no_column_of_that_word_are_outliers(waybills):
+    tr = Session(waybills).turn("运单 华东 找出运费的异常值")
+    assert [o.kind for o in tr.decision.request.ops] == ["outliers"]
+
+
+@pytest.mark.parametrize("then", ["同样的，换华南那个sheet", "换华南看看", "换华南"])
+def test_the_same_request_swapped_to_another_sheet(waybills, then):
+    s = Session(waybills)
+    answered(s, "运单.xlsx 华东表 按承运商算运费合计")
+    f = result_frame(answered(s, then))
+    assert f.set_index("承运商")["运费_合计"].to_dict() == WAYBILLS.iloc[2:].groupby("承运商")["运费"].sum().to_dict()
+
+
+DELIVERIES = pd.DataFrame({"运单号": ["Y1", "Y2", "Y3", "Y4", "Y5"],
+                           "发货日期": pd.to_datetime(["2024-03-01", "2024-03-05", "2024-04-02", "2024-04-10", "2024-05-20"]),
+                           "签收日期": pd.to_datetime(["2024-03-03", "2024-03-09", "2024-04-03", "2024-04-16", "2024-05-22"]), "运费": [10.0, 20.0, 30.0, 40.0, 50.0]})
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def deliveries(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    from conftest import write_workbook
+
+    write_workbook(tmp_path, "运单.xlsx", {"华东": DELIVERIES, "华南": DELIVERIES.iloc[1:]})
+    return Workspace.at(tmp_path)
+
+
+@pytest.mark.parametrize("said", ["运单 华东表加一列签收天数，用签收日期减发货日期", "运单 华东 加一列签收天数，用签收日期减去发货日期"])
+def test_a_new_column_said_with_use_a_minus_b_is_that_formula(deliveries, said):
+    tr = Session(deliveries).turn(said)
+    assert tr.decision.missing == () and tr.decision.request.kinds() == ["add_column"], tr.decision.reply
+    f = result_frame(answered(Session(deliveries), said))
+    assert list(f["签收天数"]) == [float(d) for d in (DELIVERIES["签收日期"] - DELIVERIES["发货日期"]).dt.days]
+
+
+def test_a_formula_answering_our_question_about_one_sheet_runs_on_that_sheet_after_sheets_were_stacked(deliveries):
+    s = Session(deliveries)
+    answered(s, "运单.xlsx 两个表合在一起，按工作表算平均运费")
+    s.turn("华东表加一列签收天数")
+    f = result_frame(answered(s, "签收天数=签收日期-发货日期"))
+    assert len(f) == len(DELIVERIES) and "工作表" not in f.columns
+
+
+@pytest.mark.parametrize("turns", [["运单.xlsx 华东表发货日期3月到4月的，按月算运费合计"], ["运单.xlsx 华东表发货日期在3月到4月之间，按月算运费合计"],
+                                   ["运单.xlsx 华东表3月到4月的，每个月运费合计多少", "发货日期"]])
+def test_a_period_of_the_date_column_a_summary_per_month_reads(deliveries, turns):
+    s = Session(deliveries)
+    for said in turns[:-1]:
+        s.turn(said)
+    f = result_frame(answered(s, turns[-1]))
+    kept = DELIVERIES[DELIVERIES["发货日期"].dt.month.between(3, 4)]
+    assert len(kept) < len(DELIVERIES) and float(f.iloc[:, -1].sum()) == kept["运费"].sum() and len(f) == 2
+
+
+VISITS = pd.DataFrame({"Visit ID": ["V1", "V2", "V3", "V4"], "Visit Date": pd.to_datetime(["2024-03-01", "2024-03-05", "2024-04-02", "2024-04-10"]),
+                       "Follow-up Date": pd.to_datetime(["2024-03-28", None, "2024-04-12", "2024-05-01"]), "Fee": [10.0, 20.0, 30.0, 40.0]})
+
+
+@pytest.mark.parametrize(("said", "scale"), [("visits.xlsx Riverside: add a column Days to Follow-up = Follow-up Date - Visit Date", 1.0),
+                                             ("visits.xlsx Riverside: add a column Gap Hours = (Follow-up Date - Visit Date) * 1", 24.0)])
+def test_a_formula_over_dates_counts_the_time_between_them(tmp_path, said, scale):
+    from conftest import write_workbook
+
+    write_workbook(tmp_path, "visits.xlsx", {"Riverside": VISITS})
+    tr = answered(Session(Workspace.at(tmp_path)), said)
+    f = result_frame(tr)
+    want = (VISITS["Follow-up Date"] - VISITS["Visit Date"]).dt.days * scale
+    got = f.iloc[:, -1]
+    assert got.isna().tolist() == want.isna().tolist() and got.dropna().tolist() == want.dropna().tolist()
+    assert ("days" if scale == 1.0 else "hours") in tr.run.answer
