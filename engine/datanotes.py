@@ -1,5 +1,6 @@
 """Short notes about the data a result rests on, said with the answer: labels that differ only in spaces or letter
-case and were counted apart (" 华东" beside "华东", Active beside active), and repeated rows in a top-N result."""
+case and were counted apart (" 华东" beside "华东", Active beside active), repeated rows in a top-N result, and repeated
+rows counted by a summary."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ def _near_labels(column: Any) -> list[list[str]]:
     return [sorted(g) for g in seen.values() if len(g) > 1]
 
 
+COUNTING = ("group_summarize", "pivot_table")
+
+
 def _keys(tool: str, args: dict[str, Any]) -> list[str]:
     k = args.get(KEYED.get(tool, ""), None)
     return [k] if isinstance(k, str) else [str(c) for c in (k or [])]
@@ -44,6 +48,12 @@ def step_notes(tool: str, args: dict[str, Any], before: Any, after: Any, lang: s
                                   "To merge them, clean the column first (trim spaces, one letter case).")
     if tool == "filter_rows" and _is_frame(before):
         notes += [n for c in args.get("conditions", []) if (n := _other_case(c, before, zh))]
+    if tool in COUNTING and _is_frame(before):
+        repeated = int(before.duplicated().sum())  # rows summarised per group, some of them exact copies of another
+        if repeated:
+            notes.append(f"注意：汇总的行里有 {repeated} 行与另一行完全相同（数据里的重复行），都计入了；如每条只算一次，可先去重再汇总。" if zh
+                         else f"Note: {repeated} of the rows summarised {'repeats' if repeated == 1 else 'repeat'} another row exactly "
+                              "(duplicate rows in the data) and each was counted in; deduplicate first to count each once.")
     if tool in RANKED and _is_frame(after) and len(after):
         repeated = int(after.duplicated().sum())
         if repeated:

@@ -785,12 +785,19 @@ def reading_said(c: Cond) -> tuple[str, str, str] | None:
     return None
 
 
+DEFINED_AS = lazy(r"\s*(?:的意思)?\s*(?:是指|指的是|就是|是|指)|\s+(?:i\s+)?(?:meant|means|is|was)(?![a-z_])", re.I)
+EXPLICIT_PERIOD = lazy(r"(?:19|20)\d{2}\s*(?:年|[-/.]\s*\d)|(?<![a-z_])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:19|20)\d{2}", re.I)
+
+
 def _cond_relative_period(sc: _Scan) -> None:
     """今年, 上个月, last year."""
     lo: date
     hi: date
     for m in RELATIVE_RE.finditer(sc.text):
         if not sc.free(m.start(), m.end()):
+            continue
+        if DEFINED_AS.match(sc.text, m.end()) and EXPLICIT_PERIOD.search(sc.text, m.end()):
+            sc.shield.append(m.span())  # 我说的上个月是…2024年6月 / by last month I meant May 2024: the period said, never today's
             continue
         w = m.group(0).casefold()
         today = date.today()

@@ -344,6 +344,9 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
                     continue
                 if t.correction and not t.whole_condition:  # 不对，是华北: the condition on that column changes, the others stay
                     old_c = [c for c in old_c if c.column not in {n.column for n in new_c}]
+                    periods = [c for c in old_c if c.op == "between" and isinstance(c.value, dict)]
+                    if len(periods) == 1 and any(n.column is None and n.op == "between" and isinstance(n.value, dict) for n in new_c):
+                        old_c = [c for c in old_c if c is not periods[0]]  # 不对，是2024年4月: the one period said changes (its column as before)
                 if t.include_too:  # 退货的也算进去 after 未到货或部分到货的: the value joins that column's values
                     new_c = [_with_values(n, old_c) for n in new_c]
                 # a column cannot equal two values at once: 那深圳的呢 after 广州的… swaps the value
@@ -1052,6 +1055,7 @@ def _u_sheet(u: _Understanding) -> None:
         every = every_m is not None and not (u.sheet_name and len(u.two_sheets) < 2 and lx.EACH_SHEET.fullmatch(every_m.group(0).strip())
                                              and all(w == every_m.group(0) for w in other_words))
         every = every or not u.sheet_name and not u.two_sheets and _each_sheet_kind(fi, " ".join(u.norms))
+        every = every or not u.sheet_name and not u.two_sheets and BY_SHEET.search(" ".join(u.norms)) is not None  # total Fee by sheet
         # 透视表，行是工作表 / one column per sheet: the sheets given a layout's role are every sheet, stacked
         every = every or (not u.sheet_name and not u.two_sheets and any(SHEET_ROLE.search(n) for n in u.norms))
         # 收费台账.xlsx 一共有多少条记录: a count of the whole workbook, no sheet said nor in use, is of every sheet
@@ -1116,6 +1120,9 @@ def _figure_said(low: str) -> bool:
 
 WHOLE_COUNT = lazy(r"(?:一共|总共|总计|共计|总的)\s*(?:有)?\s*(?:多少|几)\s*(?:条|行|笔|个|单|户|人)?|(?<![a-z_])how many (?:rows|records|entries|lines)"
                    r"(?: (?:are there|does [^?]{1,40} have))?(?: in total| altogether| overall)?(?![a-z_])|(?<![a-z_])(?:total|overall) (?:number of )?(?:rows|records|entries)(?![a-z_])", re.I)
+
+
+BY_SHEET = lazy(r"(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])", re.I)
 
 
 def _each_sheet_kind(fi: FileInfo, text: str) -> bool:
@@ -1384,6 +1391,8 @@ def _u_parse(u: _Understanding) -> None:
         # (a growth per sheet only when the sheets are said as such: per quarter, of quarter sheets, is the growth's own period)
         each_sheet_said = u.flags.get("sheets_compared") or any(SHEET_AS_KEY.search(n) for n in u.norms)
         if any(lx.EACH_SHEET.search(n) for n in u.norms) or u.flags.get("sheets_compared"):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
+            u.ops = [Op("group", {"keys": [label], "measures": [{"agg": "count"}], "question": True}, o.after)
+                     if o.kind == "profile" and o.args.get("question") == "rows" or o.kind == "count" else o for o in u.ops]  # 每个工作表有多少行: per sheet
             u.ops = [replace(o, args={**o.args, "keys": [label, *[k for k in o.args.get("keys") or [] if k != label]]})
                      if o.kind == "group" and o.args.get("measures") else
                      replace(o, args={**o.args, "by": [label, *[k for k in o.args.get("by") or [] if k != label]]})

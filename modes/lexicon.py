@@ -429,13 +429,14 @@ NAME_LEAD = (r"(?<![a-z_])(?:(?:file|workbook|sheet|spreadsheet)\s+)?(?:called|n
              r"|命名为|文件名叫|文件名为|文件名是|名字叫|起名叫")
 SAVE_AS = (r"(?:(?<![a-z_])(?:save|export|write|output)(?:\s+(?:it|this|that|them|everything|all"
            # export the pivot result / save that table / write the last summary … as x.xlsx
-           r"|(?:the|this|that)(?:\s+[a-z]+){0,2}?\s+(?:result|table|summary|pivot|chart|output|list|file)s?))?\s+(?:as|to|into)"
+           r"|(?:the|this|that)(?:\s+[a-z]+){0,2}?\s+(?:result|table|summary|pivot|chart|output|list|file)s?"
+           r"|[^\s\"'“”]+\.(?:csv|xlsx|xls|xlsm)))?\s+(?:as|to|into)"  # save outputs/x_summary.csv as totals.xlsx: that file, so named
            r"|" + NAME_LEAD + r"|保存为|另存为|导出为|导出成|导出到|存成|存为|保存成|保存到)")
 # the start of the next step of a request, after a clause break (…，再按客户汇总 / …, then total it by agent)
 NEXT_STEP = lazy(r"[，,；;。]\s*(?=" + SEQUENCE_WORDS + r"|(?:then|and then|after that|next)(?![a-z_]))", re.I | re.A)
 # A follow-up that refines what just ran (那深圳的呢, 只看华南区的呢, 把广州的也去掉, now only for Online, what about York):
 # the request that ran, with this part added or swapped, restated before it runs again
-FOLLOW_UP = lazy(r"那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看|只要|只留|还要|也(?:去掉|不要|不算|排除|剔除|加上|算上|算进去|算进来|加进来|加进去|包括|包含|要)|一起算|一并算|(?<![a-z_])(?:include|add)\\s+(?:the\\s+)?[\\w\\s-]{1,30}?\\s+(?:too|as well)(?![a-z_])|再(?:去掉|排除|剔除|加上)"
+FOLLOW_UP = lazy(r"^\s*(?:and\s+|but\s+|so\s+)?(?:what\s+)?if\s+(?:we|you|i)\s+[^?]*?\s+first\s*\??\s*$|那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看|只要|只留|只保留|还要|也(?:去掉|不要|不算|排除|剔除|加上|算上|算进去|算进来|加进来|加进去|包括|包含|要)|一起算|一并算|(?<![a-z_])(?:include|add)\\s+(?:the\\s+)?[\\w\\s-]{1,30}?\\s+(?:too|as well)(?![a-z_])|再(?:去掉|排除|剔除|加上)"
                  r"|的?(?:不算|不要|除外|不计|不含)\s*[。.!！]?\s*$|^\s*(?:去掉|排除|剔除|除了|不算|不要)"
                  r"|^\s*(?:再)?(?:把|将)[^，,。]{1,14}?(?:去掉|排除|剔除|删掉|拿掉)(?:再看|再算|看看|再统计|呢)?\s*[。.!！]?\s*$"
                  r"|[，,]\s*(?:再|重新)\s*(?:算|统计|汇总|计算)(?:一下|一遍|一次)?\s*[。.!！]?\s*$|(?<![a-z_])(?:recalculate|recompute|redo it)(?![a-z_])"
@@ -462,7 +463,7 @@ ALL_SHEETS = lazy(r"(?:按|用)?(?:所有|全部|每个|各个|整个)的?\s*(?:
                   r"|(?<![a-z_])(?:in\s+)?(?:each|every|per)\s+(?:quarter|month|tab|sheet)(?![a-z_])",
                   re.I | re.A)
 # one figure per sheet of a workbook split by period (in each quarter / every month / per sheet): the sheets are a key
-EACH_SHEET = lazy(r"(?<![a-z_])(?:in\s+)?(?:each|every|per)\s+(?:quarter|month|tab|sheet)(?![a-z_])|每个?(?:季度|工作表|sheet)|各(?:个)?(?:季度|工作表)",
+EACH_SHEET = lazy(r"(?<![a-z_])(?:in\s+)?(?:each|every|per)\s+(?:quarter|month|tab|sheet)(?![a-z_])|(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])|每个?(?:季度|工作表|sheet)|各(?:个)?(?:季度|工作表)",
                   re.I | re.A)
 # no grouping, to "group by which column?": one figure over every row
 NO_GROUPING = lazy(r"不分组|不用分组|不要分组|不需要分组|无需分组|不分了|就要一个总数|只要一个总数|只要总数"
@@ -572,7 +573,9 @@ STATEMENT = lazy(
 # condition, column or operation.
 PURPOSE = lazy(
     r"(?:^|(?<=[。；;!?！？]))\s*为了[^，,。；;]{2,40}[，,]"
-    r"|[，,]?\s*(?:以便于?|以保证|以确保|以观察|以了解|以便我们|便于我们|这有助于|这将有助于|这样可以帮助|因为这些|因为(?=[^，,。]{0,8}(?:记录|数据|行))|so that we can|in order to see)[^。；;?？]*",
+    r"|[，,]?\s*(?:以便于?|以保证|以确保|以观察|以了解|以便我们|便于我们|这有助于|这将有助于|这样可以帮助|因为这些|因为(?=[^，,。]{0,8}(?:记录|数据|行))|so that we can|in order to see)[^。；;?？]*"
+    # 导出成excel，我要发给经理: who it is for, never a column (客户经理) or a file
+    r"|[，,]\s*(?:我要|我得|要|好)?\s*(?:发给|交给|报给|拿给|转给|给)[\u4e00-\u9fff]{1,4}?(?:看看?|过目|审)?\s*(?:吧|的)?\s*[。.!！]?\s*$",
     re.I,
 )
 

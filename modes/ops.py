@@ -341,6 +341,7 @@ def _prepare(t: _Turn) -> None:
         spans.append(m.span("f"))
     spans += [m.span() for m in TAIL_REF.finditer(t.text)] if "=" in t.text else []  # … = A + B to that: which table, no operand
     spans += [m.span() for m in NO_JOIN.finditer(t.text)]  # no join / don't filter / 不用关联: an operation said not to be done is none
+    spans += [m.span() for m in FIGURE_PRONOUN.finditer(t.text)]  # 那个数大于1的: the figure just made, compared (never a column 那个数)
     spans += [m.span("eq" if m.group("eq") else "eq2") for m in LAYOUT_ROLE_EQ.finditer(t.text)] if PIVOT_WORD.search(t.text) else []  # values = sum of X: a role
     t.text = _counts_said(_blank(t.text, spans), t.sheet)
     found = find_columns(t.text, t.sheet)
@@ -868,7 +869,10 @@ def _expression_after(t: _Turn, rest: str, args: dict[str, Any]) -> None:
 
 
 def _expression_anywhere(t: _Turn, m: re.Match[str], args: dict[str, Any]) -> None:
-    """A column times a number (or a column) written anywhere in the turn."""
+    """A column times a number (or a column) written anywhere in the turn (Follow-up Date minus Visit Date, in brackets)."""
+    for h in (h for h in t.hits if h.start >= m.end()):
+        if _operands_named(t, h.start, args):
+            return
     for am in ARITH_ANY.finditer(t.text):
         a_col, _, _ = resolve_column(am.group("a"), t.sheet)
         b_num = parse_number(am.group("b"))
@@ -881,6 +885,9 @@ def _expression_anywhere(t: _Turn, m: re.Match[str], args: dict[str, Any]) -> No
             break
 
 
+NOT_A_NAME = lazy(r"(?:to|for|in|on|of|into|that|which|showing|with|where|from|the|a|an|and)", re.I)
+
+
 def _rule_add_column(t: _Turn) -> None:
     """Add a computed column: 加一列含税金额，=金额×1.13."""
     m = lx.ADD_COLUMN.search(t.text)
@@ -889,6 +896,8 @@ def _rule_add_column(t: _Turn) -> None:
     rest = t.text[m.end() :]
     nm = SPACED_NAME.match(rest) or re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([^\s,=:：\"”」]+?)[\"”」]?\s*(?:[,:：]|=|等于|为|是|$|\s)", rest)
     name = nm.group(1) if nm else None
+    if name and NOT_A_NAME.fullmatch(name):
+        name = None  # add a column to the Riverside visits …: "to" is no name
     if name:  # add a Margin column = …: the name, never its article or the word column
         name = re.sub(r"\s+(?:column|col|field)$", "", re.sub(r"^(?:an?|the|new)\s+", "", name, flags=re.I), flags=re.I).strip() or name
     args: dict[str, Any] = {"name": name}
@@ -902,7 +911,9 @@ def _rule_add_column(t: _Turn) -> None:
     if not args.get("left"):
         _expression_anywhere(t, m, args)
     if not args.get("name") and args.get("left"):
-        args["name"] = f"{args['left']}_计算"
+        right = args.get("right")
+        said = right["column"] if isinstance(right, dict) and right.get("column") else right
+        args["name"] = f"{args['left']} {args.get('op')} {said}" if language(t.text) == "en" and said is not None else f"{args['left']}_计算"
     t.add(m.start(), Op("add_column", args))
     nxt = min((x for x in (NEXT_STEP.search(t.text, m.end()), FORMULA_CLAUSE_END.search(t.text, m.end())) if x is not None),
               key=lambda x: x.start(), default=None)  # 新增一列金额=数量*单价，再按客户汇总金额: the next step is read by its own rules
@@ -2343,13 +2354,13 @@ def _summary_phrase(t: _Turn, measure: str, keys: list[str]) -> bool:
 CLEANING_OBJECT = lazy(r"\s*(?:掉)?(?:里的|中的|的)?\s*(?:首尾|前后|两端|多余的?)?\s*(?:空格|空白|多余|重复|换行)")
 
 
-PERIOD_AFTER = lazy(r"\s*(?:在|从|是|为|介于)?\s*(?:(?:19|20)\d{2}\s*(?:年|-|/)|\d{1,2}\s*月)")
+DATE_SAID_AFTER = lazy(r"\s*(?:在|从|是|为|介于)?\s*(?:(?:19|20)\d{2}\s*(?:年|-|/)|\d{1,2}\s*月)")
 
 
 def _rule_filter(t: _Turn) -> None:
     """Filter and delete rows: the conditions in what no other rule read."""
     # 发货日期3月到5月的，按月算: the date column a summary per period reads is also the column of the period said after it
-    dated = [(h.start, h.end) for h in t.hits if h.column in t.sheet.dates and not t.free(h.start) and PERIOD_AFTER.match(t.text, h.end)
+    dated = [(h.start, h.end) for h in t.hits if h.column in t.sheet.dates and not t.free(h.start) and DATE_SAID_AFTER.match(t.text, h.end)
              and h.end - h.start == len(h.column)]
     cond_text = _blank(t.text, [sp for sp in t.spans if sp not in dated])
     for h in t.hits:
@@ -2537,6 +2548,10 @@ ROWS_SAID = lazy(r"(?<![a-z_])(?:orders?|rows?|records?|entries|entry|transactio
                  r"|单子?|笔|记录|明细|行(?!数)", re.I | re.A)
 
 
+FIGURE_PRONOUN = lazy(r"(?:这个|那个)(?:数字?|值)(?=\s*(?:大于|小于|超过|高于|低于|不低于|不超过|不少于|至少|等于|>|<|=))")
+# keep customers where that is more than 1 / 那个数大于1的: the figure just made, said by a pronoun
+FIGURE_REF = lazy(r"(?<![a-z_])(?:that|it|this)\s+(?:is|was|'s)(?![a-z_])|(?<![a-z_])(?:that|the|this)\s+(?:number|count|figure|total|value)(?![a-z_])"
+                  r"|(?:这个|那个)(?:数|数字|值)", re.I | re.A)
 ONLY_THOSE = lazy(r"(?<![a-z_])(?:only|just|keep|those|ones|them)(?![a-z_])|只看|只要|只留|保留|(?:的|的呢|呢)\s*[?？]?\s*$", re.I | re.A)
 
 
@@ -2560,7 +2575,8 @@ def _rule_bare_comparison(t: _Turn) -> None:
         if num is not None:
             t.out.bare.append((BARE_OPS[bm.group("op")], tidy(num)))
             kept = [(i, o) for i, o in t.found if not (o.kind == "select" and not o.args.get("columns"))]  # keep those above 11: no columns kept
-            alone = not t.hits and all(o.kind == "filter" for _, o in kept) and ROWS_SAID.search(t.text) is None
+            said_of = not t.hits or FIGURE_REF.search(t.text) is not None and all(h.column not in t.sheet.numeric for h in t.hits)
+            alone = said_of and all(o.kind == "filter" for _, o in kept) and ROWS_SAID.search(t.text) is None
             if alone and (kept or ONLY_THOSE.search(t.text)):
                 t.out.bare_alone, t.found = True, kept
             f = next((o for _, o in t.found if o.kind == "filter"), None)
@@ -2577,7 +2593,8 @@ def _rule_bare_comparison(t: _Turn) -> None:
                 nums = tuple(c for c in t.sheet.columns if c in t.sheet.numeric)[:3]
                 f.args["conditions"] = [*f.args["conditions"], Cond(None, BARE_OPS[bm.group("op")], tidy(num), None, bm.group(0), "bare", nums)]
                 f.args["unresolved"] = [*f.args.get("unresolved", []), _unres(bm.group(0), nums)]
-                t.unresolved(1)
+                if not t.out.bare_alone:  # (said alone, it may be of the summary before: no table is judged by it; asked if not)
+                    t.unresolved(1)
         break
 
 

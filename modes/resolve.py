@@ -927,7 +927,8 @@ def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[in
             if any(n in name.casefold() for n in sheet_names):
                 continue  # 把预算和实际两个sheet: the sheets named, with words around them
             if name and name.casefold() not in ("the", "this", "that", "a", "one", "每个", "这个", "那个", "单独", "某个", "一个", "each", "every",
-                                                "and", "or", "both", "two", "these", "those", "和", "与", "及", "或", "两个", "这两个", "几个"):
+                                                "and", "or", "both", "two", "these", "those", "和", "与", "及", "或", "两个", "这两个", "几个",
+                                                "by", "per", "for", "in", "of", "across", "from", "on", "按", "各", "分"):  # (total Fee by sheet: a key)
                 return None, name, m.span(1)
     return None, None, None
 

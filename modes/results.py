@@ -39,7 +39,7 @@ def named_tables(text: str) -> list[tuple[str, bool]]:
 
 # an export that names nothing else: what was just shown is what is exported
 EXPORT_ALONE = re.compile(r"(?:(?:那|那就|就|好|好的|行|嗯|ok|okay|then|now|please|请|帮我|麻烦|再|也)[\s,，]*)*"
-                          r"(?:把\s*(?:这个|这|它|那个|这张表|这个表|这个结果|结果)\s*)?"
+                          r"(?:把\s*(?:刚才的?|刚刚的?|上面的?)?\s*(?:这个|这|它|那个|这张表|这个表|这个结果|结果)\s*)?"
                           r"(?:导出来?|输出|另存|保存|存成|存为|存一下|存下来|转成|转为|下载|命名为|文件名叫|export|save|download|write|name\s+(?:it|the\s+file))\s*"
                           r"(?:it|this|that|them|the result)?\s*(?:成|为|到|as|to|into)?\s*"
                           r"(?:一下|一份|an?)?\s*(?:xlsx|csv|excel|表格)?\s*(?:格式|文件|file)?\s*"
@@ -86,7 +86,7 @@ def scope(ref_how: str, ref_path: str | None, norms: list[str], state: SessionSt
         weak = False  # duplicate rentals in Dockyard? remove them: a sheet of the file named by its own name is no description
     if last is not None and (said or goes_on) and (own or said and weak or goes_on and weak and _made_from(last, ref_path, state)):
         return last
-    if last is not None and own and EXPORT_ALONE.fullmatch(norms[-1].strip()):
+    if last is not None and own and EXPORT_ALONE.fullmatch(lx.PURPOSE.sub("", norms[-1]).strip()):  # (…，我要发给经理)
         return last  # 导出 / 导出成xlsx / export it, right after a result: that result
     earlier = state.pending or state.last
     if len(norms) > 1 and earlier is not None and is_result(earlier.request.file) and (ref_how in ("none", "current", "current_missing") or weak):

@@ -462,9 +462,10 @@ def test_an_english_named_formula_after_add_on_the_result(work):
 
 def test_each_building_answered_with_the_sheet_column_offered(work):
     s = Session(work)
-    s.turn("work_orders.xlsx for each building, what percent of work orders were Resolved On Time?")
-    s.turn("all sheets")
-    tr = answered(s, "sheet")
+    tr = s.turn("work_orders.xlsx for each building, what percent of work orders were Resolved On Time?")
+    if tr.run is None:  # (a noun no table names, for each of a workbook's sheets, is now read as the sheets at once)
+        s.turn("all sheets")
+        tr = answered(s, "sheet")
     for name, d in WORK.items():
         assert f"{name} {(d['Resolved On Time'] == 'Yes').sum()}/{len(d)}" in tr.run.answer
 

@@ -253,3 +253,128 @@ def test_a_formula_over_dates_counts_the_time_between_them(tmp_path, said, scale
     got = f.iloc[:, -1]
     assert got.isna().tolist() == want.isna().tolist() and got.dropna().tolist() == want.dropna().tolist()
     assert ("days" if scale == 1.0 else "hours") in tr.run.answer
+
+
+@pytest.mark.parametrize(("first", "then", "key", "figure"), [("total Spend per Buyer", "only the ones over 40", "Buyer", "Spend_sum"),
+                                                              ("每个顾客的金额合计", "只看超过40的", "顾客", "金额_合计")])
+def test_a_comparison_alone_after_a_summary_of_the_table_in_use_stays_on_that_table(orders, first, then, key, figure):
+    s = Session(orders)
+    answered(s, "ledger: how many rows" if key == "Buyer" else "流水账 一共多少行")  # the table in use, named once
+    answered(s, first)
+    f = result_frame(answered(s, then))
+    frame, value = (ORDERS_EN, "Spend") if key == "Buyer" else (ORDERS, "金额")
+    total = frame.groupby(key)[value].sum()
+    col = figure if figure in f.columns else next(c for c in f.columns if c.startswith(figure))  # (金额合计 said: the summary's own name)
+    assert f.set_index(key)[col].to_dict() == total[total > 40].to_dict()
+
+
+def test_a_file_saved_under_a_name_given_after_its_path_gets_that_name(orders):
+    s = Session(orders)
+    tr = answered(s, "ledger: total Spend per Buyer")
+    path = tr.run.files[0]["path"]
+    tr = answered(s, f"save {path} as buyer_totals.xlsx")
+    assert [f["path"] for f in tr.run.files] == ["outputs/buyer_totals.xlsx"]
+    assert pd.read_excel(orders.root / "outputs/buyer_totals.xlsx", engine="openpyxl").set_index("Buyer")["Spend_sum"].to_dict() == ORDERS_EN.groupby("Buyer")["Spend"].sum().to_dict()
+
+
+@pytest.mark.parametrize(("said", "want"), [
+    ("Add a column to the Riverside visits showing the days until the follow-up (Follow-up Date minus Visit Date)",
+     lambda d: (d["Follow-up Date"] - d["Visit Date"]).dt.days),
+    ("Add a column to the Riverside visits showing the fee doubled (Fee times 2)", lambda d: d["Fee"] * 2)])
+def test_a_new_column_said_in_brackets_with_an_operator_word(tmp_path, said, want):
+    from conftest import write_workbook
+
+    write_workbook(tmp_path, "visits.xlsx", {"Riverside": VISITS})
+    f = result_frame(answered(Session(Workspace.at(tmp_path)), said))
+    added = f.iloc[:, -1]
+    assert added.name not in ("to", "column") and added.fillna(-1).tolist() == want(VISITS).fillna(-1).astype(float).tolist()
+
+
+@pytest.mark.parametrize("then", ["把刚才这个导出成excel，我要发给经理", "把刚才这个导出成excel", "把这个导出成excel，发给经理看"])
+def test_the_result_just_made_exported_for_someone_is_that_result(tmp_path, then):
+    ORDERS.to_csv(tmp_path / "流水账.csv", index=False)
+    pd.DataFrame({"顾客": ["老王", "小李"], "客户经理": ["周", "吴"]}).to_csv(tmp_path / "顾客.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "流水账 每个品类的金额合计")
+    tr = answered(s, then)
+    got = pd.read_excel(tmp_path / tr.run.files[0]["path"], engine="openpyxl")
+    assert got.set_index("品类")["金额_合计"].to_dict() == ORDERS.groupby("品类")["金额"].sum().to_dict()
+
+
+def test_a_relative_period_with_no_row_of_the_data_stops_with_that_reason(deliveries):
+    tr = Session(deliveries).turn("运单.xlsx 华南 发货日期是上个月的运费合计")
+    assert tr.run is not None and (tr.run.status, tr.run.fallback_reason) == ("insufficient_context", "period_absent")
+
+
+def test_a_relative_period_said_to_mean_a_month_of_the_data_is_that_month(deliveries):
+    s = Session(deliveries)
+    s.turn("运单.xlsx 华东 发货日期是上个月的运费合计")
+    f = result_frame(answered(s, "不对，我说的上个月是表里最近的那个月，2024年4月"))
+    want = DELIVERIES.loc[DELIVERIES["发货日期"].dt.month == 4, "运费"].sum()
+    assert float(f.iloc[0, 0]) == want
+
+
+@pytest.mark.parametrize(("first", "then", "key"), [("流水账 每个顾客有几笔", "只保留那个数大于2的", "顾客"),
+                                                    ("流水账 每个顾客有几笔", "只保留大于2的", "顾客"),
+                                                    ("ledger: number of rows for each Buyer", "yes but only keep buyers where that is more than 2", "Buyer")])
+def test_the_figure_just_made_said_by_a_pronoun_keeps_its_groups(orders, first, then, key):
+    s = Session(orders)
+    answered(s, first)
+    f = result_frame(answered(s, then))
+    n = (ORDERS if key == "顾客" else ORDERS_EN).groupby(key).size()
+    assert sorted(f[key]) == sorted(n[n > 2].index) and 0 < (n > 2).sum() < len(n)
+
+
+@pytest.mark.parametrize("then", ["and if we drop the duplicate rows first?", "what if you remove the duplicates first"])
+def test_what_if_a_step_first_is_the_request_again_with_that_step_before(tmp_path, then):
+    doubled = pd.concat([ORDERS_EN, ORDERS_EN.iloc[[0, 0, 3]]], ignore_index=True)
+    doubled.to_csv(tmp_path / "ledger.csv", index=False)
+    pd.DataFrame({"Buyer": ["Ann"], "City": ["Leeds"]}).to_csv(tmp_path / "buyers.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "ledger.csv total Spend per Buyer")
+    f = result_frame(answered(s, then))
+    want = doubled.drop_duplicates().groupby("Buyer")["Spend"].sum()
+    assert want.to_dict() != doubled.groupby("Buyer")["Spend"].sum().to_dict()
+    assert f.set_index("Buyer")["Spend_sum"].to_dict() == want.to_dict()
+
+
+@pytest.mark.parametrize(("said", "word"), [("流水账 每个品类有几笔", "重复行"), ("ledger: total Spend per Aisle", "duplicate rows")])
+def test_a_summary_over_rows_that_repeat_another_says_so(tmp_path, said, word):
+    doubled = pd.concat([ORDERS, ORDERS.iloc[[1]]], ignore_index=True)
+    doubled.to_csv(tmp_path / "流水账.csv", index=False)
+    doubled.rename(columns={"单号": "Ref", "顾客": "Buyer", "品类": "Aisle", "金额": "Spend"}).to_csv(tmp_path / "ledger.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), said)
+    assert any(word in n for n in tr.run.data_notes), tr.run.data_notes
+    ORDERS.to_csv(tmp_path / "流水账.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "流水账 每个品类有几笔")
+    assert not any("重复" in n for n in tr.run.data_notes)  # (no repeated row: nothing said)
+
+
+RIVER = pd.DataFrame({"Visit ID": ["V1", "V2", "V3", "V4", "V5"], "Vet": ["Dr. A", "Dr. B", "Dr. A", "Dr. B", "Dr. B"], "Fee": [10.0, 20.0, 30.0, 40.0, 50.0]})
+HILL = pd.DataFrame({"Visit ID": ["W1", "W2"], "Vet": ["Dr. A", "Dr. A"], "Fee": [5.0, 6.0]})
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def clinics(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    from conftest import write_workbook
+
+    write_workbook(tmp_path, "visits.xlsx", {"Riverside": RIVER, "Hilltop": HILL})
+    pd.DataFrame({"Owner": ["x"], "City": ["y"]}).to_csv(tmp_path / "owners.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+@pytest.mark.parametrize("said", ["visits.xlsx 每个工作表有多少行", "visits.xlsx count of visits per sheet", "visits.xlsx how many visits in each sheet",
+                                  "visits.xlsx number of visits per clinic"])
+def test_rows_counted_per_sheet_are_each_sheets_rows(clinics, said):
+    tr = answered(Session(clinics), said)
+    f = result_frame(tr)
+    label = "工作表" if "工作表" in said else "sheet"
+    counted = next(c for c in f.columns if c != label)
+    assert f.set_index(label)[counted].to_dict() == {"Riverside": len(RIVER), "Hilltop": len(HILL)}
+
+
+@pytest.mark.parametrize("said", ["visits.xlsx total Fee by sheet", "visits.xlsx total Fee by clinic", "visits.xlsx total Fee for each clinic"])
+def test_a_figure_by_sheet_or_by_a_noun_no_table_names_is_per_sheet(clinics, said):
+    f = result_frame(answered(Session(clinics), said))
+    assert f.set_index("sheet")["Fee_sum"].to_dict() == {"Riverside": RIVER["Fee"].sum(), "Hilltop": HILL["Fee"].sum()}

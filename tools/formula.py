@@ -111,13 +111,28 @@ def _missing(names: list[str], columns: list[str]) -> ColumnMissing:
                          missing=names, closest=close)
 
 
+def _dates(s: pd.Series) -> pd.Series | None:
+    """A column of dates as dates (a column of dates, or of text most of which reads as dates and not as numbers), else None."""
+    if pd.api.types.is_datetime64_any_dtype(s):
+        return s
+    if pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
+        return None
+    held = max(1, int(s.notna().sum() * 0.8))
+    if as_numbers(s).notna().sum() >= held:
+        return None  # "12.5" / "1,234": numbers written as text
+    try:
+        d = as_dates(s)
+    except (ValueError, OverflowError, pd.errors.OutOfBoundsDatetime):
+        return None
+    return d if d.notna().sum() >= held else None
+
+
 def _operand(s: pd.Series, secs: float) -> pd.Series:
     """A column as the numbers a formula computes with: a column of dates as the time since 1970 in the formula's unit
     (Follow-up Date - Visit Date: days between them; a blank date stays blank), never its clock ticks."""
-    if not pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
-        d = as_dates(s)
-        if d.notna().any() and d.notna().sum() >= max(1, s.notna().sum() * 0.8):
-            return (d - pd.Timestamp(0)).dt.total_seconds() / secs
+    d = _dates(s)
+    if d is not None:
+        return (d - pd.Timestamp(0)).dt.total_seconds() / secs
     return as_numbers(s).astype(float)
 
 
@@ -179,7 +194,7 @@ def formula_column(table: pd.DataFrame, name: str, expression: str) -> ToolResul
     out = table.copy()
     out[name] = val.round(6)
     blanks = int(val.isna().sum())
-    dated = any(not pd.api.types.is_numeric_dtype(table[c]) and as_dates(table[c]).notna().any() for c in set(f.columns.values()))
+    dated = any(_dates(table[c]) is not None for c in set(f.columns.values()))
     facts = {"rows_in": len(table), "rows_out": len(out), "added": name, "expression": expression, "uses": sorted(set(f.columns.values())),
              "div_by_zero": div_zero, "blank_results": blanks, "mean": rnd(val.mean()), "total": rnd(val.sum()), **({"date_unit": unit} if dated else {})}
     return ToolResult(out, facts, {"sample": _sample(out)})

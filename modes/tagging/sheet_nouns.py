@@ -115,9 +115,28 @@ def _counted_sheets(text: str, catalog: Catalog) -> str:
             if w in words or w + "s" in stems or w in stems or w in TIME_EN or w in values or w + "s" in values:
                 return m.group(0)
         return "across all sheets"
-    return ACROSS_EVERY.sub(every, text)
+    text = ACROSS_EVERY.sub(every, text)
+
+    # (sheets that are months: per clinic is no month; a sheet named: by zone is a column of that sheet, asked for)
+    periods = any(DISTINCT_SHEET.search(sh.name or "") for sh in wb.sheets) or any(
+        re.search(r"(?<![a-z0-9_])" + re.escape(sh.name.casefold()) + r"(?![a-z0-9_])", text.casefold()) for sh in wb.sheets if sh.name)
+
+    def each(m: re.Match[str]) -> str:  # number of visits per clinic / one column per clinic: a noun no table names, each sheet
+        w = m.group("w").casefold()
+        if periods:
+            return m.group(0)
+        for x in (w, w[:-1] if w.endswith("s") else w):
+            if x in words or x + "s" in stems or x in stems or x in TIME_EN or x in values or x + "s" in values or x in NOT_A_PLACE:
+                return m.group(0)
+        return m.group("q") + " sheet"
+    return EACH_UNNAMED.sub(each, text)
 
 
+# per clinic / by clinic / for each clinic / one column per clinic: the unit each sheet is, when nothing else is so named
+EACH_UNNAMED = re.compile(r"(?P<q>(?<![a-z_])(?:per|each|by|for each|for every|in each))\s+(?P<w>[a-z]{3,})(?![a-z_])", re.I)
+NOT_A_PLACE = frozenset({"the", "all", "each", "every", "one", "default", "itself", "hand", "far", "now", "then", "name", "value", "type",
+                         "kind", "group", "category", "size", "count", "number", "amount", "total", "average", "percent", "percentage",
+                         "share", "rank", "order", "date", "person", "people", "head", "unit", "item", "items", "line", "lines"})
 ACROSS_EVERY = re.compile(r"(?<![a-z_])(?:across|over|for|in)\s+(?:all|every|all the|all of the|all our|all my)\s+(?P<w>[a-z]{3,}?)(?:e?s)(?![a-z_])", re.I)
 TIME_EN = frozenset({"month", "week", "year", "day", "quarter", "period", "hour", "time", "row", "record", "entrie", "entry", "sheet", "tab", "file", "table", "column"})
 
@@ -127,7 +146,7 @@ def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
     With another table in focus that has a column holding the noun (所属网点 of 快递员.csv), the noun is that column's."""
     if not QUANTIFIED.search(text):
         return text
-    text = _counted_sheets(text, catalog) if COUNTED_EN.search(text) or ACROSS_EVERY.search(text) else text
+    text = _counted_sheets(text, catalog) if COUNTED_EN.search(text) or ACROSS_EVERY.search(text) or EACH_UNNAMED.search(text) else text
     table = _every_noun(catalog) if NAMED_FILE.search(text) is None else nouns(catalog, read_all=False)
     if not table:
         return text
