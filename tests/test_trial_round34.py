@@ -378,3 +378,17 @@ def test_rows_counted_per_sheet_are_each_sheets_rows(clinics, said):
 def test_a_figure_by_sheet_or_by_a_noun_no_table_names_is_per_sheet(clinics, said):
     f = result_frame(answered(Session(clinics), said))
     assert f.set_index("sheet")["Fee_sum"].to_dict() == {"Riverside": RIVER["Fee"].sum(), "Hilltop": HILL["Fee"].sum()}
+
+
+def test_by_a_word_of_another_files_column_is_never_the_sheets(clinics):
+    (clinics.root / "subs.csv").write_text("customer,start_date\nA,2024-01-02\nB,2024-03-01\n", encoding="utf-8")
+    tr = answered(Session(Workspace.at(clinics.root)), "Sort subs.csv by startdate, newest first")
+    assert list(result_frame(tr)["customer"]) == ["B", "A"]
+
+
+def test_a_chart_of_the_number_of_orders_per_month_counts_the_rows(deliveries):
+    s = Session(deliveries)
+    tr = s.turn("运单.xlsx 华东每个月的单量画个折线图")
+    assert "哪一列的数值" not in tr.decision.reply, tr.decision.reply  # the count is said: only the date column is asked
+    tr = answered(s, "发货日期")
+    assert tr.run.files and "行数" in tr.run.answer + str(tr.decision.reply)

@@ -2619,7 +2619,7 @@ PIE_RX = _lazy(r"饼图|饼状图|(?<![a-z_])pie(?![a-z_])", re.I)
 CHART_NAMES = {"bar": ("柱状图", "bar chart"), "line": ("折线图", "line chart"), "pie": ("饼图", "pie chart"), "scatter": ("散点图", "scatter plot"),
                "heatmap": ("热力图", "heat map")}
 # a count of rows: 人次 / 人数 / 次数 / number of … (a column of that name is a column, found first)
-CHART_COUNT = _lazy(r"人数|人次|次数|个数|数量|件数|单数|笔数|条数|记录数|行数|频数|频次|计数|多少(?:人|次|个|条|笔|家|件)|"
+CHART_COUNT = _lazy(r"人数|人次|次数|个数|数量|件数|单数|单量|订单量|票量|笔数|条数|记录数|行数|频数|频次|计数|多少单|几单|多少(?:人|次|个|条|笔|家|件)|"
                     r"(?<![a-z_])(?:count|counts|headcount|number of|how many|rows)(?![a-z_])", re.I)
 COUNT_RX = _lazy(CHART_COUNT.pattern + r"|分布|密度|distribution|density", re.I)
 CHART_DESC = _lazy(r"降序|倒序|从高到低|从大到小|由高到低|由大到小|从多到少|由多到少|(?<![a-z_])(?:descending|largest first|highest first)(?![a-z_])", re.I)

@@ -9,7 +9,7 @@ import re
 from functools import cache, lru_cache
 
 from modes.catalog import Catalog, FileInfo
-from modes.resolve import DISTINCT_SHEET, NAMED_FILE
+from modes.resolve import DISTINCT_SHEET, NAMED_FILE, resolve_column
 from modes.tagging.segment import words_toml
 
 CJK_TAIL = re.compile(r"[\u4e00-\u9fff]+$")
@@ -117,8 +117,11 @@ def _counted_sheets(text: str, catalog: Catalog) -> str:
         return "across all sheets"
     text = ACROSS_EVERY.sub(every, text)
 
-    # (sheets that are months: per clinic is no month; a sheet named: by zone is a column of that sheet, asked for)
-    periods = any(DISTINCT_SHEET.search(sh.name or "") for sh in wb.sheets) or any(
+    # (sheets that are months: per clinic is no month; a sheet named: by zone is a column of that sheet, asked for; another
+    # file named: by startdate is a word of its own columns)
+    other = [n for n in NAMED_FILE.finditer(text) if f"{n.group(1)}.{n.group(2)}".casefold() != wb.name.casefold()]
+    named = wb.stem.casefold() in text.casefold()  # (the workbook said: a noun of no table, per sheet, is about it)
+    periods = other or not named or any(DISTINCT_SHEET.search(sh.name or "") for sh in wb.sheets) or any(
         re.search(r"(?<![a-z0-9_])" + re.escape(sh.name.casefold()) + r"(?![a-z0-9_])", text.casefold()) for sh in wb.sheets if sh.name)
 
     def each(m: re.Match[str]) -> str:  # number of visits per clinic / one column per clinic: a noun no table names, each sheet
@@ -128,12 +131,14 @@ def _counted_sheets(text: str, catalog: Catalog) -> str:
         for x in (w, w[:-1] if w.endswith("s") else w):
             if x in words or x + "s" in stems or x in stems or x in TIME_EN or x in values or x + "s" in values or x in NOT_A_PLACE:
                 return m.group(0)
+            if any(resolve_column(x, sh, closest=False)[0] is not None for f in catalog.tables for sh in f.sheets):
+                return m.group(0)  # (by startdate: start_date, a column however written)
         return m.group("q") + " sheet"
     return EACH_UNNAMED.sub(each, text)
 
 
 # per clinic / by clinic / for each clinic / one column per clinic: the unit each sheet is, when nothing else is so named
-EACH_UNNAMED = re.compile(r"(?P<q>(?<![a-z_])(?:per|each|by|for each|for every|in each))\s+(?P<w>[a-z]{3,})(?![a-z_])", re.I)
+EACH_UNNAMED = re.compile(r"(?P<q>(?<![a-z_])(?:per|each|by|for each|for every|in each))\s+(?P<w>[a-z]{3,})(?![a-z_-])", re.I)
 NOT_A_PLACE = frozenset({"the", "all", "each", "every", "one", "default", "itself", "hand", "far", "now", "then", "name", "value", "type",
                          "kind", "group", "category", "size", "count", "number", "amount", "total", "average", "percent", "percentage",
                          "share", "rank", "order", "date", "person", "people", "head", "unit", "item", "items", "line", "lines"})
