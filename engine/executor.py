@@ -769,8 +769,11 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
         elif s.tool == "add_column":
             unit = f.get("date_unit")  # two dates subtracted: the time between them, in the unit said
             said = ({"hours": "小时", "minutes": "分钟", "days": "天"}[unit] if zh else unit) if unit else ""
-            parts.append((f"已新增列 {f['added']}" + (f"（两个日期相差的{said}数）" if unit else "") + "。") if zh
-                         else f"Added column {f['added']}" + (f" (the time between the two dates, in {said})" if unit else "") + ".")
+            rounded = f.get("digits")
+            parts.append((f"已新增列 {f['added']}" + (f"（两个日期相差的{said}数）" if unit else "")
+                          + (f"（保留 {rounded} 位小数）" if rounded is not None else "") + "。") if zh
+                         else f"Added column {f['added']}" + (f" (the time between the two dates, in {said})" if unit else "")
+                         + (f" (rounded to {rounded} decimals)" if rounded is not None else "") + ".")
         else:  # a tool whose operation words its own result
             said = opspec.answer_for(s.tool, f, "zh" if zh else "en", d.request.kinds())
             if said:
@@ -781,8 +784,9 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
         tbl = r.table if hasattr(r.table, "iloc") else r.table.head(50)
         parts = [p for p in parts if not p.startswith(("筛选：", "Filter:", "分组汇总", "Grouped"))]
         if d.request.op("count"):
-            n = facts.get("filter_rows", {}).get("rows_out", len(r.table))
-            n = facts["deduplicate"]["rows_out"] if "deduplicate" in facts else n  # (去重以后是多少人: the rows left after it)
+            # the rows the last step that keeps rows left: 去重以后是多少人 after a dedupe, the filter's after 先去重再筛选
+            kept = [st.facts for st in r.steps if st.tool in ("filter_rows", "deduplicate") and "rows_out" in st.facts]
+            n = kept[-1]["rows_out"] if kept else len(r.table)
             parts.append(f"满足条件的共有 {n} 行。" if zh else f"{n} rows match.")
             parts += _repeated_rows(r.table, zh) if "deduplicate" not in facts else []
         elif q.kind == "profile" and q.args.get("question") == "rows":

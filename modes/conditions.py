@@ -499,10 +499,10 @@ YES_NO = (frozenset({"是", "有", "y", "yes", "true", "1", "已"}), frozenset({
 FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[，,。;；)）\]]|$|(?=且|并且|而且|同时))|\s*(?:[)）\]]|$)"
                # refunded orders / no-shows, in English: the flag said with a noun for the rows, or alone, up to the clause's end
                r"|(?:\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|ones?|entries|items|customers|tickets|sales|cases|claims|[a-z]{3,}s))?(?:\s+only)?"
-               r"\s*(?:[,.;)?]|$|(?=\s+(?:and|or|but|then|from|in|on|by|per|for|with)(?![a-z_])))", re.I)
+               r"\s*(?:[,.;)?]|$|(?=\s+(?:and|or|but|then|from|in|on|by|per|for|with|to|into|as)(?![a-z_])))", re.I)
 # (paid jobs only / unpaid invoices: any plural noun for the rows)
 FLAG_NOUN_EN = lazy(r"\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|entries|items|customers|tickets|sales|cases|claims|ones?|[a-z]{3,}s|only)(?![a-z_])"
-                    r"|\s{3,}(?=(?:by|per|for|in|from)(?![a-z_])|$)", re.I)  # (or the table's own name, set aside as the file's)
+                    r"|\s{3,}(?=(?:by|per|for|in|from|to|into|as|and|with)(?![a-z_])|[,;.]|$)", re.I)  # (or the table's own name, set aside as the file's)
 
 
 FLAG_PREDICATE = lazy(r"(?<![a-z_])(?:were|was|are|is|got|been|being)\s+$", re.I)

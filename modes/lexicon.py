@@ -589,3 +589,14 @@ def about_me(text: str, data_words: Callable[[str], Iterable[str]]) -> bool:
         return False
     data = set(data_words(text))
     return any(c not in data for c in cues)
+
+
+# …, rounded to 2 dp / 保留两位小数 / 四舍五入到1位: the decimals a new column is rounded to
+ROUNDED_TO = lazy(r"[,，]?\s*(?:(?:and\s+)?round(?:ed)?(?:\s+it)?\s+(?:off\s+)?to\s+(?P<n>\d)\s*(?:dp|d\.p\.|decimal\s+places?|decimals?|places?)"
+                   r"|(?:并|并且|结果)?(?:四舍五入)?(?:到|保留)\s*(?P<z>\d|[零一二两三四])\s*位(?:小数)?)", re.I)
+
+
+def rounded_digits(m: re.Match[str]) -> int:
+    """The decimals a ROUNDED_TO match says (2 of "2 dp", 2 of 保留两位)."""
+    said = m.group("n") or m.group("z")
+    return int(said) if said.isdigit() else {"零": 0, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4}[said]

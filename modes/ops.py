@@ -256,6 +256,7 @@ class _Turn:
     formula_spans: list[tuple[int, int]] = field(default_factory=list)  # a new column's name and definition: no statistic asked
     gtext: str = ""
     cp: CondParse = field(default_factory=CondParse)
+    rounded: int | None = None  # 保留两位小数 / rounded to 2 dp, said of a new column
 
     def add(self, at: int, op: Op) -> None:
         self.found.append((at, op))
@@ -342,6 +343,10 @@ def _prepare(t: _Turn) -> None:
     spans += [m.span() for m in TAIL_REF.finditer(t.text)] if "=" in t.text else []  # … = A + B to that: which table, no operand
     spans += [m.span() for m in NO_JOIN.finditer(t.text)]  # no join / don't filter / 不用关联: an operation said not to be done is none
     spans += [m.span() for m in FIGURE_PRONOUN.finditer(t.text)]  # 那个数大于1的: the figure just made, compared (never a column 那个数)
+    rd = lx.ROUNDED_TO.search(t.text) if lx.ADD_COLUMN.search(t.text) or "=" in t.text else None
+    if rd is not None:  # 加一列…，保留两位小数 / …, rounded to 2 dp: how the new column is rounded (never columns kept)
+        t.rounded = lx.rounded_digits(rd)
+        spans.append(rd.span())
     spans += [m.span("eq" if m.group("eq") else "eq2") for m in LAYOUT_ROLE_EQ.finditer(t.text)] if PIVOT_WORD.search(t.text) else []  # values = sum of X: a role
     t.text = _counts_said(_blank(t.text, spans), t.sheet)
     found = find_columns(t.text, t.sheet)
@@ -919,6 +924,14 @@ def _rule_add_column(t: _Turn) -> None:
               key=lambda x: x.start(), default=None)  # 新增一列金额=数量*单价，再按客户汇总金额: the next step is read by its own rules
     t.spans.append((m.start(), nxt.start() if nxt else len(t.text)))
     t.formula_spans.append(t.spans[-1])  # add Total Cost = …: "Total" names the column, it asks for no sum
+
+
+def _rule_rounding(t: _Turn) -> None:
+    """Fare ex VAT = Fare / 1.2, rounded to 2 dp / 保留两位小数: the decimals the new column is rounded to (read first, by
+    _prepare, so that 保留 is never read as columns kept), never dropped."""
+    made = next((o for _, o in reversed(t.found) if o.kind in ("add_column", "formula")), None)
+    if t.rounded is not None and made is not None:
+        made.args["digits"] = t.rounded
 
 
 # …= Qty * Unit Price, keep rows where …: a clause that starts with a verb of its own is the next step, never the formula's
@@ -2677,8 +2690,8 @@ def _rule_each_value(t: _Turn) -> None:
     grouped by their column), never one figure pooled over both."""
     em = EACH_VALUE.search(t.text)
     f = next((o for _, o in t.found if o.kind == "filter" and not o.args.get("delete")), None)
-    if em is None or f is None or t.worded:
-        return
+    if em is None or f is None or any(w.kind != "stats" for w in t.worded):
+        return  # (a statistic read by its own words is asked of each value too)
     if t.cp.years_listed:  # 2023年和2024年分别的金额合计: one figure per year
         _each_year(t, f, em)
         return
@@ -2690,6 +2703,8 @@ def _rule_each_value(t: _Turn) -> None:
             t.found[k] = (i, Op("group", {**{a: v for a, v in o.args.items() if a != "question"}, "keys": [col]}))
         elif o.kind == "count":
             t.found[k] = (i, Op("group", {"keys": [col], "measures": [{"agg": "count"}]}))
+        elif o.kind == "stats" and not o.args.get("by"):  # 男的女的年龄中位数各是多少: the statistic of each value
+            t.found[k] = (i, Op("stats", {**o.args, "by": [col]}))
         else:
             continue
         t.spans.append(em.span())
@@ -2875,7 +2890,7 @@ def _rule_profile(t: _Turn) -> None:
 # the rules of one turn, in the order they run: a later rule sees what the earlier ones read
 TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
-    _rule_which_top, _rule_best_selling, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_fill_or_clean, _rule_dedupe,
+    _rule_which_top, _rule_best_selling, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_rounding, _rule_fill_or_clean, _rule_dedupe,
     _rule_ratio, _rule_keys, _rule_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
     _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_count_and_total, _rule_bare_comparison, _rule_goods_question, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
     _rule_export, _rule_profile,

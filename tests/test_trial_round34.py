@@ -392,3 +392,57 @@ def test_a_chart_of_the_number_of_orders_per_month_counts_the_rows(deliveries):
     assert "哪一列的数值" not in tr.decision.reply, tr.decision.reply  # the count is said: only the date column is asked
     tr = answered(s, "发货日期")
     assert tr.run.files and "行数" in tr.run.answer + str(tr.decision.reply)
+
+
+TICKETS = pd.DataFrame({"Ticket No": ["T1", "T2", "T3", "T4", "T5"], "Route": ["X10", "12", "X10", "X20", "12"], "Fare": [2.5, 3.0, 6.5, 4.0, 5.0],
+                        "Refunded (Y/N)": ["N", "Y", "N", "Y", "N"]})
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def tickets(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    from conftest import write_workbook
+
+    write_workbook(tmp_path, "tickets.xlsx", {"Northgate": TICKETS, "Airport": TICKETS.iloc[1:]})
+    pd.DataFrame({"学号": ["S1", "S2", "S3", "S4", "S5"], "性别": ["男", "女", "男", "女", "男"], "年龄": [20, 30, 44, 50, 61]}).to_csv(tmp_path / "学员.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+@pytest.mark.parametrize("said", ["export Airport refunded tickets to an Excel file for the weekly report", "tickets.xlsx Airport: export the refunded tickets as csv"])
+def test_rows_named_by_a_yes_no_word_before_an_export_are_kept(tickets, said):
+    tr = answered(Session(tickets), said)
+    got = pd.read_excel(tickets.root / tr.run.files[0]["path"], engine="openpyxl") if tr.run.files[0]["path"].endswith("xlsx") \
+        else pd.read_csv(tickets.root / tr.run.files[0]["path"])
+    assert sorted(got["Ticket No"]) == sorted(TICKETS.iloc[1:].query("`Refunded (Y/N)` == 'Y'")["Ticket No"])
+
+
+@pytest.mark.parametrize(("said", "col", "digits", "want"), [
+    ("tickets.xlsx Northgate: add a column Fare ex VAT = Fare / 1.2, rounded to 2 dp", "Fare ex VAT", 2, TICKETS["Fare"] / 1.2),
+    ("tickets.xlsx Northgate: add a column Net = (Fare - 1) / 1.2, rounded to 1 decimal place", "Net", 1, (TICKETS["Fare"] - 1) / 1.2),
+    ("学员.csv 加一列月龄=年龄*12/7，保留两位小数", "月龄", 2, None), ("学员.csv 加一列半龄=年龄/3，保留1位小数", "半龄", 1, None)])
+def test_a_new_column_is_rounded_as_said(tickets, said, col, digits, want):
+    tr = answered(Session(tickets), said)
+    f = result_frame(tr)
+    if want is None:
+        ages = pd.Series([20, 30, 44, 50, 61], dtype=float)
+        want = ages * 12 / 7 if col == "月龄" else ages / 3
+    assert f[col].tolist() == pytest.approx(want.round(digits).tolist())
+    assert str(digits) in tr.run.answer
+
+
+@pytest.mark.parametrize("said", ["学员表，男的女的年龄中位数各是多少", "学员.csv 男的和女的年龄中位数分别是多少"])
+def test_a_statistic_of_each_value_said_is_one_per_value(tickets, said):
+    tr = answered(Session(tickets), said)
+    f = result_frame(tr)
+    ages = pd.DataFrame({"性别": ["男", "女", "男", "女", "男"], "年龄": [20, 30, 44, 50, 61]})
+    want = ages.groupby("性别")["年龄"].median().to_dict()
+    assert want["男"] != want["女"]
+    assert f.set_index("性别")["中位数"].to_dict() == want
+
+
+def test_rows_counted_after_a_dedupe_then_a_filter_are_the_filters(orders):
+    doubled = pd.concat([ORDERS, ORDERS.iloc[[3]]], ignore_index=True)
+    doubled.to_csv(orders.root / "流水账.csv", index=False)
+    tr = answered(Session(Workspace.at(orders.root)), "流水账 先去重，再筛选金额大于20的，数一下有几行")
+    want = int((doubled.drop_duplicates()["金额"] > 20).sum())
+    assert f"共有 {want} 行" in tr.run.answer, tr.run.answer

@@ -180,8 +180,11 @@ def evaluate(f: Formula, table: pd.DataFrame, secs: float = 86400.0) -> tuple[pd
 
 
 @tool
-def formula_column(table: pd.DataFrame, name: str, expression: str) -> ToolResult:
-    """Add a column computed by a formula over columns and numbers (e.g. 毛利率 = (销售额 - 成本) / 销售额 × 100)."""
+def formula_column(table: pd.DataFrame, name: str, expression: str, digits: int | None = None) -> ToolResult:
+    """Add a column computed by a formula over columns and numbers (e.g. 毛利率 = (销售额 - 成本) / 销售额 × 100), rounded to
+    `digits` decimals when given."""
+    if digits is not None and not 0 <= int(digits) <= 10:
+        raise ToolArgError(f"保留的小数位数不合理：{digits}。", f"Unreasonable number of decimals: {digits}.")
     name = name.strip()
     if not name:
         raise ToolArgError("新列叫什么名字？", "What should the new column be called?")
@@ -192,9 +195,11 @@ def formula_column(table: pd.DataFrame, name: str, expression: str) -> ToolResul
     unit, secs = date_unit(name)
     val, div_zero = evaluate(f, table, secs)
     out = table.copy()
-    out[name] = val.round(6)
+    val = val.round(int(digits) if digits is not None else 6)
+    out[name] = val
     blanks = int(val.isna().sum())
     dated = any(_dates(table[c]) is not None for c in set(f.columns.values()))
     facts = {"rows_in": len(table), "rows_out": len(out), "added": name, "expression": expression, "uses": sorted(set(f.columns.values())),
-             "div_by_zero": div_zero, "blank_results": blanks, "mean": rnd(val.mean()), "total": rnd(val.sum()), **({"date_unit": unit} if dated else {})}
+             "div_by_zero": div_zero, "blank_results": blanks, "mean": rnd(val.mean()), "total": rnd(val.sum()), **({"date_unit": unit} if dated else {}),
+             **({"digits": int(digits)} if digits is not None else {})}
     return ToolResult(out, facts, {"sample": _sample(out)})

@@ -588,21 +588,25 @@ def clean(table: pd.DataFrame, trim: bool = True, drop_empty_rows: bool = True, 
 
 
 @tool
-def add_column(table: pd.DataFrame, name: str, left: str, op: str, right: Any) -> ToolResult:
-    """Add a column computed from a column and another column or a number (+ - * /)."""
+def add_column(table: pd.DataFrame, name: str, left: str, op: str, right: Any, digits: int | None = None) -> ToolResult:
+    """Add a column computed from a column and another column or a number (+ - * /), rounded to `digits` decimals when given."""
+    if digits is not None and not 0 <= int(digits) <= 10:
+        raise ToolArgError(f"保留的小数位数不合理：{digits}。", f"Unreasonable number of decimals: {digits}.")
     if op not in ("+", "-", "*", "/"):
         raise ToolArgError(f"不支持的运算：{op}。", f"Unsupported operator: {op}.")
     _need_columns(table, [left] + ([right["column"]] if isinstance(right, dict) else []))
     if op == "-" and isinstance(right, dict) and (span := _date_span(table[left], table[right["column"]], name)) is not None:
         out = table.copy()  # closed_at - opened_at: the time between two dates, in the unit the new column's name says
-        out[name] = span[0]
+        out[name] = span[0].round(int(digits)) if digits is not None else span[0]
         return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "added": name, "date_unit": span[1]}, {"sample": _sample(out)})
     a = as_numbers(table[left])
     b = as_numbers(table[right["column"]]) if isinstance(right, dict) else float(right)
     out = table.copy()
     val = {"+": a + b, "-": a - b, "*": a * b, "/": a / b}[op]
-    out[name] = val.round(4) if hasattr(val, "round") else val
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "added": name}, {"sample": _sample(out)})
+    places = int(digits) if digits is not None else 4
+    out[name] = val.round(places) if hasattr(val, "round") else round(val, places)
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "added": name, **({"digits": int(digits)} if digits is not None else {})},
+                      {"sample": _sample(out)})
 
 
 DATE_UNITS = (("hours", r"hours?|hrs?|小时|时长", 3600.0), ("minutes", r"minutes?|mins?|分钟", 60.0), ("days", r"", 86400.0))

@@ -12,7 +12,7 @@ from typing import Any
 from modes import opspec
 from modes.lazyre import LazyPattern as Lazy
 from modes.lazyre import lazy
-from modes.lexicon import HIGH_END, LOW_END, NEXT_STEP
+from modes.lexicon import HIGH_END, LOW_END, NEXT_STEP, ROUNDED_TO, rounded_digits
 from modes.opspec import Found, OpSpec, PlanContext, Slot, StepSpec, operation
 from modes.opspec import said_in as _zh
 from modes.resolve import resolve_column
@@ -2055,7 +2055,8 @@ class Formula(OpSpec):
         name, expr = m.group("name" + g), m.group("expr" + g)
         if RATE_NAME.fullmatch(name.strip()) and RATE_LIMIT.search(text) and _series_of(sheet) is not None:
             return None  # 增长率超过10%的记录，增长率=(2022年-2021年)/2021年*100: the rate's definition, read with its limit
-        expr = expr.strip()
+        rd = ROUNDED_TO.search(expr)  # …, rounded to 2 dp / 保留两位小数: how the new column is rounded, never a part of its formula
+        expr = ROUNDED_TO.sub("", expr).strip(" ,，")
         ops = OPERATORS.findall(DATE_LITERAL.sub(" ", expr))  # (a date's dashes are no subtraction)
         if name.strip() in sheet.columns and CONDITION_TAIL.search(expr):
             return None  # Week Ending = 2024-06-30 and Approved = Y: conditions on existing columns, never a column redefined
@@ -2070,17 +2071,20 @@ class Formula(OpSpec):
             end = m.end()
         elif re.match(r"\s+(?:and\s+)?(?:then\s+)?(?:sort|rank|order)(?![a-z_])", text[m.end() :], re.I):
             end = m.end()  # … * 100 and sort by it: the order is its own step, read by the sort rule
-        return Found(m.start(), self.name, {"name": name, "expression": expr}, ((m.start(), end),))
+        digits = {"digits": rounded_digits(rd)} if rd is not None else {}
+        return Found(m.start(), self.name, {"name": name, "expression": expr, **digits}, ((m.start(), end),))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
-        return _zh(lang, f"新增列 {args.get('name')} = {args.get('expression')}（只用列名、数字和四则运算；除数为 0 的行留空并告知）",
-                   f"add column {args.get('name')} = {args.get('expression')} (arithmetic only; rows dividing by zero stay blank and are counted)")
+        rounded = _zh(lang, f"，保留 {args['digits']} 位小数", f", rounded to {args['digits']} decimals") if args.get("digits") is not None else ""
+        return _zh(lang, f"新增列 {args.get('name')} = {args.get('expression')}{rounded}（只用列名、数字和四则运算；除数为 0 的行留空并告知）",
+                   f"add column {args.get('name')} = {args.get('expression')}{rounded} (arithmetic only; rows dividing by zero stay blank and are counted)")
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return "加列"
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
-        return [StepSpec("按公式新增列", "formula_column", "新列已计算", {"name": args["name"], "expression": args["expression"]})]
+        return [StepSpec("按公式新增列", "formula_column", "新列已计算", {"name": args["name"], "expression": args["expression"],
+                                                                    **({"digits": args["digits"]} if args.get("digits") is not None else {})})]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "formula_column":
@@ -2090,6 +2094,7 @@ class Formula(OpSpec):
         other = _zh(lang, f"另有 {blank} 行因参与计算的值为空或不是数字而留空。", f" {blank} rows have blank or non-numeric inputs.") if blank > 0 else ""
         unit = facts.get("date_unit")  # dates in the formula: each one read as a point in time, the result in this unit
         said = _zh(lang, f"，日期按相差的{ {'hours': '小时', 'minutes': '分钟'}.get(unit, '天')}数计", f"; dates counted in {unit}") if unit else ""
+        said += _zh(lang, f"，保留 {facts['digits']} 位小数", f"; rounded to {facts['digits']} decimals") if facts.get("digits") is not None else ""
         return _zh(lang, f"已新增列 {facts['added']}（{facts['rows_out']:,} 行，平均 {num(facts['mean'], lang)}{said}）。{zero}{other}",
                    f"Added column {facts['added']} ({facts['rows_out']:,} rows, mean {num(facts['mean'], lang)}{said}).{zero}{other}")
 

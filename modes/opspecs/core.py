@@ -224,13 +224,14 @@ class AddColumn(OpSpec):
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         right = args.get("right")
         r = right.get("column") if isinstance(right, dict) else right
-        return _zh(lang, "新增列", "add column") + f" {args.get('name')} = {args.get('left')} {args.get('op')} {r}"
+        rounded = _zh(lang, f"，保留 {args['digits']} 位小数", f", rounded to {args['digits']} decimals") if args.get("digits") is not None else ""
+        return _zh(lang, "新增列", "add column") + f" {args.get('name')} = {args.get('left')} {args.get('op')} {r}{rounded}"
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return "加列"
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
-        return [StepSpec("新增计算列", "add_column", "新列已计算", {k: args[k] for k in ("name", "left", "op", "right")})]
+        return [StepSpec("新增计算列", "add_column", "新列已计算", {k: args[k] for k in ("name", "left", "op", "right", "digits") if k in args})]
 
 
 @operation
