@@ -2611,6 +2611,37 @@ def _rule_bare_comparison(t: _Turn) -> None:
         break
 
 
+STAT_AGGS = ("median", "mean", "sum", "min", "max")
+
+
+def _rule_stat_having(t: _Turn) -> None:
+    """按班级算实缴金额中位数，只要中位数大于4000的班级 / 各客户金额的中位数，然后筛出大于25的: a comparison with no column, said
+    after a statistic per key, keeps the keys by that figure (a summary and a having), never asks for a column."""
+    stats = [(k, o) for k, (_, o) in enumerate(t.found) if o.kind == "stats"]
+    bare = [(k, o) for k, (_, o) in enumerate(t.found) if o.kind == "filter" and o.args.get("conditions")
+            and all(c.column is None and c.how == "bare" for c in o.args["conditions"])]
+    if len(stats) != 1 or len(bare) != 1 or len(bare[0][1].args["conditions"]) != 1:
+        return
+    k, st = stats[0]
+    cols, aggs, by = st.args.get("columns") or [], st.args.get("stats") or [], st.args.get("by") or []
+    if len(cols) != 1 or len(aggs) != 1 or aggs[0] not in STAT_AGGS or not by:
+        return
+    from tools.ops import measure_name
+
+    c = bare[0][1].args["conditions"][0]
+    lang = "en" if language(t.text) == "en" else "zh"
+    measure = {"column": cols[0], "agg": aggs[0]}
+    t.found[k] = (t.found[k][0], Op("group", {"keys": list(by), "measures": [measure]}))
+    t.found = [x for j, x in enumerate(t.found) if j != bare[0][0]]
+    t.add(len(t.text), Op("having", {"conditions": [Cond(measure_name(cols[0], aggs[0], lang), c.op, c.value, raw=c.raw, how="aggregate")],
+                                     "measure": measure}))
+    t.unresolved(-len(bare[0][1].args.get("unresolved") or []))
+    at = t.text.find(c.raw) if c.raw else -1
+    if at >= 0:  # (the comparison, and the verb that keeps by it, are read)
+        lead = re.search(r"(?:筛出|筛选出|挑出|选出|找出|留下)\s*$", t.text[:at])
+        t.spans.append((lead.start() if lead else at, at + len(c.raw)))
+
+
 # how many units of goods (买了几台 / 卖了多少件 / how many units): the quantity column added up, never a count of rows
 def _rule_goods_question(t: _Turn) -> None:
     gm = GOODS_Q.search(t.text)
@@ -2892,7 +2923,7 @@ TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_best_selling, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_rounding, _rule_fill_or_clean, _rule_dedupe,
     _rule_ratio, _rule_keys, _rule_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
-    _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_count_and_total, _rule_bare_comparison, _rule_goods_question, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
+    _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_count_and_total, _rule_bare_comparison, _rule_stat_having, _rule_goods_question, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
     _rule_export, _rule_profile,
 )
 

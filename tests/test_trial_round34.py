@@ -446,3 +446,13 @@ def test_rows_counted_after_a_dedupe_then_a_filter_are_the_filters(orders):
     tr = answered(Session(Workspace.at(orders.root)), "流水账 先去重，再筛选金额大于20的，数一下有几行")
     want = int((doubled.drop_duplicates()["金额"] > 20).sum())
     assert f"共有 {want} 行" in tr.run.answer, tr.run.answer
+
+
+@pytest.mark.parametrize("said", ["流水账 各顾客金额的中位数，然后筛出大于15的", "流水账 按顾客算金额中位数，只要中位数大于15的顾客",
+                                  "ledger: median Spend by Buyer, only those above 15"])
+def test_a_comparison_after_a_statistic_per_key_keeps_the_keys_by_it(orders, said):
+    f = result_frame(answered(Session(orders), said))
+    key, col = ("Buyer", "Spend") if said.startswith("ledger") else ("顾客", "金额")
+    med = (ORDERS_EN if key == "Buyer" else ORDERS).groupby(key)[col].median()
+    assert 0 < (med > 15).sum() < len(med)
+    assert sorted(f[key]) == sorted(med[med > 15].index)
