@@ -1,10 +1,12 @@
 """Short notes about the data a result rests on, said with the answer: labels that differ only in spaces or letter
 case and were counted apart (" 华东" beside "华东", Active beside active), repeated rows in a top-N result, and repeated
-rows counted by a summary."""
+rows counted (by a row count or a summary)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from tools.outofcore import is_big
 
 KEYED = {"group_summarize": "keys", "top_n_per_group": "by", "top_n": "within", "pivot_table": "rows", "share_of_total": "keys", "column_stats": "by", "proportion_where": "by"}
 RANKED = ("top_n", "top_n_per_group")
@@ -86,3 +88,13 @@ def _other_case(cond: dict[str, Any], table: Any, zh: bool) -> str:
     return (f"注意：{col} 里另有 {len(other)} 行写作 {spelled}（只差大小写），没有按 {'、'.join(sorted(exact))} 算。" if zh
             else f"Note: {len(other)} more row(s) of {col} read {spelled} (only the letter case differs) and were not taken as {', '.join(sorted(exact))}.")
 
+
+def repeated_rows(table: Any, zh: bool) -> list[str]:
+    """Rows counted, where some repeat another row exactly: how many, said beside the count (never removed unasked)."""
+    if not _is_frame(table) or is_big(table):
+        return []
+    n = int(table.duplicated().sum())
+    if not n:
+        return []
+    return [f"注意：其中 {n} 行与另一行完全相同（重复行），都计入了；去重后是 {len(table) - n} 行。" if zh
+            else f"Note: {n} of these rows {'is an exact copy' if n == 1 else 'are exact copies'} of another row (duplicate rows), counted; without {'it' if n == 1 else 'them'}, {len(table) - n}."]

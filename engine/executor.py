@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.audit import Audit
-from engine.datanotes import step_notes
+from engine.datanotes import repeated_rows, step_notes
 from engine.plan import Plan, Step
 from modes import opspec
 from modes.decision import Decision
@@ -675,17 +675,6 @@ def _planned(plan: Plan, tool: str, arg: str) -> Any:
     return next((s.args.get(arg) for s in plan.steps if s.toolHint == tool), None)
 
 
-def _repeated_rows(table: Any, zh: bool) -> list[str]:
-    """Rows counted, where some repeat another row exactly: how many, said beside the count (never removed unasked)."""
-    if table is None or is_big(table) or not hasattr(table, "duplicated"):
-        return []
-    n = int(table.duplicated().sum())
-    if not n:
-        return []
-    return [f"注意：其中 {n} 行与另一行完全相同（重复行），都计入了；去重后是 {len(table) - n} 行。" if zh
-            else f"Note: {n} of these rows {'is an exact copy' if n == 1 else 'are exact copies'} of another row (duplicate rows), counted; without {'it' if n == 1 else 'them'}, {len(table) - n}."]
-
-
 def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
     from tools.ops import ROWS  # the row-count column of a summary, in either language
     zh = lang == "zh"
@@ -788,13 +777,13 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             kept = [st.facts for st in r.steps if st.tool in ("filter_rows", "deduplicate") and "rows_out" in st.facts]
             n = kept[-1]["rows_out"] if kept else len(r.table)
             parts.append(f"满足条件的共有 {n} 行。" if zh else f"{n} rows match.")
-            parts += _repeated_rows(r.table, zh) if "deduplicate" not in facts else []
+            parts += repeated_rows(r.table, zh) if "deduplicate" not in facts else []
         elif q.kind == "profile" and q.args.get("question") == "rows":
             st = d.request.op("stack")
             if st is not None:  # 一共有多少条记录 over stacked sheets: the rows of all of them
                 of = "、".join(st.args.get("sheets") or []) if zh else ", ".join(st.args.get("sheets") or [])
                 parts = [f"{of} 一共 {len(r.table)} 行。" if zh else f"{len(r.table)} rows in total ({of})."]
-            parts += _repeated_rows(r.table, zh)
+            parts += repeated_rows(r.table, zh)
             # (one table: its preview's answer says its rows, never a row of it as the answer)
         elif len(r.table):
             g = d.request.op("group")

@@ -1055,7 +1055,7 @@ def _u_sheet(u: _Understanding) -> None:
         every = every_m is not None and not (u.sheet_name and len(u.two_sheets) < 2 and lx.EACH_SHEET.fullmatch(every_m.group(0).strip())
                                              and all(w == every_m.group(0) for w in other_words))
         every = every or not u.sheet_name and not u.two_sheets and _each_sheet_kind(fi, " ".join(u.norms))
-        every = every or not u.sheet_name and not u.two_sheets and BY_SHEET.search(" ".join(u.norms)) is not None  # total Fee by sheet
+        every = every or not u.sheet_name and not u.two_sheets and lx.BY_SHEET.search(" ".join(u.norms)) is not None  # total Fee by sheet
         # 透视表，行是工作表 / one column per sheet: the sheets given a layout's role are every sheet, stacked
         every = every or (not u.sheet_name and not u.two_sheets and any(SHEET_ROLE.search(n) for n in u.norms))
         # 收费台账.xlsx 一共有多少条记录: a count of the whole workbook, no sheet said nor in use, is of every sheet
@@ -1120,9 +1120,6 @@ def _figure_said(low: str) -> bool:
 
 WHOLE_COUNT = lazy(r"(?:一共|总共|总计|共计|总的)\s*(?:有)?\s*(?:多少|几)\s*(?:条|行|笔|个|单|户|人)?|(?<![a-z_])how many (?:rows|records|entries|lines)"
                    r"(?: (?:are there|does [^?]{1,40} have))?(?: in total| altogether| overall)?(?![a-z_])|(?<![a-z_])(?:total|overall) (?:number of )?(?:rows|records|entries)(?![a-z_])", re.I)
-
-
-BY_SHEET = lazy(r"(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])", re.I)
 
 
 def _each_sheet_kind(fi: FileInfo, text: str) -> bool:

@@ -463,6 +463,7 @@ ALL_SHEETS = lazy(r"(?:按|用)?(?:所有|全部|每个|各个|整个)的?\s*(?:
                   r"|(?<![a-z_])(?:in\s+)?(?:each|every|per)\s+(?:quarter|month|tab|sheet)(?![a-z_])",
                   re.I | re.A)
 # one figure per sheet of a workbook split by period (in each quarter / every month / per sheet): the sheets are a key
+BY_SHEET = lazy(r"(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])", re.I)  # total Fee by sheet: every sheet, each one a key
 EACH_SHEET = lazy(r"(?<![a-z_])(?:in\s+)?(?:each|every|per)\s+(?:quarter|month|tab|sheet)(?![a-z_])|(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])|每个?(?:季度|工作表|sheet)|各(?:个)?(?:季度|工作表)",
                   re.I | re.A)
 # no grouping, to "group by which column?": one figure over every row

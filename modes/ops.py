@@ -567,11 +567,9 @@ def _unnamed_measure(sheet: SheetInfo, key: str | None, word: str) -> tuple[str 
     nums = [c for c in sheet.columns if c in sheet.numeric and c != key]
     if len(nums) == 1:
         return nums[0], []
-    from tools.ops import ROWS
-
-    measured = [c for c in nums if c not in ROWS.values()]
-    if len(measured) == 1 and len(nums) == 2:  # a summary's one measure beside its row count (金额_合计, 行数): that measure
-        return measured[0], []
+    figure = _summary_figure(sheet, key)  # a summary's one measure beside its row count (金额_合计, 行数): that measure
+    if figure is not None:
+        return figure, []
     return None, [_unres(word, nums, slot="measure")] if nums else []
 
 
@@ -1392,13 +1390,18 @@ LIST_JOIN = lazy(r"\s*(?:和|与|及|跟|以及|还有|、|，|,|and|&|plus)\s*"
 NAMES_AFTER_COUNT = lazy(r"\s*(?:of\s+)?(?:(?:the|our|my)\s+)?(?:(?:different|distinct|unique|individual)\s+)?(?:不同的?|不一样的?)?\s*", re.I | re.A)
 
 
+def _of_names(t: _Turn, h: ColumnHit) -> bool:
+    """A hit of a column that holds names (neither figures nor dates): what a count of it counts is its values."""
+    return h.column not in t.sheet.numeric and h.column not in t.sheet.dates
+
+
 def _names_after_count(t: _Turn, end: int) -> str | None:
     """The column of names a count word is said right before (多少个客户, number of customers), no key of the summary:
     what is counted is its different values; an orders table holds one customer on many rows."""
     at = NAMES_AFTER_COUNT.match(t.text, end)
     start = at.end() if at else end
     h = next((h for h in t.hits if h.start == start and h.how != "typo"), None)
-    if h is None or h.column in t.sheet.numeric or h.column in t.sheet.dates or h.column in t.group_keys:
+    if h is None or not _of_names(t, h) or h.column in t.group_keys:
         return None
     if ROW_ID.search(h.column) and not re.search(r"different|distinct|unique|不同|不一样", t.text[end:start], re.I):
         return None  # 数一下订单 over 订单号: the rows, each one order (repeated rows are said by the answer)
@@ -1412,16 +1415,16 @@ ROW_ID = lazy(r"(?:号|编号|编码|单号|(?<![a-z])(?:id|no\.?|number|#))$", 
 NAMES_NUMBER = lazy(r"的?(?:个数|数量|人数|数目)|数(?![据量值字学额])")
 
 
-def _names_counted_by_key(t: _Turn) -> list[str]:
+def _names_counted_by_key(t: _Turn) -> str | None:
     """按商品统计客户数 / 每个商品有多少客户: a column of names, no key, counted with no count word of its own."""
     for h in t.hits:
-        if h.column in t.sheet.numeric or h.column in t.sheet.dates or h.column in t.group_keys or h.how == "typo" or ROW_ID.search(h.column):
+        if not _of_names(t, h) or h.column in t.group_keys or h.how == "typo" or ROW_ID.search(h.column):
             continue
         said = NAMES_NUMBER.match(t.text, h.end) or DISTINCT_BEFORE.search(t.text, max(0, h.start - 24), h.start)
         if said is not None:
             t.spans += [said.span(), (h.start, h.end)]
-            return [h.column]
-    return []
+            return h.column
+    return None
 
 
 def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: list[dict[str, str]], unres: list[dict[str, Any]]) -> None:
@@ -1660,8 +1663,8 @@ def _rule_group(t: _Turn) -> None:
         for am in islice(rxp.finditer(blanked), MAX_KEYS):
             if agg == "count":
                 named = _names_after_count(t, am.end()) or next(  # 每个商品有多少个客户 / number of customers per item / 客户人数
-                    (h.column for h in t.hits if h.end == am.start() and h.column not in t.sheet.numeric and h.column not in t.sheet.dates
-                     and h.column not in t.group_keys and h.how != "typo" and not ROW_ID.search(h.column)), None)
+                    (h.column for h in t.hits if h.end == am.start() and _of_names(t, h) and h.column not in t.group_keys and h.how != "typo"
+                     and not ROW_ID.search(h.column)), None)
                 measures.append({"column": named, "agg": "distinct"} if named else {"agg": "count"})
             elif agg == "distinct":
                 _measure_at(t, blanked, am, agg, measures, [])  # a word with no column after it (different from) says nothing
@@ -1669,8 +1672,8 @@ def _rule_group(t: _Turn) -> None:
                 before = len(measures) + len(unres)
                 _measure_at(t, blanked, am, agg, measures, unres)
                 bare += [agg] if len(measures) + len(unres) == before else []
-    if not measures and t.group_keys:  # 每个商品有多少客户 / 按商品统计客户数: the different customers of each
-        measures += [{"column": c, "agg": "distinct"} for c in _names_counted_by_key(t)[:1]]
+    if not measures and t.group_keys and (named := _names_counted_by_key(t)) is not None:
+        measures.append({"column": named, "agg": "distinct"})  # 每个商品有多少客户 / 按商品统计客户数: the different customers of each
     if t.measure_by is not None and not any(m.get("column") == t.measure_by for m in measures):
         # 按实收金额算: that column's figure, in place of one guessed from the words (多少钱: a money column); a count stays
         measures = [m for m in measures if "column" not in m] + [{"column": t.measure_by, "agg": bare[0] if bare else "sum"}]
@@ -2482,7 +2485,7 @@ def _years_or_amounts(c: Cond, sheet: SheetInfo) -> tuple[str, str, str] | None:
 def _names_counted(t: _Turn) -> ColumnHit | None:
     """The column of names a how-many counts (一共多少客户 / how many customers, 客户 a column of text): its different
     values are the answer, read by _rule_distinct_named, never the table's rows."""
-    return next((h for h in t.hits if h.column not in t.sheet.numeric and h.column not in t.sheet.dates and not ROW_ID.search(h.column)
+    return next((h for h in t.hits if _of_names(t, h) and not ROW_ID.search(h.column)
                  and DISTINCT_BEFORE.search(t.text, max(0, h.start - 24), h.start)), None)
 
 
@@ -2557,7 +2560,7 @@ def _rule_count_and_total(t: _Turn) -> None:
 
 
 # only orders over 100 / 超过100的单子: a comparison of the rows, never of a summary's figure
-ROWS_SAID = lazy(r"(?<![a-z_])(?:orders?|rows?|records?|entries|entry|transactions?|visits?|lines?|sales|bookings?|tickets?|jobs?)(?![a-z_])"
+ROWS_NAMED = lazy(r"(?<![a-z_])(?:orders?|rows?|records?|entries|entry|transactions?|visits?|lines?|sales|bookings?|tickets?|jobs?)(?![a-z_])"
                  r"|单子?|笔|记录|明细|行(?!数)", re.I | re.A)
 
 
@@ -2568,11 +2571,12 @@ FIGURE_REF = lazy(r"(?<![a-z_])(?:that|it|this)\s+(?:is|was|'s)(?![a-z_])|(?<![a
 ONLY_THOSE = lazy(r"(?<![a-z_])(?:only|just|keep|those|ones|them)(?![a-z_])|只看|只要|只留|保留|(?:的|的呢|呢)\s*[?？]?\s*$", re.I | re.A)
 
 
-def _summary_figure(sheet: SheetInfo) -> str | None:
-    """The one figure of a summary read back (Spend_sum beside its rows column): what a comparison said alone is on."""
+def _summary_figure(sheet: SheetInfo, key: str | None = None) -> str | None:
+    """The one figure of a summary read back (Spend_sum beside its rows column, a key set aside): what a comparison or an
+    order said alone is on."""
     from tools.ops import ROWS
 
-    nums = [c for c in sheet.columns if c in sheet.numeric]
+    nums = [c for c in sheet.columns if c in sheet.numeric and c != key]
     figures = [c for c in nums if c not in ROWS.values()]
     return figures[0] if len(figures) == 1 and len(nums) == 2 else None
 
@@ -2589,7 +2593,7 @@ def _rule_bare_comparison(t: _Turn) -> None:
             t.out.bare.append((BARE_OPS[bm.group("op")], tidy(num)))
             kept = [(i, o) for i, o in t.found if not (o.kind == "select" and not o.args.get("columns"))]  # keep those above 11: no columns kept
             said_of = not t.hits or FIGURE_REF.search(t.text) is not None and all(h.column not in t.sheet.numeric for h in t.hits)
-            alone = said_of and all(o.kind == "filter" for _, o in kept) and ROWS_SAID.search(t.text) is None
+            alone = said_of and all(o.kind == "filter" for _, o in kept) and ROWS_NAMED.search(t.text) is None
             if alone and (kept or ONLY_THOSE.search(t.text)):
                 t.out.bare_alone, t.found = True, kept
             f = next((o for _, o in t.found if o.kind == "filter"), None)

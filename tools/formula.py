@@ -15,7 +15,7 @@ import pandas as pd
 
 from tools.errors import ColumnMissing, ToolArgError
 from tools.fmt import rnd
-from tools.ops import DATE_UNITS, _need_columns, _sample
+from tools.ops import _need_columns, _sample, check_digits, date_unit
 from tools.registry import ToolResult, tool
 from tools.values import as_dates, as_numbers
 
@@ -136,11 +136,6 @@ def _operand(s: pd.Series, secs: float) -> pd.Series:
     return as_numbers(s).astype(float)
 
 
-def date_unit(name: str) -> tuple[str, float]:
-    """The unit a new column of times is in: hours or minutes when its name says so, else days."""
-    return next((u, s) for u, words, s in DATE_UNITS if not words or re.search(rf"(?<![a-z])(?:{words})", name, re.I))
-
-
 def evaluate(f: Formula, table: pd.DataFrame, secs: float = 86400.0) -> tuple[pd.Series, int]:
     """The formula's values per row, and how many rows divided by zero (those become blank)."""
     zero = pd.Series(False, index=table.index)
@@ -183,8 +178,7 @@ def evaluate(f: Formula, table: pd.DataFrame, secs: float = 86400.0) -> tuple[pd
 def formula_column(table: pd.DataFrame, name: str, expression: str, digits: int | None = None) -> ToolResult:
     """Add a column computed by a formula over columns and numbers (e.g. 毛利率 = (销售额 - 成本) / 销售额 × 100), rounded to
     `digits` decimals when given."""
-    if digits is not None and not 0 <= int(digits) <= 10:
-        raise ToolArgError(f"保留的小数位数不合理：{digits}。", f"Unreasonable number of decimals: {digits}.")
+    check_digits(digits)
     name = name.strip()
     if not name:
         raise ToolArgError("新列叫什么名字？", "What should the new column be called?")

@@ -590,8 +590,7 @@ def clean(table: pd.DataFrame, trim: bool = True, drop_empty_rows: bool = True, 
 @tool
 def add_column(table: pd.DataFrame, name: str, left: str, op: str, right: Any, digits: int | None = None) -> ToolResult:
     """Add a column computed from a column and another column or a number (+ - * /), rounded to `digits` decimals when given."""
-    if digits is not None and not 0 <= int(digits) <= 10:
-        raise ToolArgError(f"保留的小数位数不合理：{digits}。", f"Unreasonable number of decimals: {digits}.")
+    check_digits(digits)
     if op not in ("+", "-", "*", "/"):
         raise ToolArgError(f"不支持的运算：{op}。", f"Unsupported operator: {op}.")
     _need_columns(table, [left] + ([right["column"]] if isinstance(right, dict) else []))
@@ -615,15 +614,24 @@ DATE_UNITS = (("hours", r"hours?|hrs?|小时|时长", 3600.0), ("minutes", r"min
 def _date_span(a: pd.Series, b: pd.Series, name: str) -> tuple[pd.Series, str] | None:
     """Two columns of dates (neither one of numbers): a - b as a length of time, in hours or minutes when the new
     column's name says so, else days; None when they are not both dates."""
-    import re
-
     if pd.api.types.is_numeric_dtype(a) or pd.api.types.is_numeric_dtype(b):
         return None
     da, db = as_dates(a), as_dates(b)
     if da.notna().sum() < max(1, a.notna().sum() * 0.8) or db.notna().sum() < max(1, b.notna().sum() * 0.8):
         return None
-    unit, secs = next((u, s) for u, words, s in DATE_UNITS if not words or re.search(rf"(?<![a-z])(?:{words})", name, re.I))
+    unit, secs = date_unit(name)
     return ((da - db).dt.total_seconds() / secs).round(4), unit
+
+
+def date_unit(name: str) -> tuple[str, float]:
+    """The unit a new column of times is in: hours or minutes when its name says so, else days (and its seconds)."""
+    return next((u, s) for u, words, s in DATE_UNITS if not words or re.search(rf"(?<![a-z])(?:{words})", name, re.I))
+
+
+def check_digits(digits: int | None) -> None:
+    """The decimals a new column is rounded to, when given: 0 to 10."""
+    if digits is not None and not 0 <= int(digits) <= 10:
+        raise ToolArgError(f"保留的小数位数不合理：{digits}。", f"Unreasonable number of decimals: {digits}.")
 
 
 # ---------------------------------------------------------------- exploring

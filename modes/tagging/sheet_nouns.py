@@ -92,44 +92,50 @@ COUNTED_EN = re.compile(r"(?<![a-z_])(?:across\s+)?(?:all|the|both)\s+(?P<n>two|
 
 def _counted_sheets(text: str, catalog: Catalog) -> str:
     """across all three stations, beside the one workbook split into three sheets: a plural said with the number of its
-    sheets, naming no column or file, is its sheets (stacked)."""
+    sheets, naming no column or file, is its sheets (stacked); per clinic, with that workbook said: each sheet. The words
+    of the workspace are gathered only when a phrase asks about one."""
     books = [f for f in catalog.tables if f.kind != "csv" and _split(f)]  # (read only when such words are said)
     if len(books) != 1:
         return text
     wb = books[0]
-    words = {w for f in catalog.tables for sh in f.sheets for c in sh.columns for w in re.findall(r"[a-z]+", c.casefold())}
-    stems = {f.stem.casefold() for f in catalog.files}
+
+    @cache
+    def known() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:  # (column words, file stems, loaded values)
+        return (frozenset(w for f in catalog.tables for sh in f.sheets for c in sh.columns for w in re.findall(r"[a-z]+", c.casefold())),
+                frozenset(f.stem.casefold() for f in catalog.files),
+                frozenset(v.casefold() for f in catalog.tables if f.loaded for sh in f.sheets for vs in sh.values.values() for v in vs))
+
+    def named_elsewhere(w: str) -> bool:
+        words, stems, values = known()
+        return w in words or w + "s" in stems or w in stems or w in TIME_EN or w in values or w + "s" in values
 
     def sheets(m: re.Match[str]) -> str:
         n = COUNT_EN.get(m.group("n").casefold()) or (int(m.group("n")) if m.group("n").isdigit() else 0)
         w = m.group("w").casefold()
+        words, stems, _ = known()
         if n != len(wb.sheets) or w in words or w + "s" in stems or w in stems or w in ("sheet", "tab"):
             return m.group(0)
         return "across all sheets"
     text = COUNTED_EN.sub(sheets, text)
 
-    values = {v.casefold() for f in catalog.tables if f.loaded for sh in f.sheets for vs in sh.values.values() for v in vs}
-
     def every(m: re.Match[str]) -> str:  # top 3 roles across all clients: a plural no table names, over a workbook split into sheets
-        for w in (m.group("w").casefold(), m.group("w").casefold() + "e"):  # roles: role (never rol)
-            if w in words or w + "s" in stems or w in stems or w in TIME_EN or w in values or w + "s" in values:
-                return m.group(0)
+        if any(named_elsewhere(w) for w in (m.group("w").casefold(), m.group("w").casefold() + "e")):  # roles: role (never rol)
+            return m.group(0)
         return "across all sheets"
     text = ACROSS_EVERY.sub(every, text)
 
-    # (sheets that are months: per clinic is no month; a sheet named: by zone is a column of that sheet, asked for; another
-    # file named: by startdate is a word of its own columns)
-    other = [n for n in NAMED_FILE.finditer(text) if f"{n.group(1)}.{n.group(2)}".casefold() != wb.name.casefold()]
-    named = wb.stem.casefold() in text.casefold()  # (the workbook said: a noun of no table, per sheet, is about it)
-    periods = other or not named or any(DISTINCT_SHEET.search(sh.name or "") for sh in wb.sheets) or any(
-        re.search(r"(?<![a-z0-9_])" + re.escape(sh.name.casefold()) + r"(?![a-z0-9_])", text.casefold()) for sh in wb.sheets if sh.name)
+    # per clinic, only with the workbook itself said, no other file named (by startdate is a word of its own columns), its
+    # sheets no periods (per clinic is no month) and none of them named (by zone is then a column of that sheet, asked for)
+    low = text.casefold()
+    if wb.stem.casefold() not in low or any(f"{n.group(1)}.{n.group(2)}".casefold() != wb.name.casefold() for n in NAMED_FILE.finditer(text)) \
+            or any(DISTINCT_SHEET.search(sh.name or "") for sh in wb.sheets) \
+            or any(re.search(r"(?<![a-z0-9_])" + re.escape(sh.name.casefold()) + r"(?![a-z0-9_])", low) for sh in wb.sheets if sh.name):
+        return text
 
     def each(m: re.Match[str]) -> str:  # number of visits per clinic / one column per clinic: a noun no table names, each sheet
         w = m.group("w").casefold()
-        if periods:
-            return m.group(0)
         for x in (w, w[:-1] if w.endswith("s") else w):
-            if x in words or x + "s" in stems or x in stems or x in TIME_EN or x in values or x + "s" in values or x in NOT_A_PLACE:
+            if named_elsewhere(x) or x in NOT_A_PLACE:
                 return m.group(0)
             if any(resolve_column(x, sh, closest=False)[0] is not None for f in catalog.tables for sh in f.sheets):
                 return m.group(0)  # (by startdate: start_date, a column however written)
