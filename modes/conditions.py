@@ -499,7 +499,7 @@ YES_NO = (frozenset({"是", "有", "y", "yes", "true", "1", "已"}), frozenset({
 FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[，,。;；)）\]]|$|(?=且|并且|而且|同时))|\s*(?:[)）\]]|$)"
                # refunded orders / no-shows, in English: the flag said with a noun for the rows, or alone, up to the clause's end
                r"|(?:\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|ones?|entries|items|customers|tickets|sales|cases|claims|[a-z]{3,}s))?(?:\s+only)?"
-               r"\s*(?:[,.;)?]|$|(?=\s+(?:and|or|but|then|from|in|on|by|per|for|with|to|into|as)(?![a-z_])))", re.I)
+               r"\s*(?:[,.;)?]|\s[-–—](?=\s)|$|(?=\s+(?:and|or|but|then|from|in|on|by|per|for|with|to|into|as)(?![a-z_])))", re.I)
 # (paid jobs only / unpaid invoices: any plural noun for the rows)
 FLAG_NOUN_EN = lazy(r"\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|entries|items|customers|tickets|sales|cases|claims|ones?|[a-z]{3,}s|only)(?![a-z_])"
                     r"|\s{3,}(?=(?:by|per|for|in|from|to|into|as|and|with)(?![a-z_])|[,;.]|$)", re.I)  # (or the table's own name, set aside as the file's)
@@ -567,6 +567,7 @@ def _cond_flag_column(sc: _Scan) -> None:
         for m in re.finditer(rf"(?<![a-z_])(?:un|non-?){re.escape(word)}(?![a-z_])", sc.text, re.I):
             if sc.free(m.start(), m.end()):
                 sc.add(Cond(col, "ne", yes, raw=col, how="excluded"), m.start(), m.end())
+    _cond_flag_plural(sc)
     for h in sc.hits:
         yes = _flag_yes(sc.sheet, h.column)
         if yes is None or not sc.free(h.start, h.end):
@@ -593,6 +594,34 @@ def _cond_flag_column(sc: _Scan) -> None:
         if re.search(r"按|根据|(?<![a-z_])by\s*$", sc.text[max(0, a - 3) : a], re.I | re.A):
             continue  # 按退货分组: a key, not a condition
         sc.add(Cond(h.column, "ne" if excluded else "eq", yes, raw=h.column, how="excluded" if excluded else "exact"), a, end.end())
+
+
+# excluding concessions and refunds: the second of a list of things left out, up to three words after the exclusion
+EXCLUDED_LIST_BEFORE = lazy(r"(?<![a-z_])(?:" + lx.EXCLUDE.pattern + r")\s+(?:(?!(?:by|per|for|in|on|from|to|with)\s)[\w'-]+\s+){0,2}"
+                            r"(?!(?:by|per|for|in|on|from|to|with)\s)[\w'-]+\s*(?:,\s*|\s)(?:and|or|nor)?\s*$", re.I)
+
+
+def _cond_flag_plural(sc: _Scan) -> None:
+    """leave out refunds / excluding cancellations / only returns, over Refunded (Y/N): the flag's noun in the plural
+    after an exclusion is 'not yes', after 'only' (or before it) is 'yes'; said alone it is no condition."""
+    for col in sc.sheet.columns:
+        yes = _flag_yes(sc.sheet, col)
+        stem = flag_stem(flag_noun(col))
+        if yes is None or stem == flag_noun(col).casefold() or not re.fullmatch(r"[a-z]{3,}", stem):
+            continue
+        for m in re.finditer(rf"(?<![a-z_])(?:the\s+|any\s+|all\s+)?{re.escape(stem)}s(?![a-z_])(?:\s+only)?", sc.text, re.I):
+            if not sc.free(m.start(), m.end()):
+                continue
+            before = sc.text[: m.start()].rstrip() + " "
+            excluded = lx.EXCLUDE_BEFORE.search(before)
+            listed = EXCLUDED_LIST_BEFORE.search(before) if excluded is None else None  # excluding concessions and refunds
+            only = re.search(r"(?<![a-z_])only\s*$", before, re.I)
+            if listed is not None:
+                sc.add(Cond(col, "ne", yes, raw=col, how="excluded"), m.start(), m.end())
+            elif excluded is not None and not BARE_NOT.fullmatch(excluded.group(0)):
+                sc.add(Cond(col, "ne", yes, raw=col, how="excluded"), excluded.start(), m.end())
+            elif excluded is None and (only is not None or m.group(0).casefold().endswith("only")):
+                sc.add(Cond(col, "eq", yes, raw=col, how="exact"), only.start() if only is not None else m.start(), m.end())
 
 
 def _shield_year_columns(sc: _Scan) -> None:
@@ -1319,12 +1348,30 @@ def _cond_values_alone(sc: _Scan) -> None:
         first = min([first] + [lo + m.start() for lo, m in words])  # the exclusion word (outside, 除了) is read with the value
         said_not = NEG_COPULA.search(text[:first])
         first = said_not.start() if said_not else first  # not marked as Done: the negation is read with the value
-        names = list(dict.fromkeys(v for v, _, _ in vals))
+        names = _listed_between(text, vals, sc.sheet.values.get(col) or frozenset())
         how = "excluded" if neg else "exact"  # the exclusion word is read here, once
         if len(names) == 1:
             sc.add(Cond(col, "ne" if neg else "eq", names[0], raw=col, how=how), first, last)
         else:
             sc.add(Cond(col, "not_in" if neg else "in", names, raw=col, how=how), first, last)
+
+
+VALUE_LIST_SEP = lazy(r"\s*(?:[,，、/]\s*(?:(?:or|and)\s+)?|(?<![a-z_])(?:or|and)(?![a-z_])|和|或者?|及|以及)\s*", re.I)
+
+
+def _listed_between(text: str, vals: list[tuple[str, int, int]], known: frozenset[str]) -> list[str]:
+    """Route in X10, 12, X20: the values found, and each other item of the same list that is a value of the column
+    however it looks (12 is a route, never a number to compare) — in the order written."""
+    names = list(dict.fromkeys(v for v, _, _ in vals))
+    if len(vals) < 2:
+        return names
+    a, b = min(s for _, s, _ in vals), max(e for _, _, e in vals)
+    items = [x.strip() for x in VALUE_LIST_SEP.split(text[a:b])]
+    by_fold = {v.casefold(): v for v in known}
+    listed = [by_fold.get(x.casefold()) for x in items]
+    if any(v is None for v in listed) or not set(names) <= set(listed):
+        return names  # the words between are no list of this column's values
+    return list(dict.fromkeys(v for v in listed if v is not None))
 
 
 KEY_CODE = lazy(r"\s*(?:[:：=＝]|是|为|号为|号是)?\s*(?P<code>(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_-]{2,})(?![A-Za-z0-9_.])")
@@ -1574,12 +1621,34 @@ def _cond_scope_of_negation(sc: _Scan) -> None:
         sc.out.spans[i] = (before.start() if before is not None else a, b + (after.end() if after is not None else 0))
 
 
+EXCLUDED_LIST_JOIN = lazy(r"\s*的?\s*(?:[,，、]\s*)?(?:(?:and|or|nor)(?![a-z_])|和|或者?|及|以及|与)?\s*(?:the\s+|any\s+)?", re.I)
+
+
+EXCLUDED_AFTER_END = lazy(r"(?:以外|之外|除外|不算|不计|不计入|不包括|不要了?|不用|不看|去掉|排除|剔除)\s*$")  # 顺丰以外的: its scope ends there
+
+
+def _cond_exclusion_list(sc: _Scan) -> None:
+    """excluding refunds and concessions / without cash or card: a value said right after an excluded one, joined by
+    and / or, is left out too (neither is kept), and the joining word is the exclusion's, never an or between two kept sets."""
+    order = sorted(range(len(sc.out.conds)), key=lambda k: sc.out.spans[k])
+    for prev, cur in zip(order, order[1:], strict=False):
+        p, c = sc.out.conds[prev], sc.out.conds[cur]
+        gap = sc.text[sc.out.spans[prev][1] : sc.out.spans[cur][0]]
+        if p.how != "excluded" or p.op not in ("ne", "not_in") or c.how == "excluded" or c.op not in ("eq", "in") \
+                or EXCLUDED_AFTER_END.search(sc.text[slice(*sc.out.spans[prev])]) \
+                or not gap.strip() or not EXCLUDED_LIST_JOIN.fullmatch(gap) \
+                or any(h.column == c.column and sc.out.spans[cur][0] <= h.start < sc.out.spans[cur][1] for h in sc.hits):
+            continue  # (excluding Cash, and Route X10: a condition said with its column starts a condition of its own)
+        sc.out.conds[cur] = replace(negate(c), how="excluded")
+        sc.out.spans[cur] = (sc.out.spans[prev][1], sc.out.spans[cur][1])
+
+
 COND_RULES = (
     _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_count_of_unit, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
     _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_day_alone, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
     _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
-    _cond_example_of_kind, _cond_scope_of_negation, _cond_logic,
+    _cond_example_of_kind, _cond_scope_of_negation, _cond_exclusion_list, _cond_logic,
 )
 
 

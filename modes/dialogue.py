@@ -444,9 +444,19 @@ def on_rewritten(t: Turn) -> Outcome:
     took back is no part of the words, so it is never named as not understood)."""
     p = t.pending
     assert p is not None and t.rewritten is not None
-    turns = t.rewritten
+    turns = _last_statistic_only(t, list(t.rewritten))
     merged = replace(understand(turns, t.catalog, t.state, [p.request.file] if p.request.file else None), lang=p.request.lang)
     return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
+
+
+def _last_statistic_only(t: Turn, turns: list[str]) -> list[str]:
+    """最大值呢 after 改成中位数呢 / the maximum, not the median after median instead: the statistic said last replaces
+    an earlier swap's (each turn that said a statistic alone, but the first, is left out)."""
+    p = t.pending
+    alone = [i > 0 and _statistic_alone(Turn(u, normalize(u), t.lang, t.state, t.catalog, p)) for i, u in enumerate(turns)]
+    if len(turns) < 3 or not alone[-1]:
+        return turns
+    return [u for i, u in enumerate(turns) if i == len(turns) - 1 or not alone[i]]
 
 
 def on_replacement(t: Turn) -> Outcome:
@@ -492,10 +502,7 @@ def on_more_of_the_same(t: Turn) -> Outcome:
     p = t.pending
     assert p is not None
     restrict = list(p.request.candidates) if p.request.file_how == "ambiguous" else None
-    said = p.turns
-    if len(said) > 1 and _statistic_alone(t):  # 最大值呢 after 改成中位数呢: the statistic said last replaces an earlier swap's
-        said = tuple(u for i, u in enumerate(said) if i == 0 or not _statistic_alone(Turn(u, normalize(u), t.lang, t.state, t.catalog, p)))
-    turns = _with_turn(said, t.utterance)
+    turns = _last_statistic_only(t, _with_turn(p.turns, t.utterance))
     merged = understand(turns, t.catalog, t.state, restrict)
     return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
 
@@ -595,6 +602,26 @@ def _steps_dropped(t: Turn) -> tuple[set[str], str] | None:
 def drops_a_step(t: Turn) -> bool:
     said = _steps_dropped(t)
     return said is not None and not DROP_REST.sub("", lx.CORRECTION.sub("", said[1])).strip()
+
+
+# 不对，就只去重，别的都不要 / no, just the dedupe, nothing else: what the last turn asked, none of what it was added to
+NOTHING_ELSE = lazy(r"(?:别的|其他的?|其它的?|其余的?|剩下的)(?:步骤|操作|条件)?都?(?:不要|不用|去掉|别要|别加|不需要)(?:了)?|(?<![a-z_])(?:nothing else|none of the rest|drop (?:all )?the rest|forget the rest)(?![a-z_])", re.I)
+
+
+def keeps_only_the_last(t: Turn) -> bool:
+    """A correction that keeps only what its last turn asked for, of a request several turns made."""
+    p = t.pending
+    return p is not None and len(p.turns) > 1 and NOTHING_ELSE.search(t.text) is not None and not t.other_file
+
+
+def on_only_the_last(t: Turn) -> Outcome:
+    """不对，就只去重，别的都不要, after 11月工单号重复的只留一条 was read together with the request before it: that turn
+    alone, on the request's file, restated before it runs."""
+    p = t.pending
+    assert p is not None
+    turns = [p.turns[-1]]
+    merged = understand(turns, t.catalog, t.state, [p.request.file] if p.request.file else None)
+    return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=None)
 
 
 def on_step_dropped(t: Turn) -> Outcome:
@@ -791,6 +818,33 @@ def refers_to_pending(t: Turn) -> bool:
 REFINING_KINDS = {"filter", "sort", "select", "top_n", "head", "dedupe", "having"}
 
 
+def ungroups_the_sheets(t: Turn) -> bool:
+    """分组里去掉工作表 / not by depot / drop sheet from the grouping, while a request over the stacked sheets waits: the
+    same request with the sheets no key (never a filter of its result)."""
+    return t.pending is not None and ungroups_sheets_of(t.text, t.pending) and t.fresh.file_how not in EXPLICIT_FILE
+
+
+def widens_to_all_sheets(t: Turn) -> bool:
+    """all sheets, not just Northgate / same for all depots / 三个校区都算一下, while (or right after) a request on one
+    sheet of a workbook split into sheets: the same request over every sheet stacked, never a request of its own."""
+    p = t.pending
+    if p is None or p.request.op("stack") is not None or not p.request.file or not p.request.sheet or t.other_file:
+        return False
+    f = t.catalog.get(p.request.file)
+    if f is None or len(f.sheets) < 2 or len({tuple(sh.columns) for sh in f.sheets}) != 1:
+        return False
+    from modes.tagging.sheet_nouns import as_sheets, says_every_sheet
+
+    said = as_sheets(t.text, t.catalog, p.request.file).casefold()
+    every = lx.ALL_SHEETS.search(said) is not None or says_every_sheet(t.text, t.catalog, p.request.file)
+    return every and t.new_kinds <= {"stack", "profile"}
+
+
+def ungroups_sheets_of(text: str, p: Pending) -> bool:
+    """The turn says the sheets are no key of a request over the stacked sheets (after it ran: a correction of it)."""
+    return p.request.op("stack") is not None and lx.NOT_BY_SHEET.search(text) is not None
+
+
 def refines(t: Turn) -> bool:
     """A turn right after a run that only adds or swaps a part of it (a condition, an exclusion, an order, the columns
     kept, a cut), said with a follow-up word (那…呢, 只看, 也去掉, now, what about) and naming no file."""
@@ -803,6 +857,8 @@ def refines(t: Turn) -> bool:
         return False  # a file named (even the same one) starts a request of its own (by payment method, after payments.csv: a word of its name)
     if t.fresh.file_how == "description" and t.fresh.file != last.request.file:
         return False  # words that describe another file
+    if _other_sheet_said(t) and not SHEET_FOLLOW_UP.search(t.text) and not lx.CORRECTION.search(t.text):
+        return False  # 11月工单号重复的只留一条, after a request on 10月: a request of its own on that sheet (那11月的呢 follows one)
     if lx.BREAK_DOWN.search(t.text) and t.new_kinds <= {"group"} and t.old_kinds & (FIGURE_KINDS | {"filter", "group"}):
         return True  # break that down by plan, after how many signed up in 2023: the same rows, per plan
     if t.new_kinds == {"group"} and _keys_alone(t) and t.old_kinds & (FIGURE_KINDS | {"group", "bucket"}) and _holds_more(last.request):
@@ -814,6 +870,18 @@ def refines(t: Turn) -> bool:
     if t.old_kinds & (FIGURE_KINDS | SHARE_KINDS) and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
         return False  # the top 5 rows …, after a median (or each store's share): rows of their own, never a cut of one figure
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
+
+
+def _other_sheet_said(t: Turn) -> bool:
+    """The turn names, by its own name, a sheet of the request's workbook other than the one the request read."""
+    p = t.pending
+    if p is None or not p.request.file:
+        return False
+    f = t.catalog.get(p.request.file)
+    if f is None or len(f.sheets) < 2 or not p.request.sheet or p.request.op("stack") is not None:
+        return False
+    low = t.text.casefold()
+    return any(s.name and s.name != p.request.sheet and _sheet_named(s.name, low) for s in f.sheets)
 
 
 def _orders_the_summary(t: Turn, r: Request) -> bool:
@@ -854,7 +922,10 @@ PERIOD_FIGURES = frozenset({"growth", "rolling", "running_total"})
 def extends_periods(t: Turn) -> bool:
     """add the month-over-month growth / 再算一下环比 / and a 3-month rolling average, right after a summary per period:
     the same request, with that figure of its periods (never a new request that asks which file)."""
-    periodic = t.old_kinds & (PERIOD_FIGURES | {"bucket"}) or ("stack" in t.old_kinds and t.new_kinds == {"growth"})  # 7月8月9月分别…, 再算环比
+    g = t.fresh.op("growth")
+    own = g is not None and isinstance(g.args.get("value"), str) and g.args["value"].casefold() in t.text.casefold() and not ADDITIVE.search(t.text)
+    # 7月8月9月分别…, 再算环比 (每个月结算金额一共多少，环比涨了多少 names its own figure: a request of its own)
+    periodic = t.old_kinds & (PERIOD_FIGURES | {"bucket"}) or ("stack" in t.old_kinds and t.new_kinds == {"growth"} and not own)
     unit_only = t.new_kinds == {"bucket"} and bool(t.old_kinds & PERIOD_FIGURES)  # 改成按月, after 环比 by quarter: its periods
     one_sheet = "stack" in t.old_kinds and bool(t.fresh.sheet) and "stack" not in t.new_kinds and _sheet_said_in(t)  # 北门每个月…环比, after all sheets
     return (bool(t.new_kinds) and (t.new_kinds <= PERIOD_FIGURES or unit_only) and bool(periodic) and not one_sheet
@@ -877,7 +948,7 @@ def swaps_statistic(t: Turn) -> bool:
     if p is not None and _statistic_alone(t) and "group" in t.new_kinds and "group" in t.old_kinds and not t.other_file:
         return True  # 最大值呢, after a total per 导购: the same summary, that aggregate
     return (p is not None and (bool(lx.CORRECTION.search(t.text)) or _statistic_alone(t)) and t.new_kinds <= {"stats", "group"} and "stats" in t.new_kinds
-            and bool(t.old_kinds & {"group", "stats"}) and not t.other_file)
+            and bool(t.old_kinds & {"group", "stats", "pivot"}) and not t.other_file)
 
 
 def _statistic_alone(t: Turn) -> bool:
@@ -1005,12 +1076,15 @@ DIALOGUE: tuple[Row, ...] = (
     Row("pending", rejects_only, on_rejected),
     Row("pending", lambda t: t.rewritten is not None, on_rewritten),
     Row("pending", drops_a_step, on_step_dropped),
+    Row("pending", keeps_only_the_last, on_only_the_last),
     Row("pending", only_chat, on_chat),
     Row("pending", lambda t: corrected_sheet(t) is not None, on_sheet_correction),
     Row("clarify", declines_the_filter, on_filter_declined),
     Row("clarify", lambda t: t.answer is not None, on_slot_answer),
     Row("any", lambda t: t.talk is not None, on_talk),
     Row("idle", redoes_the_join, on_join_redone),
+    Row("pending", ungroups_the_sheets, on_more_of_the_same),
+    Row("pending", widens_to_all_sheets, on_more_of_the_same),
     Row("pending", refers_to_pending, on_more_of_the_same),
     Row("pending", splits_the_chart, on_more_of_the_same),
     Row("pending", flips_the_layout, on_more_of_the_same),
@@ -1058,7 +1132,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     if p is None and state.last is not None and not is_cancel(text):
         from modes.tagging import corrections
 
-        if lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text) or corrections.marked(text) \
+        if lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text) or corrections.marked(text) or ungroups_sheets_of(text, state.last) \
                 or corrections.dropped_value(text, state.last.request) is not None:
             p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
         elif lx.ADDITIVE.search(text) and not lx.ADD_COLUMN.search(text) and (g := state.last.request.op("group")) is not None \
@@ -1092,7 +1166,8 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         p = None
         t = Turn(utterance, text, t.lang, state, catalog, None)
     if refining and not of_groups and not refines(t) and not extends_periods(t) and not splits_the_chart(t) and not flips_the_layout(t) \
-            and not swaps_statistic(t) and not (adds_to_what_ran(t) and t.old_kinds - {"profile", "export"}):  # 再按导购分组数一下, after a filter: the next step
+            and not swaps_statistic(t) and not widens_to_all_sheets(t) \
+            and not (adds_to_what_ran(t) and t.old_kinds - {"profile", "export"}):  # 再按导购分组数一下, after a filter: the next step
         keep = corrected_sheet(t) is not None  # 二季度呢: the same request on another sheet of its workbook
         p = p if keep else None
         t = Turn(utterance, text, t.lang, state, catalog, p)
@@ -1179,6 +1254,10 @@ def never_twice(t: Turn, d: Decision, state: SessionState) -> Outcome:
     asked = d.reply.removeprefix(SET_ASIDE_NOTE[True]).removeprefix(SET_ASIDE_NOTE[False])
     if asked != question:
         return d, state.evolve(asked=(asked, d.reply), failed_answers=0)
+    if t.pending is not None and state.pending is not None and state.pending.turns != t.pending.turns and t.answer is None \
+            and set(state.pending.request.kinds()) > set(t.pending.request.kinds()):
+        # median instead, while "which column is Zone?" waits: the turn joined the request, whose question is still open
+        return replace(d, reply=replies.noted_still_asked(t.lang) + asked), state.evolve(asked=(question, d.reply), failed_answers=0)
     fails = t.state.failed_answers + 1
     if t.pending is not None and state.pending is not None and state.pending.turns != t.pending.turns:
         state = state.evolve(pending=t.pending)  # an answer that fitted nothing is not kept in the request (门店, to 按哪一列排名？)

@@ -318,6 +318,9 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
             if t.correction and op.kind == "stats" and (swapped_in := _statistic_of_columns(merged.get("group"), op)) is not None:
                 merged["group"] = swapped_in  # 不对，金额用中位数, after totals per 品类: that column's figure changes, the others stay
                 continue
+            if (cells := _pivot_statistic(merged, op, t, ops)) is not None:
+                merged["pivot"] = cells  # make that the median instead, after a pivot: its cells, never a figure beside it
+                continue
             old = merged.get(op.kind)
             if op.kind == "stats" and not op.args.get("columns") and (t.correction or (len(ops) == 1 and len(op.args.get("stats") or []) == 1
                                                                                     and not op.args.get("by") and "group" in merged)):
@@ -589,6 +592,34 @@ def _statistic_of_columns(g: Op | None, st: Op) -> Op | None:
     return Op("group", {**g.args, "measures": new}, g.after)
 
 
+PIVOT_AGGS = frozenset({"sum", "mean", "median", "min", "max", "count"})
+
+
+def _pivot_statistic(merged: dict[str, Op], op: Op, t: TurnOps, ops: list[Op]) -> Op | None:
+    """make that the median instead / the pivot cells should be the average of Fare / 透视表改成平均值, after a pivot: the
+    pivot with that statistic in its cells (of the column said, or of its own value); None when the turn says more."""
+    pv = merged.get("pivot")
+    if pv is None or "group" in merged or op.kind not in ("stats", "group", "profile") or not (t.correction or len(ops) == 1):
+        return None
+    if op.kind == "profile" and op.args.get("question") == "rows" and t.correction:
+        stats, cols = ["count"], []  # 算了，换成工单数 / 换成计数: how many rows in each cell
+    elif op.kind == "stats":
+        stats, cols = list(op.args.get("stats") or []), list(op.args.get("columns") or [])
+        if op.args.get("by"):
+            return None
+    elif op.kind != "group":
+        return None
+    else:
+        ms = list(op.args.get("measures") or [])
+        if op.args.get("keys") or op.args.get("unresolved"):
+            return None
+        stats, cols = list(op.args.get("aggs") or []) or [m["agg"] for m in ms], [m["column"] for m in ms if m.get("column")]
+    if len(set(stats)) != 1 or stats[0] not in PIVOT_AGGS or len(set(cols)) > 1:
+        return None
+    value = cols[0] if cols else pv.args.get("value")
+    return Op("pivot", {**{k: v for k, v in pv.args.items() if k != "value_unsaid"}, "value": value, "agg": stats[0]}, pv.after)
+
+
 def _pivot_figure_swapped(merged: dict[str, Op], turns: list[TurnOps]) -> None:
     """ok but average Duration Min instead of count, while a pivot waits: the pivot's figure changes to that statistic of
     that column (never a figure computed beside the pivot)."""
@@ -788,6 +819,21 @@ class _Understanding:
     parsed: list[TurnOps] = field(default_factory=list)
     ops: list[Op] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
+
+
+EACH_SHEET_THEN_KEY = lazy(r"(?P<q>(?:in\s+)?(?:each|every|per)\s+)(?:tab|sheet)\s*(?:and|&)\s+(?=[a-z])", re.I)
+
+
+def _sheet_words_blanked(t: str) -> str:
+    """The words that said every sheet, read: blanked; per sheet and Route keeps its 'per' for the key said after it
+    (the sheets are a key of their own)."""
+    t = EACH_SHEET_THEN_KEY.sub(lambda m: m.group("q") + " " * (len(m.group(0)) - len(m.group("q"))), t)
+    return lx.ALL_SHEETS.sub(lambda m: " " * len(m.group(0)), t)
+
+
+def _sheets_no_key(u: _Understanding) -> bool:
+    """no, by route only, not by depot / 分组里去掉工作表: a turn says the sheets are no key, whatever an earlier one said."""
+    return any(lx.NOT_BY_SHEET.search(n) for n in u.norms)
 
 
 def _u_files(u: _Understanding) -> None:
@@ -994,12 +1040,17 @@ def _sheet_valued(t: str, start: int, end: int) -> bool:
     return SHEET_VALUE_BEFORE.search(t, 0, start) is not None or SHEET_VALUE_AFTER.match(t, end) is not None
 
 
+IN_A_DATE = lazy(r"\s*\d{1,2}\s*(?:号|日)")  # 9月15号, beside a sheet named 9月: a day of the date, never the sheet said again
+NOT_JUST = lazy(r"(?:(?<![a-z_])not\s+(?:just|only)|不只是?|不光是?|不仅仅?是?|而不只是?)\s*(?:the\s+)?[^\s，,。；;]{1,16}?(?:\s*(?:表|sheet|tab|工作表))?(?=\s*[，,；;。.]|\s*$)", re.I)
 NOT_THIS_SHEET = lazy(r"(?:不是|不要|不用|别用|除了|(?<![a-z_])(?:not|instead of|rather than)\s+(?:the\s+)?)\s*[^\s，,。；;]{1,12}?(?=\s*(?:表|sheet|工作表)?\s*[，,；;]|\s*$)", re.I)
 
 
 def _u_sheet(u: _Understanding) -> None:
     """The sheet named (or a sheet name that does not exist), and the sheets a comparison names."""
     fi = u.fi
+    u.texts = [lx.NOT_BY_SHEET.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]  # 分组里去掉工作表: no sheet's name, no key
+    # all sheets, not just Northgate / 所有工作表，不只是东区: the sheet said beside every sheet is no sheet chosen
+    u.texts = [NOT_JUST.sub(lambda m: " " * len(m.group(0)), t) if lx.ALL_SHEETS.search(t.casefold()) else t for t in u.texts]
     second = u.catalog.get(u.files[1]) if len(u.files) == 2 else None  # a sheet the first table lacks may be the second's
     if fi is not None and u.ref.sheet and fi.sheet(u.ref.sheet) is not None:
         u.sheet_name = u.ref.sheet  # the sheet's name was what described the file; its words are gone from the text
@@ -1031,7 +1082,7 @@ def _u_sheet(u: _Understanding) -> None:
                         and not _inside_a_value(u.texts[i], span, _sheet_of(fi, name)):
                     # 下半年 naming a sheet is not also a period of its rows (每次 it is said: 东区店…占东区店总金额)
                     again = [m.span() for m in re.finditer(re.escape(u.texts[i][span[0] : span[1]]), u.texts[i])
-                             if not _inside_a_value(u.texts[i], m.span(), _sheet_of(fi, name))]
+                             if not _inside_a_value(u.texts[i], m.span(), _sheet_of(fi, name)) and not IN_A_DATE.match(u.texts[i], m.end())]
                     u.texts[i] = _blank(u.texts[i], [span, *again])
                 break
         low = " ".join(u.texts).casefold()
@@ -1055,7 +1106,8 @@ def _u_sheet(u: _Understanding) -> None:
         every = every_m is not None and not (u.sheet_name and len(u.two_sheets) < 2 and lx.EACH_SHEET.fullmatch(every_m.group(0).strip())
                                              and all(w == every_m.group(0) for w in other_words))
         every = every or not u.sheet_name and not u.two_sheets and _each_sheet_kind(fi, " ".join(u.norms))
-        every = every or not u.sheet_name and not u.two_sheets and lx.BY_SHEET.search(" ".join(u.norms)) is not None  # total Fee by sheet
+        every = every or not u.sheet_name and not u.two_sheets and lx.BY_SHEET.search(" ".join(u.norms)) is not None \
+            and not _sheets_no_key(u)  # total Fee by sheet (not by sheet: no key, nor every sheet)
         # 透视表，行是工作表 / one column per sheet: the sheets given a layout's role are every sheet, stacked
         every = every or (not u.sheet_name and not u.two_sheets and any(SHEET_ROLE.search(n) for n in u.norms))
         # 收费台账.xlsx 一共有多少条记录: a count of the whole workbook, no sheet said nor in use, is of every sheet
@@ -1063,6 +1115,9 @@ def _u_sheet(u: _Understanding) -> None:
                           and not (u.state.current_file == fi.path and u.state.current_sheet))
         # 三个店每个月金额的对比 / compare the total across all sites: a figure of every sheet, compared: stacked, a figure per sheet
         figure_compared = every and lx.EXPLORE_COMPARE.search(low) is not None and _figure_said(low)
+        # compare 2025 vs 2024 net amount by colour: two sheets of one table named, a figure per key: that figure, per sheet
+        figure_compared = figure_compared or (len(u.two_sheets) > 1 and lx.EXPLORE_COMPARE.search(low) is not None and _split_table(fi)
+                                              and (_figure_said(low) or _figure_per_key(fi, low)))
         if figure_compared:
             u.flags["sheets_compared"] = True
         if _split_table(fi) and (not lx.EXPLORE_COMPARE.search(low) or figure_compared) and (len(u.two_sheets) > 1 or every):
@@ -1085,7 +1140,7 @@ def _u_sheet(u: _Understanding) -> None:
             # 工作表是北门以外的 / 除了阳光花园 / sheet is not Pier: a sheet said as a value of the column naming each row's sheet
             # stays, for the condition on that column; every other mention of a sheet's name is read already
             u.texts = [_blank(t, [m.span() for m in re.finditer(stacked, t) if not _sheet_valued(t, m.start(), m.end())]) for t in u.texts]
-            u.texts = [re.sub(r"(?<![a-z_])all(?= +sheets)", "   ", lx.ALL_SHEETS.sub(lambda m: " " * len(m.group(0)), t)) for t in u.texts]
+            u.texts = [re.sub(r"(?<![a-z_])all(?= +sheets)", "   ", _sheet_words_blanked(t)) for t in u.texts]
             u.sheet_name, u.two_sheets, u.sheet_problem = u.stacked[0], [], None
             u.flags["stacked"] = True
         if len(fi.sheets) > 1:  # "订单表里…": a sheet's name is not a column mention
@@ -1109,6 +1164,16 @@ SHEET_DOWN = lazy(r"行\s*(?:是|为|按|用)\s*(?:各个?|每个?)?工作表|(?
                   r"|(?<![a-z_])(?:(?:one\s+|a\s+)?rows?\s+(?:per|for each|for every|by)\s+(?:sheet|tab)s?|(?:sheets?|tabs?)\s+(?:as|down)\s+(?:the\s+)?(?:rows?|side))(?![a-z_])", re.I)
 SHEET_ROLE = lazy(SHEET_ACROSS.pattern + "|" + SHEET_DOWN.pattern, re.I)
 SHEET_AS_KEY = lazy(r"每个?工作表|各(?:个)?工作表|按工作表|(?<![a-z_])(?:per|each|every|by) (?:sheet|tab)(?![a-z_])", re.I)
+
+
+def _figure_per_key(fi: FileInfo, low: str) -> bool:
+    """net amount by colour: a numeric column of the table said, with a word of a key after it."""
+    sh = fi.sheets[0] if fi.sheets else None
+    if sh is None:
+        return False
+    said = [c for c in sh.columns if c in sh.numeric and re.search(r"(?<![a-z_])" + re.escape(c.casefold()) + r"(?![a-z_])", low)]
+    return any(re.search(re.escape(c.casefold()) + r"\s*(?:的)?\s*(?:by|per|for each|按|每)", low) or
+               re.search(r"(?:按|每)[^，,。]{1,8}?" + re.escape(c.casefold()), low) for c in said)
 
 
 def _figure_said(low: str) -> bool:
@@ -1278,7 +1343,7 @@ def _u_lookup_join(u: _Understanding) -> None:
     """按组别算金额合计，组别在销售员信息那个表里 / total Fee by Seniority (Seniority is in vets.csv): a column this table
     lacks, held by exactly one other table that shares one key column with it, is looked up there — the join is put
     first and restated, never the column asked about as if it were this table's."""
-    if len(u.texts) != 1 or u.fi is None or len(u.files) > 1 or u.how == "result" or any(o.kind in ("join", "compare") for o in u.ops):
+    if u.fi is None or len(u.files) > 1 or u.how == "result" or any(o.kind in ("join", "compare") for o in u.ops):
         return
     raws = [str(x.get("raw", "")).strip() for o in u.ops for x in o.args.get("unresolved", []) if x.get("raw")]
     if not raws:
@@ -1293,10 +1358,14 @@ def _u_lookup_join(u: _Understanding) -> None:
         if len(keys) != 1:
             continue
         lead = f"和 {other.name} 按 {keys[0]} 关联，再" if u.lang == "zh" else f"join {other.name} on {keys[0]}, then "
+        # (median instead, after average Fare by Contract: the turn that said the column is the one the join comes before)
+        i = next((k for k, t in enumerate(u.texts) if raw.casefold() in t.casefold()), None)
+        if i is None:
+            continue
         u.ref = replace(u.ref, paths=[u.fi.path, other.path])
         u.files = (u.fi.path, other.path)
-        u.texts[-1] = lead + u.texts[-1]
-        u.norms[-1] = lead + u.norms[-1]
+        u.texts[i] = lead + u.texts[i]
+        u.norms[i] = lead + u.norms[i]
         u.looked_up = (raw, other.name, keys[0])
         _u_parse(u)
         return
@@ -1352,13 +1421,17 @@ def _u_parse(u: _Understanding) -> None:
             u.sheet = wider
             u.parsed, _, _ = _fit(u.texts, u.sheet, u.flags)
     joined = _joined_sheet(u) if any(o.kind == "join" for o in merge_turns(u.parsed)) else None
+    at = len(u.texts) - 1
     after = _after_join(u.texts[-1]) if joined is not None else None
+    if joined is not None and after is None and u.looked_up is not None:  # (median instead, after a lookup join: the turn that joined)
+        at = next((k for k in reversed(range(len(u.texts))) if _after_join(u.texts[k]) is not None), at)
+        after = _after_join(u.texts[at])
     if joined is not None and after is not None:
         # 按 customer 关联，再按 segment 汇总 amount: the join is read on its own clause (its key is the one it says),
-        # and what is done to the joined table on the rest, over the joined columns
+        # and what is done to the joined table on the rest, over the joined columns (and the turns after it)
         head, then_text = after
-        u.parsed, _, _ = _fit([*u.texts[:-1], head], _sheet_of(u.fi, u.sheet_name) if u.fi else u.sheet, u.flags)
-        then, _, _ = _fit([then_text], joined, {**u.flags, "two_tables": False})  # one table now: the joined one
+        u.parsed, _, _ = _fit([*u.texts[:at], head], _sheet_of(u.fi, u.sheet_name) if u.fi else u.sheet, u.flags)
+        then, _, _ = _fit([then_text, *u.texts[at + 1 :]], joined, {**u.flags, "two_tables": False})  # one table now: the joined one
         u.ops = [*merge_turns(u.parsed, u.lang), *[o for o in merge_turns(then, u.lang) if o.kind not in WHOLE_TABLE_OPS]]
         if then and u.parsed:  # the two texts are one turn's: what the join's clause read is read
             then[-1].consumed = [*u.parsed[-1].consumed, *then[-1].consumed]
@@ -1387,7 +1460,12 @@ def _u_parse(u: _Understanding) -> None:
                      else o for o in u.ops]
         # (a growth per sheet only when the sheets are said as such: per quarter, of quarter sheets, is the growth's own period)
         each_sheet_said = u.flags.get("sheets_compared") or any(SHEET_AS_KEY.search(n) for n in u.norms)
-        if any(lx.EACH_SHEET.search(n) for n in u.norms) or u.flags.get("sheets_compared"):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
+        if any(DISTINCT_SHEET.search(n) for n in u.stacked) and not any(SHEET_AS_KEY.search(n) for n in u.norms):
+            # 9月 / 10月 / 11月 stacked, 每个月…环比: the sheets are the periods themselves; a growth runs across them, never in each
+            u.ops = [replace(o, args={**o.args, "by": [k for k in o.args.get("by") or [] if k != label]}) if o.kind == "growth" and o.args.get("unit")
+                     and label in (o.args.get("by") or []) else o for o in u.ops]
+            each_sheet_said = False
+        if any(lx.EACH_SHEET.search(n) for n in u.norms) and not _sheets_no_key(u) or u.flags.get("sheets_compared"):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
             u.ops = [Op("group", {"keys": [label], "measures": [{"agg": "count"}], "question": True}, o.after)
                      if o.kind == "profile" and o.args.get("question") == "rows" or o.kind == "count" else o for o in u.ops]  # 每个工作表有多少行: per sheet
             u.ops = [replace(o, args={**o.args, "keys": [label, *[k for k in o.args.get("keys") or [] if k != label]]})
@@ -2011,7 +2089,10 @@ def _u_missing(u: _Understanding) -> None:
                               f"{fi.name} is a single table with no sheet named '{u.sheet_problem}'. {where}".rstrip())
         missing.append("sheet")
     if u.file is not None:
-        m2, p2, typo = _op_gaps(u.ops, fi, lang, len(u.files), u.two_sheets)
+        # median instead, while a key of the summary is asked: the statistic is the summary's, its column known once the key is
+        keyless = any(o.kind == "group" and o.args.get("unresolved") and not o.args.get("measures") for o in u.ops) and len(u.texts) > 1
+        asked = [o for o in u.ops if not (keyless and o.kind == "stats" and not o.args.get("columns") and not o.args.get("by"))]
+        m2, p2, typo = _op_gaps(asked, fi, lang, len(u.files), u.two_sheets)
         missing += [m for m in m2 if m not in missing]
         u.problems += p2
         if typo:

@@ -254,8 +254,8 @@ SORT = lazy(
     re.I | re.A,
 )
 GROUP = lazy(
-    r"汇总|分组|统计|求和|总和|总额|合计|加总|把[^，,。；;]{1,20}?加起来|平均|均值|求均值|最大值|最小值|最高值|最低值|计数|小计|总计|数一下|数一数|数数|清点|按[^，,。；;、]{1,12}?(?<!不)算|"  # 按月算, never past the clause into 不算
-    r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\b(?:use|take|show)\s+(?:the\s+)?(?:max(?:imum)?|min(?:imum)?)\b|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b"
+    r"汇总|分组|统计|求和|总和|总额|合计|加总|把[^，,。；;]{1,20}?加起来|平均|均值|求均值|最大值|最小值|最高值|最低值|计数|小计|总计|数一下|数一数|数数|(?<![人件个次单笔户张])数下(?![降跌滑])|清点|按[^，,。；;、]{1,12}?(?<!不)(?<![结预核估清折换打])算|"  # 按月算, never past the clause into 不算 (nor 按结算金额: 算 of a word)
+    r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\b(?:use|take|show)\s+(?:the\s+)?(?:max(?:imum)?|min(?:imum)?)\b|\b(?:max(?:imum)?|min(?:imum)?)\b(?=\s+instead\b|\s*[?.!]?\s*$)|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b"
     r"|\bbreak(?:s|ing)?\s+(?:[\w.-]+\s+){0,4}?down\b|\bbroken\s+down\b|\bbreakdown\b|\bsplit(?:ting)?\s+(?:[\w.-]+\s+){0,4}?(?:up\s+)?by\b",
     re.I | re.A,
 )
@@ -463,6 +463,11 @@ ALL_SHEETS = lazy(r"(?:按|用)?(?:所有|全部|每个|各个|整个)的?\s*(?:
                   r"|(?<![a-z_])(?:in\s+)?(?:each|every|per)\s+(?:quarter|month|tab|sheet)(?![a-z_])",
                   re.I | re.A)
 # one figure per sheet of a workbook split by period (in each quarter / every month / per sheet): the sheets are a key
+# no, by route only, not by depot / drop sheet from the grouping / 不按工作表 / 分组里去掉工作表: the sheets are no key
+NOT_BY_SHEET = lazy(r"(?:不是|而不是|不要|别|不用|不再|不|(?<![a-z_])(?:not|rather than|instead of|don'?t|do not|no longer)(?![a-z_]))\s*(?:分组)?\s*"
+                    r"(?:按|分|(?:group|break\s+(?:it\s+)?down|split)\s+by\s+|(?:by|per|for each|in each|each)\s+)\s*(?:每个|各个?)?\s*(?:sheet|tab|工作表)"
+                    r"|(?<![a-z_])(?:(?:drop|remove|take|leave)\s+)?(?:out\s+)?(?:the\s+)?(?:sheets?|tabs?)(?:\s+column)?\s+(?:out\s+)?(?:from|of)\s+(?:the\s+)?(?:group(?:ing|s)?|keys?|breakdown)"
+                    r"|(?:分组|汇总|分类)(?:里|中|时)?(?:去掉|不要|删掉|去除)(?:按)?(?:工作表|sheet)|(?:去掉|不要|删掉)按?(?:工作表|sheet)(?:的)?(?:分组|这一?层)", re.I)
 BY_SHEET = lazy(r"(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])", re.I)  # total Fee by sheet: every sheet, each one a key
 EACH_SHEET = lazy(r"(?<![a-z_])(?:in\s+)?(?:each|every|per)\s+(?:quarter|month|tab|sheet)(?![a-z_])|(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])|每个?(?:季度|工作表|sheet)|各(?:个)?(?:季度|工作表)",
                   re.I | re.A)
@@ -476,7 +481,9 @@ THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|再(?:加|�
 # a turn said as the next step of a request made in steps (然后… / 再… / then …): the table before it was a step on the way
 NEXT_STEP_LEAD = lazy(r"^\s*(?:然后|接着|之后|随后|再|then(?![a-z_])|and then(?![a-z_])|after that(?![a-z_])|next(?![a-z_]))", re.I | re.A)
 # The previous result as the input of this request
-RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_]))|that(?=\s+(?:by|per|into|as|to|for|over|across)(?![a-z_])|\s*[?.!;]|\s*$)|that (?:result|output|list|summary)|the (?:[a-z][\w-]* ){0,4}?(?:table )?result)(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
+# 用合并那张表 / 在合并的表里 / 合并后的结果: the table a merge (a stack or a join) just made, never a merge asked again
+MERGED_RESULT = r"(?:刚才|上面|前面)?(?:合并|拼接|拼|合)(?:起来)?(?:的|后的|好的|完的)(?:那|这)?(?:张|个)?(?:表|结果)|(?:合并|拼接)(?:那|这)(?:张|个)?(?:表|结果)"
+RESULT_REF = lazy(MERGED_RESULT + r"|(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:他|她)的(?=[^，,。]{0,8}(?:合计|总|金额|订单|单子|平均|销售|业绩|数))|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|her|his|him|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_]))|that(?=\s+(?:by|per|into|as|to|for|over|across)(?![a-z_])|\s*[?.!;]|\s*$)|that (?:result|output|list|summary)|the (?:[a-z][\w-]* ){0,4}?(?:table )?result)(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
                         r"|(?<![a-z_])(?:on|in|of|from|to|for|with|using) (?:that|this)(?: (?:result|table|one|output))?(?=\s*[?.!]?\s*$)"
                         # in that, just the Card rows / of those: … — the result said first, then what to do with it
                         r"|^\s*(?:and\s+|now\s+)?(?:in|of|from|within|among|out of) (?:that|this|those|these)(?: (?:result|table|one|output|list|rows|lot))?(?=\s*[,，:;\-–—])"
@@ -495,7 +502,7 @@ RESULT_REF = lazy(r"(?:他们|她们|它们|这些人|这帮人)(?!公司)|这�
                         r"|(?<![a-z_])(?:is|are|was|were) (?:that|those|these|it)\s*[?.!]?\s*$"
                         r"|(?<![a-z_])(?:these|those) (?:rows|records|ones|orders|items|entries)(?![a-z_])|(?<![a-z_])(?:of|for|in) (?:these|them)(?![a-z_])", re.I | re.A)
 # the previous result called by the operation that made it (这个透视表 / that pivot): a reference, never a request for that operation again
-RESULT_NAMED = lazy(r"(?:这个|那个|这张|那张|刚才的?|上面的?)(?:透视表|交叉表|汇总表|汇总结果|统计结果|排名)|(?<![a-z_])(?:that|this) (?:pivot(?: table)?|crosstab)(?![a-z_])|(?<![a-z_])the (?:pivot(?: table)?|crosstab)(?![a-z_])(?!\s+(?:result|output))|(?<![a-z_])(?:that|this) (?:summary|ranking)(?![a-z_])"
+RESULT_NAMED = lazy(MERGED_RESULT + r"|(?:这个|那个|这张|那张|刚才的?|上面的?)(?:透视表|交叉表|汇总表|汇总结果|统计结果|排名)|(?<![a-z_])(?:that|this) (?:pivot(?: table)?|crosstab)(?![a-z_])|(?<![a-z_])the (?:pivot(?: table)?|crosstab)(?![a-z_])(?!\s+(?:result|output))|(?<![a-z_])(?:that|this) (?:summary|ranking)(?![a-z_])"
                     r"|(?<![a-z_])the (?:[a-z][\w-]* ){1,4}?(?:table )?result(?![a-z_])"  # the Harbour direct monthly result
                     r"|(?:这个|那个|刚才的?|上一步的?)[\u4e00-\u9fff]{1,6}?(?:后|完)的[\u4e00-\u9fff]{1,4}?(?=\s*(?:按|关联|合并|匹配|对上|里|中|[，,。]|$))"  # 这个去重后的目录
                     r"|(?:刚才|上面|前面)(?:的|那|这)?\s*\d+\s*(?:个|条|行|位|名|家|笔)(?:人|记录|数据|行)?(?:里面|里头|里|中)?", re.I | re.A)  # 刚才那14个人里面

@@ -74,11 +74,14 @@ DROP_VERB = lazy(r"删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b
 BROUGHT_IN = lazy(r"加上|加入|带上|带出|带过来|补上|添上|添加|附上|(?<![a-z_])(?:add|bring|include)(?![a-z_])", re.I | re.A)
 N_COLS = lazy(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|columns)", re.I | re.A)
 WHICH_TOP = lazy(
-    r"哪(?P<wn>\d+|[两三四五六七八九十]+)?(?:个|些|一个|家|位|种|类|门|项|款|件|所|台|辆|只|条|(?=天|周|年|月份))\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差)"
-    r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:(?P<sv>sold|sells?|made|earned|brought in)|has|had|have|got|with|gets|is|was|are|were|ranks?)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest)"
+    r"哪(?P<wn>\d+|[两三四五六七八九十]+)?(?:个|些|一个|家|位|种|类|门|项|款|件|所|台|辆|只|条|(?=天|周|年|月份))\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差|最忙|最繁忙|最热门|最火|最受欢迎|最活跃|最冷清|最闲)"
+    r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:(?P<sv>sold|sells?|made|earned|brought in)|has|had|have|got|with|gets|is|was|are|were|ranks?)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest|busiest|quietest)"
     r"(?:\s+(?:(?:in|by|for|on)\s+)?(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+))?",
     re.I | re.A,
 )
+# (busy is said of how many rows a key has: the most rows, or the fewest)
+BUSY_WORDS = {"最忙": "最多", "最繁忙": "最多", "最热门": "最多", "最火": "最多", "最受欢迎": "最多", "最活跃": "最多", "最冷清": "最少", "最闲": "最少",
+              "busiest": "most", "quietest": "fewest"}
 WHO_TOP = lazy(r"(?P<d>最(?:高|大|多|低|小|少|早|晚|好|差))的?(?:是|为)?(?:谁|哪(?:个|位|家|一个|一家|条|笔)|什么)"
                      r"|who (?:has|had|got|earns?|scored?) the (?P<d2>highest|most|largest|lowest|least|smallest)", re.I | re.A)
 # the duplicates removed, said beside a question about them (有没有重复的，帮我去个重 / any duplicates? drop them)
@@ -245,6 +248,7 @@ class _Turn:
     grouping: bool = False
     versus_overall: bool = False
     compare_groups: bool = False
+    compare_end: int = -1  # where the word that compares the groups ends (按是否异常比一下运费: the figure follows it)
     ratio: tuple[str, str, str] | None = None  # (numerator, denominator, name) of a ratio of two columns' totals
     rows_by: bool = False  # closed tickets by team: the rows named, counted per key
     period_key: str | None = None  # 按门店和月份: a period of the date column listed among the keys
@@ -317,14 +321,50 @@ def _counts_said(text: str, sheet: SheetInfo) -> str:
             return m.group(0)
         return "count".ljust(len(m.group(0)))
 
+    def rows(m: re.Match[str]) -> str:  # 工单数, beside a column 工单号 that numbers the rows: how many rows
+        said = m.group("s")
+        for k in range(1, len(said) + 1):  # (换成工单数: the stem is the shortest end of the word that names the column)
+            stem = said[-k:]
+            ids = [c for c in sheet.columns if c in (stem + "号", stem + "编号", stem + "单号", stem + "ID", stem + "id")]
+            if ids and not any(c in sheet.numeric for c in ids) and (stem + "数").casefold() not in names:
+                return m.group(0)[: -len(stem) - 1] + "行数".ljust(len(stem) + 1)
+        return m.group(0)
+
+    text = ID_COUNT_ZH.sub(rows, text) if "数" in text else text
     return COUNT_PHRASE.sub(said, text)
 
 
+ID_COUNT_ZH = lazy(r"(?P<s>[\u4e00-\u9fff]{1,4})数(?![据值量字额])")
+
+
+def _flag_versus(text: str, sheet: SheetInfo, spans: list[tuple[int, int]]) -> str:
+    """paid vs not paid / 退货的和没退货的比一下, over a yes-no column: its two values side by side — the column is the
+    key (by Paid), never a second table to compare with. Written as that key where its words fit in the same place."""
+    if not VERSUS_WORD.search(text):
+        return text
+    for word, col in flag_words(sheet).items():
+        w = re.escape(word)
+        pat = (rf"(?<![a-z_])(?:{NOT_FLAG_EN})?{w}(?:\s+ones)?\s+(?:vs\.?|versus|against|compared (?:to|with))\s+(?:{NOT_FLAG_EN})?{w}(?![a-z_])"
+               if word.isascii() else rf"(?:没有?|未|不)?{w}的?(?:和|跟|与|对比|比)(?:没有?|未|不)?{w}的?")
+        for m in re.finditer(pat, text, re.I):
+            if len(re.findall(NOT_FLAG_EN if word.isascii() else "没有?|未|不", m.group(0), re.I)) != 1:
+                continue  # paid vs not paid: one side said with its negation, the other without
+            said = (f"by {col}" if word.isascii() else f"按{col}")
+            if len(said) <= len(m.group(0)):
+                text = text[: m.start()] + said.ljust(len(m.group(0))) + text[m.end() :]
+                spans.append((m.start() + len(said), m.end()))  # (the words after the key, read with it)
+    return text
+
+
+VERSUS_WORD = lazy(r"(?<![a-z_])(?:vs\.?|versus|against|compared (?:to|with))(?![a-z_])|(?:和|跟|与)(?:没有?|未|不)|对比|比", re.I)
+NOT_FLAG_EN = r"not\s+|non-?|un"
 NO_JOIN = lazy(r"(?<![a-z_])(?:no|without(?: any)?|don'?t|do not|not)\s+(?:a\s+)?(?:join|joins|joining|merge|merging|lookup|filter|filtering|filters)(?![a-z_])"
                r"|(?:不要|不用|不需要|无需|别|不)(?:再)?(?:关联|合并|匹配|连接|筛选|过滤)(?:了)?"
                r"|(?:不要|不用|不需要|无需|别)(?:和|跟|与)(?:别的|其他|另外的?|别)?(?:表|文件|sheet)?(?:比|比较|对比)", re.I | re.A)  # 不用和别的表比
 PIVOT_WORD = lazy(r"透视|交叉表|(?<![a-z_])(?:pivot|crosstab|cross-tab)(?![a-z_])", re.I | re.A)
 LAYOUT_ROLE_EQ = lazy(r"(?<![a-z_])(?:rows?|columns?|values?)\s*(?P<eq>[=:：])|(?:行|列|值)\s*(?P<eq2>[=:：])", re.I | re.A)
+SAME_AGAIN = lazy(r"^\s*(?:and\s+|now\s+)?(?:the\s+)?same\s+(?:thing\s+|again\s+)?(?=(?:for|on|with|in|over|across|but)(?![a-z_]))|^\s*(?:同样的?|一样的?)(?=\s*[，,]?\s*(?:换|对|看|算|把|用))", re.I)
+PIVOT_CELLS = lazy(r"(?<![a-z_])cells?(?![a-z_])|单元格|格子", re.I)
 TAIL_REF = lazy(r"\s+(?:to|on|in|into|for)\s+(?:that|this|it|them|the\s+(?:result|table|summary))(?:\s+(?:result|table|one|summary))?\s*[.!?]?\s*$", re.I | re.A)
 
 
@@ -342,13 +382,15 @@ def _prepare(t: _Turn) -> None:
         spans.append(m.span("f"))
     spans += [m.span() for m in TAIL_REF.finditer(t.text)] if "=" in t.text else []  # … = A + B to that: which table, no operand
     spans += [m.span() for m in NO_JOIN.finditer(t.text)]  # no join / don't filter / 不用关联: an operation said not to be done is none
+    spans += [m.span() for m in SAME_AGAIN.finditer(t.text)]  # same for all depots / 同样的，换华南: what it repeats is the request before
     spans += [m.span() for m in FIGURE_PRONOUN.finditer(t.text)]  # 那个数大于1的: the figure just made, compared (never a column 那个数)
     rd = lx.ROUNDED_TO.search(t.text) if lx.ADD_COLUMN.search(t.text) or "=" in t.text else None
     if rd is not None:  # 加一列…，保留两位小数 / …, rounded to 2 dp: how the new column is rounded (never columns kept)
         t.rounded = lx.rounded_digits(rd)
         spans.append(rd.span())
-    spans += [m.span("eq" if m.group("eq") else "eq2") for m in LAYOUT_ROLE_EQ.finditer(t.text)] if PIVOT_WORD.search(t.text) else []  # values = sum of X: a role
-    t.text = _counts_said(_blank(t.text, spans), t.sheet)
+    if PIVOT_WORD.search(t.text):  # values = sum of X: a role; the pivot cells should be the median: what the values are
+        spans += [m.span("eq" if m.group("eq") else "eq2") for m in LAYOUT_ROLE_EQ.finditer(t.text)] + [m.span() for m in PIVOT_CELLS.finditer(t.text)]
+    t.text = _flag_versus(_counts_said(_blank(t.text, spans), t.sheet), t.sheet, spans)
     found = find_columns(t.text, t.sheet)
     found = [h for h in found if not statistic_of_next(t.text, h, found, t.sheet)]  # total Qty per Clerk, beside a column called Total: Qty's total
     t.hits = _summary_figure_hits(t, found)
@@ -424,7 +466,7 @@ def _outside_names(rx: Any, t: _Turn) -> re.Match[str] | None:
 def _compares_groups(t: _Turn) -> bool:
     """按部门比较月薪 / 比较各部门的平均月薪 / compare average revenue by segment: one table's groups compared
     with each other, when no second table is named."""
-    if t.flags.get("two_tables") or not lx.GROUP.search(t.text) and not re.search(r"比较|对比|compare", t.text, re.I):
+    if t.flags.get("two_tables") or not lx.GROUP.search(t.text) and not re.search(r"比较|对比|比一下|比一比|比比|compare", t.text, re.I):
         return False
     return any(_col_after(t.text, b.end(), t.hits, t.sheet)[0] for b in BY_WORD.finditer(t.text))
 
@@ -433,6 +475,7 @@ def _rule_compare(t: _Turn) -> None:
     m = _outside_names(lx.EXPLORE_COMPARE, t)
     if m and (_compares_groups(t) or t.flags.get("sheets_compared")):  # (三个店的金额合计对比: the sheets are the groups)
         t.compare_groups = True
+        t.compare_end = m.end()
         t.spans.append(m.span())  # the groups are summarised side by side; the word is read
         t.text = _blank(t.text, [m.span()])
         return
@@ -679,6 +722,7 @@ def _rule_which_top(t: _Turn) -> None:
         return
     text, hits, sheet = t.text, t.hits, t.sheet
     d = m.group("d") or m.group("d2") or ""
+    d = BUSY_WORDS.get(d.casefold(), d)  # which route is busiest / 哪个网点最忙: the most rows
     said_x, said_y = (m.group("x"), m.group("y") or "") if m.group("x") else (m.group("x2"), m.group("y2") or "")
     if _period_ranked(t, m, re.sub(r"的$", "", said_x.strip()), re.sub(r"^的", "", said_y.strip()), d):
         return
@@ -703,10 +747,15 @@ def _rule_which_top(t: _Turn) -> None:
         noun = None if noun is None or COUNT_NOUN.fullmatch(noun) else noun  # (卖的处方药最多: the gate asks whether the word is data elsewhere)
     yr = "" if counted else yr
     mcol, _, mclose = resolve_column(yr, sheet, numeric=True) if yr else (mcol if sold else None, "none", [])
-    if mcol is not None and mcol in sheet.dates and mcol not in sheet.numeric:
-        mcol = None  # which clerk has the fewest sales, beside a Sale Date column: dates are never summed; the rows are counted
+    if mcol is not None and mcol not in sheet.numeric and (mcol in sheet.dates or re.match(r"最多|最少|most|fewest|least", d, re.I | re.A)
+                                                           and flag_yes(sheet, mcol) is None):  # (延误最多: the yes rows, counted by their own rule)
+        mcol = None  # which clerk has the fewest sales, beside a Sale Date column (哪个车型工单号最多): never summed; the rows are counted
         counted = counted or re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) is not None
         yr = "" if counted else yr
+    text_figure: list[dict[str, Any]] = []
+    if mcol is not None and mcol not in sheet.numeric and flag_yes(sheet, mcol) is None:  # 哪个车型工单号最高: no highest total of text
+        text_figure = [_unres(mcol, [c for c in sheet.columns if c in sheet.numeric][:3], "measure")]
+        mcol, yr = None, ""
     if mcol is None and re.search(r"卖|销|sold|sell|sales|revenue|赚", yr + d + text[m.end() : m.end() + 4], re.I | re.A):
         # "sells best": the amount column, else the quantity column
         by_concept = {lx.concept_of(c): c for c in sheet.columns if c in sheet.numeric}
@@ -719,7 +768,7 @@ def _rule_which_top(t: _Turn) -> None:
     args: dict[str, Any] = {"keys": [kcol] if kcol else [], "measures": [{"column": mcol, "agg": agg}] if mcol else [{"agg": "count"}], "question": True}
     if noun and counted and not mcol:
         args["counted_noun"] = noun
-    unres = ([_unres(xr, kclose)] if not kcol else []) + ([_unres(yr, mclose)] if yr and not mcol else []) + unnamed
+    unres = ([_unres(xr, kclose)] if not kcol else []) + ([_unres(yr, mclose)] if yr and not mcol else []) + unnamed + text_figure
     if unres:
         args["unresolved"] = unres
         t.unresolved(len(unres))
@@ -933,7 +982,8 @@ def _rule_rounding(t: _Turn) -> None:
 
 
 # …= Qty * Unit Price, keep rows where …: a clause that starts with a verb of its own is the next step, never the formula's
-FORMULA_CLAUSE_END = lazy(r"[，,；;]\s*(?=(?:keep|filter|only|sum|total|group|sort|count|show|remove|exclude|drop|where|筛选|只看|只要|只留|按|去掉|排除|剔除|汇总|统计|排序)(?![a-z_]))", re.I | re.A)
+FORMULA_CLAUSE_END = lazy(r"(?:[，,；;]|\s+and(?:\s+then)?(?=\s))\s*(?=(?:keep|filter|only|sum|total|group|sort|count|show|list|rank|take|give|chart|plot|export|save|remove|exclude|drop|where"
+                          r"|筛选|只看|只要|只留|按|去掉|排除|剔除|汇总|统计|排序)(?![a-z_]))", re.I | re.A)
 # an English name of several words, up to the = that defines it (add a column Transit Days = Delivery Date - Pickup Date)
 SPACED_NAME = lazy(r"\s*(?:called|named)?\s*[\"“']?([A-Za-z][A-Za-z0-9_%()/\- ]{0,40}?)[\"”']?\s*(?==)", re.A)
 NEXT_STEP = lx.NEXT_STEP
@@ -1033,8 +1083,8 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
             break  # per channel, sales at least 3000: a column compared with a value starts a condition, not a key
         from modes.conditions import FLAG_NOT_COUNTED
 
-        if FLAG_NOT_COUNTED.match(t.text, e2):
-            break  # by Category, returned orders do not count: an exclusion, never a second key
+        if FLAG_NOT_COUNTED.match(t.text, e2) or KEY_THEN_ONLY.match(t.text, e2):
+            break  # by Category, returned orders do not count / by Route, refunded only: a condition, never a second key
         eq = EQUALS_NEXT.match(t.text, e2)
         if eq is not None and any(t.text[eq.end():].casefold().startswith(v.casefold()) for v in t.sheet.values.get(c2, ())):
             break  # by Appt Type, Status is Completed: a column said equal to one of its values starts a condition
@@ -1043,6 +1093,7 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
     return keys, j, how
 
 
+KEY_THEN_ONLY = lazy(r"\s*(?:ones\s+|rows\s+|tickets\s+|orders\s+)?only(?![a-z_])|\s*的?(?:才算|就行|即可)", re.I)
 PERIOD_AFTER = lazy(r"\s*(?:的)?\s*(月份|月|季度|年份|年度|年|周|星期)(?![\u4e00-\u9fff]*(?:列|字段))|\s+(month|quarter|year|week)s?(?![a-z_])", re.I)
 
 
@@ -1115,8 +1166,9 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
         return "group"
     if word == "by" and re.search(r"(?<![a-z_])(?:sort|order|rank)(?:ed|ing)?(?![a-z_])", before, re.I | re.A):
         return "sort"  # sort the table by …, never "the top 5 orders by amount"
-    if word == "by" and re.search(r"group|summar|total|sum|count|average|number of|how many", text[max(0, b.start() - 60) : b.start()], re.I | re.A):
-        return "group"
+    if word == "by" and re.search(r"group|summar|total|sum|count|average|number of|how many",
+                                  _blank(text, [(h.start, h.end) for h in t.hits])[max(0, b.start() - 60) : b.start()], re.I | re.A):
+        return "group"  # (Net Amount_sum - Credit Limit … top 5 by Over: a column's name asks for no summary)
     if word == "by" and not t.sorting and any(h.column in t.sheet.numeric and 0 <= b.start() - h.end <= 2 for h in t.hits):
         return "group"  # revenue by region
     noun = ROW_NOUN_BEFORE.search(text, 0, b.start()) if word == "by" and not t.sorting else None
@@ -1495,7 +1547,9 @@ def _measures_beside(t: _Turn) -> list[dict[str, str]]:
             verb = lx.GROUP.search(text)
             after_verb = verb is not None and h.start >= verb.end() and not re.match(r"\s*(?:[<>=≥≤]|大于|小于|超过|低于|不低于|不超过|以上|以下)", text[h.end :]) \
                 and not COMPARED_NEXT.match(text, h.end)  # count rows where amount is at least 250: compared, not added up
-            if gm or after_key or after_verb:
+            # 按是否异常比一下运费: the column said right after the verb that compares the groups
+            after_compare = t.compare_groups and 0 <= h.start - t.compare_end <= 4 and re.fullmatch(r"\s*(?:一下)?\s*的?\s*", text[t.compare_end : h.start])
+            if gm or after_key or after_verb or after_compare:
                 measures.append({"column": h.column, "agg": "sum"})
                 # 各类别的期末库存和库存金额: the columns listed with it are summed with it
                 measures += [{"column": x.column, "agg": "sum"} for x in _joined_after(h, t.hits, text)
@@ -1682,8 +1736,8 @@ def _rule_group(t: _Turn) -> None:
         for agg, rxp in EXTREME_WORDS:
             for am in islice(rxp.finditer(blanked), MAX_KEYS):
                 _measure_at(t, blanked, am, agg, measures, [])
-    if not any("column" in m for m in measures):  # groups compared with no statistic said: their means
-        measures += [dict(m, agg="mean") if t.compare_groups else m for m in _measures_beside(t)]
+    if not any("column" in m for m in measures):  # groups compared with no statistic said: their means (sheets compared: each one's total)
+        measures += [dict(m, agg="sum" if t.flags.get("sheets_compared") else "mean") if t.compare_groups else m for m in _measures_beside(t)]
     if not any("column" in m for m in measures) and t.group_keys:  # 每个导购卖了多少件 / 卖了多少钱: the goods sold, or the money
         money = SOLD_FOR.search(t.text) or (MONEY_Q.search(t.text) and SUM_Q.search(t.text))  # (一共多少钱，按收费员分开看)
         sold = _quantity_column(t.sheet) if GOODS_Q.search(t.text) else _money_column(t.sheet) if money else None

@@ -193,6 +193,11 @@ def what_to_change(r: Request, lang: str) -> str:
         "Say the part to change, e.g. 'by region instead', 'only 2024', 'use the median'; or 'cancel'."
 
 
+def noted_still_asked(lang: str) -> str:
+    """A turn that changed the waiting request while its question is still open: said before the question, asked again."""
+    return "（已记下。）" if lang == "zh" else "(Noted.) "
+
+
 def already(lang: str) -> str:
     """A correction the waiting reading already does: said before the reading."""
     return "（现在的理解已经是这样了。）" if lang == "zh" else "(That is already how it reads.) "

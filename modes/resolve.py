@@ -1125,13 +1125,22 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
         return part[0], "partial", []
     tol = 1 if len(r) <= 6 else 2  # each edit loses at most one of a name's letters: a cheap test before counting edits
     typo = [c for c, cf, letters in names.folded if len(c) >= 2 and len(letters.difference(r)) <= tol
-            and edit_distance(r, cf, tol) <= tol] if len(r) >= 2 and (CJK.match(r[0]) or len(r) >= 4) else []
+            and edit_distance(r, cf, tol) <= tol and not _other_head(r, cf)] if len(r) >= 2 and (CJK.match(r[0]) or len(r) >= 4) else []
     if len(typo) == 1 and not (len(r) == 2 and CJK.match(r) and _general_word(r)):  # 数据 is a word of its own, no typo of 数量
         return typo[0], "typo", []
     kind = values_kind(r, sheet)
     if kind is not None:
         return kind, "partial", []
     return _unknown(r, sheet, r, closest)
+
+
+COUNT_HEADS, ID_HEADS = "数量", "号码"
+
+
+def _other_head(said: str, name: str) -> bool:
+    """工单数 beside 工单号: a Chinese word ends in its head; a count (数) of what a column numbers (号) is another thing,
+    never a typo of it (评份 is still 评分 mistyped)."""
+    return len(said) == len(name) and len(said) >= 2 and said[:-1] == name[:-1] and said[-1] in COUNT_HEADS and name[-1] in ID_HEADS
 
 
 def values_kind(word: str, sheet: SheetInfo) -> str | None:
@@ -1177,7 +1186,16 @@ def _value_forms(vl: str) -> tuple[str, ...]:
     if CJK.match(vl[:1]) or len(vl) < 3 or not vl[-1].isalpha():
         return (vl,)
     plural = vl[:-1] + "ies" if re.search(r"[^aeiou]y$", vl) else vl + "es" if re.search(r"(?:s|x|z|ch|sh)$", vl) else vl + "s"
-    return (plural, vl)
+    bare = _unaccented(vl)  # rose wines / cafe, for Rosé / Café: the value typed without its accents (the same length)
+    return (plural, vl) if bare == vl else (plural, vl, bare + plural[len(vl):], bare)
+
+
+def _unaccented(v: str) -> str:
+    """A Latin value with its accents dropped (Rosé → Rose), when that keeps every letter in place; else the value."""
+    import unicodedata
+
+    bare = "".join(ch for ch in unicodedata.normalize("NFKD", v) if not unicodedata.combining(ch))
+    return bare if len(bare) == len(v) else v
 
 
 def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> dict[str, list[tuple[str, int, int]]]:

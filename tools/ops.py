@@ -120,10 +120,15 @@ def _plain(v: Any) -> Any:
     return v
 
 
+# how a blank group is labelled in a table wenqing writes (a chart's categories): a blank again when that table is read
+BLANK_LABELS = ("（空白）", "(blank)")
+
+
 def _blank_mask(s: pd.Series) -> pd.Series:
     mask = s.isna()
     if s.dtype == object or pd.api.types.is_string_dtype(s):
-        mask = mask | s.astype("string").str.strip().eq("").fillna(False).astype(bool)
+        text = s.astype("string").str.strip()
+        mask = mask | (text.eq("") | text.isin(BLANK_LABELS)).fillna(False).astype(bool)
     return mask.astype(bool)
 
 

@@ -400,13 +400,21 @@ def _spaces_only(c: str) -> str:
 
 def _blank(t: BigTable, c: str) -> str:
     """Missing, or (text) nothing but whitespace."""
-    return f"({q(c)} IS NULL OR {_spaces_only(c)})" if t.types.get(c) == "VARCHAR" else f"({q(c)} IS NULL)"
+    return f"({q(c)} IS NULL OR {_blank_text(c)})" if t.types.get(c) == "VARCHAR" else f"({q(c)} IS NULL)"
+
+
+def _blank_text(c: str) -> str:
+    """Text that holds nothing: whitespace only, or the label a blank group has in a table wenqing wrote."""
+    from tools.ops import BLANK_LABELS
+
+    labels = ", ".join("'" + x.replace("'", "''") + "'" for x in BLANK_LABELS)
+    return f"({_spaces_only(c)} OR trim({q(c)}) IN ({labels}))"
 
 
 def _blank_count(t: BigTable, c: str) -> str:
     """How many cells of a column _blank holds for, as one aggregate."""
     missing = f"count(*) - count({q(c)})"
-    return f"{missing} + COALESCE(sum(CASE WHEN {_spaces_only(c)} THEN 1 ELSE 0 END), 0)" if t.types.get(c) == "VARCHAR" else missing
+    return f"{missing} + COALESCE(sum(CASE WHEN {_blank_text(c)} THEN 1 ELSE 0 END), 0)" if t.types.get(c) == "VARCHAR" else missing
 
 
 def _num(t: BigTable, c: str) -> str:

@@ -2174,6 +2174,8 @@ class Replace(OpSpec):
                 return None
             return Found(m.start(), self.name, {"column": holders[0], "old": old, "value": new}, ((begin, m.end() + nm.end()),))
         col = before[-1].column
+        if re.fullmatch(r"\s*[,，;；。]\s*", text[before[-1].end : m.start()]):
+            return None  # 值不要金额，改成数工单有几单: a clause ends between the column and the verb; the column is no value replaced
         old = re.sub(r"^(?:列)?(?:里面|里的|中的|里|中)?的?(?:值)?(?:为|是|等于)?", "", text[before[-1].end : m.start()].strip(QUOTES)).strip(QUOTES)
         old = "" if old.lstrip("的") in NO_OLD else old
         bare = VALUE_TAIL.sub("", old)

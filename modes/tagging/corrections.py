@@ -103,6 +103,9 @@ def _lexicon() -> _Lexicon:
     return _Lexicon(opening, negated_lead, negated_inside, contrast, defines, put_lead, swap, drop, head, tail, keyed, dangling)
 
 
+NOT_JUST = re.compile(r"\s*(?:just|only|merely|simply)(?![a-z_])", re.I)
+
+
 def _trim(part: str) -> str:
     lx = _lexicon()
     before = None
@@ -142,6 +145,8 @@ def _changes(text: str) -> tuple[Change, ...]:
                 out.append(Change(old, None, drop=True))
             continue
         neg = lx.negated_lead.match(c)
+        if neg is not None and NOT_JUST.match(c, neg.end()):
+            continue  # all sheets, not just Northgate: nothing taken back, the part before is more, never instead
         if neg is not None:
             old = _trim(c[neg.end():])
             if old:

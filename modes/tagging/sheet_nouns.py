@@ -167,7 +167,9 @@ def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
         if noun not in low:
             continue
         if source is not None and not _about_the_workbook(low, catalog, wb, source, noun):
-            continue  # count vets per clinic: the other table's own column
+            if current == wb and says_every_sheet(text, catalog, wb):
+                text = re.sub(_every_of(noun), "across all sheets" if noun.isascii() else "所有工作表", text, flags=re.I)
+            continue  # count vets per clinic: the other table's own column (same for all depots, the workbook in use: its sheets)
         said_wb = (f := catalog.get(wb)) is not None and f.stem.casefold() in low  # (停车缴费.xlsx … 两个出入口: the workbook named)
         focus = catalog.get(current) if current and current != wb and not said_wb else None
         if focus is not None and focus.is_table and any(noun in c.casefold() for sh in focus.sheets[:1] for c in sh.columns) \
@@ -200,3 +202,22 @@ def _about_the_workbook(low: str, catalog: Catalog, wb: str, source: str, noun: 
         return True
     theirs = {c.casefold() for sh in s.sheets for c in sh.columns}
     return any(c.casefold() in low and c.casefold() not in theirs and c.casefold() != noun for c in w.sheets[0].columns)
+
+
+def says_every_sheet(text: str, catalog: Catalog, workbook: str) -> bool:
+    """same for all depots / 三个校区都算一下, while a request on one sheet of `workbook` waits: a noun that names its sheets
+    (however else the workspace uses it), said with a word of all of them."""
+    low = text.casefold()
+    for noun, (wb, _) in _every_noun(catalog).items():
+        if wb != workbook or noun not in low:
+            continue
+        if re.search(_every_of(noun), low, re.I):
+            return True
+    return False
+
+
+def _every_of(noun: str) -> str:
+    """The pattern of a sheet noun said with a word of all of them (all depots / 三个校区)."""
+    all_zh, _, all_en, _ = _quantifiers()
+    n = re.escape(noun)
+    return rf"(?<![a-z_])(?:{all_en})\s+{n}(?:e?s)?(?![a-z_])" if noun.isascii() else rf"(?:{all_zh})\s*(?:的)?\s*{n}"
