@@ -385,6 +385,9 @@ def _execute(plan: Plan, d: Decision, ws: Workspace, audit: Audit, trace_id: str
         result.status, result.fallback_reason, result.answer = "failed", e.code, None
         result.notes.append(e.message(lang))
         audit.event(trace_id, "run", "running -> failed", "工具执行成功", True, e.code, {}, {"message": e.zh}, 0)
+    if lang == "en" and result.status != "answered":  # a run that stopped part way shows what it made so far, in English too
+        result.table = _table_en(result.table, own)
+        result.reports = [(a, _table_en(t, own)) for a, t in result.reports]
     result.reflections = total_reflections
     return result
 

@@ -975,6 +975,19 @@ def corrects_with_a_new_column(t: Turn) -> bool:
             and not t.old_kinds & {"formula", "add_column"} and not t.fresh.missing and not t.fresh.unexplained and not t.other_file)
 
 
+WHOLE_ANALYSES = frozenset({"growth", "pivot", "share", "rolling", "running_total"})
+
+
+def corrects_with_a_whole_request(t: Turn) -> bool:
+    """no, year over year growth of net amount for each Colour, sheets 2024 and 2025, after a comparison it did not mean:
+    a correction that says a whole analysis of its own, fully understood on the same file, replaces what it corrects."""
+    f = t.fresh
+    figures = [o.args.get("value") or o.args.get("column") for o in f.ops if o.kind in WHOLE_ANALYSES]
+    own = any(isinstance(c, str) and c.casefold() in t.text.casefold() for c in figures)  # (its figure said in its own words)
+    return corrects_with_new_kind(t) and bool(t.new_kinds & WHOLE_ANALYSES) and not (t.new_kinds & t.old_kinds) and own \
+        and not f.missing and not f.unexplained and not f.gaps and f.file == (t.pending.request.file if t.pending else None)
+
+
 def corrects_with_new_kind(t: Turn) -> bool:
     """不对，是按性价比排 after a summary: a correction, whatever new kind of work it names, is read with the request it
     corrects (its file stays; a column it names that is not there is asked about), never as a request about no file."""
@@ -1103,6 +1116,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("any", about_wenqing, on_chat),
     Row("any", lists_files, on_export_list),
     Row("pending", corrects_with_a_new_column, on_replacement),
+    Row("pending", corrects_with_a_whole_request, on_replacement),
     Row("pending", corrects_with_new_kind, on_more_of_the_same),
     Row("idle", names_nothing, on_names_nothing),
     Row("any", lambda t: True, on_request),

@@ -1040,6 +1040,7 @@ def _sheet_valued(t: str, start: int, end: int) -> bool:
     return SHEET_VALUE_BEFORE.search(t, 0, start) is not None or SHEET_VALUE_AFTER.match(t, end) is not None
 
 
+SHEETS_WORD_LEFT = lazy(r"(?<![a-z_])(?<!each )(?<!every )(?<!per )(?<!by )(?<!all )(?<!both )(?<!the )(?:the\s+)?(?:sheets?|tabs?)(?=(?:\s|,|&|(?<![a-z])and(?![a-z]))*(?:[;.!?]|$))", re.I)
 IN_A_DATE = lazy(r"\s*\d{1,2}\s*(?:号|日)")  # 9月15号, beside a sheet named 9月: a day of the date, never the sheet said again
 NOT_JUST = lazy(r"(?:(?<![a-z_])not\s+(?:just|only)|不只是?|不光是?|不仅仅?是?|而不只是?)\s*(?:the\s+)?[^\s，,。；;]{1,16}?(?:\s*(?:表|sheet|tab|工作表))?(?=\s*[，,；;。.]|\s*$)", re.I)
 NOT_THIS_SHEET = lazy(r"(?:不是|不要|不用|别用|除了|(?<![a-z_])(?:not|instead of|rather than)\s+(?:the\s+)?)\s*[^\s，,。；;]{1,12}?(?=\s*(?:表|sheet|工作表)?\s*[，,；;]|\s*$)", re.I)
@@ -1140,13 +1141,14 @@ def _u_sheet(u: _Understanding) -> None:
             # 工作表是北门以外的 / 除了阳光花园 / sheet is not Pier: a sheet said as a value of the column naming each row's sheet
             # stays, for the condition on that column; every other mention of a sheet's name is read already
             u.texts = [_blank(t, [m.span() for m in re.finditer(stacked, t) if not _sheet_valued(t, m.start(), m.end())]) for t in u.texts]
+            u.texts = [SHEETS_WORD_LEFT.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]  # …, sheets 2024 and 2025: read
             u.texts = [re.sub(r"(?<![a-z_])all(?= +sheets)", "   ", _sheet_words_blanked(t)) for t in u.texts]
             u.sheet_name, u.two_sheets, u.sheet_problem = u.stacked[0], [], None
             u.flags["stacked"] = True
         if len(fi.sheets) > 1:  # "订单表里…": a sheet's name is not a column mention
             names = sorted((s.name for s in fi.sheets if s.name), key=len, reverse=True)
             pat = re.compile("|".join(re.escape(n) + r"\s*(?:(?:这|那)?(?:两|2|俩|二)\s*(?:个|张)?\s*)?(?:表|sheet|工作表|页)"
-                                      + r"|(?<![a-z_])(?:sheet|工作表)\s*[:：]?\s*" + re.escape(n) for n in names), re.I)
+                                      + r"|(?<![a-z_])(?:sheets?|tabs?|工作表)\s*[:：]?\s*" + re.escape(n) for n in names), re.I)
             u.texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
     if second is not None and u.other_sheet is None and len(second.sheets) > 1 and fi is not None:
         first_sheets = {(x.name or "").casefold() for x in fi.sheets}
@@ -1343,7 +1345,7 @@ def _u_lookup_join(u: _Understanding) -> None:
     """按组别算金额合计，组别在销售员信息那个表里 / total Fee by Seniority (Seniority is in vets.csv): a column this table
     lacks, held by exactly one other table that shares one key column with it, is looked up there — the join is put
     first and restated, never the column asked about as if it were this table's."""
-    if u.fi is None or len(u.files) > 1 or u.how == "result" or any(o.kind in ("join", "compare") for o in u.ops):
+    if u.fi is None or len(u.files) > 1 or any(o.kind in ("join", "compare") for o in u.ops):
         return
     raws = [str(x.get("raw", "")).strip() for o in u.ops for x in o.args.get("unresolved", []) if x.get("raw")]
     if not raws:

@@ -83,7 +83,9 @@ WHICH_TOP = lazy(
 BUSY_WORDS = {"最忙": "最多", "最繁忙": "最多", "最热门": "最多", "最火": "最多", "最受欢迎": "最多", "最活跃": "最多", "最冷清": "最少", "最闲": "最少",
               "busiest": "most", "quietest": "fewest"}
 WHO_TOP = lazy(r"(?P<d>最(?:高|大|多|低|小|少|早|晚|好|差))的?(?:是|为)?(?:谁|哪(?:个|位|家|一个|一家|条|笔)|什么)"
-                     r"|who (?:has|had|got|earns?|scored?) the (?P<d2>highest|most|largest|lowest|least|smallest)", re.I | re.A)
+               # 他们里面谁最多 / 合计最多的那个: the one said with who, or as "that one"
+               r"|谁\s*(?P<d3>最(?:高|大|多|低|小|少))|(?P<d4>最(?:高|大|多|低|小|少))的那(?:个|位|家|一个|一位|一家)"
+               r"|who (?:has|had|got|earns?|scored?) the (?P<d2>highest|most|largest|lowest|least|smallest)", re.I | re.A)
 # the duplicates removed, said beside a question about them (有没有重复的，帮我去个重 / any duplicates? drop them)
 DEDUPE_DROP = lazy(r"去重|去个重|去下重|去一下重|去一去重|去掉|删|剔除|清掉|(?<![a-z_])(?:remove|drop|delete|dedupe|de-?duplicate|get rid of)(?![a-z_])", re.I | re.A)
 SHOW_DUPES = lazy(r"找出|找到|列出|查出|查一下|看看|有没有|有哪些|哪些|是否有|(?<![a-z_])(?:find|show|list|which|any|are there)(?![a-z_])", re.I | re.A)
@@ -2144,10 +2146,13 @@ def _rule_top_n(t: _Turn) -> None:
     text, hits, sheet = t.text, t.hits, t.sheet
     who = WHO_TOP.search(text)
     if who and not t.explore and not t.has("group", "top_n"):
-        ranked = [h for h in hits if h.end <= who.start() + 1 and (h.column in sheet.numeric or h.column in sheet.dates)]
+        ranked = [h.column for h in hits if h.end <= who.start() + 1 and (h.column in sheet.numeric or h.column in sheet.dates)]
+        if not ranked and not hits and (figure := _summary_figure(sheet)) is not None:
+            ranked = [figure]  # 他们里面谁最多, on a summary: its one figure
         if ranked:
-            low = bool(re.match(r"最(?:低|小|少|早|旧|差)|(?:lowest|smallest|least|earliest)", who.group("d") or who.group("d2") or "", re.I | re.A))
-            t.add(who.start(), Op("top_n", {"n": 1, "by": ranked[-1].column, "ascending": low, "question": True}))
+            said = who.group("d") or who.group("d2") or who.group("d3") or who.group("d4") or ""
+            low = bool(re.match(r"最(?:低|小|少|早|旧|差)|(?:lowest|smallest|least|earliest)", said, re.I | re.A))
+            t.add(who.start(), Op("top_n", {"n": 1, "by": ranked[-1], "ascending": low, "question": True}))
             t.spans.append(who.span())
     m = lx.TOP_N.search(text) or _superlative_key(t)
     if m and (not t.explore or _periods_only(t)):  # 按月汇总金额，取最高的一个月: the periods' figures ranked

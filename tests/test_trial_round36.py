@@ -399,3 +399,71 @@ def test_the_merged_table_named_is_the_result_just_made(garage, said):
     both = pd.concat(MONTHS.values())
     got = {(None if pd.isna(k) else k): v for k, v in result_frame(tr).set_index("服务顾问")["行数"].to_dict().items()}
     assert got == {(None if pd.isna(k) else k): v for k, v in both.groupby("服务顾问", dropna=False).size().to_dict().items()}
+
+
+@pytest.mark.parametrize("said", ["他们里面谁最多", "刚那个结果里结算金额合计最多的那个"])
+def test_who_is_highest_among_the_groups_just_made(garage, said):
+    s = Session(garage)
+    answered(s, "维修工单.xlsx 9月按服务顾问算下结算金额合计，不算保修的")
+    f = result_frame(answered(s, said))
+    m = MONTHS["9月"]
+    totals = m[m["维修类型"] != "保修"].groupby("服务顾问")["结算金额"].sum()
+    assert list(f["服务顾问"]) == [totals.idxmax()] and f["结算金额_合计"].iloc[0] == totals.max()
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def garage_customers(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    sheets = {k: v.assign(车牌号=[f"浙A{i % 4:03d}" for i in range(len(v))]) for k, v in MONTHS.items()}
+    write_workbook(tmp_path, "维修工单.xlsx", sheets)
+    pd.DataFrame({"车牌号": [f"浙A{i:03d}" for i in range(6)], "会员等级": ["普通", "银卡", "金卡", "普通", "银卡", "金卡"]}).to_csv(tmp_path / "客户.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+def test_the_result_just_made_joined_by_its_own_words_keeps_its_rows(garage_customers):
+    s = Session(garage_customers)
+    answered(s, "维修工单.xlsx 11月结算金额最高的前3单")
+    f = result_frame(answered(s, "把刚那个结果跟客户.csv按车牌号对一下，带出会员等级"))
+    assert len(f) == 3 and "会员等级" in f.columns and sorted(f["结算金额"]) == sorted(MONTHS["11月"]["结算金额"].nlargest(3))
+
+
+def test_a_column_of_another_table_looked_up_for_the_result(garage_customers):
+    s = Session(garage_customers)
+    answered(s, "维修工单.xlsx 11月结算金额最高的前3单")
+    tr = s.turn("在这个结果里按会员等级算平均结算金额")
+    assert tr.run is None and "客户.csv" in tr.decision.reply and "车牌号" in tr.decision.reply, tr.decision.reply
+    f = result_frame(s.turn("继续"))
+    top = MONTHS["11月"].assign(车牌号=[f"浙A{i % 4:03d}" for i in range(len(MONTHS["11月"]))]).nlargest(3, "结算金额")
+    grades = pd.DataFrame({"车牌号": [f"浙A{i:03d}" for i in range(6)], "会员等级": ["普通", "银卡", "金卡", "普通", "银卡", "金卡"]})
+    want = top.merge(grades, on="车牌号", how="left").groupby("会员等级")["结算金额"].mean().to_dict()
+    assert f.set_index("会员等级")["结算金额_平均"].to_dict() == want
+
+
+def test_a_run_that_stops_part_way_shows_its_table_in_the_session_language(tmp_path):
+    from engine.audit import Audit
+    from engine.executor import execute
+    from engine.plan import Plan, Step
+    from modes.decision import Decision, Request
+
+    write_workbook(tmp_path, "invoices.xlsx", YEARS)
+    steps = [("profile_dataset", {"path": "invoices.xlsx", "sheet": "2024"}),
+             ("group_summarize", {"keys": ["Colour"], "measures": [{"column": "Net Amount", "agg": "sum"}]}),
+             ("sort_rows", {"by": ["No Such Column"]})]
+    plan = Plan("transform", "test", "soft", "test", [Step(i + 1, t, t, "done", a) for i, (t, a) in enumerate(steps)], "goal")
+    d = Decision("act", "execute", "transform", "soft", 0.9, Request(intent="work", file="invoices.xlsx", lang="en"), "", "t", "t", "t", lang="en")
+    audit = Audit.in_memory()
+    audit.start_run("t1", 1, "x", {}, 0)
+    r = execute(plan, d, Workspace.at(tmp_path), audit, "t1")
+    assert r.status != "answered" and list(result_frame(type("T", (), {"run": r})())) == ["Colour", "Net Amount_sum", "rows"]
+
+
+def test_a_correction_that_says_a_whole_analysis_replaces_the_reading(wines):
+    s = Session(wines)
+    s.turn("which wine grew the most in net amount, 2025 vs 2024")
+    tr = s.turn("no, year over year growth of net amount for each Colour, sheets 2024 and 2025")
+    assert tr.run is None and "year-over-year growth of Net Amount" in tr.decision.reply and "compare" not in tr.decision.reply, tr.decision.reply
+    f = result_frame(s.turn("go"))
+    both = pd.concat([YEARS["2024"], YEARS["2025"]])
+    totals = both.groupby(["Colour", both["Invoice Date"].dt.year])["Net Amount"].sum()
+    red = totals.loc["Red"]
+    assert f[(f["Colour"] == "Red")]["yoy_change(%)"].dropna().round(2).tolist() == [round((red[2025] / red[2024] - 1) * 100, 2)]
