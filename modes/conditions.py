@@ -141,7 +141,8 @@ STRICT_AFTER = {"after", "later than"}
 DATE_RE = lazy(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?(?!\d)")
 QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:(?<![a-z_])Q|第(?=\s*[1-4一二三四]\s*季))\s*(?P<q>[1-4一二三四])(?![\da-z_])\s*(?:季度)?"
                   r"(?:\s*(?:of\s+)?(?P<y2>(?:19|20)\d{2})(?![\d年]))?", re.I | re.A)  # 第一党派 is no quarter
-RELATIVE_RE = lazy(r"今年|本年|去年|本月|这个月|上个月|上月|this year|last year|this month|last month", re.I | re.A)
+RELATIVE_RE = lazy(r"今年|本年|去年|本月|这个月|上个月|上月|上个季度|上一季度|上季度|本季度|这个季度|this year|last year|this month|last month|last quarter|this quarter",
+                   re.I | re.A)
 HALF_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?P<h>上半年|下半年|first half|second half|(?<![a-z0-9_])H1(?![a-z0-9_])|(?<![a-z0-9_])H2(?![a-z0-9_]))"
                r"(?:\s*(?:of\s+)?(?P<y2>(?:19|20)\d{2})(?![\d年]))?", re.I | re.A)
 RIGHT_STRIP = lazy(r"(?:的.*|人$|店$|行$|记录$|数据$|订单$|的行$)")
@@ -834,6 +835,10 @@ def _cond_relative_period(sc: _Scan) -> None:
             lo, hi = date(today.year, 1, 1), date(today.year + 1, 1, 1)
         elif w in ("去年", "last year"):
             lo, hi = date(today.year - 1, 1, 1), date(today.year, 1, 1)
+        elif w in ("本季度", "这个季度", "this quarter", "上个季度", "上一季度", "上季度", "last quarter"):
+            first = date(today.year, (today.month - 1) // 3 * 3 + 1, 1)  # this quarter's first day; the one before it when said last
+            lo = first if "上" not in w and "last" not in w else date(first.year - (first.month == 1), (first.month - 4) % 12 + 1, 1)
+            hi = date(lo.year + (lo.month == 10), (lo.month + 2) % 12 + 1, 1)
         elif w in ("本月", "这个月", "this month"):
             lo = date(today.year, today.month, 1)
             hi = date(today.year + (today.month == 12), today.month % 12 + 1, 1)

@@ -467,3 +467,21 @@ def test_a_correction_that_says_a_whole_analysis_replaces_the_reading(wines):
     totals = both.groupby(["Colour", both["Invoice Date"].dt.year])["Net Amount"].sum()
     red = totals.loc["Red"]
     assert f[(f["Colour"] == "Red")]["yoy_change(%)"].dropna().round(2).tolist() == [round((red[2025] / red[2024] - 1) * 100, 2)]
+
+
+def test_last_quarter_outside_the_data_stops_never_totals_every_row(garage):
+    tr = Session(garage).turn("维修工单.xlsx 上个季度保养的结算金额一共多少")
+    assert tr.run is not None and (tr.run.status, tr.run.fallback_reason) == ("insufficient_context", "period_absent"), tr.run.answer
+
+
+def test_last_quarter_is_the_quarter_before_todays(tmp_path, monkeypatch):
+    from datetime import date
+
+    monkeypatch.setenv("WENQING_ENGINE", "pandas")
+    today = date.today()
+    first = date(today.year, (today.month - 1) // 3 * 3 + 1, 1)
+    last_q = date(first.year - (first.month == 1), (first.month - 4) % 12 + 1, 15)
+    days = pd.to_datetime([last_q, first, date(last_q.year - 1, last_q.month, 15)])
+    pd.DataFrame({"下单日期": days, "金额": [10.0, 20.0, 40.0]}).to_csv(tmp_path / "订单.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), "订单.csv 上个季度的金额一共多少")
+    assert result_frame(tr)["金额_合计"].iloc[0] == 10.0
