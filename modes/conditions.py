@@ -568,7 +568,6 @@ def _cond_flag_column(sc: _Scan) -> None:
         for m in re.finditer(rf"(?<![a-z_])(?:un|non-?){re.escape(word)}(?![a-z_])", sc.text, re.I):
             if sc.free(m.start(), m.end()):
                 sc.add(Cond(col, "ne", yes, raw=col, how="excluded"), m.start(), m.end())
-    _cond_flag_plural(sc)
     for h in sc.hits:
         yes = _flag_yes(sc.sheet, h.column)
         if yes is None or not sc.free(h.start, h.end):
@@ -1581,10 +1580,12 @@ def _cond_logic(sc: _Scan) -> None:
 EXCLUSION_FILLER = (r"(?:\s*(?:the|those|that|these|ones?|rows?|records?|items?|in|from|of|at|within|with|where|which|who|were|was|are|is|"
                     r"have been|has been|got|marked|是|在|为|属于)(?![a-z_]))*"
                     r"(?:\s*[a-z]{3,}s\s+(?:with|where|whose|that|which|in|from|on|at)(?:\s+(?:the|a|an))?)?\s*$")  # leave out rentals with …
+# the words that close an exclusion said after its value (顺丰以外 / 退货的不算)
+EXCLUDED_AFTER_WORDS = r"(?:以外|之外|除外|不算|不计|不计入|不包括|不要了?|不用|不看|去掉|排除|剔除)"
 EXCLUDED_BEFORE = lazy(r"(?:" + lx.EXCLUDE.pattern + r"|(?<![a-z_])(?:outside(?: of)?|not (?:in|from|at|on|via|through|under|using|over|within|inside)|other than))" + EXCLUSION_FILLER,
                        re.I | re.A)
 # after the condition: 的, a few words naming the rows (的订单, 级客户, 分公司), then the exclusion
-EXCLUDED_AFTER = lazy(r"^\s*的?[\u4e00-\u9fff]{0,4}?\s*(?:以外|之外|除外|不算|不计|不计入|不包括|不要了?|不用|不看|去掉|排除|剔除)",
+EXCLUDED_AFTER = lazy(r"^\s*的?[\u4e00-\u9fff]{0,4}?\s*" + EXCLUDED_AFTER_WORDS,
                       re.I | re.A)
 
 
@@ -1629,7 +1630,7 @@ def _cond_scope_of_negation(sc: _Scan) -> None:
 EXCLUDED_LIST_JOIN = lazy(r"\s*的?\s*(?:[,，、]\s*)?(?:(?:and|or|nor)(?![a-z_])|和|或者?|及|以及|与)?\s*(?:the\s+|any\s+)?", re.I)
 
 
-EXCLUDED_AFTER_END = lazy(r"(?:以外|之外|除外|不算|不计|不计入|不包括|不要了?|不用|不看|去掉|排除|剔除)\s*$")  # 顺丰以外的: its scope ends there
+EXCLUDED_AFTER_END = lazy(EXCLUDED_AFTER_WORDS + r"\s*$")  # 顺丰以外的: its scope ends there
 
 
 def _cond_exclusion_list(sc: _Scan) -> None:
@@ -1652,7 +1653,7 @@ COND_RULES = (
     _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_count_of_unit, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
     _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_day_alone, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
-    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
+    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_plural, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
     _cond_example_of_kind, _cond_scope_of_negation, _cond_exclusion_list, _cond_logic,
 )
 
