@@ -16,6 +16,7 @@ from engine.datanotes import repeated_rows, step_notes
 from engine.plan import Plan, Step
 from modes import opspec
 from modes.decision import Decision
+from modes.replies import HELD, NAMED, file_label
 from tools import registry
 from tools.errors import ColumnMissing, ParseFailed, UserError
 from tools.localise import action_en
@@ -473,7 +474,8 @@ def _join_said(f: dict[str, Any], d: Decision, zh: bool) -> str:
     """A join's answer: its kind, its keys and, always, how many rows of each side found no match."""
     how = f.get("how") or "left"
     keys = f["on"] if f.get("other_on") in (None, f["on"]) else f"{f['on']} ↔ {f['other_on']}"
-    first = Path(d.request.file or "").name or ("第一张表" if zh else "the first table")
+    first = (file_label(d.request.file, "zh" if zh else "en") if d.request.file and d.request.file.startswith((HELD, NAMED)) else "") \
+        or Path(d.request.file or "").name or ("第一张表" if zh else "the first table")  # (a result shown, never its internal name)
     second = f.get("other") or ("第二张表" if zh else "the second table")
     ul, ur = f.get("unmatched_left", 0), f.get("unmatched_right", 0)
     rep = f.get("repeated_keys", 0)

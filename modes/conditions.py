@@ -1045,13 +1045,16 @@ POSTFIX_UNIT = (r"(?P<unit>(?:kg|kgs|公斤|千克|克|吨|tons?|km|公里|平�
                 r"hours?|hrs?|days?|minutes?|mins?|usd|rmb|dollars?|points?|stars?|"
                 r"pcs|units?|items?)(?![a-z_]))?")
 
+# a unit that says which kind of column holds the figure (4星及以上, 4 stars or more: the rating)
+UNIT_CONCEPT = {"星": "rating", "颗星": "rating", "star": "rating", "stars": "rating"}
+
 
 def _cond_postfix(sc: _Scan) -> None:
     """评分4.5以上, 3万以下, 100 or more."""
     text = sc.text
     for op, pat in POSTFIX:
         # a number is tried from its first digit only (the lookbehinds): from every digit the search is quadratic
-        for m in re.finditer(r"(?P<v>(?<![\d,])-?\d[\d,]*+(?:\.\d+)?\s*(?:万|千|k|K|%)?|(?<![一二两三四五六七八九十百千万])[一二两三四五六七八九十百千万]++)\s*"
+        for m in re.finditer(r"(?P<v>(?<!\d)(?<!\d,)-?\d[\d,]*+(?:\.\d+)?\s*(?:万|千|k|K|%)?|(?<![一二两三四五六七八九十百千万])[一二两三四五六七八九十百千万]++)\s*"
                              + POSTFIX_UNIT + r"\s*(?:" + pat + r")", text, re.I | re.A):
             if not sc.free(m.start(), m.end()):
                 continue
@@ -1060,6 +1063,9 @@ def _cond_postfix(sc: _Scan) -> None:
             by_unit = [c for c in sc.sheet.numeric if unit and len(unit) >= 2 and re.search(r"(?<![a-z_])" + re.escape(unit) + r"(?![a-z_])", c.casefold())]
             if (left is None or left[0] is None) and len(by_unit) == 1:  # shipments of 50 kg or more: the one column in kg
                 left = (by_unit[0], unit, "unit", (), m.start())
+            rated = [c for c in sc.sheet.numeric if UNIT_CONCEPT.get(unit) in (lx.concept_of_name(c), "rating" if "星" in c else None)]
+            if len(rated) == 1 and (left is None or left[0] not in sc.sheet.numeric):  # 订单 4星及以上: stars are the one rating column's
+                left = (rated[0], m.group("unit"), "unit", (), m.start())
             v = _value_at(m.group("v"), 0, sc.sheet, [], bool(left and left[0] in sc.sheet.dates))
             if v is None or left is None:
                 continue
@@ -1585,9 +1591,15 @@ EXCLUDED_AFTER_WORDS = r"(?:以外|之外|除外|不算|不计|不计入|不包�
 EXCLUDED_BEFORE = lazy(r"(?:" + lx.EXCLUDE.pattern + r"|(?<![a-z_])(?:outside(?: of)?|not (?:in|from|at|on|via|through|under|using|over|within|inside)|other than))" + EXCLUSION_FILLER,
                        re.I | re.A)
 # after the condition: 的, a few words naming the rows (的订单, 级客户, 分公司), then the exclusion
-EXCLUDED_AFTER = lazy(r"^\s*的?[\u4e00-\u9fff]{0,4}?\s*" + EXCLUDED_AFTER_WORDS,
+EXCLUDED_AFTER = lazy(r"^\s*的?(?:\s*[(（][^()（）]{1,40}[)）])?[\u4e00-\u9fff]{0,4}?\s*" + EXCLUDED_AFTER_WORDS,
                       re.I | re.A)
 
+# a condition in brackets right after the words it spells out (the refunded rows (Refunded = Y) / 退款的（是否退款=是）):
+# an exclusion said before those words covers it; "not" and 非 are part of the words themselves (not refunded (Refunded = N))
+PAREN_OPEN = lazy(r"[(（]\s*$")
+PAREN_CLOSE = lazy(r"\s*[)）]")
+EXCLUDED_NAMED = lazy(r"(?<![a-z_])(?!(?:not|but not)\s)(?:" + lx.EXCLUDE.pattern + r")(?<!非)\s*(?:掉|了)?\s*"
+                      r"(?:(?:[a-z'-]+\s+){0,4}[a-z'-]+|[\u4e00-\u9fff]{1,8}?的?[\u4e00-\u9fff]{0,4})\s*$", re.I | re.A)
 
 NOT_DONE_SINCE = lazy(r"(?<![a-z_])(?:haven't|hasn't|havent|hasnt|have not|has not|had not|hadn't|weren't|wasn't|not|never)\s+(?:been\s+)?[a-z]+\s*$", re.I | re.A)
 DATE_COLUMN_LINK = lazy(r"\s*(?:in|on|during|of|from|is|was|=|在|是|为)?\s*", re.I | re.A)
@@ -1616,15 +1628,27 @@ def _cond_scope_of_negation(sc: _Scan) -> None:
             if h.column == c.column and 0 <= a - h.end <= 12 and DATE_COLUMN_LINK.fullmatch(sc.text[h.end : a]):
                 head = h.start
         before = EXCLUDED_BEFORE.search(sc.text[:head])
+        opened = PAREN_OPEN.search(sc.text[:head])
+        if before is None and opened is not None:  # leave out the refunded rows (Refunded = Y): the brackets say what is left out
+            before = EXCLUDED_NAMED.search(sc.text[: opened.start()])
         if before is None and c.op in ("ge", "gt") and re.match(r"since(?![a-z_])", sc.text[a:], re.I):
             before = NOT_DONE_SINCE.search(sc.text[:head])  # haven't been serviced since 1 March: the last time was before it
         after = EXCLUDED_AFTER.match(sc.text[b:])
+        closed = PAREN_CLOSE.match(sc.text[b:]) if opened is not None else None
+        if after is None and closed is not None and EXCLUDED_AFTER.match(sc.text[b + closed.end() :]):
+            after = re.match(r"\s*[)）]" + EXCLUDED_AFTER.pattern.lstrip("^"), sc.text[b:])  # 退款的（是否退款=是）不算
         if before is None and after is None:
             continue
-        if before is not None and any(x <= before.start() < y for x, y in sc.out.spans[:i] + sc.out.spans[i + 1 :]):
+        if before is not None and any(x <= before.start() < y and not (opened is not None and d.how == "excluded" and d.column == c.column)
+                                      for j, (d, (x, y)) in enumerate(zip(sc.out.conds, sc.out.spans, strict=True)) if j != i):
             continue  # the word belongs to a condition already read (不包含X)
         sc.out.conds[i] = replace(negate(c), how="excluded")
         sc.out.spans[i] = (before.start() if before is not None else a, b + (after.end() if after is not None else 0))
+    same = [i for i, (c, (a, b)) in enumerate(zip(sc.out.conds, sc.out.spans, strict=True))
+            if any(j != i and (d.column, d.op, d.value, d.value2) == (c.column, c.op, c.value, c.value2) and x <= a and b <= y and (x, y) != (a, b)
+                   for j, (d, (x, y)) in enumerate(zip(sc.out.conds, sc.out.spans, strict=True)))]
+    for i in reversed(same):  # 去掉退款的（是否退款=是）: the words and the brackets that spell them out are one condition
+        del sc.out.conds[i], sc.out.spans[i]
 
 
 EXCLUDED_LIST_JOIN = lazy(r"\s*的?\s*(?:[,，、]\s*)?(?:(?:and|or|nor)(?![a-z_])|和|或者?|及|以及|与)?\s*(?:the\s+|any\s+)?", re.I)

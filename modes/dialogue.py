@@ -37,7 +37,7 @@ from modes.gate import (
     understand,
 )
 from modes.lazyre import lazy
-from modes.resolve import find_columns, find_files, find_values
+from modes.resolve import find_columns, find_files, find_values, sheet_stems
 from modes.text import CJK, FIXED_LANG, language, normalize, tidy
 
 if TYPE_CHECKING:
@@ -121,6 +121,10 @@ class Turn:
             name, missing = f.file.rsplit("/", 1)[-1], p.request.missing_file_name
             turns = [t.replace(missing, name) for t in p.turns] if missing else list(p.turns)
             return turns if missing and turns != list(p.turns) else [f"{name} {turns[0]}", *turns[1:]]
+        if p is not None and p.stage == "clarify" and "file" in p.request.missing and f.file_how == "named" and f.file \
+                and not p.request.missing_file_name and not f.missing and set(f.kinds()) <= {"stack", "profile"} and (f.sheet or f.op("stack")):
+            # 订单.xlsx，三个sheet合起来 / orders.xlsx, sheet North, to "which file?": the file and its sheets, for the same request
+            return [f"{self.utterance}{'，' if p.request.lang == 'zh' else ', '}{p.turns[0]}", *p.turns[1:]]
         if p is None or p.stage != "clarify" or (f.file_how in EXPLICIT_FILE and f.file not in (p.request.file, *p.request.files)):
             return None  # naming another file is a new request, not an answer
         return _slot_answer(p, self.text, self.catalog)
@@ -403,18 +407,26 @@ def corrected_sheet(t: Turn) -> str | None:
                       "", low[: every.start()] + low[every.end() :])
         return ALL_SHEETS_MARK if not rest else None  # the same for all sheets / 所有工作表也这样: every sheet, stacked
     named = [s.name for s in f.sheets if s.name and s.name != p.request.sheet and _sheet_named(s.name, low)]
-    if len(named) != 1:
+    stems = sheet_stems(f)
+    if not named:  # 那朝阳的呢, of 海淀校区 / 朝阳校区: the sheet said without the end all the sheets' names share
+        named = [n for n, st in stems.items() if n != p.request.sheet and st in low]
+    if not named or len(named) > 1 and (p.request.op("stack") or not p.request.sheet or len({tuple(s.columns) for s in f.sheets}) != 1):
         return None
-    months = month_words(named[0])  # August for the Aug sheet: the whole word is its name
+    months = month_words(named[0]) if len(named) == 1 else []  # August for the Aug sheet: the whole word is its name
     said = re.sub(r"(?<![a-z])(?:" + "|".join(months) + r")(?![a-z])", " ", low) if months else low
-    rest = lx.CORRECTION.sub(" ", said.replace(named[0].casefold(), " "))
+    for n in named:
+        said = said.replace(n.casefold(), " ").replace(stems.get(n, n.casefold()), " ")
+    if len(named) > 1:  # 城西和城南也一样算一下: the same request on each of those sheets
+        said = re.sub(r"和|与|及|跟|、|(?<![a-z_])(?:and|both)(?![a-z_])", " ", said)
+    rest = lx.CORRECTION.sub(" ", said)
     rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|也|照着?|照样|按|像|这样|这么|刚才那样|上面那样|一样|同样|换成|换到|换|改成|改看|算一下|看一下|做一下|做一个|做个|来一个|画一个|画个|画|看看|瞧瞧|算算|一下|算|做|弄|的|用|是|这|那|不|呢|吗|吧|[\s,，。.!！?？]"
                   r"|(?<![a-z_])(?:no|the|use|it|is|should|be|what|how|about|and|for|in|on|of|now|do|same|thing|again|show|run|please|sheet|ok|okay|one|request|analysis|with|at|from|column|columns|col|table)(?![a-z_])|列|一列", "", rest)
     earlier = re.sub(r"\s+", "", " ".join(p.turns).casefold())
-    return named[0] if not rest or rest in earlier else None  # 二季度的总金额呢: words of the request it follows are no change
+    return SHEETS_SEP.join(named) if not rest or rest in earlier else None  # 二季度的总金额呢: words of the request it follows are no change
 
 
 ALL_SHEETS_MARK = "*"  # corrected_sheet's answer for every sheet of the workbook, stacked
+SHEETS_SEP = "|"  # between the sheets of corrected_sheet's answer when it names several (each one a group of its own)
 # 浦东店也这样弄，不过金额用中位数 / same for Ridge, but with the median: the change asked beside the sheet
 SHEET_CHANGE = lazy(r"(?:[，,;；]\s*)?(?:不过|但是|只是|但|(?<![a-z_])but(?![a-z_]))\s*(?P<c>\S.*)$", re.I)
 # 二季度呢 / 三季度的呢 / what about Q2?: the request just run, asked again of another sheet
@@ -431,6 +443,9 @@ def on_sheet_correction(t: Turn) -> Outcome:
     old = p.request.sheet
     said = [re.sub(re.escape(old) + r"\s*(?:这|那)?\s*(?:张|个)?\s*(?:工作表|表|sheet)?", " ", u, flags=re.I) if old else u for u in p.turns]  # (q1 for Q1)
     every = ("across all sheets" if p.request.lang == "en" else "所有工作表合在一起") if sheet == ALL_SHEETS_MARK else None
+    if sheet is not None and SHEETS_SEP in sheet:  # 城西和城南也一样算一下: those sheets together, each its own groups
+        names = sheet.split(SHEETS_SEP)
+        every = f"sheets {' and '.join(names)}, each" if p.request.lang == "en" else f"{'和'.join(names)}分别"
     turns = [*said, every or f"{sheet}表"]  # the sheet it was on is no longer said (上半年 would read as a period of the new one)
     change = SHEET_CHANGE.search(t.text)
     if change is not None:  # 不过金额用中位数: the change, said after the sheet, corrects the request said again
@@ -453,7 +468,9 @@ def _last_statistic_only(t: Turn, turns: list[str]) -> list[str]:
     """最大值呢 after 改成中位数呢 / the maximum, not the median after median instead: the statistic said last replaces
     an earlier swap's (each turn that said a statistic alone, but the first, is left out)."""
     p = t.pending
-    alone = [i > 0 and _statistic_alone(Turn(u, normalize(u), t.lang, t.state, t.catalog, p)) for i, u in enumerate(turns)]
+    # (还有最小值 after 再加上最大值: a statistic said as one more is kept, never a swap)
+    alone = [i > 0 and not lx.ADDITIVE.search(normalize(u)) and _statistic_alone(Turn(u, normalize(u), t.lang, t.state, t.catalog, p))
+             for i, u in enumerate(turns)]
     if len(turns) < 3 or not alone[-1]:
         return turns
     return [u for i, u in enumerate(turns) if i == len(turns) - 1 or not alone[i]]
@@ -509,8 +526,11 @@ def on_more_of_the_same(t: Turn) -> Outcome:
 
 # 先把业主.csv按房号去重再对一次 / dedupe owners.csv on Unit, then join again: the join just run, its second table first
 # deduplicated on its key
+# (再做一遍上面这个 / 重新来一遍 / then do that again, said of the join just run, is the same)
 REDO_JOIN = re.compile(r"再(?:对|关联|合并|匹配|连接|join)(?:一次|一下|一遍|上|起来)?|重新(?:对|关联|合并|匹配|连接)"
-                       r"|(?<![a-z_])(?:(?:join|match|merge)(?:\s+(?:it|them|that))?\s+again|re-?join|redo the join)(?![a-z_])", re.I)
+                       r"|(?:再|重新)(?:做|来|跑|弄|算)(?:一遍|一次|一下)|重做"
+                       r"|(?<![a-z_])(?:(?:join|match|merge)(?:\s+(?:it|them|that))?\s+again|re-?join|redo the join"
+                       r"|(?:re-?do|re-?run|(?:do|run)\s+(?:it|that|this|the\s+(?:last|previous)\s+(?:one|step|request))\s+again)(?:\s+(?:it|that|this))?)(?![a-z_])", re.I)
 
 
 def redoes_the_join(t: Turn) -> bool:
@@ -530,6 +550,73 @@ def on_join_redone(t: Turn) -> Outcome:
     ops = tuple(replace(o, args={**o.args, "once": True}) if o.kind == "join" else o for o in last.request.ops)
     turns = [*last.turns, t.utterance]
     return _gate(replace(last.request, ops=ops), t.state, turns, multi_turn=True, catalog=t.catalog, prior=replace(last, stage="confirm"))
+
+
+# 先把师傅.csv按师傅去重，再做一遍上面这个 / dedupe drivers.csv first, then run that again: the step said first, then the
+# request just run on its result (never the step alone with the redo dropped)
+PREPARES = frozenset({"dedupe", "filter", "clean"})
+
+
+def prepares_then_redoes(t: Turn) -> bool:
+    last = t.state.last
+    if last is None or t.state.pending is not None or not REDO_JOIN.search(t.text) or last.request.op("join") is not None:
+        return False
+    kinds = set(t.fresh.kinds())
+    return bool(kinds) and kinds <= PREPARES and t.fresh.file == last.request.file and t.fresh.sheet == last.request.sheet \
+        and not t.fresh.missing and bool(set(last.request.kinds()) - PREPARES)
+
+
+def on_prepared_redo(t: Turn) -> Outcome:
+    last = t.state.last
+    assert last is not None
+    rest = tuple(replace(o, after=True) if i == 0 else o for i, o in enumerate(last.request.ops))
+    req = replace(last.request, ops=(*t.fresh.ops, *rest), text=t.utterance)
+    return _gate(req, t.state, [*last.turns, t.utterance], multi_turn=True, catalog=t.catalog, prior=replace(last, stage="confirm"))
+
+
+# without the blank row / 去掉空白那行 / 空的那组不要, of a summary by one key: its rows whose key is blank are left out
+# before it is summarised (the rest of the request stays, restated)
+BLANK_GROUP_DROPPED = re.compile(
+    r"^\s*(?:(?:去掉|不要|删掉|删除|排除|剔除|除去|拿掉)(?:掉)?\s*(?:那个|那一?行|那一?组|这一?行|这一?组)?\s*(?:空白|空的|空值|为空的?|没填的?|空)\s*(?:的)?\s*(?:那一?行|那一?组|那个|行|组|值)?"
+    r"|(?:那个|那一?行|那一?组)?\s*(?:空白|空的|空值|为空的?|没填的?)\s*(?:的)?\s*(?:那一?行|那一?组|那个|行|组)?\s*(?:不要|去掉|删掉|不算|拿掉)(?:了)?"
+    r"|(?:and\s+|but\s+|now\s+)?(?:without|drop|remove|exclude|excluding|leave out|lose|minus|skip|get rid of|no)\s+(?:the\s+)?(?:blank|empty|missing|unknown)"
+    r"(?:\s+(?:rows?|ones?|groups?|lines?|values?|entr(?:y|ies)))?)\s*(?:please|pls|too)?\s*[。.!！]?\s*$", re.I)
+
+
+def drops_the_blank_group(t: Turn) -> bool:
+    base = t.pending if t.pending is not None else t.state.last
+    if base is None or not BLANK_GROUP_DROPPED.search(t.text):
+        return False
+    return _blank_key(base.request) is not None
+
+
+def _blank_key(req: Request) -> str | None:
+    """The one key of the request's summary (a sheet column added by stacking aside)."""
+    g = req.op("group")
+    keys = [k for k in (g.args.get("keys") or []) if k not in ("sheet", "工作表")] if g is not None else []
+    f = req.op("filter")
+    if len(keys) != 1 or (f is not None and f.args.get("logic", "and") != "and"):
+        return None
+    return keys[0]
+
+
+def on_blank_group_dropped(t: Turn) -> Outcome:
+    from modes.conditions import Cond
+
+    base = t.pending if t.pending is not None else t.state.last
+    assert base is not None
+    req = base.request
+    key = _blank_key(req)
+    assert key is not None
+    cond = Cond(key, "not_empty", None, None, key, "exact")
+    f = req.op("filter")
+    if f is not None:
+        ops = tuple(replace(o, args={**o.args, "conditions": [*o.args.get("conditions", []), cond]}) if o is f else o for o in req.ops)
+    else:
+        ops = (Op("filter", {"conditions": [cond], "logic": "and"}), *req.ops)
+    turns = [*base.turns, t.utterance]
+    return _gate(replace(req, ops=ops, text=t.utterance), t.state, turns, multi_turn=True, catalog=t.catalog,
+                 prior=replace(base, stage="confirm") if t.pending is None else base)
 
 
 # no condition / none, I don't want a filter / 不用筛选了, to "What is the condition?": the filter is dropped, the rest stays
@@ -1096,6 +1183,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("clarify", lambda t: t.answer is not None, on_slot_answer),
     Row("any", lambda t: t.talk is not None, on_talk),
     Row("idle", redoes_the_join, on_join_redone),
+    Row("idle", prepares_then_redoes, on_prepared_redo),
     Row("pending", ungroups_the_sheets, on_more_of_the_same),
     Row("pending", widens_to_all_sheets, on_more_of_the_same),
     Row("pending", refers_to_pending, on_more_of_the_same),
@@ -1166,6 +1254,10 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     if p is not None and p.stage == "clarify" and p.request.lang != lang and not CJK.search(text) and len(text) <= 40 \
             and FIXED_LANG.get() is None:
         lang = p.request.lang  # agent, typed to a Chinese question: a name from the table is no change of language
+    if BLANK_GROUP_DROPPED.search(text):  # without the blank row: read before "without …" is read as an exclusion of a value
+        blank = Turn(utterance, text, lang, state, catalog, state.pending)
+        if drops_the_blank_group(blank):
+            return never_twice(blank, *on_blank_group_dropped(blank))
     amended = _amending_turn(state, said, change, catalog) if change is not None else None
     if amended is not None:  # (average not sum: a correction of the reading, applied to its words)
         return never_twice(amended, *(on_rewritten(amended) if amended.rewritten is not None else on_more_of_the_same(amended)))

@@ -39,6 +39,7 @@ from modes.resolve import (
     find_sheet,
     find_values,
     resolve_column,
+    sheet_stems,
 )
 from modes.table import select_mode
 from modes.text import blank, language, normalize, parse_number
@@ -501,6 +502,9 @@ def _added_to_group(old: Op, new: Op) -> Op | None:
     None when the turn adds neither."""
     old_m, new_m = list(old.args.get("measures") or []), list(new.args.get("measures") or [])
     old_k, new_k = list(old.args.get("keys") or []), list(new.args.get("keys") or [])
+    if not new_m and new.args.get("aggs") and not new_k:  # and the max / 再加上最大值: that statistic of the same columns, beside
+        new_m = [{"column": m["column"], "agg": a} for m in old_m if m.get("column") for a in new.args["aggs"]]
+        new_m = list({(m["column"], m["agg"]): m for m in new_m}.values())
     more_m = [m for m in new_m if m not in old_m and (m.get("column") or not any(not x.get("column") for x in old_m))]
     more_k = [k for k in new_k if k not in old_k]
     if not more_m and not more_k or (new_k and not more_k and not more_m):
@@ -896,6 +900,11 @@ def _u_files(u: _Understanding) -> None:
         if said:
             # 那就东区店做个透视表吧, after a result of that workbook: its sheet named, never the last result's table
             ref = FileRef(how="current", paths=[cur.path])  # type: ignore[union-attr]  # (the sheet is read from the words)
+    if ref.how == "none":  # 湖西和湖北分别…: sheets said without the end their names share describe their workbook
+        low = u.norms[-1].casefold()
+        books = [f for f in u.catalog.tables if f.loaded and _split_table(f) and any(st in low for st in sheet_stems(f).values())]
+        if len(books) == 1:
+            ref = FileRef(how="description", paths=[books[0].path], by_sheet=True)
     u.ref = ref
 
 
@@ -969,6 +978,16 @@ def _set_aside(r: FileRef, named: FileRef | None) -> bool:
     return named is not None and r is not named and r.how == "description" and bool(r.paths) and not set(r.paths) & set(named.paths)
 
 
+def _narrows_the_join(u: _Understanding, last: FileInfo) -> bool:
+    """A follow-up (now only …) that names a table just joined onto the last result by its plural noun, and a value the
+    result holds: it narrows that result."""
+    prev, path, text = u.state.last, u.ref.path, u.norms[-1]
+    if prev is None or path is None or prev.request.op("join") is None or path not in prev.request.files[1:] \
+            or path.rsplit("/", 1)[-1].casefold() in text.casefold() or not lx.FOLLOW_UP.search(text) or not last.sheets:
+        return False
+    return bool(find_values(text, last.sheets[0], []))
+
+
 def _u_input(u: _Understanding) -> None:
     """The input: the previous result (在这个结果里 / then …), or the file named; a file that is no table is said."""
     catalog, state, norms, lang = u.catalog, u.state, u.norms, u.lang
@@ -979,7 +998,10 @@ def _u_input(u: _Understanding) -> None:
     result_column = how == "missing" and last is not None and any(("_" in c or "-" in c) and c.casefold() in (u.ref.missing_name or "").casefold() for s in last.sheets for c in s.columns)
     if not then and last is not None and len(norms) == 1 and (how in ("none", "current", "current_missing") or result_column):
         then = _asks_of_result(last, norms[-1], catalog.get(state.current_file))  # (月薪_平均 is the result's column, not a file)
+    # now only the senior vets, after vets.csv was joined on: the result's rows, never vets.csv's
+    narrows = not then and last is not None and len(norms) == 1 and how in ("named", "fuzzy") and _narrows_the_join(u, last)
     result = results.scope(how, u.ref.path, norms, state, catalog, then) if not _joins_last_summary(u, last) else None
+    result = last if narrows else result
     if result is None and how in ("none", "current", "current_missing") and results.lost_rows(norms[-1], state):
         # 这些的金额合计 after rows that were counted but not kept: never the whole file in their place
         u.problems.append("上一步选出的行没有保留下来（太多，没有留副本），“这些”指的结果已不在；请把条件和这一步一起说，或说明在哪个文件上做。"
@@ -1046,6 +1068,46 @@ NOT_JUST = lazy(r"(?:(?<![a-z_])not\s+(?:just|only)|不只是?|不光是?|不仅
 NOT_THIS_SHEET = lazy(r"(?:不是|不要|不用|别用|除了|(?<![a-z_])(?:not|instead of|rather than)\s+(?:the\s+)?)\s*[^\s，,。；;]{1,12}?(?=\s*(?:表|sheet|工作表)?\s*[，,；;]|\s*$)", re.I)
 
 
+# a time bucket said in words (per month / 环比 / 每个月): the growth is of those periods, inside the sheets
+BUCKET_SAID = lazy(r"按月|每月|每个月|月度|环比|同比|按季|每季|季度|按周|每周|按天|每天|按日|按年|每年|(?<![a-z_])(?:per|by|each|every)\s+(?:month|quarter|week|day|year)"
+                   r"|(?<![a-z_])(?:monthly|quarterly|weekly|daily|yearly|annual|month-over-month|mom|qoq|wow|yoy|year[- ]over[- ]year|year[- ]on[- ]year)(?![a-z_])", re.I | re.A)
+
+
+CHANGE_SAID = lazy(r"增长|变化|涨了|涨幅|增加了?多少|减少了?多少|下降了?多少|差(?:了)?多少|(?<![a-z_])(?:grew|grow|growth|changes?|changed|increased?|decreased?|rose|fell|difference)(?![a-z_])", re.I | re.A)
+WHICH_KEY = lazy(r"(?:哪个|哪种|哪类|哪家|哪位|哪一个|哪一种|(?<![a-z_])which)\s*$", re.I | re.A)
+
+
+def _summary_changed(u: _Understanding, sheets: list[str], label: str) -> list[Op]:
+    """The one summary of a request that compares two sheets and says a change: that summary's first figure per key, its
+    change between the sheets; a key said with which (which show grew the most) is the key, and the rows are ranked."""
+    groups = [o for o in u.ops if o.kind == "group" and o.args.get("measures")]
+    if len(groups) != 1 or len(sheets) != 2:
+        return u.ops
+    g = groups[0]
+    text = u.norms[-1]
+    keys = [k for k in g.args.get("keys") or [] if k != label]
+    which = [h.column for h in find_columns(text, u.sheet) if WHICH_KEY.search(text[: h.start]) and h.column not in keys]
+    keys += which[:1]
+    m = next((x for x in g.args["measures"] if x.get("column")), None) or g.args["measures"][0]
+    args: dict[str, Any] = {"by": label, "first": sheets[0], "last": sheets[1], "keys": keys,
+                            "agg": m.get("agg", "sum") if m.get("column") else "count", **({"value": m["column"]} if m.get("column") else {})}
+    if lx.HIGH_END.search(text) or lx.LOW_END.search(text):
+        args.update({"ranked": True, **({"lowest": True} if lx.LOW_END.search(text) and not lx.HIGH_END.search(text) else {}),
+                     **({"top": 1} if which else {})})
+    return [Op("group_change", args, g.after) if o is g else o for o in u.ops]
+
+
+def _sheets_change(o: Op, sheets: list[str], label: str) -> Op:
+    """A growth said of two sheets compared: the change of its figure between them (the sheet first in the workbook is the base)."""
+    if o.kind != "growth" or o.args.get("kind") not in ("pop", "yoy") or len(sheets) != 2:
+        return o
+    keys = [k for k in o.args.get("by") or [] if k != label]
+    value = o.args.get("value")
+    args: dict[str, Any] = {"by": label, "first": sheets[0], "last": sheets[1], "keys": keys, "agg": "sum" if value else "count",
+                            **({"value": value} if value else {}), **{k: o.args[k] for k in ("ranked", "lowest", "top") if o.args.get(k)}}
+    return Op("group_change", args, o.after)
+
+
 def _u_sheet(u: _Understanding) -> None:
     """The sheet named (or a sheet name that does not exist), and the sheets a comparison names."""
     fi = u.fi
@@ -1088,6 +1150,9 @@ def _u_sheet(u: _Understanding) -> None:
                 break
         low = " ".join(u.texts).casefold()
         u.two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, said)]
+        if not u.two_sheets:  # 城西和城南分别…, of 城东店 / 城西店 / 城南店: sheets said without the end their names share
+            stems = sheet_stems(fi)
+            u.two_sheets = [n for n, st in stems.items() if st in said] if len([n for n, st in stems.items() if st in said]) > 1 else []
         for n in u.two_sheets if len(u.two_sheets) > 1 and lx.EXPLORE_COMPARE.search(low) else []:
             # 对比一下东区店和西区店: each sheet's name is the sheet's, no word left (实际金额: a column's, kept)
             sh = _sheet_of(fi, n)
@@ -1276,6 +1341,25 @@ def _u_same_condition(u: _Understanding) -> None:
     u.ev.append(Evidence("slot", DOUBT, "沿用上一个请求的筛选条件", "the conditions of the request before are kept"))
 
 
+def _u_share_not_filtered(u: _Understanding) -> None:
+    """会员率，每个店会员的占比 / insured share per clinic: a filter that repeats the condition a share counts is that
+    share's words said twice, never a filter first (every share would be 100%)."""
+    shares = [o for o in u.ops if o.kind == "proportion"]
+    if len(shares) != 1:
+        return
+    counted = {(c.column, c.op, str(c.value)) for c in shares[0].args.get("conditions") or []}
+    out: list[Op] = []
+    for o in u.ops:
+        if o.kind == "filter" and o.args.get("logic", "and") == "and" and not o.after:
+            kept = [c for c in o.args.get("conditions") or [] if (c.column, c.op, str(c.value)) not in counted]
+            if len(kept) != len(o.args.get("conditions") or []):
+                if kept:
+                    out.append(Op("filter", {**o.args, "conditions": kept}, o.after))
+                continue
+        out.append(o)
+    u.ops = out
+
+
 def _u_one_column_twice(u: _Understanding) -> None:
     """处方药和非处方药各有几种药 / rows that are both Yes and No: two values of one column can never hold together, so
     "A and B" is either of them — and, said with 各 / each, one figure for each (never a filter that keeps no row)."""
@@ -1366,9 +1450,10 @@ def _u_lookup_join(u: _Understanding) -> None:
             continue
         u.ref = replace(u.ref, paths=[u.fi.path, other.path])
         u.files = (u.fi.path, other.path)
-        u.texts[i] = lead + u.texts[i]
+        u.texts[i] = lead.replace(other.name, " " * len(other.name)) + u.texts[i]  # (file names are blank in the texts read)
         u.norms[i] = lead + u.norms[i]
         u.looked_up = (raw, other.name, keys[0])
+        u.flags = {**u.flags, "two_tables": True}  # (over stacked sheets: the join word joins the other table, never stacks)
         _u_parse(u)
         return
 
@@ -1457,6 +1542,9 @@ def _u_parse(u: _Understanding) -> None:
 
         label = SHEET_COLUMN["en" if u.lang == "en" else "zh"]
         if EACH_VALUE.search(u.norms[-1]):  # 7月、8月、9月的件数合计分别是多少: one figure per sheet, never one over all three
+            # (城西店和城南店分别按品类汇总: each sheet's own groups)
+            u.ops = [replace(o, args={**o.args, "keys": [label, *o.args["keys"]]}) if o.kind == "group" and o.args.get("keys") and o.args.get("measures")
+                     and label not in o.args["keys"] and len(u.stacked) > 1 else o for o in u.ops]
             u.ops = [replace(o, args={**o.args, "keys": [label]}) if o.kind == "group" and not o.args.get("keys") and o.args.get("measures")
                      else Op("group", {"keys": [label], "measures": [{"agg": "count"}]}, o.after) if o.kind == "count"  # 各有多少笔: per sheet
                      else o for o in u.ops]
@@ -1478,6 +1566,15 @@ def _u_parse(u: _Understanding) -> None:
                      replace(o, args={**o.args, "split": label}) if o.kind == "chart" and o.args.get("unit") and not o.args.get("split") else
                      replace(o, args={**o.args, "within": [label]}) if o.kind == "share" and o.args.get("keys") and label not in o.args["keys"]
                      and not o.args.get("within") and not o.args.get("among") else o for o in u.ops]  # share of Resolved On Time per sheet: in each
+        if len(u.stacked) == 2 and not any(BUCKET_SAID.search(n) for n in u.norms):
+            # Summer vs Spring: total paid per show and the growth: each show's figure on the two sheets and its change
+            # (never a growth per month inside each sheet, when no period is said); the sheet first in the workbook is the base
+            book = [s.name for s in fi.sheets if s.name in u.stacked] if fi is not None else list(u.stacked)
+            u.ops = [_sheets_change(o, book, label) for o in u.ops]
+            if u.flags.get("sheets_compared") and not any(o.kind == "group_change" for o in u.ops) and CHANGE_SAID.search(u.norms[-1]):
+                # which show grew the most, Summer vs Spring / number of bookings per Agent and the change: the figure asked
+                # per key, its change between the two sheets
+                u.ops = _summary_changed(u, book, label)
         periods = any(DISTINCT_SHEET.search(n) for n in u.stacked)  # (上半年 / 下半年: sheets that are periods, one line)
         if lx.ALL_SHEETS.search(u.norms[-1].casefold()) and not COMBINED.search(u.norms[-1]) and not periods:
             # 画个图看看三个店每个月的营业额走势: the sheets said in this turn, a line each, unless said combined
@@ -1721,7 +1818,7 @@ def _u_understood(u: _Understanding) -> None:
     if u.file is not None and ops and not any(x for o in ops for x in o.args.get("unresolved", [])):  # an unresolved name is asked about anyway
         words, found_gaps = _unread(u.texts[-1], parsed[-1], u.sheet)
         words = [w for w in words if w.casefold() not in {t.casefold() for t, _ in crosslang.made()}]  # read across languages
-        sheets = {(s.name or "").casefold() for s in u.fi.sheets} if u.fi is not None and len(u.fi.sheets) > 1 else set()
+        sheets = {(s.name or "").casefold() for s in u.fi.sheets} | set(sheet_stems(u.fi).values()) if u.fi is not None and len(u.fi.sheets) > 1 else set()
         words = [w for w in words if w.casefold() not in sheets]  # 8月的运费, the workbook in focus: 8月 is its sheet, chosen
         stem = PurePosixPath(u.file).stem.casefold() if u.file else ""
         words = [w for w in words if not (len(w) >= 2 and w.casefold() in stem)]  # 前5条投诉 of 投诉异常登记.xlsx: what its rows are
@@ -1731,6 +1828,8 @@ def _u_understood(u: _Understanding) -> None:
         dated = {c.column for o in ops if o.kind == "filter" for c in o.args.get("conditions") or [] if c.column in u.sheet.dates}
         words = [w for w in words if not any(_date_verb(c, w.casefold()) for c in dated)]  # serviced: the verb of Last Service Date
         words += [n for n in _counted_nouns_elsewhere(u) if n not in words]
+        if any(o.kind == "group_change" for o in ops):  # grew / the change, of two sheets compared: read by the change between them
+            words = [w for w in words if not CHANGE_SAID.fullmatch(w)]
         if words:
             ev.append(evidence.weighed("words_unread", "没理解：" + "、".join(words), "not understood: " + ", ".join(words)))
             ev += [evidence.weighed("words_unread_more", "") for _ in words[1:]]  # each further word unread lowers it more
@@ -2172,7 +2271,7 @@ def _u_chart_of_pivot(u: _Understanding) -> None:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_lookup_columns, _u_sheet_words, _u_period_column, _u_chart_of_pivot, _u_statistic_ordered, _u_ratio_per_key, _u_understood, _u_missing)
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_share_not_filtered, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_lookup_columns, _u_sheet_words, _u_period_column, _u_chart_of_pivot, _u_statistic_ordered, _u_ratio_per_key, _u_understood, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:

@@ -101,6 +101,11 @@ def _mentions(text: str, catalog: Catalog, paths: list[str]) -> list[tuple[str, 
 KEY_BEFORE = re.compile(r"(?:(?<![a-z_])(?:by|per|for each)\s+(?:the\s+)?|按照?|每个|各个?)$", re.I)
 
 
+# a person's or a thing's name said as the word name (their names / 名字 / 姓名): the table's one name column
+NAME_WORD = re.compile(r"(?<![a-z_])names?(?![a-z_])|名字|姓名|名称", re.I)
+NAME_COLUMN = re.compile(r"(?<![a-z])name(?![a-z])|名字|姓名|名称|名$", re.I)
+
+
 def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, current_sheet: str | None) -> Lookup | None:
     """把 plans.csv 的 Tier 加到 memberships 里 / add Tier and Setup Fee from plans.csv: the table named after "from"
     (or before 的 / 's) gives columns it has and the receiving table lacks; the receiving table is the other one named,
@@ -137,6 +142,11 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
     own = {c.casefold() for c in (sheet or dst.sheets[0]).columns}
     hits = [h for h in find_columns(text, src.sheets[0]) if h.how in ("exact", "synonym")
             and not any(a <= h.start < b for _p, a, b in found)]
+    named = [c for c in src.sheets[0].columns if NAME_COLUMN.search(c) and c.casefold() not in own]
+    if len(named) == 1:  # add their names and seniority from vets.csv: the one name column of the table they come from
+        hits += [ColumnHit(m.start(), m.end(), named[0], "synonym") for m in NAME_WORD.finditer(text)
+                 if not any(h.start < m.end() and m.start() < h.end for h in hits) and not any(a <= m.start() < b for _p, a, b in found)]
+        hits.sort(key=lambda h: h.start)
     verb = next((v for v in verbs if not any(h.start <= v.start() < h.end for h in hits)), None)
     if verb is None:
         return None

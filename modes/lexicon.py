@@ -254,7 +254,7 @@ SORT = lazy(
     re.I | re.A,
 )
 GROUP = lazy(
-    r"汇总|分组|统计|求和|总和|总额|合计|加总|把[^，,。；;]{1,20}?加起来|平均|均值|求均值|最大值|最小值|最高值|最低值|计数|小计|总计|数一下|数一数|数数|(?<![人件个次单笔户张])数下(?![降跌滑])|清点|按[^，,。；;、]{1,12}?(?<!不)(?<![结预核估清折换打])算|"  # 按月算, never past the clause into 不算 (nor 按结算金额: 算 of a word)
+    r"汇总|分组|统计|求和|总和|总额|合计|加总|(?:各|分别)(?:自|是)?(?:卖了?|收了?|花了?|挣了?|赚了?)?多少钱|把[^，,。；;]{1,20}?加起来|平均|均值|求均值|最大值|最小值|最高值|最低值|计数|小计|总计|数一下|数一数|数数|(?<![人件个次单笔户张])数下(?![降跌滑])|清点|按[^，,。；;、]{1,12}?(?<!不)(?<![结预核估清折换打])算|"  # 按月算, never past the clause into 不算 (nor 按结算金额: 算 of a word)
     r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\b(?:use|take|show)\s+(?:the\s+)?(?:max(?:imum)?|min(?:imum)?)\b|\b(?:max(?:imum)?|min(?:imum)?)\b(?=\s+instead\b|\s*[?.!]?\s*$)|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b"
     r"|\bbreak(?:s|ing)?\s+(?:[\w.-]+\s+){0,4}?down\b|\bbroken\s+down\b|\bbreakdown\b|\bsplit(?:ting)?\s+(?:[\w.-]+\s+){0,4}?(?:up\s+)?by\b",
     re.I | re.A,
@@ -283,7 +283,7 @@ EXPORT_WORDS = rx("导出", "导出来", "倒出来", "倒出", "输出", "另�
 # "save X as an Excel file": a save whose object comes between it and "as"
 EXPORT = lazy(EXPORT_WORDS.pattern + r"|(?<![a-z_])save(?=\s.{0,60}?\sas(?![a-z_]))", re.I | re.A)
 PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅瞅", "打开", "长啥样", "长什么样", "什么样", "多少行", "几行", "多少条", "多少列", "几列", "有哪些列", "哪些列", "哪些字段", "列名", "字段", "表头", "什么类型", "数据类型", "类型", "空值", "缺失值", "概况", "概览", "基本情况", "描述", "介绍", "describe", "preview", "show me", "show", "open", "look at", "peek", "how many rows", "how many columns", "rows", "rwos", "columns", "overview", "profile", "analyse", "analyze", "analysis", "inspect", "summary of", "what's in", "what is in")
-EXPLORE_COMPARE = lazy(alt("对比", "比一下", "比对", "相比", "compare", "comparison", "versus", "差异", "区别在")
+EXPLORE_COMPARE = lazy(alt("对比", "比一下", "比对", "相比", "compare", "comparison", "compared with", "compared to", "versus", "差异", "区别在")
                        # 比较 compares, unless it says "rather" (比较贵 / 比较多 / 比较有名: a degree, never a comparison)
                        + r"|比较(?![有想喜爱好多少大小高低贵便快慢远近难容累忙长短重轻新旧旺淡冷热])"
                        # vs another table, never growth vs the previous month (the period before, said as what it is compared with)
@@ -417,7 +417,11 @@ WORDS_NOT_RATES = frozenset({"增长率", "环比增长率", "同比增长率", 
 INCLUDE_TOO = lazy(r"也(?:算上|算进去|算进来|加进来|加进去|加上|包括|包含|要|算)|一起算|一并算|(?<![a-z_])(?:too|as well)\s*[.!]?\s*$|(?<![a-z_])also include", re.I | re.A)
 # a part said as an addition to what waits (还要加上… / also the average of …): it joins the parts before, never replaces them
 ADDITIVE = lazy(r"再加|加一个|加个|还要|另外|同时|并且也|也要|再筛|再加上|再按|也按|加进来|加进去|也放进来|"
-                r"(?:也|顺便|一起|一并)(?:都)?(?:给我|帮我|给)?(?:加上|算上|带上|列上|放上|补上|加进来|加进去|显示出来)|(?:你)?(?:没加上|没加|漏了|漏掉了?|忘了加?|少加了)|(?<![a-z_])(?:also|additionally|and also|plus|as well)(?![a-z_])", re.I | re.A)
+                r"(?:也|顺便|一起|一并)(?:都)?(?:给我|帮我|给)?(?:加上|算上|带上|列上|放上|补上|加进来|加进去|显示出来)|(?:你)?(?:没加上|没加|漏了|漏掉了?|忘了加?|少加了)|(?<![a-z_])(?:also|additionally|and also|plus|as well)(?![a-z_])"
+                # 还有最大值 / and the max / add the max too: a statistic alone, said as one more figure
+                r"|^\s*(?:还有|再加上?|加上|也要|(?:and|add|plus|also)\s+(?:the\s+)?)\s*(?:最大值|最小值|中位数|平均值|平均数|均值|标准差|最大|最小|合计|总和|计数"
+                r"|(?:max(?:imum)?|min(?:imum)?|median|mean|average|sum|total|count|std|standard deviation)(?![a-z_]))"
+                r"\s*(?:too|as well|也要|也算上)?\s*[?？.!。]?\s*$", re.I | re.A)
 # Setting the earlier request aside before a new one: 算了这个先放着，帮我…
 SET_ASIDE = lazy(r"算了|取消(?:这个|那个|掉)?(?=\s*[，,。;；])|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
                        r"(?<![a-z_])(?:never ?mind|forget (?:it|that|about it)|scratch that|cancel (?:that|it|this)|leave (?:it|that) for now|skip that)(?![a-z_])", re.I | re.A)
@@ -464,7 +468,7 @@ ALL_SHEETS = lazy(r"(?:按|用)?(?:所有|全部|每个|各个|整个)的?\s*(?:
                   re.I | re.A)
 # one figure per sheet of a workbook split by period (in each quarter / every month / per sheet): the sheets are a key
 # no, by route only, not by depot / drop sheet from the grouping / 不按工作表 / 分组里去掉工作表: the sheets are no key
-NOT_BY_SHEET = lazy(r"(?:不是|而不是|不要|别|不用|不再|不|(?<![a-z_])(?:not|rather than|instead of|don'?t|do not|no longer)(?![a-z_]))\s*(?:分组)?\s*"
+NOT_BY_SHEET = lazy(r"(?:不是|而不是|不要|(?<![分特区类级性个])别|不用|不再|不|(?<![a-z_])(?:not|rather than|instead of|don'?t|do not|no longer)(?![a-z_]))\s*(?:分组)?\s*"
                     r"(?:按|分|(?:group|break\s+(?:it\s+)?down|split)\s+by\s+|(?:by|per|for each|in each|each)\s+)\s*(?:每个|各个?)?\s*(?:sheet|tab|工作表)"
                     r"|(?<![a-z_])(?:(?:drop|remove|take|leave)\s+)?(?:out\s+)?(?:the\s+)?(?:sheets?|tabs?)(?:\s+column)?\s+(?:out\s+)?(?:from|of)\s+(?:the\s+)?(?:group(?:ing|s)?|keys?|breakdown)"
                     r"|(?:分组|汇总|分类)(?:里|中|时)?(?:去掉|不要|删掉|去除)(?:按)?(?:工作表|sheet)|(?:去掉|不要|删掉)按?(?:工作表|sheet)(?:的)?(?:分组|这一?层)", re.I)
@@ -483,7 +487,7 @@ NEXT_STEP_LEAD = lazy(r"^\s*(?:然后|接着|之后|随后|再|then(?![a-z_])|an
 # The previous result as the input of this request
 # 用合并那张表 / 在合并的表里 / 合并后的结果: the table a merge (a stack or a join) just made, never a merge asked again
 MERGED_RESULT = r"(?:刚才|上面|前面)?(?:合并|拼接|拼|合)(?:起来)?(?:的|后的|好的|完的)(?:那|这)?(?:张|个)?(?:表|结果)|(?:合并|拼接)(?:那|这)(?:张|个)?(?:表|结果)"
-RESULT_REF = lazy(MERGED_RESULT + r"|(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:他|她)的(?=[^，,。]{0,8}(?:合计|总|金额|订单|单子|平均|销售|业绩|数))|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|her|his|him|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_]))|that(?=\s+(?:by|per|into|as|to|for|over|across)(?![a-z_])|\s*[?.!;]|\s*$)|that (?:result|output|list|summary)|the (?:[a-z][\w-]* ){0,4}?(?:table )?result)(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
+RESULT_REF = lazy(MERGED_RESULT + r"|(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:他|她)的(?=[^，,。]{0,8}(?:合计|总|金额|订单|单子|平均|销售|业绩|数))|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|her|his|him|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_]))|that(?=\s+(?:by|per|into|as|to|for|over|across)(?![a-z_])|\s*[?.!;]|\s*$)|that (?:result|output|list|summary)|the (?:[a-z][\w-]* ){0,4}?(?:table )?result)(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)?(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|^\s*(?:再)?(?:导出|保存|存|另存|输出|下载)(?:一下)?(?:为|成)?\s*(?:这个|这张表|这份)(?=\s*(?:[为成].{0,10})?\s*[。.!！]?\s*$)|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
                         r"|(?<![a-z_])(?:on|in|of|from|to|for|with|using) (?:that|this)(?: (?:result|table|one|output))?(?=\s*[?.!]?\s*$)"
                         # in that, just the Card rows / of those: … — the result said first, then what to do with it
                         r"|^\s*(?:and\s+|now\s+)?(?:in|of|from|within|among|out of) (?:that|this|those|these)(?: (?:result|table|one|output|list|rows|lot))?(?=\s*[,，:;\-–—])"

@@ -35,7 +35,7 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     # how many different values: 有多少种产品, 不重复的客户数, distinct / unique customers (its column named after it)
     # 有多少个不同的客户 / 几个不同的城市: a count of different values said with 不同
     ("distinct", lazy(r"(?:多少|几)\s*[个种类样]?\s*不同的?|多少种|几种|不重复的?|(?<![a-z_])(?:distinct|unique|different)(?![a-z_])", re.I | re.A)),
-    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|(?<!哪)几笔|(?<!哪)几单|(?<!哪)几条|(?<!哪)几行|\bcount\b|\bnumber of\b|\bhow many\b|行数|(?:条|笔|单|订单|记录)数量?|店数|家数|单量|票数|件次", re.I | re.A)),
+    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|(?<!哪)几笔|(?<!哪)几单|(?<!哪)几条|(?<!哪)几行|\bcount\b|\bnumber of\b|\bhow many\b|行数|(?:条|笔|单|订单|记录)数量?|店数|家数|单量|票数|件次|人次|单次", re.I | re.A)),
 ]
 _AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最小值|最低值|(?:最大|最高|最小|最低)(?!的?[\u4e00-\u9fff]*?是(?:哪|谁|什么))"
             r"|(?<![a-z_])(?:average|mean|avg|sum|total|max(?:imum)?|min(?:imum)?)(?![a-z_]))")
@@ -1741,7 +1741,7 @@ def _rule_group(t: _Turn) -> None:
     if not any("column" in m for m in measures):  # groups compared with no statistic said: their means (sheets compared: each one's total)
         measures += [dict(m, agg="sum" if t.flags.get("sheets_compared") else "mean") if t.compare_groups else m for m in _measures_beside(t)]
     if not any("column" in m for m in measures) and t.group_keys:  # 每个导购卖了多少件 / 卖了多少钱: the goods sold, or the money
-        money = SOLD_FOR.search(t.text) or (MONEY_Q.search(t.text) and SUM_Q.search(t.text))  # (一共多少钱，按收费员分开看)
+        money = SOLD_FOR.search(t.text) or (MONEY_Q.search(t.text) and (SUM_Q.search(t.text) or EACH_Q.search(t.text)))  # (一共多少钱，按收费员分开看 / 各多少钱)
         sold = _quantity_column(t.sheet) if GOODS_Q.search(t.text) else _money_column(t.sheet) if money else None
         if sold is not None and sold not in t.group_keys:
             measures.append({"column": sold, "agg": "sum"})
@@ -2095,7 +2095,7 @@ def _select_at(t: _Turn, m: re.Match[str] | None) -> None:
 CLAUSE_END = lazy(r"[，,；;。]")
 RELATIVE_NEXT = lazy(r"\s+(?:that|which|who|whose|where)(?![a-z_])", re.I | re.A)  # customers that …: the rows said by a clause about them
 AGG_AHEAD = lazy(r"\s*(?:the\s+)?(?:total|sum|summed|average|avg|mean|median|overall|combined)(?![a-z_])", re.I | re.A)
-NOT_BY = lazy(r"(?:不是|而不是|并非|不要|别|不再|(?<![a-z_])(?:not|rather than|instead of|and not))\s*$", re.I | re.A)
+NOT_BY = lazy(r"(?:不是|而不是|并非|不要|(?<![分特区类级性个])别|不再|(?<![a-z_])(?:not|rather than|instead of|and not))\s*$", re.I | re.A)
 HIGH_WORD = lazy(r"最(?:高|大|多|晚|新)|(?<![a-z_])(?:highest|largest|biggest|most|latest|newest)(?![a-z_])", re.I | re.A)
 DATED_NEXT = lazy(r"\s*(?:is\s+|are\s+|was\s+|的)?(?:on or after|on or before|no later than|no earlier than|not before|not after|after|before|since|"
                   r"until|later than|earlier than|prior to|between|from)\s+(?:19|20)\d{2}", re.I | re.A)
@@ -2727,7 +2727,7 @@ def _rule_goods_question(t: _Turn) -> None:
     t.spans.append(gm.span())
 
 
-TOTAL_ROWS_Q = lazy(r"(?:一共|总共|共|总计|合计)\s*(?:有)?\s*(?:多少|几)\s*(?:单|条|行|笔|项|张|票)(?:记录|数据|订单)?"
+TOTAL_ROWS_Q = lazy(r"(?:一共|总共|共|总计|合计|(?<![哪])有)\s*(?:有)?\s*(?:多少|几)\s*(?:单|条|行|笔|项|张|票)(?:记录|数据|订单)?"
                     # 一共多少个 / 有多少会员 / how many members do we have: the rows, when what is counted is what the rows are
                     r"|^\s*(?:那|这里|这个表|表里)?\s*(?:一共|总共)?\s*有?\s*多少\s*(?:个|位|名|户|人|条|笔|单)?\s*(?:会员|客户|员工|学生|用户|患者|人|记录|数据)?\s*(?:呀|啊|呢)?\s*[?？]?\s*$"
                     r"|^\s*(?:so\s+)?how many(?:\s+(?:members|customers|employees|people|staff|students|users|patients|donors|records|entries|rows|items|of them))?"
@@ -2820,6 +2820,7 @@ def _each_year(t: _Turn, f: Op, em: re.Match[str]) -> None:
 FEE_TOTAL = lazy(r"(?<=[费款金钱租税])\s*(?:的)?\s*(?:一共|总共|合计|总计|加起来)\s*(?:是|有|收了|交了|收|交)?\s*多少(?!\s*(?:条|笔|个|次|单|行|人|户|家|件|种|类))")
 MONEY_Q = lazy(r"多少钱|花(?:了|掉|费)?(?:多少|几)|(?<![a-z_])(?:how much (?:money|did|was|were|is|are)|spent|spend|cost)(?![a-z_])", re.I | re.A)
 SUM_Q = lazy(r"一共|总共|合计|总计|共计|加起来|总额|花(?:了|掉|费)|(?<![a-z_])(?:total|in all|altogether|spent|spend)(?![a-z_])", re.I | re.A)
+EACH_Q = lazy(r"各(?:自|是)?|分别(?:是)?|(?<![a-z_])each(?![a-z_])", re.I | re.A)  # 按支付方式各多少钱: each key's money, totalled
 SOLD_FOR = lazy(r"(?:卖|赚|收|挣|销售|回款|进账)了?多少钱|(?<![a-z_])how much (?:money )?did .{1,40}? (?:sell|make|earn|bring in)(?![a-z_])", re.I | re.A)
 MONEY_NAME = lazy(r"(?:(?:line|order|sale|invoice|grand)\s+)?total|revenue|sales", re.I | re.A)  # a column named Total holds the money
 MONEY_COL = lazy(r"金额|费用|费|钱|花费|支出|成本|价款|营业额|销售额|营收|(?<![a-z_])(?:amount|cost|spend|spending|expense|fee|payment)s?(?![a-z_])", re.I | re.A)

@@ -889,6 +889,29 @@ def _close_names(name: str, catalog: Catalog) -> list[str]:
 # ---------------------------------------------------------------- sheets and columns
 
 
+def sheet_stems(f: FileInfo) -> dict[str, str]:
+    """sheet -> its name without the Chinese end every sheet's name shares (城东店 / 城西店 → 城东 / 城西), when each stem
+    is two characters or more and none is a value or a column word of the table."""
+    names = [s.name for s in f.sheets if s.name]
+    if len(names) < 2 or not all(CJK_END.search(n) for n in names):
+        return {}
+    common = ""
+    for chars in zip(*(n[::-1] for n in names), strict=False):
+        if len(set(chars)) != 1 or not CJK.match(chars[0]):
+            break
+        common = chars[0] + common
+    if not common:
+        return {}
+    stems = {n: n[: -len(common)] for n in names}
+    words = {v.casefold() for s in f.sheets[:1] for vs in s.values.values() for v in vs} | {c.casefold() for s in f.sheets[:1] for c in s.columns}
+    if any(len(st) < 2 or any(st.casefold() in w for w in words) for st in stems.values()):
+        return {}
+    return {n: st.casefold() for n, st in stems.items()}
+
+
+CJK_END = re.compile(r"[\u4e00-\u9fff]$")
+
+
 def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[int, int] | None]:
     """(sheet, missing_name, span): a sheet the text names, or a sheet-like name that does not exist."""
     low = text.casefold()
@@ -904,6 +927,10 @@ def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[in
                  for m in re.finditer(r"(?<![a-z0-9])" + re.escape(s.name.casefold()) + r"(?![a-z0-9])", low)]
         if len({s.name for s, _ in named}) == 1:
             return named[0][0].name, None, named[0][1].span()
+        stems = sheet_stems(f)
+        by_stem = [(n, m) for n, stem in stems.items() for m in re.finditer(re.escape(stem), low)]
+        if not named and len({n for n, _ in by_stem}) == 1:  # 那朝阳的呢, of 海淀校区 / 朝阳校区: a sheet said without the end all share
+            return by_stem[0][0], None, by_stem[0][1].span()
     if len(f.sheets) > 1:  # an English word for a Chinese sheet name, or the reverse
         for s in f.sheets:
             c = lx.concept_of(s.name or "")

@@ -10,7 +10,7 @@ from tools.fmt import rnd
 from tools.ops import _need_columns, _sample
 from tools.registry import ToolResult, tool
 from tools.series import Series, detect_series
-from tools.stats import PCT, _one, numeric, stat_label
+from tools.stats import PCT, _label, _one, numeric, stat_label
 from tools.timeseries import cagr_of
 from tools.values import as_numbers
 
@@ -226,6 +226,48 @@ def wide_change(table: pd.DataFrame, first: str, last: str, rows: list[str] | No
              "pct": rnd(r["增长率(%)"], 2)} for i, r in enumerate(out.head(8).to_dict("records"))]
     facts = {"rows_in": len(data), "rows_out": len(out), "first": early, "last": late, "label_column": lab, "above": above, "below": below,
              "no_base": int(rate.isna().sum()), "rows": said,
+             **({"top": top, "lowest": lowest} if top else {"ranked": True, "lowest": lowest} if ranked else {})}
+    return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+@tool
+def group_change(table: pd.DataFrame, by: str, first: str, last: str, keys: list[str] | None = None, value: str | None = None,
+                 agg: str = "sum", top: int | None = None, lowest: bool = False, ranked: bool = False, lang: str = "zh") -> ToolResult:
+    """Each key's figure in two groups of the rows (two sheets stacked, two values of a column) side by side, with the change
+    and its rate (%) = (last − first) / first × 100; `ranked` orders the keys by the rate (highest first, or lowest first
+    with `lowest`) and `top` keeps the first that many. With no keys, one row: the two groups' figures."""
+    if agg not in AGGS or (agg != "count" and value is None):
+        raise ToolArgError(f"不支持的汇总方式：{agg}。", f"Unsupported aggregation: {agg}.")
+    keys = [k for k in keys or [] if k != by]
+    _need_columns(table, [by, *keys, *([value] if value else [])])
+    labels = table[by].astype(str).str.strip()
+    missing = [g for g in (first, last) if not (labels == str(g)).any()]
+    if missing:
+        raise ToolArgError(f"“{by}”里没有 {'、'.join(missing)}。", f"'{by}' has no {', '.join(missing)}.")
+    if str(first) == str(last):
+        raise ToolArgError("比较需要两个不同的组。", "A change needs two different groups.")
+    keep = labels.isin([str(first), str(last)]).to_numpy()
+    data = table[keep].reset_index(drop=True).assign(**{by: labels[keep].to_numpy()})
+    figure = (data.groupby([*keys, by], dropna=False).size() if agg == "count" or value is None
+              else numeric(data, value).groupby([data[k] for k in [*keys, by]], dropna=False).agg(agg))
+    wide = figure.unstack(by) if keys else figure.to_frame().T.reset_index(drop=True)
+    a = wide.get(str(first), pd.Series(np.nan, index=wide.index)).astype(float)
+    b = wide.get(str(last), pd.Series(np.nan, index=wide.index)).astype(float)
+    if agg in ("sum", "count"):
+        a, b = a.fillna(0.0), b.fillna(0.0)  # a key with no rows in one group: nothing there, its total is 0
+    rate = ((b - a) / a.abs() * 100).where(a.ne(0) & a.notna() & b.notna())
+    out = pd.DataFrame({str(first): a.round(4), str(last): b.round(4), "变化": (b - a).round(4), "增长率(%)": rate.round(2)}, index=wide.index)
+    out = out.reset_index() if keys else out
+    if ranked or top:
+        out = out.sort_values("增长率(%)", ascending=lowest, na_position="last", kind="stable")
+        out = out.head(top) if top else out
+    out = out.reset_index(drop=True)
+    lab = keys[0] if keys else None
+    blank = "（空白）" if lang == "zh" else "(blank)"
+    said = [{"name": _label(r, keys).replace("（空白）", blank) if keys else f"{first} → {last}", "first": rnd(r[str(first)]), "last": rnd(r[str(last)]),
+             "change": rnd(r["变化"]), "pct": rnd(r["增长率(%)"], 2)} for r in out.head(8).to_dict("records")]
+    facts = {"rows_in": len(wide), "rows_out": len(out), "data_rows": len(data), "first": str(first), "last": str(last), "by": by, "label_column": lab,
+             "no_base": int(out["增长率(%)"].isna().sum()), "rows": said, "above": None, "below": None,
              **({"top": top, "lowest": lowest} if top else {"ranked": True, "lowest": lowest} if ranked else {})}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 

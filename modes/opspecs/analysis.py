@@ -472,6 +472,8 @@ EACH_SHARE = _lazy(r"各占|各自占|分别占|各自的占比|(?<![a-z_])(?:ea
 RATE_DEFINED = _lazy(r"((?<![a-z])[a-z][a-z\-]{1,20} rate|[\u4e00-\u9fff]{1,6}率)\s*(就是|即|指的是|i\.e\.|means|is)\s*", re.I)  # the rate a definition names
 SHARE_RX = _rx("占比", "比重", "份额", "所占比例", "占总", "占全部", "占多少比例", "占多大比例", "占百分之几", "百分之几", "的比例", "比例是多少", "百分比",
                "share of", "proportion", "percentage", "what share", "what percent", "share where", "share that", "share which")
+# refunded share per Agent / % refunded by clinic: the share word after what is counted, before the key
+SHARE_RX = Lazy(SHARE_RX.pattern + r"|(?<![a-z_])share(?=\s+(?:per|by|for each|in each|across|of each)(?![a-z_]))|(?:^|(?<=[\s:,]))%\s*(?=[a-z])", re.I)
 
 
 @operation
@@ -1673,6 +1675,13 @@ class Wide(OpSpec):
         return _zh(lang, f"{span}：{'；'.join(out)}{more}。{blanks}", f"{span}: {'; '.join(out)}{more}.{blanks}")
 
 
+def _rate_order(args: dict[str, Any], lang: str, unit: str) -> str:
+    """, ordered by rate highest first, the first 3 rows: the order of a change's rows, and how many are kept."""
+    order = _zh(lang, "从低到高" if args.get("lowest") else "从高到低", "lowest first" if args.get("lowest") else "highest first")
+    return _zh(lang, f"，按增长率{order}排列" + (f"，取前 {args['top']} {unit}" if args.get("top") else ""),
+               f", ordered by rate {order}" + (f", the first {args['top']}{unit}" if args.get("top") else ""))
+
+
 @operation
 class WideChange(OpSpec):
     name = "wide_change"
@@ -1690,9 +1699,7 @@ class WideChange(OpSpec):
         elif args.get("below") is not None:
             lim = _zh(lang, f"，只留增长率低于 {num(args['below'])}% 的行", f", keeping rows whose rate is below {num(args['below'], lang)}%")
         if args.get("ranked"):
-            order = _zh(lang, "从低到高" if args.get("lowest") else "从高到低", "lowest first" if args.get("lowest") else "highest first")
-            lim += _zh(lang, f"，按增长率{order}排列" + (f"，取前 {args['top']} 行" if args.get("top") else ""),
-                       f", ordered by rate {order}" + (f", the first {args['top']} rows" if args.get("top") else ""))
+            lim += _rate_order(args, lang, _zh(lang, "行", " rows"))
         return _zh(lang, f"对比 {rows} 在 {a} 和 {b} 的数值，计算变化和增长率（后期−前期）/前期×100{lim}",
                    f"compare {rows} between {a} and {b}: the change and its rate (later − earlier) / earlier × 100{lim}")
 
@@ -1722,10 +1729,50 @@ class WideChange(OpSpec):
                       f"{facts['rows_out']} of {facts['rows_in']} rows have a rate {word} {num(limit, lang)}%. ")
         if facts.get("top"):
             word = _zh(lang, "最低" if facts.get("lowest") else "最高", "lowest" if facts.get("lowest") else "highest")
-            lim += _zh(lang, f"增长率{word}的 {facts['rows_out']} 行（共 {facts['rows_in']} 行）：", f"The {facts['rows_out']} rows with the {word} rate (of {facts['rows_in']}): ")
+            lim += _zh(lang, f"增长率{word}的 {facts['rows_out']} 行（共 {facts['rows_in']} 行）：",
+                       f"The {facts['rows_out']} rows with the {word} rate (of {facts['rows_in']}): " if facts["rows_out"] != 1
+                       else f"The row with the {word} rate (of {facts['rows_in']}): ")
         more = _zh(lang, "……", " …") if facts["rows_out"] > len(said) else ""
         body = _zh(lang, "；".join(said), "; ".join(said))
         return lim + (body + more + _zh(lang, "。", ".") if said else "")
+
+
+@operation
+class GroupChange(OpSpec):
+    """Summer vs Spring: total paid per show and the growth / 2025年和2024年比，每种酒增长了多少: each key's figure in two
+    groups of the rows (two sheets stacked, or two values of a column) side by side, with the change and its rate."""
+
+    name = "group_change"
+    family = "explore"
+    label = {"zh": "两组对比", "en": "change between two groups"}
+    words = {}  # made by the gate from two sheets compared and a growth said of them
+    saves_result = True
+
+    def phrase(self, args: dict[str, Any], lang: str) -> str:
+        keys = args.get("keys") or []
+        agg = args.get("agg") or "sum"
+        of = (_zh(lang, "行数", "the row count") if agg == "count"
+              else _zh(lang, f"{args.get('value')} {AGG_ZH.get(agg, agg)}", f"{args.get('value')} ({agg})"))
+        each = _zh(lang, f"每个 {'、'.join(keys)} ", f" per {', '.join(keys)}") if keys else ""
+        a, b = args["first"], args["last"]
+        lim = _rate_order(args, lang, _zh(lang, "个", "")) if args.get("ranked") or args.get("top") else ""
+        return _zh(lang, f"{each}对比 {args['by']} 为 {a} 和 {b} 时的 {of}，计算变化和增长率（{b}−{a}）/{a}×100{lim}",
+                   f"compare {of}{each} between {args['by']} {a} and {b}: the change and its rate ({b} − {a}) / {a} × 100{lim}")
+
+    def stem_label(self, args: dict[str, Any]) -> str:
+        return "两组对比"
+
+    def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
+        a = {k: args[k] for k in ("by", "first", "last", "keys", "value", "agg", "top") if args.get(k) not in (None, [], "")}
+        a.update({k: True for k in ("ranked", "lowest") if args.get(k)})
+        a.update({"lang": "en"} if getattr(ctx.request, "lang", "zh") == "en" else {})
+        return [StepSpec("计算两组变化", "group_change", "变化已算出", a)]
+
+    def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
+        if tool != "group_change":
+            return None
+        change = opspec.get("wide_change")
+        return change.answer("wide_change", facts, lang) if change is not None else None
 
 
 # ---------------------------------------------------------------- pivots and reshaping

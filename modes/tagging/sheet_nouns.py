@@ -26,6 +26,12 @@ def _quantifiers() -> tuple[str, str, str, str]:
     return _alt(w["all_zh"]), _alt(w["each_zh"]), _alt(w["all_en"]), _alt(w["each_en"])
 
 
+@cache
+def _counted_each() -> tuple[str, str]:
+    w = words_toml()["sheet_nouns"]
+    return _alt(w["counted_zh"]), _alt(w["counted_then_each_zh"])
+
+
 def _split(f: FileInfo) -> bool:
     return f.is_table and len(f.sheets) > 1 and len({tuple(s.columns) for s in f.sheets}) == 1 and bool(f.sheets[0].columns)
 
@@ -42,6 +48,13 @@ def _suffixes(names: list[str]) -> list[str]:
         common = chars[0] + common
     shortest = min(len(n) for n in names)
     return [common[-k:] for k in range(1, len(common) + 1) if k < shortest]
+
+
+def _heads(noun: str, column: str) -> bool:
+    """Whether a column's name is the noun or ends with it (所属门店 of 店; 店员 is a person), or holds it as an English word."""
+    if noun.isascii():
+        return re.search(r"(?<![a-z])" + re.escape(noun) + r"(?![a-z])", column) is not None
+    return column == noun or column.endswith(noun)
 
 
 def nouns(catalog: Catalog, read_all: bool = True) -> dict[str, tuple[str, str | None]]:
@@ -69,8 +82,8 @@ def nouns(catalog: Catalog, read_all: bool = True) -> dict[str, tuple[str, str |
                     if wanted <= {v.casefold() for v in vals}:
                         found.append((col.casefold(), other.path))
         for noun, source in found:
-            if any(noun in c for c in own):
-                continue  # 门店 is a column of the workbook: a key of its own
+            if any(_heads(noun, c) for c in own):
+                continue  # 门店 is a column of the workbook: a key of its own (店员 is no 店)
             if noun in seen:
                 out.pop(noun, None)
                 continue
@@ -87,6 +100,9 @@ def _every_noun(catalog: Catalog) -> dict[str, tuple[str, str | None]]:
 
 COUNT_EN = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
 COUNT_ZH = {"两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
+# 三个城市每个月 / 这三家各自的 / 两个店的: the sheets counted by a noun no table names, each one a group when a key or 各自 follows
+COUNTED_ZH = re.compile(r"(?:这|这些|那)?(?P<n>[两三四五六七八]|[2-8])\s*(?:个|家|所|间)(?P<w>[\u4e00-\u9fff]{1,3}?)(?P<de>的)?"
+                        r"(?=(?P<each>每|各|分别)|一共|总共|合计|加起来|合起来|都|的|[，,。；;\s]|$)")
 COUNTED_EN = re.compile(r"(?<![a-z_])(?:across\s+)?(?:all|the|both)\s+(?P<n>two|three|four|five|six|seven|eight|[2-8])\s+(?P<w>[a-z]{3,}?)s(?![a-z_])", re.I)
 
 
@@ -117,6 +133,20 @@ def _counted_sheets(text: str, catalog: Catalog) -> str:
             return m.group(0)
         return "across all sheets"
     text = COUNTED_EN.sub(sheets, text)
+
+    def sheets_zh(m: re.Match[str]) -> str:  # 三个城市每个月的金额, over one workbook of three sheets: a noun no table names
+        n = COUNT_ZH.get(m.group("n")) or (int(m.group("n")) if m.group("n").isdigit() else 0)
+        w = m.group("w").casefold()
+        words, stems, _ = known_zh()
+        if n != len(wb.sheets) or any(w in c for c in words) or any(w in st for st in stems) or w in TIME_WORDS or w in ("工作表", "表", "sheet", "文件"):
+            return m.group(0)
+        return ("每个工作表" if m.group("each") else "所有工作表") + (m.group("de") or "")
+
+    @cache
+    def known_zh() -> tuple[frozenset[str], frozenset[str], None]:
+        return (frozenset(c.casefold() for f in catalog.tables for sh in f.sheets for c in sh.columns),
+                frozenset(f.stem.casefold() for f in catalog.files), None)
+    text = COUNTED_ZH.sub(sheets_zh, text)
 
     def every(m: re.Match[str]) -> str:  # top 3 roles across all clients: a plural no table names, over a workbook split into sheets
         if any(named_elsewhere(w) for w in (m.group("w").casefold(), m.group("w").casefold() + "e")):  # roles: role (never rol)
@@ -157,7 +187,8 @@ def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
     With another table in focus that has a column holding the noun (所属网点 of 快递员.csv), the noun is that column's."""
     if not QUANTIFIED.search(text):
         return text
-    text = _counted_sheets(text, catalog) if COUNTED_EN.search(text) or ACROSS_EVERY.search(text) or EACH_UNNAMED.search(text) else text
+    text = _counted_sheets(text, catalog) if COUNTED_EN.search(text) or ACROSS_EVERY.search(text) or EACH_UNNAMED.search(text) \
+        or COUNTED_ZH.search(text) else text
     table = _every_noun(catalog) if NAMED_FILE.search(text) is None else nouns(catalog, read_all=False)
     if not table:
         return text
@@ -173,8 +204,11 @@ def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
         said_wb = (f := catalog.get(wb)) is not None and f.stem.casefold() in low  # (停车缴费.xlsx … 两个出入口: the workbook named)
         focus = catalog.get(current) if current and current != wb and not said_wb else None
         if focus is not None and focus.is_table and any(noun in c.casefold() for sh in focus.sheets[:1] for c in sh.columns) \
-                and not any((sh.name or "").casefold() in low for f in catalog.tables if f.path == wb for sh in f.sheets):
-            continue  # 每个网点各自的平均星级, with 快递员.csv in focus: its 所属网点, never the sheets of 运单.xlsx
+                and not any((sh.name or "").casefold() in low for f in catalog.tables if f.path == wb for sh in f.sheets) \
+                and not _about_the_workbook(low, catalog, wb, focus.path, noun):
+            # 每个网点各自的平均星级, with 快递员.csv in focus: its 所属网点, never the sheets of 运单.xlsx (三个城市每个月的金额,
+            # with 金额 a column of the workbook only: its sheets)
+            continue
         n = re.escape(noun)
         if noun.isascii():
             plural = rf"{n}(?:e?s)?"
@@ -183,6 +217,8 @@ def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
         else:
             # 月份一行，三个店各一列: the sheets given a layout's role are the column naming each row's sheet
             text = re.sub(rf"(?:{all_zh}|{each_zh})\s*(?:的)?\s*{n}(?=\s*(?:做|为|作为|当|放)?\s*(?:各|每)?\s*(?:一|每)?\s*(?:列|行)(?!数))", "工作表", text)
+            counted, then_each = _counted_each()
+            text = re.sub(rf"(?:{counted})\s*(?:的)?\s*{n}(?=\s*(?:的)?\s*(?:{then_each}))", "每个工作表", text)
             text = re.sub(rf"(?:{all_zh})\s*(?:的)?\s*{n}", "所有工作表", text)
             text = re.sub(rf"(?:{each_zh})\s*{n}", "每个工作表", text)
             text = re.sub(rf"(?<=[行列])(\s*(?:是|为|用|放|按)\s*){n}", r"\1工作表", text)  # 行是小区，列是费用类型: the sheets down the side
