@@ -828,11 +828,15 @@ class _Understanding:
 EACH_SHEET_THEN_KEY = lazy(r"(?P<q>(?:in\s+)?(?:each|every|per)\s+)(?:tab|sheet)\s*(?:and|&)\s+(?=[a-z])", re.I)
 
 
-def _sheet_words_blanked(t: str) -> str:
+def _sheet_words_blanked(t: str, sheets: list[str]) -> str:
     """The words that said every sheet, read: blanked; per sheet and Route keeps its 'per' for the key said after it
-    (the sheets are a key of their own)."""
+    (the sheets are a key of their own); per month over sheets that are no months is the rows' months, kept."""
     t = EACH_SHEET_THEN_KEY.sub(lambda m: m.group("q") + " " * (len(m.group(0)) - len(m.group("q"))), t)
-    return lx.ALL_SHEETS.sub(lambda m: " " * len(m.group(0)), t)
+
+    def blank(m: re.Match[str]) -> str:
+        period = lx.EACH_SHEET.fullmatch(m.group(0).strip())
+        return m.group(0) if period is not None and not _each_sheet_said(m.group(0), sheets) else " " * len(m.group(0))
+    return lx.ALL_SHEETS.sub(blank, t)
 
 
 def _sheets_no_key(u: _Understanding) -> bool:
@@ -1207,7 +1211,7 @@ def _u_sheet(u: _Understanding) -> None:
             # stays, for the condition on that column; every other mention of a sheet's name is read already
             u.texts = [_blank(t, [m.span() for m in re.finditer(stacked, t) if not _sheet_valued(t, m.start(), m.end())]) for t in u.texts]
             u.texts = [SHEETS_WORD_LEFT.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]  # …, sheets 2024 and 2025: read
-            u.texts = [re.sub(r"(?<![a-z_])all(?= +sheets)", "   ", _sheet_words_blanked(t)) for t in u.texts]
+            u.texts = [re.sub(r"(?<![a-z_])all(?= +sheets)", "   ", _sheet_words_blanked(t, list(u.stacked))) for t in u.texts]
             u.sheet_name, u.two_sheets, u.sheet_problem = u.stacked[0], [], None
             u.flags["stacked"] = True
         if len(fi.sheets) > 1:  # "订单表里…": a sheet's name is not a column mention
@@ -1252,6 +1256,21 @@ def _figure_said(low: str) -> bool:
 
 WHOLE_COUNT = lazy(r"(?:一共|总共|总计|共计|总的)\s*(?:有)?\s*(?:多少|几)\s*(?:条|行|笔|个|单|户|人)?|(?<![a-z_])how many (?:rows|records|entries|lines)"
                    r"(?: (?:are there|does [^?]{1,40} have))?(?: in total| altogether| overall)?(?![a-z_])|(?<![a-z_])(?:total|overall) (?:number of )?(?:rows|records|entries)(?![a-z_])", re.I)
+
+
+SHEET_PERIOD = {"month": re.compile(r"月|(?<![a-z])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.I),
+                "quarter": re.compile(r"季|(?<![a-z])q[1-4](?![0-9])|quarter", re.I)}
+
+
+def _each_sheet_said(text: str, sheets: list[str]) -> bool:
+    """per sheet / in each quarter / 每个工作表: each sheet a group — a period word (per month, each quarter) only when the
+    sheets are those periods (per month over sheets Q1 and Q2 is the months of the rows)."""
+    for m in lx.EACH_SHEET.finditer(text):
+        word = m.group(0).casefold()
+        kind = "month" if "month" in word else "quarter" if "quarter" in word or "季度" in word else None
+        if kind is None or (sheets and all(SHEET_PERIOD[kind].search(s) for s in sheets)):
+            return True
+    return False
 
 
 def _each_sheet_kind(fi: FileInfo, text: str) -> bool:
@@ -1555,7 +1574,7 @@ def _u_parse(u: _Understanding) -> None:
             u.ops = [replace(o, args={**o.args, "by": [k for k in o.args.get("by") or [] if k != label]}) if o.kind == "growth" and o.args.get("unit")
                      and label in (o.args.get("by") or []) else o for o in u.ops]
             each_sheet_said = False
-        if any(lx.EACH_SHEET.search(n) for n in u.norms) and not _sheets_no_key(u) or u.flags.get("sheets_compared"):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
+        if any(_each_sheet_said(n, u.stacked) for n in u.norms) and not _sheets_no_key(u) or u.flags.get("sheets_compared"):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
             u.ops = [Op("group", {"keys": [label], "measures": [{"agg": "count"}], "question": True}, o.after)
                      if o.kind == "profile" and o.args.get("question") == "rows" or o.kind == "count" else o for o in u.ops]  # 每个工作表有多少行: per sheet
             u.ops = [replace(o, args={**o.args, "keys": [label, *[k for k in o.args.get("keys") or [] if k != label]]})

@@ -1857,6 +1857,27 @@ def _having_at(t: _Turn, h: ColumnHit) -> tuple[str, int, int, str, float] | Non
     return None
 
 
+def _having_of_key(t: _Turn, h: ColumnHit) -> tuple[str, int, int, str, float] | None:
+    """按服务类型看金额合计，金额超过3万的服务类型 / total amount per vet, vets with amount over 100: a column compared with
+    a number and said of the groups (的服务类型 after it, vets with before it), its statistic said with the same column
+    elsewhere in the request: a condition on that statistic of each group."""
+    m = HAVING_CMP.match(t.text, h.end)
+    if m is None or not t.group_keys:
+        return None
+    after = HAVING_KEY_AFTER.match(t.text, m.end())
+    before = HAVING_KEY_BEFORE.search(t.text[: h.start]) or HAVING_KEY_BEFORE_ZH.search(t.text[: h.start])
+    said = (after is not None and _column_at_start(after.group("k"), t.sheet) in t.group_keys) \
+        or (before is not None and resolve_column(re.sub(r"ies$", "y", before.group("k")), t.sheet, closest=False)[0] in t.group_keys)
+    if not said:
+        return None
+    aggs = {agg for x in t.hits if x.column == h.column and x is not h for agg, words in HAVING_AGG.items()
+            if re.search(r"(?:" + words + r")\s*(?:的)?\s*$", t.text[: x.start], re.I | re.A) or re.match(r"\s*(?:的)?\s*(?:" + words + r")", t.text[x.end :], re.I | re.A)}
+    if len(aggs) != 1:
+        return None
+    op = next(k for k in ("ge", "le", "gt", "lt") if m.group(k))
+    return aggs.pop(), h.start, m.end(), op, tidy(_bound(m))
+
+
 # a condition on the group's figure said without its column: cities with an average below 7 / 只要平均值低于3.4的
 BARE_HAVING = lazy(r"(?:(?<![a-z_])(?:an?|the|its|their)\s+)?(?P<agg>" + "|".join(f"(?P<{a}>{w})" for a, w in HAVING_AGG.items()) + r")(?![a-z_])"
                    r"(?:\s*(?:值|数))?", re.I | re.A)
@@ -2004,6 +2025,8 @@ def _rule_having(t: _Turn) -> None:
         if h.column not in t.sheet.numeric or not t.free(h.start):
             continue
         found = _having_at(t, h)
+        keyed_only = found is None
+        found = found or _having_of_key(t, h)
         if found is None:
             continue
         agg, a, b, op, value = found
@@ -2027,6 +2050,8 @@ def _rule_having(t: _Turn) -> None:
                 t.spans.append((back.start(), back.end()))
         if col is None and not t.group_keys:
             continue  # no groups named: a figure over the rows, left to the question rules
+        if keyed_only and col not in t.group_keys:
+            continue  # (金额超过1000的服务类型, after 按服务类型看金额合计: the groups said before, and their figure)
         if col is not None and col not in t.group_keys:
             t.group_keys.append(col)
         t.grouping = True
@@ -2563,12 +2588,33 @@ def _rule_row_count(t: _Turn) -> None:
 
 
 def _rule_values_question(t: _Turn) -> None:
-    """城市都有哪些: the distinct values of the column named before."""
+    """城市都有哪些: the distinct values of the column named before (评分为空的是哪些师傅 / 只要师傅这一列的不重复值: of the
+    column named after 哪些, or before its distinct values, over the rows the conditions keep)."""
     vq = VALUES_Q.search(t.text)
     if vq and not t.found:
         named = [h for h in t.hits if h.end <= vq.start() and re.fullmatch(r"\s*(?:列|字段)?\s*(?:里|中)?\s*(?:都|一共|总共)?\s*", t.text[h.end : vq.start()])]
         if named:
             t.add(named[-1].start, Op("group", {"keys": [named[-1].column], "measures": [{"agg": "count"}], "question": True}))
+            return
+    if not all(o.kind in ("filter", "dedupe", "select") for _, o in t.found) or any(o.kind == "dedupe" and o.args.get("subset") for _, o in t.found):
+        return
+    texts = [h for h in t.hits if h.column not in t.sheet.numeric or _id_like(h.column, t.sheet)]
+    which = [h for h in texts if WHICH_VALUES.search(t.text[max(0, h.start - 8) : h.start]) and t.free(h.start)]
+    listed = [h for h in texts if DISTINCT_VALUES.match(t.text, h.end)]
+    col = (which or listed or [None])[0]
+    if col is None:
+        return
+    t.found = [(i, o) for i, o in t.found if o.kind not in ("dedupe", "select")]  # (去重列出来: the values, each once)
+    t.add(col.start, Op("group", {"keys": [col.column], "measures": [{"agg": "count"}], "question": True}))
+    t.spans.append((col.start, col.end))
+    t.spans += [m.span() for m in DISTINCT_SAID.finditer(t.text)]
+
+
+# 是哪些师傅 / 有哪些老师工号: the values of the column said right after
+WHICH_VALUES = lazy(r"(?:是|有|都是|都有)\s*哪些\s*$")
+# 师傅这一列的不重复值 / 老师工号去重列出来: the column's distinct values
+DISTINCT_VALUES = lazy(r"\s*(?:这一?列|列)?\s*(?:的|里的|中的)?\s*(?:不重复的?值|不重复的取值|唯一值|去重后?的值|去重(?:后)?(?:列|列出来|列一下|显示|看看))")
+DISTINCT_SAID = lazy(r"不重复的?值|不重复的取值|唯一值|去重(?:后)?(?:的值)?(?:列出来|列一下|显示|看看)?|只要|只保留|这一?列")
 
 
 def _question_agg(t: _Turn, col: str, between: str) -> str:

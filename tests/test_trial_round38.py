@@ -375,3 +375,56 @@ def test_a_key_another_table_holds_over_stacked_sheets(clinic):
     f = result_frame(s.turn("go"))
     both = pd.concat(VISITS.values()).merge(VETS, on="vet_id")
     assert f.set_index("seniority")["invoice_amount_sum"].to_dict() == both.groupby("seniority")["invoice_amount"].sum().to_dict()
+
+
+def test_a_column_compared_and_said_of_the_groups_is_a_having(homes):
+    f = result_frame(answered(Session(homes), "宁波的单子按服务类型看金额合计，金额超过300的服务类型有哪些"))
+    totals = NB.groupby("服务类型")["金额"].sum()
+    assert sorted(f["服务类型"]) == sorted(totals[totals > 300].index)
+
+
+def test_a_column_compared_and_said_of_the_groups_in_english(clinic):
+    f = result_frame(answered(Session(clinic), "visits.xlsx Q1: total invoice_amount per vet_id, vet_ids with invoice_amount over 100"))
+    totals = VISITS["Q1"].groupby("vet_id")["invoice_amount"].sum()
+    assert sorted(f["vet_id"]) == sorted(totals[totals > 100].index)
+
+
+@pytest.mark.parametrize("said", ["宁波的单子，评分为空的是哪些师傅，去重列出来", "宁波的单子，评分为空的是哪些师傅"])
+def test_which_values_of_a_column_over_the_rows_kept(homes, said):
+    f = result_frame(answered(Session(homes), said))
+    assert sorted(f["师傅"]) == sorted(NB.loc[NB["评分"].isna(), "师傅"].unique())
+
+
+def test_a_columns_distinct_values_are_each_value_once(homes):
+    f = result_frame(answered(Session(homes), "宁波的单子 只要师傅这一列的不重复值"))
+    assert sorted(f["师傅"]) == sorted(NB["师傅"].unique())
+
+
+def test_whole_rows_deduplicated_then_a_column_kept_stays_as_said(homes):
+    tr = Session(homes).turn("宁波的单子，删除重复行，只保留师傅列")
+    assert tr.decision.request.op("dedupe") is not None and tr.decision.request.op("select") is not None
+
+
+def test_a_pivot_column_said_again_with_a_blank_test_is_a_condition(clinic):
+    tr = Session(clinic).turn("visits.xlsx all sheets pivot: vet_id rows, sheet columns, sum of invoice_amount, vet_id not blank")
+    q = tr.decision.request.op("filter")
+    assert q is not None and [(c.column, c.op) for c in q.args["conditions"]] == [("vet_id", "not_empty")], tr.decision.reply
+
+
+def test_per_month_over_quarter_sheets_is_the_rows_months(clinic):
+    sheets = {q: v.assign(visit_date=pd.to_datetime([f"2024-{1 + 3 * i:02d}-0{k + 1}" for k in range(6)])) for i, (q, v) in enumerate(VISITS.items())}
+    write_workbook(clinic.root, "visits.xlsx", sheets)
+    s = Session(Workspace.at(clinic.root))
+    f = result_frame(answered(s, "visits.xlsx all sheets: sum of invoice_amount per month"))
+    both = pd.concat(sheets.values())
+    assert f.iloc[:, -1].tolist() == both.groupby(both["visit_date"].dt.to_period("M"))["invoice_amount"].sum().tolist()
+    tr = s.turn("line chart of the monthly totals")
+    assert "previous result" in tr.decision.reply or tr.run is not None, tr.decision.reply
+
+
+def test_periods_of_a_column_without_dates_say_so(tmp_path):
+    from tools.errors import ToolArgError
+    from tools.timeseries import bucket_dates
+
+    with pytest.raises(ToolArgError):
+        bucket_dates(pd.DataFrame({"sheet": ["Q1", "Q2"], "x": [1.0, 2.0]}), "sheet", "month", "x")

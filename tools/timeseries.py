@@ -79,6 +79,8 @@ def bucket_dates(table: pd.DataFrame, column: str, unit: str = "month", value: s
     d = dates(table, column)
     bad = int((d.isna() & table[column].notna()).sum())
     keep = d.notna()
+    if len(table) and not keep.any():
+        raise ToolArgError(f"“{column}”列里没有能读成日期的值，无法按时间分期。", f"'{column}' holds no dates, so it cannot be split into periods.")
     name = {"year": "年份", "quarter": "季度", "month": "月份", "week": "周", "weekday": "星期", "day": "日期"}[unit]
     # group on cheap keys (weekday numbers, periods) and word them on the few groups that result
     key = d[keep].dt.day_of_week if unit == "weekday" else d[keep].dt.to_period(FREQ[unit])

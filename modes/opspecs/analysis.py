@@ -1939,7 +1939,9 @@ class Pivot(OpSpec):
             args.pop("value_unsaid", None)
         laid_out = {*args.get("rows", []), args.get("columns"), args.get("value"), args.get("dated")}
         # (… values sum of Total, only Cancelled = N: a column compared with a value is a condition, read by the filter rule)
-        own = [(h.start, h.end) for h in hits if h.column in laid_out or not (COMPARED_AFTER.match(text, h.end) or EQUALS_AFTER.match(text, h.end))]
+        # (…, species not blank: a column given a role and said again with a blank test is that condition's)
+        own = [(h.start, h.end) for h in hits if (h.column in laid_out and not BLANK_AFTER.match(text, h.end))
+               or not (COMPARED_AFTER.match(text, h.end) or EQUALS_AFTER.match(text, h.end) or BLANK_AFTER.match(text, h.end))]
         return Found(start, self.name, args, tuple(used + by_spans + own))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
@@ -1995,6 +1997,7 @@ FORMULA = _lazy(r"(?:新增|增加|添加|加|算|计算|求|生成|做)?\s*(?:�
                      r"|(?<![\w])(?P<name3>(?!" + _NOT_NAME + r")[A-Za-z][A-Za-z0-9_%()]*(?:[ \-](?!" + _NOT_NAME + r")[A-Za-z][A-Za-z0-9_%()]*){1,3})"
                      r"\s*=(?!=)\s*(?P<expr3>[^,;]+)", re.I)
 # what follows a column compared with a number: a condition on it, never a column whose statistic is asked
+BLANK_AFTER = _lazy(r"\s*(?:is\s+|are\s+|为|是)?\s*(?:not\s+|non-?|不)?\s*(?:blank|empty|missing|null|空白?|为空|空的)(?![a-z_])", re.I)
 COMPARED_AFTER = _lazy(r"\s*(?:在|是|为|要|的)?\s*(?:[<>=≥≤]|大于|小于|高于|低于|超过|不足|不到|少于|多于|等于|不低于|不少于|不高于|不超过|至少|至多|\d"
                        r"|(?:is\s+|are\s+|of\s+)?(?:over|under|above|below|more than|less than|greater than|at least|at most|\d)(?![a-z_]))", re.I)
 OPERATORS = _lazy(r"[+\-*/×÷−＋－%]|乘以|除以|加上|减去")
@@ -2909,6 +2912,9 @@ class Chart(OpSpec):
         if unit_m and any(h.start < unit_m.end() and unit_m.start() < h.end for h in hits):  # 按年龄: a column, not a period
             unit_m = None
         year = _year_column(sheet, free) if unit_m and _unit_of(unit_m) == "year" else None
+        if unit_m and not year and not sheet.dates and any(c not in sheet.numeric for c in sheet.columns) \
+                and any(SUMMARY_FIGURE.search(c) for c in sheet.columns):
+            unit_m = None  # the monthly totals drawn, on a summary whose rows are its periods (or groups): its own rows, no dates to split
         if unit_m and not year:
             dated = _date_column(free, sheet)
             y = list(dict.fromkeys(c for c in nums if c != dated and c not in sheet.dates and not YEAR_NAMED.search(c)))  # 每年的平均名次: never the mean of Year; Gross and Net: one line each
