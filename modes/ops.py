@@ -2601,9 +2601,9 @@ def _rule_values_question(t: _Turn) -> None:
     texts = [h for h in t.hits if h.column not in t.sheet.numeric or _id_like(h.column, t.sheet)]
     which = [h for h in texts if WHICH_VALUES.search(t.text[max(0, h.start - 8) : h.start]) and t.free(h.start)]
     listed = [h for h in texts if DISTINCT_VALUES.match(t.text, h.end)]
-    col = (which or listed or [None])[0]
-    if col is None:
+    if not which and not listed:
         return
+    col = (which or listed)[0]
     t.found = [(i, o) for i, o in t.found if o.kind not in ("dedupe", "select")]  # (去重列出来: the values, each once)
     t.add(col.start, Op("group", {"keys": [col.column], "measures": [{"agg": "count"}], "question": True}))
     t.spans.append((col.start, col.end))
