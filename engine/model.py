@@ -312,7 +312,9 @@ intent work: "query" is a typed query. It runs in its own logical order, whateve
   by join / append / compare; "steps" makes the table from them (join, append, stack).
 - where / having: a condition tree. A predicate is {"column", "op", "value", "value2"}; op is one of
   eq ne gt ge lt le between not_between contains not_contains in not_in empty not_empty startswith endswith numeric
-  not_numeric. A value may be {"column": C} (another column) or {"stat": "mean"|"median"|"min"|"max", "column": C}.
+  not_numeric weekday_in weekday_not_in (the day of the week of a date column; value: a list of days, Monday = 0 …
+  Sunday = 6: 周末 / weekends = [5, 6]).
+  A value may be {"column": C} (another column) or {"stat": "mean"|"median"|"min"|"max", "column": C}.
   Combine with {"and": [...]}, {"or": [...]}, {"not": {...}}; a negation covers only what it is said of
   (销售部以外的女员工 = not 部门 = 销售部, and 性别 = 女). Dates are written YYYY-MM-DD.
   having: a condition on a summary's figure (总金额超过1万的城市): {"column": "金额", "agg": "sum", "op": "gt", "value": 10000}.

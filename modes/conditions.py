@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import cache
 from typing import Any
 
 from modes import lexicon as lx
@@ -19,13 +20,13 @@ OP_ZH = {"eq": "等于", "ne": "不等于", "gt": "大于", "ge": "不低于", "
          "contains": "包含", "not_contains": "不包含", "in": "属于", "not_in": "不属于", "empty": "为空",
          "not_empty": "不为空", "startswith": "开头是", "endswith": "结尾是", "not_startswith": "开头不是", "not_endswith": "结尾不是", "numeric": "是数字（空值不算）",
          "not_numeric": "不是数字（空值不算）", "not_between": "不在", "blank_or_numeric": "是数字或为空",
-         "blank_or_not_numeric": "不是数字或为空"}
+         "blank_or_not_numeric": "不是数字或为空", "weekday_in": "在", "weekday_not_in": "不在"}
 OP_EN = {"eq": "=", "ne": "≠", "gt": ">", "ge": "≥", "lt": "<", "le": "≤", "between": "between", "contains": "contains",
          "not_contains": "does not contain", "in": "in", "not_in": "not in", "empty": "is empty",
          "not_empty": "is not empty", "startswith": "starts with", "endswith": "ends with", "not_startswith": "does not start with",
          "not_endswith": "does not end with", "numeric": "is a number (blanks aside)",
          "not_numeric": "is not a number (blanks aside)", "not_between": "not between", "blank_or_numeric": "is a number or blank",
-         "blank_or_not_numeric": "is not a number, or blank"}
+         "blank_or_not_numeric": "is not a number, or blank", "weekday_in": "on", "weekday_not_in": "not on"}
 
 
 NO_VALUE = ("empty", "not_empty", "numeric", "not_numeric", "blank_or_numeric", "blank_or_not_numeric")
@@ -67,6 +68,9 @@ class Cond:
             return f"{col} 介于 {show(self.value)} 和 {show(self.value2)} 之间" if lang == "zh" else f"{col} between {show(self.value)} and {show(self.value2)}"
         if self.op == "not_between":
             return f"{col} 不在 {show(self.value)} 和 {show(self.value2)} 之间" if lang == "zh" else f"{col} not between {show(self.value)} and {show(self.value2)}"
+        if self.op in ("weekday_in", "weekday_not_in"):  # 下单日期 在 周六、周日 / Date on Saturday, Sunday
+            names = weekday_names(self.value, lang)
+            return f"{col} {OP_ZH[self.op]} {names}" if lang == "zh" else f"{col} {OP_EN[self.op]} {names}"
         if self.op == "not_contains" and isinstance(self.value, list):  # contains none of the words
             return f"{col} 不包含 {'、'.join(map(str, self.value))} 中的任何一个" if lang == "zh" else f"{col} contains none of {', '.join(map(str, self.value))}"
         words = OP_ZH if lang == "zh" else OP_EN
@@ -941,6 +945,68 @@ DAY_ALONE = lazy(r"(?<![\d\-/.])(?:(?P<y>(?:19|20)\d{2})\s*年\s*)?(?P<m>1[0-2]|
                  r"|(?<![\d\-/.])(?P<y2>(?:19|20)\d{2})-(?P<m2>1[0-2]|0?[1-9])-(?P<d2>3[01]|[12]\d|0?[1-9])(?![\d\-])")
 
 
+@cache
+def _weekdays() -> tuple[dict[str, list[int]], re.Pattern[str]]:
+    """The words of days of the week (words.toml [weekdays]): word -> days (Monday = 0), and one pattern of them all."""
+    from modes.tagging.segment import words_toml
+
+    w = words_toml()["weekdays"]
+    table: dict[str, list[int]] = {}
+    for i, key in enumerate(("mon", "tue", "wed", "thu", "fri", "sat", "sun")):
+        for word in w[key]:
+            table[word.casefold()] = [i]
+    for word in w["weekend"]:
+        table[word.casefold()] = [5, 6]
+    for word in w["workday"]:
+        table[word.casefold()] = [0, 1, 2, 3, 4]
+    alts = "|".join(re.escape(x) for x in sorted(table, key=len, reverse=True))
+    return table, re.compile(r"(?<![a-z_])(?:" + alts + r")(?![a-z_])", re.I)
+
+
+def weekday_names(days: Any, lang: str) -> str:
+    """周六、周日 / Saturday, Sunday: the days a condition keeps, said."""
+    zh, en = ("周一", "周二", "周三", "周四", "周五", "周六", "周日"), ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+    names = zh if lang == "zh" else en
+    return ("、" if lang == "zh" else ", ").join(names[int(d)] for d in (days if isinstance(days, list) else [days]) if 0 <= int(d) < 7)
+
+
+WEEKDAY_JOIN = lazy(r"\s*(?:、|,|，|和|或者?|及|与|跟|and|or|&|/)\s*", re.I)
+WEEKDAY_TO = lazy(r"\s*(?:到|至|~|-|–|through|thru|to)\s*", re.I)
+WEEKDAY_EVERY = lazy(r"(?<![a-z_])(?:every|each)\s+$", re.I)
+
+
+def _cond_weekday(sc: _Scan) -> None:
+    """周末的订单 / 周一到周五 / on Saturdays or Sundays / weekends only: rows whose date falls on those days of the week."""
+    if not sc.sheet.dates:
+        return
+    table, rx = _weekdays()
+    found = [m for m in rx.finditer(sc.text) if sc.free(m.start(), m.end()) and not any(h.start < m.end() and m.start() < h.end for h in sc.hits)]
+    if found:  # 周末班 / Sunday Roast: a value of the table that holds a day's word is that value
+        values = [(a, b) for hits in find_values(sc.text, sc.sheet, []).values() for _v, a, b in hits]
+        found = [m for m in found if not any(a < m.end() and m.start() < b for a, b in values)]
+    i = 0
+    while i < len(found):
+        m = found[i]
+        if WEEKDAY_EVERY.search(sc.text[: m.start()]):
+            i += 1
+            continue  # (comes from the portal every Friday: when something happens, no rows chosen)
+        days, end, j = list(table[m.group(0).casefold()]), m.end(), i + 1
+        while j < len(found):  # 周六、周日 / Saturday or Sunday / 周一到周五: one condition over the days listed or between
+            gap = sc.text[end : found[j].start()]
+            nxt = table[found[j].group(0).casefold()]
+            if WEEKDAY_TO.fullmatch(gap) and len(days) == 1 and len(nxt) == 1:
+                days = list(range(days[0], nxt[0] + 1)) if days[0] <= nxt[0] else [*range(days[0], 7), *range(0, nxt[0] + 1)]
+            elif WEEKDAY_JOIN.fullmatch(gap):
+                days += [d for d in nxt if d not in days]
+            else:
+                break
+            end, j = found[j].end(), j + 1
+        dated = [c for c in sc.sheet.columns if c in sc.sheet.dates]
+        col = _date_column(sc.text, m, sc.hits, dated, sc.sheet)
+        sc.add(Cond(col[0], "weekday_in", sorted(days), None, col[1], col[2], () if col[0] else tuple(dated)), m.start(), end)
+        i = j
+
+
 def _cond_day_alone(sc: _Scan) -> None:
     """2025年1月16号那次考试 / 2025-01-16的数学成绩 / 1月16号的 (the data in one year): the rows of that day of the date
     column, said with no word comparing it (a day said with 以后 / 之前 is read by the rules before)."""
@@ -1607,7 +1673,7 @@ NEGATE = {"eq": "ne", "ne": "eq", "gt": "le", "ge": "lt", "lt": "ge", "le": "gt"
           "contains": "not_contains", "not_contains": "contains", "empty": "not_empty", "not_empty": "empty",
           "between": "not_between", "not_between": "between", "numeric": "blank_or_not_numeric", "not_numeric": "blank_or_numeric",
           "startswith": "not_startswith", "not_startswith": "startswith", "endswith": "not_endswith", "not_endswith": "endswith",
-          "blank_or_numeric": "not_numeric", "blank_or_not_numeric": "numeric"}
+          "blank_or_numeric": "not_numeric", "blank_or_not_numeric": "numeric", "weekday_in": "weekday_not_in", "weekday_not_in": "weekday_in"}
 
 
 def negate(c: Cond) -> Cond:
@@ -1676,7 +1742,7 @@ def _cond_exclusion_list(sc: _Scan) -> None:
 COND_RULES = (
     _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_count_of_unit, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
-    _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_day_alone, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
+    _cond_weekday, _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_day_alone, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
     _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_plural, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
     _cond_example_of_kind, _cond_scope_of_negation, _cond_exclusion_list, _cond_logic,
 )

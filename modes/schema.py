@@ -478,8 +478,11 @@ class _Reader:
             self.err(f"{where}: op {op} needs value2")
             return None
         value, value2 = self.value(value, where), self.value(value2, where)
-        if op in ("in", "not_in") and not isinstance(value, list):
+        if op in ("in", "not_in", "weekday_in", "weekday_not_in") and not isinstance(value, list):
             value = [value]
+        if op in ("weekday_in", "weekday_not_in") and not all(isinstance(x, int) and 0 <= x <= 6 for x in value):
+            self.err(f"{where}: op {op} takes days of the week, 0 (Monday) to 6 (Sunday)")
+            return None
         if col in self.view.dates and isinstance(value, str) and _iso_day(value):
             value = {"date": value}
         if col in self.view.dates and isinstance(value2, str) and _iso_day(value2):

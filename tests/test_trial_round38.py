@@ -428,3 +428,64 @@ def test_periods_of_a_column_without_dates_say_so(tmp_path):
 
     with pytest.raises(ToolArgError):
         bucket_dates(pd.DataFrame({"sheet": ["Q1", "Q2"], "x": [1.0, 2.0]}), "sheet", "month", "x")
+
+
+NBD = NB["下单日期"].dt.day_of_week
+
+
+@pytest.mark.parametrize(("said", "keep"), [
+    ("宁波的单子，周末的", NBD >= 5),
+    ("宁波的单子，周一到周五的", NBD < 5),
+    ("宁波的单子，周六和周日的", NBD >= 5),
+    ("宁波的单子，周末除外", NBD < 5),
+    ("宁波的单子，工作日的", NBD < 5),
+])
+def test_days_of_the_week_are_a_condition_on_the_date(homes, said, keep):
+    f = result_frame(answered(Session(homes), said))
+    assert sorted(f["订单号"]) == sorted(NB.loc[keep, "订单号"])
+
+
+def test_days_of_the_week_said_back_and_summarised(homes):
+    tr = answered(Session(homes), "宁波的单子，除了周末，按服务类型统计单数")
+    conds = tr.decision.request.op("filter").args["conditions"]
+    assert [(c.column, c.op, c.value) for c in conds] == [("下单日期", "weekday_not_in", [5, 6])]
+    assert conds[0].describe("zh") == "下单日期 不在 周六、周日"
+    f = result_frame(tr)
+    assert f.set_index("服务类型")["行数"].to_dict() == NB[NBD < 5].groupby("服务类型").size().to_dict()
+
+
+def test_days_of_the_week_in_english(seasons_dated):
+    d = seasons_dated
+    f = result_frame(answered(Session(d), "bookings.xlsx Summer: bookings on Saturday or Sunday"))
+    su = DATED["Summer"]
+    assert sorted(f["Booking Ref"]) == sorted(su.loc[su["Booking Date"].dt.day_of_week >= 5, "Booking Ref"])
+    f = result_frame(answered(Session(d), "bookings.xlsx Summer: weekends only, number of bookings per Show"))
+    assert f.set_index("Show").iloc[:, 0].to_dict() == su[su["Booking Date"].dt.day_of_week >= 5].groupby("Show").size().to_dict()
+
+
+def test_by_weekday_stays_a_grouping(seasons_dated):
+    tr = Session(seasons_dated).turn("bookings.xlsx Summer: number of bookings by weekday")
+    assert tr.decision.request.op("filter") is None
+
+
+def test_a_model_may_say_days_of_the_week():
+    from modes.schema import View, read_answer
+
+    view = View({"s.csv": {"": ("日期", "金额")}}, numeric=frozenset({"金额"}), dates=frozenset({"日期"}))
+    a = read_answer({"intent": "work", "query": {"source": {"kind": "file", "file": "s.csv"},
+                                                  "where": {"column": "日期", "op": "weekday_in", "value": [5, 6]}}}, view)
+    assert a.query is not None and not a.errors
+    a = read_answer({"intent": "work", "query": {"source": {"kind": "file", "file": "s.csv"},
+                                                  "where": {"column": "日期", "op": "weekday_in", "value": [9]}}}, view)
+    assert a.errors
+
+
+DATED = {s: df.assign(**{"Booking Date": pd.to_datetime(["2024-06-01", "2024-06-03", "2024-06-08", "2024-06-09", "2024-06-12", "2024-06-15"][: len(df)])})
+         for s, df in SEASONS.items()}
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def seasons_dated(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    write_workbook(tmp_path, "bookings.xlsx", DATED)
+    return Workspace.at(tmp_path)

@@ -88,7 +88,7 @@ def _where_mask(table: pd.DataFrame, conditions: list[dict[str, Any]]) -> pd.Ser
 OPS = {
     "eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "not_contains",
     "in", "not_in", "empty", "not_empty", "startswith", "endswith", "not_startswith", "not_endswith", "numeric", "not_numeric", "not_between",
-    "blank_or_numeric", "blank_or_not_numeric",
+    "blank_or_numeric", "blank_or_not_numeric", "weekday_in", "weekday_not_in",
 }
 
 
@@ -309,6 +309,10 @@ def _cond_mask(df: pd.DataFrame, cond: dict[str, Any]) -> pd.Series:
         return _blank_mask(s)
     if op == "not_empty":
         return ~_blank_mask(s)
+    if op in ("weekday_in", "weekday_not_in"):  # 周末 / on weekdays: the day of the week of a date column (Monday = 0)
+        days = {int(x) for x in (v if isinstance(v, list) else [v]) if x is not None}
+        inside = as_dates(s).dt.day_of_week.isin(days).fillna(False).astype(bool)
+        return inside if op == "weekday_in" else ~inside
     if op in ("numeric", "not_numeric", "blank_or_numeric", "blank_or_not_numeric"):
         # a filled cell that reads as a number (27,479 too); blanks are neither, and the blank_or_ forms (what a
         # deletion keeps) are the exact complements

@@ -460,8 +460,8 @@ def _cond(t: BigTable, cond: dict[str, Any]) -> str:
         if op in ("eq", "ne") and "VARCHAR" in (t.types.get(col), t.types.get(v["column"])):
             raise NoSql  # text against text, compared the pandas way
         return _compare(op, _num(t, col), _num(t, v["column"]))
-    if op in NUMERIC_OPS or isinstance(v, list) and op in ("contains", "not_contains"):
-        raise NoSql
+    if op in NUMERIC_OPS or isinstance(v, list) and op in ("contains", "not_contains") or op in ("weekday_in", "weekday_not_in"):
+        raise NoSql  # (the day of the week of dates read the pandas way)
     if isinstance(v, dict) or isinstance(cond.get("value2"), dict) or hasattr(v, "year"):
         raise NoSql  # dates are parsed the pandas way
     if op in ("in", "not_in"):
