@@ -1683,6 +1683,25 @@ def negate(c: Cond) -> Cond:
     return c
 
 
+NOT_JUST_BEFORE = lazy(r"(?:(?<![a-z_])not\s+(?:just|only)|不只是?|不光是?|不仅仅?是?|而不只是?)\s*(?:the\s+)?$", re.I)
+
+
+WHOLE_YEAR = lazy(r"全年|整年|一整年|(?<![a-z_])(?:the\s+)?(?:whole|full|entire)\s+year(?![a-z_])|(?<![a-z_])all\s+year(?:\s+round)?(?![a-z_])", re.I)
+
+
+def _cond_released(sc: _Scan) -> None:
+    """不只是停车费 / not just Online: the value said is no longer the only one kept — a condition released, never added;
+    全年 / the whole year: no period of the date column kept."""
+    for i, (c, (a, _b)) in enumerate(zip(sc.out.conds, sc.out.spans, strict=True)):
+        if c.op == "eq" and c.how != "excluded" and (m := NOT_JUST_BEFORE.search(sc.text[:a])) is not None:
+            sc.out.conds[i] = replace(c, how="released")
+            sc.out.spans[i] = (m.start(), sc.out.spans[i][1])
+    dated = [c for c in sc.sheet.columns if c in sc.sheet.dates]
+    for m in WHOLE_YEAR.finditer(sc.text):
+        if len(dated) == 1 and sc.free(m.start(), m.end()) and not any(x <= m.start() < y for x, y in sc.out.spans):
+            sc.add(Cond(dated[0], "between", None, None, m.group(0), "released"), m.start(), m.end())
+
+
 def _cond_scope_of_negation(sc: _Scan) -> None:
     """Each condition written inside an exclusion's scope is negated once; the other conditions stay as they are."""
     for i, (c, (a, b)) in enumerate(zip(sc.out.conds, sc.out.spans, strict=True)):
@@ -1744,7 +1763,7 @@ COND_RULES = (
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
     _cond_weekday, _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_day_alone, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
     _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_plural, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
-    _cond_example_of_kind, _cond_scope_of_negation, _cond_exclusion_list, _cond_logic,
+    _cond_example_of_kind, _cond_released, _cond_scope_of_negation, _cond_exclusion_list, _cond_logic,
 )
 
 

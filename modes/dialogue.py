@@ -619,6 +619,53 @@ def on_blank_group_dropped(t: Turn) -> Outcome:
                  prior=replace(base, stage="confirm") if t.pending is None else base)
 
 
+# 各占多少比例 / 收费员空着的不要，算一下每人占比 / each one's share, right after a total per key: each key's share of
+# that total (a condition on the key said with it drops those groups), never a share of rows meeting a condition
+SHARE_SAID = re.compile(r"占比|比例|比重|份额|百分比|(?<![a-z_])(?:share|shares|percentage|proportion)(?![a-z_])", re.I)
+EACH_ONES = re.compile(r"各|每人|每个人|每一个|每个|每家|分别|(?<![a-z_])(?:each|every|per)(?![a-z_])", re.I)
+
+
+def shares_the_last_summary(t: Turn) -> bool:
+    last = t.state.last
+    if last is None or t.state.pending is not None or t.other_file or t.fresh.file_how in ("named", "fuzzy", "missing", "outside"):
+        return False
+    g = last.request.op("group")
+    if g is None or not g.args.get("keys") or not any(m.get("column") for m in g.args.get("measures") or []):
+        return False
+    kinds = set(t.fresh.kinds()) - ({"stack"} if last.request.op("stack") is not None else set())  # (the same sheets, stacked again)
+    sh, pr = t.fresh.op("share"), t.fresh.op("proportion")
+    if kinds == {"share"} and sh is not None and not sh.args.get("keys"):
+        return True  # 各占多少比例
+    keys = set(g.args["keys"])
+    return kinds == {"proportion"} and pr is not None and bool(EACH_ONES.search(t.text)) \
+        and all(c.column in keys and c.op in ("not_empty", "ne", "not_in") for c in pr.args.get("conditions") or [])
+
+
+def on_last_summary_shared(t: Turn) -> Outcome:
+    from modes.conditions import Cond
+
+    last = t.state.last
+    assert last is not None
+    g = last.request.op("group")
+    assert g is not None
+    col = next(m["column"] for m in g.args["measures"] if m.get("column"))
+    pr = t.fresh.op("proportion")
+    dropped: list[Cond] = list(pr.args.get("conditions") or []) if pr is not None else []
+    ops: list[Op] = []
+    f = last.request.op("filter")
+    if dropped and f is None:
+        ops.append(Op("filter", {"conditions": dropped, "logic": "and"}))
+    for o in last.request.ops:
+        if o.kind == "filter" and dropped:
+            ops.append(replace(o, args={**o.args, "conditions": [*o.args.get("conditions", []), *dropped]}))
+        elif o.kind == "group":
+            ops.append(Op("share", {"keys": list(g.args["keys"]), "column": col}, o.after))
+        elif o.kind not in ("sort", "top_n", "export"):
+            ops.append(o)
+    req = replace(last.request, ops=tuple(ops), text=t.utterance)
+    return _gate(req, t.state, [*last.turns, t.utterance], multi_turn=True, catalog=t.catalog, prior=replace(last, stage="confirm"))
+
+
 # no condition / none, I don't want a filter / 不用筛选了, to "What is the condition?": the filter is dropped, the rest stays
 DECLINE_FILTER = re.compile(r"^\s*(?:no\s+(?:condition|filter)s?|(?:no|none|nope|nah)(?:\s*[,.]?\s*(?:i\s+)?(?:don'?t|do not)\s+(?:want|need)\s+(?:a|any)\s+(?:filter|condition)s?)?"
                             r"|without\s+(?:a|any)\s+(?:condition|filter)s?|(?:i\s+)?(?:don'?t|do not)\s+(?:want|need)\s+(?:a|any)\s+(?:filter|condition)s?"
@@ -1258,6 +1305,10 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         blank = Turn(utterance, text, lang, state, catalog, state.pending)
         if drops_the_blank_group(blank):
             return never_twice(blank, *on_blank_group_dropped(blank))
+    if state.pending is None and state.last is not None and SHARE_SAID.search(text):  # 各占多少比例, right after a total per key
+        shared = Turn(utterance, text, lang, state, catalog, None)
+        if shares_the_last_summary(shared):
+            return never_twice(shared, *on_last_summary_shared(shared))
     amended = _amending_turn(state, said, change, catalog) if change is not None else None
     if amended is not None:  # (average not sum: a correction of the reading, applied to its words)
         return never_twice(amended, *(on_rewritten(amended) if amended.rewritten is not None else on_more_of_the_same(amended)))

@@ -330,6 +330,19 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
                 del merged["group"]  # 换成透视表，门店做列 after a count by 门店 and 类型: the same figure laid out, never a pivot of the counts
                 merged["pivot"] = laid
                 continue
+            released = [c for c in op.args.get("conditions") or [] if c.how == "released"] if op.kind == "filter" else []
+            if released:  # 不只是停车费 / not just Online: that value is no longer a condition, and none is added
+                kept = [c for c in op.args["conditions"] if c.how != "released"]
+                op = Op("filter", {**op.args, "conditions": kept}, op.after)
+                if old is not None:
+                    rest = [c for c in old.args.get("conditions") or [] if not any(_holds_value(c, r) for r in released)]
+                    old = Op("filter", {**old.args, "conditions": rest}, old.after) if rest else None
+                    if old is None:
+                        merged.pop("filter", None)
+                    else:
+                        merged["filter"] = old
+                if not kept:
+                    continue
             if old is None:
                 merged[op.kind] = op
                 continue
@@ -495,6 +508,16 @@ def _pivot_of_group(g: Op, p: Op) -> Op | None:
     if m.get("agg") == "count" or not m.get("column"):
         return Op("pivot", {**p.args, "agg": "count"}, p.after)
     return Op("pivot", {**p.args, "value": m["column"], "agg": m.get("agg", "sum")}, p.after)
+
+
+def _holds_value(c: Cond, released: Cond) -> bool:
+    """Whether a condition keeps rows by the value a later turn says is no longer the only one (不只是停车费)."""
+    if released.op == "between":  # 全年: every period of that date column
+        return c.column == released.column and c.op == "between"
+    if c.column != released.column or c.op not in ("eq", "in"):
+        return False
+    values = c.value if isinstance(c.value, list) else [c.value]
+    return str(released.value) in {str(v) for v in values}
 
 
 def _added_to_group(old: Op, new: Op) -> Op | None:
@@ -882,7 +905,9 @@ def _u_files(u: _Understanding) -> None:
     for i in reversed(range(len(u.norms))):  # 把 plans.csv 的 Tier 加进来: the receiving table first, the giving one second
         r = u.refs[i]
         # add their Team from techs.csv / 带到这个结果里: the last result receives the columns
-        base = state.last_result if last and u.catalog.get(last) is not None and lx.JOIN_RESULT.search(u.norms[i]) else state.current_file
+        # (这些的业主姓名也带上 / their names too: the rows just shown, said as them)
+        base = state.last_result if last and u.catalog.get(last) is not None and (lx.JOIN_RESULT.search(u.norms[i]) or lx.RESULT_REF.search(u.norms[i])) \
+            else state.current_file
         lk = joins.lookup(u.norms[i], u.catalog, r.paths, base, state.current_sheet) if r.how in ("named", "fuzzy") else None
         if lk is not None:
             ref, u.lookup = FileRef(how="named", paths=[lk.base, lk.source], spans=r.spans), (i, lk)

@@ -294,7 +294,9 @@ EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlation", "correlati
 JOIN_ANTI = lazy(r"(?<![a-z_])(?:(?:does|do|did)(?: not|n't)|never) (?:appear|exist|show up|occur)s? (?:anywhere )?in(?![a-z_])|(?<![a-z_])missing from(?![a-z_])"
                  r"|(?<![a-z_])(?:with|have|has|having) no match(?:es)? in(?![a-z_])|(?<![a-z_])without (?:a |any )?match(?:es)? in(?![a-z_])"
                  r"|(?<![a-z_])not found in(?![a-z_])|(?<![a-z_])anti[- ]join(?![a-z_])|没有?出现在|从没出现在|没有?出现过|(?:匹配|对)不上的|没有?(?:匹配|对)上的"
-                 r"|反连接|不在[^，,。；;]{1,16}?(?:里|中|里面|当中)(?:出现)?的", re.I)
+                 r"|反连接|不在[^，,。；;]{1,16}?(?:里|中|里面|当中)(?:出现)?的"
+                 # 在住户表里找不到 / 有但住户表没有的 / 住户表里查不到的: the rows the other table has no match for
+                 r"|在[^，,。；;]{1,16}?(?:里|中|里面|当中)(?:都)?(?:找不到|查不到|不存在)|有但[^，,。；;]{1,16}?没有|(?:里|中)(?:都)?(?:找不到|查不到)的", re.I)
 # how two tables are joined: only the rows matched on both sides, every row of both, every row of the first, or its rows with no match
 JOIN_HOW: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("inner", rx("内连接", "内关联", "内联接", "inner join", "inner", "两边都有的", "两边都能匹配", "都能匹配上的", "都匹配上的", "只保留匹配上的",
@@ -440,7 +442,7 @@ SAVE_AS = (r"(?:(?<![a-z_])(?:save|export|write|output)(?:\s+(?:it|this|that|the
 NEXT_STEP = lazy(r"[，,；;。]\s*(?=" + SEQUENCE_WORDS + r"|(?:then|and then|after that|next)(?![a-z_]))", re.I | re.A)
 # A follow-up that refines what just ran (那深圳的呢, 只看华南区的呢, 把广州的也去掉, now only for Online, what about York):
 # the request that ran, with this part added or swapped, restated before it runs again
-FOLLOW_UP = lazy(r"^\s*(?:and\s+|but\s+|so\s+)?(?:what\s+)?if\s+(?:we|you|i)\s+[^?]*?\s+first\s*\??\s*$|那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|只看|只要|只留|只保留|还要|也(?:去掉|不要|不算|排除|剔除|加上|算上|算进去|算进来|加进来|加进去|包括|包含|要)|一起算|一并算|(?<![a-z_])(?:include|add)\\s+(?:the\\s+)?[\\w\\s-]{1,30}?\\s+(?:too|as well)(?![a-z_])|再(?:去掉|排除|剔除|加上)"
+FOLLOW_UP = lazy(r"^\s*(?:and\s+|but\s+|so\s+)?(?:what\s+)?if\s+(?:we|you|i)\s+[^?]*?\s+first\s*\??\s*$|那[^，,。；;]{0,24}?呢|[的了]?呢\s*[?？]?\s*$|[的了]呢\s*[，,]|不只是|不光是|不仅仅?是|(?<![a-z_])not (?:just|only)(?![a-z_])|只看|只要|只留|只保留|还要|也(?:去掉|不要|不算|排除|剔除|加上|算上|算进去|算进来|加进来|加进去|包括|包含|要)|一起算|一并算|(?<![a-z_])(?:include|add)\\s+(?:the\\s+)?[\\w\\s-]{1,30}?\\s+(?:too|as well)(?![a-z_])|再(?:去掉|排除|剔除|加上)"
                  r"|的?(?:不算|不要|除外|不计|不含)\s*[。.!！]?\s*$|^\s*(?:去掉|排除|剔除|除了|不算|不要)"
                  r"|^\s*(?:再)?(?:把|将)[^，,。]{1,14}?(?:去掉|排除|剔除|删掉|拿掉)(?:再看|再算|看看|再统计|呢)?\s*[。.!！]?\s*$"
                  r"|[，,]\s*(?:再|重新)\s*(?:算|统计|汇总|计算)(?:一下|一遍|一次)?\s*[。.!！]?\s*$|(?<![a-z_])(?:recalculate|recompute|redo it)(?![a-z_])"

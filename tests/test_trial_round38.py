@@ -489,3 +489,75 @@ def seasons_dated(tmp_path, monkeypatch, request) -> Workspace:
     monkeypatch.setenv("WENQING_ENGINE", request.param)
     write_workbook(tmp_path, "bookings.xlsx", DATED)
     return Workspace.at(tmp_path)
+
+
+FEES = {s: pd.DataFrame({"缴费日期": pd.to_datetime([f"2024-{m:02d}-{d:02d}" for m, d in dates]), "单据号": [f"{s[0]}{i}" for i in range(len(dates))],
+                         "房号": rooms, "费用类型": kinds, "金额": money, "收费员": who})
+        for s, dates, rooms, kinds, money, who in [
+            ("东湖苑", [(1, 5), (2, 9), (4, 1), (7, 3), (8, 8), (9, 20), (11, 2)], ["D1", "D2", "D3", "D1", "D9", "D2", "D3"],
+             ["物业费", "停车费", "物业费", "停车费", "停车费", "物业费", "停车费"], [500.0, 300.0, 450.0, 300.0, 280.0, 520.0, 310.0],
+             ["王丽", "张敏", None, "王丽", "张敏", "赵刚", "王丽"]),
+            ("西湖苑", [(3, 3), (6, 6), (7, 7), (10, 10)], ["X1", "X2", "X8", "X1"], ["物业费", "停车费", "物业费", "停车费"],
+             [600.0, 250.0, 610.0, 260.0], ["赵刚", None, "张敏", "王丽"])]}
+OWNERS = pd.DataFrame({"房号": ["D1", "D2", "D3", "X1", "X2"], "业主姓名": ["甲", "乙", "丙", "丁", "戊"]})
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def fees(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    write_workbook(tmp_path, "收费.xlsx", FEES)
+    OWNERS.to_csv(tmp_path / "住户.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+FALL = pd.concat(FEES.values(), ignore_index=True)
+
+
+def test_each_ones_share_after_a_total_per_key_drops_the_blank_key(fees):
+    s = Session(fees)
+    answered(s, "两个小区合起来，每个收费员收了多少钱，从高到低排")
+    tr = s.turn("收费员空着的不要，算一下每人占比")
+    assert tr.run is None and "收费员不为空" in tr.decision.reply and "占总体的比例" in tr.decision.reply, tr.decision.reply
+    f = result_frame(s.turn("继续"))
+    kept = FALL.dropna(subset=["收费员"])
+    want = (kept.groupby("收费员")["金额"].sum() / kept["金额"].sum() * 100).round(2).to_dict()
+    assert f.set_index("收费员")["占比(%)"].to_dict() == pytest.approx(want)
+
+
+def test_each_ones_share_said_alone_after_a_total_per_key(fees):
+    s = Session(fees)
+    answered(s, "两个小区合起来，每个收费员收了多少钱")
+    tr = s.turn("各占多少比例")
+    assert tr.run is None and "收费员 的 金额 占总体的比例" in tr.decision.reply, tr.decision.reply
+
+
+def test_not_just_a_value_and_the_whole_year_release_those_conditions(fees):
+    s = Session(fees)
+    answered(s, "东湖苑第三季度每个月的停车费收入")
+    tr = s.turn("按季度汇总全年的呢，不只是停车费")
+    assert tr.run is None and "停车费" not in tr.decision.reply and "介于" not in tr.decision.reply and "金额 合计" in tr.decision.reply, tr.decision.reply
+    f = result_frame(s.turn("继续"))
+    d = FEES["东湖苑"]
+    assert f["金额_合计"].tolist() == d.groupby(d["缴费日期"].dt.to_period("Q"))["金额"].sum().tolist()
+
+
+def test_income_per_month_is_the_money_column(fees):
+    f = result_frame(answered(Session(fees), "东湖苑每个月的停车费收入"))
+    d = FEES["东湖苑"]
+    p = d[d["费用类型"] == "停车费"]
+    assert f["金额_合计"].tolist() == p.groupby(p["缴费日期"].dt.to_period("M"))["金额"].sum().tolist()
+
+
+def test_these_rows_get_a_column_of_another_table(fees):
+    s = Session(fees)
+    answered(s, "两个小区合起来，单笔金额最高的3笔，停车费除外")
+    f = result_frame(answered(s, "这些的业主姓名也带上，从住户.csv匹配"))
+    top = FALL[FALL["费用类型"] != "停车费"].nlargest(3, "金额")
+    assert sorted(f["单据号"]) == sorted(top["单据号"]) and "业主姓名" in f.columns
+
+
+@pytest.mark.parametrize("said", ["东湖苑里哪些房号在住户表里找不到", "东湖苑和住户.csv按房号对比，列出东湖苑有但住户表没有的房号"])
+def test_rows_the_other_table_has_no_match_for_in_chinese(fees, said):
+    f = result_frame(answered(Session(fees), said))
+    d = FEES["东湖苑"]
+    assert sorted(f["房号"]) == sorted(d.loc[~d["房号"].isin(OWNERS["房号"]), "房号"])

@@ -1047,7 +1047,7 @@ class Bucket(OpSpec):
         found = self._read(text, hits, sheet)
         if found is not None and found.kind == self.name and not found.args.get("value") and found.args.get("agg") != "count" \
                 and (money := _money_asked(text, sheet)) is not None:  # 每个月卖了多少钱: the money column, never the rows counted
-            return Found(found.start, found.kind, {**found.args, "value": money}, found.spans)
+            return Found(found.start, found.kind, {**found.args, "value": money}, (*found.spans, *[m.span() for m in INCOME_SAID.finditer(text)]))
         if found is not None and found.kind == self.name and not found.args.get("value") and found.args.get("agg") != "count":
             said = _measure_word(text, sheet)
             if said:  # monthly revenue, where no column is the revenue: which column is asked, never the rows counted
@@ -1149,7 +1149,11 @@ def _money_asked(text: str, sheet: Any) -> str | None:
     """卖了多少钱 / 花了多少 / how much was spent: the table's one money column, when the text asks how much money."""
     from modes.ops import MONEY_SAID, _money_column
 
-    return _money_column(sheet) if MONEY_SAID.search(text) else None
+    return _money_column(sheet) if MONEY_SAID.search(text) or INCOME_SAID.search(text) else None
+
+
+# 停车费收入 / the takings / income per month: the money the rows brought in, said as a noun of money
+INCOME_SAID = _lazy(r"收入|进账|收款|营收|(?<![a-z_])(?:income|takings|revenue|money)(?![a-z_])", re.I)
 
 
 def _measure_word(text: str, sheet: Any) -> str | None:
