@@ -1135,6 +1135,8 @@ def _cond_postfix(sc: _Scan) -> None:
             v = _value_at(m.group("v"), 0, sc.sheet, [], bool(left and left[0] in sc.sheet.dates))
             if v is None or left is None:
                 continue
+            if left[0] and left[0] not in sc.sheet.numeric and isinstance(v[0], (int, float)) and flag_yes(sc.sheet, left[0]) is not None:
+                continue  # uninsured visits over 200: a yes-no column is never compared with a number (its own word is read as a flag)
             sc.add_left(left, op, _percent(v[0], m.group("v"), left[0], sc.sheet), None, m.end())
 
 
@@ -1266,6 +1268,9 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     val = _value_at(text, m.end(), sheet, sc.hits, left[0] in sheet.dates)
     if val is None:
         return
+    if op in ("gt", "ge", "lt", "le") and left[0] and left[0] not in sheet.numeric and isinstance(val[0], (int, float)) \
+            and flag_yes(sheet, left[0]) is not None:
+        return  # uninsured visits over 200: a yes-no column is never compared with a number (its own word is read as a flag)
     col, raw, how, closest, s = left
     if word.casefold() in WEAK and col is None:
         return

@@ -561,3 +561,10 @@ def test_rows_the_other_table_has_no_match_for_in_chinese(fees, said):
     f = result_frame(answered(Session(fees), said))
     d = FEES["东湖苑"]
     assert sorted(f["房号"]) == sorted(d.loc[~d["房号"].isin(OWNERS["房号"]), "房号"])
+
+
+def test_a_yes_no_column_is_never_compared_with_a_number(seasons):
+    tr = Session(seasons).turn("bookings.xlsx Summer: the unrefunded bookings over 50")
+    f = tr.decision.request.op("filter")
+    said = [(c.column, c.op) for c in (f.args["conditions"] if f is not None else [])]
+    assert ("Refunded", "gt") not in said and ("Refunded", "ne") in said, tr.decision.reply
