@@ -889,17 +889,25 @@ def _close_names(name: str, catalog: Catalog) -> list[str]:
 # ---------------------------------------------------------------- sheets and columns
 
 
-def sheet_stems(f: FileInfo) -> dict[str, str]:
-    """sheet -> its name without the Chinese end every sheet's name shares (城东店 / 城西店 → 城东 / 城西), when each stem
-    is two characters or more and none is a value or a column word of the table."""
-    names = [s.name for s in f.sheets if s.name]
-    if len(names) < 2 or not all(CJK_END.search(n) for n in names):
-        return {}
+def shared_ending(names: list[str]) -> str:
+    """The Chinese end every name shares (海淀校区 / 朝阳校区 → 校区); "" when a name ends in no Chinese character."""
+    if not names or not all(CJK_END.search(n) for n in names):
+        return ""
     common = ""
     for chars in zip(*(n[::-1] for n in names), strict=False):
         if len(set(chars)) != 1 or not CJK.match(chars[0]):
             break
         common = chars[0] + common
+    return common
+
+
+@lru_cache(maxsize=64)
+def sheet_stems(f: FileInfo) -> dict[str, str]:
+    """sheet -> its name without the Chinese end every sheet's name shares (城东店 / 城西店 → 城东 / 城西), when each stem
+    is two characters or more and none is a value or a column word of the table (once per file read: a catalog is made
+    again when a file changes)."""
+    names = [s.name for s in f.sheets if s.name]
+    common = shared_ending(names) if len(names) >= 2 else ""
     if not common:
         return {}
     stems = {n: n[: -len(common)] for n in names}

@@ -9,10 +9,9 @@ import re
 from functools import cache, lru_cache
 
 from modes.catalog import Catalog, FileInfo
-from modes.resolve import DISTINCT_SHEET, NAMED_FILE, resolve_column
+from modes.resolve import DISTINCT_SHEET, NAMED_FILE, resolve_column, shared_ending
 from modes.tagging.segment import words_toml
 
-CJK_TAIL = re.compile(r"[\u4e00-\u9fff]+$")
 TIME_WORDS = frozenset({"月", "年", "季", "季度", "周", "日", "天", "半年", "月份", "年度", "期"})
 
 
@@ -38,14 +37,9 @@ def _split(f: FileInfo) -> bool:
 
 def _suffixes(names: list[str]) -> list[str]:
     """The ends all the sheets' names share, as whole CJK words (海淀校区 / 朝阳校区 → 校区, 区); never a whole name."""
-    tails = [m.group(0) for n in names if (m := CJK_TAIL.search(n))]
-    if len(tails) != len(names):
+    common = shared_ending(names)
+    if not common:
         return []
-    common = ""
-    for chars in zip(*(t[::-1] for t in tails), strict=False):
-        if len(set(chars)) != 1:
-            break
-        common = chars[0] + common
     shortest = min(len(n) for n in names)
     return [common[-k:] for k in range(1, len(common) + 1) if k < shortest]
 
