@@ -27,6 +27,7 @@ from modes.gate import (
     _decision,
     _gate,
     _sheet_named,
+    _sheet_valued,
     _slot_answer,
     _table_names,
     chat_kind,
@@ -412,6 +413,8 @@ def corrected_sheet(t: Turn) -> str | None:
         named = [n for n, st in stems.items() if n != p.request.sheet and st in low]
     if not named or len(named) > 1 and (p.request.op("stack") or not p.request.sheet or len({tuple(s.columns) for s in f.sheets}) != 1):
         return None
+    if any(_sheet_valued(t.text, m.start(), m.end()) for n in named for m in re.finditer(re.escape(n), t.text, re.I)):
+        return None  # Autumn表不算 / leave out the Autumn sheet: that sheet left out, never the sheet the request moves to
     months = month_words(named[0]) if len(named) == 1 else []  # August for the Aug sheet: the whole word is its name
     said = re.sub(r"(?<![a-z])(?:" + "|".join(months) + r")(?![a-z])", " ", low) if months else low
     for n in named:
@@ -664,6 +667,37 @@ def on_last_summary_shared(t: Turn) -> Outcome:
             ops.append(o)
     req = replace(last.request, ops=tuple(ops), text=t.utterance)
     return _gate(req, t.state, [*last.turns, t.utterance], multi_turn=True, catalog=t.catalog, prior=replace(last, stage="confirm"))
+
+
+# show me those rows / list them / which ones are they / 把这些单子列出来 / 是哪些 / 明细呢: right after a figure, the rows
+# it was made from, listed — never a profile of the figure's own table
+ROWS_ASKED = re.compile(r"^\s*(?:ok(?:ay)?\s*,?\s*|now\s+|and\s+|so\s+|can you\s+|please\s+)*(?:(?:show|list|give|display|pull up|let me see)(?:\s+me)?\s+"
+                        r"(?:(?:them|those|these|the|which)(?:\s+(?:rows?|ones|records?|entries|lines|details|[a-z]+s))?(?:\s+out)?|the list)"
+                        r"|list\s+(?:them|those|these)\s+out|which\s+(?:ones|rows|records)\s+(?:are\s+they|are\s+those|were\s+they|is\s+that)"
+                        r"|(?:what|which)\s+are\s+(?:they|those|these))(?:\s+please)?\s*[?.!]?\s*$"
+                        r"|^\s*(?:(?:把|将)?(?:这些|那些|这几|那几|它们|他们)?(?:个|条|笔|单)?(?:单子|行|记录|明细|数据|订单)?(?:都|具体)?(?:列出来|列一下|列给我|拉出来|调出来|显示出来)(?:看看|看一下|给我看看|吧)?"
+                        r"|(?:都|具体|分别)?是哪些(?:单子?|行|记录|条)?(?:呢)?|(?:看看|看一下|给我看看)?(?:这些|那些)?(?:的)?明细(?:呢|看看|给我看看)?)\s*[?？。.!！]?\s*$", re.I)
+ROWS_KEPT_KINDS = frozenset({"stack", "append", "filter", "dedupe", "join", "lookup", "lookup_rows", "clean", "add_column", "formula",
+                             "replace", "fill_method", "if_column", "bin", "letter_case", "text_values"})
+
+
+def lists_the_counted_rows(t: Turn) -> bool:
+    """A turn that only asks for the rows, right after a figure made from rows (a count, a total per key)."""
+    last = t.state.last
+    if last is None or t.state.pending is not None or not ROWS_ASKED.search(t.text) or not last.request.file:
+        return False
+    kinds = set(last.request.kinds())
+    return bool(kinds & ({"group", "bucket", "share", "proportion"} | FIGURE_KINDS))
+
+
+def on_counted_rows_listed(t: Turn) -> Outcome:
+    last = t.state.last
+    assert last is not None
+    ops = tuple(o for o in last.request.ops if o.kind in ROWS_KEPT_KINDS)  # the rows before any figure was made of them
+    # how many bookings per show, then show me those rows: every row of the table, previewed
+    req = replace(last.request, ops=ops or (Op("profile", {"head": None, "columns": []}),), text=t.utterance)
+    # nothing new is read: the request just run, its figure left off, runs as it is said in its "about to" line
+    return _gate(req, t.state, [*last.turns, t.utterance], multi_turn=False, catalog=t.catalog, prior=None)
 
 
 # no condition / none, I don't want a filter / 不用筛选了, to "What is the condition?": the filter is dropped, the rest stays
@@ -983,7 +1017,11 @@ def refines(t: Turn) -> bool:
     """A turn right after a run that only adds or swaps a part of it (a condition, an exclusion, an order, the columns
     kept, a cut), said with a follow-up word (那…呢, 只看, 也去掉, now, what about) and naming no file."""
     last = t.pending
-    if last is None or t.chat is not None or t.other_file or not t.new_kinds:
+    if last is None or t.chat is not None or t.other_file:
+        return False
+    if _stacked_sheet_left_out(t):
+        return True  # same but leave out the Autumn sheet, after every sheet stacked: those rows left out of the same request
+    if not t.new_kinds:
         return False
     cut_again = t.fresh.file_how == "result" and t.new_kinds <= {"top_n"} and "top_n" in t.old_kinds  # 那最高的3个呢, after the 3 lowest
     if t.fresh.file_how in ("named", "fuzzy", "result", "missing", "outside") and not (t.fresh.file_how == "fuzzy" and t.fresh.file == last.request.file) \
@@ -1004,6 +1042,16 @@ def refines(t: Turn) -> bool:
     if t.old_kinds & (FIGURE_KINDS | SHARE_KINDS) and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
         return False  # the top 5 rows …, after a median (or each store's share): rows of their own, never a cut of one figure
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
+
+
+def _stacked_sheet_left_out(t: Turn) -> bool:
+    """A sheet of the stacked request just run, said as what is left out (leave out the Autumn sheet / 不要三月表)."""
+    p = t.pending
+    stack = p.request.op("stack") if p is not None else None
+    if stack is None:
+        return False
+    return any(_sheet_valued(t.text, m.start(), m.end()) for name in stack.args.get("sheets") or []
+               for m in re.finditer(re.escape(name), t.text, re.I))
 
 
 def _other_sheet_said(t: Turn) -> bool:
@@ -1305,6 +1353,10 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         blank = Turn(utterance, text, lang, state, catalog, state.pending)
         if drops_the_blank_group(blank):
             return never_twice(blank, *on_blank_group_dropped(blank))
+    if state.pending is None and state.last is not None and ROWS_ASKED.search(text):  # show me those rows, right after a count
+        listed = Turn(utterance, text, lang, state, catalog, None)
+        if lists_the_counted_rows(listed):
+            return never_twice(listed, *on_counted_rows_listed(listed))
     if state.pending is None and state.last is not None and SHARE_SAID.search(text):  # 各占多少比例, right after a total per key
         shared = Turn(utterance, text, lang, state, catalog, None)
         if shares_the_last_summary(shared):

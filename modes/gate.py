@@ -1081,8 +1081,9 @@ def _u_input(u: _Understanding) -> None:
                     u.texts[i] = _blank(t, [sp for sp in r.spans if sp not in inside] + _purpose(t))
 
 
-SHEET_VALUE_BEFORE = lazy(r"(?:(?:工作表|(?<![a-z_])(?:sheet|tab))\s*(?:是|为|等于|不等于|不是|不为|!=|=|is not|isn't|is)\s*|除了|除去|(?<![a-z_])(?:except|excluding|other than)\s+)$", re.I)
-SHEET_VALUE_AFTER = lazy(r"\s*(?:的)?\s*(?:以外|之外|除外|(?:不算|不要|不计)(?=\s*(?:[，,。;；]|$)))")  # (开发区店不算抗生素: the sheet, its rows)
+SHEET_VALUE_BEFORE = lazy(r"(?:(?:工作表|(?<![a-z_])(?:sheet|tab))\s*(?:是|为|等于|不等于|不是|不为|!=|=|is not|isn't|is)\s*|除了|除去|(?<![a-z_])(?:except|excluding|other than)\s+"
+                          r"|(?:不算|不要|去掉|排除|刨去|不含|不包括|扣除)\s*|(?<![a-z_])(?:leave out|leaving out|without|not counting|minus|skip|drop|exclude|ignore|ignoring)\s+(?:the\s+)?)$", re.I)
+SHEET_VALUE_AFTER = lazy(r"\s*(?:这个|这张|那个|那张)?(?:工作表|表|sheet|tab)?\s*(?:的)?\s*(?:以外|之外|除外|(?:不算|不要|不计|去掉)(?=\s*(?:了|呢|了呢)?\s*(?:[，,。;；?？]|$)))", re.I)  # (开发区店不算抗生素: the sheet, its rows)
 
 
 def _sheet_valued(t: str, start: int, end: int) -> bool:
@@ -1243,7 +1244,8 @@ def _u_sheet(u: _Understanding) -> None:
             names = sorted((s.name for s in fi.sheets if s.name), key=len, reverse=True)
             pat = re.compile("|".join(re.escape(n) + r"\s*(?:(?:这|那)?(?:两|2|俩|二)\s*(?:个|张)?\s*)?(?:表|sheet|工作表|页)"
                                       + r"|(?<![a-z_])(?:sheets?|tabs?|工作表)\s*[:：]?\s*" + re.escape(n) for n in names), re.I)
-            u.texts = [pat.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]
+            u.texts = [pat.sub(lambda m: m.group(0) if u.stacked and _sheet_valued(m.string, m.start(), m.end()) else " " * len(m.group(0)), t)
+                       for t in u.texts]
     if second is not None and u.other_sheet is None and len(second.sheets) > 1 and fi is not None:
         first_sheets = {(x.name or "").casefold() for x in fi.sheets}
         of_second = [x.name for x in second.sheets if x.name and x.name.casefold() not in first_sheets and any(x.name in t for t in u.texts)]

@@ -255,7 +255,7 @@ SORT = lazy(
 )
 GROUP = lazy(
     r"汇总|分组|统计|求和|总和|总额|合计|加总|(?:各|分别)(?:自|是)?(?:卖了?|收了?|花了?|挣了?|赚了?)?多少钱|把[^，,。；;]{1,20}?加起来|平均|均值|求均值|最大值|最小值|最高值|最低值|计数|小计|总计|数一下|数一数|数数|(?<![人件个次单笔户张])数下(?![降跌滑])|清点|按[^，,。；;、]{1,12}?(?<!不)(?<![结预核估清折换打])算|"  # 按月算, never past the clause into 不算 (nor 按结算金额: 算 of a word)
-    r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\b(?:use|take|show)\s+(?:the\s+)?(?:max(?:imum)?|min(?:imum)?)\b|\b(?:max(?:imum)?|min(?:imum)?)\b(?=\s+instead\b|\s*[?.!]?\s*$)|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b"
+    r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\b(?:use|take|show)\s+(?:the\s+)?(?:max(?:imum)?|min(?:imum)?)\b|\b(?:max(?:imum)?|min(?:imum)?)\b(?=\s+instead\b|(?:\s+(?:too|as well))?\s*[?.!]?\s*$)|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b"
     r"|\bbreak(?:s|ing)?\s+(?:[\w.-]+\s+){0,4}?down\b|\bbroken\s+down\b|\bbreakdown\b|\bsplit(?:ting)?\s+(?:[\w.-]+\s+){0,4}?(?:up\s+)?by\b",
     re.I | re.A,
 )
@@ -277,7 +277,7 @@ ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?�
                   r"|(?<![a-z_])(?:add|create)(?=\s+(?:a\s+)?[A-Za-z][\w ()%/\-]{0,30}?\s*=\s*[\w(\[].*?(?:[+\-*/×÷]|(?<![a-z_])(?:plus|minus|times|divided by)(?![a-z_])))"
                   r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*(?!(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?!\d))[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本 (never a date)
                   re.I | re.A)
-TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种)", re.I | re.A)
+TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|户|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种)", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
 EXPORT_WORDS = rx("导出", "导出来", "倒出来", "倒出", "输出", "另存为", "另存", "保存为", "保存成", "保存下来", "保存一下", "存一下", "存下来", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
 # "save X as an Excel file": a save whose object comes between it and "as"

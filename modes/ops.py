@@ -523,8 +523,13 @@ def _rule_outliers(t: _Turn) -> None:
 def _rule_correlate(t: _Turn) -> None:
     m = _outside_names(lx.EXPLORE_RELATION, t)
     if m and not lx.EXPLORE_JOIN.search(t.text):
+        if t.has("stat_test"):
+            return  # 有没有关系，做个卡方检验: the test named is how the relation is answered
         measured = [h.column for h in t.hits if h.column in t.sheet.numeric or h.column in t.sheet.dates]
         cols = list(dict.fromkeys(measured if len(set(measured)) >= 2 else [h.column for h in t.hits]))
+        if len(cols) >= 2 and not measured:  # 费用类型和收费员有没有关系: two columns of categories, related by the test of their counts
+            t.add(m.start(), Op("stat_test", {"test": "chi", "columns": cols[:2]}))
+            return
         t.add(m.start(), Op("correlate", {"columns": cols[:2]}))
 
 
@@ -1445,8 +1450,11 @@ NAMES_AFTER_COUNT = lazy(r"\s*(?:of\s+)?(?:(?:the|our|my)\s+)?(?:(?:different|di
 
 
 def _of_names(t: _Turn, h: ColumnHit) -> bool:
-    """A hit of a column that holds names (neither figures nor dates): what a count of it counts is its values."""
-    return h.column not in t.sheet.numeric and h.column not in t.sheet.dates
+    """A hit of a column that holds names (neither figures nor dates, nor a yes and a no): what a count of it counts is
+    its values (how many refunded bookings over Refunded Y/N: the rows the flag keeps, never its two values)."""
+    from modes.conditions import flag_yes
+
+    return h.column not in t.sheet.numeric and h.column not in t.sheet.dates and flag_yes(t.sheet, h.column) is None
 
 
 def _names_after_count(t: _Turn, end: int) -> str | None:
@@ -2292,7 +2300,7 @@ def _superlative_key(t: _Turn) -> re.Match[str] | None:
     return None
 
 
-MONEY_RANK = lazy(r"(?:花钱|花费|花了?钱?|消费(?:金额)?|付款|付了?钱?|充值|充了?钱?|(?:收|赚|挣|卖)(?:了|的|到)?钱)\s*(?:最多|最高|最少|最低)?\s*(?:的)?\s*$")
+MONEY_RANK = lazy(r"(?:花钱|花费|花了?钱?|消费(?:金额)?|付款|付了?钱?|充值|充了?钱?|(?:交|缴)(?:了|的)?(?:钱|费)|缴纳|(?:收|赚|挣|卖)(?:了|的|到)?钱)\s*(?:最多|最高|最少|最低)?\s*(?:的)?\s*$")
 
 
 def _in_clause_of(t: _Turn, m: re.Match[str], hits: list[ColumnHit]) -> bool:
@@ -2308,6 +2316,11 @@ RANKED_TAIL = lazy(r"\s*(?:分别|各自|都)?\s*(?:是|为|有)?\s*(?:谁|啥|�
 
 RANKED_WORD = lazy(r"\s*(?:的|个|位|名|家|种|款)?\s*([\u4e00-\u9fff]{2,6}?)(?=$|[，,。？?的是有]|分别|各自|都|\s)")
 IS_VALUE_NEXT = lazy(r"\s*(?:是|为|等于|不是|不为|属于|=)")
+
+
+# 前5户 / the top 5 households: a household counted, each one the column that numbers the homes (房号, Unit No)
+HOUSEHOLD_UNIT = lazy(r"户\s*$|(?<![a-z_])households?(?![a-z_])", re.I)
+HOUSEHOLD_COLUMN = lazy(r"房号|户号|房间号|门牌|(?<![a-z_])(?:household|flat|apartment|unit)(?:\s*(?:no\.?|number|#|id))?(?![a-z_])", re.I)
 
 
 def _ranked_key(t: _Turn, m: re.Match[str]) -> ColumnHit | None:
@@ -2329,6 +2342,9 @@ def _ranked_key(t: _Turn, m: re.Match[str]) -> ColumnHit | None:
             col, how = ids[0], "partial"
         if col is not None and how in ("partial", "synonym") and col not in sheet.numeric and col not in sheet.dates:
             around = [ColumnHit(w.start(1), w.end(1), col, how)]
+    if not around and HOUSEHOLD_UNIT.search(m.group(0)):  # 交钱最多的前5户: each household, the column that numbers them
+        homes = [c for c in sheet.columns if HOUSEHOLD_COLUMN.search(c) and c not in sheet.numeric and c not in sheet.dates]
+        around = [ColumnHit(m.end() - 1, m.end(), homes[0], "synonym")] if len(homes) == 1 else []
     if len(around) != 1:
         return None
     key = around[0]
@@ -2962,7 +2978,7 @@ def _rule_distinct_named(t: _Turn) -> None:
         if col is not None and how in ("partial", "synonym") and not any(h.start <= b.start("w") < h.end for h in hits):
             hits.append(ColumnHit(b.start("w"), b.end("w"), col, how))
     for h in hits:
-        if h.column in t.sheet.numeric or h.column in t.sheet.dates or not t.free(h.start):
+        if not _of_names(t, h) or not t.free(h.start):  # (how many refunded: a yes-no column said is the rows it keeps)
             continue
         after = DISTINCT_AFTER.match(t.text, h.end) or DISTINCT_COUNTED.match(t.text, h.end)
         before = DISTINCT_BEFORE.search(t.text, max(0, h.start - 16), h.start)

@@ -908,6 +908,8 @@ def sheet_stems(f: FileInfo) -> dict[str, str]:
     again when a file changes)."""
     names = [s.name for s in f.sheets if s.name]
     common = shared_ending(names) if len(names) >= 2 else ""
+    while common and any(len(n) - len(common) < 2 for n in names):
+        common = common[1:]  # 东湖苑 / 西湖苑: 东湖 / 西湖, the shorter shared end, when the longer leaves a single character
     if not common:
         return {}
     stems = {n: n[: -len(common)] for n in names}

@@ -933,7 +933,7 @@ BUCKET_RX = _lazy(
     r"(?:按|每|分|逐|各)(?:个)?(?P<zh>季度|月份?|年度?|星期|周几|周)(?:份)?|(?:按|分|逐)(?P<zh4>天|日(?!期|常|均|志|程))"
     r"|每(?:一)?(?P<zh5>天|日)(?=\s*的|\s*(?:都|各)?\s*(?:有|卖|收|赚|进|出|多少|几|汇总|统计|合计|金额|销量|销售|数量|订单|单数))"
     r"|(?P<zh2>月度|年度|季度)(?:汇总|统计|销售|趋势)"
-    r"|(?<![a-z_])(?P<en>monthly|yearly|annually|quarterly|weekly|daily|by (?:month|year|quarter|week|weekday|day of (?:the )?week|day|date)|per (?:month|year|quarter|week|day))(?![a-z_])"
+    r"|(?<![a-z_])(?P<en>monthly|yearly|annually|quarterly|weekly|daily|by (?:month|year|quarter|week|weekday|day of (?:the )?week|day|date)|(?:per|each|for each|every) (?:weekday|day of (?:the )?week)|per (?:month|year|quarter|week|day))(?![a-z_])"
     # 按入职年份, by hire year: a period word after a date column's name buckets that column (read() checks the name)
     r"|(?:按|每|分|各)\s*(?P<col>[\u4e00-\u9fffA-Za-z_][\u4e00-\u9fffA-Za-z0-9_ ]{0,11}?)\s*的?\s*(?P<zh3>年份|月份|季度|年度)"
     r"|(?<![a-z_])(?:by|per)\s+(?P<col2>[a-z_][a-z0-9_ ]{0,19}?)[\s_]+(?P<en2>year|month|quarter)(?![a-z_])",
@@ -1924,6 +1924,8 @@ class Pivot(OpSpec):
                 return None  # no single date column to bucket: the pivot is restated as not done, never run without the period
             across = bool(re.search(r"列|columns?|across", text[max(0, pm.start() - 8) : pm.start()], re.I)) or bool(_role_after("col", text, pm.end())) \
                 or bool(ROLE_BEFORE["col"].search(text[max(0, pm.start() - 24) : pm.start()]))  # one column per month
+            across = across or any(h.column == when[0] and h.end <= pm.start() and ROLE_BEFORE["col"].search(text[max(0, h.start - 24) : h.start])
+                                   for h in hits)  # columns Order Date by month: the date column given the columns' role, its period said after
             if across and not keys and (said := _row_word(text, sheet)) is not None:
                 keys = [said]  # vehicles as rows, months as columns: the column a plural or a part of its name names
             args["rows"], args["columns"] = ((keys[:1], when[0]) if across else ([when[0]], keys[0] if keys else None))

@@ -96,7 +96,7 @@ COUNT_EN = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "e
 COUNT_ZH = {"两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
 # 三个城市每个月 / 这三家各自的 / 两个店的: the sheets counted by a noun no table names, each one a group when a key or 各自 follows
 COUNTED_ZH = re.compile(r"(?:这|这些|那)?(?P<n>[两三四五六七八]|[2-8])\s*(?:个|家|所|间)(?P<w>[\u4e00-\u9fff]{1,3}?)(?P<de>的)?"
-                        r"(?=(?P<each>每|各|分别)|一共|总共|合计|加起来|合起来|都|的|[，,。；;\s]|$)")
+                        r"(?=(?P<each>每|各|分别)|一共|总共|合计|加起来|合起来|合在一起|加在一起|放(?:在)?一起|一起|合并|汇总|都|的|[，,。；;\s]|$)")
 COUNTED_EN = re.compile(r"(?<![a-z_])(?:across\s+)?(?:all|the|both)\s+(?P<n>two|three|four|five|six|seven|eight|[2-8])\s+(?P<w>[a-z]{3,}?)s(?![a-z_])", re.I)
 
 
@@ -173,7 +173,7 @@ NOT_A_PLACE = frozenset({"the", "all", "each", "every", "one", "default", "itsel
                          "kind", "group", "category", "size", "count", "number", "amount", "total", "average", "percent", "percentage",
                          "share", "rank", "order", "date", "person", "people", "head", "unit", "item", "items", "line", "lines"})
 ACROSS_EVERY = re.compile(r"(?<![a-z_])(?:across|over|for|in)\s+(?:all|every|all the|all of the|all our|all my)\s+(?P<w>[a-z]{3,}?)(?:e?s)(?![a-z_])", re.I)
-TIME_EN = frozenset({"month", "week", "year", "day", "quarter", "period", "hour", "time", "row", "record", "entrie", "entry", "sheet", "tab", "file", "table", "column"})
+TIME_EN = frozenset({"month", "week", "weekday", "weekend", "year", "day", "quarter", "period", "hour", "time", "row", "record", "entrie", "entry", "sheet", "tab", "file", "table", "column"})
 
 
 def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
