@@ -19,7 +19,7 @@ from modes.decision import Decision
 from modes.replies import HELD, NAMED, file_label
 from tools import registry
 from tools.errors import ColumnMissing, ParseFailed, UserError
-from tools.localise import action_en
+from tools.localise import action_en, value_en
 from tools.outofcore import Retype, counted_by_next_step, in_memory, is_big, statements
 from tools.registry import ToolResult
 from tools.values import reading_notes, recording
@@ -817,7 +817,7 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 count_asked = g is not None and any(m.get("agg") == "count" and not m.get("column") and not m.get("where") for m in g.args.get("measures") or [])
                 shown = [c for c in measures if c not in ROWS.values() or c == ranked or count_asked] or measures  # how many: the rows said too
                 row0 = tbl.iloc[0]
-                parts.append(("；".join(f"{c}：{num(row0[c])}" for c in shown) + "。") if zh else "; ".join(f"{c}: {num(row0[c])}" for c in shown) + ".")
+                parts.append(("；".join(f"{c}：{num(row0[c])}" for c in shown) + "。") if zh else "; ".join(f"{c}: {num(value_en(row0[c]))}" for c in shown) + ".")
             elif top is not None and top.args.get("both"):
                 pass  # the highest and the lowest: worded by the operation (extremes)
             elif top is not None:

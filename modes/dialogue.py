@@ -1031,7 +1031,7 @@ def refines(t: Turn) -> bool:
         return False  # words that describe another file
     if _other_sheet_said(t) and not SHEET_FOLLOW_UP.search(t.text) and not lx.CORRECTION.search(t.text):
         return False  # 11月工单号重复的只留一条, after a request on 10月: a request of its own on that sheet (那11月的呢 follows one)
-    if lx.BREAK_DOWN.search(t.text) and t.new_kinds <= {"group"} and t.old_kinds & (FIGURE_KINDS | {"filter", "group"}):
+    if lx.BREAK_DOWN.search(t.text) and t.new_kinds <= {"group", "stats"} and t.old_kinds & (FIGURE_KINDS | {"filter", "group"}):
         return True  # break that down by plan, after how many signed up in 2023: the same rows, per plan
     if t.new_kinds == {"group"} and _keys_alone(t) and t.old_kinds & (FIGURE_KINDS | {"group", "bucket"}) and _holds_more(last.request):
         return True  # by payment method / 按门店, after a total: the same figure, per key (a bare summary is simply regrouped)
@@ -1127,8 +1127,8 @@ SHARE_KINDS = frozenset({"proportion", "share"})  # a request that answers with 
 def swaps_statistic(t: Turn) -> bool:
     """换成中位数 / use the median instead, while a summary waits or just ran: a correction of its statistic."""
     p = t.pending
-    if p is not None and _statistic_alone(t) and "group" in t.new_kinds and "group" in t.old_kinds and not t.other_file:
-        return True  # 最大值呢, after a total per 导购: the same summary, that aggregate
+    if p is not None and _statistic_alone(t) and "group" in t.new_kinds and t.old_kinds & {"group", "stats"} and not t.other_file:
+        return True  # 最大值呢, after a total per 导购 (use the mean instead, after a median per age group): that aggregate
     return (p is not None and (bool(lx.CORRECTION.search(t.text)) or _statistic_alone(t)) and t.new_kinds <= {"stats", "group"} and "stats" in t.new_kinds
             and bool(t.old_kinds & {"group", "stats", "pivot"}) and not t.other_file)
 
@@ -1329,7 +1329,10 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     if p is None and state.last is not None and not is_cancel(text):
         from modes.tagging import corrections
 
-        if lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text) or corrections.marked(text) or ungroups_sheets_of(text, state.last) \
+        if EXCLUSION_REDONE.search(text) and not lx.CORRECTION.search(text) \
+                and refines(Turn(utterance, text, language(utterance), state, catalog, replace(state.last, stage="confirm"), True)):
+            p, refining = replace(state.last, stage="confirm"), True  # 不要退货的，再算一次: those rows left out of what just ran
+        elif lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text) or corrections.marked(text) or ungroups_sheets_of(text, state.last) \
                 or corrections.dropped_value(text, state.last.request) is not None:
             p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
         elif lx.ADDITIVE.search(text) and not lx.ADD_COLUMN.search(text) and (g := state.last.request.op("group")) is not None \
@@ -1388,6 +1391,10 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     raise AssertionError("the last row always answers")  # pragma: no cover
 
 
+# 不要退货的 / 不要退货的，再算一次 / 退货的排除掉再取: rows left out of what just ran, it done again — never a correction
+# that takes the request back to those rows alone
+EXCLUSION_REDONE = re.compile(r"^\s*(?:不要|不算|去掉|排除|剔除|除掉)[^，,。；;]{1,20}?的\s*(?:[，,]?\s*(?:再|重新)\s*(?:算|统计|汇总|计算|取|看|排|做)(?:一下|一遍|一次|下)?)?\s*[。.!！]?\s*$"
+                             r"|^\s*[^，,。；;]{1,16}?的\s*(?:不算|不要|去掉|排除掉?|剔除|除掉|拿掉)了?\s*[，,]?\s*(?:再|重新)\s*(?:算|统计|汇总|计算|取|看|排|做)(?:一下|一遍|一次|下)?\s*[。.!！]?\s*$")
 ASKED_AGAIN = re.compile(r"^\s*那.{1,20}呢\s*[?？]?\s*$|^\s*(?:what|how) about\b", re.I)  # 那6月呢 / what about June?
 
 

@@ -273,6 +273,15 @@ def _bare_of_figure(merged: dict[str, Op], bare: tuple[str, Any], lang: str) -> 
     return Op("having", {"conditions": [Cond(name, op, value, raw=str(value), how="aggregate")], "measure": dict(m)}, g.after)
 
 
+RATE_WORD = lazy(r"率$|比例|占比|比率|^(?:rate|ratio|proportion|share|percentage|percent|%)$", re.I)
+
+
+def _orders_the_rate(order: Op) -> bool:
+    """A sort with no column of the table, said by a rate's word (按比例 / by the rate) or by its direction alone."""
+    un = [u for u in order.args.get("unresolved") or [] if u.get("slot") == "column"]
+    return not order.args.get("by") and (not un or all(RATE_WORD.search(str(u.get("raw") or "")) for u in un))
+
+
 def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
     """Operations over several turns: later turns fill or correct earlier ones."""
     merged: dict[str, Op] = {}
@@ -321,6 +330,13 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
                 continue
             if (cells := _pivot_statistic(merged, op, t, ops)) is not None:
                 merged["pivot"] = cells  # make that the median instead, after a pivot: its cells, never a figure beside it
+                continue
+            st_old = merged.get("stats")
+            if op.kind == "group" and op.args.get("aggs") and not op.args.get("keys") and not op.args.get("measures") and st_old is not None \
+                    and "group" not in merged and st_old.args.get("columns") and all(a in STAT_NAMES for a in op.args["aggs"]):
+                # use the mean instead / and the max, after a median per age group: that statistic of the same columns and groups
+                stats = list(dict.fromkeys([*(st_old.args.get("stats") or []), *op.args["aggs"]])) if t.adds else list(op.args["aggs"])
+                merged["stats"] = Op("stats", {**st_old.args, "stats": stats}, st_old.after)
                 continue
             old = merged.get(op.kind)
             if op.kind == "stats" and not op.args.get("columns") and (t.correction or (len(ops) == 1 and len(op.args.get("stats") or []) == 1
@@ -437,6 +453,11 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
         more = [{"column": c, "agg": x} for c in st.args.get("columns") or [] for x in st.args["stats"]]
         merged["group"] = Op("group", {**g.args, "measures": [*g.args["measures"], *[m for m in more if m not in g.args["measures"]]]}, g.after)
         del merged["stats"]
+    prop, order = merged.get("proportion"), merged.get("sort")
+    if prop is not None and order is not None and len(turns) > 1 and _orders_the_rate(order):
+        # 对，按比例从高到低排, to a rate per group: the groups in the order of their rate, never a column named 比例
+        merged["proportion"] = Op("proportion", {**prop.args, "order": "asc" if order.args.get("ascending") else "desc"}, prop.after)
+        del merged["sort"]
     top, order = merged.get("top_n"), merged.get("sort")
     if top is not None and order is not None and top.args.get("by") and order.args.get("by") == [top.args["by"]] and not order.args.get("direction_said") \
             and len(turns) > 1:
@@ -658,6 +679,9 @@ def _pivot_figure_swapped(merged: dict[str, Op], turns: list[TurnOps]) -> None:
         return
     merged["pivot"] = Op("pivot", {**{k: v for k, v in pv.args.items() if k != "value_unsaid"}, "value": figures[0]["column"], "agg": figures[0]["agg"]}, pv.after)
     del merged["group"]
+
+
+STAT_NAMES = frozenset({"mean", "median", "max", "min", "std", "count"})  # the statistics a stats step computes by these names
 
 
 def _swap_statistic(merged: dict[str, Op], swapped: bool) -> None:
@@ -1081,7 +1105,7 @@ def _u_input(u: _Understanding) -> None:
                     u.texts[i] = _blank(t, [sp for sp in r.spans if sp not in inside] + _purpose(t))
 
 
-SHEET_VALUE_BEFORE = lazy(r"(?:(?:工作表|(?<![a-z_])(?:sheet|tab))\s*(?:是|为|等于|不等于|不是|不为|!=|=|is not|isn't|is)\s*|除了|除去|(?<![a-z_])(?:except|excluding|other than)\s+"
+SHEET_VALUE_BEFORE = lazy(r"(?:(?:工作表|(?<![a-z_])(?:sheet|tab))\s*(?:是|为|等于|不等于|不是|不为|!=|=|is not|isn't|is)\s*|除了|除去|(?<![a-z_])(?:except(?:\s+for)?|excluding|other than|apart from)\s+(?:the\s+)?"
                           r"|(?:不算|不要|去掉|排除|刨去|不含|不包括|扣除)\s*|(?<![a-z_])(?:leave out|leaving out|without|not counting|minus|skip|drop|exclude|ignore|ignoring)\s+(?:the\s+)?)$", re.I)
 SHEET_VALUE_AFTER = lazy(r"\s*(?:这个|这张|那个|那张)?(?:工作表|表|sheet|tab)?\s*(?:的)?\s*(?:以外|之外|除外|(?:不算|不要|不计|去掉)(?=\s*(?:了|呢|了呢)?\s*(?:[，,。;；?？]|$)))", re.I)  # (开发区店不算抗生素: the sheet, its rows)
 
@@ -1138,6 +1162,20 @@ def _sheets_change(o: Op, sheets: list[str], label: str) -> Op:
     return Op("group_change", args, o.after)
 
 
+def _stack_in_use(u: _Understanding, fi: FileInfo) -> list[str] | None:
+    """The sheets the request just run stacked, when this request is on that workbook by its columns (or as the file in
+    use) and names no sheet of its own."""
+    last = u.state.last
+    st = last.request.op("stack") if last is not None and last.request.file == fi.path else None
+    if st is None or u.how not in ("current", "description") or u.ref.sheet or u.ref.by_sheet or len(fi.sheets) < 2:
+        return None
+    said = " ".join(u.norms).casefold()
+    if any(s.name and _sheet_named(s.name, said) for s in fi.sheets) or any(st_ in said for st_ in sheet_stems(fi).values()):
+        return None
+    sheets = [x for x in st.args.get("sheets") or [] if fi.sheet(x) is not None]
+    return sheets if len(sheets) > 1 else None
+
+
 def _u_sheet(u: _Understanding) -> None:
     """The sheet named (or a sheet name that does not exist), and the sheets a comparison names."""
     fi = u.fi
@@ -1145,7 +1183,15 @@ def _u_sheet(u: _Understanding) -> None:
     # all sheets, not just Northgate / 所有工作表，不只是东区: the sheet said beside every sheet is no sheet chosen
     u.texts = [NOT_JUST.sub(lambda m: " " * len(m.group(0)), t) if lx.ALL_SHEETS.search(t.casefold()) else t for t in u.texts]
     second = u.catalog.get(u.files[1]) if len(u.files) == 2 else None  # a sheet the first table lacks may be the second's
-    if fi is not None and u.ref.sheet and fi.sheet(u.ref.sheet) is not None:
+    if fi is not None and u.ref.sheet and fi.sheet(u.ref.sheet) is not None and len(fi.sheets) > 1 and len({tuple(s.columns) for s in fi.sheets}) == 1 \
+            and all(_sheet_valued(t, x.start(), x.end()) for t in u.norms for x in re.finditer(re.escape(u.ref.sheet), t)) \
+            and any(u.ref.sheet in t for t in u.norms):
+        u.flags["sheet_left_out"] = True  # 南城片区以外的 / except the Coast sheet: every other sheet, that one left out
+        for i, n in enumerate(u.norms):  # its name, read as describing the file, is said again for the condition on the sheets
+            for named in re.finditer(re.escape(u.ref.sheet), n):
+                if i < len(u.texts) and len(u.texts[i]) == len(n) and not u.texts[i][named.start() : named.end()].strip():
+                    u.texts[i] = u.texts[i][: named.start()] + named.group(0) + u.texts[i][named.end() :]
+    elif fi is not None and u.ref.sheet and fi.sheet(u.ref.sheet) is not None:
         u.sheet_name = u.ref.sheet  # the sheet's name was what described the file; its words are gone from the text
         if len({tuple(s.columns) for s in fi.sheets}) == 1:  # 高一数学低于90分: 高一 named the sheet, 数学 is a value of it
             u.texts = [_blank(t, [m.span() for m in re.finditer(re.escape(u.ref.sheet), t) if not _inside_a_value(t, m.span(), _sheet_of(fi, u.ref.sheet))
@@ -1201,6 +1247,13 @@ def _u_sheet(u: _Understanding) -> None:
         other_words = [m.group(0) for t in u.norms if (m := lx.ALL_SHEETS.search(t.casefold())) is not None]
         every = every_m is not None and not (u.sheet_name and len(u.two_sheets) < 2 and lx.EACH_SHEET.fullmatch(every_m.group(0).strip())
                                              and all(w == every_m.group(0) for w in other_words))
+        every = every or (bool(u.flags.get("sheet_left_out")) and not u.sheet_name and len(u.two_sheets) < 2)
+        kept = _stack_in_use(u, fi)
+        if kept is not None and not every and len(u.two_sheets) < 2:
+            # 按类别算销售额, right after a request on all three sheets stacked: the sheets in use are those sheets, stacked
+            # again (never the first of them alone); the restatement says so
+            every = len(kept) == len(fi.sheets)
+            u.two_sheets = [] if every else kept
         every = every or not u.sheet_name and not u.two_sheets and _each_sheet_kind(fi, " ".join(u.norms))
         every = every or not u.sheet_name and not u.two_sheets and lx.BY_SHEET.search(" ".join(u.norms)) is not None \
             and not _sheets_no_key(u)  # total Fee by sheet (not by sheet: no key, nor every sheet)
@@ -1594,6 +1647,8 @@ def _u_parse(u: _Understanding) -> None:
             u.ops = [replace(o, args={**o.args, "keys": [label]}) if o.kind == "group" and not o.args.get("keys") and o.args.get("measures")
                      else Op("group", {"keys": [label], "measures": [{"agg": "count"}]}, o.after) if o.kind == "count"  # 各有多少笔: per sheet
                      else o for o in u.ops]
+        if any(EACH_VALUE.search(n) for n in u.norms) and len(u.stacked) > 1:  # 三个城市的退款率分别是多少 (然后排一下): each sheet's rate
+            u.ops = [replace(o, args={**o.args, "by": [label]}) if o.kind == "proportion" and not o.args.get("by") else o for o in u.ops]
         # (a growth per sheet only when the sheets are said as such: per quarter, of quarter sheets, is the growth's own period)
         each_sheet_said = u.flags.get("sheets_compared") or any(SHEET_AS_KEY.search(n) for n in u.norms)
         if any(DISTINCT_SHEET.search(n) for n in u.stacked) and not any(SHEET_AS_KEY.search(n) for n in u.norms):
@@ -1604,6 +1659,9 @@ def _u_parse(u: _Understanding) -> None:
         if any(_each_sheet_said(n, u.stacked) for n in u.norms) and not _sheets_no_key(u) or u.flags.get("sheets_compared"):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
             u.ops = [Op("group", {"keys": [label], "measures": [{"agg": "count"}], "question": True}, o.after)
                      if o.kind == "profile" and o.args.get("question") == "rows" or o.kind == "count" else o for o in u.ops]  # 每个工作表有多少行: per sheet
+            # top 3 rows by Amount per sheet: the first rows of each sheet, never of all sheets together
+            u.ops = [Op("top_per_group", {"column": o.args["by"], "by": [label], "n": o.args.get("n") or 1, "ascending": bool(o.args.get("ascending"))}, o.after)
+                     if o.kind == "top_n" and o.args.get("by") and not any(x.kind == "group" for x in u.ops) else o for o in u.ops]
             u.ops = [replace(o, args={**o.args, "keys": [label, *[k for k in o.args.get("keys") or [] if k != label]]})
                      if o.kind == "group" and o.args.get("measures") else
                      replace(o, args={**o.args, "by": [label, *[k for k in o.args.get("by") or [] if k != label]]})
@@ -2071,6 +2129,10 @@ def _u_bring(u: _Understanding) -> None:
     """把 plans.csv 的 Tier 加进来 / join plans.csv: the table in use keeps its sheet; the words that said a lookup
     are the join's."""
     in_use = u.lookup[1].base == u.state.current_file if u.lookup else u.in_use_first
+    # 去掉重复的，再按门店算销售额, right after 东城片区…: words of the workbook in use (its columns) describe it; its sheet
+    # in use stays, never asked again (a sheet named, or every sheet, was read before)
+    in_use = in_use or (u.how == "description" and not u.ref.by_sheet and not u.ref.sheet and not u.two_sheets and not u.stacked
+                        and u.fi is not None and _split_table(u.fi) and not u.flags.get("sheet_left_out"))
     if in_use and u.sheet_name is None and u.file == u.state.current_file and u.state.current_sheet and u.fi is not None \
             and u.fi.sheet(u.state.current_sheet) is not None:
         u.sheet_name = u.state.current_sheet
@@ -2561,7 +2623,7 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
                 missing += [] if "column" in missing else ["column"]
                 continue
             if not near:  # nothing close: the columns there are
-                cols = [c for s in fi.sheets for c in s.columns][:12] if fi is not None else []
+                cols = list(dict.fromkeys(c for s in fi.sheets for c in s.columns))[:12] if fi is not None else []  # (sheets of one layout: once)
                 problems.append(f"{name} 里没有“{u['raw']}”这一列；现有列：{'、'.join(cols)}。您指的是哪一列？" if lang == "zh" else
                                 f"{name} has no column '{u['raw']}'; its columns: {', '.join(cols)}. Which column do you mean?")
                 missing += [] if "column" in missing else ["column"]

@@ -103,7 +103,7 @@ KEY_BEFORE = re.compile(r"(?:(?<![a-z_])(?:by|per|for each)\s+(?:the\s+)?|按照
 
 # a person's or a thing's name said as the word name (their names / 名字 / 姓名): the table's one name column
 NAME_WORD = re.compile(r"(?<![a-z_])names?(?![a-z_])|名字|姓名|名称", re.I)
-NAME_COLUMN = re.compile(r"(?<![a-z])name(?![a-z])|名字|姓名|名称|名$", re.I)
+NAME_COLUMN = re.compile(r"(?<![A-Za-z])(?:name|NAME|Name)(?![a-z])|(?<=[a-z])Name(?![a-z])|名字|姓名|名称|名$")  # (TrainerName: its last word)
 
 
 def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, current_sheet: str | None) -> Lookup | None:

@@ -640,6 +640,7 @@ def _period_ranked(t: _Turn, m: re.Match[str], xr: str, yr: str, d: str) -> bool
         return False
     y = yr.strip()
     mcol, how, _ = resolve_column(y, t.sheet, numeric=True) if y and not COUNT_NOUN.fullmatch(y) else (None, "none", [])
+    mcol = None if mcol in t.sheet.dates else mcol  # the most sales, over SaleDate: the rows counted, never dates summed
     if mcol is None and y and MONEY_NOUN.fullmatch(re.sub(r"^的|的$", "", y)):
         mcol = _money_column(t.sheet)  # 哪个月生意最差 / which month made the least money: the money column's total
     counted = not y or COUNT_NOUN.fullmatch(y) is not None or (mcol is None and re.match(r"最多|最少|most|fewest|least", d, re.I | re.A) is not None)
@@ -2789,6 +2790,33 @@ def _rule_goods_question(t: _Turn) -> None:
     t.spans.append(gm.span())
 
 
+# how many sessions were sold / number of tickets per plan, over a numeric column named by what it counts: its total
+COUNTED_FIGURE_Q = lazy(r"(?<![a-z_])(?:how many|(?:the\s+)?(?:total\s+)?number of)\s+(?:the\s+)?$", re.I)
+NOT_A_COUNT = lazy(r"\s*(?:(?:is|are|was|were)\s+)?(?:[<>=]|over|under|above|below|more than|less than|at least|at most|between|greater|fewer|higher|lower)(?![a-z_])"
+                   r"|\s+(?:with|where|whose|having|that|which)(?![a-z_])", re.I)
+
+
+def _rule_counted_figure(t: _Turn) -> None:
+    for h in t.hits:
+        if h.column not in t.sheet.numeric or h.column in t.sheet.dates or ROW_ID.search(h.column) or h.how not in ("exact", "synonym", "partial") \
+                or not COUNTED_FIGURE_Q.search(t.text, max(0, h.start - 24), h.start) or NOT_A_COUNT.match(t.text, h.end) or not t.free(h.start):
+            continue
+        q = COUNTED_FIGURE_Q.search(t.text, max(0, h.start - 24), h.start)
+        assert q is not None
+        sums = [{"column": h.column, "agg": "sum"}]
+        for k, (i, o) in enumerate(t.found):  # number of sessions per Plan: each plan's total, never its rows
+            if o.kind == "group" and o.args.get("keys") and all(not m.get("column") or m.get("column") == h.column for m in o.args.get("measures") or []):
+                t.found[k] = (i, Op("group", {**o.args, "measures": sums}, o.after))
+                t.spans += [q.span(), (h.start, h.end)]
+                return
+        if t.found and not all(o.kind == "profile" for _, o in t.found):
+            return
+        t.found = [(i, o) for i, o in t.found if o.kind != "profile"]
+        t.add(q.start(), Op("group", {"keys": [], "measures": sums, "question": True}))
+        t.spans += [q.span(), (h.start, h.end)]
+        return
+
+
 TOTAL_ROWS_Q = lazy(r"(?:一共|总共|共|总计|合计|(?<![哪])有)\s*(?:有)?\s*(?:多少|几)\s*(?:单|条|行|笔|项|张|票)(?:记录|数据|订单)?"
                     # 一共多少个 / 有多少会员 / how many members do we have: the rows, when what is counted is what the rows are
                     r"|^\s*(?:那|这里|这个表|表里)?\s*(?:一共|总共)?\s*有?\s*多少\s*(?:个|位|名|户|人|条|笔|单)?\s*(?:会员|客户|员工|学生|用户|患者|人|记录|数据)?\s*(?:呀|啊|呢)?\s*[?？]?\s*$"
@@ -3049,7 +3077,7 @@ TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_best_selling, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_rounding, _rule_fill_or_clean, _rule_dedupe,
     _rule_ratio, _rule_keys, _rule_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
-    _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_count_and_total, _rule_bare_comparison, _rule_stat_having, _rule_goods_question, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
+    _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_count_and_total, _rule_bare_comparison, _rule_stat_having, _rule_goods_question, _rule_counted_figure, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
     _rule_export, _rule_profile,
 )
 

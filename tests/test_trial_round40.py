@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 from conftest import answered, result_frame, write_workbook
-from test_trial_round38 import DATED, FEES, OWNERS, SEASONS
+from test_trial_round38 import CITY, DATED, FEES, OWNERS, SEASONS, STAFF
 
 from engine.session import Session
 from tools.workspace import Workspace
@@ -173,3 +173,201 @@ def test_a_sheet_said_by_the_shorter_end_its_name_shares(fees3):
     want = FEES3["西湖苑"].groupby("费用类型")["金额"].sum()
     for k in want.index:
         assert f.loc[k].iloc[0] == want[k]
+
+
+def test_the_top_rows_of_each_sheet_stacked(seasons):
+    f = result_frame(answered(Session(seasons), "bookings.xlsx all sheets: top 2 rows by Total Paid per sheet"))
+    assert len(f) == 6
+    for name, df in SEASONS.items():
+        got = sorted(f.loc[f["sheet"] == name, "Total Paid"], reverse=True)
+        assert got == sorted(df["Total Paid"], reverse=True)[:2], name
+
+
+def test_the_top_rows_of_each_sheet_in_chinese(seasons):
+    s = Session(seasons)
+    answered(s, "bookings.xlsx 所有工作表合在一起，Total Paid前2的行")
+    tr = s.turn("不对，是每个工作表分别取前2")
+    assert "每个 工作表 内" in tr.decision.reply, tr.decision.reply
+    f = result_frame(s.turn("继续"))
+    assert len(f) == 6
+
+
+@pytest.mark.parametrize("said", ["Summer: top 1 booking by Total Paid per Show", "Summer: top 1 bookings by Total Paid in each Show"])
+def test_the_top_row_of_each_group_named_after_a_ranking_column(seasons, said):
+    f = result_frame(answered(Session(seasons), said))
+    su = SEASONS["Summer"]
+    want = su.groupby("Show")["Total Paid"].max()
+    got = f.groupby("Show")["Total Paid"].max()
+    assert dict(got) == dict(want)
+
+
+GYM = {club: pd.DataFrame({"SaleID": [f"{club[0]}{i}" for i in range(8)],
+                           "Plan": ["Monthly", "Annual", "Monthly", "Day Pass", "Annual", "Monthly", "Day Pass", "Monthly"],
+                           "TrainerID": ["T1", "T2", "T1", "T3", "T2", "T3", "T1", "T2"],
+                           "Amount": amounts, "AutoRenew": renew, "Sessions": [4.0, 12.0, None, 1.0, 10.0, 4.0, 1.0, 8.0],
+                           "SaleDate": pd.to_datetime(["2024-03-04", "2024-03-05", "2024-03-06", "2024-03-06", "2024-03-07", "2024-03-13",
+                                                       "2024-03-20", "2024-03-09"])})
+       for club, amounts, renew in [
+           ("Downtown", [50.0, 400.0, 55.0, 12.0, 390.0, 50.0, 12.0, 60.0], ["Y", "Y", "N", "N", "Y", "Y", "N", "N"]),
+           ("Harbour", [52.0, 410.0, 50.0, 15.0, 380.0, 45.0, 15.0, 58.0], ["N", "Y", "Y", "N", "N", "Y", "N", "Y"])]}
+TRAINERS = pd.DataFrame({"TrainerID": ["T1", "T2", "T3", "T4"], "TrainerName": ["Ana Diaz", "Ben Cho", "Cy Oduya", "Dee Park"],
+                         "Specialty": ["Spin", "HIIT", "Yoga", "Pilates"]})
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def gym(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    write_workbook(tmp_path, "club_sales.xlsx", GYM)
+    TRAINERS.to_csv(tmp_path / "trainers.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+def test_their_names_are_the_name_column_written_in_one_word(gym):
+    s = Session(gym)
+    answered(s, "Downtown sheet: top 2 TrainerID by total Amount")
+    tr = s.turn("add their names and specialty from trainers.csv")
+    if tr.run is None:
+        tr = s.turn("go")
+    f = result_frame(tr)
+    assert "TrainerName" in f.columns and "Specialty" in f.columns, list(f.columns)
+    names = dict(zip(TRAINERS["TrainerID"], TRAINERS["TrainerName"], strict=True))
+    assert all(names[k] == v for k, v in zip(f["TrainerID"], f["TrainerName"], strict=True))
+
+
+@pytest.mark.parametrize(("said", "ascending"), [("Downtown: auto renew rate per Plan, highest first", False),
+                                                  ("Downtown: proportion of sales with AutoRenew = Y by Plan, lowest first", True)])
+def test_a_rate_per_group_in_the_order_said(gym, said, ascending):
+    f = result_frame(answered(Session(gym), said))
+    dt = GYM["Downtown"]
+    want = (dt["AutoRenew"].eq("Y").groupby(dt["Plan"]).mean() * 100).round(2).sort_values(ascending=ascending, kind="stable")
+    assert list(f.iloc[:, -1]) == list(want) and list(f["Plan"]) == list(want.index)
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def homes(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    write_workbook(tmp_path, "派单.xlsx", CITY)
+    STAFF.to_csv(tmp_path / "师傅.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+def _city() -> dict[str, pd.DataFrame]:
+    return CITY
+
+
+def test_a_rate_per_group_ordered_in_chinese_and_by_a_later_turn(homes):
+    nb = _city()["宁波"]
+    want = (nb["是否退款"].eq("是").groupby(nb["服务类型"]).mean() * 100).round(2).sort_values(ascending=False, kind="stable")
+    f = result_frame(answered(Session(homes), "宁波按服务类型算退款率，从高到低"))
+    assert list(f["比例(%)"]) == list(want)
+    s = Session(homes)
+    s.turn("三个城市的退款率分别是多少")
+    tr = s.turn("对，按比例从高到低排")
+    assert "从高到低" in tr.decision.reply, tr.decision.reply
+    f = result_frame(s.turn("继续"))
+    assert len(f) == 3 and list(f["比例(%)"]) == sorted(f["比例(%)"], reverse=True)
+
+
+def test_a_sheet_said_as_left_out_stacks_the_others(homes):
+    city = _city()
+    f = result_frame(answered(Session(homes), "绍兴以外的，按服务类型汇总金额")).set_index("服务类型")
+    want = pd.concat([city["宁波"], city["温州"]]).groupby("服务类型")["金额"].sum()
+    for k in want.index:
+        assert f.loc[k].iloc[0] == want[k]
+
+
+def test_columns_brought_out_from_a_table_said_with_from(homes):
+    s = Session(homes)
+    answered(s, "宁波每个师傅接了多少单")
+    tr = s.turn("把他们的籍贯也带出来，从师傅.csv里找")
+    if tr.run is None:
+        tr = s.turn("继续")
+    assert "籍贯" in result_frame(tr).columns
+
+
+def test_rows_left_out_of_a_growth_just_run(homes):
+    s = Session(homes)
+    answered(s, "宁波每个月的金额")
+    answered(s, "算下环比")
+    tr = s.turn("不要退款的，再算一次")
+    assert "环比" in tr.decision.reply and "是否退款 不等于 是" in tr.decision.reply, tr.decision.reply
+
+
+def test_rows_left_out_of_a_top_n_just_run(homes):
+    nb = _city()["宁波"]
+    s = Session(homes)
+    answered(s, "宁波金额前3的单子")
+    tr = s.turn("退款的排除掉再取")
+    assert "是否退款 不等于 是" in tr.decision.reply, tr.decision.reply
+    f = result_frame(s.turn("继续"))
+    assert sorted(f["订单号"]) == sorted(nb[nb["是否退款"] != "是"].nlargest(3, "金额")["订单号"])
+
+
+def test_a_new_request_after_every_sheet_stays_on_every_sheet(homes):
+    city = _city()
+    s = Session(homes)
+    answered(s, "三个城市合在一起，按支付方式汇总金额")
+    tr = answered(s, "按服务类型算金额")
+    assert "宁波、温州、绍兴" in tr.plan.goalSummary, tr.plan.goalSummary
+    f = result_frame(tr).set_index("服务类型")
+    want = pd.concat(city.values()).groupby("服务类型")["金额"].sum()
+    for k in want.index:
+        assert f.loc[k].iloc[0] == want[k]
+
+
+def test_a_new_request_in_the_workbooks_words_keeps_its_sheet(homes):
+    s = Session(homes)
+    answered(s, "宁波按师傅汇总金额")
+    tr = s.turn("去掉重复的，再按师傅算金额")
+    assert tr.run is not None and tr.decision.request.sheet == "宁波", tr.decision.reply
+
+
+@pytest.mark.parametrize("said", ["Downtown: fill the blank Sessions with 0", "Downtown: change Sessions to 0 where Sessions is blank"])
+def test_blanks_filled_said_in_english(gym, said):
+    tr = answered(Session(gym), said)
+    assert "fill blanks in Sessions with 0" in tr.plan.goalSummary, tr.plan.goalSummary
+    f = result_frame(tr)
+    assert f["Sessions"].isna().sum() == 0 and f["Sessions"].sum() == GYM["Downtown"]["Sessions"].sum()
+
+
+def test_a_value_changed_for_the_row_an_id_names(gym):
+    f = result_frame(answered(Session(gym), "Downtown: change Amount to 49 for D3"))
+    dt = GYM["Downtown"]
+    assert f.loc[f["SaleID"] == "D3", "Amount"].tolist() == [49]
+    assert f.loc[f["SaleID"] != "D3", "Amount"].tolist() == dt.loc[dt["SaleID"] != "D3", "Amount"].tolist()
+
+
+@pytest.mark.parametrize("said", ["Downtown: how many sessions were sold", "Downtown: how many sessions in total"])
+def test_how_many_of_a_counted_column_is_its_total(gym, said):
+    f = result_frame(answered(Session(gym), said))
+    assert f.filter(like="Sessions").iloc[0, 0] == GYM["Downtown"]["Sessions"].sum()
+
+
+def test_which_weekday_has_the_most_sales_counts_rows_and_says_the_day_in_english(gym):
+    tr = answered(Session(gym), "which weekday has the most sales at Downtown")
+    dt = GYM["Downtown"]
+    busiest = dt["SaleDate"].dt.day_name().str[:3].value_counts()
+    assert "rows" in tr.run.answer and busiest.index[0] in tr.run.answer and "周" not in tr.run.answer, tr.run.answer
+
+
+def test_a_statistic_said_instead_after_statistics_per_group(gym):
+    s = Session(gym)
+    answered(s, "Downtown: median Amount per Plan")
+    tr = s.turn("use the mean instead")
+    assert "mean" in tr.decision.reply and "median" not in tr.decision.reply, tr.decision.reply
+    f = result_frame(s.turn("go")).set_index("Plan")
+    want = GYM["Downtown"].groupby("Plan")["Amount"].mean()
+    for k in want.index:
+        assert abs(f.loc[k].iloc[-1] - want[k]) < 1e-9
+
+
+def test_a_statistic_per_key_after_it_was_given_for_the_whole_sheet(homes):
+    nb = _city()["宁波"]
+    s = Session(homes)
+    answered(s, "宁波每单金额的平均值和中位数")
+    tr = s.turn("按师傅分别算中位数")
+    assert "按 师傅 分组" in tr.decision.reply and "中位数" in tr.decision.reply, tr.decision.reply
+    f = result_frame(s.turn("继续")).set_index("师傅")
+    want = nb.groupby("师傅")["金额"].median()
+    for k in want.index:
+        assert f.loc[k].iloc[-1] == want[k]

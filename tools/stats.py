@@ -247,8 +247,12 @@ def share_of_total(table: pd.DataFrame, keys: list[str], column: str | None = No
 
 
 @tool
-def proportion_where(table: pd.DataFrame, conditions: list[dict[str, Any]], logic: str = "and", by: list[str] | None = None) -> ToolResult:
-    """The number and proportion of rows that meet the conditions (占多少比例), overall or within each group."""
+def proportion_where(table: pd.DataFrame, conditions: list[dict[str, Any]], logic: str = "and", by: list[str] | None = None,
+                     order: str | None = None) -> ToolResult:
+    """The number and proportion of rows that meet the conditions (占多少比例), overall or within each group; the groups
+    in the order of their proportion when one is given (desc: highest first)."""
+    if order not in (None, "desc", "asc"):
+        raise ToolArgError(f"不支持的顺序：{order}。", f"Unsupported order: {order}.")
     if not conditions:
         raise ToolArgError("缺少条件：要算满足什么条件的行的比例？", "Proportion of rows meeting which condition?")
     by = list(by or [])
@@ -267,9 +271,12 @@ def proportion_where(table: pd.DataFrame, conditions: list[dict[str, Any]], logi
     g = mask.astype(int).groupby([table[k] for k in by], dropna=False, sort=True).agg(["sum", "size"])
     out = g.rename(columns={"sum": "满足条件", "size": "总行数"}).reset_index()
     out["比例(%)"] = (out["满足条件"] / out["总行数"] * 100).round(2)
+    if order is not None:
+        out = out.sort_values("比例(%)", ascending=order == "asc", kind="stable").reset_index(drop=True)
     groups = [{"label": _label(r, by), "matched": int(r["满足条件"]), "total": int(r["总行数"]), "pct": rnd(r["比例(%)"], 2)}
               for r in out.head(12).to_dict("records")]
-    facts = {"rows_in": total, "rows_out": len(out), "matched": hit, "total": total, "pct": p, "by": by, "groups": len(out), "group_pcts": groups}
+    facts = {"rows_in": total, "rows_out": len(out), "matched": hit, "total": total, "pct": p, "by": by, "groups": len(out), "group_pcts": groups,
+             **({"order": order} if order else {})}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
 

@@ -91,7 +91,7 @@ def _cols(hits: list[Any], sheet: Any, taken: list[tuple[int, int]], numeric: bo
     for h in hits:
         if not _free(taken, h.start, h.end):
             continue
-        if numeric is True and h.column not in sheet.numeric:
+        if numeric is True and (h.column not in sheet.numeric or h.column in sheet.dates):  # (a date is never a figure summed)
             continue
         if numeric is False and (h.column in sheet.numeric or h.column in sheet.dates):
             continue
@@ -476,6 +476,25 @@ SHARE_RX = _rx("占比", "比重", "份额", "所占比例", "占总", "占全�
 SHARE_RX = Lazy(SHARE_RX.pattern + r"|(?<![a-z_])share(?=\s+(?:per|by|for each|in each|across|of each)(?![a-z_]))|(?:^|(?<=[\s:,]))%\s*(?=[a-z])", re.I)
 
 
+# the groups of a rate put in its order: 从高到低 / 按退货率降序排 / highest rate first / sorted by the rate
+RATE_ORDER_BY = _lazy(r"(?:按|(?<![a-z_])(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?)\s+(?:it\s+|them\s+)?by\s+(?:the\s+)?)\s*(?:[\u4e00-\u9fff]{0,4}率|比例|占比|rate|proportion|share|percentage)"
+                      r"\s*(?:的)?\s*(?=从|由|降|升|倒|排|(?:highest|lowest|descending|ascending|$|[,，.。;；]))", re.I)
+RATE_ORDER_VERB = _lazy(r"\s*(?:排序|排列|排一下|排个序|排)", re.I)
+
+
+def _proportion_order(text: str) -> tuple[str, list[tuple[int, int]]] | None:
+    """desc or asc, with the spans of the words that said it, when a rate's groups are said to be ordered."""
+    desc, asc = CHART_DESC.search(text), CHART_ASC.search(text)
+    by = RATE_ORDER_BY.search(text)
+    said = desc or asc
+    if said is None and by is None:
+        return None
+    spans = [x.span() for x in (said, by) if x is not None]
+    verb = RATE_ORDER_VERB.match(text, max(e for _, e in spans))
+    spans += [verb.span()] if verb is not None else []
+    return ("asc" if asc is not None and desc is None else "desc"), spans
+
+
 @operation
 class Share(OpSpec):
     name = "share"
@@ -491,6 +510,8 @@ class Share(OpSpec):
         found = self._read(text, hits, sheet)
         if found is None or found.kind != "proportion":
             return found
+        if found.args.get("by") and (o := _proportion_order(text)) is not None:  # 按类别算退货率，从高到低: the groups by their rate
+            found = Found(found.start, found.kind, {**found.args, "order": o[0]}, (*found.spans, *o[1]))
         # churn rate by Plan, churn rate i.e. the share where…: the rate the definition names is this proportion's name
         named = [x.span() for d in RATE_DEFINED.finditer(text, 0, found.start) for x in re.finditer(re.escape(d.group(1)), text)]
         named += [d.span(2) for d in RATE_DEFINED.finditer(text, 0, found.start)]
@@ -611,13 +632,16 @@ FLAG_RATE_AFTER = _lazy(r"\s*(?:率|比率|比例|(?<![a-z_])(?:rate|ratio|perce
 def _flag_rate(text: str, hits: list[Any], sheet: Any) -> Found | None:
     """延误率 / 各线路的退货率 / no-show rate by clinic, said of a yes-no column by its word: the share of rows that say yes
     (per group when keys are said); other conditions choose the rows it is a share of and are read by the filter."""
-    from modes.conditions import Cond, flag_stem, flag_words, flag_yes
+    from modes.conditions import Cond, flag_noun, flag_stem, flag_words, flag_yes
 
     low = text.casefold()
     for noun, col in flag_words(sheet).items():
         yes = flag_yes(sheet, col)
         stem = flag_stem(noun)  # cancellation rate of Cancelled (Y/N)
         said = re.escape(noun) if stem == noun else rf"(?<![a-z]){re.escape(stem)}[a-z]*"
+        words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", flag_noun(col)).casefold().split()
+        if len(words) > 1 and stem == noun:  # auto renew rate, of AutoRenew: its words, apart or together
+            said = r"[\s_-]?".join(re.escape(x) for x in words)
         for w in re.finditer(said, low) if noun else ():
             r = FLAG_RATE_AFTER.match(text, w.end())
             if r is None:
@@ -901,12 +925,14 @@ class Proportion(OpSpec):
         conds = _zh(lang, " 且 ", " and ").join(c.describe(lang) for c in args.get("conditions") or [])
         by = _sep(lang).join(args.get("by") or [])
         if by:
-            return _zh(lang, f"按 {by} 分组，计算每组内 {conds} 的行占该组行数的比例", f"within each {by}, the proportion of its rows where {conds}")
+            order = {"desc": _zh(lang, "，按比例从高到低排", ", highest first"), "asc": _zh(lang, "，按比例从低到高排", ", lowest first")}.get(args.get("order") or "", "")
+            return _zh(lang, f"按 {by} 分组，计算每组内 {conds} 的行占该组行数的比例{order}", f"within each {by}, the proportion of its rows where {conds}{order}")
         return _zh(lang, f"计算 {conds} 的行占全部行的比例", f"the proportion of rows where {conds}")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         conds = [c.to_tool() if hasattr(c, "to_tool") else c for c in args["conditions"]]
-        a = {"conditions": conds, "logic": args.get("logic", "and"), **({"by": args["by"]} if args.get("by") else {})}
+        a = {"conditions": conds, "logic": args.get("logic", "and"), **({"by": args["by"]} if args.get("by") else {}),
+             **({"order": args["order"]} if args.get("order") and args.get("by") else {})}
         return [StepSpec("计算比例", "proportion_where", "比例已算出", a)]
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
@@ -2160,7 +2186,7 @@ class Formula(OpSpec):
 REPLACE_VERB = _lazy(r"(?:全部|都|统一|一律)?\s*(?:替换为|替换成|改成|改为|换成|修改为|更正为|更新为|设为|设置为)")
 REPLACE_EN = _lazy(r"(?<![a-z_])replace\s+[\"']?(?P<old>[^\"']+?)[\"']?\s+with\s+[\"']?(?P<new>[^\"',]+?)[\"']?\s+in\s+(?:the\s+)?(?:column\s+)?(?P<col>[\w\u4e00-\u9fff]+)", re.I)
 SET_EN = _lazy(r"(?<![a-z_])(?:set|change|update)\s+(?:the\s+)?(?:column\s+)?[\"']?(?P<col>[^\"']+?)[\"']?\s+to\s+[\"']?(?P<new>-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[^\s\"',]+)[\"']?\s+"
-               r"(?:(?:for|in|on)\s+(?:all\s+|the\s+)?(?:rows|records|entries)\s+)?(?:where|whose|with|if)\s+(?P<cond>.+?)\s*[.?!]?$", re.I)
+               r"(?:(?:for|in|on)\s+(?:all\s+|the\s+)?(?:rows|records|entries)\s+)?(?:where|whose|with|if|for|on)\s+(?:the\s+)?(?:(?:row|sale|record|order|entry|line)\s+)?(?P<cond>.+?)\s*[.?!]?$", re.I)
 NEW_NUMBER = _lazy(r"\s*[\"“「']?(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?)(?![\d,])")  # 600,000: one number, never 600
 NO_OLD = frozenset({"数据", "数值", "值", "内容", "数字", "取值"})  # 2021年数据改为600: the column's cells, not an old value
 QUOTES = " \"'“”「」‘’"
@@ -2174,7 +2200,9 @@ FILL_METHOD = _lazy(
 FILL_VALUE = _lazy(  # 空部门填成未知 / 部门为空的补为待定 / fill blanks in Dept with Unknown: blanks of named columns get a given value
     r"(?P<blank>空值|空白|缺失值|缺失|空)[^，,。；;]{0,12}?(?:都|全部|统一|一律)?\s*(?:填成|填为|填上|填写为|填充为|填充成|补成|补为|补上)\s*[\"“「']?(?P<v>[^\s\"”」'，,。；;]{1,20})"
     r"|fill\s+(?:in\s+)?(?:the\s+|all\s+)?(?:blanks?|missing values|empty cells|empty values|gaps)\s+(?:in|of)\s+(?:the\s+)?(?:column\s+)?[\"']?(?P<c2>[^\"']+?)[\"']?"
-    r"(?:\s+column)?\s+with\s+[\"']?(?P<v2>[^\s\"',.]+)",
+    r"(?:\s+column)?\s+with\s+[\"']?(?P<v2>[^\s\"',.]+)"
+    # fill the blank Sessions with 0 / set the empty Channel cells to Unknown: the column said between the blank word and "with"
+    r"|(?:fill|set)\s+(?:in\s+)?(?:the\s+|all\s+)?(?:blank|empty|missing)\s+(?P<c4>[^,;.]+?)(?:\s+(?:cells|values|ones|entries))?(?:\s+(?:in|of)\s+[^,;]*?)?\s+(?:with|to)\s+[\"']?(?P<v4>[^\s\"',.]+)",
     re.I,
 )
 METHOD_OF = {"平均值": "mean", "均值": "mean", "平均数": "mean", "average": "mean", "mean": "mean", "中位数": "median", "median": "median", "众数": "mode",
@@ -2205,8 +2233,15 @@ class Replace(OpSpec):
         if se:  # set 2021 to 600,000 where Indicator is Heating capacity
             col = resolve_column(se.group("col"), sheet)[0]
             conds = _where(text, se.start("cond"), se.end("cond"), col, hits, sheet) if col else []
-            if col is None or not conds:
+            if col is None:
                 return None
+            blank = re.fullmatch(r"(?:the\s+)?(?:it|" + re.escape(se.group("col")) + r")\s+(?:is|are)\s+(?:blank|empty|missing|null)", se.group("cond").strip(), re.I)
+            if blank is not None:  # change Sessions to 0 where Sessions is blank: its blanks filled
+                new = se.group("new")
+                how = {"method": METHOD_OF[new.casefold()]} if new.casefold() in METHOD_OF else {"value": _typed(new)}
+                return Found(se.start(), "fill_method", {"columns": [col], **how}, (se.span(),))
+            if not conds:  # change Amount to 49 for S1324, the rows not read: asked which rows, never run on others
+                return Found(se.start(), self.name, {"column": col, "value": _typed(se.group("new")), "where_unread": se.group("cond")}, (se.span(),))
             return Found(se.start(), self.name, {"column": col, "value": _typed(se.group("new")), "conditions": conds}, (se.span(),))
         m = REPLACE_VERB.search(text)
         if m is None or re.search(r"条件|列名|名字|名称|表头|格式|xlsx|csv", text, re.I) or re.search(r"大于|小于|高于|低于|不等于|以上|以下", text[m.end():]):
@@ -2368,22 +2403,25 @@ class FillBlanks(OpSpec):
         m = FILL_VALUE.search(text)
         if m is None:
             return None
-        if m.group("v2"):
-            col = resolve_column(m.group("c2"), sheet)[0]
-            cols, value = ([col] if col else []), m.group("v2")
+        if m.group("v2") or m.group("v4"):
+            col = resolve_column((m.group("c2") or m.group("c4")).strip(), sheet)[0]
+            cols, value = ([col] if col else []), m.group("v2") or m.group("v4")
         else:  # the columns named in the same clause, before the verb: 空部门 / 部门为空的
             clause = max(text.rfind(p, 0, m.start("blank")) for p in "，,。；;") + 1
             cols = [h.column for h in hits if clause <= h.start and h.end <= m.start("v")]
             value = m.group("v")
-        if value.casefold() in METHOD_OF:
-            return None
+        if value.casefold() in METHOD_OF:  # fill the blank Sessions with 0 / with the median: that method, on the column said
+            if not (m.group("v2") or m.group("v4")):
+                return None
+            return Found(m.start(), self.name, {"columns": list(dict.fromkeys(cols)), "method": METHOD_OF[value.casefold()]}, (m.span(),))
         return Found(m.start(), self.name, {"columns": list(dict.fromkeys(cols)), "value": _typed(value)}, (m.span(),))
 
     def phrase(self, args: dict[str, Any], lang: str) -> str:
         cols = _sep(lang).join(args.get("columns") or [])
         if "value" in args:
             return _zh(lang, f"把 {cols} 的空值填为“{args['value']}”（{SOURCE_KEPT['zh']}）", f"fill blanks in {cols} with “{args['value']}” ({SOURCE_KEPT['en']})")
-        return _zh(lang, f"用{METHOD_ZH[args['method']]}填充 {cols} 的空值（{SOURCE_KEPT['zh']}）", f"fill blanks in {cols} with the {args['method']} ({SOURCE_KEPT['en']})")
+        how = "0" if args["method"] == "zero" else f"the {args['method']}"
+        return _zh(lang, f"用{METHOD_ZH[args['method']]}填充 {cols} 的空值（{SOURCE_KEPT['zh']}）", f"fill blanks in {cols} with {how} ({SOURCE_KEPT['en']})")
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         how = {"value": args["value"]} if "value" in args else {"method": args["method"]}
@@ -3226,7 +3264,7 @@ RANK_RX = _rx("组内排名", "加一列排名", "加上排名", "排名列", "�
 PER_GROUP_TOP = _lazy(
     r"(?:(?:每个|各个|各|每一个)\s*(?P<key>[^\s,，的]{1,12}?)\s*(?:里|内|中|之中|里面)\s*(?:的)?|组内|每组|每一组)[^,，。]{0,20}?"
     r"(?:最高|最大|最多|最低|最小|最少)?\s*(?:的)?\s*(?:前|top\s*)(?P<n>\d+|[一二三四五六七八九十])"
-    r"|(?<![a-z_])top\s*(?P<n2>\d+)\s+(?:\w+\s+)?(?:in|within|per)\s+(?:each\s+)?(?P<key2>[\w\u4e00-\u9fff]+)",
+    r"|(?<![a-z_])top\s*(?P<n2>\d+)\s+(?:(?P<what>\w+)\s+)?(?P<byc>(?:by|on)\s+[^,，.;]{1,30}?\s+)?(?:in|within|per|for)\s+(?:each\s+|every\s+)?(?P<key2>[\w\u4e00-\u9fff]+)",
     re.I,
 )
 # the rows at the top of each group, asked for by what they are (行 / 记录 / 人 / 是谁 / person / row), never a figure:
@@ -3352,6 +3390,9 @@ class TopPerGroup(OpSpec):
             return self._rows_at_top(text, hits, sheet)
         raw_key = m.group("key") or m.group("key2")
         key = resolve_column(raw_key, sheet)[0] if raw_key else None
+        what = resolve_column(m.group("what"), sheet, closest=False)[0] if m.group("what") and m.group("byc") else None
+        if what is not None and what not in sheet.numeric and sheet.rows > len(sheet.values.get(what) or ()):
+            return None  # top 2 products by amount in each store: each product's total, ranked in each store (never its rows)
         n_raw = m.group("n") or m.group("n2")
         n = int(n_raw) if n_raw.isdigit() else ZH_N.get(n_raw, 0)
         if not n or (raw_key and key is None):
