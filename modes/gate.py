@@ -1167,7 +1167,7 @@ def _stack_in_use(u: _Understanding, fi: FileInfo) -> list[str] | None:
     use) and names no sheet of its own."""
     last = u.state.last
     st = last.request.op("stack") if last is not None and last.request.file == fi.path else None
-    if st is None or u.how not in ("current", "description") or u.ref.sheet or u.ref.by_sheet or len(fi.sheets) < 2:
+    if st is None or u.how not in ("current", "description", "fuzzy") or u.ref.sheet or u.ref.by_sheet or len(fi.sheets) < 2:
         return None
     said = " ".join(u.norms).casefold()
     if any(s.name and _sheet_named(s.name, said) for s in fi.sheets) or any(st_ in said for st_ in sheet_stems(fi).values()):
@@ -2131,7 +2131,7 @@ def _u_bring(u: _Understanding) -> None:
     in_use = u.lookup[1].base == u.state.current_file if u.lookup else u.in_use_first
     # 去掉重复的，再按门店算销售额, right after 东城片区…: words of the workbook in use (its columns) describe it; its sheet
     # in use stays, never asked again (a sheet named, or every sheet, was read before)
-    in_use = in_use or (u.how == "description" and not u.ref.by_sheet and not u.ref.sheet and not u.two_sheets and not u.stacked
+    in_use = in_use or (u.how in ("description", "fuzzy") and not u.ref.by_sheet and not u.ref.sheet and not u.two_sheets and not u.stacked
                         and u.fi is not None and _split_table(u.fi) and not u.flags.get("sheet_left_out"))
     if in_use and u.sheet_name is None and u.file == u.state.current_file and u.state.current_sheet and u.fi is not None \
             and u.fi.sheet(u.state.current_sheet) is not None:

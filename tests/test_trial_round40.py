@@ -161,7 +161,7 @@ def test_households_ranked_by_what_they_paid(fees3, said):
 def test_two_columns_of_categories_related_by_their_test(fees3, said):
     tr = Session(fees3).turn(said)
     tools = [st.toolHint for st in tr.plan.steps]
-    assert "correlation" not in " ".join(tools) and any("test" in x or "chi" in x for x in tools), tools
+    assert "correlate_columns" not in tools and any("test" in x or "chi" in x for x in tools), tools
 
 
 def test_a_sheet_said_by_the_shorter_end_its_name_shares(fees3):
@@ -303,23 +303,36 @@ def test_rows_left_out_of_a_top_n_just_run(homes):
     assert sorted(f["订单号"]) == sorted(nb[nb["是否退款"] != "是"].nlargest(3, "金额")["订单号"])
 
 
-def test_a_new_request_after_every_sheet_stays_on_every_sheet(homes):
-    city = _city()
-    s = Session(homes)
-    answered(s, "三个城市合在一起，按支付方式汇总金额")
-    tr = answered(s, "按服务类型算金额")
-    assert "宁波、温州、绍兴" in tr.plan.goalSummary, tr.plan.goalSummary
-    f = result_frame(tr).set_index("服务类型")
-    want = pd.concat(city.values()).groupby("服务类型")["金额"].sum()
+SALES = {area: pd.DataFrame({"单号": [f"{area[0]}{i}" for i in range(6)], "门店": shops, "类别": ["处方药", "保健品", "处方药", "器械", "保健品", "处方药"],
+                              "销售金额": money})
+         for area, shops, money in [("东城片区", ["和平里店", "东直门店", "和平里店", "东直门店", "和平里店", "东直门店"], [120.0, 80.0, 60.0, 300.0, 45.0, 99.0]),
+                                    ("西城片区", ["月坛店", "金融街店", "月坛店", "月坛店", "金融街店", "金融街店"], [150.0, 20.0, 70.0, 210.0, 66.0, 35.0]),
+                                    ("南城片区", ["天桥店", "天桥店", "永定门店", "天桥店", "永定门店", "永定门店"], [33.0, 210.0, 18.0, 77.0, 65.0, 140.0])]}
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def shops(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    write_workbook(tmp_path, "门店销售2024上半年.xlsx", SALES)
+    return Workspace.at(tmp_path)
+
+
+def test_a_new_request_after_every_sheet_stays_on_every_sheet(shops):
+    s = Session(shops)
+    answered(s, "三个片区合在一起，按门店汇总销售金额")
+    tr = answered(s, "按类别算销售额")
+    assert "东城片区、西城片区、南城片区" in tr.plan.goalSummary, tr.plan.goalSummary
+    f = result_frame(tr).set_index("类别")
+    want = pd.concat(SALES.values()).groupby("类别")["销售金额"].sum()
     for k in want.index:
         assert f.loc[k].iloc[0] == want[k]
 
 
-def test_a_new_request_in_the_workbooks_words_keeps_its_sheet(homes):
-    s = Session(homes)
-    answered(s, "宁波按师傅汇总金额")
-    tr = s.turn("去掉重复的，再按师傅算金额")
-    assert tr.run is not None and tr.decision.request.sheet == "宁波", tr.decision.reply
+def test_a_new_request_in_the_workbooks_words_keeps_its_sheet(shops):
+    s = Session(shops)
+    answered(s, "东城片区按门店汇总销售金额")
+    tr = s.turn("去掉重复的，再按门店算销售额")
+    assert tr.run is not None and tr.decision.request.sheet == "东城片区", tr.decision.reply
 
 
 @pytest.mark.parametrize("said", ["Downtown: fill the blank Sessions with 0", "Downtown: change Sessions to 0 where Sessions is blank"])
@@ -371,3 +384,22 @@ def test_a_statistic_per_key_after_it_was_given_for_the_whole_sheet(homes):
     want = nb.groupby("师傅")["金额"].median()
     for k in want.index:
         assert f.loc[k].iloc[-1] == want[k]
+
+
+def test_shares_said_as_percent_leave_nothing_unread(gym):
+    tr = Session(gym).turn("share of Amount by Plan for Downtown, as percent")
+    assert "not understood" not in tr.decision.reply and "cent" not in tr.decision.reply.replace("percent", ""), tr.decision.reply
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def shop_book(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    write_workbook(tmp_path, "门店销售.xlsx", SALES)
+    return Workspace.at(tmp_path)
+
+
+def test_words_that_spell_the_workbook_in_use_keep_its_sheet(shop_book):
+    s = Session(shop_book)
+    answered(s, "东城片区按门店汇总销售金额")
+    tr = s.turn("去掉重复的，再按门店算销售额")
+    assert tr.decision.request.sheet == "东城片区" and tr.decision.next != "ask_slots", tr.decision.reply

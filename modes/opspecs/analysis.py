@@ -482,6 +482,9 @@ RATE_ORDER_BY = _lazy(r"(?:按|(?<![a-z_])(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)
 RATE_ORDER_VERB = _lazy(r"\s*(?:排序|排列|排一下|排个序|排)", re.I)
 
 
+AS_PERCENT = _lazy(r"(?<![a-z_])(?:as|in)\s+(?:a\s+)?(?:percent(?:age)?s?|%)(?![a-z_])|(?:用|以|按)百分比(?:表示|显示|来看|的形式)?", re.I)
+
+
 def _proportion_order(text: str) -> tuple[str, list[tuple[int, int]]] | None:
     """desc or asc, with the spans of the words that said it, when a rate's groups are said to be ordered."""
     desc, asc = CHART_DESC.search(text), CHART_ASC.search(text)
@@ -508,6 +511,9 @@ class Share(OpSpec):
 
     def read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         found = self._read(text, hits, sheet)
+        shown = [x.span() for x in AS_PERCENT.finditer(text)]
+        if found is not None and shown:  # …, as percent / 用百分比表示: how shares are shown already
+            found = Found(found.start, found.kind, found.args, (*found.spans, *shown))
         if found is None or found.kind != "proportion":
             return found
         if found.args.get("by") and (o := _proportion_order(text)) is not None:  # 按类别算退货率，从高到低: the groups by their rate
