@@ -653,6 +653,10 @@ def _period_ranked(t: _Turn, m: re.Match[str], xr: str, yr: str, d: str) -> bool
     low = bool(lx.LOW_END.match(d))
     more = lx.TOP_N.search(t.text, m.end())
     n = int(parse_number(next(g for g in more.groups() if g)) or 1) if more is not None and any(more.groups()) else 1
+    inner = re.search(r"哪\s*(\d+|[两三四五六七八九十]+)\s*(?:个|家|位)?|(?<![a-z_])which\s+(\d+|two|three|four|five|six|seven|eight|nine|ten)(?![a-z_])", m.group(0), re.I)
+    if inner is not None:  # 哪3天卖得最多 / which 3 days: that many periods
+        said = inner.group(1) or inner.group(2)
+        n = int(parse_number(said) or 0) or {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}.get(said.casefold(), 1)
     t.add(m.start(), Op("bucket", args))
     t.add(m.start() + 1, Op("top_n", {"n": n, "by": None, "ascending": low, "question": True, "direction_said": True}))
     t.spans += [m.span(), *([more.span()] if more is not None else [])]

@@ -403,3 +403,28 @@ def test_words_that_spell_the_workbook_in_use_keep_its_sheet(shop_book):
     answered(s, "东城片区按门店汇总销售金额")
     tr = s.turn("去掉重复的，再按门店算销售额")
     assert tr.decision.request.sheet == "东城片区" and tr.decision.next != "ask_slots", tr.decision.reply
+
+
+MONTHS = dict(zip(["7月", "8月", "9月"], CITY.values(), strict=True))
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def months(tmp_path, monkeypatch, request) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", request.param)
+    write_workbook(tmp_path, "烘焙订单.xlsx", MONTHS)
+    return Workspace.at(tmp_path)
+
+
+@pytest.mark.parametrize("said", ["三个月所有订单按师傅统计订单数", "三个月里按师傅统计订单数"])
+def test_the_months_counted_over_month_sheets_are_every_sheet(months, said):
+    s = Session(months)
+    answered(s, "8月按师傅统计订单数")
+    f = result_frame(answered(s, said)).set_index("师傅")
+    want = pd.concat(MONTHS.values()).groupby("师傅").size()
+    for k in want.index:
+        assert f.loc[k].iloc[-1] == want[k]
+
+
+def test_which_n_periods_said_inside_which(months):
+    f = result_frame(answered(Session(months), "7月哪3天卖得最多"))
+    assert len(f) == 3

@@ -96,7 +96,7 @@ COUNT_EN = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "e
 COUNT_ZH = {"两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
 # 三个城市每个月 / 这三家各自的 / 两个店的: the sheets counted by a noun no table names, each one a group when a key or 各自 follows
 COUNTED_ZH = re.compile(r"(?:这|这些|那)?(?P<n>[两三四五六七八]|[2-8])\s*(?:个|家|所|间)(?P<w>[\u4e00-\u9fff]{1,3}?)(?P<de>的)?"
-                        r"(?=(?P<each>每|各|分别)|一共|总共|合计|加起来|合起来|合在一起|加在一起|放(?:在)?一起|一起|合并|汇总|都|的|[，,。；;\s]|$)")
+                        r"(?=(?P<each>每|各|分别)|一共|总共|合计|加起来|合起来|合在一起|加在一起|放(?:在)?一起|一起|合并|汇总|所有|全部|里|内|中|都|的|[，,。；;\s]|$)")
 COUNTED_EN = re.compile(r"(?<![a-z_])(?:across\s+)?(?:all|the|both)\s+(?P<n>two|three|four|five|six|seven|eight|[2-8])\s+(?P<w>[a-z]{3,}?)s(?![a-z_])", re.I)
 
 
@@ -132,9 +132,12 @@ def _counted_sheets(text: str, catalog: Catalog) -> str:
         n = COUNT_ZH.get(m.group("n")) or (int(m.group("n")) if m.group("n").isdigit() else 0)
         w = m.group("w").casefold()
         words, stems, _ = known_zh()
-        if n != len(wb.sheets) or any(w in c for c in words) or any(w in st for st in stems) or w in TIME_WORDS or w in ("工作表", "表", "sheet", "文件"):
+        periods = w in TIME_WORDS and all(w in (sh.name or "") for sh in wb.sheets)  # 三个月, over sheets 7月 / 8月 / 9月: those sheets
+        if n != len(wb.sheets) or any(w in c for c in words) or any(w in st for st in stems) or (w in TIME_WORDS and not periods) \
+                or w in ("工作表", "表", "sheet", "文件"):
             return m.group(0)
-        return ("每个工作表" if m.group("each") else "所有工作表") + (m.group("de") or "")
+        # (三个月每个月…环比, over month sheets: the months are the periods the growth runs across, never a group each)
+        return ("每个工作表" if m.group("each") and not periods else "所有工作表") + (m.group("de") or "")
 
     @cache
     def known_zh() -> tuple[frozenset[str], frozenset[str], None]:
