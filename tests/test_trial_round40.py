@@ -14,14 +14,22 @@ from test_trial_round38 import CITY, DATED, FEES, OWNERS, SEASONS, STAFF
 from engine.session import Session
 from tools.workspace import Workspace
 
+
+def _workspace(folder, monkeypatch, engine: str, book: str, sheets: dict, tables: dict | None = None) -> Workspace:
+    """A workspace of one workbook (and its csv tables), read by the engine given."""
+    monkeypatch.setenv("WENQING_ENGINE", engine)
+    write_workbook(folder, book, sheets)
+    for name, df in (tables or {}).items():
+        df.to_csv(folder / name, index=False)
+    return Workspace.at(folder)
+
+
 ALL = pd.concat([df.assign(sheet=name) for name, df in SEASONS.items()], ignore_index=True)
 
 
 @pytest.fixture(params=["pandas", "duckdb"])
 def seasons(tmp_path, monkeypatch, request) -> Workspace:
-    monkeypatch.setenv("WENQING_ENGINE", request.param)
-    write_workbook(tmp_path, "bookings.xlsx", SEASONS)
-    return Workspace.at(tmp_path)
+    return _workspace(tmp_path, monkeypatch, request.param, "bookings.xlsx", SEASONS)
 
 
 def _totals_without_autumn() -> pd.Series:
@@ -102,9 +110,7 @@ ALL_DATED = pd.concat([df.assign(sheet=name) for name, df in DATED.items()], ign
 
 @pytest.fixture(params=["pandas", "duckdb"])
 def seasons_dated(tmp_path, monkeypatch, request) -> Workspace:
-    monkeypatch.setenv("WENQING_ENGINE", request.param)
-    write_workbook(tmp_path, "bookings.xlsx", DATED)
-    return Workspace.at(tmp_path)
+    return _workspace(tmp_path, monkeypatch, request.param, "bookings.xlsx", DATED)
 
 
 @pytest.mark.parametrize("said", ["count bookings by weekday across all sheets", "count bookings per weekday for all sheets"])
@@ -132,10 +138,7 @@ FEES3 = {**FEES, "南湖苑": FEES["西湖苑"].assign(单据号=lambda d: "N" +
 
 @pytest.fixture(params=["pandas", "duckdb"])
 def fees3(tmp_path, monkeypatch, request) -> Workspace:
-    monkeypatch.setenv("WENQING_ENGINE", request.param)
-    write_workbook(tmp_path, "收费.xlsx", FEES3)
-    OWNERS.to_csv(tmp_path / "住户.csv", index=False)
-    return Workspace.at(tmp_path)
+    return _workspace(tmp_path, monkeypatch, request.param, "收费.xlsx", FEES3, {"住户.csv": OWNERS})
 
 
 def test_the_sheets_counted_put_together(fees3):
@@ -216,10 +219,7 @@ TRAINERS = pd.DataFrame({"TrainerID": ["T1", "T2", "T3", "T4"], "TrainerName": [
 
 @pytest.fixture(params=["pandas", "duckdb"])
 def gym(tmp_path, monkeypatch, request) -> Workspace:
-    monkeypatch.setenv("WENQING_ENGINE", request.param)
-    write_workbook(tmp_path, "club_sales.xlsx", GYM)
-    TRAINERS.to_csv(tmp_path / "trainers.csv", index=False)
-    return Workspace.at(tmp_path)
+    return _workspace(tmp_path, monkeypatch, request.param, "club_sales.xlsx", GYM, {"trainers.csv": TRAINERS})
 
 
 def test_their_names_are_the_name_column_written_in_one_word(gym):
@@ -245,10 +245,7 @@ def test_a_rate_per_group_in_the_order_said(gym, said, ascending):
 
 @pytest.fixture(params=["pandas", "duckdb"])
 def homes(tmp_path, monkeypatch, request) -> Workspace:
-    monkeypatch.setenv("WENQING_ENGINE", request.param)
-    write_workbook(tmp_path, "派单.xlsx", CITY)
-    STAFF.to_csv(tmp_path / "师傅.csv", index=False)
-    return Workspace.at(tmp_path)
+    return _workspace(tmp_path, monkeypatch, request.param, "派单.xlsx", CITY, {"师傅.csv": STAFF})
 
 
 def _city() -> dict[str, pd.DataFrame]:
@@ -312,9 +309,7 @@ SALES = {area: pd.DataFrame({"单号": [f"{area[0]}{i}" for i in range(6)], "门
 
 @pytest.fixture(params=["pandas", "duckdb"])
 def shops(tmp_path, monkeypatch, request) -> Workspace:
-    monkeypatch.setenv("WENQING_ENGINE", request.param)
-    write_workbook(tmp_path, "门店销售2024上半年.xlsx", SALES)
-    return Workspace.at(tmp_path)
+    return _workspace(tmp_path, monkeypatch, request.param, "门店销售2024上半年.xlsx", SALES)
 
 
 def test_a_new_request_after_every_sheet_stays_on_every_sheet(shops):
@@ -393,9 +388,7 @@ def test_shares_said_as_percent_leave_nothing_unread(gym):
 
 @pytest.fixture(params=["pandas", "duckdb"])
 def shop_book(tmp_path, monkeypatch, request) -> Workspace:
-    monkeypatch.setenv("WENQING_ENGINE", request.param)
-    write_workbook(tmp_path, "门店销售.xlsx", SALES)
-    return Workspace.at(tmp_path)
+    return _workspace(tmp_path, monkeypatch, request.param, "门店销售.xlsx", SALES)
 
 
 def test_words_that_spell_the_workbook_in_use_keep_its_sheet(shop_book):
@@ -410,9 +403,7 @@ MONTHS = dict(zip(["7月", "8月", "9月"], CITY.values(), strict=True))
 
 @pytest.fixture(params=["pandas", "duckdb"])
 def months(tmp_path, monkeypatch, request) -> Workspace:
-    monkeypatch.setenv("WENQING_ENGINE", request.param)
-    write_workbook(tmp_path, "烘焙订单.xlsx", MONTHS)
-    return Workspace.at(tmp_path)
+    return _workspace(tmp_path, monkeypatch, request.param, "烘焙订单.xlsx", MONTHS)
 
 
 @pytest.mark.parametrize("said", ["三个月所有订单按师傅统计订单数", "三个月里按师傅统计订单数"])
