@@ -719,6 +719,12 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             parts.append(f"有 {f['rows_out']} 行是重复的（每份都列出）。" if zh else f"{f['rows_out']} rows are duplicates (every copy listed).")
         elif s.tool == "deduplicate":
             parts.append(f"去重：删除 {f['removed']} 行重复，剩 {f['rows_out']} 行。" if zh else f"Dedupe: removed {f['removed']} duplicate rows, {f['rows_out']} left.")
+            if f.get("by"):  # which duplicate stayed, said with the count
+                up = f.get("keep") == "last"
+                parts.append(f"每组重复只保留了 {f['by']} {'最大/最晚' if up else '最小/最早'}的一行。" if zh else
+                             f"Of each set of duplicates, the row with the {'largest/latest' if up else 'smallest/earliest'} {f['by']} stayed.")
+            elif f.get("keep") == "last":
+                parts.append("每组重复保留了最后一行。" if zh else "Of each set of duplicates, the last row stayed.")
         elif s.tool == "group_summarize":
             asked = any(o.kind == "group" and o.args.get("question") for o in d.request.ops)  # (a question's figures are said after)
             one = (s.evidence.get("sample") or [None])[0] if f["groups"] == 1 and not asked else None

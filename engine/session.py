@@ -61,6 +61,9 @@ class Session:
         self.dry_run = dry_run
         self.clock = clock
         self.state = SessionState()
+        from modes.tagging.segment import reset_data_words
+
+        reset_data_words()  # the words of a workspace read earlier in this process are no words of this one
         self.cache = cache or CatalogCache()
         self.startup_notices: list[str] = []
         self.audit = audit if audit is not None else (Audit.in_memory() if dry_run else self._open_audit(ws))

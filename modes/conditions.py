@@ -562,6 +562,9 @@ BARE_NOT = lazy(r"\s*(?:(?<![a-z_])(?:not|never|isn't|aren't|wasn't|weren't|un)|
 ROWS_SAID = lazy(r"(?:\s*(?<![a-z_])(?:anything|everything|anyone|rows?|records?|entries|ones?|those|the|that|which|who|are|is|were|was|all|any)(?![a-z_]))*\s*$|(?:的|那些|行|记录)+\s*$", re.I)
 
 
+FLAG_VALUE_AFTER = lazy(r"\s+(?P<v>[A-Za-z]{1,3}|是|否|有|无)(?![\w\u4e00-\u9fff])", re.I)  # damage_reported Y / Paid No
+
+
 def _cond_flag_column(sc: _Scan) -> None:
     """退货的订单 / （不包括退货的）/ 不含退货: a yes/no column named as a condition is 'yes' (an exclusion: not 'yes')."""
     for col in sc.sheet.columns:  # unpaid invoices / non-billable hours, over Paid (Y/N): not 'yes'
@@ -575,6 +578,15 @@ def _cond_flag_column(sc: _Scan) -> None:
     for h in sc.hits:
         yes = _flag_yes(sc.sheet, h.column)
         if yes is None or not sc.free(h.start, h.end):
+            continue
+        bare = FLAG_VALUE_AFTER.match(sc.text, h.end)
+        held = {v.casefold(): v for v in sc.sheet.values.get(h.column, ())}
+        if bare is not None and bare.group("v").casefold() in held and sc.free(h.start, bare.end()):
+            # with damage_reported Y / 退货标记 是: the flag column and one of its own values, said side by side
+            excluded = lx.EXCLUDE_BEFORE.search(sc.text[: h.start].rstrip() + " ")
+            v = held[bare.group("v").casefold()]
+            sc.add(Cond(h.column, "ne" if excluded else "eq", v, raw=h.column, how="excluded" if excluded else "exact"),
+                   excluded.start() if excluded else h.start, bare.end())
             continue
         excluded = lx.EXCLUDE_BEFORE.search(re.sub(r"(?<![a-z_])(?:the|any|all)\s*$", "", sc.text[: h.start], flags=re.I).rstrip() + " ")  # excluding the returned ones
         excluded = excluded or NEG_PERFECT.search(sc.text[: h.start])  # which of those haven't been paid
@@ -1124,6 +1136,9 @@ def _cond_postfix(sc: _Scan) -> None:
                              + POSTFIX_UNIT + r"\s*(?:" + pat + r")", text, re.I | re.A):
             if not sc.free(m.start(), m.end()):
                 continue
+            said = re.sub(r"\s+", "", m.group(0)).casefold()
+            if any(said == v.casefold() for c, vs in sc.sheet.values.items() if c not in sc.sheet.numeric for v in vs):
+                continue  # 50+ of an age_group column (18-24, 50+): that value, read by the rules of values
             left = _left_column(text, m.start(), sc.hits, sc.sheet)
             unit = (m.group("unit") or "").casefold()
             by_unit = [c for c in sc.sheet.numeric if unit and len(unit) >= 2 and re.search(r"(?<![a-z_])" + re.escape(unit) + r"(?![a-z_])", c.casefold())]
@@ -1142,7 +1157,7 @@ def _cond_postfix(sc: _Scan) -> None:
 
 def _cond_text_shapes(sc: _Scan) -> None:
     """以X开头, starts with X."""
-    for m in re.finditer(r"(?P<zn>不)?以\s*[\"“]?(?P<v>[^\s\"”,]+?)[\"”]?\s*(?P<k>开头|结尾)"
+    for m in re.finditer(r"(?P<zn>不)?(?:以|是|为)\s*[\"“]?(?P<v>[^\s\"”,，的]+?)[\"”]?\s*(?P<k>开头|结尾)"
                          r"|(?<![a-z_])(?P<neg>(?:does\s*n[o']t|do\s*n[o']t|did\s*n[o']t|doesnt|dont|not|never)\s+)?(?P<k2>starts? with|ends? with|begins? with|start with|end with|begin with)\s+[\"']?(?P<v2>[^\s\"',]+)",
                          sc.text, re.I | re.A):
         if not sc.free(m.start(), m.end()):
@@ -1745,6 +1760,8 @@ EXCLUDED_LIST_JOIN = lazy(r"\s*的?\s*(?:[,，、]\s*)?(?:(?:and|or|nor)(?![a-z_
 
 
 EXCLUDED_AFTER_END = lazy(EXCLUDED_AFTER_WORDS + r"\s*$")  # 顺丰以外的: its scope ends there
+KEPT_ONLY_AFTER = lazy(r"\s*(?:only|alone)(?![a-z_])|\s*的?\s*(?:就行|就好|而已)", re.I)
+KEPT_ONLY_BEFORE = lazy(r"(?:(?<![a-z_])(?:only|just)|只要|只看|只留|只算|仅|只)\s*(?:the\s+)?$", re.I)
 
 
 def _cond_exclusion_list(sc: _Scan) -> None:
@@ -1754,13 +1771,36 @@ def _cond_exclusion_list(sc: _Scan) -> None:
     for prev, cur in zip(order, order[1:], strict=False):
         p, c = sc.out.conds[prev], sc.out.conds[cur]
         gap = sc.text[sc.out.spans[prev][1] : sc.out.spans[cur][0]]
-        if p.how != "excluded" or p.op not in ("ne", "not_in") or c.how == "excluded" or c.op not in ("eq", "in") \
+        blank = c.op == "empty"  # excluding cash and blank payment_method: a blank is said with its column, and left out too
+        if p.how != "excluded" or p.op not in ("ne", "not_in", "not_empty") or c.how == "excluded" or c.op not in ("eq", "in", "empty") \
                 or EXCLUDED_AFTER_END.search(sc.text[slice(*sc.out.spans[prev])]) \
                 or not gap.strip() or not EXCLUDED_LIST_JOIN.fullmatch(gap) \
-                or any(h.column == c.column and sc.out.spans[cur][0] <= h.start < sc.out.spans[cur][1] for h in sc.hits):
+                or not blank and any(h.column == c.column and sc.out.spans[cur][0] <= h.start < sc.out.spans[cur][1] for h in sc.hits):
             continue  # (excluding Cash, and Route X10: a condition said with its column starts a condition of its own)
+        if KEPT_ONLY_AFTER.match(sc.text, sc.out.spans[cur][1]) or KEPT_ONLY_BEFORE.search(sc.text[: sc.out.spans[cur][0]]):
+            continue  # except Downtown, Online only / 除了东区，只要线上的: the value kept alone starts a condition of its own
         sc.out.conds[cur] = replace(negate(c), how="excluded")
         sc.out.spans[cur] = (sc.out.spans[prev][1], sc.out.spans[cur][1])
+
+
+# Cash和空的不算 / excluding Cash and blanks: a blank said right after a value, with no column of its own
+BLANK_LISTED = lazy(r"\s*(?:和|或者?|、|及|以及|与|跟|[,，]\s*(?:and|or)?|(?<![a-z_])(?:and|or)(?![a-z_]))\s*(?:the\s+)?"
+                    r"(?:空的|为空的|空白的|空着的|没填的|空值|(?:blanks|empty ones|blank ones|empties|missing ones)(?![a-z_]))", re.I)
+
+
+def _cond_blank_listed(sc: _Scan) -> None:
+    """A blank listed right after a value (Cash和空的不算 / excluding Cash and blanks) is that value's column blank: kept
+    or left out with it (the scope of an exclusion said after both reads it; one said before, already read, covers it)."""
+    for c, (_a, b) in list(zip(sc.out.conds, sc.out.spans, strict=True)):
+        if c.column is None or c.op not in ("eq", "in", "ne", "not_in"):
+            continue
+        m = BLANK_LISTED.match(sc.text, b)
+        if m is None or not sc.free(m.start(), m.end()):
+            continue
+        before = c.op in ("ne", "not_in") and c.how == "excluded"
+        if not before and EXCLUDED_AFTER.match(sc.text[m.end() :]) is None:
+            continue  # 是Cash和空的: either one kept, which one condition of this kind cannot say; left unread, restated
+        sc.add(Cond(c.column, "not_empty" if before else "empty", raw=c.column, how="excluded" if before else "exact"), m.start(), m.end())
 
 
 COND_RULES = (
@@ -1768,7 +1808,7 @@ COND_RULES = (
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
     _cond_weekday, _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_day_alone, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
     _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_plural, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
-    _cond_example_of_kind, _cond_released, _cond_scope_of_negation, _cond_exclusion_list, _cond_logic,
+    _cond_example_of_kind, _cond_blank_listed, _cond_released, _cond_scope_of_negation, _cond_exclusion_list, _cond_logic,
 )
 
 

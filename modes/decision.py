@@ -92,6 +92,15 @@ class Pending:
     mode: str
     tier: str
     waits_for: str = ""  # "period": only an answer to the question about a period's date column continues it
+    source: Pending | None = None  # the request whose result this one ran on (a chain: 按车型汇总 → 按合计排序 → same for 2023)
+
+
+def chained(state: SessionState, p: Pending) -> Pending:
+    """A request about to run, with the request whose result it reads (the one that ran last) kept as its source."""
+    last = state.last
+    if last is not None and state.last_result and p.request.file == state.last_result and last.request.file != p.request.file:
+        return replace(p, source=last)
+    return p
 
 
 @dataclass(frozen=True)

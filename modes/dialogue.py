@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from modes import evidence, opspec, replies, results
 from modes import lexicon as lx
 from modes.catalog import Catalog
-from modes.decision import Decision, Op, Pending, Request, SessionState
+from modes.decision import Decision, Op, Pending, Request, SessionState, chained
 from modes.gate import (
     ADDITIVE,
     FILE_SWAP,
@@ -203,8 +203,10 @@ class Turn:
     @cached_property
     def swapped_to(self) -> str:
         swap = FILE_SWAP.search(self.text)
-        said = (swap.group("new") or swap.group("new2") or swap.group("new3") or swap.group("new4") or "") if swap else ""
+        said = (swap.group("new") or swap.group("new2") or swap.group("new3") or swap.group("new4") or swap.group("new5") or "") if swap else ""
         tables = [f.path for f in self.catalog.tables]
+        if swap is not None and swap.group("new5") and find_files(normalize(swap.group("old5")), self.catalog, None, tables).how not in EXPLICIT_FILE:
+            return ""  # 不是北京，上海的: no file rejected, so no file swapped
         return said if said and find_files(normalize(said), self.catalog, None, tables).how in EXPLICIT_FILE else ""
 
 
@@ -234,7 +236,8 @@ def on_confirm(t: Turn) -> Outcome:
     req = p.request
     d = _decision("act", "execute", req, "", "confirm_pending", mode_override=(p.mode, p.tier))
     focus = req.file or t.state.current_file
-    return d, t.state.evolve(pending=None, current_file=focus, current_sheet=results.sheet_in_focus(req, t.state, focus), last=replace(p, stage="done"))
+    return d, t.state.evolve(pending=None, current_file=focus, current_sheet=results.sheet_in_focus(req, t.state, focus),
+                              last=chained(t.state, replace(p, stage="done")))
 
 
 def data_words_unexplained(t: Turn) -> list[str]:
@@ -396,8 +399,9 @@ def corrected_sheet(t: Turn) -> str | None:
     """不对，是下半年 / no, the Q2 sheet: a correction that names another sheet of the request's workbook and nothing
     else — the sheet is what it changes; the rest of the request stays."""
     p = t.pending
-    if p is None or not p.request.file or t.other_file or not (lx.CORRECTION.search(t.text) or SHEET_FOLLOW_UP.search(t.text)):
-        return None
+    if p is None or not p.request.file or t.other_file \
+            or not (lx.CORRECTION.search(t.text) or SHEET_FOLLOW_UP.search(t.text) or SHEET_FOLLOW_UP.search(SHEET_CHANGE.sub("", t.text))):
+        return None  # (滨江店呢，只算没取消的: the follow-up said before the change)
     f = t.catalog.get(p.request.file)
     if f is None or len(f.sheets) < 2:
         return None
@@ -431,7 +435,9 @@ def corrected_sheet(t: Turn) -> str | None:
 ALL_SHEETS_MARK = "*"  # corrected_sheet's answer for every sheet of the workbook, stacked
 SHEETS_SEP = "|"  # between the sheets of corrected_sheet's answer when it names several (each one a group of its own)
 # 浦东店也这样弄，不过金额用中位数 / same for Ridge, but with the median: the change asked beside the sheet
-SHEET_CHANGE = lazy(r"(?:[，,;；]\s*)?(?:不过|但是|只是|但|(?<![a-z_])but(?![a-z_]))\s*(?P<c>\S.*)$", re.I)
+SHEET_CHANGE = lazy(r"(?:(?:[，,;；]\s*)?(?:不过|但是|只是|但|(?<![a-z_])but(?![a-z_]))\s*"
+                    # 滨江店呢，只算没取消的 / what about Harbour, only the Online ones: rows narrowed, said after the sheet
+                    r"|[，,;；]\s*(?=只要|只看|只算|只留|仅|不要|不算|去掉|排除|(?:only|just|leave out|excluding|without)(?![a-z_])))(?P<c>\S.*)$", re.I)
 # 二季度呢 / 三季度的呢 / what about Q2?: the request just run, asked again of another sheet
 SHEET_FOLLOW_UP = lazy(r"呢\s*[?？]?\s*$|^\s*那|也(?:照|按|像)?(?:这样|一样|同样|这么|刚才那样|上面那样)|也(?:看看|看一下|瞧瞧|来一下|来一个|算算|算一下)\s*[。.!！吧]?\s*$|照(?:着|样|这样|刚才)|同样|一样的?|^\s*(?:换成|换到|换|改成|改看)|(?<![a-z_])(?:what|how) about(?![a-z_])"
                        r"|^\s*and\s+(?:for|in|on|at)?\s*|^\s*(?:ok(?:ay)?\s*,?\s*)?now(?![a-z_])"
@@ -440,6 +446,35 @@ SHEET_FOLLOW_UP = lazy(r"呢\s*[?？]?\s*$|^\s*那|也(?:照|按|像)?(?:这样|
 
 def on_sheet_correction(t: Turn) -> Outcome:
     """The request said again on the sheet the correction names, restated before it runs."""
+    p = t.pending
+    assert p is not None
+    turns, merged = _on_sheet(t)
+    return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
+
+
+def the_chain(last: Pending) -> tuple[Pending, tuple[Op, ...]]:
+    """The request a chain of follow-ups started from (按车型汇总 → 按合计排序: the summary), and the steps run on its
+    result after it, in order, each run on the result of the steps before."""
+    steps: tuple[Op, ...] = ()
+    p = last
+    while p.source is not None:
+        steps = tuple(replace(o, after=True) if i == 0 else o for i, o in enumerate(p.request.ops)) + steps
+        p = p.source
+    return p, steps
+
+
+def on_chain_on_sheet(t: Turn, steps: tuple[Op, ...]) -> Outcome:
+    """same for 2023, after a summary of 2024 and a sort of its result: the request the chain started from, on the sheet
+    named, and every step run on its result after it; restated whole before it runs."""
+    p = t.pending
+    assert p is not None
+    turns, merged = _on_sheet(t)
+    req = replace(merged, ops=(*merged.ops, *steps))
+    return _gate(req, t.state, [*turns, t.utterance], multi_turn=True, catalog=t.catalog, prior=p)
+
+
+def _on_sheet(t: Turn) -> tuple[list[str], Request]:
+    """The pending request's words said again on the sheet the turn names, and what they are understood as."""
     p = t.pending
     assert p is not None
     sheet = corrected_sheet(t)
@@ -453,8 +488,7 @@ def on_sheet_correction(t: Turn) -> Outcome:
     change = SHEET_CHANGE.search(t.text)
     if change is not None:  # 不过金额用中位数: the change, said after the sheet, corrects the request said again
         turns.append(change.group("c"))
-    merged = replace(understand(turns, t.catalog, t.state, [p.request.file] if p.request.file else None), lang=p.request.lang)
-    return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
+    return turns, replace(understand(turns, t.catalog, t.state, [p.request.file] if p.request.file else None), lang=p.request.lang)
 
 
 def on_rewritten(t: Turn) -> Outcome:
@@ -681,10 +715,22 @@ ROWS_KEPT_KINDS = frozenset({"stack", "append", "filter", "dedupe", "join", "loo
                              "replace", "fill_method", "if_column", "bin", "letter_case", "text_values"})
 
 
+# 把这6单的明细导出成Excel / export those rows to Excel: the rows behind the figure just given, written out
+# (these alone, after a total per key, is that summary: only the rows' own words — a count of them, 单子, rows — say the rows)
+ROWS_EXPORTED = re.compile(r"(?:这|那)(?:\d+|[一二两三四五六七八九十]+|几)\s*(?:个|条|笔|单|行|位|张)\s*(?:单子|订单|记录|数据|行)?\s*的?\s*(?:明细|数据|记录|单子)?"
+                           r"|(?:这|那)些\s*(?:单子|订单|记录|明细|行)"
+                           r"|(?<![a-z_])(?:those|these|the)(?:\s+\d+)?\s+(?:rows|records|orders|entries|bookings|rentals|sales|details)(?![a-z_])", re.I)
+
+
+def _exports_the_rows(t: Turn) -> bool:
+    return ROWS_EXPORTED.search(t.text) is not None and lx.EXPORT.search(t.text) is not None and t.fresh.file_how not in EXPLICIT_FILE \
+        and set(t.fresh.kinds()) <= {"export", "profile"}
+
+
 def lists_the_counted_rows(t: Turn) -> bool:
-    """A turn that only asks for the rows, right after a figure made from rows (a count, a total per key)."""
+    """A turn that only asks for the rows (or to write them out), right after a figure made from rows (a count, a total per key)."""
     last = t.state.last
-    if last is None or t.state.pending is not None or not ROWS_ASKED.search(t.text) or not last.request.file:
+    if last is None or t.state.pending is not None or not (ROWS_ASKED.search(t.text) or _exports_the_rows(t)) or not last.request.file:
         return False
     kinds = set(last.request.kinds())
     return bool(kinds & ({"group", "bucket", "share", "proportion"} | FIGURE_KINDS))
@@ -694,6 +740,8 @@ def on_counted_rows_listed(t: Turn) -> Outcome:
     last = t.state.last
     assert last is not None
     ops = tuple(o for o in last.request.ops if o.kind in ROWS_KEPT_KINDS)  # the rows before any figure was made of them
+    export = t.fresh.op("export") if _exports_the_rows(t) else None
+    ops = (*ops, export) if export is not None else ops  # 把这6单的明细导出成Excel: those rows, written in the format said
     # how many bookings per show, then show me those rows: every row of the table, previewed
     req = replace(last.request, ops=ops or (Op("profile", {"head": None, "columns": []}),), text=t.utterance)
     # nothing new is read: the request just run, its figure left off, runs as it is said in its "about to" line
@@ -1039,6 +1087,8 @@ def refines(t: Turn) -> bool:
         return True  # 按金额从高到低排一下, right after a total per 商品: the summary in that order, never the source's rows
     if t.new_kinds & {"share"} and t.new_kinds <= {"sort", "share"} and _shares_the_summary(t, last.request):
         return True  # 按金额排一下，再算下每个类别占的比例, after a total per 类别: the same rows, each key's share
+    if t.new_kinds == {"filter"} and ROWS_NARROWED.search(t.text) and t.old_kinds - {"filter", "profile"}:
+        return True  # 只算没取消的 / leave out the refunds, after a figure: the same figure over those rows
     if t.old_kinds & (FIGURE_KINDS | SHARE_KINDS) and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
         return False  # the top 5 rows …, after a median (or each store's share): rows of their own, never a cut of one figure
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
@@ -1142,6 +1192,35 @@ def _statistic_alone(t: Turn) -> bool:
         return not g.args.get("keys") and not g.args.get("measures") and not g.args.get("unresolved") and len(g.args.get("aggs") or []) == 1
     return (t.new_kinds == {"stats"} and st is not None and not st.args.get("columns") and not st.args.get("by")
             and len(st.args.get("stats") or []) == 1)
+
+
+# leave out 50+ / only the Online ones / 不要退货的 / 团购的不算, while a summary waits: rows left out of it (or the only rows)
+ROWS_NARROWED = lazy(r"^\s*(?:(?:and|but|ok|okay)\s+)?(?:leave out|leaving out|exclude|excluding|without|except(?: for)?|drop|not|no|only|just|but not"
+                     r"|去掉|不要|不算|排除|剔除|除了|除去|只要|只看|只算|只留|仅|只)(?![a-z_])"
+                     r"|(?:的)?\s*(?:不算|不要|去掉|排除掉?|剔除|除外|不计)了?\s*[。.!！]?\s*$", re.I)
+
+
+def narrows_what_waits(t: Turn) -> bool:
+    """leave out 50+ / 团购的不算, while a restated summary (a ranking, a chart …) waits: the rows it is made of narrowed,
+    the rest of it kept and restated again — never a bare filter that sets it aside."""
+    p = t.pending
+    if p is None or p.stage != "confirm" or t.state.pending is None or t.other_file or t.chat is not None or t.fresh.missing:
+        return False
+    if t.fresh.file_how in EXPLICIT_FILE and t.fresh.file != p.request.file or not ROWS_NARROWED.search(t.text):
+        return False
+    return t.new_kinds == {"filter"} and bool(t.old_kinds - {"filter", "profile"})
+
+
+def orders_what_waits(t: Turn) -> bool:
+    """按单数从多到少排 / sort it by count, while a restated summary waits: the summary in that order (or its first N),
+    restated again — never a bare sort of the source's rows that sets it aside."""
+    p = t.pending
+    if p is None or p.stage != "confirm" or t.state.pending is None or t.other_file or t.chat is not None or t.fresh.missing:
+        return False
+    if t.fresh.file_how in EXPLICIT_FILE and t.fresh.file != p.request.file:
+        return False
+    g = p.request.op("group")
+    return bool(t.new_kinds) and t.new_kinds <= {"sort", "top_n"} and g is not None and bool(g.args.get("keys"))
 
 
 def more_of_the_same(t: Turn) -> bool:
@@ -1292,6 +1371,8 @@ DIALOGUE: tuple[Row, ...] = (
     Row("pending", adds_a_part, on_added_part),
     Row("pending", adds_to_what_ran, on_more_of_the_same),
     Row("pending", explains_unread, on_more_of_the_same),
+    Row("pending", narrows_what_waits, on_more_of_the_same),
+    Row("pending", orders_what_waits, on_more_of_the_same),
     Row("pending", complete_new_request, on_replacement),
     Row("pending", lambda t: bool(t.swapped_to), on_file_swap),
     Row("pending", swaps_statistic, on_more_of_the_same),
@@ -1356,7 +1437,8 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         blank = Turn(utterance, text, lang, state, catalog, state.pending)
         if drops_the_blank_group(blank):
             return never_twice(blank, *on_blank_group_dropped(blank))
-    if state.pending is None and state.last is not None and ROWS_ASKED.search(text):  # show me those rows, right after a count
+    if state.pending is None and state.last is not None and (ROWS_ASKED.search(text) or ROWS_EXPORTED.search(text) and lx.EXPORT.search(text)):
+        # show me those rows / 把这6单的明细导出成Excel, right after a count
         listed = Turn(utterance, text, lang, state, catalog, None)
         if lists_the_counted_rows(listed):
             return never_twice(listed, *on_counted_rows_listed(listed))
@@ -1377,6 +1459,11 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     if p is not None and p.waits_for == "period" and t.answer is None:  # not the date column asked for: a request of its own
         p = None
         t = Turn(utterance, text, t.lang, state, catalog, None)
+    if p is not None and refining and state.pending is None and p.source is not None and results.is_result(p.request.file or ""):
+        root, steps = the_chain(p)  # same for 2023, after a summary of 2024 and a step on its result: the whole chain there
+        chain = Turn(utterance, text, lang, state, catalog, replace(root, stage="confirm"), True)
+        if steps and corrected_sheet(chain) is not None:
+            return never_twice(chain, *on_chain_on_sheet(chain, steps))
     if refining and not of_groups and not refines(t) and not extends_periods(t) and not splits_the_chart(t) and not flips_the_layout(t) \
             and not swaps_statistic(t) and not widens_to_all_sheets(t) \
             and not (adds_to_what_ran(t) and t.old_kinds - {"profile", "export"}):  # 再按导购分组数一下, after a filter: the next step

@@ -14,7 +14,7 @@ from modes import crosslang, evidence, joins, opspec, replies, results
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.conditions import ANY_OP, MONTHS_EN, Cond, parse_conditions
-from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState
+from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState, chained
 from modes.evidence import Gap
 from modes.lazyre import lazy
 from modes.ops import (
@@ -56,6 +56,8 @@ HOLD = lazy(r"^\s*(?:等一下|等等|等会|稍等|先别|先不要|先不|别�
 FILE_SWAP = lazy(r"不是\s*(?P<old>[^,，。]{1,20}?)\s*[,，]?\s*(?:而)?是\s*(?P<new>[^,，。]{1,30})|not\s+(?P<old2>\S+)\s*,?\s*(?:but\s+)?(?P<new2>\S+)\s*$"
                  # 不对，是成绩.xlsx的高三表，按分数排: the file said after a rejection, with what else the turn says
                  r"|^\s*(?:不对|错了|搞错了|不是这个|不是)\s*[,，]?\s*(?:而)?(?:是|用|要用|换成|应该是)\s*(?P<new3>[^。]{1,80})$"
+                 # 不是产品表，烘焙订单2024.xlsx的7月，按产品名: the file rejected, then the file meant and what else the turn says
+                 r"|^\s*不是\s*(?P<old5>[^,，。]{1,20}?)\s*[,，]\s*(?P<new5>[^。]{1,80})$"
                  # redo that with customers_deduped.csv instead: the same request on that file
                  r"|(?<![a-z_])(?:with|using|on|from)\s+(?P<new4>[\w\-.\u4e00-\u9fff]{1,60}?\.(?:csv|xlsx|xls))\s+instead(?![a-z_])", re.I | re.A)
 ADDITIVE = lx.ADDITIVE
@@ -179,6 +181,26 @@ def month_words(name: str) -> list[str]:
     """Every English word for the month a sheet's name is (Jul: jul, july), longest first; [] for any other name."""
     n = MONTHS_EN.get(name.casefold())
     return sorted((w for w, i in MONTHS_EN.items() if i == n), key=len, reverse=True) if n else []
+
+
+# per month / in each quarter: the sheets, only of a workbook whose sheets are those periods (7月, Jul, Q2); over sheets of
+# years or of places it is a period of the rows' dates
+EACH_PERIOD = re.compile(r"(?:in\s+)?(?:each|every|per)\s+(?P<u>quarter|month)", re.I)
+PERIOD_SHEET_NAME = {"month": re.compile(r"^\s*(?:\d{4}\s*[-/年.]?\s*)?(?:1[0-2]|0?[1-9]|[一二三四五六七八九十]{1,3})\s*月份?\s*$|^\d{4}-\d{2}$", re.I),
+                     "quarter": re.compile(r"(?<![a-z])q[1-4](?![0-9])|[一二三四1-4]\s*季度?|quarter", re.I)}
+
+
+def every_sheet_said(text: str, fi: FileInfo | None) -> bool:
+    """Whether the words say every sheet of the workbook (lexicon ALL_SHEETS); per month / each quarter only over
+    sheets that are months / quarters."""
+    for m in lx.ALL_SHEETS.finditer(text):
+        pm = EACH_PERIOD.fullmatch(m.group(0).strip())
+        if pm is None or fi is None:
+            return True
+        unit = pm.group("u").casefold()
+        if all(s.name and (PERIOD_SHEET_NAME[unit].search(s.name) or unit == "month" and month_words(s.name)) for s in fi.sheets):
+            return True
+    return False
 
 
 def _sheet_named(name: str, low: str) -> bool:
@@ -389,6 +411,10 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
                 said_period = {n.column for n in new_c if n.op == "between" and n.column in {c.column for c in old_c if c.op == "between"}}
                 if not t.adds and not t.include_too:
                     old_c = [c for c in old_c if not (c.op == "between" and c.column in said_period)]
+                # 那工作日的呢 / what about weekdays, after the weekends: the days of that date column change, never both at once
+                said_days = {n.column for n in new_c if n.op in ("weekday_in", "weekday_not_in")}
+                if not t.adds:
+                    old_c = [c for c in old_c if not (c.op in ("weekday_in", "weekday_not_in") and c.column in said_days)]
                 # 那已签收以外的呢 after 已签收的…: the other rows of that column, never both at once
                 said_not = {n.column for n in new_c if n.op in ("ne", "not_in")}
                 old_c = [c for c in old_c if not (c.op in ("eq", "in") and c.column in said_not)]
@@ -937,7 +963,8 @@ def _u_files(u: _Understanding) -> None:
             ref, u.lookup = FileRef(how="named", paths=[lk.base, lk.source], spans=r.spans), (i, lk)
             break
     by_sheet = ref.how == "description" and ref.sheet is not None  # 三个季度: a word of the sheets' names, not one sheet
-    if (ref.how in ("none", "ambiguous") or by_sheet) and any(lx.ALL_SHEETS.search(n.casefold()) for n in u.norms):
+    described = u.catalog.get(ref.paths[0]) if by_sheet and ref.paths else None  # (rentals per month in 2024: a period of its rows)
+    if (ref.how in ("none", "ambiguous") or by_sheet) and any(every_sheet_said(n.casefold(), described) for n in u.norms):
         # 把三个季度合在一起… with no file said: the one workbook whose sheets are one table split (never a join)
         pool = [f for f in (u.catalog.get(p) for p in ref.candidates) if f] if ref.how == "ambiguous" else \
             [f for f in (u.catalog.get(p) for p in ref.paths) if f] if by_sheet else list(u.catalog.tables)
@@ -946,11 +973,20 @@ def _u_files(u: _Understanding) -> None:
             split = [f for f in split if any(h.how == "exact" for h in find_columns(u.norms[-1], f.sheets[0]))]
         if len(split) == 1:
             ref, u.split_guess = FileRef(how="description", paths=[split[0].path]), not by_sheet
+    elif ref.how in ("named", "description") and len(ref.paths) == 1 and lx.EXPLORE_JOIN.search(u.norms[-1]) \
+            and any(every_sheet_said(n.casefold(), None) for n in u.norms):
+        # 三个店的订单合起来，关联会员表: every sheet of the one workbook split into sheets, joined to the table named
+        split = [f for f in u.catalog.tables if f.path not in ref.paths and _split_table(f)]
+        named_one = u.catalog.get(ref.paths[0])
+        if len(split) == 1 and named_one is not None and not _split_table(named_one):
+            ref = replace(ref, paths=[split[0].path, *ref.paths])
     if ref.how == "none" and state.current_file and not lx.RESULT_REF.search(u.norms[-1]) and not lx.THEN_START.search(u.norms[-1]):
         cur = u.catalog.get(state.current_file)
         # (换成中位数 after 东区店里…是多少: the sheet said by the turn it corrects)
         said = next((n for t in reversed(u.norms) if (n := find_sheet(t, cur)[0])), None) if cur is not None and len(cur.sheets) > 1 else None
-        if said:
+        # 那工作日的呢 / what about weekdays: a follow-up naming no file and no data word is asked of the file in use
+        in_use = cur is not None and cur.is_table and len(u.norms) == 1 and ASKED_OF_IN_USE.search(u.norms[-1]) is not None
+        if said or in_use:
             # 那就东区店做个透视表吧, after a result of that workbook: its sheet named, never the last result's table
             ref = FileRef(how="current", paths=[cur.path])  # type: ignore[union-attr]  # (the sheet is read from the words)
     if ref.how == "none":  # 湖西和湖北分别…: sheets said without the end their names share describe their workbook
@@ -1039,6 +1075,9 @@ def _narrows_the_join(u: _Understanding, last: FileInfo) -> bool:
             or path.rsplit("/", 1)[-1].casefold() in text.casefold() or not lx.FOLLOW_UP.search(text) or not last.sheets:
         return False
     return bool(find_values(text, last.sheets[0], []))
+
+
+ASKED_OF_IN_USE = lazy(r"^\s*那.{1,16}呢\s*[?？]?\s*$|^\s*(?:and\s+)?(?:what|how)\s+about\s+\S.{0,30}$|^\s*(?:the\s+)?same\s+(?:but|for)\s+\S", re.I)
 
 
 def _u_input(u: _Understanding) -> None:
@@ -2452,7 +2491,15 @@ def _asks_of_result(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
     """A turn right after a result that names no file and no value, compares nothing, and asks a figure, a ranking, a
     cut or an order of columns the result has: it asks it of that result, never of the whole source file."""
 
-    if not ASKS_OF_RESULT.search(text) or ANY_OP.search(text) or len(text) > 24 or NEW_ANALYSIS.search(text):
+    from modes.ops import FIGURE_SORTED, STAT_SUFFIX, SUFFIX_OTHER_LANG
+
+    def its_figure(word: str) -> bool:  # 按合计从高到低, after a summary with 金额_合计: the order of its figure
+        suffix = STAT_SUFFIX.get(word.casefold(), "")
+        ends = tuple("_" + x for x in (suffix, SUFFIX_OTHER_LANG.get(suffix, "")) if x)
+        return bool(ends) and sum(c.casefold().endswith(ends) for sh in result.sheets for c in sh.columns) == 1
+
+    probe = _blank(text, [m.span() for m in FIGURE_SORTED.finditer(text) if its_figure(m.group("w"))])
+    if not ASKS_OF_RESULT.search(text) or ANY_OP.search(text) or len(text) > 24 or NEW_ANALYSIS.search(probe):
         return False  # average cost by carrier / 每个班每科的最高分 / 2023年下半年…: a new question of its own, on the source
     if PERIOD_ASKED.search(text) and not any(s.dates for s in result.sheets):
         return False  # 哪天的单最多, after a summary with no dates: a question about days, asked of the rows that have them
@@ -3157,7 +3204,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
     if nxt == "execute":
         focus = results.in_focus(req, state.current_file)
         return d, state.evolve(pending=None, current_file=focus, current_sheet=results.sheet_in_focus(req, state, focus),
-                               last=Pending(tuple(turns), "done", req, d.mode, d.tier))
+                               last=chained(state, Pending(tuple(turns), "done", req, d.mode, d.tier)))
     pend = Pending(tuple(turns), "confirm", req, d.mode, d.tier)
     focus = results.in_focus(req, state.current_file)
     return d, state.evolve(pending=pend, current_file=focus, current_sheet=results.sheet_in_focus(req, state, focus))

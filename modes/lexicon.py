@@ -278,7 +278,9 @@ ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?�
                   r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*(?!(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?!\d))[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本 (never a date)
                   re.I | re.A)
 TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|户|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种)", re.I | re.A)
-HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b", re.I | re.A)
+HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b"
+              # keep only the first 20 / the first 5 ones: the first rows, the number said alone
+              r"|(?<![a-z_])(?:keep|show|take|give me|list|only|just)\s+(?:only\s+|just\s+)?(?:the\s+)?first\s+(\d+)(?:\s+(?:rows|records|lines|entries|ones))?(?![\w.%])", re.I | re.A)
 EXPORT_WORDS = rx("导出", "导出来", "倒出来", "倒出", "输出", "另存为", "另存", "保存为", "保存成", "保存下来", "保存一下", "存一下", "存下来", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
 # "save X as an Excel file": a save whose object comes between it and "as"
 EXPORT = lazy(EXPORT_WORDS.pattern + r"|(?<![a-z_])save(?=\s.{0,60}?\sas(?![a-z_]))", re.I | re.A)

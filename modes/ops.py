@@ -280,6 +280,11 @@ class _Turn:
 # a summary's figure said by its statistic alone, before a comparison: 平均超过250的 over 金额_平均
 FIGURE_BY_STAT = lazy(r"(?P<w>平均值?|均值|合计|总和|总计|中位数|最大值?|最小值?|(?<![a-z_])(?:average|mean|total|sum|median)(?![a-z_]))\s*(?:的)?\s*"
                       r"(?=(?:" + "|".join(pat for _, pat in INFIX[:-1]) + r")\s*-?\d)", re.I | re.A)
+# sort them by total, biggest first / 按合计从高到低: the summary's one figure of that statistic, said by it as an order
+FIGURE_SORTED = lazy(r"(?:(?<![a-z_])by|按|按照)\s*(?:the\s+|its\s+|their\s+)?(?P<w>平均值?|均值|合计|总和|总计|中位数|(?<![a-z_])(?:average|mean|total|sum|median)(?![a-z_]))"
+                     r"(?=\s*(?:[,，.。;；]|$|(?:desc|asc|descending|ascending|biggest|largest|smallest|highest|lowest|first|from|high|low)(?![a-z_])|从|由|降序|升序|倒序|排))",
+                     re.I | re.A)
+SUFFIX_OTHER_LANG = {"合计": "sum", "sum": "合计", "平均": "mean", "mean": "平均", "中位数": "median", "median": "中位数", "最大": "max", "最小": "min"}
 STAT_SUFFIX = {"平均": "平均", "平均值": "平均", "均值": "平均", "合计": "合计", "总和": "合计", "总计": "合计", "中位数": "中位数", "最大": "最大",
                "最大值": "最大", "最小": "最小", "最小值": "最小", "average": "mean", "mean": "mean", "total": "sum", "sum": "sum", "median": "median"}
 
@@ -293,11 +298,12 @@ def _summary_figure_hits(t: _Turn, hits: list[ColumnHit]) -> list[ColumnHit]:
     """平均超过250的有哪几个 on a summary whose one figure of that statistic is 金额_平均: the word names that column (a
     condition on the figure, never an average asked of a column not said)."""
     out = list(hits)
-    for m in FIGURE_BY_STAT.finditer(t.text):
+    for m in [*FIGURE_BY_STAT.finditer(t.text), *FIGURE_SORTED.finditer(t.text)]:
         if any(h.start < m.end("w") and m.start("w") < h.end for h in hits):
             continue
         suffix = STAT_SUFFIX.get(m.group("w").casefold())
-        cols = [c for c in t.sheet.columns if suffix and c.casefold().endswith("_" + suffix) and c in t.sheet.numeric]
+        ends = tuple("_" + x for x in (suffix, SUFFIX_OTHER_LANG.get(suffix or "")) if x)  # 按合计 over fare_sum: either language's name
+        cols = [c for c in t.sheet.columns if ends and c.casefold().endswith(ends) and c in t.sheet.numeric]
         if len(cols) == 1:
             out.append(ColumnHit(m.start("w"), m.end("w"), cols[0], "partial"))
     return sorted(out, key=lambda h: h.start)
@@ -396,8 +402,23 @@ def _prepare(t: _Turn) -> None:
     found = find_columns(t.text, t.sheet)
     found = [h for h in found if not statistic_of_next(t.text, h, found, t.sheet)]  # total Qty per Clerk, beside a column called Total: Qty's total
     t.hits = _summary_figure_hits(t, found)
+    t.hits = sorted(t.hits + _ranked_noun_hits(t), key=lambda h: h.start)
     t.out.typos += [t.text[h.start : h.end] for h in t.hits if h.how == "typo"]  # price_per_litre: read as price_per_liter, said so
     t.out.hits = len(t.hits)
+
+
+def _ranked_noun_hits(t: _Turn) -> list[ColumnHit]:
+    """top 3 riders by total fare, beside a rider_id column: the noun of the things ranked by a total names the one
+    column of text it is the head of, whose values repeat (each rider's rows totalled) — that column, said."""
+    said = RANKED_NOUN.search(t.text)
+    if said is None or not said.group("w") or not TOTAL_RANK.search(t.text) or any(h.start <= said.start("w") < h.end for h in t.hits):
+        return []
+    col, how, _ = resolve_column(said.group("w"), t.sheet, closest=False)
+    vals = t.sheet.values.get(col) if col is not None else None
+    if col is None or how != "partial" or col in t.sheet.numeric or col in t.sheet.dates or not vals or t.sheet.rows <= len(vals):
+        return []
+    end = said.end("w") + (1 if t.text[said.end("w") : said.end("w") + 1].casefold() == "s" else 0)
+    return [ColumnHit(said.start("w"), end, col, "partial")]
 
 
 def _rule_versus_overall(t: _Turn) -> None:
@@ -416,6 +437,9 @@ def _rule_versus_overall(t: _Turn) -> None:
 def _rule_worded(t: _Turn) -> None:
     """Operations asked for by their own words (registered OpSpecs with a lexicon): they own those words."""
     t.worded = opspec.read_worded(t.text, t.hits, t.sheet)
+    if lx.DEDUPE.search(t.text) or lx.ONE_ROW_EACH.search(t.text):  # dedupe, keep the one with the highest Amount: which duplicate stays
+        kept = [x.span() for x in KEEP_WHICH.finditer(t.text)]
+        t.worded = [w for w in t.worded if not (w.kind == "top_n" and any(a <= w.start < b for a, b in kept))]
     for w in t.worded:
         totalled = _totalled_per_group(t, w) if w.kind == "top_per_group" else None
         if totalled is not None:  # top 3 donors in each region by total amount: each donor's total, ranked in each region
@@ -1026,6 +1050,48 @@ DEDUPE_ON = lazy(r"(?<![a-z_])(?:based on|on|using)\s+", re.I | re.A)
 SAME_KEEP_ONE = lazy(r"\s*(?:都)?\s*(?:一样|相同|重复)的?\s*(?:记录|行)?\s*(?:只)?(?:保留|留下|留|取)\s*(?:第)?(?:一|1)\s*(?:行|条|笔|个)")
 
 
+# which duplicate stays: 保留最新的一条 / 留下单日期最早的 / 保留金额最大的 / keep the latest / keeping the last one /
+# keep the one with the highest Amount (latest and earliest are of a date; largest and smallest of a number; last and
+# first of the rows' own order unless a column is said)
+KEEP_WHICH = lazy(r"(?:只)?(?:保留|留下|留|取|要)\s*(?P<zc>[^，,。；;\s]{0,12}?)\s*(?P<zw>最新|最近|最晚|最后|最早|最旧|最大|最高|最多|最小|最低|最少)(?:的)?\s*(?:那|一|1)?\s*(?:条|行|笔|个|次|单|张)?"
+                  r"|(?<![a-z_])keep(?:ing)?\s+(?:only\s+|just\s+)?(?:the\s+)?(?:one\s+|row\s+|record\s+|entry\s+)?(?:with\s+the\s+)?"
+                  r"(?P<ew>latest|most recent|newest|last|earliest|oldest|highest|largest|biggest|lowest|smallest)(?![a-z_])"
+                  r"(?:\s+(?:one|row|record|entry|occurrence|copy|version)s?(?![a-z_]))?(?:\s+(?:by|on|of)\s+)?", re.I)
+KEEP_LAST = frozenset({"最新", "最近", "最晚", "最后", "最大", "最高", "最多", "latest", "most recent", "newest", "last", "highest", "largest", "biggest"})
+KEEP_DATED = frozenset({"最新", "最近", "最晚", "最早", "最旧", "latest", "most recent", "newest", "earliest", "oldest"})
+KEEP_ROWS = frozenset({"最后", "last"})
+
+
+def _kept_one_each(text: str) -> list[re.Match[str]]:
+    """Which duplicate stays said of each key, right after it (每个会员只保留最近的一次, keep the latest per rider): one row per
+    key, the one the words say — only the row words (一次 / 一条 / the latest one), never a figure (保留金额最大的 alone)."""
+    return [m for m in KEEP_WHICH.finditer(text) if (m.group("zw") or m.group("ew") or "").casefold() in KEEP_DATED | KEEP_ROWS
+            and (re.search(r"(?:一|1)\s*(?:次|条|行|笔|单|张|个)|(?<![a-z_])(?:one|row|record|entry)(?![a-z_])", m.group(0), re.I)
+                 or re.match(r"\s*(?:[a-z]+\s+)?(?:per|for each|of each|for every|in each)(?![a-z_])", text[m.end():], re.I))]
+
+
+def _dedupe_keep(t: _Turn, args: dict[str, Any]) -> None:
+    """Which duplicate stays, when the words say (KEEP_WHICH): the last instead of the first, or the row with the
+    latest date / largest value of a column (the column said, or the table's one date column for latest / earliest).
+    Words that name no such column are left unread, so the reading is restated, never run with the first row kept."""
+    m = next((x for x in KEEP_WHICH.finditer(t.text) if t.free(x.start())), None)
+    if m is None:
+        return
+    word = (m.group("zw") or m.group("ew") or "").casefold()
+    inside = [h for h in t.hits if m.start() <= h.start and (h.end <= m.end() or h.start - m.end() <= 2) and t.free(h.start)]
+    dated = word in KEEP_DATED
+    col = next((h.column for h in inside if (h.column in t.sheet.dates) == dated and (dated or h.column in t.sheet.numeric)), None)
+    if col is None and dated and len(t.sheet.dates) == 1:
+        col = next(iter(t.sheet.dates))  # keep the latest: the table's one date column
+    if col is None and word not in KEEP_ROWS:
+        return  # 保留金额最大的 with no such column said: unread, restated
+    args["keep"] = "last" if word in KEEP_LAST else "first"
+    if col is not None:
+        args["by"] = col
+    end = max([m.end(), *(h.end for h in inside if h.column == col)])
+    t.spans.append((m.start(), end))
+
+
 def _rule_dedupe(t: _Turn) -> None:
     m = lx.DEDUPE.search(t.text)
     one = lx.ONE_ROW_EACH.search(t.text)
@@ -1034,11 +1100,17 @@ def _rule_dedupe(t: _Turn) -> None:
         lo = max((x.end() for x in CLAUSE_END.finditer(t.text, 0, same.start())), default=0)
         alike = list(dict.fromkeys(h.column for h in t.hits if lo <= h.start and h.end <= same.start() and t.free(h.start)))
         if alike:
-            t.add(same.start(), Op("dedupe", {"subset": alike}))
+            kept: dict[str, Any] = {"subset": alike}
+            _dedupe_keep(t, kept)
+            t.add(same.start(), Op("dedupe", kept))
             t.spans += [(min(h.start for h in t.hits if h.column in alike and h.start >= lo), same.end())]
             return
+    if not m and not one and BY_WORD.search(t.text):  # 每个会员只保留最近的一次订单 / keep the latest rental per rider
+        one = next(iter(_kept_one_each(t.text)), None)
     if not m and one and BY_WORD.search(t.text):  # 每个部门保留一行 / keep one row per region: the keys say which rows
-        t.add(one.start(), Op("dedupe", {}))
+        each: dict[str, Any] = {}
+        _dedupe_keep(t, each)
+        t.add(one.start(), Op("dedupe", each))
         by = BY_WORD.search(t.text, one.start(), one.end())
         t.spans.append((one.start(), by.start() if by else one.end()))  # per / for each stays for the keys' rule
         return
@@ -1058,6 +1130,8 @@ def _rule_dedupe(t: _Turn) -> None:
     args: dict[str, Any] = {"subset": near} if near else {}
     if SHOW_DUPES.search(text) and not DEDUPE_DROP.search(text):
         args["show"] = True  # 找出重复的订单: list them, do not drop them
+    else:
+        _dedupe_keep(t, args)
     t.add(m.start(), Op("dedupe", args))
     t.spans.append(m.span())
     verb = re.search(r"(?:删掉|删除|去掉|去除|remove|drop|delete)\s*$", text[: m.start()], re.I | re.A)
@@ -1142,8 +1216,11 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
     clause = re.split(r"[,;]", text[j:], maxsplit=1)[0]
     word = b.group(0).casefold()
     before = text[max(0, b.start() - 30) : b.start()]
-    if t.has("dedupe") and any(o.start() <= b.start() <= o.end() or 0 <= o.start() - j <= 3 for o in lx.ONE_ROW_EACH.finditer(text)):
-        return "dedupe"  # one row per region / 每个部门保留一行: these keys choose the rows kept
+    if t.has("dedupe") and (any(o.start() <= b.start() <= o.end() or 0 <= o.start() - j <= 3
+                                for o in (*lx.ONE_ROW_EACH.finditer(text), *_kept_one_each(text)))
+                            or any(0 <= b.start() - o.end() <= 12 and re.fullmatch(r"\s*(?:[a-z]+\s*)?", text[o.end() : b.start()], re.I)
+                                   for o in _kept_one_each(text))):  # (keep the latest rental per rider: the key after the row's noun)
+        return "dedupe"  # one row per region / 每个部门保留一行 / 每个会员只保留最近的一次: these keys choose the rows kept
     if word == "by" and t.has("dedupe") and lx.DEDUPE.search(before) and not lx.GROUP.search(before):
         return "dedupe"  # remove duplicates from orders.csv by customer and product: the keys of the duplicates
     if word.startswith("每") or word in ("各个", "各项", "各种", "各", "per", "for each", "for every", "in each", "in every", "within each", "within every", "其他", "其余", "其它", "剩下的", "其他的") or word.startswith("group") \
@@ -1244,7 +1321,10 @@ MEASURE_NAMED = lazy(r"\s*([A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*?)_(?:sum|mea
 def _column_named_alone(t: _Turn, keys: list[tuple[str | None, str, list[str]]], j: int) -> bool:
     """The key after by is a column's whole name (a column called Total), and no column follows it: that column."""
     c, raw = keys[0][0], keys[0][1].strip()
-    return len(keys) == 1 and c is not None and raw.casefold() == c.casefold() and not any(h.start >= j and not t.text[j : h.start].strip() for h in t.hits)
+    figure = any(h.column == c and h.how == "partial" and t.text[h.start : h.end].casefold() == raw.casefold()
+                 and any(m.start("w") == h.start for m in FIGURE_SORTED.finditer(t.text)) for h in t.hits)  # sort by total, of a summary: its figure
+    return len(keys) == 1 and c is not None and (raw.casefold() == c.casefold() or figure) \
+        and not any(h.start >= j and not t.text[j : h.start].strip() for h in t.hits)
 
 
 def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
@@ -1268,6 +1348,14 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     if len(keys) > 1 and keys[-1][0] is None and keys[-2][0] is not None and AGG_WORD_ALONE.fullmatch(keys[-1][1].strip()):
         keys = keys[:-1]  # sorted by the freight sum: the statistic of the figure named, never a second key
     if not keys:
+        return
+    counted = COUNT_KEY.match(t.text, b.end() + len(t.text[b.end():]) - len(t.text[b.end():].lstrip()))
+    if len(keys) == 1 and how not in ("exact", "synonym", "translated") and counted is not None and counted.end() >= j and t.sorting \
+            and lx.TOP_N.search(t.text, 0, b.start()) is None and not t.group_keys:
+        from tools.ops import ROWS
+
+        t.sort_keys.append(ROWS["en" if language(t.text) == "en" else "zh"])  # 按单数从多到少排: the rows each group has, never 订单号
+        t.spans.append((b.start(), counted.end()))
         return
     if len(keys) == 1 and keys[0][0] is None and COUNT_KEY.fullmatch(keys[0][1].strip()) and lx.TOP_N.search(t.text, 0, b.start()) is not None:
         from tools.ops import ROWS
@@ -1360,7 +1448,8 @@ def _rule_keys(t: _Turn) -> None:
     # 高于平均 compares, it does not summarise; a column named 金额_合计 (or Average of Base Salary, said 平均基本工资)
     # names a column, not a summary
     t.gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in t.hits if lx.GROUP.search(h.column) and h.how in ("exact", "translated") and lx.GROUP.search(text[h.start : h.end])]
-                     + _figure_words(t) + t.formula_spans)
+                     + _figure_words(t) + t.formula_spans
+                     + [(h.start, h.end) for h in t.hits if h.how == "partial" and any(m.start("w") == h.start for m in FIGURE_SORTED.finditer(text))])
     t.grouping = (bool(lx.GROUP.search(t.gtext)) or t.compare_groups or t.ratio is not None or t.rate_word is not None) and not t.explore
     if not t.grouping and not t.explore and any(h.column in t.sheet.numeric and h.start > 0 and text[h.start - 1] == "总" and t.free(h.start)
                                                 and COMPUTE_BEFORE.search(text, max(0, h.start - 8), h.start - 1) for h in t.hits):
@@ -1402,8 +1491,8 @@ def _rule_sort(t: _Turn) -> None:
             t.sort_keys.append(made[-1])
             t.spans.append(it.span())
     direction = {"direction_said": True} if (DESC.search(t.text) or ASC.search(t.text)) else {}
-    if not t.sort_keys and not t.hits and not t.found and (figure := _summary_figure(t.sheet)) is not None \
-            and (direction or BY_IT.search(t.text)):
+    if not t.sort_keys and not any(h.column in t.sheet.numeric for h in t.hits) and not t.found and (figure := _summary_figure(t.sheet)) is not None \
+            and (direction or BY_IT.search(t.text)):  # (从高到低排，只要前3个渠道: the summary's key said, its figure not)
         t.sort_keys.append(figure)  # 从高到低排一下 / sort it descending, of a total per Member read back: its one figure
         t.spans += [m.span() for m in (BY_IT.search(t.text),) if m is not None]
     at = sm.start() if sm else t.key_spans[0][0] if t.key_spans else 0
@@ -1714,7 +1803,7 @@ def _rule_group(t: _Turn) -> None:
         t.add(listed.start(), Op("group", {"keys": [col], "measures": [{"agg": "count"}], "question": True}))  # list the unique countries: the values
         t.spans.append((listed.start(), distinct.end()))
         return
-    if not t.group_keys and t.dedupe_keys and lx.ONE_ROW_EACH.search(t.text):
+    if not t.group_keys and t.dedupe_keys and (lx.ONE_ROW_EACH.search(t.text) or _kept_one_each(t.text)):
         return  # one row per region: the keys choose rows, nothing is summarised
     measures: list[dict[str, str]] = []
     unres: list[dict[str, Any]] = []
@@ -2075,6 +2164,45 @@ def _rule_having(t: _Turn) -> None:
         t.having.append(((a, b), {"column": h.column, "agg": agg}))
 
 
+# which plans brought in more than 5000 / 哪些套餐卖了超过5000 / 收了不到1万的门店: the groups kept by the money they took, said
+# as a verb of money with no column named (the table's one money column, totalled per group)
+MONEY_VERB_EN = r"(?:brought in|made|earned|generated|took in|pulled in|grossed|sold|collected|raised|spent|paid)"
+MONEY_HAVING_EN = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:(?:that|which|who)\s+)?(?:have\s+|has\s+|had\s+)?" + MONEY_VERB_EN
+                       + r"\s+(?:a\s+total\s+of\s+|in\s+total\s+)?(?:" + CMP_WORDS + r")\s*\$?\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>k)?(?![\d.])", re.I | re.A)
+MONEY_VERB_ZH = r"(?:卖了|卖出|收了|收到|赚了|挣了|营收|收入|花了|交了|缴了|消费了?|进账)"
+MONEY_HAVING_ZH = lazy(r"(?:哪些|哪几个|哪个)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,8}?)\s*(?:一共|总共|合计)?\s*" + MONEY_VERB_ZH
+                       + r"\s*(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千)?\s*(?:元|块)?"
+                       r"|" + MONEY_VERB_ZH + r"\s*(?:" + CMP_WORDS.replace("(?P<", "(?P<z") + r")\s*(?P<zn>\d[\d,]*(?:\.\d+)?)\s*(?P<zunit>万|千)?\s*(?:元|块)?\s*的\s*(?P<zk>[\u4e00-\u9fffA-Za-z_]{1,8})",
+                       re.I | re.A)
+
+
+def _rule_money_having(t: _Turn) -> None:
+    """A group kept by the money it took, said as a verb (which plans brought in more than 5000, 卖了超过5000的套餐): the
+    table's one money column totalled per group, and a condition on that total — never a condition on each row."""
+    if t.having:
+        return
+    money = _money_column(t.sheet)
+    m = next((x for x in (*MONEY_HAVING_EN.finditer(t.text), *MONEY_HAVING_ZH.finditer(t.text)) if t.free(x.start())), None)
+    if m is None or money is None or any(h.column in t.sheet.numeric and m.start() <= h.start < m.end() for h in t.hits):
+        return  # (sessions that sold more than 5 of Amount: a column named is read by the rules of columns)
+    z = "z" if m.groupdict().get("zk") else ""  # (卖了超过5000的套餐: the groups said after the figure)
+    key = _column_at_start(m.group(z + "k"), t.sheet)
+    if key is None or key in t.sheet.numeric:
+        return
+    from tools.ops import measure_name
+
+    op = next(k for k in ("ge", "le", "gt", "lt") if m.group(z + k))
+    value = float(m.group(z + "n").replace(",", "")) * {"万": 1e4, "千": 1e3, "k": 1e3}.get((m.group(z + "unit") or "").casefold(), 1)
+    lang = "en" if language(t.text) == "en" else "zh"
+    cond = Cond(measure_name(money, "sum", lang), op, tidy(value), raw=m.group(0), how="aggregate")
+    if key not in t.group_keys:
+        t.group_keys.append(key)
+    t.grouping = True
+    t.add(m.end(), Op("having", {"conditions": [cond], "measure": {"column": money, "agg": "sum"}}))
+    t.spans.append(m.span())
+    t.having.append((m.span(), {"column": money, "agg": "sum"}))
+
+
 ALL_ROWS_KEPT = lazy(r"(?:每|所有|全部)(?:一)?(?:条|行|笔)?(?:记录|行|数据|报名|订单)?(?:都|全都|全部)?(?:要)?保留|保留(?:所有|全部|每一?)(?:条|行)?(?:的)?(?:记录|行|数据)"
                      r"|(?<![a-z_])keep (?:all|every) (?:the )?(?:rows?|records?)(?![a-z_])", re.I | re.A)
 
@@ -2097,8 +2225,8 @@ def _rule_select(t: _Turn) -> None:
 
 
 def _select_at(t: _Turn, m: re.Match[str] | None) -> None:
-    if m and t.has("dedupe") and lx.ONE_ROW_EACH.match(t.text, m.start()):
-        return  # 保留一行 of each key: which rows, read by the dedupe rule
+    if m and t.has("dedupe") and (lx.ONE_ROW_EACH.match(t.text, m.start()) or not t.free(m.start())):
+        return  # 保留一行 of each key / 保留最新的一条: which rows, read by the dedupe rule
     if not m and not t.found:
         nc = N_COLS.search(t.text)
         if nc and (t.text[max(0, nc.start() - 1) : nc.start()] in ("这", "那", "该") or BROUGHT_IN.search(t.text, 0, nc.start())):
@@ -2108,6 +2236,8 @@ def _select_at(t: _Turn, m: re.Match[str] | None) -> None:
     rest = t.text[m.end() :] if m else ""
     if m and ROWS_NOT_COLUMNS.search(rest) and not re.search(r"列|字段|columns?", rest, re.I):
         return  # 只保留金额大于100的行 / keep only rows where …: which rows, left to the filter rule
+    if m and KEPT_CUT.match(rest):
+        return  # keep top 1 / 只保留前3个: which rows, read by the top-N rule
     if m and not t.explore and not t.has("select"):
         # the columns kept are those of the clause that says so (只保留姓名和月薪两列，月薪大于15000的: the rest is a filter)
         end = len(t.text)
@@ -2131,6 +2261,7 @@ def _select_at(t: _Turn, m: re.Match[str] | None) -> None:
 
 
 CLAUSE_END = lazy(r"[，,；;。]")
+KEPT_CUT = lazy(r"\s*(?:only\s+|just\s+)?(?:the\s+)?(?:top|bottom|first|last|highest|lowest)\s+(?:\d+|one|two|three|five|ten)(?![a-z_])|\s*(?:前|后|最高的|最低的)\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:个|名|行|条|位|家)?", re.I | re.A)
 RELATIVE_NEXT = lazy(r"\s+(?:that|which|who|whose|where)(?![a-z_])", re.I | re.A)  # customers that …: the rows said by a clause about them
 AGG_AHEAD = lazy(r"\s*(?:the\s+)?(?:total|sum|summed|average|avg|mean|median|overall|combined)(?![a-z_])", re.I | re.A)
 NOT_BY = lazy(r"(?:不是|而不是|并非|不要|(?<![分特区类级性个])别|不再|(?<![a-z_])(?:not|rather than|instead of|and not))\s*$", re.I | re.A)
@@ -2193,6 +2324,8 @@ def _rule_top_n(t: _Turn) -> None:
             t.add(who.start(), Op("top_n", {"n": 1, "by": ranked[-1], "ascending": low, "question": True}))
             t.spans.append(who.span())
     m = lx.TOP_N.search(text) or _superlative_key(t)
+    if m is not None and t.has("dedupe") and not t.free(m.start()):
+        m = None  # 去重，保留最新的一条: which duplicate stays, read by the dedupe rule
     if m and (not t.explore or _periods_only(t)):  # 按月汇总金额，取最高的一个月: the periods' figures ranked
         n_raw = next((g for g in m.groups() if g), "1")
         n = parse_number(n_raw)
@@ -2354,6 +2487,8 @@ def _ranked_key(t: _Turn, m: re.Match[str]) -> ColumnHit | None:
         return None
     key = around[0]
     vals = sheet.values.get(key.column)
+    if _summary_figure(sheet) is not None:
+        return None  # 只要前3个渠道, of a total per 渠道 read back: its rows are the groups already (a blank one among them)
     return key if vals and sheet.rows > len(vals) else None
 
 
@@ -3026,10 +3161,12 @@ def _rule_distinct_named(t: _Turn) -> None:
 def _rule_head(t: _Turn) -> None:
     """导出前 20 行: the first rows, when something else is done with them."""
     hm = lx.HEAD_N.search(t.text)
-    if hm and (t.found or _export_word(t)) and not t.has("top_n", "head"):
+    kept = hm is not None and hm.group(3) is not None and not t.hits  # then keep only the first 20: the rows, nothing else said
+    if hm and (t.found or _export_word(t) or kept) and not t.has("top_n", "head"):
         g = next((x for x in hm.groups() if x), None)
         if g:
             t.add(hm.start(), Op("head", {"n": int(parse_number(g) or 10)}))
+            t.spans.append(hm.span())
 
 
 def _export_word(t: _Turn) -> re.Match[str] | None:
@@ -3080,7 +3217,7 @@ def _rule_profile(t: _Turn) -> None:
 TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_best_selling, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_rounding, _rule_fill_or_clean, _rule_dedupe,
-    _rule_ratio, _rule_keys, _rule_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
+    _rule_ratio, _rule_keys, _rule_having, _rule_money_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
     _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_count_and_total, _rule_bare_comparison, _rule_stat_having, _rule_goods_question, _rule_counted_figure, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
     _rule_export, _rule_profile,
 )

@@ -177,7 +177,7 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     said = ({f.path for f in files if _sheet_said(f, low)} if not hits and ("表" in low or "sheet" in low or "tab" in low)
             else set())  # 用二季度那张表: a workbook named by its sheet
     cur = catalog.get(current) if current else None
-    if hits and all(h == "stem" for _, _, h in hits):
+    if hits and all(h in ("stem", "fuzzy") for _, _, h in hits):  # (per station, beside stations.csv: a near miss of its stem)
         _stems_of_the_sheets_columns(low, catalog, files, ref, hits)
     if not hits and not said and not lx.GREETING.match(low.strip()) and not (cur is not None and any(_distinct_sheet(sh.name, low) for sh in cur.sheets)):
         # 一季度按门店汇总金额 while another file is in focus: a sheet name no other workbook has points at its workbook
@@ -186,6 +186,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     near += [f for f in files if f.path in said and f not in near]
     if not hits:
         _stem_typos(low, near, ref, hits)
+        if hits:  # per station in 2025, beside stations.csv: a near miss of its stem, a word of the sheet's workbook's column
+            _stems_of_the_sheets_columns(low, catalog, files, ref, hits)
         if hits and len(said) == 1:  # (items at Pier: the word a near-miss of items.csv is a column of Pier's workbook)
             _data_words_not_files(low, catalog, [f for f in files if f.path in said], ref, hits)
     if not hits and len(said) == 1 and not ref.missing_name:
@@ -252,7 +254,9 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
     if _described(low, near, restrict, ref, said):
         cur = catalog.get(current) if current else None
         words = {w for sh in cur.sheets for c in sh.columns for w in _word_forms(c.casefold())} if cur is not None and cur.is_table else set()
-        if not (ref.how == "description" and ref.used_tokens and all(t.casefold() in words for t in ref.used_tokens)):
+        own_sheet = cur is not None and cur.is_table and ref.how == "description" and any(_distinct_sheet(sh.name, low) for sh in cur.sheets) \
+            and _outweighed(low, cur, [f for f in files if f.path in ref.paths])  # 7月卖得最多的5个产品, 7月 of the workbook in use
+        if not (ref.how == "description" and ref.used_tokens and all(t.casefold() in words for t in ref.used_tokens)) and not own_sheet:
             return _with_format(ref, text)
         ref.how, ref.paths, ref.spans, ref.used_tokens = "none", [], before, []  # per region, after stores.csv: its column
 
@@ -316,7 +320,7 @@ def _stems_of_the_sheets_columns(low: str, catalog: Catalog, files: list[FileInf
     the text names (商品名称 of 门店销售.xlsx, sheet 西区店) is that column's word, never the other file."""
     for x in list(hits):  # 按商品名称汇总, beside 商品.csv: the stem inside a column's whole name said is that column's word
         f = catalog.get(x[1])
-        if f is None or not _glued(low, x[0], x[0] + len(f.stem)):
+        if f is None or x[2] != "stem" or not _glued(low, x[0], x[0] + len(f.stem)):
             continue  # (花名册 按部门…: nothing said beside the stem can make a longer name; no table is read for it)
         end = x[0] + len(f.stem)
         if _column_spans(f, low, x[0], end) or any(_column_spans(g, low, x[0], end) for g in files if g.is_table and g.path != f.path):
@@ -332,9 +336,11 @@ def _stems_of_the_sheets_columns(low: str, catalog: Catalog, files: list[FileInf
         f = catalog.get(x[1])
         stem = f.stem.casefold() if f is not None else ""
         one = stem[:-1] if stem.endswith("s") and len(stem) > 3 else stem  # bikes, beside a Bike ID column: the rows' noun
+        span = next(((a, b) for a, b in ref.spans if a == x[0]), (x[0], x[0] + len(f.stem) if f is not None else x[0]))
         if f is not None and f.path != wbs[0].path and any(stem in c or re.search(r"(?<![a-z])" + re.escape(one) + r"(?![a-z])", c) for c in cols) \
-                and not re.match(r"\s*(?:那?张?表|文件|(?:file|table|sheet)(?![a-z]))", low[x[0] + len(f.stem):]):  # (商品表: the file)
-            ref.spans.remove((x[0], x[0] + len(f.stem)))
+                and not re.match(r"\s*(?:那?张?表|文件|(?:file|table|sheet)(?![a-z]))", low[span[1]:]):  # (商品表: the file)
+            if span in ref.spans:
+                ref.spans.remove(span)
             hits.remove(x)
 
 
@@ -544,6 +550,9 @@ def _data_words_not_files(low: str, catalog: Catalog, named: list[FileInfo], ref
     if not named or not hits:
         return
     words = {w for f in named if f.is_table for sh in f.sheets for c in sh.columns for w in _word_forms(c.casefold())}
+    # top 3 riders, on a table with rider_id: the things its rows are of, the head of its id (or name) column
+    heads = {w for f in named if f.is_table for sh in f.sheets for c in sh.columns if not TWO_TABLES.search(low)  # (join with riders: the file)
+             and (head := re.match(r"([a-z]{3,})[_ ](?:id|no|code|name|number)$", c.casefold())) for w in _word_forms(head.group(1))}
     mine = {f.path for f in named}
     drop = []
     for x in hits:
@@ -554,12 +563,17 @@ def _data_words_not_files(low: str, catalog: Catalog, named: list[FileInfo], ref
         if FILE_NOUN_AFTER.match(low, span[1]):
             continue  # 收费员那个文件 / the staff file: said as a file, whatever column shares its name
         tail = CJK.match(f.stem) is not None and len(f.stem) >= 2 and any(w.endswith(f.stem.casefold()) for w in words)  # 所属门店: 门店
-        if _inside_values(low, [span], named, x[1]) or f.stem.casefold() in words or low[span[0] : span[1]] in words or tail:
+        # top 3 riders / per station, on a table with rider_id / station_id: the things ranked or grouped, never the file
+        ranked = low[span[0] : span[1]] in heads and RANKED_BEFORE.search(low[: span[0]]) is not None
+        if _inside_values(low, [span], named, x[1]) or f.stem.casefold() in words or low[span[0] : span[1]] in words or tail or ranked:
             drop.append((x, span))
     for x, span in drop:
         if span in ref.spans:
             ref.spans.remove(span)
         hits.remove(x)
+
+
+RANKED_BEFORE = re.compile(r"(?<![a-z_])(?:(?:top|bottom|highest|lowest|biggest|largest)\s+\d+|per|each|every|by|of each|for each)\s+$")
 
 
 def _word_forms(word: str) -> tuple[str, ...]:
@@ -625,6 +639,9 @@ def _outweighed(low: str, wb: FileInfo, others: list[FileInfo]) -> bool:
     theirs = {c.casefold() for f in others if f.path in scores for sh in f.sheets for c in sh.columns}
     cols = {h.column for sh in wb.sheets[:1] for h in find_columns(low, sh) if h.how == "exact" and h.column.casefold() not in theirs}  # (小区 both hold says nothing)
     mine = {w for sh in wb.sheets for c in sh.columns for w in _word_forms(c.casefold())}
+    mine |= {c[:k] for sh in wb.sheets for c in sh.columns if CJK.match(c) for k in range(2, len(c))}  # 产品 of 产品名: its head
+    mine |= {w for sh in wb.sheets for c in sh.columns if (head := re.match(r"([a-z]{3,})[_ ](?:id|no|code|name|number)$", c.casefold()))
+             for w in _word_forms(head.group(1))}  # station of station_id: the things its rows are of
     scores = {p: sc for p, sc in scores.items() if not set(sc[1]) <= mine}  # (items at Pier: items is Pier's column Item too)
     said_elsewhere = max((len(set(sc[1])) for sc in scores.values()), default=0)
     return 1 + len(cols) > said_elsewhere and (bool(cols) or said_elsewhere == 0)  # (东区店退货的有几单: no other file said at all)

@@ -82,7 +82,8 @@ def scope(ref_how: str, ref_path: str | None, norms: list[str], state: SessionSt
     by_stem = ref_how in ("named", "fuzzy") and ref_path is not None and ref_path.rsplit("/", 1)[-1].casefold() not in norms[-1].casefold()
     weak = ref_how == "description" or by_stem and not named_tables(norms[-1])  # 订单数 holds the stem of 订单.csv
     src = catalog.get(ref_path) if ref_path else None
-    if weak and src is not None and len(src.sheets) > 1 and _sheet_of_its_own(src, norms[-1]):
+    if weak and src is not None and len(src.sheets) > 1 and _sheet_of_its_own(src, norms[-1]) \
+            and not (said and last is not None and _sheets_are_its_columns(src, last, norms[-1])):
         weak = False  # duplicate rentals in Dockyard? remove them: a sheet of the file named by its own name is no description
     if last is not None and (said or goes_on) and (own or said and weak or goes_on and weak and _made_from(last, ref_path, state)):
         return last
@@ -92,6 +93,16 @@ def scope(ref_how: str, ref_path: str | None, norms: list[str], state: SessionSt
     if len(norms) > 1 and earlier is not None and is_result(earlier.request.file) and (ref_how in ("none", "current", "current_missing") or weak):
         return catalog.get(earlier.request.file)
     return None
+
+
+def _sheets_are_its_columns(f: FileInfo, last: FileInfo, text: str) -> bool:
+    """in the last result, growth = ([2024] - [2023]) / [2023], after a pivot with a column per sheet: every sheet said
+    is a column of that result, so the words name its columns, never the workbook's sheets."""
+    from modes.resolve import _distinct_sheet
+
+    cols = {c.casefold() for sh in last.sheets for c in sh.columns}
+    said = [sh.name for sh in f.sheets if sh.name and _distinct_sheet(sh.name, text.casefold())]
+    return bool(said) and all(n.casefold() in cols for n in said)
 
 
 def _sheet_of_its_own(f: FileInfo, text: str) -> bool:

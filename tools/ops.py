@@ -552,12 +552,32 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
 
 
 @tool
-def deduplicate(table: pd.DataFrame, subset: list[str] | None = None) -> ToolResult:
-    """Drop duplicate rows (whole rows, or rows equal on the given columns)."""
+def deduplicate(table: pd.DataFrame, subset: list[str] | None = None, keep: str = "first", by: str | None = None) -> ToolResult:
+    """Drop duplicate rows (whole rows, or rows equal on the given columns). Of each set of duplicates the first row is
+    kept, or the last; with `by`, the row with the smallest (keep first) or the largest (keep last: the latest date)
+    value of that column, blanks never chosen over a value. The rows kept stay in the table's order."""
+    if keep not in ("first", "last"):
+        raise ToolArgError(f"不支持的保留方式：{keep}。", f"Unsupported keep: {keep}.")
     if subset:
         _need_columns(table, subset)
-    out = table.drop_duplicates(subset=subset or None).reset_index(drop=True)
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "removed": len(table) - len(out)}, {"sample": _sample(out)})
+    if by is None:
+        out = table.drop_duplicates(subset=subset or None, keep=keep).reset_index(drop=True)  # type: ignore[call-overload]
+    else:
+        _need_columns(table, [by])
+        rows = table.reset_index(drop=True)
+        order = _ordering(rows[by]).sort_values(kind="stable", na_position="first" if keep == "last" else "last").index
+        kept = rows.loc[order].drop_duplicates(subset=subset or None, keep=keep).index  # type: ignore[call-overload]
+        out = rows.loc[sorted(kept)].reset_index(drop=True)
+    facts = {"rows_in": len(table), "rows_out": len(out), "removed": len(table) - len(out), "keep": keep, **({"by": by} if by else {})}
+    return ToolResult(out, facts, {"sample": _sample(out)})
+
+
+def _ordering(s: pd.Series) -> pd.Series:
+    """A column as the values it is ordered by: amounts written as text by their value, dates written as text as dates."""
+    if reads_as_numbers(s) or pd.api.types.is_numeric_dtype(s) or pd.api.types.is_datetime64_any_dtype(s):
+        return _amounts_as_numbers(s)
+    dates = as_dates(s)
+    return dates if dates.notna().sum() >= max(1, int(0.8 * s.notna().sum())) else s.astype("string")
 
 
 @tool

@@ -722,13 +722,24 @@ def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, A
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "groups": len(out), "skipped_totals": skipped, **extra}, {"sample": _sample(out, 20)})
 
 
-def deduplicate(table: BigTable, subset: list[str] | None = None) -> ToolResult:
+def deduplicate(table: BigTable, subset: list[str] | None = None, keep: str = "first", by: str | None = None) -> ToolResult:
+    if keep not in ("first", "last"):
+        from tools.errors import ToolArgError
+
+        raise ToolArgError(f"不支持的保留方式：{keep}。", f"Unsupported keep: {keep}.")
     if subset:
         _need(table, subset)
+    if by is not None:
+        _need(table, [by])
+        if table.types.get(by) == "VARCHAR":
+            raise NoSql  # a value written as text (an amount, a date) is ordered by what it says, the pandas way
     part = ", ".join(q(c) for c in (subset or table.columns))
-    out = table.derive(f"SELECT * EXCLUDE ({ROW}, __wq_k) FROM (SELECT *, row_number() OVER (PARTITION BY {part} ORDER BY {ROW}) AS __wq_k "
+    down = "DESC" if keep == "last" else "ASC"
+    order = (f"{q(by)} {down} NULLS LAST, {ROW} {down}" if by is not None else f"{ROW} {down}")
+    out = table.derive(f"SELECT * EXCLUDE ({ROW}, __wq_k) FROM (SELECT *, row_number() OVER (PARTITION BY {part} ORDER BY {order}) AS __wq_k "
                        f"FROM ({_numbered(table)})) WHERE __wq_k = 1 ORDER BY {ROW}")
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "removed": len(table) - len(out)}, {"sample": _sample(out.head())})
+    facts = {"rows_in": len(table), "rows_out": len(out), "removed": len(table) - len(out), "keep": keep, **({"by": by} if by else {})}
+    return ToolResult(out, facts, {"sample": _sample(out.head())})
 
 
 def join_tables(ws: Workspace, table: BigTable, other_path: str, on: str, other_sheet: str | None = None, cache: Any = None,

@@ -2746,6 +2746,15 @@ def _clause(text: str, at: int) -> tuple[int, int]:
 MEASURE_SAID = _lazy(r"纵轴|纵坐标|y\s*轴|(?<![a-z_])y[- ]axis|颜色|colou?r", re.I)
 
 
+# 渠道空的不算 / 渠道为空的去掉 / region is blank: the words after a column that make it a condition on the rows
+CONDITION_AFTER = re.compile(r"\s*(?:是|为|等于|不是|不为|不等于|空|没填|有值|非空|>|<|=|!=|is\b|isn't\b|is not\b|not\b|equals?\b|blank|empty|missing)", re.I)
+
+
+def _said_again_as_condition(text: str, h: Any) -> bool:
+    """Whether a column's name, said again after the chart's own words, opens a condition on the rows."""
+    return CONDITION_AFTER.match(text, h.end) is not None
+
+
 def _chart_measures(text: str, m: re.Match[str], named: list[Any], hits: list[Any]) -> tuple[list[str], list[tuple[int, int]]]:
     """What a chart draws, in the order written: the numeric columns named and the row count (人数 / 次数 / number of),
     read first in the clause that says what the values are (纵轴用…, 颜色代表…), then in the chart's own clause (画个饼图看
@@ -2919,10 +2928,20 @@ class Chart(OpSpec):
         if series is None and not args.get("y") and args["kind"] in ("bar", "line", "pie") and (money := _money_asked(text, sheet)) is not None:
             args["y"] = [money]  # 各个类别卖了多少钱，画个柱状图: the money column is what is drawn
             used += [x.span() for x in _money_words(text)]
+        if series is None and not args.get("y") and not args.get("x") and args["kind"] in ("bar", "line", "pie") and not hits:
+            from modes.ops import _summary_figure
+
+            figure = _summary_figure(sheet)  # 做成饼图, of a total per 房型 read back: its one key along, its one figure drawn
+            cats = [c for c in sheet.columns if c not in sheet.numeric and c not in sheet.dates]
+            if figure is not None and len(cats) == 1:
+                args.update(x=cats[0], y=[figure])
         drawn = {c for c in (args.get("x"), *(args.get("y") or []), *(args.get("keys") or [])) if c}
         if series is not None:
             drawn = {h.column for h in hits}
-        spans = used + by_spans + [(h.start, h.end) for h in hits if h.column in drawn and (series is not None or h in free)]
+        firsts = {c: min(h.start for h in hits if h.column == c) for c in drawn if any(h.column == c for h in hits)}
+        # 各渠道的金额画饼图，渠道空的不算: the column drawn, said again, is left to the words after it (a condition)
+        spans = used + by_spans + [(h.start, h.end) for h in hits if h.column in drawn
+                                   and (series is not None or h in free and (h.start == firsts[h.column] or not _said_again_as_condition(text, h)))]
         return Found(m.start(), self.name, args, tuple(spans))
 
     def _wide(self, text: str, hits: list[Any], sheet: Any, series: Any, kind: str | None, args: dict[str, Any]) -> list[tuple[int, int]]:

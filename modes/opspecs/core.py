@@ -164,13 +164,24 @@ class Dedupe(OpSpec):
         sub = _sep(lang).join(args.get("subset") or [])
         if args.get("show"):
             return _zh(lang, f"找出 {sub} 重复的行" if sub else "找出重复的行", f"list rows duplicated on {sub}" if sub else "list duplicated rows")
-        return _zh(lang, f"按 {sub} 去重" if sub else "删除重复行", f"dedupe on {sub}" if sub else "remove duplicate rows")
+        said = _zh(lang, f"按 {sub} 去重" if sub else "删除重复行", f"dedupe on {sub}" if sub else "remove duplicate rows")
+        keep, by = args.get("keep") or "first", args.get("by")
+        if by:  # 每组保留 下单日期 最新的一行 / keeping the row with the latest SaleDate
+            return said + _zh(lang, f"（重复的只保留 {by} {'最大/最晚' if keep == 'last' else '最小/最早'}的一行）",
+                              f" (of each set of duplicates, the row with the {'largest/latest' if keep == 'last' else 'smallest/earliest'} {by} stays)")
+        if keep == "last":
+            return said + _zh(lang, "（重复的保留最后一行）", " (of each set of duplicates, the last row stays)")
+        return said
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return "重复行" if args.get("show") else "去重"
 
     def to_steps(self, args: dict[str, Any], ctx: PlanContext) -> list[StepSpec]:
         sub = {"subset": args["subset"]} if args.get("subset") else {}
+        if args.get("keep") == "last":
+            sub["keep"] = "last"
+        if args.get("by"):
+            sub["by"] = args["by"]
         if args.get("show"):
             return [StepSpec("找出重复行", "find_duplicates", "检查完成", sub)]
         return [StepSpec("去重", "deduplicate", "去重完成", sub)]

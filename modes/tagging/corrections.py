@@ -75,7 +75,8 @@ def _lexicon() -> _Lexicon:
     nouns_zh, nouns_en = _alt(w["drop_nouns_zh"]), _alt(w["drop_nouns_en"])
     drop = (
         re.compile(rf"^(?P<old>{_alt(w['drop_all_zh'])})(?:了|啦|吧)?$"),  # 不要任何筛选: every condition
-        re.compile(rf"^(?:please\s+)?(?P<old>{_alt(w['drop_all_en'])})(?:\s+please)?$", re.I),
+        re.compile(rf"^(?:please\s+)?(?:(?:{_alt(w['drop_all_head_en'])})\s*,?\s+)?(?P<old>{_alt(w['drop_all_en'])})"
+                   rf"(?:\s+(?:{_alt(w['drop_all_tail_en'])}))?(?:\s+please)?$", re.I),
         re.compile(rf"^(?:{_alt(w['drop_verbs_zh'])})\s*(?:掉)?\s*(?P<old>.+?)\s*(?:这个|那个|这条|那条|的)?\s*(?:{nouns_zh})$"),
         re.compile(rf"^(?:把|将)?\s*(?P<old>.+?)\s*(?:这个|那个|这条|那条|的)?\s*(?:{nouns_zh})\s*(?:也)?\s*(?:{_alt(w['drop_after_zh'])})$"),
         re.compile(rf"^(?:please\s+)?(?:{_alt(w['drop_verbs_en'])})\s+(?:the\s+|that\s+)?(?P<old>.+?)\s+(?:{nouns_en})$", re.I),
@@ -427,11 +428,34 @@ def rewrite(turns: Sequence[str], text: str, request: Request, catalog: Catalog)
     return out + (["，".join(kept) if any(CJK.search(k) for k in kept) else ", ".join(kept)] if kept else [])
 
 
+@cache
+def _bound_rx() -> re.Pattern[str]:
+    from modes.conditions import INFIX
+
+    ops = "|".join(p for op, p in INFIX if op in ("ge", "le", "gt", "lt"))
+    return re.compile(rf"(?:{ops})\s*-?\d[\d,]*(?:\.\d+)?\s*(?:万|千|k|K|%)?", re.I)
+
+
+def _bound_swapped(turns: list[str], new: str) -> list[str] | None:
+    """A comparison with a number said alone (超过8万 / over 500) in place of the one comparison the request's words said."""
+    rx = _bound_rx()
+    if not rx.fullmatch(new.strip()):
+        return None
+    found = [(i, m) for i, t in enumerate(turns) for m in rx.finditer(t)]
+    if len(found) != 1:
+        return None
+    i, m = found[0]
+    return [*turns[:i], turns[i][: m.start()] + new.strip() + turns[i][m.end() :], *turns[i + 1 :]]
+
+
 def _in_place_of(turns: list[str], ch: Change, request: Request, sheet: SheetInfo | None, masks: Sequence[str]) -> list[str] | None:
     """A part said alone takes the place of the part of its kind: a key for the key (said with 按 / by, or a column that
     is no figure), a figure's column for the one measured; only when the request has exactly one such part and its
     words say it."""
     assert ch.new is not None
+    bound = _bound_swapped(turns, ch.new)
+    if bound is not None:  # 改成超过8万 / make it over 500, after 合计超过5万的: the one bound said, said again
+        return bound
     col = _column(ch.new, sheet)
     keys, measures = _keys(request), _measures(request)
     if col is not None and (col in keys or col in measures):

@@ -64,6 +64,8 @@ def _tokenizer() -> Any:
             jieba.setLogLevel(logging.ERROR)
             jieba.initialize()
             _state["jieba"], _state["pos"], _state["added"] = jieba, jieba.posseg.POSTokenizer(jieba.dt), set()
+            _state["pos"].makesure_userdict_loaded()
+            _state["total"], _state["was"] = jieba.dt.total, {}  # what the shipped dictionary said of each word added
         except Exception:  # noqa: BLE001  (an absent or damaged segmenter: characters are read as before)
             _state["pos"] = None
     return _state["pos"]
@@ -71,6 +73,25 @@ def _tokenizer() -> Any:
 
 def available() -> bool:
     return _tokenizer() is not None
+
+
+def reset_data_words() -> None:
+    """Forget the data words of the workspaces read before: a session reads its own workspace's words only, whatever
+    ran earlier in the same process (the segmenter's dictionary is shared). Nothing to do before it is loaded."""
+    if _state.get("pos") is None or not _state.get("added"):
+        return
+    dt, tags = _state["jieba"].dt, _state["pos"].word_tag_tab
+    for key, (freq, tag) in _state["was"].items():  # each word (and each start of one) as the shipped dictionary had it
+        if freq is None:
+            dt.FREQ.pop(key, None)
+        else:
+            dt.FREQ[key] = freq
+        if tag is None:
+            tags.pop(key, None)
+        else:
+            tags[key] = tag
+    dt.total, dt.user_word_tag_tab = _state["total"], {}
+    _state["added"], _state["was"] = set(), {}
 
 
 def add_data_words(found: Iterable[str]) -> None:
@@ -81,6 +102,9 @@ def add_data_words(found: Iterable[str]) -> None:
     for w in found:
         w = w.strip()
         if w and w not in added and len(w) <= 20 and all(CJK.match(ch) for ch in w):
+            was, dt, tags = _state["was"], _state["jieba"].dt, _state["pos"].word_tag_tab
+            for key in (w[:k] for k in range(1, len(w) + 1)):  # (add_word writes the word and each start of it)
+                was.setdefault(key, (dt.FREQ.get(key), tags.get(key)))
             _state["jieba"].add_word(w, freq=DATA_FREQ, tag="nz")
             added.add(w)
 
