@@ -353,9 +353,23 @@ def _words_after_columns(sc: _Scan, table: list[tuple[str, str]] | tuple[tuple[s
                 yield op, m, _left_column(sc.text, m.start(), sc.hits, sc.sheet)
 
 
+BLANK_WORD_BEFORE = lazy(r"(?<![a-z_])(?P<w>blank|empty|missing)\s+(?P<c>[a-z][a-z0-9]{2,})(?![a-z0-9_])", re.I)
+
+
 def _cond_blanks(sc: _Scan) -> None:
     """地址不为空, 电话为空, email is empty; empty email, no phone."""
     text = sc.text
+    for m in BLANK_WORD_BEFORE.finditer(text):  # drop the blank payment ones: the column whose first word is said
+        if any(h.start <= m.start("c") < h.end for h in sc.hits) or not sc.free(m.start(), m.end()):
+            continue
+        col, how, _ = resolve_column(m.group("c"), sc.sheet, closest=False)
+        if col is None or how != "partial" or col in sc.sheet.numeric:
+            continue
+        ex = lx.EXCLUDE_BEFORE.search(re.sub(r"(?:\s+the|\s+all)?\s*$", "", text[: m.start()], flags=re.I)) or DELETE_BEFORE.search(text[: m.start()])
+        if ex is not None:  # drop / leave out the blank payment ones: the rows that have one
+            sc.add(Cond(col, "not_empty", raw=col, how="excluded"), ex.start(), m.end())
+        else:
+            sc.add(Cond(col, "empty", raw=col), m.start(), m.end())
     for op, m, left in _words_after_columns(sc, EMPTY, r"\s*"):
         if any(h.start == m.end() + len(text[m.end():]) - len(text[m.end():].lstrip()) for h in sc.hits) and re.match(r"[a-z]", m.group(0).strip(), re.I):
             continue  # excluding blank Species: the word before a column, read below
@@ -563,6 +577,9 @@ ROWS_SAID = lazy(r"(?:\s*(?<![a-z_])(?:anything|everything|anyone|rows?|records?
 
 
 FLAG_VALUE_AFTER = lazy(r"\s+(?P<v>[A-Za-z]{1,3}|是|否|有|无)(?![\w\u4e00-\u9fff])", re.I)  # damage_reported Y / Paid No
+
+
+DELETE_BEFORE = lazy(r"(?<![a-z_])(?:drop|remove|delete|exclude|skip|lose|get rid of)(?:\s+(?:the|all|any))?\s*$", re.I)
 
 
 def _cond_flag_column(sc: _Scan) -> None:

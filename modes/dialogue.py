@@ -662,6 +662,9 @@ SHARE_SAID = re.compile(r"占比|比例|比重|份额|百分比|(?<![a-z_])(?:sh
 EACH_ONES = re.compile(r"各|每人|每个人|每一个|每个|每家|分别|(?<![a-z_])(?:each|every|per)(?![a-z_])", re.I)
 
 
+ROWS_SHARED = re.compile(r"行数|单数|次数|笔数|人数|条数|订单数|(?<![a-z_])(?:count|rows|number of)(?![a-z_])", re.I)  # a share of the rows, said
+
+
 def shares_the_last_summary(t: Turn) -> bool:
     last = t.state.last
     if last is None or t.state.pending is not None or t.other_file or t.fresh.file_how in ("named", "fuzzy", "missing", "outside"):
@@ -673,6 +676,9 @@ def shares_the_last_summary(t: Turn) -> bool:
     sh, pr = t.fresh.op("share"), t.fresh.op("proportion")
     if kinds == {"share"} and sh is not None and not sh.args.get("keys"):
         return True  # 各占多少比例
+    if kinds == {"share"} and sh is not None and list(sh.args.get("keys") or []) == list(g.args["keys"]) and not sh.args.get("column") \
+            and not sh.args.get("count") and not ROWS_SHARED.search(t.text):
+        return True  # 各平台占比多少, right after each 平台's total 实付金额: the share of that figure, never of the rows
     keys = set(g.args["keys"])
     return kinds == {"proportion"} and pr is not None and bool(EACH_ONES.search(t.text)) \
         and all(c.column in keys and c.op in ("not_empty", "ne", "not_in") for c in pr.args.get("conditions") or [])
@@ -1087,6 +1093,11 @@ def refines(t: Turn) -> bool:
         return True  # 按金额从高到低排一下, right after a total per 商品: the summary in that order, never the source's rows
     if t.new_kinds & {"share"} and t.new_kinds <= {"sort", "share"} and _shares_the_summary(t, last.request):
         return True  # 按金额排一下，再算下每个类别占的比例, after a total per 类别: the same rows, each key's share
+    if VALUE_ASKED_THEN.search(t.text) and t.new_kinds - t.old_kinds <= {"group"} and t.new_kinds <= REFINING_KINDS | t.old_kinds | {"group"} \
+            and t.old_kinds & (FIGURE_KINDS | {"group", "filter"}):
+        return True  # 全职的呢，按站点分一下, after a count of 众包: the same figure for 全职, per 站点
+    if ALSO_FOR.search(t.text) and t.new_kinds <= REFINING_KINDS | t.old_kinds:
+        return True  # 饿了么的也导一份 / same for Cash too, after a run: the same request for the value said
     if t.new_kinds == {"filter"} and ROWS_NARROWED.search(t.text) and t.old_kinds - {"filter", "profile"}:
         return True  # 只算没取消的 / leave out the refunds, after a figure: the same figure over those rows
     if t.old_kinds & (FIGURE_KINDS | SHARE_KINDS) and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
@@ -1195,9 +1206,16 @@ def _statistic_alone(t: Turn) -> bool:
 
 
 # leave out 50+ / only the Online ones / 不要退货的 / 团购的不算, while a summary waits: rows left out of it (or the only rows)
-ROWS_NARROWED = lazy(r"^\s*(?:(?:and|but|ok|okay)\s+)?(?:leave out|leaving out|exclude|excluding|without|except(?: for)?|drop|not|no|only|just|but not"
+ROWS_NARROWED = lazy(r"^\s*(?:(?:and|but|ok|okay)\s+)?(?:(?:still|also)\s+)?(?:leave out|leaving out|exclude|excluding|without|except(?: for)?|drop|not|no|only|just|but not"
                      r"|去掉|不要|不算|排除|剔除|除了|除去|只要|只看|只算|只留|仅|只)(?![a-z_])"
                      r"|(?:的)?\s*(?:不算|不要|去掉|排除掉?|剔除|除外|不计)了?\s*[。.!！]?\s*$", re.I)
+
+
+# 全职的呢，按站点分一下 / what about Cash, by station: another value asked first, then what else changes
+VALUE_ASKED_THEN = lazy(r"^\s*那?\s*[^，,。；;]{1,16}?的?\s*呢\s*[，,]\s*\S|^\s*(?:and\s+)?what about\s+[^,]{1,30},\s*\S", re.I)
+# 饿了么的也导一份 / 浦东店的也来一个 / Cash ones too: the request just run, for another value
+ALSO_FOR = lazy(r"的?\s*也(?:导|做|算|来|出|弄|要|拉|看|发)(?:出来?)?(?:一份|一下|一个|个|一遍)?\s*(?:吧|呢)?\s*[。.!！]?\s*$"
+                r"|(?<![a-z_])(?:ones?|rows|orders)?\s*too\s*[.!]?\s*$|^\s*(?:the\s+)?same\s+(?:thing\s+)?for\s", re.I)
 
 
 def narrows_what_waits(t: Turn) -> bool:

@@ -403,7 +403,7 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
                     if len(periods) == 1 and any(n.column is None and n.op == "between" and isinstance(n.value, dict) for n in new_c):
                         old_c = [c for c in old_c if c is not periods[0]]  # 不对，是2024年4月: the one period said changes (its column as before)
                 if t.include_too:  # 退货的也算进去 after 未到货或部分到货的: the value joins that column's values
-                    new_c = [_with_values(n, old_c) for n in new_c]
+                    new_c = [_with_values(n, old_c) if not t.included or _said_in_values(n, t.included) else n for n in new_c]
                 # a column cannot equal two values at once: 那深圳的呢 after 广州的… swaps the value
                 said_eq = {n.column for n in new_c if n.op in ("eq", "in")}
                 old_c = [c for c in old_c if not (c.op in ("eq", "in") and c.column in said_eq)]
@@ -521,6 +521,11 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
 
 
 GROUP_AGGS = ("sum", "mean", "median", "min", "max", "count")
+
+
+def _said_in_values(n: Cond, said: frozenset[str]) -> bool:
+    """Whether a condition's value (any of them) is one the include word's clause said."""
+    return any(str(v) in said for v in (n.value if isinstance(n.value, (list, tuple)) else [n.value]))
 
 
 def _with_values(n: Cond, old: list[Cond]) -> Cond:
@@ -754,6 +759,12 @@ def _best_sheet(f: FileInfo, turns: list[str], flags: dict[str, Any]) -> tuple[S
 def _names_only_in(texts: list[str], last: FileInfo, cur: FileInfo) -> bool:
     """Whether the words name, by its exact name, a column of the last result that the current file does not have."""
     own = {c.casefold() for sh in cur.sheets for c in sh.columns} | {c.casefold() for c in COUNT_COLUMNS}  # a row count names no table
+    theirs = {c.casefold() for c in last.sheets[0].columns}
+    for t in texts:
+        result_hits = [h for h in find_columns(t, last.sheets[0]) if h.how == "exact"]
+        if any(h.how == "exact" and h.column.casefold() not in theirs and not any(r.start <= h.start and h.end <= r.end for r in result_hits)
+               for sh in cur.sheets[:1] for h in find_columns(t, sh)):
+            return False  # 按房型分别看中位数, after a median: 房型 is the current file's only, so the statistic is asked of its rows
     return any(h.how == "exact" and h.column.casefold() not in own for t in texts for h in find_columns(t, last.sheets[0]))
 
 
@@ -2048,7 +2059,9 @@ def _u_whole_tables(u: _Understanding) -> None:
     u.ops = _counts_of_a_summary(u, _brought_through_join(u, [_join_keys(u, o) if o.kind == "join" else o for o in ops]))
 
 
-COUNTS_ROWS = lazy(r"几行|多少行|几条记录|多少条记录|(?<![a-z_])(?:rows?|lines|records)(?![a-z_])", re.I)
+COUNTS_ROWS = lazy(r"几行|多少行|几条记录|多少条记录|(?<![a-z_])(?:rows?|lines|records)(?![a-z_])"
+                  # how many of them are International / 他们中有几个是…: the result's own rows (its groups), counted
+                  r"|(?<![a-z_])how many of (?:them|those|these)(?![a-z_])|(?:他们|她们|这些|其中)\s*(?:中|里|当中|里面)?\s*有?\s*几(?:个|位|人|家)", re.I)
 
 
 def _counts_of_a_summary(u: _Understanding, ops: list[Op]) -> list[Op]:

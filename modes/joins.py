@@ -72,6 +72,13 @@ class Lookup:
 
 
 @cache
+def _joined_before() -> re.Pattern[str]:
+    w = words_toml()["lookup"]
+    alt = lambda xs: "|".join(re.escape(x).replace(r"\ ", r"\s+") for x in sorted(xs, key=len, reverse=True))  # noqa: E731
+    return re.compile(rf"(?:{alt(w['join_zh'])}|(?<![a-z_])(?:{alt(w['join_en'])}))\s*(?:上|the\s+)?$", re.I)
+
+
+@cache
 def _lookup_words() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     w = words_toml()["lookup"]
     def alt(words: list[str]) -> str:
@@ -106,6 +113,15 @@ NAME_WORD = re.compile(r"(?<![a-z_])names?(?![a-z_])|名字|姓名|名称", re.I
 NAME_COLUMN = re.compile(r"(?<![A-Za-z])(?:name|NAME|Name)(?![a-z])|(?<=[a-z])Name(?![a-z])|名字|姓名|名称|名$")  # (TrainerName: its last word)
 
 
+def _workbooks_by_sheet(text: str, catalog: Catalog, source: str) -> list[tuple[str, str]]:
+    """The workbooks (other than the source) one of whose sheets the text names by a name no other workbook has."""
+    from modes.resolve import _distinct_sheet
+
+    low = text.casefold()
+    return [(f.path, sh.name) for f in catalog.tables if f.path != source and len(f.sheets) > 1
+            for sh in f.sheets if sh.name and _distinct_sheet(sh.name, low) and sh.name.casefold() in low]
+
+
 def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, current_sheet: str | None) -> Lookup | None:
     """把 plans.csv 的 Tier 加到 memberships 里 / add Tier and Setup Fee from plans.csv: the table named after "from"
     (or before 的 / 's) gives columns it has and the receiving table lacks; the receiving table is the other one named,
@@ -122,6 +138,12 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
         if pre is not None or (of is not None and any(v.start() >= of.end() for v in verbs)):
             source = (p, pre.start() if pre else a, of.end() if of and pre is None else b)
             break
+    for p, a, b in found if source is None else ():
+        joined = _joined_before().search(text[:a])
+        if joined is not None and any(v.start() >= b and (CLAUSE_END.search(text, b, v.start()) or re.search(r"(?<![a-z_])and\s", text[b : v.start()], re.I))
+                                      for v in verbs):
+            source = (p, joined.start(), b)  # 关联会员表，带出会员等级和城市: the table joined gives the columns said after
+            break
     if source is None:
         return None
     others = [(p, a, b) for p, a, b in found if p != source[0]]
@@ -133,6 +155,9 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
         base_span = (pre.start() if pre else a, a)
     elif current and current != source[0]:
         base, base_span = current, (0, 0)
+    elif len(by_sheet := _workbooks_by_sheet(text, catalog, source[0])) == 1:
+        (base, current_sheet), base_span = by_sheet[0], (0, 0)  # 西湖店的订单关联会员.csv，带出…: the workbook its sheet names
+        current = base
     else:
         return None
     src, dst = catalog.get(source[0]), catalog.get(base)

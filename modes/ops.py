@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cache
 from itertools import islice
 from typing import Any
 
@@ -131,6 +132,7 @@ class TurnOps:
     bare_keys: list[str] = field(default_factory=list)  # no, by line instead: keys said with no verb, in a correction
     adds: bool = False  # 还要加上… / also …: the turn's parts join the request's, never replace them
     include_too: bool = False  # 退货的也算进去: a value joins the values of that column's condition
+    included: frozenset[str] = frozenset()  # the values said in the clause of the include word (上海的呢，白金也算上: 白金 only)
     split: str | None = None  # 按城市分系列 / split by carrier, said alone: the chart that waits draws one series per value
     flip: bool = False  # 反过来 / the other way round: the layout that waits, its rows and columns swapped
     flag_said: bool = False  # 延误次数: a yes-no column said by its word, not to correct or narrow the rows (只数…)
@@ -438,7 +440,7 @@ def _rule_worded(t: _Turn) -> None:
     """Operations asked for by their own words (registered OpSpecs with a lexicon): they own those words."""
     t.worded = opspec.read_worded(t.text, t.hits, t.sheet)
     if lx.DEDUPE.search(t.text) or lx.ONE_ROW_EACH.search(t.text):  # dedupe, keep the one with the highest Amount: which duplicate stays
-        kept = [x.span() for x in KEEP_WHICH.finditer(t.text)]
+        kept = [x.span() for x in _keep_which().finditer(t.text)]
         t.worded = [w for w in t.worded if not (w.kind == "top_n" and any(a <= w.start < b for a, b in kept))]
     for w in t.worded:
         totalled = _totalled_per_group(t, w) if w.kind == "top_per_group" else None
@@ -1053,39 +1055,51 @@ SAME_KEEP_ONE = lazy(r"\s*(?:都)?\s*(?:一样|相同|重复)的?\s*(?:记录|�
 # which duplicate stays: 保留最新的一条 / 留下单日期最早的 / 保留金额最大的 / keep the latest / keeping the last one /
 # keep the one with the highest Amount (latest and earliest are of a date; largest and smallest of a number; last and
 # first of the rows' own order unless a column is said)
-KEEP_WHICH = lazy(r"(?:只)?(?:保留|留下|留|取|要)\s*(?P<zc>[^，,。；;\s]{0,12}?)\s*(?P<zw>最新|最近|最晚|最后|最早|最旧|最大|最高|最多|最小|最低|最少)(?:的)?\s*(?:那|一|1)?\s*(?:条|行|笔|个|次|单|张)?"
-                  r"|(?<![a-z_])keep(?:ing)?\s+(?:only\s+|just\s+)?(?:the\s+)?(?:one\s+|row\s+|record\s+|entry\s+)?(?:with\s+the\s+)?"
-                  r"(?P<ew>latest|most recent|newest|last|earliest|oldest|highest|largest|biggest|lowest|smallest)(?![a-z_])"
-                  r"(?:\s+(?:one|row|record|entry|occurrence|copy|version)s?(?![a-z_]))?(?:\s+(?:by|on|of)\s+)?", re.I)
-KEEP_LAST = frozenset({"最新", "最近", "最晚", "最后", "最大", "最高", "最多", "latest", "most recent", "newest", "last", "highest", "largest", "biggest"})
-KEEP_DATED = frozenset({"最新", "最近", "最晚", "最早", "最旧", "latest", "most recent", "newest", "earliest", "oldest"})
-KEEP_ROWS = frozenset({"最后", "last"})
+@cache
+def _keep_words() -> dict[str, frozenset[str]]:
+    from modes.tagging.segment import words_toml
+
+    w = words_toml()["dedupe_keep"]
+    return {"last": frozenset([*w["last_zh"], *w["last_en"]]), "dated": frozenset(w["dated"]), "rows": frozenset(w["rows"]),
+            "zh": frozenset([*w["last_zh"], *w["first_zh"]]), "en": frozenset([*w["last_en"], *w["first_en"]])}
+
+
+@cache
+def _keep_which() -> re.Pattern[str]:
+    """The words that say which duplicate stays (lexicon: words.toml [dedupe_keep])."""
+    kw = _keep_words()
+    alt = lambda xs: "|".join(re.escape(x).replace(r"\ ", r"\s+") for x in sorted(xs, key=len, reverse=True))  # noqa: E731
+    return re.compile(r"(?:只)?(?:保留|留下|留|取|要)\s*(?P<zc>[^，,。；;\s]{0,12}?)\s*(?P<zw>" + alt(kw["zh"]) + r")(?:的)?\s*(?:那|一|1)?\s*(?:条|行|笔|个|次|单|张)?"
+                      r"|(?<![a-z_])keep(?:ing)?\s+(?:only\s+|just\s+)?(?:the\s+)?(?:one\s+|row\s+|record\s+|entry\s+)?(?:with\s+the\s+)?"
+                      r"(?P<ew>" + alt(kw["en"]) + r")(?![a-z_])"
+                      r"(?:\s+(?:one|row|record|entry|occurrence|copy|version)s?(?![a-z_]))?(?:\s+(?:by|on|of)\s+)?", re.I)
 
 
 def _kept_one_each(text: str) -> list[re.Match[str]]:
     """Which duplicate stays said of each key, right after it (每个会员只保留最近的一次, keep the latest per rider): one row per
     key, the one the words say — only the row words (一次 / 一条 / the latest one), never a figure (保留金额最大的 alone)."""
-    return [m for m in KEEP_WHICH.finditer(text) if (m.group("zw") or m.group("ew") or "").casefold() in KEEP_DATED | KEEP_ROWS
+    return [m for m in _keep_which().finditer(text) if (m.group("zw") or m.group("ew") or "").casefold() in _keep_words()["dated"] | _keep_words()["rows"]
             and (re.search(r"(?:一|1)\s*(?:次|条|行|笔|单|张|个)|(?<![a-z_])(?:one|row|record|entry)(?![a-z_])", m.group(0), re.I)
                  or re.match(r"\s*(?:[a-z]+\s+)?(?:per|for each|of each|for every|in each)(?![a-z_])", text[m.end():], re.I))]
 
 
 def _dedupe_keep(t: _Turn, args: dict[str, Any]) -> None:
-    """Which duplicate stays, when the words say (KEEP_WHICH): the last instead of the first, or the row with the
+    """Which duplicate stays, when the words say (_keep_which): the last instead of the first, or the row with the
     latest date / largest value of a column (the column said, or the table's one date column for latest / earliest).
     Words that name no such column are left unread, so the reading is restated, never run with the first row kept."""
-    m = next((x for x in KEEP_WHICH.finditer(t.text) if t.free(x.start())), None)
+    m = next((x for x in _keep_which().finditer(t.text) if t.free(x.start())), None)
     if m is None:
         return
     word = (m.group("zw") or m.group("ew") or "").casefold()
     inside = [h for h in t.hits if m.start() <= h.start and (h.end <= m.end() or h.start - m.end() <= 2) and t.free(h.start)]
-    dated = word in KEEP_DATED
+    kw = _keep_words()
+    dated = word in kw["dated"]
     col = next((h.column for h in inside if (h.column in t.sheet.dates) == dated and (dated or h.column in t.sheet.numeric)), None)
     if col is None and dated and len(t.sheet.dates) == 1:
         col = next(iter(t.sheet.dates))  # keep the latest: the table's one date column
-    if col is None and word not in KEEP_ROWS:
+    if col is None and word not in kw["rows"]:
         return  # 保留金额最大的 with no such column said: unread, restated
-    args["keep"] = "last" if word in KEEP_LAST else "first"
+    args["keep"] = "last" if word in kw["last"] else "first"
     if col is not None:
         args["by"] = col
     end = max([m.end(), *(h.end for h in inside if h.column == col)])
@@ -1908,7 +1922,7 @@ ROWS_NOT_COLUMNS = re.compile(r"大于|小于|高于|低于|超过|不到|不足
 HAVING_AGG = {"mean": r"平均值|平均数|平均|均值|(?<![a-z_])(?:average|mean|avg)(?![a-z_])",
               "sum": r"总和|合计|总计|总额|总|(?<![a-z_])(?:total|sum of(?: the)?|sum)(?![a-z_])"}
 CMP_WORDS = "|".join(f"(?P<{op}>{p})" for op, p in INFIX[:-1] if op in ("ge", "le", "gt", "lt"))  # one named group per comparison
-HAVING_CMP = lazy(r"\s*(?:的)?\s*(?:is\s+|are\s+)?(?P<op>" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?", re.I | re.A)
+HAVING_CMP = lazy(r"\s*(?:的)?\s*(?:is\s+|are\s+)?(?P<op>" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?(?:\s*(?:块钱|块|元|分钟|单|次))?", re.I | re.A)
 # the groups a condition on an aggregate keeps: 的部门 / 的城市 after it, or "cities whose …" before it
 HAVING_KEY_AFTER = lazy(r"\s*(?:的|之)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,12})")
 HAVING_KEY_BEFORE = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:whose|with|where|that have|having|(?:that|which)\s+(?:are|is|were|was|have|had)"
@@ -1939,7 +1953,8 @@ def _column_at_start(word: str, sheet: SheetInfo) -> str | None:
 def _having_at(t: _Turn, h: ColumnHit) -> tuple[str, int, int, str, float] | None:
     """(agg, start, end, op, value) for 平均月薪大于10000 / 月薪总和超过20万 / total sales over 70000 at this column."""
     for agg, words in HAVING_AGG.items():
-        before = re.search(r"(?:" + words + r")\s*(?:的)?\s*$", t.text[: h.start], re.I | re.A)
+        # 平均每单实付金额超过50的骑手: the figure of each row, averaged per group (每单 / 每笔 between the statistic and its column)
+        before = re.search(r"(?:" + words + r")\s*(?:的)?\s*(?:每(?:一)?(?:单|笔|次|张|个订单)\s*(?:的)?\s*)?$", t.text[: h.start], re.I | re.A)
         after = re.match(r"\s*(?:的)?\s*(?:" + words + r")", t.text[h.end :], re.I | re.A)
         if not (before or after):
             continue
@@ -2166,14 +2181,20 @@ def _rule_having(t: _Turn) -> None:
 
 # which plans brought in more than 5000 / 哪些套餐卖了超过5000 / 收了不到1万的门店: the groups kept by the money they took, said
 # as a verb of money with no column named (the table's one money column, totalled per group)
-MONEY_VERB_EN = r"(?:brought in|made|earned|generated|took in|pulled in|grossed|sold|collected|raised|spent|paid)"
-MONEY_HAVING_EN = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:(?:that|which|who)\s+)?(?:have\s+|has\s+|had\s+)?" + MONEY_VERB_EN
-                       + r"\s+(?:a\s+total\s+of\s+|in\s+total\s+)?(?:" + CMP_WORDS + r")\s*\$?\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>k)?(?![\d.])", re.I | re.A)
-MONEY_VERB_ZH = r"(?:卖了|卖出|收了|收到|赚了|挣了|营收|收入|花了|交了|缴了|消费了?|进账)"
-MONEY_HAVING_ZH = lazy(r"(?:哪些|哪几个|哪个)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,8}?)\s*(?:一共|总共|合计)?\s*" + MONEY_VERB_ZH
+@cache
+def _money_having() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The groups kept by the money they took (lexicon: words.toml [money_having]), in English and in Chinese."""
+    from modes.tagging.segment import words_toml
+
+    w = words_toml()["money_having"]
+    alt = lambda xs: "|".join(re.escape(x).replace(r"\ ", r"\s+") for x in sorted(xs, key=len, reverse=True))  # noqa: E731
+    en, zh = f"(?:{alt(w['verbs_en'])})", f"(?:{alt(w['verbs_zh'])})"
+    return (re.compile(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:(?:that|which|who)\s+)?(?:have\s+|has\s+|had\s+)?" + en
+                       + r"\s+(?:a\s+total\s+of\s+|in\s+total\s+)?(?:" + CMP_WORDS + r")\s*\$?\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>k)?(?![\d.])", re.I | re.A),
+            re.compile(r"(?:哪些|哪几个|哪个)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,8}?)\s*(?:一共|总共|合计)?\s*" + zh
                        + r"\s*(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千)?\s*(?:元|块)?"
-                       r"|" + MONEY_VERB_ZH + r"\s*(?:" + CMP_WORDS.replace("(?P<", "(?P<z") + r")\s*(?P<zn>\d[\d,]*(?:\.\d+)?)\s*(?P<zunit>万|千)?\s*(?:元|块)?\s*的\s*(?P<zk>[\u4e00-\u9fffA-Za-z_]{1,8})",
-                       re.I | re.A)
+                       r"|" + zh + r"\s*(?:" + CMP_WORDS.replace("(?P<", "(?P<z") + r")\s*(?P<zn>\d[\d,]*(?:\.\d+)?)\s*(?P<zunit>万|千)?\s*(?:元|块)?\s*的\s*(?P<zk>[\u4e00-\u9fffA-Za-z_]{1,8})",
+                       re.I | re.A))
 
 
 def _rule_money_having(t: _Turn) -> None:
@@ -2182,7 +2203,7 @@ def _rule_money_having(t: _Turn) -> None:
     if t.having:
         return
     money = _money_column(t.sheet)
-    m = next((x for x in (*MONEY_HAVING_EN.finditer(t.text), *MONEY_HAVING_ZH.finditer(t.text)) if t.free(x.start())), None)
+    m = next((x for rx in _money_having() for x in rx.finditer(t.text) if t.free(x.start())), None)
     if m is None or money is None or any(h.column in t.sheet.numeric and m.start() <= h.start < m.end() for h in t.hits):
         return  # (sessions that sold more than 5 of Amount: a column named is read by the rules of columns)
     z = "z" if m.groupdict().get("zk") else ""  # (卖了超过5000的套餐: the groups said after the figure)
@@ -2541,7 +2562,8 @@ def _ranking_statistic(t: _Turn, m: re.Match[str]) -> list[tuple[int, int]]:
 
 
 RANK_BY_TOTAL = lazy(r"(?<![a-z_])by\s+(?:the\s+)?(?:total|sum of|combined)(?![a-z_])", re.I | re.A)
-TOTAL_ASKED = lazy(r"合计|总和|总额|总计|求和|汇总|加总|加起来|加在一起|平均|均值|总(?:销售|金额|数|量)|(?<![a-z_])(?:totals?|sum|average|mean|avg|add(?:ed)? up)(?![a-z_])", re.I | re.A)
+TOTAL_ASKED = lazy(r"合计|总和|总额|总计|求和|汇总|加总|加起来|加在一起|平均|均值|总(?:销售|金额|数|量)|(?<![a-z_])(?:totals?|sum|average|mean|avg|add(?:ed)? up)(?![a-z_])"
+                   r"|(?:卖|收|赚|挣|花|交|缴|付)了?\s*多少钱?|多少钱|(?<![a-z_])how much(?![a-z_])", re.I | re.A)  # 各品类卖了多少钱，取前3: the top groups
 
 
 PER_KEY = lazy(r"\s*(?:的)?\s*(?:(?<![a-z_])(?:per|for each|for every|in each|in every|within each|of each|by)(?![a-z_])|每个|每一个|各个|各)\s*", re.I | re.A)
@@ -3240,6 +3262,12 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     _flag_counted(t)
     out = t.out
     out.brought = _brought(t)
+    inc = lx.INCLUDE_TOO.search(text) if out.include_too else None
+    if inc is not None:  # 上海的呢，白金也算上: only the values of the include word's own clause join their column's values
+        lo = max((m.end() for m in CLAUSE_END.finditer(text, 0, inc.start())), default=0)
+        hi = next((m.start() for m in CLAUSE_END.finditer(text, inc.end())), len(text))
+        out.included = frozenset(str(v) for _, o in t.found if o.kind == "filter" for c in o.args.get("conditions") or []
+                                 for v in (c.value if isinstance(c.value, (list, tuple)) else [c.value]) if str(v) in text[lo:hi])
     low = text.casefold()
     out.flag_said = not out.correction and not ONLY_SAID.search(text) and any(w in low for w in flag_words(sheet))
     out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans) + ([m.span() for m in lx.ADDITIVE.finditer(text)] if out.adds else [])

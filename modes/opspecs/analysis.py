@@ -1043,6 +1043,11 @@ def _period_labels(sheet: Any, unit: str) -> str | None:
     if rx is None or sheet.dates:
         return None
     found = [c for c in sheet.values if _labels(sheet, c, rx)]
+    if unit == "year" and not found:  # growth year to year, of a total per sheet 2023 / 2024 read back: whole years as numbers
+        from tools.ops import ROWS
+
+        found = [c for c, (lo, hi) in sheet.ranges.items() if 1900 <= lo and hi <= 2100 and lo == int(lo) and hi == int(hi)
+                 and not SUMMARY_FIGURE.search(c) and c not in ROWS.values()]
     return found[0] if len(found) == 1 else None
 
 
