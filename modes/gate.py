@@ -2504,14 +2504,11 @@ def _asks_of_result(result: FileInfo, text: str, cur: FileInfo | None) -> bool:
     """A turn right after a result that names no file and no value, compares nothing, and asks a figure, a ranking, a
     cut or an order of columns the result has: it asks it of that result, never of the whole source file."""
 
-    from modes.ops import FIGURE_SORTED, STAT_SUFFIX, SUFFIX_OTHER_LANG
+    from modes.ops import FIGURE_SORTED, figures_named
 
-    def its_figure(word: str) -> bool:  # 按合计从高到低, after a summary with 金额_合计: the order of its figure
-        suffix = STAT_SUFFIX.get(word.casefold(), "")
-        ends = tuple("_" + x for x in (suffix, SUFFIX_OTHER_LANG.get(suffix, "")) if x)
-        return bool(ends) and sum(c.casefold().endswith(ends) for sh in result.sheets for c in sh.columns) == 1
-
-    probe = _blank(text, [m.span() for m in FIGURE_SORTED.finditer(text) if its_figure(m.group("w"))])
+    # 按合计从高到低, after a summary with 金额_合计: the order of its figure, no new grouping
+    probe = _blank(text, [m.span() for m in FIGURE_SORTED.finditer(text)
+                          if len(figures_named(m.group("w"), [c for sh in result.sheets for c in sh.columns])) == 1])
     if not ASKS_OF_RESULT.search(text) or ANY_OP.search(text) or len(text) > 24 or NEW_ANALYSIS.search(probe):
         return False  # average cost by carrier / 每个班每科的最高分 / 2023年下半年…: a new question of its own, on the source
     if PERIOD_ASKED.search(text) and not any(s.dates for s in result.sheets):

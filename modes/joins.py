@@ -13,7 +13,7 @@ from functools import cache
 
 from modes.catalog import Catalog, SheetInfo
 from modes.resolve import ColumnHit, find_columns
-from modes.tagging.segment import words_toml
+from modes.tagging.segment import word_alternation, words_toml
 
 # what may stand between the two keys of a stated pair (the file names are blanked out of the text already)
 PAIR_GAP = re.compile(r"[\s.。的:：]*(?:对应于?|对上|匹配|等于|==|=|↔|<->|->|(?:corresponds |maps )?to|matches|equals)[\s.。的:：]*", re.I | re.A)
@@ -73,16 +73,14 @@ class Lookup:
 
 @cache
 def _joined_before() -> re.Pattern[str]:
-    w = words_toml()["lookup"]
-    alt = lambda xs: "|".join(re.escape(x).replace(r"\ ", r"\s+") for x in sorted(xs, key=len, reverse=True))  # noqa: E731
+    w, alt = words_toml()["lookup"], word_alternation
     return re.compile(rf"(?:{alt(w['join_zh'])}|(?<![a-z_])(?:{alt(w['join_en'])}))\s*(?:上|the\s+)?$", re.I)
 
 
 @cache
 def _lookup_words() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     w = words_toml()["lookup"]
-    def alt(words: list[str]) -> str:
-        return "|".join(re.escape(x).replace(r"\ ", r"\s+") for x in sorted(words, key=len, reverse=True))
+    alt = word_alternation
     verb = re.compile(rf"{alt(w['verbs_zh'])}|(?<![a-z_])(?:{alt(w['verbs_en'])})(?![a-z_])", re.I)
     before = re.compile(rf"(?:{alt(w['from_zh'])}|(?<![a-z_])(?:{alt(w['from_en'])}))\s*(?:the\s+)?$", re.I)
     after = re.compile(rf"\s*(?:{alt(w['of_zh'])}|['’]s(?![a-z]))", re.I)

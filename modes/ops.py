@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import islice
@@ -296,6 +297,13 @@ def _figure_words(t: _Turn) -> list[tuple[int, int]]:
     return [(h.start, h.end) for h in t.hits if (w := STAT_SUFFIX.get(t.text[h.start : h.end].casefold())) and h.column.casefold().endswith("_" + w)]
 
 
+def figures_named(word: str, columns: Iterable[str]) -> list[str]:
+    """The columns of a summary that a statistic's word names (合计 / total: 金额_合计, fare_sum), in either language."""
+    suffix = STAT_SUFFIX.get(word.casefold(), "")
+    ends = tuple("_" + x for x in (suffix, SUFFIX_OTHER_LANG.get(suffix, "")) if x)
+    return [c for c in columns if ends and c.casefold().endswith(ends)]
+
+
 def _summary_figure_hits(t: _Turn, hits: list[ColumnHit]) -> list[ColumnHit]:
     """平均超过250的有哪几个 on a summary whose one figure of that statistic is 金额_平均: the word names that column (a
     condition on the figure, never an average asked of a column not said)."""
@@ -303,9 +311,7 @@ def _summary_figure_hits(t: _Turn, hits: list[ColumnHit]) -> list[ColumnHit]:
     for m in [*FIGURE_BY_STAT.finditer(t.text), *FIGURE_SORTED.finditer(t.text)]:
         if any(h.start < m.end("w") and m.start("w") < h.end for h in hits):
             continue
-        suffix = STAT_SUFFIX.get(m.group("w").casefold())
-        ends = tuple("_" + x for x in (suffix, SUFFIX_OTHER_LANG.get(suffix or "")) if x)  # 按合计 over fare_sum: either language's name
-        cols = [c for c in t.sheet.columns if ends and c.casefold().endswith(ends) and c in t.sheet.numeric]
+        cols = figures_named(m.group("w"), [c for c in t.sheet.columns if c in t.sheet.numeric])
         if len(cols) == 1:
             out.append(ColumnHit(m.start("w"), m.end("w"), cols[0], "partial"))
     return sorted(out, key=lambda h: h.start)
@@ -1067,8 +1073,9 @@ def _keep_words() -> dict[str, frozenset[str]]:
 @cache
 def _keep_which() -> re.Pattern[str]:
     """The words that say which duplicate stays (lexicon: words.toml [dedupe_keep])."""
+    from modes.tagging.segment import word_alternation as alt
+
     kw = _keep_words()
-    alt = lambda xs: "|".join(re.escape(x).replace(r"\ ", r"\s+") for x in sorted(xs, key=len, reverse=True))  # noqa: E731
     return re.compile(r"(?:只)?(?:保留|留下|留|取|要)\s*(?P<zc>[^，,。；;\s]{0,12}?)\s*(?P<zw>" + alt(kw["zh"]) + r")(?:的)?\s*(?:那|一|1)?\s*(?:条|行|笔|个|次|单|张)?"
                       r"|(?<![a-z_])keep(?:ing)?\s+(?:only\s+|just\s+)?(?:the\s+)?(?:one\s+|row\s+|record\s+|entry\s+)?(?:with\s+the\s+)?"
                       r"(?P<ew>" + alt(kw["en"]) + r")(?![a-z_])"
@@ -2184,10 +2191,10 @@ def _rule_having(t: _Turn) -> None:
 @cache
 def _money_having() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The groups kept by the money they took (lexicon: words.toml [money_having]), in English and in Chinese."""
+    from modes.tagging.segment import word_alternation as alt
     from modes.tagging.segment import words_toml
 
     w = words_toml()["money_having"]
-    alt = lambda xs: "|".join(re.escape(x).replace(r"\ ", r"\s+") for x in sorted(xs, key=len, reverse=True))  # noqa: E731
     en, zh = f"(?:{alt(w['verbs_en'])})", f"(?:{alt(w['verbs_zh'])})"
     return (re.compile(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:(?:that|which|who)\s+)?(?:have\s+|has\s+|had\s+)?" + en
                        + r"\s+(?:a\s+total\s+of\s+|in\s+total\s+)?(?:" + CMP_WORDS + r")\s*\$?\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>k)?(?![\d.])", re.I | re.A),

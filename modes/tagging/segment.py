@@ -6,6 +6,7 @@ segmenter leaves `tokens` returning None, and callers read characters as before.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -39,6 +40,11 @@ class Words:
 def words_toml() -> dict[str, Any]:
     """words.toml, read once."""
     return tomllib.loads((Path(__file__).parent / "words.toml").read_text(encoding="utf-8"))
+
+
+def word_alternation(words: Iterable[str]) -> str:
+    """A lexicon's words as one regex alternation: escaped, longest first, a space matching any run of spaces."""
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
 
 
 @cache
