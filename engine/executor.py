@@ -731,7 +731,9 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             if isinstance(one, dict) and one:  # 北门金额合计: one figure (or one group), said, never only "1 group"
                 from tools.fmt import num as fmt_one
 
-                figures = ("，" if zh else ", ").join(f"{k} {fmt_one(v, 'zh' if zh else 'en') if isinstance(v, (int, float)) else v}" for k, v in one.items())
+                blank = "（空白）" if zh else "(blank)"  # a blank key is said as blank, never None
+                figures = ("，" if zh else ", ").join(f"{k} {fmt_one(v, 'zh' if zh else 'en') if isinstance(v, (int, float)) and v == v else blank if v is None or v != v else v}"
+                                                     for k, v in one.items())
                 parts.append(f"汇总结果：{figures}。" if zh else f"Summary: {figures}.")
             else:
                 parts.append(f"分组汇总：{f['groups']} 组。" if zh else f"Grouped into {_n(f['groups'], 'group')}.")

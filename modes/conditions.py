@@ -98,7 +98,7 @@ INFIX = [
     ("ge", _alt(">=", "≥", "=>", "大于等于", "大于或等于", "不低于", "不少于", "不小于", "至少", "不早于", "at least", "no less than", "greater than or equal to", "not less than", "no earlier than", "not before")),
     ("le", _alt("<=", "≤", "=<", "小于等于", "小于或等于", "不超过", "不高于", "不大于", "不多于", "至多", "不晚于", "不迟于", "at most", "no more than", "less than or equal to", "not more than", "no later than", "not after")),
     ("not_contains", _alt("不包含", "不含有", "不含", "不带", "does not contain", "doesn't contain", "not containing", "without")),
-    ("ne", _alt("!=", "≠", "<>", "不等于", "不是", "不为", "is not", "isn't", "not equal to", "not")),
+    ("ne", _alt("!=", "≠", "<>", "不等于", "不是", "不为", "is not", "isn't", "not equal to", "is neither", "neither", "not")),
     ("gt", _alt(">", "大于", "超过", "高于", "多于", "晚于", "greater than", "more than", "above", "over", "higher than", "larger than", "bigger than", "exceeds", "exceeding")),
     ("lt", _alt("<", "小于", "低于", "不到", "少于", "早于", "less than", "below", "under", "lower than", "smaller than", "fewer than")),
     ("contains", _alt("包含", "含有", "带有", "contains", "containing", "including", "like")),
@@ -125,6 +125,7 @@ DATE_BEFORE = _alt("以前", "之前", "前", "before", "until", "earlier")
 EMPTY = [
     ("not_empty", _alt("不为空", "不是空", "非空", "不为空白", "有值", "已填", "填了", "不空", "is not empty", "not empty", "not blank", "is not blank", "is not null", "not null", "non-empty", "non empty", "is filled", "has a value", "present")),
     ("empty", _alt("为空", "是空的", "是空", "空着", "没填", "未填", "没有填", "缺失", "空白", "为空白", "空的", "is empty", "is blank", "is missing", "is null", "are empty", "are blank", "empty", "blank", "missing")),
+    ("empty", r"(?<![清放腾掏落架])空(?![\u4e00-\u9fff])"),  # 不要渠道空 (空渠道 said the other way round): the column's blanks (清空 clears)
 ]
 _DATE_TEXT = r"(?:19|20)\d{2}\s*(?:年|-|/|\.)?\s*(?:(?:1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?"
 DATE_WORD_FORMS = (
@@ -712,7 +713,9 @@ MONTH_RANGE = lazy(
     r"(?<![\d年/.-])(?:从|自|由|在|介于)?\s*(?:(?P<y>(?:19|20)\d{2})\s*年\s*)?(?P<a>1[0-2]|0?[1-9])\s*月份?\s*"
     r"(?P<j>到|至|~|～|—|–|-|(?:和|与)(?=\s*(?:1[0-2]|0?[1-9])\s*月份?\s*之间))\s*(?P<b>1[0-2]|0?[1-9])\s*月(?:份)?(?!\s*\d|\s*[日号])"
     r"(?:\s*(?:之间|期间|间|为止|底|末))?"
-    r"|(?<![a-z_])(?:from|between)\s+(?P<ae>" + _MONTH_EN + r")\s+(?:to|through|until|and)\s+(?P<be>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)",
+    r"|(?<![a-z_])(?:from|between)\s+(?P<ae>" + _MONTH_EN + r")\s+(?:to|through|until|and)\s+(?P<be>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)"
+    # April to June / April through June, said with no "from": a range of months (April and June stays two months)
+    r"|(?<![a-z_])(?P<ae2>" + _MONTH_EN + r")\s*(?:to|through|until|thru|-|–)\s*(?P<be2>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)",
     re.I | re.A,
 )
 
@@ -720,7 +723,7 @@ MONTH_RANGE = lazy(
 CN_MONTH = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "十一": 11, "十二": 12}
 MONTH_ONE = lazy(
     r"(?<![\d年/.\-月一二三四五六七八九十])(?P<a>1[0-2]|0?[1-9]|十[一二]|[一二三四五六七八九十])\s*月份?(?![\d日号]|\s*(?:\d|到|至|~|～|-|—|–|和|与|初|中|底|末))"
-    r"|(?<![a-z_])(?:in|during|for|of)\s+(?P<ae>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)"
+    r"|(?<![a-z_])(?<!instead )(?<!rather )(?:in|during|for|of|about|only|just)\s+(?P<ae>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)"  # (what about February? / instead of March: no)
     # except June / leaving out March: the month excluded (the exclusion is read by the scope of negation)
     r"|(?<![a-z_])(?:except(?: for)?|excluding|besides|other than|apart from|aside from|leaving out|leave out|not counting|outside(?: of)?)\s+(?P<ax>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)",
     re.I | re.A,
@@ -769,8 +772,8 @@ def _cond_month_range(sc: _Scan) -> None:
     for m in MONTH_RANGE.finditer(sc.text):
         if not sc.free(m.start(), m.end()):
             continue
-        a = int(m.group("a")) if m.group("a") else MONTHS_EN[m.group("ae").casefold()]
-        b = int(m.group("b")) if m.group("b") else MONTHS_EN[m.group("be").casefold()]
+        a = int(m.group("a")) if m.group("a") else MONTHS_EN[(m.group("ae") or m.group("ae2")).casefold()]
+        b = int(m.group("b")) if m.group("b") else MONTHS_EN[(m.group("be") or m.group("be2")).casefold()]
         if a > b:
             continue  # 11月到2月 runs over a year's end: left unread, so it is asked about
         col = _date_column(sc.text, m, sc.hits, [c for c in sc.sheet.columns if c in sc.sheet.dates], sc.sheet)
@@ -1211,6 +1214,7 @@ def _strip_tail(word: str, sheet: SheetInfo | None) -> str:
     return RIGHT_STRIP.sub("", word) or word
 
 
+OR_WORD = lazy(r"\s*,?\s*(?:或者|或是|或|(?<![a-z_])or(?![a-z_]))\s*$", re.I | re.A)
 LIST_JOIN = lazy(r"以及|或者|或是|和|与|及|跟|、|/|或")
 # words that join whole conditions as well as values: they continue a list of values only with a value the data holds
 BOTH_WAYS = lazy(r"\s*,?\s*(?:以及|和|与|及|跟|、|(?<![a-z_])and(?![a-z_]))\s*$", re.I | re.A)
@@ -1227,7 +1231,7 @@ def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | Non
     """上海或北京 / neither A nor B / 不是王芳、李强: one value becomes a list when more are joined to it."""
     more = []
     while True:
-        joiner = (r"也不是|也不等于|又不是|也非|(?<![a-z_])nor(?![a-z_])|、|和|与|及|(?<![a-z_])and(?![a-z_])" if op == "ne"
+        joiner = (r"也不是|也不等于|又不是|也非|(?<![a-z_])nor(?![a-z_])|、|和|与|及|(?<![a-z_])and(?![a-z_])|或者|或是|或|(?<![a-z_])or(?![a-z_])" if op == "ne"
                   else r"或者|或是|或|、|/|,|(?<![a-z_])or(?![a-z_])")
         jm = re.match(r"\s*(?P<j>,?\s*(?:" + joiner + r"))\s*", text[end:], re.I | re.A)
         held = _held_at(text, end + jm.end(), sheet) if jm is not None and sheet is not None else None
@@ -1245,6 +1249,8 @@ def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | Non
         word = _strip_tail(word, sheet)
         if op == "ne" and BOTH_WAYS.match(mm.group("j")) and (sheet is None or not sheet.holds(word)):
             break  # 不是上海和金额大于100: "and" joins another condition unless a value of the data follows
+        if op == "ne" and OR_WORD.match(mm.group("j")) and (sheet is None or not sheet.holds(word)):
+            break  # not Cancelled or over 100: "or" joins another condition; not Biology or History: both values left out
         if sheet is not None and not sheet.holds(word):
             if "," in mm.group("j"):
                 break  # 静安店，去掉退货的: after a comma, only a value the data holds continues the list
@@ -1863,7 +1869,7 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
     sc = _Scan(text, sheet, hits, CondParse(), blocked)
     for rule in COND_RULES:
         rule(sc)
-    sc.out.conds = [_year_number(c, sheet) for c in _one_list(sc.out.conds, sheet)]
+    sc.out.conds = [year_number(c, sheet) for c in _one_list(sc.out.conds, sheet)]
     _besides_closed(sc)
     return sc.out
 
@@ -1871,7 +1877,7 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
 YEAR_NAME = lazy(r"年份|年度|年$|(?<![a-z])(?:year|yr)s?(?![a-z])", re.I)
 
 
-def _year_number(c: Cond, sheet: SheetInfo) -> Cond:
+def year_number(c: Cond, sheet: SheetInfo) -> Cond:
     """2020年以前入住的, over 入住年份 holding 2012 … 2024 as numbers: the period's bound is the year's number (入住年份 <
     2020), never a date compared with a number."""
     lo, hi = sheet.ranges.get(c.column or "", (0.0, 0.0))
@@ -1955,6 +1961,11 @@ def _date_column(text: str, m: re.Match[str], hits: list[ColumnHit], date_cols: 
         col, how, _ = resolve_column(after.group(1), sheet)
         if col and (col in sheet.dates or not sheet.dates):
             return col, after.group(1), how
+    before = re.search(r"([\u4e00-\u9fff]{2,4}?)\s*(?:在|是|于)?\s*$", text[: m.start()])
+    if before and not sheet.dates:  # 入职2018年以前, over 入职年份: the word of the column of years said before the period
+        col, how, _ = resolve_column(before.group(1), sheet, closest=False)
+        if col and col in sheet.numeric and YEAR_NAME.search(col):
+            return col, before.group(1), how
     if len(date_cols) == 1:
         return date_cols[0], date_cols[0], "default"
     return None, ("日期" if CJK.search(text) else "date"), "unknown"

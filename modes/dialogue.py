@@ -613,11 +613,14 @@ def on_prepared_redo(t: Turn) -> Outcome:
 
 # without the blank row / 去掉空白那行 / 空的那组不要, of a summary by one key: its rows whose key is blank are left out
 # before it is summarised (the rest of the request stays, restated)
-BLANK_GROUP_DROPPED = re.compile(
+BLANK_GROUP_WORDS = (
     r"^\s*(?:(?:去掉|不要|删掉|删除|排除|剔除|除去|拿掉)(?:掉)?\s*(?:那个|那一?行|那一?组|这一?行|这一?组)?\s*(?:空白|空的|空值|为空的?|没填的?|空)\s*(?:的)?\s*(?:那一?行|那一?组|那个|行|组|值)?"
     r"|(?:那个|那一?行|那一?组)?\s*(?:空白|空的|空值|为空的?|没填的?)\s*(?:的)?\s*(?:那一?行|那一?组|那个|行|组)?\s*(?:不要|去掉|删掉|不算|拿掉)(?:了)?"
     r"|(?:and\s+|but\s+|now\s+)?(?:without|drop|remove|exclude|excluding|leave out|lose|minus|skip|get rid of|no)\s+(?:the\s+)?(?:blank|empty|missing|unknown)"
-    r"(?:\s+(?:rows?|ones?|groups?|lines?|values?|entr(?:y|ies)))?)\s*(?:please|pls|too)?\s*[。.!！]?\s*$", re.I)
+    r"(?:\s+(?:rows?|ones?|groups?|lines?|values?|entr(?:y|ies)))?)")
+BLANK_GROUP_DROPPED = re.compile(BLANK_GROUP_WORDS + r"\s*(?:please|pls|too)?\s*[。.!！]?\s*$", re.I)
+# drop the blank one and sort it biggest first / 去掉空白那行，再按金额排: the blank group dropped, then more said of the summary
+BLANK_GROUP_THEN = re.compile(BLANK_GROUP_WORDS + r"(?=\s*(?:[,，;；]|and\b|then\b|然后|再|并且?))", re.I)
 
 
 def drops_the_blank_group(t: Turn) -> bool:
@@ -711,14 +714,8 @@ def on_last_summary_shared(t: Turn) -> Outcome:
 
 # show me those rows / list them / which ones are they / 把这些单子列出来 / 是哪些 / 明细呢: right after a figure, the rows
 # it was made from, listed — never a profile of the figure's own table
-ROWS_ASKED = re.compile(r"^\s*(?:ok(?:ay)?\s*,?\s*|now\s+|and\s+|so\s+|can you\s+|please\s+)*(?:(?:show|list|give|display|pull up|let me see)(?:\s+me)?\s+"
-                        r"(?:(?:them|those|these|the|which)(?:\s+(?:rows?|ones|records?|entries|lines|details|[a-z]+s))?(?:\s+out)?|the list)"
-                        r"|list\s+(?:them|those|these)\s+out|which\s+(?:ones|rows|records)\s+(?:are\s+they|are\s+those|were\s+they|is\s+that)"
-                        r"|(?:what|which)\s+are\s+(?:they|those|these))(?:\s+please)?\s*[?.!]?\s*$"
-                        r"|^\s*(?:(?:把|将)?(?:这些|那些|这几|那几|它们|他们)?(?:个|条|笔|单)?(?:单子|行|记录|明细|数据|订单)?(?:都|具体)?(?:列出来|列一下|列给我|拉出来|调出来|显示出来)(?:看看|看一下|给我看看|吧)?"
-                        r"|(?:都|具体|分别)?是哪些(?:单子?|行|记录|条)?(?:呢)?|(?:看看|看一下|给我看看)?(?:这些|那些)?(?:的)?明细(?:呢|看看|给我看看)?)\s*[?？。.!！]?\s*$", re.I)
-ROWS_KEPT_KINDS = frozenset({"stack", "append", "filter", "dedupe", "join", "lookup", "lookup_rows", "clean", "add_column", "formula",
-                             "replace", "fill_method", "if_column", "bin", "letter_case", "text_values"})
+ROWS_ASKED = lx.ROWS_ASKED  # show me those rows / 列出来: the rows behind a figure (lexicon)
+ROWS_KEPT_KINDS = lx.ROWS_KEPT_KINDS
 
 
 # 把这6单的明细导出成Excel / export those rows to Excel: the rows behind the figure just given, written out
@@ -823,7 +820,19 @@ def _steps_dropped(t: Turn) -> tuple[set[str], str] | None:
 
 def drops_a_step(t: Turn) -> bool:
     said = _steps_dropped(t)
-    return said is not None and not DROP_REST.sub("", lx.CORRECTION.sub("", said[1])).strip()
+    if said is None:
+        return False
+    left = said[1]
+    f = t.pending.request.op("filter") if "filter" in said[0] and t.pending is not None else None
+    if f is not None:  # 不要筛选渠道为空: the condition said with the filter dropped is that filter's
+        words = [str(x) for c in f.args.get("conditions") or [] for x in (c.column, c.raw, *(c.value if isinstance(c.value, list) else [c.value])) if x]
+        for w in sorted(words, key=len, reverse=True):
+            left = left.replace(w, " " * len(w))
+        left = CONDITION_WORDS.sub(lambda m: " " * len(m.group(0)), left)
+    return not DROP_REST.sub("", lx.CORRECTION.sub("", left)).strip()
+
+
+CONDITION_WORDS = re.compile(r"为空|是空的?|不为空|空的?|等于|不等于|是|为|的|(?<![a-z_])(?:is|are|blank|empty|equals?|=)(?![a-z_])", re.I)
 
 
 # 不对，就只去重，别的都不要 / no, just the dedupe, nothing else: what the last turn asked, none of what it was added to
@@ -1076,7 +1085,7 @@ def refines(t: Turn) -> bool:
     if _stacked_sheet_left_out(t):
         return True  # same but leave out the Autumn sheet, after every sheet stacked: those rows left out of the same request
     if not t.new_kinds:
-        return False
+        return _value_of_the_joined(t, last.request)  # now excluding Co9, after a join and a total per company: its rows
     cut_again = t.fresh.file_how == "result" and t.new_kinds <= {"top_n"} and "top_n" in t.old_kinds  # 那最高的3个呢, after the 3 lowest
     if t.fresh.file_how in ("named", "fuzzy", "result", "missing", "outside") and not (t.fresh.file_how == "fuzzy" and t.fresh.file == last.request.file) \
             and not cut_again:
@@ -1087,7 +1096,7 @@ def refines(t: Turn) -> bool:
         return False  # 11月工单号重复的只留一条, after a request on 10月: a request of its own on that sheet (那11月的呢 follows one)
     if lx.BREAK_DOWN.search(t.text) and t.new_kinds <= {"group", "stats"} and t.old_kinds & (FIGURE_KINDS | {"filter", "group"}):
         return True  # break that down by plan, after how many signed up in 2023: the same rows, per plan
-    if t.new_kinds == {"group"} and _keys_alone(t) and t.old_kinds & (FIGURE_KINDS | {"group", "bucket"}) and _holds_more(last.request):
+    if t.new_kinds in ({"group"}, {"bucket"}) and _keys_alone(t) and t.old_kinds & (FIGURE_KINDS | SHARE_KINDS | {"group", "bucket"}) and _holds_more(last.request):
         return True  # by payment method / 按门店, after a total: the same figure, per key (a bare summary is simply regrouped)
     if t.new_kinds <= {"sort", "top_n"} and _orders_the_summary(t, last.request):
         return True  # 按金额从高到低排一下, right after a total per 商品: the summary in that order, never the source's rows
@@ -1100,9 +1109,37 @@ def refines(t: Turn) -> bool:
         return True  # 饿了么的也导一份 / same for Cash too, after a run: the same request for the value said
     if t.new_kinds == {"filter"} and ROWS_NARROWED.search(t.text) and t.old_kinds - {"filter", "profile"}:
         return True  # 只算没取消的 / leave out the refunds, after a figure: the same figure over those rows
+    if WHICH_OF_THEM.search(t.text) and t.new_kinds <= {"proportion"} and t.new_kinds and not t.fresh.unexplained \
+            and (g := last.request.op("group")) is not None and g.args.get("keys"):
+        return True  # which one has the highest no-show rate?, after totals per sheet: that rate of each of the same groups
+    if _figure_of_the_same_keys(t, last.request):
+        return True  # 那涉及车辆数加起来呢, after a count per month: the same periods (or groups), that figure
     if t.old_kinds & (FIGURE_KINDS | SHARE_KINDS) and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
         return False  # the top 5 rows …, after a median (or each store's share): rows of their own, never a cut of one figure
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
+
+
+WHICH_OF_THEM = re.compile(r"^\s*(?:and\s+|so\s+)?(?:which|what)\s+(?:one|of them|of these|of those|sheet|location|group)(?![a-z_])|^\s*(?:那)?(?:哪个|哪一个|哪家|哪个组)", re.I)
+
+
+def _value_of_the_joined(t: Turn, r: Request) -> bool:
+    """A follow-up that says a value only the table the request joined holds (now excluding Co9 / 只看高级的)."""
+    if r.op("join") is None or len(r.files) < 2 or not lx.FOLLOW_UP.search(t.text) or t.fresh.unexplained and not t.fresh.file_how:
+        return False
+    from modes.resolve import find_values
+
+    other = t.catalog.get(r.files[1])
+    return other is not None and other.is_table and bool(other.sheets) and bool(find_values(t.text, other.sheets[0], []))
+
+
+def _figure_of_the_same_keys(t: Turn, r: Request) -> bool:
+    """A follow-up (那…呢 / what about …) that says only a figure of a column, after a summary per key or per period."""
+    g, old_g, old_b = t.fresh.op("group"), r.op("group"), r.op("bucket")
+    if g is None or g.args.get("keys") or not g.args.get("measures") or t.fresh.unexplained or not lx.FOLLOW_UP.search(t.text):
+        return False
+    if [o.kind for o in t.fresh.ops if o.kind != "stack"] != ["group"]:
+        return False
+    return old_b is not None and len(g.args["measures"]) == 1 or old_g is not None and bool(old_g.args.get("keys"))
 
 
 def _stacked_sheet_left_out(t: Turn) -> bool:
@@ -1148,15 +1185,18 @@ def _shares_the_summary(t: Turn, r: Request) -> bool:
 
 def _keys_alone(t: Turn) -> bool:
     """A turn that only names keys (按门店 / by payment method / 那按城市呢): a group with keys and nothing else said."""
-    g = t.fresh.op("group")
-    return (g is not None and bool(g.args.get("keys")) and not g.args.get("measures") and len(t.fresh.ops) == 1
+    g, b = t.fresh.op("group"), t.fresh.op("bucket")
+    n = len([o for o in t.fresh.ops if o.kind != "stack"])  # (the sheets stacked again, as the request before them was)
+    if b is not None and n == 1 and not b.args.get("value") and not b.args.get("by") and not t.fresh.unexplained:
+        return True  # 按季度分别列一下 / by month: the periods of a date column are the keys
+    return (g is not None and bool(g.args.get("keys")) and not g.args.get("measures") and n == 1
             and not t.fresh.unexplained)
 
 
 def _holds_more(r: Request) -> bool:
     """A request with more than its keys to carry over: a condition, a figure, a count."""
     g = r.op("group")
-    return bool(r.op("filter") or r.op("count") or r.op("stats") or r.op("bucket") or (g is not None and g.args.get("measures")))
+    return bool(r.op("filter") or r.op("count") or r.op("stats") or r.op("bucket") or r.op("proportion") or (g is not None and g.args.get("measures")))
 
 
 PERIOD_FIGURES = frozenset({"growth", "rolling", "running_total"})
@@ -1423,6 +1463,11 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     change = _change_said(state, text)
     if change is not None and state.pending is None and change.confirmed:
         utterance, text = change.change, normalize(change.change)  # yes, but name the file x.xlsx, after a run: the yes confirms nothing
+    base = state.pending or state.last
+    if base is not None and (head := BLANK_GROUP_THEN.match(text)) is not None and (key := _blank_key(base.request)) is not None:
+        # drop the blank one and sort it biggest first: the blank group as a condition on its key, the rest as said
+        said_not_blank = f"{key}不为空" if CJK.search(text) else f"{key} is not empty"
+        text = utterance = said_not_blank + text[head.end():]
     p = state.pending
     refining = of_groups = False
     if p is None and state.last is not None and not is_cancel(text):
@@ -1435,7 +1480,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
                 or corrections.dropped_value(text, state.last.request) is not None:
             p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
         elif lx.ADDITIVE.search(text) and not lx.ADD_COLUMN.search(text) and (g := state.last.request.op("group")) is not None \
-                and g.args.get("keys"):  # (再加一列收缴率 is a column of the result, never a figure of its summary)
+                and (g.args.get("keys") or g.args.get("measures")):  # (再加一列收缴率 is a column of the result, never a figure of its summary)
             p = replace(state.last, stage="confirm")  # 再加一个平均每单金额 after a summary: the summary gains it, restated
             if lx.RESULT_REF.search(text) and state.last.request.file and not results.is_result(state.last.request.file):
                 # 他们叫什么名字？把会员姓名也带上: "they" are the groups, of the table the summary was made from

@@ -22,8 +22,10 @@ from modes.ops import (
     CLAUSE_END,
     DESC,
     JOIN_CLAUSE_END,
+    JOIN_ONLY,
     PER_KEY_SAID,
     ROW_NOUNS_EN,
+    VALUE_NOT,
     TurnOps,
     _blank,
     parse_turn,
@@ -352,6 +354,21 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
                 continue
             if (cells := _pivot_statistic(merged, op, t, ops)) is not None:
                 merged["pivot"] = cells  # make that the median instead, after a pivot: its cells, never a figure beside it
+                continue
+            g_old, b_old, pr_old = merged.get("group"), merged.get("bucket"), merged.get("proportion")
+            if op.kind == "group" and pr_old is not None and g_old is None and op.args.get("keys") and not op.args.get("measures"):
+                # same but per space_type / by space type instead of sheet, after a share per sheet: the share within those groups
+                merged["proportion"] = Op("proportion", {**pr_old.args, "by": list(op.args["keys"])}, pr_old.after)
+                continue
+            if op.kind == "group" and b_old is not None and g_old is None and not op.args.get("keys") and len(op.args.get("measures") or []) == 1:
+                # 那涉及车辆数加起来呢, after a count per month: the same periods, that figure of each
+                m = op.args["measures"][0]
+                said = {"value": m["column"], "agg": m.get("agg") or "sum"} if m.get("column") else {"value": None, "agg": "count"}
+                merged["bucket"] = Op("bucket", {**b_old.args, **said}, b_old.after)
+                continue
+            if op.kind == "profile" and op.args.get("question") == "rows" and t.correction and g_old is not None and g_old.args.get("keys"):
+                # 换成订单数 / 改成按订单数算, after a total per 平台: how many rows each group has, in place of its figures
+                merged["group"] = Op("group", {**g_old.args, "measures": [{"agg": "count"}]}, g_old.after)
                 continue
             st_old = merged.get("stats")
             if op.kind == "group" and op.args.get("aggs") and not op.args.get("keys") and not op.args.get("measures") and st_old is not None \
@@ -695,7 +712,8 @@ def _pivot_statistic(merged: dict[str, Op], op: Op, t: TurnOps, ops: list[Op]) -
         stats, cols = list(op.args.get("aggs") or []) or [m["agg"] for m in ms], [m["column"] for m in ms if m.get("column")]
     if len(set(stats)) != 1 or stats[0] not in PIVOT_AGGS or len(set(cols)) > 1:
         return None
-    value = cols[0] if cols else pv.args.get("value")
+    rows = op.kind == "profile"  # (换成订单数: how many rows, never how many cells of the value are filled)
+    value = cols[0] if cols else None if rows else pv.args.get("value")
     return Op("pivot", {**{k: v for k, v in pv.args.items() if k != "value_unsaid"}, "value": value, "agg": stats[0]}, pv.after)
 
 
@@ -919,8 +937,17 @@ def _sheet_words_blanked(t: str, sheets: list[str]) -> str:
 
     def blank(m: re.Match[str]) -> str:
         period = lx.EACH_SHEET.fullmatch(m.group(0).strip())
-        return m.group(0) if period is not None and not _each_sheet_said(m.group(0), sheets) else " " * len(m.group(0))
+        if period is not None and not _each_sheet_said(m.group(0), sheets):
+            return m.group(0)
+        head = COUNTED_SHEETS_HEAD.match(m.group(0))
+        if head is not None and WORDS_IN_GAP.search(m.group(0), head.end()):  # 三个季度赔付金额全部加起来: the sheets said; the
+            return " " * head.end() + m.group(0)[head.end():]  # column and its total stay to be read
+        return " " * len(m.group(0))
     return lx.ALL_SHEETS.sub(blank, t)
+
+
+COUNTED_SHEETS_HEAD = lazy(r"(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)(?:的)?")
+WORDS_IN_GAP = lazy(r"(?!(?:的|都|全部|全都|数据|记录|一起|合在|合起|加起|加在|合并|汇总))[\u4e00-\u9fff]{2}")
 
 
 def _sheets_no_key(u: _Understanding) -> bool:
@@ -1078,14 +1105,21 @@ def _set_aside(r: FileRef, named: FileRef | None) -> bool:
     return named is not None and r is not named and r.how == "description" and bool(r.paths) and not set(r.paths) & set(named.paths)
 
 
-def _narrows_the_join(u: _Understanding, last: FileInfo) -> bool:
+def _narrows_the_join(u: _Understanding, last: FileInfo) -> str:
     """A follow-up (now only …) that names a table just joined onto the last result by its plural noun, and a value the
-    result holds: it narrows that result."""
+    result holds: it narrows that result ("last"). Joined earlier in the chain the last result came from (joined, then
+    summed by faculty: only international students), a value of that table narrows the chain's rows ("chain")."""
     prev, path, text = u.state.last, u.ref.path, u.norms[-1]
-    if prev is None or path is None or prev.request.op("join") is None or path not in prev.request.files[1:] \
-            or path.rsplit("/", 1)[-1].casefold() in text.casefold() or not lx.FOLLOW_UP.search(text) or not last.sheets:
-        return False
-    return bool(find_values(text, last.sheets[0], []))
+    if prev is None or path is None or path.rsplit("/", 1)[-1].casefold() in text.casefold() or not lx.FOLLOW_UP.search(text) \
+            or not last.sheets:
+        return ""
+    if prev.request.op("join") is not None and path in prev.request.files[1:]:
+        return "last" if find_values(text, last.sheets[0], []) else ""
+    joined = u.catalog.get(path)
+    p = prev.source
+    while p is not None and not (p.request.op("join") is not None and path in p.request.files[1:]):
+        p = p.source
+    return "chain" if p is not None and joined is not None and joined.sheets and find_values(text, joined.sheets[0], []) else ""
 
 
 ASKED_OF_IN_USE = lazy(r"^\s*那.{1,16}呢\s*[?？]?\s*$|^\s*(?:and\s+)?(?:what|how)\s+about\s+\S.{0,30}$|^\s*(?:the\s+)?same\s+(?:but|for)\s+\S", re.I)
@@ -1102,7 +1136,11 @@ def _u_input(u: _Understanding) -> None:
     if not then and last is not None and len(norms) == 1 and (how in ("none", "current", "current_missing") or result_column):
         then = _asks_of_result(last, norms[-1], catalog.get(state.current_file))  # (月薪_平均 is the result's column, not a file)
     # now only the senior vets, after vets.csv was joined on: the result's rows, never vets.csv's
-    narrows = not then and last is not None and len(norms) == 1 and how in ("named", "fuzzy") and _narrows_the_join(u, last)
+    narrows = _narrows_the_join(u, last) if not then and last is not None and len(norms) == 1 and how in ("named", "fuzzy") else ""
+    if narrows == "chain":  # the table's noun names the rows of the chain, never the table alone
+        u.texts[-1] = _blank(u.texts[-1], u.ref.spans)
+        u.ref, how, narrows = FileRef(), "none", ""
+        u.how = how
     result = results.scope(how, u.ref.path, norms, state, catalog, then) if not _joins_last_summary(u, last) else None
     result = last if narrows else result
     if result is None and how in ("none", "current", "current_missing") and results.lost_rows(norms[-1], state):
@@ -1296,7 +1334,7 @@ def _u_sheet(u: _Understanding) -> None:
         # rentals.xlsx Q2: total per month: a sheet named, and "per month" is a period of its rows, never every sheet
         other_words = [m.group(0) for t in u.norms if (m := lx.ALL_SHEETS.search(t.casefold())) is not None]
         every = every_m is not None and not (u.sheet_name and len(u.two_sheets) < 2 and lx.EACH_SHEET.fullmatch(every_m.group(0).strip())
-                                             and all(w == every_m.group(0) for w in other_words))
+                                             and all(w == every_m.group(0) for w in other_words) and not _sheets_said_after(u))
         every = every or (bool(u.flags.get("sheet_left_out")) and not u.sheet_name and len(u.two_sheets) < 2)
         kept = _stack_in_use(u, fi)
         if kept is not None and not every and len(u.two_sheets) < 2:
@@ -1658,10 +1696,10 @@ def _u_parse(u: _Understanding) -> None:
             u.parsed, _, _ = _fit(u.texts, u.sheet, u.flags)
     joined = _joined_sheet(u) if any(o.kind == "join" for o in merge_turns(u.parsed)) else None
     at = len(u.texts) - 1
-    after = _after_join(u.texts[-1]) if joined is not None else None
-    if joined is not None and after is None and u.looked_up is not None:  # (median instead, after a lookup join: the turn that joined)
-        at = next((k for k in reversed(range(len(u.texts))) if _after_join(u.texts[k]) is not None), at)
-        after = _after_join(u.texts[at])
+    after = _after_join(u.texts[-1], bool(u.stacked)) if joined is not None else None
+    if joined is not None and after is None and len(u.texts) > 1:  # (median instead / now excluding Co9, after a join: the turn that joined)
+        at = next((k for k in reversed(range(len(u.texts))) if _after_join(u.texts[k], bool(u.stacked)) is not None), at)
+        after = _after_join(u.texts[at], bool(u.stacked))
     if joined is not None and after is not None:
         # 按 customer 关联，再按 segment 汇总 amount: the join is read on its own clause (its key is the one it says),
         # and what is done to the joined table on the rest, over the joined columns (and the turns after it)
@@ -1676,6 +1714,7 @@ def _u_parse(u: _Understanding) -> None:
         if joined is not None:  # 按部门合并，算执行率 = 实际支出/预算: what follows the join reads the joined columns
             u.parsed, _, _ = _fit(u.texts, joined, u.flags)
         u.ops = merge_turns(u.parsed, u.lang)
+    u.ops = _rows_listed_after(u)
     if u.how == "result":
         u.ops = _charted_result(_ranked_on_summary(_summary_word_named(u.ops), u.sheet), u.sheet)
     u.ops = [_kept_rows(o) if o.kind == "filter" and o.args.get("delete") else o for o in u.ops]
@@ -1720,7 +1759,8 @@ def _u_parse(u: _Understanding) -> None:
                      replace(o, args={**o.args, "split": label}) if o.kind == "chart" and o.args.get("unit") and not o.args.get("split") else
                      replace(o, args={**o.args, "within": [label]}) if o.kind == "share" and o.args.get("keys") and label not in o.args["keys"]
                      and not o.args.get("within") and not o.args.get("among") else o for o in u.ops]  # share of Resolved On Time per sheet: in each
-        if len(u.stacked) == 2 and not any(BUCKET_SAID.search(n) for n in u.norms):
+        unnamed = [re.sub("|".join(re.escape(x) for x in u.stacked), " ", n) for n in u.norms]  # (一季度 names a sheet, no period)
+        if len(u.stacked) == 2 and not any(BUCKET_SAID.search(n) for n in unnamed):
             # Summer vs Spring: total paid per show and the growth: each show's figure on the two sheets and its change
             # (never a growth per month inside each sheet, when no period is said); the sheet first in the workbook is the base
             book = [s.name for s in fi.sheets if s.name in u.stacked] if fi is not None else list(u.stacked)
@@ -2115,15 +2155,23 @@ JOIN_KEY_LEAD = lazy(r"\s*(?:(?:using|on|by|via|matching on|matched on|keyed on)
 JOIN_HOW_LEAD = lazy(r"(?:(?:只|仅)?(?:保留|要)|(?:only )?keep(?: only)?|only)\s*$", re.I)
 
 
-def _after_join(text: str) -> tuple[str, str] | None:
+def _after_join(text: str, stacked: bool = False) -> tuple[str, str] | None:
     """A join and what to do with the joined table, as two texts of the same length: (the join's clause, the rest).
     The rest follows 然后 / 再 / then, or a comma after the join (按工号关联，按学历算平均实发 / join … on id, average X
     by Y), or comes first with the join said last (…按学历算平均实发，和员工档案按工号关联). How the tables are joined
     (只保留两边都有的 / inner) belongs to the join wherever it is said."""
-    j = lx.EXPLORE_JOIN.search(text)
+    js = list(lx.EXPLORE_JOIN.finditer(text))
+    if stacked:  # 三个季度合并，关联查勘员.csv，…: the sheets' 合并 stacks them; the join is the word that only joins
+        js = [x for x in js if JOIN_ONLY.fullmatch(x.group(0))] or js
+    j = js[0] if js else None
     if j is None:
         return None
     m = next((m for m in JOIN_THEN.finditer(text) if m.start() >= j.start()), None)
+    first = CLAUSE_END.search(text, j.end(), m.start()) if m is not None else None
+    if m is not None and first is not None and JOIN_KEY_LEAD.match(text, first.end()) is None \
+            and text[first.end() : m.start()].strip(" ，,；;") and text[m.end():].strip():
+        # join members.csv on member_id, keep plan = Enterprise, then sum …: the clause after the join's is done on the joined rows
+        return text[: first.start()] + " " * (len(text) - first.start()), " " * first.end() + text[first.end():]
     if m is not None and text[m.end():].strip():
         return text[: m.start()] + " " * (len(text) - m.start()), " " * m.end() + text[m.end():]
     if m is not None:
@@ -2272,13 +2320,60 @@ def _u_sheet_words(u: _Understanding) -> None:
             u.ops[i] = replace(o, args={**o.args, "conditions": kept})
 
 
+def _rows_listed_after(u: _Understanding) -> list[Op]:
+    """how many bookings … in each sheet, then list them, then only the ones that were not no-shows: a turn that asked for
+    the rows behind a figure keeps the rows, never the figure of the turns before it (a later turn may make one again)."""
+    at = max((i for i, n in enumerate(u.norms) if i > 0 and lx.ROWS_ASKED.search(n)), default=None)
+    if at is None or len(u.parsed) != len(u.norms):
+        return u.ops
+    later = {o.kind for p in u.parsed[at + 1 :] for o in p.ops}
+    return [o for o in u.ops if o.kind in lx.ROWS_KEPT_KINDS or o.kind in later]
+
+
+def _sheets_said_after(u: _Understanding) -> bool:
+    """and per sheet?, after a request on the Tech Park sheet: the sheets said as a key by a later turn than the one that
+    named the sheet — every sheet, each one a key (never that one sheet's rows keyed by a column called sheet)."""
+    if len(u.norms) < 2 or not u.sheet_name:
+        return False
+    named = [i for i, n in enumerate(u.norms) if _sheet_named(u.sheet_name, n.casefold())]
+    keyed = [i for i, n in enumerate(u.norms) if SHEET_KEY_SAID.search(n)]
+    return bool(named) and bool(keyed) and max(keyed) > max(named)
+
+
+SHEET_KEY_SAID = lazy(r"(?<![a-z_])(?:per|by|each|every|for each|in each)\s+(?:sheet|tab)s?(?![a-z_])|(?:每个|各个?|按)\s*(?:工作表|sheet)", re.I)
+
+
+def _u_periods_are_sheets(u: _Understanding) -> None:
+    """按季度分别列一下 / per month, over stacked sheets that are those periods (一季度 / 二季度, 7月 / 8月): each sheet is
+    one period, so the periods are the sheets — the figures of the sheets, beside any other of the same summary."""
+    buckets = [o for o in u.ops if o.kind == "bucket" and o.args.get("unit") in PERIOD_SHEET_NAME and not o.args.get("by")]
+    if not u.stacked or len(buckets) != 1 or len(u.stacked) < 2:
+        return
+    b = buckets[0]
+    if not all(PERIOD_SHEET_NAME[b.args["unit"]].search(n) or b.args["unit"] == "month" and month_words(n) for n in u.stacked):
+        return
+    from modes.opspecs.stack import SHEET_COLUMN
+
+    label = SHEET_COLUMN["en" if u.lang == "en" else "zh"]
+    value = b.args.get("value")
+    # (按季度分别列一下 names no figure: the keys alone, the figure the request before them had, or every column's)
+    said = [{"column": value, "agg": b.args.get("agg") or "sum"}] if value else [{"agg": "count"}] if b.args.get("agg") == "count" else []
+    g = next((o for o in u.ops if o.kind == "group"), None)
+    if g is not None and list(g.args.get("keys") or []) not in ([], [label]):
+        return
+    measures = [*(g.args.get("measures") or [] if g is not None else []), *said]
+    grouped = Op("group", {**(g.args if g is not None else {}), "keys": [label], "measures": measures}, g.after if g is not None else b.after)
+    u.ops = [grouped if o is (g or b) else o for o in u.ops if o is not b or g is None]
+
+
 def _u_period_column(u: _Understanding) -> None:
     """monthly volume for 2025 based on opened_at: a period said without its column is of the one date column the
     request names (or its grouping uses); asked only when none or several are named."""
     dates = u.sheet.dates
-    if not dates:
-        return
     said = " ".join(u.norms or u.turns).casefold()
+    if not dates:
+        _period_of_a_year_column(u, said)
+        return
     used = {v for o in u.ops for v in o.args.values() if isinstance(v, str) and v in dates}
     named = used | {c for c in dates if c.casefold() in said or _date_verb(c, said)}
     if len(named) != 1:
@@ -2303,6 +2398,34 @@ def _u_period_column(u: _Understanding) -> None:
 
 
 DATE_TAIL = re.compile(r"(?:[_\s-]*(?:at|on|date|time|day|dt))$|(?:日期|时间|日)$", re.I)
+
+
+def _period_of_a_year_column(u: _Understanding, said: str) -> None:
+    """入职2018年以前的有谁, over a table with no date column and one column of years (入职年份 holding 2012 … 2024): the
+    period is a bound on that column's numbers, its word (入职) said or not."""
+    from modes.conditions import YEAR_NAME, year_number
+
+    years = [c for c in u.sheet.columns if c in u.sheet.numeric and YEAR_NAME.search(c)
+             and 1900 <= u.sheet.ranges.get(c, (0.0, 0.0))[0] and u.sheet.ranges.get(c, (0.0, 0.0))[1] <= 2100]
+    named = [c for c in years if _date_verb(re.sub(r"年份|年度|year", " 日期", c, flags=re.I), said)]
+    col = named[0] if len(named) == 1 else None  # (a year said of no column's word is asked about: 2022年度 may be any year)
+    if col is None:
+        return
+    for i, o in enumerate(u.ops):
+        conds = o.args.get("conditions") or [] if o.kind == "filter" else []
+        open_ = [c for c in conds if c.column is None and isinstance(c.value, dict) and "date" in c.value]
+        if not open_:
+            continue
+        fixed = [year_number(replace(c, column=col, raw=col, how="default"), u.sheet) if c in open_ else c for c in conds]
+        if any(isinstance(c.value, dict) for c in fixed):
+            continue  # (a period inside a year: no bound on a year's number)
+        left = [x for x in o.args.get("unresolved", []) if x.get("raw") not in {c.raw for c in open_}]
+        args = {**o.args, "conditions": fixed}
+        if left:
+            args["unresolved"] = left
+        else:
+            args.pop("unresolved", None)
+        u.ops[i] = Op("filter", args, o.after)
 
 
 def _date_verb(column: str, said: str) -> bool:
@@ -2334,8 +2457,8 @@ def _u_missing(u: _Understanding) -> None:
         # 销售台账按城市汇总 over 上半年 / 下半年: the same columns on every sheet, so no column tells which is meant
         sep = "、" if lang == "zh" else ", "
         names = sep.join(s.name or "" for s in fi.sheets)
-        u.problems.insert(0, f"{fi.name} 有 {len(fi.sheets)} 个列相同的工作表：{names}。用哪一个？也可以说“合在一起”。" if lang == "zh" else
-                          f"{fi.name} has {len(fi.sheets)} sheets with the same columns: {names}. Which one? Or say 'all sheets'.")
+        u.problems.insert(0, f"{fi.name} 有 {len(fi.sheets)} 个列相同的工作表：{names}。用哪一个？也可以说“合在一起”或“分开算”。" if lang == "zh" else
+                          f"{fi.name} has {len(fi.sheets)} sheets with the same columns: {names}. Which one? Or say 'all sheets' or 'each separately'.")
         missing.append("sheet")
         u.sheet_name = None  # not chosen yet: the reply does not name one
     if u.sheet_problem and fi is not None:
@@ -2431,7 +2554,7 @@ def _u_chart_of_pivot(u: _Understanding) -> None:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_share_not_filtered, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_lookup_columns, _u_sheet_words, _u_period_column, _u_chart_of_pivot, _u_statistic_ordered, _u_ratio_per_key, _u_understood, _u_missing)
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_share_not_filtered, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_lookup_columns, _u_sheet_words, _u_period_column, _u_chart_of_pivot, _u_statistic_ordered, _u_ratio_per_key, _u_periods_are_sheets, _u_understood, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:
@@ -2557,8 +2680,10 @@ def _unused_columns(text: str, ops: list[Op], sheet: SheetInfo) -> list[str]:
     named = [str(o.args["name"]) for o in ops if o.kind in ("add_column", "formula") and o.args.get("name")]
     inside = [(m.start(), m.end()) for n in named for m in re.finditer(re.escape(n), text)]  # Labor Cost, a new column's name: no mention of Parts Cost
     hits = find_columns(text, sheet)
+    rejected = {m.end() for m in VALUE_NOT.finditer(text)}  # 值不要金额: a column said not to be used is not one left out
     return list(dict.fromkeys(h.column for h in hits
-                              if not statistic_of_next(text, h, hits, sheet) and (h.how in ("exact", "translated") or h.how == "synonym" and h.column in sheet.numeric) and h.column not in used
+                              if h.start not in rejected
+                              and not statistic_of_next(text, h, hits, sheet) and (h.how in ("exact", "translated") or h.how == "synonym" and h.column in sheet.numeric) and h.column not in used
                               and not any(h.column in e for e in exprs) and not names_rows(h)
                               and not any(a <= h.start and h.end <= b for a, b in inside)))
 
@@ -3018,9 +3143,15 @@ def _says_more(low: str, named: list[str]) -> bool:
     return len(re.findall(r"[a-z]{3,}|[\u4e00-\u9fff]", rest)) >= 2
 
 
+EACH_SHEET_ANSWER = lazy(r"分开|分别|各算各|各自|单独|每个\S{0,4}一行|每\S{0,4}各一行|按(?:工作表|表|sheet)分|(?<![a-z_])(?:separately|each (?:sheet|one|tab)|per (?:sheet|tab)|by sheet|one row (?:per|for each) \w+|side by side)(?![a-z_])", re.I)
+
+
 def _sheet_answer(p: Pending, text: str, f: FileInfo) -> list[str] | None:
     """下半年 / 合在一起 / both, to "用哪一个工作表？": the sheet (or every sheet, stacked) joins the request that asked."""
     low = text.casefold().strip(" 。.!！")
+    if EACH_SHEET_ANSWER.search(low) and not [s for s in f.sheets if s.name and _sheet_named(s.name, low)]:
+        # 分开算 / 每个城市一行 / each separately: every sheet, each one a group
+        return list(p.turns) + (["per sheet"] if p.request.lang == "en" else ["每个工作表分别算"])
     if lx.ALL_SHEETS.search(low) or re.fullmatch(r"(?:都要|全部|都|两个都要|全都要|all|both|all of them)", low):
         return list(p.turns) + (["all sheets"] if p.request.lang == "en" else ["所有工作表合在一起"])
     low = NOT_THIS_SHEET.sub(lambda m: " " * len(m.group(0)), low)  # 不是上学期，用下学期的: the sheet said not to use is not chosen

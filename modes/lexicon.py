@@ -254,7 +254,7 @@ SORT = lazy(
     re.I | re.A,
 )
 GROUP = lazy(
-    r"汇总|分组|统计|求和|总和|总额|合计|加总|(?:各|分别)(?:自|是)?(?:卖了?|收了?|花了?|挣了?|赚了?)?多少钱|把[^，,。；;]{1,20}?加起来|平均|均值|求均值|最大值|最小值|最高值|最低值|计数|小计|总计|数一下|数一数|数数|(?<![人件个次单笔户张])数下(?![降跌滑])|清点|按[^，,。；;、]{1,12}?(?<!不)(?<![结预核估清折换打])算|"  # 按月算, never past the clause into 不算 (nor 按结算金额: 算 of a word)
+    r"汇总|分组|统计|求和|总和|总额|合计|加总|(?:各|分别)(?:自|是)?(?:卖了?|收了?|花了?|挣了?|赚了?)?多少钱|把[^，,。；;]{1,20}?加起来|(?<=[\u4e00-\u9fff)）])\s*(?:都|全部|全都)?\s*加(?:起来|在一起)|平均|均值|求均值|最大值|最小值|最高值|最低值|计数|小计|总计|数一下|数一数|数数|(?<![人件个次单笔户张])数下(?![降跌滑])|清点|按[^，,。；;、]{1,12}?(?<!不)(?<![结预核估清折换打])算|按[^，,。；;、\s]{1,12}?(?<![评得积总学满部成均])分(?=组|开|别|类|成|一下|下|[，,。；;！!?？呢]|$)|"  # 按月算, never past the clause into 不算 (nor 按结算金额: 算 of a word)
     r"\bgroup(?:ed)?\b|\bsummari[sz]e\b|\bsum\b|\btotals?\b|\baverage\b|\bmean\b|\bavg\b|\b(?:use|take|show)\s+(?:the\s+)?(?:max(?:imum)?|min(?:imum)?)\b|\b(?:max(?:imum)?|min(?:imum)?)\b(?=\s+instead\b|(?:\s+(?:too|as well))?\s*[?.!]?\s*$)|\baggregate\b|\bsubtotal\b|\bcount\b|\bper\b"
     r"|\bbreak(?:s|ing)?\s+(?:[\w.-]+\s+){0,4}?down\b|\bbroken\s+down\b|\bbreakdown\b|\bsplit(?:ting)?\s+(?:[\w.-]+\s+){0,4}?(?:up\s+)?by\b",
     re.I | re.A,
@@ -277,7 +277,7 @@ ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?�
                   r"|(?<![a-z_])(?:add|create)(?=\s+(?:a\s+)?[A-Za-z][\w ()%/\-]{0,30}?\s*=\s*[\w(\[].*?(?:[+\-*/×÷]|(?<![a-z_])(?:plus|minus|times|divided by)(?![a-z_])))"
                   r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*(?!(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?!\d))[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本 (never a date)
                   re.I | re.A)
-TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|户|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种)", re.I | re.A)
+TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|户|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老|长|短|久|贵|便宜)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种)", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b"
               # keep only the first 20 / the first 5 ones: the first rows, the number said alone
               r"|(?<![a-z_])(?:keep|show|take|give me|list|only|just)\s+(?:only\s+|just\s+)?(?:the\s+)?first\s+(\d+)(?:\s+(?:rows|records|lines|entries|ones))?(?![\w.%])", re.I | re.A)
@@ -310,7 +310,7 @@ JOIN_HOW: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("anti", JOIN_ANTI),
 )
 JOIN_HOW_ANY = lazy("|".join(p.pattern for _, p in JOIN_HOW), re.I | re.A)
-EXPLORE_JOIN = lazy(alt("关联起来", "关联", "join", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "带过来", "拿过来", "带进来", "查过来", "对上去", "对过来", "补上去", "匹配上", "bring over", "bring in", "pull in", "look up", "lookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")
+EXPLORE_JOIN = lazy(alt("关联起来", "关联", "join", "joined with", "joined to", "joined on", "merge", "合并", "匹配", "拼起来", "连接", "vlookup", "带过来", "拿过来", "带进来", "查过来", "对上去", "对过来", "补上去", "匹配上", "bring over", "bring in", "pull in", "look up", "lookup", "合起来", "合到一起", "合在一起", "拼到一起", "汇到一起", "combine", "stack")
                     # 按导购对上，加上级别 / 对应上: matched row by row (never 对上个月, compared with last month)
                     + r"|对(?:应)?上(?!个|一|月|周|年|季|半|期|次|回|述|面)"
                     # 把城南店跟药品目录对一下，加上生产厂家: two tables matched up, another's columns brought onto each row
@@ -405,7 +405,7 @@ CONFIRM_WORDS = ("继续", "好的", "好", "可以", "确认", "是的", "是",
 CANCEL_WORDS = ("取消", "算了", "不用了", "不弄了", "不要了", "别弄了", "不做了", "先不", "先不用", "停", "停止", "不要", "别", "放弃", "撤销", "等等", "等一下",
                 "no", "nope", "cancel", "stop", "never mind", "nevermind", "forget it", "abort", "don't", "wait", "cancel that", "cancel it")
 CORRECTION = lazy(r"^\s*(?:no\s*[,，]?\s*)?not\s+[^\s,，]+\s*[,，]\s*\S+\s*$|^\s*[^\s,，]+\s*[,，]\s*not\s+\S+\s*$|改成|改为|换成|换为|改用|换用|[，,]\s*(?:而)?不是按|"
-                    r"[,，]\s*not by(?![a-z_])|改一下条件|应该是|不是.{0,20}(?<![不也又])是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|我问的是|我是问|我是说|instead|change (?:it|the \w+) to|make (?:it|that) (?=top|bottom|first|last|\d)|i meant|i mean|actually"
+                    r"[,，]\s*not by(?![a-z_])|改一下条件|应该是|不是.{0,20}(?<![不也又])是|打错了|我说错了|其实是|不对|错了|搞错|弄错|我要的是|我说的是|我问的是|我是问|我是说|instead|change (?:it|the \w+) to|(?:change|switch)(?: it)? to(?= )|make (?:it|that) (?=top|bottom|first|last|\d)|i meant|i mean|actually"
                     r"|^\s*(?:(?:no|oh|oops|hmm|ah)\s*[,，]?\s*)?wait\s*[,，.]\s*(?=\S)|^\s*等(?:等|一下)\s*[，,]\s*(?=\S)"
                     # 金额用中位数 / 不过金额用平均数: the statistic of what ran swapped (用中位数填充 is a fill, never this)
                     r"|^[^，,。？?；;!！]{0,16}?(?<![使利作])用(?:中位数|平均数|平均值|平均|均值|合计|总和|最大值|最小值)(?:来)?(?:算|计算|看|统计)?(?:一下)?(?:吧|呢)?\s*[。.!！]?\s*$"
@@ -475,10 +475,11 @@ ALL_SHEETS = lazy(r"(?:按|用)?(?:所有|全部|每个|各个|整个)的?\s*(?:
 # no, by route only, not by depot / drop sheet from the grouping / 不按工作表 / 分组里去掉工作表: the sheets are no key
 NOT_BY_SHEET = lazy(r"(?:不是|而不是|不要|(?<![分特区类级性个])别|不用|不再|不|(?<![a-z_])(?:not|rather than|instead of|don'?t|do not|no longer)(?![a-z_]))\s*(?:分组)?\s*"
                     r"(?:按|分|(?:group|break\s+(?:it\s+)?down|split)\s+by\s+|(?:by|per|for each|in each|each)\s+)\s*(?:每个|各个?)?\s*(?:sheet|tab|工作表)"
+                    r"|(?<![a-z_])(?:instead of|rather than)\s+(?:the\s+)?(?:sheets?|tabs?)(?![a-z_])"  # by space type instead of sheet
                     r"|(?<![a-z_])(?:(?:drop|remove|take|leave)\s+)?(?:out\s+)?(?:the\s+)?(?:sheets?|tabs?)(?:\s+column)?\s+(?:out\s+)?(?:from|of)\s+(?:the\s+)?(?:group(?:ing|s)?|keys?|breakdown)"
                     r"|(?:分组|汇总|分类)(?:里|中|时)?(?:去掉|不要|删掉|去除)(?:按)?(?:工作表|sheet)|(?:去掉|不要|删掉)按?(?:工作表|sheet)(?:的)?(?:分组|这一?层)", re.I)
-BY_SHEET = lazy(r"(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])", re.I)  # total Fee by sheet: every sheet, each one a key
-EACH_SHEET = lazy(r"(?<![a-z_])(?:in\s+)?(?:each|every|per)\s+(?:quarter|month|tab|sheet)(?![a-z_])|(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])|每个?(?:季度|工作表|sheet)|各(?:个)?(?:季度|工作表)",
+BY_SHEET = lazy(r"(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])|按\s*(?:工作表|sheet)(?!\s*[\"“]?[A-Za-z0-9\u4e00-\u9fff]*(?:的|里|中))", re.I)  # total Fee by sheet / 按工作表分组: every sheet, each one a key
+EACH_SHEET = lazy(r"(?<![a-z_])(?:in\s+)?(?:each|every|per)\s+(?:quarter|month|tab|sheet)(?![a-z_])|(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])|每个?(?:季度|工作表|sheet)|各(?:个)?(?:季度|工作表)|按\s*(?:工作表|sheet)(?!\s*[\"“]?[A-Za-z0-9\u4e00-\u9fff]*(?:的|里|中))",
                   re.I | re.A)
 # no grouping, to "group by which column?": one figure over every row
 NO_GROUPING = lazy(r"不分组|不用分组|不要分组|不需要分组|无需分组|不分了|就要一个总数|只要一个总数|只要总数"
@@ -493,7 +494,7 @@ NEXT_STEP_LEAD = lazy(r"^\s*(?:然后|接着|之后|随后|再|then(?![a-z_])|an
 # 用合并那张表 / 在合并的表里 / 合并后的结果: the table a merge (a stack or a join) just made, never a merge asked again
 MERGED_RESULT = r"(?:刚才|上面|前面)?(?:合并|拼接|拼|合)(?:起来)?(?:的|后的|好的|完的)(?:那|这)?(?:张|个)?(?:表|结果)|(?:合并|拼接)(?:那|这)(?:张|个)?(?:表|结果)"
 RESULT_REF = lazy(MERGED_RESULT + r"|(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:他|她)的(?=[^，,。]{0,8}(?:合计|总|金额|订单|单子|平均|销售|业绩|数))|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|her|his|him|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_]))|that(?=\s+(?:by|per|into|as|to|for|over|across)(?![a-z_])|\s*[?.!;]|\s*$)|that (?:result|output|list|summary)|the (?:[a-z][\w-]* ){0,4}?(?:table )?result|(?<=chart of )the (?:[a-z]+ ){0,2}?(?:totals|figures|numbers|counts|sums|averages))(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)?(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|^\s*(?:再)?(?:导出|保存|存|另存|输出|下载)(?:一下)?(?:为|成)?\s*(?:这个|这张表|这份)(?=\s*(?:[为成].{0,10})?\s*[。.!！]?\s*$)|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
-                        r"|(?<![a-z_])(?:on|in|of|from|to|for|with|using) (?:that|this)(?: (?:result|table|one|output))?(?=\s*[?.!]?\s*$)"
+                        r"|(?<![a-z_])(?:on|in|of|from|to|for|with|using) (?:that|this|it)(?: (?:result|table|one|output))?(?=\s*(?:now|then|again|please|too)?\s*[?.!]?\s*$)"
                         # in that, just the Card rows / of those: … — the result said first, then what to do with it
                         r"|^\s*(?:and\s+|now\s+)?(?:in|of|from|within|among|out of) (?:that|this|those|these)(?: (?:result|table|one|output|list|rows|lot))?(?=\s*[,，:;\-–—])"
                         r"|(?<![a-z_])(?:export|save|sort|filter|group|keep|chart|plot) (?:it|them|that)(?![a-z_])|(?<![a-z_])result\s*#?\s*\d"
@@ -617,3 +618,14 @@ def rounded_digits(m: re.Match[str]) -> int:
     """The decimals a ROUNDED_TO match says (2 of "2 dp", 2 of 保留两位)."""
     said = m.group("n") or m.group("z")
     return int(said) if said.isdigit() else {"零": 0, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4}[said]
+
+
+# show me those rows / list them / 列出来 / 是哪些: the rows behind a figure just made, asked for
+ROWS_ASKED = re.compile(r"^\s*(?:ok(?:ay)?\s*,?\s*|now\s+|and\s+|so\s+|can you\s+|please\s+)*(?:(?:show|list|give|display|pull up|let me see)(?:\s+me)?\s+"
+                        r"(?:(?:them|those|these|the|which)(?:\s+(?:rows?|ones|records?|entries|lines|details|[a-z]+s))?(?:\s+out)?|the list)"
+                        r"|list\s+(?:them|those|these)\s+out|which\s+(?:ones|rows|records)\s+(?:are\s+they|are\s+those|were\s+they|is\s+that)"
+                        r"|(?:what|which)\s+are\s+(?:they|those|these))(?:\s+please)?\s*[?.!]?\s*$"
+                        r"|^\s*(?:(?:把|将)?(?:这些|那些|这几|那几|它们|他们)?(?:个|条|笔|单)?(?:单子|行|记录|明细|数据|订单)?(?:都|具体)?(?:列出来|列一下|列给我|拉出来|调出来|显示出来)(?:看看|看一下|给我看看|吧)?"
+                        r"|(?:都|具体|分别)?是哪些(?:单子?|行|记录|条)?(?:呢)?|(?:看看|看一下|给我看看)?(?:这些|那些)?(?:的)?明细(?:呢|看看|给我看看)?)\s*[?？。.!！]?\s*$", re.I)
+ROWS_KEPT_KINDS = frozenset({"stack", "append", "filter", "dedupe", "join", "lookup", "lookup_rows", "clean", "add_column", "formula",
+                             "replace", "fill_method", "if_column", "bin", "letter_case", "text_values"})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import islice
@@ -154,7 +154,7 @@ def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop:
     """The column written right after position i: (column, raw, how, closest, end)."""
     j = i
     starts = {h.start for h in hits}
-    while j < len(text) and text[j] in " 的:" and j not in starts:  # (a column whose name the statistic words blanked)
+    while j < len(text) and text[j] in " 的:'\"“‘「『" and j not in starts:  # (a column whose name the statistic words blanked; 按“险种”列)
         j += 1
     filler = re.match(r"(?:of|the|for|all|in|on)\s+(?:the\s+)?", text[j:], re.I | re.A)
     if filler:  # sum of salary, by the city
@@ -343,7 +343,10 @@ def _counts_said(text: str, sheet: SheetInfo) -> str:
             stem = said[-k:]
             ids = [c for c in sheet.columns if c in (stem + "号", stem + "编号", stem + "单号", stem + "ID", stem + "id")]
             if ids and not any(c in sheet.numeric for c in ids) and (stem + "数").casefold() not in names:
-                return m.group(0)[: -len(stem) - 1] + "行数".ljust(len(stem) + 1)
+                head = m.group(0)[: -len(stem) - 1]
+                if head.endswith("按") and COUNTED_BY.match(m.string, m.end()):  # 改成按订单数算: the figure counted, no key
+                    head = head[:-1] + " "
+                return head + "行数".ljust(len(stem) + 1)
         return m.group(0)
 
     text = ID_COUNT_ZH.sub(rows, text) if "数" in text else text
@@ -351,6 +354,7 @@ def _counts_said(text: str, sheet: SheetInfo) -> str:
 
 
 ID_COUNT_ZH = lazy(r"(?P<s>[\u4e00-\u9fff]{1,4})数(?![据值量字额])")
+COUNTED_BY = lazy(r"\s*(?:来|去)?(?:算|计算|统计|计)(?!划)")
 
 
 def _flag_versus(text: str, sheet: SheetInfo, spans: list[tuple[int, int]]) -> str:
@@ -406,13 +410,61 @@ def _prepare(t: _Turn) -> None:
         spans.append(rd.span())
     if PIVOT_WORD.search(t.text):  # values = sum of X: a role; the pivot cells should be the median: what the values are
         spans += [m.span("eq" if m.group("eq") else "eq2") for m in LAYOUT_ROLE_EQ.finditer(t.text)] + [m.span() for m in PIVOT_CELLS.finditer(t.text)]
+    spans += [m.span() for m in BLANK_OWN_GROUP.finditer(t.text)]  # 渠道是空的那些也单独列一行: the blanks a group of their own, no filter
+    spans += [m.span(1) for m in EACH_TAKES.finditer(t.text)]  # 每个季度各取…最长的3单: 各 of the verb (each takes), never a key said
+    if not find_values(t.text, t.sheet, []):  # 按渠道分，渠道是空的也算 (no value said, so no condition the blanks join): no filter
+        spans += [m.span() for m in BLANK_TOO.finditer(t.text)]
     t.text = _flag_versus(_counts_said(_blank(t.text, spans), t.sheet), t.sheet, spans)
+    t.text = _blank_before_column(t.text, t.sheet)
     found = find_columns(t.text, t.sheet)
     found = [h for h in found if not statistic_of_next(t.text, h, found, t.sheet)]  # total Qty per Clerk, beside a column called Total: Qty's total
     t.hits = _summary_figure_hits(t, found)
-    t.hits = sorted(t.hits + _ranked_noun_hits(t), key=lambda h: h.start)
+    t.hits = sorted(t.hits + _ranked_noun_hits(t) + _money_verb_hits(t), key=lambda h: h.start)
+    for m in VALUE_NOT.finditer(t.text):  # 值不要金额，改成数有几单: the value said not to be the figure is read, never a condition
+        h = next((h for h in t.hits if h.start == m.end()), None)
+        if h is not None:
+            t.spans.append((m.start(), h.end))
+            t.hits = [x for x in t.hits if x is not h]
     t.out.typos += [t.text[h.start : h.end] for h in t.hits if h.how == "typo"]  # price_per_litre: read as price_per_liter, said so
     t.out.hits = len(t.hits)
+
+
+VALUE_NOT = lazy(r"(?:值|数值)\s*(?:不要|不用|别用|不是|别)\s*(?:用)?\s*")
+BLANK_OWN_GROUP = lazy(r"(?:[\u4e00-\u9fffA-Za-z_]{1,10}?\s*(?:是|为)?)?空(?:白|值)?的?(?:那些|那几条|那几行|那部分|的行)?\s*也?\s*(?:单独|另外|分开)?\s*"
+                      r"(?:列|算|放|作为|当|显示)(?:成|为)?\s*(?:一行|一组|一类)"
+
+                      r"|(?<![a-z_])(?:keep|show|list|with)?\s*(?:the\s+)?(?:blank|empty|missing)s?(?:\s+ones)?\s+(?:as|in)\s+(?:their|its|a)\s+(?:own|separate)\s+(?:row|group)(?![a-z_])", re.I)
+
+
+EACH_TAKES = lazy(r"(各)(?:自)?\s*(?:取|选|挑|拿|找|留|保留|列)(?!出来?的)")
+BLANK_TOO = lazy(r"(?:[\u4e00-\u9fffA-Za-z_]{1,10}?\s*(?:是|为))?空(?:白|值)?的?(?:那些|那几条|那几行|那部分)?\s*也\s*(?:算|要|算上|算进去|保留|留着|统计)(?:进去|在内)?")
+
+
+def _blank_before_column(text: str, sheet: SheetInfo) -> str:
+    """不要空渠道: blank said before a column's name after an exclusion, written after it (渠道空), where the conditions read it."""
+    if "空" not in text:
+        return text
+    for c in sorted((c for c in sheet.columns if len(c) >= 2 and CJK.match(c)), key=len, reverse=True):  # (有几个空的电话 asks, never this)
+        text = re.sub("(?<=不要|去掉|排除|剔除|不含|除了|不算)空(白)?(的)?" + re.escape(c), _after_column(c), text)
+    return text
+
+
+def _after_column(c: str) -> Callable[[re.Match[str]], str]:
+    def swap(m: re.Match[str]) -> str:
+        return c + "空" + (m.group(1) or "") + (m.group(2) or "")
+    return swap
+
+
+# 平均每单赔多少 / 平均每笔卖了多少钱: a statistic of what each row paid or took, said by the verb of money
+MONEY_VERB_ASKED = lazy(r"(?:平均|合计|总共|一共)\s*(?P<v>(?:每(?:一)?(?:单|笔|次|张|个订单)\s*)?(?:赔|卖|花|收|挣|赚|付|交|缴)(?:了|掉|付)?\s*(?:多少|几)(?:钱)?)")
+
+
+def _money_verb_hits(t: _Turn) -> list[ColumnHit]:
+    """The table's one money column, said by its verb (赔多少 over 赔付金额) where no numeric column is named."""
+    m = MONEY_VERB_ASKED.search(t.text)
+    if m is None or any(h.column in t.sheet.numeric for h in t.hits) or (col := _money_column(t.sheet)) is None:
+        return []
+    return [ColumnHit(m.start("v"), m.end(), col, "partial")]
 
 
 def _ranked_noun_hits(t: _Turn) -> list[ColumnHit]:
@@ -569,7 +621,7 @@ KEY_CLAUSE = re.compile(r"[，,]\s*(?:(?:(?:matching|matched|keyed|linked)\s+)?(
 JOIN_CLAUSE_END = re.compile(r"[，,；;。、]|(?:然后|接着|之后|再)|(?<![a-z_])(?:then|and then)(?![a-z_])", re.I)
 
 
-JOIN_ONLY = lazy(r"关联起来|关联|匹配|vlookup|带过来|拿过来|带进来|查过来|对上去|对过来|补上去|匹配上|对应?上|join|look ?up|bring over|bring in|pull in|add", re.I)
+JOIN_ONLY = lazy(r"关联起来|关联|匹配|vlookup|带过来|拿过来|带进来|查过来|对上去|对过来|补上去|匹配上|对应?上|join|joined with|look ?up|bring over|bring in|pull in|add", re.I)
 
 
 def _rule_join(t: _Turn) -> None:
@@ -1929,7 +1981,7 @@ ROWS_NOT_COLUMNS = re.compile(r"大于|小于|高于|低于|超过|不到|不足
 HAVING_AGG = {"mean": r"平均值|平均数|平均|均值|(?<![a-z_])(?:average|mean|avg)(?![a-z_])",
               "sum": r"总和|合计|总计|总额|总|(?<![a-z_])(?:total|sum of(?: the)?|sum)(?![a-z_])"}
 CMP_WORDS = "|".join(f"(?P<{op}>{p})" for op, p in INFIX[:-1] if op in ("ge", "le", "gt", "lt"))  # one named group per comparison
-HAVING_CMP = lazy(r"\s*(?:的)?\s*(?:is\s+|are\s+)?(?P<op>" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?(?:\s*(?:块钱|块|元|分钟|单|次))?", re.I | re.A)
+HAVING_CMP = lazy(r"\s*(?:的)?\s*(?:is\s+|are\s+)?(?P<op>" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?(?:\s*(?:块钱|块|元|分钟|小时|天|单|次|个|件|人|辆))?", re.I | re.A)
 # the groups a condition on an aggregate keeps: 的部门 / 的城市 after it, or "cities whose …" before it
 HAVING_KEY_AFTER = lazy(r"\s*(?:的|之)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,12})")
 HAVING_KEY_BEFORE = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:whose|with|where|that have|having|(?:that|which)\s+(?:are|is|were|was|have|had)"
@@ -2266,6 +2318,8 @@ def _select_at(t: _Turn, m: re.Match[str] | None) -> None:
         return  # 只保留金额大于100的行 / keep only rows where …: which rows, left to the filter rule
     if m and KEPT_CUT.match(rest):
         return  # keep top 1 / 只保留前3个: which rows, read by the top-N rule
+    if m and KEPT_EXTREME.match(rest):
+        return  # 每个门店只留实付金额最高的那一单 / keep the latest booking: the row with the extreme, read by the top-N rule
     if m and not t.explore and not t.has("select"):
         # the columns kept are those of the clause that says so (只保留姓名和月薪两列，月薪大于15000的: the rest is a filter)
         end = len(t.text)
@@ -2290,6 +2344,8 @@ def _select_at(t: _Turn, m: re.Match[str] | None) -> None:
 
 CLAUSE_END = lazy(r"[，,；;。]")
 KEPT_CUT = lazy(r"\s*(?:only\s+|just\s+)?(?:the\s+)?(?:top|bottom|first|last|highest|lowest)\s+(?:\d+|one|two|three|five|ten)(?![a-z_])|\s*(?:前|后|最高的|最低的)\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:个|名|行|条|位|家)?", re.I | re.A)
+KEPT_EXTREME = lazy(r"\s*(?:[一1]|\d+)\s*(?:单|行|条|笔)(?![数])|[^，,；;。]{0,16}?(?:最(?:高|大|低|小|多|少|新|晚|早|贵|便宜|近)|(?<![a-z_])(?:highest|lowest|largest|smallest|latest|earliest|newest|oldest|biggest))"
+                    r"\s*(?:的)?\s*(?:那|这)?\s*(?:[一1])?\s*(?:单|行|条|笔|次|件|张|个|位|名|(?:row|one|record|booking|order|entry)(?![a-z_]))", re.I)
 RELATIVE_NEXT = lazy(r"\s+(?:that|which|who|whose|where)(?![a-z_])", re.I | re.A)  # customers that …: the rows said by a clause about them
 AGG_AHEAD = lazy(r"\s*(?:the\s+)?(?:total|sum|summed|average|avg|mean|median|overall|combined)(?![a-z_])", re.I | re.A)
 NOT_BY = lazy(r"(?:不是|而不是|并非|不要|(?<![分特区类级性个])别|不再|(?<![a-z_])(?:not|rather than|instead of|and not))\s*$", re.I | re.A)
@@ -2361,7 +2417,7 @@ def _rule_top_n(t: _Turn) -> None:
                                              and not _rows_of_the_cut(t, m, h)]
         near = [h.column for h in hits if h.column in sheet.numeric and t.free(h.start) and 0 <= m.start() - h.end <= 3]
         by = near[-1:] + [c for c in by if c not in near[-1:]] if not t.rank_by and near else by  # 考试日期是…的数学分数前5名: by 分数
-        low_first = bool(re.search(r"最(?:低|小|少|早|旧|老)|(?<![a-z_])(?:lowest|smallest|earliest|oldest|bottom)(?![a-z_])", text, re.I | re.A))
+        low_first = bool(re.search(r"最(?:低|小|少|早|旧|老|短|便宜)|(?<![a-z_])(?:lowest|smallest|earliest|oldest|bottom)(?![a-z_])", text, re.I | re.A))
         if not low_first and ASC.search(text) and not HIGH_WORD.search(text):
             low_first = True  # sorted ascending, top 3: the first three of the order said, the lowest
         by_col = by[0] if by else (t.sort_keys[0] if t.sort_keys else None)
@@ -3222,7 +3278,7 @@ def _rule_export(t: _Turn) -> None:
 # the rows themselves counted, said in so many words (how many rows / records, 有多少行 / 几条记录): never a count of people or
 # things, which may hide a condition or a distinct count (how many customers are in Japan / 有多少个不同的读者)
 ROWS_ASKED = lazy(r"(?<![a-z_])how many (?:rows|records|entries|lines)(?![a-z_])|(?<![a-z_])(?:number|count) of (?:rows|records|entries)(?![a-z_])"
-                  r"|(?:多少|几)\s*(?:行|条记录|条数据)|行数|记录数", re.I)
+                  r"|(?:多少|几)\s*(?:行|条记录|条数据)|行数|记录数|(?<![简])单数(?![月周日号行])|订单数|笔数|条数", re.I)
 
 
 def _rule_profile(t: _Turn) -> None:

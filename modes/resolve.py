@@ -170,6 +170,16 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         return ref
     _names_with_extension(text, catalog, ref, hits)
     hits[:] = [x for x in hits if not SAVED_AS.search(text[: x[0]])]  # save as x.xlsx: the file written, never one to read
+    _said_as_columns(low, catalog, ref, hits)
+    for x in [x for x in hits if x[2] == "named"]:  # 不用查勘员.csv / without using stores.csv: that file is not read
+        unused = NOT_USED.search(text[max(0, x[0] - 16) : x[0]])
+        if unused is not None:  # (its stem said again is a word of the request: 按查勘员汇总, a column of the other table)
+            for y in [y for y in hits if y[1] == x[1]]:
+                hits.remove(y)
+                f = catalog.get(y[1])
+                if y is not x and f is not None and (y[0], y[0] + len(f.stem)) in ref.spans:
+                    ref.spans.remove((y[0], y[0] + len(f.stem)))
+            ref.spans.append((max(0, x[0] - 16) + unused.start(), x[0]))
     if not hits and not ref.missing_name and _missing_file_shaped(text, catalog, ref):
         return _with_format(ref, text)
     # only files with a stem a typo can be looked for in, or a word of a name the text may use, can be found in it
@@ -256,7 +266,15 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         words = {w for sh in cur.sheets for c in sh.columns for w in _word_forms(c.casefold())} if cur is not None and cur.is_table else set()
         own_sheet = cur is not None and cur.is_table and ref.how == "description" and any(_distinct_sheet(sh.name, low) for sh in cur.sheets) \
             and _outweighed(low, cur, [f for f in files if f.path in ref.paths])  # 7月卖得最多的5个产品, 7月 of the workbook in use
-        if not (ref.how == "description" and ref.used_tokens and all(t.casefold() in words for t in ref.used_tokens)) and not own_sheet:
+        # the no-show rate / 退款率, beside space_rates.csv: a rate said of something, never a file named by that one word
+        rated = ref.how == "description" and len(ref.used_tokens) == 1 and RATE_TOKEN.fullmatch(ref.used_tokens[0]) is not None \
+            and any(RATED_BEFORE.search(low[: a]) and not _names_a_column_with(low, a, ref.paths, catalog) for a, _ in ref.spans)
+        # by space type, beside space_rates.csv: the words of a column of the file in use (space_type), said apart
+        apart = [(m.start(), m.end()) for sh in (cur.sheets if cur is not None and cur.is_table else ()) for c in sh.columns
+                 if "_" in c or " " in c for m in re.finditer(re.escape(re.sub(r"[_\s]+", " ", c.casefold())), low)]
+        in_column = ref.how == "description" and bool(ref.spans) and all(any(a <= x and y <= b for a, b in apart) for x, y in ref.spans if (x, y) not in before)
+        if not (ref.how == "description" and ref.used_tokens and all(t.casefold() in words for t in ref.used_tokens)) and not own_sheet and not rated \
+                and not in_column:
             return _with_format(ref, text)
         ref.how, ref.paths, ref.spans, ref.used_tokens = "none", [], before, []  # per region, after stores.csv: its column
 
@@ -315,6 +333,9 @@ def _sheet_as_second_table(low: str, files: list[FileInfo], ref: FileRef, hits: 
     hits.append((at, f.path, "named"))
 
 
+EVERY_SHEET_SAID = re.compile(r"(?:所有|全部|每个|各个)工作表|(?<![a-z_])(?:all|every|each|per)\s+(?:the\s+)?sheets?(?![a-z_])", re.I)
+
+
 def _stems_of_the_sheets_columns(low: str, catalog: Catalog, files: list[FileInfo], ref: FileRef, hits: list[tuple[int, str, str]]) -> None:
     """西区店每个商品的平均售价, beside 商品.csv: a file's stem that is a word of a column of the one workbook whose sheet
     the text names (商品名称 of 门店销售.xlsx, sheet 西区店) is that column's word, never the other file."""
@@ -329,6 +350,8 @@ def _stems_of_the_sheets_columns(low: str, catalog: Catalog, files: list[FileInf
     if not hits:
         return
     wbs = [f for f in files if f.is_table and f.kind != "csv" and len(f.sheets) > 1 and any(_distinct_sheet(sh.name, low) for sh in f.sheets)]
+    if not wbs and EVERY_SHEET_SAID.search(low):  # 三个季度合起来，哪个查勘员…: every sheet of the one workbook split into sheets
+        wbs = [f for f in files if f.is_table and f.kind != "csv" and len(f.sheets) > 1 and len({tuple(sh.columns) for sh in f.sheets}) == 1]
     if len(wbs) != 1:
         return
     cols = {c.casefold() for sh in wbs[0].sheets for c in sh.columns}
@@ -565,12 +588,46 @@ def _data_words_not_files(low: str, catalog: Catalog, named: list[FileInfo], ref
         tail = CJK.match(f.stem) is not None and len(f.stem) >= 2 and any(w.endswith(f.stem.casefold()) for w in words)  # 所属门店: 门店
         # top 3 riders / per station, on a table with rider_id / station_id: the things ranked or grouped, never the file
         ranked = low[span[0] : span[1]] in heads and RANKED_BEFORE.search(low[: span[0]]) is not None
-        if _inside_values(low, [span], named, x[1]) or f.stem.casefold() in words or low[span[0] : span[1]] in words or tail or ranked:
+        # 值换成运单数, on a table numbered by 运单号: how many rows, never 运单.xlsx
+        counted = low[span[1] : span[1] + 1] == "数" and any(f.stem.casefold() + e in words for e in ("号", "编号", "单号", "id"))
+        if _inside_values(low, [span], named, x[1]) or f.stem.casefold() in words or low[span[0] : span[1]] in words or tail or ranked or counted:
             drop.append((x, span))
     for x, span in drop:
         if span in ref.spans:
             ref.spans.remove(span)
         hits.remove(x)
+
+
+def _names_a_column_with(low: str, at: int, paths: list[str], catalog: Catalog) -> bool:
+    """list rates, beside a list_rate column of the file described: the word before and the word at `at` are that column."""
+    prev = re.search(r"([a-z]+)[\s_-]+$", low[:at])
+    word = re.match(r"[a-z]+", low[at:])
+    if prev is None or word is None:
+        return False
+    said = {f"{prev.group(1)}_{w}" for w in (word.group(0), word.group(0).rstrip("s"))}
+    return any(c.casefold().replace(" ", "_") in said for p in paths if (f := catalog.get(p)) is not None for sh in f.sheets for c in sh.columns)
+
+
+RATE_TOKEN = re.compile(r"rates?|ratios?|shares?|percentages?|率|比例|占比", re.I)
+RATED_BEFORE = re.compile(r"[a-z][a-z_-]*[\s-]$|[\u4e00-\u9fff]$", re.I)
+NOT_USED = re.compile(r"(?:不用|不要用|别用|不使用|不需要用?|用不着)\s*$|(?<![a-z_])(?:not using|without using|without|don'?t use|do not use|not)\s+(?:the\s+)?$", re.I)
+COLUMN_NOUN_AFTER = re.compile(r"\s*[\"'”’」]?\s*(?:这一?|那一?)?\s*(?:列|字段|栏)|[\"'”’」]?\s+(?:column|field)(?![a-z_])", re.I)
+
+
+def _said_as_columns(low: str, catalog: Catalog, ref: FileRef, hits: list[tuple[int, str, str]]) -> None:
+    """按“查勘员”列分组 / group by the “agent” column: a file's stem said as a column, with another table holding a column
+    of that name, is that column, never the file."""
+    for x in list(hits):
+        f = catalog.get(x[1])
+        if x[2] != "stem" or f is None:
+            continue
+        span = next(((a, b) for a, b in ref.spans if a == x[0]), (x[0], x[0] + len(f.stem)))
+        if not COLUMN_NOUN_AFTER.match(low, span[1]):
+            continue
+        if any(t.path != f.path and any(c.casefold() == f.stem.casefold() for sh in t.sheets for c in sh.columns) for t in catalog.tables):
+            hits.remove(x)
+            if span in ref.spans:
+                ref.spans.remove(span)
 
 
 RANKED_BEFORE = re.compile(r"(?<![a-z_])(?:(?:top|bottom|highest|lowest|biggest|largest)\s+\d+|per|each|every|by|of each|for each)\s+$")
@@ -980,11 +1037,16 @@ def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[in
             name = re.sub(r"^(?:the|的|of)\s*", "", m.group(1).strip(), flags=re.I | re.A)
             if any(n in name.casefold() for n in sheet_names):
                 continue  # 把预算和实际两个sheet: the sheets named, with words around them
+            if pat is pats[1] and SHEET_VERB.match(name):
+                continue  # 按工作表分组 / 工作表分开算: what is done by sheet, never a sheet's name
             if name and name.casefold() not in ("the", "this", "that", "a", "one", "每个", "这个", "那个", "单独", "某个", "一个", "each", "every",
                                                 "and", "or", "both", "two", "these", "those", "和", "与", "及", "或", "两个", "这两个", "几个",
                                                 "by", "per", "for", "in", "of", "across", "from", "on", "按", "各", "分"):  # (total Fee by sheet: a key)
                 return None, name, m.span(1)
     return None, None, None
+
+
+SHEET_VERB = re.compile(r"分组|分开|分别|汇总|合并|合计|合起来|合在一起|加起来|统计|计算|算|排序|筛选|各自|对比|比较")
 
 
 @dataclass(frozen=True)

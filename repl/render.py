@@ -101,7 +101,7 @@ class Renderer:
         for title, df in r.reports:
             self.dataframe(df, title, limit=30)
         if r.table is not None and r.status == "answered" and not (r.reports and tr.plan is not None and tr.plan.steps[-1].toolHint in ("describe_columns", "correlate_columns", "compare_tables")):
-            self.dataframe(r.table, self._title(tr))
+            self.dataframe(r.table, *self._title(tr))
         if r.profile and tr.plan is not None and all(s.toolHint == "profile_dataset" for s in tr.plan.steps):
             self.columns(r.profile, zh)
         if r.answer:
@@ -114,20 +114,16 @@ class Renderer:
             why = REASON_WORDS.get(r.fallback_reason or "", ("", ""))[0 if zh else 1]
             self.say(f"（{label}：{why}）" if zh and why else f"（{label}）" if zh else f"({label}: {why})" if why else f"({label})", "red")
 
-    def _title(self, tr: TurnResult) -> str:
+    def _title(self, tr: TurnResult) -> tuple[str, int]:
+        """The preview's title and how many rows it shows (the first N a preview asked for, or the usual few)."""
         r = tr.run
         assert r is not None
         n = len(r.table)
         zh = tr.decision.lang == "zh"
         shown = min(n, PREVIEW_ROWS if not tr.decision.request.op("profile") else (tr.decision.request.op("profile").args.get("head") or PREVIEW_ROWS))  # type: ignore[union-attr]
-        return f"结果预览（共 {n} 行，显示 {shown} 行）" if zh else f"Preview ({n} row{'' if n == 1 else 's'}, showing {shown})"
+        return (f"结果预览（共 {n} 行，显示 {shown} 行）" if zh else f"Preview ({n} row{'' if n == 1 else 's'}, showing {shown})"), shown
 
     def dataframe(self, df: Any, title: str, limit: int = PREVIEW_ROWS) -> None:
-        if "共" in title and "显示" in title:
-            try:
-                limit = int(title.split("显示 ")[1].split(" ")[0])
-            except (IndexError, ValueError):
-                pass
         self.say(title, "bold")
         table, hidden = fit_table(df, limit, self.c.width)
         self.c.print(table)

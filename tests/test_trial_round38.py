@@ -150,7 +150,7 @@ def test_a_pivot_swapped_to_how_many_orders(homes):
     s = Session(homes)
     answered(s, "宁波的单子做个透视表，师傅一行一个，服务类型当列，看金额合计")
     tr = s.turn("不对，值不要金额，改成数有几单")
-    assert "计数" in tr.decision.reply, tr.decision.reply
+    assert "行数" in tr.decision.reply, tr.decision.reply  # how many rows in each cell (round 44)
     f = result_frame(s.turn("继续"))
     want = pd.crosstab(NB["师傅"], NB["服务类型"])
     got = f.set_index("师傅")

@@ -7,7 +7,7 @@ import pandas as pd
 
 from tools.errors import ToolArgError
 from tools.fmt import rnd
-from tools.ops import _need_columns, _sample
+from tools.ops import BLANK_LABELS, _need_columns, _sample
 from tools.registry import ToolResult, tool
 from tools.series import Series, detect_series
 from tools.stats import PCT, _label, _one, numeric, stat_label
@@ -95,7 +95,8 @@ def pivot_table(table: pd.DataFrame, rows: list[str], columns: str | None = None
         pv = pv.to_frame()
     if columns is None:
         pv.columns = [f"{value}_{AGGS[agg]}" if value else "行数"]
-    pv.columns = [str(c) for c in pv.columns]
+    blank = BLANK_LABELS[0 if lang == "zh" else 1]  # a blank of the column key heads its own column, never as "nan"
+    pv.columns = [blank if c is None or (isinstance(c, float) and c != c) else str(c) for c in pv.columns]
     out = pv.reset_index()
     for c in out.columns[len(rows):]:
         if pd.api.types.is_float_dtype(out[c]):

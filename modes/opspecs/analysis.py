@@ -485,6 +485,10 @@ RATE_ORDER_VERB = _lazy(r"\s*(?:排序|排列|排一下|排个序|排)", re.I)
 AS_PERCENT = _lazy(r"(?<![a-z_])(?:as|in)\s+(?:a\s+)?(?:percent(?:age)?s?|%)(?![a-z_])|(?:用|以|按)百分比(?:表示|显示|来看|的形式)?", re.I)
 
 
+WHICH_EXTREME = _lazy(r"(?:which|what)\s+(?:one|of them|of these|sheet|group)\s+(?:has|had|have|is|shows?)\s+the\s+(?:(?P<high>highest|largest|biggest|most)|(?P<low>lowest|smallest|least))"
+                      r"|(?:哪个|哪一个|哪家)\s*(?:的)?[^，,。]{0,8}?(?:(?P<zh>最高|最大|最多)|(?P<zl>最低|最小|最少))", re.I)
+
+
 def _proportion_order(text: str) -> tuple[str, list[tuple[int, int]]] | None:
     """desc or asc, with the spans of the words that said it, when a rate's groups are said to be ordered."""
     desc, asc = CHART_DESC.search(text), CHART_ASC.search(text)
@@ -518,6 +522,9 @@ class Share(OpSpec):
             return found
         if found.args.get("by") and (o := _proportion_order(text)) is not None:  # 按类别算退货率，从高到低: the groups by their rate
             found = Found(found.start, found.kind, {**found.args, "order": o[0]}, (*found.spans, *o[1]))
+        elif not found.args.get("by") and (w := WHICH_EXTREME.search(text)) is not None:
+            # which one has the highest no-show rate? (of groups a summary before made): the groups by their rate, that end first
+            found = Found(found.start, found.kind, {**found.args, "order": "asc" if w.group("low") or w.group("zl") else "desc"}, (*found.spans, w.span()))
         # churn rate by Plan, churn rate i.e. the share where…: the rate the definition names is this proportion's name
         named = [x.span() for d in RATE_DEFINED.finditer(text, 0, found.start) for x in re.finditer(re.escape(d.group(1)), text)]
         named += [d.span(2) for d in RATE_DEFINED.finditer(text, 0, found.start)]
@@ -548,7 +555,7 @@ class Share(OpSpec):
             cp = parse_conditions(_blank(text, used), sheet, [h for h in hits if _free(used, h.start, h.end)])
             # 把空的那行去掉，再算他们各占总数量的百分比: each one's share of a figure, never the share of rows a condition keeps
             if cp.conds and all(c.column for c in cp.conds) and not EACH_SHARE.search(text):
-                conds, spans = _counted_part(text, cp, m.start())  # 企业客户里延误的比例: 企业 the rows, 延误 what is counted
+                conds, spans = _counted_part(text, cp, m.start(), m.end())  # 企业客户里延误的比例: 企业 the rows, 延误 what is counted
                 lead = _lead(text, min(a for a, _ in spans)) if spans else []
                 return Found(m.start(), "proportion", {"conditions": conds, "logic": cp.logic}, tuple(used + spans + lead))
             # 区域的销售额占比: a text column named before the share word
@@ -620,16 +627,32 @@ class Share(OpSpec):
 COUNTED_GAP = _lazy(r"\s*(?:的)?\s*(?:所)?\s*(?:占)?\s*")
 
 
-def _counted_part(text: str, cp: Any, at: int) -> tuple[list[Any], list[tuple[int, int]]]:
-    """Of several conditions before a share word, the one said right before it is what is counted (延误的占比); the others
-    say which rows it is a share of (不算个人客户，… / 企业客户里…) and are left to the filter, which runs first."""
+def _counted_part(text: str, cp: Any, at: int, end: int) -> tuple[list[Any], list[tuple[int, int]]]:
+    """Of several conditions around a share word (at..end), the one said right before it is what is counted (延误的占比),
+    or those said after it when others came first (membership Annual: share of age_group 50+); the others say which rows
+    it is a share of (不算个人客户，… / 企业客户里… / year_level 2 or less: …) and are left to the filter, which runs first."""
     conds, spans = list(cp.conds), list(cp.spans)
     if len(conds) < 2 or len(conds) != len(spans) or cp.logic != "and":
         return conds, spans
     near = [i for i, (_, b) in enumerate(spans) if b <= at and COUNTED_GAP.fullmatch(text[b:at])]
-    if len(near) != 1:
+    if len(near) == 1:
+        return [conds[near[0]]], [spans[near[0]]]
+    after = sorted((i for i, (a, _) in enumerate(spans) if a >= end), key=lambda i: spans[i][0])
+    before = [i for i, (_, b) in enumerate(spans) if b <= at]
+    if len(after) + len(before) != len(conds) or not after or SHARE_OF_COND.fullmatch(text[end : spans[after[0]][0]]) is None:
         return conds, spans
-    return [conds[near[0]]], [spans[near[0]]]
+    # share of age_group 50+ among Annual members / what share of Annual members are 50+: the rows said by among, or before are
+    scope = [j for k, j in enumerate(after) if k and SCOPE_AMONG.fullmatch(text[spans[after[k - 1]][1] : spans[j][0]])]
+    if len(after) == 2 and SCOPE_ARE.fullmatch(text[spans[after[0]][1] : spans[after[1]][0]]):
+        scope = [after[0]]
+    counted = [i for i in after if i not in scope]
+    if counted and (before or scope):
+        return [conds[i] for i in counted], [spans[i] for i in counted]
+    return conds, spans
+
+
+SCOPE_AMONG = _lazy(r"\s*(?:among|amongst|within|out of|for)\s+(?:the\s+|all\s+)?(?:(?:rows?|ones|those)\s+(?:with|where)\s+)?", re.I)
+SCOPE_ARE = _lazy(r"\s*(?:[a-z]+\s+){0,2}(?:are|were|have|had)(?:\s+(?:in|aged|age))?\s+", re.I)
 
 
 FLAG_RATE_AFTER = _lazy(r"\s*(?:率|比率|比例|(?<![a-z_])(?:rate|ratio|percentage)(?![a-z_]))", re.I)
@@ -645,7 +668,7 @@ def _flag_rate(text: str, hits: list[Any], sheet: Any) -> Found | None:
         yes = flag_yes(sheet, col)
         stem = flag_stem(noun)  # cancellation rate of Cancelled (Y/N)
         said = re.escape(noun) if stem == noun else rf"(?<![a-z]){re.escape(stem)}[a-z]*"
-        words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", flag_noun(col)).casefold().split()
+        words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", flag_noun(col)).casefold().replace("_", " ").replace("-", " ").split()  # (no_show: no-show)
         if len(words) > 1 and stem == noun:  # auto renew rate, of AutoRenew: its words, apart or together
             said = r"[\s_-]?".join(re.escape(x) for x in words)
         for w in re.finditer(said, low) if noun else ():
@@ -737,7 +760,9 @@ def _within_groups(text: str, hits: list[Any], sheet: Any, used: list[tuple[int,
     cond_share = by_at > at and re.fullmatch(r"\s*['\"“”‘’]?\s*(?:的)?\s*(?:所)?\s*", text[max(b for _, b in cp.spans) : at]) is not None
     if first_cond < by_at and not EN_EACH.search(text[by_at : by_at + 16]) and not of_cond and not cond_share:
         return None  # 女性中各部门的占比: among those rows, each group's share (a filter, then shares)
-    return Found(at, "proportion", {"conditions": cp.conds, "logic": cp.logic, "by": keys}, tuple(used + by_spans + list(cp.spans) + _lead(text, first_cond)))
+    conds, spans = _counted_part(text, cp, at, share_end)  # year_level 2 or less: share of scholarship Yes within each faculty
+    first_cond = min(a for a, _ in spans)
+    return Found(at, "proportion", {"conditions": conds, "logic": cp.logic, "by": keys}, tuple(used + by_spans + spans + _lead(text, first_cond)))
 
 
 ROWS_WHERE = _lazy(r"(?:rows?|records?|entries|ones|items|people|employees)?\s*(?:where|whose|with|having|that have|that has|which have)\s*$", re.I)

@@ -100,6 +100,9 @@ COUNTED_ZH = re.compile(r"(?:这|这些|那)?(?P<n>[两三四五六七八]|[2-8]
 COUNTED_EN = re.compile(r"(?<![a-z_])(?:across\s+)?(?:all|the|both)\s+(?P<n>two|three|four|five|six|seven|eight|[2-8])\s+(?P<w>[a-z]{3,}?)s(?![a-z_])", re.I)
 
 
+GROWTH_SAID = re.compile(r"环比|同比|增长|增幅|涨幅|变化|趋势|走势|(?<![a-z_])(?:growth|trend|change)(?![a-z_])", re.I)
+
+
 def _counted_sheets(text: str, catalog: Catalog) -> str:
     """across all three stations, beside the one workbook split into three sheets: a plural said with the number of its
     sheets, naming no column or file, is its sheets (stacked); per clinic, with that workbook said: each sheet. The words
@@ -136,8 +139,10 @@ def _counted_sheets(text: str, catalog: Catalog) -> str:
         if n != len(wb.sheets) or any(w in c for c in words) or any(w in st for st in stems) or (w in TIME_WORDS and not periods) \
                 or w in ("工作表", "表", "sheet", "文件"):
             return m.group(0)
-        # (三个月每个月…环比, over month sheets: the months are the periods the growth runs across, never a group each)
-        return ("每个工作表" if m.group("each") and not periods else "所有工作表") + (m.group("de") or "")
+        # (三个月每个月…环比, over month sheets: the months are the periods the growth runs across, never a group each;
+        # 三个季度分别算一下, a figure of each: each sheet a group)
+        each = m.group("each") and (not periods or m.group("each") == "分别" and not GROWTH_SAID.search(text))
+        return ("每个工作表" if each else "所有工作表") + (m.group("de") or "")
 
     @cache
     def known_zh() -> tuple[frozenset[str], frozenset[str], None]:
@@ -234,7 +239,16 @@ def _about_the_workbook(low: str, catalog: Catalog, wb: str, source: str, noun: 
     if w.stem.casefold() in low or any(sh.name and sh.name.casefold() in low for sh in w.sheets):
         return True
     theirs = {c.casefold() for sh in s.sheets for c in sh.columns}
-    return any(c.casefold() in low and c.casefold() not in theirs and c.casefold() != noun for c in w.sheets[0].columns)
+    if any(c.casefold() in low and c.casefold() not in theirs and c.casefold() != noun for c in w.sheets[0].columns):
+        return True
+    # 三个城市各自的平均配送时长: a column of the workbook said by its head (配送时长(分钟)), one that table has not
+    from modes.resolve import find_columns
+
+    return any(h.column.casefold() not in theirs and noun not in h.column.casefold() and len(h.column) > len(noun)
+               and CJK_HEAD.match(h.column) for h in find_columns(low, w.sheets[0]))
+
+
+CJK_HEAD = re.compile(r"[\u4e00-\u9fff]{2,}")
 
 
 def says_every_sheet(text: str, catalog: Catalog, workbook: str) -> bool:
