@@ -1215,6 +1215,7 @@ def _strip_tail(word: str, sheet: SheetInfo | None) -> str:
 
 
 OR_WORD = lazy(r"\s*,?\s*(?:或者|或是|或|(?<![a-z_])or(?![a-z_]))\s*$", re.I | re.A)
+NUMBER_LISTED = lazy(r"\s*(?P<j>,?\s*(?:or|或者|或|、|/|,|，|nor))\s*(?P<n>\d+(?:\.\d+)?)(?![\d.%])(?!\s*(?:[-–~到至]|to\s|万|千|k\b|%|个月|月|年|日|号))", re.I)
 LIST_JOIN = lazy(r"以及|或者|或是|和|与|及|跟|、|/|或")
 # words that join whole conditions as well as values: they continue a list of values only with a value the data holds
 BOTH_WAYS = lazy(r"\s*,?\s*(?:以及|和|与|及|跟|、|(?<![a-z_])and(?![a-z_]))\s*$", re.I | re.A)
@@ -1363,6 +1364,15 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
         parts = [x for x in LIST_JOIN.split(value) if x]  # 不是顺丰和德邦: two values of the column, said as one run of words
         if len(parts) >= 2 and all(sheet.holds(x) for x in parts):
             op, value = ("in" if op == "eq" else "not_in"), parts
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and op in ("eq", "ne") and col in sheet.numeric:
+        # Crew Size is 2 or 3 / 人数是2或3: numbers of the column listed, any of them (never the first alone)
+        figures: list[Any] = [value]
+        end = end - len(text[:end]) + len(text[:end].rstrip(" ,，"))  # (2, 3 or 4: the comma is the list's)
+        while (nm := NUMBER_LISTED.match(text, end)) is not None:  # (not 2 or 3: neither, as with values)
+            figures.append(tidy(float(nm.group("n"))))
+            end = nm.end()
+        if len(figures) > 1:
+            op, value = ("in" if op == "eq" else "not_in"), figures
     if isinstance(value, str) and op in ("eq", "ne"):
         op, value, end = _value_list(text, op, value, end, sheet)
     elif isinstance(value, str) and op in ("contains", "not_contains"):  # 包含 环比增长 或 同比增长: any of the words

@@ -1076,6 +1076,23 @@ def ungroups_sheets_of(text: str, p: Pending) -> bool:
     return p.request.op("stack") is not None and lx.NOT_BY_SHEET.search(text) is not None
 
 
+def _an_edit_of_its_own(utterance: str, text: str, state: SessionState, catalog: Catalog) -> bool:
+    """东校区记录编号是R0030的那条，是否通过改成是, after a dedupe ran: 改成 sets a cell's value — a whole edit of its own,
+    fully read, that corrects nothing of what ran."""
+    if not EDIT_VERB.search(text) or CORRECTION_LEAD.search(text):
+        return False
+    f = Turn(utterance, text, language(utterance), state.evolve(last=None), catalog, None).fresh
+    edit = f.op("replace")
+    return edit is not None and not f.missing and not f.unexplained and edit.args.get("conditions") is not None
+
+
+CORRECTION_LEAD = re.compile(r"^\s*(?:不对|不是|错了|搞错了?|弄错了?|(?:no|wrong|actually|oops)(?![a-z_]))", re.I)
+EDIT_VERB = re.compile(r"改成|改为|换成|换为|(?<![a-z_])(?:set|change)\s+\S+(?:\s+\S+)?\s+to(?![a-z_])", re.I)
+NEW_QUESTION = re.compile(r"^\s*(?:不对|不是)?\s*[，,]?\s*(?:这是|这是个|是)?(?:一个)?(?:新的?问题|新请求|新的需求|另一个问题|换个问题|另外一个问题)\s*[:：，,。]?\s*(?:不要筛选[，,]?|别带上之前的[，,]?)?"
+                          r"|^\s*(?:(?:no|ok)\s*[,.]?\s*)?(?:(?:this is\s+)?a\s+)?(?:new|different|separate)\s+(?:question|request)\s*[:,.-]?\s*", re.I)
+NOT_ALONE = re.compile(r"^\s*(?:and\s+|but\s+|now\s+)?(?:not|excluding|except|without|minus)\s+[A-Za-z0-9_\-]+(?:\s*(?:,|or|and|nor)\s*[A-Za-z0-9_\-]+)*\s*[.!]?\s*$", re.I)
+
+
 def refines(t: Turn) -> bool:
     """A turn right after a run that only adds or swaps a part of it (a condition, an exclusion, an order, the columns
     kept, a cut), said with a follow-up word (那…呢, 只看, 也去掉, now, what about) and naming no file."""
@@ -1463,6 +1480,10 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     change = _change_said(state, text)
     if change is not None and state.pending is None and change.confirmed:
         utterance, text = change.change, normalize(change.change)  # yes, but name the file x.xlsx, after a run: the yes confirms nothing
+    if (nq := NEW_QUESTION.match(text)) is not None and text[nq.end():].strip():
+        # 不对，这是新的问题，…东校区按月汇总费用 / new question: …: a request of its own, nothing of the one before carried
+        text = utterance = text[nq.end():].strip()
+        state = state.evolve(pending=None, last=None)
     base = state.pending or state.last
     if base is not None and (head := BLANK_GROUP_THEN.match(text)) is not None and (key := _blank_key(base.request)) is not None:
         # drop the blank one and sort it biggest first: the blank group as a condition on its key, the rest as said
@@ -1470,14 +1491,16 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         text = utterance = said_not_blank + text[head.end():]
     p = state.pending
     refining = of_groups = False
-    if p is None and state.last is not None and not is_cancel(text):
+    own_edit = p is None and state.last is not None and _an_edit_of_its_own(utterance, text, state, catalog)
+    if p is None and state.last is not None and not is_cancel(text) and not own_edit:
         from modes.tagging import corrections
 
-        if EXCLUSION_REDONE.search(text) and not lx.CORRECTION.search(text) \
+        if (EXCLUSION_REDONE.search(text) or NOT_ALONE.match(text)) and not lx.CORRECTION.search(text) \
                 and refines(Turn(utterance, text, language(utterance), state, catalog, replace(state.last, stage="confirm"), True)):
-            p, refining = replace(state.last, stage="confirm"), True  # 不要退货的，再算一次: those rows left out of what just ran
-        elif lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text) or corrections.marked(text) or ungroups_sheets_of(text, state.last) \
-                or corrections.dropped_value(text, state.last.request) is not None:
+            # 不要退货的，再算一次 / not CR03, after crews over 300k: those rows left out of what just ran
+            p, refining = replace(state.last, stage="confirm"), True
+        elif lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text) \
+                or corrections.marked(text) or ungroups_sheets_of(text, state.last) or corrections.dropped_value(text, state.last.request) is not None:
             p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
         elif lx.ADDITIVE.search(text) and not lx.ADD_COLUMN.search(text) and (g := state.last.request.op("group")) is not None \
                 and (g.args.get("keys") or g.args.get("measures")):  # (再加一列收缴率 is a column of the result, never a figure of its summary)

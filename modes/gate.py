@@ -355,6 +355,13 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
             if (cells := _pivot_statistic(merged, op, t, ops)) is not None:
                 merged["pivot"] = cells  # make that the median instead, after a pivot: its cells, never a figure beside it
                 continue
+            rp_old = merged.get("replace")
+            if op.kind == "filter" and rp_old is not None and rp_old.args.get("where_unread") and op.args.get("conditions") \
+                    and not op.args.get("unresolved"):
+                # Job ID is J2045, to "which rows should change?": the condition of the edit, never a filter beside it
+                edit_args = {k: v for k, v in rp_old.args.items() if k != "where_unread"}
+                merged["replace"] = Op("replace", {**edit_args, "conditions": list(op.args["conditions"])}, rp_old.after)
+                continue
             g_old, b_old, pr_old = merged.get("group"), merged.get("bucket"), merged.get("proportion")
             if op.kind == "group" and pr_old is not None and g_old is None and op.args.get("keys") and not op.args.get("measures"):
                 # same but per space_type / by space type instead of sheet, after a share per sheet: the share within those groups
@@ -994,8 +1001,8 @@ def _u_files(u: _Understanding) -> None:
         r = u.refs[i]
         # add their Team from techs.csv / 带到这个结果里: the last result receives the columns
         # (这些的业主姓名也带上 / their names too: the rows just shown, said as them)
-        base = state.last_result if last and u.catalog.get(last) is not None and (lx.JOIN_RESULT.search(u.norms[i]) or lx.RESULT_REF.search(u.norms[i])) \
-            else state.current_file
+        said_of_result = lx.JOIN_RESULT.search(u.norms[i]) or lx.RESULT_REF.search(u.norms[i]) or _summary_just_shown(state)
+        base = state.last_result if last and u.catalog.get(last) is not None and said_of_result else state.current_file
         lk = joins.lookup(u.norms[i], u.catalog, r.paths, base, state.current_sheet) if r.how in ("named", "fuzzy") else None
         if lk is not None:
             ref, u.lookup = FileRef(how="named", paths=[lk.base, lk.source], spans=r.spans), (i, lk)
@@ -1011,7 +1018,7 @@ def _u_files(u: _Understanding) -> None:
             split = [f for f in split if any(h.how == "exact" for h in find_columns(u.norms[-1], f.sheets[0]))]
         if len(split) == 1:
             ref, u.split_guess = FileRef(how="description", paths=[split[0].path]), not by_sheet
-    elif ref.how in ("named", "description") and len(ref.paths) == 1 and lx.EXPLORE_JOIN.search(u.norms[-1]) \
+    elif ref.how in ("named", "description") and len(ref.paths) == 1 and any(lx.EXPLORE_JOIN.search(n) for n in u.norms) \
             and any(every_sheet_said(n.casefold(), None) for n in u.norms):
         # 三个店的订单合起来，关联会员表: every sheet of the one workbook split into sheets, joined to the table named
         split = [f for f in u.catalog.tables if f.path not in ref.paths and _split_table(f)]
@@ -1113,9 +1120,12 @@ def _narrows_the_join(u: _Understanding, last: FileInfo) -> str:
     if prev is None or path is None or path.rsplit("/", 1)[-1].casefold() in text.casefold() or not lx.FOLLOW_UP.search(text) \
             or not last.sheets:
         return ""
-    if prev.request.op("join") is not None and path in prev.request.files[1:]:
-        return "last" if find_values(text, last.sheets[0], []) else ""
     joined = u.catalog.get(path)
+    if prev.request.op("join") is not None and path in prev.request.files[1:]:
+        if find_values(text, last.sheets[0], []):
+            return "last"
+        # 五星教练除外呢, after a join, a total per name and a top 3 in one request: a value only the joined table holds
+        return "chain" if joined is not None and joined.sheets and find_values(text, joined.sheets[0], []) else ""
     p = prev.source
     while p is not None and not (p.request.op("join") is not None and path in p.request.files[1:]):
         p = p.source
@@ -2330,6 +2340,13 @@ def _rows_listed_after(u: _Understanding) -> list[Op]:
     return [o for o in u.ops if o.kind in lx.ROWS_KEPT_KINDS or o.kind in later]
 
 
+def _summary_just_shown(state: SessionState) -> bool:
+    """The request that ran last made a summary or a ranking of its rows (top 3 crews by total value): columns brought in
+    from another table right after it are brought onto what was shown (add the crew lead names from crews.csv)."""
+    last = state.last
+    return last is not None and bool(state.last_result) and any(o.kind in ("group", "top_n", "top_per_group") for o in last.request.ops)
+
+
 def _sheets_said_after(u: _Understanding) -> bool:
     """and per sheet?, after a request on the Tech Park sheet: the sheets said as a key by a later turn than the one that
     named the sheet — every sheet, each one a key (never that one sheet's rows keyed by a column called sheet)."""
@@ -2706,7 +2723,9 @@ def _glossed(text: str, sheet: SheetInfo) -> list[tuple[int, int]]:
 
 NUMBER_PHRASE = lazy(r"[\u4e00-\u9fff]{1,3}(?:\d+(?:\.\d+)?\s*[%％]?|[一二两三四五六七八九十百千万]+(?=[年月天岁倍成]))(?:周年|个月|年|月|天|岁|倍|成|名|位|个|人)?"
                      r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:[%％]|周年|个月|年|天|岁|倍|成|名|位|个|人)"
-                     r"|(?<![a-z_])(?:top|bottom|first|last|best|worst|highest|lowest)\s+\d+(?![\d.])", re.I)
+                     r"|(?<![a-z_])(?:top|bottom|first|last|best|worst|highest|lowest)\s+\d+(?![\d.])"
+                     # crews with 2 or 3 people: figures said as a list, or with the noun of people, that no rule read
+                     r"|(?<![\w.])\d+(?:\.\d+)?\s+(?:or|to|and)\s+\d+(?:\.\d+)?(?![\d.])|(?<![\w.])\d+(?:\.\d+)?\s+(?:people|persons|staff|members|workers|employees)(?![a-z])", re.I)
 
 
 def _numbers_unread(text: str, taken: list[tuple[int, int]]) -> list[str]:
@@ -3115,7 +3134,8 @@ def _condition_answer(p: Pending, text: str, sheet: SheetInfo) -> list[str] | No
     body = text.strip(" 。.!！")
     hits = find_columns(body, sheet)
     conds = parse_conditions(body, sheet, hits)
-    if not conds.conds or conds.unresolved or any(c.how == "absent_value" for c in conds.conds):
+    # (Job ID is J2045: a column whose values are not all known — an id — may hold a value never seen)
+    if not conds.conds or conds.unresolved or any(c.how == "absent_value" and sheet.values.get(c.column or "") for c in conds.conds):
         return None
     rest = _blank(body, list(conds.spans) + [(h.start, h.end) for h in hits])
     if re.sub(r"[\s,，、和与及且并或的]+|(?<![a-z_])(?:and|or|only|just)(?![a-z_])|只看|只要|就|呢|吧", "", rest, flags=re.I):

@@ -517,8 +517,8 @@ RESULT_NAMED = lazy(MERGED_RESULT + r"|(?:这个|那个|这张|那张|刚才的?
                     r"|(?:这个|那个|刚才的?|上一步的?)[\u4e00-\u9fff]{1,6}?(?:后|完)的[\u4e00-\u9fff]{1,4}?(?=\s*(?:按|关联|合并|匹配|对上|里|中|[，,。]|$))"  # 这个去重后的目录
                     r"|(?:刚才|上面|前面)(?:的|那|这)?\s*\d+\s*(?:个|条|行|位|名|家|笔)(?:人|记录|数据|行)?(?:里面|里头|里|中)?", re.I | re.A)  # 刚才那14个人里面
 # the last result named as one side of a join or a comparison (join that with stores.csv / 把这个结果和门店表合并 / 把它跟…关联)
-JOIN_RESULT = lazy(r"(?<![a-z_])(?:join|merge|combine|match|compare|link)\s+(?:that|this|it|the (?:last |previous )?result|that result|this result|the summary)(?![a-z_])"
-                   r"|(?<![a-z_])(?:that|this|the (?:last |previous )?result|that result|this result)\s+(?:with|to|against)\s"
+JOIN_RESULT = lazy(r"(?<![a-z_])(?:join|merge|combine|match|compare|link)\s+(?:that|this|it|these|those|them|the (?:last |previous )?result|that result|this result|the summary)(?![a-z_])"
+                   r"|(?<![a-z_])(?:that|this|these|those|the (?:last |previous )?result|that result|this result)\s+(?:with|to|against)\s"
                    r"|(?:把|将|拿)?(?:(?:刚才|刚刚|刚|上面|前面)?(?:的|那个|这个)?结果|刚才的?结果|上一步的?结果|这个表|这张表|它|这个)\s*(?:和|跟|与|同)"
                    # 用城南店跟这个(去重后的目录)关联: the last result said second
                    r"|(?:和|跟|与|同)\s*(?:这个|刚才的?|上一步的?)(?:结果|表)?(?:[\u4e00-\u9fff]{0,6}?(?:后|完)的?[\u4e00-\u9fff]{0,4})?\s*(?:按[^，,。]{1,12}?)?(?:关联|合并|匹配|对上|连接|join)"

@@ -455,8 +455,9 @@ def _after_column(c: str) -> Callable[[re.Match[str]], str]:
     return swap
 
 
-# 平均每单赔多少 / 平均每笔卖了多少钱: a statistic of what each row paid or took, said by the verb of money
-MONEY_VERB_ASKED = lazy(r"(?:平均|合计|总共|一共)\s*(?P<v>(?:每(?:一)?(?:单|笔|次|张|个订单)\s*)?(?:赔|卖|花|收|挣|赚|付|交|缴)(?:了|掉|付)?\s*(?:多少|几)(?:钱)?)")
+# 平均每单赔多少 / 平均每笔卖了多少钱: the average of what each row paid or took, said by the verb of money (a total
+# said so is the money question's: 一共花了多少钱)
+MONEY_VERB_ASKED = lazy(r"(?:平均)\s*(?P<v>(?:每(?:一)?(?:单|笔|次|张|个订单)\s*)?(?:赔|卖|花|收|挣|赚|付|交|缴)(?:了|掉|付)?\s*(?:多少|几)(?:钱)?)")
 
 
 def _money_verb_hits(t: _Turn) -> list[ColumnHit]:

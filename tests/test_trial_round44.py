@@ -510,3 +510,80 @@ def test_the_average_paid_per_claim_said_by_the_verb_of_money(claims):
     f = result_frame(_run(Session(claims), "一季度按查勘员汇总平均每单赔多少"))
     want = QUARTERS["一季度"].groupby("查勘员")["赔付金额"].mean().round(2).to_dict()
     assert {k: round(float(v), 2) for k, v in zip(f["查勘员"], f["赔付金额_平均"], strict=True)} == want
+
+
+@pytest.mark.parametrize("said,want", [("members.csv where tier is Gold or Basic and member_no is M1 or M2", None)])
+def test_numbers_listed_with_or_are_any_of_them(gym, said, want, tmp_path):
+    d = pd.DataFrame({"crew": [f"C{i}" for i in range(8)], "size": [2, 3, 4, 2, 5, 3, 4, 2]})
+    d.to_csv(gym.root / "crews.csv", index=False)
+    s = Session(Workspace.at(gym.root))
+    f = result_frame(answered(s, "filter crews.csv where size is 2 or 3"))
+    assert sorted(f["crew"]) == sorted(d[d["size"].isin([2, 3])]["crew"])
+    f = result_frame(answered(Session(Workspace.at(gym.root)), "crews.csv size is not 2 or 3"))
+    assert sorted(f["crew"]) == sorted(d[~d["size"].isin([2, 3])]["crew"])
+    tr = Session(Workspace.at(gym.root)).turn("list crews.csv crews with 2 or 3 people, sorted by size")
+    assert tr.run is None and "2 or 3" in tr.decision.reply, tr.decision.reply
+
+
+@pytest.mark.parametrize("follow", ["add the tier from members.csv", "join these with members.csv to get the firm and tier"])
+def test_columns_brought_in_right_after_a_ranking_go_onto_the_ranking(cowork, follow):
+    s = Session(cowork)
+    answered(s, "bookings.xlsx all sheets, total fee by member_no, top 3")
+    f = result_frame(_go(s, follow))
+    top = BOTH.groupby("member_no")["fee"].sum().nlargest(3)
+    assert len(f) == 3 and sorted(f["member_no"]) == sorted(top.index)
+    assert dict(zip(f["member_no"], f["tier"], strict=True)) == FIRMS.set_index("member_no").loc[top.index, "tier"].to_dict()
+
+
+def test_not_a_value_alone_after_groups_kept_by_their_total_narrows_the_same_request(cowork):
+    s = Session(cowork)
+    answered(s, "member_no whose total fee is over 30, all sheets")
+    totals = BOTH.groupby("member_no")["fee"].sum()
+    kept = totals[totals > 30]
+    drop = kept.index[0]
+    f = result_frame(_go(s, f"not {drop}"))
+    want = BOTH[BOTH["member_no"] != drop].groupby("member_no")["fee"].sum()
+    assert dict(zip(f["member_no"], f["fee_sum"], strict=True)) == want[want > 30].to_dict()
+
+
+def test_an_id_said_as_the_condition_an_edit_asked_for(tmp_path):
+    jobs = pd.DataFrame({"job_id": [f"J{2000 + i}" for i in range(300)], "crew": [f"C{i % 7}" for i in range(300)],
+                         "callback": ["N"] * 300, "value": [100.0 + i for i in range(300)]})
+    jobs.to_csv(tmp_path / "jobs.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    first = s.turn("in jobs.csv, change callback to Y for job J2045")
+    assert first.run is None, first.run.answer  # (an id the table's known values do not include: asked about)
+    tr = s.turn("job_id is J2045")
+    assert tr.run is None and "job_id = J2045" in tr.decision.reply, tr.decision.reply
+    f = result_frame(answered(s, "go"))
+    assert list(f.loc[f["job_id"] == "J2045", "callback"]) == ["Y"] and (f["callback"] == "Y").sum() == 1 and len(f) == 300
+
+
+def test_a_value_of_the_table_joined_in_the_same_request_narrows_it_after(claims):
+    s = Session(claims)
+    answered(s, "三个季度合并，关联查勘员.csv，按查勘员汇总赔付金额，取前2")
+    tr = _run(s, "高级查勘员除外呢")
+    assert "查勘员.csv" in tr.plan.goalSummary and "理赔2024.xlsx" in tr.plan.goalSummary, tr.plan.goalSummary
+    j = ALLQ.merge(ADJUSTERS, on="查勘员", how="left")
+    want = j[j["职级"] != "高级"].groupby("查勘员")["赔付金额"].sum().nlargest(2).to_dict()
+    f = result_frame(tr)
+    assert dict(zip(f["查勘员"], f["赔付金额_合计"], strict=True)) == want
+
+
+@pytest.mark.parametrize("said", ["不对，这是新的问题，就是一季度按险种汇总赔付金额", "新问题：一季度按险种汇总赔付金额"])
+def test_a_new_question_said_as_such_carries_nothing_of_the_one_before(claims, said):
+    s = Session(claims)
+    answered(s, "二季度碰撞的平均结案天数")
+    tr = _run(s, said)
+    assert "碰撞" not in tr.plan.goalSummary and "二季度" not in tr.plan.goalSummary, tr.plan.goalSummary
+    f = result_frame(tr)
+    assert dict(zip(f["险种"], f["赔付金额_合计"], strict=True)) == QUARTERS["一季度"].groupby("险种")["赔付金额"].sum().to_dict()
+
+
+def test_a_cell_edit_after_a_run_is_a_request_of_its_own(parcels):
+    s = Session(parcels)
+    answered(s, "杭州按网点编号去重")
+    tr = _run(s, "杭州运单号是杭002的那条，网点编号改成杭9")
+    assert "去重" not in tr.plan.goalSummary, tr.plan.goalSummary
+    f = result_frame(tr)
+    assert len(f) == len(CITY["杭州"]) and list(f.loc[f["运单号"] == "杭002", "网点编号"]) == ["杭9"]
