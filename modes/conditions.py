@@ -1879,7 +1879,7 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
     sc = _Scan(text, sheet, hits, CondParse(), blocked)
     for rule in COND_RULES:
         rule(sc)
-    sc.out.conds = [year_number(c, sheet) for c in _one_list(sc.out.conds, sheet)]
+    sc.out.conds = [_year_number(c, sheet) for c in _one_list(sc.out.conds, sheet)]
     _besides_closed(sc)
     return sc.out
 
@@ -1887,7 +1887,7 @@ def parse_conditions(text: str, sheet: SheetInfo, hits: list[ColumnHit], blocked
 YEAR_NAME = lazy(r"年份|年度|年$|(?<![a-z])(?:year|yr)s?(?![a-z])", re.I)
 
 
-def year_number(c: Cond, sheet: SheetInfo) -> Cond:
+def _year_number(c: Cond, sheet: SheetInfo) -> Cond:
     """2020年以前入住的, over 入住年份 holding 2012 … 2024 as numbers: the period's bound is the year's number (入住年份 <
     2020), never a date compared with a number."""
     lo, hi = sheet.ranges.get(c.column or "", (0.0, 0.0))

@@ -1120,15 +1120,17 @@ def _narrows_the_join(u: _Understanding, last: FileInfo) -> str:
     if prev is None or path is None or path.rsplit("/", 1)[-1].casefold() in text.casefold() or not lx.FOLLOW_UP.search(text) \
             or not last.sheets:
         return ""
-    joined = u.catalog.get(path)
-    if prev.request.op("join") is not None and path in prev.request.files[1:]:
-        if find_values(text, last.sheets[0], []):
-            return "last"
-        # 五星教练除外呢, after a join, a total per name and a top 3 in one request: a value only the joined table holds
-        return "chain" if joined is not None and joined.sheets and find_values(text, joined.sheets[0], []) else ""
-    p = prev.source
-    while p is not None and not (p.request.op("join") is not None and path in p.request.files[1:]):
+    def joined_here(p: Pending) -> bool:
+        return p.request.op("join") is not None and path in p.request.files[1:]
+
+    if joined_here(prev) and find_values(text, last.sheets[0], []):
+        return "last"
+    # 五星教练除外呢, after a join, a total per name and a top 3 in one request (or joined steps before): a value only the
+    # joined table holds
+    p: Pending | None = prev
+    while p is not None and not joined_here(p):
         p = p.source
+    joined = u.catalog.get(path)
     return "chain" if p is not None and joined is not None and joined.sheets and find_values(text, joined.sheets[0], []) else ""
 
 
@@ -2387,10 +2389,9 @@ def _u_period_column(u: _Understanding) -> None:
     """monthly volume for 2025 based on opened_at: a period said without its column is of the one date column the
     request names (or its grouping uses); asked only when none or several are named."""
     dates = u.sheet.dates
-    said = " ".join(u.norms or u.turns).casefold()
     if not dates:
-        _period_of_a_year_column(u, said)
         return
+    said = " ".join(u.norms or u.turns).casefold()
     used = {v for o in u.ops for v in o.args.values() if isinstance(v, str) and v in dates}
     named = used | {c for c in dates if c.casefold() in said or _date_verb(c, said)}
     if len(named) != 1:
@@ -2415,34 +2416,6 @@ def _u_period_column(u: _Understanding) -> None:
 
 
 DATE_TAIL = re.compile(r"(?:[_\s-]*(?:at|on|date|time|day|dt))$|(?:日期|时间|日)$", re.I)
-
-
-def _period_of_a_year_column(u: _Understanding, said: str) -> None:
-    """入职2018年以前的有谁, over a table with no date column and one column of years (入职年份 holding 2012 … 2024): the
-    period is a bound on that column's numbers, its word (入职) said or not."""
-    from modes.conditions import YEAR_NAME, year_number
-
-    years = [c for c in u.sheet.columns if c in u.sheet.numeric and YEAR_NAME.search(c)
-             and 1900 <= u.sheet.ranges.get(c, (0.0, 0.0))[0] and u.sheet.ranges.get(c, (0.0, 0.0))[1] <= 2100]
-    named = [c for c in years if _date_verb(re.sub(r"年份|年度|year", " 日期", c, flags=re.I), said)]
-    col = named[0] if len(named) == 1 else None  # (a year said of no column's word is asked about: 2022年度 may be any year)
-    if col is None:
-        return
-    for i, o in enumerate(u.ops):
-        conds = o.args.get("conditions") or [] if o.kind == "filter" else []
-        open_ = [c for c in conds if c.column is None and isinstance(c.value, dict) and "date" in c.value]
-        if not open_:
-            continue
-        fixed = [year_number(replace(c, column=col, raw=col, how="default"), u.sheet) if c in open_ else c for c in conds]
-        if any(isinstance(c.value, dict) for c in fixed):
-            continue  # (a period inside a year: no bound on a year's number)
-        left = [x for x in o.args.get("unresolved", []) if x.get("raw") not in {c.raw for c in open_}]
-        args = {**o.args, "conditions": fixed}
-        if left:
-            args["unresolved"] = left
-        else:
-            args.pop("unresolved", None)
-        u.ops[i] = Op("filter", args, o.after)
 
 
 def _date_verb(column: str, said: str) -> bool:
