@@ -790,13 +790,13 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
             kept = [st.facts for st in r.steps if st.tool in ("filter_rows", "deduplicate") and "rows_out" in st.facts]
             n = kept[-1]["rows_out"] if kept else len(r.table)
             parts.append(f"满足条件的共有 {n} 行。" if zh else f"{n} rows match.")
-            parts += repeated_rows(r.table, zh) if "deduplicate" not in facts else []
+            r.data_notes += [n for n in repeated_rows(r.table, zh) if n not in r.data_notes] if "deduplicate" not in facts else []  # (its figures are the data's: checked as such)
         elif q.kind == "profile" and q.args.get("question") == "rows":
             st = d.request.op("stack")
             if st is not None:  # 一共有多少条记录 over stacked sheets: the rows of all of them
                 of = "、".join(st.args.get("sheets") or []) if zh else ", ".join(st.args.get("sheets") or [])
                 parts = [f"{of} 一共 {len(r.table)} 行。" if zh else f"{len(r.table)} rows in total ({of})."]
-            parts += repeated_rows(r.table, zh)
+            r.data_notes += [n for n in repeated_rows(r.table, zh) if n not in r.data_notes]
             # (one table: its preview's answer says its rows, never a row of it as the answer)
         elif len(r.table):
             g = d.request.op("group")

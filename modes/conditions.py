@@ -242,6 +242,9 @@ def _value_at(text: str, i: int, sheet: SheetInfo, hits: list[ColumnHit], date_c
             word = word.split(". ", 1)[0]  # is Y. How many …: a sentence ends at its full stop, the next one is no part of the value
         if CJK.match(word):
             word = VALUE_JOIN.split(word, maxsplit=1)[0] or word  # a value ends at a joining word (男且月薪高于平均 -> 男)
+            listed = BLANK_AFTER.search(word)
+            if listed is not None and listed.start() > 0 and not sheet.holds(word):
+                word = word[: listed.start()]  # 线上和空的: the value, then its column's blanks listed with it
             word = _strip_tail(word, sheet)
         elif word.endswith(".") and word.rstrip(".") and not any(v == word for v, _ in sheet.value_pairs):
             word = word.rstrip(".")  # Branch not North. Total …: the sentence's full stop, never a part of the value
@@ -519,10 +522,10 @@ YES_NO = (frozenset({"是", "有", "y", "yes", "true", "1", "已"}), frozenset({
 FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[，,。;；)）\]]|$|(?=且|并且|而且|同时))|\s*(?:[)）\]]|$)"
                # refunded orders / no-shows, in English: the flag said with a noun for the rows, or alone, up to the clause's end
                r"|(?:\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|ones?|entries|items|customers|tickets|sales|cases|claims|[a-z]{3,}s))?(?:\s+only)?"
-               r"\s*(?:[,.;)?]|\s[-–—](?=\s)|$|(?=\s+(?:and|or|but|then|from|in|on|by|per|for|with|to|into|as)(?![a-z_])))", re.I)
+               r"\s*(?:[,.;)?]|\s[-–—](?=\s)|$|(?=\s+(?:and|or|but|then|from|in|on|by|per|for|with|to|into|as|at|over|under|above|below|after|before|during|since|between|where|that|which|who)(?![a-z_])))", re.I)
 # (paid jobs only / unpaid invoices: any plural noun for the rows)
 FLAG_NOUN_EN = lazy(r"\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|entries|items|customers|tickets|sales|cases|claims|ones?|[a-z]{3,}s|only)(?![a-z_])"
-                    r"|\s{3,}(?=(?:by|per|for|in|from|to|into|as|and|with)(?![a-z_])|[,;.]|$)", re.I)  # (or the table's own name, set aside as the file's)
+                    r"|\s{3,}(?=(?:by|per|for|in|from|to|into|as|and|with|at|over|under|above|below|where)(?![a-z_])|[,;.]|$)", re.I)  # (or the table's own name, set aside as the file's)
 
 
 FLAG_PREDICATE = lazy(r"(?<![a-z_])(?:were|was|are|is|got|been|being)\s+$", re.I)
@@ -1217,6 +1220,8 @@ def _strip_tail(word: str, sheet: SheetInfo | None) -> str:
 OR_WORD = lazy(r"\s*,?\s*(?:或者|或是|或|(?<![a-z_])or(?![a-z_]))\s*$", re.I | re.A)
 NUMBER_LISTED = lazy(r"\s*(?P<j>,?\s*(?:or|或者|或|、|/|,|，|nor))\s*(?P<n>\d+(?:\.\d+)?)(?![\d.%])(?!\s*(?:[-–~到至]|to\s|万|千|k\b|%|个月|月|年|日|号))", re.I)
 LIST_JOIN = lazy(r"以及|或者|或是|和|与|及|跟|、|/|或")
+BLANK_AFTER = lazy(r"(?:和|与|及|跟)(?:为|是)?(?:空白?|空值|空着|没填)的?$")
+BLANK_ITEM = lazy(r"(?:为|是)?(?:空白?|空值|空着|没填)的?")
 # words that join whole conditions as well as values: they continue a list of values only with a value the data holds
 BOTH_WAYS = lazy(r"\s*,?\s*(?:以及|和|与|及|跟|、|(?<![a-z_])and(?![a-z_]))\s*$", re.I | re.A)
 
@@ -1245,6 +1250,8 @@ def _value_list(text: str, op: str, value: str, end: int, sheet: SheetInfo | Non
             break
         if SEQUENCE_START.match(mm.group("w")):
             break  # 华北或华南，再按城市…: a value list ends at a sequencing word
+        if BLANK_ITEM.fullmatch(mm.group("w")):
+            break  # 线上或者为空的: the column's blanks, read as such (never a value named 为空)
         word = VALUE_JOIN.split(mm.group("w"), maxsplit=1)[0] if CJK.match(mm.group("w")) else mm.group("w")
         cut = not mm.group("q") and len(word) < len(mm.group("w"))  # 支付宝或现金: the word ends at its joiner, the list goes on
         word = _strip_tail(word, sheet)
@@ -1832,7 +1839,9 @@ def _cond_blank_listed(sc: _Scan) -> None:
             continue
         before = c.op in ("ne", "not_in") and c.how == "excluded"
         if not before and EXCLUDED_AFTER.match(sc.text[m.end() :]) is None:
-            continue  # 是Cash和空的: either one kept, which one condition of this kind cannot say; left unread, restated
+            if c.op in ("eq", "in"):  # 是Cash或者空的: either one kept (the reader joins the two with or)
+                sc.add(Cond(c.column, "empty", raw=c.column, how="either"), m.start(), m.end())
+            continue
         sc.add(Cond(c.column, "not_empty" if before else "empty", raw=c.column, how="excluded" if before else "exact"), m.start(), m.end())
 
 

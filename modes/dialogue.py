@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from modes import evidence, opspec, replies, results
 from modes import lexicon as lx
@@ -38,7 +38,7 @@ from modes.gate import (
     understand,
 )
 from modes.lazyre import lazy
-from modes.resolve import find_columns, find_files, find_values, sheet_stems
+from modes.resolve import find_columns, find_files, find_values, resolve_column, sheet_stems
 from modes.text import CJK, FIXED_LANG, language, normalize, tidy
 
 if TYPE_CHECKING:
@@ -463,6 +463,31 @@ def the_chain(last: Pending) -> tuple[Pending, tuple[Op, ...]]:
     return p, steps
 
 
+def recuts_the_chain(t: Turn) -> bool:
+    """change it to top 3 / 改成前3个, after the top 5 had names brought onto them: a new cut of the request the chain
+    started from (its pending is that request), never a cut of the last step's table."""
+    p, cut = t.pending, t.fresh.op("top_n")
+    left = [w for w in t.fresh.unexplained if not lx.CORRECTION.search(w) and w.casefold() not in CUT_SWAP_WORDS]
+    old = p.request.op("top_n") if p is not None else None
+    if cut is None or old is None or set(t.fresh.kinds()) - {"top_n", "stack"} or left or t.fresh.file_how != "result" or not cut.args.get("by"):
+        return False
+    same_way = not cut.args.get("direction_said") or bool(cut.args.get("ascending")) == bool(old.args.get("ascending"))
+    return same_way and 0 < int(cut.args.get("n") or 0) <= int(old.args.get("n") or 0)
+
+
+CUT_SWAP_WORDS = frozenset({"change", "make", "switch", "instead", "改成", "改为", "换成", "变成"})
+
+
+def on_chain_recut(t: Turn) -> Outcome:
+    """The fewer first rows of the same ranking are the first rows of what the chain shows (its later steps add columns,
+    never rows): that cut, on the last result, restated; more rows than the chain kept are asked for anew."""
+    p, cut = t.pending, t.fresh.op("top_n")
+    assert p is not None and cut is not None
+    old = p.request.op("top_n")
+    assert old is not None
+    return _gate(t.fresh, t.state, [t.utterance], multi_turn=True, catalog=t.catalog, prior=None)
+
+
 def on_chain_on_sheet(t: Turn, steps: tuple[Op, ...]) -> Outcome:
     """same for 2023, after a summary of 2024 and a sort of its result: the request the chain started from, on the sheet
     named, and every step run on its result after it; restated whole before it runs."""
@@ -673,8 +698,8 @@ def shares_the_last_summary(t: Turn) -> bool:
     if last is None or t.state.pending is not None or t.other_file or t.fresh.file_how in ("named", "fuzzy", "missing", "outside"):
         return False
     g = last.request.op("group")
-    if g is None or not g.args.get("keys") or not any(m.get("column") for m in g.args.get("measures") or []):
-        return False
+    if g is None or not g.args.get("keys") or not g.args.get("measures"):
+        return False  # (a count per key is a figure too: its rows are shared)
     kinds = set(t.fresh.kinds()) - ({"stack"} if last.request.op("stack") is not None else set())  # (the same sheets, stacked again)
     sh, pr = t.fresh.op("share"), t.fresh.op("proportion")
     if kinds == {"share"} and sh is not None and not sh.args.get("keys"):
@@ -687,6 +712,158 @@ def shares_the_last_summary(t: Turn) -> bool:
         and all(c.column in keys and c.op in ("not_empty", "ne", "not_in") for c in pr.args.get("conditions") or [])
 
 
+# 按重量算呢 / 换成重量 / 用重量算 / 那重量呢 / what about Litres? / use Litres instead / same but for Litres: the figure of
+# the request before, of another column (its keys, rows and steps kept)
+FIGURE_SWAP = re.compile(
+    r"^\s*(?:(?:and|ok|okay|now)\s+)?(?:what|how) about\s+(?:the\s+)?(?P<e1>.+?)\s*(?:instead)?\s*\??\s*$"
+    r"|^\s*(?:use|using|by|with|do it (?:by|with|for))\s+(?:the\s+)?(?P<e2>.+?)\s+instead\s*[.!]?\s*$"
+    r"|^\s*(?:the\s+)?same(?:\s+thing)?(?:\s+but)?\s+(?:for|with|using|by|on)\s+(?:the\s+)?(?P<e3>.+?)(?:\s+instead)?\s*[.!?]?\s*$"
+    r"|^\s*(?:那|那么|那就)?\s*(?P<zp>换成|改成|改为|换为|用|按)?\s*(?:按|用)?\s*(?P<c>[^，,。；;？?！!\s][^，,。；;？?！!]{0,30}?)\s*(?:的)?\s*"
+    r"(?P<zs>来算|算|计算|统计|来看|看|汇总)?\s*(?:一下|一遍)?\s*(?P<zq>呢|吧)?\s*[?？。.!！]*\s*$", re.I)
+FIGURE_ARGS = {"share": ("column",), "proportion": ("column",), "stats": ("columns",), "bucket": ("value", "values"), "pivot": ("value",),
+               "growth": ("value",), "running_total": ("column",), "rolling": ("column",), "chart": ("y",)}
+
+
+def _figure_columns(req: Request) -> list[str]:
+    """The columns a request's figures are of (a total's, a share's, a statistic's), in order, once each."""
+    out: list[str] = []
+    for o in req.ops:
+        said = [m.get("column") for m in o.args.get("measures") or [] if isinstance(m, dict)] if o.kind == "group" else []
+        for a in FIGURE_ARGS.get(o.kind, ()):
+            v = o.args.get(a)
+            said += v if isinstance(v, list) else [v]
+        out += [c for c in said if isinstance(c, str) and c and c not in out]
+    return out
+
+
+def _swapped_column(t: Turn) -> tuple[str, str] | None:
+    """(the figure's column before, the one said now) when the turn names only another numeric column of the same table."""
+    m = FIGURE_SWAP.match(t.text)
+    p = t.pending
+    if m is None or p is None or not p.request.file or t.fresh.file_how in EXPLICIT_FILE:
+        return None
+    word = next((m.group(g) for g in ("c", "e1", "e2", "e3") if m.group(g)), "")
+    if m.group("c") and not (m.group("zp") or m.group("zs") or m.group("zq")):
+        return None  # 金额 alone: an answer or a word, not a change of the figure
+    f = t.catalog.get(p.request.file)
+    if f is None or not f.sheets or not word.strip():
+        return None
+    sheet = next((sh for sh in f.sheets if sh.name == p.request.sheet), f.sheets[0])
+    col, how, _ = resolve_column(re.sub(r"的$", "", word.strip()), sheet, closest=False)
+    figures = _figure_columns(p.request)
+    if col is None or how not in ("exact", "synonym", "partial", "translated") or len(figures) != 1 or col == figures[0] \
+            or col not in sheet.numeric or col in sheet.dates:
+        return None
+    g = p.request.op("group")
+    if g is not None and col in (g.args.get("keys") or []):
+        return None
+    return figures[0], col
+
+
+def _swap_figure(v: Any, old: str, new: str) -> Any:
+    if isinstance(v, str):
+        return new if v == old else new + v[len(old):] if v.startswith(old + "_") else v
+    if isinstance(v, list):
+        return [_swap_figure(x, old, new) for x in v]
+    if isinstance(v, dict):
+        return {k: _swap_figure(x, old, new) if k in ("column", "by") else x for k, x in v.items()}
+    if hasattr(v, "column") and hasattr(v, "op"):  # a having condition on the figure (金额_合计 > 1000)
+        return replace(v, column=_swap_figure(v.column, old, new))
+    return v
+
+
+def on_figure_swapped(t: Turn) -> Outcome:
+    p = t.pending
+    swap = _swapped_column(t)
+    assert p is not None and swap is not None
+    old, new = swap
+    keys = {"group": ("measures",), "top_n": ("by",), "sort": ("by",), "having": ("conditions", "measure"), **FIGURE_ARGS}
+    ops = tuple(replace(o, args={k: _swap_figure(v, old, new) if k in keys.get(o.kind, ()) else v for k, v in o.args.items()}) for o in p.request.ops)
+    req = replace(p.request, ops=ops, text=t.utterance)
+    return _gate(req, t.state, [*p.turns, t.utterance], multi_turn=True, catalog=t.catalog, prior=replace(p, stage="confirm"))
+
+
+# what share of all transactions is that per sheet / 占全部记录的比例, right after a count of the rows a condition keeps per
+# key: each key's rate (those rows over all of its rows), never each key's part of that count
+OF_ALL_ROWS = re.compile(r"(?<![a-z_])(?:share|percent(?:age)?|proportion|fraction|rate|%)\s+of\s+(?:all|the total|total)(?![a-z_])|(?<![a-z_])out of all(?![a-z_])"
+                         r"|占(?:全部|所有|总)(?:的)?(?:行数?|记录数?|单数?|笔数?|条数?|数量)?(?:的)?(?:比例|占比|百分比|多少)"
+                         r"|在(?:全部|所有)[^，,。]{0,6}(?:里|中)(?:的)?(?:占比|比例)", re.I)
+
+
+# who is that driver? name and plan / 他们叫什么名字，在哪个村: right after a ranking of ids, the columns another table
+# holds for those ids, brought onto the result (never a question about the world)
+WHO_IS = re.compile(r"^\s*(?:and\s+|so\s+)?(?:who|what)(?:\s+(?:is|are|was|were)|'s|'re)\s+(?:that|this|those|these|they|it|he|she)(?:\s+[a-z]+)?\s*[?？]?"
+                    r"|^\s*(?:那)?(?:他|她|它|他们|她们|这个人|那个人|这几个人|这些人|这位|那位)(?:分别)?(?:是谁|叫什么名字|叫什么|的名字是什么)\s*[?？，,]?", re.I)
+
+
+def _who_is_asked(text: str, m: re.Match[str], state: SessionState, catalog: Catalog) -> tuple[str, list[str]] | None:
+    """(the table that says who, the columns asked of it) for the ids a result just shown holds; None when no one table
+    holds them, or nothing of it is asked."""
+    from modes.joins import NAME_COLUMN, NAME_WORD
+
+    last = state.last
+    result = catalog.get(state.last_result) if state.last_result else None
+    if last is None or result is None or not result.sheets:
+        return None
+    keys = [c for c in result.sheets[0].columns if c not in result.sheets[0].numeric]
+    tables = [f for f in catalog.tables if f.path not in (state.last_result, last.request.file) and f.sheets and f.is_table
+              and any(k in f.sheets[0].columns for k in keys) and not results.is_result(f.path)]
+    if len(tables) != 1:
+        return None
+    f, rest = tables[0], text[m.end() :]
+    sh = f.sheets[0]
+    cols = [h.column for h in find_columns(rest, sh) if h.how in ("exact", "synonym", "translated") and h.column not in keys]
+    names = [c for c in sh.columns if NAME_COLUMN.search(c) and c not in keys]
+    if (NAME_WORD.search(rest) or not rest.strip(" ?？,，.。")) and len(names) == 1 and names[0] not in cols:
+        cols.insert(0, names[0])  # who is that driver (name and plan): the one name column, first
+    return (f.name, list(dict.fromkeys(cols))) if cols else None
+
+
+def heats_the_pivot(t: Turn) -> bool:
+    """make it a heat map / 做成热力图, right after a pivot: the pivot's rows, columns and figure, coloured by value."""
+    last, c = t.state.last, t.fresh.op("chart")
+    if last is None or t.state.pending is not None or c is None or c.args.get("kind") != "heatmap" or set(t.fresh.kinds()) - {"chart", "stack"}:
+        return False
+    p = last.request.op("pivot")
+    return p is not None and bool(p.args.get("rows")) and bool(p.args.get("columns")) and not p.args.get("period") and not c.args.get("keys")
+
+
+def on_pivot_heated(t: Turn) -> Outcome:
+    last = t.state.last
+    assert last is not None
+    def heat(o: Op) -> Op:
+        a = o.args
+        y = [a["value"]] if a.get("value") else ["行数"]
+        return Op("chart", {"kind": "heatmap", "keys": [a["rows"][0], a["columns"]], "y": y, "agg": a.get("agg") or "sum"}, o.after)
+    req = replace(last.request, ops=tuple(heat(o) if o.kind == "pivot" else o for o in last.request.ops), text=t.utterance)
+    return _gate(req, t.state, [*last.turns, t.utterance], multi_turn=True, catalog=t.catalog, prior=replace(last, stage="confirm"))
+
+
+def rates_the_count(t: Turn) -> bool:
+    last = t.state.last
+    if last is None or t.state.pending is not None or not OF_ALL_ROWS.search(t.text) or t.fresh.file_how in EXPLICIT_FILE:
+        return False
+    f, g = last.request.op("filter"), last.request.op("group")
+    return f is not None and g is not None and bool(g.args.get("keys")) and bool(g.args.get("measures")) \
+        and all(not m.get("column") for m in g.args["measures"]) and set(last.request.kinds()) <= {"stack", "filter", "group", "sort", "top_n"} \
+        and all(c.column for c in f.args.get("conditions") or [])
+
+
+def on_count_rated(t: Turn) -> Outcome:
+    last = t.state.last
+    assert last is not None
+    f, g = last.request.op("filter"), last.request.op("group")
+    assert f is not None and g is not None
+    ops: list[Op] = []
+    for o in last.request.ops:
+        if o.kind == "group":
+            ops.append(Op("proportion", {"conditions": list(f.args.get("conditions") or []), "logic": f.args.get("logic", "and"), "by": list(g.args["keys"])}, o.after))
+        elif o.kind not in ("filter", "sort", "top_n"):
+            ops.append(o)
+    req = replace(last.request, ops=tuple(ops), text=t.utterance)
+    return _gate(req, t.state, [*last.turns, t.utterance], multi_turn=True, catalog=t.catalog, prior=replace(last, stage="confirm"))
+
+
 def on_last_summary_shared(t: Turn) -> Outcome:
     from modes.conditions import Cond
 
@@ -694,7 +871,7 @@ def on_last_summary_shared(t: Turn) -> Outcome:
     assert last is not None
     g = last.request.op("group")
     assert g is not None
-    col = next(m["column"] for m in g.args["measures"] if m.get("column"))
+    col = next((m["column"] for m in g.args["measures"] if m.get("column")), None)  # None: a count per key, its rows shared
     pr = t.fresh.op("proportion")
     dropped: list[Cond] = list(pr.args.get("conditions") or []) if pr is not None else []
     ops: list[Op] = []
@@ -705,7 +882,7 @@ def on_last_summary_shared(t: Turn) -> Outcome:
         if o.kind == "filter" and dropped:
             ops.append(replace(o, args={**o.args, "conditions": [*o.args.get("conditions", []), *dropped]}))
         elif o.kind == "group":
-            ops.append(Op("share", {"keys": list(g.args["keys"]), "column": col}, o.after))
+            ops.append(Op("share", {"keys": list(g.args["keys"]), **({"column": col} if col else {})}, o.after))
         elif o.kind not in ("sort", "top_n", "export"):
             ops.append(o)
     req = replace(last.request, ops=tuple(ops), text=t.utterance)
@@ -1107,10 +1284,15 @@ def refines(t: Turn) -> bool:
     if t.fresh.file_how in ("named", "fuzzy", "result", "missing", "outside") and not (t.fresh.file_how == "fuzzy" and t.fresh.file == last.request.file) \
             and not cut_again:
         return False  # a file named (even the same one) starts a request of its own (by payment method, after payments.csv: a word of its name)
+    if t.new_kinds == {"group"} and "join" in t.old_kinds and t.fresh.file_how in ("none", "description", "inferred") and _key_of_the_joined(t, last.request):
+        return True  # same by contract type, after a join and a total by team: the same join and figure, by that key
     if t.fresh.file_how == "description" and t.fresh.file != last.request.file:
         return False  # words that describe another file
     if _other_sheet_said(t) and not SHEET_FOLLOW_UP.search(t.text) and not lx.CORRECTION.search(t.text):
         return False  # 11月工单号重复的只留一条, after a request on 10月: a request of its own on that sheet (那11月的呢 follows one)
+    if t.new_kinds == {"group"} and "filter" in t.old_kinds and t.old_kinds <= {"filter", "stack"} and not t.fresh.unexplained \
+            and (g := t.fresh.op("group")) is not None and g.args.get("keys") and not t.fresh.op("filter"):
+        return True  # how many per station, right after the March rows were listed: those rows, per station
     if lx.BREAK_DOWN.search(t.text) and t.new_kinds <= {"group", "stats"} and t.old_kinds & (FIGURE_KINDS | {"filter", "group"}):
         return True  # break that down by plan, after how many signed up in 2023: the same rows, per plan
     if t.new_kinds in ({"group"}, {"bucket"}) and _keys_alone(t) and t.old_kinds & (FIGURE_KINDS | SHARE_KINDS | {"group", "bucket"}) and _holds_more(last.request):
@@ -1124,8 +1306,8 @@ def refines(t: Turn) -> bool:
         return True  # 全职的呢，按站点分一下, after a count of 众包: the same figure for 全职, per 站点
     if ALSO_FOR.search(t.text) and t.new_kinds <= REFINING_KINDS | t.old_kinds:
         return True  # 饿了么的也导一份 / same for Cash too, after a run: the same request for the value said
-    if t.new_kinds == {"filter"} and ROWS_NARROWED.search(t.text) and t.old_kinds - {"filter", "profile"}:
-        return True  # 只算没取消的 / leave out the refunds, after a figure: the same figure over those rows
+    if t.new_kinds == {"filter"} and (ROWS_NARROWED.search(t.text) or EXCLUSION_REDONE.search(t.text)) and t.old_kinds - {"filter", "profile"}:
+        return True  # 只算没取消的 / 等级空的不要，重新画 / leave out the refunds, after a figure: the same figure over those rows
     if WHICH_OF_THEM.search(t.text) and t.new_kinds <= {"proportion"} and t.new_kinds and not t.fresh.unexplained \
             and (g := last.request.op("group")) is not None and g.args.get("keys"):
         return True  # which one has the highest no-show rate?, after totals per sheet: that rate of each of the same groups
@@ -1134,6 +1316,21 @@ def refines(t: Turn) -> bool:
     if t.old_kinds & (FIGURE_KINDS | SHARE_KINDS) and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
         return False  # the top 5 rows …, after a median (or each store's share): rows of their own, never a cut of one figure
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
+
+
+def _key_of_the_joined(t: Turn, r: Request) -> bool:
+    """A key said alone that is a column of the table a join brought in (ContractType of drivers.csv), not found where
+    the turn was read alone."""
+    g = t.fresh.op("group")
+    if g is None or len(r.files) < 2 or t.fresh.file not in (None, r.files[1]) or g.args.get("measures"):
+        return False
+    other = t.catalog.get(r.files[1])
+    if other is None or not other.sheets:
+        return False
+    if g.args.get("keys"):  # same by plan: a key the joined table holds, found there
+        return set(g.args["keys"]) <= set(other.sheets[0].columns)
+    cols = {h.column for h in find_columns(t.text, other.sheets[0]) if h.column not in other.sheets[0].numeric}
+    return bool(g.args.get("unresolved")) and len(cols) == 1
 
 
 WHICH_OF_THEM = re.compile(r"^\s*(?:and\s+|so\s+)?(?:which|what)\s+(?:one|of them|of these|of those|sheet|location|group)(?![a-z_])|^\s*(?:那)?(?:哪个|哪一个|哪家|哪个组)", re.I)
@@ -1528,6 +1725,22 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         listed = Turn(utterance, text, lang, state, catalog, None)
         if lists_the_counted_rows(listed):
             return never_twice(listed, *on_counted_rows_listed(listed))
+    if base is not None and (state.pending is None or state.pending.stage == "confirm") and FIGURE_SWAP.match(text):
+        swapped = Turn(utterance, text, language(utterance), state, catalog, replace(base, stage="confirm"))
+        if _swapped_column(swapped) is not None:  # 按重量算呢, after each sheet's share of 金额: the same shares, of 重量
+            return never_twice(swapped, *on_figure_swapped(swapped))
+    if state.pending is None and state.last is not None and (who := WHO_IS.search(text)) is not None \
+            and (asked := _who_is_asked(text, who, state, catalog)) is not None:
+        table, cols = asked  # who is that driver? name and plan: those columns of the table that says who, brought onto the result
+        utterance = text = (f"add {', '.join(cols)} from {table}" if not CJK.search(text) else f"把{table}里的{'、'.join(cols)}带过来")
+    if state.pending is None and state.last is not None and state.last.request.op("pivot") is not None:
+        heated = Turn(utterance, text, language(utterance), state, catalog, None)
+        if heats_the_pivot(heated):  # make it a heat map, after a pivot: that pivot, coloured
+            return never_twice(heated, *on_pivot_heated(heated))
+    if state.pending is None and state.last is not None and OF_ALL_ROWS.search(text):
+        rated = Turn(utterance, text, language(utterance), state, catalog, None)
+        if rates_the_count(rated):  # what share of all transactions is that per sheet, after flagged rows counted per sheet
+            return never_twice(rated, *on_count_rated(rated))
     if state.pending is None and state.last is not None and SHARE_SAID.search(text):  # 各占多少比例, right after a total per key
         shared = Turn(utterance, text, lang, state, catalog, None)
         if shares_the_last_summary(shared):
@@ -1545,6 +1758,11 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     if p is not None and p.waits_for == "period" and t.answer is None:  # not the date column asked for: a request of its own
         p = None
         t = Turn(utterance, text, t.lang, state, catalog, None)
+    if p is not None and state.pending is None and p.source is not None and p.request.op("top_n") is None:
+        root, chain_steps = the_chain(p)  # change it to top 3, after the top 5 had names brought onto them: the chain, cut anew
+        recut = Turn(utterance, text, lang, state, catalog, replace(root, stage="confirm"))
+        if chain_steps and recuts_the_chain(recut) and chain_steps[0].kind in ("join", "select", "rename", "sort"):
+            return never_twice(recut, *on_chain_recut(recut))
     if p is not None and refining and state.pending is None and p.source is not None and results.is_result(p.request.file or ""):
         root, steps = the_chain(p)  # same for 2023, after a summary of 2024 and a step on its result: the whole chain there
         chain = Turn(utterance, text, lang, state, catalog, replace(root, stage="confirm"), True)
@@ -1566,8 +1784,9 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
 
 # 不要退货的 / 不要退货的，再算一次 / 退货的排除掉再取: rows left out of what just ran, it done again — never a correction
 # that takes the request back to those rows alone
-EXCLUSION_REDONE = re.compile(r"^\s*(?:不要|不算|去掉|排除|剔除|除掉)[^，,。；;]{1,20}?的\s*(?:[，,]?\s*(?:再|重新)\s*(?:算|统计|汇总|计算|取|看|排|做)(?:一下|一遍|一次|下)?)?\s*[。.!！]?\s*$"
-                             r"|^\s*[^，,。；;]{1,16}?的\s*(?:不算|不要|去掉|排除掉?|剔除|除掉|拿掉)了?\s*[，,]?\s*(?:再|重新)\s*(?:算|统计|汇总|计算|取|看|排|做)(?:一下|一遍|一次|下)?\s*[。.!！]?\s*$")
+REDO_VERB = r"(?:算|统计|汇总|计算|取|看|排|做|画|出|跑|生成)(?:一下|一遍|一次|下|一张|一个)?(?:图|饼图|表)?"
+EXCLUSION_REDONE = re.compile(r"^\s*(?:不要|不算|去掉|排除|剔除|除掉)[^，,。；;]{1,20}?的\s*(?:[，,]?\s*(?:再|重新)\s*" + REDO_VERB + r")?\s*[。.!！]?\s*$"
+                             r"|^\s*[^，,。；;]{1,16}?的\s*(?:不算|不要|去掉|排除掉?|剔除|除掉|拿掉)了?\s*[，,]?\s*(?:再|重新)\s*" + REDO_VERB + r"\s*[。.!！]?\s*$")
 ASKED_AGAIN = re.compile(r"^\s*那.{1,20}呢\s*[?？]?\s*$|^\s*(?:what|how) about\b", re.I)  # 那6月呢 / what about June?
 
 

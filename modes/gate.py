@@ -439,6 +439,9 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
                 said_days = {n.column for n in new_c if n.op in ("weekday_in", "weekday_not_in")}
                 if not t.adds:
                     old_c = [c for c in old_c if not (c.op in ("weekday_in", "weekday_not_in") and c.column in said_days)]
+                # 金额是空的呢 after 收购员为空的…: a blank test asked again of another column, in place of the one before
+                if t.asked_again and not t.adds and not t.include_too and all(n.op in ("empty", "not_empty") for n in new_c):
+                    old_c = [c for c in old_c if c.op not in ("empty", "not_empty")]
                 # 那已签收以外的呢 after 已签收的…: the other rows of that column, never both at once
                 said_not = {n.column for n in new_c if n.op in ("ne", "not_in")}
                 old_c = [c for c in old_c if not (c.op in ("eq", "in") and c.column in said_not)]
@@ -1086,9 +1089,9 @@ def _u_flags(u: _Understanding) -> None:
     from modes.ops import OUT_NAME
 
     # (存成 导购汇总.xlsx: the name of the file written holds no operation of its own)
-    u.texts = [_blank(t, ([] if _set_aside(r, named) else [sp for sp in r.spans if not STEM_COUNTED.match(t, sp[1])]) + _purpose(t)
-                      + [_name_span(m) for m in OUT_NAME.finditer(t)])
-               for t, r in zip(norms, refs, strict=True)]
+    u.texts = [_blank(t, ([] if _set_aside(r, named) or _a_column_word_then(u, r, i) else [sp for sp in r.spans if not STEM_COUNTED.match(t, sp[1])])
+                      + _purpose(t) + [_name_span(m) for m in OUT_NAME.finditer(t)])
+               for i, (t, r) in enumerate(zip(norms, refs, strict=True))]
     for i, t in enumerate(u.texts):
         stripped = re.sub(r"[\s,.;:!?的吧呀啊哦了]|那个|这个|文件|表格?|file|the", "", t, flags=re.I)
         if refs[i].how in ("named", "fuzzy", "description", "type") and not stripped:
@@ -1104,6 +1107,17 @@ def _u_flags(u: _Understanding) -> None:
         "text": u.turns[-1], "lang": u.lang, "plan_only": flags["plan_only"], "overwrite": flags["overwrite"],
         "full": flags["full"], "target_format": flags["target_format"], "header_row": header_row,
     }
+
+
+def _a_column_word_then(u: _Understanding, r: FileRef, i: int) -> bool:
+    """东校区平均课时数超过2.5的教练有哪些, then 西校区的呢: an earlier turn's word that names another file by its stem
+    (教练 / 教练.csv) but was read as a column of the file the request runs on (教练工号) stays that column's word."""
+    if i == len(u.norms) - 1 or r.how != "named" or not r.paths or set(r.paths) & set(u.ref.paths) or not u.ref.paths:
+        return False
+    f = u.catalog.get(u.ref.paths[0])
+    if f is None or not f.sheets or any("." in u.norms[i][a:b] for a, b in r.spans):
+        return False  # (a file said with its extension is that file, set aside or not)
+    return bool(r.spans) and all(resolve_column(u.norms[i][a:b], f.sheets[0], closest=False)[1] in ("exact", "synonym", "partial") for a, b in r.spans)
 
 
 def _set_aside(r: FileRef, named: FileRef | None) -> bool:
@@ -1369,7 +1383,7 @@ def _u_sheet(u: _Understanding) -> None:
                                               and (_figure_said(low) or _figure_per_key(fi, low)))
         if figure_compared:
             u.flags["sheets_compared"] = True
-        if _split_table(fi) and (not lx.EXPLORE_COMPARE.search(low) or figure_compared) and (len(u.two_sheets) > 1 or every):
+        if _split_table(fi) and (not lx.EXPLORE_COMPARE.search(low) or figure_compared or lx.columns_related(low)) and (len(u.two_sheets) > 1 or every):
             # 上半年和下半年合在一起 / all sheets: one table split into sheets, read stacked; the names are the sheets
             every_said = every and re.search(r"所有|全部|每个|各个|整个|(?<![a-z_])(?:all|every|both)(?![a-z_])", " ".join(u.norms), re.I) is not None
             # Q1和Q2合在一起: the sheets named; 所有工作表合在一起 / all sheets: every sheet
@@ -1736,6 +1750,12 @@ def _u_parse(u: _Understanding) -> None:
     _join_sheet_said(u)
     if u.stacked and not u.ops and lx.EXPLORE_JOIN.search(u.norms[-1]):
         u.ops = [Op("stack", {"sheets": list(u.stacked)})]  # stack all sheets of reviews.xlsx into one table: that is the request
+    if u.stacked and not u.ops and len(u.norms) == 1 and _each_sheet_said(u.norms[-1], u.stacked) and SPLIT_ALONE.search(u.norms[-1]):
+        from modes.opspecs.stack import (
+            SHEET_COLUMN,  # 按站分一下 / split it per sheet, after a count: the sheets are the keys
+        )
+
+        u.ops = [Op("group", {"keys": [SHEET_COLUMN["en" if u.lang == "en" else "zh"]]})]
     if u.stacked and u.ops:
         from modes.ops import EACH_VALUE
         from modes.opspecs.stack import SHEET_COLUMN
@@ -1769,6 +1789,8 @@ def _u_parse(u: _Understanding) -> None:
                      if o.kind in ("proportion", "bucket", "stats") or o.kind == "growth" and o.args.get("kind") != "cagr" and each_sheet_said else
                      # 每个工作表每个月的金额, drawn: one line per sheet
                      replace(o, args={**o.args, "split": label}) if o.kind == "chart" and o.args.get("unit") and not o.args.get("split") else
+                     # 各站重量公斤占比 / each sheet's share of Litres: the sheets are the shares' keys
+                     replace(o, args={**o.args, "keys": [label]}) if o.kind == "share" and not o.args.get("keys") and not o.args.get("among") else
                      replace(o, args={**o.args, "within": [label]}) if o.kind == "share" and o.args.get("keys") and label not in o.args["keys"]
                      and not o.args.get("within") and not o.args.get("among") else o for o in u.ops]  # share of Resolved On Time per sheet: in each
         unnamed = [re.sub("|".join(re.escape(x) for x in u.stacked), " ", n) for n in u.norms]  # (一季度 names a sheet, no period)
@@ -2108,7 +2130,21 @@ def _u_whole_tables(u: _Understanding) -> None:
         u.sheet_name = u.two_sheets[0]
     if any(o.kind == "join" for o in ops) and not any(lx.EXPLORE_COMPARE.search(t) for t in u.texts):
         ops = [o for o in ops if o.kind != "compare"]  # two tables joined are not also compared
+    ops = _summary_against_reference(u, ops)
     u.ops = _counts_of_a_summary(u, _brought_through_join(u, [_join_keys(u, o) if o.kind == "join" else o for o in ops]))
+
+
+def _summary_against_reference(u: _Understanding, ops: list[Op]) -> list[Op]:
+    """北坡站各品种的平均单价，和品种指导价对比一下: a figure per key set beside another table keyed the same way — that
+    table joined on the key, its columns shown beside each group's figure (never the two whole tables compared)."""
+    g = next((o for o in ops if o.kind == "group" and o.args.get("keys") and o.args.get("measures")), None)
+    if g is None or len(u.files) != 2 or not any(o.kind == "compare" for o in ops) or any(o.kind not in ("compare", "group", "filter", "sort") for o in ops):
+        return ops
+    other = u.catalog.get(u.files[1])
+    if other is None or not other.sheets or not set(g.args["keys"]) <= set(other.sheets[0].columns):
+        return ops
+    beside = [c for c in other.sheets[0].columns if c not in g.args["keys"]]
+    return [Op("join", {}), *[replace(o, args={**o.args, "keys": [*o.args["keys"], *beside]}) if o is g else o for o in ops if o.kind != "compare"]]
 
 
 COUNTS_ROWS = lazy(r"几行|多少行|几条记录|多少条记录|(?<![a-z_])(?:rows?|lines|records)(?![a-z_])"
@@ -2347,6 +2383,9 @@ def _summary_just_shown(state: SessionState) -> bool:
     from another table right after it are brought onto what was shown (add the crew lead names from crews.csv)."""
     last = state.last
     return last is not None and bool(state.last_result) and any(o.kind in ("group", "top_n", "top_per_group") for o in last.request.ops)
+
+
+SPLIT_ALONE = lazy(r"分(?:一下|开)|拆(?:开|分)|(?<![a-z_])(?:split|break (?:it |that )?down)(?![a-z_])", re.I)
 
 
 def _sheets_said_after(u: _Understanding) -> bool:
@@ -2788,7 +2827,10 @@ def _op_gaps(ops: list[Op], fi: FileInfo | None, lang: str, n_files: int, two_sh
                 missing += [] if "column" in missing else ["column"]
                 continue
             if u.get("slot") == "placeholder":  # 按那个分组: no column was said
-                problems.append(f"“{u['raw']}”指的是哪一列？{name} 的列有：{near}。" if lang == "zh" else f"Which column is '{u['raw']}'? {name} has: {near}.")
+                if u["raw"] == "各":  # 各多少条: each of which column's values
+                    problems.append(f"按哪一列的值分别计数？{name} 的列有：{near}。" if lang == "zh" else f"Count per value of which column? {name} has: {near}.")
+                else:
+                    problems.append(f"“{u['raw']}”指的是哪一列？{name} 的列有：{near}。" if lang == "zh" else f"Which column is '{u['raw']}'? {name} has: {near}.")
                 missing += [] if "column" in missing else ["column"]
                 continue
             dated = any(c.column is None and isinstance(c.value, dict) and "date" in c.value and c.raw == u["raw"] for c in a.get("conditions", []))
@@ -3162,6 +3204,8 @@ def _filled(raw: str, col: str, sheet: SheetInfo) -> str:
     """The words asked about with the column said in them: 低于60 + 成绩 -> 成绩低于60 (the comparison stays); 数学低于60,
     where 数学 is a value of another column, + 成绩 -> 数学 成绩低于60; 那个 + 城市 -> 城市."""
 
+    if raw == "各":  # 各多少条 + 车型 -> 车型各多少条
+        return f"{col}{raw}"
     if ANY_OP.match(raw) and ANY_OP.match(raw).end() > 0:  # type: ignore[union-attr]
         return f"{col}{raw}" if CJK_CHAR.match(raw[:1]) and CJK_CHAR.match(col[-1:]) else f"{col} {raw}"  # Fee £ + over 250: apart
     for v in sorted((v for vs in sheet.values.values() for v in vs if len(v) >= 2 and raw.startswith(v)), key=len, reverse=True)[:1]:

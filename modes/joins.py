@@ -175,7 +175,9 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
         return None
     # the columns are the verb's clause's (add Team from plans.csv, then total Fee by Team: the second Team is a key)
     lo = max((m.end() for m in CLAUSE_END.finditer(text, 0, verb.start())), default=0)
-    hi = next((m.start() for m in CLAUSE_END.finditer(text, verb.end())), len(text))
+    starts = {h.start for h in hits}
+    listed = re.compile(r"[,，、]\s*(?:and\s+|和|及)?\s*", re.I)  # add DriverName, Plan from …: a comma in a list of columns ends no clause
+    hi = next((m.start() for m in CLAUSE_END.finditer(text, verb.end()) if not ((x := listed.match(text, m.start())) and x.end() in starts)), len(text))
     brought = [h for h in hits if h.column.casefold() not in own and lo <= h.start < hi]
     keyed = [h for h in brought if KEY_BEFORE.search(text, max(0, h.start - 12), h.start)]
     if keyed and len(keyed) < len(brought):  # sum of Hours by Branch (look up Branch in …): the key said, a column of the summary's

@@ -277,7 +277,7 @@ ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?�
                   r"|(?<![a-z_])(?:add|create)(?=\s+(?:a\s+)?[A-Za-z][\w ()%/\-]{0,30}?\s*=\s*[\w(\[].*?(?:[+\-*/×÷]|(?<![a-z_])(?:plus|minus|times|divided by)(?![a-z_])))"
                   r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*(?!(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?!\d))[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本 (never a date)
                   re.I | re.A)
-TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|户|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老|长|短|久|贵|便宜)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种)", re.I | re.A)
+TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|户|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|(?<![\w.])(\d+)(?=\s+(?:[a-z_]+\s+){0,2}with\s+the\s+(?:highest|largest|biggest|greatest|most|lowest|smallest|least|fewest|longest|shortest|oldest|newest|latest|earliest)(?![a-z_]))|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老|长|短|久|贵|便宜)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种|张|份|次|件|户|辆|台)(?:单子|单)?", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b"
               # keep only the first 20 / the first 5 ones: the first rows, the number said alone
               r"|(?<![a-z_])(?:keep|show|take|give me|list|only|just)\s+(?:only\s+|just\s+)?(?:the\s+)?first\s+(\d+)(?:\s+(?:rows|records|lines|entries|ones))?(?![\w.%])", re.I | re.A)
@@ -291,7 +291,17 @@ EXPLORE_COMPARE = lazy(alt("对比", "比一下", "比对", "相比", "compare",
                        # vs another table, never growth vs the previous month (the period before, said as what it is compared with)
                        + r"|(?<=\s)vs\.?(?=\s)(?!\s+(?:the\s+)?(?:previous|prior|last|same)\s)", re.I | re.A)
 EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal*", "不正常", "奇怪的值", "unusual", "abnormal")
-EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlation", "correlations", "correlated", "correlate", "correlat*", "relationship", "relation", "影响")
+EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlation", "correlations", "correlated", "correlate", "correlat*", "relationship", "relation", "related", "associated", "association", "linked", "影响")
+VERSUS = lazy(r"(?<![a-z_])(?:vs\.?|versus|against)(?![a-z_])|跟|和|与", re.I | re.A)
+
+
+def columns_related(text: str) -> bool:
+    """Flagged vs FuelType, are they related? / 渠道和险种有没有关系: two things said side by side and asked whether
+    they are related (a test of one table's columns), never two tables compared."""
+    cmp = EXPLORE_COMPARE.search(text)
+    return EXPLORE_RELATION.search(text) is not None and (cmp is None or VERSUS.fullmatch(cmp.group(0).strip()) is not None)
+
+
 # the rows of the first table that have no match in the second (an anti join): drivers who do not appear in deliveries
 JOIN_ANTI = lazy(r"(?<![a-z_])(?:(?:does|do|did)(?: not|n't)|never) (?:appear|exist|show up|occur)s? (?:anywhere )?in(?![a-z_])|(?<![a-z_])missing from(?![a-z_])"
                  r"|(?<![a-z_])(?:with|have|has|having) no match(?:es)? in(?![a-z_])|(?<![a-z_])without (?:a |any )?match(?:es)? in(?![a-z_])"

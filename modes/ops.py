@@ -37,7 +37,7 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     # how many different values: 有多少种产品, 不重复的客户数, distinct / unique customers (its column named after it)
     # 有多少个不同的客户 / 几个不同的城市: a count of different values said with 不同
     ("distinct", lazy(r"(?:多少|几)\s*[个种类样]?\s*不同的?|多少种|几种|不重复的?|(?<![a-z_])(?:distinct|unique|different)(?![a-z_])", re.I | re.A)),
-    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|(?<!哪)几笔|(?<!哪)几单|(?<!哪)几条|(?<!哪)几行|\bcount\b|\bnumber of\b|\bhow many\b|行数|(?:条|笔|单|订单|记录)数量?|店数|家数|单量|票数|件次|人次|单次", re.I | re.A)),
+    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|多少户|多少位|多少名|多少次|多少项|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|(?<!哪)几笔|(?<!哪)几单|(?<!哪)几条|(?<!哪)几行|(?<!哪)几户|(?<!哪)几位|(?<!哪)几名|\bcount\b|\bnumber of\b|\bhow many\b|行数|(?:条|笔|单|订单|记录)数量?|店数|家数|单量|票数|件次|人次|单次", re.I | re.A)),
 ]
 _AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最小值|最低值|(?:最大|最高|最小|最低)(?!的?[\u4e00-\u9fff]*?是(?:哪|谁|什么))"
             r"|(?<![a-z_])(?:average|mean|avg|sum|total|max(?:imum)?|min(?:imum)?)(?![a-z_]))")
@@ -55,7 +55,7 @@ SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升�
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|数一下|数一数|数数|计数|清点|有几|(?:有)?多少(?:笔|单|条|个|次|人)|group|summar|sum|total|average|mean(?!t)|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|(?<!side )(?<!one )(?<!step )by(?! side| one| step)|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*(?!占|所占)[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为|占)(?=\s?[\u4e00-\u9fffA-Za-z])"
+BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|(?<!side )(?<!one )(?<!step )by(?! side| one| step)|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*(?!占|所占)[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为|占|多少|几)(?=\s?[\u4e00-\u9fffA-Za-z])"
                r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自|各(?=[\u4e00-\u9fff])))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
 KEY_STOP = lazy(r"把|将|分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
@@ -77,7 +77,8 @@ BROUGHT_IN = lazy(r"加上|加入|带上|带出|带过来|补上|添上|添加|�
 N_COLS = lazy(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|columns)", re.I | re.A)
 WHICH_TOP = lazy(
     r"哪(?P<wn>\d+|[两三四五六七八九十]+)?(?:个|些|一个|家|位|种|类|门|项|款|件|所|台|辆|只|条|(?=天|周|年|月份))\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差|最忙|最繁忙|最热门|最火|最受欢迎|最活跃|最冷清|最闲)"
-    r"|which\s+(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:(?P<sv>sold|sells?|made|earned|brought in)|has|had|have|got|with|gets|is|was|are|were|ranks?)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest|busiest|quietest)"
+    r"|(?:which\s+(?:(?P<wn2>\d+)\s+)?|(?:the\s+)?(?:top\s+)?(?P<wn3>\d+)\s+(?=[a-z_]+\s+with\s))(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:(?P<sv>sold|sells?|made|earned|brought in)|has|had|have|got|with|gets|is|was|are|were|ranks?"
+    r"|did|does|do|handled|handles|completed|completes|closed|took|takes|ran|runs|logged|booked|received|processed|served|delivered)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest|busiest|quietest)"
     r"(?:\s+(?:(?:in|by|for|on)\s+)?(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+))?",
     re.I | re.A,
 )
@@ -133,6 +134,7 @@ class TurnOps:
     bare_keys: list[str] = field(default_factory=list)  # no, by line instead: keys said with no verb, in a correction
     adds: bool = False  # 还要加上… / also …: the turn's parts join the request's, never replace them
     include_too: bool = False  # 退货的也算进去: a value joins the values of that column's condition
+    asked_again: bool = False  # 金额是空的呢 / what about blank Emails?: the same request asked of another part
     included: frozenset[str] = frozenset()  # the values said in the clause of the include word (上海的呢，白金也算上: 白金 only)
     split: str | None = None  # 按城市分系列 / split by carrier, said alone: the chart that waits draws one series per value
     flip: bool = False  # 反过来 / the other way round: the layout that waits, its rows and columns swapped
@@ -560,6 +562,9 @@ def _compares_groups(t: _Turn) -> bool:
 
 def _rule_compare(t: _Turn) -> None:
     m = _outside_names(lx.EXPLORE_COMPARE, t)
+    if m is not None and lx.columns_related(t.text) and any(h.end <= m.start() for h in t.hits) and any(h.start >= m.end() for h in t.hits):
+        t.spans.append(m.span())  # Flagged vs FuelType, are they related?: two columns of one table, related by a test
+        return
     if m and (_compares_groups(t) or t.flags.get("sheets_compared")):  # (三个店的金额合计对比: the sheets are the groups)
         t.compare_groups = True
         t.compare_end = m.end()
@@ -568,6 +573,10 @@ def _rule_compare(t: _Turn) -> None:
         return
     if m is None and t.flags.get("two_tables") and _all_outside_names(lx.EXPLORE_JOIN, t):
         return  # 跟药品目录对一下，加上生产厂家: two tables joined, never also compared
+    if m is not None and t.flags.get("two_tables") and lx.GROUP.search(t.text, 0, m.start()) \
+            and any(_col_after(t.text, b.end(), t.hits, t.sheet)[0] for b in BY_WORD.finditer(t.text, 0, m.start())):
+        t.spans.append(m.span())  # 各品种的平均单价，和品种指导价对比一下: the summary is read; set beside the other table later
+        return
     if m or t.flags.get("two_tables"):
         t.add(m.start() if m else 0, Op("compare", {"columns": [h.column for h in t.hits]}))
         t.spans.append(m.span() if m else (0, 0))
@@ -825,6 +834,8 @@ def _rule_which_top(t: _Turn) -> None:
         return
     xr, yr = _which_top_words(t, m)
     kcol, _, kclose = _kind_column(m.group(0), xr, sheet) or resolve_column(xr, sheet)
+    if m.group("wn3") and (kcol is None or kcol in sheet.numeric):
+        return  # the 10 jobs with the highest value: rows ranked (the cut's rule), never groups of a key named jobs
     inside_y = [h for h in hits if m.group("x") and h.column != kcol and m.start("x") <= h.start < m.start("d") and h.column in sheet.numeric]
     if inside_y:
         yr = inside_y[0].column
@@ -882,8 +893,8 @@ def _rule_which_top(t: _Turn) -> None:
     else:
         more = lx.TOP_N.search(text, m.end())  # 哪个销售员单最多？给我前3名: the first three of that ranking
         n = int(parse_number(next(g for g in more.groups() if g)) or 1) if more is not None and any(more.groups()) else 1
-        if m.group("wn"):  # 哪3个司机延误最多: the first three
-            n = int(parse_number(m.group("wn")) or 1)
+        if m.group("wn") or m.group("wn2") or m.group("wn3"):  # 哪3个司机延误最多 / which 5 crews did the most jobs: the first three (five)
+            n = int(parse_number(m.group("wn") or m.group("wn2") or m.group("wn3")) or 1)
         t.add(m.start() + 1, Op("top_n", {"n": n, "by": None, "ascending": low, "question": True, **both}))
         if more is not None:
             t.spans.append(more.span())
@@ -1386,6 +1397,7 @@ PER_BEFORE = lazy(r"每个?|各个?|(?<![a-z_])(?:per|by|each|for every)(?![a-z_
 # a total asked for in Chinese (一共 / 总共 / 合计 / 加起来 / 多少钱): a column said with 按…算 is what is totalled
 TOTAL_ASKED_ZH = lazy(r"一共|总共|合计|总计|总额|加起来|加在一起|多少钱|共计|总和|平均|均值")
 # the row count of a summary, said as what is counted: 单数, 次数, 人数, count, number of orders
+COUNTED_BY = lazy(r"\s*(?:来)?(?:算|计算|统计)")
 COUNT_KEY = lazy(r"(?:[\u4e00-\u9fff]{0,2}(?:单数|件数|次数|个数|笔数|人数|户数|单量|数量)|行数|(?:the )?(?:count|number(?: of \w+)?|rows?))", re.I | re.A)
 
 
@@ -1430,6 +1442,10 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
 
         t.sort_keys.append(ROWS["en" if language(t.text) == "en" else "zh"])  # 按单数从多到少排: the rows each group has, never 订单号
         t.spans.append((b.start(), counted.end()))
+        return
+    if len(keys) == 1 and keys[0][0] is None and COUNT_KEY.fullmatch(keys[0][1].strip()) and (verb := COUNTED_BY.match(t.text, j)) is not None \
+            and b.group(0) in ("按", "按照") and not t.sorting:
+        t.spans.append((b.start(), verb.end()))  # 按单数算，…占比: the rows are what is counted (the figure's own words say so), no key
         return
     if len(keys) == 1 and keys[0][0] is None and COUNT_KEY.fullmatch(keys[0][1].strip()) and lx.TOP_N.search(t.text, 0, b.start()) is not None:
         from tools.ops import ROWS
@@ -1492,6 +1508,28 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     t.key_spans.append((b.start(), len(t.text) if alone else j))  # 按门店拆开看: the words after the keys are the keys' own
 
 
+EACH_COUNTED_AFTER = lazy(r"\s*(?:的)?\s*(?:各自|各|分别)\s*(?:有|是)?\s*(?=(?:多少|几)\s*(?:" + ROW_CLASSIFIERS + r"|辆|件|种))")
+
+
+def _keys_before_each(t: _Turn) -> None:
+    """车型各有多少条 / 单价分别有几条: the column said before 各 / 分别 and a count of rows is the key each value is
+    counted by (a column of few numbers, such as a unit price, too), never the whole table's row count."""
+    for h in t.hits:
+        m = EACH_COUNTED_AFTER.match(t.text, h.end)
+        if m is None or not t.free(h.start) or h.column in t.sheet.dates or _id_like(h.column, t.sheet):
+            continue
+        if any(len(v) > h.end - h.start and t.text[max(0, h.end - len(v)) : h.end] == v for vs in t.sheet.values.values() for v in vs if isinstance(v, str)):
+            continue  # 一车间和二车间各有多少条: the end of a value (二车间), never the column 车间
+        t.group_keys.append(h.column)
+        t.key_spans.append((h.start, m.end()))
+        t.grouping = True
+        return
+    bare = re.search(r"(?<![\u4e00-\u9fff])各(?=\s*(?:多少|几)\s*(?:" + ROW_CLASSIFIERS + r"|辆|件|种))", t.text)
+    if bare is not None and t.free(bare.start()) and not t.found:  # 东校区各多少条: counted by which column is not said
+        t.add(bare.start(), Op("group", {"unresolved": [_unres("各", list(t.sheet.columns), "placeholder")]}))
+        t.unresolved()
+
+
 COMPUTE_BEFORE = lazy(r"(?:算|计算|求|统计|看看|看一下)(?:一下|一遍|下)?\s*(?:的)?\s*$")
 STAT_OF_NEXT = lazy(r"\s*(?:of\s+(?:the\s+)?|的\s*)?")
 
@@ -1531,6 +1569,8 @@ def _rule_keys(t: _Turn) -> None:
     for b in islice(BY_WORD.finditer(text), MAX_KEYS):  # a request names a few keys; junk may repeat 按 hundreds of times
         if t.free(b.start()) and not any(h.start <= b.start() < h.end for h in t.hits):  # Paid By is empty: a column's own word
             _read_keys_at(t, b)
+    if not t.group_keys and not t.explore:
+        _keys_before_each(t)
     if t.dedupe_keys:
         subset = list(dict.fromkeys(t.dedupe_keys))
         t.found = [(i, Op("dedupe", {**o.args, "subset": subset}) if o.kind == "dedupe" else o) for i, o in t.found]  # (show the duplicates by …: still shown)
@@ -2425,6 +2465,8 @@ def _rule_top_n(t: _Turn) -> None:
         if by_col is None and (spent := MONEY_RANK.search(text, max((x.end() for x in CLAUSE_END.finditer(text, 0, m.start())), default=0), m.start())):
             by_col = _money_column(sheet)  # 花钱最多的前10个会员: ranked by the money column
             t.spans.append(spent.span()) if by_col else None
+        if by_col is None and not t.has("group") and (figure := _summary_figure(sheet)) is not None:
+            by_col = figure  # 只要前3个, on a total per 品种 read back: its one figure ranks them
         after = SUPERLATIVE_NEXT.match(text, m.end())
         ranked_by = _superlative_column(m.group(0) + (after.group(0) if after else ""), sheet)  # (top 5 longest rides)
         if ranked_by is not None:  # the 10 heaviest shipments: by the weight column, whatever else is named
@@ -2437,6 +2479,14 @@ def _rule_top_n(t: _Turn) -> None:
             by_col = t.sort_keys[0]  # 算金额合计和单数，按单数从多到少，取前3个: the first 3 of the order said, never by 金额
         top: dict[str, Any] = {"n": int(n or 10), "by": by_col, "ascending": low_first,
                                **({"direction_said": True} if low_first or HIGH_WORD.search(text) or DESC.search(text) else {})}
+        bare = [k for k, (_, o) in enumerate(t.found) if o.kind == "group" and not o.args.get("keys") and not o.args.get("unresolved")]
+        key = _ranked_key(t, m) if t.rank_by in ("行数", "rows") and (bare or not t.has("group")) else None
+        if key is not None:  # top 5 crews by number of jobs / 按单数排前5的司机: each one's rows counted, then ranked
+            t.found = [f for k, f in enumerate(t.found) if k not in bare]
+            t.add(m.start(), Op("group", {"keys": [key.column], "measures": [{"agg": "count"}], "question": True}))
+            t.add(m.start() + 1, Op("top_n", {**top, "by": None, "question": True}))
+            t.spans += [m.span(), (key.start, key.end)]
+            return
         if t.rank_by in ("行数", "rows") and t.has("group"):  # count per Unit, top 3 Units by count: the groups, by their rows
             t.add(m.start() + 2, Op("top_n", {**top, "by": t.rank_by}))
             t.spans.append(m.span())
@@ -2537,7 +2587,7 @@ def _in_clause_of(t: _Turn, m: re.Match[str], hits: list[ColumnHit]) -> bool:
 RANKED_TAIL = lazy(r"\s*(?:分别|各自|都)?\s*(?:是|为|有)?\s*(?:谁|啥|什么|哪些|哪几[个位家种]|是哪些|是谁|(?:的)?名单|$|[，,。？?])|\s*(?:and|with|by|who)(?![a-z_])|\s*$", re.I | re.A)
 
 
-RANKED_WORD = lazy(r"\s*(?:的|个|位|名|家|种|款)?\s*([\u4e00-\u9fff]{2,6}?)(?=$|[，,。？?的是有]|分别|各自|都|\s)")
+RANKED_WORD = lazy(r"\s*(?:的|个|位|名|家|种|款)?\s*([\u4e00-\u9fff]{2,6}?|[A-Za-z]{3,}?)(?:(?<=[A-Za-z])(?:es|s))?(?=$|[，,。？?的是有]|分别|各自|都|\s)")
 IS_VALUE_NEXT = lazy(r"\s*(?:是|为|等于|不是|不为|属于|=)")
 
 
@@ -2728,6 +2778,10 @@ def _rule_filter(t: _Turn) -> None:
         return  # …, where Net = Total - Qty: the word introduces the column's definition, no rows are chosen
     conds = list(cp.conds)
     logic = cp.logic
+    if logic == "or":  # 线上的或者渠道为空的: the or between two conditions is read by their logic
+        ends = sorted(cp.spans)
+        t.spans += [(e0 + m.start(), e0 + m.end()) for (_, e0), (s1, _) in zip(ends, ends[1:], strict=False)
+                    for m in OR_BETWEEN.finditer(cond_text[e0:s1])]
     keeps = fm is not None and not re.fullmatch(r"where|rows with|rows where|find rows|with", fm.group(0), re.I | re.A)
     if dm and conds and keeps and dm.start() > fm.start():  # type: ignore[union-attr]
         # 筛出A且B，剔除C: the exclusion word negates only the conditions written after it
@@ -2740,6 +2794,8 @@ def _rule_filter(t: _Turn) -> None:
     conds = [replace(c, value=h) if h is not None else c for c, h in zip(conds, held, strict=True)]
     args: dict[str, Any] = {"conditions": conds, "logic": logic, "delete": bool(dm)}
     doubts = [d for c in conds if (d := _years_or_amounts(c, t.sheet) or reading_said(c) or _excludes_nothing(c, t.sheet))]
+    if logic == "and" and (t.out.include_too or any(c.how == "either" for c in conds)):
+        args["conditions"] = _blank_too(conds)
     doubts += [("slot", f"{c.column} 列里没有“{c0.value}”，按“{c.value}”理解", f"{c.column} never holds '{c0.value}': read as '{c.value}'")
                for c0, c, h in zip(cp.conds, conds, held, strict=False) if h is not None]
     if logic == "and" and _disjoint_periods(conds):
@@ -2756,6 +2812,23 @@ def _rule_filter(t: _Turn) -> None:
     starts = [s for s, _ in cp.spans] + ([fm.start()] if fm else []) + ([dm.start()] if dm else [])
     t.add(min(starts), Op("filter", args))
     t.out.hits += len([c for c in cp.conds if c.how != "default"])
+
+
+OR_BETWEEN = lazy(r"或者|或是|或(?!以)|(?<![a-z_])or(?![a-z_])", re.I | re.A)
+
+
+def _blank_too(conds: list[Any]) -> list[Any]:
+    """渠道是线上的，渠道为空的也算进去 / 线上或者为空的 / online or blank: a value of a column and that column's blanks, one
+    said as included too or listed with it, are either one (a row can never be both), never both at once."""
+    from modes.query import Junction, TreeCond
+
+    out = list(conds)
+    for empty in [c for c in conds if c.op == "empty" and c.column]:
+        kept = next((c for c in out if c is not empty and c.column == empty.column and c.op in ("eq", "in")), None)
+        if kept is not None and empty in out:
+            out[out.index(kept)] = TreeCond(Junction("or", (kept, empty)))
+            out.remove(empty)
+    return out
 
 
 def _held_value(c: Cond, sheet: SheetInfo) -> str | None:
@@ -2899,6 +2972,11 @@ def _rule_count_and_total(t: _Turn) -> None:
     if any(o.kind not in ("filter", "count", "group") for o in ops) or any(o.kind == "group" and (o.args.get("keys") or o.args.get("unresolved")) for o in ops):
         return
     totals = list(dict.fromkeys(h.column for h in t.hits if h.column in t.sheet.numeric and TOTAL_AFTER.match(t.text, h.end)))
+    mq = next((x for x in MONEY_Q.finditer(t.text) if t.free(x.start())), None)
+    if not totals and mq is not None and FIGURE_LISTED.search(t.text, 0, mq.start()) is not None and len(money := _money_columns(t.sheet)) == 1 \
+            and not any(h.column in t.sheet.numeric for h in t.hits if t.free(h.start)):
+        totals = money  # 5月份收了多少单，多少钱: how many, and the money column's total, both asked in one list
+        t.spans.append(mq.span())
     if not totals:
         return
     at = min(i for i, o in t.found if o.kind in ("count", "group")) if any(o.kind in ("count", "group") for o in ops) else len(t.text) - 1
@@ -3178,6 +3256,7 @@ def _rule_money_question(t: _Turn) -> None:
     t.spans.append(mq.span())
 
 
+FIGURE_LISTED = lazy(r"(?:多少|几)\s*(?:" + ROW_CLASSIFIERS + r")\s*(?:[，,、]|和|还有|以及|加上)\s*(?:一共|总共)?\s*(?:花了|收了|卖了|付了)?\s*$")
 HOW_MUCH = lazy(r"(?<![a-z_])how much(?: (?:total|in total))?\s+(?:the\s+|of the\s+)?", re.I | re.A)
 
 
@@ -3309,6 +3388,7 @@ TURN_RULES = (
 )
 
 
+ASKED_AGAIN_Q = lazy(r"呢\s*[?？]?\s*$|^\s*(?:and\s+)?(?:what|how) about(?![a-z_])", re.I | re.A)
 AXES_NAMED = lazy(r"行和列|行与列|行列|(?<![a-z_])(?:rows?|columns?|cols?|axes|axis)(?![a-z_])", re.I | re.A)  # what a flip turns
 WHOLE_CONDITION = lazy(r"条件|筛选|(?<![a-z_])(?:condition|filter)", re.I | re.A)
 
@@ -3319,7 +3399,8 @@ YEAR_ALONE = lazy(r"(?<![\d\-/.])((?:19|20)\d{2})(?![\d\-/.年])")
 def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     """Operations of one turn (file and sheet names already blanked out)."""
     t = _Turn(text, sheet, flags, TurnOps(correction=bool(lx.CORRECTION.search(text)), whole_condition=bool(WHOLE_CONDITION.search(text)),
-                                          adds=bool(lx.ADDITIVE.search(text)), include_too=bool(lx.INCLUDE_TOO.search(text))))
+                                          adds=bool(lx.ADDITIVE.search(text)), include_too=bool(lx.INCLUDE_TOO.search(text)),
+                                          asked_again=bool(ASKED_AGAIN_Q.search(text))))
     for rule in TURN_RULES:
         rule(t)
     _part_counted(t)

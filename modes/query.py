@@ -230,6 +230,8 @@ def cond_tool(c: Cond) -> dict[str, Any]:
     """A condition as the filter tools take it: a predicate, or {"and"|"or": [...]} / {"not": …}."""
     if isinstance(c, Pred):
         return c.to_tool()
+    if isinstance(c, TreeCond):  # a tree the reader made, inside the query's own
+        return cond_tool(c.tree)
     if isinstance(c, Not):
         return {"not": cond_tool(c.item)}
     return {c.logic: [cond_tool(i) for i in c.items]}
@@ -252,6 +254,10 @@ class TreeCond:
     column: str | None = "*"
     how: str = "tree"
     raw: str = ""
+    op: str = "tree"  # (read like a predicate where conditions are looked over: no comparison, value or closest of its own)
+    value: Any = None
+    value2: Any = None
+    closest: tuple[str, ...] = ()
 
     def to_tool(self) -> dict[str, Any]:
         return cond_tool(self.tree)
@@ -281,6 +287,8 @@ def ops_in_order(q: Query) -> list[Op]:
 def describe_cond(c: Cond, lang: str) -> str:
     if isinstance(c, Pred):
         return c.describe(lang)
+    if isinstance(c, TreeCond):
+        return f"（{describe_cond(c.tree, lang)}）" if lang == "zh" else f"({describe_cond(c.tree, lang)})"
     if isinstance(c, Not):
         inner = describe_cond(c.item, lang)
         return f"不满足（{inner}）" if lang == "zh" else f"not ({inner})"

@@ -273,8 +273,11 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         apart = [(m.start(), m.end()) for sh in (cur.sheets if cur is not None and cur.is_table else ()) for c in sh.columns
                  if "_" in c or " " in c for m in re.finditer(re.escape(re.sub(r"[_\s]+", " ", c.casefold())), low)]
         in_column = ref.how == "description" and bool(ref.spans) and all(any(a <= x and y <= b for a, b in apart) for x, y in ref.spans if (x, y) not in before)
+        # which driver spent the most, on a table with DriverID: the things ranked, never drivers.csv
+        ranked = ref.how == "description" and cur is not None and bool(ref.spans) and not TWO_TABLES.search(low) \
+            and all(low[a:b] in _id_heads(cur) and RANKED_BEFORE.search(low[:a]) for a, b in ref.spans if (a, b) not in before)
         if not (ref.how == "description" and ref.used_tokens and all(t.casefold() in words for t in ref.used_tokens)) and not own_sheet and not rated \
-                and not in_column:
+                and not in_column and not ranked:
             return _with_format(ref, text)
         ref.how, ref.paths, ref.spans, ref.used_tokens = "none", [], before, []  # per region, after stores.csv: its column
 
@@ -355,6 +358,7 @@ def _stems_of_the_sheets_columns(low: str, catalog: Catalog, files: list[FileInf
     if len(wbs) != 1:
         return
     cols = {c.casefold() for sh in wbs[0].sheets for c in sh.columns}
+    cols |= {" ".join(CAMEL_WORD.findall(c)).casefold() for sh in wbs[0].sheets for c in sh.columns}  # DriverID: driver id
     for x in list(hits):
         f = catalog.get(x[1])
         stem = f.stem.casefold() if f is not None else ""
@@ -365,6 +369,9 @@ def _stems_of_the_sheets_columns(low: str, catalog: Catalog, files: list[FileInf
             if span in ref.spans:
                 ref.spans.remove(span)
             hits.remove(x)
+
+
+CAMEL_WORD = lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
 def _column_spans(g: FileInfo, low: str, start: int, end: int) -> bool:
@@ -538,6 +545,8 @@ def _typo_window(low: str, st: str, tol: int, spans: list[tuple[int, int]]) -> t
                 continue  # each edit loses at most one of the stem's letters: no need to count the edits
             if _covered(spans, i, i + size):
                 continue
+            if st.isascii() and (i > 0 and low[i - 1].isalnum() or i + size < len(low) and low[i + size].isalnum()):
+                continue  # at Riverside, beside drivers.csv: a Latin window is a whole word, never a piece of a longer one
             if edit_distance(low[i : i + size], st, tol) <= tol:
                 return (i, i + size)
     return None
@@ -574,8 +583,7 @@ def _data_words_not_files(low: str, catalog: Catalog, named: list[FileInfo], ref
         return
     words = {w for f in named if f.is_table for sh in f.sheets for c in sh.columns for w in _word_forms(c.casefold())}
     # top 3 riders, on a table with rider_id: the things its rows are of, the head of its id (or name) column
-    heads = {w for f in named if f.is_table for sh in f.sheets for c in sh.columns if not TWO_TABLES.search(low)  # (join with riders: the file)
-             and (head := re.match(r"([a-z]{3,})[_ ](?:id|no|code|name|number)$", c.casefold())) for w in _word_forms(head.group(1))}
+    heads = {w for f in named for w in _id_heads(f)} if not TWO_TABLES.search(low) else set()  # (join with riders: the file)
     mine = {f.path for f in named}
     drop = []
     for x in hits:
@@ -630,7 +638,19 @@ def _said_as_columns(low: str, catalog: Catalog, ref: FileRef, hits: list[tuple[
                 ref.spans.remove(span)
 
 
-RANKED_BEFORE = re.compile(r"(?<![a-z_])(?:(?:top|bottom|highest|lowest|biggest|largest)\s+\d+|per|each|every|by|of each|for each)\s+$")
+RANKED_BEFORE = re.compile(r"(?<![a-z_])(?:(?:top|bottom|highest|lowest|biggest|largest|which|the)\s+\d+|which|per|each|every|by|of each|for each)\s+$"
+                           r"|(?:按|按照|每个|每一个|各个?|哪个|哪些|哪位|前\s*\d+\s*(?:个|名|位)?的?)\s*$")
+
+
+def _id_heads(f: FileInfo) -> set[str]:
+    """The things a table's rows are of, said as plain words: the head of an id or name column (rider of rider_id,
+    driver of DriverID), in its forms."""
+    def spaced(c: str) -> str:
+        return (" ".join(CAMEL_WORD.findall(c)) if "_" not in c and " " not in c else c).casefold()
+    latin = {w for sh in (f.sheets if f.is_table else ()) for c in sh.columns
+             if (head := re.match(r"([a-z]{3,})[_ ](?:id|no|code|name|number)$", spaced(c))) for w in _word_forms(head.group(1))}
+    return latin | {head.group(1) for sh in (f.sheets if f.is_table else ()) for c in sh.columns  # 农户 of 农户编号 / 司机 of 司机姓名
+                    if (head := re.fullmatch(r"([\u4e00-\u9fff]{2,4}?)(?:编号|编码|代码|工号|号|名称|姓名|名字|ID|id)", c))}
 
 
 def _word_forms(word: str) -> tuple[str, ...]:
@@ -1109,10 +1129,11 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
             if cl.isascii() and cl[-1:].isalpha() else None
         if plural and plural in low:
             cands += [(m.start(), m.end(), c, "exact") for m in re.finditer(r"(?<![a-z0-9_])" + re.escape(plural) + r"(?![a-z0-9_])", low)]
-    for c, cl in sheet.folded:  # start_date said as "startdate" or "start date": the same name, other separators
-        if CJK.search(cl) or not re.search(r"[a-z][_\- ][a-z]", cl):
+    for c, cl in sheet.folded:  # start_date said as "startdate" or "start date", FuelType as "fuel type": the same name, other separators
+        camel = " ".join(CAMEL_WORD.findall(c)).casefold() if c.isascii() and re.search(r"[a-z][A-Z]", c) else cl
+        if CJK.search(cl) or not re.search(r"[a-z][_\- ][a-z]", camel):
             continue
-        for form in {re.sub(r"[_\- ]+", "", cl), re.sub(r"[_\-]+", " ", cl), re.sub(r"[_ ]+", "-", cl)} - {cl}:
+        for form in {re.sub(r"[_\- ]+", "", camel), re.sub(r"[_\-]+", " ", camel), re.sub(r"[_ ]+", "-", camel), re.sub(r"[ ]+", "_", camel)} - {cl}:
             if len(form) >= 5 and form in low:  # room types: the plural too
                 cands += [(m.start(), m.end(), c, "exact") for m in re.finditer(r"(?<![a-z0-9_])" + re.escape(form) + r"(?:e?s)?(?![a-z0-9_])", low)]
     for m in IDENTIFIER.finditer(low):  # price_per_litre: a name written like a column's, one letter off, is that column

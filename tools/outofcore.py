@@ -624,6 +624,14 @@ def top_n(table: BigTable, by: str, n: int = 10, ascending: bool = False, as_tex
         out = table.fetch(f"SELECT * EXCLUDE ({ROW}, __wq_k) FROM (SELECT *, row_number() OVER (PARTITION BY {part} ORDER BY {_order(table, [by], ascending, as_text)}) "
                           f"AS __wq_k FROM ({_numbered(table, src)})) WHERE __wq_k <= {int(n)} ORDER BY {part}, __wq_k")
         return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "within": within, "skipped_totals": skipped}, {"sample": _sample(out, n)})
+    from tools.ops import ROWS
+
+    keys = [c for c in table.columns if c != by and table.types.get(c) not in ("BIGINT", "DOUBLE")]
+    blank_groups = 0
+    if keys and any(c in table.columns for c in ROWS.values()):  # a summary: a group with no key is no contender
+        blank = " AND ".join(f"({q(c)} IS NULL OR trim(CAST({q(c)} AS VARCHAR)) = '')" for c in keys)
+        blank_groups = int(table.run(f"SELECT count(*) FROM ({src}) WHERE {blank}", said=False).fetchone()[0])
+        src = f"SELECT * FROM ({src}) WHERE NOT ({blank})" if blank_groups else src
     out = table.fetch(f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(table, src)}) ORDER BY {_order(table, [by], ascending, as_text)} LIMIT {int(n)}")
     tied = 0
     if len(out) and n > 0 and not as_text and table.types.get(by) in ("BIGINT", "DOUBLE") and out[by].notna().iloc[-1]:
@@ -634,7 +642,7 @@ def top_n(table: BigTable, by: str, n: int = 10, ascending: bool = False, as_tex
     if tied and keys:  # who is level with the last one kept: each tied row named by its keys (Bea, Cy)
         rows = table.run(f"SELECT {', '.join(q(c) for c in keys)} FROM ({_numbered(table, src)}) WHERE {q(by)} = {last!r} ORDER BY {ROW} LIMIT 10", said=False).fetchall()
         level = {"tied_labels": [" / ".join(str(v) for v in row) for row in rows]}
-    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "skipped_totals": skipped, "tied_left_out": tied,
+    return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "skipped_totals": skipped, "blank_groups": blank_groups, "tied_left_out": tied,
                             **({"tie_value": last} if tied else {}), **level}, {"sample": _sample(out, n)})
 
 

@@ -36,7 +36,7 @@ def _rx(*words: str) -> Lazy:
 
 
 MEAN_WORDS = _lazy(r"平均|均值|average|mean", re.I)
-COUNT_WORDS = _lazy(r"次数|个数|计数|多少个|多少笔|单数|订单数|行数|笔数|(?<![a-z_])(?:count|number of)(?![a-z_])", re.I)
+COUNT_WORDS = _lazy(r"次数|个数|计数|多少个|多少笔|多少条|多少行|单数|订单数|行数|条数|笔数|(?<![a-z_])(?:count|number of)(?![a-z_])", re.I)
 
 
 def _label(label: str, lang: str) -> str:
@@ -55,11 +55,12 @@ def _by_keys(text: str, hits: list[Any], sheet: Any, taken: list[tuple[int, int]
     keys: list[str] = []
     spans: list[tuple[int, int]] = []
     each = [e for e in EACH_ALONE.finditer(text) if any(h.start == e.end() and not re.match(r"['’]s(?![a-z])", text[h.end : h.end + 3]) for h in hits)]
+    counted = COUNT_WORDS.search(text) is not None  # 按单价统计行数: rows are counted, so a column of numbers said as the key is one
     for b in [*BY_WORD.finditer(text), *each]:  # (each plan's members who cancelled: a share within each plan, asked, never of the rows)
         if not _free(taken, b.start(), b.end()) or any(s <= b.start() < e for s, e in spans):
             continue
         col, raw, how, _, end = _col_after(text, b.end(), hits, sheet)
-        if col and col not in sheet.numeric and how in ("exact", "synonym", "partial"):
+        if col and (col not in sheet.numeric or counted and col not in sheet.dates) and how in ("exact", "synonym", "partial"):
             if DEDUPE_AFTER.match(text, end):
                 continue  # 按小票号去重，然后…每个类别的中位数: the key of the duplicates, never a key of the statistic
             keys.append(col)
@@ -1133,8 +1134,8 @@ class Bucket(OpSpec):
         m, named = _bucket_match(text, hits, sheet)
         if m is None or CHART_RX.search(text) or GROWTH_RX.search(text) or _series_of(sheet) is not None:
             return None
-        if _period_layout(text, hits) is not None:
-            return None  # one row per category and one column per month: a layout of rows and columns, the pivot's
+        if _period_layout(text, hits) is not None or (PIVOT_RX.search(text) and not THEN_WORD.search(text)):
+            return None  # one row per category and one column per month / 每个月…做成宽表: a layout of rows and columns, the pivot's
         used = [m.span()]
         values = _cols(hits, sheet, used, numeric=True)
         keys, by_spans = _by_keys(text, hits, sheet, used)
@@ -1215,7 +1216,7 @@ def _money_asked(text: str, sheet: Any) -> str | None:
 
 
 # 停车费收入 / the takings / income per month: the money the rows brought in, said as a noun of money
-INCOME_SAID = _lazy(r"收入|进账|收款|营收|(?<![a-z_])(?:income|takings|revenue|money)(?![a-z_])", re.I)
+INCOME_SAID = _lazy(r"收入|进账|收款|营收|花费|开销|(?<![a-z_])(?:income|takings|revenue|money|spend|spending|spent|outlay|expenditure)(?![a-z_])", re.I)
 
 
 def _measure_word(text: str, sheet: Any) -> str | None:
@@ -1844,9 +1845,12 @@ class GroupChange(OpSpec):
 # ---------------------------------------------------------------- pivots and reshaping
 
 PERIOD_UNIT = (("quarter", r"季度|季|quarters?|quarterly"), ("month", r"月份|月度|月|months?|monthly"), ("year", r"年度|年份|年|years?|yearly|annual"))
-PIVOT_PERIOD = _lazy(r"(?<![\d一二三四五六七八九十上下本去今前第])(?:季度|月份|月度|年度|年份)|(?<=按)[季月年](?![\d])|(?<=[每各])(?:季|月|年)(?![\d])"
+PIVOT_PERIOD = _lazy(r"(?<![\d一二三四五六七八九十上下本去今前第])(?:季度|月份|月度|年度|年份)|(?<=按)[季月年](?![\d])|(?<=[每各])(?:季|月|年)(?![\d])|(?<=每个)(?:季|月|年)(?![\d])"
                      r"|(?<![a-z_])(?:quarters?|quarterly|months?|monthly|years?|yearly|annual)(?![a-z_])", re.I)
-PIVOT_RX = _rx("透视表", "数据透视", "交叉表", "列联表", "二维表", "pivot table", "pivot", "crosstab", "cross tab", "cross-tab")
+THEN_WORD = _lazy(r"然后|再|之后|接着|(?<![a-z_])then(?![a-z_])", re.I)
+PIVOT_RX = _lazy(_rx("透视表", "数据透视", "交叉表", "列联表", "二维表", "pivot table", "pivot", "crosstab", "cross tab", "cross-tab").pattern
+                 # 做成宽表 / as a wide table: one column per value of a key (never 宽表转长表, which goes the other way)
+                 + r"|(?<!长表转)(?:做成|弄成|转成|变成|整理成|排成|出个|来个|要|成)?宽表(?!转|分析)|(?<![a-z_])(?:as a |in )?wide (?:table|format|layout)(?![a-z_])", re.I)
 TRANSPOSE_RX = _lazy(r"转置|行列互换|行列转换|行列对调|行列调换|行和列(?:互换|对调|调换|换一下|换过来|反过来)|把行和列换|(?<![a-z_])(?:transpose|"
                      r"(?:swap|flip|switch) (?:the )?rows and columns)(?![a-z_])", re.I)
 

@@ -334,6 +334,11 @@ class LookupRows(OpSpec):
         r = read_question(text, hits, sheet)
         if r is None:
             return None
+        from modes.opspecs.analysis import GROWTH_RX
+
+        said = [x.span() for x in GROWTH_RX.finditer(text)]
+        if any(a < y and x < b for a, b in r.spans for x, y in said):
+            return None  # show month on month growth: the words of a growth, never a row whose month is "growth"
         args: dict[str, Any] = {"columns": r.columns, "conditions": r.conds, "logic": "and"}
         if r.doubts:
             args["doubts"] = r.doubts

@@ -352,11 +352,18 @@ def _as_correction(part: str) -> str:
     return f"改成{part}" if CJK.search(part) else f"{part} instead"
 
 
+BLANK_SAID = re.compile(r"\s*(?:列)?\s*(?:的)?\s*(?:不为空白?|为空白?|不是空的?|是空的?|空着|没填|未填|非空|有值|不空|空(?![\u4e00-\u9fff])"
+                       r"|(?:is|are)\s+(?:not\s+)?(?:empty|blank|missing|null)|(?:not\s+)?(?:empty|blank|missing))", re.I)
+
+
 def _cond_span(text: str, column: str, value: str | None, masks: Sequence[str]) -> tuple[int, int] | None:
     """Where one condition is said: its column and the nearest value after it (数学大于90并且英语大于90: the 90 after 英语),
     or its value alone (只看复诊的); None when the words do not say it in one place."""
     cols = _find(column, text, masks)
     vals = _find(value, text, masks) if value else []
+    if cols and not value:  # 收购员为空 / Email is blank: a blank test is its column and the words after it
+        tail = BLANK_SAID.match(text, cols[0][1])
+        return (cols[0][0], tail.end()) if tail else None
     if cols:
         after = [v for v in vals if v[0] >= cols[0][1]]
         if not after or after[0][1] - cols[0][0] > 40:

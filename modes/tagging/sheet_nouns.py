@@ -100,10 +100,12 @@ COUNTED_ZH = re.compile(r"(?:这|这些|那)?(?P<n>[两三四五六七八]|[2-8]
 COUNTED_EN = re.compile(r"(?<![a-z_])(?:across\s+)?(?:all|the|both)\s+(?P<n>two|three|four|five|six|seven|eight|[2-8])\s+(?P<w>[a-z]{3,}?)s(?![a-z_])", re.I)
 
 
+# 他们三个人 / 这三单 / 三次: people or rows counted, never the places the sheets are
+COUNTED_NOT_PLACES = frozenset({"人", "位", "名", "单", "笔", "次", "条", "行", "种", "类", "项", "件", "户", "张", "份", "个人"})
 GROWTH_SAID = re.compile(r"环比|同比|增长|增幅|涨幅|变化|趋势|走势|(?<![a-z_])(?:growth|trend|change)(?![a-z_])", re.I)
 
 
-def _counted_sheets(text: str, catalog: Catalog) -> str:
+def _counted_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
     """across all three stations, beside the one workbook split into three sheets: a plural said with the number of its
     sheets, naming no column or file, is its sheets (stacked); per clinic, with that workbook said: each sheet. The words
     of the workspace are gathered only when a phrase asks about one."""
@@ -134,10 +136,13 @@ def _counted_sheets(text: str, catalog: Catalog) -> str:
     def sheets_zh(m: re.Match[str]) -> str:  # 三个城市每个月的金额, over one workbook of three sheets: a noun no table names
         n = COUNT_ZH.get(m.group("n")) or (int(m.group("n")) if m.group("n").isdigit() else 0)
         w = m.group("w").casefold()
+        own = next((x for x in sorted(_suffixes([sh.name for sh in wb.sheets if sh.name]), key=len, reverse=True) if w.startswith(x) and w != x), None)
+        if own is not None and n == len(wb.sheets):  # 三个园周末的…: the sheets' own noun, then words of the request (周末)
+            return "所有工作表" + m.group(0)[m.start("w") - m.start() + len(own) :]
         words, stems, _ = known_zh()
         periods = w in TIME_WORDS and all(w in (sh.name or "") for sh in wb.sheets)  # 三个月, over sheets 7月 / 8月 / 9月: those sheets
         if n != len(wb.sheets) or any(w in c for c in words) or any(w in st for st in stems) or (w in TIME_WORDS and not periods) \
-                or w in ("工作表", "表", "sheet", "文件"):
+                or w in ("工作表", "表", "sheet", "文件") or w in COUNTED_NOT_PLACES:
             return m.group(0)
         # (三个月每个月…环比, over month sheets: the months are the periods the growth runs across, never a group each;
         # 三个季度分别算一下, a figure of each: each sheet a group)
@@ -159,7 +164,7 @@ def _counted_sheets(text: str, catalog: Catalog) -> str:
     # per clinic, only with the workbook itself said, no other file named (by startdate is a word of its own columns), its
     # sheets no periods (per clinic is no month) and none of them named (by zone is then a column of that sheet, asked for)
     low = text.casefold()
-    if wb.stem.casefold() not in low or any(f"{n.group(1)}.{n.group(2)}".casefold() != wb.name.casefold() for n in NAMED_FILE.finditer(text)) \
+    if (wb.stem.casefold() not in low and current != wb.path) or any(f"{n.group(1)}.{n.group(2)}".casefold() != wb.name.casefold() for n in NAMED_FILE.finditer(text)) \
             or any(DISTINCT_SHEET.search(sh.name or "") for sh in wb.sheets) \
             or any(re.search(r"(?<![a-z0-9_])" + re.escape(sh.name.casefold()) + r"(?![a-z0-9_])", low) for sh in wb.sheets if sh.name):
         return text
@@ -180,7 +185,8 @@ EACH_UNNAMED = re.compile(r"(?P<q>(?<![a-z_])(?:per|each|by|for each|for every|i
 NOT_A_PLACE = frozenset({"the", "all", "each", "every", "one", "default", "itself", "hand", "far", "now", "then", "name", "value", "type",
                          "kind", "group", "category", "size", "count", "number", "amount", "total", "average", "percent", "percentage",
                          "share", "rank", "order", "date", "person", "people", "head", "unit", "item", "items", "line", "lines"})
-ACROSS_EVERY = re.compile(r"(?<![a-z_])(?:across|over|for|in)\s+(?:all|every|all the|all of the|all our|all my)\s+(?P<w>[a-z]{3,}?)(?:e?s)(?![a-z_])", re.I)
+ACROSS_EVERY = re.compile(r"(?:(?P<pre>(?<![a-z_])(?:across|over|for|in)\s+)|(?<=[,;，；])\s*)(?:all|every|all the|all of the|all our|all my)\s+(?P<w>[a-z]{3,}?)(?:e?s)(?![a-z_])"
+                          r"(?(pre)|(?=\s*(?:[,;.，；]|$)))", re.I)  # (, all depots,: a clause of its own)
 TIME_EN = frozenset({"month", "week", "weekday", "weekend", "year", "day", "quarter", "period", "hour", "time", "row", "record", "entrie", "entry", "sheet", "tab", "file", "table", "column"})
 
 
@@ -189,7 +195,9 @@ def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
     With another table in focus that has a column holding the noun (所属网点 of 快递员.csv), the noun is that column's."""
     if not QUANTIFIED.search(text):
         return text
-    text = _counted_sheets(text, catalog) if COUNTED_EN.search(text) or ACROSS_EVERY.search(text) or EACH_UNNAMED.search(text) \
+    text = re.sub(r"(?<![a-z_])(each|every|per|all(?: the)?|across all|both)\s+(?!(?:sheet|tab)s?(?![a-z_]))[a-z]{3,}\s+(sheets?|tabs?)(?![a-z_])", r"\1 \2", text,
+                  flags=re.I)  # each depot sheet: each sheet (the word says what the sheets are)
+    text = _counted_sheets(text, catalog, current) if COUNTED_EN.search(text) or ACROSS_EVERY.search(text) or EACH_UNNAMED.search(text) \
         or COUNTED_ZH.search(text) else text
     table = _every_noun(catalog) if NAMED_FILE.search(text) is None else nouns(catalog, read_all=False)
     if not table:
