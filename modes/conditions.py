@@ -384,6 +384,10 @@ def _cond_blanks(sc: _Scan) -> None:
         if h is None or not sc.free(m.start(), h.end):
             continue
         op = "not_empty" if m.group("w").casefold() in ("non-empty", "nonempty", "non-blank", "filled") else "empty"
+        yes = _flag_yes(sc.sheet, h.column)
+        if yes is not None and re.match(r"no|without", m.group("w"), re.I):  # visits without a complaint, over Complaint (Y/N): not 'yes'
+            sc.add(Cond(h.column, "ne", yes, raw=h.column, how="exact"), m.start(), h.end)
+            continue
         ex = lx.EXCLUDE_BEFORE.search(re.sub(r"(?:\s+the|\s+all)?\s*$", "", text[: m.start()], flags=re.I))
         if ex is not None and op == "empty":  # leave out the blank Species / excluding empty emails: the rows that have one
             sc.add(Cond(h.column, "not_empty", raw=h.column, how="excluded"), ex.start(), h.end)
@@ -528,7 +532,7 @@ FLAG_NOUN_EN = lazy(r"\s+(?:orders?|rows?|records?|visits?|appointments?|booking
                     r"|\s{3,}(?=(?:by|per|for|in|from|to|into|as|and|with|at|over|under|above|below|where)(?![a-z_])|[,;.]|$)", re.I)  # (or the table's own name, set aside as the file's)
 
 
-FLAG_PREDICATE = lazy(r"(?<![a-z_])(?:were|was|are|is|got|been|being)\s+$", re.I)
+FLAG_PREDICATE = lazy(r"(?<![a-z_])(?:were|was|are|is|got|been|being|with\s+an?|with|had\s+an?|has\s+an?|have\s+an?|having\s+an?)\s+$", re.I)  # (visits with a complaint)
 
 
 FLAG_NOT_COUNTED = lazy(r"(?:\s+(?:orders?|rows?|records?|ones?|items|entries))?\s*(?:do(?:es)?\s*n[o']t\s+count|are\s+(?:not\s+counted|excluded|left\s+out)|excluded)(?![a-z_])", re.I)
@@ -586,6 +590,23 @@ FLAG_VALUE_AFTER = lazy(r"\s+(?P<v>[A-Za-z]{1,3}|是|否|有|无)(?![\w\u4e00-\u
 DELETE_BEFORE = lazy(r"(?<![a-z_])(?:drop|remove|delete|exclude|skip|lose|get rid of)(?:\s+(?:the|all|any))?\s*$", re.I)
 
 
+ZH_NOT = r"(?:不是|并非|没有|不|没|未|非|无)"
+
+
+def _cond_flag_negated(sc: _Scan) -> None:
+    """验收不合格 / 不合格的 / 不是验收合格的, over 验收合格 (是/否): the column's own words negated, not 'yes' (read before
+    any comparison takes 不是 as an operator and the column's name as a value)."""
+    for col in sc.sheet.columns:
+        yes = _flag_yes(sc.sheet, col)
+        if yes is None or not re.fullmatch(r"[\u4e00-\u9fff]{2,8}", col) or col.startswith("是否"):
+            continue  # (是否结清: read by the flag rules of 是否 columns)
+        inside = [re.escape(col[:i]) + ZH_NOT + re.escape(col[i:]) for i in range(1, len(col))]  # 验收不合格
+        tails = [ZH_NOT + re.escape(col[-k:]) for k in range(len(col), 1, -1)]  # 不合格 / 不验收合格
+        for m in re.finditer("|".join(inside + tails), sc.text):
+            if sc.free(m.start(), m.end()):
+                sc.add(Cond(col, "ne", yes, raw=col, how="exact"), m.start(), m.end())
+
+
 def _cond_flag_column(sc: _Scan) -> None:
     """退货的订单 / （不包括退货的）/ 不含退货: a yes/no column named as a condition is 'yes' (an exclusion: not 'yes')."""
     for col in sc.sheet.columns:  # unpaid invoices / non-billable hours, over Paid (Y/N): not 'yes'
@@ -593,6 +614,9 @@ def _cond_flag_column(sc: _Scan) -> None:
         word = re.sub(r"\s*\(.*\)\s*$", "", col).strip().casefold()
         if yes is None or not re.fullmatch(r"[a-z]{3,}", word):
             continue
+        for m in re.finditer(rf"(?<![a-z_])(?:between\s+)?(?:the\s+)?{re.escape(word)}[a-z]*\s+(?:and|vs\.?|versus|or|against)\s+(?:the\s+)?(?:un|non-?){re.escape(word)}(?![a-z_])",
+                             sc.text, re.I):
+            sc.shield.append(m.span())  # between callback and non-callback jobs: the flag's two sides compared, no rows left out
         for m in re.finditer(rf"(?<![a-z_])(?:un|non-?){re.escape(word)}(?![a-z_])", sc.text, re.I):
             if sc.free(m.start(), m.end()):
                 sc.add(Cond(col, "ne", yes, raw=col, how="excluded"), m.start(), m.end())
@@ -744,6 +768,9 @@ def _cond_month_year_en(sc: _Scan) -> None:
             sc.add_period(m, "between", lo, hi)
 
 
+MONTH_SIDE = lazy(r"\s*(?:份)?\s*(?:(?P<after>及以后|以后|之后|以来|起|开始|往后|(?<![a-z_])(?:onwards|and later|or later)(?![a-z_]))|(?P<before>以前|之前))", re.I)
+
+
 def _cond_month_one(sc: _Scan) -> None:
     """5月份 / 五月 / in May, with no year: that month of the date column's year when its data holds one year (said before
     it runs: how = "year_from_data"); over several years the year is asked (how = "month_no_year")."""
@@ -758,6 +785,17 @@ def _cond_month_one(sc: _Scan) -> None:
         if col[0] is None or span is None:
             continue
         said = sorted(set(re.findall(r"(?<!\d)((?:19|20)\d{2})\s*年", sc.text)))
+        side = MONTH_SIDE.match(sc.text, m.end())
+        before = re.search(r"(?:从|自|(?<![a-z_])(?:since|from))\s*$", sc.text[:at], re.I)
+        year = said[0] if span[0] != span[1] and len(said) == 1 else str(span[0]) if span[0] == span[1] else None
+        if year is not None and (side is not None or before is not None and re.match(r"\s*(?:开始|起|以来|on(?:wards)?)", sc.text[m.end() :], re.I)):
+            # 6月以后 / 6月之前 / since June: from the month's first day on, or before it (never that month alone)
+            lo, _ = _period(year, str(a), None)
+            later = side is None or side.group("after") is not None
+            end = side.end() if side is not None else re.match(r"\s*(?:开始|起|以来|on(?:wards)?)", sc.text[m.end() :], re.I).end() + m.end()  # type: ignore[union-attr]
+            how = "year_from_data" if span[0] == span[1] and not said else col[2]
+            sc.add(Cond(col[0], "ge" if later else "lt", _iso(lo), None, col[1], how), before.start() if before is not None else at, end)
+            continue
         if span[0] != span[1] and len(said) == 1:  # 2024年每个月…，12月的不算: the year the request says
             lo, hi = _period(said[0], str(a), None)
             sc.add(Cond(col[0], "between", _iso(lo), _iso(date.fromordinal(hi.toordinal() - 1)), col[1], col[2]), at, m.end())
@@ -1713,7 +1751,9 @@ EXCLUSION_FILLER = (r"(?:\s*(?:the|those|that|these|ones?|rows?|records?|items?|
                     r"have been|has been|got|marked|是|在|为|属于)(?![a-z_]))*"
                     r"(?:\s*[a-z]{3,}s\s+(?:with|where|whose|that|which|in|from|on|at)(?:\s+(?:the|a|an))?)?\s*$")  # leave out rentals with …
 # the words that close an exclusion said after its value (顺丰以外 / 退货的不算)
-EXCLUDED_AFTER_WORDS = r"(?:以外|之外|除外|不算|不计|不计入|不包括|不要了?|不用|不看|去掉|排除|剔除)"
+EXCLUDED_AFTER_WORDS = (r"(?:以外|之外|除外|不算|不计|不计入|不包括|不要了?|不用|不看|去掉|排除|剔除"
+                        # Cash excluded / blank payments left out: the English said after, as a participle
+                        r"|(?<![a-z_])(?:(?:are|is|should be|to be)\s+)?(?:excluded|left out|removed|dropped|taken out|ignored|set aside|not counted)(?![a-z_]))")
 EXCLUDED_BEFORE = lazy(r"(?:" + lx.EXCLUDE.pattern + r"|(?<![a-z_])(?:outside(?: of)?|not (?:in|from|at|on|via|through|under|using|over|within|inside)|other than))" + EXCLUSION_FILLER,
                        re.I | re.A)
 # after the condition: 的, a few words naming the rows (的订单, 级客户, 分公司), then the exclusion
@@ -1762,8 +1802,12 @@ def _cond_released(sc: _Scan) -> None:
             sc.add(Cond(dated[0], "between", None, None, m.group(0), "released"), m.start(), m.end())
 
 
+LISTED_BEFORE = lazy(r"\s*(?:[,，、]\s*)?(?:(?:and|or)(?![a-z_])|和|或者?|及|以及|与|、)\s*(?:the\s+|any\s+)?", re.I)
+
+
 def _cond_scope_of_negation(sc: _Scan) -> None:
     """Each condition written inside an exclusion's scope is negated once; the other conditions stay as they are."""
+    said_after: list[int] = []
     for i, (c, (a, b)) in enumerate(zip(sc.out.conds, sc.out.spans, strict=True)):
         dated = isinstance(c.value, dict) and "date" in c.value  # (a date whose column is found later: its negation is read now)
         if c.how in ("excluded", "month_no_year") or (c.column is None and not dated):
@@ -1789,6 +1833,17 @@ def _cond_scope_of_negation(sc: _Scan) -> None:
             continue  # the word belongs to a condition already read (不包含X)
         sc.out.conds[i] = replace(negate(c), how="excluded")
         sc.out.spans[i] = (before.start() if before is not None else a, b + (after.end() if after is not None else 0))
+        if before is None:
+            said_after.append(i)
+    order = sorted(range(len(sc.out.conds)), key=lambda k: sc.out.spans[k])
+    for k in range(len(order) - 1, 0, -1):  # blank payments and Cash excluded: the conditions listed before it are left out too
+        cur, prev = order[k], order[k - 1]
+        if cur not in said_after or sc.out.conds[prev].how == "excluded" or sc.out.conds[prev].op not in ("eq", "in", "empty"):
+            continue
+        if not LISTED_BEFORE.fullmatch(sc.text[sc.out.spans[prev][1] : sc.out.spans[cur][0]]):
+            continue
+        sc.out.conds[prev] = replace(negate(sc.out.conds[prev]), how="excluded")
+        said_after.append(prev)
     same = [i for i, (c, (a, b)) in enumerate(zip(sc.out.conds, sc.out.spans, strict=True))
             if any(j != i and (d.column, d.op, d.value, d.value2) == (c.column, c.op, c.value, c.value2) and x <= a and b <= y and (x, y) != (a, b)
                    for j, (d, (x, y)) in enumerate(zip(sc.out.conds, sc.out.spans, strict=True)))]
@@ -1849,7 +1904,7 @@ COND_RULES = (
     _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_count_of_unit, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
     _cond_weekday, _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_day_alone, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
-    _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_plural, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
+    _cond_flag_negated, _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_plural, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
     _cond_example_of_kind, _cond_blank_listed, _cond_released, _cond_scope_of_negation, _cond_exclusion_list, _cond_logic,
 )
 

@@ -509,7 +509,8 @@ def _on_sheet(t: Turn) -> tuple[list[str], Request]:
     if sheet is not None and SHEETS_SEP in sheet:  # 城西和城南也一样算一下: those sheets together, each its own groups
         names = sheet.split(SHEETS_SEP)
         every = f"sheets {' and '.join(names)}, each" if p.request.lang == "en" else f"{'和'.join(names)}分别"
-    turns = [*said, every or f"{sheet}表"]  # the sheet it was on is no longer said (上半年 would read as a period of the new one)
+    own = f"{sheet} sheet" if p.request.lang == "en" else f"{sheet}表"  # (in the request's own language)
+    turns = [*said, every or own]  # the sheet it was on is no longer said (上半年 would read as a period of the new one)
     change = SHEET_CHANGE.search(t.text)
     if change is not None:  # 不过金额用中位数: the change, said after the sheet, corrects the request said again
         turns.append(change.group("c"))
@@ -642,7 +643,7 @@ BLANK_GROUP_WORDS = (
     r"^\s*(?:(?:去掉|不要|删掉|删除|排除|剔除|除去|拿掉)(?:掉)?\s*(?:那个|那一?行|那一?组|这一?行|这一?组)?\s*(?:空白|空的|空值|为空的?|没填的?|空)\s*(?:的)?\s*(?:那一?行|那一?组|那个|行|组|值)?"
     r"|(?:那个|那一?行|那一?组)?\s*(?:空白|空的|空值|为空的?|没填的?)\s*(?:的)?\s*(?:那一?行|那一?组|那个|行|组)?\s*(?:不要|去掉|删掉|不算|拿掉)(?:了)?"
     r"|(?:and\s+|but\s+|now\s+)?(?:without|drop|remove|exclude|excluding|leave out|lose|minus|skip|get rid of|no)\s+(?:the\s+)?(?:blank|empty|missing|unknown)"
-    r"(?:\s+(?:rows?|ones?|groups?|lines?|values?|entr(?:y|ies)))?)")
+    r"(?:\s+(?:rows?|ones?|groups?|lines?|values?|entr(?:y|ies)|(?!and\b|then\b)[a-z][a-z_]{2,}(?:\s+(?:rows?|ones?|groups?))?))?)")  # (the blank vehicle: the key said)
 BLANK_GROUP_DROPPED = re.compile(BLANK_GROUP_WORDS + r"\s*(?:please|pls|too)?\s*[。.!！]?\s*$", re.I)
 # drop the blank one and sort it biggest first / 去掉空白那行，再按金额排: the blank group dropped, then more said of the summary
 BLANK_GROUP_THEN = re.compile(BLANK_GROUP_WORDS + r"(?=\s*(?:[,，;；]|and\b|then\b|然后|再|并且?))", re.I)
@@ -657,8 +658,9 @@ def drops_the_blank_group(t: Turn) -> bool:
 
 def _blank_key(req: Request) -> str | None:
     """The one key of the request's summary (a sheet column added by stacking aside)."""
-    g = req.op("group")
-    keys = [k for k in (g.args.get("keys") or []) if k not in ("sheet", "工作表")] if g is not None else []
+    g, pr, sh = req.op("group"), req.op("proportion"), req.op("share")
+    said = (g.args.get("keys") if g is not None else None) or (pr.args.get("by") if pr is not None else None) or (sh.args.get("keys") if sh is not None else None)
+    keys = [k for k in (said or []) if k not in ("sheet", "工作表")]  # (a rate per key, a share per key: their key too)
     f = req.op("filter")
     if len(keys) != 1 or (f is not None and f.args.get("logic", "and") != "and"):
         return None
@@ -1284,6 +1286,11 @@ def refines(t: Turn) -> bool:
     if t.fresh.file_how in ("named", "fuzzy", "result", "missing", "outside") and not (t.fresh.file_how == "fuzzy" and t.fresh.file == last.request.file) \
             and not cut_again:
         return False  # a file named (even the same one) starts a request of its own (by payment method, after payments.csv: a word of its name)
+    f, rated = t.fresh.op("filter"), t.fresh.op("group")
+    sorted_by_rate = rated is not None and bool(rated.args.get("rate_word")) and not rated.args.get("keys")  # (sort by the rate: the rates')
+    if f is not None and t.new_kinds <= {"filter", "sort", "top_n", *(("group",) if sorted_by_rate else ())} and (key := _blank_key(last.request)) is not None \
+            and bool(f.args.get("conditions")) and all((c.column or c.raw) == key and c.op == "not_empty" for c in f.args["conditions"]):
+        return True  # leave out the blank vehicle and sort by the rate, after a rate per vehicle: the same rates, that group gone
     if t.new_kinds == {"group"} and "join" in t.old_kinds and t.fresh.file_how in ("none", "description", "inferred") and _key_of_the_joined(t, last.request):
         return True  # same by contract type, after a join and a total by team: the same join and figure, by that key
     if t.fresh.file_how == "description" and t.fresh.file != last.request.file:
@@ -1291,6 +1298,7 @@ def refines(t: Turn) -> bool:
     if _other_sheet_said(t) and not SHEET_FOLLOW_UP.search(t.text) and not lx.CORRECTION.search(t.text):
         return False  # 11月工单号重复的只留一条, after a request on 10月: a request of its own on that sheet (那11月的呢 follows one)
     if t.new_kinds == {"group"} and "filter" in t.old_kinds and t.old_kinds <= {"filter", "stack"} and not t.fresh.unexplained \
+            and t.fresh.file_how in ("none", "current") and not _sheet_said_in(t) \
             and (g := t.fresh.op("group")) is not None and g.args.get("keys") and not t.fresh.op("filter"):
         return True  # how many per station, right after the March rows were listed: those rows, per station
     if lx.BREAK_DOWN.search(t.text) and t.new_kinds <= {"group", "stats"} and t.old_kinds & (FIGURE_KINDS | {"filter", "group"}):

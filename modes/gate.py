@@ -342,7 +342,15 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
         if t.brought and (g := merged.get("group")) is not None and g.args.get("keys"):
             # 把会员姓名也带上, after a total per 会员编号: the name is shown beside the number, a key of the same groups
             merged["group"] = Op("group", {**g.args, "keys": [*g.args["keys"], *[c for c in t.brought if c not in g.args["keys"]]]}, g.after)
+        rated_sort = merged.get("proportion") is not None and (merged["proportion"].args.get("by") or []) != [] and lx.SORT.search(t.said) is not None \
+            and any(o.kind == "group" and o.args.get("rate_word") and not o.args.get("keys") for o in ops)
         for op in ops:
+            rated = merged.get("proportion")
+            if rated is not None and rated_sort and op.kind in ("group", "sort") and not op.args.get("keys"):
+                # …and sort by the rate, after a rate per key: those rates, in order (never a rate of its own to define)
+                desc = not re.search(r"(?<![a-z_])(?:ascending|lowest first|smallest first)(?![a-z_])|从低到高|升序", t.said, re.I)
+                merged["proportion"] = Op("proportion", {**rated.args, "order": "desc" if desc else "asc"}, rated.after)
+                continue
             per_group = merged.get("top_per_group")
             if op.kind == "top_n" and per_group is not None and "top_n" not in merged and not op.args.get("by") and op.args.get("n"):
                 # 改成前3个 after 每个部门月薪最高的前2个人: the number kept in each group changes, the rest stays
@@ -1383,7 +1391,7 @@ def _u_sheet(u: _Understanding) -> None:
                                               and (_figure_said(low) or _figure_per_key(fi, low)))
         if figure_compared:
             u.flags["sheets_compared"] = True
-        if _split_table(fi) and (not lx.EXPLORE_COMPARE.search(low) or figure_compared or lx.columns_related(low)) and (len(u.two_sheets) > 1 or every):
+        if _split_table(fi) and (not _compare_said(low) or figure_compared or lx.columns_related(low)) and (len(u.two_sheets) > 1 or every):
             # 上半年和下半年合在一起 / all sheets: one table split into sheets, read stacked; the names are the sheets
             every_said = every and re.search(r"所有|全部|每个|各个|整个|(?<![a-z_])(?:all|every|both)(?![a-z_])", " ".join(u.norms), re.I) is not None
             # Q1和Q2合在一起: the sheets named; 所有工作表合在一起 / all sheets: every sheet
@@ -2383,6 +2391,14 @@ def _summary_just_shown(state: SessionState) -> bool:
     from another table right after it are brought onto what was shown (add the crew lead names from crews.csv)."""
     last = state.last
     return last is not None and bool(state.last_result) and any(o.kind in ("group", "top_n", "top_per_group") for o in last.request.ops)
+
+
+def _compare_said(low: str) -> bool:
+    """A word of comparing said outside the words of a test (有没有显著差异 asks a test, compares no two tables)."""
+    from modes.opspecs.analysis import TEST_RX
+
+    tests = [m.span() for m in TEST_RX.finditer(low)]
+    return any(not any(a <= m.start() <= b for a, b in tests) for m in lx.EXPLORE_COMPARE.finditer(low))  # (有没有显著|差异: said on)
 
 
 SPLIT_ALONE = lazy(r"分(?:一下|开)|拆(?:开|分)|(?<![a-z_])(?:split|break (?:it |that )?down)(?![a-z_])", re.I)

@@ -135,6 +135,7 @@ class TurnOps:
     adds: bool = False  # 还要加上… / also …: the turn's parts join the request's, never replace them
     include_too: bool = False  # 退货的也算进去: a value joins the values of that column's condition
     asked_again: bool = False  # 金额是空的呢 / what about blank Emails?: the same request asked of another part
+    said: str = ""  # the turn's words as read (file names set aside)
     included: frozenset[str] = frozenset()  # the values said in the clause of the include word (上海的呢，白金也算上: 白金 only)
     split: str | None = None  # 按城市分系列 / split by carrier, said alone: the chart that waits draws one series per value
     flip: bool = False  # 反过来 / the other way round: the layout that waits, its rows and columns swapped
@@ -356,6 +357,7 @@ def _counts_said(text: str, sheet: SheetInfo) -> str:
 
 
 ID_COUNT_ZH = lazy(r"(?P<s>[\u4e00-\u9fff]{1,4})数(?![据值量字额])")
+PER_ROW_NOUN = lazy(r"\s+(?:the\s+)?([a-z]+?)(?:es|s)?(?=\s+(?:by|per|for|in|at|on|across|over|,)(?![a-z_])|\s*[,.;?]|\s*$)", re.I | re.A)
 COUNTED_BY = lazy(r"\s*(?:来|去)?(?:算|计算|统计|计)(?!划)")
 
 
@@ -1146,6 +1148,11 @@ def _keep_which() -> re.Pattern[str]:
                       r"(?:\s+(?:one|row|record|entry|occurrence|copy|version)s?(?![a-z_]))?(?:\s+(?:by|on|of)\s+)?", re.I)
 
 
+def _column_between(t: _Turn, a: int, b: int) -> bool:
+    """Only a column's name between two places (the most recent Install Date for each crew: the date column said)."""
+    return any(a <= h.start and h.end <= b and not _blank(t.text[a:b], [(h.start - a, h.end - a)]).strip() for h in t.hits)
+
+
 def _kept_one_each(text: str) -> list[re.Match[str]]:
     """Which duplicate stays said of each key, right after it (每个会员只保留最近的一次, keep the latest per rider): one row per
     key, the one the words say — only the row words (一次 / 一条 / the latest one), never a figure (保留金额最大的 alone)."""
@@ -1175,6 +1182,31 @@ def _dedupe_keep(t: _Turn, args: dict[str, Any]) -> None:
         args["by"] = col
     end = max([m.end(), *(h.end for h in inside if h.column == col)])
     t.spans.append((m.start(), end))
+
+
+# 每个采购员最近一次下的订单 / 每位会员最后一笔消费 / each rider's latest rental: of each key's rows, the latest (earliest) one
+LATEST_EACH = lazy(r"(?P<by>每个|每一个|每位|每名|各个|各)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,12}?)\s*(?:的)?\s*(?P<w>最近|最新|最后|最晚|最早|第一)\s*(?:的)?\s*"
+                   r"(?:一次|一笔|一条|一单|一个|那次|那条|那笔|那单|那一次|那一笔|那一条)\s*(?:[\u4e00-\u9fff]{0,2}?的)?\s*(?:订单|记录|单子|数据|明细|行|那行)?"
+                   r"|(?<![a-z_])(?:each|every)\s+(?P<ek>[a-z_][\w ]{0,20}?)['’]s\s+(?P<ew>latest|most recent|newest|last|earliest|first)(?:\s+[a-z]+)?(?![a-z_])", re.I)
+
+
+def _rule_latest_each(t: _Turn) -> None:
+    """每个采购员最近一次下的订单 / each driver's latest session: one row per key, the one with the latest (earliest) date,
+    never a summary of each key's rows."""
+    m = LATEST_EACH.search(t.text)
+    if m is None or t.found or not t.sheet.dates:
+        return
+    raw = (m.group("k") or m.group("ek") or "").strip()
+    col, how, _ = resolve_column(raw, t.sheet, closest=False)
+    if col is None or how not in ("exact", "synonym", "partial", "translated") or col in t.sheet.numeric or col in t.sheet.dates:
+        return
+    named = [h.column for h in t.hits if h.column in t.sheet.dates]
+    dated = named[0] if named else (sorted(t.sheet.dates)[0] if len(t.sheet.dates) == 1 else None)
+    if dated is None:
+        return
+    first = (m.group("w") or m.group("ew") or "").casefold() in ("最早", "第一", "earliest", "first")
+    t.add(m.start(), Op("dedupe", {"subset": [col], "keep": "first" if first else "last", "by": dated}))
+    t.spans.append(m.span())
 
 
 def _rule_dedupe(t: _Turn) -> None:
@@ -1304,6 +1336,7 @@ def _key_role(t: _Turn, b: re.Match[str], j: int) -> str | None:
     if t.has("dedupe") and (any(o.start() <= b.start() <= o.end() or 0 <= o.start() - j <= 3
                                 for o in (*lx.ONE_ROW_EACH.finditer(text), *_kept_one_each(text)))
                             or any(0 <= b.start() - o.end() <= 12 and re.fullmatch(r"\s*(?:[a-z]+\s*)?", text[o.end() : b.start()], re.I)
+                                   or _column_between(t, o.end(), b.start())
                                    for o in _kept_one_each(text))):  # (keep the latest rental per rider: the key after the row's noun)
         return "dedupe"  # one row per region / 每个部门保留一行 / 每个会员只保留最近的一次: these keys choose the rows kept
     if word == "by" and t.has("dedupe") and lx.DEDUPE.search(before) and not lx.GROUP.search(before):
@@ -1426,6 +1459,13 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
         return
     if MONEY_SAID.match(t.text, b.end()) and not any(h.start == b.end() for h in t.hits):
         return  # 各花了多少 / 每单多少钱: how much money each spent, never a key named 花了多少
+    per = b.group(0).casefold() in ("per", "for each", "for every")
+    noun = PER_ROW_NOUN.match(t.text, b.end()) if per else None
+    blanked = re.match(r"\s{3,}(?=(?:by|per)\s)", t.text[b.end() :], re.I) if per else None  # (per visits, the file's own word, set aside)
+    if blanked is not None or noun is not None and noun.group(1).casefold() in ROW_NOUNS_EN | {"fill", "wash", "session", "stay", "rental", "ride", "trip", "job"} \
+            and not any(h.start == noun.start(1) and h.how in ("exact", "synonym") for h in t.hits):
+        t.key_spans.append((b.start(), b.end() + blanked.end() if blanked is not None else noun.end()))  # type: ignore[union-attr]
+        return  # average cars per visit by vehicle: one figure per row (the rows' noun), the key is the one said after "by"
     keys, j, how = _key_list(t, b.end())
     if len(keys) == 1 and b.group(0).casefold() in ("per", "for each", "for every") and how not in ("exact", "synonym") \
             and keys[0][1].strip().casefold().removesuffix("s") in ROW_NOUNS_EN | {"timesheet", "receipt", "ticket", "rental", "ride", "stay"}:
@@ -3381,7 +3421,7 @@ def _rule_profile(t: _Turn) -> None:
 # the rules of one turn, in the order they run: a later rule sees what the earlier ones read
 TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
-    _rule_which_top, _rule_best_selling, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_rounding, _rule_fill_or_clean, _rule_dedupe,
+    _rule_which_top, _rule_best_selling, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_rounding, _rule_fill_or_clean, _rule_latest_each, _rule_dedupe,
     _rule_ratio, _rule_keys, _rule_having, _rule_money_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
     _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_count_and_total, _rule_bare_comparison, _rule_stat_having, _rule_goods_question, _rule_counted_figure, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
     _rule_export, _rule_profile,
@@ -3400,7 +3440,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
     """Operations of one turn (file and sheet names already blanked out)."""
     t = _Turn(text, sheet, flags, TurnOps(correction=bool(lx.CORRECTION.search(text)), whole_condition=bool(WHOLE_CONDITION.search(text)),
                                           adds=bool(lx.ADDITIVE.search(text)), include_too=bool(lx.INCLUDE_TOO.search(text)),
-                                          asked_again=bool(ASKED_AGAIN_Q.search(text))))
+                                          asked_again=bool(ASKED_AGAIN_Q.search(text)), said=text))
     for rule in TURN_RULES:
         rule(t)
     _part_counted(t)

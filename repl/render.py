@@ -214,7 +214,7 @@ def history_item(run: dict[str, Any], zh: bool = True, gone: Callable[[str], boo
         if not str(e.get("node", "")).startswith("step:"):
             continue
         out = _loads(e.get("outputs")) or {}
-        if rows_in is None:
+        if rows_in is None or ("sheets" in out and "rows_in" in out):  # sheets stacked: the rows of all of them, never the first's
             rows_in = out.get("rows_in", out.get("rows"))
         if "rows_out" in out:
             rows_out = out["rows_out"]

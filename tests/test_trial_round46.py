@@ -496,3 +496,125 @@ def test_who_they_are_in_chinese(tea):
     f = result_frame(answered(s, "他们叫什么名字"))
     names = FARMERS.set_index("茶农编号")["姓名"]
     assert all(f["姓名"].iloc[i] == names[k] for i, k in enumerate(f["茶农编号"]))
+
+
+# ---- the latest row of each key; a flag's two sides compared ---------------------------------------------------------
+
+def test_the_row_with_the_latest_date_for_each_key(ev):
+    f = result_frame(answered(Session(ev), "Mill sheet: keep the row with the most recent Date for each charger"))
+    df = SESSIONS["Mill"]
+    want = df.sort_values("Date").groupby("Charger").tail(1)
+    assert sorted(f["SessionID"]) == sorted(want["SessionID"])
+
+
+def test_a_flag_and_its_negation_compared_leave_no_rows_out(ev):
+    tr = Session(ev).turn("is there a significant difference in kWh between disputed and non-disputed sessions in Uptown")
+    said = tr.plan.goalSummary if tr.plan else tr.decision.reply
+    assert "Disputed" in said and "keep rows" not in said and "≠" not in said, said
+
+
+# ---- keys named with Chinese numerals in the numerals' order ---------------------------------------------------------
+
+def test_groups_and_pivot_columns_named_with_numerals_in_their_order(tea):
+    s = Session(tea)
+    f = result_frame(answered(s, "三个园每个园的金额合计"))
+    assert list(f["工作表"]) == ["一号园", "二号园", "三号园"]
+    f = result_frame(answered(s, "一号园做个透视表，行是品类，列是等级，值是金额合计"))
+    graded = [c for c in f.columns if c in ("一级", "二级", "特级")]
+    assert graded == ["一级", "二级", "特级"]
+
+
+def test_a_test_of_difference_over_the_sheets_put_together(tea):
+    from scipy.stats import f_oneway
+
+    tr = answered(Session(tea), "三个园合在一起，不同等级的单价有没有显著差异")
+    groups = [g["单价"].to_numpy() for _, g in ALL.dropna(subset=["等级"]).groupby("等级")]
+    p = f_oneway(*groups).pvalue
+    assert f"p = {p:.3f}" in tr.run.answer or f"p={p:.3f}" in tr.run.answer.replace(" ", ""), tr.run.answer
+
+
+# ---- each key's latest row said without a verb of keeping; a flag's own words negated --------------------------------
+
+@pytest.mark.parametrize("said", ["一号园每个采摘员最近一次的记录", "一号园每个采摘员最后一笔"])
+def test_each_keys_latest_row(tea, said):
+    f = result_frame(answered(Session(tea), said))
+    df = SHEETS["一号园"].dropna(subset=["采摘员"])
+    want = df.sort_values("日期", kind="stable").groupby("采摘员").tail(1)
+    got = f.dropna(subset=["采摘员"])
+    assert sorted(got["单号"]) == sorted(want["单号"])
+
+
+CHECKS = pd.DataFrame({"订单号": [f"A{i:02d}" for i in range(20)], "金额": [1000.0 * (i % 9) for i in range(20)],
+                       "验收合格": ["是" if i % 3 else "否" for i in range(20)], "供应商": ["甲", "乙"] * 10})
+
+
+@pytest.mark.parametrize("said", ["采购单.csv 金额大于5000并且验收不合格的订单", "采购单.csv 不合格的订单，金额大于5000", "采购单.csv 金额大于5000，不是验收合格的"])
+def test_a_flag_columns_own_words_negated(tmp_path, monkeypatch, said):
+    monkeypatch.setenv("WENQING_ENGINE", "pandas")
+    CHECKS.to_csv(tmp_path / "采购单.csv", index=False)
+    f = result_frame(answered(Session(Workspace.at(tmp_path)), said))
+    want = CHECKS[(CHECKS["金额"] > 5000) & (CHECKS["验收合格"] != "是")]
+    assert sorted(f["订单号"]) == sorted(want["订单号"])
+
+
+# ---- a month with after / before; a request of its own on a sheet after the sheets were put together ------------------
+
+@pytest.mark.parametrize(("said", "later"), [("二号园6月以后的单子", True), ("二号园从6月开始的单子", True), ("二号园6月之前的单子", False)])
+def test_a_month_said_with_after_or_before_is_a_bound(tea, said, later):
+    f = result_frame(answered(Session(tea), said))
+    df = SHEETS["二号园"]
+    want = df[df["日期"] >= "2024-06-01"] if later else df[df["日期"] < "2024-06-01"]
+    assert sorted(f["单号"]) == sorted(want["单号"])
+
+
+def test_a_request_naming_its_sheet_after_all_sheets_is_its_own(tea):
+    s = Session(tea)
+    answered(s, "三个园里金额是空的单子有哪些")
+    tr = s.turn("二号园每个采摘员的单数和斤数合计")
+    said = tr.plan.goalSummary if tr.plan else tr.decision.reply
+    assert "二号园" in said and "合并" not in said and "为空" not in said, said
+
+
+# ---- a figure per row's noun then by a key; a flag said with with / without -----------------------------------------
+
+WASHES = pd.DataFrame({"VisitID": [f"V{i:03d}" for i in range(24)], "Vehicle": ["Van", "Car", "Truck"] * 8,
+                       "Cars": [1 + i % 3 for i in range(24)], "Complaint": ["Y" if i % 5 == 0 else "N" for i in range(24)]})
+
+
+def _washes(tmp_path, monkeypatch) -> Workspace:
+    monkeypatch.setenv("WENQING_ENGINE", "pandas")
+    WASHES.to_csv(tmp_path / "washes.csv", index=False)
+    return Workspace.at(tmp_path)
+
+
+def test_a_figure_per_row_then_by_a_key(tmp_path, monkeypatch):
+    f = result_frame(answered(Session(_washes(tmp_path, monkeypatch)), "washes.csv: average Cars per visit by Vehicle, excluding Van"))
+    want = WASHES[WASHES["Vehicle"] != "Van"].groupby("Vehicle")["Cars"].mean().round(2).to_dict()
+    assert {k: round(float(v), 2) for k, v in zip(f["Vehicle"], f.iloc[:, 1], strict=True)} == want
+
+
+@pytest.mark.parametrize(("said", "yes"), [("washes.csv visits with a complaint", True), ("washes.csv visits without a complaint", False),
+                                           ("washes.csv visits with no complaint", False)])
+def test_a_flag_said_with_or_without(tmp_path, monkeypatch, said, yes):
+    f = result_frame(answered(Session(_washes(tmp_path, monkeypatch)), said))
+    want = WASHES[(WASHES["Complaint"] == "Y") == yes]
+    assert sorted(f["VisitID"]) == sorted(want["VisitID"])
+
+
+def test_same_for_another_sheet_after_a_chain_of_changes(ev):
+    s = Session(ev)
+    answered(s, "average kWh per session by Charger at Mill")
+    answered(s, "use the median instead")
+    f = result_frame(answered(s, "same for Uptown"))
+    want = SESSIONS["Uptown"].groupby("Charger")["kWh"].median().to_dict()
+    assert {k: float(v) for k, v in zip(f["Charger"], f.iloc[:, 1], strict=True)} == want
+
+
+def test_the_blank_key_left_out_of_rates_then_sorted_by_them(ev):
+    s = Session(ev)
+    answered(s, "Mill: within each Charger, the proportion of rows where Disputed = Y")
+    f = result_frame(answered(s, "leave out the blank charger and sort by the rate"))
+    rate = f.columns[-1]
+    df = SESSIONS["Mill"]
+    want = df.groupby("Charger")["Disputed"].apply(lambda x: round(float((x == "Y").mean() * 100), 2)).sort_values(ascending=False)
+    assert [round(float(v), 2) for v in f[rate]] == list(want.values)

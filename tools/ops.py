@@ -513,6 +513,32 @@ def _measured(s: pd.Series, agg: str) -> tuple[pd.Series, Callable[[Any], Any] |
     return n, None
 
 
+CN_NUMERAL = re.compile(r"[一二两三四五六七八九十]+")
+CN_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def _cn_number(word: str) -> int:
+    """一 → 1, 十一 → 11, 二十三 → 23 (the numerals a grade, a quarter or a canteen is named with)."""
+    if "十" not in word:
+        return int("".join(str(CN_DIGIT[c]) for c in word))
+    tens, _, ones = word.partition("十")
+    return (CN_DIGIT.get(tens, 1) if tens else 1) * 10 + (CN_DIGIT.get(ones, 0) if ones else 0)
+
+
+def in_numeral_order(out: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Groups whose keys are named with Chinese numerals (一级 / 二级 / 三级, 一号园 / 二号园) in the numerals' order, never
+    in the characters' (一, 三, 二); other keys keep the order they have. Blank keys stay last."""
+    said = [k for k in keys if k in out.columns and out[k].map(lambda v: isinstance(v, str) and CN_NUMERAL.search(v) is not None).any()]
+    if not said or len(out) < 2:
+        return out
+
+    def natural(col: pd.Series) -> pd.Series:
+        if col.name not in said:
+            return col
+        return col.map(lambda v: CN_NUMERAL.sub(lambda m: f"{_cn_number(m.group(0)):06d}", v) if isinstance(v, str) else v)
+    return out.sort_values(keys, key=natural, kind="stable", na_position="last").reset_index(drop=True)
+
+
 @tool
 def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[str, Any]] | None = None, lang: str = "zh",
                     versus_overall: bool = False, keep_order: bool = False) -> ToolResult:
@@ -543,6 +569,7 @@ def group_summarize(table: pd.DataFrame, keys: list[str], measures: list[dict[st
         parts[rows] = table.groupby(keys, dropna=False, sort=not keep_order).size()
         parts.update({name(m): _figure(table, m, by, keep_order) for m in filtered})
         out = pd.DataFrame(parts).reset_index()
+        out = out if keep_order else in_numeral_order(out, keys)
     extra: dict[str, Any] = {}
     if versus_overall and keys and measures:
         overall = {m["column"]: float(as_numbers(table[m["column"]]).mean()) for m in measures if m["agg"] == "mean"}

@@ -716,8 +716,10 @@ def group_summarize(table: BigTable, keys: list[str], measures: list[dict[str, A
         out = pd.DataFrame([{k: (int(v) if k == rows else _round(v)) for k, v in row.items()}])
     else:
         ks = ", ".join(q(k) for k in keys)
-        out = table.fetch(f"SELECT {ks}, {', '.join(cols)} FROM ({src}) GROUP BY {ks} ORDER BY "
-                          + ", ".join(f"{q(k)} ASC NULLS LAST" for k in keys))
+        from tools.ops import in_numeral_order
+
+        out = in_numeral_order(table.fetch(f"SELECT {ks}, {', '.join(cols)} FROM ({src}) GROUP BY {ks} ORDER BY "
+                                           + ", ".join(f"{q(k)} ASC NULLS LAST" for k in keys)), keys)
     if table.pending:  # this pass read the columns the result depends on, and counted the rows
         table.settle(int(out[rows].sum()) + skipped)
     extra: dict[str, Any] = {}

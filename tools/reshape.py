@@ -97,7 +97,7 @@ def pivot_table(table: pd.DataFrame, rows: list[str], columns: str | None = None
         pv.columns = [f"{value}_{AGGS[agg]}" if value else "行数"]
     blank = BLANK_LABELS[0 if lang == "zh" else 1]  # a blank of the column key heads its own column, never as "nan"
     pv.columns = [blank if c is None or (isinstance(c, float) and c != c) else str(c) for c in pv.columns]
-    out = pv.reset_index()
+    out = _numerals_in_order(pv.reset_index(), rows, totals, bool(columns), blank)
     for c in out.columns[len(rows):]:
         if pd.api.types.is_float_dtype(out[c]):
             out[c] = out[c].round(4)
@@ -106,6 +106,21 @@ def pivot_table(table: pd.DataFrame, rows: list[str], columns: str | None = None
              "row_groups": len(out) - (1 if totals else 0), "col_groups": len(out.columns) - len(rows) - (1 if totals and columns else 0),
              "grand_total": rnd(grand), **({"skipped_totals": skipped} if skipped else {})}
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
+
+
+def _numerals_in_order(out: pd.DataFrame, rows: list[str], totals: bool, across: bool, blank: str) -> pd.DataFrame:
+    """一级 / 二级 / 三级 down the side and across in the numerals' order (never 一, 三, 二); the totals and the blank stay last."""
+    from tools.ops import CN_NUMERAL, _cn_number, in_numeral_order
+
+    body, tail = (out.iloc[:-1], out.iloc[-1:]) if totals and len(out) > 1 else (out, out.iloc[:0])
+    out = pd.concat([in_numeral_order(body, rows), tail], ignore_index=True)
+    if not across:
+        return out
+    cells = [c for c in out.columns[len(rows):] if c not in (TOTAL, blank)]
+    if not any(isinstance(c, str) and CN_NUMERAL.search(c) for c in cells):
+        return out
+    ordered = sorted(cells, key=lambda c: CN_NUMERAL.sub(lambda m: f"{_cn_number(m.group(0)):06d}", str(c)))
+    return out[[*out.columns[: len(rows)], *ordered, *[c for c in out.columns[len(rows):] if c in (blank, TOTAL)]]]
 
 
 @tool

@@ -122,7 +122,8 @@ def _counted_sheets(text: str, catalog: Catalog, current: str | None = None) -> 
 
     def named_elsewhere(w: str) -> bool:
         words, stems, values = known()
-        return w in words or w + "s" in stems or w in stems or w in TIME_EN or w in values or w + "s" in values
+        parts = {x for st in stems for x in re.split(r"[_\-\s]+", st)}  # visits of wash_visits: the rows' own noun
+        return w in words or w + "s" in stems or w in stems or w in parts or w + "s" in parts or w in TIME_EN or w in values or w + "s" in values
 
     def sheets(m: re.Match[str]) -> str:
         n = COUNT_EN.get(m.group("n").casefold()) or (int(m.group("n")) if m.group("n").isdigit() else 0)
@@ -182,9 +183,11 @@ def _counted_sheets(text: str, catalog: Catalog, current: str | None = None) -> 
 
 # per clinic / by clinic / for each clinic / one column per clinic: the unit each sheet is, when nothing else is so named
 EACH_UNNAMED = re.compile(r"(?P<q>(?<![a-z_])(?:per|each|by|for each|for every|in each))\s+(?P<w>[a-z]{3,})(?![a-z_-])", re.I)
-NOT_A_PLACE = frozenset({"the", "all", "each", "every", "one", "default", "itself", "hand", "far", "now", "then", "name", "value", "type",
+NOT_A_PLACE = frozenset({"visit", "order", "booking", "sale", "transaction", "session", "ticket", "record", "row", "entry", "trip", "ride", "job",
+                         "fill", "wash", "purchase", "shipment", "claim", "case", "call", "payment", "delivery", "rental", "stay", "lesson",
+                         "the", "all", "each", "every", "one", "default", "itself", "hand", "far", "now", "then", "name", "value", "type",
                          "kind", "group", "category", "size", "count", "number", "amount", "total", "average", "percent", "percentage",
-                         "share", "rank", "order", "date", "person", "people", "head", "unit", "item", "items", "line", "lines"})
+                         "share", "rank", "date", "person", "people", "head", "unit", "item", "items", "line", "lines"})
 ACROSS_EVERY = re.compile(r"(?:(?P<pre>(?<![a-z_])(?:across|over|for|in)\s+)|(?<=[,;，；])\s*)(?:all|every|all the|all of the|all our|all my)\s+(?P<w>[a-z]{3,}?)(?:e?s)(?![a-z_])"
                           r"(?(pre)|(?=\s*(?:[,;.，；]|$)))", re.I)  # (, all depots,: a clause of its own)
 TIME_EN = frozenset({"month", "week", "weekday", "weekend", "year", "day", "quarter", "period", "hour", "time", "row", "record", "entrie", "entry", "sheet", "tab", "file", "table", "column"})
