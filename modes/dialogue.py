@@ -751,8 +751,11 @@ def _swapped_column(t: Turn) -> tuple[str, str] | None:
     if f is None or not f.sheets or not word.strip():
         return None
     sheet = next((sh for sh in f.sheets if sh.name == p.request.sheet), f.sheets[0])
-    col, how, _ = resolve_column(re.sub(r"的$", "", word.strip()), sheet, closest=False)
+    said = re.sub(r"的$", "", word.strip())
+    col, how, _ = resolve_column(said, sheet, closest=False)
     figures = _figure_columns(p.request)
+    if col is not None and how == "partial" and said.casefold() not in col.casefold():
+        return None  # 按金额排序: more words than a column's name (a sort said of it), never that column alone
     if col is None or how not in ("exact", "synonym", "partial", "translated") or len(figures) != 1 or col == figures[0] \
             or col not in sheet.numeric or col in sheet.dates:
         return None

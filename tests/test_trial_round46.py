@@ -618,3 +618,11 @@ def test_the_blank_key_left_out_of_rates_then_sorted_by_them(ev):
     df = SESSIONS["Mill"]
     want = df.groupby("Charger")["Disputed"].apply(lambda x: round(float((x == "Y").mean() * 100), 2)).sort_values(ascending=False)
     assert [round(float(v), 2) for v in f[rate]] == list(want.values)
+
+
+def test_a_sort_said_by_another_column_after_a_figure_is_no_swap(tea):
+    s = Session(tea)
+    answered(s, "一号园按品类汇总斤数")
+    tr = s.turn("按金额排序")
+    said = tr.plan.goalSummary if tr.plan else tr.decision.reply
+    assert "排序" in said and "计算 金额" not in said, said
