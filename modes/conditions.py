@@ -598,8 +598,8 @@ def _cond_flag_negated(sc: _Scan) -> None:
     any comparison takes 不是 as an operator and the column's name as a value)."""
     for col in sc.sheet.columns:
         yes = _flag_yes(sc.sheet, col)
-        if yes is None or not re.fullmatch(r"[\u4e00-\u9fff]{2,8}", col) or col.startswith("是否"):
-            continue  # (是否结清: read by the flag rules of 是否 columns)
+        if yes is None or not re.fullmatch(r"[\u4e00-\u9fff]{2,8}", col) or col.startswith("是否") or re.match(ZH_NOT, col):
+            continue  # (是否结清: read by the flag rules of 是否 columns; 未结清 / 不合格 are themselves the negated words)
         inside = [re.escape(col[:i]) + ZH_NOT + re.escape(col[i:]) for i in range(1, len(col))]  # 验收不合格
         tails = [ZH_NOT + re.escape(col[-k:]) for k in range(len(col), 1, -1)]  # 不合格 / 不验收合格
         for m in re.finditer("|".join(inside + tails), sc.text):

@@ -626,3 +626,12 @@ def test_a_sort_said_by_another_column_after_a_figure_is_no_swap(tea):
     tr = s.turn("按金额排序")
     said = tr.plan.goalSummary if tr.plan else tr.decision.reply
     assert "排序" in said and "计算 金额" not in said, said
+
+
+def test_a_flag_column_named_with_a_negation_is_its_own_yes(tmp_path, monkeypatch):
+    monkeypatch.setenv("WENQING_ENGINE", "pandas")
+    df = pd.DataFrame({"订单号": [f"A{i:02d}" for i in range(20)], "金额": [1000.0 * (i % 9) for i in range(20)],
+                       "不合格": ["是" if i % 3 == 0 else "否" for i in range(20)]})
+    df.to_csv(tmp_path / "采购单.csv", index=False)
+    f = result_frame(answered(Session(Workspace.at(tmp_path)), "采购单.csv 不合格的订单"))
+    assert sorted(f["订单号"]) == sorted(df[df["不合格"] == "是"]["订单号"])
