@@ -523,7 +523,7 @@ def _cond_count_of_unit(sc: _Scan) -> None:
 
 
 YES_NO = (frozenset({"是", "有", "y", "yes", "true", "1", "已"}), frozenset({"否", "无", "n", "no", "false", "0", "未"}))
-FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[，,。;；)）\]]|$|(?=且|并且|而且|同时))|\s*(?:[)）\]]|$)"
+FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[，,。;；)）\]]|$|(?=且|并且|而且|同时)|(?=(?:有|是|共|一共|总共)?\s*(?:多少|几)))|\s*(?:[)）\]]|$)"
                # refunded orders / no-shows, in English: the flag said with a noun for the rows, or alone, up to the clause's end
                r"|(?:\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|ones?|entries|items|customers|tickets|sales|cases|claims|[a-z]{3,}s))?(?:\s+only)?"
                r"\s*(?:[,.;)?]|\s[-–—](?=\s)|$|(?=\s+(?:and|or|but|then|from|in|on|by|per|for|with|to|into|as|at|over|under|above|below|after|before|during|since|between|where|that|which|who)(?![a-z_])))", re.I)

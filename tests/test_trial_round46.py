@@ -635,3 +635,11 @@ def test_a_flag_column_named_with_a_negation_is_its_own_yes(tmp_path, monkeypatc
     df.to_csv(tmp_path / "采购单.csv", index=False)
     f = result_frame(answered(Session(Workspace.at(tmp_path)), "采购单.csv 不合格的订单"))
     assert sorted(f["订单号"]) == sorted(df[df["不合格"] == "是"]["订单号"])
+
+
+@pytest.mark.parametrize(("said", "yes"), [("采购单.csv 验收合格的订单有几条", True), ("采购单.csv 验收不合格的订单有几条", False)])
+def test_a_flag_then_a_count_of_its_rows(tmp_path, monkeypatch, said, yes):
+    monkeypatch.setenv("WENQING_ENGINE", "pandas")
+    CHECKS.to_csv(tmp_path / "采购单.csv", index=False)
+    tr = answered(Session(Workspace.at(tmp_path)), said)
+    assert f"{int(((CHECKS['验收合格'] == '是') == yes).sum())} 行" in tr.run.answer, tr.run.answer
