@@ -77,6 +77,11 @@ def ev(tmp_path, monkeypatch, request) -> Workspace:
     return _workspace(tmp_path, monkeypatch, request.param, "sessions.xlsx", SESSIONS, {"drivers.csv": DRIVERS})
 
 
+def _said(tr) -> str:
+    """What a turn said it would do: its plan's goal, else its reply."""
+    return tr.plan.goalSummary if tr.plan else tr.decision.reply
+
+
 def _counts(f: pd.DataFrame, key: str) -> dict:
     rows = next(c for c in f.columns if c in ("行数", "rows"))
     return {("" if pd.isna(k) else str(k)): int(v) for k, v in zip(f[key], f[rows], strict=True)}
@@ -244,7 +249,7 @@ def test_a_value_said_after_a_figure_is_no_swap(ev):
     s = Session(ev)
     answered(s, "total Cost per Charger in Uptown")
     tr = s.turn("what about Mill?")
-    assert "Mill" in (tr.plan.goalSummary if tr.plan else tr.decision.reply) and "kWh" not in (tr.plan.goalSummary if tr.plan else tr.decision.reply)
+    assert "Mill" in _said(tr) and "kWh" not in _said(tr)
 
 
 # ---- a chart redone without some rows; a wide table -------------------------------------------------------------------
@@ -335,7 +340,7 @@ def test_three_people_are_not_the_three_sheets(tea):
     s = Session(tea)
     answered(s, "二号园每个采摘员的平均斤数")
     tr = s.turn("他们三个人里谁的结清比例最高")
-    said = tr.plan.goalSummary if tr.plan else tr.decision.reply
+    said = _said(tr)
     assert "二号园" in said and "合并" not in said, said
 
 
@@ -409,7 +414,7 @@ def test_spend_per_month_then_its_growth(ev):
     per = SESSIONS["Mill"].groupby(SESSIONS["Mill"]["Date"].dt.strftime("%Y-%m"))["Cost"].sum().round(2)
     assert [round(float(v), 2) for v in f[[c for c in f.columns if c.startswith("Cost")][0]]] == per.tolist()
     tr = s.turn("show month on month growth")
-    said = tr.plan.goalSummary if tr.plan else tr.decision.reply
+    said = _said(tr)
     assert "growth" in said and "look up" not in said, said
     f = result_frame(tr if tr.run is not None else answered(s, "go"))
     want = (per.pct_change() * 100).round(2).dropna().tolist()
@@ -438,7 +443,7 @@ def test_the_head_of_an_id_column_said_with_by_is_that_column(tea):
     s = Session(tea)
     answered(s, "一号园金额合计多少")
     tr = s.turn("按茶农汇总金额，取前3")
-    assert "茶农.csv" not in (tr.plan.goalSummary if tr.plan else tr.decision.reply)
+    assert "茶农.csv" not in _said(tr)
     f = result_frame(tr if tr.run is not None else answered(s, "继续"))
     want = SHEETS["一号园"].groupby("茶农编号")["金额"].sum().sort_values(ascending=False).head(3)
     assert list(f["茶农编号"]) == list(want.index)
@@ -509,7 +514,7 @@ def test_the_row_with_the_latest_date_for_each_key(ev):
 
 def test_a_flag_and_its_negation_compared_leave_no_rows_out(ev):
     tr = Session(ev).turn("is there a significant difference in kWh between disputed and non-disputed sessions in Uptown")
-    said = tr.plan.goalSummary if tr.plan else tr.decision.reply
+    said = _said(tr)
     assert "Disputed" in said and "keep rows" not in said and "≠" not in said, said
 
 
@@ -571,7 +576,7 @@ def test_a_request_naming_its_sheet_after_all_sheets_is_its_own(tea):
     s = Session(tea)
     answered(s, "三个园里金额是空的单子有哪些")
     tr = s.turn("二号园每个采摘员的单数和斤数合计")
-    said = tr.plan.goalSummary if tr.plan else tr.decision.reply
+    said = _said(tr)
     assert "二号园" in said and "合并" not in said and "为空" not in said, said
 
 
@@ -624,7 +629,7 @@ def test_a_sort_said_by_another_column_after_a_figure_is_no_swap(tea):
     s = Session(tea)
     answered(s, "一号园按品类汇总斤数")
     tr = s.turn("按金额排序")
-    said = tr.plan.goalSummary if tr.plan else tr.decision.reply
+    said = _said(tr)
     assert "排序" in said and "计算 金额" not in said, said
 
 
