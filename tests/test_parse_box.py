@@ -49,6 +49,23 @@ def test_a_parse_past_its_deadline_is_killed():
     assert sandbox.call("slow.xlsx", abs, (-2,), 10, sandbox.memory_for(0)) == 2
 
 
+def test_ctrl_c_typed_in_the_terminal_does_not_kill_a_read_under_way():
+    """The terminal sends Ctrl-C to every process of its group, the worker too: the read finishes (the session
+    cancels at its next step boundary), never a false "needed more memory than the limit"."""
+    import signal
+    import threading
+
+    assert sandbox.call("warm.xlsx", abs, (-1,), 10, sandbox.memory_for(0)) == 1  # the worker is up, its handlers set
+    pid = sandbox._worker.proc.pid
+    got: list[object] = []
+    t = threading.Thread(target=lambda: got.append(sandbox.call("slow.xlsx", time.sleep, (1.0,), 20, sandbox.memory_for(0))))
+    t.start()
+    time.sleep(0.3)
+    os.kill(pid, signal.SIGINT)
+    t.join(timeout=20)
+    assert got == [None] and sandbox._worker.proc.pid == pid and sandbox._worker.alive()
+
+
 def _with_part(src: Path, dst: Path, part: str, edit) -> None:
     with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
         for it in zin.infolist():

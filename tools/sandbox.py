@@ -134,8 +134,13 @@ class _Worker:
 
 
 def _main(fd: int) -> None:
-    """The worker process: the parsers loaded once, then calls served until the session goes."""
+    """The worker process: the parsers loaded once, then calls served until the session goes. Ctrl-C typed in the
+    terminal reaches every process of its group: it is the session's to act on (a cancel at the next step boundary),
+    so a read under way finishes instead of dying as if it had run out of memory."""
+    import signal
     from multiprocessing.connection import Connection
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     import pandas  # noqa: F401  (loaded before the first call, while the session goes on)
     import python_calamine  # noqa: F401
