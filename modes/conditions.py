@@ -97,11 +97,14 @@ def _alt(*ws: str) -> str:
 INFIX = [
     ("ge", _alt(">=", "≥", "=>", "大于等于", "大于或等于", "不低于", "不少于", "不小于", "至少", "不早于", "at least", "no less than", "greater than or equal to", "not less than", "no earlier than", "not before")),
     ("le", _alt("<=", "≤", "=<", "小于等于", "小于或等于", "不超过", "不高于", "不大于", "不多于", "至多", "不晚于", "不迟于", "at most", "no more than", "less than or equal to", "not more than", "no later than", "not after")),
-    ("not_contains", _alt("不包含", "不含有", "不含", "不带", "does not contain", "doesn't contain", "not containing", "without")),
+    ("not_contains", _alt("不包含", "不含有", "不含", "不带", "does not contain", "doesn't contain", "not containing", "without")
+     + r"|(?:(?:的)?(?:名字|名称|文字|字)?(?:里面|里头|里|中)(?:不带|不含|没有|没带))"),  # 食材名字里不带肉
     ("ne", _alt("!=", "≠", "<>", "不等于", "不是", "不为", "is not", "isn't", "not equal to", "is neither", "neither", "not")),
     ("gt", _alt(">", "大于", "超过", "高于", "多于", "晚于", "greater than", "more than", "above", "over", "higher than", "larger than", "bigger than", "exceeds", "exceeding")),
     ("lt", _alt("<", "小于", "低于", "不到", "少于", "早于", "less than", "below", "under", "lower than", "smaller than", "fewer than")),
-    ("contains", _alt("包含", "含有", "带有", "contains", "containing", "including", "like")),
+    ("contains", _alt("包含", "含有", "带有", "contains", "containing", "including", "like")
+     # 食材名字里带肉 / 名称中含鸡: a part of the text said with 带 / 含 / 有 after where it is (never 带上, 含税)
+     + r"|(?:(?:的)?(?:名字|名称|文字|字)?(?:里面|里头|里|中)(?:带有|含有|包含|带|含|有))(?![上着出回过来去税量些多几哪什没空重])"),
     ("eq", _alt("==", "=", "等于", "是", "为", "equals", "equal to", "is", "of")),
 ]
 MAX_COMPARISONS = 32
@@ -292,6 +295,7 @@ class _Scan:
     out: CondParse
     used: list[tuple[int, int]]
     shield: list[tuple[int, int]] = field(default_factory=list)  # spans a rule may not read (a column named 2019年 while reading periods)
+    any_blank: tuple[int, int, str] | None = None  # rows with a blank in any column: its span and how its conditions join
 
     def free(self, a: int, b: int) -> bool:
         return not any(s < b and a < e for s, e in self.used + self.shield)
@@ -357,7 +361,14 @@ def _words_after_columns(sc: _Scan, table: list[tuple[str, str]] | tuple[tuple[s
                 yield op, m, _left_column(sc.text, m.start(), sc.hits, sc.sheet)
 
 
+BLANK_BEFORE_ZH = lazy(r"(?:是空的|为空的|空白的|空着的|没填的|未填的|缺失的|空的)\s*")
 BLANK_WORD_BEFORE = lazy(r"(?<![a-z_])(?P<w>blank|empty|missing)\s+(?P<c>[a-z][a-z0-9]{2,})(?![a-z0-9_])", re.I)
+
+
+KEY_BEFORE = lazy(r"(?:按|每个?|各|(?<![a-z_])(?:by|per|across)\s+(?:the\s+|each\s+)?)\s*$", re.I | re.A)
+# skip blank ones / leave out the blanks: blanks said with no column of their own, left out
+BLANKS_LEFT_OUT = lazy(r"(?<![a-z_])(?:skip(?:ping)?|drop(?:ping)?|exclud(?:e|ing)|leav(?:e|ing) out|ignor(?:e|ing)|omit(?:ting)?|without|remove|no)"
+                       r"\s+(?:the\s+|any\s+)?(?:blanks|empties|(?:blank|empty|missing)\s+(?:ones|rows|values|entries|cells))(?![a-z_])", re.I | re.A)
 
 
 def _cond_blanks(sc: _Scan) -> None:
@@ -367,14 +378,17 @@ def _cond_blanks(sc: _Scan) -> None:
         if any(h.start <= m.start("c") < h.end for h in sc.hits) or not sc.free(m.start(), m.end()):
             continue
         col, how, _ = resolve_column(m.group("c"), sc.sheet, closest=False)
-        if col is None or how != "partial" or col in sc.sheet.numeric:
-            continue
+        if col is None or how not in ("partial", "exact") or col in sc.sheet.numeric:
+            continue  # (exact: a column another rule read too, by level … excluding blank level)
         ex = lx.EXCLUDE_BEFORE.search(re.sub(r"(?:\s+the|\s+all)?\s*$", "", text[: m.start()], flags=re.I)) or DELETE_BEFORE.search(text[: m.start()])
         if ex is not None:  # drop / leave out the blank payment ones: the rows that have one
             sc.add(Cond(col, "not_empty", raw=col, how="excluded"), ex.start(), m.end())
         else:
             sc.add(Cond(col, "empty", raw=col), m.start(), m.end())
+    left_out = [m.span() for m in BLANKS_LEFT_OUT.finditer(text)]
     for op, m, left in _words_after_columns(sc, EMPTY, r"\s*"):
+        if left and left[0] is None and any(a <= m.start() < b for a, b in left_out):
+            continue  # skip blank ones: no column said (skip is none), read below
         if any(h.start == m.end() + len(text[m.end():]) - len(text[m.end():].lstrip()) for h in sc.hits) and re.match(r"[a-z]", m.group(0).strip(), re.I):
             continue  # excluding blank Species: the word before a column, read below
         if left and (left[0] or op == "not_empty" or "为空" in m.group(0) or "empty" in m.group(0) or "blank" in m.group(0)):
@@ -393,6 +407,16 @@ def _cond_blanks(sc: _Scan) -> None:
             sc.add(Cond(h.column, "not_empty", raw=h.column, how="excluded"), ex.start(), h.end)
             continue
         sc.add(Cond(h.column, op, raw=h.column), m.start(), h.end)
+    for m in BLANK_BEFORE_ZH.finditer(text):  # 空的渠道不算 / 去掉空白的付款方式: the column's blanks, said before it
+        h = next((h for h in sc.hits if h.start == m.end()), None)
+        if h is None or not sc.free(m.start(), h.end) or re.search(r"(?:几|多少)\s*[个条]?\s*$", text[: m.start()]):
+            continue  # (有几个空的电话: how many blanks a column has, a question about it, never its rows kept)
+        after = EXCLUDED_AFTER.match(text[h.end :])
+        ex = lx.EXCLUDE_BEFORE.search(text[: m.start()])
+        if after is not None or ex is not None:
+            sc.add(Cond(h.column, "not_empty", raw=h.column, how="excluded"), ex.start() if ex is not None else m.start(), h.end + (after.end() if after is not None else 0))
+        else:
+            sc.add(Cond(h.column, "empty", raw=h.column), m.start(), h.end)
 
 
 NUMERIC_WORD = lazy(
@@ -607,6 +631,10 @@ def _cond_flag_negated(sc: _Scan) -> None:
                 sc.add(Cond(col, "ne", yes, raw=col, how="exact"), m.start(), m.end())
 
 
+# how many no-shows / count the complaints / list all the refunds: the flag's noun in the plural, counted or listed
+FLAG_COUNTED_BEFORE = lazy(r"(?<![a-z_])(?:how many|number of|count(?:\s+of)?|list|show(?:\s+me)?|total)(?:\s+(?:the|all(?:\s+the)?))?\s+$", re.I | re.A)
+
+
 def _cond_flag_column(sc: _Scan) -> None:
     """退货的订单 / （不包括退货的）/ 不含退货: a yes/no column named as a condition is 'yes' (an exclusion: not 'yes')."""
     for col in sc.sheet.columns:  # unpaid invoices / non-billable hours, over Paid (Y/N): not 'yes'
@@ -642,6 +670,11 @@ def _cond_flag_column(sc: _Scan) -> None:
         if outer is not None:
             end = FLAG_END.match(sc.text, h.end)
             sc.add(Cond(h.column, "eq", yes, raw=h.column, how="exact"), outer.start(), end.end() if end is not None else h.end)
+            continue
+        said = sc.text[h.start : h.end]
+        if excluded is None and re.search(r"[a-z]s$", said, re.I) and not said.casefold().endswith(h.column.casefold()[-2:]) \
+                and FLAG_COUNTED_BEFORE.search(sc.text, 0, h.start):
+            sc.add(Cond(h.column, "eq", yes, raw=h.column, how="exact"), h.start, h.end)  # how many no-shows / list the complaints: the yes rows
             continue
         end = FLAG_END.match(sc.text, h.end)
         after = FLAG_NOT_COUNTED.match(sc.text, end.end()) if end is not None else FLAG_NOT_COUNTED.match(sc.text, h.end)
@@ -752,7 +785,9 @@ MONTH_ONE = lazy(
     r"(?<![\d年/.\-月一二三四五六七八九十])(?P<a>1[0-2]|0?[1-9]|十[一二]|[一二三四五六七八九十])\s*月份?(?![\d日号]|\s*(?:\d|到|至|~|～|-|—|–|和|与|初|中|底|末))"
     r"|(?<![a-z_])(?<!instead )(?<!rather )(?:in|during|for|of|about|only|just)\s+(?P<ae>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)"  # (what about February? / instead of March: no)
     # except June / leaving out March: the month excluded (the exclusion is read by the scope of negation)
-    r"|(?<![a-z_])(?:except(?: for)?|excluding|besides|other than|apart from|aside from|leaving out|leave out|not counting|outside(?: of)?)\s+(?P<ax>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)",
+    r"|(?<![a-z_])(?:except(?: for)?|excluding|besides|other than|apart from|aside from|leaving out|leave out|not counting|outside(?: of)?)\s+(?P<ax>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)"
+    # since March / before May / after June: a side of the month (since and before: its first day; after: its end)
+    r"|(?<![a-z_])(?P<side>since|before|after)\s+(?P<as>" + _MONTH_EN + r")(?![a-z_])(?!\s*\d)",
     re.I | re.A,
 )
 
@@ -778,13 +813,20 @@ def _cond_month_one(sc: _Scan) -> None:
         if not sc.free(m.start(), m.end()):
             continue
         raw = m.group("a")
-        a = (int(raw) if raw.isdigit() else CN_MONTH[raw]) if raw else MONTHS_EN[(m.group("ae") or m.group("ax")).casefold()]
+        a = (int(raw) if raw.isdigit() else CN_MONTH[raw]) if raw else MONTHS_EN[(m.group("ae") or m.group("ax") or m.group("as")).casefold()]
         at = m.start("ax") if m.group("ax") else m.start()  # (except June: the exclusion stays outside, read by the scope of negation)
         col = _date_column(sc.text, m, sc.hits, [c for c in sc.sheet.columns if c in sc.sheet.dates], sc.sheet)
         span = sc.sheet.years.get(col[0] or "")
         if col[0] is None or span is None:
             continue
         said = sorted(set(re.findall(r"(?<!\d)((?:19|20)\d{2})\s*年", sc.text)))
+        if m.group("as"):
+            if span[0] != span[1] or m.group("side").casefold() == "after" and a == 12:
+                continue  # since March over several years: left unread, so it is asked about
+            later = m.group("side").casefold() != "before"
+            lo, _ = _period(str(span[0]), str(a + (m.group("side").casefold() == "after")), None)
+            sc.add(Cond(col[0], "ge" if later else "lt", _iso(lo), None, col[1], "year_from_data"), m.start(), m.end())
+            continue
         side = MONTH_SIDE.match(sc.text, m.end())
         before = re.search(r"(?:从|自|(?<![a-z_])(?:since|from))\s*$", sc.text[:at], re.I)
         year = said[0] if span[0] != span[1] and len(said) == 1 else str(span[0]) if span[0] == span[1] else None
@@ -1219,16 +1261,17 @@ def _cond_postfix(sc: _Scan) -> None:
 def _cond_text_shapes(sc: _Scan) -> None:
     """以X开头, starts with X."""
     for m in re.finditer(r"(?P<zn>不)?(?:以|是|为)\s*[\"“]?(?P<v>[^\s\"”,，的]+?)[\"”]?\s*(?P<k>开头|结尾)"
-                         r"|(?<![a-z_])(?P<neg>(?:does\s*n[o']t|do\s*n[o']t|did\s*n[o']t|doesnt|dont|not|never)\s+)?(?P<k2>starts? with|ends? with|begins? with|start with|end with|begin with)\s+[\"']?(?P<v2>[^\s\"',]+)",
+                         r"|(?<![a-z_])(?P<neg>(?:does\s*n[o']t|do\s*n[o']t|did\s*n[o']t|doesnt|dont|not|never)\s+)?(?P<k2>starts? with|ends? with|begins? with|start with|end with|begin with)\s+[\"']?(?P<v2>[^\s\"',]+)"
+                         r"|(?P<zs>不)?姓\s*(?P<v3>[\u4e00-\u9fff]{1,2}?)(?=的|[，,。；;\s]|$)",  # 采购员姓王的: a person's name starting with the surname
                          sc.text, re.I | re.A):
         if not sc.free(m.start(), m.end()):
             continue
-        op = "startswith" if (m.group("k") == "开头" or (m.group("k2") or "").casefold().startswith(("start", "begin"))) else "endswith"
-        op = "not_" + op if m.group("neg") or m.group("zn") else op  # customers that don't start with Mr / 不以A开头
+        op = "startswith" if (m.group("k") == "开头" or m.group("v3") or (m.group("k2") or "").casefold().startswith(("start", "begin"))) else "endswith"
+        op = "not_" + op if m.group("neg") or m.group("zn") or m.group("zs") else op  # customers that don't start with Mr / 不以A开头
         before = re.sub(r"\s+(?:that|which|who|whose(?:\s+names?)?|where)\s*$", "", sc.text[: m.start()], flags=re.I)  # (customers that …)
         left = _left_column(sc.text, len(before), sc.hits, sc.sheet)
         if left:
-            sc.add_left(left, op, m.group("v") or m.group("v2"), None, m.end())
+            sc.add_left(left, op, m.group("v") or m.group("v2") or m.group("v3"), None, m.end())
 
 
 def _infix_words(text: str) -> list[tuple[str, re.Match[str]]]:
@@ -1883,6 +1926,45 @@ BLANK_LISTED = lazy(r"\s*(?:和|或者?|、|及|以及|与|跟|[,，]\s*(?:and|o
                     r"(?:空的|为空的|空白的|空着的|没填的|空值|(?:blanks|empty ones|blank ones|empties|missing ones)(?![a-z_]))", re.I)
 
 
+def _cond_blanks_left_out(sc: _Scan) -> None:
+    """list each MemberID once, skip blank ones: blanks said with no column are those of the one column the request
+    names and sets no condition on (with none, or several, they are left unread and asked about)."""
+    named = {h.column for h in sc.hits if h.column not in sc.sheet.numeric} - {c.column for c in sc.out.conds}
+    if any(KEY_BEFORE.search(sc.text, 0, h.start) for h in sc.hits if h.column in named):
+        return  # visits by Package, excluding blanks: the key's blank group, read (or asked) with the keys
+    for m in BLANKS_LEFT_OUT.finditer(sc.text):
+        if len(named) == 1 and sc.free(m.start(), m.end()):
+            col = next(iter(named))
+            sc.add(Cond(col, "not_empty", raw=col, how="excluded"), m.start(), m.end())
+
+
+# rows with a blank in any column / 有空值的行: a blank in one column or another; rows with no blanks at all: none in any
+ANY_BLANK = lazy(r"(?P<no>(?<![a-z_])(?:no|without(?: any)?|free of)\s+)?(?<![a-z_])(?:an?\s+|any\s+)?(?:blank|empty|missing|null)(?:s|\s+(?:cells?|values?|fields?))?"
+                 r"\s+(?:in\s+(?:any|some|at least one)\s+(?:of\s+the\s+)?(?:columns?|fields?)|anywhere)(?![a-z_])"
+                 r"|(?P<no2>(?<![a-z_])(?:no|without)\s+)?(?<![a-z_])any\s+(?:blank|empty|missing|null)(?:s|\s+(?:cells?|values?|fields?))?(?![a-z_])(?!\s+(?:in|for|of)\s)"
+                 r"|(?P<zno>没有|不含|无)?(?:任意一列|任一列|任何一列|某一列|哪一列)(?:有|是|为)?空(?:值|白)?|(?P<zno2>没有|不含|无)?(?:有|含|存在|带)?(?:空值|空白|缺失值?)(?=的?(?:行|记录|数据|条目|单子|订单))", re.I | re.A)
+
+
+def _cond_any_blank(sc: _Scan) -> None:
+    """rows with a blank in any column: each column blank, joined with or; with no blanks at all: every column filled."""
+    m = ANY_BLANK.search(sc.text)
+    if m is None or not sc.sheet.columns or any(h.start < m.end() and m.start() < h.end for h in sc.hits):
+        return  # (a blank in one named column is that column's)
+    none = bool(m.group("no") or m.group("no2") or m.group("zno") or m.group("zno2"))
+    for c in sc.sheet.columns:
+        sc.add(Cond(c, "not_empty" if none else "empty", raw=c, how="exact"), m.start(), m.end())
+    sc.any_blank = (m.start(), m.end(), "and" if none else "or")
+
+
+def _cond_any_blank_join(sc: _Scan) -> None:
+    """The blanks in any column joined with or; with another condition too, the two ways of joining mix (said before it
+    runs, as every or with an and is)."""
+    if sc.any_blank is None or sc.any_blank[2] != "or":
+        return
+    sc.out.logic = "or"
+    sc.out.mixed = any(sp != sc.any_blank[:2] for sp in sc.out.spans)
+
+
 def _cond_blank_listed(sc: _Scan) -> None:
     """A blank listed right after a value (Cash和空的不算 / excluding Cash and blanks) is that value's column blank: kept
     or left out with it (the scope of an exclusion said after both reads it; one said before, already read, covers it)."""
@@ -1901,11 +1983,12 @@ def _cond_blank_listed(sc: _Scan) -> None:
 
 
 COND_RULES = (
-    _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_count_of_unit, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
+    _cond_any_blank, _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_count_of_unit, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
     _cond_weekday, _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_day_alone, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
     _cond_flag_negated, _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_plural, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
-    _cond_example_of_kind, _cond_blank_listed, _cond_released, _cond_scope_of_negation, _cond_exclusion_list, _cond_logic,
+    _cond_example_of_kind, _cond_blank_listed, _cond_blanks_left_out, _cond_released, _cond_scope_of_negation, _cond_exclusion_list, _cond_logic,
+    _cond_any_blank_join,
 )
 
 

@@ -754,6 +754,8 @@ def _swapped_column(t: Turn) -> tuple[str, str] | None:
     said = re.sub(r"的$", "", word.strip())
     col, how, _ = resolve_column(said, sheet, closest=False)
     figures = _figure_columns(p.request)
+    if col is None and COUNT_SWAP.fullmatch(said) and len(figures) == 1 and all(o.kind in COUNT_SWAPPABLE for o in p.request.ops):
+        return figures[0], ROWS_SWAP  # 那套数呢 / what about the count?, after a total per month: the rows of each, counted
     if col is not None and how == "partial" and said.casefold() not in col.casefold():
         return None  # 按金额排序: more words than a column's name (a sort said of it), never that column alone
     if col is None or how not in ("exact", "synonym", "partial", "translated") or len(figures) != 1 or col == figures[0] \
@@ -763,6 +765,29 @@ def _swapped_column(t: Turn) -> tuple[str, str] | None:
     if g is not None and col in (g.args.get("keys") or []):
         return None
     return figures[0], col
+
+
+# the rows counted, said as the figure a follow-up asks for instead (那套数呢 / 单数呢 / what about the count?)
+COUNT_SWAP = re.compile(r"(?:[\u4e00-\u9fff]{0,2}?(?:" + lx.COUNT_NOUNS + r"|条数|行数|记录数|订单数)|(?:the\s+)?(?:count|row count|number of (?:rows|records|[a-z]+s)|rows))", re.I)
+COUNT_SWAPPABLE = frozenset({"group", "growth", "chart", "sort", "top_n", "filter", "stack", "head"})
+ROWS_SWAP = "\0rows"  # (no column is so named: the row count)
+
+
+def _count_swapped(o: Op, old: str, lang: str) -> Op:
+    """An operation of the request with its figure (old) replaced by the rows counted."""
+    from tools.ops import ROWS
+
+    a = dict(o.args)
+    if o.kind == "group":
+        ms = [m for m in a.get("measures") or [] if not (isinstance(m, dict) and m.get("column") == old)]
+        a["measures"] = ms if any(m.get("agg") == "count" and not m.get("column") for m in ms) else [*ms, {"agg": "count"}]
+    elif o.kind == "growth" and a.get("value") == old:
+        a.update(value=None, count=True)
+    elif o.kind == "chart" and old in (a.get("y") or []):
+        a.update(y=["行数"], agg="count")
+    elif o.kind in ("sort", "top_n"):
+        a = {k: _swap_figure(v, old, ROWS[lang]) if k == "by" else v for k, v in a.items()}
+    return replace(o, args=a)
 
 
 def _swap_figure(v: Any, old: str, new: str) -> Any:
@@ -782,6 +807,10 @@ def on_figure_swapped(t: Turn) -> Outcome:
     swap = _swapped_column(t)
     assert p is not None and swap is not None
     old, new = swap
+    if new == ROWS_SWAP:
+        ops = tuple(_count_swapped(o, old, p.request.lang) for o in p.request.ops)
+        req = replace(p.request, ops=ops, text=t.utterance)
+        return _gate(req, t.state, [*p.turns, t.utterance], multi_turn=True, catalog=t.catalog, prior=replace(p, stage="confirm"))
     keys = {"group": ("measures",), "top_n": ("by",), "sort": ("by",), "having": ("conditions", "measure"), **FIGURE_ARGS}
     ops = tuple(replace(o, args={k: _swap_figure(v, old, new) if k in keys.get(o.kind, ()) else v for k, v in o.args.items()}) for o in p.request.ops)
     req = replace(p.request, ops=ops, text=t.utterance)

@@ -306,6 +306,36 @@ def _orders_the_rate(order: Op) -> bool:
     return not order.args.get("by") and (not un or all(RATE_WORD.search(str(u.get("raw") or "")) for u in un))
 
 
+def _rank_by_the_new_figure(merged: dict[str, Op], turns: list[TurnOps]) -> None:
+    """use average fee_paid instead, after the top 5 by total hours: the summary has one figure, so the ranking (or the
+    order) is by it — a column the summary no longer holds ranks nothing."""
+    g = merged.get("group")
+    if g is None or len(turns) < 2:
+        return
+    figures = [m["column"] for m in g.args.get("measures") or [] if m.get("column") and not m.get("where")]
+    keys = list(g.args.get("keys") or [])
+    if len(figures) != 1:
+        return
+    def one_of(by: Any) -> str | None:
+        return by if isinstance(by, str) else by[0] if isinstance(by, list) and len(by) == 1 and isinstance(by[0], str) else None
+
+    for kind in ("top_n", "sort"):
+        o = merged.get(kind)
+        one = one_of(o.args.get("by")) if o is not None else None
+        if o is None or one is None or one in keys or one == figures[0] or one.startswith(figures[0] + "_"):
+            continue
+        # (only a ranking that was by the summary's figure before: the top rows by another column, then a total, stay)
+        before = next((t for t in reversed(turns[:-1]) if any(x.kind == "group" for x in t.ops) and any(x.kind == kind for x in t.ops)), None)
+        if before is None:
+            continue
+        old_g = next(x for x in before.ops if x.kind == "group")
+        old_by = one_of(next(x for x in before.ops if x.kind == kind).args.get("by"))
+        old_figures = [m["column"] for m in old_g.args.get("measures") or [] if m.get("column") and not m.get("where")]
+        if old_by is None or len(old_figures) != 1 or not (old_by == old_figures[0] or old_by.startswith(old_figures[0] + "_")):
+            continue
+        merged[kind] = Op(kind, {**o.args, "by": figures[0] if isinstance(o.args.get("by"), str) else [figures[0]]}, o.after)
+
+
 def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
     """Operations over several turns: later turns fill or correct earlier ones."""
     merged: dict[str, Op] = {}
@@ -494,6 +524,7 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
             merged["chart"] = Op("chart", {**c.args, "split": t.split}, c.after)
     _swap_statistic(merged, swapped)
     _pivot_figure_swapped(merged, turns)
+    _rank_by_the_new_figure(merged, turns)
     g, b = merged.get("group"), merged.get("bucket")
     figures = [m for m in (g.args.get("measures") or []) if m.get("column")] if g is not None else []
     if g is not None and b is not None and len(turns) > 1 and not g.args.get("keys") and len(figures) == 1 and not b.args.get("value") \
@@ -881,12 +912,22 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
             s, p, hits, unres = _best_sheet(f, texts, flags)
             if hits > 0 and unres == 0 and any(o.kind != "profile" for q in p for o in q.ops):
                 scored.append((f, s, p, _named_weight(texts, s)))
+        by_sheet = not scored and any(SHEET_AS_KEY.search(t) or lx.BY_SHEET.search(t) for t in texts)
+        if by_sheet:
+            # 按工作表分别算定金已退的比例: by sheet is a key only a workbook of sheets has, never a column to find
+            bare = [lx.BY_SHEET.sub(lambda m: " " * len(m.group(0)), SHEET_AS_KEY.sub(lambda m: " " * len(m.group(0)), t)) for t in texts]
+            for f in pool:
+                if f.error or len(f.sheets) < 2:
+                    continue
+                s, p, hits, unres = _best_sheet(f, bare, flags)
+                if hits > 0 and unres == 0 and any(o.kind != "profile" for q in p for o in q.ops):
+                    scored.append((f, s, _fit(texts, s, flags)[0], _named_weight(texts, s)))
         most = max((h for *_, h in scored), default=0)
         fits = [(f, s, p) for f, s, p, h in scored if h == most]  # 每个小区的实收金额合计: the file that has 实收金额 too, not only 小区
         if len(fits) == 1 and r.how == "none":
             r.fi, r.sheet, r.parsed = fits[0]
             r.file, r.how = r.fi.path, "inferred"
-            r.sheet_name = r.sheet.name if len(r.fi.sheets) > 1 else None
+            r.sheet_name = r.sheet.name if len(r.fi.sheets) > 1 and not by_sheet else None  # (by sheet: every one, read below)
             if r.sheet_name and r.fi.path == state.current_file and state.current_sheet and state.current_sheet != r.sheet_name \
                     and r.fi.sheet(state.current_sheet) is not None and _split_table(r.fi) \
                     and not any(_sheet_named(s.name or "", " ".join(texts).casefold()) for s in r.fi.sheets):
@@ -1080,6 +1121,28 @@ def _names_its_column(u: _Understanding, ref: FileRef, named: FileRef) -> bool:
     return all(any(a <= sa and sb <= b for a, b in cols) for sa, sb in ref.spans)
 
 
+@functools.cache
+def _declined_step_words() -> re.Pattern[str]:
+    """A step said not to be done (不要折线图 / no chart / 不用排序), from words.toml [drop_step] (never a filter: 不要筛选
+    渠道为空 says a condition)."""
+    from modes.tagging.segment import word_alternation as alt
+    from modes.tagging.segment import words_toml
+
+    w = words_toml()["drop_step"]
+    # (the words that ask for a step too are no lead here: remove duplicates / 去掉重复 / drop the blanks ask for one; and a
+    # dedupe said negated asks for one too: without duplicates)
+    kinds = [x for k, v in w["kinds"].items() if k not in ("filter", "dedupe") for x in v]
+    zh = [x for x in w["lead_zh"] if not x.startswith("去掉") and x != "别"]
+    en = [x for x in w["lead_en"] if x not in ("remove", "drop", "skip")]
+    return re.compile(rf"(?:(?:{alt(zh)}|(?<![\u4e00-\u9fff])别)|(?<![a-z_])(?:{alt(en)})(?![a-z_]))\s*(?:the\s+|a\s+|any\s+)?(?:画|做|出|要|加)?(?:个|一个|成)?\s*"
+                      rf"(?:{alt(kinds)})(?![a-z_])", re.I)
+
+
+def _declined(text: str) -> list[tuple[int, int]]:
+    """Where a step is said not to be done: no operation of its own, and no word left unexplained."""
+    return [m.span() for m in _declined_step_words().finditer(text)]
+
+
 def _purpose(text: str) -> list[tuple[int, int]]:
     """为了…， / …，以便…: why the request is asked, read as context (blanked), never as what to do."""
     return [m.span() for m in lx.PURPOSE.finditer(text)]
@@ -1098,7 +1161,7 @@ def _u_flags(u: _Understanding) -> None:
 
     # (存成 导购汇总.xlsx: the name of the file written holds no operation of its own)
     u.texts = [_blank(t, ([] if _set_aside(r, named) or _a_column_word_then(u, r, i) else [sp for sp in r.spans if not STEM_COUNTED.match(t, sp[1])])
-                      + _purpose(t) + [_name_span(m) for m in OUT_NAME.finditer(t)])
+                      + _purpose(t) + _declined(t) + [_name_span(m) for m in OUT_NAME.finditer(t)])
                for i, (t, r) in enumerate(zip(norms, refs, strict=True))]
     for i, t in enumerate(u.texts):
         stripped = re.sub(r"[\s,.;:!?的吧呀啊哦了]|那个|这个|文件|表格?|file|the", "", t, flags=re.I)
@@ -1719,6 +1782,11 @@ def _u_parse(u: _Understanding) -> None:
         rd = _Reading(None, None, u.how, EMPTY_SHEET, [], u.sheet_name, u.candidates)
         _file_from_context(rd, u.texts, u.norms, u.flags, u.catalog, u.state, u.ev)
         u.fi, u.file, u.how, u.sheet, u.parsed, u.sheet_name, u.candidates = rd.fi, rd.file, rd.how, rd.sheet, rd.parsed, rd.sheet_name, rd.candidates
+        if rd.fi is not None and rd.how == "inferred" and not rd.sheet_name and len(rd.fi.sheets) > 1 \
+                and any(SHEET_AS_KEY.search(t) or lx.BY_SHEET.search(t) for t in u.norms):
+            _u_sheet(u)  # 按工作表汇总成交金额, its workbook found by its columns: the sheets as said, now that it is known
+            _u_parse(u)
+            return
         _sheets_in_context(u)
         if rd.fi is not None and rd.how in ("only", "inferred") and len(rd.fi.sheets) > 1:
             u.sheet_guessed = not _sheet_named(rd.sheet.name or "", " ".join(u.texts).casefold()) \
@@ -1738,7 +1806,7 @@ def _u_parse(u: _Understanding) -> None:
         # 按 customer 关联，再按 segment 汇总 amount: the join is read on its own clause (its key is the one it says),
         # and what is done to the joined table on the rest, over the joined columns (and the turns after it)
         head, then_text = after
-        u.parsed, _, _ = _fit([*u.texts[:at], head], _sheet_of(u.fi, u.sheet_name) if u.fi else u.sheet, u.flags)
+        u.parsed, _, _ = _fit([*u.texts[:at], head], _sheet_of(u.fi, u.sheet_name) if u.fi and not u.stacked else u.sheet, u.flags)  # (stacked: its sheet column too)
         then, _, _ = _fit([then_text, *u.texts[at + 1 :]], joined, {**u.flags, "two_tables": False})  # one table now: the joined one
         u.ops = [*merge_turns(u.parsed, u.lang), *[o for o in merge_turns(then, u.lang) if o.kind not in WHOLE_TABLE_OPS]]
         if then and u.parsed:  # the two texts are one turn's: what the join's clause read is read
@@ -1785,6 +1853,11 @@ def _u_parse(u: _Understanding) -> None:
             u.ops = [replace(o, args={**o.args, "by": [k for k in o.args.get("by") or [] if k != label]}) if o.kind == "growth" and o.args.get("unit")
                      and label in (o.args.get("by") or []) else o for o in u.ops]
             each_sheet_said = False
+        if _sheets_no_key(u) and lx.NOT_BY_SHEET.search(u.norms[-1]) is not None:
+            # no, not per sheet, after a summary per language and sheet: the sheets are no key any more (the rest stays)
+            u.ops = [replace(o, args={**o.args, "keys": [k for k in o.args.get("keys") or [] if k != label]}) if o.kind == "group" and label in (o.args.get("keys") or [])
+                     else replace(o, args={**o.args, "by": [k for k in o.args.get("by") or [] if k != label]}) if o.kind in ("proportion", "bucket", "stats", "growth")
+                     and label in (o.args.get("by") or []) else o for o in u.ops]
         if any(_each_sheet_said(n, u.stacked) for n in u.norms) and not _sheets_no_key(u) or u.flags.get("sheets_compared"):  # Delayed in each quarter, broken down by Mode: the sheets are a key too
             u.ops = [Op("group", {"keys": [label], "measures": [{"agg": "count"}], "question": True}, o.after)
                      if o.kind == "profile" and o.args.get("question") == "rows" or o.kind == "count" else o for o in u.ops]  # 每个工作表有多少行: per sheet
@@ -2195,8 +2268,9 @@ def _join_sheets(u: _Understanding) -> tuple[SheetInfo, SheetInfo, str] | None:
     b = u.catalog.get(u.files[1]) if len(u.files) > 1 else None
     if u.fi is None or (b is None and len(u.two_sheets) < 2):
         return None
-    if b is not None:
-        return _sheet_of(u.fi, u.sheet_name), _sheet_of(b, None), b.name
+    if b is not None:  # (its sheets stacked: the column naming each row's sheet is a key it can be joined on)
+        first = _sheet_of(u.fi, u.sheet_name)
+        return (_with_sheet_column(first, u.stacked, u.lang) if u.stacked else first), _sheet_of(b, None), b.name
     return _sheet_of(u.fi, u.two_sheets[0]), _sheet_of(u.fi, u.two_sheets[1]), f"{u.fi.name} 的 {u.two_sheets[1]} 表"
 
 
@@ -3007,7 +3081,7 @@ def _spec_answer(req: Request, asked: list[str], body: str) -> str | None:
     return None
 
 
-AXIS_ONLY = lazy(r"(?:横轴|纵轴|[xy]\s*轴|横坐标|纵坐标|柱子|数值|用|为|是|做|当|画|的|on|the|as|for|along|axis|[xy](?![a-z])|[,，、;；]|and|和)+", re.I)
+AXIS_ONLY = lazy(r"(?:横轴|纵轴|[xy]\s*轴|横坐标|纵坐标|柱子|数值|用|为|是|做|当|画|的|on|the|as|for|along|axis|by|per|over|against|vs|versus|按|每个?|[xy](?![a-z])|[,，、;；]|and|和)+", re.I)
 
 
 def _turn_of_asker(req: Request, slot: str, turns: list[str], kind: str | None = None) -> int:

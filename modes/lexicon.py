@@ -228,6 +228,14 @@ def alt(*words: str) -> str:
     return "(?:" + "|".join(one(w) for w in sorted(words, key=lambda w: len(w.rstrip("*")), reverse=True)) + ")"
 
 
+# --- counting rows, in Chinese ----------------------------------------------------------------------------------------
+# the classifiers a count of rows is said with (几单 / 多少套 / 三辆), and the nouns of such a count (单数 / 套数 / 人数)
+COUNT_CLASSIFIERS_ZH = ("个", "条", "人", "家", "行", "笔", "位", "单", "次", "项", "户", "名", "份", "所", "间", "张", "套", "台", "辆")
+COUNT_NOUNS_ZH = ("单数", "件数", "次数", "个数", "笔数", "人数", "户数", "套数", "台数", "辆数", "单量", "数量")
+ROW_CLASSIFIERS = "|".join(COUNT_CLASSIFIERS_ZH)
+COUNT_NOUNS = "|".join(sorted(COUNT_NOUNS_ZH, key=len, reverse=True))
+
+
 def rx(*words: str) -> re.Pattern[str]:
     return lazy(alt(*words), re.I | re.A)
 
@@ -238,7 +246,7 @@ FILTER = rx("筛选", "筛出", "筛一下", "筛下", "筛", "过滤", "挑出"
 EXCLUDE = rx("除了", "excl.", "excl", "w/o", "除去", "除开", "刨除", "扣除", "剔除", "排除", "去掉", "去除", "删掉", "删除", "不包括", "不包含", "不含", "不算", "不要",
              "除", "非", "except", "excluding", "exclude", "other than", "besides", "without", "not", "but not", "apart from",
              # leaving a value out, said as what is done to it
-             "not counting", "leaving out", "leave out", "ignoring", "ignore", "omitting", "omit", "aside from", "setting aside", "minus")
+             "not counting", "leaving out", "leave out", "ignoring", "ignore", "omitting", "omit", "skipping", "skip", "aside from", "setting aside", "minus")
 EXCLUDE_BEFORE = lazy(r"(?:" + EXCLUDE.pattern + r")\s*(?:掉|了)?\s*$", re.I | re.A)
 # an order said as a pair of ends (从多到少 / 由便宜到贵): the first end first
 HIGH_ENDS, LOW_ENDS = "高大多新晚贵长", "低小少旧早短"
@@ -474,7 +482,7 @@ BREAK_DOWN = lazy(r"(?<![a-z_])(?:break(?:s|ing)?\s+(?:that|it|this|these|those|
 # every sheet of a workbook whose sheets are one table split (一季度/二季度…, North/South), stacked
 ALL_SHEETS = lazy(r"(?:按|用)?(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sheet|表|页|季度)(?:\s*(?:的)?(?:合计|合起来|合在一起|加起来|加在一起|一起)(?=\s*(?:来)?算))?|(?:上下)?(?:拼起来|拼在一起|拼接起来|拼成一张)|(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)"
                   r"[^，,。]{0,6}?(?:合在一起|合起来|合并|加起来|加在一起|汇总|一起)|(?:合在一起|合起来|加在一起)"
-                  r"|(?<![a-z_])(?:all (?:the |of the )?(?:(?:two|three|four|five|six|\d+) )?sheets|every sheet|both sheets|stack(?:ed|ing)? (?:the |all )?sheets|across (?:all |the )?sheets|all tabs)(?![a-z_])"
+                  r"|(?<![a-z_])(?:all (?:the |of the )?(?:(?:two|three|four|five|six|\d+) )?sheets|every sheet|both sheets|stack(?:ed|ing)? (?:the |all )?sheets|across (?:all |the )?sheets|all tabs)(?:\s+(?:combined|together|altogether|all together|as one))?(?![a-z_])"
                   # combine all four quarters / merge both months / all 12 months together
                   r"|(?<![a-z_])(?:combine|combining|merge|merging|stack|append|put together)\s+(?:(?:all|both|the|these|those|every)\s+)*(?:(?:two|three|four|five|six|twelve|\d{1,2})\s+)?"
                   r"(?:quarters|months|sheets|tabs|periods)(?![a-z_])"
@@ -488,7 +496,7 @@ NOT_BY_SHEET = lazy(r"(?:不是|而不是|不要|(?<![分特区类级性个])别
                     r"|(?<![a-z_])(?:instead of|rather than)\s+(?:the\s+)?(?:sheets?|tabs?)(?![a-z_])"  # by space type instead of sheet
                     r"|(?<![a-z_])(?:(?:drop|remove|take|leave)\s+)?(?:out\s+)?(?:the\s+)?(?:sheets?|tabs?)(?:\s+column)?\s+(?:out\s+)?(?:from|of)\s+(?:the\s+)?(?:group(?:ing|s)?|keys?|breakdown)"
                     r"|(?:分组|汇总|分类)(?:里|中|时)?(?:去掉|不要|删掉|去除)(?:按)?(?:工作表|sheet)|(?:去掉|不要|删掉)按?(?:工作表|sheet)(?:的)?(?:分组|这一?层)", re.I)
-BY_SHEET = lazy(r"(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])|按\s*(?:工作表|sheet)(?!\s*[\"“]?[A-Za-z0-9\u4e00-\u9fff]*(?:的|里|中))", re.I)  # total Fee by sheet / 按工作表分组: every sheet, each one a key
+BY_SHEET = lazy(r"(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])|按\s*(?:工作表|sheet)(?:(?=\s*(?:分别|分开|分组|各自|汇总|统计|计算|算|来|看))|(?!\s*[\"“]?[A-Za-z0-9\u4e00-\u9fff]*(?:的|里|中)))", re.I)  # total Fee by sheet / 按工作表分组: every sheet, each one a key
 EACH_SHEET = lazy(r"(?<![a-z_])(?:in\s+)?(?:each|every|per)\s+(?:quarter|month|tab|sheet)(?![a-z_])|(?<![a-z_])by\s+(?:sheet|tab)(?![a-z_])|每个?(?:季度|工作表|sheet)|各(?:个)?(?:季度|工作表)|按\s*(?:工作表|sheet)(?!\s*[\"“]?[A-Za-z0-9\u4e00-\u9fff]*(?:的|里|中))",
                   re.I | re.A)
 # no grouping, to "group by which column?": one figure over every row
@@ -527,8 +535,8 @@ RESULT_NAMED = lazy(MERGED_RESULT + r"|(?:这个|那个|这张|那张|刚才的?
                     r"|(?:这个|那个|刚才的?|上一步的?)[\u4e00-\u9fff]{1,6}?(?:后|完)的[\u4e00-\u9fff]{1,4}?(?=\s*(?:按|关联|合并|匹配|对上|里|中|[，,。]|$))"  # 这个去重后的目录
                     r"|(?:刚才|上面|前面)(?:的|那|这)?\s*\d+\s*(?:个|条|行|位|名|家|笔)(?:人|记录|数据|行)?(?:里面|里头|里|中)?", re.I | re.A)  # 刚才那14个人里面
 # the last result named as one side of a join or a comparison (join that with stores.csv / 把这个结果和门店表合并 / 把它跟…关联)
-JOIN_RESULT = lazy(r"(?<![a-z_])(?:join|merge|combine|match|compare|link)\s+(?:that|this|it|these|those|them|the (?:last |previous )?result|that result|this result|the summary)(?![a-z_])"
-                   r"|(?<![a-z_])(?:that|this|these|those|the (?:last |previous )?result|that result|this result)\s+(?:with|to|against)\s"
+JOIN_RESULT = lazy(r"(?<![a-z_])(?:join|merge|combine|match|compare|link)\s+(?:that|this|it|these|those|them|the (?:[a-z0-9][\w-]* ){0,4}?result|that result|this result|the summary)(?![a-z_])"
+                   r"|(?<![a-z_])(?:that|this|these|those|the (?:[a-z0-9][\w-]* ){0,4}?result|that result|this result)\s+(?:with|to|against)\s"
                    r"|(?:把|将|拿)?(?:(?:刚才|刚刚|刚|上面|前面)?(?:的|那个|这个)?结果|刚才的?结果|上一步的?结果|这个表|这张表|它|这个)\s*(?:和|跟|与|同)"
                    # 用城南店跟这个(去重后的目录)关联: the last result said second
                    r"|(?:和|跟|与|同)\s*(?:这个|刚才的?|上一步的?)(?:结果|表)?(?:[\u4e00-\u9fff]{0,6}?(?:后|完)的?[\u4e00-\u9fff]{0,4})?\s*(?:按[^，,。]{1,12}?)?(?:关联|合并|匹配|对上|连接|join)"

@@ -37,7 +37,7 @@ AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     # how many different values: 有多少种产品, 不重复的客户数, distinct / unique customers (its column named after it)
     # 有多少个不同的客户 / 几个不同的城市: a count of different values said with 不同
     ("distinct", lazy(r"(?:多少|几)\s*[个种类样]?\s*不同的?|多少种|几种|不重复的?|(?<![a-z_])(?:distinct|unique|different)(?![a-z_])", re.I | re.A)),
-    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|多少户|多少位|多少名|多少次|多少项|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|(?<!哪)几笔|(?<!哪)几单|(?<!哪)几条|(?<!哪)几行|(?<!哪)几户|(?<!哪)几位|(?<!哪)几名|\bcount\b|\bnumber of\b|\bhow many\b|行数|(?:条|笔|单|订单|记录)数量?|店数|家数|单量|票数|件次|人次|单次", re.I | re.A)),
+    ("count", lazy(r"人数|个数|计数|数目|次数|多少次|几次|数一下|数一数|数数|清点|多少个|多少人|多少家|多少条|多少笔|多少单|多少行|多少户|多少位|多少名|多少次|多少项|多少套|多少台|多少辆|(?<!哪)几套|(?<!哪)几台|(?<!哪)几辆|套数|台数|辆数|(?<!哪)几个|(?<!哪)几家|(?<!哪)几人|(?<!哪)几笔|(?<!哪)几单|(?<!哪)几条|(?<!哪)几行|(?<!哪)几户|(?<!哪)几位|(?<!哪)几名|\bcount\b|\bnumber of\b|\bhow many\b|行数|(?:条|笔|单|订单|记录)数量?|店数|家数|单量|票数|件次|人次|单次", re.I | re.A)),
 ]
 _AGG_ONE = (r"(?:平均值|平均数|平均|均值|求和|总和|合计|总计|总额|最大值|最高值|最小值|最低值|(?:最大|最高|最小|最低)(?!的?[\u4e00-\u9fff]*?是(?:哪|谁|什么))"
             r"|(?<![a-z_])(?:average|mean|avg|sum|total|max(?:imum)?|min(?:imum)?)(?![a-z_]))")
@@ -110,7 +110,7 @@ BARE_CMP = lazy(r"(?P<op>不低于|不超过|不高于|大于|超过|高于|小�
 COUNT_NOUN = lazy(r"人|人数|的人|员工|个数|数量最?|记录|条|单|笔|次|家|店|门店|订单数?|rows?|records?|people|employees|entries|orders|stores|customers|items", re.I | re.A)
 VALUES_Q = lazy(r"有哪些|都有什么|有什么|有哪几[个种类]|分别是|都有哪些|distinct|unique values|which values", re.I | re.A)
 # measure words that count rows (多少单 / 几次 / 多少户): a count, never an amount; goods' units (件, 台) may be a quantity
-ROW_CLASSIFIERS = "个|条|人|家|行|笔|位|单|次|项|户|名|份|所|间|张"
+ROW_CLASSIFIERS = lx.ROW_CLASSIFIERS
 VALUE_Q = lazy(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!" + ROW_CLASSIFIERS + r"|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min|maximum|minimum|highest|lowest|largest|smallest|biggest)", re.I | re.A)
 COUNT_Q = lazy(r"有多少|多少(?:" + ROW_CLASSIFIERS + r")|(?<!哪)几(?:" + ROW_CLASSIFIERS + r")|[\u4e00-\u9fff]{1,3}?数(?![据量值字学额])|\bhow many\b|\bnumber of\b|\bcount of\b", re.I | re.A)
 ARITH_ANY = lazy(r"(?P<a>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*)\s*(?P<op>[+*/×÷]|乘以|除以|加上|减去|(?<=\s)-(?=\s))\s*(?P<b>[\w\u4e00-\u9fff.]+)")
@@ -564,6 +564,9 @@ def _compares_groups(t: _Turn) -> bool:
 
 def _rule_compare(t: _Turn) -> None:
     m = _outside_names(lx.EXPLORE_COMPARE, t)
+    if m is not None and t.has("stat_test") and not t.flags.get("two_tables"):
+        t.spans.append(m.span())  # 按来源渠道比较看房次数的差异，做方差分析: the comparison is the test's, of one table
+        return
     if m is not None and lx.columns_related(t.text) and any(h.end <= m.start() for h in t.hits) and any(h.start >= m.end() for h in t.hits):
         t.spans.append(m.span())  # Flagged vs FuelType, are they related?: two columns of one table, related by a test
         return
@@ -1431,7 +1434,7 @@ PER_BEFORE = lazy(r"每个?|各个?|(?<![a-z_])(?:per|by|each|for every)(?![a-z_
 TOTAL_ASKED_ZH = lazy(r"一共|总共|合计|总计|总额|加起来|加在一起|多少钱|共计|总和|平均|均值")
 # the row count of a summary, said as what is counted: 单数, 次数, 人数, count, number of orders
 COUNTED_BY = lazy(r"\s*(?:来)?(?:算|计算|统计)")
-COUNT_KEY = lazy(r"(?:[\u4e00-\u9fff]{0,2}(?:单数|件数|次数|个数|笔数|人数|户数|单量|数量)|行数|(?:the )?(?:count|number(?: of \w+)?|rows?))", re.I | re.A)
+COUNT_KEY = lazy(r"(?:[\u4e00-\u9fff]{0,2}(?:" + lx.COUNT_NOUNS + r")|行数|(?:the )?(?:count|number(?: of \w+)?|rows?))", re.I | re.A)
 
 
 MEASURE_NAMED = lazy(r"\s*([A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*?)_(?:sum|mean|avg|average|total|count|max|min|median|合计|平均|最大|最小|计数|中位数)(?![\w])", re.I)
@@ -1787,7 +1790,7 @@ SUM_SAID = lazy(r"合计|总和|总额|总计|加起来|加总|求和|之和|一
 PARTICLES = lazy(r"[呢吧吗啊呀嘛么了？?]+")  # 最大值呢: a sentence's particle, never a column
 
 
-COUNT_ASKED = lazy(r"多少(?:单|笔|条|个|次|行|人)|几(?:单|笔|条|个|次|行|人)|(?<![a-z_])how many(?![a-z_])"
+COUNT_ASKED = lazy(r"多少(?:单|笔|条|个|次|行|人|套|台|辆)|几(?:单|笔|条|个|次|行|人|套|台|辆)|(?<![a-z_])how many(?![a-z_])"
                    r"|(?:单子?|笔|条|订单|记录)\s*(?:一共|总共)?\s*有多少(?!钱|元|块)", re.I | re.A)  # 月结的单子有多少，运费合计多少
 
 
@@ -1837,6 +1840,9 @@ def _listed_aggs(t: _Turn, blanked: str, measures: list[dict[str, str]], unres: 
     return blanked
 
 
+# list each MemberID once / show every customer name with no repeats: the column's distinct values
+LIST_EACH_BEFORE = lazy(r"(?<![a-z_])(?:list|show|give|display|see)(?:\s+(?:me|us))?\s+(?:each|every|all(?:\s+the)?|the)\s+$", re.I | re.A)
+ONCE_AFTER = lazy(r"\s*(?:(?:values?|names?|ids?)\s+)?(?:just\s+|only\s+)?(?:once|(?:without|with no|no)\s+(?:duplicates|repeats|dupes|repetitions?))(?![a-z_])", re.I | re.A)
 # the distinct values asked to be shown, not counted: list the unique countries / 列出不重复的城市
 LIST_DISTINCT = lazy(r"(?:(?<![a-z_])(?:list|show|display|give|what are|which are|see)(?:\s+(?:me|us))?(?:\s+(?:all|every))?(?:\s+(?:the|of the))?|列出|显示|看看)\s*(?:所有的?|全部的?)?\s*$", re.I | re.A)
 
@@ -1847,7 +1853,7 @@ RATIO_BETWEEN = lazy(r"\s*(?:的?(?:合计|总和|总额|之和|总计)\s*)?(?:�
 RATIO_DEFINES = lazy(r"\s*[，,:：]?\s*(?:就是|即|也就是说?|等于|指的是|定义为|算法是|=|(?<![a-z_])(?:i\.e\.?|meaning|which is|defined as|calculated as|computed as|=)(?![a-z_]))\s*$", re.I | re.A)
 # a figure said as a rate (不良率 / attendance rate) with nothing that says what it divides
 RATE_WORD = lazy(r"[\u4e00-\u9fff]{1,5}?(?:率|占比)|(?<![a-z_\-])[a-z][a-z\-]*(?:[ _][a-z\-]+)?[ _](?:rate|ratio)(?![a-z_])", re.I | re.A)
-RATIO_NAME = lazy(r"((?<=[的各每])?[^\s的各每，,。:：]{1,12}?(?:率|比率|比例|占比|单价|均价|比)|(?<![a-z_])[a-z_]+(?:\s[a-z_]+)?\s(?:rate|ratio|share|percentage|price|cost|value))\s*$", re.I | re.A)
+RATIO_NAME = lazy(r"((?<=[的各每])?[^\s的各每，,。:：]{0,12}?(?:率|比率|比例|占比|单价|均价|比)|(?<![a-z_])[a-z_]+(?:\s[a-z_]+)?\s(?:rate|ratio|share|percentage|price|cost|value))\s*$", re.I | re.A)
 
 
 def _rule_ratio(t: _Turn) -> None:
@@ -1947,6 +1953,12 @@ def _rule_group(t: _Turn) -> None:
         return
     if t.rate_word is not None:
         t.grouping = True
+    for h in t.hits:  # list each MemberID once / every customer name with no repeats: that column's distinct values
+        head, once = LIST_EACH_BEFORE.search(t.gtext, 0, h.start), ONCE_AFTER.match(t.gtext, h.end)
+        if head is not None and once is not None and h.column not in t.sheet.numeric and t.free(h.start) and not t.group_keys and not t.explore:
+            t.add(head.start(), Op("group", {"keys": [h.column], "measures": [{"agg": "count"}], "question": True}))
+            t.spans += [head.span(), once.span()]  # (the column stays free: a condition may name its blanks)
+            return
     distinct = next((am for agg, rxp in AGG_WORDS if agg == "distinct" for am in rxp.finditer(t.gtext)
                      if _col_after(t.gtext, am.end(), t.hits, t.sheet)[0] is not None), None)
     if not (t.grouping or t.group_keys or distinct) or t.explore:
@@ -2056,7 +2068,7 @@ def _rule_group(t: _Turn) -> None:
 
 ROWS_NOT_COLUMNS = re.compile(r"大于|小于|高于|低于|超过|不到|不足|少于|多于|等于|不为空|为空|非空|[<>=≥≤]|的行|的记录|"
                               r"(?:是|为|属于)[^,，。;；]{1,20}?的|"  # 只保留绩效是A或B的: which rows
-                              r"(?<![a-z_])(?:rows?|records?|where|whose|who)(?![a-z_])", re.I | re.A)
+                              r"(?<![a-z_])(?:rows?|records?|where|whose|who|(?:more|less|fewer|greater|higher|lower) than|at (?:least|most)|over|under|above|below)(?![a-z_])", re.I | re.A)
 
 
 HAVING_AGG = {"mean": r"平均值|平均数|平均|均值|(?<![a-z_])(?:average|mean|avg)(?![a-z_])",
@@ -2173,9 +2185,15 @@ COUNT_HAVING_EN = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:with|having|that have|
 COUNT_HAVING_ZH = lazy(r"(?:[\u4e00-\u9fff]{0,4}?(?:单数|订单数|次数|笔数|人数|行数|记录数|单量|件次|数量?))\s*(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*)\s*(?:单|次|笔|人|条|个)?"
                        r"\s*的\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,8})", re.I | re.A)
 # only groups where the count is over 200 / 计数大于200的组: the groups already named, by their row count
-COUNT_HAVING_GROUPS = lazy(r"(?:groups?|ones?)?\s*(?:where|whose|with|having)\s+(?:the\s+|their\s+)?(?:count|row count|number of (?:rows|records|\w+))"
+COUNT_HAVING_GROUPS = lazy(r"(?:groups?|ones?)?\s*(?:where|whose|with|having)\s+(?:the\s+|their\s+)?(?:count|row count|rows|number of (?:rows|records|\w+))"
                            r"\s+(?:is\s+|are\s+)?(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*)"
                            r"|(?:计数|行数|个数|数量|次数)\s*(?:" + CMP_WORDS.replace("?P<", "?P<z") + r")\s*(?P<zn>\d[\d,]*)\s*的(?:组|分组)", re.I | re.A)
+# students who booked more than once / customers that ordered at least 3 times: each key's rows counted, said as how often
+COUNT_TIMES_EN = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:(?:who|that|which)\s+)?(?:have\s+|has\s+|had\s+)?[a-z]+\s+(?:" + CMP_WORDS
+                      + r")\s*(?P<n>once|twice|thrice|\d+\s*times)(?![a-z_])", re.I | re.A)
+TIMES = {"once": "1", "twice": "2", "thrice": "3"}
+# only where rows > 1, said alone after a count per key: the groups of that summary kept by their count
+ROWS_LEFT_ALONE = lazy(r"\s*(?:(?:and|but|now)\s+)?(?:only|just|keep(?: only)?)\s+(?:the\s+)?(?:ones?\s+|groups?\s+)?(?:where|whose|with|having)\s", re.I | re.A)
 # the plural noun right before a "by", or the blanked name of a table whose rows are such nouns (closed tickets by team)
 ROW_NOUN_BEFORE = lazy(r"(?:(?<![a-z_])(?P<n>[a-z]+s)|[a-z]\s{3,})\s+$", re.I | re.A)
 ROW_NOUNS_EN = frozenset(("booking", "order", "record", "row", "ticket", "visit", "sale", "transaction", "entry", "entrie", "case", "claim",
@@ -2229,6 +2247,8 @@ def _rule_count_having(t: _Turn) -> None:
         m = None  # regions with more than 5000 revenue: a figure of a column, read by the having rule
     if m is None:
         m = COUNT_HAVING_ZH.search(t.text)
+    if m is None:
+        m = COUNT_TIMES_EN.search(t.text)
     if m is None and (u := COUNT_UNIT_ZH.search(t.text)) is not None and (key := _unit_count_key(t, u)) is not None:
         if key not in t.group_keys:
             t.group_keys.append(key)
@@ -2237,7 +2257,7 @@ def _rule_count_having(t: _Turn) -> None:
         return
     if m is None:
         g = COUNT_HAVING_GROUPS.search(t.text)
-        if g is not None and len(t.group_keys) == 1:  # only groups where the count is over 200: the groups already named
+        if g is not None and len(t.group_keys) <= 1 and (t.group_keys or ROWS_LEFT_ALONE.match(t.text)):  # only groups where the count is over 200: the groups already named
             zh = g.group("zn") is not None
             _keep_counted(t, g, next(k for k in ("ge", "le", "gt", "lt") if g.group(("z" if zh else "") + k)), g.group("zn" if zh else "n"))
         return
@@ -2248,10 +2268,11 @@ def _rule_count_having(t: _Turn) -> None:
     if col is None or col in t.sheet.numeric:
         return
     op = next(k for k in ("ge", "le", "gt", "lt") if m.group(k))
+    bound = TIMES.get(m.group("n").casefold(), re.sub(r"\s*times$", "", m.group("n"), flags=re.I))
     counted = next((c for c in t.sheet.columns if c in t.sheet.numeric and c.casefold() in ("行数", "rows", "count", "计数")), None)
     if counted is not None and len(t.sheet.values.get(col, ())) == t.sheet.rows > 0:
         # which technicians have more than 5, on a count per technician: its rows kept by their count, never counted again
-        t.add(m.start(), Op("filter", {"conditions": [Cond(counted, op, tidy(float(m.group("n").replace(",", ""))), raw=m.group(0), how="exact")],
+        t.add(m.start(), Op("filter", {"conditions": [Cond(counted, op, tidy(float(bound.replace(",", ""))), raw=m.group(0), how="exact")],
                                        "logic": "and", "delete": False}))
         t.spans.append(m.span())
         t.compared.append(m.span())  # (the comparison is read: never a bare one asked about)
@@ -2259,7 +2280,7 @@ def _rule_count_having(t: _Turn) -> None:
     if col not in t.group_keys:
         t.group_keys.append(col)
     t.add(m.start(), Op("group", {"keys": [col], "measures": [{"agg": "count"}]}))
-    _keep_counted(t, m, op, m.group("n"))
+    _keep_counted(t, m, op, bound)
 
 
 def _keep_counted(t: _Turn, m: re.Match[str], op: str, bound: str) -> None:
@@ -2576,7 +2597,7 @@ def _sold_before(t: _Turn, m: re.Match[str]) -> tuple[int, int, str] | None:
     return (start + said.start(), start + said.end(), col) if col else None
 
 
-COUNTED_WORD = lazy(r"(?:单子|单数|订单数?|次数|笔数|条数|记录数?|行数|人数|单|次)\s*的?\s*$")
+COUNTED_WORD = lazy(r"(?:单子|单数|订单数?|次数|笔数|条数|记录数?|行数|人数|套数|台数|辆数|单|次)\s*的?\s*$")
 
 
 def _counted_before(t: _Turn, m: re.Match[str]) -> tuple[int, int] | None:
@@ -2786,6 +2807,8 @@ def _summary_phrase(t: _Turn, measure: str, keys: list[str]) -> bool:
 CLEANING_OBJECT = lazy(r"\s*(?:掉)?(?:里的|中的|的)?\s*(?:首尾|前后|两端|多余的?)?\s*(?:空格|空白|多余|重复|换行)")
 
 
+COUNTING_WORD = lazy(r"\s*(?:count|list|show|total|number of|how many)\s*", re.I | re.A)
+BLANK_SAID_BEFORE = lazy(r"(?<![a-z_])(?:blank|empty|missing)\s+$", re.I | re.A)
 DATE_SAID_AFTER = lazy(r"\s*(?:在|从|是|为|介于)?\s*(?:(?:19|20)\d{2}\s*(?:年|-|/)|\d{1,2}\s*月)")
 
 
@@ -2794,6 +2817,13 @@ def _rule_filter(t: _Turn) -> None:
     # 发货日期3月到5月的，按月算: the date column a summary per period reads is also the column of the period said after it
     dated = [(h.start, h.end) for h in t.hits if h.column in t.sheet.dates and not t.free(h.start) and DATE_SAID_AFTER.match(t.text, h.end)
              and h.end - h.start == len(h.column)]
+    # by level …, excluding blank level: a column another rule read, said again right after a word of blanks, is theirs
+    dated += [(h.start, h.end) for h in t.hits if not t.free(h.start) and h.end - h.start == len(h.column)
+              and BLANK_SAID_BEFORE.search(t.text, 0, h.start) and not any(a <= h.start < b for a, b in t.key_spans)]
+    # count the returns, over Return (Y/N): the counting word stays for the flag's plural after it (its yes rows)
+    flags = [h for h in t.hits if t.free(h.start) and h.column in t.sheet.values and len(t.sheet.values[h.column]) <= 3]
+    dated += [sp for sp in t.spans if COUNTING_WORD.fullmatch(t.text[sp[0] : sp[1]])
+              and any(re.fullmatch(r"\s*(?:the\s+|all\s+(?:the\s+)?)?", t.text[sp[1] : h.start], re.I) for h in flags)]
     cond_text = _blank(t.text, [sp for sp in t.spans if sp not in dated])
     for h in t.hits:
         if (h.start, h.end) in dated:  # (its name, blanked by the summary's rule, given back to the condition)
@@ -3160,7 +3190,7 @@ def _rule_counted_figure(t: _Turn) -> None:
         return
 
 
-TOTAL_ROWS_Q = lazy(r"(?:一共|总共|共|总计|合计|(?<![哪])有)\s*(?:有)?\s*(?:多少|几)\s*(?:单|条|行|笔|项|张|票)(?:记录|数据|订单)?"
+TOTAL_ROWS_Q = lazy(r"(?:一共|总共|共|总计|合计|(?<![哪])有)\s*(?:有)?\s*(?:多少|几)\s*(?:单|条|行|笔|项|张|票|套|台|辆)(?:记录|数据|订单)?"
                     # 一共多少个 / 有多少会员 / how many members do we have: the rows, when what is counted is what the rows are
                     r"|^\s*(?:那|这里|这个表|表里)?\s*(?:一共|总共)?\s*有?\s*多少\s*(?:个|位|名|户|人|条|笔|单)?\s*(?:会员|客户|员工|学生|用户|患者|人|记录|数据)?\s*(?:呀|啊|呢)?\s*[?？]?\s*$"
                     r"|^\s*(?:so\s+)?how many(?:\s+(?:members|customers|employees|people|staff|students|users|patients|donors|records|entries|rows|items|of them))?"

@@ -1105,6 +1105,10 @@ def _summary_bases(columns: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     return tuple((b, cs[0]) for b, cs in found.items() if len(cs) == 1)
 
 
+ZH_SHORT_OF = {"金额": "额", "数量": "量"}
+ZH_SHORT = re.compile(r"(?<=[\u4e00-\u9fff]{2})(?:金额|数量)$")
+
+
 def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
     """Every column the text mentions, by name or plain meaning, longest first, without overlaps."""
     low = text.casefold()
@@ -1133,9 +1137,15 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
         camel = " ".join(CAMEL_WORD.findall(c)).casefold() if c.isascii() and re.search(r"[a-z][A-Z]", c) else cl
         if CJK.search(cl) or not re.search(r"[a-z][_\- ][a-z]", camel):
             continue
-        for form in {re.sub(r"[_\- ]+", "", camel), re.sub(r"[_\-]+", " ", camel), re.sub(r"[_ ]+", "-", camel), re.sub(r"[ ]+", "_", camel)} - {cl}:
+        spaced = re.sub(r"[_\-]+", " ", camel)
+        plural_head = {re.sub(r"^([a-z]{3,}?)(?<![sy]) ", r"\1s ", spaced)}  # fee_paid said "fees paid": the plural of its first word
+        for form in ({re.sub(r"[_\- ]+", "", camel), spaced, re.sub(r"[_ ]+", "-", camel), re.sub(r"[ ]+", "_", camel)} | plural_head) - {cl}:
             if len(form) >= 5 and form in low:  # room types: the plural too
                 cands += [(m.start(), m.end(), c, "exact") for m in re.finditer(r"(?<![a-z0-9_])" + re.escape(form) + r"(?:e?s)?(?![a-z0-9_])", low)]
+    for c, cl in sheet.folded:  # 成交金额 said 成交额, 采购数量 said 采购量: the name's usual short form
+        short = ZH_SHORT.sub(lambda m: ZH_SHORT_OF[m.group(0)], cl) if CJK.search(cl) and len(cl) >= 4 else cl
+        if short != cl and short in low and short not in sheet.names.exact:
+            cands += [(m.start(), m.end(), c, "synonym") for m in re.finditer(re.escape(short), low)]
     for m in IDENTIFIER.finditer(low):  # price_per_litre: a name written like a column's, one letter off, is that column
         col, how, _ = resolve_column(m.group(0), sheet, closest=False)
         if col is not None and how == "typo":
@@ -1310,7 +1320,10 @@ def closest_columns(raw: str, cols: list[str], n: int = 3) -> list[str]:
 
 # what follows a one-character value (女, 男) when it names people: 女员工, 男的, 女性, 男同事
 SEX_LETTERS = "男女"  # the one-letter values that name people before any noun (女厨师, 男女员工)
-ONE_CHAR_NOUN = r"(?=员工|职工|同事|同学|学生|老师|客户|顾客|用户|会员|患者|病人|性|生|士|的|人|孩|宝宝)"
+ONE_CHAR_NOUN = (r"(?=员工|职工|职员|同事|同学|学生|老师|教师|教练|客户|顾客|用户|会员|患者|病人|顾问|经理|销售|店员|医生|护士|司机|骑手|选手|主播"
+                 r"|性|生|士|的|人|孩|宝宝)")
+# 女员工 over 员工.csv: the noun is the file's name too, blanked as the file's; a noun was there
+ONE_CHAR_NOUN_BLANKED = r"(?=\s{2,}(?:的|有几|有多少))"
 
 
 @functools.cache
@@ -1365,15 +1378,16 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
     letters = {v.strip(): (v, c) for v, c in sheet.one_letter_values}
     starts = {a for vals in found.values() for _, a, _ in vals}
 
-    def names_people(ch: str, i: int) -> bool:  # 女员工; 女厨师 (男 / 女 before a value of another column: 厨师)
-        return re.match(ONE_CHAR_NOUN, text[i:]) is not None or ch in SEX_LETTERS and i in starts
+    def names_people(ch: str, i: int, blanked: bool = False) -> bool:  # 女员工; 女厨师 (男 / 女 before a value of another column: 厨师)
+        return re.match(ONE_CHAR_NOUN, text[i:]) is not None or ch in SEX_LETTERS and i in starts \
+            or blanked and re.match(ONE_CHAR_NOUN_BLANKED, text[i:]) is not None
 
     for i, ch in enumerate(text):  # 女员工 / 男的 / 女性 / 男女厨师: a one-character value naming people
         if ch not in letters:
             continue
         v, c = letters[ch]
         nxt = letters.get(text[i + 1 : i + 2])
-        if not (names_people(ch, i + 1) or ch in SEX_LETTERS and nxt is not None and nxt[1] == c and nxt[0] != v and names_people(text[i + 1], i + 2)):
+        if not (names_people(ch, i + 1, blanked=True) or ch in SEX_LETTERS and nxt is not None and nxt[1] == c and nxt[0] != v and names_people(text[i + 1], i + 2)):
             continue
         if not _covered(spans, i, i + 1):
             spans.append((i, i + 1))

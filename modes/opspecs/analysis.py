@@ -36,7 +36,7 @@ def _rx(*words: str) -> Lazy:
 
 
 MEAN_WORDS = _lazy(r"平均|均值|average|mean", re.I)
-COUNT_WORDS = _lazy(r"次数|个数|计数|多少个|多少笔|多少条|多少行|单数|订单数|行数|条数|笔数|(?<![a-z_])(?:count|number of)(?![a-z_])", re.I)
+COUNT_WORDS = _lazy(r"次数|个数|计数|多少个|多少笔|多少条|多少行|多少套|几套|单数|订单数|行数|条数|笔数|套数|台数|辆数|(?<![a-z_])(?:count|number of)(?![a-z_])", re.I)
 
 
 def _label(label: str, lang: str) -> str:
@@ -139,7 +139,12 @@ def unquoted(rx: Lazy, text: str) -> re.Match[str] | None:
     """The first match of rx outside quoted values ('环比增长' in 删除包含'环比增长'的行 is a value, not a request)."""
     inside = [q.span() for q in QUOTED.finditer(text) if re.search(r"(?:包含|含有|含|有|等于|为|是|叫|名为|或者|或|和|、|,|，)\s*$", text[max(0, q.start() - 4) : q.start()])]
     inside += [c.span("v") for c in CONTAINED.finditer(text)]  # 指标包含环比增长或同比增长的行: the words are values
-    return next((m for m in rx.finditer(text) if _free(inside, m.start(), m.end())), None)
+    # 不要折线图 / no chart: an operation said not to be done is never asked for
+    return next((m for m in rx.finditer(text) if _free(inside, m.start(), m.end()) and not NEGATED_OP.search(text[max(0, m.start() - 16) : m.start()])), None)
+
+
+NEGATED_OP = _lazy(r"(?:不要再?|不用再?|不需要|(?<![\u4e00-\u9fff])别再?|不做|不画|无需|(?<![a-z_])(?:no|without|skip|don'?t|do not)(?:\s+(?:need|want|make|draw|do|add))?(?:\s+(?:a|an|the|any))?)"
+                   r"\s*(?:画|做|出|要|加)?\s*(?:个|一个|成)?\s*$", re.I)
 
 
 def _series_of(sheet: Any) -> Any:
@@ -1850,6 +1855,7 @@ PIVOT_PERIOD = _lazy(r"(?<![\d一二三四五六七八九十上下本去今前�
 THEN_WORD = _lazy(r"然后|再|之后|接着|(?<![a-z_])then(?![a-z_])", re.I)
 PIVOT_RX = _lazy(_rx("透视表", "数据透视", "交叉表", "列联表", "二维表", "pivot table", "pivot", "crosstab", "cross tab", "cross-tab").pattern
                  # 做成宽表 / as a wide table: one column per value of a key (never 宽表转长表, which goes the other way)
+                 + r"|(?:做|弄|出|来|搞)(?:个|一个|一下)?透视(?!表)|透视(?:一下|下)"  # 做个透视 / 透视一下: a pivot said with its verb
                  + r"|(?<!长表转)(?:做成|弄成|转成|变成|整理成|排成|出个|来个|要|成)?宽表(?!转|分析)|(?<![a-z_])(?:as a |in )?wide (?:table|format|layout)(?![a-z_])", re.I)
 TRANSPOSE_RX = _lazy(r"转置|行列互换|行列转换|行列对调|行列调换|行和列(?:互换|对调|调换|换一下|换过来|反过来)|把行和列换|(?<![a-z_])(?:transpose|"
                      r"(?:swap|flip|switch) (?:the )?rows and columns)(?![a-z_])", re.I)
@@ -1891,12 +1897,17 @@ def _row_word(text: str, sheet: Any) -> str | None:
 def _period_layout(text: str, hits: list[Any]) -> tuple[int, list[tuple[int, int]]] | None:
     """(start, spans) when a column and a period word are given the roles of rows and columns (客户一行、月份一列)."""
     spans = [(h.start, h.end) for h in hits]
-    pm = next((x for x in PIVOT_PERIOD.finditer(text) if _free(spans, x.start(), x.end())), None)
+
+    def role_of(x: re.Match[str]) -> str | None:
+        before = text[max(0, x.start() - 24) : x.start()]  # one column per month: the role said before the period
+        return "col" if _role_after("col", text, x.end()) or ROLE_BEFORE["col"].search(before) else \
+            "row" if _role_after("row", text, x.end()) or ROLE_BEFORE["row"].search(before) else None
+    # 每个月成交几套，顾问做行，月份做列: the period given a role (the first one said may be the summary's own)
+    periods = [x for x in PIVOT_PERIOD.finditer(text) if _free(spans, x.start(), x.end())]
+    pm = next((x for x in periods if role_of(x) is not None), periods[0] if periods else None)
     if pm is None:
         return None
-    before = text[max(0, pm.start() - 24) : pm.start()]  # one column per month: the role said before the period
-    role = "col" if _role_after("col", text, pm.end()) or ROLE_BEFORE["col"].search(before) else \
-        "row" if _role_after("row", text, pm.end()) or ROLE_BEFORE["row"].search(before) else None
+    role = role_of(pm)
     other = {"col": "row", "row": "col"}.get(role or "")
     key = next((h for h in hits if other and (ROLE_AFTER[other].match(text, h.end) or ROLE_BEFORE[other].search(text[max(0, h.start - 24) : h.start]))), None)
     if key is None or role is None:
@@ -1981,7 +1992,9 @@ class Pivot(OpSpec):
             args["value_unsaid"] = True  # rows Mode, columns Carrier, correcting a pivot of Charge: the figure stays Charge
         if len(keys) < 2 and (role_missing := _role_not_found(text, hits, sheet)) is not None:
             args["unresolved"] = [role_missing]  # 品类做列 where the table has no 品类: asked, never a pivot without its columns
-        pm = next((x for x in PIVOT_PERIOD.finditer(text) if _free([(h.start, h.end) for h in hits], x.start(), x.end())), None)
+        periods = [x for x in PIVOT_PERIOD.finditer(text) if _free([(h.start, h.end) for h in hits], x.start(), x.end())]
+        # (每个月成交几套，顾问做行，月份做列: the period given a role, when another is said first)
+        pm = next((x for x in periods if _role_after("col", text, x.end()) or _role_after("row", text, x.end())), periods[0] if periods else None)
         if pm is not None:  # 行为季度，列为区域: the date column bucketed by the period named
             named = [h.column for h in hits if h.column in sheet.dates]
             when = list(dict.fromkeys(named)) or sorted(sheet.dates)
@@ -2969,6 +2982,10 @@ class Chart(OpSpec):
             cats = [c for c in sheet.columns if c not in sheet.numeric and c not in sheet.dates]
             if figure is not None and len(cats) == 1:
                 args.update(x=cats[0], y=[figure])
+        if series is None and not args.get("x") and args["kind"] in ("bar", "line", "pie") and not args.get("unit"):
+            cats = [c for c in sheet.columns if c not in sheet.numeric and c not in sheet.dates]
+            if len(cats) == 1 and sheet.rows and len(sheet.values.get(cats[0], ())) == sheet.rows:
+                args.update(x=cats[0])  # a line chart of that, over a growth table: its one label column along x (one row each)
         drawn = {c for c in (args.get("x"), *(args.get("y") or []), *(args.get("keys") or [])) if c}
         if series is not None:
             drawn = {h.column for h in hits}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from modes.conditions import Cond
@@ -9,7 +10,8 @@ from modes.naming import export_format, output_stem
 from modes.opspec import OpSpec, PlanContext, Slot, StepSpec, operation
 from modes.opspec import said_in as _zh
 
-ID_LIKE = ("id", "编号", "号", "code", "代码")
+# a column that names things rather than measures them: 客户编号, 型号, store_id, CustomerId (never fee_paid, valid)
+ID_LIKE = re.compile(r"(?:编号|号|代码)$|(?i:(?:^|[\s_.\-])(?:id|code|no))$|(?<=[a-z])(?:Id|ID|Code)$")
 AVERAGED = {"price", "rating", "age", "spend", "salary"}
 AGG_LABEL = {"zh": {"sum": "合计", "mean": "平均", "median": "中位数", "count": "计数", "min": "最小", "max": "最大", "distinct": "不同值个数"},
              "en": {"sum": "sum", "mean": "mean", "median": "median", "count": "count", "min": "min", "max": "max", "distinct": "number of distinct values"}}
@@ -95,7 +97,7 @@ def numeric_measures(sheet: Any, keys: list[str]) -> list[dict[str, str]]:
         return []
     from modes.lexicon import concept_of
 
-    cols = [c for c in sheet.columns if c in sheet.numeric and c not in keys and not c.casefold().endswith(ID_LIKE)
+    cols = [c for c in sheet.columns if c in sheet.numeric and c not in keys and not ID_LIKE.search(c)
             and concept_of(c) not in ("phone", "order")]  # a phone number or an order number is a label, never added up
     return [{"column": c, "agg": "mean" if concept_of(c) in AVERAGED else "sum"} for c in cols]
 
