@@ -838,8 +838,14 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                 if (top.args.get("n") or 1) > 1 and len(r.table) > 1:  # 前三的销售员: each key's figure over its rows, ranked
                     ranked = [("、" if zh else ", ").join(_key_said(row[k], zh) for k in keys) + (f"（{num(row[measure])}）" if zh else f" ({num(row[measure])})")
                             for _, row in tbl.iterrows()]
-                    parts.append(f"按 {'、'.join(keys)} 汇总后，{measure} {word}的 {len(ranked)} 个是：{'、'.join(ranked)}。" if zh
-                                 else f"Per {', '.join(keys)}, the {word} {len(ranked)} by {measure}: {', '.join(ranked)}.")
+                    within = list(top.args.get("within") or [])
+                    if within:  # within each sheet, the highest 2: said per parent, never as the N highest of all
+                        n = top.args.get("n") or 1
+                        parts.append(f"在每个 {'、'.join(within)} 内，{measure} {word}的 {n} 个：{'、'.join(ranked)}。" if zh
+                                     else f"Within each {', '.join(within)}, the {word} {n} by {measure}: {', '.join(ranked)}.")
+                    else:
+                        parts.append(f"按 {'、'.join(keys)} 汇总后，{measure} {word}的 {len(ranked)} 个是：{'、'.join(ranked)}。" if zh
+                                     else f"Per {', '.join(keys)}, the {word} {len(ranked)} by {measure}: {', '.join(ranked)}.")
                 elif level := _tied_at_the_top(r):  # 哪个导购单数最多, two level: both named, never one of them alone
                     parts[:] = [p for p in parts if not p.startswith(("另有 ", f"{_n(_tied_step(r)['tied_left_out'], 'more row')} tied"))]
                     parts.append(f"{'、'.join(keys)} 中 {measure} {word}的有 {len(level)} 个并列：{'、'.join(level)}，都是 {num(row0[measure])}。" if zh

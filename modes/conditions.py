@@ -365,7 +365,9 @@ BLANK_BEFORE_ZH = lazy(r"(?:是空的|为空的|空白的|空着的|没填的|�
 BLANK_WORD_BEFORE = lazy(r"(?<![a-z_])(?P<w>blank|empty|missing)\s+(?P<c>[a-z][a-z0-9]{2,})(?![a-z0-9_])", re.I)
 
 
-KEY_BEFORE = lazy(r"(?:按|每个?|各|(?<![a-z_])(?:by|per|across)\s+(?:the\s+|each\s+)?)\s*$", re.I | re.A)
+# blank channel rows excluded / empty emails dropped: the blanks of the column, left out, said after it
+BLANKS_EXCLUDED_AFTER = lazy(r"\s*(?:rows?|ones|values|entries|records|cells)?\s*(?:(?:are|is|should be|to be)\s+)?"
+                             r"(?:excluded|left out|removed|dropped|taken out|ignored|skipped|not counted)(?![a-z_])", re.I | re.A)
 # skip blank ones / leave out the blanks: blanks said with no column of their own, left out
 BLANKS_LEFT_OUT = lazy(r"(?<![a-z_])(?:skip(?:ping)?|drop(?:ping)?|exclud(?:e|ing)|leav(?:e|ing) out|ignor(?:e|ing)|omit(?:ting)?|without|remove|no)"
                        r"\s+(?:the\s+|any\s+)?(?:blanks|empties|(?:blank|empty|missing)\s+(?:ones|rows|values|entries|cells))(?![a-z_])", re.I | re.A)
@@ -381,8 +383,11 @@ def _cond_blanks(sc: _Scan) -> None:
         if col is None or how not in ("partial", "exact") or col in sc.sheet.numeric:
             continue  # (exact: a column another rule read too, by level … excluding blank level)
         ex = lx.EXCLUDE_BEFORE.search(re.sub(r"(?:\s+the|\s+all)?\s*$", "", text[: m.start()], flags=re.I)) or DELETE_BEFORE.search(text[: m.start()])
+        after = BLANKS_EXCLUDED_AFTER.match(text, m.end()) if ex is None else None  # blank channel rows excluded: said after
         if ex is not None:  # drop / leave out the blank payment ones: the rows that have one
             sc.add(Cond(col, "not_empty", raw=col, how="excluded"), ex.start(), m.end())
+        elif after is not None:
+            sc.add(Cond(col, "not_empty", raw=col, how="excluded"), m.start(), after.end())
         else:
             sc.add(Cond(col, "empty", raw=col), m.start(), m.end())
     left_out = [m.span() for m in BLANKS_LEFT_OUT.finditer(text)]
@@ -405,6 +410,9 @@ def _cond_blanks(sc: _Scan) -> None:
         ex = lx.EXCLUDE_BEFORE.search(re.sub(r"(?:\s+the|\s+all)?\s*$", "", text[: m.start()], flags=re.I))
         if ex is not None and op == "empty":  # leave out the blank Species / excluding empty emails: the rows that have one
             sc.add(Cond(h.column, "not_empty", raw=h.column, how="excluded"), ex.start(), h.end)
+            continue
+        if op == "empty" and (after := BLANKS_EXCLUDED_AFTER.match(text, h.end)) is not None:  # blank channel rows excluded
+            sc.add(Cond(h.column, "not_empty", raw=h.column, how="excluded"), m.start(), after.end())
             continue
         sc.add(Cond(h.column, op, raw=h.column), m.start(), h.end)
     for m in BLANK_BEFORE_ZH.finditer(text):  # 空的渠道不算 / 去掉空白的付款方式: the column's blanks, said before it
@@ -1414,6 +1422,9 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
         value = parse_number(nm.group(1))  # Dock Count more than 20 docks: the figure, said with the column's own noun
     if isinstance(value, dict) and value.get("column") == col and "stat" not in value:
         return  # 营业额就是金额…: a column said equal to itself compares nothing
+    if isinstance(value, dict) and "stat" not in value and value.get("column") and flag_yes(sheet, value["column"]) is not None \
+            and (col is None or flag_yes(sheet, col) is None):
+        return  # qty 5 or more, not refunded: a yes/no column after "not" is that flag negated, never compared with another column
     if word.casefold() == "of" and isinstance(value, dict) and "column" in value \
             and "stat" not in value:
         return  # sum of Net per month of Invoice Date: a weak word between two columns compares neither
@@ -1927,11 +1938,10 @@ BLANK_LISTED = lazy(r"\s*(?:和|或者?|、|及|以及|与|跟|[,，]\s*(?:and|o
 
 
 def _cond_blanks_left_out(sc: _Scan) -> None:
-    """list each MemberID once, skip blank ones: blanks said with no column are those of the one column the request
-    names and sets no condition on (with none, or several, they are left unread and asked about)."""
+    """list each MemberID once, skip blank ones / visits by Package, excluding blanks: blanks said with no column are
+    those of the one column the request names and sets no condition on — a key's blank group left out (with none, or
+    several, they are left unread and asked about)."""
     named = {h.column for h in sc.hits if h.column not in sc.sheet.numeric} - {c.column for c in sc.out.conds}
-    if any(KEY_BEFORE.search(sc.text, 0, h.start) for h in sc.hits if h.column in named):
-        return  # visits by Package, excluding blanks: the key's blank group, read (or asked) with the keys
     for m in BLANKS_LEFT_OUT.finditer(sc.text):
         if len(named) == 1 and sc.free(m.start(), m.end()):
             col = next(iter(named))

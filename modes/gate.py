@@ -13,7 +13,7 @@ from typing import Any
 from modes import crosslang, evidence, joins, opspec, replies, results
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo, SheetInfo
-from modes.conditions import ANY_OP, MONTHS_EN, Cond, parse_conditions
+from modes.conditions import ANY_OP, MONTHS_EN, Cond, flag_yes, parse_conditions
 from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState, chained
 from modes.evidence import Gap
 from modes.lazyre import lazy
@@ -354,7 +354,14 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
             op_, value = t.bare[0]
             merged["filter"] = Op("filter", {**old_filter.args, "conditions": [Cond(c.column, op_, value, None, c.raw, c.how)]})
         ops = t.ops
-        if t.bare_alone and not t.correction and len(t.bare) == 1 and (having := _bare_of_figure(merged, t.bare[0], lang)) is not None:
+        old_having = merged.get("having")
+        if t.bare and len(t.bare) == 1 and old_having is not None and len(old_having.args.get("conditions") or []) == 1 \
+                and not any(o.kind in ("filter", "having") for o in t.ops):
+            # same for Grill3 but over 100 / 不对，是超过100, after groups kept over 150: the bound of that condition changes
+            c = old_having.args["conditions"][0]
+            op_, value = t.bare[0]
+            merged["having"] = Op("having", {**old_having.args, "conditions": [replace(c, op=op_, value=value, raw=str(value))]}, old_having.after)
+        elif t.bare_alone and not t.correction and len(t.bare) == 1 and (having := _bare_of_figure(merged, t.bare[0], lang)) is not None:
             # only the ones over 11 / 只看超过5的, after a total per Member: the groups kept by the one figure they have
             merged["having"] = having
             ops = [o for o in ops if o.kind != "filter"]
@@ -1027,6 +1034,9 @@ def _u_files(u: _Understanding) -> None:
     # (这个去重后的目录 / that pivot: the last result named by what it is, never a file described by its words)
     u.refs = [find_files(_blank(t, [m.span() for m in lx.RESULT_NAMED.finditer(t)]), u.catalog, state.current_file, u.restrict) for t in u.norms]
     ref = next((r for r in reversed(u.refs) if r.how != "none"), FileRef())
+    if ref is u.refs[-1] and _stem_is_a_column_here(u, ref, len(u.norms) - 1):
+        # 去重的话是多少个患者, right after rows of 预约记录 (患者编号): the word is that column's, never 患者.csv said
+        u.refs[-1] = ref = FileRef()
     named = next((r for r in reversed(u.refs) if r.how == "named"), None)
     if ref.how in ("description", "type") and named is not None and not set(ref.paths) & set(named.paths) \
             and _names_its_column(u, ref, named):
@@ -1152,6 +1162,11 @@ def _purpose(text: str) -> list[tuple[int, int]]:
 STEM_COUNTED = lazy(r"(?:总数|个数|数量|数目|数|量)(?![据值字学额])")
 
 
+# a file named by a plural names its rows (parcels.xlsx: "parcels by service" counts them) — but not these, which name figures
+NOT_ROW_STEMS = frozenset({"sales", "stats", "statistics", "metrics", "totals", "results", "figures", "numbers", "prices", "costs", "kpis",
+                           "analytics", "finances", "accounts", "summaries", "targets", "goals", "budgets", "rates", "scores", "hours"})
+
+
 def _u_flags(u: _Understanding) -> None:
     """How the request runs (plan only, overwrite, format, header row) and the texts with file names blanked."""
     norms, refs = u.norms, u.refs
@@ -1168,8 +1183,11 @@ def _u_flags(u: _Understanding) -> None:
         if refs[i].how in ("named", "fuzzy", "description", "type") and not stripped:
             flags["bare_file"] = True
     flags["export_list"] = bool(lx.EXPORT_LIST.search(norms[-1])) and len(u.turns) == 1
-    stem = re.sub(r"[^a-z]", "", (u.ref.path or "").rsplit("/", 1)[-1].rsplit(".", 1)[0].casefold())
-    flags["rows_named"] = stem.endswith("s") and stem.rstrip("s") in ROW_NOUNS_EN  # tickets.csv: "closed tickets by team" counts its rows
+    words = [w for w in re.split(r"[^a-z]+", (u.ref.path or "").rsplit("/", 1)[-1].rsplit(".", 1)[0].casefold()) if w]
+    stem = words[-1] if words else ""
+    # tickets.csv / wash_visits.xlsx: "closed tickets by team" / "Harbor visits by Package" counts its rows
+    flags["rows_named"] = stem.endswith("s") and (stem.rstrip("s") in ROW_NOUNS_EN or len(stem) >= 5 and stem not in NOT_ROW_STEMS) \
+        and any(stem in norms[-1][a:b].casefold() for a, b in refs[-1].spans)  # (the plural said, never only its sheet's name)
     earlier = u.state.pending or u.state.last
     flags["pending_kinds"] = [o.kind for o in earlier.request.ops] if earlier else []
     header = next((m for m in (lx.HEADER_ROW.search(t) for t in reversed(norms)) if m), None)
@@ -1178,6 +1196,26 @@ def _u_flags(u: _Understanding) -> None:
         "text": u.turns[-1], "lang": u.lang, "plan_only": flags["plan_only"], "overwrite": flags["overwrite"],
         "full": flags["full"], "target_format": flags["target_format"], "header_row": header_row,
     }
+
+
+DISTINCT_SAID = lazy(r"不重复|不同的|(?<![a-z_])(?:distinct|unique|different)(?![a-z_])", re.I)
+STEM_AS_TABLE = lazy(r"\s*(?:这个|那个|这张|那张)?(?:表格?|文件|名单|清单|sheet|table|file|csv|xlsx)", re.I)
+
+
+def _stem_is_a_column_here(u: _Understanding, r: FileRef, i: int) -> bool:
+    """A follow-up whose only mention of another file is its stem, said bare (no extension, no 表 / file after it), where
+    that word names a column of the table in use (患者 / 患者编号): the column's word, never a switch of table."""
+    cur = u.catalog.get(u.state.current_file) if u.state.current_file else None
+    if r.how != "named" or not r.paths or cur is None or cur.path in r.paths or not r.spans or not cur.sheets or u.state.last is None:
+        return False
+    text = u.norms[i]
+    if any("." in text[a:b] or STEM_AS_TABLE.match(text, b) for a, b in r.spans):
+        return False
+    if not (lx.DEDUPE.search(text) or lx.RESULT_REF.search(text) or DISTINCT_SAID.search(text)):
+        return False  # (how many members are there: the members table, unless the rows in use are what is counted)
+    sheet = cur.sheet(u.state.current_sheet) if u.state.current_sheet else None
+    sheet = sheet or cur.sheets[0]
+    return all(resolve_column(text[a:b], sheet, closest=False)[1] in ("exact", "synonym", "partial") for a, b in r.spans)
 
 
 def _a_column_word_then(u: _Understanding, r: FileRef, i: int) -> bool:
@@ -1216,7 +1254,12 @@ def _narrows_the_join(u: _Understanding, last: FileInfo) -> str:
     while p is not None and not joined_here(p):
         p = p.source
     joined = u.catalog.get(path)
-    return "chain" if p is not None and joined is not None and joined.sheets and find_values(text, joined.sheets[0], []) else ""
+    if p is None or joined is None or not joined.sheets:
+        return ""
+    sheet = joined.sheets[0]
+    # (only spicy items, over spicy (Y/N) of the joined menu: that flag's yes rows, a condition on the chain as well)
+    flagged = any(flag_yes(sheet, h.column) is not None for h in find_columns(text, sheet))
+    return "chain" if find_values(text, sheet, []) or flagged else ""
 
 
 ASKED_OF_IN_USE = lazy(r"^\s*那.{1,16}呢\s*[?？]?\s*$|^\s*(?:and\s+)?(?:what|how)\s+about\s+\S.{0,30}$|^\s*(?:the\s+)?same\s+(?:but|for)\s+\S", re.I)
@@ -1233,7 +1276,9 @@ def _u_input(u: _Understanding) -> None:
     if not then and last is not None and len(norms) == 1 and (how in ("none", "current", "current_missing") or result_column):
         then = _asks_of_result(last, norms[-1], catalog.get(state.current_file))  # (月薪_平均 is the result's column, not a file)
     # now only the senior vets, after vets.csv was joined on: the result's rows, never vets.csv's
-    narrows = _narrows_the_join(u, last) if not then and last is not None and len(norms) == 1 and how in ("named", "fuzzy") else ""
+    narrows = _narrows_the_join(u, last) if not then and last is not None and len(norms) == 1 and how in ("named", "fuzzy", "description") else ""
+    if how == "description" and narrows != "chain":
+        narrows = ""  # (a table described by its noun narrows only the chain it was joined in)
     if narrows == "chain":  # the table's noun names the rows of the chain, never the table alone
         u.texts[-1] = _blank(u.texts[-1], u.ref.spans)
         u.ref, how, narrows = FileRef(), "none", ""
@@ -1351,6 +1396,8 @@ def _stack_in_use(u: _Understanding, fi: FileInfo) -> list[str] | None:
     """The sheets the request just run stacked, when this request is on that workbook by its columns (or as the file in
     use) and names no sheet of its own."""
     last = u.state.last
+    while last is not None and last.request.file != fi.path and results.is_result(last.request.file or ""):
+        last = last.source  # (只要前3个 on the stacked summary, then a request on the workbook: the chain's own sheets)
     st = last.request.op("stack") if last is not None and last.request.file == fi.path else None
     if st is None or u.how not in ("current", "description", "fuzzy") or u.ref.sheet or u.ref.by_sheet or len(fi.sheets) < 2:
         return None
@@ -1499,6 +1546,7 @@ COMBINED = lazy(r"合在一起|合起来|合并|加起来|加在一起|合计|�
 SHEET_DOWN = lazy(r"行\s*(?:是|为|按|用)\s*(?:各个?|每个?)?工作表|(?:每个?|各个?)?工作表\s*(?:做|为|作为|当)?\s*(?:各|每)?\s*(?:一|每)?\s*行(?!数)"
                   r"|(?<![a-z_])(?:(?:one\s+|a\s+)?rows?\s+(?:per|for each|for every|by)\s+(?:sheet|tab)s?|(?:sheets?|tabs?)\s+(?:as|down)\s+(?:the\s+)?(?:rows?|side))(?![a-z_])", re.I)
 SHEET_ROLE = lazy(SHEET_ACROSS.pattern + "|" + SHEET_DOWN.pattern, re.I)
+WITHIN_EACH_SHEET = lazy(r"(?<![a-z_])(?:each|every|per)\s+(?:sheet|tab)(?![a-z_])|每个?工作表|各(?:个)?工作表", re.I)
 SHEET_AS_KEY = lazy(r"每个?工作表|各(?:个)?工作表|按工作表|(?<![a-z_])(?:per|each|every|by) (?:sheet|tab)(?![a-z_])", re.I)
 
 
@@ -1787,6 +1835,12 @@ def _u_parse(u: _Understanding) -> None:
             _u_sheet(u)  # 按工作表汇总成交金额, its workbook found by its columns: the sheets as said, now that it is known
             _u_parse(u)
             return
+        if rd.fi is not None and rd.how == "current" and len(rd.fi.sheets) > 1 and not u.stacked and _stack_in_use(u, rd.fi) is not None:
+            # 各项目占总收入的比例, after a summary of the three sheets stacked (and a cut of it): those sheets again, never the first
+            u.sheet_name = None
+            _u_sheet(u)
+            _u_parse(u)
+            return
         _sheets_in_context(u)
         if rd.fi is not None and rd.how in ("only", "inferred") and len(rd.fi.sheets) > 1:
             u.sheet_guessed = not _sheet_named(rd.sheet.name or "", " ".join(u.texts).casefold()) \
@@ -1874,6 +1928,10 @@ def _u_parse(u: _Understanding) -> None:
                      replace(o, args={**o.args, "keys": [label]}) if o.kind == "share" and not o.args.get("keys") and not o.args.get("among") else
                      replace(o, args={**o.args, "within": [label]}) if o.kind == "share" and o.args.get("keys") and label not in o.args["keys"]
                      and not o.args.get("within") and not o.args.get("among") else o for o in u.ops]  # share of Resolved On Time per sheet: in each
+        if any(WITHIN_EACH_SHEET.search(n) for n in u.norms) and not _sheets_no_key(u) \
+                and any(x.kind == "group" and label in (x.args.get("keys") or []) and len(x.args.get("keys") or []) > 1 for x in u.ops):
+            # revenue by location, top 2 per sheet: the groups ranked within each sheet, never the 2 highest of all sheets
+            u.ops = [replace(o, args={**o.args, "within": [label]}) if o.kind == "top_n" and not o.args.get("within") else o for o in u.ops]
         unnamed = [re.sub("|".join(re.escape(x) for x in u.stacked), " ", n) for n in u.norms]  # (一季度 names a sheet, no period)
         if len(u.stacked) == 2 and not any(BUCKET_SAID.search(n) for n in unnamed):
             # Summer vs Spring: total paid per show and the growth: each show's figure on the two sheets and its change

@@ -13,6 +13,7 @@ from modes import lexicon as lx
 from modes import opspec
 from modes.catalog import SheetInfo
 from modes.conditions import (
+    BLANKS_LEFT_OUT,
     INFIX,
     Cond,
     CondParse,
@@ -943,7 +944,7 @@ def _rule_drop_columns(t: _Turn) -> None:
 ARITH_OPS = {"×": "*", "x": "*", "X": "*", "乘以": "*", "乘": "*", "÷": "/", "除以": "/", "除": "/", "加上": "+", "减去": "-", "减": "-", "加": "+"}
 
 
-OPERATOR = lazy(r"\s*(?P<op>[+\-*/×÷]|乘以|除以|加上|减去|(?<![a-z_])(?:minus|plus|times|divided by)(?![a-z_]))\s*", re.I | re.A)
+OPERATOR = lazy(r"\s*(?P<op>[+\-*/×÷]|乘以|除以|加上|减去|乘(?!客)|除(?!了|去|开)|加(?!一列|列|上一列)|减|(?<![a-z_])(?:minus|plus|times|divided by)(?![a-z_]))\s*", re.I | re.A)
 ARITH_WORDS = {"minus": "-", "plus": "+", "times": "*", "divided by": "/"}
 
 
@@ -1073,6 +1074,16 @@ def _rule_add_column(t: _Turn) -> None:
         t.spans.append((m.start(), nxt.start() if nxt else len(t.text)))
         t.formula_spans.append(t.spans[-1])
         return
+    if not args.get("left") and not args.get("unresolved"):
+        # 加一列每小时收费，收费金额除以椅位时长再乘60: a formula of several operators said after the name, from its first column
+        whole = next((f for h in t.hits if h.start >= m.end() and (f := _formula_in_words(t, h.start)) is not None), None)
+        if whole is not None:
+            args["formula"] = whole
+            t.add(m.start(), Op("formula", {"name": args["name"] or "计算列", "expression": whole}))
+            nxt = NEXT_STEP.search(t.text, m.end())
+            t.spans.append((m.start(), nxt.start() if nxt else len(t.text)))
+            t.formula_spans.append(t.spans[-1])
+            return
     if not args.get("left"):
         _expression_anywhere(t, m, args)
     if not args.get("name") and args.get("left"):
@@ -1212,6 +1223,9 @@ def _rule_latest_each(t: _Turn) -> None:
     t.spans.append(m.span())
 
 
+EACH_SAID = lazy(r"每|各|(?<![a-z_])(?:per|each|every)(?![a-z_])", re.I)
+
+
 def _rule_dedupe(t: _Turn) -> None:
     m = lx.DEDUPE.search(t.text)
     one = lx.ONE_ROW_EACH.search(t.text)
@@ -1227,6 +1241,12 @@ def _rule_dedupe(t: _Turn) -> None:
             return
     if not m and not one and BY_WORD.search(t.text):  # 每个会员只保留最近的一次订单 / keep the latest rental per rider
         one = next(iter(_kept_one_each(t.text)), None)
+    if one is not None and one.group(0).lstrip("只").startswith("取") and lx.SORT.search(t.text) and not EACH_SAID.search(t.text) \
+            and not t.has("top_n"):
+        # 按行数从多到少排，取第一个: the first of that order (no key said with each), never one row per key kept
+        t.add(one.start(), Op("top_n", {"n": 1, "by": None, "ascending": False}))
+        t.spans.append(one.span())
+        one = None
     if not m and one and BY_WORD.search(t.text):  # 每个部门保留一行 / keep one row per region: the keys say which rows
         each: dict[str, Any] = {}
         _dedupe_keep(t, each)
@@ -2078,7 +2098,7 @@ HAVING_CMP = lazy(r"\s*(?:的)?\s*(?:is\s+|are\s+)?(?P<op>" + CMP_WORDS + r")\s*
 # the groups a condition on an aggregate keeps: 的部门 / 的城市 after it, or "cities whose …" before it
 HAVING_KEY_AFTER = lazy(r"\s*(?:的|之)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,12})")
 HAVING_KEY_BEFORE = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:whose|with|where|that have|having|(?:that|which)\s+(?:are|is|were|was|have|had)"
-                         r"|are|is|were|have)(?:\s+(?:an?|the))?\s*$", re.I)
+                         r"|are|is|were|have|has|had)(?:\s+(?:an?|the))?\s*$", re.I)
 HAVING_KEY_BEFORE_ZH = lazy(r"(?:哪些|哪几个|哪个|哪一些|各个?|每个|每一个)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,8}?)\s*的?\s*$")
 # the comparison said before the figure it compares (states above 500k in total revenue, 超过50万的总销售额)
 HAVING_CMP_FIRST = lazy(r"(?P<op>" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>万|千|k)?\s*(?:的|in|of|on|for|by)?\s*(?:the\s+|its\s+|their\s+)?"
@@ -2195,7 +2215,7 @@ TIMES = {"once": "1", "twice": "2", "thrice": "3"}
 # only where rows > 1, said alone after a count per key: the groups of that summary kept by their count
 ROWS_LEFT_ALONE = lazy(r"\s*(?:(?:and|but|now)\s+)?(?:only|just|keep(?: only)?)\s+(?:the\s+)?(?:ones?\s+|groups?\s+)?(?:where|whose|with|having)\s", re.I | re.A)
 # the plural noun right before a "by", or the blanked name of a table whose rows are such nouns (closed tickets by team)
-ROW_NOUN_BEFORE = lazy(r"(?:(?<![a-z_])(?P<n>[a-z]+s)|[a-z]\s{3,})\s+$", re.I | re.A)
+ROW_NOUN_BEFORE = lazy(r"(?:(?<![a-z_])(?P<n>[a-z]+s)|(?:^|[a-z])\s{3,})\s+$", re.I | re.A)
 ROW_NOUNS_EN = frozenset(("booking", "order", "record", "row", "ticket", "visit", "sale", "transaction", "entry", "entrie", "case", "claim",
                 "shipment", "trip", "admission", "review", "call", "complaint", "employee", "customer", "item", "invoice"))
 
@@ -2829,6 +2849,12 @@ def _rule_filter(t: _Turn) -> None:
         if (h.start, h.end) in dated:  # (its name, blanked by the summary's rule, given back to the condition)
             cond_text = cond_text[: h.start] + h.column + cond_text[h.end :]
     cp = t.cp = parse_conditions(cond_text, t.sheet, [h for h in t.hits if t.free(h.start) or (h.start, h.end) in dated])
+    keys = list(dict.fromkeys(t.group_keys))
+    left_out = BLANKS_LEFT_OUT.search(cond_text) if len(keys) == 1 and keys[0] not in t.sheet.numeric else None
+    if left_out is not None and not any(a < left_out.end() and left_out.start() < b for a, b in cp.spans) and not any(c.column == keys[0] for c in cp.conds):
+        # visits by Package, excluding blanks: the key's blank group left out (its rows, before the summary)
+        cp.conds.append(Cond(keys[0], "not_empty", raw=keys[0], how="excluded"))
+        cp.spans.append(left_out.span())
     fm = lx.FILTER.search(cond_text)
     if fm and not cp.conds and fm.group(0) in ("只看", "只显示") and re.search(r"sheet|工作表|表|页", cond_text[fm.end() : fm.end() + 20], re.I | re.A):
         fm = None  # 只看订单那个sheet: which sheet, not which rows

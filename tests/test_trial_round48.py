@@ -5,7 +5,10 @@ whose name ends in the letters "id" (fee_paid) summed, a flag's plural counted, 
 blank in any column, a ranking that follows its figure, a chart of a growth table, a result named by what it holds, a
 two-word column said with its first word plural, homes counted with 套, an amount said short (成交额), the count asked
 instead of the figure (那套数呢), a layout said after a summary per month, by sheet with no file named, a one-letter value
-before the file's own noun, a step said not to be done, the sheet column of stacked sheets as a join key."""
+before the file's own noun, a step said not to be done, the sheet column of stacked sheets as a join key; and by the
+round-49 trials: a formula said in words with every operator, "not" before a flag after a comparison, the top N within
+each sheet, a file's stem that names a column in use, the first of an order, a flag of the table joined in the chain,
+blanks said excluded after their column, the same groups over another bound, a follow-up on a cut of stacked sheets."""
 
 from __future__ import annotations
 
@@ -36,7 +39,8 @@ def _depot(k: int) -> pd.DataFrame:
 
 SHEETS = {name: _depot(k) for k, name in enumerate(DEPOTS)}
 COURIERS = pd.DataFrame({"CourierID": [f"K{i:02d}" for i in range(9)], "Courier": [f"Rider {i}" for i in range(9)],
-                         "Shift": ["Day", "Night", "Day", "Day", "Night", "Day", "Night", "Day", "Day"]})
+                         "Shift": ["Day", "Night", "Day", "Day", "Night", "Day", "Night", "Day", "Day"],
+                         "bonded": ["Y", "N", "N", "Y", "Y", "N", "N", "Y", "N"]})
 
 
 @pytest.fixture(params=["pandas", "duckdb"])
@@ -420,3 +424,106 @@ def test_the_sheet_column_of_stacked_sheets_is_a_key_to_join_on(homes):
     want = {k: v["成交金额"].sum() for k, v in HOMES.items()}
     got = dict(zip(f["工作表"], f["成交金额_合计"], strict=False))
     assert all(abs(got[k] - v) < 1e-6 for k, v in want.items())
+
+
+@pytest.mark.parametrize(("said", "keep"), [
+    ("Kingsway parcels by Service where Damaged = Y", lambda d: d[d["Damaged"] == "Y"]),
+    ("Kingsway parcels by Service, excluding blanks", lambda d: d[d["Service"].notna()]),
+])
+def test_the_files_rows_by_a_key_with_a_condition_are_counted_per_key(depots, said, keep):
+    """parcels by Service, over parcels.xlsx: its rows counted per key — with a condition too (never the key dropped)."""
+    tr = answered(Session(depots), said)
+    assert "group by Service" in tr.plan.goalSummary
+    f = result_frame(tr)
+    got = dict(zip(_keys(f["Service"]), [int(v) for v in f["rows"]], strict=True))
+    assert got == dict(zip(_keys(keep(SHEETS["Kingsway"])["Service"].value_counts(dropna=False).index),
+                           [int(v) for v in keep(SHEETS["Kingsway"])["Service"].value_counts(dropna=False)], strict=True))
+
+
+# ---- found by the round-49 trials -----------------------------------------------------------------------------------
+
+def test_a_formula_said_in_words_keeps_every_operator(homes):
+    """加一列每平米价格，成交金额除以面积再乘10000: the "再乘" is part of the formula, never dropped."""
+    f = result_frame(answered(Session(homes), "东苑加一列每平米价格，成交金额除以面积再乘10000"))
+    df = HOMES["东苑"]
+    want = (df["成交金额"] / df["面积"] * 10000).tolist()
+    assert [round(float(x), 6) for x in f["每平米价格"]] == [round(float(x), 6) for x in want]
+
+
+def test_not_a_flag_after_a_comparison_is_the_flag_negated(depots):
+    tr = answered(Session(depots), "Portside parcels with Pieces 3 or more, not damaged, sort by Shipped")
+    assert "Pieces ≠" not in tr.plan.goalSummary, tr.plan.goalSummary
+    df = SHEETS["Portside"]
+    assert _ids(result_frame(tr)) == sorted(df[(df["Pieces"] >= 3) & (df["Damaged"] != "Y")]["ParcelID"])
+
+
+@pytest.mark.parametrize("said", ["all sheets: total fee_paid by Service, top 2 per sheet", "top 2 Service by fee_paid in each sheet"])
+def test_the_top_n_per_sheet_is_within_each_sheet(depots, said):
+    f = result_frame(answered(Session(depots), said))
+    want = []
+    for name, df in SHEETS.items():
+        top = df.groupby("Service")["fee_paid"].sum().nlargest(2)
+        want += [(name, k) for k in top.index]
+    assert sorted(zip(f["sheet"].astype(str), f["Service"].astype(str), strict=True)) == sorted(want)
+
+
+def test_a_files_stem_that_names_a_column_in_use_is_no_switch_of_table(tmp_path):
+    """去重的话是多少个客户, right after rows of 订单 (客户编号): 客户 is that column's word, never 客户.csv said silently."""
+    pd.DataFrame({"订单号": ["A1", "A2", "A3", "A4"], "客户编号": ["C1", "C2", "C1", "C3"], "金额": [10, 20, 30, 40]}).to_csv(tmp_path / "订单.csv", index=False)
+    pd.DataFrame({"客户编号": ["C1", "C2", "C3"], "城市": ["上海", "北京", "上海"]}).to_csv(tmp_path / "客户.csv", index=False)
+    s = Session(Workspace.at(tmp_path))
+    answered(s, "订单.csv 金额大于15的有多少")
+    tr = s.turn("去重的话是多少个客户")
+    assert tr.decision.request.file != "客户.csv" or tr.run is None, tr.decision.reply
+
+
+def test_the_first_of_an_order_is_the_top_one(homes):
+    """按行数从多到少排，取第一个: the first row of that order, never a dedupe that keeps every row."""
+    tr = answered(Session(homes), "东苑按销售统计套数，按行数从多到少排，取第一个")
+    f = result_frame(tr)
+    counts = HOMES["东苑"]["销售"].value_counts()
+    assert len(f) == 1 and int(f["行数"].iloc[0]) == int(counts.max())
+    tr = answered(Session(homes), "东苑每个销售保留第一条")  # (one row per key: still a dedupe)
+    assert len(result_frame(tr)) == HOMES["东苑"]["销售"].nunique()
+
+
+def test_a_flag_of_the_table_joined_in_the_chain_narrows_its_rows(depots):
+    """only bonded riders, after a join with riders.csv and a total per Shift: the chain's rows, never riders.csv alone."""
+    (depots.root / "couriers.csv").rename(depots.root / "riders.csv")
+    s = Session(Workspace.at(depots.root))
+    answered(s, "join parcels.xlsx (all sheets) with riders.csv on CourierID, then total fee_paid by Shift")
+    tr = answered(s, "only bonded riders")
+    f = result_frame(tr)
+    rows = pd.concat(SHEETS.values()).merge(COURIERS, on="CourierID", how="left")
+    want = rows[rows["bonded"] == "Y"].groupby("Shift")["fee_paid"].sum()
+    got = dict(zip(f["Shift"].astype(str), f["fee_paid_sum"], strict=False))
+    assert set(got) == set(want.index) and all(abs(got[k] - v) < 1e-6 for k, v in want.items())
+
+
+def test_blanks_of_a_column_said_excluded_after_it(depots):
+    tr = answered(Session(depots), "Elmfield average Pieces per Service, blank CourierID rows excluded")
+    df = SHEETS["Elmfield"]
+    want = df[df["CourierID"].notna()].groupby("Service")["Pieces"].mean()
+    f = result_frame(tr)
+    got = {str(k): v for k, v in zip(f["Service"], f.iloc[:, 1], strict=False) if not pd.isna(k) and str(k) not in ("(blank)", "（空白）")}
+    assert all(abs(got[k] - v) < 1e-6 for k, v in want.items())
+    assert "CourierID is not empty" in tr.plan.goalSummary
+
+
+def test_the_same_groups_over_another_bound(depots):
+    s = Session(depots)
+    answered(s, "in Kingsway, which Service has total Pieces over 32?")
+    tr = s.turn("same for Portside but over 30")
+    assert "> 30" in tr.plan.goalSummary and "> 32" not in tr.plan.goalSummary, tr.plan.goalSummary
+    f = result_frame(answered(s, "go") if tr.run is None else tr)
+    sums = SHEETS["Portside"].groupby("Service")["Pieces"].sum()
+    assert sorted(f["Service"].astype(str)) == sorted(sums[sums > 30].index)
+
+
+def test_a_follow_up_on_a_cut_of_stacked_sheets_stays_on_those_sheets(homes):
+    s = Session(homes)
+    answered(s, "两个苑合并后按户型汇总成交金额，按金额从高到低排")
+    answered(s, "只要前2个")
+    tr = s.turn("各户型的成交金额占比是多少")
+    said = tr.plan.goalSummary if tr.plan else tr.decision.reply
+    assert "东苑、西苑" in said, said

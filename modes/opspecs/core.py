@@ -260,6 +260,14 @@ class TopN(OpSpec):
         if args.get("both"):
             return _zh(lang, f"找出{' ' + args['by'] + ' ' if args.get('by') else ''}最高和最低的{'行' if args.get('by') else '组'}（并列的都列出）",
                        f"find the {'rows' if args.get('by') else 'groups'} with the highest and the lowest {args.get('by') or 'value'} (ties listed)")
+        if args.get("within") and not args.get("by"):  # after a grouping: its groups ranked by the measure, within each key
+            keys = _zh(lang, "、", ", ").join(args["within"])
+            return _zh(lang, f"在每个 {keys} 内，取{'最低' if low else '最高'}的 {args.get('n')} 组",
+                       f"within each {keys}, the {'lowest' if low else 'highest'} {args.get('n')} groups")
+        if args.get("within"):
+            keys = _zh(lang, "、", ", ").join(args["within"])
+            return _zh(lang, f"在每个 {keys} 内，取 {args.get('by')} {'最小' if low else '最大'}的 {args.get('n')} 行",
+                       f"within each {keys}, the {'bottom' if low else 'top'} {args.get('n')} rows by {args.get('by')}")
         if args.get("question") and args.get("by") and (args.get("n") or 1) > 1:
             return _zh(lang, f"找出 {args['by']} {'最低' if low else '最高'}的 {args['n']} 行",
                        f"find the {args['n']} rows with the {'lowest' if low else 'highest'} {args['by']}")
@@ -270,14 +278,6 @@ class TopN(OpSpec):
             return _zh(lang, f"取{'最低' if low else '最高'}的 {args['n']} 组", f"take the {'lowest' if low else 'highest'} {args['n']} groups")
         if args.get("question"):
             return _zh(lang, "取最低的一组" if low else "取最高的一组", "take the lowest group" if low else "take the highest group")
-        if args.get("within") and not args.get("by"):  # after a grouping: its groups ranked by the measure, within each key
-            keys = _zh(lang, "、", ", ").join(args["within"])
-            return _zh(lang, f"在每个 {keys} 内，取{'最低' if low else '最高'}的 {args.get('n')} 组",
-                       f"within each {keys}, the {'lowest' if low else 'highest'} {args.get('n')} groups")
-        if args.get("within"):
-            keys = _zh(lang, "、", ", ").join(args["within"])
-            return _zh(lang, f"在每个 {keys} 内，取 {args.get('by')} {'最小' if low else '最大'}的 {args.get('n')} 行",
-                       f"within each {keys}, the {'bottom' if low else 'top'} {args.get('n')} rows by {args.get('by')}")
         if not args.get("by"):  # after a summary: its groups, ranked by what it computed
             return _zh(lang, f"取{'最低' if low else '最高'}的 {args.get('n')} 组", f"the {'lowest' if low else 'highest'} {args.get('n')} groups")
         return _zh(lang, f"取 {args.get('by')} {'最小' if low else '最大'}的 {args.get('n')} 行",
