@@ -1135,17 +1135,12 @@ def _names_its_column(u: _Understanding, ref: FileRef, named: FileRef) -> bool:
 def _declined_step_words() -> re.Pattern[str]:
     """A step said not to be done (不要折线图 / no chart / 不用排序), from words.toml [drop_step] (never a filter: 不要筛选
     渠道为空 says a condition)."""
+    from modes.tagging.segment import declined_lead, words_toml
     from modes.tagging.segment import word_alternation as alt
-    from modes.tagging.segment import words_toml
 
-    w = words_toml()["drop_step"]
-    # (the words that ask for a step too are no lead here: remove duplicates / 去掉重复 / drop the blanks ask for one; and a
-    # dedupe said negated asks for one too: without duplicates)
-    kinds = [x for k, v in w["kinds"].items() if k not in ("filter", "dedupe") for x in v]
-    zh = [x for x in w["lead_zh"] if not x.startswith("去掉") and x != "别"]
-    en = [x for x in w["lead_en"] if x not in ("remove", "drop", "skip")]
-    return re.compile(rf"(?:(?:{alt(zh)}|(?<![\u4e00-\u9fff])别)|(?<![a-z_])(?:{alt(en)})(?![a-z_]))\s*(?:the\s+|a\s+|any\s+)?(?:画|做|出|要|加)?(?:个|一个|成)?\s*"
-                      rf"(?:{alt(kinds)})(?![a-z_])", re.I)
+    # (a dedupe said negated asks for one: without duplicates)
+    kinds = [x for k, v in words_toml()["drop_step"]["kinds"].items() if k not in ("filter", "dedupe") for x in v]
+    return re.compile(rf"{declined_lead()}\s*(?:the\s+|a\s+|any\s+)?(?:画|做|出|要|加)?(?:个|一个|成)?\s*(?:{alt(kinds)})(?![a-z_])", re.I)
 
 
 def _declined(text: str) -> list[tuple[int, int]]:

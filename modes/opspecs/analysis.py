@@ -5,6 +5,7 @@ Each is an OpSpec (see modes/opspec.py): how a request for it is read, restated,
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -140,11 +141,15 @@ def unquoted(rx: Lazy, text: str) -> re.Match[str] | None:
     inside = [q.span() for q in QUOTED.finditer(text) if re.search(r"(?:包含|含有|含|有|等于|为|是|叫|名为|或者|或|和|、|,|，)\s*$", text[max(0, q.start() - 4) : q.start()])]
     inside += [c.span("v") for c in CONTAINED.finditer(text)]  # 指标包含环比增长或同比增长的行: the words are values
     # 不要折线图 / no chart: an operation said not to be done is never asked for
-    return next((m for m in rx.finditer(text) if _free(inside, m.start(), m.end()) and not NEGATED_OP.search(text[max(0, m.start() - 16) : m.start()])), None)
+    return next((m for m in rx.finditer(text) if _free(inside, m.start(), m.end()) and not _negated_op().search(text[max(0, m.start() - 16) : m.start()])), None)
 
 
-NEGATED_OP = _lazy(r"(?:不要再?|不用再?|不需要|(?<![\u4e00-\u9fff])别再?|不做|不画|无需|(?<![a-z_])(?:no|without|skip|don'?t|do not)(?:\s+(?:need|want|make|draw|do|add))?(?:\s+(?:a|an|the|any))?)"
-                   r"\s*(?:画|做|出|要|加)?\s*(?:个|一个|成)?\s*$", re.I)
+@functools.cache
+def _negated_op() -> re.Pattern[str]:
+    """A negation just before an operation's word (不要折线图 / no chart): the words of words.toml [drop_step]."""
+    from modes.tagging.segment import declined_lead
+
+    return re.compile(declined_lead() + r"(?:\s+(?:need|want|make|draw|do|add))?(?:\s+(?:a|an|the|any))?\s*(?:画|做|出|要|加)?\s*(?:个|一个|成)?\s*$", re.I)
 
 
 def _series_of(sheet: Any) -> Any:

@@ -48,6 +48,16 @@ def word_alternation(words: Iterable[str]) -> str:
 
 
 @cache
+def declined_lead() -> str:
+    """The words that say a step is not to be done (不要 / 别 / no / without), as a regex alternation, from words.toml
+    [drop_step]; never those that ask for one (remove / drop / 去掉 … remove duplicates), nor 别 inside a word (类别)."""
+    w = words_toml()["drop_step"]
+    zh = [x for x in w["lead_zh"] if not x.startswith("去掉") and x != "别"]
+    en = [x for x in w["lead_en"] if x not in ("remove", "drop")]
+    return rf"(?:{word_alternation(zh)}|(?<![\u4e00-\u9fff])别|(?<![a-z_])(?:{word_alternation(en)})(?![a-z_]))"
+
+
+@cache
 def words() -> Words:
     """The word lists of words.toml, read once."""
     data = words_toml()
