@@ -18,6 +18,11 @@ ZH_TAG = re.compile(r"[(（]\s*(?:中文|简体|繁体|中|chinese|zh|cn)\s*[)�
 SPREADSHEET = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv", ".parquet")  # .parquet: a result wenqing kept
 
 
+# 成交金额 said 成交额, 采购数量 said 采购量: a Chinese name's usual short form
+ZH_SHORT_OF = {"金额": "额", "数量": "量"}
+ZH_SHORT = re.compile(r"(?<=[\u4e00-\u9fff]{2})(?:金额|数量)$")
+
+
 @dataclass(frozen=True)
 class SheetInfo:
     name: str | None
@@ -99,6 +104,18 @@ class SheetInfo:
         from modes.lexicon import FILLER_EN
 
         return tuple((v, c) for v, c in self.value_pairs if v.strip().casefold() in FILLER_EN and v.strip() != v.strip().casefold())
+
+    @cached_property
+    def short_names(self) -> tuple[tuple[str, str], ...]:
+        """(column, the short form its Chinese name is said in: 成交金额 → 成交额, 采购数量 → 采购量), for the names that
+        have one and no column of that name; built once per sheet."""
+        out = []
+        for c, cl in self.folded:
+            if len(cl) >= 4 and (m := ZH_SHORT.search(cl)) is not None:
+                short = cl[: m.start()] + ZH_SHORT_OF[m.group(0)]
+                if short not in self.names.exact:
+                    out.append((c, short))
+        return tuple(out)
 
     @cached_property
     def folded(self) -> tuple[tuple[str, str], ...]:

@@ -1204,13 +1204,18 @@ def _stem_is_a_column_here(u: _Understanding, r: FileRef, i: int) -> bool:
     if r.how != "named" or not r.paths or cur is None or cur.path in r.paths or not r.spans or not cur.sheets or u.state.last is None:
         return False
     text = u.norms[i]
-    if any("." in text[a:b] or STEM_AS_TABLE.match(text, b) for a, b in r.spans):
+    if any(STEM_AS_TABLE.match(text, b) for _, b in r.spans):
         return False
     if not (lx.DEDUPE.search(text) or lx.RESULT_REF.search(text) or DISTINCT_SAID.search(text)):
         return False  # (how many members are there: the members table, unless the rows in use are what is counted)
     sheet = cur.sheet(u.state.current_sheet) if u.state.current_sheet else None
-    sheet = sheet or cur.sheets[0]
-    return all(resolve_column(text[a:b], sheet, closest=False)[1] in ("exact", "synonym", "partial") for a, b in r.spans)
+    return _stems_name_columns(text, r.spans, sheet or cur.sheets[0])
+
+
+def _stems_name_columns(text: str, spans: list[tuple[int, int]], sheet: SheetInfo) -> bool:
+    """Whether every mention of a file, said by its stem (never with its extension), names a column of this sheet."""
+    return bool(spans) and not any("." in text[a:b] for a, b in spans) \
+        and all(resolve_column(text[a:b], sheet, closest=False)[1] in ("exact", "synonym", "partial") for a, b in spans)
 
 
 def _a_column_word_then(u: _Understanding, r: FileRef, i: int) -> bool:
@@ -1219,9 +1224,9 @@ def _a_column_word_then(u: _Understanding, r: FileRef, i: int) -> bool:
     if i == len(u.norms) - 1 or r.how != "named" or not r.paths or set(r.paths) & set(u.ref.paths) or not u.ref.paths:
         return False
     f = u.catalog.get(u.ref.paths[0])
-    if f is None or not f.sheets or any("." in u.norms[i][a:b] for a, b in r.spans):
-        return False  # (a file said with its extension is that file, set aside or not)
-    return bool(r.spans) and all(resolve_column(u.norms[i][a:b], f.sheets[0], closest=False)[1] in ("exact", "synonym", "partial") for a, b in r.spans)
+    if f is None or not f.sheets:
+        return False
+    return _stems_name_columns(u.norms[i], r.spans, f.sheets[0])  # (a file said with its extension is that file, set aside or not)
 
 
 def _set_aside(r: FileRef, named: FileRef | None) -> bool:
@@ -1825,13 +1830,11 @@ def _u_parse(u: _Understanding) -> None:
         rd = _Reading(None, None, u.how, EMPTY_SHEET, [], u.sheet_name, u.candidates)
         _file_from_context(rd, u.texts, u.norms, u.flags, u.catalog, u.state, u.ev)
         u.fi, u.file, u.how, u.sheet, u.parsed, u.sheet_name, u.candidates = rd.fi, rd.file, rd.how, rd.sheet, rd.parsed, rd.sheet_name, rd.candidates
-        if rd.fi is not None and rd.how == "inferred" and not rd.sheet_name and len(rd.fi.sheets) > 1 \
-                and any(SHEET_AS_KEY.search(t) or lx.BY_SHEET.search(t) for t in u.norms):
-            _u_sheet(u)  # 按工作表汇总成交金额, its workbook found by its columns: the sheets as said, now that it is known
-            _u_parse(u)
-            return
-        if rd.fi is not None and rd.how == "current" and len(rd.fi.sheets) > 1 and not u.stacked and _stack_in_use(u, rd.fi) is not None:
-            # 各项目占总收入的比例, after a summary of the three sheets stacked (and a cut of it): those sheets again, never the first
+        # the workbook found only now, its sheets read as the request says them: 按工作表汇总成交金额 (found by its columns),
+        # or 各项目占总收入的比例 after a summary of its sheets stacked and a cut of it (those sheets again, never the first)
+        if rd.fi is not None and len(rd.fi.sheets) > 1 and (
+                rd.how == "inferred" and not rd.sheet_name and any(SHEET_AS_KEY.search(t) or lx.BY_SHEET.search(t) for t in u.norms)
+                or rd.how == "current" and not u.stacked and _stack_in_use(u, rd.fi) is not None):
             u.sheet_name = None
             _u_sheet(u)
             _u_parse(u)

@@ -1105,10 +1105,6 @@ def _summary_bases(columns: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     return tuple((b, cs[0]) for b, cs in found.items() if len(cs) == 1)
 
 
-ZH_SHORT_OF = {"金额": "额", "数量": "量"}
-ZH_SHORT = re.compile(r"(?<=[\u4e00-\u9fff]{2})(?:金额|数量)$")
-
-
 def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
     """Every column the text mentions, by name or plain meaning, longest first, without overlaps."""
     low = text.casefold()
@@ -1142,9 +1138,8 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
         for form in ({re.sub(r"[_\- ]+", "", camel), spaced, re.sub(r"[_ ]+", "-", camel), re.sub(r"[ ]+", "_", camel)} | plural_head) - {cl}:
             if len(form) >= 5 and form in low:  # room types: the plural too
                 cands += [(m.start(), m.end(), c, "exact") for m in re.finditer(r"(?<![a-z0-9_])" + re.escape(form) + r"(?:e?s)?(?![a-z0-9_])", low)]
-    for c, cl in sheet.folded:  # 成交金额 said 成交额, 采购数量 said 采购量: the name's usual short form
-        short = ZH_SHORT.sub(lambda m: ZH_SHORT_OF[m.group(0)], cl) if CJK.search(cl) and len(cl) >= 4 else cl
-        if short != cl and short in low and short not in sheet.names.exact:
+    for c, short in sheet.short_names:  # 成交金额 said 成交额, 采购数量 said 采购量: the name's usual short form
+        if short in low:
             cands += [(m.start(), m.end(), c, "synonym") for m in re.finditer(re.escape(short), low)]
     for m in IDENTIFIER.finditer(low):  # price_per_litre: a name written like a column's, one letter off, is that column
         col, how, _ = resolve_column(m.group(0), sheet, closest=False)

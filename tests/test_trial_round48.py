@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 from conftest import answered, result_frame
 from test_trial_round40 import _workspace
+from test_trial_round46 import _counts, _said
 
 from engine.session import Session
 from tools.workspace import Workspace
@@ -83,7 +84,7 @@ def test_skip_a_value_leaves_it_out(depots):
 def test_a_month_after_since_before_or_after_is_one_side_of_it(depots, said, keep):
     s = Session(depots)
     tr = s.turn(said)
-    assert "2025" in (tr.plan.goalSummary if tr.plan else tr.decision.reply)  # the year read from the data is said
+    assert "2025" in _said(tr)  # the year read from the data is said
     f = result_frame(answered(s, said))
     df = SHEETS["Kingsway"]
     assert _ids(f) == sorted(df[keep(df["Shipped"])]["ParcelID"])
@@ -115,7 +116,7 @@ def test_blanks_with_no_column_and_a_key_are_never_a_condition_on_the_key_alone(
     tr = s.turn("Kingsway parcels by Service, excluding blanks")
     if tr.run is None and tr.decision.next in ("restate_confirm", "plan_confirm"):
         tr = s.turn("go")
-    said = tr.plan.goalSummary if tr.plan else tr.decision.reply
+    said = _said(tr)
     assert tr.run is None or "group by Service" in said, said
 
 
@@ -304,12 +305,7 @@ def test_blanks_said_before_their_column_are_left_out(homes, said):
 @pytest.mark.parametrize("said", ["东苑每个户型多少套", "东苑按户型统计套数"])
 def test_homes_counted_with_their_classifier(homes, said):
     f = result_frame(answered(Session(homes), said))
-    assert _counts_of(f, "户型") == HOMES["东苑"]["户型"].value_counts().to_dict()
-
-
-def _counts_of(f: pd.DataFrame, key: str) -> dict:
-    rows = next(c for c in f.columns if c in ("行数", "rows"))
-    return {str(k): int(v) for k, v in zip(f[key], f[rows], strict=True)}
+    assert _counts(f, "户型") == HOMES["东苑"]["户型"].value_counts().to_dict()
 
 
 def test_the_amount_said_short_is_the_amount_column(homes):
@@ -368,10 +364,10 @@ def test_a_pivot_said_with_its_verb_and_a_chart_said_not_to_be_drawn(homes):
     s = Session(homes)
     answered(s, "西苑每个季度的成交金额，做成折线图")
     tr = s.turn("两个苑一起，按户型和是否按揭做个透视，数套数")
-    said = tr.plan.goalSummary if tr.plan else tr.decision.reply
+    said = _said(tr)
     assert "透视表" in said and "折线图" not in said, said
     tr = s.turn("不对，不要折线图。行是户型，列是是否按揭，值是套数")
-    said = tr.plan.goalSummary if tr.plan else tr.decision.reply
+    said = _said(tr)
     assert "透视表" in said and "折线图" not in said and "画哪一列" not in said, said
     f = result_frame(answered(s, "继续"))
     both = pd.concat(HOMES.values())
@@ -525,5 +521,5 @@ def test_a_follow_up_on_a_cut_of_stacked_sheets_stays_on_those_sheets(homes):
     answered(s, "两个苑合并后按户型汇总成交金额，按金额从高到低排")
     answered(s, "只要前2个")
     tr = s.turn("各户型的成交金额占比是多少")
-    said = tr.plan.goalSummary if tr.plan else tr.decision.reply
+    said = _said(tr)
     assert "东苑、西苑" in said, said
