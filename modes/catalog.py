@@ -23,6 +23,13 @@ ZH_SHORT_OF = {"金额": "额", "数量": "量"}
 ZH_SHORT = re.compile(r"(?<=[\u4e00-\u9fff]{2})(?:金额|数量)$")
 
 
+# words of many columns' names, that say no one column alone (Payment Type: type; Session ID: id)
+NAME_WORDS_COMMON = frozenset({"id", "no", "num", "number", "name", "names", "date", "time", "type", "code", "total", "amount", "count", "status",
+                               "value", "year", "month", "day", "week", "rate", "per", "the", "and", "for", "flag", "level", "group", "category",
+                               "kind", "class", "avg", "sum", "min", "max", "mean", "new", "old", "first", "last", "start", "end", "from", "average",
+                               "median", "percent", "pct", "share", "ratio", "with", "all", "net", "gross"})
+
+
 @dataclass(frozen=True)
 class SheetInfo:
     name: str | None
@@ -160,6 +167,23 @@ class SheetInfo:
     def names(self) -> ColumnNames:
         """The sheet's column names indexed for resolving a written name; built once per sheet."""
         return ColumnNames.of(self.columns)
+
+    @cached_property
+    def name_words(self) -> tuple[tuple[str, str], ...]:
+        """(word, column) for a word of an English name of several words (kWh of Energy kWh, vehicle of Vehicle Type)
+        that no other column's name holds, that is no cell value and no word every table has (id, date, type): the
+        column said by that word alone; built once per sheet."""
+        words: dict[str, set[str]] = {}
+        for c in self.columns:
+            parts = [w.casefold() for w in re.findall(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[A-Za-z]+", c)] if c.isascii() else []
+            if len(parts) < 2 or parts[-1] in ("id", "no", "num", "number", "code", "key"):
+                continue  # (Driver ID: "drivers" are the rows' own word, read by the rules of ids)
+            for w in parts:
+                words.setdefault(w, set()).add(c)
+        values = {v.casefold() for vs in self.values.values() for v in vs}
+        whole = {c.casefold() for c in self.columns} | set(re.findall(r"[a-z]+", (self.name or "").casefold()))  # (fuel of fuel_log: the table's word)
+        return tuple((w, next(iter(cs))) for w, cs in words.items()
+                     if len(cs) == 1 and len(w) >= 3 and w not in NAME_WORDS_COMMON and w not in values and w not in whole)
 
     @cached_property
     def synonym_words(self) -> tuple[tuple[str, str], ...]:

@@ -100,8 +100,8 @@ INFIX = [
     ("not_contains", _alt("不包含", "不含有", "不含", "不带", "does not contain", "doesn't contain", "not containing", "without")
      + r"|(?:(?:的)?(?:名字|名称|文字|字)?(?:里面|里头|里|中)(?:不带|不含|没有|没带))"),  # 食材名字里不带肉
     ("ne", _alt("!=", "≠", "<>", "不等于", "不是", "不为", "is not", "isn't", "not equal to", "is neither", "neither", "not")),
-    ("gt", _alt(">", "大于", "超过", "高于", "多于", "晚于", "greater than", "more than", "above", "over", "higher than", "larger than", "bigger than", "exceeds", "exceeding")),
-    ("lt", _alt("<", "小于", "低于", "不到", "少于", "早于", "less than", "below", "under", "lower than", "smaller than", "fewer than")),
+    ("gt", _alt(">", "大于", "超过", "高于", "多于", "晚于", "greater than", "more than", "above", "over", "higher than", "larger than", "bigger than", "exceeds", "exceeding", "longer than")),
+    ("lt", _alt("<", "小于", "低于", "不到", "少于", "早于", "less than", "below", "under", "lower than", "smaller than", "fewer than", "shorter than")),
     ("contains", _alt("包含", "含有", "带有", "contains", "containing", "including", "like")
      # 食材名字里带肉 / 名称中含鸡: a part of the text said with 带 / 含 / 有 after where it is (never 带上, 含税)
      + r"|(?:(?:的)?(?:名字|名称|文字|字)?(?:里面|里头|里|中)(?:带有|含有|包含|带|含|有))(?![上着出回过来去税量些多几哪什没空重])"),
@@ -640,7 +640,8 @@ def _cond_flag_negated(sc: _Scan) -> None:
 
 
 # how many no-shows / count the complaints / list all the refunds: the flag's noun in the plural, counted or listed
-FLAG_COUNTED_BEFORE = lazy(r"(?<![a-z_])(?:how many|number of|count(?:\s+of)?|list|show(?:\s+me)?|total)(?:\s+(?:the|all(?:\s+the)?))?\s+$", re.I | re.A)
+FLAG_COUNTED_BEFORE = lazy(r"(?<![a-z_])(?:how many|number of|count(?:\s+of)?|list|show(?:\s+me)?|total)(?:\s+(?:the|all(?:\s+the)?))?\s+$"
+                           r"|(?<![a-z_])(?:did|do|does|were|are|for|among|only)\s+(?:the\s+|all\s+(?:the\s+)?)?$", re.I | re.A)  # (how much did the members use)
 
 
 def _cond_flag_column(sc: _Scan) -> None:
@@ -653,7 +654,7 @@ def _cond_flag_column(sc: _Scan) -> None:
         for m in re.finditer(rf"(?<![a-z_])(?:between\s+)?(?:the\s+)?{re.escape(word)}[a-z]*\s+(?:and|vs\.?|versus|or|against)\s+(?:the\s+)?(?:un|non-?){re.escape(word)}(?![a-z_])",
                              sc.text, re.I):
             sc.shield.append(m.span())  # between callback and non-callback jobs: the flag's two sides compared, no rows left out
-        for m in re.finditer(rf"(?<![a-z_])(?:un|non-?){re.escape(word)}(?![a-z_])", sc.text, re.I):
+        for m in re.finditer(rf"(?<![a-z_])(?:un|non-?){re.escape(word)}s?(?![a-z_])", sc.text, re.I):  # (non-members)
             if sc.free(m.start(), m.end()):
                 sc.add(Cond(col, "ne", yes, raw=col, how="excluded"), m.start(), m.end())
     for h in sc.hits:
@@ -1270,7 +1271,7 @@ def _cond_text_shapes(sc: _Scan) -> None:
     """以X开头, starts with X."""
     for m in re.finditer(r"(?P<zn>不)?(?:以|是|为)\s*[\"“]?(?P<v>[^\s\"”,，的]+?)[\"”]?\s*(?P<k>开头|结尾)"
                          r"|(?<![a-z_])(?P<neg>(?:does\s*n[o']t|do\s*n[o']t|did\s*n[o']t|doesnt|dont|not|never)\s+)?(?P<k2>starts? with|ends? with|begins? with|start with|end with|begin with)\s+[\"']?(?P<v2>[^\s\"',]+)"
-                         r"|(?P<zs>不)?姓\s*(?P<v3>[\u4e00-\u9fff]{1,2}?)(?=的|[，,。；;\s]|$)",  # 采购员姓王的: a person's name starting with the surname
+                         r"|(?P<zs>不)?姓(?![名氏])\s*(?P<v3>[\u4e00-\u9fff]{1,2}?)(?=的|[，,。；;\s]|$)",  # 采购员姓王的: a person's name starting with the surname
                          sc.text, re.I | re.A):
         if not sc.free(m.start(), m.end()):
             continue
@@ -1387,6 +1388,19 @@ def _same_column(sc: _Scan, at: int) -> tuple[str | None, str, str, tuple[str, .
 EXCLUSION_TAIL = lazy(r"\s*(?:以外|之外|除外)\s*$")
 
 
+UNIT_FIGURE = lazy(r"\s*(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*")
+
+
+def _unit_column_after(sc: _Scan, at: int) -> tuple[float | int, ColumnHit] | None:
+    """(the figure, the numeric column named right after it) of "over 60 minutes" / "超过 40 kWh"."""
+    m = UNIT_FIGURE.match(sc.text, at)
+    if m is None:
+        return None
+    hit = next((h for h in sc.hits if h.start == m.end() and h.column in sc.sheet.numeric), None)
+    num = parse_number(m.group("n"))
+    return (num, hit) if hit is not None and num is not None else None
+
+
 def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     """One comparison: the column before the word, the value after it."""
     text, sheet = sc.text, sc.sheet
@@ -1394,6 +1408,11 @@ def _infix_one(sc: _Scan, op: str, m: re.Match[str]) -> None:
     if word.casefold() in WEAK and ANY_OP.match(text, m.end()):
         return  # "is at least": the stronger word that follows decides
     left = _left_column(text, m.start(), sc.hits, sheet)
+    measured = _unit_column_after(sc, m.end()) if op in ("gt", "ge", "lt", "le") else None
+    if measured is not None and (left is None or left[0] is None or left[0] not in sheet.numeric or left[0] == measured[1].column):
+        bound, said = measured  # sessions over 60 minutes / over 40 kWh: the column the figure is measured in, named after it
+        sc.add(Cond(said.column, op, bound, None, text[said.start : said.end], said.how), m.start(), said.end)
+        return
     if left is None or (left[0] is None and not left[1]) or _joined_to_last(sc, m.start()):
         left = _same_column(sc, m.start()) or left
     if left is None:

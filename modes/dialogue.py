@@ -38,7 +38,9 @@ from modes.gate import (
     understand,
 )
 from modes.lazyre import lazy
+from modes.opspecs.stack import SHEET_COLUMN
 from modes.resolve import find_columns, find_files, find_values, resolve_column, sheet_stems
+from modes.tagging.sheet_nouns import as_sheets
 from modes.text import CJK, FIXED_LANG, language, normalize, tidy
 
 if TYPE_CHECKING:
@@ -830,6 +832,40 @@ WHO_IS = re.compile(r"^\s*(?:and\s+|so\s+)?(?:who|what)(?:\s+(?:is|are|was|were)
                     r"|^\s*(?:那)?(?:他|她|它|他们|她们|这个人|那个人|这几个人|这些人|这位|那位)(?:分别)?(?:是谁|叫什么名字|叫什么|的名字是什么)\s*[?？，,]?", re.I)
 
 
+# 带上医生姓名 / 把医生姓名也加上 / also bring in the charger model: columns said by name, to come onto the result
+BRING_IN = re.compile(r"^\s*(?:再|也|并|顺便|另外)?\s*(?:带上|带出|加上|附上|补上|连同)(?P<a>[^，,。；;]{1,30}?)\s*(?:也|一起)?\s*[。.!！]?\s*$"
+                      r"|^\s*(?:再|也|并|顺便|另外)?\s*把(?P<b>[^，,。；;]{1,30}?)\s*(?:也|一起)?\s*(?:带上|带过来|带出来|加上|加进来|补上|附上|拿过来)\s*[。.!！]?\s*$"
+                      r"|^\s*(?:and\s+|also\s+|now\s+)?(?:bring in|pull in|add|include|attach)\s+(?:the\s+|their\s+)?(?P<c>[^,.;]{1,40}?)"
+                      r"\s*(?:too|as well)?\s*[.!]?\s*$", re.I)
+
+
+def _brought_in(text: str, m: re.Match[str], state: SessionState, catalog: Catalog) -> tuple[str, list[str]] | None:
+    """(the one other table, the columns said) when every column a bring-in names is of one table other than the result
+    and its source, never of either of them; None otherwise (a figure of the source is added by its own rule)."""
+    said = next(g for g in m.groups() if g is not None)
+    last, result = state.last, catalog.get(state.last_result) if state.last_result else None
+    if last is None or result is None or not result.sheets or lx.EXPORT.search(said):
+        return None
+    src = catalog.get(last.request.file or "")
+    own = [result.sheets[0], *((src.sheet(last.request.sheet or "") or src.sheets[0],) if src is not None and src.sheets else ())]
+    if any(h.how in ("exact", "synonym") for sh in own for h in find_columns(said, sh)):
+        return None
+    keys = {c for c in result.sheets[0].columns if c not in result.sheets[0].numeric}
+    found = [(f, cols) for f in catalog.tables if f.is_table and f.sheets and not results.is_result(f.path)
+             and f.path not in (state.last_result, last.request.file) and keys & set(f.sheets[0].columns)
+             and (cols := [h.column for h in find_columns(said, f.sheets[0]) if h.how in ("exact", "synonym") and h.column not in keys])]
+    if len(found) != 1:
+        return None
+    f, cols = found[0]
+    return f.name, list(dict.fromkeys(cols))
+
+
+# a line (bar) for each sheet, said of a chart: 每个店一条线 (每个工作表 once the sheet noun is read) / one line per sheet
+LINE_PER_SHEET = re.compile(r"[，,]?\s*(?:每个?|各个?)\s*工作表\s*(?:各)?\s*(?:一|1)\s*(?:条|根|个)\s*(?:线|折线|柱子?|系列)"
+                            r"|[,，]?\s*(?:with\s+)?(?:one|a)\s+(?:line|series|bar)\s+(?:per|for each|for every)\s+sheet(?![a-z_])", re.I)
+CHART_SAID = re.compile(r"图|(?<![a-z_])(?:chart|plot|graph)(?![a-z_])", re.I)
+
+
 def _who_is_asked(text: str, m: re.Match[str], state: SessionState, catalog: Catalog) -> tuple[str, list[str]] | None:
     """(the table that says who, the columns asked of it) for the ids a result just shown holds; None when no one table
     holds them, or nothing of it is asked."""
@@ -1337,6 +1373,10 @@ def refines(t: Turn) -> bool:
         return True  # break that down by plan, after how many signed up in 2023: the same rows, per plan
     if t.new_kinds in ({"group"}, {"bucket"}) and _keys_alone(t) and t.old_kinds & (FIGURE_KINDS | SHARE_KINDS | {"group", "bucket"}) and _holds_more(last.request):
         return True  # by payment method / 按门店, after a total: the same figure, per key (a bare summary is simply regrouped)
+    if t.new_kinds and t.new_kinds <= {"sort", "top_n"} and "filter" in t.old_kinds and t.old_kinds <= {"filter", "export", "select", "stack", "sort", "dedupe"} \
+            and t.fresh.file_how in ("none", "current") and not t.fresh.unexplained and not _sheet_said_in(t) and not t.fresh.op("filter") \
+            and not results.is_result(last.request.file or ""):  # (rows kept from a result: the latest result is what is ordered)
+        return True  # 按金额从大到小排一下再导出, after the rows not delivered were exported: those rows, in that order
     if t.new_kinds <= {"sort", "top_n"} and _orders_the_summary(t, last.request):
         return True  # 按金额从高到低排一下, right after a total per 商品: the summary in that order, never the source's rows
     if t.new_kinds & {"share"} and t.new_kinds <= {"sort", "share"} and _shares_the_summary(t, last.request):
@@ -1356,6 +1396,21 @@ def refines(t: Turn) -> bool:
     if t.old_kinds & (FIGURE_KINDS | SHARE_KINDS) and t.new_kinds & ROW_KINDS and not t.new_kinds & FIGURE_KINDS:
         return False  # the top 5 rows …, after a median (or each store's share): rows of their own, never a cut of one figure
     return bool(lx.FOLLOW_UP.search(t.text)) and t.new_kinds <= REFINING_KINDS | t.old_kinds
+
+
+def _read_on_the_result(t: Turn) -> Turn | None:
+    """A turn right after a result, naming no file, that cannot be read without one (a slot asked, a column not found)
+    but reads in full on the result just shown: that reading (as if 在这个结果里 were said)."""
+    st = t.state
+    if st.pending is not None or st.last is None or not st.last_result or t.chat is not None or lx.RESULT_REF.search(t.text) \
+            or t.fresh.file_how != "none" or not (t.fresh.missing or any(o.args.get("unresolved") for o in t.fresh.ops)):
+        return None
+    lead = "在这个结果里，" if CJK.search(t.text) else "in that result, "
+    again = Turn(lead + t.utterance, lead + t.text, t.lang, st, t.catalog, None)
+    r = again.fresh
+    if r.file_how != "result" or r.missing or r.unexplained or any(o.args.get("unresolved") for o in r.ops) or not r.ops:
+        return None
+    return again
 
 
 def _key_of_the_joined(t: Turn, r: Request) -> bool:
@@ -1727,6 +1782,15 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         said_not_blank = f"{key}不为空" if CJK.search(text) else f"{key} is not empty"
         text = utterance = said_not_blank + text[head.end():]
     p = state.pending
+    if base is not None and (p is None or p.stage == "confirm"):
+        from modes.tagging.corrections import bound_said_again
+
+        rebound = bound_said_again(text, base.turns)
+        if rebound is not None:  # lower it to 300 / same but over 300, after chargers over 400: that request, with that bound
+            prior = p or replace(base, stage="confirm")
+            merged = replace(understand(rebound, catalog, state, [prior.request.file] if prior.request.file else None), lang=prior.request.lang)
+            return never_twice(Turn(utterance, text, language(utterance), state, catalog, prior),
+                               *_gate(merged, state, rebound, multi_turn=True, catalog=catalog, prior=prior))
     refining = of_groups = False
     own_edit = p is None and state.last is not None and _an_edit_of_its_own(utterance, text, state, catalog)
     if p is None and state.last is not None and not is_cancel(text) and not own_edit:
@@ -1773,6 +1837,17 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
             and (asked := _who_is_asked(text, who, state, catalog)) is not None:
         table, cols = asked  # who is that driver? name and plan: those columns of the table that says who, brought onto the result
         utterance = text = (f"add {', '.join(cols)} from {table}" if not CJK.search(text) else f"把{table}里的{'、'.join(cols)}带过来")
+    elif state.pending is None and state.last is not None and (bring := BRING_IN.match(text)) is not None \
+            and (named := _brought_in(text, bring, state, catalog)) is not None:
+        table, cols = named  # 带上医生姓名, after a total per 医生工号: the columns of the one table that holds them, brought on
+        utterance = text = (f"add {', '.join(cols)} from {table}" if not CJK.search(text) else f"把{table}里的{'、'.join(cols)}带过来")
+    if state.pending is None and state.last is not None and (pv := state.last.request.op("pivot")) is not None \
+            and state.last.request.op("stack") is not None and pv.args.get("columns") in SHEET_COLUMN.values() \
+            and (line := LINE_PER_SHEET.search(as_sheets(text, catalog, state.current_file))) is not None and CHART_SAID.search(text):
+        # 画个折线图，每个店一条线, right after a pivot with a column per sheet: that pivot drawn, a line per column
+        rest = as_sheets(text, catalog, state.current_file)
+        text = ("把这个结果" if CJK.search(text) else "chart that result, ") + (rest[: line.start()] + rest[line.end() :]).strip(" ，,")
+        utterance = text
     if state.pending is None and state.last is not None and state.last.request.op("pivot") is not None:
         heated = Turn(utterance, text, language(utterance), state, catalog, None)
         if heats_the_pivot(heated):  # make it a heat map, after a pivot: that pivot, coloured
@@ -1791,9 +1866,10 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     t = Turn(utterance, text, lang, state, catalog, p, refining)
     if p is not None and refining and change is not None and change.confirmed and state.pending is None and t.new_kinds and t.chat is None:
         return never_twice(t, *on_more_of_the_same(t))  # 可以，不过要按车牌加起来 after a run: a change to what ran, restated whole
-    if p is not None and p.stage == "confirm" and not refining and t.rewritten is None and ASKED_AGAIN.search(text) and not lx.CORRECTION.search(text):
+    if p is not None and p.stage == "confirm" and not refining and t.rewritten is None and not lx.CORRECTION.search(text) \
+            and (ASKED_AGAIN.search(text) or EXCLUSION_REDONE.search(text)):
         again = Turn(utterance, text, lang, state, catalog, p, True)
-        if refines(again):  # 那6月呢, while the May request waits: that request, in June (never June alone)
+        if refines(again):  # 那6月呢 / 医保的不算，再做一次, while a request waits: that request, in June (never June alone)
             t = again
     if p is not None and p.waits_for == "period" and t.answer is None:  # not the date column asked for: a request of its own
         p = None
@@ -1814,6 +1890,9 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         keep = corrected_sheet(t) is not None  # 二季度呢: the same request on another sheet of its workbook
         p = p if keep else None
         t = Turn(utterance, text, t.lang, state, catalog, p)
+        if p is None and (on_result := _read_on_the_result(t)) is not None:
+            # 花艺师空的不算，按平均从高到低, right after a summary: words only the result table reads, restated on it
+            return never_twice(on_result, *_gate(on_result.fresh, state, [on_result.utterance], multi_turn=True, catalog=catalog, prior=None))
     if t.refining and p is not None and corrected_sheet(t) is not None:
         t = Turn(utterance, text, t.lang, state, catalog, p)  # what about Q2? / 二季度呢: the same request on that sheet, never both
     for row in DIALOGUE:

@@ -809,7 +809,9 @@ def _swap_statistic(merged: dict[str, Op], swapped: bool) -> None:
 
 def _fit(turns: list[str], sheet: SheetInfo, flags: dict[str, Any]) -> tuple[list[TurnOps], int, int]:
     parsed = [parse_turn(t, sheet, flags) for t in turns]
-    added = [o.args["name"] for p in parsed for o in p.ops if o.kind in ("add_column", "formula") and o.args.get("name") and o.args["name"] not in sheet.columns]
+    said = " ".join(turns).casefold()  # (a name the words never say, Revenue/Energy kWh of revenue per kWh, is read by no later step)
+    added = [o.args["name"] for p in parsed for o in p.ops if o.kind in ("add_column", "formula") and o.args.get("name") and o.args["name"] not in sheet.columns
+             and str(o.args["name"]).casefold() in said]
     if added and (any(o.kind not in ("add_column", "formula") for p in parsed for o in p.ops) or any(lx.NEXT_STEP.search(t) for t in turns)):
         # 新增一列金额=数量*单价，再按客户汇总金额: the steps after the new column read its name as that column
         wider = replace(sheet, columns=(*sheet.columns, *added), numeric=sheet.numeric | frozenset(added))
@@ -1262,7 +1264,9 @@ def _narrows_the_join(u: _Understanding, last: FileInfo) -> str:
     return "chain" if find_values(text, sheet, []) or flagged else ""
 
 
-ASKED_OF_IN_USE = lazy(r"^\s*那.{1,16}呢\s*[?？]?\s*$|^\s*(?:and\s+)?(?:what|how)\s+about\s+\S.{0,30}$|^\s*(?:the\s+)?same\s+(?:but|for)\s+\S", re.I)
+ASKED_OF_IN_USE = lazy(r"^\s*那.{1,16}呢\s*[?？]?\s*$|^\s*[^\s，,。？?]{1,16}的呢\s*[?？]?\s*$"
+                       r"|^\s*(?:and\s+)?(?:what|how)\s+about\s+\S.{0,30}$|^\s*and\s+(?:on|for|in|at|only|just)\s+\S.{0,30}$"
+                       r"|^\s*(?:the\s+)?same\s+(?:but|for)\s+\S", re.I)
 
 
 def _u_input(u: _Understanding) -> None:
@@ -1833,7 +1837,8 @@ def _u_parse(u: _Understanding) -> None:
         # the workbook found only now, its sheets read as the request says them: 按工作表汇总成交金额 (found by its columns),
         # or 各项目占总收入的比例 after a summary of its sheets stacked and a cut of it (those sheets again, never the first)
         if rd.fi is not None and len(rd.fi.sheets) > 1 and (
-                rd.how == "inferred" and not rd.sheet_name and any(SHEET_AS_KEY.search(t) or lx.BY_SHEET.search(t) for t in u.norms)
+                rd.how == "inferred" and not (rd.sheet_name and _sheet_named(rd.sheet_name, " ".join(u.norms).casefold()))
+                and any(SHEET_AS_KEY.search(t) or lx.BY_SHEET.search(t) or SHEET_ROLE.search(t) for t in u.norms)
                 or rd.how == "current" and not u.stacked and _stack_in_use(u, rd.fi) is not None):
             u.sheet_name = None
             _u_sheet(u)
@@ -1889,7 +1894,9 @@ def _u_parse(u: _Understanding) -> None:
         from modes.opspecs.stack import SHEET_COLUMN
 
         label = SHEET_COLUMN["en" if u.lang == "en" else "zh"]
-        if EACH_VALUE.search(u.norms[-1]):  # 7月、8月、9月的件数合计分别是多少: one figure per sheet, never one over all three
+        # (每个花束类型各有几个…，三个店一起算: 各 of the groups said, the sheets said together: no sheet key)
+        together = COMBINED.search(u.norms[-1]) is not None and re.search(r"(?:每个?|各个?)[^，,。；;]{1,12}?各", u.norms[-1]) is not None
+        if EACH_VALUE.search(u.norms[-1]) and not together:  # 7月、8月、9月的件数合计分别是多少: one figure per sheet, never one over all three
             # (城西店和城南店分别按品类汇总: each sheet's own groups)
             u.ops = [replace(o, args={**o.args, "keys": [label, *o.args["keys"]]}) if o.kind == "group" and o.args.get("keys") and o.args.get("measures")
                      and label not in o.args["keys"] and len(u.stacked) > 1 else o for o in u.ops]
@@ -1979,6 +1986,9 @@ def _ranked_on_summary(ops: list[Op], sheet: SheetInfo) -> list[Op]:
     if "sort" in kinds and "group" not in kinds and len(figures) == 1 and sheet.rows > 0:
         # sort them high to low, on a summary of one figure: by that figure
         ops = [Op("sort", {**o.args, "by": figures}, o.after) if o.kind == "sort" and not o.args.get("by") and not o.args.get("unresolved") else o for o in ops]
+    if "top_n" in kinds and "group" not in kinds and len(figures) == 1 and sheet.rows > 0:
+        # 从高到低排，只要前4, on a summary of one figure: the top 4 by that figure
+        ops = [Op("top_n", {**o.args, "by": figures[0]}, o.after) if o.kind == "top_n" and not o.args.get("by") and not o.args.get("unresolved") else o for o in ops]
     if kinds != ["group", "top_n"] or ops[0].args.get("measures") != [{"agg": "count"}]:
         return ops
     keys = ops[0].args.get("keys") or []
@@ -2430,6 +2440,15 @@ def _u_bring(u: _Understanding) -> None:
             word = " join " if u.lang == "en" else "对上去"
             u.texts[i] = u.texts[i][: lk.verb[0]] + word + " " * (lk.verb[1] - lk.verb[0]) + u.texts[i][lk.verb[1]:]
             u.norms[i] = u.norms[i][: lk.verb[0]] + word + u.norms[i][lk.verb[0]:]
+        elif lk.verb[1] > lk.verb[0] and any(not lk.verb[0] <= m.start() < lk.verb[1] for m in lx.EXPLORE_JOIN.finditer(u.texts[i])):
+            # …，再关联医生.csv，带上医生姓名 / …，把医生姓名带过来: the join is said; the verb and the little words around the
+            # columns it carries go, so the columns stay in the join's own clause
+            cols = [sp for sp in lk.spans[1:] if sp != lk.verb and sp[1] > sp[0] and sp[0] >= lk.spans[0][1]]
+            end = max([lk.verb[1], *(b for _a, b in cols)])
+            first = min([lk.verb[0], *(a for a, _b in cols)])
+            lo = max([lk.spans[0][1], *(m.start() for m in joins.CLAUSE_END.finditer(u.texts[i], lk.spans[0][1], first))])
+            gaps = [(k, k + 1) for k in range(lo, end) if not any(a <= k < b for a, b in cols)]
+            u.texts[i] = _blank(u.texts[i], gaps)
         return
     lead = "join, " if u.lang == "en" else "关联，"
     u.texts[i] = lead + _blank(u.texts[i], list(lk.spans))
@@ -2689,6 +2708,58 @@ def _u_statistic_ordered(u: _Understanding) -> None:
     u.ops = [x for o in u.ops for x in ((group, Op("sort", {"by": [], "ascending": low, "direction_said": True}, True)) if o is st else (o,))]
 
 
+STAT_AGG = {"合计": "sum", "总和": "sum", "总计": "sum", "总额": "sum", "平均": "mean", "平均值": "mean", "均值": "mean", "中位数": "median",
+            "最大": "max", "最大值": "max", "最小": "min", "最小值": "min", "total": "sum", "sum": "sum", "average": "mean", "mean": "mean",
+            "median": "median", "max": "max", "min": "min"}
+
+
+def _figure_of(g: Op, column: str, lang: str) -> str:
+    """The summary column a column measured more than once is ordered by: its total, else its first figure."""
+    from tools.ops import measure_name
+
+    aggs = [m["agg"] for m in g.args["measures"] if m.get("column") == column and not m.get("where")]
+    return measure_name(column, "sum" if "sum" in aggs else aggs[0], lang)
+
+
+def _u_sorted_by_statistic(u: _Understanding) -> None:
+    """订单金额的合计和平均值，按合计从高到低: an order said by a statistic's word, after a summary of the same request with
+    one figure of that statistic, is by that figure (never a column named 合计 looked for)."""
+    g = next((o for o in u.ops if o.kind == "group" and o.args.get("measures")), None)
+    if g is None:
+        return
+    from tools.ops import measure_name
+
+    def figure(raw: str) -> str | None:
+        agg = STAT_AGG.get(raw.strip().casefold())
+        hit = [m for m in g.args["measures"] if m.get("column") and m.get("agg") == agg and not m.get("where")]
+        return measure_name(hit[0]["column"], hit[0]["agg"], u.lang) if agg and len(hit) == 1 else None
+
+    ops = list(u.ops)
+    twice = {c for c in (m.get("column") for m in g.args["measures"] if not m.get("where")) if c
+             and sum(1 for m in g.args["measures"] if m.get("column") == c and not m.get("where")) > 1}
+    for i in range(ops.index(g) + 1, len(ops)):
+        o = ops[i]
+        by = o.args.get("by")
+        if o.kind == "sort" and isinstance(by, list) and twice & set(by):
+            # 合计和平均值，按订单金额从高到低排: a column summed and averaged orders by its total (said in the plan)
+            ops[i] = Op("sort", {**o.args, "by": [_figure_of(g, c, u.lang) if c in twice else c for c in by]}, o.after)
+    for i in range(ops.index(g) + 1, len(ops)):
+        if i >= len(ops):
+            break
+        o = ops[i]
+        un = o.args.get("unresolved") or [] if o.kind in ("sort", "top_n") else []
+        named = [figure(str(x.get("raw", ""))) for x in un]
+        if not named or not all(named):
+            continue
+        args = {k: v for k, v in o.args.items() if k != "unresolved"}
+        j = next((k for k in range(i + 1, len(ops)) if ops[k].kind == o.kind and not ops[k].args.get("by") and not ops[k].args.get("unresolved")), None)
+        if j is not None:  # (the order's direction, read as a sort of its own)
+            args = {**ops[j].args, **args}
+            del ops[j]
+        ops[i] = Op(o.kind, {**args, "by": list(named) if o.kind == "sort" else named[0]}, o.after)
+    u.ops = ops
+
+
 def _u_ratio_per_key(u: _Understanding) -> None:
     """parts cost as a percentage of invoice total, per job type: each key's totals divided (never each row's ratio,
     listed under a label)."""
@@ -2729,7 +2800,7 @@ def _u_chart_of_pivot(u: _Understanding) -> None:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_share_not_filtered, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_lookup_columns, _u_sheet_words, _u_period_column, _u_chart_of_pivot, _u_statistic_ordered, _u_ratio_per_key, _u_periods_are_sheets, _u_understood, _u_missing)
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_share_not_filtered, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_lookup_columns, _u_sheet_words, _u_period_column, _u_chart_of_pivot, _u_statistic_ordered, _u_sorted_by_statistic, _u_ratio_per_key, _u_periods_are_sheets, _u_understood, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:

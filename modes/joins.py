@@ -16,7 +16,7 @@ from modes.resolve import ColumnHit, find_columns
 from modes.tagging.segment import word_alternation, words_toml
 
 # what may stand between the two keys of a stated pair (the file names are blanked out of the text already)
-PAIR_GAP = re.compile(r"[\s.。的:：]*(?:对应于?|对上|匹配|等于|==|=|↔|<->|->|(?:corresponds |maps )?to|matches|equals)[\s.。的:：]*", re.I | re.A)
+PAIR_GAP = re.compile(r"[\s.。的:：]*(?:对应于?|对上|对|匹配|等于|==|=|↔|<->|->|(?:corresponds |maps )?to|matches|equals)[\s.。的:：]*", re.I | re.A)
 AND_GAP = re.compile(r"[\s.。的:：]*(?:跟|和|与|and)[\s.。的:：]*", re.I | re.A)  # 客户ID和Customer ID对应
 PAIR_AFTER = re.compile(r"\s*(?:是)?(?:对应|匹配|对上|相等|一致|相同|match|correspond)", re.I | re.A)
 KEY_WORDS = re.compile(r"关联|合并|连接|匹配|对应|join|merge|match", re.I | re.A)
@@ -77,6 +77,27 @@ def _joined_before() -> re.Pattern[str]:
     return re.compile(rf"(?:{alt(w['join_zh'])}|(?<![a-z_])(?:{alt(w['join_en'])}))\s*(?:上|the\s+)?$", re.I)
 
 
+# 跟花艺师.csv关联，…，带上姓名 / join with drivers.csv, …: the table said with its join word after it
+JOINED_AFTER = re.compile(r"\s*(?:关联上?|合并|匹配上?|连接|对上)", re.I)
+WITH_BEFORE = re.compile(r"(?:跟|和|与|同)\s*$")
+
+
+def _joined_after(text: str, a: int, b: int) -> re.Match[str] | None:
+    """The table said between 跟 / 和 and a join word (跟花艺师.csv关联): the match of the word before it, as the join's."""
+    if JOINED_AFTER.match(text, b) is None:
+        return None
+    return WITH_BEFORE.search(text, 0, a)
+
+
+# 花艺师=工号, in its own clause beside a join word: the two keys of a join, never a formula
+KEY_PAIR_EQ = re.compile(r"(?:^|(?<=[，,；;\s]))[^\s=＝，,；;+\-*/()（）]+\s*[=＝]\s*[^\s=＝，,；;+\-*/()（）]+\s*(?=[，,；;。]|$)")
+
+
+def _only_key_pairs(text: str) -> bool:
+    """Every = of the text states a pair of keys in a clause of its own, and the text says a join."""
+    return KEY_WORDS.search(text) is not None and len(KEY_PAIR_EQ.findall(text)) == text.count("=") + text.count("＝")
+
+
 @cache
 def _lookup_words() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     w = words_toml()["lookup"]
@@ -126,7 +147,7 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
     or the one in use. None unless a carrying verb, the giving table and at least one such column are all said."""
     verb_rx, before, after, into = _lookup_words()
     verbs = list(verb_rx.finditer(text))
-    if not verbs or "=" in text or "＝" in text:  # a formula written out computes a column; it brings none over
+    if not verbs or ("=" in text or "＝" in text) and not _only_key_pairs(text):  # a formula written out computes a column; it brings none over
         return None
     found = _mentions(text, catalog, paths)
     source = None
@@ -137,8 +158,9 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
             source = (p, pre.start() if pre else a, of.end() if of and pre is None else b)
             break
     for p, a, b in found if source is None else ():
-        joined = _joined_before().search(text[:a])
-        if joined is not None and any(v.start() >= b and (CLAUSE_END.search(text, b, v.start()) or re.search(r"(?<![a-z_])and\s", text[b : v.start()], re.I))
+        joined = _joined_before().search(text[:a]) or _joined_after(text, a, b)
+        if joined is not None and any(v.start() >= b and (CLAUSE_END.search(text, b, v.start()) or re.search(r"(?<![a-z_])and\s", text[b : v.start()], re.I)
+                                                          or not text[b : v.start()].strip())  # 关联医生.csv带上医生姓名
                                       for v in verbs):
             source = (p, joined.start(), b)  # 关联会员表，带出会员等级和城市: the table joined gives the columns said after
             break
@@ -194,7 +216,7 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
             spans.append((m.start(), next(h.end for h in hits if h.start == m.end())))
             break
     # what the earlier clauses say besides the tables and the sheet: a step the columns come after
-    head = "".join(" " if any(a <= k < b for _p, a, b in found) else ch for k, ch in enumerate(text[:lo]))
+    head = "".join(" " if any(a <= k < b for _p, a, b in found) or source[1] <= k < source[2] else ch for k, ch in enumerate(text[:lo]))
     for sh in dst.sheets:
         head = head.replace(sh.name or "\0", " ")
     later = len(re.sub(r"[\s，,；;。:：]|的|表|里|中|工作表|再|然后|把|将|(?<![a-z])(?:sheet|the|of|in|then|and)(?![a-z])", "", head, flags=re.I)) >= 2

@@ -443,7 +443,8 @@ ADDITIVE = lazy(r"再加|加一个|加个|还要|另外|同时|并且也|也要|
                 # 还有最大值 / and the max / add the max too: a statistic alone, said as one more figure
                 r"|^\s*(?:还有|再加上?|加上|也要|(?:and|add|plus|also)\s+(?:the\s+)?)\s*(?:最大值|最小值|中位数|平均值|平均数|均值|标准差|最大|最小|合计|总和|计数"
                 r"|(?:max(?:imum)?|min(?:imum)?|median|mean|average|sum|total|count|std|standard deviation)(?![a-z_]))"
-                r"\s*(?:too|as well|也要|也算上)?\s*[?？.!。]?\s*$", re.I | re.A)
+                r"\s*(?:too|as well|也要|也算上)?\s*[?？.!。]?\s*$"
+                r"|(?<![a-z_])(?:by|per)\s+[^,.;]{1,40}?\s+too\s*[.!]?\s*$", re.I | re.A)  # split by power kW too: one more key
 # Setting the earlier request aside before a new one: 算了这个先放着，帮我…
 SET_ASIDE = lazy(r"算了|取消(?:这个|那个|掉)?(?=\s*[，,。;；])|先放着|先放一放|放一放|先搁着|搁一边|先不管|不管了|先别管|这个不要了|不弄了|换个事|"
                        r"(?<![a-z_])(?:never ?mind|forget (?:it|that|about it)|scratch that|cancel (?:that|it|this)|leave (?:it|that) for now|skip that)(?![a-z_])", re.I | re.A)

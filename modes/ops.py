@@ -63,7 +63,7 @@ FILL = lazy(
     r"(?:的)?(?:空值|空白|空格子|缺失值|缺失|空的|空着的|空单元格)(?:都|全部|统一)?(?:填成|填为|填充为|填充成|填上|补成|补为|改成|替换成|替换为|设为|写成|填|补)\s*[\"“'「]?(?P<v>[^\"”'」,;]+?)[\"”'」]?(?=$|[,;。]|\s)"
     r"|\bfill (?:the )?(?:blanks?|empty (?:cells|values)|missing (?:values|cells)|nulls?)(?: in (?P<c>[\w\u4e00-\u9fff][\w\u4e00-\u9fff ()%-]{0,30}?))? with [\"']?(?P<v2>[^\"',;]+)"
     # 优惠金额空着的就当0算 / 为空的按0处理 / 空值当成0: a blank counted as a value is that value filled in, never a filter of the blanks
-    r"|(?:的)?(?:空值|空白|缺失值|空着的|空的|为空的|是空的|没填的|不填的)(?:就|都|一律|统一)?(?:当作|当成|当做|当|按|算作|算成|视为|看作|作为)\s*[\"“'「]?"
+    r"|(?<![不非没])(?<![不非没][为是])(?:的)?(?:空值|空白|缺失值|空着的|空的|为空的|是空的|没填的|不填的)(?:就|都|一律|统一)?(?:当作|当成|当做|当|按|算作|算成|视为|看作|作为)\s*[\"“'「]?"
     r"(?P<v3>[^\s\"”'」,;，。算处计来]+?)[\"”'」]?\s*(?:来)?(?:算|处理|计算|看待|对待)?(?=$|[,;，。]|\s)"
     r"|\btreat (?:the )?(?:blanks?|empty (?:cells|values)|missing (?:values|cells)|nulls?)(?: in (?P<c2>[\w\u4e00-\u9fff][\w\u4e00-\u9fff ()%-]{0,30}?))? as [\"']?(?P<v4>[^\"',;\s]+)",
     re.I | re.A,
@@ -1201,7 +1201,13 @@ def _dedupe_keep(t: _Turn, args: dict[str, Any]) -> None:
 # 每个采购员最近一次下的订单 / 每位会员最后一笔消费 / each rider's latest rental: of each key's rows, the latest (earliest) one
 LATEST_EACH = lazy(r"(?P<by>每个|每一个|每位|每名|各个|各)\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,12}?)\s*(?:的)?\s*(?P<w>最近|最新|最后|最晚|最早|第一)\s*(?:的)?\s*"
                    r"(?:一次|一笔|一条|一单|一个|那次|那条|那笔|那单|那一次|那一笔|那一条)\s*(?:[\u4e00-\u9fff]{0,2}?的)?\s*(?:订单|记录|单子|数据|明细|行|那行)?"
-                   r"|(?<![a-z_])(?:each|every)\s+(?P<ek>[a-z_][\w ]{0,20}?)['’]s\s+(?P<ew>latest|most recent|newest|last|earliest|first)(?:\s+[a-z]+)?(?![a-z_])", re.I)
+                   r"|(?<![a-z_])(?:each|every)\s+(?P<ek>[a-z_][\w ]{0,20}?)['’]s\s+(?P<ew>latest|most recent|newest|last|earliest|first)(?:\s+[a-z]+)?(?![a-z_])"
+                   # latest session for each Driver ID / most recent row per driver
+                   r"|(?<![a-z_])(?P<ew2>latest|most recent|newest|last|earliest|first)\s+(?:[a-z]+\s+)?(?:per|for each|for every|of each|for every)\s+"
+                   r"(?P<ek2>[a-z_][\w ]{0,20}?)(?=\s*(?:[,.;]|$))"
+                   # one row per driver, keep their most recent session
+                   r"|(?<![a-z_])one\s+(?:row|record|line)\s+(?:per|for each|for every|of each)\s+(?P<ek3>[a-z_][\w ]{0,20}?)\s*[,;]?\s*(?:and\s+)?"
+                   r"(?:keep(?:ing)?|with|taking|take)\s+(?:their|its|his|her|the)?\s*(?P<ew3>latest|most recent|newest|last|earliest|first)(?:\s+[a-z]+)?(?![a-z_])", re.I)
 
 
 def _rule_latest_each(t: _Turn) -> None:
@@ -1210,7 +1216,7 @@ def _rule_latest_each(t: _Turn) -> None:
     m = LATEST_EACH.search(t.text)
     if m is None or t.found or not t.sheet.dates:
         return
-    raw = (m.group("k") or m.group("ek") or "").strip()
+    raw = (m.group("k") or m.group("ek") or m.group("ek2") or m.group("ek3") or "").strip()
     col, how, _ = resolve_column(raw, t.sheet, closest=False)
     if col is None or how not in ("exact", "synonym", "partial", "translated") or col in t.sheet.numeric or col in t.sheet.dates:
         return
@@ -1218,7 +1224,7 @@ def _rule_latest_each(t: _Turn) -> None:
     dated = named[0] if named else (sorted(t.sheet.dates)[0] if len(t.sheet.dates) == 1 else None)
     if dated is None:
         return
-    first = (m.group("w") or m.group("ew") or "").casefold() in ("最早", "第一", "earliest", "first")
+    first = (m.group("w") or m.group("ew") or m.group("ew2") or m.group("ew3") or "").casefold() in ("最早", "第一", "earliest", "first")
     t.add(m.start(), Op("dedupe", {"subset": [col], "keep": "first" if first else "last", "by": dated}))
     t.spans.append(m.span())
 
@@ -1624,7 +1630,9 @@ def _rule_keys(t: _Turn) -> None:
     # names a column, not a summary
     t.gtext = _blank(text, [m.span() for m in CMP_STAT.finditer(text)] + [(h.start, h.end) for h in t.hits if lx.GROUP.search(h.column) and h.how in ("exact", "translated") and lx.GROUP.search(text[h.start : h.end])]
                      + _figure_words(t) + t.formula_spans
-                     + [(h.start, h.end) for h in t.hits if h.how == "partial" and any(m.start("w") == h.start for m in FIGURE_SORTED.finditer(text))])
+                     + [(h.start, h.end) for h in t.hits if h.how == "partial" and any(m.start("w") == h.start for m in FIGURE_SORTED.finditer(text))]
+                     # (most recent session per driver: the words of one row kept per key group nothing)
+                     + (list(t.spans) if any(x.kind == "dedupe" and x.args.get("by") for _, x in t.found) else []))
     t.grouping = (bool(lx.GROUP.search(t.gtext)) or t.compare_groups or t.ratio is not None or t.rate_word is not None) and not t.explore
     if not t.grouping and not t.explore and any(h.column in t.sheet.numeric and h.start > 0 and text[h.start - 1] == "总" and t.free(h.start)
                                                 and COMPUTE_BEFORE.search(text, max(0, h.start - 8), h.start - 1) for h in t.hits):
@@ -1734,6 +1742,13 @@ def _names_after_count(t: _Turn, end: int) -> str | None:
     at = NAMES_AFTER_COUNT.match(t.text, end)
     start = at.end() if at else end
     h = next((h for h in t.hits if h.start == start and h.how != "typo"), None)
+    if h is None and (w := re.match(r"[\u4e00-\u9fff]{2,4}?(?=做|接|处理|负责|服务|接待|来|去|买|下单|用|办|签|参加|报名|上课|$|[，,。？?呢吗])", t.text[start:])):
+        # 几个技师做过, over 技师工号: the one column of ids that starts with the word, repeated over the rows (a person's)
+        lead = [c for c in t.sheet.columns if c.startswith(w.group(0)) and c in t.sheet.values and c not in t.group_keys]
+        h = ColumnHit(start, start + len(w.group(0)), lead[0], "partial") if len(lead) == 1 and t.free(start) else None
+        if h is not None:
+            t.spans.append((h.start, h.end))
+            return h.column
     if h is None or not _of_names(t, h) or h.column in t.group_keys:
         return None
     if ROW_ID.search(h.column) and not re.search(r"different|distinct|unique|不同|不一样", t.text[end:start], re.I):
@@ -1750,6 +1765,11 @@ NAMES_NUMBER = lazy(r"的?(?:个数|数量|人数|数目)|数(?![据量值字学
 
 def _names_counted_by_key(t: _Turn) -> str | None:
     """按商品统计客户数 / 每个商品有多少客户: a column of names, no key, counted with no count word of its own."""
+    for b in DISTINCT_WORD_AFTER.finditer(t.text):  # 每个项目有几个技师做过: 技师 heads 技师工号, the one column that starts with it
+        lead = [c for c in t.sheet.columns if c.startswith(b.group("w")) and c not in t.sheet.numeric and c not in t.sheet.dates and c not in t.group_keys]
+        if len(lead) == 1 and not any(h.start <= b.start("w") < h.end for h in t.hits) and t.free(b.start("w")):
+            t.spans += [b.span()]
+            return lead[0]
     for h in t.hits:
         if not _of_names(t, h) or h.column in t.group_keys or h.how == "typo" or ROW_ID.search(h.column):
             continue
@@ -1868,6 +1888,7 @@ LIST_DISTINCT = lazy(r"(?:(?<![a-z_])(?:list|show|display|give|what are|which ar
 
 
 # a ratio of two columns said as one figure (金额除以数量 / amount divided by qty / amount per qty, both figures)
+PER_UNIT = lazy(r"\s+(?:per|divided by)\s+(?:each\s+)?(?P<w>[A-Za-z][A-Za-z_\-]{1,30})(?![A-Za-z_\-])", re.I | re.A)
 RATIO_BETWEEN = lazy(r"\s*(?:的?(?:合计|总和|总额|之和|总计)\s*)?(?:除以|÷|/|(?<![a-z_])(?:divided by|over|per)(?![a-z_]))\s*", re.I | re.A)  # 实收金额合计除以…
 # its name and the words that define it (客单价，就是… / conversion rate, i.e. …)
 RATIO_DEFINES = lazy(r"\s*[，,:：]?\s*(?:就是|即|也就是说?|等于|指的是|定义为|算法是|=|(?<![a-z_])(?:i\.e\.?|meaning|which is|defined as|calculated as|computed as|=)(?![a-z_]))\s*$", re.I | re.A)
@@ -1883,10 +1904,14 @@ def _rule_ratio(t: _Turn) -> None:
     if t.explore:
         return
     nums = [h for h in t.hits if h.column in t.sheet.numeric and t.free(h.start)]
-    for a, b in zip(nums, nums[1:], strict=False):
-        gap = t.text[a.end : b.start]
-        if a.column == b.column or not RATIO_BETWEEN.fullmatch(gap):
-            continue
+    pairs = [(a, b) for a, b in zip(nums, nums[1:], strict=False) if a.column != b.column and RATIO_BETWEEN.fullmatch(t.text[a.end : b.start])]
+    for a in nums if not pairs else ():  # revenue per kWh / revenue per minute: the unit a column is measured in, said alone
+        m = PER_UNIT.match(t.text, a.end)
+        col = resolve_column(m.group("w"), t.sheet, closest=False)[0] if m else None
+        if m is not None and col is not None and col != a.column and col in t.sheet.numeric:
+            pairs.append((a, ColumnHit(m.start("w"), m.end("w"), col, "partial")))
+            break
+    for a, b in pairs:
         before = t.text[: a.start]
         defines = RATIO_DEFINES.search(before)
         named = RATIO_NAME.search(before[: defines.start()]) if defines else None
@@ -3056,7 +3081,10 @@ def _rule_value_question(t: _Turn) -> None:
 
 
 # a column's total asked right after its name (金额加起来多少 / 实收金额一共是多少 / 合计多少)
-TOTAL_AFTER = lazy(r"\s*(?:的)?\s*(?:一共|总共|加起来|加在一起|合计|总计|总和|总额|共计)\s*(?:是|有|为)?\s*(?:多少|几)")
+TOTAL_AFTER = lazy(r"\s*(?:的)?\s*(?:一共|总共|加起来|加在一起|合计|总计|总和|总额|共计)\s*(?:是|有|为)?\s*(?:多少|几)"
+                   r"|\s*(?:是)?多少(?!\s*(?:条|行|个|单|笔|次|人|位|家|种|以上|以下|之间|的))")  # (金额多少, beside how many: the total)
+# how much revenue (how many sessions and how much revenue): a column's total asked before its name
+TOTAL_BEFORE = lazy(r"(?<![a-z_])how much(?:\s+(?:total|in total|of))?\s*$", re.I)
 
 
 def _rule_count_and_total(t: _Turn) -> None:
@@ -3067,7 +3095,8 @@ def _rule_count_and_total(t: _Turn) -> None:
     ops = [o for _, o in t.found]
     if any(o.kind not in ("filter", "count", "group") for o in ops) or any(o.kind == "group" and (o.args.get("keys") or o.args.get("unresolved")) for o in ops):
         return
-    totals = list(dict.fromkeys(h.column for h in t.hits if h.column in t.sheet.numeric and TOTAL_AFTER.match(t.text, h.end)))
+    totals = list(dict.fromkeys(h.column for h in t.hits if h.column in t.sheet.numeric and t.free(h.start)
+                                and (TOTAL_AFTER.match(t.text, h.end) or TOTAL_BEFORE.search(t.text, 0, h.start))))
     mq = next((x for x in MONEY_Q.finditer(t.text) if t.free(x.start())), None)
     if not totals and mq is not None and FIGURE_LISTED.search(t.text, 0, mq.start()) is not None and len(money := _money_columns(t.sheet)) == 1 \
             and not any(h.column in t.sheet.numeric for h in t.hits if t.free(h.start)):
@@ -3383,7 +3412,7 @@ DISTINCT_BEFORE = lazy(r"(?:一共|总共|共)?\s*有\s*(?:多少\s*(?:个|种|�
 
 
 DISTINCT_WORD_AFTER = lazy(r"有\s*(?:多少|几)\s*(?:种|类|款|个|位|名)\s*(?:不同的?)?\s*(?P<w>[\u4e00-\u9fff]{1,4}?)"
-                          r"(?=$|[，,。？?呢吗啊]|\s|(?:来|去)?(?:买|消费|下单|光顾|参加|报名|上课|用|办|签|来|去)(?:过|了)?)")
+                          r"(?=$|[，,。？?呢吗啊]|\s|(?:来|去)?(?:买|消费|下单|光顾|参加|报名|上课|用|办|签|来|去|接|做|处理|负责|服务|接待|值|修|送|卖|跑|出)(?:过|了)?)")
 
 
 ID_COLUMN = lazy(r"(?:编号|编码|代码|卡号|工号|学号|号码|ID|Id|id|No\.?)$|(?<![a-z])id(?![a-z])", re.I)

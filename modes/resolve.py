@@ -214,7 +214,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
         part = [x for x in hits if x[2] == "stem" and any((g := catalog.get(x[1])) and g.stem.casefold() in st != g.stem.casefold() for st in stems)]
         # 区域.csv 按区域汇总: the stem of the file named in full, said again, is one of its columns when it has one so named,
         # or a word of one (freight.xlsx … largest freight first: Freight Charge)
-        cols = {c.casefold() for f in full if f is not None and f.is_table for sh in f.sheets for c in sh.columns}
+        in_play = [*full, *([cur] if current and (cur := catalog.get(current)) is not None else [])]  # (花艺师对工号: the other table's column)
+        cols = {c.casefold() for f in in_play if f is not None and f.is_table for sh in f.sheets for c in sh.columns}
         words = {w for c in cols for w in re.findall(r"[a-z]{3,}|[\u4e00-\u9fff]{2,}", c)}
         # employees.csv the 5 highest paid employees: a stem that is a noun for rows, said again, names the rows
         from modes.tagging.asides import aside_words
@@ -1155,6 +1156,10 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
             if not CJK.match(w[0]) and ((m.start() > 0 and re.match(r"[a-z]", low[m.start() - 1])) or (end < len(low) and re.match(r"[a-z]", low[end]))):
                 continue
             cands.append((m.start(), end, col, "synonym"))
+    for w, col in sheet.name_words if low.isascii() or re.search(r"[a-z]{3}", low) else ():  # over 40 kWh / total energy: Energy kWh
+        # (the freight sum: a summary's figure, read by its own rule; the race that had …: the rows' own noun)
+        cands += [(m.start(), m.end(), col, "partial") for m in re.finditer(
+            r"(?<![a-z0-9_])(?<!\bthe )(?<!\ba )(?<!\ban )" + re.escape(w) + r"s?(?![a-z0-9_])(?!\s+(?:sum|total|mean|average|avg|median|that|which|who|whose|where)(?![a-z_]))", low)]
     for base, col in _summary_bases(sheet.columns):  # 金额 on a summary whose one figure of it is 金额_合计: that figure
         for m in re.finditer(re.escape(base), low):
             if not CJK.match(base[0]) and ((m.start() > 0 and re.match(r"[a-z0-9_]", low[m.start() - 1])) or re.match(r"[a-z0-9_]", low[m.end() : m.end() + 1])):
@@ -1168,6 +1173,10 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
             continue
         taken[s:e] = b"\x01" * (e - s)
         chosen.append(ColumnHit(s, e, c, how))
+    if sheet.name_words:  # average speed of 136 mph: the column named whole, its last word said again is a unit, no mention
+        whole = {h.column for h in chosen if h.how != "partial"}
+        words = set(sheet.name_words)
+        chosen = [h for h in chosen if not (h.how == "partial" and h.column in whole and (low[h.start : h.end].rstrip("s"), h.column) in words)]
     hits = _glosses_after(_without_glosses(sorted(chosen, key=lambda h: h.start), low), low, sheet)
     meant = _by_meaning(low, sheet, [(h.start, h.end) for h in chosen + hits])
     return sorted(hits + meant, key=lambda h: h.start) if meant else hits

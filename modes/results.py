@@ -87,12 +87,29 @@ def scope(ref_how: str, ref_path: str | None, norms: list[str], state: SessionSt
         weak = False  # duplicate rentals in Dockyard? remove them: a sheet of the file named by its own name is no description
     if last is not None and (said or goes_on) and (own or said and weak or goes_on and weak and _made_from(last, ref_path, state)):
         return last
+    if last is not None and weak and src is not None and _of_the_join_just_made(last, src, norms[-1], state):
+        return last  # 加一列成本 = 花材枝数 * 成本单价, right after 花束成本.csv was joined on: the joined rows, never that table alone
     if last is not None and own and EXPORT_ALONE.fullmatch(lx.PURPOSE.sub("", norms[-1]).strip()):  # (…，我要发给经理)
         return last  # 导出 / 导出成xlsx / export it, right after a result: that result
     earlier = state.pending or state.last
     if len(norms) > 1 and earlier is not None and is_result(earlier.request.file) and (ref_how in ("none", "current", "current_missing") or weak):
         return catalog.get(earlier.request.file)
     return None
+
+
+def _of_the_join_just_made(last: FileInfo, src: FileInfo, text: str, state: SessionState) -> bool:
+    """A column computed (a formula, a column added) from columns of the result of a join just made with `src`, one of
+    them a column `src` has not."""
+    from modes.resolve import find_columns
+
+    prev = state.last
+    if prev is None or prev.request.op("join") is None or src.path not in prev.request.files or not last.sheets or not src.sheets:
+        return False
+    if not (re.search(r"[=＝]", text) or lx.ADD_COLUMN.search(text)):
+        return False  # (only the rows: read by the rules of the chain)
+    theirs = {h.column for h in find_columns(text, last.sheets[0]) if h.how == "exact"}
+    own = {c.casefold() for c in src.sheets[0].columns}
+    return bool(theirs) and any(c.casefold() not in own for c in theirs)
 
 
 def _sheets_are_its_columns(f: FileInfo, last: FileInfo, text: str) -> bool:

@@ -72,16 +72,17 @@ def drive_at(ws, keys: str, width: int) -> str:
 def test_tab_completes_file_column_and_value_without_a_space(ws, ws_dir):
     import pandas as pd
 
-    out = drive_at(ws, "预览北\t\r筛选区是朝\t的行\r按评\t从高到低排序\r/exit\r", 100)
+    out = drive_at(ws, "预览北\t\r筛选区是朝\t的行\r按评\t从高到低排序\r继续\r/exit\r", 100)
     src = pd.read_excel(ws_dir / "北京_poi.xlsx", engine="calamine")
     assert f"北京_poi.xlsx共 {len(src)} 行" in out  # 北 → 北京_poi.xlsx
     n = int((src["区"] == "朝阳区").sum())  # 朝 → 朝阳区, a value of the current file's column 区
     assert f"筛选：{len(src)} 行 → {n} 行" in out
     filtered = pd.read_csv(ws_dir / "outputs" / "北京_poi_筛选.csv", encoding="utf-8-sig")
     assert len(filtered) == n and set(filtered["区"]) == {"朝阳区"}
-    assert "按 评分 降序排序" in out  # 评 → 评分, a column of the current file
-    ranked = pd.read_csv(ws_dir / "outputs" / "北京_poi_排序.csv", encoding="utf-8-sig")
-    assert list(ranked["评分"]) == sorted(src["评分"], reverse=True)
+    assert "按 评分" in out  # 评 → 评分, a column of the current file
+    # the order said right after the rows were kept orders those rows (restated, then confirmed)
+    ranked = pd.read_csv(ws_dir / "outputs" / "北京_poi_筛选排序.csv", encoding="utf-8-sig")
+    assert list(ranked["评分"]) == sorted(filtered["评分"], reverse=True)
 
 
 def wide_workspace(tmp_path):

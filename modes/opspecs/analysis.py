@@ -226,8 +226,9 @@ STAT_WORDS: tuple[tuple[str, str], ...] = (
 )
 PCT_LISTED = _lazy(r"(?:第\s*)?\d{1,2}\s*(?:th|st|nd|rd|%)?(?:\s*(?:,|，|、|和|及|与|以及|and|&|or)\s*(?:the\s+)?(?:第\s*)?\d{1,2}\s*(?:th|st|nd|rd|%)?)*"
                    r"\s*(?:,|，|、|和|及|与|以及|and|&|or)\s*(?:the\s+)?$", re.I)
-AGG_LISTED_OF = (("mean", r"平均值|平均数|平均|均值|mean|average"), ("max", r"最大值|最高值|最大|最高|max(?:imum)?"),
-                 ("min", r"最小值|最低值|最小|最低|min(?:imum)?"), ("sum", r"总和|合计|总计|sum|total"), ("count", r"计数|个数|count"))
+AGG_LISTED_OF = (("mean", r"平均值|平均数|平均|均值|(?<![a-z_])(?:mean|average)(?![a-z_])"), ("max", r"最大值|最高值|最大|最高|(?<![a-z_])max(?:imum)?(?![a-z_])"),
+                 ("min", r"最小值|最低值|最小|最低|(?<![a-z_])min(?:imum)?(?![a-z_])"), ("sum", r"总和|合计|总计|(?<![a-z_])(?:sum|total)(?![a-z_])"),
+                 ("count", r"计数|个数|(?<![a-z_])count(?![a-z_])"))  # (minutes is no min, totals of no total word)
 AGG_LISTED = _lazy("|".join(w for _, w in AGG_LISTED_OF), re.I)
 LIST_SEP = _lazy(r"\s*(?:[?？。;；]\s*)?(?:,|，|、|和|及|与|以及|还有|and|&)?\s*(?:the\s+)?", re.I)
 

@@ -455,6 +455,33 @@ def _bound_swapped(turns: list[str], new: str) -> list[str] | None:
     return [*turns[:i], turns[i][: m.start()] + new.strip() + turns[i][m.end() :], *turns[i + 1 :]]
 
 
+# lower it to 300 / raise the threshold to 500 / 门槛降到300 / 改到300: the one bound's figure said again, its comparison kept
+BOUND_FIGURE_AGAIN = re.compile(r"^\s*(?:(?:ok|okay|now|and|then)\s*,?\s*)?(?:lower|raise|drop|bump|change|set|move|put|make)\s+"
+                                r"(?:it|that|this|the\s+(?:threshold|limit|bound|cutoff|cut-off|bar|minimum|maximum))\s+(?:down\s+|up\s+)?to\s+"
+                                r"(?P<en>-?\d[\d,]*(?:\.\d+)?\s*(?:k|%)?)\s*[.!]?\s*$"
+                                r"|^\s*(?:那|把)?(?:门槛|阈值|标准|条件|界限)?\s*(?:降到|降低到|降为|提高到|提到|升到|调到|调成|调为|改到|改成|改为|换成)\s*"
+                                r"(?P<zh>-?\d[\d,]*(?:\.\d+)?\s*(?:万|千|%)?)\s*(?:吧|呢)?\s*[。!！]?\s*$", re.I)
+# same but over 300 / 一样，但是超过300 / 同样的，超过300的: the request again, with another bound said in full
+SAME_BUT = re.compile(r"^\s*(?:(?:the\s+)?same(?:\s+thing)?(?:\s+again)?\s*,?\s*but|一样的?\s*[，,]?\s*(?:但是|不过|只是)?|同样的?\s*[，,]?\s*(?:但是|不过)?)\s*", re.I)
+
+
+def bound_said_again(text: str, turns: Sequence[str]) -> list[str] | None:
+    """The turns of a request with its one numeric bound changed by a turn that says only the new figure (lower it to
+    300) or the whole bound after "same but" (same but over 300); None for any other turn, or a request of no bound or
+    of two."""
+    m = BOUND_FIGURE_AGAIN.match(text)
+    if m is not None:
+        rx = _bound_rx()
+        found = [bm for t in turns for bm in rx.finditer(t)]
+        if len(found) != 1:
+            return None
+        figure = re.search(r"-?\d[\d,]*(?:\.\d+)?\s*(?:万|千|k|K|%)?\s*$", found[0].group(0))
+        assert figure is not None
+        return _bound_swapped(list(turns), found[0].group(0)[: figure.start()] + (m.group("en") or m.group("zh")))
+    same = SAME_BUT.match(text)
+    return _bound_swapped(list(turns), text[same.end() :].strip(" 的。.!！")) if same is not None and text[same.end() :].strip() else None
+
+
 def _in_place_of(turns: list[str], ch: Change, request: Request, sheet: SheetInfo | None, masks: Sequence[str]) -> list[str] | None:
     """A part said alone takes the place of the part of its kind: a key for the key (said with 按 / by, or a column that
     is no figure), a figure's column for the one measured; only when the request has exactly one such part and its

@@ -193,9 +193,39 @@ ACROSS_EVERY = re.compile(r"(?:(?P<pre>(?<![a-z_])(?:across|over|for|in)\s+)|(?<
 TIME_EN = frozenset({"month", "week", "weekday", "weekend", "year", "day", "quarter", "period", "hour", "time", "row", "record", "entrie", "entry", "sheet", "tab", "file", "table", "column"})
 
 
+# 哪个店收费最多 / 哪个工作表… / which sheet had the most: the sheets asked among, each one a group
+WHICH_SHEET_ZH = re.compile(r"(?:哪个|哪一个|哪家|哪一家)\s*(?P<w>工作表|[\u4e00-\u9fff]{1,2}?)(?=的|[\u4e00-\u9fff]|$)")
+WHICH_SHEET_EN = re.compile(r"(?<![a-z_])which\s+(?P<w>sheet|tab)(?![a-z_])", re.I)
+
+
+def _which_sheet(text: str, catalog: Catalog) -> str:
+    """哪个店收费金额最多, beside the one workbook split into sheets whose names end in 店 (or 哪个工作表 / which sheet),
+    with none of its sheets named: every sheet, stacked, asked among (所有工作表 said before it)."""
+    m = WHICH_SHEET_ZH.search(text) or WHICH_SHEET_EN.search(text)
+    if m is None:
+        return text
+    books = [f for f in catalog.tables if f.kind != "csv" and _split(f)]
+    if len(books) != 1:
+        return text
+    names = [sh.name for sh in books[0].sheets if sh.name]
+    low = text.casefold()
+    if any(n.casefold() in low for n in names):
+        return text  # (a sheet named: read by the sheet rules)
+    w = m.group("w")
+    if w.casefold() not in ("工作表", "sheet", "tab") and (w not in _suffixes(names) or w in TIME_WORDS):
+        return text  # (哪个月, over month sheets: read by the period rules)
+    word = text[m.start("w") : m.end("w") + 1].casefold()
+    if len(word) > len(w) and word[-1] not in "的，,。？? " and any(word in c.casefold() for f in catalog.tables for sh in f.sheets[:1] for c in sh.columns):
+        return text  # 哪个店员…: a column's word that starts with the noun (店员), never the sheets
+    if QUANTIFIED.search(text[: m.start()]) and re.search(r"所有|全部|几个|[两三四五六七八九]个|几家|[两三四五]家|(?<![a-z_])(?:all|across)(?![a-z_])", text[: m.start()], re.I):
+        return text  # 三个店哪个店…: the sheets already said, all of them
+    return ("across all sheets, " if m.re is WHICH_SHEET_EN else "所有工作表") + text
+
+
 def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
     """The text with a quantified sheet noun written as the sheet words (三个校区 → 所有工作表, per clinic → per sheet).
     With another table in focus that has a column holding the noun (所属网点 of 快递员.csv), the noun is that column's."""
+    text = _which_sheet(text, catalog) if "哪" in text or "which" in text.casefold() else text
     if not QUANTIFIED.search(text):
         return text
     text = re.sub(r"(?<![a-z_])(each|every|per|all(?: the)?|across all|both)\s+(?!(?:sheet|tab)s?(?![a-z_]))[a-z]{3,}\s+(sheets?|tabs?)(?![a-z_])", r"\1 \2", text,
