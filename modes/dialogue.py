@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from modes import evidence, opspec, replies, results
+from modes import evidence, joins, opspec, replies, results
 from modes import lexicon as lx
 from modes.catalog import Catalog
 from modes.decision import Decision, Op, Pending, Request, SessionState, chained
@@ -524,9 +524,14 @@ def on_rewritten(t: Turn) -> Outcome:
     took back is no part of the words, so it is never named as not understood)."""
     p = t.pending
     assert p is not None and t.rewritten is not None
-    turns = _last_statistic_only(t, list(t.rewritten))
-    merged = replace(understand(turns, t.catalog, t.state, [p.request.file] if p.request.file else None), lang=p.request.lang)
-    return _gate(merged, t.state, turns, multi_turn=True, catalog=t.catalog, prior=p)
+    return _said_anew(_last_statistic_only(t, list(t.rewritten)), t.state, t.catalog, p)
+
+
+def _said_anew(turns: list[str], state: SessionState, catalog: Catalog, prior: Pending) -> Outcome:
+    """The request's turns said again with a change applied to their words, read on its file, in its language, and
+    restated before it runs."""
+    merged = replace(understand(turns, catalog, state, [prior.request.file] if prior.request.file else None), lang=prior.request.lang)
+    return _gate(merged, state, turns, multi_turn=True, catalog=catalog, prior=prior)
 
 
 def _last_statistic_only(t: Turn, turns: list[str]) -> list[str]:
@@ -832,17 +837,10 @@ WHO_IS = re.compile(r"^\s*(?:and\s+|so\s+)?(?:who|what)(?:\s+(?:is|are|was|were)
                     r"|^\s*(?:那)?(?:他|她|它|他们|她们|这个人|那个人|这几个人|这些人|这位|那位)(?:分别)?(?:是谁|叫什么名字|叫什么|的名字是什么)\s*[?？，,]?", re.I)
 
 
-# 带上医生姓名 / 把医生姓名也加上 / also bring in the charger model: columns said by name, to come onto the result
-BRING_IN = re.compile(r"^\s*(?:再|也|并|顺便|另外)?\s*(?:带上|带出|加上|附上|补上|连同)(?P<a>[^，,。；;]{1,30}?)\s*(?:也|一起)?\s*[。.!！]?\s*$"
-                      r"|^\s*(?:再|也|并|顺便|另外)?\s*把(?P<b>[^，,。；;]{1,30}?)\s*(?:也|一起)?\s*(?:带上|带过来|带出来|加上|加进来|补上|附上|拿过来)\s*[。.!！]?\s*$"
-                      r"|^\s*(?:and\s+|also\s+|now\s+)?(?:bring in|pull in|add|include|attach)\s+(?:the\s+|their\s+)?(?P<c>[^,.;]{1,40}?)"
-                      r"\s*(?:too|as well)?\s*[.!]?\s*$", re.I)
-
-
-def _brought_in(text: str, m: re.Match[str], state: SessionState, catalog: Catalog) -> tuple[str, list[str]] | None:
-    """(the one other table, the columns said) when every column a bring-in names is of one table other than the result
-    and its source, never of either of them; None otherwise (a figure of the source is added by its own rule)."""
-    said = next(g for g in m.groups() if g is not None)
+def _brought_in(said: str, state: SessionState, catalog: Catalog) -> tuple[str, list[str]] | None:
+    """(the one other table, the columns said) when every column a bring-in names (带上医生姓名, after a total per
+    医生工号) is of one table other than the result and its source, never of either of them; None otherwise (a figure of
+    the source is added by its own rule)."""
     last, result = state.last, catalog.get(state.last_result) if state.last_result else None
     if last is None or result is None or not result.sheets or lx.EXPORT.search(said):
         return None
@@ -861,9 +859,9 @@ def _brought_in(text: str, m: re.Match[str], state: SessionState, catalog: Catal
 
 
 # a line (bar) for each sheet, said of a chart: 每个店一条线 (每个工作表 once the sheet noun is read) / one line per sheet
-LINE_PER_SHEET = re.compile(r"[，,]?\s*(?:每个?|各个?)\s*工作表\s*(?:各)?\s*(?:一|1)\s*(?:条|根|个)\s*(?:线|折线|柱子?|系列)"
+LINE_PER_SHEET = lazy(r"[，,]?\s*(?:每个?|各个?)\s*工作表\s*(?:各)?\s*(?:一|1)\s*(?:条|根|个)\s*(?:线|折线|柱子?|系列)"
                             r"|[,，]?\s*(?:with\s+)?(?:one|a)\s+(?:line|series|bar)\s+(?:per|for each|for every)\s+sheet(?![a-z_])", re.I)
-CHART_SAID = re.compile(r"图|(?<![a-z_])(?:chart|plot|graph)(?![a-z_])", re.I)
+CHART_SAID = lazy(r"图|(?<![a-z_])(?:chart|plot|graph)(?![a-z_])", re.I)
 
 
 def _who_is_asked(text: str, m: re.Match[str], state: SessionState, catalog: Catalog) -> tuple[str, list[str]] | None:
@@ -1788,9 +1786,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         rebound = bound_said_again(text, base.turns)
         if rebound is not None:  # lower it to 300 / same but over 300, after chargers over 400: that request, with that bound
             prior = p or replace(base, stage="confirm")
-            merged = replace(understand(rebound, catalog, state, [prior.request.file] if prior.request.file else None), lang=prior.request.lang)
-            return never_twice(Turn(utterance, text, language(utterance), state, catalog, prior),
-                               *_gate(merged, state, rebound, multi_turn=True, catalog=catalog, prior=prior))
+            return never_twice(Turn(utterance, text, language(utterance), state, catalog, prior), *_said_anew(rebound, state, catalog, prior))
     refining = of_groups = False
     own_edit = p is None and state.last is not None and _an_edit_of_its_own(utterance, text, state, catalog)
     if p is None and state.last is not None and not is_cancel(text) and not own_edit:
@@ -1837,10 +1833,11 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
             and (asked := _who_is_asked(text, who, state, catalog)) is not None:
         table, cols = asked  # who is that driver? name and plan: those columns of the table that says who, brought onto the result
         utterance = text = (f"add {', '.join(cols)} from {table}" if not CJK.search(text) else f"把{table}里的{'、'.join(cols)}带过来")
-    elif state.pending is None and state.last is not None and (bring := BRING_IN.match(text)) is not None \
-            and (named := _brought_in(text, bring, state, catalog)) is not None:
-        table, cols = named  # 带上医生姓名, after a total per 医生工号: the columns of the one table that holds them, brought on
-        utterance = text = (f"add {', '.join(cols)} from {table}" if not CJK.search(text) else f"把{table}里的{'、'.join(cols)}带过来")
+    elif state.pending is None and state.last is not None and (bring := joins.brought_in_said(text)) is not None \
+            and (named := _brought_in(bring, state, catalog)) is not None:
+        table, cols = named  # 带上医生姓名, after a total per 医生工号: the columns of the one table that holds them, brought onto
+        # what was just shown (never the whole table it was made from: add customer names to that, after the copper rows)
+        utterance = text = (f"add {', '.join(cols)} from {table} to that" if not CJK.search(text) else f"把{table}里的{'、'.join(cols)}带到这个结果里")
     if state.pending is None and state.last is not None and (pv := state.last.request.op("pivot")) is not None \
             and state.last.request.op("stack") is not None and pv.args.get("columns") in SHEET_COLUMN.values() \
             and (line := LINE_PER_SHEET.search(as_sheets(text, catalog, state.current_file))) is not None and CHART_SAID.search(text):

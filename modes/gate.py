@@ -2708,11 +2708,6 @@ def _u_statistic_ordered(u: _Understanding) -> None:
     u.ops = [x for o in u.ops for x in ((group, Op("sort", {"by": [], "ascending": low, "direction_said": True}, True)) if o is st else (o,))]
 
 
-STAT_AGG = {"合计": "sum", "总和": "sum", "总计": "sum", "总额": "sum", "平均": "mean", "平均值": "mean", "均值": "mean", "中位数": "median",
-            "最大": "max", "最大值": "max", "最小": "min", "最小值": "min", "total": "sum", "sum": "sum", "average": "mean", "mean": "mean",
-            "median": "median", "max": "max", "min": "min"}
-
-
 def _figure_of(g: Op, column: str, lang: str) -> str:
     """The summary column a column measured more than once is ordered by: its total, else its first figure."""
     from tools.ops import measure_name
@@ -2727,12 +2722,14 @@ def _u_sorted_by_statistic(u: _Understanding) -> None:
     g = next((o for o in u.ops if o.kind == "group" and o.args.get("measures")), None)
     if g is None:
         return
+    from modes.ops import figures_named
     from tools.ops import measure_name
 
-    def figure(raw: str) -> str | None:
-        agg = STAT_AGG.get(raw.strip().casefold())
-        hit = [m for m in g.args["measures"] if m.get("column") and m.get("agg") == agg and not m.get("where")]
-        return measure_name(hit[0]["column"], hit[0]["agg"], u.lang) if agg and len(hit) == 1 else None
+    made = [measure_name(m["column"], m["agg"], u.lang) for m in g.args["measures"] if m.get("column") and not m.get("where")]
+
+    def figure(raw: str) -> str | None:  # 合计 / average: the one figure of the summary of that statistic
+        hit = figures_named(raw.strip(), made)
+        return hit[0] if len(hit) == 1 else None
 
     ops = list(u.ops)
     twice = {c for c in (m.get("column") for m in g.args["measures"] if not m.get("where")) if c
@@ -2743,9 +2740,8 @@ def _u_sorted_by_statistic(u: _Understanding) -> None:
         if o.kind == "sort" and isinstance(by, list) and twice & set(by):
             # 合计和平均值，按订单金额从高到低排: a column summed and averaged orders by its total (said in the plan)
             ops[i] = Op("sort", {**o.args, "by": [_figure_of(g, c, u.lang) if c in twice else c for c in by]}, o.after)
-    for i in range(ops.index(g) + 1, len(ops)):
-        if i >= len(ops):
-            break
+    i = ops.index(g)
+    while (i := i + 1) < len(ops):
         o = ops[i]
         un = o.args.get("unresolved") or [] if o.kind in ("sort", "top_n") else []
         named = [figure(str(x.get("raw", ""))) for x in un]

@@ -99,6 +99,23 @@ def _only_key_pairs(text: str) -> bool:
 
 
 @cache
+def _bring_in() -> re.Pattern[str]:
+    w, alt = words_toml()["lookup"], word_alternation
+    lead = r"^\s*(?:再|也|并|顺便|另外)?\s*"
+    return re.compile(rf"{lead}(?:{alt(w['verbs_zh'])})(?P<a>[^，,。；;]{{1,30}}?)\s*(?:也|一起)?\s*[。.!！]?\s*$"
+                      rf"|{lead}把(?P<b>[^，,。；;]{{1,30}}?)\s*(?:也|一起)?\s*(?:{alt(w['verbs_zh'])})\s*[。.!！]?\s*$"
+                      rf"|^\s*(?:and\s+|also\s+|now\s+)?(?:{alt(w['verbs_en'])})\s+(?:the\s+|their\s+)?(?P<c>[^,.;]{{1,40}}?)\s*(?:too|as well)?\s*[.!]?\s*$",
+                      re.I)
+
+
+def brought_in_said(text: str) -> str | None:
+    """带上医生姓名 / 把医生姓名也带过来 / also bring in the charger model: the words of the columns a turn brings in
+    with a carrying verb alone (words.toml [lookup]), naming no table; None for any other turn."""
+    m = _bring_in().match(text)
+    return next((g for g in m.groups() if g is not None), None) if m is not None else None
+
+
+@cache
 def _lookup_words() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     w = words_toml()["lookup"]
     alt = word_alternation

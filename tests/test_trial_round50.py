@@ -458,3 +458,15 @@ def test_a_count_and_a_total_asked_together_are_both_answered(garages, pumps, sa
     rows = next(c for c in f.columns if c in ("行数", "rows"))
     total = next(c for c in f.columns if c.startswith(money))
     assert int(f.iloc[0][rows]) == len(df) and float(f.iloc[0][total]) == pytest.approx(float(df[money].sum()))
+
+
+# ---- found by the round-51 English trial: a column brought onto the rows just kept, never onto their whole table ----------
+
+@pytest.mark.parametrize(("first", "then"), [("把北区付款方式是现金的单子导出成excel", "带上技师姓名"),
+                                             ("北区付款方式是现金的单子", "add 技师姓名 to that")])
+def test_a_column_brought_onto_rows_just_kept_stays_on_those_rows(garages, first, then):
+    s = Session(garages)
+    answered(s, first)
+    f = result_frame(answered(s, then))
+    df = SHEETS["北区"]
+    assert len(f) == int((df["付款方式"] == "现金").sum()) and "技师姓名" in f.columns, (len(f), list(f.columns))

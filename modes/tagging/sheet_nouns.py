@@ -217,8 +217,9 @@ def _which_sheet(text: str, catalog: Catalog) -> str:
     word = text[m.start("w") : m.end("w") + 1].casefold()
     if len(word) > len(w) and word[-1] not in "的，,。？? " and any(word in c.casefold() for f in catalog.tables for sh in f.sheets[:1] for c in sh.columns):
         return text  # 哪个店员…: a column's word that starts with the noun (店员), never the sheets
-    if QUANTIFIED.search(text[: m.start()]) and re.search(r"所有|全部|几个|[两三四五六七八九]个|几家|[两三四五]家|(?<![a-z_])(?:all|across)(?![a-z_])", text[: m.start()], re.I):
-        return text  # 三个店哪个店…: the sheets already said, all of them
+    all_zh, _, all_en, _ = _quantifiers()
+    if re.search(rf"{all_zh}|(?<![a-z_])(?:{all_en})(?![a-z_])", text[: m.start()], re.I):
+        return text  # 三个店哪个店… / across all sites, which site: the sheets already said, all of them
     return ("across all sheets, " if m.re is WHICH_SHEET_EN else "所有工作表") + text
 
 
