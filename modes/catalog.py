@@ -186,6 +186,17 @@ class SheetInfo:
                      if len(cs) == 1 and len(w) >= 3 and w not in NAME_WORDS_COMMON and w not in values and w not in whole)
 
     @cached_property
+    def name_word_pattern(self) -> re.Pattern[str] | None:
+        """Every word of name_words in one pattern, built once per sheet (find_columns reads it on every request): a
+        word on its own (its plural too), never before a statistic (the freight sum) or a relative word (the race that
+        had), never after an article (the fuel receipts)."""
+        if not self.name_words:
+            return None
+        words = "|".join(re.escape(w) for w, _ in sorted(self.name_words, key=lambda x: -len(x[0])))
+        return re.compile(rf"(?<![a-z0-9_])(?<!\bthe )(?<!\ba )(?<!\ban )(?P<w>{words})s?(?![a-z0-9_])"
+                          r"(?!\s+(?:sum|total|mean|average|avg|median|that|which|who|whose|where)(?![a-z_]))")
+
+    @cached_property
     def synonym_words(self) -> tuple[tuple[str, str], ...]:
         """(lexicon word, column) for every concept that exactly one column of this sheet carries, in lexicon order."""
         from modes import lexicon as lx

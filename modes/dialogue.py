@@ -1840,9 +1840,8 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         utterance = text = (f"add {', '.join(cols)} from {table} to that" if not CJK.search(text) else f"把{table}里的{'、'.join(cols)}带到这个结果里")
     if state.pending is None and state.last is not None and (pv := state.last.request.op("pivot")) is not None \
             and state.last.request.op("stack") is not None and pv.args.get("columns") in SHEET_COLUMN.values() \
-            and (line := LINE_PER_SHEET.search(as_sheets(text, catalog, state.current_file))) is not None and CHART_SAID.search(text):
+            and CHART_SAID.search(text) and (line := LINE_PER_SHEET.search(rest := as_sheets(text, catalog, state.current_file))) is not None:
         # 画个折线图，每个店一条线, right after a pivot with a column per sheet: that pivot drawn, a line per column
-        rest = as_sheets(text, catalog, state.current_file)
         text = ("把这个结果" if CJK.search(text) else "chart that result, ") + (rest[: line.start()] + rest[line.end() :]).strip(" ，,")
         utterance = text
     if state.pending is None and state.last is not None and state.last.request.op("pivot") is not None:

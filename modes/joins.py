@@ -77,14 +77,18 @@ def _joined_before() -> re.Pattern[str]:
     return re.compile(rf"(?:{alt(w['join_zh'])}|(?<![a-z_])(?:{alt(w['join_en'])}))\s*(?:上|the\s+)?$", re.I)
 
 
-# 跟花艺师.csv关联，…，带上姓名 / join with drivers.csv, …: the table said with its join word after it
-JOINED_AFTER = re.compile(r"\s*(?:关联上?|合并|匹配上?|连接|对上)", re.I)
 WITH_BEFORE = re.compile(r"(?:跟|和|与|同)\s*$")
 
 
+@cache
+def _join_word_after() -> re.Pattern[str]:
+    return re.compile(rf"\s*(?:{word_alternation(words_toml()['lookup']['join_zh'])})")
+
+
 def _joined_after(text: str, a: int, b: int) -> re.Match[str] | None:
-    """The table said between 跟 / 和 and a join word (跟花艺师.csv关联): the match of the word before it, as the join's."""
-    if JOINED_AFTER.match(text, b) is None:
+    """The table said between 跟 / 和 and a join word of words.toml [lookup] (跟花艺师.csv关联): the match of the word
+    before it, as the join's."""
+    if _join_word_after().match(text, b) is None:
         return None
     return WITH_BEFORE.search(text, 0, a)
 

@@ -1156,10 +1156,9 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
             if not CJK.match(w[0]) and ((m.start() > 0 and re.match(r"[a-z]", low[m.start() - 1])) or (end < len(low) and re.match(r"[a-z]", low[end]))):
                 continue
             cands.append((m.start(), end, col, "synonym"))
-    for w, col in sheet.name_words if low.isascii() or re.search(r"[a-z]{3}", low) else ():  # over 40 kWh / total energy: Energy kWh
-        # (the freight sum: a summary's figure, read by its own rule; the race that had …: the rows' own noun)
-        cands += [(m.start(), m.end(), col, "partial") for m in re.finditer(
-            r"(?<![a-z0-9_])(?<!\bthe )(?<!\ba )(?<!\ban )" + re.escape(w) + r"s?(?![a-z0-9_])(?!\s+(?:sum|total|mean|average|avg|median|that|which|who|whose|where)(?![a-z_]))", low)]
+    if sheet.name_word_pattern is not None and (low.isascii() or re.search(r"[a-z]{3}", low)):  # over 40 kWh / total energy: Energy kWh
+        of = dict(sheet.name_words)
+        cands += [(m.start(), m.end(), of[m.group("w")], "partial") for m in sheet.name_word_pattern.finditer(low)]
     for base, col in _summary_bases(sheet.columns):  # 金额 on a summary whose one figure of it is 金额_合计: that figure
         for m in re.finditer(re.escape(base), low):
             if not CJK.match(base[0]) and ((m.start() > 0 and re.match(r"[a-z0-9_]", low[m.start() - 1])) or re.match(r"[a-z0-9_]", low[m.end() : m.end() + 1])):
@@ -1175,8 +1174,8 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
         chosen.append(ColumnHit(s, e, c, how))
     if sheet.name_words:  # average speed of 136 mph: the column named whole, its last word said again is a unit, no mention
         whole = {h.column for h in chosen if h.how != "partial"}
-        words = set(sheet.name_words)
-        chosen = [h for h in chosen if not (h.how == "partial" and h.column in whole and (low[h.start : h.end].rstrip("s"), h.column) in words)]
+        words = dict(sheet.name_words)
+        chosen = [h for h in chosen if not (h.how == "partial" and h.column in whole and words.get(low[h.start : h.end].rstrip("s")) == h.column)]
     hits = _glosses_after(_without_glosses(sorted(chosen, key=lambda h: h.start), low), low, sheet)
     meant = _by_meaning(low, sheet, [(h.start, h.end) for h in chosen + hits])
     return sorted(hits + meant, key=lambda h: h.start) if meant else hits
