@@ -712,6 +712,9 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
         f = s.facts
         if s.tool == "filter_rows":
             parts.append(f"筛选：{f['rows_in']} 行 → {f['rows_out']} 行。" if zh else f"Filter: {f['rows_in']} → {_n(f['rows_out'], 'row')}.")
+            if f['rows_in'] and f['rows_in'] == f['rows_out']:  # a condition that keeps every row: said, never passed over
+                parts.append("注意：这个筛选条件没有去掉任何一行，结果就是全部的行；如果本意不是这样，请换个说法说条件。" if zh
+                             else "Note: the condition removed no row, so the result is every row; if that is not what was meant, say the condition another way.")
             if f.get("skipped_totals"):
                 parts.append(f"表中自带的合计行（{f['skipped_totals']} 行）不是一行数据，没有算进去。" if zh
                              else f"The table's own total row ({f['skipped_totals']}) is not a row of the data and was left out.")
@@ -868,9 +871,20 @@ def _answer(plan: Plan, r: RunResult, lang: str, d: Decision) -> str:
                     n = int(row[next(c for c in ROWS.values() if c in row)])
                     return f"{name}（{n}）" if zh else f"{name} ({n})"
 
-                listed = [counted(row) for _, row in tbl.head(12).iterrows()]
-                parts.append(f"{'、'.join(keys)} 共有 {len(r.table)} 个不同的值：{'、'.join(listed)}" + ("……" if len(r.table) > 12 else "") + "。" if zh
-                             else f"{', '.join(keys)} has {len(r.table)} distinct values: {', '.join(listed)}.")
+                figs = [c for c in measures if c not in ROWS.values()]
+                if figs:  # 东城和西湖的罚款总额各是多少: each group's figures, never only its rows
+                    def figured(row: Any) -> str:
+                        name = ("、" if zh else ", ").join(_key_said(row[k], zh) for k in keys)
+                        said = ("，" if zh else ", ").join(f"{c} {num(row[c])}" for c in figs)
+                        return f"{name}：{said}" if zh else f"{name}: {said}"
+
+                    listed = [figured(row) for _, row in tbl.head(12).iterrows()]
+                    parts.append(f"按 {'、'.join(keys)} 分 {len(r.table)} 组：{'；'.join(listed)}" + ("……" if len(r.table) > 12 else "") + "。" if zh
+                                 else f"{len(r.table)} groups by {', '.join(keys)}: {'; '.join(listed)}.")
+                else:
+                    listed = [counted(row) for _, row in tbl.head(12).iterrows()]
+                    parts.append(f"{'、'.join(keys)} 共有 {len(r.table)} 个不同的值：{'、'.join(listed)}" + ("……" if len(r.table) > 12 else "") + "。" if zh
+                                 else f"{', '.join(keys)} has {len(r.table)} distinct values: {', '.join(listed)}.")
     parts += r.data_notes
     for f in r.files:
         parts.append(f"已保存到 {f['path']}（{f['rows']} 行）。" if zh else f"Saved to {f['path']} ({_n(f['rows'], 'row')}).")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 
 CJK_UNDERSCORE = re.compile(r"(?<=[\u4e00-\u9fff])_(?=[\u4e00-\u9fff])")
 SUMMARY_NAME = re.compile(r"([\u4e00-\u9fff]{1,12})_(合计|平均|最大|最小|计数)")  # the names a summary gives its measures
@@ -24,10 +24,17 @@ ZH_SHORT = re.compile(r"(?<=[\u4e00-\u9fff]{2})(?:金额|数量)$")
 
 
 # words of many columns' names, that say no one column alone (Payment Type: type; Session ID: id)
-NAME_WORDS_COMMON = frozenset({"id", "no", "num", "number", "name", "names", "date", "time", "type", "code", "total", "amount", "count", "status",
-                               "value", "year", "month", "day", "week", "rate", "per", "the", "and", "for", "flag", "level", "group", "category",
-                               "kind", "class", "avg", "sum", "min", "max", "mean", "new", "old", "first", "last", "start", "end", "from", "average",
-                               "median", "percent", "pct", "share", "ratio", "with", "all", "net", "gross"})
+
+
+
+@cache
+def _name_words_common() -> frozenset[str]:
+    """Words that never name a column by themselves (words.toml [name_words]): words every table has, and the words a
+    request is said with (show, list, count), read by their own rules."""
+    from modes.tagging.segment import words_toml
+
+    w = words_toml()["name_words"]
+    return frozenset(w["common"]) | frozenset(w["request"])
 
 
 @dataclass(frozen=True)
@@ -183,7 +190,7 @@ class SheetInfo:
         values = {v.casefold() for vs in self.values.values() for v in vs}
         whole = {c.casefold() for c in self.columns} | set(re.findall(r"[a-z]+", (self.name or "").casefold()))  # (fuel of fuel_log: the table's word)
         return tuple((w, next(iter(cs))) for w, cs in words.items()
-                     if len(cs) == 1 and len(w) >= 3 and w not in NAME_WORDS_COMMON and w not in values and w not in whole)
+                     if len(cs) == 1 and len(w) >= 3 and w not in _name_words_common() and w not in values and w not in whole)
 
     @cached_property
     def name_word_pattern(self) -> re.Pattern[str] | None:

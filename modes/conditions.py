@@ -564,7 +564,7 @@ FLAG_NOUN_EN = lazy(r"\s+(?:orders?|rows?|records?|visits?|appointments?|booking
                     r"|\s{3,}(?=(?:by|per|for|in|from|to|into|as|and|with|at|over|under|above|below|where)(?![a-z_])|[,;.]|$)", re.I)  # (or the table's own name, set aside as the file's)
 
 
-FLAG_PREDICATE = lazy(r"(?<![a-z_])(?:were|was|are|is|got|been|being|with\s+an?|with|had\s+an?|has\s+an?|have\s+an?|having\s+an?)\s+$", re.I)  # (visits with a complaint)
+FLAG_PREDICATE = lazy(r"(?<![a-z_])(?:were|was|are|is|got|been|being|with\s+an?|with|had\s+an?|has\s+an?|have\s+an?|having\s+an?|who|that|which)\s+$", re.I)  # (visits with a complaint)
 
 
 FLAG_NOT_COUNTED = lazy(r"(?:\s+(?:orders?|rows?|records?|ones?|items|entries))?\s*(?:do(?:es)?\s*n[o']t\s+count|are\s+(?:not\s+counted|excluded|left\s+out)|excluded)(?![a-z_])", re.I)
@@ -2137,11 +2137,15 @@ def _canonical(value: str, values: frozenset[str]) -> str:
     return next((v for v in sorted(values) if v.casefold() == value.casefold()), value)
 
 
+DATE_TO_PERIOD = lazy(r"\s*(?:was|were|is|are)?\s*(?:on|in|during|at|over|between|from|before|after)?\s*(?:a|an|the)?\s*", re.I)
+
+
 def _date_column(text: str, m: re.Match[str], hits: list[ColumnHit], date_cols: list[str], sheet: SheetInfo) -> tuple[str | None, str, str]:
     """The date column a period refers to: named just before or after it, else the only date column."""
     for h in hits:
-        if (0 <= m.start() - h.end <= 3 or 0 <= h.start - m.end() <= 3) and (h.column in sheet.dates or not sheet.dates and h.how != "translated"):
-            return h.column, h.column, h.how
+        near = 0 <= m.start() - h.end <= 3 or 0 <= h.start - m.end() <= 3 or (h.end <= m.start() and DATE_TO_PERIOD.fullmatch(text, h.end, m.start()) is not None)
+        if near and (h.column in sheet.dates or not sheet.dates and h.how != "translated"):
+            return h.column, h.column, h.how  # (opened on a weekend / Closed during March: the date column, then its period)
     after = re.match(r"\s*(?:的)?([\u4e00-\u9fff]{1,4}?)(?:的|[\u4e00-\u9fff]*$|[^\u4e00-\u9fff])", text[m.end() :])
     if after:  # 2025年签订的 -> 签订日期
         col, how, _ = resolve_column(after.group(1), sheet)

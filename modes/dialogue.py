@@ -185,7 +185,8 @@ class Turn:
             return False
         word = (m.groupdict().get("app") or m.group(0)).casefold()
         held = any(v.casefold() == word for f in self.catalog.tables for sh in f.sheets for vs in sh.values.values() for v in vs)  # 不是微信: a payment method
-        return not held and not any(word in n for n in self.catalog.known_names) and not any(word in f.path.casefold() for f in self.catalog.files)
+        stem = re.sub(r"(?<=[a-z]{3})s$", "", word)  # the flights workbook, of flight_ops.xlsx: the word of its name
+        return not held and not any(stem in n for n in self.catalog.known_names) and not any(stem in f.path.casefold() for f in self.catalog.files)
 
     @cached_property
     def rewritten(self) -> list[str] | None:
@@ -254,8 +255,10 @@ def data_words_unexplained(t: Turn) -> list[str]:
     if sheet is None:
         return []
     values = {v.casefold() for vs in sheet.values.values() for v in vs if v.strip()}
+    said = " ".join(p.turns)
     named = [w for w in p.request.unexplained if any(_holds(w.casefold(), v) for v in values if len(v) >= 2 or not v.isascii())
-             or (sheet.dates and PERIOD_WORD.search(w))]  # 2023年 left out beside a date column: a period of the data
+             or (sheet.dates and PERIOD_WORD.search(w) and not any(REPLACED_BEFORE.search(said, 0, m.start()) for m in re.finditer(re.escape(w), said)))]
+    # 2023年 left out beside a date column: a period of the data (never one said as what is replaced: instead of January)
     return named + [w for w in conditions_unexplained(p) if w not in named]
 
 
@@ -268,7 +271,12 @@ def _holds(word: str, value: str) -> bool:
 
 
 # a period said as a word (2023年, 2024, 3月, Q1, 一季度, 上半年): over a table with dates, a part of the data
-PERIOD_WORD = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\d{1,2}\s*月|(?<![a-z_])(?:q[1-4]|h[12])(?![a-z0-9])|[一二三四1-4]\s*季度|[上下]半年", re.I | re.A)
+PERIOD_WORD = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\d{1,2}\s*月|(?<![a-z_])(?:q[1-4]|h[12])(?![a-z0-9])|[一二三四1-4]\s*季度|[上下]半年"
+                   r"|(?<![a-z_])(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+                   r"|weekends?|weekdays?|yesterday|today|last (?:week|month|year|quarter))(?![a-z_])", re.I | re.A)
+
+
+REPLACED_BEFORE = lazy(r"(?:instead of|rather than|not|而不是|不是|不要)\s*$", re.I)
 
 
 def conditions_unexplained(p: Pending) -> list[str]:
@@ -414,6 +422,9 @@ def corrected_sheet(t: Turn) -> str | None:
                       "", low[: every.start()] + low[every.end() :])
         return ALL_SHEETS_MARK if not rest else None  # the same for all sheets / 所有工作表也这样: every sheet, stacked
     named = [s.name for s in f.sheets if s.name and s.name != p.request.sheet and _sheet_named(s.name, low)]
+    if not named and STAY_ON_ONE.search(t.text):  # 不对，只看东城分馆，不要合并: the sheet said inside 只看…, one sheet alone
+        low = t.text.casefold()
+        named = [s.name for s in f.sheets if s.name and _sheet_named(s.name, low) and (s.name != p.request.sheet or p.request.op("stack"))]
     stems = sheet_stems(f)
     if not named:  # 那朝阳的呢, of 海淀校区 / 朝阳校区: the sheet said without the end all the sheets' names share
         named = [n for n, st in stems.items() if n != p.request.sheet and st in low]
@@ -428,12 +439,16 @@ def corrected_sheet(t: Turn) -> str | None:
     if len(named) > 1:  # 城西和城南也一样算一下: the same request on each of those sheets
         said = re.sub(r"和|与|及|跟|、|(?<![a-z_])(?:and|both)(?![a-z_])", " ", said)
     rest = lx.CORRECTION.sub(" ", said)
+    if p.request.op("stack") is not None:  # 只看东城分馆，不要合并 / only the Harbor sheet, not stacked: that sheet alone
+        rest = STAY_ON_ONE.sub(" ", rest)
     rest = re.sub(r"(?:那?张|个)?(?:工作表|表|sheet|tab)|也|照着?|照样|按|像|这样|这么|刚才那样|上面那样|一样|同样|换成|换到|换|改成|改看|算一下|看一下|做一下|做一个|做个|来一个|画一个|画个|画|看看|瞧瞧|算算|一下|算|做|弄|的|用|是|这|那|不|呢|吗|吧|[\s,，。.!！?？]"
                   r"|(?<![a-z_])(?:no|the|use|it|is|should|be|what|how|about|and|for|in|on|of|now|do|same|thing|again|show|run|please|sheet|ok|okay|one|request|analysis|with|at|from|column|columns|col|table)(?![a-z_])|列|一列", "", rest)
     earlier = re.sub(r"\s+", "", " ".join(p.turns).casefold())
     return SHEETS_SEP.join(named) if not rest or rest in earlier else None  # 二季度的总金额呢: words of the request it follows are no change
 
 
+STAY_ON_ONE = lazy(r"只看|只要|只算|只用|(?:不要|不用|别|不)(?:再)?(?:合并|合在一起|合起来|拼起来|一起算)了?|分开|单独"
+                   r"|(?<![a-z_])(?:only|just|alone|don'?t (?:stack|combine|merge)(?: them| the sheets)?|not (?:stacked|combined|merged)|no stacking)(?![a-z_])", re.I)
 ALL_SHEETS_MARK = "*"  # corrected_sheet's answer for every sheet of the workbook, stacked
 SHEETS_SEP = "|"  # between the sheets of corrected_sheet's answer when it names several (each one a group of its own)
 # 浦东店也这样弄，不过金额用中位数 / same for Ridge, but with the median: the change asked beside the sheet
@@ -512,10 +527,13 @@ def _on_sheet(t: Turn) -> tuple[list[str], Request]:
         names = sheet.split(SHEETS_SEP)
         every = f"sheets {' and '.join(names)}, each" if p.request.lang == "en" else f"{'和'.join(names)}分别"
     own = f"{sheet} sheet" if p.request.lang == "en" else f"{sheet}表"  # (in the request's own language)
+    alone = STAY_ON_ONE.search(t.text) is not None and every is None
+    if alone:  # 不对，只看东城分馆，不要合并: the sheets stacked before are no longer said; that sheet alone
+        said = [lx.ALL_SHEETS.sub(" ", as_sheets(u, t.catalog, p.request.file)) for u in said]
     turns = [*said, every or own]  # the sheet it was on is no longer said (上半年 would read as a period of the new one)
     change = SHEET_CHANGE.search(t.text)
-    if change is not None:  # 不过金额用中位数: the change, said after the sheet, corrects the request said again
-        turns.append(change.group("c"))
+    if change is not None and not (alone and not STAY_ON_ONE.sub("", change.group("c").replace(sheet or "", "")).strip(" ，,。.!！")):
+        turns.append(change.group("c"))  # 不过金额用中位数: the change, said after the sheet, corrects the request said again
     return turns, replace(understand(turns, t.catalog, t.state, [p.request.file] if p.request.file else None), lang=p.request.lang)
 
 
@@ -846,15 +864,18 @@ def _brought_in(said: str, state: SessionState, catalog: Catalog) -> tuple[str, 
         return None
     src = catalog.get(last.request.file or "")
     own = [result.sheets[0], *((src.sheet(last.request.sheet or "") or src.sheets[0],) if src is not None and src.sheets else ())]
-    if any(h.how in ("exact", "synonym") for sh in own for h in find_columns(said, sh)):
-        return None
     keys = {c for c in result.sheets[0].columns if c not in result.sheets[0].numeric}
-    found = [(f, cols) for f in catalog.tables if f.is_table and f.sheets and not results.is_result(f.path)
+    found = [(f, cols, spans) for f in catalog.tables if f.is_table and f.sheets and not results.is_result(f.path)
              and f.path not in (state.last_result, last.request.file) and keys & set(f.sheets[0].columns)
-             and (cols := [h.column for h in find_columns(said, f.sheets[0]) if h.how in ("exact", "synonym") and h.column not in keys])]
+             and (hits := [h for h in find_columns(said, f.sheets[0]) if h.how in ("exact", "synonym") and h.column not in keys])
+             and (cols := [h.column for h in hits]) and (spans := [(h.start, h.end) for h in hits if h.how == "exact"]) is not None]
+    theirs = [sp for _, _, spans in found for sp in spans]
+    # (会员类型 of 读者.csv, whole: never 类型 read as the result's 分类)
+    if any(h.how in ("exact", "synonym") and not any(a <= h.start and h.end <= b for a, b in theirs) for sh in own for h in find_columns(said, sh)):
+        return None
     if len(found) != 1:
         return None
-    f, cols = found[0]
+    f, cols, _ = found[0]
     return f.name, list(dict.fromkeys(cols))
 
 
@@ -1061,6 +1082,64 @@ def _steps_dropped(t: Turn) -> tuple[set[str], str] | None:
                 left = left[: m.start()] + " " * (k.end() - m.start()) + left[k.end() :]
                 break
     return (dropped, left) if dropped else None
+
+
+# drop the Opened condition / remove the August filter / 去掉金额的条件: the conditions of what waits that the words name,
+# taken out of it (the rest stays)
+DROP_CONDITION = re.compile(r"(?<![a-z_])(?:drop|remove|lose|take off|take out|get rid of|forget|ignore|skip|clear)\s+(?:the\s+|that\s+)?"
+                            r"(?P<w>[\w'’ -]{1,30}?)\s+(?:condition|conditions|filter|filters|restriction|limit|cut-?off)(?![a-z_])"
+                            r"|(?:去掉|不要|删掉|取消|拿掉|别加)\s*(?P<z>[^，,。；;\s]{1,12}?)\s*(?:的)?\s*(?:这个|那个)?(?:条件|筛选|过滤|限制)", re.I)
+
+
+def _conditions_dropped(t: Turn) -> tuple[Op, list[Any]] | None:
+    """(the filter of what waits, the conditions the words name) for a turn that says to drop them."""
+    p = t.pending
+    m = DROP_CONDITION.search(t.text)
+    f = p.request.op("filter") if p is not None else None
+    if m is None or f is None or (p is not None and p.stage != "confirm"):
+        return None
+    said = (m.group("w") or m.group("z") or "").strip().casefold()
+    named = [c for c in f.args.get("conditions") or [] if _names_condition(said, c)]
+    return (f, named) if named else None
+
+
+def _names_condition(said: str, c: Any) -> bool:
+    """Whether words name a condition: its column, its words, a value of it, or the month of a date it compares with."""
+    from modes.conditions import MONTHS_EN
+
+    if not said:
+        return False
+    names = [str(x).casefold() for x in (c.column, c.raw) if x]
+    if any(n == said or n in said or (len(said) >= 3 and said in n) for n in names):
+        return True
+    values = [*(c.value if isinstance(c.value, list) else [c.value]), c.value2]
+    texts = [str(v.get("date", "")) if isinstance(v, dict) else str(v) for v in values if v is not None]
+    if any(v and (v.casefold() == said or len(v) >= 2 and v.casefold() in said) for v in texts):
+        return True
+    months = {n for w, n in MONTHS_EN.items() if re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", said)}
+    months |= {int(x) for x in re.findall(r"(\d{1,2})\s*月", said)}
+    return bool(months) and any(re.match(rf"\d{{4}}-{n:02d}-", v) for v in texts for n in months)
+
+
+def drops_a_condition(t: Turn) -> bool:
+    return _conditions_dropped(t) is not None and not t.other_file
+
+
+def on_condition_dropped(t: Turn) -> Outcome:
+    """drop the Opened condition / 去掉8月的条件, while a request waits (or right after it ran): that request without
+    those conditions, restated (its other conditions, groups and cuts stay)."""
+    p = t.pending
+    found = _conditions_dropped(t)
+    assert p is not None and found is not None
+    f, named = found
+    left = [c for c in f.args.get("conditions") or [] if c not in named]
+    ops = tuple((Op("filter", {**o.args, "conditions": left}, o.after) if left else None) if o is f else o for o in p.request.ops)
+    kept = tuple(o for o in ops if o is not None)
+    if not kept:
+        said_file = p.request.file
+        d = _decision("unknown", "ask_intent", replace(p.request, intent="unknown", ops=()), replies.ask_intent(t.lang, said_file), "conditions_dropped")
+        return d, t.state.evolve(pending=None, current_file=said_file or t.state.current_file)
+    return _gate(replace(p.request, ops=kept), t.state, [*p.turns, t.utterance], multi_turn=True, catalog=t.catalog, prior=p)
 
 
 def drops_a_step(t: Turn) -> bool:
@@ -1386,6 +1465,10 @@ def refines(t: Turn) -> bool:
         return True  # 饿了么的也导一份 / same for Cash too, after a run: the same request for the value said
     if t.new_kinds == {"filter"} and (ROWS_NARROWED.search(t.text) or EXCLUSION_REDONE.search(t.text)) and t.old_kinds - {"filter", "profile"}:
         return True  # 只算没取消的 / 等级空的不要，重新画 / leave out the refunds, after a figure: the same figure over those rows
+    bare = t.fresh.op("group")
+    if t.new_kinds == {"filter", "group"} and ROWS_NARROWED.search(t.text) and "group" in t.old_kinds and bare is not None \
+            and not bare.args.get("keys") and not bare.args.get("measures") and bare.args.get("aggs"):
+        return True  # 只算逾期了的，最小值是多少, after a column's max and min: those rows, that statistic of the same column
     if WHICH_OF_THEM.search(t.text) and t.new_kinds <= {"proportion"} and t.new_kinds and not t.fresh.unexplained \
             and (g := last.request.op("group")) is not None and g.args.get("keys"):
         return True  # which one has the highest no-show rate?, after totals per sheet: that rate of each of the same groups
@@ -1590,7 +1673,23 @@ def orders_what_waits(t: Turn) -> bool:
 
 def more_of_the_same(t: Turn) -> bool:
     p = t.pending
-    return p is not None and not (t.new_kinds - t.old_kinds) and not t.other_file and not (t.fresh.full and not p.request.full)
+    return p is not None and not (t.new_kinds - t.old_kinds) and not t.other_file and not (t.fresh.full and not p.request.full) \
+        and not lists_rows_anew(t)
+
+
+# show bookings with … / list the orders where … / 列出…的订单: the rows themselves asked for, from the start of the turn
+LIST_ROWS_START = re.compile(r"^\s*(?:please\s+)?(?:show|list|display|find|give|pull(?:\s+up)?)(?:\s+me)?(?:\s+(?:all|the|every|any))*\s+"
+                             r"(?:[a-z][\w-]*\s+){0,2}?(?:[a-z][\w-]*s\s+(?:with|where|that|which|who|whose|over|above|under|below|from)"
+                             r"|(?:orders?|rows?|records?|entries|transactions?|visits?|bookings?|tickets?|jobs?|loans?|sessions?))(?![a-z_])"
+                             r"|^\s*(?:请)?(?:列出|显示|找出|调出|给我看)(?:一下)?(?:所有|全部)?.{0,24}?的(?:订单|单子|记录|明细|行)", re.I)
+
+
+def lists_rows_anew(t: Turn) -> bool:
+    """show bookings with party size above 6 …, while a ranking of servers waits: the rows themselves asked for by a
+    whole filter of its own, a new request, never conditions added to the summary that waits."""
+    p = t.pending
+    return p is not None and t.new_kinds == {"filter"} and bool(t.old_kinds & {"group", "top_n", "stats", "chart", "pivot"}) \
+        and LIST_ROWS_START.search(t.text) is not None
 
 
 def corrects_with_a_new_column(t: Turn) -> bool:
@@ -1706,6 +1805,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("any", lambda t: not t.text, on_empty),
     Row("idle", bare_greeting, lambda t: _chat("greeting", t.utterance, t.lang, t.state)),
     Row("any", holds, on_cancel),
+    Row("pending", drops_a_condition, on_condition_dropped),
     Row("pending", lambda t: t.refining, on_more_of_the_same),
     Row("confirm", lambda t: is_confirm(t.text) and _reduced_by_a_gap(t), on_confirm_gap),
     Row("confirm", lambda t: is_confirm(t.text) and bool(data_words_unexplained(t)), on_confirm_unexplained),
@@ -1837,7 +1937,10 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
             and (named := _brought_in(bring, state, catalog)) is not None:
         table, cols = named  # 带上医生姓名, after a total per 医生工号: the columns of the one table that holds them, brought onto
         # what was just shown (never the whole table it was made from: add customer names to that, after the copper rows)
-        utterance = text = (f"add {', '.join(cols)} from {table} to that" if not CJK.search(text) else f"把{table}里的{'、'.join(cols)}带到这个结果里")
+        j = state.last.request.op("join")
+        key = j.args.get("on") if j is not None and any(f.rsplit("/", 1)[-1] == table for f in state.last.request.files[1:]) else None
+        on = (f" on {key}" if not CJK.search(text) else f"按{key}") if isinstance(key, str) and key else ""  # (the key of the join just made)
+        utterance = text = (f"add {', '.join(cols)} from {table} to that{on}" if not CJK.search(text) else f"{on}把{table}里的{'、'.join(cols)}带到这个结果里")
     if state.pending is None and state.last is not None and (pv := state.last.request.op("pivot")) is not None \
             and state.last.request.op("stack") is not None and pv.args.get("columns") in SHEET_COLUMN.values() \
             and CHART_SAID.search(text) and (line := LINE_PER_SHEET.search(rest := as_sheets(text, catalog, state.current_file))) is not None:
@@ -1881,7 +1984,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         if steps and corrected_sheet(chain) is not None:
             return never_twice(chain, *on_chain_on_sheet(chain, steps))
     if refining and not of_groups and not refines(t) and not extends_periods(t) and not splits_the_chart(t) and not flips_the_layout(t) \
-            and not swaps_statistic(t) and not widens_to_all_sheets(t) \
+            and not swaps_statistic(t) and not widens_to_all_sheets(t) and not drops_a_condition(t) \
             and not (adds_to_what_ran(t) and t.old_kinds - {"profile", "export"}):  # 再按导购分组数一下, after a filter: the next step
         keep = corrected_sheet(t) is not None  # 二季度呢: the same request on another sheet of its workbook
         p = p if keep else None

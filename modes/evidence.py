@@ -112,7 +112,7 @@ def _known() -> tuple[re.Pattern[str], ...]:
             lx.EXPORT, lx.PROFILE, lx.EXPLORE_COMPARE, lx.EXPLORE_OUTLIER, lx.EXPLORE_RELATION, lx.EXPLORE_JOIN, lx.JOIN_HOW_ANY, lx.FULL,
             lx.PLAN_ONLY, lx.OVERWRITE, lx.NO_OVERWRITE, lx.EXPORT_LIST, lx.QUESTION_DATA, lx.DEICTIC, lx.CORRECTION,
             lx.HEADER_ROW, lx.VAGUE, lx.INCLUDE_TOO, lx.FOLLOW_UP, ops.DESC, ops.ASC, ops.BY_WORD, ops.COUNT_Q, ops.VALUE_Q, ops.VALUES_Q, RULE_WORDS,
-            ops.N_COLS, ops.BARE_CMP, ops.SORT_VERB, ops.GROUP_VERB,
+            ops.N_COLS, ops.BARE_CMP, ops.SORT_VERB, ops.GROUP_VERB, ops.DEDUPE_DROP,
             cd.QUARTER_RE, cd.RELATIVE_RE, cd.HALF_RE, cd.DATE_RE, cd.YEAR_ALONE]
     pats += [p for _, p in ops.AGG_WORDS] + [re.compile(_edged(p.pattern), re.I | re.A) for _, p in cd.INFIX_RE]
     pats += [re.compile(_edged(p), re.I | re.A) for _, p in cd.POSTFIX + cd.EMPTY]

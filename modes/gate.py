@@ -40,8 +40,10 @@ from modes.resolve import (
     find_files,
     find_sheet,
     find_values,
+    name_pattern,
     resolve_column,
     sheet_stems,
+    with_sheet_words,
 )
 from modes.table import select_mode
 from modes.text import blank, language, normalize, parse_number
@@ -168,7 +170,14 @@ def is_confirm(text: str) -> bool:
 
 def is_cancel(text: str) -> bool:
     parts = [p for p in re.split(r"[,;!?。，！？、\s]+", text.casefold()) if p]
-    return _only(text, lx.CANCEL_WORDS) and any(p not in ("no", "别", "不要") for p in parts)
+    if _only(text, lx.CANCEL_WORDS) and any(p not in ("no", "别", "不要") for p in parts):
+        return True
+    # hmm ok we don't track that. cancel / 那算了，取消吧: the last sentence alone says to cancel
+    last = CANCEL_LAST.search(text)
+    return last is not None and _only(last.group("c"), lx.CANCEL_WORDS) and last.group("c").casefold().strip() not in ("no", "别", "不要", "wait", "等等")
+
+
+CANCEL_LAST = lazy(r"[.。!！;；]\s*(?P<c>[^.。!！;；]{1,20}?)\s*[.。!！]?\s*$")
 
 
 # ---------------------------------------------------------------- understanding a request
@@ -511,7 +520,7 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
                     said = {k: v for k, v in op.args.items() if v is not None and not (isinstance(v, (list, dict, str)) and not v)}
                     aggs = said.pop("aggs", None)
                     if op.kind == "group" and aggs and not said.get("measures"):  # use the mean instead: the same columns
-                        cols = [m["column"] for m in old.args.get("measures") or [] if m.get("column")]
+                        cols = list(dict.fromkeys(m["column"] for m in old.args.get("measures") or [] if m.get("column")))
                         said["measures"] = [{"column": c, "agg": a} for c in cols for a in aggs]
                     if op.kind in ("sort", "top_n") and not op.args.get("direction_said"):
                         said.pop("ascending", None)  # 那前5个呢 after the 3 smallest: still the smallest
@@ -1289,6 +1298,7 @@ def _u_input(u: _Understanding) -> None:
         u.how = how
     result = results.scope(how, u.ref.path, norms, state, catalog, then) if not _joins_last_summary(u, last) else None
     result = last if narrows else result
+    result = _rows_under_the_total(u, result) or result
     if result is None and how in ("none", "current", "current_missing") and results.lost_rows(norms[-1], state):
         # 这些的金额合计 after rows that were counted but not kept: never the whole file in their place
         u.problems.append("上一步选出的行没有保留下来（太多，没有留副本），“这些”指的结果已不在；请把条件和这一步一起说，或说明在哪个文件上做。"
@@ -1331,12 +1341,51 @@ def _u_input(u: _Understanding) -> None:
                 again = [sp for sp in r.spans if (sp[0] > first or r.how == "description" and r.paths == [u.state.current_file])
                          and not any(a <= sp[0] and sp[1] <= b and (a, b) != sp for a, b in r.spans)
                          and resolve_column(t[sp[0] : sp[1]], fi.sheets[0], closest=False)[1] in ("exact", "synonym", "partial")] if fi.sheets else []
-                u.texts[i] = _blank(t, [sp for sp in r.spans if sp not in again and not any(a < sp[1] and sp[0] < b for a, b in cols)] + _purpose(t))
+                u.texts[i] = _blank(t, [sp for sp in r.spans if sp not in again and not any(a < sp[1] and sp[0] < b for a, b in cols)
+                                        and not _inside_a_word(t, sp)] + _purpose(t))
             elif r.spans:  # 客户编号 holds the name of 客户.csv: a part of a longer column name is that column's
                 cols = [(h.start, h.end) for s in fi.sheets for h in find_columns(t, s)]
                 inside = [sp for sp in r.spans if any(a <= sp[0] and sp[1] <= b and b - a > sp[1] - sp[0] for a, b in cols)]
                 if inside:
                     u.texts[i] = _blank(t, [sp for sp in r.spans if sp not in inside] + _purpose(t))
+
+
+def _rows_under_the_total(u: _Understanding, result: FileInfo | None) -> FileInfo | None:
+    """how many of them were no-shows / 其中逾期的有几本, right after a total of the rows kept: the words name a column the
+    total has not and those rows have, so they are about the rows the total was over (that kept table), never the
+    total's one row."""
+    prev = u.state.last
+    if result is None or result.path != u.state.last_result or prev is None or len(u.norms) != 1:
+        return None
+    g = prev.request.op("group")
+    if g is None or g.args.get("keys") or not results.is_result(prev.request.file) or prev.request.file == result.path:
+        return None
+    rows = u.catalog.get(prev.request.file) if prev.request.file else None
+    if rows is None or not rows.sheets or not result.sheets:
+        return None
+    sheet, text = rows.sheets[0], u.norms[-1]
+    hits = find_columns(text, sheet)
+    named = {h.column for h in hits if h.how in ("exact", "synonym")} | {c.column for c in parse_conditions(text, sheet, hits).conds if c.column}
+    held = {c.casefold() for c in result.sheets[0].columns}
+    return rows if named and not any(c.casefold() in held for c in named) else None
+
+
+def _inside_a_word(text: str, span: tuple[int, int]) -> bool:
+    """销售 of 门票销售2024.xlsx inside 销售额: a word that describes the file but is part of a longer word of the
+    lexicon (a figure's name), which stays whole."""
+    for w in _long_cjk_words():
+        if w not in text:
+            continue
+        for m in re.finditer(re.escape(w), text):
+            if m.start() <= span[0] and span[1] <= m.end() and m.end() - m.start() > span[1] - span[0]:
+                return True
+    return False
+
+
+@functools.lru_cache(maxsize=1)
+def _long_cjk_words() -> tuple[str, ...]:
+    """The lexicon's Chinese words of three characters or more (销售额, 营业额), read once."""
+    return tuple(w for w in lx.synonyms() if len(w) >= 3 and all("\u4e00" <= ch <= "\u9fff" for ch in w))
 
 
 SHEET_VALUE_BEFORE = lazy(r"(?:(?:工作表|(?<![a-z_])(?:sheet|tab))\s*(?:是|为|等于|不等于|不是|不为|!=|=|is not|isn't|is)\s*|除了|除去|(?<![a-z_])(?:except(?:\s+for)?|excluding|other than|apart from)\s+(?:the\s+)?"
@@ -1350,7 +1399,7 @@ def _sheet_valued(t: str, start: int, end: int) -> bool:
     return SHEET_VALUE_BEFORE.search(t, 0, start) is not None or SHEET_VALUE_AFTER.match(t, end) is not None
 
 
-SHEETS_WORD_LEFT = lazy(r"(?<![a-z_])(?<!each )(?<!every )(?<!per )(?<!by )(?<!all )(?<!both )(?<!the )(?:the\s+)?(?:sheets?|tabs?)(?=(?:\s|,|&|(?<![a-z])and(?![a-z]))*(?:[;.!?]|$))", re.I)
+SHEETS_WORD_LEFT = lazy(r"(?<![a-z_])(?<!each )(?<!every )(?<!per )(?<!by )(?<!all )(?<!both )(?<!the )(?<!its )(?<!their )(?<!two )(?<!three )(?<!four )(?<!five )(?<!six )(?:the\s+)?(?:sheets?|tabs?)(?=(?:\s|,|&|(?<![a-z])and(?![a-z]))*(?:[;.!?]|$))", re.I)
 IN_A_DATE = lazy(r"\s*\d{1,2}\s*(?:号|日)")  # 9月15号, beside a sheet named 9月: a day of the date, never the sheet said again
 NOT_JUST = lazy(r"(?:(?<![a-z_])not\s+(?:just|only)|不只是?|不光是?|不仅仅?是?|而不只是?)\s*(?:the\s+)?[^\s，,。；;]{1,16}?(?:\s*(?:表|sheet|tab|工作表))?(?=\s*[，,；;。.]|\s*$)", re.I)
 NOT_THIS_SHEET = lazy(r"(?:不是|不要|不用|别用|除了|(?<![a-z_])(?:not|instead of|rather than)\s+(?:the\s+)?)\s*[^\s，,。；;]{1,12}?(?=\s*(?:表|sheet|工作表)?\s*[，,；;]|\s*$)", re.I)
@@ -1430,8 +1479,8 @@ def _u_sheet(u: _Understanding) -> None:
     elif fi is not None and u.ref.sheet and fi.sheet(u.ref.sheet) is not None:
         u.sheet_name = u.ref.sheet  # the sheet's name was what described the file; its words are gone from the text
         if len({tuple(s.columns) for s in fi.sheets}) == 1:  # 高一数学低于90分: 高一 named the sheet, 数学 is a value of it
-            u.texts = [_blank(t, [m.span() for m in re.finditer(re.escape(u.ref.sheet), t) if not _inside_a_value(t, m.span(), _sheet_of(fi, u.ref.sheet))
-                                  and not _sheet_valued(t, m.start(), m.end())]) for t in u.texts]
+            u.texts = [_blank(t, [with_sheet_words(t.casefold(), m.span()) for m in re.finditer(re.escape(u.ref.sheet), t)
+                                  if not _inside_a_value(t, m.span(), _sheet_of(fi, u.ref.sheet)) and not _sheet_valued(t, m.start(), m.end())]) for t in u.texts]
     # before a sheet's name is blanked: 7月8月9月 names all three (and the Spring and Fall sheets, read as describing the file)
     said = " ".join(u.norms if u.how == "description" else u.texts).casefold()
     said = NOT_THIS_SHEET.sub(lambda m: " " * len(m.group(0)), said)  # 不是上学期，用下学期的: the sheet said not to use is no sheet to stack
@@ -1439,7 +1488,11 @@ def _u_sheet(u: _Understanding) -> None:
         for i in reversed(range(len(u.texts)) if u.sheet_name is None else ()):
             name, missing_name, span = find_sheet(u.texts[i], fi)
             if name and span is not None and _sheet_valued(u.texts[i], *span):
-                continue  # 工作表是北门以外的: the sheet's name is a value of the rows' sheet, never the sheet chosen
+                # 工作表是北门以外的 / 成绩.xlsx 除了二班以外: the sheet's name is a value of the rows' sheet, never the sheet
+                # chosen; sheets of one layout are stacked for it (as when the name alone described the file)
+                if len({tuple(s.columns) for s in fi.sheets}) == 1:
+                    u.flags["sheet_left_out"] = True
+                continue
             if missing_name and not name and lx.ALL_SHEETS.search(u.texts[i].casefold()):
                 break  # 所有工作表合在一起: every sheet, not one named 所有
             if name or missing_name:
@@ -1460,6 +1513,13 @@ def _u_sheet(u: _Understanding) -> None:
                              if not _inside_a_value(u.texts[i], m.span(), _sheet_of(fi, name)) and not IN_A_DATE.match(u.texts[i], m.end())]
                     u.texts[i] = _blank(u.texts[i], [span, *again])
                 break
+        if u.sheet_name and len(u.texts) > 1 and len(fi.sheets) > 1 and len({tuple(s.columns) for s in fi.sheets}) == 1 \
+                and _sheet_named(u.sheet_name, u.norms[-1].casefold()):
+            # …Q2: average CSAT by channel, then a turn on Q1: the earlier turn's sheet is no period of the rows now
+            for i in range(len(u.texts) - 1):
+                u.texts[i] = _blank(u.texts[i], [m.span() for s in fi.sheets if s.name and s.name != u.sheet_name
+                                                 for m in re.finditer(name_pattern(s.name), u.texts[i])
+                                                 if not _sheet_valued(u.texts[i], *m.span()) and not _inside_a_value(u.texts[i], m.span(), s)])
         low = " ".join(u.texts).casefold()
         u.two_sheets = [s.name for s in fi.sheets if s.name and len(fi.sheets) > 1 and _sheet_named(s.name, said)]
         if not u.two_sheets:  # 城西和城南分别…, of 城东店 / 城西店 / 城南店: sheets said without the end their names share
@@ -1490,6 +1550,10 @@ def _u_sheet(u: _Understanding) -> None:
             # again (never the first of them alone); the restatement says so
             every = len(kept) == len(fi.sheets)
             u.two_sheets = [] if every else kept
+            if not every:  # (closed in August, after Q1 and Q2 were stacked: those two sheets again, said before it runs)
+                carried = "、".join(kept) if u.lang == "zh" else ", ".join(kept)
+                u.ev.append(evidence.weighed("file_inferred", f"沿用上一步的工作表 {carried}（没有说用哪些工作表）",
+                                             f"the sheets of the step before, {carried}, used again (no sheet was named)"))
         every = every or not u.sheet_name and not u.two_sheets and _each_sheet_kind(fi, " ".join(u.norms))
         every = every or not u.sheet_name and not u.two_sheets and lx.BY_SHEET.search(" ".join(u.norms)) is not None \
             and not _sheets_no_key(u)  # total Fee by sheet (not by sheet: no key, nor every sheet)
@@ -2192,6 +2256,7 @@ def _u_understood(u: _Understanding) -> None:
         ev.append(evidence.weighed("file_preview_only", "只理解成预览这个表，没有回答所问的问题", "read only as a preview, which does not answer the question"))
     if u.file is not None and ops and not any(x for o in ops for x in o.args.get("unresolved", [])):  # an unresolved name is asked about anyway
         words, found_gaps = _unread(u.texts[-1], parsed[-1], u.sheet)
+        words += [w for w in _unread_before_answers(u) if w not in words]
         words = [w for w in words if w.casefold() not in {t.casefold() for t, _ in crosslang.made()}]  # read across languages
         sheets = {(s.name or "").casefold() for s in u.fi.sheets} | set(sheet_stems(u.fi).values()) if u.fi is not None and len(u.fi.sheets) > 1 else set()
         words = [w for w in words if w.casefold() not in sheets]  # 8月的运费, the workbook in focus: 8月 is its sheet, chosen
@@ -2294,6 +2359,7 @@ def _summary_against_reference(u: _Understanding, ops: list[Op]) -> list[Op]:
     return [Op("join", {}), *[replace(o, args={**o.args, "keys": [*o.args["keys"], *beside]}) if o is g else o for o in ops if o.kind != "compare"]]
 
 
+COUNTS_GROUPS = lazy(r"(?<!哪)几(?:个|位|人|家|名)(?!月|季|年|星期|周|天|工作表|表)|多少(?:个|位|人|家|名)|(?<![a-z_])how many(?![a-z_])", re.I)
 COUNTS_ROWS = lazy(r"几行|多少行|几条记录|多少条记录|(?<![a-z_])(?:rows?|lines|records)(?![a-z_])"
                   # how many of them are International / 他们中有几个是…: the result's own rows (its groups), counted
                   r"|(?<![a-z_])how many of (?:them|those|these)(?![a-z_])|(?:他们|她们|这些|其中)\s*(?:中|里|当中|里面)?\s*有?\s*几(?:个|位|人|家)", re.I)
@@ -2307,6 +2373,9 @@ def _counts_of_a_summary(u: _Understanding, ops: list[Op]) -> list[Op]:
     counted = [c for c in u.sheet.columns if c in ROWS.values() and c in u.sheet.numeric] if u.how == "result" else []
     if len(counted) != 1 or not any(o.kind == "count" for o in ops) or COUNTS_ROWS.search(u.norms[-1]):
         return ops  # (有几行 / how many rows: the summary's own rows)
+    conds = [c for o in ops if o.kind == "filter" for c in o.args.get("conditions") or []]
+    if conds and all(c.column in u.sheet.numeric for c in conds) and COUNTS_GROUPS.search(u.norms[-1]):
+        return ops  # 不同值个数大于1的有几个: the groups whose figure passes, counted (never their rows added up)
     total = Op("group", {"keys": [], "measures": [{"column": counted[0], "agg": "sum"}], "question": True})
     return [total if o.kind == "count" else o for o in ops]
 
@@ -2796,7 +2865,20 @@ def _u_chart_of_pivot(u: _Understanding) -> None:
 
 
 # the steps of understanding one request, in the order they run
-UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_share_not_filtered, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_lookup_columns, _u_sheet_words, _u_period_column, _u_chart_of_pivot, _u_statistic_ordered, _u_sorted_by_statistic, _u_ratio_per_key, _u_periods_are_sheets, _u_understood, _u_missing)
+def _u_one_summary_per_keys(u: _Understanding) -> None:
+    """now how many weather delays per base, after the average per base (or no, count rows … per sheet, after a distinct
+    count per sheet): the latest turn's summary over the same keys takes the earlier one's place — a second summary of
+    a summary by the same keys counts its own rows, one per key, and is never what was asked."""
+    if len(u.norms) < 2:
+        return
+    groups = [o for o in u.ops if o.kind == "group" and o.args.get("keys")]
+    if len(groups) != 2 or groups[0].args["keys"] != groups[1].args["keys"] or not any(o.kind == "count" for o in u.parsed[-1].ops) \
+            or any(o.kind == "group" for o in u.parsed[-1].ops) or any(o.after for o in groups):
+        return
+    u.ops = [o for o in u.ops if o is not groups[0]]
+
+
+UNDERSTAND_STEPS = (_u_files, _u_flags, _u_input, _u_sheet, _u_bring, _u_join_pair, _u_parse, _u_one_summary_per_keys, _u_dedupe_listed, _u_lookup_join, _u_two_summaries, _u_same_condition, _u_share_not_filtered, _u_one_column_twice, _u_output_name, _u_whole_tables, _u_lookup_columns, _u_sheet_words, _u_period_column, _u_chart_of_pivot, _u_statistic_ordered, _u_sorted_by_statistic, _u_ratio_per_key, _u_periods_are_sheets, _u_understood, _u_missing)
 
 
 def understand(turns: list[str], catalog: Catalog, state: SessionState, restrict: list[str] | None = None) -> Request:
@@ -2962,6 +3044,24 @@ def _numbers_unread(text: str, taken: list[tuple[int, int]]) -> list[str]:
 def _data_words(sheet: SheetInfo) -> frozenset[str]:
     """The words the table in play holds: its columns and its known values."""
     return frozenset([*sheet.columns, *(v for vs in sheet.values.values() for v in vs)])
+
+
+def _unread_before_answers(u: _Understanding) -> list[str]:
+    """escalated in July, then the file and the sheet answered: the words the request's first turns left unread, when the
+    turns after them only answered questions (short, no correction) and never said those words again — never dropped
+    on the way to the restatement."""
+    p = u.state.pending
+    if len(u.texts) < 2 or len(u.parsed) != len(u.texts) or p is None or p.stage != "clarify":
+        return []  # (export that, after a request that ran: its words were read when it ran)
+    later = u.norms[1:]
+    if any(len(x) > 24 or lx.CORRECTION.search(x) for x in later):
+        return []
+    out: list[str] = []
+    for text, turn in zip(u.texts[:-1], u.parsed[:-1], strict=True):
+        for w in _unread(text, turn, u.sheet)[0]:
+            if w not in out and not any(w.casefold() in x.casefold() for x in later):
+                out.append(w)
+    return out
 
 
 def _unread(text: str, turn: TurnOps, sheet: SheetInfo) -> tuple[list[str], list[Gap]]:
@@ -3519,7 +3619,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
                 and req.file in (prior.request.candidates or _table_names(catalog, prior.request)):
             # invoices_2024.csv, typed back to "which file?": the file is taken; what the request asks is not understood
             # on it, so that is said, about that file — never the file question again
-            unread = list(req.unexplained) or _not_understood(normalize(" ".join(turns[:-1])), req.file)
+            unread = list(req.unexplained) or _not_understood(normalize(" ".join(turns[:-1])), req.file, catalog)
             said = (f"好的，用 {req.file}。但这个要求在它上面我没理解" + (f"：{'、'.join(unread)}" if unread else "") + "。") if lang == "zh" else \
                 (f"OK, {req.file}. But I did not understand the request on it" + (f": {', '.join(unread)}" if unread else "") + ". ")
             d = _decision("unknown", "ask_intent", replace(req, intent="unknown"), said + replies.ask_intent(lang, req.file), "file_taken_request_unread")
@@ -3547,7 +3647,7 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
             said = ("；".join(g.say("zh") for g in cannot) + "。") if lang == "zh" else ("; ".join(g.say("en") for g in cannot) + ". ")
             d = _decision("unknown", "ask_intent", replace(req, gaps=tuple(cannot)), said + replies.ask_intent(lang, named), "capability_gap")
             return d, state.evolve(pending=None, current_file=named or state.current_file)
-        unread = _not_understood(text, named)
+        unread = _not_understood(text, named, catalog)
         said = (f"没理解：{'、'.join(unread)}。" if lang == "zh" else f"Not understood: {', '.join(unread)}. ") if unread else ""
         if req.missing_file_name and req.file_how == "missing":  # 停车缴费_南门_x.csv 只留…: the file said is not there, said first
             near = ("、" if lang == "zh" else ", ").join(req.candidates or [f.path for f in catalog.tables][:6])
@@ -3602,15 +3702,25 @@ def _gate(req: Request, state: SessionState, turns: list[str], multi_turn: bool,
 
 
 
-def _not_understood(text: str, named: str | None) -> list[str]:
-    """The words of a request about a file that no rule read (偏度, kurtosis), whole words, the file's own name left out."""
+def _not_understood(text: str, named: str | None, catalog: Catalog | None = None) -> list[str]:
+    """The words of a request about a file that no rule read (偏度, kurtosis), whole words, the file's own name, its
+    sheets' names and its columns left out (中心馆逾期罚款…: never 心馆逾期罚款)."""
     stem = (named or "").casefold()
+    fi = catalog.get(named) if catalog is not None and named else None
+    taken: list[tuple[int, int]] = []
+    if fi is not None and fi.is_table:
+        low = text.casefold()
+        taken += [m.span() for sh in fi.sheets if sh.name for m in re.finditer(re.escape(sh.name.casefold()), low)]
+        taken += [(h.start, h.end) for sh in fi.sheets[:1] for h in find_columns(text, sh) if h.how in ("exact", "synonym")]
     out: list[str] = []
-    for w in evidence.unexplained(text, ()):
+    for w in evidence.unexplained(text, taken):
         at = text.casefold().find(w.casefold())
         if w.isascii():  # a stem the word lists cut (kurtos): the whole word as written
             w = next((m.group(0) for m in re.finditer(r"[A-Za-z]+", text) if m.start() <= at < m.end()), w)
         if w.casefold() not in stem and w not in out:
             out.append(w)
+    for w in _numbers_unread(text, taken):  # 排前10%: a figure no rule read (said whole, in place of a word it holds)
+        if w not in out:
+            out = [x for x in out if x not in w] + [w]
     return out[:4]
 

@@ -285,13 +285,13 @@ ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?�
                   r"|(?<![a-z_])(?:add|create)(?=\s+(?:a\s+)?[A-Za-z][\w ()%/\-]{0,30}?\s*=\s*[\w(\[].*?(?:[+\-*/×÷]|(?<![a-z_])(?:plus|minus|times|divided by)(?![a-z_])))"
                   r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*(?!(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?!\d))[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本 (never a date)
                   re.I | re.A)
-TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|户|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|(?<![\w.])(\d+)(?=\s+(?:[a-z_]+\s+){0,2}with\s+the\s+(?:highest|largest|biggest|greatest|most|lowest|smallest|least|fewest|longest|shortest|oldest|newest|latest|earliest)(?![a-z_]))|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老|长|短|久|贵|便宜)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种|张|份|次|件|户|辆|台)(?:单子|单)?", re.I | re.A)
+TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|户|本|部|首|款|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|(?<![\w.])(\d+)(?=\s+(?:[a-z_]+\s+){0,2}with\s+the\s+(?:highest|largest|biggest|greatest|most|lowest|smallest|least|fewest|longest|shortest|oldest|newest|latest|earliest)(?![a-z_]))|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老|长|短|久|贵|便宜)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种|张|份|次|件|户|辆|台|本|部|首)(?:单子|单)?", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b"
               # keep only the first 20 / the first 5 ones: the first rows, the number said alone
               r"|(?<![a-z_])(?:keep|show|take|give me|list|only|just)\s+(?:only\s+|just\s+)?(?:the\s+)?first\s+(\d+)(?:\s+(?:rows|records|lines|entries|ones))?(?![\w.%])", re.I | re.A)
 EXPORT_WORDS = rx("导出", "导出来", "倒出来", "倒出", "输出", "另存为", "另存", "保存为", "保存成", "保存下来", "保存一下", "存一下", "存下来", "存成", "存为", "转成", "转为", "转换成", "转换为", "转换", "转", "生成", "下载", "export", "save as", "save it as", "convert", "conver", "output", "write out", "download")
 # "save X as an Excel file": a save whose object comes between it and "as"
-EXPORT = lazy(EXPORT_WORDS.pattern + r"|(?<![a-z_])save(?=\s.{0,60}?\sas(?![a-z_]))", re.I | re.A)
+EXPORT = lazy(EXPORT_WORDS.pattern + r"|(?<![a-z_])save(?=\s.{0,60}?\sas(?![a-z_]))|(?<![a-z_])turn(?=\s.{0,40}?\sinto\s)", re.I | re.A)
 PROFILE = rx("分析", "预览", "看看", "看一下", "看下", "瞧瞧", "瞅瞅", "打开", "长啥样", "长什么样", "什么样", "多少行", "几行", "多少条", "多少列", "几列", "有哪些列", "哪些列", "哪些字段", "列名", "字段", "表头", "什么类型", "数据类型", "类型", "空值", "缺失值", "概况", "概览", "基本情况", "描述", "介绍", "describe", "preview", "show me", "show", "open", "look at", "peek", "how many rows", "how many columns", "rows", "rwos", "columns", "overview", "profile", "analyse", "analyze", "analysis", "inspect", "summary of", "what's in", "what is in")
 EXPLORE_COMPARE = lazy(alt("对比", "比一下", "比对", "相比", "compare", "comparison", "compared with", "compared to", "versus", "差异", "区别在")
                        # 比较 compares, unless it says "rather" (比较贵 / 比较多 / 比较有名: a degree, never a comparison)
@@ -452,7 +452,9 @@ SET_ASIDE = lazy(r"算了|取消(?:这个|那个|掉)?(?=\s*[，,。;；])|先�
 SEQUENCE_WORDS = "然后|接着|随后|之后|其次|再"
 # the words before the name a file is written under (save as x.xlsx / 保存为 x.xlsx), read by the export and by the file finder
 # words that only give the written file its name (… to an Excel file called x.xlsx / name the file x.xlsx / 文件名叫 x.xlsx)
-NAME_LEAD = (r"(?<![a-z_])(?:(?:file|workbook|sheet|spreadsheet)\s+)?(?:called|named)(?![a-z_])|(?<![a-z_])name\s+(?:it|the\s+file|the\s+output)(?![a-z_])"
+NAME_LEAD = (r"(?<![a-z_])(?:(?:file|workbook|sheet|spreadsheet)\s+)?(?:called|named)(?![a-z_])|(?<![a-z_])(?:name|call)\s+(?:it|the\s+file|the\s+output|the\s+export)(?![a-z_])"
+             # export that to excel as x.xlsx: the format said, then the name
+             r"|(?<![a-z_])(?:save|export|write|output)(?:\s+(?:it|this|that|them))?\s+(?:to|as|into)\s+(?:an?\s+)?(?:excel|csv|xlsx)(?:\s+file)?\s+(?:as|called|named)(?![a-z_])"
              r"|命名为|文件名叫|文件名为|文件名是|名字叫|起名叫")
 SAVE_AS = (r"(?:(?<![a-z_])(?:save|export|write|output)(?:\s+(?:it|this|that|them|everything|all"
            # export the pivot result / save that table / write the last summary … as x.xlsx
@@ -481,9 +483,9 @@ FOLLOW_UP = lazy(r"^\s*(?:and\s+|but\s+|so\s+)?(?:what\s+)?if\s+(?:we|you|i)\s+[
 BREAK_DOWN = lazy(r"(?<![a-z_])(?:break(?:s|ing)?\s+(?:that|it|this|these|those|them)\s+down|split\s+(?:that|it|this|them)\s+(?:up\s+)?by)(?![a-z_])"
                   r"|按.{1,10}?(?:拆开|拆分|分开|细分|分一下|拆一下|分别看|分别算|分别统计|分开算|各算)|分别按", re.I | re.A)
 # every sheet of a workbook whose sheets are one table split (一季度/二季度…, North/South), stacked
-ALL_SHEETS = lazy(r"(?:按|用)?(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sheet|表|页|季度)(?:\s*(?:的)?(?:合计|合起来|合在一起|加起来|加在一起|一起)(?=\s*(?:来)?算))?|(?:上下)?(?:拼起来|拼在一起|拼接起来|拼成一张)|(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)"
+ALL_SHEETS = lazy(r"整个(?:工作簿|文件|excel|表格文件)|(?:按|用)?(?:所有|全部|每个|各个|整个)的?\s*(?:工作表|sheet|表|页|季度)(?:\s*(?:的)?(?:合计|合起来|合在一起|加起来|加在一起|一起)(?=\s*(?:来)?算))?|(?:上下)?(?:拼起来|拼在一起|拼接起来|拼成一张)|(?:[两三四五六七八九十几]|\d+)\s*(?:个|张)\s*(?:工作表|sheet|表|季度|月|半年)"
                   r"[^，,。]{0,6}?(?:合在一起|合起来|合并|加起来|加在一起|汇总|一起)|(?:合在一起|合起来|加在一起)"
-                  r"|(?<![a-z_])(?:all (?:the |of the )?(?:(?:two|three|four|five|six|\d+) )?sheets|every sheet|both sheets|stack(?:ed|ing)? (?:the |all )?sheets|across (?:all |the )?sheets|all tabs)(?:\s+(?:combined|together|altogether|all together|as one))?(?![a-z_])"
+                  r"|(?<![a-z_])(?:all (?:the |of the )?(?:(?:two|three|four|five|six|\d+) )?sheets|every sheet|both sheets|(?:the )?(?:whole|entire) (?:workbook|file)|stack(?:ed|ing)? (?:the |all )?sheets|across (?:all |the |its |their )?(?:(?:two|three|four|five|six|\d+) )?sheets|all tabs)(?:\s+(?:combined|together|altogether|all together|as one))?(?![a-z_])"
                   # combine all four quarters / merge both months / all 12 months together
                   r"|(?<![a-z_])(?:combine|combining|merge|merging|stack|append|put together)\s+(?:(?:all|both|the|these|those|every)\s+)*(?:(?:two|three|four|five|six|twelve|\d{1,2})\s+)?"
                   r"(?:quarters|months|sheets|tabs|periods)(?![a-z_])"
@@ -512,7 +514,7 @@ NEXT_STEP_LEAD = lazy(r"^\s*(?:然后|接着|之后|随后|再|then(?![a-z_])|an
 # The previous result as the input of this request
 # 用合并那张表 / 在合并的表里 / 合并后的结果: the table a merge (a stack or a join) just made, never a merge asked again
 MERGED_RESULT = r"(?:刚才|上面|前面)?(?:合并|拼接|拼|合)(?:起来)?(?:的|后的|好的|完的)(?:那|这)?(?:张|个)?(?:表|结果)|(?:合并|拼接)(?:那|这)(?:张|个)?(?:表|结果)"
-RESULT_REF = lazy(MERGED_RESULT + r"|(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:他|她)的(?=[^，,。]{0,8}(?:合计|总|金额|订单|单子|平均|销售|业绩|数))|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|her|his|him|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_]))|that(?=\s+(?:by|per|into|as|to|for|over|across)(?![a-z_])|\s*[?.!;]|\s*$)|that (?:result|output|list|summary)|the (?:[a-z][\w-]* ){0,4}?(?:table )?result|(?<=chart of )the (?:[a-z]+ ){0,2}?(?:totals|figures|numbers|counts|sums|averages))(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这几(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人)|这批|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)?(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|^\s*(?:再)?(?:导出|保存|存|另存|输出|下载)(?:一下)?(?:为|成)?\s*(?:这个|这张表|这份)(?=\s*(?:[为成].{0,10})?\s*[。.!！]?\s*$)|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
+RESULT_REF = lazy(MERGED_RESULT + r"|(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:他|她)的(?=[^，,。]{0,8}(?:合计|总|金额|订单|单子|平均|销售|业绩|数))|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|her|his|him|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_]))|that(?=\s+(?:by|per|into|as|to|for|over|across)(?![a-z_])|\s*[?.!;]|\s*$)|that (?:result|output|list|summary)|the (?:[a-z][\w-]* ){0,4}?(?:table )?result|(?<=chart of )the (?:[a-z]+ ){0,2}?(?:totals|figures|numbers|counts|sums|averages))(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这(?:几|两)(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人|家)|这批|^\s*(?:那|那么)?\s*其中(?!的?(?:一个|一张|一份)?(?:表|文件|工作表))|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)?(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|^\s*(?:再)?(?:导出|保存|存|另存|输出|下载)(?:一下)?(?:为|成)?\s*(?:这个|这张表|这份)(?=\s*(?:[为成].{0,10})?\s*[。.!！]?\s*$)|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
                         r"|(?<![a-z_])(?:on|in|of|from|to|for|with|using) (?:that|this|it)(?: (?:result|table|one|output))?(?=\s*(?:now|then|again|please|too)?\s*[?.!]?\s*$)"
                         # in that, just the Card rows / of those: … — the result said first, then what to do with it
                         r"|^\s*(?:and\s+|now\s+)?(?:in|of|from|within|among|out of) (?:that|this|those|these)(?: (?:result|table|one|output|list|rows|lot))?(?=\s*[,，:;\-–—])"

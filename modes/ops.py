@@ -29,7 +29,7 @@ from modes.lazyre import lazy
 from modes.resolve import ColumnHit, find_columns, find_values, resolve_column
 from modes.text import CJK, blank, edit_distance, language, parse_number, tidy
 
-DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|(?:highest|largest|biggest|most|top|best|newest|latest|most recent|longest|heaviest|priciest|busiest)" + lx.THEN_FIRST + r"|high to low|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
+DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|(?:highest|largest|biggest|most|top|best|newest|latest|most recent|longest|heaviest|priciest|busiest)" + lx.THEN_FIRST + r"|high to low|(?:highest|largest|biggest|most|slowest|longest) to (?:lowest|smallest|least|fewest|fastest|shortest)|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
 AGG_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("mean", lazy(r"平均值|平均数|平均|均值|(?<![a-z_])(?:average|mean|avg)(?![a-z_])", re.I | re.A)),  # never "meant"
     ("sum", lazy(r"求和|总和|合计|总计|总额|加总|加起来|加在一起|加一下|\bsum\b|\btotals?\b|\badd(?:ed)? up\b", re.I | re.A)),
@@ -50,13 +50,13 @@ EXTREME_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("max", lazy(r"最高的?|最大的?|(?<![a-z_])(?:the )?(?:highest|largest|biggest)(?![a-z_])", re.I | re.A)),
     ("min", lazy(r"最低的?|最小的?|(?<![a-z_])(?:the )?(?:lowest|smallest)(?![a-z_])", re.I | re.A)),
 ]
-ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|(?:lowest|smallest|least|fewest|oldest|earliest|shortest|lightest|cheapest)" + lx.THEN_FIRST + r"|oldest first|low to high|(?:最)?(?:低|小|少|早|旧)的?(?:排在|排|在)前(?:面|头|边)?|倒数", re.I | re.A)
+ASC = lazy(lx.ASC_PAIR + r"|升序|正序|(?<![a-z_])asc(?:ending)?(?![a-z_])|(?:lowest|smallest|least|fewest|oldest|earliest|shortest|lightest|cheapest)" + lx.THEN_FIRST + r"|oldest first|low to high|(?:lowest|smallest|least|fewest|fastest|shortest) to (?:highest|largest|biggest|most|slowest|longest)|(?:最)?(?:低|小|少|早|旧)的?(?:排在|排|在)前(?:面|头|边)?|倒数", re.I | re.A)
 RANK_WORD = lazy(r"排名|排行|名次|ranking", re.I)
 SORT_VERB = lazy(lx.DESC_PAIR + "|" + lx.ASC_PAIR + r"|排|sort|order|rank|升序|降序|倒序|desc|asc", re.I | re.A)
 GROUP_VERB = lazy(r"分组|汇总|统计|求和|总和|合计|平均|均值|算|计算|数一下|数一数|数数|计数|清点|有几|(?:有)?多少(?:笔|单|条|个|次|人)|group|summar|sum|total|average|mean(?!t)|count|per|小计|breakdown|break\w*\s+(?:\S+\s+){0,4}?down", re.I | re.A)
 DEDUPE_VERB = lx.DEDUPE
 MAX_KEYS = 16
-BY_WORD = lazy(r"按照|按|根据|依据|依照|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|(?:does|do|did|has|have)\s+(?:each|every)|(?<!side )(?<!one )(?<!step )by(?! side| one| step)|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*(?!占|所占)[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为|占|多少|几)(?=\s?[\u4e00-\u9fffA-Za-z])"
+BY_WORD = lazy(r"按照|按|根据|依据|依照|不同(?=[\u4e00-\u9fffA-Za-z][^，,。；;]{0,10}?的\s*(?:平均|合计|总|最高|最低|最大|最小|中位|占比|比例))|(?<![a-z_])(?:group(?:ed)? by|sort(?:ed)? by|order(?:ed)? by|rank(?:ed)? by|for each|for every|in each|in every|within each|within every|of each|of every|(?:each|every)(?=\s+[a-z][a-z ]{0,20}?'s(?![a-z_]))|(?:does|do|did|has|have)\s+(?:each|every)|(?<!side )(?<!one )(?<!step )by(?! side| one| step)|per)(?![a-z_])|每个|每一个|每一?(?:门|位|名|家|类|种|所|项|款|支|间)(?=\s*(?!占|所占)[\u4e00-\u9fffA-Za-z])|各个|各项(?!目)(?=[\u4e00-\u9fffA-Za-z])|各种(?!类)(?=[\u4e00-\u9fffA-Za-z])|各(?!自|有|是|为|占|多少|几)(?=\s?[\u4e00-\u9fffA-Za-z])"
                r"|(?:其他|其余|其它|剩下的|其他的)(?=[\u4e00-\u9fff][^,;]{0,16}(?:分别|各自|各(?=[\u4e00-\u9fff])))", re.I | re.A)  # 不包括X，其他产品类别的…分别: per category
 KEY_STOP = lazy(r"把|将|分组|汇总|统计|求和|排序|排列|排|从高|从低|从大|从小|升序|降序|倒序|算|计算|的|来|进行|做|group|sum|sort|,|;|\s|去重|关联|合并|对比|比较")
 FILL = lazy(
@@ -77,7 +77,7 @@ DROP_VERB = lazy(r"删掉|删除|去掉|去除|不要|移除|\bremove\b|\bdrop\b
 BROUGHT_IN = lazy(r"加上|加入|带上|带出|带过来|补上|添上|添加|附上|(?<![a-z_])(?:add|bring|include)(?![a-z_])", re.I | re.A)
 N_COLS = lazy(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|columns)", re.I | re.A)
 WHICH_TOP = lazy(
-    r"哪(?P<wn>\d+|[两三四五六七八九十]+)?(?:个|些|一个|家|位|种|类|门|项|款|件|所|台|辆|只|条|(?=天|周|年|月份))\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差|最忙|最繁忙|最热门|最火|最受欢迎|最活跃|最冷清|最闲)"
+    r"哪(?P<wn>\d+|[两三四五六七八九十]+)?(?:个|些|一个|家|位|种|类|门|项|款|件|所|台|辆|只|条|本|部|首|间|(?=天|周|年|月份))\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差|最忙|最繁忙|最热门|最火|最受欢迎|最活跃|最冷清|最闲)"
     r"|(?:which\s+(?:(?P<wn2>\d+)\s+)?|(?:the\s+)?(?:top\s+)?(?P<wn3>\d+)\s+(?=[a-z_]+\s+with\s))(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:(?P<sv>sold|sells?|made|earned|brought in)|has|had|have|got|with|gets|is|was|are|were|ranks?"
     r"|did|does|do|handled|handles|completed|completes|closed|took|takes|ran|runs|logged|booked|received|processed|served|delivered)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest|busiest|quietest)"
     r"(?:\s+(?:(?:in|by|for|on)\s+)?(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+))?",
@@ -86,7 +86,7 @@ WHICH_TOP = lazy(
 # (busy is said of how many rows a key has: the most rows, or the fewest)
 BUSY_WORDS = {"最忙": "最多", "最繁忙": "最多", "最热门": "最多", "最火": "最多", "最受欢迎": "最多", "最活跃": "最多", "最冷清": "最少", "最闲": "最少",
               "busiest": "most", "quietest": "fewest"}
-WHO_TOP = lazy(r"(?P<d>最(?:高|大|多|低|小|少|早|晚|好|差))的?(?:是|为)?(?:谁|哪(?:个|位|家|一个|一家|条|笔)|什么)"
+WHO_TOP = lazy(r"(?P<d>最(?:高|大|多|低|小|少|早|晚|好|差))的?(?:是|为)?(?:谁|哪(?:个|位|家|一个|一家|条|笔|本|部|首|件|款|辆|台|所|间)|什么)"
                # 他们里面谁最多 / 合计最多的那个: the one said with who, or as "that one"
                r"|谁\s*(?P<d3>最(?:高|大|多|低|小|少))|(?P<d4>最(?:高|大|多|低|小|少))的那(?:个|位|家|一个|一位|一家)"
                r"|who (?:has|had|got|earns?|scored?) the (?P<d2>highest|most|largest|lowest|least|smallest)", re.I | re.A)
@@ -640,6 +640,9 @@ JOIN_CLAUSE_END = re.compile(r"[，,；;。、]|(?:然后|接着|之后|再)|(?<
 JOIN_ONLY = lazy(r"关联起来|关联|匹配|vlookup|带过来|拿过来|带进来|查过来|对上去|对过来|补上去|匹配上|对应?上|join|joined with|look ?up|bring over|bring in|pull in|add", re.I)
 
 
+EACH_OF_ROWS = lazy(r"(?:for|in|of|within)\s+(?:each|every)|per|each|every|每个|每一个|各个|各", re.I)
+
+
 def _rule_join(t: _Turn) -> None:
     words = _all_outside_names(lx.EXPLORE_JOIN, t)  # Join Date is a column, never a join
     named = [r.span() for r in lx.RESULT_REF.finditer(t.text)]  # 刚才关联出来的那个结果: the result named by the join that made it
@@ -662,8 +665,8 @@ def _rule_join(t: _Turn) -> None:
         if KEY_CLAUSE.match(t.text, hi):  # join a with b, using priority / 合并两个表，通过客户ID: the key's own clause goes with it
             hi = next((x.start() for x in JOIN_CLAUSE_END.finditer(t.text, hi + 1)), len(t.text))
         for b in list(BY_WORD.finditer(t.text)) + list(re.finditer(r"(?<![a-z_])(?:(?:matching|matched|keyed|linked)\s+)?(?:on|using)\s+|(?:通过|用)\s*", t.text, re.I | re.A)):
-            if not lo <= b.start() < hi:
-                continue
+            if not lo <= b.start() < hi or EACH_OF_ROWS.fullmatch(b.group(0).strip()):
+                continue  # (so I can see the company for each ticket: the rows the result shows, never the key)
             col, _raw, _how, _closest, end = _col_after(t.text, b.end(), t.hits, t.sheet)
             if col:
                 on = col
@@ -821,6 +824,31 @@ def _rule_best_selling(t: _Turn) -> None:
         t.add(m.start() + 1, Op("top_n", {"n": int(parse_number(n_raw) or 1) if n_raw else 1, "by": None, "ascending": False, "question": True}))
     else:
         t.add(m.start() + 1, Op("sort", {"by": [], "ascending": False, "direction_said": True}))
+    t.spans.append(m.span())
+    t.explore = True
+
+
+# 借书最多的前10位读者 / 借阅次数最多的前5本书: the key said after the cut, ranked by how many rows each has
+MOST_COUNTED = lazy(r"(?P<v>[\u4e00-\u9fff]{1,6}?)最多的\s*(?:那)?\s*前?\s*(?P<n>\d+|[一二两三四五六七八九十]+)\s*(?:个|位|名|本|家|件|款|种|辆|台)\s*(?P<k>[\u4e00-\u9fff]{1,6}?)(?=[，,。；;？?\s]|是|有|$)")
+
+
+MONEY_OR_GOODS = lazy(r"钱|额|收入|营收|利润|卖|销|花|付|缴|赚|挣|件|金")
+
+
+def _rule_most_counted(t: _Turn) -> None:
+    """借书最多的前10位读者 / 借阅次数最多的前5本书: the rows of each value of the key said (读者 → 读者证号) counted,
+    the first N by that count; never when the words before 最多 name a figure of the table (金额最多的前5个门店)."""
+    m = MOST_COUNTED.search(t.text)
+    if m is None or t.explore or t.found or any(h.column in t.sheet.numeric and m.start("v") <= h.start < m.end("v") for h in t.hits) \
+            or MONEY_OR_GOODS.search(m.group("v")) or any(b.start() < m.start() for b in BY_WORD.finditer(t.text)):
+        return  # (收的钱最多的1个收费员: the money each took; 每个城市…最多的2个客户: the first N within each group, by their own rules)
+    col, how, _ = resolve_column(m.group("k"), t.sheet, closest=False)
+    vals = t.sheet.values.get(col) if col else None
+    if col is None or how not in ("exact", "synonym", "partial") or col in t.sheet.numeric or col in t.sheet.dates \
+            or vals and t.sheet.rows <= len(vals):
+        return  # (a key whose every value is one row: no ranking of counts; ids too many to sample are ranked)
+    t.add(m.start(), Op("group", {"keys": [col], "measures": [{"agg": "count"}], "question": True}))
+    t.add(m.start() + 1, Op("top_n", {"n": int(parse_number(m.group("n")) or 1), "by": None, "ascending": False, "question": True}))
     t.spans.append(m.span())
     t.explore = True
 
@@ -1475,6 +1503,20 @@ def _column_named_alone(t: _Turn, keys: list[tuple[str | None, str, list[str]]],
         and not any(h.start >= j and not t.text[j : h.start].strip() for h in t.hits)
 
 
+@cache
+def _not_by_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    from modes.tagging.segment import words_toml
+
+    w = words_toml()["by_word"]
+    return tuple(w["not_by_zh"]), tuple(w["by_again_zh"])
+
+
+def _not_by(text: str, at: int) -> bool:
+    """没按时自提 / 按期还款: a 按 that begins a word of its own (words.toml [by_word]), never "by"."""
+    not_by, by_again = _not_by_words()
+    return text.startswith(not_by, at) and not text.startswith(by_again, at)
+
+
 def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     """The keys after one 按 / by, put where their role says."""
     dated = next((h for h in t.hits if h.column in t.sheet.dates and not t.text[b.end() : h.start].strip()), None)
@@ -1638,7 +1680,9 @@ def _rule_keys(t: _Turn) -> None:
                                                 and COMPUTE_BEFORE.search(text, max(0, h.start - 8), h.start - 1) for h in t.hits):
         t.grouping = True  # 然后重新算一下总金额: the column's total, asked with a verb of computing
     for b in islice(BY_WORD.finditer(text), MAX_KEYS):  # a request names a few keys; junk may repeat 按 hundreds of times
-        if t.free(b.start()) and not any(h.start <= b.start() < h.end for h in t.hits):  # Paid By is empty: a column's own word
+        if b.group(0) == "各" and any(e == b.start() for _, e in t.key_spans):
+            continue  # 每家门店各卖过几种菜: 各 says each of the groups just named does it, never a second key
+        if t.free(b.start()) and not any(h.start <= b.start() < h.end for h in t.hits) and not _not_by(text, b.start()):  # Paid By is empty: a column's own word
             _read_keys_at(t, b)
     if not t.group_keys and not t.explore:
         _keys_before_each(t)
@@ -1789,7 +1833,7 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
                      and not LIST_JOIN.fullmatch(blanked[am.end() : h.start])), None)  # 应收金额合计和实收金额合计: the next item
         if head is not None:
             col, raw, how, closest, end = head.column, blanked[head.start : head.end], head.how, [], head.end
-    pre = [h for h in t.hits if 0 <= am.start() - h.end <= 2 and h.column not in t.group_keys]
+    pre = [h for h in t.hits if (0 <= am.start() - h.end <= 2 or IN_BEFORE_TOTAL.fullmatch(blanked, h.end, am.start())) and h.column not in t.group_keys]
     if col is not None and how not in ("exact", "synonym") and pre:
         col = None  # 含税金额合计是多少: the column named before, never 是多少 read as part of 是否退货
     if col is None:
@@ -1803,14 +1847,24 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
             if back:
                 raw = re.sub(r"^.*(?:里|中|内|在|把|的|算一下|计算|求)", "", back.group(1)) or back.group(1)
                 col, how, closest = resolve_column(raw, t.sheet)
+            elif (tight := NOUN_BEFORE_AGG.search(blanked, 0, am.start())) is not None and ASKED_TAIL.fullmatch(raw.strip()) and agg in ("sum", "mean", "max", "min") \
+                    and not t.hits and not t.found:
+                # 押金总额 / 押金这一列加起来, where no column is 押金: the word said is the column asked for, never every column
+                if _a_noun(tight.group("w")):
+                    col, how, closest = resolve_column(tight.group("w"), t.sheet)
+                    raw = tight.group("w") if col is None else raw
     if col is None and raw and MONEY_SAID.fullmatch(raw.strip()):
         col = _money_column(t.sheet)  # 平均每单多少钱 / 平均每笔花多少: the table's one money column
+    if col is None and ASKED_TAIL.fullmatch(raw.strip()) and not t.hits and agg == "sum" and (fig := _summary_figure(t.sheet)) is not None:
+        col = fig  # 这两个馆加起来一共多少, on a total per sheet: that total's figure, over the groups shown
     made = _made_columns(t)
     if col is None and made and (IT_AFTER.match(blanked, am.end()) or IT_BEFORE.search(blanked, 0, am.start())):
         measures.append({"column": made[-1], "agg": agg})  # add a column Net = …, then total it for each sheet: the column made
         return
     if col and agg in ("mean", "sum") and (col in t.group_keys or col not in t.sheet.numeric):
         return  # 各部门…公司平均的部门: a key or a text column is never averaged or added up
+    if col and col not in t.sheet.numeric and flag_yes(t.sheet, col) is not None:
+        return  # 只算逾期了的，最小值是多少: a yes-no column is the rows' condition, never a statistic's figure
     if col:
         measures.append({"column": col, "agg": agg})
         first = next((h for h in t.hits if h.column == col and am.end() <= h.start and h.end == end), None)
@@ -1823,6 +1877,20 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
         unres.append(_unres(raw, closest))  # the mean instead: a word of the sentence after the statistic names no column
 
 
+# spend in total / the fees in sum: the column just said is the one the statistic after "in" is of
+IN_BEFORE_TOTAL = lazy(r"\s+in\s+", re.I | re.A)
+def _a_noun(word: str) -> bool:
+    """Whether the segmenter reads a word as nouns only (押金, 会员积分), never a verb said before a statistic (改成 /
+    再加上); False without a segmenter."""
+    from modes.tagging.segment import tokens
+
+    toks = tokens(word)
+    return bool(toks) and all(t.pos.startswith("n") for t in toks or [])
+
+
+ASKED_TAIL = lazy(r"(?:一共|总共|总计|共)?(?:是|为|有)?(?:多少|几|啥|什么)?[呢吗？?。]*")  # (押金总额是多少: nothing named after the statistic)
+# 押金总额 / 押金这一列加起来: a noun said right before a statistic (a column's name, or a column not there)
+NOUN_BEFORE_AGG = lazy(r"(?:(?<=的)|(?<![\u4e00-\u9fff]))(?:就是|只要|把|将|算|求)?(?P<w>(?!一共|总共|所有|全部|整体|总体|全体|每|的|这|那|其|它|他|她)[\u4e00-\u9fff]{2,4}?)\s*(?:这一?列|一列|列)?\s*(?:的)?\s*$")
 # the column just made, said as "it" beside a statistic (total it / 把它加起来)
 IT_AFTER = lazy(r"\s*(?:up\s+)?(?:it|that|this|that column|this column|the new column)(?![a-z_])", re.I | re.A)
 IT_BEFORE = lazy(r"(?:把|将)?\s*(?:它|它们|这一?列|新列|那一?列)\s*(?:都|全部)?\s*$")
@@ -2024,6 +2092,9 @@ def _rule_group(t: _Turn) -> None:
     measures += [m for _, m in t.having if m not in measures]  # the figure a having keeps groups by is computed
     totalled = [h for h in t.hits  # 每个项目的总工时 / 总金额 / 汇总金额: the column's total
                 if h.column in t.sheet.numeric and h.start > 0 and t.text[h.start - 1] == "总" and not h.column.startswith("总") and t.free(h.start)]
+    totalled += [h for h in t.hits  # 各个馆员收的逾期罚款总共多少: the column's total, asked after its name
+                 if h.column in t.sheet.numeric and h not in totalled and h.column not in t.group_keys and t.free(h.start) and TOTAL_AFTER.match(t.text, h.end)
+                 and not COUNT_ASKED.search(t.text)]
     for h in totalled:  # 汇总数量和金额: every column of the list said after it
         for x in [h, *_joined_after(h, t.hits, t.text)]:
             if x.column in t.sheet.numeric and x.column not in t.group_keys and {"column": x.column, "agg": "sum"} not in measures:
@@ -3035,8 +3106,10 @@ def _rule_values_question(t: _Turn) -> None:
     if not all(o.kind in ("filter", "dedupe", "select") for _, o in t.found) or any(o.kind == "dedupe" and o.args.get("subset") for _, o in t.found):
         return
     texts = [h for h in t.hits if h.column not in t.sheet.numeric or _id_like(h.column, t.sheet)]
-    which = [h for h in texts if WHICH_VALUES.search(t.text[max(0, h.start - 8) : h.start]) and t.free(h.start)]
-    listed = [h for h in texts if DISTINCT_VALUES.match(t.text, h.end)]
+    which = [h for h in texts if (WHICH_VALUES.search(t.text[max(0, h.start - 8) : h.start])
+                                  or WHICH_VALUES_EN.search(t.text[max(0, h.start - 24) : h.start]) and re.search(r"[a-z]s$", t.text[h.start : h.end], re.I))
+             and t.free(h.start)]
+    listed = [h for h in texts if DISTINCT_VALUES.match(t.text, h.end) or DISTINCT_VALUES_BEFORE.search(t.text, max(0, h.start - 40), h.start)]
     if not which and not listed:
         return
     col = (which or listed)[0]
@@ -3048,6 +3121,10 @@ def _rule_values_question(t: _Turn) -> None:
 
 # 是哪些师傅 / 有哪些老师工号: the values of the column said right after
 WHICH_VALUES = lazy(r"(?:是|有|都是|都有)\s*哪些\s*$")
+# the distinct values of Category / unique values in the Status column: that column's values, each once
+DISTINCT_VALUES_BEFORE = lazy(r"(?<![a-z_])(?:distinct|unique|different)\s+(?:values|entries|categories|names)\s+(?:of|in|for)\s+(?:the\s+)?(?:column\s+)?$", re.I)
+# which agents handled those / what products were they for: a plural column said after which / what, its values
+WHICH_VALUES_EN = lazy(r"(?:^|[,;:.?!]\s*|(?<![a-z_])(?:and|so|then)\s+)(?:which|what)\s+(?:different\s+|distinct\s+|other\s+)?$", re.I)
 # 师傅这一列的不重复值 / 老师工号去重列出来: the column's distinct values
 DISTINCT_VALUES = lazy(r"\s*(?:这一?列|列)?\s*(?:的|里的|中的)?\s*(?:不重复的?值|不重复的取值|唯一值|去重后?的值|去重(?:后)?(?:列|列出来|列一下|显示|看看))")
 DISTINCT_SAID = lazy(r"不重复的?值|不重复的取值|唯一值|去重(?:后)?(?:的值)?(?:列出来|列一下|显示|看看)?|只要|只保留|这一?列")
@@ -3483,7 +3560,13 @@ def _rule_export(t: _Turn) -> None:
 # the rows themselves counted, said in so many words (how many rows / records, 有多少行 / 几条记录): never a count of people or
 # things, which may hide a condition or a distinct count (how many customers are in Japan / 有多少个不同的读者)
 ROWS_ASKED = lazy(r"(?<![a-z_])how many (?:rows|records|entries|lines)(?![a-z_])|(?<![a-z_])(?:number|count) of (?:rows|records|entries)(?![a-z_])"
-                  r"|(?:多少|几)\s*(?:行|条记录|条数据)|行数|记录数|(?<![简])单数(?![月周日号行])|订单数|笔数|条数", re.I)
+                  r"|(?:多少|几)\s*(?:行|条记录|条数据)|行数|记录数|(?<![简])单数(?![月周日号行])|订单数|笔数|条数"
+                  r"|(?:一共|总共|总计|共)\s*\w{0,2}?(?:多少|几)\s*(?:次|回|本)(?!数)", re.I)  # 三个馆一共借了多少次: each row one time
+
+
+# how many tickets are there in Q2 / how many bookings do we have: a plural no column names, the rows counted
+HOW_MANY_OF_ROWS = lazy(r"(?<![a-z_])how many\s+(?:[a-z]+\s+){0,1}?[a-z]{3,}s\s+(?:are|were|is|do|did|does|have|has|in|on|at|there|we|came|got)(?![a-z_])"
+                        r"|(?<![a-z_])how many\s+[a-z]{3,}s\s*[?.]?\s*$", re.I)
 
 
 def _rule_profile(t: _Turn) -> None:
@@ -3499,14 +3582,14 @@ def _rule_profile(t: _Turn) -> None:
         if head:
             g = next((x for x in head.groups() if x), None)
             n = int(parse_number(g) or 5) if g else 5
-        rows = pm is not None and not head and not t.hits and ROWS_ASKED.search(t.text) is not None  # how many rows are there / 有多少行
+        rows = pm is not None and not head and not t.hits and (ROWS_ASKED.search(t.text) is not None or HOW_MANY_OF_ROWS.search(t.text) is not None)  # how many rows are there / 有多少行
         t.add(pm.start() if pm else 0, Op("profile", {"head": n, "columns": [h.column for h in t.hits], **({"question": "rows"} if rows else {})}))
 
 
 # the rules of one turn, in the order they run: a later rule sees what the earlier ones read
 TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
-    _rule_which_top, _rule_best_selling, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_rounding, _rule_fill_or_clean, _rule_latest_each, _rule_dedupe,
+    _rule_which_top, _rule_best_selling, _rule_most_counted, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_rounding, _rule_fill_or_clean, _rule_latest_each, _rule_dedupe,
     _rule_ratio, _rule_keys, _rule_having, _rule_money_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
     _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_count_and_total, _rule_bare_comparison, _rule_stat_having, _rule_goods_question, _rule_counted_figure, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
     _rule_export, _rule_profile,

@@ -1002,12 +1002,16 @@ def sheet_stems(f: FileInfo) -> dict[str, str]:
     is two characters or more and none is a value or a column word of the table (once per file read: a catalog is made
     again when a file changes)."""
     names = [s.name for s in f.sheets if s.name]
-    common = shared_ending(names) if len(names) >= 2 else ""
-    while common and any(len(n) - len(common) < 2 for n in names):
-        common = common[1:]  # 东湖苑 / 西湖苑: 东湖 / 西湖, the shorter shared end, when the longer leaves a single character
-    if not common:
+    if len(names) < 2:
         return {}
-    stems = {n: n[: -len(common)] for n in names}
+    stems: dict[str, str] = {}
+    for n in names:  # the longest end it shares with another sheet's name (东城分馆 / 西湖分馆 / 中心馆 → 东城 / 西湖 / 中心)
+        end = max((shared_ending([n, o]) for o in names if o != n), key=len)
+        while end and len(n) - len(end) < 2:
+            end = end[1:]  # 东湖苑 / 西湖苑: 东湖 / 西湖, the shorter shared end, when the longer leaves a single character
+        if not end:
+            return {}
+        stems[n] = n[: -len(end)]
     words = {v.casefold() for s in f.sheets[:1] for vs in s.values.values() for v in vs} | {c.casefold() for s in f.sheets[:1] for c in s.columns}
     if any(len(st) < 2 or any(st.casefold() in w for w in words) for st in stems.values()):
         return {}
@@ -1024,14 +1028,14 @@ def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[in
         if s.name and len(f.sheets) > 1:
             for m in re.finditer(re.escape(s.name.casefold()), low):
                 # 订单表, 客户 sheet, 订单里: the sheet; "VIP 客户" alone is a noun, left to the columns to decide
-                if re.match(r"\s*(?:表|sheet|工作表|页|里|中|内|那个|这个|那张|这张|的数据|数据)", low[m.end() :]) or re.search(r"(?:工作表|sheet)\s*$", low[: m.start()]):
-                    return s.name, None, m.span()
+                if re.match(r"\s*(?:表|sheet|工作表|页|里|中|内|那个|这个|那张|这张|的数据|数据)", low[m.end() :]) or SHEET_WORD_BEFORE.search(low, 0, m.start()):
+                    return s.name, None, with_sheet_words(low, m.span())
     if len(f.sheets) > 1 and len({tuple(s.columns) for s in f.sheets}) == 1:
         # one table split into sheets (一季度/二季度, North/South): a sheet's name said anywhere chooses it
         named = [(s, m) for s in sorted(f.sheets, key=lambda s: -len(s.name or "")) if s.name and len(s.name) >= 2
-                 for m in re.finditer(r"(?<![a-z0-9])" + re.escape(s.name.casefold()) + r"(?![a-z0-9])", low)]
+                 for m in re.finditer(name_pattern(s.name.casefold()), low)]
         if len({s.name for s, _ in named}) == 1:
-            return named[0][0].name, None, named[0][1].span()
+            return named[0][0].name, None, with_sheet_words(low, named[0][1].span())
         stems = sheet_stems(f)
         by_stem = [(n, m) for n, stem in stems.items() for m in re.finditer(re.escape(stem), low)]
         if not named and len({n for n, _ in by_stem}) == 1:  # 那朝阳的呢, of 海淀校区 / 朝阳校区: a sheet said without the end all share
@@ -1061,12 +1065,30 @@ def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[in
             if pat is pats[1] and SHEET_VERB.match(name):
                 continue  # 按工作表分组 / 工作表分开算: what is done by sheet, never a sheet's name
             if name and name.casefold() not in ("the", "this", "that", "a", "one", "每个", "这个", "那个", "单独", "某个", "一个", "each", "every",
-                                                "and", "or", "both", "two", "these", "those", "和", "与", "及", "或", "两个", "这两个", "几个",
+                                                "and", "or", "both", "two", "three", "four", "five", "six", "all", "its", "my", "our", "these", "those",
+                                                "和", "与", "及", "或", "两个", "这两个", "几个",
                                                 "by", "per", "for", "in", "of", "across", "from", "on", "按", "各", "分"):  # (total Fee by sheet: a key)
                 return None, name, m.span(1)
     return None, None, None
 
 
+def name_pattern(name: str) -> str:
+    """A name as a pattern that is no part of a longer Latin word or number (North never in Northgate, Q1 never in Q12,
+    9月 never in 9月15号); a Chinese name with no figure may touch one (东城分馆12月份)."""
+    head = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", name) else ""
+    tail = r"(?![a-z0-9])" if re.search(r"[a-z0-9]$|\d", name) else ""  # (9月 never in 9月15号)
+    return head + re.escape(name) + tail
+
+
+def with_sheet_words(low: str, span: tuple[int, int]) -> tuple[int, int]:
+    """东城分馆 工作表 / 工作表“东城分馆”: the word that says a name is a sheet's goes with the name."""
+    after = SHEET_WORD_AFTER.match(low, span[1])
+    before = SHEET_WORD_BEFORE.search(low, 0, span[0])
+    return (before.start() if before else span[0], after.end() if after else span[1])
+
+
+SHEET_WORD_AFTER = re.compile(r"\s*[”\"'」]?\s*(?:工作表|sheet|表|页)(?![a-z])", re.I)
+SHEET_WORD_BEFORE = re.compile(r"(?:工作表|sheet)\s*[“\"'「]?\s*$", re.I)
 SHEET_VERB = re.compile(r"分组|分开|分别|汇总|合并|合计|合起来|合在一起|加起来|统计|计算|算|排序|筛选|各自|对比|比较")
 
 

@@ -40,7 +40,7 @@ def named_tables(text: str) -> list[tuple[str, bool]]:
 # an export that names nothing else: what was just shown is what is exported
 EXPORT_ALONE = re.compile(r"(?:(?:那|那就|就|好|好的|行|嗯|ok|okay|then|now|please|请|帮我|麻烦|再|也)[\s,，]*)*"
                           r"(?:把\s*(?:刚才的?|刚刚的?|上面的?)?\s*(?:这个|这|它|那个|这张表|这个表|这个结果|结果)\s*)?"
-                          r"(?:导出来?|输出|另存|保存|存成|存为|存一下|存下来|转成|转为|下载|命名为|文件名叫|export|save|download|write|name\s+(?:it|the\s+file))\s*"
+                          r"(?:导出来?|输出|另存|保存|存成|存为|存一下|存下来|转成|转为|下载|命名为|文件名叫|export|save|download|write|(?:name|call)\s+(?:it|the\s+file|the\s+output|the\s+export))\s*"
                           r"(?:it|this|that|them|the result)?\s*(?:成|为|到|as|to|into)?\s*"
                           r"(?:一下|一份|an?)?\s*(?:xlsx|csv|excel|表格)?\s*(?:格式|文件|file)?\s*"
                           # … called clerk_avg.xlsx / name the file clerk_avg.xlsx: the name it is written under
@@ -77,6 +77,10 @@ def scope(ref_how: str, ref_path: str | None, norms: list[str], state: SessionSt
     - outputs/x.csv named: that file (it is found by name like any file: see Catalog.name_needles)."""
     said = bool(lx.RESULT_REF.search(norms[-1]))
     last = catalog.get(state.last_result) if state.last_result else None
+    waits = state.pending
+    if said and waits is not None and waits.stage == "confirm" and waits.request.file and not is_result(waits.request.file) \
+            and any(o.kind in ("filter", "top_n", "head", "dedupe") for o in waits.request.ops):
+        return None  # how many of them were on weekends, while kept rows wait to be confirmed: those rows, never the last result
     own = ref_how in ("none", "current", "current_missing", "missing", "type", "ambiguous")  # no other file named by name
     # a word that describes a file (订单) or is a near-miss of a name without its extension (算执行 ~ 预算执行) is weak
     by_stem = ref_how in ("named", "fuzzy") and ref_path is not None and ref_path.rsplit("/", 1)[-1].casefold() not in norms[-1].casefold()

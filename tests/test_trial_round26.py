@@ -147,6 +147,10 @@ def test_an_offered_column_typed_back_alone_is_taken(members):
     s = Session(members)
     d = s.turn("members.csv group by Plan and show the share where Cancelled (Y/N) is Y").decision
     d = s.turn("no, I need the percentage of each plan's members who cancelled, not a filter").decision
+    # each plan's members who cancelled: the rate of the Y rows within each plan, restated (once asked which column)
+    assert d.next == "restate_confirm" and "proportion" in d.reply and "Plan" in d.reply and "Cancelled" in d.reply, d.reply
+    s = Session(members)
+    d = s.turn("members.csv: sort the rows").decision
     assert d.next == "ask_slots" and "Plan" in d.reply
     d = s.turn("Plan").decision
     assert d.next != "ask_slots" and "could not match" not in d.reply  # taken (what it reads is restated), never asked again

@@ -1227,7 +1227,7 @@ def _money_asked(text: str, sheet: Any) -> str | None:
 
 
 # 停车费收入 / the takings / income per month: the money the rows brought in, said as a noun of money
-INCOME_SAID = _lazy(r"收入|进账|收款|营收|花费|开销|(?<![a-z_])(?:income|takings|revenue|money|spend|spending|spent|outlay|expenditure)(?![a-z_])", re.I)
+INCOME_SAID = _lazy(r"收入|进账|收款|营收|销售额|营业额|销售金额|成交额|花费|开销|(?<![a-z_])(?:income|takings|revenue|money|spend|spending|spent|outlay|expenditure)(?![a-z_])", re.I)
 
 
 def _measure_word(text: str, sheet: Any) -> str | None:
@@ -2779,8 +2779,12 @@ PIE_RX = _lazy(r"饼图|饼状图|(?<![a-z_])pie(?![a-z_])", re.I)
 CHART_NAMES = {"bar": ("柱状图", "bar chart"), "line": ("折线图", "line chart"), "pie": ("饼图", "pie chart"), "scatter": ("散点图", "scatter plot"),
                "heatmap": ("热力图", "heat map")}
 # a count of rows: 人次 / 人数 / 次数 / number of … (a column of that name is a column, found first)
-CHART_COUNT = _lazy(r"人数|人次|次数|个数|数量|件数|单数|单量|订单量|票量|笔数|条数|记录数|行数|频数|频次|计数|多少单|几单|多少(?:人|次|个|条|笔|家|件)|"
-                    r"(?<![a-z_])(?:count|counts|headcount|number of|how many|rows)(?![a-z_])", re.I)
+CHART_COUNT = _lazy(r"人数|人次|次数|个数|数量|件数|单数|单量|订单量|票量|(?:借阅|访问|浏览|点击|来电|来访|入园|客流|预约|下单|接单|派单|报修|投诉|咨询)量|笔数|条数|记录数|行数|频数|频次|计数|多少单|几单|多少(?:人|次|个|条|笔|家|件)|"
+                    r"(?<![a-z_])(?:count|counts|headcount|number of|how many|rows)(?![a-z_])"
+                    # a chart of tickets by country: a plural that names no column, counted per key
+                    # (the table's own noun, blanked as the file's word, leaves only the spaces it held)
+                    r"|(?<=\bof)\s+(?:the\s+|all\s+)?(?:(?:[a-z]+\s+)?(?:orders|bookings|tickets|rows|records|entries|transactions|visits|sessions|jobs|trips"
+                    r"|rides|calls|cases|claims|loans|rentals|deliveries|shipments|appointments|incidents|requests|events)\s+)?(?=(?:by|per|across|for each|in each)\s)", re.I)
 COUNT_RX = _lazy(CHART_COUNT.pattern + r"|分布|密度|distribution|density", re.I)
 CHART_DESC = _lazy(r"降序|倒序|从高到低|从大到小|由高到低|由大到小|从多到少|由多到少|(?<![a-z_])(?:descending|largest first|highest first)(?![a-z_])", re.I)
 CHART_ASC = _lazy(r"升序|从低到高|从小到大|由低到高|由小到大|从少到多|由少到多|(?<![a-z_])(?:ascending|smallest first|lowest first)(?![a-z_])", re.I)

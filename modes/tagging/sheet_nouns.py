@@ -6,7 +6,7 @@ workspace (words.toml [sheet_nouns] holds only the quantifiers)."""
 from __future__ import annotations
 
 import re
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 
 from modes.catalog import Catalog, FileInfo
 from modes.resolve import DISTINCT_SHEET, NAMED_FILE, resolve_column, shared_ending
@@ -237,6 +237,7 @@ def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
     if not table:
         return text
     all_zh, each_zh, all_en, each_en = _quantifiers()
+    text, kept = _shield(text, catalog, list(table))
     low = text.casefold()
     for noun, (wb, source) in sorted(table.items(), key=lambda x: -len(x[0])):
         if noun not in low:
@@ -263,10 +264,50 @@ def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
             text = re.sub(rf"(?:{all_zh}|{each_zh})\s*(?:的)?\s*{n}(?=\s*(?:做|为|作为|当|放)?\s*(?:各|每)?\s*(?:一|每)?\s*(?:列|行)(?!数))", "工作表", text)
             counted, then_each = _counted_each()
             text = re.sub(rf"(?:{counted})\s*(?:的)?\s*{n}(?=\s*(?:的)?\s*(?:{then_each}))", "每个工作表", text)
-            text = re.sub(rf"(?:{all_zh})\s*(?:的)?\s*{n}", "所有工作表", text)
-            text = re.sub(rf"(?:{each_zh})\s*{n}", "每个工作表", text)
+            ends = [sh.name for f in catalog.tables if f.path == wb for sh in f.sheets if sh.name]
+            text = re.sub(rf"(?:{all_zh})\s*(?:的)?\s*{n}", partial(_all_sheets, len(ends)), text)
+            # (两个分馆, of 东城分馆 / 西湖分馆: 分馆 is the end of their names, never 分 + 馆 said of each sheet)
+            text = re.sub(rf"(?:{each_zh})\s*{n}", partial(_each_sheet, tuple(ends)), text)
             text = re.sub(rf"(?<=[行列])(\s*(?:是|为|用|放|按)\s*){n}", r"\1工作表", text)  # 行是小区，列是费用类型: the sheets down the side
-    return text
+    return _unshield(text, kept)
+
+
+def _all_sheets(count: int, m: re.Match[str]) -> str:
+    """所有工作表 for a word of all of them and the sheets' noun (三个馆, of three sheets), unless the number said is not the
+    number of sheets (这两个馆, of three: the two just shown)."""
+    said = re.match(r"这?(?P<n>[两三四五六七八]|[2-8])", m.group(0))
+    if said is not None:
+        g = said.group("n")
+        if (int(g) if g.isdigit() else COUNT_ZH[g]) != count:
+            return m.group(0)
+    return "所有工作表"
+
+
+def _each_sheet(ends: tuple[str, ...], m: re.Match[str]) -> str:
+    """每个工作表 for a quantifier and the sheets' noun (各馆), unless the two are the end of a sheet's name (分馆)."""
+    return m.group(0) if any(e.endswith(m.group(0)) for e in ends) else "每个工作表"
+
+
+SHIELD = "\x00{}\x01"
+
+
+def _shield(text: str, catalog: Catalog, found: list[str]) -> tuple[str, list[str]]:
+    """The names of sheets and columns that hold a sheet noun with more around it (东城分馆 of 馆, 馆员), set aside before
+    the noun is rewritten: a quantifier beside them (分 / 各个) is theirs, never the sheets'."""
+    names = {n for f in catalog.tables for sh in f.sheets for n in (sh.name or "", *sh.columns)}
+    held = sorted({n for n in names if any(w in n.casefold() and len(n) > len(w) for w in found) and n in text}, key=len, reverse=True)
+    if not held:
+        return text, []
+    kept: list[str] = []
+
+    def put(m: re.Match[str]) -> str:
+        kept.append(m.group(0))
+        return SHIELD.format(len(kept) - 1)
+    return re.sub("|".join(re.escape(n) for n in held), put, text), kept
+
+
+def _unshield(text: str, kept: list[str]) -> str:
+    return re.sub("\x00(\\d+)\x01", lambda m: kept[int(m.group(1))], text) if kept else text
 
 
 QUANTIFIED = re.compile(r"[行列]\s*(?:是|为|用|放|按)|所有|全部|几个|[两三四五六七八九]个|几家|[两三四五]家|整个|全|每|各|按|分|(?<![a-z_])(?:all|both|across|every|per|by|each|the (?:two|three|four))(?![a-z_])", re.I)
