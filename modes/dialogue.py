@@ -50,7 +50,7 @@ Outcome = tuple[Decision, SessionState]
 BARE_FILE = re.compile(r"\s*(?:(?:用|是|就是|in|use|it's|it is|the file)\s*)?\S+\.(?:csv|xlsx|xlsm|xls|tsv|ods)\s*(?:那个|这个|吧|please)?\s*[。.!！]?\s*", re.I)
 NAMELESS_KINDS = {"profile", "compare", "filter"}  # what a bare 看看 / 比较 / 不是… reads as when it names nothing
 FEEDBACK = re.compile(r"算|错|漏|结果|对不上|不对|少了|多了|(?<![a-z_])(?:wrong|mistake|missed|missing|result)(?![a-z_])", re.I | re.A)
-QUOTED = re.compile(r"['\"“”‘’「」][^'\"“”‘’「」]{1,40}['\"“”‘’「」]")
+QUOTED = re.compile(r"(?:(?<![A-Za-z])'|[\"“”‘’「」])[^'\"“”‘’「」]{1,40}(?:'(?![A-Za-z])|[\"“”‘’「」])")  # (weren't / wasn't: no quote)
 EXPLICIT_FILE = ("named", "fuzzy", "description")
 
 

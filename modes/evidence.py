@@ -71,7 +71,7 @@ CASE_FORMULA_RX = lazy(CASE_FORMULA[0], re.I)
 def case_formula_gap(text: str) -> Gap | None:
     """The gap of a per-condition formula, when the text asks for one."""
     return Gap(CASE_FORMULA_RX, *CASE_FORMULA[1:]) if CASE_FORMULA_RX.search(text) else None
-QUOTED = lazy(r"['\"“‘「『][^'\"”’」』]{1,40}['\"”’」』]")
+QUOTED = lazy(r"(?:(?<![A-Za-z])'|[\"“‘「『])[^'\"”’」』]{1,40}(?:'(?![A-Za-z])|[\"”’」』])")  # (weren't / wasn't: no quote)
 CJK_RUN = lazy(r"[\u4e00-\u9fff]+")
 CJK_CHAR = lazy(r"[\u4e00-\u9fff]")
 LATIN_WORD = lazy(r"[A-Za-z][A-Za-z'_-]+")

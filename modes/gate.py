@@ -3553,7 +3553,7 @@ def _only_guesses(req: Request, multi_turn: bool) -> bool:
             and len(req.unexplained) >= 2 and any(e.key in ("column_typo", "value_typo") for e in req.evidence))
 
 
-QUOTED = lazy(r"'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|“([^”\n]{1,60})”|‘([^’\n]{1,60})’|「([^」\n]{1,60})」")
+QUOTED = lazy(r"(?<![A-Za-z])'([^'\n]{1,60})'(?![A-Za-z])|\"([^\"\n]{1,60})\"|“([^”\n]{1,60})”|‘([^’\n]{1,60})’|「([^」\n]{1,60})」")  # (weren't: no quote)
 
 
 def _left_out(req: Request, text: str) -> tuple[str, list[str]] | None:

@@ -437,3 +437,8 @@ def test_a_word_of_the_workbooks_name_is_no_other_service(tmp_path, monkeypatch)
     ws = _workspace(tmp_path, monkeypatch, "pandas", "flight_ops.xlsx", {"North": TOURS["North"], "South": TOURS["South"]})
     tr = Session(ws).turn("the flights workbook")
     assert "another app" not in tr.decision.reply
+
+
+def test_an_apostrophe_inside_a_word_opens_no_quote(tours):
+    tr = Session(tours).turn("tours.xlsx North sheet: tours that weren't cancelled and where the leader wasn't Mia")
+    assert "quoted" not in tr.decision.reply and "'t cancelled" not in tr.decision.reply, tr.decision.reply

@@ -130,7 +130,7 @@ def timeish(sheet: Any, col: str) -> bool:
     return col not in sheet.numeric and bool(sheet.values.get(col)) and reads_as_times(sheet.values[col])
 
 
-QUOTED = _lazy(r"'[^']{1,40}'|‘[^’]{1,40}’|“[^”]{1,40}”|\"[^\"]{1,40}\"|「[^」]{1,40}」")
+QUOTED = _lazy(r"(?<![A-Za-z])'[^']{1,40}'(?![A-Za-z])|‘[^’]{1,40}’|“[^”]{1,40}”|\"[^\"]{1,40}\"|「[^」]{1,40}」")
 
 
 CONTAINED = _lazy(r"(?:包含|含有|带有|(?<![a-z_])contains?|containing)\s*(?P<v>[^\s的，,。；;？?'\"“”‘’]{1,30}(?:\s*(?:或者|或是|或|、|/|(?<![a-z_])or(?![a-z_]))\s*[^\s的，,。；;？?'\"“”‘’]{1,30})*)", re.I)
