@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from modes import evidence, joins, opspec, replies, results
 from modes import lexicon as lx
-from modes.catalog import Catalog
+from modes.catalog import Catalog, FileInfo
 from modes.decision import Decision, Op, Pending, Request, SessionState, chained
 from modes.gate import (
     ADDITIVE,
@@ -865,17 +865,22 @@ def _brought_in(said: str, state: SessionState, catalog: Catalog) -> tuple[str, 
     src = catalog.get(last.request.file or "")
     own = [result.sheets[0], *((src.sheet(last.request.sheet or "") or src.sheets[0],) if src is not None and src.sheets else ())]
     keys = {c for c in result.sheets[0].columns if c not in result.sheets[0].numeric}
-    found = [(f, cols, spans) for f in catalog.tables if f.is_table and f.sheets and not results.is_result(f.path)
-             and f.path not in (state.last_result, last.request.file) and keys & set(f.sheets[0].columns)
-             and (hits := [h for h in find_columns(said, f.sheets[0]) if h.how in ("exact", "synonym") and h.column not in keys])
-             and (cols := [h.column for h in hits]) and (spans := [(h.start, h.end) for h in hits if h.how == "exact"]) is not None]
-    theirs = [sp for _, _, spans in found for sp in spans]
+    found: list[tuple[FileInfo, list[str]]] = []
+    theirs: list[tuple[int, int]] = []  # the spans their exact names cover
+    for f in catalog.tables:
+        if not f.is_table or not f.sheets or results.is_result(f.path) or f.path in (state.last_result, last.request.file) \
+                or not keys & set(f.sheets[0].columns):
+            continue
+        hits = [h for h in find_columns(said, f.sheets[0]) if h.how in ("exact", "synonym") and h.column not in keys]
+        if hits:
+            found.append((f, [h.column for h in hits]))
+            theirs += [(h.start, h.end) for h in hits if h.how == "exact"]
     # (会员类型 of 读者.csv, whole: never 类型 read as the result's 分类)
     if any(h.how in ("exact", "synonym") and not any(a <= h.start and h.end <= b for a, b in theirs) for sh in own for h in find_columns(said, sh)):
         return None
     if len(found) != 1:
         return None
-    f, cols, _ = found[0]
+    f, cols = found[0]
     return f.name, list(dict.fromkeys(cols))
 
 
