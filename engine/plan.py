@@ -50,7 +50,7 @@ def _sheet(r: Request, catalog: Catalog) -> SheetInfo | None:
     return f.sheet(r.sheet) or f.sheets[0]
 
 
-WRITE_TOOLS = ("write_csv", "write_xlsx", "write_report", "export_list", "write_chart")
+WRITE_TOOLS = ("write_csv", "write_xlsx", "write_report", "export_list", "write_chart", "split_to_sheets")
 
 
 def build_plan(d: Decision, catalog: Catalog) -> Plan:

@@ -37,6 +37,11 @@ def _name_words_common() -> frozenset[str]:
     return frozenset(w["common"]) | frozenset(w["request"])
 
 
+# the first word of values that name a state (Closed Won / Closed Lost, Resolved Fixed): a participle or a status word,
+# never a word such as New of New York / New Jersey
+STATUS_WORD = re.compile(r"[a-z]{2,}ed|open|pending|paid|unpaid|active|inactive|done|overdue")
+
+
 @dataclass(frozen=True)
 class SheetInfo:
     name: str | None
@@ -103,6 +108,21 @@ class SheetInfo:
             if vs and len(vs) <= 4 and all(len(x.strip()) == 1 and "\u4e00" <= x.strip() <= "\u9fff" for x in vs):
                 out += [(v, c) for v in sorted(vs)]
         return tuple(out)
+
+    @cached_property
+    def value_families(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """first word (casefolded) -> (column, its values) for the words that begin two values or more of one text column
+        and are no value themselves (Closed Won / Closed Lost: closed); a word two columns share is left out."""
+        fam: dict[str, dict[str, list[str]]] = {}
+        for c in self.columns:
+            if c in self.numeric or c in self.dates:
+                continue
+            for v in self.values.get(c, ()):
+                parts = v.split()
+                if len(parts) >= 2 and parts[0].isalpha() and len(parts[0]) >= 4 and STATUS_WORD.fullmatch(parts[0].casefold()):
+                    fam.setdefault(parts[0].casefold(), {}).setdefault(c, []).append(v)
+        own = {v.strip().casefold() for vs in self.values.values() for v in vs}
+        return {w: (c, tuple(sorted(vs))) for w, cols in fam.items() if len(cols) == 1 for c, vs in cols.items() if len(vs) >= 2 and w not in own}
 
     @cached_property
     def not_yet_values(self) -> tuple[tuple[str, str], ...]:

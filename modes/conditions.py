@@ -274,7 +274,7 @@ def _left_column(text: str, end: int, hits: list[ColumnHit], sheet: SheetInfo) -
         start = m.end(1) - len(raw)
     else:
         words = raw.split(" ")
-        if len(words) > 1 and words[0].casefold() in ("where", "with", "and", "or", "if", "when", "filter", "rows", "only", "the"):
+        if len(words) > 1 and words[0].casefold() in ("where", "with", "and", "or", "if", "when", "filter", "rows", "only", "the", "a", "an", "for", "whose", "their", "its"):
             raw = words[-1]
             start = m.end(1) - len(raw)
         if raw.casefold() in ("where", "with", "and", "or", "if", "when", "filter", "rows", "only", "the", "it", "that", "which", "is", "are"):
@@ -301,6 +301,7 @@ class _Scan:
         return not any(s < b and a < e for s, e in self.used + self.shield)
 
     def add(self, c: Cond, a: int, b: int) -> None:
+        c = _in_column_unit(c, self.text[a : b + 6], self.sheet)
         self.out.conds.append(c)
         self.used.append((a, b))
         self.out.spans.append((a, b))
@@ -308,6 +309,14 @@ class _Scan:
     def add_left(self, left: tuple[str | None, str, str, tuple[str, ...], int], op: str, value: Any, value2: Any, end: int) -> None:
         """A condition on the column written before the operator: from that column's start to `end`."""
         col, raw, how, closest, s = left
+        sheet = self.sheet
+        if col is not None and how != "exact" and op in ("gt", "ge", "lt", "le", "between", "not_between") and isinstance(value, (int, float)) \
+                and not isinstance(value, bool) and col not in sheet.numeric and col not in sheet.dates:
+            # deals between 50k and 80k, over Deal ID (text) and Amount: a figure compared is the one money column, never an id
+            from modes import lexicon as lx
+
+            money = [c for c in sheet.columns if c in sheet.numeric and lx.concept_of(c) in ("amount", "cost", "spend")]
+            col, how, closest = (money[0], "synonym", ()) if len(money) == 1 else (None, "unknown", tuple(c for c in sheet.columns if c in sheet.numeric)[:3])
         self.add(Cond(col, op, value, value2, raw, how, closest), s, end)
 
     def add_period(self, m: re.Match[str], op: str, lo: date, hi: date | None) -> None:
@@ -316,6 +325,29 @@ class _Scan:
         col = _date_column(self.text, m, self.hits, dated, self.sheet)
         value2 = _iso(date.fromordinal(hi.toordinal() - 1)) if hi is not None else None
         self.add(Cond(col[0], op, _iso(lo), value2, col[1], col[2], () if col[0] else tuple(dated)), m.start(), m.end())
+
+
+# a length of time said in one unit, compared with a column that holds another (两个小时 / 2 hours against 候诊时长(分钟))
+TIME_SAID = lazy(r"(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?\s*(?P<u>小时|钟头|分钟|天|周|hours?|hrs?|minutes?|mins?|days?|weeks?)(?![a-z_])", re.I)
+TIME_UNITS = {"小时": 60, "钟头": 60, "hour": 60, "hours": 60, "hr": 60, "hrs": 60, "分钟": 1, "minute": 1, "minutes": 1, "min": 1, "mins": 1,
+              "天": 1440, "day": 1440, "days": 1440, "周": 10080, "week": 10080, "weeks": 10080}
+COLUMN_TIME_UNIT = lazy(r"分钟|小时|(?<![a-z])(?:minutes?|mins?|hours?|hrs?|days?)(?![a-z])|天数|(?<=\()天(?=\))", re.I)
+
+
+def _in_column_unit(c: Cond, said: str, sheet: SheetInfo) -> Cond:
+    """候诊超过两个小时, over 候诊时长(分钟): the bound in the column's own unit (120), said back as such."""
+    if c.column is None or c.column not in sheet.numeric or c.op not in ("gt", "ge", "lt", "le", "between", "not_between", "eq", "ne") \
+            or not isinstance(c.value, (int, float)) or isinstance(c.value, bool):
+        return c
+    t, cu = TIME_SAID.search(said), COLUMN_TIME_UNIT.search(c.column)
+    if t is None or cu is None:
+        return c
+    said_u, col_u = TIME_UNITS.get(t.group("u").casefold()), TIME_UNITS.get(cu.group(0).casefold().replace("天数", "天"))
+    if said_u is None or col_u is None or said_u == col_u:
+        return c
+    k = said_u / col_u
+    v2 = tidy(c.value2 * k) if isinstance(c.value2, (int, float)) and not isinstance(c.value2, bool) else c.value2
+    return replace(c, value=tidy(c.value * k), value2=v2)
 
 
 RANGE_RE = lazy(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", re.I | re.A)
@@ -361,7 +393,7 @@ def _words_after_columns(sc: _Scan, table: list[tuple[str, str]] | tuple[tuple[s
                 yield op, m, _left_column(sc.text, m.start(), sc.hits, sc.sheet)
 
 
-BLANK_BEFORE_ZH = lazy(r"(?:是空的|为空的|空白的|空着的|没填的|未填的|缺失的|空的)\s*")
+BLANK_BEFORE_ZH = lazy(r"(?:是空的|为空的|空白的|空着的|没填的|未填的|缺失的|空的|(?:没有?|未|漏)(?:填|写|登记|录入?)(?:写)?(?:的)?)\s*")  # 没填缴费方式 / 漏填电话
 BLANK_WORD_BEFORE = lazy(r"(?<![a-z_])(?P<w>blank|empty|missing)\s+(?P<c>[a-z][a-z0-9]{2,})(?![a-z0-9_])", re.I)
 
 
@@ -1643,6 +1675,33 @@ def _cond_key_code(sc: _Scan) -> None:
         sc.add(Cond(h.column, "eq", m.group("code"), raw=h.column, how="exact"), h.start, m.end())
 
 
+# a column that numbers places or things, never a measure (Unit, Room, Apt, Store No, Floor, Bay)
+NUMBERED_NAME = lazy(r"(?<![a-z])(?:unit|room|apt|apartment|suite|flat|store|shop|branch|floor|lot|bay|dock|gate|desk|table|seat|lane|line|route|"
+                     r"bus|zone|site|station|building|block|class|grade|level|ward|bed|no|num|number|id|code|#)(?![a-z])", re.I)
+NUMBER_AFTER = lazy(r"\s+#?\s*(?P<n>\d{1,9})(?![\d.,%])(?!\s*(?:%|percent|rows?|records?|times|or\b|and up|\+|-|to\b|through|及|以上|以下))", re.I)
+
+
+def _cond_numbered_key(sc: _Scan) -> None:
+    """show the work orders for unit 904 / Room 12: a number written right after a numeric column that numbers places or
+    things (within its range) is that one, never a preview of the table with the number dropped."""
+    for h in sc.hits:
+        if not NUMBERED_NAME.search(h.column) or h.column in sc.sheet.dates:
+            continue
+        m = NUMBER_AFTER.match(sc.text, h.end)
+        if m is None or not sc.free(h.start, m.end()):
+            continue
+        v = int(m.group("n"))
+        lo, hi = sc.sheet.ranges.get(h.column, (v, v))
+        known = sc.sheet.values.get(h.column)
+        if not lo <= v <= hi or h.column not in sc.sheet.numeric and known is not None and not {str(v), f"{v}.0"} & set(known):
+            continue
+        ex = lx.EXCLUDE_BEFORE.search(sc.text[: h.start])
+        if ex is not None:  # except unit 904: every other one
+            sc.add(Cond(h.column, "ne", v, raw=h.column, how="excluded"), ex.start(), m.end())
+            continue
+        sc.add(Cond(h.column, "eq", v, raw=h.column, how="exact"), h.start, m.end())
+
+
 YES_NO_PAIRS = (("是", "否"), ("yes", "no"), ("y", "n"), ("true", "false"), ("有", "无"), ("已", "未"))
 FLAG_COLUMN = lazy(r"^(?:是否|是不是|有没有|有无|(?:is|has|was)[_ ])(?P<noun>.{2,12})$", re.I)
 NOT_BEFORE = lazy(r"(?:没有|没|未|无|不是|不属于|不|非|(?<![a-z_])(?:not|no|non|never)[\s\-]*)$", re.I | re.A)
@@ -2015,7 +2074,7 @@ COND_RULES = (
     _cond_any_blank, _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_count_of_unit, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
     _cond_weekday, _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_day_alone, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
-    _cond_flag_negated, _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_flag_plural, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
+    _cond_flag_negated, _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_numbered_key, _cond_flag_plural, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
     _cond_example_of_kind, _cond_blank_listed, _cond_blanks_left_out, _cond_released, _cond_scope_of_negation, _cond_exclusion_list, _cond_logic,
     _cond_any_blank_join,
 )

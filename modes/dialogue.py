@@ -153,6 +153,8 @@ class Turn:
     @cached_property
     def talk(self) -> str | None:
         """The kind of talk that is not a request on the workspace, or None."""
+        if lx.UNDO_ASKED.search(self.text) and not self.fresh.missing_file_name:
+            return "undo"  # 怎么把刚才生成的文件删掉: a question about what wenqing wrote, never a filter of a table
         if not self.new_kinds and not self.fresh.missing_file_name and not self.column_named:  # 怎么撤销 / 你叫问清吗: about wenqing
             if lx.ABOUT_UNDO.search(self.text):
                 return "undo"
@@ -1331,6 +1333,30 @@ def amends_what_waits(t: Turn) -> bool:
     return t.new_kinds <= AMEND_KINDS | ({"group"} if regroups else set())
 
 
+def answers_file_and_key(t: Turn) -> bool:
+    """门诊挂号2024，三个表合起来，按缴费方式, to "which file? group by which column?": the file, its sheets and the key
+    answer the questions of what waits (its share per key kept), never a new request of a plain summary."""
+    p = t.pending
+    if p is None or "file" not in p.request.missing or t.fresh.file_how not in EXPLICIT_FILE or not t.fresh.file:
+        return False
+    slots = set(p.request.missing) - {"file"}
+    return bool(slots) and slots <= {"group_by", "sort_by", "column", "columns", "x", "y"} and bool(t.new_kinds) \
+        and t.new_kinds <= {"group", "stack", "sort"} and not lx.CORRECTION.search(t.text)
+
+
+CHART_OF_IT = lazy(r"(?<![a-z_])(?:of|for|from|with)\s+(?:that|this|it|them|those)(?![a-z_])|(?:把)?(?:这个|那个|它|这些)(?:画|做成|做个|生成)|画(?:成|个)?(?:图|柱状图|折线图|饼图)", re.I)
+
+
+def charts_what_waits(t: Turn) -> bool:
+    """make a bar chart of that / 把这个画成柱状图, while a summary waits to be confirmed: the chart of that summary (its key
+    along the axis, its figure drawn), never a chart of the whole table asked about from scratch."""
+    p, c = t.pending, t.fresh.op("chart")
+    if p is None or c is None or t.new_kinds != {"chart"} or t.other_file or (c.args.get("x") and c.args.get("y")):
+        return False
+    g = p.request.op("group")
+    return g is not None and bool(g.args.get("keys")) and bool(g.args.get("measures")) and CHART_OF_IT.search(t.text) is not None
+
+
 def complete_new_request(t: Turn) -> bool:
     """A turn that says a whole request of the same kinds itself; a correction (不对，是华北) changes what waits instead."""
     return (bool(t.new_kinds) and not t.fresh.missing and not t.other_file and not (t.new_kinds - t.old_kinds)
@@ -1673,7 +1699,11 @@ def orders_what_waits(t: Turn) -> bool:
     if t.fresh.file_how in EXPLICIT_FILE and t.fresh.file != p.request.file:
         return False
     g = p.request.op("group")
-    return bool(t.new_kinds) and t.new_kinds <= {"sort", "top_n"} and g is not None and bool(g.args.get("keys"))
+    if g is not None and bool(g.args.get("keys")) and bool(t.new_kinds) and t.new_kinds <= {"sort", "top_n"}:
+        return True
+    b = p.request.op("bucket")  # 哪个月最多, while the months' totals wait: those months ranked by their figure
+    return b is not None and bool(b.args.get("value")) and t.new_kinds == {"bucket", "top_n"} and (nb := t.fresh.op("bucket")) is not None \
+        and nb.args.get("unit") == b.args.get("unit") and not nb.args.get("value")
 
 
 def more_of_the_same(t: Turn) -> bool:
@@ -1824,6 +1854,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("pending", only_chat, on_chat),
     Row("pending", lambda t: corrected_sheet(t) is not None, on_sheet_correction),
     Row("clarify", declines_the_filter, on_filter_declined),
+    Row("clarify", answers_file_and_key, on_more_of_the_same),
     Row("clarify", lambda t: t.answer is not None, on_slot_answer),
     Row("any", lambda t: t.talk is not None, on_talk),
     Row("idle", redoes_the_join, on_join_redone),
@@ -1831,6 +1862,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("pending", ungroups_the_sheets, on_more_of_the_same),
     Row("pending", widens_to_all_sheets, on_more_of_the_same),
     Row("pending", refers_to_pending, on_more_of_the_same),
+    Row("pending", charts_what_waits, on_more_of_the_same),
     Row("pending", splits_the_chart, on_more_of_the_same),
     Row("pending", flips_the_layout, on_more_of_the_same),
     Row("pending", relays_the_pivot, on_more_of_the_same),

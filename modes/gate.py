@@ -74,7 +74,7 @@ EMPTY_SHEET = SheetInfo(None, ())
 
 ABOUT_KINDS = (
     ("safety", lazy(r"改掉|改动|覆盖|删掉|删除|原文件|overwrite|modify|change my|delete", re.I | re.A)),
-    ("privacy", lazy(r"联网|上传|隐私|泄露|发到|网上|离线|online|upload|privacy|sent|internet|offline|cloud", re.I | re.A)),
+    ("privacy", lazy(r"联网|上传|隐私|泄露|发到|网上|离线|online|upload|privacy|private|sent|send|internet|offline|cloud", re.I | re.A)),
     ("formats", lazy(r"格式|xlsx?|csv|wps|ods|format", re.I | re.A)),
 )
 
@@ -112,7 +112,7 @@ def told_not_asked(text: str) -> bool:
 
 
 # a greeting with who is speaking: 你好，我是…的小王 / hi, I'm the new analyst
-INTRO = lazy(r"^\s*(?:(?:你好|您好|嗨|哈喽|hi|hello|hey)[\s,，!！.~]*)?(?:我是|我叫|本人是|(?<![a-z_])(?:i'?m|i am|my name is|this is)\s+(?:the |a |an |new |from )?)", re.I)
+INTRO = lazy(r"^\s*(?:(?:你好|您好|嗨|哈喽|hi|hello|hey)[\s,，!！.~]*)?(?:我是(?!说|问|要|指|想)|我叫|本人是|(?<![a-z_])(?:i'?m|i am|my name is|this is)\s+(?:the |a |an |new |from )?)", re.I)  # (我是说…: a correction)
 
 
 # two kinds of an operation set against each other, as a question of what they are (never of the data's values)
@@ -170,14 +170,16 @@ def is_confirm(text: str) -> bool:
 
 def is_cancel(text: str) -> bool:
     parts = [p for p in re.split(r"[,;!?。，！？、\s]+", text.casefold()) if p]
-    if _only(text, lx.CANCEL_WORDS) and any(p not in ("no", "别", "不要") for p in parts):
+    if _only(CANCEL_LEAD.sub("", text), lx.CANCEL_WORDS) and any(p not in ("no", "别", "不要") for p in parts):
         return True
     # hmm ok we don't track that. cancel / 那算了，取消吧: the last sentence alone says to cancel
     last = CANCEL_LAST.search(text)
-    return last is not None and _only(last.group("c"), lx.CANCEL_WORDS) and last.group("c").casefold().strip() not in ("no", "别", "不要", "wait", "等等")
+    said = CANCEL_LEAD.sub("", last.group("c")) if last is not None else ""  # 那算了 / 没有就算了: the cancel word after 那 / 就
+    return last is not None and _only(said, lx.CANCEL_WORDS) and said.casefold().strip() not in ("no", "别", "不要", "wait", "等等")
 
 
-CANCEL_LAST = lazy(r"[.。!！;；]\s*(?P<c>[^.。!！;；]{1,20}?)\s*[.。!！]?\s*$")
+CANCEL_LEAD = lazy(r"^\s*(?:那就|那|没有就|没有的话就|不行就|就)\s*")
+CANCEL_LAST = lazy(r"[.。!！;；,，]\s*(?P<c>[^.。!！;；,，]{1,20}?)\s*[.。!！]?\s*$")  # (…, forget it / …，算了)
 
 
 # ---------------------------------------------------------------- understanding a request
@@ -345,6 +347,10 @@ def _rank_by_the_new_figure(merged: dict[str, Op], turns: list[TurnOps]) -> None
         merged[kind] = Op(kind, {**o.args, "by": figures[0] if isinstance(o.args.get("by"), str) else [figures[0]]}, o.after)
 
 
+# the rows counted, said (笔数 / 几单 / 人次 / how many orders): a count asked for, never a figure ranked
+ROWS_SAID = lazy(r"笔数|单数|次数|人数|人次|件数|行数|条数|多少(?:笔|单|次|人|条|件|个)|几(?:笔|单|次|人|条|件|个)|(?<![a-z_])(?:how many|number of|count)(?![a-z_])", re.I)
+
+
 def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
     """Operations over several turns: later turns fill or correct earlier ones."""
     merged: dict[str, Op] = {}
@@ -467,6 +473,13 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
                 merged["pivot"] = Op("pivot", {**{k: v for k, v in op.args.items() if k != "value_unsaid"}, "value": old.args["value"],
                                                "agg": old.args.get("agg", "sum")}, old.after)
                 continue
+            if op.kind == "bucket" and old.args.get("value") and not op.args.get("value") and op.args.get("agg") == "count" \
+                    and not ROWS_SAID.search(t.said or "") and op.args.get("unit") == old.args.get("unit"):
+                continue  # 哪个月最多, after the months' 学费 totals: those totals ranked, never the rows counted in their place
+            if op.kind == "bucket" and old.args.get("value") and not op.args.get("value") and op.args.get("agg") == "count" \
+                    and ROWS_SAID.search(t.said or "") and op.args.get("unit") == old.args.get("unit"):
+                merged["bucket"] = Op("bucket", {k: v for k, v in {**old.args, **op.args}.items() if k not in ("value", "values")}, old.after)
+                continue  # 哪个月缴费笔数最多: the rows of each month counted, in place of the totals
             if op.kind == "group" and t.adds and (added := _added_to_group(old, op)) is not None:
                 merged["group"] = added  # 还要加上面积的平均值 / 再按性别分一下: the summary gains the part, keeps the rest
                 continue
@@ -503,6 +516,9 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
                 conds = new_c if (t.correction and t.whole_condition and not t.adds) else old_c + new_c
                 conds = _once(conds)  # Fee £ > 250 said again in the later turn: one condition, said once
                 args = dict(op.args, conditions=conds)
+                if t.include_too and len(conds) > 1 and len({c.column for c in conds}) == 1 and old.args.get("logic", "and") == "and" \
+                        and len(old_c) == 1 and not any(c.how == "period" for c in conds):
+                    args["logic"] = "or"  # also include the rows where it is blank, after Discount = 0: either one, never both at once
                 unres = [u for u in (old.args.get("unresolved", []) if not t.correction else [])] + op.args.get("unresolved", [])
                 if unres:
                     args["unresolved"] = unres
@@ -539,6 +555,7 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
             # 按城市分系列 / split by Mode, after a chart: the same chart, one series per value of that column
             merged["chart"] = Op("chart", {**c.args, "split": t.split}, c.after)
     _swap_statistic(merged, swapped)
+    _chart_of_summary(merged)
     _pivot_figure_swapped(merged, turns)
     _rank_by_the_new_figure(merged, turns)
     g, b = merged.get("group"), merged.get("bucket")
@@ -798,6 +815,19 @@ def _pivot_figure_swapped(merged: dict[str, Op], turns: list[TurnOps]) -> None:
 STAT_NAMES = frozenset({"mean", "median", "max", "min", "std", "count"})  # the statistics a stats step computes by these names
 
 
+def _chart_of_summary(merged: dict[str, Op]) -> None:
+    """make a bar chart of that, after a total per key said in an earlier turn: the chart draws that summary (its key along
+    the axis, its figures the bars), never asks for both as if nothing had been said."""
+    c, g = merged.get("chart"), merged.get("group")
+    if c is None or g is None or c.args.get("x") or c.args.get("y") or c.args.get("unit") or len(g.args.get("keys") or []) != 1:
+        return
+    ms = [m for m in g.args.get("measures") or [] if m.get("column") and not m.get("where")]
+    if not ms or len({m["agg"] for m in ms}) != 1 or ms[0]["agg"] not in ("sum", "mean", "count", "min", "max") or (c.args.get("kind") == "pie" and len(ms) > 1):
+        return
+    merged["chart"] = Op("chart", {**c.args, "x": g.args["keys"][0], "y": [m["column"] for m in ms][:2], "agg": ms[0]["agg"]}, c.after)
+    del merged["group"]
+
+
 def _swap_statistic(merged: dict[str, Op], swapped: bool) -> None:
     """A correction that names only a statistic replaces the statistic of the summary before it, keeping its keys and
     columns: a figure the summary computes stays a summary, any other (median, std…) is computed per group."""
@@ -886,6 +916,11 @@ def _file_from_context(r: _Reading, texts: list[str], norms: list[str], flags: d
     last = catalog.get(state.last_result) if state.last_result else None
     if last is not None and cur is not None and last.path != cur.path and last.sheets and cur.sheets and _names_only_in(texts, last, cur):
         cur = last  # sort by Weight (kg)_mean, after the summary: a column only the summary has names the summary
+    joined = state.last is not None and state.last.request.op("join") is not None and not any(o.kind == "join" for p in r.parsed for o in p.ops)
+    if joined and last is not None and cur is not None and last.path != cur.path and last.sheets and r.how == "none":
+        _, p_last, _, unres_last = _best_sheet(last, texts, flags)
+        if unres_last == 0 and any(p.ops for p in p_last):
+            cur = last  # keep only the won ones, right after a join: the joined table, never its first table again
     chatty = any(lx.EXPORT_LIST.search(t) or lx.about_me(t, data_words(catalog)) for t in norms)
     if r.how == "none" and cur is not None and not chatty:
         # a follow-up on the current file: use it when what the request names fits it
@@ -1076,9 +1111,12 @@ def _u_files(u: _Understanding) -> None:
         # (这些的业主姓名也带上 / their names too: the rows just shown, said as them)
         said_of_result = lx.JOIN_RESULT.search(u.norms[i]) or lx.RESULT_REF.search(u.norms[i]) or _summary_just_shown(state)
         base = state.last_result if last and u.catalog.get(last) is not None and said_of_result else state.current_file
-        lk = joins.lookup(u.norms[i], u.catalog, r.paths, base, state.current_sheet) if r.how in ("named", "fuzzy") else None
+        # (带上幼儿姓名，把阳光园…的记录列出来: a table said only by its name's word before one of its columns, found by description)
+        paths = r.paths if r.how in ("named", "fuzzy") else [*r.paths, *(f.path for f in u.catalog.tables if f.path not in r.paths)] \
+            if r.how == "description" else []
+        lk = joins.lookup(u.norms[i], u.catalog, paths, base, state.current_sheet) if paths else None
         if lk is not None:
-            ref, u.lookup = FileRef(how="named", paths=[lk.base, lk.source], spans=r.spans), (i, lk)
+            ref, u.lookup = FileRef(how="named", paths=[lk.base, lk.source], spans=r.spans, sheet=lk.sheet), (i, lk)
             break
     by_sheet = ref.how == "description" and ref.sheet is not None  # 三个季度: a word of the sheets' names, not one sheet
     described = u.catalog.get(ref.paths[0]) if by_sheet and ref.paths else None  # (rentals per month in 2024: a period of its rows)
@@ -1881,6 +1919,14 @@ def _u_two_summaries(u: _Understanding) -> None:
             return
 
 
+def _stacked_view(fi: FileInfo, sheet: SheetInfo, names: list[str]) -> SheetInfo:
+    """The sheet read for a request over sheets stacked: its columns, with the known values of every stacked sheet."""
+    stacked = [s for s in fi.sheets if s.name in names and s is not sheet]
+    values = {c: vs.union(*(s.values.get(c, frozenset()) for s in stacked)) for c, vs in sheet.values.items()}
+    rows = sheet.rows + sum(s.rows for s in stacked)
+    return replace(sheet, values=values, rows=rows) if any(values[c] != sheet.values[c] for c in values) else sheet
+
+
 def _u_parse(u: _Understanding) -> None:
     """The operations of every turn against the chosen sheet (or the file found from the context), merged."""
     u.texts = [lx.NO_GROUPING.sub(lambda m: " " * len(m.group(0)), t) for t in u.texts]  # no grouping: no group word to read
@@ -1894,6 +1940,9 @@ def _u_parse(u: _Understanding) -> None:
             if len(fi.sheets) > 1 and not u.sheet_problem:
                 u.sheet_name = u.sheet.name
                 u.sheet_guessed = not u.stacked and not _sheet_named(u.sheet.name or "", " ".join(u.texts).casefold())
+        if u.stacked and len(fi.sheets) > 1:  # over every sheet stacked: a value any of them holds is a value (Kenji only in APAC)
+            u.sheet = _stacked_view(fi, u.sheet, u.stacked)
+            u.parsed, _, _ = _fit(u.texts, u.sheet, u.flags)
     else:
         rd = _Reading(None, None, u.how, EMPTY_SHEET, [], u.sheet_name, u.candidates)
         _file_from_context(rd, u.texts, u.norms, u.flags, u.catalog, u.state, u.ev)
@@ -3003,6 +3052,9 @@ def _unused_columns(text: str, ops: list[Op], sheet: SheetInfo) -> list[str]:
 
     named = [str(o.args["name"]) for o in ops if o.kind in ("add_column", "formula") and o.args.get("name")]
     inside = [(m.start(), m.end()) for n in named for m in re.finditer(re.escape(n), text)]  # Labor Cost, a new column's name: no mention of Parts Cost
+    low = text.casefold()
+    inside += [(m.start(), m.end()) for u in used if u not in sheet.columns and len(u) > 3 and u.casefold() in low
+               for m in re.finditer(re.escape(u.casefold()), low)]  # Stage in Closed Won: Won is a word of the value, no column left out
     hits = find_columns(text, sheet)
     rejected = {m.end() for m in VALUE_NOT.finditer(text)}  # 值不要金额: a column said not to be used is not one left out
     return list(dict.fromkeys(h.column for h in hits
@@ -3304,7 +3356,8 @@ def _spec_answer(req: Request, asked: list[str], body: str) -> str | None:
     return None
 
 
-AXIS_ONLY = lazy(r"(?:横轴|纵轴|[xy]\s*轴|横坐标|纵坐标|柱子|数值|用|为|是|做|当|画|的|on|the|as|for|along|axis|by|per|over|against|vs|versus|按|每个?|[xy](?![a-z])|[,，、;；]|and|和)+", re.I)
+AXIS_ONLY = lazy(r"(?:横轴|纵轴|[xy]\s*轴|横坐标|纵坐标|柱子|数值|用|为|是|做|当|画|的|on|the|as|for|along|axis|by|per|over|against|vs|versus|按|每个?|[xy](?![a-z])|[,，、;；]|and|和"
+                 r"|分类|分组|归类|类别|行数|计数|(?<![a-z_])(?:count|rows|category|categories|split|grouped)(?![a-z_]))+", re.I)  # 行数，按号别分类
 
 
 def _turn_of_asker(req: Request, slot: str, turns: list[str], kind: str | None = None) -> int:
@@ -3491,7 +3544,8 @@ def _says_more(low: str, named: list[str]) -> bool:
     return len(re.findall(r"[a-z]{3,}|[\u4e00-\u9fff]", rest)) >= 2
 
 
-EACH_SHEET_ANSWER = lazy(r"分开|分别|各算各|各自|单独|每个\S{0,4}一行|每\S{0,4}各一行|按(?:工作表|表|sheet)分|(?<![a-z_])(?:separately|each (?:sheet|one|tab)|per (?:sheet|tab)|by sheet|one row (?:per|for each) \w+|side by side)(?![a-z_])", re.I)
+EACH_SHEET_ANSWER = lazy(r"分开|分别|各算各|各自|单独|每个\S{0,4}一行|每\S{0,4}各一行|按(?:工作表|表|sheet)分|(?<![a-z_])(?:separately|each (?:sheet|one|tab)|per (?:sheet|tab)|by sheet|one row (?:per|for each) \w+|side by side)(?![a-z_])"
+                         r"|^\s*(?:the\s+)?(?:sheet|tab)s?(?:\s+column)?\s*$|^\s*(?:按)?工作表\s*$", re.I)  # sheet, to "which one? / which column?": one group per sheet
 
 
 def _sheet_answer(p: Pending, text: str, f: FileInfo) -> list[str] | None:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from modes.catalog import Catalog, SheetInfo
+from modes.catalog import Catalog, FileInfo, SheetInfo
 from modes.resolve import ColumnHit, find_columns
 from modes.tagging.segment import word_alternation, words_toml
 
@@ -69,6 +69,7 @@ class Lookup:
     verb: tuple[int, int] = (0, 0)
     later: bool = False  # the verb's clause follows another (…卖了多少件，再把 B 的 X 对上去): it works on what came before
     key: str | None = None  # by Technician / 按工号: the key said in the lookup's clause
+    sheet: str | None = None  # 阳光园的…, of a workbook found by that sheet's name: the sheet that receives the columns
 
 
 @cache
@@ -153,6 +154,13 @@ NAME_WORD = re.compile(r"(?<![a-z_])names?(?![a-z_])|名字|姓名|名称", re.I
 NAME_COLUMN = re.compile(r"(?<![A-Za-z])(?:name|NAME|Name)(?![a-z])|(?<=[a-z])Name(?![a-z])|名字|姓名|名称|名$")  # (TrainerName: its last word)
 
 
+def _column_at(text: str, at: int, f: FileInfo | None) -> bool:
+    """Whether one of the table's columns is said right at `at` (幼儿 | 姓名)."""
+    if f is None or not f.is_table or not f.sheets:
+        return False
+    return any(h.start == at and h.how in ("exact", "synonym") for h in find_columns(text, f.sheets[0]))
+
+
 def _workbooks_by_sheet(text: str, catalog: Catalog, source: str) -> list[tuple[str, str]]:
     """The workbooks (other than the source) one of whose sheets the text names by a name no other workbook has."""
     from modes.resolve import _distinct_sheet
@@ -178,6 +186,9 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
         if pre is not None or (of is not None and any(v.start() >= of.end() for v in verbs)):
             source = (p, pre.start() if pre else a, of.end() if of and pre is None else b)
             break
+        if any(v.end() <= a and not text[v.end() : a].strip() for v in verbs) and _column_at(text, b, catalog.get(p)):
+            source = (p, a, b)  # 带上幼儿姓名: the table's name said right before one of its columns, after the carrying verb
+            break
     for p, a, b in found if source is None else ():
         joined = _joined_before().search(text[:a]) or _joined_after(text, a, b)
         if joined is not None and any(v.start() >= b and (CLAUSE_END.search(text, b, v.start()) or re.search(r"(?<![a-z_])and\s", text[b : v.start()], re.I)
@@ -190,6 +201,7 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
     others = [(p, a, b) for p, a, b in found if p != source[0]]
     if len(others) > 1:
         return None
+    by_sheet_said = False
     if others:
         base, a, _b = others[0]
         pre = into.search(text[:a])
@@ -198,7 +210,7 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
         base, base_span = current, (0, 0)
     elif len(by_sheet := _workbooks_by_sheet(text, catalog, source[0])) == 1:
         (base, current_sheet), base_span = by_sheet[0], (0, 0)  # 西湖店的订单关联会员.csv，带出…: the workbook its sheet names
-        current = base
+        current, by_sheet_said = base, True
     else:
         return None
     src, dst = catalog.get(source[0]), catalog.get(base)
@@ -241,4 +253,5 @@ def lookup(text: str, catalog: Catalog, paths: list[str], current: str | None, c
     for sh in dst.sheets:
         head = head.replace(sh.name or "\0", " ")
     later = len(re.sub(r"[\s，,；;。:：]|的|表|里|中|工作表|再|然后|把|将|(?<![a-z])(?:sheet|the|of|in|then|and)(?![a-z])", "", head, flags=re.I)) >= 2
-    return Lookup(base, source[0], tuple(dict.fromkeys(h.column for h in brought)), tuple(s for s in spans if s[1] > s[0]), verb.span(), later, key)
+    return Lookup(base, source[0], tuple(dict.fromkeys(h.column for h in brought)), tuple(s for s in spans if s[1] > s[0]), verb.span(), later, key,
+                  current_sheet if base == current and by_sheet_said else None)

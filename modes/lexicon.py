@@ -22,7 +22,7 @@ FILLER_EN = frozenset(
     "than more less over under above below between where when whose their them they so if now first pls plz thanks yes yeah yep ok okay sure "
     "original new copy again just instead use using among across two three four five six seven eight nine ten both take keep put "
     "see look find appear appears appeared occur occurs occurred run perform compute calculate "
-    "quick quickly honestly kindly pull grab fetch basically actually simply "
+    "quick quickly honestly kindly pull grab fetch basically actually simply few couple "
     "work works worked working live lives lived living based located belong belongs belonged sell sells sold selling nothing else".split()
 )
 
@@ -44,7 +44,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "quantity": ("quantity", "qty", "units", "units sold", "数量", "件数", "销量"),
     "product": ("product", "产品", "商品", "品名", "item"),
     "customer": ("customer", "client", "客户", "顾客"),
-    "rating": ("rating", "score", "评分", "分数", "得分"),
+    "rating": ("rating", "score", "评分", "分数", "得分", "satisfaction", "满意度"),
     "district": ("district", "区", "区县", "行政区"),
     "country": ("country", "国家", "国别"),
     "province": ("province", "省份", "省"),
@@ -178,7 +178,7 @@ _SYNONYMS: Mapping[str, str] = MappingProxyType(_WORD_CONCEPT)
 
 # the two ends of a ranking (最高 / lowest)
 HIGH_END = lazy(r"最(?:高|多|大|好)|(?<![a-z_])(?:highest|most|largest|biggest|maximum)(?![a-z_])", re.I)
-LOW_END = lazy(r"最(?:低|少|小|差)|(?<![a-z_])(?:lowest|least|fewest|smallest|minimum)(?![a-z_])", re.I)
+LOW_END = lazy(r"最(?:低|少|小|差)|(?<![a-z_])(?:lowest|least|fewest|smallest|minimum|worst)(?![a-z_])", re.I)
 
 
 def asks_both_ends(text: str) -> bool:
@@ -276,7 +276,9 @@ ONE_ROW_EACH = lazy(r"(?:只)?(?:保留|留下|留|取)\s*(?:第)?(?:一|1)\s*(?
 CLEAN = rx("清洗", "清理", "数据清洗", "填成", "填为", "填充", "填上", "补成", "补全", "去空格", "去掉空格", "去除空格", "首尾空格", "前后空格", "两端空格", "多余空格", "多余的空格", "空值填", "clean", "cleanse", "tidy up", "trim", "fill")
 SELECT = lazy(r"(?<![a-z_])(?:i|we) (?:just |only )?need(?= (?:the )?[\w\u4e00-\u9fff]+(?:,| and ))|"
              r"(?<![a-z_])(?:show|list|display|give)(?: me| us)?(?: just| only)?(?: the)?(?= [\w()$%/ .-]+(?:, [\w()$%/ .-]+)+,? and [\w()$%/ .-]+)|只保留|保留|只要[^。；;]{0,20}列|只要[^。；;]{0,120}?(?:这|那)(?:几|些|\d+|[两三四五六七八九十]+)(?:个)?(?:列|字段)|只留|留下|选出.{0,20}列|提取.{0,20}列|\bkeep (?:only )?(?:the )?(?:columns?)?|\bselect (?:the )?columns?|\bonly (?:the )?columns?", re.I | re.A)
-ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|\badd (?:a |new )*column|\bnew column"
+ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|\b(?:add|create) (?:an? |new |another |extra |computed |calculated |derived |helper )*column|\bnew column"
+                  # add an ARR column / create a margin column: the new column's name said before the word column
+                  r"|(?<![a-z_])(?:add|create)\s+(?:an?\s+|new\s+|extra\s+)+(?P<named>(?!(?:new|extra|another|computed|calculated|derived|helper)\s)[A-Za-z][\w%]*(?:\s+(?!column)[A-Za-z][\w%]*){0,2})\s+column(?![a-z_])"
                   r"|(?:算|计算|求|算出)(?=\s*[\w\u4e00-\u9fff]{1,12}\s*[=＝]\s*[\w\u4e00-\u9fff])"  # 算执行率 = 实际支出/预算: a named formula
                   # 再加个优惠金额=原价-金额: a named formula said after 加个 / 加一个, its name no column's
                   r"|(?:加|新增|增加|添加)(?:一)?个(?=\s*[\w\u4e00-\u9fff]{1,12}\s*[=＝]\s*[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])"
@@ -285,7 +287,10 @@ ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?�
                   r"|(?<![a-z_])(?:add|create)(?=\s+(?:a\s+)?[A-Za-z][\w ()%/\-]{0,30}?\s*=\s*[\w(\[].*?(?:[+\-*/×÷]|(?<![a-z_])(?:plus|minus|times|divided by)(?![a-z_])))"
                   r"|(?:^|(?<=\s))(?![^=＝]*(?:(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?列|算|计算|求|里|中|(?<![a-z_])(?:add|compute|calculate|where|if)(?![a-z_])))(?=[\w\u4e00-\u9fff]{1,16}\s*[=＝]\s*(?!(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?!\d))[\w\u4e00-\u9fff.]+\s*(?:[+\-*/×÷]|乘以|除以|加上|减去)\s*[\w\u4e00-\u9fff.])",  # 利润=收入-成本 (never a date)
                   re.I | re.A)
-TOP_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|户|本|部|首|款|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest)(?![a-z_])|(?<![\w.])(\d+)(?=\s+(?:[a-z_]+\s+){0,2}with\s+the\s+(?:highest|largest|biggest|greatest|most|lowest|smallest|least|fewest|longest|shortest|oldest|newest|latest|earliest)(?![a-z_]))|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老|长|短|久|贵|便宜)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种|张|份|次|件|户|辆|台|本|部|首)(?:单子|单)?", re.I | re.A)
+# the top 10% / 前10% / 排名前百分之五 / lowest 5 percent: a share of the rows, never that many rows
+TOP_PERCENT = lazy(r"(?:前|(?<![a-z_])(?:top|highest|largest|biggest|bottom|lowest|smallest)|最[高低大小多少](?:的)?)\s*(?P<p>\d+(?:\.\d+)?)\s*(?:%|％|(?<![a-z_])(?:percent|per cent|pct)(?![a-z_]))"
+                   r"|前\s*百分之\s*(?P<p2>[一二两三四五六七八九十]+|\d+(?:\.\d+)?)", re.I)
+TOP_N = lazy(TOP_PERCENT.pattern + r"|前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|户|本|部|首|款|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest|newest|latest|earliest|most recent(?:ly)?)(?![a-z_])|(?<![\w.])(\d+)(?=\s+(?:[a-z_]+\s+){0,2}with\s+the\s+(?:highest|largest|biggest|greatest|most|lowest|smallest|least|fewest|longest|shortest|oldest|newest|latest|earliest)(?![a-z_]))|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老|长|短|久|贵|便宜)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种|张|份|次|件|户|辆|台|本|部|首)(?:单子|单)?", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b"
               # keep only the first 20 / the first 5 ones: the first rows, the number said alone
               r"|(?<![a-z_])(?:keep|show|take|give me|list|only|just)\s+(?:only\s+|just\s+)?(?:the\s+)?first\s+(\d+)(?:\s+(?:rows|records|lines|entries|ones))?(?![\w.%])", re.I | re.A)
@@ -374,7 +379,7 @@ ABOUT_ME = lazy(
     r"你是谁|你叫什么|你是什么|你能做什么|你能干什么|你会做什么|你会干什么|你会什么|你可以做什么|你都能|你能帮我做什么|你有什么功能|有什么功能|"
     r"你能帮我干[嘛啥]|你能干[嘛啥]|你会干[嘛啥]|能干[嘛啥]|会不会.{0,10}(?:覆盖|改|删|动|上传|丢|泄露)|"
     r"你支持|支持哪些|你(?:能|可以|会|能不能|可不可以)(?:处理|打开|读取?|识别|支持|看懂)|能处理(?:哪些|什么)|支持什么|你和.{1,20}(?:区别|不同|比)|你跟.{1,20}(?:区别|不同)|你会不会|你能不能.{0,6}(?:联网|上传)|会不会把|会不会改|"
-    r"安全吗|隐私|上传|联网|发到|泄露|离线|模型|问清是|怎么用你|你怎么用|传到网上|传到云|传出去|发出去|云端|服务器上|会不会.{0,10}(?:传|发给|外泄)|"
+    r"安全吗|隐私|上传|联网|发到|泄露|离线|数据(?:会|会不会)?(?:发|传)(?:到|给|出)|模型|问清是|怎么用你|你怎么用|传到网上|传到云|传出去|发出去|云端|服务器上|会不会.{0,10}(?:传|发给|外泄)|"
     r"\bwho are you\b|\bwhat are you\b|\bwhat can you do\b|\bwhat do you do\b|\bwhat can you help\b|\bhow do you work\b|\bdo you support\b|"
     r"\bwho (?:made|built|created|wrote) you\b|\bcan you (?:read|open|handle|process|work with|support|deal with) (?:password|encrypted|xls|xlsx|csv|excel|big|large|chinese|gbk|files?\b)|"
     r"你能做(?:些|哪些)|能做些什么|能帮(?:我|上)?(?:做|干)?(?:些|哪些)|怎么使用|使用说明|用法|"
@@ -383,7 +388,7 @@ ABOUT_ME = lazy(
     # where wenqing puts what it writes (导出来的文件一般放在哪个目录 / where do the exported files go)
     r"(?:导出|生成|输出|保存|写出)(?:来|出来)?的(?:文件|结果)[^，,。？?]{0,8}(?:放在|存在|保存在|在)哪|结果(?:放|存|保存)在哪|"
     r"(?<![a-z_])where (?:do|does|are|will|did) (?:the |my |your )?(?:results?|outputs?|exports?|exported files?|files you (?:write|export|save))(?: \w+){0,2} (?:go|saved|stored|written|end up|put)(?![a-z_])|"
-    r"\bare you\b|\bsent anywhere\b|\bonline\b|\boffline\b|\bwithout (?:the )?internet\b|\b(?:delete|remove|overwrite|change|modify|touch) my (?:files?|data|spreadsheets?)\b|\bprivacy\b|\bupload|\bsafe\b|\byour name\b|\bwhat formats\b|\bwill you (?:change|modify|overwrite)\b",
+    r"\bare you\b|\bsent anywhere\b|\b(?:send|sends|share|shares|upload|uploads) (?:my|our|the) (?:data|files?|tables?|spreadsheets?)\b|\b(?:is|are) (?:my|our) (?:data|files?) (?:private|safe|secure)\b|\bonline\b|\boffline\b|\bwithout (?:the )?internet\b|\b(?:delete|remove|overwrite|change|modify|touch) my (?:files?|data|spreadsheets?)\b|\bprivacy\b|\bupload|\bsafe\b|\byour name\b|\bwhat formats\b|\bwill you (?:change|modify|overwrite)\b",
     re.I | re.A,
 )
 # asking how something is done (the topic, Excel or a formula, is read beside it): a topic word alone asks for no how-to
@@ -513,7 +518,7 @@ THEN_START = lazy(r"^\s*(?:然后|接着|之后|随后|再把|再对|再(?:加|�
 NEXT_STEP_LEAD = lazy(r"^\s*(?:然后|接着|之后|随后|再|then(?![a-z_])|and then(?![a-z_])|after that(?![a-z_])|next(?![a-z_]))", re.I | re.A)
 # The previous result as the input of this request
 # 用合并那张表 / 在合并的表里 / 合并后的结果: the table a merge (a stack or a join) just made, never a merge asked again
-MERGED_RESULT = r"(?:刚才|上面|前面)?(?:合并|拼接|拼|合)(?:起来)?(?:的|后的|好的|完的)(?:那|这)?(?:张|个)?(?:表|结果)|(?:合并|拼接)(?:那|这)(?:张|个)?(?:表|结果)"
+MERGED_RESULT = r"(?:刚才|上面|前面)?(?:合并|拼接|拼|合)(?:起来)?(?:的|后的|好的|完的)(?:那|这)?(?:张|个)?(?:表|结果)|(?:合并|拼接)(?:那|这)(?:张|个)?(?:表|结果)|(?:这个|那个|这张|那张|刚才的?)(?:合并|关联|拼接|汇总|筛选|去重)(?:后的|好的|出来的)?(?:表|结果|数据)"
 RESULT_REF = lazy(MERGED_RESULT + r"|(?:他们|她们|它们|这些人|这帮人)(?!公司)|(?:他|她)的(?=[^，,。]{0,8}(?:合计|总|金额|订单|单子|平均|销售|业绩|数))|这里面|这里头|这里边|按(?:这个|它)(?=\s*(?:来)?\s*(?:从|由|降序|升序|倒序|排|倒着))|(?:把|将|对|从)结果|(?<![a-z_])(?:they|them|their|her|his|him|these|those(?! (?:in|from|with|where|who|which|that|whose|of)(?![a-z_]))|that(?=\s+(?:by|per|into|as|to|for|over|across)(?![a-z_])|\s*[?.!;]|\s*$)|that (?:result|output|list|summary)|the (?:[a-z][\w-]* ){0,4}?(?:table )?result|(?<=chart of )the (?:[a-z]+ ){0,2}?(?:totals|figures|numbers|counts|sums|averages))(?![a-z_])|(?:刚才|刚刚|上一步|上面|前面|之前)的?(?:结果|输出|表)|这些(?!数据|文件|表)|这(?:几|两)(?:条|行|笔|单|个(?!月|季|年|星期|周|天|工作表|表|文件)|项|位|人|家)|这批|^\s*(?:那|那么)?\s*其中(?!的?(?:一个|一张|一份)?(?:表|文件|工作表))|(?:这个|那个|该|此)(?:结果|输出)|结果(?:表|里|中|上)|在结果|^\s*(?:再)?(?:把|将|对)它|^\s*(?:再)?(?:把|将)?(?:这个|这张表|这份)(?=\s*(?:存|导出|保存|另存|转|发|输出|下载))|^\s*(?:再)?(?:导出|保存|存|另存|输出|下载)(?:一下)?(?:为|成)?\s*(?:这个|这张表|这份)(?=\s*(?:[为成].{0,10})?\s*[。.!！]?\s*$)|第\s*\d+\s*(?:个|条|号)?\s*结果|结果\s*#?\s*\d|在(?:这个|这|此|刚才的?|上面的?)基础上|基于(?:这个|刚才的?|上面的?)(?:结果|表)"
                         r"|(?<![a-z_])(?:on|in|of|from|to|for|with|using) (?:that|this|it)(?: (?:result|table|one|output))?(?=\s*(?:now|then|again|please|too)?\s*[?.!]?\s*$)"
                         # in that, just the Card rows / of those: … — the result said first, then what to do with it
@@ -540,7 +545,8 @@ RESULT_NAMED = lazy(MERGED_RESULT + r"|(?:这个|那个|这张|那张|刚才的?
 # the last result named as one side of a join or a comparison (join that with stores.csv / 把这个结果和门店表合并 / 把它跟…关联)
 JOIN_RESULT = lazy(r"(?<![a-z_])(?:join|merge|combine|match|compare|link)\s+(?:that|this|it|these|those|them|the (?:[a-z0-9][\w-]* ){0,4}?result|that result|this result|the summary)(?![a-z_])"
                    r"|(?<![a-z_])(?:that|this|these|those|the (?:[a-z0-9][\w-]* ){0,4}?result|that result|this result)\s+(?:with|to|against)\s"
-                   r"|(?:把|将|拿)?(?:(?:刚才|刚刚|刚|上面|前面)?(?:的|那个|这个)?结果|刚才的?结果|上一步的?结果|这个表|这张表|它|这个)\s*(?:和|跟|与|同)"
+                   r"|(?:把|将|拿)?(?:(?:刚才|刚刚|刚|上面|前面)?(?:的|那个|这个)?结果|刚才的?结果|上一步的?结果|这个表|这张表|它|这个"
+                   r"|(?:这个|那个|这张|那张|刚才的?)(?:合并|关联|拼接|汇总|筛选|去重)(?:后的|好的|出来的)?(?:表|结果|数据))\s*(?:和|跟|与|同)"
                    # 用城南店跟这个(去重后的目录)关联: the last result said second
                    r"|(?:和|跟|与|同)\s*(?:这个|刚才的?|上一步的?)(?:结果|表)?(?:[\u4e00-\u9fff]{0,6}?(?:后|完)的?[\u4e00-\u9fff]{0,4})?\s*(?:按[^，,。]{1,12}?)?(?:关联|合并|匹配|对上|连接|join)"
                    # bring in Team from technicians.csv into that / 带到这个结果里: the columns come to the last result
@@ -579,6 +585,10 @@ DELIVER = lazy(r"发邮件|发个邮件|发封邮件|邮件发|用邮件|发到(
 ABOUT_NAME = lazy(r"你叫|你的名字|问清是什么意思|问清这个名字|为什么叫问清|问清(?:是|什么)|名字(?:是什么|什么意思|的意思)|"
                         r"(?<![a-z_])(?:your name|what are you called|why (?:is it|are you) called|what does wenqing mean|who is wenqing|what is wenqing)(?![a-z_])",
                         re.I | re.A)
+# how to take back what wenqing wrote (怎么把刚才生成的文件删掉 / 我是问怎么撤销上一步 / how do I delete the files you made): /undo, said
+UNDO_ASKED = lazy(r"(?:怎么|如何|怎样|咋)[^，,。？?]{0,10}?(?:撤销|撤回|(?:删|清)(?:除|掉|理)[^，,。？?]{0,10}?(?:生成|导出|输出|写出?)(?:来|出来)?的?(?:文件|结果))"
+                  r"|(?:怎么|如何|怎样|咋)[^，,。？?]{0,10}?(?:生成|导出|输出|写出?)(?:来|出来)?的(?:文件|结果)[^，,。？?]{0,4}?(?:删|清)(?:除|掉|理)"
+                  r"|(?<![a-z_])how (?:do|can) i (?:delete|remove|undo|get rid of) (?:the )?(?:files?|results?|outputs?) (?:you|wenqing) (?:made|wrote|created|generated|saved)(?![a-z_])", re.I | re.A)
 ABOUT_UNDO = lazy(r"撤销|撤回|还原|恢复(?:原|之前|刚才)|回退|反悔|后悔|(?<![a-z_])(?:undo|revert|roll ?back|take (?:it|that) back)(?![a-z_])", re.I | re.A)
 # Opening an app: 打开mail, 打开微信, open spotify — not a file of the workspace
 OPEN_APP = lazy(r"(?:打开|启动|开一下|open|launch|start)\s*(?P<app>mail|email|邮件|邮箱|微信|qq|淘宝|支付宝|微博|抖音|浏览器|百度|地图|相机|计算器|日历|"

@@ -79,7 +79,7 @@ N_COLS = lazy(r"(?:[一二两三四五六七八九十]|\d+)\s*(?:列|个字段|c
 WHICH_TOP = lazy(
     r"哪(?P<wn>\d+|[两三四五六七八九十]+)?(?:个|些|一个|家|位|种|类|门|项|款|件|所|台|辆|只|条|本|部|首|间|(?=天|周|年|月份))\s*(?P<x>[A-Za-z_\u4e00-\u9fff]{1,10}?)\s*(?:的)?\s*(?P<y>[A-Za-z_\u4e00-\u9fff]{0,10}?)\s*(?P<d>最高|最多|最大|最好|最低|最少|最小|最差|最忙|最繁忙|最热门|最火|最受欢迎|最活跃|最冷清|最闲)"
     r"|(?:which\s+(?:(?P<wn2>\d+)\s+)?|(?:the\s+)?(?:top\s+)?(?P<wn3>\d+)\s+(?=[a-z_]+\s+with\s))(?P<x2>[\w\u4e00-\u9fff]+)\s+(?:(?P<sv>sold|sells?|made|earned|brought in)|has|had|have|got|with|gets|is|was|are|were|ranks?"
-    r"|did|does|do|handled|handles|completed|completes|closed|took|takes|ran|runs|logged|booked|received|processed|served|delivered)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest|busiest|quietest)"
+    r"|did|does|do|handled|handles|completed|completes|closed|took|takes|ran|runs|logged|booked|received|processed|served|delivered)\s+(?:the\s+)?(?P<d2>highest|most|largest|biggest|lowest|least|smallest|fewest|busiest|quietest|best|worst)"
     r"(?:\s+(?:(?:in|by|for|on)\s+)?(?:(?:average|mean|total|avg|sum of|number of)\s+)?(?P<y2>[\w\u4e00-\u9fff]+))?",
     re.I | re.A,
 )
@@ -115,7 +115,7 @@ ROW_CLASSIFIERS = lx.ROW_CLASSIFIERS
 VALUE_Q = lazy(r"(?:一共|总共|合计|总计|共|加起来)?(?:是)?多少(?!" + ROW_CLASSIFIERS + r"|种)|几何|how much|what(?:'s| is| was) the (?:total|sum|average|mean|max|min|maximum|minimum|highest|lowest|largest|smallest|biggest)", re.I | re.A)
 COUNT_Q = lazy(r"有多少|多少(?:" + ROW_CLASSIFIERS + r")|(?<!哪)几(?:" + ROW_CLASSIFIERS + r")|[\u4e00-\u9fff]{1,3}?数(?![据量值字学额])|\bhow many\b|\bnumber of\b|\bcount of\b", re.I | re.A)
 ARITH_ANY = lazy(r"(?P<a>[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*)\s*(?P<op>[+*/×÷]|乘以|除以|加上|减去|(?<=\s)-(?=\s))\s*(?P<b>[\w\u4e00-\u9fff.]+)")
-ARITH = lazy(r"\s*(?P<a>[^\s=+\-*/×÷,]+?)\s*(?P<op>[+\-*/×÷xX]|乘以|除以|加上|减去|乘|除|减|加)\s*(?P<b>[^\s,;]+)")
+ARITH = lazy(r"\s*(?P<a>[^\s=+\-*/×÷,]+?)\s*(?P<op>[+\-*/×÷xX]|乘以|除以|加上|减去|乘|除|减|加|(?<=\s)(?:times|plus|minus|divided by)(?=\s))\s*(?P<b>[^\s,;]+)")
 
 
 @dataclass
@@ -853,6 +853,9 @@ def _rule_most_counted(t: _Turn) -> None:
     t.explore = True
 
 
+PER_ROW_FIGURES = frozenset({"rating", "price", "age"})  # figures of one row each, never added up across rows
+
+
 def _rule_which_top(t: _Turn) -> None:
     """Questions about the data: 哪个城市金额最高？ which city has the highest amount?"""
     m = WHICH_TOP.search(t.text)
@@ -904,6 +907,8 @@ def _rule_which_top(t: _Turn) -> None:
         mcol = by_concept.get("amount") or by_concept.get("quantity")
         yr = "" if mcol else yr
     agg = "mean" if re.search(r"平均|(?<![a-z_])(?:average|mean)(?![a-z_])", text, re.I | re.A) else "sum"
+    if mcol is not None and lx.concept_of(mcol) in PER_ROW_FIGURES and not re.search(r"总|合计|(?<![a-z_])(?:total|sum)(?![a-z_])", text, re.I | re.A):
+        agg = "mean"  # which channel gets the best scores / 哪个科室评分最高: a score or a price is compared on average, never added up
     unnamed: list[dict[str, Any]] = []
     if mcol is None and not yr and not counted and not re.match(r"最多|最少|most|fewest|least", d, re.I | re.A):
         mcol, unnamed = _unnamed_measure(sheet, kcol, d)  # 哪个月最高: highest by what? never a count nobody asked for
@@ -1032,7 +1037,7 @@ def _formula_in_words(t: _Turn, at: int) -> str | None:
 
 def _expression_after(t: _Turn, rest: str, args: dict[str, Any]) -> None:
     """=金额×1.13 written after the new column's name: left, op and right, or what could not be resolved."""
-    expr_m = re.search(r"(?:=|等于|为|是|:|：|(?:^|[，,]\s*)(?:用|拿|由))\s*(.+)$", rest)  # 加一列签收天数，用签收日期减发货日期
+    expr_m = re.search(r"(?:=|等于|为|是|:|：|(?:^|[，,]\s*)(?:用|拿|由)|(?<![a-z_])(?:equal to|equals|which is|that is|defined as|calculated as|computed as)(?![a-z_]))\s*(.+)$", rest, re.I)  # 加一列签收天数，用签收日期减发货日期
     if expr_m and (whole := _formula_in_words(t, len(t.text) - len(rest) + expr_m.start(1))) is not None:
         args["formula"] = whole  # 等于标准单价乘以课时数再减去应收金额: every operator of it, in the order written
         return
@@ -1041,7 +1046,7 @@ def _expression_after(t: _Turn, rest: str, args: dict[str, Any]) -> None:
     am = ARITH.match(expr_m.group(1)) if expr_m else None
     if not am:
         return
-    op = ARITH_OPS.get(am.group("op"), am.group("op"))
+    op = ARITH_WORDS.get(am.group("op")) or ARITH_OPS.get(am.group("op"), am.group("op"))
     left, _, lclose = resolve_column(am.group("a"), t.sheet)
     bnum = parse_number(am.group("b"))
     right: Any = tidy(bnum) if bnum is not None else None
@@ -1079,19 +1084,70 @@ def _expression_anywhere(t: _Turn, m: re.Match[str], args: dict[str, Any]) -> No
             break
 
 
+# 实收金额，就是学费加餐费…: a new column's name and the words that define it, said before the words that add it
+DEFINED_BEFORE = lazy(r"(?:(?:算一下|算|计算|求|新的?)\s*)?(?P<name>(?!算|计算|求)[\u4e00-\u9fffA-Za-z_]{2,12}?)\s*[，,]?\s*(?:就是|即|等于|[=＝])\s*")
 NOT_A_NAME = lazy(r"(?:to|for|in|on|of|into|that|which|showing|with|where|from|the|a|an|and)", re.I)
+CALLED = lazy(r"(?<![a-z_])(?:called|named)\s+[\"“']?([A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff%]*)", re.I)
+
+
+# 单价打九折 / 金额按八五折 / 打7.5折: a price at a discount, the column times the fraction the 折 names
+DISCOUNT = lazy(r"(?:打|按|打个|按照)\s*(?P<n>[一二三四五六七八九]{1,2}|\d(?:\.\d|\d)?)\s*折(?![扣旧叠线算合])")
+
+
+def discount_rate(said: str) -> float | None:
+    """九 → 0.9, 八五 → 0.85, 7.5 → 0.75, 95 → 0.95: the fraction a 折 names (None for anything else)."""
+    digits = "".join(str("零一二三四五六七八九".index(c)) if c in "零一二三四五六七八九" else c for c in said).replace(".", "")
+    return float("0." + digits) if digits.isdigit() and digits[0] != "0" else None
+
+
+def _discounted(t: _Turn, args: dict[str, Any], start: int) -> bool:
+    """单价打九折: the column said before the discount (numeric, in the same clause) times its fraction, into args."""
+    d = DISCOUNT.search(t.text, start)
+    if d is None:
+        return False
+    lo = max((x.end() for x in CLAUSE_END.finditer(t.text, 0, d.start())), default=0)
+    before = [h for h in t.hits if lo <= h.start and h.end <= d.start() and h.column in t.sheet.numeric]
+    rate = discount_rate(d.group("n"))
+    if not before or rate is None:
+        return False
+    col = before[-1].column
+    args.update(left=col, op="*", right=rate)
+    name = re.split(r"[，,；;\s]", str(args.get("name") or ""))[0]  # 加一列折后价，单价打九折: the name before the clause of the discount
+    args["name"] = name if name and d.group(0) not in name and name not in t.sheet.columns else f"折后{col}"
+    t.spans.append((before[-1].start, d.end()))
+    return True
 
 
 def _rule_add_column(t: _Turn) -> None:
     """Add a computed column: 加一列含税金额，=金额×1.13."""
     m = lx.ADD_COLUMN.search(t.text)
+    if m is None and not t.has("formula"):  # 把单价打九折: the discounted price, a new column beside the old one
+        made: dict[str, Any] = {}
+        d = DISCOUNT.search(t.text)
+        if d is not None and _discounted(t, made, 0):
+            t.add(d.start(), Op("add_column", made))
+        return
     if not m or t.explore and not t.has("join") or t.has("formula"):  # a formula written out is that new column  # 合并后算执行率 = 实际/预算: a column computed on the joined table
         return
     rest = t.text[m.end() :]
-    nm = SPACED_NAME.match(rest) or re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([^\s,=:：\"”」]+?)[\"”」]?\s*(?:[,:：]|=|等于|为|是|$|\s)", rest)
+    if not rest.strip(" ,，。.;；!！") and (defined := DEFINED_BEFORE.search(t.text, 0, m.start())) is not None \
+            and (whole := _formula_in_words(t, defined.end())) is not None:
+        # 算一下实收金额，就是学费加餐费减去减免金额，加一列: the column defined before the words that add it
+        t.add(defined.start(), Op("formula", {"name": defined.group("name"), "expression": whole}))
+        t.spans.append((defined.start(), len(t.text)))
+        t.formula_spans.append(t.spans[-1])
+        return
+    nm = SPACED_NAME.match(rest) or re.match(r"\s*(?:叫做?|名为|名叫|called|named)?\s*[\"“「]?([^\s,，、；;=:：\"”」]+?)[\"”」]?\s*(?:[,，:：]|=|等于|为|是|$|\s)", rest)
     name = nm.group(1) if nm else None
     if name and NOT_A_NAME.fullmatch(name):
         name = None  # add a column to the Riverside visits …: "to" is no name
+    said = m.group("named")  # add an ARR column …: its name before the word column
+    if said is not None:
+        name = None if said.casefold() in {c.casefold() for c in t.sheet.columns} else said
+    nxt = NEXT_STEP.search(t.text, m.end())
+    called = CALLED.search(t.text, m.end(), nxt.start() if nxt else len(t.text))
+    if called is not None:  # add a column to orders called arr, MRR times 12: the name said anywhere in the clause
+        name = called.group(1)
     if name:  # add a Margin column = …: the name, never its article or the word column
         name = re.sub(r"\s+(?:column|col|field)$", "", re.sub(r"^(?:an?|the|new)\s+", "", name, flags=re.I), flags=re.I).strip() or name
     args: dict[str, Any] = {"name": name}
@@ -1112,7 +1168,7 @@ def _rule_add_column(t: _Turn) -> None:
             t.spans.append((m.start(), nxt.start() if nxt else len(t.text)))
             t.formula_spans.append(t.spans[-1])
             return
-    if not args.get("left"):
+    if not args.get("left") and not _discounted(t, args, m.end()):
         _expression_anywhere(t, m, args)
     if not args.get("name") and args.get("left"):
         right = args.get("right")
@@ -1861,6 +1917,10 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
     if col is None and made and (IT_AFTER.match(blanked, am.end()) or IT_BEFORE.search(blanked, 0, am.start())):
         measures.append({"column": made[-1], "agg": agg})  # add a column Net = …, then total it for each sheet: the column made
         return
+    if col is not None and col not in t.sheet.numeric and (size := ROW_SIZE.match(blanked, am.end())) is not None \
+            and len(money := _money_columns(t.sheet)) == 1:
+        col = money[0]  # the average deal size / order value, over Deal ID and Amount: each row's money
+        t.spans.append(size.span())
     if col and agg in ("mean", "sum") and (col in t.group_keys or col not in t.sheet.numeric):
         return  # 各部门…公司平均的部门: a key or a text column is never averaged or added up
     if col and col not in t.sheet.numeric and flag_yes(t.sheet, col) is not None:
@@ -1873,9 +1933,13 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
                 measures.append({"column": h.column, "agg": agg})
     elif raw and raw.casefold() not in ("it", "一下", "up", "them", "all", "所有", "一", "instead", "then", "too", "also", "again", "please") \
             and not lx.TOP_N.match(raw.strip()) and not raw.strip().startswith("前") and not PARTICLES.fullmatch(raw.strip()) \
-            and not lx.SORT.match(raw.strip()):  # 合计最大的前5个 / sum descending: the cut or the order, read by its own rule
-        unres.append(_unres(raw, closest))  # the mean instead: a word of the sentence after the statistic names no column
+            and not lx.SORT.match(raw.strip()) and not (ASKED_TAIL.fullmatch(raw.strip()) and TOTAL_TOO.search(t.text)):
+        # the mean instead: a word after the statistic names no column (合计最大的前5个 / sum descending: the cut or the order,
+        # and 几单，总额多少: the money's total, are read by their own rules)
+        unres.append(_unres(raw, closest))
 
+
+ROW_SIZE = lazy(r"\s*(?:the\s+)?(?:[a-z]+\s+)?(?:size|value|worth)s?(?![a-z_])", re.I | re.A)  # deal size / order value: a row's money
 
 # spend in total / the fees in sum: the column just said is the one the statistic after "in" is of
 IN_BEFORE_TOTAL = lazy(r"\s+in\s+", re.I | re.A)
@@ -2301,6 +2365,7 @@ COUNT_HAVING_EN = lazy(r"(?P<k>[A-Za-z_]+?)(?:es|s)?\s+(?:with|having|that have|
 COUNT_HAVING_ZH = lazy(r"(?:[\u4e00-\u9fff]{0,4}?(?:单数|订单数|次数|笔数|人数|行数|记录数|单量|件次|数量?))\s*(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*)\s*(?:单|次|笔|人|条|个)?"
                        r"\s*的\s*(?P<k>[\u4e00-\u9fffA-Za-z_]{1,8})", re.I | re.A)
 # only groups where the count is over 200 / 计数大于200的组: the groups already named, by their row count
+GROUP_WORDS = frozenset({"组", "分组", "组别"})
 COUNT_HAVING_GROUPS = lazy(r"(?:groups?|ones?)?\s*(?:where|whose|with|having)\s+(?:the\s+|their\s+)?(?:count|row count|rows|number of (?:rows|records|\w+))"
                            r"\s+(?:is\s+|are\s+)?(?:" + CMP_WORDS + r")\s*(?P<n>\d[\d,]*)"
                            r"|(?:计数|行数|个数|数量|次数)\s*(?:" + CMP_WORDS.replace("?P<", "?P<z") + r")\s*(?P<zn>\d[\d,]*)\s*的(?:组|分组)", re.I | re.A)
@@ -2363,6 +2428,7 @@ def _rule_count_having(t: _Turn) -> None:
         m = None  # regions with more than 5000 revenue: a figure of a column, read by the having rule
     if m is None:
         m = COUNT_HAVING_ZH.search(t.text)
+        m = None if m is not None and m.group("k") in GROUP_WORDS else m  # 只保留行数大于1的组: the groups, no column named 组
     if m is None:
         m = COUNT_TIMES_EN.search(t.text)
     if m is None and (u := COUNT_UNIT_ZH.search(t.text)) is not None and (key := _unit_count_key(t, u)) is not None:
@@ -2555,12 +2621,15 @@ def _select_at(t: _Turn, m: re.Match[str] | None) -> None:
         named = [h for h in t.hits if m.start() - 1 <= h.start < end and t.free(h.start)]
         if named and all(COMPARED_NEXT.match(t.text, h.end) or DATED_NEXT.match(t.text, h.end) or RELATIVE_NEXT.match(t.text, h.end) for h in named):
             return  # keep tickets with opened_at on or after 2025-08-01 / keep customers that don't start with Mr: which rows
+        if named and all(flag_yes(t.sheet, h.column) is not None and FLAG_ROWS_NEXT.match(t.text, h.end) for h in named):
+            return  # keep only the won ones / the won deals: the rows the flag says yes to, read by the filter rule
         cols = _through(named, t)
         t.add(m.start(), Op("select", {"columns": list(dict.fromkeys(cols))}))
         t.spans.append((m.start(), end))
 
 
 CLAUSE_END = lazy(r"[，,；;。]")
+FLAG_ROWS_NEXT = lazy(r"\s*(?!columns?(?![a-z_]))(?:ones?|[a-z]{3,}s)(?![a-z_])|\s*的\s*(?!列|字段)[\u4e00-\u9fff]", re.I | re.A)  # won ones / won deals: rows
 KEPT_CUT = lazy(r"\s*(?:only\s+|just\s+)?(?:the\s+)?(?:top|bottom|first|last|highest|lowest)\s+(?:\d+|one|two|three|five|ten)(?![a-z_])|\s*(?:前|后|最高的|最低的)\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:个|名|行|条|位|家)?", re.I | re.A)
 KEPT_EXTREME = lazy(r"\s*(?:[一1]|\d+)\s*(?:单|行|条|笔)(?![数])|[^，,；;。]{0,16}?(?:最(?:高|大|低|小|多|少|新|晚|早|贵|便宜|近)|(?<![a-z_])(?:highest|lowest|largest|smallest|latest|earliest|newest|oldest|biggest))"
                     r"\s*(?:的)?\s*(?:那|这)?\s*(?:[一1])?\s*(?:单|行|条|笔|次|件|张|个|位|名|(?:row|one|record|booking|order|entry)(?![a-z_]))", re.I)
@@ -2592,14 +2661,22 @@ def _superlative_column(said: str, sheet: SheetInfo) -> tuple[str, bool] | None:
 
     table = words_toml()["superlative"]
     low = said.casefold()
-    word = next((w for w in table if w != "low" and w in low), None)
+    word = next((w for w in table if w not in ("low", "dated") and w in low), None)
     if word is None:
         return None
+    kept = sheet.dates if word in table.get("dated", ()) else sheet.numeric  # the newest: a date; the heaviest: a figure
+    if word in table.get("dated", ()):  # the 3 earliest closed deals: the date whose first word the verb said begins (Close Date)
+        said_words = re.findall(r"[a-z]{3,}", low)
+        verbed = [c for c in sheet.columns if c in kept and (head := re.split(r"[\s_]+", c.casefold())[0]) and len(head) >= 4
+                  and any(w.startswith(head) for w in said_words)]
+        if len(verbed) == 1:
+            return verbed[0], word in table["low"]
     for x in table[word]:
-        cols = [c for c in sheet.columns if c in sheet.numeric and x in c.casefold()]
+        cols = [c for c in sheet.columns if c in kept and x in c.casefold()]
         if len(cols) == 1:
             return cols[0], word in table["low"]
-    return None
+    only = [c for c in sheet.columns if c in kept] if word in table.get("dated", ()) else []
+    return (only[0], word in table["low"]) if len(only) == 1 else None
 
 
 SUPERLATIVE_NEXT = lazy(r"\s*(?:the\s+)?(?:most\s+)?[a-z]*", re.I | re.A)  # the adjective said right after the cut (top 5 longest …)
@@ -2625,7 +2702,8 @@ def _rule_top_n(t: _Turn) -> None:
             low = bool(re.match(r"最(?:低|小|少|早|旧|差)|(?:lowest|smallest|least|earliest)", said, re.I | re.A))
             t.add(who.start(), Op("top_n", {"n": 1, "by": ranked[-1], "ascending": low, "question": True}))
             t.spans.append(who.span())
-    m = lx.TOP_N.search(text) or _superlative_key(t)
+    share = lx.TOP_PERCENT.search(text)
+    m = share or lx.TOP_N.search(text) or _superlative_key(t)
     if m is not None and t.has("dedupe") and not t.free(m.start()):
         m = None  # 去重，保留最新的一条: which duplicate stays, read by the dedupe rule
     if m and (not t.explore or _periods_only(t)):  # 按月汇总金额，取最高的一个月: the periods' figures ranked
@@ -2655,7 +2733,8 @@ def _rule_top_n(t: _Turn) -> None:
         if t.sort_keys and not _in_clause_of(t, m, [h for h in hits if h.column in by]):
             by_col = t.sort_keys[0]  # 算金额合计和单数，按单数从多到少，取前3个: the first 3 of the order said, never by 金额
         top: dict[str, Any] = {"n": int(n or 10), "by": by_col, "ascending": low_first,
-                               **({"direction_said": True} if low_first or HIGH_WORD.search(text) or DESC.search(text) else {})}
+                               **({"direction_said": True} if low_first or HIGH_WORD.search(text) or DESC.search(text) else {}),
+                               **({"percent": tidy(n)} if share is not None and n else {})}  # the top 10%: a share of the rows
         bare = [k for k, (_, o) in enumerate(t.found) if o.kind == "group" and not o.args.get("keys") and not o.args.get("unresolved")]
         key = _ranked_key(t, m) if t.rank_by in ("行数", "rows") and (bare or not t.has("group")) else None
         if key is not None:  # top 5 crews by number of jobs / 按单数排前5的司机: each one's rows counted, then ranked
@@ -3143,8 +3222,31 @@ def _question_agg(t: _Turn, col: str, between: str) -> str:
     return "mean" if lx.concept_of(col) in ("price", "rating", "age", "spend", "salary") else "sum"
 
 
+# 一共收了多少学费 / 分别交了多少餐费: how much of a column, said before its name
+HOW_MUCH_BEFORE = lazy(r"(?:一共|总共|合计|总计|共)?\s*(?:收|花|交|付|缴|赚|卖|用|发|退|欠|补|挣)?(?:了|掉)?\s*多少\s*(?:的)?\s*$")
+
+
+def _totals_named_after(t: _Turn) -> list[str]:
+    """The numeric columns said right after 多少 (收了多少学费和餐费), in the order written."""
+    first = next((h for h in t.hits if h.column in t.sheet.numeric and t.free(h.start)
+                  and HOW_MUCH_BEFORE.search(t.text, max(0, h.start - 12), h.start)), None)
+    if first is None:
+        return []
+    return list(dict.fromkeys([first.column, *(h.column for h in _joined_after(first, t.hits, t.text) if h.column in t.sheet.numeric)]))
+
+
 def _rule_value_question(t: _Turn) -> None:
     """销售额一共多少 / what is the total amount: one value, answered."""
+    named = _totals_named_after(t) if not t.worded and "多少" in t.text else []
+    if named:
+        g = next((k for k, (_, o) in enumerate(t.found) if o.kind == "group" and not o.args.get("measures") and not o.args.get("unresolved")), None)
+        if g is not None:  # 每个园分别收了多少学费和餐费: each key's totals of the columns said
+            i, o = t.found[g]
+            t.found[g] = (i, Op("group", {**o.args, "measures": [{"column": c, "agg": "sum"} for c in named], "question": True}))
+            return
+        if not t.has("group", "count", "top_n", "stats"):  # 一共收了多少学费: that column's total
+            t.add(t.text.find("多少"), Op("group", {"keys": [], "measures": [{"column": c, "agg": "sum"} for c in named], "question": True}))
+            return
     vm = VALUE_Q.search(t.text)
     counting = bool(COUNT_Q.search(t.text)) and t.has("filter")
     if vm and not t.worded and not counting and not t.has("group", "count", "top_n"):
@@ -3175,7 +3277,9 @@ def _rule_count_and_total(t: _Turn) -> None:
     totals = list(dict.fromkeys(h.column for h in t.hits if h.column in t.sheet.numeric and t.free(h.start)
                                 and (TOTAL_AFTER.match(t.text, h.end) or TOTAL_BEFORE.search(t.text, 0, h.start))))
     mq = next((x for x in MONEY_Q.finditer(t.text) if t.free(x.start())), None)
-    if not totals and mq is not None and FIGURE_LISTED.search(t.text, 0, mq.start()) is not None and len(money := _money_columns(t.sheet)) == 1 \
+    both = TOTAL_TOO.search(t.text)  # how many and what's the total / 几单，总额多少: the count and the money's total, listed together
+    mq = mq if mq is not None and FIGURE_LISTED.search(t.text, 0, mq.start()) is not None else both
+    if not totals and mq is not None and len(money := _money_columns(t.sheet)) == 1 \
             and not any(h.column in t.sheet.numeric for h in t.hits if t.free(h.start)):
         totals = money  # 5月份收了多少单，多少钱: how many, and the money column's total, both asked in one list
         t.spans.append(mq.span())
@@ -3208,6 +3312,9 @@ def _summary_figure(sheet: SheetInfo, key: str | None = None) -> str | None:
     return figures[0] if len(figures) == 1 and len(nums) == 2 else None
 
 
+MONEY_SIZE = lazy(r"\d\s*(?:k|K|万|千)(?![a-zA-Z])|[$¥￥£€]\s*\d")
+
+
 def _rule_bare_comparison(t: _Turn) -> None:
     """大于4.5 with no column: kept for the caller to ask about, also beside conditions that did find their columns
     (数学或物理（低于60分）: 科目 is read, 低于60 has no column and is never dropped)."""
@@ -3233,6 +3340,10 @@ def _rule_bare_comparison(t: _Turn) -> None:
             figure = _summary_figure(t.sheet) if t.out.bare_alone else None
             if f is not None and figure is not None:  # only those over 20, of a total per Buyer: its one figure (Spend_sum)
                 f.args["conditions"] = [*f.args["conditions"], Cond(figure, BARE_OPS[bm.group("op")], tidy(num), None, bm.group(0), "exact")]
+            elif f is not None and MONEY_SIZE.search(bm.group(0)) and len(money := _money_columns(t.sheet)) == 1:
+                # opportunities over 100k / 5万以上的单子: a figure in thousands or 万 is the one money column's
+                f.args["conditions"] = [*f.args["conditions"], Cond(money[0], BARE_OPS[bm.group("op")], tidy(num), None, bm.group(0), "synonym")]
+                t.spans.append(bm.span())
             elif f is not None:  # the filter asks which column the comparison is on
                 nums = tuple(c for c in t.sheet.columns if c in t.sheet.numeric)[:3]
                 f.args["conditions"] = [*f.args["conditions"], Cond(None, BARE_OPS[bm.group("op")], tidy(num), None, bm.group(0), "bare", nums)]
@@ -3352,11 +3463,36 @@ def _rule_count_question(t: _Turn) -> None:
     # 去重以后是多少人 / 去完还剩多少行 / how many are left after: the rows the dedupe leaves (有几条重复的: the duplicates, said by it)
     rows_left = t.has("dedupe") and re.search(r"(?:以后|之后|后|去完|完了?)\s*(?:是|有|还剩|剩下?|还有)?\s*(?:多少|几)\s*(?:人|条|行|笔|单|位|名)|还剩|剩下|(?<![a-z_])(?:how many (?:rows|records|people) (?:are )?left|how many are left)",
                                               t.text, re.I | re.A)
-    if counted is not None and (t.has("filter") or rows_left) and not t.has("group", "count"):
+    if counted is not None and (t.has("filter") or rows_left) and not t.has("group", "count", "bucket", "pivot"):  # (each month: the bucket counts)
         t.add(len(t.text) - 1, Op("count", {"question": True}))  # (按会员卡号去重以后是多少人: the rows left, counted)
     elif not t.found and (rm := TOTAL_ROWS_Q.search(t.text)) is not None and _names_counted(t) is None:
-        t.add(0, Op("profile", {"head": None, "columns": [], "question": "rows"}))
+        other = _people_of_other_rows(t, rm.group(0))
+        if other is not None:  # 一共多少会员, over orders (订单号 first, 会员号 repeated): the different members, never the orders
+            t.add(0, Op("group", {"keys": [], "measures": [{"column": other, "agg": "distinct"}], "question": True}))
+        else:
+            t.add(0, Op("profile", {"head": None, "columns": [], "question": "rows"}))
         t.spans.append(rm.span())
+
+
+PEOPLE_EN = {"会员": "member", "客户": "customer", "员工": "employee", "学生": "student", "用户": "user", "患者": "patient"}
+PEOPLE_NOUN = lazy(r"会员|客户|员工|学生|用户|患者|(?<![a-z_])(?P<en>member|customer|employee|student|user|patient|donor)s?(?![a-z_])", re.I | re.A)
+
+
+def _people_of_other_rows(t: _Turn, said: str) -> str | None:
+    """How many members, said over a table whose rows are something else (orders numbered by 订单号, 会员号 a column
+    beside it): the one column of ids the noun starts, when another column numbers the rows; None when the rows are
+    the people themselves (会员号 the table's first column)."""
+    noun = PEOPLE_NOUN.search(said)
+    if noun is None:
+        return None
+    stems = {(noun.group("en") or noun.group(0)).casefold(), PEOPLE_EN.get(noun.group(0), noun.group(0)).casefold()}
+    cols = t.sheet.columns
+    lead = [c for c in cols if c.casefold().replace("_", " ").startswith(tuple(stems)) and c not in t.sheet.numeric and c not in t.sheet.dates]
+    ids = [c for c in lead if ID_COLUMN.search(c)]
+    lead = ids if len(lead) > 1 and len(ids) == 1 else lead
+    if len(lead) != 1 or not cols or cols[0] == lead[0]:
+        return None
+    return lead[0] if any(ROW_ID.search(c) for c in cols if c != lead[0] and c not in t.sheet.dates) else None
 
 
 EACH_VALUE = lazy(r"分别|各自|各是|各为|各有|各(?=多少|几)|(?<![a-z_])(?:respectively|each|separately)(?![a-z_])", re.I | re.A)
@@ -3374,18 +3510,29 @@ def _split_values(f: Op) -> str | None:
     return None
 
 
+EACH_HOW_MANY = lazy(r"(?:各|分别|各自)(?:是|有)?\s*(?:多少|几)(?:个|人|条|笔|单|次|位|名)?(?!\s*(?:钱|元|块))", re.I)
+
+
 def _rule_each_value(t: _Turn) -> None:
     """技术部和市场部金额合计分别是多少 / A and B's totals, respectively: one figure per value (the filter to those values,
     grouped by their column), never one figure pooled over both."""
     em = EACH_VALUE.search(t.text)
     f = next((o for _, o in t.found if o.kind == "filter" and not o.args.get("delete")), None)
-    if em is None or f is None or any(w.kind != "stats" for w in t.worded):
+    if em is None or f is None or any(w.kind not in ("stats", "pivot") for w in t.worded):
         return  # (a statistic read by its own words is asked of each value too)
     if t.cp.years_listed:  # 2023年和2024年分别的金额合计: one figure per year
         _each_year(t, f, em)
         return
     col = _split_values(f)
+    left = [c.column for c in f.args.get("conditions", []) if c.column and c.op in ("ne", "not_in")]
+    if col is None and len(set(left)) == 1 and all(o.kind in ("filter", "count") for _, o in t.found) and EACH_HOW_MANY.match(t.text, em.start()):
+        col = left[0]  # 除了微信、支付宝以外的缴费方式，各有几笔: each of the other values, counted
     if col is None:
+        return
+    if all(o.kind == "filter" for _, o in t.found) and EACH_HOW_MANY.match(t.text, em.start()):
+        # 男孩女孩各多少 / A and B, how many each: each value's rows counted, never the rows of both kept as they are
+        t.add(em.start(), Op("group", {"keys": [col], "measures": [{"agg": "count"}], "question": True}))
+        t.spans.append(em.span())
         return
     for k, (i, o) in enumerate(t.found):
         if o.kind == "group" and not o.args.get("keys"):
@@ -3394,6 +3541,11 @@ def _rule_each_value(t: _Turn) -> None:
             t.found[k] = (i, Op("group", {"keys": [col], "measures": [{"agg": "count"}]}))
         elif o.kind == "stats" and not o.args.get("by"):  # 男的女的年龄中位数各是多少: the statistic of each value
             t.found[k] = (i, Op("stats", {**o.args, "by": [col]}))
+        elif o.kind == "group" and col not in o.args["keys"] and not o.args.get("measures") and not o.args.get("unresolved"):
+            # 各科室初诊和复诊分别多少: each key's rows of each value, counted
+            t.found[k] = (i, Op("group", {**o.args, "keys": [*o.args["keys"], col], "measures": [{"agg": "count"}]}))
+        elif o.kind == "pivot" and not o.args.get("columns") and o.args.get("rows") and col not in o.args["rows"]:
+            t.found[k] = (i, Op("pivot", {**o.args, "columns": col}))  # …分别多少，做个透视表: the values across the top
         else:
             continue
         t.spans.append(em.span())
@@ -3458,6 +3610,8 @@ def _rule_money_question(t: _Turn) -> None:
     t.spans.append(mq.span())
 
 
+TOTAL_TOO = lazy(r"(?:多少|几)\s*(?:" + ROW_CLASSIFIERS + r")?\s*(?:[，,、]|和|还有|以及)\s*(?P<t>总额|总金额|金额合计|合计|一共多少钱)\s*(?:是)?\s*多少"
+                 r"|(?<![a-z_])how many\b.{0,30}?\b(?:and|,)\s+(?:what(?:'s| is| was)\s+)?(?:the\s+)?(?P<t2>total)(?:\s+(?:amount|value))?\s*[?.]?\s*$", re.I)
 FIGURE_LISTED = lazy(r"(?:多少|几)\s*(?:" + ROW_CLASSIFIERS + r")\s*(?:[，,、]|和|还有|以及|加上)\s*(?:一共|总共)?\s*(?:花了|收了|卖了|付了)?\s*$")
 HOW_MUCH = lazy(r"(?<![a-z_])how much(?: (?:total|in total))?\s+(?:the\s+|of the\s+)?", re.I | re.A)
 
@@ -3623,7 +3777,8 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                                  for v in (c.value if isinstance(c.value, (list, tuple)) else [c.value]) if str(v) in text[lo:hi])
     low = text.casefold()
     out.flag_said = not out.correction and not ONLY_SAID.search(text) and any(w in low for w in flag_words(sheet))
-    out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans) + ([m.span() for m in lx.ADDITIVE.finditer(text)] if out.adds else [])
+    out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans) + ([m.span() for m in lx.ADDITIVE.finditer(text)] if out.adds else []) \
+        + ([m.span() for m in lx.INCLUDE_TOO.finditer(text)] if out.include_too else [])
     if not t.has("chart"):  # 城市分成多条线 / add Carrier as the series: a chart's series, for the chart the request holds
         from modes.tagging.series import flipped, series_key
 

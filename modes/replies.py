@@ -239,7 +239,7 @@ def ask_slots(r: Request, missing: list[str], lang: str, files: list[str]) -> st
                              f"There is no {r.missing_file_name} in the workspace; closest: {near}. Which one do you mean?")
             elif r.file_how == "not_table":
                 parts.append(f"{r.problems[0] if r.problems else ''}请换一个表格文件（可选：{sep.join(files[:6])}）。" if zh else
-                             f"That is not a spreadsheet. Pick a table file ({sep.join(files[:6])}).")
+                             f"{r.problems[0] if r.problems else 'That is not a spreadsheet.'} Pick a table file ({sep.join(files[:6])}).")
             elif r.file_how == "current_missing":
                 parts.append(f"还没有当前文件，您说的是哪个文件？可选：{sep.join(files[:6])}。" if zh else
                              f"There is no current file yet; which file do you mean? Options: {sep.join(files[:6])}.")

@@ -26,7 +26,7 @@ VERB_TOKENS = {"统计", "汇总", "分析", "筛选", "排序", "对比", "比�
 LEAD_WORDS = lazy(r"^.*(?:把|将|打开|分析一下|分析|预览一下|预览|筛选|看看|看一下|对比一下|对比|和|跟|与|给|在|从|用|里|是)", re.S)
 FILEISH = lazy(r"表|文件|数据|那个|那份|这个|poi|file|list|sheet|workbook|spreadsheet|data|的", re.I | re.A)
 TYPE_WORDS = lazy(r"\bcsv\b|csv文件|\bexcel\b|\bxlsx\b|\bxls\b|表格|工作簿|spreadsheet|workbook", re.I | re.A)
-FORMAT_LEAD = lazy(r"(?:转成|转为|转换成|转换为|转|导出成|导出为|导出|另存为|另存|存成|存为|保存为|保存成|输出为|输出成|成|为|as|to|into|in)\s*(?:一个|个|an?)?\s*$", re.I | re.A)
+FORMAT_LEAD = lazy(r"(?:转成|转为|转换成|转换为|转|导出成|导出为|导出|另存为|另存|存成|存为|保存为|保存成|输出为|输出成|成|为|as|to|into|in)\s*(?:一个|个|一份|一张|an?|one|a single|single)?\s*(?:big\s+|single\s+)?$", re.I | re.A)
 
 
 @dataclass
@@ -58,6 +58,7 @@ NAME_SUFFIX = lazy(r"(?:表格|表|数据|明细|清单|列表|信息|记录)$")
 
 
 @functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=512)
 def _stem_tokens(stem: str) -> tuple[str, ...]:
     toks: list[str] = []
     for p in STEM_SPLIT.split(stem.casefold()):
@@ -69,8 +70,13 @@ def _stem_tokens(stem: str) -> tuple[str, ...]:
             core = NAME_SUFFIX.sub("", run) if cjk else run
             if core != run and len(core) >= 2:
                 toks.append(core)
-            if cjk and len(run) >= 4:
-                toks += [run[i : i + 2] for i in range(0, len(run) - 1, 2) if run[i : i + 2] not in GENERIC_TOKENS]
+            if cjk and len(run) >= 4:  # 幼儿园缴费: its words (幼儿园, 缴费), never pairs of characters cut across them (园缴)
+                from modes.tagging.segment import words_inside
+
+                # (a long name describes its data: 私营工业企业主要经济指标's words are the request's words about that data)
+                inside = words_inside(run) if len(run) <= 6 else None
+                parts = inside if inside is not None else [run[i : i + 2] for i in range(0, len(run) - 1, 2)]
+                toks += [w for w in dict.fromkeys(parts) if w not in GENERIC_TOKENS and w not in toks]
     return tuple(toks)
 
 
@@ -222,7 +228,8 @@ def find_files(text: str, catalog: Catalog, current: str | None = None, restrict
 
         rows = aside_words().nouns_en
         part += [x for x in hits if x[2] == "stem" and x not in part and x[1] in {f.path for f in full if f is not None}
-                 and (g := catalog.get(x[1])) is not None and (g.stem.casefold() in cols | words or g.stem.casefold() in rows)]
+                 and (g := catalog.get(x[1])) is not None and (g.stem.casefold() in cols | words or g.stem.casefold() in rows
+                                                               or _inside_own_value(low, x[0], g))]
         for i, path, _how in part:
             ref.spans.remove((i, i + len(catalog.get(path).stem)))  # type: ignore[union-attr]
         hits[:] = [x for x in hits if x not in part]
@@ -868,6 +875,19 @@ OUTPUT_NAMED = lazy(r"(?:导出|另存为|保存为|存为|存成|导成|输出�
                     r"[\w\u4e00-\u9fff\-]+\.(?P<ext>csv|xlsx|xls)\b", re.I)
 
 
+def _inside_own_value(low: str, at: int, f: FileInfo) -> bool:
+    """老师.csv 职务是主班老师: the file's stem said inside one of its own known values is that value's word, never the file."""
+    stem = f.stem.casefold()
+    for sh in f.sheets if f.is_table else ():
+        for vs in sh.values.values():
+            for v in vs:
+                vl = v.casefold()
+                if len(vl) > len(stem) and stem in vl and vl in low:
+                    if any(m.start() <= at and at + len(stem) <= m.end() for m in re.finditer(re.escape(vl), low)):
+                        return True
+    return False
+
+
 def _translated(tokens: list[str], low: str) -> bool:
     """A token reached through its meaning in the other language (customer list ~ 客户), written as a word."""
     return any(t not in low for t in tokens)
@@ -1180,7 +1200,9 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
             cands.append((m.start(), end, col, "synonym"))
     if sheet.name_word_pattern is not None and (low.isascii() or re.search(r"[a-z]{3}", low)):  # over 40 kWh / total energy: Energy kWh
         of = dict(sheet.name_words)
-        cands += [(m.start(), m.end(), of[m.group("w")], "partial") for m in sheet.name_word_pattern.finditer(low)]
+        fam = sheet.value_families  # did she close, over Close Date and Closed Won / Closed Lost: the values' word, no date's
+        cands += [(m.start(), m.end(), of[m.group("w")], "partial") for m in sheet.name_word_pattern.finditer(low)
+                  if not (fam and any(f in fam for f in (m.group("w"), m.group("w") + "d", m.group("w") + "ed")))]
     for base, col in _summary_bases(sheet.columns):  # 金额 on a summary whose one figure of it is 金额_合计: that figure
         for m in re.finditer(re.escape(base), low):
             if not CJK.match(base[0]) and ((m.start() > 0 and re.match(r"[a-z0-9_]", low[m.start() - 1])) or re.match(r"[a-z0-9_]", low[m.end() : m.end() + 1])):
@@ -1373,6 +1395,9 @@ def _unaccented(v: str) -> str:
     return bare if len(bare) == len(v) else v
 
 
+LATIN_WORD = lazy(r"(?<![a-z0-9_])[a-z]{3,}(?![a-z0-9_])")
+
+
 def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> dict[str, list[tuple[str, int, int]]]:
     """Cell values the text mentions, per column: 朝阳区 -> 区, Sales -> department."""
     low = text.casefold()
@@ -1400,6 +1425,14 @@ def find_values(text: str, sheet: SheetInfo, taken: list[tuple[int, int]]) -> di
             if not _covered(spans, *m.span()):
                 spans.append(m.span())
                 found.setdefault(c, []).append((v, *m.span()))
+    if sheet.value_families:  # the closed deals / not closed yet / did she close, over Closed Won and Closed Lost: every value the word begins
+        for m in LATIN_WORD.finditer(low):
+            w = m.group(0)
+            fam = next((sheet.value_families[f] for f in (w, w + "d", w + "ed", w[:-1] if w.endswith("s") else w) if f in sheet.value_families), None)
+            if fam is None or _covered(spans, *m.span()) or fam[0] in found:
+                continue
+            spans.append(m.span())
+            found[fam[0]] = [(v, *m.span()) for v in fam[1]]
     letters = {v.strip(): (v, c) for v, c in sheet.one_letter_values}
     starts = {a for vals in found.values() for _, a, _ in vals}
 

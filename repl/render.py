@@ -329,8 +329,8 @@ def _brief(raw: Any, zh: bool = True) -> str:
 
 
 def _cell(v: Any) -> str:
-    if v is None:
-        return ""
+    if v is None or type(v).__name__ in ("NaTType", "NAType"):
+        return ""  # a blank date or a missing value shows blank, never NaT / <NA>
     if isinstance(v, float):
         if v != v:
             return ""

@@ -34,8 +34,10 @@ ROWS = {"zh": "行数", "en": "rows"}  # the row-count column of a summary, in t
 
 
 def measure_name(column: str, agg: str, lang: str = "zh") -> str:
-    """The summary column for a measure in the request's language: 金额_合计, salary_mean."""
-    return f"{column}_{AGG_NAMES.get(lang, AGG_ZH)[agg]}"
+    """The summary column for a measure in the request's language: 金额_合计, salary_mean (a total of totals, 金额_合计
+    summed again per group, keeps its name: never 金额_合计_合计)."""
+    label = AGG_NAMES.get(lang, AGG_ZH)[agg]
+    return column if agg in ("sum", "max", "min") and column.endswith(f"_{label}") else f"{column}_{label}"
 
 
 def where_name(m: dict[str, Any], lang: str = "zh") -> str:
@@ -435,8 +437,9 @@ def sort_rows(table: pd.DataFrame, by: list[str], ascending: bool = True, as_tex
 
 @tool
 def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as_text: bool = False,
-          within: list[str] | None = None) -> ToolResult:
-    """The first n rows by a column (largest first unless ascending); with `within`, the first n rows of each group."""
+          within: list[str] | None = None, percent: float | None = None) -> ToolResult:
+    """The first n rows by a column (largest first unless ascending); with `within`, the first n rows of each group;
+    with `percent`, the first that share of the rows holding a value (rounded up, so never none of them)."""
     within = list(within or [])
     _need_columns(table, [by] + within)
     from tools.stats import total_rows
@@ -449,13 +452,21 @@ def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as
         blank_key = table[keys].isna().all(axis=1) | table[keys].astype("string").apply(lambda c: c.str.strip() == "").all(axis=1).fillna(False)
     blank_groups, table = int(blank_key.sum()), table[~blank_key]
     s = table[by]
+    share = {"percent": percent} if percent is not None else {}
     if within:  # sort, then the first n rows of each group, shown group by group
         ranked = table.sort_values(by=by, ascending=ascending, kind="stable", na_position="last", key=_as_text if as_text else _amounts_as_numbers)
-        out = ranked.groupby(within, sort=True, dropna=False).head(max(0, int(n)))
+        if percent is not None:  # the top 10% of each group: that share of the group's rows holding a value
+            held = ranked.groupby(within, sort=False, dropna=False)[by].transform("count")
+            out = ranked[ranked.groupby(within, sort=False, dropna=False).cumcount() < (held * float(percent) / 100).apply(math.ceil)]
+        else:
+            out = ranked.groupby(within, sort=True, dropna=False).head(max(0, int(n)))
         out = out.sort_values(within, kind="stable").reset_index(drop=True)
         facts = {"rows_in": rows_in, "rows_out": len(out), "within": within, "groups": int(out[within].drop_duplicates().shape[0]),
-                 "skipped_totals": skipped}
+                 "skipped_totals": skipped, **share}
         return ToolResult(out, facts, {"sample": _sample(out, n)})
+    if percent is not None:  # the top 10%: that share of the rows holding a value, rounded up
+        n = int(math.ceil(int(s.notna().sum()) * float(percent) / 100))
+        share["n"] = n
     if not as_text and n > 0 and pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s) and s.notna().sum() >= n:
         # a partial selection, in the same order as a stable full sort (ties keep their order)
         out = (table.nsmallest if ascending else table.nlargest)(n, by, keep="first").reset_index(drop=True)
@@ -468,7 +479,7 @@ def top_n(table: pd.DataFrame, by: str, n: int = 10, ascending: bool = False, as
     level = {}
     if tied and keys:  # who is level with the last one kept: each tied row named by its keys (Bea, Cy)
         level = {"tied_labels": [" / ".join(str(v) for v in row) for row in table.loc[s == out[by].iloc[-1], keys].head(10).itertuples(index=False)]}
-    return ToolResult(out, {"rows_in": rows_in, "rows_out": len(out), "skipped_totals": skipped, "blank_groups": blank_groups,
+    return ToolResult(out, {"rows_in": rows_in, "rows_out": len(out), "skipped_totals": skipped, "blank_groups": blank_groups, **share,
                             "tied_left_out": tied, **({"tie_value": float(out[by].iloc[-1])} if tied else {}), **level}, {"sample": _sample(out, n)})
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import math
 import os
 import re
 import threading
@@ -615,15 +616,18 @@ def sort_rows(table: BigTable, by: list[str], ascending: bool = True, as_text: b
                             **({"totals_kept_last": len(totals)} if totals else {})}, {"sample": _sample(out.head())})
 
 
-def top_n(table: BigTable, by: str, n: int = 10, ascending: bool = False, as_text: bool = False, within: list[str] | None = None) -> ToolResult:
+def top_n(table: BigTable, by: str, n: int = 10, ascending: bool = False, as_text: bool = False, within: list[str] | None = None,
+          percent: float | None = None) -> ToolResult:
     within = list(within or [])
     _need(table, [by] + within)
     src, skipped = without_own_totals(table)  # the table's own 合计 row is never one of the top rows
-    if within:  # the first n rows of each group, shown group by group
+    share: dict[str, Any] = {"percent": percent} if percent is not None else {}
+    if within:  # the first n rows of each group (or that share of each group's rows holding a value), shown group by group
         part = ", ".join(q(c) for c in within)
-        out = table.fetch(f"SELECT * EXCLUDE ({ROW}, __wq_k) FROM (SELECT *, row_number() OVER (PARTITION BY {part} ORDER BY {_order(table, [by], ascending, as_text)}) "
-                          f"AS __wq_k FROM ({_numbered(table, src)})) WHERE __wq_k <= {int(n)} ORDER BY {part}, __wq_k")
-        return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "within": within, "skipped_totals": skipped}, {"sample": _sample(out, n)})
+        limit = f"ceil(__wq_c * {float(percent)!r} / 100)" if percent is not None else str(int(n))
+        out = table.fetch(f"SELECT * EXCLUDE ({ROW}, __wq_k, __wq_c) FROM (SELECT *, row_number() OVER (PARTITION BY {part} ORDER BY {_order(table, [by], ascending, as_text)}) "
+                          f"AS __wq_k, count({q(by)}) OVER (PARTITION BY {part}) AS __wq_c FROM ({_numbered(table, src)})) WHERE __wq_k <= {limit} ORDER BY {part}, __wq_k")
+        return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "within": within, "skipped_totals": skipped, **share}, {"sample": _sample(out, n)})
     from tools.ops import ROWS
 
     keys = [c for c in table.columns if c != by and table.types.get(c) not in ("BIGINT", "DOUBLE")]
@@ -632,6 +636,10 @@ def top_n(table: BigTable, by: str, n: int = 10, ascending: bool = False, as_tex
         blank = " AND ".join(f"({q(c)} IS NULL OR trim(CAST({q(c)} AS VARCHAR)) = '')" for c in keys)
         blank_groups = int(table.run(f"SELECT count(*) FROM ({src}) WHERE {blank}", said=False).fetchone()[0])
         src = f"SELECT * FROM ({src}) WHERE NOT ({blank})" if blank_groups else src
+    if percent is not None:  # the top 10%: that share of the rows holding a value, rounded up
+        held = int(table.run(f"SELECT count({q(by)}) FROM ({src})", said=False).fetchone()[0])
+        n = int(math.ceil(held * float(percent) / 100))
+        share["n"] = n
     out = table.fetch(f"SELECT * EXCLUDE ({ROW}) FROM ({_numbered(table, src)}) ORDER BY {_order(table, [by], ascending, as_text)} LIMIT {int(n)}")
     tied = 0
     if len(out) and n > 0 and not as_text and table.types.get(by) in ("BIGINT", "DOUBLE") and out[by].notna().iloc[-1]:
@@ -643,7 +651,7 @@ def top_n(table: BigTable, by: str, n: int = 10, ascending: bool = False, as_tex
         rows = table.run(f"SELECT {', '.join(q(c) for c in keys)} FROM ({_numbered(table, src)}) WHERE {q(by)} = {last!r} ORDER BY {ROW} LIMIT 10", said=False).fetchall()
         level = {"tied_labels": [" / ".join(str(v) for v in row) for row in rows]}
     return ToolResult(out, {"rows_in": len(table), "rows_out": len(out), "skipped_totals": skipped, "blank_groups": blank_groups, "tied_left_out": tied,
-                            **({"tie_value": last} if tied else {}), **level}, {"sample": _sample(out, n)})
+                            **({"tie_value": last} if tied else {}), **level, **share}, {"sample": _sample(out, n)})
 
 
 def head_rows(table: BigTable, n: int = 10) -> ToolResult:

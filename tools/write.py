@@ -489,6 +489,9 @@ def _arrow_column(s: pd.Series) -> Any:
         arr = arr.dictionary_decode()
     if arr is not None and pa.types.is_floating(arr.type) and pc.any(pc.is_inf(arr)).as_py():
         arr = pc.cast(arr, pa.string())  # -inf is text to a spreadsheet, and text starting with - is guarded
+    elif arr is not None and pa.types.is_floating(arr.type) and arr.null_count < len(arr) \
+            and pc.all(pc.equal(pc.floor(arr), arr)).as_py() and (pc.max(pc.abs(arr)).as_py() or 0) < 2**53:
+        arr = pc.cast(arr, pa.int64())  # 18106538337.0 (a column with blanks): written whole, never as 1.8106538337e+10
     if arr is not None and (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)
                             or pa.types.is_integer(arr.type) or pa.types.is_floating(arr.type)):
         return arr

@@ -256,6 +256,28 @@ def _listed_with(text: str, found: list[re.Match[str]], hits: list[Any] = ()) ->
     return more
 
 
+PAIR_GLUE = _lazy(r"\s*(?:的)?\s*|\s+(?:of\s+(?:the\s+)?)?", re.I)
+SUMMARY_AGGS = ("sum", "mean", "median", "min", "max")
+
+
+def _stat_per_column(text: str, said: list[re.Match[str]], cols: list[Any]) -> list[tuple[str, str]] | None:
+    """(column, statistic) when each statistic word is said right on one column and the columns differ (挂号费合计和候诊时长
+    中位数 / total Parts Cost and median Labor Hours); None when any word is said of no column, or of several."""
+    if len({h.column for h in cols}) < 2 or len(said) < 2:
+        return None
+    pairs: list[tuple[str, str]] = []
+    for m in said:
+        key = STAT_OF.get(m.group(0).casefold()) or next((k for k, w in AGG_LISTED_OF if re.fullmatch(w, m.group(0), re.I)), None)
+        near = [h for h in cols if (h.end <= m.start() and PAIR_GLUE.fullmatch(text[h.end : m.start()]))
+                or (m.end() <= h.start and PAIR_GLUE.fullmatch(text[m.end() : h.start]))]
+        if key not in SUMMARY_AGGS or len(near) != 1:
+            return None
+        pairs.append((near[0].column, key))
+    if len({c for c, _ in pairs}) != len(pairs) or {c for c, _ in pairs} != {h.column for h in cols} or len({k for _, k in pairs}) < 2:
+        return None
+    return sorted(pairs, key=lambda p: next(h.start for h in cols if h.column == p[0]))
+
+
 def _aggs_on_columns(text: str, cols: list[Any], hits: list[Any], used: list[tuple[int, int]]) -> list[tuple[re.Match[str], str]]:
     """Plain aggregates said right on a column the statistics are of (平均圈数 / 圈数的平均值), away from the statistic
     words: each is asked for too, never dropped."""
@@ -282,10 +304,10 @@ PCT_AFTER = _lazy(r"(?:百分位数?|分位数|分位点|percentiles?)\s*(?:[:�
                   r"(?P<list>\d{1,2}\s*(?:%|th|st|nd|rd)?(?:\s*(?:,|，|、|和|及|与|以及|and|&)\s*\d{1,2}\s*(?:%|th|st|nd|rd)?)+)", re.I)
 STAT_ZH = {"median": "中位数", "mode": "众数", "std": "标准差", "var": "方差", "cv": "变异系数", "range": "极差", "iqr": "四分位距",
            "q1": "下四分位数", "q3": "上四分位数", "nunique": "不同值个数", "count": "数量", "mean": "平均", "min": "最小", "max": "最大",
-           "mode_count": "众数出现次数"}
+           "mode_count": "众数出现次数", "sum": "合计"}
 STAT_EN = {"median": "median", "mode": "mode", "std": "standard deviation", "var": "variance", "cv": "coefficient of variation",
            "range": "range", "iqr": "IQR", "q1": "lower quartile", "q3": "upper quartile", "nunique": "distinct values", "count": "count",
-           "mean": "mean", "min": "min", "max": "max", "mode_count": "times the mode occurs"}
+           "mean": "mean", "min": "min", "max": "max", "mode_count": "times the mode occurs", "sum": "sum"}
 
 
 PER_YEAR = _lazy(r"每一?年度?|各年度?|逐年|年度|(?<![a-z_])(?:each|every|per|by) year(?![a-z_])|yearly|annual", re.I)
@@ -389,6 +411,11 @@ class Stats(OpSpec):
             at = min(m.start() for m in found)
             stats = [k for a, k in said if a.start() < at] + stats + [k for a, k in said if a.start() > at]
             used += [a.span() for a, _ in said]
+        paired = _stat_per_column(text, found + [a for a, _ in said], cols)
+        if paired is not None:  # 挂号费合计和候诊时长中位数: each column its own statistic, one summary (never every statistic of each)
+            at = min(m.start() for m in found)
+            return Found(at, "group", {"keys": by, "measures": [{"column": c, "agg": k} for c, k in paired], "question": True},
+                         tuple(used + [(h.start, h.end) for h in cols] + by_spans))
         args: dict[str, Any] = {"columns": list(dict.fromkeys(h.column for h in cols)), "stats": list(dict.fromkeys(stats))}
         if by:
             args["by"] = by
@@ -545,7 +572,7 @@ class Share(OpSpec):
     def _read(self, text: str, hits: list[Any], sheet: Any) -> Found | None:
         m = unquoted(SHARE_RX, text)
         if m is None and sheet is not None:
-            return _flag_rate(text, hits, sheet)
+            return _flag_rate(text, hits, sheet) or _value_rate(text, hits, sheet)
         if m is None or unquoted(GROWTH_RX, text) or PIE_RX.search(text):  # 各郡面积占比的饼图: the pie shows the shares
             return None
         from modes.ops import _blank, _id_like
@@ -691,6 +718,27 @@ def _flag_rate(text: str, hits: list[Any], sheet: Any) -> Found | None:
             keys = [k for k in keys if k != col]
             args: dict[str, Any] = {"conditions": [Cond(col, "eq", yes, raw=col, how="exact")], "logic": "and", **({"by": keys} if keys else {})}
             return Found(w.start(), "proportion", args, ((w.start(), r.end()), *by_spans))
+    return None
+
+
+VALUE_RATE_AFTER = _lazy(r"\s*(?:率|比率|(?<![a-z_])rate(?![a-z_]))", re.I)
+
+
+def _value_rate(text: str, hits: list[Any], sheet: Any) -> Found | None:
+    """复诊率 / 专家号率 / the Online rate, said of a value of a text column right before 率 or rate: the share of rows
+    holding that value (per group when keys are said)."""
+    from modes.conditions import Cond
+    from modes.resolve import find_values
+
+    for col, vals in find_values(text, sheet, [(h.start, h.end) for h in hits]).items():
+        for v, s, e in vals:
+            r = VALUE_RATE_AFTER.match(text, e)
+            if r is None or col in sheet.numeric or len([x for x in vals if x[1] == s]) > 1:
+                continue
+            keys, by_spans = _by_keys(text, hits, sheet, [(s, r.end())])
+            keys = [k for k in keys if k != col]
+            args: dict[str, Any] = {"conditions": [Cond(col, "eq", v, raw=col, how="exact")], "logic": "and", **({"by": keys} if keys else {})}
+            return Found(s, "proportion", args, ((s, r.end()), *by_spans))
     return None
 
 
@@ -1002,7 +1050,7 @@ BUCKET_RX = _lazy(
     r"(?:按|每|分|逐|各)(?:个)?(?P<zh>季度|月份?|年度?|星期|周几|周)(?:份)?|(?:按|分|逐)(?P<zh4>天|日(?!期|常|均|志|程))"
     r"|每(?:一)?(?P<zh5>天|日)(?=\s*的|\s*(?:都|各)?\s*(?:有|卖|收|赚|进|出|多少|几|汇总|统计|合计|金额|销量|销售|数量|订单|单数))"
     r"|(?P<zh2>月度|年度|季度)(?:汇总|统计|销售|趋势)"
-    r"|(?<![a-z_])(?P<en>monthly|yearly|annually|quarterly|weekly|daily|by (?:month|year|quarter|week|weekday|day of (?:the )?week|day|date)|(?:per|each|for each|every) (?:weekday|day of (?:the )?week)|per (?:month|year|quarter|week|day))(?![a-z_])"
+    r"|(?<![a-z_])(?P<en>monthly|yearly|annually|quarterly|weekly|daily|by (?:month|year|quarter|week|weekday|day of (?:the )?week|day|date)|(?:per|each|for each|every) (?:weekday|day of (?:the )?week)|per (?:month|year|quarter|week|day)|(?:each|for each|for every|in each|in every) (?:month|year|quarter|week))(?![a-z_])"
     # 按入职年份, by hire year: a period word after a date column's name buckets that column (read() checks the name)
     r"|(?:按|每|分|各)\s*(?P<col>[\u4e00-\u9fffA-Za-z_][\u4e00-\u9fffA-Za-z0-9_ ]{0,11}?)\s*的?\s*(?P<zh3>年份|月份|季度|年度)"
     r"|(?<![a-z_])(?:by|per)\s+(?P<col2>[a-z_][a-z0-9_ ]{0,19}?)[\s_]+(?P<en2>year|month|quarter)(?![a-z_])",
@@ -1186,7 +1234,8 @@ class Bucket(OpSpec):
         if lang == "zh":
             return f"按 {by}{args.get('column') or '日期'} 的{unit}汇总 {what}"
         by_en = f" for each {', '.join(args['by'])}" if args.get("by") else ""
-        return f"{AGG_EN[args['agg']]} of {' and '.join(every) or 'rows'} per {args['unit']} of {args.get('column') or 'the date'}{by_en}"
+        what_en = f"{AGG_EN[args['agg']]} of {' and '.join(every)}" if every else "number of rows"  # (rows are counted, never totalled)
+        return f"{what_en} per {args['unit']} of {args.get('column') or 'the date'}{by_en}"
 
     def stem_label(self, args: dict[str, Any]) -> str:
         return "按" + UNIT_ZH[args["unit"]]
@@ -2779,6 +2828,7 @@ PIE_RX = _lazy(r"饼图|饼状图|(?<![a-z_])pie(?![a-z_])", re.I)
 CHART_NAMES = {"bar": ("柱状图", "bar chart"), "line": ("折线图", "line chart"), "pie": ("饼图", "pie chart"), "scatter": ("散点图", "scatter plot"),
                "heatmap": ("热力图", "heat map")}
 # a count of rows: 人次 / 人数 / 次数 / number of … (a column of that name is a column, found first)
+PIE_SHARE = _lazy(r"占比|比例|比重|百分比|份额|(?<![a-z_])(?:share|proportion|percentage|split|breakdown)s?(?![a-z_])", re.I)
 CHART_COUNT = _lazy(r"人数|人次|次数|个数|数量|件数|单数|单量|订单量|票量|(?:借阅|访问|浏览|点击|来电|来访|入园|客流|预约|下单|接单|派单|报修|投诉|咨询)量|笔数|条数|记录数|行数|频数|频次|计数|多少单|几单|多少(?:人|次|个|条|笔|家|件)|"
                     r"(?<![a-z_])(?:count|counts|headcount|number of|how many|rows)(?![a-z_])"
                     # a chart of tickets by country: a plural that names no column, counted per key
@@ -3063,6 +3113,11 @@ class Chart(OpSpec):
         if not groups:  # 各个郡 / 各国: a key named in the other language
             key, span = _said_key(text, sheet)
             groups, spans = ([key], spans + [span]) if key else (groups, spans)
+        if not groups and args["kind"] == "pie":  # 普通号和专家号的比例画个饼图: two values or more of one column said, its slices
+            from modes.resolve import find_values
+
+            said = {c: v for c, v in find_values(text, sheet, []).items() if c not in sheet.numeric and len({x[0] for x in v}) >= 2}
+            groups = list(said)[:1] if len(said) == 1 else groups
         if axes.get("x"):  # 以科室为横轴: the axis named first
             groups = [axes["x"]] + [g for g in groups if g != axes["x"]]
         y, counted = _chart_measures(text, m, [h for h in free if h.column in nums and h.column not in groups], free)
@@ -3070,6 +3125,8 @@ class Chart(OpSpec):
         if not y or y == ["行数"] and not counted:  # 各郡的面积占比 / 获得的金牌数: a measure named in the other language
             col, span = _said_measure(text, sheet)
             y, spans = ([col], spans + [span]) if col and col not in groups else (y, spans)
+        if not y and args["kind"] == "pie" and PIE_SHARE.search(text):
+            y = ["行数"]  # 号别的比例画个饼图 / a pie of the share of each channel: each slice's rows
         if len(y) > 1 and args["kind"] in ("pie", "heatmap"):
             y = []  # 各城市的人数和平均月薪，画饼图: a pie shows one figure, which one is asked, never picked
         elif len(y) > 2:
@@ -3216,7 +3273,9 @@ class Chart(OpSpec):
         else:
             x = args["x"]
             names = {"rows": "rows", "agg": {"sum": "sum", "mean": "mean", "count": "count"}[agg]} if en else {"rows": "行数", "agg": label}
-            measure = [names["rows"] if c == "行数" and counting else f"{c}_{names['agg']}" for c in y]  # the row count comes with every summary
+            from tools.ops import measure_name
+
+            measure = [names["rows"] if c == "行数" and counting else measure_name(c, agg, "en" if en else "zh") for c in y]  # the row count comes with every summary
             from modes.results import is_result
 
             ordered = {"keep_order": True} if is_result(getattr(ctx.request, "file", None) or "") else {}  # a result's rows keep their order

@@ -260,6 +260,11 @@ class TopN(OpSpec):
         if args.get("both"):
             return _zh(lang, f"找出{' ' + args['by'] + ' ' if args.get('by') else ''}最高和最低的{'行' if args.get('by') else '组'}（并列的都列出）",
                        f"find the {'rows' if args.get('by') else 'groups'} with the highest and the lowest {args.get('by') or 'value'} (ties listed)")
+        if args.get("percent") is not None:  # the top 10%: a share of the rows (or groups) holding a value, rounded up
+            what = _zh(lang, f" {args['by']} " if args.get("by") else "", f" by {args['by']}" if args.get("by") else "")
+            within = _zh(lang, f"在每个 {'、'.join(args['within'])} 内，", f"within each {', '.join(args['within'])}, ") if args.get("within") else ""
+            return _zh(lang, f"{within}取{what}{'最低' if low else '最高'}的前 {args['percent']}% 的{'行' if args.get('by') else '组'}（按有值的行数算，向上取整）",
+                       f"{within}the {'bottom' if low else 'top'} {args['percent']}% of {'rows' if args.get('by') else 'groups'}{what} (of those with a value, rounded up)")
         if args.get("within") and not args.get("by"):  # after a grouping: its groups ranked by the measure, within each key
             keys = _zh(lang, "、", ", ").join(args["within"])
             return _zh(lang, f"在每个 {keys} 内，取{'最低' if low else '最高'}的 {args.get('n')} 组",
@@ -284,7 +289,7 @@ class TopN(OpSpec):
                    f"{'bottom' if low else 'top'} {args.get('n')} rows by {args.get('by')}")
 
     def stem_label(self, args: dict[str, Any]) -> str:
-        return "最高最低" if args.get("both") else f"前{args.get('n', 10)}"
+        return "最高最低" if args.get("both") else f"前百分之{args['percent']}" if args.get("percent") is not None else f"前{args.get('n', 10)}"
 
     def answer(self, tool: str, facts: dict[str, Any], lang: str) -> str | None:
         if tool != "extremes":
@@ -302,6 +307,7 @@ class TopN(OpSpec):
             keys = {"keys": g.args["keys"]} if g is not None and g.args.get("keys") else {}
             return [StepSpec("找出最高和最低", "extremes", "已找出", {"by": args.get("by") or ctx.last_measure, **keys})]
         within = {"within": args["within"]} if args.get("within") else {}
+        within |= {"percent": args["percent"]} if args.get("percent") is not None else {}
         return [StepSpec("取前几名", "top_n", "筛选完成", {"by": args.get("by") or ctx.last_measure, "n": args.get("n", 10),
                                                         "ascending": bool(args.get("ascending", False)), **within})]
 

@@ -108,6 +108,10 @@ def purpose_clauses(text: str, consumed: list[tuple[int, int]], operative: re.Pa
     return out
 
 
+# a column that numbers the rows by what they are (Deal ID, order_no, Ticket #): its first word names the rows
+ID_HEAD = re.compile(r"(?P<w>[A-Za-z]{3,})[\s_\-]*(?:id|no\.?|number|num|#|code|ref)", re.I)
+
+
 def row_nouns_en(text: str, consumed: list[tuple[int, int]], data: frozenset[str] | None) -> list[tuple[int, int]]:
     """English words that name the rows: the lexicon's (everyone, folks…), and a plural noun right after a span a rule
     read (Diesel refuels, completed trainings) that closes the phrase."""
@@ -115,9 +119,13 @@ def row_nouns_en(text: str, consumed: list[tuple[int, int]], data: frozenset[str
     out: list[tuple[int, int]] = []
     ends = sorted({b for _, b in consumed})
     folded: set[str] | None = None
+    heads = {m.group("w").casefold() for d in data or () if (m := ID_HEAD.fullmatch(d)) is not None}
     for m in LATIN.finditer(text):
         word = m.group(0).casefold()
         plural = len(word) >= 4 and word.endswith("s") and not word.endswith("ss")
+        if heads and (word in heads or plural and (word[:-1] in heads or word.endswith("es") and word[:-2] in heads)):
+            out.append(m.span())  # how many deals …, over a Deal ID column: what each row is
+            continue
         if word not in w.nouns_en and not plural:
             continue
         if data:

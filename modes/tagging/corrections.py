@@ -391,6 +391,19 @@ def dropped_value(text: str, request: Request) -> str | None:
     return m.group("old").strip() if word in listed else None
 
 
+STAT_FAMILIES = ({"average", "mean", "avg", "平均", "平均值", "均值"}, {"sum", "total", "合计", "总和", "总额"}, {"max", "maximum", "最大值"},
+                 {"min", "minimum", "最小值"}, {"median", "中位数"})
+STAT_WORDS = frozenset(w for f in STAT_FAMILIES for w in f)
+
+
+def _stat_said(old: str, turns: list[str], masks: Sequence[str]) -> str | None:
+    """The word of the request that says the statistic taken back (the mean, where the request said average)."""
+    family = next((f for f in STAT_FAMILIES if old.casefold() in f), None)
+    if family is None:
+        return None
+    return next((w for w in [old, *sorted(family - {old.casefold()})] if _said_in(w, turns, masks)), None)
+
+
 def rewrite(turns: Sequence[str], text: str, request: Request, catalog: Catalog) -> list[str] | None:
     """The request's turns with the correction applied; None when the correction says no part this reading can place
     (the turn is then read as before: added to the request's turns)."""
@@ -416,6 +429,8 @@ def rewrite(turns: Sequence[str], text: str, request: Request, catalog: Catalog)
             step = _drop(out, ch.old, request, masks)
         elif ch.old and ch.new and _is_data(ch.old, f, sheet):
             step = _swap(out, ch.old, ch.new, masks)
+        elif ch.old and ch.new and ch.new.casefold() in STAT_WORDS and (said := _stat_said(ch.old, out, masks)) is not None:
+            step = _swap(out, said, ch.new, masks)  # the median instead of the average (or the mean): where the request said it, never every figure
         elif ch.old and ch.new and ch.old.casefold() in _reading_words():
             step = [*out, _as_correction(ch.new)]  # 不是行数，是实际产量合计: the reading's count, never the user's word
         elif ch.old and ch.new:  # 汇总改成按费用类别: a word of the operation, so the part put instead takes the place of its kind

@@ -91,6 +91,22 @@ def available() -> bool:
     return _tokenizer() is not None
 
 
+def words_inside(run: str) -> list[str] | None:
+    """The words of the shipped dictionary (two to four characters) inside a run of Chinese, never the run itself, in
+    the order they begin (幼儿园缴费: 幼儿, 幼儿园, 缴费); None without a segmenter. A data word added for the workspace
+    counts only as the shipped dictionary had it."""
+    if _tokenizer() is None:
+        return None
+    freq, was = _state["jieba"].dt.FREQ, _state["was"]
+    out = []
+    for i in range(len(run)):
+        for k in (2, 3, 4):
+            g = run[i : i + k]
+            if len(g) == k and g != run and ((was[g][0] if g in was else freq.get(g)) or 0) > 0:
+                out.append(g)
+    return out
+
+
 def reset_data_words() -> None:
     """Forget the data words of the workspaces read before: a session reads its own workspace's words only, whatever
     ran earlier in the same process (the segmenter's dictionary is shared). Nothing to do before it is loaded."""

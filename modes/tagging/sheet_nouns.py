@@ -44,6 +44,23 @@ def _suffixes(names: list[str]) -> list[str]:
     return [common[-k:] for k in range(1, len(common) + 1) if k < shortest]
 
 
+def _most_suffixes(names: list[str]) -> list[str]:
+    """The Chinese ending most of the sheets' names share when not all do (东院 / 南院 beside 本部: 院), each name longer
+    than it: the noun of the whole (全院 / 三个院); none when fewer than two names, or only half of them, share one."""
+    if len(names) < 3 or not all(n and CJK_NAME.fullmatch(n) for n in names):
+        return []
+    out = []
+    for k in (1, 2):
+        ends = {n[-k:] for n in names if len(n) > k}
+        best = max(ends, key=lambda e: sum(n.endswith(e) for n in names), default=None)
+        if best is not None and sum(n.endswith(best) and len(n) > k for n in names) * 2 > len(names):
+            out.append(best)
+    return out
+
+
+CJK_NAME = re.compile(r"[\u4e00-\u9fff]{2,8}")
+
+
 def _heads(noun: str, column: str) -> bool:
     """Whether a column's name is the noun or ends with it (所属门店 of 店; 店员 is a person), or holds it as an English word."""
     if noun.isascii():
@@ -66,7 +83,7 @@ def nouns(catalog: Catalog, read_all: bool = True) -> dict[str, tuple[str, str |
         own = [c.casefold() for c in wb.sheets[0].columns]
         # (7月 / 8月, 一季度 / 二季度: periods, read by the period rules — 按月 is never 每个工作表)
         periods = any(DISTINCT_SHEET.search(n) for n in names)
-        found: list[tuple[str, str | None]] = [] if periods else [(n, None) for n in _suffixes(names) if n not in TIME_WORDS]
+        found: list[tuple[str, str | None]] = [] if periods else [(n, None) for n in (_suffixes(names) or _most_suffixes(names)) if n not in TIME_WORDS]
         wanted = {n.casefold() for n in names}
         for other in tables:
             if other.path == wb.path:
@@ -321,14 +338,22 @@ def _about_the_workbook(low: str, catalog: Catalog, wb: str, source: str, noun: 
         return False
     if w.stem.casefold() in low or any(sh.name and sh.name.casefold() in low for sh in w.sheets):
         return True
+    words = [x for x in re.split(r"[\s_\-\d]+", w.stem.casefold()) if len(x) >= 3]
+    if words and noun.rstrip("s") not in {x.rstrip("s") for x in words} and re.search(r"(?<![a-z])" + r"[\s_\-]+".join(re.escape(x.rstrip("s")) + "s?" for x in words) + r"(?![a-z])", low):
+        return True  # share of work orders per building, of work_orders_2024.xlsx: its name said in words
     theirs = {c.casefold() for sh in s.sheets for c in sh.columns}
     if any(c.casefold() in low and c.casefold() not in theirs and c.casefold() != noun for c in w.sheets[0].columns):
         return True
     # 三个城市各自的平均配送时长: a column of the workbook said by its head (配送时长(分钟)), one that table has not
     from modes.resolve import find_columns
 
-    return any(h.column.casefold() not in theirs and noun not in h.column.casefold() and len(h.column) > len(noun)
-               and CJK_HEAD.match(h.column) for h in find_columns(low, w.sheets[0]))
+    if any(h.column.casefold() not in theirs and noun not in h.column.casefold() and len(h.column) > len(noun)
+           and CJK_HEAD.match(h.column) for h in find_columns(low, w.sheets[0])):
+        return True
+    # emergencies per building: a value only the workbook's rows hold (Priority)
+    from modes.resolve import find_values
+
+    return any(c.casefold() not in theirs for c in find_values(low, w.sheets[0], []))
 
 
 CJK_HEAD = re.compile(r"[\u4e00-\u9fff]{2,}")
