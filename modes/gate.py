@@ -1112,8 +1112,7 @@ def _u_files(u: _Understanding) -> None:
         said_of_result = lx.JOIN_RESULT.search(u.norms[i]) or lx.RESULT_REF.search(u.norms[i]) or _summary_just_shown(state)
         base = state.last_result if last and u.catalog.get(last) is not None and said_of_result else state.current_file
         # (带上幼儿姓名，把阳光园…的记录列出来: a table said only by its name's word before one of its columns, found by description)
-        paths = r.paths if r.how in ("named", "fuzzy") else [*r.paths, *(f.path for f in u.catalog.tables if f.path not in r.paths)] \
-            if r.how == "description" else []
+        paths = r.paths if r.how in ("named", "fuzzy") else [*r.paths, *(f.path for f in u.catalog.tables if f.path not in r.paths)]
         lk = joins.lookup(u.norms[i], u.catalog, paths, base, state.current_sheet) if paths else None
         if lk is not None:
             ref, u.lookup = FileRef(how="named", paths=[lk.base, lk.source], spans=r.spans, sheet=lk.sheet), (i, lk)

@@ -715,3 +715,14 @@ def test_a_files_name_inside_one_of_its_values_is_that_value(tmp_path, monkeypat
     ws = _workspace(tmp_path, monkeypatch, "pandas", "缴费.xlsx", {"城北": _vet(0)}, {"老师.csv": staff})
     tr = answered(Session(ws), "老师.csv 职务是“主班老师”的有几个")
     assert "2" in tr.run.answer and tr.decision.request.file == "老师.csv"
+
+
+def test_a_tables_word_before_its_column_brings_it_with_a_file_in_use(tmp_path, monkeypatch):
+    pets = pd.DataFrame({"宠物编号": [f"P{i:03d}" for i in range(17)], "姓名": [f"宠{i}" for i in range(17)]})
+    ws = _workspace(tmp_path, monkeypatch, "pandas", "门诊缴费.xlsx", {"城北": _vet(0), "城南": _vet(1)}, {"宠物.csv": pets})
+    s = Session(ws)
+    answered(s, "城北的复查率是多少")
+    tr = answered(s, "带上宠物姓名，把城北复查的记录列出来")
+    want = _vet(0)[_vet(0)["就诊类型"] == "复查"].merge(pets, on="宠物编号", how="left")
+    f = result_frame(tr)
+    assert "姓名" in f.columns and sorted(f["姓名"].astype(str)) == sorted(want["姓名"].astype(str))
