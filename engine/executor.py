@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.audit import Audit
 from engine.datanotes import repeated_rows, step_notes
-from engine.plan import Plan, Step
+from engine.plan import WRITE_TOOLS, Plan, Step
 from modes import opspec
 from modes.decision import Decision
 from modes.replies import HELD, NAMED, file_label
@@ -36,7 +36,6 @@ RETOOL: dict[str, tuple[str, dict[str, Any]]] = {
     "top_n": ("retool", {"as_text": True}),
 }
 REPORT_TOOLS = {"describe_columns", "correlate_columns", "compare_tables"}
-WRITE_TOOLS = {"write_csv", "write_xlsx", "export_list", "write_report", "write_chart", "split_to_sheets"}
 COLUMN_ARGS = ("by", "keys", "columns", "column", "a", "b", "left", "subset", "on")
 COUNTING_TOOLS = {"group_summarize", "describe_columns"}  # their pass over a big file also takes a profile's counts
 SQL_KEPT = 20_000  # characters of one statement kept in the audit record

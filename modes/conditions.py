@@ -1682,8 +1682,8 @@ NUMBER_AFTER = lazy(r"\s+#?\s*(?P<n>\d{1,9})(?![\d.,%])(?!\s*(?:%|percent|rows?|
 
 
 def _cond_numbered_key(sc: _Scan) -> None:
-    """show the work orders for unit 904 / Room 12: a number written right after a numeric column that numbers places or
-    things (within its range) is that one, never a preview of the table with the number dropped."""
+    """show the work orders for unit 904 / Room 12: a number written right after a column that numbers places or things
+    (within its range, or among its known values) is that one, never a preview of the table with the number dropped."""
     for h in sc.hits:
         if not NUMBERED_NAME.search(h.column) or h.column in sc.sheet.dates:
             continue

@@ -1939,8 +1939,9 @@ def _u_parse(u: _Understanding) -> None:
             if len(fi.sheets) > 1 and not u.sheet_problem:
                 u.sheet_name = u.sheet.name
                 u.sheet_guessed = not u.stacked and not _sheet_named(u.sheet.name or "", " ".join(u.texts).casefold())
-        if u.stacked and len(fi.sheets) > 1:  # over every sheet stacked: a value any of them holds is a value (Kenji only in APAC)
-            u.sheet = _stacked_view(fi, u.sheet, u.stacked)
+        view = _stacked_view(fi, u.sheet, u.stacked) if u.stacked and len(fi.sheets) > 1 else u.sheet
+        if view is not u.sheet:  # over every sheet stacked: a value any of them holds is a value (Kenji only in APAC)
+            u.sheet = view
             u.parsed, _, _ = _fit(u.texts, u.sheet, u.flags)
     else:
         rd = _Reading(None, None, u.how, EMPTY_SHEET, [], u.sheet_name, u.candidates)

@@ -260,6 +260,18 @@ PAIR_GLUE = _lazy(r"\s*(?:的)?\s*|\s+(?:of\s+(?:the\s+)?)?", re.I)
 SUMMARY_AGGS = ("sum", "mean", "median", "min", "max")
 
 
+def _listed_key(word: str) -> str | None:
+    """The statistic a plain aggregate word says (合计 → sum, 平均值 → mean), or None."""
+    return next((k for k, w in AGG_LISTED_OF if re.fullmatch(w, word, re.I)), None)
+
+
+def _listed_said(m: re.Match[str]) -> str:
+    """The statistic of a match of AGG_LISTED (always one of its words)."""
+    key = _listed_key(m.group(0))
+    assert key is not None
+    return key
+
+
 def _stat_per_column(text: str, said: list[re.Match[str]], cols: list[Any]) -> list[tuple[str, str]] | None:
     """(column, statistic) when each statistic word is said right on one column and the columns differ (挂号费合计和候诊时长
     中位数 / total Parts Cost and median Labor Hours); None when any word is said of no column, or of several."""
@@ -267,7 +279,7 @@ def _stat_per_column(text: str, said: list[re.Match[str]], cols: list[Any]) -> l
         return None
     pairs: list[tuple[str, str]] = []
     for m in said:
-        key = STAT_OF.get(m.group(0).casefold()) or next((k for k, w in AGG_LISTED_OF if re.fullmatch(w, m.group(0), re.I)), None)
+        key = STAT_OF.get(m.group(0).casefold()) or _listed_key(m.group(0))
         near = [h for h in cols if (h.end <= m.start() and PAIR_GLUE.fullmatch(text[h.end : m.start()]))
                 or (m.end() <= h.start and PAIR_GLUE.fullmatch(text[m.end() : h.start]))]
         if key not in SUMMARY_AGGS or len(near) != 1:
@@ -288,7 +300,7 @@ def _aggs_on_columns(text: str, cols: list[Any], hits: list[Any], used: list[tup
             continue
         if any(re.fullmatch(r"\s*(?:的)?\s*", text[a.end() : h.start]) or re.fullmatch(r"\s*的\s*", text[h.end : a.start()]) for h in cols
                if a.end() <= h.start or h.end <= a.start()):
-            out.append((a, next(k for k, w in AGG_LISTED_OF if re.fullmatch(w, a.group(0), re.I))))
+            out.append((a, _listed_said(a)))
     return out
 
 
@@ -367,7 +379,7 @@ class Stats(OpSpec):
                 stats += [f"p{x}" for x in re.findall(r"\d{1,2}", m.group("list"))]
                 continue
             if m.re is AGG_LISTED.compiled:  # 众数和最大值: a plain aggregate listed with a statistic
-                stats.append(next(k for k, w in AGG_LISTED_OF if re.fullmatch(w, m.group(0), re.I)))
+                stats.append(_listed_said(m))
                 continue
             if m.re is PERCENTILE.compiled:
                 stats.append(f"p{next(g for g in m.groups() if g)}")
@@ -727,6 +739,8 @@ VALUE_RATE_AFTER = _lazy(r"\s*(?:率|比率|(?<![a-z_])rate(?![a-z_]))", re.I)
 def _value_rate(text: str, hits: list[Any], sheet: Any) -> Found | None:
     """复诊率 / 专家号率 / the Online rate, said of a value of a text column right before 率 or rate: the share of rows
     holding that value (per group when keys are said)."""
+    if not VALUE_RATE_AFTER.search(text):
+        return None  # (most requests say no rate: the table's values are never looked for in them)
     from modes.conditions import Cond
     from modes.resolve import find_values
 
