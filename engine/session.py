@@ -48,7 +48,7 @@ class TurnResult:
 # steps whose result is the table before them with more columns or fewer rows (the focus moves on to it); a summary
 # is a new table, and the rows it was made from stay in focus for a drill-down
 KEEPS_THE_TABLE = frozenset({"add_column", "formula", "if_column", "bin", "sort", "filter", "top_n", "head", "dedupe", "clean", "rename",
-                             "replace", "fill_method", "letter_case", "text_values"})
+                             "replace", "fill_method", "letter_case", "text_values", "round_numbers"})
 
 
 class Session:

@@ -152,6 +152,23 @@ class SheetInfo:
         return tuple(out)
 
     @cached_property
+    def long_names(self) -> tuple[tuple[str, str], ...]:
+        """(column, its name with each abbreviation written out: Qty Ordered → quantity ordered, Dept → department), for
+        English names that hold one (words.toml [abbreviations]) and no column of the long name; built once per sheet."""
+        from modes.tagging.segment import words_toml
+
+        full = words_toml()["abbreviations"]
+        out = []
+        for c, cl in self.folded:
+            if not cl.isascii():
+                continue
+            words = re.split(r"([\s_\-]+)", cl)
+            long = "".join(full.get(w, w) for w in words)
+            if long != cl and long not in self.names.exact:
+                out.append((c, long.replace("_", " ")))
+        return tuple(out)
+
+    @cached_property
     def folded(self) -> tuple[tuple[str, str], ...]:
         """(column, its casefolded name) for every named column, and its name without a unit in brackets
         (汇兑收益 for 汇兑收益(万元/年度)) where no other column has that name; built once per sheet."""

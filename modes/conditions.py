@@ -147,7 +147,7 @@ BEFORE_WORDS = {"以前", "之前", "前", "before", "until", "earlier", "earlie
 UP_TO_WORDS = {"on or before", "no later than", "not after"}  # the day said is kept: before the day after it
 STRICT_AFTER = {"after", "later than"}
 DATE_RE = lazy(r"(?P<y>(?:19|20)\d{2})\s*(?:年|-|/|\.)?\s*(?:(?P<m>1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?P<d>3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?(?!\d)")
-QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:(?<![a-z_])Q|第(?=\s*[1-4一二三四]\s*季))\s*(?P<q>[1-4一二三四])(?![\da-z_])\s*(?:季度)?"
+QUARTER_RE = lazy(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:(?<![a-z_])Q|第(?=\s*[1-4一二三四]\s*季)|(?<![\d一二三四五六七八九十第个])(?=[1-4一二三四]\s*季度))\s*(?P<q>[1-4一二三四])(?![\da-z_])\s*(?:季度)?"
                   r"(?:\s*(?:of\s+)?(?P<y2>(?:19|20)\d{2})(?![\d年]))?", re.I | re.A)  # 第一党派 is no quarter
 RELATIVE_RE = lazy(r"今年|本年|去年|本月|这个月|上个月|上月|上个季度|上一季度|上季度|本季度|这个季度|this year|last year|this month|last month|last quarter|this quarter",
                    re.I | re.A)
@@ -330,8 +330,8 @@ class _Scan:
 # a length of time said in one unit, compared with a column that holds another (两个小时 / 2 hours against 候诊时长(分钟))
 TIME_SAID = lazy(r"(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?\s*(?P<u>小时|钟头|分钟|天|周|hours?|hrs?|minutes?|mins?|days?|weeks?)(?![a-z_])", re.I)
 TIME_UNITS = {"小时": 60, "钟头": 60, "hour": 60, "hours": 60, "hr": 60, "hrs": 60, "分钟": 1, "minute": 1, "minutes": 1, "min": 1, "mins": 1,
-              "天": 1440, "day": 1440, "days": 1440, "周": 10080, "week": 10080, "weeks": 10080}
-COLUMN_TIME_UNIT = lazy(r"分钟|小时|(?<![a-z])(?:minutes?|mins?|hours?|hrs?|days?)(?![a-z])|天数|(?<=\()天(?=\))", re.I)
+              "天": 1440, "day": 1440, "days": 1440, "周": 10080, "week": 10080, "weeks": 10080, "工时": 60}
+COLUMN_TIME_UNIT = lazy(r"分钟|小时|工时|(?<![a-z])(?:minutes?|mins?|hours?|hrs?|days?)(?![a-z])|天数|(?<=\()天(?=\))", re.I)
 
 
 def _in_column_unit(c: Cond, said: str, sheet: SheetInfo) -> Cond:
@@ -350,14 +350,18 @@ def _in_column_unit(c: Cond, said: str, sheet: SheetInfo) -> Cond:
     return replace(c, value=tidy(c.value * k), value2=v2)
 
 
-RANGE_RE = lazy(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)\s*之间|between\s+(?P<c>\S+)\s+and\s+(?P<d>\S+)", re.I | re.A)
+# a unit a figure of a range may carry (1到2小时之间 / between 2 and 4 hours): the column's unit, or converted to it
+RANGE_UNIT = r"(?:\s*(?:个)?(?:元|块钱?|小时|钟头|分钟|天|公斤|千克|公里|件|次|岁|颗星|星|(?<![a-z])(?:hours?|hrs?|h|minutes?|mins?|days?|kg|km|usd|dollars?)(?![a-z])))?"
+RANGE_RE = lazy(r"(?:介于|在)?\s*(?P<a>[\d.,万千kK\-/年月]+)" + RANGE_UNIT + r"\s*(?:到|至|和|与|-|~)\s*(?P<b>[\d.,万千kK\-/年月]+)" + RANGE_UNIT + r"\s*之间"
+                r"|介于\s*(?P<e>[\d.,万千kK]+)" + RANGE_UNIT + r"\s*(?:到|至|和|与|-|~)\s*(?P<f>[\d.,万千kK]+)" + RANGE_UNIT + r"(?:\s*之间)?"
+                r"|between\s+(?P<c>\S+?)" + RANGE_UNIT + r"\s+and\s+(?P<d>\S+)", re.I | re.A)
 
 
 def _cond_between(sc: _Scan) -> None:
     """在/介于 A 到/和 B 之间, between A and B."""
     text = sc.text
-    for m in RANGE_RE.finditer(text) if re.search(r"之间|between", text, re.I) else ():  # the word first: the pattern is cubic on 1-2-3-…
-        a_raw, b_raw = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
+    for m in RANGE_RE.finditer(text) if re.search(r"之间|介于|between", text, re.I) else ():  # the word first: the pattern is cubic on 1-2-3-…
+        a_raw, b_raw = next((m.group(x), m.group(y)) for x, y in (("a", "b"), ("e", "f"), ("c", "d")) if m.group(x))
         left = _left_column(text, m.start(), sc.hits, sc.sheet)
         on_dates = bool(left and left[0] in sc.sheet.dates)
         if a_raw and b_raw and all(re.fullmatch(r"(?:1[0-2]|0?[1-9])\s*月", x.strip()) for x in (a_raw, b_raw)):
@@ -388,7 +392,7 @@ def _words_after_columns(sc: _Scan, table: list[tuple[str, str]] | tuple[tuple[s
         tuple[str, re.Match[str], tuple[str | None, str, str, tuple[str, ...], int] | None]]:
     """Each word of an (op, pattern) table not yet read, with the column written just before it (or None)."""
     for op, pat in table:
-        for m in re.finditer(before + r"(?:" + pat + r")(?![a-z_])", sc.text, re.I | re.A):
+        for m in re.finditer(before + r"(?:(?=[a-z])(?<![a-z_])|(?![a-z]))(?:" + pat + r")(?![a-z_])", sc.text, re.I | re.A):  # (present is no part of represent)
             if sc.free(m.start(), m.end()):
                 yield op, m, _left_column(sc.text, m.start(), sc.hits, sc.sheet)
 
@@ -968,9 +972,8 @@ def reading_said(c: Cond) -> tuple[str, str, str] | None:
     """A reading of a condition that is likely but chosen by wenqing, said before it runs: (factor, zh, en)."""
     if c.how == "named_once":
         return ("slot", f"“{OP_ZH[c.op]}”按 {c.column} 列理解（请求里只提到这一列）", f"'{OP_EN[c.op]}' read on {c.column}, the only column named")
-    if c.how == "year_from_data" and isinstance(c.value, dict):
-        y = str(c.value.get("date", ""))[:4]
-        return ("slot", f"没说年份，按 {c.column} 里数据所在的 {y} 年理解", f"no year was given; read as {y}, the only year in {c.column}")
+    # (a month said with no year, over a date column whose data holds one year, is that year's month: no other reading
+    # exists, and the dates the "about to" line shows say it — as 上半年 / H1 are read)
     return None
 
 
@@ -1049,6 +1052,10 @@ def _cond_quarter_half(sc: _Scan) -> None:
         if not said_y and col[0] and span and span[0] != span[1]:  # 第三季度 over data of several years: which year
             sc.add(Cond(col[0], "between", None, None, m.group(0).strip(), "month_no_year", (str(span[0]), str(span[1]))), m.start(), m.end())
             continue
+        if span is None and col[0] is None and not said_y:  # no date column said (several): the first one's year, when it holds one
+            first = next((c for c in sc.sheet.columns if c in sc.sheet.dates), None)
+            one = sc.sheet.years.get(first or "")
+            span = one if one is not None and one[0] == one[1] else None
         y = int(said_y or (span or (0, date.today().year))[1])
         if "q" in m.groupdict() and m.groupdict().get("q"):
             q = "一二三四".find(m.group("q")) + 1 if m.group("q") in "一二三四" else int(m.group("q"))
@@ -2217,5 +2224,32 @@ def _date_column(text: str, m: re.Match[str], hits: list[ColumnHit], date_cols: 
             return col, before.group(1), how
     if len(date_cols) == 1:
         return date_cols[0], date_cols[0], "default"
+    named = list(dict.fromkeys(h.column for h in hits if h.column in sheet.dates and h.how in ("exact", "synonym") and h.end - h.start >= len(h.column) - 1))
+    if len(named) == 1:  # …on a weekend? use Received Date: the one date column the request names, wherever it says it
+        return named[0], named[0], "exact"
+    verbed = date_of_verb(text, date_cols)
+    if verbed is not None:  # orders placed on a weekend / received in March, over Order Date and Received Date: the verb's date
+        return verbed, verbed, "synonym"
     return None, ("日期" if CJK.search(text) else "date"), "unknown"
+
+
+DATE_NAME_TAIL = lazy(r"(?:[_\s-]*(?:at|on|date|time|day|dt))$|(?:日期|时间|日)$", re.I)
+
+
+def date_of_verb(text: str, date_cols: list[str]) -> str | None:
+    """The one date column whose event an English verb of the text names: its own word inflected (received, ordered,
+    shipped → Received Date, Order Date, Ship Date) or a verb said of it in words.toml (placed → Order Date)."""
+    from modes.tagging.segment import words_toml
+
+    low = text.casefold()
+    verbs = words_toml()["date_verbs"]
+    found = []
+    for c in date_cols:
+        stem = DATE_NAME_TAIL.sub("", c.casefold()).strip(" _-")
+        words = [w for w in re.split(r"[\s_-]+", stem) if len(w) >= 3 and w.isascii() and w not in ("last", "first", "next", "date", "time")]
+        said = any(re.search(rf"(?<![a-z0-9_])(?:{re.escape(w)}|{re.escape(w.rstrip('e'))}(?:e?d|ing|e))(?![a-z0-9_])", low) for w in words)
+        said = said or any(re.search(rf"(?<![a-z0-9_]){re.escape(v)}(?![a-z0-9_])", low) for w in words for v, nouns in verbs.items() if w in nouns)
+        if said:
+            found.append(c)
+    return found[0] if len(found) == 1 else None
 

@@ -372,6 +372,23 @@ def on_slot_answer(t: Turn) -> Outcome:
     return _gate(_filled_by_answer(t, merged), t.state, t.answer, multi_turn=True, catalog=t.catalog, prior=t.pending)
 
 
+def _the_one_offer(t: Turn) -> str | None:
+    """The one column a question about an unknown name offered (没有“多少钱”这一列，最接近的是：卡内余额), which a yes (对 / yes)
+    takes."""
+    p = t.pending
+    if p is None or not p.request.missing or p.request.missing[0] != "column":
+        return None
+    cands = list(dict.fromkeys(c for o in p.request.ops for u in o.args.get("unresolved") or [] if u.get("slot") == "column" for c in u.get("closest") or []))
+    return cands[0] if len(cands) == 1 else None
+
+
+def _as_offer_typed(t: Turn) -> Turn:
+    """The turn as if the one column offered had been typed back."""
+    said = _the_one_offer(t)
+    assert said is not None
+    return Turn(said, said, t.lang, t.state, t.catalog, t.pending, t.refining)
+
+
 def _filled_by_answer(t: Turn, merged: Request) -> Request:
     """Plan, typed alone to "Group by which column?": when the request read again with the answer still lacks the
     slot asked about (the words joined another operation's clause), the column fills the operation that asked — an
@@ -380,7 +397,7 @@ def _filled_by_answer(t: Turn, merged: Request) -> Request:
     assert p is not None
     slot = p.request.missing[0] if p.request.missing else None
     f = t.catalog.get(p.request.file) if p.request.file else None
-    if slot is None or slot not in merged.missing or f is None or not f.sheets:
+    if slot is None or f is None or not f.sheets or (slot not in merged.missing and merged.ops):
         return merged
     sheet = request_sheet(p.request, f)
     body = t.text.strip(" 。.!！'\"“”")
@@ -393,7 +410,27 @@ def _filled_by_answer(t: Turn, merged: Request) -> Request:
     offered = dict(p.request.offers).get(slot)
     if offered is not None and any(c not in offered for c in cols):
         return merged  # a column the question did not offer (text to a ranking): what fits is said, never filled
+    if not merged.ops and len(cols) == 1:  # 卡内余额, to "no column 多少钱; closest: 卡内余额": the statistic of the request, of it
+        g = next((o for o in p.request.ops if o.kind == "group" and not o.args.get("keys") and len(o.args.get("unresolved") or []) == 1), None)
+        u = (g.args.get("unresolved") or [{}])[0] if g is not None else {}
+        if g is not None and u.get("slot") == slot == "column" and u.get("agg") and cols[0] in (u.get("closest") or []) \
+                and (cols[0] in sheet.numeric or u["agg"] not in ("sum", "mean")):
+            args = {k: v for k, v in g.args.items() if k != "unresolved"}
+            filled_ops = tuple(Op("group", {**args, "measures": [*(args.get("measures") or []), {"column": cols[0], "agg": u["agg"]}]}, g.after)
+                               if o is g else o for o in p.request.ops)
+            return replace(p.request, ops=filled_ops, missing=tuple(m for m in p.request.missing if m != slot))
     ops, filled = list(merged.ops), False
+    for i, o in enumerate(ops):  # Order Date, to "no column 'date'; closest: Order Date, …": the condition's column is that one
+        unres = [u for u in o.args.get("unresolved") or [] if u.get("slot") == slot == "column"]
+        conds = o.args.get("conditions") or []
+        if o.kind == "filter" and len(unres) == 1 and len(cols) == 1 and not filled:
+            raw = unres[0].get("raw")
+            named = [replace(c, column=cols[0], how="exact", closest=()) if c.column is None and c.raw == raw else c for c in conds]
+            if named != conds:
+                left = [u for u in o.args.get("unresolved") or [] if u is not unres[0]]
+                ops[i] = Op(o.kind, {**{k: v for k, v in o.args.items() if k != "unresolved"}, "conditions": named,
+                                     **({"unresolved": left} if left else {})}, o.after)
+                filled = True
     for i, o in enumerate(ops):
         spec = opspec.get(o.kind)
         sl = next((x for x in spec.slots if x.missing_name == slot and not o.args.get(x.name)), None) if spec else None
@@ -404,6 +441,7 @@ def _filled_by_answer(t: Turn, merged: Request) -> Request:
     if not filled:
         return merged
     still = [o for o in ops if (spec := opspec.get(o.kind)) and any(x.missing_name == slot and not o.args.get(x.name) and x.required for x in spec.slots)]
+    still += [o for o in ops if any(u.get("slot") == slot for u in o.args.get("unresolved") or [])]
     return replace(merged, ops=tuple(ops), missing=tuple(m for m in merged.missing if m != slot or still))
 
 
@@ -1024,6 +1062,86 @@ def on_counted_rows_listed(t: Turn) -> Outcome:
     return _gate(req, t.state, [*last.turns, t.utterance], multi_turn=False, catalog=t.catalog, prior=None)
 
 
+@functools.cache
+def _show_all_words() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(the words that ask for every group of a ranking, the fillers that may stand beside them), from words.toml."""
+    from modes.tagging.segment import word_alternation, words_toml
+
+    w = words_toml()["show_all"]
+    said = re.compile(rf"{word_alternation(w['zh'])}|(?<![a-z_])(?:{word_alternation(w['en'])})(?![a-z_])", re.I)
+    filler = re.compile(rf"{word_alternation(w['filler_zh'])}|(?<![a-z_])(?:{word_alternation(w['filler_en'])})(?![a-z_])|[\s,，。.!！?？;；:：'’]+", re.I)
+    return said, filler
+
+
+def _ranking_cut(last: Pending | None) -> Op | None:
+    """The cut to the first N of a ranking of the request just run (none per group, none of both ends, none of a share)."""
+    cut = last.request.op("top_n") if last is not None else None
+    if cut is None or cut.args.get("within") or cut.args.get("both") or cut.args.get("percent"):
+        return None
+    return cut
+
+
+def unlimits_the_ranking(state: SessionState, text: str) -> bool:
+    """A turn that only asks for every group of the ranking just cut to its first N (show all of them, not just the
+    top one / 全部列出来，不只是第一)."""
+    if state.pending is not None or _ranking_cut(state.last) is None:
+        return False
+    said, filler = _show_all_words()
+    if said.search(text) is None:
+        return False
+    return not filler.sub("", said.sub("", text)).strip()
+
+
+def on_ranking_unlimited(t: Turn) -> Outcome:
+    """The request just run, every row of its ranking in the same order (the cut to N becomes the order it ranked by)."""
+    last = t.state.last
+    cut = _ranking_cut(last)
+    assert last is not None and cut is not None
+    args: dict[str, Any] = {"ascending": bool(cut.args.get("ascending"))}
+    if cut.args.get("by"):
+        args["by"] = [cut.args["by"]]
+    if cut.args.get("as_text"):
+        args["as_text"] = True
+    ops = tuple(Op("sort", args, o.after) if o is cut else o for o in last.request.ops)
+    req = replace(last.request, ops=ops, text=t.utterance)
+    return _gate(req, t.state, [*last.turns, t.utterance], multi_turn=False, catalog=t.catalog, prior=None)
+
+
+@functools.cache
+def _round_fillers() -> re.Pattern[str]:
+    from modes.tagging.segment import word_alternation, words_toml
+
+    w = words_toml()["round_result"]
+    return re.compile(rf"{word_alternation(w['filler_zh'])}|(?<![a-z_])(?:{word_alternation(w['filler_en'])})(?![a-z_])|[\s,，。.!！?？;；:：]+", re.I)
+
+
+def rounds_what_ran(state: SessionState, text: str) -> bool:
+    """保留整数 / 保留两位小数 / round to 2 decimals, said alone right after a request ran: its numbers rounded."""
+    from modes.ops import _round_said
+
+    if state.pending is not None or state.last is None or not state.last.request.file or not state.last.request.ops:
+        return False
+    said = _round_said(text)
+    if said is None or said[2] is not None:
+        return False  # (round Fee to 1 decimal, a column said: a request of its own)
+    a, b = said[1]
+    return not _round_fillers().sub("", text[:a] + " " + text[b:]).strip()
+
+
+def on_round_what_ran(t: Turn) -> Outcome:
+    """The request just run, its numbers rounded as said (a rounding said before is replaced), before anything it writes."""
+    from modes.ops import _round_said
+
+    last = t.state.last
+    said = _round_said(t.text)
+    assert last is not None and said is not None
+    ops = [o for o in last.request.ops if o.kind != "round_numbers"]
+    at = next((i for i, o in enumerate(ops) if o.kind in ("export", "chart")), len(ops))
+    ops.insert(at, Op("round_numbers", {"digits": said[0]}))
+    req = replace(last.request, ops=tuple(ops), text=t.utterance)
+    return _gate(req, t.state, [*last.turns, t.utterance], multi_turn=False, catalog=t.catalog, prior=None)
+
+
 # no condition / none, I don't want a filter / 不用筛选了, to "What is the condition?": the filter is dropped, the rest stays
 DECLINE_FILTER = re.compile(r"^\s*(?:no\s+(?:condition|filter)s?|(?:no|none|nope|nah)(?:\s*[,.]?\s*(?:i\s+)?(?:don'?t|do not)\s+(?:want|need)\s+(?:a|any)\s+(?:filter|condition)s?)?"
                             r"|without\s+(?:a|any)\s+(?:condition|filter)s?|(?:i\s+)?(?:don'?t|do not)\s+(?:want|need)\s+(?:a|any)\s+(?:filter|condition)s?"
@@ -1481,7 +1599,8 @@ def refines(t: Turn) -> bool:
         return True  # break that down by plan, after how many signed up in 2023: the same rows, per plan
     if t.new_kinds in ({"group"}, {"bucket"}) and _keys_alone(t) and t.old_kinds & (FIGURE_KINDS | SHARE_KINDS | {"group", "bucket"}) and _holds_more(last.request):
         return True  # by payment method / 按门店, after a total: the same figure, per key (a bare summary is simply regrouped)
-    if t.new_kinds and t.new_kinds <= {"sort", "top_n"} and "filter" in t.old_kinds and t.old_kinds <= {"filter", "export", "select", "stack", "sort", "dedupe"} \
+    listed = any(o.kind == "dedupe" and o.args.get("show") for o in last.request.ops)  # (the duplicates listed: rows kept too)
+    if t.new_kinds and t.new_kinds <= {"sort", "top_n"} and ("filter" in t.old_kinds or listed) and t.old_kinds <= {"filter", "export", "select", "stack", "sort", "dedupe"} \
             and t.fresh.file_how in ("none", "current") and not t.fresh.unexplained and not _sheet_said_in(t) and not t.fresh.op("filter") \
             and not results.is_result(last.request.file or ""):  # (rows kept from a result: the latest result is what is ordered)
         return True  # 按金额从大到小排一下再导出, after the rows not delivered were exported: those rows, in that order
@@ -1496,6 +1615,8 @@ def refines(t: Turn) -> bool:
         return True  # 饿了么的也导一份 / same for Cash too, after a run: the same request for the value said
     if t.new_kinds == {"filter"} and (ROWS_NARROWED.search(t.text) or EXCLUSION_REDONE.search(t.text)) and t.old_kinds - {"filter", "profile"}:
         return True  # 只算没取消的 / 等级空的不要，重新画 / leave out the refunds, after a figure: the same figure over those rows
+    if t.new_kinds == {"filter", "count"} and EXCLUDED_IF.search(t.text) and "filter" in t.old_kinds and t.old_kinds & {"group", "count"}:
+        return True  # 不含Amy的话一共几单, after the weekend perms per stylist: those rows, Amy left out, counted
     bare = t.fresh.op("group")
     if t.new_kinds == {"filter", "group"} and ROWS_NARROWED.search(t.text) and "group" in t.old_kinds and bare is not None \
             and not bare.args.get("keys") and not bare.args.get("measures") and bare.args.get("aggs"):
@@ -1672,11 +1793,15 @@ ROWS_NARROWED = lazy(r"^\s*(?:(?:and|but|ok|okay)\s+)?(?:(?:still|also)\s+)?(?:l
                      r"|(?:的)?\s*(?:不算|不要|去掉|排除掉?|剔除|除外|不计)了?\s*[。.!！]?\s*$", re.I)
 
 
+# 不含Amy的话 / 除了Amy以外的话 / without Amy, how many: a value left out of the rows just counted, as a supposition
+EXCLUDED_IF = lazy(r"^\s*(?:那|那么)?\s*(?:不含|不包括|不算|去掉|除了|除去|排除)[^，,。；;]{1,16}?(?:以外|之外)?的话|^\s*(?:and\s+)?(?:without|excluding|leaving out|not counting)\s+[^,]{1,30}?,?\s*(?:how many|what)", re.I)
+
+
 # 全职的呢，按站点分一下 / what about Cash, by station: another value asked first, then what else changes
 VALUE_ASKED_THEN = lazy(r"^\s*那?\s*[^，,。；;]{1,16}?的?\s*呢\s*[，,]\s*\S|^\s*(?:and\s+)?what about\s+[^,]{1,30},\s*\S", re.I)
 # 饿了么的也导一份 / 浦东店的也来一个 / Cash ones too: the request just run, for another value
 ALSO_FOR = lazy(r"的?\s*也(?:导|做|算|来|出|弄|要|拉|看|发)(?:出来?)?(?:一份|一下|一个|个|一遍)?\s*(?:吧|呢)?\s*[。.!！]?\s*$"
-                r"|(?<![a-z_])(?:ones?|rows|orders)?\s*too\s*[.!]?\s*$|^\s*(?:the\s+)?same\s+(?:thing\s+)?for\s", re.I)
+                r"|(?<![a-z_])(?:ones?|rows|orders)?\s*too\s*[.!]?\s*$|^\s*(?:(?:and|so|ok|okay|now|then)\s*,?\s+)?(?:the\s+)?same\s+(?:thing\s+)?for\s", re.I)
 
 
 def narrows_what_waits(t: Turn) -> bool:
@@ -1845,6 +1970,7 @@ DIALOGUE: tuple[Row, ...] = (
     Row("confirm", lambda t: is_confirm(t.text) and _reduced_by_a_gap(t), on_confirm_gap),
     Row("confirm", lambda t: is_confirm(t.text) and bool(data_words_unexplained(t)), on_confirm_unexplained),
     Row("confirm", lambda t: is_confirm(t.text), on_confirm),
+    Row("clarify", lambda t: is_confirm(t.text) and _the_one_offer(t) is not None, lambda t: on_slot_answer(_as_offer_typed(t))),
     Row("clarify", lambda t: is_confirm(t.text), lambda t: ask_again(t, "confirm_while_clarifying")),
     Row("any", lambda t: is_confirm(t.text), on_confirm_nothing),
     Row("pending", rejects_only, on_rejected),
@@ -1907,6 +2033,11 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
     change = _change_said(state, text)
     if change is not None and state.pending is None and change.confirmed:
         utterance, text = change.change, normalize(change.change)  # yes, but name the file x.xlsx, after a run: the yes confirms nothing
+    if state.last is not None and (rd := RESULT_DESCRIBED.search(text)) is not None:
+        # 在刚才重复姓名的结果里按姓名排序: the result is said by what it was, never those words read as a request again
+        text = text[: rd.start()] + "在这个结果里" + text[rd.end() :]
+        utterance = normalize(utterance)
+        utterance = RESULT_DESCRIBED.sub("在这个结果里", utterance, count=1)
     if (nq := NEW_QUESTION.match(text)) is not None and text[nq.end():].strip():
         # 不对，这是新的问题，…东校区按月汇总费用 / new question: …: a request of its own, nothing of the one before carried
         text = utterance = text[nq.end():].strip()
@@ -1957,6 +2088,12 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         blank = Turn(utterance, text, lang, state, catalog, state.pending)
         if drops_the_blank_group(blank):
             return never_twice(blank, *on_blank_group_dropped(blank))
+    if rounds_what_ran(state, text):  # 保留整数, right after a summary: that summary, its numbers rounded
+        rounded = Turn(utterance, text, lang, state, catalog, None)
+        return never_twice(rounded, *on_round_what_ran(rounded))
+    if unlimits_the_ranking(state, text):  # show all of them, not just the top one: the ranking just cut, every group of it
+        unlimited = Turn(utterance, text, lang, state, catalog, None)
+        return never_twice(unlimited, *on_ranking_unlimited(unlimited))
     if state.pending is None and state.last is not None and (ROWS_ASKED.search(text) or ROWS_EXPORTED.search(text) and lx.EXPORT.search(text)):
         # show me those rows / 把这6单的明细导出成Excel, right after a count
         listed = Turn(utterance, text, lang, state, catalog, None)
@@ -2043,6 +2180,10 @@ REDO_VERB = r"(?:算|统计|汇总|计算|取|看|排|做|画|出|跑|生成)(?:
 EXCLUSION_REDONE = re.compile(r"^\s*(?:不要|不算|去掉|排除|剔除|除掉)[^，,。；;]{1,20}?的\s*(?:[，,]?\s*(?:再|重新)\s*" + REDO_VERB + r")?\s*[。.!！]?\s*$"
                              r"|^\s*[^，,。；;]{1,16}?的\s*(?:不算|不要|去掉|排除掉?|剔除|除掉|拿掉)了?\s*[，,]?\s*(?:再|重新)\s*" + REDO_VERB + r"\s*[。.!！]?\s*$")
 ASKED_AGAIN = re.compile(r"^\s*那.{1,20}呢\s*[?？]?\s*$|^\s*(?:what|how) about\b", re.I)  # 那6月呢 / what about June?
+
+
+# 在刚才重复姓名的结果里 / 在上一步筛出来的结果中: the result just shown, said by what it holds
+RESULT_DESCRIBED = lazy(r"在?(?:刚才|刚刚|上一步|上面|前面|之前|上次)(?:那个|这个)?[^，,。；;]{1,16}?的(?:那个)?结果(?:里面?|中|上|里头)")
 
 
 def _change_said(state: SessionState, text: str) -> Amendment | None:

@@ -140,6 +140,10 @@ def operative() -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{b})" for b in bodies), re.I | re.A)
 
 
+# a bound said in Chinese (以上 / 以下 / 超过 …): explained only when a rule read it with its figure or value
+BOUND_UNREAD = lazy(r"及以上|及以下|或以上|或以下|以上|以下|超过|低于|高于|不到|不足|至少")
+
+
 SPLIT_ZH = lazy(r"[的了和与及把将在是对从给用按都也还就吗呢吧啊呀并再又]")
 FILLER_SET = frozenset(FILLER_ZH)
 FILLER_BY_LENGTH = sorted(FILLER_ZH, key=len, reverse=True)
@@ -199,15 +203,16 @@ def unexplained(text: str, consumed: Iterable[tuple[int, int]], extra: Iterable[
     rest = NUMBER_ETC.sub(lambda m: " " * len(m.group(0)), read)
     codes = list(ID_TOKEN.finditer(read))
     data_left = data is not None and any(len(w) == 1 and w in rest for w in data)  # 女的有几个: a one-character value
+    bounds = [m.group(0) for m in BOUND_UNREAD.finditer(read)]  # 金卡以上: a bound no rule read is a part dropped, never a known word
     if not _content(rest) and not codes and not data_left:  # most requests: every word already read
-        return periods
+        return periods + bounds
     spans = [m.span() for p in (_known_union(), *extra) for m in p.finditer(read) if m.end() > m.start()]
     if _content(_blank(rest, spans)) or data_left:  # one scan explains most requests; the word lists one by one read the rest
         spans += [m.span() for p in _known() for m in p.finditer(read) if m.end() > m.start()]
     codes_left = [m.group(0) for m in codes if not any(a < m.end() and m.start() < b for a, b in spans)]  # top10 is read
     left = _blank(rest, spans)
     words = _words_left(text, left, data) if data is not None else None
-    return list(dict.fromkeys(periods + codes_left + (words if words is not None else _content(left))))  # 3月份 unread: a period dropped
+    return list(dict.fromkeys(periods + codes_left + bounds + (words if words is not None else _content(left))))  # 3月份 unread: a period dropped
 
 
 def _words_left(text: str, left: str, data: frozenset[str]) -> list[str] | None:

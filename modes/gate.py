@@ -396,6 +396,7 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
             merged["group"] = Op("group", {**g.args, "keys": [*g.args["keys"], *[c for c in t.brought if c not in g.args["keys"]]]}, g.after)
         rated_sort = merged.get("proportion") is not None and (merged["proportion"].args.get("by") or []) != [] and lx.SORT.search(t.said) is not None \
             and any(o.kind == "group" and o.args.get("rate_word") and not o.args.get("keys") for o in ops)
+        ops = [_period_on_the_same_date(merged.get("filter"), o) if o.kind == "filter" else o for o in ops]
         for op in ops:
             rated = merged.get("proportion")
             if rated is not None and rated_sort and op.kind in ("group", "sort") and not op.args.get("keys"):
@@ -423,6 +424,15 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
                 merged["replace"] = Op("replace", {**edit_args, "conditions": list(op.args["conditions"])}, rp_old.after)
                 continue
             g_old, b_old, pr_old = merged.get("group"), merged.get("bucket"), merged.get("proportion")
+            if op.kind == "count" and g_old is not None and g_old.args.get("keys") and ALL_TOGETHER.search(t.said) \
+                    and all(not m.get("column") for m in g_old.args.get("measures") or []):
+                del merged["group"]  # 不含Amy的话一共几单, after a count per stylist: one count of all the rows, no groups
+                merged["count"] = op
+                continue
+            other_value = _proportion_value_swapped(pr_old, op) if op.kind == "filter" and pr_old is not None else None
+            if other_value is not None:
+                merged["proportion"] = other_value  # and the same for Open?, after the share of Cancelled per sheet: the share of Open
+                continue
             if op.kind == "group" and pr_old is not None and g_old is None and op.args.get("keys") and not op.args.get("measures"):
                 # same but per space_type / by space type instead of sheet, after a share per sheet: the share within those groups
                 merged["proportion"] = Op("proportion", {**pr_old.args, "by": list(op.args["keys"])}, pr_old.after)
@@ -1124,10 +1134,12 @@ def _u_files(u: _Understanding) -> None:
         pool = [f for f in (u.catalog.get(p) for p in ref.candidates) if f] if ref.how == "ambiguous" else \
             [f for f in (u.catalog.get(p) for p in ref.paths) if f] if by_sheet else list(u.catalog.tables)
         split = [f for f in pool if f.is_table and _split_table(f)]
-        if len(split) > 1:  # two such workbooks: the one holding the columns the request names
+        several = len(split) > 1
+        if several:  # two such workbooks: the one holding the columns the request names
             split = [f for f in split if any(h.how == "exact" for h in find_columns(u.norms[-1], f.sheets[0]))]
         if len(split) == 1:
-            ref, u.split_guess = FileRef(how="description", paths=[split[0].path]), not by_sheet
+            # (三个店 / 各车队 / every sheet, where one workbook alone has sheets that are one table: that one, no guess)
+            ref, u.split_guess = FileRef(how="description", paths=[split[0].path]), not by_sheet and several
     elif ref.how in ("named", "description") and len(ref.paths) == 1 and any(lx.EXPLORE_JOIN.search(n) for n in u.norms) \
             and any(every_sheet_said(n.casefold(), None) for n in u.norms):
         # 三个店的订单合起来，关联会员表: every sheet of the one workbook split into sheets, joined to the table named
@@ -2046,6 +2058,12 @@ def _u_parse(u: _Understanding) -> None:
                      replace(o, args={**o.args, "keys": [label]}) if o.kind == "share" and not o.args.get("keys") and not o.args.get("among") else
                      replace(o, args={**o.args, "within": [label]}) if o.kind == "share" and o.args.get("keys") and label not in o.args["keys"]
                      and not o.args.get("within") and not o.args.get("among") else o for o in u.ops]  # share of Resolved On Time per sheet: in each
+        if len(u.stacked) > 1 and not _sheets_no_key(u) and (any(_each_sheet_said(n, u.stacked) for n in u.norms)
+                                                             or lx.ALL_SHEETS.search(u.norms[-1].casefold()) and not COMBINED.search(u.norms[-1])):
+            # 各车队配件费合计画个柱状图 / 三个车队的单数做个饼图 / chart the loans per branch: with no other category said,
+            # the sheets said are the chart's categories
+            u.ops = [replace(o, args={**o.args, "x": label}) if o.kind == "chart" and not any(o.args.get(k) for k in ("x", "unit", "keys", "wide", "columns"))
+                     and not any(x.kind in ("group", "pivot") for x in u.ops) else o for o in u.ops]
         if any(WITHIN_EACH_SHEET.search(n) for n in u.norms) and not _sheets_no_key(u) \
                 and any(x.kind == "group" and label in (x.args.get("keys") or []) and len(x.args.get("keys") or []) > 1 for x in u.ops):
             # revenue by location, top 2 per sheet: the groups ranked within each sheet, never the 2 highest of all sheets
@@ -2315,6 +2333,7 @@ def _u_understood(u: _Understanding) -> None:
         if joined is not None:  # 级别和提成比例, columns of the table joined: read by the join
             words = [w for w in words if w.casefold() not in {c.casefold() for c in joined[1].columns}]
         dated = {c.column for o in ops if o.kind == "filter" for c in o.args.get("conditions") or [] if c.column in u.sheet.dates}
+        dated |= {str(v) for o in ops for k in ("column", "date_column") if (v := o.args.get(k)) and v in u.sheet.dates}  # (per month of the date placed)
         words = [w for w in words if not any(_date_verb(c, w.casefold()) for c in dated)]  # serviced: the verb of Last Service Date
         words += [n for n in _counted_nouns_elsewhere(u) if n not in words]
         if any(o.kind == "group_change" for o in ops):  # grew / the change, of two sheets compared: read by the change between them
@@ -2750,7 +2769,12 @@ def _date_verb(column: str, said: str) -> bool:
             return True
         # Last Service Date, said "serviced" / Purchase Date, "purchased": the verb of its own noun
         nouns = [w for w in re.split(r"[\s_-]+", stem) if len(w) >= 4 and w not in ("last", "first", "next", "latest", "date", "time")]
-        return any(re.search(rf"(?<![a-z0-9_]){re.escape(w.rstrip('e'))}e?d(?![a-z0-9_])", said) for w in nouns)
+        if any(re.search(rf"(?<![a-z0-9_]){re.escape(w.rstrip('e'))}e?d(?![a-z0-9_])", said) for w in nouns):
+            return True
+        from modes.tagging.segment import words_toml  # placed, of Order Date: a verb said of its event
+
+        words = re.split(r"[\s_-]+", stem)
+        return any(said == v or re.fullmatch(rf"{re.escape(v)}", said) for v, of in words_toml()["date_verbs"].items() if any(w in of for w in words))
     return stem in said
 
 
@@ -2797,6 +2821,41 @@ def _u_missing(u: _Understanding) -> None:
         u.ev.append(evidence.weighed("file_description", ""))  # named by what it holds, not by its name
         if u.ref.by_sheet and u.file != u.state.current_file and not _own_sheet_name(u):  # 用二季度那张表: only a sheet's name points at the workbook
             u.ev.append(evidence.weighed("file_inferred", "您没有说是哪个文件，只有它有这个工作表", "no file was named; only this one has that sheet"))
+
+
+def _period_on_the_same_date(before: Op | None, f: Op) -> Op:
+    """what about H1?, after the rows of H2 by Order Date (of several date columns): the new period is of that date
+    column too, never asked for again."""
+    if before is None or not f.args.get("unresolved"):
+        return f
+    dated = {c.column for c in before.args.get("conditions") or [] if c.column and isinstance(c.value, dict) and "date" in c.value}
+    if len(dated) != 1:
+        return f
+    col = next(iter(dated))
+    loose = {c.raw for c in f.args.get("conditions") or [] if c.column is None and isinstance(c.value, dict) and "date" in c.value}
+    if not loose:
+        return f
+    conds = [replace(c, column=col, how="exact", closest=()) if c.column is None and c.raw in loose else c for c in f.args["conditions"]]
+    left = [u for u in f.args["unresolved"] if u.get("raw") not in loose]
+    args = {**{k: v for k, v in f.args.items() if k != "unresolved"}, "conditions": conds, **({"unresolved": left} if left else {})}
+    return Op("filter", args, f.after)
+
+
+ALL_TOGETHER = lazy(r"一共|总共|总计|加起来|(?<![a-z_])(?:in total|altogether|overall|all together|combined)(?![a-z_])", re.I)
+
+
+def _proportion_value_swapped(prop: Op, f: Op) -> Op | None:
+    """A filter said after a proportion whose every condition is a value of a column the proportion counts (Status =
+    Open, after the share where Status = Cancelled): the proportion of that value instead, never rows kept beside it."""
+    conds = prop.args.get("conditions") or []
+    new = f.args.get("conditions") or []
+    if not new or f.args.get("unresolved") or not all(c.op in ("eq", "in") and c.column for c in new):
+        return None
+    cols = {c.column for c in conds if c.op in ("eq", "in", "ne", "not_in")}
+    if not cols or not all(c.column in cols for c in new):
+        return None
+    kept = [c for c in conds if c.column not in {n.column for n in new}]
+    return Op("proportion", {**prop.args, "conditions": [*kept, *new]}, prop.after)
 
 
 def _own_sheet_name(u: _Understanding) -> bool:
@@ -3048,7 +3107,8 @@ def _unused_columns(text: str, ops: list[Op], sheet: SheetInfo) -> list[str]:
         naming = h.column not in sheet.numeric and h.column not in sheet.dates and unique
         said = text[h.start : h.end].casefold()
         plural = said in (h.column.casefold() + "s", h.column.casefold() + "es") or re.match(r"e?s(?![a-z_])", text[h.end : h.end + 3], re.I)
-        return naming and bool(plural)
+        asked = re.search(r"(?:(?<![a-z_])which|哪个|哪一个|哪)\s*$", text[: h.start], re.I)  # which month was the busiest: the row's name asked
+        return naming and bool(plural or asked)
 
     named = [str(o.args["name"]) for o in ops if o.kind in ("add_column", "formula") and o.args.get("name")]
     inside = [(m.start(), m.end()) for n in named for m in re.finditer(re.escape(n), text)]  # Labor Cost, a new column's name: no mention of Parts Cost

@@ -21,7 +21,7 @@ FILLER_EN = frozenset(
     "columns table tables file files sheet data value values record records entries result results list have has had not no "
     "than more less over under above below between where when whose their them they so if now first pls plz thanks yes yeah yep ok okay sure "
     "original new copy again just instead use using among across two three four five six seven eight nine ten both take keep put "
-    "see look find appear appears appeared occur occurs occurred run perform compute calculate "
+    "see look check represent represents find appear appears appeared occur occurs occurred run perform compute calculate "
     "quick quickly honestly kindly pull grab fetch basically actually simply few couple "
     "work works worked working live lives lived living based located belong belongs belonged sell sells sold selling nothing else".split()
 )
@@ -290,7 +290,9 @@ ADD_COLUMN = lazy(r"(?:加|新增|增加|添加|插入|算)(?:一|个)?(?:新)?�
 # the top 10% / 前10% / 排名前百分之五 / lowest 5 percent: a share of the rows, never that many rows
 TOP_PERCENT = lazy(r"(?:前|(?<![a-z_])(?:top|highest|largest|biggest|bottom|lowest|smallest)|最[高低大小多少](?:的)?)\s*(?P<p>\d+(?:\.\d+)?)\s*(?:%|％|(?<![a-z_])(?:percent|per cent|pct)(?![a-z_]))"
                    r"|前\s*百分之\s*(?P<p2>[一二两三四五六七八九十]+|\d+(?:\.\d+)?)", re.I)
-TOP_N = lazy(TOP_PERCENT.pattern + r"|前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|户|本|部|首|款|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*(\d+)|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])(\d+)\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest|newest|latest|earliest|most recent(?:ly)?)(?![a-z_])|(?<![\w.])(\d+)(?=\s+(?:[a-z_]+\s+){0,2}with\s+the\s+(?:highest|largest|biggest|greatest|most|lowest|smallest|least|fewest|longest|shortest|oldest|newest|latest|earliest)(?![a-z_]))|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老|长|短|久|贵|便宜)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种|张|份|次|件|户|辆|台|本|部|首)(?:单子|单)?", re.I | re.A)
+# the count of a cut said as a word (three lowest-scoring / top five): read as its figure (modes.text.EN_NUMBER_WORDS)
+N_EN = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)"
+TOP_N = lazy(TOP_PERCENT.pattern + r"|前\s*(\d+|[一二两三四五六七八九十]+)\s*(?:名|个|位|家|条|笔|单|户|本|部|首|款|的|(?=\s*(?:$|[，,。；;！!？?])))|\btop\s*" + N_EN + r"(?![a-z_])|(?<![a-z_])(?:bottom|lowest|smallest)\s+(\d+)(?![\d.])|(?<![\w.])" + N_EN + r"\s+(?:largest|biggest|highest|greatest|smallest|lowest|heaviest|lightest|cheapest|priciest|most expensive|longest|shortest|oldest|youngest|newest|latest|earliest|most recent(?:ly)?)(?![a-z_])|(?<![\w.])" + N_EN + r"(?=\s+(?:[a-z_]+\s+){0,2}with\s+the\s+(?:highest|largest|biggest|greatest|most|lowest|smallest|least|fewest|longest|shortest|oldest|newest|latest|earliest)(?![a-z_]))|最(?:高|大|多|低|小|少|早|晚|新|近|旧|老|长|短|久|贵|便宜)的\s*(?:那)?\s*(\d+|[一二两三四五六七八九十]+)\s*(?:个|名|家|条|位|笔|单|人|天|周|期|款|种|张|份|次|件|户|辆|台|本|部|首)(?:单子|单)?", re.I | re.A)
 HEAD_N = lazy(r"前\s*(\d+|[一二两三四五六七八九十]+)\s*行|\bfirst\s*(\d+)\s*rows|\bhead\b"
               # keep only the first 20 / the first 5 ones: the first rows, the number said alone
               r"|(?<![a-z_])(?:keep|show|take|give me|list|only|just)\s+(?:only\s+|just\s+)?(?:the\s+)?first\s+(\d+)(?:\s+(?:rows|records|lines|entries|ones))?(?![\w.%])", re.I | re.A)
@@ -304,7 +306,8 @@ EXPLORE_COMPARE = lazy(alt("对比", "比一下", "比对", "相比", "compare",
                        # vs another table, never growth vs the previous month (the period before, said as what it is compared with)
                        + r"|(?<=\s)vs\.?(?=\s)(?!\s+(?:the\s+)?(?:previous|prior|last|same)\s)", re.I | re.A)
 EXPLORE_OUTLIER = rx("异常", "离群", "outlier", "outliers", "anomal*", "不正常", "奇怪的值", "unusual", "abnormal")
-EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlation", "correlations", "correlated", "correlate", "correlat*", "relationship", "relation", "related", "associated", "association", "linked", "影响")
+EXPLORE_RELATION = rx("关系", "相关", "相关性", "correlation", "correlations", "correlated", "correlate", "correlat*", "relationship", "relation", "related", "associated", "association", "linked", "影响",
+                      "link between", "connection between", "anything to do with", "something to do with", "have to do with", "bearing on")
 VERSUS = lazy(r"(?<![a-z_])(?:vs\.?|versus|against)(?![a-z_])|跟|和|与", re.I | re.A)
 
 

@@ -26,7 +26,7 @@ from modes.conditions import (
 )
 from modes.decision import Op
 from modes.lazyre import lazy
-from modes.resolve import ColumnHit, find_columns, find_values, resolve_column
+from modes.resolve import UNITS_DONE, ColumnHit, find_columns, find_values, resolve_column
 from modes.text import CJK, blank, edit_distance, language, parse_number, tidy
 
 DESC = lazy(lx.DESC_PAIR + r"|降序|倒序|逆序|desc\b|descending|(?:highest|largest|biggest|most|top|best|newest|latest|most recent|longest|heaviest|priciest|busiest)" + lx.THEN_FIRST + r"|high to low|(?:highest|largest|biggest|most|slowest|longest) to (?:lowest|smallest|least|fewest|fastest|shortest)|newest first|latest first|most recent first|最高的?在前|大的在前|新的在前|最新的?在前|最近的?在前|晚的在前|(?:最)?(?:多|高|大)的?(?:排在|排|在)前(?:面|头|边)?|排个名|排一下名|排名|排行|名次|(?<![a-z_])ranking(?![a-z_])|top", re.I | re.A)
@@ -154,8 +154,10 @@ def _unres(raw: str, closest: list[str] | tuple[str, ...], slot: str = "column")
 _blank = blank
 
 
-def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop: re.Pattern[str] = KEY_STOP) -> tuple[str | None, str, str, list[str], int]:
-    """The column written right after position i: (column, raw, how, closest, end)."""
+def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop: re.Pattern[str] = KEY_STOP,
+               numeric: bool = False) -> tuple[str | None, str, str, list[str], int]:
+    """The column written right after position i: (column, raw, how, closest, end); with `numeric`, a part of several
+    names is the one that holds numbers (汇总回款 over 回款金额 / 回款日期 / 回款方式: 回款金额)."""
     j = i
     starts = {h.start for h in hits}
     while j < len(text) and text[j] in " 的:'\"“‘「『" and j not in starts:  # (a column whose name the statistic words blanked; 按“险种”列)
@@ -181,7 +183,7 @@ def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop:
             raw = raw[: inner[0] - j]
     if not raw or raw.casefold() in ("the", "it", "a", "this", "一下", "下", "个", "them", "that", "its", "column", "columns"):
         return None, "", "none", [], j
-    col, how, closest = resolve_column(raw, sheet)
+    col, how, closest = resolve_column(raw, sheet, numeric)
     if col is None and CJK.match(raw) and len(raw) > 2:
         longest = max((len(c) for c in sheet.columns), default=0) + 8  # no name is longer: a bounded search
         for k in range(min(len(raw) - 1, longest), 0, -1):  # the longest leading part that names a column
@@ -192,6 +194,21 @@ def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop:
 
 
 JOINED = lazy(r"\s*(?:和|与|及|以及|、|,|，|and|&)\s*", re.I | re.A)
+
+
+LISTED_ZH = lazy(r"\s*(?:和|与|跟|及|以及|、|,|，|还有)\s*")
+LISTED_ZH_TIGHT = lazy(r"\s*(?:和|与|及|、)\s*")  # (no comma: 平均工时，配件费保留整数 lists nothing)
+
+
+def _list_ending_at(last: ColumnHit, hits: list[ColumnHit], text: str, joiner: re.Pattern[str] = LISTED_ZH,
+                    fits: Callable[[ColumnHit], bool] = lambda h: True) -> list[ColumnHit]:
+    """送修日期和车牌号 / 单价、数量: the columns of the list said that ends with `last`, in the order written."""
+    chain = [last]
+    for h in reversed([h for h in hits if h.end <= last.start]):
+        if not joiner.fullmatch(text[h.end : chain[0].start]) or not fits(h):
+            break
+        chain.insert(0, h)
+    return chain
 
 
 def _joined_before(last: ColumnHit, hits: list[ColumnHit], text: str) -> list[ColumnHit]:
@@ -270,6 +287,11 @@ class _Turn:
     gtext: str = ""
     cp: CondParse = field(default_factory=CondParse)
     rounded: int | None = None  # 保留两位小数 / rounded to 2 dp, said of a new column
+    rewritten: list[tuple[int, int]] = field(default_factory=list)  # phrases written anew in the text read (the number of … as count)
+    round_digits: int | None = None  # 保留整数 / round to 2 decimals, said of the numbers of the result
+    round_span: tuple[int, int] | None = None
+    round_obj: tuple[int, int] | None = None  # round liters to …: the words of the columns rounded
+    rate_made: tuple[str, str] | None = None  # (提成, 实收金额) of 提成按实收的15%算: the new column, of that column
 
     def add(self, at: int, op: Op) -> None:
         self.found.append((at, op))
@@ -326,7 +348,7 @@ COUNT_PHRASE = lazy(r"(?<![a-z_])(?:the\s+)?(?:number|count|#)\s+of\s+(?:the\s+)
                     r"|(?<![a-z_])(?:the\s+)?(?:number|count)\s+of\s+(?:the\s+)?(?:[a-z]+)?(?=\s{3,}|\s*$)", re.I | re.A)  # (the table's own name set aside)
 
 
-def _counts_said(text: str, sheet: SheetInfo) -> str:
+def _counts_said(text: str, sheet: SheetInfo, read: list[tuple[int, int]] | None = None) -> str:
     """number of work orders / count of tickets: how many rows, read as the word count (its nouns no column, value or
     condition: "WO Number of work" is never a comparison); a column of that very name stays that column, and a phrase
     whose first noun names a text column (number of customers: Customer) stays words, the column's values counted."""
@@ -339,6 +361,8 @@ def _counts_said(text: str, sheet: SheetInfo) -> str:
         col = resolve_column(noun.group(1), sheet, closest=False)[0] if noun else None
         if col is not None and col not in sheet.numeric and col not in sheet.dates:
             return m.group(0)
+        if read is not None:
+            read.append(m.span())  # (the whole phrase is read, though only "count" stands in its place)
         return "count".ljust(len(m.group(0)))
 
     def rows(m: re.Match[str]) -> str:  # 工单数, beside a column 工单号 that numbers the rows: how many rows
@@ -407,20 +431,26 @@ def _prepare(t: _Turn) -> None:
         spans.append(m.span("f"))
     spans += [m.span() for m in TAIL_REF.finditer(t.text)] if "=" in t.text else []  # … = A + B to that: which table, no operand
     spans += [m.span() for m in NO_JOIN.finditer(t.text)]  # no join / don't filter / 不用关联: an operation said not to be done is none
+    spans += [m.span() for m in FOR_A_REPORT.finditer(t.text)]  # for the monthly fleet report / 周报用: whom it is for, no period
     spans += [m.span() for m in SAME_AGAIN.finditer(t.text)]  # same for all depots / 同样的，换华南: what it repeats is the request before
     spans += [m.span() for m in FIGURE_PRONOUN.finditer(t.text)]  # 那个数大于1的: the figure just made, compared (never a column 那个数)
     rd = lx.ROUNDED_TO.search(t.text) if lx.ADD_COLUMN.search(t.text) or "=" in t.text else None
     if rd is not None:  # 加一列…，保留两位小数 / …, rounded to 2 dp: how the new column is rounded (never columns kept)
         t.rounded = lx.rounded_digits(rd)
         spans.append(rd.span())
+    elif (rn := _round_said(t.text)) is not None:  # …，保留整数 / round to 2 decimals: the numbers of the result rounded
+        t.round_digits, t.round_span, t.round_obj = rn
+        a, b = rn[1]
+        spans += [(a, rn[2][0]), (rn[2][1], b)] if rn[2] is not None else [rn[1]]  # (round liters to …: liters stays a column)
     if PIVOT_WORD.search(t.text):  # values = sum of X: a role; the pivot cells should be the median: what the values are
         spans += [m.span("eq" if m.group("eq") else "eq2") for m in LAYOUT_ROLE_EQ.finditer(t.text)] + [m.span() for m in PIVOT_CELLS.finditer(t.text)]
     spans += [m.span() for m in BLANK_OWN_GROUP.finditer(t.text)]  # 渠道是空的那些也单独列一行: the blanks a group of their own, no filter
     spans += [m.span(1) for m in EACH_TAKES.finditer(t.text)]  # 每个季度各取…最长的3单: 各 of the verb (each takes), never a key said
     if not find_values(t.text, t.sheet, []):  # 按渠道分，渠道是空的也算 (no value said, so no condition the blanks join): no filter
         spans += [m.span() for m in BLANK_TOO.finditer(t.text)]
-    t.text = _flag_versus(_counts_said(_blank(t.text, spans), t.sheet), t.sheet, spans)
+    t.text = _flag_versus(_counts_said(_blank(t.text, spans), t.sheet, t.rewritten), t.sheet, spans)
     t.text = _blank_before_column(t.text, t.sheet)
+    t.text = _ranked_participle(t.text, t.sheet, t.rewritten)
     found = find_columns(t.text, t.sheet)
     found = [h for h in found if not statistic_of_next(t.text, h, found, t.sheet)]  # total Qty per Clerk, beside a column called Total: Qty's total
     t.hits = _summary_figure_hits(t, found)
@@ -443,6 +473,34 @@ BLANK_OWN_GROUP = lazy(r"(?:[\u4e00-\u9fffA-Za-z_]{1,10}?\s*(?:是|为)?)?空(?:
 
 EACH_TAKES = lazy(r"(各)(?:自)?\s*(?:取|选|挑|拿|找|留|保留|列)(?!出来?的)")
 BLANK_TOO = lazy(r"(?:[\u4e00-\u9fffA-Za-z_]{1,10}?\s*(?:是|为))?空(?:白|值)?的?(?:那些|那几条|那几行|那部分)?\s*也\s*(?:算|要|算上|算进去|保留|留着|统计)(?:进去|在内)?")
+
+
+REPORT_ZH = r"(?:每周的?|每月的?|每季度的?|每年的?|月度|季度|年度)?(?:月报|周报|季报|年报|日报|月度报告|月度汇报|周会|月会|例会|季度汇报|年终汇报)"
+# for the monthly fleet report / 月报要用: the document the result goes into, whose period is no bucket of the request
+FOR_A_REPORT = lazy(r"(?<![a-z_])for\s+(?:the|our|my|a|this|next)\s+(?:monthly|weekly|quarterly|annual|yearly|daily|end[- ]of[- ](?:month|year))\s+"
+                    r"(?:[a-z]+\s+){0,2}?(?:report|rep|meeting|review|deck|update|newsletter|summary|call|stand-?up|briefing|board pack)s?(?![a-z_])"
+                    # 给月报用 / 每周例会要用 / 做周报: a report said with the verb that puts the result in it (never 每个月报案)
+                    r"|(?:(?:给|做|写|用于|用在|放到|放进|放在|交)\s*" + REPORT_ZH + r"(?:用|里|上|要用)?|" + REPORT_ZH + r"(?:要用|用|里用|上用))(?![\u4e00-\u9fff])", re.I)
+
+
+# the three lowest-scoring / top-rated / highest-priced: a superlative joined to a participle whose noun names a column
+RANKED_PARTICIPLE = lazy(r"(?<![a-z_])(?:highest|lowest|top|best|worst|bottom|most|least)[- ](?P<p>scoring|scored|rated|priced|earning|grossing)(?![a-z_])", re.I)
+PARTICIPLE_NOUN = {"scoring": ("score", "scores"), "scored": ("score", "scores"), "rated": ("rating", "rate"), "priced": ("price",),
+                   "earning": ("earnings", "revenue"), "grossing": ("gross", "revenue")}  # (highest-paid / best-selling: read by their own rules)
+
+
+def _ranked_participle(text: str, sheet: SheetInfo, rewritten: list[tuple[int, int]]) -> str:
+    """lowest-scoring over a column score: the superlative said of that column (lowest score), the participle written as
+    the noun in its place (the same length), its span kept as read."""
+    for m in RANKED_PARTICIPLE.finditer(text):
+        word = m.group("p").casefold()
+        noun = next((n for n in PARTICIPLE_NOUN.get(word, ()) if resolve_column(n, sheet, closest=False)[1] in ("exact", "synonym")), None)
+        if noun is None or len(noun) + 1 > len(word) + 1:
+            continue
+        a = m.start("p") - 1
+        text = text[:a] + (" " + noun).ljust(len(word) + 1) + text[m.end("p"):]
+        rewritten.append((a, m.end("p")))
+    return text
 
 
 def _blank_before_column(text: str, sheet: SheetInfo) -> str:
@@ -870,6 +928,8 @@ def _rule_which_top(t: _Turn) -> None:
     if _period_ranked(t, m, re.sub(r"的$", "", said_x.strip()), re.sub(r"^的", "", said_y.strip()), d):
         return
     xr, yr = _which_top_words(t, m)
+    if m.group("y2") and (done := UNITS_DONE.match(text.casefold(), m.start("y2"))) is not None:
+        yr = text[done.start() : done.end()]  # the most units ordered: the quantity of that event, never Unit Cost
     kcol, _, kclose = _kind_column(m.group(0), xr, sheet) or resolve_column(xr, sheet)
     if m.group("wn3") and (kcol is None or kcol in sheet.numeric):
         return  # the 10 jobs with the highest value: rows ranked (the cut's rule), never groups of a key named jobs
@@ -912,6 +972,15 @@ def _rule_which_top(t: _Turn) -> None:
     unnamed: list[dict[str, Any]] = []
     if mcol is None and not yr and not counted and not re.match(r"最多|最少|most|fewest|least", d, re.I | re.A):
         mcol, unnamed = _unnamed_measure(sheet, kcol, d)  # 哪个月最高: highest by what? never a count nobody asked for
+    fig = _figure_of_each_row(sheet) if kcol and not mcol and not yr and sheet.rows and len(sheet.values.get(kcol, ())) == sheet.rows else None
+    if fig is not None and fig != kcol:
+        # which month was the busiest, on a count per month: each month is one row already, ranked by its figure (never
+        # the rows counted again, one each)
+        n = int(parse_number(m.group("wn") or m.group("wn2") or m.group("wn3") or "1") or 1)
+        t.add(m.start(), Op("top_n", {"n": n, "by": fig, "ascending": bool(lx.LOW_END.match(d)), "question": True}))
+        t.spans.append(m.span())
+        t.explore = True
+        return
     args: dict[str, Any] = {"keys": [kcol] if kcol else [], "measures": [{"column": mcol, "agg": agg}] if mcol else [{"agg": "count"}], "question": True}
     if noun and counted and not mcol:
         args["counted_noun"] = noun
@@ -1118,6 +1187,29 @@ def _discounted(t: _Turn, args: dict[str, Any], start: int) -> bool:
     return True
 
 
+# 提成按实收的15%算 / 按实收金额的3%计提成: a figure that is a share of a column, computed per row (never 按 a key)
+RATE_OF = lazy(r"(?:按|按照)\s*(?P<col>[\u4e00-\u9fffA-Za-z_ ]{1,12}?)\s*的\s*(?P<n>\d+(?:\.\d+)?)\s*[%％]\s*(?:来)?(?:算|计算|计|提|核算)?")
+NAMED_BEFORE = lazy(r"(?P<w>(?:(?!的)[\u4e00-\u9fff]){2,6}?)\s*[，,]?\s*$")
+
+
+def _rate_of(t: _Turn, r: re.Match[str]) -> None:
+    """The column said in 按X的N%算 times N%, a new column named by the word said just before (提成), else X的N%."""
+    col, how, _ = resolve_column(r.group("col").strip(), t.sheet, True, closest=False)
+    if col is None or col not in t.sheet.numeric or how not in ("exact", "synonym", "partial"):
+        return
+    before = NAMED_BEFORE.search(t.text, 0, r.start())
+    named = resolve_column(before.group("w"), t.sheet, closest=False)[0] if before is not None else None
+    # (提成, no column of the table — or the new column itself, once a later reading knows its name)
+    name = before.group("w") if before is not None and named in (None, before.group("w")) else None
+    name = name or f"{col}的{r.group('n')}%"
+    t.add(r.start(), Op("add_column", {"name": name, "left": col, "op": "*", "right": tidy(float(r.group("n")) / 100)}))
+    t.rate_made = (name, col)
+    t.spans.append(r.span())
+    t.text = _blank(t.text, [r.span()])  # (按 of 按实收的15%算 is no key, no figure "by" a column: read here only)
+    if before is not None and name == before.group("w"):
+        t.spans.append(before.span("w"))
+
+
 def _rule_add_column(t: _Turn) -> None:
     """Add a computed column: 加一列含税金额，=金额×1.13."""
     m = lx.ADD_COLUMN.search(t.text)
@@ -1126,6 +1218,8 @@ def _rule_add_column(t: _Turn) -> None:
         d = DISCOUNT.search(t.text)
         if d is not None and _discounted(t, made, 0):
             t.add(d.start(), Op("add_column", made))
+        elif (r := RATE_OF.search(t.text)) is not None:
+            _rate_of(t, r)
         return
     if not m or t.explore and not t.has("join") or t.has("formula"):  # a formula written out is that new column  # 合并后算执行率 = 实际/预算: a column computed on the joined table
         return
@@ -1179,6 +1273,38 @@ def _rule_add_column(t: _Turn) -> None:
               key=lambda x: x.start(), default=None)  # 新增一列金额=数量*单价，再按客户汇总金额: the next step is read by its own rules
     t.spans.append((m.start(), nxt.start() if nxt else len(t.text)))
     t.formula_spans.append(t.spans[-1])  # add Total Cost = …: "Total" names the column, it asks for no sum
+
+
+def _round_said(text: str) -> tuple[int, tuple[int, int], tuple[int, int] | None] | None:
+    """(decimals, span, the span of the columns said inside it or None) of words that round the result's numbers
+    (保留整数 / 保留两位小数 / round to 2 decimals / round liters to whole numbers)."""
+    from modes.opspecs.round_numbers import ROUND_RX, digits_of
+
+    m = ROUND_RX.search(text)
+    return (digits_of(m), m.span(), m.span("obj") if m.group("obj") else None) if m is not None else None
+
+
+ROUND_OF_BEFORE = lazy(r"\s*(?:的|列|这一?列|都|全部|数值|数字)?\s*(?:都|全部)?\s*$")
+
+
+def _rule_round_numbers(t: _Turn) -> None:
+    """The rounding said (read and blanked by _prepare), a step of its own after the rest of the request: of the
+    columns said with it (round liters to … / 总费用保留一位小数), else of every number of the result."""
+    if t.round_digits is None:
+        return
+    cols: list[str] = []
+    if t.round_obj is not None:
+        a, b = t.round_obj
+        cols = [h.column for h in t.hits if a <= h.start and h.end <= b and h.column in t.sheet.numeric]
+    elif t.round_span is not None:
+        a = t.round_span[0]
+        near = [h for h in t.hits if h.end <= a and ROUND_OF_BEFORE.fullmatch(t.text[h.end : a]) and h.column in t.sheet.numeric]
+        # 单价和数量保留两位小数: the list said
+        chain = _list_ending_at(near[-1], t.hits, t.text, LISTED_ZH_TIGHT, lambda h: h.column in t.sheet.numeric) if near else []
+        cols = [h.column for h in chain]
+        if near:
+            t.spans.append((near[-1].start, near[-1].end))
+    t.add(len(t.text), Op("round_numbers", {"digits": t.round_digits, **({"columns": list(dict.fromkeys(cols))} if cols else {})}))
 
 
 def _rule_rounding(t: _Turn) -> None:
@@ -1316,6 +1442,42 @@ def _rule_latest_each(t: _Turn) -> None:
 EACH_SAID = lazy(r"每|各|(?<![a-z_])(?:per|each|every)(?![a-z_])", re.I)
 
 
+# rows with the same Member ID and Genre / 车牌号和维修类别相同的有哪些: the rows alike in those columns, every copy listed
+SAME_EN = lazy(r"(?<![a-z_])(?:have|having|has|share|sharing|with)\s+(?:the\s+)?(?:same|identical|matching)\s+", re.I)
+SAME_ZH = lazy(r"\s*(?:都|均|全都)?\s*(?:一样|相同|一致)的?\s*(?:行|记录|数据|单子)?")
+
+
+def _rule_same_listed(t: _Turn) -> bool:
+    """Rows that share the values of the columns said (a question that lists them: which / find / 有哪些): the duplicates on
+    those columns, shown. Never a dedupe that drops rows (that is said with 只留一行 / keep one)."""
+    if SHOW_DUPES.search(t.text) is None or t.found:
+        return False
+    en = SAME_EN.search(t.text)
+    if en is not None:
+        if not any(h.start == en.end() for h in t.hits):
+            return False  # compare with the same month last year: no column said after "same"
+        period = (t.period_key, t.period_col)
+        keys, end, _how = _key_list(t, en.end())
+        cols = [c for c, _r, closest in keys if c and not closest]
+        if len(cols) != len(keys) or not cols or (t.period_key, t.period_col) != period:
+            t.period_key, t.period_col = period  # (a period among the keys is no column the rows share)
+            return False
+        t.add(en.start(), Op("dedupe", {"subset": list(dict.fromkeys(cols)), "show": True}))
+        t.spans.append((en.start(), end))
+        return True
+    for z in SAME_ZH.finditer(t.text):
+        if not z.group(0).strip():
+            continue
+        before = [h for h in t.hits if t.free(h.start) and h.end <= z.start()]
+        if not before or t.text[before[-1].end : z.start()].strip(" 的"):
+            continue
+        chain = _list_ending_at(before[-1], before, t.text)
+        t.add(chain[0].start, Op("dedupe", {"subset": list(dict.fromkeys(h.column for h in chain)), "show": True}))
+        t.spans.append((chain[0].start, z.end()))
+        return True
+    return False
+
+
 def _rule_dedupe(t: _Turn) -> None:
     m = lx.DEDUPE.search(t.text)
     one = lx.ONE_ROW_EACH.search(t.text)
@@ -1329,6 +1491,8 @@ def _rule_dedupe(t: _Turn) -> None:
             t.add(same.start(), Op("dedupe", kept))
             t.spans += [(min(h.start for h in t.hits if h.column in alike and h.start >= lo), same.end())]
             return
+    if not m and not one and _rule_same_listed(t):
+        return
     if not m and not one and BY_WORD.search(t.text):  # 每个会员只保留最近的一次订单 / keep the latest rental per rider
         one = next(iter(_kept_one_each(t.text)), None)
     if one is not None and one.group(0).lstrip("只").startswith("取") and lx.SORT.search(t.text) and not EACH_SAID.search(t.text) \
@@ -1350,7 +1514,10 @@ def _rule_dedupe(t: _Turn) -> None:
     near = [h.column for h in t.hits if 0 <= h.start - m.end() <= 3 and re.fullmatch(r"\s*(?:的|of|in|on)?\s*", text[m.end() : h.start], re.I | re.A)]
     if not near and CJK.match(m.group(0)):  # 商品名称去重: the column said right before the word is the key
         near = [h.column for h in t.hits if t.free(h.start) and h.end <= m.start()
-                and re.fullmatch(r"\s*(?:的|列|这一?列)?\s*(?:有没有|是否有|有无|有)?\s*", text[h.end : m.start()])][-1:]  # (单据号有重复的吗)
+                and re.fullmatch(r"\s*(?:的|列|这一?列)?\s*(?:都|均|同时|全都|全)?\s*(?:有没有|是否有|有无|有)?\s*", text[h.end : m.start()])][-1:]  # (单据号有重复的吗)
+        if near:  # 送修日期和车牌号都重复的: every column of the list that ends right before the word, all of them the key
+            before = [h for h in t.hits if t.free(h.start) and h.end <= m.start()]
+            near = list(dict.fromkeys(h.column for h in _list_ending_at(before[-1], before, text)))
     on = DEDUPE_ON.search(text, m.end()) if not near else None
     if on is not None:  # dedupe orders.csv on customer and product: the keys said after on / using
         keys, j, _how = _key_list(t, on.end())
@@ -1842,7 +2009,10 @@ def _names_after_count(t: _Turn, end: int) -> str | None:
     at = NAMES_AFTER_COUNT.match(t.text, end)
     start = at.end() if at else end
     h = next((h for h in t.hits if h.start == start and h.how != "typo"), None)
-    if h is None and (w := re.match(r"[\u4e00-\u9fff]{2,4}?(?=做|接|处理|负责|服务|接待|来|去|买|下单|用|办|签|参加|报名|上课|$|[，,。？?呢吗])", t.text[start:])):
+    vehicle = re.search(r"(?:辆|台|部|架|艘)\s*$", t.text[:start]) is not None  # 多少辆车: a one-character noun after its measure word
+    least = "1" if vehicle else "2"
+    if h is None and (w := re.match(r"[\u4e00-\u9fff]{" + least + r",4}?(?=做|接|处理|负责|服务|接待|来|去|买|下单|用|办|签|参加|报名|上课|$|[，,。？?呢吗])",
+                                    t.text[start:])):
         # 几个技师做过, over 技师工号: the one column of ids that starts with the word, repeated over the rows (a person's)
         lead = [c for c in t.sheet.columns if c.startswith(w.group(0)) and c in t.sheet.values and c not in t.group_keys]
         h = ColumnHit(start, start + len(w.group(0)), lead[0], "partial") if len(lead) == 1 and t.free(start) else None
@@ -1880,9 +2050,17 @@ def _names_counted_by_key(t: _Turn) -> str | None:
     return None
 
 
+# 平均每笔 / 平均每单 / 平均每次: the figure of each row, averaged (a measure word of the rows, never a column)
+PER_ROW_AFTER = lazy(r"\s*(?:的)?\s*每(?:一)?(?:单|笔|次|张|条|趟|回|个订单|份)")
+
+
 def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: list[dict[str, str]], unres: list[dict[str, Any]]) -> None:
     """The column one aggregate word (合计 / average) applies to: after it, before it, or 的-joined before it."""
-    col, raw, how, closest, end = _col_after(blanked, am.end(), t.hits, t.sheet)
+    per = PER_ROW_AFTER.match(blanked, am.end())
+    if per is not None and ASKED_TAIL.fullmatch(blanked[per.end() :].strip()):
+        blanked = blanked[: am.end()] + " " * (per.end() - am.end()) + blanked[per.end() :]  # 那平均每笔呢: each row's, no column said
+        t.spans.append(per.span())
+    col, raw, how, closest, end = _col_after(blanked, am.end(), t.hits, t.sheet, numeric=agg in ("sum", "mean", "max", "min"))
     if how not in ("exact", "synonym"):  # average review score: the column the phrase ends in, never review_id for "review"
         head = next((h for h in t.hits if h.start >= am.end() and h.column in t.sheet.numeric and h.how in ("exact", "synonym")
                      and re.fullmatch(r"\s*(?:[A-Za-z]+\s+){0,2}|\s*[\u4e00-\u9fff]{1,4}", blanked[am.end() : h.start])
@@ -1936,7 +2114,7 @@ def _measure_at(t: _Turn, blanked: str, am: re.Match[str], agg: str, measures: l
             and not lx.SORT.match(raw.strip()) and not (ASKED_TAIL.fullmatch(raw.strip()) and TOTAL_TOO.search(t.text)):
         # the mean instead: a word after the statistic names no column (合计最大的前5个 / sum descending: the cut or the order,
         # and 几单，总额多少: the money's total, are read by their own rules)
-        unres.append(_unres(raw, closest))
+        unres.append({**_unres(raw, closest), "agg": agg})  # (the statistic kept for the column an answer names)
 
 
 ROW_SIZE = lazy(r"\s*(?:the\s+)?(?:[a-z]+\s+)?(?:size|value|worth)s?(?![a-z_])", re.I | re.A)  # deal size / order value: a row's money
@@ -1993,6 +2171,12 @@ def _measures_beside(t: _Turn) -> list[dict[str, str]]:
                         and ASKED_NEXT.match(text, nxt.end) and nxt.column in t.sheet.numeric and nxt.column not in t.group_keys:
                     measures.append({"column": nxt.column, "agg": "sum"})
                     cur = nxt
+    verb = lx.GROUP.search(text) if not measures and CJK.search(text) else None
+    if verb is not None and t.free(verb.end()):  # 按区域汇总回款, over 回款金额 / 回款日期 / 回款方式: the part that names a number
+        col, raw, how, _, end = _col_after(text, verb.end(), t.hits, t.sheet, numeric=True)
+        if col is not None and how == "partial" and col in t.sheet.numeric and col not in t.group_keys and not COMPARED_NEXT.match(text, end):
+            measures.append({"column": col, "agg": "sum"})
+            t.spans.append((end - len(raw), end))
     return [m for i, m in enumerate(measures) if m not in measures[:i]]
 
 
@@ -2193,6 +2377,9 @@ def _rule_group(t: _Turn) -> None:
         sold = _quantity_column(t.sheet) if GOODS_Q.search(t.text) else _money_column(t.sheet) if money else None
         if sold is not None and sold not in t.group_keys:
             measures.append({"column": sold, "agg": "sum"})
+    if t.rate_made is not None and t.group_keys:  # 各个发型师的提成，按实收的15%算: the commission of each, never 实收 itself
+        name, of = t.rate_made
+        measures = [m for m in measures if m.get("column") != of] + [{"column": name, "agg": bare[0] if bare else "sum"}]
     made = _made_columns(t)
     if not any("column" in m for m in measures) and made and t.group_keys and not any(m["agg"] == "count" for m in measures):
         measures.append({"column": made[-1], "agg": bare[0] if bare else "sum"})  # add Net = …, then summarise by Clerk: Net
@@ -3007,6 +3194,20 @@ BLANK_SAID_BEFORE = lazy(r"(?<![a-z_])(?:blank|empty|missing)\s+$", re.I | re.A)
 DATE_SAID_AFTER = lazy(r"\s*(?:在|从|是|为|介于)?\s*(?:(?:19|20)\d{2}\s*(?:年|-|/)|\d{1,2}\s*月)")
 
 
+NAME_WORD = lazy(r"names?|名字|名称|姓名|名", re.I)
+
+
+def _name_of_the_rows(t: _Turn, c: Cond) -> Cond:
+    """suppliers with a name containing Ltd / 供应商名字里有科技的: "name" is the column the thing said before it is (a
+    text column of names), never a column to ask for."""
+    if not c.raw or not NAME_WORD.fullmatch(c.raw.strip()):
+        return c
+    at = t.text.casefold().find(c.raw.casefold())
+    named = [h for h in t.hits if h.end <= at and h.column not in t.sheet.numeric and h.column not in t.sheet.dates
+             and not ROW_ID.search(h.column)] if at >= 0 else []
+    return replace(c, column=named[-1].column, how="synonym", closest=()) if named else c
+
+
 def _rule_filter(t: _Turn) -> None:
     """Filter and delete rows: the conditions in what no other rule read."""
     # 发货日期3月到5月的，按月算: the date column a summary per period reads is also the column of the period said after it
@@ -3024,6 +3225,9 @@ def _rule_filter(t: _Turn) -> None:
         if (h.start, h.end) in dated:  # (its name, blanked by the summary's rule, given back to the condition)
             cond_text = cond_text[: h.start] + h.column + cond_text[h.end :]
     cp = t.cp = parse_conditions(cond_text, t.sheet, [h for h in t.hits if t.free(h.start) or (h.start, h.end) in dated])
+    related = {c for _, o in t.found if o.kind == "correlate" for c in o.args.get("columns") or []}
+    if related:  # does seat count have anything to do with churn: the yes-no column is one side of the relation, no rows kept
+        cp.conds = [c for c in cp.conds if not (c.column is not None and c.column in related and c.op == "eq" and c.how == "exact" and flag_yes(t.sheet, c.column) == c.value)]
     keys = list(dict.fromkeys(t.group_keys))
     left_out = BLANKS_LEFT_OUT.search(cond_text) if len(keys) == 1 and keys[0] not in t.sheet.numeric else None
     if left_out is not None and not any(a < left_out.end() and left_out.start() < b for a, b in cp.spans) and not any(c.column == keys[0] for c in cp.conds):
@@ -3060,6 +3264,7 @@ def _rule_filter(t: _Turn) -> None:
     elif dm and conds and not keeps:
         conds = [c if c.how == "excluded" else negate(c) for c in conds]
         logic = "or" if logic == "and" and len(conds) > 1 else "and"
+    conds = [_name_of_the_rows(t, c) if c.column is None else c for c in conds]
     unres_c = [c for c in conds if c.column is None]
     held = [_held_value(c, t.sheet) for c in conds]  # Role is forklift: the one value of Role it is a word of (Forklift Driver), said
     conds = [replace(c, value=h) if h is not None else c for c, h in zip(conds, held, strict=True)]
@@ -3312,6 +3517,14 @@ def _summary_figure(sheet: SheetInfo, key: str | None = None) -> str | None:
     return figures[0] if len(figures) == 1 and len(nums) == 2 else None
 
 
+def _figure_of_each_row(sheet: SheetInfo) -> str | None:
+    """The figure a summary gives each of its rows: its one figure, or its count of rows when that is all it holds."""
+    from tools.ops import ROWS
+
+    nums = [c for c in sheet.columns if c in sheet.numeric]
+    return _summary_figure(sheet) or (nums[0] if len(nums) == 1 and nums[0] in ROWS.values() else None)
+
+
 MONEY_SIZE = lazy(r"\d\s*(?:k|K|万|千)(?![a-zA-Z])|[$¥￥£€]\s*\d")
 
 
@@ -3434,6 +3647,8 @@ def _rule_counted_figure(t: _Turn) -> None:
 
 
 TOTAL_ROWS_Q = lazy(r"(?:一共|总共|共|总计|合计|(?<![哪])有)\s*(?:有)?\s*(?:多少|几)\s*(?:单|条|行|笔|项|张|票|套|台|辆)(?:记录|数据|订单)?"
+                    # 修了多少单 / 接了几单 / 来了几次: a verb's rows counted, each one a row
+                    r"|(?<=[\u4e00-\u9fff])(?<!花)(?<!赚)(?<!卖)(?:了|过)\s*(?:多少|几)\s*(?:单|笔|趟|次|回)(?![\u4e00-\u9fff])"
                     # 一共多少个 / 有多少会员 / how many members do we have: the rows, when what is counted is what the rows are
                     r"|^\s*(?:那|这里|这个表|表里)?\s*(?:一共|总共)?\s*有?\s*多少\s*(?:个|位|名|户|人|条|笔|单)?\s*(?:会员|客户|员工|学生|用户|患者|人|记录|数据)?\s*(?:呀|啊|呢)?\s*[?？]?\s*$"
                     r"|^\s*(?:so\s+)?how many(?:\s+(?:members|customers|employees|people|staff|students|users|patients|donors|records|entries|rows|items|of them))?"
@@ -3513,11 +3728,22 @@ def _split_values(f: Op) -> str | None:
 EACH_HOW_MANY = lazy(r"(?:各|分别|各自)(?:是|有)?\s*(?:多少|几)(?:个|人|条|笔|单|次|位|名)?(?!\s*(?:钱|元|块))", re.I)
 
 
+COUNT_TAIL = r"(?:有|是)?\s*(?:多少|几)\s*(?:个|人|位|名|条|笔|单|次|家|户)?\s*(?:呢|啊)?"
+PARALLEL_COUNTS = lazy(COUNT_TAIL + r"\s*[，,、]\s*[^，,。；;]{1,12}?" + COUNT_TAIL + r"\s*[?？。]?\s*$")
+
+
 def _rule_each_value(t: _Turn) -> None:
     """技术部和市场部金额合计分别是多少 / A and B's totals, respectively: one figure per value (the filter to those values,
     grouped by their column), never one figure pooled over both."""
     em = EACH_VALUE.search(t.text)
     f = next((o for _, o in t.found if o.kind == "filter" and not o.args.get("delete")), None)
+    pm = PARALLEL_COUNTS.search(t.text) if em is None and f is not None else None
+    if pm is not None and f is not None and (col := _split_values(f)) is not None and all(o.kind in ("filter", "count", "profile") for _, o in t.found):
+        # 女生有多少，男生有多少 / 银卡几个，金卡几个: each value asked in its own clause, each counted
+        t.found = [(i, o) for i, o in t.found if o.kind == "filter"]
+        t.add(pm.start(), Op("group", {"keys": [col], "measures": [{"agg": "count"}], "question": True}))
+        t.spans.append(pm.span())
+        return
     if em is None or f is None or any(w.kind not in ("stats", "pivot") for w in t.worded):
         return  # (a statistic read by its own words is asked of each value too)
     if t.cp.years_listed:  # 2023年和2024年分别的金额合计: one figure per year
@@ -3605,7 +3831,8 @@ def _rule_money_question(t: _Turn) -> None:
         t.add(mq.start(), Op("group", {"keys": [], "measures": [*counted, {"column": money[0], "agg": "sum"}], "question": True}))
     else:  # none or several: never a row listing in place of the total asked for
         t.add(mq.start(), Op("group", {"keys": [], "measures": [], "question": True,
-                                       "unresolved": [_unres(mq.group(0), tuple(money) or tuple(c for c in t.sheet.columns if c in t.sheet.numeric)[:3])]}))
+                                       "unresolved": [{**_unres(mq.group(0), tuple(money) or tuple(c for c in t.sheet.columns if c in t.sheet.numeric)[:3]),
+                                                       "agg": "sum"}]}))
         t.unresolved(1)
     t.spans.append(mq.span())
 
@@ -3638,11 +3865,13 @@ DISTINCT_BEFORE = lazy(r"(?:一共|总共|共)?\s*有\s*(?:多少\s*(?:个|种|�
                        # 一共多少客户 / 多少个客户 / how many customers / the number of drivers: a column of names counted is its
                        # different values (an orders table holds a customer on many rows; its rows are no count of customers)
                        r"|(?:一共|总共|共|总计)\s*(?:有|是)?\s*(?:多少|几)\s*(?:个|位|名|家)?\s*(?:不同的?)?\s*$|(?<![有几])多少\s*(?:个|位|名|家)\s*$"
+                       # 一共修了多少辆车: vehicles counted, each one a different value of the column that names them
+                       r"|(?<=[\u4e00-\u9fff])(?:了|过)\s*(?:多少|几)\s*(?:辆|台|部|架|艘)\s*$"
                        r"|(?<![a-z_])(?:how many|(?:the\s+)?number of|count of|count(?:\s+up)?)(?:\s+(?:different|distinct|unique|individual))?"
                        r"(?:\s+of)?(?:\s+(?:the|our|my))?\s+$", re.I | re.A)
 
 
-DISTINCT_WORD_AFTER = lazy(r"有\s*(?:多少|几)\s*(?:种|类|款|个|位|名)\s*(?:不同的?)?\s*(?P<w>[\u4e00-\u9fff]{1,4}?)"
+DISTINCT_WORD_AFTER = lazy(r"(?:有\s*(?:多少|几)\s*(?:种|类|款|个|位|名|辆|台|家|户|部|架|艘)|(?<=[\u4e00-\u9fff])(?:了|过)\s*(?:多少|几)\s*(?:辆|台|部|架|艘))\s*(?:不同的?)?\s*(?P<w>[\u4e00-\u9fff]{1,4}?)"
                           r"(?=$|[，,。？?呢吗啊]|\s|(?:来|去)?(?:买|消费|下单|光顾|参加|报名|上课|用|办|签|来|去|接|做|处理|负责|服务|接待|值|修|送|卖|跑|出)(?:过|了)?)")
 
 
@@ -3746,7 +3975,7 @@ TURN_RULES = (
     _rule_which_top, _rule_best_selling, _rule_most_counted, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_rounding, _rule_fill_or_clean, _rule_latest_each, _rule_dedupe,
     _rule_ratio, _rule_keys, _rule_having, _rule_money_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
     _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_count_and_total, _rule_bare_comparison, _rule_stat_having, _rule_goods_question, _rule_counted_figure, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
-    _rule_export, _rule_profile,
+    _rule_round_numbers, _rule_export, _rule_profile,
 )
 
 
@@ -3777,7 +4006,7 @@ def parse_turn(text: str, sheet: SheetInfo, flags: dict[str, Any]) -> TurnOps:
                                  for v in (c.value if isinstance(c.value, (list, tuple)) else [c.value]) if str(v) in text[lo:hi])
     low = text.casefold()
     out.flag_said = not out.correction and not ONLY_SAID.search(text) and any(w in low for w in flag_words(sheet))
-    out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans) + ([m.span() for m in lx.ADDITIVE.finditer(text)] if out.adds else []) \
+    out.consumed = t.spans + [(h.start, h.end) for h in t.hits] + list(t.cp.spans) + [c for c in t.rewritten if any(a < c[1] and c[0] < b for a, b in [*t.spans, *((h.start, h.end) for h in t.hits)])] + ([m.span() for m in lx.ADDITIVE.finditer(text)] if out.adds else []) \
         + ([m.span() for m in lx.INCLUDE_TOO.finditer(text)] if out.include_too else [])
     if not t.has("chart"):  # 城市分成多条线 / add Carrier as the series: a chart's series, for the chart the request holds
         from modes.tagging.series import flipped, series_key

@@ -792,7 +792,10 @@ def _distinct_sheet(name: str | None, low: str) -> bool:
         return False
     if not DISTINCT_SHEET.search(n) and (n in _generic_sheets() or (n.isascii() and len(n) < 4)):
         return False
-    return re.search(r"(?<![a-z0-9_一二三四五六七八九十上下])" + re.escape(n) + r"(?![a-z0-9_])", low) is not None
+    tail = r"(?![a-z0-9_])" if n[-1].isascii() and n[-1].isalnum() else ""  # (一车队3月份: a figure after a name in characters starts anew)
+    # (a period's or a grade's name is no part of a longer one: 半年 of 上半年, 季度 of 三季度; any other name follows any word: 看一下万达店)
+    head = r"(?<![a-z0-9_一二三四五六七八九十上下])" if DISTINCT_SHEET.search(n) or not CJK.match(n) else r"(?<![a-z0-9_])"
+    return re.search(head + re.escape(n) + tail, low) is not None
 
 
 @cache
@@ -1025,6 +1028,18 @@ def sheet_stems(f: FileInfo) -> dict[str, str]:
     if len(names) < 2:
         return {}
     stems: dict[str, str] = {}
+    if all(n.isascii() for n in names):  # Reno DC / Dallas DC / Newark DC → reno / dallas / newark: the words before the ones all share
+        words = [n.split() for n in names]
+        k = 0
+        while all(len(w) > k + 1 for w in words) and len({w[-1 - k].casefold() for w in words}) == 1:
+            k += 1
+        if k == 0:
+            return {}
+        stems = {n: " ".join(w[: len(w) - k]) for n, w in zip(names, words, strict=True)}
+        cols = {c.casefold() for s in f.sheets[:1] for c in s.columns}
+        if any(len(st) < 3 or st.casefold() in cols for st in stems.values()) or len({st.casefold() for st in stems.values()}) < len(stems):
+            return {}
+        return {n: st.casefold() for n, st in stems.items()}
     for n in names:  # the longest end it shares with another sheet's name (东城分馆 / 西湖分馆 / 中心馆 → 东城 / 西湖 / 中心)
         end = max((shared_ending([n, o]) for o in names if o != n), key=len)
         while end and len(n) - len(end) < 2:
@@ -1032,8 +1047,8 @@ def sheet_stems(f: FileInfo) -> dict[str, str]:
         if not end:
             return {}
         stems[n] = n[: -len(end)]
-    words = {v.casefold() for s in f.sheets[:1] for vs in s.values.values() for v in vs} | {c.casefold() for s in f.sheets[:1] for c in s.columns}
-    if any(len(st) < 2 or any(st.casefold() in w for w in words) for st in stems.values()):
+    held = {v.casefold() for s in f.sheets[:1] for vs in s.values.values() for v in vs} | {c.casefold() for s in f.sheets[:1] for c in s.columns}
+    if any(len(st) < 2 or any(st.casefold() in w for w in held) for st in stems.values()):
         return {}
     return {n: st.casefold() for n, st in stems.items()}
 
@@ -1057,7 +1072,7 @@ def find_sheet(text: str, f: FileInfo) -> tuple[str | None, str | None, tuple[in
         if len({s.name for s, _ in named}) == 1:
             return named[0][0].name, None, with_sheet_words(low, named[0][1].span())
         stems = sheet_stems(f)
-        by_stem = [(n, m) for n, stem in stems.items() for m in re.finditer(re.escape(stem), low)]
+        by_stem = [(n, m) for n, stem in stems.items() for m in re.finditer(name_pattern(stem), low)]
         if not named and len({n for n, _ in by_stem}) == 1:  # 那朝阳的呢, of 海淀校区 / 朝阳校区: a sheet said without the end all share
             return by_stem[0][0], None, by_stem[0][1].span()
     if len(f.sheets) > 1:  # an English word for a Chinese sheet name, or the reverse
@@ -1172,6 +1187,18 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
             if cl.isascii() and cl[-1:].isalpha() else None
         if plural and plural in low:
             cands += [(m.start(), m.end(), c, "exact") for m in re.finditer(r"(?<![a-z0-9_])" + re.escape(plural) + r"(?![a-z0-9_])", low)]
+    for m in UNITS_DONE.finditer(low):  # units ordered, over Qty Ordered and Unit Cost: the quantity of that event
+        verb = m.group("v")
+        qty = [c for c, cl in sheet.folded if c in sheet.numeric and re.search(rf"(?<![a-z]){verb}(?![a-z])", cl)
+               and re.search(r"(?<![a-z])(?:qty|quantity|units|count|pcs|pieces)(?![a-z])", cl)]
+        if len(qty) == 1:
+            cands.append((m.start(), m.end(), qty[0], "exact"))
+    for c, cl in sheet.folded:  # seat (count), over a column seats; churn, over churned: the name's word, not inflected
+        if not cl.isascii() or not re.fullmatch(r"[a-z]{3,}(?:e?s|e?d)", cl) or CJK.search(cl):
+            continue
+        for stem in {cl[:-1], cl[:-2]} if cl.endswith(("es", "ed")) else {cl[:-1]}:
+            if len(stem) >= 4 and stem in low and not any(f == stem for _, f in sheet.folded):
+                cands += [(m.start(), m.end(), c, "synonym") for m in re.finditer(r"(?<![a-z0-9_])" + re.escape(stem) + r"(?![a-z0-9_])", low)]
     for c, cl in sheet.folded:  # start_date said as "startdate" or "start date", FuelType as "fuel type": the same name, other separators
         camel = " ".join(CAMEL_WORD.findall(c)).casefold() if c.isascii() and re.search(r"[a-z][A-Z]", c) else cl
         if CJK.search(cl) or not re.search(r"[a-z][_\- ][a-z]", camel):
@@ -1184,10 +1211,13 @@ def find_columns(text: str, sheet: SheetInfo) -> list[ColumnHit]:
     for c, short in sheet.short_names:  # 成交金额 said 成交额, 采购数量 said 采购量: the name's usual short form
         if short in low:
             cands += [(m.start(), m.end(), c, "synonym") for m in re.finditer(re.escape(short), low)]
+    for c, long in sheet.long_names:  # Qty Ordered said "quantity ordered": the name's abbreviation written out
+        if long in low:
+            cands += [(m.start(), m.end(), c, "synonym") for m in re.finditer(r"(?<![a-z0-9_])" + re.escape(long) + r"(?![a-z0-9_])", low)]
     for m in IDENTIFIER.finditer(low):  # price_per_litre: a name written like a column's, one letter off, is that column
         col, how, _ = resolve_column(m.group(0), sheet, closest=False)
-        if col is not None and how == "typo":
-            cands.append((m.start(), m.end(), col, "typo"))
+        if col is not None and (how == "typo" or how == "synonym" and same_word(m.group(0), col.casefold())):
+            cands.append((m.start(), m.end(), col, how))
     for w, col in sheet.synonym_words:
         if w not in low:
             continue
@@ -1295,8 +1325,19 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
         return names.exact[r], "exact", []
     if r.endswith("s") and r[:-1] in names.exact:  # Units, over a column Unit: that column, before any meaning of the word
         return names.exact[r[:-1]], "exact", []
+    if r.isascii() and len(r) >= 3 and r + "s" in names.exact:  # seat, over a column seats: that column said in the singular
+        return names.exact[r + "s"], "exact", []
+    if r.isascii() and (long := next((c for c, lg in sheet.long_names if lg == r), None)) is not None:
+        return long, "synonym", []  # quantity ordered, over Qty Ordered
+    if r in ("日期", "时间", "date", "the date", "time", "时间顺序", "日期顺序") and len(sheet.dates) == 1 and r not in names.exact:
+        return next(iter(sheet.dates)), "synonym", []  # 按日期倒序, over 消费时间: the table's one date column
     if r in TABLE_NOUNS:  # the Acme sheet of …: the word for a sheet or a file, never a part of Timesheet ID
         return None, "none", []
+    if (done := UNITS_DONE.fullmatch(r.casefold())) is not None:  # units ordered: Qty Ordered, never Unit Cost
+        qty = [c for c, cl in sheet.folded if c in sheet.numeric and re.search(rf"(?<![a-z]){done.group('v')}(?![a-z])", cl)
+               and re.search(r"(?<![a-z])(?:qty|quantity|units|count|pcs|pieces)(?![a-z])", cl)]
+        if len(qty) == 1:
+            return qty[0], "exact", []
     concept = lx.concept_of(r)
     if concept:
         hits = names.by_concept.get(concept, ())
@@ -1315,17 +1356,38 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
     part = [c for c, cf, _ in names.folded if (short_ok and r in cf) or (len(c) >= 2 and cf in r and len(r) <= len(c) + 2)]
     if len(part) > 1 and numeric:
         part = [c for c in part if c in sheet.numeric]
+    if len(part) > 1 and r.isascii() and len(r) >= 4:  # churn, over churned and churn_date: the word itself, inflected
+        inflected = [c for c, cf, _ in names.folded if c in part and re.fullmatch(re.escape(r) + r"(?:e?d|ing|e?s)", cf)]
+        part = inflected if len(inflected) == 1 else part
     if len(part) == 1:
         return part[0], "partial", []
     tol = 1 if len(r) <= 6 else 2  # each edit loses at most one of a name's letters: a cheap test before counting edits
     typo = [c for c, cf, letters in names.folded if len(c) >= 2 and len(letters.difference(r)) <= tol
             and edit_distance(r, cf, tol) <= tol and not _other_head(r, cf)] if len(r) >= 2 and (CJK.match(r[0]) or len(r) >= 4) else []
     if len(typo) == 1 and not (len(r) == 2 and CJK.match(r) and _general_word(r)):  # 数据 is a word of its own, no typo of 数量
-        return typo[0], "typo", []
+        return typo[0], "synonym" if same_word(r, typo[0].casefold()) else "typo", []
     kind = values_kind(r, sheet)
     if kind is not None:
         return kind, "partial", []
     return _unknown(r, sheet, r, closest)
+
+
+UNITS_DONE = re.compile(r"(?<![a-z0-9_])(?:units?|items?|pieces?|pcs)\s+(?P<v>ordered|received|sold|shipped|returned|delivered|bought|purchased|produced|picked)(?![a-z0-9_])")
+
+
+def same_word(said: str, name: str) -> bool:
+    """A name written another way that is still that word, never a slip: British spelling for American
+    (price_per_litre for price_per_liter). A Chinese name typed with the same sounds (评份 for 评分) is still a slip, said."""
+    return said.isascii() and name.isascii() and _american(said) == _american(name)
+
+
+def _american(word: str) -> str:
+    from modes.tagging.segment import words_toml
+
+    out = word.casefold()
+    for british, american in words_toml()["spelling"]["endings"]:
+        out = re.sub(rf"{british}(?=$|[^a-z])", american, out)
+    return out
 
 
 COUNT_HEADS, ID_HEADS = "数量", "号码"

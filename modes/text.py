@@ -88,8 +88,14 @@ def chinese_int(s: str) -> int | None:
     return total + section + digit
 
 
+EN_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                   "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20}
+
+
 def parse_number(text: str) -> float | None:
-    """A number written as 30000, 3万, 1.5万, 三万, 两千, 10k, 1,234 or 30%."""
+    """A number written as 30000, 3万, 1.5万, 三万, 两千, 10k, 1,234, 30% or a small English number word (three)."""
+    if (word := EN_NUMBER_WORDS.get(text.strip().casefold())) is not None:
+        return float(word)
     m = NUMBER_RE.fullmatch(text.strip())
     if not m:
         return None

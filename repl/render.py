@@ -92,7 +92,7 @@ class Renderer:
                              ("为什么先出方案：" if zh else "Why a plan first: ", "bold"), safe(why), "\n")
         from rich.console import Group
 
-        self.c.print(Panel(Group(head, t), title="方案卡" if zh else "Plan", border_style="blue", expand=False))
+        self.c.print(Panel(Group(head, t), title="方案卡" if zh else "Plan", border_style="blue", expand=False), soft_wrap=False)  # (wrapped inside the card)
 
     def result(self, tr: TurnResult) -> None:
         r = tr.run

@@ -718,12 +718,21 @@ def find_outliers(table: pd.DataFrame, column: str) -> ToolResult:
     return ToolResult(out, facts, {"sample": _sample(out, 20)})
 
 
+FLAG_YES = frozenset({"yes", "y", "true", "t", "是", "有", "已"})
+FLAG_NO = frozenset({"no", "n", "false", "f", "否", "无", "未"})
+
+
 @tool
 def correlate_columns(table: pd.DataFrame, a: str, b: str) -> ToolResult:
-    """Pearson correlation between two columns (dates count as days)."""
+    """Pearson correlation between two columns (dates count as days; a yes/no column counts yes as 1 and no as 0, which
+    makes r the point-biserial correlation)."""
     _need_columns(table, [a, b])
 
     def num(s: pd.Series) -> pd.Series:
+        if not pd.api.types.is_numeric_dtype(s):
+            held = s.dropna().astype(str).str.strip().str.casefold()
+            if len(held) and set(held) <= FLAG_YES | FLAG_NO and set(held) & FLAG_YES and set(held) & FLAG_NO:
+                return s.astype("string").str.strip().str.casefold().map(lambda v: 1.0 if v in FLAG_YES else 0.0 if v in FLAG_NO else float("nan"))
         n = as_numbers(s)
         if n.notna().sum() < len(s) / 2:
             d = as_dates(s)

@@ -37,6 +37,8 @@ def _rx(*words: str) -> Lazy:
 
 
 MEAN_WORDS = _lazy(r"平均|均值|average|mean", re.I)
+# the statistic of a pivot's cells said as a word of its own (summed liters / averaged Fee / 金额求和)
+CELL_AGG_SAID = _lazy(r"(?<![a-z_])(?:summed|summing|totall?ed|averaged|averaging|added up)(?![a-z_])|求和|加总", re.I)
 COUNT_WORDS = _lazy(r"次数|个数|计数|多少个|多少笔|多少条|多少行|多少套|几套|单数|订单数|行数|条数|笔数|套数|台数|辆数|(?<![a-z_])(?:count|number of)(?![a-z_])", re.I)
 
 
@@ -1119,10 +1121,14 @@ def _unit_of(m: re.Match[str]) -> str:
     return next(u for k, u in EN_UNIT.items() if k in en)
 
 
-def _date_column(hits: list[Any], sheet: Any) -> str | None:
+def _date_column(hits: list[Any], sheet: Any, text: str = "") -> str | None:
     named = [h.column for h in hits if h.column in sheet.dates]
     if named:
         return named[0]
+    if len(sheet.dates) > 1 and text:  # how many POs did Dallas place each month: the date of the event the verb says
+        from modes.conditions import date_of_verb
+
+        return date_of_verb(text, [c for c in sheet.columns if c in sheet.dates])
     return sorted(sheet.dates)[0] if len(sheet.dates) == 1 else None
 
 
@@ -1213,7 +1219,7 @@ class Bucket(OpSpec):
         values = _cols(hits, sheet, used, numeric=True)
         keys, by_spans = _by_keys(text, hits, sheet, used)
         keys, by_spans = _keys_after_period(text, hits, sheet, m.end(), keys, by_spans)
-        args: dict[str, Any] = {"unit": _unit_of(m), "column": named or _date_column(hits, sheet), "agg": _agg(text)}
+        args: dict[str, Any] = {"unit": _unit_of(m), "column": named or _date_column(hits, sheet, text), "agg": _agg(text)}
         stat = next((x for x in PERIOD_STAT.finditer(text) if not any(h.start <= x.start() < h.end for h in hits)), None)
         if stat is not None and values:  # 按导购、月份分组，算金额中位数: that statistic of each period (never a stats step that drops the periods)
             args["agg"] = stat.lastgroup
@@ -2091,6 +2097,8 @@ class Pivot(OpSpec):
             # 行是月份，列是工作表, of a summary with one figure (金额_合计): each cell is that figure, never a count of its rows
             args.update({"value": figure[0], "agg": "sum"})
             args.pop("value_unsaid", None)
+        if args.get("value"):  # summed liters / 金额求和 / averaged Fee: the cells' statistic said as a word, read
+            used += [x.span() for x in CELL_AGG_SAID.finditer(text) if _free([(h.start, h.end) for h in hits], *x.span())]
         laid_out = {*args.get("rows", []), args.get("columns"), args.get("value"), args.get("dated")}
         # (… values sum of Total, only Cancelled = N: a column compared with a value is a condition, read by the filter rule)
         # (…, species not blank: a column given a role and said again with a blank test is that condition's)
@@ -2891,6 +2899,23 @@ def _chart_measures(text: str, m: re.Match[str], named: list[Any], hits: list[An
     return (["行数"], weak) if weak else ([], [])
 
 
+SUMMED_VERB = _lazy(r"(?:汇总|合计|统计|加总|求和)(?:一下)?")
+
+
+def _summed_part(text: str, hits: list[Any], sheet: Any) -> tuple[str, tuple[int, int]] | None:
+    """(column, span) of a word right after 汇总 / 合计 that is a part of one numeric column's name only."""
+    from modes.resolve import resolve_column
+
+    for v in SUMMED_VERB.finditer(text):
+        m = re.match(r"[\u4e00-\u9fff]{2,6}?(?=并|再|然后|，|,|。|画|做|$|\s)", text[v.end():])
+        if m is None or any(h.start <= v.end() < h.end for h in hits):
+            continue
+        col, how, _ = resolve_column(m.group(0), sheet, True, closest=False)
+        if col is not None and how == "partial" and col in sheet.numeric:
+            return col, (v.end(), v.end() + m.end())
+    return None
+
+
 def _compared(text: str, h: Any) -> bool:
     """A column written before a comparison (满意度超过0.7): a condition's column, never what a chart draws."""
     from modes.conditions import ANY_OP
@@ -3049,6 +3074,9 @@ class Chart(OpSpec):
         if series is None and not args.get("y") and args["kind"] in ("bar", "line", "pie") and (money := _money_asked(text, sheet)) is not None:
             args["y"] = [money]  # 各个类别卖了多少钱，画个柱状图: the money column is what is drawn
             used += [x.span() for x in _money_words(text)]
+        if series is None and not args.get("y") and args["kind"] in ("bar", "line", "pie") and (part := _summed_part(text, hits, sheet)) is not None:
+            args["y"] = [part[0]]  # 按区域汇总回款并画图, over 回款金额 / 回款日期: the part of a name said after the verb, that holds numbers
+            used.append(part[1])
         if series is None and not args.get("y") and not args.get("x") and args["kind"] in ("bar", "line", "pie") and not hits:
             from modes.ops import _summary_figure
 
@@ -3110,7 +3138,7 @@ class Chart(OpSpec):
                 and any(SUMMARY_FIGURE.search(c) for c in sheet.columns):
             unit_m = None  # the monthly totals drawn, on a summary whose rows are its periods (or groups): its own rows, no dates to split
         if unit_m and not year:
-            dated = _date_column(free, sheet)
+            dated = _date_column(free, sheet, text)
             y = list(dict.fromkeys(c for c in nums if c != dated and c not in sheet.dates and not YEAR_NAMED.search(c)))  # 每年的平均名次: never the mean of Year; Gross and Net: one line each
             if not y and (args.get("agg") == "count" or COUNT_RX.search(text) or CHART_COUNT.search(text)):
                 y = ["行数"]  # weekly ticket counts as a chart / 每月的单数画折线图: the rows of each period

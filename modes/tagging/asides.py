@@ -109,7 +109,7 @@ def purpose_clauses(text: str, consumed: list[tuple[int, int]], operative: re.Pa
 
 
 # a column that numbers the rows by what they are (Deal ID, order_no, Ticket #): its first word names the rows
-ID_HEAD = re.compile(r"(?P<w>[A-Za-z]{3,})[\s_\-]*(?:id|no\.?|number|num|#|code|ref)", re.I)
+ID_HEAD = re.compile(r"(?P<w>[A-Za-z]{3,}|[A-Z]{2})[\s_\-]*(?:id|no\.?|number|num|#|code|ref)", re.I)  # (PO Number: POs)
 
 
 def row_nouns_en(text: str, consumed: list[tuple[int, int]], data: frozenset[str] | None) -> list[tuple[int, int]]:
@@ -123,7 +123,7 @@ def row_nouns_en(text: str, consumed: list[tuple[int, int]], data: frozenset[str
     for m in LATIN.finditer(text):
         word = m.group(0).casefold()
         plural = len(word) >= 4 and word.endswith("s") and not word.endswith("ss")
-        if heads and (word in heads or plural and (word[:-1] in heads or word.endswith("es") and word[:-2] in heads)):
+        if heads and (word in heads or (plural or len(word) == 3 and word.endswith("s")) and (word[:-1] in heads or word.endswith("es") and word[:-2] in heads)):
             out.append(m.span())  # how many deals …, over a Deal ID column: what each row is
             continue
         if word not in w.nouns_en and not plural:
