@@ -2239,17 +2239,21 @@ DATE_NAME_TAIL = lazy(r"(?:[_\s-]*(?:at|on|date|time|day|dt))$|(?:日期|时间|
 def date_of_verb(text: str, date_cols: list[str]) -> str | None:
     """The one date column whose event an English verb of the text names: its own word inflected (received, ordered,
     shipped → Received Date, Order Date, Ship Date) or a verb said of it in words.toml (placed → Order Date)."""
-    from modes.tagging.segment import words_toml
-
     low = text.casefold()
-    verbs = words_toml()["date_verbs"]
     found = []
     for c in date_cols:
         stem = DATE_NAME_TAIL.sub("", c.casefold()).strip(" _-")
         words = [w for w in re.split(r"[\s_-]+", stem) if len(w) >= 3 and w.isascii() and w not in ("last", "first", "next", "date", "time")]
         said = any(re.search(rf"(?<![a-z0-9_])(?:{re.escape(w)}|{re.escape(w.rstrip('e'))}(?:e?d|ing|e))(?![a-z0-9_])", low) for w in words)
-        said = said or any(re.search(rf"(?<![a-z0-9_]){re.escape(v)}(?![a-z0-9_])", low) for w in words for v, nouns in verbs.items() if w in nouns)
+        said = said or any(re.search(rf"(?<![a-z0-9_]){re.escape(v)}(?![a-z0-9_])", low) for v in verbs_of_date(words))
         if said:
             found.append(c)
     return found[0] if len(found) == 1 else None
+
+
+def verbs_of_date(words: list[str]) -> list[str]:
+    """The verbs words.toml [date_verbs] says of a date column whose name holds these words (order → placed)."""
+    from modes.tagging.segment import words_toml
+
+    return [v for v, nouns in words_toml()["date_verbs"].items() if any(w in nouns for w in words)]
 

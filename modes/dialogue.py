@@ -36,6 +36,7 @@ from modes.gate import (
     month_words,
     request_sheet,
     understand,
+    with_column_of,
 )
 from modes.lazyre import lazy
 from modes.opspecs.stack import SHEET_COLUMN
@@ -423,14 +424,10 @@ def _filled_by_answer(t: Turn, merged: Request) -> Request:
     for i, o in enumerate(ops):  # Order Date, to "no column 'date'; closest: Order Date, …": the condition's column is that one
         unres = [u for u in o.args.get("unresolved") or [] if u.get("slot") == slot == "column"]
         conds = o.args.get("conditions") or []
-        if o.kind == "filter" and len(unres) == 1 and len(cols) == 1 and not filled:
-            raw = unres[0].get("raw")
-            named = [replace(c, column=cols[0], how="exact", closest=()) if c.column is None and c.raw == raw else c for c in conds]
-            if named != conds:
-                left = [u for u in o.args.get("unresolved") or [] if u is not unres[0]]
-                ops[i] = Op(o.kind, {**{k: v for k, v in o.args.items() if k != "unresolved"}, "conditions": named,
-                                     **({"unresolved": left} if left else {})}, o.after)
-                filled = True
+        if o.kind == "filter" and len(unres) == 1 and len(cols) == 1 and not filled \
+                and any(c.column is None and c.raw == unres[0].get("raw") for c in conds):
+            ops[i] = with_column_of(o, {unres[0].get("raw")}, cols[0])
+            filled = True
     for i, o in enumerate(ops):
         spec = opspec.get(o.kind)
         sl = next((x for x in spec.slots if x.missing_name == slot and not o.args.get(x.name)), None) if spec else None
@@ -1069,8 +1066,16 @@ def _show_all_words() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
     w = words_toml()["show_all"]
     said = re.compile(rf"{word_alternation(w['zh'])}|(?<![a-z_])(?:{word_alternation(w['en'])})(?![a-z_])", re.I)
-    filler = re.compile(rf"{word_alternation(w['filler_zh'])}|(?<![a-z_])(?:{word_alternation(w['filler_en'])})(?![a-z_])|[\s,，。.!！?？;；:：'’]+", re.I)
-    return said, filler
+    return said, _fillers("show_all")
+
+
+@functools.cache
+def _fillers(section: str) -> re.Pattern[str]:
+    """The words a words.toml section lets stand beside its own (filler_zh / filler_en), and punctuation."""
+    from modes.tagging.segment import word_alternation, words_toml
+
+    w = words_toml()[section]
+    return re.compile(rf"{word_alternation(w['filler_zh'])}|(?<![a-z_])(?:{word_alternation(w['filler_en'])})(?![a-z_])|[\s,，。.!！?？;；:：'’]+", re.I)
 
 
 def _ranking_cut(last: Pending | None) -> Op | None:
@@ -1107,14 +1112,6 @@ def on_ranking_unlimited(t: Turn) -> Outcome:
     return _gate(req, t.state, [*last.turns, t.utterance], multi_turn=False, catalog=t.catalog, prior=None)
 
 
-@functools.cache
-def _round_fillers() -> re.Pattern[str]:
-    from modes.tagging.segment import word_alternation, words_toml
-
-    w = words_toml()["round_result"]
-    return re.compile(rf"{word_alternation(w['filler_zh'])}|(?<![a-z_])(?:{word_alternation(w['filler_en'])})(?![a-z_])|[\s,，。.!！?？;；:：]+", re.I)
-
-
 def rounds_what_ran(state: SessionState, text: str) -> bool:
     """保留整数 / 保留两位小数 / round to 2 decimals, said alone right after a request ran: its numbers rounded."""
     from modes.ops import _round_said
@@ -1125,7 +1122,7 @@ def rounds_what_ran(state: SessionState, text: str) -> bool:
     if said is None or said[2] is not None:
         return False  # (round Fee to 1 decimal, a column said: a request of its own)
     a, b = said[1]
-    return not _round_fillers().sub("", text[:a] + " " + text[b:]).strip()
+    return not _fillers("round_result").sub("", text[:a] + " " + text[b:]).strip()
 
 
 def on_round_what_ran(t: Turn) -> Outcome:

@@ -13,7 +13,15 @@ from typing import Any
 from modes import crosslang, evidence, joins, opspec, replies, results
 from modes import lexicon as lx
 from modes.catalog import Catalog, FileInfo, SheetInfo
-from modes.conditions import ANY_OP, MONTHS_EN, Cond, flag_yes, parse_conditions
+from modes.conditions import (
+    ANY_OP,
+    DATE_NAME_TAIL,
+    MONTHS_EN,
+    Cond,
+    flag_yes,
+    parse_conditions,
+    verbs_of_date,
+)
 from modes.decision import RESTATE_BELOW, Decision, Evidence, Op, Pending, Request, SessionState, chained
 from modes.evidence import Gap
 from modes.lazyre import lazy
@@ -2756,12 +2764,9 @@ def _u_period_column(u: _Understanding) -> None:
         u.ops[i] = replace(o, args=args)
 
 
-DATE_TAIL = re.compile(r"(?:[_\s-]*(?:at|on|date|time|day|dt))$|(?:日期|时间|日)$", re.I)
-
-
 def _date_verb(column: str, said: str) -> bool:
     """tickets opened after …, 入职在2023年以后: the word a date column is named after (opened_at, 入职日期) said alone."""
-    stem = DATE_TAIL.sub("", column.casefold()).strip(" _-")
+    stem = DATE_NAME_TAIL.sub("", column.casefold()).strip(" _-")
     if not stem or stem == column.casefold() or len(stem) < 2:
         return False
     if stem.isascii():
@@ -2771,10 +2776,7 @@ def _date_verb(column: str, said: str) -> bool:
         nouns = [w for w in re.split(r"[\s_-]+", stem) if len(w) >= 4 and w not in ("last", "first", "next", "latest", "date", "time")]
         if any(re.search(rf"(?<![a-z0-9_]){re.escape(w.rstrip('e'))}e?d(?![a-z0-9_])", said) for w in nouns):
             return True
-        from modes.tagging.segment import words_toml  # placed, of Order Date: a verb said of its event
-
-        words = re.split(r"[\s_-]+", stem)
-        return any(said == v or re.fullmatch(rf"{re.escape(v)}", said) for v, of in words_toml()["date_verbs"].items() if any(w in of for w in words))
+        return said in verbs_of_date(re.split(r"[\s_-]+", stem))  # placed, of Order Date: a verb said of its event
     return stem in said
 
 
@@ -2831,14 +2833,16 @@ def _period_on_the_same_date(before: Op | None, f: Op) -> Op:
     dated = {c.column for c in before.args.get("conditions") or [] if c.column and isinstance(c.value, dict) and "date" in c.value}
     if len(dated) != 1:
         return f
-    col = next(iter(dated))
     loose = {c.raw for c in f.args.get("conditions") or [] if c.column is None and isinstance(c.value, dict) and "date" in c.value}
-    if not loose:
-        return f
-    conds = [replace(c, column=col, how="exact", closest=()) if c.column is None and c.raw in loose else c for c in f.args["conditions"]]
-    left = [u for u in f.args["unresolved"] if u.get("raw") not in loose]
+    return with_column_of(f, loose, next(iter(dated))) if loose else f
+
+
+def with_column_of(f: Op, raws: set[str | None], col: str) -> Op:
+    """A filter whose conditions said with no column (raw in raws) are on `col`, their questions dropped."""
+    conds = [replace(c, column=col, how="exact", closest=()) if c.column is None and c.raw in raws else c for c in f.args.get("conditions") or []]
+    left = [u for u in f.args.get("unresolved") or [] if u.get("raw") not in raws]
     args = {**{k: v for k, v in f.args.items() if k != "unresolved"}, "conditions": conds, **({"unresolved": left} if left else {})}
-    return Op("filter", args, f.after)
+    return Op(f.kind, args, f.after)
 
 
 ALL_TOGETHER = lazy(r"一共|总共|总计|加起来|(?<![a-z_])(?:in total|altogether|overall|all together|combined)(?![a-z_])", re.I)
