@@ -28,9 +28,12 @@ OOC_TESTS := tests/test_tools.py tests/test_executor.py tests/test_must_work.py 
 	tests/test_unseen.py tests/test_robustness.py tests/test_model.py tests/test_opspec.py tests/test_external_e2e.py \
 	tests/test_results_and_joins.py tests/test_text_values.py
 
+# the machine's cores share the files (each file's tests stay on one worker, so a file's own fixtures are built once)
+XDIST := -n auto --dist loadfile
+
 test: $(STAMP)
-	$(BIN)/python -m pytest
-	WENQING_ENGINE=duckdb $(BIN)/python -m pytest $(OOC_TESTS)
+	$(BIN)/python -m pytest $(XDIST)
+	WENQING_ENGINE=duckdb $(BIN)/python -m pytest $(XDIST) $(OOC_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check repl modes engine tools tests benchmarks examples

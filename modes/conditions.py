@@ -131,8 +131,10 @@ EMPTY = [
     ("empty", r"(?<![清放腾掏落架])空(?![\u4e00-\u9fff])"),  # 不要渠道空 (空渠道 said the other way round): the column's blanks (清空 clears)
 ]
 _DATE_TEXT = r"(?:19|20)\d{2}\s*(?:年|-|/|\.)?\s*(?:(?:1[0-2]|0?[1-9])\s*(?:月|-|/|\.)?\s*(?:(?:3[01]|[12]\d|0?[1-9])\s*(?:日|号)?)?)?"
+# 9月以后（含9月） / 3月1日之前(不含): the bound's own note on whether the day or month said is in, read with it
+INCLUDED_NOTE = r"(?:\s*[（(]\s*(?:含|包含|包括)[^（()）]{0,12}[)）])?"
 DATE_WORD_FORMS = (
-    lazy(r"(?P<d>" + _DATE_TEXT + r")\s*(?P<w>" + DATE_AFTER + "|" + DATE_BEFORE + ")", re.I | re.A),
+    lazy(r"(?P<d>" + _DATE_TEXT + r")\s*(?:(?:当天|当日)?\s*(?:及|或|以及)\s*)?(?P<w>" + DATE_AFTER + "|" + DATE_BEFORE + ")" + INCLUDED_NOTE, re.I | re.A),
     lazy(r"(?<![a-z_])(?P<w>on or after|on or before|no earlier than|no later than|not before|not after|"
          r"after|since|from|later than|before|until|earlier than|prior to)\s+"
                r"(?P<d>(?:19|20)\d{2}(?:[-/.]\d{1,2}(?:[-/.]\d{1,2})?)?)(?!\d)", re.I | re.A),
@@ -591,7 +593,7 @@ def _cond_count_of_unit(sc: _Scan) -> None:
 
 
 YES_NO = (frozenset({"是", "有", "y", "yes", "true", "1", "已"}), frozenset({"否", "无", "n", "no", "false", "0", "未"}))
-FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[，,。;；)）\]]|$|(?=且|并且|而且|同时)|(?=(?:有|是|共|一共|总共)?\s*(?:多少|几)))|\s*(?:[)）\]]|$)"
+FLAG_END = lazy(r"\s*的(?:订单|记录|行|数据|人|客户|单子)?\s*(?:[，,。;；)）\]]|$|(?=且|并且|而且|同时)|(?=(?:有|是|共|一共|总共)?\s*(?:多少|几|单数|行数|条数|件数|次数|人数|个数)))|\s*(?:[)）\]]|$)"
                # refunded orders / no-shows, in English: the flag said with a noun for the rows, or alone, up to the clause's end
                r"|(?:\s+(?:orders?|rows?|records?|visits?|appointments?|bookings?|ones?|entries|items|customers|tickets|sales|cases|claims|[a-z]{3,}s))?(?:\s+only)?"
                r"\s*(?:[,.;)?]|\s[-–—](?=\s)|$|(?=\s+(?:and|or|but|then|from|in|on|by|per|for|with|to|into|as|at|over|under|above|below|after|before|during|since|between|where|that|which|who)(?![a-z_])))", re.I)
@@ -848,7 +850,8 @@ def _cond_month_year_en(sc: _Scan) -> None:
             sc.add_period(m, "between", lo, hi)
 
 
-MONTH_SIDE = lazy(r"\s*(?:份)?\s*(?:(?P<after>及以后|以后|之后|以来|起|开始|往后|(?<![a-z_])(?:onwards|and later|or later)(?![a-z_]))|(?P<before>以前|之前))", re.I)
+MONTH_SIDE = lazy(r"\s*(?:份)?\s*(?:(?P<after>(?:及|或|以及)?(?:以后|之后)|以来|起|开始|往后|(?<![a-z_])(?:onwards|and later|or later)(?![a-z_]))|(?P<before>以前|之前))"
+                  + INCLUDED_NOTE, re.I)
 
 
 def _cond_month_one(sc: _Scan) -> None:
@@ -1304,6 +1307,62 @@ def _cond_postfix(sc: _Scan) -> None:
             if left[0] and left[0] not in sc.sheet.numeric and isinstance(v[0], (int, float)) and flag_yes(sc.sheet, left[0]) is not None:
                 continue  # uninsured visits over 200: a yes-no column is never compared with a number (its own word is read as a flag)
             sc.add_left(left, op, _percent(v[0], m.group("v"), left[0], sc.sheet), None, m.end())
+
+
+@cache
+def _scales() -> tuple[tuple[dict[str, int], ...], re.Pattern[str], re.Pattern[str]]:
+    """The ordered scales of words.toml [ordered_values] (form -> rank), the bound words after a value and those before it."""
+    from modes.tagging.segment import word_alternation, words_toml
+
+    w = words_toml()["ordered_values"]
+    scales = tuple({f.casefold(): r for r, forms in enumerate(s) for f in forms.split("|")} for s in w["scales"])
+    after = re.compile(r"\s*(?:(?P<up>" + word_alternation(w["up_after"]) + r")|(?P<down>" + word_alternation(w["down_after"]) + r"))(?![a-z_])", re.I)
+    before = re.compile(r"(?:(?P<upx>" + word_alternation(w["up_before_strict"]) + r")|(?P<up>" + word_alternation(w["up_before"])
+                        + r")|(?P<downx>" + word_alternation(w["down_before_strict"]) + r")|(?P<down>" + word_alternation(w["down_before"])
+                        + r"))\s*(?:是|为|(?:is|be|are)\s+)?(?:the\s+)?$", re.I)
+    return scales, after, before
+
+
+def value_ranks(sheet: SheetInfo, col: str) -> dict[str, int] | None:
+    """Each value of a text column and its rank, when every value is a form of one ordered scale (two ranks or more)."""
+    vals = sheet.values.get(col) or frozenset()
+    if len(vals) < 2 or col in sheet.numeric or col in sheet.dates:
+        return None
+    for scale in _scales()[0]:
+        ranks = {v: scale[v.strip().casefold()] for v in vals if v.strip().casefold() in scale}
+        if len(ranks) == len(vals) and len(set(ranks.values())) >= 2:
+            return ranks
+    return None
+
+
+def _cond_ordered_bound(sc: _Scan) -> None:
+    """金卡以上 / 至少银卡 / Gold or above / above Silver, over a column whose values are the ranks of one scale (a member
+    tier, a size, a level): the values from that rank up (or down), listed; 以上 / 以下 keep the rank said, 高于 / above do not."""
+    text = sc.text
+    if not any(ch in text for ch in "以上下至少起码高低超不到足") and not re.search(r"(?i)above|below|higher|lower|better|worse|least|most|under|up", text):
+        return
+    ranked = {c: rk for c in sc.sheet.columns if (rk := value_ranks(sc.sheet, c))}
+    if not ranked:
+        return
+    _, after, before = _scales()
+    found = find_values(text, sc.sheet, sc.used)
+    for col, ranks in ranked.items():
+        for v, s, e in found.get(col, ()):
+            a = after.match(text, e)
+            b = before.search(text[max(0, s - 16) : s]) if a is None else None
+            if (a is None and b is None) or not sc.free(s, e):
+                continue
+            m = a or b
+            assert m is not None
+            up = bool(m.group("up") or (b is not None and m.group("upx")))
+            strict = b is not None and bool(m.group("upx") or m.group("downx"))
+            r = ranks[v]
+            side = {x: (ranks[x] - r) if up else (r - ranks[x]) for x in ranks}  # how far past the rank said, on the side said
+            keep = [x for x in sorted(ranks, key=lambda x: (ranks[x], x)) if side[x] > 0 or (side[x] == 0 and not strict)]
+            if not keep:
+                continue  # above the highest rank: nothing is that, and the bound stays unread (named back)
+            start, end = (s, a.end()) if a is not None else (s - len(text[max(0, s - 16) : s]) + m.start(), e)
+            sc.add(Cond(col, "in" if len(keep) > 1 else "eq", keep if len(keep) > 1 else keep[0], raw=col, how="exact"), start, end)
 
 
 def _cond_text_shapes(sc: _Scan) -> None:
@@ -2081,7 +2140,7 @@ COND_RULES = (
     _cond_any_blank, _cond_year_column, _cond_period_range, _cond_not_but, _cond_between, _cond_count_of_unit, _cond_sign, _cond_blanks, _cond_numeric, _cond_same_columns,
     _cond_has_column, _shield_year_columns, _cond_month_range, _cond_fiscal_year, _cond_relative_period, _cond_tenure, _cond_quarter_half,
     _cond_weekday, _cond_date_words, _cond_month_day_range, _cond_month_day_words, _cond_day_alone, _cond_month_year_en, _cond_month_one, _cond_year_list, _cond_year_alone, _unshield,
-    _cond_flag_negated, _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_numbered_key, _cond_flag_plural, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
+    _cond_ordered_bound, _cond_flag_negated, _cond_postfix, _cond_text_shapes, _cond_infix, _cond_key_code, _cond_numbered_key, _cond_flag_plural, _cond_flag_column, _cond_flags, _cond_numbered_values, _cond_values_alone, _cond_absent_values,
     _cond_example_of_kind, _cond_blank_listed, _cond_blanks_left_out, _cond_released, _cond_scope_of_negation, _cond_exclusion_list, _cond_logic,
     _cond_any_blank_join,
 )
@@ -2237,8 +2296,9 @@ DATE_NAME_TAIL = lazy(r"(?:[_\s-]*(?:at|on|date|time|day|dt))$|(?:日期|时间|
 
 
 def date_of_verb(text: str, date_cols: list[str]) -> str | None:
-    """The one date column whose event an English verb of the text names: its own word inflected (received, ordered,
-    shipped → Received Date, Order Date, Ship Date) or a verb said of it in words.toml (placed → Order Date)."""
+    """The one date column whose event a verb of the text names: its own word inflected (received, ordered, shipped →
+    Received Date, Order Date, Ship Date), a verb said of it in words.toml (placed → Order Date), or in Chinese the
+    name's own head (报修 of 报修时间)."""
     low = text.casefold()
     found = []
     for c in date_cols:
@@ -2246,6 +2306,7 @@ def date_of_verb(text: str, date_cols: list[str]) -> str | None:
         words = [w for w in re.split(r"[\s_-]+", stem) if len(w) >= 3 and w.isascii() and w not in ("last", "first", "next", "date", "time")]
         said = any(re.search(rf"(?<![a-z0-9_])(?:{re.escape(w)}|{re.escape(w.rstrip('e'))}(?:e?d|ing|e))(?![a-z0-9_])", low) for w in words)
         said = said or any(re.search(rf"(?<![a-z0-9_]){re.escape(v)}(?![a-z0-9_])", low) for v in verbs_of_date(words))
+        said = said or len(stem) >= 2 and all(CJK.match(ch) for ch in stem) and stem in low  # 周末报修的, over 报修时间 / 完成时间
         if said:
             found.append(c)
     return found[0] if len(found) == 1 else None

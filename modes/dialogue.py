@@ -2079,7 +2079,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
             p, refining, of_groups = replace(state.last, stage="confirm"), True, True
     lang = language(utterance)
     if p is not None and p.stage == "clarify" and p.request.lang != lang and not CJK.search(text) and len(text) <= 40 \
-            and FIXED_LANG.get() is None:
+            and FIXED_LANG.get() is None and not CANCEL_EN.fullmatch(text):  # (cancel, in English: said back in English)
         lang = p.request.lang  # agent, typed to a Chinese question: a name from the table is no change of language
     if BLANK_GROUP_DROPPED.search(text):  # without the blank row: read before "without …" is read as an exclusion of a value
         blank = Turn(utterance, text, lang, state, catalog, state.pending)
@@ -2205,6 +2205,9 @@ def _amending_turn(state: SessionState, utterance: str, change: Amendment, catal
     p = state.pending if waiting else (replace(state.last, stage="confirm") if state.last is not None else None)
     t = Turn(said, normalize(change.change), language(said), state, catalog, p, amends=True)
     return t if t.rewritten is not None or amends_what_waits(t) else None
+
+
+CANCEL_EN = lazy(r"\s*(?:cancel|stop|never\s*mind|forget\s+it|abort)\s*[.!]?\s*", re.I)
 
 
 def _of_the_groups(state: SessionState, text: str, catalog: Catalog) -> bool:

@@ -1057,13 +1057,14 @@ class _Understanding:
     missing: list[str] = field(default_factory=list)
 
 
-EACH_SHEET_THEN_KEY = lazy(r"(?P<q>(?:in\s+)?(?:each|every|per)\s+)(?:tab|sheet)\s*(?:and|&)\s+(?=[a-z])", re.I)
+EACH_SHEET_THEN_KEY = lazy(r"(?P<q>(?:in\s+)?(?:each|every|per)\s+)(?:tab|sheet)\s*(?:and|&)\s+(?=[a-z])"
+                          r"|(?:每个?|各(?:个)?)\s*工作表\s*(?:和|与|跟|及|以及|、)\s*(?=[\u4e00-\u9fffA-Za-z])", re.I)
 
 
 def _sheet_words_blanked(t: str, sheets: list[str]) -> str:
-    """The words that said every sheet, read: blanked; per sheet and Route keeps its 'per' for the key said after it
+    """The words that said every sheet, read: blanked; per sheet and Route (每个工作表和服务项目) keeps its 'per' for the key said after it
     (the sheets are a key of their own); per month over sheets that are no months is the rows' months, kept."""
-    t = EACH_SHEET_THEN_KEY.sub(lambda m: m.group("q") + " " * (len(m.group(0)) - len(m.group("q"))), t)
+    t = EACH_SHEET_THEN_KEY.sub(lambda m: (q := m.group("q") or "按") + " " * (len(m.group(0)) - len(q)), t)  # (每个工作表和服务项目: 按 服务项目)
 
     def blank(m: re.Match[str]) -> str:
         period = lx.EACH_SHEET.fullmatch(m.group(0).strip())
@@ -2065,7 +2066,10 @@ def _u_parse(u: _Understanding) -> None:
                      # 各站重量公斤占比 / each sheet's share of Litres: the sheets are the shares' keys
                      replace(o, args={**o.args, "keys": [label]}) if o.kind == "share" and not o.args.get("keys") and not o.args.get("among") else
                      replace(o, args={**o.args, "within": [label]}) if o.kind == "share" and o.args.get("keys") and label not in o.args["keys"]
-                     and not o.args.get("within") and not o.args.get("among") else o for o in u.ops]  # share of Resolved On Time per sheet: in each
+                     and not o.args.get("within") and not o.args.get("among") else
+                     # count bookings per event type per sheet as a pivot: the sheets across the top
+                     replace(o, args={**o.args, "columns": label}) if o.kind == "pivot" and not o.args.get("columns") and o.args.get("rows")
+                     and label not in o.args["rows"] and not any(SHEET_DOWN.search(n) or SHEET_ACROSS.search(n) for n in u.norms) else o for o in u.ops]  # share of Resolved On Time per sheet: in each
         if len(u.stacked) > 1 and not _sheets_no_key(u) and (any(_each_sheet_said(n, u.stacked) for n in u.norms)
                                                              or lx.ALL_SHEETS.search(u.norms[-1].casefold()) and not COMBINED.search(u.norms[-1])):
             # 各车队配件费合计画个柱状图 / 三个车队的单数做个饼图 / chart the loans per branch: with no other category said,
@@ -2441,6 +2445,9 @@ COUNTS_ROWS = lazy(r"几行|多少行|几条记录|多少条记录|(?<![a-z_])(?
                   r"|(?<![a-z_])how many of (?:them|those|these)(?![a-z_])|(?:他们|她们|这些|其中)\s*(?:中|里|当中|里面)?\s*有?\s*几(?:个|位|人|家)", re.I)
 
 
+ENTITIES_COUNTED = lazy(r"(?:几|多少)\s*(?:户|人|位|名|家|个人|个)(?!次)|(?<![a-z_])how many (?:people|customers|members|households|clients|units|rooms)(?![a-z_])", re.I)
+
+
 def _counts_of_a_summary(u: _Understanding, ops: list[Op]) -> list[Op]:
     """在这个结果里…一共多少单, on a summary with a count per group (行数): the orders are its counts added up, never its
     rows (one per city) counted."""
@@ -2449,6 +2456,11 @@ def _counts_of_a_summary(u: _Understanding, ops: list[Op]) -> list[Op]:
     counted = [c for c in u.sheet.columns if c in ROWS.values() and c in u.sheet.numeric] if u.how == "result" else []
     if len(counted) != 1 or not any(o.kind == "count" for o in ops) or COUNTS_ROWS.search(u.norms[-1]):
         return ops  # (有几行 / how many rows: the summary's own rows)
+    from modes.ops import _id_like
+
+    if ENTITIES_COUNTED.search(u.norms[-1]) and any(_id_like(c, u.sheet) or c.casefold().endswith(("号", "编号", "id", "no")) and len(u.sheet.values.get(c, ())) == u.sheet.rows
+                                                    for c in u.sheet.columns if c not in u.sheet.numeric):
+        return ops  # 欠费月数大于0的有几户, on a count per 房号: each row is one household, counted
     conds = [c for o in ops if o.kind == "filter" for c in o.args.get("conditions") or []]
     if conds and all(c.column in u.sheet.numeric for c in conds) and COUNTS_GROUPS.search(u.norms[-1]):
         return ops  # 不同值个数大于1的有几个: the groups whose figure passes, counted (never their rows added up)

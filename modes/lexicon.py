@@ -550,6 +550,8 @@ JOIN_RESULT = lazy(r"(?<![a-z_])(?:join|merge|combine|match|compare|link)\s+(?:t
                    r"|(?<![a-z_])(?:that|this|these|those|the (?:[a-z0-9][\w-]* ){0,4}?result|that result|this result)\s+(?:with|to|against)\s"
                    r"|(?:把|将|拿)?(?:(?:刚才|刚刚|刚|上面|前面)?(?:的|那个|这个)?结果|刚才的?结果|上一步的?结果|这个表|这张表|它|这个"
                    r"|(?:这个|那个|这张|那张|刚才的?)(?:合并|关联|拼接|汇总|筛选|去重)(?:后的|好的|出来的)?(?:表|结果|数据))\s*(?:和|跟|与|同)"
+                   # 这个结果按房号关联业主.csv: the result, then the verb and the other table
+                   r"|(?:把|将|拿|用)?(?:这个|刚才的?|上一步的?|上面的?)结果\s*(?:按[^，,。]{1,12}?)?\s*(?:去)?(?:关联|合并|匹配|对上|连接|join)"
                    # 用城南店跟这个(去重后的目录)关联: the last result said second
                    r"|(?:和|跟|与|同)\s*(?:这个|刚才的?|上一步的?)(?:结果|表)?(?:[\u4e00-\u9fff]{0,6}?(?:后|完)的?[\u4e00-\u9fff]{0,4})?\s*(?:按[^，,。]{1,12}?)?(?:关联|合并|匹配|对上|连接|join)"
                    # bring in Team from technicians.csv into that / 带到这个结果里: the columns come to the last result

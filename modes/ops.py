@@ -188,9 +188,26 @@ def _col_after(text: str, i: int, hits: list[ColumnHit], sheet: SheetInfo, stop:
         longest = max((len(c) for c in sheet.columns), default=0) + 8  # no name is longer: a bounded search
         for k in range(min(len(raw) - 1, longest), 0, -1):  # the longest leading part that names a column
             c2, h2, _ = resolve_column(raw[:k], sheet, closest=False)
-            if c2 is not None and h2 in ("exact", "synonym", "partial"):
+            if c2 is not None and h2 in ("exact", "synonym", "partial") and not (h2 == "partial" and _noun_goes_on(raw, k)):
                 return c2, raw[:k], h2, [], j + k
     return col, raw, how, closest, j + len(raw)
+
+
+def _noun_goes_on(raw: str, k: int) -> bool:
+    """维修等级 read from its first part 维修 (a part of 维修工), or 小区 from 小 (of 耗时小时): a part of a name cut inside
+    a word, or followed by a content word of the same noun, is a different word, never that column (分多少 / 村有多少户:
+    分数 / 所在村, then words of the question)."""
+    from modes.tagging import segment
+
+    toks = segment.tokens(raw)
+    if toks is None:
+        return k < 2
+    nxt = next((t for t in toks if t.start == k), None)
+    if nxt is None:
+        return True  # (the segmenter reads the part and what follows as one word: 小区)
+    if nxt.word in PERIOD_KEY or nxt.word in ("日期", "时间"):
+        return False  # 销售月份, over 销售日期: the date column's month
+    return nxt.pos[:1] in ("n", "b") or nxt.pos == "vn"  # a noun, or a word that only qualifies one (等级)
 
 
 JOINED = lazy(r"\s*(?:和|与|及|以及|、|,|，|and|&)\s*", re.I | re.A)
@@ -242,6 +259,21 @@ def _id_like(col: str, sheet: SheetInfo) -> bool:
     return (low.endswith(("id", "号", "编号", "编码", "no", "number", "code", "ref", "reference")) or lx.concept_of(col) in ("id", "order")) and col not in sheet.values
 
 
+ROW_ID_TAIL = lazy(r"(?:编号|号)$")
+
+
+def _rows_counted_by_noun(t: _Turn, text: str) -> re.Match[str] | None:
+    """多少工单 / 几个预约 / 工单数, over a table whose first column numbers its rows (工单号, 预约号): the rows counted,
+    said by what each row is (the head of that column's name)."""
+    first = next((c for c in t.sheet.columns if c not in ("工作表", "sheet")), "")  # (sheets stacked: the label column aside)
+    m = ROW_ID_TAIL.search(first)
+    head = first[: m.start()] if m is not None else ""
+    if len(head) < 2 or not all(CJK.match(ch) for ch in head) or not _id_like(first, t.sheet) or head not in text:
+        return None
+    h = re.escape(head)
+    return re.search(rf"(?:多少|几)\s*(?:个|张|份|条|笔)?\s*{h}(?!号|编号)|{h}(?:总数|数量|数|量)(?![据值])", text)
+
+
 def _split_key(raw: str, sheet: SheetInfo) -> tuple[str, str]:
     """哪个城市金额 / 哪个班英语平均分: the longest prefix that names a column is the key, the rest the measure."""
     for kinds in (("exact", "synonym"), ("partial",)):
@@ -279,6 +311,7 @@ class _Turn:
     rows_by: bool = False  # closed tickets by team: the rows named, counted per key
     period_key: str | None = None  # 按门店和月份: a period of the date column listed among the keys
     period_col: str | None = None  # the date column whose periods those are, when named (by Technician and Opened month)
+    period_alone: bool = False  # 按缴费日期的月份汇总: that period is the only key
     rank_by: str | None = None  # 卖的最好的前10个，按数量算: the figure a ranking is measured by
     measure_by: str | None = None  # 一共多少钱，按实收金额算: the column a total is of
     rate_word: str | None = None  # 不良率 / attendance rate said as the figure, with no column of that name and no definition
@@ -1546,6 +1579,16 @@ def _key_list(t: _Turn, start: int) -> tuple[KeyList, int, str]:
         return [], end, how
     keys: KeyList = [(col, raw, closest)]
     j = end
+    first = _date_period(t, col, raw, end) if col is not None and col in t.sheet.dates and PERIOD_AFTER.match(t.text, end) else None
+    if first is not None:  # 按缴费日期的月份汇总: the months of that date column, never each day a key
+        t.period_key, t.period_col = first[0], col
+        keys, j = [], first[1]
+        mm = re.match(r"\s*(?:和|、|与|及|以及|跟|,|and|&)\s*", t.text[j:], re.I | re.A)
+        nxt = _col_after(t.text, j + mm.end(), t.hits, t.sheet) if mm else None
+        if nxt is None or nxt[0] is None:
+            t.period_alone = True
+            return [], j, "period"
+        keys, j = [(nxt[0], nxt[1], nxt[3])], nxt[4]
     while True:
         mm = re.match(r"\s*(?:和|、|与|及|以及|跟|,|and|&)\s*", t.text[j:], re.I | re.A)
         if not mm or lx.EXCLUDE.match(t.text, j + mm.end()):
@@ -1768,6 +1811,9 @@ def _read_keys_at(t: _Turn, b: re.Match[str]) -> None:
     if len(keys) > 1 and keys[-1][0] is None and keys[-2][0] is not None and AGG_WORD_ALONE.fullmatch(keys[-1][1].strip()):
         keys = keys[:-1]  # sorted by the freight sum: the statistic of the figure named, never a second key
     if not keys:
+        if how == "period":
+            t.key_spans.append((b.start(), j))
+            t.grouping = True
         return
     counted = COUNT_KEY.match(t.text, b.end() + len(t.text[b.end():]) - len(t.text[b.end():].lstrip()))
     if len(keys) == 1 and how not in ("exact", "synonym", "translated") and counted is not None and counted.end() >= j and t.sorting \
@@ -2360,6 +2406,8 @@ def _rule_group(t: _Turn) -> None:
                 before = len(measures) + len(unres)
                 _measure_at(t, blanked, am, agg, measures, unres)
                 bare += [agg] if len(measures) + len(unres) == before else []
+    if t.group_keys and not any(m.get("agg") == "count" for m in measures) and _rows_counted_by_noun(t, blanked) is not None:
+        measures.append({"agg": "count"})  # 每个维修工各有多少工单, over rows numbered by 工单号: the rows of each
     if not measures and t.group_keys and (named := _names_counted_by_key(t)) is not None:
         measures.append({"column": named, "agg": "distinct"})  # 每个商品有多少客户 / 按商品统计客户数: the different customers of each
     if t.measure_by is not None and not any(m.get("column") == t.measure_by for m in measures):
@@ -2422,10 +2470,10 @@ def _rule_group(t: _Turn) -> None:
     gm = lx.GROUP.search(t.gtext)
     at = gm.start() if gm else (t.key_spans[0][0] if t.key_spans else 0)
     aggs = {m["agg"] for m in measures}
-    if t.period_key is not None and len(aggs) == 1 and not unres and args["keys"]:
+    if t.period_key is not None and len(aggs) == 1 and not unres and (args["keys"] or t.period_alone):
         agg = next(iter(aggs))  # 按门店和月份汇总金额: each store's figure per month of the date column
         cols = [m["column"] for m in measures if m.get("column")]
-        t.add(at, Op("bucket", {"unit": t.period_key, "column": t.period_col or sorted(t.sheet.dates)[0], "agg": agg, "by": args["keys"],
+        t.add(at, Op("bucket", {"unit": t.period_key, "column": t.period_col or sorted(t.sheet.dates)[0], "agg": agg, **({"by": args["keys"]} if args["keys"] else {}),
                                 **({"value": cols[0], "values": cols[1:]} if cols and agg != "count" else {})}))
         t.spans.append((gm.start(), gm.end()) if gm else (0, 0))
         return
@@ -3680,7 +3728,7 @@ def _rule_count_question(t: _Turn) -> None:
                                               t.text, re.I | re.A)
     if counted is not None and (t.has("filter") or rows_left) and not t.has("group", "count", "bucket", "pivot"):  # (each month: the bucket counts)
         t.add(len(t.text) - 1, Op("count", {"question": True}))  # (按会员卡号去重以后是多少人: the rows left, counted)
-    elif not t.found and (rm := TOTAL_ROWS_Q.search(t.text)) is not None and _names_counted(t) is None:
+    elif not t.found and (rm := TOTAL_ROWS_Q.search(t.text) or _rows_counted_by_noun(t, t.text)) is not None and _names_counted(t) is None:
         other = _people_of_other_rows(t, rm.group(0))
         if other is not None:  # 一共多少会员, over orders (订单号 first, 会员号 repeated): the different members, never the orders
             t.add(0, Op("group", {"keys": [], "measures": [{"column": other, "agg": "distinct"}], "question": True}))
@@ -3970,12 +4018,31 @@ def _rule_profile(t: _Turn) -> None:
 
 
 # the rules of one turn, in the order they run: a later rule sees what the earlier ones read
+TOTAL_NAMED_ASKED = lazy(r"^\s*(?:and|so|then)?\s*(?:what(?:'s| is| was| were| are)\s+)?(?:the\s+)?(?P<c>\x00+)\s*(?:of\s+(?:those|them|these|that|all of them)|for\s+(?:those|them|these|that))?\s*[?？]\s*$"
+                        r"|^\s*(?:那|那么)?\s*(?:这些|他们|它们)?\s*(?:的)?\s*(?P<z>\x00+)\s*(?:呢|是多少|一共多少|合计多少)\s*[?？]?\s*$", re.I)
+
+
+def _rule_total_named_asked(t: _Turn) -> None:
+    """and the invoice total of those? / 这些的总金额呢: a column that holds a total, asked alone of the rows in play,
+    is its sum (the name says the statistic)."""
+    if t.found or len(t.hits) != 1:
+        return
+    h = t.hits[0]
+    if h.column not in t.sheet.numeric or not (MONEY_NAME.search(h.column) or re.search(r"合计|总额|总金额|总价|总计|(?<![a-z])(?:total|sum|amount)(?![a-z])", h.column, re.I)):
+        return
+    m = TOTAL_NAMED_ASKED.match(t.text[: h.start] + "\x00" * (h.end - h.start) + t.text[h.end :])
+    if m is None:
+        return
+    t.add(h.start, Op("group", {"keys": [], "measures": [{"column": h.column, "agg": "sum"}], "question": True}))
+    t.spans.append((0, len(t.text)))
+
+
 TURN_RULES = (
     _prepare, _rule_versus_overall, _rule_worded, _rule_compare, _rule_outliers, _rule_correlate, _rule_join, _settle_explore,
     _rule_which_top, _rule_best_selling, _rule_most_counted, _rule_rename, _rule_drop_columns, _rule_add_column, _rule_rounding, _rule_fill_or_clean, _rule_latest_each, _rule_dedupe,
     _rule_ratio, _rule_keys, _rule_having, _rule_money_having, _rule_count_having, _rule_bare_having, _rule_sort, _rule_group, _rule_select, _rule_top_n, _rule_filter, _rule_row_count,
     _rule_values_question, _rule_money_question, _rule_how_much, _rule_value_question, _rule_count_and_total, _rule_bare_comparison, _rule_stat_having, _rule_goods_question, _rule_counted_figure, _rule_count_question, _rule_each_value, _rule_distinct_named, _rule_head,
-    _rule_round_numbers, _rule_export, _rule_profile,
+    _rule_total_named_asked, _rule_round_numbers, _rule_export, _rule_profile,
 )
 
 

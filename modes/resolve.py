@@ -410,6 +410,8 @@ def _exact_names(low: str, catalog: Catalog, ref: FileRef) -> list[tuple[int, st
                     continue
                 if how == "stem" and j < len(low) and NEXT_ALNUM.match(low[j]) and not CJK.match(needle[-1]):
                     continue
+                if how == "stem" and i > 0 and NEXT_ALNUM.match(low[i - 1]) and not CJK.match(needle[0]):
+                    continue  # weddings held on…, beside ld.py: the end of a word, never a file's name
                 if how == "stem" and NEXT_EXTENSION.match(low, j):
                     continue
                 ref.spans.append((i, j))
@@ -1359,6 +1361,12 @@ def resolve_column(raw: str, sheet: SheetInfo, numeric: bool = False, closest: b
     if len(part) > 1 and r.isascii() and len(r) >= 4:  # churn, over churned and churn_date: the word itself, inflected
         inflected = [c for c, cf, _ in names.folded if c in part and re.fullmatch(re.escape(r) + r"(?:e?d|ing|e?s)", cf)]
         part = inflected if len(inflected) == 1 else part
+    if not part and r.isascii() and len(r) >= 6 and r.endswith("d"):  # invoiced, over Invoice Total: the name's word, as a verb done
+        for stem in (r[:-1], r[:-2]):
+            verbed = [c for c, cf, _ in names.folded if re.search(r"(?<![a-z])" + re.escape(stem) + r"(?![a-z])", cf)]
+            if len(verbed) == 1 and len(stem) >= 4:
+                part = verbed
+                break
     if len(part) == 1:
         return part[0], "partial", []
     tol = 1 if len(r) <= 6 else 2  # each edit loses at most one of a name's letters: a cheap test before counting edits

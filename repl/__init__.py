@@ -14,6 +14,11 @@ def main() -> None:
     if sys.argv[1:] in (["--version"], ["-V"]):
         sys.stdout.write(f"wenqing {__version__}\n")
         return
+    import os
+    import warnings
+
+    if not os.environ.get("WENQING_WARNINGS"):  # a library's note to programmers (PerformanceWarning …) is no answer to a user
+        warnings.simplefilter("ignore")
     for stream in (sys.stdout, sys.stderr):  # a lone surrogate from a file or a pipe never ends a run
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")

@@ -232,7 +232,7 @@ def _pattern_names(tmp_path):
 # every name a writer of wenqing uses (folders included), and the operation that writes it
 WRITERS = [
     (".wenqing/catalog.json", _run_session),
-    (f".wenqing/catalog.json.{os.getpid()}.tmp", _run_session),
+    (".wenqing/catalog.json.PID.tmp", _run_session),  # PID: the process that runs the test (named when it runs)
     (".wenqing/runs.sqlite", _run_session),
     (".wenqing/runs.sqlite-wal", _run_session),
     (".wenqing/runs.sqlite-shm", _run_session),
@@ -250,6 +250,8 @@ FOLDERS = [".wenqing/results", ".wenqing/recipes", ".wenqing/cache", ".wenqing/c
 
 def _where(name, ws_dir, tmp_path):
     from modes.glossindex import GlossIndex
+
+    name = name.replace("PID", str(os.getpid()))
 
     if name.startswith("cache:"):
         base = _user_cache(tmp_path)

@@ -526,7 +526,8 @@ RATE_DEFINED = _lazy(r"((?<![a-z])[a-z][a-z\-]{1,20} rate|[\u4e00-\u9fff]{1,6}�
 SHARE_RX = _rx("占比", "比重", "份额", "所占比例", "占总", "占全部", "占多少比例", "占多大比例", "占百分之几", "百分之几", "的比例", "比例是多少", "百分比",
                "share of", "proportion", "percentage", "what share", "what percent", "share where", "share that", "share which")
 # refunded share per Agent / % refunded by clinic: the share word after what is counted, before the key
-SHARE_RX = Lazy(SHARE_RX.pattern + r"|(?<![a-z_])share(?=\s+(?:per|by|for each|in each|across|of each)(?![a-z_]))|(?:^|(?<=[\s:,]))%\s*(?=[a-z])", re.I)
+SHARE_RX = Lazy(SHARE_RX.pattern + r"|占多少(?=\s*(?:呢|啊|呀)?\s*(?:[?？。，,！!;；]|$))"  # 材料费为0的单子占多少: what share, said at the clause's end
+                + r"|(?<![a-z_])share(?=\s+(?:per|by|for each|in each|across|of each)(?![a-z_]))|(?:^|(?<=[\s:,]))%\s*(?=[a-z])", re.I)
 
 
 # the groups of a rate put in its order: 从高到低 / 按退货率降序排 / highest rate first / sorted by the rate
@@ -553,6 +554,15 @@ def _proportion_order(text: str) -> tuple[str, list[tuple[int, int]]] | None:
     verb = RATE_ORDER_VERB.match(text, max(e for _, e in spans))
     spans += [verb.span()] if verb is not None else []
     return ("asc" if asc is not None and desc is None else "desc"), spans
+
+
+def _money_said(text: str, sheet: Any) -> tuple[str, tuple[int, int]] | None:
+    """收了多少钱 / 花了多少 / how much did … make, with no column named: the one money column, and the words that said it."""
+    from modes.ops import MONEY_Q, SOLD_FOR, _money_column
+
+    m = SOLD_FOR.search(text) or MONEY_Q.search(text)
+    col = _money_column(sheet) if m is not None else None
+    return (col, m.span()) if col is not None and m is not None else None
 
 
 @operation
@@ -599,6 +609,8 @@ class Share(OpSpec):
         if pair is not None:
             return pair
         keys, by_spans = _by_keys(text, hits, sheet, used)
+        if keys and sheet is not None and all(k in sheet.dates and re.search(r"按\s*" + re.escape(k) + r"\s*(?:来)?算", text) for k in keys):
+            used, keys, by_spans = used + by_spans, [], []  # 周末报修的占多少比例，按报修时间算: the date the period is of, never a key
         within = _within_groups(text, hits, sheet, used, keys, by_spans, m.start())
         if within is not None:
             return within
@@ -631,6 +643,9 @@ class Share(OpSpec):
         if values and not COUNT_WORDS.search(text):
             args["column"] = values[0].column
             used.append((values[0].start, values[0].end))
+        elif not values and sheet is not None and (sold := _money_said(text, sheet)) is not None and sold[0] not in args["keys"]:
+            args["column"] = sold[0]  # 每种支付方式收了多少钱，占比多少: the shares of that money, never of the rows
+            used.append(sold[1])
         own = next((c for c in ("行数", "rows") if c in sheet.numeric and c not in args["keys"]), None)
         figure = [c for c in sheet.columns if c in sheet.numeric and c not in ("行数", "rows") and c not in args["keys"]]
         if "column" not in args and own is not None and len(figure) == 1 and not COUNT_WORDS.search(text):
@@ -2057,7 +2072,10 @@ class Pivot(OpSpec):
         else:
             return None
         keys, by_spans = _by_keys(text, hits, sheet, used)
-        cats = [h.column for h in _cols(hits, sheet, used, numeric=False)]
+        from modes.ops import _id_like
+
+        # (count bookings per event type as a pivot: bookings is what each row is, never Booking Ref across the top)
+        cats = [h.column for h in _cols(hits, sheet, used, numeric=False) if h.how in ("exact", "synonym") or not _id_like(h.column, sheet)]
         laid = [h.column for h in hits if by_period is not None and h.start == by_period[1][0][0]] if m is None and roles is None else []
         keys = list(dict.fromkeys(([roles[0], roles[1]] if roles else []) + keys + cats + laid))  # (the column given a role beside the period)
         values = [h for h in _cols(hits, sheet, used + by_spans, numeric=True)]

@@ -68,13 +68,13 @@ def _heads(noun: str, column: str) -> bool:
     return column == noun or column.endswith(noun)
 
 
-def nouns(catalog: Catalog, read_all: bool = True) -> dict[str, tuple[str, str | None]]:
+def nouns(catalog: Catalog, read_all: bool = True, named: frozenset[str] = frozenset()) -> dict[str, tuple[str, str | None]]:
     """noun (casefolded) -> (the workbook whose sheets it names, the other table the noun is a column of, if any); a noun
     that would name the sheets of two workbooks, or is a word of the workbook's own columns, names none. With read_all
     False only the tables already read are looked into (a request that names its file reads no other)."""
     out: dict[str, tuple[str, str | None]] = {}
     seen: set[str] = set()
-    books = [f for f in catalog.tables if f.kind != "csv" and (read_all or f.loaded) and _split(f)]
+    books = [f for f in catalog.tables if f.kind != "csv" and (read_all or f.loaded or f.name.casefold() in named) and _split(f)]
     if not books:
         return out  # no workbook split into sheets: no other table is read for its values
     tables = [f for f in catalog.tables if read_all or f.loaded]
@@ -84,6 +84,8 @@ def nouns(catalog: Catalog, read_all: bool = True) -> dict[str, tuple[str, str |
         # (7月 / 8月, 一季度 / 二季度: periods, read by the period rules — 按月 is never 每个工作表)
         periods = any(DISTINCT_SHEET.search(n) for n in names)
         found: list[tuple[str, str | None]] = [] if periods else [(n, None) for n in (_suffixes(names) or _most_suffixes(names)) if n not in TIME_WORDS]
+        compounds = words_toml()["sheet_nouns"]["compounds_zh"]
+        found += [(w, None) for n, _ in list(found) for w in compounds.get(n, ()) if not any(w in x for x in names)]  # 门店 of 东湖店
         wanted = {n.casefold() for n in names}
         for other in tables:
             if other.path == wb.path:
@@ -92,6 +94,9 @@ def nouns(catalog: Catalog, read_all: bool = True) -> dict[str, tuple[str, str |
                 for col, vals in sh.values.items():
                     if wanted <= {v.casefold() for v in vals}:
                         found.append((col.casefold(), other.path))
+                        lead = next((b for b in words_toml()["sheet_nouns"]["belongs_zh"] if col.startswith(b) and len(col) > len(b) + 1), None)
+                        if lead is not None:  # 所属小区 of 业主.csv: its rows' 小区 too
+                            found.append((col[len(lead):].casefold(), other.path))
         for noun, source in found:
             if any(_heads(noun, c) for c in own):
                 continue  # 门店 is a column of the workbook: a key of its own (店员 is no 店)
@@ -205,8 +210,8 @@ NOT_A_PLACE = frozenset({"visit", "order", "booking", "sale", "transaction", "se
                          "the", "all", "each", "every", "one", "default", "itself", "hand", "far", "now", "then", "name", "value", "type",
                          "kind", "group", "category", "size", "count", "number", "amount", "total", "average", "percent", "percentage",
                          "share", "rank", "date", "person", "people", "head", "unit", "item", "items", "line", "lines"})
-ACROSS_EVERY = re.compile(r"(?:(?P<pre>(?<![a-z_])(?:across|over|for|in)\s+)|(?<=[,;，；])\s*)(?:all|every|all the|all of the|all our|all my)\s+(?P<w>[a-z]{3,}?)(?:e?s)(?![a-z_])"
-                          r"(?(pre)|(?=\s*(?:[,;.，；]|$)))", re.I)  # (, all depots,: a clause of its own)
+ACROSS_EVERY = re.compile(r"(?:(?P<pre>(?<![a-z_])(?:across|over|for|in)\s+)|(?<=[,;，；?？])\s*)(?:all|every|all the|all of the|all our|all my)\s+(?P<w>[a-z]{3,}?)(?:e?s)(?![a-z_])"
+                          r"(?(pre)|(?=\s*(?:[,;.，；]|$)))", re.I)  # (, all depots, / …? all regions: a clause of its own)
 TIME_EN = frozenset({"month", "week", "weekday", "weekend", "year", "day", "quarter", "period", "hour", "time", "row", "record", "entrie", "entry", "sheet", "tab", "file", "table", "column"})
 
 
@@ -246,11 +251,13 @@ def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
     text = _which_sheet(text, catalog) if "哪" in text or "which" in text.casefold() else text
     if not QUANTIFIED.search(text):
         return text
+    text = SHEET_AND_KEY.sub(r"\g<q>工作表、", text) if "工作表" in text else text
     text = re.sub(r"(?<![a-z_])(each|every|per|all(?: the)?|across all|both)\s+(?!(?:sheet|tab)s?(?![a-z_]))[a-z]{3,}\s+(sheets?|tabs?)(?![a-z_])", r"\1 \2", text,
                   flags=re.I)  # each depot sheet: each sheet (the word says what the sheets are)
     text = _counted_sheets(text, catalog, current) if COUNTED_EN.search(text) or ACROSS_EVERY.search(text) or EACH_UNNAMED.search(text) \
         or COUNTED_ZH.search(text) else text
-    table = _every_noun(catalog) if NAMED_FILE.search(text) is None else nouns(catalog, read_all=False)
+    files = frozenset(f"{n.group(1)}.{n.group(2)}".casefold() for n in NAMED_FILE.finditer(text))
+    table = _every_noun(catalog) if not files else nouns(catalog, read_all=False, named=files)  # (the workbook named is read)
     if not table:
         return text
     all_zh, each_zh, all_en, each_en = _quantifiers()
@@ -286,7 +293,7 @@ def as_sheets(text: str, catalog: Catalog, current: str | None = None) -> str:
             # (两个分馆, of 东城分馆 / 西湖分馆: 分馆 is the end of their names, never 分 + 馆 said of each sheet)
             text = re.sub(rf"(?:{each_zh})\s*{n}", partial(_each_sheet, tuple(ends)), text)
             text = re.sub(rf"(?<=[行列])(\s*(?:是|为|用|放|按)\s*){n}", r"\1工作表", text)  # 行是小区，列是费用类型: the sheets down the side
-    return _unshield(text, kept)
+    return SHEET_AND_KEY.sub(r"\g<q>工作表、", _unshield(text, kept))
 
 
 def _all_sheets(count: int, m: re.Match[str]) -> str:
@@ -301,8 +308,11 @@ def _all_sheets(count: int, m: re.Match[str]) -> str:
 
 
 def _each_sheet(ends: tuple[str, ...], m: re.Match[str]) -> str:
-    """每个工作表 for a quantifier and the sheets' noun (各馆), unless the two are the end of a sheet's name (分馆)."""
-    return m.group(0) if any(e.endswith(m.group(0)) for e in ends) else "每个工作表"
+    """每个工作表 for a quantifier and the sheets' noun (各馆; 按小区: 按工作表, a key that others may follow), unless the two
+    are the end of a sheet's name (分馆)."""
+    if any(e.endswith(m.group(0)) for e in ends):
+        return m.group(0)
+    return "按工作表" if m.group(0).startswith("按") else "每个工作表"
 
 
 SHIELD = "\x00{}\x01"
@@ -327,7 +337,13 @@ def _unshield(text: str, kept: list[str]) -> str:
     return re.sub("\x00(\\d+)\x01", lambda m: kept[int(m.group(1))], text) if kept else text
 
 
+# 按工作表和服务项目: the sheets and a key listed, as the list the key rules read (按工作表、服务项目)
+SHEET_AND_KEY = re.compile(r"(?P<q>按)\s*工作表\s*(?:和|与|跟|及|以及)\s*(?=[\u4e00-\u9fffA-Za-z])(?![\u4e00-\u9fff]{0,6}?(?:月份|月|季度|年度|年|周))")  # (a period: read as such)
 QUANTIFIED = re.compile(r"[行列]\s*(?:是|为|用|放|按)|所有|全部|几个|[两三四五六七八九]个|几家|[两三四五]家|整个|全|每|各|按|分|(?<![a-z_])(?:all|both|across|every|per|by|each|the (?:two|three|four))(?![a-z_])", re.I)
+
+
+TABLES_COUNTED = re.compile(r"(?P<n>[两三四五六七八]|[2-8])\s*(?:个|张)\s*(?:工作表|表|sheet)")
+ID_TAIL = re.compile(r"(?:编号|单号|号|id|no\.?)$", re.I)
 
 
 def _about_the_workbook(low: str, catalog: Catalog, wb: str, source: str, noun: str) -> bool:
@@ -344,6 +360,12 @@ def _about_the_workbook(low: str, catalog: Catalog, wb: str, source: str, noun: 
     theirs = {c.casefold() for sh in s.sheets for c in sh.columns}
     if any(c.casefold() in low and c.casefold() not in theirs and c.casefold() != noun for c in w.sheets[0].columns):
         return True
+    said = TABLES_COUNTED.search(low)
+    if said is not None and (int(g) if (g := said.group("n")).isdigit() else COUNT_ZH[g]) == len(w.sheets):
+        return True  # 每个小区各有多少工单？三个表一起看: the workbook's sheets, counted
+    if any((m := ID_TAIL.search(c)) is not None and len(head := c[: m.start()].casefold()) >= 2 and head in low
+           and not any(head in x for x in theirs) for c in w.sheets[0].columns):
+        return True  # 工单 of 工单号: what the workbook's rows are, said
     # 三个城市各自的平均配送时长: a column of the workbook said by its head (配送时长(分钟)), one that table has not
     from modes.resolve import find_columns
 
