@@ -1627,12 +1627,19 @@ def _cond_infix(sc: _Scan) -> None:
             continue  # employees not managed by Ortiz: the negation is of the verb, read with the value after it
         if ONE_OF_AHEAD.match(sc.text, m.end()):
             continue  # operator is one of A, B, C: the list is read with its column by the values rule, never "= one"
+        if op in ("eq", "ne") and (pa := PERIOD_PLACE_AHEAD.match(sc.text, m.end())) is not None and not sc.free(pa.end(), pa.end() + 1):
+            continue  # Pickup Date is in H1 2024: the period is read already (never Pickup Date = "in H1")
+        if op in ("eq", "ne") and (nx := FLAG_WORD_AHEAD.match(sc.text, m.end())) is not None \
+                and any(c.startswith("是否") and len(c) > 3 and nx.group(1).startswith(c[2:]) for c in sc.sheet.columns):
+            continue  # 数量大于等于3且不是医保的, over 是否医保: the flag said negated, read by the flag rules (never 数量 ≠ 医保)
         if op == "ne" and (pm := PLACE_AHEAD.match(sc.text, m.end())) is not None and find_values(sc.text[pm.end() :], sc.sheet, []):
             continue  # hotels not in London: a value of the table after "in", read with its own column (city), not hotel ≠ "in London"
         op_spans.append(m.span())
         _infix_one(sc, op, m)
 
 
+PERIOD_PLACE_AHEAD = lazy(r"\s*(?:in|during|within|from|on|for)?\s*(?:the\s+)?", re.I)
+FLAG_WORD_AHEAD = lazy(r"\s*([\u4e00-\u9fff]{2,8})")
 PLACE_AHEAD = lazy(r"\s*(?:in|at|from|within)\s+(?:the\s+)?", re.I | re.A)
 VERBED_AHEAD = lazy(r"\s*[a-z]+ed\s+(?:by|to|from|in|at|for|with)(?![a-z_])", re.I | re.A)
 
@@ -2072,8 +2079,13 @@ def _cond_exclusion_list(sc: _Scan) -> None:
             continue  # (excluding Cash, and Route X10: a condition said with its column starts a condition of its own)
         if KEPT_ONLY_AFTER.match(sc.text, sc.out.spans[cur][1]) or KEPT_ONLY_BEFORE.search(sc.text[: sc.out.spans[cur][0]]):
             continue  # except Downtown, Online only / 除了东区，只要线上的: the value kept alone starts a condition of its own
+        if blank and BLANK_PREDICATE.search(sc.text[slice(*sc.out.spans[cur])]):
+            continue  # not Compact and extras are blank: a clause with its own verb, never the exclusion's list
         sc.out.conds[cur] = replace(negate(c), how="excluded")
         sc.out.spans[cur] = (sc.out.spans[prev][1], sc.out.spans[cur][1])
+
+
+BLANK_PREDICATE = lazy(r"(?<![a-z_])(?:is|are|was|were|be|being)\s+(?:left\s+)?(?:blank|empty|missing|null)(?![a-z_])|(?:为空|是空|空着|没填|未填)", re.I)
 
 
 # Cash和空的不算 / excluding Cash and blanks: a blank said right after a value, with no column of its own

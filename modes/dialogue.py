@@ -2052,7 +2052,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         if rebound is not None:  # lower it to 300 / same but over 300, after chargers over 400: that request, with that bound
             prior = p or replace(base, stage="confirm")
             return never_twice(Turn(utterance, text, language(utterance), state, catalog, prior), *_said_anew(rebound, state, catalog, prior))
-    refining = of_groups = False
+    refining = of_groups = share_all = False
     own_edit = p is None and state.last is not None and _an_edit_of_its_own(utterance, text, state, catalog)
     if p is None and state.last is not None and not is_cancel(text) and not own_edit:
         from modes.tagging import corrections
@@ -2061,6 +2061,11 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
                 and refines(Turn(utterance, text, language(utterance), state, catalog, replace(state.last, stage="confirm"), True)):
             # 不要退货的，再算一次 / not CR03, after crews over 300k: those rows left out of what just ran
             p, refining = replace(state.last, stage="confirm"), True
+        elif SHARE_OF_ALL.search(text) and _counted_under_conditions(state.last):
+            # and what share of all weddings is that?, after weekend weddings counted: those rows over all the weddings
+            text = SHARE_OF_ALL_REF.sub(lambda m: " " * len(m.group(0)), text)
+            utterance = re.sub(r"\s{2,}", " ", SHARE_OF_ALL_REF.sub(" ", utterance)).strip()
+            p, refining, share_all = replace(state.last, stage="confirm"), True, True
         elif lx.CORRECTION.search(text) or lx.REJECTION.fullmatch(text) \
                 or corrections.marked(text) or ungroups_sheets_of(text, state.last) or corrections.dropped_value(text, state.last.request) is not None:
             p = replace(state.last, stage="confirm")  # 不对，是北京: a correction to what just ran, restated before it runs again
@@ -2154,7 +2159,7 @@ def decide(state: SessionState, utterance: str, catalog: Catalog) -> Outcome:
         chain = Turn(utterance, text, lang, state, catalog, replace(root, stage="confirm"), True)
         if steps and corrected_sheet(chain) is not None:
             return never_twice(chain, *on_chain_on_sheet(chain, steps))
-    if refining and not of_groups and not refines(t) and not extends_periods(t) and not splits_the_chart(t) and not flips_the_layout(t) \
+    if refining and not of_groups and not share_all and not refines(t) and not extends_periods(t) and not splits_the_chart(t) and not flips_the_layout(t) \
             and not swaps_statistic(t) and not widens_to_all_sheets(t) and not drops_a_condition(t) \
             and not (adds_to_what_ran(t) and t.old_kinds - {"profile", "export"}):  # 再按导购分组数一下, after a filter: the next step
         keep = corrected_sheet(t) is not None  # 二季度呢: the same request on another sheet of its workbook
@@ -2205,6 +2210,20 @@ def _amending_turn(state: SessionState, utterance: str, change: Amendment, catal
     p = state.pending if waiting else (replace(state.last, stage="confirm") if state.last is not None else None)
     t = Turn(said, normalize(change.change), language(said), state, catalog, p, amends=True)
     return t if t.rewritten is not None or amends_what_waits(t) else None
+
+
+# what share of all weddings is that? / 这占全部婚礼的百分之几: the rows just counted, as a share of a larger set
+SHARE_OF_ALL = lazy(r"(?<![a-z_])(?:share|percent(?:age)?|proportion|fraction)\s+of\s+(?:all|every|the whole|the total)(?![a-z_])[^?.!]{0,40}?"
+                    r"(?<![a-z_])(?:is|are|was|were)\s+(?:that|this|those|these|it|they)(?![a-z_])"
+                    r"|占\s*(?:全部|所有|总共的?|全体)[\u4e00-\u9fff]{0,8}?(?:的)?\s*(?:多少|百分之几|比例|比重|几成|占比)", re.I)
+SHARE_OF_ALL_REF = lazy(r"(?<![a-z_])(?:is|are|was|were)\s+(?:that|this|those|these|it|they)(?![a-z_])|^\s*(?:那|那么)?\s*(?:这|这些|他们|它们)(?=\s*占)", re.I)
+
+
+def _counted_under_conditions(last: Pending | None) -> bool:
+    """The last run counted rows under two conditions or more (weekend weddings): a share of all of them can be asked."""
+    if last is None or last.request.op("count") is None or (f := last.request.op("filter")) is None:
+        return False
+    return len(f.args.get("conditions") or []) >= 2 and (f.args.get("logic") or "and") == "and"
 
 
 CANCEL_EN = lazy(r"\s*(?:cancel|stop|never\s*mind|forget\s+it|abort)\s*[.!]?\s*", re.I)

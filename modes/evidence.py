@@ -141,7 +141,10 @@ def operative() -> re.Pattern[str]:
 
 
 # a bound said in Chinese (以上 / 以下 / 超过 …): explained only when a rule read it with its figure or value
-BOUND_UNREAD = lazy(r"及以上|及以下|或以上|或以下|以上|以下|超过|低于|高于|不到|不足|至少")
+BOUND_UNREAD = lazy(r"及以上|及以下|或以上|或以下|以上|以下|超过|低于|高于|不到|不足|至少"
+                    # 最近一个月 / 近30天 / the last 30 days: a recent period no rule read is a part dropped, never filler
+                    r"|(?:最近|近|过去)\s*(?:[一二两三四五六七八九十半]|\d+)\s*(?:个)?\s*(?:月|天|日|周|星期|年|季度)"
+                    r"|(?<![a-z_])(?:the\s+)?(?:last|past|previous)\s+(?:\d+|two|three|four|five|six|seven|ten|twelve|thirty)\s+(?:days|weeks|months|years)(?![a-z_])")
 
 
 SPLIT_ZH = lazy(r"[的了和与及把将在是对从给用按都也还就吗呢吧啊呀并再又]")

@@ -437,6 +437,11 @@ def merge_turns(turns: list[TurnOps], lang: str = "zh") -> list[Op]:
                 del merged["group"]  # 不含Amy的话一共几单, after a count per stylist: one count of all the rows, no groups
                 merged["count"] = op
                 continue
+            f_old = merged.get("filter")
+            if op.kind == "proportion" and f_old is not None and "count" in merged and (split := _share_of_all(f_old, op)) is not None:
+                merged["filter"], merged["proportion"] = split  # what share of all weddings is that?: weddings the rows, the rest the share
+                del merged["count"]
+                continue
             other_value = _proportion_value_swapped(pr_old, op) if op.kind == "filter" and pr_old is not None else None
             if other_value is not None:
                 merged["proportion"] = other_value  # and the same for Open?, after the share of Cancelled per sheet: the share of Open
@@ -2858,6 +2863,19 @@ def with_column_of(f: Op, raws: set[str | None], col: str) -> Op:
 
 
 ALL_TOGETHER = lazy(r"一共|总共|总计|加起来|(?<![a-z_])(?:in total|altogether|overall|all together|combined)(?![a-z_])", re.I)
+
+
+def _share_of_all(f: Op, prop: Op) -> tuple[Op, Op] | None:
+    """After rows counted under conditions (weekend weddings), a share asked of all the rows of some of them (of all
+    weddings): those conditions keep the rows, the others are the share; None when the share names no condition of them."""
+    key = lambda c: (c.column, c.op, str(c.value), str(c.value2))  # noqa: E731
+    said = {key(c) for c in prop.args.get("conditions") or []}
+    conds = list(f.args.get("conditions") or [])
+    base = [c for c in conds if key(c) in said]
+    part = [c for c in conds if key(c) not in said]
+    if not said or len(base) != len(said) or not part:
+        return None
+    return Op("filter", {**f.args, "conditions": base}, f.after), Op("proportion", {"conditions": part, "logic": "and"}, prop.after)
 
 
 def _proportion_value_swapped(prop: Op, f: Op) -> Op | None:

@@ -274,6 +274,14 @@ def _rows_counted_by_noun(t: _Turn, text: str) -> re.Match[str] | None:
     return re.search(rf"(?:多少|几)\s*(?:个|张|份|条|笔)?\s*{h}(?!号|编号)|{h}(?:总数|数量|数|量)(?![据值])", text)
 
 
+def _row_noun_en(sheet: SheetInfo) -> str | None:
+    """rental of Rental ID / booking of Booking Ref: what each row is, the English head of the first column when it
+    numbers the rows."""
+    first = next((c for c in sheet.columns if c not in ("工作表", "sheet")), "")
+    m = re.fullmatch(r"([A-Za-z]+)[\s_-]*(?:id|no|number|ref|reference|code|#)", first, re.I)
+    return m.group(1).casefold() if m is not None and _id_like(first, sheet) else None
+
+
 def _split_key(raw: str, sheet: SheetInfo) -> tuple[str, str]:
     """哪个城市金额 / 哪个班英语平均分: the longest prefix that names a column is the key, the rest the measure."""
     for kinds in (("exact", "synonym"), ("partial",)):
@@ -488,6 +496,9 @@ def _prepare(t: _Turn) -> None:
     found = [h for h in found if not statistic_of_next(t.text, h, found, t.sheet)]  # total Qty per Clerk, beside a column called Total: Qty's total
     t.hits = _summary_figure_hits(t, found)
     t.hits = sorted(t.hits + _ranked_noun_hits(t) + _money_verb_hits(t), key=lambda h: h.start)
+    rows_noun = _row_noun_en(t.sheet)
+    if rows_noun is not None:  # how many rentals per branch, over Rental ID and Rental Days: the rows, never a column of days
+        t.hits = [h for h in t.hits if not (h.how == "partial" and t.text[h.start : h.end].casefold() in (rows_noun, rows_noun + "s"))]
     for m in VALUE_NOT.finditer(t.text):  # 值不要金额，改成数有几单: the value said not to be the figure is read, never a condition
         h = next((h for h in t.hits if h.start == m.end()), None)
         if h is not None:
@@ -2266,10 +2277,14 @@ def _rule_ratio(t: _Turn) -> None:
     if t.explore:
         return
     nums = [h for h in t.hits if h.column in t.sheet.numeric and t.free(h.start)]
-    pairs = [(a, b) for a, b in zip(nums, nums[1:], strict=False) if a.column != b.column and RATIO_BETWEEN.fullmatch(t.text[a.end : b.start])]
+    rows_noun = _row_noun_en(t.sheet)  # (per rental, over Rental ID and Rental Days: per row)
+    pairs = [(a, b) for a, b in zip(nums, nums[1:], strict=False) if a.column != b.column and RATIO_BETWEEN.fullmatch(t.text[a.end : b.start])
+             and not (b.how != "exact" and rows_noun is not None and t.text[b.start : b.end].casefold().rstrip("s") == rows_noun)]
     for a in nums if not pairs else ():  # revenue per kWh / revenue per minute: the unit a column is measured in, said alone
         m = PER_UNIT.match(t.text, a.end)
         col = resolve_column(m.group("w"), t.sheet, closest=False)[0] if m else None
+        if m is not None and _row_noun_en(t.sheet) == m.group("w").casefold().rstrip("s"):
+            break  # average Total Charged per rental, over rows numbered by Rental ID: per row, never per Rental Days
         if m is not None and col is not None and col != a.column and col in t.sheet.numeric:
             pairs.append((a, ColumnHit(m.start("w"), m.end("w"), col, "partial")))
             break

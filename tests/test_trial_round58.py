@@ -345,3 +345,92 @@ def test_cancel_typed_in_english_to_a_chinese_question_is_answered_in_english(ca
     assert first.run is None and first.decision.lang == "zh"
     tr = s.turn("cancel")
     assert not re.search(r"[\u4e00-\u9fff]", tr.decision.reply or ""), tr.decision.reply
+
+
+def test_a_share_of_all_of_a_larger_set_after_a_count(catering):
+    """and what share of all weddings is that?, after weekend weddings counted: the weekend ones over all the weddings,
+    never over the rows just counted (100%)."""
+    s = Session(catering)
+    answered(s, "events_2024.xlsx how many weddings were on a weekend? all three sheets")
+    tr = answered(s, "and what share of all weddings is that?")
+    w = EVENTS[EVENTS["Event Type"] == "Wedding"]
+    want = round((w["Event Date"].dt.day_of_week >= 5).mean() * 100, 2)
+    assert f"{want}%" in (tr.run.answer or ""), tr.run.answer
+
+
+def test_a_flag_said_negated_after_a_comparison_is_the_flags(estate):
+    """材料费大于100且不是超时的, over 是否超时: the flag negated, never 材料费 ≠ 超时 (true of every row)."""
+    df = _tasks(2).assign(是否超时=lambda d: ["是" if i % 4 == 0 else "否" for i in range(len(d))])
+    df.to_csv(estate.root / "南苑工单.csv", index=False)
+    tr = answered(Session(Workspace.at(estate.root)), "南苑工单.csv 材料费大于100 且 不是超时 的记录")
+    assert len(result_frame(tr)) == int(((df["材料费"] > 100) & (df["是否超时"] != "是")).sum())
+
+
+@pytest.mark.parametrize("said", ["维护记录.xlsx 东苑最近一个月的材料费合计", "维护记录.xlsx 东苑近30天材料费一共多少"])
+def test_a_recent_period_no_rule_reads_is_named_back(estate, said):
+    tr = Session(estate).turn(said)
+    assert tr.run is None and ("最近一个月" in tr.decision.reply or "近30天" in tr.decision.reply), tr.decision.reply
+
+
+def _rentals(k: int) -> pd.DataFrame:
+    n = 30
+    return pd.DataFrame({
+        "Rental ID": [f"R{k}{i:03d}" for i in range(n)],
+        "Pickup Date": pd.to_datetime("2024-01-04") + pd.to_timedelta([(i * 11 + k * 5) % 360 for i in range(n)], unit="D"),
+        "Vehicle Class": [["Economy", "Compact", "SUV", "Van"][(i + k) % 4] for i in range(n)],
+        "Agent": [["Priya", "Tom", "Sam"][(i * 2 + k) % 3] for i in range(n)],
+        "Rental Days": [1 + (i * 5 + k) % 9 for i in range(n)],
+        "Total Charged": [round(60 + ((i * 37 + k) % 41) * 21.5, 2) for i in range(n)],
+        "Extras": [None if (i + k) % 6 == 0 else ["GPS", "Child seat"][i % 2] for i in range(n)],
+    })
+
+
+BRANCHES = ["Airport", "Downtown", "Harbor"]
+RENTALS = pd.concat([_rentals(k).assign(sheet=b) for k, b in enumerate(BRANCHES)], ignore_index=True)
+
+
+@pytest.fixture(params=["pandas", "duckdb"])
+def rental(tmp_path, monkeypatch, request) -> Workspace:
+    fleet = pd.DataFrame({"Vehicle Plate": ["P1", "P2", "P3"], "Make": ["Kia", "VW", "Ford"], "Home Branch": BRANCHES})
+    return _workspace(tmp_path, monkeypatch, request.param, "rentals_2024.xlsx", {b: _rentals(k) for k, b in enumerate(BRANCHES)},
+                      {"fleet.csv": fleet})
+
+
+def test_not_two_values_then_a_blank_said_with_its_own_verb(rental):
+    df = _rentals(0)
+    tr = answered(Session(rental), "rentals_2024.xlsx Airport rentals where the vehicle class is not Economy and not Compact and extras are blank")
+    want = df[~df["Vehicle Class"].isin(["Economy", "Compact"]) & df["Extras"].isna()]
+    assert sorted(result_frame(tr)["Rental ID"]) == sorted(want["Rental ID"])
+
+
+def test_a_period_said_after_is_in_is_read_once(rental):
+    tr = answered(Session(rental), "sum of Total Charged for all sheets of rentals_2024.xlsx where Pickup Date is in H1 2024")
+    want = RENTALS[RENTALS["Pickup Date"] < "2024-07-01"]["Total Charged"].sum()
+    assert f"{want:g}" in (tr.run.answer or "").replace(",", ""), tr.run.answer
+
+
+def test_per_the_rows_noun_is_per_row(rental):
+    """average Total Charged per rental, over Rental ID and Rental Days: each rental's mean, never Total ÷ Rental Days."""
+    tr = answered(Session(rental), "rentals_2024.xlsx Airport average Total Charged per rental for each agent, highest first")
+    out = result_frame(tr).set_index("Agent").iloc[:, 0]
+    want = _rentals(0).groupby("Agent")["Total Charged"].mean()
+    assert out.round(2).to_dict() == want.round(2).to_dict()
+    assert list(out.index) == list(want.sort_values(ascending=False).index)
+
+
+def test_how_many_of_the_rows_noun_per_a_noun_of_another_tables_column(rental):
+    """how many rentals per branch: Home Branch of fleet.csv holds the sheets' names, so a branch is a sheet; rentals are
+    the rows (never Rental Days summed)."""
+    tr = answered(Session(rental), "how many rentals per branch")
+    out = result_frame(tr).set_index("sheet").iloc[:, -1]
+    assert out.to_dict() == RENTALS.groupby("sheet").size().to_dict()
+
+
+def test_a_figure_per_unit_is_averaged_in_a_summary_of_every_column(rental, tmp_path):
+    """summarise by Vehicle Class: the plan says prices and rates are averaged, and Daily Rate is (never a sum of rates)."""
+    df = _rentals(2).assign(**{"Daily Rate": lambda d: (d["Total Charged"] / d["Rental Days"]).round(2)})
+    df.to_csv(rental.root / "harbor.csv", index=False)
+    tr = answered(Session(Workspace.at(rental.root)), "harbor.csv summarise by Vehicle Class")
+    out = result_frame(tr).set_index("Vehicle Class")
+    assert out["Daily Rate_mean"].round(2).to_dict() == df.groupby("Vehicle Class")["Daily Rate"].mean().round(2).to_dict()
+    assert out["Total Charged_sum"].round(2).to_dict() == df.groupby("Vehicle Class")["Total Charged"].sum().round(2).to_dict()

@@ -99,7 +99,11 @@ def numeric_measures(sheet: Any, keys: list[str]) -> list[dict[str, str]]:
 
     cols = [c for c in sheet.columns if c in sheet.numeric and c not in keys and not ID_LIKE.search(c)
             and concept_of(c) not in ("phone", "order")]  # a phone number or an order number is a label, never added up
-    return [{"column": c, "agg": "mean" if concept_of(c) in AVERAGED else "sum"} for c in cols]
+    return [{"column": c, "agg": "mean" if concept_of(c) in AVERAGED or PER_UNIT_NAME.search(c) else "sum"} for c in cols]
+
+
+# a figure per unit, whatever its concept (Daily Rate / Price per Head / Hourly Rate / 单价 / 满意度 / 占比): averaged, never added up
+PER_UNIT_NAME = re.compile(r"(?<![a-z])(?:rate|price|per|avg|average|mean|percent|pct|ratio|score|rating)(?![a-z])|率|单价|均价|评分|占比|比例|平均", re.I)
 
 
 @operation

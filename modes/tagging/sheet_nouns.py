@@ -97,6 +97,9 @@ def nouns(catalog: Catalog, read_all: bool = True, named: frozenset[str] = froze
                         lead = next((b for b in words_toml()["sheet_nouns"]["belongs_zh"] if col.startswith(b) and len(col) > len(b) + 1), None)
                         if lead is not None:  # 所属小区 of 业主.csv: its rows' 小区 too
                             found.append((col[len(lead):].casefold(), other.path))
+                        last = re.fullmatch(r"[A-Za-z]+[\s_]+(?:[A-Za-z]+[\s_]+)*([A-Za-z]{4,})", col)
+                        if last is not None:  # Home Branch of fleet.csv: its rows' branch too
+                            found.append((last.group(1).casefold(), other.path))
         for noun, source in found:
             if any(_heads(noun, c) for c in own):
                 continue  # 门店 is a column of the workbook: a key of its own (店员 is no 店)
@@ -184,10 +187,10 @@ def _counted_sheets(text: str, catalog: Catalog, current: str | None = None) -> 
         return "across all sheets"
     text = ACROSS_EVERY.sub(every, text)
 
-    # per clinic, only with the workbook itself said, no other file named (by startdate is a word of its own columns), its
+    # per clinic, only with the workbook itself said or in focus (or no file in focus), no other file named (by startdate is a word of its own columns), its
     # sheets no periods (per clinic is no month) and none of them named (by zone is then a column of that sheet, asked for)
     low = text.casefold()
-    if (wb.stem.casefold() not in low and current != wb.path) or any(f"{n.group(1)}.{n.group(2)}".casefold() != wb.name.casefold() for n in NAMED_FILE.finditer(text)) \
+    if (wb.stem.casefold() not in low and current not in (wb.path, None)) or any(f"{n.group(1)}.{n.group(2)}".casefold() != wb.name.casefold() for n in NAMED_FILE.finditer(text)) \
             or any(DISTINCT_SHEET.search(sh.name or "") for sh in wb.sheets) \
             or any(re.search(r"(?<![a-z0-9_])" + re.escape(sh.name.casefold()) + r"(?![a-z0-9_])", low) for sh in wb.sheets if sh.name):
         return text
