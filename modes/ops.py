@@ -260,26 +260,36 @@ def _id_like(col: str, sheet: SheetInfo) -> bool:
 
 
 ROW_ID_TAIL = lazy(r"(?:编号|号)$")
+ROW_ID_TAIL_EN = lazy(r"([A-Za-z]+)[\s_-]*(?:id|no|number|ref|reference|code|#)", re.I)
+
+
+def row_noun(sheet: SheetInfo) -> str | None:
+    """What each row is, said by the head of the first column when that column numbers the rows: 工单 of 工单号,
+    rental of Rental ID (casefolded); the column naming each stacked row's sheet is set aside."""
+    first = next((c for c in sheet.columns if c not in ("工作表", "sheet")), "")
+    if not _id_like(first, sheet):
+        return None
+    zh = ROW_ID_TAIL.search(first)
+    if zh is not None and len(head := first[: zh.start()]) >= 2 and all(CJK.match(ch) for ch in head):
+        return head
+    en = ROW_ID_TAIL_EN.fullmatch(first)
+    return en.group(1).casefold() if en is not None else None
 
 
 def _rows_counted_by_noun(t: _Turn, text: str) -> re.Match[str] | None:
     """多少工单 / 几个预约 / 工单数, over a table whose first column numbers its rows (工单号, 预约号): the rows counted,
-    said by what each row is (the head of that column's name)."""
-    first = next((c for c in t.sheet.columns if c not in ("工作表", "sheet")), "")  # (sheets stacked: the label column aside)
-    m = ROW_ID_TAIL.search(first)
-    head = first[: m.start()] if m is not None else ""
-    if len(head) < 2 or not all(CJK.match(ch) for ch in head) or not _id_like(first, t.sheet) or head not in text:
+    said by what each row is."""
+    head = row_noun(t.sheet)
+    if head is None or not CJK.match(head) or head not in text:
         return None
     h = re.escape(head)
     return re.search(rf"(?:多少|几)\s*(?:个|张|份|条|笔)?\s*{h}(?!号|编号)|{h}(?:总数|数量|数|量)(?![据值])", text)
 
 
 def _row_noun_en(sheet: SheetInfo) -> str | None:
-    """rental of Rental ID / booking of Booking Ref: what each row is, the English head of the first column when it
-    numbers the rows."""
-    first = next((c for c in sheet.columns if c not in ("工作表", "sheet")), "")
-    m = re.fullmatch(r"([A-Za-z]+)[\s_-]*(?:id|no|number|ref|reference|code|#)", first, re.I)
-    return m.group(1).casefold() if m is not None and _id_like(first, sheet) else None
+    """rental of Rental ID / booking of Booking Ref: the rows' noun, when it is English."""
+    noun = row_noun(sheet)
+    return noun if noun is not None and noun.isascii() else None
 
 
 def _split_key(raw: str, sheet: SheetInfo) -> tuple[str, str]:

@@ -69,9 +69,11 @@ def _heads(noun: str, column: str) -> bool:
 
 
 def nouns(catalog: Catalog, read_all: bool = True, named: frozenset[str] = frozenset()) -> dict[str, tuple[str, str | None]]:
-    """noun (casefolded) -> (the workbook whose sheets it names, the other table the noun is a column of, if any); a noun
-    that would name the sheets of two workbooks, or is a word of the workbook's own columns, names none. With read_all
-    False only the tables already read are looked into (a request that names its file reads no other)."""
+    """noun (casefolded) -> (the workbook whose sheets it names, the other table the noun is a column of, if any): the
+    end the sheets' names share and its everyday words (店 → 门店), and a column of another table whose values are the
+    sheets' names, with its own noun (所属小区 → 小区, Home Branch → branch). A noun that would name the sheets of two
+    workbooks, or is a word of the workbook's own columns, names none. With read_all False only the tables already read,
+    and the workbooks `named`, are looked into (a request that names its file reads no other)."""
     out: dict[str, tuple[str, str | None]] = {}
     seen: set[str] = set()
     books = [f for f in catalog.tables if f.kind != "csv" and (read_all or f.loaded or f.name.casefold() in named) and _split(f)]
