@@ -1310,17 +1310,20 @@ def _cond_postfix(sc: _Scan) -> None:
 
 
 @cache
-def _scales() -> tuple[tuple[dict[str, int], ...], re.Pattern[str], re.Pattern[str]]:
-    """The ordered scales of words.toml [ordered_values] (form -> rank), the bound words after a value and those before it."""
+def _scales() -> tuple[tuple[dict[str, int], ...], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The ordered scales of words.toml [ordered_values] (form -> rank), the bound words after a value and those before
+    it, and any bound word at all (whether the rule has anything to read)."""
     from modes.tagging.segment import word_alternation, words_toml
 
     w = words_toml()["ordered_values"]
+    bounds = [x for k in ("up_after", "down_after", "up_before_strict", "up_before", "down_before_strict", "down_before") for x in w[k]]
+    said = re.compile(r"(?<![a-z_])(?:" + word_alternation(bounds) + r")(?![a-z_])", re.I)
     scales = tuple({f.casefold(): r for r, forms in enumerate(s) for f in forms.split("|")} for s in w["scales"])
     after = re.compile(r"\s*(?:(?P<up>" + word_alternation(w["up_after"]) + r")|(?P<down>" + word_alternation(w["down_after"]) + r"))(?![a-z_])", re.I)
     before = re.compile(r"(?:(?P<upx>" + word_alternation(w["up_before_strict"]) + r")|(?P<up>" + word_alternation(w["up_before"])
                         + r")|(?P<downx>" + word_alternation(w["down_before_strict"]) + r")|(?P<down>" + word_alternation(w["down_before"])
                         + r"))\s*(?:是|为|(?:is|be|are)\s+)?(?:the\s+)?$", re.I)
-    return scales, after, before
+    return scales, after, before, said
 
 
 def value_ranks(sheet: SheetInfo, col: str) -> dict[str, int] | None:
@@ -1339,12 +1342,12 @@ def _cond_ordered_bound(sc: _Scan) -> None:
     """金卡以上 / 至少银卡 / Gold or above / above Silver, over a column whose values are the ranks of one scale (a member
     tier, a size, a level): the values from that rank up (or down), listed; 以上 / 以下 keep the rank said, 高于 / above do not."""
     text = sc.text
-    if not any(ch in text for ch in "以上下至少起码高低超不到足") and not re.search(r"(?i)above|below|higher|lower|better|worse|least|most|under|up", text):
+    _, after, before, said = _scales()
+    if not said.search(text):
         return
     ranked = {c: rk for c in sc.sheet.columns if (rk := value_ranks(sc.sheet, c))}
     if not ranked:
         return
-    _, after, before = _scales()
     found = find_values(text, sc.sheet, sc.used)
     for col, ranks in ranked.items():
         for v, s, e in found.get(col, ()):

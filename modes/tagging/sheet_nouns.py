@@ -80,13 +80,13 @@ def nouns(catalog: Catalog, read_all: bool = True, named: frozenset[str] = froze
     if not books:
         return out  # no workbook split into sheets: no other table is read for its values
     tables = [f for f in catalog.tables if read_all or f.loaded]
+    compounds, belongs = words_toml()["sheet_nouns"]["compounds_zh"], words_toml()["sheet_nouns"]["belongs_zh"]
     for wb in books:
         names = [s.name for s in wb.sheets if s.name]
         own = [c.casefold() for c in wb.sheets[0].columns]
         # (7月 / 8月, 一季度 / 二季度: periods, read by the period rules — 按月 is never 每个工作表)
         periods = any(DISTINCT_SHEET.search(n) for n in names)
         found: list[tuple[str, str | None]] = [] if periods else [(n, None) for n in (_suffixes(names) or _most_suffixes(names)) if n not in TIME_WORDS]
-        compounds = words_toml()["sheet_nouns"]["compounds_zh"]
         found += [(w, None) for n, _ in list(found) for w in compounds.get(n, ()) if not any(w in x for x in names)]  # 门店 of 东湖店
         wanted = {n.casefold() for n in names}
         for other in tables:
@@ -96,7 +96,7 @@ def nouns(catalog: Catalog, read_all: bool = True, named: frozenset[str] = froze
                 for col, vals in sh.values.items():
                     if wanted <= {v.casefold() for v in vals}:
                         found.append((col.casefold(), other.path))
-                        lead = next((b for b in words_toml()["sheet_nouns"]["belongs_zh"] if col.startswith(b) and len(col) > len(b) + 1), None)
+                        lead = next((b for b in belongs if col.startswith(b) and len(col) > len(b) + 1), None)
                         if lead is not None:  # 所属小区 of 业主.csv: its rows' 小区 too
                             found.append((col[len(lead):].casefold(), other.path))
                         last = re.fullmatch(r"[A-Za-z]+[\s_]+(?:[A-Za-z]+[\s_]+)*([A-Za-z]{4,})", col)
